@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost_knobs.c - the knob table (names, defaults, units, docs) and overrides.
+ * Nothing here is collective.
+ */
+#include <prism/knobs.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include <prism/core.h>
+
+static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
+    [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.6, 0.01, 1.0, "fraction",
+                                       "achieved fraction of peak FLOP/s in GEMMs"},
+    [PRISM_KNOB_NET_EFFICIENCY] = {"net_efficiency", 0.8, 0.01, 1.0, "fraction",
+                                   "achieved fraction of link bandwidth"},
+    [PRISM_KNOB_TP_OVERLAP] = {"tp_overlap", 0.0, 0.0, 1.0, "fraction",
+                               "fraction of TP communication hidden behind compute"},
+    [PRISM_KNOB_CP_OVERLAP] = {"cp_overlap", 0.5, 0.0, 1.0, "fraction",
+                               "fraction of CP ring exchange hidden behind attention"},
+    [PRISM_KNOB_EP_OVERLAP] = {"ep_overlap", 0.0, 0.0, 1.0, "fraction",
+                               "fraction of EP all-to-all hidden behind compute"},
+    [PRISM_KNOB_DP_OVERLAP] = {"dp_overlap", 0.5, 0.0, 1.0, "fraction",
+                               "fraction of DP/ZeRO communication hidden behind backward"},
+    [PRISM_KNOB_PP_OVERLAP] = {"pp_overlap", 0.0, 0.0, 1.0, "fraction",
+                               "fraction of PP point-to-point hidden behind compute"},
+    [PRISM_KNOB_FLASH_ATTENTION] = {"flash_attention", 1.0, 0.0, 1.0, "bool",
+                                    "1 = flash attention: no s^2 score activations"},
+    [PRISM_KNOB_GRAD_FP32] = {"grad_fp32", 1.0, 0.0, 1.0, "bool",
+                              "1 = gradients accumulated in fp32 (4 B/param), 0 = in dtype"},
+    [PRISM_KNOB_MEM_MARGIN] = {"mem_margin", 2.0e9, 0.0, 1e12, "bytes",
+                               "bytes kept free on each device (fragmentation, allocator)"},
+    [PRISM_KNOB_RUNTIME_OVERHEAD] = {"runtime_overhead", 1.0e9, 0.0, 1e12, "bytes",
+                                     "CUDA context, library workspaces per device"},
+};
+
+const PrismKnobInfo *prism_knob_info(PrismKnobId id)
+{
+    return (unsigned)id < PRISM_KNOB_COUNT ? &table[id] : NULL;
+}
+
+gboolean prism_knob_lookup(const char *name, PrismKnobId *out, GError **error)
+{
+    const char *names[PRISM_KNOB_COUNT];
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+        names[i] = table[i].name;
+        if (strcmp(name, table[i].name) == 0) {
+            *out = (PrismKnobId)i;
+            return TRUE;
+        }
+    }
+    g_autofree char *close = prism_close_names(name, names, PRISM_KNOB_COUNT, 3);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                "unknown knob '%s' (closest: %s; `prism knobs` lists all)", name, close);
+    return FALSE;
+}
+
+void prism_knobs_default(PrismKnobs *knobs)
+{
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        knobs->v[i] = table[i].def;
+}
+
+static gboolean set_value(PrismKnobs *knobs, const char *name, const char *value,
+                          const char *where, GError **error)
+{
+    PrismKnobId id;
+    if (!prism_knob_lookup(name, &id, error)) {
+        if (where != NULL)
+            g_prefix_error(error, "%s: ", where);
+        return FALSE;
+    }
+    char *end = NULL;
+    errno = 0;
+    double v = g_ascii_strtod(value, &end);
+    if (end == value || *end != '\0' || errno != 0 || v != v) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "%s%sknob '%s': '%s' is not a number", where ? where : "",
+                    where ? ": " : "", name, value);
+        return FALSE;
+    }
+    if (v < table[id].min || v > table[id].max) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s%sknob '%s': %s is outside [%g, %g] %s", where ? where : "",
+                    where ? ": " : "", name, value, table[id].min, table[id].max,
+                    table[id].unit);
+        return FALSE;
+    }
+    knobs->v[id] = v;
+    return TRUE;
+}
+
+gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **error)
+{
+    const char *eq = strchr(assignment, '=');
+    if (eq == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "'%s' is not NAME=VALUE", assignment);
+        return FALSE;
+    }
+    g_autofree char *name = g_strstrip(g_strndup(assignment, (gsize)(eq - assignment)));
+    g_autofree char *value = g_strstrip(g_strdup(eq + 1));
+    return set_value(knobs, name, value, NULL, error);
+}
+
+gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **error)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    GError *local = NULL;
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
+        gboolean missing = g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
+                           local->domain == G_FILE_ERROR;
+        g_set_error(error, PRISM_INPUT_ERROR,
+                    missing ? PRISM_INPUT_ERROR_FILE : PRISM_INPUT_ERROR_PARSE,
+                    "knobs file %s: %s", path, local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    if (!g_key_file_has_group(kf, "knobs")) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
+                    "knobs file %s: no [knobs] group", path);
+        return FALSE;
+    }
+    gsize n = 0;
+    g_auto(GStrv) keys = g_key_file_get_keys(kf, "knobs", &n, NULL);
+    for (gsize i = 0; i < n; i++) {
+        g_autofree char *value = g_key_file_get_value(kf, "knobs", keys[i], NULL);
+        g_autofree char *where = g_strdup_printf("knobs file %s [knobs]", path);
+        if (!set_value(knobs, keys[i], value ? g_strstrip(value) : "", where, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+char *prism_knobs_to_json(const PrismKnobs *knobs)
+{
+    GString *s = g_string_new("{");
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+        char num[G_ASCII_DTOSTR_BUF_SIZE];
+        g_ascii_dtostr(num, sizeof num, knobs->v[i]);
+        g_string_append_printf(s, "%s\"%s\": %s", i ? ", " : "", table[i].name, num);
+    }
+    g_string_append_c(s, '}');
+    return g_string_free(s, FALSE);
+}

@@ -1,0 +1,89 @@
+/*
+ * core.h - error domains, logging and small shared utilities of prism.
+ *
+ * Conventions used across every public header:
+ *  - Recoverable runtime errors are reported through a trailing GError **error;
+ *    the function returns FALSE/NULL and never prints.
+ *  - Bad user input (files, names, values, impossible constraints) is reported with
+ *    PRISM_INPUT_ERROR; the application maps it to exit status 2.
+ *  - Every doc block states Collective, Ownership and Errors.
+ */
+#ifndef PRISM_CORE_H
+#define PRISM_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/** Error domain for bad user input: files, names, values, conflicting options. */
+#define PRISM_INPUT_ERROR (prism_input_error_quark())
+GQuark prism_input_error_quark(void);
+
+/** Codes of PRISM_INPUT_ERROR. Append-only: values are pinned. */
+typedef enum {
+    PRISM_INPUT_ERROR_UNKNOWN_NAME = 0, /**< unknown model/cluster/column/knob name */
+    PRISM_INPUT_ERROR_FILE = 1,         /**< missing or unreadable file */
+    PRISM_INPUT_ERROR_PARSE = 2,        /**< malformed JSON / key file / value syntax */
+    PRISM_INPUT_ERROR_MISSING = 3,      /**< a required field or key is absent */
+    PRISM_INPUT_ERROR_VALUE = 4,        /**< a value out of its allowed range */
+    PRISM_INPUT_ERROR_CONFLICT = 5,     /**< options that contradict each other */
+    PRISM_INPUT_ERROR_UNSUPPORTED = 6,  /**< a valid but unsupported input (e.g. model_type) */
+    PRISM_INPUT_ERROR_INFEASIBLE = 7,   /**< nothing fits / impossible constraint */
+    PRISM_INPUT_ERROR_SHAPE = 8,        /**< a strategy breaks a shape rule */
+    PRISM_INPUT_ERROR_OUTPUT = 9,       /**< output path exists or cannot be written */
+} PrismInputError;
+
+/** Error domain for internal runtime failures (MPI, HDF5, I/O, interruption). */
+#define PRISM_RUNTIME_ERROR (prism_runtime_error_quark())
+GQuark prism_runtime_error_quark(void);
+
+typedef enum {
+    PRISM_RUNTIME_ERROR_MPI = 0,
+    PRISM_RUNTIME_ERROR_HDF5 = 1,
+    PRISM_RUNTIME_ERROR_IO = 2,
+    PRISM_RUNTIME_ERROR_PEER_FAILED = 3, /**< another rank failed; its message is on that rank */
+    PRISM_RUNTIME_ERROR_INTERRUPTED = 4, /**< SIGINT/SIGTERM: stopped cleanly */
+    PRISM_RUNTIME_ERROR_INTERNAL = 5,
+} PrismRuntimeError;
+
+/** Log levels for prism_log(); PRISM_LOG=error|warn|info|debug selects the threshold. */
+typedef enum {
+    PRISM_LOG_ERROR = 0,
+    PRISM_LOG_WARN = 1,
+    PRISM_LOG_INFO = 2,
+    PRISM_LOG_DEBUG = 3,
+} PrismLogLevel;
+
+/**
+ * Write one diagnostic line to stderr, prefixed with "[rank R]" when @p rank >= 0.
+ * Logging never signals failure. Not collective.
+ */
+void prism_log(PrismLogLevel level, int rank, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/** Current log threshold (from PRISM_LOG, default warn). Not collective. */
+PrismLogLevel prism_log_threshold(void);
+
+/** Monotonic wall clock in seconds. Not collective. */
+double prism_now(void);
+
+/**
+ * 64-byte aligned allocation for SIMD data; aborts on OOM like g_malloc.
+ * Ownership: caller frees with prism_aligned_free().
+ */
+void *prism_aligned_new(size_t n, size_t size);
+void prism_aligned_free(void *p);
+
+/**
+ * Names closest to @p name among @p candidates (edit distance), formatted as
+ * "a, b, c" (at most @p max names). Used for "did you mean" messages.
+ * Ownership: caller frees the string with g_free().
+ */
+char *prism_close_names(const char *name, const char *const *candidates, size_t n_candidates,
+                        size_t max);
+
+G_END_DECLS
+
+#endif /* PRISM_CORE_H */

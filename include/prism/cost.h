@@ -1,0 +1,202 @@
+/*
+ * cost.h - the symbolic cost model: compile once, evaluate batches of strategies.
+ *
+ * Flow:
+ *   PrismCostModel   = model IR + cluster + training + knobs, compiled to per-layer-kind
+ *                      constants (parameters, activation and FLOP coefficients, ...).
+ *   PrismCostSegment = the STRUCTURAL part of a strategy (devices, pp, vpp, schedule,
+ *                      recompute, k): which layer kinds sit on which stage and chunk, and
+ *                      how many micro-batches each chunk holds in flight. The search
+ *                      orders its index so that long runs of strategies share a segment.
+ *   PrismLanes       = the per-strategy dims inside a segment (tp, cp, dp, ep, sp, mbs,
+ *                      m, zero) as structure-of-arrays of doubles.
+ *   PrismEvaluator   = a kernel table (ISA) + workspace; computes every output column
+ *                      for a batch of lanes with straight-line arithmetic.
+ *
+ * The scalar kernel is the reference: every ISA gives bit-identical columns, and
+ * `prism explain` evaluates through the same kernel code, so explain and the search
+ * always agree exactly. Nothing here is collective; an evaluator is not thread-safe
+ * (one per worker), models and segments are read-only after creation.
+ */
+#ifndef PRISM_COST_H
+#define PRISM_COST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include <prism/cluster.h>
+#include <prism/knobs.h>
+#include <prism/model.h>
+#include <prism/strategy.h>
+#include <prism/training.h>
+
+G_BEGIN_DECLS
+
+/** Output columns of the cost kernel, one double per strategy each. Append-only. */
+typedef enum {
+    PRISM_COL_MEM_PARAMS = 0,   /**< bytes, peak stage: parameters */
+    PRISM_COL_MEM_GRADS,        /**< bytes, peak stage: gradients */
+    PRISM_COL_MEM_OPTIMIZER,    /**< bytes, peak stage: optimizer state */
+    PRISM_COL_MEM_ACTIVATIONS,  /**< bytes, peak stage: in-flight activations */
+    PRISM_COL_MEM_COMM_BUFFERS, /**< bytes, peak stage: communication buffers */
+    PRISM_COL_MEM_PEAK,         /**< bytes: max over stages of the total */
+    PRISM_COL_PEAK_STAGE,       /**< index of the stage that sets the peak */
+    PRISM_COL_TIME_COMPUTE,     /**< s per step: forward + backward compute (critical path) */
+    PRISM_COL_TIME_RECOMPUTE,   /**< s per step: recompute */
+    PRISM_COL_TIME_TP_COMM,     /**< s per step: exposed TP communication */
+    PRISM_COL_TIME_CP_COMM,     /**< s per step: exposed CP communication */
+    PRISM_COL_TIME_EP_COMM,     /**< s per step: exposed EP all-to-all */
+    PRISM_COL_TIME_DP_COMM,     /**< s per step: exposed DP / ZeRO communication */
+    PRISM_COL_TIME_PP_COMM,     /**< s per step: exposed PP point-to-point */
+    PRISM_COL_TIME_BUBBLE,      /**< s per step: pipeline bubble */
+    PRISM_COL_TIME_STEP,        /**< s per step */
+    PRISM_COL_MFU,              /**< model FLOPs / (step * N * peak) */
+    PRISM_COL_HFU,              /**< hardware FLOPs (with recompute) / (step * N * peak) */
+    PRISM_COL_TOKENS_PER_S,     /**< tokens per second, whole job */
+    PRISM_COL_FLOPS_PER_DEVICE, /**< hardware FLOPs per device per step (busiest stage) */
+    PRISM_COL_BYTES_L0,         /**< bytes per device per step on network level 0 */
+    PRISM_COL_BYTES_L1,
+    PRISM_COL_BYTES_L2,
+    PRISM_COL_BYTES_L3,
+    PRISM_COL_FEASIBLE, /**< 1 = fits in memory, 0 = does not */
+    PRISM_COL_REASON,   /**< PrismReason */
+    PRISM_COL_COUNT
+} PrismCostCol;
+
+/** Why a strategy is infeasible. Append-only. */
+typedef enum {
+    PRISM_REASON_OK = 0,
+    PRISM_REASON_MEM_STATIC = 1,      /**< parameters + gradients + optimizer exceed the budget */
+    PRISM_REASON_MEM_ACTIVATIONS = 2, /**< static fits, in-flight activations do not */
+    PRISM_REASON_MEM_BUFFERS = 3,     /**< static + activations fit, comm buffers do not */
+    PRISM_REASON_COUNT
+} PrismReason;
+
+/** How a column is stored in the HDF5 landscape. */
+typedef enum {
+    PRISM_STORE_F64 = 0,
+    PRISM_STORE_F32 = 1,
+    PRISM_STORE_U8 = 2,
+    PRISM_STORE_U16 = 3,
+    PRISM_STORE_U32 = 4,
+} PrismStore;
+
+typedef struct PrismColInfo {
+    const char *name; /**< "mem_peak", "time_step", "mfu", ... */
+    const char *unit; /**< "bytes", "s", "fraction", "1/s", "FLOP", "code" */
+    const char *doc;
+    PrismStore store;
+} PrismColInfo;
+
+const PrismColInfo *prism_col_info(PrismCostCol col);
+/** Look up a column by name. Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME with close names. */
+gboolean prism_col_lookup(const char *name, PrismCostCol *out, GError **error);
+/** Static names: "ok", "mem_static", "mem_activations", "mem_buffers". */
+const char *prism_reason_name(PrismReason reason);
+
+typedef struct PrismCostModel PrismCostModel;
+typedef struct PrismCostSegment PrismCostSegment;
+typedef struct PrismEvaluator PrismEvaluator;
+typedef struct PrismKernelTable PrismKernelTable;
+
+/**
+ * Compile model + cluster + training + knobs. Copies what it needs; the inputs may be
+ * freed afterwards. Errors: PRISM_INPUT_ERROR_VALUE (dtype unsupported by the device,
+ * seq longer than the model allows, ...). Ownership: prism_cost_model_free().
+ */
+PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
+                                     const PrismTraining *training, const PrismKnobs *knobs,
+                                     GError **error);
+void prism_cost_model_free(PrismCostModel *cm);
+const PrismModel *prism_cost_model_model(const PrismCostModel *cm);
+const PrismCluster *prism_cost_model_cluster(const PrismCostModel *cm);
+const PrismTraining *prism_cost_model_training(const PrismCostModel *cm);
+const PrismKnobs *prism_cost_model_knobs(const PrismCostModel *cm);
+/** Memory budget in bytes (training override or device memory) before the margin. */
+double prism_cost_model_budget(const PrismCostModel *cm);
+
+/** The structural part of a strategy (see file comment). */
+typedef struct PrismSegmentKey {
+    uint32_t devices;
+    uint32_t pp;
+    uint32_t vpp;
+    uint8_t schedule;   /**< PrismSchedule */
+    uint8_t recompute;  /**< PrismRecompute */
+    uint16_t rc_layers; /**< k for PRISM_RECOMPUTE_BLOCK */
+} PrismSegmentKey;
+
+/**
+ * Compile a segment: stage/chunk layer composition and in-flight micro-batches.
+ * With @p all_stages FALSE only the stages that can set a maximum are kept (fast path
+ * for the search); TRUE keeps every stage (explain). Both give identical columns.
+ * Ownership: prism_cost_segment_free().
+ */
+PrismCostSegment *prism_cost_segment_new(const PrismCostModel *cm, const PrismSegmentKey *key,
+                                         gboolean all_stages, GError **error);
+void prism_cost_segment_free(PrismCostSegment *seg);
+
+/** Per-strategy dims of a batch inside one segment, structure-of-arrays. */
+typedef struct PrismLanes {
+    const double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero;
+    size_t n;
+} PrismLanes;
+
+/** Output columns; col[c] points to at least n doubles (64-byte aligned preferred). */
+typedef struct PrismCostOut {
+    double *col[PRISM_COL_COUNT];
+} PrismCostOut;
+
+/**
+ * A kernel table for @p isa ("scalar", "avx2", "avx512" or "auto"; NULL = "auto" or
+ * the PRISM_ISA environment variable). Errors: PRISM_INPUT_ERROR_VALUE for an unknown
+ * name or an ISA this CPU or build lacks. Ownership: static, never freed.
+ */
+const PrismKernelTable *prism_kernel_table_get(const char *isa, GError **error);
+const char *prism_kernel_table_name(const PrismKernelTable *kt);
+/** Names of the ISAs compiled into this build, and whether this CPU runs them. */
+size_t prism_kernel_isa_count(void);
+const char *prism_kernel_isa_name(size_t i);
+gboolean prism_kernel_isa_supported(const char *isa);
+
+/** An evaluator for batches of at most @p max_batch lanes. Ownership: _free(). */
+PrismEvaluator *prism_evaluator_new(const PrismCostModel *cm, const PrismKernelTable *kt,
+                                    size_t max_batch);
+void prism_evaluator_free(PrismEvaluator *ev);
+/** Evaluate lanes->n <= max_batch strategies of @p seg into @p out. Cannot fail. */
+void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg,
+                         const PrismLanes *lanes, PrismCostOut *out);
+
+/**
+ * Evaluate one strategy with the scalar reference (checks shape rules first).
+ * @p cols receives PRISM_COL_COUNT values. Errors: PRISM_INPUT_ERROR_SHAPE.
+ */
+gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
+                             double cols[PRISM_COL_COUNT], GError **error);
+
+/**
+ * Add the metric members of `prism explain --json` (memory{...}, time{...},
+ * flops_per_device, bytes_per_level, mfu, hfu, tokens_per_s, feasible, reason) for one
+ * row of columns to an open JSON object. Used by explain, plan and pareto so the keys
+ * are the same everywhere.
+ */
+void prism_cost_metrics_to_json(const PrismCostModel *cm, const double cols[PRISM_COL_COUNT],
+                                JsonBuilder *b);
+
+/**
+ * `prism explain`: every named term with formula text, unit and value, per stage where
+ * it differs. Text or JSON (the JSON keys are documented in cost/README.md).
+ * Ownership: g_free(). Errors: PRISM_INPUT_ERROR_SHAPE with the violated rule.
+ */
+char *prism_cost_explain(const PrismCostModel *cm, const PrismStrategy *s, gboolean json,
+                         GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismCostModel, prism_cost_model_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismCostSegment, prism_cost_segment_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismEvaluator, prism_evaluator_free)
+
+G_END_DECLS
+
+#endif /* PRISM_COST_H */

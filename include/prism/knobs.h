@@ -1,0 +1,64 @@
+/*
+ * knobs.h - every constant of the cost model is a named runtime knob.
+ *
+ * A knob has a name, a default, a unit, an allowed range and a one-line doc
+ * (`prism knobs` lists them). Defaults come from documented physical reasoning or
+ * published figures (cost/README.md), never from fitting a row of validation data.
+ * Values are overridden with --set name=value (repeatable) and --knobs FILE (a GLib key
+ * file with a [knobs] group), and every output records the values used.
+ * The knob list itself is defined in cost/cost_knobs.c. Nothing here is collective.
+ */
+#ifndef PRISM_KNOBS_H
+#define PRISM_KNOBS_H
+
+#include <stddef.h>
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/** Knob ids; the table in cost/cost_knobs.c gives names, defaults, units and docs. */
+typedef enum {
+    PRISM_KNOB_COMPUTE_EFFICIENCY = 0, /**< achieved fraction of peak FLOP/s for GEMMs */
+    PRISM_KNOB_NET_EFFICIENCY,         /**< achieved fraction of link bandwidth */
+    PRISM_KNOB_TP_OVERLAP,             /**< fraction of TP communication hidden */
+    PRISM_KNOB_CP_OVERLAP,             /**< fraction of CP communication hidden */
+    PRISM_KNOB_EP_OVERLAP,             /**< fraction of EP all-to-all hidden */
+    PRISM_KNOB_DP_OVERLAP,             /**< fraction of DP/ZeRO communication hidden */
+    PRISM_KNOB_PP_OVERLAP,             /**< fraction of PP point-to-point hidden */
+    PRISM_KNOB_FLASH_ATTENTION,        /**< 1 = flash attention (no s^2 activations) */
+    PRISM_KNOB_GRAD_FP32,              /**< 1 = gradients accumulated in fp32 */
+    PRISM_KNOB_MEM_MARGIN,             /**< bytes kept free on each device */
+    PRISM_KNOB_RUNTIME_OVERHEAD,       /**< bytes of context/workspace per device */
+    PRISM_KNOB_COUNT
+} PrismKnobId;
+
+typedef struct PrismKnobInfo {
+    const char *name; /**< "compute_efficiency" */
+    double def;
+    double min, max;  /**< allowed range, inclusive */
+    const char *unit; /**< "fraction", "bytes", "bool", ... */
+    const char *doc;  /**< one line */
+} PrismKnobInfo;
+
+/** The values of every knob. Plain data. */
+typedef struct PrismKnobs {
+    double v[PRISM_KNOB_COUNT];
+} PrismKnobs;
+
+/** Static description of knob @p id. */
+const PrismKnobInfo *prism_knob_info(PrismKnobId id);
+/** Look up a knob by name; FALSE with PRISM_INPUT_ERROR_UNKNOWN_NAME (close names listed). */
+gboolean prism_knob_lookup(const char *name, PrismKnobId *out, GError **error);
+
+void prism_knobs_default(PrismKnobs *knobs);
+/** Apply "name=value". Errors name the knob, the value and the allowed range. */
+gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **error);
+/** Apply a key file's [knobs] group. Errors name the file, key and value. */
+gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **error);
+/** {"name": value, ...} in table order. Ownership: g_free(). */
+char *prism_knobs_to_json(const PrismKnobs *knobs);
+
+G_END_DECLS
+
+#endif /* PRISM_KNOBS_H */

@@ -1,0 +1,189 @@
+/*
+ * model.h - the model IR: an ordered sequence of layers with per-layer shapes.
+ *
+ * A model is: embedding, N transformer blocks (each referring to a block spec),
+ * optional multi-token-prediction (MTP) blocks, final norm and output head. Blocks may
+ * differ along the sequence (dense first layers then MoE layers), so blocks refer to a
+ * small table of distinct PrismBlockSpec entries ("layer kinds"). The cost model works
+ * per kind and multiplies by counts, which keeps the kernels short.
+ *
+ * The structs are plain data (the IR is meant to be read); build them with the zoo
+ * (prism_model_zoo_get), the Hugging Face reader (prism_model_from_hf_config) or
+ * prism_model_new() + prism_model_add_*(). Nothing here is collective.
+ */
+#ifndef PRISM_MODEL_H
+#define PRISM_MODEL_H
+
+#include <stdint.h>
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/** Attention family. MHA, GQA and MQA differ only in n_kv_heads. */
+typedef enum {
+    PRISM_ATTN_STANDARD = 0, /**< MHA (kv == heads), GQA (1 < kv < heads), MQA (kv == 1) */
+    PRISM_ATTN_MLA = 1,      /**< DeepSeek multi-head latent attention */
+} PrismAttnKind;
+
+/** MLP activation. SwiGLU has three weight matrices (gate, up, down), GELU two. */
+typedef enum {
+    PRISM_MLP_GELU = 0,
+    PRISM_MLP_SWIGLU = 1,
+} PrismMlpAct;
+
+typedef enum {
+    PRISM_NORM_LAYERNORM = 0, /**< weight + bias: 2h parameters */
+    PRISM_NORM_RMSNORM = 1,   /**< weight only: h parameters */
+} PrismNormKind;
+
+typedef enum {
+    PRISM_POS_ROPE = 0,    /**< rotary: no parameters */
+    PRISM_POS_LEARNED = 1, /**< learned absolute positions: max_positions x hidden */
+} PrismPosKind;
+
+/** Attention shape of one block. */
+typedef struct PrismAttnSpec {
+    PrismAttnKind kind;
+    uint32_t n_heads;
+    uint32_t n_kv_heads; /**< == n_heads for MHA, 1 for MQA; MLA: == n_heads */
+    uint32_t head_dim;   /**< q/k/v head dim (standard); MLA: unused, see below */
+    gboolean qkv_bias;   /**< bias on Q, K, V projections */
+    gboolean out_bias;   /**< bias on the output projection */
+    /* MLA only (0 otherwise) */
+    uint32_t q_lora_rank; /**< 0 = queries not compressed (DeepSeek-V2-Lite) */
+    uint32_t kv_lora_rank;
+    uint32_t qk_nope_head_dim;
+    uint32_t qk_rope_head_dim;
+    uint32_t v_head_dim;
+} PrismAttnSpec;
+
+/** MLP shape of one block; dense when n_experts == 0. */
+typedef struct PrismMlpSpec {
+    PrismMlpAct act;
+    gboolean bias;          /**< bias on MLP linears (GPT-2/3, BERT, NeoX) */
+    uint64_t ffn_hidden;    /**< dense FFN width (0 for MoE blocks) */
+    uint32_t n_experts;     /**< routed experts; 0 = dense */
+    uint32_t top_k;         /**< experts per token */
+    uint32_t n_shared;      /**< shared (always-active) experts */
+    uint64_t expert_hidden; /**< FFN width of one routed expert */
+    uint64_t shared_hidden; /**< FFN width of ONE shared expert (0 = expert_hidden) */
+    double capacity_factor; /**< token capacity per expert; 0 = dropless */
+} PrismMlpSpec;
+
+/** One distinct block shape ("layer kind"). */
+typedef struct PrismBlockSpec {
+    PrismAttnSpec attn;
+    PrismMlpSpec mlp;
+    PrismNormKind norm; /**< the two per-block norms */
+} PrismBlockSpec;
+
+typedef enum {
+    PRISM_LAYER_EMBEDDING = 0, /**< token (+ learned position) embedding */
+    PRISM_LAYER_BLOCK = 1,     /**< transformer block: attention + MLP + 2 norms */
+    PRISM_LAYER_MTP = 2,       /**< multi-token-prediction module: 2 norms + 2h->h proj + block */
+    PRISM_LAYER_FINAL_NORM = 3,
+    PRISM_LAYER_HEAD = 4, /**< output projection to the vocabulary (+ loss) */
+} PrismLayerKind;
+
+/** One entry of the layer sequence. */
+typedef struct PrismLayer {
+    PrismLayerKind kind;
+    uint32_t spec; /**< index into PrismModel.specs for BLOCK and MTP, else 0 */
+} PrismLayer;
+
+/** The model IR. Owned by whoever created it; free with prism_model_free(). */
+typedef struct PrismModel {
+    char *name;     /**< zoo name or "hf:<path>" */
+    char *family;   /**< "gpt", "llama", "mixtral", "deepseek", ... */
+    uint64_t hidden;
+    uint64_t vocab;
+    uint64_t max_positions; /**< max sequence length the model supports */
+    PrismPosKind pos;
+    PrismNormKind final_norm;
+    gboolean tied_embeddings; /**< head shares the embedding matrix */
+    gboolean head_bias;
+    double published_params; /**< published total, for tests and `prism models` (0 = unknown) */
+    PrismBlockSpec *specs;
+    uint32_t n_specs;
+    PrismLayer *layers; /**< the full ordered sequence, embedding first, head last */
+    uint32_t n_layers;
+} PrismModel;
+
+/** Parameter counts derived from the IR. */
+typedef struct PrismParamCount {
+    double total;      /**< all parameters (tied matrices counted once) */
+    double active;     /**< parameters touched per token (MoE: top-k + shared experts) */
+    double embedding;  /**< token + position embedding */
+    double head;       /**< output head (0 when tied) + final norm */
+    double blocks;     /**< all transformer blocks (attention + MLP + norms) */
+    double experts;    /**< routed-expert parameters within blocks */
+    double mtp;        /**< MTP modules */
+} PrismParamCount;
+
+/** New empty model. Ownership: caller frees with prism_model_free(). */
+PrismModel *prism_model_new(const char *name, const char *family);
+void prism_model_free(PrismModel *model);
+/** Deep copy. Ownership: caller frees with prism_model_free(). */
+PrismModel *prism_model_copy(const PrismModel *model);
+
+/** Append a block spec if no equal spec exists; returns its index. */
+uint32_t prism_model_add_spec(PrismModel *model, const PrismBlockSpec *spec);
+/** Append a layer to the sequence. */
+void prism_model_add_layer(PrismModel *model, PrismLayerKind kind, uint32_t spec);
+
+/**
+ * Check the IR for internal consistency (positive sizes, heads divisible, layer order).
+ * Errors: PRISM_INPUT_ERROR_VALUE naming the field. Not collective.
+ */
+gboolean prism_model_validate(const PrismModel *model, GError **error);
+
+/** Number of transformer blocks (BLOCK layers; MTP not included). */
+uint32_t prism_model_n_blocks(const PrismModel *model);
+/** Number of MTP layers. */
+uint32_t prism_model_n_mtp(const PrismModel *model);
+/** TRUE when any block spec has routed experts. */
+gboolean prism_model_is_moe(const PrismModel *model);
+/** Largest routed-expert count over all specs (0 for dense models). */
+uint32_t prism_model_max_experts(const PrismModel *model);
+
+/** Parameters of one block spec (attention + MLP + two norms). */
+double prism_block_params(const PrismBlockSpec *spec, uint64_t hidden);
+/** Routed-expert part of prism_block_params(). */
+double prism_block_expert_params(const PrismBlockSpec *spec, uint64_t hidden);
+/** Attention parameters of one block spec. */
+double prism_attn_params(const PrismAttnSpec *attn, uint64_t hidden);
+
+/** Count parameters. Not collective. */
+void prism_model_params(const PrismModel *model, PrismParamCount *out);
+
+/** Zoo: number of built-in models and their names (static strings, in listing order). */
+size_t prism_model_zoo_size(void);
+const char *prism_model_zoo_name(size_t i);
+
+/**
+ * Build a zoo model by name (case-insensitive). Unknown names give
+ * PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
+ * Ownership: caller frees with prism_model_free().
+ */
+PrismModel *prism_model_zoo_get(const char *name, GError **error);
+
+/**
+ * Read a Hugging Face config.json (json-glib). Supported model_type: llama, mistral,
+ * mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, gpt_neox.
+ * Errors: PRISM_INPUT_ERROR_FILE / _PARSE / _MISSING / _VALUE / _UNSUPPORTED, each
+ * naming the file, key and value. Ownership: caller frees with prism_model_free().
+ */
+PrismModel *prism_model_from_hf_config(const char *path, GError **error);
+
+/**
+ * Resolve what the user typed after --model: a zoo name, or a path to a config.json
+ * (anything containing '/' or ending in ".json"). Ownership: prism_model_free().
+ */
+PrismModel *prism_model_resolve(const char *name_or_path, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismModel, prism_model_free)
+
+G_END_DECLS
+
+#endif /* PRISM_MODEL_H */

@@ -1,0 +1,100 @@
+/*
+ * strategy.h - one hybrid-parallel training strategy, its text form and shape rules.
+ *
+ * The shape rules here are THE definition of a valid strategy: the space enumerator
+ * (search/) must produce exactly the strategies that prism_strategy_check() accepts
+ * (a test checks this by brute force), and `prism explain` rejects the rest with the
+ * violated rule. Memory feasibility is NOT a shape rule: a strategy that does not fit
+ * is still valid and gets feasible = 0 from the cost model.
+ *
+ * Rules (N = devices, L = transformer blocks + MTP layers, a = heads, g = KV heads):
+ *   R1  dp*tp*pp*cp == N, all dims >= 1
+ *   R2  tp divides a, hidden, every FFN/expert width; and tp divides g or g divides tp
+ *       (KV heads are replicated when tp > g)
+ *   R3  cp > 1: seq % (2*cp) == 0 (load-balanced ring attention)
+ *   R4  sp == 1 needs tp > 1 and (seq/cp) % tp == 0
+ *   R5  dense model: ep == 1; MoE: ep divides the routed-expert count and dp*cp
+ *   R6  pp <= L; pp*vpp <= L; vpp > 1 needs pp > 1
+ *   R7  schedule: pp == 1 -> 1f1b; vpp > 1 <-> interleaved; gpipe/zb-h1 need pp > 1
+ *   R8  gbs == dp*mbs*m; pp > 1 -> m >= pp; interleaved -> m % pp == 0
+ *   R9  zero in 0..3; zero > 0 needs dp*cp > 1 (the sharding group is dp x cp)
+ *   R10 recompute=block (full on the first k layers of each model chunk):
+ *       1 <= k < max layers per chunk; other modes have k == 0
+ * Nothing here is collective.
+ */
+#ifndef PRISM_STRATEGY_H
+#define PRISM_STRATEGY_H
+
+#include <stdint.h>
+
+#include <glib.h>
+
+#include <prism/model.h>
+#include <prism/training.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+    PRISM_SCHEDULE_1F1B = 0,
+    PRISM_SCHEDULE_INTERLEAVED = 1, /**< interleaved 1F1B, vpp > 1 */
+    PRISM_SCHEDULE_GPIPE = 2,
+    PRISM_SCHEDULE_ZB_H1 = 3, /**< zero-bubble ZB-H1 (Qi et al., ICLR 2024) */
+    PRISM_SCHEDULE_COUNT = 4,
+} PrismSchedule;
+
+typedef enum {
+    PRISM_RECOMPUTE_NONE = 0,
+    PRISM_RECOMPUTE_SELECTIVE = 1, /**< attention core recomputed (Korthikanti et al.) */
+    PRISM_RECOMPUTE_FULL = 2,      /**< every layer: only the layer input is kept */
+    PRISM_RECOMPUTE_BLOCK = 3,     /**< full on the first k layers of each model chunk */
+    PRISM_RECOMPUTE_COUNT = 4,
+} PrismRecompute;
+
+/** Static names: "1f1b", "interleaved", "gpipe", "zb-h1". */
+const char *prism_schedule_name(PrismSchedule s);
+gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error);
+/** Static names: "none", "selective", "full", "block". */
+const char *prism_recompute_name(PrismRecompute r);
+
+/** One strategy. Plain data; compare with prism_strategy_equal(). */
+typedef struct PrismStrategy {
+    uint32_t devices;
+    uint32_t dp, tp, pp, vpp, cp, ep;
+    uint32_t mbs; /**< micro-batch size in sequences */
+    uint32_t m;   /**< micro-batches per step */
+    uint8_t sp;   /**< Megatron sequence parallel, 0/1 */
+    uint8_t zero; /**< 0..3 */
+    uint8_t recompute; /**< PrismRecompute */
+    uint8_t schedule;  /**< PrismSchedule */
+    uint16_t rc_layers; /**< k for PRISM_RECOMPUTE_BLOCK, else 0 */
+} PrismStrategy;
+
+gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b);
+
+/**
+ * Parse "dp=8,tp=8,pp=16,vpp=1,cp=1,ep=1,sp=1,mbs=1,zero=1,recompute=selective,
+ * schedule=1f1b". recompute also takes "block:K" (full on the first K layers of each
+ * chunk). Keys left out take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0,
+ * recompute=none, schedule=interleaved when vpp>1 else 1f1b, dp=N/(tp*pp*cp),
+ * m=gbs/(dp*mbs). @p devices and @p training supply N and gbs for the derived keys.
+ * Errors: PRISM_INPUT_ERROR_PARSE (unknown key, bad number) naming key and value.
+ */
+gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTraining *training,
+                              PrismStrategy *out, GError **error);
+
+/** Canonical text form, the inverse of prism_strategy_parse(). Ownership: g_free(). */
+char *prism_strategy_format(const PrismStrategy *s);
+
+/**
+ * Apply the shape rules R1-R10 above. Errors: PRISM_INPUT_ERROR_SHAPE whose message
+ * starts with the rule id ("R2: tp=3 does not divide heads=96").
+ */
+gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
+                              const PrismTraining *training, GError **error);
+
+/** Transformer blocks + MTP layers: the layers split over pp*vpp chunks. */
+uint32_t prism_model_split_layers(const PrismModel *model);
+
+G_END_DECLS
+
+#endif /* PRISM_STRATEGY_H */

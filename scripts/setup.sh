@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# setup.sh - install the Debian packages prism needs, skipping what is already there.
+# Idempotent; safe to run again. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(cmake gcc make pkg-config git openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
+          hdf5-tools libglib2.0-dev libjson-glib-dev libcunit1-dev valgrind
+          python3-h5py python3-numpy python3-matplotlib python3-munkres)
+
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+    echo "setup: all ${#packages[@]} packages already installed"
+    exit 0
+fi
+echo "setup: installing ${missing[*]}"
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install packages" >&2; exit 1; }
+    sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+# --no-install-recommends + python3-munkres keeps scipy/boost out (see README).
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

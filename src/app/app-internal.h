@@ -1,0 +1,129 @@
+/*
+ * app-internal.h - the CLI: subcommand table, shared options, input loading.
+ *
+ * Every subcommand is a function `gboolean run(PrismComm *comm, int argc, char **argv,
+ * GError **error)` in its own file cmd_<name>.c. It parses its options with GOption
+ * (the shared ones come from prism_app_add_common_options(), so they are spelled the
+ * same everywhere), prints only on rank 0, and returns FALSE with a GError on failure.
+ * prism_app_main() maps PRISM_INPUT_ERROR to exit status 2 and anything else to 1.
+ * All ranks run the same command with the same argv; commands are collective on comm.
+ */
+#ifndef PRISM_APP_INTERNAL_H
+#define PRISM_APP_INTERNAL_H
+
+#include <stdio.h>
+
+#include <glib.h>
+
+#include <prism/comm.h>
+#include <prism/core.h>
+#include <prism/cluster.h>
+#include <prism/knobs.h>
+#include <prism/model.h>
+#include <prism/training.h>
+
+G_BEGIN_DECLS
+
+typedef gboolean (*PrismCmdFn)(PrismComm *comm, int argc, char **argv, GError **error);
+
+typedef struct PrismAppCommand {
+    const char *name;
+    const char *summary;
+    PrismCmdFn run;
+} PrismAppCommand;
+
+/** Which shared options a command takes (bit flags). */
+enum {
+    PRISM_OPT_MODEL = 1u << 0,    /* --model */
+    PRISM_OPT_CLUSTER = 1u << 1,  /* --cluster, --devices */
+    PRISM_OPT_TRAINING = 1u << 2, /* --gbs --seq --dtype --optimizer --mem-budget */
+    PRISM_OPT_KNOBS = 1u << 3,    /* --set --knobs */
+    PRISM_OPT_JSON = 1u << 4,     /* --json */
+    PRISM_OPT_OUTPUT = 1u << 5,   /* -o/--output --force */
+    PRISM_OPT_ISA = 1u << 6,      /* --isa */
+    PRISM_OPT_ALL_INPUTS = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
+                           PRISM_OPT_KNOBS | PRISM_OPT_ISA,
+};
+
+/** Raw values of the shared options, as GOption fills them. */
+typedef struct PrismCommonOptions {
+    unsigned flags;
+    char *model;
+    char *cluster;
+    char *devices; /* "1024", "64,128,256" or "64:1024" (powers of two) or "64:1024:64" */
+    gint64 gbs;    /* 0 = default */
+    gint64 seq;
+    char *dtype;
+    char *optimizer;
+    double mem_budget_gib; /* 0 = device memory */
+    char **set;            /* repeatable name=value */
+    char *knobs_file;
+    gboolean json;
+    char *output;
+    gboolean force;
+    char *isa;
+} PrismCommonOptions;
+
+/** Loaded and validated inputs. Free with prism_inputs_clear(). */
+typedef struct PrismInputs {
+    PrismModel *model;
+    PrismCluster *cluster;
+    PrismTraining training;
+    PrismKnobs knobs;
+    uint32_t *devices; /* sorted ascending, unique */
+    size_t n_devices;
+    gboolean defaults_used; /* no model/cluster/devices given: the documented example */
+} PrismInputs;
+
+/** The documented default example (`prism sweep` / `prism plan` with no options). */
+#define PRISM_DEFAULT_MODEL "gpt3-175b"
+#define PRISM_DEFAULT_CLUSTER "A100-80GB"
+#define PRISM_DEFAULT_DEVICES 1024
+
+/** Add the shared options selected by @p o->flags to @p ctx's main group. */
+void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o);
+/** Free what GOption allocated in @p o. */
+void prism_common_options_clear(PrismCommonOptions *o);
+
+/**
+ * Turn the shared options into inputs: resolve the model (zoo name or config.json), the
+ * cluster (preset or key file), the device list, training setup and knobs; apply the
+ * documented defaults for what is missing. Every rank does this; the result is agreed.
+ * Collective: yes. Errors: PRISM_INPUT_ERROR_* naming option, file, key and value.
+ */
+gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, PrismInputs *in,
+                               GError **error);
+void prism_inputs_clear(PrismInputs *in);
+
+/** Parse a --devices value. Errors name the value and the accepted forms. */
+gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out,
+                                 GError **error);
+
+/**
+ * Parse argv with @p ctx, turning GOption errors into PRISM_INPUT_ERROR_PARSE.
+ * Positional arguments are left in argv (argv[1..argc-1]); the command checks them.
+ */
+gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
+
+/** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
+FILE *prism_app_out(const PrismComm *comm);
+
+/* The subcommands (cmd_<name>.c). */
+gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_models(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_knobs(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_version(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_layouts(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error);
+
+/** Entry point used by main(): MPI init, dispatch, error printing, exit status. */
+int prism_app_main(int argc, char **argv);
+
+G_END_DECLS
+
+#endif /* PRISM_APP_INTERNAL_H */

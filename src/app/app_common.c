@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * app_common.c - the options every subcommand spells the same way, and input loading.
+ *
+ * prism_app_load_inputs() runs on every rank (each reads the same files) and ends with
+ * an agreement, so a rank that cannot read a file fails the whole job cleanly.
+ */
+#include "app-internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
+{
+    const GOptionEntry model[] = {
+        {"model", 'm', 0, G_OPTION_ARG_STRING, &o->model,
+         "zoo name or path to a Hugging Face config.json (default " PRISM_DEFAULT_MODEL ")",
+         "NAME|FILE"},
+        {NULL}};
+    const GOptionEntry cluster[] = {
+        {"cluster", 'c', 0, G_OPTION_ARG_STRING, &o->cluster,
+         "cluster preset or key file (default " PRISM_DEFAULT_CLUSTER ")", "NAME|FILE"},
+        {"devices", 'n', 0, G_OPTION_ARG_STRING, &o->devices,
+         "device count: N, a list N1,N2,... or a range A:B (powers of two) or A:B:STEP "
+         "(default 1024)",
+         "N"},
+        {NULL}};
+    const GOptionEntry training[] = {
+        {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)",
+         "B"},
+        {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
+        {"dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
+         "training dtype: bf16, fp16, fp8, fp32 (default bf16)", "T"},
+        {"optimizer", 0, 0, G_OPTION_ARG_STRING, &o->optimizer,
+         "optimizer: adam or sgd (default adam)", "OPT"},
+        {"mem-budget", 0, 0, G_OPTION_ARG_DOUBLE, &o->mem_budget_gib,
+         "memory budget per device in GiB (default: device memory)", "GIB"},
+        {NULL}};
+    const GOptionEntry knobs[] = {
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->set,
+         "override a cost-model knob (repeatable; `prism knobs` lists them)", "NAME=VALUE"},
+        {"knobs", 0, 0, G_OPTION_ARG_FILENAME, &o->knobs_file,
+         "key file with a [knobs] group of NAME=VALUE", "FILE"},
+        {NULL}};
+    const GOptionEntry json[] = {
+        {"json", 0, 0, G_OPTION_ARG_NONE, &o->json, "print JSON instead of text", NULL},
+        {NULL}};
+    const GOptionEntry output[] = {
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "output file", "FILE"},
+        {"force", 0, 0, G_OPTION_ARG_NONE, &o->force, "overwrite an existing output file",
+         NULL},
+        {NULL}};
+    const GOptionEntry isa[] = {
+        {"isa", 0, 0, G_OPTION_ARG_STRING, &o->isa,
+         "kernel ISA: auto, scalar, avx2, avx512 (default: PRISM_ISA or auto)", "ISA"},
+        {NULL}};
+    if (o->flags & PRISM_OPT_MODEL)
+        g_option_context_add_main_entries(ctx, model, NULL);
+    if (o->flags & PRISM_OPT_CLUSTER)
+        g_option_context_add_main_entries(ctx, cluster, NULL);
+    if (o->flags & PRISM_OPT_TRAINING)
+        g_option_context_add_main_entries(ctx, training, NULL);
+    if (o->flags & PRISM_OPT_KNOBS)
+        g_option_context_add_main_entries(ctx, knobs, NULL);
+    if (o->flags & PRISM_OPT_JSON)
+        g_option_context_add_main_entries(ctx, json, NULL);
+    if (o->flags & PRISM_OPT_OUTPUT)
+        g_option_context_add_main_entries(ctx, output, NULL);
+    if (o->flags & PRISM_OPT_ISA)
+        g_option_context_add_main_entries(ctx, isa, NULL);
+}
+
+void prism_common_options_clear(PrismCommonOptions *o)
+{
+    g_clear_pointer(&o->model, g_free);
+    g_clear_pointer(&o->cluster, g_free);
+    g_clear_pointer(&o->devices, g_free);
+    g_clear_pointer(&o->dtype, g_free);
+    g_clear_pointer(&o->optimizer, g_free);
+    g_clear_pointer(&o->set, g_strfreev);
+    g_clear_pointer(&o->knobs_file, g_free);
+    g_clear_pointer(&o->output, g_free);
+    g_clear_pointer(&o->isa, g_free);
+}
+
+gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error)
+{
+    GError *local = NULL;
+    if (!g_option_context_parse(ctx, argc, argv, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s (see --help)",
+                    local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+FILE *prism_app_out(const PrismComm *comm)
+{
+    return comm->rank == 0 ? stdout : NULL;
+}
+
+/* Strict unsigned parse: digits only, 1 <= v <= 2^31. */
+static gboolean parse_count(const char *text, const char *what, uint64_t *out, GError **error)
+{
+    char *end = NULL;
+    errno = 0;
+    if (text[0] < '0' || text[0] > '9') {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "%s: '%s' is not a positive integer", what, text);
+        return FALSE;
+    }
+    guint64 v = g_ascii_strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v == 0 || v > (1u << 31)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s: '%s' must be an integer between 1 and 2147483648", what, text);
+        return FALSE;
+    }
+    *out = v;
+    return TRUE;
+}
+
+static gint compare_u32(gconstpointer a, gconstpointer b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out,
+                                 GError **error)
+{
+    static const char *what = "--devices";
+    g_autoptr(GArray) list = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_auto(GStrv) items = g_strsplit(text, ",", -1);
+    if (items[0] == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "%s: empty value (forms: N, N1,N2,..., A:B, A:B:STEP)", what);
+        return FALSE;
+    }
+    for (char **it = items; *it != NULL; it++) {
+        g_auto(GStrv) parts = g_strsplit(g_strstrip(*it), ":", -1);
+        guint np = g_strv_length(parts);
+        uint64_t a = 0, b = 0, step = 0;
+        if (np == 0 || np > 3) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "%s: '%s' is not N, A:B or A:B:STEP", what, *it);
+            return FALSE;
+        }
+        if (!parse_count(parts[0], what, &a, error))
+            return FALSE;
+        b = a;
+        if (np >= 2 && !parse_count(parts[1], what, &b, error))
+            return FALSE;
+        if (np == 3 && !parse_count(parts[2], what, &step, error))
+            return FALSE;
+        if (b < a) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "%s: range '%s' ends before it starts", what, *it);
+            return FALSE;
+        }
+        for (uint64_t v = a; v <= b;) {
+            uint32_t v32 = (uint32_t)v;
+            g_array_append_val(list, v32);
+            if (list->len > 4096) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "%s: '%s' gives more than 4096 device counts", what, text);
+                return FALSE;
+            }
+            if (np == 1)
+                break;
+            v = np == 3 ? v + step : v * 2; /* A:B walks powers of two times A */
+        }
+    }
+    g_array_sort(list, compare_u32);
+    size_t n = 0;
+    uint32_t *v = (uint32_t *)(void *)list->data;
+    for (size_t i = 0; i < list->len; i++)
+        if (n == 0 || v[n - 1] != v[i])
+            v[n++] = v[i];
+    *out = g_memdup2(v, n * sizeof(uint32_t));
+    *n_out = n;
+    return TRUE;
+}
+
+static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError **error)
+{
+    in->defaults_used = o->model == NULL && o->cluster == NULL && o->devices == NULL;
+    in->model = prism_model_resolve(o->model ? o->model : PRISM_DEFAULT_MODEL, error);
+    if (in->model == NULL)
+        return FALSE;
+    in->cluster = prism_cluster_resolve(o->cluster ? o->cluster : PRISM_DEFAULT_CLUSTER, error);
+    if (in->cluster == NULL)
+        return FALSE;
+    if (o->devices != NULL) {
+        if (!prism_app_parse_devices(o->devices, &in->devices, &in->n_devices, error))
+            return FALSE;
+    } else {
+        in->devices = g_new(uint32_t, 1);
+        in->devices[0] = PRISM_DEFAULT_DEVICES;
+        in->n_devices = 1;
+    }
+    prism_training_default(&in->training);
+    if (o->gbs < 0 || o->seq < 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--%s: %" G_GINT64_FORMAT " must be a positive integer",
+                    o->gbs < 0 ? "gbs" : "seq", o->gbs < 0 ? o->gbs : o->seq);
+        return FALSE;
+    }
+    if (o->gbs > 0)
+        in->training.gbs = (uint64_t)o->gbs;
+    if (o->seq > 0)
+        in->training.seq = (uint64_t)o->seq;
+    if (o->dtype != NULL && !prism_dtype_parse(o->dtype, &in->training.dtype, error)) {
+        g_prefix_error(error, "--dtype: ");
+        return FALSE;
+    }
+    if (o->optimizer != NULL &&
+        !prism_optimizer_parse(o->optimizer, &in->training.optimizer, error)) {
+        g_prefix_error(error, "--optimizer: ");
+        return FALSE;
+    }
+    if (o->mem_budget_gib < 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--mem-budget: %g GiB must be positive", o->mem_budget_gib);
+        return FALSE;
+    }
+    in->training.mem_budget_bytes = o->mem_budget_gib * 1073741824.0;
+    if (!prism_training_validate(&in->training, error))
+        return FALSE;
+    prism_knobs_default(&in->knobs);
+    if (o->knobs_file != NULL && !prism_knobs_load_file(&in->knobs, o->knobs_file, error))
+        return FALSE;
+    for (char **s = o->set; s != NULL && *s != NULL; s++)
+        if (!prism_knobs_set(&in->knobs, *s, error)) {
+            g_prefix_error(error, "--set: ");
+            return FALSE;
+        }
+    return TRUE;
+}
+
+gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, PrismInputs *in,
+                               GError **error)
+{
+    memset(in, 0, sizeof *in);
+    (void)load_local(o, in, error);
+    return prism_comm_agree_error(comm, error);
+}
+
+void prism_inputs_clear(PrismInputs *in)
+{
+    g_clear_pointer(&in->model, prism_model_free);
+    g_clear_pointer(&in->cluster, prism_cluster_free);
+    g_clear_pointer(&in->devices, g_free);
+    in->n_devices = 0;
+}

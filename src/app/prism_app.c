@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism_app.c - the driver: MPI init, subcommand dispatch, error reporting, exit codes.
+ *
+ * Exit status: 0 success; 2 bad input (PRISM_INPUT_ERROR, including "nothing fits");
+ * 130 interrupted (SIGINT/SIGTERM, resumable); 1 any other failure.
+ * Only rank 0 prints the error; every rank returns the same status.
+ */
+#include "app-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/version.h>
+
+static const PrismAppCommand commands[] = {
+    {"plan", "search every strategy; print the best, the Pareto front and why",
+     prism_cmd_plan},
+    {"sweep", "evaluate every strategy (or a grid of setups) into an HDF5 landscape",
+     prism_cmd_sweep},
+    {"explain", "every cost term of one strategy, with formula and value", prism_cmd_explain},
+    {"models", "list the built-in model zoo", prism_cmd_models},
+    {"clusters", "list the built-in cluster presets", prism_cmd_clusters},
+    {"knobs", "list the cost-model knobs with defaults, units and docs", prism_cmd_knobs},
+    {"layouts", "optimal operator layouts of a graph over a TP group (SMSG)",
+     prism_cmd_layouts},
+    {"info", "provenance, space and row counts of a landscape file", prism_cmd_info},
+    {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto},
+    {"validate", "compare predictions with published measurements (CSV)",
+     prism_cmd_validate},
+    {"version", "version, git revision, compiler, ISAs, MPI and HDF5", prism_cmd_version},
+};
+
+static void print_usage(FILE *f)
+{
+    fprintf(f, "Usage: prism COMMAND [OPTIONS]\n\n"
+               "Plans distributed training of large neural networks without profiling.\n\n"
+               "Commands:\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nRun `prism COMMAND --help` for the options of one command.\n"
+               "With no options, `prism plan` and `prism sweep` run the default example:\n"
+               "GPT-3 175B on 1024 A100-80GB, global batch 1536, sequence 2048.\n");
+}
+
+static const PrismAppCommand *find_command(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static gboolean dispatch(PrismComm *comm, int argc, char **argv, GError **error)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        if (comm->rank == 0)
+            print_usage(stdout);
+        if (argc < 2) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
+                        "no command given");
+            return FALSE;
+        }
+        return TRUE;
+    }
+    if (strcmp(argv[1], "--version") == 0)
+        return prism_cmd_version(comm, argc - 1, argv + 1, error);
+    const PrismAppCommand *cmd = find_command(argv[1]);
+    if (cmd == NULL) {
+        const char *names[G_N_ELEMENTS(commands)];
+        for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+            names[i] = commands[i].name;
+        g_autofree char *close = prism_close_names(argv[1], names, G_N_ELEMENTS(names), 3);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                    "unknown command '%s' (closest: %s; `prism --help` lists all)", argv[1],
+                    close);
+        return FALSE;
+    }
+    /* The command sees argv[0] = "prism COMMAND" so GOption's usage line reads well. */
+    g_autofree char *prog = g_strdup_printf("prism %s", cmd->name);
+    char **sub = g_new0(char *, (size_t)argc);
+    sub[0] = prog;
+    for (int i = 2; i < argc; i++)
+        sub[i - 1] = argv[i];
+    gboolean ok = cmd->run(comm, argc - 1, sub, error);
+    g_free(sub);
+    return ok;
+}
+
+int prism_app_main(int argc, char **argv)
+{
+    /* A singleton (no mpirun) need not fork an orted: keeps `prism plan` fast. */
+    if (g_getenv("OMPI_COMM_WORLD_SIZE") == NULL && g_getenv("PMIX_RANK") == NULL)
+        g_setenv("OMPI_MCA_ess_singleton_isolated", "1", FALSE);
+    int provided = 0;
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "prism: error: MPI_Init_thread failed\n");
+        return 1;
+    }
+    GError *error = NULL;
+    int status = 0;
+    PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
+    if (comm == NULL) {
+        fprintf(stderr, "prism: error: %s\n", error->message);
+        g_error_free(error);
+        MPI_Finalize();
+        return 1;
+    }
+    gboolean ok = dispatch(comm, argc, argv, &error);
+    (void)ok;
+    /* Final agreement: a failure after the last collective still reaches every rank. */
+    GError *agreed = error;
+    if (!prism_comm_agree_error(comm, &agreed)) {
+        if (comm->rank == 0)
+            fprintf(stderr, "prism: error: %s\n", agreed->message);
+        if (g_error_matches(agreed, PRISM_INPUT_ERROR, agreed->code) &&
+            agreed->domain == PRISM_INPUT_ERROR)
+            status = 2;
+        else if (g_error_matches(agreed, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED))
+            status = 130;
+        else
+            status = 1;
+        g_clear_error(&agreed);
+    }
+    fflush(stdout);
+    prism_comm_free(comm);
+    MPI_Finalize();
+    return status;
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * core_util.c - error quarks, logging, clock, aligned memory and "did you mean" names.
+ *
+ * Thread-safe except prism_log's threshold cache (set once). Nothing here is collective.
+ */
+#include <prism/core.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h> /* clock_gettime */
+
+G_DEFINE_QUARK(prism-input-error-quark, prism_input_error)
+G_DEFINE_QUARK(prism-runtime-error-quark, prism_runtime_error)
+
+PrismLogLevel prism_log_threshold(void)
+{
+    static gsize once = 0;
+    static PrismLogLevel level = PRISM_LOG_WARN;
+    if (g_once_init_enter(&once)) {
+        const char *env = g_getenv("PRISM_LOG");
+        if (env != NULL) {
+            if (g_ascii_strcasecmp(env, "error") == 0)
+                level = PRISM_LOG_ERROR;
+            else if (g_ascii_strcasecmp(env, "info") == 0)
+                level = PRISM_LOG_INFO;
+            else if (g_ascii_strcasecmp(env, "debug") == 0)
+                level = PRISM_LOG_DEBUG;
+        }
+        g_once_init_leave(&once, 1);
+    }
+    return level;
+}
+
+void prism_log(PrismLogLevel level, int rank, const char *fmt, ...)
+{
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+    if (level > prism_log_threshold())
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    g_vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (rank >= 0)
+        fprintf(stderr, "prism[rank %d] %s: %s\n", rank, names[level], line);
+    else
+        fprintf(stderr, "prism %s: %s\n", names[level], line);
+}
+
+double prism_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void *prism_aligned_new(size_t n, size_t size)
+{
+    /* g_aligned_alloc aborts on overflow/OOM like g_malloc; never returns NULL for n>0. */
+    if (n == 0 || size == 0)
+        return NULL;
+    return g_aligned_alloc(n, size, 64);
+}
+
+void prism_aligned_free(void *p)
+{
+    g_aligned_free(p);
+}
+
+/* Case-insensitive Levenshtein distance, small strings only. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t *row = g_new(size_t, lb + 1);
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = g_ascii_tolower(a[i - 1]) == g_ascii_tolower(b[j - 1]) ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    size_t d = row[lb];
+    g_free(row);
+    return d;
+}
+
+char *prism_close_names(const char *name, const char *const *candidates, size_t n_candidates,
+                        size_t max)
+{
+    GString *out = g_string_new(NULL);
+    if (n_candidates == 0 || max == 0)
+        return g_string_free(out, FALSE);
+    size_t *dist = g_new(size_t, n_candidates);
+    g_autofree char *lname = g_ascii_strdown(name, -1);
+    for (size_t i = 0; i < n_candidates; i++) {
+        g_autofree char *lc = g_ascii_strdown(candidates[i], -1);
+        dist[i] = edit_distance(name, candidates[i]);
+        /* A substring match is a strong hint whatever the length difference. */
+        if (lname[0] != '\0' && (strstr(lc, lname) != NULL || strstr(lname, lc) != NULL))
+            dist[i] = dist[i] < 2 ? dist[i] : 2;
+    }
+    for (size_t k = 0; k < max && k < n_candidates; k++) {
+        size_t best = n_candidates;
+        for (size_t i = 0; i < n_candidates; i++)
+            if (dist[i] != (size_t)-1 && (best == n_candidates || dist[i] < dist[best]))
+                best = i;
+        if (best == n_candidates)
+            break;
+        g_string_append_printf(out, "%s%s", k ? ", " : "", candidates[best]);
+        dist[best] = (size_t)-1;
+    }
+    g_free(dist);
+    return g_string_free(out, FALSE);
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * strategy.c - text form and shape rules of one strategy (the rules are listed in
+ * strategy.h and are the single definition the search enumerator is tested against).
+ * Nothing here is collective.
+ */
+#include <prism/strategy.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include <prism/core.h>
+
+static const char *const schedule_names[PRISM_SCHEDULE_COUNT] = {"1f1b", "interleaved", "gpipe",
+                                                                  "zb-h1"};
+static const char *const recompute_names[PRISM_RECOMPUTE_COUNT] = {"none", "selective", "full",
+                                                                    "block"};
+
+const char *prism_schedule_name(PrismSchedule s)
+{
+    return (unsigned)s < PRISM_SCHEDULE_COUNT ? schedule_names[s] : "?";
+}
+
+const char *prism_recompute_name(PrismRecompute r)
+{
+    return (unsigned)r < PRISM_RECOMPUTE_COUNT ? recompute_names[r] : "?";
+}
+
+gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error)
+{
+    for (int i = 0; i < PRISM_SCHEDULE_COUNT; i++)
+        if (g_ascii_strcasecmp(text, schedule_names[i]) == 0) {
+            *out = (PrismSchedule)i;
+            return TRUE;
+        }
+    if (g_ascii_strcasecmp(text, "zbh1") == 0 || g_ascii_strcasecmp(text, "zb_h1") == 0) {
+        *out = PRISM_SCHEDULE_ZB_H1;
+        return TRUE;
+    }
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                "unknown schedule '%s' (allowed: 1f1b, interleaved, gpipe, zb-h1)", text);
+    return FALSE;
+}
+
+gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b)
+{
+    return a->devices == b->devices && a->dp == b->dp && a->tp == b->tp && a->pp == b->pp &&
+           a->vpp == b->vpp && a->cp == b->cp && a->ep == b->ep && a->mbs == b->mbs &&
+           a->m == b->m && a->sp == b->sp && a->zero == b->zero &&
+           a->recompute == b->recompute && a->schedule == b->schedule &&
+           a->rc_layers == b->rc_layers;
+}
+
+static gboolean parse_u32(const char *key, const char *text, uint32_t *out, GError **error)
+{
+    char *end = NULL;
+    errno = 0;
+    guint64 v = text[0] >= '0' && text[0] <= '9' ? g_ascii_strtoull(text, &end, 10) : 0;
+    if (end == NULL || end == text || *end != '\0' || errno != 0 || v > G_MAXUINT32) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "strategy key '%s': '%s' is not a non-negative integer", key, text);
+        return FALSE;
+    }
+    *out = (uint32_t)v;
+    return TRUE;
+}
+
+gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTraining *training,
+                              PrismStrategy *out, GError **error)
+{
+    PrismStrategy s = {.devices = devices, .tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1,
+                       .mbs = 1};
+    gboolean have_dp = FALSE, have_m = FALSE, have_schedule = FALSE;
+    g_auto(GStrv) items = g_strsplit(text, ",", -1);
+    for (char **it = items; *it != NULL; it++) {
+        char *item = g_strstrip(*it);
+        if (*item == '\0')
+            continue;
+        char *eq = strchr(item, '=');
+        if (eq == NULL) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "strategy item '%s' is not KEY=VALUE", item);
+            return FALSE;
+        }
+        *eq = '\0';
+        const char *key = g_strstrip(item), *val = g_strstrip(eq + 1);
+        struct {
+            const char *name;
+            uint32_t *dst;
+        } nums[] = {{"dp", &s.dp},   {"tp", &s.tp},   {"pp", &s.pp},   {"vpp", &s.vpp},
+                    {"cp", &s.cp},   {"ep", &s.ep},   {"mbs", &s.mbs}, {"m", &s.m},
+                    {"devices", &s.devices}};
+        gboolean done = FALSE;
+        for (size_t k = 0; k < G_N_ELEMENTS(nums); k++)
+            if (strcmp(key, nums[k].name) == 0) {
+                if (!parse_u32(key, val, nums[k].dst, error))
+                    return FALSE;
+                have_dp |= strcmp(key, "dp") == 0;
+                have_m |= strcmp(key, "m") == 0;
+                done = TRUE;
+            }
+        if (done)
+            continue;
+        uint32_t v = 0;
+        if (strcmp(key, "sp") == 0) {
+            if (g_ascii_strcasecmp(val, "on") == 0 || g_ascii_strcasecmp(val, "true") == 0)
+                v = 1;
+            else if (g_ascii_strcasecmp(val, "off") != 0 &&
+                     g_ascii_strcasecmp(val, "false") != 0 && !parse_u32(key, val, &v, error))
+                return FALSE;
+            if (v > 1) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                            "strategy key 'sp': '%s' must be 0 or 1", val);
+                return FALSE;
+            }
+            s.sp = (uint8_t)v;
+        } else if (strcmp(key, "zero") == 0) {
+            if (!parse_u32(key, val, &v, error))
+                return FALSE;
+            if (v > 3) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                            "strategy key 'zero': '%s' must be 0, 1, 2 or 3", val);
+                return FALSE;
+            }
+            s.zero = (uint8_t)v;
+        } else if (strcmp(key, "recompute") == 0) {
+            const char *colon = strchr(val, ':');
+            g_autofree char *mode = colon ? g_strndup(val, (gsize)(colon - val)) : g_strdup(val);
+            int r = -1;
+            for (int i = 0; i < PRISM_RECOMPUTE_COUNT; i++)
+                if (g_ascii_strcasecmp(mode, recompute_names[i]) == 0)
+                    r = i;
+            if (r < 0 || (colon != NULL) != (r == PRISM_RECOMPUTE_BLOCK)) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                            "strategy key 'recompute': '%s' is not none, selective, full or "
+                            "block:K",
+                            val);
+                return FALSE;
+            }
+            if (colon != NULL) {
+                if (!parse_u32("recompute", colon + 1, &v, error))
+                    return FALSE;
+                if (v > G_MAXUINT16) {
+                    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                                "strategy key 'recompute': block:%u is too large", v);
+                    return FALSE;
+                }
+            }
+            s.recompute = (uint8_t)r;
+            s.rc_layers = (uint16_t)(colon ? v : 0);
+        } else if (strcmp(key, "schedule") == 0) {
+            PrismSchedule sch;
+            if (!prism_schedule_parse(val, &sch, error))
+                return FALSE;
+            s.schedule = (uint8_t)sch;
+            have_schedule = TRUE;
+        } else {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, sp, mbs, "
+                        "m, zero, recompute, schedule, devices)",
+                        key);
+            return FALSE;
+        }
+    }
+    if (!have_schedule)
+        s.schedule = s.vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
+    uint64_t inner = (uint64_t)s.tp * s.pp * s.cp;
+    if (!have_dp && inner > 0 && s.devices % inner == 0)
+        s.dp = (uint32_t)(s.devices / inner);
+    uint64_t per_step = (uint64_t)s.dp * s.mbs;
+    if (!have_m && per_step > 0 && training->gbs % per_step == 0)
+        s.m = (uint32_t)(training->gbs / per_step);
+    *out = s;
+    return TRUE;
+}
+
+char *prism_strategy_format(const PrismStrategy *s)
+{
+    g_autofree char *rc = s->recompute == PRISM_RECOMPUTE_BLOCK
+                              ? g_strdup_printf("block:%u", (unsigned)s->rc_layers)
+                              : g_strdup(prism_recompute_name((PrismRecompute)s->recompute));
+    return g_strdup_printf("dp=%u,tp=%u,pp=%u,vpp=%u,cp=%u,ep=%u,sp=%u,mbs=%u,m=%u,zero=%u,"
+                           "recompute=%s,schedule=%s",
+                           s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, (unsigned)s->sp, s->mbs,
+                           s->m, (unsigned)s->zero, rc,
+                           prism_schedule_name((PrismSchedule)s->schedule));
+}
+
+uint32_t prism_model_split_layers(const PrismModel *model)
+{
+    return prism_model_n_blocks(model) + prism_model_n_mtp(model);
+}
+
+#define SHAPE_FAIL(...)                                                                      \
+    do {                                                                                     \
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE, __VA_ARGS__);         \
+        return FALSE;                                                                        \
+    } while (0)
+
+gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
+                              const PrismTraining *t, GError **error)
+{
+    /* R1 */
+    if (s->devices == 0 || s->dp == 0 || s->tp == 0 || s->pp == 0 || s->vpp == 0 ||
+        s->cp == 0 || s->ep == 0 || s->mbs == 0 || s->m == 0)
+        SHAPE_FAIL("R1: every dimension must be >= 1 (devices=%u dp=%u tp=%u pp=%u vpp=%u "
+                   "cp=%u ep=%u mbs=%u m=%u)",
+                   s->devices, s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, s->mbs, s->m);
+    if ((uint64_t)s->dp * s->tp * s->pp * s->cp != s->devices)
+        SHAPE_FAIL("R1: dp*tp*pp*cp = %u*%u*%u*%u must equal devices=%u", s->dp, s->tp, s->pp,
+                   s->cp, s->devices);
+    /* R2 */
+    for (uint32_t i = 0; i < model->n_specs; i++) {
+        const PrismAttnSpec *a = &model->specs[i].attn;
+        const PrismMlpSpec *p = &model->specs[i].mlp;
+        if (a->n_heads % s->tp != 0)
+            SHAPE_FAIL("R2: tp=%u does not divide heads=%u", s->tp, a->n_heads);
+        if (a->kind == PRISM_ATTN_STANDARD && a->n_kv_heads % s->tp != 0 &&
+            s->tp % a->n_kv_heads != 0)
+            SHAPE_FAIL("R2: tp=%u and kv_heads=%u: one must divide the other", s->tp,
+                       a->n_kv_heads);
+        if (p->n_experts == 0 && p->ffn_hidden % s->tp != 0)
+            SHAPE_FAIL("R2: tp=%u does not divide ffn_hidden=%" G_GUINT64_FORMAT, s->tp,
+                       p->ffn_hidden);
+        if (p->n_experts > 0 && p->expert_hidden % s->tp != 0)
+            SHAPE_FAIL("R2: tp=%u does not divide expert_hidden=%" G_GUINT64_FORMAT, s->tp,
+                       p->expert_hidden);
+        if (p->n_experts > 0 && p->n_shared > 0 && p->shared_hidden % s->tp != 0)
+            SHAPE_FAIL("R2: tp=%u does not divide shared_hidden=%" G_GUINT64_FORMAT, s->tp,
+                       p->shared_hidden);
+    }
+    /* R3 */
+    if (s->cp > 1 && t->seq % (2u * s->cp) != 0)
+        SHAPE_FAIL("R3: cp=%u needs seq=%" G_GUINT64_FORMAT " divisible by 2*cp", s->cp,
+                   t->seq);
+    /* R4 */
+    if (s->sp > 1)
+        SHAPE_FAIL("R4: sp=%u must be 0 or 1", (unsigned)s->sp);
+    if (s->sp == 1 && s->tp == 1)
+        SHAPE_FAIL("R4: sp=1 needs tp > 1");
+    if (s->sp == 1 && (t->seq / s->cp) % s->tp != 0)
+        SHAPE_FAIL("R4: sp=1 needs seq/cp=%" G_GUINT64_FORMAT " divisible by tp=%u",
+                   t->seq / s->cp, s->tp);
+    /* R5 */
+    if (!prism_model_is_moe(model) && s->ep != 1)
+        SHAPE_FAIL("R5: ep=%u but the model has no experts (ep must be 1)", s->ep);
+    for (uint32_t i = 0; i < model->n_specs; i++) {
+        uint32_t e = model->specs[i].mlp.n_experts;
+        if (e > 0 && e % s->ep != 0)
+            SHAPE_FAIL("R5: ep=%u does not divide experts=%u", s->ep, e);
+    }
+    if (((uint64_t)s->dp * s->cp) % s->ep != 0)
+        SHAPE_FAIL("R5: ep=%u does not divide dp*cp=%u", s->ep, s->dp * s->cp);
+    /* R6 */
+    uint32_t L = prism_model_split_layers(model);
+    if (s->pp > L)
+        SHAPE_FAIL("R6: pp=%u exceeds the %u layers", s->pp, L);
+    if ((uint64_t)s->pp * s->vpp > L)
+        SHAPE_FAIL("R6: pp*vpp=%u*%u exceeds the %u layers", s->pp, s->vpp, L);
+    if (s->vpp > 1 && s->pp == 1)
+        SHAPE_FAIL("R6: vpp=%u needs pp > 1", s->vpp);
+    /* R7 */
+    if (s->schedule >= PRISM_SCHEDULE_COUNT)
+        SHAPE_FAIL("R7: unknown schedule code %u", (unsigned)s->schedule);
+    if (s->pp == 1 && s->schedule != PRISM_SCHEDULE_1F1B)
+        SHAPE_FAIL("R7: pp=1 has no pipeline schedule (use schedule=1f1b), got %s",
+                   prism_schedule_name((PrismSchedule)s->schedule));
+    if ((s->vpp > 1) != (s->schedule == PRISM_SCHEDULE_INTERLEAVED))
+        SHAPE_FAIL("R7: schedule=%s with vpp=%u (interleaved if and only if vpp > 1)",
+                   prism_schedule_name((PrismSchedule)s->schedule), s->vpp);
+    /* R8 */
+    if ((uint64_t)s->dp * s->mbs * s->m != t->gbs)
+        SHAPE_FAIL("R8: dp*mbs*m = %u*%u*%u must equal gbs=%" G_GUINT64_FORMAT, s->dp, s->mbs,
+                   s->m, t->gbs);
+    if (s->pp > 1 && s->m < s->pp)
+        SHAPE_FAIL("R8: m=%u micro-batches must be >= pp=%u", s->m, s->pp);
+    if (s->schedule == PRISM_SCHEDULE_INTERLEAVED && s->m % s->pp != 0)
+        SHAPE_FAIL("R8: interleaved schedule needs m=%u divisible by pp=%u", s->m, s->pp);
+    /* R9 */
+    if (s->zero > 3)
+        SHAPE_FAIL("R9: zero=%u must be 0..3", (unsigned)s->zero);
+    if (s->zero > 0 && (uint64_t)s->dp * s->cp == 1)
+        SHAPE_FAIL("R9: zero=%u needs a sharding group dp*cp > 1", (unsigned)s->zero);
+    /* R10 */
+    if (s->recompute >= PRISM_RECOMPUTE_COUNT)
+        SHAPE_FAIL("R10: unknown recompute code %u", (unsigned)s->recompute);
+    uint32_t chunks = s->pp * s->vpp, per_chunk = (L + chunks - 1) / chunks;
+    if (s->recompute == PRISM_RECOMPUTE_BLOCK && (s->rc_layers < 1 || s->rc_layers >= per_chunk))
+        SHAPE_FAIL("R10: recompute=block:%u needs 1 <= k < %u (layers per chunk; use full)",
+                   (unsigned)s->rc_layers, per_chunk);
+    if (s->recompute != PRISM_RECOMPUTE_BLOCK && s->rc_layers != 0)
+        SHAPE_FAIL("R10: rc_layers=%u is only meaningful with recompute=block",
+                   (unsigned)s->rc_layers);
+    return TRUE;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/*
+ * training.c - dtypes, optimizers and the training setup. Nothing here is collective.
+ */
+#include <prism/training.h>
+
+#include <prism/core.h>
+
+static const char *const dtype_names[PRISM_DTYPE_COUNT] = {"fp32", "bf16", "fp16", "fp8"};
+static const double dtype_bytes[PRISM_DTYPE_COUNT] = {4.0, 2.0, 2.0, 1.0};
+static const char *const optimizer_names[PRISM_OPTIMIZER_COUNT] = {"adam", "sgd"};
+
+const char *prism_dtype_name(PrismDtype dtype)
+{
+    return (unsigned)dtype < PRISM_DTYPE_COUNT ? dtype_names[dtype] : "?";
+}
+
+double prism_dtype_bytes(PrismDtype dtype)
+{
+    return (unsigned)dtype < PRISM_DTYPE_COUNT ? dtype_bytes[dtype] : 0.0;
+}
+
+gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error)
+{
+    for (int i = 0; i < PRISM_DTYPE_COUNT; i++)
+        if (g_ascii_strcasecmp(text, dtype_names[i]) == 0) {
+            *out = (PrismDtype)i;
+            return TRUE;
+        }
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                "unknown dtype '%s' (allowed: fp32, bf16, fp16, fp8)", text);
+    return FALSE;
+}
+
+const char *prism_optimizer_name(PrismOptimizer opt)
+{
+    return (unsigned)opt < PRISM_OPTIMIZER_COUNT ? optimizer_names[opt] : "?";
+}
+
+gboolean prism_optimizer_parse(const char *text, PrismOptimizer *out, GError **error)
+{
+    for (int i = 0; i < PRISM_OPTIMIZER_COUNT; i++)
+        if (g_ascii_strcasecmp(text, optimizer_names[i]) == 0) {
+            *out = (PrismOptimizer)i;
+            return TRUE;
+        }
+    if (g_ascii_strcasecmp(text, "adamw") == 0) {
+        *out = PRISM_OPTIMIZER_ADAM;
+        return TRUE;
+    }
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                "unknown optimizer '%s' (allowed: adam, adamw, sgd)", text);
+    return FALSE;
+}
+
+void prism_training_default(PrismTraining *out)
+{
+    out->gbs = 1536;
+    out->seq = 2048;
+    out->dtype = PRISM_DTYPE_BF16;
+    out->optimizer = PRISM_OPTIMIZER_ADAM;
+    out->mem_budget_bytes = 0.0;
+}
+
+gboolean prism_training_validate(const PrismTraining *t, GError **error)
+{
+    if (t->gbs == 0 || t->gbs > (1u << 30)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--gbs: %" G_GUINT64_FORMAT " must be between 1 and 2^30", t->gbs);
+        return FALSE;
+    }
+    if (t->seq == 0 || t->seq > (1u << 24)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--seq: %" G_GUINT64_FORMAT " must be between 1 and 2^24", t->seq);
+        return FALSE;
+    }
+    if (t->mem_budget_bytes < 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--mem-budget: must be positive");
+        return FALSE;
+    }
+    return TRUE;
+}

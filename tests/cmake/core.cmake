@@ -1,0 +1,3 @@
+# Core module tests (src/core): strategy rules, MPI wrapper.
+prism_add_unit_test(test_strategy SOURCES unit/test_strategy.c)
+prism_add_mpi_test(test_comm SOURCES mpi/test_comm.c)

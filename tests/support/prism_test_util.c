@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+/* prism_test_util.c - see prism_test_util.h. */
+#include "prism_test_util.h"
+
+#include <math.h>
+#include <string.h>
+
+PrismComm *prism_test_comm_internal;
+
+PrismComm *prism_test_comm(void)
+{
+    return prism_test_comm_internal;
+}
+
+gboolean prism_test_all(gboolean local_ok)
+{
+    int mine = local_ok ? 1 : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, prism_test_comm()->mpi);
+    return all != 0;
+}
+
+char *prism_test_data_path(const char *name)
+{
+    const char *dir = g_getenv("PRISM_TEST_DATA");
+    return g_build_filename(dir ? dir : "tests/data", name, NULL);
+}
+
+const char *prism_test_scratch_dir(void)
+{
+    static char path[512];
+    if (path[0] != '\0')
+        return path;
+    PrismComm *comm = prism_test_comm();
+    if (comm->rank == 0) {
+        g_autofree char *tmpl = g_build_filename(g_get_tmp_dir(), "prism-test-XXXXXX", NULL);
+        char *dir = g_mkdtemp(tmpl);
+        g_strlcpy(path, dir ? dir : ".", sizeof path);
+    }
+    MPI_Bcast(path, (int)sizeof path, MPI_CHAR, 0, comm->mpi);
+    return path;
+}
+
+gboolean prism_test_close(double a, double b, double rel, double abs)
+{
+    double scale = fmax(fabs(a), fabs(b));
+    return fabs(a - b) <= rel * scale + abs;
+}

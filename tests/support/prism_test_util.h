@@ -1,0 +1,34 @@
+/*
+ * prism_test_util.h - shared helpers for CUnit tests (unit and MPI).
+ *
+ * Every test binary defines `CU_SuiteInfo prism_test_suites[]` (ending with
+ * CU_SUITE_INFO_NULL); the shared main in prism_test_main.c initialises MPI, registers
+ * the suites, runs them (rank 0 verbose, other ranks silent), reduces the failure
+ * count over ranks and exits non-zero on any failure. `TEST_BINARY SUITE` runs one
+ * suite only. MPI tests must not use CU_ASSERT_*_FATAL between collectives: compute a
+ * local ok, agree with prism_test_all(), then CU_ASSERT.
+ */
+#ifndef PRISM_TEST_UTIL_H
+#define PRISM_TEST_UTIL_H
+
+#include <stddef.h>
+
+#include <CUnit/CUnit.h>
+#include <glib.h>
+
+#include <prism/comm.h>
+
+extern CU_SuiteInfo prism_test_suites[];
+
+/** The communicator of the test run (a duplicate of MPI_COMM_WORLD). */
+PrismComm *prism_test_comm(void);
+/** TRUE on every rank iff @p local_ok is TRUE on every rank. Collective. */
+gboolean prism_test_all(gboolean local_ok);
+/** Path of a file under tests/data. Ownership: g_free(). */
+char *prism_test_data_path(const char *name);
+/** A scratch folder shared by all ranks (created by rank 0, broadcast). Static string. */
+const char *prism_test_scratch_dir(void);
+/** |a-b| <= rel*max(|a|,|b|) + abs. */
+gboolean prism_test_close(double a, double b, double rel, double abs);
+
+#endif /* PRISM_TEST_UTIL_H */

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_strategy.c - strategy text form and the shape rules R1-R10 (strategy.h),
+ * on GPT-3 175B (96 layers, 96 heads, ffn 49152) with gbs 1536, seq 2048.
+ */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/core.h>
+#include <prism/strategy.h>
+
+#include "prism_test_util.h"
+
+static PrismModel *gpt3(void)
+{
+    PrismModel *m = prism_model_zoo_get("gpt3-175b", NULL);
+    CU_ASSERT_PTR_NOT_NULL(m);
+    return m;
+}
+
+static void test_parse_defaults(void)
+{
+    PrismTraining t;
+    prism_training_default(&t);
+    PrismStrategy s;
+    GError *error = NULL;
+    CU_ASSERT_TRUE(prism_strategy_parse("tp=8,pp=16", 1024, &t, &s, &error));
+    /* dp = 1024/(8*16*1) = 8, m = 1536/(8*1) = 192 */
+    CU_ASSERT_EQUAL(s.dp, 8);
+    CU_ASSERT_EQUAL(s.m, 192);
+    CU_ASSERT_EQUAL(s.vpp, 1);
+    CU_ASSERT_EQUAL(s.schedule, PRISM_SCHEDULE_1F1B);
+    CU_ASSERT_TRUE(prism_strategy_parse("tp=8,pp=16,vpp=2,recompute=block:3", 1024, &t, &s,
+                                        &error));
+    CU_ASSERT_EQUAL(s.schedule, PRISM_SCHEDULE_INTERLEAVED);
+    CU_ASSERT_EQUAL(s.recompute, PRISM_RECOMPUTE_BLOCK);
+    CU_ASSERT_EQUAL(s.rc_layers, 3);
+}
+
+static void test_format_roundtrip(void)
+{
+    PrismTraining t;
+    prism_training_default(&t);
+    PrismStrategy s, back;
+    CU_ASSERT_TRUE(prism_strategy_parse("dp=8,tp=8,pp=16,sp=1,mbs=1,zero=1,recompute=selective",
+                                        1024, &t, &s, NULL));
+    g_autofree char *text = prism_strategy_format(&s);
+    CU_ASSERT_STRING_EQUAL(text, "dp=8,tp=8,pp=16,vpp=1,cp=1,ep=1,sp=1,mbs=1,m=192,zero=1,"
+                                 "recompute=selective,schedule=1f1b");
+    CU_ASSERT_TRUE(prism_strategy_parse(text, 1024, &t, &back, NULL));
+    CU_ASSERT_TRUE(prism_strategy_equal(&s, &back));
+}
+
+static void test_parse_errors(void)
+{
+    PrismTraining t;
+    prism_training_default(&t);
+    PrismStrategy s;
+    const char *bad[] = {"tp=x", "foo=1", "tp", "zero=4", "sp=2", "recompute=block",
+                         "recompute=full:2", "schedule=zigzag", "tp=-1"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        GError *error = NULL;
+        CU_ASSERT_FALSE(prism_strategy_parse(bad[i], 1024, &t, &s, &error));
+        CU_ASSERT_PTR_NOT_NULL(error);
+        CU_ASSERT_TRUE(error != NULL && error->domain == PRISM_INPUT_ERROR);
+        g_clear_error(&error);
+    }
+}
+
+/* Each entry breaks exactly one rule; the message must start with that rule's id. */
+static void test_rules(void)
+{
+    g_autoptr(PrismModel) m = gpt3();
+    PrismTraining t;
+    prism_training_default(&t);
+    struct {
+        const char *text;
+        const char *rule;
+    } cases[] = {
+        {"dp=8,tp=8,pp=8", "R1:"},                       /* 512 != 1024 */
+        {"tp=3,pp=16,dp=21", "R1:"},                      /* 1008 != 1024 */
+        {"dp=4,tp=64,pp=4", "R2:"},                       /* 96 % 64 != 0 */
+        {"dp=8,tp=8,pp=8,cp=2", NULL},                    /* valid: 2048 % 4 == 0 */
+        {"dp=1,tp=8,pp=8,cp=16,mbs=1", NULL},             /* valid */
+        {"dp=64,tp=1,pp=16,sp=1", "R4:"},                 /* sp without tp */
+        {"dp=8,tp=8,pp=16,ep=2", "R5:"},                  /* dense model */
+        {"dp=8,tp=1,pp=128", "R6:"},                      /* 128 > 96 layers */
+        {"dp=8,tp=8,pp=16,vpp=7", "R6:"},                 /* 112 > 96 */
+        {"dp=8,tp=8,pp=16,schedule=interleaved", "R7:"},  /* interleaved needs vpp > 1 */
+        {"dp=64,tp=16,pp=1,schedule=gpipe", "R7:"},       /* no pipeline */
+        {"dp=8,tp=8,pp=16,mbs=48", "R8:"},                /* m = 4 < 16 */
+        {"dp=8,tp=8,pp=16,mbs=5,m=1", "R8:"},             /* 8*5*1 != 1536 */
+        {"dp=8,tp=8,pp=16,vpp=2,mbs=8", "R8:"},           /* m=24 not divisible by 16 */
+        {"dp=1,tp=8,pp=16,cp=8,zero=1", NULL},            /* valid: 2048 % 16 == 0 */
+        {"dp=8,tp=8,pp=16,recompute=block:6", "R10:"},    /* 6 layers per stage: k < 6 */
+        {"dp=8,tp=8,pp=16,recompute=block:5", NULL},      /* valid */
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        PrismStrategy s;
+        GError *error = NULL;
+        CU_ASSERT_TRUE(prism_strategy_parse(cases[i].text, 1024, &t, &s, &error));
+        gboolean ok = prism_strategy_check(&s, m, &t, &error);
+        if (cases[i].rule == NULL) {
+            if (!ok)
+                fprintf(stderr, "case %zu '%s': %s\n", i, cases[i].text, error->message);
+            CU_ASSERT_TRUE(ok);
+        } else {
+            CU_ASSERT_FALSE(ok);
+            if (!ok && !g_str_has_prefix(error->message, cases[i].rule))
+                fprintf(stderr, "case %zu '%s': expected %s got %s\n", i, cases[i].text,
+                        cases[i].rule, error->message);
+            CU_ASSERT_TRUE(!ok && g_str_has_prefix(error->message, cases[i].rule));
+        }
+        g_clear_error(&error);
+    }
+    /* R3 proper: seq 2048 with cp = 2048 needs 4096 | 2048 -> fails */
+    PrismTraining t2 = t;
+    t2.gbs = 1;
+    PrismStrategy s = {.devices = 1024, .dp = 1, .tp = 1, .pp = 1, .vpp = 1, .cp = 1024,
+                       .ep = 1, .mbs = 1, .m = 1};
+    GError *error = NULL;
+    t2.seq = 2048;
+    CU_ASSERT_TRUE(prism_strategy_check(&s, m, &t2, &error));
+    g_clear_error(&error);
+    s.cp = 1024;
+    t2.seq = 1024;
+    CU_ASSERT_FALSE(prism_strategy_check(&s, m, &t2, &error));
+    CU_ASSERT_TRUE(error && g_str_has_prefix(error->message, "R3:"));
+    g_clear_error(&error);
+}
+
+static CU_TestInfo strategy_tests[] = {
+    {"parse defaults", test_parse_defaults},
+    {"format round trip", test_format_roundtrip},
+    {"parse errors", test_parse_errors},
+    {"shape rules", test_rules},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"strategy", NULL, NULL, NULL, NULL, strategy_tests},
+    CU_SUITE_INFO_NULL,
+};
