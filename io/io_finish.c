@@ -175,7 +175,7 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
         dsets[c] = -1;
     GString *names = g_string_new(NULL);
     for (size_t c = 0; c < schema->n && ok; c++) {
-        const PrismColumn *col = &schema->cols[c];
+        const PrismLandscapeColumn *col = &schema->cols[c];
         g_string_append_printf(names, "%s%s", c ? "," : "", col->name);
         dsets[c] = prism_h5_dataset_create_internal(group, col->name,
                                                     prism_h5_store_type_internal(col->store),

@@ -633,6 +633,6 @@ static gboolean end(void *user, gboolean ok, GError **error)
 
 PrismRowSink prism_landscape_sink(PrismLandscape *ls)
 {
-    PrismRowSink sink = {begin, rows, end, ls};
+    PrismRowSink sink = {.begin = begin, .rows = rows, .end = end, .user = ls, .results = NULL};
     return sink;
 }

@@ -104,7 +104,7 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
             f->rows = (uint64_t)len;
             g_autofree char *unit = prism_h5_attr_text_internal(d, "unit");
             g_autofree char *doc = prism_h5_attr_text_internal(d, "doc");
-            prism_landscape_schema_add(f->schema, *n, unit, doc, store, PRISM_COLUMN_COST, 0);
+            prism_landscape_schema_add(f->schema, *n, unit, doc, store, PRISM_LS_SOURCE_COST, 0);
         }
         H5Tclose(t);
         H5Sclose(sp);

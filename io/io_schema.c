@@ -9,70 +9,48 @@
 
 #include "io-internal.h"
 
-static const char *const dim_names[PRISM_DIM_COUNT] = {
-    [PRISM_DIM_DEVICES] = "devices",     [PRISM_DIM_DP] = "dp",
-    [PRISM_DIM_TP] = "tp",               [PRISM_DIM_PP] = "pp",
-    [PRISM_DIM_VPP] = "vpp",             [PRISM_DIM_CP] = "cp",
-    [PRISM_DIM_EP] = "ep",               [PRISM_DIM_SP] = "sp",
-    [PRISM_DIM_MBS] = "mbs",             [PRISM_DIM_M] = "m",
-    [PRISM_DIM_ZERO] = "zero",           [PRISM_DIM_RECOMPUTE] = "recompute",
-    [PRISM_DIM_RC_LAYERS] = "rc_layers", [PRISM_DIM_SCHEDULE] = "schedule",
+/* Landscape column order of the dims (the order users read them in, not the index's). */
+static const PrismDim dim_order[PRISM_DIM_COUNT] = {
+    PRISM_DIM_DEVICES, PRISM_DIM_DP,   PRISM_DIM_TP,        PRISM_DIM_PP,
+    PRISM_DIM_VPP,     PRISM_DIM_CP,   PRISM_DIM_EP,        PRISM_DIM_SP,
+    PRISM_DIM_MBS,     PRISM_DIM_M,    PRISM_DIM_ZERO,      PRISM_DIM_RECOMPUTE,
+    PRISM_DIM_RC_LAYERS, PRISM_DIM_SCHEDULE,
 };
 
-/* The compact type of each dim: the width of its field in PrismStrategy (so no value
- * can be truncated); after shuffle + deflate the unused high bytes cost nothing. */
-static const PrismStore dim_store[PRISM_DIM_COUNT] = {
-    [PRISM_DIM_DEVICES] = PRISM_STORE_U32, [PRISM_DIM_DP] = PRISM_STORE_U32,
-    [PRISM_DIM_TP] = PRISM_STORE_U32,      [PRISM_DIM_PP] = PRISM_STORE_U32,
-    [PRISM_DIM_VPP] = PRISM_STORE_U32,     [PRISM_DIM_CP] = PRISM_STORE_U32,
-    [PRISM_DIM_EP] = PRISM_STORE_U32,      [PRISM_DIM_SP] = PRISM_STORE_U8,
-    [PRISM_DIM_MBS] = PRISM_STORE_U32,     [PRISM_DIM_M] = PRISM_STORE_U32,
-    [PRISM_DIM_ZERO] = PRISM_STORE_U8,     [PRISM_DIM_RECOMPUTE] = PRISM_STORE_U8,
-    [PRISM_DIM_RC_LAYERS] = PRISM_STORE_U16, [PRISM_DIM_SCHEDULE] = PRISM_STORE_U8,
-};
-
-static const char *const dim_docs[PRISM_DIM_COUNT] = {
-    [PRISM_DIM_DEVICES] = "device count N",
-    [PRISM_DIM_DP] = "data-parallel degree",
-    [PRISM_DIM_TP] = "tensor-parallel degree",
-    [PRISM_DIM_PP] = "pipeline stages",
-    [PRISM_DIM_VPP] = "virtual pipeline chunks per stage",
-    [PRISM_DIM_CP] = "context-parallel degree",
-    [PRISM_DIM_EP] = "expert-parallel degree",
-    [PRISM_DIM_SP] = "Megatron sequence parallel (0/1)",
-    [PRISM_DIM_MBS] = "micro-batch size in sequences",
-    [PRISM_DIM_M] = "micro-batches per step",
-    [PRISM_DIM_ZERO] = "ZeRO stage 0..3",
-    [PRISM_DIM_RECOMPUTE] = "recompute: 0 none, 1 selective, 2 full, 3 block",
-    [PRISM_DIM_RC_LAYERS] = "k of recompute=block (full on the first k layers per chunk)",
-    [PRISM_DIM_SCHEDULE] = "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1",
-};
-
-const char *prism_dim_name(PrismDim dim)
+/* The compact type of each dim: the width of its field in PrismStrategy, so no value
+ * can be truncated; after shuffle + deflate the unused high bytes cost nothing. */
+static PrismStore dim_store(PrismDim d)
 {
-    return (unsigned)dim < PRISM_DIM_COUNT ? dim_names[dim] : "?";
+    switch (d) {
+    case PRISM_DIM_SP:
+    case PRISM_DIM_ZERO:
+    case PRISM_DIM_RECOMPUTE:
+    case PRISM_DIM_SCHEDULE: return PRISM_STORE_U8;
+    case PRISM_DIM_RC_LAYERS: return PRISM_STORE_U16;
+    default: return PRISM_STORE_U32;
+    }
 }
 
-double prism_dim_of_strategy(PrismDim dim, const PrismStrategy *s)
+static const char *dim_doc(PrismDim d)
 {
-    switch (dim) {
-    case PRISM_DIM_DEVICES: return s->devices;
-    case PRISM_DIM_DP: return s->dp;
-    case PRISM_DIM_TP: return s->tp;
-    case PRISM_DIM_PP: return s->pp;
-    case PRISM_DIM_VPP: return s->vpp;
-    case PRISM_DIM_CP: return s->cp;
-    case PRISM_DIM_EP: return s->ep;
-    case PRISM_DIM_SP: return s->sp;
-    case PRISM_DIM_MBS: return s->mbs;
-    case PRISM_DIM_M: return s->m;
-    case PRISM_DIM_ZERO: return s->zero;
-    case PRISM_DIM_RECOMPUTE: return s->recompute;
-    case PRISM_DIM_RC_LAYERS: return s->rc_layers;
-    case PRISM_DIM_SCHEDULE: return s->schedule;
+    switch (d) {
+    case PRISM_DIM_DEVICES: return "device count N";
+    case PRISM_DIM_DP: return "data-parallel degree";
+    case PRISM_DIM_TP: return "tensor-parallel degree";
+    case PRISM_DIM_PP: return "pipeline stages";
+    case PRISM_DIM_VPP: return "virtual pipeline chunks per stage";
+    case PRISM_DIM_CP: return "context-parallel degree";
+    case PRISM_DIM_EP: return "expert-parallel degree";
+    case PRISM_DIM_SP: return "Megatron sequence parallel (0/1)";
+    case PRISM_DIM_MBS: return "micro-batch size in sequences";
+    case PRISM_DIM_M: return "micro-batches per step";
+    case PRISM_DIM_ZERO: return "ZeRO stage 0..3";
+    case PRISM_DIM_RECOMPUTE: return "recompute: 0 none, 1 selective, 2 full, 3 block";
+    case PRISM_DIM_RC_LAYERS: return "k of recompute=block (full on the first k layers per chunk)";
+    case PRISM_DIM_SCHEDULE: return "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1";
     case PRISM_DIM_COUNT: break;
     }
-    return 0;
+    return "";
 }
 
 size_t prism_store_size(PrismStore store)
@@ -118,12 +96,12 @@ void prism_landscape_schema_free(PrismLandscapeSchema *schema)
 }
 
 void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, const char *unit,
-                                const char *doc, PrismStore store, PrismColumnSource source,
+                                const char *doc, PrismStore store, PrismLandscapeSource source,
                                 unsigned index)
 {
     g_return_if_fail(schema != NULL && name != NULL);
-    schema->cols = g_renew(PrismColumn, schema->cols, schema->n + 1);
-    PrismColumn *c = &schema->cols[schema->n++];
+    schema->cols = g_renew(PrismLandscapeColumn, schema->cols, schema->n + 1);
+    PrismLandscapeColumn *c = &schema->cols[schema->n++];
     c->name = g_strdup(name);
     c->unit = g_strdup(unit ? unit : "");
     c->doc = g_strdup(doc ? doc : "");
@@ -136,13 +114,13 @@ void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema)
 {
     prism_landscape_schema_add(schema, "point", "id",
                                "grid point (job) of the row; 0 for a single setup",
-                               PRISM_STORE_U32, PRISM_COLUMN_POINT, 0);
-    for (unsigned d = 0; d < PRISM_DIM_COUNT; d++)
-        prism_landscape_schema_add(schema, dim_names[d], d == PRISM_DIM_RECOMPUTE ||
-                                                                 d == PRISM_DIM_SCHEDULE
-                                                             ? "code"
-                                                             : "count",
-                                   dim_docs[d], dim_store[d], PRISM_COLUMN_DIM, d);
+                               PRISM_STORE_U32, PRISM_LS_SOURCE_POINT, 0);
+    for (size_t i = 0; i < PRISM_DIM_COUNT; i++) {
+        PrismDim d = dim_order[i];
+        gboolean code = d == PRISM_DIM_RECOMPUTE || d == PRISM_DIM_SCHEDULE;
+        prism_landscape_schema_add(schema, prism_dim_name(d), code ? "code" : "count",
+                                   dim_doc(d), dim_store(d), PRISM_LS_SOURCE_DIM, d);
+    }
 }
 
 int prism_landscape_schema_find(const PrismLandscapeSchema *schema, const char *name)
@@ -157,7 +135,7 @@ PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *
 {
     PrismLandscapeSchema *c = prism_landscape_schema_new();
     for (size_t i = 0; i < schema->n; i++) {
-        const PrismColumn *s = &schema->cols[i];
+        const PrismLandscapeColumn *s = &schema->cols[i];
         prism_landscape_schema_add(c, s->name, s->unit, s->doc, s->store, s->source, s->index);
     }
     return c;
@@ -249,12 +227,12 @@ void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const Pris
                                   size_t from, size_t n, void *const *bufs, size_t at)
 {
     for (size_t c = 0; c < schema->n; c++) {
-        const PrismColumn *col = &schema->cols[c];
+        const PrismLandscapeColumn *col = &schema->cols[c];
         switch (col->source) {
-        case PRISM_COLUMN_POINT:
+        case PRISM_LS_SOURCE_POINT:
             store_constant(col->store, bufs[c], at, (double)batch->job, n);
             break;
-        case PRISM_COLUMN_DIM: {
+        case PRISM_LS_SOURCE_DIM: {
             const double *lane = lane_of(batch->lanes, col->index);
             if (lane != NULL)
                 store_doubles(col->store, bufs[c], at, lane + from, n);
@@ -262,7 +240,7 @@ void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const Pris
                 store_constant(col->store, bufs[c], at, key_dim(batch->key, col->index), n);
             break;
         }
-        case PRISM_COLUMN_COST:
+        case PRISM_LS_SOURCE_COST:
             store_doubles(col->store, bufs[c], at, batch->cols->col[col->index] + from, n);
             break;
         }
@@ -273,12 +251,12 @@ void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismL
                                 void *const *bufs, size_t at)
 {
     for (size_t c = 0; c < schema->n; c++) {
-        const PrismColumn *col = &schema->cols[c];
+        const PrismLandscapeColumn *col = &schema->cols[c];
         double v = 0;
         switch (col->source) {
-        case PRISM_COLUMN_POINT: v = row->point; break;
-        case PRISM_COLUMN_DIM: v = prism_dim_of_strategy((PrismDim)col->index, &row->strategy); break;
-        case PRISM_COLUMN_COST: v = row->cols[col->index]; break;
+        case PRISM_LS_SOURCE_POINT: v = row->point; break;
+        case PRISM_LS_SOURCE_DIM: v = (double)prism_strategy_dim(&row->strategy, (PrismDim)col->index); break;
+        case PRISM_LS_SOURCE_COST: v = row->cols[col->index]; break;
         }
         store_doubles(col->store, bufs[c], at, &v, 1);
     }

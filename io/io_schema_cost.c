@@ -17,6 +17,6 @@ void prism_landscape_schema_add_cost(PrismLandscapeSchema *schema, uint32_t n_le
             continue;
         const PrismColInfo *info = prism_col_info((PrismCostCol)c);
         prism_landscape_schema_add(schema, info->name, info->unit, info->doc, info->store,
-                                   PRISM_COLUMN_COST, c);
+                                   PRISM_LS_SOURCE_COST, c);
     }
 }

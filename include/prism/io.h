@@ -34,6 +34,7 @@
 #include <prism/comm.h>
 #include <prism/cost.h>
 #include <prism/sink.h>
+#include <prism/space.h>
 #include <prism/strategy.h>
 
 G_BEGIN_DECLS
@@ -41,49 +42,25 @@ G_BEGIN_DECLS
 /** Bumped when a dataset is renamed, retyped or removed (adding columns is compatible). */
 #define PRISM_LANDSCAPE_SCHEMA_VERSION 1
 
-/** Strategy dims stored as landscape columns, in column order. */
-typedef enum {
-    PRISM_DIM_DEVICES = 0,
-    PRISM_DIM_DP,
-    PRISM_DIM_TP,
-    PRISM_DIM_PP,
-    PRISM_DIM_VPP,
-    PRISM_DIM_CP,
-    PRISM_DIM_EP,
-    PRISM_DIM_SP,
-    PRISM_DIM_MBS,
-    PRISM_DIM_M,
-    PRISM_DIM_ZERO,
-    PRISM_DIM_RECOMPUTE,
-    PRISM_DIM_RC_LAYERS,
-    PRISM_DIM_SCHEDULE,
-    PRISM_DIM_COUNT
-} PrismDim;
-
-/** Static name of a dim ("devices", "dp", ..., "schedule"). */
-const char *prism_dim_name(PrismDim dim);
-/** Value of @p dim in strategy @p s. */
-double prism_dim_of_strategy(PrismDim dim, const PrismStrategy *s);
-
 /** Where a column's values come from. */
 typedef enum {
-    PRISM_COLUMN_DIM = 0,   /**< a PrismDim of the strategy */
-    PRISM_COLUMN_COST = 1,  /**< a PrismCostCol */
-    PRISM_COLUMN_POINT = 2, /**< the grid point (job id) of the row */
-} PrismColumnSource;
+    PRISM_LS_SOURCE_DIM = 0,   /**< a PrismDim of the strategy (space.h) */
+    PRISM_LS_SOURCE_COST = 1,  /**< a PrismCostCol */
+    PRISM_LS_SOURCE_POINT = 2, /**< the grid point (job id) of the row */
+} PrismLandscapeSource;
 
-typedef struct PrismColumn {
+typedef struct PrismLandscapeColumn {
     char *name;
     char *unit;
     char *doc;
     PrismStore store;
-    PrismColumnSource source;
+    PrismLandscapeSource source;
     unsigned index; /**< PrismDim or PrismCostCol; 0 for POINT */
-} PrismColumn;
+} PrismLandscapeColumn;
 
 /** The ordered column list of a landscape. Plain data; build with the functions below. */
 typedef struct PrismLandscapeSchema {
-    PrismColumn *cols;
+    PrismLandscapeColumn *cols;
     size_t n;
 } PrismLandscapeSchema;
 
@@ -92,9 +69,13 @@ PrismLandscapeSchema *prism_landscape_schema_new(void);
 void prism_landscape_schema_free(PrismLandscapeSchema *schema);
 /** Append one column (strings are copied). */
 void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, const char *unit,
-                                const char *doc, PrismStore store, PrismColumnSource source,
+                                const char *doc, PrismStore store, PrismLandscapeSource source,
                                 unsigned index);
-/** Append `point` and the PRISM_DIM_COUNT strategy dims with their compact types. */
+/**
+ * Append `point` and the PRISM_DIM_COUNT strategy dims with their compact types, in
+ * the order devices, dp, tp, pp, vpp, cp, ep, sp, mbs, m, zero, recompute, rc_layers,
+ * schedule.
+ */
 void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema);
 /**
  * Append every cost column of prism_col_info() in table order, with its store type;

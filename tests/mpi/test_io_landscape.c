@@ -60,38 +60,50 @@ static PrismLandscapeSchema *test_schema(void)
 {
     PrismLandscapeSchema *s = prism_landscape_schema_new();
     prism_landscape_schema_add_dims(s);
-    prism_landscape_schema_add(s, "time_step", "s", "step", PRISM_STORE_F64, PRISM_COLUMN_COST,
+    prism_landscape_schema_add(s, "time_step", "s", "step", PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
                                PRISM_COL_TIME_STEP);
     prism_landscape_schema_add(s, "mem_peak", "bytes", "peak", PRISM_STORE_F32,
-                               PRISM_COLUMN_COST, PRISM_COL_MEM_PEAK);
-    prism_landscape_schema_add(s, "mfu", "fraction", NULL, PRISM_STORE_F32, PRISM_COLUMN_COST,
+                               PRISM_LS_SOURCE_COST, PRISM_COL_MEM_PEAK);
+    prism_landscape_schema_add(s, "mfu", "fraction", NULL, PRISM_STORE_F32, PRISM_LS_SOURCE_COST,
                                PRISM_COL_MFU);
-    prism_landscape_schema_add(s, "bytes_l0", "bytes", NULL, PRISM_STORE_F64, PRISM_COLUMN_COST,
+    prism_landscape_schema_add(s, "bytes_l0", "bytes", NULL, PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
                                PRISM_COL_BYTES_L0);
     prism_landscape_schema_add(s, "peak_stage", "index", NULL, PRISM_STORE_U16,
-                               PRISM_COLUMN_COST, PRISM_COL_PEAK_STAGE);
-    prism_landscape_schema_add(s, "feasible", "flag", NULL, PRISM_STORE_U8, PRISM_COLUMN_COST,
+                               PRISM_LS_SOURCE_COST, PRISM_COL_PEAK_STAGE);
+    prism_landscape_schema_add(s, "feasible", "flag", NULL, PRISM_STORE_U8, PRISM_LS_SOURCE_COST,
                                PRISM_COL_FEASIBLE);
-    prism_landscape_schema_add(s, "reason", "code", NULL, PRISM_STORE_U8, PRISM_COLUMN_COST,
+    prism_landscape_schema_add(s, "reason", "code", NULL, PRISM_STORE_U8, PRISM_LS_SOURCE_COST,
                                PRISM_COL_REASON);
     return s;
 }
 
 /* The expected stored value of column @p col for row g, computed independently of io/. */
-static double expected(const PrismColumn *col, uint64_t g)
+static double expected(const PrismLandscapeColumn *col, uint64_t g)
 {
     PrismLandscapeRow row;
     make_row(g, &row);
     double v = 0;
-    if (col->source == PRISM_COLUMN_POINT)
+    if (col->source == PRISM_LS_SOURCE_POINT)
         v = row.point;
-    else if (col->source == PRISM_COLUMN_COST)
+    else if (col->source == PRISM_LS_SOURCE_COST)
         v = row.cols[col->index];
     else {
         const PrismStrategy *s = &row.strategy;
-        const double dims[PRISM_DIM_COUNT] = {s->devices, s->dp, s->tp, s->pp, s->vpp,
-                                             s->cp, s->ep, s->sp, s->mbs, s->m,
-                                             s->zero, s->recompute, s->rc_layers, s->schedule};
+        double dims[PRISM_DIM_COUNT] = {0};
+        dims[PRISM_DIM_DEVICES] = s->devices;
+        dims[PRISM_DIM_DP] = s->dp;
+        dims[PRISM_DIM_TP] = s->tp;
+        dims[PRISM_DIM_PP] = s->pp;
+        dims[PRISM_DIM_VPP] = s->vpp;
+        dims[PRISM_DIM_CP] = s->cp;
+        dims[PRISM_DIM_EP] = s->ep;
+        dims[PRISM_DIM_SP] = s->sp;
+        dims[PRISM_DIM_MBS] = s->mbs;
+        dims[PRISM_DIM_M] = s->m;
+        dims[PRISM_DIM_ZERO] = s->zero;
+        dims[PRISM_DIM_RECOMPUTE] = s->recompute;
+        dims[PRISM_DIM_RC_LAYERS] = s->rc_layers;
+        dims[PRISM_DIM_SCHEDULE] = s->schedule;
         v = dims[col->index];
     }
     switch (col->store) {
