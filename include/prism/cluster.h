@@ -18,7 +18,7 @@
 
 G_BEGIN_DECLS
 
-#define PRISM_MAX_LEVELS 4
+#define PRISM_MAX_LEVELS 8
 
 /** Numeric formats for compute (peak FLOP/s) and storage (bytes per element). */
 typedef enum {
@@ -46,8 +46,9 @@ typedef struct PrismNetLevel {
 
 typedef struct PrismCluster {
     char *name;
-    double mem_bytes;                     /**< device memory in bytes */
-    double peak_flops[PRISM_DTYPE_COUNT]; /**< dense peak FLOP/s per dtype (0 = unsupported) */
+    double mem_bytes;                     /**< device memory in bytes (presets: GiB-based) */
+    double peak_flops[PRISM_DTYPE_COUNT]; /**< dense peak FLOP/s per dtype (0 = unsupported);
+                                               fp32 = plain IEEE fp32, not TF32 */
     uint32_t devices_per_node;
     PrismNetLevel levels[PRISM_MAX_LEVELS];
     uint32_t n_levels;
@@ -62,14 +63,52 @@ const char *prism_cluster_preset_name(size_t i);
 
 /**
  * A preset by name (case-insensitive): A100-40GB, A100-80GB, H100-SXM, H200, B200,
- * MI300X, Ascend-910B. Unknown names list the closest ones.
+ * MI300X, Ascend-910B: 8 devices per node, two levels (inside a node, between nodes).
+ * The numbers, their conventions and their datasheet sources are in src/core/cluster.c.
+ * Unknown names give PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest ones.
+ * Collective: no.
  * Ownership: caller frees with prism_cluster_free().
  */
 PrismCluster *prism_cluster_preset(const char *name, GError **error);
 
 /**
- * Read a cluster key file (see io/README or `prism clusters --help` for the format).
- * Errors name the file, group, key and value. Ownership: prism_cluster_free().
+ * Read a cluster key file (GLib key file; also shown by `prism clusters --help`):
+ *
+ *     # comments take a whole line (GLib key files have no trailing comments)
+ *     [cluster]
+ *     name = my-h100
+ *     memory_gib = 80
+ *     devices_per_node = 8
+ *     peak_tflops_fp32 = 67
+ *     peak_tflops_bf16 = 989.4
+ *     peak_tflops_fp16 = 989.4
+ *     peak_tflops_fp8 = 1978.9
+ *
+ *     [level.0]
+ *     name = nvlink
+ *     size = 8
+ *     bandwidth_GBps = 450
+ *     latency_us = 3
+ *
+ *     [level.1]
+ *     name = infiniband
+ *     bandwidth_GBps = 50
+ *     latency_us = 8
+ *
+ * [cluster]: name (optional, default the file name); memory_gib (required, > 0, GiB =
+ * 2^30 bytes); devices_per_node (optional, default level 0's size); peak_tflops_fp32,
+ * _bf16, _fp16, _fp8: dense peak in TFLOP/s (1e12), where fp32 means plain IEEE fp32
+ * (not TF32); a missing or 0 value means the dtype is unsupported; at least one > 0.
+ * [level.N], innermost first, up to PRISM_MAX_LEVELS: name (optional); size = devices
+ * joined by the level (required, >= 1, except on the last level, which spans the whole
+ * machine and takes no size); bandwidth_GBps = per device, per direction, GB/s (1e9 B/s),
+ * > 0; latency_us = per message, microseconds, >= 0.
+ * Levels are numbered 0, 1, ... without gaps; each size is a multiple of the previous
+ * one. Unknown groups and keys are errors (typos do not pass silently).
+ * Errors: PRISM_INPUT_ERROR_FILE (unreadable), _PARSE (malformed file, non-numeric
+ * value), _MISSING (required group/key), _VALUE (out of range), _UNKNOWN_NAME (unknown
+ * group/key); each message names the file, group, key and value.
+ * Collective: no. Ownership: caller frees with prism_cluster_free().
  */
 PrismCluster *prism_cluster_from_file(const char *path, GError **error);
 

@@ -1,10 +1,85 @@
 // SPDX-License-Identifier: MIT
-/* cluster.c - cluster presets and key files (scaffold: one preset until presets land). */
+/*
+ * cluster.c - cluster presets, the cluster key-file reader and validation.
+ *
+ * Conventions of every number here (and of the key file, documented in cluster.h):
+ *  - memory: HBM capacities are binary, so a datasheet "80 GB" is 80 GiB (an A100 80GB
+ *    reports 81920 MiB). Memory the driver reserves is left to the cost model's knobs.
+ *  - peak FLOP/s: dense (no 2:4 sparsity). "fp32" is plain IEEE fp32 arithmetic (no
+ *    TF32 tensor cores): the fastest dense fp32 rate of the device. 0 = unsupported or
+ *    not published.
+ *  - bandwidth: per device, per direction, GB/s = 1e9 B/s. A vendor "900 GB/s NVLink"
+ *    is the bidirectional total, i.e. 450 GB/s per direction.
+ *  - latency: per message, in microseconds. These are NOT datasheet figures; they are
+ *    assumed orders of magnitude (3 us inside a node, 8 us across the network) that a
+ *    cluster file can override.
+ * Thread-safe (read-only tables); nothing here is collective.
+ */
 #include <prism/cluster.h>
 
+#include <errno.h>
+#include <math.h>   /* isfinite, floor */
+#include <stdarg.h>
+#include <stdlib.h> /* atoi */
 #include <string.h>
 
 #include <prism/core.h>
+
+#define GIB 1073741824.0
+#define TFLOPS 1e12
+
+typedef struct Preset {
+    const char *name;
+    double mem_gib;
+    double tflops[PRISM_DTYPE_COUNT]; /* fp32, bf16, fp16, fp8 */
+    uint32_t devices_per_node;
+    PrismNetLevel intra, inter;
+} Preset;
+
+static const Preset presets[] = {
+    /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8.
+     * NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs, one HDR
+     * 200 Gb/s InfiniBand port per GPU = 25 GB/s. */
+    {"A100-40GB", 40, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3}, {"ib-hdr", 0, 25, 8}},
+    /* A100 SXM4 80GB: same compute and links as the 40GB part. */
+    {"A100-80GB", 80, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3}, {"ib-hdr", 0, 25, 8}},
+    /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
+     * dense 1978.9 TF. NVLink 4: 900 GB/s total = 450 per direction. DGX H100: one NDR
+     * 400 Gb/s port per GPU = 50 GB/s. */
+    {"H100-SXM", 80, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8}},
+    /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; DGX H200 uses
+     * the same 400 Gb/s per GPU. */
+    {"H200", 141, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8}},
+    /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
+     * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 9 PF sparse = 4.5 PF dense.
+     * NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200: 400 Gb/s per GPU. */
+    {"B200", 180, {75, 2250, 2250, 4500}, 8, {"nvlink5", 8, 900, 3}, {"ib-ndr", 0, 50, 8}},
+    /* AMD Instinct MI300X (datasheet): 192 GB HBM3; FP32 matrix 163.4 TF (IEEE fp32 on
+     * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
+     * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
+     * direction in aggregate (a single peer-to-peer transfer gets 64). 400 Gb/s NIC per
+     * GPU = 50 GB/s. */
+    {"MI300X", 192, {163.4, 1307.4, 1307.4, 2614.9}, 8, {"infinity-fabric", 8, 448, 3},
+     {"roce-400g", 0, 50, 8}},
+    /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
+     * HBM2e, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are not published
+     * (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction, 8 x 200 GbE
+     * RoCE = 25 GB/s per NPU. */
+    {"Ascend-910B", 64, {0, 320, 320, 0}, 8, {"hccs", 8, 196, 3}, {"roce-200g", 0, 25, 8}},
+};
+
+static void set_error(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void set_error(GError **error, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(error, PRISM_INPUT_ERROR, code, msg);
+}
 
 void prism_cluster_free(PrismCluster *cluster)
 {
@@ -23,52 +98,375 @@ PrismCluster *prism_cluster_copy(const PrismCluster *cluster)
 
 size_t prism_cluster_preset_count(void)
 {
-    return 1;
+    return G_N_ELEMENTS(presets);
 }
 
 const char *prism_cluster_preset_name(size_t i)
 {
-    return i == 0 ? "A100-80GB" : NULL;
+    return i < G_N_ELEMENTS(presets) ? presets[i].name : NULL;
 }
 
 PrismCluster *prism_cluster_preset(const char *name, GError **error)
 {
-    if (g_ascii_strcasecmp(name, "A100-80GB") != 0) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                    "unknown cluster '%s'", name);
-        return NULL;
+    g_return_val_if_fail(name != NULL, NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++) {
+        const Preset *p = &presets[i];
+        if (g_ascii_strcasecmp(name, p->name) != 0)
+            continue;
+        PrismCluster *c = g_new0(PrismCluster, 1);
+        c->name = g_strdup(p->name);
+        c->mem_bytes = p->mem_gib * GIB;
+        for (int d = 0; d < PRISM_DTYPE_COUNT; d++)
+            c->peak_flops[d] = p->tflops[d] * TFLOPS;
+        c->devices_per_node = p->devices_per_node;
+        c->n_levels = 2;
+        c->levels[0] = p->intra;
+        c->levels[1] = p->inter;
+        return c;
     }
-    PrismCluster *c = g_new0(PrismCluster, 1);
-    c->name = g_strdup("A100-80GB");
-    c->mem_bytes = 80e9;
-    c->peak_flops[PRISM_DTYPE_FP32] = 19.5e12;
-    c->peak_flops[PRISM_DTYPE_BF16] = 312e12;
-    c->peak_flops[PRISM_DTYPE_FP16] = 312e12;
-    c->devices_per_node = 8;
-    c->n_levels = 2;
-    c->levels[0] = (PrismNetLevel){"nvlink", 8, 300.0, 5.0};
-    c->levels[1] = (PrismNetLevel){"infiniband", 0, 25.0, 10.0};
-    return c;
+    const char *names[G_N_ELEMENTS(presets)];
+    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+        names[i] = presets[i].name;
+    g_autofree char *close = prism_close_names(name, names, G_N_ELEMENTS(names), 3);
+    set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+              "unknown cluster '%s' (closest: %s; `prism clusters` lists all, or give a path "
+              "to a cluster key file)",
+              name, close);
+    return NULL;
+}
+
+/* Keys of the key file. */
+static const char *const cluster_keys[] = {"name",
+                                           "memory_gib",
+                                           "devices_per_node",
+                                           "peak_tflops_fp32",
+                                           "peak_tflops_bf16",
+                                           "peak_tflops_fp16",
+                                           "peak_tflops_fp8",
+                                           NULL};
+static const char *const level_keys[] = {"name", "size", "bandwidth_GBps", "latency_us", NULL};
+
+static gboolean in_list(const char *key, const char *const *list)
+{
+    for (; *list != NULL; list++)
+        if (strcmp(key, *list) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+/*
+ * Read [group] key as a finite number. Missing: *present = FALSE (or an error when
+ * @p required). Not a number: PRISM_INPUT_ERROR_PARSE naming file, group, key, value.
+ */
+static gboolean get_number(GKeyFile *kf, const char *path, const char *group, const char *key,
+                           gboolean required, double *out, gboolean *present, GError **error)
+{
+    if (present != NULL)
+        *present = FALSE;
+    if (!g_key_file_has_key(kf, group, key, NULL)) {
+        if (!required)
+            return TRUE;
+        set_error(error, PRISM_INPUT_ERROR_MISSING, "%s: [%s] %s is missing", path, group, key);
+        return FALSE;
+    }
+    g_autofree char *raw = g_key_file_get_value(kf, group, key, NULL);
+    char *text = g_strstrip(raw);
+    char *end = NULL;
+    errno = 0;
+    double v = g_ascii_strtod(text, &end);
+    if (text[0] == '\0' || end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        set_error(error, PRISM_INPUT_ERROR_PARSE, "%s: [%s] %s = '%s' is not a finite number",
+                  path, group, key, text);
+        return FALSE;
+    }
+    *out = v;
+    if (present != NULL)
+        *present = TRUE;
+    return TRUE;
+}
+
+/* A positive whole number (sizes, counts) below 2^31. */
+static gboolean get_count(GKeyFile *kf, const char *path, const char *group, const char *key,
+                          gboolean required, uint32_t *out, gboolean *present, GError **error)
+{
+    double v = 0;
+    gboolean have = FALSE;
+    if (!get_number(kf, path, group, key, required, &v, &have, error))
+        return FALSE;
+    if (present != NULL)
+        *present = have;
+    if (!have)
+        return TRUE;
+    if (v < 1 || v > 2147483647.0 || v != floor(v)) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [%s] %s = %g must be a whole number >= 1", path, group, key, v);
+        return FALSE;
+    }
+    *out = (uint32_t)v;
+    return TRUE;
+}
+
+static gboolean check_keys(GKeyFile *kf, const char *path, const char *group,
+                           const char *const *allowed, GError **error)
+{
+    g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
+    for (char **k = keys; k != NULL && *k != NULL; k++)
+        if (!in_list(*k, allowed)) {
+            g_autofree char *list = g_strjoinv(", ", (char **)allowed);
+            set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                      "%s: [%s] unknown key '%s' (allowed: %s)", path, group, *k, list);
+            return FALSE;
+        }
+    return TRUE;
+}
+
+/* "level.N" with N a decimal number; returns N or -1. */
+static int level_index(const char *group)
+{
+    if (!g_str_has_prefix(group, "level."))
+        return -1;
+    const char *digits = group + 6;
+    if (digits[0] < '0' || digits[0] > '9' || strlen(digits) > 3)
+        return -1;
+    for (const char *p = digits; *p; p++)
+        if (*p < '0' || *p > '9')
+            return -1;
+    return atoi(digits);
+}
+
+static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gboolean last,
+                           PrismNetLevel *lv, GError **error)
+{
+    if (!check_keys(kf, path, group, level_keys, error))
+        return FALSE;
+    g_autofree char *name = g_key_file_get_string(kf, group, "name", NULL);
+    g_strlcpy(lv->name, name != NULL && name[0] != '\0' ? g_strstrip(name) : group,
+              sizeof lv->name);
+    gboolean have_size = FALSE;
+    lv->size = 0;
+    if (!get_count(kf, path, group, "size", !last, &lv->size, &have_size, error))
+        return FALSE;
+    if (last && have_size) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [%s] size = %u: the last level spans the whole machine, leave size out",
+                  path, group, lv->size);
+        return FALSE;
+    }
+    if (!get_number(kf, path, group, "bandwidth_GBps", TRUE, &lv->bw_GBps, NULL, error))
+        return FALSE;
+    if (lv->bw_GBps <= 0) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [%s] bandwidth_GBps = %g must be > 0",
+                  path, group, lv->bw_GBps);
+        return FALSE;
+    }
+    lv->latency_us = 0;
+    if (!get_number(kf, path, group, "latency_us", TRUE, &lv->latency_us, NULL, error))
+        return FALSE;
+    if (lv->latency_us < 0) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [%s] latency_us = %g must be >= 0",
+                  path, group, lv->latency_us);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 PrismCluster *prism_cluster_from_file(const char *path, GError **error)
 {
-    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
-                "%s: cluster files are not implemented yet", path);
-    return NULL;
+    g_return_val_if_fail(path != NULL, NULL);
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    GError *local = NULL;
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
+        gboolean io = local->domain == G_FILE_ERROR;
+        set_error(error, io ? PRISM_INPUT_ERROR_FILE : PRISM_INPUT_ERROR_PARSE,
+                  "%s: %s %s", path, io ? "cannot read cluster file:" : "malformed key file:",
+                  local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    if (!g_key_file_has_group(kf, "cluster")) {
+        set_error(error, PRISM_INPUT_ERROR_MISSING, "%s: group [cluster] is missing", path);
+        return NULL;
+    }
+    /* Groups: [cluster] and [level.0] .. [level.K-1], contiguous. */
+    int n_levels = 0;
+    g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+    for (char **g = groups; *g != NULL; g++) {
+        if (strcmp(*g, "cluster") == 0)
+            continue;
+        int idx = level_index(*g);
+        if (idx < 0) {
+            set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                      "%s: unknown group [%s] (allowed: [cluster], [level.0] .. [level.%d])",
+                      path, *g, PRISM_MAX_LEVELS - 1);
+            return NULL;
+        }
+        if (idx >= PRISM_MAX_LEVELS) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "%s: [%s]: at most %d levels are supported ([level.0] .. [level.%d])",
+                      path, *g, PRISM_MAX_LEVELS, PRISM_MAX_LEVELS - 1);
+            return NULL;
+        }
+        n_levels = MAX(n_levels, idx + 1);
+    }
+    if (n_levels == 0) {
+        set_error(error, PRISM_INPUT_ERROR_MISSING,
+                  "%s: no network level: add [level.0] (inside a node) and [level.1] "
+                  "(between nodes)",
+                  path);
+        return NULL;
+    }
+    for (int i = 0; i < n_levels; i++) {
+        char group[32];
+        g_snprintf(group, sizeof group, "level.%d", i);
+        if (!g_key_file_has_group(kf, group)) {
+            set_error(error, PRISM_INPUT_ERROR_MISSING,
+                      "%s: group [%s] is missing (levels are numbered 0, 1, ... without gaps)",
+                      path, group);
+            return NULL;
+        }
+    }
+    if (!check_keys(kf, path, "cluster", cluster_keys, error))
+        return NULL;
+
+    g_autoptr(PrismCluster) c = g_new0(PrismCluster, 1);
+    g_autofree char *name = g_key_file_get_string(kf, "cluster", "name", NULL);
+    if (name != NULL && g_strstrip(name)[0] != '\0') {
+        c->name = g_strdup(name);
+    } else {
+        g_autofree char *base = g_path_get_basename(path);
+        c->name = g_strdup(base);
+    }
+    double mem_gib = 0;
+    if (!get_number(kf, path, "cluster", "memory_gib", TRUE, &mem_gib, NULL, error))
+        return NULL;
+    if (mem_gib <= 0) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [cluster] memory_gib = %g must be > 0",
+                  path, mem_gib);
+        return NULL;
+    }
+    c->mem_bytes = mem_gib * GIB;
+    static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
+        "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8"};
+    gboolean any_peak = FALSE;
+    for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
+        double v = 0;
+        gboolean have = FALSE;
+        if (!get_number(kf, path, "cluster", peak_keys[d], FALSE, &v, &have, error))
+            return NULL;
+        if (have && v < 0) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "%s: [cluster] %s = %g must be >= 0 (0 = unsupported)", path,
+                      peak_keys[d], v);
+            return NULL;
+        }
+        c->peak_flops[d] = v * TFLOPS;
+        any_peak = any_peak || v > 0;
+    }
+    if (!any_peak) {
+        set_error(error, PRISM_INPUT_ERROR_MISSING,
+                  "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8} > 0",
+                  path);
+        return NULL;
+    }
+    c->n_levels = (uint32_t)n_levels;
+    for (int i = 0; i < n_levels; i++) {
+        char group[32];
+        g_snprintf(group, sizeof group, "level.%d", i);
+        if (!read_level(kf, path, group, i == n_levels - 1, &c->levels[i], error))
+            return NULL;
+    }
+    gboolean have_dpn = FALSE;
+    if (!get_count(kf, path, "cluster", "devices_per_node", FALSE, &c->devices_per_node,
+                   &have_dpn, error))
+        return NULL;
+    if (!have_dpn)
+        c->devices_per_node = n_levels > 1 ? c->levels[0].size : 1;
+    GError *invalid = NULL;
+    if (!prism_cluster_validate(c, &invalid)) {
+        set_error(error, invalid->code, "%s: %s", path, invalid->message);
+        g_error_free(invalid);
+        return NULL;
+    }
+    return g_steal_pointer(&c);
 }
 
 PrismCluster *prism_cluster_resolve(const char *name_or_path, GError **error)
 {
-    if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".ini"))
+    g_return_val_if_fail(name_or_path != NULL, NULL);
+    if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".ini") ||
+        g_str_has_suffix(name_or_path, ".conf") || g_str_has_suffix(name_or_path, ".cluster"))
         return prism_cluster_from_file(name_or_path, error);
     return prism_cluster_preset(name_or_path, error);
 }
 
-gboolean prism_cluster_validate(const PrismCluster *cluster, GError **error)
+gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
 {
-    (void)cluster;
-    (void)error;
+    const char *name = c->name != NULL ? c->name : "?";
+    if (!(c->mem_bytes > 0) || !isfinite(c->mem_bytes)) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': memory %g bytes must be > 0",
+                  name, c->mem_bytes);
+        return FALSE;
+    }
+    gboolean any_peak = FALSE;
+    for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
+        if (!(c->peak_flops[d] >= 0) || !isfinite(c->peak_flops[d])) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "cluster '%s': peak %s FLOP/s %g must be >= 0", name,
+                      prism_dtype_name((PrismDtype)d), c->peak_flops[d]);
+            return FALSE;
+        }
+        any_peak = any_peak || c->peak_flops[d] > 0;
+    }
+    if (!any_peak) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': no dtype has a peak > 0",
+                  name);
+        return FALSE;
+    }
+    if (c->devices_per_node == 0) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': devices_per_node must be >= 1",
+                  name);
+        return FALSE;
+    }
+    if (c->n_levels == 0 || c->n_levels > PRISM_MAX_LEVELS) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': %u levels (allowed 1..%d)",
+                  name, c->n_levels, PRISM_MAX_LEVELS);
+        return FALSE;
+    }
+    for (uint32_t i = 0; i < c->n_levels; i++) {
+        const PrismNetLevel *l = &c->levels[i];
+        gboolean last = i + 1 == c->n_levels;
+        if (!(l->bw_GBps > 0) || !isfinite(l->bw_GBps) || !(l->latency_us >= 0) ||
+            !isfinite(l->latency_us)) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "cluster '%s': level %u (%s): bandwidth %g GB/s must be > 0 and "
+                      "latency %g us >= 0",
+                      name, i, l->name, l->bw_GBps, l->latency_us);
+            return FALSE;
+        }
+        if (last ? l->size != 0 : l->size == 0) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "cluster '%s': level %u (%s): size %u (every level but the last needs a "
+                      "size >= 1; the last spans the machine, size 0)",
+                      name, i, l->name, l->size);
+            return FALSE;
+        }
+        if (i > 0 && !last && (l->size <= c->levels[i - 1].size ||
+                               l->size % c->levels[i - 1].size != 0)) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "cluster '%s': level %u (%s): size %u must be a multiple of, and larger "
+                      "than, level %u's size %u (levels nest, innermost first)",
+                      name, i, l->name, l->size, i - 1, c->levels[i - 1].size);
+            return FALSE;
+        }
+    }
+    if (c->n_levels > 1 && c->levels[0].size % c->devices_per_node != 0 &&
+        c->devices_per_node % c->levels[0].size != 0) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "cluster '%s': devices_per_node %u and level 0 size %u must divide one "
+                  "another",
+                  name, c->devices_per_node, c->levels[0].size);
+        return FALSE;
+    }
     return TRUE;
 }
 

@@ -1,0 +1,67 @@
+/*
+ * core-internal.h - helpers shared by the files of src/core (not public API).
+ *
+ * PrismModelDesc is the flat description of a decoder/encoder transformer that both
+ * the zoo (model_zoo.c) and the Hugging Face reader (model_hf.c) fill in;
+ * prism_model_build_internal() turns it into the layer-sequence IR. Nothing here is
+ * collective.
+ */
+#ifndef PRISM_CORE_INTERNAL_H
+#define PRISM_CORE_INTERNAL_H
+
+#include <stdint.h>
+
+#include <glib.h>
+
+#include <prism/model.h>
+
+G_BEGIN_DECLS
+
+/*
+ * One transformer as a handful of numbers. Block i (0-based) is an MoE block when
+ *   n_experts > 0 && i >= first_dense && (i + moe_phase) % moe_step == 0
+ *   && !(dense_mask && dense_mask[i])
+ * (DeepSeek: first_k_dense_replace, moe_layer_freq, phase 0; Qwen-MoE:
+ * decoder_sparse_step with phase 1 and mlp_only_layers as the mask), else dense with
+ * width ffn. MTP blocks (DeepSeek-V3) use the MoE spec when the model has experts.
+ */
+typedef struct PrismModelDesc {
+    const char *name;
+    const char *family;
+    uint32_t n_blocks;
+    uint64_t hidden;
+    uint64_t vocab;
+    uint64_t max_positions;
+    PrismPosKind pos;
+    PrismNormKind norm; /* block norms and the final norm */
+    gboolean tied;
+    gboolean head_bias;
+    PrismAttnSpec attn;
+    PrismMlpAct act;
+    gboolean mlp_bias;
+    uint64_t ffn; /* dense blocks */
+    uint32_t n_experts;
+    uint32_t top_k;
+    uint32_t n_shared;
+    uint64_t expert_ffn;
+    uint64_t shared_ffn; /* width of ONE shared expert; 0 = expert_ffn */
+    uint32_t first_dense;
+    uint32_t moe_step;  /* 0 is read as 1 */
+    uint32_t moe_phase;
+    const gboolean *dense_mask; /* NULL or n_blocks entries */
+    uint32_t n_mtp;
+    double published_params;
+} PrismModelDesc;
+
+/*
+ * Build and validate the IR of @p d. Ownership: caller frees with prism_model_free().
+ * Errors: PRISM_INPUT_ERROR_VALUE from prism_model_validate().
+ */
+PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error);
+
+/* TRUE when block @p i of @p d is an MoE block (rule above). */
+gboolean prism_model_desc_is_moe_internal(const PrismModelDesc *d, uint32_t i);
+
+G_END_DECLS
+
+#endif /* PRISM_CORE_INTERNAL_H */

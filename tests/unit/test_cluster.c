@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_cluster.c - cluster presets (datasheet values), level lookup, and the key-file
+ * reader: a valid three-level file and every malformed file under tests/data/bad/.
+ */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/cluster.h>
+#include <prism/core.h>
+
+#include "prism_test_util.h"
+
+#define GIB 1073741824.0
+
+static void test_presets(void)
+{
+    static const char *names[] = {"A100-40GB", "A100-80GB", "H100-SXM", "H200",
+                                  "B200",      "MI300X",    "Ascend-910B"};
+    CU_ASSERT_EQUAL(prism_cluster_preset_count(), G_N_ELEMENTS(names));
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+        CU_ASSERT_STRING_EQUAL(prism_cluster_preset_name(i), names[i]);
+        GError *error = NULL;
+        PrismCluster *c = prism_cluster_preset(names[i], &error);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(prism_cluster_validate(c, NULL));
+        CU_ASSERT_EQUAL(c->devices_per_node, 8);
+        CU_ASSERT_EQUAL(c->n_levels, 2);
+        CU_ASSERT_EQUAL(c->levels[0].size, 8);
+        CU_ASSERT_EQUAL(c->levels[1].size, 0);
+        /* the network is slower than the node's links on every preset */
+        CU_ASSERT_TRUE(c->levels[1].bw_GBps < c->levels[0].bw_GBps);
+        CU_ASSERT_TRUE(c->peak_flops[PRISM_DTYPE_BF16] > 0);
+        prism_cluster_free(c);
+    }
+    CU_ASSERT_PTR_NULL(prism_cluster_preset_name(G_N_ELEMENTS(names)));
+
+    /* A100 80GB datasheet: 312 TFLOP/s bf16 dense, 19.5 fp32 (not TF32), no fp8;
+     * NVLink 3 600 GB/s total = 300 per direction; HDR 200 Gb/s = 25 GB/s. */
+    PrismCluster *c = prism_cluster_preset("a100-80gb", NULL); /* case-insensitive */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(c->mem_bytes, 80 * GIB);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 312e12);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP32], 19.5e12);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 0);
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 300);
+    CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 25);
+    prism_cluster_free(c);
+    /* H100 SXM: 989.4 bf16 dense, 1978.9 fp8; NVLink 4 900 total = 450; NDR 400 Gb/s = 50. */
+    c = prism_cluster_preset("H100-SXM", NULL);
+    CU_ASSERT_EQUAL(c->mem_bytes, 80 * GIB);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 989.4e12);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 1978.9e12);
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 450);
+    CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 50);
+    prism_cluster_free(c);
+    /* B200 (HGX): 4.5 PF bf16 sparse = 2.25 dense; NVLink 5 1.8 TB/s total = 900. */
+    c = prism_cluster_preset("B200", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 2250e12);
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 900);
+    prism_cluster_free(c);
+}
+
+static void test_unknown_preset(void)
+{
+    GError *error = NULL;
+    CU_ASSERT_PTR_NULL(prism_cluster_preset("H100", &error));
+    CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "H100-SXM") : NULL);
+    g_clear_error(&error);
+    CU_ASSERT_PTR_NULL(prism_cluster_resolve("a100", &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "A100-80GB") : NULL);
+    g_clear_error(&error);
+}
+
+static void test_level_for_extent(void)
+{
+    PrismCluster *c = prism_cluster_preset("A100-80GB", NULL);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 1), 0);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 8), 0);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 9), 1);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 4096), 1);
+    prism_cluster_free(c);
+}
+
+static void test_file_three_levels(void)
+{
+    g_autofree char *path = prism_test_data_path("clusters/three-level.ini");
+    GError *error = NULL;
+    PrismCluster *c = prism_cluster_resolve(path, &error);
+    if (c == NULL)
+        fprintf(stderr, "%s\n", error->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(c->name, "test-three-level");
+    CU_ASSERT_EQUAL(c->mem_bytes, 96 * GIB);
+    CU_ASSERT_EQUAL(c->devices_per_node, 4);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 500e12);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP32], 60e12);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 0); /* missing = unsupported */
+    CU_ASSERT_EQUAL(c->n_levels, 3);
+    CU_ASSERT_STRING_EQUAL(c->levels[0].name, "nvlink");
+    CU_ASSERT_EQUAL(c->levels[1].size, 32);
+    CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 100);
+    CU_ASSERT_EQUAL(c->levels[2].size, 0);
+    CU_ASSERT_EQUAL(c->levels[2].bw_GBps, 25.5);
+    CU_ASSERT_EQUAL(c->levels[2].latency_us, 10);
+    /* 4 -> board, 32 -> rack, 33 -> network */
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 4), 0);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 32), 1);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 33), 2);
+    PrismCluster *copy = prism_cluster_copy(c);
+    CU_ASSERT_STRING_EQUAL(copy->name, c->name);
+    CU_ASSERT_EQUAL(copy->levels[1].size, 32);
+    prism_cluster_free(copy);
+    prism_cluster_free(c);
+}
+
+/* Every malformed cluster file: its error code and what the message must name. */
+static const struct {
+    const char *file;
+    int code;
+    const char *needles[3];
+} bad[] = {
+    {"cluster-malformed.ini", PRISM_INPUT_ERROR_PARSE, {"malformed", NULL}},
+    {"cluster-missing-memory.ini", PRISM_INPUT_ERROR_MISSING, {"[cluster] memory_gib", NULL}},
+    {"cluster-nonnumeric.ini", PRISM_INPUT_ERROR_PARSE, {"[level.0]", "bandwidth_GBps", "'fast'"}},
+    {"cluster-zero-size.ini", PRISM_INPUT_ERROR_VALUE, {"[level.0]", "size = 0", NULL}},
+    {"cluster-negative-bandwidth.ini", PRISM_INPUT_ERROR_VALUE, {"bandwidth_GBps = -300", NULL}},
+    {"cluster-negative-memory.ini", PRISM_INPUT_ERROR_VALUE, {"memory_gib = -80", NULL}},
+    {"cluster-unknown-key.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"'bandwith_GBps'", "allowed", NULL}},
+    {"cluster-level-gap.ini", PRISM_INPUT_ERROR_MISSING, {"[level.1]", NULL}},
+    {"cluster-last-size.ini", PRISM_INPUT_ERROR_VALUE, {"[level.1]", "size = 64", NULL}},
+    {"cluster-not-nested.ini", PRISM_INPUT_ERROR_VALUE, {"size 12", "multiple", NULL}},
+    {"cluster-no-peak.ini", PRISM_INPUT_ERROR_MISSING, {"peak_tflops", NULL}},
+    {"cluster-unknown-group.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"[gpu]", NULL}},
+    {"cluster-empty.ini", PRISM_INPUT_ERROR_MISSING, {"[cluster]", NULL}},
+    {"cluster-nan.ini", PRISM_INPUT_ERROR_PARSE, {"memory_gib = 'nan'", NULL}},
+    {"cluster-fractional-size.ini", PRISM_INPUT_ERROR_VALUE, {"size = 2.5", NULL}},
+    {"cluster-no-levels.ini", PRISM_INPUT_ERROR_MISSING, {"[level.0]", NULL}},
+    {"cluster-binary.ini", PRISM_INPUT_ERROR_PARSE, {"cluster-binary.ini", NULL}},
+    {"does-not-exist.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.ini", NULL}},
+};
+
+static void test_bad_files(void)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *rel = g_build_filename("bad", bad[i].file, NULL);
+        g_autofree char *path = prism_test_data_path(rel);
+        GError *error = NULL;
+        PrismCluster *c = prism_cluster_from_file(path, &error);
+        CU_ASSERT_PTR_NULL(c);
+        prism_cluster_free(c);
+        gboolean ok = error != NULL && error->domain == PRISM_INPUT_ERROR &&
+                      error->code == bad[i].code && strstr(error->message, path) != NULL;
+        for (int k = 0; ok && k < 3 && bad[i].needles[k] != NULL; k++)
+            ok = strstr(error->message, bad[i].needles[k]) != NULL;
+        if (!ok)
+            fprintf(stderr, "%s: code %d, message: %s\n", bad[i].file, error ? error->code : -1,
+                    error ? error->message : "(none)");
+        CU_ASSERT_TRUE(ok);
+        g_clear_error(&error);
+    }
+}
+
+static void test_validate(void)
+{
+    PrismCluster *c = prism_cluster_preset("H200", NULL);
+    GError *error = NULL;
+    c->levels[0].bw_GBps = 0;
+    CU_ASSERT_FALSE(prism_cluster_validate(c, &error));
+    CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE));
+    g_clear_error(&error);
+    c->levels[0].bw_GBps = 450;
+    c->mem_bytes = -1;
+    CU_ASSERT_FALSE(prism_cluster_validate(c, &error));
+    g_clear_error(&error);
+    prism_cluster_free(c);
+}
+
+static CU_TestInfo cluster_tests[] = {
+    {"presets: datasheet values", test_presets},
+    {"unknown preset lists close names", test_unknown_preset},
+    {"level for a group extent", test_level_for_extent},
+    {"key file with three levels", test_file_three_levels},
+    {"malformed key files", test_bad_files},
+    {"validate", test_validate},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"cluster", NULL, NULL, NULL, NULL, cluster_tests},
+    CU_SUITE_INFO_NULL,
+};
