@@ -23,6 +23,9 @@
 
 G_BEGIN_DECLS
 
+/* Defined in search.h (which includes this header). */
+typedef struct PrismSearchResult PrismSearchResult;
+
 typedef struct PrismRowBatch {
     uint64_t first_index;       /**< global index of row 0 of this batch */
     size_t n;                   /**< rows in the batch */
@@ -46,9 +49,18 @@ typedef struct PrismRowSink {
      * calls (for example fixed-size rounds, padded with empty writes in end()).
      */
     gboolean (*rows)(void *user, const PrismRowBatch *batch, GError **error);
-    /** After the last batch (also after an error, with ok = FALSE). Collective: yes. */
+    /**
+     * After the last batch (also after an error, with ok = FALSE; then also on ranks
+     * whose own begin() or rows() failed). Collective: yes.
+     */
     gboolean (*end)(void *user, gboolean ok, GError **error);
     void *user;
+    /**
+     * Optional (NULL = not called): after a successful loop, once the global fronts and
+     * top-k lists are merged, with the same @p result on every rank, before
+     * end(ok = TRUE). A writer stores /pareto and /topk here. Collective: yes.
+     */
+    gboolean (*results)(void *user, const PrismSearchResult *result, GError **error);
 } PrismRowSink;
 
 G_END_DECLS

@@ -1,0 +1,227 @@
+/*
+ * io.h - the HDF5 landscape: one file per sweep with every evaluated strategy as a row.
+ *
+ * File layout (schema version PRISM_LANDSCAPE_SCHEMA_VERSION; io/README.md is the
+ * reference, with the reasoning behind each type):
+ *   /                root attributes: provenance (tool version, git revision, command
+ *                    line, creation time UTC, ranks, ISA), inputs as JSON text (model,
+ *                    cluster, training, knobs, space, objectives, grid), schema_version,
+ *                    rows, status ("complete" | "incomplete").
+ *   /landscape/<c>   one 1-D dataset per column, one row per strategy in global-index
+ *                    order, feasible or not; chunked, shuffle + deflate.
+ *   /pareto/<c>      the fronts: an `index` column (global row index) + every column.
+ *   /topk/<c>        the best rows, same layout, plus `rank`.
+ *   /grid/<f>        grid sweeps only: one row per grid point (row offsets and setup).
+ *
+ * Writing (PrismLandscape): rows stream in through a PrismRowSink (sink.h). While the
+ * sweep runs, each rank only APPENDS its rows to its own spill file (length- and
+ * CRC-checked records, fsync'ed per record) next to the output; no HDF5 is written
+ * and no collective call is made. prism_landscape_finish() then writes the HDF5 file
+ * once, collectively (each rank its chunk-aligned hyperslab), as NAME.partial, and
+ * renames it to NAME. A run stopped by SIGINT/SIGTERM, an error or SIGKILL leaves
+ * NAME.partial + NAME.partial.spill/, which --resume (options.resume) continues.
+ *
+ * Reading (PrismLandscapeFile): collective open, columns read by hyperslab.
+ */
+#ifndef PRISM_IO_H
+#define PRISM_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include <prism/comm.h>
+#include <prism/cost.h>
+#include <prism/sink.h>
+#include <prism/space.h>
+#include <prism/strategy.h>
+
+G_BEGIN_DECLS
+
+/** Bumped when a dataset is renamed, retyped or removed (adding columns is compatible). */
+#define PRISM_LANDSCAPE_SCHEMA_VERSION 1
+
+/** Where a column's values come from. */
+typedef enum {
+    PRISM_LS_SOURCE_DIM = 0,   /**< a PrismDim of the strategy (space.h) */
+    PRISM_LS_SOURCE_COST = 1,  /**< a PrismCostCol */
+    PRISM_LS_SOURCE_POINT = 2, /**< the grid point (job id) of the row */
+} PrismLandscapeSource;
+
+typedef struct PrismLandscapeColumn {
+    char *name;
+    char *unit;
+    char *doc;
+    PrismStore store;
+    PrismLandscapeSource source;
+    unsigned index; /**< PrismDim or PrismCostCol; 0 for POINT */
+} PrismLandscapeColumn;
+
+/** The ordered column list of a landscape. Plain data; build with the functions below. */
+typedef struct PrismLandscapeSchema {
+    PrismLandscapeColumn *cols;
+    size_t n;
+} PrismLandscapeSchema;
+
+/** Empty schema. Not collective. Ownership: prism_landscape_schema_free(). */
+PrismLandscapeSchema *prism_landscape_schema_new(void);
+void prism_landscape_schema_free(PrismLandscapeSchema *schema);
+/** Append one column (strings are copied). */
+void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, const char *unit,
+                                const char *doc, PrismStore store, PrismLandscapeSource source,
+                                unsigned index);
+/**
+ * Append `point` and the PRISM_DIM_COUNT strategy dims with their compact types, in
+ * the order devices, dp, tp, pp, vpp, cp, ep, sp, mbs, m, zero, recompute, rc_layers,
+ * schedule.
+ */
+void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema);
+/**
+ * Append every cost column of prism_col_info() in table order, with its store type;
+ * the per-level byte columns only for levels < @p n_levels (the cluster's levels).
+ */
+void prism_landscape_schema_add_cost(PrismLandscapeSchema *schema, uint32_t n_levels);
+/** Column position by name, or -1. */
+int prism_landscape_schema_find(const PrismLandscapeSchema *schema, const char *name);
+/** Bytes of one value of @p store (1, 2, 4 or 8). */
+size_t prism_store_size(PrismStore store);
+/** "f64", "f32", "u8", "u16", "u32". Static string. */
+const char *prism_store_name(PrismStore store);
+
+/** Writer options; prism_landscape_options_default() gives the documented defaults. */
+typedef struct PrismLandscapeOptions {
+    int deflate;          /**< 0..9, 0 = no compression filters (default 4) */
+    uint64_t chunk_rows;  /**< HDF5 chunk length in rows (default 65536) */
+    uint64_t spill_rows;  /**< rows per spill record = the SIGKILL loss bound (default 65536) */
+    gboolean no_landscape; /**< write attributes, /pareto and /topk only */
+    gboolean force;        /**< replace an existing output (and any partial state) */
+    gboolean resume;       /**< continue NAME.partial if it exists */
+    gboolean fsync;        /**< fdatasync every spill record (default TRUE) */
+} PrismLandscapeOptions;
+
+void prism_landscape_options_default(PrismLandscapeOptions *opts);
+
+/** One full row of a small table (/pareto, /topk). */
+typedef struct PrismLandscapeRow {
+    uint64_t index; /**< global row index */
+    uint32_t point; /**< grid point (job id) */
+    PrismStrategy strategy;
+    double cols[PRISM_COL_COUNT];
+} PrismLandscapeRow;
+
+/** One grid point for /grid (row range of the point in the global index). */
+typedef struct PrismGridPointInfo {
+    const char *model;   /**< zoo name or config path */
+    const char *cluster; /**< preset name or file */
+    uint32_t devices;    /**< 0 = several (the device count is a dim of the point) */
+    uint64_t gbs, seq;
+    uint64_t first_row, rows;
+} PrismGridPointInfo;
+
+typedef struct PrismLandscape PrismLandscape;
+
+/**
+ * A writer for @p path. Copies @p schema and @p opts. Nothing touches the disk yet.
+ * Not collective. Ownership: prism_landscape_free().
+ */
+PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
+                                    const PrismLandscapeSchema *schema,
+                                    const PrismLandscapeOptions *opts);
+/**
+ * Free the writer. If it was prepared and never finished, the partial state stays on
+ * disk (resumable). Collective: no (handles are closed by finish or on error paths).
+ */
+void prism_landscape_free(PrismLandscape *ls);
+
+/**
+ * Add a root attribute (a UTF-8 string; JSON for structured values). Every rank must
+ * add the same attributes in the same order. With @p identity TRUE the value defines the
+ * run's content: --resume refuses a partial run whose identity attributes differ.
+ * Not collective.
+ */
+void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *value,
+                              gboolean identity);
+
+/** The grid table (/grid); copied. Call before prism_landscape_finish(). Not collective. */
+void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n);
+
+/**
+ * Check the output path before any work: NAME must not exist (unless force); a
+ * NAME.partial from an interrupted run needs resume (or force). Creates NAME.partial
+ * (attributes, status "incomplete") and the spill folder NAME.partial.spill/.
+ * Collective: yes. Errors: PRISM_INPUT_ERROR_OUTPUT naming the path and the way out
+ * (exists, unwritable folder, partial run of a different input), PRISM_RUNTIME_ERROR_IO.
+ */
+gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error);
+
+/**
+ * The sink the search driver feeds (valid while @p ls lives). begin() checks the total
+ * against a resumed run and opens this rank's spill file (collective); rows() appends
+ * to it, skipping rows persisted by an earlier session (local, no collective call);
+ * end() writes the last record (collective: agrees on errors).
+ */
+PrismRowSink prism_landscape_sink(PrismLandscape *ls);
+
+/** Rows this rank skipped because an earlier session had persisted them. */
+uint64_t prism_landscape_rows_skipped(const PrismLandscape *ls);
+/** Rows this rank appended to its spill file in this session. */
+uint64_t prism_landscape_rows_spilled(const PrismLandscape *ls);
+
+/**
+ * Write the HDF5 file: /landscape from the spill records (each rank its chunk-aligned
+ * hyperslab, collective), /pareto and /topk from @p pareto / @p topk (rows significant on
+ * rank 0 only; rank 0 writes them in a collective call where the others select nothing),
+ * /grid, root attributes with status "complete"; close, rename NAME.partial to NAME,
+ * remove the spill folder. Collective: yes. Errors: PRISM_RUNTIME_ERROR_IO,
+ * PRISM_RUNTIME_ERROR_HDF5; on error NAME does not exist and the partial state is kept.
+ */
+gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *pareto,
+                                size_t n_pareto, const PrismLandscapeRow *topk, size_t n_topk,
+                                GError **error);
+
+/** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. */
+const char *prism_landscape_partial_path(const PrismLandscape *ls);
+
+/* Reading. */
+
+typedef struct PrismLandscapeFile PrismLandscapeFile;
+
+/**
+ * Open a landscape file (complete or .partial) for reading. Collective: yes.
+ * Errors: PRISM_INPUT_ERROR_FILE (missing, not HDF5), PRISM_INPUT_ERROR_PARSE (not a
+ * prism landscape or a newer schema). Ownership: prism_landscape_file_close().
+ */
+PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path,
+                                              GError **error);
+/** Close. Collective: yes. NULL is a no-op. */
+void prism_landscape_file_close(PrismLandscapeFile *f);
+
+/** Rows of the /landscape group (0 for a partial file or --no-landscape). */
+uint64_t prism_landscape_file_rows(const PrismLandscapeFile *f);
+/** TRUE when the file has /landscape datasets. */
+gboolean prism_landscape_file_has_landscape(const PrismLandscapeFile *f);
+/** Columns of /landscape in schema order. Borrowed; valid until close. */
+const PrismLandscapeSchema *prism_landscape_file_schema(const PrismLandscapeFile *f);
+/** Root attribute names in file order. Borrowed; valid until close. */
+const char *const *prism_landscape_file_attr_names(const PrismLandscapeFile *f);
+/** A root attribute as text, or NULL. Borrowed; valid until close. Not collective. */
+const char *prism_landscape_file_attr(const PrismLandscapeFile *f, const char *name);
+
+/**
+ * Read rows [first, first + n) of column @p name of group @p group ("landscape",
+ * "pareto", "topk", "grid") converted to double into @p out. Each rank passes its own
+ * range (n may be 0). Collective: yes. Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME (no such
+ * column, close names listed), PRISM_RUNTIME_ERROR_HDF5.
+ */
+gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, const char *name,
+                                   uint64_t first, uint64_t n, double *out, GError **error);
+/** Length of a dataset of a small group (pareto, topk, grid); 0 when absent. */
+uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscapeSchema, prism_landscape_schema_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscape, prism_landscape_free)
+
+G_END_DECLS
+
+#endif /* PRISM_IO_H */

@@ -1,0 +1,175 @@
+/*
+ * search.h - the search driver: evaluate every strategy of one or more JOBS over the
+ * MPI ranks, hand every row to a row sink, and build global Pareto fronts and top-k
+ * lists that are identical for any number of ranks.
+ *
+ * A job is a compiled cost model plus a strategy space (a grid sweep is one job per
+ * grid point). The global index of a run is the concatenation of its jobs' indices:
+ * job j covers [first_j, first_j + size_j) with first_j = sum of the earlier sizes.
+ *
+ * Partition: rank r evaluates one contiguous block [lo, hi) of the global index. Rows
+ * are weighted by an estimated cost per row of their job (PrismSearchJob.row_weight,
+ * default prism_search_row_weight()) and each rank gets an equal share of the total
+ * weight; with one job (or equal weights) this is exactly prism_partition_block().
+ * The block depends only on the jobs and the rank count; the index never depends on it.
+ *
+ * Loop: each rank walks its block in increasing index order in batches of at most
+ * PrismSearchOptions.batch lanes that never straddle a segment or a job boundary.
+ * A batch is decoded by pointer arithmetic into the space's lane table, evaluated with
+ * the job's evaluator on a lazily compiled PrismCostSegment (one per segment, compiled
+ * when the walk enters it), handed to the sink (if any), and folded into the local
+ * fronts and top-k lists of its job. Afterwards the fronts and lists are merged in a
+ * fixed binomial tree (front.h) and broadcast, so every rank holds the same result.
+ *
+ * Errors and interruption: an error from the evaluator set-up, the sink or the stop
+ * hook ends the loop on that rank; all ranks then agree (prism_comm_agree_error), call
+ * sink->end(ok = FALSE) and return FALSE with the failing rank's error (interruption is
+ * PRISM_RUNTIME_ERROR_INTERRUPTED). A sink that must stop every rank promptly (signals)
+ * returns the error from rows() on every rank itself (sink.h).
+ *
+ * Progress: with PrismSearchOptions.progress, rank 0 prints its progress (rows, rate
+ * and ETA extrapolated to the whole run) on stderr once the run has taken more than
+ * about 2 s: a live line rewritten with '\r' on a TTY, plain lines every 10 s otherwise.
+ */
+#ifndef PRISM_SEARCH_H
+#define PRISM_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include <prism/comm.h>
+#include <prism/cost.h>
+#include <prism/front.h>
+#include <prism/sink.h>
+#include <prism/space.h>
+
+G_BEGIN_DECLS
+
+/** What an objective or ranking column reads. */
+typedef enum {
+    PRISM_COLUMN_COST = 0, /**< a cost-model output column (PrismCostCol) */
+    PRISM_COLUMN_DIM = 1,  /**< a strategy dimension (PrismDim), e.g. devices or tp */
+} PrismColumnKind;
+
+/** One objective: a column and a direction. */
+typedef struct PrismObjective {
+    PrismColumnKind kind;
+    int id;            /**< PrismCostCol or PrismDim */
+    gboolean maximize; /**< "max:" prefix; minimised otherwise */
+} PrismObjective;
+
+/**
+ * Parse one objective: "[min:|max:]NAME" where NAME is a cost column
+ * (prism_col_lookup), a strategy dimension (prism_dim_lookup) or a friendly alias:
+ * step_time/step -> time_step, peak_mem/memory -> mem_peak, throughput/tokens ->
+ * tokens_per_s, bubble -> time_bubble. Not collective.
+ * Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
+ */
+gboolean prism_objective_parse(const char *text, PrismObjective *out, GError **error);
+/**
+ * Parse a comma-separated list into @p out (at most PRISM_FRONT_MAX_OBJECTIVES).
+ * Errors: as prism_objective_parse, PRISM_INPUT_ERROR_VALUE for an empty or too long
+ * list, PRISM_INPUT_ERROR_CONFLICT for a column named twice.
+ */
+gboolean prism_objectives_parse(const char *text, PrismObjective *out, size_t *n,
+                                GError **error);
+/** "max:mfu", "time_step", "devices". Ownership: g_free(). */
+char *prism_objective_name(const PrismObjective *o);
+/** The column value of one row (not negated for max). Not collective. */
+double prism_objective_value(const PrismObjective *o, const PrismStrategy *s,
+                             const double cols[PRISM_COL_COUNT]);
+
+/** One job: borrowed cost model and space, both must outlive the run. */
+typedef struct PrismSearchJob {
+    const PrismCostModel *cm;
+    const PrismSpace *space;
+    double row_weight; /**< estimated cost of one row; <= 0: prism_search_row_weight(cm) */
+} PrismSearchJob;
+
+/** Polled once per batch on each rank; TRUE stops the run as interrupted. Local. */
+typedef gboolean (*PrismSearchStopFn)(void *user);
+
+typedef struct PrismSearchOptions {
+    PrismObjective objectives[PRISM_FRONT_MAX_OBJECTIVES];
+    size_t n_objectives; /**< 0: time_step, mem_peak (+ devices when a space has several) */
+    PrismObjective rank_by;
+    gboolean rank_by_set; /**< FALSE: top-k by time_step (minimised) */
+    size_t top_k;         /**< top-k list length; 0 = 10 */
+    size_t batch;         /**< lanes per batch, 1..4096; 0 = 1024 */
+    const PrismKernelTable *kt; /**< NULL: prism_kernel_table_get(NULL, ...) */
+    PrismSearchStopFn stop;     /**< NULL: never stops early */
+    void *stop_user;
+    gboolean progress;   /**< rank 0 prints progress on stderr after ~2 s */
+    const char *label;   /**< progress prefix ("plan", "sweep"); NULL = "search" */
+} PrismSearchOptions;
+
+/** Defaults (every field as documented above). Not collective. */
+void prism_search_options_init(PrismSearchOptions *opt);
+
+typedef struct PrismSearchResult PrismSearchResult;
+
+/**
+ * Run the search. Every rank passes the same jobs (built from the same inputs) and
+ * options. @p sink may be NULL. Collective: yes (on @p comm).
+ * Ownership: caller frees the result with prism_search_result_free(); identical on
+ * every rank. Errors: PRISM_INPUT_ERROR_* (bad options), PRISM_RUNTIME_ERROR_MPI,
+ * _INTERRUPTED, _PEER_FAILED, and whatever the sink or segment compilation reports;
+ * agreed on every rank.
+ */
+PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
+                                    size_t n_jobs, const PrismSearchOptions *opt,
+                                    const PrismRowSink *sink, GError **error);
+void prism_search_result_free(PrismSearchResult *r);
+
+/** Strategies in all jobs, rows evaluated, and feasible rows (summed over ranks). */
+uint64_t prism_search_result_total(const PrismSearchResult *r);
+uint64_t prism_search_result_evaluated(const PrismSearchResult *r);
+uint64_t prism_search_result_feasible(const PrismSearchResult *r);
+/** Feasible rows of job @p job. */
+uint64_t prism_search_result_job_feasible(const PrismSearchResult *r, size_t job);
+/** Wall time of the evaluation loop, max over ranks, in seconds. */
+double prism_search_result_seconds(const PrismSearchResult *r);
+/** Name of the kernel ISA used ("scalar", "avx2", "avx512"). Static string. */
+const char *prism_search_result_isa(const PrismSearchResult *r);
+int prism_search_result_ranks(const PrismSearchResult *r);
+/** The objectives and the rank-by column actually used (defaults resolved). */
+const PrismObjective *prism_search_result_objectives(const PrismSearchResult *r, size_t *n);
+const PrismObjective *prism_search_result_rank_by(const PrismSearchResult *r);
+/**
+ * Per job (0..n_jobs-1), borrowed, valid while @p r lives. Global indices; keys are
+ * minimised (a "max" objective is stored negated).
+ *   front:   Pareto front of the feasible rows over the objectives
+ *   top:     the top_k feasible rows by the rank-by column
+ *   closest: the top_k rows (feasible or not) with the lowest peak memory, for the
+ *            "nothing fits" report
+ */
+const PrismFront *prism_search_result_front(const PrismSearchResult *r, size_t job);
+const PrismTopK *prism_search_result_top(const PrismSearchResult *r, size_t job);
+const PrismTopK *prism_search_result_closest(const PrismSearchResult *r, size_t job);
+
+/** Default cost weight of one row of @p cm for the partition (search/README.md). */
+double prism_search_row_weight(const PrismCostModel *cm);
+/** Total size of the jobs' spaces. */
+uint64_t prism_search_total(const PrismSearchJob *jobs, size_t n_jobs);
+/** Rank @p rank's block [lo, hi) of the weighted partition. Not collective. */
+void prism_search_partition(const PrismSearchJob *jobs, size_t n_jobs, int rank, int size,
+                            uint64_t *lo, uint64_t *hi);
+/** The job holding global @p index and the job-local index. FALSE when out of range. */
+gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
+                             size_t *job, uint64_t *local);
+/**
+ * Re-evaluate one row by global index: its strategy and every cost column (scalar
+ * reference, bit-identical to the kernels). Used to print fronts and top-k lists.
+ * Errors: PRISM_INPUT_ERROR_VALUE when @p index is out of range.
+ */
+gboolean prism_search_row(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
+                          size_t *job, PrismStrategy *s, double cols[PRISM_COL_COUNT],
+                          GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismSearchResult, prism_search_result_free)
+
+G_END_DECLS
+
+#endif /* PRISM_SEARCH_H */

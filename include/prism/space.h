@@ -1,0 +1,179 @@
+/*
+ * space.h - the strategy space: enumeration, a stable global index (rank/unrank),
+ * user filters (--fix, --range, --only) and per-dimension counts (`prism plan --count`).
+ *
+ * Layout of the index (outermost first):
+ *   devices N (ascending, from the device list)
+ *     -> structural key (pp, vpp, schedule, recompute, rc_layers), ascending
+ *          = one PrismSpaceSegment; every strategy of a segment shares one
+ *            PrismSegmentKey and hence one compiled PrismCostSegment
+ *       -> lane (tp, cp, ep, sp, mbs, zero), ascending; dp and m are derived
+ *          (dp = N/(tp*pp*cp), m = gbs/(dp*mbs)).
+ * The lanes valid for (N, pp, interleaved-or-not) are materialised once as a
+ * structure-of-arrays table of doubles that every segment with that (N, pp, schedule
+ * family) points into, so decoding a batch of indices is pointer arithmetic.
+ * Global index = segment offset (prefix sum of segment sizes) + lane position.
+ *
+ * The index depends only on (model, training, device list, filters): never on the
+ * number of MPI ranks. The space holds exactly the strategies that
+ * prism_strategy_check() accepts (shape rules R1-R10 in strategy.h) and that pass the
+ * filters. Every dimension is finite, so the default space is the WHOLE space: every
+ * vpp with pp*vpp <= L, every k of recompute=block:k allowed by R10, every micro-batch
+ * size that divides gbs/dp (search/README.md lists the domains and sizes).
+ *
+ * A space is read-only after creation and may be shared by threads. Nothing here is
+ * collective: every rank builds the same space from the same inputs.
+ */
+#ifndef PRISM_SPACE_H
+#define PRISM_SPACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include <prism/cost.h>
+#include <prism/model.h>
+#include <prism/strategy.h>
+#include <prism/training.h>
+
+G_BEGIN_DECLS
+
+/** The dimensions of a strategy, in index order (outermost first). Append-only. */
+typedef enum {
+    PRISM_DIM_DEVICES = 0,
+    PRISM_DIM_PP,
+    PRISM_DIM_VPP,
+    PRISM_DIM_SCHEDULE,  /**< values are PrismSchedule codes */
+    PRISM_DIM_RECOMPUTE, /**< values are PrismRecompute codes */
+    PRISM_DIM_RC_LAYERS, /**< k of recompute=block:k (0 for the other modes) */
+    PRISM_DIM_TP,
+    PRISM_DIM_CP,
+    PRISM_DIM_DP, /**< derived: N/(tp*pp*cp) */
+    PRISM_DIM_EP,
+    PRISM_DIM_SP,
+    PRISM_DIM_MBS,
+    PRISM_DIM_M, /**< derived: gbs/(dp*mbs) */
+    PRISM_DIM_ZERO,
+    PRISM_DIM_COUNT
+} PrismDim;
+
+/** Static names: "devices", "pp", "vpp", "schedule", "recompute", "rc_layers", ... */
+const char *prism_dim_name(PrismDim dim);
+/**
+ * Look a dimension up by name ("k" is an alias of rc_layers, "n" of devices).
+ * Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
+ */
+gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error);
+/** The value of @p dim in @p s (schedule/recompute as their codes). Not collective. */
+uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim);
+/**
+ * Text of one value of @p dim ("1f1b", "block", "8"). Ownership: g_free().
+ */
+char *prism_dim_value_text(PrismDim dim, uint64_t value);
+
+/**
+ * User restrictions of the space. Each option narrows one or more dimensions; options
+ * on the same dimension intersect. Forms (values never contain '=', so a token with
+ * '=' starts a new dimension and tokens without one add values to the current one):
+ *   --fix   "tp=8,zero=1"                 one value per dimension
+ *   --range "pp=1:16,mbs=1:4"             closed ranges (numeric dims only)
+ *   --only  "schedule=1f1b,interleaved,recompute=none,block:2"   value lists
+ * recompute accepts none, selective, full, block (every k) and block:K. A filter on
+ * rc_layers only restricts recompute=block strategies. Filters on derived dims (dp, m)
+ * are allowed. Not collective.
+ */
+typedef struct PrismSpaceFilter PrismSpaceFilter;
+
+/** An empty filter (accepts everything). Ownership: prism_space_filter_free(). */
+PrismSpaceFilter *prism_space_filter_new(void);
+void prism_space_filter_free(PrismSpaceFilter *f);
+/** Deep copy. Ownership: prism_space_filter_free(). */
+PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f);
+/**
+ * Add the restrictions of one --fix / --range / --only option value.
+ * Errors: PRISM_INPUT_ERROR_PARSE (syntax), _UNKNOWN_NAME (dimension or value name),
+ * _VALUE (out of range: zero=5, tp=0, a range on schedule), each naming the option,
+ * dimension and value and listing what is allowed.
+ */
+gboolean prism_space_filter_fix(PrismSpaceFilter *f, const char *text, GError **error);
+gboolean prism_space_filter_range(PrismSpaceFilter *f, const char *text, GError **error);
+gboolean prism_space_filter_only(PrismSpaceFilter *f, const char *text, GError **error);
+/** TRUE when some restriction applies to @p dim. */
+gboolean prism_space_filter_restricts(const PrismSpaceFilter *f, PrismDim dim);
+/** TRUE when strategy @p s passes every restriction of @p f (NULL accepts all). */
+gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const PrismStrategy *s);
+/**
+ * The filter as text, "" when empty, e.g. "tp in {8}; pp in [1,16]". Stable: written
+ * into outputs as part of the space description. Ownership: g_free().
+ */
+char *prism_space_filter_describe(const PrismSpaceFilter *f);
+
+/** One segment: a run of consecutive indices sharing one structural key. */
+typedef struct PrismSpaceSegment {
+    PrismSegmentKey key;
+    uint64_t first; /**< global index of its first strategy */
+    uint64_t count; /**< strategies in the segment (== lanes of its table) */
+    uint32_t table; /**< lane table id */
+} PrismSpaceSegment;
+
+typedef struct PrismSpace PrismSpace;
+
+/**
+ * Enumerate the space. @p devices is a sorted, duplicate-free list of device counts
+ * (PrismInputs.devices). @p filter may be NULL.
+ * Errors: PRISM_INPUT_ERROR_VALUE (empty device list, a device count of 0),
+ * PRISM_INPUT_ERROR_INFEASIBLE when no valid strategy passes the filters (the message
+ * names the dimension whose filter excludes every valid value, or says that the
+ * combination is empty). Ownership: prism_space_free().
+ */
+PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *training,
+                            const uint32_t *devices, size_t n_devices,
+                            const PrismSpaceFilter *filter, GError **error);
+void prism_space_free(PrismSpace *space);
+
+/** Number of strategies. */
+uint64_t prism_space_size(const PrismSpace *space);
+/** Segments in index order; borrowed, valid while @p space lives. */
+const PrismSpaceSegment *prism_space_segments(const PrismSpace *space, size_t *n);
+/** The segment holding @p index (binary search); index must be < size. */
+size_t prism_space_find_segment(const PrismSpace *space, uint64_t index);
+/**
+ * A view of @p n lanes starting at lane @p lane of segment @p seg: pointers into the
+ * lane table (no copy), valid while @p space lives. lane + n must be <= seg count.
+ */
+void prism_space_lanes(const PrismSpace *space, size_t seg, uint64_t lane, size_t n,
+                       PrismLanes *out);
+/** Number of lane tables and the lane count of table @p t. */
+size_t prism_space_n_tables(const PrismSpace *space);
+size_t prism_space_table_size(const PrismSpace *space, size_t t);
+
+/** Strategy at @p index. Returns FALSE (no error) when index >= size. */
+gboolean prism_space_unrank(const PrismSpace *space, uint64_t index, PrismStrategy *out);
+/** Index of @p s. Returns FALSE (no error) when @p s is not in the space. */
+gboolean prism_space_rank(const PrismSpace *space, const PrismStrategy *s, uint64_t *index);
+
+/**
+ * The distinct values dimension @p dim takes in the space, ascending.
+ * Ownership: g_free() the array.
+ */
+uint64_t *prism_space_dim_values(const PrismSpace *space, PrismDim dim, size_t *n);
+/** The device list the space was built for (borrowed). */
+const uint32_t *prism_space_devices(const PrismSpace *space, size_t *n);
+/** Number of transformer layers L the pipeline splits (prism_model_split_layers). */
+uint32_t prism_space_layers(const PrismSpace *space);
+
+/**
+ * The `prism plan --count` report: size per dimension (distinct values and a compact
+ * list), segments, lane tables and the total. Text table, or JSON
+ * {"total":..,"segments":..,"dims":{"tp":{"count":6,"values":[1,2,...]},...}}.
+ * Ownership: g_free().
+ */
+char *prism_space_describe(const PrismSpace *space, gboolean json);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismSpaceFilter, prism_space_filter_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismSpace, prism_space_free)
+
+G_END_DECLS
+
+#endif /* PRISM_SPACE_H */

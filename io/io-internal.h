@@ -1,0 +1,165 @@
+/*
+ * io-internal.h - private helpers shared by the io/ files: HDF5 error capture, typed
+ * column buffers, the spill-record format and its index.
+ */
+#ifndef PRISM_IO_INTERNAL_H
+#define PRISM_IO_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+#include <hdf5.h>
+
+#include <prism/io.h>
+
+G_BEGIN_DECLS
+
+/* HDF5 */
+
+/** Fill @p error (PRISM_RUNTIME_ERROR_HDF5) from the HDF5 error stack of a failed call. */
+void prism_h5_set_error_internal(GError **error, const char *what, const char *call,
+                                 const char *file, int line);
+#define PRISM_H5_FAILED(error, what, call)                                                   \
+    prism_h5_set_error_internal((error), (what), #call, __FILE__, __LINE__)
+
+/** Turn off HDF5's own error printing (once per process). */
+void prism_h5_quiet_internal(void);
+/** The HDF5 memory/file type of a store type (a predefined type: never closed). */
+hid_t prism_h5_store_type_internal(PrismStore store);
+/** The store type of a dataset's file type, FALSE when not one of ours. */
+gboolean prism_h5_type_store_internal(hid_t type, PrismStore *out, gboolean *is_u64);
+
+/** Root (or object) attribute: UTF-8 variable-length string. All ranks, same value. */
+gboolean prism_h5_attr_string_internal(hid_t obj, const char *name, const char *value,
+                                       GError **error);
+gboolean prism_h5_attr_u64_internal(hid_t obj, const char *name, uint64_t value,
+                                    GError **error);
+/** Read a string (fixed or variable) or integer attribute as text. Ownership: g_free. */
+char *prism_h5_attr_text_internal(hid_t obj, const char *name);
+
+/** File access list for MPI-IO with collective metadata on @p comm. */
+hid_t prism_h5_fapl_internal(PrismComm *comm);
+/** File creation list: root attributes keep their creation order. */
+hid_t prism_h5_fcpl_internal(void);
+/** Transfer list for collective MPI-IO. */
+hid_t prism_h5_dxpl_internal(void);
+
+/**
+ * Create a 1-D dataset of @p total values of @p type in @p loc: chunked with shuffle +
+ * deflate when @p deflate > 0 and @p chunk > 0, contiguous otherwise. Collective.
+ */
+hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
+                                       uint64_t chunk, int deflate, GError **error);
+/**
+ * Collective write of rows [first, first + n) of a 1-D dataset from @p buf (memory type
+ * == file type). n == 0 selects nothing but still takes part.
+ */
+gboolean prism_h5_write_range_internal(hid_t dset, hid_t type, hid_t dxpl, uint64_t first,
+                                       uint64_t n, const void *buf, GError **error);
+/** Collective read of rows [first, first + n) in the file type into @p buf. */
+gboolean prism_h5_read_range_internal(hid_t dset, hid_t type, hid_t dxpl, uint64_t first,
+                                      uint64_t n, void *buf, GError **error);
+
+/* Typed column buffers */
+
+/** Convert rows [from, from + n) of @p batch into @p bufs (one per column) at row @p at. */
+void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const PrismRowBatch *batch,
+                                  size_t from, size_t n, void *const *bufs, size_t at);
+/** Convert one table row into @p bufs at row @p at. */
+void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismLandscapeRow *row,
+                                void *const *bufs, size_t at);
+/** Value @p i of a typed buffer as double. */
+double prism_io_load_internal(PrismStore store, const void *buf, size_t i);
+/** Bytes of one row of @p schema (sum of column sizes). */
+size_t prism_io_row_bytes_internal(const PrismLandscapeSchema *schema);
+/** Deep copy. */
+PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *schema);
+
+/* Spill records (io_spill.c). A record holds rows [first, first + n) of every column:
+ *   header: magic "PRISMSP1", u64 first, u32 n, u32 n_cols, u64 payload bytes,
+ *           u32 crc32 of each column segment, u32 crc32 of everything before it;
+ *   payload: column 0's n values, column 1's n values, ... (host byte order).
+ * A record is valid when its header CRC matches and its payload lies inside the file;
+ * scanning stops at the first invalid record (a torn tail after SIGKILL). */
+
+typedef struct PrismSpillRecord {
+    uint32_t file;   /**< index into the spill file table */
+    uint32_t n;      /**< rows */
+    uint64_t offset; /**< byte offset of the header in the file */
+    uint64_t first;  /**< global index of row 0 */
+} PrismSpillRecord;
+
+/** Order records by first row, then file id (for g_array_sort). */
+gint prism_spill_record_cmp_internal(gconstpointer a, gconstpointer b);
+
+/** Header size of a record with @p n_cols columns. */
+size_t prism_spill_header_size_internal(size_t n_cols);
+
+/**
+ * Append one record (rows [first, first + n) held column-wise in @p bufs) to the open
+ * file @p fd at its end, then fdatasync when @p sync. Fills *@p rec's offset/first/n.
+ * Errors: PRISM_RUNTIME_ERROR_IO naming @p path and errno.
+ */
+gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_size,
+                                     const PrismLandscapeSchema *schema, uint64_t first,
+                                     uint32_t n, void *const *bufs, gboolean sync,
+                                     PrismSpillRecord *rec, GError **error);
+
+/**
+ * Scan @p path and append its valid records (file id @p file_id) to @p out. Stops at the
+ * first invalid record; *@p torn is set when the file had trailing bytes after the last
+ * valid record. Records of another schema are an error (PRISM_INPUT_ERROR_OUTPUT).
+ */
+gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
+                                   const PrismLandscapeSchema *schema, GArray *out,
+                                   gboolean *torn, GError **error);
+
+/**
+ * Read column @p col of record @p rec from the open file @p fd (@p path for messages) and
+ * verify its CRC; copy rows [lo, hi) (global indices inside the record) into @p dst at
+ * row (lo - dst_first). @p scratch is reused across calls. Errors:
+ * PRISM_RUNTIME_ERROR_IO (read failure or CRC mismatch, naming the file and offset).
+ */
+gboolean prism_spill_read_column_internal(int fd, const char *path,
+                                          const PrismLandscapeSchema *schema,
+                                          const PrismSpillRecord *rec, size_t col, uint64_t lo,
+                                          uint64_t hi, void *dst, uint64_t dst_first,
+                                          GByteArray *scratch, GError **error);
+
+/* The writer's state, shared by io_landscape.c (prepare + sink) and io_finish.c. */
+struct PrismLandscape {
+    PrismComm *comm; /* borrowed */
+    char *path, *partial, *spill_dir, *manifest;
+    PrismLandscapeSchema *schema;
+    PrismLandscapeOptions opts;
+    GPtrArray *attr_names, *attr_values; /* char * */
+    GArray *attr_identity;               /* gboolean */
+    PrismGridPointInfo *grid;            /* strings owned (g_strdup) */
+    size_t n_grid;
+    gboolean prepared, began, finished, resuming;
+    uint32_t session; /* 1 for a fresh run, k + 1 after k sessions */
+    uint64_t total, lo, hi;
+    GPtrArray *files;    /* spill file paths by file id: earlier sessions, then ours */
+    uint32_t n_old_files;
+    GArray *old_records; /* PrismSpillRecord of earlier sessions, sorted by first */
+    GArray *persisted;   /* merged [a, b) pairs (uint64_t[2]) of old records */
+    guint cursor;        /* into persisted, batches come in increasing order */
+    int fd;              /* our spill file, -1 when closed */
+    uint64_t fd_size;
+    GArray *my_records;
+    void **buf;          /* one typed buffer per column, spill_rows rows */
+    uint64_t buf_first;
+    size_t buf_n;
+    uint64_t skipped, spilled;
+    GArray *feasible_per_job; /* uint64_t, indexed by job */
+    GArray *rows_per_job;     /* uint64_t */
+    unsigned test_delay_ms;   /* PRISM_IO_TEST_DELAY_MS: sleep after each record (tests) */
+};
+
+/** Flush the round buffer as one record. Local. */
+gboolean prism_landscape_flush_internal(PrismLandscape *ls, GError **error);
+
+G_END_DECLS
+
+#endif /* PRISM_IO_INTERNAL_H */

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_finish.c - the landscape writer, second half: build the HDF5 file from the spill
+ * records (every rank writes its chunk-aligned hyperslab of each column with collective
+ * MPI-IO), add /pareto, /topk and /grid (rank 0's rows, written in collective calls in
+ * which the other ranks select nothing), the root attributes, then rename NAME.partial
+ * to NAME and remove the spill folder.
+ *
+ * Collective on the writer's comm. Every HDF5 call that creates or changes metadata is
+ * made by every rank with identical arguments; every rank makes the same number of
+ * H5Dwrite calls (ranks without rows select none). Ranks agree after each collective
+ * step, so one rank's failure (a damaged spill record, ENOSPC) stops all of them at the
+ * same point. Not thread-safe.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include <prism/core.h>
+#include <prism/version.h>
+
+#include "io-internal.h"
+
+gboolean prism_io_remove_spill_internal(const PrismLandscape *ls, GError **error);
+gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, const char *status,
+                                            GError **error);
+
+/* Rows per assembly round per rank: whole chunks, about 1 Mi rows (8 MiB per column). */
+#define ROUND_TARGET_ROWS (1u << 20)
+
+static char *utc_now(void)
+{
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+    return g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ");
+}
+
+gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, const char *status,
+                                            GError **error)
+{
+    /* Every rank writes identical attributes: the time stamp comes from rank 0. */
+    char stamp[32] = "";
+    if (ls->comm->rank == 0) {
+        g_autofree char *t = utc_now();
+        g_strlcpy(stamp, t, sizeof stamp);
+    }
+    if (!prism_comm_bcast_bytes(ls->comm, stamp, sizeof stamp, 0, error))
+        return FALSE;
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    g_autofree char *h5v = g_strdup_printf("%u.%u.%u", maj, min, rel);
+    if (!prism_h5_attr_string_internal(file, "tool", "prism", error) ||
+        !prism_h5_attr_string_internal(file, "tool_version", PRISM_VERSION_STRING, error) ||
+        !prism_h5_attr_string_internal(file, "git_revision", PRISM_GIT_REVISION, error) ||
+        !prism_h5_attr_string_internal(file, "hdf5_version", h5v, error) ||
+        !prism_h5_attr_string_internal(file, "created_utc", stamp, error) ||
+        !prism_h5_attr_u64_internal(file, "schema_version", PRISM_LANDSCAPE_SCHEMA_VERSION,
+                                    error) ||
+        !prism_h5_attr_u64_internal(file, "ranks", (uint64_t)ls->comm->size, error) ||
+        !prism_h5_attr_u64_internal(file, "sessions", ls->session, error) ||
+        !prism_h5_attr_string_internal(file, "status", status, error))
+        return FALSE;
+    for (guint i = 0; i < ls->attr_names->len; i++)
+        if (!prism_h5_attr_string_internal(file, g_ptr_array_index(ls->attr_names, i),
+                                           g_ptr_array_index(ls->attr_values, i), error))
+            return FALSE;
+    return TRUE;
+}
+
+typedef struct {
+    PrismLandscape *ls;
+    GArray *records; /* every session's records, sorted by first */
+    int *fds;        /* by file id, opened lazily */
+    GByteArray *scratch;
+} Assembly;
+
+static int assembly_fd(Assembly *a, uint32_t file, GError **error)
+{
+    if (a->fds[file] < 0) {
+        const char *p = g_ptr_array_index(a->ls->files, file);
+        a->fds[file] = open(p, O_RDONLY | O_CLOEXEC);
+        if (a->fds[file] < 0)
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "opening %s: %s", p,
+                        g_strerror(errno));
+    }
+    return a->fds[file];
+}
+
+/* Fill rows [lo, hi) of column @p col into @p dst from the records covering them. */
+static gboolean gather_column(Assembly *a, size_t col, uint64_t lo, uint64_t hi, void *dst,
+                              GError **error)
+{
+    const PrismSpillRecord *r = (const PrismSpillRecord *)(const void *)a->records->data;
+    guint n = a->records->len, left = 0, right = n;
+    while (left < right) { /* first record whose end is beyond lo */
+        guint mid = left + (right - left) / 2;
+        if (r[mid].first + r[mid].n <= lo)
+            left = mid + 1;
+        else
+            right = mid;
+    }
+    uint64_t g = lo;
+    for (guint i = left; i < n && g < hi; i++) {
+        if (r[i].first + r[i].n <= g)
+            continue; /* overlapping duplicate already used */
+        if (r[i].first > g)
+            break;
+        uint64_t stop = MIN(hi, r[i].first + r[i].n);
+        int fd = assembly_fd(a, r[i].file, error);
+        if (fd < 0 || !prism_spill_read_column_internal(fd, g_ptr_array_index(a->ls->files, r[i].file),
+                                                        a->ls->schema, &r[i], col, g, stop, dst, lo,
+                                                        a->scratch, error))
+            return FALSE;
+        g = stop;
+    }
+    if (g < hi) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
+                    "landscape rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                    " were never delivered to the writer",
+                    g, hi);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+
+/* Everyone's records of this session, added to the earlier ones. */
+static gboolean gather_records(PrismLandscape *ls, GArray *all, GError **error)
+{
+    int size = ls->comm->size;
+    int mine = (int)(ls->my_records->len * sizeof(PrismSpillRecord));
+    g_autofree int *counts = g_new0(int, size);
+    g_autofree int *displs = g_new0(int, size);
+    PRISM_MPI_TRY(MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, ls->comm->mpi), error);
+    int total = 0;
+    for (int r = 0; r < size; r++) {
+        displs[r] = total;
+        total += counts[r];
+    }
+    g_array_append_vals(all, ls->old_records->data, ls->old_records->len);
+    guint base = all->len;
+    g_array_set_size(all, base + (guint)(total / (int)sizeof(PrismSpillRecord)));
+    PRISM_MPI_TRY(MPI_Allgatherv(ls->my_records->data, mine, MPI_BYTE,
+                                 all->data + base * sizeof(PrismSpillRecord), counts, displs,
+                                 MPI_BYTE, ls->comm->mpi),
+                  error);
+    g_array_sort(all, prism_spill_record_cmp_internal);
+    return TRUE;
+}
+
+static hid_t create_group(hid_t file, const char *name, GError **error);
+static gboolean step(PrismComm *comm, gboolean local_ok, GError **error);
+static gboolean close_group(PrismComm *comm, hid_t g, const char *name, gboolean ok,
+                            GError **error);
+
+static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GError **error)
+{
+    PrismComm *comm = ls->comm;
+    const PrismLandscapeSchema *schema = ls->schema;
+    g_autoptr(GArray) records = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
+    if (!gather_records(ls, records, error))
+        return FALSE;
+    hid_t group = create_group(file, "landscape", error);
+    if (!step(comm, group >= 0, error)) {
+        if (group >= 0)
+            H5Gclose(group);
+        return FALSE;
+    }
+    gboolean ok = TRUE;
+    uint64_t total = ls->total, chunk = MIN(ls->opts.chunk_rows, MAX(total, 1));
+    g_autofree hid_t *dsets = g_new(hid_t, schema->n);
+    for (size_t c = 0; c < schema->n; c++)
+        dsets[c] = -1;
+    GString *names = g_string_new(NULL);
+    for (size_t c = 0; c < schema->n && ok; c++) {
+        const PrismLandscapeColumn *col = &schema->cols[c];
+        g_string_append_printf(names, "%s%s", c ? "," : "", col->name);
+        dsets[c] = prism_h5_dataset_create_internal(group, col->name,
+                                                    prism_h5_store_type_internal(col->store),
+                                                    total, chunk, ls->opts.deflate, error);
+        ok = step(comm, dsets[c] >= 0, error);
+        if (ok)
+            ok = step(comm,
+                      prism_h5_attr_string_internal(dsets[c], "unit", col->unit, error) &&
+                          prism_h5_attr_string_internal(dsets[c], "doc", col->doc, error) &&
+                          prism_h5_attr_string_internal(dsets[c], "type",
+                                                        prism_store_name(col->store), error),
+                      error);
+    }
+    if (ok)
+        ok = step(comm, prism_h5_attr_string_internal(group, "columns", names->str, error), error);
+    g_string_free(names, TRUE);
+    /* Chunk-aligned slices: every chunk has exactly one writer and is written once, whole. */
+    uint64_t n_chunks = (total + chunk - 1) / chunk, c_lo, c_hi;
+    prism_partition_block(n_chunks, comm->rank, comm->size, &c_lo, &c_hi);
+    uint64_t s_lo = MIN(c_lo * chunk, total), s_hi = MIN(c_hi * chunk, total);
+    uint64_t round = MAX(1, ROUND_TARGET_ROWS / chunk) * chunk;
+    uint64_t mine = (s_hi - s_lo + round - 1) / round, rounds = 0;
+    if (ok)
+        ok = prism_comm_allreduce_u64(comm, mine, MPI_MAX, &rounds, error);
+    Assembly a = {ls, records, g_new(int, MAX(ls->files->len, 1)), g_byte_array_new()};
+    for (guint f = 0; f < ls->files->len; f++)
+        a.fds[f] = -1;
+    void *buf = g_malloc(MIN(round, MAX(s_hi - s_lo, 1)) * sizeof(double));
+    for (uint64_t j = 0; j < rounds && ok; j++) {
+        uint64_t a_lo = MIN(s_lo + j * round, s_hi), a_hi = MIN(a_lo + round, s_hi);
+        for (size_t c = 0; c < schema->n && ok; c++) {
+            ok = step(comm, gather_column(&a, c, a_lo, a_hi, buf, error), error);
+            if (ok)
+                ok = step(comm,
+                          prism_h5_write_range_internal(
+                              dsets[c], prism_h5_store_type_internal(schema->cols[c].store), dxpl,
+                              a_lo, a_hi - a_lo, buf, error),
+                          error);
+        }
+    }
+    g_free(buf);
+    for (guint f = 0; f < ls->files->len; f++)
+        if (a.fds[f] >= 0)
+            close(a.fds[f]);
+    g_free(a.fds);
+    g_byte_array_unref(a.scratch);
+    gboolean closed = TRUE;
+    for (size_t c = 0; c < schema->n; c++)
+        if (dsets[c] >= 0 && H5Dclose(dsets[c]) < 0 && closed && ok) {
+            PRISM_H5_FAILED(error, schema->cols[c].name, H5Dclose);
+            closed = FALSE;
+        }
+    ok = step(comm, closed, error) && ok;
+    return close_group(comm, group, "/landscape", ok, error);
+}
+
+/* Agree on a step every rank took; a failing step must have set *error. */
+static gboolean step(PrismComm *comm, gboolean local_ok, GError **error)
+{
+    if (!local_ok && *error == NULL)
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL, "unknown failure");
+    return prism_comm_agree_error(comm, error);
+}
+
+/* A small 1-D dataset whose values come from rank 0 (n agreed beforehand). */
+static gboolean write_small(PrismComm *comm, hid_t loc, const char *name, hid_t type, uint64_t n,
+                            const void *buf, hid_t dxpl, const char *unit, const char *doc,
+                            GError **error)
+{
+    hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, 0, error);
+    gboolean ok = step(comm, d >= 0, error);
+    if (ok)
+        ok = step(comm,
+                  (unit == NULL || prism_h5_attr_string_internal(d, "unit", unit, error)) &&
+                      (doc == NULL || prism_h5_attr_string_internal(d, "doc", doc, error)),
+                  error);
+    if (ok && n > 0)
+        ok = step(comm,
+                  prism_h5_write_range_internal(d, type, dxpl, 0, comm->rank == 0 ? n : 0, buf,
+                                                error),
+                  error);
+    if (d >= 0) {
+        gboolean closed = H5Dclose(d) >= 0;
+        if (!closed && ok)
+            PRISM_H5_FAILED(error, name, H5Dclose);
+        ok = step(comm, closed || !ok, error) && ok;
+    }
+    return ok;
+}
+
+static hid_t create_group(hid_t file, const char *name, GError **error)
+{
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    H5Pclose(gcpl);
+    if (g < 0)
+        PRISM_H5_FAILED(error, name, H5Gcreate2);
+    return g;
+}
+
+static gboolean close_group(PrismComm *comm, hid_t g, const char *name, gboolean ok,
+                            GError **error)
+{
+    gboolean closed = H5Gclose(g) >= 0;
+    if (!closed && ok)
+        PRISM_H5_FAILED(error, name, H5Gclose);
+    return step(comm, closed || !ok, error) && ok;
+}
+
+/* /pareto or /topk: index (+ rank for topk) and every landscape column. */
+static gboolean write_table(PrismLandscape *ls, hid_t file, hid_t dxpl, const char *name,
+                            const PrismLandscapeRow *rows, size_t n_rows, gboolean ranked,
+                            GError **error)
+{
+    PrismComm *comm = ls->comm;
+    uint64_t n = comm->rank == 0 ? n_rows : 0;
+    if (!prism_comm_bcast_bytes(comm, &n, sizeof n, 0, error))
+        return FALSE;
+    hid_t g = create_group(file, name, error);
+    if (!step(comm, g >= 0, error)) {
+        if (g >= 0)
+            H5Gclose(g);
+        return FALSE;
+    }
+    const PrismLandscapeSchema *schema = ls->schema;
+    size_t have = comm->rank == 0 ? (size_t)n : 0;
+    g_autofree uint64_t *index = g_new0(uint64_t, MAX(have, 1));
+    g_autofree uint32_t *rank_col = g_new0(uint32_t, MAX(have, 1));
+    void **bufs = g_new0(void *, schema->n);
+    for (size_t c = 0; c < schema->n; c++)
+        bufs[c] = g_malloc0(MAX(have, 1) * prism_store_size(schema->cols[c].store));
+    for (size_t i = 0; i < have; i++) {
+        index[i] = rows[i].index;
+        rank_col[i] = (uint32_t)(i + 1);
+        prism_io_pack_row_internal(schema, &rows[i], bufs, i);
+    }
+    gboolean ok = write_small(comm, g, "index", H5T_NATIVE_UINT64, n, index, dxpl, "row",
+                              "global row index into /landscape", error);
+    if (ok && ranked)
+        ok = write_small(comm, g, "rank", H5T_NATIVE_UINT32, n, rank_col, dxpl, "position",
+                         "1 = best", error);
+    for (size_t c = 0; c < schema->n && ok; c++)
+        ok = write_small(comm, g, schema->cols[c].name,
+                         prism_h5_store_type_internal(schema->cols[c].store), n, bufs[c], dxpl,
+                         schema->cols[c].unit, NULL, error);
+    for (size_t c = 0; c < schema->n; c++)
+        g_free(bufs[c]);
+    g_free(bufs);
+    return close_group(comm, g, name, ok, error);
+}
+
+static gboolean write_strings(PrismComm *comm, hid_t loc, const char *name,
+                              const char *const *v, size_t n, hid_t dxpl, GError **error)
+{
+    size_t width = 1;
+    for (size_t i = 0; i < n; i++)
+        width = MAX(width, strlen(v[i]) + 1);
+    g_autofree char *flat = g_malloc0(MAX(n, 1) * width);
+    for (size_t i = 0; i < n; i++)
+        memcpy(flat + i * width, v[i], strlen(v[i]));
+    /* Fixed-length strings: parallel HDF5 cannot write variable-length data. */
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, width);
+    H5Tset_strpad(type, H5T_STR_NULLPAD);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    gboolean ok = write_small(comm, loc, name, type, n, flat, dxpl, NULL, NULL, error);
+    H5Tclose(type);
+    return ok;
+}
+
+static gboolean write_grid(PrismLandscape *ls, hid_t file, hid_t dxpl, const uint64_t *feasible,
+                           GError **error)
+{
+    PrismComm *comm = ls->comm;
+    size_t n = ls->n_grid;
+    hid_t g = create_group(file, "grid", error);
+    if (!step(comm, g >= 0, error)) {
+        if (g >= 0)
+            H5Gclose(g);
+        return FALSE;
+    }
+    g_autofree const char **models = g_new0(const char *, MAX(n, 1));
+    g_autofree const char **clusters = g_new0(const char *, MAX(n, 1));
+    g_autofree uint32_t *devices = g_new0(uint32_t, MAX(n, 1));
+    g_autofree uint64_t *u = g_new0(uint64_t, 5 * MAX(n, 1));
+    for (size_t i = 0; i < n; i++) {
+        models[i] = ls->grid[i].model;
+        clusters[i] = ls->grid[i].cluster;
+        devices[i] = ls->grid[i].devices;
+        u[0 * n + i] = ls->grid[i].gbs;
+        u[1 * n + i] = ls->grid[i].seq;
+        u[2 * n + i] = ls->grid[i].first_row;
+        u[3 * n + i] = ls->grid[i].rows;
+        u[4 * n + i] = feasible[i];
+    }
+    static const char *const unames[5] = {"gbs", "seq", "first_row", "rows", "feasible_rows"};
+    static const char *const udocs[5] = {"global batch in sequences", "sequence length",
+                                         "first global row of the point", "rows of the point",
+                                         "rows that fit in memory"};
+    gboolean ok = write_strings(comm, g, "model", models, n, dxpl, error) &&
+                  write_strings(comm, g, "cluster", clusters, n, dxpl, error) &&
+                  write_small(comm, g, "devices", H5T_NATIVE_UINT32, n, devices, dxpl, "count",
+                              "device count (0 = several: a dim of the point)", error);
+    for (size_t k = 0; k < 5 && ok; k++)
+        ok = write_small(comm, g, unames[k], H5T_NATIVE_UINT64, n, u + k * n, dxpl, NULL,
+                         udocs[k], error);
+    return close_group(comm, g, "/grid", ok, error);
+}
+
+/* Per-job row and feasible counts summed over ranks (every row was seen by one rank). */
+static gboolean job_counts(PrismLandscape *ls, GArray *rows_out, GArray *feas_out, GError **error)
+{
+    uint64_t mine = ls->rows_per_job->len, n = 0;
+    if (!prism_comm_allreduce_u64(ls->comm, mine, MPI_MAX, &n, error))
+        return FALSE;
+    n = MAX(n, (uint64_t)ls->n_grid);
+    g_array_set_size(ls->rows_per_job, (guint)n);
+    g_array_set_size(ls->feasible_per_job, (guint)n);
+    g_array_set_size(rows_out, (guint)n);
+    g_array_set_size(feas_out, (guint)n);
+    if (n == 0)
+        return TRUE;
+    PRISM_MPI_TRY(MPI_Allreduce(ls->rows_per_job->data, rows_out->data, (int)n, MPI_UINT64_T,
+                                MPI_SUM, ls->comm->mpi),
+                  error);
+    PRISM_MPI_TRY(MPI_Allreduce(ls->feasible_per_job->data, feas_out->data, (int)n, MPI_UINT64_T,
+                                MPI_SUM, ls->comm->mpi),
+                  error);
+    return TRUE;
+}
+
+static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size_t n_pareto,
+                       const PrismLandscapeRow *topk, size_t n_topk, GError **error)
+{
+    PrismComm *comm = ls->comm;
+    g_autoptr(GArray) rows_job = g_array_new(FALSE, TRUE, sizeof(uint64_t));
+    g_autoptr(GArray) feas_job = g_array_new(FALSE, TRUE, sizeof(uint64_t));
+    if (!job_counts(ls, rows_job, feas_job, error))
+        return FALSE;
+    uint64_t seen = 0, feasible = 0;
+    for (guint j = 0; j < rows_job->len; j++) {
+        seen += g_array_index(rows_job, uint64_t, j);
+        feasible += g_array_index(feas_job, uint64_t, j);
+    }
+    if (seen != ls->total) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
+                    "landscape: the sink saw %" G_GUINT64_FORMAT " rows of %" G_GUINT64_FORMAT,
+                    seen, ls->total);
+        return FALSE; /* the same sums on every rank: all fail here */
+    }
+    hid_t fapl = prism_h5_fapl_internal(comm), dxpl = prism_h5_dxpl_internal();
+    hid_t fcpl = prism_h5_fcpl_internal();
+    hid_t file = fapl >= 0 ? H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl) : -1;
+    if (file < 0)
+        PRISM_H5_FAILED(error, ls->partial, H5Fcreate);
+    gboolean ok = step(comm, file >= 0 && dxpl >= 0, error);
+    if (ok)
+        ok = step(comm,
+                  prism_io_write_root_attrs_internal(ls, file, "incomplete", error) &&
+                      prism_h5_attr_u64_internal(file, "rows", ls->total, error) &&
+                      prism_h5_attr_u64_internal(file, "feasible_rows", feasible, error) &&
+                      prism_h5_attr_string_internal(file, "landscape",
+                                                    ls->opts.no_landscape
+                                                        ? "not stored (--no-landscape)"
+                                                        : "stored",
+                                                    error),
+                  error);
+    if (ok && !ls->opts.no_landscape)
+        ok = write_landscape(ls, file, dxpl, error);
+    if (ok)
+        ok = write_table(ls, file, dxpl, "pareto", pareto, n_pareto, FALSE, error) &&
+             write_table(ls, file, dxpl, "topk", topk, n_topk, TRUE, error);
+    if (ok && ls->n_grid > 0)
+        ok = write_grid(ls, file, dxpl, (const uint64_t *)(const void *)feas_job->data, error);
+    if (ok)
+        ok = step(comm, prism_h5_attr_string_internal(file, "status", "complete", error), error);
+    if (ok) {
+        gboolean flushed = H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0;
+        if (!flushed)
+            PRISM_H5_FAILED(error, ls->partial, H5Fflush);
+        ok = step(comm, flushed, error);
+    }
+    if (file >= 0) {
+        gboolean closed = H5Fclose(file) >= 0;
+        if (!closed && ok)
+            PRISM_H5_FAILED(error, ls->partial, H5Fclose);
+        ok = step(comm, closed || !ok, error) && ok;
+    }
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (dxpl >= 0)
+        H5Pclose(dxpl);
+    if (!ok) {
+        g_prefix_error(error, "writing %s (kept with its spill folder; fix the cause and rerun "
+                              "with --resume): ",
+                       ls->partial);
+        return FALSE;
+    }
+    /* Complete: publish under the final name, then drop the spill records. */
+    if (comm->rank == 0) {
+        if (g_rename(ls->partial, ls->path) != 0) {
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                        "renaming %s to %s: %s", ls->partial, ls->path, g_strerror(errno));
+        } else {
+            g_autofree char *dir = g_path_get_dirname(ls->path);
+            int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (dfd >= 0) {
+                (void)fsync(dfd); /* make the rename durable; best effort */
+                close(dfd);
+            }
+            GError *local = NULL;
+            if (!ls->opts.no_landscape && !prism_io_remove_spill_internal(ls, &local)) {
+                prism_log(PRISM_LOG_WARN, 0, "%s", local->message);
+                g_error_free(local);
+            }
+        }
+    }
+    return prism_comm_agree_error(comm, error);
+}
+
+gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *pareto,
+                                size_t n_pareto, const PrismLandscapeRow *topk, size_t n_topk,
+                                GError **error)
+{
+    g_return_val_if_fail(ls != NULL && ls->prepared && ls->began && !ls->finished, FALSE);
+    GError *local = NULL; /* the agreement steps need a real error slot */
+    gboolean ok = finish(ls, pareto, n_pareto, topk, n_topk, &local);
+    if (!ok)
+        g_propagate_error(error, local);
+    ls->finished = ok;
+    return ok;
+}

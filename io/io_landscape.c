@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_landscape.c - the landscape writer, first half: options, attributes, the output
+ * path checks and resume state (prepare), and the row sink that appends each rank's
+ * rows to its own spill file. The HDF5 file itself is written by io_finish.c.
+ *
+ * prepare() and the sink's begin()/end() are collective on the writer's comm (rank 0
+ * does the file-system checks and broadcasts the verdict); rows() is local. Not
+ * thread-safe.
+ */
+#include <prism/io.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include <prism/core.h>
+
+#include "io-internal.h"
+
+#define MANIFEST_GROUP "prism-spill"
+#define SPILL_FORMAT 1
+
+void prism_landscape_options_default(PrismLandscapeOptions *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->deflate = 4;
+    opts->chunk_rows = 65536;
+    opts->spill_rows = 65536;
+    opts->fsync = TRUE;
+}
+
+PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
+                                    const PrismLandscapeSchema *schema,
+                                    const PrismLandscapeOptions *opts)
+{
+    g_return_val_if_fail(comm != NULL && path != NULL && schema != NULL && opts != NULL, NULL);
+    PrismLandscape *ls = g_new0(PrismLandscape, 1);
+    ls->comm = comm;
+    ls->path = g_strdup(path);
+    ls->partial = g_strconcat(path, ".partial", NULL);
+    ls->spill_dir = g_strconcat(path, ".partial.spill", NULL);
+    ls->manifest = g_build_filename(ls->spill_dir, "manifest.ini", NULL);
+    ls->schema = prism_io_schema_copy_internal(schema);
+    ls->opts = *opts;
+    if (ls->opts.chunk_rows == 0)
+        ls->opts.chunk_rows = 65536;
+    if (ls->opts.spill_rows == 0)
+        ls->opts.spill_rows = 65536;
+    ls->attr_names = g_ptr_array_new_with_free_func(g_free);
+    ls->attr_values = g_ptr_array_new_with_free_func(g_free);
+    ls->attr_identity = g_array_new(FALSE, FALSE, sizeof(gboolean));
+    ls->files = g_ptr_array_new_with_free_func(g_free);
+    ls->old_records = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
+    ls->persisted = g_array_new(FALSE, FALSE, sizeof(uint64_t) * 2);
+    ls->my_records = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
+    ls->feasible_per_job = g_array_new(FALSE, TRUE, sizeof(uint64_t));
+    ls->rows_per_job = g_array_new(FALSE, TRUE, sizeof(uint64_t));
+    ls->fd = -1;
+    const char *delay = g_getenv("PRISM_IO_TEST_DELAY_MS");
+    ls->test_delay_ms = delay ? (unsigned)g_ascii_strtoull(delay, NULL, 10) : 0;
+    return ls;
+}
+
+static void free_buffers(PrismLandscape *ls)
+{
+    if (ls->buf == NULL)
+        return;
+    for (size_t c = 0; c < ls->schema->n; c++)
+        g_free(ls->buf[c]);
+    g_clear_pointer(&ls->buf, g_free);
+}
+
+void prism_landscape_free(PrismLandscape *ls)
+{
+    if (ls == NULL)
+        return;
+    if (ls->fd >= 0)
+        close(ls->fd);
+    free_buffers(ls);
+    for (size_t i = 0; i < ls->n_grid; i++) {
+        g_free((char *)ls->grid[i].model);
+        g_free((char *)ls->grid[i].cluster);
+    }
+    g_free(ls->grid);
+    g_ptr_array_unref(ls->attr_names);
+    g_ptr_array_unref(ls->attr_values);
+    g_array_unref(ls->attr_identity);
+    g_ptr_array_unref(ls->files);
+    g_array_unref(ls->old_records);
+    g_array_unref(ls->persisted);
+    g_array_unref(ls->my_records);
+    g_array_unref(ls->feasible_per_job);
+    g_array_unref(ls->rows_per_job);
+    prism_landscape_schema_free(ls->schema);
+    g_free(ls->path);
+    g_free(ls->partial);
+    g_free(ls->spill_dir);
+    g_free(ls->manifest);
+    g_free(ls);
+}
+
+void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *value,
+                              gboolean identity)
+{
+    g_return_if_fail(ls != NULL && name != NULL);
+    g_ptr_array_add(ls->attr_names, g_strdup(name));
+    g_ptr_array_add(ls->attr_values, g_strdup(value ? value : ""));
+    g_array_append_val(ls->attr_identity, identity);
+}
+
+void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n)
+{
+    g_return_if_fail(ls != NULL);
+    ls->grid = g_new0(PrismGridPointInfo, n);
+    for (size_t i = 0; i < n; i++) {
+        ls->grid[i] = points[i];
+        ls->grid[i].model = g_strdup(points[i].model ? points[i].model : "");
+        ls->grid[i].cluster = g_strdup(points[i].cluster ? points[i].cluster : "");
+    }
+    ls->n_grid = n;
+}
+
+const char *prism_landscape_partial_path(const PrismLandscape *ls)
+{
+    return ls->partial;
+}
+
+uint64_t prism_landscape_rows_skipped(const PrismLandscape *ls)
+{
+    return ls->skipped;
+}
+
+uint64_t prism_landscape_rows_spilled(const PrismLandscape *ls)
+{
+    return ls->spilled;
+}
+
+static char *schema_text(const PrismLandscapeSchema *schema)
+{
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0; i < schema->n; i++)
+        g_string_append_printf(s, "%s%s:%s", i ? "," : "", schema->cols[i].name,
+                               prism_store_name(schema->cols[i].store));
+    return g_string_free(s, FALSE);
+}
+
+static gboolean write_manifest(const PrismLandscape *ls, GKeyFile *kf, GError **error)
+{
+    gsize len = 0;
+    g_autofree char *text = g_key_file_to_data(kf, &len, NULL);
+    GError *local = NULL;
+    if (!g_file_set_contents_full(ls->manifest, text, (gssize)len,
+                                  G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                  0644, &local)) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "writing %s: %s",
+                    ls->manifest, local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Remove the spill folder and its files (only names we create: *.spill, manifest.ini). */
+static gboolean remove_spill_dir(const char *dir, GError **error)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (d == NULL)
+        return TRUE;
+    const char *name;
+    gboolean ok = TRUE;
+    while ((name = g_dir_read_name(d)) != NULL) {
+        if (!g_str_has_suffix(name, ".spill") && strcmp(name, "manifest.ini") != 0 &&
+            !g_str_has_prefix(name, "manifest.ini."))
+            continue;
+        g_autofree char *p = g_build_filename(dir, name, NULL);
+        if (g_unlink(p) != 0 && errno != ENOENT) {
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "removing %s: %s", p,
+                        g_strerror(errno));
+            ok = FALSE;
+            break;
+        }
+    }
+    g_dir_close(d);
+    if (ok && g_rmdir(dir) != 0 && errno != ENOENT) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                    "removing folder %s: %s (it holds files prism did not write)", dir,
+                    g_strerror(errno));
+        ok = FALSE;
+    }
+    return ok;
+}
+
+gboolean prism_io_remove_spill_internal(const PrismLandscape *ls, GError **error);
+gboolean prism_io_remove_spill_internal(const PrismLandscape *ls, GError **error)
+{
+    return remove_spill_dir(ls->spill_dir, error);
+}
+
+/* Compare the identity of a partial run with ours; explain the first difference. */
+static gboolean check_identity(const PrismLandscape *ls, GKeyFile *kf, GError **error)
+{
+    g_autofree char *schema = schema_text(ls->schema);
+    g_autofree char *old_schema = g_key_file_get_string(kf, MANIFEST_GROUP, "schema", NULL);
+    int format = g_key_file_get_integer(kf, MANIFEST_GROUP, "format", NULL);
+    if (format != SPILL_FORMAT || old_schema == NULL || strcmp(old_schema, schema) != 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "cannot resume %s: it was written with other landscape columns (%s); use "
+                    "--force to start over",
+                    ls->partial, old_schema ? old_schema : "unknown format");
+        return FALSE;
+    }
+    gsize n_old = 0;
+    g_auto(GStrv) old_keys = g_key_file_get_keys(kf, "identity", &n_old, NULL);
+    guint n_ident = 0;
+    for (guint i = 0; i < ls->attr_names->len; i++) {
+        if (!g_array_index(ls->attr_identity, gboolean, i))
+            continue;
+        n_ident++;
+        const char *name = g_ptr_array_index(ls->attr_names, i);
+        const char *value = g_ptr_array_index(ls->attr_values, i);
+        g_autofree char *old = g_key_file_get_string(kf, "identity", name, NULL);
+        if (old == NULL || strcmp(old, value) != 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                        "cannot resume %s: it was started with a different %s (was: %.200s%s; "
+                        "now: %.200s%s); rerun with the original inputs, or use --force to "
+                        "start over",
+                        ls->partial, name, old ? old : "(none)",
+                        old && strlen(old) > 200 ? "..." : "", value,
+                        strlen(value) > 200 ? "..." : "");
+            return FALSE;
+        }
+    }
+    if (n_old != n_ident) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "cannot resume %s: it records %zu input attributes, this run has %u; use "
+                    "--force to start over",
+                    ls->partial, (size_t)n_old, n_ident);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean parent_dir_ok(const char *path, GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname(path);
+    if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "-o %s: the folder %s does not exist", path, dir);
+        return FALSE;
+    }
+    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "-o %s: is a folder, not a file", path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Rank 0's part of prepare(): decide fresh / resume / refuse and set up the folder. */
+static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **error)
+{
+    if (!parent_dir_ok(ls->path, error))
+        return FALSE;
+    if (g_file_test(ls->path, G_FILE_TEST_EXISTS) && !ls->opts.force) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "output %s exists; use --force to overwrite it", ls->path);
+        return FALSE;
+    }
+    gboolean have_partial = g_file_test(ls->partial, G_FILE_TEST_EXISTS) ||
+                            g_file_test(ls->spill_dir, G_FILE_TEST_EXISTS);
+    *session = 1;
+    if (have_partial && ls->opts.force) {
+        if (!remove_spill_dir(ls->spill_dir, error))
+            return FALSE;
+        have_partial = FALSE;
+    } else if (have_partial && !ls->opts.resume) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "%s exists from an interrupted run; use --resume to continue it or --force "
+                    "to start over",
+                    g_file_test(ls->partial, G_FILE_TEST_EXISTS) ? ls->partial : ls->spill_dir);
+        return FALSE;
+    }
+    if (ls->opts.no_landscape)
+        return TRUE; /* nothing to spill; a resumed --no-landscape run simply starts over */
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    if (have_partial && g_file_test(ls->manifest, G_FILE_TEST_EXISTS)) {
+        GError *local = NULL;
+        if (!g_key_file_load_from_file(kf, ls->manifest, G_KEY_FILE_NONE, &local)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                        "cannot resume: %s: %s; use --force to start over", ls->manifest,
+                        local->message);
+            g_error_free(local);
+            return FALSE;
+        }
+        if (!check_identity(ls, kf, error))
+            return FALSE;
+        *session = (uint32_t)g_key_file_get_integer(kf, MANIFEST_GROUP, "sessions", NULL) + 1;
+        ls->resuming = TRUE;
+    } else {
+        /* Fresh start (also --resume with nothing, or a partial killed before its
+         * manifest existed: it holds no rows). */
+        if (have_partial && !remove_spill_dir(ls->spill_dir, error))
+            return FALSE;
+        if (g_mkdir(ls->spill_dir, 0755) != 0 && errno != EEXIST) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                        "-o %s: cannot create the folder %s: %s", ls->path, ls->spill_dir,
+                        g_strerror(errno));
+            return FALSE;
+        }
+        g_autofree char *schema = schema_text(ls->schema);
+        g_key_file_set_integer(kf, MANIFEST_GROUP, "format", SPILL_FORMAT);
+        g_key_file_set_string(kf, MANIFEST_GROUP, "schema", schema);
+        for (guint i = 0; i < ls->attr_names->len; i++)
+            if (g_array_index(ls->attr_identity, gboolean, i))
+                g_key_file_set_string(kf, "identity", g_ptr_array_index(ls->attr_names, i),
+                                      g_ptr_array_index(ls->attr_values, i));
+    }
+    g_key_file_set_integer(kf, MANIFEST_GROUP, "sessions", (gint)*session);
+    if (!write_manifest(ls, kf, error)) {
+        g_prefix_error(error, "-o %s: ", ls->path);
+        (*error)->domain = PRISM_INPUT_ERROR;
+        (*error)->code = PRISM_INPUT_ERROR_OUTPUT;
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, const char *status,
+                                            GError **error);
+
+static gboolean prepare(PrismLandscape *ls, GError **error)
+{
+    prism_h5_quiet_internal();
+    uint32_t session = 1;
+    uint32_t head[2] = {0, 0};
+    if (ls->comm->rank == 0) {
+        (void)prepare_root(ls, &session, error);
+        head[0] = session;
+        head[1] = ls->resuming;
+    }
+    if (!prism_comm_agree_error(ls->comm, error))
+        return FALSE;
+    if (!prism_comm_bcast_bytes(ls->comm, head, sizeof head, 0, error))
+        return FALSE;
+    ls->session = head[0];
+    ls->resuming = head[1] != 0;
+    /* NAME.partial: provenance only, so `prism info NAME.partial` explains the state. */
+    hid_t fapl = prism_h5_fapl_internal(ls->comm), fcpl = prism_h5_fcpl_internal();
+    hid_t file = fapl >= 0 ? H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl) : -1;
+    gboolean ok = file >= 0;
+    if (!ok) {
+        PRISM_H5_FAILED(error, ls->partial, H5Fcreate);
+        g_prefix_error(error, "-o %s: cannot create %s: ", ls->path, ls->partial);
+        (*error)->domain = PRISM_INPUT_ERROR;
+        (*error)->code = PRISM_INPUT_ERROR_OUTPUT;
+    } else {
+        ok = prism_io_write_root_attrs_internal(ls, file, "incomplete", error);
+    }
+    if (file >= 0 && H5Fclose(file) < 0 && ok) {
+        PRISM_H5_FAILED(error, ls->partial, H5Fclose);
+        ok = FALSE;
+    }
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (!prism_comm_agree_error(ls->comm, error))
+        return FALSE;
+    ls->prepared = TRUE;
+    return TRUE;
+}
+
+
+static gint cmp_name(gconstpointer a, gconstpointer b)
+{
+    /* g_ptr_array_sort passes pointers to the elements. */
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Rank 0: read the manifest's total (or record ours) and scan the earlier sessions. */
+static gboolean begin_root(PrismLandscape *ls, GString *names, GError **error)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    GError *local = NULL;
+    if (!g_key_file_load_from_file(kf, ls->manifest, G_KEY_FILE_NONE, &local)) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "%s: %s", ls->manifest,
+                    local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    if (g_key_file_has_key(kf, MANIFEST_GROUP, "total", NULL)) {
+        guint64 old = g_key_file_get_uint64(kf, MANIFEST_GROUP, "total", NULL);
+        if (old != ls->total) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                        "cannot resume %s: it has %" G_GUINT64_FORMAT
+                        " rows, this run %" G_GUINT64_FORMAT
+                        " (different space); use --force to start over",
+                        ls->partial, (guint64)old, ls->total);
+            return FALSE;
+        }
+    } else {
+        g_key_file_set_uint64(kf, MANIFEST_GROUP, "total", ls->total);
+        if (!write_manifest(ls, kf, error))
+            return FALSE;
+    }
+    if (!ls->resuming)
+        return TRUE;
+    GDir *d = g_dir_open(ls->spill_dir, 0, NULL);
+    g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
+    const char *name;
+    while (d != NULL && (name = g_dir_read_name(d)) != NULL)
+        if (g_str_has_suffix(name, ".spill"))
+            g_ptr_array_add(found, g_strdup(name));
+    if (d != NULL)
+        g_dir_close(d);
+    g_ptr_array_sort(found, cmp_name);
+    for (guint i = 0; i < found->len; i++) {
+        g_autofree char *p = g_build_filename(ls->spill_dir, g_ptr_array_index(found, i), NULL);
+        gboolean torn = FALSE;
+        if (!prism_spill_scan_internal(p, i, ls->schema, ls->old_records, &torn, error))
+            return FALSE;
+        if (torn)
+            prism_log(PRISM_LOG_INFO, 0, "%s: ignoring a torn last record (killed run)", p);
+        g_string_append_printf(names, "%s\n", (const char *)g_ptr_array_index(found, i));
+    }
+    return TRUE;
+}
+
+static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
+                           GError **error)
+{
+    PrismLandscape *ls = user;
+    g_return_val_if_fail(ls->prepared && !ls->began, FALSE);
+    ls->total = total;
+    ls->lo = lo;
+    ls->hi = hi;
+    ls->began = TRUE;
+    if (ls->opts.no_landscape)
+        return prism_comm_agree(ls->comm, TRUE, error);
+    g_autoptr(GString) names = g_string_new(NULL);
+    if (ls->comm->rank == 0)
+        (void)begin_root(ls, names, error);
+    if (!prism_comm_agree_error(ls->comm, error))
+        return FALSE;
+    /* Everyone learns the earlier sessions' files and records. */
+    char *text = names->str;
+    size_t text_len = names->len + 1;
+    void *recs = ls->old_records->data;
+    size_t recs_len = (size_t)ls->old_records->len * sizeof(PrismSpillRecord);
+    void *text_buf = ls->comm->rank == 0 ? g_memdup2(text, text_len) : NULL;
+    void *recs_buf = ls->comm->rank == 0 && recs_len ? g_memdup2(recs, recs_len) : NULL;
+    gboolean ok = prism_comm_bcast_blob(ls->comm, &text_buf, &text_len, 0, error) &&
+                  prism_comm_bcast_blob(ls->comm, &recs_buf, &recs_len, 0, error);
+    if (ok) {
+        g_auto(GStrv) lines = g_strsplit(text_buf ? text_buf : "", "\n", -1);
+        for (char **l = lines; *l != NULL; l++)
+            if (**l != '\0')
+                g_ptr_array_add(ls->files, g_build_filename(ls->spill_dir, *l, NULL));
+        g_array_set_size(ls->old_records, 0);
+        g_array_append_vals(ls->old_records, recs_buf,
+                            (guint)(recs_len / sizeof(PrismSpillRecord)));
+        g_array_sort(ls->old_records, prism_spill_record_cmp_internal);
+    }
+    g_free(text_buf);
+    g_free(recs_buf);
+    if (!ok)
+        return FALSE;
+    ls->n_old_files = ls->files->len;
+    for (int r = 0; r < ls->comm->size; r++)
+        g_ptr_array_add(ls->files, g_strdup_printf("%s/s%04u-r%05d.spill", ls->spill_dir,
+                                                   ls->session, r));
+    /* Merge the earlier records into persisted intervals. */
+    for (guint i = 0; i < ls->old_records->len; i++) {
+        const PrismSpillRecord *r = &g_array_index(ls->old_records, PrismSpillRecord, i);
+        uint64_t iv[2] = {r->first, r->first + r->n};
+        if (ls->persisted->len > 0) {
+            uint64_t *last = (uint64_t *)(void *)(ls->persisted->data +
+                                                  (ls->persisted->len - 1) * 2 * sizeof(uint64_t));
+            if (iv[0] <= last[1]) {
+                if (iv[1] > last[1])
+                    last[1] = iv[1];
+                continue;
+            }
+        }
+        g_array_append_val(ls->persisted, iv);
+    }
+    /* Our spill file for this session. */
+    const char *mine = g_ptr_array_index(ls->files, ls->n_old_files + (guint)ls->comm->rank);
+    GError *local = NULL;
+    ls->fd = open(mine, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    if (ls->fd < 0)
+        g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "creating %s: %s", mine,
+                    g_strerror(errno));
+    ls->fd_size = 0;
+    ls->buf = g_new0(void *, ls->schema->n);
+    for (size_t c = 0; c < ls->schema->n; c++)
+        ls->buf[c] = g_malloc(ls->opts.spill_rows * prism_store_size(ls->schema->cols[c].store));
+    if (local != NULL)
+        g_propagate_error(error, local);
+    return prism_comm_agree_error(ls->comm, error);
+}
+
+gboolean prism_landscape_flush_internal(PrismLandscape *ls, GError **error)
+{
+    if (ls->buf_n == 0 || ls->fd < 0)
+        return TRUE;
+    PrismSpillRecord rec;
+    if (!prism_spill_append_internal(ls->fd, g_ptr_array_index(ls->files, ls->n_old_files +
+                                                                            (guint)ls->comm->rank),
+                                     &ls->fd_size, ls->schema, ls->buf_first, (uint32_t)ls->buf_n,
+                                     ls->buf, ls->opts.fsync, &rec, error))
+        return FALSE;
+    rec.file = ls->n_old_files + (uint32_t)ls->comm->rank;
+    g_array_append_val(ls->my_records, rec);
+    ls->spilled += ls->buf_n;
+    ls->buf_n = 0;
+    if (ls->test_delay_ms > 0)
+        g_usleep((gulong)ls->test_delay_ms * 1000);
+    return TRUE;
+}
+
+static void count_job(PrismLandscape *ls, const PrismRowBatch *batch)
+{
+    if (batch->job >= ls->rows_per_job->len) {
+        g_array_set_size(ls->rows_per_job, batch->job + 1);
+        g_array_set_size(ls->feasible_per_job, batch->job + 1);
+    }
+    const double *feas = batch->cols->col[PRISM_COL_FEASIBLE];
+    uint64_t f = 0;
+    for (size_t i = 0; i < batch->n; i++)
+        f += feas[i] != 0;
+    g_array_index(ls->rows_per_job, uint64_t, batch->job) += batch->n;
+    g_array_index(ls->feasible_per_job, uint64_t, batch->job) += f;
+}
+
+static gboolean rows(void *user, const PrismRowBatch *batch, GError **error)
+{
+    PrismLandscape *ls = user;
+    count_job(ls, batch);
+    if (ls->opts.no_landscape)
+        return TRUE;
+    if (ls->fd < 0) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
+                    "landscape sink: rows() after end() or a failed begin()");
+        return FALSE;
+    }
+    const uint64_t *iv = (const uint64_t *)(const void *)ls->persisted->data;
+    guint n_iv = ls->persisted->len;
+    uint64_t g = batch->first_index, end = batch->first_index + batch->n;
+    size_t cap = (size_t)ls->opts.spill_rows;
+    while (g < end) {
+        while (ls->cursor < n_iv && iv[2 * ls->cursor + 1] <= g)
+            ls->cursor++;
+        if (ls->cursor < n_iv && iv[2 * ls->cursor] <= g) {
+            uint64_t stop = MIN(end, iv[2 * ls->cursor + 1]);
+            ls->skipped += stop - g;
+            g = stop;
+            continue;
+        }
+        uint64_t next = ls->cursor < n_iv ? MIN(end, iv[2 * ls->cursor]) : end;
+        while (g < next) {
+            if (ls->buf_n > 0 && ls->buf_first + ls->buf_n != g &&
+                !prism_landscape_flush_internal(ls, error))
+                return FALSE;
+            if (ls->buf_n == 0)
+                ls->buf_first = g;
+            size_t take = (size_t)MIN(next - g, (uint64_t)(cap - ls->buf_n));
+            prism_io_pack_batch_internal(ls->schema, batch, (size_t)(g - batch->first_index), take,
+                                         ls->buf, ls->buf_n);
+            ls->buf_n += take;
+            g += take;
+            if (ls->buf_n == cap && !prism_landscape_flush_internal(ls, error))
+                return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+static gboolean end_body(void *user, gboolean ok, GError **error)
+{
+    PrismLandscape *ls = user;
+    GError *local = NULL;
+    /* Persist what we have even after an error elsewhere: a resumed run skips it. */
+    if (!ls->opts.no_landscape && !prism_landscape_flush_internal(ls, &local) && ok)
+        g_propagate_error(error, local);
+    else
+        g_clear_error(&local);
+    if (ls->fd >= 0) {
+        if (close(ls->fd) != 0 && error != NULL && *error == NULL)
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "closing %s: %s",
+                        (const char *)g_ptr_array_index(ls->files,
+                                                        ls->n_old_files + (guint)ls->comm->rank),
+                        g_strerror(errno));
+        ls->fd = -1;
+    }
+    free_buffers(ls);
+    return prism_comm_agree_error(ls->comm, error);
+}
+
+/* The collective steps need a real error slot even when the caller passes NULL. */
+gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error)
+{
+    g_return_val_if_fail(ls != NULL && !ls->prepared, FALSE);
+    GError *local = NULL;
+    gboolean ok = prepare(ls, &local);
+    if (!ok)
+        g_propagate_error(error, local);
+    return ok;
+}
+
+static gboolean begin(void *user, uint64_t total, uint64_t lo, uint64_t hi, GError **error)
+{
+    GError *local = NULL;
+    gboolean ok = begin_body(user, total, lo, hi, &local);
+    if (!ok)
+        g_propagate_error(error, local);
+    return ok;
+}
+
+static gboolean end(void *user, gboolean ok, GError **error)
+{
+    GError *local = NULL;
+    gboolean mine = end_body(user, ok, &local);
+    if (!mine)
+        g_propagate_error(error, local);
+    return mine;
+}
+
+PrismRowSink prism_landscape_sink(PrismLandscape *ls)
+{
+    PrismRowSink sink = {.begin = begin, .rows = rows, .end = end, .user = ls, .results = NULL};
+    return sink;
+}

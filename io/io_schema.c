@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_schema.c - the landscape column list and the conversion of rows (driver batches or
+ * table rows) into typed column buffers. Nothing here is collective or thread-shared.
+ */
+#include <prism/io.h>
+
+#include <string.h>
+
+#include "io-internal.h"
+
+/* Landscape column order of the dims (the order users read them in, not the index's). */
+static const PrismDim dim_order[PRISM_DIM_COUNT] = {
+    PRISM_DIM_DEVICES, PRISM_DIM_DP,   PRISM_DIM_TP,        PRISM_DIM_PP,
+    PRISM_DIM_VPP,     PRISM_DIM_CP,   PRISM_DIM_EP,        PRISM_DIM_SP,
+    PRISM_DIM_MBS,     PRISM_DIM_M,    PRISM_DIM_ZERO,      PRISM_DIM_RECOMPUTE,
+    PRISM_DIM_RC_LAYERS, PRISM_DIM_SCHEDULE,
+};
+
+/* The compact type of each dim: the width of its field in PrismStrategy, so no value
+ * can be truncated; after shuffle + deflate the unused high bytes cost nothing. */
+static PrismStore dim_store(PrismDim d)
+{
+    switch (d) {
+    case PRISM_DIM_SP:
+    case PRISM_DIM_ZERO:
+    case PRISM_DIM_RECOMPUTE:
+    case PRISM_DIM_SCHEDULE: return PRISM_STORE_U8;
+    case PRISM_DIM_RC_LAYERS: return PRISM_STORE_U16;
+    default: return PRISM_STORE_U32;
+    }
+}
+
+static const char *dim_doc(PrismDim d)
+{
+    switch (d) {
+    case PRISM_DIM_DEVICES: return "device count N";
+    case PRISM_DIM_DP: return "data-parallel degree";
+    case PRISM_DIM_TP: return "tensor-parallel degree";
+    case PRISM_DIM_PP: return "pipeline stages";
+    case PRISM_DIM_VPP: return "virtual pipeline chunks per stage";
+    case PRISM_DIM_CP: return "context-parallel degree";
+    case PRISM_DIM_EP: return "expert-parallel degree";
+    case PRISM_DIM_SP: return "Megatron sequence parallel (0/1)";
+    case PRISM_DIM_MBS: return "micro-batch size in sequences";
+    case PRISM_DIM_M: return "micro-batches per step";
+    case PRISM_DIM_ZERO: return "ZeRO stage 0..3";
+    case PRISM_DIM_RECOMPUTE: return "recompute: 0 none, 1 selective, 2 full, 3 block";
+    case PRISM_DIM_RC_LAYERS: return "k of recompute=block (full on the first k layers per chunk)";
+    case PRISM_DIM_SCHEDULE: return "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1";
+    case PRISM_DIM_COUNT: break;
+    }
+    return "";
+}
+
+size_t prism_store_size(PrismStore store)
+{
+    switch (store) {
+    case PRISM_STORE_F64: return 8;
+    case PRISM_STORE_F32: return 4;
+    case PRISM_STORE_U8: return 1;
+    case PRISM_STORE_U16: return 2;
+    case PRISM_STORE_U32: return 4;
+    }
+    return 8;
+}
+
+const char *prism_store_name(PrismStore store)
+{
+    switch (store) {
+    case PRISM_STORE_F64: return "f64";
+    case PRISM_STORE_F32: return "f32";
+    case PRISM_STORE_U8: return "u8";
+    case PRISM_STORE_U16: return "u16";
+    case PRISM_STORE_U32: return "u32";
+    }
+    return "?";
+}
+
+PrismLandscapeSchema *prism_landscape_schema_new(void)
+{
+    return g_new0(PrismLandscapeSchema, 1);
+}
+
+void prism_landscape_schema_free(PrismLandscapeSchema *schema)
+{
+    if (schema == NULL)
+        return;
+    for (size_t i = 0; i < schema->n; i++) {
+        g_free(schema->cols[i].name);
+        g_free(schema->cols[i].unit);
+        g_free(schema->cols[i].doc);
+    }
+    g_free(schema->cols);
+    g_free(schema);
+}
+
+void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, const char *unit,
+                                const char *doc, PrismStore store, PrismLandscapeSource source,
+                                unsigned index)
+{
+    g_return_if_fail(schema != NULL && name != NULL);
+    schema->cols = g_renew(PrismLandscapeColumn, schema->cols, schema->n + 1);
+    PrismLandscapeColumn *c = &schema->cols[schema->n++];
+    c->name = g_strdup(name);
+    c->unit = g_strdup(unit ? unit : "");
+    c->doc = g_strdup(doc ? doc : "");
+    c->store = store;
+    c->source = source;
+    c->index = index;
+}
+
+void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema)
+{
+    prism_landscape_schema_add(schema, "point", "id",
+                               "grid point (job) of the row; 0 for a single setup",
+                               PRISM_STORE_U32, PRISM_LS_SOURCE_POINT, 0);
+    for (size_t i = 0; i < PRISM_DIM_COUNT; i++) {
+        PrismDim d = dim_order[i];
+        gboolean code = d == PRISM_DIM_RECOMPUTE || d == PRISM_DIM_SCHEDULE;
+        prism_landscape_schema_add(schema, prism_dim_name(d), code ? "code" : "count",
+                                   dim_doc(d), dim_store(d), PRISM_LS_SOURCE_DIM, d);
+    }
+}
+
+int prism_landscape_schema_find(const PrismLandscapeSchema *schema, const char *name)
+{
+    for (size_t i = 0; i < schema->n; i++)
+        if (strcmp(schema->cols[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *schema)
+{
+    PrismLandscapeSchema *c = prism_landscape_schema_new();
+    for (size_t i = 0; i < schema->n; i++) {
+        const PrismLandscapeColumn *s = &schema->cols[i];
+        prism_landscape_schema_add(c, s->name, s->unit, s->doc, s->store, s->source, s->index);
+    }
+    return c;
+}
+
+size_t prism_io_row_bytes_internal(const PrismLandscapeSchema *schema)
+{
+    size_t b = 0;
+    for (size_t i = 0; i < schema->n; i++)
+        b += prism_store_size(schema->cols[i].store);
+    return b;
+}
+
+double prism_io_load_internal(PrismStore store, const void *buf, size_t i)
+{
+    switch (store) {
+    case PRISM_STORE_F64: return ((const double *)buf)[i];
+    case PRISM_STORE_F32: return ((const float *)buf)[i];
+    case PRISM_STORE_U8: return ((const uint8_t *)buf)[i];
+    case PRISM_STORE_U16: return ((const uint16_t *)buf)[i];
+    case PRISM_STORE_U32: return ((const uint32_t *)buf)[i];
+    }
+    return 0;
+}
+
+/* Store n doubles as @p store at dst[at..]. Integer columns hold exact small integers
+ * (dims, codes, flags): the cast is exact. f32 rounds to nearest. */
+static void store_doubles(PrismStore store, void *dst, size_t at, const double *src, size_t n)
+{
+    switch (store) {
+    case PRISM_STORE_F64:
+        memcpy((double *)dst + at, src, n * sizeof(double));
+        break;
+    case PRISM_STORE_F32:
+        for (size_t i = 0; i < n; i++)
+            ((float *)dst)[at + i] = (float)src[i];
+        break;
+    case PRISM_STORE_U8:
+        for (size_t i = 0; i < n; i++)
+            ((uint8_t *)dst)[at + i] = (uint8_t)src[i];
+        break;
+    case PRISM_STORE_U16:
+        for (size_t i = 0; i < n; i++)
+            ((uint16_t *)dst)[at + i] = (uint16_t)src[i];
+        break;
+    case PRISM_STORE_U32:
+        for (size_t i = 0; i < n; i++)
+            ((uint32_t *)dst)[at + i] = (uint32_t)src[i];
+        break;
+    }
+}
+
+static void store_constant(PrismStore store, void *dst, size_t at, double v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        store_doubles(store, dst, at + i, &v, 1);
+}
+
+/* The lane array of a per-row dim, or NULL for a structural (segment-key) dim. */
+static const double *lane_of(const PrismLanes *l, unsigned dim)
+{
+    switch (dim) {
+    case PRISM_DIM_DP: return l->dp;
+    case PRISM_DIM_TP: return l->tp;
+    case PRISM_DIM_CP: return l->cp;
+    case PRISM_DIM_EP: return l->ep;
+    case PRISM_DIM_SP: return l->sp;
+    case PRISM_DIM_MBS: return l->mbs;
+    case PRISM_DIM_M: return l->m;
+    case PRISM_DIM_ZERO: return l->zero;
+    default: return NULL;
+    }
+}
+
+static double key_dim(const PrismSegmentKey *k, unsigned dim)
+{
+    switch (dim) {
+    case PRISM_DIM_DEVICES: return k->devices;
+    case PRISM_DIM_PP: return k->pp;
+    case PRISM_DIM_VPP: return k->vpp;
+    case PRISM_DIM_RECOMPUTE: return k->recompute;
+    case PRISM_DIM_RC_LAYERS: return k->rc_layers;
+    case PRISM_DIM_SCHEDULE: return k->schedule;
+    default: return 0;
+    }
+}
+
+void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const PrismRowBatch *batch,
+                                  size_t from, size_t n, void *const *bufs, size_t at)
+{
+    for (size_t c = 0; c < schema->n; c++) {
+        const PrismLandscapeColumn *col = &schema->cols[c];
+        switch (col->source) {
+        case PRISM_LS_SOURCE_POINT:
+            store_constant(col->store, bufs[c], at, (double)batch->job, n);
+            break;
+        case PRISM_LS_SOURCE_DIM: {
+            const double *lane = lane_of(batch->lanes, col->index);
+            if (lane != NULL)
+                store_doubles(col->store, bufs[c], at, lane + from, n);
+            else
+                store_constant(col->store, bufs[c], at, key_dim(batch->key, col->index), n);
+            break;
+        }
+        case PRISM_LS_SOURCE_COST:
+            store_doubles(col->store, bufs[c], at, batch->cols->col[col->index] + from, n);
+            break;
+        }
+    }
+}
+
+void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismLandscapeRow *row,
+                                void *const *bufs, size_t at)
+{
+    for (size_t c = 0; c < schema->n; c++) {
+        const PrismLandscapeColumn *col = &schema->cols[c];
+        double v = 0;
+        switch (col->source) {
+        case PRISM_LS_SOURCE_POINT: v = row->point; break;
+        case PRISM_LS_SOURCE_DIM: v = (double)prism_strategy_dim(&row->strategy, (PrismDim)col->index); break;
+        case PRISM_LS_SOURCE_COST: v = row->cols[col->index]; break;
+        }
+        store_doubles(col->store, bufs[c], at, &v, 1);
+    }
+}

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_schema_cost.c - landscape columns derived from the cost model's column table
+ * (prism_col_info), so columns appended by the cost model appear without changes here.
+ * Nothing here is collective.
+ */
+#include <prism/io.h>
+
+#include "io-internal.h"
+
+void prism_landscape_schema_add_cost(PrismLandscapeSchema *schema, uint32_t n_levels)
+{
+    for (unsigned c = 0; c < PRISM_COL_COUNT; c++) {
+        /* Bytes per network level: only the levels the cluster has. */
+        if (c >= PRISM_COL_BYTES_L0 && c <= PRISM_COL_BYTES_L3 &&
+            c - PRISM_COL_BYTES_L0 >= n_levels)
+            continue;
+        const PrismColInfo *info = prism_col_info((PrismCostCol)c);
+        prism_landscape_schema_add(schema, info->name, info->unit, info->doc, info->store,
+                                   PRISM_LS_SOURCE_COST, c);
+    }
+}

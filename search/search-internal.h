@@ -1,0 +1,58 @@
+/*
+ * search-internal.h - helpers shared between the files of the search module.
+ * Not installed; nothing here is part of the public API.
+ */
+#ifndef PRISM_SEARCH_INTERNAL_H
+#define PRISM_SEARCH_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include <prism/comm.h>
+#include <prism/space.h>
+
+G_BEGIN_DECLS
+
+/*
+ * Recompute filter values are encoded as (mode << 16) | k so that "block" (every k)
+ * and "block:4" are both intervals of one dimension.
+ */
+#define PRISM_RC_CODE(mode, k) (((uint64_t)(mode) << 16) | (uint64_t)(k))
+
+/** Per-dimension test used by the enumerator (recompute takes PRISM_RC_CODE values). */
+gboolean prism_space_filter_accepts_internal(const PrismSpaceFilter *f, PrismDim dim,
+                                             uint64_t value);
+
+/** Ascending divisors of @p n (n >= 1). Ownership: g_free(); *count set. */
+uint64_t *prism_divisors_internal(uint64_t n, size_t *count);
+
+/** Compact text of an ascending value list ("1..48", "1 2 4 8"), at most ~@p width chars. */
+char *prism_values_compact_internal(PrismDim dim, const uint64_t *v, size_t n, size_t width);
+
+/* A reducible object: the tree in search_reduce.c serialises, merges and frees it. */
+typedef struct PrismReduceOps {
+    void (*serialize)(const void *obj, GByteArray *out);
+    void *(*deserialize)(const guint8 *data, size_t len, GError **error);
+    void *(*merge)(const void *a, const void *b); /* pure; returns a new object */
+    void (*free)(void *obj);
+} PrismReduceOps;
+
+/*
+ * Binomial-tree merge of *obj over all ranks, result broadcast to every rank (replacing
+ * *obj). A rank passes *obj == NULL when it failed locally (it still takes part).
+ * Collective. On failure every rank returns FALSE (agreed).
+ */
+gboolean prism_reduce_tree_internal(PrismComm *comm, const PrismReduceOps *ops, void **obj,
+                                    GError **error);
+
+/* Serialisation helpers (native byte order). */
+void prism_put_u32_internal(GByteArray *out, uint32_t v);
+void prism_put_u64_internal(GByteArray *out, uint64_t v);
+/** Sets PRISM_RUNTIME_ERROR_INTERNAL "corrupt serialised <what>"; returns FALSE. */
+gboolean prism_corrupt_internal(GError **error, const char *what);
+
+G_END_DECLS
+
+#endif /* PRISM_SEARCH_INTERNAL_H */

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search_filter.c - dimension names and the user filters of the strategy space
+ * (--fix, --range, --only). A filter is, per dimension, a list of constraint sets;
+ * each set is a union of closed intervals and a value must lie in every set.
+ * Nothing here is collective; a filter is plain data once built.
+ */
+#include <prism/space.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include <prism/core.h>
+
+#include "search-internal.h"
+
+typedef struct {
+    uint64_t lo, hi;
+} Interval;
+
+struct PrismSpaceFilter {
+    GPtrArray *sets[PRISM_DIM_COUNT]; /* of GArray<Interval>; NULL = unrestricted */
+    GPtrArray *texts;                 /* "fix tp=8", ... in the order given */
+};
+
+static const char *const dim_names[PRISM_DIM_COUNT] = {
+    [PRISM_DIM_DEVICES] = "devices",     [PRISM_DIM_PP] = "pp",
+    [PRISM_DIM_VPP] = "vpp",             [PRISM_DIM_SCHEDULE] = "schedule",
+    [PRISM_DIM_RECOMPUTE] = "recompute", [PRISM_DIM_RC_LAYERS] = "rc_layers",
+    [PRISM_DIM_TP] = "tp",               [PRISM_DIM_CP] = "cp",
+    [PRISM_DIM_DP] = "dp",               [PRISM_DIM_EP] = "ep",
+    [PRISM_DIM_SP] = "sp",               [PRISM_DIM_MBS] = "mbs",
+    [PRISM_DIM_M] = "m",                 [PRISM_DIM_ZERO] = "zero",
+};
+
+const char *prism_dim_name(PrismDim dim)
+{
+    return (unsigned)dim < PRISM_DIM_COUNT ? dim_names[dim] : "?";
+}
+
+gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error)
+{
+    for (int i = 0; i < PRISM_DIM_COUNT; i++)
+        if (g_ascii_strcasecmp(name, dim_names[i]) == 0) {
+            *out = (PrismDim)i;
+            return TRUE;
+        }
+    if (g_ascii_strcasecmp(name, "k") == 0) {
+        *out = PRISM_DIM_RC_LAYERS;
+        return TRUE;
+    }
+    if (g_ascii_strcasecmp(name, "n") == 0) {
+        *out = PRISM_DIM_DEVICES;
+        return TRUE;
+    }
+    g_autofree char *close = prism_close_names(name, dim_names, PRISM_DIM_COUNT, 3);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                "unknown dimension '%s' (closest: %s; allowed: devices, pp, vpp, schedule, "
+                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero)",
+                name, close);
+    return FALSE;
+}
+
+uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
+{
+    switch (dim) {
+    case PRISM_DIM_DEVICES: return s->devices;
+    case PRISM_DIM_PP: return s->pp;
+    case PRISM_DIM_VPP: return s->vpp;
+    case PRISM_DIM_SCHEDULE: return s->schedule;
+    case PRISM_DIM_RECOMPUTE: return s->recompute;
+    case PRISM_DIM_RC_LAYERS: return s->rc_layers;
+    case PRISM_DIM_TP: return s->tp;
+    case PRISM_DIM_CP: return s->cp;
+    case PRISM_DIM_DP: return s->dp;
+    case PRISM_DIM_EP: return s->ep;
+    case PRISM_DIM_SP: return s->sp;
+    case PRISM_DIM_MBS: return s->mbs;
+    case PRISM_DIM_M: return s->m;
+    case PRISM_DIM_ZERO: return s->zero;
+    case PRISM_DIM_COUNT: break;
+    }
+    return 0;
+}
+
+char *prism_dim_value_text(PrismDim dim, uint64_t value)
+{
+    if (dim == PRISM_DIM_SCHEDULE)
+        return g_strdup(prism_schedule_name((PrismSchedule)value));
+    if (dim == PRISM_DIM_RECOMPUTE)
+        return g_strdup(prism_recompute_name((PrismRecompute)value));
+    return g_strdup_printf("%" G_GUINT64_FORMAT, value);
+}
+
+PrismSpaceFilter *prism_space_filter_new(void)
+{
+    PrismSpaceFilter *f = g_new0(PrismSpaceFilter, 1);
+    f->texts = g_ptr_array_new_with_free_func(g_free);
+    return f;
+}
+
+void prism_space_filter_free(PrismSpaceFilter *f)
+{
+    if (f == NULL)
+        return;
+    for (int d = 0; d < PRISM_DIM_COUNT; d++)
+        if (f->sets[d] != NULL)
+            g_ptr_array_unref(f->sets[d]);
+    g_ptr_array_unref(f->texts);
+    g_free(f);
+}
+
+PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
+{
+    PrismSpaceFilter *c = prism_space_filter_new();
+    if (f == NULL)
+        return c;
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        if (f->sets[d] == NULL)
+            continue;
+        c->sets[d] = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+        for (guint i = 0; i < f->sets[d]->len; i++) {
+            GArray *src = g_ptr_array_index(f->sets[d], i);
+            GArray *dst = g_array_sized_new(FALSE, FALSE, sizeof(Interval), src->len);
+            g_array_append_vals(dst, src->data, src->len);
+            g_ptr_array_add(c->sets[d], dst);
+        }
+    }
+    for (guint i = 0; i < f->texts->len; i++)
+        g_ptr_array_add(c->texts, g_strdup(g_ptr_array_index(f->texts, i)));
+    return c;
+}
+
+static gboolean in_set(const GArray *set, uint64_t v)
+{
+    const Interval *iv = (const Interval *)(const void *)set->data;
+    for (guint i = 0; i < set->len; i++)
+        if (v >= iv[i].lo && v <= iv[i].hi)
+            return TRUE;
+    return FALSE;
+}
+
+gboolean prism_space_filter_accepts_internal(const PrismSpaceFilter *f, PrismDim dim,
+                                             uint64_t value)
+{
+    if (f == NULL || f->sets[dim] == NULL)
+        return TRUE;
+    for (guint i = 0; i < f->sets[dim]->len; i++)
+        if (!in_set(g_ptr_array_index(f->sets[dim], i), value))
+            return FALSE;
+    return TRUE;
+}
+
+gboolean prism_space_filter_restricts(const PrismSpaceFilter *f, PrismDim dim)
+{
+    return f != NULL && (unsigned)dim < PRISM_DIM_COUNT && f->sets[dim] != NULL;
+}
+
+gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const PrismStrategy *s)
+{
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        uint64_t v = prism_strategy_dim(s, (PrismDim)d);
+        if (d == PRISM_DIM_RECOMPUTE)
+            v = PRISM_RC_CODE(s->recompute, s->rc_layers);
+        if (d == PRISM_DIM_RC_LAYERS && s->recompute != PRISM_RECOMPUTE_BLOCK)
+            continue; /* rc_layers only restricts block strategies */
+        if (!prism_space_filter_accepts_internal(f, (PrismDim)d, v))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+char *prism_space_filter_describe(const PrismSpaceFilter *f)
+{
+    if (f == NULL || f->texts->len == 0)
+        return g_strdup("");
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < f->texts->len; i++)
+        g_string_append_printf(s, "%s%s", i ? "; " : "",
+                               (const char *)g_ptr_array_index(f->texts, i));
+    return g_string_free(s, FALSE);
+}
+
+typedef enum { FILTER_FIX, FILTER_RANGE, FILTER_ONLY } FilterKind;
+
+static const char *const kind_names[] = {"--fix", "--range", "--only"};
+
+/* Parse one unsigned value of a numeric dimension. */
+static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, uint64_t *out,
+                             GError **error)
+{
+    const char *opt = kind_names[kind], *dn = dim_names[dim];
+    if (dim == PRISM_DIM_SP) {
+        if (g_ascii_strcasecmp(text, "on") == 0 || g_ascii_strcasecmp(text, "true") == 0) {
+            *out = 1;
+            return TRUE;
+        }
+        if (g_ascii_strcasecmp(text, "off") == 0 || g_ascii_strcasecmp(text, "false") == 0) {
+            *out = 0;
+            return TRUE;
+        }
+    }
+    char *end = NULL;
+    errno = 0;
+    guint64 v = (text[0] >= '0' && text[0] <= '9') ? g_ascii_strtoull(text, &end, 10) : 0;
+    if (end == NULL || end == text || *end != '\0' || errno != 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "%s %s=%s: '%s' is not a non-negative integer", opt, dn, text, text);
+        return FALSE;
+    }
+    uint64_t lo = 1, hi = G_MAXUINT32;
+    const char *allowed = "an integer >= 1";
+    if (dim == PRISM_DIM_ZERO) {
+        lo = 0;
+        hi = 3;
+        allowed = "0, 1, 2 or 3";
+    } else if (dim == PRISM_DIM_SP) {
+        lo = 0;
+        hi = 1;
+        allowed = "0, 1, on or off";
+    } else if (dim == PRISM_DIM_RC_LAYERS) {
+        hi = G_MAXUINT16;
+        allowed = "an integer between 1 and 65535";
+    }
+    if (v < lo || v > hi) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s %s=%s: out of range (allowed: %s)", opt, dn, text, allowed);
+        return FALSE;
+    }
+    *out = v;
+    return TRUE;
+}
+
+/* One value (or range for --range) of @p dim as an interval. */
+static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Interval *out,
+                            GError **error)
+{
+    const char *opt = kind_names[kind], *dn = dim_names[dim];
+    if (*text == '\0') {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "%s %s: empty value", opt, dn);
+        return FALSE;
+    }
+    if (dim == PRISM_DIM_SCHEDULE || dim == PRISM_DIM_RECOMPUTE) {
+        if (kind == FILTER_RANGE) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--range %s=%s: %s takes names, not a range (use --only %s=...)", dn,
+                        text, dn, dn);
+            return FALSE;
+        }
+        if (dim == PRISM_DIM_SCHEDULE) {
+            PrismSchedule s;
+            if (!prism_schedule_parse(text, &s, error)) {
+                g_prefix_error(error, "%s %s: ", opt, dn);
+                return FALSE;
+            }
+            out->lo = out->hi = (uint64_t)s;
+            return TRUE;
+        }
+        const char *colon = strchr(text, ':');
+        g_autofree char *mode = colon ? g_strndup(text, (gsize)(colon - text)) : g_strdup(text);
+        int r = -1;
+        for (int i = 0; i < PRISM_RECOMPUTE_COUNT; i++)
+            if (g_ascii_strcasecmp(mode, prism_recompute_name((PrismRecompute)i)) == 0)
+                r = i;
+        if (r < 0 || (colon != NULL && r != PRISM_RECOMPUTE_BLOCK)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                        "%s recompute=%s: unknown value (allowed: none, selective, full, "
+                        "block, block:K)",
+                        opt, text);
+            return FALSE;
+        }
+        if (r != PRISM_RECOMPUTE_BLOCK) {
+            out->lo = out->hi = PRISM_RC_CODE(r, 0);
+        } else if (colon == NULL) {
+            out->lo = PRISM_RC_CODE(r, 1);
+            out->hi = PRISM_RC_CODE(r, G_MAXUINT16);
+        } else {
+            uint64_t k = 0;
+            if (!parse_number(kind, PRISM_DIM_RC_LAYERS, colon + 1, &k, error))
+                return FALSE;
+            out->lo = out->hi = PRISM_RC_CODE(r, k);
+        }
+        return TRUE;
+    }
+    if (kind != FILTER_RANGE) {
+        if (!parse_number(kind, dim, text, &out->lo, error))
+            return FALSE;
+        out->hi = out->lo;
+        return TRUE;
+    }
+    /* A:B, A: (no upper bound), :B, or a single A */
+    const char *colon = strchr(text, ':');
+    g_autofree char *a = colon ? g_strndup(text, (gsize)(colon - text)) : g_strdup(text);
+    const char *b = colon ? colon + 1 : a;
+    out->lo = dim == PRISM_DIM_ZERO || dim == PRISM_DIM_SP ? 0 : 1;
+    out->hi = G_MAXUINT64;
+    if (*a != '\0' && !parse_number(kind, dim, a, &out->lo, error))
+        return FALSE;
+    if (*b != '\0' && !parse_number(kind, dim, b, &out->hi, error))
+        return FALSE;
+    if (out->hi < out->lo) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--range %s=%s: the range ends before it starts", dn, text);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *text,
+                           GError **error)
+{
+    const char *opt = kind_names[kind];
+    /* Parse everything first so a bad option leaves @p f unchanged. */
+    GArray *pending[PRISM_DIM_COUNT] = {NULL};
+    gboolean ok = TRUE;
+    PrismDim cur = PRISM_DIM_COUNT;
+    g_auto(GStrv) tokens = g_strsplit(text, ",", -1);
+    if (tokens[0] == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "%s: empty value (form: DIM=VALUE,...)", opt);
+        return FALSE;
+    }
+    for (char **t = tokens; ok && *t != NULL; t++) {
+        char *tok = g_strstrip(*t);
+        char *eq = strchr(tok, '=');
+        const char *val = tok;
+        if (eq != NULL) {
+            *eq = '\0';
+            const char *name = g_strstrip(tok);
+            val = g_strstrip(eq + 1);
+            if (!prism_dim_lookup(name, &cur, error)) {
+                g_prefix_error(error, "%s: ", opt);
+                ok = FALSE;
+                break;
+            }
+            if (pending[cur] != NULL) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                            "%s %s: the dimension appears twice in one option", opt,
+                            dim_names[cur]);
+                ok = FALSE;
+                break;
+            }
+            pending[cur] = g_array_new(FALSE, FALSE, sizeof(Interval));
+        } else if (cur == PRISM_DIM_COUNT) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "%s '%s': expected DIM=VALUE (for example tp=8)", opt, text);
+            ok = FALSE;
+            break;
+        } else if (kind != FILTER_ONLY) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "%s %s: one value per dimension (use --only %s=A,B,... for a list)",
+                        opt, dim_names[cur], dim_names[cur]);
+            ok = FALSE;
+            break;
+        }
+        Interval iv;
+        if (!parse_value(kind, cur, val, &iv, error)) {
+            ok = FALSE;
+            break;
+        }
+        g_array_append_val(pending[cur], iv);
+    }
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        if (pending[d] == NULL)
+            continue;
+        if (ok) {
+            if (f->sets[d] == NULL)
+                f->sets[d] = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+            g_ptr_array_add(f->sets[d], pending[d]);
+        } else {
+            g_array_unref(pending[d]);
+        }
+    }
+    if (ok)
+        g_ptr_array_add(f->texts, g_strdup_printf("%s %s", opt, text));
+    return ok;
+}
+
+gboolean prism_space_filter_fix(PrismSpaceFilter *f, const char *text, GError **error)
+{
+    return filter_add(f, FILTER_FIX, text, error);
+}
+
+gboolean prism_space_filter_range(PrismSpaceFilter *f, const char *text, GError **error)
+{
+    return filter_add(f, FILTER_RANGE, text, error);
+}
+
+gboolean prism_space_filter_only(PrismSpaceFilter *f, const char *text, GError **error)
+{
+    return filter_add(f, FILTER_ONLY, text, error);
+}
+
+uint64_t *prism_divisors_internal(uint64_t n, size_t *count)
+{
+    GArray *lo = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    GArray *hi = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (uint64_t d = 1; d * d <= n; d++)
+        if (n % d == 0) {
+            g_array_append_val(lo, d);
+            if (d * d != n) {
+                uint64_t e = n / d;
+                g_array_append_val(hi, e);
+            }
+        }
+    for (guint i = hi->len; i > 0; i--)
+        g_array_append_val(lo, g_array_index(hi, uint64_t, i - 1));
+    g_array_unref(hi);
+    *count = lo->len;
+    return (uint64_t *)(void *)g_array_free(lo, FALSE);
+}
+
+char *prism_values_compact_internal(PrismDim dim, const uint64_t *v, size_t n, size_t width)
+{
+    GString *s = g_string_new(NULL);
+    gboolean numeric = dim != PRISM_DIM_SCHEDULE && dim != PRISM_DIM_RECOMPUTE;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (numeric && j + 1 < n && v[j + 1] == v[j] + 1)
+            j++;
+        g_autofree char *a = prism_dim_value_text(dim, v[i]);
+        GString *item = g_string_new(a);
+        if (j >= i + 2) {
+            g_string_append_printf(item, "..%" G_GUINT64_FORMAT, v[j]);
+        } else {
+            j = i;
+        }
+        if (s->len > 0 && s->len + 1 + item->len > width && j + 1 < n) {
+            g_autofree char *last = prism_dim_value_text(dim, v[n - 1]);
+            g_string_append_printf(s, " ... %s", last);
+            g_string_free(item, TRUE);
+            break;
+        }
+        g_string_append_printf(s, "%s%s", s->len ? " " : "", item->str);
+        g_string_free(item, TRUE);
+        i = j + 1;
+    }
+    return g_string_free(s, FALSE);
+}

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search_space.c - enumeration of the strategy space and its stable global index
+ * (rank/unrank). The layout is described in space.h; the shape rules it implements
+ * are R1-R10 of strategy.h (test_space.c proves by brute force that the enumerated set
+ * equals the set prism_strategy_check() accepts).
+ *
+ * Nothing here is collective; a built space is read-only.
+ */
+#include <prism/space.h>
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include <prism/core.h>
+
+#include "search-internal.h"
+
+/* Lane table columns, in PrismLanes field order. */
+enum { LT_TP, LT_CP, LT_DP, LT_EP, LT_SP, LT_MBS, LT_M, LT_ZERO, LT_COUNT };
+
+typedef struct {
+    uint32_t devices, pp;
+    gboolean interleaved;
+    size_t n;
+    double *col[LT_COUNT]; /* 64-byte aligned */
+} LaneTable;
+
+struct PrismSpace {
+    uint32_t *devices;
+    size_t n_devices;
+    uint32_t layers;
+    uint64_t gbs, seq;
+    GArray *tables; /* LaneTable */
+    GArray *segs;   /* PrismSpaceSegment */
+    size_t *dev_first_seg; /* n_devices + 1 */
+    uint64_t size;
+};
+
+/* Model-derived facts the rules need, computed once. */
+typedef struct {
+    const PrismModel *model;
+    uint64_t gbs, seq;
+    uint32_t layers;
+    uint64_t expert_gcd; /* gcd of routed-expert counts; 0 = dense */
+} Facts;
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b != 0) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* R2 for one tp (mirrors prism_strategy_check exactly). */
+static gboolean tp_valid(const Facts *fx, uint64_t tp)
+{
+    const PrismModel *m = fx->model;
+    for (uint32_t i = 0; i < m->n_specs; i++) {
+        const PrismAttnSpec *a = &m->specs[i].attn;
+        const PrismMlpSpec *p = &m->specs[i].mlp;
+        if (a->n_heads % tp != 0)
+            return FALSE;
+        if (a->kind == PRISM_ATTN_STANDARD && a->n_kv_heads % tp != 0 && tp % a->n_kv_heads != 0)
+            return FALSE;
+        if (p->n_experts == 0 && p->ffn_hidden % tp != 0)
+            return FALSE;
+        if (p->n_experts > 0 && p->expert_hidden % tp != 0)
+            return FALSE;
+        if (p->n_experts > 0 && p->n_shared > 0 && p->shared_hidden % tp != 0)
+            return FALSE;
+    }
+    return TRUE;
+}
+
+#define ACCEPT(dim, v) prism_space_filter_accepts_internal(filter, (dim), (v))
+
+/* Grow-only column builder for one lane table. */
+typedef struct {
+    GArray *col[LT_COUNT]; /* double */
+} LaneBuilder;
+
+static void lane_push(LaneBuilder *b, const double v[LT_COUNT])
+{
+    for (int c = 0; c < LT_COUNT; c++)
+        g_array_append_val(b->col[c], v[c]);
+}
+
+/* Every lane valid for (N, pp, interleaved) that passes the lane filters, in index order
+ * (tp, cp, ep, sp, mbs, zero ascending). Rules: R1 (dp derived), R2, R3, R4, R5, R8, R9. */
+static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTable *t)
+{
+    LaneBuilder b;
+    for (int c = 0; c < LT_COUNT; c++)
+        b.col[c] = g_array_new(FALSE, FALSE, sizeof(double));
+    uint64_t per_pp = t->devices / t->pp;
+    size_t n_tp = 0;
+    g_autofree uint64_t *tps = prism_divisors_internal(per_pp, &n_tp);
+    for (size_t i = 0; i < n_tp; i++) {
+        uint64_t tp = tps[i];
+        if (!tp_valid(fx, tp) || !ACCEPT(PRISM_DIM_TP, tp))
+            continue;
+        size_t n_cp = 0;
+        g_autofree uint64_t *cps = prism_divisors_internal(per_pp / tp, &n_cp);
+        for (size_t j = 0; j < n_cp; j++) {
+            uint64_t cp = cps[j];
+            if (cp > 1 && fx->seq % (2 * cp) != 0) /* R3 */
+                continue;
+            uint64_t dp = per_pp / tp / cp; /* R1 */
+            if (!ACCEPT(PRISM_DIM_CP, cp) || !ACCEPT(PRISM_DIM_DP, dp))
+                continue;
+            if (fx->gbs % dp != 0) /* R8: gbs = dp*mbs*m */
+                continue;
+            uint64_t per_dp = fx->gbs / dp;
+            size_t n_ep = 1, n_mbs = 0;
+            uint64_t one = 1;
+            g_autofree uint64_t *eps =
+                fx->expert_gcd ? prism_divisors_internal(fx->expert_gcd, &n_ep) : NULL;
+            g_autofree uint64_t *mbss = prism_divisors_internal(per_dp, &n_mbs);
+            for (size_t e = 0; e < n_ep; e++) {
+                uint64_t ep = eps ? eps[e] : one; /* R5 */
+                if ((dp * cp) % ep != 0 || !ACCEPT(PRISM_DIM_EP, ep))
+                    continue;
+                for (uint64_t sp = 0; sp <= 1; sp++) {
+                    if (sp == 1 && (tp == 1 || (fx->seq / cp) % tp != 0)) /* R4 */
+                        continue;
+                    if (!ACCEPT(PRISM_DIM_SP, sp))
+                        continue;
+                    for (size_t k = 0; k < n_mbs; k++) {
+                        uint64_t mbs = mbss[k], m = per_dp / mbs;
+                        if (t->pp > 1 && m < t->pp) /* R8 */
+                            continue;
+                        if (t->interleaved && m % t->pp != 0) /* R8 */
+                            continue;
+                        if (!ACCEPT(PRISM_DIM_MBS, mbs) || !ACCEPT(PRISM_DIM_M, m))
+                            continue;
+                        for (uint64_t z = 0; z <= 3; z++) {
+                            if (z > 0 && dp * cp == 1) /* R9 */
+                                continue;
+                            if (!ACCEPT(PRISM_DIM_ZERO, z))
+                                continue;
+                            const double v[LT_COUNT] = {
+                                [LT_TP] = (double)tp, [LT_CP] = (double)cp,
+                                [LT_DP] = (double)dp, [LT_EP] = (double)ep,
+                                [LT_SP] = (double)sp, [LT_MBS] = (double)mbs,
+                                [LT_M] = (double)m,   [LT_ZERO] = (double)z};
+                            lane_push(&b, v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    t->n = b.col[0]->len;
+    for (int c = 0; c < LT_COUNT; c++) {
+        t->col[c] = prism_aligned_new(t->n ? t->n : 1, sizeof(double));
+        if (t->n)
+            memcpy(t->col[c], b.col[c]->data, t->n * sizeof(double));
+        g_array_unref(b.col[c]);
+    }
+}
+
+static void add_segment(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp,
+                        PrismSchedule sch, PrismRecompute rc, uint32_t k, uint32_t table)
+{
+    const LaneTable *t = &g_array_index(sp->tables, LaneTable, table);
+    PrismSpaceSegment seg = {
+        .key = {.devices = n, .pp = pp, .vpp = vpp, .schedule = (uint8_t)sch,
+                .recompute = (uint8_t)rc, .rc_layers = (uint16_t)k},
+        .first = sp->size,
+        .count = t->n,
+        .table = table};
+    g_array_append_val(sp->segs, seg);
+    sp->size += t->n;
+}
+
+/* Segments of one (N, pp, vpp, schedule): every recompute mode allowed (R10). */
+static void add_recompute_segments(PrismSpace *sp, const PrismSpaceFilter *filter, uint32_t n,
+                                   uint32_t pp, uint32_t vpp, PrismSchedule sch,
+                                   uint32_t table)
+{
+    uint32_t chunks = pp * vpp, per_chunk = (sp->layers + chunks - 1) / chunks;
+    for (int rc = 0; rc < PRISM_RECOMPUTE_BLOCK; rc++)
+        if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(rc, 0)))
+            add_segment(sp, n, pp, vpp, (PrismSchedule)sch, (PrismRecompute)rc, 0, table);
+    for (uint32_t k = 1; k < per_chunk && k <= G_MAXUINT16; k++)
+        if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(PRISM_RECOMPUTE_BLOCK, k)) &&
+            ACCEPT(PRISM_DIM_RC_LAYERS, k))
+            add_segment(sp, n, pp, vpp, sch, PRISM_RECOMPUTE_BLOCK, k, table);
+}
+
+/* Lane table id for (N, pp, interleaved), building it on first use. */
+static uint32_t table_for(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter *filter,
+                          uint32_t n, uint32_t pp, gboolean interleaved, GHashTable *ids)
+{
+    uint64_t key = ((uint64_t)pp << 1) | (interleaved ? 1u : 0u);
+    gpointer val;
+    if (g_hash_table_lookup_extended(ids, &key, NULL, &val))
+        return GPOINTER_TO_UINT(val);
+    LaneTable t = {.devices = n, .pp = pp, .interleaved = interleaved};
+    build_lanes(fx, filter, &t);
+    g_array_append_val(sp->tables, t);
+    uint32_t id = sp->tables->len - 1;
+    g_hash_table_insert(ids, g_memdup2(&key, sizeof key), GUINT_TO_POINTER(id));
+    return id;
+}
+
+/* Segments of one device count, in key order (pp, vpp, schedule, recompute, k). R6, R7. */
+static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter *filter,
+                         uint32_t n)
+{
+    g_autoptr(GHashTable) ids = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    size_t n_pp = 0;
+    g_autofree uint64_t *pps = prism_divisors_internal(n, &n_pp);
+    for (size_t i = 0; i < n_pp; i++) {
+        uint32_t pp = (uint32_t)pps[i];
+        if (pp > sp->layers || !ACCEPT(PRISM_DIM_PP, pp))
+            continue;
+        /* vpp = 1: 1F1B always; GPipe and ZB-H1 need a pipeline. */
+        if (ACCEPT(PRISM_DIM_VPP, 1)) {
+            const PrismSchedule plain[] = {PRISM_SCHEDULE_1F1B, PRISM_SCHEDULE_GPIPE,
+                                           PRISM_SCHEDULE_ZB_H1};
+            for (size_t s = 0; s < G_N_ELEMENTS(plain); s++) {
+                if ((pp == 1 && plain[s] != PRISM_SCHEDULE_1F1B) ||
+                    !ACCEPT(PRISM_DIM_SCHEDULE, plain[s]))
+                    continue;
+                uint32_t t = table_for(sp, fx, filter, n, pp, FALSE, ids);
+                if (g_array_index(sp->tables, LaneTable, t).n > 0)
+                    add_recompute_segments(sp, filter, n, pp, 1, plain[s], t);
+            }
+        }
+        /* vpp > 1: interleaved only, pp > 1, pp*vpp <= L. */
+        if (pp == 1 || !ACCEPT(PRISM_DIM_SCHEDULE, PRISM_SCHEDULE_INTERLEAVED))
+            continue;
+        for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers; vpp++) {
+            if (!ACCEPT(PRISM_DIM_VPP, vpp))
+                continue;
+            uint32_t t = table_for(sp, fx, filter, n, pp, TRUE, ids);
+            if (g_array_index(sp->tables, LaneTable, t).n == 0)
+                break;
+            add_recompute_segments(sp, filter, n, pp, vpp, PRISM_SCHEDULE_INTERLEAVED, t);
+        }
+    }
+}
+
+static PrismSpace *space_build(const PrismModel *model, const PrismTraining *training,
+                               const uint32_t *devices, size_t n_devices,
+                               const PrismSpaceFilter *filter)
+{
+    PrismSpace *sp = g_new0(PrismSpace, 1);
+    sp->devices = g_memdup2(devices, n_devices * sizeof(uint32_t));
+    sp->n_devices = n_devices;
+    sp->layers = prism_model_split_layers(model);
+    sp->gbs = training->gbs;
+    sp->seq = training->seq;
+    sp->tables = g_array_new(FALSE, FALSE, sizeof(LaneTable));
+    sp->segs = g_array_new(FALSE, FALSE, sizeof(PrismSpaceSegment));
+    sp->dev_first_seg = g_new0(size_t, n_devices + 1);
+    Facts fx = {.model = model, .gbs = training->gbs, .seq = training->seq,
+                .layers = sp->layers};
+    for (uint32_t i = 0; i < model->n_specs; i++)
+        if (model->specs[i].mlp.n_experts > 0)
+            fx.expert_gcd = gcd_u64(fx.expert_gcd, model->specs[i].mlp.n_experts);
+    for (size_t d = 0; d < n_devices; d++) {
+        sp->dev_first_seg[d] = sp->segs->len;
+        if (ACCEPT(PRISM_DIM_DEVICES, devices[d]))
+            build_device(sp, &fx, filter, devices[d]);
+    }
+    sp->dev_first_seg[n_devices] = sp->segs->len;
+    return sp;
+}
+
+void prism_space_free(PrismSpace *sp)
+{
+    if (sp == NULL)
+        return;
+    for (guint i = 0; i < sp->tables->len; i++) {
+        LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
+        for (int c = 0; c < LT_COUNT; c++)
+            prism_aligned_free(t->col[c]);
+    }
+    g_array_unref(sp->tables);
+    g_array_unref(sp->segs);
+    g_free(sp->dev_first_seg);
+    g_free(sp->devices);
+    g_free(sp);
+}
+
+/* Why is the space empty? Sets an INFEASIBLE error naming the culprit. */
+static void explain_empty(const PrismModel *model, const PrismTraining *training,
+                          const uint32_t *devices, size_t n_devices,
+                          const PrismSpaceFilter *filter, GError **error)
+{
+    g_autofree uint64_t *dv = g_new(uint64_t, n_devices);
+    for (size_t i = 0; i < n_devices; i++)
+        dv[i] = devices[i];
+    g_autofree char *devs = prism_values_compact_internal(PRISM_DIM_DEVICES, dv, n_devices, 60);
+    g_autoptr(PrismSpace) all = space_build(model, training, devices, n_devices, NULL);
+    if (all->size == 0) {
+        /* Show the rule the simplest split (pure data parallelism) breaks. */
+        PrismStrategy s = {.devices = devices[0], .dp = devices[0], .tp = 1, .pp = 1, .vpp = 1,
+                           .cp = 1, .ep = 1, .mbs = 1,
+                           .m = training->gbs % devices[0] == 0
+                                    ? (uint32_t)(training->gbs / devices[0])
+                                    : 1};
+        GError *why = NULL;
+        (void)prism_strategy_check(&s, model, training, &why);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                    "no valid strategy for %s on %s devices with gbs=%" G_GUINT64_FORMAT
+                    ", seq=%" G_GUINT64_FORMAT
+                    ": every split breaks a shape rule of strategy.h (for example dp=%u,tp=1,"
+                    "pp=1: %s); try other --devices or --gbs",
+                    model->name, devs, training->gbs, training->seq, devices[0],
+                    why ? why->message : "rejected");
+        g_clear_error(&why);
+        return;
+    }
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        if (!prism_space_filter_restricts(filter, (PrismDim)d))
+            continue;
+        size_t n = 0;
+        g_autofree uint64_t *vals = prism_space_dim_values(all, (PrismDim)d, &n);
+        gboolean any = FALSE;
+        if (d == PRISM_DIM_RECOMPUTE || d == PRISM_DIM_RC_LAYERS) {
+            size_t ns = 0;
+            const PrismSpaceSegment *segs = prism_space_segments(all, &ns);
+            for (size_t i = 0; i < ns && !any; i++) {
+                const PrismSegmentKey *k = &segs[i].key;
+                any = d == PRISM_DIM_RECOMPUTE
+                          ? prism_space_filter_accepts_internal(
+                                filter, (PrismDim)d, PRISM_RC_CODE(k->recompute, k->rc_layers))
+                          : (k->recompute != PRISM_RECOMPUTE_BLOCK ||
+                             prism_space_filter_accepts_internal(filter, (PrismDim)d,
+                                                                 k->rc_layers));
+            }
+        } else {
+            for (size_t i = 0; i < n && !any; i++)
+                any = prism_space_filter_accepts_internal(filter, (PrismDim)d, vals[i]);
+        }
+        if (!any) {
+            g_autofree char *valid = prism_values_compact_internal((PrismDim)d, vals, n, 60);
+            g_autofree char *desc = prism_space_filter_describe(filter);
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                        "the filters (%s) exclude every valid value of %s: the valid values "
+                        "for %s on %s devices are %s",
+                        desc, prism_dim_name((PrismDim)d), model->name, devs, valid);
+            return;
+        }
+    }
+    g_autofree char *desc = prism_space_filter_describe(filter);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                "the filters (%s) together leave no valid strategy (each dimension alone has "
+                "valid values; the shape rules R1-R10 of strategy.h rule out the combination; "
+                "`prism plan --count` without the filters shows the valid values)",
+                desc);
+}
+
+PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *training,
+                            const uint32_t *devices, size_t n_devices,
+                            const PrismSpaceFilter *filter, GError **error)
+{
+    g_return_val_if_fail(model != NULL && training != NULL, NULL);
+    if (n_devices == 0 || devices == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "the device list is empty");
+        return NULL;
+    }
+    for (size_t i = 0; i < n_devices; i++)
+        if (devices[i] == 0 || (i > 0 && devices[i] <= devices[i - 1])) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "device counts must be >= 1, ascending and unique (got %u at "
+                        "position %zu)",
+                        devices[i], i + 1);
+            return NULL;
+        }
+    if (training->gbs == 0 || training->seq == 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "gbs and seq must be >= 1");
+        return NULL;
+    }
+    PrismSpace *sp = space_build(model, training, devices, n_devices, filter);
+    if (sp->size == 0) {
+        explain_empty(model, training, devices, n_devices, filter, error);
+        prism_space_free(sp);
+        return NULL;
+    }
+    return sp;
+}
+
+uint64_t prism_space_size(const PrismSpace *sp)
+{
+    return sp->size;
+}
+
+const PrismSpaceSegment *prism_space_segments(const PrismSpace *sp, size_t *n)
+{
+    *n = sp->segs->len;
+    return (const PrismSpaceSegment *)(const void *)sp->segs->data;
+}
+
+size_t prism_space_find_segment(const PrismSpace *sp, uint64_t index)
+{
+    const PrismSpaceSegment *s = (const PrismSpaceSegment *)(const void *)sp->segs->data;
+    size_t lo = 0, hi = sp->segs->len; /* invariant: s[lo].first <= index < s[hi].first */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid].first <= index)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n,
+                       PrismLanes *out)
+{
+    const PrismSpaceSegment *s = &g_array_index(sp->segs, PrismSpaceSegment, seg);
+    g_assert(lane + n <= s->count);
+    const LaneTable *t = &g_array_index(sp->tables, LaneTable, s->table);
+    out->tp = t->col[LT_TP] + lane;
+    out->cp = t->col[LT_CP] + lane;
+    out->dp = t->col[LT_DP] + lane;
+    out->ep = t->col[LT_EP] + lane;
+    out->sp = t->col[LT_SP] + lane;
+    out->mbs = t->col[LT_MBS] + lane;
+    out->m = t->col[LT_M] + lane;
+    out->zero = t->col[LT_ZERO] + lane;
+    out->n = n;
+}
+
+size_t prism_space_n_tables(const PrismSpace *sp)
+{
+    return sp->tables->len;
+}
+
+size_t prism_space_table_size(const PrismSpace *sp, size_t t)
+{
+    return g_array_index(sp->tables, LaneTable, t).n;
+}
+
+gboolean prism_space_unrank(const PrismSpace *sp, uint64_t index, PrismStrategy *out)
+{
+    if (index >= sp->size)
+        return FALSE;
+    size_t si = prism_space_find_segment(sp, index);
+    const PrismSpaceSegment *s = &g_array_index(sp->segs, PrismSpaceSegment, si);
+    const LaneTable *t = &g_array_index(sp->tables, LaneTable, s->table);
+    size_t l = (size_t)(index - s->first);
+    *out = (PrismStrategy){
+        .devices = s->key.devices,
+        .pp = s->key.pp,
+        .vpp = s->key.vpp,
+        .schedule = s->key.schedule,
+        .recompute = s->key.recompute,
+        .rc_layers = s->key.rc_layers,
+        .tp = (uint32_t)t->col[LT_TP][l],
+        .cp = (uint32_t)t->col[LT_CP][l],
+        .dp = (uint32_t)t->col[LT_DP][l],
+        .ep = (uint32_t)t->col[LT_EP][l],
+        .sp = (uint8_t)t->col[LT_SP][l],
+        .mbs = (uint32_t)t->col[LT_MBS][l],
+        .m = (uint32_t)t->col[LT_M][l],
+        .zero = (uint8_t)t->col[LT_ZERO][l],
+    };
+    return TRUE;
+}
+
+static int key_cmp(const PrismSegmentKey *a, const PrismSegmentKey *b)
+{
+    const uint32_t x[5] = {a->pp, a->vpp, a->schedule, a->recompute, a->rc_layers};
+    const uint32_t y[5] = {b->pp, b->vpp, b->schedule, b->recompute, b->rc_layers};
+    for (int i = 0; i < 5; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+static int lane_cmp(const LaneTable *t, size_t l, const double want[6])
+{
+    static const int cols[6] = {LT_TP, LT_CP, LT_EP, LT_SP, LT_MBS, LT_ZERO};
+    for (int i = 0; i < 6; i++) {
+        double v = t->col[cols[i]][l];
+        if (v != want[i])
+            return v < want[i] ? -1 : 1;
+    }
+    return 0;
+}
+
+gboolean prism_space_rank(const PrismSpace *sp, const PrismStrategy *s, uint64_t *index)
+{
+    /* device count */
+    size_t lo = 0, hi = sp->n_devices;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sp->devices[mid] < s->devices)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == sp->n_devices || sp->devices[lo] != s->devices)
+        return FALSE;
+    /* segment: binary search of the key among this device count's segments */
+    const PrismSpaceSegment *segs = (const PrismSpaceSegment *)(const void *)sp->segs->data;
+    PrismSegmentKey want = {.devices = s->devices, .pp = s->pp, .vpp = s->vpp,
+                            .schedule = s->schedule, .recompute = s->recompute,
+                            .rc_layers = s->rc_layers};
+    size_t a = sp->dev_first_seg[lo], b = sp->dev_first_seg[lo + 1];
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (key_cmp(&segs[mid].key, &want) < 0)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a == sp->dev_first_seg[lo + 1] || key_cmp(&segs[a].key, &want) != 0)
+        return FALSE;
+    const PrismSpaceSegment *seg = &segs[a];
+    const LaneTable *t = &g_array_index(sp->tables, LaneTable, seg->table);
+    const double lane[6] = {s->tp, s->cp, s->ep, s->sp, s->mbs, s->zero};
+    size_t x = 0, y = t->n;
+    while (x < y) {
+        size_t mid = x + (y - x) / 2;
+        if (lane_cmp(t, mid, lane) < 0)
+            x = mid + 1;
+        else
+            y = mid;
+    }
+    if (x == t->n || lane_cmp(t, x, lane) != 0)
+        return FALSE;
+    /* the derived dims must match too */
+    if (t->col[LT_DP][x] != (double)s->dp || t->col[LT_M][x] != (double)s->m)
+        return FALSE;
+    *index = seg->first + x;
+    return TRUE;
+}
+
+static gint cmp_u64(gconstpointer a, gconstpointer b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+uint64_t *prism_space_dim_values(const PrismSpace *sp, PrismDim dim, size_t *n)
+{
+    GArray *v = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    static const int lane_col[PRISM_DIM_COUNT] = {
+        [PRISM_DIM_TP] = LT_TP,   [PRISM_DIM_CP] = LT_CP,   [PRISM_DIM_DP] = LT_DP,
+        [PRISM_DIM_EP] = LT_EP,   [PRISM_DIM_SP] = LT_SP,   [PRISM_DIM_MBS] = LT_MBS,
+        [PRISM_DIM_M] = LT_M,     [PRISM_DIM_ZERO] = LT_ZERO};
+    if (dim == PRISM_DIM_DEVICES) {
+        /* only device counts that have strategies */
+        for (size_t d = 0; d < sp->n_devices; d++)
+            if (sp->dev_first_seg[d + 1] > sp->dev_first_seg[d]) {
+                uint64_t x = sp->devices[d];
+                g_array_append_val(v, x);
+            }
+    } else if (dim <= PRISM_DIM_RC_LAYERS) {
+        for (guint i = 0; i < sp->segs->len; i++) {
+            const PrismSegmentKey *k = &g_array_index(sp->segs, PrismSpaceSegment, i).key;
+            uint64_t x = dim == PRISM_DIM_PP          ? k->pp
+                         : dim == PRISM_DIM_VPP       ? k->vpp
+                         : dim == PRISM_DIM_SCHEDULE  ? k->schedule
+                         : dim == PRISM_DIM_RECOMPUTE ? k->recompute
+                                                      : k->rc_layers;
+            g_array_append_val(v, x);
+        }
+    } else {
+        for (guint i = 0; i < sp->tables->len; i++) {
+            const LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
+            for (size_t l = 0; l < t->n; l++) {
+                uint64_t x = (uint64_t)t->col[lane_col[dim]][l];
+                g_array_append_val(v, x);
+            }
+        }
+    }
+    g_array_sort(v, cmp_u64);
+    size_t m = 0;
+    uint64_t *d = (uint64_t *)(void *)v->data;
+    for (guint i = 0; i < v->len; i++)
+        if (m == 0 || d[m - 1] != d[i])
+            d[m++] = d[i];
+    *n = m;
+    return (uint64_t *)(void *)g_array_free(v, FALSE);
+}
+
+const uint32_t *prism_space_devices(const PrismSpace *sp, size_t *n)
+{
+    *n = sp->n_devices;
+    return sp->devices;
+}
+
+uint32_t prism_space_layers(const PrismSpace *sp)
+{
+    return sp->layers;
+}
+
+char *prism_space_describe(const PrismSpace *sp, gboolean json)
+{
+    if (json) {
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "total");
+        json_builder_add_int_value(b, (gint64)sp->size);
+        json_builder_set_member_name(b, "segments");
+        json_builder_add_int_value(b, sp->segs->len);
+        json_builder_set_member_name(b, "lane_tables");
+        json_builder_add_int_value(b, sp->tables->len);
+        json_builder_set_member_name(b, "dims");
+        json_builder_begin_object(b);
+        for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+            size_t n = 0;
+            g_autofree uint64_t *v = prism_space_dim_values(sp, (PrismDim)d, &n);
+            json_builder_set_member_name(b, prism_dim_name((PrismDim)d));
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "count");
+            json_builder_add_int_value(b, (gint64)n);
+            json_builder_set_member_name(b, "values");
+            json_builder_begin_array(b);
+            for (size_t i = 0; i < n; i++) {
+                if (d == PRISM_DIM_SCHEDULE || d == PRISM_DIM_RECOMPUTE) {
+                    g_autofree char *t = prism_dim_value_text((PrismDim)d, v[i]);
+                    json_builder_add_string_value(b, t);
+                } else {
+                    json_builder_add_int_value(b, (gint64)v[i]);
+                }
+            }
+            json_builder_end_array(b);
+            json_builder_end_object(b);
+        }
+        json_builder_end_object(b);
+        json_builder_end_object(b);
+        g_autoptr(JsonGenerator) gen = json_generator_new();
+        g_autoptr(JsonNode) root = json_builder_get_root(b);
+        json_generator_set_root(gen, root);
+        return json_generator_to_data(gen, NULL);
+    }
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "%-10s %6s  %s\n", "dimension", "values", "domain");
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        size_t n = 0;
+        g_autofree uint64_t *v = prism_space_dim_values(sp, (PrismDim)d, &n);
+        g_autofree char *list = prism_values_compact_internal((PrismDim)d, v, n, 60);
+        g_string_append_printf(s, "%-10s %6zu  %s%s\n", prism_dim_name((PrismDim)d), n, list,
+                               d == PRISM_DIM_DP || d == PRISM_DIM_M ? "  (derived)" : "");
+    }
+    g_string_append_printf(s, "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "
+                              "recompute, rc_layers)\n",
+                           "segments", sp->segs->len);
+    g_string_append_printf(s, "%-10s %6u  (per devices, pp and interleaved or not)\n",
+                           "lanes", sp->tables->len);
+    g_string_append_printf(s, "total      %" G_GUINT64_FORMAT " strategies\n", sp->size);
+    return g_string_free(s, FALSE);
+}

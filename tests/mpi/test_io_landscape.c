@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_io_landscape.c - the landscape writer and reader at 1-4 ranks, fed with synthetic
+ * batches through the PrismRowSink interface (no search driver needed).
+ *
+ * Oracle: every row is a closed-form function of its global index (make_row); the test
+ * converts the expected double to the column's store type itself (a float cast for f32,
+ * an integer cast for counts) and compares every value of every column read back. So a
+ * pass at every rank count also proves the datasets do not depend on the rank count.
+ * Partitions are deliberately uneven (rank r gets a share proportional to r + 1) and
+ * chunk (1000), spill record (333) and batch (<= 97) sizes are coprime-ish, so chunk,
+ * record, batch and rank boundaries all fall in different places.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/core.h>
+#include <prism/io.h>
+
+#include "prism_test_util.h"
+
+#define TOTAL 10007u
+#define SEG 1000u  /* rows per segment: batches never straddle one */
+#define JOB 2500u  /* rows per job (grid point) */
+
+static void make_row(uint64_t g, PrismLandscapeRow *row)
+{
+    memset(row, 0, sizeof *row);
+    uint64_t seg = g / SEG;
+    PrismStrategy *s = &row->strategy;
+    s->devices = 64u << (seg % 3);
+    s->pp = 1 + (uint32_t)(seg % 4);
+    s->vpp = 1 + (uint32_t)(seg % 2);
+    s->schedule = (uint8_t)(seg % 4);
+    s->recompute = (uint8_t)((seg / 2) % 4);
+    s->rc_layers = (uint16_t)(seg % 5);
+    s->tp = 1u << (g % 4);
+    s->cp = 1 + (uint32_t)((g / 4) % 2);
+    s->dp = 1 + (uint32_t)(g % 13);
+    s->ep = 1 + (uint32_t)((g / 7) % 3);
+    s->sp = (uint8_t)(g % 2);
+    s->mbs = 1 + (uint32_t)(g % 3);
+    s->m = (uint32_t)(g % 100000);
+    s->zero = (uint8_t)(g % 4);
+    row->index = g;
+    row->point = (uint32_t)(g / JOB);
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        row->cols[c] = 1e3 * sin((double)g * 0.37 + c) + c;
+    row->cols[PRISM_COL_FEASIBLE] = g % 3 != 0;
+    row->cols[PRISM_COL_REASON] = g % 3 == 0 ? 2 : 0;
+}
+
+static PrismLandscapeSchema *test_schema(void)
+{
+    PrismLandscapeSchema *s = prism_landscape_schema_new();
+    prism_landscape_schema_add_dims(s);
+    prism_landscape_schema_add(s, "time_step", "s", "step", PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
+                               PRISM_COL_TIME_STEP);
+    prism_landscape_schema_add(s, "mem_peak", "bytes", "peak", PRISM_STORE_F32,
+                               PRISM_LS_SOURCE_COST, PRISM_COL_MEM_PEAK);
+    prism_landscape_schema_add(s, "mfu", "fraction", NULL, PRISM_STORE_F32, PRISM_LS_SOURCE_COST,
+                               PRISM_COL_MFU);
+    prism_landscape_schema_add(s, "bytes_l0", "bytes", NULL, PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
+                               PRISM_COL_BYTES_L0);
+    prism_landscape_schema_add(s, "peak_stage", "index", NULL, PRISM_STORE_U16,
+                               PRISM_LS_SOURCE_COST, PRISM_COL_PEAK_STAGE);
+    prism_landscape_schema_add(s, "feasible", "flag", NULL, PRISM_STORE_U8, PRISM_LS_SOURCE_COST,
+                               PRISM_COL_FEASIBLE);
+    prism_landscape_schema_add(s, "reason", "code", NULL, PRISM_STORE_U8, PRISM_LS_SOURCE_COST,
+                               PRISM_COL_REASON);
+    return s;
+}
+
+/* The expected stored value of column @p col for row g, computed independently of io/. */
+static double expected(const PrismLandscapeColumn *col, uint64_t g)
+{
+    PrismLandscapeRow row;
+    make_row(g, &row);
+    double v = 0;
+    if (col->source == PRISM_LS_SOURCE_POINT)
+        v = row.point;
+    else if (col->source == PRISM_LS_SOURCE_COST)
+        v = row.cols[col->index];
+    else {
+        const PrismStrategy *s = &row.strategy;
+        double dims[PRISM_DIM_COUNT] = {0};
+        dims[PRISM_DIM_DEVICES] = s->devices;
+        dims[PRISM_DIM_DP] = s->dp;
+        dims[PRISM_DIM_TP] = s->tp;
+        dims[PRISM_DIM_PP] = s->pp;
+        dims[PRISM_DIM_VPP] = s->vpp;
+        dims[PRISM_DIM_CP] = s->cp;
+        dims[PRISM_DIM_EP] = s->ep;
+        dims[PRISM_DIM_SP] = s->sp;
+        dims[PRISM_DIM_MBS] = s->mbs;
+        dims[PRISM_DIM_M] = s->m;
+        dims[PRISM_DIM_ZERO] = s->zero;
+        dims[PRISM_DIM_RECOMPUTE] = s->recompute;
+        dims[PRISM_DIM_RC_LAYERS] = s->rc_layers;
+        dims[PRISM_DIM_SCHEDULE] = s->schedule;
+        v = dims[col->index];
+    }
+    switch (col->store) {
+    case PRISM_STORE_F32: return (double)(float)v;
+    case PRISM_STORE_U8: return (double)(uint8_t)v;
+    case PRISM_STORE_U16: return (double)(uint16_t)v;
+    case PRISM_STORE_U32: return (double)(uint32_t)v;
+    case PRISM_STORE_F64: break;
+    }
+    return v;
+}
+
+/* Uneven partition: rank r's share is proportional to r + 1. */
+static void weighted_block(uint64_t n, int rank, int size, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t w = (uint64_t)size * (uint64_t)(size + 1) / 2;
+    uint64_t before = (uint64_t)rank * (uint64_t)(rank + 1) / 2;
+    *lo = n * before / w;
+    *hi = n * (before + (uint64_t)rank + 1) / w;
+}
+
+/* Feed rows [lo, hi) in batches that respect segment and job boundaries. */
+static gboolean feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error)
+{
+    enum { MAXB = 97 };
+    double lane[8][MAXB];
+    double *cols = g_new0(double, (size_t)PRISM_COL_COUNT * MAXB);
+    PrismCostOut out;
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        out.col[c] = cols + (size_t)c * MAXB;
+    gboolean ok = TRUE;
+    for (uint64_t g = lo; g < hi && ok;) {
+        uint64_t stop = MIN(hi, g + MAXB);
+        stop = MIN(stop, (g / SEG + 1) * SEG);
+        stop = MIN(stop, (g / JOB + 1) * JOB);
+        size_t n = (size_t)(stop - g);
+        PrismLandscapeRow row;
+        PrismSegmentKey key = {0};
+        for (size_t i = 0; i < n; i++) {
+            make_row(g + i, &row);
+            const PrismStrategy *s = &row.strategy;
+            lane[0][i] = s->tp;
+            lane[1][i] = s->cp;
+            lane[2][i] = s->dp;
+            lane[3][i] = s->ep;
+            lane[4][i] = s->sp;
+            lane[5][i] = s->mbs;
+            lane[6][i] = s->m;
+            lane[7][i] = s->zero;
+            for (int c = 0; c < PRISM_COL_COUNT; c++)
+                out.col[c][i] = row.cols[c];
+            key = (PrismSegmentKey){s->devices, s->pp, s->vpp, s->schedule, s->recompute,
+                                    s->rc_layers};
+        }
+        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4], lane[5], lane[6],
+                            lane[7], n};
+        PrismRowBatch b = {g, n, row.point, g - (uint64_t)row.point * JOB, &key, &lanes, &out};
+        ok = sink->rows(sink->user, &b, error);
+        g = stop;
+    }
+    g_free(cols);
+    return ok;
+}
+
+static char *test_path(const char *name)
+{
+    return g_strdup_printf("%s/%s-np%d.h5", prism_test_scratch_dir(), name,
+                           prism_test_comm()->size);
+}
+
+static void test_opts(PrismLandscapeOptions *o)
+{
+    prism_landscape_options_default(o);
+    o->chunk_rows = 1000;
+    o->spill_rows = 333;
+    o->fsync = FALSE; /* keep the test fast; fsync is exercised by the CLI tests */
+}
+
+static PrismLandscape *new_writer(const char *path, const PrismLandscapeOptions *o,
+                                  const char *model)
+{
+    g_autoptr(PrismLandscapeSchema) schema = test_schema();
+    PrismLandscape *ls = prism_landscape_new(prism_test_comm(), path, schema, o);
+    prism_landscape_add_attr(ls, "command_line", "test_io_landscape", FALSE);
+    prism_landscape_add_attr(ls, "model", model, TRUE);
+    prism_landscape_add_attr(ls, "space", "{\"tp\": [1, 2, 4, 8]}", TRUE);
+    return ls;
+}
+
+/* Rows that become /pareto and /topk (rank 0's copies are the ones written). */
+static const uint64_t pareto_idx[] = {3, 17, 500, 9000, 10006};
+static const uint64_t topk_idx[] = {42, 7, 1001};
+
+static gboolean run_session(PrismLandscape *ls, gboolean weighted, uint64_t stop_frac_num,
+                            gboolean do_finish, GError **error)
+{
+    PrismComm *comm = prism_test_comm();
+    uint64_t lo, hi;
+    if (weighted)
+        weighted_block(TOTAL, comm->rank, comm->size, &lo, &hi);
+    else
+        prism_partition_block(TOTAL, comm->rank, comm->size, &lo, &hi);
+    PrismRowSink sink = prism_landscape_sink(ls);
+    if (!sink.begin(sink.user, TOTAL, lo, hi, error))
+        return FALSE;
+    uint64_t stop = lo + (hi - lo) * stop_frac_num / 4; /* feed stop_frac_num quarters */
+    GError *local = NULL;
+    gboolean fed = feed(&sink, lo, stop, &local);
+    gboolean ended = sink.end(sink.user, fed && stop == hi, error);
+    if (!fed) {
+        g_propagate_error(error, local);
+        return FALSE;
+    }
+    if (!ended || stop != hi || !do_finish)
+        return ended;
+    PrismLandscapeRow pareto[G_N_ELEMENTS(pareto_idx)], topk[G_N_ELEMENTS(topk_idx)];
+    for (size_t i = 0; i < G_N_ELEMENTS(pareto_idx); i++)
+        make_row(pareto_idx[i], &pareto[i]);
+    for (size_t i = 0; i < G_N_ELEMENTS(topk_idx); i++)
+        make_row(topk_idx[i], &topk[i]);
+    PrismGridPointInfo grid[5];
+    for (uint32_t p = 0; p < 5; p++)
+        grid[p] = (PrismGridPointInfo){p % 2 ? "llama2-7b" : "gpt3-1.3b", "A100-80GB", 64u << p,
+                                       512, 2048, (uint64_t)p * JOB,
+                                       MIN((uint64_t)(p + 1) * JOB, TOTAL) - (uint64_t)p * JOB};
+    prism_landscape_set_grid(ls, grid, 5);
+    return prism_landscape_finish(ls, pareto, G_N_ELEMENTS(pareto), topk, G_N_ELEMENTS(topk),
+                                  error);
+}
+
+/* One writer session: prepare, feed quarters/4 of each rank's block, optionally finish.
+ * Returns the agreed status; *spilled / *skipped get the sums over ranks. */
+static gboolean session(const char *path, const PrismLandscapeOptions *o, const char *model,
+                        gboolean weighted, uint64_t quarters, gboolean do_finish,
+                        uint64_t *spilled, uint64_t *skipped, GError **error)
+{
+    PrismComm *comm = prism_test_comm();
+    PrismLandscape *ls = new_writer(path, o, model);
+    gboolean ok = prism_landscape_prepare(ls, error) &&
+                  run_session(ls, weighted, quarters, do_finish, error);
+    uint64_t sp = 0, sk = 0;
+    prism_comm_allreduce_u64(comm, prism_landscape_rows_spilled(ls), MPI_SUM, &sp, NULL);
+    prism_comm_allreduce_u64(comm, prism_landscape_rows_skipped(ls), MPI_SUM, &sk, NULL);
+    if (spilled)
+        *spilled = sp;
+    if (skipped)
+        *skipped = sk;
+    if (!ok && comm->rank == 0 && getenv("PRISM_TEST_VERBOSE"))
+        fprintf(stderr, "session %s: %s\n", path, *error ? (*error)->message : "?");
+    prism_landscape_free(ls);
+    return prism_test_all(ok);
+}
+
+/* Read every column of the file back (each rank a block) and compare with the oracle. */
+static gboolean verify_file(const char *path, gboolean with_landscape)
+{
+    PrismComm *comm = prism_test_comm();
+    GError *error = NULL;
+    PrismLandscapeFile *f = prism_landscape_file_open(comm, path, &error);
+    if (f == NULL) {
+        if (comm->rank == 0)
+            fprintf(stderr, "verify: %s\n", error->message);
+        g_clear_error(&error);
+        return FALSE;
+    }
+    gboolean ok = TRUE;
+    g_autoptr(PrismLandscapeSchema) schema = test_schema();
+    const char *status = prism_landscape_file_attr(f, "status");
+    ok &= status != NULL && strcmp(status, "complete") == 0;
+    const char *model = prism_landscape_file_attr(f, "model");
+    ok &= model != NULL && strcmp(model, "gpt3-1.3b") == 0;
+    const char *rows_attr = prism_landscape_file_attr(f, "rows");
+    ok &= rows_attr != NULL && g_ascii_strtoull(rows_attr, NULL, 10) == TOTAL;
+    /* feasible = g % 3 != 0 over [0, 10007): 10007 - ceil(10007 / 3) = 10007 - 3336 */
+    const char *feas_attr = prism_landscape_file_attr(f, "feasible_rows");
+    ok &= feas_attr != NULL && g_ascii_strtoull(feas_attr, NULL, 10) == 6671;
+    ok &= prism_landscape_file_has_landscape(f) == with_landscape;
+    if (with_landscape) {
+        const PrismLandscapeSchema *fs = prism_landscape_file_schema(f);
+        ok &= prism_landscape_file_rows(f) == TOTAL && fs->n == schema->n;
+        for (size_t c = 0; ok && c < schema->n; c++)
+            ok &= strcmp(fs->cols[c].name, schema->cols[c].name) == 0 &&
+                  fs->cols[c].store == schema->cols[c].store;
+        uint64_t lo, hi;
+        prism_partition_block(TOTAL, comm->rank, comm->size, &lo, &hi);
+        double *v = g_new(double, MAX(hi - lo, 1));
+        for (size_t c = 0; c < schema->n; c++) {
+            gboolean read = prism_landscape_file_read(f, "landscape", schema->cols[c].name, lo,
+                                                      hi - lo, v, &error);
+            g_clear_error(&error);
+            ok &= read;
+            for (uint64_t g = lo; read && g < hi; g++)
+                if (v[g - lo] != expected(&schema->cols[c], g)) {
+                    if (ok)
+                        fprintf(stderr, "[rank %d] %s row %" G_GUINT64_FORMAT ": %.17g != %.17g\n",
+                                comm->rank, schema->cols[c].name, g, v[g - lo],
+                                expected(&schema->cols[c], g));
+                    ok = FALSE;
+                }
+        }
+        g_free(v);
+    }
+    /* /pareto and /topk: indices and one float column, read by every rank. */
+    ok &= prism_landscape_file_group_rows(f, "pareto") == G_N_ELEMENTS(pareto_idx);
+    ok &= prism_landscape_file_group_rows(f, "topk") == G_N_ELEMENTS(topk_idx);
+    double idx[8], val[8], rk[8];
+    int ci = prism_landscape_schema_find(schema, "mem_peak");
+    gboolean r1 = prism_landscape_file_read(f, "pareto", "index", 0, G_N_ELEMENTS(pareto_idx),
+                                            idx, &error);
+    g_clear_error(&error);
+    gboolean r2 = prism_landscape_file_read(f, "pareto", "mem_peak", 0, G_N_ELEMENTS(pareto_idx),
+                                            val, &error);
+    g_clear_error(&error);
+    ok &= r1 && r2;
+    for (size_t i = 0; r1 && r2 && i < G_N_ELEMENTS(pareto_idx); i++)
+        ok &= idx[i] == (double)pareto_idx[i] &&
+              val[i] == expected(&schema->cols[ci], pareto_idx[i]);
+    r1 = prism_landscape_file_read(f, "topk", "rank", 0, 3, rk, &error);
+    g_clear_error(&error);
+    r2 = prism_landscape_file_read(f, "topk", "index", 0, 3, idx, &error);
+    g_clear_error(&error);
+    ok &= r1 && r2 && rk[0] == 1 && rk[2] == 3 && idx[0] == 42 && idx[1] == 7 && idx[2] == 1001;
+    /* /grid: row ranges and feasible counts per point. Point 4 holds rows 10000..10006;
+     * of those, g % 3 == 0 for 10002 and 10005, so 5 are feasible. Point 0 holds
+     * 0..2499: 834 multiples of 3, 1666 feasible. */
+    double feas[5], first[5];
+    r1 = prism_landscape_file_read(f, "grid", "feasible_rows", 0, 5, feas, &error);
+    g_clear_error(&error);
+    r2 = prism_landscape_file_read(f, "grid", "first_row", 0, 5, first, &error);
+    g_clear_error(&error);
+    ok &= r1 && r2 && feas[4] == 5 && feas[0] == 1666 && first[3] == 7500;
+    /* A missing column is an input error naming the close names. */
+    double dummy;
+    gboolean bad = prism_landscape_file_read(f, "landscape", "time_stp", 0, 0, &dummy, &error);
+    if (with_landscape)
+        ok &= !bad && error != NULL && strstr(error->message, "time_step") != NULL;
+    g_clear_error(&error);
+    prism_landscape_file_close(f);
+    return prism_test_all(ok);
+}
+
+static gboolean exists_all(const char *path)
+{
+    return prism_test_all(g_file_test(path, G_FILE_TEST_EXISTS));
+}
+
+static void remove_outputs(const char *path)
+{
+    if (prism_test_comm()->rank == 0 && g_getenv("PRISM_TEST_KEEP") == NULL) {
+        g_autofree char *partial = g_strconcat(path, ".partial", NULL);
+        g_autofree char *spill = g_strconcat(path, ".partial.spill", NULL);
+        g_unlink(path);
+        g_unlink(partial);
+        GDir *d = g_dir_open(spill, 0, NULL);
+        const char *n;
+        while (d != NULL && (n = g_dir_read_name(d)) != NULL) {
+            g_autofree char *p = g_build_filename(spill, n, NULL);
+            g_unlink(p);
+        }
+        if (d)
+            g_dir_close(d);
+        g_rmdir(spill);
+    }
+    prism_test_all(TRUE);
+}
+
+static void test_write_read_roundtrip(void)
+{
+    g_autofree char *path = test_path("roundtrip");
+    PrismLandscapeOptions o;
+    test_opts(&o);
+    GError *error = NULL;
+    uint64_t spilled = 0;
+    CU_ASSERT_TRUE(session(path, &o, "gpt3-1.3b", TRUE, 4, TRUE, &spilled, NULL, &error));
+    g_clear_error(&error);
+    CU_ASSERT_EQUAL(spilled, TOTAL); /* every row spilled once, nothing skipped */
+    CU_ASSERT_TRUE(verify_file(path, TRUE));
+    g_autofree char *partial = g_strconcat(path, ".partial", NULL);
+    g_autofree char *spill = g_strconcat(path, ".partial.spill", NULL);
+    CU_ASSERT_FALSE(prism_test_all(g_file_test(partial, G_FILE_TEST_EXISTS) ||
+                                   g_file_test(spill, G_FILE_TEST_EXISTS)));
+    /* The output exists now: a second run without --force is refused on every rank. */
+    PrismLandscape *ls = new_writer(path, &o, "gpt3-1.3b");
+    CU_ASSERT_FALSE(prism_landscape_prepare(ls, &error));
+    CU_ASSERT_TRUE(prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR,
+                                                  PRISM_INPUT_ERROR_OUTPUT) &&
+                                  strstr(error->message, "--force") != NULL));
+    g_clear_error(&error);
+    prism_landscape_free(ls);
+    /* With --force it is rewritten (same content, even partition). */
+    o.force = TRUE;
+    CU_ASSERT_TRUE(session(path, &o, "gpt3-1.3b", FALSE, 4, TRUE, NULL, NULL, &error));
+    g_clear_error(&error);
+    CU_ASSERT_TRUE(verify_file(path, TRUE));
+    remove_outputs(path);
+}
+
+static void test_resume_after_stop(void)
+{
+    PrismComm *comm = prism_test_comm();
+    g_autofree char *path = test_path("resume");
+    g_autofree char *partial = g_strconcat(path, ".partial", NULL);
+    PrismLandscapeOptions o;
+    test_opts(&o);
+    GError *error = NULL;
+    /* Session 1: weighted partition, every rank stops after half its block. */
+    uint64_t first_session = 0, skipped = 0, spilled = 0;
+    CU_ASSERT_TRUE(session(path, &o, "gpt3-1.3b", TRUE, 2, FALSE, &first_session, NULL, &error));
+    g_clear_error(&error);
+    CU_ASSERT_FALSE(exists_all(path));
+    CU_ASSERT_TRUE(exists_all(partial));
+    /* `prism info` can open the partial file: it says incomplete. */
+    PrismLandscapeFile *pf = prism_landscape_file_open(comm, partial, &error);
+    g_clear_error(&error);
+    const char *st = pf ? prism_landscape_file_attr(pf, "status") : NULL;
+    CU_ASSERT_TRUE(prism_test_all(st != NULL && strcmp(st, "incomplete") == 0));
+    prism_landscape_file_close(pf);
+    /* Without --resume the partial run is refused. */
+    CU_ASSERT_FALSE(session(path, &o, "gpt3-1.3b", FALSE, 4, TRUE, NULL, NULL, &error));
+    CU_ASSERT_TRUE(prism_test_all(error != NULL && strstr(error->message, "--resume") != NULL));
+    g_clear_error(&error);
+    /* --resume with another model is refused, naming the attribute. */
+    o.resume = TRUE;
+    CU_ASSERT_FALSE(session(path, &o, "llama2-7b", FALSE, 4, TRUE, NULL, NULL, &error));
+    CU_ASSERT_TRUE(prism_test_all(error != NULL && strstr(error->message, "model") != NULL &&
+                                  strstr(error->message, "llama2-7b") != NULL));
+    g_clear_error(&error);
+    /* Session 2: an even partition (as with another rank count) and every row. */
+    CU_ASSERT_TRUE(session(path, &o, "gpt3-1.3b", FALSE, 4, TRUE, &spilled, &skipped, &error));
+    g_clear_error(&error);
+    CU_ASSERT_EQUAL(skipped, first_session);
+    CU_ASSERT_EQUAL(skipped + spilled, TOTAL);
+    CU_ASSERT_TRUE(first_session > 0 && first_session < TOTAL);
+    CU_ASSERT_TRUE(verify_file(path, TRUE));
+    remove_outputs(path);
+}
+
+/* A record cut short (a SIGKILL mid-append) and trailing garbage are ignored on resume. */
+static void test_resume_torn_records(void)
+{
+    PrismComm *comm = prism_test_comm();
+    g_autofree char *path = test_path("torn");
+    g_autofree char *spill = g_strconcat(path, ".partial.spill", NULL);
+    PrismLandscapeOptions o;
+    test_opts(&o);
+    GError *error = NULL;
+    gboolean ok = session(path, &o, "gpt3-1.3b", TRUE, 4, FALSE, NULL, NULL, &error);
+    g_clear_error(&error);
+    CU_ASSERT_TRUE(ok);
+    /* Rank 0 tears the last record of the last rank's file (cut 10 bytes off its end)
+     * and appends garbage to the first file. */
+    if (comm->rank == 0) {
+        g_autofree char *last = g_strdup_printf("%s/s0001-r%05d.spill", spill, comm->size - 1);
+        g_autofree char *firstf = g_strdup_printf("%s/s0001-r00000.spill", spill);
+        GStatBuf st;
+        ok = g_stat(last, &st) == 0 && truncate(last, st.st_size - 10) == 0;
+        FILE *fp = fopen(firstf, "ab");
+        ok &= fp != NULL && fwrite("garbage-garbage-garbage-garbage-garbage", 1, 39, fp) == 39;
+        if (fp)
+            fclose(fp);
+    }
+    CU_ASSERT_TRUE(prism_test_all(ok));
+    o.resume = TRUE;
+    uint64_t spilled = 0;
+    CU_ASSERT_TRUE(session(path, &o, "gpt3-1.3b", FALSE, 4, TRUE, &spilled, NULL, &error));
+    g_clear_error(&error);
+    /* Only the torn record's rows are written again: the last rank's block ends at TOTAL
+     * and its records are 333 rows long from its start lo, so the torn one has
+     * (TOTAL - lo) % 333 rows, or 333 when that is 0. */
+    uint64_t lo, hi;
+    weighted_block(TOTAL, comm->size - 1, comm->size, &lo, &hi);
+    uint64_t torn = (hi - lo) % 333 ? (hi - lo) % 333 : 333;
+    CU_ASSERT_EQUAL(spilled, torn);
+    CU_ASSERT_TRUE(verify_file(path, TRUE));
+    remove_outputs(path);
+}
+
+/* A damaged record body fails the checksum while finishing: clear error on every rank,
+ * no final file, the partial state kept. */
+static void test_corrupt_record_fails(void)
+{
+    PrismComm *comm = prism_test_comm();
+    g_autofree char *path = test_path("corrupt");
+    g_autofree char *spill = g_strconcat(path, ".partial.spill", NULL);
+    g_autofree char *partial = g_strconcat(path, ".partial", NULL);
+    PrismLandscapeOptions o;
+    test_opts(&o);
+    GError *error = NULL;
+    gboolean ok = session(path, &o, "gpt3-1.3b", TRUE, 4, FALSE, NULL, NULL, &error);
+    g_clear_error(&error);
+    if (comm->rank == 0) {
+        /* Flip a byte inside the first record's payload of the last rank (it has the
+         * largest block, so several records; the first is not the last one). */
+        g_autofree char *f = g_strdup_printf("%s/s0001-r%05d.spill", spill, comm->size - 1);
+        FILE *fp = fopen(f, "r+b");
+        ok &= fp != NULL && fseek(fp, 200, SEEK_SET) == 0;
+        int ch = fp ? fgetc(fp) : 0;
+        ok &= fp != NULL && fseek(fp, 200, SEEK_SET) == 0 && fputc(ch ^ 0x5a, fp) != EOF;
+        if (fp)
+            fclose(fp);
+    }
+    CU_ASSERT_TRUE(prism_test_all(ok));
+    o.resume = TRUE;
+    CU_ASSERT_FALSE(session(path, &o, "gpt3-1.3b", FALSE, 4, TRUE, NULL, NULL, &error));
+    CU_ASSERT_TRUE(prism_test_all(error != NULL && strstr(error->message, "checksum") != NULL));
+    g_clear_error(&error);
+    CU_ASSERT_FALSE(exists_all(path));
+    CU_ASSERT_TRUE(exists_all(partial));
+    remove_outputs(path);
+}
+
+static void test_no_landscape_and_bad_paths(void)
+{
+    g_autofree char *path = test_path("nolandscape");
+    PrismLandscapeOptions o;
+    test_opts(&o);
+    o.no_landscape = TRUE;
+    GError *error = NULL;
+    CU_ASSERT_TRUE(session(path, &o, "gpt3-1.3b", TRUE, 4, TRUE, NULL, NULL, &error));
+    g_clear_error(&error);
+    CU_ASSERT_TRUE(verify_file(path, FALSE));
+    remove_outputs(path);
+    /* A folder that does not exist: input error naming it, on every rank. */
+    g_autofree char *bad = g_strdup_printf("%s/no-such-dir/x.h5", prism_test_scratch_dir());
+    PrismLandscape *ls = new_writer(bad, &o, "gpt3-1.3b");
+    CU_ASSERT_FALSE(prism_landscape_prepare(ls, &error));
+    CU_ASSERT_TRUE(prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR,
+                                                  PRISM_INPUT_ERROR_OUTPUT) &&
+                                  strstr(error->message, "no-such-dir") != NULL));
+    g_clear_error(&error);
+    prism_landscape_free(ls);
+    /* Reading something that is not a landscape. */
+    PrismLandscapeFile *f = prism_landscape_file_open(prism_test_comm(), "/etc/hostname", &error);
+    CU_ASSERT_TRUE(prism_test_all(f == NULL && g_error_matches(error, PRISM_INPUT_ERROR,
+                                                               PRISM_INPUT_ERROR_FILE)));
+    g_clear_error(&error);
+}
+
+static CU_TestInfo tests[] = {
+    {"write, read back, refuse, force", test_write_read_roundtrip},
+    {"resume after a stop, other partition", test_resume_after_stop},
+    {"resume ignores torn records", test_resume_torn_records},
+    {"damaged record fails cleanly", test_corrupt_record_fails},
+    {"no landscape, bad paths", test_no_landscape_and_bad_paths},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"io_landscape", NULL, NULL, NULL, NULL, tests},
+    CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_space.c - the strategy space: the enumerated set equals the set that
+ * prism_strategy_check() accepts (brute force over a product of small dims on small and
+ * odd models), rank/unrank are exact inverses, filters, counts derived by hand, and
+ * the error messages for empty spaces and bad filters.
+ */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/core.h>
+#include <prism/space.h>
+
+#include "prism_test_util.h"
+
+/* A small model: @p blocks dense blocks then @p moe_blocks MoE blocks, + @p mtp MTP. */
+static PrismModel *small_model(uint32_t blocks, uint32_t moe_blocks, uint32_t mtp,
+                               uint32_t heads, uint32_t kv, uint64_t ffn, uint32_t experts,
+                               uint64_t expert_hidden, uint32_t shared)
+{
+    PrismModel *m = prism_model_new("small", "test");
+    m->hidden = 24;
+    m->vocab = 100;
+    m->max_positions = 4096;
+    PrismBlockSpec dense = {.attn = {.kind = PRISM_ATTN_STANDARD, .n_heads = heads,
+                                     .n_kv_heads = kv, .head_dim = 4},
+                            .mlp = {.act = PRISM_MLP_SWIGLU, .ffn_hidden = ffn}};
+    PrismBlockSpec moe = dense;
+    moe.mlp = (PrismMlpSpec){.act = PRISM_MLP_SWIGLU, .n_experts = experts, .top_k = 2,
+                             .n_shared = shared, .expert_hidden = expert_hidden,
+                             .shared_hidden = expert_hidden / 2};
+    uint32_t d = prism_model_add_spec(m, &dense);
+    uint32_t e = moe_blocks ? prism_model_add_spec(m, &moe) : 0;
+    prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
+    for (uint32_t i = 0; i < blocks; i++)
+        prism_model_add_layer(m, PRISM_LAYER_BLOCK, d);
+    for (uint32_t i = 0; i < moe_blocks; i++)
+        prism_model_add_layer(m, PRISM_LAYER_BLOCK, e);
+    for (uint32_t i = 0; i < mtp; i++)
+        prism_model_add_layer(m, PRISM_LAYER_MTP, moe_blocks ? e : d);
+    prism_model_add_layer(m, PRISM_LAYER_FINAL_NORM, 0);
+    prism_model_add_layer(m, PRISM_LAYER_HEAD, 0);
+    return m;
+}
+
+static PrismTraining training(uint64_t gbs, uint64_t seq)
+{
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = gbs;
+    t.seq = seq;
+    return t;
+}
+
+/* Every index: unrank passes the shape rules and ranks back to itself. */
+static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m,
+                                const PrismTraining *t, uint64_t stride)
+{
+    gboolean ok = TRUE;
+    uint64_t n = prism_space_size(sp);
+    for (uint64_t i = 0; i < n && ok; i += stride) {
+        PrismStrategy s;
+        uint64_t back = G_MAXUINT64;
+        GError *error = NULL;
+        if (!prism_space_unrank(sp, i, &s) || !prism_strategy_check(&s, m, t, &error) ||
+            !prism_space_rank(sp, &s, &back) || back != i) {
+            g_autofree char *txt = prism_strategy_format(&s);
+            fprintf(stderr, "index %" G_GUINT64_FORMAT ": %s -> %" G_GUINT64_FORMAT " (%s)\n",
+                    i, txt, back, error ? error->message : "");
+            ok = FALSE;
+        }
+        g_clear_error(&error);
+    }
+    PrismStrategy s;
+    CU_ASSERT_FALSE(prism_space_unrank(sp, n, &s));
+    return ok;
+}
+
+/*
+ * Brute force: every tuple of a product of small ranges, checked with
+ * prism_strategy_check(). dp and m are derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs)),
+ * because any other value breaks the equalities of R1 and R8; every other dimension
+ * runs over its full small range including invalid values (sp 0..2, zero 0..4, k 0..L,
+ * every schedule and recompute code, vpp 1..L+1, ep 1..E+1). Returns the number of
+ * accepted strategies; every accepted one must rank into the space and unrank to itself.
+ */
+static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const PrismTraining *t,
+                            uint32_t n, gboolean *all_found)
+{
+    uint32_t L = prism_model_split_layers(m), E = prism_model_max_experts(m);
+    uint64_t accepted = 0;
+    for (uint32_t tp = 1; tp <= n; tp++)
+        for (uint32_t pp = 1; pp <= n; pp++)
+            for (uint32_t cp = 1; cp <= n; cp++) {
+                if (n % ((uint64_t)tp * pp * cp) != 0)
+                    continue;
+                uint32_t dp = n / (tp * pp * cp);
+                for (uint32_t vpp = 1; vpp <= L + 1; vpp++)
+                    for (uint32_t ep = 1; ep <= E + 1; ep++)
+                        for (uint32_t sp_ = 0; sp_ <= 2; sp_++)
+                            for (uint32_t mbs = 1; mbs <= t->gbs; mbs++) {
+                                uint32_t mm = t->gbs % ((uint64_t)dp * mbs) == 0
+                                                  ? (uint32_t)(t->gbs / ((uint64_t)dp * mbs))
+                                                  : 0;
+                                for (uint32_t z = 0; z <= 4; z++)
+                                    for (uint32_t rc = 0; rc < PRISM_RECOMPUTE_COUNT; rc++)
+                                        for (uint32_t k = 0; k <= L; k++)
+                                            for (uint32_t sc = 0; sc < PRISM_SCHEDULE_COUNT;
+                                                 sc++) {
+                                                PrismStrategy s = {
+                                                    .devices = n, .dp = dp, .tp = tp,
+                                                    .pp = pp, .vpp = vpp, .cp = cp, .ep = ep,
+                                                    .mbs = mbs, .m = mm, .sp = (uint8_t)sp_,
+                                                    .zero = (uint8_t)z,
+                                                    .recompute = (uint8_t)rc,
+                                                    .schedule = (uint8_t)sc,
+                                                    .rc_layers = (uint16_t)k};
+                                                if (!prism_strategy_check(&s, m, t, NULL))
+                                                    continue;
+                                                accepted++;
+                                                uint64_t idx;
+                                                PrismStrategy back;
+                                                if (!prism_space_rank(sp, &s, &idx) ||
+                                                    !prism_space_unrank(sp, idx, &back) ||
+                                                    !prism_strategy_equal(&s, &back)) {
+                                                    if (*all_found) {
+                                                        g_autofree char *x =
+                                                            prism_strategy_format(&s);
+                                                        fprintf(stderr, "missing: N=%u %s\n",
+                                                                n, x);
+                                                    }
+                                                    *all_found = FALSE;
+                                                }
+                                            }
+                            }
+            }
+    return accepted;
+}
+
+static void compare_with_brute_force(const PrismModel *m, const PrismTraining *t,
+                                     const uint32_t *devices, size_t n_devices)
+{
+    GError *error = NULL;
+    g_autoptr(PrismSpace) sp = prism_space_new(m, t, devices, n_devices, NULL, &error);
+    if (sp == NULL) {
+        fprintf(stderr, "space: %s\n", error->message);
+        g_clear_error(&error);
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    uint64_t total = 0;
+    gboolean all_found = TRUE;
+    for (size_t i = 0; i < n_devices; i++)
+        total += brute_force(sp, m, t, devices[i], &all_found);
+    CU_ASSERT_TRUE(all_found);
+    if (total != prism_space_size(sp))
+        fprintf(stderr, "brute force %" G_GUINT64_FORMAT " vs space %" G_GUINT64_FORMAT "\n",
+                total, prism_space_size(sp));
+    CU_ASSERT_EQUAL(total, prism_space_size(sp));
+    CU_ASSERT_TRUE(total > 0);
+    printf("[brute force: %" G_GUINT64_FORMAT " strategies] ", total);
+    CU_ASSERT_TRUE(check_bijection(sp, m, t, 1));
+}
+
+/* Dense, odd sizes: 6 layers, 6 heads with 2 KV heads (GQA), ffn 12; N = 1, 6, 12. */
+static void test_brute_dense_gqa(void)
+{
+    g_autoptr(PrismModel) m = small_model(6, 0, 0, 6, 2, 12, 0, 0, 0);
+    PrismTraining t = training(12, 12);
+    const uint32_t devices[] = {1, 6, 12};
+    compare_with_brute_force(m, &t, devices, G_N_ELEMENTS(devices));
+}
+
+/* MHA with 5 layers (prime), gbs 8, seq 16, N = 4, 8. */
+static void test_brute_dense_prime_layers(void)
+{
+    g_autoptr(PrismModel) m = small_model(5, 0, 0, 4, 4, 8, 0, 0, 0);
+    PrismTraining t = training(8, 16);
+    const uint32_t devices[] = {4, 8};
+    compare_with_brute_force(m, &t, devices, G_N_ELEMENTS(devices));
+}
+
+/* MoE: 1 dense block + 4 MoE blocks (4 experts, 1 shared) + 1 MTP = 6 split layers. */
+static void test_brute_moe(void)
+{
+    g_autoptr(PrismModel) m = small_model(1, 4, 1, 4, 1, 16, 4, 8, 1);
+    PrismTraining t = training(8, 8);
+    const uint32_t devices[] = {8};
+    compare_with_brute_force(m, &t, devices, G_N_ELEMENTS(devices));
+}
+
+/*
+ * Hand count: L = 2, heads = kv = 2, ffn 2, N = 2, gbs 2, seq 4.
+ * pp=1 lanes: tp=1,cp=1 (dp=2, mbs 1): zero 0..3 -> 4; tp=1,cp=2 (seq 4 % 4 == 0, dp=1,
+ *   mbs 1 or 2, dp*cp = 2 so zero 0..3) -> 8; tp=2 (dp=1, cp=1, mbs 1|2, sp 0|1,
+ *   zero 0 only since dp*cp = 1) -> 4. 16 lanes x 4 segments (1f1b with none, selective,
+ *   full, block:1 since 2 layers per chunk) = 64.
+ * pp=2: tp=cp=dp=1, mbs=1 (m=2 >= pp; mbs=2 gives m=1 < pp), zero 0 -> 1 lane;
+ *   vpp = 1 only (pp*2 > L); schedules 1f1b, gpipe, zb-h1 x recompute none, selective,
+ *   full (1 layer per chunk: no block) = 9 segments -> 9.
+ * Total 73 strategies in 13 segments.
+ */
+static void test_hand_count(void)
+{
+    g_autoptr(PrismModel) m = small_model(2, 0, 0, 2, 2, 2, 0, 0, 0);
+    PrismTraining t = training(2, 4);
+    const uint32_t dev[] = {2};
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    CU_ASSERT_EQUAL(prism_space_size(sp), 73);
+    size_t ns = 0;
+    const PrismSpaceSegment *segs = prism_space_segments(sp, &ns);
+    CU_ASSERT_EQUAL(ns, 13);
+    /* first segment: pp=1, 1f1b, none; last: pp=2, zb-h1, full */
+    CU_ASSERT_EQUAL(segs[0].key.pp, 1);
+    CU_ASSERT_EQUAL(segs[0].count, 16);
+    CU_ASSERT_EQUAL(segs[3].key.recompute, PRISM_RECOMPUTE_BLOCK);
+    CU_ASSERT_EQUAL(segs[3].key.rc_layers, 1);
+    CU_ASSERT_EQUAL(segs[12].key.pp, 2);
+    CU_ASSERT_EQUAL(segs[12].key.schedule, PRISM_SCHEDULE_ZB_H1);
+    CU_ASSERT_EQUAL(segs[12].key.recompute, PRISM_RECOMPUTE_FULL);
+    CU_ASSERT_EQUAL(segs[12].first, 72);
+    CU_ASSERT_EQUAL(prism_space_n_tables(sp), 2);
+    /* index 0 is the first lane: tp=1, cp=1, dp=2, mbs=1, m=1, zero=0 */
+    PrismStrategy s;
+    CU_ASSERT_TRUE(prism_space_unrank(sp, 0, &s));
+    CU_ASSERT_TRUE(s.tp == 1 && s.cp == 1 && s.dp == 2 && s.mbs == 1 && s.m == 1 &&
+                   s.zero == 0 && s.schedule == PRISM_SCHEDULE_1F1B);
+    /* index 15: the last pp=1 lane: tp=2, sp=1, mbs=2 */
+    CU_ASSERT_TRUE(prism_space_unrank(sp, 15, &s));
+    CU_ASSERT_TRUE(s.tp == 2 && s.sp == 1 && s.mbs == 2 && s.m == 1);
+    size_t n = 0;
+    g_autofree uint64_t *mbs = prism_space_dim_values(sp, PRISM_DIM_MBS, &n);
+    CU_ASSERT_EQUAL(n, 2);
+    g_autofree uint64_t *sch = prism_space_dim_values(sp, PRISM_DIM_SCHEDULE, &n);
+    CU_ASSERT_EQUAL(n, 3); /* 1f1b, gpipe, zb-h1 (no interleaved: pp*vpp <= 2) */
+}
+
+/*
+ * GPT-3 175B, 1024 devices, gbs 1536, seq 2048: the whole space. The size was derived
+ * independently with a Python loop nest over the same rules (search/README.md shows
+ * it): 2,965,470 strategies in 901 segments. Rank/unrank checked on every 97th index.
+ */
+static void test_gpt3_default(void)
+{
+    g_autoptr(PrismModel) m = prism_model_zoo_get("gpt3-175b", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    PrismTraining t;
+    prism_training_default(&t);
+    const uint32_t dev[] = {1024};
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    CU_ASSERT_EQUAL(prism_space_size(sp), 2965470);
+    size_t ns = 0;
+    (void)prism_space_segments(sp, &ns);
+    CU_ASSERT_EQUAL(ns, 901);
+    CU_ASSERT_TRUE(check_bijection(sp, m, &t, 97));
+    size_t n = 0;
+    g_autofree uint64_t *tp = prism_space_dim_values(sp, PRISM_DIM_TP, &n);
+    /* tp divides 96 heads, 49152 and 1024: 1 2 4 8 16 32 */
+    CU_ASSERT_EQUAL(n, 6);
+    CU_ASSERT_EQUAL(tp[5], 32);
+    g_autofree uint64_t *pp = prism_space_dim_values(sp, PRISM_DIM_PP, &n);
+    CU_ASSERT_EQUAL(n, 7); /* 1..64, powers of two <= 96 */
+    g_autofree uint64_t *vpp = prism_space_dim_values(sp, PRISM_DIM_VPP, &n);
+    CU_ASSERT_EQUAL(n, 48); /* pp = 2: vpp up to 48 */
+}
+
+/* A filtered space is the unfiltered one restricted, in the same relative order. */
+static void check_filter(const PrismModel *m, const PrismTraining *t, const uint32_t *dev,
+                         size_t nd, const char *fix, const char *range, const char *only)
+{
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    GError *error = NULL;
+    if (fix)
+        CU_ASSERT_TRUE(prism_space_filter_fix(f, fix, &error));
+    if (range)
+        CU_ASSERT_TRUE(prism_space_filter_range(f, range, &error));
+    if (only)
+        CU_ASSERT_TRUE(prism_space_filter_only(f, only, &error));
+    CU_ASSERT_PTR_NULL(error);
+    g_clear_error(&error);
+    g_autoptr(PrismSpace) all = prism_space_new(m, t, dev, nd, NULL, NULL);
+    g_autoptr(PrismSpace) sub = prism_space_new(m, t, dev, nd, f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sub);
+    uint64_t j = 0;
+    gboolean ok = TRUE;
+    for (uint64_t i = 0; i < prism_space_size(all) && ok; i++) {
+        PrismStrategy s, u;
+        prism_space_unrank(all, i, &s);
+        if (!prism_space_filter_accepts_strategy(f, &s))
+            continue;
+        ok = prism_space_unrank(sub, j, &u) && prism_strategy_equal(&s, &u);
+        j++;
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_EQUAL(j, prism_space_size(sub));
+    CU_ASSERT_TRUE(j < prism_space_size(all));
+}
+
+static void test_filters(void)
+{
+    g_autoptr(PrismModel) m = small_model(6, 0, 0, 6, 2, 12, 0, 0, 0);
+    PrismTraining t = training(12, 12);
+    const uint32_t dev[] = {6, 12};
+    check_filter(m, &t, dev, 2, "tp=2,zero=1", NULL, NULL);
+    check_filter(m, &t, dev, 2, NULL, "pp=2:6,mbs=:2", NULL);
+    check_filter(m, &t, dev, 2, NULL, NULL, "schedule=1f1b,interleaved,recompute=none,block:1");
+    check_filter(m, &t, dev, 2, "devices=12", "k=2:", "recompute=block,full");
+    check_filter(m, &t, dev, 2, "sp=on", "dp=2:4,m=2:", "zero=0,3");
+    /* options on the same dimension intersect */
+    check_filter(m, &t, dev, 2, "pp=2", "pp=1:3", "vpp=1,3");
+}
+
+static void expect_error(gboolean ok, GError *error, int code, const char *needle)
+{
+    CU_ASSERT_FALSE(ok);
+    CU_ASSERT_PTR_NOT_NULL(error);
+    if (error != NULL) {
+        if (error->domain != PRISM_INPUT_ERROR || error->code != code ||
+            strstr(error->message, needle) == NULL)
+            fprintf(stderr, "unexpected error (%d): %s (wanted '%s')\n", error->code,
+                    error->message, needle);
+        CU_ASSERT_EQUAL(error->domain, PRISM_INPUT_ERROR);
+        CU_ASSERT_EQUAL(error->code, code);
+        CU_ASSERT_PTR_NOT_NULL(strstr(error->message, needle));
+    }
+}
+
+static void test_filter_errors(void)
+{
+    struct {
+        int kind; /* 0 fix, 1 range, 2 only */
+        const char *text;
+        int code;
+        const char *needle;
+    } cases[] = {
+        {0, "tq=8", PRISM_INPUT_ERROR_UNKNOWN_NAME, "unknown dimension 'tq' (closest: tp"},
+        {0, "zero=5", PRISM_INPUT_ERROR_VALUE, "--fix zero=5: out of range (allowed: 0, 1"},
+        {0, "tp=0", PRISM_INPUT_ERROR_VALUE, "--fix tp=0"},
+        {0, "tp=8,16", PRISM_INPUT_ERROR_PARSE, "one value per dimension"},
+        {0, "tp=x", PRISM_INPUT_ERROR_PARSE, "'x' is not a non-negative integer"},
+        {0, "8", PRISM_INPUT_ERROR_PARSE, "expected DIM=VALUE"},
+        {1, "schedule=1f1b:gpipe", PRISM_INPUT_ERROR_VALUE, "takes names, not a range"},
+        {1, "pp=16:4", PRISM_INPUT_ERROR_VALUE, "ends before it starts"},
+        {2, "schedule=zigzag", PRISM_INPUT_ERROR_VALUE, "unknown schedule 'zigzag'"},
+        {2, "recompute=some", PRISM_INPUT_ERROR_UNKNOWN_NAME, "recompute=some"},
+        {2, "recompute=full:3", PRISM_INPUT_ERROR_UNKNOWN_NAME, "block:K"},
+        {2, "tp=1,tp=2", PRISM_INPUT_ERROR_CONFLICT, "appears twice"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+        GError *error = NULL;
+        gboolean ok = cases[i].kind == 0   ? prism_space_filter_fix(f, cases[i].text, &error)
+                      : cases[i].kind == 1 ? prism_space_filter_range(f, cases[i].text, &error)
+                                           : prism_space_filter_only(f, cases[i].text, &error);
+        expect_error(ok, error, cases[i].code, cases[i].needle);
+        g_clear_error(&error);
+        /* a rejected option leaves the filter untouched */
+        g_autofree char *d = prism_space_filter_describe(f);
+        CU_ASSERT_STRING_EQUAL(d, "");
+    }
+}
+
+static void test_empty_space_errors(void)
+{
+    g_autoptr(PrismModel) m = prism_model_zoo_get("gpt3-175b", NULL);
+    PrismTraining t;
+    prism_training_default(&t);
+    const uint32_t dev[] = {1024};
+    GError *error = NULL;
+    /* tp=3 breaks R2 (96 heads are fine but 1024 % 3 != 0): no valid tp value */
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    CU_ASSERT_TRUE(prism_space_filter_fix(f, "tp=3", NULL));
+    PrismSpace *sp = prism_space_new(m, &t, dev, 1, f, &error);
+    CU_ASSERT_PTR_NULL(sp);
+    expect_error(FALSE, error, PRISM_INPUT_ERROR_INFEASIBLE,
+                 "exclude every valid value of tp: the valid values for gpt3-175b on 1024 "
+                 "devices are 1 2 4 8 16 32");
+    g_clear_error(&error);
+    /* each alone is fine, the combination is not: pp=64 needs m >= 64 but dp=16,mbs=2
+     * gives m = 48 */
+    g_autoptr(PrismSpaceFilter) g = prism_space_filter_new();
+    CU_ASSERT_TRUE(prism_space_filter_fix(g, "pp=64,dp=16,mbs=2", NULL));
+    sp = prism_space_new(m, &t, dev, 1, g, &error);
+    CU_ASSERT_PTR_NULL(sp);
+    expect_error(FALSE, error, PRISM_INPUT_ERROR_INFEASIBLE, "together leave no valid strategy");
+    g_clear_error(&error);
+    /* 97 devices (prime > 96 layers): dp = 97 does not divide gbs 1536 (R8), tp = 97
+     * breaks R2, pp = 97 R6 and cp = 97 R3 */
+    const uint32_t seven[] = {97};
+    sp = prism_space_new(m, &t, seven, 1, NULL, &error);
+    CU_ASSERT_PTR_NULL(sp);
+    expect_error(FALSE, error, PRISM_INPUT_ERROR_INFEASIBLE, "R8:");
+    g_clear_error(&error);
+    /* bad device lists */
+    const uint32_t bad[] = {8, 4};
+    sp = prism_space_new(m, &t, bad, 2, NULL, &error);
+    expect_error(sp != NULL, error, PRISM_INPUT_ERROR_VALUE, "ascending");
+    g_clear_error(&error);
+}
+
+static void test_rank_outside(void)
+{
+    g_autoptr(PrismModel) m = small_model(6, 0, 0, 6, 2, 12, 0, 0, 0);
+    PrismTraining t = training(12, 12);
+    const uint32_t dev[] = {6, 12};
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    CU_ASSERT_TRUE(prism_space_filter_fix(f, "zero=1", NULL));
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 2, f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    PrismStrategy s;
+    CU_ASSERT_TRUE(prism_space_unrank(sp, 0, &s));
+    uint64_t idx;
+    PrismStrategy x = s;
+    x.zero = 2; /* filtered out */
+    CU_ASSERT_FALSE(prism_space_rank(sp, &x, &idx));
+    x = s;
+    x.devices = 8; /* not in the device list */
+    CU_ASSERT_FALSE(prism_space_rank(sp, &x, &idx));
+    x = s;
+    x.m += 1; /* derived dim inconsistent */
+    CU_ASSERT_FALSE(prism_space_rank(sp, &x, &idx));
+    x = s;
+    x.recompute = PRISM_RECOMPUTE_BLOCK;
+    x.rc_layers = 40; /* no such segment */
+    CU_ASSERT_FALSE(prism_space_rank(sp, &x, &idx));
+    CU_ASSERT_TRUE(prism_space_rank(sp, &s, &idx));
+    CU_ASSERT_EQUAL(idx, 0);
+}
+
+static void test_describe(void)
+{
+    g_autoptr(PrismModel) m = small_model(2, 0, 0, 2, 2, 2, 0, 0, 0);
+    PrismTraining t = training(2, 4);
+    const uint32_t dev[] = {2};
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
+    g_autofree char *text = prism_space_describe(sp, FALSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "total      73 strategies"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "schedule        3  1f1b gpipe zb-h1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "zero            4  0..3"));
+    g_autofree char *json = prism_space_describe(sp, TRUE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":73"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"tp\":{\"count\":2,\"values\":[1,2]}"));
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    CU_ASSERT_TRUE(prism_space_filter_fix(f, "tp=2", NULL));
+    CU_ASSERT_TRUE(prism_space_filter_only(f, "schedule=1f1b,gpipe", NULL));
+    g_autofree char *d = prism_space_filter_describe(f);
+    CU_ASSERT_STRING_EQUAL(d, "--fix tp=2; --only schedule=1f1b,gpipe");
+}
+
+static CU_TestInfo space_tests[] = {
+    {"hand count", test_hand_count},
+    {"brute force: dense GQA", test_brute_dense_gqa},
+    {"brute force: prime layers", test_brute_dense_prime_layers},
+    {"brute force: MoE + MTP", test_brute_moe},
+    {"gpt3 default space", test_gpt3_default},
+    {"filters", test_filters},
+    {"filter errors", test_filter_errors},
+    {"empty space errors", test_empty_space_errors},
+    {"rank outside the space", test_rank_outside},
+    {"describe", test_describe},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"space", NULL, NULL, NULL, NULL, space_tests},
+    CU_SUITE_INFO_NULL,
+};
