@@ -33,6 +33,20 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                "bytes kept free on each device (fragmentation, allocator)"},
     [PRISM_KNOB_RUNTIME_OVERHEAD] = {"runtime_overhead", 1.0e9, 0.0, 1e12, "bytes",
                                      "CUDA context, library workspaces per device"},
+    [PRISM_KNOB_DROPOUT] = {"dropout", 1.0, 0.0, 1.0, "bool",
+                            "1 = dropout masks are stored for backward (1 byte/element)"},
+    [PRISM_KNOB_CAUSAL_SKIP] = {"causal_skip", 0.5, 0.0, 1.0, "fraction",
+                                "attention-core FLOPs skipped by causal flash attention"},
+    [PRISM_KNOB_LOGITS_BYTES] = {"logits_bytes", 4.0, 1.0, 8.0, "bytes",
+                                 "bytes per logit kept for the cross-entropy (fp32 = 4)"},
+    [PRISM_KNOB_MOE_IMBALANCE] = {"moe_imbalance", 1.0, 1.0, 64.0, "ratio",
+                                  "busiest expert's tokens / mean tokens (dropless MoE)"},
+    [PRISM_KNOB_ZERO3_PREFETCH] = {"zero3_prefetch", 2.0, 1.0, 64.0, "layers",
+                                   "layers of gathered parameters held at once by ZeRO-3"},
+    [PRISM_KNOB_BWD_RATIO] = {"bwd_ratio", 2.0, 1.0, 4.0, "ratio",
+                              "backward FLOPs / forward FLOPs (dX and dW GEMMs)"},
+    [PRISM_KNOB_PP_SCATTER] = {"pp_scatter", 1.0, 0.0, 1.0, "bool",
+                               "1 = pipeline sends 1/tp of an activation (scatter-gather)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -5,7 +5,7 @@
 include(CheckCCompilerFlag)
 set(PRISM_KERNEL_OBJECTS "")
 set(PRISM_KERNEL_DEFS "")
-set(_prism_isa_flags_scalar "-O2")
+set(_prism_isa_flags_scalar "-O2;-fno-tree-vectorize")
 set(_prism_isa_flags_avx2 "-O3;-mavx2;-mfma;-mno-avx512f")
 set(_prism_isa_flags_avx512 "-O3;-mavx512f;-mavx512dq;-mavx512vl;-mavx512bw;-mprefer-vector-width=512")
 set(_prism_isas scalar)

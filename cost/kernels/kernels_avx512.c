@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* kernels_avx512.c - the cost kernel compiled for avx512 (scaffold until the kernels land). */
-int prism_kernels_avx512_placeholder_internal(void);
-int prism_kernels_avx512_placeholder_internal(void)
-{
-    return 0;
-}
+/*
+ * kernels_avx512.c - the cost kernel (kernels-impl.h) compiled for avx512. The ISA flags
+ * come from kernels.cmake and apply to this file only. Nothing here is collective.
+ */
+#define PRISM_KSUFFIX avx512
+#include "kernels-impl.h"

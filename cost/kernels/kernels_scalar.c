@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* kernels_scalar.c - the cost kernel compiled for scalar (scaffold until the kernels land). */
-int prism_kernels_scalar_placeholder_internal(void);
-int prism_kernels_scalar_placeholder_internal(void)
-{
-    return 0;
-}
+/*
+ * kernels_scalar.c - the cost kernel (kernels-impl.h) compiled for scalar. The ISA flags
+ * come from kernels.cmake and apply to this file only. Nothing here is collective.
+ */
+#define PRISM_KSUFFIX scalar
+#include "kernels-impl.h"

@@ -193,6 +193,95 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const double cols[PRIS
 char *prism_cost_explain(const PrismCostModel *cm, const PrismStrategy *s, gboolean json,
                          GError **error);
 
+/**
+ * An explicit stage layout: how many split layers (transformer blocks + MTP layers, in
+ * model order) each model chunk holds, and the recompute mode of every split layer.
+ * Chunk c of stage s is entry [c * pp + s] (the order layers flow through the
+ * pipeline). Chunks may be empty; the embedding always sits on stage 0 and the head on
+ * the last stage. Plain data; build with prism_layout_new() or prism_layout_default().
+ */
+typedef struct PrismLayout {
+    uint32_t pp, vpp;
+    uint32_t *chunk_layers; /**< pp * vpp entries, summing to n_layers */
+    uint8_t *layer_rc;      /**< per split layer: PRISM_RECOMPUTE_NONE, _SELECTIVE or _FULL */
+    uint32_t n_layers;
+} PrismLayout;
+
+/** A zeroed layout of pp*vpp chunks and @p n_layers layers. Ownership: _free(). */
+PrismLayout *prism_layout_new(uint32_t pp, uint32_t vpp, uint32_t n_layers);
+void prism_layout_free(PrismLayout *layout);
+PrismLayout *prism_layout_copy(const PrismLayout *layout);
+
+/**
+ * The default layout of a segment key: an even split of the split layers over the
+ * pp*vpp chunks, the remainder spread one layer each over chunks 1, 2, ... (so the
+ * first chunk, which also holds the embedding, never gets an extra layer, and the last
+ * chunk, which holds the head, only when every other chunk has one); recompute per the
+ * key (block:k = full on the first k layers of every chunk). Not collective.
+ * Errors: PRISM_INPUT_ERROR_SHAPE when pp*vpp exceeds the layers.
+ * Ownership: prism_layout_free().
+ */
+PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKey *key,
+                                  GError **error);
+
+/**
+ * Like prism_cost_segment_new() but with an explicit layout (uneven stages, per-layer
+ * recompute). key->pp/vpp must match the layout; key->recompute is ignored. The columns
+ * come from the same formulas as the default layout. Not collective.
+ * Errors: PRISM_INPUT_ERROR_VALUE when the layout does not fit the model or key.
+ * Ownership: prism_cost_segment_free().
+ */
+PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
+                                                const PrismSegmentKey *key,
+                                                const PrismLayout *layout,
+                                                gboolean all_stages, GError **error);
+
+/** Number of stages (pp) and of memory candidates the kernel visits. Not collective. */
+uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg);
+
+/**
+ * prism_cost_explain() with an explicit layout (NULL = the default layout; with a
+ * layout the shape rules R6/R10 on layer counts are not applied). Not collective.
+ * Ownership: g_free(). Errors: as prism_cost_explain() and prism_cost_segment_new_layout().
+ */
+char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, gboolean json, GError **error);
+
+/** Evaluate one strategy with an explicit layout through the scalar reference (the same
+ *  columns and formulas as prism_cost_eval_one()). Not collective.
+ *  Errors: as prism_cost_segment_new_layout(). */
+gboolean prism_cost_eval_layout(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, double cols[PRISM_COL_COUNT],
+                                GError **error);
+
+/** Per-layer terms of one strategy (per device, per micro-batch), for the layer-level
+ *  planners (per-layer recompute, stage boundaries). Index 0..2 = recompute mode
+ *  none, selective, full. */
+typedef struct PrismLayerTerms {
+    double params_bytes, grads_bytes, optimizer_bytes; /**< static, after ZeRO sharding */
+    double act_bytes[3];   /**< activations kept per micro-batch, by recompute mode */
+    double work_bytes;     /**< full recompute: transient set while recomputing the layer */
+    double fwd_s, bwd_s;   /**< compute + exposed TP/CP/EP communication, per micro-batch */
+    double recompute_s[3]; /**< extra time per micro-batch by mode (none = 0) */
+    double flops_fwd;      /**< executed forward FLOPs per device per micro-batch */
+} PrismLayerTerms;
+
+/**
+ * Terms of entry @p layer of the model's layer sequence (model->layers[layer]: the
+ * embedding, a block, an MTP module or the head; the final norm is counted in the head
+ * and gives zeros). Only the per-strategy dims of @p s matter (tp, cp, dp, ep, sp, mbs,
+ * m, zero); the head has its own weight copy unless embeddings are tied and pp == 1.
+ * Computed by the scalar kernel, so the numbers are the ones the search sums. Not
+ * collective. Errors: PRISM_INPUT_ERROR_VALUE for an index out of range.
+ */
+gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s,
+                                uint32_t layer, PrismLayerTerms *out, GError **error);
+
+/** Add every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an
+ *  open JSON object; recompute and schedule as names. Not collective. */
+void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLayout, prism_layout_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismCostModel, prism_cost_model_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismCostSegment, prism_cost_segment_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismEvaluator, prism_evaluator_free)

@@ -30,6 +30,13 @@ typedef enum {
     PRISM_KNOB_GRAD_FP32,              /**< 1 = gradients accumulated in fp32 */
     PRISM_KNOB_MEM_MARGIN,             /**< bytes kept free on each device */
     PRISM_KNOB_RUNTIME_OVERHEAD,       /**< bytes of context/workspace per device */
+    PRISM_KNOB_DROPOUT,                /**< 1 = dropout masks stored (1 byte/element) */
+    PRISM_KNOB_CAUSAL_SKIP,            /**< attention-core FLOPs skipped by causal flash */
+    PRISM_KNOB_LOGITS_BYTES,           /**< bytes per logit kept for the loss */
+    PRISM_KNOB_MOE_IMBALANCE,          /**< busiest-expert load / mean load (dropless) */
+    PRISM_KNOB_ZERO3_PREFETCH,         /**< layers of gathered parameters held by ZeRO-3 */
+    PRISM_KNOB_BWD_RATIO,              /**< backward FLOPs / forward FLOPs */
+    PRISM_KNOB_PP_SCATTER,             /**< 1 = p2p sends 1/tp of an activation */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -1,13 +1,72 @@
 // SPDX-License-Identifier: MIT
-/* cmd_explain.c - `prism explain` (not implemented yet). */
+/*
+ * cmd_explain.c - `prism explain`: every cost term of one strategy, with formula and
+ * value, per layer kind and per stage (text or --json). Collective like every command;
+ * rank 0 prints.
+ */
 #include "app-internal.h"
+
+#include <prism/cost.h>
 
 gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    (void)comm;
-    (void)argc;
-    (void)argv;
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                "prism explain is not implemented yet");
-    return FALSE;
+    PrismCommonOptions o = {.flags = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
+                                     PRISM_OPT_KNOBS | PRISM_OPT_JSON};
+    char *strategy = NULL;
+    const GOptionEntry entries[] = {
+        {"strategy", 's', 0, G_OPTION_ARG_STRING, &strategy,
+         "the strategy, e.g. \"dp=8,tp=8,pp=16,sp=1,mbs=1,zero=1,recompute=selective,"
+         "schedule=1f1b\" (left-out keys take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0, "
+         "recompute=none, dp=N/(tp*pp*cp), m=gbs/(dp*mbs))",
+         "DIMS"},
+        {NULL}};
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- explain one strategy's costs");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    prism_app_add_common_options(ctx, &o);
+    PrismInputs in = {0};
+    gboolean ok = FALSE;
+    g_autofree char *text = NULL;
+    g_autoptr(PrismCostModel) cm = NULL;
+    if (!prism_app_parse(ctx, &argc, &argv, error))
+        goto out;
+    if (argc > 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "unexpected argument '%s' (see --help)", argv[1]);
+        goto out;
+    }
+    if (strategy == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
+                    "--strategy is required, e.g. --strategy \"tp=8,pp=16,sp=1\"");
+        goto out;
+    }
+    if (!prism_app_load_inputs(comm, &o, &in, error))
+        goto out;
+    if (in.n_devices != 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--devices: explain takes one device count, got %zu", in.n_devices);
+        goto out;
+    }
+    PrismStrategy s;
+    if (!prism_strategy_parse(strategy, in.devices[0], &in.training, &s, error)) {
+        g_prefix_error(error, "--strategy: ");
+        goto out;
+    }
+    cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error);
+    if (cm == NULL)
+        goto out;
+    text = prism_cost_explain(cm, &s, o.json, error);
+    if (text == NULL)
+        goto out;
+    FILE *f = prism_app_out(comm);
+    if (f != NULL) {
+        fputs(text, f);
+        if (o.json)
+            fputc('\n', f);
+    }
+    ok = TRUE;
+out:
+    g_free(strategy);
+    prism_inputs_clear(&in);
+    prism_common_options_clear(&o);
+    return ok;
 }

@@ -1,13 +1,85 @@
 // SPDX-License-Identifier: MIT
-/* cmd_knobs.c - `prism knobs` (not implemented yet). */
+/*
+ * cmd_knobs.c - `prism knobs [--json]`: every cost-model knob with its default, the
+ * value in effect (after --set / --knobs), allowed range, unit and one-line doc.
+ * Collective like every command; rank 0 prints.
+ */
 #include "app-internal.h"
+
+#include <json-glib/json-glib.h>
+
+#include <prism/knobs.h>
+
+static void print_json(FILE *f, const PrismKnobs *k)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_array(b);
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+        const PrismKnobInfo *ki = prism_knob_info((PrismKnobId)i);
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, ki->name);
+        json_builder_set_member_name(b, "value");
+        json_builder_add_double_value(b, k->v[i]);
+        json_builder_set_member_name(b, "default");
+        json_builder_add_double_value(b, ki->def);
+        json_builder_set_member_name(b, "min");
+        json_builder_add_double_value(b, ki->min);
+        json_builder_set_member_name(b, "max");
+        json_builder_add_double_value(b, ki->max);
+        json_builder_set_member_name(b, "unit");
+        json_builder_add_string_value(b, ki->unit);
+        json_builder_set_member_name(b, "doc");
+        json_builder_add_string_value(b, ki->doc);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    json_generator_set_pretty(gen, TRUE);
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    g_autofree char *text = json_generator_to_data(gen, NULL);
+    fprintf(f, "%s\n", text);
+}
 
 gboolean prism_cmd_knobs(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    (void)comm;
-    (void)argc;
-    (void)argv;
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                "prism knobs is not implemented yet");
-    return FALSE;
+    PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS | PRISM_OPT_JSON};
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- list the cost-model knobs");
+    g_option_context_set_description(
+        ctx, "Override knobs with --set NAME=VALUE (repeatable) or --knobs FILE on any "
+             "command.\nDefaults and their reasoning are in cost/README.md.");
+    prism_app_add_common_options(ctx, &o);
+    gboolean ok = FALSE;
+    PrismKnobs k;
+    if (!prism_app_parse(ctx, &argc, &argv, error))
+        goto out;
+    if (argc > 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "unexpected argument '%s' (see --help)", argv[1]);
+        goto out;
+    }
+    prism_knobs_default(&k);
+    if (o.knobs_file != NULL && !prism_knobs_load_file(&k, o.knobs_file, error))
+        goto out;
+    for (char **s = o.set; s != NULL && *s != NULL; s++)
+        if (!prism_knobs_set(&k, *s, error)) {
+            g_prefix_error(error, "--set: ");
+            goto out;
+        }
+    FILE *f = prism_app_out(comm);
+    if (f != NULL && o.json) {
+        print_json(f, &k);
+    } else if (f != NULL) {
+        fprintf(f, "%-20s %12s %12s  %-9s %s\n", "knob", "value", "default", "unit", "doc");
+        for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+            const PrismKnobInfo *ki = prism_knob_info((PrismKnobId)i);
+            fprintf(f, "%-20s %12g %12g  %-9s %s [%g, %g]%s\n", ki->name, k.v[i], ki->def,
+                    ki->unit, ki->doc, ki->min, ki->max, k.v[i] != ki->def ? " (set)" : "");
+        }
+    }
+    ok = TRUE;
+out:
+    prism_common_options_clear(&o);
+    return ok;
 }

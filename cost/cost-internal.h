@@ -1,0 +1,99 @@
+/*
+ * cost-internal.h - private structures of the cost module (the .c files of cost/ only).
+ *
+ * A PrismCostModel owns copies of its inputs and the compiled kernel constants
+ * (PrismKModel, kernels/kernels-model.h). A PrismCostSegment owns its PrismKSegment and
+ * the stage bookkeeping explain needs. Nothing here is collective.
+ */
+#ifndef PRISM_COST_INTERNAL_H
+#define PRISM_COST_INTERNAL_H
+
+#include <prism/cost.h>
+
+#include "kernels/kernels-model.h"
+
+/** Special kinds appended after the block/MTP kinds. */
+typedef enum {
+    PRISM_KIND_BLOCK = 0,
+    PRISM_KIND_MTP = 1,
+    PRISM_KIND_EMBEDDING = 2,
+    PRISM_KIND_HEAD = 3,      /**< final norm + output projection with its own weights */
+    PRISM_KIND_HEAD_TIED = 4, /**< final norm + projection sharing the embedding weights */
+} PrismKindRole;
+
+struct PrismCostModel {
+    PrismModel *model;
+    PrismCluster *cluster;
+    PrismTraining training;
+    PrismKnobs knobs;
+    PrismKModel k;
+    PrismKKind *kinds;
+    PrismKindRole *kind_role;
+    char **kind_name;        /* "block 0 (dense)", "mtp 0", "embedding", "head" */
+    double *kind_model_flops; /* forward model FLOPs per token per layer (MFU convention) */
+    double *kind_core_flops;  /* attention-core FLOPs per token (selective recompute) */
+    uint32_t n_kinds;
+    uint32_t kind_emb, kind_head, kind_head_tied;
+    uint32_t *layer_kind; /* kind of each split layer (blocks + MTP, in model order) */
+    uint32_t n_split;
+};
+
+struct PrismCostSegment {
+    PrismSegmentKey key;
+    gboolean all_stages;
+    PrismKSegment k;
+    PrismLayout *layout;
+    PrismKSlot *slots;
+    double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap;
+    uint32_t *cand_comp;
+    uint8_t *cand_full;
+    uint32_t *stage_comp; /* composition of each stage */
+    uint32_t *stage_cand; /* candidate of each stage (G_MAXUINT32 when pruned) */
+    double *mu_a, *mu_b, *mu_cap; /* in-flight micro-batches per [stage * vpp + chunk] */
+};
+
+struct PrismKernelTable {
+    const char *name;
+    PrismKernelFn fn;
+};
+
+struct PrismEvaluator {
+    const PrismCostModel *cm;
+    const PrismKernelTable *kt;
+    size_t max_batch;
+    double *ws;
+    size_t ws_arrays;
+};
+
+/* kernels (one per compiled ISA) */
+void prism_cost_kernel_scalar(const PrismKModel *km, const PrismKSegment *ks,
+                              const PrismKLanes *lanes, size_t n, double *const *out,
+                              double *ws);
+void prism_cost_kernel_avx2(const PrismKModel *km, const PrismKSegment *ks,
+                            const PrismKLanes *lanes, size_t n, double *const *out, double *ws);
+void prism_cost_kernel_avx512(const PrismKModel *km, const PrismKSegment *ks,
+                              const PrismKLanes *lanes, size_t n, double *const *out,
+                              double *ws);
+
+/** The scalar table (the reference; always compiled). */
+const PrismKernelTable *prism_kernel_table_scalar_internal(void);
+
+/** Grow @p ev's workspace for @p seg (outside the hot loop; aborts on OOM like GLib). */
+void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment *seg);
+
+/**
+ * Evaluate one strategy on an all-stages segment with the scalar kernel and hand back
+ * the segment and workspace (explain reads the named terms). Errors: shape rules.
+ */
+gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,
+                                     const PrismLayout *layout, PrismCostSegment **seg_out,
+                                     PrismEvaluator **ev_out, double cols[PRISM_COL_COUNT],
+                                     GError **error);
+
+/** Lanes of one strategy (arrays of one double each, owned by the caller). */
+typedef struct PrismOneLane {
+    double tp, cp, dp, ep, sp, mbs, m, zero;
+} PrismOneLane;
+void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, PrismLanes *lanes);
+
+#endif /* PRISM_COST_INTERNAL_H */

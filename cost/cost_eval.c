@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost_eval.c - the evaluation framework: output column table, evaluators (workspace +
+ * kernel table), one-strategy evaluation through the scalar reference, and the metric
+ * JSON shared by explain, plan and pareto.
+ *
+ * An evaluator is not thread-safe (one per worker); models and segments are read-only.
+ * Nothing here is collective.
+ */
+#include <prism/cost.h>
+
+#include <string.h>
+
+#include <prism/core.h>
+
+#include "cost-internal.h"
+
+/* The kernel writes columns by PRISM_KO_* index: keep both enums in step. */
+G_STATIC_ASSERT((int)PRISM_KO_COUNT == (int)PRISM_COL_COUNT);
+G_STATIC_ASSERT((int)PRISM_KO_MEM_PEAK == (int)PRISM_COL_MEM_PEAK);
+G_STATIC_ASSERT((int)PRISM_KO_TIME_STEP == (int)PRISM_COL_TIME_STEP);
+G_STATIC_ASSERT((int)PRISM_KO_BYTES_L0 == (int)PRISM_COL_BYTES_L0);
+G_STATIC_ASSERT((int)PRISM_KO_FEASIBLE == (int)PRISM_COL_FEASIBLE);
+G_STATIC_ASSERT((int)PRISM_KO_REASON == (int)PRISM_COL_REASON);
+
+static const PrismColInfo cols[PRISM_COL_COUNT] = {
+    [PRISM_COL_MEM_PARAMS] = {"params_mem", "bytes", "parameters on the peak stage",
+                              PRISM_STORE_F64},
+    [PRISM_COL_MEM_GRADS] = {"grads_mem", "bytes", "gradients on the peak stage",
+                             PRISM_STORE_F64},
+    [PRISM_COL_MEM_OPTIMIZER] = {"optimizer_mem", "bytes",
+                                 "optimizer state (master copy + moments) on the peak stage",
+                                 PRISM_STORE_F64},
+    [PRISM_COL_MEM_ACTIVATIONS] = {"activations_mem", "bytes",
+                                   "in-flight activations on the peak stage",
+                                   PRISM_STORE_F64},
+    [PRISM_COL_MEM_COMM_BUFFERS] = {"buffers_mem", "bytes",
+                                    "communication buffers + framework workspace, peak stage",
+                                    PRISM_STORE_F64},
+    [PRISM_COL_MEM_PEAK] = {"peak_mem", "bytes", "peak memory per device (max over stages)",
+                            PRISM_STORE_F64},
+    [PRISM_COL_PEAK_STAGE] = {"peak_stage", "index", "pipeline stage that sets the peak",
+                              PRISM_STORE_U16},
+    [PRISM_COL_TIME_COMPUTE] = {"compute_time", "s",
+                                "forward + backward compute per step (slowest stage)",
+                                PRISM_STORE_F64},
+    [PRISM_COL_TIME_RECOMPUTE] = {"recompute_time", "s", "recompute per step (slowest stage)",
+                                  PRISM_STORE_F64},
+    [PRISM_COL_TIME_TP_COMM] = {"tp_time", "s", "exposed TP communication per step",
+                                PRISM_STORE_F64},
+    [PRISM_COL_TIME_CP_COMM] = {"cp_time", "s", "exposed CP communication per step",
+                                PRISM_STORE_F64},
+    [PRISM_COL_TIME_EP_COMM] = {"ep_time", "s", "exposed EP all-to-all per step",
+                                PRISM_STORE_F64},
+    [PRISM_COL_TIME_DP_COMM] = {"dp_time", "s", "exposed DP / ZeRO communication per step",
+                                PRISM_STORE_F64},
+    [PRISM_COL_TIME_PP_COMM] = {"pp_time", "s", "exposed pipeline point-to-point per step",
+                                PRISM_STORE_F64},
+    [PRISM_COL_TIME_BUBBLE] = {"bubble_time", "s", "pipeline bubble per step",
+                               PRISM_STORE_F64},
+    [PRISM_COL_TIME_STEP] = {"step_time", "s", "time per training step", PRISM_STORE_F64},
+    [PRISM_COL_MFU] = {"mfu", "fraction", "model FLOPs / (step time x devices x peak)",
+                       PRISM_STORE_F64},
+    [PRISM_COL_HFU] = {"hfu", "fraction",
+                       "model + recompute FLOPs / (step time x devices x peak)",
+                       PRISM_STORE_F64},
+    [PRISM_COL_TOKENS_PER_S] = {"tokens_per_s", "1/s", "tokens per second, whole job",
+                                PRISM_STORE_F64},
+    [PRISM_COL_FLOPS_PER_DEVICE] = {"flops_per_device", "FLOP",
+                                    "executed FLOPs per device per step (busiest stage)",
+                                    PRISM_STORE_F64},
+    [PRISM_COL_BYTES_L0] = {"bytes_l0", "bytes",
+                            "bytes sent per device per step on network level 0 (mean over "
+                            "stages)",
+                            PRISM_STORE_F64},
+    [PRISM_COL_BYTES_L1] = {"bytes_l1", "bytes", "bytes per device per step on level 1",
+                            PRISM_STORE_F64},
+    [PRISM_COL_BYTES_L2] = {"bytes_l2", "bytes", "bytes per device per step on level 2",
+                            PRISM_STORE_F64},
+    [PRISM_COL_BYTES_L3] = {"bytes_l3", "bytes", "bytes per device per step on level 3",
+                            PRISM_STORE_F64},
+    [PRISM_COL_FEASIBLE] = {"feasible", "bool", "1 = the peak fits the budget",
+                            PRISM_STORE_U8},
+    [PRISM_COL_REASON] = {"reason", "code",
+                          "0 ok, 1 static memory, 2 activations, 3 buffers exceed the budget",
+                          PRISM_STORE_U8},
+};
+
+static const char *const reason_names[PRISM_REASON_COUNT] = {"ok", "mem_static",
+                                                             "mem_activations", "mem_buffers"};
+
+/* JSON paths of explain --json accepted as column aliases. */
+static const struct {
+    const char *alias;
+    PrismCostCol col;
+} aliases[] = {
+    {"memory.params", PRISM_COL_MEM_PARAMS},      {"memory.grads", PRISM_COL_MEM_GRADS},
+    {"memory.optimizer", PRISM_COL_MEM_OPTIMIZER},
+    {"memory.activations", PRISM_COL_MEM_ACTIVATIONS},
+    {"memory.comm_buffers", PRISM_COL_MEM_COMM_BUFFERS}, {"memory.peak", PRISM_COL_MEM_PEAK},
+    {"time.compute", PRISM_COL_TIME_COMPUTE},     {"time.recompute", PRISM_COL_TIME_RECOMPUTE},
+    {"time.tp_comm", PRISM_COL_TIME_TP_COMM},     {"time.cp_comm", PRISM_COL_TIME_CP_COMM},
+    {"time.ep_comm", PRISM_COL_TIME_EP_COMM},     {"time.dp_comm", PRISM_COL_TIME_DP_COMM},
+    {"time.pp_comm", PRISM_COL_TIME_PP_COMM},     {"time.bubble", PRISM_COL_TIME_BUBBLE},
+    {"time.step", PRISM_COL_TIME_STEP},
+};
+
+const PrismColInfo *prism_col_info(PrismCostCol col)
+{
+    return (unsigned)col < PRISM_COL_COUNT ? &cols[col] : NULL;
+}
+
+gboolean prism_col_lookup(const char *name, PrismCostCol *out, GError **error)
+{
+    const char *names[PRISM_COL_COUNT];
+    for (int i = 0; i < PRISM_COL_COUNT; i++) {
+        names[i] = cols[i].name;
+        if (g_ascii_strcasecmp(name, cols[i].name) == 0) {
+            *out = (PrismCostCol)i;
+            return TRUE;
+        }
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
+        if (g_ascii_strcasecmp(name, aliases[i].alias) == 0) {
+            *out = aliases[i].col;
+            return TRUE;
+        }
+    g_autofree char *close = prism_close_names(name, names, PRISM_COL_COUNT, 3);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                "unknown column '%s' (closest: %s)", name, close);
+    return FALSE;
+}
+
+const char *prism_reason_name(PrismReason reason)
+{
+    return (unsigned)reason < PRISM_REASON_COUNT ? reason_names[reason] : "?";
+}
+
+PrismEvaluator *prism_evaluator_new(const PrismCostModel *cm, const PrismKernelTable *kt,
+                                    size_t max_batch)
+{
+    g_return_val_if_fail(cm != NULL && kt != NULL && max_batch > 0, NULL);
+    PrismEvaluator *ev = g_new0(PrismEvaluator, 1);
+    ev->cm = cm;
+    ev->kt = kt;
+    ev->max_batch = max_batch;
+    return ev;
+}
+
+void prism_evaluator_free(PrismEvaluator *ev)
+{
+    if (ev == NULL)
+        return;
+    prism_aligned_free(ev->ws);
+    g_free(ev);
+}
+
+void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment *seg)
+{
+    const size_t need = prism_k_ws_arrays(&seg->k);
+    if (need <= ev->ws_arrays)
+        return;
+    prism_aligned_free(ev->ws);
+    ev->ws = prism_aligned_new(need * PRISM_K_TILE, sizeof(double));
+    memset(ev->ws, 0, need * PRISM_K_TILE * sizeof(double));
+    ev->ws_arrays = need;
+}
+
+void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg,
+                         const PrismLanes *lanes, PrismCostOut *out)
+{
+    g_return_if_fail(ev != NULL && seg != NULL && lanes != NULL && out != NULL);
+    g_return_if_fail(lanes->n <= ev->max_batch);
+    if (lanes->n == 0)
+        return;
+    prism_evaluator_reserve_internal(ev, seg);
+    const PrismKLanes kl = {lanes->tp, lanes->cp, lanes->dp, lanes->ep,
+                            lanes->sp, lanes->mbs, lanes->m, lanes->zero};
+    ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
+}
+
+void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, PrismLanes *lanes)
+{
+    v->tp = s->tp;
+    v->cp = s->cp;
+    v->dp = s->dp;
+    v->ep = s->ep;
+    v->sp = s->sp;
+    v->mbs = s->mbs;
+    v->m = s->m;
+    v->zero = s->zero;
+    *lanes = (PrismLanes){&v->tp, &v->cp, &v->dp, &v->ep, &v->sp, &v->mbs, &v->m, &v->zero, 1};
+}
+
+gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,
+                                     const PrismLayout *layout, PrismCostSegment **seg_out,
+                                     PrismEvaluator **ev_out, double out[PRISM_COL_COUNT],
+                                     GError **error)
+{
+    if (layout == NULL && !prism_strategy_check(s, cm->model, &cm->training, error))
+        return FALSE;
+    const PrismSegmentKey key = {.devices = s->devices, .pp = s->pp, .vpp = s->vpp,
+                                 .schedule = s->schedule, .recompute = s->recompute,
+                                 .rc_layers = s->rc_layers};
+    g_autoptr(PrismCostSegment) seg =
+        layout ? prism_cost_segment_new_layout(cm, &key, layout, TRUE, error)
+               : prism_cost_segment_new(cm, &key, TRUE, error);
+    if (seg == NULL)
+        return FALSE;
+    g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);
+    PrismOneLane v;
+    PrismLanes lanes;
+    prism_one_lane_fill_internal(s, &v, &lanes);
+    PrismCostOut co;
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        co.col[c] = &out[c];
+    prism_evaluator_run(ev, seg, &lanes, &co);
+    if (seg_out)
+        *seg_out = g_steal_pointer(&seg);
+    if (ev_out)
+        *ev_out = g_steal_pointer(&ev);
+    return TRUE;
+}
+
+gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
+                             double out[PRISM_COL_COUNT], GError **error)
+{
+    return prism_cost_run_one_internal(cm, s, NULL, NULL, NULL, out, error);
+}
+
+void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_COL_COUNT],
+                                JsonBuilder *b)
+{
+    json_builder_set_member_name(b, "memory");
+    json_builder_begin_object(b);
+    static const struct {
+        const char *key;
+        PrismCostCol col;
+    } mem[] = {{"params", PRISM_COL_MEM_PARAMS},           {"grads", PRISM_COL_MEM_GRADS},
+               {"optimizer", PRISM_COL_MEM_OPTIMIZER},     {"activations", PRISM_COL_MEM_ACTIVATIONS},
+               {"comm_buffers", PRISM_COL_MEM_COMM_BUFFERS}, {"peak", PRISM_COL_MEM_PEAK}};
+    for (size_t i = 0; i < G_N_ELEMENTS(mem); i++) {
+        json_builder_set_member_name(b, mem[i].key);
+        json_builder_add_double_value(b, c[mem[i].col]);
+    }
+    json_builder_set_member_name(b, "peak_stage");
+    json_builder_add_int_value(b, (gint64)c[PRISM_COL_PEAK_STAGE]);
+    json_builder_set_member_name(b, "budget");
+    json_builder_add_double_value(b, cm->k.budget);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "time");
+    json_builder_begin_object(b);
+    static const struct {
+        const char *key;
+        PrismCostCol col;
+    } tim[] = {{"compute", PRISM_COL_TIME_COMPUTE}, {"recompute", PRISM_COL_TIME_RECOMPUTE},
+               {"tp_comm", PRISM_COL_TIME_TP_COMM}, {"cp_comm", PRISM_COL_TIME_CP_COMM},
+               {"ep_comm", PRISM_COL_TIME_EP_COMM}, {"dp_comm", PRISM_COL_TIME_DP_COMM},
+               {"pp_comm", PRISM_COL_TIME_PP_COMM}, {"bubble", PRISM_COL_TIME_BUBBLE},
+               {"step", PRISM_COL_TIME_STEP}};
+    for (size_t i = 0; i < G_N_ELEMENTS(tim); i++) {
+        json_builder_set_member_name(b, tim[i].key);
+        json_builder_add_double_value(b, c[tim[i].col]);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "flops_per_device");
+    json_builder_add_double_value(b, c[PRISM_COL_FLOPS_PER_DEVICE]);
+    json_builder_set_member_name(b, "bytes_per_level");
+    json_builder_begin_array(b);
+    for (uint32_t j = 0; j < cm->cluster->n_levels && j < PRISM_K_LEVELS; j++)
+        json_builder_add_double_value(b, c[PRISM_COL_BYTES_L0 + j]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "mfu");
+    json_builder_add_double_value(b, c[PRISM_COL_MFU]);
+    json_builder_set_member_name(b, "hfu");
+    json_builder_add_double_value(b, c[PRISM_COL_HFU]);
+    json_builder_set_member_name(b, "tokens_per_s");
+    json_builder_add_double_value(b, c[PRISM_COL_TOKENS_PER_S]);
+    json_builder_set_member_name(b, "feasible");
+    json_builder_add_boolean_value(b, c[PRISM_COL_FEASIBLE] > 0.5);
+    json_builder_set_member_name(b, "reason");
+    json_builder_add_string_value(b, prism_reason_name((PrismReason)(int)c[PRISM_COL_REASON]));
+}
+
+gboolean prism_cost_eval_layout(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, double out[PRISM_COL_COUNT],
+                                GError **error)
+{
+    g_return_val_if_fail(layout != NULL, FALSE);
+    return prism_cost_run_one_internal(cm, s, layout, NULL, NULL, out, error);
+}
+
+gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s,
+                                uint32_t layer, PrismLayerTerms *out, GError **error)
+{
+    if (layer >= cm->model->n_layers) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "layer %u is out of range (model '%s' has %u layers)", layer,
+                    cm->model->name, cm->model->n_layers);
+        return FALSE;
+    }
+    memset(out, 0, sizeof *out);
+    uint32_t kind;
+    const PrismLayerKind lk = cm->model->layers[layer].kind;
+    if (lk == PRISM_LAYER_FINAL_NORM)
+        return TRUE;
+    if (lk == PRISM_LAYER_EMBEDDING) {
+        kind = cm->kind_emb;
+    } else if (lk == PRISM_LAYER_HEAD) {
+        kind = cm->model->tied_embeddings && s->pp == 1 ? cm->kind_head_tied : cm->kind_head;
+    } else {
+        uint32_t q = 0;
+        for (uint32_t i = 0; i < layer; i++)
+            q += cm->model->layers[i].kind == PRISM_LAYER_BLOCK ||
+                 cm->model->layers[i].kind == PRISM_LAYER_MTP;
+        kind = cm->layer_kind[q];
+    }
+    /* A one-stage segment holding the kind in each recompute mode. */
+    const PrismKSlot slots[3] = {{kind, PRISM_K_RC_NONE},
+                                 {kind, PRISM_K_RC_SELECTIVE},
+                                 {kind, PRISM_K_RC_FULL}};
+    const double count[3] = {1.0, 0.0, 0.0}, mult[1] = {1.0}, moe[1] = {0.0};
+    const double w_a[3] = {1.0, 0.0, 0.0}, w_0[3] = {0.0, 0.0, 0.0}, stage[1] = {0.0};
+    const uint32_t cand_comp[1] = {0};
+    const uint8_t full[3] = {0, 0, 0};
+    PrismCostSegment seg;
+    memset(&seg, 0, sizeof seg);
+    seg.k = (PrismKSegment){.pp = 1, .vpp = 1, .inv_vpp = 1, .inv_pp = 1,
+                            .devices = s->devices ? s->devices : 1, .n_slots = 3,
+                            .n_comp = 1, .n_cand = 1, .slots = slots, .count = count,
+                            .mult = mult, .comp_moe = moe, .cand_comp = cand_comp,
+                            .cand_stage = stage, .w_a = w_a, .w_b = w_0, .w_cap = w_0,
+                            .m_cap = -1.0, .cand_full = full, .mfu_num = 1, .hfu_num = 1};
+    g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);
+    PrismOneLane v;
+    PrismLanes lanes;
+    prism_one_lane_fill_internal(s, &v, &lanes);
+    double col[PRISM_COL_COUNT];
+    PrismCostOut co;
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        co.col[c] = &col[c];
+    prism_evaluator_run(ev, &seg, &lanes, &co);
+#define SLOT(q, k) (ev->ws[((size_t)PRISM_KL_COUNT + (size_t)(q) * PRISM_KS_COUNT + (k)) * PRISM_K_TILE])
+    out->params_bytes = SLOT(0, PRISM_KS_PARAMS);
+    out->grads_bytes = SLOT(0, PRISM_KS_GRADS);
+    out->optimizer_bytes = SLOT(0, PRISM_KS_OPT);
+    for (int md = 0; md < 3; md++) {
+        out->act_bytes[md] = SLOT(md, PRISM_KS_ACT);
+        out->recompute_s[md] = SLOT(md, PRISM_KS_RC_TIME);
+    }
+    out->work_bytes = SLOT(2, PRISM_KS_EXTRA);
+    out->fwd_s = SLOT(0, PRISM_KS_FWD);
+    out->bwd_s = SLOT(0, PRISM_KS_BWD);
+    out->flops_fwd = SLOT(0, PRISM_KS_FLOPS) / (1.0 + cm->k.bwd_ratio);
+#undef SLOT
+    return TRUE;
+}

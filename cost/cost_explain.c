@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost_explain.c - `prism explain`: every named term of one strategy with its formula,
+ * unit and value, per layer kind and per stage, as text or JSON.
+ *
+ * The values come from a one-lane run of the scalar kernel on an all-stages segment:
+ * the same arithmetic the search uses, read back from the kernel's workspace, so
+ * explain and the landscape agree exactly. Nothing here is collective.
+ */
+#include <prism/cost.h>
+
+#include <string.h>
+
+#include <prism/core.h>
+
+#include "cost-internal.h"
+#include "cost-terms.h"
+
+static const char *rc_name(uint32_t mode)
+{
+    return prism_recompute_name((PrismRecompute)mode);
+}
+
+static char *slot_label(const PrismCostModel *cm, const PrismKSlot *sl)
+{
+    return g_strdup_printf("%s [%s]", cm->kind_name[sl->kind], rc_name(sl->mode));
+}
+
+/* Bytes as GB (1e9) with three decimals, for tables. */
+static void add_gb(GString *s, double bytes)
+{
+    g_string_append_printf(s, " %10.3f", bytes * 1e-9);
+}
+
+void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
+{
+    static const char *const keys[] = {"devices", "dp", "tp", "pp", "vpp", "cp",
+                                       "ep",      "sp", "mbs", "m", "zero"};
+    const double vals[] = {s->devices, s->dp, s->tp, s->pp, s->vpp, s->cp,
+                           s->ep,      s->sp, s->mbs, s->m, s->zero};
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+        json_builder_set_member_name(b, keys[i]);
+        json_builder_add_int_value(b, (gint64)vals[i]);
+    }
+    json_builder_set_member_name(b, "recompute");
+    json_builder_add_string_value(b, prism_recompute_name((PrismRecompute)s->recompute));
+    json_builder_set_member_name(b, "rc_layers");
+    json_builder_add_int_value(b, s->rc_layers);
+    json_builder_set_member_name(b, "schedule");
+    json_builder_add_string_value(b, prism_schedule_name((PrismSchedule)s->schedule));
+}
+
+static void text_header(GString *o, const PrismCostModel *cm, const PrismStrategy *s)
+{
+    const PrismTraining *t = &cm->training;
+    g_autofree char *st = prism_strategy_format(s);
+    g_string_append_printf(o,
+                           "prism explain: %s on %u x %s, gbs %" G_GUINT64_FORMAT
+                           ", seq %" G_GUINT64_FORMAT ", %s, %s\n",
+                           cm->model->name, s->devices, cm->cluster->name, t->gbs, t->seq,
+                           prism_dtype_name(t->dtype), prism_optimizer_name(t->optimizer));
+    g_string_append_printf(o, "strategy: %s\n", st);
+    g_string_append(o, "values: scalar reference kernel (every ISA gives the same bits)\n");
+    g_string_append(o, "symbols: t tp, c cp, d dp, e ep, m micro-batches, z ZeRO stage, "
+                       "T tokens per micro-batch per device,\n         r = 1/t with SP "
+                       "else 1, kv = 1/t if t <= KV heads else 1/KV heads\n");
+}
+
+static void text_lane(GString *o, const double *ws, const PrismKSegment *ks)
+{
+    g_string_append(o, "\nstrategy terms\n");
+    for (unsigned i = 0; i < prism_term_count_internal(PRISM_TERM_LANE); i++) {
+        const PrismTermInfo *ti = prism_term_info_internal(PRISM_TERM_LANE, i);
+        const double v = prism_term_value_internal(ws, ks, PRISM_TERM_LANE, 0, i)[0];
+        g_string_append_printf(o, "  %-28s %12.6g %-6s %s\n", ti->name, v, ti->unit,
+                               ti->formula);
+    }
+}
+
+static void text_slots(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
+                       const double *ws)
+{
+    const PrismKSegment *ks = &seg->k;
+    g_string_append(o, "\nlayer terms (per layer, per micro-batch)\n");
+    for (uint32_t q = 0; q < ks->n_slots; q++) {
+        g_autofree char *lab = slot_label(cm, &ks->slots[q]);
+        g_string_append_printf(o, "  %s\n", lab);
+        for (unsigned i = 0; i < prism_term_count_internal(PRISM_TERM_SLOT); i++) {
+            const PrismTermInfo *ti = prism_term_info_internal(PRISM_TERM_SLOT, i);
+            const double v = prism_term_value_internal(ws, ks, PRISM_TERM_SLOT, q, i)[0];
+            g_string_append_printf(o, "    %-24s %12.6g %-6s %s\n", ti->name, v, ti->unit,
+                                   ti->formula);
+        }
+    }
+}
+
+static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
+                        const double *ws)
+{
+    const PrismKSegment *ks = &seg->k;
+    const PrismLayout *l = seg->layout;
+    const uint32_t pp = l->pp, vpp = l->vpp;
+    g_string_append(o, "\nstages (layers per chunk; in-flight micro-batches per chunk)\n");
+    for (uint32_t s = 0; s < pp; s++) {
+        g_string_append_printf(o, "  stage %-3u composition %-3u layers [", s,
+                               seg->stage_comp[s]);
+        for (uint32_t c = 0; c < vpp; c++)
+            g_string_append_printf(o, "%s%u", c ? " " : "", l->chunk_layers[c * pp + s]);
+        g_string_append(o, "]  in-flight [");
+        for (uint32_t c = 0; c < vpp; c++) {
+            const size_t at = (size_t)s * vpp + c;
+            if (seg->mu_b[at] > 0)
+                g_string_append_printf(o, "%sm", c ? " " : "");
+            else
+                g_string_append_printf(o, "%s%g", c ? " " : "", seg->mu_a[at]);
+            if (ks->m_cap > 0)
+                g_string_append_printf(o, "(%g if m=pp)", seg->mu_cap[at]);
+        }
+        g_string_append_printf(o, "]%s%s\n", s == 0 ? " +embedding" : "",
+                               s == pp - 1 ? " +head" : "");
+    }
+    g_string_append(o, "\nper-composition terms (time per micro-batch; static memory)\n");
+    for (uint32_t c = 0; c < ks->n_comp; c++) {
+        g_string_append_printf(o, "  composition %u (%g stage%s):", c, ks->mult[c],
+                               ks->mult[c] == 1.0 ? "" : "s");
+        for (uint32_t q = 0; q < ks->n_slots; q++) {
+            const double n = ks->count[(size_t)c * ks->n_slots + q];
+            if (n > 0) {
+                g_autofree char *lab = slot_label(cm, &ks->slots[q]);
+                g_string_append_printf(o, " %g x %s;", n, lab);
+            }
+        }
+        g_string_append_c(o, '\n');
+        for (unsigned i = 0; i < prism_term_count_internal(PRISM_TERM_COMP); i++) {
+            const PrismTermInfo *ti = prism_term_info_internal(PRISM_TERM_COMP, i);
+            const double v = prism_term_value_internal(ws, ks, PRISM_TERM_COMP, c, i)[0];
+            g_string_append_printf(o, "    %-22s %12.6g %-7s %s\n", ti->name, v, ti->unit,
+                                   ti->formula);
+        }
+    }
+    g_string_append(o, "\nmemory per stage (GB = 1e9 bytes)\n"
+                       "  stage     params      grads  optimizer activations  buffers      "
+                       "total\n");
+    for (uint32_t s = 0; s < pp; s++) {
+        const uint32_t c = seg->stage_comp[s], d = seg->stage_cand[s];
+        g_string_append_printf(o, "  %5u", s);
+        add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_COMP, c, PRISM_KC_PARAMS)[0]);
+        add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_COMP, c, PRISM_KC_GRADS)[0]);
+        add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_COMP, c, PRISM_KC_OPT)[0]);
+        add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_CAND, d, PRISM_KD_ACT)[0]);
+        add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_COMP, c, PRISM_KC_BUFFERS)[0]);
+        add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_CAND, d, PRISM_KD_TOTAL)[0]);
+        g_string_append_c(o, '\n');
+    }
+}
+
+static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
+                      const double *ws, const double *col)
+{
+    const PrismKSegment *ks = &seg->k;
+    g_string_append(o, "\nstep\n");
+    for (unsigned i = 0; i < prism_term_count_internal(PRISM_TERM_FINAL); i++) {
+        const PrismTermInfo *ti = prism_term_info_internal(PRISM_TERM_FINAL, i);
+        const double v = prism_term_value_internal(ws, ks, PRISM_TERM_FINAL, 0, i)[0];
+        g_string_append_printf(o, "  %-22s %12.6g %-6s %s\n", ti->name, v, ti->unit,
+                               ti->formula);
+    }
+    static const struct {
+        PrismCostCol col;
+        const char *formula;
+    } rows[] = {
+        {PRISM_COL_MEM_PARAMS, "peak stage"},
+        {PRISM_COL_MEM_GRADS, "peak stage"},
+        {PRISM_COL_MEM_OPTIMIZER, "peak stage"},
+        {PRISM_COL_MEM_ACTIVATIONS, "peak stage"},
+        {PRISM_COL_MEM_COMM_BUFFERS, "peak stage"},
+        {PRISM_COL_MEM_PEAK, "max over stages of total (first stage on ties)"},
+        {PRISM_COL_PEAK_STAGE, "argmax"},
+        {PRISM_COL_TIME_COMPUTE, "m * compute of the slowest stage"},
+        {PRISM_COL_TIME_RECOMPUTE, "m * recompute of the slowest stage"},
+        {PRISM_COL_TIME_TP_COMM, "m * tp_comm of the slowest stage"},
+        {PRISM_COL_TIME_CP_COMM, "m * cp_comm of the slowest stage"},
+        {PRISM_COL_TIME_EP_COMM, "m * ep_comm of the slowest stage"},
+        {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm"},
+        {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
+        {PRISM_COL_TIME_BUBBLE, "(sum_s u_s - max_s u_s) / vpp"},
+        {PRISM_COL_TIME_STEP, "m * T_max + bubble + dp_comm"},
+        {PRISM_COL_MFU, "model FLOPs per step / (step * N * peak)"},
+        {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * peak)"},
+        {PRISM_COL_TOKENS_PER_S, "gbs * seq / step"},
+        {PRISM_COL_FLOPS_PER_DEVICE, "m * max over stages of executed FLOPs per micro-batch"},
+        {PRISM_COL_BYTES_L0, "mean over stages"},
+        {PRISM_COL_BYTES_L1, "mean over stages"},
+        {PRISM_COL_BYTES_L2, "mean over stages"},
+        {PRISM_COL_BYTES_L3, "mean over stages"},
+        {PRISM_COL_FEASIBLE, "peak <= budget"},
+        {PRISM_COL_REASON, "which part first exceeds the budget"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+        const PrismColInfo *ci = prism_col_info(rows[i].col);
+        if (rows[i].col >= PRISM_COL_BYTES_L0 && rows[i].col <= PRISM_COL_BYTES_L3 &&
+            (uint32_t)(rows[i].col - PRISM_COL_BYTES_L0) >= cm->cluster->n_levels)
+            continue;
+        g_string_append_printf(o, "  %-22s %12.6g %-8s %s\n", ci->name, col[rows[i].col],
+                               ci->unit, rows[i].formula);
+    }
+    g_string_append_printf(o, "  model FLOPs per step   %12.6g FLOP\n", cm->k.model_flops_step);
+    g_string_append_printf(o, "  budget                 %12.6g B      memory - mem_margin\n",
+                           cm->k.budget);
+    g_string_append_printf(o, "\nverdict: %s (%s), peak %.2f GB of %.2f GB usable, step %.4g s, "
+                              "MFU %.1f%%\n",
+                           col[PRISM_COL_FEASIBLE] > 0.5 ? "fits" : "does NOT fit",
+                           prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
+                           col[PRISM_COL_MEM_PEAK] * 1e-9, cm->k.budget * 1e-9,
+                           col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
+}
+
+static void json_terms(JsonBuilder *b, const double *ws, const PrismKSegment *ks,
+                       PrismTermLevel level, unsigned index)
+{
+    json_builder_begin_object(b);
+    for (unsigned i = 0; i < prism_term_count_internal(level); i++) {
+        json_builder_set_member_name(b, prism_term_info_internal(level, i)->name);
+        json_builder_add_double_value(b, prism_term_value_internal(ws, ks, level, index, i)[0]);
+    }
+    json_builder_end_object(b);
+}
+
+static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
+                          const PrismCostSegment *seg, const double *ws, const double *col)
+{
+    const PrismKSegment *ks = &seg->k;
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "model");
+    json_builder_add_string_value(b, cm->model->name);
+    json_builder_set_member_name(b, "cluster");
+    json_builder_add_string_value(b, cm->cluster->name);
+    json_builder_set_member_name(b, "gbs");
+    json_builder_add_int_value(b, (gint64)cm->training.gbs);
+    json_builder_set_member_name(b, "seq");
+    json_builder_add_int_value(b, (gint64)cm->training.seq);
+    json_builder_set_member_name(b, "dtype");
+    json_builder_add_string_value(b, prism_dtype_name(cm->training.dtype));
+    json_builder_set_member_name(b, "strategy");
+    json_builder_begin_object(b);
+    prism_cost_strategy_to_json(s, b);
+    json_builder_end_object(b);
+    prism_cost_metrics_to_json(cm, col, b);
+    json_builder_set_member_name(b, "per_stage");
+    json_builder_begin_array(b);
+    for (uint32_t st = 0; st < seg->layout->pp; st++) {
+        const uint32_t c = seg->stage_comp[st], d = seg->stage_cand[st];
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "stage");
+        json_builder_add_int_value(b, st);
+        json_builder_set_member_name(b, "layers");
+        json_builder_begin_array(b);
+        for (uint32_t v = 0; v < seg->layout->vpp; v++)
+            json_builder_add_int_value(b, seg->layout->chunk_layers[v * seg->layout->pp + st]);
+        json_builder_end_array(b);
+        static const struct {
+            const char *key;
+            PrismTermLevel level;
+            unsigned term;
+        } mem[] = {{"params", PRISM_TERM_COMP, PRISM_KC_PARAMS},
+                   {"grads", PRISM_TERM_COMP, PRISM_KC_GRADS},
+                   {"optimizer", PRISM_TERM_COMP, PRISM_KC_OPT},
+                   {"activations", PRISM_TERM_CAND, PRISM_KD_ACT},
+                   {"comm_buffers", PRISM_TERM_COMP, PRISM_KC_BUFFERS},
+                   {"peak", PRISM_TERM_CAND, PRISM_KD_TOTAL},
+                   {"time_per_microbatch", PRISM_TERM_COMP, PRISM_KC_TIME},
+                   {"dp_comm", PRISM_TERM_COMP, PRISM_KC_DP}};
+        for (size_t i = 0; i < G_N_ELEMENTS(mem); i++) {
+            const unsigned idx = mem[i].level == PRISM_TERM_CAND ? d : c;
+            json_builder_set_member_name(b, mem[i].key);
+            json_builder_add_double_value(
+                b, prism_term_value_internal(ws, ks, mem[i].level, idx, mem[i].term)[0]);
+        }
+        json_builder_set_member_name(b, "terms");
+        json_terms(b, ws, ks, PRISM_TERM_COMP, c);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "layers");
+    json_builder_begin_array(b);
+    for (uint32_t q = 0; q < ks->n_slots; q++) {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "kind");
+        json_builder_add_string_value(b, cm->kind_name[ks->slots[q].kind]);
+        json_builder_set_member_name(b, "recompute");
+        json_builder_add_string_value(b, rc_name(ks->slots[q].mode));
+        json_builder_set_member_name(b, "terms");
+        json_terms(b, ws, ks, PRISM_TERM_SLOT, q);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "terms");
+    json_terms(b, ws, ks, PRISM_TERM_LANE, 0);
+    json_builder_set_member_name(b, "model_flops_per_step");
+    json_builder_add_double_value(b, cm->k.model_flops_step);
+    json_builder_set_member_name(b, "knobs");
+    json_builder_begin_object(b);
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+        json_builder_set_member_name(b, prism_knob_info((PrismKnobId)i)->name);
+        json_builder_add_double_value(b, cm->knobs.v[i]);
+    }
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    json_generator_set_pretty(gen, TRUE);
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    return json_generator_to_data(gen, NULL);
+}
+
+char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, gboolean json, GError **error)
+{
+    double col[PRISM_COL_COUNT];
+    g_autoptr(PrismCostSegment) seg = NULL;
+    g_autoptr(PrismEvaluator) ev = NULL;
+    if (!prism_cost_run_one_internal(cm, s, layout, &seg, &ev, col, error))
+        return NULL;
+    if (json)
+        return explain_json(cm, s, seg, ev->ws, col);
+    GString *o = g_string_new(NULL);
+    text_header(o, cm, s);
+    text_lane(o, ev->ws, &seg->k);
+    text_slots(o, cm, seg, ev->ws);
+    text_stages(o, cm, seg, ev->ws);
+    text_step(o, cm, seg, ev->ws, col);
+    g_string_append(o, "knobs: ");
+    g_autofree char *kj = prism_knobs_to_json(&cm->knobs);
+    g_string_append(o, kj);
+    g_string_append_c(o, '\n');
+    return g_string_free(o, FALSE);
+}
+
+char *prism_cost_explain(const PrismCostModel *cm, const PrismStrategy *s, gboolean json,
+                         GError **error)
+{
+    return prism_cost_explain_layout(cm, s, NULL, json, error);
+}

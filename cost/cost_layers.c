@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost_layers.c - compile model + cluster + training + knobs into per-layer-kind
+ * constants (PrismKKind) and the model-level kernel constants (PrismKModel).
+ *
+ * Every constant of a kind is derived here from the model IR; cost/README.md derives
+ * each formula with its reference. Parameter splits must add up to the IR's own count
+ * (prism_block_params); a unit test checks it. Nothing here is collective; a compiled
+ * model is read-only and may be shared by threads.
+ */
+#include <prism/cost.h>
+
+#include <math.h> /* HUGE_VAL (a constant; no libm call) */
+#include <string.h>
+
+#include <prism/core.h>
+
+#include "cost-internal.h"
+
+/* One MLP of width f: weight matrices (GELU 2, SwiGLU 3). */
+static double mlp_mats(PrismMlpAct act)
+{
+    return act == PRISM_MLP_SWIGLU ? 3.0 : 2.0;
+}
+
+static double norm_params(PrismNormKind k, double h)
+{
+    return k == PRISM_NORM_LAYERNORM ? 2.0 * h : h;
+}
+
+typedef struct KnobView {
+    double bp;      /* bytes per activation element */
+    double drop;    /* bytes per dropout-mask element (0 when dropout is off) */
+    double flash;   /* 1 = flash attention */
+    double causal;  /* executed fraction of the attention core */
+    double logits;  /* bytes per stored logit */
+    double imbal;   /* dropless MoE load factor */
+    double seq;
+} KnobView;
+
+/* Attention part of a block: parameters, activations, FLOPs and CP traffic. */
+static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, PrismKKind *k,
+                       double *model_core)
+{
+    const double a = at->n_heads, s = kv->seq, bp = kv->bp;
+    double core;
+    if (at->kind == PRISM_ATTN_MLA) {
+        const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim;
+        const double dv = at->v_head_dim, rq = at->q_lora_rank, rkv = at->kv_lora_rank;
+        double q_tp, q_rep;
+        if (rq > 0) {
+            q_rep = h * rq + rq; /* down-projection + its norm */
+            q_tp = rq * a * (dn + dr);
+        } else {
+            q_rep = 0.0;
+            q_tp = h * a * (dn + dr);
+        }
+        const double kv_rep = h * (rkv + dr) + rkv, kv_tp = rkv * a * (dn + dv);
+        const double o_tp = a * dv * h;
+        k->p_tp += q_tp + kv_tp + o_tp;
+        k->p_rep += q_rep + kv_rep + (at->out_bias ? h : 0.0);
+        k->g = a;
+        k->f_tp += 2.0 * (q_tp + kv_tp + o_tp);
+        k->f_rep += 2.0 * ((rq > 0 ? h * rq : 0.0) + h * (rkv + dr));
+        /* stored: compressed q/kv (and their normed copies) replicated; q, k, v and the
+         * attention output sharded by heads */
+        k->a_rep += bp * ((rq > 0 ? 2.0 * rq : 0.0) + (rkv + dr) + rkv);
+        k->a_tp += bp * (2.0 * a * (dn + dr) + 2.0 * a * dv);
+        core = 2.0 * a * (dn + dr) * s + 2.0 * a * dv * s;
+        k->cp_tp = bp * a * (dn + dr + dv);
+        k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * s;
+    } else {
+        const double d = at->head_dim, g = at->n_kv_heads;
+        const double q = h * a * d, o = a * d * h, kvw = 2.0 * h * g * d;
+        k->p_tp += q + o + (at->qkv_bias ? a * d : 0.0);
+        k->p_kv += kvw + (at->qkv_bias ? 2.0 * g * d : 0.0);
+        k->p_rep += at->out_bias ? h : 0.0;
+        k->g = g;
+        k->f_tp += 2.0 * (q + o);
+        k->f_kv += 2.0 * kvw;
+        k->a_tp += bp * 2.0 * a * d; /* Q and the attention output */
+        k->a_kv += bp * 2.0 * g * d; /* K and V */
+        core = 4.0 * a * d * s;      /* QK^T and AV over the full sequence */
+        k->cp_kv = bp * 2.0 * g * d;
+        k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * s;
+    }
+    k->inv_g = 1.0 / k->g;
+    k->f_core = core * (kv->flash > 0.5 ? kv->causal : 1.0);
+    *model_core = core;
+}
+
+/* MLP part (dense or MoE). Returns the forward model FLOPs per token of the MLP. */
+static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, PrismKKind *k)
+{
+    const double bp = kv->bp, mats = mlp_mats(mp->act);
+    const double bias_tp = mp->act == PRISM_MLP_SWIGLU ? 2.0 : 1.0; /* fc1 biases per f */
+    if (mp->n_experts == 0) {
+        const double f = (double)mp->ffn_hidden;
+        k->p_tp += mats * h * f + (mp->bias ? bias_tp * f : 0.0);
+        k->p_rep += mp->bias ? h : 0.0;
+        k->f_tp += 2.0 * mats * h * f;
+        k->a_tp += bp * mats * f; /* GELU: fc1 out + GELU out; SwiGLU: gate, up, product */
+        return 2.0 * mats * h * f;
+    }
+    const double E = mp->n_experts, topk = mp->top_k, nsh = mp->n_shared;
+    const double fe = (double)mp->expert_hidden;
+    const double fs = mp->shared_hidden ? (double)mp->shared_hidden : fe;
+    const double cf = mp->capacity_factor > 0 ? mp->capacity_factor : kv->imbal;
+    const double one_exp = mats * h * fe + (mp->bias ? bias_tp * fe + h : 0.0);
+    const double one_sh = mats * h * fs + (mp->bias ? bias_tp * fs + h : 0.0);
+    k->p_rep += h * E; /* router */
+    k->p_exp += E * one_exp;
+    k->p_tp += nsh * one_sh;
+    k->f_rep += 2.0 * h * E;
+    k->f_tp += 2.0 * nsh * mats * h * fs;
+    k->f_exp += 2.0 * mats * h * fe * topk * cf;
+    k->a_rep += 4.0 * E;                              /* router logits in fp32 */
+    k->a_full += topk * cf * h * bp;                  /* permuted tokens (expert inputs) */
+    k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + h); /* + expert outputs */
+    k->ep_bytes = topk * cf * h * bp;
+    k->is_moe = 1.0;
+    return 2.0 * h * E + 2.0 * nsh * mats * h * fs + 2.0 * mats * h * fe * topk;
+}
+
+/* A transformer block (optionally an MTP module around it). */
+static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean mtp,
+                       const KnobView *kv, PrismKKind *k, double *model_flops, double *core)
+{
+    const double h = (double)m->hidden, bp = kv->bp, V = (double)m->vocab;
+    memset(k, 0, sizeof *k);
+    attn_terms(&sp->attn, h, kv, k, core);
+    const double attn_gemm = k->f_tp + k->f_kv + k->f_rep;
+    double mm = mlp_terms(&sp->mlp, h, kv, k);
+    k->p_rep += 2.0 * norm_params(sp->norm, h);
+    /* stored per token, Korthikanti et al. Sec. 4.1: inputs of both norms, of the
+     * attention linears and of the first MLP linear (4 x h), two dropout masks */
+    k->a_rep += 4.0 * bp * h + 2.0 * kv->drop * h;
+    k->a_ckpt = bp * h;
+    k->tp_coll_fwd = 2.0; /* after attention and after the MLP */
+    k->tp_coll_bwd = 2.0;
+    k->tp_bytes = bp * h;
+    k->is_layer = 1.0;
+    if (mtp) {
+        /* DeepSeek-V3 MTP module: two norms, a 2h -> h projection, the block, and the
+         * shared output head (its logits are computed and kept here) */
+        k->p_rep += 2.0 * norm_params(sp->norm, h);
+        k->p_tp += 2.0 * h * h;
+        k->f_tp += 2.0 * 2.0 * h * h + 2.0 * h * V;
+        k->a_rep += bp * (2.0 * h + 2.0 * h + h);
+        k->a_tp += kv->logits * V;
+        mm += 2.0 * 2.0 * h * h + 2.0 * h * V;
+    }
+    /* model FLOPs per token (MFU convention: full attention core, top-k experts) */
+    *model_flops = attn_gemm + mm + *core;
+}
+
+static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *k)
+{
+    const double h = (double)m->hidden, V = (double)m->vocab;
+    memset(k, 0, sizeof *k);
+    k->p_tp = V * h; /* vocabulary-parallel */
+    k->p_rep = m->pos == PRISM_POS_LEARNED ? (double)m->max_positions * h : 0.0;
+    k->g = 1.0;
+    k->inv_g = 1.0;
+    k->a_rep = kv->drop * h; /* dropout mask of the embedding output */
+    k->tp_coll_fwd = 1.0;    /* all-reduce (reduce-scatter with SP) of the output */
+    k->tp_bytes = kv->bp * h;
+}
+
+static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, PrismKKind *k)
+{
+    const double h = (double)m->hidden, V = (double)m->vocab, bp = kv->bp;
+    memset(k, 0, sizeof *k);
+    k->p_tp = (own ? V * h : 0.0) + (m->head_bias ? V : 0.0);
+    k->p_rep = norm_params(m->final_norm, h);
+    k->g = 1.0;
+    k->inv_g = 1.0;
+    /* Korthikanti Sec. 4.3: final-norm input, projection input, fp32 logits */
+    k->a_rep = 2.0 * bp * h;
+    k->a_tp = kv->logits * V;
+    k->f_tp = 2.0 * h * V;
+    k->tp_coll_fwd_sp = 1.0; /* SP: all-gather of the input */
+    k->tp_coll_bwd = 1.0;    /* all-reduce (reduce-scatter with SP) of the input gradient */
+    k->tp_bytes = bp * h;
+}
+
+static char *spec_label(const PrismBlockSpec *sp)
+{
+    const PrismAttnSpec *a = &sp->attn;
+    const char *attn = a->kind == PRISM_ATTN_MLA        ? "MLA"
+                       : a->n_kv_heads == a->n_heads    ? "MHA"
+                       : a->n_kv_heads == 1             ? "MQA"
+                                                        : "GQA";
+    const char *act = sp->mlp.act == PRISM_MLP_SWIGLU ? "SwiGLU" : "GELU";
+    if (sp->mlp.n_experts > 0)
+        return g_strdup_printf("%s, MoE %u experts top-%u, %s", attn, sp->mlp.n_experts,
+                               sp->mlp.top_k, act);
+    return g_strdup_printf("%s, dense %s", attn, act);
+}
+
+static uint32_t add_kind(PrismCostModel *cm, PrismKindRole role, char *name)
+{
+    uint32_t i = cm->n_kinds++;
+    cm->kinds = g_renew(PrismKKind, cm->kinds, cm->n_kinds);
+    cm->kind_role = g_renew(PrismKindRole, cm->kind_role, cm->n_kinds);
+    cm->kind_name = g_renew(char *, cm->kind_name, cm->n_kinds);
+    cm->kind_model_flops = g_renew(double, cm->kind_model_flops, cm->n_kinds);
+    cm->kind_core_flops = g_renew(double, cm->kind_core_flops, cm->n_kinds);
+    cm->kind_role[i] = role;
+    cm->kind_name[i] = name;
+    cm->kind_model_flops[i] = 0.0;
+    cm->kind_core_flops[i] = 0.0;
+    return i;
+}
+
+static void compile_network(PrismCostModel *cm)
+{
+    const PrismCluster *c = cm->cluster;
+    const double eff = cm->knobs.v[PRISM_KNOB_NET_EFFICIENCY];
+    /* At most PRISM_K_LEVELS levels are priced: deeper hierarchies are merged into the
+     * last priced level, at the outermost (slowest) level's bandwidth and latency. */
+    for (uint32_t j = 0; j < PRISM_K_LEVELS; j++) {
+        const gboolean last = j + 1 >= c->n_levels || j + 1 == PRISM_K_LEVELS;
+        const PrismNetLevel *lv = &c->levels[last ? c->n_levels - 1 : j];
+        cm->k.lvl_size[j] = last || lv->size == 0 ? HUGE_VAL : (double)lv->size;
+        cm->k.lvl_inv_bw[j] = 1.0 / (lv->bw_GBps * 1e9 * eff);
+        cm->k.lvl_lat[j] = lv->latency_us * 1e-6;
+    }
+}
+
+PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
+                                     const PrismTraining *training, const PrismKnobs *knobs,
+                                     GError **error)
+{
+    g_return_val_if_fail(model != NULL && cluster != NULL && training != NULL, NULL);
+    if (!prism_model_validate(model, error) || !prism_training_validate(training, error))
+        return NULL;
+    if (cluster->n_levels == 0 || cluster->n_levels > PRISM_MAX_LEVELS) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "cluster '%s': %u network levels (allowed 1..%d)", cluster->name,
+                    cluster->n_levels, PRISM_MAX_LEVELS);
+        return NULL;
+    }
+    for (uint32_t j = 0; j < cluster->n_levels; j++)
+        if (!(cluster->levels[j].bw_GBps > 0)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "cluster '%s': level %u (%s) bandwidth %g GB/s must be > 0",
+                        cluster->name, j, cluster->levels[j].name, cluster->levels[j].bw_GBps);
+            return NULL;
+        }
+    const double peak = cluster->peak_flops[training->dtype];
+    if (!(peak > 0)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "cluster '%s' has no %s peak FLOP/s (dtype unsupported by the device; "
+                    "use --dtype with a supported one)",
+                    cluster->name, prism_dtype_name(training->dtype));
+        return NULL;
+    }
+    if (model->pos == PRISM_POS_LEARNED && training->seq > model->max_positions) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--seq %" G_GUINT64_FORMAT " exceeds model '%s' max positions %" G_GUINT64_FORMAT,
+                    training->seq, model->name, model->max_positions);
+        return NULL;
+    }
+    PrismCostModel *cm = g_new0(PrismCostModel, 1);
+    cm->model = prism_model_copy(model);
+    cm->cluster = prism_cluster_copy(cluster);
+    cm->training = *training;
+    if (knobs != NULL)
+        cm->knobs = *knobs;
+    else
+        prism_knobs_default(&cm->knobs);
+    const double *kn = cm->knobs.v;
+    const PrismDtype dt = training->dtype;
+    const double dbytes = prism_dtype_bytes(dt);
+    KnobView kv = {
+        .bp = dbytes < 2.0 ? 2.0 : dbytes, /* fp8: activations kept in bf16 */
+        .drop = kn[PRISM_KNOB_DROPOUT] > 0.5 ? 1.0 : 0.0,
+        .flash = kn[PRISM_KNOB_FLASH_ATTENTION],
+        .causal = 1.0 - kn[PRISM_KNOB_CAUSAL_SKIP],
+        .logits = kn[PRISM_KNOB_LOGITS_BYTES],
+        .imbal = kn[PRISM_KNOB_MOE_IMBALANCE],
+        .seq = (double)training->seq,
+    };
+    PrismKModel *k = &cm->k;
+    k->seq = (double)training->seq;
+    k->gbs = (double)training->gbs;
+    k->bytes_act = kv.bp;
+    k->bytes_param = dbytes < 2.0 ? 2.0 : dbytes; /* fp8: bf16 weights */
+    k->bytes_grad = kn[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : k->bytes_param;
+    k->bytes_opt = (dt == PRISM_DTYPE_FP32 ? 0.0 : 4.0) +
+                   (training->optimizer == PRISM_OPTIMIZER_ADAM ? 8.0 : 4.0);
+    k->peak_flops = peak;
+    k->inv_rate = 1.0 / (peak * kn[PRISM_KNOB_COMPUTE_EFFICIENCY]);
+    k->bwd_ratio = kn[PRISM_KNOB_BWD_RATIO];
+    k->hidden_bytes = kv.bp * (double)model->hidden;
+    k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
+    k->cp_exposed = 1.0 - kn[PRISM_KNOB_CP_OVERLAP];
+    k->ep_exposed = 1.0 - kn[PRISM_KNOB_EP_OVERLAP];
+    k->dp_exposed = 1.0 - kn[PRISM_KNOB_DP_OVERLAP];
+    k->pp_exposed = 1.0 - kn[PRISM_KNOB_PP_OVERLAP];
+    k->pp_scatter = kn[PRISM_KNOB_PP_SCATTER];
+    k->zero3_prefetch = kn[PRISM_KNOB_ZERO3_PREFETCH];
+    k->runtime_bytes = kn[PRISM_KNOB_RUNTIME_OVERHEAD];
+    const double mem = training->mem_budget_bytes > 0 ? training->mem_budget_bytes
+                                                      : cluster->mem_bytes;
+    k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];
+    compile_network(cm);
+
+    /* kinds: one per distinct (BLOCK|MTP, spec) in order of first appearance */
+    cm->layer_kind = g_new(uint32_t, model->n_layers);
+    uint32_t *kind_of_spec[2] = {g_new(uint32_t, model->n_specs), g_new(uint32_t, model->n_specs)};
+    for (uint32_t i = 0; i < model->n_specs; i++)
+        kind_of_spec[0][i] = kind_of_spec[1][i] = G_MAXUINT32;
+    double head_flops = 0.0;
+    for (uint32_t i = 0; i < model->n_layers; i++) {
+        const PrismLayer *l = &model->layers[i];
+        if (l->kind != PRISM_LAYER_BLOCK && l->kind != PRISM_LAYER_MTP)
+            continue;
+        const int mtp = l->kind == PRISM_LAYER_MTP;
+        uint32_t *slot = &kind_of_spec[mtp][l->spec];
+        if (*slot == G_MAXUINT32) {
+            const PrismBlockSpec *sp = &model->specs[l->spec];
+            g_autofree char *lab = spec_label(sp);
+            *slot = add_kind(cm, mtp ? PRISM_KIND_MTP : PRISM_KIND_BLOCK,
+                             g_strdup_printf("%s %u (%s)", mtp ? "mtp" : "block", l->spec, lab));
+            block_kind(model, sp, mtp, &kv, &cm->kinds[*slot], &cm->kind_model_flops[*slot],
+                       &cm->kind_core_flops[*slot]);
+            if (sp->mlp.n_experts > 0 && cm->kinds[*slot].ep_bytes > k->moe_tok_bytes)
+                k->moe_tok_bytes = cm->kinds[*slot].ep_bytes;
+        }
+        cm->layer_kind[cm->n_split++] = *slot;
+    }
+    g_free(kind_of_spec[0]);
+    g_free(kind_of_spec[1]);
+    cm->kind_emb = add_kind(cm, PRISM_KIND_EMBEDDING, g_strdup("embedding"));
+    embedding_kind(model, &kv, &cm->kinds[cm->kind_emb]);
+    cm->kind_head = add_kind(cm, PRISM_KIND_HEAD, g_strdup("head"));
+    head_kind(model, &kv, TRUE, &cm->kinds[cm->kind_head]);
+    cm->kind_head_tied = add_kind(cm, PRISM_KIND_HEAD_TIED, g_strdup("head (tied weights)"));
+    head_kind(model, &kv, FALSE, &cm->kinds[cm->kind_head_tied]);
+    head_flops = 2.0 * (double)model->hidden * (double)model->vocab;
+    cm->kind_model_flops[cm->kind_head] = head_flops;
+    cm->kind_model_flops[cm->kind_head_tied] = head_flops;
+    k->kinds = cm->kinds;
+    k->n_kinds = cm->n_kinds;
+    double per_token = head_flops;
+    for (uint32_t i = 0; i < cm->n_split; i++)
+        per_token += cm->kind_model_flops[cm->layer_kind[i]];
+    k->model_flops_step = k->gbs * k->seq * (1.0 + k->bwd_ratio) * per_token;
+    return cm;
+}
+
+void prism_cost_model_free(PrismCostModel *cm)
+{
+    if (cm == NULL)
+        return;
+    prism_model_free(cm->model);
+    prism_cluster_free(cm->cluster);
+    for (uint32_t i = 0; i < cm->n_kinds; i++)
+        g_free(cm->kind_name[i]);
+    g_free(cm->kind_name);
+    g_free(cm->kinds);
+    g_free(cm->kind_role);
+    g_free(cm->kind_model_flops);
+    g_free(cm->kind_core_flops);
+    g_free(cm->layer_kind);
+    g_free(cm);
+}
+
+const PrismModel *prism_cost_model_model(const PrismCostModel *cm)
+{
+    return cm->model;
+}
+
+const PrismCluster *prism_cost_model_cluster(const PrismCostModel *cm)
+{
+    return cm->cluster;
+}
+
+const PrismTraining *prism_cost_model_training(const PrismCostModel *cm)
+{
+    return &cm->training;
+}
+
+const PrismKnobs *prism_cost_model_knobs(const PrismCostModel *cm)
+{
+    return &cm->knobs;
+}
+
+double prism_cost_model_budget(const PrismCostModel *cm)
+{
+    return cm->training.mem_budget_bytes > 0 ? cm->training.mem_budget_bytes
+                                             : cm->cluster->mem_bytes;
+}

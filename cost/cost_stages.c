@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost_stages.c - stage aggregation: layouts, in-flight micro-batches per schedule,
+ * compositions and memory candidates (a PrismCostSegment).
+ *
+ * Stage s, model chunk c holds the layers of virtual chunk j = c*pp + s. In-flight
+ * micro-batches per (stage, chunk):
+ *   pp = 1          1 (gradient accumulation: one micro-batch at a time)
+ *   1F1B, ZB-H1     pp - s (Narayanan et al. 2021; ZB-H1 keeps 1F1B's peak, Qi et al. 2024)
+ *   GPipe           m (every forward before any backward)
+ *   interleaved     the first U_s = 2(pp-s-1) + (vpp-1)pp + 1 forward units of Megatron's
+ *                   schedule, unit u in chunk (u / pp) % vpp; all m*vpp units when m == pp
+ * Candidates: a stage is dropped when an earlier stage of the same composition has at
+ * least its in-flight weight for every slot (then its total is never smaller, and the
+ * first maximum is kept either way), so the max over candidates equals the max over all
+ * stages bit for bit. Nothing here is collective.
+ */
+#include <prism/cost.h>
+
+#include <string.h>
+
+#include <prism/core.h>
+
+#include "cost-internal.h"
+
+PrismLayout *prism_layout_new(uint32_t pp, uint32_t vpp, uint32_t n_layers)
+{
+    PrismLayout *l = g_new0(PrismLayout, 1);
+    l->pp = pp;
+    l->vpp = vpp;
+    l->n_layers = n_layers;
+    l->chunk_layers = g_new0(uint32_t, (size_t)pp * vpp);
+    l->layer_rc = g_new0(uint8_t, n_layers ? n_layers : 1);
+    return l;
+}
+
+void prism_layout_free(PrismLayout *layout)
+{
+    if (layout == NULL)
+        return;
+    g_free(layout->chunk_layers);
+    g_free(layout->layer_rc);
+    g_free(layout);
+}
+
+PrismLayout *prism_layout_copy(const PrismLayout *layout)
+{
+    PrismLayout *l = prism_layout_new(layout->pp, layout->vpp, layout->n_layers);
+    memcpy(l->chunk_layers, layout->chunk_layers,
+           (size_t)layout->pp * layout->vpp * sizeof *l->chunk_layers);
+    memcpy(l->layer_rc, layout->layer_rc, layout->n_layers);
+    return l;
+}
+
+PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKey *key,
+                                  GError **error)
+{
+    const uint32_t L = cm->n_split, pp = key->pp, vpp = key->vpp;
+    const uint64_t C = (uint64_t)pp * vpp;
+    if (pp == 0 || vpp == 0 || C > L) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
+                    "R6: pp*vpp=%u*%u must be between 1 and the %u layers", pp, vpp, L);
+        return NULL;
+    }
+    PrismLayout *l = prism_layout_new(pp, vpp, L);
+    const uint32_t base = (uint32_t)(L / C), rem = (uint32_t)(L % C);
+    for (uint32_t j = 0; j < C; j++) {
+        /* extras to chunks 1..rem; the last chunk only when rem == C - 1 */
+        gboolean extra = rem > 0 && j >= 1 && j <= rem;
+        l->chunk_layers[j] = base + (extra ? 1u : 0u);
+    }
+    uint32_t at = 0;
+    for (uint32_t j = 0; j < C; j++) {
+        for (uint32_t q = 0; q < l->chunk_layers[j]; q++, at++) {
+            uint8_t rc;
+            switch (key->recompute) {
+            case PRISM_RECOMPUTE_BLOCK:
+                rc = q < key->rc_layers ? PRISM_RECOMPUTE_FULL : PRISM_RECOMPUTE_NONE;
+                break;
+            case PRISM_RECOMPUTE_SELECTIVE:
+            case PRISM_RECOMPUTE_FULL:
+                rc = key->recompute;
+                break;
+            default:
+                rc = PRISM_RECOMPUTE_NONE;
+                break;
+            }
+            l->layer_rc[at] = rc;
+        }
+    }
+    return l;
+}
+
+/* In-flight micro-batches of (stage s, chunk c): mu = (m <= m_cap) ? cap : a + b*m. */
+static void inflight(uint32_t sched, uint32_t pp, uint32_t vpp, uint32_t s, uint32_t c,
+                     double *a, double *b, double *cap)
+{
+    *a = *b = *cap = 0.0;
+    if (pp == 1) {
+        *a = 1.0;
+    } else if (sched == PRISM_SCHEDULE_GPIPE) {
+        *b = 1.0;
+    } else if (sched == PRISM_SCHEDULE_INTERLEAVED) {
+        const uint64_t U = 2ull * (pp - s - 1) + (uint64_t)(vpp - 1) * pp + 1;
+        uint64_t cnt = 0;
+        for (uint64_t u = 0; u < U; u++)
+            cnt += (u / pp) % vpp == c;
+        *a = (double)cnt;
+        *cap = (double)pp; /* m == pp: all m*vpp units in flight, pp per chunk */
+    } else {
+        *a = (double)(pp - s);
+    }
+    if (sched != PRISM_SCHEDULE_INTERLEAVED)
+        *cap = *a + *b; /* unused: m_cap = -1 never selects it */
+}
+
+static uint32_t slot_of(GArray *slots, uint32_t kind, uint32_t mode)
+{
+    for (guint i = 0; i < slots->len; i++) {
+        const PrismKSlot *s = &g_array_index(slots, PrismKSlot, i);
+        if (s->kind == kind && s->mode == mode)
+            return i;
+    }
+    PrismKSlot n = {.kind = kind, .mode = mode};
+    g_array_append_val(slots, n);
+    return slots->len - 1;
+}
+
+static gboolean check_layout(const PrismCostModel *cm, const PrismSegmentKey *key,
+                             const PrismLayout *l, GError **error)
+{
+    if (l->pp != key->pp || l->vpp != key->vpp || l->pp == 0 || l->vpp == 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "layout pp=%u vpp=%u does not match the strategy (pp=%u vpp=%u)", l->pp,
+                    l->vpp, key->pp, key->vpp);
+        return FALSE;
+    }
+    if (l->n_layers != cm->n_split) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "layout has %u layers; model '%s' has %u (blocks + MTP)", l->n_layers,
+                    cm->model->name, cm->n_split);
+        return FALSE;
+    }
+    uint64_t sum = 0;
+    for (uint32_t j = 0; j < l->pp * l->vpp; j++)
+        sum += l->chunk_layers[j];
+    if (sum != l->n_layers) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "layout chunks hold %" G_GUINT64_FORMAT " layers; the model has %u", sum,
+                    l->n_layers);
+        return FALSE;
+    }
+    for (uint32_t i = 0; i < l->n_layers; i++)
+        if (l->layer_rc[i] > PRISM_RECOMPUTE_FULL) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "layout layer %u: recompute code %u (allowed none, selective, full)",
+                        i, (unsigned)l->layer_rc[i]);
+            return FALSE;
+        }
+    if (key->schedule >= PRISM_SCHEDULE_COUNT || key->devices == 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "segment key: schedule %u / devices %u invalid", (unsigned)key->schedule,
+                    key->devices);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
+                                                const PrismSegmentKey *key,
+                                                const PrismLayout *layout, gboolean all_stages,
+                                                GError **error)
+{
+    if (!check_layout(cm, key, layout, error))
+        return NULL;
+    const uint32_t pp = layout->pp, vpp = layout->vpp, C = pp * vpp;
+    const gboolean tied = cm->model->tied_embeddings;
+    const uint32_t head = tied && pp == 1 ? cm->kind_head_tied : cm->kind_head;
+    /* slots and per (stage, chunk) counts */
+    g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(PrismKSlot));
+    uint32_t *first = g_new(uint32_t, C + 1);
+    first[0] = 0;
+    for (uint32_t j = 0; j < C; j++)
+        first[j + 1] = first[j] + layout->chunk_layers[j];
+    /* visit stage by stage, chunk by chunk: slot order is deterministic */
+    GArray **lists = g_new0(GArray *, C);
+    for (uint32_t s = 0; s < pp; s++)
+        for (uint32_t c = 0; c < vpp; c++) {
+            const uint32_t j = c * pp + s;
+            lists[j] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            if (j == 0) {
+                uint32_t id = slot_of(slots, cm->kind_emb, PRISM_K_RC_NONE);
+                g_array_append_val(lists[j], id);
+            }
+            for (uint32_t q = first[j]; q < first[j + 1]; q++) {
+                uint32_t id = slot_of(slots, cm->layer_kind[q], layout->layer_rc[q]);
+                g_array_append_val(lists[j], id);
+            }
+            if (j == C - 1) {
+                uint32_t id = slot_of(slots, head, PRISM_K_RC_NONE);
+                g_array_append_val(lists[j], id);
+            }
+        }
+    const uint32_t ns = slots->len;
+    /* per-stage totals and in-flight weights */
+    double *tot = g_new0(double, (size_t)pp * ns);
+    double *wa = g_new0(double, (size_t)pp * ns), *wb = g_new0(double, (size_t)pp * ns);
+    double *wc = g_new0(double, (size_t)pp * ns);
+    PrismCostSegment *seg = g_new0(PrismCostSegment, 1);
+    seg->key = *key;
+    seg->all_stages = all_stages;
+    seg->layout = prism_layout_copy(layout);
+    seg->mu_a = g_new(double, C);
+    seg->mu_b = g_new(double, C);
+    seg->mu_cap = g_new(double, C);
+    for (uint32_t s = 0; s < pp; s++)
+        for (uint32_t c = 0; c < vpp; c++) {
+            const uint32_t j = c * pp + s;
+            double a, b, cap;
+            inflight(key->schedule, pp, vpp, s, c, &a, &b, &cap);
+            seg->mu_a[s * vpp + c] = a;
+            seg->mu_b[s * vpp + c] = b;
+            seg->mu_cap[s * vpp + c] = cap;
+            for (guint q = 0; q < lists[j]->len; q++) {
+                const uint32_t id = g_array_index(lists[j], uint32_t, q);
+                tot[(size_t)s * ns + id] += 1.0;
+                wa[(size_t)s * ns + id] += a;
+                wb[(size_t)s * ns + id] += b;
+                wc[(size_t)s * ns + id] += cap;
+            }
+        }
+    for (uint32_t j = 0; j < C; j++)
+        g_array_free(lists[j], TRUE);
+    g_free(lists);
+    g_free(first);
+    /* compositions: distinct stage totals in stage order */
+    seg->stage_comp = g_new(uint32_t, pp);
+    seg->count = g_new0(double, (size_t)pp * ns);
+    seg->mult = g_new0(double, pp);
+    seg->comp_moe = g_new0(double, pp);
+    uint32_t nc = 0;
+    for (uint32_t s = 0; s < pp; s++) {
+        uint32_t c = 0;
+        while (c < nc && memcmp(&seg->count[(size_t)c * ns], &tot[(size_t)s * ns],
+                                ns * sizeof(double)) != 0)
+            c++;
+        if (c == nc) {
+            memcpy(&seg->count[(size_t)c * ns], &tot[(size_t)s * ns], ns * sizeof(double));
+            for (uint32_t q = 0; q < ns; q++)
+                if (tot[(size_t)s * ns + q] > 0 &&
+                    cm->kinds[g_array_index(slots, PrismKSlot, q).kind].is_moe > 0)
+                    seg->comp_moe[c] = 1.0;
+            nc++;
+        }
+        seg->mult[c] += 1.0;
+        seg->stage_comp[s] = c;
+    }
+    /* candidates */
+    seg->stage_cand = g_new(uint32_t, pp);
+    seg->cand_comp = g_new(uint32_t, pp);
+    seg->cand_stage = g_new(double, pp);
+    seg->w_a = g_new(double, (size_t)pp * ns);
+    seg->w_b = g_new(double, (size_t)pp * ns);
+    seg->w_cap = g_new(double, (size_t)pp * ns);
+    seg->cand_full = g_new0(uint8_t, (size_t)pp * ns);
+    uint32_t nd = 0;
+    for (uint32_t s = 0; s < pp; s++) {
+        gboolean dominated = FALSE;
+        for (uint32_t r = 0; r < s && !all_stages && !dominated; r++) {
+            if (seg->stage_comp[r] != seg->stage_comp[s])
+                continue;
+            gboolean ge = TRUE;
+            for (uint32_t q = 0; q < ns && ge; q++) {
+                const size_t x = (size_t)r * ns + q, y = (size_t)s * ns + q;
+                ge = wa[x] >= wa[y] && wb[x] >= wb[y] && wc[x] >= wc[y];
+            }
+            dominated = ge;
+        }
+        if (dominated) {
+            seg->stage_cand[s] = G_MAXUINT32;
+            continue;
+        }
+        const uint32_t d = nd++;
+        seg->stage_cand[s] = d;
+        seg->cand_comp[d] = seg->stage_comp[s];
+        seg->cand_stage[d] = (double)s;
+        memcpy(&seg->w_a[(size_t)d * ns], &wa[(size_t)s * ns], ns * sizeof(double));
+        memcpy(&seg->w_b[(size_t)d * ns], &wb[(size_t)s * ns], ns * sizeof(double));
+        memcpy(&seg->w_cap[(size_t)d * ns], &wc[(size_t)s * ns], ns * sizeof(double));
+        for (uint32_t q = 0; q < ns; q++)
+            seg->cand_full[(size_t)d * ns + q] =
+                tot[(size_t)s * ns + q] > 0 &&
+                g_array_index(slots, PrismKSlot, q).mode == PRISM_K_RC_FULL;
+    }
+    g_free(tot);
+    g_free(wa);
+    g_free(wb);
+    g_free(wc);
+    /* recompute FLOPs per step (model convention) for HFU, summed over every layer */
+    double rc_tok = 0.0;
+    for (uint32_t q = 0; q < layout->n_layers; q++) {
+        const uint32_t kind = cm->layer_kind[q];
+        if (layout->layer_rc[q] == PRISM_RECOMPUTE_FULL)
+            rc_tok += cm->kind_model_flops[kind];
+        else if (layout->layer_rc[q] == PRISM_RECOMPUTE_SELECTIVE)
+            rc_tok += cm->kind_core_flops[kind];
+    }
+    const double dev_peak = (double)key->devices * cm->k.peak_flops;
+    seg->slots = (PrismKSlot *)(void *)g_array_free(g_steal_pointer(&slots), FALSE);
+    PrismKSegment *k = &seg->k;
+    k->pp = pp;
+    k->vpp = vpp;
+    k->inv_vpp = 1.0 / vpp;
+    k->inv_pp = 1.0 / pp;
+    k->devices = key->devices;
+    k->pipelined = pp > 1 ? 1.0 : 0.0;
+    k->mfu_num = cm->k.model_flops_step / dev_peak;
+    k->hfu_num = (cm->k.model_flops_step + cm->k.gbs * cm->k.seq * rc_tok) / dev_peak;
+    k->schedule = key->schedule;
+    k->n_slots = ns;
+    k->n_comp = nc;
+    k->n_cand = nd;
+    k->slots = seg->slots;
+    k->count = seg->count;
+    k->mult = seg->mult;
+    k->comp_moe = seg->comp_moe;
+    k->cand_comp = seg->cand_comp;
+    k->cand_stage = seg->cand_stage;
+    k->w_a = seg->w_a;
+    k->w_b = seg->w_b;
+    k->w_cap = seg->w_cap;
+    k->m_cap = key->schedule == PRISM_SCHEDULE_INTERLEAVED ? (double)pp : -1.0;
+    k->cand_full = seg->cand_full;
+    return seg;
+}
+
+PrismCostSegment *prism_cost_segment_new(const PrismCostModel *cm, const PrismSegmentKey *key,
+                                         gboolean all_stages, GError **error)
+{
+    g_autoptr(PrismLayout) l = prism_layout_default(cm, key, error);
+    if (l == NULL)
+        return NULL;
+    if (key->recompute >= PRISM_RECOMPUTE_COUNT) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
+                    "R10: unknown recompute code %u", (unsigned)key->recompute);
+        return NULL;
+    }
+    return prism_cost_segment_new_layout(cm, key, l, all_stages, error);
+}
+
+void prism_cost_segment_free(PrismCostSegment *seg)
+{
+    if (seg == NULL)
+        return;
+    prism_layout_free(seg->layout);
+    g_free(seg->slots);
+    g_free(seg->count);
+    g_free(seg->mult);
+    g_free(seg->comp_moe);
+    g_free(seg->cand_stage);
+    g_free(seg->w_a);
+    g_free(seg->w_b);
+    g_free(seg->w_cap);
+    g_free(seg->cand_comp);
+    g_free(seg->cand_full);
+    g_free(seg->stage_comp);
+    g_free(seg->stage_cand);
+    g_free(seg->mu_a);
+    g_free(seg->mu_b);
+    g_free(seg->mu_cap);
+    g_free(seg);
+}
+
+uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg)
+{
+    return seg->k.n_cand;
+}

@@ -1,0 +1,5 @@
+# Divide-and-conquer module (search/dc*, smsg*, refine*): engine, SMSG layouts, refine.
+prism_add_unit_test(test_dc SOURCES unit/test_dc.c)
+prism_add_mpi_test(test_dc_ranks SOURCES mpi/test_dc_ranks.c)
+prism_add_unit_test(test_smsg SOURCES unit/test_smsg.c)
+prism_add_cli_test(cli_layouts SCRIPT tests/cli/layouts.sh TIMEOUT 120)

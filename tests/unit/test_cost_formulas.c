@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_cost_formulas.c - the cost model against closed forms derived by hand from the
+ * papers (each expected value is worked out in the comment above its check).
+ *
+ * Model used throughout unless stated: GPT-style, hidden h = 4096, a = 32 heads (head
+ * dim 128), ffn 4h, LayerNorm, no biases, untied head, RoPE; fp16 (2 bytes).
+ */
+#include <math.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/core.h>
+#include <prism/cost.h>
+
+#include "prism_test_util.h"
+#include "test_cost_support.h"
+
+#define H 4096.0
+#define A 32.0
+
+static double block_act(const char *strategy, uint32_t devices, const char *const *sets,
+                        int mode)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    return lt.act_bytes[mode];
+}
+
+/*
+ * Korthikanti et al. 2022 (arXiv:2205.05198), Sec. 4, activation bytes per layer with
+ * s = 2048, b = 2, h = 4096, a = 32, fp16, dropout, no flash attention:
+ *   sbh = 2048 * 2 * 4096 = 16,777,216;  5as/h = 5*32*2048/4096 = 80.
+ *   no parallelism       sbh (34 + 5as/h)             = 16,777,216 * 114  = 1,912,602,624
+ *   TP t=4, no SP        sbh (10 + 24/t + 5as/(ht))   = 16,777,216 * 36   =   603,979,776
+ *   TP t=4 + SP          sbh/t (34 + 5as/h)           = 16,777,216 * 28.5 =   478,150,656
+ *   TP + SP + selective  sbh/t * 34                   = 16,777,216 * 8.5  =   142,606,336
+ *   full recompute       2sbh (no SP, any t)          =                        33,554,432
+ *   full recompute + SP  2sbh/t                       =                         8,388,608
+ */
+static void test_korthikanti(void)
+{
+    static const char *const sets[] = {"flash_attention=0", "dropout=1", NULL};
+    const double sbh = 2048.0 * 2.0 * H;
+    CU_ASSERT_EQUAL(block_act("tp=1,mbs=2", 1, sets, 0), sbh * (34.0 + 5.0 * A * 2048.0 / H));
+    CU_ASSERT_EQUAL(block_act("tp=1,mbs=2", 1, sets, 0), 1912602624.0);
+    CU_ASSERT_EQUAL(block_act("tp=4,mbs=2", 4, sets, 0), 603979776.0);
+    CU_ASSERT_EQUAL(block_act("tp=4,sp=1,mbs=2", 4, sets, 0), 478150656.0);
+    CU_ASSERT_EQUAL(block_act("tp=4,sp=1,mbs=2", 4, sets, 1), 142606336.0);
+    CU_ASSERT_EQUAL(block_act("tp=1,mbs=2", 1, sets, 2), 33554432.0);
+    CU_ASSERT_EQUAL(block_act("tp=4,mbs=2", 4, sets, 2), 33554432.0);
+    CU_ASSERT_EQUAL(block_act("tp=4,sp=1,mbs=2", 4, sets, 2), 8388608.0);
+}
+
+/*
+ * With flash attention the 5as/h softmax/dropout term is replaced by the fp32
+ * log-sum-exp per head and token: 4*a bytes per token, so per layer (t = 1)
+ *   sbh*34 + s*b*4a = 570,425,344 + 4096*128 = 570,949,632.
+ */
+static void test_flash_attention(void)
+{
+    static const char *const sets[] = {"flash_attention=1", "dropout=1", NULL};
+    CU_ASSERT_EQUAL(block_act("tp=1,mbs=2", 1, sets, 0), 570425344.0 + 4096.0 * 128.0);
+}
+
+static double static_bytes_per_param(int zero, const char *grad_fp32)
+{
+    const char *const sets[] = {grad_fp32, NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    g_autofree char *text = g_strdup_printf("dp=8,zero=%d", zero);
+    PrismStrategy s = test_strategy(cm, 8, text);
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    /* a block holds 12h^2 (QKV, O, 2 x 4h^2 MLP) + 2 x 2h (LayerNorms) parameters */
+    const double P = 12.0 * H * H + 4.0 * H;
+    CU_ASSERT_EQUAL(P, prism_block_params(&m->specs[0], m->hidden));
+    return (lt.params_bytes + lt.grads_bytes + lt.optimizer_bytes) / P;
+}
+
+/*
+ * Rajbhandari et al. 2020 (ZeRO, Sec. 5.1), mixed-precision Adam, K = 12 bytes of
+ * optimizer state (fp32 master + 2 moments), 2-byte parameters and gradients, N_d = 8:
+ *   ZeRO-0  2 + 2 + 12             = 16
+ *   ZeRO-1  2 + 2 + 12/8           = 5.5
+ *   ZeRO-2  2 + (2 + 12)/8         = 3.75
+ *   ZeRO-3  (2 + 2 + 12)/8         = 2
+ * Megatron with fp32 gradient accumulation (grad_fp32=1, the default), its distributed
+ * optimizer table: non-distributed 2 + 4 + 12 = 18; distributed 6 + 12/8 = 7.5.
+ */
+static void test_zero_bytes(void)
+{
+    CU_ASSERT_EQUAL(static_bytes_per_param(0, "grad_fp32=0"), 16.0);
+    CU_ASSERT_EQUAL(static_bytes_per_param(1, "grad_fp32=0"), 5.5);
+    CU_ASSERT_EQUAL(static_bytes_per_param(2, "grad_fp32=0"), 3.75);
+    CU_ASSERT_EQUAL(static_bytes_per_param(3, "grad_fp32=0"), 2.0);
+    CU_ASSERT_EQUAL(static_bytes_per_param(0, "grad_fp32=1"), 18.0);
+    CU_ASSERT_EQUAL(static_bytes_per_param(1, "grad_fp32=1"), 7.5);
+}
+
+/*
+ * Narayanan et al. 2021 (SC21, Sec. 5.1): FLOPs per iteration of a GPT model with L
+ * layers, batch B, sequence s, vocabulary V:
+ *   without recompute (model FLOPs)  72 B s L h^2 (1 + s/(6h) + V/(12 h L))
+ *   with full recompute              96 B s L h^2 (1 + s/(6h) + V/(16 h L))
+ * (the logit layer is not recomputed). B = 8, s = 2048, L = 4, V = 51200. The kernel
+ * reports MFU and HFU; FLOPs = fraction * step * N * peak (N = 1, peak 312e12).
+ */
+static void test_narayanan_flops(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, NULL);
+    const double B = 8, s = 2048, L = 4, V = 51200;
+    const double model = 72.0 * B * s * L * H * H * (1.0 + s / (6.0 * H) + V / (12.0 * H * L));
+    const double hw = 96.0 * B * s * L * H * H * (1.0 + s / (6.0 * H) + V / (16.0 * H * L));
+    double c[PRISM_COL_COUNT];
+    PrismStrategy st = test_strategy(cm, 1, "tp=1,recompute=full");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &st, c, NULL));
+    const double denom = c[PRISM_COL_TIME_STEP] * 1.0 * 312e12;
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_MFU] * denom, model, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_HFU] * denom, hw, 1e-12, 0));
+    /* tokens/s = B s / step */
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TOKENS_PER_S] * c[PRISM_COL_TIME_STEP], B * s,
+                                    1e-12, 0));
+}
+
+/*
+ * Ring all-reduce (Patarasuk & Yuan 2009; 2(n-1)/n of the volume on each link) of one
+ * TP collective: t = 8 inside a node (level 0: 300 GB/s x net_efficiency 0.8, 5 us),
+ * volume V = s*b*h*2 bytes = 2048*1*4096*2 = 16,777,216:
+ *   t_AR = 2*7/8 * V / 240e9 + 2*7 * 5e-6 = 1.2233e-4 + 7e-5 s.
+ * The forward of a block has 2 all-reduces (after attention and MLP), so turning TP
+ * overlap from 0 to 1 changes the forward time by exactly 2 t_AR.
+ */
+static void test_ring_allreduce_tp(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const ov0[] = {"tp_overlap=0", NULL};
+    static const char *const ov1[] = {"tp_overlap=1", NULL};
+    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, ov0);
+    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, ov1);
+    PrismStrategy s = test_strategy(c0, 8, "tp=8");
+    PrismLayerTerms a, b;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c0, &s, 1, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c1, &s, 1, &b, NULL));
+    const double V = 2048.0 * 4096.0 * 2.0;
+    const double t_ar = 2.0 * 7.0 / 8.0 * V / (300e9 * 0.8) + 2.0 * 7.0 * 5e-6;
+    CU_ASSERT_TRUE(prism_test_close(a.fwd_s - b.fwd_s, 2.0 * t_ar, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(a.bwd_s - b.bwd_s, 2.0 * t_ar, 1e-9, 0));
+}
+
+/*
+ * DP gradient all-reduce across nodes: tp = 1, dp = 16 spans 2 nodes (level 1:
+ * 25 GB/s x 0.8, 10 us), ZeRO-0, fp32 gradients (4 bytes), pp = 1 so the one stage holds
+ * every parameter P = V h (embedding) + L(12h^2 + 4h) + V h + 2h (head + final norm):
+ *   t_dp = 2*15/16 * 4P / 20e9 + 2*15 * 10e-6.
+ */
+static void test_ring_allreduce_dp(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 16, "dp=16");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], t_dp, 1e-12, 0));
+    /* bytes on level 1 per device: 2*15/16 * 4P; nothing on level 0 (tp = pp = 1) */
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L1], 2.0 * 15.0 / 16.0 * 4.0 * P, 1e-12,
+                                    0));
+    CU_ASSERT_EQUAL(c[PRISM_COL_BYTES_L0], 0.0);
+}
+
+/*
+ * Pipeline bubble. 1F1B (Narayanan et al. 2021, Sec. 2.2.1): p - 1 slots of the stage
+ * time, fraction (p-1)/m; interleaved with v chunks: (p-1)/(v m). Exactly, prism's
+ * bubble is sum_s T_s - max_s T_s (over vpp); with p = 4 and a vocabulary of 8 the head
+ * is negligible, so T_s is the same on every stage up to the head's 2hV FLOPs and the
+ * fraction bubble / (m T_max) is (p-1)/m to within 1e-4 relative.
+ * L = 8, m = 16, tp = 1: 1F1B 3/16; interleaved v = 2: 3/32.
+ */
+static void check_bubble(const char *text, double expect)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 8);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, NULL);
+    PrismStrategy s = test_strategy(cm, 4, text);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    const double tmax = (c[PRISM_COL_TIME_STEP] - c[PRISM_COL_TIME_BUBBLE] -
+                         c[PRISM_COL_TIME_DP_COMM]) /
+                        16.0;
+    const double frac = c[PRISM_COL_TIME_BUBBLE] / (16.0 * tmax);
+    CU_ASSERT_TRUE(prism_test_close(frac, expect, 1e-4, 0));
+}
+
+static void test_bubble(void)
+{
+    check_bubble("pp=4,mbs=1", 3.0 / 16.0);
+    check_bubble("pp=4,vpp=2,mbs=1", 3.0 / 32.0);
+}
+
+/*
+ * The bubble exactly: 1F1B with p = 4, L = 8 (2 layers per stage), tp = 1, so the
+ * embedding costs 0 s; stage times T_0 = T_1 = T_2 = 2 T_layer + T_pp and
+ * T_3 = 2 T_layer + T_head + T_pp, where T_pp = 2 (V_pp/240e9 + 5e-6), V_pp = s b h 2.
+ * bubble = sum T_s - T_3 = 3 (2 T_layer + T_pp).
+ */
+static void test_bubble_exact(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, NULL);
+    PrismStrategy s = test_strategy(cm, 4, "pp=4,mbs=1");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    const double t_pp = 2.0 * (2048.0 * 4096.0 * 2.0 / (300e9 * 0.8) + 5e-6);
+    const double expect = 3.0 * (2.0 * (lt.fwd_s + lt.bwd_s) + t_pp);
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_BUBBLE], expect, 1e-12, 0));
+}
+
+static CU_TestInfo formula_tests[] = {
+    {"Korthikanti activations per layer", test_korthikanti},
+    {"flash attention statistics", test_flash_attention},
+    {"ZeRO static bytes per parameter", test_zero_bytes},
+    {"Narayanan model and hardware FLOPs", test_narayanan_flops},
+    {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
+    {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
+    {"bubble fractions 1F1B and interleaved", test_bubble},
+    {"1F1B bubble exactly", test_bubble_exact},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"cost_formulas", NULL, NULL, NULL, NULL, formula_tests},
+    CU_SUITE_INFO_NULL,
+};

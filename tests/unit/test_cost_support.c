@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+/* test_cost_support.c - builders for the cost-model tests (see test_cost_support.h). */
+#include "test_cost_support.h"
+
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+PrismModel *test_gpt_model(uint32_t L, uint64_t h, uint32_t a, uint64_t V)
+{
+    PrismModel *m = prism_model_new("test-gpt", "gpt");
+    m->hidden = h;
+    m->vocab = V;
+    m->max_positions = 1u << 20;
+    m->pos = PRISM_POS_ROPE;
+    m->final_norm = PRISM_NORM_LAYERNORM;
+    PrismBlockSpec s;
+    memset(&s, 0, sizeof s);
+    s.attn.kind = PRISM_ATTN_STANDARD;
+    s.attn.n_heads = a;
+    s.attn.n_kv_heads = a;
+    s.attn.head_dim = (uint32_t)(h / a);
+    s.mlp.act = PRISM_MLP_GELU;
+    s.mlp.ffn_hidden = 4 * h;
+    s.norm = PRISM_NORM_LAYERNORM;
+    uint32_t id = prism_model_add_spec(m, &s);
+    prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
+    for (uint32_t i = 0; i < L; i++)
+        prism_model_add_layer(m, PRISM_LAYER_BLOCK, id);
+    prism_model_add_layer(m, PRISM_LAYER_FINAL_NORM, 0);
+    prism_model_add_layer(m, PRISM_LAYER_HEAD, 0);
+    return m;
+}
+
+PrismCluster *test_cluster(void)
+{
+    PrismCluster *c = g_new0(PrismCluster, 1);
+    c->name = g_strdup("test-cluster");
+    c->mem_bytes = 80e9;
+    c->peak_flops[PRISM_DTYPE_FP32] = 19.5e12;
+    c->peak_flops[PRISM_DTYPE_BF16] = 312e12;
+    c->peak_flops[PRISM_DTYPE_FP16] = 312e12;
+    c->devices_per_node = 8;
+    c->n_levels = 2;
+    c->levels[0] = (PrismNetLevel){"nvlink", 8, 300.0, 5.0};
+    c->levels[1] = (PrismNetLevel){"ib", 0, 25.0, 10.0};
+    return c;
+}
+
+PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
+                                PrismDtype dtype, const char *const *sets)
+{
+    g_autoptr(PrismCluster) c = test_cluster();
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = gbs;
+    t.seq = seq;
+    t.dtype = dtype;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    for (const char *const *s = sets; s != NULL && *s != NULL; s++)
+        CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, *s, NULL));
+    GError *error = NULL;
+    PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
+    if (error != NULL)
+        fprintf(stderr, "test_cost_model: %s\n", error->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    return cm;
+}
+
+PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const char *text)
+{
+    PrismStrategy s;
+    GError *error = NULL;
+    gboolean ok = prism_strategy_parse(text, devices, prism_cost_model_training(cm), &s, &error);
+    if (!ok)
+        fprintf(stderr, "test_strategy(%s): %s\n", text, error->message);
+    CU_ASSERT_TRUE_FATAL(ok);
+    g_clear_error(&error);
+    return s;
+}
+
+static const uint32_t device_counts[] = {8, 16, 32, 64, 96, 128, 256, 512, 1024, 3072};
+
+static uint32_t pick_divisor(GRand *rng, uint32_t n, uint32_t limit)
+{
+    uint32_t d[64], k = 0;
+    for (uint32_t i = 1; i <= n && k < 64; i++)
+        if (n % i == 0 && i <= limit)
+            d[k++] = i;
+    return d[g_rand_int_range(rng, 0, (gint32)k)];
+}
+
+gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestBatch *out)
+{
+    const PrismModel *model = prism_cost_model_model(cm);
+    const PrismTraining *t = prism_cost_model_training(cm);
+    const uint32_t L = prism_model_split_layers(model);
+    memset(out, 0, sizeof *out);
+    PrismSegmentKey key = {0};
+    key.devices = device_counts[g_rand_int_range(rng, 0, G_N_ELEMENTS(device_counts))];
+    key.pp = pick_divisor(rng, key.devices, L < 64 ? L : 64);
+    key.vpp = 1;
+    if (key.pp > 1 && g_rand_int_range(rng, 0, 3) == 0) {
+        uint32_t maxv = L / key.pp;
+        key.vpp = maxv >= 2 ? (uint32_t)g_rand_int_range(rng, 2, (gint32)MIN(maxv, 6) + 1) : 1;
+    }
+    if (key.vpp > 1)
+        key.schedule = PRISM_SCHEDULE_INTERLEAVED;
+    else if (key.pp == 1)
+        key.schedule = PRISM_SCHEDULE_1F1B;
+    else {
+        static const uint8_t s[] = {PRISM_SCHEDULE_1F1B, PRISM_SCHEDULE_GPIPE,
+                                    PRISM_SCHEDULE_ZB_H1};
+        key.schedule = s[g_rand_int_range(rng, 0, 3)];
+    }
+    key.recompute = (uint8_t)g_rand_int_range(rng, 0, PRISM_RECOMPUTE_COUNT);
+    const uint32_t chunks = key.pp * key.vpp, per_chunk = (L + chunks - 1) / chunks;
+    if (key.recompute == PRISM_RECOMPUTE_BLOCK) {
+        if (per_chunk < 2)
+            key.recompute = PRISM_RECOMPUTE_FULL;
+        else
+            key.rc_layers = (uint16_t)g_rand_int_range(rng, 1, (gint32)per_chunk);
+    }
+    /* every valid lane of the key */
+    g_autoptr(GArray) ok = g_array_new(FALSE, FALSE, sizeof(PrismStrategy));
+    const uint32_t rest = key.devices / key.pp;
+    for (uint32_t tp = 1; tp <= rest && tp <= 64; tp++) {
+        if (rest % tp)
+            continue;
+        for (uint32_t cp = 1; cp <= rest / tp && cp <= 16; cp++) {
+            if ((rest / tp) % cp)
+                continue;
+            const uint32_t dp = rest / tp / cp;
+            if (t->gbs % dp)
+                continue;
+            for (uint32_t ep = 1; ep <= dp * cp && ep <= 256; ep++) {
+                if ((dp * cp) % ep)
+                    continue;
+                for (uint32_t mbs = 1; mbs <= t->gbs / dp && mbs <= 16; mbs++) {
+                    if ((t->gbs / dp) % mbs)
+                        continue;
+                    for (uint8_t sp = 0; sp <= 1; sp++)
+                        for (uint8_t z = 0; z <= 3; z++) {
+                            PrismStrategy s = {.devices = key.devices, .dp = dp, .tp = tp,
+                                               .pp = key.pp, .vpp = key.vpp, .cp = cp,
+                                               .ep = ep, .mbs = mbs,
+                                               .m = (uint32_t)(t->gbs / dp / mbs),
+                                               .sp = sp, .zero = z,
+                                               .recompute = key.recompute,
+                                               .schedule = key.schedule,
+                                               .rc_layers = key.rc_layers};
+                            if (prism_strategy_check(&s, model, t, NULL))
+                                g_array_append_val(ok, s);
+                        }
+                }
+            }
+        }
+    }
+    if (ok->len == 0)
+        return FALSE;
+    out->key = key;
+    out->n = n;
+    out->tp = g_new(double, 8 * n);
+    out->cp = out->tp + n;
+    out->dp = out->cp + n;
+    out->ep = out->dp + n;
+    out->sp = out->ep + n;
+    out->mbs = out->sp + n;
+    out->m = out->mbs + n;
+    out->zero = out->m + n;
+    for (size_t i = 0; i < n; i++) {
+        const PrismStrategy *s =
+            &g_array_index(ok, PrismStrategy, g_rand_int_range(rng, 0, (gint32)ok->len));
+        out->tp[i] = s->tp;
+        out->cp[i] = s->cp;
+        out->dp[i] = s->dp;
+        out->ep[i] = s->ep;
+        out->sp[i] = s->sp;
+        out->mbs[i] = s->mbs;
+        out->m[i] = s->m;
+        out->zero[i] = s->zero;
+    }
+    out->lanes = (PrismLanes){out->tp, out->cp, out->dp, out->ep, out->sp, out->mbs,
+                              out->m, out->zero, n};
+    return TRUE;
+}
+
+void test_batch_clear(TestBatch *b)
+{
+    g_free(b->tp);
+    memset(b, 0, sizeof *b);
+}
+
+PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
+{
+    GError *error = NULL;
+    g_autoptr(PrismModel) m = prism_model_zoo_get(prism_model_zoo_name(i), &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    static const char *const clusters[] = {"A100-80GB", "H100-SXM", "MI300X"};
+    g_autoptr(PrismCluster) c =
+        prism_cluster_preset(clusters[g_rand_int_range(rng, 0, 3)], &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    PrismTraining t;
+    prism_training_default(&t);
+    static const uint64_t gbs[] = {512, 1536, 3072};
+    t.gbs = gbs[g_rand_int_range(rng, 0, 3)];
+    t.seq = m->pos == PRISM_POS_LEARNED && m->max_positions < 4096 ? m->max_positions : 4096;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
+    if (cm == NULL)
+        fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    return cm;
+}

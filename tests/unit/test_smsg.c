@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_smsg.c - operator-level sharding: the exact series-parallel optimum equals an
+ * independent brute force over every assignment (random SP graphs and built-ins, min-plus
+ * and Pareto), a hand-derived cost, Megatron's column->row pairing with one forward
+ * all-reduce, baselines never beat the optimum, and bad graph files fail with messages.
+ */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/cluster.h>
+#include <prism/core.h>
+#include <prism/smsg.h>
+
+#include "prism_test_util.h"
+#include "test_dc_support.h"
+
+static void env_for(PrismSmsgEnv *env, uint32_t tp)
+{
+    g_autoptr(PrismCluster) c = prism_cluster_preset("A100-80GB", NULL);
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    prism_smsg_env_init(env, c, &k, tp);
+}
+
+/* Brute force: enumerate every assignment (mixed radix over the options of each op),
+ * price it with the per-op and per-edge functions directly, keep the minimum and the
+ * (time, memory) points. Independent of the series-parallel reduction. */
+typedef struct Brute {
+    int64_t best;
+    GArray *points; /* PrismParetoPoint */
+    uint64_t count;
+} Brute;
+
+static void brute(const PrismOpGraph *g, const PrismSmsgEnv *env, Brute *out)
+{
+    uint32_t n = g->n_ops;
+    PrismLayoutOption (*o)[PRISM_SMSG_MAX_OPTIONS] = g_malloc0_n(n, sizeof *o);
+    uint32_t *no = g_new(uint32_t, n), *pick = g_new0(uint32_t, n);
+    for (uint32_t v = 0; v < n; v++)
+        no[v] = prism_op_layout_options(&g->ops[v], env, o[v]);
+    out->best = PRISM_DC_INF;
+    out->points = g_array_new(FALSE, FALSE, sizeof(PrismParetoPoint));
+    out->count = 0;
+    for (;;) {
+        int64_t t = 0, mem = 0;
+        for (uint32_t v = 0; v < n; v++) {
+            const PrismLayoutOption *x = &o[v][pick[v]];
+            t = prism_dc_add(t, prism_smsg_ps(x->compute_s + x->comm_s));
+            mem += (int64_t)llround(x->mem_bytes);
+            for (uint32_t k = 0; k < g->ops[v].n_inputs; k++) {
+                uint32_t u = g->ops[v].inputs[k];
+                const PrismOp *p = &g->ops[u];
+                double bytes = p->rows * p->out_features * p->elem_bytes;
+                t = prism_dc_add(t, prism_smsg_ps(prism_smsg_edge_time(env, &o[u][pick[u]], x,
+                                                                       bytes, NULL)));
+            }
+        }
+        out->count++;
+        if (t < out->best)
+            out->best = t;
+        if (t != PRISM_DC_INF) {
+            PrismParetoPoint pt = {t, mem};
+            g_array_append_val(out->points, pt);
+        }
+        uint32_t pos = 0;
+        while (pos < n) {
+            if (++pick[pos] < no[pos])
+                break;
+            pick[pos] = 0;
+            pos++;
+        }
+        if (pos == n)
+            break;
+    }
+    g_free(o);
+    g_free(no);
+    g_free(pick);
+}
+
+static uint32_t largest_front; /* shows the Pareto comparison is not trivial */
+
+static gboolean check_against_brute(const PrismOpGraph *g, uint32_t tp)
+{
+    PrismSmsgEnv env;
+    env_for(&env, tp);
+    Brute b;
+    brute(g, &env, &b);
+    GError *error = NULL;
+    PrismLayoutPlan *p = prism_smsg_solve(g, &env, NULL, &error);
+    gboolean ok = p != NULL && p->total_ps == b.best;
+    if (p != NULL) {
+        /* the recovered layouts really cost the optimum */
+        PrismLayoutPlan *re = prism_smsg_evaluate(g, &env, p->choice);
+        ok = ok && re->total_ps == p->total_ps;
+        prism_layout_plan_free(re);
+    }
+    PrismParetoPoint *front = NULL;
+    uint32_t nf = 0;
+    ok = ok && prism_smsg_pareto(g, &env, &front, &nf, &error);
+    largest_front = nf > largest_front ? nf : largest_front;
+    size_t nb = tdc_brute_front((PrismParetoPoint *)(void *)b.points->data, b.points->len);
+    ok = ok && nf == nb &&
+         memcmp(front, b.points->data, nb * sizeof(PrismParetoPoint)) == 0;
+    if (!ok)
+        printf("\n  mismatch on %s tp=%u: solve %" G_GINT64_FORMAT " brute %" G_GINT64_FORMAT
+               " front %u vs %zu (%s)\n",
+               g->name, tp, p ? p->total_ps : -1, b.best, nf, nb,
+               error ? error->message : "");
+    g_clear_error(&error);
+    g_free(front);
+    prism_layout_plan_free(p);
+    g_array_free(b.points, TRUE);
+    return ok;
+}
+
+/* Random two-terminal series-parallel graph as JSON: a chain of segments, each either
+ * one op or a fork into two branches joined by an elementwise add. */
+static void random_segment(GString *js, GRand *rng, int *id, char *last, int depth, int *budget)
+{
+    static const char *const kinds[] = {"linear", "norm", "elementwise", "softmax", "attention",
+                                        "moe"};
+    char prev[32];
+    g_strlcpy(prev, last, sizeof prev);
+    if (depth < 2 && *budget >= 3 && g_rand_int_range(rng, 0, 3) == 0) {
+        char a[32], b[32];
+        g_strlcpy(a, prev, sizeof a);
+        g_strlcpy(b, prev, sizeof b);
+        (*budget)--;
+        random_segment(js, rng, id, a, depth + 1, budget);
+        if (g_rand_boolean(rng) && *budget >= 2)
+            random_segment(js, rng, id, b, depth + 1, budget);
+        g_string_append_printf(js,
+                               ",\n{\"name\": \"j%d\", \"kind\": \"elementwise\", \"inputs\": "
+                               "[\"%s\", \"%s\"]}",
+                               *id, a, b);
+        g_snprintf(last, 32, "j%d", (*id)++);
+        return;
+    }
+    const char *k = kinds[g_rand_int_range(rng, 0, G_N_ELEMENTS(kinds))];
+    (*budget)--;
+    g_string_append_printf(js, ",\n{\"name\": \"o%d\", \"kind\": \"%s\", \"inputs\": [\"%s\"]",
+                           *id, k, prev);
+    if (strcmp(k, "linear") == 0)
+        g_string_append_printf(js, ", \"in\": 1024, \"out\": %d",
+                               g_rand_boolean(rng) ? 1024 : 4096);
+    else if (strcmp(k, "attention") == 0)
+        g_string_append(js, ", \"heads\": 8, \"head_dim\": 128");
+    else if (strcmp(k, "moe") == 0)
+        g_string_append(js, ", \"experts\": 8, \"top_k\": 2, \"ffn\": 2048");
+    g_string_append(js, "}");
+    g_snprintf(last, 32, "o%d", (*id)++);
+}
+
+static void test_random_graphs_vs_brute(void)
+{
+    GRand *rng = g_rand_new_with_seed(1129);
+    int checked = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        GString *js = g_string_new(NULL);
+        int rows = g_rand_boolean(rng) ? 1 : 16;
+        g_string_append_printf(js,
+                               "{\"name\": \"rand%d\", \"batch\": %d, \"seq\": 512, \"ops\": [\n"
+                               "{\"name\": \"in\", \"kind\": \"input\", \"features\": 1024%s}",
+                               trial, rows, g_rand_boolean(rng) ? ", \"layout\": \"rep\"" : "");
+        char last[32] = "in";
+        int id = 0, budget = 6;
+        while (budget > 0)
+            random_segment(js, rng, &id, last, 0, &budget);
+        g_string_append_printf(js, ",\n{\"name\": \"out\", \"kind\": \"output\", \"inputs\": "
+                                   "[\"%s\"]}]}",
+                               last);
+        GError *error = NULL;
+        PrismOpGraph *g = prism_op_graph_from_json(js->str, js->len, "random", &error);
+        CU_ASSERT_PTR_NOT_NULL(g);
+        if (g != NULL) {
+            uint32_t tp = trial % 2 ? 2 : 4;
+            CU_ASSERT_TRUE(check_against_brute(g, tp));
+            checked++;
+        } else {
+            printf("\n  %s\n%s\n", error->message, js->str);
+        }
+        g_clear_error(&error);
+        prism_op_graph_free(g);
+        g_string_free(js, TRUE);
+    }
+    CU_ASSERT_EQUAL(checked, 24);
+    CU_ASSERT_TRUE(largest_front >= 3);
+    g_rand_free(rng);
+}
+
+static void test_builtin_small_vs_brute(void)
+{
+    const char *names[] = {"transformer-mlp", "transformer-attention"};
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+        g_autoptr(PrismOpGraph) g = prism_op_graph_builtin(names[i], NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        for (uint32_t tp = 1; tp <= 8; tp *= 2)
+            CU_ASSERT_TRUE(check_against_brute(g, tp));
+    }
+    g_autofree char *path = prism_test_data_path("graphs/residual_small.json");
+    GError *error = NULL;
+    g_autoptr(PrismOpGraph) g = prism_op_graph_from_file(path, &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    for (uint32_t tp = 2; tp <= 8; tp *= 2)
+        CU_ASSERT_TRUE(check_against_brute(g, tp));
+}
+
+static const char *chosen(const PrismOpGraph *g, const PrismSmsgEnv *env,
+                          const PrismLayoutPlan *p, const char *op)
+{
+    for (uint32_t v = 0; v < g->n_ops; v++)
+        if (strcmp(g->ops[v].name, op) == 0) {
+            PrismLayoutOption o[PRISM_SMSG_MAX_OPTIONS];
+            prism_op_layout_options(&g->ops[v], env, o);
+            return o[p->choice[v]].name;
+        }
+    return "(no such op)";
+}
+
+static gboolean one_forward_allreduce(const PrismLayoutPlan *p)
+{
+    return p->fwd_coll[PRISM_COLL_ALL_REDUCE] == 1 && p->fwd_coll[PRISM_COLL_REDUCE_SCATTER] == 0 &&
+           p->fwd_coll[PRISM_COLL_ALL_GATHER] == 0 && p->fwd_coll[PRISM_COLL_ALL_TO_ALL] == 0;
+}
+
+static void test_megatron_pairing(void)
+{
+    for (uint32_t tp = 2; tp <= 8; tp *= 2) {
+        PrismSmsgEnv env;
+        env_for(&env, tp);
+        g_autoptr(PrismOpGraph) mlp = prism_op_graph_builtin("transformer-mlp", NULL);
+        g_autoptr(PrismLayoutPlan) p = prism_smsg_solve(mlp, &env, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_STRING_EQUAL(chosen(mlp, &env, p, "mlp.fc1"), "col");
+        CU_ASSERT_STRING_EQUAL(chosen(mlp, &env, p, "mlp.fc2"), "row");
+        /* exactly ONE forward collective, an all-reduce (Megatron's g operator) */
+        CU_ASSERT_TRUE(one_forward_allreduce(p));
+        g_autoptr(PrismOpGraph) att = prism_op_graph_builtin("transformer-attention", NULL);
+        g_autoptr(PrismLayoutPlan) q = prism_smsg_solve(att, &env, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+        CU_ASSERT_STRING_EQUAL(chosen(att, &env, q, "attn.qkv"), "col");
+        CU_ASSERT_STRING_EQUAL(chosen(att, &env, q, "attn.attn"), "heads");
+        CU_ASSERT_STRING_EQUAL(chosen(att, &env, q, "attn.proj"), "row");
+        CU_ASSERT_TRUE(one_forward_allreduce(q));
+        /* a whole block: both sub-blocks paired, one all-reduce each */
+        g_autoptr(PrismOpGraph) blk = prism_op_graph_builtin("transformer-block", NULL);
+        g_autoptr(PrismLayoutPlan) r = prism_smsg_solve(blk, &env, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_STRING_EQUAL(chosen(blk, &env, r, "block.qkv"), "col");
+        CU_ASSERT_STRING_EQUAL(chosen(blk, &env, r, "block.proj"), "row");
+        CU_ASSERT_STRING_EQUAL(chosen(blk, &env, r, "block.fc1"), "col");
+        CU_ASSERT_STRING_EQUAL(chosen(blk, &env, r, "block.fc2"), "row");
+        CU_ASSERT_EQUAL(r->fwd_coll[PRISM_COLL_ALL_REDUCE], 2);
+    }
+}
+
+static void test_hand_cost_mlp(void)
+{
+    /* transformer-mlp at tp = 8 on A100-80GB (NVLink 300 GB/s, latency a of the preset's
+     * level 0 (3 us when written); 312 TFLOP/s bf16;
+     * default knobs compute_efficiency 0.6, net_efficiency 0.8):
+     *   R = 2048 rows, h = 12288, f = 49152, 2-byte activations, F = 312e12 * 0.6,
+     *   B = 300e9 * 0.8, AR(S) = 2 (7/8) S / B + 14 a.
+     *   fc1 col: 6 R h f / (8 F); fc2 row: the same; gelu feat: 3 R f / (8 F).
+     *   x(rep) -> fc1(col): forward nothing, backward the input-gradient partial sums are
+     *   all-reduced: AR(R h 2). fc2 (partial) -> y(rep): forward AR(R h 2), backward none.
+     *   Every other edge keeps its layout. Each term is rounded to picoseconds. */
+    PrismSmsgEnv env;
+    env_for(&env, 8);
+    CU_ASSERT_DOUBLE_EQUAL(env.flops_per_s, 312e12 * 0.6, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(env.bw_Bps, 300e9 * 0.8, 1.0);
+    g_autoptr(PrismCluster) cl = prism_cluster_preset("A100-80GB", NULL);
+    CU_ASSERT_EQUAL(env.level, 0);
+    double a = cl->levels[0].latency_us * 1e-6;
+    CU_ASSERT_DOUBLE_EQUAL(env.latency_s, a, 0.0);
+    double R = 2048, h = 12288, f = 49152, F = 312e12 * 0.6, B = 300e9 * 0.8;
+    double mm = 6 * R * h * f / (8 * F), gelu = 3 * R * f / (8 * F);
+    double ar = 2 * 7.0 / 8 * (R * h * 2) / B + 14 * a;
+    int64_t expect = 2 * prism_smsg_ps(mm) + prism_smsg_ps(gelu) + 2 * prism_smsg_ps(ar);
+    g_autoptr(PrismOpGraph) g = prism_op_graph_builtin("transformer-mlp", NULL);
+    g_autoptr(PrismLayoutPlan) p = prism_smsg_solve(g, &env, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->total_ps, expect);
+    /* tp = 1: no communication at all, the total is the replicated compute */
+    PrismSmsgEnv one;
+    env_for(&one, 1);
+    g_autoptr(PrismLayoutPlan) p1 = prism_smsg_solve(g, &one, NULL, NULL);
+    CU_ASSERT_EQUAL(p1->total_ps, 2 * prism_smsg_ps(8 * mm) + prism_smsg_ps(8 * gelu));
+    CU_ASSERT_DOUBLE_EQUAL(p1->redist_s, 0.0, 0.0);
+}
+
+static void test_baselines_never_better(void)
+{
+    PrismSmsgEnv env;
+    env_for(&env, 8);
+    gboolean strict_somewhere = FALSE;
+    for (size_t i = 0; i < prism_op_graph_builtin_count(); i++) {
+        g_autoptr(PrismOpGraph) g = prism_op_graph_builtin(prism_op_graph_builtin_name(i), NULL);
+        g_autoptr(PrismLayoutPlan) best = prism_smsg_solve(g, &env, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(best);
+        g_autoptr(PrismLayoutPlan) gr = prism_smsg_greedy(g, &env);
+        CU_ASSERT_TRUE(gr->total_ps >= best->total_ps);
+        if (gr->total_ps > best->total_ps)
+            strict_somewhere = TRUE;
+        for (int u = 0; u < PRISM_UNIFORM_COUNT; u++) {
+            g_autofree uint32_t *mask = prism_uniform_mask(g, &env, (PrismUniform)u);
+            PrismLayoutPlan *p = prism_smsg_solve(g, &env, mask, NULL);
+            CU_ASSERT_TRUE(p == NULL || p->total_ps >= best->total_ps);
+            prism_layout_plan_free(p);
+        }
+    }
+    CU_ASSERT_TRUE(strict_somewhere);
+}
+
+typedef struct BadCase {
+    const char *file;
+    int code;
+    const char *needle;
+} BadCase;
+
+static void test_bad_graphs(void)
+{
+    static const BadCase cases[] = {
+        {"graphs/malformed_syntax.json", PRISM_INPUT_ERROR_PARSE, "not valid JSON"},
+        {"graphs/bad_kind.json", PRISM_INPUT_ERROR_UNKNOWN_NAME, "'convolution'"},
+        {"graphs/bad_value.json", PRISM_INPUT_ERROR_VALUE, "ops[1] 'fc': key 'out': value -3"},
+        {"graphs/unknown_input.json", PRISM_INPUT_ERROR_UNKNOWN_NAME, "EARLIER op"},
+        {"graphs/missing_batch.json", PRISM_INPUT_ERROR_MISSING, "'batch'"},
+        {"graphs/two_sinks.json", PRISM_INPUT_ERROR_VALUE, "'p' and 'q'"},
+        {"graphs/not_series_parallel.json", PRISM_INPUT_ERROR_VALUE,
+         "is not series-parallel: the edge 'a' -> 'c'"},
+        {"graphs/does_not_exist.json", PRISM_INPUT_ERROR_FILE, "does_not_exist.json"},
+    };
+    PrismSmsgEnv env;
+    env_for(&env, 4);
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *path = prism_test_data_path(cases[i].file);
+        GError *error = NULL;
+        PrismOpGraph *g = prism_op_graph_resolve(path, &error);
+        PrismLayoutPlan *p = NULL;
+        if (g != NULL)
+            p = prism_smsg_solve(g, &env, NULL, &error);
+        CU_ASSERT_PTR_NULL(p);
+        CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, cases[i].code));
+        CU_ASSERT_TRUE(error != NULL && strstr(error->message, cases[i].needle) != NULL);
+        if (error && strstr(error->message, cases[i].needle) == NULL)
+            printf("\n  %s: '%s'\n", cases[i].file, error->message);
+        g_clear_error(&error);
+        prism_op_graph_free(g);
+    }
+    GError *error = NULL;
+    CU_ASSERT_PTR_NULL(prism_op_graph_builtin("gpt3-175", &error));
+    CU_ASSERT_TRUE(error != NULL && strstr(error->message, "gpt3-175b") != NULL);
+    g_clear_error(&error);
+}
+
+static CU_TestInfo smsg_tests[] = {
+    {"random SP graphs: exact = brute force (min-plus, Pareto)", test_random_graphs_vs_brute},
+    {"built-in MLP/attention, residual file: exact = brute force", test_builtin_small_vs_brute},
+    {"Megatron column->row, one forward all-reduce", test_megatron_pairing},
+    {"hand-derived MLP cost, tp 8 and tp 1", test_hand_cost_mlp},
+    {"greedy and uniform baselines never beat the optimum", test_baselines_never_better},
+    {"bad graph files: exit-2 errors with file, op, key", test_bad_graphs},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"smsg", NULL, NULL, NULL, NULL, smsg_tests},
+    CU_SUITE_INFO_NULL,
+};
