@@ -49,20 +49,6 @@ void prism_landscape_answer_free(PrismLandscapeAnswer *a)
     g_free(a);
 }
 
-/* The friendly names of search.h's objectives, for stored columns too. */
-static const char *alias_of(const char *name)
-{
-    static const char *const aliases[][2] = {
-        {"step_time", "time_step"}, {"step", "time_step"},        {"peak_mem", "mem_peak"},
-        {"memory", "mem_peak"},     {"throughput", "tokens_per_s"}, {"tokens", "tokens_per_s"},
-        {"bubble", "time_bubble"},
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
-        if (g_ascii_strcasecmp(name, aliases[i][0]) == 0)
-            return aliases[i][1];
-    return name;
-}
-
 static gboolean find_column(const PrismLandscapeSchema *schema, const char *what,
                             const char *text, size_t *col, gboolean *maximize, GError **error)
 {
@@ -74,7 +60,7 @@ static gboolean find_column(const PrismLandscapeSchema *schema, const char *what
     } else if (g_str_has_prefix(name, "min:")) {
         name += 4;
     }
-    int c = prism_landscape_schema_find(schema, alias_of(name));
+    int c = prism_io_schema_resolve_internal(schema, name);
     if (c < 0) {
         g_autofree char *close = prism_io_schema_close_names_internal(schema, name);
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
@@ -132,15 +118,15 @@ static PrismLandscapeAnswer *answer_new(PrismLandscapeFile *f, const PrismLandsc
     if (objectives == NULL)
         objectives = prism_landscape_file_attr(f, "objectives");
     if (objectives == NULL || *objectives == '\0')
-        objectives = "time_step,mem_peak";
+        objectives = "step_time,peak_mem";
     if (!parse_objectives(a, schema, objectives, error))
         return NULL;
     const char *rank_by = q->rank_by;
     if (rank_by == NULL)
         rank_by = prism_landscape_file_attr(f, "rank_by");
     if (rank_by == NULL || *rank_by == '\0')
-        rank_by = prism_landscape_schema_find(schema, "time_step") >= 0
-                      ? "time_step"
+        rank_by = prism_landscape_schema_find(schema, "step_time") >= 0
+                      ? "step_time"
                       : schema->cols[a->obj_col[0]].name;
     if (!find_column(schema, "--rank-by", rank_by, &a->rank_col, &a->rank_max, error))
         return NULL;

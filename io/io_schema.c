@@ -154,6 +154,29 @@ int prism_landscape_schema_find(const PrismLandscapeSchema *schema, const char *
     return -1;
 }
 
+int prism_io_schema_resolve_internal(const PrismLandscapeSchema *schema, const char *name)
+{
+    int c = prism_landscape_schema_find(schema, name);
+    if (c >= 0)
+        return c;
+    /* The cost model's aliases (explain JSON paths), dim aliases, then friendly names. */
+    PrismCostCol col;
+    if (prism_col_lookup(name, &col, NULL))
+        return prism_landscape_schema_find(schema, prism_col_info(col)->name);
+    PrismDim dim;
+    if (prism_dim_lookup(name, &dim, NULL))
+        return prism_landscape_schema_find(schema, prism_dim_name(dim));
+    static const char *const aliases[][2] = {
+        {"step", "step_time"},       {"time_step", "step_time"}, {"memory", "peak_mem"},
+        {"mem_peak", "peak_mem"},    {"throughput", "tokens_per_s"},
+        {"tokens", "tokens_per_s"},  {"bubble", "bubble_time"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
+        if (g_ascii_strcasecmp(name, aliases[i][0]) == 0)
+            return prism_landscape_schema_find(schema, aliases[i][1]);
+    return -1;
+}
+
 char *prism_io_schema_close_names_internal(const PrismLandscapeSchema *schema, const char *name)
 {
     g_autofree const char **names = g_new0(const char *, schema->n + 1);

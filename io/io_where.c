@@ -108,7 +108,7 @@ PrismWhere *prism_where_parse(const char *text, const PrismLandscapeSchema *sche
                         term);
             return NULL;
         }
-        int col = prism_landscape_schema_find(schema, name);
+        int col = prism_io_schema_resolve_internal(schema, name);
         if (col < 0) {
             g_autofree char *close = prism_io_schema_close_names_internal(schema, name);
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
@@ -177,10 +177,14 @@ char *prism_where_describe(const PrismWhere *w, const PrismLandscapeSchema *sche
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < w->terms->len; i++) {
         const Term *t = &g_array_index(w->terms, Term, i);
+        const PrismLandscapeColumn *c = &schema->cols[t->col];
         char num[G_ASCII_DTOSTR_BUF_SIZE];
         g_ascii_dtostr(num, sizeof num, t->value);
-        g_string_append_printf(s, "%s%s %s %s", i ? ", " : "", schema->cols[t->col].name,
-                               op_text[t->op], num);
+        g_auto(GStrv) codes = c->codes ? g_strsplit(c->codes, ",", -1) : NULL;
+        const char *text = codes && t->value >= 0 && t->value < g_strv_length(codes)
+                               ? codes[(int)t->value]
+                               : num;
+        g_string_append_printf(s, "%s%s %s %s", i ? ", " : "", c->name, op_text[t->op], text);
     }
     return g_string_free(s, FALSE);
 }

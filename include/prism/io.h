@@ -190,6 +190,16 @@ gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *par
 /** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. */
 const char *prism_landscape_partial_path(const PrismLandscape *ls);
 
+/**
+ * Progress of an interrupted run from its spill folder (NAME.partial.spill next to
+ * @p partial_path): rows persisted (valid records, overlaps counted once), the total
+ * (0 when the run stopped before its first rows) and the number of sessions so far.
+ * Not collective. Errors: PRISM_INPUT_ERROR_FILE when there is no spill folder or
+ * manifest, PRISM_RUNTIME_ERROR_IO.
+ */
+gboolean prism_landscape_partial_progress(const char *partial_path, uint64_t *persisted,
+                                          uint64_t *total, uint32_t *sessions, GError **error);
+
 /* Reading. */
 
 typedef struct PrismLandscapeFile PrismLandscapeFile;
@@ -242,7 +252,7 @@ gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *i
 typedef struct PrismLandscapeQuery {
     const char *objectives; /**< "[min:|max:]COL,..."; NULL: the file's objectives attribute */
     const char *where;      /**< prism_where_parse() text; NULL: every row */
-    const char *rank_by;    /**< top-k column; NULL: the file's rank_by, else time_step */
+    const char *rank_by;    /**< top-k column; NULL: the file's rank_by, else step_time */
     size_t top_k;           /**< 0: 10 */
 } PrismLandscapeQuery;
 

@@ -168,11 +168,11 @@ static gboolean verify_file(const char *path, gboolean with_landscape)
     ok &= prism_landscape_file_group_rows(f, "pareto") == G_N_ELEMENTS(pareto_idx);
     ok &= prism_landscape_file_group_rows(f, "topk") == G_N_ELEMENTS(topk_idx);
     double idx[8], val[8], rk[8];
-    int ci = prism_landscape_schema_find(schema, "mem_peak");
+    int ci = prism_landscape_schema_find(schema, "peak_mem");
     gboolean r1 = prism_landscape_file_read(f, "pareto", "index", 0, G_N_ELEMENTS(pareto_idx),
                                             idx, &error);
     g_clear_error(&error);
-    gboolean r2 = prism_landscape_file_read(f, "pareto", "mem_peak", 0, G_N_ELEMENTS(pareto_idx),
+    gboolean r2 = prism_landscape_file_read(f, "pareto", "peak_mem", 0, G_N_ELEMENTS(pareto_idx),
                                             val, &error);
     g_clear_error(&error);
     ok &= r1 && r2;
@@ -195,9 +195,9 @@ static gboolean verify_file(const char *path, gboolean with_landscape)
     ok &= r1 && r2 && feas[4] == 5 && feas[0] == 1666 && first[3] == 7500;
     /* A missing column is an input error naming the close names. */
     double dummy;
-    gboolean bad = prism_landscape_file_read(f, "landscape", "time_stp", 0, 0, &dummy, &error);
+    gboolean bad = prism_landscape_file_read(f, "landscape", "step_tme", 0, 0, &dummy, &error);
     if (with_landscape)
-        ok &= !bad && error != NULL && strstr(error->message, "time_step") != NULL;
+        ok &= !bad && error != NULL && strstr(error->message, "step_time") != NULL;
     g_clear_error(&error);
     prism_landscape_file_close(f);
     return prism_test_all(ok);

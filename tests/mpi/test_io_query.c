@@ -175,15 +175,15 @@ static gboolean pass_filter(uint64_t g, double *const *cols)
 
 static void test_two_objectives(void)
 {
-    const char *obj[] = {"time_step", "mem_peak"};
+    const char *obj[] = {"step_time", "peak_mem"};
     gboolean mx[] = {FALSE, FALSE};
     PrismLandscapeQuery q = {NULL, NULL, NULL, 0}; /* objectives from the file attribute */
-    CU_ASSERT_TRUE(check_query(&q, 2, obj, mx, "time_step", FALSE, pass_all));
+    CU_ASSERT_TRUE(check_query(&q, 2, obj, mx, "step_time", FALSE, pass_all));
 }
 
 static void test_three_objectives_max_and_filter(void)
 {
-    const char *obj[] = {"time_step", "mem_peak", "mfu"};
+    const char *obj[] = {"step_time", "peak_mem", "mfu"};
     gboolean mx[] = {FALSE, FALSE, TRUE};
     PrismLandscapeQuery q = {"step_time, peak_mem, max:mfu", "tp<=4, schedule!=gpipe,pp>=2",
                              "max:mfu", 10};
@@ -219,8 +219,8 @@ static void test_bad_queries(void)
         int code;
         const char *needle;
     } cases[] = {
-        {{"time_stp,mem_peak", NULL, NULL, 0}, PRISM_INPUT_ERROR_UNKNOWN_NAME, "time_step"},
-        {{"time_step,time_step", NULL, NULL, 0}, PRISM_INPUT_ERROR_CONFLICT, "twice"},
+        {{"step_tme,peak_mem", NULL, NULL, 0}, PRISM_INPUT_ERROR_UNKNOWN_NAME, "step_time"},
+        {{"step_time,time_step", NULL, NULL, 0}, PRISM_INPUT_ERROR_CONFLICT, "twice"},
         {{NULL, "tpp<=4", NULL, 0}, PRISM_INPUT_ERROR_UNKNOWN_NAME, "tp"},
         {{NULL, "tp~4", NULL, 0}, PRISM_INPUT_ERROR_PARSE, "COLUMN OP VALUE"},
         {{NULL, "schedule=zb-h2", NULL, 0}, PRISM_INPUT_ERROR_UNKNOWN_NAME, "zb-h1"},

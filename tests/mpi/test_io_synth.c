@@ -36,9 +36,9 @@ PrismLandscapeSchema *synth_schema(void)
 {
     PrismLandscapeSchema *s = prism_landscape_schema_new();
     prism_landscape_schema_add_dims(s);
-    prism_landscape_schema_add(s, "time_step", "s", "step", PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
+    prism_landscape_schema_add(s, "step_time", "s", "step", PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
                                PRISM_COL_TIME_STEP);
-    prism_landscape_schema_add(s, "mem_peak", "bytes", "peak", PRISM_STORE_F32,
+    prism_landscape_schema_add(s, "peak_mem", "bytes", "peak", PRISM_STORE_F32,
                                PRISM_LS_SOURCE_COST, PRISM_COL_MEM_PEAK);
     prism_landscape_schema_add(s, "mfu", "fraction", NULL, PRISM_STORE_F32, PRISM_LS_SOURCE_COST,
                                PRISM_COL_MFU);
@@ -155,7 +155,7 @@ gboolean synth_write_file(PrismComm *comm, const char *path, GError **error)
     o.fsync = FALSE;
     o.force = TRUE;
     g_autoptr(PrismLandscape) ls = prism_landscape_new(comm, path, schema, &o);
-    prism_landscape_add_attr(ls, "objectives", "time_step,mem_peak", FALSE);
+    prism_landscape_add_attr(ls, "objectives", "step_time,peak_mem", FALSE);
     uint64_t lo, hi;
     synth_weighted_block(TOTAL, comm->rank, comm->size, &lo, &hi);
     PrismRowSink sink = prism_landscape_sink(ls);
