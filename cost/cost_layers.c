@@ -217,9 +217,11 @@ static void compile_network(PrismCostModel *cm)
 {
     const PrismCluster *c = cm->cluster;
     const double eff = cm->knobs.v[PRISM_KNOB_NET_EFFICIENCY];
+    /* At most PRISM_K_LEVELS levels are priced: deeper hierarchies are merged into the
+     * last priced level, at the outermost (slowest) level's bandwidth and latency. */
     for (uint32_t j = 0; j < PRISM_K_LEVELS; j++) {
-        const PrismNetLevel *lv = &c->levels[j < c->n_levels ? j : c->n_levels - 1];
-        gboolean last = j + 1 >= c->n_levels;
+        const gboolean last = j + 1 >= c->n_levels || j + 1 == PRISM_K_LEVELS;
+        const PrismNetLevel *lv = &c->levels[last ? c->n_levels - 1 : j];
         cm->k.lvl_size[j] = last || lv->size == 0 ? HUGE_VAL : (double)lv->size;
         cm->k.lvl_inv_bw[j] = 1.0 / (lv->bw_GBps * 1e9 * eff);
         cm->k.lvl_lat[j] = lv->latency_us * 1e-6;

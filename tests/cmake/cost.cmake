@@ -3,3 +3,17 @@
 prism_add_unit_test(test_cost_formulas
   SOURCES unit/test_cost_formulas.c unit/test_cost_support.c LABELS cost)
 prism_add_cli_test(cli_explain SCRIPT tests/cli/explain.sh LABELS cost)
+
+# Kernels: one build, one CTest per ISA (PRISM_ISA set; exit 77 = skipped when the CPU or
+# build lacks it), plus the candidate-path and dispatch suites.
+prism_add_unit_test(test_kernels SOURCES unit/test_kernels.c unit/test_cost_support.c
+  LABELS "cost;kernel" ARGS kernels_dispatch)
+foreach(isa scalar avx2 avx512)
+  add_test(NAME test_kernels.${isa} COMMAND test_kernels kernels_isa)
+  set_tests_properties(test_kernels.${isa} PROPERTIES TIMEOUT 300
+    LABELS "unit;cost;kernel" ENVIRONMENT "${PRISM_TEST_ENV};PRISM_ISA=${isa}"
+    SKIP_RETURN_CODE 77)
+endforeach()
+add_test(NAME test_kernels.candidates COMMAND test_kernels kernels_cands)
+set_tests_properties(test_kernels.candidates PROPERTIES TIMEOUT 300
+  LABELS "unit;cost;kernel" ENVIRONMENT "${PRISM_TEST_ENV}")

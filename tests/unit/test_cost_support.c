@@ -79,3 +79,138 @@ PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const ch
     g_clear_error(&error);
     return s;
 }
+
+static const uint32_t device_counts[] = {8, 16, 32, 64, 96, 128, 256, 512, 1024, 3072};
+
+static uint32_t pick_divisor(GRand *rng, uint32_t n, uint32_t limit)
+{
+    uint32_t d[64], k = 0;
+    for (uint32_t i = 1; i <= n && k < 64; i++)
+        if (n % i == 0 && i <= limit)
+            d[k++] = i;
+    return d[g_rand_int_range(rng, 0, (gint32)k)];
+}
+
+gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestBatch *out)
+{
+    const PrismModel *model = prism_cost_model_model(cm);
+    const PrismTraining *t = prism_cost_model_training(cm);
+    const uint32_t L = prism_model_split_layers(model);
+    memset(out, 0, sizeof *out);
+    PrismSegmentKey key = {0};
+    key.devices = device_counts[g_rand_int_range(rng, 0, G_N_ELEMENTS(device_counts))];
+    key.pp = pick_divisor(rng, key.devices, L < 64 ? L : 64);
+    key.vpp = 1;
+    if (key.pp > 1 && g_rand_int_range(rng, 0, 3) == 0) {
+        uint32_t maxv = L / key.pp;
+        key.vpp = maxv >= 2 ? (uint32_t)g_rand_int_range(rng, 2, (gint32)MIN(maxv, 6) + 1) : 1;
+    }
+    if (key.vpp > 1)
+        key.schedule = PRISM_SCHEDULE_INTERLEAVED;
+    else if (key.pp == 1)
+        key.schedule = PRISM_SCHEDULE_1F1B;
+    else {
+        static const uint8_t s[] = {PRISM_SCHEDULE_1F1B, PRISM_SCHEDULE_GPIPE,
+                                    PRISM_SCHEDULE_ZB_H1};
+        key.schedule = s[g_rand_int_range(rng, 0, 3)];
+    }
+    key.recompute = (uint8_t)g_rand_int_range(rng, 0, PRISM_RECOMPUTE_COUNT);
+    const uint32_t chunks = key.pp * key.vpp, per_chunk = (L + chunks - 1) / chunks;
+    if (key.recompute == PRISM_RECOMPUTE_BLOCK) {
+        if (per_chunk < 2)
+            key.recompute = PRISM_RECOMPUTE_FULL;
+        else
+            key.rc_layers = (uint16_t)g_rand_int_range(rng, 1, (gint32)per_chunk);
+    }
+    /* every valid lane of the key */
+    g_autoptr(GArray) ok = g_array_new(FALSE, FALSE, sizeof(PrismStrategy));
+    const uint32_t rest = key.devices / key.pp;
+    for (uint32_t tp = 1; tp <= rest && tp <= 64; tp++) {
+        if (rest % tp)
+            continue;
+        for (uint32_t cp = 1; cp <= rest / tp && cp <= 16; cp++) {
+            if ((rest / tp) % cp)
+                continue;
+            const uint32_t dp = rest / tp / cp;
+            if (t->gbs % dp)
+                continue;
+            for (uint32_t ep = 1; ep <= dp * cp && ep <= 256; ep++) {
+                if ((dp * cp) % ep)
+                    continue;
+                for (uint32_t mbs = 1; mbs <= t->gbs / dp && mbs <= 16; mbs++) {
+                    if ((t->gbs / dp) % mbs)
+                        continue;
+                    for (uint8_t sp = 0; sp <= 1; sp++)
+                        for (uint8_t z = 0; z <= 3; z++) {
+                            PrismStrategy s = {.devices = key.devices, .dp = dp, .tp = tp,
+                                               .pp = key.pp, .vpp = key.vpp, .cp = cp,
+                                               .ep = ep, .mbs = mbs,
+                                               .m = (uint32_t)(t->gbs / dp / mbs),
+                                               .sp = sp, .zero = z,
+                                               .recompute = key.recompute,
+                                               .schedule = key.schedule,
+                                               .rc_layers = key.rc_layers};
+                            if (prism_strategy_check(&s, model, t, NULL))
+                                g_array_append_val(ok, s);
+                        }
+                }
+            }
+        }
+    }
+    if (ok->len == 0)
+        return FALSE;
+    out->key = key;
+    out->n = n;
+    out->tp = g_new(double, 8 * n);
+    out->cp = out->tp + n;
+    out->dp = out->cp + n;
+    out->ep = out->dp + n;
+    out->sp = out->ep + n;
+    out->mbs = out->sp + n;
+    out->m = out->mbs + n;
+    out->zero = out->m + n;
+    for (size_t i = 0; i < n; i++) {
+        const PrismStrategy *s =
+            &g_array_index(ok, PrismStrategy, g_rand_int_range(rng, 0, (gint32)ok->len));
+        out->tp[i] = s->tp;
+        out->cp[i] = s->cp;
+        out->dp[i] = s->dp;
+        out->ep[i] = s->ep;
+        out->sp[i] = s->sp;
+        out->mbs[i] = s->mbs;
+        out->m[i] = s->m;
+        out->zero[i] = s->zero;
+    }
+    out->lanes = (PrismLanes){out->tp, out->cp, out->dp, out->ep, out->sp, out->mbs,
+                              out->m, out->zero, n};
+    return TRUE;
+}
+
+void test_batch_clear(TestBatch *b)
+{
+    g_free(b->tp);
+    memset(b, 0, sizeof *b);
+}
+
+PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
+{
+    GError *error = NULL;
+    g_autoptr(PrismModel) m = prism_model_zoo_get(prism_model_zoo_name(i), &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    static const char *const clusters[] = {"A100-80GB", "H100-SXM", "MI300X"};
+    g_autoptr(PrismCluster) c =
+        prism_cluster_preset(clusters[g_rand_int_range(rng, 0, 3)], &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    PrismTraining t;
+    prism_training_default(&t);
+    static const uint64_t gbs[] = {512, 1536, 3072};
+    t.gbs = gbs[g_rand_int_range(rng, 0, 3)];
+    t.seq = m->pos == PRISM_POS_LEARNED && m->max_positions < 4096 ? m->max_positions : 4096;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
+    if (cm == NULL)
+        fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    return cm;
+}

@@ -23,3 +23,23 @@ PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
 PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const char *text);
 
 #endif /* PRISM_TEST_COST_SUPPORT_H */
+
+/** A batch of random valid strategies that share one segment key (SoA lanes). */
+typedef struct TestBatch {
+    PrismSegmentKey key;
+    size_t n;
+    double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero; /* one allocation, 8 x n */
+    PrismLanes lanes;
+} TestBatch;
+
+/**
+ * Draw a random segment key for @p cm (devices from a fixed list, pp/vpp/schedule/
+ * recompute at random), enumerate every (tp, cp, ep, sp, mbs, zero) that passes
+ * prism_strategy_check for it, and fill @p n lanes by sampling those with replacement.
+ * FALSE when the drawn key admits no strategy (draw again). Free with test_batch_clear().
+ */
+gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestBatch *out);
+void test_batch_clear(TestBatch *b);
+
+/** A cost model for zoo model @p i with a preset cluster, gbs and seq chosen to suit it. */
+PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng);
