@@ -183,20 +183,33 @@ static void print_layout(FILE *out, const char *label, const PrismLayout *l,
     fprintf(out, "  %-8s step %.4f s, peak %.2f GiB%s\n", label, cols[PRISM_COL_TIME_STEP],
             cols[PRISM_COL_MEM_PEAK] / 1073741824.0,
             cols[PRISM_COL_FEASIBLE] > 0.5 ? "" : " (does NOT fit)");
-    fprintf(out, "           stage: layers (none/selective/full recompute)%s\n",
-            l->vpp > 1 ? ", per chunk in []" : "");
+    fprintf(out, "           layers per stage:");
     for (uint32_t st = 0; st < l->pp; st++) {
         uint32_t cnt[3], layers;
         stage_rc(l, st, cnt, &layers);
-        fprintf(out, "           %3u: %3u (%u/%u/%u)", st, layers, cnt[0], cnt[1], cnt[2]);
-        if (l->vpp > 1) {
-            fprintf(out, " [");
-            for (uint32_t c = 0; c < l->vpp; c++)
-                fprintf(out, "%s%u", c ? " " : "", l->chunk_layers[c * l->pp + st]);
-            fprintf(out, "]");
-        }
-        fprintf(out, "\n");
+        fprintf(out, " %u", layers);
     }
+    if (l->vpp > 1) {
+        fprintf(out, "; per chunk (model order):");
+        for (uint32_t j = 0; j < l->pp * l->vpp; j++)
+            fprintf(out, " %u", l->chunk_layers[j]);
+    }
+    uint32_t all[3] = {0, 0, 0};
+    for (uint32_t q = 0; q < l->n_layers; q++)
+        all[l->layer_rc[q] < 3 ? l->layer_rc[q] : 0]++;
+    int kinds = (all[0] > 0) + (all[1] > 0) + (all[2] > 0);
+    if (kinds <= 1) {
+        fprintf(out, "\n           recompute: %s on every layer\n",
+                all[2] ? "full" : all[1] ? "selective" : "none");
+        return;
+    }
+    fprintf(out, "\n           recompute none/selective/full per stage:");
+    for (uint32_t st = 0; st < l->pp; st++) {
+        uint32_t cnt[3], layers;
+        stage_rc(l, st, cnt, &layers);
+        fprintf(out, " %u/%u/%u", cnt[0], cnt[1], cnt[2]);
+    }
+    fprintf(out, "\n");
 }
 
 void prism_refine_print(FILE *out, const PrismCostModel *cm, const GPtrArray *results)
