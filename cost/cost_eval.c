@@ -330,7 +330,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
                             .n_comp = 1, .n_cand = 1, .slots = slots, .count = count,
                             .mult = mult, .comp_moe = moe, .cand_comp = cand_comp,
                             .cand_stage = stage, .w_a = w_a, .w_b = w_0, .w_cap = w_0,
-                            .m_cap = -1.0, .cand_full = full, .mfu_num = 1, .hfu_num = 1};
+                            .w_mid = w_0, .m_cap = -1.0, .m_mid = -1.0, .cand_full = full, .mfu_num = 1, .hfu_num = 1};
     g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);
     PrismOneLane v;
     PrismLanes lanes;

@@ -12,9 +12,11 @@
  *   slot        a (kind, recompute mode) pair that occurs in the segment's layout.
  *   composition the slot counts of one pipeline stage, summed over its chunks; stages
  *               with equal counts share one composition (time depends only on it).
- *   candidate   a stage that can set the memory peak: its composition plus the
- *               in-flight weights W[slot] = sum over chunks of (in-flight micro-batches
- *               x layers of the slot in that chunk).
+ *   candidate   a state of a stage's schedule that can set the memory peak: the
+ *               stage's composition plus the in-flight weights W[slot] = sum over
+ *               chunks of (in-flight micro-batches x layers of the slot in that chunk).
+ *               A stage may have several (interleaved: the chunk mix changes over the
+ *               steady state); dominated states are dropped at compile time.
  * Included by the kernel TUs and by cost/ (cost-internal.h); nothing here is collective.
  */
 #ifndef PRISM_KERNELS_MODEL_H
@@ -113,9 +115,11 @@ typedef struct PrismKSegment {
     const double *comp_moe; /* 1 if the composition holds a MoE kind */
     const uint32_t *cand_comp;
     const double *cand_stage; /* stage index (the peak-stage column) */
-    /* in-flight weights: W = (m <= m_cap) ? w_cap : w_a + w_b * m */
-    const double *w_a, *w_b, *w_cap;
-    double m_cap; /* interleaved: all micro-batches in flight when m <= pp; else -1 */
+    /* in-flight weights: W = m <= m_cap ? w_cap : m <= m_mid ? w_mid : w_a + w_b * m
+     * (interleaved: m_cap = pp, m_mid = 2 pp, the regimes whose schedules visit fewer
+     * states; otherwise both -1) */
+    const double *w_a, *w_b, *w_cap, *w_mid;
+    double m_cap, m_mid;
     const uint8_t *cand_full; /* [cand * n_slots + slot]: slot is full-recompute, present */
 } PrismKSegment;
 

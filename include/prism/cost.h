@@ -277,6 +277,13 @@ typedef struct PrismLayerTerms {
 gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s,
                                 uint32_t layer, PrismLayerTerms *out, GError **error);
 
+/**
+ * The builder's JSON text. Works around json-glib 1.6, which prints doubles such as
+ * 3e-09 as the invalid "3e-09.0": use this (not json_generator_to_data) for any JSON
+ * holding doubles. Not collective. Ownership: g_free().
+ */
+char *prism_cost_json_to_string(JsonBuilder *b, gboolean pretty);
+
 /** Add every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an
  *  open JSON object; recompute and schedule as names. Not collective. */
 void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b);
