@@ -57,6 +57,11 @@ typedef struct PrismKKind {
     double f_tp, f_kv, f_rep; /* GEMMs, split like the parameters */
     double f_core;            /* attention core (QK^T, AV) executed, after causal skip */
     double f_exp;             /* routed experts as executed: top_k x capacity x 2 x params */
+    /* memory-bound (elementwise) HBM traffic per token per forward, bytes */
+    double e_rep;   /* norms, bias-dropout-add (replicated over tp unless SP) */
+    double e_tp;    /* bias-GeLU / SwiGLU (sharded by tp) */
+    double e_score; /* softmax + dropout on the scores (sharded by tp; 0 with flash) */
+    double e_full;  /* MoE permute / unpermute (not sharded by tp) */
     /* communication */
     double tp_coll_fwd;    /* all-reduce-equivalent TP collectives per forward */
     double tp_coll_fwd_sp; /* extra forward collectives when SP is on (head all-gather) */
@@ -77,6 +82,8 @@ typedef struct PrismKModel {
     double bytes_act;  /* bytes per activation element (dtype) */
     double bytes_param, bytes_grad, bytes_opt; /* per parameter */
     double inv_rate;   /* s per FLOP: 1 / (peak FLOP/s of the dtype x compute_efficiency) */
+    double inv_hbm;    /* s per byte of HBM traffic: 1 / (bandwidth x hbm_efficiency) */
+    double opt_traffic; /* HBM bytes moved per parameter by one optimizer update */
     double peak_flops; /* peak FLOP/s of the dtype, per device */
     double bwd_ratio;  /* backward FLOPs / forward FLOPs */
     double hidden_bytes; /* h x dtype: one token of the residual stream */
@@ -154,6 +161,8 @@ enum {
     PRISM_KS_TP_BYTES, PRISM_KS_CP_BYTES, PRISM_KS_EP_BYTES, /* per micro-batch */
     PRISM_KS_GATHER,               /* ZeRO-3: bytes of this layer's gathered parameters */
     PRISM_KS_FWD, PRISM_KS_BWD, PRISM_KS_RC_TIME, /* s per micro-batch incl. exposed comm */
+    PRISM_KS_ELEMWISE,             /* s per micro-batch of memory-bound kernels (in compute) */
+    PRISM_KS_OPT_STEP,             /* s per step: optimizer update of this layer's shard */
     PRISM_KS_COUNT
 };
 enum {
@@ -163,6 +172,7 @@ enum {
     PRISM_KC_EP, PRISM_KC_TIME, PRISM_KC_UNIT, PRISM_KC_DP, PRISM_KC_FLOPS,
     PRISM_KC_TP_BYTES, PRISM_KC_CP_BYTES, PRISM_KC_EP_BYTES,
     PRISM_KC_BYTES_L0, PRISM_KC_BYTES_L1, PRISM_KC_BYTES_L2, PRISM_KC_BYTES_L3,
+    PRISM_KC_OPT_STEP,
     PRISM_KC_COUNT
 };
 enum { PRISM_KD_ACT = 0, PRISM_KD_WORK, PRISM_KD_TOTAL, PRISM_KD_COUNT };
@@ -178,7 +188,7 @@ enum {
     PRISM_KO_TIME_DP_COMM, PRISM_KO_TIME_PP_COMM, PRISM_KO_TIME_BUBBLE, PRISM_KO_TIME_STEP,
     PRISM_KO_MFU, PRISM_KO_HFU, PRISM_KO_TOKENS_PER_S, PRISM_KO_FLOPS_PER_DEVICE,
     PRISM_KO_BYTES_L0, PRISM_KO_BYTES_L1, PRISM_KO_BYTES_L2, PRISM_KO_BYTES_L3,
-    PRISM_KO_FEASIBLE, PRISM_KO_REASON, PRISM_KO_COUNT
+    PRISM_KO_FEASIBLE, PRISM_KO_REASON, PRISM_KO_TIME_OPTIMIZER, PRISM_KO_COUNT
 };
 
 static inline size_t prism_k_ws_arrays(const PrismKSegment *ks)

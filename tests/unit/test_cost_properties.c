@@ -11,7 +11,7 @@
  * Naive walker (small models): assigns layers to stages from the documented split rule,
  * SIMULATES each stage's schedule (Megatron's warm-up / steady / cool-down order) to find
  * the in-flight activation peak, sums per-layer static bytes, and rebuilds the step time
- * from the schedule formula; it must match explain's per-stage values and the kernel's
+ * from the schedule formula plus the slowest stage's optimizer update; it must match explain's per-stage values and the kernel's
  * columns to 1e-9 relative.
  */
 #include <string.h>
@@ -154,7 +154,7 @@ static double simulate_peak(const PrismStrategy *st, uint32_t s, const double *a
 }
 
 typedef struct Walk {
-    double stage_static[64], stage_act[64], stage_time[64], stage_wgrad[64], stage_dense[64];
+    double stage_static[64], stage_act[64], stage_time[64], stage_wgrad[64], stage_opt[64];
     double step;
 } Walk;
 
@@ -225,19 +225,19 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
                 work = t.work_bytes;
             w->stage_time[s] += t.fwd_s + t.bwd_s + t.recompute_s[mode];
             w->stage_wgrad[s] += t.flops_fwd * bwd * 0.5 / rate;
-            w->stage_dense[s] += t.params_bytes; /* only used for ZeRO-0 DP below */
+            w->stage_opt[s] += t.opt_step_s;
         }
         w->stage_act[s] = simulate_peak(st, s, act) + work;
         if (p > 1) { /* two sends of T h bytes / t per chunk per micro-batch */
             double lat;
             const double ib = level_inv_bw(prism_cost_model_cluster(cm),
-                                           2.0 * st->tp * st->cp * st->dp,
+                                           (double)st->tp * st->cp * st->dp * st->pp,
                                            kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
             const double V = (double)st->mbs * tr->seq / st->cp * model->hidden * 2.0 / st->tp;
             w->stage_time[s] += 2.0 * v * (V * ib + lat) * (1.0 - kn->v[PRISM_KNOB_PP_OVERLAP]);
         }
     }
-    double sum = 0, tmax = 0, usum = 0, umax = 0;
+    double sum = 0, tmax = 0, usum = 0, umax = 0, opt = 0;
     for (uint32_t s = 0; s < p; s++) {
         const double u = st->schedule == PRISM_SCHEDULE_ZB_H1
                              ? w->stage_time[s] - 2.0 * w->stage_wgrad[s]
@@ -246,9 +246,10 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
         tmax = MAX(tmax, w->stage_time[s]);
         usum += u;
         umax = MAX(umax, u);
+        opt = MAX(opt, w->stage_opt[s]);
     }
     (void)sum;
-    w->step = st->m * tmax + (usum - umax) / v;
+    w->step = st->m * tmax + (usum - umax) / v + opt;
 }
 
 static JsonObject *stage_obj(JsonNode *root, uint32_t s)
