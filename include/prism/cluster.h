@@ -112,6 +112,14 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  */
 PrismCluster *prism_cluster_from_file(const char *path, GError **error);
 
+/**
+ * Same as prism_cluster_from_file() on the @p len bytes at @p data; @p label stands for
+ * the file name in messages. Used by the fuzz harness. Collective: no.
+ * Ownership: caller frees with prism_cluster_free().
+ */
+PrismCluster *prism_cluster_from_data(const char *data, size_t len, const char *label,
+                                      GError **error);
+
 /** A preset name or a path to a key file (contains '/' or ends in .ini/.conf/.cluster). */
 PrismCluster *prism_cluster_resolve(const char *name_or_path, GError **error);
 

@@ -47,6 +47,8 @@ typedef enum {
     PRISM_RUNTIME_ERROR_PEER_FAILED = 3, /**< another rank failed; its message is on that rank */
     PRISM_RUNTIME_ERROR_INTERRUPTED = 4, /**< SIGINT/SIGTERM: stopped cleanly */
     PRISM_RUNTIME_ERROR_INTERNAL = 5,
+    /** Not a failure: --help was asked for; the message is the help text (exit status 0). */
+    PRISM_RUNTIME_ERROR_HELP_SHOWN = 6,
 } PrismRuntimeError;
 
 /** Log levels for prism_log(); PRISM_LOG=error|warn|info|debug selects the threshold. */

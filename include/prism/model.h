@@ -119,6 +119,7 @@ typedef struct PrismParamCount {
     double blocks;     /**< all transformer blocks (attention + MLP + norms) */
     double experts;    /**< routed-expert parameters within blocks */
     double mtp;        /**< MTP modules */
+    double mtp_active; /**< the part of `active` that lies in MTP modules */
 } PrismParamCount;
 
 /** New empty model. Ownership: caller frees with prism_model_free(). */
@@ -171,10 +172,28 @@ PrismModel *prism_model_zoo_get(const char *name, GError **error);
 /**
  * Read a Hugging Face config.json (json-glib). Supported model_type: llama, mistral,
  * mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, gpt_neox.
+ * Keys read (llama naming): hidden_size, num_hidden_layers, num_attention_heads,
+ * num_key_value_heads, head_dim, intermediate_size, vocab_size, max_position_embeddings,
+ * tie_word_embeddings, attention_bias, mlp_bias; MoE: num_local_experts (mixtral),
+ * num_experts + moe_intermediate_size + decoder_sparse_step + mlp_only_layers (qwen3_moe),
+ * n_routed_experts + n_shared_experts + moe_intermediate_size + first_k_dense_replace +
+ * moe_layer_freq (deepseek), num_experts_per_tok; MLA: q_lora_rank (null = none),
+ * kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; MTP:
+ * num_nextn_predict_layers (deepseek_v3); gpt2: n_embd, n_layer, n_head, n_positions,
+ * n_inner. Other keys are ignored. A folder is read as FOLDER/config.json.
  * Errors: PRISM_INPUT_ERROR_FILE / _PARSE / _MISSING / _VALUE / _UNSUPPORTED, each
  * naming the file, key and value. Ownership: caller frees with prism_model_free().
  */
 PrismModel *prism_model_from_hf_config(const char *path, GError **error);
+
+/**
+ * Same as prism_model_from_hf_config() on the @p len bytes at @p data (need not be
+ * NUL-terminated); @p label stands for the file name in messages and the model name
+ * ("hf:<label>"). Used by the fuzz harness. Collective: no.
+ * Errors: as prism_model_from_hf_config(). Ownership: caller frees with prism_model_free().
+ */
+PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *label,
+                                     GError **error);
 
 /**
  * Resolve what the user typed after --model: a zoo name, or a path to a config.json

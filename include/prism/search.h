@@ -13,19 +13,21 @@
  * weight; with one job (or equal weights) this is exactly prism_partition_block().
  * The block depends only on the jobs and the rank count; the index never depends on it.
  *
- * Loop: each rank walks its block in increasing index order in batches of at most
- * PrismSearchOptions.batch lanes that never straddle a segment or a job boundary.
- * A batch is decoded by pointer arithmetic into the space's lane table, evaluated with
- * the job's evaluator on a lazily compiled PrismCostSegment (one per segment, compiled
- * when the walk enters it), handed to the sink (if any), and folded into the local
- * fronts and top-k lists of its job. Afterwards the fronts and lists are merged in a
- * fixed binomial tree (front.h) and broadcast, so every rank holds the same result.
+ * Loop: each rank walks its block in increasing index order in ROUNDS: every rank runs
+ * the same number of rounds (its block cut into equal parts, about 2^18 rows each for
+ * the largest block) and each round ends with one MPI_Allreduce of an error/stop flag.
+ * Within a round, batches of at most PrismSearchOptions.batch lanes never straddle a
+ * segment or a job boundary. A batch is decoded by pointer arithmetic into the space's
+ * lane table, evaluated with the job's evaluator on a lazily compiled PrismCostSegment
+ * (compiled when the walk enters the segment), handed to the sink (if any), and folded
+ * into the local fronts and top-k lists of its job. Afterwards the fronts and lists are
+ * merged in a fixed binomial tree (front.h) and broadcast, so every rank holds the same
+ * result.
  *
- * Errors and interruption: an error from the evaluator set-up, the sink or the stop
- * hook ends the loop on that rank; all ranks then agree (prism_comm_agree_error), call
- * sink->end(ok = FALSE) and return FALSE with the failing rank's error (interruption is
- * PRISM_RUNTIME_ERROR_INTERRUPTED). A sink that must stop every rank promptly (signals)
- * returns the error from rows() on every rank itself (sink.h).
+ * Errors and interruption: an error from the set-up, the sink or segment compilation,
+ * or a TRUE from the stop hook, ends the loop on every rank at the end of the current
+ * round; all ranks then agree (prism_comm_agree_error), call sink->end(ok = FALSE) and
+ * return FALSE with the failing rank's error (a stop is PRISM_RUNTIME_ERROR_INTERRUPTED).
  *
  * Progress: with PrismSearchOptions.progress, rank 0 prints its progress (rows, rate
  * and ETA extrapolated to the whole run) on stderr once the run has taken more than
@@ -62,9 +64,10 @@ typedef struct PrismObjective {
 
 /**
  * Parse one objective: "[min:|max:]NAME" where NAME is a cost column
- * (prism_col_lookup), a strategy dimension (prism_dim_lookup) or a friendly alias:
- * step_time/step -> time_step, peak_mem/memory -> mem_peak, throughput/tokens ->
- * tokens_per_s, bubble -> time_bubble. Not collective.
+ * (prism_col_lookup: step_time, peak_mem, mfu, tokens_per_s, ...), a strategy dimension
+ * (prism_dim_lookup: devices, tp, ...) or a friendly alias: step/time -> step_time,
+ * memory/mem -> peak_mem, throughput/tokens -> tokens_per_s, bubble -> bubble_time.
+ * Not collective.
  * Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
  */
 gboolean prism_objective_parse(const char *text, PrismObjective *out, GError **error);
@@ -75,7 +78,7 @@ gboolean prism_objective_parse(const char *text, PrismObjective *out, GError **e
  */
 gboolean prism_objectives_parse(const char *text, PrismObjective *out, size_t *n,
                                 GError **error);
-/** "max:mfu", "time_step", "devices". Ownership: g_free(). */
+/** "max:mfu", "step_time", "devices". Ownership: g_free(). */
 char *prism_objective_name(const PrismObjective *o);
 /** The column value of one row (not negated for max). Not collective. */
 double prism_objective_value(const PrismObjective *o, const PrismStrategy *s,
@@ -88,16 +91,18 @@ typedef struct PrismSearchJob {
     double row_weight; /**< estimated cost of one row; <= 0: prism_search_row_weight(cm) */
 } PrismSearchJob;
 
-/** Polled once per batch on each rank; TRUE stops the run as interrupted. Local. */
+/** Polled after each batch on each rank; TRUE on any rank stops every rank at the end of
+ * the round, as interrupted. Called locally (not collective). */
 typedef gboolean (*PrismSearchStopFn)(void *user);
 
 typedef struct PrismSearchOptions {
     PrismObjective objectives[PRISM_FRONT_MAX_OBJECTIVES];
-    size_t n_objectives; /**< 0: time_step, mem_peak (+ devices when a space has several) */
+    size_t n_objectives; /**< 0: step_time, peak_mem (+ devices when a space has several) */
     PrismObjective rank_by;
-    gboolean rank_by_set; /**< FALSE: top-k by time_step (minimised) */
+    gboolean rank_by_set; /**< FALSE: top-k by step_time (minimised) */
     size_t top_k;         /**< top-k list length; 0 = 10 */
     size_t batch;         /**< lanes per batch, 1..4096; 0 = 1024 */
+    uint64_t round_rows;  /**< rows of the largest block per round; 0 = 2^18 */
     const PrismKernelTable *kt; /**< NULL: prism_kernel_table_get(NULL, ...) */
     PrismSearchStopFn stop;     /**< NULL: never stops early */
     void *stop_user;

@@ -62,7 +62,14 @@ typedef struct PrismCommonOptions {
     char *output;
     gboolean force;
     char *isa;
+    /* Set by prism_app_add_common_options(): gbs/seq/mem_budget_gib start at the
+     * PRISM_OPT_UNSET_* values below, so an explicit 0 is caught as an error. Without it
+     * (a zero-initialised struct), 0 means "use the default". */
+    gboolean unset_markers;
 } PrismCommonOptions;
+
+#define PRISM_OPT_UNSET_INT G_MININT64
+#define PRISM_OPT_UNSET_DOUBLE (-G_MAXDOUBLE)
 
 /** Loaded and validated inputs. Free with prism_inputs_clear(). */
 typedef struct PrismInputs {
@@ -105,6 +112,9 @@ gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out
  */
 gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
 
+/** Print the builder's root as pretty JSON plus a newline (the builder is a JsonBuilder *). */
+void prism_app_print_json(FILE *out, void *json_builder);
+
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);
 
@@ -120,6 +130,7 @@ gboolean prism_cmd_layouts(PrismComm *comm, int argc, char **argv, GError **erro
 gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error);
+gboolean prism_cmd_inputs(PrismComm *comm, int argc, char **argv, GError **error);
 
 /** Entry point used by main(): MPI init, dispatch, error printing, exit status. */
 int prism_app_main(int argc, char **argv);

@@ -8,8 +8,11 @@
 #include "app-internal.h"
 
 #include <errno.h>
+#include <math.h> /* isfinite */
 #include <stdlib.h>
 #include <string.h>
+
+#include <json-glib/json-glib.h>
 
 void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
 {
@@ -59,8 +62,12 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         g_option_context_add_main_entries(ctx, model, NULL);
     if (o->flags & PRISM_OPT_CLUSTER)
         g_option_context_add_main_entries(ctx, cluster, NULL);
-    if (o->flags & PRISM_OPT_TRAINING)
+    if (o->flags & PRISM_OPT_TRAINING) {
         g_option_context_add_main_entries(ctx, training, NULL);
+        o->gbs = o->seq = PRISM_OPT_UNSET_INT;
+        o->mem_budget_gib = PRISM_OPT_UNSET_DOUBLE;
+        o->unset_markers = TRUE;
+    }
     if (o->flags & PRISM_OPT_KNOBS)
         g_option_context_add_main_entries(ctx, knobs, NULL);
     if (o->flags & PRISM_OPT_JSON)
@@ -86,6 +93,23 @@ void prism_common_options_clear(PrismCommonOptions *o)
 
 gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error)
 {
+    /* GOption's own --help prints on every rank and calls exit(), which skips
+     * MPI_Finalize; instead the help text travels as PRISM_RUNTIME_ERROR_HELP_SHOWN and
+     * prism_app_main() prints it once (rank 0) and exits 0. */
+    g_option_context_set_help_enabled(ctx, FALSE);
+    if (*argc > 0)
+        g_set_prgname((*argv)[0]); /* "prism COMMAND" in the usage line */
+    for (int i = 1; i < *argc; i++) {
+        const char *a = (*argv)[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "-?") == 0) {
+            g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
+            g_set_error_literal(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HELP_SHOWN,
+                                help);
+            return FALSE;
+        }
+    }
     GError *local = NULL;
     if (!g_option_context_parse(ctx, argc, argv, &local)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s (see --help)",
@@ -94,6 +118,17 @@ gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **
         return FALSE;
     }
     return TRUE;
+}
+
+void prism_app_print_json(FILE *out, void *json_builder)
+{
+    g_autoptr(JsonNode) root = json_builder_get_root(JSON_BUILDER(json_builder));
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    json_generator_set_pretty(gen, TRUE);
+    json_generator_set_indent(gen, 2);
+    json_generator_set_root(gen, root);
+    g_autofree char *text = json_generator_to_data(gen, NULL);
+    fprintf(out, "%s\n", text);
 }
 
 FILE *prism_app_out(const PrismComm *comm)
@@ -185,6 +220,11 @@ gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out
 
 static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError **error)
 {
+    if (o->force && o->output == NULL && (o->flags & PRISM_OPT_OUTPUT)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--force only applies with -o/--output FILE");
+        return FALSE;
+    }
     in->defaults_used = o->model == NULL && o->cluster == NULL && o->devices == NULL;
     in->model = prism_model_resolve(o->model ? o->model : PRISM_DEFAULT_MODEL, error);
     if (in->model == NULL)
@@ -201,16 +241,24 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         in->n_devices = 1;
     }
     prism_training_default(&in->training);
-    if (o->gbs < 0 || o->seq < 0) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--%s: %" G_GINT64_FORMAT " must be a positive integer",
-                    o->gbs < 0 ? "gbs" : "seq", o->gbs < 0 ? o->gbs : o->seq);
-        return FALSE;
+    /* Unset options keep the defaults; a given value must be positive. */
+    gint64 unset_int = o->unset_markers ? PRISM_OPT_UNSET_INT : 0;
+    const struct {
+        const char *name;
+        gint64 value;
+        uint64_t *dest;
+    } sizes[] = {{"gbs", o->gbs, &in->training.gbs}, {"seq", o->seq, &in->training.seq}};
+    for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        if (sizes[i].value == unset_int)
+            continue;
+        if (sizes[i].value <= 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--%s %" G_GINT64_FORMAT ": must be a positive integer", sizes[i].name,
+                        sizes[i].value);
+            return FALSE;
+        }
+        *sizes[i].dest = (uint64_t)sizes[i].value;
     }
-    if (o->gbs > 0)
-        in->training.gbs = (uint64_t)o->gbs;
-    if (o->seq > 0)
-        in->training.seq = (uint64_t)o->seq;
     if (o->dtype != NULL && !prism_dtype_parse(o->dtype, &in->training.dtype, error)) {
         g_prefix_error(error, "--dtype: ");
         return FALSE;
@@ -220,12 +268,29 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         g_prefix_error(error, "--optimizer: ");
         return FALSE;
     }
-    if (o->mem_budget_gib < 0) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--mem-budget: %g GiB must be positive", o->mem_budget_gib);
+    double unset_mem = o->unset_markers ? PRISM_OPT_UNSET_DOUBLE : 0.0;
+    if (o->mem_budget_gib != unset_mem) {
+        if (!(o->mem_budget_gib > 0) || !isfinite(o->mem_budget_gib)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--mem-budget %g: must be a positive number of GiB", o->mem_budget_gib);
+            return FALSE;
+        }
+        in->training.mem_budget_bytes = o->mem_budget_gib * 1073741824.0;
+    }
+    if (in->training.mem_budget_bytes > in->cluster->mem_bytes) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--mem-budget %g GiB exceeds the device memory of cluster '%s' (%g GiB)",
+                    o->mem_budget_gib, in->cluster->name, in->cluster->mem_bytes / 1073741824.0);
         return FALSE;
     }
-    in->training.mem_budget_bytes = o->mem_budget_gib * 1073741824.0;
+    if (in->cluster->peak_flops[in->training.dtype] <= 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--dtype %s: cluster '%s' has no %s peak (peak_tflops_%s = 0); choose "
+                    "another dtype or cluster",
+                    prism_dtype_name(in->training.dtype), in->cluster->name,
+                    prism_dtype_name(in->training.dtype), prism_dtype_name(in->training.dtype));
+        return FALSE;
+    }
     if (!prism_training_validate(&in->training, error))
         return FALSE;
     prism_knobs_default(&in->knobs);
@@ -243,8 +308,19 @@ gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, Pri
                                GError **error)
 {
     memset(in, 0, sizeof *in);
-    (void)load_local(o, in, error);
-    return prism_comm_agree_error(comm, error);
+    /* Test hook: PRISM_TEST_FAIL_RANK=R makes rank R fail here, as a rank that cannot read
+     * a file would; the agreement below must bring every rank down with exit status 2. */
+    const char *fail = g_getenv("PRISM_TEST_FAIL_RANK");
+    if (fail != NULL && fail[0] != '\0' && atoi(fail) == comm->rank)
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                    "rank %d: injected input failure (PRISM_TEST_FAIL_RANK=%s)", comm->rank,
+                    fail);
+    else
+        (void)load_local(o, in, error);
+    gboolean ok = prism_comm_agree_error(comm, error);
+    if (!ok)
+        prism_inputs_clear(in);
+    return ok;
 }
 
 void prism_inputs_clear(PrismInputs *in)

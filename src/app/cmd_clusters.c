@@ -1,13 +1,167 @@
 // SPDX-License-Identifier: MIT
-/* cmd_clusters.c - `prism clusters` (not implemented yet). */
+/*
+ * cmd_clusters.c - `prism clusters [--json] [NAME|FILE]`: the presets as a table, or one
+ * cluster (preset or key file) in full. `--help` documents the key-file format.
+ * Output on rank 0 only.
+ */
 #include "app-internal.h"
+
+#include <json-glib/json-glib.h>
+
+static const char *const format_help =
+    "A cluster key file (GLib key file; --cluster FILE, or `prism clusters FILE` to check one)\n"
+    "describes the device and any number of network levels, innermost first:\n"
+    "\n"
+    "  [cluster]\n"
+    "  name = my-h100              (optional; default: the file name)\n"
+    "  memory_gib = 80             (device memory, GiB = 2^30 bytes, > 0)\n"
+    "  devices_per_node = 8        (optional; default: level 0's size)\n"
+    "  peak_tflops_fp32 = 67       (dense peak, TFLOP/s; fp32 = plain IEEE fp32, not TF32)\n"
+    "  peak_tflops_bf16 = 989.4    (a missing or 0 peak means the dtype is unsupported;\n"
+    "  peak_tflops_fp16 = 989.4     at least one must be > 0)\n"
+    "  peak_tflops_fp8 = 1978.9\n"
+    "\n"
+    "  [level.0]\n"
+    "  name = nvlink               (optional)\n"
+    "  size = 8                    (devices joined by this level, >= 1)\n"
+    "  bandwidth_GBps = 450        (per device, per direction, GB/s = 1e9 B/s, > 0)\n"
+    "  latency_us = 3              (per message, microseconds, >= 0)\n"
+    "\n"
+    "  [level.1]                   (the last level spans the machine: it takes no size)\n"
+    "  name = infiniband\n"
+    "  bandwidth_GBps = 50\n"
+    "  latency_us = 8\n"
+    "\n"
+    "The (parenthesised notes) are not part of the file: GLib key files only allow whole-line\n"
+    "# comments. Levels are numbered 0, 1, ... without gaps (at most 8), and each size is a\n"
+    "multiple of the previous one. Unknown groups or keys are errors. The device count is not\n"
+    "part of the cluster: it comes from --devices. Presets use 8 devices per node and two\n"
+    "levels; their datasheet sources are in src/core/cluster.c.";
+
+static char *tflops(double flops)
+{
+    return flops > 0 ? g_strdup_printf("%.6g", flops / 1e12) : g_strdup("-");
+}
+
+static char *levels_text(const PrismCluster *c)
+{
+    GString *s = g_string_new(NULL);
+    for (uint32_t i = 0; i < c->n_levels; i++) {
+        const PrismNetLevel *l = &c->levels[i];
+        g_autofree char *size = l->size ? g_strdup_printf("%u", l->size) : g_strdup("all");
+        g_string_append_printf(s, "%s%s(%s) %g GB/s %g us", i ? ", " : "", l->name, size,
+                               l->bw_GBps, l->latency_us);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static void cluster_json(JsonBuilder *b, const PrismCluster *c)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, c->name);
+    json_builder_set_member_name(b, "memory_bytes");
+    json_builder_add_double_value(b, c->mem_bytes);
+    json_builder_set_member_name(b, "memory_gib");
+    json_builder_add_double_value(b, c->mem_bytes / 1073741824.0);
+    json_builder_set_member_name(b, "devices_per_node");
+    json_builder_add_int_value(b, c->devices_per_node);
+    json_builder_set_member_name(b, "peak_flops");
+    json_builder_begin_object(b);
+    for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
+        json_builder_set_member_name(b, prism_dtype_name((PrismDtype)d));
+        json_builder_add_double_value(b, c->peak_flops[d]);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "levels");
+    json_builder_begin_array(b);
+    for (uint32_t i = 0; i < c->n_levels; i++) {
+        const PrismNetLevel *l = &c->levels[i];
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, l->name);
+        json_builder_set_member_name(b, "size");
+        json_builder_add_int_value(b, l->size);
+        json_builder_set_member_name(b, "bandwidth_GBps");
+        json_builder_add_double_value(b, l->bw_GBps);
+        json_builder_set_member_name(b, "latency_us");
+        json_builder_add_double_value(b, l->latency_us);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
+static void print_table(FILE *out, PrismCluster **cs, size_t n)
+{
+    fprintf(out, "%-16s %7s %5s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "/NODE", "FP32",
+            "BF16", "FP16", "FP8", "LEVELS: name(devices) bandwidth latency");
+    for (size_t i = 0; i < n; i++) {
+        const PrismCluster *c = cs[i];
+        g_autofree char *f32 = tflops(c->peak_flops[PRISM_DTYPE_FP32]);
+        g_autofree char *bf16 = tflops(c->peak_flops[PRISM_DTYPE_BF16]);
+        g_autofree char *f16 = tflops(c->peak_flops[PRISM_DTYPE_FP16]);
+        g_autofree char *f8 = tflops(c->peak_flops[PRISM_DTYPE_FP8]);
+        g_autofree char *levels = levels_text(c);
+        fprintf(out, "%-16s %7.6g %5u %7s %7s %7s %7s  %s\n", c->name,
+                c->mem_bytes / 1073741824.0, c->devices_per_node, f32, bf16, f16, f8, levels);
+    }
+    if (n > 1)
+        fprintf(out, "\nPeaks: dense TFLOP/s (fp32 = plain IEEE fp32, not TF32; - = unsupported "
+                     "or unpublished).\nBandwidth: per device, per direction, GB/s. "
+                     "`prism clusters --help` describes cluster files.\n");
+}
 
 gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    (void)comm;
-    (void)argc;
-    (void)argv;
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                "prism clusters is not implemented yet");
-    return FALSE;
+    PrismCommonOptions o = {.flags = PRISM_OPT_JSON};
+    g_autoptr(GOptionContext) ctx = g_option_context_new("[NAME|FILE]");
+    g_option_context_set_summary(ctx, "List the cluster presets, or show one cluster (a preset "
+                                      "name or a cluster key file).");
+    g_option_context_set_description(ctx, format_help);
+    prism_app_add_common_options(ctx, &o);
+    gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
+    if (ok && argc > 2) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "prism clusters takes at most one NAME|FILE, got '%s' and '%s'", argv[1],
+                    argv[2]);
+        ok = FALSE;
+    }
+    size_t n = 0;
+    PrismCluster **cs = NULL;
+    if (ok && argc == 2) {
+        n = 1;
+        cs = g_new0(PrismCluster *, 1);
+        cs[0] = prism_cluster_resolve(argv[1], error);
+        ok = cs[0] != NULL;
+    } else if (ok) {
+        n = prism_cluster_preset_count();
+        cs = g_new0(PrismCluster *, n);
+        for (size_t i = 0; ok && i < n; i++) {
+            cs[i] = prism_cluster_preset(prism_cluster_preset_name(i), error);
+            ok = cs[i] != NULL;
+        }
+    }
+    FILE *out = prism_app_out(comm);
+    if (ok && out != NULL) {
+        if (o.json) {
+            g_autoptr(JsonBuilder) b = json_builder_new();
+            if (argc == 2) {
+                cluster_json(b, cs[0]);
+            } else {
+                json_builder_begin_array(b);
+                for (size_t i = 0; i < n; i++)
+                    cluster_json(b, cs[i]);
+                json_builder_end_array(b);
+            }
+            prism_app_print_json(out, b);
+        } else {
+            print_table(out, cs, n);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        prism_cluster_free(cs[i]);
+    g_free(cs);
+    prism_common_options_clear(&o);
+    return ok;
 }

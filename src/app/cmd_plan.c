@@ -1,13 +1,769 @@
 // SPDX-License-Identifier: MIT
-/* cmd_plan.c - `prism plan` (not implemented yet). */
+/*
+ * cmd_plan.c - `prism plan`: search every strategy of the space, then print the space
+ * size, evaluated and feasible counts, the top-k table, why the best wins, and the
+ * Pareto front (text or --json). `--count` prints the space per dimension without
+ * evaluating. When nothing fits it explains by how much and what would make room, and
+ * exits 2.
+ *
+ * Collective on comm: every rank loads the same inputs, builds the same space and takes
+ * part in the search; only rank 0 prints. The output is the same for any rank count
+ * (the rank count itself appears in the header line and the JSON "ranks" member).
+ */
 #include "app-internal.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include <prism/refine.h>
+
+#include <prism/cost.h>
+#include <prism/search.h>
+#include <prism/space.h>
+
+#define GIB 1073741824.0
+
+/* Set by SIGINT/SIGTERM while a plan runs; polled by the search's stop hook. A signal
+ * handler has no context pointer, hence the one file-level flag. */
+static volatile sig_atomic_t plan_interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    plan_interrupted = 1;
+}
+
+static gboolean stop_requested(void *user)
+{
+    (void)user;
+    return plan_interrupted != 0;
+}
+
+typedef struct {
+    PrismCommonOptions common;
+    char **fix, **range, **only;
+    gboolean count;
+    char *objectives;
+    char *rank_by;
+    gint top;
+    gboolean no_progress;
+    gint refine; /* --refine K: layer split and recompute of the K best (refine.h) */
+} PlanOptions;
+
+static void plan_options_clear(PlanOptions *o)
+{
+    prism_common_options_clear(&o->common);
+    g_clear_pointer(&o->fix, g_strfreev);
+    g_clear_pointer(&o->range, g_strfreev);
+    g_clear_pointer(&o->only, g_strfreev);
+    g_clear_pointer(&o->objectives, g_free);
+    g_clear_pointer(&o->rank_by, g_free);
+}
+
+/* Everything a report needs. */
+typedef struct {
+    const PrismInputs *in;
+    const PrismSpaceFilter *filter;
+    const PrismCostModel *cm;
+    const PrismSearchJob *job;
+    const PrismSearchResult *res;
+    double usable; /* budget - margin, bytes */
+} Report;
+
+static char *strategy_text(const PrismStrategy *s, gboolean with_devices)
+{
+    g_autofree char *t = prism_strategy_format(s);
+    return with_devices ? g_strdup_printf("devices=%u,%s", s->devices, t) : g_steal_pointer(&t);
+}
+
+static char *si_text(double v)
+{
+    const char *suffix[] = {"", "k", "M", "G", "T"};
+    int i = 0;
+    while (fabs(v) >= 1000 && i < 4) {
+        v /= 1000;
+        i++;
+    }
+    return g_strdup_printf("%.4g%s", v, suffix[i]);
+}
+
+static gboolean row(const Report *r, uint64_t index, PrismStrategy *s,
+                    double cols[PRISM_COL_COUNT], GError **error)
+{
+    return prism_search_row(r->job, 1, index, NULL, s, cols, error);
+}
+
+static gboolean devices_vary(const Report *r)
+{
+    size_t n = 0;
+    g_autofree uint64_t *d = prism_space_dim_values(r->job->space, PRISM_DIM_DEVICES, &n);
+    return n > 1;
+}
+
+static void print_header(FILE *out, const Report *r)
+{
+    const PrismTraining *t = &r->in->training;
+    size_t nd = 0;
+    const uint32_t *dev = prism_space_devices(r->job->space, &nd);
+    g_autofree char *devs = nd == 1 ? g_strdup_printf("%u", dev[0])
+                                    : g_strdup_printf("%u..%u (%zu counts)", dev[0],
+                                                      dev[nd - 1], nd);
+    fprintf(out, "prism plan: %s on %s x %s, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT
+                 ", %s, %s; usable memory %.1f GiB per device\n",
+            r->in->model->name, devs, r->in->cluster->name, t->gbs, t->seq,
+            prism_dtype_name(t->dtype), prism_optimizer_name(t->optimizer), r->usable / GIB);
+    g_autofree char *filt = prism_space_filter_describe(r->filter);
+    if (*filt)
+        fprintf(out, "filters: %s\n", filt);
+    uint64_t total = prism_search_result_total(r->res);
+    uint64_t feas = prism_search_result_feasible(r->res);
+    size_t nseg = 0;
+    (void)prism_space_segments(r->job->space, &nseg);
+    fprintf(out,
+            "space: %" G_GUINT64_FORMAT " strategies (%zu segments); evaluated %" G_GUINT64_FORMAT
+            " in %.3f s on %d rank%s (%s); feasible %" G_GUINT64_FORMAT " (%.1f%%)\n",
+            total, nseg, prism_search_result_evaluated(r->res),
+            prism_search_result_seconds(r->res), prism_search_result_ranks(r->res),
+            prism_search_result_ranks(r->res) == 1 ? "" : "s", prism_search_result_isa(r->res),
+            feas, total ? 100.0 * (double)feas / (double)total : 0.0);
+}
+
+static gboolean print_top(FILE *out, const Report *r, GError **error)
+{
+    const PrismTopK *top = prism_search_result_top(r->res, 0);
+    g_autofree char *by = prism_objective_name(prism_search_result_rank_by(r->res));
+    gboolean wide = devices_vary(r);
+    fprintf(out, "\nTop %zu by %s:\n", prism_topk_size(top), by);
+    fprintf(out, "%3s %10s %6s %9s %17s %6s  %s\n", "#", "step (s)", "MFU", "tokens/s",
+            "peak/usable GiB", "bubble", "strategy");
+    for (size_t i = 0; i < prism_topk_size(top); i++) {
+        PrismStrategy s;
+        double c[PRISM_COL_COUNT];
+        if (!row(r, prism_topk_index(top, i), &s, c, error))
+            return FALSE;
+        g_autofree char *st = strategy_text(&s, wide);
+        g_autofree char *tok = si_text(c[PRISM_COL_TOKENS_PER_S]);
+        g_autofree char *mem = g_strdup_printf("%.1f/%.1f", c[PRISM_COL_MEM_PEAK] / GIB,
+                                               r->usable / GIB);
+        double step = c[PRISM_COL_TIME_STEP];
+        fprintf(out, "%3zu %10.4f %5.1f%% %9s %17s %5.1f%%  %s\n", i + 1, step,
+                100 * c[PRISM_COL_MFU], tok, mem,
+                step > 0 ? 100 * c[PRISM_COL_TIME_BUBBLE] / step : 0.0, st);
+    }
+    return TRUE;
+}
+
+typedef struct {
+    const char *name;
+    double v;
+} Part;
+
+static int part_cmp(const void *a, const void *b)
+{
+    double x = ((const Part *)a)->v, y = ((const Part *)b)->v;
+    return x > y ? -1 : x < y;
+}
+
+/* "compute 71%, bubble 9%, dp comm 6%": the largest parts as shares of @p whole. */
+static char *shares(Part *p, size_t n, double whole, size_t most)
+{
+    qsort(p, n, sizeof *p, part_cmp);
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0, k = 0; i < n && k < most; i++) {
+        if (whole <= 0 || p[i].v / whole < 0.01)
+            break;
+        g_string_append_printf(s, "%s%s %.0f%%", k ? ", " : "", p[i].name, 100 * p[i].v / whole);
+        k++;
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* The dims in which @p b differs from @p a: "pp 16->8, vpp 3->1". */
+static char *diff_text(const PrismStrategy *a, const PrismStrategy *b)
+{
+    GString *s = g_string_new(NULL);
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        uint64_t x = prism_strategy_dim(a, (PrismDim)d), y = prism_strategy_dim(b, (PrismDim)d);
+        if (x == y)
+            continue;
+        g_autofree char *tx = prism_dim_value_text((PrismDim)d, x);
+        g_autofree char *ty = prism_dim_value_text((PrismDim)d, y);
+        g_string_append_printf(s, "%s%s %s->%s", s->len ? ", " : "", prism_dim_name((PrismDim)d),
+                               tx, ty);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static gboolean print_why(FILE *out, const Report *r, GError **error)
+{
+    const PrismTopK *top = prism_search_result_top(r->res, 0);
+    if (prism_topk_size(top) == 0)
+        return TRUE;
+    PrismStrategy s1, s2;
+    double c[PRISM_COL_COUNT], c2[PRISM_COL_COUNT];
+    if (!row(r, prism_topk_index(top, 0), &s1, c, error))
+        return FALSE;
+    const PrismObjective *rb = prism_search_result_rank_by(r->res);
+    g_autofree char *by = prism_objective_name(rb);
+    GString *line = g_string_new(NULL);
+    double v1 = prism_objective_value(rb, &s1, c);
+    g_string_append_printf(line, "Why #1: best %s (%.4g", by, v1);
+    if (prism_topk_size(top) > 1) {
+        if (!row(r, prism_topk_index(top, 1), &s2, c2, error)) {
+            g_string_free(line, TRUE);
+            return FALSE;
+        }
+        double v2 = prism_objective_value(rb, &s2, c2);
+        g_autofree char *d = diff_text(&s1, &s2);
+        if (v1 != 0 && v2 != v1)
+            g_string_append_printf(line, ", %.2f%% ahead of #2, which has %s", 100 * fabs(v2 - v1) / fabs(v1), d);
+        else
+            g_string_append_printf(line, ", tied with #2 on the index order, which has %s", d);
+    }
+    Part t[] = {{"compute", c[PRISM_COL_TIME_COMPUTE]},     {"recompute", c[PRISM_COL_TIME_RECOMPUTE]},
+                {"TP comm", c[PRISM_COL_TIME_TP_COMM]},     {"CP comm", c[PRISM_COL_TIME_CP_COMM]},
+                {"EP comm", c[PRISM_COL_TIME_EP_COMM]},     {"DP comm", c[PRISM_COL_TIME_DP_COMM]},
+                {"PP comm", c[PRISM_COL_TIME_PP_COMM]},     {"bubble", c[PRISM_COL_TIME_BUBBLE]}};
+    Part m[] = {{"params", c[PRISM_COL_MEM_PARAMS]},           {"grads", c[PRISM_COL_MEM_GRADS]},
+                {"optimizer", c[PRISM_COL_MEM_OPTIMIZER]},     {"activations", c[PRISM_COL_MEM_ACTIVATIONS]},
+                {"buffers", c[PRISM_COL_MEM_COMM_BUFFERS]}};
+    g_autofree char *ts = shares(t, G_N_ELEMENTS(t), c[PRISM_COL_TIME_STEP], 3);
+    g_autofree char *ms = shares(m, G_N_ELEMENTS(m), c[PRISM_COL_MEM_PEAK], 2);
+    g_string_append_printf(line, "); its %.4g s step is %s; it fits with %.1f GiB to spare "
+                                 "(peak %.1f GiB: %s).\n",
+                           c[PRISM_COL_TIME_STEP], ts, (r->usable - c[PRISM_COL_MEM_PEAK]) / GIB,
+                           c[PRISM_COL_MEM_PEAK] / GIB, ms);
+    fputs(line->str, out);
+    g_string_free(line, TRUE);
+    return TRUE;
+}
+
+#define FRONT_TEXT_MAX 40
+
+static gboolean print_front(FILE *out, const Report *r, GError **error)
+{
+    const PrismFront *f = prism_search_result_front(r->res, 0);
+    size_t n_obj = 0;
+    const PrismObjective *obj = prism_search_result_objectives(r->res, &n_obj);
+    GString *names = g_string_new(NULL);
+    for (size_t o = 0; o < n_obj; o++) {
+        g_autofree char *nm = prism_objective_name(&obj[o]);
+        g_string_append_printf(names, "%s%s", o ? ", " : "", nm);
+    }
+    fprintf(out, "\nPareto front (%s): %zu strategies\n", names->str, prism_front_size(f));
+    g_string_free(names, TRUE);
+    fprintf(out, "%3s", "#");
+    for (size_t o = 0; o < n_obj; o++) {
+        g_autofree char *nm = prism_objective_name(&obj[o]);
+        fprintf(out, " %14s", nm);
+    }
+    fprintf(out, "  %s\n", "strategy");
+    gboolean wide = devices_vary(r);
+    for (size_t i = 0; i < prism_front_size(f) && i < FRONT_TEXT_MAX; i++) {
+        PrismStrategy s;
+        double c[PRISM_COL_COUNT];
+        if (!row(r, prism_front_index(f, i), &s, c, error))
+            return FALSE;
+        fprintf(out, "%3zu", i + 1);
+        for (size_t o = 0; o < n_obj; o++) {
+            double v = prism_objective_value(&obj[o], &s, c);
+            gboolean mem = obj[o].kind == PRISM_COLUMN_COST &&
+                           prism_col_info((PrismCostCol)obj[o].id)->unit[0] == 'b';
+            if (mem)
+                fprintf(out, " %10.2f GiB", v / GIB);
+            else
+                fprintf(out, " %14.6g", v);
+        }
+        g_autofree char *st = strategy_text(&s, wide);
+        fprintf(out, "  %s\n", st);
+    }
+    if (prism_front_size(f) > FRONT_TEXT_MAX)
+        fprintf(out, "... %zu more (--json lists all)\n", prism_front_size(f) - FRONT_TEXT_MAX);
+    return TRUE;
+}
+
+/* One JSON entry: the strategy dims, its index and the metrics of `prism explain --json`. */
+static gboolean json_entry(JsonBuilder *b, const Report *r, uint64_t index, GError **error)
+{
+    PrismStrategy s;
+    double c[PRISM_COL_COUNT];
+    if (!row(r, index, &s, c, error))
+        return FALSE;
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "index");
+    json_builder_add_int_value(b, (gint64)index);
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        json_builder_set_member_name(b, prism_dim_name((PrismDim)d));
+        uint64_t v = prism_strategy_dim(&s, (PrismDim)d);
+        if (d == PRISM_DIM_SCHEDULE || d == PRISM_DIM_RECOMPUTE) {
+            g_autofree char *t = prism_dim_value_text((PrismDim)d, v);
+            json_builder_add_string_value(b, t);
+        } else {
+            json_builder_add_int_value(b, (gint64)v);
+        }
+    }
+    g_autofree char *st = prism_strategy_format(&s);
+    json_builder_set_member_name(b, "strategy");
+    json_builder_add_string_value(b, st);
+    prism_cost_metrics_to_json(r->cm, c, b);
+    json_builder_end_object(b);
+    return TRUE;
+}
+
+static void json_header(JsonBuilder *b, const Report *r)
+{
+    json_builder_set_member_name(b, "space_size");
+    json_builder_add_int_value(b, (gint64)prism_search_result_total(r->res));
+    json_builder_set_member_name(b, "evaluated");
+    json_builder_add_int_value(b, (gint64)prism_search_result_evaluated(r->res));
+    json_builder_set_member_name(b, "feasible");
+    json_builder_add_int_value(b, (gint64)prism_search_result_feasible(r->res));
+    json_builder_set_member_name(b, "isa");
+    json_builder_add_string_value(b, prism_search_result_isa(r->res));
+    json_builder_set_member_name(b, "ranks");
+    json_builder_add_int_value(b, prism_search_result_ranks(r->res));
+    size_t n_obj = 0;
+    const PrismObjective *obj = prism_search_result_objectives(r->res, &n_obj);
+    json_builder_set_member_name(b, "objectives");
+    json_builder_begin_array(b);
+    for (size_t o = 0; o < n_obj; o++) {
+        g_autofree char *nm = prism_objective_name(&obj[o]);
+        json_builder_add_string_value(b, nm);
+    }
+    json_builder_end_array(b);
+    g_autofree char *by = prism_objective_name(prism_search_result_rank_by(r->res));
+    json_builder_set_member_name(b, "rank_by");
+    json_builder_add_string_value(b, by);
+    g_autofree char *filt = prism_space_filter_describe(r->filter);
+    json_builder_set_member_name(b, "filters");
+    json_builder_add_string_value(b, filt);
+}
+
+static void json_print(FILE *out, JsonBuilder *b)
+{
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    g_autofree char *text = json_generator_to_data(gen, NULL);
+    fprintf(out, "%s\n", text);
+}
+
+static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
+                            GError **error)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_header(b, r);
+    const PrismTopK *top = prism_search_result_top(r->res, 0);
+    json_builder_set_member_name(b, "top");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < prism_topk_size(top); i++)
+        if (!json_entry(b, r, prism_topk_index(top, i), error))
+            return FALSE;
+    json_builder_end_array(b);
+    const PrismFront *f = prism_search_result_front(r->res, 0);
+    json_builder_set_member_name(b, "front");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < prism_front_size(f); i++)
+        if (!json_entry(b, r, prism_front_index(f, i), error))
+            return FALSE;
+    json_builder_end_array(b);
+    if (refined != NULL)
+        prism_refine_to_json(r->cm, refined, b);
+    json_builder_end_object(b);
+    json_print(out, b);
+    return TRUE;
+}
+
+/* What would make room when nothing fits: collective what-if searches. */
+typedef struct {
+    uint32_t devices;   /* 0 = no larger device count helped (up to 8x) */
+    uint64_t feasible;  /* strategies that fit with that many devices */
+    double best_step;
+    gboolean relaxed_tried;
+    uint64_t relaxed_feasible; /* without the filters, same devices */
+    double relaxed_best_step;
+} WhatIf;
+
+static gboolean what_if_search(PrismComm *comm, const PrismInputs *in, const PrismCostModel *cm,
+                               const uint32_t *devices, size_t n_devices,
+                               const PrismSpaceFilter *filter, const PrismKernelTable *kt,
+                               uint64_t *feasible, double *best, GError **error)
+{
+    *feasible = 0;
+    *best = NAN;
+    GError *local = NULL;
+    g_autoptr(PrismSpace) space =
+        prism_space_new(in->model, &in->training, devices, n_devices, filter, &local);
+    if (space == NULL) { /* an empty space simply does not help; same on every rank */
+        g_clear_error(&local);
+        return TRUE;
+    }
+    PrismSearchJob job = {.cm = cm, .space = space};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.top_k = 1;
+    opt.kt = kt;
+    g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
+    if (res == NULL)
+        return FALSE;
+    *feasible = prism_search_result_feasible(res);
+    if (prism_topk_size(prism_search_result_top(res, 0)) > 0)
+        *best = prism_topk_key(prism_search_result_top(res, 0), 0);
+    return TRUE;
+}
+
+static gboolean explore_what_if(PrismComm *comm, const Report *r, const PrismKernelTable *kt,
+                                WhatIf *w, GError **error)
+{
+    memset(w, 0, sizeof *w);
+    size_t nd = 0;
+    const uint32_t *dev = prism_space_devices(r->job->space, &nd);
+    for (uint64_t f = 2; f <= 8; f *= 2) {
+        uint64_t n = dev[nd - 1] * f;
+        if (n > G_MAXUINT32)
+            break;
+        uint32_t n32 = (uint32_t)n;
+        uint64_t feas = 0;
+        double best = NAN;
+        if (!what_if_search(comm, r->in, r->cm, &n32, 1, r->filter, kt, &feas, &best, error))
+            return FALSE;
+        if (feas > 0) {
+            w->devices = n32;
+            w->feasible = feas;
+            w->best_step = best;
+            break;
+        }
+    }
+    g_autofree char *filt = prism_space_filter_describe(r->filter);
+    if (*filt) {
+        w->relaxed_tried = TRUE;
+        if (!what_if_search(comm, r->in, r->cm, dev, nd, NULL, kt, &w->relaxed_feasible,
+                            &w->relaxed_best_step, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+static void add_suggestion(GPtrArray *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void add_suggestion(GPtrArray *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_ptr_array_add(s, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
+/* Suggestions from the closest strategy and the what-if searches. */
+static GPtrArray *suggestions(const Report *r, const PrismStrategy *s, const double *c,
+                              const WhatIf *w)
+{
+    size_t nd = 0;
+    const uint32_t *dev = prism_space_devices(r->job->space, &nd);
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    double margin = prism_cost_model_knobs(r->cm)->v[PRISM_KNOB_MEM_MARGIN];
+    double statics = c[PRISM_COL_MEM_PARAMS] + c[PRISM_COL_MEM_GRADS] +
+                     c[PRISM_COL_MEM_OPTIMIZER];
+    if (w->devices)
+        add_suggestion(out, "more devices: with --devices %u, %" G_GUINT64_FORMAT
+                            " strategies fit (best step time %.4g s)",
+                       w->devices, w->feasible, w->best_step);
+    else
+        add_suggestion(out, "more devices: even 8x the devices (%u) fit nothing with these "
+                            "settings",
+                       dev[nd - 1] * 8);
+    if (w->relaxed_tried) {
+        if (w->relaxed_feasible > 0)
+            add_suggestion(out, "drop the filters (--fix/--range/--only): %" G_GUINT64_FORMAT
+                                " strategies of the unrestricted space fit (best step time "
+                                "%.4g s)",
+                           w->relaxed_feasible, w->relaxed_best_step);
+        else
+            add_suggestion(out, "the filters are not the cause: the unrestricted space has "
+                                "no fitting strategy either");
+    }
+    add_suggestion(out, "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
+                        "the %.1f GiB margin (knob mem_margin)",
+                   ceil(10 * (c[PRISM_COL_MEM_PEAK] + margin) / GIB) / 10,
+                   c[PRISM_COL_MEM_PEAK] / GIB, margin / GIB);
+    if (statics > r->usable)
+        add_suggestion(out, "model states (params + grads + optimizer) alone take %.1f GiB per "
+                            "device even in the closest strategy (tp=%u, pp=%u, zero=%u): "
+                            "shard over more devices",
+                       statics / GIB, s->tp, s->pp, (unsigned)s->zero);
+    else
+        add_suggestion(out, "activations take %.1f GiB in the closest strategy (mbs=%u, "
+                            "recompute=%s): a shorter --seq, or more tp/cp/pp (more devices)",
+                       c[PRISM_COL_MEM_ACTIVATIONS] / GIB, s->mbs,
+                       prism_recompute_name((PrismRecompute)s->recompute));
+    static const struct {
+        PrismDim dim;
+        const char *what;
+    } savers[] = {{PRISM_DIM_MBS, "mbs=1"}, {PRISM_DIM_RECOMPUTE, "recompute=full"},
+                  {PRISM_DIM_ZERO, "zero=3"}, {PRISM_DIM_TP, "larger tp"},
+                  {PRISM_DIM_PP, "larger pp"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(savers); i++)
+        if (prism_space_filter_restricts(r->filter, savers[i].dim))
+            add_suggestion(out, "your filter on %s may exclude %s, which saves memory",
+                           prism_dim_name(savers[i].dim), savers[i].what);
+    return out;
+}
+
+static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, const Report *r,
+                                    const PrismKernelTable *kt, GError **error)
+{
+    WhatIf w;
+    if (!explore_what_if(comm, r, kt, &w, error))
+        return FALSE;
+    const PrismTopK *cl = prism_search_result_closest(r->res, 0);
+    PrismStrategy s0 = {0};
+    double c0[PRISM_COL_COUNT] = {0};
+    if (prism_topk_size(cl) == 0 || !row(r, prism_topk_index(cl, 0), &s0, c0, error)) {
+        if (error && *error == NULL)
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                        "nothing fits and no strategy has a finite peak memory");
+        return FALSE;
+    }
+    g_autoptr(GPtrArray) sug = suggestions(r, &s0, c0, &w);
+    if (out != NULL && json) {
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        json_builder_begin_object(b);
+        json_header(b, r);
+        json_builder_set_member_name(b, "top");
+        json_builder_begin_array(b);
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "front");
+        json_builder_begin_array(b);
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "closest");
+        json_builder_begin_array(b);
+        for (size_t i = 0; i < prism_topk_size(cl); i++)
+            if (!json_entry(b, r, prism_topk_index(cl, i), error))
+                return FALSE;
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "suggestions");
+        json_builder_begin_array(b);
+        for (guint i = 0; i < sug->len; i++)
+            json_builder_add_string_value(b, g_ptr_array_index(sug, i));
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+        json_print(out, b);
+    } else if (out != NULL) {
+        fprintf(out, "\nNothing fits in %.1f GiB usable per device. Closest strategies "
+                     "(lowest peak memory):\n",
+                r->usable / GIB);
+        fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "peak GiB", "over GiB", "reason",
+                "strategy");
+        gboolean wide = devices_vary(r);
+        for (size_t i = 0; i < prism_topk_size(cl); i++) {
+            PrismStrategy s;
+            double c[PRISM_COL_COUNT];
+            if (!row(r, prism_topk_index(cl, i), &s, c, error))
+                return FALSE;
+            g_autofree char *st = strategy_text(&s, wide);
+            fprintf(out, "%3zu %10.2f %+10.2f %16s  %s\n", i + 1, c[PRISM_COL_MEM_PEAK] / GIB,
+                    (c[PRISM_COL_MEM_PEAK] - r->usable) / GIB,
+                    prism_reason_name((PrismReason)(int)c[PRISM_COL_REASON]), st);
+        }
+        fprintf(out, "Memory of #1: params %.1f, grads %.1f, optimizer %.1f, activations "
+                     "%.1f, buffers %.1f GiB\nWhat would make room:\n",
+                c0[PRISM_COL_MEM_PARAMS] / GIB, c0[PRISM_COL_MEM_GRADS] / GIB,
+                c0[PRISM_COL_MEM_OPTIMIZER] / GIB, c0[PRISM_COL_MEM_ACTIVATIONS] / GIB,
+                c0[PRISM_COL_MEM_COMM_BUFFERS] / GIB);
+        for (guint i = 0; i < sug->len; i++)
+            fprintf(out, "  - %s\n", (const char *)g_ptr_array_index(sug, i));
+    }
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                "nothing fits: the closest strategy needs %.1f GiB per device, %.1f GiB over "
+                "the %.1f GiB usable (%s); %s",
+                c0[PRISM_COL_MEM_PEAK] / GIB, (c0[PRISM_COL_MEM_PEAK] - r->usable) / GIB,
+                r->usable / GIB, prism_reason_name((PrismReason)(int)c0[PRISM_COL_REASON]),
+                (const char *)g_ptr_array_index(sug, 0));
+    return FALSE;
+}
+
+static gboolean build_filter(const PlanOptions *o, PrismSpaceFilter *f, GError **error)
+{
+    for (char **s = o->fix; s && *s; s++)
+        if (!prism_space_filter_fix(f, *s, error))
+            return FALSE;
+    for (char **s = o->range; s && *s; s++)
+        if (!prism_space_filter_range(f, *s, error))
+            return FALSE;
+    for (char **s = o->only; s && *s; s++)
+        if (!prism_space_filter_only(f, *s, error))
+            return FALSE;
+    return TRUE;
+}
+
+/* Search options from the command line; local, identical on every rank. */
+static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GError **error)
+{
+    prism_search_options_init(opt);
+    if (o->objectives != NULL &&
+        !prism_objectives_parse(o->objectives, opt->objectives, &opt->n_objectives, error))
+        return FALSE;
+    if (o->rank_by != NULL) {
+        if (!prism_objective_parse(o->rank_by, &opt->rank_by, error)) {
+            g_prefix_error(error, "--rank-by: ");
+            return FALSE;
+        }
+        opt->rank_by_set = TRUE;
+    }
+    if (o->top < 1 || o->top > 1000) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--top %d: must be between 1 and 1000", o->top);
+        return FALSE;
+    }
+    if (o->refine < 0 || o->refine > 1000) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--refine %d: must be between 0 and 1000", o->refine);
+        return FALSE;
+    }
+    opt->top_k = (size_t)MAX(o->top, o->refine);
+    opt->progress = !o->no_progress;
+    opt->label = "plan";
+    opt->stop = stop_requested;
+    return TRUE;
+}
+
+static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
+{
+    FILE *out = prism_app_out(comm);
+    PrismInputs in;
+    if (!prism_app_load_inputs(comm, &o->common, &in, error))
+        return FALSE;
+    gboolean ok = FALSE;
+    g_autoptr(PrismSpaceFilter) filter = prism_space_filter_new();
+    g_autoptr(PrismSpace) space = NULL;
+    g_autoptr(PrismCostModel) cm = NULL;
+    g_autoptr(PrismSearchResult) res = NULL;
+    g_autoptr(GPtrArray) refined = NULL; /* --refine results (rank 0) */
+    const PrismKernelTable *kt = NULL;
+    PrismSearchOptions opt;
+    GError *local = NULL;
+    if (build_filter(o, filter, &local))
+        space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter,
+                                &local);
+    if (!prism_comm_agree_error(comm, &local))
+        goto done;
+    if (o->count) {
+        g_autofree char *text = prism_space_describe(space, o->common.json);
+        if (out)
+            fprintf(out, "%s%s", text, o->common.json ? "\n" : "");
+        ok = TRUE;
+        goto done;
+    }
+    if (search_options(o, &opt, &local)) {
+        cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, &local);
+        if (cm != NULL)
+            kt = prism_kernel_table_get(o->common.isa, &local);
+    }
+    if (!prism_comm_agree_error(comm, &local))
+        goto done;
+    opt.kt = kt;
+    PrismSearchJob job = {.cm = cm, .space = space};
+    res = prism_search_run(comm, &job, 1, &opt, NULL, &local);
+    if (res == NULL)
+        goto done;
+    /* --refine (layer-level divide-and-conquer over the best strategies) plugs in here,
+     * between the search and the report. */
+    Report r = {.in = &in, .filter = filter, .cm = cm, .job = &job, .res = res,
+                .usable = prism_cost_model_budget(cm) -
+                          prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN]};
+    if (prism_search_result_feasible(res) == 0) {
+        (void)report_nothing_fits(comm, out, o->common.json, &r, kt, &local);
+        goto done;
+    }
+    if (out != NULL && o->refine > 0) {
+        /* the K best of the top list, refined on rank 0 (cheap and deterministic) */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        size_t k = MIN((size_t)o->refine, prism_topk_size(top));
+        g_autofree PrismStrategy *best = g_new0(PrismStrategy, k ? k : 1);
+        double cols[PRISM_COL_COUNT];
+        gboolean rows_ok = TRUE;
+        for (size_t i = 0; i < k && rows_ok; i++)
+            rows_ok = row(&r, prism_topk_index(top, i), &best[i], cols, &local);
+        if (rows_ok)
+            refined = prism_refine_run(cm, best, k, &local);
+        if (refined == NULL)
+            goto done;
+    }
+    if (out != NULL) {
+        if (o->common.json) {
+            ok = report_json(out, &r, refined, &local);
+        } else {
+            print_header(out, &r);
+            ok = print_top(out, &r, &local) && print_why(out, &r, &local) &&
+                 print_front(out, &r, &local);
+            if (ok && refined != NULL)
+                prism_refine_print(out, cm, refined);
+        }
+    } else {
+        ok = TRUE;
+    }
+done:
+    if (local != NULL)
+        g_propagate_error(error, local);
+    prism_inputs_clear(&in);
+    return ok && (error == NULL || *error == NULL);
+}
 
 gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    (void)comm;
-    (void)argc;
-    (void)argv;
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                "prism plan is not implemented yet");
-    return FALSE;
+    PlanOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_JSON, .top = 10};
+    const GOptionEntry entries[] = {
+        {"fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.fix,
+         "fix dimensions, e.g. tp=8,zero=1 (repeatable)", "DIM=V,..."},
+        {"range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.range,
+         "restrict dimensions to ranges, e.g. pp=1:16,mbs=:4 (repeatable)", "DIM=A:B,..."},
+        {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.only,
+         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)",
+         "DIM=V1,V2,..."},
+        {"count", 0, 0, G_OPTION_ARG_NONE, &o.count,
+         "print the space size per dimension and in total, without evaluating", NULL},
+        {"objectives", 0, 0, G_OPTION_ARG_STRING, &o.objectives,
+         "Pareto objectives (default step_time,peak_mem [,devices]); max:COL maximises",
+         "COL,..."},
+        {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the top list (default 10)", "K"},
+        {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
+         "column the top list is ranked by (default step_time; max:COL)", "COL"},
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress,
+         "never print the progress line", NULL},
+        {"refine", 0, 0, G_OPTION_ARG_INT, &o.refine,
+         "refine the K best strategies: uneven layer split over the pipeline chunks and "
+         "per-layer recompute under each stage's memory budget (search/DC.md)",
+         "K"},
+        {NULL}};
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("- search every strategy: top list, Pareto front and why");
+    g_option_context_set_summary(
+        ctx, "Evaluates the whole strategy space (dp, tp, pp, vpp, cp, ep, sp, mbs, zero,\n"
+             "recompute, schedule and the device count) with the cost model, over all MPI\n"
+             "ranks. With no options: GPT-3 175B on 1024 A100-80GB, gbs 1536, seq 2048.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    prism_app_add_common_options(ctx, &o.common);
+    gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
+    if (ok && argc > 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "unexpected argument '%s' (see prism plan --help)", argv[1]);
+        ok = FALSE;
+    }
+    if (ok) {
+        struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+        sigemptyset(&sa.sa_mask);
+        plan_interrupted = 0;
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        ok = plan_run(comm, &o, error);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+    plan_options_clear(&o);
+    return ok;
 }

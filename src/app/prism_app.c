@@ -19,8 +19,10 @@ static const PrismAppCommand commands[] = {
     {"sweep", "evaluate every strategy (or a grid of setups) into an HDF5 landscape",
      prism_cmd_sweep},
     {"explain", "every cost term of one strategy, with formula and value", prism_cmd_explain},
-    {"models", "list the built-in model zoo", prism_cmd_models},
-    {"clusters", "list the built-in cluster presets", prism_cmd_clusters},
+    {"models", "list the model zoo, or show one model or config.json layer by layer",
+     prism_cmd_models},
+    {"clusters", "list the cluster presets, or show one preset or cluster file",
+     prism_cmd_clusters},
     {"knobs", "list the cost-model knobs with defaults, units and docs", prism_cmd_knobs},
     {"layouts", "optimal operator layouts of a graph over a TP group (SMSG)",
      prism_cmd_layouts},
@@ -28,6 +30,8 @@ static const PrismAppCommand commands[] = {
     {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto},
     {"validate", "compare predictions with published measurements (CSV)",
      prism_cmd_validate},
+    {"inputs", "load and check model, cluster, devices, training and knobs; print them",
+     prism_cmd_inputs},
     {"version", "version, git revision, compiler, ISAs, MPI and HDF5", prism_cmd_version},
 };
 
@@ -111,7 +115,12 @@ int prism_app_main(int argc, char **argv)
     (void)ok;
     /* Final agreement: a failure after the last collective still reaches every rank. */
     GError *agreed = error;
-    if (!prism_comm_agree_error(comm, &agreed)) {
+    if (!prism_comm_agree_error(comm, &agreed) &&
+        g_error_matches(agreed, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HELP_SHOWN)) {
+        if (comm->rank == 0)
+            fputs(agreed->message, stdout);
+        g_clear_error(&agreed);
+    } else if (agreed != NULL) {
         if (comm->rank == 0)
             fprintf(stderr, "prism: error: %s\n", agreed->message);
         if (g_error_matches(agreed, PRISM_INPUT_ERROR, agreed->code) &&

@@ -270,19 +270,9 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
     return TRUE;
 }
 
-PrismCluster *prism_cluster_from_file(const char *path, GError **error)
+/* The key file is loaded; @p path names it in messages. */
+static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError **error)
 {
-    g_return_val_if_fail(path != NULL, NULL);
-    g_autoptr(GKeyFile) kf = g_key_file_new();
-    GError *local = NULL;
-    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
-        gboolean io = local->domain == G_FILE_ERROR;
-        set_error(error, io ? PRISM_INPUT_ERROR_FILE : PRISM_INPUT_ERROR_PARSE,
-                  "%s: %s %s", path, io ? "cannot read cluster file:" : "malformed key file:",
-                  local->message);
-        g_error_free(local);
-        return NULL;
-    }
     if (!g_key_file_has_group(kf, "cluster")) {
         set_error(error, PRISM_INPUT_ERROR_MISSING, "%s: group [cluster] is missing", path);
         return NULL;
@@ -388,6 +378,42 @@ PrismCluster *prism_cluster_from_file(const char *path, GError **error)
         return NULL;
     }
     return g_steal_pointer(&c);
+}
+
+PrismCluster *prism_cluster_from_data(const char *data, size_t len, const char *label,
+                                      GError **error)
+{
+    g_return_val_if_fail(data != NULL || len == 0, NULL);
+    const char *path = label != NULL ? label : "cluster file";
+    if (len > (16u << 20)) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: %zu bytes is too large for a cluster file",
+                  path, len);
+        return NULL;
+    }
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    GError *local = NULL;
+    if (!g_key_file_load_from_data(kf, len ? data : "", len, G_KEY_FILE_NONE, &local)) {
+        set_error(error, PRISM_INPUT_ERROR_PARSE, "%s: malformed key file: %s", path,
+                  local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    return cluster_from_keyfile(kf, path, error);
+}
+
+PrismCluster *prism_cluster_from_file(const char *path, GError **error)
+{
+    g_return_val_if_fail(path != NULL, NULL);
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    GError *local = NULL;
+    if (!g_file_get_contents(path, &data, &len, &local)) {
+        set_error(error, PRISM_INPUT_ERROR_FILE, "%s: cannot read cluster file: %s", path,
+                  local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    return prism_cluster_from_data(data, len, path, error);
 }
 
 PrismCluster *prism_cluster_resolve(const char *name_or_path, GError **error)

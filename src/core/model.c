@@ -161,6 +161,7 @@ void prism_model_params(const PrismModel *model, PrismParamCount *out)
             out->mtp += extra + prism_block_params(s, model->hidden);
             out->experts += prism_block_expert_params(s, model->hidden);
             out->active += extra + block_active_params(s, model->hidden);
+            out->mtp_active += extra + block_active_params(s, model->hidden);
             break;
         }
         case PRISM_LAYER_FINAL_NORM:

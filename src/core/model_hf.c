@@ -1,23 +1,521 @@
 // SPDX-License-Identifier: MIT
 /*
- * model_hf.c - Hugging Face config.json reader and the --model resolver.
- * (reader lands in the next commit)
+ * model_hf.c - Hugging Face config.json reader (json-glib) and the --model resolver.
+ *
+ * A config.json is read into a PrismModelDesc (core-internal.h), the same description
+ * the zoo uses, so a config of a zoo model gives exactly the zoo's IR. Every value is
+ * checked before it is used: type, sign and a sane upper bound (so no input can make us
+ * allocate without limit), and each error names the file, the key and the value.
+ * Nesting deeper than MAX_DEPTH is refused before json-glib sees the text (its parser
+ * recurses). Thread-safe; nothing here is collective.
  */
 #include <prism/model.h>
 
+#include <math.h>
 #include <string.h>
+
+#include <json-glib/json-glib.h>
 
 #include <prism/core.h>
 
+#include "core-internal.h"
+
+#define MAX_CONFIG_BYTES (16u << 20) /* a real config.json is a few kB */
+#define MAX_DEPTH 64
+
+/* Architecture handled by one reader path. */
+typedef enum {
+    HF_LLAMA,       /* llama, mistral: dense, RoPE, RMSNorm, SwiGLU */
+    HF_MIXTRAL,     /* mixtral: every layer MoE */
+    HF_QWEN2,       /* qwen2: llama + Q/K/V biases */
+    HF_QWEN3,       /* qwen3: llama with head_dim (default 128) */
+    HF_QWEN3_MOE,   /* qwen3_moe: decoder_sparse_step, mlp_only_layers */
+    HF_DEEPSEEK_V2, /* deepseek_v2: MLA + MoE with shared experts, first_k_dense_replace */
+    HF_DEEPSEEK_V3, /* deepseek_v3: deepseek_v2 + num_nextn_predict_layers (MTP) */
+    HF_GPT2,        /* gpt2: learned positions, LayerNorm, GELU, biases, tied */
+    HF_GPT_NEOX,    /* gpt_neox: RoPE, LayerNorm, GELU, biases, untied by default */
+} HfArch;
+
+static const struct {
+    const char *model_type;
+    HfArch arch;
+} hf_types[] = {
+    {"llama", HF_LLAMA},         {"mistral", HF_LLAMA},         {"mixtral", HF_MIXTRAL},
+    {"qwen2", HF_QWEN2},         {"qwen3", HF_QWEN3},           {"qwen3_moe", HF_QWEN3_MOE},
+    {"deepseek_v2", HF_DEEPSEEK_V2}, {"deepseek_v3", HF_DEEPSEEK_V3}, {"gpt2", HF_GPT2},
+    {"gpt_neox", HF_GPT_NEOX},
+};
+
+static char *supported_types(void)
+{
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(hf_types); i++)
+        g_string_append_printf(s, "%s%s", i ? ", " : "", hf_types[i].model_type);
+    return g_string_free(s, FALSE);
+}
+
+/* Reading context: the file label for messages and the JSON object. */
+typedef struct Hf {
+    const char *label;
+    JsonObject *obj;
+    const char *model_type;
+} Hf;
+
+static void hf_error(const Hf *hf, GError **error, int code, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
+
+static void hf_error(const Hf *hf, GError **error, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(error, PRISM_INPUT_ERROR, code, "%s: %s", hf->label, msg);
+}
+
+/* The JSON text of a node, shortened, for messages. */
+static char *node_text(JsonNode *node)
+{
+    g_autofree char *full = json_to_string(node, FALSE);
+    if (full == NULL)
+        return g_strdup("?");
+    if (strlen(full) > 40)
+        return g_strdup_printf("%.37s...", full);
+    return g_steal_pointer(&full);
+}
+
+/* NULL when the key is absent or JSON null (HF writes null for "not used"). */
+static JsonNode *member(const Hf *hf, const char *key)
+{
+    JsonNode *n = json_object_get_member(hf->obj, key);
+    return n != NULL && !JSON_NODE_HOLDS_NULL(n) ? n : NULL;
+}
+
+/*
+ * An integer in [lo, hi]. Absent/null: *out = def, or an error when @p required.
+ * JSON numbers with a fractional part, strings, booleans and containers are errors.
+ */
+static gboolean get_int(const Hf *hf, const char *key, gboolean required, int64_t def,
+                        int64_t lo, int64_t hi, uint64_t *out, GError **error)
+{
+    JsonNode *n = member(hf, key);
+    if (n == NULL) {
+        if (required) {
+            hf_error(hf, error, PRISM_INPUT_ERROR_MISSING,
+                     "key '%s' is missing (needed for model_type '%s')", key, hf->model_type);
+            return FALSE;
+        }
+        *out = (uint64_t)def;
+        return TRUE;
+    }
+    GType t = JSON_NODE_HOLDS_VALUE(n) ? json_node_get_value_type(n) : G_TYPE_INVALID;
+    double v;
+    if (t == G_TYPE_INT64) {
+        v = (double)json_node_get_int(n);
+    } else if (t == G_TYPE_DOUBLE) {
+        v = json_node_get_double(n);
+    } else {
+        g_autofree char *text = node_text(n);
+        hf_error(hf, error, PRISM_INPUT_ERROR_PARSE, "key '%s' = %s is not a number", key,
+                 text);
+        return FALSE;
+    }
+    if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi) {
+        g_autofree char *text = node_text(n);
+        hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                 "key '%s' = %s must be a whole number between %" G_GINT64_FORMAT
+                 " and %" G_GINT64_FORMAT,
+                 key, text, lo, hi);
+        return FALSE;
+    }
+    *out = (uint64_t)v;
+    return TRUE;
+}
+
+static gboolean get_bool(const Hf *hf, const char *key, gboolean def, gboolean *out,
+                         GError **error)
+{
+    JsonNode *n = member(hf, key);
+    if (n == NULL) {
+        *out = def;
+        return TRUE;
+    }
+    if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN) {
+        g_autofree char *text = node_text(n);
+        hf_error(hf, error, PRISM_INPUT_ERROR_PARSE, "key '%s' = %s is not true or false", key,
+                 text);
+        return FALSE;
+    }
+    *out = json_node_get_boolean(n);
+    return TRUE;
+}
+
+/* Bounds: generous for any real model, small enough that nothing can blow up. */
+#define MAX_LAYERS 10000
+#define MAX_WIDTH (1 << 24)
+#define MAX_HEADS 65536
+#define MAX_VOCAB (1ll << 31)
+#define MAX_EXPERTS 65536
+#define MAX_POSITIONS (1ll << 31)
+
+/* The fields every decoder type shares (llama naming). */
+static gboolean read_common(const Hf *hf, HfArch arch, PrismModelDesc *d, GError **error)
+{
+    uint64_t v = 0;
+    if (!get_int(hf, "hidden_size", TRUE, 0, 1, MAX_WIDTH, &d->hidden, error) ||
+        !get_int(hf, "num_hidden_layers", TRUE, 0, 1, MAX_LAYERS, &v, error))
+        return FALSE;
+    d->n_blocks = (uint32_t)v;
+    if (!get_int(hf, "num_attention_heads", TRUE, 0, 1, MAX_HEADS, &v, error))
+        return FALSE;
+    d->attn.n_heads = (uint32_t)v;
+    if (!get_int(hf, "num_key_value_heads", FALSE, d->attn.n_heads, 1, MAX_HEADS, &v, error))
+        return FALSE;
+    d->attn.n_kv_heads = (uint32_t)v;
+    if (!get_int(hf, "vocab_size", TRUE, 0, 1, MAX_VOCAB, &d->vocab, error) ||
+        !get_int(hf, "max_position_embeddings", FALSE, 0, 0, MAX_POSITIONS,
+                 &d->max_positions, error))
+        return FALSE;
+    /* head_dim: Qwen3 defaults to 128; the others derive it from hidden / heads. */
+    gboolean has_head_dim = member(hf, "head_dim") != NULL;
+    if (has_head_dim || arch == HF_QWEN3 || arch == HF_QWEN3_MOE) {
+        if (!get_int(hf, "head_dim", FALSE, 128, 1, MAX_WIDTH, &v, error))
+            return FALSE;
+        d->attn.head_dim = (uint32_t)v;
+    } else if (d->hidden % d->attn.n_heads != 0) {
+        hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                 "hidden_size = %" G_GUINT64_FORMAT " is not a multiple of num_attention_heads "
+                 "= %u (and no head_dim is given)",
+                 d->hidden, d->attn.n_heads);
+        return FALSE;
+    } else {
+        d->attn.head_dim = (uint32_t)(d->hidden / d->attn.n_heads);
+    }
+    return get_bool(hf, "tie_word_embeddings", FALSE, &d->tied, error);
+}
+
+static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, GError **error)
+{
+    d->pos = PRISM_POS_ROPE;
+    d->norm = PRISM_NORM_RMSNORM;
+    d->act = PRISM_MLP_SWIGLU;
+    if (!read_common(hf, arch, d, error))
+        return FALSE;
+    gboolean attn_bias = FALSE, mlp_bias = FALSE;
+    if (!get_bool(hf, "attention_bias", FALSE, &attn_bias, error) ||
+        !get_bool(hf, "mlp_bias", FALSE, &mlp_bias, error))
+        return FALSE;
+    d->attn.qkv_bias = attn_bias || arch == HF_QWEN2; /* Qwen2: biases on Q, K, V only */
+    d->attn.out_bias = attn_bias;
+    d->mlp_bias = mlp_bias;
+    uint64_t v = 0;
+    switch (arch) {
+    case HF_MIXTRAL:
+        if (!get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
+            !get_int(hf, "num_local_experts", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+            return FALSE;
+        d->n_experts = (uint32_t)v;
+        if (!get_int(hf, "num_experts_per_tok", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+            return FALSE;
+        d->top_k = (uint32_t)v;
+        d->ffn = d->expert_ffn;
+        return TRUE;
+    case HF_QWEN3_MOE:
+        if (!get_int(hf, "intermediate_size", FALSE, 0, 0, MAX_WIDTH, &d->ffn, error) ||
+            !get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn,
+                     error) ||
+            !get_int(hf, "num_experts", TRUE, 0, 0, MAX_EXPERTS, &v, error))
+            return FALSE;
+        d->n_experts = (uint32_t)v;
+        if (!get_int(hf, "num_experts_per_tok", d->n_experts > 0, 0, 1, MAX_EXPERTS, &v,
+                     error))
+            return FALSE;
+        d->top_k = (uint32_t)v;
+        if (!get_int(hf, "decoder_sparse_step", FALSE, 1, 1, MAX_LAYERS, &v, error))
+            return FALSE;
+        d->moe_step = (uint32_t)v;
+        d->moe_phase = 1; /* MoE when (i + 1) % decoder_sparse_step == 0 */
+        return TRUE;
+    default:
+        return get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->ffn, error);
+    }
+}
+
+static gboolean read_deepseek(const Hf *hf, HfArch arch, PrismModelDesc *d, GError **error)
+{
+    d->pos = PRISM_POS_ROPE;
+    d->norm = PRISM_NORM_RMSNORM;
+    d->act = PRISM_MLP_SWIGLU;
+    if (!read_common(hf, arch, d, error))
+        return FALSE;
+    PrismAttnSpec *a = &d->attn;
+    uint64_t v = 0;
+    a->kind = PRISM_ATTN_MLA;
+    a->n_kv_heads = a->n_heads; /* MLA: num_key_value_heads is not used */
+    if (!get_int(hf, "kv_lora_rank", TRUE, 0, 1, MAX_WIDTH, &v, error))
+        return FALSE;
+    a->kv_lora_rank = (uint32_t)v;
+    if (!get_int(hf, "q_lora_rank", FALSE, 0, 0, MAX_WIDTH, &v, error)) /* null = none */
+        return FALSE;
+    a->q_lora_rank = (uint32_t)v;
+    if (!get_int(hf, "qk_rope_head_dim", TRUE, 0, 0, MAX_WIDTH, &v, error))
+        return FALSE;
+    a->qk_rope_head_dim = (uint32_t)v;
+    if (!get_int(hf, "qk_nope_head_dim", TRUE, 0, 0, MAX_WIDTH, &v, error))
+        return FALSE;
+    a->qk_nope_head_dim = (uint32_t)v;
+    if (!get_int(hf, "v_head_dim", TRUE, 0, 1, MAX_WIDTH, &v, error))
+        return FALSE;
+    a->v_head_dim = (uint32_t)v;
+    a->head_dim = a->qk_nope_head_dim + a->qk_rope_head_dim;
+    if (a->head_dim == 0) {
+        hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                 "qk_nope_head_dim + qk_rope_head_dim must be > 0");
+        return FALSE;
+    }
+    gboolean attn_bias = FALSE;
+    if (!get_bool(hf, "attention_bias", FALSE, &attn_bias, error))
+        return FALSE;
+    a->qkv_bias = FALSE; /* MLA projections have no biases; attention_bias is the output */
+    a->out_bias = attn_bias;
+    if (!get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->ffn, error) ||
+        !get_int(hf, "n_routed_experts", FALSE, 0, 0, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->n_experts = (uint32_t)v;
+    if (d->n_experts > 0) {
+        if (!get_int(hf, "num_experts_per_tok", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+            return FALSE;
+        d->top_k = (uint32_t)v;
+        if (!get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn,
+                     error) ||
+            !get_int(hf, "n_shared_experts", FALSE, 0, 0, MAX_EXPERTS, &v, error))
+            return FALSE;
+        d->n_shared = (uint32_t)v;
+        if (!get_int(hf, "first_k_dense_replace", FALSE, 0, 0, MAX_LAYERS, &v, error))
+            return FALSE;
+        d->first_dense = (uint32_t)v;
+        if (!get_int(hf, "moe_layer_freq", FALSE, 1, 1, MAX_LAYERS, &v, error))
+            return FALSE;
+        d->moe_step = (uint32_t)v; /* MoE when i >= first_k_dense_replace && i % freq == 0 */
+    }
+    if (arch == HF_DEEPSEEK_V3) {
+        if (!get_int(hf, "num_nextn_predict_layers", FALSE, 0, 0, 16, &v, error))
+            return FALSE;
+        d->n_mtp = (uint32_t)v;
+    }
+    return TRUE;
+}
+
+static gboolean read_gpt2(const Hf *hf, PrismModelDesc *d, GError **error)
+{
+    uint64_t v = 0;
+    d->pos = PRISM_POS_LEARNED;
+    d->norm = PRISM_NORM_LAYERNORM;
+    d->act = PRISM_MLP_GELU;
+    d->mlp_bias = d->attn.qkv_bias = d->attn.out_bias = TRUE;
+    d->tied = TRUE; /* GPT-2 always ties the LM head to the token embedding */
+    if (!get_int(hf, "n_embd", TRUE, 0, 1, MAX_WIDTH, &d->hidden, error) ||
+        !get_int(hf, "n_layer", TRUE, 0, 1, MAX_LAYERS, &v, error))
+        return FALSE;
+    d->n_blocks = (uint32_t)v;
+    if (!get_int(hf, "n_head", TRUE, 0, 1, MAX_HEADS, &v, error))
+        return FALSE;
+    d->attn.n_heads = d->attn.n_kv_heads = (uint32_t)v;
+    if (d->hidden % d->attn.n_heads != 0) {
+        hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                 "n_embd = %" G_GUINT64_FORMAT " is not a multiple of n_head = %u", d->hidden,
+                 d->attn.n_heads);
+        return FALSE;
+    }
+    d->attn.head_dim = (uint32_t)(d->hidden / d->attn.n_heads);
+    return get_int(hf, "vocab_size", TRUE, 0, 1, MAX_VOCAB, &d->vocab, error) &&
+           get_int(hf, "n_positions", TRUE, 0, 1, MAX_POSITIONS, &d->max_positions, error) &&
+           get_int(hf, "n_inner", FALSE, (int64_t)(4 * d->hidden), 1, MAX_WIDTH, &d->ffn,
+                   error);
+}
+
+static gboolean read_gpt_neox(const Hf *hf, PrismModelDesc *d, GError **error)
+{
+    d->pos = PRISM_POS_ROPE;
+    d->norm = PRISM_NORM_LAYERNORM;
+    d->act = PRISM_MLP_GELU;
+    d->mlp_bias = TRUE;
+    if (!read_common(hf, HF_GPT_NEOX, d, error))
+        return FALSE;
+    gboolean attn_bias = TRUE;
+    if (!get_bool(hf, "attention_bias", TRUE, &attn_bias, error))
+        return FALSE;
+    d->attn.qkv_bias = d->attn.out_bias = attn_bias;
+    return get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->ffn, error);
+}
+
+/* Qwen-MoE mlp_only_layers: block indices forced dense. */
+static gboolean read_dense_mask(const Hf *hf, PrismModelDesc *d, gboolean **mask,
+                                GError **error)
+{
+    JsonNode *n = member(hf, "mlp_only_layers");
+    if (n == NULL)
+        return TRUE;
+    if (!JSON_NODE_HOLDS_ARRAY(n)) {
+        g_autofree char *text = node_text(n);
+        hf_error(hf, error, PRISM_INPUT_ERROR_PARSE,
+                 "key 'mlp_only_layers' = %s is not a list of layer indices", text);
+        return FALSE;
+    }
+    JsonArray *arr = json_node_get_array(n);
+    *mask = g_new0(gboolean, d->n_blocks);
+    for (guint i = 0; i < json_array_get_length(arr); i++) {
+        JsonNode *e = json_array_get_element(arr, i);
+        gboolean is_int = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_INT64;
+        int64_t idx = is_int ? json_node_get_int(e) : -1;
+        if (!is_int || idx < 0 || idx >= (int64_t)d->n_blocks) {
+            g_autofree char *text = node_text(e);
+            hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                     "key 'mlp_only_layers'[%u] = %s is not a layer index (0..%u)", i, text,
+                     d->n_blocks - 1);
+            return FALSE;
+        }
+        (*mask)[idx] = TRUE;
+    }
+    d->dense_mask = *mask;
+    return TRUE;
+}
+
+/* Refuse nesting deeper than MAX_DEPTH (json-glib's parser recurses). */
+static gboolean nesting_ok(const char *data, size_t len)
+{
+    int depth = 0;
+    gboolean in_string = FALSE;
+    for (size_t i = 0; i < len; i++) {
+        char c = data[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = FALSE;
+        } else if (c == '"') {
+            in_string = TRUE;
+        } else if (c == '[' || c == '{') {
+            if (++depth > MAX_DEPTH)
+                return FALSE;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return TRUE;
+}
+
+PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *label,
+                                     GError **error)
+{
+    g_return_val_if_fail(data != NULL || len == 0, NULL);
+    Hf hf = {.label = label != NULL ? label : "config.json", .model_type = "?"};
+    if (len > MAX_CONFIG_BYTES) {
+        hf_error(&hf, error, PRISM_INPUT_ERROR_VALUE, "%zu bytes is too large for a config.json",
+                 len);
+        return NULL;
+    }
+    if (!nesting_ok(data, len)) {
+        hf_error(&hf, error, PRISM_INPUT_ERROR_PARSE,
+                 "malformed JSON: nested deeper than %d levels", MAX_DEPTH);
+        return NULL;
+    }
+    g_autoptr(JsonParser) parser = json_parser_new_immutable();
+    GError *local = NULL;
+    /* json-glib wants a length that fits gssize; len is bounded above. */
+    if (len == 0 || !json_parser_load_from_data(parser, data, (gssize)len, &local)) {
+        hf_error(&hf, error, PRISM_INPUT_ERROR_PARSE, "malformed JSON: %s",
+                 local != NULL ? local->message : "empty file");
+        g_clear_error(&local);
+        return NULL;
+    }
+    JsonNode *root = json_parser_get_root(parser);
+    if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
+        hf_error(&hf, error, PRISM_INPUT_ERROR_PARSE,
+                 "the top level is not a JSON object (a config.json is {\"model_type\": ...})");
+        return NULL;
+    }
+    hf.obj = json_node_get_object(root);
+    g_autofree char *types = supported_types();
+    JsonNode *tn = member(&hf, "model_type");
+    if (tn == NULL) {
+        hf_error(&hf, error, PRISM_INPUT_ERROR_MISSING,
+                 "key 'model_type' is missing (supported: %s)", types);
+        return NULL;
+    }
+    if (!JSON_NODE_HOLDS_VALUE(tn) || json_node_get_value_type(tn) != G_TYPE_STRING) {
+        g_autofree char *text = node_text(tn);
+        hf_error(&hf, error, PRISM_INPUT_ERROR_PARSE, "key 'model_type' = %s is not a string",
+                 text);
+        return NULL;
+    }
+    const char *type = json_node_get_string(tn);
+    hf.model_type = type;
+    int found = -1;
+    for (size_t i = 0; i < G_N_ELEMENTS(hf_types); i++)
+        if (strcmp(type, hf_types[i].model_type) == 0)
+            found = (int)i;
+    if (found < 0) {
+        g_autofree char *text = node_text(tn);
+        hf_error(&hf, error, PRISM_INPUT_ERROR_UNSUPPORTED,
+                 "model_type = %s is not supported (supported: %s)", text, types);
+        return NULL;
+    }
+    HfArch arch = hf_types[found].arch;
+    g_autofree char *name = g_strdup_printf("hf:%s", hf.label);
+    PrismModelDesc d = {.name = name, .family = type};
+    g_autofree gboolean *mask = NULL;
+    gboolean ok;
+    switch (arch) {
+    case HF_DEEPSEEK_V2:
+    case HF_DEEPSEEK_V3:
+        ok = read_deepseek(&hf, arch, &d, error);
+        break;
+    case HF_GPT2:
+        ok = read_gpt2(&hf, &d, error);
+        break;
+    case HF_GPT_NEOX:
+        ok = read_gpt_neox(&hf, &d, error);
+        break;
+    default:
+        ok = read_llama_like(&hf, arch, &d, error) &&
+             (arch != HF_QWEN3_MOE || read_dense_mask(&hf, &d, &mask, error));
+        break;
+    }
+    if (!ok)
+        return NULL;
+    GError *invalid = NULL;
+    PrismModel *m = prism_model_build_internal(&d, &invalid);
+    if (m == NULL) {
+        hf_error(&hf, error, invalid->code, "%s", invalid->message);
+        g_error_free(invalid);
+    }
+    return m;
+}
+
 PrismModel *prism_model_from_hf_config(const char *path, GError **error)
 {
-    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
-                "%s: config.json reading is not implemented yet", path);
-    return NULL;
+    g_return_val_if_fail(path != NULL, NULL);
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    GError *local = NULL;
+    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        /* A model folder: read its config.json. */
+        g_autofree char *inner = g_build_filename(path, "config.json", NULL);
+        return prism_model_from_hf_config(inner, error);
+    }
+    if (!g_file_get_contents(path, &data, &len, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                    "%s: cannot read config.json: %s", path, local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    return prism_model_from_hf_json(data, len, path, error);
 }
 
 PrismModel *prism_model_resolve(const char *name_or_path, GError **error)
 {
+    g_return_val_if_fail(name_or_path != NULL, NULL);
     if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".json"))
         return prism_model_from_hf_config(name_or_path, error);
     return prism_model_zoo_get(name_or_path, error);

@@ -6,9 +6,12 @@
  */
 #include <CUnit/CUnit.h>
 
+#include <string.h>
+
 #include <prism/comm.h>
 #include <prism/core.h>
 
+#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 
 static void test_agree_one_rank_fails(void)
@@ -67,7 +70,70 @@ static void test_exscan_and_partition(void)
         }
 }
 
+/* Parse ARGS with the shared options and load the inputs, as a command does. */
+static gboolean load(PrismComm *comm, const char *const *args, PrismInputs *in, GError **error)
+{
+    PrismCommonOptions o = {.flags = PRISM_OPT_ALL_INPUTS};
+    GOptionContext *ctx = g_option_context_new(NULL);
+    prism_app_add_common_options(ctx, &o);
+    int argc = (int)g_strv_length((char **)args);
+    char **argv = g_strdupv((char **)args);
+    char **orig = argv; /* GOption may permute argv; free the original vector */
+    gboolean ok = prism_app_parse(ctx, &argc, &argv, error) &&
+                  prism_app_load_inputs(comm, &o, in, error);
+    g_strfreev(orig);
+    g_option_context_free(ctx);
+    prism_common_options_clear(&o);
+    return ok;
+}
+
+static void test_load_inputs_fail_rank(void)
+{
+    /* Rank R = min(2, size-1) fails while loading; every rank must return FALSE with
+     * the same bad-input error (exit status 2), and no rank may hang. */
+    PrismComm *comm = prism_test_comm();
+    int bad = comm->size > 2 ? 2 : comm->size - 1;
+    char value[16];
+    g_snprintf(value, sizeof value, "%d", bad);
+    g_setenv("PRISM_TEST_FAIL_RANK", value, TRUE);
+    static const char *const args[] = {"prism test", NULL};
+    PrismInputs in;
+    GError *error = NULL;
+    gboolean ok = load(comm, args, &in, &error);
+    g_unsetenv("PRISM_TEST_FAIL_RANK");
+    g_autofree char *expect = g_strdup_printf("rank %d: injected input failure", bad);
+    gboolean good = !ok && g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE) &&
+                    strstr(error->message, expect) != NULL && in.model == NULL;
+    CU_ASSERT_TRUE(prism_test_all(good));
+    g_clear_error(&error);
+
+    /* Without the hook, the default example loads on every rank. */
+    ok = load(comm, args, &in, &error);
+    good = ok && in.model != NULL && strcmp(in.model->name, "gpt3-175b") == 0 &&
+           in.n_devices == 1 && in.devices[0] == 1024 && in.training.gbs == 1536;
+    CU_ASSERT_TRUE(prism_test_all(good));
+    prism_inputs_clear(&in);
+    g_clear_error(&error);
+}
+
+static void test_load_inputs_bad_file(void)
+{
+    /* A malformed config.json read by every rank: all ranks report it. */
+    PrismComm *comm = prism_test_comm();
+    g_autofree char *path = prism_test_data_path("bad/hf-truncated.json");
+    const char *const args[] = {"prism test", "--model", path, NULL};
+    PrismInputs in;
+    GError *error = NULL;
+    gboolean ok = load(comm, args, &in, &error);
+    gboolean good = !ok && g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE) &&
+                    strstr(error->message, path) != NULL;
+    CU_ASSERT_TRUE(prism_test_all(good));
+    g_clear_error(&error);
+}
+
 static CU_TestInfo comm_tests[] = {
+    {"load_inputs: one failing rank fails all", test_load_inputs_fail_rank},
+    {"load_inputs: a bad file fails all", test_load_inputs_bad_file},
     {"agree: one rank fails", test_agree_one_rank_fails},
     {"agree_error: message propagates", test_agree_error_propagates},
     {"exscan and block partition", test_exscan_and_partition},

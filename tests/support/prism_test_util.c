@@ -3,7 +3,10 @@
 #include "prism_test_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <prism/core.h>
 
 PrismComm *prism_test_comm_internal;
 
@@ -44,4 +47,16 @@ gboolean prism_test_close(double a, double b, double rel, double abs)
 {
     double scale = fmax(fabs(a), fabs(b));
     return fabs(a - b) <= rel * scale + abs;
+}
+
+gboolean prism_test_input_error(const GError *error, int code, const char *const *needles,
+                                size_t n_needles, const char *what)
+{
+    gboolean ok = error != NULL && error->domain == PRISM_INPUT_ERROR && error->code == code;
+    for (size_t k = 0; ok && k < n_needles && needles[k] != NULL; k++)
+        ok = strstr(error->message, needles[k]) != NULL;
+    if (!ok)
+        fprintf(stderr, "%s: expected input error %d, got code %d: %s\n", what, code,
+                error ? error->code : -1, error ? error->message : "(no error)");
+    return ok;
 }

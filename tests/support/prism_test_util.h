@@ -28,6 +28,14 @@ gboolean prism_test_all(gboolean local_ok);
 char *prism_test_data_path(const char *name);
 /** A scratch folder shared by all ranks (created by rank 0, broadcast). Static string. */
 const char *prism_test_scratch_dir(void);
+/**
+ * TRUE when @p error is PRISM_INPUT_ERROR with @p code and its message contains every
+ * non-NULL string of @p needles (up to @p n_needles). Prints the error when it does not
+ * match, labelled with @p what.
+ */
+gboolean prism_test_input_error(const GError *error, int code, const char *const *needles,
+                                size_t n_needles, const char *what);
+
 /** |a-b| <= rel*max(|a|,|b|) + abs. */
 gboolean prism_test_close(double a, double b, double rel, double abs);
 

@@ -151,14 +151,9 @@ static void test_bad_files(void)
         PrismCluster *c = prism_cluster_from_file(path, &error);
         CU_ASSERT_PTR_NULL(c);
         prism_cluster_free(c);
-        gboolean ok = error != NULL && error->domain == PRISM_INPUT_ERROR &&
-                      error->code == bad[i].code && strstr(error->message, path) != NULL;
-        for (int k = 0; ok && k < 3 && bad[i].needles[k] != NULL; k++)
-            ok = strstr(error->message, bad[i].needles[k]) != NULL;
-        if (!ok)
-            fprintf(stderr, "%s: code %d, message: %s\n", bad[i].file, error ? error->code : -1,
-                    error ? error->message : "(none)");
-        CU_ASSERT_TRUE(ok);
+        CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, path) : NULL);
+        CU_ASSERT_TRUE(prism_test_input_error(error, bad[i].code, bad[i].needles,
+                                              G_N_ELEMENTS(bad[i].needles), bad[i].file));
         g_clear_error(&error);
     }
 }

@@ -241,6 +241,7 @@ static void test_deepseek_v3_by_hand(void)
      * ours is 37.55B with embedding and head, within 1.5%. */
     const double moe_active = attn + norms + 9 * 44040192.0 + 1835008.0;
     const double mtp_active = 14336.0 + 102760448.0 + moe_active;
+    CU_ASSERT_EQUAL(c.mtp_active, mtp_active);
     CU_ASSERT_EQUAL(c.active - mtp_active, 2 * emb + 7168 + 3 * dense + 58 * moe_active);
     CU_ASSERT_EQUAL(c.active - mtp_active, 37552282624.0);
     CU_ASSERT_TRUE(prism_test_close(c.active - mtp_active, 37e9, 0.015, 0));

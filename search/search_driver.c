@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search_driver.c - the search loop: weighted block partition over ranks, rounds of
+ * batches (decode -> evaluate -> sink -> local fronts/top-k), cooperative stop, then the
+ * cross-rank merge of the per-job results. The contract is in search.h.
+ *
+ * prism_search_run() is collective on its communicator. Each rank evaluates its own
+ * block in ROUNDS: every rank runs the same number of rounds, and each round ends with
+ * one MPI_Allreduce of a status flag, so an error or a stop request on any rank ends
+ * every rank at the same round boundary.
+ */
+#include <prism/search.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h> /* isatty */
+
+#include <prism/core.h>
+
+#include "search-internal.h"
+
+/* Rows per rank per round: about 10-30 ms of evaluation, small next to a round's
+ * allreduce, short enough that a stop request ends the run promptly. */
+#define ROUND_ROWS ((uint64_t)1 << 18)
+
+enum { FLAG_ERROR = 1, FLAG_STOP = 2 };
+
+/* The reducible per-job results of one rank. */
+typedef struct {
+    size_t n_jobs;
+    PrismFront **front;
+    PrismTopK **top, **closest;
+    uint64_t *feasible; /* per job */
+    uint64_t evaluated;
+} Bundle;
+
+struct PrismSearchResult {
+    Bundle b;
+    uint64_t total;
+    double seconds;
+    const char *isa;
+    int ranks;
+    PrismObjective obj[PRISM_FRONT_MAX_OBJECTIVES];
+    size_t n_obj;
+    PrismObjective rank_by;
+};
+
+static Bundle *bundle_new(size_t n_jobs, size_t n_obj, size_t k)
+{
+    Bundle *b = g_new0(Bundle, 1);
+    b->n_jobs = n_jobs;
+    b->front = g_new0(PrismFront *, n_jobs);
+    b->top = g_new0(PrismTopK *, n_jobs);
+    b->closest = g_new0(PrismTopK *, n_jobs);
+    b->feasible = g_new0(uint64_t, n_jobs);
+    for (size_t j = 0; j < n_jobs; j++) {
+        b->front[j] = n_obj ? prism_front_new(n_obj) : NULL;
+        b->top[j] = prism_topk_new(k);
+        b->closest[j] = prism_topk_new(k);
+    }
+    return b;
+}
+
+static void bundle_clear(Bundle *b)
+{
+    for (size_t j = 0; j < b->n_jobs; j++) {
+        prism_front_free(b->front[j]);
+        prism_topk_free(b->top[j]);
+        prism_topk_free(b->closest[j]);
+    }
+    g_free(b->front);
+    g_free(b->top);
+    g_free(b->closest);
+    g_free(b->feasible);
+}
+
+static void bundle_free(void *obj)
+{
+    if (obj == NULL)
+        return;
+    bundle_clear(obj);
+    g_free(obj);
+}
+
+static void bundle_serialize(const void *obj, GByteArray *out)
+{
+    const Bundle *b = obj;
+    prism_put_u64_internal(out, b->n_jobs);
+    prism_put_u64_internal(out, b->evaluated);
+    for (size_t j = 0; j < b->n_jobs; j++) {
+        prism_put_u64_internal(out, b->feasible[j]);
+        prism_front_serialize(b->front[j], out);
+        prism_topk_serialize(b->top[j], out);
+        prism_topk_serialize(b->closest[j], out);
+    }
+}
+
+static void *bundle_deserialize(const guint8 *data, size_t len, GError **error)
+{
+    uint64_t n_jobs, evaluated;
+    if (len < 16) {
+        prism_corrupt_internal(error, "search result");
+        return NULL;
+    }
+    memcpy(&n_jobs, data, 8);
+    memcpy(&evaluated, data + 8, 8);
+    if (n_jobs > len / 8) {
+        prism_corrupt_internal(error, "search result (job count)");
+        return NULL;
+    }
+    Bundle *b = g_new0(Bundle, 1);
+    b->n_jobs = (size_t)n_jobs;
+    b->evaluated = evaluated;
+    b->front = g_new0(PrismFront *, b->n_jobs);
+    b->top = g_new0(PrismTopK *, b->n_jobs);
+    b->closest = g_new0(PrismTopK *, b->n_jobs);
+    b->feasible = g_new0(uint64_t, b->n_jobs);
+    size_t off = 16, used = 0;
+    for (size_t j = 0; j < b->n_jobs; j++) {
+        if (len - off < 8) {
+            prism_corrupt_internal(error, "search result (truncated)");
+            bundle_free(b);
+            return NULL;
+        }
+        memcpy(&b->feasible[j], data + off, 8);
+        off += 8;
+        b->front[j] = prism_front_deserialize(data + off, len - off, &used, error);
+        if (b->front[j] == NULL) {
+            bundle_free(b);
+            return NULL;
+        }
+        off += used;
+        b->top[j] = prism_topk_deserialize(data + off, len - off, &used, error);
+        if (b->top[j] == NULL) {
+            bundle_free(b);
+            return NULL;
+        }
+        off += used;
+        b->closest[j] = prism_topk_deserialize(data + off, len - off, &used, error);
+        if (b->closest[j] == NULL) {
+            bundle_free(b);
+            return NULL;
+        }
+        off += used;
+    }
+    return b;
+}
+
+static void *bundle_merge(const void *x, const void *y)
+{
+    const Bundle *a = x, *c = y;
+    g_assert(a->n_jobs == c->n_jobs);
+    Bundle *b = g_new0(Bundle, 1);
+    b->n_jobs = a->n_jobs;
+    b->evaluated = a->evaluated + c->evaluated;
+    b->front = g_new0(PrismFront *, b->n_jobs);
+    b->top = g_new0(PrismTopK *, b->n_jobs);
+    b->closest = g_new0(PrismTopK *, b->n_jobs);
+    b->feasible = g_new0(uint64_t, b->n_jobs);
+    for (size_t j = 0; j < b->n_jobs; j++) {
+        b->feasible[j] = a->feasible[j] + c->feasible[j];
+        b->front[j] = prism_front_merge(a->front[j], c->front[j]);
+        b->top[j] = prism_topk_merge(a->top[j], c->top[j]);
+        b->closest[j] = prism_topk_merge(a->closest[j], c->closest[j]);
+    }
+    return b;
+}
+
+static const PrismReduceOps bundle_ops = {bundle_serialize, bundle_deserialize, bundle_merge,
+                                          bundle_free};
+
+void prism_search_options_init(PrismSearchOptions *opt)
+{
+    memset(opt, 0, sizeof *opt);
+}
+
+double prism_search_row_weight(const PrismCostModel *cm)
+{
+    /* The kernel loops over the distinct layer kinds of the model. */
+    return 1.0 + (double)prism_cost_model_model(cm)->n_specs;
+}
+
+uint64_t prism_search_total(const PrismSearchJob *jobs, size_t n_jobs)
+{
+    uint64_t t = 0;
+    for (size_t j = 0; j < n_jobs; j++)
+        t += prism_space_size(jobs[j].space);
+    return t;
+}
+
+static double job_weight(const PrismSearchJob *job)
+{
+    return job->row_weight > 0 ? job->row_weight : prism_search_row_weight(job->cm);
+}
+
+/* First global index of rank r's block under the weighted partition. */
+static uint64_t weighted_cut(const PrismSearchJob *jobs, size_t n_jobs, const double *w,
+                             int r, int size)
+{
+    uint64_t total = prism_search_total(jobs, n_jobs);
+    if (r <= 0)
+        return 0;
+    if (r >= size)
+        return total;
+    double all = 0;
+    for (size_t j = 0; j < n_jobs; j++)
+        all += w[j] * (double)prism_space_size(jobs[j].space);
+    double target = all * (double)r / (double)size, acc = 0;
+    uint64_t first = 0;
+    for (size_t j = 0; j < n_jobs; j++) {
+        uint64_t n = prism_space_size(jobs[j].space);
+        double wj = w[j] * (double)n;
+        if (acc + wj >= target) {
+            double rows = (target - acc) / w[j];
+            uint64_t k = rows <= 0 ? 0 : (uint64_t)rows;
+            if ((double)k < rows)
+                k++;
+            return first + (k < n ? k : n);
+        }
+        acc += wj;
+        first += n;
+    }
+    return total;
+}
+
+void prism_search_partition(const PrismSearchJob *jobs, size_t n_jobs, int rank, int size,
+                            uint64_t *lo, uint64_t *hi)
+{
+    g_autofree double *w = g_new(double, n_jobs ? n_jobs : 1);
+    gboolean equal = TRUE;
+    for (size_t j = 0; j < n_jobs; j++) {
+        w[j] = job_weight(&jobs[j]);
+        equal &= w[j] == w[0];
+    }
+    if (equal) {
+        prism_partition_block(prism_search_total(jobs, n_jobs), rank, size, lo, hi);
+        return;
+    }
+    *lo = weighted_cut(jobs, n_jobs, w, rank, size);
+    *hi = weighted_cut(jobs, n_jobs, w, rank + 1, size);
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
+                             size_t *job, uint64_t *local)
+{
+    for (size_t j = 0; j < n_jobs; j++) {
+        uint64_t n = prism_space_size(jobs[j].space);
+        if (index < n) {
+            *job = j;
+            *local = index;
+            return TRUE;
+        }
+        index -= n;
+    }
+    return FALSE;
+}
+
+gboolean prism_search_row(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
+                          size_t *job, PrismStrategy *s, double cols[PRISM_COL_COUNT],
+                          GError **error)
+{
+    uint64_t local = 0;
+    size_t j = 0;
+    if (!prism_search_locate(jobs, n_jobs, index, &j, &local) ||
+        !prism_space_unrank(jobs[j].space, local, s)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "strategy index %" G_GUINT64_FORMAT " is out of range (%" G_GUINT64_FORMAT
+                    " strategies)",
+                    index, prism_search_total(jobs, n_jobs));
+        return FALSE;
+    }
+    if (job != NULL)
+        *job = j;
+    return prism_cost_eval_one(jobs[j].cm, s, cols, error);
+}
+
+/* Where one objective's values come from inside a batch. */
+typedef struct {
+    const double *src; /* per-lane values, or NULL for a per-segment constant */
+    double constant;
+    double sign; /* -1 for maximised objectives */
+} KeySource;
+
+static void key_source(const PrismObjective *o, const PrismSegmentKey *key,
+                       const PrismLanes *lanes, const PrismCostOut *out, KeySource *ks)
+{
+    ks->sign = o->maximize ? -1.0 : 1.0;
+    ks->src = NULL;
+    ks->constant = 0;
+    if (o->kind == PRISM_COLUMN_COST) {
+        ks->src = out->col[o->id];
+        return;
+    }
+    switch ((PrismDim)o->id) {
+    case PRISM_DIM_DEVICES: ks->constant = key->devices; break;
+    case PRISM_DIM_PP: ks->constant = key->pp; break;
+    case PRISM_DIM_VPP: ks->constant = key->vpp; break;
+    case PRISM_DIM_SCHEDULE: ks->constant = key->schedule; break;
+    case PRISM_DIM_RECOMPUTE: ks->constant = key->recompute; break;
+    case PRISM_DIM_RC_LAYERS: ks->constant = key->rc_layers; break;
+    case PRISM_DIM_TP: ks->src = lanes->tp; break;
+    case PRISM_DIM_CP: ks->src = lanes->cp; break;
+    case PRISM_DIM_DP: ks->src = lanes->dp; break;
+    case PRISM_DIM_EP: ks->src = lanes->ep; break;
+    case PRISM_DIM_SP: ks->src = lanes->sp; break;
+    case PRISM_DIM_MBS: ks->src = lanes->mbs; break;
+    case PRISM_DIM_M: ks->src = lanes->m; break;
+    case PRISM_DIM_ZERO: ks->src = lanes->zero; break;
+    case PRISM_DIM_COUNT: break;
+    }
+}
+
+static double key_value(const KeySource *ks, size_t i)
+{
+    return ks->sign * (ks->src ? ks->src[i] : ks->constant);
+}
+
+/* Everything one rank needs while walking its block. */
+typedef struct {
+    PrismComm *comm;
+    const PrismSearchJob *jobs;
+    size_t n_jobs;
+    const PrismSearchOptions *opt;
+    const PrismRowSink *sink;
+    const PrismKernelTable *kt;
+    const PrismObjective *obj;
+    size_t n_obj;
+    PrismObjective rank_by;
+    size_t batch;
+    Bundle *bundle;
+    PrismCostOut out;
+    /* current job and segment */
+    size_t job;
+    uint64_t job_first;
+    PrismEvaluator *ev;
+    size_t seg;
+    PrismCostSegment *compiled;
+    gboolean have_seg;
+} Walker;
+
+static void walker_clear(Walker *w)
+{
+    g_clear_pointer(&w->compiled, prism_cost_segment_free);
+    g_clear_pointer(&w->ev, prism_evaluator_free);
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        g_clear_pointer(&w->out.col[c], prism_aligned_free);
+}
+
+/* Fold one evaluated batch into the local results. */
+static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes,
+                    uint64_t first)
+{
+    size_t n = lanes->n, j = w->job;
+    const double *feasible = w->out.col[PRISM_COL_FEASIBLE];
+    const double *peak = w->out.col[PRISM_COL_MEM_PEAK];
+    KeySource ks[PRISM_FRONT_MAX_OBJECTIVES], rk;
+    for (size_t o = 0; o < w->n_obj; o++)
+        key_source(&w->obj[o], key, lanes, &w->out, &ks[o]);
+    key_source(&w->rank_by, key, lanes, &w->out, &rk);
+    PrismFront *front = w->bundle->front[j];
+    PrismTopK *top = w->bundle->top[j], *closest = w->bundle->closest[j];
+    uint64_t feas = 0;
+    double kv[PRISM_FRONT_MAX_OBJECTIVES];
+    for (size_t i = 0; i < n; i++) {
+        prism_topk_offer(closest, peak[i], first + i);
+        if (feasible[i] != 1.0)
+            continue;
+        feas++;
+        prism_topk_offer(top, key_value(&rk, i), first + i);
+        for (size_t o = 0; o < w->n_obj; o++)
+            kv[o] = key_value(&ks[o], i);
+        prism_front_offer(front, kv, first + i);
+    }
+    w->bundle->feasible[j] += feas;
+    w->bundle->evaluated += n;
+}
+
+/* Make job @p j current (evaluator). */
+static void enter_job(Walker *w, size_t j)
+{
+    if (w->ev != NULL && w->job == j)
+        return;
+    g_clear_pointer(&w->compiled, prism_cost_segment_free);
+    g_clear_pointer(&w->ev, prism_evaluator_free);
+    w->have_seg = FALSE;
+    w->job = j;
+    w->job_first = 0;
+    for (size_t i = 0; i < j; i++)
+        w->job_first += prism_space_size(w->jobs[i].space);
+    w->ev = prism_evaluator_new(w->jobs[j].cm, w->kt, w->batch);
+}
+
+/*
+ * Evaluate global rows [from, to) in batches. Returns FALSE with @p error on a sink or
+ * segment error, and sets *stopped when the stop hook asked to stop.
+ */
+static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped,
+                     GError **error)
+{
+    uint64_t pos = from;
+    while (pos < to) {
+        size_t j = 0;
+        uint64_t local = 0;
+        if (!prism_search_locate(w->jobs, w->n_jobs, pos, &j, &local))
+            g_assert_not_reached();
+        enter_job(w, j);
+        const PrismSpace *space = w->jobs[j].space;
+        size_t nseg = 0;
+        const PrismSpaceSegment *segs = prism_space_segments(space, &nseg);
+        size_t si = prism_space_find_segment(space, local);
+        if (!w->have_seg || w->seg != si) {
+            g_clear_pointer(&w->compiled, prism_cost_segment_free);
+            w->compiled = prism_cost_segment_new(w->jobs[j].cm, &segs[si].key, FALSE, error);
+            if (w->compiled == NULL)
+                return FALSE;
+            w->seg = si;
+            w->have_seg = TRUE;
+        }
+        const PrismSpaceSegment *seg = &segs[si];
+        uint64_t seg_end = w->job_first + seg->first + seg->count;
+        uint64_t stop_at = seg_end < to ? seg_end : to;
+        uint64_t n = stop_at - pos;
+        if (n > w->batch)
+            n = w->batch;
+        PrismLanes lanes;
+        prism_space_lanes(space, si, local - seg->first, (size_t)n, &lanes);
+        prism_evaluator_run(w->ev, w->compiled, &lanes, &w->out);
+        if (w->sink != NULL && w->sink->rows != NULL) {
+            PrismRowBatch b = {.first_index = pos, .n = (size_t)n, .job = (uint32_t)j,
+                               .job_first_index = local, .key = &seg->key, .lanes = &lanes,
+                               .cols = &w->out};
+            if (!w->sink->rows(w->sink->user, &b, error))
+                return FALSE;
+        }
+        collect(w, &seg->key, &lanes, pos);
+        pos += n;
+        if (w->opt->stop != NULL && w->opt->stop(w->opt->stop_user)) {
+            *stopped = TRUE;
+            return TRUE;
+        }
+    }
+    return TRUE;
+}
+
+/* Rank 0's progress line. */
+typedef struct {
+    gboolean enabled, tty, printed;
+    double start, last;
+    const char *label;
+    uint64_t total;
+} Progress;
+
+static void progress_update(Progress *p, double frac, gboolean final)
+{
+    if (!p->enabled)
+        return;
+    double now = prism_now(), el = now - p->start;
+    if (!final && (el < 2.0 || now - p->last < (p->tty ? 0.25 : 10.0)))
+        return;
+    if (final && !p->printed)
+        return;
+    p->last = now;
+    double done = frac * (double)p->total;
+    double rate = el > 0 ? done / el : 0;
+    double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    if (final)
+        fprintf(stderr, "%s%s: %.0f strategies in %.2f s (%.3g strategies/s)\n",
+                p->tty ? "\r\033[K" : "", p->label, done, el, rate);
+    else
+        fprintf(stderr, "%s%s: %5.1f%% %.4g of %.4g strategies, %.3g/s, ETA %.1f s%s",
+                p->tty ? "\r\033[K" : "", p->label, 100 * frac, done, (double)p->total, rate,
+                eta, p->tty ? "" : "\n");
+    fflush(stderr);
+    p->printed = TRUE;
+}
+
+/* Resolve defaults into the result's objective list. */
+static gboolean resolve_options(const PrismSearchJob *jobs, size_t n_jobs,
+                                const PrismSearchOptions *opt, PrismSearchResult *r,
+                                GError **error)
+{
+    if (opt->n_objectives > PRISM_FRONT_MAX_OBJECTIVES ||
+        (opt->batch != 0 && opt->batch > 4096)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "search options: at most %d objectives and batches of 1..4096 lanes",
+                    PRISM_FRONT_MAX_OBJECTIVES);
+        return FALSE;
+    }
+    if (opt->n_objectives > 0) {
+        memcpy(r->obj, opt->objectives, opt->n_objectives * sizeof(PrismObjective));
+        r->n_obj = opt->n_objectives;
+    } else {
+        r->obj[0] = (PrismObjective){PRISM_COLUMN_COST, PRISM_COL_TIME_STEP, FALSE};
+        r->obj[1] = (PrismObjective){PRISM_COLUMN_COST, PRISM_COL_MEM_PEAK, FALSE};
+        r->n_obj = 2;
+        for (size_t j = 0; j < n_jobs; j++) {
+            size_t nd = 0;
+            g_autofree uint64_t *d = prism_space_dim_values(jobs[j].space, PRISM_DIM_DEVICES,
+                                                            &nd);
+            if (nd > 1) {
+                r->obj[2] = (PrismObjective){PRISM_COLUMN_DIM, PRISM_DIM_DEVICES, FALSE};
+                r->n_obj = 3;
+                break;
+            }
+        }
+    }
+    r->rank_by = opt->rank_by_set
+                     ? opt->rank_by
+                     : (PrismObjective){PRISM_COLUMN_COST, PRISM_COL_TIME_STEP, FALSE};
+    return TRUE;
+}
+
+/* Blocks of all ranks, to size the rounds identically everywhere. */
+static uint64_t round_count(const PrismSearchJob *jobs, size_t n_jobs, int size,
+                            uint64_t round_rows)
+{
+    uint64_t most = 0;
+    for (int r = 0; r < size; r++) {
+        uint64_t lo, hi;
+        prism_search_partition(jobs, n_jobs, r, size, &lo, &hi);
+        if (hi - lo > most)
+            most = hi - lo;
+    }
+    uint64_t rounds = (most + round_rows - 1) / round_rows;
+    return rounds ? rounds : 1;
+}
+
+PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
+                                    size_t n_jobs, const PrismSearchOptions *opt,
+                                    const PrismRowSink *sink, GError **error)
+{
+    g_return_val_if_fail(comm != NULL && jobs != NULL && n_jobs > 0 && opt != NULL, NULL);
+    PrismSearchResult *r = g_new0(PrismSearchResult, 1);
+    GError *local = NULL;
+    int flag = 0;
+    r->ranks = comm->size;
+    r->total = prism_search_total(jobs, n_jobs);
+    Walker w = {.comm = comm, .jobs = jobs, .n_jobs = n_jobs, .opt = opt, .sink = sink,
+                .batch = opt->batch ? opt->batch : 1024};
+    if (!resolve_options(jobs, n_jobs, opt, r, &local))
+        flag |= FLAG_ERROR;
+    w.obj = r->obj;
+    w.n_obj = r->n_obj;
+    w.rank_by = r->rank_by;
+    w.kt = opt->kt;
+    if (w.kt == NULL && flag == 0) {
+        w.kt = prism_kernel_table_get(NULL, &local);
+        if (w.kt == NULL)
+            flag |= FLAG_ERROR;
+    }
+    r->isa = w.kt ? prism_kernel_table_name(w.kt) : "none";
+    size_t top_k = opt->top_k ? opt->top_k : 10;
+    w.bundle = bundle_new(n_jobs, r->n_obj ? r->n_obj : 1, top_k);
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        w.out.col[c] = prism_aligned_new(w.batch, sizeof(double));
+
+    uint64_t lo = 0, hi = 0;
+    prism_search_partition(jobs, n_jobs, comm->rank, comm->size, &lo, &hi);
+    gboolean begun = FALSE;
+    if (sink != NULL && sink->begin != NULL) {
+        begun = TRUE;
+        if (!sink->begin(sink->user, r->total, lo, hi, local ? NULL : &local))
+            flag |= FLAG_ERROR;
+    }
+    Progress prog = {.enabled = opt->progress && comm->rank == 0,
+                     .tty = isatty(fileno(stderr)),
+                     .label = opt->label ? opt->label : "search",
+                     .total = r->total};
+    (void)prism_comm_barrier(comm, NULL);
+    double t0 = prism_now();
+    prog.start = prog.last = t0;
+    uint64_t rounds = round_count(jobs, n_jobs, comm->size,
+                                  opt->round_rows ? opt->round_rows : ROUND_ROWS);
+    uint64_t block = hi - lo;
+    for (uint64_t i = 0; i < rounds; i++) {
+        if (flag == 0) {
+            uint64_t a = lo + block * i / rounds, b = lo + block * (i + 1) / rounds;
+            gboolean stopped = FALSE;
+            if (!walk(&w, a, b, &stopped, &local))
+                flag |= FLAG_ERROR;
+            if (stopped)
+                flag |= FLAG_STOP;
+        }
+        int any = 0;
+        if (MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
+            if (local == NULL)
+                g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
+                            "MPI_Allreduce of the round status failed");
+            flag |= FLAG_ERROR;
+            break;
+        }
+        if (any != 0) {
+            flag |= any;
+            break;
+        }
+        progress_update(&prog, (double)(i + 1) / (double)rounds, FALSE);
+    }
+    double mine = prism_now() - t0;
+    if ((flag & FLAG_STOP) && local == NULL)
+        g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                    "interrupted: the search stopped early on request");
+    walker_clear(&w);
+    gboolean ok = prism_comm_agree_error(comm, &local);
+    if (ok) {
+        progress_update(&prog, 1.0, TRUE);
+        for (size_t j = 0; j < n_jobs; j++)
+            prism_front_finish(w.bundle->front[j]);
+        void *obj = w.bundle;
+        ok = prism_reduce_tree_internal(comm, &bundle_ops, &obj, &local);
+        w.bundle = obj;
+    }
+    if (ok)
+        ok = prism_comm_allreduce_f64(comm, mine, MPI_MAX, &r->seconds, &local);
+    if (ok) {
+        r->b = *w.bundle;
+        g_free(w.bundle);
+        w.bundle = NULL;
+        if (sink != NULL && sink->results != NULL)
+            (void)sink->results(sink->user, r, &local); /* a failure is agreed below */
+        ok = prism_comm_agree_error(comm, &local);
+    }
+    if (begun) {
+        GError *end_error = NULL;
+        gboolean end_ok = sink->end(sink->user, ok, ok ? &end_error : NULL);
+        if (ok && !end_ok && local == NULL)
+            local = end_error;
+        else
+            g_clear_error(&end_error);
+        if (ok)
+            ok = prism_comm_agree_error(comm, &local);
+    }
+    bundle_free(w.bundle);
+    if (!ok) {
+        g_propagate_error(error, local);
+        if (r->b.front != NULL)
+            bundle_clear(&r->b);
+        g_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void prism_search_result_free(PrismSearchResult *r)
+{
+    if (r == NULL)
+        return;
+    bundle_clear(&r->b);
+    g_free(r);
+}
+
+uint64_t prism_search_result_total(const PrismSearchResult *r)
+{
+    return r->total;
+}
+
+uint64_t prism_search_result_evaluated(const PrismSearchResult *r)
+{
+    return r->b.evaluated;
+}
+
+uint64_t prism_search_result_feasible(const PrismSearchResult *r)
+{
+    uint64_t t = 0;
+    for (size_t j = 0; j < r->b.n_jobs; j++)
+        t += r->b.feasible[j];
+    return t;
+}
+
+uint64_t prism_search_result_job_feasible(const PrismSearchResult *r, size_t job)
+{
+    g_return_val_if_fail(job < r->b.n_jobs, 0);
+    return r->b.feasible[job];
+}
+
+double prism_search_result_seconds(const PrismSearchResult *r)
+{
+    return r->seconds;
+}
+
+const char *prism_search_result_isa(const PrismSearchResult *r)
+{
+    return r->isa;
+}
+
+int prism_search_result_ranks(const PrismSearchResult *r)
+{
+    return r->ranks;
+}
+
+const PrismObjective *prism_search_result_objectives(const PrismSearchResult *r, size_t *n)
+{
+    *n = r->n_obj;
+    return r->obj;
+}
+
+const PrismObjective *prism_search_result_rank_by(const PrismSearchResult *r)
+{
+    return &r->rank_by;
+}
+
+const PrismFront *prism_search_result_front(const PrismSearchResult *r, size_t job)
+{
+    g_return_val_if_fail(job < r->b.n_jobs, NULL);
+    return r->b.front[job];
+}
+
+const PrismTopK *prism_search_result_top(const PrismSearchResult *r, size_t job)
+{
+    g_return_val_if_fail(job < r->b.n_jobs, NULL);
+    return r->b.top[job];
+}
+
+const PrismTopK *prism_search_result_closest(const PrismSearchResult *r, size_t job)
+{
+    g_return_val_if_fail(job < r->b.n_jobs, NULL);
+    return r->b.closest[job];
+}

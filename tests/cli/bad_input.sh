@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# bad_input.sh - every kind of bad input gives exit status 2 and one clear message naming
+# what is wrong (file, key, value, allowed values), never a crash or a hang: unknown
+# names, every malformed file under tests/data/bad/, unreadable files, bad and
+# conflicting options. Inputs are loaded by `prism inputs`, the same loader plan and
+# sweep use.
+source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
+bad=$PRISM_TEST_DATA/bad
+
+# Unknown names list the close ones.
+expect_bad "unknown model" -- inputs --model llama3-7b -- "unknown model 'llama3-7b'" llama3-8b
+expect_bad "unknown cluster" -- inputs --cluster H100 -- "unknown cluster 'H100'" H100-SXM
+expect_bad "models NAME unknown" -- models mixtral -- "mixtral-8x7b"
+expect_bad "clusters NAME unknown" -- clusters a100 -- "A100-80GB"
+expect_bad "unknown command" -- modles -- "unknown command 'modles'" models
+expect_bad "no command" -- -- "no command given"
+
+# Every malformed config.json and cluster key file: the message names the file.
+n_hf=0
+for f in "$bad"/hf-*.json; do
+    expect_bad "config $(basename "$f")" -- inputs --model "$f" -- "$f"
+    n_hf=$((n_hf + 1))
+done
+n_cluster=0
+for f in "$bad"/cluster-*.ini; do
+    expect_bad "cluster $(basename "$f")" -- inputs --cluster "$f" -- "$f"
+    n_cluster=$((n_cluster + 1))
+done
+((n_hf >= 20 && n_cluster >= 17)) || cli_fail "only $n_hf bad configs and $n_cluster bad cluster files"
+
+# A few messages in full: key and value named, allowed values listed.
+expect_bad "unknown model_type" -- inputs -m "$bad/hf-unknown-type.json" -- '"bert"' "supported: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, gpt_neox"
+expect_bad "missing field" -- inputs -m "$bad/hf-missing-hidden.json" -- "'hidden_size' is missing"
+expect_bad "non-numeric value" -- inputs -m "$bad/hf-string-value.json" -- "'hidden_size' = \"4096\" is not a number"
+expect_bad "negative size" -- inputs -m "$bad/hf-negative-layers.json" -- "'num_hidden_layers' = -2"
+expect_bad "cluster non-numeric" -- inputs -c "$bad/cluster-nonnumeric.ini" -- "[level.0] bandwidth_GBps = 'fast'"
+expect_bad "cluster zero size" -- inputs -c "$bad/cluster-zero-size.ini" -- "[level.0] size = 0"
+expect_bad "cluster unknown key" -- inputs -c "$bad/cluster-unknown-key.ini" -- "'bandwith_GBps'" "allowed: name, size, bandwidth_GBps, latency_us"
+
+# Unreadable inputs.
+mkdir -p not-a-file
+expect_bad "missing config.json" -- inputs -m ./no-such-config.json -- "./no-such-config.json" "cannot read"
+expect_bad "folder without config.json" -- inputs -m ./not-a-file -- "not-a-file/config.json"
+expect_bad "cluster file is a folder" -- inputs -c ./not-a-file/ -- "not-a-file" "cannot read"
+expect_bad "missing knobs file" -- inputs --knobs ./no-such-knobs.ini -- "no-such-knobs.ini"
+
+# Bad option values: zero, negative, non-numeric, unknown choices.
+expect_bad "--devices 0" -- inputs --devices 0 -- "--devices" "'0'"
+expect_bad "--devices text" -- inputs --devices many -- "--devices" "'many'"
+expect_bad "--devices reversed range" -- inputs --devices 64:8 -- "'64:8'"
+expect_bad "--gbs 0" -- inputs --gbs 0 -- "--gbs 0"
+expect_bad "--gbs negative" -- inputs --gbs -8 -- "--gbs -8"
+expect_bad "--gbs text" -- inputs --gbs lots -- "--gbs" "lots"
+expect_bad "--seq 0" -- inputs --seq 0 -- "--seq 0"
+expect_bad "--mem-budget 0" -- inputs --mem-budget 0 -- "--mem-budget 0"
+expect_bad "--dtype unknown" -- inputs --dtype fp9 -- "'fp9'" "fp32, bf16, fp16, fp8"
+expect_bad "--optimizer unknown" -- inputs --optimizer lion -- "'lion'" "adam"
+expect_bad "--set unknown knob" -- inputs --set nosuch=1 -- "'nosuch'"
+expect_bad "unknown option" -- inputs --modle gpt3-175b -- "--modle"
+expect_bad "stray argument" -- inputs gpt3-175b -- "'gpt3-175b'"
+
+# Conflicting options.
+expect_bad "fp8 on A100" -- inputs --cluster A100-80GB --dtype fp8 -- "--dtype fp8" "A100-80GB"
+expect_bad "fp32 on Ascend" -- inputs --cluster Ascend-910B --dtype fp32 -- "'Ascend-910B'"
+expect_bad "budget above memory" -- inputs --mem-budget 100 -- "--mem-budget 100" "80 GiB"
+expect_bad "two models" -- models gpt3-175b llama2-7b -- "at most one"
+
+# And the good path still works with the same loader.
+expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
+
+cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 4 + 1))

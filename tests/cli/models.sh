@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# models.sh - `prism models`: the table, one model's layer sequence (zoo name and
+# config.json), JSON output and --help.
+source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
+hf=$PRISM_TEST_DATA/hf
+
+expect_ok "table lists GPT-3 175B" '^gpt3-175b +gpt +96 +12288 +96 +96 MHA' -- models
+expect_ok "table lists DeepSeek-V3 with MTP" '^deepseek-v3 +deepseek +61\+1 +7168 .* MLA +256/8/1 +671\.03B' -- models
+expect_ok "table lists Mixtral 8x7B experts" '^mixtral-8x7b .* 8/2/0 +46\.70B +12\.88B' -- models
+expect_ok "table counts the zoo" '^47 models' -- models
+expect_ok "one model: layer ranges" '4-61 +58 x block \[1\]' -- models deepseek-v3
+expect_ok "one model: published comparison" 'published 671B \(\+0\.00%' -- models deepseek-v3
+expect_ok "config.json: Mixtral total" 'total 46\.7028B' -- models "$hf/mixtral-8x7b.json"
+expect_ok "case-insensitive name" 'model llama3\.1-405b' -- models LLAMA3.1-405B
+expect_json "JSON list" 'len(d) >= 20 and any(m["name"] == "llama2-70b" and m["params"] == 68976648192 for m in d)' -- models --json
+expect_json "JSON one model" 'd["name"] == "deepseek-v3" and len(d["sequence"]) == 65 and d["sequence"][62]["kind"] == "mtp"' -- models --json deepseek-v3
+expect_ok "--help" '^  prism models ' -- models --help
+expect_ok "-h" 'Hugging Face config.json' -- models -h
+cli_done 12

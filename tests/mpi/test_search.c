@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_search.c - the search driver through the real cost model, at 1-4 ranks:
+ *  - fronts, top-k and closest lists equal an independent brute force: every row
+ *    re-evaluated one by one with prism_cost_eval_one(), O(n^2) dominance, full sorts;
+ *  - the sink sees every row of its block once, in order, in batches inside one
+ *    segment, with the columns of the scalar reference;
+ *  - a sink error or a stop request on one rank fails every rank, with end(FALSE);
+ *  - the weighted partition of several jobs is contiguous, complete and balanced.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/core.h>
+#include <prism/search.h>
+
+#include "prism_test_util.h"
+
+typedef struct {
+    PrismModel *model;
+    PrismCluster *cluster;
+    PrismTraining training;
+    PrismKnobs knobs;
+    PrismSpace *space;
+    PrismCostModel *cm;
+} Setup;
+
+static gboolean setup_init_budget(Setup *s, const char *model, const uint32_t *dev,
+                                  size_t nd, uint64_t gbs, uint64_t seq, const char *only,
+                                  const char *range, double budget_gib)
+{
+    memset(s, 0, sizeof *s);
+    GError *error = NULL;
+    s->model = prism_model_zoo_get(model, &error);
+    s->cluster = prism_cluster_resolve("A100-80GB", &error);
+    prism_training_default(&s->training);
+    s->training.gbs = gbs;
+    s->training.seq = seq;
+    s->training.mem_budget_bytes = budget_gib * 1073741824.0;
+    prism_knobs_default(&s->knobs);
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    if (only != NULL)
+        (void)prism_space_filter_only(f, only, &error);
+    if (range != NULL)
+        (void)prism_space_filter_range(f, range, &error);
+    if (s->model && s->cluster && error == NULL)
+        s->space = prism_space_new(s->model, &s->training, dev, nd, f, &error);
+    if (s->space)
+        s->cm = prism_cost_model_new(s->model, s->cluster, &s->training, &s->knobs, &error);
+    if (error != NULL)
+        fprintf(stderr, "setup %s: %s\n", model, error->message);
+    g_clear_error(&error);
+    return s->cm != NULL;
+}
+
+static gboolean setup_init(Setup *s, const char *model, const uint32_t *dev, size_t nd,
+                           uint64_t gbs, uint64_t seq, const char *only, const char *range)
+{
+    return setup_init_budget(s, model, dev, nd, gbs, seq, only, range, 0);
+}
+
+static void setup_clear(Setup *s)
+{
+    prism_cost_model_free(s->cm);
+    prism_space_free(s->space);
+    prism_cluster_free(s->cluster);
+    prism_model_free(s->model);
+}
+
+typedef struct {
+    double key[PRISM_FRONT_MAX_OBJECTIVES];
+    double rank_key, peak;
+    uint64_t idx;
+    gboolean feasible, key_nan;
+} Row;
+
+static int cmp_top(const void *a, const void *b)
+{
+    const Row *x = a, *y = b;
+    if (x->rank_key != y->rank_key)
+        return x->rank_key < y->rank_key ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int cmp_peak(const void *a, const void *b)
+{
+    const Row *x = a, *y = b;
+    if (x->peak != y->peak)
+        return x->peak < y->peak ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *res)
+{
+    uint64_t n = prism_space_size(job->space);
+    size_t k = 0;
+    const PrismObjective *obj = prism_search_result_objectives(res, &k);
+    const PrismObjective *rb = prism_search_result_rank_by(res);
+    Row *rows = g_new0(Row, n);
+    uint64_t feasible = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        PrismStrategy s;
+        double c[PRISM_COL_COUNT];
+        if (!prism_search_row(job, 1, i, NULL, &s, c, NULL)) {
+            g_free(rows);
+            return FALSE;
+        }
+        Row *r = &rows[i];
+        r->idx = i;
+        r->feasible = c[PRISM_COL_FEASIBLE] == 1.0;
+        r->peak = c[PRISM_COL_MEM_PEAK];
+        r->rank_key = (rb->maximize ? -1 : 1) * prism_objective_value(rb, &s, c);
+        for (size_t o = 0; o < k; o++) {
+            r->key[o] = (obj[o].maximize ? -1 : 1) * prism_objective_value(&obj[o], &s, c);
+            r->key_nan |= isnan(r->key[o]);
+        }
+        feasible += r->feasible;
+    }
+    gboolean ok = feasible == prism_search_result_feasible(res) &&
+                  n == prism_search_result_evaluated(res);
+    /* front: O(n^2) over feasible rows */
+    GArray *front = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (uint64_t i = 0; i < n; i++) {
+        if (!rows[i].feasible || rows[i].key_nan)
+            continue;
+        gboolean dominated = FALSE;
+        for (uint64_t j = 0; j < n && !dominated; j++) {
+            if (j == i || !rows[j].feasible || rows[j].key_nan)
+                continue;
+            gboolean le = TRUE, lt = FALSE;
+            for (size_t o = 0; o < k; o++) {
+                le &= rows[j].key[o] <= rows[i].key[o];
+                lt |= rows[j].key[o] < rows[i].key[o];
+            }
+            dominated = le && (lt || j < i);
+        }
+        if (!dominated)
+            g_array_append_val(front, i);
+    }
+    const PrismFront *f = prism_search_result_front(res, 0);
+    ok &= front->len == prism_front_size(f);
+    for (guint i = 0; ok && i < front->len; i++) {
+        gboolean found = FALSE;
+        for (size_t j = 0; j < prism_front_size(f) && !found; j++)
+            found = prism_front_index(f, j) == g_array_index(front, uint64_t, i);
+        ok &= found;
+    }
+    if (!ok)
+        fprintf(stderr, "front: brute %u vs driver %zu, feasible %" G_GUINT64_FORMAT " vs %"
+                G_GUINT64_FORMAT "\n", front->len, prism_front_size(f), feasible,
+                prism_search_result_feasible(res));
+    g_array_unref(front);
+    /* top-k: full sort of the feasible rows */
+    Row *sorted = g_new(Row, n);
+    size_t m = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (rows[i].feasible && !isnan(rows[i].rank_key))
+            sorted[m++] = rows[i];
+    qsort(sorted, m, sizeof(Row), cmp_top);
+    const PrismTopK *top = prism_search_result_top(res, 0);
+    size_t want = m < prism_topk_capacity(top) ? m : prism_topk_capacity(top);
+    ok &= prism_topk_size(top) == want;
+    for (size_t i = 0; ok && i < want; i++)
+        ok &= prism_topk_index(top, i) == sorted[i].idx;
+    /* closest: all rows by peak memory */
+    memcpy(sorted, rows, n * sizeof(Row));
+    qsort(sorted, n, sizeof(Row), cmp_peak);
+    const PrismTopK *cl = prism_search_result_closest(res, 0);
+    want = n < prism_topk_capacity(cl) ? n : prism_topk_capacity(cl);
+    ok &= prism_topk_size(cl) == want;
+    for (size_t i = 0; ok && i < want; i++)
+        ok &= prism_topk_index(cl, i) == sorted[i].idx;
+    g_free(sorted);
+    g_free(rows);
+    return ok;
+}
+
+static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_t gbs,
+                      uint64_t seq, const char *only, const char *range, const char *objectives,
+                      const char *rank_by, double budget_gib)
+{
+    Setup s;
+    gboolean ok = setup_init_budget(&s, model, dev, nd, gbs, seq, only, range, budget_gib);
+    PrismSearchResult *res = NULL;
+    PrismSearchJob job = {.cm = s.cm, .space = s.space};
+    if (ok) {
+        PrismSearchOptions opt;
+        prism_search_options_init(&opt);
+        opt.top_k = 7;
+        opt.batch = 100; /* many batches per segment */
+        if (objectives)
+            ok = prism_objectives_parse(objectives, opt.objectives, &opt.n_objectives, NULL);
+        if (rank_by) {
+            ok &= prism_objective_parse(rank_by, &opt.rank_by, NULL);
+            opt.rank_by_set = TRUE;
+        }
+        res = prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL);
+    }
+    ok = ok && res != NULL && prism_space_size(s.space) < 20000 &&
+         prism_search_result_feasible(res) > 0 && brute_check(&job, res);
+    if (!ok)
+        fprintf(stderr, "brute force mismatch: %s\n", model);
+    else if (prism_test_comm()->rank == 0)
+        printf("[%s: %" G_GUINT64_FORMAT " rows, %" G_GUINT64_FORMAT " feasible, front %zu] ",
+               model, prism_space_size(s.space), prism_search_result_feasible(res),
+               prism_front_size(prism_search_result_front(res, 0)));
+    CU_ASSERT_TRUE(prism_test_all(ok));
+    prism_search_result_free(res);
+    setup_clear(&s);
+}
+
+static void test_brute_dense(void)
+{
+    const uint32_t d8[] = {8};
+    run_brute("gpt3-1.3b", d8, 1, 16, 2048, "zero=0,1", "mbs=1:2", NULL, NULL, 12);
+    const uint32_t d12[] = {12};
+    run_brute("llama3-8b", d12, 1, 24, 2048, "recompute=none,full,block:1", NULL,
+              "max:mfu,peak_mem,tp", "max:tokens_per_s", 0);
+}
+
+static void test_brute_moe_devices(void)
+{
+    const uint32_t d8[] = {8};
+    run_brute("deepseek-v2-lite", d8, 1, 16, 2048, "zero=1,recompute=selective", "mbs=:2",
+              NULL, "peak_mem", 60);
+    /* two device counts: the default objectives become step_time, peak_mem, devices */
+    const uint32_t d48[] = {4, 8};
+    run_brute("gpt3-1.3b", d48, 2, 16, 2048, "zero=1,recompute=none,full", "mbs=:2", NULL,
+              NULL, 10);
+}
+
+
+
+typedef struct {
+    int begins, ends, results;
+    gboolean end_ok;
+    uint64_t total, lo, hi, next, rows;
+    gboolean in_order, one_segment, cols_match;
+    const PrismSearchJob *job;
+    int fail_rank, fail_at_batch, batches;
+} TestSink;
+
+static gboolean ts_begin(void *user, uint64_t total, uint64_t lo, uint64_t hi, GError **error)
+{
+    (void)error;
+    TestSink *t = user;
+    t->begins++;
+    t->total = total;
+    t->lo = lo;
+    t->hi = hi;
+    t->next = lo;
+    return TRUE;
+}
+
+static gboolean ts_rows(void *user, const PrismRowBatch *b, GError **error)
+{
+    TestSink *t = user;
+    if (prism_test_comm()->rank == t->fail_rank && t->batches == t->fail_at_batch) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                    "test sink failure on rank %d", t->fail_rank);
+        return FALSE;
+    }
+    t->batches++;
+    t->in_order &= b->first_index == t->next && b->n > 0 && b->job == 0 &&
+                   b->job_first_index == b->first_index;
+    t->next = b->first_index + b->n;
+    t->rows += b->n;
+    const PrismSpace *sp = t->job->space;
+    size_t s0 = prism_space_find_segment(sp, b->first_index);
+    size_t s1 = prism_space_find_segment(sp, b->first_index + b->n - 1);
+    size_t ns = 0;
+    const PrismSpaceSegment *segs = prism_space_segments(sp, &ns);
+    t->one_segment &= s0 == s1 && memcmp(&segs[s0].key, b->key, sizeof *b->key) == 0;
+    for (size_t i = 0; i < b->n; i += 37) {
+        PrismStrategy s;
+        double c[PRISM_COL_COUNT];
+        if (!prism_search_row(t->job, 1, b->first_index + i, NULL, &s, c, NULL) ||
+            s.tp != (uint32_t)b->lanes->tp[i] || s.mbs != (uint32_t)b->lanes->mbs[i]) {
+            t->cols_match = FALSE;
+            continue;
+        }
+        for (int k = 0; k < PRISM_COL_COUNT; k++)
+            t->cols_match &= memcmp(&c[k], &b->cols->col[k][i], sizeof(double)) == 0;
+    }
+    return TRUE;
+}
+
+static gboolean ts_end(void *user, gboolean ok, GError **error)
+{
+    (void)error;
+    TestSink *t = user;
+    t->ends++;
+    t->end_ok = ok;
+    return TRUE;
+}
+
+static gboolean ts_results(void *user, const PrismSearchResult *r, GError **error)
+{
+    (void)error;
+    TestSink *t = user;
+    t->results += t->ends == 0 && prism_search_result_total(r) == t->total;
+    return TRUE;
+}
+
+static void test_sink(void)
+{
+    PrismComm *comm = prism_test_comm();
+    const uint32_t d[] = {8};
+    Setup s;
+    gboolean ok = setup_init(&s, "mixtral-8x7b", d, 1, 32, 4096, NULL, "mbs=:2");
+    PrismSearchJob job = {.cm = s.cm, .space = s.space};
+    TestSink t = {.in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job,
+                  .fail_rank = -1};
+    PrismRowSink sink = {.begin = ts_begin, .rows = ts_rows, .end = ts_end, .user = &t,
+                         .results = ts_results};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.batch = 333;
+    opt.round_rows = 4000; /* several rounds, cutting through segments */
+    PrismSearchResult *res = ok ? prism_search_run(comm, &job, 1, &opt, &sink, NULL) : NULL;
+    uint64_t lo, hi;
+    prism_search_partition(&job, 1, comm->rank, comm->size, &lo, &hi);
+    ok = ok && res != NULL && t.begins == 1 && t.ends == 1 && t.end_ok && t.results == 1 &&
+         t.lo == lo && t.hi == hi && t.next == hi && t.rows == hi - lo && t.in_order &&
+         t.one_segment && t.cols_match && t.total == prism_space_size(s.space);
+    if (!ok)
+        fprintf(stderr, "[rank %d] sink: begins %d ends %d results %d order %d seg %d cols %d "
+                "rows %" G_GUINT64_FORMAT "\n", comm->rank, t.begins, t.ends, t.results,
+                t.in_order, t.one_segment, t.cols_match, t.rows);
+    CU_ASSERT_TRUE(prism_test_all(ok));
+    prism_search_result_free(res);
+    setup_clear(&s);
+}
+
+static gboolean stop_on_rank0(void *user)
+{
+    (void)user;
+    return prism_test_comm()->rank == 0;
+}
+
+static void test_failures(void)
+{
+    PrismComm *comm = prism_test_comm();
+    const uint32_t d[] = {8};
+    Setup s;
+    gboolean ok = setup_init(&s, "gpt3-1.3b", d, 1, 16, 2048, NULL, NULL);
+    PrismSearchJob job = {.cm = s.cm, .space = s.space};
+    /* the sink fails on the last rank at its second batch */
+    TestSink t = {.in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job,
+                  .fail_rank = comm->size - 1, .fail_at_batch = 1};
+    PrismRowSink sink = {.begin = ts_begin, .rows = ts_rows, .end = ts_end, .user = &t};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.batch = 64;
+    opt.round_rows = 500; /* many rounds: the failure ends every rank at a round boundary */
+    GError *error = NULL;
+    PrismSearchResult *res = ok ? prism_search_run(comm, &job, 1, &opt, &sink, &error) : NULL;
+    g_autofree char *want = g_strdup_printf("test sink failure on rank %d", comm->size - 1);
+    gboolean good = ok && res == NULL && error != NULL &&
+                    g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO) &&
+                    strcmp(error->message, want) == 0 && t.ends == 1 && !t.end_ok &&
+                    t.rows <= 500; /* every rank stopped after the first round */
+    if (!good)
+        fprintf(stderr, "[rank %d] sink failure: %s\n", comm->rank,
+                error ? error->message : "(no error)");
+    CU_ASSERT_TRUE(prism_test_all(good));
+    g_clear_error(&error);
+    prism_search_result_free(res);
+    /* a stop request on rank 0 interrupts every rank */
+    TestSink t2 = {.in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job,
+                   .fail_rank = -1};
+    sink.user = &t2;
+    opt.stop = stop_on_rank0;
+    res = ok ? prism_search_run(comm, &job, 1, &opt, &sink, &error) : NULL;
+    good = ok && res == NULL &&
+           g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED) &&
+           t2.ends == 1 && !t2.end_ok && t2.rows <= 500;
+    CU_ASSERT_TRUE(prism_test_all(good));
+    g_clear_error(&error);
+    prism_search_result_free(res);
+    setup_clear(&s);
+}
+
+/* Two jobs of different row weights: blocks are contiguous, complete, and each holds
+ * its share of the total weight to within one row. */
+static void test_partition(void)
+{
+    const uint32_t d8[] = {8}, d16[] = {16};
+    Setup a, b;
+    gboolean ok = setup_init(&a, "gpt3-1.3b", d8, 1, 16, 2048, NULL, NULL) &&
+                  setup_init(&b, "deepseek-v2-lite", d16, 1, 32, 2048, NULL, NULL);
+    CU_ASSERT_TRUE_FATAL(ok);
+    PrismSearchJob jobs[2] = {{.cm = a.cm, .space = a.space}, {.cm = b.cm, .space = b.space}};
+    double w0 = prism_search_row_weight(a.cm), w1 = prism_search_row_weight(b.cm);
+    CU_ASSERT_TRUE(w0 != w1); /* 1 + 1 layer kind vs 1 + 2 (dense first block + MoE) */
+    uint64_t n0 = prism_space_size(a.space), total = prism_search_total(jobs, 2);
+    double all = w0 * (double)n0 + w1 * (double)(total - n0);
+    for (int size = 1; size <= 7; size++) {
+        uint64_t prev = 0;
+        for (int r = 0; r < size; r++) {
+            uint64_t lo, hi;
+            prism_search_partition(jobs, 2, r, size, &lo, &hi);
+            CU_ASSERT_EQUAL(lo, prev);
+            CU_ASSERT_TRUE(hi >= lo);
+            double wa = w0 * (double)(lo < n0 ? (hi < n0 ? hi : n0) - lo : 0);
+            double wb = w1 * (double)(hi > n0 ? hi - (lo > n0 ? lo : n0) : 0);
+            CU_ASSERT_TRUE(fabs(wa + wb - all / size) <= w1 + 1e-6 * all);
+            prev = hi;
+        }
+        CU_ASSERT_EQUAL(prev, total);
+    }
+    size_t job;
+    uint64_t local;
+    CU_ASSERT_TRUE(prism_search_locate(jobs, 2, n0, &job, &local));
+    CU_ASSERT_TRUE(job == 1 && local == 0);
+    CU_ASSERT_FALSE(prism_search_locate(jobs, 2, total, &job, &local));
+    setup_clear(&a);
+    setup_clear(&b);
+}
+
+static void test_objective_parse(void)
+{
+    PrismObjective o[8];
+    size_t n = 0;
+    GError *error = NULL;
+    CU_ASSERT_TRUE(prism_objectives_parse("step_time,peak_mem,devices", o, &n, &error));
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_TRUE(o[0].kind == PRISM_COLUMN_COST && o[0].id == PRISM_COL_TIME_STEP);
+    CU_ASSERT_TRUE(o[1].kind == PRISM_COLUMN_COST && o[1].id == PRISM_COL_MEM_PEAK);
+    CU_ASSERT_TRUE(o[2].kind == PRISM_COLUMN_DIM && o[2].id == PRISM_DIM_DEVICES);
+    CU_ASSERT_TRUE(prism_objectives_parse("max:mfu, memory", o, &n, &error));
+    CU_ASSERT_TRUE(n == 2 && o[0].maximize && o[1].id == PRISM_COL_MEM_PEAK);
+    g_autofree char *nm = prism_objective_name(&o[0]);
+    CU_ASSERT_STRING_EQUAL(nm, "max:mfu");
+    CU_ASSERT_FALSE(prism_objectives_parse("step_time,stepp_time", o, &n, &error));
+    CU_ASSERT_TRUE(error && error->code == PRISM_INPUT_ERROR_UNKNOWN_NAME &&
+                   strstr(error->message, "step_time") != NULL);
+    g_clear_error(&error);
+    CU_ASSERT_FALSE(prism_objectives_parse("step,step_time", o, &n, &error));
+    CU_ASSERT_TRUE(error && error->code == PRISM_INPUT_ERROR_CONFLICT);
+    g_clear_error(&error);
+    CU_ASSERT_TRUE(prism_test_all(TRUE));
+}
+
+static CU_TestInfo search_tests[] = {
+    {"objective parsing", test_objective_parse},
+    {"weighted partition of jobs", test_partition},
+    {"driver == brute force (dense)", test_brute_dense},
+    {"driver == brute force (MoE, device list)", test_brute_moe_devices},
+    {"sink contract", test_sink},
+    {"sink error and stop fail every rank", test_failures},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"search", NULL, NULL, NULL, NULL, search_tests},
+    CU_SUITE_INFO_NULL,
+};
