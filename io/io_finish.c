@@ -216,6 +216,8 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
                               dsets[c], prism_h5_store_type_internal(schema->cols[c].store), dxpl,
                               a_lo, a_hi - a_lo, buf, error),
                           error);
+            if (ls->test_delay_ms > 0) /* PRISM_IO_TEST_DELAY_MS: widen the window for kills */
+                g_usleep((gulong)ls->test_delay_ms * 1000);
         }
     }
     g_free(buf);

@@ -472,11 +472,17 @@ static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearc
     const char *objectives = o->objectives ? o->objectives : s->grid ? s->grid->objectives : NULL;
     const char *rank_by = o->rank_by ? o->rank_by : s->grid ? s->grid->rank_by : NULL;
     if (objectives != NULL &&
-        !prism_objectives_parse(objectives, opt->objectives, &opt->n_objectives, error))
+        !prism_objectives_parse(objectives, opt->objectives, &opt->n_objectives, error)) {
+        if (o->objectives == NULL)
+            g_prefix_error(error, "grid %s [options] objectives: ", s->grid->path);
         return FALSE;
+    }
     if (rank_by != NULL) {
         if (!prism_objective_parse(rank_by, &opt->rank_by, error)) {
-            g_prefix_error(error, "--rank-by: ");
+            if (o->rank_by == NULL)
+                g_prefix_error(error, "grid %s [options] rank_by: ", s->grid->path);
+            else
+                g_prefix_error(error, "--rank-by: ");
             return FALSE;
         }
         opt->rank_by_set = TRUE;
