@@ -13,6 +13,7 @@
 #include "app-internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 
@@ -594,6 +595,23 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
     fprintf(out, "\n");
 }
 
+/*
+ * The landscape could not be closed after a failed parallel HDF5 write (io.h,
+ * prism_landscape_unrecoverable): every rank already holds the agreed error, so rank 0
+ * prints it and the job ends with MPI_Abort (exit status 1) instead of hanging in a
+ * collective close. The partial output and its spill folder stay resumable.
+ */
+static G_NORETURN void abort_job(PrismComm *comm, const GError *error)
+{
+    if (comm->rank == 0) {
+        fprintf(stderr, "prism: error: %s\n", error ? error->message : "HDF5 write failed");
+        fflush(stderr);
+    }
+    MPI_Barrier(comm->mpi);
+    MPI_Abort(comm->mpi, 1);
+    abort(); /* not reached */
+}
+
 static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **argv,
                           GError **error)
 {
@@ -656,6 +674,8 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
         print_summary(out, path, &lo, res, &s, prism_now() - t0, pareto->len, top->len);
     ok = TRUE;
 done:
+    if (ls != NULL && prism_landscape_unrecoverable(ls))
+        abort_job(comm, local);
     if (local != NULL)
         g_propagate_error(error, local);
     sweep_clear(&s);

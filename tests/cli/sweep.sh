@@ -11,21 +11,10 @@
 #    the same at every rank count;
 #  - --force, --no-landscape, --hdf5-deflate, grid sweeps, and bad input (exit 2).
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
+source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 py=/usr/bin/python3
 small=(-m gpt3-1.3b -n 8:16 --gbs 64) # 73,784 strategies
-# The working folder survives between runs: start from an empty one.
-rm -rf -- ./*.h5 ./*.h5.partial ./*.h5.partial.spill
 
-# check DESCRIPTION COMMAND...: the command must exit 0.
-check() {
-    local what=$1
-    shift
-    cli_checks=$((cli_checks + 1))
-    if ! "$@" >check.log 2>&1; then
-        cli_fail "$what"
-        head -8 check.log | sed 's/^/  /' >&2
-    fi
-}
 
 # sweep_np NP FILE ARGS...: a sweep under mpiexec that must succeed.
 sweep_np() {
