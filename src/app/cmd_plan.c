@@ -211,7 +211,14 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
     g_autofree char *by = prism_objective_name(rb);
     GString *line = g_string_new(NULL);
     double v1 = prism_objective_value(rb, &s1, c);
-    g_string_append_printf(line, "Why #1: best %s (%.4g", by, v1);
+    const char *unit = rb->kind == PRISM_COLUMN_COST ? prism_col_info((PrismCostCol)rb->id)->unit
+                                                     : "";
+    if (strcmp(unit, "s") == 0)
+        g_string_append_printf(line, "Why #1: best %s (%.4g s", by, v1);
+    else if (strcmp(unit, "bytes") == 0)
+        g_string_append_printf(line, "Why #1: best %s (%.2f GiB", by, v1 / GIB);
+    else
+        g_string_append_printf(line, "Why #1: best %s (%.4g", by, v1);
     if (prism_topk_size(top) > 1) {
         if (!row(r, prism_topk_index(top, 1), &s2, c2, error)) {
             g_string_free(line, TRUE);
@@ -220,7 +227,8 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
         double v2 = prism_objective_value(rb, &s2, c2);
         g_autofree char *d = diff_text(&s1, &s2);
         if (v1 != 0 && v2 != v1)
-            g_string_append_printf(line, ", %.2f%% ahead of #2, which has %s", 100 * fabs(v2 - v1) / fabs(v1), d);
+            g_string_append_printf(line, ", %.2g%% ahead of #2, which has %s",
+                                   100 * fabs(v2 - v1) / fabs(v1), d);
         else
             g_string_append_printf(line, ", tied with #2 on the index order, which has %s", d);
     }
