@@ -63,10 +63,13 @@ PrismMinPlus *prism_minplus_mul(const PrismMinPlus *a, const PrismMinPlus *b)
                 continue;
             const int64_t *brow = b->v + (size_t)k * b->cols;
             int64_t *crow = c->v + (size_t)i * c->cols;
+            /* branch-free saturating add and min: random leaves make branches
+             * unpredictable (the tree order would otherwise run 2x slower) */
             for (uint32_t j = 0; j < b->cols; j++) {
-                int64_t s = prism_dc_add(aik, brow[j]);
-                if (s < crow[j])
-                    crow[j] = s;
+                int64_t s;
+                gboolean o = __builtin_add_overflow(aik, brow[j], &s);
+                s = (o | (brow[j] == PRISM_DC_INF)) ? PRISM_DC_INF : s;
+                crow[j] = s < crow[j] ? s : crow[j];
             }
         }
     return c;

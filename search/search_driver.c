@@ -37,7 +37,7 @@ typedef struct {
 struct PrismSearchResult {
     Bundle b;
     uint64_t total;
-    double seconds;
+    double seconds, seconds_min;
     const char *isa;
     int ranks;
     PrismObjective obj[PRISM_FRONT_MAX_OBJECTIVES];
@@ -331,6 +331,8 @@ typedef struct {
     size_t batch;
     Bundle *bundle;
     PrismCostOut out;
+    double *keys;     /* batch x n_obj objective keys of the feasible rows */
+    uint64_t *keyidx; /* their global indices */
     /* current job and segment */
     size_t job;
     uint64_t job_first;
@@ -346,6 +348,8 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->ev, prism_evaluator_free);
     for (int c = 0; c < PRISM_COL_COUNT; c++)
         g_clear_pointer(&w->out.col[c], prism_aligned_free);
+    g_clear_pointer(&w->keys, g_free);
+    g_clear_pointer(&w->keyidx, g_free);
 }
 
 /* Fold one evaluated batch into the local results. */
@@ -361,18 +365,17 @@ static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lan
     key_source(&w->rank_by, key, lanes, &w->out, &rk);
     PrismFront *front = w->bundle->front[j];
     PrismTopK *top = w->bundle->top[j], *closest = w->bundle->closest[j];
-    uint64_t feas = 0;
-    double kv[PRISM_FRONT_MAX_OBJECTIVES];
+    size_t feas = 0;
     for (size_t i = 0; i < n; i++) {
         prism_topk_offer(closest, peak[i], first + i);
         if (feasible[i] != 1.0)
             continue;
-        feas++;
         prism_topk_offer(top, key_value(&rk, i), first + i);
         for (size_t o = 0; o < w->n_obj; o++)
-            kv[o] = key_value(&ks[o], i);
-        prism_front_offer(front, kv, first + i);
+            w->keys[feas * w->n_obj + o] = key_value(&ks[o], i);
+        w->keyidx[feas++] = first + i;
     }
+    prism_front_offer_batch(front, feas, w->keys, w->keyidx);
     w->bundle->feasible[j] += feas;
     w->bundle->evaluated += n;
 }
@@ -555,6 +558,8 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     w.bundle = bundle_new(n_jobs, r->n_obj ? r->n_obj : 1, top_k);
     for (int c = 0; c < PRISM_COL_COUNT; c++)
         w.out.col[c] = prism_aligned_new(w.batch, sizeof(double));
+    w.keys = g_new(double, w.batch * PRISM_FRONT_MAX_OBJECTIVES);
+    w.keyidx = g_new(uint64_t, w.batch);
 
     uint64_t lo = 0, hi = 0;
     prism_search_partition(jobs, n_jobs, comm->rank, comm->size, &lo, &hi);
@@ -570,7 +575,8 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
                      .total = r->total};
     (void)prism_comm_barrier(comm, NULL);
     double t0 = prism_now();
-    prog.start = prog.last = t0;
+    prog.start = t0;
+    prog.last = t0 - 60; /* the first line may come as soon as 2 s have passed */
     uint64_t rounds = round_count(jobs, n_jobs, comm->size,
                                   opt->round_rows ? opt->round_rows : ROUND_ROWS);
     uint64_t block = hi - lo;
@@ -600,7 +606,7 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     double mine = prism_now() - t0;
     if ((flag & FLAG_STOP) && local == NULL)
         g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                    "interrupted: the search stopped early on request");
+                    "interrupted: the search stopped on request (SIGINT/SIGTERM or a stop hook)");
     walker_clear(&w);
     gboolean ok = prism_comm_agree_error(comm, &local);
     if (ok) {
@@ -612,7 +618,8 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
         w.bundle = obj;
     }
     if (ok)
-        ok = prism_comm_allreduce_f64(comm, mine, MPI_MAX, &r->seconds, &local);
+        ok = prism_comm_allreduce_f64(comm, mine, MPI_MAX, &r->seconds, &local) &&
+             prism_comm_allreduce_f64(comm, mine, MPI_MIN, &r->seconds_min, &local);
     if (ok) {
         r->b = *w.bundle;
         g_free(w.bundle);
@@ -677,6 +684,11 @@ uint64_t prism_search_result_job_feasible(const PrismSearchResult *r, size_t job
 double prism_search_result_seconds(const PrismSearchResult *r)
 {
     return r->seconds;
+}
+
+double prism_search_result_seconds_min(const PrismSearchResult *r)
+{
+    return r->seconds_min;
 }
 
 const char *prism_search_result_isa(const PrismSearchResult *r)

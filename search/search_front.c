@@ -22,6 +22,9 @@ struct PrismFront {
     double *keys;
     uint64_t *idx;
     size_t n, cap;
+    /* the front point that last rejected an offer (k >= 3): tried first, because
+     * consecutive offers tend to be dominated by the same point */
+    size_t hint;
     /* offers not yet folded in */
     double *pkeys;
     uint64_t *pidx;
@@ -99,7 +102,7 @@ static gboolean precedes(const double *q, uint64_t qi, const double *p, uint64_t
 }
 
 /* Is (p, pi) preceded by a point of the current (canonical) front? */
-static gboolean front_precedes(const PrismFront *f, const double *p, uint64_t pi)
+static gboolean front_precedes(PrismFront *f, const double *p, uint64_t pi)
 {
     if (f->n == 0)
         return FALSE;
@@ -118,12 +121,16 @@ static gboolean front_precedes(const PrismFront *f, const double *p, uint64_t pi
             return FALSE;
         return precedes(f->keys + 2 * (lo - 1), f->idx[lo - 1], p, pi, 2);
     }
+    if (f->hint < f->n && precedes(f->keys + f->hint * f->k, f->idx[f->hint], p, pi, f->k))
+        return TRUE;
     for (size_t i = 0; i < f->n; i++) {
         const double *q = f->keys + i * f->k;
         if (q[0] > p[0])
             break; /* canonical order: nothing further can precede p */
-        if (precedes(q, f->idx[i], p, pi, f->k))
+        if (precedes(q, f->idx[i], p, pi, f->k)) {
+            f->hint = i;
             return TRUE;
+        }
     }
     return FALSE;
 }
@@ -211,16 +218,14 @@ static size_t value_rank(const double *u, size_t n, double v)
  * is <= it in every key (equal keys: the earlier one has the smaller index; the same
  * point twice keeps one copy).
  */
-static void skyline(PrismFront *f, const double *keys, const uint64_t *idx, size_t n)
+static size_t skyline_core(size_t k, const double *keys, const uint64_t *idx, size_t n,
+                           double *out_keys, uint64_t *out_idx)
 {
-    size_t k = f->k;
     size_t *order = g_new(size_t, n ? n : 1);
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     SortCtx ctx = {keys, idx, k};
     g_qsort_with_data(order, (gint)n, sizeof(size_t), canonical_cmp, &ctx);
-    double *out_keys = g_new(double, (n ? n : 1) * k);
-    uint64_t *out_idx = g_new(uint64_t, n ? n : 1);
     size_t m = 0;
     if (k == 2) {
         double best = INFINITY;
@@ -273,11 +278,54 @@ static void skyline(PrismFront *f, const double *keys, const uint64_t *idx, size
         }
     }
     g_free(order);
+    return m;
+}
+
+/* Replace the front of @p f by the skyline of n rows. */
+static void skyline(PrismFront *f, const double *keys, const uint64_t *idx, size_t n)
+{
+    double *out_keys = g_new(double, (n ? n : 1) * f->k);
+    uint64_t *out_idx = g_new(uint64_t, n ? n : 1);
+    size_t m = skyline_core(f->k, keys, idx, n, out_keys, out_idx);
     g_free(f->keys);
     g_free(f->idx);
     f->keys = out_keys;
     f->idx = out_idx;
     f->n = f->cap = m;
+    f->hint = 0;
+}
+
+void prism_front_offer_batch(PrismFront *f, size_t n, const double *keys, const uint64_t *idx)
+{
+    size_t k = f->k;
+    /* The 2-D pre-filter is a binary search, and a small front is scanned quickly:
+     * offer directly. */
+    if (k == 2 || n < 16 || f->n < 64) {
+        for (size_t i = 0; i < n; i++)
+            prism_front_offer(f, keys + i * k, idx[i]);
+        return;
+    }
+    /* k >= 3 and a large front: the batch's own skyline first (one sort), so only its
+     * few survivors pay for the scan against the front. */
+    double *bk = g_new(double, n * k), *sk = g_new(double, n * k);
+    uint64_t *bi = g_new(uint64_t, n), *si = g_new(uint64_t, n);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        gboolean nan = FALSE;
+        for (size_t j = 0; j < k; j++)
+            nan |= isnan(keys[i * k + j]);
+        if (nan)
+            continue;
+        memcpy(bk + m * k, keys + i * k, k * sizeof(double));
+        bi[m++] = idx[i];
+    }
+    size_t s = skyline_core(k, bk, bi, m, sk, si);
+    for (size_t i = 0; i < s; i++)
+        prism_front_offer(f, sk + i * k, si[i]);
+    g_free(bk);
+    g_free(sk);
+    g_free(bi);
+    g_free(si);
 }
 
 void prism_front_finish(PrismFront *f)

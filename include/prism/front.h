@@ -58,6 +58,13 @@ size_t prism_front_n_objectives(const PrismFront *f);
  * Collective: no. Errors: none (NaN keys are ignored by design).
  */
 void prism_front_offer(PrismFront *f, const double *key, uint64_t index);
+/**
+ * Offer @p n points at once (@p keys row-major, n x n_obj; @p idx their indices); the
+ * same result as n single offers. With 3 or more keys and a large front the batch's own
+ * skyline is taken first, so only its survivors are scanned against the front.
+ * Collective: no.
+ */
+void prism_front_offer_batch(PrismFront *f, size_t n, const double *keys, const uint64_t *idx);
 /** Fold the buffered offers into the front (canonical order). Idempotent. */
 void prism_front_finish(PrismFront *f);
 

@@ -136,6 +136,8 @@ uint64_t prism_search_result_feasible(const PrismSearchResult *r);
 uint64_t prism_search_result_job_feasible(const PrismSearchResult *r, size_t job);
 /** Wall time of the evaluation loop, max over ranks, in seconds. */
 double prism_search_result_seconds(const PrismSearchResult *r);
+/** The same, min over ranks: seconds_min / seconds shows the load balance. */
+double prism_search_result_seconds_min(const PrismSearchResult *r);
 /** Name of the kernel ISA used ("scalar", "avx2", "avx512"). Static string. */
 const char *prism_search_result_isa(const PrismSearchResult *r);
 int prism_search_result_ranks(const PrismSearchResult *r);

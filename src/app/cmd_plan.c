@@ -19,6 +19,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include <prism/refine.h>
+
 #include <prism/cost.h>
 #include <prism/search.h>
 #include <prism/space.h>
@@ -49,6 +51,7 @@ typedef struct {
     char *rank_by;
     gint top;
     gboolean no_progress;
+    gint refine; /* --refine K: layer split and recompute of the K best (refine.h) */
 } PlanOptions;
 
 static void plan_options_clear(PlanOptions *o)
@@ -208,7 +211,14 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
     g_autofree char *by = prism_objective_name(rb);
     GString *line = g_string_new(NULL);
     double v1 = prism_objective_value(rb, &s1, c);
-    g_string_append_printf(line, "Why #1: best %s (%.4g", by, v1);
+    const char *unit = rb->kind == PRISM_COLUMN_COST ? prism_col_info((PrismCostCol)rb->id)->unit
+                                                     : "";
+    if (strcmp(unit, "s") == 0)
+        g_string_append_printf(line, "Why #1: best %s (%.4g s", by, v1);
+    else if (strcmp(unit, "bytes") == 0)
+        g_string_append_printf(line, "Why #1: best %s (%.2f GiB", by, v1 / GIB);
+    else
+        g_string_append_printf(line, "Why #1: best %s (%.4g", by, v1);
     if (prism_topk_size(top) > 1) {
         if (!row(r, prism_topk_index(top, 1), &s2, c2, error)) {
             g_string_free(line, TRUE);
@@ -217,7 +227,8 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
         double v2 = prism_objective_value(rb, &s2, c2);
         g_autofree char *d = diff_text(&s1, &s2);
         if (v1 != 0 && v2 != v1)
-            g_string_append_printf(line, ", %.2f%% ahead of #2, which has %s", 100 * fabs(v2 - v1) / fabs(v1), d);
+            g_string_append_printf(line, ", %.2g%% ahead of #2, which has %s",
+                                   100 * fabs(v2 - v1) / fabs(v1), d);
         else
             g_string_append_printf(line, ", tied with #2 on the index order, which has %s", d);
     }
@@ -350,7 +361,8 @@ static void json_print(FILE *out, JsonBuilder *b)
     fprintf(out, "%s\n", text);
 }
 
-static gboolean report_json(FILE *out, const Report *r, GError **error)
+static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
+                            GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
@@ -369,6 +381,8 @@ static gboolean report_json(FILE *out, const Report *r, GError **error)
         if (!json_entry(b, r, prism_front_index(f, i), error))
             return FALSE;
     json_builder_end_array(b);
+    if (refined != NULL)
+        prism_refine_to_json(r->cm, refined, b);
     json_builder_end_object(b);
     json_print(out, b);
     return TRUE;
@@ -614,7 +628,12 @@ static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GE
                     "--top %d: must be between 1 and 1000", o->top);
         return FALSE;
     }
-    opt->top_k = (size_t)o->top;
+    if (o->refine < 0 || o->refine > 1000) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--refine %d: must be between 0 and 1000", o->refine);
+        return FALSE;
+    }
+    opt->top_k = (size_t)MAX(o->top, o->refine);
     opt->progress = !o->no_progress;
     opt->label = "plan";
     opt->stop = stop_requested;
@@ -632,6 +651,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     g_autoptr(PrismSpace) space = NULL;
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismSearchResult) res = NULL;
+    g_autoptr(GPtrArray) refined = NULL; /* --refine results (rank 0) */
     const PrismKernelTable *kt = NULL;
     PrismSearchOptions opt;
     GError *local = NULL;
@@ -668,13 +688,29 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         (void)report_nothing_fits(comm, out, o->common.json, &r, kt, &local);
         goto done;
     }
+    if (out != NULL && o->refine > 0) {
+        /* the K best of the top list, refined on rank 0 (cheap and deterministic) */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        size_t k = MIN((size_t)o->refine, prism_topk_size(top));
+        g_autofree PrismStrategy *best = g_new0(PrismStrategy, k ? k : 1);
+        double cols[PRISM_COL_COUNT];
+        gboolean rows_ok = TRUE;
+        for (size_t i = 0; i < k && rows_ok; i++)
+            rows_ok = row(&r, prism_topk_index(top, i), &best[i], cols, &local);
+        if (rows_ok)
+            refined = prism_refine_run(cm, best, k, &local);
+        if (refined == NULL)
+            goto done;
+    }
     if (out != NULL) {
         if (o->common.json) {
-            ok = report_json(out, &r, &local);
+            ok = report_json(out, &r, refined, &local);
         } else {
             print_header(out, &r);
             ok = print_top(out, &r, &local) && print_why(out, &r, &local) &&
                  print_front(out, &r, &local);
+            if (ok && refined != NULL)
+                prism_refine_print(out, cm, refined);
         }
     } else {
         ok = TRUE;
@@ -707,6 +743,10 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "column the top list is ranked by (default step_time; max:COL)", "COL"},
         {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress,
          "never print the progress line", NULL},
+        {"refine", 0, 0, G_OPTION_ARG_INT, &o.refine,
+         "refine the K best strategies: uneven layer split over the pipeline chunks and "
+         "per-layer recompute under each stage's memory budget (search/DC.md)",
+         "K"},
         {NULL}};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- search every strategy: top list, Pareto front and why");

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_e2e.c - end-to-end search: wall time of a full `prism plan` search (space build,
+ * cost-model compile, evaluation of every strategy, fronts/top-k, cross-rank merge) over
+ * the whole unrestricted space, at any rank count (run under mpirun for strong scaling).
+ *
+ * Output: one JSON header line (git revision, compiler, ISA, MPI library, ranks, CPU,
+ * command line), then one JSON line per case, then a table on rank 0. Method: one
+ * discarded warm-up, then --reps repetitions; barrier outside the timed region, start
+ * MIN / stop MAX over ranks; median and min reported. Per-rank loop times give the load
+ * imbalance. Each result is checked (every row evaluated, non-empty front).
+ *
+ *   bench_e2e [--reps N] [--quick]
+ * Collective on MPI_COMM_WORLD.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include <prism/core.h>
+#include <prism/search.h>
+#include <prism/version.h>
+
+typedef struct {
+    const char *name, *model, *cluster;
+    uint32_t devices;
+    uint64_t gbs, seq;
+} Case;
+
+static const Case full_cases[] = {
+    {"gpt3-175b/1024xA100-80GB", "gpt3-175b", "A100-80GB", 1024, 1536, 2048},
+    {"llama3.1-405b/16384xH100-SXM", "llama3.1-405b", "H100-SXM", 16384, 1536, 2048},
+    {"deepseek-v3/1024xH100-SXM", "deepseek-v3", "H100-SXM", 1024, 1536, 2048},
+};
+static const Case quick_cases[] = {
+    {"gpt3-13b/64xA100-80GB", "gpt3-13b", "A100-80GB", 64, 256, 2048},
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void cpu_model(char *out, size_t n)
+{
+    snprintf(out, n, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0) {
+            char *c = strchr(line, ':');
+            if (c) {
+                snprintf(out, n, "%s", c + 2);
+                out[strcspn(out, "\n")] = '\0';
+            }
+            break;
+        }
+    if (f)
+        fclose(f);
+}
+
+typedef struct {
+    double total_s;   /* build + search, start MIN / stop MAX */
+    double loop_s;    /* evaluation loop, max over ranks */
+    double loop_min_s; /* evaluation loop, min over ranks (load balance) */
+    uint64_t rows, feasible;
+    size_t front;
+} Run;
+
+static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable *kt, Run *out,
+                         GError **error)
+{
+    MPI_Barrier(comm->mpi);
+    double t0 = MPI_Wtime();
+    g_autoptr(PrismModel) model = prism_model_zoo_get(c->model, error);
+    g_autoptr(PrismCluster) cluster = model ? prism_cluster_resolve(c->cluster, error) : NULL;
+    if (cluster == NULL)
+        return FALSE;
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = c->gbs;
+    t.seq = c->seq;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    g_autoptr(PrismSpace) space = prism_space_new(model, &t, &c->devices, 1, NULL, error);
+    g_autoptr(PrismCostModel) cm = space ? prism_cost_model_new(model, cluster, &t, &k, error)
+                                         : NULL;
+    if (cm == NULL)
+        return FALSE;
+    PrismSearchJob job = {.cm = cm, .space = space};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.kt = kt;
+    g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
+    if (res == NULL)
+        return FALSE;
+    double t1 = MPI_Wtime(), start = 0, stop = 0;
+    MPI_Allreduce(&t0, &start, 1, MPI_DOUBLE, MPI_MIN, comm->mpi);
+    MPI_Allreduce(&t1, &stop, 1, MPI_DOUBLE, MPI_MAX, comm->mpi);
+    out->total_s = stop - start;
+    out->loop_s = prism_search_result_seconds(res);
+    out->rows = prism_search_result_evaluated(res);
+    out->feasible = prism_search_result_feasible(res);
+    out->front = prism_front_size(prism_search_result_front(res, 0));
+    out->loop_min_s = prism_search_result_seconds_min(res);
+    if (out->rows != prism_space_size(space) || out->front == 0) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
+                    "%s: result check failed", c->name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    GError *error = NULL;
+    PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
+    int reps = 5;
+    gboolean quick = FALSE;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--quick") == 0)
+            quick = TRUE;
+    }
+    if (reps < 1)
+        reps = 1;
+    const PrismKernelTable *kt = comm ? prism_kernel_table_get(NULL, &error) : NULL;
+    if (kt == NULL) {
+        fprintf(stderr, "bench_e2e: %s\n", error->message);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    char cpu[256], mpiver[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    cpu_model(cpu, sizeof cpu);
+    MPI_Get_library_version(mpiver, &len);
+    mpiver[strcspn(mpiver, ",\n")] = '\0';
+    GString *cmd = g_string_new(NULL);
+    for (int i = 0; i < argc; i++)
+        g_string_append_printf(cmd, "%s%s", i ? " " : "", argv[i]);
+    if (comm->rank == 0)
+        printf("{\"bench\":\"e2e\",\"git\":\"%s\",\"compiler\":\"%s\",\"build\":\"%s\","
+               "\"isa\":\"%s\",\"mpi\":\"%s\",\"ranks\":%d,\"cpu\":\"%s\",\"cmd\":\"%s\"}\n",
+               PRISM_GIT_REVISION, PRISM_COMPILER_ID, PRISM_BUILD_TYPE,
+               prism_kernel_table_name(kt), mpiver, comm->size, cpu, cmd->str);
+    g_string_free(cmd, TRUE);
+    const Case *cases = quick ? quick_cases : full_cases;
+    size_t n_cases = quick ? G_N_ELEMENTS(quick_cases) : G_N_ELEMENTS(full_cases);
+    int status = 0;
+    for (size_t c = 0; c < n_cases && status == 0; c++) {
+        double *total = g_new(double, reps), *loop = g_new(double, reps);
+        double *fast = g_new(double, reps);
+        Run r = {0};
+        for (int i = -1; i < reps && status == 0; i++) {
+            if (!run_case(comm, &cases[c], kt, &r, &error)) {
+                fprintf(stderr, "bench_e2e: %s\n", error->message);
+                status = 1;
+                break;
+            }
+            if (i >= 0) {
+                total[i] = r.total_s;
+                loop[i] = r.loop_s;
+                fast[i] = r.loop_min_s / r.loop_s;
+            }
+        }
+        if (status == 0 && comm->rank == 0) {
+            qsort(total, (size_t)reps, sizeof(double), cmp_double);
+            qsort(loop, (size_t)reps, sizeof(double), cmp_double);
+            qsort(fast, (size_t)reps, sizeof(double), cmp_double);
+            double med = total[reps / 2], lmed = loop[reps / 2];
+            printf("{\"case\":\"%s\",\"ranks\":%d,\"reps\":%d,\"rows\":%" G_GUINT64_FORMAT
+                   ",\"feasible\":%" G_GUINT64_FORMAT ",\"front\":%zu,\"total_median_s\":%.4f,"
+                   "\"total_min_s\":%.4f,\"loop_median_s\":%.4f,\"loop_min_s\":%.4f,"
+                   "\"rows_per_s\":%.4g,\"rows_per_s_per_rank\":%.4g,"
+                   "\"fastest_over_slowest_rank\":%.3f}\n",
+                   cases[c].name, comm->size, reps, r.rows, r.feasible, r.front, med, total[0],
+                   lmed, loop[0], (double)r.rows / lmed,
+                   (double)r.rows / lmed / comm->size, fast[reps / 2]);
+            fflush(stdout);
+        }
+        g_free(total);
+        g_free(loop);
+        g_free(fast);
+    }
+    prism_comm_free(comm);
+    MPI_Finalize();
+    return status;
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/*
+ * refine_strategy.c - refine.h on a real strategy: the surrogate from the cost model's
+ * per-layer terms, the exact evaluation of the uniform and refined layouts, and the text
+ * and JSON reports of `prism plan --refine K`.
+ *
+ * Re-entrant; nothing here is collective.
+ */
+#include <prism/refine.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <prism/core.h>
+#include <prism/dc.h>
+
+static int64_t to_ps(double s)
+{
+    return (int64_t)llround(s * 1e12);
+}
+
+static int64_t to_b(double b)
+{
+    return (int64_t)llround(b);
+}
+
+void prism_refine_result_free(PrismRefineResult *r)
+{
+    if (r == NULL)
+        return;
+    prism_layout_free(r->uniform);
+    prism_layout_free(r->refined);
+    g_free(r);
+}
+
+static PrismSegmentKey key_of(const PrismStrategy *s)
+{
+    PrismSegmentKey k = {.devices = s->devices, .pp = s->pp, .vpp = s->vpp,
+                         .schedule = s->schedule, .recompute = s->recompute,
+                         .rc_layers = s->rc_layers};
+    return k;
+}
+
+/* The surrogate problem of strategy @p s. Fills layers (caller frees) and mu. */
+static gboolean build_problem(const PrismCostModel *cm, const PrismStrategy *s,
+                              const double uniform_cols[PRISM_COL_COUNT], PrismRefineProblem *p,
+                              PrismRefineLayer **layers_out, double **mu_out, GError **error)
+{
+    const PrismModel *model = prism_cost_model_model(cm);
+    g_autoptr(GArray) layers = g_array_new(FALSE, TRUE, sizeof(PrismRefineLayer));
+    memset(p, 0, sizeof *p);
+    for (uint32_t i = 0; i < model->n_layers; i++) {
+        PrismLayerTerms t;
+        if (!prism_cost_layer_terms(cm, s, i, &t, error))
+            return FALSE;
+        const int64_t time0 = to_ps(t.fwd_s + t.bwd_s);
+        const int64_t stat = to_b(t.params_bytes + t.grads_bytes + t.optimizer_bytes);
+        switch (model->layers[i].kind) {
+        case PRISM_LAYER_BLOCK:
+        case PRISM_LAYER_MTP: {
+            PrismRefineLayer l = {.static_bytes = stat, .work_bytes = to_b(t.work_bytes)};
+            for (int r = 0; r < 3; r++) {
+                l.time_ps[r] = time0 + to_ps(t.recompute_s[r]);
+                l.act_bytes[r] = to_b(t.act_bytes[r]);
+            }
+            g_array_append_val(layers, l);
+            break;
+        }
+        case PRISM_LAYER_EMBEDDING:
+            p->first_time_ps += time0;
+            p->first_static += stat;
+            p->first_act += to_b(t.act_bytes[0]);
+            break;
+        default: /* final norm (zeros) and head */
+            p->last_time_ps += time0;
+            p->last_static += stat;
+            p->last_act += to_b(t.act_bytes[0]);
+            break;
+        }
+    }
+    p->n_layers = layers->len;
+    p->pp = s->pp;
+    p->vpp = s->vpp;
+    p->m = s->m;
+    p->modes = 7u;
+    double *mu = g_new(double, (size_t)s->pp * s->vpp);
+    for (uint32_t st = 0; st < s->pp; st++)
+        for (uint32_t c = 0; c < s->vpp; c++)
+            mu[st * s->vpp + c] =
+                prism_refine_inflight((PrismSchedule)s->schedule, s->pp, s->vpp, s->m, st, c);
+    p->mu = mu;
+    const PrismKnobs *kn = prism_cost_model_knobs(cm);
+    p->budget_bytes = to_b(prism_cost_model_budget(cm) - kn->v[PRISM_KNOB_MEM_MARGIN] -
+                           uniform_cols[PRISM_COL_MEM_COMM_BUFFERS]);
+    *layers_out = (PrismRefineLayer *)(void *)g_array_free(g_steal_pointer(&layers), FALSE);
+    p->layers = *layers_out;
+    *mu_out = mu;
+    return TRUE;
+}
+
+PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismStrategy *s,
+                                         GError **error)
+{
+    const double t0 = prism_now();
+    PrismSegmentKey key = key_of(s);
+    g_autoptr(PrismRefineResult) r = g_new0(PrismRefineResult, 1);
+    r->strategy = *s;
+    r->uniform = prism_layout_default(cm, &key, error);
+    if (r->uniform == NULL ||
+        !prism_cost_eval_layout(cm, s, r->uniform, r->uniform_cols, error))
+        return NULL;
+    PrismRefineProblem p;
+    PrismRefineLayer *layers = NULL;
+    double *mu = NULL;
+    if (!build_problem(cm, s, r->uniform_cols, &p, &layers, &mu, error)) {
+        g_free(layers);
+        return NULL;
+    }
+    g_autoptr(PrismRefineSolution) sol = prism_refine_solve(&p, NULL); /* NULL: keep uniform */
+    g_free(layers);
+    g_free(mu);
+    r->refined = prism_layout_copy(r->uniform);
+    memcpy(r->refined_cols, r->uniform_cols, sizeof r->refined_cols);
+    r->surrogate_ps = PRISM_DC_INF;
+    if (sol != NULL) {
+        r->surrogate_ps = sol->step_ps;
+        g_autoptr(PrismLayout) cand = prism_layout_new(s->pp, s->vpp, sol->n_layers);
+        memcpy(cand->chunk_layers, sol->chunk_layers,
+               (size_t)s->pp * s->vpp * sizeof(uint32_t));
+        memcpy(cand->layer_rc, sol->layer_rc, sol->n_layers);
+        double cols[PRISM_COL_COUNT];
+        if (!prism_cost_eval_layout(cm, s, cand, cols, error))
+            return NULL;
+        gboolean was_ok = r->uniform_cols[PRISM_COL_FEASIBLE] > 0.5;
+        gboolean now_ok = cols[PRISM_COL_FEASIBLE] > 0.5;
+        gboolean better = now_ok && (!was_ok || cols[PRISM_COL_TIME_STEP] <
+                                                    r->uniform_cols[PRISM_COL_TIME_STEP]);
+        if (better) {
+            prism_layout_free(r->refined);
+            r->refined = g_steal_pointer(&cand);
+            memcpy(r->refined_cols, cols, sizeof cols);
+            r->improved = TRUE;
+            r->gain = 1.0 - cols[PRISM_COL_TIME_STEP] / r->uniform_cols[PRISM_COL_TIME_STEP];
+        }
+    }
+    r->seconds = prism_now() - t0;
+    return g_steal_pointer(&r);
+}
+
+GPtrArray *prism_refine_run(const PrismCostModel *cm, const PrismStrategy *strategies, size_t n,
+                            GError **error)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)prism_refine_result_free);
+    for (size_t i = 0; i < n; i++) {
+        PrismRefineResult *r = prism_refine_strategy(cm, &strategies[i], error);
+        if (r == NULL) {
+            g_ptr_array_unref(out);
+            return NULL;
+        }
+        g_ptr_array_add(out, r);
+    }
+    return out;
+}
+
+/* "none 3, sel 2, full 9" for the layers of stage st (all its chunks). */
+static void stage_rc(const PrismLayout *l, uint32_t st, uint32_t cnt[3], uint32_t *layers)
+{
+    uint32_t at = 0;
+    cnt[0] = cnt[1] = cnt[2] = 0;
+    *layers = 0;
+    for (uint32_t j = 0; j < l->pp * l->vpp; j++) {
+        for (uint32_t q = 0; q < l->chunk_layers[j]; q++, at++)
+            if (j % l->pp == st) {
+                cnt[l->layer_rc[at] < 3 ? l->layer_rc[at] : 0]++;
+                (*layers)++;
+            }
+    }
+}
+
+static void print_layout(FILE *out, const char *label, const PrismLayout *l,
+                         const double cols[PRISM_COL_COUNT])
+{
+    fprintf(out, "  %-8s step %.4f s, peak %.2f GiB%s\n", label, cols[PRISM_COL_TIME_STEP],
+            cols[PRISM_COL_MEM_PEAK] / 1073741824.0,
+            cols[PRISM_COL_FEASIBLE] > 0.5 ? "" : " (does NOT fit)");
+    fprintf(out, "           layers per stage:");
+    for (uint32_t st = 0; st < l->pp; st++) {
+        uint32_t cnt[3], layers;
+        stage_rc(l, st, cnt, &layers);
+        fprintf(out, " %u", layers);
+    }
+    if (l->vpp > 1) {
+        fprintf(out, "; per chunk (model order):");
+        for (uint32_t j = 0; j < l->pp * l->vpp; j++)
+            fprintf(out, " %u", l->chunk_layers[j]);
+    }
+    uint32_t all[3] = {0, 0, 0};
+    for (uint32_t q = 0; q < l->n_layers; q++)
+        all[l->layer_rc[q] < 3 ? l->layer_rc[q] : 0]++;
+    int kinds = (all[0] > 0) + (all[1] > 0) + (all[2] > 0);
+    if (kinds <= 1) {
+        fprintf(out, "\n           recompute: %s on every layer\n",
+                all[2] ? "full" : all[1] ? "selective" : "none");
+        return;
+    }
+    fprintf(out, "\n           recompute none/selective/full per stage:");
+    for (uint32_t st = 0; st < l->pp; st++) {
+        uint32_t cnt[3], layers;
+        stage_rc(l, st, cnt, &layers);
+        fprintf(out, " %u/%u/%u", cnt[0], cnt[1], cnt[2]);
+    }
+    fprintf(out, "\n");
+}
+
+void prism_refine_print(FILE *out, const PrismCostModel *cm, const GPtrArray *results)
+{
+    (void)cm;
+    fprintf(out, "\nRefined layer split and per-layer recompute (exact numbers from the cost "
+                 "model; the uniform split is kept when refining does not help):\n");
+    for (guint i = 0; i < results->len; i++) {
+        const PrismRefineResult *r = g_ptr_array_index(results, i);
+        g_autofree char *st = prism_strategy_format(&r->strategy);
+        fprintf(out, "#%u %s\n", i + 1, st);
+        print_layout(out, "uniform", r->uniform, r->uniform_cols);
+        if (r->improved) {
+            print_layout(out, "refined", r->refined, r->refined_cols);
+            fprintf(out, "  gain     %.2f%% of the step time (%.4f s -> %.4f s), refined in %.3f s\n",
+                    100.0 * r->gain, r->uniform_cols[PRISM_COL_TIME_STEP],
+                    r->refined_cols[PRISM_COL_TIME_STEP], r->seconds);
+        } else {
+            fprintf(out, "  refined  no layout beats the uniform split (%s), %.3f s\n",
+                    r->surrogate_ps == PRISM_DC_INF ? "nothing fits the surrogate budget"
+                                                    : "kept uniform",
+                    r->seconds);
+        }
+    }
+}
+
+static void layout_json(JsonBuilder *b, const PrismLayout *l, const double cols[PRISM_COL_COUNT])
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "chunk_layers");
+    json_builder_begin_array(b);
+    for (uint32_t j = 0; j < l->pp * l->vpp; j++)
+        json_builder_add_int_value(b, l->chunk_layers[j]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "stage_layers");
+    json_builder_begin_array(b);
+    for (uint32_t st = 0; st < l->pp; st++) {
+        uint32_t cnt[3], layers;
+        stage_rc(l, st, cnt, &layers);
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "layers");
+        json_builder_add_int_value(b, layers);
+        json_builder_set_member_name(b, "recompute_none");
+        json_builder_add_int_value(b, cnt[0]);
+        json_builder_set_member_name(b, "recompute_selective");
+        json_builder_add_int_value(b, cnt[1]);
+        json_builder_set_member_name(b, "recompute_full");
+        json_builder_add_int_value(b, cnt[2]);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "layer_recompute");
+    json_builder_begin_array(b);
+    for (uint32_t q = 0; q < l->n_layers; q++)
+        json_builder_add_string_value(b, prism_recompute_name((PrismRecompute)l->layer_rc[q]));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "step_s");
+    json_builder_add_double_value(b, cols[PRISM_COL_TIME_STEP]);
+    json_builder_set_member_name(b, "mem_peak_bytes");
+    json_builder_add_double_value(b, cols[PRISM_COL_MEM_PEAK]);
+    json_builder_set_member_name(b, "feasible");
+    json_builder_add_boolean_value(b, cols[PRISM_COL_FEASIBLE] > 0.5);
+    json_builder_end_object(b);
+}
+
+void prism_refine_to_json(const PrismCostModel *cm, const GPtrArray *results, JsonBuilder *b)
+{
+    (void)cm;
+    json_builder_set_member_name(b, "refine");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < results->len; i++) {
+        const PrismRefineResult *r = g_ptr_array_index(results, i);
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "strategy");
+        json_builder_begin_object(b);
+        prism_cost_strategy_to_json(&r->strategy, b);
+        json_builder_end_object(b);
+        json_builder_set_member_name(b, "uniform");
+        layout_json(b, r->uniform, r->uniform_cols);
+        json_builder_set_member_name(b, "refined");
+        layout_json(b, r->refined, r->refined_cols);
+        json_builder_set_member_name(b, "improved");
+        json_builder_add_boolean_value(b, r->improved);
+        json_builder_set_member_name(b, "gain");
+        json_builder_add_double_value(b, r->gain);
+        json_builder_set_member_name(b, "seconds");
+        json_builder_add_double_value(b, r->seconds);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}

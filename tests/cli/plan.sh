@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# plan.sh - `prism plan`: the default example, --count, --json (keys, order, agreement with
+# `prism explain`), filters and objectives, bad input (exit 2), nothing fits (exit 2 with
+# an explanation), the same output at 1-4 MPI ranks, and SIGINT (exit 130). Counts its
+# checks.
+set -u
+prism=${PRISM_BINARY:?}
+mpiexec=${MPIEXEC:-mpiexec}
+checks=0 fails=0
+check() { # description, command...
+    local what=$1; shift
+    checks=$((checks + 1))
+    if ! "$@"; then echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+expect_status() { # status, args...
+    local want=$1; shift
+    "$prism" "$@" > out.txt 2> err.txt
+    local got=$?
+    [[ $got == "$want" ]] || { echo "  exit $got, wanted $want: prism $*"; cat err.txt; return 1; }
+}
+py() { /usr/bin/python3 - "$@"; }
+
+# The default example: GPT-3 175B, 1024 A100-80GB, gbs 1536, seq 2048.
+check "default plan" expect_status 0 plan
+check "space size" grep -q "^space: 2965470 strategies (901 segments); evaluated 2965470" out.txt
+check "top table" grep -q "^Top 10 by step_time:" out.txt
+check "why line" grep -q "^Why #1: best step_time (" out.txt
+check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" out.txt
+check "no progress under 2 s" test ! -s err.txt
+
+check "count" expect_status 0 plan --count
+check "count total" grep -q "^total      2965470 strategies" out.txt
+check "count dims" grep -q "^vpp            48  1..48" out.txt
+check "count json" expect_status 0 plan --count --json --fix tp=8 --only schedule=1f1b
+check "count json parses" py out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dims"]["tp"] == {"count": 1, "values": [8]}, d["dims"]["tp"]
+assert d["dims"]["schedule"]["values"] == ["1f1b"]
+assert d["total"] > 0 and d["segments"] > 0
+PY
+
+# JSON: keys, entries, order, and exact agreement with `prism explain`.
+small=(--model gpt3-13b --devices 64 --gbs 256)
+check "json" expect_status 0 plan "${small[@]}" --json --top 5
+cp out.txt plan.json
+check "json keys and order" py plan.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ["space_size", "evaluated", "feasible", "isa", "ranks", "top", "front"]:
+    assert k in d, k
+assert d["evaluated"] == d["space_size"] > 0 and 0 < d["feasible"] <= d["space_size"]
+assert len(d["top"]) == 5 and len(d["front"]) >= 2
+dims = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "sp", "mbs", "m", "zero",
+        "recompute", "rc_layers", "schedule"]
+for e in d["top"] + d["front"]:
+    for k in dims + ["index", "strategy", "memory", "time", "mfu", "tokens_per_s", "feasible"]:
+        assert k in e, k
+    assert e["feasible"] is True
+    assert e["dp"] * e["tp"] * e["pp"] * e["cp"] == 64
+steps = [e["time"]["step"] for e in d["top"]]
+assert steps == sorted(steps), steps
+# the front is a staircase: step time up, peak memory strictly down
+f = [(e["time"]["step"], e["memory"]["peak"]) for e in d["front"]]
+assert all(a[0] <= b[0] and a[1] > b[1] for a, b in zip(f, f[1:])), f[:5]
+assert d["front"][0]["time"]["step"] == d["top"][0]["time"]["step"]
+open("best.txt", "w").write(d["top"][0]["strategy"])
+PY
+check "explain agrees" expect_status 0 explain "${small[@]}" --json --strategy "$(cat best.txt)"
+check "explain values equal plan values" py plan.json out.txt <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["top"][0]
+e = json.load(open(sys.argv[2]))
+assert p["time"]["step"] == e["time"]["step"], (p["time"], e["time"])
+assert p["memory"]["peak"] == e["memory"]["peak"]
+assert p["mfu"] == e["mfu"]
+PY
+
+# Objectives, ranking, filters, device lists.
+check "max objective" expect_status 0 plan "${small[@]}" --objectives max:mfu,peak_mem \
+    --rank-by max:tokens_per_s --top 3 --json
+check "ranked by tokens/s" py out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [e["tokens_per_s"] for e in d["top"]]
+assert t == sorted(t, reverse=True) and d["rank_by"] == "max:tokens_per_s"
+assert d["objectives"] == ["max:mfu", "peak_mem"]
+m = [e["mfu"] for e in d["front"]]
+assert m == sorted(m, reverse=True), m
+PY
+check "device list" expect_status 0 plan --model gpt3-13b --devices 32,64 --gbs 256
+check "devices objective by default" grep -q "^Pareto front (step_time, peak_mem, devices)" out.txt
+check "filters" expect_status 0 plan "${small[@]}" --fix tp=8,zero=1 --range pp=2:4 \
+    --only schedule=1f1b,interleaved --json
+check "filters respected" py out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["top"] + d["front"]:
+    assert e["tp"] == 8 and e["zero"] == 1 and 2 <= e["pp"] <= 4
+    assert e["schedule"] in ("1f1b", "interleaved")
+assert d["filters"].startswith("--fix tp=8,zero=1")
+PY
+
+# Bad input: one clear message, exit 2.
+check "unknown dimension" expect_status 2 plan --fix tq=8
+check "names it" grep -q "unknown dimension 'tq' (closest: tp" err.txt
+check "impossible filter" expect_status 2 plan --fix tp=3
+check "valid values listed" grep -q "valid values for gpt3-175b on 1024 devices are 1 2 4 8 16 32" err.txt
+check "bad range" expect_status 2 plan --range pp=16:4
+check "bad objective" expect_status 2 plan --objectives step_time,nope
+check "bad rank-by" expect_status 2 plan --rank-by nope
+check "bad top" expect_status 2 plan --top 0
+check "stray argument" expect_status 2 plan extra
+check "no valid split" expect_status 2 plan --devices 97
+check "names a rule" grep -q "R8:" err.txt
+
+# Nothing fits: exit 2, the closest strategies, by how much, and what would make room.
+check "nothing fits" expect_status 2 plan --model gpt3-175b --devices 64 --mem-budget 16
+check "message" grep -q "nothing fits: the closest strategy needs .* GiB over the" err.txt
+check "closest listed" grep -q "^Nothing fits in .* Closest strategies" out.txt
+check "over by" grep -Eq "^  1 +[0-9.]+ +\+[0-9.]+ +mem_" out.txt
+check "more devices suggested" grep -q "more devices: with --devices [0-9]*, [0-9]* strategies fit" out.txt
+check "budget suggested" grep -q -- "--mem-budget [0-9.]* (GiB)" out.txt
+check "nothing fits json" expect_status 2 plan --model gpt3-175b --devices 64 --mem-budget 16 --json
+check "closest in json" py out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["feasible"] == 0 and d["top"] == [] and len(d["closest"]) == 10
+assert all(not e["feasible"] for e in d["closest"]) and len(d["suggestions"]) >= 3
+PY
+
+# Same output at 1, 2, 3 and 4 ranks (only "ranks" and the timing line may differ).
+for np in 1 2 3 4; do
+    OMPI_MCA_ess_singleton_isolated= "$mpiexec" -n $np "$prism" plan "${small[@]}" --json --top 7 \
+        > np$np.json 2> np$np.err
+    check "json at $np ranks" py np$np.json $np <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ranks"] == int(sys.argv[2])
+del d["ranks"]
+json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
+PY
+    check "json $np ranks == 1 rank" cmp -s np1.json.norm np$np.json.norm
+    "$mpiexec" -n $np "$prism" plan "${small[@]}" --objectives step_time,peak_mem,max:mfu \
+        | grep -v "^space: " > np$np.txt
+    check "text $np ranks == 1 rank" cmp -s np1.txt np$np.txt
+done
+
+# SIGINT stops cleanly with exit 130 (a run of a few seconds, interrupted after 0.5 s).
+"$prism" plan --model deepseek-v3 --devices 1024:8192 --no-progress > int.txt 2> int.err &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+status=$?
+check "SIGINT exits 130" test $status == 130
+check "says interrupted" grep -q "interrupted" int.err
+
+echo "plan.sh: $checks checks, $fails failed"
+[[ $checks -ge 50 && $fails == 0 ]]
