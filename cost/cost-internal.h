@@ -44,12 +44,14 @@ struct PrismCostSegment {
     PrismKSegment k;
     PrismLayout *layout;
     PrismKSlot *slots;
-    double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap;
+    double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap, *w_mid;
     uint32_t *cand_comp;
     uint8_t *cand_full;
     uint32_t *stage_comp; /* composition of each stage */
-    uint32_t *stage_cand; /* candidate of each stage (G_MAXUINT32 when pruned) */
-    double *mu_a, *mu_b, *mu_cap; /* in-flight micro-batches per [stage * vpp + chunk] */
+    uint32_t *stage_cand; /* first candidate of each stage (G_MAXUINT32 when pruned) */
+    uint32_t *stage_states; /* distinct in-flight states of each stage (before pruning) */
+    double *mu_a, *mu_b;  /* in-flight micro-batches per [stage * vpp + chunk], first
+                           * steady state of the m >= 3 pp regime (explain) */
 };
 
 struct PrismKernelTable {

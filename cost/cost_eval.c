@@ -22,6 +22,7 @@ G_STATIC_ASSERT((int)PRISM_KO_TIME_STEP == (int)PRISM_COL_TIME_STEP);
 G_STATIC_ASSERT((int)PRISM_KO_BYTES_L0 == (int)PRISM_COL_BYTES_L0);
 G_STATIC_ASSERT((int)PRISM_KO_FEASIBLE == (int)PRISM_COL_FEASIBLE);
 G_STATIC_ASSERT((int)PRISM_KO_REASON == (int)PRISM_COL_REASON);
+G_STATIC_ASSERT((int)PRISM_KO_TIME_OPTIMIZER == (int)PRISM_COL_TIME_OPTIMIZER);
 
 static const PrismColInfo cols[PRISM_COL_COUNT] = {
     [PRISM_COL_MEM_PARAMS] = {"params_mem", "bytes", "parameters on the peak stage",
@@ -84,6 +85,9 @@ static const PrismColInfo cols[PRISM_COL_COUNT] = {
     [PRISM_COL_REASON] = {"reason", "code",
                           "0 ok, 1 static memory, 2 activations, 3 buffers exceed the budget",
                           PRISM_STORE_U8},
+    [PRISM_COL_TIME_OPTIMIZER] = {"optimizer_time", "s",
+                                  "optimizer update per step (slowest stage)",
+                                  PRISM_STORE_F64},
 };
 
 static const char *const reason_names[PRISM_REASON_COUNT] = {"ok", "mem_static",
@@ -102,7 +106,7 @@ static const struct {
     {"time.tp_comm", PRISM_COL_TIME_TP_COMM},     {"time.cp_comm", PRISM_COL_TIME_CP_COMM},
     {"time.ep_comm", PRISM_COL_TIME_EP_COMM},     {"time.dp_comm", PRISM_COL_TIME_DP_COMM},
     {"time.pp_comm", PRISM_COL_TIME_PP_COMM},     {"time.bubble", PRISM_COL_TIME_BUBBLE},
-    {"time.step", PRISM_COL_TIME_STEP},
+    {"time.step", PRISM_COL_TIME_STEP},           {"time.optimizer", PRISM_COL_TIME_OPTIMIZER},
 };
 
 const PrismColInfo *prism_col_info(PrismCostCol col)
@@ -257,7 +261,7 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_C
                {"tp_comm", PRISM_COL_TIME_TP_COMM}, {"cp_comm", PRISM_COL_TIME_CP_COMM},
                {"ep_comm", PRISM_COL_TIME_EP_COMM}, {"dp_comm", PRISM_COL_TIME_DP_COMM},
                {"pp_comm", PRISM_COL_TIME_PP_COMM}, {"bubble", PRISM_COL_TIME_BUBBLE},
-               {"step", PRISM_COL_TIME_STEP}};
+               {"optimizer", PRISM_COL_TIME_OPTIMIZER}, {"step", PRISM_COL_TIME_STEP}};
     for (size_t i = 0; i < G_N_ELEMENTS(tim); i++) {
         json_builder_set_member_name(b, tim[i].key);
         json_builder_add_double_value(b, c[tim[i].col]);
@@ -330,7 +334,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
                             .n_comp = 1, .n_cand = 1, .slots = slots, .count = count,
                             .mult = mult, .comp_moe = moe, .cand_comp = cand_comp,
                             .cand_stage = stage, .w_a = w_a, .w_b = w_0, .w_cap = w_0,
-                            .m_cap = -1.0, .cand_full = full, .mfu_num = 1, .hfu_num = 1};
+                            .w_mid = w_0, .m_cap = -1.0, .m_mid = -1.0, .cand_full = full, .mfu_num = 1, .hfu_num = 1};
     g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);
     PrismOneLane v;
     PrismLanes lanes;
@@ -352,6 +356,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
     out->fwd_s = SLOT(0, PRISM_KS_FWD);
     out->bwd_s = SLOT(0, PRISM_KS_BWD);
     out->flops_fwd = SLOT(0, PRISM_KS_FLOPS) / (1.0 + cm->k.bwd_ratio);
+    out->opt_step_s = SLOT(0, PRISM_KS_OPT_STEP);
 #undef SLOT
     return TRUE;
 }

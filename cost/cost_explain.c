@@ -94,13 +94,26 @@ static void text_slots(GString *o, const PrismCostModel *cm, const PrismCostSegm
     }
 }
 
+/* The candidate of stage @p s with the largest total (first on ties). */
+static uint32_t stage_peak_cand(const PrismCostSegment *seg, const double *ws, uint32_t s)
+{
+    const PrismKSegment *ks = &seg->k;
+    uint32_t best = seg->stage_cand[s];
+    for (uint32_t d = best; d < ks->n_cand && ks->cand_stage[d] == (double)s; d++)
+        if (prism_term_value_internal(ws, ks, PRISM_TERM_CAND, d, PRISM_KD_TOTAL)[0] >
+            prism_term_value_internal(ws, ks, PRISM_TERM_CAND, best, PRISM_KD_TOTAL)[0])
+            best = d;
+    return best;
+}
+
 static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
                         const double *ws)
 {
     const PrismKSegment *ks = &seg->k;
     const PrismLayout *l = seg->layout;
     const uint32_t pp = l->pp, vpp = l->vpp;
-    g_string_append(o, "\nstages (layers per chunk; in-flight micro-batches per chunk)\n");
+    g_string_append(o, "\nstages (layers per chunk; in-flight micro-batches per chunk at the "
+                       "first steady-state forward)\n");
     for (uint32_t s = 0; s < pp; s++) {
         g_string_append_printf(o, "  stage %-3u composition %-3u layers [", s,
                                seg->stage_comp[s]);
@@ -113,11 +126,13 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
                 g_string_append_printf(o, "%sm", c ? " " : "");
             else
                 g_string_append_printf(o, "%s%g", c ? " " : "", seg->mu_a[at]);
-            if (ks->m_cap > 0)
-                g_string_append_printf(o, "(%g if m=pp)", seg->mu_cap[at]);
         }
-        g_string_append_printf(o, "]%s%s\n", s == 0 ? " +embedding" : "",
+        g_string_append_printf(o, "]%s%s", s == 0 ? " +embedding" : "",
                                s == pp - 1 ? " +head" : "");
+        if (seg->stage_states[s] > 1)
+            g_string_append_printf(o, "  (%u schedule states; memory = the largest)",
+                                   seg->stage_states[s]);
+        g_string_append_c(o, '\n');
     }
     g_string_append(o, "\nper-composition terms (time per micro-batch; static memory)\n");
     for (uint32_t c = 0; c < ks->n_comp; c++) {
@@ -142,7 +157,7 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
                        "  stage     params      grads  optimizer activations  buffers      "
                        "total\n");
     for (uint32_t s = 0; s < pp; s++) {
-        const uint32_t c = seg->stage_comp[s], d = seg->stage_cand[s];
+        const uint32_t c = seg->stage_comp[s], d = stage_peak_cand(seg, ws, s);
         g_string_append_printf(o, "  %5u", s);
         add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_COMP, c, PRISM_KC_PARAMS)[0]);
         add_gb(o, prism_term_value_internal(ws, ks, PRISM_TERM_COMP, c, PRISM_KC_GRADS)[0]);
@@ -184,7 +199,8 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm"},
         {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
         {PRISM_COL_TIME_BUBBLE, "(sum_s u_s - max_s u_s) / vpp"},
-        {PRISM_COL_TIME_STEP, "m * T_max + bubble + dp_comm"},
+        {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
+        {PRISM_COL_TIME_STEP, "m * T_max + bubble + dp_comm + optimizer"},
         {PRISM_COL_MFU, "model FLOPs per step / (step * N * peak)"},
         {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * peak)"},
         {PRISM_COL_TOKENS_PER_S, "gbs * seq / step"},
@@ -250,7 +266,7 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
     json_builder_set_member_name(b, "per_stage");
     json_builder_begin_array(b);
     for (uint32_t st = 0; st < seg->layout->pp; st++) {
-        const uint32_t c = seg->stage_comp[st], d = seg->stage_cand[st];
+        const uint32_t c = seg->stage_comp[st], d = stage_peak_cand(seg, ws, st);
         json_builder_begin_object(b);
         json_builder_set_member_name(b, "stage");
         json_builder_add_int_value(b, st);
@@ -307,11 +323,43 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
     }
     json_builder_end_object(b);
     json_builder_end_object(b);
+    return prism_cost_json_to_string(b, TRUE);
+}
+
+char *prism_cost_json_to_string(JsonBuilder *b, gboolean pretty)
+{
     g_autoptr(JsonGenerator) gen = json_generator_new();
-    json_generator_set_pretty(gen, TRUE);
+    json_generator_set_pretty(gen, pretty);
     g_autoptr(JsonNode) root = json_builder_get_root(b);
     json_generator_set_root(gen, root);
-    return json_generator_to_data(gen, NULL);
+    char *text = json_generator_to_data(gen, NULL);
+    /* json-glib 1.6 prints a double such as 3e-09 as "3e-09.0" (it appends ".0" to any
+     * number without a '.'), which is not JSON: drop ".0" after an exponent, outside
+     * strings. */
+    gboolean in_str = FALSE, esc = FALSE, in_exp = FALSE;
+    char *w = text;
+    for (const char *r = text; *r; r++) {
+        const char ch = *r;
+        if (in_str) {
+            esc = !esc && ch == '\\';
+            if (ch == '"' && !esc)
+                in_str = FALSE;
+        } else if (ch == '"') {
+            in_str = TRUE;
+            esc = FALSE;
+        } else if ((ch == 'e' || ch == 'E') && w > text && g_ascii_isdigit(w[-1])) {
+            in_exp = TRUE;
+        } else if (in_exp && ch == '.' && r[1] == '0' && !g_ascii_isdigit(r[2])) {
+            r++; /* skip ".0" */
+            in_exp = FALSE;
+            continue;
+        } else if (!(g_ascii_isdigit(ch) || ch == '+' || ch == '-')) {
+            in_exp = FALSE;
+        }
+        *w++ = ch;
+    }
+    *w = '\0';
+    return text;
 }
 
 char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s,

@@ -47,6 +47,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                               "backward FLOPs / forward FLOPs (dX and dW GEMMs)"},
     [PRISM_KNOB_PP_SCATTER] = {"pp_scatter", 1.0, 0.0, 1.0, "bool",
                                "1 = pipeline sends 1/tp of an activation (scatter-gather)"},
+    [PRISM_KNOB_HBM_GBPS] = {"hbm_GBps", 0.0, 0.0, 1e5, "GB/s",
+                             "device memory bandwidth; 0 = the device's datasheet value"},
+    [PRISM_KNOB_HBM_EFFICIENCY] = {"hbm_efficiency", 0.8, 0.05, 1.0, "fraction",
+                                   "achieved fraction of memory bandwidth (elementwise, "
+                                   "optimizer)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -44,6 +44,9 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
 {
     const double a = at->n_heads, s = kv->seq, bp = kv->bp;
     double core;
+    /* scale-mask-softmax (read + write the scores) and dropout on them (read, write,
+     * mask); flash attention keeps them on chip */
+    k->e_score = kv->flash > 0.5 ? 0.0 : (2.0 * bp + kv->drop * (2.0 * bp + 1.0)) * a * s;
     if (at->kind == PRISM_ATTN_MLA) {
         const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim;
         const double dv = at->v_head_dim, rq = at->q_lora_rank, rkv = at->kv_lora_rank;
@@ -65,6 +68,7 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         /* stored: compressed q/kv (and their normed copies) replicated; q, k, v and the
          * attention output sharded by heads */
         k->a_rep += bp * ((rq > 0 ? 2.0 * rq : 0.0) + (rkv + dr) + rkv);
+        k->e_rep += 2.0 * bp * ((rq > 0 ? rq : 0.0) + rkv); /* the two LoRA norms */
         k->a_tp += bp * (2.0 * a * (dn + dr) + 2.0 * a * dv);
         core = 2.0 * a * (dn + dr) * s + 2.0 * a * dv * s;
         k->cp_tp = bp * a * (dn + dr + dv);
@@ -100,6 +104,7 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
         k->p_rep += mp->bias ? h : 0.0;
         k->f_tp += 2.0 * mats * h * f;
         k->a_tp += bp * mats * f; /* GELU: fc1 out + GELU out; SwiGLU: gate, up, product */
+        k->e_tp += bp * mats * f; /* bias-GeLU: read f, write f; SwiGLU: read 2f, write f */
         return 2.0 * mats * h * f;
     }
     const double E = mp->n_experts, topk = mp->top_k, nsh = mp->n_shared;
@@ -119,6 +124,8 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + h); /* + expert outputs */
     k->ep_bytes = topk * cf * h * bp;
     k->is_moe = 1.0;
+    k->e_tp += bp * mats * (nsh * fs + topk * cf * fe); /* activations of the experts */
+    k->e_full += 2.0 * (1.0 + topk * cf) * h * bp + 8.0 * E; /* permute, unpermute, router */
     return 2.0 * h * E + 2.0 * nsh * mats * h * fs + 2.0 * mats * h * fe * topk;
 }
 
@@ -136,6 +143,8 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
      * attention linears and of the first MLP linear (4 x h), two dropout masks */
     k->a_rep += 4.0 * bp * h + 2.0 * kv->drop * h;
     k->a_ckpt = bp * h;
+    /* two norms (read + write h) and two bias-dropout-adds (read 2h, write h, mask) */
+    k->e_rep += (10.0 * bp + 2.0 * kv->drop) * h;
     k->tp_coll_fwd = 2.0; /* after attention and after the MLP */
     k->tp_coll_bwd = 2.0;
     k->tp_bytes = bp * h;
@@ -148,6 +157,8 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->f_tp += 2.0 * 2.0 * h * h + 2.0 * h * V;
         k->a_rep += bp * (2.0 * h + 2.0 * h + h);
         k->a_tp += kv->logits * V;
+        k->e_rep += bp * 6.0 * h;                 /* two norms, concatenation */
+        k->e_tp += (bp + 2.0 * kv->logits) * V; /* cross-entropy over the logits */
         mm += 2.0 * 2.0 * h * h + 2.0 * h * V;
     }
     /* model FLOPs per token (MFU convention: full attention core, top-k experts) */
@@ -163,6 +174,7 @@ static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *
     k->g = 1.0;
     k->inv_g = 1.0;
     k->a_rep = kv->drop * h; /* dropout mask of the embedding output */
+    k->e_rep = (3.0 * kv->bp + kv->drop) * h; /* lookup write, dropout read/write/mask */
     k->tp_coll_fwd = 1.0;    /* all-reduce (reduce-scatter with SP) of the output */
     k->tp_bytes = kv->bp * h;
 }
@@ -179,6 +191,8 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->a_rep = 2.0 * bp * h;
     k->a_tp = kv->logits * V;
     k->f_tp = 2.0 * h * V;
+    k->e_rep = 2.0 * bp * h;                 /* final norm */
+    k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
     k->tp_coll_fwd_sp = 1.0; /* SP: all-gather of the input */
     k->tp_coll_bwd = 1.0;    /* all-reduce (reduce-scatter with SP) of the input gradient */
     k->tp_bytes = bp * h;
@@ -211,6 +225,22 @@ static uint32_t add_kind(PrismCostModel *cm, PrismKindRole role, char *name)
     cm->kind_model_flops[i] = 0.0;
     cm->kind_core_flops[i] = 0.0;
     return i;
+}
+
+/* Device memory bandwidth in GB/s from vendor datasheets, by preset name prefix
+ * (PrismCluster has no bandwidth field yet); hbm_GBps overrides it. */
+static double device_hbm_GBps(const PrismCluster *c)
+{
+    static const struct {
+        const char *prefix;
+        double GBps;
+    } table[] = {{"A100-40", 1555.0}, {"A100", 2039.0}, {"H100", 3350.0}, {"H200", 4800.0},
+                 {"B200", 8000.0},   {"MI300", 5300.0}, {"Ascend-910", 1600.0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(table); i++)
+        if (c->name != NULL &&
+            g_ascii_strncasecmp(c->name, table[i].prefix, strlen(table[i].prefix)) == 0)
+            return table[i].GBps;
+    return 2000.0; /* unknown device: an A100-class HBM2e part */
 }
 
 static void compile_network(PrismCostModel *cm)
@@ -291,8 +321,15 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->bytes_opt = (dt == PRISM_DTYPE_FP32 ? 0.0 : 4.0) +
                    (training->optimizer == PRISM_OPTIMIZER_ADAM ? 8.0 : 4.0);
     k->peak_flops = peak;
+    /* Adam step: read + write the optimizer state (master copy, moments), read the
+     * gradient, write the low-precision copy (fp32 training: read + write the weight) */
+    k->opt_traffic = 2.0 * k->bytes_opt + k->bytes_grad +
+                     (dt == PRISM_DTYPE_FP32 ? 2.0 : 1.0) * k->bytes_param;
     k->inv_rate = 1.0 / (peak * kn[PRISM_KNOB_COMPUTE_EFFICIENCY]);
     k->bwd_ratio = kn[PRISM_KNOB_BWD_RATIO];
+    const double hbm = kn[PRISM_KNOB_HBM_GBPS] > 0 ? kn[PRISM_KNOB_HBM_GBPS]
+                                                    : device_hbm_GBps(cluster);
+    k->inv_hbm = 1.0 / (hbm * 1e9 * kn[PRISM_KNOB_HBM_EFFICIENCY]);
     k->hidden_bytes = kv.bp * (double)model->hidden;
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
     k->cp_exposed = 1.0 - kn[PRISM_KNOB_CP_OVERLAP];

@@ -8,8 +8,9 @@
  *   pp = 1          1 (gradient accumulation: one micro-batch at a time)
  *   1F1B, ZB-H1     pp - s (Narayanan et al. 2021; ZB-H1 keeps 1F1B's peak, Qi et al. 2024)
  *   GPipe           m (every forward before any backward)
- *   interleaved     the first U_s = 2(pp-s-1) + (vpp-1)pp + 1 forward units of Megatron's
- *                   schedule, unit u in chunk (u / pp) % vpp; all m*vpp units when m == pp
+ *   interleaved     the first min(U_s, m*vpp) forward units of Megatron's schedule,
+ *                   U_s = 2(pp-s-1) + (vpp-1)pp + 1, unit u in chunk (u / pp) % vpp
+ *                   (m is a multiple of pp, so the minimum binds only when m == pp)
  * Candidates: a stage is dropped when an earlier stage of the same composition has at
  * least its in-flight weight for every slot (then its total is never smaller, and the
  * first maximum is kept either way), so the max over candidates equals the max over all
@@ -91,27 +92,55 @@ PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKe
     return l;
 }
 
-/* In-flight micro-batches of (stage s, chunk c): mu = (m <= m_cap) ? cap : a + b*m. */
-static void inflight(uint32_t sched, uint32_t pp, uint32_t vpp, uint32_t s, uint32_t c,
-                     double *a, double *b, double *cap)
+/*
+ * The in-flight states of stage s under Megatron's interleaved order with m micro-batches:
+ * warm-up W = min(2(pp-s-1) + (vpp-1)pp, m vpp) forwards, then (forward, backward) pairs,
+ * then backwards; forward unit k runs chunk (k mod pp vpp)/pp, backward unit k chunk
+ * vpp-1-(k mod pp vpp)/pp. Appends the per-chunk in-flight vector after every forward
+ * (the moments a peak can occur) to @p out (vpp doubles per state).
+ */
+static void interleaved_states(uint32_t pp, uint32_t vpp, uint32_t s, uint64_t m, GArray *out)
 {
-    *a = *b = *cap = 0.0;
-    if (pp == 1) {
-        *a = 1.0;
-    } else if (sched == PRISM_SCHEDULE_GPIPE) {
-        *b = 1.0;
-    } else if (sched == PRISM_SCHEDULE_INTERLEAVED) {
-        const uint64_t U = 2ull * (pp - s - 1) + (uint64_t)(vpp - 1) * pp + 1;
-        uint64_t cnt = 0;
-        for (uint64_t u = 0; u < U; u++)
-            cnt += (u / pp) % vpp == c;
-        *a = (double)cnt;
-        *cap = (double)pp; /* m == pp: all m*vpp units in flight, pp per chunk */
-    } else {
-        *a = (double)(pp - s);
+    const uint64_t total = m * vpp, period = (uint64_t)pp * vpp;
+    const uint64_t warm = MIN(2ull * (pp - s - 1) + (uint64_t)(vpp - 1) * pp, total);
+    double *cur = g_new0(double, vpp);
+    uint64_t f = 0, b = 0;
+    while (f < total) {
+        cur[(f % period) / pp] += 1.0;
+        f++;
+        if (f > warm || f == total)
+            g_array_append_vals(out, cur, vpp);
+        if (f > warm) {
+            cur[vpp - 1 - (b % period) / pp] -= 1.0;
+            b++;
+        }
     }
-    if (sched != PRISM_SCHEDULE_INTERLEAVED)
-        *cap = *a + *b; /* unused: m_cap = -1 never selects it */
+    g_free(cur);
+}
+
+/* x >= y elementwise over n doubles */
+static gboolean dominates(const double *x, const double *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(x[i] >= y[i]))
+            return FALSE;
+    return TRUE;
+}
+
+/* Keep the states (rows of ns doubles) that no earlier kept state dominates. */
+static GArray *prune_states(GArray *w, size_t ns)
+{
+    GArray *keep = g_array_new(FALSE, FALSE, sizeof(double));
+    const size_t n = w->len / ns;
+    for (size_t i = 0; i < n; i++) {
+        const double *x = &g_array_index(w, double, i * ns);
+        gboolean dom = FALSE;
+        for (size_t k = 0; k < keep->len / ns && !dom; k++)
+            dom = dominates(&g_array_index(keep, double, k * ns), x, ns);
+        if (!dom)
+            g_array_append_vals(keep, x, ns);
+    }
+    return keep;
 }
 
 static uint32_t slot_of(GArray *slots, uint32_t kind, uint32_t mode)
@@ -202,100 +231,156 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
             }
         }
     const uint32_t ns = slots->len;
-    /* per-stage totals and in-flight weights */
+    /* per (stage, chunk) slot counts and per-stage totals */
+    double *cnt = g_new0(double, (size_t)C * ns); /* [(s * vpp + c) * ns + slot] */
     double *tot = g_new0(double, (size_t)pp * ns);
-    double *wa = g_new0(double, (size_t)pp * ns), *wb = g_new0(double, (size_t)pp * ns);
-    double *wc = g_new0(double, (size_t)pp * ns);
-    PrismCostSegment *seg = g_new0(PrismCostSegment, 1);
-    seg->key = *key;
-    seg->all_stages = all_stages;
-    seg->layout = prism_layout_copy(layout);
-    seg->mu_a = g_new(double, C);
-    seg->mu_b = g_new(double, C);
-    seg->mu_cap = g_new(double, C);
-    for (uint32_t s = 0; s < pp; s++)
+    for (uint32_t st = 0; st < pp; st++)
         for (uint32_t c = 0; c < vpp; c++) {
-            const uint32_t j = c * pp + s;
-            double a, b, cap;
-            inflight(key->schedule, pp, vpp, s, c, &a, &b, &cap);
-            seg->mu_a[s * vpp + c] = a;
-            seg->mu_b[s * vpp + c] = b;
-            seg->mu_cap[s * vpp + c] = cap;
+            const uint32_t j = c * pp + st;
             for (guint q = 0; q < lists[j]->len; q++) {
                 const uint32_t id = g_array_index(lists[j], uint32_t, q);
-                tot[(size_t)s * ns + id] += 1.0;
-                wa[(size_t)s * ns + id] += a;
-                wb[(size_t)s * ns + id] += b;
-                wc[(size_t)s * ns + id] += cap;
+                cnt[((size_t)st * vpp + c) * ns + id] += 1.0;
+                tot[(size_t)st * ns + id] += 1.0;
             }
         }
     for (uint32_t j = 0; j < C; j++)
         g_array_free(lists[j], TRUE);
     g_free(lists);
     g_free(first);
+    PrismCostSegment *seg = g_new0(PrismCostSegment, 1);
+    seg->key = *key;
+    seg->all_stages = all_stages;
+    seg->layout = prism_layout_copy(layout);
+    seg->mu_a = g_new0(double, C);
+    seg->mu_b = g_new0(double, C);
     /* compositions: distinct stage totals in stage order */
     seg->stage_comp = g_new(uint32_t, pp);
     seg->count = g_new0(double, (size_t)pp * ns);
     seg->mult = g_new0(double, pp);
     seg->comp_moe = g_new0(double, pp);
     uint32_t nc = 0;
-    for (uint32_t s = 0; s < pp; s++) {
+    for (uint32_t st = 0; st < pp; st++) {
         uint32_t c = 0;
-        while (c < nc && memcmp(&seg->count[(size_t)c * ns], &tot[(size_t)s * ns],
+        while (c < nc && memcmp(&seg->count[(size_t)c * ns], &tot[(size_t)st * ns],
                                 ns * sizeof(double)) != 0)
             c++;
         if (c == nc) {
-            memcpy(&seg->count[(size_t)c * ns], &tot[(size_t)s * ns], ns * sizeof(double));
+            memcpy(&seg->count[(size_t)c * ns], &tot[(size_t)st * ns], ns * sizeof(double));
             for (uint32_t q = 0; q < ns; q++)
-                if (tot[(size_t)s * ns + q] > 0 &&
+                if (tot[(size_t)st * ns + q] > 0 &&
                     cm->kinds[g_array_index(slots, PrismKSlot, q).kind].is_moe > 0)
                     seg->comp_moe[c] = 1.0;
             nc++;
         }
         seg->mult[c] += 1.0;
-        seg->stage_comp[s] = c;
+        seg->stage_comp[st] = c;
     }
-    /* candidates */
+    /* memory candidates: rows of 4*ns weights (a, b, cap, mid) per state */
+    const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
+    g_autoptr(GArray) cw = g_array_new(FALSE, FALSE, sizeof(double));
+    g_autoptr(GArray) cstage = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     seg->stage_cand = g_new(uint32_t, pp);
-    seg->cand_comp = g_new(uint32_t, pp);
-    seg->cand_stage = g_new(double, pp);
-    seg->w_a = g_new(double, (size_t)pp * ns);
-    seg->w_b = g_new(double, (size_t)pp * ns);
-    seg->w_cap = g_new(double, (size_t)pp * ns);
-    seg->cand_full = g_new0(uint8_t, (size_t)pp * ns);
-    uint32_t nd = 0;
-    for (uint32_t s = 0; s < pp; s++) {
-        gboolean dominated = FALSE;
-        for (uint32_t r = 0; r < s && !all_stages && !dominated; r++) {
-            if (seg->stage_comp[r] != seg->stage_comp[s])
-                continue;
-            gboolean ge = TRUE;
-            for (uint32_t q = 0; q < ns && ge; q++) {
-                const size_t x = (size_t)r * ns + q, y = (size_t)s * ns + q;
-                ge = wa[x] >= wa[y] && wb[x] >= wb[y] && wc[x] >= wc[y];
+    seg->stage_states = g_new0(uint32_t, pp);
+    double *row = g_new0(double, 4 * (size_t)ns);
+    for (uint32_t st = 0; st < pp; st++) {
+        const double *cs = &cnt[(size_t)st * vpp * ns];
+        /* per regime (a: m >= 3pp, cap: m = pp, mid: m = 2pp), the pruned states */
+        GArray *reg[3];
+        for (int r = 0; r < 3; r++) {
+            g_autoptr(GArray) mu = g_array_new(FALSE, FALSE, sizeof(double));
+            if (inter) {
+                static const uint64_t mult_of_pp[3] = {3, 1, 2};
+                interleaved_states(pp, vpp, st, mult_of_pp[r] * pp, mu);
+            } else {
+                /* pp = 1: one micro-batch at a time; GPipe: m (weight b below); 1F1B and
+                 * ZB-H1: pp - s */
+                const double a = pp == 1 ? 1.0
+                                 : key->schedule == PRISM_SCHEDULE_GPIPE ? 1.0
+                                                                         : (double)(pp - st);
+                g_array_append_val(mu, a);
             }
-            dominated = ge;
+            g_autoptr(GArray) w = g_array_new(FALSE, TRUE, sizeof(double));
+            const size_t n_states = mu->len / vpp;
+            g_array_set_size(w, n_states * ns);
+            for (size_t k = 0; k < n_states; k++)
+                for (uint32_t c = 0; c < vpp; c++) {
+                    const double u = g_array_index(mu, double, k * vpp + c);
+                    for (uint32_t q = 0; q < ns; q++)
+                        g_array_index(w, double, k * ns + q) += u * cs[(size_t)c * ns + q];
+                }
+            if (r == 0)
+                for (uint32_t c = 0; c < vpp; c++) {
+                    const double u = g_array_index(mu, double, c);
+                    seg->mu_a[st * vpp + c] =
+                        key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? 0.0 : u;
+                    seg->mu_b[st * vpp + c] =
+                        key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? u : 0.0;
+                }
+            reg[r] = prune_states(w, ns);
         }
-        if (dominated) {
-            seg->stage_cand[s] = G_MAXUINT32;
-            continue;
-        }
-        const uint32_t d = nd++;
-        seg->stage_cand[s] = d;
-        seg->cand_comp[d] = seg->stage_comp[s];
-        seg->cand_stage[d] = (double)s;
-        memcpy(&seg->w_a[(size_t)d * ns], &wa[(size_t)s * ns], ns * sizeof(double));
-        memcpy(&seg->w_b[(size_t)d * ns], &wb[(size_t)s * ns], ns * sizeof(double));
-        memcpy(&seg->w_cap[(size_t)d * ns], &wc[(size_t)s * ns], ns * sizeof(double));
+        const size_t nr[3] = {reg[0]->len / ns, inter ? reg[1]->len / ns : 0,
+                              inter ? reg[2]->len / ns : 0};
+        seg->stage_states[st] = (uint32_t)(nr[0] + nr[1] + nr[2]);
+        /* one candidate per state of each regime; the other regimes take their first
+         * state (a real state of this stage, so maxima stay exact) */
+        const size_t first_cand = cstage->len;
+        for (int r = 0; r < 3; r++)
+            for (size_t k = 0; k < nr[r]; k++) {
+                const double *sa = &g_array_index(reg[0], double, (r == 0 ? k : 0) * ns);
+                const double *sc =
+                    inter ? &g_array_index(reg[1], double, (r == 1 ? k : 0) * ns) : sa;
+                const double *sm =
+                    inter ? &g_array_index(reg[2], double, (r == 2 ? k : 0) * ns) : sa;
+                const gboolean gpipe = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1;
+                /* row layout: a | b | cap | mid; GPipe holds m micro-batches: W = b * m */
+                memcpy(row, sa, ns * sizeof(double));
+                memcpy(row + ns, sa, ns * sizeof(double));
+                memset(gpipe ? row : row + ns, 0, ns * sizeof(double));
+                memcpy(row + 2 * ns, sc, ns * sizeof(double));
+                memcpy(row + 3 * ns, sm, ns * sizeof(double));
+                /* drop it when an earlier candidate (this stage; any stage of the same
+                 * composition unless all_stages) has at least its weights everywhere */
+                gboolean dom = FALSE;
+                for (guint d = 0; d < cstage->len && !dom; d++) {
+                    const uint32_t ds = g_array_index(cstage, uint32_t, d);
+                    if (d < first_cand && (all_stages || seg->stage_comp[ds] != seg->stage_comp[st]))
+                        continue;
+                    dom = dominates(&g_array_index(cw, double, (size_t)d * 4 * ns), row, 4 * ns);
+                }
+                if (!dom) {
+                    g_array_append_vals(cw, row, 4 * ns);
+                    g_array_append_val(cstage, st);
+                }
+            }
+        seg->stage_cand[st] = cstage->len > first_cand ? (uint32_t)first_cand : G_MAXUINT32;
+        for (int r = 0; r < 3; r++)
+            g_array_free(reg[r], TRUE);
+    }
+    g_free(row);
+    const uint32_t nd = cstage->len;
+    seg->cand_comp = g_new(uint32_t, nd);
+    seg->cand_stage = g_new(double, nd);
+    seg->w_a = g_new(double, (size_t)nd * ns);
+    seg->w_b = g_new(double, (size_t)nd * ns);
+    seg->w_cap = g_new(double, (size_t)nd * ns);
+    seg->w_mid = g_new(double, (size_t)nd * ns);
+    seg->cand_full = g_new0(uint8_t, (size_t)nd * ns);
+    for (uint32_t d = 0; d < nd; d++) {
+        const uint32_t st = g_array_index(cstage, uint32_t, d);
+        const double *r = &g_array_index(cw, double, (size_t)d * 4 * ns);
+        seg->cand_comp[d] = seg->stage_comp[st];
+        seg->cand_stage[d] = (double)st;
+        memcpy(&seg->w_a[(size_t)d * ns], r, ns * sizeof(double));
+        memcpy(&seg->w_b[(size_t)d * ns], r + ns, ns * sizeof(double));
+        memcpy(&seg->w_cap[(size_t)d * ns], r + 2 * ns, ns * sizeof(double));
+        memcpy(&seg->w_mid[(size_t)d * ns], r + 3 * ns, ns * sizeof(double));
         for (uint32_t q = 0; q < ns; q++)
             seg->cand_full[(size_t)d * ns + q] =
-                tot[(size_t)s * ns + q] > 0 &&
+                tot[(size_t)st * ns + q] > 0 &&
                 g_array_index(slots, PrismKSlot, q).mode == PRISM_K_RC_FULL;
     }
+    g_free(cnt);
     g_free(tot);
-    g_free(wa);
-    g_free(wb);
-    g_free(wc);
     /* recompute FLOPs per step (model convention) for HFU, summed over every layer */
     double rc_tok = 0.0;
     for (uint32_t q = 0; q < layout->n_layers; q++) {
@@ -329,7 +414,9 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
     k->w_a = seg->w_a;
     k->w_b = seg->w_b;
     k->w_cap = seg->w_cap;
-    k->m_cap = key->schedule == PRISM_SCHEDULE_INTERLEAVED ? (double)pp : -1.0;
+    k->m_cap = inter ? (double)pp : -1.0;
+    k->m_mid = inter ? 2.0 * pp : -1.0;
+    k->w_mid = seg->w_mid;
     k->cand_full = seg->cand_full;
     return seg;
 }
@@ -361,13 +448,14 @@ void prism_cost_segment_free(PrismCostSegment *seg)
     g_free(seg->w_a);
     g_free(seg->w_b);
     g_free(seg->w_cap);
+    g_free(seg->w_mid);
+    g_free(seg->stage_states);
     g_free(seg->cand_comp);
     g_free(seg->cand_full);
     g_free(seg->stage_comp);
     g_free(seg->stage_cand);
     g_free(seg->mu_a);
     g_free(seg->mu_b);
-    g_free(seg->mu_cap);
     g_free(seg);
 }
 

@@ -44,10 +44,12 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = d*c/e"},
     [PRISM_KL_DP_LVL] = {"dp_level", "level", "level joining t*c*d devices"},
     [PRISM_KL_PP_TIME] = {"pp_time_per_microbatch", "s",
-                          "[pp>1] 2*vpp*(V_pp/BW(2tcd) + LAT) * (1-pp_overlap), "
+                          "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT) * (1-pp_overlap), "
                           "V_pp = T*h*bytes/t"},
     [PRISM_KL_PP_BYTES] = {"pp_bytes_per_microbatch", "B", "[pp>1] 2*vpp*V_pp"},
-    [PRISM_KL_PP_LVL] = {"pp_level", "level", "level joining neighbour stages (2*t*c*d)"},
+    [PRISM_KL_PP_LVL] = {"pp_level", "level",
+                         "level joining the whole pipeline (t*c*d*pp): its slowest boundary "
+                         "paces every micro-batch"},
     [PRISM_KL_EP_BUF] = {"ep_buffer", "B", "2*T/t*top_k*cf*h*bytes (all-to-all send+recv)"},
     [PRISM_KL_PP_BUF] = {"pp_buffer", "B", "[pp>1] 2*V_pp (send + receive)"},
 };
@@ -63,8 +65,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                       "selective: without A_score; full: T*h*bytes*r"},
     [PRISM_KS_EXTRA] = {"recompute_working_set", "B",
                         "full: (the none-mode activations) - (the kept input)"},
-    [PRISM_KS_COMPUTE] = {"compute", "s", "(1+bwd_ratio)*F/(peak*eff), F = T*(F_tp/t + "
-                                          "F_kv*kv + F_rep + F_core/t + F_exp/t)"},
+    [PRISM_KS_COMPUTE] = {"compute", "s", "(1+bwd_ratio)*(F/(peak*eff) + elementwise fwd), "
+                                          "F = T*(F_tp/t + F_kv*kv + F_rep + F_core/t + "
+                                          "F_exp/t)"},
     [PRISM_KS_RECOMP] = {"recompute", "s", "full: F/(peak*eff); selective: T*F_core/t/(peak*eff)"},
     [PRISM_KS_WGRAD] = {"weight_grad", "s", "bwd_ratio/2 * F/(peak*eff) (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
@@ -84,6 +87,11 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_FWD] = {"forward", "s", "F/(peak*eff) + forward tp/cp/ep (exposed)"},
     [PRISM_KS_BWD] = {"backward", "s", "bwd_ratio*F/(peak*eff) + backward tp/cp/ep (exposed)"},
     [PRISM_KS_RC_TIME] = {"recompute_total", "s", "recompute + (full: forward comm again)"},
+    [PRISM_KS_ELEMWISE] = {"elementwise", "s",
+                           "(1+bwd_ratio)*T*(E_rep*r + E_tp/t + E_score/t + E_full)/(HBM*eff), "
+                           "part of compute"},
+    [PRISM_KS_OPT_STEP] = {"optimizer_step", "s",
+                           "(P_dense*zo + P_exp*zo_e) * opt_traffic / (HBM*eff)"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
@@ -116,6 +124,7 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_BYTES_L1] = {"bytes_l1", "B/step", "as level 0"},
     [PRISM_KC_BYTES_L2] = {"bytes_l2", "B/step", "as level 0"},
     [PRISM_KC_BYTES_L3] = {"bytes_l3", "B/step", "as level 0"},
+    [PRISM_KC_OPT_STEP] = {"optimizer_step", "s/step", "sum over layers"},
 };
 
 static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {

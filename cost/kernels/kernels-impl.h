@@ -57,7 +57,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad;
     const double hb = km->hidden_bytes, moe = km->moe_tok_bytes;
     const double pexp = km->pp_exposed, scat = km->pp_scatter;
-    const double pipe = ks->pipelined, vpp = ks->vpp;
+    const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp;
     double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP), *tok = WS(PRISM_KL_TOKENS);
     double *inv_ep = WS(PRISM_KL_INV_EP);
     double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV), *odiv = WS(PRISM_KL_ODIV);
@@ -132,9 +132,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         dpea[i] = (n_e - 1.0) * in_e * vol * dib;
         dpelat[i] = (n_e - 1.0) * steps * dla;
         dplvl[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
-        /* PP: neighbours are t*c*d apart; per micro-batch each stage sends vpp
-         * activations forward and vpp gradients backward */
-        const double x_pp = 2.0 * t * c * d;
+        /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
+         * backward; every micro-batch crosses every stage boundary, so the slowest
+         * boundary (the level joining the whole pipeline, t*c*d*pp devices) paces it */
+        const double x_pp = t * c * d * ppn;
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
         pptime[i] = pipe * 2.0 * vpp *
@@ -160,6 +161,8 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
     const double a_full = K->a_full, a_ck = K->a_ckpt;
     const double f_tp = K->f_tp, f_kv = K->f_kv, f_rep = K->f_rep, f_core = K->f_core;
     const double f_exp = K->f_exp;
+    const double e_rep = K->e_rep, e_tp = K->e_tp, e_sc = K->e_score, e_full = K->e_full;
+    const double hbm = km->inv_hbm, opt_tr = km->opt_traffic;
     const double coll_f = K->tp_coll_fwd, coll_fsp = K->tp_coll_fwd_sp;
     const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes;
     const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
@@ -200,6 +203,8 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
     double *o_fwd = out + (size_t)PRISM_KS_FWD * PRISM_K_TILE;
     double *o_bwd = out + (size_t)PRISM_KS_BWD * PRISM_K_TILE;
     double *o_rct = out + (size_t)PRISM_KS_RC_TIME * PRISM_K_TILE;
+    double *o_ew = out + (size_t)PRISM_KS_ELEMWISE * PRISM_K_TILE;
+    double *o_ost = out + (size_t)PRISM_KS_OPT_STEP * PRISM_K_TILE;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double it = inv_tp[i], r = rep[i], T = tok[i];
@@ -212,6 +217,7 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
         o_par[i] = bp * (ne * pdiv[i] + ex * pdive[i]);
         o_grd[i] = bg * (ne * gdiv[i] + ex * gdive[i]);
         o_opt[i] = bo * (ne * odiv[i] + ex * odive[i]);
+        o_ost[i] = (ne * odiv[i] + ex * odive[i]) * opt_tr * hbm;
         o_gat[i] = bp * (ne + ex);
         /* activations per micro-batch (Korthikanti et al. 2022, generalised) */
         const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full);
@@ -219,11 +225,17 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
         const double a_keep = T * a_ck * r;
         o_act[i] = full > 0.5 ? a_keep : a_body + keep_score * a_score;
         o_xtr[i] = full > 0.5 ? a_body + a_score - a_keep : 0.0;
-        /* compute: forward FLOPs per device, backward = bwd_ratio x forward */
+        /* compute: forward FLOPs per device at the GEMM rate plus memory-bound kernels at
+         * the HBM rate; backward = bwd_ratio x forward (both) */
         const double fl = T * (f_tp * it + f_kv * kvs + f_rep + f_core * it + f_exp * it);
         const double rc = full > 0.5 ? fl : sel * T * f_core * it;
-        o_cmp[i] = fl * (1.0 + bwd) * rate;
-        o_rc[i] = rc * rate;
+        const double ew_sc = T * e_sc * it * hbm;
+        const double ew = T * (e_rep * r + e_tp * it + e_full) * hbm + ew_sc;
+        const double ew_rc = full > 0.5 ? ew : sel * ew_sc;
+        const double cf_s = fl * rate + ew; /* one forward */
+        o_ew[i] = ew * (1.0 + bwd);
+        o_cmp[i] = cf_s * (1.0 + bwd);
+        o_rc[i] = rc * rate + ew_rc;
         o_wg[i] = fl * bwd * 0.5 * rate;
         o_fl[i] = fl * (1.0 + bwd) + rc;
         /* TP: all-reduce-equivalent collectives; full recompute repeats the forward */
@@ -244,9 +256,9 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
         o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
         /* the same time split by pass */
         const double fwd_comm = cf * tp_one + cp_one + 2.0 * ep_one;
-        o_fwd[i] = fl * rate + fwd_comm;
-        o_bwd[i] = fl * bwd * rate + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
-        o_rct[i] = rc * rate + full * fwd_comm;
+        o_fwd[i] = cf_s + fwd_comm;
+        o_bwd[i] = cf_s * bwd + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
+        o_rct[i] = rc * rate + ew_rc + full * fwd_comm;
     }
 }
 
@@ -273,7 +285,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         {PRISM_KC_TP, PRISM_KS_TP},           {PRISM_KC_CP, PRISM_KS_CP},
         {PRISM_KC_EP, PRISM_KS_EP},           {PRISM_KC_FLOPS, PRISM_KS_FLOPS},
         {PRISM_KC_TP_BYTES, PRISM_KS_TP_BYTES}, {PRISM_KC_CP_BYTES, PRISM_KS_CP_BYTES},
-        {PRISM_KC_EP_BYTES, PRISM_KS_EP_BYTES}};
+        {PRISM_KC_EP_BYTES, PRISM_KS_EP_BYTES}, {PRISM_KC_OPT_STEP, PRISM_KS_OPT_STEP}};
     const size_t n_sum = sizeof sum_terms / sizeof sum_terms[0];
     for (size_t k = 0; k < n_sum; k++) {
         double *dst = CW(sum_terms[k][0]);
@@ -356,7 +368,7 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     double *restrict work = dw + (size_t)PRISM_KD_WORK * PRISM_K_TILE;
     double *restrict tot = dw + (size_t)PRISM_KD_TOTAL * PRISM_K_TILE;
     const double *restrict mm = ln->m + off;
-    const double cap = ks->m_cap;
+    const double cap = ks->m_cap, mid = ks->m_mid;
     for (size_t i = 0; i < n; i++) {
         act[i] = 0.0;
         work[i] = 0.0;
@@ -364,12 +376,13 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     for (size_t s = 0; s < ns; s++) {
         const size_t at = (size_t)d * ns + s;
         const double wa = ks->w_a[at], wb = ks->w_b[at], wc = ks->w_cap[at];
+        const double wm = ks->w_mid[at];
         const double *restrict sa =
             slot0 + ((size_t)s * PRISM_KS_COUNT + PRISM_KS_ACT) * PRISM_K_TILE;
-        if (wa != 0.0 || wb != 0.0 || wc != 0.0) {
+        if (wa != 0.0 || wb != 0.0 || wc != 0.0 || wm != 0.0) {
             PRISM_KLOOP
             for (size_t i = 0; i < n; i++) {
-                const double w = mm[i] <= cap ? wc : wa + wb * mm[i];
+                const double w = mm[i] <= cap ? wc : mm[i] <= mid ? wm : wa + wb * mm[i];
                 act[i] += w * sa[i];
             }
         }
@@ -451,6 +464,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_step = out[PRISM_KO_TIME_STEP] + off, *o_fl = out[PRISM_KO_FLOPS_PER_DEVICE] + off;
     double *o_b0 = out[PRISM_KO_BYTES_L0] + off, *o_b1 = out[PRISM_KO_BYTES_L1] + off;
     double *o_b2 = out[PRISM_KO_BYTES_L2] + off, *o_b3 = out[PRISM_KO_BYTES_L3] + off;
+    double *o_ost = out[PRISM_KO_TIME_OPTIMIZER] + off;
     const double *pptime = WS(PRISM_KL_PP_TIME);
     double *fin = cand0 + (size_t)ks->n_cand * PRISM_KD_COUNT * PRISM_K_TILE;
     double *f_tmax = fin + (size_t)PRISM_KF_TMAX * PRISM_K_TILE;
@@ -463,11 +477,12 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *cmp = CT(0, PRISM_KC_COMPUTE), *rc = CT(0, PRISM_KC_RECOMP);
         const double *tpt = CT(0, PRISM_KC_TP), *cpt = CT(0, PRISM_KC_CP);
         const double *ept = CT(0, PRISM_KC_EP), *dpt = CT(0, PRISM_KC_DP);
-        const double *fl = CT(0, PRISM_KC_FLOPS);
+        const double *fl = CT(0, PRISM_KC_FLOPS), *ost = CT(0, PRISM_KC_OPT_STEP);
         const double *b0 = CT(0, PRISM_KC_BYTES_L0), *b1 = CT(0, PRISM_KC_BYTES_L1);
         const double *b2 = CT(0, PRISM_KC_BYTES_L2), *b3 = CT(0, PRISM_KC_BYTES_L3);
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
+            o_ost[i] = ost[i];
             f_tmax[i] = tim[i];
             f_usum[i] = mu * unit[i];
             f_umax[i] = unit[i];
@@ -490,12 +505,13 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *cmp = CT(c, PRISM_KC_COMPUTE), *rc = CT(c, PRISM_KC_RECOMP);
         const double *tpt = CT(c, PRISM_KC_TP), *cpt = CT(c, PRISM_KC_CP);
         const double *ept = CT(c, PRISM_KC_EP), *dpt = CT(c, PRISM_KC_DP);
-        const double *fl = CT(c, PRISM_KC_FLOPS);
+        const double *fl = CT(c, PRISM_KC_FLOPS), *ost = CT(c, PRISM_KC_OPT_STEP);
         const double *b0 = CT(c, PRISM_KC_BYTES_L0), *b1 = CT(c, PRISM_KC_BYTES_L1);
         const double *b2 = CT(c, PRISM_KC_BYTES_L2), *b3 = CT(c, PRISM_KC_BYTES_L3);
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const int gt = tim[i] > f_tmax[i];
+            o_ost[i] = ost[i] > o_ost[i] ? ost[i] : o_ost[i];
             o_cmp[i] = gt ? cmp[i] : o_cmp[i];
             o_rc[i] = gt ? rc[i] : o_rc[i];
             o_tp[i] = gt ? tpt[i] : o_tp[i];
@@ -523,7 +539,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     for (size_t i = 0; i < n; i++) {
         const double m = mm[i];
         const double bubble = (f_usum[i] - f_umax[i]) * inv_v;
-        const double step = m * f_tmax[i] + bubble + f_dp[i];
+        const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i];
         const double inv_step = 1.0 / step;
         o_cmp[i] = m * o_cmp[i];
         o_rc[i] = m * o_rc[i];

@@ -12,9 +12,11 @@
  *   slot        a (kind, recompute mode) pair that occurs in the segment's layout.
  *   composition the slot counts of one pipeline stage, summed over its chunks; stages
  *               with equal counts share one composition (time depends only on it).
- *   candidate   a stage that can set the memory peak: its composition plus the
- *               in-flight weights W[slot] = sum over chunks of (in-flight micro-batches
- *               x layers of the slot in that chunk).
+ *   candidate   a state of a stage's schedule that can set the memory peak: the
+ *               stage's composition plus the in-flight weights W[slot] = sum over
+ *               chunks of (in-flight micro-batches x layers of the slot in that chunk).
+ *               A stage may have several (interleaved: the chunk mix changes over the
+ *               steady state); dominated states are dropped at compile time.
  * Included by the kernel TUs and by cost/ (cost-internal.h); nothing here is collective.
  */
 #ifndef PRISM_KERNELS_MODEL_H
@@ -55,6 +57,11 @@ typedef struct PrismKKind {
     double f_tp, f_kv, f_rep; /* GEMMs, split like the parameters */
     double f_core;            /* attention core (QK^T, AV) executed, after causal skip */
     double f_exp;             /* routed experts as executed: top_k x capacity x 2 x params */
+    /* memory-bound (elementwise) HBM traffic per token per forward, bytes */
+    double e_rep;   /* norms, bias-dropout-add (replicated over tp unless SP) */
+    double e_tp;    /* bias-GeLU / SwiGLU (sharded by tp) */
+    double e_score; /* softmax + dropout on the scores (sharded by tp; 0 with flash) */
+    double e_full;  /* MoE permute / unpermute (not sharded by tp) */
     /* communication */
     double tp_coll_fwd;    /* all-reduce-equivalent TP collectives per forward */
     double tp_coll_fwd_sp; /* extra forward collectives when SP is on (head all-gather) */
@@ -75,6 +82,8 @@ typedef struct PrismKModel {
     double bytes_act;  /* bytes per activation element (dtype) */
     double bytes_param, bytes_grad, bytes_opt; /* per parameter */
     double inv_rate;   /* s per FLOP: 1 / (peak FLOP/s of the dtype x compute_efficiency) */
+    double inv_hbm;    /* s per byte of HBM traffic: 1 / (bandwidth x hbm_efficiency) */
+    double opt_traffic; /* HBM bytes moved per parameter by one optimizer update */
     double peak_flops; /* peak FLOP/s of the dtype, per device */
     double bwd_ratio;  /* backward FLOPs / forward FLOPs */
     double hidden_bytes; /* h x dtype: one token of the residual stream */
@@ -113,9 +122,11 @@ typedef struct PrismKSegment {
     const double *comp_moe; /* 1 if the composition holds a MoE kind */
     const uint32_t *cand_comp;
     const double *cand_stage; /* stage index (the peak-stage column) */
-    /* in-flight weights: W = (m <= m_cap) ? w_cap : w_a + w_b * m */
-    const double *w_a, *w_b, *w_cap;
-    double m_cap; /* interleaved: all micro-batches in flight when m <= pp; else -1 */
+    /* in-flight weights: W = m <= m_cap ? w_cap : m <= m_mid ? w_mid : w_a + w_b * m
+     * (interleaved: m_cap = pp, m_mid = 2 pp, the regimes whose schedules visit fewer
+     * states; otherwise both -1) */
+    const double *w_a, *w_b, *w_cap, *w_mid;
+    double m_cap, m_mid;
     const uint8_t *cand_full; /* [cand * n_slots + slot]: slot is full-recompute, present */
 } PrismKSegment;
 
@@ -150,6 +161,8 @@ enum {
     PRISM_KS_TP_BYTES, PRISM_KS_CP_BYTES, PRISM_KS_EP_BYTES, /* per micro-batch */
     PRISM_KS_GATHER,               /* ZeRO-3: bytes of this layer's gathered parameters */
     PRISM_KS_FWD, PRISM_KS_BWD, PRISM_KS_RC_TIME, /* s per micro-batch incl. exposed comm */
+    PRISM_KS_ELEMWISE,             /* s per micro-batch of memory-bound kernels (in compute) */
+    PRISM_KS_OPT_STEP,             /* s per step: optimizer update of this layer's shard */
     PRISM_KS_COUNT
 };
 enum {
@@ -159,6 +172,7 @@ enum {
     PRISM_KC_EP, PRISM_KC_TIME, PRISM_KC_UNIT, PRISM_KC_DP, PRISM_KC_FLOPS,
     PRISM_KC_TP_BYTES, PRISM_KC_CP_BYTES, PRISM_KC_EP_BYTES,
     PRISM_KC_BYTES_L0, PRISM_KC_BYTES_L1, PRISM_KC_BYTES_L2, PRISM_KC_BYTES_L3,
+    PRISM_KC_OPT_STEP,
     PRISM_KC_COUNT
 };
 enum { PRISM_KD_ACT = 0, PRISM_KD_WORK, PRISM_KD_TOTAL, PRISM_KD_COUNT };
@@ -174,7 +188,7 @@ enum {
     PRISM_KO_TIME_DP_COMM, PRISM_KO_TIME_PP_COMM, PRISM_KO_TIME_BUBBLE, PRISM_KO_TIME_STEP,
     PRISM_KO_MFU, PRISM_KO_HFU, PRISM_KO_TOKENS_PER_S, PRISM_KO_FLOPS_PER_DEVICE,
     PRISM_KO_BYTES_L0, PRISM_KO_BYTES_L1, PRISM_KO_BYTES_L2, PRISM_KO_BYTES_L3,
-    PRISM_KO_FEASIBLE, PRISM_KO_REASON, PRISM_KO_COUNT
+    PRISM_KO_FEASIBLE, PRISM_KO_REASON, PRISM_KO_TIME_OPTIMIZER, PRISM_KO_COUNT
 };
 
 static inline size_t prism_k_ws_arrays(const PrismKSegment *ks)

@@ -63,6 +63,7 @@ typedef enum {
     PRISM_COL_BYTES_L3,
     PRISM_COL_FEASIBLE, /**< 1 = fits in memory, 0 = does not */
     PRISM_COL_REASON,   /**< PrismReason */
+    PRISM_COL_TIME_OPTIMIZER, /**< s per step: optimizer update (slowest stage), in the step */
     PRISM_COL_COUNT
 } PrismCostCol;
 
@@ -264,6 +265,7 @@ typedef struct PrismLayerTerms {
     double fwd_s, bwd_s;   /**< compute + exposed TP/CP/EP communication, per micro-batch */
     double recompute_s[3]; /**< extra time per micro-batch by mode (none = 0) */
     double flops_fwd;      /**< executed forward FLOPs per device per micro-batch */
+    double opt_step_s;     /**< optimizer update of this layer's shard, once per step */
 } PrismLayerTerms;
 
 /**
@@ -276,6 +278,24 @@ typedef struct PrismLayerTerms {
  */
 gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s,
                                 uint32_t layer, PrismLayerTerms *out, GError **error);
+
+/**
+ * The builder's JSON text. Works around json-glib 1.6, which prints doubles such as
+ * 3e-09 as the invalid "3e-09.0": use this (not json_generator_to_data) for any JSON
+ * holding doubles. Not collective. Ownership: g_free().
+ */
+char *prism_cost_json_to_string(JsonBuilder *b, gboolean pretty);
+
+/**
+ * `prism validate`: predict every fully specified row of a measurement CSV (the layout of
+ * shared/validation/measured.csv) and return the report: predicted vs measured peak
+ * memory, step time, TFLOP/s per GPU and MFU per row, the mean and worst absolute
+ * percentage error per source, the skipped rows with the reason, and each source's
+ * stated setup. @p user: knobs that differ from their defaults override the per-source
+ * setup. Not collective. Ownership: g_free().
+ * Errors: PRISM_INPUT_ERROR_FILE / _PARSE / _MISSING naming the file, line and column.
+ */
+char *prism_validate_report(const char *path, const PrismKnobs *user, GError **error);
 
 /** Add every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an
  *  open JSON object; recompute and schedule as names. Not collective. */

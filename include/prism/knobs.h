@@ -37,6 +37,8 @@ typedef enum {
     PRISM_KNOB_ZERO3_PREFETCH,         /**< layers of gathered parameters held by ZeRO-3 */
     PRISM_KNOB_BWD_RATIO,              /**< backward FLOPs / forward FLOPs */
     PRISM_KNOB_PP_SCATTER,             /**< 1 = p2p sends 1/tp of an activation */
+    PRISM_KNOB_HBM_GBPS,               /**< device memory bandwidth; 0 = by device */
+    PRISM_KNOB_HBM_EFFICIENCY,         /**< achieved fraction of memory bandwidth */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

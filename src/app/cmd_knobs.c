@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include <prism/cost.h>
 #include <prism/knobs.h>
 
 static void print_json(FILE *f, const PrismKnobs *k)
@@ -34,11 +35,7 @@ static void print_json(FILE *f, const PrismKnobs *k)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    json_generator_set_pretty(gen, TRUE);
-    g_autoptr(JsonNode) root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    g_autofree char *text = json_generator_to_data(gen, NULL);
+    g_autofree char *text = prism_cost_json_to_string(b, TRUE);
     fprintf(f, "%s\n", text);
 }
 

@@ -17,3 +17,6 @@ endforeach()
 add_test(NAME test_kernels.candidates COMMAND test_kernels kernels_cands)
 set_tests_properties(test_kernels.candidates PROPERTIES TIMEOUT 300
   LABELS "unit;cost;kernel" ENVIRONMENT "${PRISM_TEST_ENV}")
+prism_add_unit_test(test_cost_properties
+  SOURCES unit/test_cost_properties.c unit/test_cost_support.c LABELS cost)
+prism_add_cli_test(cli_validate SCRIPT tests/cli/validate.sh LABELS cost)

@@ -180,8 +180,8 @@ static void test_ring_allreduce_dp(void)
  * Pipeline bubble. 1F1B (Narayanan et al. 2021, Sec. 2.2.1): p - 1 slots of the stage
  * time, fraction (p-1)/m; interleaved with v chunks: (p-1)/(v m). Exactly, prism's
  * bubble is sum_s T_s - max_s T_s (over vpp); with p = 4 and a vocabulary of 8 the head
- * is negligible, so T_s is the same on every stage up to the head's 2hV FLOPs and the
- * fraction bubble / (m T_max) is (p-1)/m to within 1e-4 relative.
+ * is negligible and the embedding's memory-bound work is 0.4% of a stage, so T_s is the
+ * same on every stage to within 1% and bubble / (m T_max) is (p-1)/m to 1% relative.
  * L = 8, m = 16, tp = 1: 1F1B 3/16; interleaved v = 2: 3/32.
  */
 static void check_bubble(const char *text, double expect)
@@ -192,10 +192,10 @@ static void check_bubble(const char *text, double expect)
     double c[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
     const double tmax = (c[PRISM_COL_TIME_STEP] - c[PRISM_COL_TIME_BUBBLE] -
-                         c[PRISM_COL_TIME_DP_COMM]) /
+                         c[PRISM_COL_TIME_DP_COMM] - c[PRISM_COL_TIME_OPTIMIZER]) /
                         16.0;
     const double frac = c[PRISM_COL_TIME_BUBBLE] / (16.0 * tmax);
-    CU_ASSERT_TRUE(prism_test_close(frac, expect, 1e-4, 0));
+    CU_ASSERT_TRUE(prism_test_close(frac, expect, 1e-2, 0));
 }
 
 static void test_bubble(void)
@@ -205,10 +205,11 @@ static void test_bubble(void)
 }
 
 /*
- * The bubble exactly: 1F1B with p = 4, L = 8 (2 layers per stage), tp = 1, so the
- * embedding costs 0 s; stage times T_0 = T_1 = T_2 = 2 T_layer + T_pp and
- * T_3 = 2 T_layer + T_head + T_pp, where T_pp = 2 (V_pp/240e9 + 5e-6), V_pp = s b h 2.
- * bubble = sum T_s - T_3 = 3 (2 T_layer + T_pp).
+ * The bubble exactly: 1F1B with p = 4, L = 8 (2 layers per stage), tp = 1; stage times
+ * T_0 = 2 T_layer + T_emb + T_pp, T_1 = T_2 = 2 T_layer + T_pp and
+ * T_3 = 2 T_layer + T_head + T_pp (the slowest: the head's 2hV FLOPs), where
+ * T_pp = 2 (V_pp/240e9 + 5e-6), V_pp = s b h 2 bytes.
+ * bubble = sum T_s - T_3 = 3 (2 T_layer + T_pp) + T_emb.
  */
 static void test_bubble_exact(void)
 {
@@ -217,10 +218,11 @@ static void test_bubble_exact(void)
     PrismStrategy s = test_strategy(cm, 4, "pp=4,mbs=1");
     double c[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
-    PrismLayerTerms lt;
+    PrismLayerTerms lt, emb;
     CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 0, &emb, NULL));
     const double t_pp = 2.0 * (2048.0 * 4096.0 * 2.0 / (300e9 * 0.8) + 5e-6);
-    const double expect = 3.0 * (2.0 * (lt.fwd_s + lt.bwd_s) + t_pp);
+    const double expect = 3.0 * (2.0 * (lt.fwd_s + lt.bwd_s) + t_pp) + emb.fwd_s + emb.bwd_s;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_BUBBLE], expect, 1e-12, 0));
 }
 

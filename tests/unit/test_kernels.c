@@ -173,8 +173,9 @@ static void test_candidates_exact(void)
             g_autoptr(PrismCostSegment) all = prism_cost_segment_new(cm, &tb.key, TRUE, &error);
             CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
             CU_ASSERT_PTR_NOT_NULL_FATAL(all);
-            CU_ASSERT_EQUAL(prism_cost_segment_n_candidates(all), tb.key.pp);
-            pruned += prism_cost_segment_n_candidates(fast) < tb.key.pp;
+            /* every stage keeps at least one state; interleaved stages may keep several */
+            CU_ASSERT_TRUE(prism_cost_segment_n_candidates(all) >= tb.key.pp);
+            pruned += prism_cost_segment_n_candidates(fast) < prism_cost_segment_n_candidates(all);
             prism_evaluator_run(ev, fast, &tb.lanes, &a.out);
             prism_evaluator_run(ev, all, &tb.lanes, &b.out);
             size_t lane = 0;
