@@ -558,7 +558,8 @@ PrismLayoutPlan *prism_smsg_solve(const PrismOpGraph *g, const PrismSmsgEnv *env
     ctx_clear(&c);
     if (best == PRISM_DC_INF) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
-                    "graph '%s': no layout assignment over tp=%u has a finite cost (the fixed "
+                    "graph '%s': no layout assignment over tp=%u has a finite cost (a cost above 9e6 s "
+                    "from huge sizes, or fixed "
                     "input/output layouts and the allowed options exclude every path)",
                     g->name, env->tp);
         return NULL;

@@ -214,8 +214,12 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
             json_builder_add_boolean_value(b, p != NULL);
             if (p != NULL) {
                 add_plan_json(b, g, &env, p, FALSE);
-                json_builder_set_member_name(b, "ratio_to_optimal");
-                json_builder_add_double_value(b, (double)p->total_ps / (double)best->total_ps);
+                if (best->total_ps > 0 || p->total_ps == 0) { /* no 0/0 or x/0 in JSON */
+                    json_builder_set_member_name(b, "ratio_to_optimal");
+                    json_builder_add_double_value(b, best->total_ps > 0 ? (double)p->total_ps /
+                                                                              (double)best->total_ps
+                                                                        : 1.0);
+                }
             }
             json_builder_end_object(b);
         }
@@ -254,7 +258,7 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
                 fprintf(out, "  %-18s infeasible\n", name);
             else
                 fprintf(out, "  %-18s %12.4f ms  x%.4f  %8.2f GiB\n", name, ms(p->total_ps),
-                        (double)p->total_ps / (double)best->total_ps,
+                        best->total_ps > 0 ? (double)p->total_ps / (double)best->total_ps : 1.0,
                         (double)p->mem_bytes / 1073741824.0);
         }
         if (o->pareto) {
