@@ -73,6 +73,11 @@ void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismL
 double prism_io_load_internal(PrismStore store, const void *buf, size_t i);
 /** Bytes of one row of @p schema (sum of column sizes). */
 size_t prism_io_row_bytes_internal(const PrismLandscapeSchema *schema);
+/** Column of @p name in @p schema, accepting the cost model's and the objectives' aliases
+ * (time.step, step, memory, throughput, ...); -1 when unknown. */
+int prism_io_schema_resolve_internal(const PrismLandscapeSchema *schema, const char *name);
+/** The column names closest to @p name, "a, b, c". Ownership: g_free(). */
+char *prism_io_schema_close_names_internal(const PrismLandscapeSchema *schema, const char *name);
 /** Deep copy. */
 PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *schema);
 

@@ -186,7 +186,9 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
                       prism_h5_attr_string_internal(dsets[c], "unit", col->unit, error) &&
                           prism_h5_attr_string_internal(dsets[c], "doc", col->doc, error) &&
                           prism_h5_attr_string_internal(dsets[c], "type",
-                                                        prism_store_name(col->store), error),
+                                                        prism_store_name(col->store), error) &&
+                          (col->codes == NULL ||
+                           prism_h5_attr_string_internal(dsets[c], "codes", col->codes, error)),
                       error);
     }
     if (ok)

@@ -228,9 +228,11 @@ hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, 
                                        uint64_t chunk, int deflate, GError **error)
 {
     hsize_t dims[1] = {total}, maxdims[1] = {total};
-    gboolean chunked = chunk > 0 && (deflate > 0 || total == 0);
+    /* A 0-length dataset is chunked (chunk 1) with an unlimited maximum: HDF5 accepts no
+     * 0-length chunk and no extendible contiguous layout. */
+    gboolean chunked = total == 0 || (chunk > 0 && deflate > 0);
     if (total == 0)
-        maxdims[0] = H5S_UNLIMITED; /* a 0-length fixed dataset cannot be chunked */
+        maxdims[0] = H5S_UNLIMITED;
     hid_t space = H5Screate_simple(1, dims, maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), dset = -1;
     if (space < 0 || dcpl < 0) {

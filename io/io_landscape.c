@@ -636,3 +636,61 @@ PrismRowSink prism_landscape_sink(PrismLandscape *ls)
     PrismRowSink sink = {.begin = begin, .rows = rows, .end = end, .user = ls, .results = NULL};
     return sink;
 }
+
+gboolean prism_landscape_partial_progress(const char *partial_path, uint64_t *persisted,
+                                          uint64_t *total, uint32_t *sessions, GError **error)
+{
+    g_autofree char *dir = g_strconcat(partial_path, ".spill", NULL);
+    g_autofree char *manifest = g_build_filename(dir, "manifest.ini", NULL);
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    GError *local = NULL;
+    if (!g_key_file_load_from_file(kf, manifest, G_KEY_FILE_NONE, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, "%s: %s", manifest,
+                    local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    *total = g_key_file_get_uint64(kf, MANIFEST_GROUP, "total", NULL);
+    *sessions = (uint32_t)g_key_file_get_integer(kf, MANIFEST_GROUP, "sessions", NULL);
+    /* The schema as recorded: "name:type,..." gives the column count and sizes. */
+    g_autofree char *text = g_key_file_get_string(kf, MANIFEST_GROUP, "schema", NULL);
+    g_auto(GStrv) cols = g_strsplit(text ? text : "", ",", -1);
+    g_autoptr(PrismLandscapeSchema) schema = prism_landscape_schema_new();
+    static const PrismStore stores[] = {PRISM_STORE_F64, PRISM_STORE_F32, PRISM_STORE_U8,
+                                        PRISM_STORE_U16, PRISM_STORE_U32};
+    for (char **c = cols; *c != NULL && **c != '\0'; c++) {
+        const char *colon = strrchr(*c, ':');
+        PrismStore store = PRISM_STORE_F64;
+        for (size_t k = 0; colon && k < G_N_ELEMENTS(stores); k++)
+            if (strcmp(colon + 1, prism_store_name(stores[k])) == 0)
+                store = stores[k];
+        prism_landscape_schema_add(schema, *c, NULL, NULL, store, PRISM_LS_SOURCE_COST, 0);
+    }
+    g_autoptr(GArray) recs = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    guint id = 0;
+    gboolean ok = TRUE;
+    while (ok && d != NULL && (name = g_dir_read_name(d)) != NULL) {
+        if (!g_str_has_suffix(name, ".spill"))
+            continue;
+        g_autofree char *p = g_build_filename(dir, name, NULL);
+        gboolean torn = FALSE;
+        ok = prism_spill_scan_internal(p, id++, schema, recs, &torn, error);
+    }
+    if (d != NULL)
+        g_dir_close(d);
+    if (!ok)
+        return FALSE;
+    g_array_sort(recs, prism_spill_record_cmp_internal);
+    uint64_t count = 0, reach = 0;
+    for (guint i = 0; i < recs->len; i++) {
+        const PrismSpillRecord *r = &g_array_index(recs, PrismSpillRecord, i);
+        uint64_t a = MAX(r->first, reach), b = r->first + r->n;
+        if (b > a)
+            count += b - a;
+        reach = MAX(reach, b);
+    }
+    *persisted = count;
+    return TRUE;
+}

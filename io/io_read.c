@@ -104,7 +104,10 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
             f->rows = (uint64_t)len;
             g_autofree char *unit = prism_h5_attr_text_internal(d, "unit");
             g_autofree char *doc = prism_h5_attr_text_internal(d, "doc");
+            g_autofree char *codes = prism_h5_attr_text_internal(d, "codes");
             prism_landscape_schema_add(f->schema, *n, unit, doc, store, PRISM_LS_SOURCE_COST, 0);
+            if (codes != NULL)
+                prism_landscape_schema_set_codes(f->schema, f->schema->n - 1, codes);
         }
         H5Tclose(t);
         H5Sclose(sp);
@@ -295,4 +298,76 @@ uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *grou
     }
     H5Gclose(g);
     return rows;
+}
+
+PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f)
+{
+    return f->comm;
+}
+
+gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices,
+                                        size_t n, double *out, GError **error)
+{
+    GError *local = NULL;
+    uint64_t count = f->comm->rank == 0 ? n : 0;
+    if (!prism_comm_bcast_bytes(f->comm, &count, sizeof count, 0, &local)) {
+        g_propagate_error(error, local);
+        return FALSE;
+    }
+    if (f->comm->rank == 0)
+        for (size_t i = 0; i < n; i++)
+            if (indices[i] >= f->rows || (i > 0 && indices[i] <= indices[i - 1])) {
+                g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "row %" G_GUINT64_FORMAT " is out of range (%" G_GUINT64_FORMAT
+                            " rows) or out of order",
+                            indices[i], f->rows);
+                break;
+            }
+    if (!prism_comm_agree_error(f->comm, &local) || count == 0) {
+        if (local)
+            g_propagate_error(error, local);
+        return local == NULL;
+    }
+    size_t mine = f->comm->rank == 0 ? n : 0;
+    g_autofree hsize_t *coords = g_new(hsize_t, MAX(mine, 1));
+    for (size_t i = 0; i < mine; i++)
+        coords[i] = indices[i];
+    g_autofree void *buf = g_malloc(MAX(mine, 1) * sizeof(double));
+    hid_t g = H5Gopen2(f->file, "landscape", H5P_DEFAULT);
+    gboolean ok = g >= 0;
+    if (!ok)
+        PRISM_H5_FAILED(&local, "/landscape", H5Gopen2);
+    ok = prism_comm_agree_error(f->comm, &local);
+    for (size_t c = 0; ok && c < f->schema->n; c++) {
+        const PrismLandscapeColumn *col = &f->schema->cols[c];
+        hid_t type = prism_h5_store_type_internal(col->store);
+        hid_t d = H5Dopen2(g, col->name, H5P_DEFAULT);
+        hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
+        hsize_t mdim[1] = {MAX(mine, 1)};
+        hid_t ms = H5Screate_simple(1, mdim, NULL);
+        herr_t rc = d >= 0 && fs >= 0 && ms >= 0 ? 0 : -1;
+        if (rc >= 0 && mine > 0)
+            rc = H5Sselect_elements(fs, H5S_SELECT_SET, mine, coords);
+        else if (rc >= 0)
+            rc = (H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0) ? -1 : 0;
+        if (rc < 0)
+            PRISM_H5_FAILED(&local, col->name, H5Sselect_elements);
+        ok = prism_comm_agree_error(f->comm, &local);
+        if (ok && H5Dread(d, type, ms, fs, f->dxpl, buf) < 0)
+            PRISM_H5_FAILED(&local, col->name, H5Dread);
+        ok = prism_comm_agree_error(f->comm, &local) && ok;
+        for (size_t i = 0; ok && i < mine; i++)
+            out[i * f->schema->n + c] = prism_io_load_internal(col->store, buf, i);
+        if (ms >= 0)
+            H5Sclose(ms);
+        if (fs >= 0)
+            H5Sclose(fs);
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    if (g >= 0)
+        H5Gclose(g);
+    if (!ok)
+        g_propagate_error(error, local);
+    return ok;
 }

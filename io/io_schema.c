@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <prism/core.h>
+
 #include "io-internal.h"
 
 /* Landscape column order of the dims (the order users read them in, not the index's). */
@@ -90,6 +92,7 @@ void prism_landscape_schema_free(PrismLandscapeSchema *schema)
         g_free(schema->cols[i].name);
         g_free(schema->cols[i].unit);
         g_free(schema->cols[i].doc);
+        g_free(schema->cols[i].codes);
     }
     g_free(schema->cols);
     g_free(schema);
@@ -108,6 +111,15 @@ void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, 
     c->store = store;
     c->source = source;
     c->index = index;
+    c->codes = NULL;
+}
+
+void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col,
+                                      const char *codes)
+{
+    g_return_if_fail(schema != NULL && col < schema->n);
+    g_free(schema->cols[col].codes);
+    schema->cols[col].codes = g_strdup(codes);
 }
 
 void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema)
@@ -120,6 +132,17 @@ void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema)
         gboolean code = d == PRISM_DIM_RECOMPUTE || d == PRISM_DIM_SCHEDULE;
         prism_landscape_schema_add(schema, prism_dim_name(d), code ? "code" : "count",
                                    dim_doc(d), dim_store(d), PRISM_LS_SOURCE_DIM, d);
+        if (code) {
+            GString *names = g_string_new(NULL);
+            int n = d == PRISM_DIM_SCHEDULE ? PRISM_SCHEDULE_COUNT : PRISM_RECOMPUTE_COUNT;
+            for (int k = 0; k < n; k++)
+                g_string_append_printf(names, "%s%s", k ? "," : "",
+                                       d == PRISM_DIM_SCHEDULE
+                                           ? prism_schedule_name((PrismSchedule)k)
+                                           : prism_recompute_name((PrismRecompute)k));
+            prism_landscape_schema_set_codes(schema, schema->n - 1, names->str);
+            g_string_free(names, TRUE);
+        }
     }
 }
 
@@ -131,12 +154,44 @@ int prism_landscape_schema_find(const PrismLandscapeSchema *schema, const char *
     return -1;
 }
 
+int prism_io_schema_resolve_internal(const PrismLandscapeSchema *schema, const char *name)
+{
+    int c = prism_landscape_schema_find(schema, name);
+    if (c >= 0)
+        return c;
+    /* The cost model's aliases (explain JSON paths), dim aliases, then friendly names. */
+    PrismCostCol col;
+    if (prism_col_lookup(name, &col, NULL))
+        return prism_landscape_schema_find(schema, prism_col_info(col)->name);
+    PrismDim dim;
+    if (prism_dim_lookup(name, &dim, NULL))
+        return prism_landscape_schema_find(schema, prism_dim_name(dim));
+    static const char *const aliases[][2] = {
+        {"step", "step_time"},       {"time_step", "step_time"}, {"memory", "peak_mem"},
+        {"mem_peak", "peak_mem"},    {"throughput", "tokens_per_s"},
+        {"tokens", "tokens_per_s"},  {"bubble", "bubble_time"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
+        if (g_ascii_strcasecmp(name, aliases[i][0]) == 0)
+            return prism_landscape_schema_find(schema, aliases[i][1]);
+    return -1;
+}
+
+char *prism_io_schema_close_names_internal(const PrismLandscapeSchema *schema, const char *name)
+{
+    g_autofree const char **names = g_new0(const char *, schema->n + 1);
+    for (size_t i = 0; i < schema->n; i++)
+        names[i] = schema->cols[i].name;
+    return prism_close_names(name, names, schema->n, 3);
+}
+
 PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *schema)
 {
     PrismLandscapeSchema *c = prism_landscape_schema_new();
     for (size_t i = 0; i < schema->n; i++) {
         const PrismLandscapeColumn *s = &schema->cols[i];
         prism_landscape_schema_add(c, s->name, s->unit, s->doc, s->store, s->source, s->index);
+        c->cols[i].codes = g_strdup(s->codes);
     }
     return c;
 }

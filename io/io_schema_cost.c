@@ -18,5 +18,13 @@ void prism_landscape_schema_add_cost(PrismLandscapeSchema *schema, uint32_t n_le
         const PrismColInfo *info = prism_col_info((PrismCostCol)c);
         prism_landscape_schema_add(schema, info->name, info->unit, info->doc, info->store,
                                    PRISM_LS_SOURCE_COST, c);
+        if (c == PRISM_COL_REASON) {
+            GString *names = g_string_new(NULL);
+            for (int k = 0; k < PRISM_REASON_COUNT; k++)
+                g_string_append_printf(names, "%s%s", k ? "," : "",
+                                       prism_reason_name((PrismReason)k));
+            prism_landscape_schema_set_codes(schema, schema->n - 1, names->str);
+            g_string_free(names, TRUE);
+        }
     }
 }

@@ -31,8 +31,11 @@
 
 #include <glib.h>
 
+#include <prism/cluster.h>
 #include <prism/comm.h>
 #include <prism/cost.h>
+#include <prism/front.h>
+#include <prism/model.h>
 #include <prism/sink.h>
 #include <prism/space.h>
 #include <prism/strategy.h>
@@ -56,6 +59,7 @@ typedef struct PrismLandscapeColumn {
     PrismStore store;
     PrismLandscapeSource source;
     unsigned index; /**< PrismDim or PrismCostCol; 0 for POINT */
+    char *codes;    /**< code columns: names of codes 0, 1, ... comma-separated; or NULL */
 } PrismLandscapeColumn;
 
 /** The ordered column list of a landscape. Plain data; build with the functions below. */
@@ -71,6 +75,9 @@ void prism_landscape_schema_free(PrismLandscapeSchema *schema);
 void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, const char *unit,
                                 const char *doc, PrismStore store, PrismLandscapeSource source,
                                 unsigned index);
+/** Names of the codes 0, 1, ... of column @p col ("none,selective,full,block"); copied. */
+void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col,
+                                      const char *codes);
 /**
  * Append `point` and the PRISM_DIM_COUNT strategy dims with their compact types, in
  * the order devices, dp, tp, pp, vpp, cp, ep, sp, mbs, m, zero, recompute, rc_layers,
@@ -183,6 +190,16 @@ gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *par
 /** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. */
 const char *prism_landscape_partial_path(const PrismLandscape *ls);
 
+/**
+ * Progress of an interrupted run from its spill folder (NAME.partial.spill next to
+ * @p partial_path): rows persisted (valid records, overlaps counted once), the total
+ * (0 when the run stopped before its first rows) and the number of sessions so far.
+ * Not collective. Errors: PRISM_INPUT_ERROR_FILE when there is no spill folder or
+ * manifest, PRISM_RUNTIME_ERROR_IO.
+ */
+gboolean prism_landscape_partial_progress(const char *partial_path, uint64_t *persisted,
+                                          uint64_t *total, uint32_t *sessions, GError **error);
+
 /* Reading. */
 
 typedef struct PrismLandscapeFile PrismLandscapeFile;
@@ -219,6 +236,115 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
 /** Length of a dataset of a small group (pareto, topk, grid); 0 when absent. */
 uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group);
 
+/** The communicator the file was opened on (borrowed). */
+PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f);
+/**
+ * Read whole rows at global @p indices (sorted ascending, significant on rank 0) into
+ * @p out, row-major (n x schema->n doubles), on rank 0; the other ranks take part
+ * with nothing selected. Collective: yes. Errors: PRISM_RUNTIME_ERROR_HDF5,
+ * PRISM_INPUT_ERROR_VALUE for an index out of range.
+ */
+gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices,
+                                        size_t n, double *out, GError **error);
+
+/* Fronts recomputed from a stored landscape (`prism pareto FILE`). */
+
+typedef struct PrismLandscapeQuery {
+    const char *objectives; /**< "[min:|max:]COL,..."; NULL: the file's objectives attribute */
+    const char *where;      /**< prism_where_parse() text; NULL: every row */
+    const char *rank_by;    /**< top-k column; NULL: the file's rank_by, else step_time */
+    size_t top_k;           /**< 0: 10 */
+} PrismLandscapeQuery;
+
+typedef struct PrismLandscapeAnswer PrismLandscapeAnswer;
+
+/**
+ * Per grid point: the Pareto front of the feasible rows passing the filter over the
+ * objectives, and the top-k by the rank-by column, merged over ranks (front.h), so the
+ * answer is identical for any rank count. Each rank reads its block of rows.
+ * Collective: yes. Errors: PRISM_INPUT_ERROR_* (unknown column, bad filter, no
+ * landscape), PRISM_RUNTIME_ERROR_HDF5; agreed. Ownership: prism_landscape_answer_free().
+ */
+PrismLandscapeAnswer *prism_landscape_query(PrismLandscapeFile *f, const PrismLandscapeQuery *q,
+                                            GError **error);
+void prism_landscape_answer_free(PrismLandscapeAnswer *a);
+/** Grid points of the file (largest point id + 1). */
+size_t prism_landscape_answer_points(const PrismLandscapeAnswer *a);
+/** Rows of @p point passing the filter, and of those the feasible ones. */
+uint64_t prism_landscape_answer_matched(const PrismLandscapeAnswer *a, size_t point);
+uint64_t prism_landscape_answer_feasible(const PrismLandscapeAnswer *a, size_t point);
+/** Borrowed; keys minimised (a max objective negated). */
+const PrismFront *prism_landscape_answer_front(const PrismLandscapeAnswer *a, size_t point);
+const PrismTopK *prism_landscape_answer_top(const PrismLandscapeAnswer *a, size_t point);
+/** Objective columns (schema positions) and directions; returns their number. */
+size_t prism_landscape_answer_objectives(const PrismLandscapeAnswer *a, size_t *cols,
+                                         gboolean *maximize);
+/** The rank-by column (schema position). */
+size_t prism_landscape_answer_rank_by(const PrismLandscapeAnswer *a, gboolean *maximize);
+/** The canonical filter text ("" for none). Borrowed. */
+const char *prism_landscape_answer_where(const PrismLandscapeAnswer *a);
+
+/* Grid files (`prism sweep --grid FILE`; format in io/README.md). */
+
+typedef struct PrismGrid {
+    char *path;
+    char **model_names; /**< as written (NULL-terminated) */
+    PrismModel **models; /**< resolved, n_models */
+    size_t n_models;
+    char **cluster_names; /**< NULL when the file lists none (the CLI's --cluster applies) */
+    PrismCluster **clusters;
+    size_t n_clusters;
+    char *devices; /**< --devices syntax ("8,16:64"), NULL = the CLI's --devices */
+    uint64_t *gbs, *seq; /**< NULL = the CLI's value */
+    size_t n_gbs, n_seq;
+    char *dtype, *optimizer; /**< [options], NULL = unset */
+    double mem_budget_gib;   /**< 0 = unset */
+    char **fix, **range, **only; /**< search filters (space.h syntax), NULL = unset */
+    char *objectives, *rank_by;
+    size_t top;   /**< 0 = unset */
+    char **knobs; /**< [knobs] as "name=value", NULL = none */
+} PrismGrid;
+
+/**
+ * Load and validate a grid file: [grid] models (required), clusters, devices, gbs, seq
+ * as ';'-separated lists; [options] dtype, optimizer, mem_budget (GiB), fix, range,
+ * only, objectives, rank_by, top; [knobs] name = value. Models and clusters are
+ * resolved (zoo/preset names or files; a relative path is tried next to the grid file
+ * first). Not collective. Errors: PRISM_INPUT_ERROR_* naming the file, group, key and
+ * value. Ownership: prism_grid_free().
+ */
+PrismGrid *prism_grid_load(const char *path, GError **error);
+void prism_grid_free(PrismGrid *grid);
+
+/* Row filters: `--where "tp<=8,pp>=2,schedule=1f1b"`. */
+
+typedef struct PrismWhere PrismWhere;
+
+/**
+ * Parse a conjunction of comparisons "COLUMN OP VALUE" separated by commas; OP is one
+ * of <= >= < > == = !=; VALUE is a number or, for a code column, one of its code names
+ * (schedule=1f1b, recompute=block, reason=ok). Columns are checked against @p schema.
+ * An empty or NULL text accepts every row. Not collective.
+ * Errors: PRISM_INPUT_ERROR_PARSE (syntax, naming the term), _UNKNOWN_NAME (column or
+ * code name, listing close names). Ownership: prism_where_free().
+ */
+PrismWhere *prism_where_parse(const char *text, const PrismLandscapeSchema *schema,
+                              GError **error);
+void prism_where_free(PrismWhere *w);
+/** Number of comparisons and the schema column of comparison @p i. */
+size_t prism_where_n_terms(const PrismWhere *w);
+size_t prism_where_column(const PrismWhere *w, size_t i);
+/**
+ * TRUE when row @p row passes every comparison; @p values[i] holds the column of
+ * comparison i (as read by prism_landscape_file_read). NaN fails every comparison.
+ */
+gboolean prism_where_accepts(const PrismWhere *w, const double *const *values, size_t row);
+/** Canonical text ("tp <= 8, schedule == 0"). Ownership: g_free(). */
+char *prism_where_describe(const PrismWhere *w, const PrismLandscapeSchema *schema);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismWhere, prism_where_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismGrid, prism_grid_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscapeAnswer, prism_landscape_answer_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscapeSchema, prism_landscape_schema_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscape, prism_landscape_free)
 

@@ -1,13 +1,726 @@
 // SPDX-License-Identifier: MIT
-/* cmd_sweep.c - `prism sweep` (not implemented yet). */
+/*
+ * cmd_sweep.c - `prism sweep`: evaluate every strategy of one setup, or of every point
+ * of a grid file, and write every row to one HDF5 landscape (io.h) with the Pareto
+ * fronts, the top-k lists and the provenance. Resumable after SIGINT/SIGTERM/SIGKILL.
+ *
+ * Collective on comm: every rank loads the same inputs and grid, builds the same jobs
+ * and takes part in the search and the file writes; only rank 0 prints. SIGINT/SIGTERM
+ * on any rank set a flag that the search's stop hook reports; the driver agrees on it
+ * at its next round, so every rank stops at the same round and the landscape's spill
+ * records stay resumable.
+ */
 #include "app-internal.h"
+
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include <prism/cost.h>
+#include <prism/io.h>
+#include <prism/search.h>
+#include <prism/space.h>
+
+#define DEFAULT_OUTPUT "prism-sweep.h5"
+
+/* Set by SIGINT/SIGTERM while the search runs; a signal handler has no context pointer,
+ * hence one file-level flag. */
+static volatile sig_atomic_t sweep_interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    sweep_interrupted = 1;
+}
+
+static gboolean stop_requested(void *user)
+{
+    (void)user;
+    return sweep_interrupted != 0;
+}
+
+typedef struct {
+    PrismCommonOptions common;
+    char *grid;
+    char **fix, **range, **only;
+    char *objectives, *rank_by;
+    gint top;
+    gboolean resume, no_landscape, no_fsync, no_progress;
+    gint deflate;
+    gint64 chunk, spill_rows, round_rows;
+} SweepOptions;
+
+static void sweep_options_clear(SweepOptions *o)
+{
+    prism_common_options_clear(&o->common);
+    g_clear_pointer(&o->grid, g_free);
+    g_clear_pointer(&o->fix, g_strfreev);
+    g_clear_pointer(&o->range, g_strfreev);
+    g_clear_pointer(&o->only, g_strfreev);
+    g_clear_pointer(&o->objectives, g_free);
+    g_clear_pointer(&o->rank_by, g_free);
+}
+
+/* One job: a setup and its space. Models and clusters are borrowed. */
+typedef struct {
+    const PrismModel *model;
+    const PrismCluster *cluster;
+    const char *model_name, *cluster_name;
+    PrismTraining training;
+    uint32_t *devices;
+    size_t n_devices;
+    PrismCostModel *cm;
+    PrismSpace *space;
+} Point;
+
+typedef struct {
+    PrismInputs in;
+    PrismGrid *grid; /* NULL for a single setup */
+    PrismSpaceFilter *filter;
+    GArray *points; /* Point */
+    PrismSearchJob *jobs;
+    uint32_t max_levels;
+} Sweep;
+
+static void sweep_clear(Sweep *s)
+{
+    for (guint i = 0; s->points && i < s->points->len; i++) {
+        Point *p = &g_array_index(s->points, Point, i);
+        g_free(p->devices);
+        prism_cost_model_free(p->cm);
+        prism_space_free(p->space);
+    }
+    if (s->points)
+        g_array_unref(s->points);
+    g_free(s->jobs);
+    prism_space_filter_free(s->filter);
+    prism_grid_free(s->grid);
+    prism_inputs_clear(&s->in);
+}
+
+static gboolean add_filters(PrismSpaceFilter *f, char **fix, char **range, char **only,
+                            const char *where, GError **error)
+{
+    for (char **s = fix; s && *s; s++)
+        if (!prism_space_filter_fix(f, *s, error))
+            goto fail;
+    for (char **s = range; s && *s; s++)
+        if (!prism_space_filter_range(f, *s, error))
+            goto fail;
+    for (char **s = only; s && *s; s++)
+        if (!prism_space_filter_only(f, *s, error))
+            goto fail;
+    return TRUE;
+fail:
+    if (where)
+        g_prefix_error(error, "%s: ", where);
+    return FALSE;
+}
+
+/* A grid value and the same command-line option may not both be given. */
+static gboolean no_conflict(gboolean in_grid, gboolean on_cli, const char *grid_key,
+                            const char *option, const char *path, GError **error)
+{
+    if (in_grid && on_cli) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "%s is given twice: by %s and by grid %s %s; keep one", option, option,
+                    path, grid_key);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError **error)
+{
+    const PrismCommonOptions *c = &o->common;
+    const char *p = g->path;
+    return no_conflict(TRUE, c->model != NULL, "[grid] models", "--model", p, error) &&
+           no_conflict(g->n_clusters > 0, c->cluster != NULL, "[grid] clusters", "--cluster", p,
+                       error) &&
+           no_conflict(g->devices != NULL, c->devices != NULL, "[grid] devices", "--devices", p,
+                       error) &&
+           no_conflict(g->n_gbs > 0, c->gbs != PRISM_OPT_UNSET_INT, "[grid] gbs", "--gbs", p,
+                       error) &&
+           no_conflict(g->n_seq > 0, c->seq != PRISM_OPT_UNSET_INT, "[grid] seq", "--seq", p,
+                       error) &&
+           no_conflict(g->dtype != NULL, c->dtype != NULL, "[options] dtype", "--dtype", p,
+                       error) &&
+           no_conflict(g->optimizer != NULL, c->optimizer != NULL, "[options] optimizer",
+                       "--optimizer", p, error) &&
+           no_conflict(g->mem_budget_gib > 0, c->mem_budget_gib != PRISM_OPT_UNSET_DOUBLE,
+                       "[options] mem_budget", "--mem-budget", p, error) &&
+           no_conflict(g->objectives != NULL, o->objectives != NULL, "[options] objectives",
+                       "--objectives", p, error) &&
+           no_conflict(g->rank_by != NULL, o->rank_by != NULL, "[options] rank_by",
+                       "--rank-by", p, error);
+}
+
+/* Knobs of a grid run: defaults, then the grid's [knobs], then --knobs FILE and --set. */
+static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, PrismKnobs *k,
+                           GError **error)
+{
+    prism_knobs_default(k);
+    for (char **s = g->knobs; s && *s; s++)
+        if (!prism_knobs_set(k, *s, error))
+            return FALSE;
+    if (o->common.knobs_file != NULL && !prism_knobs_load_file(k, o->common.knobs_file, error))
+        return FALSE;
+    for (char **s = o->common.set; s && *s; s++)
+        if (!prism_knobs_set(k, *s, error)) {
+            g_prefix_error(error, "--set: ");
+            return FALSE;
+        }
+    return TRUE;
+}
+
+static gboolean point_setup(Sweep *s, Point *p, const char *label, GError **error)
+{
+    p->cm = prism_cost_model_new(p->model, p->cluster, &p->training, &s->in.knobs, error);
+    if (p->cm != NULL)
+        p->space = prism_space_new(p->model, &p->training, p->devices, p->n_devices, s->filter,
+                                   error);
+    if (p->space == NULL) {
+        g_prefix_error(error, "%s: ", label);
+        return FALSE;
+    }
+    s->max_levels = MAX(s->max_levels, p->cluster->n_levels);
+    return TRUE;
+}
+
+/* Expand the grid: models x clusters x device counts x gbs x seq, in that nesting. */
+static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
+{
+    PrismGrid *g = s->grid;
+    if (!grid_conflicts(o, g, error) || !grid_knobs(o, g, &s->in.knobs, error))
+        return FALSE;
+    g_autofree uint32_t *devices = NULL;
+    size_t n_dev = 0;
+    if (g->devices != NULL) {
+        if (!prism_app_parse_devices(g->devices, &devices, &n_dev, error)) {
+            g_prefix_error(error, "grid %s [grid] devices: ", g->path);
+            return FALSE;
+        }
+    } else {
+        devices = g_memdup2(s->in.devices, s->in.n_devices * sizeof(uint32_t));
+        n_dev = s->in.n_devices;
+    }
+    size_t n_cl = g->n_clusters ? g->n_clusters : 1;
+    size_t n_gbs = g->n_gbs ? g->n_gbs : 1, n_seq = g->n_seq ? g->n_seq : 1;
+    for (size_t mi = 0; mi < g->n_models; mi++)
+        for (size_t ci = 0; ci < n_cl; ci++)
+            for (size_t di = 0; di < n_dev; di++)
+                for (size_t bi = 0; bi < n_gbs; bi++)
+                    for (size_t qi = 0; qi < n_seq; qi++) {
+                        Point p = {0};
+                        p.model = g->models[mi];
+                        p.model_name = g->model_names[mi];
+                        p.cluster = g->n_clusters ? g->clusters[ci] : s->in.cluster;
+                        p.cluster_name = g->n_clusters ? g->cluster_names[ci] : s->in.cluster->name;
+                        p.training = s->in.training;
+                        if (g->n_gbs)
+                            p.training.gbs = g->gbs[bi];
+                        if (g->n_seq)
+                            p.training.seq = g->seq[qi];
+                        p.devices = g_new(uint32_t, 1);
+                        p.devices[0] = devices[di];
+                        p.n_devices = 1;
+                        g_array_append_val(s->points, p);
+                        Point *q = &g_array_index(s->points, Point, s->points->len - 1);
+                        g_autofree char *label = g_strdup_printf(
+                            "grid %s point %u (%s on %u x %s, gbs %" G_GUINT64_FORMAT
+                            ", seq %" G_GUINT64_FORMAT ")",
+                            g->path, s->points->len - 1, q->model_name, q->devices[0],
+                            q->cluster_name, q->training.gbs, q->training.seq);
+                        if ((g->dtype && !prism_dtype_parse(g->dtype, &q->training.dtype, error)) ||
+                            (g->optimizer &&
+                             !prism_optimizer_parse(g->optimizer, &q->training.optimizer, error))) {
+                            g_prefix_error(error, "%s: ", label);
+                            return FALSE;
+                        }
+                        if (g->mem_budget_gib > 0) {
+                            q->training.mem_budget_bytes = g->mem_budget_gib * 1073741824.0;
+                            if (q->training.mem_budget_bytes > q->cluster->mem_bytes) {
+                                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                                            "%s: [options] mem_budget %g GiB exceeds the %.1f "
+                                            "GiB of a device",
+                                            label, g->mem_budget_gib,
+                                            q->cluster->mem_bytes / 1073741824.0);
+                                return FALSE;
+                            }
+                        }
+                        if (!prism_training_validate(&q->training, error) ||
+                            !point_setup(s, q, label, error)) {
+                            if (!g_str_has_prefix((*error)->message, "grid "))
+                                g_prefix_error(error, "%s: ", label);
+                            return FALSE;
+                        }
+                    }
+    return TRUE;
+}
+
+/* Every rank builds the same jobs; errors are agreed by the caller. */
+static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
+{
+    s->points = g_array_new(FALSE, TRUE, sizeof(Point));
+    s->filter = prism_space_filter_new();
+    if (!add_filters(s->filter, o->fix, o->range, o->only, NULL, error))
+        return FALSE;
+    if (o->grid != NULL) {
+        s->grid = prism_grid_load(o->grid, error);
+        if (s->grid == NULL)
+            return FALSE;
+        g_autofree char *where = g_strdup_printf("grid %s [options]", o->grid);
+        if (!add_filters(s->filter, s->grid->fix, s->grid->range, s->grid->only, where, error))
+            return FALSE;
+        if (!build_grid_points(o, s, error))
+            return FALSE;
+    } else {
+        Point p = {0};
+        p.model = s->in.model;
+        p.model_name = o->common.model ? o->common.model : PRISM_DEFAULT_MODEL;
+        p.cluster = s->in.cluster;
+        p.cluster_name = o->common.cluster ? o->common.cluster : PRISM_DEFAULT_CLUSTER;
+        p.training = s->in.training;
+        p.devices = g_memdup2(s->in.devices, s->in.n_devices * sizeof(uint32_t));
+        p.n_devices = s->in.n_devices;
+        g_array_append_val(s->points, p);
+        if (!point_setup(s, &g_array_index(s->points, Point, 0), "inputs", error))
+            return FALSE;
+    }
+    s->jobs = g_new0(PrismSearchJob, s->points->len);
+    for (guint i = 0; i < s->points->len; i++) {
+        s->jobs[i].cm = g_array_index(s->points, Point, i).cm;
+        s->jobs[i].space = g_array_index(s->points, Point, i).space;
+    }
+    return TRUE;
+}
+
+static char *json_text(JsonBuilder *b)
+{
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    return json_generator_to_data(gen, NULL);
+}
+
+static void add_model(JsonBuilder *b, const Point *p)
+{
+    const PrismModel *m = p->model;
+    PrismParamCount pc;
+    prism_model_params(m, &pc);
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, m->name);
+    json_builder_set_member_name(b, "given_as");
+    json_builder_add_string_value(b, p->model_name);
+    json_builder_set_member_name(b, "family");
+    json_builder_add_string_value(b, m->family ? m->family : "");
+    json_builder_set_member_name(b, "layers");
+    json_builder_add_int_value(b, prism_model_n_blocks(m));
+    json_builder_set_member_name(b, "mtp_layers");
+    json_builder_add_int_value(b, prism_model_n_mtp(m));
+    json_builder_set_member_name(b, "hidden");
+    json_builder_add_int_value(b, (gint64)m->hidden);
+    json_builder_set_member_name(b, "vocab");
+    json_builder_add_int_value(b, (gint64)m->vocab);
+    json_builder_set_member_name(b, "heads");
+    json_builder_add_int_value(b, m->n_specs ? m->specs[0].attn.n_heads : 0);
+    json_builder_set_member_name(b, "kv_heads");
+    json_builder_add_int_value(b, m->n_specs ? m->specs[0].attn.n_kv_heads : 0);
+    json_builder_set_member_name(b, "experts");
+    json_builder_add_int_value(b, prism_model_max_experts(m));
+    json_builder_set_member_name(b, "params");
+    json_builder_add_double_value(b, pc.total);
+    json_builder_set_member_name(b, "params_active");
+    json_builder_add_double_value(b, pc.active);
+    json_builder_end_object(b);
+}
+
+static void add_cluster(JsonBuilder *b, const Point *p)
+{
+    const PrismCluster *c = p->cluster;
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, c->name);
+    json_builder_set_member_name(b, "given_as");
+    json_builder_add_string_value(b, p->cluster_name);
+    json_builder_set_member_name(b, "memory_bytes");
+    json_builder_add_double_value(b, c->mem_bytes);
+    json_builder_set_member_name(b, "devices_per_node");
+    json_builder_add_int_value(b, c->devices_per_node);
+    json_builder_set_member_name(b, "peak_flops");
+    json_builder_begin_object(b);
+    for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
+        json_builder_set_member_name(b, prism_dtype_name((PrismDtype)d));
+        json_builder_add_double_value(b, c->peak_flops[d]);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "levels");
+    json_builder_begin_array(b);
+    for (uint32_t l = 0; l < c->n_levels; l++) {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, c->levels[l].name);
+        json_builder_set_member_name(b, "size");
+        json_builder_add_int_value(b, c->levels[l].size);
+        json_builder_set_member_name(b, "bandwidth_GBps");
+        json_builder_add_double_value(b, c->levels[l].bw_GBps);
+        json_builder_set_member_name(b, "latency_us");
+        json_builder_add_double_value(b, c->levels[l].latency_us);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
+static void add_training(JsonBuilder *b, const PrismTraining *t)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "gbs");
+    json_builder_add_int_value(b, (gint64)t->gbs);
+    json_builder_set_member_name(b, "seq");
+    json_builder_add_int_value(b, (gint64)t->seq);
+    json_builder_set_member_name(b, "dtype");
+    json_builder_add_string_value(b, prism_dtype_name(t->dtype));
+    json_builder_set_member_name(b, "optimizer");
+    json_builder_add_string_value(b, prism_optimizer_name(t->optimizer));
+    json_builder_set_member_name(b, "mem_budget_bytes");
+    json_builder_add_double_value(b, t->mem_budget_bytes);
+    json_builder_end_object(b);
+}
+
+/* One attribute per input; a grid gives a JSON array with one entry per point. */
+static char *point_json(const Sweep *s, void (*add)(JsonBuilder *, const Point *))
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    if (s->grid)
+        json_builder_begin_array(b);
+    for (guint i = 0; i < s->points->len; i++)
+        add(b, &g_array_index(s->points, Point, i));
+    if (s->grid)
+        json_builder_end_array(b);
+    return json_text(b);
+}
+
+static void add_training_point(JsonBuilder *b, const Point *p)
+{
+    add_training(b, &p->training);
+}
+
+static void add_space_point(JsonBuilder *b, const Point *p)
+{
+    g_autofree char *text = prism_space_describe(p->space, TRUE);
+    g_autoptr(JsonNode) node = json_from_string(text, NULL);
+    json_builder_add_value(b, node ? json_node_copy(node) : json_node_new(JSON_NODE_NULL));
+}
+
+static char *command_line(int argc, char **argv)
+{
+    GString *s = g_string_new(NULL);
+    for (int i = 0; i < argc; i++) {
+        gboolean plain = i == 0 || strpbrk(argv[i], " \t\n'\"\\$`*?[]{}()<>|&;#~!") == NULL;
+        g_autofree char *q = plain ? g_strdup(argv[i]) : g_shell_quote(argv[i]);
+        g_string_append_printf(s, "%s%s", i ? " " : "", q);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static void add_attrs(PrismLandscape *ls, const Sweep *s, int argc, char **argv)
+{
+    g_autofree char *cmd = command_line(argc, argv);
+    prism_landscape_add_attr(ls, "command_line", cmd, FALSE);
+    g_autofree char *model = point_json(s, add_model);
+    g_autofree char *cluster = point_json(s, add_cluster);
+    g_autofree char *training = point_json(s, add_training_point);
+    g_autofree char *knobs = prism_knobs_to_json(&s->in.knobs);
+    g_autofree char *space = s->grid ? point_json(s, add_space_point)
+                                     : prism_space_describe(
+                                           g_array_index(s->points, Point, 0).space, TRUE);
+    g_autofree char *filters = prism_space_filter_describe(s->filter);
+    prism_landscape_add_attr(ls, "model", model, TRUE);
+    prism_landscape_add_attr(ls, "cluster", cluster, TRUE);
+    prism_landscape_add_attr(ls, "training", training, TRUE);
+    prism_landscape_add_attr(ls, "knobs", knobs, TRUE);
+    prism_landscape_add_attr(ls, "space", space, TRUE);
+    prism_landscape_add_attr(ls, "filters", filters, TRUE);
+    prism_landscape_add_attr(ls, "grid_file", s->grid ? s->grid->path : "", FALSE);
+}
+
+static void set_grid_table(PrismLandscape *ls, const Sweep *s)
+{
+    if (s->grid == NULL)
+        return;
+    g_autofree PrismGridPointInfo *info = g_new0(PrismGridPointInfo, s->points->len);
+    uint64_t first = 0;
+    for (guint i = 0; i < s->points->len; i++) {
+        const Point *p = &g_array_index(s->points, Point, i);
+        uint64_t rows = prism_space_size(p->space);
+        info[i] = (PrismGridPointInfo){p->model_name, p->cluster_name, p->devices[0],
+                                       p->training.gbs, p->training.seq, first, rows};
+        first += rows;
+    }
+    prism_landscape_set_grid(ls, info, s->points->len);
+}
+
+static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearchOptions *opt,
+                               GError **error)
+{
+    prism_search_options_init(opt);
+    const char *objectives = o->objectives ? o->objectives : s->grid ? s->grid->objectives : NULL;
+    const char *rank_by = o->rank_by ? o->rank_by : s->grid ? s->grid->rank_by : NULL;
+    if (objectives != NULL &&
+        !prism_objectives_parse(objectives, opt->objectives, &opt->n_objectives, error))
+        return FALSE;
+    if (rank_by != NULL) {
+        if (!prism_objective_parse(rank_by, &opt->rank_by, error)) {
+            g_prefix_error(error, "--rank-by: ");
+            return FALSE;
+        }
+        opt->rank_by_set = TRUE;
+    }
+    gint top = o->top > 0 ? o->top : s->grid && s->grid->top ? (gint)s->grid->top : 10;
+    if (top < 1 || top > 1000) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--top %d: must be between 1 and 1000", top);
+        return FALSE;
+    }
+    opt->top_k = (size_t)top;
+    opt->progress = !o->no_progress;
+    opt->label = "sweep";
+    opt->stop = stop_requested;
+    if (o->round_rows > 0)
+        opt->round_rows = (uint64_t)o->round_rows;
+    return TRUE;
+}
+
+static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *lo,
+                                  GError **error)
+{
+    prism_landscape_options_default(lo);
+    if (o->deflate < 0 || o->deflate > 9) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--hdf5-deflate %d: must be 0 (no compression) to 9", o->deflate);
+        return FALSE;
+    }
+    if (o->chunk < 0 || o->chunk > (1 << 24) || o->spill_rows < 0 ||
+        o->spill_rows > (1 << 24)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--hdf5-chunk and --spill-rows take 1 to 16777216 rows");
+        return FALSE;
+    }
+    lo->deflate = o->deflate;
+    if (o->chunk > 0)
+        lo->chunk_rows = (uint64_t)o->chunk;
+    if (o->spill_rows > 0)
+        lo->spill_rows = (uint64_t)o->spill_rows;
+    lo->no_landscape = o->no_landscape;
+    lo->force = o->common.force;
+    lo->resume = o->resume;
+    lo->fsync = !o->no_fsync;
+    return TRUE;
+}
+
+/* The rows of the per-job fronts and top-k lists, re-evaluated by index. */
+static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboolean fronts,
+                            GArray *out, GError **error)
+{
+    for (guint j = 0; j < s->points->len; j++) {
+        const PrismFront *f = fronts ? prism_search_result_front(res, j) : NULL;
+        const PrismTopK *t = fronts ? NULL : prism_search_result_top(res, j);
+        size_t n = fronts ? prism_front_size(f) : prism_topk_size(t);
+        for (size_t i = 0; i < n; i++) {
+            PrismLandscapeRow r = {0};
+            size_t job = 0;
+            r.index = fronts ? prism_front_index(f, i) : prism_topk_index(t, i);
+            if (!prism_search_row(s->jobs, s->points->len, r.index, &job, &r.strategy, r.cols,
+                                  error))
+                return FALSE;
+            r.point = (uint32_t)job;
+            g_array_append_val(out, r);
+        }
+    }
+    return TRUE;
+}
+
+static char *objective_list(const PrismObjective *obj, size_t n)
+{
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0; i < n; i++) {
+        g_autofree char *name = prism_objective_name(&obj[i]);
+        g_string_append_printf(s, "%s%s", i ? "," : "", name);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* What the search resolved (default objectives, ISA): not part of the run's identity. */
+static void add_result_attrs(PrismLandscape *ls, const PrismSearchResult *res, size_t top_k)
+{
+    size_t n_obj = 0;
+    const PrismObjective *obj = prism_search_result_objectives(res, &n_obj);
+    g_autofree char *objectives = objective_list(obj, n_obj);
+    g_autofree char *rank_by = objective_list(prism_search_result_rank_by(res), 1);
+    g_autofree char *k = g_strdup_printf("%zu", top_k);
+    prism_landscape_add_attr(ls, "objectives", objectives, FALSE);
+    prism_landscape_add_attr(ls, "rank_by", rank_by, FALSE);
+    prism_landscape_add_attr(ls, "top_k", k, FALSE);
+    prism_landscape_add_attr(ls, "isa", prism_search_result_isa(res), FALSE);
+}
+
+static void print_summary(FILE *out, const char *path, const PrismLandscapeOptions *lo,
+                          const PrismSearchResult *res, const Sweep *s, double seconds,
+                          size_t n_pareto, size_t n_top)
+{
+    uint64_t rows = prism_search_result_total(res);
+    GStatBuf st;
+    double bytes = g_stat(path, &st) == 0 ? (double)st.st_size : NAN;
+    fprintf(out, "prism sweep: %s: %" G_GUINT64_FORMAT " rows (%" G_GUINT64_FORMAT
+                 " feasible) in %u setup%s; %zu Pareto rows, %zu top rows\n",
+            path, rows, prism_search_result_feasible(res), s->points->len,
+            s->points->len == 1 ? "" : "s", n_pareto, n_top);
+    fprintf(out, "  %d rank%s, %s; search %.2f s, total %.2f s; file %.1f MB",
+            prism_search_result_ranks(res), prism_search_result_ranks(res) == 1 ? "" : "s",
+            prism_search_result_isa(res), prism_search_result_seconds(res), seconds, bytes / 1e6);
+    if (!lo->no_landscape && rows > 0)
+        fprintf(out, " (%.1f bytes/row, deflate %d)", bytes / (double)rows, lo->deflate);
+    fprintf(out, "\n");
+}
+
+static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **argv,
+                          GError **error)
+{
+    double t0 = prism_now();
+    FILE *out = prism_app_out(comm);
+    Sweep s = {0};
+    GError *local = NULL;
+    gboolean ok = FALSE;
+    if (!prism_app_load_inputs(comm, &o->common, &s.in, error))
+        return FALSE;
+    g_autoptr(PrismLandscapeSchema) schema = prism_landscape_schema_new();
+    g_autoptr(PrismLandscape) ls = NULL;
+    g_autoptr(PrismSearchResult) res = NULL;
+    g_autoptr(GArray) pareto = g_array_new(FALSE, FALSE, sizeof(PrismLandscapeRow));
+    g_autoptr(GArray) top = g_array_new(FALSE, FALSE, sizeof(PrismLandscapeRow));
+    PrismSearchOptions opt;
+    PrismLandscapeOptions lo;
+    const char *path = o->common.output ? o->common.output : DEFAULT_OUTPUT;
+    if (build_points(o, &s, &local) && search_options(o, &s, &opt, &local) &&
+        landscape_options(o, &lo, &local))
+        opt.kt = prism_kernel_table_get(o->common.isa, &local);
+    if (!prism_comm_agree_error(comm, &local))
+        goto done;
+    prism_landscape_schema_add_dims(schema);
+    prism_landscape_schema_add_cost(schema, s.max_levels);
+    ls = prism_landscape_new(comm, path, schema, &lo);
+    add_attrs(ls, &s, argc, argv);
+    set_grid_table(ls, &s);
+    if (!prism_landscape_prepare(ls, &local))
+        goto done;
+    PrismRowSink sink = prism_landscape_sink(ls);
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sweep_interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    res = prism_search_run(comm, s.jobs, s.points->len, &opt, &sink, &local);
+    /* From here a signal ends the process at once: the spill records are complete, so
+     * the partial output stays resumable whatever happens to the final write. */
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (res == NULL) {
+        if (local->domain != PRISM_INPUT_ERROR && !lo.no_landscape)
+            g_prefix_error(&local, "%s and its spill folder are kept; rerun the same command "
+                                   "with --resume to continue: ",
+                           prism_landscape_partial_path(ls));
+        goto done;
+    }
+    if (comm->rank == 0 && (!result_rows(&s, res, TRUE, pareto, &local) ||
+                            !result_rows(&s, res, FALSE, top, &local)))
+        g_prefix_error(&local, "re-evaluating the front rows: ");
+    if (!prism_comm_agree_error(comm, &local))
+        goto done;
+    add_result_attrs(ls, res, opt.top_k);
+    if (!prism_landscape_finish(ls, (const PrismLandscapeRow *)(const void *)pareto->data,
+                                pareto->len, (const PrismLandscapeRow *)(const void *)top->data,
+                                top->len, &local))
+        goto done;
+    if (out)
+        print_summary(out, path, &lo, res, &s, prism_now() - t0, pareto->len, top->len);
+    ok = TRUE;
+done:
+    if (local != NULL)
+        g_propagate_error(error, local);
+    sweep_clear(&s);
+    return ok;
+}
 
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    (void)comm;
-    (void)argc;
-    (void)argv;
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                "prism sweep is not implemented yet");
-    return FALSE;
+    SweepOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_OUTPUT,
+                      .deflate = 4};
+    const GOptionEntry entries[] = {
+        {"grid", 'g', 0, G_OPTION_ARG_FILENAME, &o.grid,
+         "grid file: models x clusters x devices x gbs x seq (io/README.md)", "FILE"},
+        {"fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.fix,
+         "fix dimensions, e.g. tp=8,zero=1 (repeatable)", "DIM=V,..."},
+        {"range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.range,
+         "restrict dimensions to ranges, e.g. pp=1:16 (repeatable)", "DIM=A:B,..."},
+        {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.only,
+         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)",
+         "DIM=V1,V2,..."},
+        {"objectives", 0, 0, G_OPTION_ARG_STRING, &o.objectives,
+         "objectives of the stored fronts (default step_time,peak_mem [,devices])", "COL,..."},
+        {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
+         "column of the stored top list (default step_time)", "COL"},
+        {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the stored top list (default 10)",
+         "K"},
+        {"resume", 0, 0, G_OPTION_ARG_NONE, &o.resume,
+         "continue an interrupted run (FILE.partial); starts afresh when there is none", NULL},
+        {"no-landscape", 0, 0, G_OPTION_ARG_NONE, &o.no_landscape,
+         "store only the fronts, top lists and provenance, not every row", NULL},
+        {"hdf5-deflate", 0, 0, G_OPTION_ARG_INT, &o.deflate,
+         "deflate level 0 (none) to 9 of /landscape (default 4)", "LEVEL"},
+        {"hdf5-chunk", 0, 0, G_OPTION_ARG_INT64, &o.chunk,
+         "HDF5 chunk length in rows (default 65536)", "ROWS"},
+        {"spill-rows", 0, 0, G_OPTION_ARG_INT64, &o.spill_rows,
+         "rows per spill record: the most a SIGKILL can lose per rank (default 65536)", "ROWS"},
+        {"no-fsync", 0, 0, G_OPTION_ARG_NONE, &o.no_fsync,
+         "do not fsync spill records (faster; a machine crash may cost a resume)", NULL},
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress,
+         "never print the progress line", NULL},
+        {"round-rows", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &o.round_rows,
+         "rows per search round (tests)", "ROWS"},
+        {NULL}};
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("- evaluate every strategy into an HDF5 landscape");
+    g_option_context_set_summary(
+        ctx, "Evaluates every strategy of one setup (or of every point of --grid FILE) over\n"
+             "all MPI ranks and writes each row, feasible or not, to one HDF5 file with the\n"
+             "Pareto fronts, top lists and provenance. With no options: GPT-3 175B on 1024\n"
+             "A100-80GB, gbs 1536, seq 2048, into " DEFAULT_OUTPUT ". Interrupted runs\n"
+             "(SIGINT, SIGTERM, SIGKILL) continue with --resume.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    prism_app_add_common_options(ctx, &o.common);
+    int full_argc = argc;
+    g_auto(GStrv) full_argv = g_new0(char *, (size_t)argc + 1);
+    for (int i = 0; i < argc; i++)
+        full_argv[i] = g_strdup(argv[i]);
+    gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
+    if (ok && argc > 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "unexpected argument '%s' (see prism sweep --help)", argv[1]);
+        ok = FALSE;
+    }
+    if (ok && o.resume && o.common.force) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--resume and --force contradict each other: --resume continues the "
+                    "partial run, --force discards it");
+        ok = FALSE;
+    }
+    if (ok)
+        ok = sweep_run(comm, &o, full_argc, full_argv, error);
+    sweep_options_clear(&o);
+    return ok;
 }

@@ -1,4 +1,8 @@
 # io module tests (io/, src/app/cmd_sweep.c, cmd_info.c, cmd_pareto.c): the landscape
-# writer/reader with synthetic batches at 1-4 ranks.
-prism_add_mpi_test(test_io_landscape SOURCES mpi/test_io_landscape.c LABELS io TIMEOUT 120)
+# writer/reader and the stored-landscape queries with synthetic batches at 1-4 ranks.
+prism_add_mpi_test(test_io_landscape SOURCES mpi/test_io_landscape.c mpi/test_io_synth.c
+  LABELS io TIMEOUT 120)
 target_include_directories(test_io_landscape PRIVATE ${CMAKE_SOURCE_DIR}/io)
+prism_add_mpi_test(test_io_query SOURCES mpi/test_io_query.c mpi/test_io_synth.c
+  LABELS io TIMEOUT 120)
+prism_add_unit_test(test_grid SOURCES unit/test_grid.c LABELS io)

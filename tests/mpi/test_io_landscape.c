@@ -24,149 +24,7 @@
 #include <prism/io.h>
 
 #include "prism_test_util.h"
-
-#define TOTAL 10007u
-#define SEG 1000u  /* rows per segment: batches never straddle one */
-#define JOB 2500u  /* rows per job (grid point) */
-
-static void make_row(uint64_t g, PrismLandscapeRow *row)
-{
-    memset(row, 0, sizeof *row);
-    uint64_t seg = g / SEG;
-    PrismStrategy *s = &row->strategy;
-    s->devices = 64u << (seg % 3);
-    s->pp = 1 + (uint32_t)(seg % 4);
-    s->vpp = 1 + (uint32_t)(seg % 2);
-    s->schedule = (uint8_t)(seg % 4);
-    s->recompute = (uint8_t)((seg / 2) % 4);
-    s->rc_layers = (uint16_t)(seg % 5);
-    s->tp = 1u << (g % 4);
-    s->cp = 1 + (uint32_t)((g / 4) % 2);
-    s->dp = 1 + (uint32_t)(g % 13);
-    s->ep = 1 + (uint32_t)((g / 7) % 3);
-    s->sp = (uint8_t)(g % 2);
-    s->mbs = 1 + (uint32_t)(g % 3);
-    s->m = (uint32_t)(g % 100000);
-    s->zero = (uint8_t)(g % 4);
-    row->index = g;
-    row->point = (uint32_t)(g / JOB);
-    for (int c = 0; c < PRISM_COL_COUNT; c++)
-        row->cols[c] = 1e3 * sin((double)g * 0.37 + c) + c;
-    row->cols[PRISM_COL_FEASIBLE] = g % 3 != 0;
-    row->cols[PRISM_COL_REASON] = g % 3 == 0 ? 2 : 0;
-}
-
-static PrismLandscapeSchema *test_schema(void)
-{
-    PrismLandscapeSchema *s = prism_landscape_schema_new();
-    prism_landscape_schema_add_dims(s);
-    prism_landscape_schema_add(s, "time_step", "s", "step", PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
-                               PRISM_COL_TIME_STEP);
-    prism_landscape_schema_add(s, "mem_peak", "bytes", "peak", PRISM_STORE_F32,
-                               PRISM_LS_SOURCE_COST, PRISM_COL_MEM_PEAK);
-    prism_landscape_schema_add(s, "mfu", "fraction", NULL, PRISM_STORE_F32, PRISM_LS_SOURCE_COST,
-                               PRISM_COL_MFU);
-    prism_landscape_schema_add(s, "bytes_l0", "bytes", NULL, PRISM_STORE_F64, PRISM_LS_SOURCE_COST,
-                               PRISM_COL_BYTES_L0);
-    prism_landscape_schema_add(s, "peak_stage", "index", NULL, PRISM_STORE_U16,
-                               PRISM_LS_SOURCE_COST, PRISM_COL_PEAK_STAGE);
-    prism_landscape_schema_add(s, "feasible", "flag", NULL, PRISM_STORE_U8, PRISM_LS_SOURCE_COST,
-                               PRISM_COL_FEASIBLE);
-    prism_landscape_schema_add(s, "reason", "code", NULL, PRISM_STORE_U8, PRISM_LS_SOURCE_COST,
-                               PRISM_COL_REASON);
-    return s;
-}
-
-/* The expected stored value of column @p col for row g, computed independently of io/. */
-static double expected(const PrismLandscapeColumn *col, uint64_t g)
-{
-    PrismLandscapeRow row;
-    make_row(g, &row);
-    double v = 0;
-    if (col->source == PRISM_LS_SOURCE_POINT)
-        v = row.point;
-    else if (col->source == PRISM_LS_SOURCE_COST)
-        v = row.cols[col->index];
-    else {
-        const PrismStrategy *s = &row.strategy;
-        double dims[PRISM_DIM_COUNT] = {0};
-        dims[PRISM_DIM_DEVICES] = s->devices;
-        dims[PRISM_DIM_DP] = s->dp;
-        dims[PRISM_DIM_TP] = s->tp;
-        dims[PRISM_DIM_PP] = s->pp;
-        dims[PRISM_DIM_VPP] = s->vpp;
-        dims[PRISM_DIM_CP] = s->cp;
-        dims[PRISM_DIM_EP] = s->ep;
-        dims[PRISM_DIM_SP] = s->sp;
-        dims[PRISM_DIM_MBS] = s->mbs;
-        dims[PRISM_DIM_M] = s->m;
-        dims[PRISM_DIM_ZERO] = s->zero;
-        dims[PRISM_DIM_RECOMPUTE] = s->recompute;
-        dims[PRISM_DIM_RC_LAYERS] = s->rc_layers;
-        dims[PRISM_DIM_SCHEDULE] = s->schedule;
-        v = dims[col->index];
-    }
-    switch (col->store) {
-    case PRISM_STORE_F32: return (double)(float)v;
-    case PRISM_STORE_U8: return (double)(uint8_t)v;
-    case PRISM_STORE_U16: return (double)(uint16_t)v;
-    case PRISM_STORE_U32: return (double)(uint32_t)v;
-    case PRISM_STORE_F64: break;
-    }
-    return v;
-}
-
-/* Uneven partition: rank r's share is proportional to r + 1. */
-static void weighted_block(uint64_t n, int rank, int size, uint64_t *lo, uint64_t *hi)
-{
-    uint64_t w = (uint64_t)size * (uint64_t)(size + 1) / 2;
-    uint64_t before = (uint64_t)rank * (uint64_t)(rank + 1) / 2;
-    *lo = n * before / w;
-    *hi = n * (before + (uint64_t)rank + 1) / w;
-}
-
-/* Feed rows [lo, hi) in batches that respect segment and job boundaries. */
-static gboolean feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error)
-{
-    enum { MAXB = 97 };
-    double lane[8][MAXB];
-    double *cols = g_new0(double, (size_t)PRISM_COL_COUNT * MAXB);
-    PrismCostOut out;
-    for (int c = 0; c < PRISM_COL_COUNT; c++)
-        out.col[c] = cols + (size_t)c * MAXB;
-    gboolean ok = TRUE;
-    for (uint64_t g = lo; g < hi && ok;) {
-        uint64_t stop = MIN(hi, g + MAXB);
-        stop = MIN(stop, (g / SEG + 1) * SEG);
-        stop = MIN(stop, (g / JOB + 1) * JOB);
-        size_t n = (size_t)(stop - g);
-        PrismLandscapeRow row;
-        PrismSegmentKey key = {0};
-        for (size_t i = 0; i < n; i++) {
-            make_row(g + i, &row);
-            const PrismStrategy *s = &row.strategy;
-            lane[0][i] = s->tp;
-            lane[1][i] = s->cp;
-            lane[2][i] = s->dp;
-            lane[3][i] = s->ep;
-            lane[4][i] = s->sp;
-            lane[5][i] = s->mbs;
-            lane[6][i] = s->m;
-            lane[7][i] = s->zero;
-            for (int c = 0; c < PRISM_COL_COUNT; c++)
-                out.col[c][i] = row.cols[c];
-            key = (PrismSegmentKey){s->devices, s->pp, s->vpp, s->schedule, s->recompute,
-                                    s->rc_layers};
-        }
-        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4], lane[5], lane[6],
-                            lane[7], n};
-        PrismRowBatch b = {g, n, row.point, g - (uint64_t)row.point * JOB, &key, &lanes, &out};
-        ok = sink->rows(sink->user, &b, error);
-        g = stop;
-    }
-    g_free(cols);
-    return ok;
-}
+#include "test_io_synth.h"
 
 static char *test_path(const char *name)
 {
@@ -185,7 +43,7 @@ static void test_opts(PrismLandscapeOptions *o)
 static PrismLandscape *new_writer(const char *path, const PrismLandscapeOptions *o,
                                   const char *model)
 {
-    g_autoptr(PrismLandscapeSchema) schema = test_schema();
+    g_autoptr(PrismLandscapeSchema) schema = synth_schema();
     PrismLandscape *ls = prism_landscape_new(prism_test_comm(), path, schema, o);
     prism_landscape_add_attr(ls, "command_line", "test_io_landscape", FALSE);
     prism_landscape_add_attr(ls, "model", model, TRUE);
@@ -203,7 +61,7 @@ static gboolean run_session(PrismLandscape *ls, gboolean weighted, uint64_t stop
     PrismComm *comm = prism_test_comm();
     uint64_t lo, hi;
     if (weighted)
-        weighted_block(TOTAL, comm->rank, comm->size, &lo, &hi);
+        synth_weighted_block(TOTAL, comm->rank, comm->size, &lo, &hi);
     else
         prism_partition_block(TOTAL, comm->rank, comm->size, &lo, &hi);
     PrismRowSink sink = prism_landscape_sink(ls);
@@ -211,7 +69,7 @@ static gboolean run_session(PrismLandscape *ls, gboolean weighted, uint64_t stop
         return FALSE;
     uint64_t stop = lo + (hi - lo) * stop_frac_num / 4; /* feed stop_frac_num quarters */
     GError *local = NULL;
-    gboolean fed = feed(&sink, lo, stop, &local);
+    gboolean fed = synth_feed(&sink, lo, stop, &local);
     gboolean ended = sink.end(sink.user, fed && stop == hi, error);
     if (!fed) {
         g_propagate_error(error, local);
@@ -221,9 +79,9 @@ static gboolean run_session(PrismLandscape *ls, gboolean weighted, uint64_t stop
         return ended;
     PrismLandscapeRow pareto[G_N_ELEMENTS(pareto_idx)], topk[G_N_ELEMENTS(topk_idx)];
     for (size_t i = 0; i < G_N_ELEMENTS(pareto_idx); i++)
-        make_row(pareto_idx[i], &pareto[i]);
+        synth_row(pareto_idx[i], &pareto[i]);
     for (size_t i = 0; i < G_N_ELEMENTS(topk_idx); i++)
-        make_row(topk_idx[i], &topk[i]);
+        synth_row(topk_idx[i], &topk[i]);
     PrismGridPointInfo grid[5];
     for (uint32_t p = 0; p < 5; p++)
         grid[p] = (PrismGridPointInfo){p % 2 ? "llama2-7b" : "gpt3-1.3b", "A100-80GB", 64u << p,
@@ -270,7 +128,7 @@ static gboolean verify_file(const char *path, gboolean with_landscape)
         return FALSE;
     }
     gboolean ok = TRUE;
-    g_autoptr(PrismLandscapeSchema) schema = test_schema();
+    g_autoptr(PrismLandscapeSchema) schema = synth_schema();
     const char *status = prism_landscape_file_attr(f, "status");
     ok &= status != NULL && strcmp(status, "complete") == 0;
     const char *model = prism_landscape_file_attr(f, "model");
@@ -296,11 +154,11 @@ static gboolean verify_file(const char *path, gboolean with_landscape)
             g_clear_error(&error);
             ok &= read;
             for (uint64_t g = lo; read && g < hi; g++)
-                if (v[g - lo] != expected(&schema->cols[c], g)) {
+                if (v[g - lo] != synth_expected(&schema->cols[c], g)) {
                     if (ok)
                         fprintf(stderr, "[rank %d] %s row %" G_GUINT64_FORMAT ": %.17g != %.17g\n",
                                 comm->rank, schema->cols[c].name, g, v[g - lo],
-                                expected(&schema->cols[c], g));
+                                synth_expected(&schema->cols[c], g));
                     ok = FALSE;
                 }
         }
@@ -310,17 +168,17 @@ static gboolean verify_file(const char *path, gboolean with_landscape)
     ok &= prism_landscape_file_group_rows(f, "pareto") == G_N_ELEMENTS(pareto_idx);
     ok &= prism_landscape_file_group_rows(f, "topk") == G_N_ELEMENTS(topk_idx);
     double idx[8], val[8], rk[8];
-    int ci = prism_landscape_schema_find(schema, "mem_peak");
+    int ci = prism_landscape_schema_find(schema, "peak_mem");
     gboolean r1 = prism_landscape_file_read(f, "pareto", "index", 0, G_N_ELEMENTS(pareto_idx),
                                             idx, &error);
     g_clear_error(&error);
-    gboolean r2 = prism_landscape_file_read(f, "pareto", "mem_peak", 0, G_N_ELEMENTS(pareto_idx),
+    gboolean r2 = prism_landscape_file_read(f, "pareto", "peak_mem", 0, G_N_ELEMENTS(pareto_idx),
                                             val, &error);
     g_clear_error(&error);
     ok &= r1 && r2;
     for (size_t i = 0; r1 && r2 && i < G_N_ELEMENTS(pareto_idx); i++)
         ok &= idx[i] == (double)pareto_idx[i] &&
-              val[i] == expected(&schema->cols[ci], pareto_idx[i]);
+              val[i] == synth_expected(&schema->cols[ci], pareto_idx[i]);
     r1 = prism_landscape_file_read(f, "topk", "rank", 0, 3, rk, &error);
     g_clear_error(&error);
     r2 = prism_landscape_file_read(f, "topk", "index", 0, 3, idx, &error);
@@ -337,9 +195,9 @@ static gboolean verify_file(const char *path, gboolean with_landscape)
     ok &= r1 && r2 && feas[4] == 5 && feas[0] == 1666 && first[3] == 7500;
     /* A missing column is an input error naming the close names. */
     double dummy;
-    gboolean bad = prism_landscape_file_read(f, "landscape", "time_stp", 0, 0, &dummy, &error);
+    gboolean bad = prism_landscape_file_read(f, "landscape", "step_tme", 0, 0, &dummy, &error);
     if (with_landscape)
-        ok &= !bad && error != NULL && strstr(error->message, "time_step") != NULL;
+        ok &= !bad && error != NULL && strstr(error->message, "step_time") != NULL;
     g_clear_error(&error);
     prism_landscape_file_close(f);
     return prism_test_all(ok);
@@ -474,7 +332,7 @@ static void test_resume_torn_records(void)
      * and its records are 333 rows long from its start lo, so the torn one has
      * (TOTAL - lo) % 333 rows, or 333 when that is 0. */
     uint64_t lo, hi;
-    weighted_block(TOTAL, comm->size - 1, comm->size, &lo, &hi);
+    synth_weighted_block(TOTAL, comm->size - 1, comm->size, &lo, &hi);
     uint64_t torn = (hi - lo) % 333 ? (hi - lo) % 333 : 333;
     CU_ASSERT_EQUAL(spilled, torn);
     CU_ASSERT_TRUE(verify_file(path, TRUE));
