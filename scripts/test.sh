@@ -11,21 +11,27 @@ bash "$root/scripts/setup.sh"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
-run_suite() { # build-dir, extra cmake args...
-    local build=$1; shift
+run_suite() { # build-dir, "extra ctest args", extra cmake args...
+    local build=$1 ctest_extra=$2; shift 2
     rm -rf "$build"   # fresh: serial vs parallel HDF5 is cached in CMakeCache.txt
     cmake -S "$root" -B "$build" -DPRISM_WERROR=ON "$@"
     cmake --build "$build" -j"$jobs"
-    ctest --test-dir "$build" --output-on-failure -LE 'slow|bench' -j"$jobs" --timeout 600
+    # shellcheck disable=SC2086  # ctest_extra is a word list on purpose
+    ctest --test-dir "$build" --output-on-failure -LE 'slow|bench' -j"$jobs" --timeout 600 \
+        $ctest_extra
 }
 
 start=$(date +%s)
-run_suite "$root/build-test" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+run_suite "$root/build-test" "" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "test.sh: main suite passed in $(( $(date +%s) - start )) s"
 if [[ "${PRISM_SKIP_SANITIZE:-0}" != 1 ]]; then
     start=$(date +%s)
-    run_suite "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DPRISM_SANITIZE=address,undefined \
-        -DPRISM_BUILD_BENCHMARKS=OFF
+    # A failing test is run once more in this pass only: LeakSanitizer's stop-the-world
+    # tracer occasionally segfaults at exit of an Open MPI rank under load ("Tracer caught
+    # signal 11", about 1 launch in 100 here). A real leak or memory error fails both runs;
+    # the main pass above never retries.
+    run_suite "$root/build-asan" "--repeat until-pass:2" -DCMAKE_BUILD_TYPE=Debug \
+        -DPRISM_SANITIZE=address,undefined -DPRISM_BUILD_BENCHMARKS=OFF
     echo "test.sh: ASan+UBSan suite passed in $(( $(date +%s) - start )) s"
 fi
 echo "test.sh: all tests passed"

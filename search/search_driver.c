@@ -193,53 +193,73 @@ static double job_weight(const PrismSearchJob *job)
     return job->row_weight > 0 ? job->row_weight : prism_search_row_weight(job->cm);
 }
 
-/* First global index of rank r's block under the weighted partition. */
-static uint64_t weighted_cut(const PrismSearchJob *jobs, size_t n_jobs, const double *w,
-                             int r, int size)
+/*
+ * Relative cost of one row of a segment. The kernel's work per row grows with the
+ * memory candidates it visits: one stage for pp = 1, two for pp = 2, about three
+ * (first, middle, last composition) beyond. Fitted to callgrind instruction counts of
+ * the AVX2 kernel on GPT-3 175B, 1024 devices (per row: pp=1 1141, pp=2 1355,
+ * pp>=4 1540-1740 instructions); search/README.md has the numbers.
+ */
+static double segment_factor(const PrismSegmentKey *key)
 {
-    uint64_t total = prism_search_total(jobs, n_jobs);
-    if (r <= 0)
-        return 0;
-    if (r >= size)
-        return total;
+    uint32_t c = key->pp < 3 ? key->pp : 3;
+    return 1.0 + 0.19 * (double)(c - 1);
+}
+
+/*
+ * The first index of every rank's block, cuts[0..size]: rank r gets [cuts[r],
+ * cuts[r+1]). One sweep over the segments of all jobs, weighting each row by its job's
+ * row weight times its segment factor; cut r is the first index at which the weight
+ * before it reaches r/size of the total. Only depends on the jobs and size.
+ */
+static void partition_cuts(const PrismSearchJob *jobs, size_t n_jobs, int size, uint64_t *cuts)
+{
     double all = 0;
-    for (size_t j = 0; j < n_jobs; j++)
-        all += w[j] * (double)prism_space_size(jobs[j].space);
-    double target = all * (double)r / (double)size, acc = 0;
-    uint64_t first = 0;
     for (size_t j = 0; j < n_jobs; j++) {
-        uint64_t n = prism_space_size(jobs[j].space);
-        double wj = w[j] * (double)n;
-        if (acc + wj >= target) {
-            double rows = (target - acc) / w[j];
-            uint64_t k = rows <= 0 ? 0 : (uint64_t)rows;
-            if ((double)k < rows)
-                k++;
-            return first + (k < n ? k : n);
-        }
-        acc += wj;
-        first += n;
+        size_t ns = 0;
+        const PrismSpaceSegment *segs = prism_space_segments(jobs[j].space, &ns);
+        double w = job_weight(&jobs[j]);
+        for (size_t i = 0; i < ns; i++)
+            all += w * segment_factor(&segs[i].key) * (double)segs[i].count;
     }
-    return total;
+    uint64_t total = prism_search_total(jobs, n_jobs), first = 0;
+    double acc = 0;
+    int r = 1;
+    cuts[0] = 0;
+    for (size_t j = 0; j < n_jobs && r < size; j++) {
+        size_t ns = 0;
+        const PrismSpaceSegment *segs = prism_space_segments(jobs[j].space, &ns);
+        double w = job_weight(&jobs[j]);
+        for (size_t i = 0; i < ns && r < size; i++) {
+            double wr = w * segment_factor(&segs[i].key), ws = wr * (double)segs[i].count;
+            /* every cut that falls inside this segment */
+            while (r < size && acc + ws >= all * (double)r / (double)size) {
+                double rows = (all * (double)r / (double)size - acc) / wr;
+                uint64_t k = rows <= 0 ? 0 : (uint64_t)rows;
+                if ((double)k < rows)
+                    k++;
+                if (k > segs[i].count)
+                    k = segs[i].count;
+                cuts[r++] = first + segs[i].first + k;
+            }
+            acc += ws;
+        }
+        first += prism_space_size(jobs[j].space);
+    }
+    for (; r <= size; r++)
+        cuts[r] = total;
+    for (int i = 1; i <= size; i++) /* monotone even under rounding */
+        if (cuts[i] < cuts[i - 1])
+            cuts[i] = cuts[i - 1];
 }
 
 void prism_search_partition(const PrismSearchJob *jobs, size_t n_jobs, int rank, int size,
                             uint64_t *lo, uint64_t *hi)
 {
-    g_autofree double *w = g_new(double, n_jobs ? n_jobs : 1);
-    gboolean equal = TRUE;
-    for (size_t j = 0; j < n_jobs; j++) {
-        w[j] = job_weight(&jobs[j]);
-        equal &= w[j] == w[0];
-    }
-    if (equal) {
-        prism_partition_block(prism_search_total(jobs, n_jobs), rank, size, lo, hi);
-        return;
-    }
-    *lo = weighted_cut(jobs, n_jobs, w, rank, size);
-    *hi = weighted_cut(jobs, n_jobs, w, rank + 1, size);
-    if (*hi < *lo)
-        *hi = *lo;
+    g_autofree uint64_t *cuts = g_new(uint64_t, (size_t)size + 1);
+    partition_cuts(jobs, n_jobs, size, cuts);
+    *lo = cuts[rank];
+    *hi = cuts[rank + 1];
 }
 
 gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
@@ -515,17 +535,13 @@ static gboolean resolve_options(const PrismSearchJob *jobs, size_t n_jobs,
     return TRUE;
 }
 
-/* Blocks of all ranks, to size the rounds identically everywhere. */
-static uint64_t round_count(const PrismSearchJob *jobs, size_t n_jobs, int size,
-                            uint64_t round_rows)
+/* Rounds: the same count on every rank, from the largest block. */
+static uint64_t round_count(const uint64_t *cuts, int size, uint64_t round_rows)
 {
     uint64_t most = 0;
-    for (int r = 0; r < size; r++) {
-        uint64_t lo, hi;
-        prism_search_partition(jobs, n_jobs, r, size, &lo, &hi);
-        if (hi - lo > most)
-            most = hi - lo;
-    }
+    for (int r = 0; r < size; r++)
+        if (cuts[r + 1] - cuts[r] > most)
+            most = cuts[r + 1] - cuts[r];
     uint64_t rounds = (most + round_rows - 1) / round_rows;
     return rounds ? rounds : 1;
 }
@@ -561,8 +577,9 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     w.keys = g_new(double, w.batch * PRISM_FRONT_MAX_OBJECTIVES);
     w.keyidx = g_new(uint64_t, w.batch);
 
-    uint64_t lo = 0, hi = 0;
-    prism_search_partition(jobs, n_jobs, comm->rank, comm->size, &lo, &hi);
+    g_autofree uint64_t *cuts = g_new(uint64_t, (size_t)comm->size + 1);
+    partition_cuts(jobs, n_jobs, comm->size, cuts);
+    uint64_t lo = cuts[comm->rank], hi = cuts[comm->rank + 1];
     gboolean begun = FALSE;
     if (sink != NULL && sink->begin != NULL) {
         begun = TRUE;
@@ -577,7 +594,7 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     double t0 = prism_now();
     prog.start = t0;
     prog.last = t0 - 60; /* the first line may come as soon as 2 s have passed */
-    uint64_t rounds = round_count(jobs, n_jobs, comm->size,
+    uint64_t rounds = round_count(cuts, comm->size,
                                   opt->round_rows ? opt->round_rows : ROUND_ROWS);
     uint64_t block = hi - lo;
     for (uint64_t i = 0; i < rounds; i++) {

@@ -7,11 +7,12 @@
  * grid point). The global index of a run is the concatenation of its jobs' indices:
  * job j covers [first_j, first_j + size_j) with first_j = sum of the earlier sizes.
  *
- * Partition: rank r evaluates one contiguous block [lo, hi) of the global index. Rows
- * are weighted by an estimated cost per row of their job (PrismSearchJob.row_weight,
- * default prism_search_row_weight()) and each rank gets an equal share of the total
- * weight; with one job (or equal weights) this is exactly prism_partition_block().
- * The block depends only on the jobs and the rank count; the index never depends on it.
+ * Partition: rank r evaluates one contiguous block [lo, hi) of the global index. Each
+ * row is weighted by its job's estimated cost per row (PrismSearchJob.row_weight,
+ * default prism_search_row_weight()) times a factor of its segment (rows with more
+ * pipeline stages cost the kernel more; search/README.md), and each rank gets an
+ * equal share of the total weight. The blocks depend only on the jobs and the rank
+ * count (prism_search_partition); the index never depends on the rank count.
  *
  * Loop: each rank walks its block in increasing index order in ROUNDS: every rank runs
  * the same number of rounds (its block cut into equal parts, about 2^18 rows each for

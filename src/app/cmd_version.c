@@ -2,7 +2,8 @@
 /*
  * cmd_version.c - `prism version [--json]` (also `prism --version`): version, git
  * revision, compiler, build type, MPI library and standard, HDF5 (build and run time),
- * GLib, json-glib and the kernel ISAs compiled in. Output on rank 0 only.
+ * GLib, json-glib, the kernel ISAs compiled in (and whether this CPU runs them) and the
+ * ISA `auto`/PRISM_ISA selects. Output on rank 0 only.
  */
 #include "app-internal.h"
 
@@ -11,6 +12,7 @@
 #include <hdf5.h>
 #include <json-glib/json-glib.h>
 
+#include <prism/cost.h>
 #include <prism/version.h>
 
 typedef struct Item {
@@ -42,12 +44,24 @@ gboolean prism_cmd_version(PrismComm *comm, int argc, char **argv, GError **erro
             *nl = '\0';
         unsigned h_major = 0, h_minor = 0, h_rel = 0;
         H5get_libversion(&h_major, &h_minor, &h_rel);
+        g_autoptr(GString) isas = g_string_new(NULL);
+        for (size_t i = 0; i < prism_kernel_isa_count(); i++) {
+            const char *isa = prism_kernel_isa_name(i);
+            g_string_append_printf(isas, "%s%s%s", i ? " " : "", isa,
+                                   prism_kernel_isa_supported(isa) ? "" : "(not on this CPU)");
+        }
+        GError *isa_error = NULL;
+        const PrismKernelTable *kt = prism_kernel_table_get(NULL, &isa_error);
+        char *selected = kt != NULL ? g_strdup(prism_kernel_table_name(kt))
+                                    : g_strdup_printf("none (%s)", isa_error->message);
+        g_clear_error(&isa_error);
         Item items[] = {
             {"version", g_strdup(PRISM_VERSION_STRING)},
             {"git_revision", g_strdup(PRISM_GIT_REVISION)},
             {"compiler", g_strdup(PRISM_COMPILER_ID)},
             {"build_type", g_strdup(PRISM_BUILD_TYPE)},
-            {"kernel_isas_compiled", g_strdup(PRISM_KERNEL_ISAS)},
+            {"kernel_isas", g_strdup(isas->str)},
+            {"kernel_isa_selected", selected},
             {"mpi_library", g_strdup(g_strstrip(mpi_lib))},
             {"mpi_standard", g_strdup_printf("%d.%d", mpi_major, mpi_minor)},
             {"mpi_ranks", g_strdup_printf("%d", comm->size)},

@@ -239,7 +239,7 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
 {
     if (!check_keys(kf, path, group, level_keys, error))
         return FALSE;
-    g_autofree char *name = g_key_file_get_string(kf, group, "name", NULL);
+    g_autofree char *name = g_key_file_get_value(kf, group, "name", NULL);
     g_strlcpy(lv->name, name != NULL && name[0] != '\0' ? g_strstrip(name) : group,
               sizeof lv->name);
     gboolean have_size = FALSE;
@@ -319,7 +319,7 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         return NULL;
 
     g_autoptr(PrismCluster) c = g_new0(PrismCluster, 1);
-    g_autofree char *name = g_key_file_get_string(kf, "cluster", "name", NULL);
+    g_autofree char *name = g_key_file_get_value(kf, "cluster", "name", NULL);
     if (name != NULL && g_strstrip(name)[0] != '\0') {
         c->name = g_strdup(name);
     } else {

@@ -5,9 +5,10 @@ source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 expect_ok "version line" '^prism [0-9]+\.[0-9]+\.[0-9]+$' -- version
 expect_ok "git revision" '^  git_revision +[0-9a-f]{7,}|^  git_revision +unknown' -- version
 expect_ok "MPI library" '^  mpi_library +.+' -- version
+expect_ok "kernel ISAs" "^  kernel_isas +scalar" -- version
 expect_ok "HDF5" '^  hdf5_runtime +1\.[0-9]+\.[0-9]+' -- version
 expect_ok "--version" '^prism ' -- --version
 expect_json "JSON" '"version" in d and "compiler" in d and "build_type" in d and d["hdf5_runtime"] == d["hdf5_build"]' -- version --json
 expect_ok "top-level --help lists commands" '^  models ' -- --help
 expect_ok "version --help" 'Usage:' -- version --help
-cli_done 8
+cli_done 9

@@ -9,3 +9,31 @@ prism_add_cli_test(cli_clusters SCRIPT tests/cli/clusters.sh)
 prism_add_cli_test(cli_version SCRIPT tests/cli/version.sh)
 prism_add_cli_test(cli_bad_input SCRIPT tests/cli/bad_input.sh)
 prism_add_cli_test(cli_fail_rank SCRIPT tests/cli/fail_rank.sh LABELS mpi)
+
+# Fuzzing (tests/fuzz/README.md). The replay drivers are always built (gcc or clang) and
+# run the corpus as CTests, so every crash the fuzzers ever found stays fixed. With
+# -DPRISM_FUZZ=ON and CC=clang, the libFuzzer targets fuzz_hf and fuzz_cluster are built
+# too, with prism_core instrumented for coverage.
+foreach(reader hf cluster)
+  add_executable(fuzz_${reader}_replay fuzz/fuzz_${reader}.c fuzz/fuzz_replay.c)
+  target_link_libraries(fuzz_${reader}_replay PRIVATE prism_core prism_warnings)
+  add_test(NAME fuzz_${reader}_replay
+    COMMAND fuzz_${reader}_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${reader})
+  prism_test_env(env fuzz_${reader}_replay)
+  set_tests_properties(fuzz_${reader}_replay PROPERTIES TIMEOUT 120 LABELS "unit;fuzz"
+    ENVIRONMENT "${env}")
+  if(PRISM_FUZZ)
+    add_executable(fuzz_${reader} fuzz/fuzz_${reader}.c)
+    target_compile_options(fuzz_${reader} PRIVATE -fsanitize=fuzzer)
+    target_link_options(fuzz_${reader} PRIVATE -fsanitize=fuzzer)
+    target_link_libraries(fuzz_${reader} PRIVATE prism_core prism_warnings)
+  endif()
+endforeach()
+if(PRISM_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "PRISM_FUZZ=ON needs clang (libFuzzer): configure a fresh build folder "
+      "with CC=clang, e.g. CC=clang cmake -B build-fuzz -DPRISM_FUZZ=ON "
+      "-DPRISM_SANITIZE=address,undefined")
+  endif()
+  target_compile_options(prism_core PRIVATE -fsanitize=fuzzer-no-link)
+endif()

@@ -78,10 +78,12 @@ static gboolean load(PrismComm *comm, const char *const *args, PrismInputs *in, 
     prism_app_add_common_options(ctx, &o);
     int argc = (int)g_strv_length((char **)args);
     char **argv = g_strdupv((char **)args);
-    char **orig = argv; /* GOption may permute argv; free the original vector */
+    /* GOption removes parsed entries from argv without freeing them: keep every string. */
+    char **keep = g_memdup2(argv, sizeof(char *) * ((size_t)argc + 1));
     gboolean ok = prism_app_parse(ctx, &argc, &argv, error) &&
                   prism_app_load_inputs(comm, &o, in, error);
-    g_strfreev(orig);
+    g_free(argv);
+    g_strfreev(keep);
     g_option_context_free(ctx);
     prism_common_options_clear(&o);
     return ok;
