@@ -6,6 +6,11 @@
 set -u
 prism=${PRISM_BINARY:?}
 mpiexec=${MPIEXEC:-mpiexec}
+# A private Open MPI session folder: isolated singletons all use job family 0, and two
+# of them starting at once in the shared /tmp/ompi.<host>.<uid> race on creating it.
+OMPI_MCA_orte_tmpdir_base=$(mktemp -d /tmp/prism-plan-XXXXXX)
+export OMPI_MCA_orte_tmpdir_base
+trap 'rm -rf "$OMPI_MCA_orte_tmpdir_base"' EXIT
 checks=0 fails=0
 check() { # description, command...
     local what=$1; shift
