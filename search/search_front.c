@@ -307,7 +307,7 @@ void prism_front_offer_batch(PrismFront *f, size_t n, const double *keys, const 
     }
     /* k >= 3 and a large front: the batch's own skyline first (one sort), so only its
      * few survivors pay for the scan against the front. */
-    double *bk = g_new(double, n * k), *sk = g_new(double, n * k);
+    double *bk = g_new(double, n *k), *sk = g_new(double, n *k);
     uint64_t *bi = g_new(uint64_t, n), *si = g_new(uint64_t, n);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -333,7 +333,7 @@ void prism_front_finish(PrismFront *f)
     if (f->pn == 0)
         return;
     size_t n = f->n + f->pn, k = f->k;
-    double *keys = g_new(double, n * k);
+    double *keys = g_new(double, n *k);
     uint64_t *idx = g_new(uint64_t, n);
     memcpy(keys, f->keys, f->n * k * sizeof(double));
     memcpy(keys + f->n * k, f->pkeys, f->pn * k * sizeof(double));
@@ -388,8 +388,8 @@ void prism_put_u64_internal(GByteArray *out, uint64_t v)
 
 gboolean prism_corrupt_internal(GError **error, const char *what)
 {
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                "corrupt serialised %s", what);
+    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL, "corrupt serialised %s",
+                what);
     return FALSE;
 }
 
@@ -407,8 +407,7 @@ void prism_front_serialize(const PrismFront *f, GByteArray *out)
     }
 }
 
-PrismFront *prism_front_deserialize(const guint8 *data, size_t len, size_t *used,
-                                    GError **error)
+PrismFront *prism_front_deserialize(const guint8 *data, size_t len, size_t *used, GError **error)
 {
     uint32_t head[4];
     uint64_t n;
