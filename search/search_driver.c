@@ -647,7 +647,8 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
             flag |= any;
             break;
         }
-        progress_update(&prog, (double)(i + 1) / (double)rounds, FALSE);
+        if (i + 1 < rounds)
+            progress_update(&prog, (double)(i + 1) / (double)rounds, FALSE);
     }
     double mine = prism_now() - t0;
     if ((flag & FLAG_STOP) && local == NULL)
