@@ -331,7 +331,8 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
     memset(&seg, 0, sizeof seg);
     seg.k = (PrismKSegment){.pp = 1, .vpp = 1, .inv_vpp = 1, .inv_pp = 1,
                             .devices = s->devices ? s->devices : 1, .n_slots = 3,
-                            .n_comp = 1, .n_cand = 1, .slots = slots, .count = count,
+                            .detail = 1, .n_comp = 1, .n_cand = 1, .slots = slots,
+                            .count = count,
                             .mult = mult, .comp_moe = moe, .cand_comp = cand_comp,
                             .cand_stage = stage, .w_a = w_a, .w_b = w_0, .w_cap = w_0,
                             .w_mid = w_0, .m_cap = -1.0, .m_mid = -1.0, .cand_full = full, .mfu_num = 1, .hfu_num = 1};

@@ -402,6 +402,7 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
     k->mfu_num = cm->k.model_flops_step / dev_peak;
     k->hfu_num = (cm->k.model_flops_step + cm->k.gbs * cm->k.seq * rc_tok) / dev_peak;
     k->schedule = key->schedule;
+    k->detail = all_stages ? 1u : 0u;
     k->n_slots = ns;
     k->n_comp = nc;
     k->n_cand = nd;

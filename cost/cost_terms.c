@@ -95,9 +95,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
-    [PRISM_KC_PARAMS] = {"params", "B", "sum over the stage's layers"},
-    [PRISM_KC_GRADS] = {"grads", "B", "sum over the stage's layers"},
-    [PRISM_KC_OPT] = {"optimizer", "B", "sum over the stage's layers"},
+    [PRISM_KC_PARAMS] = {"params", "B", "bytes_p*(dense_params*zp + expert_params*zp_e)"},
+    [PRISM_KC_GRADS] = {"grads", "B", "bytes_g*(dense_params*zg + expert_params*zg_e)"},
+    [PRISM_KC_OPT] = {"optimizer", "B", "bytes_o*(dense_params*zo + expert_params*zo_e)"},
     [PRISM_KC_NE] = {"dense_params", "params", "sum over the stage's layers"},
     [PRISM_KC_EX] = {"expert_params", "params", "sum over the stage's layers"},
     [PRISM_KC_GATHER] = {"zero3_gather_max", "B", "max over the stage's layers"},
@@ -124,7 +124,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_BYTES_L1] = {"bytes_l1", "B/step", "as level 0"},
     [PRISM_KC_BYTES_L2] = {"bytes_l2", "B/step", "as level 0"},
     [PRISM_KC_BYTES_L3] = {"bytes_l3", "B/step", "as level 0"},
-    [PRISM_KC_OPT_STEP] = {"optimizer_step", "s/step", "sum over layers"},
+    [PRISM_KC_OPT_STEP] = {"optimizer_step", "s/step",
+                           "(dense_params*zo + expert_params*zo_e)*opt_traffic/(HBM*eff)"},
 };
 
 static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {

@@ -232,9 +232,10 @@ PrismParetoMat *prism_pareto_new(uint32_t rows, uint32_t cols,
     g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(PrismParetoPoint));
     g_autofree uint32_t *counts = g_new0(uint32_t, e ? e : 1);
     for (size_t i = 0; i < e; i++) {
-        g_autofree PrismParetoPoint *tmp = g_memdup2(lists[i], (lens[i] ? lens[i] : 1) *
-                                                                   sizeof(PrismParetoPoint));
-        counts[i] = lens[i] ? prism_pareto_prune(tmp, lens[i]) : 0;
+        if (lens[i] == 0)
+            continue;
+        g_autofree PrismParetoPoint *tmp = g_memdup2(lists[i], lens[i] * sizeof(PrismParetoPoint));
+        counts[i] = prism_pareto_prune(tmp, lens[i]);
         g_array_append_vals(all, tmp, counts[i]);
     }
     PrismParetoMat *m = pareto_alloc(rows, cols, all->len);
@@ -245,7 +246,8 @@ PrismParetoMat *prism_pareto_new(uint32_t rows, uint32_t cols,
         off += counts[i];
     }
     m->offset[e] = off;
-    memcpy(m->pts, all->data, (size_t)all->len * sizeof(PrismParetoPoint));
+    if (all->len > 0)
+        memcpy(m->pts, all->data, (size_t)all->len * sizeof(PrismParetoPoint));
     return m;
 }
 
@@ -290,7 +292,9 @@ static PrismParetoMat *pareto_from_arrays(uint32_t rows, uint32_t cols, GArray *
     for (size_t i = 0; i < e; i++) {
         m->count[i] = entries[i]->len;
         m->offset[i] = off;
-        memcpy(m->pts + off, entries[i]->data, (size_t)entries[i]->len * sizeof(PrismParetoPoint));
+        if (entries[i]->len > 0)
+            memcpy(m->pts + off, entries[i]->data,
+                   (size_t)entries[i]->len * sizeof(PrismParetoPoint));
         off += entries[i]->len;
     }
     m->offset[e] = off;

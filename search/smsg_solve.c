@@ -46,6 +46,7 @@ typedef struct Ctx {
     gboolean pareto;
     GArray *comps; /* Comp */
     uint32_t source, sink;
+    uint64_t power_pairs; /* chain elements folded by power (repeated blocks) */
 } Ctx;
 
 static double out_bytes(const PrismOp *op)
@@ -182,6 +183,60 @@ static void *chain_product(const Ctx *c, void **items, size_t n)
     return prism_dc_tree(&r, 0, n);
 }
 
+/* Does the block of 2p items at @p a equal the one at @p b? */
+static gboolean same_block(const PrismDcType *t, void **items, size_t a, size_t b, size_t p)
+{
+    for (size_t x = 0; x < 2 * p; x++)
+        if (!t->equal(items[a + x], items[b + x]))
+            return FALSE;
+    return TRUE;
+}
+
+#define MAX_PERIOD 8
+
+/* Product of a series chain [M1, D1, M2, D2, ..., Mk]: a run of r identical blocks of
+ * p (M, D) pairs (a repeated layer, e.g. GPT-3's 96 blocks are period 2: attention then
+ * MLP) is one block raised to the r-th power by repeated squaring; the pieces are then
+ * combined with the tree. Exact, so the result equals the plain product bit for bit. */
+static void *series_product(Ctx *c, void **items, size_t ni)
+{
+    const PrismDcType *t = c->pareto ? &prism_pareto_type : &prism_minplus_type;
+    g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func(t->free);
+    size_t i = 0;
+    while (i + 1 < ni) {
+        size_t best_p = 1;
+        uint64_t best_run = 1;
+        for (size_t p = 1; p <= MAX_PERIOD; p++) {
+            uint64_t run = 1;
+            /* block k spans [i + 2pk, i + 2p(k+1)); the last chain item stays outside */
+            while (i + 2 * p * (run + 1) <= ni - 1 && same_block(t, items, i, i + 2 * p * run, p))
+                run++;
+            if (run >= 2 && run * p > best_run * best_p) {
+                best_run = run;
+                best_p = p;
+            }
+        }
+        size_t width = best_run > 1 ? 2 * best_p : 2;
+        void *block = chain_product(c, items + i, width);
+        if (best_run > 1) {
+            PrismDcReduction r;
+            if (c->pareto)
+                prism_pareto_reduction_init(&r, NULL);
+            else
+                prism_minplus_reduction_init(&r, NULL);
+            g_ptr_array_add(parts, prism_dc_power(&r, block, best_run));
+            t->free(block);
+            c->power_pairs += best_run * best_p;
+            i += width * best_run;
+        } else {
+            g_ptr_array_add(parts, block);
+            i += width;
+        }
+    }
+    g_ptr_array_add(parts, t->copy(items[ni - 1]));
+    return chain_product(c, parts->pdata, parts->len);
+}
+
 static uint32_t add_comp(Ctx *c, const Comp *k)
 {
     g_array_append_val(c->comps, *k);
@@ -294,7 +349,7 @@ static gboolean series_pass(Ctx *c)
         }
         Comp k = {.type = C_SERIES, .src = comp(c, kid[0])->src, .dst = x, .alive = TRUE,
                   .n_children = nk};
-        k.m = chain_product(c, items, ni);
+        k.m = series_product(c, items, ni);
         for (guint i = 0; i + 1 < nk; i++)
             mat_free(c, diags[i]);
         g_free(items);
@@ -555,15 +610,18 @@ PrismLayoutPlan *prism_smsg_solve(const PrismOpGraph *g, const PrismSmsgEnv *env
             assign(&c, root, bi, bj, choice);
         }
     }
+    const uint64_t power_pairs = c.power_pairs;
     ctx_clear(&c);
     if (best == PRISM_DC_INF) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
-                    "graph '%s': no layout assignment over tp=%u has a finite cost (the fixed "
+                    "graph '%s': no layout assignment over tp=%u has a finite cost (a cost above 9e6 s "
+                    "from huge sizes, or fixed "
                     "input/output layouts and the allowed options exclude every path)",
                     g->name, env->tp);
         return NULL;
     }
     PrismLayoutPlan *p = prism_smsg_evaluate(g, env, choice);
+    p->power_pairs = power_pairs;
     if (allowed == NULL && p->total_ps != best)
         prism_log(PRISM_LOG_ERROR, -1, "smsg: recovered layouts cost %" G_GINT64_FORMAT
                   " ps but the reduction found %" G_GINT64_FORMAT,

@@ -34,6 +34,12 @@
 
 #define WS(idx) (ws + (size_t)(idx) * PRISM_K_TILE)
 
+#if defined(__GNUC__)
+#define PRISM_KINLINE inline __attribute__((always_inline))
+#else
+#define PRISM_KINLINE inline
+#endif
+
 /* Value of a network level for a group spanning @p x devices: the innermost level
  * whose size covers it (sizes are increasing; the last is +inf). */
 static inline double k_level(double x, const double *size, double v0, double v1, double v2,
@@ -148,8 +154,12 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     }
 }
 
-static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLanes *ln,
-                   size_t off, size_t n, double *ws, double *out)
+/* One slot's per-layer terms. @p detail (a constant after inlining) adds the terms only
+ * explain and the per-layer API read (static bytes per layer, the time split by pass);
+ * the search's hot path skips their stores. Both versions share every expression. */
+static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *sl,
+                                      const PrismKLanes *ln, size_t off, size_t n, double *ws,
+                                      double *out, const int detail)
 {
     const PrismKKind *K = &km->kinds[sl->kind];
     const double full = sl->mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
@@ -214,10 +224,12 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
         const double ex = p_exp * it * inv_ep[i];
         o_ne[i] = ne;
         o_ex[i] = ex;
-        o_par[i] = bp * (ne * pdiv[i] + ex * pdive[i]);
-        o_grd[i] = bg * (ne * gdiv[i] + ex * gdive[i]);
-        o_opt[i] = bo * (ne * odiv[i] + ex * odive[i]);
-        o_ost[i] = (ne * odiv[i] + ex * odive[i]) * opt_tr * hbm;
+        if (detail) {
+            o_par[i] = bp * (ne * pdiv[i] + ex * pdive[i]);
+            o_grd[i] = bg * (ne * gdiv[i] + ex * gdive[i]);
+            o_opt[i] = bo * (ne * odiv[i] + ex * odive[i]);
+            o_ost[i] = (ne * odiv[i] + ex * odive[i]) * opt_tr * hbm;
+        }
         o_gat[i] = bp * (ne + ex);
         /* activations per micro-batch (Korthikanti et al. 2022, generalised) */
         const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full);
@@ -233,7 +245,8 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
         const double ew = T * (e_rep * r + e_tp * it + e_full) * hbm + ew_sc;
         const double ew_rc = full > 0.5 ? ew : sel * ew_sc;
         const double cf_s = fl * rate + ew; /* one forward */
-        o_ew[i] = ew * (1.0 + bwd);
+        if (detail)
+            o_ew[i] = ew * (1.0 + bwd);
         o_cmp[i] = cf_s * (1.0 + bwd);
         o_rc[i] = rc * rate + ew_rc;
         o_wg[i] = fl * bwd * 0.5 * rate;
@@ -255,18 +268,81 @@ static void k_slot(const PrismKModel *km, const PrismKSlot *sl, const PrismKLane
         o_ep[i] = (4.0 + 2.0 * full) * ep_one;
         o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
         /* the same time split by pass */
-        const double fwd_comm = cf * tp_one + cp_one + 2.0 * ep_one;
-        o_fwd[i] = cf_s + fwd_comm;
-        o_bwd[i] = cf_s * bwd + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
-        o_rct[i] = rc * rate + ew_rc + full * fwd_comm;
+        if (detail) {
+            const double fwd_comm = cf * tp_one + cp_one + 2.0 * ep_one;
+            o_fwd[i] = cf_s + fwd_comm;
+            o_bwd[i] = cf_s * bwd + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
+            o_rct[i] = rc * rate + ew_rc + full * fwd_comm;
+        }
     }
 }
 
-/* dst[i] += w * src[i] */
-static inline void k_axpy(double *restrict dst, const double *restrict src, double w, size_t n)
+static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKSlot *sl,
+                   const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out)
 {
-    for (size_t i = 0; i < n; i++)
-        dst[i] += w * src[i];
+    if (ks->detail)
+        k_slot_body(km, sl, ln, off, n, ws, out, 1);
+    else
+        k_slot_body(km, sl, ln, off, n, ws, out, 0);
+}
+
+/* The per-stage sums: first slot of a composition writes, later slots add (one fused
+ * pass over the lanes per slot, every summed term at once). */
+static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size_t n)
+{
+#define CWP(k) (cw + (size_t)(k) * PRISM_K_TILE)
+#define SWP(k) (sw + (size_t)(k) * PRISM_K_TILE)
+    double *c_ne = CWP(PRISM_KC_NE), *c_ex = CWP(PRISM_KC_EX);
+    double *c_cmp = CWP(PRISM_KC_COMPUTE), *c_rc = CWP(PRISM_KC_RECOMP);
+    double *c_wg = CWP(PRISM_KC_WGRAD), *c_tp = CWP(PRISM_KC_TP), *c_cp = CWP(PRISM_KC_CP);
+    double *c_ep = CWP(PRISM_KC_EP), *c_fl = CWP(PRISM_KC_FLOPS);
+    double *c_tpb = CWP(PRISM_KC_TP_BYTES), *c_cpb = CWP(PRISM_KC_CP_BYTES);
+    double *c_epb = CWP(PRISM_KC_EP_BYTES);
+    double *c_gat = CWP(PRISM_KC_GATHER);
+    const double *s_ne = SWP(PRISM_KS_NE), *s_ex = SWP(PRISM_KS_EX);
+    const double *s_cmp = SWP(PRISM_KS_COMPUTE), *s_rc = SWP(PRISM_KS_RECOMP);
+    const double *s_wg = SWP(PRISM_KS_WGRAD), *s_tp = SWP(PRISM_KS_TP), *s_cp = SWP(PRISM_KS_CP);
+    const double *s_ep = SWP(PRISM_KS_EP), *s_fl = SWP(PRISM_KS_FLOPS);
+    const double *s_tpb = SWP(PRISM_KS_TP_BYTES), *s_cpb = SWP(PRISM_KS_CP_BYTES);
+    const double *s_epb = SWP(PRISM_KS_EP_BYTES);
+    const double *s_gat = SWP(PRISM_KS_GATHER);
+#undef CWP
+#undef SWP
+    if (first) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            c_ne[i] = cnt * s_ne[i];
+            c_ex[i] = cnt * s_ex[i];
+            c_cmp[i] = cnt * s_cmp[i];
+            c_rc[i] = cnt * s_rc[i];
+            c_wg[i] = cnt * s_wg[i];
+            c_tp[i] = cnt * s_tp[i];
+            c_cp[i] = cnt * s_cp[i];
+            c_ep[i] = cnt * s_ep[i];
+            c_fl[i] = cnt * s_fl[i];
+            c_tpb[i] = cnt * s_tpb[i];
+            c_cpb[i] = cnt * s_cpb[i];
+            c_epb[i] = cnt * s_epb[i];
+            c_gat[i] = s_gat[i];
+        }
+        return;
+    }
+    PRISM_KLOOP
+    for (size_t i = 0; i < n; i++) {
+        c_ne[i] += cnt * s_ne[i];
+        c_ex[i] += cnt * s_ex[i];
+        c_cmp[i] += cnt * s_cmp[i];
+        c_rc[i] += cnt * s_rc[i];
+        c_wg[i] += cnt * s_wg[i];
+        c_tp[i] += cnt * s_tp[i];
+        c_cp[i] += cnt * s_cp[i];
+        c_ep[i] += cnt * s_ep[i];
+        c_fl[i] += cnt * s_fl[i];
+        c_tpb[i] += cnt * s_tpb[i];
+        c_cpb[i] += cnt * s_cpb[i];
+        c_epb[i] += cnt * s_epb[i];
+        c_gat[i] = s_gat[i] > c_gat[i] ? s_gat[i] : c_gat[i];
+    }
 }
 
 static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
@@ -276,38 +352,13 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     double *slot0 = WS(PRISM_KL_COUNT);
     double *cw = WS(PRISM_KL_COUNT + ns * PRISM_KS_COUNT + (size_t)c * PRISM_KC_COUNT);
 #define CW(k) (cw + (size_t)(k) * PRISM_K_TILE)
-#define SW(s, k) (slot0 + ((size_t)(s) * PRISM_KS_COUNT + (size_t)(k)) * PRISM_K_TILE)
-    static const int sum_terms[][2] = {
-        {PRISM_KC_PARAMS, PRISM_KS_PARAMS},   {PRISM_KC_GRADS, PRISM_KS_GRADS},
-        {PRISM_KC_OPT, PRISM_KS_OPT},         {PRISM_KC_NE, PRISM_KS_NE},
-        {PRISM_KC_EX, PRISM_KS_EX},           {PRISM_KC_COMPUTE, PRISM_KS_COMPUTE},
-        {PRISM_KC_RECOMP, PRISM_KS_RECOMP},   {PRISM_KC_WGRAD, PRISM_KS_WGRAD},
-        {PRISM_KC_TP, PRISM_KS_TP},           {PRISM_KC_CP, PRISM_KS_CP},
-        {PRISM_KC_EP, PRISM_KS_EP},           {PRISM_KC_FLOPS, PRISM_KS_FLOPS},
-        {PRISM_KC_TP_BYTES, PRISM_KS_TP_BYTES}, {PRISM_KC_CP_BYTES, PRISM_KS_CP_BYTES},
-        {PRISM_KC_EP_BYTES, PRISM_KS_EP_BYTES}, {PRISM_KC_OPT_STEP, PRISM_KS_OPT_STEP}};
-    const size_t n_sum = sizeof sum_terms / sizeof sum_terms[0];
-    for (size_t k = 0; k < n_sum; k++) {
-        double *dst = CW(sum_terms[k][0]);
-        for (size_t i = 0; i < n; i++)
-            dst[i] = 0.0;
-    }
-    {
-        double *gat = CW(PRISM_KC_GATHER);
-        for (size_t i = 0; i < n; i++)
-            gat[i] = 0.0;
-    }
+    int first = 1;
     for (size_t s = 0; s < ns; s++) {
         const double cnt = ks->count[(size_t)c * ns + s];
         if (cnt == 0.0)
             continue;
-        for (size_t k = 0; k < n_sum; k++)
-            k_axpy(CW(sum_terms[k][0]), SW(s, sum_terms[k][1]), cnt, n);
-        double *restrict gat = CW(PRISM_KC_GATHER);
-        const double *restrict sg = SW(s, PRISM_KS_GATHER);
-        PRISM_KLOOP
-        for (size_t i = 0; i < n; i++)
-            gat[i] = sg[i] > gat[i] ? sg[i] : gat[i];
+        k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
+        first = 0;
     }
     const double moe = ks->comp_moe[c], zb = ks->schedule == PRISM_K_SCHED_ZB_H1 ? 1.0 : 0.0;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
@@ -325,12 +376,24 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *wg = CW(PRISM_KC_WGRAD), *tpt = CW(PRISM_KC_TP), *cpt = CW(PRISM_KC_CP);
     const double *ept = CW(PRISM_KC_EP), *tpb = CW(PRISM_KC_TP_BYTES);
     const double *cpb = CW(PRISM_KC_CP_BYTES), *epb = CW(PRISM_KC_EP_BYTES);
+    const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
+    const double opt_tr = km->opt_traffic, hbm = km->inv_hbm;
+    const double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV);
+    const double *odiv = WS(PRISM_KL_ODIV), *pdive = WS(PRISM_KL_PDIV_E);
+    const double *gdive = WS(PRISM_KL_GDIV_E), *odive = WS(PRISM_KL_ODIV_E);
+    double *par = CW(PRISM_KC_PARAMS), *grd = CW(PRISM_KC_GRADS), *opt = CW(PRISM_KC_OPT);
+    double *ost = CW(PRISM_KC_OPT_STEP);
     double *buf = CW(PRISM_KC_BUFFERS), *tim = CW(PRISM_KC_TIME), *unit = CW(PRISM_KC_UNIT);
     double *dpt = CW(PRISM_KC_DP), *b0 = CW(PRISM_KC_BYTES_L0), *b1 = CW(PRISM_KC_BYTES_L1);
     double *b2 = CW(PRISM_KC_BYTES_L2), *b3 = CW(PRISM_KC_BYTES_L3);
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double m = mm[i];
+        /* static bytes: the ZeRO shares are per strategy, so sum parameters first */
+        par[i] = bp * (ne[i] * pdiv[i] + ex[i] * pdive[i]);
+        grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
+        opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
+        ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;
         buf[i] = ppbuf[i] + moe * epbuf[i] + (zero[i] > 2.5 ? pre * gat[i] : 0.0) + rt;
         const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i];
         tim[i] = tt;
@@ -352,7 +415,6 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
                 (ld == 3.0 ? dpbytes : 0.0);
     }
 #undef CW
-#undef SW
 }
 
 static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, size_t off,
@@ -583,7 +645,7 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
         const size_t len = n - off < PRISM_K_TILE ? n - off : PRISM_K_TILE;
         k_lanes(km, ks, lanes, off, len, ws);
         for (uint32_t s = 0; s < ks->n_slots; s++)
-            k_slot(km, &ks->slots[s], lanes, off, len, ws,
+            k_slot(km, ks, &ks->slots[s], lanes, off, len, ws,
                    ws + (size_t)PRISM_KL_COUNT * PRISM_K_TILE + s * slot_stride);
         for (uint32_t c = 0; c < ks->n_comp; c++)
             k_comp(km, ks, c, lanes, off, len, ws);

@@ -27,7 +27,7 @@
 
 #define PRISM_K_LEVELS 4
 /* Lanes per internal tile: the workspace holds one tile of every term array. */
-#define PRISM_K_TILE 256
+#define PRISM_K_TILE 64
 
 /** Recompute mode of a slot (the PrismRecompute values none/selective/full). */
 enum { PRISM_K_RC_NONE = 0, PRISM_K_RC_SELECTIVE = 1, PRISM_K_RC_FULL = 2 };
@@ -115,6 +115,8 @@ typedef struct PrismKSegment {
     double mfu_num;   /* model FLOPs per step / (devices x peak FLOP/s) */
     double hfu_num;   /* (model + recompute FLOPs per step) / (devices x peak FLOP/s) */
     uint32_t schedule; /* PRISM_K_SCHED_* */
+    uint32_t detail;   /* 1: also fill the explain-only slot terms (per-layer static
+                        * bytes, time by pass); 0 for the search's segments */
     uint32_t n_slots, n_comp, n_cand;
     const PrismKSlot *slots;
     const double *count; /* layers of each slot in a stage of the composition */

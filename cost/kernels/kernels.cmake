@@ -1,5 +1,7 @@
 # Per-ISA kernel objects. The kernel body is written once (kernels-impl.h) and compiled
 # once per ISA with that ISA's flags; nothing else in the project sees -m<isa> flags.
+# -fno-trapping-math lets gcc if-convert the ternary selects for AVX2 (no masked ops);
+# it changes no computed value (only whether FP exceptions may be raised speculatively).
 # The scalar build is always present: it is the reference every other ISA must match
 # bit for bit (so -ffp-contract=off everywhere and never -ffast-math).
 include(CheckCCompilerFlag)
@@ -27,7 +29,8 @@ foreach(isa IN LISTS _prism_isas)
   endif()
   add_library(prism_kernels_${isa} OBJECT ${CMAKE_SOURCE_DIR}/cost/kernels/kernels_${isa}.c)
   target_include_directories(prism_kernels_${isa} PRIVATE ${CMAKE_SOURCE_DIR}/cost/kernels)
-  target_compile_options(prism_kernels_${isa} PRIVATE ${_flags} -ffp-contract=off -fno-fast-math)
+  target_compile_options(prism_kernels_${isa} PRIVATE ${_flags} -ffp-contract=off -fno-fast-math
+    -fno-trapping-math)
   target_link_libraries(prism_kernels_${isa} PRIVATE prism_warnings)
   string(TOUPPER ${isa} _ISA)
   list(APPEND PRISM_KERNEL_OBJECTS $<TARGET_OBJECTS:prism_kernels_${isa}>)

@@ -210,6 +210,7 @@ typedef struct PrismLayoutPlan {
     double compute_s, op_comm_s, redist_s;
     int64_t mem_bytes;   /**< sum over ops of per-device bytes */
     uint32_t fwd_coll[PRISM_COLL_COUNT]; /**< forward collectives, in-op + redistribution */
+    uint64_t power_pairs; /**< (solve) series elements folded by power: repeated blocks */
 } PrismLayoutPlan;
 
 void prism_layout_plan_free(PrismLayoutPlan *p);

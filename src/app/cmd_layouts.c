@@ -200,6 +200,8 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
         json_builder_set_member_name(b, "optimal");
         json_builder_begin_object(b);
         add_plan_json(b, g, &env, best, TRUE);
+        json_builder_set_member_name(b, "power_pairs");
+        json_builder_add_int_value(b, (gint64)best->power_pairs);
         json_builder_end_object(b);
         json_builder_set_member_name(b, "baselines");
         json_builder_begin_array(b);
@@ -214,8 +216,12 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
             json_builder_add_boolean_value(b, p != NULL);
             if (p != NULL) {
                 add_plan_json(b, g, &env, p, FALSE);
-                json_builder_set_member_name(b, "ratio_to_optimal");
-                json_builder_add_double_value(b, (double)p->total_ps / (double)best->total_ps);
+                if (best->total_ps > 0 || p->total_ps == 0) { /* no 0/0 or x/0 in JSON */
+                    json_builder_set_member_name(b, "ratio_to_optimal");
+                    json_builder_add_double_value(b, best->total_ps > 0 ? (double)p->total_ps /
+                                                                              (double)best->total_ps
+                                                                        : 1.0);
+                }
             }
             json_builder_end_object(b);
         }
@@ -245,6 +251,10 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
                 g->name, g->source, g->n_ops, o->tp, cluster->name, env.level_name,
                 env.bw_Bps / 1e9, env.latency_s * 1e6);
         print_plan_text(out, g, &env, best, !o->summary);
+        if (best->power_pairs > 0)
+            fprintf(out, "engine: %" G_GUINT64_FORMAT " repeated (component, operator) pairs "
+                         "reduced by power (repeated squaring)\n",
+                    best->power_pairs);
         fprintf(out, "\nbaselines (same cost model; ratio to the optimum):\n");
         for (int u = 0; u <= PRISM_UNIFORM_COUNT; u++) {
             const PrismLayoutPlan *p = u < PRISM_UNIFORM_COUNT ? uni[u] : greedy;
@@ -254,7 +264,7 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
                 fprintf(out, "  %-18s infeasible\n", name);
             else
                 fprintf(out, "  %-18s %12.4f ms  x%.4f  %8.2f GiB\n", name, ms(p->total_ps),
-                        (double)p->total_ps / (double)best->total_ps,
+                        best->total_ps > 0 ? (double)p->total_ps / (double)best->total_ps : 1.0,
                         (double)p->mem_bytes / 1073741824.0);
         }
         if (o->pareto) {

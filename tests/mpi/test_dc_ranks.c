@@ -9,7 +9,9 @@
 
 #include <CUnit/CUnit.h>
 
+#include <prism/cluster.h>
 #include <prism/dc.h>
+#include <prism/smsg.h>
 
 #include "prism_test_util.h"
 #include "../unit/test_dc_support.h"
@@ -114,7 +116,75 @@ static void test_corrupt_message_no_hang(void)
         prism_minplus_free(items[i]);
 }
 
+/* A real instance: VGG-16 is a pure chain, so its cost is the (min,+) product
+ * D(op0) E(0,1) D(op1) E(1,2) ... D(opN) of node diagonals and edge matrices built from
+ * the per-operator costs. Reduced over the ranks, its smallest entry must equal the
+ * series-parallel solver's optimum, at every rank count and tp. */
+static PrismMinPlus *diag_of(const PrismOpGraph *g, const PrismSmsgEnv *env, uint32_t v)
+{
+    PrismLayoutOption o[PRISM_SMSG_MAX_OPTIONS];
+    uint32_t n = prism_op_layout_options(&g->ops[v], env, o);
+    PrismMinPlus *d = prism_minplus_new(n, n, PRISM_DC_INF);
+    for (uint32_t a = 0; a < n; a++)
+        prism_minplus_set(d, a, a, prism_smsg_ps(o[a].compute_s + o[a].comm_s));
+    return d;
+}
+
+static PrismMinPlus *edge_of(const PrismOpGraph *g, const PrismSmsgEnv *env, uint32_t v)
+{
+    uint32_t u = g->ops[v].inputs[0];
+    PrismLayoutOption ou[PRISM_SMSG_MAX_OPTIONS], ov[PRISM_SMSG_MAX_OPTIONS];
+    uint32_t nu = prism_op_layout_options(&g->ops[u], env, ou);
+    uint32_t nv = prism_op_layout_options(&g->ops[v], env, ov);
+    const PrismOp *p = &g->ops[u];
+    PrismMinPlus *e = prism_minplus_new(nu, nv, 0);
+    for (uint32_t a = 0; a < nu; a++)
+        for (uint32_t b = 0; b < nv; b++)
+            prism_minplus_set(e, a, b, prism_smsg_ps(prism_smsg_edge_time(
+                                           env, &ou[a], &ov[b],
+                                           p->rows * p->out_features * p->elem_bytes, NULL)));
+    return e;
+}
+
+static void test_vgg_chain_over_ranks(void)
+{
+    PrismComm *comm = prism_test_comm();
+    g_autoptr(PrismOpGraph) g = prism_op_graph_builtin("vgg16", NULL);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("A100-80GB", NULL);
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    gboolean all_ok = g != NULL && c != NULL;
+    for (uint32_t tp = 2; all_ok && tp <= 8; tp *= 2) {
+        PrismSmsgEnv env;
+        prism_smsg_env_init(&env, c, &k, tp);
+        size_t n = 0;
+        PrismMinPlus **items = g_new(PrismMinPlus *, 2 * g->n_ops);
+        gboolean chain = TRUE;
+        for (uint32_t v = 0; v < g->n_ops; v++) {
+            chain = chain && g->ops[v].n_inputs == (v == 0 ? 0u : 1u);
+            if (v > 0)
+                items[n++] = edge_of(g, &env, v);
+            items[n++] = diag_of(g, &env, v);
+        }
+        PrismDcReduction r;
+        prism_minplus_reduction_init(&r, items);
+        void *out = NULL;
+        gboolean ok = chain && prism_dc_reduce_ranks(comm, &r, n, &out, NULL);
+        PrismLayoutPlan *p = prism_smsg_solve(g, &env, NULL, NULL);
+        ok = ok && p != NULL && prism_minplus_min(out) == p->total_ps;
+        all_ok = all_ok && ok;
+        prism_layout_plan_free(p);
+        if (out)
+            prism_minplus_free(out);
+        for (size_t i = 0; i < n; i++)
+            prism_minplus_free(items[i]);
+        g_free(items);
+    }
+    CU_ASSERT_TRUE(prism_test_all(all_ok));
+}
+
 static CU_TestInfo rank_tests[] = {
+    {"VGG-16 chain over ranks = SP solver optimum", test_vgg_chain_over_ranks},
     {"min-plus over ranks = fold = brute force", test_minplus_ranks},
     {"Pareto over ranks = right fold", test_pareto_ranks},
     {"corrupt message fails every rank, no hang", test_corrupt_message_no_hang},

@@ -356,7 +356,83 @@ static void test_bad_graphs(void)
     g_clear_error(&error);
 }
 
+/* input -> N x (linear 1024 -> 1024, norm) -> output: the series chain is
+ * [E(in,l0) D(l0) E(l0,n0) D(n0) E(n0,l1) D(l1) ... E(n_N-1,out)]. The free input has the
+ * same three layouts as a norm and the same tensor size, so E(in,l0) = E(n,l) and the
+ * chain is N identical blocks of two (edge, operator) pairs: 2N pairs folded by power. */
+static PrismOpGraph *repeated_chain(int n)
+{
+    GString *js = g_string_new("{\"name\": \"rep\", \"batch\": 4, \"seq\": 256, \"ops\": [\n"
+                               "{\"name\": \"in\", \"kind\": \"input\", \"features\": 1024}");
+    const char *prev = "in";
+    char pn[32];
+    for (int i = 0; i < n; i++) {
+        g_string_append_printf(js, ",\n{\"name\": \"l%d\", \"kind\": \"linear\", \"inputs\": "
+                                   "[\"%s\"], \"in\": 1024, \"out\": 1024}",
+                               i, prev);
+        g_string_append_printf(js, ",\n{\"name\": \"n%d\", \"kind\": \"norm\", \"inputs\": "
+                                   "[\"l%d\"]}",
+                               i, i);
+        g_snprintf(pn, sizeof pn, "n%d", i);
+        prev = pn;
+    }
+    g_string_append_printf(js, ",\n{\"name\": \"out\", \"kind\": \"output\", \"inputs\": "
+                               "[\"%s\"], \"layout\": \"rep\"}]}",
+                           prev);
+    PrismOpGraph *g = prism_op_graph_from_json(js->str, js->len, "repeated", NULL);
+    g_string_free(js, TRUE);
+    return g;
+}
+
+static void test_repeated_blocks_power(void)
+{
+    PrismSmsgEnv env;
+    env_for(&env, 2);
+    /* small: power is used (3 blocks) and the optimum equals the brute force */
+    g_autoptr(PrismOpGraph) g3 = repeated_chain(3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g3);
+    CU_ASSERT_TRUE(check_against_brute(g3, 2));
+    g_autoptr(PrismLayoutPlan) p3 = prism_smsg_solve(g3, &env, NULL, NULL);
+    CU_ASSERT_EQUAL(p3->power_pairs, 6);
+    /* large: 40 repeated blocks of 2 pairs; the optimum equals a plain row-vector
+     * product of the chain's matrices built from the per-op functions */
+    g_autoptr(PrismOpGraph) g = repeated_chain(40);
+    g_autoptr(PrismLayoutPlan) p = prism_smsg_solve(g, &env, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->power_pairs, 80);
+    int64_t row[PRISM_SMSG_MAX_OPTIONS];
+    PrismLayoutOption prev[PRISM_SMSG_MAX_OPTIONS], cur[PRISM_SMSG_MAX_OPTIONS];
+    uint32_t np = prism_op_layout_options(&g->ops[0], &env, prev);
+    for (uint32_t a = 0; a < np; a++)
+        row[a] = prism_smsg_ps(prev[a].compute_s + prev[a].comm_s);
+    for (uint32_t v = 1; v < g->n_ops; v++) {
+        uint32_t nc = prism_op_layout_options(&g->ops[v], &env, cur);
+        const PrismOp *u = &g->ops[v - 1];
+        int64_t next[PRISM_SMSG_MAX_OPTIONS];
+        for (uint32_t b = 0; b < nc; b++) {
+            next[b] = PRISM_DC_INF;
+            for (uint32_t a = 0; a < np; a++) {
+                int64_t x = prism_dc_add(
+                    row[a], prism_smsg_ps(prism_smsg_edge_time(
+                                &env, &prev[a], &cur[b], u->rows * u->out_features * u->elem_bytes,
+                                NULL)));
+                next[b] = x < next[b] ? x : next[b];
+            }
+            next[b] = prism_dc_add(next[b], prism_smsg_ps(cur[b].compute_s + cur[b].comm_s));
+        }
+        memcpy(row, next, sizeof next);
+        memcpy(prev, cur, sizeof cur);
+        np = nc;
+    }
+    int64_t best = PRISM_DC_INF;
+    for (uint32_t a = 0; a < np; a++)
+        best = row[a] < best ? row[a] : best;
+    CU_ASSERT_EQUAL(p->total_ps, best);
+}
+
 static CU_TestInfo smsg_tests[] = {
+    {"repeated blocks: power inside the series product = plain product",
+     test_repeated_blocks_power},
     {"random SP graphs: exact = brute force (min-plus, Pareto)", test_random_graphs_vs_brute},
     {"built-in MLP/attention, residual file: exact = brute force", test_builtin_small_vs_brute},
     {"Megatron column->row, one forward all-reduce", test_megatron_pairing},
