@@ -379,7 +379,8 @@ char *prism_validate_report(const char *path, const PrismKnobs *user, GError **e
             g_hash_table_destroy(r.kv);
             g_ptr_array_free(r.fields, TRUE);
             g_string_free(skipped, TRUE);
-            return g_string_free(o, TRUE), NULL;
+            g_string_free(o, TRUE);
+            return NULL;
         }
         for (guint j = 0; j < header->len; j++)
             g_hash_table_insert(r.kv, g_ptr_array_index(header, j),

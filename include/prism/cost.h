@@ -237,7 +237,8 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
                                                 const PrismLayout *layout,
                                                 gboolean all_stages, GError **error);
 
-/** Number of stages (pp) and of memory candidates the kernel visits. Not collective. */
+/** Number of memory candidates (stage states that can set the peak) the kernel visits;
+ *  at least pp with all_stages. Not collective. */
 uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg);
 
 /**
