@@ -18,9 +18,13 @@ typedef struct PrismBenchParams {
     double min_seconds; /* each repetition calls fn until at least this long */
 } PrismBenchParams;
 
+/* Rates are measured on two clocks: wall time, and the calling thread's CPU time (which
+ * excludes the time the thread was descheduled: on a loaded shared machine it is the
+ * better estimate of per-core throughput). */
 typedef struct PrismBenchOutcome {
-    double median_items_per_s, best_items_per_s;
-    double median_ns_per_item;
+    double median_items_per_s, best_items_per_s;         /* wall clock */
+    double median_items_per_cpu_s, best_items_per_cpu_s; /* thread CPU clock */
+    double median_ns_per_item;                           /* wall clock */
     long calls_per_rep;
 } PrismBenchOutcome;
 

@@ -10,13 +10,14 @@ prism_add_unit_test(test_kernels SOURCES unit/test_kernels.c unit/test_cost_supp
   LABELS "cost;kernel" ARGS kernels_dispatch)
 foreach(isa scalar avx2 avx512)
   add_test(NAME test_kernels.${isa} COMMAND test_kernels kernels_isa)
+  prism_test_env(env test_kernels.${isa})
   set_tests_properties(test_kernels.${isa} PROPERTIES TIMEOUT 300
-    LABELS "unit;cost;kernel" ENVIRONMENT "${PRISM_TEST_ENV};PRISM_ISA=${isa}"
-    SKIP_RETURN_CODE 77)
+    LABELS "unit;cost;kernel" ENVIRONMENT "${env};PRISM_ISA=${isa}" SKIP_RETURN_CODE 77)
 endforeach()
 add_test(NAME test_kernels.candidates COMMAND test_kernels kernels_cands)
+prism_test_env(env test_kernels.candidates)
 set_tests_properties(test_kernels.candidates PROPERTIES TIMEOUT 300
-  LABELS "unit;cost;kernel" ENVIRONMENT "${PRISM_TEST_ENV}")
+  LABELS "unit;cost;kernel" ENVIRONMENT "${env}")
 prism_add_unit_test(test_cost_properties
   SOURCES unit/test_cost_properties.c unit/test_cost_support.c LABELS cost)
 prism_add_cli_test(cli_validate SCRIPT tests/cli/validate.sh LABELS cost)
