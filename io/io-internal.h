@@ -160,6 +160,7 @@ struct PrismLandscape {
     GArray *feasible_per_job; /* uint64_t, indexed by job */
     GArray *rows_per_job;     /* uint64_t */
     unsigned test_delay_ms;   /* PRISM_IO_TEST_DELAY_MS: sleep after each record (tests) */
+    gboolean h5_broken;       /* an HDF5 write failed: never close (may deadlock), abort */
 };
 
 /** Flush the round buffer as one record. Local. */

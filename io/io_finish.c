@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -151,8 +152,9 @@ static gboolean gather_records(PrismLandscape *ls, GArray *all, GError **error)
 }
 
 static hid_t create_group(hid_t file, const char *name, GError **error);
-static gboolean step(PrismComm *comm, gboolean local_ok, GError **error);
-static gboolean close_group(PrismComm *comm, hid_t g, const char *name, gboolean ok,
+static gboolean step(PrismLandscape *ls, gboolean local_ok, GError **error);
+static gboolean agree_step(PrismComm *comm, gboolean local_ok, GError **error);
+static gboolean close_group(PrismLandscape *ls, hid_t g, const char *name, gboolean ok,
                             GError **error);
 
 static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GError **error)
@@ -163,11 +165,8 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
     if (!gather_records(ls, records, error))
         return FALSE;
     hid_t group = create_group(file, "landscape", error);
-    if (!step(comm, group >= 0, error)) {
-        if (group >= 0)
-            H5Gclose(group);
+    if (!step(ls, group >= 0, error))
         return FALSE;
-    }
     gboolean ok = TRUE;
     uint64_t total = ls->total, chunk = MIN(ls->opts.chunk_rows, MAX(total, 1));
     g_autofree hid_t *dsets = g_new(hid_t, schema->n);
@@ -180,9 +179,9 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
         dsets[c] = prism_h5_dataset_create_internal(group, col->name,
                                                     prism_h5_store_type_internal(col->store),
                                                     total, chunk, ls->opts.deflate, error);
-        ok = step(comm, dsets[c] >= 0, error);
+        ok = step(ls, dsets[c] >= 0, error);
         if (ok)
-            ok = step(comm,
+            ok = step(ls,
                       prism_h5_attr_string_internal(dsets[c], "unit", col->unit, error) &&
                           prism_h5_attr_string_internal(dsets[c], "doc", col->doc, error) &&
                           prism_h5_attr_string_internal(dsets[c], "type",
@@ -192,7 +191,7 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
                       error);
     }
     if (ok)
-        ok = step(comm, prism_h5_attr_string_internal(group, "columns", names->str, error), error);
+        ok = step(ls, prism_h5_attr_string_internal(group, "columns", names->str, error), error);
     g_string_free(names, TRUE);
     /* Chunk-aligned slices: every chunk has exactly one writer and is written once, whole. */
     uint64_t n_chunks = (total + chunk - 1) / chunk, c_lo, c_hi;
@@ -209,13 +208,15 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
     for (uint64_t j = 0; j < rounds && ok; j++) {
         uint64_t a_lo = MIN(s_lo + j * round, s_hi), a_hi = MIN(a_lo + round, s_hi);
         for (size_t c = 0; c < schema->n && ok; c++) {
-            ok = step(comm, gather_column(&a, c, a_lo, a_hi, buf, error), error);
+            ok = agree_step(comm, gather_column(&a, c, a_lo, a_hi, buf, error), error);
             if (ok)
-                ok = step(comm,
+                ok = step(ls,
                           prism_h5_write_range_internal(
                               dsets[c], prism_h5_store_type_internal(schema->cols[c].store), dxpl,
                               a_lo, a_hi - a_lo, buf, error),
                           error);
+            if (ls->test_delay_ms > 0) /* PRISM_IO_TEST_DELAY_MS: widen the window for kills */
+                g_usleep((gulong)ls->test_delay_ms * 1000);
         }
     }
     g_free(buf);
@@ -225,45 +226,59 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
     g_free(a.fds);
     g_byte_array_unref(a.scratch);
     gboolean closed = TRUE;
-    for (size_t c = 0; c < schema->n; c++)
+    for (size_t c = 0; c < schema->n && !ls->h5_broken; c++)
         if (dsets[c] >= 0 && H5Dclose(dsets[c]) < 0 && closed && ok) {
             PRISM_H5_FAILED(error, schema->cols[c].name, H5Dclose);
             closed = FALSE;
         }
-    ok = step(comm, closed, error) && ok;
-    return close_group(comm, group, "/landscape", ok, error);
+    if (!ls->h5_broken)
+        ok = step(ls, closed, error) && ok;
+    return close_group(ls, group, "/landscape", ok, error);
 }
 
 /* Agree on a step every rank took; a failing step must have set *error. */
-static gboolean step(PrismComm *comm, gboolean local_ok, GError **error)
+static gboolean agree_step(PrismComm *comm, gboolean local_ok, GError **error)
 {
     if (!local_ok && *error == NULL)
         g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL, "unknown failure");
     return prism_comm_agree_error(comm, error);
 }
 
+/* An HDF5 step that failed on some rank leaves the parallel library in a state from
+ * which closing the file may deadlock (HDF5 1.10 skips internal barriers on the failing
+ * rank only); from then on nothing is closed and the caller ends the job. */
+static gboolean step(PrismLandscape *ls, gboolean local_ok, GError **error)
+{
+    gboolean ok = agree_step(ls->comm, local_ok, error);
+    if (!ok)
+        ls->h5_broken = TRUE;
+    return ok;
+}
+
+
 /* A small 1-D dataset whose values come from rank 0 (n agreed beforehand). */
-static gboolean write_small(PrismComm *comm, hid_t loc, const char *name, hid_t type, uint64_t n,
+static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid_t type, uint64_t n,
                             const void *buf, hid_t dxpl, const char *unit, const char *doc,
                             GError **error)
 {
+    PrismComm *comm = ls->comm;
     hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, 0, error);
-    gboolean ok = step(comm, d >= 0, error);
+    gboolean ok = step(ls, d >= 0, error);
     if (ok)
-        ok = step(comm,
+        ok = step(ls,
                   (unit == NULL || prism_h5_attr_string_internal(d, "unit", unit, error)) &&
                       (doc == NULL || prism_h5_attr_string_internal(d, "doc", doc, error)),
                   error);
     if (ok && n > 0)
-        ok = step(comm,
+        ok = step(ls,
                   prism_h5_write_range_internal(d, type, dxpl, 0, comm->rank == 0 ? n : 0, buf,
                                                 error),
                   error);
-    if (d >= 0) {
+    if (d >= 0 && !ls->h5_broken) {
         gboolean closed = H5Dclose(d) >= 0;
         if (!closed && ok)
             PRISM_H5_FAILED(error, name, H5Dclose);
-        ok = step(comm, closed || !ok, error) && ok;
+        ok = step(ls, closed || !ok, error) && ok;
     }
     return ok;
 }
@@ -279,13 +294,15 @@ static hid_t create_group(hid_t file, const char *name, GError **error)
     return g;
 }
 
-static gboolean close_group(PrismComm *comm, hid_t g, const char *name, gboolean ok,
+static gboolean close_group(PrismLandscape *ls, hid_t g, const char *name, gboolean ok,
                             GError **error)
 {
+    if (ls->h5_broken)
+        return FALSE;
     gboolean closed = H5Gclose(g) >= 0;
     if (!closed && ok)
         PRISM_H5_FAILED(error, name, H5Gclose);
-    return step(comm, closed || !ok, error) && ok;
+    return step(ls, closed || !ok, error) && ok;
 }
 
 /* /pareto or /topk: index (+ rank for topk) and every landscape column. */
@@ -298,11 +315,8 @@ static gboolean write_table(PrismLandscape *ls, hid_t file, hid_t dxpl, const ch
     if (!prism_comm_bcast_bytes(comm, &n, sizeof n, 0, error))
         return FALSE;
     hid_t g = create_group(file, name, error);
-    if (!step(comm, g >= 0, error)) {
-        if (g >= 0)
-            H5Gclose(g);
+    if (!step(ls, g >= 0, error))
         return FALSE;
-    }
     const PrismLandscapeSchema *schema = ls->schema;
     size_t have = comm->rank == 0 ? (size_t)n : 0;
     g_autofree uint64_t *index = g_new0(uint64_t, MAX(have, 1));
@@ -315,22 +329,22 @@ static gboolean write_table(PrismLandscape *ls, hid_t file, hid_t dxpl, const ch
         rank_col[i] = (uint32_t)(i + 1);
         prism_io_pack_row_internal(schema, &rows[i], bufs, i);
     }
-    gboolean ok = write_small(comm, g, "index", H5T_NATIVE_UINT64, n, index, dxpl, "row",
+    gboolean ok = write_small(ls, g, "index", H5T_NATIVE_UINT64, n, index, dxpl, "row",
                               "global row index into /landscape", error);
     if (ok && ranked)
-        ok = write_small(comm, g, "rank", H5T_NATIVE_UINT32, n, rank_col, dxpl, "position",
+        ok = write_small(ls, g, "rank", H5T_NATIVE_UINT32, n, rank_col, dxpl, "position",
                          "1 = best", error);
     for (size_t c = 0; c < schema->n && ok; c++)
-        ok = write_small(comm, g, schema->cols[c].name,
+        ok = write_small(ls, g, schema->cols[c].name,
                          prism_h5_store_type_internal(schema->cols[c].store), n, bufs[c], dxpl,
                          schema->cols[c].unit, NULL, error);
     for (size_t c = 0; c < schema->n; c++)
         g_free(bufs[c]);
     g_free(bufs);
-    return close_group(comm, g, name, ok, error);
+    return close_group(ls, g, name, ok, error);
 }
 
-static gboolean write_strings(PrismComm *comm, hid_t loc, const char *name,
+static gboolean write_strings(PrismLandscape *ls, hid_t loc, const char *name,
                               const char *const *v, size_t n, hid_t dxpl, GError **error)
 {
     size_t width = 1;
@@ -344,7 +358,7 @@ static gboolean write_strings(PrismComm *comm, hid_t loc, const char *name,
     H5Tset_size(type, width);
     H5Tset_strpad(type, H5T_STR_NULLPAD);
     H5Tset_cset(type, H5T_CSET_UTF8);
-    gboolean ok = write_small(comm, loc, name, type, n, flat, dxpl, NULL, NULL, error);
+    gboolean ok = write_small(ls, loc, name, type, n, flat, dxpl, NULL, NULL, error);
     H5Tclose(type);
     return ok;
 }
@@ -352,14 +366,10 @@ static gboolean write_strings(PrismComm *comm, hid_t loc, const char *name,
 static gboolean write_grid(PrismLandscape *ls, hid_t file, hid_t dxpl, const uint64_t *feasible,
                            GError **error)
 {
-    PrismComm *comm = ls->comm;
     size_t n = ls->n_grid;
     hid_t g = create_group(file, "grid", error);
-    if (!step(comm, g >= 0, error)) {
-        if (g >= 0)
-            H5Gclose(g);
+    if (!step(ls, g >= 0, error))
         return FALSE;
-    }
     g_autofree const char **models = g_new0(const char *, MAX(n, 1));
     g_autofree const char **clusters = g_new0(const char *, MAX(n, 1));
     g_autofree uint32_t *devices = g_new0(uint32_t, MAX(n, 1));
@@ -378,14 +388,14 @@ static gboolean write_grid(PrismLandscape *ls, hid_t file, hid_t dxpl, const uin
     static const char *const udocs[5] = {"global batch in sequences", "sequence length",
                                          "first global row of the point", "rows of the point",
                                          "rows that fit in memory"};
-    gboolean ok = write_strings(comm, g, "model", models, n, dxpl, error) &&
-                  write_strings(comm, g, "cluster", clusters, n, dxpl, error) &&
-                  write_small(comm, g, "devices", H5T_NATIVE_UINT32, n, devices, dxpl, "count",
+    gboolean ok = write_strings(ls, g, "model", models, n, dxpl, error) &&
+                  write_strings(ls, g, "cluster", clusters, n, dxpl, error) &&
+                  write_small(ls, g, "devices", H5T_NATIVE_UINT32, n, devices, dxpl, "count",
                               "device count (0 = several: a dim of the point)", error);
     for (size_t k = 0; k < 5 && ok; k++)
-        ok = write_small(comm, g, unames[k], H5T_NATIVE_UINT64, n, u + k * n, dxpl, NULL,
+        ok = write_small(ls, g, unames[k], H5T_NATIVE_UINT64, n, u + k * n, dxpl, NULL,
                          udocs[k], error);
-    return close_group(comm, g, "/grid", ok, error);
+    return close_group(ls, g, "/grid", ok, error);
 }
 
 /* Per-job row and feasible counts summed over ranks (every row was seen by one rank). */
@@ -408,6 +418,19 @@ static gboolean job_counts(PrismLandscape *ls, GArray *rows_out, GArray *feas_ou
                                 MPI_SUM, ls->comm->mpi),
                   error);
     return TRUE;
+}
+
+/* " (No space left on device: 12 kB free in DIR)" or " (2.1 GB free in DIR)". */
+static char *free_space_note(const char *path)
+{
+    g_autofree char *dir = g_path_get_dirname(path);
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0)
+        return g_strdup("");
+    double avail = (double)sv.f_bavail * (double)sv.f_frsize;
+    g_autofree char *size = g_format_size((guint64)avail);
+    return g_strdup_printf(" (%s%s free in %s)", avail < 16e6 ? "No space left on device: " : "",
+                           size, dir);
 }
 
 static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size_t n_pareto,
@@ -434,9 +457,9 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     hid_t file = fapl >= 0 ? H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl) : -1;
     if (file < 0)
         PRISM_H5_FAILED(error, ls->partial, H5Fcreate);
-    gboolean ok = step(comm, file >= 0 && dxpl >= 0, error);
+    gboolean ok = step(ls, file >= 0 && dxpl >= 0, error);
     if (ok)
-        ok = step(comm,
+        ok = step(ls,
                   prism_io_write_root_attrs_internal(ls, file, "incomplete", error) &&
                       prism_h5_attr_u64_internal(file, "rows", ls->total, error) &&
                       prism_h5_attr_u64_internal(file, "feasible_rows", feasible, error) &&
@@ -454,18 +477,18 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     if (ok && ls->n_grid > 0)
         ok = write_grid(ls, file, dxpl, (const uint64_t *)(const void *)feas_job->data, error);
     if (ok)
-        ok = step(comm, prism_h5_attr_string_internal(file, "status", "complete", error), error);
+        ok = step(ls, prism_h5_attr_string_internal(file, "status", "complete", error), error);
     if (ok) {
         gboolean flushed = H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0;
         if (!flushed)
             PRISM_H5_FAILED(error, ls->partial, H5Fflush);
-        ok = step(comm, flushed, error);
+        ok = step(ls, flushed, error);
     }
-    if (file >= 0) {
+    if (file >= 0 && !ls->h5_broken) {
         gboolean closed = H5Fclose(file) >= 0;
         if (!closed && ok)
             PRISM_H5_FAILED(error, ls->partial, H5Fclose);
-        ok = step(comm, closed || !ok, error) && ok;
+        ok = step(ls, closed || !ok, error) && ok;
     }
     if (fapl >= 0)
         H5Pclose(fapl);
@@ -473,6 +496,14 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
         H5Pclose(fcpl);
     if (dxpl >= 0)
         H5Pclose(dxpl);
+    if (!ok && ls->h5_broken) {
+        /* HDF5's error stack does not carry errno through MPI-IO: name the likely cause. */
+        g_autofree char *space = free_space_note(ls->partial);
+        g_prefix_error(error, "writing %s failed%s; the partial output and its spill folder "
+                              "are kept (fix the cause and rerun with --resume): ",
+                       ls->partial, space);
+        return FALSE;
+    }
     if (!ok) {
         g_prefix_error(error, "writing %s (kept with its spill folder; fix the cause and rerun "
                               "with --resume): ",

@@ -41,7 +41,7 @@ void prism_h5_set_error_internal(GError **error, const char *what, const char *c
     g_auto(GStrv) parts = g_strsplit(w.text->str, "; ", -1);
     guint np = g_strv_length(parts);
     g_autofree char *msg = NULL;
-    if (np <= 3)
+    if (np <= 3 || g_getenv("PRISM_H5_FULL_ERRORS"))
         msg = g_strjoinv("; ", parts);
     else
         msg = g_strdup_printf("%s ... %s; %s", parts[0], parts[np - 2], parts[np - 1]);
@@ -55,6 +55,9 @@ void prism_h5_quiet_internal(void)
 {
     static gsize once = 0;
     if (g_once_init_enter(&once)) {
+        /* No close-everything handler at exit: after a failed parallel write a file must
+         * not be closed (io_finish.c), and every other path closes its files itself. */
+        H5dont_atexit();
         H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
         g_once_init_leave(&once, 1);
     }

@@ -125,6 +125,11 @@ void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *poin
     ls->n_grid = n;
 }
 
+gboolean prism_landscape_unrecoverable(const PrismLandscape *ls)
+{
+    return ls->h5_broken;
+}
+
 const char *prism_landscape_partial_path(const PrismLandscape *ls)
 {
     return ls->partial;
@@ -261,6 +266,31 @@ static gboolean parent_dir_ok(const char *path, GError **error)
     return TRUE;
 }
 
+/* Open MPI's OMPIO keeps FILE.data.N / FILE.metadata.N (its "individual" shared file
+ * pointer) next to an MPI-IO file while it is open; a job that had to abort leaves them
+ * behind. They belong to our partial file: remove them. */
+static void remove_ompio_leftovers(const char *partial)
+{
+    g_autofree char *dir = g_path_get_dirname(partial);
+    g_autofree char *base = g_path_get_basename(partial);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+        if (!g_str_has_prefix(name, base))
+            continue;
+        const char *rest = name + strlen(base);
+        const char *num = g_str_has_prefix(rest, ".data.")       ? rest + 6
+                          : g_str_has_prefix(rest, ".metadata.") ? rest + 10
+                                                                 : NULL;
+        if (num != NULL && *num != '\0' && strspn(num, "0123456789") == strlen(num)) {
+            g_autofree char *p = g_build_filename(dir, name, NULL);
+            (void)g_unlink(p);
+        }
+    }
+    if (d != NULL)
+        g_dir_close(d);
+}
+
 /* Rank 0's part of prepare(): decide fresh / resume / refuse and set up the folder. */
 static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **error)
 {
@@ -285,6 +315,7 @@ static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **err
                     g_file_test(ls->partial, G_FILE_TEST_EXISTS) ? ls->partial : ls->spill_dir);
         return FALSE;
     }
+    remove_ompio_leftovers(ls->partial);
     if (ls->opts.no_landscape)
         return TRUE; /* nothing to spill; a resumed --no-landscape run simply starts over */
     g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -352,18 +383,20 @@ static gboolean prepare(PrismLandscape *ls, GError **error)
     /* NAME.partial: provenance only, so `prism info NAME.partial` explains the state. */
     hid_t fapl = prism_h5_fapl_internal(ls->comm), fcpl = prism_h5_fcpl_internal();
     hid_t file = fapl >= 0 ? H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl) : -1;
-    gboolean ok = file >= 0;
-    if (!ok) {
+    if (file < 0) {
         PRISM_H5_FAILED(error, ls->partial, H5Fcreate);
         g_prefix_error(error, "-o %s: cannot create %s: ", ls->path, ls->partial);
         (*error)->domain = PRISM_INPUT_ERROR;
         (*error)->code = PRISM_INPUT_ERROR_OUTPUT;
-    } else {
-        ok = prism_io_write_root_attrs_internal(ls, file, "incomplete", error);
     }
-    if (file >= 0 && H5Fclose(file) < 0 && ok) {
-        PRISM_H5_FAILED(error, ls->partial, H5Fclose);
-        ok = FALSE;
+    if (prism_comm_agree_error(ls->comm, error)) {
+        (void)prism_io_write_root_attrs_internal(ls, file, "incomplete", error);
+        if (!prism_comm_agree_error(ls->comm, error))
+            ls->h5_broken = TRUE; /* see io_finish.c: never close after a failed write */
+        else if (H5Fclose(file) < 0)
+            PRISM_H5_FAILED(error, ls->partial, H5Fclose);
+    } else if (file >= 0) {
+        ls->h5_broken = TRUE; /* created on some ranks only */
     }
     if (fapl >= 0)
         H5Pclose(fapl);

@@ -187,6 +187,14 @@ gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *par
                                 size_t n_pareto, const PrismLandscapeRow *topk, size_t n_topk,
                                 GError **error);
 
+/**
+ * TRUE after prepare or finish failed inside a parallel HDF5 write (for example no space
+ * left): HDF5 1.10 cannot close such a file collectively (the failing rank skips
+ * internal barriers), so the writer leaves it open and the caller must end the job with
+ * MPI_Abort after reporting the error (the partial state stays resumable). Not collective.
+ */
+gboolean prism_landscape_unrecoverable(const PrismLandscape *ls);
+
 /** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. */
 const char *prism_landscape_partial_path(const PrismLandscape *ls);
 

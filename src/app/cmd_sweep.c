@@ -13,6 +13,7 @@
 #include "app-internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 
@@ -472,11 +473,17 @@ static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearc
     const char *objectives = o->objectives ? o->objectives : s->grid ? s->grid->objectives : NULL;
     const char *rank_by = o->rank_by ? o->rank_by : s->grid ? s->grid->rank_by : NULL;
     if (objectives != NULL &&
-        !prism_objectives_parse(objectives, opt->objectives, &opt->n_objectives, error))
+        !prism_objectives_parse(objectives, opt->objectives, &opt->n_objectives, error)) {
+        if (o->objectives == NULL)
+            g_prefix_error(error, "grid %s [options] objectives: ", s->grid->path);
         return FALSE;
+    }
     if (rank_by != NULL) {
         if (!prism_objective_parse(rank_by, &opt->rank_by, error)) {
-            g_prefix_error(error, "--rank-by: ");
+            if (o->rank_by == NULL)
+                g_prefix_error(error, "grid %s [options] rank_by: ", s->grid->path);
+            else
+                g_prefix_error(error, "--rank-by: ");
             return FALSE;
         }
         opt->rank_by_set = TRUE;
@@ -588,6 +595,23 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
     fprintf(out, "\n");
 }
 
+/*
+ * The landscape could not be closed after a failed parallel HDF5 write (io.h,
+ * prism_landscape_unrecoverable): every rank already holds the agreed error, so rank 0
+ * prints it and the job ends with MPI_Abort (exit status 1) instead of hanging in a
+ * collective close. The partial output and its spill folder stay resumable.
+ */
+static G_NORETURN void abort_job(PrismComm *comm, const GError *error)
+{
+    if (comm->rank == 0) {
+        fprintf(stderr, "prism: error: %s\n", error ? error->message : "HDF5 write failed");
+        fflush(stderr);
+    }
+    MPI_Barrier(comm->mpi);
+    MPI_Abort(comm->mpi, 1);
+    abort(); /* not reached */
+}
+
 static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **argv,
                           GError **error)
 {
@@ -650,6 +674,8 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
         print_summary(out, path, &lo, res, &s, prism_now() - t0, pareto->len, top->len);
     ok = TRUE;
 done:
+    if (ls != NULL && prism_landscape_unrecoverable(ls))
+        abort_job(comm, local);
     if (local != NULL)
         g_propagate_error(error, local);
     sweep_clear(&s);

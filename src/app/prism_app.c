@@ -97,6 +97,10 @@ int prism_app_main(int argc, char **argv)
     /* A singleton (no mpirun) need not fork an orted: keeps `prism plan` fast. */
     if (g_getenv("OMPI_COMM_WORLD_SIZE") == NULL && g_getenv("PMIX_RANK") == NULL)
         g_setenv("OMPI_MCA_ess_singleton_isolated", "1", FALSE);
+    /* prism never uses shared file pointers, but Open MPI's OMPIO sets one up at every
+     * MPI_File_open (the HDF5 landscape): "sm" now and then prints "unable to open file
+     * for mmap", "lockedfile" leaves FILE-<job>-<pid>.lock behind after a SIGKILL. */
+    g_setenv("OMPI_MCA_sharedfp", "^sm,lockedfile", FALSE);
     int provided = 0;
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "prism: error: MPI_Init_thread failed\n");

@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# sweep.sh - `prism sweep`, `prism info` and `prism pareto FILE` end to end:
+#  - the landscape datasets are identical for 1, 2, 3 and 4 ranks (h5diff, all data and
+#    dataset attributes; only the root's provenance differs), and h5diff does see a
+#    different sweep as different (negative control);
+#  - the file as h5py sees it: one row per strategy of `prism plan --count`, compact
+#    types, shuffle + deflate chunks; rows equal `prism explain` for sampled strategies
+#    (the scalar reference, an independent code path);
+#  - /pareto equals the front `prism pareto FILE` recomputes from the stored columns, and
+#    /topk equals `prism plan --json`'s top list; `prism pareto` and `prism info` print
+#    the same at every rank count;
+#  - --force, --no-landscape, --hdf5-deflate, grid sweeps, and bad input (exit 2).
+source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
+source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
+py=/usr/bin/python3
+small=(-m gpt3-1.3b -n 8:16 --gbs 64) # 73,784 strategies
+
+
+# sweep_np NP FILE ARGS...: a sweep under mpiexec that must succeed.
+sweep_np() {
+    local np=$1 file=$2
+    shift 2
+    cli_checks=$((cli_checks + 1))
+    cli_run_mpi "$np" sweep "$@" -o "$file" --no-progress --no-fsync
+    cli_no_crash sweep "$@" || return 0
+    if ((rc != 0)) || ! grep -q "rows" "$out"; then
+        cli_fail "sweep at $np ranks into $file exited $rc"
+        sed 's/^/  stderr: /' "$err" | head -5 >&2
+    fi
+}
+
+# Rank invariance of the datasets.
+for np in 1 2 3 4; do
+    sweep_np "$np" "np$np.h5" "${small[@]}" --hdf5-chunk 4096
+done
+for np in 2 3 4; do
+    check "datasets of np$np equal np1" h5diff --exclude-attribute / np1.h5 "np$np.h5"
+done
+sweep_np 1 other.h5 -m gpt3-1.3b -n 8:16 --gbs 32 --hdf5-chunk 4096
+cli_checks=$((cli_checks + 1))
+if h5diff --exclude-attribute / np1.h5 other.h5 >/dev/null 2>&1; then
+    cli_fail "h5diff finds no difference between gbs 64 and gbs 32 sweeps"
+fi
+
+# The file as a reader sees it.
+expect_ok "plan --count" "total +73784 strategies" -- plan "${small[@]}" --count
+expect_json "plan --json" "len(d['top']) == 10" -- plan "${small[@]}" --json --no-progress
+cp cli-stdout.txt plan.json
+check "h5py: rows, types, chunks, filters, attributes" $py - np1.h5 <<'EOF'
+import json, sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+L = f["landscape"]
+cols = L.attrs["columns"].split(",")
+assert len(cols) == len(L.keys()) and cols[0] == "point" and cols[1] == "devices", cols
+for c in cols:
+    d = L[c]
+    assert d.shape == (73784,), (c, d.shape)
+    assert d.chunks == (4096,) and d.compression == "gzip" and d.compression_opts == 4
+    assert d.shuffle, c
+types = {"devices": np.uint32, "tp": np.uint32, "sp": np.uint8, "zero": np.uint8,
+         "schedule": np.uint8, "rc_layers": np.uint16, "feasible": np.uint8,
+         "reason": np.uint8, "step_time": np.float64, "peak_mem": np.float64}
+for c, t in types.items():
+    assert L[c].dtype == t, (c, L[c].dtype)
+a = f.attrs
+for k in ["tool_version", "git_revision", "command_line", "created_utc", "ranks", "isa",
+          "model", "cluster", "training", "knobs", "space", "objectives", "schema_version"]:
+    assert k in a, k
+assert a["status"] == "complete" and int(a["rows"]) == 73784
+assert json.loads(a["model"])["name"] == "gpt3-1.3b"
+assert json.loads(a["space"])["total"] == 73784
+assert json.loads(a["training"])["gbs"] == 64
+assert int(a["feasible_rows"]) == int(L["feasible"][:].sum())
+assert (L["feasible"][:] == (L["reason"][:] == 0)).all()
+assert L["schedule"].attrs["codes"] == "1f1b,interleaved,gpipe,zb-h1"
+EOF
+check "/topk equals plan --json top" $py - np1.h5 plan.json <<'EOF'
+import json, sys, h5py
+f = h5py.File(sys.argv[1], "r")
+plan = json.load(open(sys.argv[2]))
+assert list(f["topk/index"][:]) == [e["index"] for e in plan["top"]]
+assert list(f["topk/rank"][:]) == list(range(1, 11))
+i = int(f["topk/index"][0])
+assert f["topk/step_time"][0] == f["landscape/step_time"][i] == plan["top"][0]["time"]["step"]
+EOF
+# Sampled rows against `prism explain` (scalar reference).
+$py - np1.h5 >samples.txt <<'EOF'
+import sys, h5py
+L = h5py.File(sys.argv[1], "r")["landscape"]
+codes = {c: L[c].attrs["codes"].split(",") for c in ["schedule", "recompute"]}
+for i in [0, 1, 4321, 50000, 73783]:
+    g = lambda c: int(L[c][i])
+    rc = codes["recompute"][g("recompute")]
+    if rc == "block":
+        rc = "block:%d" % g("rc_layers")
+    s = "dp=%d,tp=%d,pp=%d,vpp=%d,cp=%d,ep=%d,sp=%d,mbs=%d,zero=%d,recompute=%s,schedule=%s" % (
+        g("dp"), g("tp"), g("pp"), g("vpp"), g("cp"), g("ep"), g("sp"), g("mbs"), g("zero"),
+        rc, codes["schedule"][g("schedule")])
+    print(i, g("devices"), s, repr(float(L["step_time"][i])), repr(float(L["peak_mem"][i])))
+EOF
+while read -r idx dev strat step peak; do
+    cli_checks=$((cli_checks + 1))
+    cli_run explain -m gpt3-1.3b -n "$dev" --gbs 64 --strategy "$strat" --json
+    if ((rc != 0)) || ! $py -c "import json,sys; d=json.load(open('$out')); \
+sys.exit(0 if d['time']['step'] == $step and d['memory']['peak'] == $peak else 1)"; then
+        cli_fail "row $idx ($strat) differs from prism explain"
+    fi
+done <samples.txt
+
+# prism pareto FILE: the stored front, identical output at every rank count.
+expect_json "pareto --json" "len(d['points']) == 1" -- pareto np1.h5 --json
+cp cli-stdout.txt pareto1.json
+check "stored /pareto equals the recomputed front" $py - np1.h5 pareto1.json <<'EOF'
+import json, sys, h5py
+f = h5py.File(sys.argv[1], "r")
+p = json.load(open(sys.argv[2]))
+assert p["objectives"] == f.attrs["objectives"].split(","), p["objectives"]
+front = [e["index"] for e in p["points"][0]["front"]]
+assert len(front) > 10 and front == list(f["pareto/index"][:]), (len(front), len(f["pareto/index"]))
+assert p["points"][0]["feasible"] == int(f.attrs["feasible_rows"])
+EOF
+for np in 2 3 4; do
+    cli_checks=$((cli_checks + 1))
+    cli_run_mpi "$np" pareto np1.h5 --json
+    cmp -s cli-stdout.txt pareto1.json || cli_fail "pareto --json at $np ranks differs"
+done
+expect_ok "pareto --where" "filter tp <= 2, schedule == 1f1b" -- \
+    pareto np1.h5 --where "tp<=2,schedule=1f1b" --objectives step_time,peak_mem --top 3
+expect_ok "info" "rows: +73784 \(" -- info np1.h5
+grep -v '^written by' cli-stdout.txt >info1.txt
+cli_checks=$((cli_checks + 1))
+cli_run_mpi 3 info np1.h5
+grep -v '^written by' cli-stdout.txt | cmp -s - info1.txt || cli_fail "info differs at 3 ranks"
+expect_json "info --json" "d['rows'] == 73784 and d['attributes']['status'] == 'complete'" -- \
+    info np1.h5 --json
+
+# --force, --no-landscape, deflate levels.
+expect_bad "existing output" -- sweep "${small[@]}" -o np1.h5 -- "np1.h5 exists" "--force"
+sweep_np 2 np1.h5 "${small[@]}" --hdf5-chunk 4096 --force
+check "--force rewrote the same datasets" h5diff --exclude-attribute / np1.h5 np2.h5
+sweep_np 2 d0.h5 "${small[@]}" --hdf5-deflate 0
+sweep_np 2 d9.h5 "${small[@]}" --hdf5-deflate 9
+check "deflate 0 and 9 hold the same data" h5diff --exclude-attribute / d0.h5 d9.h5
+check "deflate 9 is smaller than deflate 0" test "$(stat -c %s d9.h5)" -lt "$(stat -c %s d0.h5)"
+sweep_np 2 nol.h5 "${small[@]}" --no-landscape
+check "--no-landscape: no /landscape, fronts kept" $py - nol.h5 np1.h5 <<'EOF'
+import sys, h5py
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert "landscape" not in a and a.attrs["landscape"].startswith("not stored")
+assert (a["pareto/index"][:] == b["pareto/index"][:]).all()
+assert (a["topk/step_time"][:] == b["topk/step_time"][:]).all()
+assert int(a.attrs["feasible_rows"]) == int(b.attrs["feasible_rows"])
+EOF
+expect_bad "pareto on --no-landscape" -- pareto nol.h5 -- "no /landscape"
+
+# Grid sweeps: one file, a point column, identical at 1 and 3 ranks.
+grid="$PRISM_TEST_DATA/grids/small.ini"
+sweep_np 1 grid1.h5 --grid "$grid"
+sweep_np 3 grid3.h5 --grid "$grid"
+check "grid datasets equal at 1 and 3 ranks" h5diff --exclude-attribute / grid1.h5 grid3.h5
+check "grid table and point column" $py - grid1.h5 <<'EOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+g, L = f["grid"], f["landscape"]
+n = len(g["rows"])
+assert n == 8, n
+assert [m.decode() for m in g["model"][:]] == ["gpt3-1.3b"] * 4 + ["llama2-7b"] * 4
+assert list(g["devices"][:]) == [8, 16] * 4
+first, rows = g["first_row"][:], g["rows"][:]
+assert first[0] == 0 and (first[1:] == np.cumsum(rows)[:-1]).all()
+point = L["point"][:]
+assert len(point) == rows.sum()
+for p in range(n):
+    seg = point[first[p]:first[p] + rows[p]]
+    assert (seg == p).all()
+    assert g["feasible_rows"][p] == L["feasible"][first[p]:first[p] + rows[p]].sum()
+    assert (L["devices"][first[p]:first[p] + rows[p]] == g["devices"][p]).all()
+assert (L["zero"][:] == 1).all()               # [options] fix = zero=1
+assert set(L["schedule"][:]) <= {0, 1}         # only = schedule=1f1b,interleaved
+assert set(f["pareto/point"][:]) == set(range(n)) and set(f["topk/point"][:]) == set(range(n))
+assert len(f["topk/index"]) == 5 * n           # [options] top = 5
+assert "bytes_l2" in L and "bytes_l3" not in L  # the 3-level cluster file
+EOF
+expect_ok "pareto on a grid file" "point 7: 16 devices, gbs 64, seq 2048" -- pareto grid1.h5
+expect_ok "info on a grid file" "grid: +8 points" -- info grid1.h5
+
+# Bad input: exit 2 with one clear message.
+expect_bad "deflate level" -- sweep "${small[@]}" -o x.h5 --hdf5-deflate 12 -- "--hdf5-deflate 12"
+expect_bad "no such folder" -- sweep "${small[@]}" -o no/such/dir/x.h5 -- "no/such/dir" \
+    "does not exist"
+mkdir -p adir.h5
+expect_bad "output is a folder" -- sweep "${small[@]}" -o adir.h5 -- "adir.h5" "folder"
+expect_bad "unwritable place" -- sweep "${small[@]}" -o /proc/prism-test.h5 -- \
+    "/proc/prism-test.h5"
+expect_bad "resume and force" -- sweep "${small[@]}" -o x.h5 --resume --force -- "--resume" \
+    "--force"
+expect_bad "missing grid file" -- sweep --grid no-such-grid.ini -o x.h5 -- "no-such-grid.ini"
+expect_bad "bad grid file" -- sweep --grid "$PRISM_TEST_DATA/grids/bad-knob.ini" -o x.h5 -- \
+    "bad-knob.ini" "tp_overlap"
+expect_bad "grid and --gbs" -- sweep --grid "$grid" --gbs 128 -o x.h5 -- "--gbs" "[grid] gbs"
+expect_bad "pareto: no file" -- pareto no-such.h5 -- "no-such.h5" "no such file"
+echo "not hdf5" >text.h5
+expect_bad "pareto: not HDF5" -- pareto text.h5 -- "text.h5" "not an HDF5 file"
+expect_bad "info: not HDF5" -- info text.h5 -- "text.h5"
+expect_bad "pareto: bad column" -- pareto np1.h5 --where "tpp<=2" -- "tpp" "closest: tp"
+expect_bad "pareto: bad code" -- pareto np1.h5 --where "schedule=zb" -- "zb" "zb-h1"
+expect_bad "pareto: bad objective" -- pareto np1.h5 --objectives step_time,peakmem -- \
+    "peakmem" "peak_mem"
+expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
+cli_checks=$((cli_checks + 1))
+[[ ! -e x.h5 && ! -e x.h5.partial ]] || cli_fail "a refused sweep left x.h5 or x.h5.partial"
+
+cli_done 59
