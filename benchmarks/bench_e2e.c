@@ -63,8 +63,8 @@ static void cpu_model(char *out, size_t n)
 }
 
 typedef struct {
-    double total_s;   /* build + search, start MIN / stop MAX */
-    double loop_s;    /* evaluation loop, max over ranks */
+    double total_s;    /* build + search, start MIN / stop MAX */
+    double loop_s;     /* evaluation loop, max over ranks */
     double loop_min_s; /* evaluation loop, min over ranks (load balance) */
     uint64_t rows, feasible;
     size_t front;
@@ -86,8 +86,8 @@ static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable 
     PrismKnobs k;
     prism_knobs_default(&k);
     g_autoptr(PrismSpace) space = prism_space_new(model, &t, &c->devices, 1, NULL, error);
-    g_autoptr(PrismCostModel) cm = space ? prism_cost_model_new(model, cluster, &t, &k, error)
-                                         : NULL;
+    g_autoptr(PrismCostModel) cm =
+        space ? prism_cost_model_new(model, cluster, &t, &k, error) : NULL;
     if (cm == NULL)
         return FALSE;
     PrismSearchJob job = {.cm = cm, .space = space};
@@ -145,8 +145,8 @@ int main(int argc, char **argv)
     if (comm->rank == 0)
         printf("{\"bench\":\"e2e\",\"git\":\"%s\",\"compiler\":\"%s\",\"build\":\"%s\","
                "\"isa\":\"%s\",\"mpi\":\"%s\",\"ranks\":%d,\"cpu\":\"%s\",\"cmd\":\"%s\"}\n",
-               PRISM_GIT_REVISION, PRISM_COMPILER_ID, PRISM_BUILD_TYPE,
-               prism_kernel_table_name(kt), mpiver, comm->size, cpu, cmd->str);
+               PRISM_GIT_REVISION, PRISM_COMPILER_ID, PRISM_BUILD_TYPE, prism_kernel_table_name(kt),
+               mpiver, comm->size, cpu, cmd->str);
     g_string_free(cmd, TRUE);
     const Case *cases = quick ? quick_cases : full_cases;
     size_t n_cases = quick ? G_N_ELEMENTS(quick_cases) : G_N_ELEMENTS(full_cases);
@@ -178,8 +178,8 @@ int main(int argc, char **argv)
                    "\"rows_per_s\":%.4g,\"rows_per_s_per_rank\":%.4g,"
                    "\"fastest_over_slowest_rank\":%.3f}\n",
                    cases[c].name, comm->size, reps, r.rows, r.feasible, r.front, med, total[0],
-                   lmed, loop[0], (double)r.rows / lmed,
-                   (double)r.rows / lmed / comm->size, fast[reps / 2]);
+                   lmed, loop[0], (double)r.rows / lmed, (double)r.rows / lmed / comm->size,
+                   fast[reps / 2]);
             fflush(stdout);
         }
         g_free(total);

@@ -34,7 +34,7 @@ static double unit(uint64_t i)
  * sum = 1 with noise of width @p spread (large fronts when small). */
 static double *points(size_t n, size_t k, double spread, uint64_t seed)
 {
-    double *p = g_new(double, n * k);
+    double *p = g_new(double, n *k);
     for (size_t i = 0; i < n; i++) {
         double sum = 0;
         for (size_t j = 0; j < k; j++) {

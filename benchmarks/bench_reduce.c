@@ -103,8 +103,8 @@ int main(int argc, char **argv)
                     printf("{\"case\":\"%s\",\"objectives\":%zu,\"ranks\":%d,\"front_per_rank\":"
                            "%zu,\"global_front\":%zu,\"median_s\":%.4g,\"min_s\":%.4g,"
                            "\"check\":%s}\n",
-                           disjoint ? "disjoint" : "nested", k, comm->size, f, global,
-                           t[reps / 2], t[0], global == want ? "true" : "false");
+                           disjoint ? "disjoint" : "nested", k, comm->size, f, global, t[reps / 2],
+                           t[0], global == want ? "true" : "false");
                 g_free(t);
             }
     prism_comm_free(comm);

@@ -262,8 +262,8 @@ void prism_search_partition(const PrismSearchJob *jobs, size_t n_jobs, int rank,
     *hi = cuts[rank + 1];
 }
 
-gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
-                             size_t *job, uint64_t *local)
+gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index, size_t *job,
+                             uint64_t *local)
 {
     for (size_t j = 0; j < n_jobs; j++) {
         uint64_t n = prism_space_size(jobs[j].space);
@@ -277,9 +277,8 @@ gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t
     return FALSE;
 }
 
-gboolean prism_search_row(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
-                          size_t *job, PrismStrategy *s, double cols[PRISM_COL_COUNT],
-                          GError **error)
+gboolean prism_search_row(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index, size_t *job,
+                          PrismStrategy *s, double cols[PRISM_COL_COUNT], GError **error)
 {
     uint64_t local = 0;
     size_t j = 0;
@@ -303,8 +302,8 @@ typedef struct {
     double sign; /* -1 for maximised objectives */
 } KeySource;
 
-static void key_source(const PrismObjective *o, const PrismSegmentKey *key,
-                       const PrismLanes *lanes, const PrismCostOut *out, KeySource *ks)
+static void key_source(const PrismObjective *o, const PrismSegmentKey *key, const PrismLanes *lanes,
+                       const PrismCostOut *out, KeySource *ks)
 {
     ks->sign = o->maximize ? -1.0 : 1.0;
     ks->src = NULL;
@@ -314,21 +313,50 @@ static void key_source(const PrismObjective *o, const PrismSegmentKey *key,
         return;
     }
     switch ((PrismDim)o->id) {
-    case PRISM_DIM_DEVICES: ks->constant = key->devices; break;
-    case PRISM_DIM_PP: ks->constant = key->pp; break;
-    case PRISM_DIM_VPP: ks->constant = key->vpp; break;
-    case PRISM_DIM_SCHEDULE: ks->constant = key->schedule; break;
-    case PRISM_DIM_RECOMPUTE: ks->constant = key->recompute; break;
-    case PRISM_DIM_RC_LAYERS: ks->constant = key->rc_layers; break;
-    case PRISM_DIM_TP: ks->src = lanes->tp; break;
-    case PRISM_DIM_CP: ks->src = lanes->cp; break;
-    case PRISM_DIM_DP: ks->src = lanes->dp; break;
-    case PRISM_DIM_EP: ks->src = lanes->ep; break;
-    case PRISM_DIM_SP: ks->src = lanes->sp; break;
-    case PRISM_DIM_MBS: ks->src = lanes->mbs; break;
-    case PRISM_DIM_M: ks->src = lanes->m; break;
-    case PRISM_DIM_ZERO: ks->src = lanes->zero; break;
-    case PRISM_DIM_COUNT: break;
+    case PRISM_DIM_DEVICES:
+        ks->constant = key->devices;
+        break;
+    case PRISM_DIM_PP:
+        ks->constant = key->pp;
+        break;
+    case PRISM_DIM_VPP:
+        ks->constant = key->vpp;
+        break;
+    case PRISM_DIM_SCHEDULE:
+        ks->constant = key->schedule;
+        break;
+    case PRISM_DIM_RECOMPUTE:
+        ks->constant = key->recompute;
+        break;
+    case PRISM_DIM_RC_LAYERS:
+        ks->constant = key->rc_layers;
+        break;
+    case PRISM_DIM_TP:
+        ks->src = lanes->tp;
+        break;
+    case PRISM_DIM_CP:
+        ks->src = lanes->cp;
+        break;
+    case PRISM_DIM_DP:
+        ks->src = lanes->dp;
+        break;
+    case PRISM_DIM_EP:
+        ks->src = lanes->ep;
+        break;
+    case PRISM_DIM_SP:
+        ks->src = lanes->sp;
+        break;
+    case PRISM_DIM_MBS:
+        ks->src = lanes->mbs;
+        break;
+    case PRISM_DIM_M:
+        ks->src = lanes->m;
+        break;
+    case PRISM_DIM_ZERO:
+        ks->src = lanes->zero;
+        break;
+    case PRISM_DIM_COUNT:
+        break;
     }
 }
 
@@ -373,8 +401,7 @@ static void walker_clear(Walker *w)
 }
 
 /* Fold one evaluated batch into the local results. */
-static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes,
-                    uint64_t first)
+static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes, uint64_t first)
 {
     size_t n = lanes->n, j = w->job;
     const double *feasible = w->out.col[PRISM_COL_FEASIBLE];
@@ -419,8 +446,7 @@ static void enter_job(Walker *w, size_t j)
  * Evaluate global rows [from, to) in batches. Returns FALSE with @p error on a sink or
  * segment error, and sets *stopped when the stop hook asked to stop.
  */
-static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped,
-                     GError **error)
+static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, GError **error)
 {
     uint64_t pos = from;
     while (pos < to) {
@@ -451,8 +477,12 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped,
         prism_space_lanes(space, si, local - seg->first, (size_t)n, &lanes);
         prism_evaluator_run(w->ev, w->compiled, &lanes, &w->out);
         if (w->sink != NULL && w->sink->rows != NULL) {
-            PrismRowBatch b = {.first_index = pos, .n = (size_t)n, .job = (uint32_t)j,
-                               .job_first_index = local, .key = &seg->key, .lanes = &lanes,
+            PrismRowBatch b = {.first_index = pos,
+                               .n = (size_t)n,
+                               .job = (uint32_t)j,
+                               .job_first_index = local,
+                               .key = &seg->key,
+                               .lanes = &lanes,
                                .cols = &w->out};
             if (!w->sink->rows(w->sink->user, &b, error))
                 return FALSE;
@@ -493,19 +523,17 @@ static void progress_update(Progress *p, double frac, gboolean final)
                 p->tty ? "\r\033[K" : "", p->label, done, el, rate);
     else
         fprintf(stderr, "%s%s: %5.1f%% %.4g of %.4g strategies, %.3g/s, ETA %.1f s%s",
-                p->tty ? "\r\033[K" : "", p->label, 100 * frac, done, (double)p->total, rate,
-                eta, p->tty ? "" : "\n");
+                p->tty ? "\r\033[K" : "", p->label, 100 * frac, done, (double)p->total, rate, eta,
+                p->tty ? "" : "\n");
     fflush(stderr);
     p->printed = TRUE;
 }
 
 /* Resolve defaults into the result's objective list. */
 static gboolean resolve_options(const PrismSearchJob *jobs, size_t n_jobs,
-                                const PrismSearchOptions *opt, PrismSearchResult *r,
-                                GError **error)
+                                const PrismSearchOptions *opt, PrismSearchResult *r, GError **error)
 {
-    if (opt->n_objectives > PRISM_FRONT_MAX_OBJECTIVES ||
-        (opt->batch != 0 && opt->batch > 4096)) {
+    if (opt->n_objectives > PRISM_FRONT_MAX_OBJECTIVES || (opt->batch != 0 && opt->batch > 4096)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "search options: at most %d objectives and batches of 1..4096 lanes",
                     PRISM_FRONT_MAX_OBJECTIVES);
@@ -520,8 +548,7 @@ static gboolean resolve_options(const PrismSearchJob *jobs, size_t n_jobs,
         r->n_obj = 2;
         for (size_t j = 0; j < n_jobs; j++) {
             size_t nd = 0;
-            g_autofree uint64_t *d = prism_space_dim_values(jobs[j].space, PRISM_DIM_DEVICES,
-                                                            &nd);
+            g_autofree uint64_t *d = prism_space_dim_values(jobs[j].space, PRISM_DIM_DEVICES, &nd);
             if (nd > 1) {
                 r->obj[2] = (PrismObjective){PRISM_COLUMN_DIM, PRISM_DIM_DEVICES, FALSE};
                 r->n_obj = 3;
@@ -529,9 +556,8 @@ static gboolean resolve_options(const PrismSearchJob *jobs, size_t n_jobs,
             }
         }
     }
-    r->rank_by = opt->rank_by_set
-                     ? opt->rank_by
-                     : (PrismObjective){PRISM_COLUMN_COST, PRISM_COL_TIME_STEP, FALSE};
+    r->rank_by = opt->rank_by_set ? opt->rank_by
+                                  : (PrismObjective){PRISM_COLUMN_COST, PRISM_COL_TIME_STEP, FALSE};
     return TRUE;
 }
 
@@ -546,9 +572,9 @@ static uint64_t round_count(const uint64_t *cuts, int size, uint64_t round_rows)
     return rounds ? rounds : 1;
 }
 
-PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
-                                    size_t n_jobs, const PrismSearchOptions *opt,
-                                    const PrismRowSink *sink, GError **error)
+PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs, size_t n_jobs,
+                                    const PrismSearchOptions *opt, const PrismRowSink *sink,
+                                    GError **error)
 {
     g_return_val_if_fail(comm != NULL && jobs != NULL && n_jobs > 0 && opt != NULL, NULL);
     PrismSearchResult *r = g_new0(PrismSearchResult, 1);
@@ -556,7 +582,11 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     int flag = 0;
     r->ranks = comm->size;
     r->total = prism_search_total(jobs, n_jobs);
-    Walker w = {.comm = comm, .jobs = jobs, .n_jobs = n_jobs, .opt = opt, .sink = sink,
+    Walker w = {.comm = comm,
+                .jobs = jobs,
+                .n_jobs = n_jobs,
+                .opt = opt,
+                .sink = sink,
                 .batch = opt->batch ? opt->batch : 1024};
     if (!resolve_options(jobs, n_jobs, opt, r, &local))
         flag |= FLAG_ERROR;
@@ -574,7 +604,7 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     w.bundle = bundle_new(n_jobs, r->n_obj ? r->n_obj : 1, top_k);
     for (int c = 0; c < PRISM_COL_COUNT; c++)
         w.out.col[c] = prism_aligned_new(w.batch, sizeof(double));
-    w.keys = g_new(double, w.batch * PRISM_FRONT_MAX_OBJECTIVES);
+    w.keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
     w.keyidx = g_new(uint64_t, w.batch);
 
     g_autofree uint64_t *cuts = g_new(uint64_t, (size_t)comm->size + 1);
@@ -594,8 +624,7 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     double t0 = prism_now();
     prog.start = t0;
     prog.last = t0 - 60; /* the first line may come as soon as 2 s have passed */
-    uint64_t rounds = round_count(cuts, comm->size,
-                                  opt->round_rows ? opt->round_rows : ROUND_ROWS);
+    uint64_t rounds = round_count(cuts, comm->size, opt->round_rows ? opt->round_rows : ROUND_ROWS);
     uint64_t block = hi - lo;
     for (uint64_t i = 0; i < rounds; i++) {
         if (flag == 0) {
@@ -618,7 +647,8 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
             flag |= any;
             break;
         }
-        progress_update(&prog, (double)(i + 1) / (double)rounds, FALSE);
+        if (i + 1 < rounds)
+            progress_update(&prog, (double)(i + 1) / (double)rounds, FALSE);
     }
     double mine = prism_now() - t0;
     if ((flag & FLAG_STOP) && local == NULL)

@@ -24,13 +24,20 @@ struct PrismSpaceFilter {
 };
 
 static const char *const dim_names[PRISM_DIM_COUNT] = {
-    [PRISM_DIM_DEVICES] = "devices",     [PRISM_DIM_PP] = "pp",
-    [PRISM_DIM_VPP] = "vpp",             [PRISM_DIM_SCHEDULE] = "schedule",
-    [PRISM_DIM_RECOMPUTE] = "recompute", [PRISM_DIM_RC_LAYERS] = "rc_layers",
-    [PRISM_DIM_TP] = "tp",               [PRISM_DIM_CP] = "cp",
-    [PRISM_DIM_DP] = "dp",               [PRISM_DIM_EP] = "ep",
-    [PRISM_DIM_SP] = "sp",               [PRISM_DIM_MBS] = "mbs",
-    [PRISM_DIM_M] = "m",                 [PRISM_DIM_ZERO] = "zero",
+    [PRISM_DIM_DEVICES] = "devices",
+    [PRISM_DIM_PP] = "pp",
+    [PRISM_DIM_VPP] = "vpp",
+    [PRISM_DIM_SCHEDULE] = "schedule",
+    [PRISM_DIM_RECOMPUTE] = "recompute",
+    [PRISM_DIM_RC_LAYERS] = "rc_layers",
+    [PRISM_DIM_TP] = "tp",
+    [PRISM_DIM_CP] = "cp",
+    [PRISM_DIM_DP] = "dp",
+    [PRISM_DIM_EP] = "ep",
+    [PRISM_DIM_SP] = "sp",
+    [PRISM_DIM_MBS] = "mbs",
+    [PRISM_DIM_M] = "m",
+    [PRISM_DIM_ZERO] = "zero",
 };
 
 const char *prism_dim_name(PrismDim dim)
@@ -64,21 +71,36 @@ gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error)
 uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
 {
     switch (dim) {
-    case PRISM_DIM_DEVICES: return s->devices;
-    case PRISM_DIM_PP: return s->pp;
-    case PRISM_DIM_VPP: return s->vpp;
-    case PRISM_DIM_SCHEDULE: return s->schedule;
-    case PRISM_DIM_RECOMPUTE: return s->recompute;
-    case PRISM_DIM_RC_LAYERS: return s->rc_layers;
-    case PRISM_DIM_TP: return s->tp;
-    case PRISM_DIM_CP: return s->cp;
-    case PRISM_DIM_DP: return s->dp;
-    case PRISM_DIM_EP: return s->ep;
-    case PRISM_DIM_SP: return s->sp;
-    case PRISM_DIM_MBS: return s->mbs;
-    case PRISM_DIM_M: return s->m;
-    case PRISM_DIM_ZERO: return s->zero;
-    case PRISM_DIM_COUNT: break;
+    case PRISM_DIM_DEVICES:
+        return s->devices;
+    case PRISM_DIM_PP:
+        return s->pp;
+    case PRISM_DIM_VPP:
+        return s->vpp;
+    case PRISM_DIM_SCHEDULE:
+        return s->schedule;
+    case PRISM_DIM_RECOMPUTE:
+        return s->recompute;
+    case PRISM_DIM_RC_LAYERS:
+        return s->rc_layers;
+    case PRISM_DIM_TP:
+        return s->tp;
+    case PRISM_DIM_CP:
+        return s->cp;
+    case PRISM_DIM_DP:
+        return s->dp;
+    case PRISM_DIM_EP:
+        return s->ep;
+    case PRISM_DIM_SP:
+        return s->sp;
+    case PRISM_DIM_MBS:
+        return s->mbs;
+    case PRISM_DIM_M:
+        return s->m;
+    case PRISM_DIM_ZERO:
+        return s->zero;
+    case PRISM_DIM_COUNT:
+        break;
     }
     return 0;
 }
@@ -237,15 +259,15 @@ static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Int
 {
     const char *opt = kind_names[kind], *dn = dim_names[dim];
     if (*text == '\0') {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "%s %s: empty value", opt, dn);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s %s: empty value", opt,
+                    dn);
         return FALSE;
     }
     if (dim == PRISM_DIM_SCHEDULE || dim == PRISM_DIM_RECOMPUTE) {
         if (kind == FILTER_RANGE) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                        "--range %s=%s: %s takes names, not a range (use --only %s=...)", dn,
-                        text, dn, dn);
+                        "--range %s=%s: %s takes names, not a range (use --only %s=...)", dn, text,
+                        dn, dn);
             return FALSE;
         }
         if (dim == PRISM_DIM_SCHEDULE) {
@@ -307,8 +329,7 @@ static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Int
     return TRUE;
 }
 
-static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *text,
-                           GError **error)
+static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *text, GError **error)
 {
     const char *opt = kind_names[kind];
     /* Parse everything first so a bad option leaves @p f unchanged. */
@@ -349,8 +370,8 @@ static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *tex
             break;
         } else if (kind != FILTER_ONLY) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "%s %s: one value per dimension (use --only %s=A,B,... for a list)",
-                        opt, dim_names[cur], dim_names[cur]);
+                        "%s %s: one value per dimension (use --only %s=A,B,... for a list)", opt,
+                        dim_names[cur], dim_names[cur]);
             ok = FALSE;
             break;
         }

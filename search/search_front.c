@@ -88,6 +88,13 @@ uint64_t prism_front_index(const PrismFront *f, size_t i)
     return f->idx[i];
 }
 
+/* memcpy that accepts a NULL source when there is nothing to copy (an empty front). */
+static void copy_bytes(void *dst, const void *src, size_t n)
+{
+    if (n > 0)
+        memcpy(dst, src, n);
+}
+
 /* q precedes p (front.h): q <= p everywhere and (some q < p, or equal keys and a smaller
  * index). */
 static gboolean precedes(const double *q, uint64_t qi, const double *p, uint64_t pi, size_t k)
@@ -307,7 +314,7 @@ void prism_front_offer_batch(PrismFront *f, size_t n, const double *keys, const 
     }
     /* k >= 3 and a large front: the batch's own skyline first (one sort), so only its
      * few survivors pay for the scan against the front. */
-    double *bk = g_new(double, n * k), *sk = g_new(double, n * k);
+    double *bk = g_new(double, n *k), *sk = g_new(double, n *k);
     uint64_t *bi = g_new(uint64_t, n), *si = g_new(uint64_t, n);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -333,12 +340,12 @@ void prism_front_finish(PrismFront *f)
     if (f->pn == 0)
         return;
     size_t n = f->n + f->pn, k = f->k;
-    double *keys = g_new(double, n * k);
+    double *keys = g_new(double, n *k);
     uint64_t *idx = g_new(uint64_t, n);
-    memcpy(keys, f->keys, f->n * k * sizeof(double));
-    memcpy(keys + f->n * k, f->pkeys, f->pn * k * sizeof(double));
-    memcpy(idx, f->idx, f->n * sizeof(uint64_t));
-    memcpy(idx + f->n, f->pidx, f->pn * sizeof(uint64_t));
+    copy_bytes(keys, f->keys, f->n * k * sizeof(double));
+    copy_bytes(keys + f->n * k, f->pkeys, f->pn * k * sizeof(double));
+    copy_bytes(idx, f->idx, f->n * sizeof(uint64_t));
+    copy_bytes(idx + f->n, f->pidx, f->pn * sizeof(uint64_t));
     f->pn = 0;
     skyline(f, keys, idx, n);
     g_free(keys);
@@ -352,10 +359,10 @@ PrismFront *prism_front_merge(const PrismFront *a, const PrismFront *b)
     size_t n = a->n + b->n, k = a->k;
     double *keys = g_new(double, (n ? n : 1) * k);
     uint64_t *idx = g_new(uint64_t, n ? n : 1);
-    memcpy(keys, a->keys, a->n * k * sizeof(double));
-    memcpy(keys + a->n * k, b->keys, b->n * k * sizeof(double));
-    memcpy(idx, a->idx, a->n * sizeof(uint64_t));
-    memcpy(idx + a->n, b->idx, b->n * sizeof(uint64_t));
+    copy_bytes(keys, a->keys, a->n * k * sizeof(double));
+    copy_bytes(keys + a->n * k, b->keys, b->n * k * sizeof(double));
+    copy_bytes(idx, a->idx, a->n * sizeof(uint64_t));
+    copy_bytes(idx + a->n, b->idx, b->n * sizeof(uint64_t));
     skyline(f, keys, idx, n);
     g_free(keys);
     g_free(idx);
@@ -388,8 +395,8 @@ void prism_put_u64_internal(GByteArray *out, uint64_t v)
 
 gboolean prism_corrupt_internal(GError **error, const char *what)
 {
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                "corrupt serialised %s", what);
+    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL, "corrupt serialised %s",
+                what);
     return FALSE;
 }
 
@@ -407,8 +414,7 @@ void prism_front_serialize(const PrismFront *f, GByteArray *out)
     }
 }
 
-PrismFront *prism_front_deserialize(const guint8 *data, size_t len, size_t *used,
-                                    GError **error)
+PrismFront *prism_front_deserialize(const guint8 *data, size_t len, size_t *used, GError **error)
 {
     uint32_t head[4];
     uint64_t n;

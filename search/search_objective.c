@@ -13,8 +13,8 @@
 static const struct {
     const char *alias, *column;
 } friendly[] = {
-    {"step", "step_time"},       {"time", "step_time"},         {"memory", "peak_mem"},
-    {"mem", "peak_mem"},         {"throughput", "tokens_per_s"}, {"tokens", "tokens_per_s"},
+    {"step", "step_time"},     {"time", "step_time"},          {"memory", "peak_mem"},
+    {"mem", "peak_mem"},       {"throughput", "tokens_per_s"}, {"tokens", "tokens_per_s"},
     {"bubble", "bubble_time"},
 };
 
@@ -60,20 +60,17 @@ gboolean prism_objective_parse(const char *text, PrismObjective *out, GError **e
     PrismCostCol col;
     PrismDim dim;
     if (prism_col_lookup(name, &col, NULL)) {
-        *out = (PrismObjective){.kind = PRISM_COLUMN_COST, .id = (int)col,
-                                .maximize = maximize};
+        *out = (PrismObjective){.kind = PRISM_COLUMN_COST, .id = (int)col, .maximize = maximize};
         return TRUE;
     }
     if (prism_dim_lookup(name, &dim, NULL)) {
-        *out = (PrismObjective){.kind = PRISM_COLUMN_DIM, .id = (int)dim,
-                                .maximize = maximize};
+        *out = (PrismObjective){.kind = PRISM_COLUMN_DIM, .id = (int)dim, .maximize = maximize};
         return TRUE;
     }
     return unknown_name(name, error);
 }
 
-gboolean prism_objectives_parse(const char *text, PrismObjective *out, size_t *n,
-                                GError **error)
+gboolean prism_objectives_parse(const char *text, PrismObjective *out, size_t *n, GError **error)
 {
     g_auto(GStrv) items = g_strsplit(text, ",", -1);
     size_t count = 0;
@@ -108,9 +105,8 @@ gboolean prism_objectives_parse(const char *text, PrismObjective *out, size_t *n
 
 char *prism_objective_name(const PrismObjective *o)
 {
-    const char *name = o->kind == PRISM_COLUMN_COST
-                           ? prism_col_info((PrismCostCol)o->id)->name
-                           : prism_dim_name((PrismDim)o->id);
+    const char *name = o->kind == PRISM_COLUMN_COST ? prism_col_info((PrismCostCol)o->id)->name
+                                                    : prism_dim_name((PrismDim)o->id);
     return g_strdup_printf("%s%s", o->maximize ? "max:" : "", name);
 }
 

@@ -66,8 +66,7 @@ gboolean prism_reduce_tree_internal(PrismComm *comm, const PrismReduceOps *ops, 
                 msg->data[0] = 0;
                 ok = FALSE;
             }
-            int rc = MPI_Send(msg->data, (int)msg->len, MPI_BYTE, rank - s, REDUCE_TAG,
-                              comm->mpi);
+            int rc = MPI_Send(msg->data, (int)msg->len, MPI_BYTE, rank - s, REDUCE_TAG, comm->mpi);
             if (rc != MPI_SUCCESS && local == NULL) {
                 prism_mpi_set_error(&local, rc, "MPI_Send", __FILE__, __LINE__);
                 ok = FALSE;
@@ -83,8 +82,7 @@ gboolean prism_reduce_tree_internal(PrismComm *comm, const PrismReduceOps *ops, 
             rc = MPI_Get_count(&st, MPI_BYTE, &count);
         g_autofree guint8 *buf = g_malloc(count > 0 ? (size_t)count : 1);
         if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(buf, count, MPI_BYTE, rank + s, REDUCE_TAG, comm->mpi,
-                          MPI_STATUS_IGNORE);
+            rc = MPI_Recv(buf, count, MPI_BYTE, rank + s, REDUCE_TAG, comm->mpi, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) {
             if (local == NULL)
                 prism_mpi_set_error(&local, rc, "MPI_Probe/MPI_Recv", __FILE__, __LINE__);
@@ -110,8 +108,7 @@ gboolean prism_reduce_tree_internal(PrismComm *comm, const PrismReduceOps *ops, 
         ok = FALSE;
     if (rank != 0) {
         gboolean root_ok = FALSE;
-        void *result = blob ? unframe(ops, blob, blob_len, &root_ok, local ? NULL : &local)
-                            : NULL;
+        void *result = blob ? unframe(ops, blob, blob_len, &root_ok, local ? NULL : &local) : NULL;
         if (*obj != NULL)
             ops->free(*obj);
         *obj = result;

@@ -32,8 +32,8 @@ struct PrismSpace {
     size_t n_devices;
     uint32_t layers;
     uint64_t gbs, seq;
-    GArray *tables; /* LaneTable */
-    GArray *segs;   /* PrismSpaceSegment */
+    GArray *tables;        /* LaneTable */
+    GArray *segs;          /* PrismSpaceSegment */
     size_t *dev_first_seg; /* n_devices + 1 */
     uint64_t size;
 };
@@ -144,9 +144,8 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                             if (!ACCEPT(PRISM_DIM_ZERO, z))
                                 continue;
                             const double v[LT_COUNT] = {
-                                [LT_TP] = (double)tp, [LT_CP] = (double)cp,
-                                [LT_DP] = (double)dp, [LT_EP] = (double)ep,
-                                [LT_SP] = (double)sp, [LT_MBS] = (double)mbs,
+                                [LT_TP] = (double)tp, [LT_CP] = (double)cp, [LT_DP] = (double)dp,
+                                [LT_EP] = (double)ep, [LT_SP] = (double)sp, [LT_MBS] = (double)mbs,
                                 [LT_M] = (double)m,   [LT_ZERO] = (double)z};
                             lane_push(&b, v);
                         }
@@ -164,24 +163,26 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
     }
 }
 
-static void add_segment(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp,
-                        PrismSchedule sch, PrismRecompute rc, uint32_t k, uint32_t table)
+static void add_segment(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp, PrismSchedule sch,
+                        PrismRecompute rc, uint32_t k, uint32_t table)
 {
     const LaneTable *t = &g_array_index(sp->tables, LaneTable, table);
-    PrismSpaceSegment seg = {
-        .key = {.devices = n, .pp = pp, .vpp = vpp, .schedule = (uint8_t)sch,
-                .recompute = (uint8_t)rc, .rc_layers = (uint16_t)k},
-        .first = sp->size,
-        .count = t->n,
-        .table = table};
+    PrismSpaceSegment seg = {.key = {.devices = n,
+                                     .pp = pp,
+                                     .vpp = vpp,
+                                     .schedule = (uint8_t)sch,
+                                     .recompute = (uint8_t)rc,
+                                     .rc_layers = (uint16_t)k},
+                             .first = sp->size,
+                             .count = t->n,
+                             .table = table};
     g_array_append_val(sp->segs, seg);
     sp->size += t->n;
 }
 
 /* Segments of one (N, pp, vpp, schedule): every recompute mode allowed (R10). */
 static void add_recompute_segments(PrismSpace *sp, const PrismSpaceFilter *filter, uint32_t n,
-                                   uint32_t pp, uint32_t vpp, PrismSchedule sch,
-                                   uint32_t table)
+                                   uint32_t pp, uint32_t vpp, PrismSchedule sch, uint32_t table)
 {
     uint32_t chunks = pp * vpp, per_chunk = (sp->layers + chunks - 1) / chunks;
     for (int rc = 0; rc < PRISM_RECOMPUTE_BLOCK; rc++)
@@ -260,8 +261,7 @@ static PrismSpace *space_build(const PrismModel *model, const PrismTraining *tra
     sp->tables = g_array_new(FALSE, FALSE, sizeof(LaneTable));
     sp->segs = g_array_new(FALSE, FALSE, sizeof(PrismSpaceSegment));
     sp->dev_first_seg = g_new0(size_t, n_devices + 1);
-    Facts fx = {.model = model, .gbs = training->gbs, .seq = training->seq,
-                .layers = sp->layers};
+    Facts fx = {.model = model, .gbs = training->gbs, .seq = training->seq, .layers = sp->layers};
     for (uint32_t i = 0; i < model->n_specs; i++)
         if (model->specs[i].mlp.n_experts > 0)
             fx.expert_gcd = gcd_u64(fx.expert_gcd, model->specs[i].mlp.n_experts);
@@ -292,8 +292,8 @@ void prism_space_free(PrismSpace *sp)
 
 /* Why is the space empty? Sets an INFEASIBLE error naming the culprit. */
 static void explain_empty(const PrismModel *model, const PrismTraining *training,
-                          const uint32_t *devices, size_t n_devices,
-                          const PrismSpaceFilter *filter, GError **error)
+                          const uint32_t *devices, size_t n_devices, const PrismSpaceFilter *filter,
+                          GError **error)
 {
     g_autofree uint64_t *dv = g_new(uint64_t, n_devices);
     for (size_t i = 0; i < n_devices; i++)
@@ -302,11 +302,16 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
     g_autoptr(PrismSpace) all = space_build(model, training, devices, n_devices, NULL);
     if (all->size == 0) {
         /* Show the rule the simplest split (pure data parallelism) breaks. */
-        PrismStrategy s = {.devices = devices[0], .dp = devices[0], .tp = 1, .pp = 1, .vpp = 1,
-                           .cp = 1, .ep = 1, .mbs = 1,
-                           .m = training->gbs % devices[0] == 0
-                                    ? (uint32_t)(training->gbs / devices[0])
-                                    : 1};
+        PrismStrategy s = {
+            .devices = devices[0],
+            .dp = devices[0],
+            .tp = 1,
+            .pp = 1,
+            .vpp = 1,
+            .cp = 1,
+            .ep = 1,
+            .mbs = 1,
+            .m = training->gbs % devices[0] == 0 ? (uint32_t)(training->gbs / devices[0]) : 1};
         GError *why = NULL;
         (void)prism_strategy_check(&s, model, training, &why);
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
@@ -330,12 +335,12 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
             const PrismSpaceSegment *segs = prism_space_segments(all, &ns);
             for (size_t i = 0; i < ns && !any; i++) {
                 const PrismSegmentKey *k = &segs[i].key;
-                any = d == PRISM_DIM_RECOMPUTE
-                          ? prism_space_filter_accepts_internal(
-                                filter, (PrismDim)d, PRISM_RC_CODE(k->recompute, k->rc_layers))
-                          : (k->recompute != PRISM_RECOMPUTE_BLOCK ||
-                             prism_space_filter_accepts_internal(filter, (PrismDim)d,
-                                                                 k->rc_layers));
+                any =
+                    d == PRISM_DIM_RECOMPUTE
+                        ? prism_space_filter_accepts_internal(
+                              filter, (PrismDim)d, PRISM_RC_CODE(k->recompute, k->rc_layers))
+                        : (k->recompute != PRISM_RECOMPUTE_BLOCK ||
+                           prism_space_filter_accepts_internal(filter, (PrismDim)d, k->rc_layers));
             }
         } else {
             for (size_t i = 0; i < n && !any; i++)
@@ -365,8 +370,7 @@ PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *traini
 {
     g_return_val_if_fail(model != NULL && training != NULL, NULL);
     if (n_devices == 0 || devices == NULL) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "the device list is empty");
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "the device list is empty");
         return NULL;
     }
     for (size_t i = 0; i < n_devices; i++)
@@ -378,8 +382,7 @@ PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *traini
             return NULL;
         }
     if (training->gbs == 0 || training->seq == 0) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "gbs and seq must be >= 1");
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "gbs and seq must be >= 1");
         return NULL;
     }
     PrismSpace *sp = space_build(model, training, devices, n_devices, filter);
@@ -416,8 +419,7 @@ size_t prism_space_find_segment(const PrismSpace *sp, uint64_t index)
     return lo;
 }
 
-void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n,
-                       PrismLanes *out)
+void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n, PrismLanes *out)
 {
     const PrismSpaceSegment *s = &g_array_index(sp->segs, PrismSpaceSegment, seg);
     g_assert(lane + n <= s->count);
@@ -506,8 +508,11 @@ gboolean prism_space_rank(const PrismSpace *sp, const PrismStrategy *s, uint64_t
         return FALSE;
     /* segment: binary search of the key among this device count's segments */
     const PrismSpaceSegment *segs = (const PrismSpaceSegment *)(const void *)sp->segs->data;
-    PrismSegmentKey want = {.devices = s->devices, .pp = s->pp, .vpp = s->vpp,
-                            .schedule = s->schedule, .recompute = s->recompute,
+    PrismSegmentKey want = {.devices = s->devices,
+                            .pp = s->pp,
+                            .vpp = s->vpp,
+                            .schedule = s->schedule,
+                            .recompute = s->recompute,
                             .rc_layers = s->rc_layers};
     size_t a = sp->dev_first_seg[lo], b = sp->dev_first_seg[lo + 1];
     while (a < b) {
@@ -549,9 +554,9 @@ uint64_t *prism_space_dim_values(const PrismSpace *sp, PrismDim dim, size_t *n)
 {
     GArray *v = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     static const int lane_col[PRISM_DIM_COUNT] = {
-        [PRISM_DIM_TP] = LT_TP,   [PRISM_DIM_CP] = LT_CP,   [PRISM_DIM_DP] = LT_DP,
-        [PRISM_DIM_EP] = LT_EP,   [PRISM_DIM_SP] = LT_SP,   [PRISM_DIM_MBS] = LT_MBS,
-        [PRISM_DIM_M] = LT_M,     [PRISM_DIM_ZERO] = LT_ZERO};
+        [PRISM_DIM_TP] = LT_TP, [PRISM_DIM_CP] = LT_CP,    [PRISM_DIM_DP] = LT_DP,
+        [PRISM_DIM_EP] = LT_EP, [PRISM_DIM_SP] = LT_SP,    [PRISM_DIM_MBS] = LT_MBS,
+        [PRISM_DIM_M] = LT_M,   [PRISM_DIM_ZERO] = LT_ZERO};
     if (dim == PRISM_DIM_DEVICES) {
         /* only device counts that have strategies */
         for (size_t d = 0; d < sp->n_devices; d++)
@@ -648,11 +653,12 @@ char *prism_space_describe(const PrismSpace *sp, gboolean json)
         g_string_append_printf(s, "%-10s %6zu  %s%s\n", prism_dim_name((PrismDim)d), n, list,
                                d == PRISM_DIM_DP || d == PRISM_DIM_M ? "  (derived)" : "");
     }
-    g_string_append_printf(s, "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "
-                              "recompute, rc_layers)\n",
+    g_string_append_printf(s,
+                           "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "
+                           "recompute, rc_layers)\n",
                            "segments", sp->segs->len);
-    g_string_append_printf(s, "%-10s %6u  (per devices, pp and interleaved or not)\n",
-                           "lanes", sp->tables->len);
+    g_string_append_printf(s, "%-10s %6u  (per devices, pp and interleaved or not)\n", "lanes",
+                           sp->tables->len);
     g_string_append_printf(s, "total      %" G_GUINT64_FORMAT " strategies\n", sp->size);
     return g_string_free(s, FALSE);
 }

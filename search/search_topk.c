@@ -103,8 +103,8 @@ PrismTopK *prism_topk_merge(const PrismTopK *a, const PrismTopK *b)
     PrismTopK *t = prism_topk_new(a->k);
     size_t i = 0, j = 0;
     while (t->n < t->k && (i < a->n || j < b->n)) {
-        gboolean take_a = j == b->n || (i < a->n && !before(b->key[j], b->idx[j], a->key[i],
-                                                             a->idx[i]));
+        gboolean take_a =
+            j == b->n || (i < a->n && !before(b->key[j], b->idx[j], a->key[i], a->idx[i]));
         double key = take_a ? a->key[i] : b->key[j];
         uint64_t idx = take_a ? a->idx[i++] : b->idx[j++];
         if (t->n > 0 && t->idx[t->n - 1] == idx && t->key[t->n - 1] == key)
@@ -137,8 +137,7 @@ void prism_topk_serialize(const PrismTopK *t, GByteArray *out)
     }
 }
 
-PrismTopK *prism_topk_deserialize(const guint8 *data, size_t len, size_t *used,
-                                  GError **error)
+PrismTopK *prism_topk_deserialize(const guint8 *data, size_t len, size_t *used, GError **error)
 {
     uint32_t head[2];
     uint64_t k, n;

@@ -92,8 +92,7 @@ void prism_front_serialize(const PrismFront *f, GByteArray *out);
  * Errors: PRISM_RUNTIME_ERROR_INTERNAL for a truncated or corrupt buffer.
  * Ownership: prism_front_free().
  */
-PrismFront *prism_front_deserialize(const guint8 *data, size_t len, size_t *used,
-                                    GError **error);
+PrismFront *prism_front_deserialize(const guint8 *data, size_t len, size_t *used, GError **error);
 
 /**
  * Replace *@p f on every rank by the global front: a binomial-tree merge to rank 0
@@ -124,8 +123,7 @@ gboolean prism_topk_equal(const PrismTopK *a, const PrismTopK *b);
 /** Canonical serialisation ("PRTK", version, k, n, then n x (index, key)). */
 void prism_topk_serialize(const PrismTopK *t, GByteArray *out);
 /** Errors: PRISM_RUNTIME_ERROR_INTERNAL for a corrupt buffer. */
-PrismTopK *prism_topk_deserialize(const guint8 *data, size_t len, size_t *used,
-                                  GError **error);
+PrismTopK *prism_topk_deserialize(const guint8 *data, size_t len, size_t *used, GError **error);
 /** Global top-k on every rank (same tree as prism_front_reduce). Collective: yes. */
 gboolean prism_topk_reduce(PrismComm *comm, PrismTopK **t, GError **error);
 

@@ -77,8 +77,7 @@ gboolean prism_objective_parse(const char *text, PrismObjective *out, GError **e
  * Errors: as prism_objective_parse, PRISM_INPUT_ERROR_VALUE for an empty or too long
  * list, PRISM_INPUT_ERROR_CONFLICT for a column named twice.
  */
-gboolean prism_objectives_parse(const char *text, PrismObjective *out, size_t *n,
-                                GError **error);
+gboolean prism_objectives_parse(const char *text, PrismObjective *out, size_t *n, GError **error);
 /** "max:mfu", "step_time", "devices". Ownership: g_free(). */
 char *prism_objective_name(const PrismObjective *o);
 /** The column value of one row (not negated for max). Not collective. */
@@ -100,15 +99,15 @@ typedef struct PrismSearchOptions {
     PrismObjective objectives[PRISM_FRONT_MAX_OBJECTIVES];
     size_t n_objectives; /**< 0: step_time, peak_mem (+ devices when a space has several) */
     PrismObjective rank_by;
-    gboolean rank_by_set; /**< FALSE: top-k by step_time (minimised) */
-    size_t top_k;         /**< top-k list length; 0 = 10 */
-    size_t batch;         /**< lanes per batch, 1..4096; 0 = 1024 */
-    uint64_t round_rows;  /**< rows of the largest block per round; 0 = 2^18 */
+    gboolean rank_by_set;       /**< FALSE: top-k by step_time (minimised) */
+    size_t top_k;               /**< top-k list length; 0 = 10 */
+    size_t batch;               /**< lanes per batch, 1..4096; 0 = 1024 */
+    uint64_t round_rows;        /**< rows of the largest block per round; 0 = 2^18 */
     const PrismKernelTable *kt; /**< NULL: prism_kernel_table_get(NULL, ...) */
     PrismSearchStopFn stop;     /**< NULL: never stops early */
     void *stop_user;
-    gboolean progress;   /**< rank 0 prints progress on stderr after ~2 s */
-    const char *label;   /**< progress prefix ("plan", "sweep"); NULL = "search" */
+    gboolean progress; /**< rank 0 prints progress on stderr after ~2 s */
+    const char *label; /**< progress prefix ("plan", "sweep"); NULL = "search" */
 } PrismSearchOptions;
 
 /** Defaults (every field as documented above). Not collective. */
@@ -124,9 +123,9 @@ typedef struct PrismSearchResult PrismSearchResult;
  * _INTERRUPTED, _PEER_FAILED, and whatever the sink or segment compilation reports;
  * agreed on every rank.
  */
-PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
-                                    size_t n_jobs, const PrismSearchOptions *opt,
-                                    const PrismRowSink *sink, GError **error);
+PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs, size_t n_jobs,
+                                    const PrismSearchOptions *opt, const PrismRowSink *sink,
+                                    GError **error);
 void prism_search_result_free(PrismSearchResult *r);
 
 /** Strategies in all jobs, rows evaluated, and feasible rows (summed over ranks). */
@@ -165,16 +164,15 @@ uint64_t prism_search_total(const PrismSearchJob *jobs, size_t n_jobs);
 void prism_search_partition(const PrismSearchJob *jobs, size_t n_jobs, int rank, int size,
                             uint64_t *lo, uint64_t *hi);
 /** The job holding global @p index and the job-local index. FALSE when out of range. */
-gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
-                             size_t *job, uint64_t *local);
+gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index, size_t *job,
+                             uint64_t *local);
 /**
  * Re-evaluate one row by global index: its strategy and every cost column (scalar
  * reference, bit-identical to the kernels). Used to print fronts and top-k lists.
  * Errors: PRISM_INPUT_ERROR_VALUE when @p index is out of range.
  */
-gboolean prism_search_row(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index,
-                          size_t *job, PrismStrategy *s, double cols[PRISM_COL_COUNT],
-                          GError **error);
+gboolean prism_search_row(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index, size_t *job,
+                          PrismStrategy *s, double cols[PRISM_COL_COUNT], GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismSearchResult, prism_search_result_free)
 

@@ -91,8 +91,8 @@ static char *si_text(double v)
     return g_strdup_printf("%.4g%s", v, suffix[i]);
 }
 
-static gboolean row(const Report *r, uint64_t index, PrismStrategy *s,
-                    double cols[PRISM_COL_COUNT], GError **error)
+static gboolean row(const Report *r, uint64_t index, PrismStrategy *s, double cols[PRISM_COL_COUNT],
+                    GError **error)
 {
     return prism_search_row(r->job, 1, index, NULL, s, cols, error);
 }
@@ -109,11 +109,12 @@ static void print_header(FILE *out, const Report *r)
     const PrismTraining *t = &r->in->training;
     size_t nd = 0;
     const uint32_t *dev = prism_space_devices(r->job->space, &nd);
-    g_autofree char *devs = nd == 1 ? g_strdup_printf("%u", dev[0])
-                                    : g_strdup_printf("%u..%u (%zu counts)", dev[0],
-                                                      dev[nd - 1], nd);
-    fprintf(out, "prism plan: %s on %s x %s, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT
-                 ", %s, %s; usable memory %.1f GiB per device\n",
+    g_autofree char *devs = nd == 1
+                                ? g_strdup_printf("%u", dev[0])
+                                : g_strdup_printf("%u..%u (%zu counts)", dev[0], dev[nd - 1], nd);
+    fprintf(out,
+            "prism plan: %s on %s x %s, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT
+            ", %s, %s; usable memory %.1f GiB per device\n",
             r->in->model->name, devs, r->in->cluster->name, t->gbs, t->seq,
             prism_dtype_name(t->dtype), prism_optimizer_name(t->optimizer), r->usable / GIB);
     g_autofree char *filt = prism_space_filter_describe(r->filter);
@@ -126,10 +127,10 @@ static void print_header(FILE *out, const Report *r)
     fprintf(out,
             "space: %" G_GUINT64_FORMAT " strategies (%zu segments); evaluated %" G_GUINT64_FORMAT
             " in %.3f s on %d rank%s (%s); feasible %" G_GUINT64_FORMAT " (%.1f%%)\n",
-            total, nseg, prism_search_result_evaluated(r->res),
-            prism_search_result_seconds(r->res), prism_search_result_ranks(r->res),
-            prism_search_result_ranks(r->res) == 1 ? "" : "s", prism_search_result_isa(r->res),
-            feas, total ? 100.0 * (double)feas / (double)total : 0.0);
+            total, nseg, prism_search_result_evaluated(r->res), prism_search_result_seconds(r->res),
+            prism_search_result_ranks(r->res), prism_search_result_ranks(r->res) == 1 ? "" : "s",
+            prism_search_result_isa(r->res), feas,
+            total ? 100.0 * (double)feas / (double)total : 0.0);
 }
 
 static gboolean print_top(FILE *out, const Report *r, GError **error)
@@ -147,8 +148,8 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
             return FALSE;
         g_autofree char *st = strategy_text(&s, wide);
         g_autofree char *tok = si_text(c[PRISM_COL_TOKENS_PER_S]);
-        g_autofree char *mem = g_strdup_printf("%.1f/%.1f", c[PRISM_COL_MEM_PEAK] / GIB,
-                                               r->usable / GIB);
+        g_autofree char *mem =
+            g_strdup_printf("%.1f/%.1f", c[PRISM_COL_MEM_PEAK] / GIB, r->usable / GIB);
         double step = c[PRISM_COL_TIME_STEP];
         fprintf(out, "%3zu %10.4f %5.1f%% %9s %17s %5.1f%%  %s\n", i + 1, step,
                 100 * c[PRISM_COL_MFU], tok, mem,
@@ -211,8 +212,8 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
     g_autofree char *by = prism_objective_name(rb);
     GString *line = g_string_new(NULL);
     double v1 = prism_objective_value(rb, &s1, c);
-    const char *unit = rb->kind == PRISM_COLUMN_COST ? prism_col_info((PrismCostCol)rb->id)->unit
-                                                     : "";
+    const char *unit =
+        rb->kind == PRISM_COLUMN_COST ? prism_col_info((PrismCostCol)rb->id)->unit : "";
     if (strcmp(unit, "s") == 0)
         g_string_append_printf(line, "Why #1: best %s (%.4g s", by, v1);
     else if (strcmp(unit, "bytes") == 0)
@@ -232,17 +233,20 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
         else
             g_string_append_printf(line, ", tied with #2 on the index order, which has %s", d);
     }
-    Part t[] = {{"compute", c[PRISM_COL_TIME_COMPUTE]},     {"recompute", c[PRISM_COL_TIME_RECOMPUTE]},
-                {"TP comm", c[PRISM_COL_TIME_TP_COMM]},     {"CP comm", c[PRISM_COL_TIME_CP_COMM]},
-                {"EP comm", c[PRISM_COL_TIME_EP_COMM]},     {"DP comm", c[PRISM_COL_TIME_DP_COMM]},
-                {"PP comm", c[PRISM_COL_TIME_PP_COMM]},     {"bubble", c[PRISM_COL_TIME_BUBBLE]}};
-    Part m[] = {{"params", c[PRISM_COL_MEM_PARAMS]},           {"grads", c[PRISM_COL_MEM_GRADS]},
-                {"optimizer", c[PRISM_COL_MEM_OPTIMIZER]},     {"activations", c[PRISM_COL_MEM_ACTIVATIONS]},
+    Part t[] = {{"compute", c[PRISM_COL_TIME_COMPUTE]}, {"recompute", c[PRISM_COL_TIME_RECOMPUTE]},
+                {"TP comm", c[PRISM_COL_TIME_TP_COMM]}, {"CP comm", c[PRISM_COL_TIME_CP_COMM]},
+                {"EP comm", c[PRISM_COL_TIME_EP_COMM]}, {"DP comm", c[PRISM_COL_TIME_DP_COMM]},
+                {"PP comm", c[PRISM_COL_TIME_PP_COMM]}, {"bubble", c[PRISM_COL_TIME_BUBBLE]}};
+    Part m[] = {{"params", c[PRISM_COL_MEM_PARAMS]},
+                {"grads", c[PRISM_COL_MEM_GRADS]},
+                {"optimizer", c[PRISM_COL_MEM_OPTIMIZER]},
+                {"activations", c[PRISM_COL_MEM_ACTIVATIONS]},
                 {"buffers", c[PRISM_COL_MEM_COMM_BUFFERS]}};
     g_autofree char *ts = shares(t, G_N_ELEMENTS(t), c[PRISM_COL_TIME_STEP], 3);
     g_autofree char *ms = shares(m, G_N_ELEMENTS(m), c[PRISM_COL_MEM_PEAK], 2);
-    g_string_append_printf(line, "); its %.4g s step is %s; it fits with %.1f GiB to spare "
-                                 "(peak %.1f GiB: %s).\n",
+    g_string_append_printf(line,
+                           "); its %.4g s step is %s; it fits with %.1f GiB to spare "
+                           "(peak %.1f GiB: %s).\n",
                            c[PRISM_COL_TIME_STEP], ts, (r->usable - c[PRISM_COL_MEM_PEAK]) / GIB,
                            c[PRISM_COL_MEM_PEAK] / GIB, ms);
     fputs(line->str, out);
@@ -361,8 +365,7 @@ static void json_print(FILE *out, JsonBuilder *b)
     fprintf(out, "%s\n", text);
 }
 
-static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
-                            GError **error)
+static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
@@ -390,8 +393,8 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
 
 /* What would make room when nothing fits: collective what-if searches. */
 typedef struct {
-    uint32_t devices;   /* 0 = no larger device count helped (up to 8x) */
-    uint64_t feasible;  /* strategies that fit with that many devices */
+    uint32_t devices;  /* 0 = no larger device count helped (up to 8x) */
+    uint64_t feasible; /* strategies that fit with that many devices */
     double best_step;
     gboolean relaxed_tried;
     uint64_t relaxed_feasible; /* without the filters, same devices */
@@ -475,45 +478,52 @@ static GPtrArray *suggestions(const Report *r, const PrismStrategy *s, const dou
     const uint32_t *dev = prism_space_devices(r->job->space, &nd);
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
     double margin = prism_cost_model_knobs(r->cm)->v[PRISM_KNOB_MEM_MARGIN];
-    double statics = c[PRISM_COL_MEM_PARAMS] + c[PRISM_COL_MEM_GRADS] +
-                     c[PRISM_COL_MEM_OPTIMIZER];
+    double statics = c[PRISM_COL_MEM_PARAMS] + c[PRISM_COL_MEM_GRADS] + c[PRISM_COL_MEM_OPTIMIZER];
     if (w->devices)
-        add_suggestion(out, "more devices: with --devices %u, %" G_GUINT64_FORMAT
-                            " strategies fit (best step time %.4g s)",
+        add_suggestion(out,
+                       "more devices: with --devices %u, %" G_GUINT64_FORMAT
+                       " strategies fit (best step time %.4g s)",
                        w->devices, w->feasible, w->best_step);
     else
-        add_suggestion(out, "more devices: even 8x the devices (%u) fit nothing with these "
-                            "settings",
+        add_suggestion(out,
+                       "more devices: even 8x the devices (%u) fit nothing with these "
+                       "settings",
                        dev[nd - 1] * 8);
     if (w->relaxed_tried) {
         if (w->relaxed_feasible > 0)
-            add_suggestion(out, "drop the filters (--fix/--range/--only): %" G_GUINT64_FORMAT
-                                " strategies of the unrestricted space fit (best step time "
-                                "%.4g s)",
+            add_suggestion(out,
+                           "drop the filters (--fix/--range/--only): %" G_GUINT64_FORMAT
+                           " strategies of the unrestricted space fit (best step time "
+                           "%.4g s)",
                            w->relaxed_feasible, w->relaxed_best_step);
         else
             add_suggestion(out, "the filters are not the cause: the unrestricted space has "
                                 "no fitting strategy either");
     }
-    add_suggestion(out, "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
-                        "the %.1f GiB margin (knob mem_margin)",
+    add_suggestion(out,
+                   "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
+                   "the %.1f GiB margin (knob mem_margin)",
                    ceil(10 * (c[PRISM_COL_MEM_PEAK] + margin) / GIB) / 10,
                    c[PRISM_COL_MEM_PEAK] / GIB, margin / GIB);
     if (statics > r->usable)
-        add_suggestion(out, "model states (params + grads + optimizer) alone take %.1f GiB per "
-                            "device even in the closest strategy (tp=%u, pp=%u, zero=%u): "
-                            "shard over more devices",
+        add_suggestion(out,
+                       "model states (params + grads + optimizer) alone take %.1f GiB per "
+                       "device even in the closest strategy (tp=%u, pp=%u, zero=%u): "
+                       "shard over more devices",
                        statics / GIB, s->tp, s->pp, (unsigned)s->zero);
     else
-        add_suggestion(out, "activations take %.1f GiB in the closest strategy (mbs=%u, "
-                            "recompute=%s): a shorter --seq, or more tp/cp/pp (more devices)",
+        add_suggestion(out,
+                       "activations take %.1f GiB in the closest strategy (mbs=%u, "
+                       "recompute=%s): a shorter --seq, or more tp/cp/pp (more devices)",
                        c[PRISM_COL_MEM_ACTIVATIONS] / GIB, s->mbs,
                        prism_recompute_name((PrismRecompute)s->recompute));
     static const struct {
         PrismDim dim;
         const char *what;
-    } savers[] = {{PRISM_DIM_MBS, "mbs=1"}, {PRISM_DIM_RECOMPUTE, "recompute=full"},
-                  {PRISM_DIM_ZERO, "zero=3"}, {PRISM_DIM_TP, "larger tp"},
+    } savers[] = {{PRISM_DIM_MBS, "mbs=1"},
+                  {PRISM_DIM_RECOMPUTE, "recompute=full"},
+                  {PRISM_DIM_ZERO, "zero=3"},
+                  {PRISM_DIM_TP, "larger tp"},
                   {PRISM_DIM_PP, "larger pp"}};
     for (size_t i = 0; i < G_N_ELEMENTS(savers); i++)
         if (prism_space_filter_restricts(r->filter, savers[i].dim))
@@ -562,11 +572,11 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
         json_builder_end_object(b);
         json_print(out, b);
     } else if (out != NULL) {
-        fprintf(out, "\nNothing fits in %.1f GiB usable per device. Closest strategies "
-                     "(lowest peak memory):\n",
+        fprintf(out,
+                "\nNothing fits in %.1f GiB usable per device. Closest strategies "
+                "(lowest peak memory):\n",
                 r->usable / GIB);
-        fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "peak GiB", "over GiB", "reason",
-                "strategy");
+        fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "peak GiB", "over GiB", "reason", "strategy");
         gboolean wide = devices_vary(r);
         for (size_t i = 0; i < prism_topk_size(cl); i++) {
             PrismStrategy s;
@@ -578,8 +588,9 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
                     (c[PRISM_COL_MEM_PEAK] - r->usable) / GIB,
                     prism_reason_name((PrismReason)(int)c[PRISM_COL_REASON]), st);
         }
-        fprintf(out, "Memory of #1: params %.1f, grads %.1f, optimizer %.1f, activations "
-                     "%.1f, buffers %.1f GiB\nWhat would make room:\n",
+        fprintf(out,
+                "Memory of #1: params %.1f, grads %.1f, optimizer %.1f, activations "
+                "%.1f, buffers %.1f GiB\nWhat would make room:\n",
                 c0[PRISM_COL_MEM_PARAMS] / GIB, c0[PRISM_COL_MEM_GRADS] / GIB,
                 c0[PRISM_COL_MEM_OPTIMIZER] / GIB, c0[PRISM_COL_MEM_ACTIVATIONS] / GIB,
                 c0[PRISM_COL_MEM_COMM_BUFFERS] / GIB);
@@ -656,8 +667,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     PrismSearchOptions opt;
     GError *local = NULL;
     if (build_filter(o, filter, &local))
-        space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter,
-                                &local);
+        space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter, &local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     if (o->count) {
@@ -681,7 +691,11 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         goto done;
     /* --refine (layer-level divide-and-conquer over the best strategies) plugs in here,
      * between the search and the report. */
-    Report r = {.in = &in, .filter = filter, .cm = cm, .job = &job, .res = res,
+    Report r = {.in = &in,
+                .filter = filter,
+                .cm = cm,
+                .job = &job,
+                .res = res,
                 .usable = prism_cost_model_budget(cm) -
                           prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN]};
     if (prism_search_result_feasible(res) == 0) {
@@ -731,18 +745,16 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
         {"range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.range,
          "restrict dimensions to ranges, e.g. pp=1:16,mbs=:4 (repeatable)", "DIM=A:B,..."},
         {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.only,
-         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)",
-         "DIM=V1,V2,..."},
+         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)", "DIM=V1,V2,..."},
         {"count", 0, 0, G_OPTION_ARG_NONE, &o.count,
          "print the space size per dimension and in total, without evaluating", NULL},
         {"objectives", 0, 0, G_OPTION_ARG_STRING, &o.objectives,
-         "Pareto objectives (default step_time,peak_mem [,devices]); max:COL maximises",
-         "COL,..."},
+         "Pareto objectives (default step_time,peak_mem [,devices]); max:COL maximises", "COL,..."},
         {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the top list (default 10)", "K"},
         {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
          "column the top list is ranked by (default step_time; max:COL)", "COL"},
-        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress,
-         "never print the progress line", NULL},
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress, "never print the progress line",
+         NULL},
         {"refine", 0, 0, G_OPTION_ARG_INT, &o.refine,
          "refine the K best strategies: uneven layer split over the pipeline chunks and "
          "per-layer recompute under each stage's memory budget (search/DC.md)",

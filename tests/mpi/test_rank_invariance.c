@@ -23,8 +23,8 @@ typedef struct {
     PrismCostModel *cm;
 } Job;
 
-static gboolean job_init(Job *j, const char *model, const uint32_t *dev, size_t nd,
-                         uint64_t gbs, uint64_t seq)
+static gboolean job_init(Job *j, const char *model, const uint32_t *dev, size_t nd, uint64_t gbs,
+                         uint64_t seq)
 {
     memset(j, 0, sizeof *j);
     g_autoptr(PrismCluster) cluster = prism_cluster_resolve("H100-SXM", NULL);

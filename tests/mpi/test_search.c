@@ -28,9 +28,9 @@ typedef struct {
     PrismCostModel *cm;
 } Setup;
 
-static gboolean setup_init_budget(Setup *s, const char *model, const uint32_t *dev,
-                                  size_t nd, uint64_t gbs, uint64_t seq, const char *only,
-                                  const char *range, double budget_gib)
+static gboolean setup_init_budget(Setup *s, const char *model, const uint32_t *dev, size_t nd,
+                                  uint64_t gbs, uint64_t seq, const char *only, const char *range,
+                                  double budget_gib)
 {
     memset(s, 0, sizeof *s);
     GError *error = NULL;
@@ -119,8 +119,8 @@ static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *
         }
         feasible += r->feasible;
     }
-    gboolean ok = feasible == prism_search_result_feasible(res) &&
-                  n == prism_search_result_evaluated(res);
+    gboolean ok =
+        feasible == prism_search_result_feasible(res) && n == prism_search_result_evaluated(res);
     /* front: O(n^2) over feasible rows */
     GArray *front = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (uint64_t i = 0; i < n; i++) {
@@ -149,9 +149,10 @@ static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *
         ok &= found;
     }
     if (!ok)
-        fprintf(stderr, "front: brute %u vs driver %zu, feasible %" G_GUINT64_FORMAT " vs %"
-                G_GUINT64_FORMAT "\n", front->len, prism_front_size(f), feasible,
-                prism_search_result_feasible(res));
+        fprintf(stderr,
+                "front: brute %u vs driver %zu, feasible %" G_GUINT64_FORMAT
+                " vs %" G_GUINT64_FORMAT "\n",
+                front->len, prism_front_size(f), feasible, prism_search_result_feasible(res));
     g_array_unref(front);
     /* top-k: full sort of the feasible rows */
     Row *sorted = g_new(Row, n);
@@ -178,8 +179,8 @@ static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *
     return ok;
 }
 
-static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_t gbs,
-                      uint64_t seq, const char *only, const char *range, const char *objectives,
+static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_t gbs, uint64_t seq,
+                      const char *only, const char *range, const char *objectives,
                       const char *rank_by, double budget_gib)
 {
     Setup s;
@@ -224,15 +225,13 @@ static void test_brute_dense(void)
 static void test_brute_moe_devices(void)
 {
     const uint32_t d8[] = {8};
-    run_brute("deepseek-v2-lite", d8, 1, 16, 2048, "zero=1,recompute=selective", "mbs=:2",
-              NULL, "peak_mem", 60);
+    run_brute("deepseek-v2-lite", d8, 1, 16, 2048, "zero=1,recompute=selective", "mbs=:2", NULL,
+              "peak_mem", 60);
     /* two device counts: the default objectives become step_time, peak_mem, devices */
     const uint32_t d48[] = {4, 8};
-    run_brute("gpt3-1.3b", d48, 2, 16, 2048, "zero=1,recompute=none,full", "mbs=:2", NULL,
-              NULL, 10);
+    run_brute("gpt3-1.3b", d48, 2, 16, 2048, "zero=1,recompute=none,full", "mbs=:2", NULL, NULL,
+              10);
 }
-
-
 
 typedef struct {
     int begins, ends, results;
@@ -312,10 +311,10 @@ static void test_sink(void)
     Setup s;
     gboolean ok = setup_init(&s, "mixtral-8x7b", d, 1, 32, 4096, NULL, "mbs=:2");
     PrismSearchJob job = {.cm = s.cm, .space = s.space};
-    TestSink t = {.in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job,
-                  .fail_rank = -1};
-    PrismRowSink sink = {.begin = ts_begin, .rows = ts_rows, .end = ts_end, .user = &t,
-                         .results = ts_results};
+    TestSink t = {
+        .in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job, .fail_rank = -1};
+    PrismRowSink sink = {
+        .begin = ts_begin, .rows = ts_rows, .end = ts_end, .user = &t, .results = ts_results};
     PrismSearchOptions opt;
     prism_search_options_init(&opt);
     opt.batch = 333;
@@ -327,9 +326,11 @@ static void test_sink(void)
          t.lo == lo && t.hi == hi && t.next == hi && t.rows == hi - lo && t.in_order &&
          t.one_segment && t.cols_match && t.total == prism_space_size(s.space);
     if (!ok)
-        fprintf(stderr, "[rank %d] sink: begins %d ends %d results %d order %d seg %d cols %d "
-                "rows %" G_GUINT64_FORMAT "\n", comm->rank, t.begins, t.ends, t.results,
-                t.in_order, t.one_segment, t.cols_match, t.rows);
+        fprintf(stderr,
+                "[rank %d] sink: begins %d ends %d results %d order %d seg %d cols %d "
+                "rows %" G_GUINT64_FORMAT "\n",
+                comm->rank, t.begins, t.ends, t.results, t.in_order, t.one_segment, t.cols_match,
+                t.rows);
     CU_ASSERT_TRUE(prism_test_all(ok));
     prism_search_result_free(res);
     setup_clear(&s);
@@ -349,8 +350,12 @@ static void test_failures(void)
     gboolean ok = setup_init(&s, "gpt3-1.3b", d, 1, 16, 2048, NULL, NULL);
     PrismSearchJob job = {.cm = s.cm, .space = s.space};
     /* the sink fails on the last rank at its second batch */
-    TestSink t = {.in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job,
-                  .fail_rank = comm->size - 1, .fail_at_batch = 1};
+    TestSink t = {.in_order = TRUE,
+                  .one_segment = TRUE,
+                  .cols_match = TRUE,
+                  .job = &job,
+                  .fail_rank = comm->size - 1,
+                  .fail_at_batch = 1};
     PrismRowSink sink = {.begin = ts_begin, .rows = ts_rows, .end = ts_end, .user = &t};
     PrismSearchOptions opt;
     prism_search_options_init(&opt);
@@ -370,8 +375,8 @@ static void test_failures(void)
     g_clear_error(&error);
     prism_search_result_free(res);
     /* a stop request on rank 0 interrupts every rank */
-    TestSink t2 = {.in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job,
-                   .fail_rank = -1};
+    TestSink t2 = {
+        .in_order = TRUE, .one_segment = TRUE, .cols_match = TRUE, .job = &job, .fail_rank = -1};
     sink.user = &t2;
     opt.stop = stop_on_rank0;
     res = ok ? prism_search_run(comm, &job, 1, &opt, &sink, &error) : NULL;
@@ -433,8 +438,7 @@ static void test_partition(void)
             CU_ASSERT_TRUE(hi >= lo);
             double w = block_weight(jobs, 2, lo, hi, &max_row);
             if (fabs(w - all / size) > max_row + 1e-9 * all)
-                fprintf(stderr, "size %d rank %d: weight %g vs share %g\n", size, r, w,
-                        all / size);
+                fprintf(stderr, "size %d rank %d: weight %g vs share %g\n", size, r, w, all / size);
             CU_ASSERT_TRUE(fabs(w - all / size) <= max_row + 1e-9 * all);
             prev = hi;
         }

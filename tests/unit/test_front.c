@@ -148,8 +148,8 @@ static void test_against_brute_force(void)
                 CU_ASSERT_PTR_NOT_NULL_FATAL(want);
                 gboolean eq = prism_front_equal(want, got) && same_bytes(want, got);
                 if (!eq)
-                    fprintf(stderr, "k=%zu n=%zu grid=%d: brute %zu vs skyline %zu\n", k, n,
-                            grid, prism_front_size(want), prism_front_size(got));
+                    fprintf(stderr, "k=%zu n=%zu grid=%d: brute %zu vs skyline %zu\n", k, n, grid,
+                            prism_front_size(want), prism_front_size(got));
                 CU_ASSERT_TRUE(eq);
                 if (n >= 300)
                     CU_ASSERT_TRUE(prism_front_size(got) >= 1);
@@ -194,7 +194,7 @@ static void test_merge_laws(void)
 {
     for (size_t k = 2; k <= 4; k++) {
         size_t n = 2000;
-        g_autofree double *keys = g_new(double, n * k);
+        g_autofree double *keys = g_new(double, n *k);
         g_autofree uint64_t *idx = g_new(uint64_t, n);
         make_points(77 + k, n, k, k != 3, keys, idx);
         g_autoptr(PrismFront) all = stream_front(n, k, keys, idx);
@@ -226,7 +226,7 @@ static void test_merge_laws(void)
 static void test_serialize(void)
 {
     size_t n = 500, k = 3;
-    g_autofree double *keys = g_new(double, n * k);
+    g_autofree double *keys = g_new(double, n *k);
     g_autofree uint64_t *idx = g_new(uint64_t, n);
     make_points(5, n, k, FALSE, keys, idx);
     g_autoptr(PrismFront) f = stream_front(n, k, keys, idx);
@@ -259,7 +259,7 @@ static void test_serialize(void)
 static void test_streaming_large(void)
 {
     size_t n = 60000, k = 2;
-    g_autofree double *keys = g_new(double, n * k);
+    g_autofree double *keys = g_new(double, n *k);
     g_autofree uint64_t *idx = g_new(uint64_t, n);
     uint64_t s = 9;
     for (size_t i = 0; i < n; i++) {

@@ -26,10 +26,15 @@ typedef struct {
 static const Golden goldens[] = {
     {"gpt3-1.3b_a100x8", "gpt3-1.3b", "A100-80GB", "step_time,peak_mem", {8}, 1, 16, 2048},
     {"llama3-8b_h100x12", "llama3-8b", "H100-SXM", "max:mfu,peak_mem,tp", {12}, 1, 24, 2048},
-    {"mixtral-8x7b_a100x16", "mixtral-8x7b", "A100-80GB", "step_time,peak_mem", {16}, 1, 32,
-     4096},
-    {"gpt3-1.3b_a100x4-16", "gpt3-1.3b", "A100-80GB", "step_time,peak_mem,devices",
-     {4, 8, 16}, 3, 32, 2048},
+    {"mixtral-8x7b_a100x16", "mixtral-8x7b", "A100-80GB", "step_time,peak_mem", {16}, 1, 32, 4096},
+    {"gpt3-1.3b_a100x4-16",
+     "gpt3-1.3b",
+     "A100-80GB",
+     "step_time,peak_mem,devices",
+     {4, 8, 16},
+     3,
+     32,
+     2048},
 };
 
 /* The CSV text of one setup: a header comment, then kind,rank,index,objectives...,strategy
@@ -46,8 +51,7 @@ static char *golden_csv(const Golden *g, GError **error)
     t.seq = g->seq;
     PrismKnobs k;
     prism_knobs_default(&k);
-    g_autoptr(PrismSpace) space = prism_space_new(model, &t, g->devices, g->n_devices, NULL,
-                                                  error);
+    g_autoptr(PrismSpace) space = prism_space_new(model, &t, g->devices, g->n_devices, NULL, error);
     g_autoptr(PrismCostModel) cm =
         space ? prism_cost_model_new(model, cluster, &t, &k, error) : NULL;
     if (cm == NULL)
@@ -68,11 +72,11 @@ static char *golden_csv(const Golden *g, GError **error)
     g_string_append_printf(s, "# %s: %s on %s x", g->name, g->model, g->cluster);
     for (size_t i = 0; i < g->n_devices; i++)
         g_string_append_printf(s, "%s%u", i ? "," : " ", g->devices[i]);
-    g_string_append_printf(s, ", gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT
-                              "; %" G_GUINT64_FORMAT " strategies, %" G_GUINT64_FORMAT
-                              " feasible\nkind,rank,index",
-                           g->gbs, g->seq, prism_search_result_total(res),
-                           prism_search_result_feasible(res));
+    g_string_append_printf(
+        s,
+        ", gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT "; %" G_GUINT64_FORMAT
+        " strategies, %" G_GUINT64_FORMAT " feasible\nkind,rank,index",
+        g->gbs, g->seq, prism_search_result_total(res), prism_search_result_feasible(res));
     for (size_t o = 0; o < opt.n_objectives; o++) {
         g_autofree char *nm = prism_objective_name(&opt.objectives[o]);
         g_string_append_printf(s, ",%s", nm);
@@ -92,8 +96,7 @@ static char *golden_csv(const Golden *g, GError **error)
         g_string_append_printf(s, "%s,%zu,%" G_GUINT64_FORMAT, i < nf ? "front" : "top",
                                (i < nf ? i : i - nf) + 1, idx);
         for (size_t o = 0; o < opt.n_objectives; o++)
-            g_string_append_printf(s, ",%.17g",
-                                   prism_objective_value(&opt.objectives[o], &st, c));
+            g_string_append_printf(s, ",%.17g", prism_objective_value(&opt.objectives[o], &st, c));
         g_autofree char *text = prism_strategy_format(&st);
         g_string_append_printf(s, ",devices=%u,%s\n", st.devices, text);
     }
@@ -120,8 +123,9 @@ static void test_goldens(void)
             CU_ASSERT_TRUE(g_file_get_contents(file, &want, NULL, &error));
             gboolean same = want != NULL && strcmp(want, csv) == 0;
             if (!same)
-                fprintf(stderr, "%s differs from the golden file (scripts/regen_golden.sh "
-                                "rewrites it; review the diff):\n%s\n",
+                fprintf(stderr,
+                        "%s differs from the golden file (scripts/regen_golden.sh "
+                        "rewrites it; review the diff):\n%s\n",
                         file, csv);
             CU_ASSERT_TRUE(same);
         }

@@ -15,20 +15,23 @@
 #include "prism_test_util.h"
 
 /* A small model: @p blocks dense blocks then @p moe_blocks MoE blocks, + @p mtp MTP. */
-static PrismModel *small_model(uint32_t blocks, uint32_t moe_blocks, uint32_t mtp,
-                               uint32_t heads, uint32_t kv, uint64_t ffn, uint32_t experts,
-                               uint64_t expert_hidden, uint32_t shared)
+static PrismModel *small_model(uint32_t blocks, uint32_t moe_blocks, uint32_t mtp, uint32_t heads,
+                               uint32_t kv, uint64_t ffn, uint32_t experts, uint64_t expert_hidden,
+                               uint32_t shared)
 {
     PrismModel *m = prism_model_new("small", "test");
     m->hidden = 24;
     m->vocab = 100;
     m->max_positions = 4096;
-    PrismBlockSpec dense = {.attn = {.kind = PRISM_ATTN_STANDARD, .n_heads = heads,
-                                     .n_kv_heads = kv, .head_dim = 4},
-                            .mlp = {.act = PRISM_MLP_SWIGLU, .ffn_hidden = ffn}};
+    PrismBlockSpec dense = {
+        .attn = {.kind = PRISM_ATTN_STANDARD, .n_heads = heads, .n_kv_heads = kv, .head_dim = 4},
+        .mlp = {.act = PRISM_MLP_SWIGLU, .ffn_hidden = ffn}};
     PrismBlockSpec moe = dense;
-    moe.mlp = (PrismMlpSpec){.act = PRISM_MLP_SWIGLU, .n_experts = experts, .top_k = 2,
-                             .n_shared = shared, .expert_hidden = expert_hidden,
+    moe.mlp = (PrismMlpSpec){.act = PRISM_MLP_SWIGLU,
+                             .n_experts = experts,
+                             .top_k = 2,
+                             .n_shared = shared,
+                             .expert_hidden = expert_hidden,
                              .shared_hidden = expert_hidden / 2};
     uint32_t d = prism_model_add_spec(m, &dense);
     uint32_t e = moe_blocks ? prism_model_add_spec(m, &moe) : 0;
@@ -54,8 +57,8 @@ static PrismTraining training(uint64_t gbs, uint64_t seq)
 }
 
 /* Every index: unrank passes the shape rules and ranks back to itself. */
-static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m,
-                                const PrismTraining *t, uint64_t stride)
+static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m, const PrismTraining *t,
+                                uint64_t stride)
 {
     gboolean ok = TRUE;
     uint64_t n = prism_space_size(sp);
@@ -66,8 +69,8 @@ static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m,
         if (!prism_space_unrank(sp, i, &s) || !prism_strategy_check(&s, m, t, &error) ||
             !prism_space_rank(sp, &s, &back) || back != i) {
             g_autofree char *txt = prism_strategy_format(&s);
-            fprintf(stderr, "index %" G_GUINT64_FORMAT ": %s -> %" G_GUINT64_FORMAT " (%s)\n",
-                    i, txt, back, error ? error->message : "");
+            fprintf(stderr, "index %" G_GUINT64_FORMAT ": %s -> %" G_GUINT64_FORMAT " (%s)\n", i,
+                    txt, back, error ? error->message : "");
             ok = FALSE;
         }
         g_clear_error(&error);
@@ -106,16 +109,21 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                 for (uint32_t z = 0; z <= 4; z++)
                                     for (uint32_t rc = 0; rc < PRISM_RECOMPUTE_COUNT; rc++)
                                         for (uint32_t k = 0; k <= L; k++)
-                                            for (uint32_t sc = 0; sc < PRISM_SCHEDULE_COUNT;
-                                                 sc++) {
-                                                PrismStrategy s = {
-                                                    .devices = n, .dp = dp, .tp = tp,
-                                                    .pp = pp, .vpp = vpp, .cp = cp, .ep = ep,
-                                                    .mbs = mbs, .m = mm, .sp = (uint8_t)sp_,
-                                                    .zero = (uint8_t)z,
-                                                    .recompute = (uint8_t)rc,
-                                                    .schedule = (uint8_t)sc,
-                                                    .rc_layers = (uint16_t)k};
+                                            for (uint32_t sc = 0; sc < PRISM_SCHEDULE_COUNT; sc++) {
+                                                PrismStrategy s = {.devices = n,
+                                                                   .dp = dp,
+                                                                   .tp = tp,
+                                                                   .pp = pp,
+                                                                   .vpp = vpp,
+                                                                   .cp = cp,
+                                                                   .ep = ep,
+                                                                   .mbs = mbs,
+                                                                   .m = mm,
+                                                                   .sp = (uint8_t)sp_,
+                                                                   .zero = (uint8_t)z,
+                                                                   .recompute = (uint8_t)rc,
+                                                                   .schedule = (uint8_t)sc,
+                                                                   .rc_layers = (uint16_t)k};
                                                 if (!prism_strategy_check(&s, m, t, NULL))
                                                     continue;
                                                 accepted++;
@@ -127,8 +135,7 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                     if (*all_found) {
                                                         g_autofree char *x =
                                                             prism_strategy_format(&s);
-                                                        fprintf(stderr, "missing: N=%u %s\n",
-                                                                n, x);
+                                                        fprintf(stderr, "missing: N=%u %s\n", n, x);
                                                     }
                                                     *all_found = FALSE;
                                                 }
@@ -154,8 +161,8 @@ static void compare_with_brute_force(const PrismModel *m, const PrismTraining *t
         total += brute_force(sp, m, t, devices[i], &all_found);
     CU_ASSERT_TRUE(all_found);
     if (total != prism_space_size(sp))
-        fprintf(stderr, "brute force %" G_GUINT64_FORMAT " vs space %" G_GUINT64_FORMAT "\n",
-                total, prism_space_size(sp));
+        fprintf(stderr, "brute force %" G_GUINT64_FORMAT " vs space %" G_GUINT64_FORMAT "\n", total,
+                prism_space_size(sp));
     CU_ASSERT_EQUAL(total, prism_space_size(sp));
     CU_ASSERT_TRUE(total > 0);
     printf("[brute force: %" G_GUINT64_FORMAT " strategies] ", total);
@@ -224,8 +231,8 @@ static void test_hand_count(void)
     /* index 0 is the first lane: tp=1, cp=1, dp=2, mbs=1, m=1, zero=0 */
     PrismStrategy s;
     CU_ASSERT_TRUE(prism_space_unrank(sp, 0, &s));
-    CU_ASSERT_TRUE(s.tp == 1 && s.cp == 1 && s.dp == 2 && s.mbs == 1 && s.m == 1 &&
-                   s.zero == 0 && s.schedule == PRISM_SCHEDULE_1F1B);
+    CU_ASSERT_TRUE(s.tp == 1 && s.cp == 1 && s.dp == 2 && s.mbs == 1 && s.m == 1 && s.zero == 0 &&
+                   s.schedule == PRISM_SCHEDULE_1F1B);
     /* index 15: the last pp=1 lane: tp=2, sp=1, mbs=2 */
     CU_ASSERT_TRUE(prism_space_unrank(sp, 15, &s));
     CU_ASSERT_TRUE(s.tp == 2 && s.sp == 1 && s.mbs == 2 && s.m == 1);
