@@ -685,7 +685,7 @@ done:
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
 {
     SweepOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_OUTPUT,
-                      .deflate = 4};
+                      .deflate = 1};
     const GOptionEntry entries[] = {
         {"grid", 'g', 0, G_OPTION_ARG_FILENAME, &o.grid,
          "grid file: models x clusters x devices x gbs x seq (io/README.md)", "FILE"},
@@ -707,7 +707,7 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
         {"no-landscape", 0, 0, G_OPTION_ARG_NONE, &o.no_landscape,
          "store only the fronts, top lists and provenance, not every row", NULL},
         {"hdf5-deflate", 0, 0, G_OPTION_ARG_INT, &o.deflate,
-         "deflate level 0 (none) to 9 of /landscape (default 4)", "LEVEL"},
+         "deflate level 0 (none) to 9 of /landscape (default 1)", "LEVEL"},
         {"hdf5-chunk", 0, 0, G_OPTION_ARG_INT64, &o.chunk,
          "HDF5 chunk length in rows (default 65536)", "ROWS"},
         {"spill-rows", 0, 0, G_OPTION_ARG_INT64, &o.spill_rows,
