@@ -35,7 +35,12 @@ typedef struct Setup {
 } Setup;
 
 static const Setup setups[] = {
-    {"gpt3-175b", "gpt3-175b", "A100-80GB", 1024, 1536, 2048,
+    {"gpt3-175b",
+     "gpt3-175b",
+     "A100-80GB",
+     1024,
+     1536,
+     2048,
      {{8, 1, PRISM_SCHEDULE_1F1B, PRISM_RECOMPUTE_SELECTIVE, 0},
       {16, 1, PRISM_SCHEDULE_1F1B, PRISM_RECOMPUTE_FULL, 0},
       {16, 2, PRISM_SCHEDULE_INTERLEAVED, PRISM_RECOMPUTE_SELECTIVE, 0},
@@ -44,7 +49,12 @@ static const Setup setups[] = {
       {4, 1, PRISM_SCHEDULE_GPIPE, PRISM_RECOMPUTE_FULL, 0},
       {1, 1, PRISM_SCHEDULE_1F1B, PRISM_RECOMPUTE_FULL, 0},
       {8, 1, PRISM_SCHEDULE_1F1B, PRISM_RECOMPUTE_BLOCK, 4}}},
-    {"deepseek-v3", "deepseek-v3", "H100-SXM", 2048, 4096, 4096,
+    {"deepseek-v3",
+     "deepseek-v3",
+     "H100-SXM",
+     2048,
+     4096,
+     4096,
      {{16, 1, PRISM_SCHEDULE_1F1B, PRISM_RECOMPUTE_SELECTIVE, 0},
       {8, 1, PRISM_SCHEDULE_1F1B, PRISM_RECOMPUTE_FULL, 0},
       {16, 2, PRISM_SCHEDULE_INTERLEAVED, PRISM_RECOMPUTE_FULL, 0},
@@ -84,11 +94,19 @@ static gboolean fill(const PrismCostModel *cm, const Setup *su, const KeySpec *k
                     for (uint8_t sp = 0; sp <= 1; sp++)
                         for (uint8_t z = 0; z <= 3; z++) {
                             const uint32_t dp = rest / (tp * cp);
-                            PrismStrategy s = {.devices = su->devices, .dp = dp, .tp = tp,
-                                               .pp = k->pp, .vpp = k->vpp, .cp = cp, .ep = ep,
-                                               .mbs = mbs, .sp = sp, .zero = z,
+                            PrismStrategy s = {.devices = su->devices,
+                                               .dp = dp,
+                                               .tp = tp,
+                                               .pp = k->pp,
+                                               .vpp = k->vpp,
+                                               .cp = cp,
+                                               .ep = ep,
+                                               .mbs = mbs,
+                                               .sp = sp,
+                                               .zero = z,
                                                .recompute = k->recompute,
-                                               .schedule = k->schedule, .rc_layers = k->rc};
+                                               .schedule = k->schedule,
+                                               .rc_layers = k->rc};
                             s.m = dp > 0 ? (uint32_t)(t->gbs / ((uint64_t)dp * mbs)) : 0;
                             if (prism_strategy_check(&s, model, t, NULL))
                                 g_array_append_val(ok, s);
@@ -97,8 +115,11 @@ static gboolean fill(const PrismCostModel *cm, const Setup *su, const KeySpec *k
         g_array_free(ok, TRUE);
         return FALSE;
     }
-    const PrismSegmentKey key = {.devices = su->devices, .pp = k->pp, .vpp = k->vpp,
-                                 .schedule = k->schedule, .recompute = k->recompute,
+    const PrismSegmentKey key = {.devices = su->devices,
+                                 .pp = k->pp,
+                                 .vpp = k->vpp,
+                                 .schedule = k->schedule,
+                                 .recompute = k->recompute,
                                  .rc_layers = k->rc};
     b->seg = prism_cost_segment_new(cm, &key, FALSE, NULL);
     b->lanes = prism_aligned_new(8 * n, sizeof(double));
@@ -109,8 +130,8 @@ static gboolean fill(const PrismCostModel *cm, const Setup *su, const KeySpec *k
         for (int d = 0; d < 8; d++)
             L[(size_t)d * n + i] = v[d];
     }
-    b->view = (PrismLanes){L, L + n, L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n, L + 6 * n,
-                           L + 7 * n, n};
+    b->view =
+        (PrismLanes){L, L + n, L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n, L + 6 * n, L + 7 * n, n};
     g_array_free(ok, TRUE);
     return b->seg != NULL;
 }
@@ -128,8 +149,8 @@ static void run_latency(void *payload)
     for (size_t i = 0; i < r->nb; i++) {
         const PrismLanes *v = &r->b[i].view;
         const size_t j = r->latency_lane++ % v->n;
-        PrismLanes one = {v->tp + j, v->cp + j, v->dp + j, v->ep + j, v->sp + j,
-                          v->mbs + j, v->m + j, v->zero + j, 1};
+        PrismLanes one = {v->tp + j,  v->cp + j, v->dp + j,   v->ep + j, v->sp + j,
+                          v->mbs + j, v->m + j,  v->zero + j, 1};
         prism_evaluator_run(r->ev, r->b[i].seg, &one, &r->out);
     }
 }
@@ -162,9 +183,8 @@ int main(int argc, char **argv)
     prism_bench_header("kernels", argc, argv, extra);
     int status = 0;
     GString *table = g_string_new(NULL);
-    g_string_append_printf(table, "\n%-12s %-7s %-10s %14s %14s %14s %9s\n", "model", "isa",
-                           "mode", "evals/cpu-s med", "evals/cpu-s best", "evals/s (wall)",
-                           "vs scalar");
+    g_string_append_printf(table, "\n%-12s %-7s %-10s %14s %14s %14s %9s\n", "model", "isa", "mode",
+                           "evals/cpu-s med", "evals/cpu-s best", "evals/s (wall)", "vs scalar");
     for (size_t si = 0; si < G_N_ELEMENTS(setups); si++) {
         const Setup *su = &setups[si];
         GError *error = NULL;
@@ -209,7 +229,9 @@ int main(int argc, char **argv)
             if (!prism_kernel_isa_supported(isa))
                 continue;
             Run r = {.ev = prism_evaluator_new(cm, prism_kernel_table_get(isa, NULL), batch),
-                     .b = b, .nb = nb, .batch = batch};
+                     .b = b,
+                     .nb = nb,
+                     .batch = batch};
             for (int k = 0; k < PRISM_COL_COUNT; k++)
                 r.out.col[k] = got + (size_t)k * batch;
             gboolean same = TRUE;
@@ -219,8 +241,7 @@ int main(int argc, char **argv)
                                PRISM_COL_COUNT * batch * sizeof(double)) == 0;
             }
             if (!same) {
-                fprintf(stderr, "bench_kernels: %s differs from scalar on %s\n", isa,
-                        su->label);
+                fprintf(stderr, "bench_kernels: %s differs from scalar on %s\n", isa, su->label);
                 status = 1;
             }
             for (int mode = 0; mode < 2; mode++) {

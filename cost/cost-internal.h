@@ -29,7 +29,7 @@ struct PrismCostModel {
     PrismKModel k;
     PrismKKind *kinds;
     PrismKindRole *kind_role;
-    char **kind_name;        /* "block 0 (dense)", "mtp 0", "embedding", "head" */
+    char **kind_name;         /* "block 0 (dense)", "mtp 0", "embedding", "head" */
     double *kind_model_flops; /* forward model FLOPs per token per layer (MFU convention) */
     double *kind_core_flops;  /* attention-core FLOPs per token (selective recompute) */
     uint32_t n_kinds;
@@ -47,11 +47,11 @@ struct PrismCostSegment {
     double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap, *w_mid;
     uint32_t *cand_comp;
     uint8_t *cand_full;
-    uint32_t *stage_comp; /* composition of each stage */
-    uint32_t *stage_cand; /* first candidate of each stage (G_MAXUINT32 when pruned) */
+    uint32_t *stage_comp;   /* composition of each stage */
+    uint32_t *stage_cand;   /* first candidate of each stage (G_MAXUINT32 when pruned) */
     uint32_t *stage_states; /* distinct in-flight states of each stage (before pruning) */
-    double *mu_a, *mu_b;  /* in-flight micro-batches per [stage * vpp + chunk], first
-                           * steady state of the m >= 3 pp regime (explain) */
+    double *mu_a, *mu_b;    /* in-flight micro-batches per [stage * vpp + chunk], first
+                             * steady state of the m >= 3 pp regime (explain) */
 };
 
 struct PrismKernelTable {
@@ -69,13 +69,11 @@ struct PrismEvaluator {
 
 /* kernels (one per compiled ISA) */
 void prism_cost_kernel_scalar(const PrismKModel *km, const PrismKSegment *ks,
-                              const PrismKLanes *lanes, size_t n, double *const *out,
-                              double *ws);
+                              const PrismKLanes *lanes, size_t n, double *const *out, double *ws);
 void prism_cost_kernel_avx2(const PrismKModel *km, const PrismKSegment *ks,
                             const PrismKLanes *lanes, size_t n, double *const *out, double *ws);
 void prism_cost_kernel_avx512(const PrismKModel *km, const PrismKSegment *ks,
-                              const PrismKLanes *lanes, size_t n, double *const *out,
-                              double *ws);
+                              const PrismKLanes *lanes, size_t n, double *const *out, double *ws);
 
 /** The scalar table (the reference; always compiled). */
 const PrismKernelTable *prism_kernel_table_scalar_internal(void);

@@ -27,14 +27,12 @@ G_STATIC_ASSERT((int)PRISM_KO_TIME_OPTIMIZER == (int)PRISM_COL_TIME_OPTIMIZER);
 static const PrismColInfo cols[PRISM_COL_COUNT] = {
     [PRISM_COL_MEM_PARAMS] = {"params_mem", "bytes", "parameters on the peak stage",
                               PRISM_STORE_F64},
-    [PRISM_COL_MEM_GRADS] = {"grads_mem", "bytes", "gradients on the peak stage",
-                             PRISM_STORE_F64},
+    [PRISM_COL_MEM_GRADS] = {"grads_mem", "bytes", "gradients on the peak stage", PRISM_STORE_F64},
     [PRISM_COL_MEM_OPTIMIZER] = {"optimizer_mem", "bytes",
                                  "optimizer state (master copy + moments) on the peak stage",
                                  PRISM_STORE_F64},
     [PRISM_COL_MEM_ACTIVATIONS] = {"activations_mem", "bytes",
-                                   "in-flight activations on the peak stage",
-                                   PRISM_STORE_F64},
+                                   "in-flight activations on the peak stage", PRISM_STORE_F64},
     [PRISM_COL_MEM_COMM_BUFFERS] = {"buffers_mem", "bytes",
                                     "communication buffers + framework workspace, peak stage",
                                     PRISM_STORE_F64},
@@ -51,19 +49,16 @@ static const PrismColInfo cols[PRISM_COL_COUNT] = {
                                 PRISM_STORE_F64},
     [PRISM_COL_TIME_CP_COMM] = {"cp_time", "s", "exposed CP communication per step",
                                 PRISM_STORE_F64},
-    [PRISM_COL_TIME_EP_COMM] = {"ep_time", "s", "exposed EP all-to-all per step",
-                                PRISM_STORE_F64},
+    [PRISM_COL_TIME_EP_COMM] = {"ep_time", "s", "exposed EP all-to-all per step", PRISM_STORE_F64},
     [PRISM_COL_TIME_DP_COMM] = {"dp_time", "s", "exposed DP / ZeRO communication per step",
                                 PRISM_STORE_F64},
     [PRISM_COL_TIME_PP_COMM] = {"pp_time", "s", "exposed pipeline point-to-point per step",
                                 PRISM_STORE_F64},
-    [PRISM_COL_TIME_BUBBLE] = {"bubble_time", "s", "pipeline bubble per step",
-                               PRISM_STORE_F64},
+    [PRISM_COL_TIME_BUBBLE] = {"bubble_time", "s", "pipeline bubble per step", PRISM_STORE_F64},
     [PRISM_COL_TIME_STEP] = {"step_time", "s", "time per training step", PRISM_STORE_F64},
     [PRISM_COL_MFU] = {"mfu", "fraction", "model FLOPs / (step time x devices x peak)",
                        PRISM_STORE_F64},
-    [PRISM_COL_HFU] = {"hfu", "fraction",
-                       "model + recompute FLOPs / (step time x devices x peak)",
+    [PRISM_COL_HFU] = {"hfu", "fraction", "model + recompute FLOPs / (step time x devices x peak)",
                        PRISM_STORE_F64},
     [PRISM_COL_TOKENS_PER_S] = {"tokens_per_s", "1/s", "tokens per second, whole job",
                                 PRISM_STORE_F64},
@@ -80,33 +75,38 @@ static const PrismColInfo cols[PRISM_COL_COUNT] = {
                             PRISM_STORE_F64},
     [PRISM_COL_BYTES_L3] = {"bytes_l3", "bytes", "bytes per device per step on level 3",
                             PRISM_STORE_F64},
-    [PRISM_COL_FEASIBLE] = {"feasible", "bool", "1 = the peak fits the budget",
-                            PRISM_STORE_U8},
+    [PRISM_COL_FEASIBLE] = {"feasible", "bool", "1 = the peak fits the budget", PRISM_STORE_U8},
     [PRISM_COL_REASON] = {"reason", "code",
                           "0 ok, 1 static memory, 2 activations, 3 buffers exceed the budget",
                           PRISM_STORE_U8},
     [PRISM_COL_TIME_OPTIMIZER] = {"optimizer_time", "s",
-                                  "optimizer update per step (slowest stage)",
-                                  PRISM_STORE_F64},
+                                  "optimizer update per step (slowest stage)", PRISM_STORE_F64},
 };
 
-static const char *const reason_names[PRISM_REASON_COUNT] = {"ok", "mem_static",
-                                                             "mem_activations", "mem_buffers"};
+static const char *const reason_names[PRISM_REASON_COUNT] = {"ok", "mem_static", "mem_activations",
+                                                             "mem_buffers"};
 
 /* JSON paths of explain --json accepted as column aliases. */
 static const struct {
     const char *alias;
     PrismCostCol col;
 } aliases[] = {
-    {"memory.params", PRISM_COL_MEM_PARAMS},      {"memory.grads", PRISM_COL_MEM_GRADS},
+    {"memory.params", PRISM_COL_MEM_PARAMS},
+    {"memory.grads", PRISM_COL_MEM_GRADS},
     {"memory.optimizer", PRISM_COL_MEM_OPTIMIZER},
     {"memory.activations", PRISM_COL_MEM_ACTIVATIONS},
-    {"memory.comm_buffers", PRISM_COL_MEM_COMM_BUFFERS}, {"memory.peak", PRISM_COL_MEM_PEAK},
-    {"time.compute", PRISM_COL_TIME_COMPUTE},     {"time.recompute", PRISM_COL_TIME_RECOMPUTE},
-    {"time.tp_comm", PRISM_COL_TIME_TP_COMM},     {"time.cp_comm", PRISM_COL_TIME_CP_COMM},
-    {"time.ep_comm", PRISM_COL_TIME_EP_COMM},     {"time.dp_comm", PRISM_COL_TIME_DP_COMM},
-    {"time.pp_comm", PRISM_COL_TIME_PP_COMM},     {"time.bubble", PRISM_COL_TIME_BUBBLE},
-    {"time.step", PRISM_COL_TIME_STEP},           {"time.optimizer", PRISM_COL_TIME_OPTIMIZER},
+    {"memory.comm_buffers", PRISM_COL_MEM_COMM_BUFFERS},
+    {"memory.peak", PRISM_COL_MEM_PEAK},
+    {"time.compute", PRISM_COL_TIME_COMPUTE},
+    {"time.recompute", PRISM_COL_TIME_RECOMPUTE},
+    {"time.tp_comm", PRISM_COL_TIME_TP_COMM},
+    {"time.cp_comm", PRISM_COL_TIME_CP_COMM},
+    {"time.ep_comm", PRISM_COL_TIME_EP_COMM},
+    {"time.dp_comm", PRISM_COL_TIME_DP_COMM},
+    {"time.pp_comm", PRISM_COL_TIME_PP_COMM},
+    {"time.bubble", PRISM_COL_TIME_BUBBLE},
+    {"time.step", PRISM_COL_TIME_STEP},
+    {"time.optimizer", PRISM_COL_TIME_OPTIMIZER},
 };
 
 const PrismColInfo *prism_col_info(PrismCostCol col)
@@ -170,16 +170,16 @@ void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment
     ev->ws_arrays = need;
 }
 
-void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg,
-                         const PrismLanes *lanes, PrismCostOut *out)
+void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const PrismLanes *lanes,
+                         PrismCostOut *out)
 {
     g_return_if_fail(ev != NULL && seg != NULL && lanes != NULL && out != NULL);
     g_return_if_fail(lanes->n <= ev->max_batch);
     if (lanes->n == 0)
         return;
     prism_evaluator_reserve_internal(ev, seg);
-    const PrismKLanes kl = {lanes->tp, lanes->cp, lanes->dp, lanes->ep,
-                            lanes->sp, lanes->mbs, lanes->m, lanes->zero};
+    const PrismKLanes kl = {lanes->tp, lanes->cp,  lanes->dp, lanes->ep,
+                            lanes->sp, lanes->mbs, lanes->m,  lanes->zero};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }
 
@@ -203,8 +203,11 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
 {
     if (layout == NULL && !prism_strategy_check(s, cm->model, &cm->training, error))
         return FALSE;
-    const PrismSegmentKey key = {.devices = s->devices, .pp = s->pp, .vpp = s->vpp,
-                                 .schedule = s->schedule, .recompute = s->recompute,
+    const PrismSegmentKey key = {.devices = s->devices,
+                                 .pp = s->pp,
+                                 .vpp = s->vpp,
+                                 .schedule = s->schedule,
+                                 .recompute = s->recompute,
                                  .rc_layers = s->rc_layers};
     g_autoptr(PrismCostSegment) seg =
         layout ? prism_cost_segment_new_layout(cm, &key, layout, TRUE, error)
@@ -240,9 +243,12 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_C
     static const struct {
         const char *key;
         PrismCostCol col;
-    } mem[] = {{"params", PRISM_COL_MEM_PARAMS},           {"grads", PRISM_COL_MEM_GRADS},
-               {"optimizer", PRISM_COL_MEM_OPTIMIZER},     {"activations", PRISM_COL_MEM_ACTIVATIONS},
-               {"comm_buffers", PRISM_COL_MEM_COMM_BUFFERS}, {"peak", PRISM_COL_MEM_PEAK}};
+    } mem[] = {{"params", PRISM_COL_MEM_PARAMS},
+               {"grads", PRISM_COL_MEM_GRADS},
+               {"optimizer", PRISM_COL_MEM_OPTIMIZER},
+               {"activations", PRISM_COL_MEM_ACTIVATIONS},
+               {"comm_buffers", PRISM_COL_MEM_COMM_BUFFERS},
+               {"peak", PRISM_COL_MEM_PEAK}};
     for (size_t i = 0; i < G_N_ELEMENTS(mem); i++) {
         json_builder_set_member_name(b, mem[i].key);
         json_builder_add_double_value(b, c[mem[i].col]);
@@ -257,10 +263,10 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_C
     static const struct {
         const char *key;
         PrismCostCol col;
-    } tim[] = {{"compute", PRISM_COL_TIME_COMPUTE}, {"recompute", PRISM_COL_TIME_RECOMPUTE},
-               {"tp_comm", PRISM_COL_TIME_TP_COMM}, {"cp_comm", PRISM_COL_TIME_CP_COMM},
-               {"ep_comm", PRISM_COL_TIME_EP_COMM}, {"dp_comm", PRISM_COL_TIME_DP_COMM},
-               {"pp_comm", PRISM_COL_TIME_PP_COMM}, {"bubble", PRISM_COL_TIME_BUBBLE},
+    } tim[] = {{"compute", PRISM_COL_TIME_COMPUTE},     {"recompute", PRISM_COL_TIME_RECOMPUTE},
+               {"tp_comm", PRISM_COL_TIME_TP_COMM},     {"cp_comm", PRISM_COL_TIME_CP_COMM},
+               {"ep_comm", PRISM_COL_TIME_EP_COMM},     {"dp_comm", PRISM_COL_TIME_DP_COMM},
+               {"pp_comm", PRISM_COL_TIME_PP_COMM},     {"bubble", PRISM_COL_TIME_BUBBLE},
                {"optimizer", PRISM_COL_TIME_OPTIMIZER}, {"step", PRISM_COL_TIME_STEP}};
     for (size_t i = 0; i < G_N_ELEMENTS(tim); i++) {
         json_builder_set_member_name(b, tim[i].key);
@@ -294,13 +300,13 @@ gboolean prism_cost_eval_layout(const PrismCostModel *cm, const PrismStrategy *s
     return prism_cost_run_one_internal(cm, s, layout, NULL, NULL, out, error);
 }
 
-gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s,
-                                uint32_t layer, PrismLayerTerms *out, GError **error)
+gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s, uint32_t layer,
+                                PrismLayerTerms *out, GError **error)
 {
     if (layer >= cm->model->n_layers) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "layer %u is out of range (model '%s' has %u layers)", layer,
-                    cm->model->name, cm->model->n_layers);
+                    "layer %u is out of range (model '%s' has %u layers)", layer, cm->model->name,
+                    cm->model->n_layers);
         return FALSE;
     }
     memset(out, 0, sizeof *out);
@@ -320,22 +326,38 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
         kind = cm->layer_kind[q];
     }
     /* A one-stage segment holding the kind in each recompute mode. */
-    const PrismKSlot slots[3] = {{kind, PRISM_K_RC_NONE},
-                                 {kind, PRISM_K_RC_SELECTIVE},
-                                 {kind, PRISM_K_RC_FULL}};
+    const PrismKSlot slots[3] = {
+        {kind, PRISM_K_RC_NONE}, {kind, PRISM_K_RC_SELECTIVE}, {kind, PRISM_K_RC_FULL}};
     const double count[3] = {1.0, 0.0, 0.0}, mult[1] = {1.0}, moe[1] = {0.0};
     const double w_a[3] = {1.0, 0.0, 0.0}, w_0[3] = {0.0, 0.0, 0.0}, stage[1] = {0.0};
     const uint32_t cand_comp[1] = {0};
     const uint8_t full[3] = {0, 0, 0};
     PrismCostSegment seg;
     memset(&seg, 0, sizeof seg);
-    seg.k = (PrismKSegment){.pp = 1, .vpp = 1, .inv_vpp = 1, .inv_pp = 1,
-                            .devices = s->devices ? s->devices : 1, .n_slots = 3,
-                            .detail = 1, .n_comp = 1, .n_cand = 1, .slots = slots,
+    seg.k = (PrismKSegment){.pp = 1,
+                            .vpp = 1,
+                            .inv_vpp = 1,
+                            .inv_pp = 1,
+                            .devices = s->devices ? s->devices : 1,
+                            .n_slots = 3,
+                            .detail = 1,
+                            .n_comp = 1,
+                            .n_cand = 1,
+                            .slots = slots,
                             .count = count,
-                            .mult = mult, .comp_moe = moe, .cand_comp = cand_comp,
-                            .cand_stage = stage, .w_a = w_a, .w_b = w_0, .w_cap = w_0,
-                            .w_mid = w_0, .m_cap = -1.0, .m_mid = -1.0, .cand_full = full, .mfu_num = 1, .hfu_num = 1};
+                            .mult = mult,
+                            .comp_moe = moe,
+                            .cand_comp = cand_comp,
+                            .cand_stage = stage,
+                            .w_a = w_a,
+                            .w_b = w_0,
+                            .w_cap = w_0,
+                            .w_mid = w_0,
+                            .m_cap = -1.0,
+                            .m_mid = -1.0,
+                            .cand_full = full,
+                            .mfu_num = 1,
+                            .hfu_num = 1};
     g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);
     PrismOneLane v;
     PrismLanes lanes;
@@ -345,7 +367,8 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
     for (int c = 0; c < PRISM_COL_COUNT; c++)
         co.col[c] = &col[c];
     prism_evaluator_run(ev, &seg, &lanes, &co);
-#define SLOT(q, k) (ev->ws[((size_t)PRISM_KL_COUNT + (size_t)(q) * PRISM_KS_COUNT + (k)) * PRISM_K_TILE])
+#define SLOT(q, k)                                                                                 \
+    (ev->ws[((size_t)PRISM_KL_COUNT + (size_t)(q)*PRISM_KS_COUNT + (k)) * PRISM_K_TILE])
     out->params_bytes = SLOT(0, PRISM_KS_PARAMS);
     out->grads_bytes = SLOT(0, PRISM_KS_GRADS);
     out->optimizer_bytes = SLOT(0, PRISM_KS_OPT);

@@ -34,10 +34,10 @@ static void add_gb(GString *s, double bytes)
 
 void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
 {
-    static const char *const keys[] = {"devices", "dp", "tp", "pp", "vpp", "cp",
-                                       "ep",      "sp", "mbs", "m", "zero"};
-    const double vals[] = {s->devices, s->dp, s->tp, s->pp, s->vpp, s->cp,
-                           s->ep,      s->sp, s->mbs, s->m, s->zero};
+    static const char *const keys[] = {"devices", "dp", "tp",  "pp", "vpp", "cp",
+                                       "ep",      "sp", "mbs", "m",  "zero"};
+    const double vals[] = {s->devices, s->dp, s->tp,  s->pp, s->vpp, s->cp,
+                           s->ep,      s->sp, s->mbs, s->m,  s->zero};
     for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
         json_builder_set_member_name(b, keys[i]);
         json_builder_add_int_value(b, (gint64)vals[i]);
@@ -72,8 +72,7 @@ static void text_lane(GString *o, const double *ws, const PrismKSegment *ks)
     for (unsigned i = 0; i < prism_term_count_internal(PRISM_TERM_LANE); i++) {
         const PrismTermInfo *ti = prism_term_info_internal(PRISM_TERM_LANE, i);
         const double v = prism_term_value_internal(ws, ks, PRISM_TERM_LANE, 0, i)[0];
-        g_string_append_printf(o, "  %-28s %12.6g %-6s %s\n", ti->name, v, ti->unit,
-                               ti->formula);
+        g_string_append_printf(o, "  %-28s %12.6g %-6s %s\n", ti->name, v, ti->unit, ti->formula);
     }
 }
 
@@ -115,8 +114,7 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
     g_string_append(o, "\nstages (layers per chunk; in-flight micro-batches per chunk at the "
                        "first steady-state forward)\n");
     for (uint32_t s = 0; s < pp; s++) {
-        g_string_append_printf(o, "  stage %-3u composition %-3u layers [", s,
-                               seg->stage_comp[s]);
+        g_string_append_printf(o, "  stage %-3u composition %-3u layers [", s, seg->stage_comp[s]);
         for (uint32_t c = 0; c < vpp; c++)
             g_string_append_printf(o, "%s%u", c ? " " : "", l->chunk_layers[c * pp + s]);
         g_string_append(o, "]  in-flight [");
@@ -177,8 +175,7 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
     for (unsigned i = 0; i < prism_term_count_internal(PRISM_TERM_FINAL); i++) {
         const PrismTermInfo *ti = prism_term_info_internal(PRISM_TERM_FINAL, i);
         const double v = prism_term_value_internal(ws, ks, PRISM_TERM_FINAL, 0, i)[0];
-        g_string_append_printf(o, "  %-22s %12.6g %-6s %s\n", ti->name, v, ti->unit,
-                               ti->formula);
+        g_string_append_printf(o, "  %-22s %12.6g %-6s %s\n", ti->name, v, ti->unit, ti->formula);
     }
     static const struct {
         PrismCostCol col;
@@ -217,14 +214,15 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         if (rows[i].col >= PRISM_COL_BYTES_L0 && rows[i].col <= PRISM_COL_BYTES_L3 &&
             (uint32_t)(rows[i].col - PRISM_COL_BYTES_L0) >= cm->cluster->n_levels)
             continue;
-        g_string_append_printf(o, "  %-22s %12.6g %-8s %s\n", ci->name, col[rows[i].col],
-                               ci->unit, rows[i].formula);
+        g_string_append_printf(o, "  %-22s %12.6g %-8s %s\n", ci->name, col[rows[i].col], ci->unit,
+                               rows[i].formula);
     }
     g_string_append_printf(o, "  model FLOPs per step   %12.6g FLOP\n", cm->k.model_flops_step);
     g_string_append_printf(o, "  budget                 %12.6g B      memory - mem_margin\n",
                            cm->k.budget);
-    g_string_append_printf(o, "\nverdict: %s (%s), peak %.2f GB of %.2f GB usable, step %.4g s, "
-                              "MFU %.1f%%\n",
+    g_string_append_printf(o,
+                           "\nverdict: %s (%s), peak %.2f GB of %.2f GB usable, step %.4g s, "
+                           "MFU %.1f%%\n",
                            col[PRISM_COL_FEASIBLE] > 0.5 ? "fits" : "does NOT fit",
                            prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
                            col[PRISM_COL_MEM_PEAK] * 1e-9, cm->k.budget * 1e-9,

@@ -12,7 +12,8 @@
 
 static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.6, 0.01, 1.0, "fraction",
-                                       "achieved fraction of peak FLOP/s in GEMMs"},
+                                       "achieved fraction of peak FLOP/s in GEMMs "
+                                       "(memory-bound kernels: hbm_*)"},
     [PRISM_KNOB_NET_EFFICIENCY] = {"net_efficiency", 0.8, 0.01, 1.0, "fraction",
                                    "achieved fraction of link bandwidth"},
     [PRISM_KNOB_TP_OVERLAP] = {"tp_overlap", 0.0, 0.0, 1.0, "fraction",
@@ -81,8 +82,8 @@ void prism_knobs_default(PrismKnobs *knobs)
         knobs->v[i] = table[i].def;
 }
 
-static gboolean set_value(PrismKnobs *knobs, const char *name, const char *value,
-                          const char *where, GError **error)
+static gboolean set_value(PrismKnobs *knobs, const char *name, const char *value, const char *where,
+                          GError **error)
 {
     PrismKnobId id;
     if (!prism_knob_lookup(name, &id, error)) {
@@ -95,15 +96,14 @@ static gboolean set_value(PrismKnobs *knobs, const char *name, const char *value
     double v = g_ascii_strtod(value, &end);
     if (end == value || *end != '\0' || errno != 0 || v != v) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "%s%sknob '%s': '%s' is not a number", where ? where : "",
-                    where ? ": " : "", name, value);
+                    "%s%sknob '%s': '%s' is not a number", where ? where : "", where ? ": " : "",
+                    name, value);
         return FALSE;
     }
     if (v < table[id].min || v > table[id].max) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "%s%sknob '%s': %s is outside [%g, %g] %s", where ? where : "",
-                    where ? ": " : "", name, value, table[id].min, table[id].max,
-                    table[id].unit);
+                    where ? ": " : "", name, value, table[id].min, table[id].max, table[id].unit);
         return FALSE;
     }
     knobs->v[id] = v;
@@ -114,8 +114,8 @@ gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **err
 {
     const char *eq = strchr(assignment, '=');
     if (eq == NULL) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "'%s' is not NAME=VALUE", assignment);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "'%s' is not NAME=VALUE",
+                    assignment);
         return FALSE;
     }
     g_autofree char *name = g_strstrip(g_strndup(assignment, (gsize)(eq - assignment)));
@@ -131,8 +131,8 @@ gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **err
         gboolean missing = g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
                            local->domain == G_FILE_ERROR;
         g_set_error(error, PRISM_INPUT_ERROR,
-                    missing ? PRISM_INPUT_ERROR_FILE : PRISM_INPUT_ERROR_PARSE,
-                    "knobs file %s: %s", path, local->message);
+                    missing ? PRISM_INPUT_ERROR_FILE : PRISM_INPUT_ERROR_PARSE, "knobs file %s: %s",
+                    path, local->message);
         g_error_free(local);
         return FALSE;
     }

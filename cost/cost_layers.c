@@ -29,12 +29,12 @@ static double norm_params(PrismNormKind k, double h)
 }
 
 typedef struct KnobView {
-    double bp;      /* bytes per activation element */
-    double drop;    /* bytes per dropout-mask element (0 when dropout is off) */
-    double flash;   /* 1 = flash attention */
-    double causal;  /* executed fraction of the attention core */
-    double logits;  /* bytes per stored logit */
-    double imbal;   /* dropless MoE load factor */
+    double bp;     /* bytes per activation element */
+    double drop;   /* bytes per dropout-mask element (0 when dropout is off) */
+    double flash;  /* 1 = flash attention */
+    double causal; /* executed fraction of the attention core */
+    double logits; /* bytes per stored logit */
+    double imbal;  /* dropless MoE load factor */
     double seq;
 } KnobView;
 
@@ -119,12 +119,12 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     k->f_rep += 2.0 * h * E;
     k->f_tp += 2.0 * nsh * mats * h * fs;
     k->f_exp += 2.0 * mats * h * fe * topk * cf;
-    k->a_rep += 4.0 * E;                              /* router logits in fp32 */
-    k->a_full += topk * cf * h * bp;                  /* permuted tokens (expert inputs) */
+    k->a_rep += 4.0 * E;             /* router logits in fp32 */
+    k->a_full += topk * cf * h * bp; /* permuted tokens (expert inputs) */
     k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + h); /* + expert outputs */
     k->ep_bytes = topk * cf * h * bp;
     k->is_moe = 1.0;
-    k->e_tp += bp * mats * (nsh * fs + topk * cf * fe); /* activations of the experts */
+    k->e_tp += bp * mats * (nsh * fs + topk * cf * fe);      /* activations of the experts */
     k->e_full += 2.0 * (1.0 + topk * cf) * h * bp + 8.0 * E; /* permute, unpermute, router */
     return 2.0 * h * E + 2.0 * nsh * mats * h * fs + 2.0 * mats * h * fe * topk;
 }
@@ -157,7 +157,7 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->f_tp += 2.0 * 2.0 * h * h + 2.0 * h * V;
         k->a_rep += bp * (2.0 * h + 2.0 * h + h);
         k->a_tp += kv->logits * V;
-        k->e_rep += bp * 6.0 * h;                 /* two norms, concatenation */
+        k->e_rep += bp * 6.0 * h;               /* two norms, concatenation */
         k->e_tp += (bp + 2.0 * kv->logits) * V; /* cross-entropy over the logits */
         mm += 2.0 * 2.0 * h * h + 2.0 * h * V;
     }
@@ -173,9 +173,9 @@ static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *
     k->p_rep = m->pos == PRISM_POS_LEARNED ? (double)m->max_positions * h : 0.0;
     k->g = 1.0;
     k->inv_g = 1.0;
-    k->a_rep = kv->drop * h; /* dropout mask of the embedding output */
+    k->a_rep = kv->drop * h;                  /* dropout mask of the embedding output */
     k->e_rep = (3.0 * kv->bp + kv->drop) * h; /* lookup write, dropout read/write/mask */
-    k->tp_coll_fwd = 1.0;    /* all-reduce (reduce-scatter with SP) of the output */
+    k->tp_coll_fwd = 1.0; /* all-reduce (reduce-scatter with SP) of the output */
     k->tp_bytes = kv->bp * h;
 }
 
@@ -191,20 +191,20 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->a_rep = 2.0 * bp * h;
     k->a_tp = kv->logits * V;
     k->f_tp = 2.0 * h * V;
-    k->e_rep = 2.0 * bp * h;                 /* final norm */
+    k->e_rep = 2.0 * bp * h;               /* final norm */
     k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
-    k->tp_coll_fwd_sp = 1.0; /* SP: all-gather of the input */
-    k->tp_coll_bwd = 1.0;    /* all-reduce (reduce-scatter with SP) of the input gradient */
+    k->tp_coll_fwd_sp = 1.0;               /* SP: all-gather of the input */
+    k->tp_coll_bwd = 1.0; /* all-reduce (reduce-scatter with SP) of the input gradient */
     k->tp_bytes = bp * h;
 }
 
 static char *spec_label(const PrismBlockSpec *sp)
 {
     const PrismAttnSpec *a = &sp->attn;
-    const char *attn = a->kind == PRISM_ATTN_MLA        ? "MLA"
-                       : a->n_kv_heads == a->n_heads    ? "MHA"
-                       : a->n_kv_heads == 1             ? "MQA"
-                                                        : "GQA";
+    const char *attn = a->kind == PRISM_ATTN_MLA     ? "MLA"
+                       : a->n_kv_heads == a->n_heads ? "MHA"
+                       : a->n_kv_heads == 1          ? "MQA"
+                                                     : "GQA";
     const char *act = sp->mlp.act == PRISM_MLP_SWIGLU ? "SwiGLU" : "GELU";
     if (sp->mlp.n_experts > 0)
         return g_strdup_printf("%s, MoE %u experts top-%u, %s", attn, sp->mlp.n_experts,
@@ -234,8 +234,8 @@ static double device_hbm_GBps(const PrismCluster *c)
     static const struct {
         const char *prefix;
         double GBps;
-    } table[] = {{"A100-40", 1555.0}, {"A100", 2039.0}, {"H100", 3350.0}, {"H200", 4800.0},
-                 {"B200", 8000.0},   {"MI300", 5300.0}, {"Ascend-910", 1600.0}};
+    } table[] = {{"A100-40", 1555.0}, {"A100", 2039.0},  {"H100", 3350.0},      {"H200", 4800.0},
+                 {"B200", 8000.0},    {"MI300", 5300.0}, {"Ascend-910", 1600.0}};
     for (size_t i = 0; i < G_N_ELEMENTS(table); i++)
         if (c->name != NULL &&
             g_ascii_strncasecmp(c->name, table[i].prefix, strlen(table[i].prefix)) == 0)
@@ -274,8 +274,8 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     for (uint32_t j = 0; j < cluster->n_levels; j++)
         if (!(cluster->levels[j].bw_GBps > 0)) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                        "cluster '%s': level %u (%s) bandwidth %g GB/s must be > 0",
-                        cluster->name, j, cluster->levels[j].name, cluster->levels[j].bw_GBps);
+                        "cluster '%s': level %u (%s) bandwidth %g GB/s must be > 0", cluster->name,
+                        j, cluster->levels[j].name, cluster->levels[j].bw_GBps);
             return NULL;
         }
     const double peak = cluster->peak_flops[training->dtype];
@@ -288,7 +288,8 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     }
     if (model->pos == PRISM_POS_LEARNED && training->seq > model->max_positions) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--seq %" G_GUINT64_FORMAT " exceeds model '%s' max positions %" G_GUINT64_FORMAT,
+                    "--seq %" G_GUINT64_FORMAT
+                    " exceeds model '%s' max positions %" G_GUINT64_FORMAT,
                     training->seq, model->name, model->max_positions);
         return NULL;
     }
@@ -323,12 +324,12 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->peak_flops = peak;
     /* Adam step: read + write the optimizer state (master copy, moments), read the
      * gradient, write the low-precision copy (fp32 training: read + write the weight) */
-    k->opt_traffic = 2.0 * k->bytes_opt + k->bytes_grad +
-                     (dt == PRISM_DTYPE_FP32 ? 2.0 : 1.0) * k->bytes_param;
+    k->opt_traffic =
+        2.0 * k->bytes_opt + k->bytes_grad + (dt == PRISM_DTYPE_FP32 ? 2.0 : 1.0) * k->bytes_param;
     k->inv_rate = 1.0 / (peak * kn[PRISM_KNOB_COMPUTE_EFFICIENCY]);
     k->bwd_ratio = kn[PRISM_KNOB_BWD_RATIO];
-    const double hbm = kn[PRISM_KNOB_HBM_GBPS] > 0 ? kn[PRISM_KNOB_HBM_GBPS]
-                                                    : device_hbm_GBps(cluster);
+    const double hbm =
+        kn[PRISM_KNOB_HBM_GBPS] > 0 ? kn[PRISM_KNOB_HBM_GBPS] : device_hbm_GBps(cluster);
     k->inv_hbm = 1.0 / (hbm * 1e9 * kn[PRISM_KNOB_HBM_EFFICIENCY]);
     k->hidden_bytes = kv.bp * (double)model->hidden;
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
@@ -339,8 +340,8 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->pp_scatter = kn[PRISM_KNOB_PP_SCATTER];
     k->zero3_prefetch = kn[PRISM_KNOB_ZERO3_PREFETCH];
     k->runtime_bytes = kn[PRISM_KNOB_RUNTIME_OVERHEAD];
-    const double mem = training->mem_budget_bytes > 0 ? training->mem_budget_bytes
-                                                      : cluster->mem_bytes;
+    const double mem =
+        training->mem_budget_bytes > 0 ? training->mem_budget_bytes : cluster->mem_bytes;
     k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];
     compile_network(cm);
 

@@ -133,10 +133,10 @@ static GArray *prune_states(GArray *w, size_t ns)
     GArray *keep = g_array_new(FALSE, FALSE, sizeof(double));
     const size_t n = w->len / ns;
     for (size_t i = 0; i < n; i++) {
-        const double *x = &g_array_index(w, double, i * ns);
+        const double *x = &g_array_index(w, double, i *ns);
         gboolean dom = FALSE;
         for (size_t k = 0; k < keep->len / ns && !dom; k++)
-            dom = dominates(&g_array_index(keep, double, k * ns), x, ns);
+            dom = dominates(&g_array_index(keep, double, k *ns), x, ns);
         if (!dom)
             g_array_append_vals(keep, x, ns);
     }
@@ -160,8 +160,8 @@ static gboolean check_layout(const PrismCostModel *cm, const PrismSegmentKey *ke
 {
     if (l->pp != key->pp || l->vpp != key->vpp || l->pp == 0 || l->vpp == 0) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "layout pp=%u vpp=%u does not match the strategy (pp=%u vpp=%u)", l->pp,
-                    l->vpp, key->pp, key->vpp);
+                    "layout pp=%u vpp=%u does not match the strategy (pp=%u vpp=%u)", l->pp, l->vpp,
+                    key->pp, key->vpp);
         return FALSE;
     }
     if (l->n_layers != cm->n_split) {
@@ -182,8 +182,8 @@ static gboolean check_layout(const PrismCostModel *cm, const PrismSegmentKey *ke
     for (uint32_t i = 0; i < l->n_layers; i++)
         if (l->layer_rc[i] > PRISM_RECOMPUTE_FULL) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                        "layout layer %u: recompute code %u (allowed none, selective, full)",
-                        i, (unsigned)l->layer_rc[i]);
+                        "layout layer %u: recompute code %u (allowed none, selective, full)", i,
+                        (unsigned)l->layer_rc[i]);
             return FALSE;
         }
     if (key->schedule >= PRISM_SCHEDULE_COUNT || key->devices == 0) {
@@ -232,8 +232,8 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
         }
     const uint32_t ns = slots->len;
     /* per (stage, chunk) slot counts and per-stage totals */
-    double *cnt = g_new0(double, (size_t)C * ns); /* [(s * vpp + c) * ns + slot] */
-    double *tot = g_new0(double, (size_t)pp * ns);
+    double *cnt = g_new0(double, (size_t)C *ns); /* [(s * vpp + c) * ns + slot] */
+    double *tot = g_new0(double, (size_t)pp *ns);
     for (uint32_t st = 0; st < pp; st++)
         for (uint32_t c = 0; c < vpp; c++) {
             const uint32_t j = c * pp + st;
@@ -255,14 +255,14 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
     seg->mu_b = g_new0(double, C);
     /* compositions: distinct stage totals in stage order */
     seg->stage_comp = g_new(uint32_t, pp);
-    seg->count = g_new0(double, (size_t)pp * ns);
+    seg->count = g_new0(double, (size_t)pp *ns);
     seg->mult = g_new0(double, pp);
     seg->comp_moe = g_new0(double, pp);
     uint32_t nc = 0;
     for (uint32_t st = 0; st < pp; st++) {
         uint32_t c = 0;
-        while (c < nc && memcmp(&seg->count[(size_t)c * ns], &tot[(size_t)st * ns],
-                                ns * sizeof(double)) != 0)
+        while (c < nc &&
+               memcmp(&seg->count[(size_t)c * ns], &tot[(size_t)st * ns], ns * sizeof(double)) != 0)
             c++;
         if (c == nc) {
             memcpy(&seg->count[(size_t)c * ns], &tot[(size_t)st * ns], ns * sizeof(double));
@@ -294,7 +294,7 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
             } else {
                 /* pp = 1: one micro-batch at a time; GPipe: m (weight b below); 1F1B and
                  * ZB-H1: pp - s */
-                const double a = pp == 1 ? 1.0
+                const double a = pp == 1                                 ? 1.0
                                  : key->schedule == PRISM_SCHEDULE_GPIPE ? 1.0
                                                                          : (double)(pp - st);
                 g_array_append_val(mu, a);
@@ -304,9 +304,9 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
             g_array_set_size(w, n_states * ns);
             for (size_t k = 0; k < n_states; k++)
                 for (uint32_t c = 0; c < vpp; c++) {
-                    const double u = g_array_index(mu, double, k * vpp + c);
+                    const double u = g_array_index(mu, double, k *vpp + c);
                     for (uint32_t q = 0; q < ns; q++)
-                        g_array_index(w, double, k * ns + q) += u * cs[(size_t)c * ns + q];
+                        g_array_index(w, double, k *ns + q) += u * cs[(size_t)c * ns + q];
                 }
             if (r == 0)
                 for (uint32_t c = 0; c < vpp; c++) {
@@ -343,7 +343,8 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
                 gboolean dom = FALSE;
                 for (guint d = 0; d < cstage->len && !dom; d++) {
                     const uint32_t ds = g_array_index(cstage, uint32_t, d);
-                    if (d < first_cand && (all_stages || seg->stage_comp[ds] != seg->stage_comp[st]))
+                    if (d < first_cand &&
+                        (all_stages || seg->stage_comp[ds] != seg->stage_comp[st]))
                         continue;
                     dom = dominates(&g_array_index(cw, double, (size_t)d * 4 * ns), row, 4 * ns);
                 }
@@ -360,10 +361,10 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
     const uint32_t nd = cstage->len;
     seg->cand_comp = g_new(uint32_t, nd);
     seg->cand_stage = g_new(double, nd);
-    seg->w_a = g_new(double, (size_t)nd * ns);
-    seg->w_b = g_new(double, (size_t)nd * ns);
-    seg->w_cap = g_new(double, (size_t)nd * ns);
-    seg->w_mid = g_new(double, (size_t)nd * ns);
+    seg->w_a = g_new(double, (size_t)nd *ns);
+    seg->w_b = g_new(double, (size_t)nd *ns);
+    seg->w_cap = g_new(double, (size_t)nd *ns);
+    seg->w_mid = g_new(double, (size_t)nd *ns);
     seg->cand_full = g_new0(uint8_t, (size_t)nd * ns);
     for (uint32_t d = 0; d < nd; d++) {
         const uint32_t st = g_array_index(cstage, uint32_t, d);

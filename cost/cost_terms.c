@@ -65,9 +65,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                       "selective: without A_score; full: T*h*bytes*r"},
     [PRISM_KS_EXTRA] = {"recompute_working_set", "B",
                         "full: (the none-mode activations) - (the kept input)"},
-    [PRISM_KS_COMPUTE] = {"compute", "s", "(1+bwd_ratio)*(F/(peak*eff) + elementwise fwd), "
-                                          "F = T*(F_tp/t + F_kv*kv + F_rep + F_core/t + "
-                                          "F_exp/t)"},
+    [PRISM_KS_COMPUTE] = {"compute", "s",
+                          "(1+bwd_ratio)*(F/(peak*eff) + elementwise fwd), "
+                          "F = T*(F_tp/t + F_kv*kv + F_rep + F_core/t + "
+                          "F_exp/t)"},
     [PRISM_KS_RECOMP] = {"recompute", "s", "full: F/(peak*eff); selective: T*F_core/t/(peak*eff)"},
     [PRISM_KS_WGRAD] = {"weight_grad", "s", "bwd_ratio/2 * F/(peak*eff) (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
@@ -163,8 +164,8 @@ const PrismTermInfo *prism_term_info_internal(PrismTermLevel level, unsigned i)
 
 unsigned prism_term_count_internal(PrismTermLevel level)
 {
-    static const unsigned n[] = {PRISM_KL_COUNT, PRISM_KS_COUNT, PRISM_KC_COUNT,
-                                 PRISM_KD_COUNT, PRISM_KF_COUNT};
+    static const unsigned n[] = {PRISM_KL_COUNT, PRISM_KS_COUNT, PRISM_KC_COUNT, PRISM_KD_COUNT,
+                                 PRISM_KF_COUNT};
     return n[level];
 }
 

@@ -25,18 +25,18 @@
 /* What a source states about its runs, turned into inputs and knobs. */
 typedef struct SourceSetup {
     const char *id;
-    const char *const *knobs; /* "name=value" */
-    double mem_unit;          /* bytes per published "GB" */
-    gboolean tflops_hfu;      /* published TFLOP/s count recompute FLOPs */
-    gboolean tied;            /* embeddings tied */
+    const char *const *knobs;  /* "name=value" */
+    double mem_unit;           /* bytes per published "GB" */
+    gboolean tflops_hfu;       /* published TFLOP/s count recompute FLOPs */
+    gboolean tied;             /* embeddings tied */
     const char *vocab_default; /* used when the row leaves vocab empty (else skip) */
     const char *notes;
 } SourceSetup;
 
-static const char *const sc21_knobs[] = {"flash_attention=0", "dropout=1", "tp_overlap=0",
-                                         "dp_overlap=0", "pp_overlap=0", NULL};
-static const char *const korth_knobs[] = {"flash_attention=0", "dropout=1", "tp_overlap=0",
-                                          "dp_overlap=0", "pp_overlap=0", NULL};
+static const char *const sc21_knobs[] = {"flash_attention=0", "dropout=1",    "tp_overlap=0",
+                                         "dp_overlap=0",      "pp_overlap=0", NULL};
+static const char *const korth_knobs[] = {"flash_attention=0", "dropout=1",    "tp_overlap=0",
+                                          "dp_overlap=0",      "pp_overlap=0", NULL};
 static const char *const zb_knobs[] = {"flash_attention=0", "dropout=1", "runtime_overhead=0",
                                        "pp_overlap=0", NULL};
 static const char *const mlm_knobs[] = {NULL};
@@ -131,8 +131,8 @@ static gboolean num(const Row *r, const char *name, double *out)
 }
 
 typedef struct Pred {
-    double mem_gb, step, tflops, mfu;       /* predicted */
-    double m_mem, m_step, m_tflops, m_mfu;  /* measured (NAN = not published) */
+    double mem_gb, step, tflops, mfu;      /* predicted */
+    double m_mem, m_step, m_tflops, m_mfu; /* measured (NAN = not published) */
 } Pred;
 
 typedef struct Stat {
@@ -168,9 +168,12 @@ static PrismModel *row_model(const Row *r, const SourceSetup *src, GString *why)
     m->tied_embeddings = src->tied;
     PrismBlockSpec sp;
     memset(&sp, 0, sizeof sp);
-    sp.attn = (PrismAttnSpec){.kind = PRISM_ATTN_STANDARD, .n_heads = (uint32_t)a,
-                              .n_kv_heads = (uint32_t)kv, .head_dim = (uint32_t)(h / a),
-                              .qkv_bias = TRUE, .out_bias = TRUE};
+    sp.attn = (PrismAttnSpec){.kind = PRISM_ATTN_STANDARD,
+                              .n_heads = (uint32_t)a,
+                              .n_kv_heads = (uint32_t)kv,
+                              .head_dim = (uint32_t)(h / a),
+                              .qkv_bias = TRUE,
+                              .out_bias = TRUE};
     sp.mlp = (PrismMlpSpec){.act = PRISM_MLP_GELU, .bias = TRUE, .ffn_hidden = (uint64_t)f};
     sp.norm = PRISM_NORM_LAYERNORM;
     uint32_t id = prism_model_add_spec(m, &sp);
@@ -194,8 +197,8 @@ static const char *cluster_name(const Row *r)
 }
 
 /* Predict one row; FALSE (with the reason in @p why) when it cannot be predicted. */
-static gboolean predict(const Row *r, const SourceSetup *src, const PrismKnobs *user,
-                        Pred *p, GString *strat, GString *why)
+static gboolean predict(const Row *r, const SourceSetup *src, const PrismKnobs *user, Pred *p,
+                        GString *strat, GString *why)
 {
     double tp, pp, vpp = 1, dp, cp = 1, ep = 1, sp = 0, zero = 0, mbs, gbs, n;
     const char *rc = col(r, "recompute");
@@ -258,9 +261,15 @@ static gboolean predict(const Row *r, const SourceSetup *src, const PrismKnobs *
         g_error_free(error);
         return FALSE;
     }
-    PrismStrategy s = {.devices = (uint32_t)n, .dp = (uint32_t)dp, .tp = (uint32_t)tp,
-                       .pp = (uint32_t)pp, .vpp = (uint32_t)vpp, .cp = (uint32_t)cp,
-                       .ep = (uint32_t)ep, .mbs = (uint32_t)mbs, .sp = (uint8_t)sp,
+    PrismStrategy s = {.devices = (uint32_t)n,
+                       .dp = (uint32_t)dp,
+                       .tp = (uint32_t)tp,
+                       .pp = (uint32_t)pp,
+                       .vpp = (uint32_t)vpp,
+                       .cp = (uint32_t)cp,
+                       .ep = (uint32_t)ep,
+                       .mbs = (uint32_t)mbs,
+                       .sp = (uint8_t)sp,
                        .zero = (uint8_t)zero,
                        .schedule = vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B};
     s.m = (uint32_t)(gbs / (dp * mbs));
@@ -334,15 +343,15 @@ char *prism_validate_report(const char *path, const PrismKnobs *user, GError **e
     g_autofree char *text = NULL;
     GError *local = NULL;
     if (!g_file_get_contents(path, &text, NULL, &local)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, "validation CSV %s: %s",
-                    path, local->message);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, "validation CSV %s: %s", path,
+                    local->message);
         g_error_free(local);
         return NULL;
     }
     const char *p = text;
     g_autoptr(GPtrArray) header = csv_record(&p);
-    static const char *const need[] = {"source_id", "model_name", "layers", "hidden", "heads",
-                                       "seq_len", "gpu_type", "num_gpus", "tp", "pp",
+    static const char *const need[] = {"source_id",   "model_name",   "layers",   "hidden", "heads",
+                                       "seq_len",     "gpu_type",     "num_gpus", "tp",     "pp",
                                        "micro_batch", "global_batch", "recompute"};
     for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
         gboolean found = FALSE;
@@ -365,7 +374,8 @@ char *prism_validate_report(const char *path, const PrismKnobs *user, GError **e
     int line = 1, used = 0, n_skipped = 0;
     while (*p) {
         line++;
-        Row r = {.kv = g_hash_table_new(g_str_hash, g_str_equal), .fields = csv_record(&p),
+        Row r = {.kv = g_hash_table_new(g_str_hash, g_str_equal),
+                 .fields = csv_record(&p),
                  .line = line};
         if (r.fields->len == 1 && *(const char *)g_ptr_array_index(r.fields, 0) == '\0') {
             g_hash_table_destroy(r.kv);
@@ -379,11 +389,11 @@ char *prism_validate_report(const char *path, const PrismKnobs *user, GError **e
             g_hash_table_destroy(r.kv);
             g_ptr_array_free(r.fields, TRUE);
             g_string_free(skipped, TRUE);
-            return g_string_free(o, TRUE), NULL;
+            g_string_free(o, TRUE);
+            return NULL;
         }
         for (guint j = 0; j < header->len; j++)
-            g_hash_table_insert(r.kv, g_ptr_array_index(header, j),
-                                g_ptr_array_index(r.fields, j));
+            g_hash_table_insert(r.kv, g_ptr_array_index(header, j), g_ptr_array_index(r.fields, j));
         const char *id = col(&r, "source_id");
         const SourceSetup *src = find_source(id);
         static const SourceSetup generic = {"(other)", mlm_knobs, 1e9, FALSE, TRUE, NULL, ""};
@@ -403,8 +413,7 @@ char *prism_validate_report(const char *path, const PrismKnobs *user, GError **e
                 g_hash_table_insert(stats, g_strdup(id), st);
                 g_ptr_array_add(order, g_strdup(id));
             }
-            g_string_append_printf(o, "%-20s %-15s %-52s", id, col(&r, "model_name"),
-                                   strat->str);
+            g_string_append_printf(o, "%-20s %-15s %-52s", id, col(&r, "model_name"), strat->str);
             add_err(st, 0, pr.mem_gb, pr.m_mem, o);
             add_err(st, 1, pr.step, pr.m_step, o);
             add_err(st, 2, pr.tflops, pr.m_tflops, o);
@@ -426,9 +435,8 @@ char *prism_validate_report(const char *path, const PrismKnobs *user, GError **e
             if (st->n[k] == 0)
                 g_string_append_printf(o, " %-20s", "-");
             else {
-                g_autofree char *cell = g_strdup_printf("%.1f%% / %.1f%% (%d)",
-                                                        st->sum[k] / st->n[k], st->worst[k],
-                                                        st->n[k]);
+                g_autofree char *cell = g_strdup_printf(
+                    "%.1f%% / %.1f%% (%d)", st->sum[k] / st->n[k], st->worst[k], st->n[k]);
                 g_string_append_printf(o, " %-20s", cell);
             }
         }

@@ -32,7 +32,7 @@
 #define PRISM_KLOOP
 #endif
 
-#define WS(idx) (ws + (size_t)(idx) * PRISM_K_TILE)
+#define WS(idx) (ws + (size_t)(idx)*PRISM_K_TILE)
 
 #if defined(__GNUC__)
 #define PRISM_KINLINE inline __attribute__((always_inline))
@@ -144,10 +144,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double x_pp = t * c * d * ppn;
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
-        pptime[i] = pipe * 2.0 * vpp *
-                    (v_pp * k_level(x_pp, sz, ib0, ib1, ib2, ib3) +
-                     k_level(x_pp, sz, la0, la1, la2, la3)) *
-                    pexp;
+        pptime[i] =
+            pipe * 2.0 * vpp *
+            (v_pp * k_level(x_pp, sz, ib0, ib1, ib2, ib3) + k_level(x_pp, sz, la0, la1, la2, la3)) *
+            pexp;
         pplvl[i] = k_level(x_pp, sz, 0.0, 1.0, 2.0, 3.0);
         ppbuf[i] = pipe * 2.0 * v_pp;
         epbuf[i] = 2.0 * T * it * moe;
@@ -290,8 +290,8 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
  * pass over the lanes per slot, every summed term at once). */
 static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size_t n)
 {
-#define CWP(k) (cw + (size_t)(k) * PRISM_K_TILE)
-#define SWP(k) (sw + (size_t)(k) * PRISM_K_TILE)
+#define CWP(k) (cw + (size_t)(k)*PRISM_K_TILE)
+#define SWP(k) (sw + (size_t)(k)*PRISM_K_TILE)
     double *c_ne = CWP(PRISM_KC_NE), *c_ex = CWP(PRISM_KC_EX);
     double *c_cmp = CWP(PRISM_KC_COMPUTE), *c_rc = CWP(PRISM_KC_RECOMP);
     double *c_wg = CWP(PRISM_KC_WGRAD), *c_tp = CWP(PRISM_KC_TP), *c_cp = CWP(PRISM_KC_CP);
@@ -351,7 +351,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const size_t ns = ks->n_slots;
     double *slot0 = WS(PRISM_KL_COUNT);
     double *cw = WS(PRISM_KL_COUNT + ns * PRISM_KS_COUNT + (size_t)c * PRISM_KC_COUNT);
-#define CW(k) (cw + (size_t)(k) * PRISM_K_TILE)
+#define CW(k) (cw + (size_t)(k)*PRISM_K_TILE)
     int first = 1;
     for (size_t s = 0; s < ns; s++) {
         const double cnt = ks->count[(size_t)c * ns + s];
@@ -417,8 +417,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
 #undef CW
 }
 
-static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, size_t off,
-                   size_t n, double *ws)
+static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, size_t off, size_t n,
+                   double *ws)
 {
     const size_t ns = ks->n_slots;
     const uint32_t c = ks->cand_comp[d];
@@ -473,8 +473,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const size_t ns = ks->n_slots, nc = ks->n_comp;
     double *comp0 = WS(PRISM_KL_COUNT + ns * PRISM_KS_COUNT);
     double *cand0 = comp0 + nc * PRISM_KC_COUNT * PRISM_K_TILE;
-#define CT(c, k) (comp0 + ((size_t)(c) * PRISM_KC_COUNT + (size_t)(k)) * PRISM_K_TILE)
-#define DT(d, k) (cand0 + ((size_t)(d) * PRISM_KD_COUNT + (size_t)(k)) * PRISM_K_TILE)
+#define CT(c, k) (comp0 + ((size_t)(c)*PRISM_KC_COUNT + (size_t)(k)) * PRISM_K_TILE)
+#define DT(d, k) (cand0 + ((size_t)(d)*PRISM_KD_COUNT + (size_t)(k)) * PRISM_K_TILE)
     double *o_par = out[PRISM_KO_MEM_PARAMS] + off, *o_grd = out[PRISM_KO_MEM_GRADS] + off;
     double *o_opt = out[PRISM_KO_MEM_OPTIMIZER] + off;
     double *o_act = out[PRISM_KO_MEM_ACTIVATIONS] + off;
@@ -623,22 +623,22 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
         const double peak = o_peak[i];
         o_feas[i] = peak <= budget ? 1.0 : 0.0;
-        o_why[i] = peak <= budget               ? 0.0
-                   : stat > budget              ? 1.0
-                   : stat + o_act[i] > budget   ? 2.0
-                                                : 3.0;
+        o_why[i] = peak <= budget             ? 0.0
+                   : stat > budget            ? 1.0
+                   : stat + o_act[i] > budget ? 2.0
+                                              : 3.0;
     }
 #undef CT
 #undef DT
 }
 
 void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const PrismKSegment *ks,
-                                                   const PrismKLanes *lanes, size_t n,
-                                                   double *const *out, double *ws);
+                                                  const PrismKLanes *lanes, size_t n,
+                                                  double *const *out, double *ws);
 
 void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const PrismKSegment *ks,
-                                                   const PrismKLanes *lanes, size_t n,
-                                                   double *const *out, double *ws)
+                                                  const PrismKLanes *lanes, size_t n,
+                                                  double *const *out, double *ws)
 {
     const size_t slot_stride = (size_t)PRISM_KS_COUNT * PRISM_K_TILE;
     for (size_t off = 0; off < n; off += PRISM_K_TILE) {

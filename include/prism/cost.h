@@ -61,8 +61,8 @@ typedef enum {
     PRISM_COL_BYTES_L1,
     PRISM_COL_BYTES_L2,
     PRISM_COL_BYTES_L3,
-    PRISM_COL_FEASIBLE, /**< 1 = fits in memory, 0 = does not */
-    PRISM_COL_REASON,   /**< PrismReason */
+    PRISM_COL_FEASIBLE,       /**< 1 = fits in memory, 0 = does not */
+    PRISM_COL_REASON,         /**< PrismReason */
     PRISM_COL_TIME_OPTIMIZER, /**< s per step: optimizer update (slowest stage), in the step */
     PRISM_COL_COUNT
 } PrismCostCol;
@@ -167,8 +167,8 @@ PrismEvaluator *prism_evaluator_new(const PrismCostModel *cm, const PrismKernelT
                                     size_t max_batch);
 void prism_evaluator_free(PrismEvaluator *ev);
 /** Evaluate lanes->n <= max_batch strategies of @p seg into @p out. Cannot fail. */
-void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg,
-                         const PrismLanes *lanes, PrismCostOut *out);
+void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const PrismLanes *lanes,
+                         PrismCostOut *out);
 
 /**
  * Evaluate one strategy with the scalar reference (checks shape rules first).
@@ -234,10 +234,11 @@ PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKe
  */
 PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
                                                 const PrismSegmentKey *key,
-                                                const PrismLayout *layout,
-                                                gboolean all_stages, GError **error);
+                                                const PrismLayout *layout, gboolean all_stages,
+                                                GError **error);
 
-/** Number of stages (pp) and of memory candidates the kernel visits. Not collective. */
+/** Number of memory candidates (stage states that can set the peak) the kernel visits;
+ *  at least pp with all_stages. Not collective. */
 uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg);
 
 /**
@@ -276,8 +277,8 @@ typedef struct PrismLayerTerms {
  * Computed by the scalar kernel, so the numbers are the ones the search sums. Not
  * collective. Errors: PRISM_INPUT_ERROR_VALUE for an index out of range.
  */
-gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s,
-                                uint32_t layer, PrismLayerTerms *out, GError **error);
+gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s, uint32_t layer,
+                                PrismLayerTerms *out, GError **error);
 
 /**
  * The builder's JSON text. Works around json-glib 1.6, which prints doubles such as

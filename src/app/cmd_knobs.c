@@ -71,8 +71,8 @@ gboolean prism_cmd_knobs(PrismComm *comm, int argc, char **argv, GError **error)
         fprintf(f, "%-20s %12s %12s  %-9s %s\n", "knob", "value", "default", "unit", "doc");
         for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
             const PrismKnobInfo *ki = prism_knob_info((PrismKnobId)i);
-            fprintf(f, "%-20s %12g %12g  %-9s %s [%g, %g]%s\n", ki->name, k.v[i], ki->def,
-                    ki->unit, ki->doc, ki->min, ki->max, k.v[i] != ki->def ? " (set)" : "");
+            fprintf(f, "%-20s %12g %12g  %-9s %s [%g, %g]%s\n", ki->name, k.v[i], ki->def, ki->unit,
+                    ki->doc, ki->min, ki->max, k.v[i] != ki->def ? " (set)" : "");
         }
     }
     ok = TRUE;

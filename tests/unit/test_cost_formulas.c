@@ -20,8 +20,7 @@
 #define H 4096.0
 #define A 32.0
 
-static double block_act(const char *strategy, uint32_t devices, const char *const *sets,
-                        int mode)
+static double block_act(const char *strategy, uint32_t devices, const char *const *sets, int mode)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
@@ -124,8 +123,8 @@ static void test_narayanan_flops(void)
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_MFU] * denom, model, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_HFU] * denom, hw, 1e-12, 0));
     /* tokens/s = B s / step */
-    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TOKENS_PER_S] * c[PRISM_COL_TIME_STEP], B * s,
-                                    1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(c[PRISM_COL_TOKENS_PER_S] * c[PRISM_COL_TIME_STEP], B * s, 1e-12, 0));
 }
 
 /*
@@ -171,8 +170,7 @@ static void test_ring_allreduce_dp(void)
     const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 10e-6;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], t_dp, 1e-12, 0));
     /* bytes on level 1 per device: 2*15/16 * 4P; nothing on level 0 (tp = pp = 1) */
-    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L1], 2.0 * 15.0 / 16.0 * 4.0 * P, 1e-12,
-                                    0));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L1], 2.0 * 15.0 / 16.0 * 4.0 * P, 1e-12, 0));
     CU_ASSERT_EQUAL(c[PRISM_COL_BYTES_L0], 0.0);
 }
 

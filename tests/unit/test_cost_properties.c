@@ -11,8 +11,8 @@
  * Naive walker (small models): assigns layers to stages from the documented split rule,
  * SIMULATES each stage's schedule (Megatron's warm-up / steady / cool-down order) to find
  * the in-flight activation peak, sums per-layer static bytes, and rebuilds the step time
- * from the schedule formula plus the slowest stage's optimizer update; it must match explain's per-stage values and the kernel's
- * columns to 1e-9 relative.
+ * from the schedule formula plus the slowest stage's optimizer update; it must match explain's
+ * per-stage values and the kernel's columns to 1e-9 relative.
  */
 #include <string.h>
 
@@ -31,12 +31,19 @@ static gboolean random_strategy(const PrismCostModel *cm, GRand *rng, PrismStrat
     TestBatch b;
     if (!test_random_batch(cm, rng, 1, &b))
         return FALSE;
-    *s = (PrismStrategy){.devices = b.key.devices, .dp = (uint32_t)b.dp[0],
-                         .tp = (uint32_t)b.tp[0], .pp = b.key.pp, .vpp = b.key.vpp,
-                         .cp = (uint32_t)b.cp[0], .ep = (uint32_t)b.ep[0],
-                         .mbs = (uint32_t)b.mbs[0], .m = (uint32_t)b.m[0],
-                         .sp = (uint8_t)b.sp[0], .zero = (uint8_t)b.zero[0],
-                         .recompute = b.key.recompute, .schedule = b.key.schedule,
+    *s = (PrismStrategy){.devices = b.key.devices,
+                         .dp = (uint32_t)b.dp[0],
+                         .tp = (uint32_t)b.tp[0],
+                         .pp = b.key.pp,
+                         .vpp = b.key.vpp,
+                         .cp = (uint32_t)b.cp[0],
+                         .ep = (uint32_t)b.ep[0],
+                         .mbs = (uint32_t)b.mbs[0],
+                         .m = (uint32_t)b.m[0],
+                         .sp = (uint8_t)b.sp[0],
+                         .zero = (uint8_t)b.zero[0],
+                         .recompute = b.key.recompute,
+                         .schedule = b.key.schedule,
                          .rc_layers = b.key.rc_layers};
     test_batch_clear(&b);
     return TRUE;
@@ -129,16 +136,16 @@ static double simulate_peak(const PrismStrategy *st, uint32_t s, const double *a
         warm = p - s - 1;
     double cur = 0, peak = 0;
     uint64_t f = 0, b = 0;
-#define FWD()                                                                                  \
-    do {                                                                                       \
-        cur += act[v == 1 ? 0 : (f % ((uint64_t)p * v)) / p];                                 \
-        f++;                                                                                   \
-        peak = cur > peak ? cur : peak;                                                        \
+#define FWD()                                                                                      \
+    do {                                                                                           \
+        cur += act[v == 1 ? 0 : (f % ((uint64_t)p * v)) / p];                                      \
+        f++;                                                                                       \
+        peak = cur > peak ? cur : peak;                                                            \
     } while (0)
-#define BWD()                                                                                  \
-    do {                                                                                       \
-        cur -= act[v == 1 ? 0 : v - 1 - (b % ((uint64_t)p * v)) / p];                         \
-        b++;                                                                                   \
+#define BWD()                                                                                      \
+    do {                                                                                           \
+        cur -= act[v == 1 ? 0 : v - 1 - (b % ((uint64_t)p * v)) / p];                              \
+        b++;                                                                                       \
     } while (0)
     for (uint64_t i = 0; i < warm; i++)
         FWD();
@@ -191,8 +198,8 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
             chunk_of[at++] = j;
     }
     const double bwd = kn->v[PRISM_KNOB_BWD_RATIO];
-    const double rate = prism_cost_model_cluster(cm)->peak_flops[tr->dtype] *
-                        kn->v[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    const double rate =
+        prism_cost_model_cluster(cm)->peak_flops[tr->dtype] * kn->v[PRISM_KNOB_COMPUTE_EFFICIENCY];
     for (uint32_t s = 0; s < p; s++) {
         double act[64] = {0}, work = 0;
         for (uint32_t q = 0; q <= L + 1; q++) {
@@ -211,9 +218,8 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
                 while (pos > 0 && chunk_of[pos - 1] == j)
                     pos--;
                 pos = q - pos; /* index within the chunk */
-                mode = st->recompute == PRISM_RECOMPUTE_BLOCK
-                           ? (pos < st->rc_layers ? 2 : 0)
-                           : (int)st->recompute;
+                mode = st->recompute == PRISM_RECOMPUTE_BLOCK ? (pos < st->rc_layers ? 2 : 0)
+                                                              : (int)st->recompute;
             }
             if (j % p != s)
                 continue;
@@ -265,8 +271,8 @@ static void test_walker(void)
     size_t checked = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
     const uint32_t shapes[][3] = {{12, 1024, 16}, {21, 768, 12}, {30, 512, 8}};
     for (size_t mi = 0; mi < G_N_ELEMENTS(shapes); mi++) {
-        g_autoptr(PrismModel) m = test_gpt_model(shapes[mi][0], shapes[mi][1], shapes[mi][2],
-                                                 32000);
+        g_autoptr(PrismModel) m =
+            test_gpt_model(shapes[mi][0], shapes[mi][1], shapes[mi][2], 32000);
         g_autoptr(PrismCostModel) cm = test_cost_model(m, 96, 1024, PRISM_DTYPE_BF16, sets);
         for (int k = 0; k < 60; k++) {
             PrismStrategy st;
@@ -301,8 +307,8 @@ static void test_walker(void)
                 ok &= prism_test_close(act, w.stage_act[s], 1e-9, 0);
                 if (!ok) {
                     g_autofree char *txt = prism_strategy_format(&st);
-                    fprintf(stderr, "\n  walker differs: %s stage %u static %g/%g act %g/%g\n",
-                            txt, s, stat, w.stage_static[s], act, w.stage_act[s]);
+                    fprintf(stderr, "\n  walker differs: %s stage %u static %g/%g act %g/%g\n", txt,
+                            s, stat, w.stage_static[s], act, w.stage_act[s]);
                     break;
                 }
             }
@@ -319,8 +325,8 @@ static void test_walker(void)
             sched[st.schedule]++;
         }
     }
-    printf("\n  %zu strategies walked (1f1b %zu, interleaved %zu, gpipe %zu, zb-h1 %zu)\n",
-           checked, sched[0], sched[1], sched[2], sched[3]);
+    printf("\n  %zu strategies walked (1f1b %zu, interleaved %zu, gpipe %zu, zb-h1 %zu)\n", checked,
+           sched[0], sched[1], sched[2], sched[3]);
     CU_ASSERT_TRUE(checked > 100);
     for (int i = 0; i < PRISM_SCHEDULE_COUNT; i++)
         CU_ASSERT_TRUE(sched[i] > 0);

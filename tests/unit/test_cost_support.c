@@ -47,8 +47,8 @@ PrismCluster *test_cluster(void)
     return c;
 }
 
-PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
-                                PrismDtype dtype, const char *const *sets)
+PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq, PrismDtype dtype,
+                                const char *const *sets)
 {
     g_autoptr(PrismCluster) c = test_cluster();
     PrismTraining t;
@@ -142,11 +142,17 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
                         continue;
                     for (uint8_t sp = 0; sp <= 1; sp++)
                         for (uint8_t z = 0; z <= 3; z++) {
-                            PrismStrategy s = {.devices = key.devices, .dp = dp, .tp = tp,
-                                               .pp = key.pp, .vpp = key.vpp, .cp = cp,
-                                               .ep = ep, .mbs = mbs,
+                            PrismStrategy s = {.devices = key.devices,
+                                               .dp = dp,
+                                               .tp = tp,
+                                               .pp = key.pp,
+                                               .vpp = key.vpp,
+                                               .cp = cp,
+                                               .ep = ep,
+                                               .mbs = mbs,
                                                .m = (uint32_t)(t->gbs / dp / mbs),
-                                               .sp = sp, .zero = z,
+                                               .sp = sp,
+                                               .zero = z,
                                                .recompute = key.recompute,
                                                .schedule = key.schedule,
                                                .rc_layers = key.rc_layers};
@@ -181,8 +187,8 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         out->m[i] = s->m;
         out->zero[i] = s->zero;
     }
-    out->lanes = (PrismLanes){out->tp, out->cp, out->dp, out->ep, out->sp, out->mbs,
-                              out->m, out->zero, n};
+    out->lanes =
+        (PrismLanes){out->tp, out->cp, out->dp, out->ep, out->sp, out->mbs, out->m, out->zero, n};
     return TRUE;
 }
 
@@ -198,8 +204,7 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     g_autoptr(PrismModel) m = prism_model_zoo_get(prism_model_zoo_name(i), &error);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     static const char *const clusters[] = {"A100-80GB", "H100-SXM", "MI300X"};
-    g_autoptr(PrismCluster) c =
-        prism_cluster_preset(clusters[g_rand_int_range(rng, 0, 3)], &error);
+    g_autoptr(PrismCluster) c = prism_cluster_preset(clusters[g_rand_int_range(rng, 0, 3)], &error);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     PrismTraining t;
     prism_training_default(&t);

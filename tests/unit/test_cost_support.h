@@ -16,8 +16,8 @@ PrismModel *test_gpt_model(uint32_t L, uint64_t h, uint32_t a, uint64_t V);
 PrismCluster *test_cluster(void);
 
 /** Cost model with default knobs, then "name=value" overrides (NULL-terminated). */
-PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
-                                PrismDtype dtype, const char *const *sets);
+PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq, PrismDtype dtype,
+                                const char *const *sets);
 
 /** Parse a strategy for @p devices and the model's training; asserts on failure. */
 PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const char *text);
