@@ -34,22 +34,35 @@ void prism_refine_solution_free(PrismRefineSolution *s)
 double prism_refine_inflight(PrismSchedule schedule, uint32_t pp, uint32_t vpp, uint32_t m,
                              uint32_t s, uint32_t c)
 {
-    /* The cost model's rule (cost/cost_stages.c): pp = 1: 1; GPipe: m; 1F1B and ZB-H1:
-     * pp - s; interleaved: the chunk-c units among the first 2(pp-s-1) + (vpp-1)pp + 1
-     * forward units, or pp per chunk when m <= pp. */
+    /* The cost model's schedules (cost/cost_stages.c): pp = 1: 1; GPipe: m; 1F1B and
+     * ZB-H1: pp - s. Interleaved: Megatron's order (warm-up W = min(2(pp-s-1) +
+     * (vpp-1)pp, m vpp) forwards, then forward/backward pairs, then backwards; forward
+     * unit k runs chunk (k mod pp vpp)/pp, backward unit k chunk vpp-1-(k mod pp vpp)/pp)
+     * has several in-flight states; the cost model takes the peak over them. Here: the
+     * largest count of chunk c over those states, an upper bound per chunk (exact for
+     * the peak state when chunks are even). */
     if (pp == 1)
         return 1.0;
     if (schedule == PRISM_SCHEDULE_GPIPE)
         return (double)m;
-    if (schedule == PRISM_SCHEDULE_INTERLEAVED) {
-        if (m <= pp)
-            return (double)pp;
-        uint64_t U = 2ull * (pp - s - 1) + (uint64_t)(vpp - 1) * pp + 1, cnt = 0;
-        for (uint64_t u = 0; u < U; u++)
-            cnt += (u / pp) % vpp == c;
-        return (double)cnt;
+    if (schedule != PRISM_SCHEDULE_INTERLEAVED)
+        return (double)(pp - s);
+    const uint64_t total = (uint64_t)m * vpp, period = (uint64_t)pp * vpp;
+    const uint64_t warm = MIN(2ull * (pp - s - 1) + (uint64_t)(vpp - 1) * pp, total);
+    int64_t cur = 0, best = 0;
+    for (uint64_t f = 0, b = 0; f < total;) {
+        if ((f % period) / pp == c)
+            cur++;
+        f++;
+        if (f > warm || f == total)
+            best = cur > best ? cur : best;
+        if (f > warm) {
+            if (vpp - 1 - (b % period) / pp == c)
+                cur--;
+            b++;
+        }
     }
-    return (double)(pp - s);
+    return (double)best;
 }
 
 static int64_t mul_mu(double mu, int64_t bytes)
@@ -316,6 +329,52 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* vpp > 1: the chunk-wise search is conservative (budget/vpp per chunk), so improve its
+ * result by first-improvement local moves on the exact surrogate: shift one layer across
+ * a chunk boundary, or change one layer's recompute mode. Deterministic order. */
+static void local_search(const PrismRefineProblem *p, PrismRefineSolution *sol)
+{
+    const uint32_t C = p->pp * p->vpp, L = p->n_layers;
+    gboolean improved = TRUE;
+    for (int iter = 0; iter < 1000 && improved; iter++) {
+        improved = FALSE;
+        for (uint32_t j = 0; j + 1 < C && !improved; j++)
+            for (int dir = -1; dir <= 1 && !improved; dir += 2) {
+                /* dir -1: last layer of chunk j moves to j+1; +1: first of j+1 to j */
+                uint32_t *from = &sol->chunk_layers[dir < 0 ? j : j + 1];
+                uint32_t *to = &sol->chunk_layers[dir < 0 ? j + 1 : j];
+                if (*from <= 1)
+                    continue;
+                (*from)--;
+                (*to)++;
+                int64_t v = prism_refine_evaluate(p, sol->chunk_layers, sol->layer_rc, NULL, NULL);
+                if (v < sol->step_ps) {
+                    sol->step_ps = v;
+                    improved = TRUE;
+                } else {
+                    (*from)++;
+                    (*to)--;
+                }
+            }
+        for (uint32_t q = 0; q < L && !improved; q++)
+            for (uint8_t r = 0; r < 3 && !improved; r++) {
+                uint8_t old = sol->layer_rc[q];
+                if (r == old || !(p->modes & (1u << r)))
+                    continue;
+                sol->layer_rc[q] = r;
+                int64_t v = prism_refine_evaluate(p, sol->chunk_layers, sol->layer_rc, NULL, NULL);
+                if (v < sol->step_ps) {
+                    sol->step_ps = v;
+                    improved = TRUE;
+                } else {
+                    sol->layer_rc[q] = old;
+                }
+            }
+    }
+    sol->step_ps = prism_refine_evaluate(p, sol->chunk_layers, sol->layer_rc, sol->stage_time_ps,
+                                         sol->stage_mem);
+}
+
 PrismRefineSolution *prism_refine_solve(const PrismRefineProblem *p, GError **error)
 {
     if (p->pp == 0 || p->vpp == 0 || (uint64_t)p->pp * p->vpp > p->n_layers ||
@@ -376,6 +435,26 @@ PrismRefineSolution *prism_refine_solve(const PrismRefineProblem *p, GError **er
     g_free(S.front);
     g_free(S.cost);
     g_free(S.pick);
+    if (best != NULL && p->vpp > 1)
+        local_search(p, best);
+    if (p->vpp > 1 && p->start_chunks != NULL && p->start_rc != NULL) {
+        PrismRefineSolution *alt = g_new0(PrismRefineSolution, 1);
+        alt->pp = p->pp;
+        alt->vpp = p->vpp;
+        alt->n_layers = S.L;
+        alt->chunk_layers = g_memdup2(p->start_chunks, S.C * sizeof(uint32_t));
+        alt->layer_rc = g_memdup2(p->start_rc, S.L ? S.L : 1);
+        alt->stage_time_ps = g_new0(int64_t, p->pp);
+        alt->stage_mem = g_new0(int64_t, p->pp);
+        alt->step_ps = prism_refine_evaluate(p, alt->chunk_layers, alt->layer_rc, NULL, NULL);
+        local_search(p, alt);
+        if (alt->step_ps != PRISM_DC_INF && (best == NULL || alt->step_ps < best->step_ps)) {
+            prism_refine_solution_free(best);
+            best = alt;
+        } else {
+            prism_refine_solution_free(alt);
+        }
+    }
     if (best == NULL)
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                     "refine: no split of the %u layers over pp*vpp = %u*%u chunks with the "

@@ -110,15 +110,13 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
         !prism_cost_eval_layout(cm, s, r->uniform, r->uniform_cols, error))
         return NULL;
     PrismRefineProblem p;
-    PrismRefineLayer *layers = NULL;
-    double *mu = NULL;
-    if (!build_problem(cm, s, r->uniform_cols, &p, &layers, &mu, error)) {
-        g_free(layers);
+    g_autofree PrismRefineLayer *layers = NULL;
+    g_autofree double *mu = NULL;
+    if (!build_problem(cm, s, r->uniform_cols, &p, &layers, &mu, error))
         return NULL;
-    }
+    p.start_chunks = r->uniform->chunk_layers;
+    p.start_rc = r->uniform->layer_rc;
     g_autoptr(PrismRefineSolution) sol = prism_refine_solve(&p, NULL); /* NULL: keep uniform */
-    g_free(layers);
-    g_free(mu);
     r->refined = prism_layout_copy(r->uniform);
     memcpy(r->refined_cols, r->uniform_cols, sizeof r->refined_cols);
     r->surrogate_ps = PRISM_DC_INF;
@@ -131,6 +129,15 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
         double cols[PRISM_COL_COUNT];
         if (!prism_cost_eval_layout(cm, s, cand, cols, error))
             return NULL;
+        if (prism_log_threshold() >= PRISM_LOG_DEBUG)
+            prism_log(PRISM_LOG_DEBUG, -1,
+                  "refine: surrogate step uniform %.4f s, refined %.4f s; exact uniform %.4f s "
+                  "(fits %d), refined %.4f s (fits %d, peak %.2f GiB)",
+                  (double)prism_refine_evaluate(&p, r->uniform->chunk_layers,
+                                                r->uniform->layer_rc, NULL, NULL) * 1e-12,
+                  (double)sol->step_ps * 1e-12, r->uniform_cols[PRISM_COL_TIME_STEP],
+                  r->uniform_cols[PRISM_COL_FEASIBLE] > 0.5, cols[PRISM_COL_TIME_STEP],
+                  cols[PRISM_COL_FEASIBLE] > 0.5, cols[PRISM_COL_MEM_PEAK] / 1073741824.0);
         gboolean was_ok = r->uniform_cols[PRISM_COL_FEASIBLE] > 0.5;
         gboolean now_ok = cols[PRISM_COL_FEASIBLE] > 0.5;
         gboolean better = now_ok && (!was_ok || cols[PRISM_COL_TIME_STEP] <

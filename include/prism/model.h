@@ -47,7 +47,7 @@ typedef struct PrismAttnSpec {
     PrismAttnKind kind;
     uint32_t n_heads;
     uint32_t n_kv_heads; /**< == n_heads for MHA, 1 for MQA; MLA: == n_heads */
-    uint32_t head_dim;   /**< q/k/v head dim (standard); MLA: unused, see below */
+    uint32_t head_dim;   /**< q/k/v head dim (standard); MLA: qk_nope + qk_rope */
     gboolean qkv_bias;   /**< bias on Q, K, V projections */
     gboolean out_bias;   /**< bias on the output projection */
     /* MLA only (0 otherwise) */

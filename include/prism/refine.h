@@ -21,7 +21,9 @@
  * (entry [i][j] = best time of a chunk holding layers i..j-1, +inf above a threshold on
  * the slowest stage), folded with the engine; thresholds are scanned upward from the
  * smallest feasible one until m * threshold alone exceeds the best step found.
- * For vpp > 1 each chunk is checked against budget/vpp and threshold/vpp (conservative).
+ * For vpp > 1 each chunk is checked against budget/vpp (conservative), and the result
+ * and the optional start layout (the uniform split) are improved by local moves on the
+ * exact surrogate (shift one layer across a chunk boundary, change one layer's mode).
  * The refined layout is then evaluated EXACTLY with prism_cost_eval_layout() (the same
  * formulas as `prism explain`); it is reported only if that exact step time beats the
  * default layout's, otherwise the default is kept (gain 0).
@@ -61,6 +63,9 @@ typedef struct PrismRefineProblem {
     /** embedding (on chunk 0) and head (on the last chunk): time, static, activations */
     int64_t first_time_ps, first_static, first_act;
     int64_t last_time_ps, last_static, last_act;
+    /** optional start layout for the vpp > 1 local search (NULL = none) */
+    const uint32_t *start_chunks;
+    const uint8_t *start_rc;
 } PrismRefineProblem;
 
 /** A surrogate solution. */
@@ -93,7 +98,9 @@ int64_t prism_refine_evaluate(const PrismRefineProblem *p, const uint32_t *chunk
  */
 PrismRefineSolution *prism_refine_solve(const PrismRefineProblem *p, GError **error);
 
-/** In-flight micro-batches of (stage s, chunk c) as the cost model counts them. */
+/** In-flight micro-batches of (stage s, chunk c): the cost model's rule; for the
+ *  interleaved schedule the largest count of chunk c over Megatron's in-flight states
+ *  (an upper bound of the cost model's peak state). Not collective. */
 double prism_refine_inflight(PrismSchedule schedule, uint32_t pp, uint32_t vpp, uint32_t m,
                              uint32_t s, uint32_t c);
 

@@ -220,11 +220,6 @@ gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out
 
 static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError **error)
 {
-    if (o->force && o->output == NULL && (o->flags & PRISM_OPT_OUTPUT)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
-                    "--force only applies with -o/--output FILE");
-        return FALSE;
-    }
     in->defaults_used = o->model == NULL && o->cluster == NULL && o->devices == NULL;
     in->model = prism_model_resolve(o->model ? o->model : PRISM_DEFAULT_MODEL, error);
     if (in->model == NULL)

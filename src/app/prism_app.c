@@ -95,8 +95,13 @@ static gboolean dispatch(PrismComm *comm, int argc, char **argv, GError **error)
 int prism_app_main(int argc, char **argv)
 {
     /* A singleton (no mpirun) need not fork an orted: keeps `prism plan` fast. */
-    if (g_getenv("OMPI_COMM_WORLD_SIZE") == NULL && g_getenv("PMIX_RANK") == NULL)
+    if (g_getenv("OMPI_COMM_WORLD_SIZE") == NULL && g_getenv("PMIX_RANK") == NULL) {
         g_setenv("OMPI_MCA_ess_singleton_isolated", "1", FALSE);
+        /* A singleton has no peers, so the plain ob1 PML will do; the default selection
+         * probes the psm/psm2 MTLs, which costs ~0.2 s of MPI_Init here (half of a
+         * default `prism plan`). Under mpirun the site's choice is left alone. */
+        g_setenv("OMPI_MCA_pml", "ob1", FALSE);
+    }
     /* prism never uses shared file pointers, but Open MPI's OMPIO sets one up at every
      * MPI_File_open (the HDF5 landscape): "sm" now and then prints "unable to open file
      * for mmap", "lockedfile" leaves FILE-<job>-<pid>.lock behind after a SIGKILL. */

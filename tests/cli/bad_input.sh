@@ -65,7 +65,15 @@ expect_bad "fp32 on Ascend" -- inputs --cluster Ascend-910B --dtype fp32 -- "'As
 expect_bad "budget above memory" -- inputs --mem-budget 100 -- "--mem-budget 100" "80 GiB"
 expect_bad "two models" -- models gpt3-175b llama2-7b -- "at most one"
 
+# plan and sweep load their inputs with the same loader: same errors, and no output file.
+expect_bad "plan: unknown model" -- plan --model llama3-7b -- "llama3-8b"
+expect_bad "plan: bad cluster file" -- plan --cluster "$bad/cluster-zero-size.ini" -- "[level.0] size = 0"
+expect_bad "plan: dtype conflict" -- plan --dtype fp8 -- "--dtype fp8"
+expect_bad "sweep: bad config" -- sweep -m "$bad/hf-truncated.json" -o bad-sweep.h5 -- "hf-truncated.json"
+cli_checks=$((cli_checks + 1))
+[[ ! -e bad-sweep.h5 && ! -e bad-sweep.h5.partial ]] || cli_fail "sweep with bad input left a file"
+
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 4 + 1))
+cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 4 + 5 + 1))

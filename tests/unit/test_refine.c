@@ -224,17 +224,19 @@ static void test_hand_example(void)
 
 static void test_inflight_rule(void)
 {
-    /* 1F1B: pp - s; GPipe: m; pp = 1: 1; interleaved pp = 4, vpp = 2, m = 8, stage 0:
-     * U = 2*3 + 4 + 1 = 11 units, u / 4 % 2 == 0 for u in 0..3 and 8..10 -> 7 in chunk 0,
-     * 4 in chunk 1; stage 3: U = 5 -> 4 in chunk 0, 1 in chunk 1; m <= pp -> pp. */
+    /* 1F1B: pp - s; GPipe: m; pp = 1: 1. Interleaved pp = 4, vpp = 2, m = 8 (16 units):
+     * stage 0 warms up with 2*3 + 4 = 10 forwards (chunk 0: units 0-3, 8-9 = 6; chunk 1:
+     * 4); then each forward is followed by a backward (backward units 0-3 run chunk 1,
+     * 4-7 chunk 0): states after each forward are (7,4) (8,3) (8,3) (8,3) (8,3) (7,4),
+     * so the per-chunk maxima are 8 and 4. Stage 3 warms up with 4 (chunk 0 = 4); the
+     * states are (4,1) x4, (5,0) x4, (4,1) x4 -> maxima 5 and 1. */
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_1F1B, 8, 1, 32, 3, 0), 5.0);
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_GPIPE, 8, 1, 32, 3, 0), 32.0);
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_1F1B, 1, 1, 32, 0, 0), 1.0);
-    CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 8, 0, 0), 7.0);
+    CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 8, 0, 0), 8.0);
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 8, 0, 1), 4.0);
-    CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 8, 3, 0), 4.0);
+    CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 8, 3, 0), 5.0);
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 8, 3, 1), 1.0);
-    CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 4, 3, 1), 4.0);
 }
 
 static PrismCostModel *deepseek(GError **error)
