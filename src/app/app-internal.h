@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include <prism/comm.h>
 #include <prism/core.h>
@@ -111,6 +112,14 @@ gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out
  * Positional arguments are left in argv (argv[1..argc-1]); the command checks them.
  */
 gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
+
+/**
+ * Append @p m as one JSON object to @p b (the `prism models NAME --json` object: summary
+ * fields, parameter counts and the layer sequence). Not collective.
+ */
+void prism_app_model_json(JsonBuilder *b, const PrismModel *m);
+/** Append @p c as one JSON object (the `prism clusters NAME --json` object). */
+void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c);
 
 /** Print the builder's root as pretty JSON plus a newline (the builder is a JsonBuilder *). */
 void prism_app_print_json(FILE *out, void *json_builder);

@@ -55,7 +55,7 @@ static char *levels_text(const PrismCluster *c)
     return g_string_free(s, FALSE);
 }
 
-static void cluster_json(JsonBuilder *b, const PrismCluster *c)
+void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
 {
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "name");
@@ -147,11 +147,11 @@ gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **err
         if (o.json) {
             g_autoptr(JsonBuilder) b = json_builder_new();
             if (argc == 2) {
-                cluster_json(b, cs[0]);
+                prism_app_cluster_json(b, cs[0]);
             } else {
                 json_builder_begin_array(b);
                 for (size_t i = 0; i < n; i++)
-                    cluster_json(b, cs[i]);
+                    prism_app_cluster_json(b, cs[i]);
                 json_builder_end_array(b);
             }
             prism_app_print_json(out, b);

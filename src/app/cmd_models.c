@@ -190,10 +190,70 @@ static void print_one(FILE *out, const PrismModel *m)
     fprintf(out, "\n");
 }
 
-static void one_json(JsonBuilder *b, const PrismModel *m)
+static void member_int(JsonBuilder *b, const char *name, gint64 v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_add_int_value(b, v);
+}
+
+static void member_bool(JsonBuilder *b, const char *name, gboolean v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_add_boolean_value(b, v);
+}
+
+/* Every field of every block spec: with the sequence, enough to rebuild the IR. */
+static void specs_json(JsonBuilder *b, const PrismModel *m)
+{
+    json_builder_set_member_name(b, "specs");
+    json_builder_begin_array(b);
+    for (uint32_t i = 0; i < m->n_specs; i++) {
+        const PrismAttnSpec *a = &m->specs[i].attn;
+        const PrismMlpSpec *p = &m->specs[i].mlp;
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "attention");
+        json_builder_add_string_value(b, attn_label(a));
+        member_int(b, "heads", a->n_heads);
+        member_int(b, "kv_heads", a->n_kv_heads);
+        member_int(b, "head_dim", a->head_dim);
+        member_bool(b, "qkv_bias", a->qkv_bias);
+        member_bool(b, "out_bias", a->out_bias);
+        member_int(b, "q_lora_rank", a->q_lora_rank);
+        member_int(b, "kv_lora_rank", a->kv_lora_rank);
+        member_int(b, "qk_nope_head_dim", a->qk_nope_head_dim);
+        member_int(b, "qk_rope_head_dim", a->qk_rope_head_dim);
+        member_int(b, "v_head_dim", a->v_head_dim);
+        json_builder_set_member_name(b, "mlp");
+        json_builder_add_string_value(b, p->act == PRISM_MLP_SWIGLU ? "swiglu" : "gelu");
+        member_bool(b, "mlp_bias", p->bias);
+        member_int(b, "ffn", (gint64)p->ffn_hidden);
+        member_int(b, "experts", p->n_experts);
+        member_int(b, "top_k", p->top_k);
+        member_int(b, "shared_experts", p->n_shared);
+        member_int(b, "expert_ffn", (gint64)p->expert_hidden);
+        member_int(b, "shared_ffn", (gint64)p->shared_hidden);
+        json_builder_set_member_name(b, "capacity_factor");
+        json_builder_add_double_value(b, p->capacity_factor);
+        json_builder_set_member_name(b, "norm");
+        json_builder_add_string_value(b, m->specs[i].norm == PRISM_NORM_RMSNORM ? "rmsnorm"
+                                                                                 : "layernorm");
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
+void prism_app_model_json(JsonBuilder *b, const PrismModel *m)
 {
     json_builder_begin_object(b);
     summary_json(b, m);
+    member_int(b, "max_positions", (gint64)m->max_positions);
+    json_builder_set_member_name(b, "positions");
+    json_builder_add_string_value(b, m->pos == PRISM_POS_ROPE ? "rope" : "learned");
+    json_builder_set_member_name(b, "final_norm");
+    json_builder_add_string_value(b, m->final_norm == PRISM_NORM_RMSNORM ? "rmsnorm"
+                                                                         : "layernorm");
+    member_bool(b, "head_bias", m->head_bias);
+    specs_json(b, m);
     json_builder_set_member_name(b, "sequence");
     json_builder_begin_array(b);
     for (uint32_t i = 0; i < m->n_layers; i++) {
@@ -252,7 +312,7 @@ gboolean prism_cmd_models(PrismComm *comm, int argc, char **argv, GError **error
         if (o.json) {
             g_autoptr(JsonBuilder) b = json_builder_new();
             if (argc == 2) {
-                one_json(b, models[0]);
+                prism_app_model_json(b, models[0]);
             } else {
                 json_builder_begin_array(b);
                 for (size_t i = 0; i < n; i++) {

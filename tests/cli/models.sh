@@ -13,7 +13,7 @@ expect_ok "one model: published comparison" 'published 671B \(\+0\.00%' -- model
 expect_ok "config.json: Mixtral total" 'total 46\.7028B' -- models "$hf/mixtral-8x7b.json"
 expect_ok "case-insensitive name" 'model llama3\.1-405b' -- models LLAMA3.1-405B
 expect_json "JSON list" 'len(d) >= 20 and any(m["name"] == "llama2-70b" and m["params"] == 68976648192 for m in d)' -- models --json
-expect_json "JSON one model" 'd["name"] == "deepseek-v3" and len(d["sequence"]) == 65 and d["sequence"][62]["kind"] == "mtp"' -- models --json deepseek-v3
+expect_json "JSON one model" 'd["name"] == "deepseek-v3" and len(d["sequence"]) == 65 and d["sequence"][62]["kind"] == "mtp" and d["specs"][1]["experts"] == 256 and d["specs"][0]["ffn"] == 18432' -- models --json deepseek-v3
 expect_ok "--help" '^  prism models ' -- models --help
 expect_ok "-h" 'Hugging Face config.json' -- models -h
 cli_done 12
