@@ -11,6 +11,7 @@
 
 #include <prism/cluster.h>
 #include <prism/core.h>
+#include <prism/knobs.h>
 #include <prism/smsg.h>
 
 #include "prism_test_util.h"
@@ -260,22 +261,25 @@ static void test_hand_cost_mlp(void)
 {
     /* transformer-mlp at tp = 8 on A100-80GB (NVLink 300 GB/s, latency a of the preset's
      * level 0 (3 us when written); 312 TFLOP/s bf16;
-     * default knobs compute_efficiency 0.6, net_efficiency 0.8):
-     *   R = 2048 rows, h = 12288, f = 49152, 2-byte activations, F = 312e12 * 0.6,
-     *   B = 300e9 * 0.8, AR(S) = 2 (7/8) S / B + 14 a.
+     * default knobs e = compute_efficiency, n = net_efficiency, read from the knob table so
+     * the defaults may move):
+     *   R = 2048 rows, h = 12288, f = 49152, 2-byte activations, F = 312e12 * e,
+     *   B = 300e9 * n, AR(S) = 2 (7/8) S / B + 14 a.
      *   fc1 col: 6 R h f / (8 F); fc2 row: the same; gelu feat: 3 R f / (8 F).
      *   x(rep) -> fc1(col): forward nothing, backward the input-gradient partial sums are
      *   all-reduced: AR(R h 2). fc2 (partial) -> y(rep): forward AR(R h 2), backward none.
      *   Every other edge keeps its layout. Each term is rounded to picoseconds. */
     PrismSmsgEnv env;
     env_for(&env, 8);
-    CU_ASSERT_DOUBLE_EQUAL(env.flops_per_s, 312e12 * 0.6, 1.0);
-    CU_ASSERT_DOUBLE_EQUAL(env.bw_Bps, 300e9 * 0.8, 1.0);
+    const double e = prism_knob_info(PRISM_KNOB_COMPUTE_EFFICIENCY)->def;
+    const double n = prism_knob_info(PRISM_KNOB_NET_EFFICIENCY)->def;
+    CU_ASSERT_DOUBLE_EQUAL(env.flops_per_s, 312e12 * e, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(env.bw_Bps, 300e9 * n, 1.0);
     g_autoptr(PrismCluster) cl = prism_cluster_preset("A100-80GB", NULL);
     CU_ASSERT_EQUAL(env.level, 0);
     double a = cl->levels[0].latency_us * 1e-6;
     CU_ASSERT_DOUBLE_EQUAL(env.latency_s, a, 0.0);
-    double R = 2048, h = 12288, f = 49152, F = 312e12 * 0.6, B = 300e9 * 0.8;
+    double R = 2048, h = 12288, f = 49152, F = 312e12 * e, B = 300e9 * n;
     double mm = 6 * R * h * f / (8 * F), gelu = 3 * R * f / (8 * F);
     double ar = 2 * 7.0 / 8 * (R * h * 2) / B + 14 * a;
     int64_t expect = 2 * prism_smsg_ps(mm) + prism_smsg_ps(gelu) + 2 * prism_smsg_ps(ar);
