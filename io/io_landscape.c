@@ -28,7 +28,7 @@
 void prism_landscape_options_default(PrismLandscapeOptions *opts)
 {
     memset(opts, 0, sizeof *opts);
-    opts->deflate = 4;
+    opts->deflate = 1; /* level 1 (deflate_fast): io/README.md has the measurements */
     opts->chunk_rows = 65536;
     opts->spill_rows = 65536;
     opts->fsync = TRUE;

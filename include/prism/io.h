@@ -98,7 +98,7 @@ const char *prism_store_name(PrismStore store);
 
 /** Writer options; prism_landscape_options_default() gives the documented defaults. */
 typedef struct PrismLandscapeOptions {
-    int deflate;          /**< 0..9, 0 = no compression filters (default 4) */
+    int deflate;          /**< 0..9, 0 = no compression filters (default 1) */
     uint64_t chunk_rows;  /**< HDF5 chunk length in rows (default 65536) */
     uint64_t spill_rows;  /**< rows per spill record = the SIGKILL loss bound (default 65536) */
     gboolean no_landscape; /**< write attributes, /pareto and /topk only */

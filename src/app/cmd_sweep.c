@@ -307,74 +307,15 @@ static char *json_text(JsonBuilder *b)
     return json_generator_to_data(gen, NULL);
 }
 
+/* The `prism models NAME --json` / `prism clusters NAME --json` objects. */
 static void add_model(JsonBuilder *b, const Point *p)
 {
-    const PrismModel *m = p->model;
-    PrismParamCount pc;
-    prism_model_params(m, &pc);
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "name");
-    json_builder_add_string_value(b, m->name);
-    json_builder_set_member_name(b, "given_as");
-    json_builder_add_string_value(b, p->model_name);
-    json_builder_set_member_name(b, "family");
-    json_builder_add_string_value(b, m->family ? m->family : "");
-    json_builder_set_member_name(b, "layers");
-    json_builder_add_int_value(b, prism_model_n_blocks(m));
-    json_builder_set_member_name(b, "mtp_layers");
-    json_builder_add_int_value(b, prism_model_n_mtp(m));
-    json_builder_set_member_name(b, "hidden");
-    json_builder_add_int_value(b, (gint64)m->hidden);
-    json_builder_set_member_name(b, "vocab");
-    json_builder_add_int_value(b, (gint64)m->vocab);
-    json_builder_set_member_name(b, "heads");
-    json_builder_add_int_value(b, m->n_specs ? m->specs[0].attn.n_heads : 0);
-    json_builder_set_member_name(b, "kv_heads");
-    json_builder_add_int_value(b, m->n_specs ? m->specs[0].attn.n_kv_heads : 0);
-    json_builder_set_member_name(b, "experts");
-    json_builder_add_int_value(b, prism_model_max_experts(m));
-    json_builder_set_member_name(b, "params");
-    json_builder_add_double_value(b, pc.total);
-    json_builder_set_member_name(b, "params_active");
-    json_builder_add_double_value(b, pc.active);
-    json_builder_end_object(b);
+    prism_app_model_json(b, p->model);
 }
 
 static void add_cluster(JsonBuilder *b, const Point *p)
 {
-    const PrismCluster *c = p->cluster;
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "name");
-    json_builder_add_string_value(b, c->name);
-    json_builder_set_member_name(b, "given_as");
-    json_builder_add_string_value(b, p->cluster_name);
-    json_builder_set_member_name(b, "memory_bytes");
-    json_builder_add_double_value(b, c->mem_bytes);
-    json_builder_set_member_name(b, "devices_per_node");
-    json_builder_add_int_value(b, c->devices_per_node);
-    json_builder_set_member_name(b, "peak_flops");
-    json_builder_begin_object(b);
-    for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
-        json_builder_set_member_name(b, prism_dtype_name((PrismDtype)d));
-        json_builder_add_double_value(b, c->peak_flops[d]);
-    }
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "levels");
-    json_builder_begin_array(b);
-    for (uint32_t l = 0; l < c->n_levels; l++) {
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "name");
-        json_builder_add_string_value(b, c->levels[l].name);
-        json_builder_set_member_name(b, "size");
-        json_builder_add_int_value(b, c->levels[l].size);
-        json_builder_set_member_name(b, "bandwidth_GBps");
-        json_builder_add_double_value(b, c->levels[l].bw_GBps);
-        json_builder_set_member_name(b, "latency_us");
-        json_builder_add_double_value(b, c->levels[l].latency_us);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    prism_app_cluster_json(b, p->cluster);
 }
 
 static void add_training(JsonBuilder *b, const PrismTraining *t)
@@ -685,7 +626,7 @@ done:
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
 {
     SweepOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_OUTPUT,
-                      .deflate = 4};
+                      .deflate = 1};
     const GOptionEntry entries[] = {
         {"grid", 'g', 0, G_OPTION_ARG_FILENAME, &o.grid,
          "grid file: models x clusters x devices x gbs x seq (io/README.md)", "FILE"},
@@ -707,7 +648,7 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
         {"no-landscape", 0, 0, G_OPTION_ARG_NONE, &o.no_landscape,
          "store only the fronts, top lists and provenance, not every row", NULL},
         {"hdf5-deflate", 0, 0, G_OPTION_ARG_INT, &o.deflate,
-         "deflate level 0 (none) to 9 of /landscape (default 4)", "LEVEL"},
+         "deflate level 0 (none) to 9 of /landscape (default 1)", "LEVEL"},
         {"hdf5-chunk", 0, 0, G_OPTION_ARG_INT64, &o.chunk,
          "HDF5 chunk length in rows (default 65536)", "ROWS"},
         {"spill-rows", 0, 0, G_OPTION_ARG_INT64, &o.spill_rows,

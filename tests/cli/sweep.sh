@@ -55,7 +55,7 @@ assert len(cols) == len(L.keys()) and cols[0] == "point" and cols[1] == "devices
 for c in cols:
     d = L[c]
     assert d.shape == (73784,), (c, d.shape)
-    assert d.chunks == (4096,) and d.compression == "gzip" and d.compression_opts == 4
+    assert d.chunks == (4096,) and d.compression == "gzip" and d.compression_opts == 1
     assert d.shuffle, c
 types = {"devices": np.uint32, "tp": np.uint32, "sp": np.uint8, "zero": np.uint8,
          "schedule": np.uint8, "rc_layers": np.uint16, "feasible": np.uint8,

@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+"""prism_landscape - read a prism HDF5 landscape (`prism sweep -o FILE.h5`) into numpy.
+
+    import prism_landscape as pl
+    ls = pl.load("landscape.h5", columns=["tp", "pp", "step_time", "peak_mem", "feasible"])
+    ls["step_time"]              # numpy array, one value per strategy (global row index)
+    ls.attrs["model"]            # root attributes; JSON text is decoded
+    m = ls.mask("feasible==1, tp<=8, schedule=1f1b")   # prism's --where syntax
+    front = pl.pareto_mask(ls["step_time"][m], ls["peak_mem"][m])
+
+Uses Debian's python3-h5py and python3-numpy: run with /usr/bin/python3 (a python3 from
+pyenv or a venv does not see them). Nothing here writes files.
+"""
+import json
+import re
+
+import h5py
+import numpy as np
+
+_OPS = {
+    "<=": np.less_equal,
+    ">=": np.greater_equal,
+    "==": np.equal,
+    "!=": np.not_equal,
+    "<": np.less,
+    ">": np.greater,
+    "=": np.equal,
+}
+_TERM = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(<=|>=|==|!=|<|>|=)\s*(\S+)\s*$")
+# The objective aliases prism accepts (search.h, cost.h).
+ALIASES = {"step": "step_time", "time_step": "step_time", "time.step": "step_time",
+           "memory": "peak_mem", "mem_peak": "peak_mem", "memory.peak": "peak_mem",
+           "throughput": "tokens_per_s", "tokens": "tokens_per_s", "bubble": "bubble_time"}
+GIB = 1024.0 ** 3
+
+
+def _text(v):
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def _attr(v):
+    v = _text(v)
+    if isinstance(v, str) and v[:1] in "{[":
+        try:
+            return json.loads(v)
+        except ValueError:
+            return v
+    if isinstance(v, np.integer):
+        return int(v)
+    return v
+
+
+class Landscape:
+    """Columns of /landscape (loaded on demand), root attributes, grid table and codes."""
+
+    def __init__(self, path, columns=None):
+        self.path = path
+        self._file = h5py.File(path, "r")
+        f = self._file
+        self.attrs = {k: _attr(v) for k, v in f.attrs.items()}
+        if "landscape" not in f:
+            raise ValueError("%s has no /landscape (written with --no-landscape?)" % path)
+        group = f["landscape"]
+        self.names = _text(group.attrs["columns"]).split(",")
+        self.codes = {c: _text(group[c].attrs["codes"]).split(",")
+                      for c in self.names if "codes" in group[c].attrs}
+        self.units = {c: _text(group[c].attrs.get("unit", "")) for c in self.names}
+        self.n = group[self.names[0]].shape[0]
+        self._cols = {}
+        for c in columns or []:
+            self[c]
+        self.grid = None
+        if "grid" in f:
+            g = f["grid"]
+            self.grid = {k: g[k][:] for k in g}
+            for k in ("model", "cluster"):
+                self.grid[k] = [_text(x) for x in self.grid[k]]
+
+    def column(self, name):
+        """Canonical column name for a name or alias; KeyError when unknown."""
+        name = ALIASES.get(name, name)
+        if name not in self.names:
+            close = [c for c in self.names if c.startswith(name[:2])]
+            raise KeyError("no column %r in %s (similar: %s)" % (name, self.path,
+                                                                 ", ".join(close) or "-"))
+        return name
+
+    def __getitem__(self, name):
+        name = self.column(name)
+        if name not in self._cols:
+            self._cols[name] = self._file["landscape"][name][:]
+        return self._cols[name]
+
+    def code(self, column, name):
+        """The number of a code name ("1f1b" -> 0) of a code column."""
+        return self.codes[self.column(column)].index(name)
+
+    def mask(self, where=None):
+        """Rows passing prism's --where syntax: "tp<=8, pp>=2, schedule=1f1b"."""
+        keep = np.ones(self.n, dtype=bool)
+        for term in filter(None, (t.strip() for t in (where or "").split(","))):
+            m = _TERM.match(term)
+            if not m:
+                raise ValueError("--where: %r is not COLUMN OP VALUE" % term)
+            col, op, value = self.column(m.group(1)), m.group(2), m.group(3)
+            try:
+                v = float(value)
+            except ValueError:
+                v = self.code(col, value)
+            keep &= _OPS[op](self[col], v)
+        return keep
+
+    def points(self):
+        """The grid points present (0 for a single setup)."""
+        return np.unique(self["point"])
+
+    def label(self, point):
+        """A short description of a grid point (or of the single setup)."""
+        if self.grid is not None and point < len(self.grid["rows"]):
+            g = self.grid
+            return "%s on %d x %s, gbs %d, seq %d" % (g["model"][point], g["devices"][point],
+                                                      g["cluster"][point], g["gbs"][point],
+                                                      g["seq"][point])
+        model = self.attrs.get("model", {})
+        cluster = self.attrs.get("cluster", {})
+        train = self.attrs.get("training", {})
+        name = model.get("name", "?") if isinstance(model, dict) else "?"
+        cname = cluster.get("name", "?") if isinstance(cluster, dict) else "?"
+        gbs = train.get("gbs", "?") if isinstance(train, dict) else "?"
+        return "%s on %s, gbs %s" % (name, cname, gbs)
+
+    def strategy(self, i):
+        """prism's text form of row i ("devices=8,dp=8,tp=1,...")."""
+        g = lambda c: int(self[c][i])
+        rc = self.codes["recompute"][g("recompute")]
+        if rc == "block":
+            rc = "block:%d" % g("rc_layers")
+        return ("devices=%d,dp=%d,tp=%d,pp=%d,vpp=%d,cp=%d,ep=%d,sp=%d,mbs=%d,m=%d,zero=%d,"
+                "recompute=%s,schedule=%s" % (g("devices"), g("dp"), g("tp"), g("pp"),
+                                              g("vpp"), g("cp"), g("ep"), g("sp"), g("mbs"),
+                                              g("m"), g("zero"), rc,
+                                              self.codes["schedule"][g("schedule")]))
+
+    def close(self):
+        self._file.close()
+
+
+def load(path, columns=None):
+    """Open a landscape; @columns are read at once, the others on first use."""
+    return Landscape(path, columns)
+
+
+def pareto_mask(*keys, maximize=None, block=1024):
+    """Boolean mask of the Pareto-optimal rows over @keys (1-D arrays, minimised unless
+    the matching @maximize entry is true). Ties follow prism (front.h): among identical
+    key vectors only the first row survives; NaN rows never enter. After a lexicographic
+    sort a row can only be dominated by earlier rows, so rows are filtered block by block
+    against the front so far (vectorised sort-filter-skyline)."""
+    maximize = maximize or [False] * len(keys)
+    k = np.column_stack([-np.asarray(x, float) if mx else np.asarray(x, float)
+                         for x, mx in zip(keys, maximize)])
+    n = k.shape[0]
+    ok = ~np.isnan(k).any(axis=1)
+    idx = np.flatnonzero(ok)
+    order = idx[np.lexsort(tuple([idx] + [k[idx, j] for j in range(k.shape[1] - 1, -1, -1)]))]
+    ks = k[order]
+    keep = np.zeros(n, dtype=bool)
+    front = np.empty((0, k.shape[1]))
+    for s in range(0, len(order), block):
+        b = ks[s:s + block]
+        rows = order[s:s + block]
+        if len(front):
+            # an earlier row <= in every key precedes (dominates or equals) this one
+            dom = np.zeros(len(b), dtype=bool)
+            for f0 in range(0, len(front), 4096):
+                f = front[f0:f0 + 4096]
+                dom |= (f[None, :, :] <= b[:, None, :]).all(axis=2).any(axis=1)
+            b, rows = b[~dom], rows[~dom]
+        if len(b):
+            within = (b[None, :, :] <= b[:, None, :]).all(axis=2)  # [j, i]: i precedes j
+            dominated = np.tril(within, -1).any(axis=1)
+            b, rows = b[~dominated], rows[~dominated]
+            front = np.vstack([front, b])
+            keep[rows] = True
+    return keep
+
+
+def ranks(values, mask, maximize=False):
+    """Rank (1 = best) of every row in @mask by @values (ties by row index); 0 elsewhere."""
+    r = np.zeros(len(values), dtype=np.int64)
+    idx = np.flatnonzero(mask)
+    v = -values[idx] if maximize else values[idx]
+    order = idx[np.lexsort((idx, v))]
+    r[order] = np.arange(1, len(order) + 1)
+    return r

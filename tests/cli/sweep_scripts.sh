@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# sweep_scripts.sh - the Python tools in scripts/ on real landscapes:
+#  - prism_landscape.pareto_mask equals an O(n^2) brute force on random data with ties
+#    (2-4 objectives, max:, NaN) and equals the /pareto that prism sweep stored;
+#  - Landscape.mask (prism's --where syntax) counts what `prism pareto --where` counts;
+#  - plot_fronts / plot_heatmap / plot_demo write PNGs, and the heatmap's cells equal the
+#    minimum computed directly;
+#  - compare_landscapes matches rows by strategy, not index (a filtered sweep lines up),
+#    reports no change for a file against itself and the changes of an ablation.
+source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
+source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
+py=/usr/bin/python3
+scripts=$PRISM_SOURCE_DIR/scripts
+$py -c "import h5py, numpy, matplotlib" 2>/dev/null || {
+    echo "SKIP: Debian's python3-h5py/numpy/matplotlib are missing"
+    exit 77
+}
+export PYTHONPATH=$scripts
+small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --no-fsync)
+
+for args in "-o a.h5" "-o b.h5 --set tp_overlap=0.5" "-o z.h5 --fix zero=1"; do
+    cli_checks=$((cli_checks + 1))
+    # shellcheck disable=SC2086
+    cli_run sweep "${small[@]}" $args
+    ((rc == 0)) || cli_fail "sweep $args exited $rc"
+done
+cli_checks=$((cli_checks + 1))
+cli_run sweep --grid "$PRISM_TEST_DATA/grids/small.ini" -o g.h5 --no-progress
+((rc == 0)) || cli_fail "grid sweep exited $rc"
+
+check "pareto_mask = brute force (random, ties, max:, NaN)" $py - <<'EOF'
+import numpy as np, prism_landscape as pl
+rng = np.random.default_rng(7)
+for k in (2, 3, 4):
+    for trial in range(20):
+        n = int(rng.integers(1, 300))
+        keys = [rng.integers(0, 6, n).astype(float) for _ in range(k)]  # many ties
+        keys[0][rng.random(n) < 0.05] = np.nan
+        mx = [bool(rng.integers(0, 2)) for _ in range(k)]
+        got = pl.pareto_mask(*keys, maximize=mx, block=int(rng.integers(1, 64)))
+        K = np.column_stack([-x if m else x for x, m in zip(keys, mx)])
+        want = np.zeros(n, bool)
+        for i in range(n):
+            if np.isnan(K[i]).any():
+                continue
+            beaten = False
+            for j in range(n):
+                if j == i or np.isnan(K[j]).any():
+                    continue
+                le = (K[j] <= K[i]).all()
+                if le and ((K[j] < K[i]).any() or j < i):
+                    beaten = True
+                    break
+            want[i] = not beaten
+        assert (got == want).all(), (k, trial)
+EOF
+check "pareto_mask = stored /pareto (a.h5, g.h5 per point)" $py - a.h5 g.h5 <<'EOF'
+import sys, h5py, numpy as np, prism_landscape as pl
+for path in sys.argv[1:]:
+    ls = pl.load(path)
+    obj = ls.attrs["objectives"].split(",")
+    stored = h5py.File(path, "r")["pareto/index"][:]
+    mine = []
+    for p in ls.points():
+        rows = np.flatnonzero((ls["feasible"] == 1) & (ls["point"] == p))
+        keys = [ls[o.replace("max:", "")][rows] for o in obj]
+        mine += list(rows[pl.pareto_mask(*keys, maximize=[o.startswith("max:") for o in obj])])
+    assert sorted(mine) == sorted(stored), (path, len(mine), len(stored))
+EOF
+expect_json "pareto --where" "d['points'][0]['matched'] > 0" -- \
+    pareto a.h5 --where "tp<=2,schedule=1f1b,mbs>1" --json
+check "mask counts what prism pareto --where counts" $py - a.h5 cli-stdout.txt <<'EOF'
+import sys, json, prism_landscape as pl
+ls = pl.load(sys.argv[1])
+d = json.load(open(sys.argv[2]))
+m = ls.mask("tp<=2,schedule=1f1b,mbs>1")
+assert int(m.sum()) == d["points"][0]["matched"]
+assert int((m & (ls["feasible"] == 1)).sum()) == d["points"][0]["feasible"]
+EOF
+
+check "plot_fronts per grid point" bash -c "$py $scripts/plot_fronts.py g.h5 -o fronts.png --all \
+    >fronts.txt"
+check "plot_fronts drew 8 fronts" grep -q "8 fronts" fronts.txt
+check "fronts.png is a PNG" $py -c "assert open('fronts.png','rb').read(8) == b'\x89PNG\r\n\x1a\n'"
+check "plot_heatmap" $py "$scripts/plot_heatmap.py" a.h5 --x tp --y pp -o heat.png
+check "heatmap cells = direct minimum" $py - a.h5 <<'EOF'
+import sys, numpy as np, prism_landscape as pl
+from plot_heatmap import best_table
+ls = pl.load(sys.argv[1])
+xv, yv, t, col, mx = best_table(ls, "tp", "pp", "step_time")
+f = ls["feasible"] == 1
+for i, y in enumerate(yv):
+    for j, x in enumerate(xv):
+        sel = f & (ls["tp"] == x) & (ls["pp"] == y)
+        want = ls["step_time"][sel].min() if sel.any() else np.nan
+        assert (np.isnan(want) and np.isnan(t[i, j])) or t[i, j] == want, (x, y)
+EOF
+check "plot_demo" $py "$scripts/plot_demo.py" a.h5 -o demo.png
+
+check "compare: a file against itself" bash -c "$py $scripts/compare_landscapes.py a.h5 a.h5 \
+    --json >self.json"
+check "compare: no change" $py -c "
+import json; d = json.load(open('self.json'))
+assert d['matched'] == d['rows_a'] == 73784 and d['value_changed'] == 0
+assert d['rank_changed'] == 0 and abs(d['rank_spearman'] - 1) < 1e-12 and d['top_overlap'] == 10"
+check "compare: ablation" bash -c "$py $scripts/compare_landscapes.py a.h5 b.h5 --json \
+    --csv rows.csv >ablation.json"
+check "compare: ablation changes" $py - a.h5 b.h5 <<'EOF'
+import json, csv, h5py, numpy as np
+d = json.load(open("ablation.json"))
+a, b = h5py.File("a.h5", "r")["landscape"], h5py.File("b.h5", "r")["landscape"]
+changed = int((a["step_time"][:] != b["step_time"][:]).sum())  # same space: same indices
+assert d["matched"] == 73784 and d["value_changed"] == changed > 0, (d["value_changed"], changed)
+rows = list(csv.DictReader(open("rows.csv")))
+assert len(rows) == 73784 and all(r["index_a"] == r["index_b"] for r in rows[:1000])
+EOF
+check "compare: matched by strategy, not index" bash -c "$py $scripts/compare_landscapes.py \
+    a.h5 z.h5 --json >filtered.json"
+check "compare: the zero=1 sweep lines up" $py - <<'EOF'
+import json, h5py, numpy as np
+d = json.load(open("filtered.json"))
+z = h5py.File("z.h5", "r")["landscape"]
+assert d["matched"] == d["rows_b"] == len(z["zero"]) and d["only_b"] == 0
+assert d["only_a"] == 73784 - d["rows_b"] and d["value_changed"] == 0
+EOF
+
+cli_done 20
