@@ -130,6 +130,11 @@ static gboolean front_precedes(PrismFront *f, const double *p, uint64_t pi)
     }
     if (f->hint < f->n && precedes(f->keys + f->hint * f->k, f->idx[f->hint], p, pi, f->k))
         return TRUE;
+    /* With 3 keys the bulk skyline is O(n log n) (Fenwick tree), so past a few thousand
+     * points a linear scan per offer costs more than buffering the offer and letting the
+     * next flush decide. */
+    if (f->k == 3 && f->n > 2048)
+        return FALSE;
     for (size_t i = 0; i < f->n; i++) {
         const double *q = f->keys + i * f->k;
         if (q[0] > p[0])

@@ -285,7 +285,30 @@ static void test_streaming_large(void)
     prism_front_free(g);
 }
 
+/* 3 keys and a front of more than 2048 points: offers skip the linear pre-filter and
+ * the flushes decide (Fenwick skyline); still equal to the O(n^2) oracle. */
+static void test_streaming_large_3d(void)
+{
+    size_t n = 6000, k = 3;
+    g_autofree double *keys = g_new(double, n * k);
+    g_autofree uint64_t *idx = g_new(uint64_t, n);
+    uint64_t s = 3;
+    for (size_t i = 0; i < n; i++) {
+        double x = (double)(rng_next(&s) >> 11) * 0x1p-53;
+        double y = (double)(rng_next(&s) >> 11) * 0x1p-53 * (1 - x);
+        keys[3 * i] = x;
+        keys[3 * i + 1] = y;
+        keys[3 * i + 2] = 1 - x - y + (double)(rng_next(&s) % 3) * 1e-4; /* near a plane */
+        idx[i] = i;
+    }
+    g_autoptr(PrismFront) want = brute_front(n, k, keys, idx);
+    g_autoptr(PrismFront) got = stream_front(n, k, keys, idx);
+    CU_ASSERT_TRUE(prism_front_size(want) > 2048);
+    CU_ASSERT_TRUE(prism_front_equal(want, got) && same_bytes(want, got));
+}
+
 static CU_TestInfo front_tests[] = {
+    {"streaming, large 3-D front", test_streaming_large_3d},
     {"hand example", test_hand_example},
     {"skyline == brute force (k = 1..5)", test_against_brute_force},
     {"merge laws", test_merge_laws},
