@@ -121,16 +121,18 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
                                    gboolean *torn, GError **error);
 
 /**
- * Read column @p col of record @p rec from the open file @p fd (@p path for messages) and
- * verify its CRC; copy rows [lo, hi) (global indices inside the record) into @p dst at
- * row (lo - dst_first). @p scratch is reused across calls. Errors:
- * PRISM_RUNTIME_ERROR_IO (read failure or CRC mismatch, naming the file and offset).
+ * Read rows [lo, hi) (global indices inside the record) of column @p col of record
+ * @p rec from the open file @p fd (@p path for messages) into @p dst at row
+ * (lo - dst_first). With @p verify the whole column segment is read and its CRC checked
+ * first (@p scratch is reused across calls); without, only the rows asked for are read
+ * (records this process wrote in this session). Errors: PRISM_RUNTIME_ERROR_IO (read
+ * failure or CRC mismatch, naming the file and offset).
  */
 gboolean prism_spill_read_column_internal(int fd, const char *path,
                                           const PrismLandscapeSchema *schema,
                                           const PrismSpillRecord *rec, size_t col, uint64_t lo,
                                           uint64_t hi, void *dst, uint64_t dst_first,
-                                          GByteArray *scratch, GError **error);
+                                          gboolean verify, GByteArray *scratch, GError **error);
 
 /* The writer's state, shared by io_landscape.c (prepare + sink) and io_finish.c. */
 struct PrismLandscape {

@@ -112,6 +112,7 @@ static gboolean gather_column(Assembly *a, size_t col, uint64_t lo, uint64_t hi,
         int fd = assembly_fd(a, r[i].file, error);
         if (fd < 0 || !prism_spill_read_column_internal(fd, g_ptr_array_index(a->ls->files, r[i].file),
                                                         a->ls->schema, &r[i], col, g, stop, dst, lo,
+                                                        r[i].file < a->ls->n_old_files,
                                                         a->scratch, error))
             return FALSE;
         g = stop;

@@ -183,7 +183,7 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
         g_autoptr(GByteArray) scratch = g_byte_array_new();
         for (size_t c = 0; c < schema->n; c++) {
             if (!prism_spill_read_column_internal(fd, path, schema, last, c, last->first,
-                                                  last->first, NULL, 0, scratch, NULL)) {
+                                                  last->first, NULL, 0, TRUE, scratch, NULL)) {
                 off = last->offset;
                 g_array_set_size(out, out->len - 1);
                 break;
@@ -200,13 +200,17 @@ gboolean prism_spill_read_column_internal(int fd, const char *path,
                                           const PrismLandscapeSchema *schema,
                                           const PrismSpillRecord *rec, size_t col, uint64_t lo,
                                           uint64_t hi, void *dst, uint64_t dst_first,
-                                          GByteArray *scratch, GError **error)
+                                          gboolean verify, GByteArray *scratch, GError **error)
 {
     size_t hsize = prism_spill_header_size_internal(schema->n);
     size_t vsize = prism_store_size(schema->cols[col].store);
     uint64_t seg = rec->offset + hsize;
     for (size_t c = 0; c < col; c++)
         seg += (uint64_t)rec->n * prism_store_size(schema->cols[c].store);
+    if (!verify)
+        return hi <= lo || pread_all(fd, path, (char *)dst + (lo - dst_first) * vsize,
+                                     (size_t)(hi - lo) * vsize, seg + (lo - rec->first) * vsize,
+                                     error);
     size_t len = (size_t)rec->n * vsize;
     uint32_t want;
     if (!pread_all(fd, path, &want, 4, rec->offset + FIXED_BYTES + 4 * col, error))

@@ -68,6 +68,22 @@ static void test_minimal_grid(void)
     CU_ASSERT_EQUAL(g->top, 0);
 }
 
+static void test_hf_config_next_to_grid(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismGrid) g = load("hf.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL(g);
+    if (g == NULL) {
+        fprintf(stderr, "%s\n", error->message);
+        g_error_free(error);
+        return;
+    }
+    CU_ASSERT_EQUAL(g->n_models, 2);
+    CU_ASSERT_STRING_EQUAL(g->model_names[0], "../hf/gpt2.json");
+    CU_ASSERT_EQUAL(g->models[0]->hidden, 768); /* GPT-2 small: n_embd 768 */
+    CU_ASSERT_EQUAL(prism_model_n_blocks(g->models[0]), 12);
+}
+
 static void test_bad_grids(void)
 {
     static const struct {
@@ -85,6 +101,7 @@ static void test_bad_grids(void)
         {"bad-filter.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"[options] fix", "tpp"}},
         {"bad-syntax.ini", PRISM_INPUT_ERROR_PARSE, {"bad-syntax.ini", "grid"}},
         {"bad-top.ini", PRISM_INPUT_ERROR_VALUE, {"[options] top", "2.5"}},
+        {"bad-missing-config.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.json", "models"}},
         {"no-such-grid.ini", PRISM_INPUT_ERROR_FILE, {"no-such-grid.ini", "grid"}},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -104,6 +121,7 @@ static void test_bad_grids(void)
 static CU_TestInfo tests[] = {
     {"full grid file", test_small_grid},
     {"minimal grid file", test_minimal_grid},
+    {"config.json relative to the grid", test_hf_config_next_to_grid},
     {"malformed grid files", test_bad_grids},
     CU_TEST_INFO_NULL,
 };
