@@ -11,7 +11,7 @@
 #include <prism/core.h>
 
 static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
-    [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.6, 0.01, 1.0, "fraction",
+    [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.8, 0.01, 1.0, "fraction",
                                        "achieved fraction of peak FLOP/s in GEMMs "
                                        "(memory-bound kernels: hbm_*)"},
     [PRISM_KNOB_NET_EFFICIENCY] = {"net_efficiency", 0.8, 0.01, 1.0, "fraction",

@@ -194,16 +194,17 @@ static double job_weight(const PrismSearchJob *job)
 }
 
 /*
- * Relative cost of one row of a segment. The kernel's work per row grows with the
- * memory candidates it visits: one stage for pp = 1, two for pp = 2, about three
- * (first, middle, last composition) beyond. Fitted to callgrind instruction counts of
- * the AVX2 kernel on GPT-3 175B, 1024 devices (per row: pp=1 1141, pp=2 1355,
- * pp>=4 1540-1740 instructions); search/README.md has the numbers.
+ * Relative cost of one row of a segment (1 = a row of a 1-chunk segment). The kernel's
+ * work per row grows with the model chunks c = pp*vpp it walks, and compiling a
+ * segment costs about 20k instructions per chunk, spread here over the segment's rows.
+ * Fitted to callgrind instruction counts (AVX2 kernel, GPT-3 175B on 1024 devices; per
+ * row: pp=2 vpp=1 517, pp=8 vpp=1 611, pp=2 vpp=2..4 564, pp=8 interleaved 1610,
+ * pp=2 vpp=20..48 1837; search/README.md): about 477 + 20 c per row.
  */
-static double segment_factor(const PrismSegmentKey *key)
+static double segment_factor(const PrismSpaceSegment *seg)
 {
-    uint32_t c = key->pp < 3 ? key->pp : 3;
-    return 1.0 + 0.19 * (double)(c - 1);
+    double c = (double)seg->key.pp * (double)seg->key.vpp;
+    return 1.0 + 0.042 * c + 42.0 * c / (double)(seg->count ? seg->count : 1);
 }
 
 /*
@@ -220,7 +221,7 @@ static void partition_cuts(const PrismSearchJob *jobs, size_t n_jobs, int size, 
         const PrismSpaceSegment *segs = prism_space_segments(jobs[j].space, &ns);
         double w = job_weight(&jobs[j]);
         for (size_t i = 0; i < ns; i++)
-            all += w * segment_factor(&segs[i].key) * (double)segs[i].count;
+            all += w * segment_factor(&segs[i]) * (double)segs[i].count;
     }
     uint64_t total = prism_search_total(jobs, n_jobs), first = 0;
     double acc = 0;
@@ -231,7 +232,7 @@ static void partition_cuts(const PrismSearchJob *jobs, size_t n_jobs, int size, 
         const PrismSpaceSegment *segs = prism_space_segments(jobs[j].space, &ns);
         double w = job_weight(&jobs[j]);
         for (size_t i = 0; i < ns && r < size; i++) {
-            double wr = w * segment_factor(&segs[i].key), ws = wr * (double)segs[i].count;
+            double wr = w * segment_factor(&segs[i]), ws = wr * (double)segs[i].count;
             /* every cut that falls inside this segment */
             while (r < size && acc + ws >= all * (double)r / (double)size) {
                 double rows = (all * (double)r / (double)size - acc) / wr;

@@ -390,7 +390,7 @@ static void test_failures(void)
 }
 
 /* The documented weight of rows [lo, hi) of a job list (search/README.md): the job's
- * row weight times 1 + 0.19 (min(pp, 3) - 1) for the row's segment. */
+ * row weight times 1 + 0.042 c + 42 c / rows for the row's segment, c = pp * vpp. */
 static double block_weight(const PrismSearchJob *jobs, size_t n_jobs, uint64_t lo, uint64_t hi,
                            double *max_row)
 {
@@ -402,8 +402,8 @@ static double block_weight(const PrismSearchJob *jobs, size_t n_jobs, uint64_t l
         double jw = prism_search_row_weight(jobs[j].cm);
         for (size_t i = 0; i < ns; i++) {
             uint64_t a = first + segs[i].first, b = a + segs[i].count;
-            uint32_t c = segs[i].key.pp < 3 ? segs[i].key.pp : 3;
-            double rw = jw * (1.0 + 0.19 * (c - 1));
+            double c = (double)segs[i].key.pp * segs[i].key.vpp;
+            double rw = jw * (1.0 + 0.042 * c + 42.0 * c / (double)segs[i].count);
             if (rw > *max_row)
                 *max_row = rw;
             uint64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
