@@ -22,6 +22,10 @@
  * NAME.partial + NAME.partial.spill/, which --resume (options.resume) continues.
  *
  * Reading (PrismLandscapeFile): collective open, columns read by hyperslab.
+ *
+ * Conventions here: the schema, option, filter (PrismWhere) and grid functions are local
+ * (Collective: no), report errors only where a GError parameter says so, and copy what
+ * they are given; every function that touches a file says whether it is collective.
  */
 #ifndef PRISM_IO_H
 #define PRISM_IO_H
@@ -57,8 +61,8 @@ typedef struct PrismLandscapeColumn {
     char *unit;
     char *doc;
     PrismStore store;
-    PrismLandscapeSource source;
-    unsigned index; /**< PrismDim or PrismCostCol; 0 for POINT */
+    PrismLandscapeSource source; /**< a file's schema (the reader): always COST */
+    unsigned index; /**< PrismDim or PrismCostCol; 0 for POINT (a file's schema: 0) */
     char *codes;    /**< code columns: names of codes 0, 1, ... comma-separated; or NULL */
 } PrismLandscapeColumn;
 
@@ -68,7 +72,7 @@ typedef struct PrismLandscapeSchema {
     size_t n;
 } PrismLandscapeSchema;
 
-/** Empty schema. Not collective. Ownership: prism_landscape_schema_free(). */
+/** Empty schema. Not collective. Ownership: prism_landscape_schema_free() (NULL-safe). */
 PrismLandscapeSchema *prism_landscape_schema_new(void);
 void prism_landscape_schema_free(PrismLandscapeSchema *schema);
 /** Append one column (strings are copied). */
@@ -107,6 +111,7 @@ typedef struct PrismLandscapeOptions {
     gboolean fsync;        /**< fdatasync every spill record (default TRUE) */
 } PrismLandscapeOptions;
 
+/** Fill @p opts with the defaults above. Not collective. */
 void prism_landscape_options_default(PrismLandscapeOptions *opts);
 
 /** One full row of a small table (/pareto, /topk). */
