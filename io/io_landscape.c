@@ -316,6 +316,13 @@ static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **err
         return FALSE;
     }
     remove_ompio_leftovers(ls->partial);
+    if (ls->opts.no_landscape && g_file_test(ls->spill_dir, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "%s holds the rows of an interrupted landscape run, which --no-landscape "
+                    "would discard; resume it without --no-landscape, or use --force",
+                    ls->spill_dir);
+        return FALSE;
+    }
     if (ls->opts.no_landscape)
         return TRUE; /* nothing to spill; a resumed --no-landscape run simply starts over */
     g_autoptr(GKeyFile) kf = g_key_file_new();

@@ -97,6 +97,8 @@ check "SIGTERM: exit status 130" test "$job_rc" -eq 130
 check "SIGTERM: message names --resume" grep -q -- "--resume" bg-stderr.txt
 check "SIGTERM: interrupted, not crashed" grep -qi "interrupt" bg-stderr.txt
 check "SIGTERM: no final file" test ! -e term.h5
+expect_bad "--no-landscape would discard the rows" -- sweep "${small[@]}" -o term.h5 --resume \
+    --no-landscape -- "term.h5.partial.spill" "--no-landscape"
 resume 3 term.h5
 check "resumed at 3 ranks equals the reference" h5diff --exclude-attribute / ref.h5 term.h5
 
@@ -115,4 +117,4 @@ check "resume after a late kill equals the reference" h5diff --exclude-attribute
     late.h5
 check "nothing left behind" test -z "$(ls -d ./*.partial* ./*.lock 2>/dev/null)"
 
-cli_done 24
+cli_done 25
