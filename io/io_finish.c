@@ -194,10 +194,14 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
     if (ok)
         ok = step(ls, prism_h5_attr_string_internal(group, "columns", names->str, error), error);
     g_string_free(names, TRUE);
-    /* Chunk-aligned slices: every chunk has exactly one writer and is written once, whole. */
-    uint64_t n_chunks = (total + chunk - 1) / chunk, c_lo, c_hi;
-    prism_partition_block(n_chunks, comm->rank, comm->size, &c_lo, &c_hi);
-    uint64_t s_lo = MIN(c_lo * chunk, total), s_hi = MIN(c_hi * chunk, total);
+    /* Chunk-aligned slices: rank r writes the chunks that start inside its own search
+     * block [lo, hi), so every chunk has exactly one writer and is written once, whole,
+     * and a rank reads back mostly its own spill records (less than a chunk comes from
+     * the next rank's). Blocks are contiguous and ordered, so the slices tile the rows. */
+    uint64_t s_lo = MIN((ls->lo + chunk - 1) / chunk * chunk, total);
+    uint64_t s_hi = MIN((ls->hi + chunk - 1) / chunk * chunk, total);
+    if (ls->hi >= total)
+        s_hi = total;
     uint64_t round = MAX(1, ROUND_TARGET_ROWS / chunk) * chunk;
     uint64_t mine = (s_hi - s_lo + round - 1) / round, rounds = 0;
     if (ok)

@@ -13,7 +13,7 @@
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 py=/usr/bin/python3
-small=(-m gpt3-1.3b -n 8:16 --gbs 64) # 73,784 strategies
+small=(-m gpt3-1.3b -n 4:8 --gbs 32) # 29,946 strategies (2 device counts)
 
 
 # sweep_np NP FILE ARGS...: a sweep under mpiexec that must succeed.
@@ -36,14 +36,14 @@ done
 for np in 2 3 4; do
     check "datasets of np$np equal np1" h5diff --exclude-attribute / np1.h5 "np$np.h5"
 done
-sweep_np 1 other.h5 -m gpt3-1.3b -n 8:16 --gbs 32 --hdf5-chunk 4096
+sweep_np 1 other.h5 -m gpt3-1.3b -n 4:8 --gbs 16 --hdf5-chunk 4096
 cli_checks=$((cli_checks + 1))
 if h5diff --exclude-attribute / np1.h5 other.h5 >/dev/null 2>&1; then
-    cli_fail "h5diff finds no difference between gbs 64 and gbs 32 sweeps"
+    cli_fail "h5diff finds no difference between gbs 32 and gbs 16 sweeps"
 fi
 
 # The file as a reader sees it.
-expect_ok "plan --count" "total +73784 strategies" -- plan "${small[@]}" --count
+expect_ok "plan --count" "total +29946 strategies" -- plan "${small[@]}" --count
 expect_json "plan --json" "len(d['top']) == 10" -- plan "${small[@]}" --json --no-progress
 cp cli-stdout.txt plan.json
 check "h5py: rows, types, chunks, filters, attributes" $py - np1.h5 <<'EOF'
@@ -54,7 +54,7 @@ cols = L.attrs["columns"].split(",")
 assert len(cols) == len(L.keys()) and cols[0] == "point" and cols[1] == "devices", cols
 for c in cols:
     d = L[c]
-    assert d.shape == (73784,), (c, d.shape)
+    assert d.shape == (29946,), (c, d.shape)
     assert d.chunks == (4096,) and d.compression == "gzip" and d.compression_opts == 1
     assert d.shuffle, c
 types = {"devices": np.uint32, "tp": np.uint32, "sp": np.uint8, "zero": np.uint8,
@@ -66,10 +66,10 @@ a = f.attrs
 for k in ["tool_version", "git_revision", "command_line", "created_utc", "ranks", "isa",
           "model", "cluster", "training", "knobs", "space", "objectives", "schema_version"]:
     assert k in a, k
-assert a["status"] == "complete" and int(a["rows"]) == 73784
+assert a["status"] == "complete" and int(a["rows"]) == 29946
 assert json.loads(a["model"])["name"] == "gpt3-1.3b"
-assert json.loads(a["space"])["total"] == 73784
-assert json.loads(a["training"])["gbs"] == 64
+assert json.loads(a["space"])["total"] == 29946
+assert json.loads(a["training"])["gbs"] == 32
 assert int(a["feasible_rows"]) == int(L["feasible"][:].sum())
 assert (L["feasible"][:] == (L["reason"][:] == 0)).all()
 assert L["schedule"].attrs["codes"] == "1f1b,interleaved,gpipe,zb-h1"
@@ -88,7 +88,7 @@ $py - np1.h5 >samples.txt <<'EOF'
 import sys, h5py
 L = h5py.File(sys.argv[1], "r")["landscape"]
 codes = {c: L[c].attrs["codes"].split(",") for c in ["schedule", "recompute"]}
-for i in [0, 1, 4321, 50000, 73783]:
+for i in [0, 1, 4321, 20000, 29945]:
     g = lambda c: int(L[c][i])
     rc = codes["recompute"][g("recompute")]
     if rc == "block":
@@ -100,7 +100,7 @@ for i in [0, 1, 4321, 50000, 73783]:
 EOF
 while read -r idx dev strat step peak; do
     cli_checks=$((cli_checks + 1))
-    cli_run explain -m gpt3-1.3b -n "$dev" --gbs 64 --strategy "$strat" --json
+    cli_run explain -m gpt3-1.3b -n "$dev" --gbs 32 --strategy "$strat" --json
     if ((rc != 0)) || ! $py -c "import json,sys; d=json.load(open('$out')); \
 sys.exit(0 if d['time']['step'] == $step and d['memory']['peak'] == $peak else 1)"; then
         cli_fail "row $idx ($strat) differs from prism explain"
@@ -126,12 +126,12 @@ for np in 2 3 4; do
 done
 expect_ok "pareto --where" "filter tp <= 2, schedule == 1f1b" -- \
     pareto np1.h5 --where "tp<=2,schedule=1f1b" --objectives step_time,peak_mem --top 3
-expect_ok "info" "rows: +73784 \(" -- info np1.h5
+expect_ok "info" "rows: +29946 \(" -- info np1.h5
 grep -v '^written by' cli-stdout.txt >info1.txt
 cli_checks=$((cli_checks + 1))
 cli_run_mpi 3 info np1.h5
 grep -v '^written by' cli-stdout.txt | cmp -s - info1.txt || cli_fail "info differs at 3 ranks"
-expect_json "info --json" "d['rows'] == 73784 and d['attributes']['status'] == 'complete'" -- \
+expect_json "info --json" "d['rows'] == 29946 and d['attributes']['status'] == 'complete'" -- \
     info np1.h5 --json
 
 # --force, --no-landscape, deflate levels.
