@@ -326,38 +326,8 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
 
 char *prism_cost_json_to_string(JsonBuilder *b, gboolean pretty)
 {
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    json_generator_set_pretty(gen, pretty);
     g_autoptr(JsonNode) root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    char *text = json_generator_to_data(gen, NULL);
-    /* json-glib 1.6 prints a double such as 3e-09 as "3e-09.0" (it appends ".0" to any
-     * number without a '.'), which is not JSON: drop ".0" after an exponent, outside
-     * strings. */
-    gboolean in_str = FALSE, esc = FALSE, in_exp = FALSE;
-    char *w = text;
-    for (const char *r = text; *r; r++) {
-        const char ch = *r;
-        if (in_str) {
-            esc = !esc && ch == '\\';
-            if (ch == '"' && !esc)
-                in_str = FALSE;
-        } else if (ch == '"') {
-            in_str = TRUE;
-            esc = FALSE;
-        } else if ((ch == 'e' || ch == 'E') && w > text && g_ascii_isdigit(w[-1])) {
-            in_exp = TRUE;
-        } else if (in_exp && ch == '.' && r[1] == '0' && !g_ascii_isdigit(r[2])) {
-            r++; /* skip ".0" */
-            in_exp = FALSE;
-            continue;
-        } else if (!(g_ascii_isdigit(ch) || ch == '+' || ch == '-')) {
-            in_exp = FALSE;
-        }
-        *w++ = ch;
-    }
-    *w = '\0';
-    return text;
+    return prism_json_to_string(root, pretty);
 }
 
 char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s,

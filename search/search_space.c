@@ -639,10 +639,8 @@ char *prism_space_describe(const PrismSpace *sp, gboolean json)
         }
         json_builder_end_object(b);
         json_builder_end_object(b);
-        g_autoptr(JsonGenerator) gen = json_generator_new();
         g_autoptr(JsonNode) root = json_builder_get_root(b);
-        json_generator_set_root(gen, root);
-        return json_generator_to_data(gen, NULL);
+        return prism_json_to_string(root, FALSE);
     }
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "%-10s %6s  %s\n", "dimension", "values", "domain");

@@ -86,6 +86,15 @@ void prism_aligned_free(void *p);
 char *prism_close_names(const char *name, const char *const *candidates, size_t n_candidates,
                         size_t max);
 
+/**
+ * Serialise a JSON tree to text, working around json-glib 1.6's number output: it writes a
+ * double such as 3e-09 as "3e-09.0" (invalid JSON) and non-finite values as "inf.0"/"nan.0".
+ * Exponents are repaired and non-finite numbers become null. @p root is a JsonNode *
+ * (void * keeps this header free of json-glib). Not collective.
+ * Ownership: caller frees with g_free().
+ */
+char *prism_json_to_string(void *root, gboolean pretty);
+
 G_END_DECLS
 
 #endif /* PRISM_CORE_H */

@@ -123,11 +123,7 @@ gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **
 void prism_app_print_json(FILE *out, void *json_builder)
 {
     g_autoptr(JsonNode) root = json_builder_get_root(JSON_BUILDER(json_builder));
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    json_generator_set_pretty(gen, TRUE);
-    json_generator_set_indent(gen, 2);
-    json_generator_set_root(gen, root);
-    g_autofree char *text = json_generator_to_data(gen, NULL);
+    g_autofree char *text = prism_json_to_string(root, TRUE);
     fprintf(out, "%s\n", text);
 }
 

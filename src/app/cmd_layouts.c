@@ -240,12 +240,7 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
             json_builder_end_array(b);
         }
         json_builder_end_object(b);
-        g_autoptr(JsonGenerator) gen = json_generator_new();
-        json_generator_set_pretty(gen, TRUE);
-        g_autoptr(JsonNode) root = json_builder_get_root(b);
-        json_generator_set_root(gen, root);
-        g_autofree char *text = json_generator_to_data(gen, NULL);
-        fprintf(out, "%s\n", text);
+        prism_app_print_json(out, b);
     } else if (out != NULL) {
         fprintf(out, "graph %s (%s): %u ops; tp=%d on %s, level %s (%.0f GB/s effective, %.1f us)\n",
                 g->name, g->source, g->n_ops, o->tp, cluster->name, env.level_name,

@@ -355,16 +355,6 @@ static void json_header(JsonBuilder *b, const Report *r)
     json_builder_add_string_value(b, filt);
 }
 
-static void json_print(FILE *out, JsonBuilder *b)
-{
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    g_autoptr(JsonNode) root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    json_generator_set_pretty(gen, TRUE);
-    g_autofree char *text = json_generator_to_data(gen, NULL);
-    fprintf(out, "%s\n", text);
-}
-
 static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
@@ -387,7 +377,7 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
     if (refined != NULL)
         prism_refine_to_json(r->cm, refined, b);
     json_builder_end_object(b);
-    json_print(out, b);
+    prism_app_print_json(out, b);
     return TRUE;
 }
 
@@ -570,7 +560,7 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
             json_builder_add_string_value(b, g_ptr_array_index(sug, i));
         json_builder_end_array(b);
         json_builder_end_object(b);
-        json_print(out, b);
+        prism_app_print_json(out, b);
     } else if (out != NULL) {
         fprintf(out,
                 "\nNothing fits in %.1f GiB usable per device. Closest strategies "

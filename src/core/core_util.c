@@ -6,10 +6,13 @@
  */
 #include <prism/core.h>
 
+#include <math.h> /* isfinite */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h> /* clock_gettime */
+
+#include <json-glib/json-glib.h>
 
 G_DEFINE_QUARK(prism-input-error-quark, prism_input_error)
 G_DEFINE_QUARK(prism-runtime-error-quark, prism_runtime_error)
@@ -122,5 +125,56 @@ char *prism_close_names(const char *name, const char *const *candidates, size_t 
         dist[best] = (size_t)-1;
     }
     g_free(dist);
+    return g_string_free(out, FALSE);
+}
+
+/* One token outside strings: a number, true/false/null, or json-glib's broken forms. */
+static void append_json_token(GString *out, const char *tok, size_t len)
+{
+    g_autofree char *t = g_strndup(tok, len);
+    if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0 || strcmp(t, "null") == 0) {
+        g_string_append(out, t);
+        return;
+    }
+    /* "3e-09.0": drop the ".0" json-glib appends after an exponent. */
+    char *e = strpbrk(t, "eE");
+    if (e != NULL && g_str_has_suffix(e, ".0"))
+        t[strlen(t) - 2] = '\0';
+    char *end = NULL;
+    double v = g_ascii_strtod(t, &end);
+    if (end == t || *end != '\0' || !isfinite(v)) {
+        g_string_append(out, "null"); /* inf, nan and anything unparsable */
+        return;
+    }
+    g_string_append(out, t);
+}
+
+char *prism_json_to_string(void *root, gboolean pretty)
+{
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    json_generator_set_pretty(gen, pretty);
+    json_generator_set_indent(gen, 2);
+    json_generator_set_root(gen, (JsonNode *)root);
+    g_autofree char *raw = json_generator_to_data(gen, NULL);
+    GString *out = g_string_sized_new(strlen(raw) + 16);
+    for (const char *r = raw; *r != '\0';) {
+        if (*r == '"') { /* copy a string verbatim, honouring escapes */
+            const char *q = r + 1;
+            while (*q != '\0' && *q != '"')
+                q += (*q == '\\' && q[1] != '\0') ? 2 : 1;
+            if (*q == '"')
+                q++;
+            g_string_append_len(out, r, q - r);
+            r = q;
+        } else if (g_ascii_isalnum(*r) || *r == '-' || *r == '+' || *r == '.') {
+            const char *q = r;
+            while (g_ascii_isalnum(*q) || *q == '-' || *q == '+' || *q == '.')
+                q++;
+            append_json_token(out, r, (size_t)(q - r));
+            r = q;
+        } else {
+            g_string_append_c(out, *r++);
+        }
+    }
     return g_string_free(out, FALSE);
 }
