@@ -299,12 +299,12 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
     return TRUE;
 }
 
+/* Compact JSON text through prism_json_to_string(): json-glib 1.6 alone writes a double
+ * such as 1e+22 as the invalid "1e+22.0" (core.h). */
 static char *json_text(JsonBuilder *b)
 {
-    g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(JsonNode) root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    return json_generator_to_data(gen, NULL);
+    return prism_json_to_string(root, FALSE);
 }
 
 /* The `prism models NAME --json` / `prism clusters NAME --json` objects. */

@@ -151,7 +151,30 @@ assert (a["pareto/index"][:] == b["pareto/index"][:]).all()
 assert (a["topk/step_time"][:] == b["topk/step_time"][:]).all()
 assert int(a.attrs["feasible_rows"]) == int(b.attrs["feasible_rows"])
 EOF
-expect_bad "pareto on --no-landscape" -- pareto nol.h5 -- "no /landscape"
+expect_bad "pareto on --no-landscape" -- pareto nol.h5 -- "nol.h5" "no /landscape"
+
+# The JSON attributes stay valid JSON for any double: json-glib 1.6 alone writes 1e+22
+# as "1e+22.0" (a cluster file with a 1e10 TFLOP/s peak gives peak_flops 1e+22).
+cat >huge.ini <<'INI'
+[cluster]
+memory_gib = 80
+peak_tflops_bf16 = 10000000000
+[level.0]
+size = 8
+bandwidth_GBps = 450
+latency_us = 0.0000001
+[level.1]
+bandwidth_GBps = 50
+latency_us = 8
+INI
+sweep_np 1 huge.h5 "${small[@]}" -c huge.ini --no-landscape --fix tp=2
+check "every JSON attribute parses (huge numbers)" $py - huge.h5 <<'EOF'
+import json, sys, h5py
+a = h5py.File(sys.argv[1], "r").attrs
+for k in ["model", "cluster", "training", "knobs", "space"]:
+    json.loads(a[k])
+assert json.loads(a["cluster"])["peak_flops"]["bf16"] == 1e22
+EOF
 
 # Grid sweeps: one file, a point column, identical at 1 and 3 ranks.
 grid="$PRISM_TEST_DATA/grids/small.ini"
@@ -210,4 +233,4 @@ expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial ]] || cli_fail "a refused sweep left x.h5 or x.h5.partial"
 
-cli_done 59
+cli_done 61
