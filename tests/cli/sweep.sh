@@ -209,6 +209,10 @@ expect_ok "info on a grid file" "grid: +8 points" -- info grid1.h5
 
 # Bad input: exit 2 with one clear message.
 expect_bad "deflate level" -- sweep "${small[@]}" -o x.h5 --hdf5-deflate 12 -- "--hdf5-deflate 12"
+expect_bad "chunk 0" -- sweep "${small[@]}" -o x.h5 --hdf5-chunk 0 -- "--hdf5-chunk 0"
+expect_bad "spill rows too many" -- sweep "${small[@]}" -o x.h5 --spill-rows 99999999 -- \
+    "--spill-rows 99999999" "16777216"
+expect_bad "empty output name" -- sweep "${small[@]}" -o '' -- "-o ''" "empty"
 expect_bad "no such folder" -- sweep "${small[@]}" -o no/such/dir/x.h5 -- "no/such/dir" \
     "does not exist"
 mkdir -p adir.h5
@@ -231,6 +235,7 @@ expect_bad "pareto: bad objective" -- pareto np1.h5 --objectives step_time,peakm
     "peakmem" "peak_mem"
 expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
 cli_checks=$((cli_checks + 1))
-[[ ! -e x.h5 && ! -e x.h5.partial ]] || cli_fail "a refused sweep left x.h5 or x.h5.partial"
+[[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
+    cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 61
+cli_done 64
