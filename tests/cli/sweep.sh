@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # sweep.sh - `prism sweep`, `prism info` and `prism pareto FILE` end to end:
 #  - the landscape datasets are identical for 1, 2, 3 and 4 ranks (h5diff, all data and
-#    dataset attributes; only the root's provenance differs), and h5diff does see a
-#    different sweep as different (negative control);
+#    dataset attributes; only the root's provenance differs), for one setup and for a
+#    grid, and h5diff does see a different sweep as different (negative control);
 #  - the file as h5py sees it: one row per strategy of `prism plan --count`, compact
 #    types, shuffle + deflate chunks; rows equal `prism explain` for sampled strategies
 #    (the scalar reference, an independent code path);
@@ -176,11 +176,16 @@ for k in ["model", "cluster", "training", "knobs", "space"]:
 assert json.loads(a["cluster"])["peak_flops"]["bf16"] == 1e22
 EOF
 
-# Grid sweeps: one file, a point column, identical at 1 and 3 ranks.
+# Grid sweeps: one file, a point column, identical at 1, 2, 3 and 4 ranks (the weighted
+# partition cuts through grid points differently at each count).
 grid="$PRISM_TEST_DATA/grids/small.ini"
-sweep_np 1 grid1.h5 --grid "$grid"
-sweep_np 3 grid3.h5 --grid "$grid"
-check "grid datasets equal at 1 and 3 ranks" h5diff --exclude-attribute / grid1.h5 grid3.h5
+for np in 1 2 3 4; do
+    sweep_np $np grid$np.h5 --grid "$grid"
+done
+for np in 2 3 4; do
+    check "grid datasets equal at 1 and $np ranks" h5diff --exclude-attribute / grid1.h5 \
+        grid$np.h5
+done
 check "grid table and point column" $py - grid1.h5 <<'EOF'
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
@@ -238,4 +243,4 @@ cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 64
+cli_done 68
