@@ -224,6 +224,31 @@ static void test_bubble_exact(void)
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_BUBBLE], expect, 1e-12, 0));
 }
 
+/*
+ * prism_knobs_to_json prints the shortest of %.15g/%.16g/%.17g that parses back to the same
+ * double: 0.6 (whose %.17g is 0.59999999999999998) prints as 0.6, 2e9 as 2000000000, and
+ * 0.1 + 0.2 = 0.30000000000000004 needs all 17 digits. Every value parses back exactly.
+ */
+static void test_knobs_json(void)
+{
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "compute_efficiency=0.6", NULL));
+    k.v[PRISM_KNOB_TP_OVERLAP] = 0.1 + 0.2;
+    g_autofree char *j = prism_knobs_to_json(&k);
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"compute_efficiency\": 0.6,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"mem_margin\": 2000000000,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"tp_overlap\": 0.30000000000000004,"));
+    CU_ASSERT_PTR_NULL(strstr(j, "0.59999"));
+    g_autoptr(JsonParser) p = json_parser_new();
+    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, j, -1, NULL));
+    JsonObject *o = json_node_get_object(json_parser_get_root(p));
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+        const char *name = prism_knob_info((PrismKnobId)i)->name;
+        CU_ASSERT_EQUAL(json_object_get_double_member(o, name), k.v[i]);
+    }
+}
+
 static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
@@ -233,6 +258,7 @@ static CU_TestInfo formula_tests[] = {
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
+    {"knobs JSON: shortest round-trip numbers", test_knobs_json},
     CU_TEST_INFO_NULL,
 };
 
