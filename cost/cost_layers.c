@@ -227,20 +227,14 @@ static uint32_t add_kind(PrismCostModel *cm, PrismKindRole role, char *name)
     return i;
 }
 
-/* Device memory bandwidth in GB/s from vendor datasheets, by preset name prefix
- * (PrismCluster has no bandwidth field yet); hbm_GBps overrides it. */
+/* Device memory bandwidth in GB/s: the cluster's datasheet value (PrismCluster.mem_bw_GBps,
+ * set by every preset and by memory_bandwidth_GBps in a cluster file); a cluster that does
+ * not give it is priced as an A100-class HBM2e part. The hbm_GBps knob overrides both. */
+#define PRISM_HBM_FALLBACK_GBPS 2000.0
+
 static double device_hbm_GBps(const PrismCluster *c)
 {
-    static const struct {
-        const char *prefix;
-        double GBps;
-    } table[] = {{"A100-40", 1555.0}, {"A100", 2039.0},  {"H100", 3350.0},      {"H200", 4800.0},
-                 {"B200", 8000.0},    {"MI300", 5300.0}, {"Ascend-910", 1600.0}};
-    for (size_t i = 0; i < G_N_ELEMENTS(table); i++)
-        if (c->name != NULL &&
-            g_ascii_strncasecmp(c->name, table[i].prefix, strlen(table[i].prefix)) == 0)
-            return table[i].GBps;
-    return 2000.0; /* unknown device: an A100-class HBM2e part */
+    return c->mem_bw_GBps > 0 ? c->mem_bw_GBps : PRISM_HBM_FALLBACK_GBPS;
 }
 
 static void compile_network(PrismCostModel *cm)

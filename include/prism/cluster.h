@@ -52,6 +52,8 @@ typedef struct PrismCluster {
     uint32_t devices_per_node;
     PrismNetLevel levels[PRISM_MAX_LEVELS];
     uint32_t n_levels;
+    double mem_bw_GBps; /**< device memory (HBM) bandwidth, GB/s = 1e9 B/s, datasheet peak;
+                             0 = not given (the cost model then assumes 2000 GB/s) */
 } PrismCluster;
 
 void prism_cluster_free(PrismCluster *cluster);
@@ -63,7 +65,8 @@ const char *prism_cluster_preset_name(size_t i);
 
 /**
  * A preset by name (case-insensitive): A100-40GB, A100-80GB, H100-SXM, H200, B200,
- * MI300X, Ascend-910B: 8 devices per node, two levels (inside a node, between nodes).
+ * MI300X, Ascend-910B: 8 devices per node, two levels (inside a node, between nodes),
+ * memory bandwidth from the datasheet.
  * The numbers, their conventions and their datasheet sources are in src/core/cluster.c.
  * Unknown names give PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest ones.
  * Collective: no.
@@ -78,6 +81,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  *     [cluster]
  *     name = my-h100
  *     memory_gib = 80
+ *     memory_bandwidth_GBps = 3350
  *     devices_per_node = 8
  *     peak_tflops_fp32 = 67
  *     peak_tflops_bf16 = 989.4
@@ -96,7 +100,11 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  *     latency_us = 8
  *
  * [cluster]: name (optional, default the file name); memory_gib (required, > 0, GiB =
- * 2^30 bytes); devices_per_node (optional, default level 0's size); peak_tflops_fp32,
+ * 2^30 bytes); memory_bandwidth_GBps (optional, >= 0: the device memory bandwidth from
+ * the datasheet, GB/s = 1e9 B/s; the cost model prices memory-bound kernels, gradient
+ * accumulation and the optimizer step with it; missing or 0 = not given, and the cost
+ * model assumes 2000 GB/s, an A100-class HBM2e part, unless the hbm_GBps knob is set);
+ * devices_per_node (optional, default level 0's size); peak_tflops_fp32,
  * _bf16, _fp16, _fp8: dense peak in TFLOP/s (1e12), where fp32 means plain IEEE fp32
  * (not TF32); a missing or 0 value means the dtype is unsupported; at least one > 0.
  * [level.N], innermost first, up to PRISM_MAX_LEVELS: name (optional); size = devices
@@ -123,7 +131,8 @@ PrismCluster *prism_cluster_from_data(const char *data, size_t len, const char *
 /** A preset name or a path to a key file (contains '/' or ends in .ini/.conf/.cluster). */
 PrismCluster *prism_cluster_resolve(const char *name_or_path, GError **error);
 
-/** Check sizes and bandwidths are positive and levels strictly nested. */
+/** Check sizes and bandwidths are positive (memory bandwidth >= 0, finite) and levels
+ *  strictly nested. */
 gboolean prism_cluster_validate(const PrismCluster *cluster, GError **error);
 
 /** Innermost level whose size covers a group of extent devices (extent = g * stride). */

@@ -15,6 +15,10 @@ static const char *const format_help =
     "  [cluster]\n"
     "  name = my-h100              (optional; default: the file name)\n"
     "  memory_gib = 80             (device memory, GiB = 2^30 bytes, > 0)\n"
+    "  memory_bandwidth_GBps = 3350 (optional; device memory bandwidth, datasheet, GB/s;\n"
+    "                               prices memory-bound kernels, gradient accumulation and\n"
+    "                               the optimizer step; missing or 0 = not given: the cost\n"
+    "                               model assumes 2000 unless --set hbm_GBps=... is used)\n"
     "  devices_per_node = 8        (optional; default: level 0's size)\n"
     "  peak_tflops_fp32 = 67       (dense peak, TFLOP/s; fp32 = plain IEEE fp32, not TF32)\n"
     "  peak_tflops_bf16 = 989.4    (a missing or 0 peak means the dtype is unsupported;\n"
@@ -64,6 +68,8 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->mem_bytes);
     json_builder_set_member_name(b, "memory_gib");
     json_builder_add_double_value(b, c->mem_bytes / 1073741824.0);
+    json_builder_set_member_name(b, "memory_bandwidth_GBps");
+    json_builder_add_double_value(b, c->mem_bw_GBps);
     json_builder_set_member_name(b, "devices_per_node");
     json_builder_add_int_value(b, c->devices_per_node);
     json_builder_set_member_name(b, "peak_flops");
@@ -94,8 +100,8 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
 
 static void print_table(FILE *out, PrismCluster **cs, size_t n)
 {
-    fprintf(out, "%-16s %7s %5s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "/NODE", "FP32",
-            "BF16", "FP16", "FP8", "LEVELS: name(devices) bandwidth latency");
+    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s",
+            "/NODE", "FP32", "BF16", "FP16", "FP8", "LEVELS: name(devices) bandwidth latency");
     for (size_t i = 0; i < n; i++) {
         const PrismCluster *c = cs[i];
         g_autofree char *f32 = tflops(c->peak_flops[PRISM_DTYPE_FP32]);
@@ -103,12 +109,16 @@ static void print_table(FILE *out, PrismCluster **cs, size_t n)
         g_autofree char *f16 = tflops(c->peak_flops[PRISM_DTYPE_FP16]);
         g_autofree char *f8 = tflops(c->peak_flops[PRISM_DTYPE_FP8]);
         g_autofree char *levels = levels_text(c);
-        fprintf(out, "%-16s %7.6g %5u %7s %7s %7s %7s  %s\n", c->name,
-                c->mem_bytes / 1073741824.0, c->devices_per_node, f32, bf16, f16, f8, levels);
+        g_autofree char *hbm =
+            c->mem_bw_GBps > 0 ? g_strdup_printf("%.6g", c->mem_bw_GBps) : g_strdup("-");
+        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s  %s\n", c->name,
+                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8,
+                levels);
     }
     if (n > 1)
         fprintf(out, "\nPeaks: dense TFLOP/s (fp32 = plain IEEE fp32, not TF32; - = unsupported "
-                     "or unpublished).\nBandwidth: per device, per direction, GB/s. "
+                     "or unpublished).\nHBM: device memory bandwidth, GB/s (- = not given). Levels: per "
+                     "device, per direction, GB/s. "
                      "`prism clusters --help` describes cluster files.\n");
 }
 

@@ -8,6 +8,7 @@
  *  - peak FLOP/s: dense (no 2:4 sparsity). "fp32" is plain IEEE fp32 arithmetic (no
  *    TF32 tensor cores): the fastest dense fp32 rate of the device. 0 = unsupported or
  *    not published.
+ *  - memory bandwidth: the datasheet HBM bandwidth per device, GB/s = 1e9 B/s.
  *  - bandwidth: per device, per direction, GB/s = 1e9 B/s. A vendor "900 GB/s NVLink"
  *    is the bidirectional total, i.e. 450 GB/s per direction.
  *  - latency: per message, in microseconds. These are NOT datasheet figures; they are
@@ -31,43 +32,46 @@
 typedef struct Preset {
     const char *name;
     double mem_gib;
+    double mem_bw_GBps; /* HBM bandwidth, datasheet, GB/s */
     double tflops[PRISM_DTYPE_COUNT]; /* fp32, bf16, fp16, fp8 */
     uint32_t devices_per_node;
     PrismNetLevel intra, inter;
 } Preset;
 
 static const Preset presets[] = {
-    /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8.
-     * NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs, one HDR
-     * 200 Gb/s InfiniBand port per GPU = 25 GB/s. */
-    {"A100-40GB", 40, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3}, {"ib-hdr", 0, 25, 8}},
-    /* A100 SXM4 80GB: same compute and links as the 40GB part. */
-    {"A100-80GB", 80, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3}, {"ib-hdr", 0, 25, 8}},
+    /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8;
+     * HBM2 1,555 GB/s. NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs,
+     * one HDR 200 Gb/s InfiniBand port per GPU = 25 GB/s. */
+    {"A100-40GB", 40, 1555, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8}},
+    /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
+    {"A100-80GB", 80, 2039, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
-     * dense 1978.9 TF. NVLink 4: 900 GB/s total = 450 per direction. DGX H100: one NDR
-     * 400 Gb/s port per GPU = 50 GB/s. */
-    {"H100-SXM", 80, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
+     * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
+     * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. */
+    {"H100-SXM", 80, 3350, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8}},
-    /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; DGX H200 uses
-     * the same 400 Gb/s per GPU. */
-    {"H200", 141, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
+    /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
+     * DGX H200 uses the same 400 Gb/s per GPU. */
+    {"H200", 141, 4800, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
-     * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 9 PF sparse = 4.5 PF dense.
-     * NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200: 400 Gb/s per GPU. */
-    {"B200", 180, {75, 2250, 2250, 4500}, 8, {"nvlink5", 8, 900, 3}, {"ib-ndr", 0, 50, 8}},
-    /* AMD Instinct MI300X (datasheet): 192 GB HBM3; FP32 matrix 163.4 TF (IEEE fp32 on
+     * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 9 PF sparse = 4.5 PF dense; HBM3e
+     * 8 TB/s. NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200: 400 Gb/s per GPU. */
+    {"B200", 180, 8000, {75, 2250, 2250, 4500}, 8, {"nvlink5", 8, 900, 3}, {"ib-ndr", 0, 50, 8}},
+    /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
      * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
      * direction in aggregate (a single peer-to-peer transfer gets 64). 400 Gb/s NIC per
      * GPU = 50 GB/s. */
-    {"MI300X", 192, {163.4, 1307.4, 1307.4, 2614.9}, 8, {"infinity-fabric", 8, 448, 3},
+    {"MI300X", 192, 5300, {163.4, 1307.4, 1307.4, 2614.9}, 8, {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
-     * HBM2e, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are not published
-     * (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction, 8 x 200 GbE
-     * RoCE = 25 GB/s per NPU. */
-    {"Ascend-910B", 64, {0, 320, 320, 0}, 8, {"hccs", 8, 196, 3}, {"roce-200g", 0, 25, 8}},
+     * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
+     * not published (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction,
+     * 8 x 200 GbE RoCE = 25 GB/s per NPU. */
+    {"Ascend-910B", 64, 1600, {0, 320, 320, 0}, 8, {"hccs", 8, 196, 3}, {"roce-200g", 0, 25, 8}},
 };
 
 static void set_error(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -116,6 +120,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         PrismCluster *c = g_new0(PrismCluster, 1);
         c->name = g_strdup(p->name);
         c->mem_bytes = p->mem_gib * GIB;
+        c->mem_bw_GBps = p->mem_bw_GBps;
         for (int d = 0; d < PRISM_DTYPE_COUNT; d++)
             c->peak_flops[d] = p->tflops[d] * TFLOPS;
         c->devices_per_node = p->devices_per_node;
@@ -138,6 +143,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
 /* Keys of the key file. */
 static const char *const cluster_keys[] = {"name",
                                            "memory_gib",
+                                           "memory_bandwidth_GBps",
                                            "devices_per_node",
                                            "peak_tflops_fp32",
                                            "peak_tflops_bf16",
@@ -335,6 +341,17 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         return NULL;
     }
     c->mem_bytes = mem_gib * GIB;
+    double mem_bw = 0;
+    if (!get_number(kf, path, "cluster", "memory_bandwidth_GBps", FALSE, &mem_bw, NULL, error))
+        return NULL;
+    if (mem_bw < 0) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] memory_bandwidth_GBps = %g must be >= 0 (GB/s; 0 or missing = "
+                  "not given)",
+                  path, mem_bw);
+        return NULL;
+    }
+    c->mem_bw_GBps = mem_bw;
     static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
         "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8"};
     gboolean any_peak = FALSE;
@@ -431,6 +448,12 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
     if (!(c->mem_bytes > 0) || !isfinite(c->mem_bytes)) {
         set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': memory %g bytes must be > 0",
                   name, c->mem_bytes);
+        return FALSE;
+    }
+    if (!(c->mem_bw_GBps >= 0) || !isfinite(c->mem_bw_GBps)) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "cluster '%s': memory bandwidth %g GB/s must be >= 0 (0 = not given)", name,
+                  c->mem_bw_GBps);
         return FALSE;
     }
     gboolean any_peak = FALSE;

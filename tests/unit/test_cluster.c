@@ -32,6 +32,8 @@ static void test_presets(void)
         /* the network is slower than the node's links on every preset */
         CU_ASSERT_TRUE(c->levels[1].bw_GBps < c->levels[0].bw_GBps);
         CU_ASSERT_TRUE(c->peak_flops[PRISM_DTYPE_BF16] > 0);
+        /* every preset gives its datasheet memory bandwidth */
+        CU_ASSERT_TRUE(c->mem_bw_GBps >= 1000 && c->mem_bw_GBps <= 10000);
         prism_cluster_free(c);
     }
     CU_ASSERT_PTR_NULL(prism_cluster_preset_name(G_N_ELEMENTS(names)));
@@ -46,6 +48,10 @@ static void test_presets(void)
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 0);
     CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 300);
     CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 25);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 2039); /* HBM2e 2,039 GB/s */
+    prism_cluster_free(c);
+    c = prism_cluster_preset("A100-40GB", NULL);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 1555); /* HBM2 1,555 GB/s */
     prism_cluster_free(c);
     /* H100 SXM: 989.4 bf16 dense, 1978.9 fp8; NVLink 4 900 total = 450; NDR 400 Gb/s = 50. */
     c = prism_cluster_preset("H100-SXM", NULL);
@@ -54,11 +60,19 @@ static void test_presets(void)
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 1978.9e12);
     CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 450);
     CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 50);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 3350); /* HBM3 3.35 TB/s */
+    prism_cluster_free(c);
+    c = prism_cluster_preset("H200", NULL);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 4800); /* HBM3e 4.8 TB/s */
+    prism_cluster_free(c);
+    c = prism_cluster_preset("MI300X", NULL);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 5300); /* HBM3 5.3 TB/s */
     prism_cluster_free(c);
     /* B200 (HGX): 4.5 PF bf16 sparse = 2.25 dense; NVLink 5 1.8 TB/s total = 900. */
     c = prism_cluster_preset("B200", NULL);
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 2250e12);
     CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 900);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 8000); /* HBM3e 8 TB/s */
     prism_cluster_free(c);
 }
 
@@ -98,6 +112,7 @@ static void test_file_three_levels(void)
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 500e12);
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP32], 60e12);
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 0); /* missing = unsupported */
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 2500);
     CU_ASSERT_EQUAL(c->n_levels, 3);
     CU_ASSERT_STRING_EQUAL(c->levels[0].name, "nvlink");
     CU_ASSERT_EQUAL(c->levels[1].size, 32);
@@ -112,6 +127,7 @@ static void test_file_three_levels(void)
     PrismCluster *copy = prism_cluster_copy(c);
     CU_ASSERT_STRING_EQUAL(copy->name, c->name);
     CU_ASSERT_EQUAL(copy->levels[1].size, 32);
+    CU_ASSERT_EQUAL(copy->mem_bw_GBps, 2500);
     prism_cluster_free(copy);
     prism_cluster_free(c);
 }
@@ -128,6 +144,7 @@ static const struct {
     {"cluster-zero-size.ini", PRISM_INPUT_ERROR_VALUE, {"[level.0]", "size = 0", NULL}},
     {"cluster-negative-bandwidth.ini", PRISM_INPUT_ERROR_VALUE, {"bandwidth_GBps = -300", NULL}},
     {"cluster-negative-memory.ini", PRISM_INPUT_ERROR_VALUE, {"memory_gib = -80", NULL}},
+    {"cluster-negative-hbm.ini", PRISM_INPUT_ERROR_VALUE, {"memory_bandwidth_GBps = -2039", NULL}},
     {"cluster-unknown-key.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"'bandwith_GBps'", "allowed", NULL}},
     {"cluster-level-gap.ini", PRISM_INPUT_ERROR_MISSING, {"[level.1]", NULL}},
     {"cluster-last-size.ini", PRISM_INPUT_ERROR_VALUE, {"[level.1]", "size = 64", NULL}},
@@ -170,6 +187,13 @@ static void test_validate(void)
     c->mem_bytes = -1;
     CU_ASSERT_FALSE(prism_cluster_validate(c, &error));
     g_clear_error(&error);
+    c->mem_bytes = 141 * GIB;
+    c->mem_bw_GBps = -1;
+    CU_ASSERT_FALSE(prism_cluster_validate(c, &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "memory bandwidth") : NULL);
+    g_clear_error(&error);
+    c->mem_bw_GBps = 0; /* not given: allowed */
+    CU_ASSERT_TRUE(prism_cluster_validate(c, NULL));
     prism_cluster_free(c);
 }
 

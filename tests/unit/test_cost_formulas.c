@@ -224,6 +224,71 @@ static void test_bubble_exact(void)
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_BUBBLE], expect, 1e-12, 0));
 }
 
+/*
+ * prism_knobs_to_json prints the shortest of %.15g/%.16g/%.17g that parses back to the same
+ * double: 0.6 (whose %.17g is 0.59999999999999998) prints as 0.6, 2e9 as 2000000000, and
+ * 0.1 + 0.2 = 0.30000000000000004 needs all 17 digits. Every value parses back exactly.
+ */
+static void test_knobs_json(void)
+{
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "compute_efficiency=0.6", NULL));
+    k.v[PRISM_KNOB_TP_OVERLAP] = 0.1 + 0.2;
+    g_autofree char *j = prism_knobs_to_json(&k);
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"compute_efficiency\": 0.6,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"mem_margin\": 2000000000,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"tp_overlap\": 0.30000000000000004,"));
+    CU_ASSERT_PTR_NULL(strstr(j, "0.59999"));
+    g_autoptr(JsonParser) p = json_parser_new();
+    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, j, -1, NULL));
+    JsonObject *o = json_node_get_object(json_parser_get_root(p));
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+        const char *name = prism_knob_info((PrismKnobId)i)->name;
+        CU_ASSERT_EQUAL(json_object_get_double_member(o, name), k.v[i]);
+    }
+}
+
+/*
+ * Device memory bandwidth comes from the cluster (PrismCluster.mem_bw_GBps); the hbm_GBps
+ * knob overrides it, and a cluster without it is priced at 2000 GB/s. The optimizer step
+ * of one block (tp = 1, no ZeRO, fp16 with fp32 gradients, Adam) moves, per parameter,
+ * 2 x 12 (master copy + moments, read + write) + 4 (fp32 gradient) + 2 (fp16 weight
+ * written) = 30 bytes at bandwidth x hbm_efficiency (0.8):
+ *   params = 12 h^2 + 4 h (two LayerNorms; no biases) = 12 * 4096^2 + 4 * 4096
+ *          = 201,342,976
+ *   1000 GB/s: 201,342,976 * 30 / (1000e9 * 0.8) = 7.550361600e-3 s
+ *   cluster 1000 GB/s with hbm_GBps = 4000: a quarter of that; no bandwidth: / 2 (2000).
+ */
+static void test_cluster_hbm(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCluster) c = test_cluster();
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = 8;
+    t.seq = 2048;
+    t.dtype = PRISM_DTYPE_FP16;
+    double opt[3];
+    for (int i = 0; i < 3; i++) {
+        PrismKnobs k;
+        prism_knobs_default(&k);
+        c->mem_bw_GBps = i == 2 ? 0.0 : 1000.0;
+        if (i == 1)
+            CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "hbm_GBps=4000", NULL));
+        g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &t, &k, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+        PrismStrategy s = test_strategy(cm, 8, "dp=8,tp=1,pp=1,mbs=1,zero=0");
+        PrismLayerTerms lt;
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+        opt[i] = lt.opt_step_s;
+    }
+    const double want = 201342976.0 * 30.0 / (1000e9 * 0.8);
+    CU_ASSERT_DOUBLE_EQUAL(opt[0], want, want * 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(opt[1], want / 4.0, want * 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(opt[2], want / 2.0, want * 1e-12);
+}
+
 static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
@@ -233,6 +298,8 @@ static CU_TestInfo formula_tests[] = {
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
+    {"knobs JSON: shortest round-trip numbers", test_knobs_json},
+    {"memory bandwidth from the cluster, knob override", test_cluster_hbm},
     CU_TEST_INFO_NULL,
 };
 
