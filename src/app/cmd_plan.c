@@ -384,6 +384,7 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
 /* What would make room when nothing fits: collective what-if searches. */
 typedef struct {
     uint32_t devices;  /* 0 = no larger device count helped (up to 8x) */
+    uint64_t tried;    /* the largest device count tried (0: none fits in uint32) */
     uint64_t feasible; /* strategies that fit with that many devices */
     double best_step;
     gboolean relaxed_tried;
@@ -430,6 +431,7 @@ static gboolean explore_what_if(PrismComm *comm, const Report *r, const PrismKer
         if (n > G_MAXUINT32)
             break;
         uint32_t n32 = (uint32_t)n;
+        w->tried = n;
         uint64_t feas = 0;
         double best = NAN;
         if (!what_if_search(comm, r->in, r->cm, &n32, 1, r->filter, kt, &feas, &best, error))
@@ -474,11 +476,15 @@ static GPtrArray *suggestions(const Report *r, const PrismStrategy *s, const dou
                        "more devices: with --devices %u, %" G_GUINT64_FORMAT
                        " strategies fit (best step time %.4g s)",
                        w->devices, w->feasible, w->best_step);
-    else
+    else if (w->tried > 0)
         add_suggestion(out,
-                       "more devices: even 8x the devices (%u) fit nothing with these "
-                       "settings",
-                       dev[nd - 1] * 8);
+                       "more devices: even %" G_GUINT64_FORMAT "x the devices (%" G_GUINT64_FORMAT
+                       ") fit nothing with these settings",
+                       w->tried / dev[nd - 1], w->tried);
+    else
+        add_suggestion(out, "more devices: %u is already the largest device count prism "
+                            "takes",
+                       dev[nd - 1]);
     if (w->relaxed_tried) {
         if (w->relaxed_feasible > 0)
             add_suggestion(out,
