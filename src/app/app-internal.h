@@ -103,6 +103,14 @@ gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, Pri
                                GError **error);
 void prism_inputs_clear(PrismInputs *in);
 
+/**
+ * The usable memory per device, budget (or device memory) minus the mem_margin knob,
+ * must be positive. prism_app_load_inputs() checks it; grid sweeps check each point.
+ * Not collective. Errors: PRISM_INPUT_ERROR_CONFLICT naming the budget and the knob.
+ */
+gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c,
+                                const PrismKnobs *k, GError **error);
+
 /** Parse a --devices value. Errors name the value and the accepted forms. */
 gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out,
                                  GError **error);

@@ -253,6 +253,8 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
                             }
                         }
                         if (!prism_training_validate(&q->training, error) ||
+                            !prism_app_check_budget(&q->training, q->cluster, &s->in.knobs,
+                                                    error) ||
                             !point_setup(s, q, label, error)) {
                             if (!g_str_has_prefix((*error)->message, "grid "))
                                 g_prefix_error(error, "%s: ", label);
