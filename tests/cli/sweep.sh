@@ -230,6 +230,8 @@ expect_bad "missing grid file" -- sweep --grid no-such-grid.ini -o x.h5 -- "no-s
 expect_bad "bad grid file" -- sweep --grid "$PRISM_TEST_DATA/grids/bad-knob.ini" -o x.h5 -- \
     "bad-knob.ini" "tp_overlap"
 expect_bad "grid and --gbs" -- sweep --grid "$grid" --gbs 128 -o x.h5 -- "--gbs" "[grid] gbs"
+expect_bad "grid and --top" -- sweep --grid "$grid" --top 3 -o x.h5 -- "--top" "[options] top"
+expect_bad "--top 0" -- sweep "${small[@]}" --top 0 -o x.h5 -- "--top 0" "1 and 1000"
 expect_bad "pareto: no file" -- pareto no-such.h5 -- "no-such.h5" "no such file"
 echo "not hdf5" >text.h5
 expect_bad "pareto: not HDF5" -- pareto text.h5 -- "text.h5" "not an HDF5 file"
@@ -243,4 +245,4 @@ cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 68
+cli_done 70
