@@ -252,6 +252,11 @@ static gboolean check_identity(const PrismLandscape *ls, GKeyFile *kf, GError **
 
 static gboolean parent_dir_ok(const char *path, GError **error)
 {
+    if (*path == '\0') {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "-o '': the output file name is empty");
+        return FALSE;
+    }
     g_autofree char *dir = g_path_get_dirname(path);
     if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,

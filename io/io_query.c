@@ -110,8 +110,9 @@ static PrismLandscapeAnswer *answer_new(PrismLandscapeFile *f, const PrismLandsc
     g_autoptr(PrismLandscapeAnswer) a = g_new0(PrismLandscapeAnswer, 1);
     if (!prism_landscape_file_has_landscape(f)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
-                    "the file has no /landscape (written with --no-landscape, or an "
-                    "unfinished .partial)");
+                    "%s: the file has no /landscape (written with --no-landscape, or an "
+                    "unfinished .partial; `prism info %s` tells which)",
+                    prism_landscape_file_path(f), prism_landscape_file_path(f));
         return NULL;
     }
     const char *objectives = q->objectives;
@@ -136,7 +137,7 @@ static PrismLandscapeAnswer *answer_new(PrismLandscapeFile *f, const PrismLandsc
     a->where_text = prism_where_describe(*where, schema);
     if (prism_landscape_schema_find(schema, "feasible") < 0) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "the file has no 'feasible' column");
+                    "%s: the file has no 'feasible' column", prism_landscape_file_path(f));
         return NULL;
     }
     return g_steal_pointer(&a);

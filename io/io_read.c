@@ -260,6 +260,8 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
             g_autofree void *buf = g_malloc(MAX(n, 1) * vs);
             /* Read in the file's own type (no conversion inside the collective read). */
             gboolean mine = prism_h5_read_range_internal(d, mt, f->dxpl, first, n, buf, &local);
+            if (!mine) /* a damaged file, or an I/O error: name the file and the dataset */
+                g_prefix_error(&local, "%s /%s/", f->path, group);
             if (mine) {
                 for (uint64_t i = 0; i < n; i++)
                     out[i] = is_u64 ? (double)((const uint64_t *)buf)[i]
@@ -298,6 +300,11 @@ uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *grou
     }
     H5Gclose(g);
     return rows;
+}
+
+const char *prism_landscape_file_path(const PrismLandscapeFile *f)
+{
+    return f->path;
 }
 
 PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f)
@@ -353,8 +360,10 @@ gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *i
         if (rc < 0)
             PRISM_H5_FAILED(&local, col->name, H5Sselect_elements);
         ok = prism_comm_agree_error(f->comm, &local);
-        if (ok && H5Dread(d, type, ms, fs, f->dxpl, buf) < 0)
+        if (ok && H5Dread(d, type, ms, fs, f->dxpl, buf) < 0) {
             PRISM_H5_FAILED(&local, col->name, H5Dread);
+            g_prefix_error(&local, "%s /landscape/", f->path);
+        }
         ok = prism_comm_agree_error(f->comm, &local) && ok;
         for (size_t i = 0; ok && i < mine; i++)
             out[i * f->schema->n + c] = prism_io_load_internal(col->store, buf, i);

@@ -249,6 +249,8 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
 /** Length of a dataset of a small group (pareto, topk, grid); 0 when absent. */
 uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group);
 
+/** The path the file was opened with (borrowed). Not collective. */
+const char *prism_landscape_file_path(const PrismLandscapeFile *f);
 /** The communicator the file was opened on (borrowed). */
 PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f);
 /**

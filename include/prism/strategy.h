@@ -77,7 +77,9 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b);
  * chunk). Keys left out take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0,
  * recompute=none, schedule=interleaved when vpp>1 else 1f1b, dp=N/(tp*pp*cp),
  * m=gbs/(dp*mbs). @p devices and @p training supply N and gbs for the derived keys.
- * Errors: PRISM_INPUT_ERROR_PARSE (unknown key, bad number) naming key and value.
+ * Errors: PRISM_INPUT_ERROR_PARSE (unknown key, bad number) naming key and value;
+ * PRISM_INPUT_ERROR_CONFLICT (a key given twice); PRISM_INPUT_ERROR_SHAPE (a left-out dp
+ * or m that does not divide out, naming R1 or R8).
  */
 gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTraining *training,
                               PrismStrategy *out, GError **error);

@@ -299,12 +299,12 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
     return TRUE;
 }
 
+/* Compact JSON text through prism_json_to_string(): json-glib 1.6 alone writes a double
+ * such as 1e+22 as the invalid "1e+22.0" (core.h). */
 static char *json_text(JsonBuilder *b)
 {
-    g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(JsonNode) root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    return json_generator_to_data(gen, NULL);
+    return prism_json_to_string(root, FALSE);
 }
 
 /* The `prism models NAME --json` / `prism clusters NAME --json` objects. */
@@ -453,17 +453,24 @@ static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *
                     "--hdf5-deflate %d: must be 0 (no compression) to 9", o->deflate);
         return FALSE;
     }
-    if (o->chunk < 0 || o->chunk > (1 << 24) || o->spill_rows < 0 ||
-        o->spill_rows > (1 << 24)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--hdf5-chunk and --spill-rows take 1 to 16777216 rows");
-        return FALSE;
+    const struct {
+        const char *name;
+        gint64 value;
+        uint64_t *dest;
+    } rows[] = {{"--hdf5-chunk", o->chunk, &lo->chunk_rows},
+                {"--spill-rows", o->spill_rows, &lo->spill_rows}};
+    for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+        if (rows[i].value == PRISM_OPT_UNSET_INT)
+            continue; /* not given: the default of prism_landscape_options_default() */
+        if (rows[i].value < 1 || rows[i].value > (1 << 24)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "%s %" G_GINT64_FORMAT ": must be 1 to 16777216 rows", rows[i].name,
+                        rows[i].value);
+            return FALSE;
+        }
+        *rows[i].dest = (uint64_t)rows[i].value;
     }
     lo->deflate = o->deflate;
-    if (o->chunk > 0)
-        lo->chunk_rows = (uint64_t)o->chunk;
-    if (o->spill_rows > 0)
-        lo->spill_rows = (uint64_t)o->spill_rows;
     lo->no_landscape = o->no_landscape;
     lo->force = o->common.force;
     lo->resume = o->resume;
@@ -626,7 +633,9 @@ done:
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
 {
     SweepOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_OUTPUT,
-                      .deflate = 1};
+                      .deflate = 1,
+                      .chunk = PRISM_OPT_UNSET_INT,
+                      .spill_rows = PRISM_OPT_UNSET_INT};
     const GOptionEntry entries[] = {
         {"grid", 'g', 0, G_OPTION_ARG_FILENAME, &o.grid,
          "grid file: models x clusters x devices x gbs x seq (io/README.md)", "FILE"},

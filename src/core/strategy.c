@@ -72,6 +72,7 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
                        .mbs = 1};
     gboolean have_dp = FALSE, have_m = FALSE, have_schedule = FALSE;
     g_auto(GStrv) items = g_strsplit(text, ",", -1);
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
     for (char **it = items; *it != NULL; it++) {
         char *item = g_strstrip(*it);
         if (*item == '\0')
@@ -84,6 +85,11 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
         }
         *eq = '\0';
         const char *key = g_strstrip(item), *val = g_strstrip(eq + 1);
+        if (!g_hash_table_add(seen, (gpointer)key)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "strategy key '%s' is given twice", key);
+            return FALSE;
+        }
         struct {
             const char *name;
             uint32_t *dst;
@@ -164,12 +170,34 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
     }
     if (!have_schedule)
         s.schedule = s.vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
+    /* The derived keys: a left-out dp or m that does not come out whole is named here,
+     * not later as "dp=0" by the shape rules. */
     uint64_t inner = (uint64_t)s.tp * s.pp * s.cp;
-    if (!have_dp && inner > 0 && s.devices % inner == 0)
+    if (!have_dp && inner > 0) {
+        if (s.devices % inner != 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
+                        "dp is left out, and devices=%u is not a multiple of tp*pp*cp = "
+                        "%u*%u*%u = %" G_GUINT64_FORMAT
+                        " (R1: dp*tp*pp*cp = devices); give tp, pp and cp whose product "
+                        "divides %u",
+                        s.devices, s.tp, s.pp, s.cp, inner, s.devices);
+            return FALSE;
+        }
         s.dp = (uint32_t)(s.devices / inner);
+    }
     uint64_t per_step = (uint64_t)s.dp * s.mbs;
-    if (!have_m && per_step > 0 && training->gbs % per_step == 0)
+    gboolean r1_holds = (uint64_t)s.dp * inner == s.devices; /* else R1 is the message */
+    if (!have_m && per_step > 0 && (r1_holds || training->gbs % per_step == 0)) {
+        if (training->gbs % per_step != 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
+                        "m is left out, and gbs=%" G_GUINT64_FORMAT
+                        " is not a multiple of dp*mbs = %u*%u = %" G_GUINT64_FORMAT
+                        " (R8: dp*mbs*m = gbs); change --gbs, dp or mbs",
+                        training->gbs, s.dp, s.mbs, per_step);
+            return FALSE;
+        }
         s.m = (uint32_t)(training->gbs / per_step);
+    }
     *out = s;
     return TRUE;
 }

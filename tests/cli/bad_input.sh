@@ -65,6 +65,14 @@ expect_bad "fp32 on Ascend" -- inputs --cluster Ascend-910B --dtype fp32 -- "'As
 expect_bad "budget above memory" -- inputs --mem-budget 100 -- "--mem-budget 100" "80 GiB"
 expect_bad "two models" -- models gpt3-175b llama2-7b -- "at most one"
 
+# explain --strategy: a left-out dp or m that does not divide out names the rule; a key
+# given twice is a conflict (it used to say "dp=0" or take the last value).
+expect_bad "explain: dp does not divide" -- explain --strategy tp=3 -- "--strategy" \
+    "devices=1024 is not a multiple of tp*pp*cp = 3*1*1" "R1"
+expect_bad "explain: m does not divide" -- explain --strategy "" -- \
+    "gbs=1536 is not a multiple of dp*mbs = 1024*1" "R8"
+expect_bad "explain: key twice" -- explain --strategy tp=8,pp=2,tp=4 -- "'tp' is given twice"
+
 # plan and sweep load their inputs with the same loader: same errors, and no output file.
 expect_bad "plan: unknown model" -- plan --model llama3-7b -- "llama3-8b"
 expect_bad "plan: bad cluster file" -- plan --cluster "$bad/cluster-zero-size.ini" -- "[level.0] size = 0"
@@ -76,4 +84,4 @@ cli_checks=$((cli_checks + 1))
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 4 + 5 + 1))
+cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 4 + 3 + 5 + 1))

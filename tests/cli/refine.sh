@@ -2,7 +2,7 @@
 # refine.sh - `prism plan --refine K` end to end on DeepSeek-V3 (61 blocks + 1 MTP layer
 # over pp stages, a 129k-vocabulary head): JSON has K refine entries whose layouts cover
 # every layer, a claimed gain is a real step-time reduction that fits, the result is the
-# same at 1 and 2 ranks, and bad values exit with status 2.
+# same at 1, 2, 3 and 4 ranks, and bad values exit with status 2.
 set -u
 P=${PRISM_BINARY:?PRISM_BINARY not set}
 PY=/usr/bin/python3
@@ -43,21 +43,23 @@ then ok; else bad "JSON refine checks"; fi
 "$P" "${ARGS[@]}" --refine 2 > text.out 2>&1
 grep -q "layers per stage" text.out && grep -q "Refined layer split" text.out && ok || bad "text report"
 
-# rank invariance of the refine section
-if [ -n "${MPIEXEC:-}" ]; then
-    "$MPIEXEC" -n 2 "$P" "${ARGS[@]}" --refine 3 --json > np2.json 2> np2.err
-    if $PY - np1.json np2.json <<'PYEOF'
+# rank invariance of the refine section (and of the top list it refines) at 2, 3, 4 ranks
+: "${MPIEXEC:?MPIEXEC is not set (run through ctest)}"
+for np in 2 3 4; do
+    "$MPIEXEC" -n $np "$P" "${ARGS[@]}" --refine 3 --json > np$np.json 2> np$np.err
+    if $PY - np1.json np$np.json <<'PYEOF'
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 strip = lambda r: [{k: v for k, v in e.items() if k != "seconds"} for e in r]
-assert strip(a["refine"]) == strip(b["refine"])
+assert len(a["refine"]) == 3 and strip(a["refine"]) == strip(b["refine"])
+assert a["top"] == b["top"]
 PYEOF
-    then ok; else bad "refine differs between 1 and 2 ranks"; cat np2.err; fi
-fi
+    then ok; else bad "refine differs between 1 and $np ranks"; cat np$np.err; fi
+done
 
 "$P" "${ARGS[@]}" --refine -1 > neg.out 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q -- "--refine -1" neg.out && ok || { bad "--refine -1 exit $rc"; cat neg.out; }
 
 echo "refine.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -ge 4 ]
+[ "$fail" -eq 0 ] && [ "$pass" -eq 7 ] # exactly: a check that did not run is a failure

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # sweep.sh - `prism sweep`, `prism info` and `prism pareto FILE` end to end:
 #  - the landscape datasets are identical for 1, 2, 3 and 4 ranks (h5diff, all data and
-#    dataset attributes; only the root's provenance differs), and h5diff does see a
-#    different sweep as different (negative control);
+#    dataset attributes; only the root's provenance differs), for one setup and for a
+#    grid, and h5diff does see a different sweep as different (negative control);
 #  - the file as h5py sees it: one row per strategy of `prism plan --count`, compact
 #    types, shuffle + deflate chunks; rows equal `prism explain` for sampled strategies
 #    (the scalar reference, an independent code path);
@@ -151,13 +151,41 @@ assert (a["pareto/index"][:] == b["pareto/index"][:]).all()
 assert (a["topk/step_time"][:] == b["topk/step_time"][:]).all()
 assert int(a.attrs["feasible_rows"]) == int(b.attrs["feasible_rows"])
 EOF
-expect_bad "pareto on --no-landscape" -- pareto nol.h5 -- "no /landscape"
+expect_bad "pareto on --no-landscape" -- pareto nol.h5 -- "nol.h5" "no /landscape"
 
-# Grid sweeps: one file, a point column, identical at 1 and 3 ranks.
+# The JSON attributes stay valid JSON for any double: json-glib 1.6 alone writes 1e+22
+# as "1e+22.0" (a cluster file with a 1e10 TFLOP/s peak gives peak_flops 1e+22).
+cat >huge.ini <<'INI'
+[cluster]
+memory_gib = 80
+peak_tflops_bf16 = 10000000000
+[level.0]
+size = 8
+bandwidth_GBps = 450
+latency_us = 0.0000001
+[level.1]
+bandwidth_GBps = 50
+latency_us = 8
+INI
+sweep_np 1 huge.h5 "${small[@]}" -c huge.ini --no-landscape --fix tp=2
+check "every JSON attribute parses (huge numbers)" $py - huge.h5 <<'EOF'
+import json, sys, h5py
+a = h5py.File(sys.argv[1], "r").attrs
+for k in ["model", "cluster", "training", "knobs", "space"]:
+    json.loads(a[k])
+assert json.loads(a["cluster"])["peak_flops"]["bf16"] == 1e22
+EOF
+
+# Grid sweeps: one file, a point column, identical at 1, 2, 3 and 4 ranks (the weighted
+# partition cuts through grid points differently at each count).
 grid="$PRISM_TEST_DATA/grids/small.ini"
-sweep_np 1 grid1.h5 --grid "$grid"
-sweep_np 3 grid3.h5 --grid "$grid"
-check "grid datasets equal at 1 and 3 ranks" h5diff --exclude-attribute / grid1.h5 grid3.h5
+for np in 1 2 3 4; do
+    sweep_np $np grid$np.h5 --grid "$grid"
+done
+for np in 2 3 4; do
+    check "grid datasets equal at 1 and $np ranks" h5diff --exclude-attribute / grid1.h5 \
+        grid$np.h5
+done
 check "grid table and point column" $py - grid1.h5 <<'EOF'
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
@@ -186,6 +214,10 @@ expect_ok "info on a grid file" "grid: +8 points" -- info grid1.h5
 
 # Bad input: exit 2 with one clear message.
 expect_bad "deflate level" -- sweep "${small[@]}" -o x.h5 --hdf5-deflate 12 -- "--hdf5-deflate 12"
+expect_bad "chunk 0" -- sweep "${small[@]}" -o x.h5 --hdf5-chunk 0 -- "--hdf5-chunk 0"
+expect_bad "spill rows too many" -- sweep "${small[@]}" -o x.h5 --spill-rows 99999999 -- \
+    "--spill-rows 99999999" "16777216"
+expect_bad "empty output name" -- sweep "${small[@]}" -o '' -- "-o ''" "empty"
 expect_bad "no such folder" -- sweep "${small[@]}" -o no/such/dir/x.h5 -- "no/such/dir" \
     "does not exist"
 mkdir -p adir.h5
@@ -208,6 +240,7 @@ expect_bad "pareto: bad objective" -- pareto np1.h5 --objectives step_time,peakm
     "peakmem" "peak_mem"
 expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
 cli_checks=$((cli_checks + 1))
-[[ ! -e x.h5 && ! -e x.h5.partial ]] || cli_fail "a refused sweep left x.h5 or x.h5.partial"
+[[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
+    cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 59
+cli_done 68

@@ -130,7 +130,42 @@ static void test_rules(void)
     g_clear_error(&error);
 }
 
+/* A left-out dp or m that does not divide out, and a key given twice, are named at
+ * parse time (not later as "dp=0" by R1). 1024 devices, gbs 1536:
+ *   "tp=3": dp = 1024 / 3 is not whole -> R1;
+ *   "tp=8": dp = 1024 / 8 = 128, m = 1536 / 128 = 12 -> fine;
+ *   "" (all defaults): dp = 1024, m = 1536 / 1024 is not whole -> R8;
+ *   "dp=512,tp=2,mbs=2": R1 holds (512 * 2 = 1024), but dp*mbs = 1024 does not divide
+ *   1536 -> R8. (With R1 broken, m stays 0 and the shape rules report R1 instead.) */
+static void test_parse_derived(void)
+{
+    PrismTraining t;
+    prism_training_default(&t);
+    PrismStrategy s;
+    struct {
+        const char *text;
+        int code;
+        const char *needle;
+    } bad[] = {
+        {"tp=3", PRISM_INPUT_ERROR_SHAPE, "devices=1024 is not a multiple of tp*pp*cp = 3*1*1"},
+        {"", PRISM_INPUT_ERROR_SHAPE, "gbs=1536 is not a multiple of dp*mbs = 1024*1"},
+        {"dp=512,tp=2,mbs=2", PRISM_INPUT_ERROR_SHAPE, "(R8: dp*mbs*m = gbs)"},
+        {"tp=8,pp=2,tp=4", PRISM_INPUT_ERROR_CONFLICT, "'tp' is given twice"},
+        {"recompute=full,recompute=none", PRISM_INPUT_ERROR_CONFLICT, "'recompute'"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        GError *error = NULL;
+        CU_ASSERT_FALSE(prism_strategy_parse(bad[i].text, 1024, &t, &s, &error));
+        const char *needles[] = {bad[i].needle};
+        CU_ASSERT_TRUE(prism_test_input_error(error, bad[i].code, needles, 1, bad[i].text));
+        g_clear_error(&error);
+    }
+    CU_ASSERT_TRUE(prism_strategy_parse("tp=8", 1024, &t, &s, NULL));
+    CU_ASSERT_TRUE(s.dp == 128 && s.m == 12);
+}
+
 static CU_TestInfo strategy_tests[] = {
+    {"derived keys and repeated keys", test_parse_derived},
     {"parse defaults", test_parse_defaults},
     {"format round trip", test_format_roundtrip},
     {"parse errors", test_parse_errors},
