@@ -46,7 +46,7 @@ struct PrismCostSegment {
     PrismKSlot *slots;
     double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap, *w_mid;
     uint32_t *cand_comp;
-    uint8_t *cand_full;
+    uint8_t *cand_work;
     uint32_t *stage_comp;   /* composition of each stage */
     uint32_t *stage_cand;   /* first candidate of each stage (G_MAXUINT32 when pruned) */
     uint32_t *stage_states; /* distinct in-flight states of each stage (before pruning) */

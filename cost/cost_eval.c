@@ -358,7 +358,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
                             .w_mid = w_0,
                             .m_cap = -1.0,
                             .m_mid = -1.0,
-                            .cand_full = full,
+                            .cand_work = full,
                             .mfu_num = 1,
                             .hfu_num = 1};
     g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);

@@ -53,6 +53,12 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_HBM_EFFICIENCY] = {"hbm_efficiency", 0.8, 0.05, 1.0, "fraction",
                                    "achieved fraction of memory bandwidth (elementwise, "
                                    "optimizer)"},
+    [PRISM_KNOB_GRAD_ACCUM_EXPOSED] = {"grad_accum_exposed", 1.0, 0.0, 1.0, "fraction",
+                                       "share of the per-micro-batch gradient accumulation "
+                                       "(read + write of the gradient buffer) not hidden"},
+    [PRISM_KNOB_BWD_WORKING_SET] = {"bwd_working_set", 1.0, 0.0, 1.0, "bool",
+                                    "1 = a layer's backward holds one micro-batch of its "
+                                    "activations' size (gradients); 0 = full recompute only"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -334,6 +334,10 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->pp_scatter = kn[PRISM_KNOB_PP_SCATTER];
     k->zero3_prefetch = kn[PRISM_KNOB_ZERO3_PREFETCH];
     k->runtime_bytes = kn[PRISM_KNOB_RUNTIME_OVERHEAD];
+    /* each micro-batch's weight gradients are added into the gradient buffer: one read and
+     * one write of bytes_grad per parameter (cost/README.md, "gradient accumulation") */
+    k->accum_traffic = 2.0 * k->bytes_grad * kn[PRISM_KNOB_GRAD_ACCUM_EXPOSED];
+    k->bwd_ws = kn[PRISM_KNOB_BWD_WORKING_SET];
     const double mem =
         training->mem_budget_bytes > 0 ? training->mem_budget_bytes : cluster->mem_bytes;
     k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];

@@ -365,7 +365,7 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
     seg->w_b = g_new(double, (size_t)nd *ns);
     seg->w_cap = g_new(double, (size_t)nd *ns);
     seg->w_mid = g_new(double, (size_t)nd *ns);
-    seg->cand_full = g_new0(uint8_t, (size_t)nd * ns);
+    seg->cand_work = g_new0(uint8_t, (size_t)nd * ns);
     for (uint32_t d = 0; d < nd; d++) {
         const uint32_t st = g_array_index(cstage, uint32_t, d);
         const double *r = &g_array_index(cw, double, (size_t)d * 4 * ns);
@@ -376,9 +376,9 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
         memcpy(&seg->w_cap[(size_t)d * ns], r + 2 * ns, ns * sizeof(double));
         memcpy(&seg->w_mid[(size_t)d * ns], r + 3 * ns, ns * sizeof(double));
         for (uint32_t q = 0; q < ns; q++)
-            seg->cand_full[(size_t)d * ns + q] =
+            seg->cand_work[(size_t)d * ns + q] =
                 tot[(size_t)st * ns + q] > 0 &&
-                g_array_index(slots, PrismKSlot, q).mode == PRISM_K_RC_FULL;
+                (cm->k.bwd_ws > 0.5 || g_array_index(slots, PrismKSlot, q).mode == PRISM_K_RC_FULL);
     }
     g_free(cnt);
     g_free(tot);
@@ -419,7 +419,7 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
     k->m_cap = inter ? (double)pp : -1.0;
     k->m_mid = inter ? 2.0 * pp : -1.0;
     k->w_mid = seg->w_mid;
-    k->cand_full = seg->cand_full;
+    k->cand_work = seg->cand_work;
     return seg;
 }
 
@@ -453,7 +453,7 @@ void prism_cost_segment_free(PrismCostSegment *seg)
     g_free(seg->w_mid);
     g_free(seg->stage_states);
     g_free(seg->cand_comp);
-    g_free(seg->cand_full);
+    g_free(seg->cand_work);
     g_free(seg->stage_comp);
     g_free(seg->stage_cand);
     g_free(seg->mu_a);

@@ -63,14 +63,17 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_ACT] = {"activations", "B",
                       "none: T*(A_rep*r + A_tp/t + A_kv*kv + A_full + A_score/t); "
                       "selective: without A_score; full: T*h*bytes*r"},
-    [PRISM_KS_EXTRA] = {"recompute_working_set", "B",
-                        "full: (the none-mode activations) - (the kept input)"},
+    [PRISM_KS_EXTRA] = {"bwd_working_set", "B",
+                        "(none-mode activations) - (the kept input): full recompute "
+                        "rematerialises them; with bwd_working_set = 1 every layer's "
+                        "gradients take as much while it runs backward; else 0"},
     [PRISM_KS_COMPUTE] = {"compute", "s",
-                          "(1+bwd_ratio)*(F/(peak*eff) + elementwise fwd), "
+                          "(1+bwd_ratio)*(F/(peak*eff) + elementwise fwd) + grad_accum, "
                           "F = T*(F_tp/t + F_kv*kv + F_rep + F_core/t + "
                           "F_exp/t)"},
     [PRISM_KS_RECOMP] = {"recompute", "s", "full: F/(peak*eff); selective: T*F_core/t/(peak*eff)"},
-    [PRISM_KS_WGRAD] = {"weight_grad", "s", "bwd_ratio/2 * F/(peak*eff) (ZB-H1 W pass)"},
+    [PRISM_KS_WGRAD] = {"weight_grad", "s",
+                        "bwd_ratio/2 * F/(peak*eff) + grad_accum (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
                      "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*(1-tp_overlap), "
                      "n_coll = 2 fwd (x2 with full recompute) + 2 bwd"},
@@ -86,13 +89,17 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_EP_BYTES] = {"ep_bytes", "B", "n_a2a*T*top_k*cf*h*bytes*(e-1)/(e*t)"},
     [PRISM_KS_GATHER] = {"zero3_gather", "B", "bytes_p*(dense_params + expert_params)"},
     [PRISM_KS_FWD] = {"forward", "s", "F/(peak*eff) + forward tp/cp/ep (exposed)"},
-    [PRISM_KS_BWD] = {"backward", "s", "bwd_ratio*F/(peak*eff) + backward tp/cp/ep (exposed)"},
+    [PRISM_KS_BWD] = {"backward", "s",
+                      "bwd_ratio*F/(peak*eff) + grad_accum + backward tp/cp/ep (exposed)"},
     [PRISM_KS_RC_TIME] = {"recompute_total", "s", "recompute + (full: forward comm again)"},
     [PRISM_KS_ELEMWISE] = {"elementwise", "s",
                            "(1+bwd_ratio)*T*(E_rep*r + E_tp/t + E_score/t + E_full)/(HBM*eff), "
                            "part of compute"},
     [PRISM_KS_OPT_STEP] = {"optimizer_step", "s",
                            "(P_dense*zo + P_exp*zo_e) * opt_traffic / (HBM*eff)"},
+    [PRISM_KS_GRAD_ACCUM] = {"grad_accum", "s",
+                             "(P_dense + P_exp) * 2*bytes_g*grad_accum_exposed / (HBM*eff), "
+                             "part of compute and of the W pass"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
@@ -133,8 +140,8 @@ static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {
     [PRISM_KD_ACT] = {"activations", "B",
                       "sum over chunks and layers of in_flight(chunk) * activations + "
                       "working set"},
-    [PRISM_KD_WORK] = {"recompute_working_set", "B",
-                       "max over the stage's fully recomputed layers"},
+    [PRISM_KD_WORK] = {"bwd_working_set", "B",
+                       "max over the stage's layers that carry one (bwd_working_set)"},
     [PRISM_KD_TOTAL] = {"total", "B", "params + grads + optimizer + activations + buffers"},
 };
 

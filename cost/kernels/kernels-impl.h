@@ -163,6 +163,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
 {
     const PrismKKind *K = &km->kinds[sl->kind];
     const double full = sl->mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
+    /* backward working set: full recompute rematerialises the layer; with bwd_ws every
+     * layer's gradients take one micro-batch of its activations while it runs backward */
+    const double ws_on = full > 0.5 || km->bwd_ws > 0.5 ? 1.0 : 0.0;
     const double sel = sl->mode == PRISM_K_RC_SELECTIVE ? 1.0 : 0.0;
     const double keep_score = sl->mode == PRISM_K_RC_NONE ? 1.0 : 0.0;
     const double p_tp = K->p_tp, p_kv = K->p_kv, p_rep = K->p_rep, p_exp = K->p_exp;
@@ -172,7 +175,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double f_tp = K->f_tp, f_kv = K->f_kv, f_rep = K->f_rep, f_core = K->f_core;
     const double f_exp = K->f_exp;
     const double e_rep = K->e_rep, e_tp = K->e_tp, e_sc = K->e_score, e_full = K->e_full;
-    const double hbm = km->inv_hbm, opt_tr = km->opt_traffic;
+    const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
     const double coll_f = K->tp_coll_fwd, coll_fsp = K->tp_coll_fwd_sp;
     const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes;
     const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
@@ -215,6 +218,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_rct = out + (size_t)PRISM_KS_RC_TIME * PRISM_K_TILE;
     double *o_ew = out + (size_t)PRISM_KS_ELEMWISE * PRISM_K_TILE;
     double *o_ost = out + (size_t)PRISM_KS_OPT_STEP * PRISM_K_TILE;
+    double *o_acc = out + (size_t)PRISM_KS_GRAD_ACCUM * PRISM_K_TILE;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double it = inv_tp[i], r = rep[i], T = tok[i];
@@ -236,7 +240,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double a_score = T * a_sc * it;
         const double a_keep = T * a_ck * r;
         o_act[i] = full > 0.5 ? a_keep : a_body + keep_score * a_score;
-        o_xtr[i] = full > 0.5 ? a_body + a_score - a_keep : 0.0;
+        o_xtr[i] = ws_on * (a_body + a_score - a_keep);
         /* compute: forward FLOPs per device at the GEMM rate plus memory-bound kernels at
          * the HBM rate; backward = bwd_ratio x forward (both) */
         const double fl = T * (f_tp * it + f_kv * kvs + f_rep + f_core * it + f_exp * it);
@@ -245,11 +249,16 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double ew = T * (e_rep * r + e_tp * it + e_full) * hbm + ew_sc;
         const double ew_rc = full > 0.5 ? ew : sel * ew_sc;
         const double cf_s = fl * rate + ew; /* one forward */
-        if (detail)
+        /* gradient accumulation: every micro-batch reads and writes the device's gradient
+         * buffer once per parameter (weight-gradient pass) */
+        const double acc = (ne + ex) * acc_tr * hbm;
+        if (detail) {
             o_ew[i] = ew * (1.0 + bwd);
-        o_cmp[i] = cf_s * (1.0 + bwd);
+            o_acc[i] = acc;
+        }
+        o_cmp[i] = cf_s * (1.0 + bwd) + acc;
         o_rc[i] = rc * rate + ew_rc;
-        o_wg[i] = fl * bwd * 0.5 * rate;
+        o_wg[i] = fl * bwd * 0.5 * rate + acc;
         o_fl[i] = fl * (1.0 + bwd) + rc;
         /* TP: all-reduce-equivalent collectives; full recompute repeats the forward */
         const double cf = coll_f + coll_fsp * sp[i];
@@ -271,7 +280,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         if (detail) {
             const double fwd_comm = cf * tp_one + cp_one + 2.0 * ep_one;
             o_fwd[i] = cf_s + fwd_comm;
-            o_bwd[i] = cf_s * bwd + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
+            o_bwd[i] = cf_s * bwd + acc + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
             o_rct[i] = rc * rate + ew_rc + full * fwd_comm;
         }
     }
@@ -448,7 +457,7 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
                 act[i] += w * sa[i];
             }
         }
-        if (ks->cand_full[at]) {
+        if (ks->cand_work[at]) {
             const double *restrict sx =
                 slot0 + ((size_t)s * PRISM_KS_COUNT + PRISM_KS_EXTRA) * PRISM_K_TILE;
             PRISM_KLOOP

@@ -101,6 +101,10 @@ typedef struct PrismKModel {
     double pp_scatter;       /* 1: p2p sends 1/tp of the activation */
     double zero3_prefetch;   /* layers of gathered parameters held by ZeRO-3 */
     double runtime_bytes;    /* framework workspace per device */
+    double accum_traffic;    /* exposed HBM bytes per parameter per micro-batch of gradient
+                              * accumulation: 2 x bytes_grad x grad_accum_exposed */
+    double bwd_ws;           /* 1: every layer carries a backward working set; 0: only
+                              * fully recomputed layers (their rematerialised activations) */
     double budget;           /* bytes available: memory (or budget) - margin */
     double model_flops_step; /* model FLOPs per step (MFU numerator) */
 } PrismKModel;
@@ -133,7 +137,9 @@ typedef struct PrismKSegment {
      * states; otherwise both -1) */
     const double *w_a, *w_b, *w_cap, *w_mid;
     double m_cap, m_mid;
-    const uint8_t *cand_full; /* [cand * n_slots + slot]: slot is full-recompute, present */
+    const uint8_t *cand_work; /* [cand * n_slots + slot]: the slot is present in the stage
+                               * and carries a backward working set (full recompute, or
+                               * every mode with bwd_working_set) */
 } PrismKSegment;
 
 /** The lanes of one batch: per-strategy dims as doubles. */
@@ -189,7 +195,7 @@ enum {
     PRISM_KS_NE,
     PRISM_KS_EX, /* parameters per device before ZeRO (dense, experts) */
     PRISM_KS_ACT,
-    PRISM_KS_EXTRA, /* activation bytes per micro-batch; recompute set */
+    PRISM_KS_EXTRA, /* activation bytes per micro-batch; backward working set */
     PRISM_KS_COMPUTE,
     PRISM_KS_RECOMP,
     PRISM_KS_WGRAD, /* s per micro-batch */
@@ -205,7 +211,8 @@ enum {
     PRISM_KS_BWD,
     PRISM_KS_RC_TIME,  /* s per micro-batch incl. exposed comm */
     PRISM_KS_ELEMWISE, /* s per micro-batch of memory-bound kernels (in compute) */
-    PRISM_KS_OPT_STEP, /* s per step: optimizer update of this layer's shard */
+    PRISM_KS_OPT_STEP,   /* s per step: optimizer update of this layer's shard */
+    PRISM_KS_GRAD_ACCUM, /* s per micro-batch: gradient accumulation (in compute, W pass) */
     PRISM_KS_COUNT
 };
 enum {

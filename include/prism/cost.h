@@ -262,8 +262,12 @@ gboolean prism_cost_eval_layout(const PrismCostModel *cm, const PrismStrategy *s
 typedef struct PrismLayerTerms {
     double params_bytes, grads_bytes, optimizer_bytes; /**< static, after ZeRO sharding */
     double act_bytes[3];   /**< activations kept per micro-batch, by recompute mode */
-    double work_bytes;     /**< full recompute: transient set while recomputing the layer */
-    double fwd_s, bwd_s;   /**< compute + exposed TP/CP/EP communication, per micro-batch */
+    double work_bytes;     /**< backward working set: transient bytes while the layer runs
+                                backward (rematerialised activations under full recompute;
+                                the same amount, its gradients, in every mode when the
+                                bwd_working_set knob is 1); the stage holds its largest once */
+    double fwd_s, bwd_s;   /**< compute + exposed TP/CP/EP communication, per micro-batch;
+                                bwd_s includes the gradient accumulation */
     double recompute_s[3]; /**< extra time per micro-batch by mode (none = 0) */
     double flops_fwd;      /**< executed forward FLOPs per device per micro-batch */
     double opt_step_s;     /**< optimizer update of this layer's shard, once per step */

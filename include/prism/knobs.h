@@ -39,6 +39,8 @@ typedef enum {
     PRISM_KNOB_PP_SCATTER,             /**< 1 = p2p sends 1/tp of an activation */
     PRISM_KNOB_HBM_GBPS,               /**< device memory bandwidth; 0 = by device */
     PRISM_KNOB_HBM_EFFICIENCY,         /**< achieved fraction of memory bandwidth */
+    PRISM_KNOB_GRAD_ACCUM_EXPOSED,     /**< share of gradient accumulation traffic exposed */
+    PRISM_KNOB_BWD_WORKING_SET,        /**< 1 = every layer's backward has a working set */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

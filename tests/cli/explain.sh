@@ -18,7 +18,7 @@ expect_status() { # status, args...
 
 check "explain text" expect_status 0 explain --devices 1024 \
     --strategy "tp=8,pp=16,sp=1,zero=1,recompute=selective"
-check "text names the terms" grep -q "recompute_working_set" out.txt
+check "text names the terms" grep -q "bwd_working_set" out.txt
 check "text has per-stage memory" grep -q "memory per stage" out.txt
 check "text has a verdict" grep -q "^verdict: fits" out.txt
 

@@ -206,7 +206,8 @@ static void test_bubble(void)
  * The bubble exactly: 1F1B with p = 4, L = 8 (2 layers per stage), tp = 1; stage times
  * T_0 = 2 T_layer + T_emb + T_pp, T_1 = T_2 = 2 T_layer + T_pp and
  * T_3 = 2 T_layer + T_head + T_pp (the slowest: the head's 2hV FLOPs), where
- * T_pp = 2 (V_pp/240e9 + 5e-6), V_pp = s b h 2 bytes.
+ * T_pp = 2 (V_pp/240e9 + 5e-6), V_pp = s b h 2 bytes, and T_layer = forward + backward
+ * of one block (the backward includes its gradient accumulation, see test_grad_accum).
  * bubble = sum T_s - T_3 = 3 (2 T_layer + T_pp) + T_emb.
  */
 static void test_bubble_exact(void)
@@ -289,6 +290,64 @@ static void test_cluster_hbm(void)
     CU_ASSERT_DOUBLE_EQUAL(opt[2], want / 2.0, want * 1e-12);
 }
 
+/*
+ * Backward working set (knob bwd_working_set; SAPP-ND's BwdOverhead, SEEDS.md 2.7): while a
+ * layer runs backward, one micro-batch of its activations (less the kept input) is live on
+ * top of the stored ones. pp = 1, 4 blocks, s = 2048, b = 2 (T = 4096 tokens), h = 4096,
+ * a = 32, V = 51200, fp16, dropout, no flash attention:
+ *   block    sbh (34 + 5as/h)                         = 1,912,602,624 (Korthikanti, above)
+ *   embedding  T h (dropout mask)                     =    16,777,216
+ *   head     T (2 * 2h + 4 V) = 4096 * 221,184        =   905,969,664
+ *   stored: 4 * 1,912,602,624 + 16,777,216 + 905,969,664 = 8,573,157,376
+ *   working set: max over layers of (activations - kept input 2Th):
+ *            block 1,912,602,624 - 33,554,432 = 1,879,048,192 (the head's is 905,969,664)
+ *   peak activations: 8,573,157,376 + 1,879,048,192 = 10,452,205,568; without: 8,573,157,376
+ */
+static void test_bwd_working_set(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const on[] = {"flash_attention=0", "dropout=1", NULL};
+    static const char *const off[] = {"flash_attention=0", "dropout=1", "bwd_working_set=0",
+                                      NULL};
+    const double want[2] = {10452205568.0, 8573157376.0};
+    for (int i = 0; i < 2; i++) {
+        g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, i ? off : on);
+        PrismStrategy s = test_strategy(cm, 4, "dp=4,tp=1,pp=1,mbs=2,recompute=none");
+        double c[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+        CU_ASSERT_EQUAL(c[PRISM_COL_MEM_ACTIVATIONS], want[i]);
+    }
+}
+
+/*
+ * Gradient accumulation (knob grad_accum_exposed): every micro-batch reads and writes the
+ * gradient buffer once per parameter, 2 * 4 B with fp32 gradients, at HBM 2000 GB/s (the
+ * test cluster gives none) * 0.8. One block, tp = 1: 12 h^2 + 4 h = 201,342,976 params:
+ *   201,342,976 * 8 / 1.6e12 = 1.00671488e-3 s per micro-batch, in the backward pass;
+ *   with gradients in fp16 (grad_fp32 = 0) half of it: 5.0335744e-4 s.
+ */
+static double bwd_seconds(const char *const *sets)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, "dp=8,tp=1,pp=1,mbs=1,zero=0");
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    return lt.bwd_s;
+}
+
+static void test_grad_accum(void)
+{
+    static const char *const on[] = {NULL};
+    static const char *const off[] = {"grad_accum_exposed=0", NULL};
+    static const char *const on16[] = {"grad_fp32=0", NULL};
+    static const char *const off16[] = {"grad_fp32=0", "grad_accum_exposed=0", NULL};
+    const double acc = bwd_seconds(on) - bwd_seconds(off);
+    CU_ASSERT_DOUBLE_EQUAL(acc, 1.00671488e-3, 1e-12);
+    const double acc16 = bwd_seconds(on16) - bwd_seconds(off16);
+    CU_ASSERT_DOUBLE_EQUAL(acc16, 5.0335744e-4, 1e-12);
+}
+
 static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
@@ -300,6 +359,8 @@ static CU_TestInfo formula_tests[] = {
     {"1F1B bubble exactly", test_bubble_exact},
     {"knobs JSON: shortest round-trip numbers", test_knobs_json},
     {"memory bandwidth from the cluster, knob override", test_cluster_hbm},
+    {"backward working set", test_bwd_working_set},
+    {"gradient accumulation traffic", test_grad_accum},
     CU_TEST_INFO_NULL,
 };
 

@@ -200,6 +200,17 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
     const double bwd = kn->v[PRISM_KNOB_BWD_RATIO];
     const double rate =
         prism_cost_model_cluster(cm)->peak_flops[tr->dtype] * kn->v[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    /* every layer has a backward working set (bwd_working_set), else full recompute only */
+    const gboolean all_work = kn->v[PRISM_KNOB_BWD_WORKING_SET] > 0.5;
+    /* gradient accumulation, seconds per parameter per micro-batch: read + write of the
+     * gradient buffer (4 B with grad_fp32) at the cluster's HBM rate; the test cluster
+     * gives no bandwidth, so 2000 GB/s, times hbm_efficiency */
+    const double bytes_p = prism_dtype_bytes(tr->dtype) < 2 ? 2.0 : prism_dtype_bytes(tr->dtype);
+    const double bytes_g = kn->v[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : bytes_p;
+    const double acc_per_param = 2.0 * bytes_g * kn->v[PRISM_KNOB_GRAD_ACCUM_EXPOSED] /
+                                 (2000e9 * kn->v[PRISM_KNOB_HBM_EFFICIENCY]);
+    /* parameters per device before ZeRO: the parameter bytes, unsharded for ZeRO-3 */
+    const double unshard = st->zero >= 3 ? (double)st->dp * st->cp : 1.0;
     for (uint32_t s = 0; s < p; s++) {
         double act[64] = {0}, work = 0;
         for (uint32_t q = 0; q <= L + 1; q++) {
@@ -227,10 +238,11 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
             CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, st, li, &t, NULL));
             w->stage_static[s] += t.params_bytes + t.grads_bytes + t.optimizer_bytes;
             act[j / p] += t.act_bytes[mode];
-            if (mode == 2 && t.work_bytes > work)
+            if ((mode == 2 || all_work) && t.work_bytes > work)
                 work = t.work_bytes;
             w->stage_time[s] += t.fwd_s + t.bwd_s + t.recompute_s[mode];
-            w->stage_wgrad[s] += t.flops_fwd * bwd * 0.5 / rate;
+            w->stage_wgrad[s] +=
+                t.flops_fwd * bwd * 0.5 / rate + t.params_bytes / bytes_p * unshard * acc_per_param;
             w->stage_opt[s] += t.opt_step_s;
         }
         w->stage_act[s] = simulate_peak(st, s, act) + work;
@@ -268,12 +280,17 @@ static void test_walker(void)
 {
     GRand *rng = g_rand_new_with_seed(11);
     static const char *const sets[] = {"dp_overlap=1", NULL}; /* the walker has no DP */
+    /* the second shape runs without the backward working set and with half the gradient
+     * accumulation exposed (both knobs are read by the walker) */
+    static const char *const sets_alt[] = {"dp_overlap=1", "bwd_working_set=0",
+                                           "grad_accum_exposed=0.5", NULL};
     size_t checked = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
     const uint32_t shapes[][3] = {{12, 1024, 16}, {21, 768, 12}, {30, 512, 8}};
     for (size_t mi = 0; mi < G_N_ELEMENTS(shapes); mi++) {
         g_autoptr(PrismModel) m =
             test_gpt_model(shapes[mi][0], shapes[mi][1], shapes[mi][2], 32000);
-        g_autoptr(PrismCostModel) cm = test_cost_model(m, 96, 1024, PRISM_DTYPE_BF16, sets);
+        g_autoptr(PrismCostModel) cm =
+            test_cost_model(m, 96, 1024, PRISM_DTYPE_BF16, mi == 1 ? sets_alt : sets);
         for (int k = 0; k < 60; k++) {
             PrismStrategy st;
             if (!random_strategy(cm, rng, &st) || st.pp > 64)
