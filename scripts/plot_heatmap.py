@@ -84,4 +84,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pl.run_cli(main, "plot_heatmap.py"))

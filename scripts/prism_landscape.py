@@ -12,6 +12,7 @@ Uses Debian's python3-h5py and python3-numpy: run with /usr/bin/python3 (a pytho
 pyenv or a venv does not see them). Nothing here writes files.
 """
 import json
+import sys
 import re
 
 import h5py
@@ -93,7 +94,13 @@ class Landscape:
 
     def code(self, column, name):
         """The number of a code name ("1f1b" -> 0) of a code column."""
-        return self.codes[self.column(column)].index(name)
+        column = self.column(column)
+        names = self.codes.get(column)
+        if names is None:
+            raise ValueError("%r is not a number (column %s has no code names)" % (name, column))
+        if name not in names:
+            raise ValueError("%r is not a %s (allowed: %s)" % (name, column, ", ".join(names)))
+        return names.index(name)
 
     def mask(self, where=None):
         """Rows passing prism's --where syntax: "tp<=8, pp>=2, schedule=1f1b"."""
@@ -143,6 +150,18 @@ class Landscape:
 
     def close(self):
         self._file.close()
+
+
+def run_cli(main, prog):
+    """Run a script's main(): bad input (a missing, unreadable or damaged file, an unknown
+    column, a bad --where) gives one line "PROG: error: ..." and exit status 2, like
+    prism itself, instead of a Python traceback. Returns main()'s status."""
+    try:
+        return main()
+    except (OSError, KeyError, ValueError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        print("%s: error: %s" % (prog, msg), file=sys.stderr)
+        return 2
 
 
 def load(path, columns=None):

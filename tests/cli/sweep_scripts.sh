@@ -124,4 +124,23 @@ assert d["matched"] == d["rows_b"] == len(z["zero"]) and d["only_b"] == 0
 assert d["only_a"] == 29946 - d["rows_b"] and d["value_changed"] == 0
 EOF
 
-cli_done 20
+# Bad input to the scripts: one "SCRIPT: error:" line naming the problem, exit status 2
+# (they printed Python tracebacks).
+script_bad() { # DESCRIPTION NEEDLE -- SCRIPT ARGS...
+    local what=$1 needle=$2
+    shift 3
+    cli_checks=$((cli_checks + 1))
+    $py "$@" >bad.out 2>bad.err
+    local rc=$?
+    if ((rc != 2)) || grep -q Traceback bad.err || (($(grep -c ': error: ' bad.err) != 1)) ||
+        ! grep -qF -- "$needle" bad.err; then
+        cli_fail "$what: exit $rc, stderr: $(head -c 300 bad.err)"
+    fi
+}
+script_bad "missing file" "no-such.h5" -- "$scripts/plot_fronts.py" no-such.h5 -o x.png
+script_bad "unknown column" "no column 'tpp'" -- "$scripts/plot_heatmap.py" a.h5 --x tpp -o x.png
+script_bad "bad --where value" "'zb' is not a schedule" -- "$scripts/plot_fronts.py" a.h5 \
+    --where schedule=zb -o x.png
+cli_run sweep "${small[@]}" -o nol.h5 --no-landscape
+script_bad "no /landscape" "has no /landscape" -- "$scripts/compare_landscapes.py" a.h5 nol.h5
+cli_done 24
