@@ -213,6 +213,9 @@ static void test_merge_laws(void)
         CU_ASSERT_TRUE(same_bytes(ab_c, all));
         CU_ASSERT_TRUE(same_bytes(a_bc, all));
         CU_ASSERT_TRUE(same_bytes(ca_b, all));
+        /* a copy is the same front (and independent of the original) */
+        g_autoptr(PrismFront) cp = prism_front_copy(all);
+        CU_ASSERT_TRUE(same_bytes(cp, all) && prism_front_n_objectives(cp) == k);
         /* idempotent: merging a front with itself changes nothing */
         g_autoptr(PrismFront) aa = prism_front_merge(all, all);
         CU_ASSERT_TRUE(same_bytes(aa, all));

@@ -228,6 +228,9 @@ static void test_hand_count(void)
     CU_ASSERT_EQUAL(segs[12].key.recompute, PRISM_RECOMPUTE_FULL);
     CU_ASSERT_EQUAL(segs[12].first, 72);
     CU_ASSERT_EQUAL(prism_space_n_tables(sp), 2);
+    /* the two lane tables: pp=1 has the 16 lanes above, pp=2 the single one */
+    CU_ASSERT_EQUAL(prism_space_table_size(sp, 0) + prism_space_table_size(sp, 1), 17);
+    CU_ASSERT_EQUAL(prism_space_layers(sp), 2);
     /* index 0 is the first lane: tp=1, cp=1, dp=2, mbs=1, m=1, zero=0 */
     PrismStrategy s;
     CU_ASSERT_TRUE(prism_space_unrank(sp, 0, &s));
@@ -288,7 +291,8 @@ static void check_filter(const PrismModel *m, const PrismTraining *t, const uint
     CU_ASSERT_PTR_NULL(error);
     g_clear_error(&error);
     g_autoptr(PrismSpace) all = prism_space_new(m, t, dev, nd, NULL, NULL);
-    g_autoptr(PrismSpace) sub = prism_space_new(m, t, dev, nd, f, NULL);
+    g_autoptr(PrismSpaceFilter) fc = prism_space_filter_copy(f); /* a copy filters the same */
+    g_autoptr(PrismSpace) sub = prism_space_new(m, t, dev, nd, fc, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(all);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sub);
     uint64_t j = 0;

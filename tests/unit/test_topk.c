@@ -117,6 +117,8 @@ static void test_merge(void)
     g_autoptr(PrismTopK) cb_a = prism_topk_merge(cb, part[0]);
     CU_ASSERT_TRUE(prism_topk_equal(ab_c, all));
     CU_ASSERT_TRUE(prism_topk_equal(cb_a, all));
+    g_autoptr(PrismTopK) cp = prism_topk_copy(all);
+    CU_ASSERT_TRUE(prism_topk_equal(cp, all) && prism_topk_size(cp) == k);
     g_autoptr(PrismTopK) self = prism_topk_merge(all, all);
     CU_ASSERT_TRUE(prism_topk_equal(self, all));
     g_autoptr(GByteArray) buf = g_byte_array_new();
