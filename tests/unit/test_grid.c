@@ -101,6 +101,7 @@ static void test_bad_grids(void)
         {"bad-filter.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"[options] fix", "tpp"}},
         {"bad-syntax.ini", PRISM_INPUT_ERROR_PARSE, {"bad-syntax.ini", "grid"}},
         {"bad-top.ini", PRISM_INPUT_ERROR_VALUE, {"[options] top", "2.5"}},
+        {"bad-top-large.ini", PRISM_INPUT_ERROR_VALUE, {"[options] top", "up to 1000"}},
         {"bad-missing-config.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.json", "models"}},
         {"no-such-grid.ini", PRISM_INPUT_ERROR_FILE, {"no-such-grid.ini", "grid"}},
     };
@@ -116,6 +117,25 @@ static void test_bad_grids(void)
         g_clear_error(&error);
         prism_grid_free(g);
     }
+    /* Every bad grid on disk is in the table (and so is tested). */
+    g_autofree char *dir = prism_test_data_path("grids");
+    GDir *d = g_dir_open(dir, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    const char *entry;
+    int n_files = 0;
+    while ((entry = g_dir_read_name(d)) != NULL) {
+        if (!g_str_has_prefix(entry, "bad-"))
+            continue;
+        gboolean listed = FALSE;
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+            listed = listed || strcmp(cases[i].file, entry) == 0;
+        if (!listed)
+            fprintf(stderr, "untested bad grid %s\n", entry);
+        CU_ASSERT_TRUE(listed);
+        n_files++;
+    }
+    g_dir_close(d);
+    CU_ASSERT_EQUAL(n_files, (int)G_N_ELEMENTS(cases) - 1); /* all but no-such-grid.ini */
 }
 
 static CU_TestInfo tests[] = {
