@@ -8,6 +8,8 @@
  */
 #include "app-internal.h"
 
+#include <errno.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +124,15 @@ int prism_app_main(int argc, char **argv)
     }
     gboolean ok = dispatch(comm, argc, argv, &error);
     (void)ok;
+    /* Output that could not be written (a full disk, /dev/full) is a failure, not a silent
+     * success: rank 0, the only rank that prints, checks its stdout before the agreement. */
+    if (comm->rank == 0) {
+        int e = fflush(stdout) != 0 ? errno : 0;
+        if ((e != 0 || ferror(stdout)) && error == NULL)
+            g_set_error(&error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                        "writing to standard output failed: %s",
+                        e != 0 ? g_strerror(e) : "write error");
+    }
     /* Final agreement: a failure after the last collective still reaches every rank. */
     GError *agreed = error;
     if (!prism_comm_agree_error(comm, &agreed) &&

@@ -84,7 +84,18 @@ expect_bad "sweep: bad config" -- sweep -m "$bad/hf-truncated.json" -o bad-sweep
 cli_checks=$((cli_checks + 1))
 [[ ! -e bad-sweep.h5 && ! -e bad-sweep.h5.partial ]] || cli_fail "sweep with bad input left a file"
 
+# Output that cannot be written is a failure (exit 1, one message), not a silent success.
+for args in "models" "plan -m gpt3-1.3b -n 8 --gbs 16 --no-progress --json"; do
+    cli_checks=$((cli_checks + 1))
+    # shellcheck disable=SC2086
+    timeout "$cli_timeout" "$PRISM_BINARY" $args >/dev/full 2>full.err </dev/null
+    rc=$?
+    if ((rc != 1)) || ! grep -q '^prism: error: writing to standard output failed' full.err; then
+        cli_fail "prism $args >/dev/full: exit $rc, $(head -c 200 full.err)"
+    fi
+done
+
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 6 + 3 + 5 + 1))
+cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 6 + 3 + 5 + 2 + 1))
