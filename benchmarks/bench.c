@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <glib.h>
+#include <mpi.h>
 
 #include <prism/core.h>
 #include <prism/version.h>
@@ -16,6 +17,32 @@ static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+void prism_bench_sort(double *v, size_t n)
+{
+    qsort(v, n, sizeof(double), cmp_double);
+}
+
+void prism_bench_common_args(int argc, char **argv, int *reps, gboolean *quick)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            *reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--quick") == 0)
+            *quick = TRUE;
+    }
+    if (*reps < 1)
+        *reps = 1;
+}
+
+char *prism_bench_mpi_library(void)
+{
+    char ver[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(ver, &len);
+    ver[strcspn(ver, ",\n")] = '\0';
+    return g_strdup(ver);
 }
 
 static double thread_cpu_s(void)
@@ -48,8 +75,8 @@ PrismBenchOutcome prism_bench_run(const PrismBenchParams *p)
         rate[r] = (double)calls * p->items_per_call / dt;
         crate[r] = (double)calls * p->items_per_call / dc;
     }
-    qsort(rate, (size_t)reps, sizeof(double), cmp_double);
-    qsort(crate, (size_t)reps, sizeof(double), cmp_double);
+    prism_bench_sort(rate, (size_t)reps);
+    prism_bench_sort(crate, (size_t)reps);
     PrismBenchOutcome o = {.median_items_per_s = rate[reps / 2],
                            .best_items_per_s = rate[reps - 1],
                            .median_items_per_cpu_s = crate[reps / 2],

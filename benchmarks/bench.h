@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include <glib.h>
+
 typedef struct PrismBenchParams {
     const char *name;
     void (*fn)(void *payload); /* one call = items_per_call items of work */
@@ -34,5 +36,16 @@ PrismBenchOutcome prism_bench_run(const PrismBenchParams *p);
 /** Print the JSON header line: bench name, git revision, compiler, build type, CPU
  *  model, the extra key/value pairs (NULL-terminated list of pairs) and argv. */
 void prism_bench_header(const char *bench, int argc, char **argv, const char *const *extra);
+
+/** Sort @p v ascending: then v[0] is the best (smallest) time and v[n / 2] the median. */
+void prism_bench_sort(double *v, size_t n);
+
+/** The options most programs take: --reps N (kept >= 1) and --quick (a short run for
+ *  the CTest smoke test); any other argument is left to the program. */
+void prism_bench_common_args(int argc, char **argv, int *reps, gboolean *quick);
+
+/** The MPI library's version, up to its first comma or newline (needs MPI_Init).
+ *  Ownership: g_free(). */
+char *prism_bench_mpi_library(void);
 
 #endif /* PRISM_BENCH_H */

@@ -20,13 +20,10 @@
 #include <prism/dc.h>
 #include <prism/version.h>
 
+#include "bench.h"
+
 #define L 16
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 typedef void *(*Method)(const PrismDcReduction *r, size_t n, void *user);
 
@@ -97,7 +94,7 @@ static void measure(PrismComm *comm, const char *name, Method fn, const PrismDcR
         }
         prism_minplus_free(res);
     }
-    qsort(t, reps, sizeof *t, cmp_d);
+    prism_bench_sort(t, (size_t)reps);
     if (comm->rank == 0)
         printf("{\"bench\":\"chain\",\"method\":\"%s\",\"n\":%zu,\"layouts\":%d,\"ranks\":%d,"
                "\"median_s\":%.6f,\"min_s\":%.6f,\"equal_to_left_fold\":%s}\n",
@@ -122,23 +119,12 @@ int main(int argc, char **argv)
     if (reps < 1)
         reps = 1;
     PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, NULL);
-    char host[256] = "?";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f != NULL) {
-        char line[512];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                char *c = strchr(line, ':');
-                g_strlcpy(host, c ? c + 2 : line, sizeof host);
-                host[strcspn(host, "\n")] = '\0';
-                break;
-            }
-        fclose(f);
+    if (comm->rank == 0) {
+        g_autofree char *ranks = g_strdup_printf("%d", comm->size);
+        g_autofree char *chain = g_strdup_printf("%zu", n);
+        const char *extra[] = {"ranks", ranks, "n", chain, NULL, NULL};
+        prism_bench_header("dc", argc, argv, extra);
     }
-    if (comm->rank == 0)
-        printf("{\"header\":\"bench_dc\",\"git\":\"%s\",\"compiler\":\"gcc %s\",\"ranks\":%d,"
-               "\"cpu\":\"%s\",\"n\":%zu,\"reps\":%d}\n",
-               PRISM_GIT_REVISION, __VERSION__, comm->size, host, n, reps);
     /* the same pseudo-random chain on every rank */
     GRand *rng = g_rand_new_with_seed(2026);
     PrismMinPlus **items = g_new(PrismMinPlus *, n ? n : 1);

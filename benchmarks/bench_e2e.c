@@ -24,6 +24,8 @@
 #include <prism/search.h>
 #include <prism/version.h>
 
+#include "bench.h"
+
 typedef struct {
     const char *name, *model, *cluster;
     uint32_t devices;
@@ -38,30 +40,6 @@ static const Case full_cases[] = {
 static const Case quick_cases[] = {
     {"gpt3-13b/64xA100-80GB", "gpt3-13b", "A100-80GB", 64, 256, 2048},
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void cpu_model(char *out, size_t n)
-{
-    snprintf(out, n, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "model name", 10) == 0) {
-            char *c = strchr(line, ':');
-            if (c) {
-                snprintf(out, n, "%s", c + 2);
-                out[strcspn(out, "\n")] = '\0';
-            }
-            break;
-        }
-    if (f)
-        fclose(f);
-}
 
 static double cpu_now(void)
 {
@@ -132,33 +110,19 @@ int main(int argc, char **argv)
     PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
     int reps = 5;
     gboolean quick = FALSE;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--quick") == 0)
-            quick = TRUE;
-    }
-    if (reps < 1)
-        reps = 1;
+    prism_bench_common_args(argc, argv, &reps, &quick);
     const PrismKernelTable *kt = comm ? prism_kernel_table_get(NULL, &error) : NULL;
     if (kt == NULL) {
         fprintf(stderr, "bench_e2e: %s\n", error->message);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    char cpu[256], mpiver[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    cpu_model(cpu, sizeof cpu);
-    MPI_Get_library_version(mpiver, &len);
-    mpiver[strcspn(mpiver, ",\n")] = '\0';
-    GString *cmd = g_string_new(NULL);
-    for (int i = 0; i < argc; i++)
-        g_string_append_printf(cmd, "%s%s", i ? " " : "", argv[i]);
-    if (comm->rank == 0)
-        printf("{\"bench\":\"e2e\",\"git\":\"%s\",\"compiler\":\"%s\",\"build\":\"%s\","
-               "\"isa\":\"%s\",\"mpi\":\"%s\",\"ranks\":%d,\"cpu\":\"%s\",\"cmd\":\"%s\"}\n",
-               PRISM_GIT_REVISION, PRISM_COMPILER_ID, PRISM_BUILD_TYPE, prism_kernel_table_name(kt),
-               mpiver, comm->size, cpu, cmd->str);
-    g_string_free(cmd, TRUE);
+    if (comm->rank == 0) {
+        g_autofree char *mpi = prism_bench_mpi_library();
+        g_autofree char *ranks = g_strdup_printf("%d", comm->size);
+        const char *extra[] = {"isa", prism_kernel_table_name(kt), "mpi", mpi, "ranks", ranks,
+                               NULL, NULL};
+        prism_bench_header("e2e", argc, argv, extra);
+    }
     const Case *cases = quick ? quick_cases : full_cases;
     size_t n_cases = quick ? G_N_ELEMENTS(quick_cases) : G_N_ELEMENTS(full_cases);
     int status = 0;
@@ -182,11 +146,11 @@ int main(int argc, char **argv)
             }
         }
         if (status == 0 && comm->rank == 0) {
-            qsort(total, (size_t)reps, sizeof(double), cmp_double);
-            qsort(loop, (size_t)reps, sizeof(double), cmp_double);
-            qsort(fast, (size_t)reps, sizeof(double), cmp_double);
-            qsort(cmax, (size_t)reps, sizeof(double), cmp_double);
-            qsort(csum, (size_t)reps, sizeof(double), cmp_double);
+            prism_bench_sort(total, (size_t)reps);
+            prism_bench_sort(loop, (size_t)reps);
+            prism_bench_sort(fast, (size_t)reps);
+            prism_bench_sort(cmax, (size_t)reps);
+            prism_bench_sort(csum, (size_t)reps);
             double med = total[reps / 2], lmed = loop[reps / 2];
             printf("{\"case\":\"%s\",\"ranks\":%d,\"reps\":%d,\"rows\":%" G_GUINT64_FORMAT
                    ",\"feasible\":%" G_GUINT64_FORMAT ",\"front\":%zu,\"total_median_s\":%.4f,"

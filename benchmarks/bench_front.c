@@ -18,6 +18,8 @@
 #include <prism/front.h>
 #include <prism/version.h>
 
+#include "bench.h"
+
 static uint64_t mix(uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -48,15 +50,9 @@ static double *points(size_t n, size_t k, double spread, uint64_t seed)
     return p;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    prism_bench_sort(v, (size_t)n);
     return v[n / 2];
 }
 
@@ -64,16 +60,8 @@ int main(int argc, char **argv)
 {
     int reps = 5;
     gboolean quick = FALSE;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--quick") == 0)
-            quick = TRUE;
-    }
-    if (reps < 1)
-        reps = 1;
-    printf("{\"bench\":\"front\",\"git\":\"%s\",\"compiler\":\"%s\",\"build\":\"%s\"}\n",
-           PRISM_GIT_REVISION, PRISM_COMPILER_ID, PRISM_BUILD_TYPE);
+    prism_bench_common_args(argc, argv, &reps, &quick);
+    prism_bench_header("front", argc, argv, NULL);
     const double spreads[] = {0.0, 0.05, 0.001};
     int status = 0;
     for (size_t k = 2; k <= 4; k++)

@@ -51,12 +51,6 @@ typedef struct {
     size_t row_bytes;                  /* raw bytes per row of the columns */
 } Run;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The setup of a case, every rank the same. */
 typedef struct {
     PrismModel *model;
@@ -171,9 +165,9 @@ static gboolean measure(PrismComm *comm, const Setup *s, const PrismKernelTable 
         wri[i] = run.write_s;
     }
     if (ok) {
-        qsort(tot, (size_t)reps, sizeof(double), cmp_double);
-        qsort(sea, (size_t)reps, sizeof(double), cmp_double);
-        qsort(wri, (size_t)reps, sizeof(double), cmp_double);
+        prism_bench_sort(tot, (size_t)reps);
+        prism_bench_sort(sea, (size_t)reps);
+        prism_bench_sort(wri, (size_t)reps);
         *r = (Result){mode == 0 ? "search" : mode == 1 ? "nolandscape" : "landscape", deflate,
                       tot[reps / 2], sea[reps / 2], wri[reps / 2], (double)run.rows,
                       (double)run.bytes, (double)run.row_bytes};

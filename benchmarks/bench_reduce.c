@@ -21,11 +21,7 @@
 #include <prism/front.h>
 #include <prism/version.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 /* F points of rank r on a 2- or 3-key staircase. */
 static PrismFront *local_front(size_t f, size_t k, int rank, int size, gboolean disjoint)
@@ -51,22 +47,13 @@ int main(int argc, char **argv)
     PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
     int reps = 7;
     gboolean quick = FALSE;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--quick") == 0)
-            quick = TRUE;
+    prism_bench_common_args(argc, argv, &reps, &quick);
+    if (comm->rank == 0) {
+        g_autofree char *mpi = prism_bench_mpi_library();
+        g_autofree char *ranks = g_strdup_printf("%d", comm->size);
+        const char *extra[] = {"mpi", mpi, "ranks", ranks, NULL, NULL};
+        prism_bench_header("reduce", argc, argv, extra);
     }
-    if (reps < 1)
-        reps = 1;
-    char ver[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(ver, &len);
-    ver[strcspn(ver, ",\n")] = '\0';
-    if (comm->rank == 0)
-        printf("{\"bench\":\"reduce\",\"git\":\"%s\",\"compiler\":\"%s\",\"mpi\":\"%s\","
-               "\"ranks\":%d}\n",
-               PRISM_GIT_REVISION, PRISM_COMPILER_ID, ver, comm->size);
     const size_t sizes_full[] = {10, 100, 1000, 10000, 100000};
     const size_t sizes_quick[] = {10, 1000};
     const size_t *sizes = quick ? sizes_quick : sizes_full;
@@ -98,7 +85,7 @@ int main(int argc, char **argv)
                 size_t want = disjoint ? f * (size_t)comm->size : f;
                 if (global != want)
                     status = 1;
-                qsort(t, (size_t)reps, sizeof(double), cmp_double);
+                prism_bench_sort(t, (size_t)reps);
                 if (comm->rank == 0)
                     printf("{\"case\":\"%s\",\"objectives\":%zu,\"ranks\":%d,\"front_per_rank\":"
                            "%zu,\"global_front\":%zu,\"median_s\":%.4g,\"min_s\":%.4g,"

@@ -1,7 +1,7 @@
 # Search benchmarks (search/): end-to-end plan search, front insert/merge, cross-rank merge.
 foreach(b bench_e2e bench_front bench_reduce)
   add_executable(${b} ${b}.c)
-  target_link_libraries(${b} PRIVATE prism_search prism_warnings)
+  target_link_libraries(${b} PRIVATE prism_search prism_bench prism_warnings)
 endforeach()
 add_test(NAME bench_e2e COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2
          $<TARGET_FILE:bench_e2e> --quick --reps 1)

@@ -215,10 +215,10 @@ static gboolean load_options(PrismGrid *g, GKeyFile *kf, GError **error)
         errno = 0;
         double d = g_ascii_strtod(v, &end);
         if (end == v || *end != '\0' || errno != 0 || !(d > 0) ||
-            (k == 1 && (d != (double)(uint32_t)d || d > 100000))) {
+            (k == 1 && (d != (double)(uint32_t)d || d > 1000))) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                         "grid %s [options] %s: '%s' must be a positive %s", path, numeric[k], v,
-                        k == 0 ? "number (GiB)" : "integer up to 100000");
+                        k == 0 ? "number (GiB)" : "integer up to 1000 (as --top)");
             return FALSE;
         }
         if (k == 0)

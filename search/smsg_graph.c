@@ -214,7 +214,7 @@ static gboolean get_count(JsonObject *o, const char *key, gboolean required, dou
             v = json_node_get_double(n);
     }
     if (!(v >= 1 && v <= MAX_DIM && floor(v) == v)) {
-        g_autofree char *text = json_to_string(n, FALSE);
+        g_autofree char *text = prism_json_to_string(n, FALSE); /* 1e+30, not 1e+30.0 */
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "%s: key '%s': value %s must be a positive integer <= 1e12", where, key,
                     text);
@@ -328,7 +328,7 @@ static gboolean parse_op(PrismSmsgBuilder *b, GHashTable *index, JsonNode *node,
                                  : NULL;
             gpointer idx = pn ? g_hash_table_lookup(index, pn) : NULL;
             if (idx == NULL) {
-                g_autofree char *text = json_to_string(e, FALSE);
+                g_autofree char *text = prism_json_to_string(e, FALSE);
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                             "%s: inputs[%u] = %s does not name an EARLIER op (list ops in "
                             "topological order)",

@@ -11,6 +11,7 @@
 #ifndef PRISM_APP_INTERNAL_H
 #define PRISM_APP_INTERNAL_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include <glib.h>
@@ -22,6 +23,8 @@
 #include <prism/cost.h>
 #include <prism/knobs.h>
 #include <prism/model.h>
+#include <prism/search.h>
+#include <prism/space.h>
 #include <prism/training.h>
 
 G_BEGIN_DECLS
@@ -84,6 +87,55 @@ typedef struct PrismInputs {
     gboolean defaults_used; /* no model/cluster/devices given: the documented example */
 } PrismInputs;
 
+/* The search options `prism plan` and `prism sweep` share (app_search.c). */
+
+#define PRISM_APP_TOP_MAX 1000
+#define PRISM_APP_TOP_UNSET G_MININT /* --top not given */
+
+/** Raw values of --fix/--range/--only/--objectives/--rank-by/--top/--no-progress. */
+typedef struct PrismSearchCli {
+    char **fix, **range, **only;
+    char *objectives, *rank_by;
+    gint top; /* PRISM_APP_TOP_UNSET when not given */
+    gboolean no_progress;
+} PrismSearchCli;
+
+/** Add the shared search options to @p ctx's main group (and mark --top unset). */
+void prism_app_add_search_options(GOptionContext *ctx, PrismSearchCli *o);
+/** Free what GOption allocated in @p o. */
+void prism_search_cli_clear(PrismSearchCli *o);
+
+/**
+ * Add --fix/--range/--only texts (from the command line or a grid file) to @p f; a
+ * non-NULL @p where prefixes the error. Not collective. Errors: as space.h's filters.
+ */
+gboolean prism_app_add_filters(PrismSpaceFilter *f, char **fix, char **range,
+                               char **only, const char *where, GError **error);
+
+/**
+ * Initialise @p opt and set objectives, rank-by and top-k (1..PRISM_APP_TOP_MAX) and the
+ * SIGINT/SIGTERM stop hook. The *_from strings name where a value came from in error
+ * messages (NULL: the command-line option). Not collective. Errors: PRISM_INPUT_ERROR_*.
+ */
+gboolean prism_app_search_options(PrismSearchOptions *opt, const char *objectives,
+                                  const char *objectives_from, const char *rank_by,
+                                  const char *rank_by_from, gint top, const char *top_from,
+                                  GError **error);
+
+/** SIGINT/SIGTERM handlers saved by prism_app_stop_catch(). */
+typedef struct PrismStopGuard {
+    struct sigaction old_int, old_term;
+} PrismStopGuard;
+
+/**
+ * While caught, SIGINT/SIGTERM only set a flag that prism_app_stop_requested() (the stop
+ * hook prism_app_search_options() installs) reports; the search driver agrees on it at
+ * its next round, so every rank stops at the same round. Release restores the handlers.
+ */
+void prism_app_stop_catch(PrismStopGuard *g);
+void prism_app_stop_release(PrismStopGuard *g);
+gboolean prism_app_stop_requested(void *user);
+
 /** The documented default example (`prism sweep` / `prism plan` with no options). */
 #define PRISM_DEFAULT_MODEL "gpt3-175b"
 #define PRISM_DEFAULT_CLUSTER "A100-80GB"
@@ -103,6 +155,14 @@ void prism_common_options_clear(PrismCommonOptions *o);
 gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, PrismInputs *in,
                                GError **error);
 void prism_inputs_clear(PrismInputs *in);
+
+/**
+ * The usable memory per device, budget (or device memory) minus the mem_margin knob,
+ * must be positive. prism_app_load_inputs() checks it; grid sweeps check each point.
+ * Not collective. Errors: PRISM_INPUT_ERROR_CONFLICT naming the budget and the knob.
+ */
+gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c,
+                                const PrismKnobs *k, GError **error);
 
 /** Parse a --devices value. Errors name the value and the accepted forms. */
 gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out,

@@ -292,7 +292,29 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
             g_prefix_error(error, "--set: ");
             return FALSE;
         }
-    return TRUE;
+    return prism_app_check_budget(&in->training, in->cluster, &in->knobs, error);
+}
+
+gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c,
+                                const PrismKnobs *k, GError **error)
+{
+    const double gib = 1073741824.0;
+    double margin = k->v[PRISM_KNOB_MEM_MARGIN];
+    double budget = t->mem_budget_bytes > 0 ? t->mem_budget_bytes : c->mem_bytes;
+    if (budget > margin)
+        return TRUE;
+    if (t->mem_budget_bytes > 0)
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--mem-budget %g GiB leaves no memory: the knob mem_margin keeps %g GiB "
+                    "free on each device; give a larger budget or lower mem_margin (--set "
+                    "mem_margin=BYTES)",
+                    budget / gib, margin / gib);
+    else
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "cluster '%s': %g GiB per device leaves no memory after the %g GiB the "
+                    "knob mem_margin keeps free; lower mem_margin (--set mem_margin=BYTES)",
+                    c->name, budget / gib, margin / gib);
+    return FALSE;
 }
 
 gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, PrismInputs *in,

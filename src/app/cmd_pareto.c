@@ -297,6 +297,34 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f,
     prism_app_print_json(out, b);
 }
 
+/* Exit status 2 when every front is empty: no row passes --where, or none that passes is
+ * feasible. The same on every rank (the answer is). */
+static gboolean answer_not_empty(const char *path, PrismLandscapeFile *f,
+                                 const PrismLandscapeAnswer *a, GError **error)
+{
+    uint64_t matched = 0, feasible = 0;
+    for (size_t p = 0; p < prism_landscape_answer_points(a); p++) {
+        matched += prism_landscape_answer_matched(a, p);
+        feasible += prism_landscape_answer_feasible(a, p);
+    }
+    const char *where = prism_landscape_answer_where(a);
+    if (matched == 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                    "%s: no row of %" G_GUINT64_FORMAT " passes --where '%s'", path,
+                    prism_landscape_file_rows(f), where);
+        return FALSE;
+    }
+    if (feasible == 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                    "%s: none of the %" G_GUINT64_FORMAT " rows%s%s%s is feasible, so every "
+                    "front is empty (`prism info %s` counts the rows per reason)",
+                    path, matched, *where ? " that pass --where '" : "", where,
+                    *where ? "'" : "", path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 static gboolean pareto_run(PrismComm *comm, ParetoOptions *o, const char *path, GError **error)
 {
     if (o->top < 1 || o->top > 100000) {
@@ -328,6 +356,8 @@ static gboolean pareto_run(PrismComm *comm, ParetoOptions *o, const char *path, 
                            ? (const double *const *)grid
                            : NULL);
     }
+    if (ok) /* an empty answer is reported (above), then refused like plan's "nothing fits" */
+        ok = answer_not_empty(path, f, a, error);
     for (size_t i = 0; i < 3; i++)
         g_free(grid[i]);
     if (r.index)

@@ -13,7 +13,6 @@
 #include "app-internal.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -27,41 +26,17 @@
 
 #define GIB 1073741824.0
 
-/* Set by SIGINT/SIGTERM while a plan runs; polled by the search's stop hook. A signal
- * handler has no context pointer, hence the one file-level flag. */
-static volatile sig_atomic_t plan_interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    plan_interrupted = 1;
-}
-
-static gboolean stop_requested(void *user)
-{
-    (void)user;
-    return plan_interrupted != 0;
-}
-
 typedef struct {
     PrismCommonOptions common;
-    char **fix, **range, **only;
+    PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     gboolean count;
-    char *objectives;
-    char *rank_by;
-    gint top;
-    gboolean no_progress;
     gint refine; /* --refine K: layer split and recompute of the K best (refine.h) */
 } PlanOptions;
 
 static void plan_options_clear(PlanOptions *o)
 {
     prism_common_options_clear(&o->common);
-    g_clear_pointer(&o->fix, g_strfreev);
-    g_clear_pointer(&o->range, g_strfreev);
-    g_clear_pointer(&o->only, g_strfreev);
-    g_clear_pointer(&o->objectives, g_free);
-    g_clear_pointer(&o->rank_by, g_free);
+    prism_search_cli_clear(&o->search);
 }
 
 /* Everything a report needs. */
@@ -384,6 +359,7 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
 /* What would make room when nothing fits: collective what-if searches. */
 typedef struct {
     uint32_t devices;  /* 0 = no larger device count helped (up to 8x) */
+    uint64_t tried;    /* the largest device count tried (0: none fits in uint32) */
     uint64_t feasible; /* strategies that fit with that many devices */
     double best_step;
     gboolean relaxed_tried;
@@ -430,6 +406,7 @@ static gboolean explore_what_if(PrismComm *comm, const Report *r, const PrismKer
         if (n > G_MAXUINT32)
             break;
         uint32_t n32 = (uint32_t)n;
+        w->tried = n;
         uint64_t feas = 0;
         double best = NAN;
         if (!what_if_search(comm, r->in, r->cm, &n32, 1, r->filter, kt, &feas, &best, error))
@@ -474,11 +451,15 @@ static GPtrArray *suggestions(const Report *r, const PrismStrategy *s, const dou
                        "more devices: with --devices %u, %" G_GUINT64_FORMAT
                        " strategies fit (best step time %.4g s)",
                        w->devices, w->feasible, w->best_step);
-    else
+    else if (w->tried > 0)
         add_suggestion(out,
-                       "more devices: even 8x the devices (%u) fit nothing with these "
-                       "settings",
-                       dev[nd - 1] * 8);
+                       "more devices: even %" G_GUINT64_FORMAT "x the devices (%" G_GUINT64_FORMAT
+                       ") fit nothing with these settings",
+                       w->tried / dev[nd - 1], w->tried);
+    else
+        add_suggestion(out, "more devices: %u is already the largest device count prism "
+                            "takes",
+                       dev[nd - 1]);
     if (w->relaxed_tried) {
         if (w->relaxed_feasible > 0)
             add_suggestion(out,
@@ -596,48 +577,21 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
     return FALSE;
 }
 
-static gboolean build_filter(const PlanOptions *o, PrismSpaceFilter *f, GError **error)
-{
-    for (char **s = o->fix; s && *s; s++)
-        if (!prism_space_filter_fix(f, *s, error))
-            return FALSE;
-    for (char **s = o->range; s && *s; s++)
-        if (!prism_space_filter_range(f, *s, error))
-            return FALSE;
-    for (char **s = o->only; s && *s; s++)
-        if (!prism_space_filter_only(f, *s, error))
-            return FALSE;
-    return TRUE;
-}
-
 /* Search options from the command line; local, identical on every rank. */
 static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GError **error)
 {
-    prism_search_options_init(opt);
-    if (o->objectives != NULL &&
-        !prism_objectives_parse(o->objectives, opt->objectives, &opt->n_objectives, error))
+    const PrismSearchCli *c = &o->search;
+    gint top = c->top == PRISM_APP_TOP_UNSET ? 10 : c->top;
+    if (!prism_app_search_options(opt, c->objectives, NULL, c->rank_by, NULL, top, NULL, error))
         return FALSE;
-    if (o->rank_by != NULL) {
-        if (!prism_objective_parse(o->rank_by, &opt->rank_by, error)) {
-            g_prefix_error(error, "--rank-by: ");
-            return FALSE;
-        }
-        opt->rank_by_set = TRUE;
-    }
-    if (o->top < 1 || o->top > 1000) {
+    if (o->refine < 0 || o->refine > PRISM_APP_TOP_MAX) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--top %d: must be between 1 and 1000", o->top);
+                    "--refine %d: must be between 0 and %d", o->refine, PRISM_APP_TOP_MAX);
         return FALSE;
     }
-    if (o->refine < 0 || o->refine > 1000) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--refine %d: must be between 0 and 1000", o->refine);
-        return FALSE;
-    }
-    opt->top_k = (size_t)MAX(o->top, o->refine);
-    opt->progress = !o->no_progress;
+    opt->top_k = (size_t)MAX(top, o->refine);
+    opt->progress = !c->no_progress;
     opt->label = "plan";
-    opt->stop = stop_requested;
     return TRUE;
 }
 
@@ -656,7 +610,8 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     const PrismKernelTable *kt = NULL;
     PrismSearchOptions opt;
     GError *local = NULL;
-    if (build_filter(o, filter, &local))
+    if (prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL,
+                              &local))
         space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter, &local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;
@@ -728,23 +683,10 @@ done:
 
 gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    PlanOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_JSON, .top = 10};
+    PlanOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_JSON};
     const GOptionEntry entries[] = {
-        {"fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.fix,
-         "fix dimensions, e.g. tp=8,zero=1 (repeatable)", "DIM=V,..."},
-        {"range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.range,
-         "restrict dimensions to ranges, e.g. pp=1:16,mbs=:4 (repeatable)", "DIM=A:B,..."},
-        {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.only,
-         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)", "DIM=V1,V2,..."},
         {"count", 0, 0, G_OPTION_ARG_NONE, &o.count,
          "print the space size per dimension and in total, without evaluating", NULL},
-        {"objectives", 0, 0, G_OPTION_ARG_STRING, &o.objectives,
-         "Pareto objectives (default step_time,peak_mem [,devices]); max:COL maximises", "COL,..."},
-        {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the top list (default 10)", "K"},
-        {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
-         "column the top list is ranked by (default step_time; max:COL)", "COL"},
-        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress, "never print the progress line",
-         NULL},
         {"refine", 0, 0, G_OPTION_ARG_INT, &o.refine,
          "refine the K best strategies: uneven layer split over the pipeline chunks and "
          "per-layer recompute under each stage's memory budget (search/DC.md)",
@@ -757,6 +699,7 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
              "recompute, schedule and the device count) with the cost model, over all MPI\n"
              "ranks. With no options: GPT-3 175B on 1024 A100-80GB, gbs 1536, seq 2048.");
     g_option_context_add_main_entries(ctx, entries, NULL);
+    prism_app_add_search_options(ctx, &o.search);
     prism_app_add_common_options(ctx, &o.common);
     gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
     if (ok && argc > 1) {
@@ -765,14 +708,10 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
         ok = FALSE;
     }
     if (ok) {
-        struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-        sigemptyset(&sa.sa_mask);
-        plan_interrupted = 0;
-        sigaction(SIGINT, &sa, &old_int);
-        sigaction(SIGTERM, &sa, &old_term);
+        PrismStopGuard guard;
+        prism_app_stop_catch(&guard);
         ok = plan_run(comm, &o, error);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        prism_app_stop_release(&guard);
     }
     plan_options_clear(&o);
     return ok;

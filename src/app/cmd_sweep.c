@@ -14,7 +14,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -27,29 +26,11 @@
 
 #define DEFAULT_OUTPUT "prism-sweep.h5"
 
-/* Set by SIGINT/SIGTERM while the search runs; a signal handler has no context pointer,
- * hence one file-level flag. */
-static volatile sig_atomic_t sweep_interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    sweep_interrupted = 1;
-}
-
-static gboolean stop_requested(void *user)
-{
-    (void)user;
-    return sweep_interrupted != 0;
-}
-
 typedef struct {
     PrismCommonOptions common;
+    PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     char *grid;
-    char **fix, **range, **only;
-    char *objectives, *rank_by;
-    gint top;
-    gboolean resume, no_landscape, no_fsync, no_progress;
+    gboolean resume, no_landscape, no_fsync;
     gint deflate;
     gint64 chunk, spill_rows, round_rows;
 } SweepOptions;
@@ -57,12 +38,8 @@ typedef struct {
 static void sweep_options_clear(SweepOptions *o)
 {
     prism_common_options_clear(&o->common);
+    prism_search_cli_clear(&o->search);
     g_clear_pointer(&o->grid, g_free);
-    g_clear_pointer(&o->fix, g_strfreev);
-    g_clear_pointer(&o->range, g_strfreev);
-    g_clear_pointer(&o->only, g_strfreev);
-    g_clear_pointer(&o->objectives, g_free);
-    g_clear_pointer(&o->rank_by, g_free);
 }
 
 /* One job: a setup and its space. Models and clusters are borrowed. */
@@ -102,25 +79,6 @@ static void sweep_clear(Sweep *s)
     prism_inputs_clear(&s->in);
 }
 
-static gboolean add_filters(PrismSpaceFilter *f, char **fix, char **range, char **only,
-                            const char *where, GError **error)
-{
-    for (char **s = fix; s && *s; s++)
-        if (!prism_space_filter_fix(f, *s, error))
-            goto fail;
-    for (char **s = range; s && *s; s++)
-        if (!prism_space_filter_range(f, *s, error))
-            goto fail;
-    for (char **s = only; s && *s; s++)
-        if (!prism_space_filter_only(f, *s, error))
-            goto fail;
-    return TRUE;
-fail:
-    if (where)
-        g_prefix_error(error, "%s: ", where);
-    return FALSE;
-}
-
 /* A grid value and the same command-line option may not both be given. */
 static gboolean no_conflict(gboolean in_grid, gboolean on_cli, const char *grid_key,
                             const char *option, const char *path, GError **error)
@@ -153,10 +111,12 @@ static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError
                        "--optimizer", p, error) &&
            no_conflict(g->mem_budget_gib > 0, c->mem_budget_gib != PRISM_OPT_UNSET_DOUBLE,
                        "[options] mem_budget", "--mem-budget", p, error) &&
-           no_conflict(g->objectives != NULL, o->objectives != NULL, "[options] objectives",
-                       "--objectives", p, error) &&
-           no_conflict(g->rank_by != NULL, o->rank_by != NULL, "[options] rank_by",
-                       "--rank-by", p, error);
+           no_conflict(g->objectives != NULL, o->search.objectives != NULL,
+                       "[options] objectives", "--objectives", p, error) &&
+           no_conflict(g->rank_by != NULL, o->search.rank_by != NULL, "[options] rank_by",
+                       "--rank-by", p, error) &&
+           no_conflict(g->top > 0, o->search.top != PRISM_APP_TOP_UNSET, "[options] top",
+                       "--top", p, error);
 }
 
 /* Knobs of a grid run: defaults, then the grid's [knobs], then --knobs FILE and --set. */
@@ -253,6 +213,8 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
                             }
                         }
                         if (!prism_training_validate(&q->training, error) ||
+                            !prism_app_check_budget(&q->training, q->cluster, &s->in.knobs,
+                                                    error) ||
                             !point_setup(s, q, label, error)) {
                             if (!g_str_has_prefix((*error)->message, "grid "))
                                 g_prefix_error(error, "%s: ", label);
@@ -267,14 +229,16 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     s->points = g_array_new(FALSE, TRUE, sizeof(Point));
     s->filter = prism_space_filter_new();
-    if (!add_filters(s->filter, o->fix, o->range, o->only, NULL, error))
+    if (!prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only,
+                               NULL, error))
         return FALSE;
     if (o->grid != NULL) {
         s->grid = prism_grid_load(o->grid, error);
         if (s->grid == NULL)
             return FALSE;
         g_autofree char *where = g_strdup_printf("grid %s [options]", o->grid);
-        if (!add_filters(s->filter, s->grid->fix, s->grid->range, s->grid->only, where, error))
+        if (!prism_app_add_filters(s->filter, s->grid->fix, s->grid->range, s->grid->only,
+                                   where, error))
             return FALSE;
         if (!build_grid_points(o, s, error))
             return FALSE;
@@ -407,38 +371,27 @@ static void set_grid_table(PrismLandscape *ls, const Sweep *s)
     prism_landscape_set_grid(ls, info, s->points->len);
 }
 
+/* Search options from the command line, else the grid's [options] (a value given in both
+ * is refused by grid_conflicts()). */
 static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearchOptions *opt,
                                GError **error)
 {
-    prism_search_options_init(opt);
-    const char *objectives = o->objectives ? o->objectives : s->grid ? s->grid->objectives : NULL;
-    const char *rank_by = o->rank_by ? o->rank_by : s->grid ? s->grid->rank_by : NULL;
-    if (objectives != NULL &&
-        !prism_objectives_parse(objectives, opt->objectives, &opt->n_objectives, error)) {
-        if (o->objectives == NULL)
-            g_prefix_error(error, "grid %s [options] objectives: ", s->grid->path);
+    const PrismSearchCli *c = &o->search;
+    const PrismGrid *g = s->grid;
+    g_autofree char *g_obj = g ? g_strdup_printf("grid %s [options] objectives", g->path) : NULL;
+    g_autofree char *g_rank = g ? g_strdup_printf("grid %s [options] rank_by", g->path) : NULL;
+    g_autofree char *g_top = g ? g_strdup_printf("grid %s [options] top", g->path) : NULL;
+    gboolean top_from_grid = c->top == PRISM_APP_TOP_UNSET && g != NULL && g->top > 0;
+    gint top = c->top != PRISM_APP_TOP_UNSET ? c->top
+               : top_from_grid               ? (gint)MIN(g->top, (size_t)G_MAXINT)
+                                             : 10;
+    if (!prism_app_search_options(
+            opt, c->objectives ? c->objectives : g ? g->objectives : NULL,
+            c->objectives ? NULL : g_obj, c->rank_by ? c->rank_by : g ? g->rank_by : NULL,
+            c->rank_by ? NULL : g_rank, top, top_from_grid ? g_top : NULL, error))
         return FALSE;
-    }
-    if (rank_by != NULL) {
-        if (!prism_objective_parse(rank_by, &opt->rank_by, error)) {
-            if (o->rank_by == NULL)
-                g_prefix_error(error, "grid %s [options] rank_by: ", s->grid->path);
-            else
-                g_prefix_error(error, "--rank-by: ");
-            return FALSE;
-        }
-        opt->rank_by_set = TRUE;
-    }
-    gint top = o->top > 0 ? o->top : s->grid && s->grid->top ? (gint)s->grid->top : 10;
-    if (top < 1 || top > 1000) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--top %d: must be between 1 and 1000", top);
-        return FALSE;
-    }
-    opt->top_k = (size_t)top;
-    opt->progress = !o->no_progress;
+    opt->progress = !c->no_progress;
     opt->label = "sweep";
-    opt->stop = stop_requested;
     if (o->round_rows > 0)
         opt->round_rows = (uint64_t)o->round_rows;
     return TRUE;
@@ -591,16 +544,12 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_landscape_prepare(ls, &local))
         goto done;
     PrismRowSink sink = prism_landscape_sink(ls);
-    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sweep_interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    PrismStopGuard guard;
+    prism_app_stop_catch(&guard);
     res = prism_search_run(comm, s.jobs, s.points->len, &opt, &sink, &local);
     /* From here a signal ends the process at once: the spill records are complete, so
      * the partial output stays resumable whatever happens to the final write. */
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    prism_app_stop_release(&guard);
     if (res == NULL) {
         if (local->domain != PRISM_INPUT_ERROR && !lo.no_landscape)
             g_prefix_error(&local, "%s and its spill folder are kept; rerun the same command "
@@ -639,19 +588,6 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
     const GOptionEntry entries[] = {
         {"grid", 'g', 0, G_OPTION_ARG_FILENAME, &o.grid,
          "grid file: models x clusters x devices x gbs x seq (io/README.md)", "FILE"},
-        {"fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.fix,
-         "fix dimensions, e.g. tp=8,zero=1 (repeatable)", "DIM=V,..."},
-        {"range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.range,
-         "restrict dimensions to ranges, e.g. pp=1:16 (repeatable)", "DIM=A:B,..."},
-        {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.only,
-         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)",
-         "DIM=V1,V2,..."},
-        {"objectives", 0, 0, G_OPTION_ARG_STRING, &o.objectives,
-         "objectives of the stored fronts (default step_time,peak_mem [,devices])", "COL,..."},
-        {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
-         "column of the stored top list (default step_time)", "COL"},
-        {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the stored top list (default 10)",
-         "K"},
         {"resume", 0, 0, G_OPTION_ARG_NONE, &o.resume,
          "continue an interrupted run (FILE.partial); starts afresh when there is none", NULL},
         {"no-landscape", 0, 0, G_OPTION_ARG_NONE, &o.no_landscape,
@@ -664,8 +600,6 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
          "rows per spill record: the most a SIGKILL can lose per rank (default 65536)", "ROWS"},
         {"no-fsync", 0, 0, G_OPTION_ARG_NONE, &o.no_fsync,
          "do not fsync spill records (faster; a machine crash may cost a resume)", NULL},
-        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress,
-         "never print the progress line", NULL},
         {"round-rows", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &o.round_rows,
          "rows per search round (tests)", "ROWS"},
         {NULL}};
@@ -678,6 +612,7 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
              "A100-80GB, gbs 1536, seq 2048, into " DEFAULT_OUTPUT ". Interrupted runs\n"
              "(SIGINT, SIGTERM, SIGKILL) continue with --resume.");
     g_option_context_add_main_entries(ctx, entries, NULL);
+    prism_app_add_search_options(ctx, &o.search);
     prism_app_add_common_options(ctx, &o.common);
     int full_argc = argc;
     g_auto(GStrv) full_argv = g_new0(char *, (size_t)argc + 1);

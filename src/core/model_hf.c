@@ -76,7 +76,7 @@ static void hf_error(const Hf *hf, GError **error, int code, const char *fmt, ..
 /* The JSON text of a node, shortened, for messages. */
 static char *node_text(JsonNode *node)
 {
-    g_autofree char *full = json_to_string(node, FALSE);
+    g_autofree char *full = prism_json_to_string(node, FALSE); /* 1e+30, not 1e+30.0 */
     if (full == NULL)
         return g_strdup("?");
     if (strlen(full) > 40)

@@ -63,6 +63,9 @@ expect_bad "stray argument" -- inputs gpt3-175b -- "'gpt3-175b'"
 expect_bad "fp8 on A100" -- inputs --cluster A100-80GB --dtype fp8 -- "--dtype fp8" "A100-80GB"
 expect_bad "fp32 on Ascend" -- inputs --cluster Ascend-910B --dtype fp32 -- "'Ascend-910B'"
 expect_bad "budget above memory" -- inputs --mem-budget 100 -- "--mem-budget 100" "80 GiB"
+# a budget the mem_margin knob (2e9 bytes) eats up: usable memory would be negative
+expect_bad "budget below the margin" -- inputs --mem-budget 1 -- "--mem-budget 1 GiB" "mem_margin"
+expect_bad "margin above memory" -- inputs --set mem_margin=1e11 -- "'A100-80GB'" "mem_margin"
 expect_bad "two models" -- models gpt3-175b llama2-7b -- "at most one"
 
 # explain --strategy: a left-out dp or m that does not divide out names the rule; a key
@@ -84,4 +87,4 @@ cli_checks=$((cli_checks + 1))
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 4 + 3 + 5 + 1))
+cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 6 + 3 + 5 + 1))

@@ -55,6 +55,7 @@ expect_exit 2 "key 'out': value -3" -- "$P" layouts --graph "$D/bad_value.json"
 expect_exit 2 "'convolution'" -- "$P" layouts --graph "$D/bad_kind.json"
 expect_exit 2 "EARLIER op" -- "$P" layouts --graph "$D/unknown_input.json"
 expect_exit 2 "'batch'" -- "$P" layouts --graph "$D/missing_batch.json"
+expect_exit 2 "key 'batch': value 1e+30 must" -- "$P" layouts --graph "$D/huge_batch.json"
 expect_exit 2 "no consumer" -- "$P" layouts --graph "$D/two_sinks.json"
 expect_exit 2 "cannot read" -- "$P" layouts --graph "$D/nope.json"
 expect_exit 2 "unknown built-in graph 'vgg19'" -- "$P" layouts --graph vgg19
@@ -62,4 +63,4 @@ expect_exit 2 "--tp: 0" -- "$P" layouts --tp 0
 expect_exit 2 "unexpected argument" -- "$P" layouts extra
 
 echo "layouts.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -eq 24 ] # exactly: a check that did not run is a failure
+[ "$fail" -eq 0 ] && [ "$pass" -eq 25 ] # exactly: a check that did not run is a failure

@@ -130,6 +130,11 @@ d = json.load(open(sys.argv[1]))
 assert d["feasible"] == 0 and d["top"] == [] and len(d["closest"]) == 10
 assert all(not e["feasible"] for e in d["closest"]) and len(d["suggestions"]) >= 3
 PY
+# 2^30 devices: the what-if searches stop at 2^31 (device counts are 32-bit); the message
+# names the largest count tried (it printed "8x the devices (0)": a 32-bit overflow)
+check "nothing fits, huge count" expect_status 2 plan -m gpt3-1.3b --devices 1073741824 \
+    --gbs 1073741824 --mem-budget 2.5 --fix tp=1,pp=1,cp=1 --no-progress
+check "largest count tried" grep -q "even 2x the devices (2147483648) fit nothing" err.txt
 
 # Same output at 1, 2, 3 and 4 ranks (only "ranks" and the timing line may differ).
 for np in 1 2 3 4; do
@@ -164,4 +169,4 @@ check "SIGINT exits 130" test $status == 130
 check "says interrupted" grep -q "interrupted" int.err
 
 echo "plan.sh: $checks checks, $fails failed"
-[[ $checks == 62 && $fails == 0 ]] # every check ran: none was skipped or added silently
+[[ $checks == 64 && $fails == 0 ]] # every check ran: none was skipped or added silently

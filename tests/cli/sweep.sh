@@ -230,6 +230,8 @@ expect_bad "missing grid file" -- sweep --grid no-such-grid.ini -o x.h5 -- "no-s
 expect_bad "bad grid file" -- sweep --grid "$PRISM_TEST_DATA/grids/bad-knob.ini" -o x.h5 -- \
     "bad-knob.ini" "tp_overlap"
 expect_bad "grid and --gbs" -- sweep --grid "$grid" --gbs 128 -o x.h5 -- "--gbs" "[grid] gbs"
+expect_bad "grid and --top" -- sweep --grid "$grid" --top 3 -o x.h5 -- "--top" "[options] top"
+expect_bad "--top 0" -- sweep "${small[@]}" --top 0 -o x.h5 -- "--top 0" "1 and 1000"
 expect_bad "pareto: no file" -- pareto no-such.h5 -- "no-such.h5" "no such file"
 echo "not hdf5" >text.h5
 expect_bad "pareto: not HDF5" -- pareto text.h5 -- "text.h5" "not an HDF5 file"
@@ -239,8 +241,14 @@ expect_bad "pareto: bad code" -- pareto np1.h5 --where "schedule=zb" -- "zb" "zb
 expect_bad "pareto: bad objective" -- pareto np1.h5 --objectives step_time,peakmem -- \
     "peakmem" "peak_mem"
 expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
+# an empty answer is refused like plan's "nothing fits" (it printed empty fronts, exit 0)
+expect_bad "pareto: filter keeps nothing" -- pareto np1.h5 --where "tp<=0" -- "np1.h5" \
+    "no row of 29946 passes --where 'tp <= 0'"
+sweep_np 1 nofit.h5 -m gpt3-1.3b -n 4:8 --gbs 32 --mem-budget 2.5 --fix tp=1,zero=0
+expect_bad "pareto: nothing feasible" -- pareto nofit.h5 -- "nofit.h5" "none of the 3361 rows" \
+    "is feasible"
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 68
+cli_done 73

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * app_search.c - what `prism plan` and `prism sweep` share around the search: the
+ * --fix/--range/--only/--objectives/--rank-by/--top/--no-progress options, turning them
+ * into a space filter and PrismSearchOptions, and the SIGINT/SIGTERM stop hook.
+ *
+ * Nothing here is collective: every rank parses the same argv the same way, and the
+ * commands agree on errors before the search.
+ */
+#include "app-internal.h"
+
+#include <signal.h>
+
+#include <prism/search.h>
+#include <prism/space.h>
+
+void prism_app_add_search_options(GOptionContext *ctx, PrismSearchCli *o)
+{
+    const GOptionEntry entries[] = {
+        {"fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->fix,
+         "fix dimensions, e.g. tp=8,zero=1 (repeatable)", "DIM=V,..."},
+        {"range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->range,
+         "restrict dimensions to ranges, e.g. pp=1:16,mbs=:4 (repeatable)", "DIM=A:B,..."},
+        {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->only,
+         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)",
+         "DIM=V1,V2,..."},
+        {"objectives", 0, 0, G_OPTION_ARG_STRING, &o->objectives,
+         "Pareto objectives (default step_time,peak_mem [,devices]); max:COL maximises",
+         "COL,..."},
+        {"top", 'k', 0, G_OPTION_ARG_INT, &o->top,
+         "length of the top list, 1 to " G_STRINGIFY(PRISM_APP_TOP_MAX) " (default 10)", "K"},
+        {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o->rank_by,
+         "column the top list is ranked by (default step_time; max:COL)", "COL"},
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress,
+         "never print the progress line", NULL},
+        {NULL}};
+    o->top = PRISM_APP_TOP_UNSET;
+    g_option_context_add_main_entries(ctx, entries, NULL);
+}
+
+void prism_search_cli_clear(PrismSearchCli *o)
+{
+    g_clear_pointer(&o->fix, g_strfreev);
+    g_clear_pointer(&o->range, g_strfreev);
+    g_clear_pointer(&o->only, g_strfreev);
+    g_clear_pointer(&o->objectives, g_free);
+    g_clear_pointer(&o->rank_by, g_free);
+}
+
+gboolean prism_app_add_filters(PrismSpaceFilter *f, char **fix, char **range, char **only,
+                               const char *where, GError **error)
+{
+    for (char **s = fix; s && *s; s++)
+        if (!prism_space_filter_fix(f, *s, error))
+            goto fail;
+    for (char **s = range; s && *s; s++)
+        if (!prism_space_filter_range(f, *s, error))
+            goto fail;
+    for (char **s = only; s && *s; s++)
+        if (!prism_space_filter_only(f, *s, error))
+            goto fail;
+    return TRUE;
+fail:
+    if (where)
+        g_prefix_error(error, "%s: ", where);
+    return FALSE;
+}
+
+gboolean prism_app_search_options(PrismSearchOptions *opt, const char *objectives,
+                                  const char *objectives_from, const char *rank_by,
+                                  const char *rank_by_from, gint top, const char *top_from,
+                                  GError **error)
+{
+    prism_search_options_init(opt);
+    if (objectives != NULL &&
+        !prism_objectives_parse(objectives, opt->objectives, &opt->n_objectives, error)) {
+        if (objectives_from != NULL)
+            g_prefix_error(error, "%s: ", objectives_from);
+        return FALSE;
+    }
+    if (rank_by != NULL) {
+        if (!prism_objective_parse(rank_by, &opt->rank_by, error)) {
+            g_prefix_error(error, "%s: ", rank_by_from ? rank_by_from : "--rank-by");
+            return FALSE;
+        }
+        opt->rank_by_set = TRUE;
+    }
+    if (top < 1 || top > PRISM_APP_TOP_MAX) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s %d: must be between 1 and %d", top_from ? top_from : "--top", top,
+                    PRISM_APP_TOP_MAX);
+        return FALSE;
+    }
+    opt->top_k = (size_t)top;
+    opt->stop = prism_app_stop_requested;
+    return TRUE;
+}
+
+/* Set by SIGINT/SIGTERM while a search runs; a signal handler has no context pointer,
+ * hence one file-level flag (the only process-wide state of the CLI). */
+static volatile sig_atomic_t app_interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    app_interrupted = 1;
+}
+
+gboolean prism_app_stop_requested(void *user)
+{
+    (void)user;
+    return app_interrupted != 0;
+}
+
+void prism_app_stop_catch(PrismStopGuard *g)
+{
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    app_interrupted = 0;
+    sigaction(SIGINT, &sa, &g->old_int);
+    sigaction(SIGTERM, &sa, &g->old_term);
+}
+
+void prism_app_stop_release(PrismStopGuard *g)
+{
+    sigaction(SIGINT, &g->old_int, NULL);
+    sigaction(SIGTERM, &g->old_term, NULL);
+}
