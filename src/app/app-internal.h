@@ -20,6 +20,7 @@
 #include <prism/comm.h>
 #include <prism/core.h>
 #include <prism/cluster.h>
+#include <prism/cost.h>
 #include <prism/knobs.h>
 #include <prism/model.h>
 #include <prism/search.h>
@@ -199,6 +200,11 @@ gboolean prism_cmd_layouts(PrismComm *comm, int argc, char **argv, GError **erro
 gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error);
+/** The planner of `prism validate`'s planned mode (cost.h PrismValidatePlanFn; @p user is
+ *  the PrismComm): a search over the row's space with the stated dims fixed, top-1 by step
+ *  time. Collective: yes (prism_search_run). */
+gboolean prism_app_validate_plan(const PrismValidatePlan *req, void *user,
+                                 PrismValidatePlanResult *out, GError **error);
 gboolean prism_cmd_inputs(PrismComm *comm, int argc, char **argv, GError **error);
 
 /** Entry point used by main(): MPI init, dispatch, error printing, exit status. */
