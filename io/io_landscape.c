@@ -206,6 +206,18 @@ gboolean prism_io_remove_spill_internal(const PrismLandscape *ls, GError **error
     return remove_spill_dir(ls->spill_dir, error);
 }
 
+/* @p text around its first difference from @p other (long JSON attributes differ deep
+ * inside: a prefix alone would show two equal excerpts). */
+static char *excerpt_at_difference(const char *text, const char *other)
+{
+    size_t d = 0, n = strlen(text);
+    while (text[d] != '\0' && text[d] == other[d])
+        d++;
+    size_t from = d > 60 ? d - 60 : 0, to = MIN(n, d + 100);
+    return g_strdup_printf("%s%.*s%s", from > 0 ? "..." : "", (int)(to - from), text + from,
+                           to < n ? "..." : "");
+}
+
 /* Compare the identity of a partial run with ours; explain the first difference. */
 static gboolean check_identity(const PrismLandscape *ls, GKeyFile *kf, GError **error)
 {
@@ -230,13 +242,12 @@ static gboolean check_identity(const PrismLandscape *ls, GKeyFile *kf, GError **
         const char *value = g_ptr_array_index(ls->attr_values, i);
         g_autofree char *old = g_key_file_get_string(kf, "identity", name, NULL);
         if (old == NULL || strcmp(old, value) != 0) {
+            g_autofree char *was = old ? excerpt_at_difference(old, value) : g_strdup("(none)");
+            g_autofree char *now = excerpt_at_difference(value, old ? old : "");
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
-                        "cannot resume %s: it was started with a different %s (was: %.200s%s; "
-                        "now: %.200s%s); rerun with the original inputs, or use --force to "
-                        "start over",
-                        ls->partial, name, old ? old : "(none)",
-                        old && strlen(old) > 200 ? "..." : "", value,
-                        strlen(value) > 200 ? "..." : "");
+                        "cannot resume %s: it was started with a different %s (was: %s; now: "
+                        "%s); rerun with the original inputs, or use --force to start over",
+                        ls->partial, name, was, now);
             return FALSE;
         }
     }

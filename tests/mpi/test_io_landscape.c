@@ -289,6 +289,21 @@ static void test_resume_after_stop(void)
     CU_ASSERT_TRUE(prism_test_all(error != NULL && strstr(error->message, "model") != NULL &&
                                   strstr(error->message, "llama2-7b") != NULL));
     g_clear_error(&error);
+    /* Two long attributes that differ only after 300 equal characters: the message shows
+     * both around the difference (a 200-character prefix showed two equal excerpts). */
+    g_autofree char *pad = g_strnfill(300, 'x');
+    g_autofree char *long1 = g_strconcat(pad, "-one", NULL);
+    g_autofree char *long2 = g_strconcat(pad, "-two", NULL);
+    g_autofree char *lpath = test_path("identity");
+    o.resume = FALSE;
+    CU_ASSERT_TRUE(session(lpath, &o, long1, FALSE, 2, FALSE, NULL, NULL, &error));
+    g_clear_error(&error);
+    o.resume = TRUE;
+    CU_ASSERT_FALSE(session(lpath, &o, long2, FALSE, 4, TRUE, NULL, NULL, &error));
+    CU_ASSERT_TRUE(prism_test_all(error != NULL && strstr(error->message, "xx-one") != NULL &&
+                                  strstr(error->message, "xx-two") != NULL));
+    g_clear_error(&error);
+    remove_outputs(lpath);
     /* Session 2: an even partition (as with another rank count) and every row. */
     CU_ASSERT_TRUE(session(path, &o, "gpt3-1.3b", FALSE, 4, TRUE, &spilled, &skipped, &error));
     g_clear_error(&error);
