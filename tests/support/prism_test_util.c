@@ -43,6 +43,35 @@ const char *prism_test_scratch_dir(void)
     return path;
 }
 
+int prism_test_data_files_listed(const char *folder, const char *prefix,
+                                 const char *const *names, size_t n, size_t stride)
+{
+    g_autofree char *dir = prism_test_data_path(folder);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (d == NULL) {
+        fprintf(stderr, "no folder %s\n", dir);
+        return -1;
+    }
+    int files = 0;
+    gboolean all = TRUE;
+    const char *entry;
+    while ((entry = g_dir_read_name(d)) != NULL) {
+        if (!g_str_has_prefix(entry, prefix))
+            continue;
+        gboolean listed = FALSE;
+        for (size_t i = 0; i < n && !listed; i++) {
+            const char *name = *(const char *const *)(const void *)((const char *)names + i * stride);
+            listed = strcmp(name, entry) == 0;
+        }
+        if (!listed)
+            fprintf(stderr, "untested file %s/%s\n", folder, entry);
+        all = all && listed;
+        files++;
+    }
+    g_dir_close(d);
+    return all ? files : -1;
+}
+
 gboolean prism_test_close(double a, double b, double rel, double abs)
 {
     double scale = fmax(fabs(a), fabs(b));

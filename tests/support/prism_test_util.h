@@ -36,6 +36,15 @@ const char *prism_test_scratch_dir(void);
 gboolean prism_test_input_error(const GError *error, int code, const char *const *needles,
                                 size_t n_needles, const char *what);
 
+/**
+ * Every file of tests/data/@p folder whose name starts with @p prefix is one of the
+ * @p n @p names (the file member of each of @p n structs of @p stride bytes starting at
+ * @p names), so a bad input added on disk cannot go untested. Prints the unlisted ones.
+ * Returns the number of such files, or -1 when one is unlisted or the folder is missing.
+ */
+int prism_test_data_files_listed(const char *folder, const char *prefix,
+                                 const char *const *names, size_t n, size_t stride);
+
 /** |a-b| <= rel*max(|a|,|b|) + abs. */
 gboolean prism_test_close(double a, double b, double rel, double abs);
 
