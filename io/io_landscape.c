@@ -279,7 +279,26 @@ static gboolean parent_dir_ok(const char *path, GError **error)
                     "-o %s: is a folder, not a file", path);
         return FALSE;
     }
+    g_autofree char *partial = g_strconcat(path, ".partial", NULL);
+    if (g_file_test(partial, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "-o %s: %s is a folder, not the partial file prism writes; move it away",
+                    path, partial);
+        return FALSE;
+    }
     return TRUE;
+}
+
+/* The spill folder of an earlier run is removed before a fresh start; a folder that holds
+ * other files is the user's, so that is bad output-path input (exit 2), not an I/O error. */
+static gboolean remove_old_spill(const PrismLandscape *ls, GError **error)
+{
+    if (remove_spill_dir(ls->spill_dir, error))
+        return TRUE;
+    g_prefix_error(error, "-o %s: ", ls->path);
+    (*error)->domain = PRISM_INPUT_ERROR;
+    (*error)->code = PRISM_INPUT_ERROR_OUTPUT;
+    return FALSE;
 }
 
 /* Open MPI's OMPIO keeps FILE.data.N / FILE.metadata.N (its "individual" shared file
@@ -321,7 +340,7 @@ static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **err
                             g_file_test(ls->spill_dir, G_FILE_TEST_EXISTS);
     *session = 1;
     if (have_partial && ls->opts.force) {
-        if (!remove_spill_dir(ls->spill_dir, error))
+        if (!remove_old_spill(ls, error))
             return FALSE;
         have_partial = FALSE;
     } else if (have_partial && !ls->opts.resume) {
@@ -358,7 +377,7 @@ static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **err
     } else {
         /* Fresh start (also --resume with nothing, or a partial killed before its
          * manifest existed: it holds no rows). */
-        if (have_partial && !remove_spill_dir(ls->spill_dir, error))
+        if (have_partial && !remove_old_spill(ls, error))
             return FALSE;
         if (g_mkdir(ls->spill_dir, 0755) != 0 && errno != EEXIST) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,

@@ -224,6 +224,13 @@ mkdir -p adir.h5
 expect_bad "output is a folder" -- sweep "${small[@]}" -o adir.h5 -- "adir.h5" "folder"
 expect_bad "unwritable place" -- sweep "${small[@]}" -o /proc/prism-test.h5 -- \
     "/proc/prism-test.h5"
+mkdir -p pdir.h5.partial
+expect_bad "the .partial name is a folder" -- sweep "${small[@]}" -o pdir.h5 --force -- \
+    "pdir.h5.partial is a folder"
+mkdir -p foreign.h5.partial.spill && touch foreign.h5.partial.spill/notes.txt
+expect_bad "a spill folder with other files" -- sweep "${small[@]}" -o foreign.h5 --force -- \
+    "foreign.h5.partial.spill" "files prism did not write"
+rm -rf pdir.h5.partial foreign.h5.partial.spill
 expect_bad "resume and force" -- sweep "${small[@]}" -o x.h5 --resume --force -- "--resume" \
     "--force"
 expect_bad "missing grid file" -- sweep --grid no-such-grid.ini -o x.h5 -- "no-such-grid.ini"
@@ -251,4 +258,4 @@ cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 73
+cli_done 75
