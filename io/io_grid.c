@@ -116,10 +116,11 @@ static gboolean parse_u64_list(char **items, const char *path, const char *key, 
     return TRUE;
 }
 
-/* A config path is tried next to the grid file first, then as given. */
-static char *model_location(const char *grid_path, const char *name)
+/* A file (not a zoo or preset name) is tried next to the grid file first, then as given.
+ * @p is_path: the resolver's own test (prism_model_resolve: '/' or .json;
+ * prism_cluster_resolve: '/' or .ini/.conf/.cluster). */
+static char *near_grid(const char *grid_path, const char *name, gboolean is_path)
 {
-    gboolean is_path = strchr(name, '/') != NULL || g_str_has_suffix(name, ".json");
     if (!is_path || g_path_is_absolute(name))
         return g_strdup(name);
     g_autofree char *dir = g_path_get_dirname(grid_path);
@@ -140,7 +141,8 @@ static gboolean load_grid_group(PrismGrid *g, GKeyFile *kf, GError **error)
     g->n_models = g_strv_length(models);
     g->models = g_new0(PrismModel *, g->n_models);
     for (size_t i = 0; i < g->n_models; i++) {
-        g_autofree char *loc = model_location(path, models[i]);
+        gboolean file = strchr(models[i], '/') != NULL || g_str_has_suffix(models[i], ".json");
+        g_autofree char *loc = near_grid(path, models[i], file);
         g->models[i] = prism_model_resolve(loc, error);
         if (g->models[i] == NULL) {
             g_prefix_error(error, "grid %s [grid] models: ", path);
@@ -155,7 +157,10 @@ static gboolean load_grid_group(PrismGrid *g, GKeyFile *kf, GError **error)
         g->n_clusters = g_strv_length(clusters);
         g->clusters = g_new0(PrismCluster *, g->n_clusters);
         for (size_t i = 0; i < g->n_clusters; i++) {
-            g_autofree char *loc = model_location(path, clusters[i]);
+            const char *c = clusters[i];
+            gboolean file = strchr(c, '/') != NULL || g_str_has_suffix(c, ".ini") ||
+                            g_str_has_suffix(c, ".conf") || g_str_has_suffix(c, ".cluster");
+            g_autofree char *loc = near_grid(path, c, file);
             g->clusters[i] = prism_cluster_resolve(loc, error);
             if (g->clusters[i] == NULL) {
                 g_prefix_error(error, "grid %s [grid] clusters: ", path);

@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <CUnit/CUnit.h>
 
 #include <prism/core.h>
@@ -84,6 +86,39 @@ static void test_hf_config_next_to_grid(void)
     CU_ASSERT_EQUAL(prism_model_n_blocks(g->models[0]), 12);
 }
 
+/* Plain file names (no folder) next to the grid file, loaded from another folder: the
+ * cluster key file "mine.ini" was looked up in the working folder only. */
+static void test_files_next_to_grid(void)
+{
+    g_autofree char *tmpl = g_build_filename(g_get_tmp_dir(), "prism-grid-XXXXXX", NULL);
+    char *dir = g_mkdtemp(tmpl);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    g_autofree char *cl_src = prism_test_data_path("clusters/three-level.ini");
+    g_autofree char *hf_src = prism_test_data_path("hf/gpt2.json");
+    g_autofree char *cl = g_build_filename(dir, "mine.ini", NULL);
+    g_autofree char *hf = g_build_filename(dir, "cfg.json", NULL);
+    g_autofree char *grid = g_build_filename(dir, "grid.ini", NULL);
+    g_autofree char *text_cl = NULL, *text_hf = NULL;
+    gboolean ok = g_file_get_contents(cl_src, &text_cl, NULL, NULL) &&
+                  g_file_get_contents(hf_src, &text_hf, NULL, NULL) &&
+                  g_file_set_contents(cl, text_cl, -1, NULL) &&
+                  g_file_set_contents(hf, text_hf, -1, NULL) &&
+                  g_file_set_contents(grid, "[grid]\nmodels = cfg.json\nclusters = mine.ini\n",
+                                      -1, NULL);
+    CU_ASSERT_TRUE_FATAL(ok);
+    GError *error = NULL;
+    g_autoptr(PrismGrid) g = prism_grid_load(grid, &error);
+    if (g == NULL)
+        fprintf(stderr, "%s\n", error->message);
+    CU_ASSERT_TRUE(g != NULL && g->n_clusters == 1 && g->clusters[0]->n_levels == 3 &&
+                   g->models[0]->hidden == 768);
+    g_clear_error(&error);
+    g_unlink(cl);
+    g_unlink(hf);
+    g_unlink(grid);
+    g_rmdir(dir);
+}
+
 static void test_bad_grids(void)
 {
     static const struct {
@@ -127,6 +162,7 @@ static CU_TestInfo tests[] = {
     {"full grid file", test_small_grid},
     {"minimal grid file", test_minimal_grid},
     {"config.json relative to the grid", test_hf_config_next_to_grid},
+    {"cluster and config files next to the grid", test_files_next_to_grid},
     {"malformed grid files", test_bad_grids},
     CU_TEST_INFO_NULL,
 };
