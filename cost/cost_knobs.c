@@ -158,25 +158,12 @@ gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **err
     return TRUE;
 }
 
-/* The shortest of %.15g, %.16g, %.17g that parses back to the same double (17 digits
- * always round-trip an IEEE double; %g drops trailing zeros, so 0.6 prints as "0.6"
- * where %.17g gives 0.59999999999999998). Knob ranges exclude inf and nan. */
-static void format_shortest(char *buf, size_t len, double v)
-{
-    static const char *const fmt[] = {"%.15g", "%.16g", "%.17g"};
-    for (size_t i = 0; i < G_N_ELEMENTS(fmt); i++) {
-        g_ascii_formatd(buf, (gint)len, fmt[i], v);
-        if (g_ascii_strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 char *prism_knobs_to_json(const PrismKnobs *knobs)
 {
     GString *s = g_string_new("{");
     for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
         char num[G_ASCII_DTOSTR_BUF_SIZE];
-        format_shortest(num, sizeof num, knobs->v[i]);
+        prism_format_double(num, sizeof num, knobs->v[i]);
         g_string_append_printf(s, "%s\"%s\": %s", i ? ", " : "", table[i].name, num);
     }
     g_string_append_c(s, '}');

@@ -87,9 +87,17 @@ char *prism_close_names(const char *name, const char *const *candidates, size_t 
                         size_t max);
 
 /**
+ * Write @p v into @p buf as the shortest of %.15g, %.16g and %.17g that parses back to the
+ * same double (0.6, not 0.59999999999999998). @p len >= G_ASCII_DTOSTR_BUF_SIZE.
+ * Locale-independent. Not collective.
+ */
+void prism_format_double(char *buf, size_t len, double v);
+
+/**
  * Serialise a JSON tree to text, working around json-glib 1.6's number output: it writes a
  * double such as 3e-09 as "3e-09.0" (invalid JSON) and non-finite values as "inf.0"/"nan.0".
- * Exponents are repaired and non-finite numbers become null. @p root is a JsonNode *
+ * Exponents are repaired, non-finite numbers become null, and every non-integer number is
+ * printed in its shortest round-trip form (prism_format_double). @p root is a JsonNode *
  * (void * keeps this header free of json-glib). Not collective.
  * Ownership: caller frees with g_free().
  */

@@ -128,6 +128,17 @@ char *prism_close_names(const char *name, const char *const *candidates, size_t 
     return g_string_free(out, FALSE);
 }
 
+void prism_format_double(char *buf, size_t len, double v)
+{
+    /* 17 significant digits always round-trip an IEEE double; %g drops trailing zeros. */
+    static const char *const fmt[] = {"%.15g", "%.16g", "%.17g"};
+    for (size_t i = 0; i < G_N_ELEMENTS(fmt); i++) {
+        g_ascii_formatd(buf, (gint)len, fmt[i], v);
+        if (g_ascii_strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 /* One token outside strings: a number, true/false/null, or json-glib's broken forms. */
 static void append_json_token(GString *out, const char *tok, size_t len)
 {
@@ -146,7 +157,15 @@ static void append_json_token(GString *out, const char *tok, size_t len)
         g_string_append(out, "null"); /* inf, nan and anything unparsable */
         return;
     }
-    g_string_append(out, t);
+    if (strpbrk(t, ".eE") == NULL) { /* an integer: keep every digit (int64 > 2^53) */
+        g_string_append(out, t);
+        return;
+    }
+    char num[G_ASCII_DTOSTR_BUF_SIZE];
+    prism_format_double(num, sizeof num, v);
+    g_string_append(out, num);
+    if (strpbrk(num, ".eE") == NULL)
+        g_string_append(out, ".0"); /* still a double for typed readers */
 }
 
 char *prism_json_to_string(void *root, gboolean pretty)

@@ -60,8 +60,30 @@ static void test_numbers_repaired(void)
     }
 }
 
+/* Non-integer numbers print in their shortest round-trip form; integers keep every digit. */
+static void test_shortest_numbers(void)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_array(b);
+    json_builder_add_double_value(b, 0.6);
+    json_builder_add_double_value(b, 0.1 + 0.2); /* needs 17 digits: 0.30000000000000004 */
+    json_builder_add_double_value(b, 42.0);
+    json_builder_add_int_value(b, G_GINT64_CONSTANT(9007199254740993)); /* 2^53 + 1 */
+    json_builder_add_double_value(b, 3e-09);
+    json_builder_end_array(b);
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    g_autofree char *text = prism_json_to_string(root, FALSE);
+    CU_ASSERT_STRING_EQUAL(text, "[0.6,0.30000000000000004,42.0,9007199254740993,3e-09]");
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    prism_format_double(buf, sizeof buf, 0.6);
+    CU_ASSERT_STRING_EQUAL(buf, "0.6");
+    prism_format_double(buf, sizeof buf, 1.0 / 3.0);
+    CU_ASSERT_STRING_EQUAL(buf, "0.3333333333333333");
+}
+
 static CU_TestInfo json_tests[] = {
     {"numbers repaired, strings untouched", test_numbers_repaired},
+    {"shortest round-trip numbers", test_shortest_numbers},
     CU_TEST_INFO_NULL,
 };
 
