@@ -131,17 +131,10 @@ gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **err
 
 gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **error)
 {
-    g_autoptr(GKeyFile) kf = g_key_file_new();
-    GError *local = NULL;
-    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
-        gboolean missing = g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-                           local->domain == G_FILE_ERROR;
-        g_set_error(error, PRISM_INPUT_ERROR,
-                    missing ? PRISM_INPUT_ERROR_FILE : PRISM_INPUT_ERROR_PARSE, "knobs file %s: %s",
-                    path, local->message);
-        g_error_free(local);
+    g_autofree char *label = g_strdup_printf("knobs file %s", path);
+    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
+    if (kf == NULL)
         return FALSE;
-    }
     if (!g_key_file_has_group(kf, "knobs")) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
                     "knobs file %s: no [knobs] group", path);

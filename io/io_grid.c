@@ -275,15 +275,10 @@ static gboolean load_knobs(PrismGrid *g, GKeyFile *kf, GError **error)
 PrismGrid *prism_grid_load(const char *path, GError **error)
 {
     g_return_val_if_fail(path != NULL, NULL);
-    g_autoptr(GKeyFile) kf = g_key_file_new();
-    GError *local = NULL;
-    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
-        gboolean io = local->domain == G_FILE_ERROR;
-        g_set_error(error, PRISM_INPUT_ERROR, io ? PRISM_INPUT_ERROR_FILE : PRISM_INPUT_ERROR_PARSE,
-                    "grid %s: %s", path, local->message);
-        g_error_free(local);
+    g_autofree char *label = g_strdup_printf("grid %s", path);
+    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
+    if (kf == NULL)
         return NULL;
-    }
     gsize n_groups = 0;
     g_auto(GStrv) groups = g_key_file_get_groups(kf, &n_groups);
     static const char *const allowed[] = {"grid", "options", "knobs", NULL};
@@ -303,6 +298,7 @@ PrismGrid *prism_grid_load(const char *path, GError **error)
     g_autoptr(PrismGrid) g = g_new0(PrismGrid, 1);
     g->path = g_strdup(path);
     /* The helpers test "*error set" to tell a missing optional key from a bad one. */
+    GError *local = NULL;
     if (!check_keys(kf, path, "grid", grid_keys, &local) || !load_grid_group(g, kf, &local) ||
         !load_options(g, kf, &local) || !load_knobs(g, kf, &local)) {
         g_propagate_error(error, local);

@@ -87,6 +87,19 @@ char *prism_close_names(const char *name, const char *const *candidates, size_t 
                         size_t max);
 
 /**
+ * Load a GLib key file, refusing what GKeyFile silently merges: a key given twice in one
+ * group, or a group given twice (the last value would win unnoticed). @p label starts
+ * every message ("knobs file x.ini", "grid g.ini"). Not collective.
+ * Errors: PRISM_INPUT_ERROR_FILE (unreadable), PRISM_INPUT_ERROR_PARSE (malformed or
+ * repeated, naming the group, key and both line numbers).
+ * Ownership: caller frees with g_key_file_free() (GKeyFile is a GLib type; the void *
+ * return keeps this header minimal — cast to GKeyFile *).
+ */
+void *prism_keyfile_load(const char *path, const char *label, GError **error);
+/** The same for text already in memory (@p len bytes, need not be NUL-terminated). */
+void *prism_keyfile_from_data(const char *data, size_t len, const char *label, GError **error);
+
+/**
  * Write @p v into @p buf as the shortest of %.15g, %.16g and %.17g that parses back to the
  * same double (0.6, not 0.59999999999999998). @p len >= G_ASCII_DTOSTR_BUF_SIZE.
  * Locale-independent. Not collective.

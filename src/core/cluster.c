@@ -407,14 +407,9 @@ PrismCluster *prism_cluster_from_data(const char *data, size_t len, const char *
                   path, len);
         return NULL;
     }
-    g_autoptr(GKeyFile) kf = g_key_file_new();
-    GError *local = NULL;
-    if (!g_key_file_load_from_data(kf, len ? data : "", len, G_KEY_FILE_NONE, &local)) {
-        set_error(error, PRISM_INPUT_ERROR_PARSE, "%s: malformed key file: %s", path,
-                  local->message);
-        g_error_free(local);
+    g_autoptr(GKeyFile) kf = prism_keyfile_from_data(data, len, path, error);
+    if (kf == NULL)
         return NULL;
-    }
     return cluster_from_keyfile(kf, path, error);
 }
 

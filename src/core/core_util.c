@@ -197,3 +197,78 @@ char *prism_json_to_string(void *root, gboolean pretty)
     }
     return g_string_free(out, FALSE);
 }
+
+/* Scan key-file text for a group or a key (within one group) given twice. */
+static gboolean keyfile_check_unique(const char *data, size_t len, const char *label,
+                                     GError **error)
+{
+    g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_autoptr(GHashTable) keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_autofree char *group = g_strdup("");
+    g_autofree char *text = g_strndup(data, len);
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++) {
+        const char *line = g_strstrip(lines[i]);
+        gsize n = strlen(line);
+        if (n == 0 || line[0] == '#')
+            continue;
+        guint lineno = i + 1, *first = NULL;
+        if (line[0] == '[' && line[n - 1] == ']') {
+            g_free(group);
+            group = g_strndup(line + 1, n - 2);
+            first = g_hash_table_lookup(groups, group);
+            if (first != NULL) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                            "%s: group [%s] is given twice (lines %u and %u)", label, group,
+                            GPOINTER_TO_UINT(first), lineno);
+                return FALSE;
+            }
+            g_hash_table_insert(groups, g_strdup(group), GUINT_TO_POINTER(lineno));
+            continue;
+        }
+        const char *eq = strchr(line, '=');
+        if (eq == NULL)
+            continue; /* GKeyFile reports malformed lines itself */
+        g_autofree char *key = g_strstrip(g_strndup(line, (gsize)(eq - line)));
+        g_autofree char *full = g_strdup_printf("%s\n%s", group, key);
+        first = g_hash_table_lookup(keys, full);
+        if (first != NULL) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "%s: [%s] key '%s' is given twice (lines %u and %u)", label, group, key,
+                        GPOINTER_TO_UINT(first), lineno);
+            return FALSE;
+        }
+        g_hash_table_insert(keys, g_steal_pointer(&full), GUINT_TO_POINTER(lineno));
+    }
+    return TRUE;
+}
+
+void *prism_keyfile_from_data(const char *data, size_t len, const char *label, GError **error)
+{
+    if (!keyfile_check_unique(data, len, label, error))
+        return NULL;
+    GKeyFile *kf = g_key_file_new();
+    GError *local = NULL;
+    if (!g_key_file_load_from_data(kf, len ? data : "", len, G_KEY_FILE_NONE, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s: malformed key file: %s",
+                    label, local->message);
+        g_error_free(local);
+        g_key_file_free(kf);
+        return NULL;
+    }
+    return kf;
+}
+
+void *prism_keyfile_load(const char *path, const char *label, GError **error)
+{
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    GError *local = NULL;
+    if (!g_file_get_contents(path, &data, &len, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, "%s: %s", label,
+                    local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    return prism_keyfile_from_data(data, len, label, error);
+}

@@ -43,6 +43,8 @@ expect_bad "missing config.json" -- inputs -m ./no-such-config.json -- "./no-suc
 expect_bad "folder without config.json" -- inputs -m ./not-a-file -- "not-a-file/config.json"
 expect_bad "cluster file is a folder" -- inputs -c ./not-a-file/ -- "not-a-file" "cannot read"
 expect_bad "missing knobs file" -- inputs --knobs ./no-such-knobs.ini -- "no-such-knobs.ini"
+printf '[knobs]\ntp_overlap = 0.1\ntp_overlap = 0.9\n' > twice-knobs.ini
+expect_bad "knob given twice" -- inputs --knobs ./twice-knobs.ini -- "twice-knobs.ini" "[knobs] key 'tp_overlap' is given twice (lines 2 and 3)"
 
 # Bad option values: zero, negative, non-numeric, unknown choices.
 expect_bad "--devices 0" -- inputs --devices 0 -- "--devices" "'0'"
@@ -98,4 +100,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((6 + n_hf + n_cluster + 7 + 4 + 13 + 6 + 3 + 5 + 2 + 1))
+cli_done $((6 + n_hf + n_cluster + 7 + 5 + 13 + 6 + 3 + 5 + 2 + 1))

@@ -55,4 +55,4 @@ check "knobs json parses" /usr/bin/python3 -c \
     "import json; d=json.load(open('out.txt')); assert any(k['name']=='mem_margin' for k in d)"
 
 echo "explain.sh: $checks checks, $fails failed"
-[[ $checks -ge 15 && $fails == 0 ]]
+[[ $checks == 15 && $fails == 0 ]]

@@ -4,11 +4,15 @@ prism_add_unit_test(test_cost_formulas
   SOURCES unit/test_cost_formulas.c unit/test_cost_support.c LABELS cost)
 prism_add_cli_test(cli_explain SCRIPT tests/cli/explain.sh LABELS cost)
 
-# Kernels: one build, one CTest per ISA (PRISM_ISA set; exit 77 = skipped when the CPU or
-# build lacks it), plus the candidate-path and dispatch suites.
+# Kernels: one build, one CTest per SIMD ISA this build compiles (PRISM_ISA set; exit 77 =
+# skipped only when the CPU lacks it, never because the build does), plus the
+# candidate-path and dispatch suites. The scalar kernel is the reference, so it has no
+# "against scalar" test of its own; the naive walker in test_cost_properties checks it.
 prism_add_unit_test(test_kernels SOURCES unit/test_kernels.c unit/test_cost_support.c
   LABELS "cost;kernel" ARGS kernels_dispatch)
-foreach(isa scalar avx2 avx512)
+set(_prism_simd_isas ${PRISM_KERNEL_ISAS_BUILT})
+list(REMOVE_ITEM _prism_simd_isas scalar)
+foreach(isa IN LISTS _prism_simd_isas)
   add_test(NAME test_kernels.${isa} COMMAND test_kernels kernels_isa)
   prism_test_env(env test_kernels.${isa})
   set_tests_properties(test_kernels.${isa} PROPERTIES TIMEOUT 300

@@ -156,6 +156,10 @@ static const struct {
     {"cluster-fractional-size.ini", PRISM_INPUT_ERROR_VALUE, {"size = 2.5", NULL}},
     {"cluster-no-levels.ini", PRISM_INPUT_ERROR_MISSING, {"[level.0]", NULL}},
     {"cluster-binary.ini", PRISM_INPUT_ERROR_PARSE, {"cluster-binary.ini", NULL}},
+    {"cluster-duplicate-key.ini", PRISM_INPUT_ERROR_PARSE,
+     {"[cluster] key 'memory_gib' is given twice", "lines 4 and 5", NULL}},
+    {"cluster-duplicate-group.ini", PRISM_INPUT_ERROR_PARSE,
+     {"group [level.0] is given twice", "lines 8 and 14", NULL}},
     {"does-not-exist.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.ini", NULL}},
 };
 

@@ -135,6 +135,7 @@ static void test_bad_grids(void)
         {"bad-knob.ini", PRISM_INPUT_ERROR_VALUE, {"[knobs]", "tp_overlap"}},
         {"bad-filter.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"[options] fix", "tpp"}},
         {"bad-syntax.ini", PRISM_INPUT_ERROR_PARSE, {"bad-syntax.ini", "grid"}},
+        {"bad-duplicate-key.ini", PRISM_INPUT_ERROR_PARSE, {"[grid] key 'models' is given twice", "lines 3 and 5"}},
         {"bad-top.ini", PRISM_INPUT_ERROR_VALUE, {"[options] top", "2.5"}},
         {"bad-top-large.ini", PRISM_INPUT_ERROR_VALUE, {"[options] top", "up to 1000"}},
         {"bad-missing-config.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.json", "models"}},
