@@ -221,11 +221,12 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
     g_string_append_printf(o, "  budget                 %12.6g B      memory - mem_margin\n",
                            cm->k.budget);
     g_string_append_printf(o,
-                           "\nverdict: %s (%s), peak %.2f GB of %.2f GB usable, step %.4g s, "
+                           "\nverdict: %s (%s), peak %.2f GiB of %.2f GiB usable, step %.4g s, "
                            "MFU %.1f%%\n",
                            col[PRISM_COL_FEASIBLE] > 0.5 ? "fits" : "does NOT fit",
                            prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
-                           col[PRISM_COL_MEM_PEAK] * 1e-9, cm->k.budget * 1e-9,
+                           col[PRISM_COL_MEM_PEAK] / 1073741824.0,
+                           cm->k.budget / 1073741824.0,
                            col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
 }
 
