@@ -3,18 +3,7 @@
 # exit status 2 with the violated rule for impossible strategies. Counts its checks.
 set -u
 prism=${PRISM_BINARY:?}
-checks=0 fails=0
-check() { # description, command...
-    local what=$1; shift
-    checks=$((checks + 1))
-    if ! "$@"; then echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
-expect_status() { # status, args...
-    local want=$1; shift
-    "$prism" "$@" > out.txt 2> err.txt
-    local got=$?
-    [[ $got == "$want" ]] || { echo "  exit $got, wanted $want: prism $*"; cat err.txt; return 1; }
-}
+. "${PRISM_SOURCE_DIR:?}/tests/support/cli.sh"
 
 check "explain text" expect_status 0 explain --devices 1024 \
     --strategy "tp=8,pp=16,sp=1,zero=1,recompute=selective"
@@ -54,5 +43,4 @@ check "knobs json" expect_status 0 knobs --json
 check "knobs json parses" /usr/bin/python3 -c \
     "import json; d=json.load(open('out.txt')); assert any(k['name']=='mem_margin' for k in d)"
 
-echo "explain.sh: $checks checks, $fails failed"
-[[ $checks == 15 && $fails == 0 ]]
+cli_done 15

@@ -7,18 +7,7 @@ set -u
 prism=${PRISM_BINARY:?}
 mpiexec=${MPIEXEC:-mpiexec}
 # (CTest gives this script a private TMPDIR and Open MPI session folder: tests/README.md.)
-checks=0 fails=0
-check() { # description, command...
-    local what=$1; shift
-    checks=$((checks + 1))
-    if ! "$@"; then echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
-expect_status() { # status, args...
-    local want=$1; shift
-    "$prism" "$@" > out.txt 2> err.txt
-    local got=$?
-    [[ $got == "$want" ]] || { echo "  exit $got, wanted $want: prism $*"; cat err.txt; return 1; }
-}
+. "${PRISM_SOURCE_DIR:?}/tests/support/cli.sh"
 py() { /usr/bin/python3 - "$@"; }
 
 # The default example: GPT-3 175B, 1024 A100-80GB, gbs 1536, seq 2048.
@@ -168,5 +157,4 @@ status=$?
 check "SIGINT exits 130" test $status == 130
 check "says interrupted" grep -q "interrupted" int.err
 
-echo "plan.sh: $checks checks, $fails failed"
-[[ $checks == 64 && $fails == 0 ]] # every check ran: none was skipped or added silently
+cli_done 64

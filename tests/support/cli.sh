@@ -117,6 +117,29 @@ expect_json() {
     fi
 }
 
+# check DESCRIPTION COMMAND...: one counted check; the command must exit 0. Its output goes
+# to check.log and the first lines are shown when it fails.
+check() {
+    local what=$1
+    shift
+    cli_checks=$((cli_checks + 1))
+    if ! "$@" >check.log 2>&1; then
+        cli_fail "$what"
+        head -8 check.log | sed 's/^/  /' >&2
+    fi
+}
+
+# expect_status STATUS ARGS...: run prism (stdout to out.txt, stderr to err.txt, bounded by
+# the timeout) and require exit STATUS; a crash or sanitizer report always fails.
+expect_status() {
+    local want=$1
+    shift
+    timeout "$cli_timeout" "$PRISM_BINARY" "$@" >out.txt 2>err.txt </dev/null
+    rc=$? out=out.txt err=err.txt
+    cli_no_crash "$@" || return 1
+    [[ $rc == "$want" ]] || { echo "exit $rc, wanted $want: prism $*"; head -5 err.txt; return 1; }
+}
+
 # cli_done N: exactly N checks ran and none failed.
 cli_done() {
     if ((cli_checks != $1)); then
