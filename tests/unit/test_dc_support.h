@@ -29,6 +29,18 @@ static inline PrismMinPlus **tdc_random_chain(GRand *rng, size_t n, uint32_t max
     return m;
 }
 
+/* Advance a mixed-radix counter k[from..n) with radices radix[]; FALSE when it wraps
+ * around (every combination has been visited). */
+static inline gboolean tdc_counter_next(uint32_t *k, const uint32_t *radix, size_t from, size_t n)
+{
+    for (size_t pos = from; pos < n; pos++) {
+        if (++k[pos] < radix[pos])
+            return TRUE;
+        k[pos] = 0;
+    }
+    return FALSE;
+}
+
 /* Brute force: entry (i, j) of the chain product = min over every path
  * i = k_0, k_1, ..., k_n = j of sum m[s][k_s][k_{s+1}], enumerated as a mixed-radix
  * counter over the inner indices (no matrix product involved). */
@@ -45,14 +57,7 @@ static inline int64_t tdc_brute_entry(PrismMinPlus *const *m, size_t n, const ui
         }
         if (sum < best)
             best = sum;
-        size_t pos = 1;
-        while (pos < n) {
-            if (++k[pos] < dims[pos])
-                break;
-            k[pos] = 0;
-            pos++;
-        }
-        if (pos >= n)
+        if (!tdc_counter_next(k, dims, 1, n))
             break;
     }
     return best;
@@ -143,24 +148,10 @@ static inline size_t tdc_brute_pareto_entry(PrismParetoMat *const *m, size_t n,
                 sum.mem += q.mem;
             }
             g_array_append_val(acc, sum);
-            size_t pos = 0;
-            while (pos < n) {
-                if (++pick[pos] < cnt[pos])
-                    break;
-                pick[pos] = 0;
-                pos++;
-            }
-            if (pos >= n)
+            if (!tdc_counter_next(pick, cnt, 0, n))
                 break;
         }
-        size_t pos = 1;
-        while (pos < n) {
-            if (++k[pos] < dims[pos])
-                break;
-            k[pos] = 0;
-            pos++;
-        }
-        if (pos >= n)
+        if (!tdc_counter_next(k, dims, 1, n))
             break;
     }
     size_t len = tdc_brute_front((PrismParetoPoint *)(void *)acc->data, acc->len);
