@@ -13,8 +13,9 @@
  * layout plus the backward redistribution of its gradient (all-reduce, reduce-scatter,
  * all-gather, all-to-all or nothing), every collective priced on the cluster level a
  * group of t devices spans (innermost). The formulas are in search/DC.md. The solver
- * that picks one option per operator is smsg.h. Pure functions; nothing here is
- * collective.
+ * that picks one option per operator is smsg.h. The names keep the prism_smsg_ /
+ * PrismSmsg prefix of the SMSG instance that introduced them. Pure functions; nothing
+ * here is collective.
  */
 #ifndef PRISM_OPCOST_H
 #define PRISM_OPCOST_H
