@@ -1,6 +1,6 @@
 # Divide-and-conquer engine benchmark (see benchmarks/README.md, section "dc").
 add_executable(bench_dc ${CMAKE_CURRENT_SOURCE_DIR}/bench_dc.c)
-target_link_libraries(bench_dc PRIVATE prism_search prism_bench prism_warnings)
+target_link_libraries(bench_dc PRIVATE prism_dc prism_bench prism_warnings)
 if(PRISM_BUILD_TESTS)
   add_test(NAME bench_dc
     COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${MPIEXEC_PREFLAGS}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cost_ops.c - symbolic per-operator costs for operator-level sharding (smsg.h).
+ * cost_ops.c - symbolic per-operator costs for operator-level sharding (opcost.h).
  *
  * For each operator kind: its layout options over a TP group of t devices, with compute
  * (FLOPs / achievable FLOP/s), in-operator communication, and per-device bytes; and the
@@ -8,21 +8,12 @@
  * all-gather, all-to-all) on the network level the group spans. The formulas are
  * documented next to each case and in search/DC.md. Pure functions; not collective.
  */
-#include <prism/smsg.h>
+#include <prism/opcost.h>
 
 #include <math.h>
 #include <string.h>
 
 #include <prism/core.h>
-
-static const char *const layout_names[PRISM_TL_COUNT] = {
-    [PRISM_TL_REP] = "rep", [PRISM_TL_ROWS] = "rows", [PRISM_TL_FEAT] = "feat",
-    [PRISM_TL_PARTIAL] = "partial", [PRISM_TL_NONE] = "none"};
-
-const char *prism_tensor_layout_name(PrismTensorLayout l)
-{
-    return l < PRISM_TL_COUNT ? layout_names[l] : "?";
-}
 
 static const char *const coll_names[PRISM_COLL_COUNT] = {
     [PRISM_COLL_NONE] = "none",
@@ -109,13 +100,6 @@ double prism_smsg_edge_time(const PrismSmsgEnv *env, const PrismLayoutOption *pr
         time += prism_smsg_coll_time(env, b, bytes);
     }
     return time;
-}
-
-int64_t prism_smsg_ps(double seconds)
-{
-    if (!(seconds < 9e6)) /* NaN, inf, or beyond int64 picoseconds */
-        return PRISM_DC_INF;
-    return (int64_t)llround(seconds * 1e12);
 }
 
 static gboolean divides(double t, double x)

@@ -1,16 +1,8 @@
-# Divide-and-conquer module (search/dc*, smsg*, refine*): engine, SMSG layouts, refine.
+# Divide-and-conquer house (search/dc/: engine, SMSG layouts, refine; graphs from
+# src/core/opgraph*.c, operator costs from cost/cost_ops.c).
 prism_add_unit_test(test_dc SOURCES unit/test_dc.c)
 prism_add_mpi_test(test_dc_ranks SOURCES mpi/test_dc_ranks.c)
 prism_add_unit_test(test_smsg SOURCES unit/test_smsg.c)
 prism_add_cli_test(cli_layouts SCRIPT tests/cli/layouts.sh TIMEOUT 120)
 prism_add_unit_test(test_refine SOURCES unit/test_refine.c)
 prism_add_cli_test(cli_refine SCRIPT tests/cli/refine.sh TIMEOUT 240)
-# Header hygiene: dc.h, smsg.h and refine.h compile alone and twice in a row. Built, not run.
-set(dc_header_tus)
-foreach(h dc smsg refine)
-  set(tu ${CMAKE_CURRENT_BINARY_DIR}/header_${h}.c)
-  file(WRITE ${tu} "#include <prism/${h}.h>\n#include <prism/${h}.h>\nint prism_header_${h}_internal(void);\nint prism_header_${h}_internal(void) { return 0; }\n")
-  list(APPEND dc_header_tus ${tu})
-endforeach()
-add_library(test_dc_headers OBJECT ${dc_header_tus})
-target_link_libraries(test_dc_headers PRIVATE prism_search prism_warnings)

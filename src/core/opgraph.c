@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * smsg_graph.c - operator graphs for `prism layouts`: the builder, the JSON reader
- * (schema in search/DC.md) and the built-in graphs (transformer MLP, attention, dense and
- * MoE blocks, BERT-large, GPT-3 175B, VGG-16, ResNet-50).
+ * opgraph.c - operator graphs (opgraph.h): kind names, the builder and the JSON reader
+ * (schema in search/DC.md). The built-in graphs and the lookup by name are in
+ * opgraph_builtin.c, which builds with the builder here.
  *
  * Re-entrant; nothing here is collective.
  */
-#include <prism/smsg.h>
+#include <prism/opgraph.h>
 
 #include <math.h>
 #include <string.h>
@@ -15,7 +15,14 @@
 
 #include <prism/core.h>
 
-#include "smsg-internal.h"
+static const char *const layout_names[PRISM_TL_COUNT] = {
+    [PRISM_TL_REP] = "rep", [PRISM_TL_ROWS] = "rows", [PRISM_TL_FEAT] = "feat",
+    [PRISM_TL_PARTIAL] = "partial", [PRISM_TL_NONE] = "none"};
+
+const char *prism_tensor_layout_name(PrismTensorLayout l)
+{
+    return l < PRISM_TL_COUNT ? layout_names[l] : "?";
+}
 
 static const char *const kind_names[PRISM_OP_KIND_COUNT] = {
     [PRISM_OP_INPUT] = "input",         [PRISM_OP_OUTPUT] = "output",
@@ -44,7 +51,7 @@ void prism_op_graph_free(PrismOpGraph *g)
     g_free(g);
 }
 
-void prism_smsg_builder_init_internal(PrismSmsgBuilder *b, const char *name, double batch,
+void prism_op_graph_builder_init(PrismOpGraphBuilder *b, const char *name, double batch,
                                       double seq, double elem_bytes)
 {
     b->ops = g_array_new(FALSE, TRUE, sizeof(PrismOp));
@@ -55,7 +62,7 @@ void prism_smsg_builder_init_internal(PrismSmsgBuilder *b, const char *name, dou
 }
 
 /* Derive rows, input/output features and channels from the producers. */
-static void derive(PrismSmsgBuilder *b, PrismOp *op)
+static void derive(PrismOpGraphBuilder *b, PrismOp *op)
 {
     const PrismOp *all = (const PrismOp *)(void *)b->ops->data;
     op->batch = b->batch;
@@ -97,7 +104,7 @@ static void derive(PrismSmsgBuilder *b, PrismOp *op)
     }
 }
 
-uint32_t prism_smsg_builder_add_internal(PrismSmsgBuilder *b, const PrismOp *tmpl,
+uint32_t prism_op_graph_builder_add(PrismOpGraphBuilder *b, const PrismOp *tmpl,
                                          const char *name, const uint32_t *inputs,
                                          uint32_t n_inputs)
 {
@@ -110,7 +117,7 @@ uint32_t prism_smsg_builder_add_internal(PrismSmsgBuilder *b, const PrismOp *tmp
     return b->ops->len - 1;
 }
 
-PrismOpGraph *prism_smsg_builder_finish_internal(PrismSmsgBuilder *b, const char *source)
+PrismOpGraph *prism_op_graph_builder_finish(PrismOpGraphBuilder *b, const char *source)
 {
     PrismOpGraph *g = g_new0(PrismOpGraph, 1);
     g->name = b->name;
@@ -122,7 +129,7 @@ PrismOpGraph *prism_smsg_builder_finish_internal(PrismSmsgBuilder *b, const char
     return g;
 }
 
-void prism_smsg_builder_clear_internal(PrismSmsgBuilder *b)
+void prism_op_graph_builder_clear(PrismOpGraphBuilder *b)
 {
     if (b->ops != NULL) {
         for (guint i = 0; i < b->ops->len; i++) {
@@ -249,7 +256,7 @@ static gboolean parse_layout(const char *text, int *out)
     return FALSE;
 }
 
-static gboolean parse_op(PrismSmsgBuilder *b, GHashTable *index, JsonNode *node, guint i,
+static gboolean parse_op(PrismOpGraphBuilder *b, GHashTable *index, JsonNode *node, guint i,
                          const char *origin, GError **error)
 {
     g_autofree char *where = g_strdup_printf("%s: ops[%u]", origin, i);
@@ -358,7 +365,7 @@ static gboolean parse_op(PrismSmsgBuilder *b, GHashTable *index, JsonNode *node,
             return FALSE;
         }
     }
-    uint32_t id = prism_smsg_builder_add_internal(b, &op, name, (const uint32_t *)(void *)ins->data,
+    uint32_t id = prism_op_graph_builder_add(b, &op, name, (const uint32_t *)(void *)ins->data,
                                                   ins->len);
     g_hash_table_insert(index, g_strdup(name), GUINT_TO_POINTER(id + 1));
     return TRUE;
@@ -404,15 +411,15 @@ PrismOpGraph *prism_op_graph_from_json(const char *text, size_t len, const char 
     }
     g_autofree char *base = g_path_get_basename(origin);
     const char *name = json_object_get_string_member_with_default(o, "name", base);
-    PrismSmsgBuilder b;
-    prism_smsg_builder_init_internal(&b, name, batch, seq, eb);
+    PrismOpGraphBuilder b;
+    prism_op_graph_builder_init(&b, name, batch, seq, eb);
     g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (guint i = 0; i < json_array_get_length(arr); i++)
         if (!parse_op(&b, index, json_array_get_element(arr, i), i, origin, error)) {
-            prism_smsg_builder_clear_internal(&b);
+            prism_op_graph_builder_clear(&b);
             return NULL;
         }
-    return prism_smsg_builder_finish_internal(&b, origin);
+    return prism_op_graph_builder_finish(&b, origin);
 }
 
 PrismOpGraph *prism_op_graph_from_file(const char *path, GError **error)
@@ -427,11 +434,4 @@ PrismOpGraph *prism_op_graph_from_file(const char *path, GError **error)
         return NULL;
     }
     return prism_op_graph_from_json(text, len, path, error);
-}
-
-PrismOpGraph *prism_op_graph_resolve(const char *name_or_path, GError **error)
-{
-    if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".json"))
-        return prism_op_graph_from_file(name_or_path, error);
-    return prism_op_graph_builtin(name_or_path, error);
 }

@@ -18,6 +18,13 @@
 
 #include <prism/core.h>
 
+int64_t prism_smsg_ps(double seconds)
+{
+    if (!(seconds < 9e6)) /* NaN, inf, or beyond int64 picoseconds */
+        return PRISM_DC_INF;
+    return (int64_t)llround(seconds * 1e12);
+}
+
 typedef struct Edge {
     uint32_t u, v; /* producer -> consumer */
 } Edge;

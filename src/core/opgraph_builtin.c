@@ -1,32 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * smsg_builtin.c - the built-in operator graphs of `prism layouts`.
+ * opgraph_builtin.c - the built-in operator graphs of `prism layouts` (model descriptions,
+ * built with the public builder of opgraph.h) and the lookup of a graph by name or path.
  *
  * Shapes follow the published models (GPT-3 175B: Brown et al. 2020; BERT-large: Devlin
  * et al. 2019; Mixtral 8x7B block; VGG-16: Simonyan & Zisserman 2015; ResNet-50: He et
  * al. 2016). Vocabularies are padded to a multiple of 128 as Megatron does (GPT-3 50257
  * -> 51200, BERT 30522 -> 30528) so that vocabulary splits divide. Re-entrant.
  */
-#include <prism/smsg.h>
+#include <prism/opgraph.h>
 
 #include <string.h>
 
 #include <prism/core.h>
 
-#include "smsg-internal.h"
-
-typedef PrismSmsgBuilder B;
+typedef PrismOpGraphBuilder B;
 
 static uint32_t op1(B *b, const PrismOp *t, const char *name, uint32_t in)
 {
-    return prism_smsg_builder_add_internal(b, t, name, &in, 1);
+    return prism_op_graph_builder_add(b, t, name, &in, 1);
 }
 
 static uint32_t input(B *b, const char *name, double features, double channels, int fixed)
 {
     PrismOp t = {.kind = PRISM_OP_INPUT, .out_features = features, .channels = channels,
                  .fixed_layout = fixed};
-    return prism_smsg_builder_add_internal(b, &t, name, NULL, 0);
+    return prism_op_graph_builder_add(b, &t, name, NULL, 0);
 }
 
 static uint32_t output(B *b, const char *name, uint32_t in, int fixed)
@@ -51,7 +50,7 @@ static uint32_t add2(B *b, const char *name, uint32_t x, uint32_t y)
 {
     PrismOp t = {.kind = PRISM_OP_ELEMENTWISE, .fixed_layout = -1};
     uint32_t in[2] = {x, y};
-    return prism_smsg_builder_add_internal(b, &t, name, in, 2);
+    return prism_op_graph_builder_add(b, &t, name, in, 2);
 }
 
 static uint32_t norm(B *b, const char *name, uint32_t in, gboolean batch_axis)
@@ -313,10 +312,10 @@ PrismOpGraph *prism_op_graph_builtin(const char *name, GError **error)
     for (size_t i = 0; i < G_N_ELEMENTS(builtins); i++)
         if (g_ascii_strcasecmp(name, builtins[i].name) == 0) {
             B b;
-            prism_smsg_builder_init_internal(&b, builtins[i].name, builtins[i].batch,
+            prism_op_graph_builder_init(&b, builtins[i].name, builtins[i].batch,
                                              builtins[i].seq, 2);
             builtins[i].build(&b);
-            return prism_smsg_builder_finish_internal(&b, "builtin");
+            return prism_op_graph_builder_finish(&b, "builtin");
         }
     const char *names[G_N_ELEMENTS(builtins) + 1];
     for (size_t i = 0; i < G_N_ELEMENTS(builtins); i++)
@@ -329,4 +328,11 @@ PrismOpGraph *prism_op_graph_builtin(const char *name, GError **error)
                 "path to a JSON file)",
                 name, close, all);
     return NULL;
+}
+
+PrismOpGraph *prism_op_graph_resolve(const char *name_or_path, GError **error)
+{
+    if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".json"))
+        return prism_op_graph_from_file(name_or_path, error);
+    return prism_op_graph_builtin(name_or_path, error);
 }
