@@ -247,9 +247,8 @@ static uint32_t count_slots(const PrismCostModel *cm, const PrismLayout *layout,
 
 /* Group the stages into compositions (distinct per-stage slot totals, in stage order):
  * fills seg->count, mult, comp_moe and stage_comp. Returns the number of compositions. */
-static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots,
-                                   const double *tot, uint32_t pp, uint32_t ns,
-                                   PrismCostSegment *seg)
+static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots, const double *tot,
+                                   uint32_t pp, uint32_t ns, PrismCostSegment *seg)
 {
     seg->stage_comp = g_new(uint32_t, pp);
     seg->count = g_new0(double, (size_t)pp *ns);
@@ -328,9 +327,8 @@ static GArray *state_weights(const GArray *mu, const double *cs, uint32_t vpp, u
  * stage; any stage of the same composition unless all_stages) has at least its weights
  * everywhere. Sets seg->stage_cand[st]. */
 static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, uint32_t pp,
-                                 uint32_t st, GArray *const reg[3], const size_t nr[3],
-                                 uint32_t ns, gboolean all_stages, GArray *cw, GArray *cstage,
-                                 double *row)
+                                 uint32_t st, GArray *const reg[3], const size_t nr[3], uint32_t ns,
+                                 gboolean all_stages, GArray *cw, GArray *cstage, double *row)
 {
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
     const size_t first_cand = cstage->len;
@@ -363,9 +361,8 @@ static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *k
 
 /* The memory candidates of every stage into (cw, cstage), with seg->mu_a/mu_b,
  * stage_states and stage_cand; per stage and regime, the pruned in-flight states. */
-static void build_candidates(PrismCostSegment *seg, const PrismSegmentKey *key,
-                             const double *cnt, uint32_t ns, gboolean all_stages, GArray *cw,
-                             GArray *cstage)
+static void build_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, const double *cnt,
+                             uint32_t ns, gboolean all_stages, GArray *cw, GArray *cstage)
 {
     const uint32_t pp = seg->layout->pp, vpp = seg->layout->vpp;
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;

@@ -18,8 +18,7 @@
 
 /* The combine step of the tree: merge(deserialize(left), deserialize(right)). */
 static gboolean combine_objects(const guint8 *left, size_t left_len, const guint8 *right,
-                                size_t right_len, GByteArray *out, gpointer user,
-                                GError **error)
+                                size_t right_len, GByteArray *out, gpointer user, GError **error)
 {
     const PrismReduceOps *ops = user;
     void *a = ops->deserialize(left, left_len, error);

@@ -48,7 +48,9 @@ typedef enum {
 } PrismCommTag;
 
 /**
- * Duplicate @p parent. Collective: yes (on @p parent).
+ * Duplicate @p parent, read PRISM_COMM_DEBUG once (any rank setting it to a value other
+ * than "" or "0" turns the check on for all; one MPI_Allreduce) and set max_count to
+ * INT_MAX. Collective: yes (on @p parent).
  * Ownership: caller frees with prism_comm_free() before MPI_Finalize.
  * Errors: PRISM_RUNTIME_ERROR_MPI.
  */
@@ -110,9 +112,9 @@ gboolean prism_comm_barrier(PrismComm *comm, GError **error);
  * must be associative but need not be commutative. Return FALSE with @p error set to
  * fail the reduction (the rank running the combine becomes a failing rank).
  */
-typedef gboolean (*PrismCommCombineFn)(const guint8 *left, size_t left_len,
-                                       const guint8 *right, size_t right_len, GByteArray *out,
-                                       gpointer user, GError **error);
+typedef gboolean (*PrismCommCombineFn)(const guint8 *left, size_t left_len, const guint8 *right,
+                                       size_t right_len, GByteArray *out, gpointer user,
+                                       GError **error);
 
 /** Where the result of prism_comm_reduce_ordered() ends up. */
 typedef enum {
@@ -153,9 +155,8 @@ typedef enum {
  * (PRISM_COMM_DEBUG) or a corrupt frame.
  */
 gboolean prism_comm_reduce_ordered(PrismComm *comm, PrismCommTag tag, const guint8 *local,
-                                   size_t local_len, gboolean local_ok,
-                                   PrismCommCombineFn combine, gpointer user,
-                                   PrismCommReduceMode mode, GByteArray **result,
+                                   size_t local_len, gboolean local_ok, PrismCommCombineFn combine,
+                                   gpointer user, PrismCommReduceMode mode, GByteArray **result,
                                    GError **error);
 
 /**

@@ -84,8 +84,8 @@ typedef enum {
  * comm->debug it returns TRUE at once. Collective (when debug). Errors:
  * PRISM_RUNTIME_ERROR_INTERNAL (mismatch), PRISM_RUNTIME_ERROR_MPI.
  */
-gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t arg,
-                                   int64_t count, GError **error);
+gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t arg, int64_t count,
+                                   GError **error);
 
 /* prism_comm_bcast_bytes() without the debug check, in chunks of comm->max_count. */
 gboolean prism_comm_bcast_bytes_internal(PrismComm *comm, void *buf, size_t n, int root,

@@ -108,8 +108,9 @@ static void describe_site(GString *s, const int64_t *v)
         g_string_append(s, "prism_comm_exscan_u64()");
         break;
     case PRISM_COMM_SITE_BCAST_BYTES:
-        g_string_append_printf(s, "prism_comm_bcast_bytes(root %" G_GINT64_FORMAT
-                                  ", n %" G_GINT64_FORMAT ")", arg, count);
+        g_string_append_printf(
+            s, "prism_comm_bcast_bytes(root %" G_GINT64_FORMAT ", n %" G_GINT64_FORMAT ")", arg,
+            count);
         break;
     case PRISM_COMM_SITE_BCAST_BLOB:
         g_string_append_printf(s, "prism_comm_bcast_blob(root %" G_GINT64_FORMAT ")", arg);
@@ -118,8 +119,9 @@ static void describe_site(GString *s, const int64_t *v)
         g_string_append(s, "prism_comm_barrier()");
         break;
     case PRISM_COMM_SITE_REDUCE_ORDERED:
-        g_string_append_printf(s, "prism_comm_reduce_ordered(tag 0x%" G_GINT64_MODIFIER
-                                  "x, mode %s)", arg, count == PRISM_COMM_REDUCE_ALL ? "all" : "root");
+        g_string_append_printf(s,
+                               "prism_comm_reduce_ordered(tag 0x%" G_GINT64_MODIFIER "x, mode %s)",
+                               arg, count == PRISM_COMM_REDUCE_ALL ? "all" : "root");
         break;
     default:
         g_string_append_printf(s, "unknown collective %" G_GINT64_FORMAT, v[0]);
@@ -127,8 +129,8 @@ static void describe_site(GString *s, const int64_t *v)
     }
 }
 
-gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t arg,
-                                   int64_t count, GError **error)
+gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t arg, int64_t count,
+                                   GError **error)
 {
     if (!comm->debug)
         return TRUE;
@@ -160,8 +162,8 @@ gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t 
 
 /* Run the debug check for a wrapper whose *error may already hold a local error: on a
  * mismatch the mismatch replaces it (it explains everything that follows). */
-static gboolean check_replacing(PrismComm *comm, PrismCommSite site, int64_t arg,
-                                int64_t count, GError **error)
+static gboolean check_replacing(PrismComm *comm, PrismCommSite site, int64_t arg, int64_t count,
+                                GError **error)
 {
     GError *mismatch = NULL;
     if (prism_comm_check_internal(comm, site, arg, count, &mismatch))
@@ -250,7 +252,7 @@ gboolean prism_comm_bcast_bytes_internal(PrismComm *comm, void *buf, size_t n, i
 {
     unsigned char *p = buf;
     size_t max = comm->max_count > 0 && comm->max_count <= (size_t)INT_MAX ? comm->max_count
-                                                                            : (size_t)INT_MAX;
+                                                                           : (size_t)INT_MAX;
     while (n > 0) { /* Open MPI 4.1 has no large-count calls: chunk at INT_MAX */
         int chunk = (int)(n > max ? max : n);
         PRISM_MPI_TRY(MPI_Bcast(p, chunk, MPI_BYTE, root, comm->mpi), error);
@@ -279,8 +281,7 @@ static gboolean bcast_blob(PrismComm *comm, void **buf, size_t *n, int root, GEr
     return prism_comm_bcast_bytes_internal(comm, *buf, (size_t)len, root, error);
 }
 
-gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root,
-                               GError **error)
+gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root, GError **error)
 {
     if (!prism_comm_check_internal(comm, PRISM_COMM_SITE_BCAST_BLOB, root, 0, error))
         return FALSE;

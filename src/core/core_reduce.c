@@ -38,7 +38,7 @@ typedef struct {
 static size_t chunk_max(const PrismComm *comm)
 {
     return comm->max_count > 0 && comm->max_count <= (size_t)INT_MAX ? comm->max_count
-                                                                      : (size_t)INT_MAX;
+                                                                     : (size_t)INT_MAX;
 }
 
 /* This rank failed with *err (taken): record it, and as the subtree's failure if it is
@@ -92,9 +92,9 @@ static gboolean recv_frame(PrismComm *comm, int src, PrismCommTag tag, uint64_t 
     size_t max = chunk_max(comm), len = (size_t)head[1];
     for (size_t off = 0; off < len;) {
         int n = (int)(len - off > max ? max : len - off);
-        PRISM_MPI_TRY(MPI_Recv(b->data + off, n, MPI_BYTE, src, (int)tag, comm->mpi,
-                               MPI_STATUS_IGNORE),
-                      error);
+        PRISM_MPI_TRY(
+            MPI_Recv(b->data + off, n, MPI_BYTE, src, (int)tag, comm->mpi, MPI_STATUS_IGNORE),
+            error);
         off += (size_t)n;
     }
     *status = head[0];
@@ -125,9 +125,9 @@ static void take_child_failure(Subtree *t, int src, const GByteArray *body)
         return;
     g_free(t->fail_msg);
     t->fail_rank = r;
-    t->fail_msg = body->len >= sizeof r ? g_strndup((const char *)body->data + sizeof r,
-                                                    body->len - sizeof r)
-                                        : g_strdup("no message");
+    t->fail_msg = body->len >= sizeof r
+                      ? g_strndup((const char *)body->data + sizeof r, body->len - sizeof r)
+                      : g_strdup("no message");
 }
 
 /* Receive from child @p src and combine (own, child) into t->acc. */
@@ -227,9 +227,8 @@ static gboolean broadcast_outcome(PrismComm *comm, PrismCommReduceMode mode, Sub
 }
 
 gboolean prism_comm_reduce_ordered(PrismComm *comm, PrismCommTag tag, const guint8 *local,
-                                   size_t local_len, gboolean local_ok,
-                                   PrismCommCombineFn combine, gpointer user,
-                                   PrismCommReduceMode mode, GByteArray **result,
+                                   size_t local_len, gboolean local_ok, PrismCommCombineFn combine,
+                                   gpointer user, PrismCommReduceMode mode, GByteArray **result,
                                    GError **error)
 {
     g_return_val_if_fail(comm != NULL && combine != NULL && result != NULL, FALSE);
@@ -238,8 +237,8 @@ gboolean prism_comm_reduce_ordered(PrismComm *comm, PrismCommTag tag, const guin
     if (local_ok && local_len > G_MAXUINT) {
         GError *err = NULL;
         g_set_error(&err, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                    "rank %d: a reduction payload of %zu bytes exceeds the 4 GiB limit",
-                    comm->rank, local_len);
+                    "rank %d: a reduction payload of %zu bytes exceeds the 4 GiB limit", comm->rank,
+                    local_len);
         fail_here(comm, &t, err);
     } else if (!local_ok) {
         GError *err = NULL;

@@ -17,8 +17,8 @@
 #include "prism_test_util.h"
 
 /* left . right = left followed by right: associative, not commutative. */
-static gboolean concat(const guint8 *left, size_t left_len, const guint8 *right,
-                       size_t right_len, GByteArray *out, gpointer user, GError **error)
+static gboolean concat(const guint8 *left, size_t left_len, const guint8 *right, size_t right_len,
+                       GByteArray *out, gpointer user, GError **error)
 {
     (void)user;
     (void)error;
@@ -28,8 +28,7 @@ static gboolean concat(const guint8 *left, size_t left_len, const guint8 *right,
 }
 
 /* Reduce @p s (one string per rank) by concatenation; the result as a string, or NULL. */
-static char *reduce_string(PrismComm *comm, const char *s, PrismCommReduceMode mode,
-                           GError **error)
+static char *reduce_string(PrismComm *comm, const char *s, PrismCommReduceMode mode, GError **error)
 {
     GByteArray *out = NULL;
     if (!prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)s, strlen(s), TRUE,
@@ -63,8 +62,8 @@ static void test_concat_rank_order(void)
     g_autofree char *root = reduce_string(comm, mine, PRISM_COMM_REDUCE_ROOT, &error);
     ok = ok && root != NULL && strcmp(root, comm->rank == 0 ? want : "(none)") == 0;
     if (!ok)
-        fprintf(stderr, "[rank %d] all=%s root=%s want=%s err=%s\n", comm->rank,
-                all ? all : "NULL", root ? root : "NULL", want, error ? error->message : "-");
+        fprintf(stderr, "[rank %d] all=%s root=%s want=%s err=%s\n", comm->rank, all ? all : "NULL",
+                root ? root : "NULL", want, error ? error->message : "-");
     g_clear_error(&error);
     CU_ASSERT_TRUE(prism_test_all(ok));
 }
@@ -82,8 +81,9 @@ static void test_empty_payloads(void)
     gboolean ok = got != NULL && strcmp(got, want->str) == 0;
     /* Every payload empty: an empty (not missing) result on every rank. */
     GByteArray *out = NULL;
-    ok = ok && prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, NULL, 0, TRUE, concat, NULL,
-                                         PRISM_COMM_REDUCE_ALL, &out, &error) &&
+    ok = ok &&
+         prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, NULL, 0, TRUE, concat, NULL,
+                                   PRISM_COMM_REDUCE_ALL, &out, &error) &&
          out != NULL && out->len == 0;
     if (out)
         g_byte_array_unref(out);
@@ -153,8 +153,8 @@ static void test_fold_equality(void)
         GByteArray *out = NULL;
         GError *error = NULL;
         gboolean ok = prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)blk,
-                                                hi > lo ? sizeof blk : 0, TRUE, mat_combine,
-                                                NULL, PRISM_COMM_REDUCE_ALL, &out, &error);
+                                                hi > lo ? sizeof blk : 0, TRUE, mat_combine, NULL,
+                                                PRISM_COMM_REDUCE_ALL, &out, &error);
         const uint64_t ident[MAT] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
         const uint64_t *want = n ? seq : ident;
         if (n == 0) /* every payload empty: the result is empty (the identity) */
@@ -195,8 +195,8 @@ static gboolean check_large(PrismComm *comm, size_t per_rank)
         mine[i] = pattern(comm->rank, i);
     GByteArray *out = NULL;
     GError *error = NULL;
-    gboolean ok = prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, mine, mine_len, TRUE,
-                                            concat, NULL, PRISM_COMM_REDUCE_ALL, &out, &error);
+    gboolean ok = prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, mine, mine_len, TRUE, concat,
+                                            NULL, PRISM_COMM_REDUCE_ALL, &out, &error);
     /* Concatenation in rank order: rank r's bytes start at sum_{q<r} (per_rank + q). */
     size_t off = 0;
     for (int r = 0; ok && r < comm->size; r++) {
@@ -271,13 +271,13 @@ static void test_local_failure(void)
         g_set_error(&error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "%s", own);
     g_autofree char *mine = g_strdup_printf("r%d", comm->rank);
     GByteArray *out = NULL;
-    gboolean ret = prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)mine,
-                                             strlen(mine), !i_fail, concat, NULL,
-                                             PRISM_COMM_REDUCE_ROOT, &out, &error);
+    gboolean ret =
+        prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)mine, strlen(mine),
+                                  !i_fail, concat, NULL, PRISM_COMM_REDUCE_ROOT, &out, &error);
     gboolean ok = !ret && out == NULL;
     /* The peers quote the lowest failing rank's message. */
-    g_autofree char *quoted = g_strdup_printf("rank %d failed: injected local failure on rank %d",
-                                              lo, lo);
+    g_autofree char *quoted =
+        g_strdup_printf("rank %d failed: injected local failure on rank %d", lo, lo);
     if (!i_fail)
         ok = ok && error != NULL && strcmp(error->message, quoted) == 0;
     ok = check_failure_then_recovery(comm, lo, i_fail, error, own) && ok;
@@ -313,9 +313,9 @@ static void test_combine_failure(void)
     g_autofree char *mine = g_strdup_printf("r%d", comm->rank);
     GByteArray *out = NULL;
     GError *error = NULL;
-    gboolean ret = prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)mine,
-                                             strlen(mine), TRUE, picky_concat, bad,
-                                             PRISM_COMM_REDUCE_ALL, &out, &error);
+    gboolean ret =
+        prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)mine, strlen(mine),
+                                  TRUE, picky_concat, bad, PRISM_COMM_REDUCE_ALL, &out, &error);
     gboolean ok;
     if (comm->size == 1) {
         ok = ret && out != NULL && out->len == 2 && memcmp(out->data, "r0", 2) == 0;
@@ -391,7 +391,9 @@ static void test_debug_mismatch(void)
         g_autofree char *want = g_strdup_printf(
             "collective mismatch (PRISM_COMM_DEBUG): rank 0 called prism_comm_agree(); "
             "%s called prism_comm_bcast_bytes(root 0, n 8)",
-            c->size == 2 ? "rank 1" : c->size == 3 ? "ranks 1-2" : "ranks 1-3");
+            c->size == 2   ? "rank 1"
+            : c->size == 3 ? "ranks 1-2"
+                           : "ranks 1-3");
         ok = ok && !ret &&
              g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL) &&
              strcmp(error->message, want) == 0;
@@ -406,7 +408,10 @@ static void test_debug_mismatch(void)
         g_autofree char *want2 = g_strdup_printf(
             "collective mismatch (PRISM_COMM_DEBUG): %s called prism_comm_bcast_bytes(root 0, "
             "n 8); rank %d called prism_comm_bcast_bytes(root 0, n 16)",
-            c->size == 2 ? "rank 0" : c->size == 3 ? "ranks 0-1" : "ranks 0-2", c->size - 1);
+            c->size == 2   ? "rank 0"
+            : c->size == 3 ? "ranks 0-1"
+                           : "ranks 0-2",
+            c->size - 1);
         gboolean ok2 = !ret && error != NULL && strcmp(error->message, want2) == 0;
         if (!ok2)
             fprintf(stderr, "[rank %d] mismatch 2: %s\n", c->rank, error ? error->message : "-");
@@ -417,10 +422,9 @@ static void test_debug_mismatch(void)
         if (c->rank == 0)
             g_set_error(&error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "local");
         GByteArray *out = NULL;
-        ret = prism_comm_reduce_ordered(c, PRISM_COMM_TAG_TEST, NULL, 0, c->rank != 0, concat,
-                                        NULL, c->rank == 1 ? PRISM_COMM_REDUCE_ROOT
-                                                           : PRISM_COMM_REDUCE_ALL,
-                                        &out, &error);
+        ret = prism_comm_reduce_ordered(
+            c, PRISM_COMM_TAG_TEST, NULL, 0, c->rank != 0, concat, NULL,
+            c->rank == 1 ? PRISM_COMM_REDUCE_ROOT : PRISM_COMM_REDUCE_ALL, &out, &error);
         ok = ok && !ret && out == NULL && error != NULL &&
              strstr(error->message, "rank 1 called prism_comm_reduce_ordered(tag 0x5400, "
                                     "mode root)") != NULL;
@@ -441,8 +445,7 @@ static CU_TestInfo tree_tests[] = {
     {"local failure: every rank FALSE, lowest rank quoted", test_local_failure},
     {"combine failure: every rank FALSE, the combining rank quoted", test_combine_failure},
     {"PRISM_COMM_DEBUG: a matching sequence passes", test_debug_matching_sequence},
-    {"PRISM_COMM_DEBUG: a mismatch fails every rank with both calls named",
-     test_debug_mismatch},
+    {"PRISM_COMM_DEBUG: a mismatch fails every rank with both calls named", test_debug_mismatch},
     CU_TEST_INFO_NULL,
 };
 
