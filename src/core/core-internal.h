@@ -87,6 +87,9 @@ typedef enum {
 gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t arg, int64_t count,
                                    GError **error);
 
+/* The largest count of one MPI call on @p comm: comm->max_count, at most INT_MAX. */
+size_t prism_comm_chunk_internal(const PrismComm *comm);
+
 /* prism_comm_bcast_bytes() without the debug check, in chunks of comm->max_count. */
 gboolean prism_comm_bcast_bytes_internal(PrismComm *comm, void *buf, size_t n, int root,
                                          GError **error);

@@ -247,12 +247,17 @@ gboolean prism_comm_exscan_u64(PrismComm *comm, uint64_t in, uint64_t *out, GErr
     return TRUE;
 }
 
+size_t prism_comm_chunk_internal(const PrismComm *comm)
+{
+    return comm->max_count > 0 && comm->max_count <= (size_t)INT_MAX ? comm->max_count
+                                                                     : (size_t)INT_MAX;
+}
+
 gboolean prism_comm_bcast_bytes_internal(PrismComm *comm, void *buf, size_t n, int root,
                                          GError **error)
 {
     unsigned char *p = buf;
-    size_t max = comm->max_count > 0 && comm->max_count <= (size_t)INT_MAX ? comm->max_count
-                                                                           : (size_t)INT_MAX;
+    const size_t max = prism_comm_chunk_internal(comm);
     while (n > 0) { /* Open MPI 4.1 has no large-count calls: chunk at INT_MAX */
         int chunk = (int)(n > max ? max : n);
         PRISM_MPI_TRY(MPI_Bcast(p, chunk, MPI_BYTE, root, comm->mpi), error);

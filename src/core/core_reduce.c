@@ -35,12 +35,6 @@ typedef struct {
     GError *own;     /* this rank's own error, if this rank failed */
 } Subtree;
 
-static size_t chunk_max(const PrismComm *comm)
-{
-    return comm->max_count > 0 && comm->max_count <= (size_t)INT_MAX ? comm->max_count
-                                                                     : (size_t)INT_MAX;
-}
-
 /* This rank failed with *err (taken): record it, and as the subtree's failure if it is
  * the first (a rank is lower than every rank of the subtrees it receives). */
 static void fail_here(PrismComm *comm, Subtree *t, GError *err)
@@ -64,7 +58,7 @@ static gboolean send_frame(PrismComm *comm, int dest, PrismCommTag tag, uint64_t
 {
     uint64_t head[2] = {status, (uint64_t)len};
     PRISM_MPI_TRY(MPI_Send(head, 2, MPI_UINT64_T, dest, (int)tag, comm->mpi), error);
-    size_t max = chunk_max(comm);
+    size_t max = prism_comm_chunk_internal(comm);
     for (size_t off = 0; off < len;) {
         int n = (int)(len - off > max ? max : len - off);
         PRISM_MPI_TRY(MPI_Send(body + off, n, MPI_BYTE, dest, (int)tag, comm->mpi), error);
@@ -89,7 +83,7 @@ static gboolean recv_frame(PrismComm *comm, int src, PrismCommTag tag, uint64_t 
     }
     g_autoptr(GByteArray) b = g_byte_array_sized_new((guint)head[1]);
     g_byte_array_set_size(b, (guint)head[1]);
-    size_t max = chunk_max(comm), len = (size_t)head[1];
+    size_t max = prism_comm_chunk_internal(comm), len = (size_t)head[1];
     for (size_t off = 0; off < len;) {
         int n = (int)(len - off > max ? max : len - off);
         PRISM_MPI_TRY(

@@ -333,20 +333,31 @@ static void test_combine_failure(void)
     CU_ASSERT_TRUE(prism_test_all(ok));
 }
 
-/* A communicator with PRISM_COMM_DEBUG=1 read at creation. */
+/* A communicator created with PRISM_COMM_DEBUG set to @p value (the environment is
+ * restored afterwards, so the suite also runs under PRISM_COMM_DEBUG=1). */
+static PrismComm *comm_with_debug_env(const char *value)
+{
+    g_autofree char *saved = g_strdup(g_getenv("PRISM_COMM_DEBUG"));
+    g_setenv("PRISM_COMM_DEBUG", value, TRUE);
+    PrismComm *c = prism_comm_new(MPI_COMM_WORLD, NULL);
+    if (saved != NULL)
+        g_setenv("PRISM_COMM_DEBUG", saved, TRUE);
+    else
+        g_unsetenv("PRISM_COMM_DEBUG");
+    return c;
+}
+
 static PrismComm *debug_comm(void)
 {
-    g_setenv("PRISM_COMM_DEBUG", "1", TRUE);
-    PrismComm *c = prism_comm_new(MPI_COMM_WORLD, NULL);
-    g_unsetenv("PRISM_COMM_DEBUG");
-    return c;
+    return comm_with_debug_env("1");
 }
 
 static void test_debug_matching_sequence(void)
 {
-    PrismComm *plain = prism_test_comm();
+    PrismComm *plain = comm_with_debug_env("0");
     PrismComm *c = debug_comm();
-    gboolean ok = c != NULL && c->debug && !plain->debug;
+    gboolean ok = c != NULL && c->debug && plain != NULL && !plain->debug;
+    prism_comm_free(plain);
     GError *error = NULL;
     uint64_t sum = 0, off = 0;
     double mx = 0;
