@@ -306,17 +306,24 @@ static void record_inflight(PrismCostSegment *seg, const PrismSegmentKey *key, u
 }
 
 /* Per-slot memory weights of each in-flight state (sum over chunks of in-flight times
- * the chunk's slot counts @p cs), pruned to the states no earlier one dominates. */
-static GArray *state_weights(const GArray *mu, const double *cs, uint32_t vpp, uint32_t ns)
+ * the chunk's slot counts @p cs), pruned to the states no earlier one dominates. Kept out
+ * of line: inlined into the segment builder, its inner loop spilled a pointer to the
+ * stack (+3.5% instructions of segment compilation under callgrind). */
+G_NO_INLINE static GArray *state_weights(const GArray *mu, const double *cs, uint32_t vpp,
+                                         uint32_t ns)
 {
     g_autoptr(GArray) w = g_array_new(FALSE, TRUE, sizeof(double));
     const size_t n_states = mu->len / vpp;
     g_array_set_size(w, n_states * ns);
+    double *wd = (double *)(void *)w->data;
+    const double *mud = (const double *)(const void *)mu->data;
     for (size_t k = 0; k < n_states; k++)
         for (uint32_t c = 0; c < vpp; c++) {
-            const double u = g_array_index(mu, double, k *vpp + c);
-            for (uint32_t q = 0; q < ns; q++)
-                g_array_index(w, double, k *ns + q) += u * cs[(size_t)c * ns + q];
+            const double u = mud[k * vpp + c];
+            double *restrict wk = wd + k * ns;
+            const double *restrict csc = cs + (size_t)c * ns;
+            for (size_t q = 0; q < ns; q++)
+                wk[q] += u * csc[q];
         }
     return prune_states(w, ns);
 }
