@@ -42,12 +42,17 @@ gboolean prism_reduce_tree_internal(PrismComm *comm, const PrismReduceOps *ops, 
 {
     GError *local = NULL;
     gboolean ok = *obj != NULL;
+    if (!ok)
+        g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
+                    "rank %d has no local result to reduce", comm->rank);
+    if (comm->size == 1) { /* nothing travels: the local object is the result */
+        if (!ok)
+            g_propagate_error(error, local);
+        return ok;
+    }
     g_autoptr(GByteArray) mine = g_byte_array_new();
     if (ok)
         ops->serialize(*obj, mine);
-    else
-        g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
-                    "rank %d has no local result to reduce", comm->rank);
     g_autoptr(GByteArray) all = NULL;
     if (!prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_SEARCH, mine->data, mine->len, ok,
                                    combine_objects, (gpointer)ops, PRISM_COMM_REDUCE_ALL, &all,
