@@ -195,23 +195,19 @@ static gboolean check_layout(const PrismCostModel *cm, const PrismSegmentKey *ke
     return TRUE;
 }
 
-PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
-                                                const PrismSegmentKey *key,
-                                                const PrismLayout *layout, gboolean all_stages,
-                                                GError **error)
+/* Assign the memory slots (kind, recompute mode) stage by stage, chunk by chunk (a
+ * deterministic slot order), and count each slot per (stage, chunk) into *cnt
+ * [(s * vpp + c) * ns + slot] and per stage into *tot [s * ns + slot]. Returns ns. */
+static uint32_t count_slots(const PrismCostModel *cm, const PrismLayout *layout, GArray *slots,
+                            double **cnt, double **tot)
 {
-    if (!check_layout(cm, key, layout, error))
-        return NULL;
     const uint32_t pp = layout->pp, vpp = layout->vpp, C = pp * vpp;
     const gboolean tied = cm->model->tied_embeddings;
     const uint32_t head = tied && pp == 1 ? cm->kind_head_tied : cm->kind_head;
-    /* slots and per (stage, chunk) counts */
-    g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(PrismKSlot));
     uint32_t *first = g_new(uint32_t, C + 1);
     first[0] = 0;
     for (uint32_t j = 0; j < C; j++)
         first[j + 1] = first[j] + layout->chunk_layers[j];
-    /* visit stage by stage, chunk by chunk: slot order is deterministic */
     GArray **lists = g_new0(GArray *, C);
     for (uint32_t s = 0; s < pp; s++)
         for (uint32_t c = 0; c < vpp; c++) {
@@ -231,29 +227,29 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
             }
         }
     const uint32_t ns = slots->len;
-    /* per (stage, chunk) slot counts and per-stage totals */
-    double *cnt = g_new0(double, (size_t)C *ns); /* [(s * vpp + c) * ns + slot] */
-    double *tot = g_new0(double, (size_t)pp *ns);
+    *cnt = g_new0(double, (size_t)C *ns);
+    *tot = g_new0(double, (size_t)pp *ns);
     for (uint32_t st = 0; st < pp; st++)
         for (uint32_t c = 0; c < vpp; c++) {
             const uint32_t j = c * pp + st;
             for (guint q = 0; q < lists[j]->len; q++) {
                 const uint32_t id = g_array_index(lists[j], uint32_t, q);
-                cnt[((size_t)st * vpp + c) * ns + id] += 1.0;
-                tot[(size_t)st * ns + id] += 1.0;
+                (*cnt)[((size_t)st * vpp + c) * ns + id] += 1.0;
+                (*tot)[(size_t)st * ns + id] += 1.0;
             }
         }
     for (uint32_t j = 0; j < C; j++)
         g_array_free(lists[j], TRUE);
     g_free(lists);
     g_free(first);
-    PrismCostSegment *seg = g_new0(PrismCostSegment, 1);
-    seg->key = *key;
-    seg->all_stages = all_stages;
-    seg->layout = prism_layout_copy(layout);
-    seg->mu_a = g_new0(double, C);
-    seg->mu_b = g_new0(double, C);
-    /* compositions: distinct stage totals in stage order */
+    return ns;
+}
+
+/* Group the stages into compositions (distinct per-stage slot totals, in stage order):
+ * fills seg->count, mult, comp_moe and stage_comp. Returns the number of compositions. */
+static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots, const double *tot,
+                                   uint32_t pp, uint32_t ns, PrismCostSegment *seg)
+{
     seg->stage_comp = g_new(uint32_t, pp);
     seg->count = g_new0(double, (size_t)pp *ns);
     seg->mult = g_new0(double, pp);
@@ -275,89 +271,137 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
         seg->mult[c] += 1.0;
         seg->stage_comp[st] = c;
     }
-    /* memory candidates: rows of 4*ns weights (a, b, cap, mid) per state */
+    return nc;
+}
+
+/* The in-flight micro-batches per model chunk of stage st (vpp doubles per state) under
+ * the key's schedule in regime r (0: m >= 3pp, 1: m = pp, 2: m = 2pp; only interleaved
+ * tells them apart). A new pipeline schedule adds its case here. */
+static void schedule_states(const PrismSegmentKey *key, uint32_t pp, uint32_t vpp, uint32_t st,
+                            int r, GArray *mu)
+{
+    if (key->schedule == PRISM_SCHEDULE_INTERLEAVED) {
+        static const uint64_t mult_of_pp[3] = {3, 1, 2};
+        interleaved_states(pp, vpp, st, mult_of_pp[r] * pp, mu);
+        return;
+    }
+    /* pp = 1: one micro-batch at a time; GPipe: m (weight b below); 1F1B and
+     * ZB-H1: pp - s */
+    const double a = pp == 1                                 ? 1.0
+                     : key->schedule == PRISM_SCHEDULE_GPIPE ? 1.0
+                                                             : (double)(pp - st);
+    g_array_append_val(mu, a);
+}
+
+/* Record stage st's regime-0 in-flight counts per chunk in seg->mu_a (weight a) or, for
+ * GPipe with pp > 1 (which holds m micro-batches), seg->mu_b (weight b). */
+static void record_inflight(PrismCostSegment *seg, const PrismSegmentKey *key, uint32_t pp,
+                            uint32_t vpp, uint32_t st, const GArray *mu)
+{
+    for (uint32_t c = 0; c < vpp; c++) {
+        const double u = g_array_index(mu, double, c);
+        seg->mu_a[st * vpp + c] = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? 0.0 : u;
+        seg->mu_b[st * vpp + c] = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? u : 0.0;
+    }
+}
+
+/* Per-slot memory weights of each in-flight state (sum over chunks of in-flight times
+ * the chunk's slot counts @p cs), pruned to the states no earlier one dominates. Kept out
+ * of line: inlined into the segment builder, its inner loop spilled a pointer to the
+ * stack (+3.5% instructions of segment compilation under callgrind). */
+G_NO_INLINE static GArray *state_weights(const GArray *mu, const double *cs, uint32_t vpp,
+                                         uint32_t ns)
+{
+    g_autoptr(GArray) w = g_array_new(FALSE, TRUE, sizeof(double));
+    const size_t n_states = mu->len / vpp;
+    g_array_set_size(w, n_states * ns);
+    double *wd = (double *)(void *)w->data;
+    const double *mud = (const double *)(const void *)mu->data;
+    for (size_t k = 0; k < n_states; k++)
+        for (uint32_t c = 0; c < vpp; c++) {
+            const double u = mud[k * vpp + c];
+            double *restrict wk = wd + k * ns;
+            const double *restrict csc = cs + (size_t)c * ns;
+            for (size_t q = 0; q < ns; q++)
+                wk[q] += u * csc[q];
+        }
+    return prune_states(w, ns);
+}
+
+/* Append stage st's candidates to (cw, cstage): one row a | b | cap | mid (4*ns weights)
+ * per state of each regime, the other regimes taking their first state (a real state of
+ * this stage, so maxima stay exact); a row is dropped when an earlier candidate (this
+ * stage; any stage of the same composition unless all_stages) has at least its weights
+ * everywhere. Sets seg->stage_cand[st]. */
+static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, uint32_t pp,
+                                 uint32_t st, GArray *const reg[3], const size_t nr[3], uint32_t ns,
+                                 gboolean all_stages, GArray *cw, GArray *cstage, double *row)
+{
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
-    g_autoptr(GArray) cw = g_array_new(FALSE, FALSE, sizeof(double));
-    g_autoptr(GArray) cstage = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    const size_t first_cand = cstage->len;
+    for (int r = 0; r < 3; r++)
+        for (size_t k = 0; k < nr[r]; k++) {
+            const double *sa = &g_array_index(reg[0], double, (r == 0 ? k : 0) * ns);
+            const double *sc = inter ? &g_array_index(reg[1], double, (r == 1 ? k : 0) * ns) : sa;
+            const double *sm = inter ? &g_array_index(reg[2], double, (r == 2 ? k : 0) * ns) : sa;
+            const gboolean gpipe = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1;
+            /* row layout: a | b | cap | mid; GPipe holds m micro-batches: W = b * m */
+            memcpy(row, sa, ns * sizeof(double));
+            memcpy(row + ns, sa, ns * sizeof(double));
+            memset(gpipe ? row : row + ns, 0, ns * sizeof(double));
+            memcpy(row + 2 * ns, sc, ns * sizeof(double));
+            memcpy(row + 3 * ns, sm, ns * sizeof(double));
+            gboolean dom = FALSE;
+            for (guint d = 0; d < cstage->len && !dom; d++) {
+                const uint32_t ds = g_array_index(cstage, uint32_t, d);
+                if (d < first_cand && (all_stages || seg->stage_comp[ds] != seg->stage_comp[st]))
+                    continue;
+                dom = dominates(&g_array_index(cw, double, (size_t)d * 4 * ns), row, 4 * ns);
+            }
+            if (!dom) {
+                g_array_append_vals(cw, row, 4 * ns);
+                g_array_append_val(cstage, st);
+            }
+        }
+    seg->stage_cand[st] = cstage->len > first_cand ? (uint32_t)first_cand : G_MAXUINT32;
+}
+
+/* The memory candidates of every stage into (cw, cstage), with seg->mu_a/mu_b,
+ * stage_states and stage_cand; per stage and regime, the pruned in-flight states. */
+static void build_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, const double *cnt,
+                             uint32_t ns, gboolean all_stages, GArray *cw, GArray *cstage)
+{
+    const uint32_t pp = seg->layout->pp, vpp = seg->layout->vpp;
+    const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
     seg->stage_cand = g_new(uint32_t, pp);
     seg->stage_states = g_new0(uint32_t, pp);
     double *row = g_new0(double, 4 * (size_t)ns);
     for (uint32_t st = 0; st < pp; st++) {
         const double *cs = &cnt[(size_t)st * vpp * ns];
-        /* per regime (a: m >= 3pp, cap: m = pp, mid: m = 2pp), the pruned states */
         GArray *reg[3];
         for (int r = 0; r < 3; r++) {
             g_autoptr(GArray) mu = g_array_new(FALSE, FALSE, sizeof(double));
-            if (inter) {
-                static const uint64_t mult_of_pp[3] = {3, 1, 2};
-                interleaved_states(pp, vpp, st, mult_of_pp[r] * pp, mu);
-            } else {
-                /* pp = 1: one micro-batch at a time; GPipe: m (weight b below); 1F1B and
-                 * ZB-H1: pp - s */
-                const double a = pp == 1                                 ? 1.0
-                                 : key->schedule == PRISM_SCHEDULE_GPIPE ? 1.0
-                                                                         : (double)(pp - st);
-                g_array_append_val(mu, a);
-            }
-            g_autoptr(GArray) w = g_array_new(FALSE, TRUE, sizeof(double));
-            const size_t n_states = mu->len / vpp;
-            g_array_set_size(w, n_states * ns);
-            for (size_t k = 0; k < n_states; k++)
-                for (uint32_t c = 0; c < vpp; c++) {
-                    const double u = g_array_index(mu, double, k *vpp + c);
-                    for (uint32_t q = 0; q < ns; q++)
-                        g_array_index(w, double, k *ns + q) += u * cs[(size_t)c * ns + q];
-                }
+            schedule_states(key, pp, vpp, st, r, mu);
             if (r == 0)
-                for (uint32_t c = 0; c < vpp; c++) {
-                    const double u = g_array_index(mu, double, c);
-                    seg->mu_a[st * vpp + c] =
-                        key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? 0.0 : u;
-                    seg->mu_b[st * vpp + c] =
-                        key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? u : 0.0;
-                }
-            reg[r] = prune_states(w, ns);
+                record_inflight(seg, key, pp, vpp, st, mu);
+            reg[r] = state_weights(mu, cs, vpp, ns);
         }
         const size_t nr[3] = {reg[0]->len / ns, inter ? reg[1]->len / ns : 0,
                               inter ? reg[2]->len / ns : 0};
         seg->stage_states[st] = (uint32_t)(nr[0] + nr[1] + nr[2]);
-        /* one candidate per state of each regime; the other regimes take their first
-         * state (a real state of this stage, so maxima stay exact) */
-        const size_t first_cand = cstage->len;
-        for (int r = 0; r < 3; r++)
-            for (size_t k = 0; k < nr[r]; k++) {
-                const double *sa = &g_array_index(reg[0], double, (r == 0 ? k : 0) * ns);
-                const double *sc =
-                    inter ? &g_array_index(reg[1], double, (r == 1 ? k : 0) * ns) : sa;
-                const double *sm =
-                    inter ? &g_array_index(reg[2], double, (r == 2 ? k : 0) * ns) : sa;
-                const gboolean gpipe = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1;
-                /* row layout: a | b | cap | mid; GPipe holds m micro-batches: W = b * m */
-                memcpy(row, sa, ns * sizeof(double));
-                memcpy(row + ns, sa, ns * sizeof(double));
-                memset(gpipe ? row : row + ns, 0, ns * sizeof(double));
-                memcpy(row + 2 * ns, sc, ns * sizeof(double));
-                memcpy(row + 3 * ns, sm, ns * sizeof(double));
-                /* drop it when an earlier candidate (this stage; any stage of the same
-                 * composition unless all_stages) has at least its weights everywhere */
-                gboolean dom = FALSE;
-                for (guint d = 0; d < cstage->len && !dom; d++) {
-                    const uint32_t ds = g_array_index(cstage, uint32_t, d);
-                    if (d < first_cand &&
-                        (all_stages || seg->stage_comp[ds] != seg->stage_comp[st]))
-                        continue;
-                    dom = dominates(&g_array_index(cw, double, (size_t)d * 4 * ns), row, 4 * ns);
-                }
-                if (!dom) {
-                    g_array_append_vals(cw, row, 4 * ns);
-                    g_array_append_val(cstage, st);
-                }
-            }
-        seg->stage_cand[st] = cstage->len > first_cand ? (uint32_t)first_cand : G_MAXUINT32;
+        add_stage_candidates(seg, key, pp, st, reg, nr, ns, all_stages, cw, cstage, row);
         for (int r = 0; r < 3; r++)
             g_array_free(reg[r], TRUE);
     }
     g_free(row);
+}
+
+/* Copy the kept candidate rows into the segment's per-candidate arrays (composition,
+ * stage, w_a, w_b, w_cap, w_mid, work flags). Returns the number of candidates. */
+static uint32_t store_candidates(const PrismCostModel *cm, PrismCostSegment *seg,
+                                 const GArray *slots, const double *tot, uint32_t ns,
+                                 const GArray *cw, const GArray *cstage)
+{
     const uint32_t nd = cstage->len;
     seg->cand_comp = g_new(uint32_t, nd);
     seg->cand_stage = g_new(double, nd);
@@ -380,9 +424,13 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
                 tot[(size_t)st * ns + q] > 0 &&
                 (cm->k.bwd_ws > 0.5 || g_array_index(slots, PrismKSlot, q).mode == PRISM_K_RC_FULL);
     }
-    g_free(cnt);
-    g_free(tot);
-    /* recompute FLOPs per step (model convention) for HFU, summed over every layer */
+    return nd;
+}
+
+/* Recompute FLOPs per token per step (model convention), summed over every layer: the
+ * extra work that HFU counts and MFU does not. */
+static double recompute_flops_per_token(const PrismCostModel *cm, const PrismLayout *layout)
+{
     double rc_tok = 0.0;
     for (uint32_t q = 0; q < layout->n_layers; q++) {
         const uint32_t kind = cm->layer_kind[q];
@@ -391,8 +439,18 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
         else if (layout->layer_rc[q] == PRISM_RECOMPUTE_SELECTIVE)
             rc_tok += cm->kind_core_flops[kind];
     }
+    return rc_tok;
+}
+
+/* Fill the kernel's view of the segment (seg->k): scalars, and pointers into the
+ * segment's arrays (the segment keeps ownership). */
+static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *key,
+                             PrismCostSegment *seg, uint32_t ns, uint32_t nc, uint32_t nd,
+                             double rc_tok, gboolean all_stages)
+{
+    const uint32_t pp = seg->layout->pp, vpp = seg->layout->vpp;
+    const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
     const double dev_peak = (double)key->devices * cm->k.peak_flops;
-    seg->slots = (PrismKSlot *)(void *)g_array_free(g_steal_pointer(&slots), FALSE);
     PrismKSegment *k = &seg->k;
     k->pp = pp;
     k->vpp = vpp;
@@ -420,6 +478,35 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
     k->m_mid = inter ? 2.0 * pp : -1.0;
     k->w_mid = seg->w_mid;
     k->cand_work = seg->cand_work;
+}
+
+PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
+                                                const PrismSegmentKey *key,
+                                                const PrismLayout *layout, gboolean all_stages,
+                                                GError **error)
+{
+    if (!check_layout(cm, key, layout, error))
+        return NULL;
+    const uint32_t C = layout->pp * layout->vpp;
+    g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(PrismKSlot));
+    double *cnt = NULL, *tot = NULL;
+    const uint32_t ns = count_slots(cm, layout, slots, &cnt, &tot);
+    PrismCostSegment *seg = g_new0(PrismCostSegment, 1);
+    seg->key = *key;
+    seg->all_stages = all_stages;
+    seg->layout = prism_layout_copy(layout);
+    seg->mu_a = g_new0(double, C);
+    seg->mu_b = g_new0(double, C);
+    const uint32_t nc = group_compositions(cm, slots, tot, layout->pp, ns, seg);
+    g_autoptr(GArray) cw = g_array_new(FALSE, FALSE, sizeof(double));
+    g_autoptr(GArray) cstage = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    build_candidates(seg, key, cnt, ns, all_stages, cw, cstage);
+    const uint32_t nd = store_candidates(cm, seg, slots, tot, ns, cw, cstage);
+    g_free(cnt);
+    g_free(tot);
+    const double rc_tok = recompute_flops_per_token(cm, layout);
+    seg->slots = (PrismKSlot *)(void *)g_array_free(g_steal_pointer(&slots), FALSE);
+    fill_kernel_view(cm, key, seg, ns, nc, nd, rc_tok, all_stages);
     return seg;
 }
 

@@ -31,7 +31,8 @@ uint64_t *prism_divisors_internal(uint64_t n, size_t *count);
 /** Compact text of an ascending value list ("1..48", "1 2 4 8"), at most ~@p width chars. */
 char *prism_values_compact_internal(PrismDim dim, const uint64_t *v, size_t n, size_t width);
 
-/* A reducible object: the tree in search_reduce.c serialises, merges and frees it. */
+/* A reducible object: search_reduce.c serialises it for the rank tree of core
+ * (prism_comm_reduce_ordered()), whose combine step deserialises, merges and frees. */
 typedef struct PrismReduceOps {
     void (*serialize)(const void *obj, GByteArray *out);
     void *(*deserialize)(const guint8 *data, size_t len, GError **error);
@@ -40,9 +41,11 @@ typedef struct PrismReduceOps {
 } PrismReduceOps;
 
 /*
- * Binomial-tree merge of *obj over all ranks, result broadcast to every rank (replacing
- * *obj). A rank passes *obj == NULL when it failed locally (it still takes part).
- * Collective. On failure every rank returns FALSE (agreed).
+ * Ordered merge of *obj over all ranks (prism_comm_reduce_ordered() with
+ * PRISM_COMM_TAG_SEARCH), result broadcast to every rank (replacing *obj). A rank passes
+ * *obj == NULL when it failed locally (it still takes part). Collective. On failure
+ * every rank returns FALSE and *obj is left as it was: the failing rank with its own
+ * error, the others with PRISM_RUNTIME_ERROR_PEER_FAILED quoting it.
  */
 gboolean prism_reduce_tree_internal(PrismComm *comm, const PrismReduceOps *ops, void **obj,
                                     GError **error);

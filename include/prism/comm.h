@@ -6,6 +6,15 @@
  * naming the call. Phase boundaries call prism_comm_agree(): one rank's local error
  * makes every rank return FALSE instead of leaving the others blocked in a collective.
  * The program runs as a singleton (no mpirun) as well as under mpirun -n P.
+ *
+ * Point-to-point messages exist in one place only, the ordered rank tree
+ * prism_comm_reduce_ordered() (src/core/core_reduce.c); a CTest (comm_p2p_scan) fails if
+ * MPI_Send/MPI_Recv/... appear anywhere else in src/ cost/ search/ io/.
+ *
+ * Debug mode: with PRISM_COMM_DEBUG=1 in the environment of prism_comm_new(), every
+ * collective wrapper below first checks that all ranks entered the same wrapper with
+ * the same arguments (one extra MPI_Allreduce); a mismatch fails every rank with
+ * PRISM_RUNTIME_ERROR_INTERNAL naming what each rank called, instead of a deadlock.
  */
 #ifndef PRISM_COMM_H
 #define PRISM_COMM_H
@@ -22,10 +31,26 @@ typedef struct PrismComm {
     MPI_Comm mpi; /**< our duplicate; owned */
     int rank;
     int size;
+    gboolean debug;   /**< PRISM_COMM_DEBUG=1 at prism_comm_new() (agreed by all ranks) */
+    size_t max_count; /**< largest count per MPI call: INT_MAX (tests lower it to force
+                           chunking); set at prism_comm_new(), change only on all ranks */
 } PrismComm;
 
 /**
- * Duplicate @p parent. Collective: yes (on @p parent).
+ * Message tags of the point-to-point traffic (all of it goes through
+ * prism_comm_reduce_ordered()). One tag per reduction stream, so a message of one stream
+ * can never be taken for another's. Values are pinned.
+ */
+typedef enum {
+    PRISM_COMM_TAG_SEARCH = 0x5052, /**< fronts, top-k lists, search results (search/) */
+    PRISM_COMM_TAG_DC = 7301,       /**< divide-and-conquer summaries (dc.h) */
+    PRISM_COMM_TAG_TEST = 0x5400,   /**< reserved for tests and benchmarks */
+} PrismCommTag;
+
+/**
+ * Duplicate @p parent, read PRISM_COMM_DEBUG once (any rank setting it to a value other
+ * than "" or "0" turns the check on for all; one MPI_Allreduce) and set max_count to
+ * INT_MAX. Collective: yes (on @p parent).
  * Ownership: caller frees with prism_comm_free() before MPI_Finalize.
  * Errors: PRISM_RUNTIME_ERROR_MPI.
  */
@@ -80,6 +105,59 @@ gboolean prism_comm_bcast_bytes(PrismComm *comm, void *buf, size_t n, int root, 
 gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root,
                                GError **error);
 gboolean prism_comm_barrier(PrismComm *comm, GError **error);
+
+/**
+ * The combine step of prism_comm_reduce_ordered(): append the payload of left . right to
+ * @p out (empty on entry). @p left summarises lower ranks than @p right; the operation
+ * must be associative but need not be commutative. Return FALSE with @p error set to
+ * fail the reduction (the rank running the combine becomes a failing rank).
+ */
+typedef gboolean (*PrismCommCombineFn)(const guint8 *left, size_t left_len, const guint8 *right,
+                                       size_t right_len, GByteArray *out, gpointer user,
+                                       GError **error);
+
+/** Where the result of prism_comm_reduce_ordered() ends up. */
+typedef enum {
+    PRISM_COMM_REDUCE_ROOT = 0, /**< on rank 0 only (*result NULL elsewhere) */
+    PRISM_COMM_REDUCE_ALL = 1,  /**< broadcast: every rank gets the same bytes */
+} PrismCommReduceMode;
+
+/**
+ * Ordered tree reduction of one variable-size byte payload per rank: the result is
+ * local_0 . local_1 . ... . local_{P-1} in rank order, for a @p combine that is associative
+ * (not necessarily commutative). A binomial tree of point-to-point messages: at step
+ * s = 1, 2, 4, ..., rank r with r mod 2s == s sends its partial to r - s, which combines
+ * (its own, received). Payloads may be empty and larger than INT_MAX (chunked); the
+ * parenthesisation is fixed by the rank count, so it never depends on arrival order.
+ *
+ * Failure protocol (the only one in prism): every message is a status frame, so a rank
+ * whose local work failed (@p local_ok FALSE) or whose combine failed still sends and
+ * receives what the tree expects, and no rank waits forever. The lowest failing rank and
+ * its message travel up the tree, and rank 0 broadcasts the outcome: every rank returns
+ * FALSE. A failing rank keeps its own error (pass it in *@p error; if @p local_ok is FALSE
+ * and *error is NULL a generic one is set); every other rank gets
+ * PRISM_RUNTIME_ERROR_PEER_FAILED "rank L failed: <L's message>" for the lowest failing
+ * rank L.
+ *
+ * @param comm communicator; every rank calls with the same @p tag and @p mode.
+ * @param tag the stream's tag (PrismCommTag).
+ * @param local this rank's payload (@p local_len bytes; NULL allowed when 0 or failed).
+ * @param local_ok FALSE if this rank failed before the reduction (it still takes part).
+ * @param combine the combine step; @p user is passed through.
+ * @param mode PRISM_COMM_REDUCE_ROOT or PRISM_COMM_REDUCE_ALL.
+ * @param result receives the reduced bytes (rank 0, or every rank with _ALL); NULL on
+ *        other ranks and on failure.
+ * @return TRUE on every rank, or FALSE on every rank.
+ * Collective: yes (on @p comm); every rank calls it, also with an empty payload.
+ * Ownership: caller owns *@p result (g_byte_array_unref()); @p local is only read.
+ * Errors: the failing rank's own error; PRISM_RUNTIME_ERROR_PEER_FAILED on the others;
+ * PRISM_RUNTIME_ERROR_MPI; PRISM_RUNTIME_ERROR_INTERNAL for a collective mismatch
+ * (PRISM_COMM_DEBUG) or a corrupt frame.
+ */
+gboolean prism_comm_reduce_ordered(PrismComm *comm, PrismCommTag tag, const guint8 *local,
+                                   size_t local_len, gboolean local_ok, PrismCommCombineFn combine,
+                                   gpointer user, PrismCommReduceMode mode, GByteArray **result,
+                                   GError **error);
 
 /**
  * Contiguous block partition: rank r of size P gets [*lo, *hi) of [0, n), the first

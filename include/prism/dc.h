@@ -32,7 +32,8 @@
  *                  The identity is rows = cols = 0 (8 bytes).
  *   PrismParetoMat: u32 rows, u32 cols, rows*cols u32 point counts (row-major), then
  *                  for each entry its points as int64 (time, mem) pairs in front order.
- * The engine frames nothing itself: a message is exactly the type's serialized bytes.
+ * The engine frames nothing itself: the payload handed to the rank tree of comm.h is
+ * exactly the type's serialized bytes (the tree adds its own status frame).
  *
  * Threading: every function is re-entrant; a reduction's user data is only read.
  * Collective: only prism_dc_reduce_ranks() and prism_dc_combine_ranks().
@@ -119,12 +120,14 @@ void *prism_dc_power(const PrismDcReduction *r, const void *s, uint64_t n);
 
 /**
  * Ordered combine of one summary per rank: the result is local_0 . local_1 ... local_P-1
- * (rank order), computed by a binomial tree of point-to-point messages (at step k, rank
- * r with r mod 2k == k sends its partial to r - k, which combines mine . received), then
- * broadcast from rank 0, so every rank returns the same summary.
+ * (rank order), computed on the ordered rank tree prism_comm_reduce_ordered() (comm.h,
+ * tag PRISM_COMM_TAG_DC: at step k, rank r with r mod 2k == k sends its partial to r - k,
+ * which combines mine . received), then broadcast from rank 0, so every rank returns the
+ * same summary. At one rank the result is a copy of @p local.
  * Collective: yes (on @p comm). Ownership: caller frees *out with r->type->free();
- * @p local is only read. Errors: PRISM_RUNTIME_ERROR_MPI, PRISM_DC_ERROR_CORRUPT; every
- * rank fails together (agreement before returning).
+ * @p local is only read. Errors: PRISM_RUNTIME_ERROR_MPI, PRISM_DC_ERROR_CORRUPT on the
+ * rank that failed to decode a summary, PRISM_RUNTIME_ERROR_PEER_FAILED (quoting it) on
+ * the others; every rank fails together.
  */
 gboolean prism_dc_combine_ranks(PrismComm *comm, const PrismDcReduction *r, const void *local,
                                 void **out, GError **error);

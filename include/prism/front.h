@@ -95,11 +95,13 @@ void prism_front_serialize(const PrismFront *f, GByteArray *out);
 PrismFront *prism_front_deserialize(const guint8 *data, size_t len, size_t *used, GError **error);
 
 /**
- * Replace *@p f on every rank by the global front: a binomial-tree merge to rank 0
- * over point-to-point messages (MPI_Probe + MPI_Get_count), then a broadcast. Every
- * rank must call it, also with an empty front. The local front is finished first.
- * Collective: yes (on @p comm). Errors: PRISM_RUNTIME_ERROR_MPI,
- * PRISM_RUNTIME_ERROR_PEER_FAILED (agreed on every rank).
+ * Replace *@p f on every rank by the global front: an ordered merge to rank 0 on the rank
+ * tree of comm.h (prism_comm_reduce_ordered()), then a broadcast. Every rank must call
+ * it, also with an empty front; a rank with *@p f == NULL fails but still takes part. The
+ * local front is finished first. Collective: yes (on @p comm). Ownership: *@p f is
+ * replaced by a new front on success (the old one freed), left as it was on failure.
+ * Errors: PRISM_RUNTIME_ERROR_MPI, PRISM_RUNTIME_ERROR_INTERNAL on a rank without a
+ * front, PRISM_RUNTIME_ERROR_PEER_FAILED (quoting the lowest failing rank) on the others.
  */
 gboolean prism_front_reduce(PrismComm *comm, PrismFront **f, GError **error);
 

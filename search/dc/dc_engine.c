@@ -2,14 +2,13 @@
 /*
  * dc_engine.c - evaluation orders of an associative reduction (see dc.h): left and right
  * folds, balanced tree, power by repeated squaring, and the ordered cross-rank reduction
- * over point-to-point messages.
+ * on the rank tree of core (prism_comm_reduce_ordered(), comm.h).
  *
  * Re-entrant. prism_dc_combine_ranks() and prism_dc_reduce_ranks() are collective; every
  * other function is local.
  */
 #include <prism/dc.h>
 
-#include <limits.h>
 #include <string.h>
 
 #include <prism/core.h>
@@ -88,78 +87,31 @@ uint8_t *prism_dc_serialize(const PrismDcType *type, const void *s, size_t *n)
     return buf;
 }
 
-static gboolean send_summary(PrismComm *comm, const PrismDcType *type, const void *s, int dest,
-                             GError **error)
+/* The combine step of the rank tree (comm.h): bytes of deserialize(left) . deserialize(right). */
+static gboolean combine_bytes(const guint8 *left, size_t left_len, const guint8 *right,
+                              size_t right_len, GByteArray *out, gpointer user, GError **error)
 {
-    size_t n = 0;
-    g_autofree uint8_t *buf = prism_dc_serialize(type, s, &n);
-    if (n > (size_t)INT_MAX) {
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
-                    "summary of %zu bytes is too large for one MPI message", n);
+    const PrismDcReduction *r = user;
+    void *a = r->type->deserialize(left, left_len, error);
+    if (a == NULL)
+        return FALSE;
+    void *b = r->type->deserialize(right, right_len, error);
+    if (b == NULL) {
+        r->type->free(a);
         return FALSE;
     }
-    PRISM_MPI_TRY(MPI_Send(buf, (int)n, MPI_BYTE, dest, 7301, comm->mpi), error);
-    return TRUE;
-}
-
-static gboolean recv_summary(PrismComm *comm, const PrismDcType *type, int src, void **out,
-                             GError **error)
-{
-    MPI_Status st;
-    int count = 0;
-    PRISM_MPI_TRY(MPI_Probe(src, 7301, comm->mpi, &st), error);
-    PRISM_MPI_TRY(MPI_Get_count(&st, MPI_BYTE, &count), error);
-    g_autofree uint8_t *buf = g_malloc(count > 0 ? (size_t)count : 1);
-    PRISM_MPI_TRY(MPI_Recv(buf, count, MPI_BYTE, src, 7301, comm->mpi, MPI_STATUS_IGNORE),
-                  error);
-    *out = type->deserialize(buf, (size_t)count, error);
-    return *out != NULL;
-}
-
-/* The binomial tree towards rank 0. Returns the partial on rank 0 (others NULL). A rank
- * whose receive fails keeps draining its other children and then sends an empty message
- * (which no type deserializes) to its parent, so no rank waits forever; the agreement
- * after the tree reports the first error on every rank. */
-static gboolean tree_to_root(PrismComm *comm, const PrismDcReduction *r, const void *local,
-                             void **out, GError **error)
-{
-    void *acc = r->type->copy(local);
-    for (int step = 1; step < comm->size; step <<= 1) {
-        if (comm->rank % (2 * step) == step) {
-            gboolean sent;
-            if (acc != NULL) {
-                sent = send_summary(comm, r->type, acc, comm->rank - step, error);
-            } else {
-                int rc = MPI_Send(NULL, 0, MPI_BYTE, comm->rank - step, 7301, comm->mpi);
-                sent = rc == MPI_SUCCESS;
-            }
-            if (acc != NULL)
-                r->type->free(acc);
-            return sent && acc != NULL;
-        }
-        if (comm->rank % (2 * step) == 0 && comm->rank + step < comm->size) {
-            void *other = NULL;
-            GError *recv_error = NULL;
-            if (!recv_summary(comm, r->type, comm->rank + step, &other, &recv_error)) {
-                if (error != NULL && *error == NULL)
-                    g_propagate_error(error, recv_error);
-                else
-                    g_clear_error(&recv_error);
-                if (acc != NULL)
-                    r->type->free(acc);
-                acc = NULL;
-                continue;
-            }
-            if (acc == NULL) {
-                r->type->free(other);
-                continue;
-            }
-            /* mine covers lower ranks than the received one: acc . other */
-            acc = combine_consume(r, acc, other);
-        }
+    void *c = combine_consume(r, a, b);
+    size_t n = r->type->size(c);
+    if (n > G_MAXUINT) {
+        r->type->free(c);
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
+                    "summary of %zu bytes is too large for the rank tree", n);
+        return FALSE;
     }
-    *out = acc; /* rank 0 only reaches here */
-    return acc != NULL;
+    g_byte_array_set_size(out, (guint)n);
+    r->type->serialize(c, out->data);
+    r->type->free(c);
+    return TRUE;
 }
 
 gboolean prism_dc_combine_ranks(PrismComm *comm, const PrismDcReduction *r, const void *local,
@@ -167,41 +119,27 @@ gboolean prism_dc_combine_ranks(PrismComm *comm, const PrismDcReduction *r, cons
 {
     g_return_val_if_fail(comm != NULL && r != NULL && local != NULL && out != NULL, FALSE);
     *out = NULL;
-    void *root = NULL;
-    GError *local_error = NULL;
-    (void)tree_to_root(comm, r, local, &root, &local_error);
-    /* A receive error on one rank means a malformed message; a sender that already sent
-     * cannot block. Agree before the broadcast so nobody waits on a failed root. */
-    if (!prism_comm_agree_error(comm, &local_error)) {
-        if (root != NULL)
-            r->type->free(root);
-        g_propagate_error(error, local_error);
-        return FALSE;
+    if (comm->size == 1) { /* nothing travels: the result is the local summary */
+        *out = r->type->copy(local);
+        return TRUE;
     }
     size_t n = 0;
-    uint8_t *buf = NULL;
-    if (comm->rank == 0) {
-        buf = prism_dc_serialize(r->type, root, &n);
-        *out = root;
-    }
-    if (!prism_comm_bcast_blob(comm, (void **)&buf, &n, 0, error)) {
-        g_free(buf);
-        return FALSE;
-    }
-    gboolean ok = TRUE;
-    if (comm->rank != 0) {
-        *out = r->type->deserialize(buf, n, &local_error);
-        ok = *out != NULL;
-    }
-    g_free(buf);
-    if (!prism_comm_agree_error(comm, &local_error)) {
-        if (*out != NULL)
-            r->type->free(*out);
-        *out = NULL;
+    g_autofree uint8_t *mine = prism_dc_serialize(r->type, local, &n);
+    GError *local_error = NULL;
+    g_autoptr(GByteArray) all = NULL;
+    if (!prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_DC, mine, n, TRUE, combine_bytes,
+                                   (gpointer)r, PRISM_COMM_REDUCE_ALL, &all, &local_error)) {
         g_propagate_error(error, local_error);
         return FALSE;
     }
-    (void)ok;
+    void *result = r->type->deserialize(all->data, all->len, &local_error);
+    if (!prism_comm_agree(comm, result != NULL, &local_error)) {
+        if (result != NULL)
+            r->type->free(result);
+        g_propagate_error(error, local_error);
+        return FALSE;
+    }
+    *out = result;
     return TRUE;
 }
 

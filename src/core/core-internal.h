@@ -3,8 +3,9 @@
  *
  * PrismModelDesc is the flat description of a decoder/encoder transformer that both
  * the zoo (model_zoo.c) and the Hugging Face reader (model_hf.c) fill in;
- * prism_model_build_internal() turns it into the layer-sequence IR. Nothing here is
- * collective.
+ * prism_model_build_internal() turns it into the layer-sequence IR. Nothing of that is
+ * collective. The comm part (core_comm.c and core_reduce.c) shares the debug check of
+ * the collective wrappers and an unchecked chunked broadcast; both are collective.
  */
 #ifndef PRISM_CORE_INTERNAL_H
 #define PRISM_CORE_INTERNAL_H
@@ -13,6 +14,7 @@
 
 #include <glib.h>
 
+#include <prism/comm.h>
 #include <prism/model.h>
 
 G_BEGIN_DECLS
@@ -61,6 +63,36 @@ PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error);
 
 /* TRUE when block @p i of @p d is an MoE block (rule above). */
 gboolean prism_model_desc_is_moe_internal(const PrismModelDesc *d, uint32_t i);
+
+/* The collective wrappers of comm.h, as seen by the PRISM_COMM_DEBUG check. */
+typedef enum {
+    PRISM_COMM_SITE_AGREE = 1,
+    PRISM_COMM_SITE_AGREE_ERROR,
+    PRISM_COMM_SITE_ALLREDUCE_U64,
+    PRISM_COMM_SITE_ALLREDUCE_F64,
+    PRISM_COMM_SITE_EXSCAN_U64,
+    PRISM_COMM_SITE_BCAST_BYTES,
+    PRISM_COMM_SITE_BCAST_BLOB,
+    PRISM_COMM_SITE_BARRIER,
+    PRISM_COMM_SITE_REDUCE_ORDERED,
+} PrismCommSite;
+
+/*
+ * With comm->debug, check that every rank entered the same wrapper @p site with the same
+ * @p arg (root, op code, tag) and @p count: one MPI_Allreduce(MAX) of (v, -v), and on a
+ * mismatch an MPI_Allgather so that the message lists what each rank called. Without
+ * comm->debug it returns TRUE at once. Collective (when debug). Errors:
+ * PRISM_RUNTIME_ERROR_INTERNAL (mismatch), PRISM_RUNTIME_ERROR_MPI.
+ */
+gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t arg, int64_t count,
+                                   GError **error);
+
+/* The largest count of one MPI call on @p comm: comm->max_count, at most INT_MAX. */
+size_t prism_comm_chunk_internal(const PrismComm *comm);
+
+/* prism_comm_bcast_bytes() without the debug check, in chunks of comm->max_count. */
+gboolean prism_comm_bcast_bytes_internal(PrismComm *comm, void *buf, size_t n, int root,
+                                         GError **error);
 
 G_END_DECLS
 

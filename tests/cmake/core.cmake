@@ -1,7 +1,8 @@
-# Core module tests (src/core): strategy rules, MPI wrapper.
+# Core module tests (src/core): strategy rules, MPI wrapper, the ordered rank tree.
 prism_add_unit_test(test_strategy SOURCES unit/test_strategy.c)
 prism_add_unit_test(test_json SOURCES unit/test_json.c)
 prism_add_mpi_test(test_comm SOURCES mpi/test_comm.c)
+prism_add_mpi_test(test_comm_reduce SOURCES mpi/test_comm_reduce.c)
 prism_add_unit_test(test_model_zoo SOURCES unit/test_model_zoo.c)
 prism_add_unit_test(test_cluster SOURCES unit/test_cluster.c)
 prism_add_unit_test(test_hf SOURCES unit/test_hf.c)
@@ -11,6 +12,7 @@ prism_add_cli_test(cli_clusters SCRIPT tests/cli/clusters.sh)
 prism_add_cli_test(cli_version SCRIPT tests/cli/version.sh)
 prism_add_cli_test(cli_bad_input SCRIPT tests/cli/bad_input.sh)
 prism_add_cli_test(cli_fail_rank SCRIPT tests/cli/fail_rank.sh LABELS mpi)
+prism_add_cli_test(comm_p2p_scan SCRIPT tests/cli/p2p_scan.sh)
 
 # Fuzzing (tests/fuzz/README.md). The replay drivers are always built (gcc or clang) and
 # run the corpus as CTests, so every crash the fuzzers ever found stays fixed. With
