@@ -109,6 +109,9 @@ typedef struct PrismLandscapeOptions {
     gboolean force;        /**< replace an existing output (and any partial state) */
     gboolean resume;       /**< continue NAME.partial if it exists */
     gboolean fsync;        /**< fdatasync every spill record (default TRUE) */
+    gboolean drop_damaged; /**< with resume: check every earlier spill record's CRCs first and
+                                drop a damaged one (with the rest of its file) so its rows
+                                are recomputed */
 } PrismLandscapeOptions;
 
 /** Fill @p opts with the defaults above. Not collective. */
@@ -261,6 +264,27 @@ PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f);
  */
 gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices,
                                         size_t n, double *out, GError **error);
+
+/** What prism_landscape_file_verify() found. */
+typedef struct PrismLandscapeVerify {
+    uint64_t datasets;      /**< /landscape datasets checked */
+    uint64_t chunks;        /**< chunks read (a contiguous dataset counts as one) */
+    uint64_t damaged;       /**< chunks that could not be read back */
+    gboolean checksummed;   /**< every dataset stores Fletcher32 checksums (deflate >= 1) */
+    char **damaged_chunks;  /**< "/landscape/COL rows A..B (chunk K of N) WHY", every rank */
+} PrismLandscapeVerify;
+
+/**
+ * Read back every chunk of every /landscape dataset (rank r reads chunks r, r + size, ...
+ * in collective reads) and list those that fail: with Fletcher32 (written since this
+ * check exists, deflate >= 1) any flipped bit of a stored chunk is found; older or
+ * deflate-0 files only fail where decompression fails (checksummed is FALSE then).
+ * Collective: yes. Errors: PRISM_RUNTIME_ERROR_HDF5 when a dataset cannot be opened.
+ * Ownership: prism_landscape_verify_clear().
+ */
+gboolean prism_landscape_file_verify(PrismLandscapeFile *f, PrismLandscapeVerify *out,
+                                     GError **error);
+void prism_landscape_verify_clear(PrismLandscapeVerify *v);
 
 /* Fronts recomputed from a stored landscape (`prism pareto FILE`). */
 
