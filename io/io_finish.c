@@ -188,7 +188,7 @@ static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid
                   error);
     if (d >= 0 && !ls->h5_broken) {
         gboolean closed = prism_h5_close_internal(&d, error);
-        ok = step(ls, closed || !ok, error) && ok;
+        ok = ok && step(ls, closed, error); /* after an agreed failure: just close */
     }
     return ok;
 }
@@ -215,7 +215,7 @@ static gboolean close_group(PrismLandscape *ls, hid_t g, const char *name, gbool
     gboolean closed = prism_h5_close_internal(&g, error);
     if (!closed && ok)
         g_prefix_error(error, "%s: ", name);
-    return step(ls, closed || !ok, error) && ok;
+    return ok && step(ls, closed, error); /* after an agreed failure: just close */
 }
 
 static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GError **error)
@@ -294,8 +294,8 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
     for (size_t c = 0; c < schema->n && !ls->h5_broken; c++)
         if (!prism_h5_close_internal(&dsets[c], error))
             closed = FALSE;
-    if (!ls->h5_broken)
-        ok = step(ls, closed, error) && ok;
+    if (!ls->h5_broken && ok)
+        ok = step(ls, closed, error);
     return close_group(ls, group, "/landscape", ok, error);
 }
 
@@ -475,7 +475,7 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     }
     if (file >= 0 && !ls->h5_broken) {
         gboolean closed = prism_h5_close_internal(&file, error);
-        ok = step(ls, closed || !ok, error) && ok;
+        ok = ok && step(ls, closed, error); /* after an agreed failure: just close */
     }
     (void)prism_h5_close_internal(&fapl, NULL);
     (void)prism_h5_close_internal(&fcpl, NULL);
@@ -486,6 +486,10 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
         g_prefix_error(error, "writing %s failed%s; the partial output and its spill folder "
                               "are kept (fix the cause and rerun with --resume): ",
                        ls->partial, space);
+        return FALSE;
+    }
+    if (!ok && strstr((*error)->message, "--drop-damaged") != NULL) {
+        g_prefix_error(error, "writing %s: ", ls->partial); /* one way out, named already */
         return FALSE;
     }
     if (!ok) {

@@ -369,6 +369,57 @@ static gint cmp_name(gconstpointer a, gconstpointer b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * --drop-damaged: check the column CRCs of the records of spill file @p path (those at
+ * [start, end of ls->old_records)); at the first damaged one, cut the file there (the
+ * record and every later one of the file: a kill can only leave a prefix, so the file
+ * stays a valid sequence of records) and forget them, so their rows are recomputed.
+ */
+static gboolean drop_damaged(PrismLandscape *ls, const char *path, guint start, GError **error)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "opening %s: %s", path,
+                    g_strerror(errno));
+        return FALSE;
+    }
+    g_autoptr(GByteArray) scratch = g_byte_array_new();
+    guint bad = ls->old_records->len;
+    for (guint i = start; i < ls->old_records->len && bad == ls->old_records->len; i++) {
+        const PrismSpillRecord *r = &g_array_index(ls->old_records, PrismSpillRecord, i);
+        for (size_t c = 0; c < ls->schema->n; c++)
+            if (!prism_spill_read_column_internal(fd, path, ls->schema, r, c, r->first, r->first,
+                                                  NULL, 0, TRUE, scratch, NULL)) {
+                bad = i;
+                break;
+            }
+    }
+    gboolean ok = TRUE;
+    if (bad < ls->old_records->len) {
+        const PrismSpillRecord *r = &g_array_index(ls->old_records, PrismSpillRecord, bad);
+        uint64_t rows = 0;
+        for (guint i = bad; i < ls->old_records->len; i++)
+            rows += g_array_index(ls->old_records, PrismSpillRecord, i).n;
+        prism_log(PRISM_LOG_WARN, 0,
+                  "--drop-damaged: %s: dropping the damaged record at byte %" G_GUINT64_FORMAT
+                  " (rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                  ") and the %u after it in that file; their %" G_GUINT64_FORMAT
+                  " rows are recomputed",
+                  path, r->offset, r->first, r->first + r->n - 1, ls->old_records->len - bad - 1,
+                  rows);
+        ls->dropped += rows;
+        if (ftruncate(fd, (off_t)r->offset) != 0 || fsync(fd) != 0) {
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                        "--drop-damaged: cutting %s at byte %" G_GUINT64_FORMAT ": %s", path,
+                        r->offset, g_strerror(errno));
+            ok = FALSE;
+        }
+        g_array_set_size(ls->old_records, bad);
+    }
+    close(fd);
+    return ok;
+}
+
 /* Rank 0: read the manifest's total (or record ours) and scan the earlier sessions. */
 static gboolean begin_root(PrismLandscape *ls, GString *names, GError **error)
 {
@@ -409,7 +460,10 @@ static gboolean begin_root(PrismLandscape *ls, GString *names, GError **error)
     for (guint i = 0; i < found->len; i++) {
         g_autofree char *p = g_build_filename(ls->spill_dir, g_ptr_array_index(found, i), NULL);
         gboolean torn = FALSE;
+        guint start = ls->old_records->len;
         if (!prism_spill_scan_internal(p, i, ls->schema, ls->old_records, &torn, error))
+            return FALSE;
+        if (ls->opts.drop_damaged && !drop_damaged(ls, p, start, error))
             return FALSE;
         if (torn)
             prism_log(PRISM_LOG_INFO, 0, "%s: ignoring a torn last record (killed run)", p);
@@ -623,6 +677,34 @@ PrismRowSink prism_landscape_sink(PrismLandscape *ls)
 {
     PrismRowSink sink = {.begin = begin, .rows = sink_rows, .end = end, .user = ls, .results = NULL};
     return sink;
+}
+
+gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLandscapeDiskPlan *plan,
+                                   GError **error)
+{
+    g_return_val_if_fail(ls != NULL && plan != NULL, FALSE);
+    memset(plan, 0, sizeof *plan);
+    if (ls->comm->rank == 0) {
+        const PrismLandscapeSchema *sc = ls->schema;
+        uint64_t raw = prism_io_row_bytes_internal(sc);
+        plan->rows = rows;
+        plan->row_bytes = raw;
+        if (!ls->opts.no_landscape) {
+            /* A record per spill_rows rows, plus each rank's partial last one. */
+            uint64_t records = rows / ls->opts.spill_rows + (uint64_t)ls->comm->size + 1;
+            plan->spill_bytes = rows * raw + records * prism_spill_header_size_internal(sc->n);
+            uint64_t per_row = ls->opts.deflate > 0
+                                   ? MIN(raw, (uint64_t)PRISM_LANDSCAPE_FILE_BYTES_PER_ROW)
+                                   : raw;
+            plan->file_bytes = rows * per_row;
+        }
+        plan->file_bytes += 1u << 20;
+        plan->reusable_bytes = prism_io_dir_bytes_internal(ls->spill_dir);
+        uint64_t need = plan->spill_bytes + plan->file_bytes;
+        plan->need_bytes = need > plan->reusable_bytes ? need - plan->reusable_bytes : 0;
+        plan->free_known = prism_io_free_bytes_internal(ls->path, &plan->free_bytes);
+    }
+    return prism_comm_bcast_bytes(ls->comm, plan, sizeof *plan, 0, error);
 }
 
 gboolean prism_landscape_partial_progress(const char *partial_path, uint64_t *persisted,

@@ -61,6 +61,15 @@ static gboolean node_ok(const char *path, const char *node, mode_t want, gboolea
     if ((st.st_mode & S_IFMT) == want)
         return TRUE;
     gboolean self = strcmp(node, path) == 0;
+    if (S_ISLNK(st.st_mode)) {
+        g_autofree char *target = g_file_read_link(node, NULL);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                    "-o %s: %s%sis a symbolic link (to %s); prism refuses links, dangling or "
+                    "not, even with --force, so that it never writes through or replaces one: "
+                    "name the file itself (nothing was changed)",
+                    path, self ? "" : node, self ? "" : " ", target ? target : "?");
+        return FALSE;
+    }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
                 "-o %s: %s%sis %s; prism writes only %s or a path that does not exist, and "
                 "never replaces anything else, even with --force (nothing was changed)",

@@ -178,6 +178,29 @@ gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error);
  */
 PrismRowSink prism_landscape_sink(PrismLandscape *ls);
 
+/** The disk a sweep needs and what the output's folder has (prism_landscape_disk_plan). */
+typedef struct PrismLandscapeDiskPlan {
+    uint64_t rows;           /**< rows of the sweep */
+    uint64_t row_bytes;      /**< raw bytes of one row in the spill records */
+    uint64_t spill_bytes;    /**< the spill records of every row (headers included) */
+    uint64_t file_bytes;     /**< the final file, estimated (io/README.md, "Disk") */
+    uint64_t reusable_bytes; /**< an earlier spill folder: reused by --resume, freed by --force */
+    uint64_t need_bytes;     /**< spill + file - reusable: the peak, just before the rename */
+    uint64_t free_bytes;     /**< statvfs f_bavail x f_frsize of the output's folder */
+    gboolean free_known;     /**< FALSE when statvfs failed (the check is then skipped) */
+} PrismLandscapeDiskPlan;
+
+/**
+ * Estimate the disk a sweep of @p rows rows needs next to the output and measure the free
+ * space of its folder (rank 0; every rank gets the same plan). The file estimate is
+ * PRISM_LANDSCAPE_FILE_BYTES_PER_ROW per row with compression (the raw row without),
+ * plus 1 MiB for attributes and the small tables. Touches nothing. Collective: yes.
+ */
+gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLandscapeDiskPlan *plan,
+                                   GError **error);
+/** Bytes per row the file estimate assumes at deflate >= 1 (measured: 24.0-28.2). */
+#define PRISM_LANDSCAPE_FILE_BYTES_PER_ROW 32
+
 /** Rows this rank skipped because an earlier session had persisted them. */
 uint64_t prism_landscape_rows_skipped(const PrismLandscape *ls);
 /** Rows this rank appended to its spill file in this session. */
