@@ -295,8 +295,9 @@ static void damaged_read_error(PrismLandscapeFile *f, const char *group, const c
             uint64_t lo = c * chunk, cnt = MIN(chunk, rows - lo);
             if (!prism_h5_read_range_internal(d, type, dxpl, lo, cnt, buf, &one)) {
                 g_autofree char *where = chunk_text(group, name, chunk, c, rows);
-                bad = g_strdup_printf("%s: %s is damaged: it %s (HDF5: %s)", f->path, where,
-                                      damage_kind(one->message), one->message);
+                bad = g_strdup_printf("%s: %s is damaged: it %s; rerun the sweep to rewrite "
+                                      "the file",
+                                      f->path, where, damage_kind(one->message));
             }
             g_clear_error(&one);
         }
