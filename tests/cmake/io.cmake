@@ -14,3 +14,5 @@ prism_add_cli_test(cli_sweep_scripts SCRIPT tests/cli/sweep_scripts.sh LABELS io
 add_test(NAME io_h5_try_scan
   COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/support/h5_try_scan.py ${CMAKE_SOURCE_DIR}/io)
 set_tests_properties(io_h5_try_scan PROPERTIES LABELS io TIMEOUT 30)
+prism_add_cli_test(cli_sweep_safety SCRIPT tests/cli/sweep_safety.sh LABELS io TIMEOUT 90)
+prism_add_cli_test(cli_sweep_integrity SCRIPT tests/cli/sweep_integrity.sh LABELS io TIMEOUT 90)
