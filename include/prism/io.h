@@ -8,7 +8,7 @@
  *                    cluster, training, knobs, space, objectives, grid), schema_version,
  *                    rows, status ("complete" | "incomplete").
  *   /landscape/<c>   one 1-D dataset per column, one row per strategy in global-index
- *                    order, feasible or not; chunked, shuffle + deflate.
+ *                    order, feasible or not; chunked, shuffle + deflate + Fletcher32.
  *   /pareto/<c>      the fronts: an `index` column (global row index) + every column.
  *   /topk/<c>        the best rows, same layout, plus `rank`.
  *   /grid/<f>        grid sweeps only: one row per grid point (row offsets and setup).
@@ -162,11 +162,16 @@ void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *
 void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n);
 
 /**
- * Check the output path before any work: NAME must not exist (unless force); a
- * NAME.partial from an interrupted run needs resume (or force). Creates NAME.partial
- * (attributes, status "incomplete") and the spill folder NAME.partial.spill/.
- * Collective: yes. Errors: PRISM_INPUT_ERROR_OUTPUT naming the path and the way out
- * (exists, unwritable folder, partial run of a different input), PRISM_RUNTIME_ERROR_IO.
+ * Check the output path before any work: NAME, NAME.partial and NAME.partial.lock must be
+ * regular files or absent and NAME.partial.spill a folder or absent (devices, FIFOs,
+ * sockets, folders and symbolic links are refused even with force); NAME must not exist
+ * (unless force); a NAME.partial from an interrupted run needs resume (or force). Then
+ * rank 0 takes the lock NAME.partial.lock (held until finish renames the file, or until
+ * prism_landscape_free) before anything is deleted. Creates NAME.partial (attributes,
+ * status "incomplete") and the spill folder NAME.partial.spill/. Collective: yes.
+ * Errors: PRISM_INPUT_ERROR_OUTPUT naming the path and the way out (exists, not a
+ * regular file, a symbolic link, locked by another writer (its pid, host and start
+ * time), unwritable folder, partial run of a different input), PRISM_RUNTIME_ERROR_IO.
  */
 gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error);
 
