@@ -76,6 +76,8 @@ gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, cons
  * changed. Errors: PRISM_INPUT_ERROR_OUTPUT naming the node and what it is.
  */
 gboolean prism_io_check_output_internal(const char *path, gboolean force, GError **error);
+/** The node checks alone (what each node is), whatever force says; *@p exists: NAME does. */
+gboolean prism_io_check_nodes_internal(const char *path, gboolean *exists, GError **error);
 
 /**
  * Take the advisory lock NAME.partial.lock (flock, exclusive, non-blocking) for @p ls

@@ -684,6 +684,15 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
 {
     g_return_val_if_fail(ls != NULL && plan != NULL, FALSE);
     memset(plan, 0, sizeof *plan);
+    GError *local = NULL;
+    gboolean exists = FALSE;
+    /* A device or a link is refused before the plan is printed (read-only checks). */
+    if (ls->comm->rank == 0)
+        (void)prism_io_check_nodes_internal(ls->path, &exists, &local);
+    if (!prism_comm_agree_error(ls->comm, &local)) {
+        g_propagate_error(error, local);
+        return FALSE;
+    }
     if (ls->comm->rank == 0) {
         const PrismLandscapeSchema *sc = ls->schema;
         uint64_t raw = prism_io_row_bytes_internal(sc);

@@ -78,7 +78,7 @@ static gboolean node_ok(const char *path, const char *node, mode_t want, gboolea
     return FALSE;
 }
 
-gboolean prism_io_check_output_internal(const char *path, gboolean force, GError **error)
+gboolean prism_io_check_nodes_internal(const char *path, gboolean *exists, GError **error)
 {
     if (*path == '\0') {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
@@ -94,11 +94,17 @@ gboolean prism_io_check_output_internal(const char *path, gboolean force, GError
     g_autofree char *partial = g_strconcat(path, ".partial", NULL);
     g_autofree char *spill = g_strconcat(path, ".partial.spill", NULL);
     g_autofree char *lock = g_strconcat(path, ".partial.lock", NULL);
-    gboolean exists = FALSE, other = FALSE;
-    if (!node_ok(path, path, S_IFREG, &exists, error) ||
-        !node_ok(path, partial, S_IFREG, &other, error) ||
-        !node_ok(path, spill, S_IFDIR, &other, error) ||
-        !node_ok(path, lock, S_IFREG, &other, error))
+    gboolean other = FALSE;
+    return node_ok(path, path, S_IFREG, exists, error) &&
+           node_ok(path, partial, S_IFREG, &other, error) &&
+           node_ok(path, spill, S_IFDIR, &other, error) &&
+           node_ok(path, lock, S_IFREG, &other, error);
+}
+
+gboolean prism_io_check_output_internal(const char *path, gboolean force, GError **error)
+{
+    gboolean exists = FALSE;
+    if (!prism_io_check_nodes_internal(path, &exists, error))
         return FALSE;
     if (exists && !force) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,

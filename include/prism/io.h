@@ -200,6 +200,8 @@ typedef struct PrismLandscapeDiskPlan {
  * space of its folder (rank 0; every rank gets the same plan). The file estimate is
  * PRISM_LANDSCAPE_FILE_BYTES_PER_ROW per row with compression (the raw row without),
  * plus 1 MiB for attributes and the small tables. Touches nothing. Collective: yes.
+ * Errors: PRISM_INPUT_ERROR_OUTPUT when -o names a node prism never writes (a device, a
+ * FIFO, a socket, a folder, a symbolic link: prism_landscape_prepare's checks).
  */
 gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLandscapeDiskPlan *plan,
                                    GError **error);
