@@ -501,8 +501,10 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     /* Complete: publish under the final name, then drop the spill records. */
     if (comm->rank == 0) {
         /* The node checks of prepare, again: something may have appeared at NAME since. */
-        if (!prism_io_check_output_internal(ls->path, TRUE, error)) {
-            g_prefix_error(error, "%s is complete but not renamed: ", ls->partial);
+        if (!prism_io_check_output_internal(ls->path, ls->opts.force, error)) {
+            g_prefix_error(error, "%s is complete but not renamed (move the obstacle away and "
+                                  "rerun with --resume): ",
+                           ls->partial);
         } else if (g_rename(ls->partial, ls->path) != 0) {
             g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
                         "renaming %s to %s: %s", ls->partial, ls->path, g_strerror(errno));
