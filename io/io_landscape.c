@@ -650,8 +650,11 @@ gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error)
     g_return_val_if_fail(ls != NULL && !ls->prepared, FALSE);
     GError *local = NULL;
     gboolean ok = prepare(ls, &local);
-    if (!ok)
+    if (!ok) {
+        /* Refused or failed: nothing runs, so the lock (if rank 0 took it) and its file go. */
+        prism_io_unlock_internal(ls, TRUE);
         g_propagate_error(error, local);
+    }
     return ok;
 }
 

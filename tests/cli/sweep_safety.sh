@@ -15,7 +15,7 @@
 #     otherwise, unless CI=true (then it is a failure).
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
-rm -rf -- fifo adir dangling link target.txt plain.h5 mnt
+rm -rf -- fifo adir dangling link target.txt plain.h5 mnt foreign.h5.partial.spill
 small=(-m gpt3-1.3b -n 8 --gbs 64 --no-progress) # 26,092 strategies, 0.3 s
 
 # node_state PATH: what must not change (lstat: type, inode, size, mtime, link target).
@@ -99,6 +99,13 @@ else
     cli_fail "flock(1) is missing"
 fi
 
+# A run refused after it took the lock (a spill folder holding a file prism did not write)
+# removes its lock file.
+mkdir -p foreign.h5.partial.spill && touch foreign.h5.partial.spill/mine.txt
+expect_bad "a spill folder with a foreign file" -- sweep "${small[@]}" -o foreign.h5 --force -- \
+    "it holds files prism did not write"
+check "the refused run left no lock file" test ! -e foreign.h5.partial.lock
+
 # A lock file left by a dead process: taken over (info message), the run completes.
 printf 'pid=999999\nhost=gone-host\nstarted=2020-01-01T00:00:00Z\n' >stale.h5.partial.lock
 cli_checks=$((cli_checks + 1))
@@ -133,4 +140,4 @@ else
     cli_checks=$((cli_checks + 3))
 fi
 
-cli_done 32
+cli_done 34
