@@ -23,6 +23,33 @@ void prism_h5_set_error_internal(GError **error, const char *what, const char *c
 #define PRISM_H5_FAILED(error, what, call)                                                   \
     prism_h5_set_error_internal((error), (what), #call, __FILE__, __LINE__)
 
+/**
+ * The error capture every HDF5 call in io/ goes through: returns @p rc unchanged; when it
+ * is negative (a failed herr_t/hid_t/htri_t/hssize_t) the HDF5 error stack is walked into
+ * @p error (PRISM_RUNTIME_ERROR_HDF5, with @p call's text, file and line) unless @p error
+ * is NULL or already set; the stack is cleared either way. Not collective.
+ */
+int64_t prism_h5_try_internal(int64_t rc, GError **error, const char *call, const char *file,
+                              int line);
+/** Evaluate the HDF5 call @p expr through prism_h5_try_internal(); yields its value. */
+#define PRISM_H5_TRY(expr, error)                                                             \
+    prism_h5_try_internal((int64_t)(expr), (error), #expr, __FILE__, __LINE__)
+
+/**
+ * Close any HDF5 identifier (file, group, dataset, attribute, space, type, property list)
+ * and set *@p id to -1; a negative *@p id is left alone. The close goes through
+ * PRISM_H5_TRY into @p error (may be NULL). Returns FALSE when the close failed.
+ * Collective when @p id is a file, group or dataset of a file opened with MPI-IO.
+ */
+gboolean prism_h5_close_internal(hid_t *id, GError **error);
+
+/**
+ * TRUE when @p path is an HDF5 file with prism's root attributes (tool "prism" and a
+ * schema_version): a landscape prism wrote. Opened read-only with the serial driver.
+ * Local (rank 0 of the output checks). Never fails: an unreadable file is FALSE.
+ */
+gboolean prism_h5_is_landscape_internal(const char *path);
+
 /** Turn off HDF5's own error printing (once per process). */
 void prism_h5_quiet_internal(void);
 /** The HDF5 memory/file type of a store type (a predefined type: never closed). */
@@ -133,40 +160,6 @@ gboolean prism_spill_read_column_internal(int fd, const char *path,
                                           const PrismSpillRecord *rec, size_t col, uint64_t lo,
                                           uint64_t hi, void *dst, uint64_t dst_first,
                                           gboolean verify, GByteArray *scratch, GError **error);
-
-/* The writer's state, shared by io_landscape.c (prepare + sink) and io_finish.c. */
-struct PrismLandscape {
-    PrismComm *comm; /* borrowed */
-    char *path, *partial, *spill_dir, *manifest;
-    PrismLandscapeSchema *schema;
-    PrismLandscapeOptions opts;
-    GPtrArray *attr_names, *attr_values; /* char * */
-    GArray *attr_identity;               /* gboolean */
-    PrismGridPointInfo *grid;            /* strings owned (g_strdup) */
-    size_t n_grid;
-    gboolean prepared, began, finished, resuming;
-    uint32_t session; /* 1 for a fresh run, k + 1 after k sessions */
-    uint64_t total, lo, hi;
-    GPtrArray *files;    /* spill file paths by file id: earlier sessions, then ours */
-    uint32_t n_old_files;
-    GArray *old_records; /* PrismSpillRecord of earlier sessions, sorted by first */
-    GArray *persisted;   /* merged [a, b) pairs (uint64_t[2]) of old records */
-    guint cursor;        /* into persisted, batches come in increasing order */
-    int fd;              /* our spill file, -1 when closed */
-    uint64_t fd_size;
-    GArray *my_records;
-    void **buf;          /* one typed buffer per column, spill_rows rows */
-    uint64_t buf_first;
-    size_t buf_n;
-    uint64_t skipped, spilled;
-    GArray *feasible_per_job; /* uint64_t, indexed by job */
-    GArray *rows_per_job;     /* uint64_t */
-    unsigned test_delay_ms;   /* PRISM_IO_TEST_DELAY_MS: sleep after each record (tests) */
-    gboolean h5_broken;       /* an HDF5 write failed: never close (may deadlock), abort */
-};
-
-/** Flush the round buffer as one record. Local. */
-gboolean prism_landscape_flush_internal(PrismLandscape *ls, GError **error);
 
 G_END_DECLS
 

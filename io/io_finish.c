@@ -23,11 +23,7 @@
 #include <prism/core.h>
 #include <prism/version.h>
 
-#include "io-internal.h"
-
-gboolean prism_io_remove_spill_internal(const PrismLandscape *ls, GError **error);
-gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, const char *status,
-                                            GError **error);
+#include "io-writer.h"
 
 /* Rows per assembly round per rank: whole chunks, about 1 Mi rows (8 MiB per column). */
 #define ROUND_TARGET_ROWS (1u << 20)
@@ -50,7 +46,7 @@ gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, cons
     if (!prism_comm_bcast_bytes(ls->comm, stamp, sizeof stamp, 0, error))
         return FALSE;
     unsigned maj = 0, min = 0, rel = 0;
-    H5get_libversion(&maj, &min, &rel);
+    (void)PRISM_H5_TRY(H5get_libversion(&maj, &min, &rel), NULL);
     g_autofree char *h5v = g_strdup_printf("%u.%u.%u", maj, min, rel);
     if (!prism_h5_attr_string_internal(file, "tool", "prism", error) ||
         !prism_h5_attr_string_internal(file, "tool_version", PRISM_VERSION_STRING, error) ||
@@ -152,11 +148,75 @@ static gboolean gather_records(PrismLandscape *ls, GArray *all, GError **error)
     return TRUE;
 }
 
-static hid_t create_group(hid_t file, const char *name, GError **error);
-static gboolean step(PrismLandscape *ls, gboolean local_ok, GError **error);
-static gboolean agree_step(PrismComm *comm, gboolean local_ok, GError **error);
+/* Agree on a step every rank took; a failing step must have set *error. */
+static gboolean agree_step(PrismComm *comm, gboolean local_ok, GError **error)
+{
+    if (!local_ok && *error == NULL)
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL, "unknown failure");
+    return prism_comm_agree_error(comm, error);
+}
+
+/* An HDF5 step that failed on some rank leaves the parallel library in a state from
+ * which closing the file may deadlock (HDF5 1.10 skips internal barriers on the failing
+ * rank only); from then on nothing is closed and the caller ends the job. */
+static gboolean step(PrismLandscape *ls, gboolean local_ok, GError **error)
+{
+    gboolean ok = agree_step(ls->comm, local_ok, error);
+    if (!ok)
+        ls->h5_broken = TRUE;
+    return ok;
+}
+
+
+/* A small 1-D dataset whose values come from rank 0 (n agreed beforehand). */
+static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid_t type, uint64_t n,
+                            const void *buf, hid_t dxpl, const char *unit, const char *doc,
+                            GError **error)
+{
+    PrismComm *comm = ls->comm;
+    hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, 0, error);
+    gboolean ok = step(ls, d >= 0, error);
+    if (ok)
+        ok = step(ls,
+                  (unit == NULL || prism_h5_attr_string_internal(d, "unit", unit, error)) &&
+                      (doc == NULL || prism_h5_attr_string_internal(d, "doc", doc, error)),
+                  error);
+    if (ok && n > 0)
+        ok = step(ls,
+                  prism_h5_write_range_internal(d, type, dxpl, 0, comm->rank == 0 ? n : 0, buf,
+                                                error),
+                  error);
+    if (d >= 0 && !ls->h5_broken) {
+        gboolean closed = prism_h5_close_internal(&d, error);
+        ok = ok && step(ls, closed, error); /* after an agreed failure: just close */
+    }
+    return ok;
+}
+
+static hid_t create_group(hid_t file, const char *name, GError **error)
+{
+    hid_t gcpl = PRISM_H5_TRY(H5Pcreate(H5P_GROUP_CREATE), error), g = -1;
+    if (gcpl >= 0 &&
+        PRISM_H5_TRY(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED |
+                                                           H5P_CRT_ORDER_INDEXED),
+                     error) >= 0)
+        g = PRISM_H5_TRY(H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT), error);
+    (void)prism_h5_close_internal(&gcpl, NULL);
+    if (g < 0)
+        g_prefix_error(error, "group %s: ", name);
+    return g;
+}
+
 static gboolean close_group(PrismLandscape *ls, hid_t g, const char *name, gboolean ok,
-                            GError **error);
+                            GError **error)
+{
+    if (ls->h5_broken)
+        return FALSE;
+    gboolean closed = prism_h5_close_internal(&g, error);
+    if (!closed && ok)
+        g_prefix_error(error, "%s: ", name);
+    return ok && step(ls, closed, error); /* after an agreed failure: just close */
+}
 
 static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GError **error)
 {
@@ -232,82 +292,11 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
     g_byte_array_unref(a.scratch);
     gboolean closed = TRUE;
     for (size_t c = 0; c < schema->n && !ls->h5_broken; c++)
-        if (dsets[c] >= 0 && H5Dclose(dsets[c]) < 0 && closed && ok) {
-            PRISM_H5_FAILED(error, schema->cols[c].name, H5Dclose);
+        if (!prism_h5_close_internal(&dsets[c], error))
             closed = FALSE;
-        }
-    if (!ls->h5_broken)
-        ok = step(ls, closed, error) && ok;
+    if (!ls->h5_broken && ok)
+        ok = step(ls, closed, error);
     return close_group(ls, group, "/landscape", ok, error);
-}
-
-/* Agree on a step every rank took; a failing step must have set *error. */
-static gboolean agree_step(PrismComm *comm, gboolean local_ok, GError **error)
-{
-    if (!local_ok && *error == NULL)
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL, "unknown failure");
-    return prism_comm_agree_error(comm, error);
-}
-
-/* An HDF5 step that failed on some rank leaves the parallel library in a state from
- * which closing the file may deadlock (HDF5 1.10 skips internal barriers on the failing
- * rank only); from then on nothing is closed and the caller ends the job. */
-static gboolean step(PrismLandscape *ls, gboolean local_ok, GError **error)
-{
-    gboolean ok = agree_step(ls->comm, local_ok, error);
-    if (!ok)
-        ls->h5_broken = TRUE;
-    return ok;
-}
-
-
-/* A small 1-D dataset whose values come from rank 0 (n agreed beforehand). */
-static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid_t type, uint64_t n,
-                            const void *buf, hid_t dxpl, const char *unit, const char *doc,
-                            GError **error)
-{
-    PrismComm *comm = ls->comm;
-    hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, 0, error);
-    gboolean ok = step(ls, d >= 0, error);
-    if (ok)
-        ok = step(ls,
-                  (unit == NULL || prism_h5_attr_string_internal(d, "unit", unit, error)) &&
-                      (doc == NULL || prism_h5_attr_string_internal(d, "doc", doc, error)),
-                  error);
-    if (ok && n > 0)
-        ok = step(ls,
-                  prism_h5_write_range_internal(d, type, dxpl, 0, comm->rank == 0 ? n : 0, buf,
-                                                error),
-                  error);
-    if (d >= 0 && !ls->h5_broken) {
-        gboolean closed = H5Dclose(d) >= 0;
-        if (!closed && ok)
-            PRISM_H5_FAILED(error, name, H5Dclose);
-        ok = step(ls, closed || !ok, error) && ok;
-    }
-    return ok;
-}
-
-static hid_t create_group(hid_t file, const char *name, GError **error)
-{
-    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-    hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
-    H5Pclose(gcpl);
-    if (g < 0)
-        PRISM_H5_FAILED(error, name, H5Gcreate2);
-    return g;
-}
-
-static gboolean close_group(PrismLandscape *ls, hid_t g, const char *name, gboolean ok,
-                            GError **error)
-{
-    if (ls->h5_broken)
-        return FALSE;
-    gboolean closed = H5Gclose(g) >= 0;
-    if (!closed && ok)
-        PRISM_H5_FAILED(error, name, H5Gclose);
-    return step(ls, closed || !ok, error) && ok;
 }
 
 /* /pareto or /topk: index (+ rank for topk) and every landscape column. */
@@ -359,12 +348,19 @@ static gboolean write_strings(PrismLandscape *ls, hid_t loc, const char *name,
     for (size_t i = 0; i < n; i++)
         memcpy(flat + i * width, v[i], strlen(v[i]));
     /* Fixed-length strings: parallel HDF5 cannot write variable-length data. */
-    hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, width);
-    H5Tset_strpad(type, H5T_STR_NULLPAD);
-    H5Tset_cset(type, H5T_CSET_UTF8);
+    GError *local = NULL;
+    hid_t type = PRISM_H5_TRY(H5Tcopy(H5T_C_S1), &local);
+    if (type >= 0 && (PRISM_H5_TRY(H5Tset_size(type, width), &local) < 0 ||
+                      PRISM_H5_TRY(H5Tset_strpad(type, H5T_STR_NULLPAD), &local) < 0 ||
+                      PRISM_H5_TRY(H5Tset_cset(type, H5T_CSET_UTF8), &local) < 0))
+        (void)prism_h5_close_internal(&type, NULL);
+    /* A failure to build the type is local and identical on every rank: agree first. */
+    if (local != NULL)
+        g_propagate_error(error, local);
+    if (!agree_step(ls->comm, type >= 0, error))
+        return FALSE;
     gboolean ok = write_small(ls, loc, name, type, n, flat, dxpl, NULL, NULL, error);
-    H5Tclose(type);
+    (void)prism_h5_close_internal(&type, NULL);
     return ok;
 }
 
@@ -425,19 +421,6 @@ static gboolean job_counts(PrismLandscape *ls, GArray *rows_out, GArray *feas_ou
     return TRUE;
 }
 
-/* " (No space left on device: 12 kB free in DIR)" or " (2.1 GB free in DIR)". */
-static char *free_space_note(const char *path)
-{
-    g_autofree char *dir = g_path_get_dirname(path);
-    struct statvfs sv;
-    if (statvfs(dir, &sv) != 0)
-        return g_strdup("");
-    double avail = (double)sv.f_bavail * (double)sv.f_frsize;
-    g_autofree char *size = g_format_size((guint64)avail);
-    return g_strdup_printf(" (%s%s free in %s)", avail < 16e6 ? "No space left on device: " : "",
-                           size, dir);
-}
-
 static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size_t n_pareto,
                        const PrismLandscapeRow *topk, size_t n_topk, GError **error)
 {
@@ -459,9 +442,12 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     }
     hid_t fapl = prism_h5_fapl_internal(comm), dxpl = prism_h5_dxpl_internal();
     hid_t fcpl = prism_h5_fcpl_internal();
-    hid_t file = fapl >= 0 ? H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl) : -1;
-    if (file < 0)
-        PRISM_H5_FAILED(error, ls->partial, H5Fcreate);
+    hid_t file = fapl >= 0 && fcpl >= 0
+                     ? PRISM_H5_TRY(H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl), error)
+                     : -1;
+    if (file < 0 && *error == NULL)
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HDF5,
+                    "%s: HDF5 property lists could not be created", ls->partial);
     gboolean ok = step(ls, file >= 0 && dxpl >= 0, error);
     if (ok)
         ok = step(ls,
@@ -484,29 +470,26 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     if (ok)
         ok = step(ls, prism_h5_attr_string_internal(file, "status", "complete", error), error);
     if (ok) {
-        gboolean flushed = H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0;
-        if (!flushed)
-            PRISM_H5_FAILED(error, ls->partial, H5Fflush);
+        gboolean flushed = PRISM_H5_TRY(H5Fflush(file, H5F_SCOPE_GLOBAL), error) >= 0;
         ok = step(ls, flushed, error);
     }
     if (file >= 0 && !ls->h5_broken) {
-        gboolean closed = H5Fclose(file) >= 0;
-        if (!closed && ok)
-            PRISM_H5_FAILED(error, ls->partial, H5Fclose);
-        ok = step(ls, closed || !ok, error) && ok;
+        gboolean closed = prism_h5_close_internal(&file, error);
+        ok = ok && step(ls, closed, error); /* after an agreed failure: just close */
     }
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    if (fcpl >= 0)
-        H5Pclose(fcpl);
-    if (dxpl >= 0)
-        H5Pclose(dxpl);
+    (void)prism_h5_close_internal(&fapl, NULL);
+    (void)prism_h5_close_internal(&fcpl, NULL);
+    (void)prism_h5_close_internal(&dxpl, NULL);
     if (!ok && ls->h5_broken) {
         /* HDF5's error stack does not carry errno through MPI-IO: name the likely cause. */
-        g_autofree char *space = free_space_note(ls->partial);
+        g_autofree char *space = prism_io_free_space_note_internal(ls->partial);
         g_prefix_error(error, "writing %s failed%s; the partial output and its spill folder "
                               "are kept (fix the cause and rerun with --resume): ",
                        ls->partial, space);
+        return FALSE;
+    }
+    if (!ok && strstr((*error)->message, "--drop-damaged") != NULL) {
+        g_prefix_error(error, "writing %s: ", ls->partial); /* one way out, named already */
         return FALSE;
     }
     if (!ok) {
@@ -517,7 +500,12 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     }
     /* Complete: publish under the final name, then drop the spill records. */
     if (comm->rank == 0) {
-        if (g_rename(ls->partial, ls->path) != 0) {
+        /* The node checks of prepare, again: something may have appeared at NAME since. */
+        if (!prism_io_check_output_internal(ls->path, ls->opts.force, error)) {
+            g_prefix_error(error, "%s is complete but not renamed (move the obstacle away and "
+                                  "rerun with --resume): ",
+                           ls->partial);
+        } else if (g_rename(ls->partial, ls->path) != 0) {
             g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
                         "renaming %s to %s: %s", ls->partial, ls->path, g_strerror(errno));
         } else {
@@ -528,10 +516,11 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
                 close(dfd);
             }
             GError *local = NULL;
-            if (!ls->opts.no_landscape && !prism_io_remove_spill_internal(ls, &local)) {
+            if (!ls->opts.no_landscape && !prism_io_remove_spill_dir_internal(ls->spill_dir, &local)) {
                 prism_log(PRISM_LOG_WARN, 0, "%s", local->message);
                 g_error_free(local);
             }
+            prism_io_unlock_internal(ls, TRUE);
         }
     }
     return prism_comm_agree_error(comm, error);

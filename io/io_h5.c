@@ -51,13 +51,61 @@ void prism_h5_set_error_internal(GError **error, const char *what, const char *c
     H5Eclear2(H5E_DEFAULT);
 }
 
+int64_t prism_h5_try_internal(int64_t rc, GError **error, const char *call, const char *file,
+                              int line)
+{
+    if (rc >= 0)
+        return rc;
+    if (error != NULL && *error == NULL) {
+        /* "H5Dread(d, ...)": the function name is the "what", the call text follows. */
+        g_autofree char *what = g_strndup(call, strcspn(call, "("));
+        prism_h5_set_error_internal(error, what, call, file, line);
+    } else {
+        H5Eclear2(H5E_DEFAULT);
+    }
+    return rc;
+}
+
+gboolean prism_h5_close_internal(hid_t *id, GError **error)
+{
+    if (*id < 0)
+        return TRUE;
+    hid_t h = *id;
+    *id = -1;
+    int64_t rc = -1;
+    switch (H5Iget_type(h)) {
+    case H5I_FILE: rc = PRISM_H5_TRY(H5Fclose(h), error); break;
+    case H5I_GROUP: rc = PRISM_H5_TRY(H5Gclose(h), error); break;
+    case H5I_DATASET: rc = PRISM_H5_TRY(H5Dclose(h), error); break;
+    case H5I_ATTR: rc = PRISM_H5_TRY(H5Aclose(h), error); break;
+    case H5I_DATASPACE: rc = PRISM_H5_TRY(H5Sclose(h), error); break;
+    case H5I_DATATYPE: rc = PRISM_H5_TRY(H5Tclose(h), error); break;
+    case H5I_GENPROP_LST: rc = PRISM_H5_TRY(H5Pclose(h), error); break;
+    default: rc = PRISM_H5_TRY(H5Oclose(h), error); break;
+    }
+    return rc >= 0;
+}
+
+gboolean prism_h5_is_landscape_internal(const char *path)
+{
+    if (PRISM_H5_TRY(H5Fis_hdf5(path), NULL) <= 0)
+        return FALSE;
+    hid_t f = PRISM_H5_TRY(H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), NULL);
+    if (f < 0)
+        return FALSE;
+    g_autofree char *tool = prism_h5_attr_text_internal(f, "tool");
+    g_autofree char *version = prism_h5_attr_text_internal(f, "schema_version");
+    (void)prism_h5_close_internal(&f, NULL);
+    return tool != NULL && strcmp(tool, "prism") == 0 && version != NULL;
+}
+
 void prism_h5_quiet_internal(void)
 {
     static gsize once = 0;
     if (g_once_init_enter(&once)) {
         /* No close-everything handler at exit: after a failed parallel write a file must
          * not be closed (io_finish.c), and every other path closes its files itself. */
-        H5dont_atexit();
+        (void)PRISM_H5_TRY(H5dont_atexit(), NULL);
         H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
         g_once_init_leave(&once, 1);
     }
@@ -81,11 +129,11 @@ gboolean prism_h5_type_store_internal(hid_t type, PrismStore *out, gboolean *is_
                                         PRISM_STORE_U16, PRISM_STORE_U32};
     *is_u64 = FALSE;
     for (size_t i = 0; i < G_N_ELEMENTS(stores); i++)
-        if (H5Tequal(type, prism_h5_store_type_internal(stores[i])) > 0) {
+        if (PRISM_H5_TRY(H5Tequal(type, prism_h5_store_type_internal(stores[i])), NULL) > 0) {
             *out = stores[i];
             return TRUE;
         }
-    if (H5Tequal(type, H5T_NATIVE_UINT64) > 0) {
+    if (PRISM_H5_TRY(H5Tequal(type, H5T_NATIVE_UINT64), NULL) > 0) {
         *out = PRISM_STORE_F64; /* read as double; indices stay exact below 2^53 */
         *is_u64 = TRUE;
         return TRUE;
@@ -97,133 +145,122 @@ gboolean prism_h5_attr_string_internal(hid_t obj, const char *name, const char *
                                        GError **error)
 {
     gboolean ok = FALSE;
-    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR), attr = -1;
-    if (type < 0 || space < 0 || H5Tset_size(type, H5T_VARIABLE) < 0 ||
-        H5Tset_cset(type, H5T_CSET_UTF8) < 0) {
-        PRISM_H5_FAILED(error, name, H5Tcopy);
-        goto out;
-    }
-    if (H5Aexists(obj, name) > 0 && H5Adelete(obj, name) < 0) {
-        PRISM_H5_FAILED(error, name, H5Adelete);
-        goto out;
-    }
-    attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (attr < 0) {
-        PRISM_H5_FAILED(error, name, H5Acreate2);
-        goto out;
-    }
+    hid_t type = PRISM_H5_TRY(H5Tcopy(H5T_C_S1), error);
+    hid_t space = PRISM_H5_TRY(H5Screate(H5S_SCALAR), error), attr = -1;
     const char *v = value ? value : "";
-    if (H5Awrite(attr, type, &v) < 0) {
-        PRISM_H5_FAILED(error, name, H5Awrite);
-        goto out;
+    if (type >= 0 && space >= 0 && PRISM_H5_TRY(H5Tset_size(type, H5T_VARIABLE), error) >= 0 &&
+        PRISM_H5_TRY(H5Tset_cset(type, H5T_CSET_UTF8), error) >= 0) {
+        int64_t there = PRISM_H5_TRY(H5Aexists(obj, name), error);
+        if (there == 0 || (there > 0 && PRISM_H5_TRY(H5Adelete(obj, name), error) >= 0))
+            attr = PRISM_H5_TRY(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT),
+                                error);
+        ok = attr >= 0 && PRISM_H5_TRY(H5Awrite(attr, type, &v), error) >= 0;
     }
-    ok = TRUE;
-out:
-    if (attr >= 0)
-        H5Aclose(attr);
-    if (space >= 0)
-        H5Sclose(space);
-    if (type >= 0)
-        H5Tclose(type);
+    if (!ok)
+        g_prefix_error(error, "attribute %s: ", name);
+    (void)prism_h5_close_internal(&attr, NULL);
+    (void)prism_h5_close_internal(&space, NULL);
+    (void)prism_h5_close_internal(&type, NULL);
     return ok;
 }
 
 gboolean prism_h5_attr_u64_internal(hid_t obj, const char *name, uint64_t value, GError **error)
 {
     gboolean ok = FALSE;
-    hid_t space = H5Screate(H5S_SCALAR), attr = -1;
-    if (H5Aexists(obj, name) > 0)
-        H5Adelete(obj, name);
-    attr = H5Acreate2(obj, name, H5T_NATIVE_UINT64, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (attr < 0 || H5Awrite(attr, H5T_NATIVE_UINT64, &value) < 0)
-        PRISM_H5_FAILED(error, name, H5Awrite);
-    else
-        ok = TRUE;
-    if (attr >= 0)
-        H5Aclose(attr);
-    if (space >= 0)
-        H5Sclose(space);
+    hid_t space = PRISM_H5_TRY(H5Screate(H5S_SCALAR), error), attr = -1;
+    if (space >= 0) {
+        int64_t there = PRISM_H5_TRY(H5Aexists(obj, name), error);
+        if (there == 0 || (there > 0 && PRISM_H5_TRY(H5Adelete(obj, name), error) >= 0))
+            attr = PRISM_H5_TRY(
+                H5Acreate2(obj, name, H5T_NATIVE_UINT64, space, H5P_DEFAULT, H5P_DEFAULT), error);
+        ok = attr >= 0 && PRISM_H5_TRY(H5Awrite(attr, H5T_NATIVE_UINT64, &value), error) >= 0;
+    }
+    if (!ok)
+        g_prefix_error(error, "attribute %s: ", name);
+    (void)prism_h5_close_internal(&attr, NULL);
+    (void)prism_h5_close_internal(&space, NULL);
     return ok;
+}
+
+/* The value of a one-element string, integer or float attribute as text, or NULL. */
+static char *attr_value_text(hid_t attr, hid_t type)
+{
+    char *result = NULL;
+    int64_t cls = PRISM_H5_TRY(H5Tget_class(type), NULL);
+    if (cls == H5T_STRING && PRISM_H5_TRY(H5Tis_variable_str(type), NULL) > 0) {
+        hid_t mt = PRISM_H5_TRY(H5Tcopy(H5T_C_S1), NULL);
+        char *v = NULL;
+        if (mt >= 0 && PRISM_H5_TRY(H5Tset_size(mt, H5T_VARIABLE), NULL) >= 0 &&
+            PRISM_H5_TRY(H5Tset_cset(mt, H5Tget_cset(type)), NULL) >= 0 &&
+            PRISM_H5_TRY(H5Aread(attr, mt, &v), NULL) >= 0 && v != NULL) {
+            result = g_strdup(v);
+            (void)PRISM_H5_TRY(H5free_memory(v), NULL);
+        }
+        (void)prism_h5_close_internal(&mt, NULL);
+    } else if (cls == H5T_STRING) {
+        int64_t sz = PRISM_H5_TRY(H5Tget_size(type), NULL); /* 0 on failure */
+        if (sz > 0) {
+            char *buf = g_malloc0((size_t)sz + 1);
+            if (PRISM_H5_TRY(H5Aread(attr, type, buf), NULL) >= 0)
+                result = g_strndup(buf, (size_t)sz);
+            g_free(buf);
+        }
+    } else if (cls == H5T_INTEGER) {
+        long long v = 0;
+        if (PRISM_H5_TRY(H5Aread(attr, H5T_NATIVE_LLONG, &v), NULL) >= 0)
+            result = g_strdup_printf("%lld", v);
+    } else if (cls == H5T_FLOAT) {
+        double v = 0;
+        if (PRISM_H5_TRY(H5Aread(attr, H5T_NATIVE_DOUBLE, &v), NULL) >= 0)
+            result = g_strdup_printf("%.17g", v);
+    }
+    return result;
 }
 
 char *prism_h5_attr_text_internal(hid_t obj, const char *name)
 {
-    if (H5Aexists(obj, name) <= 0)
+    if (PRISM_H5_TRY(H5Aexists(obj, name), NULL) <= 0)
         return NULL;
-    hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t attr = PRISM_H5_TRY(H5Aopen(obj, name, H5P_DEFAULT), NULL);
     if (attr < 0)
         return NULL;
     char *result = NULL;
-    hid_t type = H5Aget_type(attr), space = H5Aget_space(attr);
-    if (type >= 0 && space >= 0 && H5Sget_simple_extent_npoints(space) == 1) {
-        H5T_class_t cls = H5Tget_class(type);
-        if (cls == H5T_STRING && H5Tis_variable_str(type) > 0) {
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, H5T_VARIABLE);
-            H5Tset_cset(mt, H5Tget_cset(type));
-            char *v = NULL;
-            if (H5Aread(attr, mt, &v) >= 0 && v != NULL) {
-                result = g_strdup(v);
-                H5free_memory(v);
-            }
-            H5Tclose(mt);
-        } else if (cls == H5T_STRING) {
-            size_t sz = H5Tget_size(type);
-            char *buf = g_malloc0(sz + 1);
-            hid_t mt = H5Tcopy(type);
-            if (H5Aread(attr, mt, buf) >= 0)
-                result = g_strndup(buf, sz);
-            H5Tclose(mt);
-            g_free(buf);
-        } else if (cls == H5T_INTEGER) {
-            long long v = 0;
-            if (H5Aread(attr, H5T_NATIVE_LLONG, &v) >= 0)
-                result = g_strdup_printf("%lld", v);
-        } else if (cls == H5T_FLOAT) {
-            double v = 0;
-            if (H5Aread(attr, H5T_NATIVE_DOUBLE, &v) >= 0)
-                result = g_strdup_printf("%.17g", v);
-        }
-    }
-    if (type >= 0)
-        H5Tclose(type);
-    if (space >= 0)
-        H5Sclose(space);
-    H5Aclose(attr);
+    hid_t type = PRISM_H5_TRY(H5Aget_type(attr), NULL);
+    hid_t space = PRISM_H5_TRY(H5Aget_space(attr), NULL);
+    if (type >= 0 && space >= 0 && PRISM_H5_TRY(H5Sget_simple_extent_npoints(space), NULL) == 1)
+        result = attr_value_text(attr, type);
+    (void)prism_h5_close_internal(&type, NULL);
+    (void)prism_h5_close_internal(&space, NULL);
+    (void)prism_h5_close_internal(&attr, NULL);
     return result;
 }
 
 hid_t prism_h5_fapl_internal(PrismComm *comm)
 {
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0)
-        return -1;
-    if (H5Pset_fapl_mpio(fapl, comm->mpi, MPI_INFO_NULL) < 0 ||
-        H5Pset_all_coll_metadata_ops(fapl, 1) < 0 || H5Pset_coll_metadata_write(fapl, 1) < 0) {
-        H5Pclose(fapl);
-        return -1;
-    }
+    hid_t fapl = PRISM_H5_TRY(H5Pcreate(H5P_FILE_ACCESS), NULL);
+    if (fapl >= 0 && (PRISM_H5_TRY(H5Pset_fapl_mpio(fapl, comm->mpi, MPI_INFO_NULL), NULL) < 0 ||
+                      PRISM_H5_TRY(H5Pset_all_coll_metadata_ops(fapl, 1), NULL) < 0 ||
+                      PRISM_H5_TRY(H5Pset_coll_metadata_write(fapl, 1), NULL) < 0))
+        (void)prism_h5_close_internal(&fapl, NULL);
     return fapl;
 }
 
 hid_t prism_h5_fcpl_internal(void)
 {
-    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-    if (fcpl >= 0 && H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED |
-                                                          H5P_CRT_ORDER_INDEXED) < 0) {
-        H5Pclose(fcpl);
-        return -1;
-    }
+    hid_t fcpl = PRISM_H5_TRY(H5Pcreate(H5P_FILE_CREATE), NULL);
+    if (fcpl >= 0 &&
+        PRISM_H5_TRY(H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED |
+                                                           H5P_CRT_ORDER_INDEXED),
+                     NULL) < 0)
+        (void)prism_h5_close_internal(&fcpl, NULL);
     return fcpl;
 }
 
 hid_t prism_h5_dxpl_internal(void)
 {
-    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
-    if (dxpl >= 0 && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0) {
-        H5Pclose(dxpl);
-        return -1;
-    }
+    hid_t dxpl = PRISM_H5_TRY(H5Pcreate(H5P_DATASET_XFER), NULL);
+    if (dxpl >= 0 && PRISM_H5_TRY(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), NULL) < 0)
+        (void)prism_h5_close_internal(&dxpl, NULL);
     return dxpl;
 }
 
@@ -236,78 +273,57 @@ hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, 
     gboolean chunked = total == 0 || (chunk > 0 && deflate > 0);
     if (total == 0)
         maxdims[0] = H5S_UNLIMITED;
-    hid_t space = H5Screate_simple(1, dims, maxdims);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), dset = -1;
-    if (space < 0 || dcpl < 0) {
-        PRISM_H5_FAILED(error, name, H5Screate_simple);
-        goto out;
-    }
-    if (chunked) {
+    hid_t space = PRISM_H5_TRY(H5Screate_simple(1, dims, maxdims), error);
+    hid_t dcpl = PRISM_H5_TRY(H5Pcreate(H5P_DATASET_CREATE), error), dset = -1;
+    gboolean ok = space >= 0 && dcpl >= 0;
+    if (ok && chunked) {
         hsize_t cdims[1] = {total == 0 ? 1 : (chunk < total ? chunk : total)};
-        if (H5Pset_chunk(dcpl, 1, cdims) < 0 ||
-            (deflate > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, (unsigned)deflate) < 0))) {
-            PRISM_H5_FAILED(error, name, H5Pset_chunk);
-            goto out;
-        }
+        ok = PRISM_H5_TRY(H5Pset_chunk(dcpl, 1, cdims), error) >= 0;
+        /* Shuffle + deflate, then Fletcher32: the checksum covers the stored (compressed)
+         * bytes, so damage on disk is caught before inflate sees it (filters run in
+         * this order on write and in reverse on read). */
+        if (ok && deflate > 0)
+            ok = PRISM_H5_TRY(H5Pset_shuffle(dcpl), error) >= 0 &&
+                 PRISM_H5_TRY(H5Pset_deflate(dcpl, (unsigned)deflate), error) >= 0 &&
+                 PRISM_H5_TRY(H5Pset_fletcher32(dcpl), error) >= 0;
     }
     /* Parallel HDF5 allocates early anyway; never write fill values (every row is written). */
-    if (H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
-        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0) {
-        PRISM_H5_FAILED(error, name, H5Pset_alloc_time);
-        goto out;
-    }
-    dset = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (ok)
+        ok = PRISM_H5_TRY(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), error) >= 0 &&
+             PRISM_H5_TRY(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), error) >= 0;
+    if (ok)
+        dset = PRISM_H5_TRY(H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                            error);
     if (dset < 0)
-        PRISM_H5_FAILED(error, name, H5Dcreate2);
-out:
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (space >= 0)
-        H5Sclose(space);
+        g_prefix_error(error, "dataset %s: ", name);
+    (void)prism_h5_close_internal(&dcpl, NULL);
+    (void)prism_h5_close_internal(&space, NULL);
     return dset;
 }
 
 static gboolean range_io(gboolean write, hid_t dset, hid_t type, hid_t dxpl, uint64_t first,
                          uint64_t n, void *buf, GError **error)
 {
-    gboolean ok = FALSE;
-    hid_t fspace = H5Dget_space(dset);
+    hid_t fspace = PRISM_H5_TRY(H5Dget_space(dset), error);
     hsize_t cnt[1] = {n > 0 ? n : 1}, off[1] = {first};
-    hid_t mspace = H5Screate_simple(1, cnt, NULL);
-    if (fspace < 0 || mspace < 0) {
-        PRISM_H5_FAILED(error, "dataset space", H5Dget_space);
-        goto out;
-    }
-    herr_t rc;
-    if (n > 0) {
+    hid_t mspace = PRISM_H5_TRY(H5Screate_simple(1, cnt, NULL), error);
+    gboolean ok = fspace >= 0 && mspace >= 0;
+    if (ok && n > 0) {
         hsize_t count[1] = {n};
-        rc = H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, count, NULL);
-    } else {
-        rc = H5Sselect_none(fspace);
-        if (rc >= 0)
-            rc = H5Sselect_none(mspace);
-    }
-    if (rc < 0) {
-        PRISM_H5_FAILED(error, "selection", H5Sselect_hyperslab);
-        goto out;
+        ok = PRISM_H5_TRY(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, count, NULL),
+                          error) >= 0;
+    } else if (ok) {
+        ok = PRISM_H5_TRY(H5Sselect_none(fspace), error) >= 0 &&
+             PRISM_H5_TRY(H5Sselect_none(mspace), error) >= 0;
     }
     static char dummy[8];
     void *p = n > 0 ? buf : dummy; /* HDF5 wants a non-NULL buffer even for none */
-    if (write) {
-        if (H5Dwrite(dset, type, mspace, fspace, dxpl, p) < 0) {
-            PRISM_H5_FAILED(error, "writing", H5Dwrite);
-            goto out;
-        }
-    } else if (H5Dread(dset, type, mspace, fspace, dxpl, p) < 0) {
-        PRISM_H5_FAILED(error, "reading", H5Dread);
-        goto out;
-    }
-    ok = TRUE;
-out:
-    if (mspace >= 0)
-        H5Sclose(mspace);
-    if (fspace >= 0)
-        H5Sclose(fspace);
+    if (ok && write)
+        ok = PRISM_H5_TRY(H5Dwrite(dset, type, mspace, fspace, dxpl, p), error) >= 0;
+    else if (ok)
+        ok = PRISM_H5_TRY(H5Dread(dset, type, mspace, fspace, dxpl, p), error) >= 0;
+    (void)prism_h5_close_internal(&mspace, NULL);
+    (void)prism_h5_close_internal(&fspace, NULL);
     return ok;
 }
 

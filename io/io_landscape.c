@@ -20,7 +20,7 @@
 
 #include <prism/core.h>
 
-#include "io-internal.h"
+#include "io-writer.h"
 
 #define MANIFEST_GROUP "prism-spill"
 #define SPILL_FORMAT 1
@@ -45,6 +45,8 @@ PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
     ls->partial = g_strconcat(path, ".partial", NULL);
     ls->spill_dir = g_strconcat(path, ".partial.spill", NULL);
     ls->manifest = g_build_filename(ls->spill_dir, "manifest.ini", NULL);
+    ls->lock_path = g_strconcat(path, ".partial.lock", NULL);
+    ls->lock_fd = -1;
     ls->schema = prism_io_schema_copy_internal(schema);
     ls->opts = *opts;
     if (ls->opts.chunk_rows == 0)
@@ -81,6 +83,7 @@ void prism_landscape_free(PrismLandscape *ls)
         return;
     if (ls->fd >= 0)
         close(ls->fd);
+    prism_io_unlock_internal(ls, FALSE); /* an unfinished run keeps its lock file */
     free_buffers(ls);
     for (size_t i = 0; i < ls->n_grid; i++) {
         g_free((char *)ls->grid[i].model);
@@ -101,6 +104,8 @@ void prism_landscape_free(PrismLandscape *ls)
     g_free(ls->partial);
     g_free(ls->spill_dir);
     g_free(ls->manifest);
+    g_free(ls->lock_path);
+    g_free(ls->damage.file);
     g_free(ls);
 }
 
@@ -170,42 +175,6 @@ static gboolean write_manifest(const PrismLandscape *ls, GKeyFile *kf, GError **
     return TRUE;
 }
 
-/* Remove the spill folder and its files (only names we create: *.spill, manifest.ini). */
-static gboolean remove_spill_dir(const char *dir, GError **error)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    if (d == NULL)
-        return TRUE;
-    const char *name;
-    gboolean ok = TRUE;
-    while ((name = g_dir_read_name(d)) != NULL) {
-        if (!g_str_has_suffix(name, ".spill") && strcmp(name, "manifest.ini") != 0 &&
-            !g_str_has_prefix(name, "manifest.ini."))
-            continue;
-        g_autofree char *p = g_build_filename(dir, name, NULL);
-        if (g_unlink(p) != 0 && errno != ENOENT) {
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "removing %s: %s", p,
-                        g_strerror(errno));
-            ok = FALSE;
-            break;
-        }
-    }
-    g_dir_close(d);
-    if (ok && g_rmdir(dir) != 0 && errno != ENOENT) {
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
-                    "removing folder %s: %s (it holds files prism did not write)", dir,
-                    g_strerror(errno));
-        ok = FALSE;
-    }
-    return ok;
-}
-
-gboolean prism_io_remove_spill_internal(const PrismLandscape *ls, GError **error);
-gboolean prism_io_remove_spill_internal(const PrismLandscape *ls, GError **error)
-{
-    return remove_spill_dir(ls->spill_dir, error);
-}
-
 /* @p text around its first difference from @p other (long JSON attributes differ deep
  * inside: a prefix alone would show two equal excerpts). */
 static char *excerpt_at_difference(const char *text, const char *other)
@@ -261,39 +230,11 @@ static gboolean check_identity(const PrismLandscape *ls, GKeyFile *kf, GError **
     return TRUE;
 }
 
-static gboolean parent_dir_ok(const char *path, GError **error)
-{
-    if (*path == '\0') {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
-                    "-o '': the output file name is empty");
-        return FALSE;
-    }
-    g_autofree char *dir = g_path_get_dirname(path);
-    if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
-                    "-o %s: the folder %s does not exist", path, dir);
-        return FALSE;
-    }
-    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
-                    "-o %s: is a folder, not a file", path);
-        return FALSE;
-    }
-    g_autofree char *partial = g_strconcat(path, ".partial", NULL);
-    if (g_file_test(partial, G_FILE_TEST_IS_DIR)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
-                    "-o %s: %s is a folder, not the partial file prism writes; move it away",
-                    path, partial);
-        return FALSE;
-    }
-    return TRUE;
-}
-
 /* The spill folder of an earlier run is removed before a fresh start; a folder that holds
  * other files is the user's, so that is bad output-path input (exit 2), not an I/O error. */
 static gboolean remove_old_spill(const PrismLandscape *ls, GError **error)
 {
-    if (remove_spill_dir(ls->spill_dir, error))
+    if (prism_io_remove_spill_dir_internal(ls->spill_dir, error))
         return TRUE;
     g_prefix_error(error, "-o %s: ", ls->path);
     (*error)->domain = PRISM_INPUT_ERROR;
@@ -301,41 +242,13 @@ static gboolean remove_old_spill(const PrismLandscape *ls, GError **error)
     return FALSE;
 }
 
-/* Open MPI's OMPIO keeps FILE.data.N / FILE.metadata.N (its "individual" shared file
- * pointer) next to an MPI-IO file while it is open; a job that had to abort leaves them
- * behind. They belong to our partial file: remove them. */
-static void remove_ompio_leftovers(const char *partial)
-{
-    g_autofree char *dir = g_path_get_dirname(partial);
-    g_autofree char *base = g_path_get_basename(partial);
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *name;
-    while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
-        if (!g_str_has_prefix(name, base))
-            continue;
-        const char *rest = name + strlen(base);
-        const char *num = g_str_has_prefix(rest, ".data.")       ? rest + 6
-                          : g_str_has_prefix(rest, ".metadata.") ? rest + 10
-                                                                 : NULL;
-        if (num != NULL && *num != '\0' && strspn(num, "0123456789") == strlen(num)) {
-            g_autofree char *p = g_build_filename(dir, name, NULL);
-            (void)g_unlink(p);
-        }
-    }
-    if (d != NULL)
-        g_dir_close(d);
-}
-
 /* Rank 0's part of prepare(): decide fresh / resume / refuse and set up the folder. */
 static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **error)
 {
-    if (!parent_dir_ok(ls->path, error))
+    /* Nothing is deleted or created before the node checks and the lock. */
+    if (!prism_io_check_output_internal(ls->path, ls->opts.force, error) ||
+        !prism_io_lock_internal(ls, error))
         return FALSE;
-    if (g_file_test(ls->path, G_FILE_TEST_EXISTS) && !ls->opts.force) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
-                    "output %s exists; use --force to overwrite it", ls->path);
-        return FALSE;
-    }
     gboolean have_partial = g_file_test(ls->partial, G_FILE_TEST_EXISTS) ||
                             g_file_test(ls->spill_dir, G_FILE_TEST_EXISTS);
     *session = 1;
@@ -350,7 +263,7 @@ static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **err
                     g_file_test(ls->partial, G_FILE_TEST_EXISTS) ? ls->partial : ls->spill_dir);
         return FALSE;
     }
-    remove_ompio_leftovers(ls->partial);
+    prism_io_remove_ompio_leftovers_internal(ls->partial);
     if (ls->opts.no_landscape && g_file_test(ls->spill_dir, G_FILE_TEST_IS_DIR)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
                     "%s holds the rows of an interrupted landscape run, which --no-landscape "
@@ -403,9 +316,6 @@ static gboolean prepare_root(PrismLandscape *ls, uint32_t *session, GError **err
     return TRUE;
 }
 
-gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, const char *status,
-                                            GError **error);
-
 static gboolean prepare(PrismLandscape *ls, GError **error)
 {
     prism_h5_quiet_internal();
@@ -424,9 +334,13 @@ static gboolean prepare(PrismLandscape *ls, GError **error)
     ls->resuming = head[1] != 0;
     /* NAME.partial: provenance only, so `prism info NAME.partial` explains the state. */
     hid_t fapl = prism_h5_fapl_internal(ls->comm), fcpl = prism_h5_fcpl_internal();
-    hid_t file = fapl >= 0 ? H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl) : -1;
+    hid_t file = fapl >= 0 && fcpl >= 0
+                     ? PRISM_H5_TRY(H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl), error)
+                     : -1;
     if (file < 0) {
-        PRISM_H5_FAILED(error, ls->partial, H5Fcreate);
+        if (*error == NULL)
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HDF5,
+                        "HDF5 property lists could not be created");
         g_prefix_error(error, "-o %s: cannot create %s: ", ls->path, ls->partial);
         (*error)->domain = PRISM_INPUT_ERROR;
         (*error)->code = PRISM_INPUT_ERROR_OUTPUT;
@@ -435,15 +349,13 @@ static gboolean prepare(PrismLandscape *ls, GError **error)
         (void)prism_io_write_root_attrs_internal(ls, file, "incomplete", error);
         if (!prism_comm_agree_error(ls->comm, error))
             ls->h5_broken = TRUE; /* see io_finish.c: never close after a failed write */
-        else if (H5Fclose(file) < 0)
-            PRISM_H5_FAILED(error, ls->partial, H5Fclose);
+        else
+            (void)prism_h5_close_internal(&file, error);
     } else if (file >= 0) {
         ls->h5_broken = TRUE; /* created on some ranks only */
     }
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    if (fcpl >= 0)
-        H5Pclose(fcpl);
+    (void)prism_h5_close_internal(&fapl, NULL);
+    (void)prism_h5_close_internal(&fcpl, NULL);
     if (!prism_comm_agree_error(ls->comm, error))
         return FALSE;
     ls->prepared = TRUE;
@@ -455,6 +367,57 @@ static gint cmp_name(gconstpointer a, gconstpointer b)
 {
     /* g_ptr_array_sort passes pointers to the elements. */
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * --drop-damaged: check the column CRCs of the records of spill file @p path (those at
+ * [start, end of ls->old_records)); at the first damaged one, cut the file there (the
+ * record and every later one of the file: a kill can only leave a prefix, so the file
+ * stays a valid sequence of records) and forget them, so their rows are recomputed.
+ */
+static gboolean drop_damaged(PrismLandscape *ls, const char *path, guint start, GError **error)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "opening %s: %s", path,
+                    g_strerror(errno));
+        return FALSE;
+    }
+    g_autoptr(GByteArray) scratch = g_byte_array_new();
+    guint bad = ls->old_records->len;
+    for (guint i = start; i < ls->old_records->len && bad == ls->old_records->len; i++) {
+        const PrismSpillRecord *r = &g_array_index(ls->old_records, PrismSpillRecord, i);
+        for (size_t c = 0; c < ls->schema->n; c++)
+            if (!prism_spill_read_column_internal(fd, path, ls->schema, r, c, r->first, r->first,
+                                                  NULL, 0, TRUE, scratch, NULL)) {
+                bad = i;
+                break;
+            }
+    }
+    gboolean ok = TRUE;
+    if (bad < ls->old_records->len) {
+        const PrismSpillRecord *r = &g_array_index(ls->old_records, PrismSpillRecord, bad);
+        uint64_t rows = 0;
+        for (guint i = bad; i < ls->old_records->len; i++)
+            rows += g_array_index(ls->old_records, PrismSpillRecord, i).n;
+        prism_log(PRISM_LOG_WARN, 0,
+                  "--drop-damaged: %s: dropping the damaged record at byte %" G_GUINT64_FORMAT
+                  " (rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                  ") and the %u after it in that file; their %" G_GUINT64_FORMAT
+                  " rows are recomputed",
+                  path, r->offset, r->first, r->first + r->n - 1, ls->old_records->len - bad - 1,
+                  rows);
+        ls->dropped += rows;
+        if (ftruncate(fd, (off_t)r->offset) != 0 || fsync(fd) != 0) {
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                        "--drop-damaged: cutting %s at byte %" G_GUINT64_FORMAT ": %s", path,
+                        r->offset, g_strerror(errno));
+            ok = FALSE;
+        }
+        g_array_set_size(ls->old_records, bad);
+    }
+    close(fd);
+    return ok;
 }
 
 /* Rank 0: read the manifest's total (or record ours) and scan the earlier sessions. */
@@ -497,7 +460,10 @@ static gboolean begin_root(PrismLandscape *ls, GString *names, GError **error)
     for (guint i = 0; i < found->len; i++) {
         g_autofree char *p = g_build_filename(ls->spill_dir, g_ptr_array_index(found, i), NULL);
         gboolean torn = FALSE;
+        guint start = ls->old_records->len;
         if (!prism_spill_scan_internal(p, i, ls->schema, ls->old_records, &torn, error))
+            return FALSE;
+        if (ls->opts.drop_damaged && !drop_damaged(ls, p, start, error))
             return FALSE;
         if (torn)
             prism_log(PRISM_LOG_INFO, 0, "%s: ignoring a torn last record (killed run)", p);
@@ -580,7 +546,8 @@ static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
     return prism_comm_agree_error(ls->comm, error);
 }
 
-gboolean prism_landscape_flush_internal(PrismLandscape *ls, GError **error)
+/* Flush the round buffer as one record. Local. */
+static gboolean flush_records(PrismLandscape *ls, GError **error)
 {
     if (ls->buf_n == 0 || ls->fd < 0)
         return TRUE;
@@ -613,7 +580,7 @@ static void count_job(PrismLandscape *ls, const PrismRowBatch *batch)
     g_array_index(ls->feasible_per_job, uint64_t, batch->job) += f;
 }
 
-static gboolean rows(void *user, const PrismRowBatch *batch, GError **error)
+static gboolean sink_rows(void *user, const PrismRowBatch *batch, GError **error)
 {
     PrismLandscape *ls = user;
     count_job(ls, batch);
@@ -640,7 +607,7 @@ static gboolean rows(void *user, const PrismRowBatch *batch, GError **error)
         uint64_t next = ls->cursor < n_iv ? MIN(end, iv[2 * ls->cursor]) : end;
         while (g < next) {
             if (ls->buf_n > 0 && ls->buf_first + ls->buf_n != g &&
-                !prism_landscape_flush_internal(ls, error))
+                !flush_records(ls, error))
                 return FALSE;
             if (ls->buf_n == 0)
                 ls->buf_first = g;
@@ -649,7 +616,7 @@ static gboolean rows(void *user, const PrismRowBatch *batch, GError **error)
                                          ls->buf, ls->buf_n);
             ls->buf_n += take;
             g += take;
-            if (ls->buf_n == cap && !prism_landscape_flush_internal(ls, error))
+            if (ls->buf_n == cap && !flush_records(ls, error))
                 return FALSE;
         }
     }
@@ -661,7 +628,7 @@ static gboolean end_body(void *user, gboolean ok, GError **error)
     PrismLandscape *ls = user;
     GError *local = NULL;
     /* Persist what we have even after an error elsewhere: a resumed run skips it. */
-    if (!ls->opts.no_landscape && !prism_landscape_flush_internal(ls, &local) && ok)
+    if (!ls->opts.no_landscape && !flush_records(ls, &local) && ok)
         g_propagate_error(error, local);
     else
         g_clear_error(&local);
@@ -683,8 +650,11 @@ gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error)
     g_return_val_if_fail(ls != NULL && !ls->prepared, FALSE);
     GError *local = NULL;
     gboolean ok = prepare(ls, &local);
-    if (!ok)
+    if (!ok) {
+        /* Refused or failed: nothing runs, so the lock (if rank 0 took it) and its file go. */
+        prism_io_unlock_internal(ls, TRUE);
         g_propagate_error(error, local);
+    }
     return ok;
 }
 
@@ -708,8 +678,45 @@ static gboolean end(void *user, gboolean ok, GError **error)
 
 PrismRowSink prism_landscape_sink(PrismLandscape *ls)
 {
-    PrismRowSink sink = {.begin = begin, .rows = rows, .end = end, .user = ls, .results = NULL};
+    PrismRowSink sink = {.begin = begin, .rows = sink_rows, .end = end, .user = ls, .results = NULL};
     return sink;
+}
+
+gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLandscapeDiskPlan *plan,
+                                   GError **error)
+{
+    g_return_val_if_fail(ls != NULL && plan != NULL, FALSE);
+    memset(plan, 0, sizeof *plan);
+    GError *local = NULL;
+    gboolean exists = FALSE;
+    /* A device or a link is refused before the plan is printed (read-only checks). */
+    if (ls->comm->rank == 0)
+        (void)prism_io_check_nodes_internal(ls->path, &exists, &local);
+    if (!prism_comm_agree_error(ls->comm, &local)) {
+        g_propagate_error(error, local);
+        return FALSE;
+    }
+    if (ls->comm->rank == 0) {
+        const PrismLandscapeSchema *sc = ls->schema;
+        uint64_t raw = prism_io_row_bytes_internal(sc);
+        plan->rows = rows;
+        plan->row_bytes = raw;
+        if (!ls->opts.no_landscape) {
+            /* A record per spill_rows rows, plus each rank's partial last one. */
+            uint64_t records = rows / ls->opts.spill_rows + (uint64_t)ls->comm->size + 1;
+            plan->spill_bytes = rows * raw + records * prism_spill_header_size_internal(sc->n);
+            uint64_t per_row = ls->opts.deflate > 0
+                                   ? MIN(raw, (uint64_t)PRISM_LANDSCAPE_FILE_BYTES_PER_ROW)
+                                   : raw;
+            plan->file_bytes = rows * per_row;
+        }
+        plan->file_bytes += 1u << 20;
+        plan->reusable_bytes = prism_io_dir_bytes_internal(ls->spill_dir);
+        uint64_t need = plan->spill_bytes + plan->file_bytes;
+        plan->need_bytes = need > plan->reusable_bytes ? need - plan->reusable_bytes : 0;
+        plan->free_known = prism_io_free_bytes_internal(ls->path, &plan->free_bytes);
+    }
+    return prism_comm_bcast_bytes(ls->comm, plan, sizeof *plan, 0, error);
 }
 
 gboolean prism_landscape_partial_progress(const char *partial_path, uint64_t *persisted,

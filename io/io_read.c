@@ -48,10 +48,8 @@ void prism_landscape_file_close(PrismLandscapeFile *f)
 {
     if (f == NULL)
         return;
-    if (f->dxpl >= 0)
-        H5Pclose(f->dxpl);
-    if (f->file >= 0)
-        H5Fclose(f->file);
+    (void)prism_h5_close_internal(&f->dxpl, NULL);
+    (void)prism_h5_close_internal(&f->file, NULL);
     prism_landscape_schema_free(f->schema);
     if (f->attr_names)
         g_ptr_array_unref(f->attr_names);
@@ -64,13 +62,11 @@ void prism_landscape_file_close(PrismLandscapeFile *f)
 static gboolean load_schema(PrismLandscapeFile *f, GError **error)
 {
     f->schema = prism_landscape_schema_new();
-    if (H5Lexists(f->file, "landscape", H5P_DEFAULT) <= 0)
+    if (PRISM_H5_TRY(H5Lexists(f->file, "landscape", H5P_DEFAULT), NULL) <= 0)
         return TRUE;
-    hid_t g = H5Gopen2(f->file, "landscape", H5P_DEFAULT);
-    if (g < 0) {
-        PRISM_H5_FAILED(error, "/landscape", H5Gopen2);
+    hid_t g = PRISM_H5_TRY(H5Gopen2(f->file, "landscape", H5P_DEFAULT), error);
+    if (g < 0)
         return FALSE;
-    }
     g_autofree char *cols = prism_h5_attr_text_internal(g, "columns");
     gboolean ok = TRUE;
     if (cols == NULL) {
@@ -80,18 +76,21 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
     }
     g_auto(GStrv) names = ok ? g_strsplit(cols, ",", -1) : NULL;
     for (char **n = names; ok && n != NULL && *n != NULL; n++) {
-        hid_t d = H5Dopen2(g, *n, H5P_DEFAULT);
+        hid_t d = PRISM_H5_TRY(H5Dopen2(g, *n, H5P_DEFAULT), NULL);
         if (d < 0) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "%s: /landscape lists column '%s' but has no such dataset", f->path, *n);
             ok = FALSE;
             break;
         }
-        hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+        hid_t t = PRISM_H5_TRY(H5Dget_type(d), error), sp = PRISM_H5_TRY(H5Dget_space(d), error);
         PrismStore store;
         gboolean is_u64 = FALSE;
-        hssize_t len = H5Sget_simple_extent_npoints(sp);
-        if (!prism_h5_type_store_internal(t, &store, &is_u64) || is_u64) {
+        int64_t len = sp >= 0 ? PRISM_H5_TRY(H5Sget_simple_extent_npoints(sp), error) : -1;
+        if (t < 0 || len < 0) {
+            g_prefix_error(error, "%s: /landscape/%s: ", f->path, *n);
+            ok = FALSE;
+        } else if (!prism_h5_type_store_internal(t, &store, &is_u64) || is_u64) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "%s: /landscape/%s has a type prism does not write", f->path, *n);
             ok = FALSE;
@@ -109,11 +108,11 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
             if (codes != NULL)
                 prism_landscape_schema_set_codes(f->schema, f->schema->n - 1, codes);
         }
-        H5Tclose(t);
-        H5Sclose(sp);
-        H5Dclose(d);
+        (void)prism_h5_close_internal(&t, NULL);
+        (void)prism_h5_close_internal(&sp, NULL);
+        (void)prism_h5_close_internal(&d, NULL);
     }
-    H5Gclose(g);
+    (void)prism_h5_close_internal(&g, NULL);
     f->has_landscape = ok && f->schema->n > 0;
     return ok;
 }
@@ -136,9 +135,8 @@ PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path,
     f->path = g_strdup(path);
     f->dxpl = prism_h5_dxpl_internal();
     hid_t fapl = prism_h5_fapl_internal(comm);
-    f->file = fapl >= 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : -1;
-    if (fapl >= 0)
-        H5Pclose(fapl);
+    f->file = fapl >= 0 ? PRISM_H5_TRY(H5Fopen(path, H5F_ACC_RDONLY, fapl), NULL) : -1;
+    (void)prism_h5_close_internal(&fapl, NULL);
     if (f->file < 0)
         g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
                     "%s: not an HDF5 file, or damaged (a run killed while finishing leaves a "
@@ -153,10 +151,12 @@ PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path,
     f->attrs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     AttrWalk w = {f->file, f->attr_names, f->attrs};
     hsize_t idx = 0;
-    if (H5Aiterate2(f->file, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, attr_cb, &w) < 0) {
+    if (PRISM_H5_TRY(H5Aiterate2(f->file, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, attr_cb, &w),
+                     NULL) < 0) {
         idx = 0; /* files without attribute creation order: by name */
         g_ptr_array_set_size(f->attr_names, 0);
-        H5Aiterate2(f->file, H5_INDEX_NAME, H5_ITER_INC, &idx, attr_cb, &w);
+        (void)PRISM_H5_TRY(H5Aiterate2(f->file, H5_INDEX_NAME, H5_ITER_INC, &idx, attr_cb, &w),
+                           NULL); /* attributes it cannot read stay absent */
     }
     g_ptr_array_add(f->attr_names, NULL);
     const char *version = g_hash_table_lookup(f->attrs, "schema_version");
@@ -207,52 +207,143 @@ static GPtrArray *dataset_names(hid_t g)
 {
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
     H5G_info_t info;
-    if (H5Gget_info(g, &info) < 0)
-        return names;
+    if (PRISM_H5_TRY(H5Gget_info(g, &info), NULL) < 0)
+        return names; /* only for messages: an unreadable group lists nothing */
     for (hsize_t i = 0; i < info.nlinks; i++) {
-        ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0,
-                                         H5P_DEFAULT);
+        int64_t len = PRISM_H5_TRY(
+            H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0, H5P_DEFAULT),
+            NULL);
         if (len < 0)
             continue;
-        char *name = g_malloc((size_t)len + 1);
-        H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, (size_t)len + 1,
-                           H5P_DEFAULT);
+        char *name = g_malloc0((size_t)len + 1);
+        (void)PRISM_H5_TRY(H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name,
+                                              (size_t)len + 1, H5P_DEFAULT),
+                           NULL);
         g_ptr_array_add(names, name);
     }
     return names;
+}
+
+/* Chunk length of a chunked dataset (0: contiguous) and whether it has Fletcher32. */
+static uint64_t chunk_rows(hid_t d, gboolean *checksummed)
+{
+    *checksummed = FALSE;
+    hid_t dcpl = PRISM_H5_TRY(H5Dget_create_plist(d), NULL);
+    uint64_t rows = 0;
+    if (dcpl >= 0 && PRISM_H5_TRY(H5Pget_layout(dcpl), NULL) == H5D_CHUNKED) {
+        hsize_t dim[1] = {0};
+        if (PRISM_H5_TRY(H5Pget_chunk(dcpl, 1, dim), NULL) == 1)
+            rows = dim[0];
+        int64_t nf = PRISM_H5_TRY(H5Pget_nfilters(dcpl), NULL);
+        for (int64_t i = 0; i < nf; i++) {
+            unsigned flags = 0, conf = 0;
+            size_t nv = 0;
+            if (PRISM_H5_TRY(H5Pget_filter2(dcpl, (unsigned)i, &flags, &nv, NULL, 0, NULL, &conf),
+                             NULL) == H5Z_FILTER_FLETCHER32)
+                *checksummed = TRUE;
+        }
+    }
+    (void)prism_h5_close_internal(&dcpl, NULL);
+    return rows;
+}
+
+/* Why a chunk read failed, in words, from the HDF5 message. */
+static const char *damage_kind(const char *hdf5_text)
+{
+    if (strstr(hdf5_text, "checksum") || strstr(hdf5_text, "Fletcher32"))
+        return "fails its Fletcher32 checksum";
+    if (strstr(hdf5_text, "inflate") || strstr(hdf5_text, "filter"))
+        return "cannot be decompressed (a filter failed)";
+    return "cannot be read";
+}
+
+/* One damaged-chunk description: "/landscape/step_time rows 0..65535 (chunk 0 of 4)". */
+static char *chunk_text(const char *group, const char *name, uint64_t chunk, uint64_t c,
+                        uint64_t rows)
+{
+    uint64_t n_chunks = chunk > 0 ? (rows + chunk - 1) / chunk : 1;
+    uint64_t lo = chunk > 0 ? c * chunk : 0, hi = chunk > 0 ? MIN(lo + chunk, rows) : rows;
+    return g_strdup_printf("/%s/%s rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                           " (chunk %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ")",
+                           group, name, lo, hi > 0 ? hi - 1 : 0, c, n_chunks);
+}
+
+/*
+ * A read of rows [first, first + n) of dataset @p d failed on this rank (*error holds
+ * HDF5's text): find the first chunk of the range that cannot be read on its own
+ * (independent reads: local, no collective call) and replace the message with one that
+ * names the file, the dataset and the chunk's rows.
+ */
+static void damaged_read_error(PrismLandscapeFile *f, const char *group, const char *name,
+                               hid_t d, uint64_t first, uint64_t n, GError **error)
+{
+    gboolean sum = FALSE;
+    uint64_t chunk = chunk_rows(d, &sum), rows = 0;
+    hid_t sp = PRISM_H5_TRY(H5Dget_space(d), NULL);
+    int64_t len = sp >= 0 ? PRISM_H5_TRY(H5Sget_simple_extent_npoints(sp), NULL) : -1;
+    (void)prism_h5_close_internal(&sp, NULL);
+    rows = len > 0 ? (uint64_t)len : 0;
+    hid_t type = PRISM_H5_TRY(H5Dget_type(d), NULL);
+    hid_t dxpl = PRISM_H5_TRY(H5Pcreate(H5P_DATASET_XFER), NULL); /* independent */
+    int64_t tsize = type >= 0 ? PRISM_H5_TRY(H5Tget_size(type), NULL) : 0;
+    size_t size = tsize > 0 ? (size_t)tsize : 0;
+    char *bad = NULL;
+    if (chunk > 0 && type >= 0 && dxpl >= 0 && size > 0 && n > 0) {
+        g_autofree void *buf = g_malloc(chunk * size);
+        for (uint64_t c = first / chunk; bad == NULL && c * chunk < MIN(first + n, rows); c++) {
+            GError *one = NULL;
+            uint64_t lo = c * chunk, cnt = MIN(chunk, rows - lo);
+            if (!prism_h5_read_range_internal(d, type, dxpl, lo, cnt, buf, &one)) {
+                g_autofree char *where = chunk_text(group, name, chunk, c, rows);
+                bad = g_strdup_printf("%s: %s is damaged: it %s; rerun the sweep to rewrite "
+                                      "the file",
+                                      f->path, where, damage_kind(one->message));
+            }
+            g_clear_error(&one);
+        }
+    }
+    (void)prism_h5_close_internal(&dxpl, NULL);
+    (void)prism_h5_close_internal(&type, NULL);
+    if (bad != NULL) {
+        g_clear_error(error);
+        g_set_error_literal(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, bad);
+        g_free(bad);
+    } else {
+        g_prefix_error(error, "%s /%s/%s rows %" G_GUINT64_FORMAT "..+%" G_GUINT64_FORMAT ": ",
+                       f->path, group, name, first, n);
+    }
 }
 
 gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, const char *name,
                                    uint64_t first, uint64_t n, double *out, GError **error)
 {
     GError *local = NULL;
-    hid_t g = H5Lexists(f->file, group, H5P_DEFAULT) > 0 ? H5Gopen2(f->file, group, H5P_DEFAULT)
-                                                          : -1;
+    hid_t g = PRISM_H5_TRY(H5Lexists(f->file, group, H5P_DEFAULT), NULL) > 0
+                  ? PRISM_H5_TRY(H5Gopen2(f->file, group, H5P_DEFAULT), NULL)
+                  : -1;
     hid_t d = -1;
     if (g < 0) {
         g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                     "%s: no group /%s%s", f->path, group,
                     strcmp(group, "landscape") == 0 ? " (written with --no-landscape?)" : "");
-    } else if (H5Lexists(g, name, H5P_DEFAULT) <= 0) {
+    } else if (PRISM_H5_TRY(H5Lexists(g, name, H5P_DEFAULT), NULL) <= 0) {
         g_autoptr(GPtrArray) names = dataset_names(g);
         g_autofree char *close = prism_close_names(name, (const char *const *)names->pdata,
                                                    names->len, 3);
         g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                     "%s: no column '%s' in /%s (closest: %s)", f->path, name, group, close);
     } else {
-        d = H5Dopen2(g, name, H5P_DEFAULT);
-        if (d < 0)
-            PRISM_H5_FAILED(&local, name, H5Dopen2);
+        d = PRISM_H5_TRY(H5Dopen2(g, name, H5P_DEFAULT), &local);
     }
     gboolean ok = prism_comm_agree_error(f->comm, &local);
     if (ok) {
-        hid_t t = H5Dget_type(d);
+        hid_t t = PRISM_H5_TRY(H5Dget_type(d), &local);
         PrismStore store = PRISM_STORE_F64;
         gboolean is_u64 = FALSE;
-        if (!prism_h5_type_store_internal(t, &store, &is_u64))
+        if (t >= 0 && !prism_h5_type_store_internal(t, &store, &is_u64))
             g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "%s: /%s/%s is not a numeric column", f->path, group, name);
-        H5Tclose(t);
+        (void)prism_h5_close_internal(&t, NULL);
         ok = prism_comm_agree_error(f->comm, &local);
         if (ok) {
             hid_t mt = is_u64 ? H5T_NATIVE_UINT64 : prism_h5_store_type_internal(store);
@@ -260,8 +351,8 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
             g_autofree void *buf = g_malloc(MAX(n, 1) * vs);
             /* Read in the file's own type (no conversion inside the collective read). */
             gboolean mine = prism_h5_read_range_internal(d, mt, f->dxpl, first, n, buf, &local);
-            if (!mine) /* a damaged file, or an I/O error: name the file and the dataset */
-                g_prefix_error(&local, "%s /%s/", f->path, group);
+            if (!mine) /* a damaged file, or an I/O error: name the file, dataset and chunk */
+                damaged_read_error(f, group, name, d, first, n, &local);
             if (mine) {
                 for (uint64_t i = 0; i < n; i++)
                     out[i] = is_u64 ? (double)((const uint64_t *)buf)[i]
@@ -270,10 +361,8 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
             ok = prism_comm_agree_error(f->comm, &local);
         }
     }
-    if (d >= 0)
-        H5Dclose(d);
-    if (g >= 0)
-        H5Gclose(g);
+    (void)prism_h5_close_internal(&d, NULL);
+    (void)prism_h5_close_internal(&g, NULL);
     if (!ok)
         g_propagate_error(error, local);
     return ok;
@@ -281,24 +370,23 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
 
 uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group)
 {
-    if (H5Lexists(f->file, group, H5P_DEFAULT) <= 0)
+    /* A missing or unreadable group has no rows (documented in io.h). */
+    if (PRISM_H5_TRY(H5Lexists(f->file, group, H5P_DEFAULT), NULL) <= 0)
         return 0;
-    hid_t g = H5Gopen2(f->file, group, H5P_DEFAULT);
+    hid_t g = PRISM_H5_TRY(H5Gopen2(f->file, group, H5P_DEFAULT), NULL);
     if (g < 0)
         return 0;
     uint64_t rows = 0;
     g_autoptr(GPtrArray) names = dataset_names(g);
     if (names->len > 0) {
-        hid_t d = H5Dopen2(g, g_ptr_array_index(names, 0), H5P_DEFAULT);
-        if (d >= 0) {
-            hid_t sp = H5Dget_space(d);
-            hssize_t n = H5Sget_simple_extent_npoints(sp);
-            rows = n > 0 ? (uint64_t)n : 0;
-            H5Sclose(sp);
-            H5Dclose(d);
-        }
+        hid_t d = PRISM_H5_TRY(H5Dopen2(g, g_ptr_array_index(names, 0), H5P_DEFAULT), NULL);
+        hid_t sp = d >= 0 ? PRISM_H5_TRY(H5Dget_space(d), NULL) : -1;
+        int64_t n = sp >= 0 ? PRISM_H5_TRY(H5Sget_simple_extent_npoints(sp), NULL) : -1;
+        rows = n > 0 ? (uint64_t)n : 0;
+        (void)prism_h5_close_internal(&sp, NULL);
+        (void)prism_h5_close_internal(&d, NULL);
     }
-    H5Gclose(g);
+    (void)prism_h5_close_internal(&g, NULL);
     return rows;
 }
 
@@ -340,43 +428,121 @@ gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *i
     for (size_t i = 0; i < mine; i++)
         coords[i] = indices[i];
     g_autofree void *buf = g_malloc(MAX(mine, 1) * sizeof(double));
-    hid_t g = H5Gopen2(f->file, "landscape", H5P_DEFAULT);
-    gboolean ok = g >= 0;
-    if (!ok)
-        PRISM_H5_FAILED(&local, "/landscape", H5Gopen2);
-    ok = prism_comm_agree_error(f->comm, &local);
+    hid_t g = PRISM_H5_TRY(H5Gopen2(f->file, "landscape", H5P_DEFAULT), &local);
+    gboolean ok = prism_comm_agree_error(f->comm, &local);
     for (size_t c = 0; ok && c < f->schema->n; c++) {
         const PrismLandscapeColumn *col = &f->schema->cols[c];
         hid_t type = prism_h5_store_type_internal(col->store);
-        hid_t d = H5Dopen2(g, col->name, H5P_DEFAULT);
-        hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
+        hid_t d = PRISM_H5_TRY(H5Dopen2(g, col->name, H5P_DEFAULT), &local);
+        hid_t fs = d >= 0 ? PRISM_H5_TRY(H5Dget_space(d), &local) : -1;
         hsize_t mdim[1] = {MAX(mine, 1)};
-        hid_t ms = H5Screate_simple(1, mdim, NULL);
-        herr_t rc = d >= 0 && fs >= 0 && ms >= 0 ? 0 : -1;
+        hid_t ms = PRISM_H5_TRY(H5Screate_simple(1, mdim, NULL), &local);
+        int64_t rc = d >= 0 && fs >= 0 && ms >= 0 ? 0 : -1;
         if (rc >= 0 && mine > 0)
-            rc = H5Sselect_elements(fs, H5S_SELECT_SET, mine, coords);
+            rc = PRISM_H5_TRY(H5Sselect_elements(fs, H5S_SELECT_SET, mine, coords), &local);
         else if (rc >= 0)
-            rc = (H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0) ? -1 : 0;
+            rc = (PRISM_H5_TRY(H5Sselect_none(fs), &local) < 0 ||
+                  PRISM_H5_TRY(H5Sselect_none(ms), &local) < 0)
+                     ? -1
+                     : 0;
         if (rc < 0)
-            PRISM_H5_FAILED(&local, col->name, H5Sselect_elements);
+            g_prefix_error(&local, "%s /landscape/%s: ", f->path, col->name);
         ok = prism_comm_agree_error(f->comm, &local);
-        if (ok && H5Dread(d, type, ms, fs, f->dxpl, buf) < 0) {
-            PRISM_H5_FAILED(&local, col->name, H5Dread);
-            g_prefix_error(&local, "%s /landscape/", f->path);
-        }
+        if (ok && PRISM_H5_TRY(H5Dread(d, type, ms, fs, f->dxpl, buf), &local) < 0)
+            damaged_read_error(f, "landscape", col->name, d, mine > 0 ? coords[0] : 0,
+                               mine > 0 ? coords[mine - 1] - coords[0] + 1 : 0, &local);
         ok = prism_comm_agree_error(f->comm, &local) && ok;
         for (size_t i = 0; ok && i < mine; i++)
             out[i * f->schema->n + c] = prism_io_load_internal(col->store, buf, i);
-        if (ms >= 0)
-            H5Sclose(ms);
-        if (fs >= 0)
-            H5Sclose(fs);
-        if (d >= 0)
-            H5Dclose(d);
+        (void)prism_h5_close_internal(&ms, NULL);
+        (void)prism_h5_close_internal(&fs, NULL);
+        (void)prism_h5_close_internal(&d, NULL);
     }
-    if (g >= 0)
-        H5Gclose(g);
+    (void)prism_h5_close_internal(&g, NULL);
     if (!ok)
         g_propagate_error(error, local);
     return ok;
+}
+
+void prism_landscape_verify_clear(PrismLandscapeVerify *v)
+{
+    g_clear_pointer(&v->damaged_chunks, g_strfreev);
+}
+
+/* Every rank's strings, concatenated in rank order on every rank. */
+static gboolean allgather_lines(PrismComm *comm, const GString *mine, GString *all,
+                                GError **error)
+{
+    for (int r = 0; r < comm->size; r++) {
+        void *buf = comm->rank == r ? g_memdup2(mine->str, mine->len + 1) : NULL;
+        size_t n = comm->rank == r ? mine->len + 1 : 0;
+        if (!prism_comm_bcast_blob(comm, &buf, &n, r, error)) {
+            g_free(buf);
+            return FALSE;
+        }
+        if (buf != NULL && n > 0)
+            g_string_append_len(all, buf, (gssize)strnlen(buf, n));
+        g_free(buf);
+    }
+    return TRUE;
+}
+
+gboolean prism_landscape_file_verify(PrismLandscapeFile *f, PrismLandscapeVerify *out,
+                                     GError **error)
+{
+    memset(out, 0, sizeof *out);
+    out->checksummed = TRUE;
+    GError *local = NULL;
+    g_autoptr(GString) mine = g_string_new(NULL);
+    uint64_t damaged = 0;
+    hid_t g = -1;
+    if (f->has_landscape)
+        g = PRISM_H5_TRY(H5Gopen2(f->file, "landscape", H5P_DEFAULT), &local);
+    gboolean ok = prism_comm_agree_error(f->comm, &local);
+    for (size_t c = 0; ok && f->has_landscape && c < f->schema->n; c++) {
+        const PrismLandscapeColumn *col = &f->schema->cols[c];
+        hid_t d = PRISM_H5_TRY(H5Dopen2(g, col->name, H5P_DEFAULT), &local);
+        if (!prism_comm_agree_error(f->comm, &local)) {
+            ok = FALSE;
+            break;
+        }
+        gboolean sum = FALSE;
+        uint64_t chunk = chunk_rows(d, &sum);
+        out->checksummed &= sum;
+        out->datasets++;
+        uint64_t step = chunk > 0 ? chunk : MAX(f->rows, 1);
+        uint64_t n_chunks = (f->rows + step - 1) / step;
+        out->chunks += n_chunks;
+        hid_t mt = prism_h5_store_type_internal(col->store);
+        g_autofree void *buf = g_malloc(step * prism_store_size(col->store));
+        /* Round k: rank r checks chunk k * size + r; the same number of collective reads on
+         * every rank (a rank past the end selects nothing). A chunk that fails is damaged. */
+        uint64_t rounds = (n_chunks + (uint64_t)f->comm->size - 1) / (uint64_t)f->comm->size;
+        for (uint64_t k = 0; k < rounds; k++) {
+            uint64_t ch = k * (uint64_t)f->comm->size + (uint64_t)f->comm->rank;
+            uint64_t lo = MIN(ch * step, f->rows), hi = MIN(lo + step, f->rows);
+            GError *one = NULL;
+            if (!prism_h5_read_range_internal(d, mt, f->dxpl, lo, ch < n_chunks ? hi - lo : 0,
+                                              buf, &one)) {
+                g_autofree char *where = chunk_text("landscape", col->name, chunk, ch, f->rows);
+                g_string_append_printf(mine, "%s %s\n", where, damage_kind(one->message));
+                damaged++;
+            }
+            g_clear_error(&one);
+        }
+        (void)prism_h5_close_internal(&d, NULL);
+    }
+    (void)prism_h5_close_internal(&g, NULL);
+    g_autoptr(GString) all = g_string_new(NULL);
+    if (ok)
+        ok = prism_comm_allreduce_u64(f->comm, damaged, MPI_SUM, &out->damaged, &local) &&
+             allgather_lines(f->comm, mine, all, &local);
+    if (!ok) {
+        g_propagate_error(error, local);
+        return FALSE;
+    }
+    if (all->len > 0 && all->str[all->len - 1] == '\n')
+        g_string_truncate(all, all->len - 1);
+    out->damaged_chunks = all->len > 0 ? g_strsplit(all->str, "\n", -1) : g_new0(char *, 1);
+    return TRUE;
 }

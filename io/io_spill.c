@@ -222,9 +222,10 @@ gboolean prism_spill_read_column_internal(int fd, const char *path,
         g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
                     "%s: spill record at byte %" G_GUINT64_FORMAT
                     " (rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
-                    ") fails its checksum in column '%s'; the partial run is damaged, start "
-                    "over with --force",
-                    path, rec->offset, rec->first, rec->first + rec->n, schema->cols[col].name);
+                    ") fails its checksum in column '%s': the record is damaged; rerun with "
+                    "--resume --drop-damaged to recompute its rows",
+                    path, rec->offset, rec->first, rec->first + rec->n - 1,
+                    schema->cols[col].name);
         return FALSE;
     }
     if (hi > lo)

@@ -8,7 +8,7 @@
  *                    cluster, training, knobs, space, objectives, grid), schema_version,
  *                    rows, status ("complete" | "incomplete").
  *   /landscape/<c>   one 1-D dataset per column, one row per strategy in global-index
- *                    order, feasible or not; chunked, shuffle + deflate.
+ *                    order, feasible or not; chunked, shuffle + deflate + Fletcher32.
  *   /pareto/<c>      the fronts: an `index` column (global row index) + every column.
  *   /topk/<c>        the best rows, same layout, plus `rank`.
  *   /grid/<f>        grid sweeps only: one row per grid point (row offsets and setup).
@@ -109,6 +109,9 @@ typedef struct PrismLandscapeOptions {
     gboolean force;        /**< replace an existing output (and any partial state) */
     gboolean resume;       /**< continue NAME.partial if it exists */
     gboolean fsync;        /**< fdatasync every spill record (default TRUE) */
+    gboolean drop_damaged; /**< with resume: check every earlier spill record's CRCs first and
+                                drop a damaged one (with the rest of its file) so its rows
+                                are recomputed */
 } PrismLandscapeOptions;
 
 /** Fill @p opts with the defaults above. Not collective. */
@@ -159,11 +162,16 @@ void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *
 void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n);
 
 /**
- * Check the output path before any work: NAME must not exist (unless force); a
- * NAME.partial from an interrupted run needs resume (or force). Creates NAME.partial
- * (attributes, status "incomplete") and the spill folder NAME.partial.spill/.
- * Collective: yes. Errors: PRISM_INPUT_ERROR_OUTPUT naming the path and the way out
- * (exists, unwritable folder, partial run of a different input), PRISM_RUNTIME_ERROR_IO.
+ * Check the output path before any work: NAME, NAME.partial and NAME.partial.lock must be
+ * regular files or absent and NAME.partial.spill a folder or absent (devices, FIFOs,
+ * sockets, folders and symbolic links are refused even with force); NAME must not exist
+ * (unless force); a NAME.partial from an interrupted run needs resume (or force). Then
+ * rank 0 takes the lock NAME.partial.lock (held until finish renames the file, or until
+ * prism_landscape_free) before anything is deleted. Creates NAME.partial (attributes,
+ * status "incomplete") and the spill folder NAME.partial.spill/. Collective: yes.
+ * Errors: PRISM_INPUT_ERROR_OUTPUT naming the path and the way out (exists, not a
+ * regular file, a symbolic link, locked by another writer (its pid, host and start
+ * time), unwritable folder, partial run of a different input), PRISM_RUNTIME_ERROR_IO.
  */
 gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error);
 
@@ -174,6 +182,31 @@ gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error);
  * end() writes the last record (collective: agrees on errors).
  */
 PrismRowSink prism_landscape_sink(PrismLandscape *ls);
+
+/** The disk a sweep needs and what the output's folder has (prism_landscape_disk_plan). */
+typedef struct PrismLandscapeDiskPlan {
+    uint64_t rows;           /**< rows of the sweep */
+    uint64_t row_bytes;      /**< raw bytes of one row in the spill records */
+    uint64_t spill_bytes;    /**< the spill records of every row (headers included) */
+    uint64_t file_bytes;     /**< the final file, estimated (io/README.md, "Disk") */
+    uint64_t reusable_bytes; /**< an earlier spill folder: reused by --resume, freed by --force */
+    uint64_t need_bytes;     /**< spill + file - reusable: the peak, just before the rename */
+    uint64_t free_bytes;     /**< statvfs f_bavail x f_frsize of the output's folder */
+    gboolean free_known;     /**< FALSE when statvfs failed (the check is then skipped) */
+} PrismLandscapeDiskPlan;
+
+/**
+ * Estimate the disk a sweep of @p rows rows needs next to the output and measure the free
+ * space of its folder (rank 0; every rank gets the same plan). The file estimate is
+ * PRISM_LANDSCAPE_FILE_BYTES_PER_ROW per row with compression (the raw row without),
+ * plus 1 MiB for attributes and the small tables. Touches nothing. Collective: yes.
+ * Errors: PRISM_INPUT_ERROR_OUTPUT when -o names a node prism never writes (a device, a
+ * FIFO, a socket, a folder, a symbolic link: prism_landscape_prepare's checks).
+ */
+gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLandscapeDiskPlan *plan,
+                                   GError **error);
+/** Bytes per row the file estimate assumes at deflate >= 1 (measured: 24.0-28.2). */
+#define PRISM_LANDSCAPE_FILE_BYTES_PER_ROW 32
 
 /** Rows this rank skipped because an earlier session had persisted them. */
 uint64_t prism_landscape_rows_skipped(const PrismLandscape *ls);
@@ -261,6 +294,27 @@ PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f);
  */
 gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices,
                                         size_t n, double *out, GError **error);
+
+/** What prism_landscape_file_verify() found. */
+typedef struct PrismLandscapeVerify {
+    uint64_t datasets;      /**< /landscape datasets checked */
+    uint64_t chunks;        /**< chunks read (a contiguous dataset counts as one) */
+    uint64_t damaged;       /**< chunks that could not be read back */
+    gboolean checksummed;   /**< every dataset stores Fletcher32 checksums (deflate >= 1) */
+    char **damaged_chunks;  /**< "/landscape/COL rows A..B (chunk K of N) WHY", every rank */
+} PrismLandscapeVerify;
+
+/**
+ * Read back every chunk of every /landscape dataset (rank r reads chunks r, r + size, ...
+ * in collective reads) and list those that fail: with Fletcher32 (written since this
+ * check exists, deflate >= 1) any flipped bit of a stored chunk is found; older or
+ * deflate-0 files only fail where decompression fails (checksummed is FALSE then).
+ * Collective: yes. Errors: PRISM_RUNTIME_ERROR_HDF5 when a dataset cannot be opened.
+ * Ownership: prism_landscape_verify_clear().
+ */
+gboolean prism_landscape_file_verify(PrismLandscapeFile *f, PrismLandscapeVerify *out,
+                                     GError **error);
+void prism_landscape_verify_clear(PrismLandscapeVerify *v);
 
 /* Fronts recomputed from a stored landscape (`prism pareto FILE`). */
 

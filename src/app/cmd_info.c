@@ -160,13 +160,29 @@ static const char *attr(const PrismLandscapeFile *f, const char *name)
     return v ? v : "";
 }
 
+/* --verify: the chunk check's result (v->chunks == 0: not asked for). */
+static void print_verify(FILE *out, const PrismLandscapeVerify *v)
+{
+    if (v->datasets == 0)
+        return;
+    fprintf(out, "verify:     %" G_GUINT64_FORMAT " chunks of %" G_GUINT64_FORMAT
+                 " datasets read back, %" G_GUINT64_FORMAT " damaged%s\n",
+            v->chunks, v->datasets, v->damaged,
+            v->checksummed ? " (Fletcher32 checksums)"
+                           : " (no checksums stored: only undecodable chunks are found)");
+    for (char **d = v->damaged_chunks; d && *d; d++)
+        fprintf(out, "  DAMAGED   %s\n", *d);
+}
+
 static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const Counts *c,
                        gboolean partial_ok, uint64_t persisted, uint64_t total,
-                       uint32_t sessions)
+                       uint32_t sessions, const PrismLandscapeVerify *v)
 {
     gboolean complete = strcmp(attr(f, "status"), "complete") == 0;
     fprintf(out, "file:       %s (%s)\n", path,
-            complete ? "complete" : "INCOMPLETE: an interrupted or running sweep");
+            v->damaged > 0 ? "DAMAGED: chunks fail their check, see verify below"
+            : complete     ? "complete"
+                           : "INCOMPLETE: an interrupted or running sweep");
     if (!complete && partial_ok)
         fprintf(out, "progress:   %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                      " rows persisted after %u session%s; continue with the same command "
@@ -252,10 +268,12 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
         }
         fprintf(out, "\n");
     }
+    print_verify(out, v);
 }
 
 static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const Counts *c,
-                       gboolean partial_ok, uint64_t persisted, uint64_t total)
+                       gboolean partial_ok, uint64_t persisted, uint64_t total,
+                       const PrismLandscapeVerify *ver)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
@@ -317,6 +335,22 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    if (ver->datasets > 0) {
+        json_builder_set_member_name(b, "verify");
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "chunks");
+        json_builder_add_int_value(b, (gint64)ver->chunks);
+        json_builder_set_member_name(b, "damaged");
+        json_builder_add_int_value(b, (gint64)ver->damaged);
+        json_builder_set_member_name(b, "checksummed");
+        json_builder_add_boolean_value(b, ver->checksummed);
+        json_builder_set_member_name(b, "damaged_chunks");
+        json_builder_begin_array(b);
+        for (char **d = ver->damaged_chunks; d && *d; d++)
+            json_builder_add_string_value(b, *d);
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
     json_builder_end_object(b);
     prism_app_print_json(out, b);
 }
@@ -329,6 +363,13 @@ gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error)
                                       "counts (feasible, by reason, per grid\npoint) and "
                                       "columns of a file written by `prism sweep`, or the "
                                       "progress of\nan unfinished FILE.partial.");
+    gboolean verify = FALSE;
+    const GOptionEntry entries[] = {
+        {"verify", 0, 0, G_OPTION_ARG_NONE, &verify,
+         "read back every chunk of /landscape and check its checksum; a damaged file exits 2",
+         NULL},
+        {NULL}};
+    g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
     if (ok && argc != 2) {
@@ -339,9 +380,12 @@ gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error)
     }
     PrismLandscapeFile *f = NULL;
     Counts c = {0};
+    PrismLandscapeVerify v = {0};
     if (ok) {
         f = prism_landscape_file_open(comm, argv[1], error);
-        ok = f != NULL && count_rows(f, &c, error) && read_grid(f, &c, error);
+        ok = f != NULL && (!verify || prism_landscape_file_verify(f, &v, error));
+        /* The row counts read columns that may be the damaged ones: report those instead. */
+        ok = ok && (v.damaged > 0 || count_rows(f, &c, error)) && read_grid(f, &c, error);
     }
     FILE *out = prism_app_out(comm);
     if (ok && out != NULL) {
@@ -351,10 +395,20 @@ gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error)
         gboolean partial_ok = !complete && prism_landscape_partial_progress(
                                                argv[1], &persisted, &total, &sessions, NULL);
         if (o.json)
-            print_json(out, argv[1], f, &c, partial_ok, persisted, total);
+            print_json(out, argv[1], f, &c, partial_ok, persisted, total, &v);
         else
-            print_text(out, argv[1], f, &c, partial_ok, persisted, total, sessions);
+            print_text(out, argv[1], f, &c, partial_ok, persisted, total, sessions, &v);
     }
+    if (ok && v.damaged > 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                    "%s is damaged: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                    " chunks of /landscape fail their check (first: %s); rerun the sweep to "
+                    "rewrite it",
+                    argv[1], v.damaged, v.chunks,
+                    v.damaged_chunks && v.damaged_chunks[0] ? v.damaged_chunks[0] : "?");
+        ok = FALSE;
+    }
+    prism_landscape_verify_clear(&v);
     counts_clear(&c);
     prism_landscape_file_close(f);
     prism_common_options_clear(&o);

@@ -30,7 +30,7 @@ typedef struct {
     PrismCommonOptions common;
     PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     char *grid;
-    gboolean resume, no_landscape, no_fsync;
+    gboolean resume, no_landscape, no_fsync, count, no_disk_check, drop_damaged;
     gint deflate;
     gint64 chunk, spill_rows, round_rows;
 } SweepOptions;
@@ -428,6 +428,7 @@ static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *
     lo->force = o->common.force;
     lo->resume = o->resume;
     lo->fsync = !o->no_fsync;
+    lo->drop_damaged = o->drop_damaged;
     return TRUE;
 }
 
@@ -497,6 +498,39 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
 }
 
 /*
+ * Rows, estimated spill and file size, and free disk (io.h prism_landscape_disk_plan);
+ * refuses (exit 2) when the output's folder cannot hold the sweep, unless
+ * --no-disk-check. Collective: the plan is rank 0's, broadcast; only rank 0 prints.
+ */
+static gboolean disk_check(const SweepOptions *o, const Sweep *s, PrismLandscape *ls,
+                           const char *path, FILE *out, GError **error)
+{
+    uint64_t rows = 0;
+    for (guint i = 0; i < s->points->len; i++)
+        rows += prism_space_size(g_array_index(s->points, Point, i).space);
+    PrismLandscapeDiskPlan plan;
+    if (!prism_landscape_disk_plan(ls, rows, &plan, error))
+        return FALSE;
+    g_autofree char *dir = g_path_get_dirname(path);
+    g_autofree char *spill = g_format_size(plan.spill_bytes);
+    g_autofree char *file = g_format_size(plan.file_bytes);
+    g_autofree char *need = g_format_size(plan.need_bytes);
+    g_autofree char *avail = plan.free_known ? g_format_size(plan.free_bytes) : g_strdup("?");
+    if (out)
+        fprintf(out,
+                "prism sweep: %" G_GUINT64_FORMAT " rows; spill %s (%" G_GUINT64_FORMAT
+                " B/row, removed at the end), file ~%s; needs ~%s, %s free in %s\n",
+                rows, spill, plan.row_bytes, file, need, avail, dir);
+    if (o->no_disk_check || !plan.free_known || plan.need_bytes <= plan.free_bytes)
+        return TRUE;
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
+                "-o %s: the sweep needs about %s in %s (spill %s + file %s) but only %s is "
+                "free; free some space, write elsewhere with -o, or pass --no-disk-check",
+                path, need, dir, spill, file, avail);
+    return FALSE;
+}
+
+/*
  * The landscape could not be closed after a failed parallel HDF5 write (io.h,
  * prism_landscape_unrecoverable): every rank already holds the agreed error, so rank 0
  * prints it and the job ends with MPI_Abort (exit status 1) instead of hanging in a
@@ -541,6 +575,10 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     ls = prism_landscape_new(comm, path, schema, &lo);
     add_attrs(ls, &s, argc, argv);
     set_grid_table(ls, &s);
+    if (!disk_check(o, &s, ls, path, out, &local) || o->count) {
+        ok = local == NULL;
+        goto done;
+    }
     if (!prism_landscape_prepare(ls, &local))
         goto done;
     PrismRowSink sink = prism_landscape_sink(ls);
@@ -598,6 +636,14 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
          "HDF5 chunk length in rows (default 65536)", "ROWS"},
         {"spill-rows", 0, 0, G_OPTION_ARG_INT64, &o.spill_rows,
          "rows per spill record: the most a SIGKILL can lose per rank (default 65536)", "ROWS"},
+        {"count", 0, 0, G_OPTION_ARG_NONE, &o.count,
+         "print the rows, the estimated spill and file size and the free disk; run nothing",
+         NULL},
+        {"no-disk-check", 0, 0, G_OPTION_ARG_NONE, &o.no_disk_check,
+         "run even when the output's folder looks too small for the spill and the file", NULL},
+        {"drop-damaged", 0, 0, G_OPTION_ARG_NONE, &o.drop_damaged,
+         "with --resume: drop damaged spill records (CRC check) and recompute their rows",
+         NULL},
         {"no-fsync", 0, 0, G_OPTION_ARG_NONE, &o.no_fsync,
          "do not fsync spill records (faster; a machine crash may cost a resume)", NULL},
         {"round-rows", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &o.round_rows,
@@ -628,6 +674,12 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
                     "--resume and --force contradict each other: --resume continues the "
                     "partial run, --force discards it");
+        ok = FALSE;
+    }
+    if (ok && o.drop_damaged && !o.resume) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--drop-damaged only applies to --resume (it drops damaged spill records "
+                    "of the interrupted run so that their rows are recomputed)");
         ok = FALSE;
     }
     if (ok)

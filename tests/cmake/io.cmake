@@ -10,3 +10,9 @@ prism_add_cli_test(cli_sweep SCRIPT tests/cli/sweep.sh LABELS io TIMEOUT 240)
 prism_add_cli_test(cli_sweep_resume SCRIPT tests/cli/sweep_resume.sh LABELS "io;mpi" TIMEOUT 240)
 prism_add_cli_test(cli_sweep_nospace SCRIPT tests/cli/sweep_nospace.sh LABELS "io;mpi" TIMEOUT 180)
 prism_add_cli_test(cli_sweep_scripts SCRIPT tests/cli/sweep_scripts.sh LABELS io TIMEOUT 240)
+# Every HDF5 call in io/ goes through PRISM_H5_TRY (the error capture of io-internal.h).
+add_test(NAME io_h5_try_scan
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/support/h5_try_scan.py ${CMAKE_SOURCE_DIR}/io)
+set_tests_properties(io_h5_try_scan PROPERTIES LABELS io TIMEOUT 30)
+prism_add_cli_test(cli_sweep_safety SCRIPT tests/cli/sweep_safety.sh LABELS io TIMEOUT 90)
+prism_add_cli_test(cli_sweep_integrity SCRIPT tests/cli/sweep_integrity.sh LABELS io TIMEOUT 90)
