@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <prism/core.h>
+#include <prism/cost_json.h>
 
 #include "cost-internal.h"
 

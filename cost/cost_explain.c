@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <prism/core.h>
+#include <prism/cost_json.h>
 
 #include "cost-internal.h"
 #include "cost-terms.h"
@@ -322,13 +323,8 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
     }
     json_builder_end_object(b);
     json_builder_end_object(b);
-    return prism_cost_json_to_string(b, TRUE);
-}
-
-char *prism_cost_json_to_string(JsonBuilder *b, gboolean pretty)
-{
     g_autoptr(JsonNode) root = json_builder_get_root(b);
-    return prism_json_to_string(root, pretty);
+    return prism_json_to_string(root, TRUE);
 }
 
 char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s,

@@ -25,7 +25,6 @@
 #include <stdint.h>
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
 
 #include <prism/cluster.h>
 #include <prism/knobs.h>
@@ -177,14 +176,8 @@ void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const 
 gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
                              double cols[PRISM_COL_COUNT], GError **error);
 
-/**
- * Add the metric members of `prism explain --json` (memory{...}, time{...},
- * flops_per_device, bytes_per_level, mfu, hfu, tokens_per_s, feasible, reason) for one
- * row of columns to an open JSON object. Used by explain, plan and pareto so the keys
- * are the same everywhere.
- */
-void prism_cost_metrics_to_json(const PrismCostModel *cm, const double cols[PRISM_COL_COUNT],
-                                JsonBuilder *b);
+/* The JSON members of an evaluated row (prism_cost_metrics_to_json,
+ * prism_cost_strategy_to_json) are in <prism/cost_json.h>. */
 
 /**
  * `prism explain`: every named term with formula text, unit and value, per stage where
@@ -285,13 +278,6 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
                                 PrismLayerTerms *out, GError **error);
 
 /**
- * The builder's JSON text. Works around json-glib 1.6, which prints doubles such as
- * 3e-09 as the invalid "3e-09.0": use this (not json_generator_to_data) for any JSON
- * holding doubles. Not collective. Ownership: g_free().
- */
-char *prism_cost_json_to_string(JsonBuilder *b, gboolean pretty);
-
-/**
  * `prism validate`: predict every fully specified row of a measurement CSV (the layout of
  * shared/validation/measured.csv) and return the report: predicted vs measured peak
  * memory, step time, TFLOP/s per GPU and MFU per row, the mean and worst absolute
@@ -342,10 +328,6 @@ typedef gboolean (*PrismValidatePlanFn)(const PrismValidatePlan *req, void *user
  */
 char *prism_validate_report_planned(const char *path, const PrismKnobs *user,
                                     PrismValidatePlanFn plan, void *plan_user, GError **error);
-
-/** Add every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an
- *  open JSON object; recompute and schedule as names. Not collective. */
-void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLayout, prism_layout_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismCostModel, prism_cost_model_free)

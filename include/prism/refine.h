@@ -33,10 +33,8 @@
 #define PRISM_REFINE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
 
 #include <prism/cost.h>
 #include <prism/strategy.h>
@@ -137,12 +135,8 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
 GPtrArray *prism_refine_run(const PrismCostModel *cm, const PrismStrategy *strategies, size_t n,
                             GError **error);
 
-/** Human-readable report: per strategy, layers per stage (and chunk), recompute per
- *  stage, step time and peak memory before and after, gain. */
-void prism_refine_print(FILE *out, const PrismCostModel *cm, const GPtrArray *results);
-
-/** Add "refine": [...] entries (one object per result) to an open JSON object. */
-void prism_refine_to_json(const PrismCostModel *cm, const GPtrArray *results, JsonBuilder *b);
+/* The text and JSON reports of the results are rendered by the CLI
+ * (src/app/app_render.c); nothing here prints. */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismRefineSolution, prism_refine_solution_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismRefineResult, prism_refine_result_free)

@@ -21,6 +21,7 @@
 #include <prism/core.h>
 #include <prism/cluster.h>
 #include <prism/cost.h>
+#include <prism/diagnose.h>
 #include <prism/knobs.h>
 #include <prism/model.h>
 #include <prism/search.h>
@@ -184,6 +185,30 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c);
 
 /** Print the builder's root as pretty JSON plus a newline (the builder is a JsonBuilder *). */
 void prism_app_print_json(FILE *out, void *json_builder);
+
+/* Rendering of library data (app_render.c). Not collective; print on rank 0. */
+
+/** A strategy as "dp=..,tp=..", with a leading "devices=N," when @p with_devices.
+ *  Ownership: g_free(). */
+char *prism_app_strategy_text(const PrismStrategy *s, gboolean with_devices);
+/** One evaluated row as a JSON object appended to @p b: "index", every dim, "strategy"
+ *  and the metric members of `prism explain --json`. */
+void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
+                        const PrismStrategy *s, const double cols[PRISM_COL_COUNT]);
+/** The "what would make room" lines of a diagnosis (diagnose.h), in print order.
+ *  Ownership: g_ptr_array_unref(). */
+GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d);
+/** "Nothing fits in ...": the closest table, the memory of #1 and the suggestions. */
+void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d);
+/** The "closest" and "suggestions" members, added to an open JSON object. */
+void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d);
+/** The one-line PRISM_INPUT_ERROR_INFEASIBLE error: the closest peak, by how much it is
+ *  over, and the first suggestion. */
+void prism_app_diagnosis_error(const PrismDiagnosis *d, GError **error);
+/** `plan --refine K` as text (a GPtrArray of PrismRefineResult, refine.h). */
+void prism_app_refine_text(FILE *out, const GPtrArray *results);
+/** The "refine": [...] member, added to an open JSON object. */
+void prism_app_refine_json(JsonBuilder *b, const GPtrArray *results);
 
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);

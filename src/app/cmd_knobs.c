@@ -35,8 +35,7 @@ static void print_json(FILE *f, const PrismKnobs *k)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    g_autofree char *text = prism_cost_json_to_string(b, TRUE);
-    fprintf(f, "%s\n", text);
+    prism_app_print_json(f, b);
 }
 
 gboolean prism_cmd_knobs(PrismComm *comm, int argc, char **argv, GError **error)

@@ -13,7 +13,6 @@
 #include "app-internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
@@ -21,6 +20,7 @@
 #include <prism/refine.h>
 
 #include <prism/cost.h>
+#include <prism/diagnose.h>
 #include <prism/search.h>
 #include <prism/space.h>
 
@@ -48,12 +48,6 @@ typedef struct {
     const PrismSearchResult *res;
     double usable; /* budget - margin, bytes */
 } Report;
-
-static char *strategy_text(const PrismStrategy *s, gboolean with_devices)
-{
-    g_autofree char *t = prism_strategy_format(s);
-    return with_devices ? g_strdup_printf("devices=%u,%s", s->devices, t) : g_steal_pointer(&t);
-}
 
 static char *si_text(double v)
 {
@@ -121,7 +115,7 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
         double c[PRISM_COL_COUNT];
         if (!row(r, prism_topk_index(top, i), &s, c, error))
             return FALSE;
-        g_autofree char *st = strategy_text(&s, wide);
+        g_autofree char *st = prism_app_strategy_text(&s, wide);
         g_autofree char *tok = si_text(c[PRISM_COL_TOKENS_PER_S]);
         g_autofree char *mem =
             g_strdup_printf("%.1f/%.1f", c[PRISM_COL_MEM_PEAK] / GIB, r->usable / GIB);
@@ -265,7 +259,7 @@ static gboolean print_front(FILE *out, const Report *r, GError **error)
             else
                 fprintf(out, " %14.6g", v);
         }
-        g_autofree char *st = strategy_text(&s, wide);
+        g_autofree char *st = prism_app_strategy_text(&s, wide);
         fprintf(out, "  %s\n", st);
     }
     if (prism_front_size(f) > FRONT_TEXT_MAX)
@@ -280,24 +274,7 @@ static gboolean json_entry(JsonBuilder *b, const Report *r, uint64_t index, GErr
     double c[PRISM_COL_COUNT];
     if (!row(r, index, &s, c, error))
         return FALSE;
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "index");
-    json_builder_add_int_value(b, (gint64)index);
-    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
-        json_builder_set_member_name(b, prism_dim_name((PrismDim)d));
-        uint64_t v = prism_strategy_dim(&s, (PrismDim)d);
-        if (d == PRISM_DIM_SCHEDULE || d == PRISM_DIM_RECOMPUTE) {
-            g_autofree char *t = prism_dim_value_text((PrismDim)d, v);
-            json_builder_add_string_value(b, t);
-        } else {
-            json_builder_add_int_value(b, (gint64)v);
-        }
-    }
-    g_autofree char *st = prism_strategy_format(&s);
-    json_builder_set_member_name(b, "strategy");
-    json_builder_add_string_value(b, st);
-    prism_cost_metrics_to_json(r->cm, c, b);
-    json_builder_end_object(b);
+    prism_app_row_json(b, r->cm, index, &s, c);
     return TRUE;
 }
 
@@ -350,175 +327,21 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
             return FALSE;
     json_builder_end_array(b);
     if (refined != NULL)
-        prism_refine_to_json(r->cm, refined, b);
+        prism_app_refine_json(b, refined);
     json_builder_end_object(b);
     prism_app_print_json(out, b);
     return TRUE;
 }
 
-/* What would make room when nothing fits: collective what-if searches. */
-typedef struct {
-    uint32_t devices;  /* 0 = no larger device count helped (up to 8x) */
-    uint64_t tried;    /* the largest device count tried (0: none fits in uint32) */
-    uint64_t feasible; /* strategies that fit with that many devices */
-    double best_step;
-    gboolean relaxed_tried;
-    uint64_t relaxed_feasible; /* without the filters, same devices */
-    double relaxed_best_step;
-} WhatIf;
-
-static gboolean what_if_search(PrismComm *comm, const PrismInputs *in, const PrismCostModel *cm,
-                               const uint32_t *devices, size_t n_devices,
-                               const PrismSpaceFilter *filter, const PrismKernelTable *kt,
-                               uint64_t *feasible, double *best, GError **error)
-{
-    *feasible = 0;
-    *best = NAN;
-    GError *local = NULL;
-    g_autoptr(PrismSpace) space =
-        prism_space_new(in->model, &in->training, devices, n_devices, filter, &local);
-    if (space == NULL) { /* an empty space simply does not help; same on every rank */
-        g_clear_error(&local);
-        return TRUE;
-    }
-    PrismSearchJob job = {.cm = cm, .space = space};
-    PrismSearchOptions opt;
-    prism_search_options_init(&opt);
-    opt.top_k = 1;
-    opt.kt = kt;
-    g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
-    if (res == NULL)
-        return FALSE;
-    *feasible = prism_search_result_feasible(res);
-    if (prism_topk_size(prism_search_result_top(res, 0)) > 0)
-        *best = prism_topk_key(prism_search_result_top(res, 0), 0);
-    return TRUE;
-}
-
-static gboolean explore_what_if(PrismComm *comm, const Report *r, const PrismKernelTable *kt,
-                                WhatIf *w, GError **error)
-{
-    memset(w, 0, sizeof *w);
-    size_t nd = 0;
-    const uint32_t *dev = prism_space_devices(r->job->space, &nd);
-    for (uint64_t f = 2; f <= 8; f *= 2) {
-        uint64_t n = dev[nd - 1] * f;
-        if (n > G_MAXUINT32)
-            break;
-        uint32_t n32 = (uint32_t)n;
-        w->tried = n;
-        uint64_t feas = 0;
-        double best = NAN;
-        if (!what_if_search(comm, r->in, r->cm, &n32, 1, r->filter, kt, &feas, &best, error))
-            return FALSE;
-        if (feas > 0) {
-            w->devices = n32;
-            w->feasible = feas;
-            w->best_step = best;
-            break;
-        }
-    }
-    g_autofree char *filt = prism_space_filter_describe(r->filter);
-    if (*filt) {
-        w->relaxed_tried = TRUE;
-        if (!what_if_search(comm, r->in, r->cm, dev, nd, NULL, kt, &w->relaxed_feasible,
-                            &w->relaxed_best_step, error))
-            return FALSE;
-    }
-    return TRUE;
-}
-
-static void add_suggestion(GPtrArray *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void add_suggestion(GPtrArray *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_ptr_array_add(s, g_strdup_vprintf(fmt, ap));
-    va_end(ap);
-}
-
-/* Suggestions from the closest strategy and the what-if searches. */
-static GPtrArray *suggestions(const Report *r, const PrismStrategy *s, const double *c,
-                              const WhatIf *w)
-{
-    size_t nd = 0;
-    const uint32_t *dev = prism_space_devices(r->job->space, &nd);
-    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-    double margin = prism_cost_model_knobs(r->cm)->v[PRISM_KNOB_MEM_MARGIN];
-    double statics = c[PRISM_COL_MEM_PARAMS] + c[PRISM_COL_MEM_GRADS] + c[PRISM_COL_MEM_OPTIMIZER];
-    if (w->devices)
-        add_suggestion(out,
-                       "more devices: with --devices %u, %" G_GUINT64_FORMAT
-                       " strategies fit (best step time %.4g s)",
-                       w->devices, w->feasible, w->best_step);
-    else if (w->tried > 0)
-        add_suggestion(out,
-                       "more devices: even %" G_GUINT64_FORMAT "x the devices (%" G_GUINT64_FORMAT
-                       ") fit nothing with these settings",
-                       w->tried / dev[nd - 1], w->tried);
-    else
-        add_suggestion(out, "more devices: %u is already the largest device count prism "
-                            "takes",
-                       dev[nd - 1]);
-    if (w->relaxed_tried) {
-        if (w->relaxed_feasible > 0)
-            add_suggestion(out,
-                           "drop the filters (--fix/--range/--only): %" G_GUINT64_FORMAT
-                           " strategies of the unrestricted space fit (best step time "
-                           "%.4g s)",
-                           w->relaxed_feasible, w->relaxed_best_step);
-        else
-            add_suggestion(out, "the filters are not the cause: the unrestricted space has "
-                                "no fitting strategy either");
-    }
-    add_suggestion(out,
-                   "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
-                   "the %.1f GiB margin (knob mem_margin)",
-                   ceil(10 * (c[PRISM_COL_MEM_PEAK] + margin) / GIB) / 10,
-                   c[PRISM_COL_MEM_PEAK] / GIB, margin / GIB);
-    if (statics > r->usable)
-        add_suggestion(out,
-                       "model states (params + grads + optimizer) alone take %.1f GiB per "
-                       "device even in the closest strategy (tp=%u, pp=%u, zero=%u): "
-                       "shard over more devices",
-                       statics / GIB, s->tp, s->pp, (unsigned)s->zero);
-    else
-        add_suggestion(out,
-                       "activations take %.1f GiB in the closest strategy (mbs=%u, "
-                       "recompute=%s): a shorter --seq, or more tp/cp/pp (more devices)",
-                       c[PRISM_COL_MEM_ACTIVATIONS] / GIB, s->mbs,
-                       prism_recompute_name((PrismRecompute)s->recompute));
-    static const struct {
-        PrismDim dim;
-        const char *what;
-    } savers[] = {{PRISM_DIM_MBS, "mbs=1"},
-                  {PRISM_DIM_RECOMPUTE, "recompute=full"},
-                  {PRISM_DIM_ZERO, "zero=3"},
-                  {PRISM_DIM_TP, "larger tp"},
-                  {PRISM_DIM_PP, "larger pp"}};
-    for (size_t i = 0; i < G_N_ELEMENTS(savers); i++)
-        if (prism_space_filter_restricts(r->filter, savers[i].dim))
-            add_suggestion(out, "your filter on %s may exclude %s, which saves memory",
-                           prism_dim_name(savers[i].dim), savers[i].what);
-    return out;
-}
-
+/* Nothing fits: the diagnosis (collective what-if searches, diagnose.h) as text or JSON,
+ * and the one-line error that makes the exit status 2. */
 static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, const Report *r,
                                     const PrismKernelTable *kt, GError **error)
 {
-    WhatIf w;
-    if (!explore_what_if(comm, r, kt, &w, error))
+    g_autoptr(PrismDiagnosis) d =
+        prism_diagnose_run(comm, r->job, 1, 0, r->res, r->filter, kt, error);
+    if (d == NULL)
         return FALSE;
-    const PrismTopK *cl = prism_search_result_closest(r->res, 0);
-    PrismStrategy s0 = {0};
-    double c0[PRISM_COL_COUNT] = {0};
-    if (prism_topk_size(cl) == 0 || !row(r, prism_topk_index(cl, 0), &s0, c0, error)) {
-        if (error && *error == NULL)
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
-                        "nothing fits and no strategy has a finite peak memory");
-        return FALSE;
-    }
-    g_autoptr(GPtrArray) sug = suggestions(r, &s0, c0, &w);
     if (out != NULL && json) {
         g_autoptr(JsonBuilder) b = json_builder_new();
         json_builder_begin_object(b);
@@ -529,51 +352,13 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
         json_builder_set_member_name(b, "front");
         json_builder_begin_array(b);
         json_builder_end_array(b);
-        json_builder_set_member_name(b, "closest");
-        json_builder_begin_array(b);
-        for (size_t i = 0; i < prism_topk_size(cl); i++)
-            if (!json_entry(b, r, prism_topk_index(cl, i), error))
-                return FALSE;
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "suggestions");
-        json_builder_begin_array(b);
-        for (guint i = 0; i < sug->len; i++)
-            json_builder_add_string_value(b, g_ptr_array_index(sug, i));
-        json_builder_end_array(b);
+        prism_app_diagnosis_json(b, r->cm, d);
         json_builder_end_object(b);
         prism_app_print_json(out, b);
     } else if (out != NULL) {
-        fprintf(out,
-                "\nNothing fits in %.1f GiB usable per device. Closest strategies "
-                "(lowest peak memory):\n",
-                r->usable / GIB);
-        fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "peak GiB", "over GiB", "reason", "strategy");
-        gboolean wide = devices_vary(r);
-        for (size_t i = 0; i < prism_topk_size(cl); i++) {
-            PrismStrategy s;
-            double c[PRISM_COL_COUNT];
-            if (!row(r, prism_topk_index(cl, i), &s, c, error))
-                return FALSE;
-            g_autofree char *st = strategy_text(&s, wide);
-            fprintf(out, "%3zu %10.2f %+10.2f %16s  %s\n", i + 1, c[PRISM_COL_MEM_PEAK] / GIB,
-                    (c[PRISM_COL_MEM_PEAK] - r->usable) / GIB,
-                    prism_reason_name((PrismReason)(int)c[PRISM_COL_REASON]), st);
-        }
-        fprintf(out,
-                "Memory of #1: params %.1f, grads %.1f, optimizer %.1f, activations "
-                "%.1f, buffers %.1f GiB\nWhat would make room:\n",
-                c0[PRISM_COL_MEM_PARAMS] / GIB, c0[PRISM_COL_MEM_GRADS] / GIB,
-                c0[PRISM_COL_MEM_OPTIMIZER] / GIB, c0[PRISM_COL_MEM_ACTIVATIONS] / GIB,
-                c0[PRISM_COL_MEM_COMM_BUFFERS] / GIB);
-        for (guint i = 0; i < sug->len; i++)
-            fprintf(out, "  - %s\n", (const char *)g_ptr_array_index(sug, i));
+        prism_app_diagnosis_text(out, d);
     }
-    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
-                "nothing fits: the closest strategy needs %.1f GiB per device, %.1f GiB over "
-                "the %.1f GiB usable (%s); %s",
-                c0[PRISM_COL_MEM_PEAK] / GIB, (c0[PRISM_COL_MEM_PEAK] - r->usable) / GIB,
-                r->usable / GIB, prism_reason_name((PrismReason)(int)c0[PRISM_COL_REASON]),
-                (const char *)g_ptr_array_index(sug, 0));
+    prism_app_diagnosis_error(d, error);
     return FALSE;
 }
 
@@ -669,7 +454,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
             ok = print_top(out, &r, &local) && print_why(out, &r, &local) &&
                  print_front(out, &r, &local);
             if (ok && refined != NULL)
-                prism_refine_print(out, cm, refined);
+                prism_app_refine_text(out, refined);
         }
     } else {
         ok = TRUE;

@@ -20,6 +20,7 @@
 #include <json-glib/json-glib.h>
 
 #include <prism/cost.h>
+#include <prism/diagnose.h>
 #include <prism/io.h>
 #include <prism/search.h>
 #include <prism/space.h>
@@ -531,6 +532,35 @@ static gboolean disk_check(const SweepOptions *o, const Sweep *s, PrismLandscape
 }
 
 /*
+ * Nothing feasible in the whole landscape: the file is complete (every row is the record
+ * a user may query), then the same diagnosis as `prism plan` (diagnose.h), for the setup
+ * whose closest strategy has the lowest peak memory, and exit status 2. Collective.
+ * Returns FALSE with the error (PRISM_INPUT_ERROR_INFEASIBLE, or the diagnosis' own).
+ */
+static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
+                                    const PrismSearchResult *res, const PrismKernelTable *kt,
+                                    GError **error)
+{
+    size_t job = prism_diagnose_closest_job(res, s->points->len);
+    g_autoptr(PrismDiagnosis) d =
+        prism_diagnose_run(comm, s->jobs, s->points->len, job, res, s->filter, kt, error);
+    if (d == NULL)
+        return FALSE;
+    if (out != NULL && s->grid != NULL) {
+        const Point *p = &g_array_index(s->points, Point, job);
+        fprintf(out,
+                "\nNo point of grid %s has a feasible strategy; the closest is point %zu (%s "
+                "on %u x %s, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT "):\n",
+                s->grid->path, job, p->model_name, p->devices[0], p->cluster_name,
+                p->training.gbs, p->training.seq);
+    }
+    if (out != NULL)
+        prism_app_diagnosis_text(out, d);
+    prism_app_diagnosis_error(d, error);
+    return FALSE;
+}
+
+/*
  * The landscape could not be closed after a failed parallel HDF5 write (io.h,
  * prism_landscape_unrecoverable): every rank already holds the agreed error, so rank 0
  * prints it and the job ends with MPI_Abort (exit status 1) instead of hanging in a
@@ -607,7 +637,8 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
         goto done;
     if (out)
         print_summary(out, path, &lo, res, &s, prism_now() - t0, pareto->len, top->len);
-    ok = TRUE;
+    ok = prism_search_result_feasible(res) > 0 ||
+         report_nothing_fits(comm, out, &s, res, opt.kt, &local);
 done:
     if (ls != NULL && prism_landscape_unrecoverable(ls))
         abort_job(comm, local);

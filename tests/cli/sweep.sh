@@ -251,11 +251,27 @@ expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
 # an empty answer is refused like plan's "nothing fits" (it printed empty fronts, exit 0)
 expect_bad "pareto: filter keeps nothing" -- pareto np1.h5 --where "tp<=0" -- "np1.h5" \
     "no row of 29946 passes --where 'tp <= 0'"
-sweep_np 1 nofit.h5 -m gpt3-1.3b -n 4:8 --gbs 32 --mem-budget 2.5 --fix tp=1,zero=0
+# Nothing feasible anywhere: the landscape is still written (every row is the record), then
+# the diagnosis of `prism plan` (diagnose.h) and exit status 2 like plan. At 2 ranks; the
+# text after the two summary lines is plan's output for the same setup, byte for byte.
+nofit=(-m gpt3-1.3b -n 4:8 --gbs 32 --mem-budget 2.5 --fix tp=1,zero=0)
+cli_checks=$((cli_checks + 1))
+cli_run_mpi 2 sweep "${nofit[@]}" -o nofit.h5 --no-progress --no-fsync
+if cli_no_crash sweep "${nofit[@]}"; then
+    cp "$out" nofit-sweep.txt
+    cp "$err" nofit-sweep.err
+    ((rc == 2)) && [[ -e nofit.h5 ]] && grep -q "(0 feasible)" nofit-sweep.txt &&
+        grep -q "^Nothing fits in 0.6 GiB usable per device" nofit-sweep.txt &&
+        grep -q "more devices: even 8x the devices (64) fit nothing" nofit-sweep.txt &&
+        grep -q "error: nothing fits: the closest strategy needs 6.0 GiB" nofit-sweep.err ||
+        cli_fail "sweep with nothing feasible: exit $rc, wanted 2 with the file and the diagnosis"
+fi
+check "sweep's diagnosis is plan's" expect_status 2 plan "${nofit[@]}" --no-progress
+check "same text" diff <(tail -n +3 nofit-sweep.txt) out.txt
 expect_bad "pareto: nothing feasible" -- pareto nofit.h5 -- "nofit.h5" "none of the 3361 rows" \
     "is feasible"
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 75
+cli_done 77

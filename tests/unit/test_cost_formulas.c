@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <CUnit/CUnit.h>
+#include <json-glib/json-glib.h>
 
 #include <prism/core.h>
 #include <prism/cost.h>

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search_diagnose.c - diagnose.h: the closest strategies of a job with nothing feasible,
+ * and the what-if searches (more devices, no filters) that say what would make room.
+ *
+ * Collective on comm through prism_search_run(); everything else is computed alike on
+ * every rank from the same (rank-independent) search result.
+ */
+#include <prism/diagnose.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <prism/core.h>
+
+void prism_diagnosis_free(PrismDiagnosis *d)
+{
+    if (d == NULL)
+        return;
+    g_free(d->closest);
+    g_free(d->what_ifs);
+    g_free(d);
+}
+
+size_t prism_diagnose_closest_job(const PrismSearchResult *res, size_t n_jobs)
+{
+    size_t best = 0;
+    double peak = INFINITY;
+    for (size_t j = 0; j < n_jobs; j++) {
+        const PrismTopK *cl = prism_search_result_closest(res, j);
+        if (prism_topk_size(cl) > 0 && prism_topk_key(cl, 0) < peak) {
+            peak = prism_topk_key(cl, 0);
+            best = j;
+        }
+    }
+    return best;
+}
+
+/* One what-if search: the job's model, training and knobs on @p devices with @p filter.
+ * An empty space (no valid strategy) fits nothing; the same on every rank. */
+static gboolean what_if_search(PrismComm *comm, const PrismCostModel *cm,
+                               const uint32_t *devices, size_t n_devices,
+                               const PrismSpaceFilter *filter, const PrismKernelTable *kt,
+                               PrismWhatIf *w, GError **error)
+{
+    w->searched = TRUE;
+    w->feasible = 0;
+    w->best_step = NAN;
+    memset(&w->best, 0, sizeof w->best);
+    GError *local = NULL;
+    g_autoptr(PrismSpace) space =
+        prism_space_new(prism_cost_model_model(cm), prism_cost_model_training(cm), devices,
+                        n_devices, filter, &local);
+    if (space == NULL) {
+        g_clear_error(&local);
+        return TRUE;
+    }
+    PrismSearchJob job = {.cm = cm, .space = space};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.top_k = 1;
+    opt.kt = kt;
+    g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
+    if (res == NULL)
+        return FALSE;
+    w->feasible = prism_search_result_feasible(res);
+    const PrismTopK *top = prism_search_result_top(res, 0);
+    if (prism_topk_size(top) == 0)
+        return TRUE;
+    w->best_step = prism_topk_key(top, 0);
+    double cols[PRISM_COL_COUNT];
+    return prism_search_row(&job, 1, prism_topk_index(top, 0), NULL, &w->best, cols, error);
+}
+
+/* 2x, 4x, 8x the largest device count, the first that fits ends the scan. */
+static gboolean more_devices(PrismComm *comm, const PrismCostModel *cm,
+                             const PrismSpaceFilter *filter, const PrismKernelTable *kt,
+                             uint32_t largest, PrismWhatIf *w, GError **error)
+{
+    w->kind = PRISM_WHAT_IF_DEVICES;
+    w->best_step = NAN;
+    for (uint32_t f = 2; f <= 8; f *= 2) {
+        uint64_t n = (uint64_t)largest * f;
+        if (n > G_MAXUINT32)
+            break;
+        w->factor = f;
+        w->devices = (uint32_t)n;
+        if (!what_if_search(comm, cm, &w->devices, 1, filter, kt, w, error))
+            return FALSE;
+        if (w->feasible > 0)
+            break;
+    }
+    return TRUE;
+}
+
+static PrismCostCol dominant_part(const double *c)
+{
+    PrismCostCol best = PRISM_COL_MEM_PARAMS;
+    for (int k = PRISM_COL_MEM_PARAMS + 1; k <= PRISM_COL_MEM_COMM_BUFFERS; k++)
+        if (c[k] > c[best])
+            best = (PrismCostCol)k;
+    return best;
+}
+
+PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, size_t n_jobs,
+                                   size_t job, const PrismSearchResult *res,
+                                   const PrismSpaceFilter *filter, const PrismKernelTable *kt,
+                                   GError **error)
+{
+    if (job >= n_jobs) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "diagnose: job %zu out of range (%zu jobs)", job, n_jobs);
+        return NULL;
+    }
+    const PrismCostModel *cm = jobs[job].cm;
+    size_t nd = 0;
+    const uint32_t *dev = prism_space_devices(jobs[job].space, &nd);
+    g_autoptr(PrismDiagnosis) d = g_new0(PrismDiagnosis, 1);
+    d->job = job;
+    d->margin = prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN];
+    d->usable = prism_cost_model_budget(cm) - d->margin;
+    d->max_devices = dev[nd - 1];
+    d->n_device_counts = nd;
+    g_autofree char *filt = prism_space_filter_describe(filter);
+    d->filtered = filt[0] != '\0';
+
+    static const struct {
+        PrismDim dim;
+        const char *saver;
+    } savers[] = {{PRISM_DIM_MBS, "mbs=1"},
+                  {PRISM_DIM_RECOMPUTE, "recompute=full"},
+                  {PRISM_DIM_ZERO, "zero=3"},
+                  {PRISM_DIM_TP, "larger tp"},
+                  {PRISM_DIM_PP, "larger pp"}};
+    d->what_ifs = g_new0(PrismWhatIf, 3 + G_N_ELEMENTS(savers));
+    PrismWhatIf *w = &d->what_ifs[d->n_what_ifs++];
+    if (!more_devices(comm, cm, filter, kt, d->max_devices, w, error))
+        return NULL;
+    if (d->filtered) {
+        w = &d->what_ifs[d->n_what_ifs++];
+        w->kind = PRISM_WHAT_IF_NO_FILTERS;
+        if (!what_if_search(comm, cm, dev, nd, NULL, kt, w, error))
+            return NULL;
+    }
+
+    const PrismTopK *cl = prism_search_result_closest(res, job);
+    d->n_closest = prism_topk_size(cl);
+    if (d->n_closest == 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                    "nothing fits and no strategy has a finite peak memory");
+        return NULL;
+    }
+    d->closest = g_new0(PrismDiagClosest, d->n_closest);
+    for (size_t i = 0; i < d->n_closest; i++) {
+        PrismDiagClosest *c = &d->closest[i];
+        c->index = prism_topk_index(cl, i);
+        if (!prism_search_row(jobs, n_jobs, c->index, NULL, &c->strategy, c->cols, error))
+            return NULL;
+        c->over = c->cols[PRISM_COL_MEM_PEAK] - d->usable;
+        c->dominant = dominant_part(c->cols);
+    }
+    const double *c0 = d->closest[0].cols;
+    d->statics = c0[PRISM_COL_MEM_PARAMS] + c0[PRISM_COL_MEM_GRADS] + c0[PRISM_COL_MEM_OPTIMIZER];
+    d->statics_exceed = d->statics > d->usable;
+
+    w = &d->what_ifs[d->n_what_ifs++];
+    w->kind = PRISM_WHAT_IF_MEM_BUDGET;
+    w->best_step = NAN;
+    w->mem_budget = c0[PRISM_COL_MEM_PEAK] + d->margin;
+    for (size_t i = 0; i < G_N_ELEMENTS(savers); i++)
+        if (prism_space_filter_restricts(filter, savers[i].dim)) {
+            w = &d->what_ifs[d->n_what_ifs++];
+            w->kind = PRISM_WHAT_IF_FILTER_DIM;
+            w->best_step = NAN;
+            w->dim = savers[i].dim;
+            w->saver = savers[i].saver;
+        }
+    return g_steal_pointer(&d);
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * app_render.c - text and JSON of what the libraries return as data: the "nothing fits"
+ * diagnosis (diagnose.h; `prism plan` and `prism sweep`), the --refine report
+ * (refine.h), and one evaluated row as JSON (plan's top, front and closest entries).
+ *
+ * Nothing here is collective and nothing computes: callers print on rank 0.
+ */
+#include "app-internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+
+#include <prism/cost_json.h>
+#include <prism/dc.h>
+#include <prism/diagnose.h>
+#include <prism/refine.h>
+
+#define GIB 1073741824.0
+
+char *prism_app_strategy_text(const PrismStrategy *s, gboolean with_devices)
+{
+    g_autofree char *t = prism_strategy_format(s);
+    return with_devices ? g_strdup_printf("devices=%u,%s", s->devices, t) : g_steal_pointer(&t);
+}
+
+void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
+                        const PrismStrategy *s, const double cols[PRISM_COL_COUNT])
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "index");
+    json_builder_add_int_value(b, (gint64)index);
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        json_builder_set_member_name(b, prism_dim_name((PrismDim)d));
+        uint64_t v = prism_strategy_dim(s, (PrismDim)d);
+        if (d == PRISM_DIM_SCHEDULE || d == PRISM_DIM_RECOMPUTE) {
+            g_autofree char *t = prism_dim_value_text((PrismDim)d, v);
+            json_builder_add_string_value(b, t);
+        } else {
+            json_builder_add_int_value(b, (gint64)v);
+        }
+    }
+    g_autofree char *st = prism_strategy_format(s);
+    json_builder_set_member_name(b, "strategy");
+    json_builder_add_string_value(b, st);
+    prism_cost_metrics_to_json(cm, cols, b);
+    json_builder_end_object(b);
+}
+
+/* ---- the "nothing fits" diagnosis ---- */
+
+static void add_suggestion(GPtrArray *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void add_suggestion(GPtrArray *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_ptr_array_add(s, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
+static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWhatIf *w)
+{
+    switch (w->kind) {
+    case PRISM_WHAT_IF_DEVICES:
+        if (w->feasible > 0)
+            add_suggestion(out,
+                           "more devices: with --devices %u, %" G_GUINT64_FORMAT
+                           " strategies fit (best step time %.4g s)",
+                           w->devices, w->feasible, w->best_step);
+        else if (w->factor > 0)
+            add_suggestion(out,
+                           "more devices: even %ux the devices (%u) fit nothing with these "
+                           "settings",
+                           w->factor, w->devices);
+        else
+            add_suggestion(out, "more devices: %u is already the largest device count prism "
+                                "takes",
+                           d->max_devices);
+        break;
+    case PRISM_WHAT_IF_NO_FILTERS:
+        if (w->feasible > 0)
+            add_suggestion(out,
+                           "drop the filters (--fix/--range/--only): %" G_GUINT64_FORMAT
+                           " strategies of the unrestricted space fit (best step time "
+                           "%.4g s)",
+                           w->feasible, w->best_step);
+        else
+            add_suggestion(out, "the filters are not the cause: the unrestricted space has "
+                                "no fitting strategy either");
+        break;
+    case PRISM_WHAT_IF_MEM_BUDGET:
+        add_suggestion(out,
+                       "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
+                       "the %.1f GiB margin (knob mem_margin)",
+                       ceil(10 * w->mem_budget / GIB) / 10,
+                       d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
+        break;
+    case PRISM_WHAT_IF_FILTER_DIM:
+        add_suggestion(out, "your filter on %s may exclude %s, which saves memory",
+                       prism_dim_name(w->dim), w->saver);
+        break;
+    }
+}
+
+GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    const PrismStrategy *s = &d->closest[0].strategy;
+    const double *c = d->closest[0].cols;
+    /* the what-ifs that change the inputs, then the cause, then the filter hints */
+    for (size_t i = 0; i < d->n_what_ifs; i++)
+        if (d->what_ifs[i].kind != PRISM_WHAT_IF_FILTER_DIM)
+            what_if_text(out, d, &d->what_ifs[i]);
+    if (d->statics_exceed)
+        add_suggestion(out,
+                       "model states (params + grads + optimizer) alone take %.1f GiB per "
+                       "device even in the closest strategy (tp=%u, pp=%u, zero=%u): "
+                       "shard over more devices",
+                       d->statics / GIB, s->tp, s->pp, (unsigned)s->zero);
+    else
+        add_suggestion(out,
+                       "activations take %.1f GiB in the closest strategy (mbs=%u, "
+                       "recompute=%s): a shorter --seq, or more tp/cp/pp (more devices)",
+                       c[PRISM_COL_MEM_ACTIVATIONS] / GIB, s->mbs,
+                       prism_recompute_name((PrismRecompute)s->recompute));
+    for (size_t i = 0; i < d->n_what_ifs; i++)
+        if (d->what_ifs[i].kind == PRISM_WHAT_IF_FILTER_DIM)
+            what_if_text(out, d, &d->what_ifs[i]);
+    return out;
+}
+
+void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d)
+{
+    fprintf(out,
+            "\nNothing fits in %.1f GiB usable per device. Closest strategies "
+            "(lowest peak memory):\n",
+            d->usable / GIB);
+    fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "peak GiB", "over GiB", "reason", "strategy");
+    for (size_t i = 0; i < d->n_closest; i++) {
+        const PrismDiagClosest *c = &d->closest[i];
+        g_autofree char *st = prism_app_strategy_text(&c->strategy, d->n_device_counts > 1);
+        fprintf(out, "%3zu %10.2f %+10.2f %16s  %s\n", i + 1, c->cols[PRISM_COL_MEM_PEAK] / GIB,
+                c->over / GIB, prism_reason_name((PrismReason)(int)c->cols[PRISM_COL_REASON]),
+                st);
+    }
+    const double *c0 = d->closest[0].cols;
+    fprintf(out,
+            "Memory of #1: params %.1f, grads %.1f, optimizer %.1f, activations "
+            "%.1f, buffers %.1f GiB\nWhat would make room:\n",
+            c0[PRISM_COL_MEM_PARAMS] / GIB, c0[PRISM_COL_MEM_GRADS] / GIB,
+            c0[PRISM_COL_MEM_OPTIMIZER] / GIB, c0[PRISM_COL_MEM_ACTIVATIONS] / GIB,
+            c0[PRISM_COL_MEM_COMM_BUFFERS] / GIB);
+    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
+    for (guint i = 0; i < sug->len; i++)
+        fprintf(out, "  - %s\n", (const char *)g_ptr_array_index(sug, i));
+}
+
+void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d)
+{
+    json_builder_set_member_name(b, "closest");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < d->n_closest; i++)
+        prism_app_row_json(b, cm, d->closest[i].index, &d->closest[i].strategy,
+                           d->closest[i].cols);
+    json_builder_end_array(b);
+    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
+    json_builder_set_member_name(b, "suggestions");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < sug->len; i++)
+        json_builder_add_string_value(b, g_ptr_array_index(sug, i));
+    json_builder_end_array(b);
+}
+
+void prism_app_diagnosis_error(const PrismDiagnosis *d, GError **error)
+{
+    const double *c0 = d->closest[0].cols;
+    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                "nothing fits: the closest strategy needs %.1f GiB per device, %.1f GiB over "
+                "the %.1f GiB usable (%s); %s",
+                c0[PRISM_COL_MEM_PEAK] / GIB, d->closest[0].over / GIB, d->usable / GIB,
+                prism_reason_name((PrismReason)(int)c0[PRISM_COL_REASON]),
+                (const char *)g_ptr_array_index(sug, 0));
+}
+
+/* ---- plan --refine ---- */
+
+/* Layers of stage @p st (all its chunks) and how many run each recompute mode. */
+static void stage_rc(const PrismLayout *l, uint32_t st, uint32_t cnt[3], uint32_t *layers)
+{
+    uint32_t at = 0;
+    cnt[0] = cnt[1] = cnt[2] = 0;
+    *layers = 0;
+    for (uint32_t j = 0; j < l->pp * l->vpp; j++) {
+        for (uint32_t q = 0; q < l->chunk_layers[j]; q++, at++)
+            if (j % l->pp == st) {
+                cnt[l->layer_rc[at] < 3 ? l->layer_rc[at] : 0]++;
+                (*layers)++;
+            }
+    }
+}
+
+static void print_layout(FILE *out, const char *label, const PrismLayout *l,
+                         const double cols[PRISM_COL_COUNT])
+{
+    fprintf(out, "  %-8s step %.4f s, peak %.2f GiB%s\n", label, cols[PRISM_COL_TIME_STEP],
+            cols[PRISM_COL_MEM_PEAK] / GIB, cols[PRISM_COL_FEASIBLE] > 0.5 ? "" : " (does NOT fit)");
+    fprintf(out, "           layers per stage:");
+    for (uint32_t st = 0; st < l->pp; st++) {
+        uint32_t cnt[3], layers;
+        stage_rc(l, st, cnt, &layers);
+        fprintf(out, " %u", layers);
+    }
+    if (l->vpp > 1) {
+        fprintf(out, "; per chunk (model order):");
+        for (uint32_t j = 0; j < l->pp * l->vpp; j++)
+            fprintf(out, " %u", l->chunk_layers[j]);
+    }
+    uint32_t all[3] = {0, 0, 0};
+    for (uint32_t q = 0; q < l->n_layers; q++)
+        all[l->layer_rc[q] < 3 ? l->layer_rc[q] : 0]++;
+    int kinds = (all[0] > 0) + (all[1] > 0) + (all[2] > 0);
+    if (kinds <= 1) {
+        fprintf(out, "\n           recompute: %s on every layer\n",
+                all[2] ? "full" : all[1] ? "selective" : "none");
+        return;
+    }
+    fprintf(out, "\n           recompute none/selective/full per stage:");
+    for (uint32_t st = 0; st < l->pp; st++) {
+        uint32_t cnt[3], layers;
+        stage_rc(l, st, cnt, &layers);
+        fprintf(out, " %u/%u/%u", cnt[0], cnt[1], cnt[2]);
+    }
+    fprintf(out, "\n");
+}
+
+void prism_app_refine_text(FILE *out, const GPtrArray *results)
+{
+    fprintf(out, "\nRefined layer split and per-layer recompute (exact numbers from the cost "
+                 "model; the uniform split is kept when refining does not help):\n");
+    for (guint i = 0; i < results->len; i++) {
+        const PrismRefineResult *r = g_ptr_array_index(results, i);
+        g_autofree char *st = prism_strategy_format(&r->strategy);
+        fprintf(out, "#%u %s\n", i + 1, st);
+        print_layout(out, "uniform", r->uniform, r->uniform_cols);
+        if (r->improved) {
+            print_layout(out, "refined", r->refined, r->refined_cols);
+            fprintf(out, "  gain     %.2f%% of the step time (%.4f s -> %.4f s), refined in %.3f s\n",
+                    100.0 * r->gain, r->uniform_cols[PRISM_COL_TIME_STEP],
+                    r->refined_cols[PRISM_COL_TIME_STEP], r->seconds);
+        } else {
+            fprintf(out, "  refined  no layout beats the uniform split (%s), %.3f s\n",
+                    r->surrogate_ps == PRISM_DC_INF ? "nothing fits the surrogate budget"
+                                                    : "kept uniform",
+                    r->seconds);
+        }
+    }
+}
+
+static void layout_json(JsonBuilder *b, const PrismLayout *l, const double cols[PRISM_COL_COUNT])
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "chunk_layers");
+    json_builder_begin_array(b);
+    for (uint32_t j = 0; j < l->pp * l->vpp; j++)
+        json_builder_add_int_value(b, l->chunk_layers[j]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "stage_layers");
+    json_builder_begin_array(b);
+    for (uint32_t st = 0; st < l->pp; st++) {
+        uint32_t cnt[3], layers;
+        stage_rc(l, st, cnt, &layers);
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "layers");
+        json_builder_add_int_value(b, layers);
+        json_builder_set_member_name(b, "recompute_none");
+        json_builder_add_int_value(b, cnt[0]);
+        json_builder_set_member_name(b, "recompute_selective");
+        json_builder_add_int_value(b, cnt[1]);
+        json_builder_set_member_name(b, "recompute_full");
+        json_builder_add_int_value(b, cnt[2]);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "layer_recompute");
+    json_builder_begin_array(b);
+    for (uint32_t q = 0; q < l->n_layers; q++)
+        json_builder_add_string_value(b, prism_recompute_name((PrismRecompute)l->layer_rc[q]));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "step_s");
+    json_builder_add_double_value(b, cols[PRISM_COL_TIME_STEP]);
+    json_builder_set_member_name(b, "mem_peak_bytes");
+    json_builder_add_double_value(b, cols[PRISM_COL_MEM_PEAK]);
+    json_builder_set_member_name(b, "feasible");
+    json_builder_add_boolean_value(b, cols[PRISM_COL_FEASIBLE] > 0.5);
+    json_builder_end_object(b);
+}
+
+void prism_app_refine_json(JsonBuilder *b, const GPtrArray *results)
+{
+    json_builder_set_member_name(b, "refine");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < results->len; i++) {
+        const PrismRefineResult *r = g_ptr_array_index(results, i);
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "strategy");
+        json_builder_begin_object(b);
+        prism_cost_strategy_to_json(&r->strategy, b);
+        json_builder_end_object(b);
+        json_builder_set_member_name(b, "uniform");
+        layout_json(b, r->uniform, r->uniform_cols);
+        json_builder_set_member_name(b, "refined");
+        layout_json(b, r->refined, r->refined_cols);
+        json_builder_set_member_name(b, "improved");
+        json_builder_add_boolean_value(b, r->improved);
+        json_builder_set_member_name(b, "gain");
+        json_builder_add_double_value(b, r->gain);
+        json_builder_set_member_name(b, "seconds");
+        json_builder_add_double_value(b, r->seconds);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
