@@ -1,85 +1,112 @@
 // SPDX-License-Identifier: MIT
 /*
- * cost_validate.c - `prism validate`: predict every fully specified row of a CSV of
- * published measurements (layout of shared/validation/measured.csv) and report predicted
- * versus measured peak memory, step time, TFLOP/s per GPU and MFU, with the mean and
- * worst absolute percentage error per source.
+ * search_validate.c - `prism validate` (validate.h): every row of a CSV of published
+ * measurements is predicted, planned or skipped with the reason.
  *
- * Models are built from the row's shape columns (GPT family: learned positions,
- * LayerNorm, GELU, biases, tied embeddings; ffn 4h unless given). Each source's setup is
- * applied from what the source states (dtype, flash attention or not, overlap features,
- * how memory was measured) and listed in the report; nothing is fitted per row. Rows the
- * model cannot be given honestly (missing micro-batch, recompute, ...) are skipped with
- * the reason, or - when their source has a planned setup and a planner is given - handed
- * to the planner with the stated dims fixed (the planned table, kept apart from the
- * direct statistics). Nothing here is collective; the planner may be.
+ * Per row: the framework profile (the row's `framework` column, else --framework, else
+ * the source's profile in sources.ini) gives the knobs, the memory conventions and the
+ * defaults of the dims the row leaves unstated. Models are built from the row's shape
+ * (the profile's architecture: GPT = learned positions, LayerNorm, GeLU, biases; Llama =
+ * RoPE, RMSNorm, SwiGLU, no biases). When every strategy dim is stated or defaulted the
+ * row is evaluated once (scalar reference); otherwise the search (prism_search_run,
+ * collective) picks the rest with the known dims fixed and the framework's support as
+ * --only. Memory is compared as the framework counts it: allocated = the model's peak
+ * minus the runtime_overhead knob (the CUDA context), reserved = allocated x
+ * (1 + allocator_reserve), device = reserved + the context. MFU is against the BF16
+ * dense peak (the published tables' convention).
  */
-#include <prism/cost.h>
+#include <prism/validate.h>
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include <prism/core.h>
+#include <prism/cost.h>
+#include <prism/search.h>
+#include <prism/space.h>
 
-#include "cost-internal.h"
+/* What sources.ini says about one source beyond its framework. */
+typedef struct SourceInfo {
+    char *framework;
+    double mem_unit; /* bytes per published "GB" */
+    int counts;      /* PrismMemCounts, -1 = the profile's */
+    gboolean hfu;
+    char *vocab, *dtype;
+    int tied; /* -1 = the profile's */
+} SourceInfo;
 
-/* What a source states about its runs, turned into inputs and knobs. */
-typedef struct SourceSetup {
-    const char *id;
-    const char *const *knobs;  /* "name=value" */
-    double mem_unit;           /* bytes per published "GB" */
-    gboolean tflops_hfu;       /* published TFLOP/s count recompute FLOPs */
-    gboolean tied;             /* embeddings tied */
-    const char *vocab_default; /* used when the row leaves vocab empty (else skip) */
-    const char *dtype_default; /* used when the row leaves dtype empty; NULL = fp16 */
-    const char *plan_only;     /* planned mode: what the framework supported (an --only
-                                * text); NULL = rows with unstated dims are skipped */
-    gboolean uniform_chunks;   /* planned mode: the framework needs L % pp == 0 and equal
-                                * model chunks (vpp divides L/pp) */
-    const char *notes;
-} SourceSetup;
-
-static const char *const sc21_knobs[] = {"flash_attention=0", "dropout=1",    "tp_overlap=0",
-                                         "dp_overlap=0",      "pp_overlap=0", NULL};
-static const char *const korth_knobs[] = {"flash_attention=0", "dropout=1",    "tp_overlap=0",
-                                          "dp_overlap=0",      "pp_overlap=0", NULL};
-static const char *const zb_knobs[] = {"flash_attention=0", "dropout=1", "runtime_overhead=0",
-                                       "pp_overlap=0", NULL};
-/* Megatron-Core r0.8 with Transformer Engine: flash attention (TE's fused attention),
- * dropout (GPT default 0.1); the README states --tp-comm-overlap and --overlap-grad-reduce
- * --overlap-param-gather: the hidden shares are SAPP-ND's MindFormers-validated figures
- * (0.5 for TP, 0.9 for DP; SEEDS.md 3.2). No p2p overlap flag is stated: pp_overlap stays 0. */
-static const char *const mlm_knobs[] = {"flash_attention=1", "dropout=1", "tp_overlap=0.5",
-                                        "dp_overlap=0.9", NULL};
-static const char *const no_knobs[] = {NULL};
-
-static const SourceSetup sources[] = {
-    {"SC21_T1", sc21_knobs, 1e9, TRUE, TRUE, NULL, NULL, NULL, FALSE,
-     "fp16, Megatron-LM 2021: no flash attention, dropout on, no TP/DP/PP overlap; "
-     "TFLOP/s count recompute (HFU), compared with predicted HFU x peak"},
-    {"KORTH22_T5", korth_knobs, 1e9, FALSE, TRUE, NULL, NULL, NULL, FALSE,
-     "Megatron-LM 2022: no flash attention, dropout on, no overlap (dp = 1)"},
-    {"ZB_PP", zb_knobs, 1073741824.0, FALSE, TRUE, "50304", NULL, NULL, FALSE,
-     "vocab not stated: GPT-2 BPE padded to 50304 (Megatron default) assumed; memory = "
-     "PyTorch allocated bytes in GiB (no CUDA context: runtime_overhead=0); paper's "
-     "sb(34h+5as) accounting: no flash attention, dropout on; 1F1B-I uses one layer per "
-     "chunk with the first and last chunk empty"},
-    {"MLM_README_H100_2024", mlm_knobs, 1e9, FALSE, FALSE, NULL, "bf16",
-     "schedule=1f1b,interleaved,zero=0,1", TRUE,
-     "Megatron-Core r0.8, untied embeddings, TE flash attention; micro-batch, recompute, vpp, "
-     "sp and ZeRO not stated: PLANNED (the search picks them among what Megatron-Core r0.8 "
-     "supported: 1F1B or interleaved 1F1B with equal model chunks (vpp divides layers/pp), "
-     "recompute none/selective/full/block, sp 0/1, distributed optimizer (ZeRO-1) or none); dtype not stated: bf16 (TFLOP/s / MFU = 989 "
-     "= H100 SXM dense bf16); TP/DP overlap stated"},
-};
-
-static const SourceSetup *find_source(const char *id)
+static void source_info_free(gpointer p)
 {
-    for (size_t i = 0; i < G_N_ELEMENTS(sources); i++)
-        if (strcmp(sources[i].id, id) == 0)
-            return &sources[i];
-    return NULL;
+    SourceInfo *s = p;
+    g_free(s->framework);
+    g_free(s->vocab);
+    g_free(s->dtype);
+    g_free(s);
+}
+
+/* sources.ini: [sources] ID = profile, [ID] groups with the keys below. */
+static GHashTable *load_sources(GError **error)
+{
+    g_autofree char *path = prism_framework_data_file("sources.ini", error);
+    if (path == NULL)
+        return NULL;
+    g_autofree char *label = g_strdup_printf("sources file %s", path);
+    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
+    if (kf == NULL)
+        return NULL;
+    GHashTable *t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, source_info_free);
+    gsize ng = 0;
+    g_auto(GStrv) groups = g_key_file_get_groups(kf, &ng);
+    for (gsize gi = 0; gi < ng; gi++) {
+        const char *g = groups[gi];
+        gsize nk = 0;
+        g_auto(GStrv) keys = g_key_file_get_keys(kf, g, &nk, NULL);
+        for (gsize i = 0; i < nk; i++) {
+            g_autofree char *raw = g_key_file_get_value(kf, g, keys[i], NULL);
+            const char *v = g_strstrip(raw);
+            const char *id = strcmp(g, "sources") == 0 ? keys[i] : g;
+            SourceInfo *s = g_hash_table_lookup(t, id);
+            if (s == NULL) {
+                s = g_new0(SourceInfo, 1);
+                s->mem_unit = 1e9;
+                s->counts = s->tied = -1;
+                g_hash_table_insert(t, g_strdup(id), s);
+            }
+            const char *k = keys[i];
+            gboolean ok = TRUE;
+            if (strcmp(g, "sources") == 0)
+                s->framework = g_strdup(v);
+            else if (strcmp(k, "memory_unit") == 0 && (!strcmp(v, "GB") || !strcmp(v, "GiB")))
+                s->mem_unit = strcmp(v, "GB") == 0 ? 1e9 : 1073741824.0;
+            else if (strcmp(k, "counts") == 0) {
+                s->counts = -1;
+                for (int c = 0; c < PRISM_MEM_COUNTS_COUNT; c++)
+                    if (strcmp(v, prism_mem_counts_name((PrismMemCounts)c)) == 0)
+                        s->counts = c;
+                ok = s->counts >= 0;
+            } else if (strcmp(k, "tflops") == 0 && (!strcmp(v, "mfu") || !strcmp(v, "hfu")))
+                s->hfu = strcmp(v, "hfu") == 0;
+            else if (strcmp(k, "vocab") == 0)
+                s->vocab = g_strdup(v);
+            else if (strcmp(k, "dtype") == 0)
+                s->dtype = g_strdup(v);
+            else if (strcmp(k, "tied_embeddings") == 0 && (!strcmp(v, "true") || !strcmp(v, "false")))
+                s->tied = strcmp(v, "true") == 0;
+            else
+                ok = FALSE;
+            if (!ok) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
+                            "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
+                            "mfu|hfu, vocab, dtype, tied_embeddings true|false)",
+                            path, g, k, v);
+                g_hash_table_destroy(t);
+                return NULL;
+            }
+        }
+    }
+    return t;
 }
 
 /* One CSV record split into fields (RFC 4180 quoting). */
@@ -133,32 +160,67 @@ static const char *col(const Row *r, const char *name)
     return v ? v : "";
 }
 
-/* A non-negative number from a cell; FALSE for empty or malformed. */
+/* A stated number (cells were checked by check_cells); FALSE for an empty cell. */
 static gboolean num(const Row *r, const char *name, double *out)
 {
     const char *v = col(r, name);
     if (*v == '\0')
         return FALSE;
-    char *end = NULL;
-    errno = 0;
-    double d = g_ascii_strtod(v, &end);
-    if (end == v || *end != '\0' || errno != 0 || !(d >= 0))
-        return FALSE;
-    *out = d;
+    *out = g_ascii_strtod(v, NULL);
     return TRUE;
 }
 
-typedef struct Pred {
-    double mem_gb, step, tflops, mfu;      /* predicted */
-    double m_mem, m_step, m_tflops, m_mfu; /* measured (NAN = not published) */
-} Pred;
+/* Numeric columns: whole numbers >= lo (lo < 0: any finite number >= 0). */
+static const struct {
+    const char *name;
+    double lo, hi;
+} numeric[] = {
+    {"params_b", -1, 0},      {"layers", 1, 1e6},       {"hidden", 1, 1e9},
+    {"ffn_hidden", 1, 1e9},   {"heads", 1, 1e6},        {"kv_heads", 1, 1e6},
+    {"seq_len", 1, 1e9},      {"vocab", 1, 1e9},        {"experts", 0, 1e6},
+    {"topk", 0, 1e6},         {"gpu_mem_gb", -1, 0},    {"num_gpus", 1, 2147483648.0},
+    {"gpus_per_node", 1, 1e6}, {"intra_node_bw_GBps", -1, 0}, {"inter_node_bw_GBps", -1, 0},
+    {"tp", 1, 1e6},           {"pp", 1, 1e6},           {"vpp", 1, 1e6},
+    {"dp", 1, 2147483648.0},  {"cp", 1, 1e6},           {"ep", 1, 1e6},
+    {"sp", 0, 1},             {"zero_stage", 0, 3},     {"micro_batch", 1, 1e9},
+    {"global_batch", 1, 1e12}, {"measured_peak_mem_gb", -1, 0}, {"measured_step_time_s", -1, 0},
+    {"measured_tflops_per_gpu", -1, 0}, {"measured_mfu", -1, 0},
+    {"measured_tokens_per_s_per_gpu", -1, 0},
+};
 
-typedef struct Stat {
-    double sum[4], worst[4];
-    int n[4];
-} Stat;
+/* Every stated numeric cell must be a finite number in its range: bad input, never
+ * "not stated". */
+static gboolean check_cells(const Row *r, const char *path, GError **error)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(numeric); i++) {
+        const char *v = col(r, numeric[i].name);
+        if (*v == '\0')
+            continue;
+        char *end = NULL;
+        errno = 0;
+        const double d = g_ascii_strtod(v, &end);
+        const gboolean whole = numeric[i].lo >= 0;
+        if (end == v || *end != '\0' || errno != 0 || !isfinite(d) || d < 0 ||
+            (whole && (d != floor(d) || d < numeric[i].lo || d > numeric[i].hi))) {
+            if (whole)
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "validation CSV %s line %d column %s: '%s' is malformed (a whole "
+                            "number from %g to %g, or empty when not stated)",
+                            path, r->line, numeric[i].name, v, numeric[i].lo, numeric[i].hi);
+            else
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "validation CSV %s line %d column %s: '%s' is malformed (a finite "
+                            "number >= 0, or empty when not stated)",
+                            path, r->line, numeric[i].name, v);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
 
-static PrismModel *row_model(const Row *r, const SourceSetup *src, GString *why)
+/* The row's model: GPT or Llama per the profile, shape from the row. */
+static PrismModel *row_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
+                             GString *why)
 {
     double L, h, a, s, V = 0, f = 0, kv = 0;
     if (!num(r, "layers", &L) || !num(r, "hidden", &h) || !num(r, "heads", &a) ||
@@ -167,34 +229,37 @@ static PrismModel *row_model(const Row *r, const SourceSetup *src, GString *why)
         return NULL;
     }
     if (!num(r, "vocab", &V)) {
-        if (src->vocab_default == NULL) {
+        if (src == NULL || src->vocab == NULL) {
             g_string_append(why, "vocab not stated");
             return NULL;
         }
-        V = g_ascii_strtod(src->vocab_default, NULL);
+        V = g_ascii_strtod(src->vocab, NULL);
     }
+    const gboolean llama = fw->llama;
     if (!num(r, "ffn_hidden", &f))
         f = 4 * h;
     if (!num(r, "kv_heads", &kv))
         kv = a;
-    PrismModel *m = prism_model_new(col(r, "model_name"), "gpt");
+    int tied = src != NULL && src->tied >= 0 ? src->tied : fw->tied_embeddings;
+    PrismModel *m = prism_model_new(col(r, "model_name"), llama ? "llama" : "gpt");
     m->hidden = (uint64_t)h;
     m->vocab = (uint64_t)V;
     m->max_positions = (uint64_t)s;
-    /* GPT in Megatron-LM and Megatron-Core: learned absolute positions by default */
-    m->pos = PRISM_POS_LEARNED;
-    m->final_norm = PRISM_NORM_LAYERNORM;
-    m->tied_embeddings = src->tied;
+    m->pos = llama ? PRISM_POS_ROPE : PRISM_POS_LEARNED;
+    m->final_norm = llama ? PRISM_NORM_RMSNORM : PRISM_NORM_LAYERNORM;
+    m->tied_embeddings = tied >= 0 ? tied : !llama;
     PrismBlockSpec sp;
     memset(&sp, 0, sizeof sp);
     sp.attn = (PrismAttnSpec){.kind = PRISM_ATTN_STANDARD,
                               .n_heads = (uint32_t)a,
                               .n_kv_heads = (uint32_t)kv,
                               .head_dim = (uint32_t)(h / a),
-                              .qkv_bias = TRUE,
-                              .out_bias = TRUE};
-    sp.mlp = (PrismMlpSpec){.act = PRISM_MLP_GELU, .bias = TRUE, .ffn_hidden = (uint64_t)f};
-    sp.norm = PRISM_NORM_LAYERNORM;
+                              .qkv_bias = !llama,
+                              .out_bias = !llama};
+    sp.mlp = (PrismMlpSpec){.act = llama ? PRISM_MLP_SWIGLU : PRISM_MLP_GELU,
+                            .bias = !llama,
+                            .ffn_hidden = (uint64_t)f};
+    sp.norm = m->final_norm;
     uint32_t id = prism_model_add_spec(m, &sp);
     prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
     for (uint32_t i = 0; i < (uint32_t)L; i++)
@@ -204,198 +269,272 @@ static PrismModel *row_model(const Row *r, const SourceSetup *src, GString *why)
     return m;
 }
 
-static const char *cluster_name(const Row *r)
+/* gpt_type -> preset: the preset named so, or the presets named "<gpu_type>-...", the one
+ * whose memory is closest to gpu_mem_gb (the largest when it is not stated). */
+static char *cluster_name(const Row *r)
 {
     const char *g = col(r, "gpu_type");
     double mem = 0;
-    if (g_ascii_strcasecmp(g, "A100") == 0)
-        return num(r, "gpu_mem_gb", &mem) && mem <= 40 ? "A100-40GB" : "A100-80GB";
-    if (g_ascii_strcasecmp(g, "H100") == 0)
-        return "H100-SXM";
-    return NULL;
+    const gboolean has_mem = num(r, "gpu_mem_gb", &mem);
+    char *best = NULL;
+    double best_d = INFINITY;
+    for (size_t i = 0; i < prism_cluster_preset_count() && *g; i++) {
+        const char *p = prism_cluster_preset_name(i);
+        const size_t n = strlen(g);
+        if (g_ascii_strcasecmp(p, g) == 0) {
+            g_free(best);
+            return g_strdup(p);
+        }
+        if (g_ascii_strncasecmp(p, g, n) != 0 || p[n] != '-')
+            continue;
+        g_autoptr(PrismCluster) c = prism_cluster_preset(p, NULL);
+        const double gib = c ? c->mem_bytes / 1073741824.0 : 0;
+        const double d = has_mem ? fabs(gib - mem) : -gib;
+        if (d < best_d) {
+            best_d = d;
+            g_free(best);
+            best = g_strdup(p);
+        }
+    }
+    return best;
 }
 
-/* What a row gives, turned into inputs: the cost model (model, cluster, training, knobs)
- * and the stated parallel dims. */
-typedef struct RowInputs {
-    PrismCostModel *cm;
-    double peak;               /* dense peak FLOP/s of the dtype */
-    double tp, pp, dp, cp, ep; /* stated (cp/ep default 1) */
-    double n, gbs;
-} RowInputs;
+/* Everything a row gives, with the defaults resolved: -1 = planned. */
+typedef struct Dims {
+    double tp, pp, dp, cp, ep, n, gbs;
+    long mbs, rc, vpp, zero, sp, sched;
+} Dims;
 
-static void row_inputs_clear(RowInputs *in)
+/* Append "name=text" (or "name=v" when @p text is NULL) to a comma list. */
+static void note(GString *s, const char *name, long v, const char *text)
 {
-    prism_cost_model_free(in->cm);
-    in->cm = NULL;
+    if (s->len)
+        g_string_append_c(s, ',');
+    if (text != NULL)
+        g_string_append_printf(s, "%s=%s", name, text);
+    else
+        g_string_append_printf(s, "%s=%ld", name, v);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RowInputs, row_inputs_clear)
-
-static gboolean row_inputs(const Row *r, const SourceSetup *src, const PrismKnobs *user,
-                           RowInputs *in, GString *why)
+/* The strategy dims: stated, else the profile's default (listed in @p defs), else -1
+ * (listed in @p planned). */
+static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GString *defs,
+                         GString *planned, GString *why)
 {
-    memset(in, 0, sizeof *in);
-    in->cp = in->ep = 1;
-    if (!num(r, "global_batch", &in->gbs)) {
+    memset(d, 0, sizeof *d);
+    d->cp = d->ep = 1;
+    if (!num(r, "global_batch", &d->gbs)) {
         g_string_append(why, "global_batch not stated");
         return FALSE;
     }
-    if (!num(r, "tp", &in->tp) || !num(r, "pp", &in->pp) || !num(r, "num_gpus", &in->n)) {
+    if (!num(r, "tp", &d->tp) || !num(r, "pp", &d->pp) || !num(r, "num_gpus", &d->n)) {
         g_string_append(why, "tp/pp/num_gpus not stated");
         return FALSE;
     }
-    (void)num(r, "cp", &in->cp);
-    (void)num(r, "ep", &in->ep);
-    if (!num(r, "dp", &in->dp))
-        in->dp = in->n / (in->tp * in->pp * in->cp);
-    const char *cl = cluster_name(r);
-    if (cl == NULL) {
-        g_string_append_printf(why, "gpu_type '%s' has no preset", col(r, "gpu_type"));
+    (void)num(r, "cp", &d->cp);
+    (void)num(r, "ep", &d->ep);
+    if (!num(r, "dp", &d->dp))
+        d->dp = d->n / (d->tp * d->pp * d->cp);
+    if (d->dp * d->tp * d->pp * d->cp != d->n || d->dp != floor(d->dp)) {
+        g_string_append_printf(why, "dp*tp*pp*cp = %g*%g*%g*%g differs from num_gpus %g", d->dp,
+                               d->tp, d->pp, d->cp, d->n);
         return FALSE;
     }
-    g_autoptr(PrismModel) model = row_model(r, src, why);
+    double v;
+    /* micro-batch */
+    d->mbs = -1;
+    if (num(r, "micro_batch", &v))
+        d->mbs = (long)v;
+    else if (d->pp > 1 && fw->pp_microbatches_stages) {
+        d->mbs = (long)(d->gbs / (d->dp * d->pp));
+        if ((double)d->mbs * d->dp * d->pp != d->gbs) {
+            g_string_append_printf(why, "m = pp (the profile's pp_microbatches = stages) needs "
+                                        "gbs %g divisible by dp*pp = %g", d->gbs, d->dp * d->pp);
+            return FALSE;
+        }
+        note(defs, "mbs", d->mbs, NULL);
+    } else if (fw->def[PRISM_FW_MICRO_BATCH] == PRISM_FW_MBS_LOCAL) {
+        d->mbs = (long)(d->gbs / d->dp);
+        note(defs, "mbs", d->mbs, NULL);
+    } else if (fw->def[PRISM_FW_MICRO_BATCH] > 0) {
+        d->mbs = fw->def[PRISM_FW_MICRO_BATCH];
+        note(defs, "mbs", d->mbs, NULL);
+    }
+    /* recompute */
+    const char *rc = col(r, "recompute");
+    d->rc = -1;
+    if (*rc) {
+        if (strcmp(rc, "none") == 0)
+            d->rc = PRISM_RECOMPUTE_NONE;
+        else if (strcmp(rc, "selective") == 0)
+            d->rc = PRISM_RECOMPUTE_SELECTIVE;
+        else if (strcmp(rc, "full") == 0)
+            d->rc = PRISM_RECOMPUTE_FULL;
+        else {
+            g_string_append_printf(why, "recompute '%s' unknown (none, selective, full)", rc);
+            return FALSE;
+        }
+    } else if (fw->def[PRISM_FW_RECOMPUTE] >= 0) {
+        d->rc = fw->def[PRISM_FW_RECOMPUTE];
+        note(defs, "recompute", 0, prism_recompute_name((PrismRecompute)d->rc));
+    }
+    /* vpp, zero, sp */
+    struct {
+        const char *column, *name;
+        int dim;
+        long *out;
+    } simple[] = {{"vpp", "vpp", PRISM_FW_VPP, &d->vpp},
+                  {"zero_stage", "zero", PRISM_FW_ZERO, &d->zero},
+                  {"sp", "sp", PRISM_FW_SP, &d->sp}};
+    for (size_t i = 0; i < G_N_ELEMENTS(simple); i++) {
+        *simple[i].out = -1;
+        if (num(r, simple[i].column, &v)) {
+            *simple[i].out = (long)v;
+        } else if (simple[i].dim == PRISM_FW_VPP && d->pp == 1) {
+            d->vpp = 1; /* no pipeline: nothing to interleave */
+        } else if (fw->def[simple[i].dim] >= 0) {
+            long x = fw->def[simple[i].dim];
+            if (simple[i].dim == PRISM_FW_SP && d->tp == 1)
+                x = 0; /* sequence parallelism needs tp > 1 (R4) */
+            if (simple[i].dim == PRISM_FW_ZERO && d->dp * d->cp == 1)
+                x = 0; /* one rank per sharding group: nothing to shard (R9) */
+            *simple[i].out = x;
+            note(defs, simple[i].name, x, NULL);
+        }
+    }
+    /* schedule: interleaved iff vpp > 1; else the profile's for a pipeline */
+    d->sched = -1;
+    if (d->pp == 1 || d->vpp > 1)
+        d->sched = d->vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
+    else if (d->vpp == 1)
+        d->sched = fw->def[PRISM_FW_SCHEDULE] >= 0 &&
+                           fw->def[PRISM_FW_SCHEDULE] != PRISM_SCHEDULE_INTERLEAVED
+                       ? fw->def[PRISM_FW_SCHEDULE]
+                       : PRISM_SCHEDULE_1F1B;
+    const struct {
+        const char *name;
+        long v;
+    } all[] = {{"micro_batch", d->mbs}, {"recompute", d->rc}, {"vpp", d->vpp},
+               {"zero_stage", d->zero}, {"sp", d->sp},        {"schedule", d->sched}};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
+        if (all[i].v < 0)
+            g_string_append_printf(planned, "%s%s", planned->len ? "," : "", all[i].name);
+    return TRUE;
+}
+
+/* Measured values (NAN = not published). */
+static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *o)
+{
+    double v;
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->meas[k] = NAN;
+    if (num(r, "measured_peak_mem_gb", &v))
+        o->meas[PRISM_VM_MEM] = v;
+    if (num(r, "measured_step_time_s", &v))
+        o->meas[PRISM_VM_STEP] = v;
+    else if (num(r, "measured_tokens_per_s_per_gpu", &v) && v > 0)
+        o->meas[PRISM_VM_STEP] = d->gbs * seq / (v * d->n); /* same quantity as tokens/s */
+    if (num(r, "measured_tflops_per_gpu", &v))
+        o->meas[PRISM_VM_TFLOPS] = v;
+    if (num(r, "measured_mfu", &v))
+        o->meas[PRISM_VM_MFU] = v;
+}
+
+/* Predicted values from a column row. The MFU column is against the training dtype's
+ * peak; the published MFU against the BF16 dense peak: rescaled here (the one place to
+ * change if the MFU column is ever defined against the BF16 peak). */
+static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
+                      const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o)
+{
+    const PrismCluster *cl = prism_cost_model_cluster(cm);
+    const double peak = cl->peak_flops[prism_cost_model_training(cm)->dtype];
+    const double bf16 = cl->peak_flops[PRISM_DTYPE_BF16] > 0 ? cl->peak_flops[PRISM_DTYPE_BF16]
+                                                             : peak;
+    const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
+    const int counts = src != NULL && src->counts >= 0 ? src->counts : (int)fw->counts;
+    double mem = c[PRISM_COL_MEM_PEAK] - ro; /* allocated */
+    if (counts >= PRISM_MEM_RESERVED)
+        mem *= 1.0 + fw->allocator_reserve;
+    if (counts == PRISM_MEM_DEVICE)
+        mem += ro;
+    o->pred[PRISM_VM_MEM] = mem / (src != NULL ? src->mem_unit : 1e9);
+    o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
+    o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU] * peak / bf16;
+    o->pred[PRISM_VM_TFLOPS] =
+        (src != NULL && src->hfu ? c[PRISM_COL_HFU] : c[PRISM_COL_MFU]) * peak * 1e-12;
+    o->fits = c[PRISM_COL_FEASIBLE] > 0.5;
+}
+
+/* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
+ * knobs = defaults + profile + what the user changed. */
+static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw,
+                                      const SourceInfo *src, const PrismKnobs *user,
+                                      const Dims *d, PrismValidateRow *o, GString *why)
+{
+    g_autofree char *cl = cluster_name(r);
+    if (cl == NULL) {
+        g_string_append_printf(why, "gpu_type '%s' has no preset (`prism clusters` lists them)",
+                               col(r, "gpu_type"));
+        return NULL;
+    }
+    g_autoptr(PrismModel) model = row_model(r, fw, src, why);
     if (model == NULL)
-        return FALSE;
+        return NULL;
     GError *error = NULL;
     g_autoptr(PrismCluster) cluster = prism_cluster_preset(cl, &error);
-    if (cluster == NULL) {
-        g_string_append_printf(why, "cluster %s: %s", cl, error->message);
-        g_error_free(error);
-        return FALSE;
-    }
+    double mem;
+    if (cluster != NULL && num(r, "gpu_mem_gb", &mem) && mem > 0)
+        cluster->mem_bytes = mem * 1073741824.0; /* presets count nominal "GB" as GiB */
     PrismTraining t;
     prism_training_default(&t);
-    t.gbs = (uint64_t)in->gbs;
+    t.gbs = (uint64_t)d->gbs;
     t.seq = model->max_positions;
-    const char *dt = *col(r, "dtype") ? col(r, "dtype") : src->dtype_default;
-    t.dtype = dt != NULL && strcmp(dt, "bf16") == 0 ? PRISM_DTYPE_BF16 : PRISM_DTYPE_FP16;
-    /* source setup, then whatever the user changed from the defaults */
+    const char *dt = *col(r, "dtype")             ? col(r, "dtype")
+                     : src != NULL && src->dtype ? src->dtype
+                     : fw->has_dtype             ? prism_dtype_name(fw->dtype)
+                                                 : NULL;
+    if (dt == NULL) {
+        g_string_append(why, "dtype not stated and the profile has no default");
+        g_clear_error(&error);
+        return NULL;
+    }
+    if (cluster == NULL || !prism_dtype_parse(dt, &t.dtype, &error)) {
+        g_string_append_printf(why, "%s%s", cluster ? "dtype: " : "", error->message);
+        g_error_free(error);
+        return NULL;
+    }
     PrismKnobs k, def;
     prism_knobs_default(&k);
     prism_knobs_default(&def);
-    for (const char *const *s = src->knobs; *s; s++)
-        if (!prism_knobs_set(&k, *s, NULL))
-            g_assert_not_reached();
-    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+    prism_framework_apply(fw, &k, &t);
+    for (int i = 0; user != NULL && i < PRISM_KNOB_COUNT; i++)
         if (user->v[i] != def.v[i])
             k.v[i] = user->v[i];
-    in->cm = prism_cost_model_new(model, cluster, &t, &k, &error);
-    if (in->cm == NULL) {
+    o->cluster = g_strdup(cl);
+    o->dtype = g_strdup(prism_dtype_name(t.dtype));
+    o->seq = t.seq;
+    PrismCostModel *cm = prism_cost_model_new(model, cluster, &t, &k, &error);
+    if (cm == NULL) {
         g_string_append(why, error->message);
         g_error_free(error);
-        return FALSE;
     }
-    in->peak = cluster->peak_flops[t.dtype];
-    return TRUE;
+    return cm;
 }
 
-/* The measured values of a row (NAN = not published). */
-static void measured(const Row *r, const RowInputs *in, Pred *p)
+/* Predict a fully determined row (the ZB_PP 1F1B-I layout when pp*vpp = L + 2). */
+static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
+                        const SourceInfo *src, PrismValidateRow *o, GString *why)
 {
-    p->m_mem = p->m_step = p->m_tflops = p->m_mfu = NAN;
-    double v;
-    if (num(r, "measured_peak_mem_gb", &v))
-        p->m_mem = v;
-    if (num(r, "measured_step_time_s", &v))
-        p->m_step = v;
-    else if (num(r, "measured_tokens_per_s_per_gpu", &v) && v > 0)
-        p->m_step = in->gbs * (double)prism_cost_model_training(in->cm)->seq /
-                    (v * in->n); /* same quantity as tokens/s */
-    if (num(r, "measured_tflops_per_gpu", &v))
-        p->m_tflops = v;
-    if (num(r, "measured_mfu", &v))
-        p->m_mfu = v;
-}
-
-static void predicted(const double c[PRISM_COL_COUNT], const SourceSetup *src,
-                      const RowInputs *in, Pred *p)
-{
-    p->mem_gb = c[PRISM_COL_MEM_PEAK] / src->mem_unit;
-    p->step = c[PRISM_COL_TIME_STEP];
-    p->mfu = c[PRISM_COL_MFU];
-    p->tflops = (src->tflops_hfu ? c[PRISM_COL_HFU] : c[PRISM_COL_MFU]) * in->peak * 1e-12;
-}
-
-/* TRUE when the row states what a direct prediction needs (micro-batch, recompute). */
-static gboolean fully_stated(const Row *r, GString *why)
-{
-    if (*col(r, "micro_batch") == '\0') {
-        g_string_append(why, "micro_batch not stated");
-        return FALSE;
-    }
-    if (*col(r, "recompute") == '\0') {
-        g_string_append(why, "recompute not stated");
-        return FALSE;
-    }
-    return TRUE;
-}
-
-/* TRUE when the row states every strategy dim the planner could choose; else the
- * unstated ones are listed in @p why. */
-static gboolean all_strategy_dims(const Row *r, GString *why)
-{
-    static const char *const dims[] = {"micro_batch", "recompute", "vpp", "sp", "zero_stage"};
-    gboolean all = TRUE;
-    for (size_t i = 0; i < G_N_ELEMENTS(dims); i++)
-        if (*col(r, dims[i]) == '\0') {
-            g_string_append_printf(why, "%s%s", all ? "" : ", ", dims[i]);
-            all = FALSE;
-        }
-    if (!all)
-        g_string_append(why, " not stated");
-    return all;
-}
-
-static gboolean parse_recompute(const char *rc, PrismStrategy *s, GString *why)
-{
-    if (strcmp(rc, "full") == 0)
-        s->recompute = PRISM_RECOMPUTE_FULL;
-    else if (strcmp(rc, "selective") == 0)
-        s->recompute = PRISM_RECOMPUTE_SELECTIVE;
-    else if (strcmp(rc, "none") == 0)
-        s->recompute = PRISM_RECOMPUTE_NONE;
-    else {
-        g_string_append_printf(why, "recompute '%s' unknown", rc);
-        return FALSE;
-    }
-    return TRUE;
-}
-
-/* Predict one fully stated row; FALSE (with the reason in @p why) when it cannot be. */
-static gboolean predict(const Row *r, const SourceSetup *src, const PrismKnobs *user, Pred *p,
-                        GString *strat, GString *why)
-{
-    double vpp = 1, sp = 0, zero = 0, mbs;
-    if (!num(r, "micro_batch", &mbs)) {
-        g_string_append(why, "micro_batch not stated");
-        return FALSE;
-    }
-    g_auto(RowInputs) in = {0};
-    if (!row_inputs(r, src, user, &in, why))
-        return FALSE;
-    (void)num(r, "vpp", &vpp);
-    (void)num(r, "sp", &sp);
-    (void)num(r, "zero_stage", &zero);
-    PrismStrategy s = {.devices = (uint32_t)in.n,
-                       .dp = (uint32_t)in.dp,
-                       .tp = (uint32_t)in.tp,
-                       .pp = (uint32_t)in.pp,
-                       .vpp = (uint32_t)vpp,
-                       .cp = (uint32_t)in.cp,
-                       .ep = (uint32_t)in.ep,
-                       .mbs = (uint32_t)mbs,
-                       .sp = (uint8_t)sp,
-                       .zero = (uint8_t)zero,
-                       .schedule = vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B};
-    s.m = (uint32_t)(in.gbs / (in.dp * mbs));
-    if (!parse_recompute(col(r, "recompute"), &s, why))
-        return FALSE;
+    PrismStrategy s = {.devices = (uint32_t)d->n, .dp = (uint32_t)d->dp, .tp = (uint32_t)d->tp,
+                       .pp = (uint32_t)d->pp, .vpp = (uint32_t)d->vpp, .cp = (uint32_t)d->cp,
+                       .ep = (uint32_t)d->ep, .mbs = (uint32_t)d->mbs, .sp = (uint8_t)d->sp,
+                       .zero = (uint8_t)d->zero, .recompute = (uint8_t)d->rc,
+                       .schedule = (uint8_t)d->sched};
+    s.m = (uint32_t)(d->gbs / (d->dp * (double)d->mbs));
     g_autofree char *st = prism_strategy_format(&s);
-    g_string_append(strat, st);
+    GString *strat = g_string_new(st);
     double c[PRISM_COL_COUNT];
-    const PrismModel *model = prism_cost_model_model(in.cm);
-    const uint32_t L = prism_model_split_layers(model);
+    const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
     GError *error = NULL;
     gboolean ok;
     if (s.vpp > 1 && (uint64_t)s.pp * s.vpp == (uint64_t)L + 2) {
@@ -405,59 +544,50 @@ static gboolean predict(const Row *r, const SourceSetup *src, const PrismKnobs *
             l->chunk_layers[j] = 1;
         for (uint32_t i = 0; i < L; i++)
             l->layer_rc[i] = s.recompute;
-        ok = prism_cost_eval_layout(in.cm, &s, l, c, &error);
+        ok = prism_cost_eval_layout(cm, &s, l, c, &error);
         g_string_append(strat, " (layout: 1 layer/chunk, ends empty)");
     } else {
-        ok = prism_cost_eval_one(in.cm, &s, c, &error);
+        ok = prism_cost_eval_one(cm, &s, c, &error);
     }
+    o->strategy = g_string_free(strat, FALSE);
     if (!ok) {
         g_string_append(why, error->message);
         g_error_free(error);
         return FALSE;
     }
-    predicted(c, src, &in, p);
-    measured(r, &in, p);
+    predicted(c, cm, fw, src, o);
     return TRUE;
 }
 
-/* One planned row: what was fixed, what the planner found. */
-typedef struct Planned {
-    Pred p;
-    PrismValidatePlanResult res;
-    char *fix;
-} Planned;
-
-/* Plan one row whose strategy dims are not all stated: fix the stated ones, let the
- * planner choose the rest within what the source's framework supported. FALSE (reason in
- * @p why) when the row cannot be planned. */
-static gboolean plan_row(const Row *r, const SourceSetup *src, const PrismKnobs *user,
-                         PrismValidatePlanFn plan, void *plan_user, Planned *out, GString *why)
+/* Plan a row: the known dims fixed, the rest searched within the framework's support. */
+static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
+                     const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o,
+                     GString *why)
 {
-    g_auto(RowInputs) in = {0};
-    if (!row_inputs(r, src, user, &in, why))
-        return FALSE;
-    if (in.dp * in.tp * in.pp * in.cp != in.n) {
-        g_string_append_printf(why, "dp*tp*pp*cp = %g differs from num_gpus %g",
-                               in.dp * in.tp * in.pp * in.cp, in.n);
-        return FALSE;
-    }
     GString *fix = g_string_new(NULL);
-    g_string_append_printf(fix, "tp=%g,pp=%g,cp=%g,ep=%g", in.tp, in.pp, in.cp, in.ep);
-    static const char *const dims[][2] = {{"micro_batch", "mbs"}, {"vpp", "vpp"},
-                                          {"sp", "sp"},           {"zero_stage", "zero"},
-                                          {"recompute", "recompute"}};
-    for (size_t i = 0; i < G_N_ELEMENTS(dims); i++)
-        if (*col(r, dims[i][0]) != '\0')
-            g_string_append_printf(fix, ",%s=%s", dims[i][1], col(r, dims[i][0]));
-    out->fix = g_string_free(fix, FALSE);
-    g_autoptr(GString) only = g_string_new(src->plan_only);
-    if (src->uniform_chunks && *col(r, "vpp") == '\0') {
+    g_string_append_printf(fix, "tp=%g,pp=%g,cp=%g,ep=%g", d->tp, d->pp, d->cp, d->ep);
+    if (d->mbs > 0)
+        g_string_append_printf(fix, ",mbs=%ld", d->mbs);
+    if (d->rc >= 0)
+        g_string_append_printf(fix, ",recompute=%s", prism_recompute_name((PrismRecompute)d->rc));
+    if (d->vpp > 0)
+        g_string_append_printf(fix, ",vpp=%ld", d->vpp);
+    if (d->zero >= 0)
+        g_string_append_printf(fix, ",zero=%ld", d->zero);
+    if (d->sp >= 0)
+        g_string_append_printf(fix, ",sp=%ld", d->sp);
+    if (d->sched >= 0)
+        g_string_append_printf(fix, ",schedule=%s", prism_schedule_name((PrismSchedule)d->sched));
+    o->fixed = g_string_free(fix, FALSE);
+    GString *only = g_string_new(fw->only);
+    if (fw->uniform_chunks && d->vpp < 0) {
         /* equal model chunks: L % pp == 0 and vpp divides L / pp */
-        const uint32_t L = prism_model_split_layers(prism_cost_model_model(in.cm));
-        const uint32_t pp = (uint32_t)in.pp;
+        const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
+        const uint32_t pp = (uint32_t)d->pp;
         if (L % pp != 0) {
-            g_string_append_printf(why, "layers %u not divisible by pp %u (the framework "
-                                        "needs equal stages)", L, pp);
+            g_string_append_printf(why, "layers %u not divisible by pp %u (%s needs equal stages)",
+                                   L, pp, fw->name);
+            g_string_free(only, TRUE);
             return FALSE;
         }
         g_string_append(only, only->len ? ",vpp=" : "vpp=");
@@ -467,87 +597,255 @@ static gboolean plan_row(const Row *r, const SourceSetup *src, const PrismKnobs 
                 first = 0;
             }
     }
-    const PrismValidatePlan req = {.cm = in.cm,
-                                   .devices = (uint32_t)in.n,
-                                   .fix = out->fix,
-                                   .only = only->str};
-    memset(&out->res, 0, sizeof out->res);
+    o->only = g_string_free(only, FALSE);
     GError *error = NULL;
-    if (!plan(&req, plan_user, &out->res, &error)) {
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    gboolean ok = prism_space_filter_fix(f, o->fixed, &error) &&
+                  (*o->only == '\0' || prism_space_filter_only(f, o->only, &error));
+    const uint32_t devices = (uint32_t)d->n;
+    g_autoptr(PrismSpace) space =
+        ok ? prism_space_new(prism_cost_model_model(cm), prism_cost_model_training(cm), &devices, 1,
+                             f, &error)
+           : NULL;
+    if (space == NULL) {
         g_string_append(why, error->message);
         g_error_free(error);
         return FALSE;
     }
-    if (out->res.feasible > 0)
-        predicted(out->res.cols, src, &in, &out->p);
-    else
-        out->p.mem_gb = out->p.step = out->p.tflops = out->p.mfu = NAN;
-    measured(r, &in, &out->p);
+    const PrismSearchJob job = {.cm = cm, .space = space, .row_weight = 0};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.top_k = 1; /* by step time: at fixed gbs and devices the best MFU and TFLOP/s */
+    opt.label = "validate";
+    g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, &error);
+    if (res == NULL) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    o->searched = prism_search_result_total(res);
+    o->feasible = prism_search_result_feasible(res);
+    const PrismTopK *top = prism_search_result_top(res, 0);
+    if (prism_topk_size(top) == 0)
+        return TRUE; /* nothing fits: predictions stay NAN */
+    size_t j;
+    PrismStrategy best;
+    double c[PRISM_COL_COUNT];
+    if (!prism_search_row(&job, 1, prism_topk_index(top, 0), &j, &best, c, &error)) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    o->strategy = prism_strategy_format(&best);
+    predicted(c, cm, fw, src, o);
+    o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
     return TRUE;
 }
 
-static void add_err(Stat *st, int k, double pred, double meas, GString *o)
+static void row_free(gpointer p)
 {
-    if (isnan(meas) || isnan(pred)) {
-        g_string_append_printf(o, " %8s %8s %6s", "-", isnan(meas) ? "-" : "", "");
+    PrismValidateRow *o = p;
+    g_free(o->source);
+    g_free(o->model);
+    g_free(o->framework);
+    g_free(o->framework_from);
+    g_free(o->reason);
+    g_free(o->strategy);
+    g_free(o->fixed);
+    g_free(o->only);
+    g_free(o->defaults);
+    g_free(o->planned);
+    g_free(o->cluster);
+    g_free(o->dtype);
+    g_free(o);
+}
+
+static void stat_free(gpointer p)
+{
+    PrismValidateStat *s = p;
+    g_free(s->source);
+    g_free(s);
+}
+
+void prism_validate_report_free(PrismValidateReport *r)
+{
+    if (r == NULL)
         return;
-    }
-    const double e = 100.0 * fabs(pred - meas) / meas;
-    st->sum[k] += e;
-    st->worst[k] = MAX(st->worst[k], e);
-    st->n[k]++;
-    g_string_append_printf(o, " %8.4g %8.4g %5.1f%%", pred, meas, e);
+    g_free(r->path);
+    g_ptr_array_unref(r->rows);
+    g_ptr_array_unref(r->stats);
+    g_ptr_array_unref(r->frameworks);
+    g_free(r);
 }
 
-static Stat *stat_for(GHashTable *stats, GPtrArray *order, const char *id)
+const char *prism_validate_kind_name(PrismValidateKind k)
 {
-    Stat *st = g_hash_table_lookup(stats, id);
+    static const char *const n[] = {"predicted", "planned", "skipped"};
+    return (unsigned)k < G_N_ELEMENTS(n) ? n[k] : "?";
+}
+
+const char *prism_validate_metric_name(int metric)
+{
+    static const char *const n[] = {"peak_mem", "step_time", "tflops_per_gpu", "mfu"};
+    return metric >= 0 && metric < PRISM_VM_COUNT ? n[metric] : "?";
+}
+
+static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
+{
+    PrismValidateStat *st = NULL;
+    for (guint i = 0; i < rep->stats->len && st == NULL; i++) {
+        PrismValidateStat *x = g_ptr_array_index(rep->stats, i);
+        if (x->kind == o->kind && strcmp(x->source, o->source) == 0)
+            st = x;
+    }
     if (st == NULL) {
-        st = g_new0(Stat, 1);
-        g_hash_table_insert(stats, g_strdup(id), st);
-        g_ptr_array_add(order, g_strdup(id));
+        st = g_new0(PrismValidateStat, 1);
+        st->source = g_strdup(o->source);
+        st->kind = o->kind;
+        g_ptr_array_add(rep->stats, st);
     }
-    return st;
+    st->rows++;
+    for (int k = 0; k < PRISM_VM_COUNT; k++) {
+        o->err[k] = NAN;
+        if (isnan(o->pred[k]) || isnan(o->meas[k]) || o->meas[k] == 0)
+            continue;
+        o->err[k] = 100.0 * fabs(o->pred[k] - o->meas[k]) / o->meas[k];
+        st->sum[k] += o->err[k];
+        st->worst[k] = MAX(st->worst[k], o->err[k]);
+        st->n[k]++;
+    }
 }
 
-static void summary(GString *o, GHashTable *stats, GPtrArray *order, const int *metrics,
-                    const char *const *names, int n_metrics)
+/* The framework of a row; NULL with @p why (skip) or @p error (bad input). */
+/* sources.ini, read once: the table, or why it could not be read. */
+typedef struct Sources {
+    GHashTable *table;
+    GError *error;
+} Sources;
+
+static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *r,
+                                           const PrismValidateOptions *opt,
+                                           const Sources *sources, const char *path,
+                                           PrismValidateRow *o, GString *why, GError **error)
 {
-    g_string_append_printf(o, "%-22s", "source");
-    for (int k = 0; k < n_metrics; k++)
-        g_string_append_printf(o, " %-20s", names[k]);
-    g_string_append_c(o, '\n');
-    for (guint i = 0; i < order->len; i++) {
-        const char *id = g_ptr_array_index(order, i);
-        const Stat *st = g_hash_table_lookup(stats, id);
-        g_string_append_printf(o, "%-22s", id);
-        for (int j = 0; j < n_metrics; j++) {
-            const int k = metrics[j];
-            if (st->n[k] == 0)
-                g_string_append_printf(o, " %-20s", "-");
-            else {
-                g_autofree char *cell = g_strdup_printf(
-                    "%.1f%% / %.1f%% (%d)", st->sum[k] / st->n[k], st->worst[k], st->n[k]);
-                g_string_append_printf(o, " %-20s", cell);
-            }
+    const char *name = col(r, "framework");
+    const char *from = "column";
+    if (*name == '\0' && opt->framework != NULL) {
+        o->framework = g_strdup(opt->framework->name);
+        o->framework_from = g_strdup("--framework");
+        return opt->framework;
+    }
+    if (*name == '\0') {
+        if (sources->table == NULL) {
+            g_set_error(error, PRISM_INPUT_ERROR, sources->error->code,
+                        "validation CSV %s line %d: source %s needs sources.ini: %s", path,
+                        r->line, o->source, sources->error->message);
+            return NULL;
         }
-        g_string_append_c(o, '\n');
+        const SourceInfo *s = g_hash_table_lookup(sources->table, o->source);
+        if (s == NULL || s->framework == NULL) {
+            g_string_append_printf(why, "source %s has no profile in sources.ini: give a "
+                                        "framework column or --framework", o->source);
+            return NULL;
+        }
+        name = s->framework;
+        from = "sources.ini";
     }
+    o->framework_from = g_strdup(from);
+    for (guint i = 0; i < rep->frameworks->len; i++) {
+        PrismFramework *fw = g_ptr_array_index(rep->frameworks, i);
+        if (strcmp(fw->name, name) == 0 || strcmp(fw->path, name) == 0) {
+            o->framework = g_strdup(fw->name);
+            return fw;
+        }
+    }
+    GError *local = NULL;
+    PrismFramework *fw = prism_framework_resolve(name, &local);
+    if (fw == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, local->code, "validation CSV %s line %d %s %s: %s",
+                    path, r->line, strcmp(from, "column") == 0 ? "column framework" : "source",
+                    strcmp(from, "column") == 0 ? name : o->source, local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    g_ptr_array_add(rep->frameworks, fw);
+    o->framework = g_strdup(fw->name);
+    return fw;
 }
 
-char *prism_validate_report(const char *path, const PrismKnobs *user, GError **error)
+/* One row into @p o; FALSE only on bad input (@p error). */
+static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
+                        const PrismValidateOptions *opt, const Sources *sources,
+                        const char *path, PrismValidateRow *o, GError **error)
 {
-    return prism_validate_report_planned(path, user, NULL, NULL, error);
+    o->line = r->line;
+    o->source = g_strdup(col(r, "source_id"));
+    o->model = g_strdup(col(r, "model_name"));
+    o->oom = g_str_has_prefix(col(r, "notes"), "OOM");
+    o->kind = PRISM_VALIDATE_SKIPPED;
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->pred[k] = o->meas[k] = o->err[k] = NAN;
+    g_autoptr(GString) why = g_string_new(NULL);
+    if (!check_cells(r, path, error))
+        return FALSE;
+    GError *local = NULL;
+    const PrismFramework *fw = row_framework(rep, r, opt, sources, path, o, why, &local);
+    if (local != NULL) {
+        g_propagate_error(error, local);
+        return FALSE;
+    }
+    /* what the source states (memory unit, ...) applies whatever the framework */
+    const SourceInfo *src = sources->table ? g_hash_table_lookup(sources->table, o->source) : NULL;
+    double experts = 0;
+    Dims d;
+    g_autoptr(GString) defs = g_string_new(NULL);
+    g_autoptr(GString) planned = g_string_new(NULL);
+    if (fw == NULL) {
+        /* why says it */
+    } else if (num(r, "experts", &experts) && experts > 0) {
+        g_string_append(why, "not supported yet: MoE folding (issue 10)");
+        rep->n_moe++;
+    } else if (row_dims(r, fw, &d, defs, planned, why)) {
+        o->devices = (uint32_t)d.n;
+        o->tp = (uint32_t)d.tp;
+        o->pp = (uint32_t)d.pp;
+        o->cp = (uint32_t)d.cp;
+        o->ep = (uint32_t)d.ep;
+        o->dp = (uint32_t)d.dp;
+        o->gbs = (uint64_t)d.gbs;
+        o->defaults = g_strdup(defs->str);
+        g_autoptr(PrismCostModel) cm = row_cost_model(r, fw, src, opt->user, &d, o, why);
+        if (cm != NULL && planned->len == 0 && predict(cm, &d, fw, src, o, why))
+            o->kind = PRISM_VALIDATE_PREDICTED;
+        else if (cm != NULL && planned->len > 0) {
+            o->planned = g_strdup(planned->str);
+            if (plan(comm, cm, &d, fw, src, o, why))
+                o->kind = PRISM_VALIDATE_PLANNED;
+        }
+        measured(r, &d, (double)o->seq, o);
+    }
+    if (o->kind == PRISM_VALIDATE_SKIPPED) {
+        o->reason = g_strdup(why->len ? why->str : "not modelled");
+        rep->n_skipped++;
+        rep->n_oom_skipped += o->oom;
+        return TRUE;
+    }
+    if (o->kind == PRISM_VALIDATE_PLANNED) {
+        rep->n_planned++;
+        o->fits = o->feasible > 0;
+    } else {
+        rep->n_predicted++;
+    }
+    if (o->oom) {
+        rep->n_oom++;
+        rep->n_oom_flagged += !o->fits;
+    }
+    add_stats(rep, o);
+    return TRUE;
 }
 
-static void row_free(Row *r)
-{
-    g_hash_table_destroy(r->kv);
-    g_ptr_array_free(r->fields, TRUE);
-}
-
-char *prism_validate_report_planned(const char *path, const PrismKnobs *user,
-                                    PrismValidatePlanFn plan, void *plan_user, GError **error)
+PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
+                                        const PrismValidateOptions *opt, GError **error)
 {
     g_autofree char *text = NULL;
     GError *local = NULL;
@@ -559,9 +857,9 @@ char *prism_validate_report_planned(const char *path, const PrismKnobs *user,
     }
     const char *p = text;
     g_autoptr(GPtrArray) header = csv_record(&p);
-    static const char *const need[] = {"source_id",   "model_name",   "layers",   "hidden", "heads",
-                                       "seq_len",     "gpu_type",     "num_gpus", "tp",     "pp",
-                                       "micro_batch", "global_batch", "recompute"};
+    static const char *const need[] = {"source_id", "model_name", "layers",  "hidden",
+                                       "heads",     "seq_len",    "gpu_type", "num_gpus",
+                                       "tp",        "pp",         "global_batch"};
     for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
         gboolean found = FALSE;
         for (guint j = 0; j < header->len && !found; j++)
@@ -572,123 +870,52 @@ char *prism_validate_report_planned(const char *path, const PrismKnobs *user,
             return NULL;
         }
     }
-    GString *o = g_string_new(NULL);
-    g_string_append_printf(o, "prism validate: %s\n\n", path);
-    g_string_append_printf(o, "%-20s %-15s %-52s %26s %26s %26s %26s\n", "source", "model",
-                           "strategy", "peak GB  pred/meas/err", "step s  pred/meas/err",
-                           "TFLOP/s  pred/meas/err", "MFU  pred/meas/err");
-    g_autoptr(GHashTable) stats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GHashTable) pstats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    g_autoptr(GPtrArray) porder = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GString) skipped = g_string_new(NULL);
-    g_autoptr(GString) planned = g_string_new(NULL);
-    int line = 1, used = 0, n_skipped = 0, n_planned = 0;
-    while (*p) {
+    PrismValidateReport *rep = g_new0(PrismValidateReport, 1);
+    rep->path = g_strdup(path);
+    rep->rows = g_ptr_array_new_with_free_func(row_free);
+    rep->stats = g_ptr_array_new_with_free_func(stat_free);
+    rep->frameworks = g_ptr_array_new_with_free_func((GDestroyNotify)prism_framework_free);
+    Sources sources = {NULL, NULL};
+    sources.table = load_sources(&sources.error);
+    int line = 1;
+    gboolean ok = TRUE;
+    while (*p && ok) {
         line++;
         Row r = {.kv = g_hash_table_new(g_str_hash, g_str_equal),
                  .fields = csv_record(&p),
                  .line = line};
-        if (r.fields->len == 1 && *(const char *)g_ptr_array_index(r.fields, 0) == '\0') {
-            row_free(&r);
-            continue;
-        }
-        if (r.fields->len != header->len) {
+        const gboolean blank =
+            r.fields->len == 1 && *(const char *)g_ptr_array_index(r.fields, 0) == '\0';
+        if (!blank && r.fields->len != header->len) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "validation CSV %s line %d: %u fields, the header has %u", path, line,
                         r.fields->len, header->len);
-            row_free(&r);
-            g_string_free(o, TRUE);
-            return NULL;
+            ok = FALSE;
+        } else if (!blank) {
+            for (guint j = 0; j < header->len; j++)
+                g_hash_table_insert(r.kv, g_ptr_array_index(header, j),
+                                    g_ptr_array_index(r.fields, j));
+            PrismValidateRow *o = g_new0(PrismValidateRow, 1);
+            g_ptr_array_add(rep->rows, o);
+            ok = one_row(comm, rep, &r, opt, &sources, path, o, error);
         }
-        for (guint j = 0; j < header->len; j++)
-            g_hash_table_insert(r.kv, g_ptr_array_index(header, j), g_ptr_array_index(r.fields, j));
-        const char *id = col(&r, "source_id");
-        const SourceSetup *src = find_source(id);
-        static const SourceSetup generic = {"(other)", no_knobs, 1e9,  FALSE, TRUE,
-                                            NULL,      NULL,     NULL, FALSE, ""};
-        if (src == NULL)
-            src = &generic;
-        g_autoptr(GString) strat = g_string_new(NULL);
-        g_autoptr(GString) why = g_string_new(NULL);
-        Pred pr;
-        g_autoptr(GString) unstated = g_string_new(NULL);
-        if (src->plan_only != NULL && !all_strategy_dims(&r, unstated) && plan == NULL) {
-            g_string_append_printf(skipped, "  line %d %s %s: %s (planned mode needs a "
-                                   "planner: `prism validate` runs the search)\n", line, id,
-                                   col(&r, "model_name"), unstated->str);
-            n_skipped++;
-        } else if (src->plan_only != NULL && unstated->len > 0) {
-            /* planned mode: the search picks the unstated dims */
-            Planned pl = {0};
-            if (!plan_row(&r, src, user, plan, plan_user, &pl, why)) {
-                g_string_append_printf(skipped, "  line %d %s %s: planned mode: %s\n", line, id,
-                                       col(&r, "model_name"), why->str);
-                n_skipped++;
-            } else {
-                Stat *st = stat_for(pstats, porder, id);
-                g_autofree char *best =
-                    pl.res.feasible ? prism_strategy_format(&pl.res.best) : g_strdup("nothing fits");
-                g_string_append_printf(planned, "%-20s %-10s %-24s %8" G_GUINT64_FORMAT "/%-8"
-                                       G_GUINT64_FORMAT " %-84s %8.4g",
-                                       id, col(&r, "model_name"), pl.fix, pl.res.feasible,
-                                       pl.res.searched, best, pl.p.step);
-                add_err(st, 2, pl.p.tflops, pl.p.m_tflops, planned);
-                add_err(st, 3, pl.p.mfu, pl.p.m_mfu, planned);
-                g_string_append_c(planned, '\n');
-                n_planned++;
-            }
-            g_free(pl.fix);
-        } else if (!fully_stated(&r, why) || !predict(&r, src, user, &pr, strat, why)) {
-            g_string_append_printf(skipped, "  line %d %s %s: %s\n", line, id,
-                                   col(&r, "model_name"), why->str);
-            n_skipped++;
-        } else {
-            Stat *st = stat_for(stats, order, id);
-            g_string_append_printf(o, "%-20s %-15s %-52s", id, col(&r, "model_name"), strat->str);
-            add_err(st, 0, pr.mem_gb, pr.m_mem, o);
-            add_err(st, 1, pr.step, pr.m_step, o);
-            add_err(st, 2, pr.tflops, pr.m_tflops, o);
-            add_err(st, 3, pr.mfu, pr.m_mfu, o);
-            g_string_append_c(o, '\n');
-            used++;
-        }
-        row_free(&r);
+        g_hash_table_destroy(r.kv);
+        g_ptr_array_free(r.fields, TRUE);
     }
-    static const int all4[] = {0, 1, 2, 3};
-    static const char *const names4[] = {"peak memory", "step time", "TFLOP/s per GPU", "MFU"};
-    g_string_append(o, "\nabsolute percentage error per source: mean / worst (rows)\n");
-    summary(o, stats, order, all4, names4, 4);
-    g_string_append_printf(o, "\n%d rows predicted, %d planned, %d skipped\n", used, n_planned,
-                           n_skipped);
-    if (n_planned) {
-        g_string_append(
-            o, "\nPLANNED rows (not direct predictions, not in the statistics above): the row "
-               "leaves strategy dims unstated, so\nthe dims it states are fixed and the search "
-               "picks the rest within what the source's framework supported;\nthe best "
-               "strategy's predicted throughput (a prediction of ACHIEVABLE throughput) is "
-               "compared with the measured.\n");
-        g_string_append_printf(o, "%-20s %-10s %-24s %17s %-84s %8s %26s %26s\n", "source",
-                               "model", "fixed", "feasible/searched", "best strategy found",
-                               "step s", "TFLOP/s  pred/meas/err", "MFU  pred/meas/err");
-        g_string_append(o, planned->str);
-        static const int two[] = {2, 3};
-        static const char *const names2[] = {"TFLOP/s per GPU", "MFU"};
-        g_string_append(o, "\nplanned: absolute percentage error per source: mean / worst (rows)\n");
-        summary(o, pstats, porder, two, names2, 2);
+    if (sources.table != NULL)
+        g_hash_table_destroy(sources.table);
+    g_clear_error(&sources.error);
+    /* predicted statistics first, then planned (stable within each kind) */
+    g_autoptr(GPtrArray) sorted = g_ptr_array_new();
+    for (int kind = 0; kind < 2; kind++)
+        for (guint i = 0; i < rep->stats->len; i++)
+            if (((PrismValidateStat *)g_ptr_array_index(rep->stats, i))->kind == (unsigned)kind)
+                g_ptr_array_add(sorted, g_ptr_array_index(rep->stats, i));
+    for (guint i = 0; i < sorted->len; i++)
+        rep->stats->pdata[i] = sorted->pdata[i];
+    if (!ok) {
+        prism_validate_report_free(rep);
+        return NULL;
     }
-    if (n_skipped)
-        g_string_append_printf(o, "\nskipped rows:\n%s", skipped->str);
-    g_string_append(o, "\nper-source setup (from what each source states; never fitted):\n");
-    for (size_t i = 0; i < G_N_ELEMENTS(sources); i++) {
-        g_string_append_printf(o, "  %s: %s", sources[i].id, sources[i].notes);
-        for (const char *const *s = sources[i].knobs; *s; s++)
-            g_string_append_printf(o, "%s%s", s == sources[i].knobs ? " [" : ", ", *s);
-        g_string_append(o, sources[i].knobs[0] ? "]" : "");
-        if (sources[i].plan_only != NULL)
-            g_string_append_printf(o, " [planned: --only %s%s]", sources[i].plan_only,
-                                   plan == NULL ? "; no planner: skipped" : "");
-        g_string_append_c(o, '\n');
-    }
-    return g_string_free(o, FALSE);
+    return rep;
 }

@@ -353,6 +353,11 @@ static void add_attrs(PrismLandscape *ls, const Sweep *s, int argc, char **argv)
     prism_landscape_add_attr(ls, "space", space, TRUE);
     prism_landscape_add_attr(ls, "filters", filters, TRUE);
     prism_landscape_add_attr(ls, "grid_file", s->grid ? s->grid->path : "", FALSE);
+    /* provenance: the --framework profile whose knobs the knobs attribute includes */
+    g_autofree char *fw = s->in.framework ? g_strdup_printf("%s (%s)", s->in.framework->name,
+                                                            s->in.framework->path)
+                                          : g_strdup("");
+    prism_landscape_add_attr(ls, "framework", fw, FALSE);
 }
 
 static void set_grid_table(PrismLandscape *ls, const Sweep *s)

@@ -64,7 +64,8 @@ for c, t in types.items():
     assert L[c].dtype == t, (c, L[c].dtype)
 a = f.attrs
 for k in ["tool_version", "git_revision", "command_line", "created_utc", "ranks", "isa",
-          "model", "cluster", "training", "knobs", "space", "objectives", "schema_version"]:
+          "model", "cluster", "training", "knobs", "space", "objectives", "schema_version",
+          "framework"]:
     assert k in a, k
 assert a["status"] == "complete" and int(a["rows"]) == 31448
 assert json.loads(a["model"])["name"] == "gpt3-1.3b"
