@@ -17,7 +17,6 @@
  */
 #include <prism/validate.h>
 
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -26,209 +25,19 @@
 #include <prism/search.h>
 #include <prism/space.h>
 
-/* What sources.ini says about one source beyond its framework. */
-typedef struct SourceInfo {
-    char *framework;
-    double mem_unit; /* bytes per published "GB" */
-    int counts;      /* PrismMemCounts, -1 = the profile's */
-    gboolean hfu;
-    char *vocab, *dtype;
-    int tied; /* -1 = the profile's */
-} SourceInfo;
-
-static void source_info_free(gpointer p)
-{
-    SourceInfo *s = p;
-    g_free(s->framework);
-    g_free(s->vocab);
-    g_free(s->dtype);
-    g_free(s);
-}
-
-/* sources.ini: [sources] ID = profile, [ID] groups with the keys below. */
-static GHashTable *load_sources(GError **error)
-{
-    g_autofree char *path = prism_framework_data_file("sources.ini", error);
-    if (path == NULL)
-        return NULL;
-    g_autofree char *label = g_strdup_printf("sources file %s", path);
-    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
-    if (kf == NULL)
-        return NULL;
-    GHashTable *t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, source_info_free);
-    gsize ng = 0;
-    g_auto(GStrv) groups = g_key_file_get_groups(kf, &ng);
-    for (gsize gi = 0; gi < ng; gi++) {
-        const char *g = groups[gi];
-        gsize nk = 0;
-        g_auto(GStrv) keys = g_key_file_get_keys(kf, g, &nk, NULL);
-        for (gsize i = 0; i < nk; i++) {
-            g_autofree char *raw = g_key_file_get_value(kf, g, keys[i], NULL);
-            const char *v = g_strstrip(raw);
-            const char *id = strcmp(g, "sources") == 0 ? keys[i] : g;
-            SourceInfo *s = g_hash_table_lookup(t, id);
-            if (s == NULL) {
-                s = g_new0(SourceInfo, 1);
-                s->mem_unit = 1e9;
-                s->counts = s->tied = -1;
-                g_hash_table_insert(t, g_strdup(id), s);
-            }
-            const char *k = keys[i];
-            gboolean ok = TRUE;
-            if (strcmp(g, "sources") == 0)
-                s->framework = g_strdup(v);
-            else if (strcmp(k, "memory_unit") == 0 && (!strcmp(v, "GB") || !strcmp(v, "GiB")))
-                s->mem_unit = strcmp(v, "GB") == 0 ? 1e9 : 1073741824.0;
-            else if (strcmp(k, "counts") == 0) {
-                s->counts = -1;
-                for (int c = 0; c < PRISM_MEM_COUNTS_COUNT; c++)
-                    if (strcmp(v, prism_mem_counts_name((PrismMemCounts)c)) == 0)
-                        s->counts = c;
-                ok = s->counts >= 0;
-            } else if (strcmp(k, "tflops") == 0 && (!strcmp(v, "mfu") || !strcmp(v, "hfu")))
-                s->hfu = strcmp(v, "hfu") == 0;
-            else if (strcmp(k, "vocab") == 0)
-                s->vocab = g_strdup(v);
-            else if (strcmp(k, "dtype") == 0)
-                s->dtype = g_strdup(v);
-            else if (strcmp(k, "tied_embeddings") == 0 && (!strcmp(v, "true") || !strcmp(v, "false")))
-                s->tied = strcmp(v, "true") == 0;
-            else
-                ok = FALSE;
-            if (!ok) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                            "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
-                            "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
-                            "mfu|hfu, vocab, dtype, tied_embeddings true|false)",
-                            path, g, k, v);
-                g_hash_table_destroy(t);
-                return NULL;
-            }
-        }
-    }
-    return t;
-}
-
-/* One CSV record split into fields (RFC 4180 quoting). */
-static GPtrArray *csv_record(const char **p)
-{
-    GPtrArray *f = g_ptr_array_new_with_free_func(g_free);
-    GString *cur = g_string_new(NULL);
-    const char *s = *p;
-    gboolean quoted = FALSE;
-    for (;; s++) {
-        if (quoted) {
-            if (*s == '\0')
-                break;
-            if (*s == '"' && s[1] == '"') {
-                g_string_append_c(cur, '"');
-                s++;
-            } else if (*s == '"') {
-                quoted = FALSE;
-            } else {
-                g_string_append_c(cur, *s);
-            }
-            continue;
-        }
-        if (*s == '"') {
-            quoted = TRUE;
-        } else if (*s == ',' || *s == '\n' || *s == '\0' || *s == '\r') {
-            g_ptr_array_add(f, g_string_free(cur, FALSE));
-            cur = g_string_new(NULL);
-            if (*s == '\r' && s[1] == '\n')
-                s++;
-            if (*s != ',')
-                break;
-        } else {
-            g_string_append_c(cur, *s);
-        }
-    }
-    g_string_free(cur, TRUE);
-    *p = *s ? s + 1 : s;
-    return f;
-}
-
-typedef struct Row {
-    GHashTable *kv; /* header -> value (borrowed from fields) */
-    GPtrArray *fields;
-    int line;
-} Row;
-
-static const char *col(const Row *r, const char *name)
-{
-    const char *v = g_hash_table_lookup(r->kv, name);
-    return v ? v : "";
-}
-
-/* A stated number (cells were checked by check_cells); FALSE for an empty cell. */
-static gboolean num(const Row *r, const char *name, double *out)
-{
-    const char *v = col(r, name);
-    if (*v == '\0')
-        return FALSE;
-    *out = g_ascii_strtod(v, NULL);
-    return TRUE;
-}
-
-/* Numeric columns: whole numbers >= lo (lo < 0: any finite number >= 0). */
-static const struct {
-    const char *name;
-    double lo, hi;
-} numeric[] = {
-    {"params_b", -1, 0},      {"layers", 1, 1e6},       {"hidden", 1, 1e9},
-    {"ffn_hidden", 1, 1e9},   {"heads", 1, 1e6},        {"kv_heads", 1, 1e6},
-    {"seq_len", 1, 1e9},      {"vocab", 1, 1e9},        {"experts", 0, 1e6},
-    {"topk", 0, 1e6},         {"gpu_mem_gb", -1, 0},    {"num_gpus", 1, 2147483648.0},
-    {"gpus_per_node", 1, 1e6}, {"intra_node_bw_GBps", -1, 0}, {"inter_node_bw_GBps", -1, 0},
-    {"tp", 1, 1e6},           {"pp", 1, 1e6},           {"vpp", 1, 1e6},
-    {"dp", 1, 2147483648.0},  {"cp", 1, 1e6},           {"ep", 1, 1e6},
-    {"sp", 0, 1},             {"zero_stage", 0, 3},     {"micro_batch", 1, 1e9},
-    {"global_batch", 1, 1e12}, {"measured_peak_mem_gb", -1, 0}, {"measured_step_time_s", -1, 0},
-    {"measured_tflops_per_gpu", -1, 0}, {"measured_mfu", -1, 0},
-    {"measured_tokens_per_s_per_gpu", -1, 0},
-};
-
-/* Every stated numeric cell must be a finite number in its range: bad input, never
- * "not stated". */
-static gboolean check_cells(const Row *r, const char *path, GError **error)
-{
-    for (size_t i = 0; i < G_N_ELEMENTS(numeric); i++) {
-        const char *v = col(r, numeric[i].name);
-        if (*v == '\0')
-            continue;
-        char *end = NULL;
-        errno = 0;
-        const double d = g_ascii_strtod(v, &end);
-        const gboolean whole = numeric[i].lo >= 0;
-        if (end == v || *end != '\0' || errno != 0 || !isfinite(d) || d < 0 ||
-            (whole && (d != floor(d) || d < numeric[i].lo || d > numeric[i].hi))) {
-            if (whole)
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                            "validation CSV %s line %d column %s: '%s' is malformed (a whole "
-                            "number from %g to %g, or empty when not stated)",
-                            path, r->line, numeric[i].name, v, numeric[i].lo, numeric[i].hi);
-            else
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                            "validation CSV %s line %d column %s: '%s' is malformed (a finite "
-                            "number >= 0, or empty when not stated)",
-                            path, r->line, numeric[i].name, v);
-            return FALSE;
-        }
-    }
-    return TRUE;
-}
+#include "validate-internal.h"
 
 /* The row's model: GPT or Llama per the profile, shape from the row. */
 static PrismModel *row_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
                              GString *why)
 {
     double L, h, a, s, V = 0, f = 0, kv = 0;
-    if (!num(r, "layers", &L) || !num(r, "hidden", &h) || !num(r, "heads", &a) ||
-        !num(r, "seq_len", &s)) {
+    if (!prism_validate_num(r, "layers", &L) || !prism_validate_num(r, "hidden", &h) || !prism_validate_num(r, "heads", &a) ||
+        !prism_validate_num(r, "seq_len", &s)) {
         g_string_append(why, "shape (layers/hidden/heads/seq_len) incomplete");
         return NULL;
     }
-    if (!num(r, "vocab", &V)) {
+    if (!prism_validate_num(r, "vocab", &V)) {
         if (src == NULL || src->vocab == NULL) {
             g_string_append(why, "vocab not stated");
             return NULL;
@@ -236,12 +45,12 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
         V = g_ascii_strtod(src->vocab, NULL);
     }
     const gboolean llama = fw->llama;
-    if (!num(r, "ffn_hidden", &f))
+    if (!prism_validate_num(r, "ffn_hidden", &f))
         f = 4 * h;
-    if (!num(r, "kv_heads", &kv))
+    if (!prism_validate_num(r, "kv_heads", &kv))
         kv = a;
     int tied = src != NULL && src->tied >= 0 ? src->tied : fw->tied_embeddings;
-    PrismModel *m = prism_model_new(col(r, "model_name"), llama ? "llama" : "gpt");
+    PrismModel *m = prism_model_new(prism_validate_col(r, "model_name"), llama ? "llama" : "gpt");
     m->hidden = (uint64_t)h;
     m->vocab = (uint64_t)V;
     m->max_positions = (uint64_t)s;
@@ -273,9 +82,9 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
  * whose memory is closest to gpu_mem_gb (the largest when it is not stated). */
 static char *cluster_name(const Row *r)
 {
-    const char *g = col(r, "gpu_type");
+    const char *g = prism_validate_col(r, "gpu_type");
     double mem = 0;
-    const gboolean has_mem = num(r, "gpu_mem_gb", &mem);
+    const gboolean has_mem = prism_validate_num(r, "gpu_mem_gb", &mem);
     char *best = NULL;
     double best_d = INFINITY;
     for (size_t i = 0; i < prism_cluster_preset_count() && *g; i++) {
@@ -323,17 +132,17 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
 {
     memset(d, 0, sizeof *d);
     d->cp = d->ep = 1;
-    if (!num(r, "global_batch", &d->gbs)) {
+    if (!prism_validate_num(r, "global_batch", &d->gbs)) {
         g_string_append(why, "global_batch not stated");
         return FALSE;
     }
-    if (!num(r, "tp", &d->tp) || !num(r, "pp", &d->pp) || !num(r, "num_gpus", &d->n)) {
+    if (!prism_validate_num(r, "tp", &d->tp) || !prism_validate_num(r, "pp", &d->pp) || !prism_validate_num(r, "num_gpus", &d->n)) {
         g_string_append(why, "tp/pp/num_gpus not stated");
         return FALSE;
     }
-    (void)num(r, "cp", &d->cp);
-    (void)num(r, "ep", &d->ep);
-    if (!num(r, "dp", &d->dp))
+    (void)prism_validate_num(r, "cp", &d->cp);
+    (void)prism_validate_num(r, "ep", &d->ep);
+    if (!prism_validate_num(r, "dp", &d->dp))
         d->dp = d->n / (d->tp * d->pp * d->cp);
     if (d->dp * d->tp * d->pp * d->cp != d->n || d->dp != floor(d->dp)) {
         g_string_append_printf(why, "dp*tp*pp*cp = %g*%g*%g*%g differs from num_gpus %g", d->dp,
@@ -343,7 +152,7 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
     double v;
     /* micro-batch */
     d->mbs = -1;
-    if (num(r, "micro_batch", &v))
+    if (prism_validate_num(r, "micro_batch", &v))
         d->mbs = (long)v;
     else if (d->pp > 1 && fw->pp_microbatches_stages) {
         d->mbs = (long)(d->gbs / (d->dp * d->pp));
@@ -361,7 +170,7 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
         note(defs, "mbs", d->mbs, NULL);
     }
     /* recompute */
-    const char *rc = col(r, "recompute");
+    const char *rc = prism_validate_col(r, "recompute");
     d->rc = -1;
     if (*rc) {
         if (strcmp(rc, "none") == 0)
@@ -388,7 +197,7 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
                   {"sp", "sp", PRISM_FW_SP, &d->sp}};
     for (size_t i = 0; i < G_N_ELEMENTS(simple); i++) {
         *simple[i].out = -1;
-        if (num(r, simple[i].column, &v)) {
+        if (prism_validate_num(r, simple[i].column, &v)) {
             *simple[i].out = (long)v;
         } else if (simple[i].dim == PRISM_FW_VPP && d->pp == 1) {
             d->vpp = 1; /* no pipeline: nothing to interleave */
@@ -428,15 +237,15 @@ static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *
     double v;
     for (int k = 0; k < PRISM_VM_COUNT; k++)
         o->meas[k] = NAN;
-    if (num(r, "measured_peak_mem_gb", &v))
+    if (prism_validate_num(r, "measured_peak_mem_gb", &v))
         o->meas[PRISM_VM_MEM] = v;
-    if (num(r, "measured_step_time_s", &v))
+    if (prism_validate_num(r, "measured_step_time_s", &v))
         o->meas[PRISM_VM_STEP] = v;
-    else if (num(r, "measured_tokens_per_s_per_gpu", &v) && v > 0)
+    else if (prism_validate_num(r, "measured_tokens_per_s_per_gpu", &v) && v > 0)
         o->meas[PRISM_VM_STEP] = d->gbs * seq / (v * d->n); /* same quantity as tokens/s */
-    if (num(r, "measured_tflops_per_gpu", &v))
+    if (prism_validate_num(r, "measured_tflops_per_gpu", &v))
         o->meas[PRISM_VM_TFLOPS] = v;
-    if (num(r, "measured_mfu", &v))
+    if (prism_validate_num(r, "measured_mfu", &v))
         o->meas[PRISM_VM_MFU] = v;
 }
 
@@ -474,7 +283,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw,
     g_autofree char *cl = cluster_name(r);
     if (cl == NULL) {
         g_string_append_printf(why, "gpu_type '%s' has no preset (`prism clusters` lists them)",
-                               col(r, "gpu_type"));
+                               prism_validate_col(r, "gpu_type"));
         return NULL;
     }
     g_autoptr(PrismModel) model = row_model(r, fw, src, why);
@@ -483,13 +292,13 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw,
     GError *error = NULL;
     g_autoptr(PrismCluster) cluster = prism_cluster_preset(cl, &error);
     double mem;
-    if (cluster != NULL && num(r, "gpu_mem_gb", &mem) && mem > 0)
+    if (cluster != NULL && prism_validate_num(r, "gpu_mem_gb", &mem) && mem > 0)
         cluster->mem_bytes = mem * 1073741824.0; /* presets count nominal "GB" as GiB */
     PrismTraining t;
     prism_training_default(&t);
     t.gbs = (uint64_t)d->gbs;
     t.seq = model->max_positions;
-    const char *dt = *col(r, "dtype")             ? col(r, "dtype")
+    const char *dt = *prism_validate_col(r, "dtype")             ? prism_validate_col(r, "dtype")
                      : src != NULL && src->dtype ? src->dtype
                      : fw->has_dtype             ? prism_dtype_name(fw->dtype)
                                                  : NULL;
@@ -728,7 +537,7 @@ static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *
                                            const Sources *sources, const char *path,
                                            PrismValidateRow *o, GString *why, GError **error)
 {
-    const char *name = col(r, "framework");
+    const char *name = prism_validate_col(r, "framework");
     const char *from = "column";
     if (*name == '\0' && opt->framework != NULL) {
         o->framework = g_strdup(opt->framework->name);
@@ -779,14 +588,14 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
                         const char *path, PrismValidateRow *o, GError **error)
 {
     o->line = r->line;
-    o->source = g_strdup(col(r, "source_id"));
-    o->model = g_strdup(col(r, "model_name"));
-    o->oom = g_str_has_prefix(col(r, "notes"), "OOM");
+    o->source = g_strdup(prism_validate_col(r, "source_id"));
+    o->model = g_strdup(prism_validate_col(r, "model_name"));
+    o->oom = g_str_has_prefix(prism_validate_col(r, "notes"), "OOM");
     o->kind = PRISM_VALIDATE_SKIPPED;
     for (int k = 0; k < PRISM_VM_COUNT; k++)
         o->pred[k] = o->meas[k] = o->err[k] = NAN;
     g_autoptr(GString) why = g_string_new(NULL);
-    if (!check_cells(r, path, error))
+    if (!prism_validate_check_cells(r, path, error))
         return FALSE;
     GError *local = NULL;
     const PrismFramework *fw = row_framework(rep, r, opt, sources, path, o, why, &local);
@@ -802,7 +611,7 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     g_autoptr(GString) planned = g_string_new(NULL);
     if (fw == NULL) {
         /* why says it */
-    } else if (num(r, "experts", &experts) && experts > 0) {
+    } else if (prism_validate_num(r, "experts", &experts) && experts > 0) {
         g_string_append(why, "not supported yet: MoE folding (issue 10)");
         rep->n_moe++;
     } else if (row_dims(r, fw, &d, defs, planned, why)) {
@@ -856,7 +665,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
         return NULL;
     }
     const char *p = text;
-    g_autoptr(GPtrArray) header = csv_record(&p);
+    g_autoptr(GPtrArray) header = prism_validate_csv_record(&p);
     static const char *const need[] = {"source_id", "model_name", "layers",  "hidden",
                                        "heads",     "seq_len",    "gpu_type", "num_gpus",
                                        "tp",        "pp",         "global_batch"};
@@ -876,13 +685,13 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
     rep->stats = g_ptr_array_new_with_free_func(stat_free);
     rep->frameworks = g_ptr_array_new_with_free_func((GDestroyNotify)prism_framework_free);
     Sources sources = {NULL, NULL};
-    sources.table = load_sources(&sources.error);
+    sources.table = prism_validate_load_sources(&sources.error);
     int line = 1;
     gboolean ok = TRUE;
     while (*p && ok) {
         line++;
         Row r = {.kv = g_hash_table_new(g_str_hash, g_str_equal),
-                 .fields = csv_record(&p),
+                 .fields = prism_validate_csv_record(&p),
                  .line = line};
         const gboolean blank =
             r.fields->len == 1 && *(const char *)g_ptr_array_index(r.fields, 0) == '\0';

@@ -108,7 +108,7 @@ check "missing profile exits 2" expect_status 2 explain --framework no-such-fram
 check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: megatron-core" err.txt
 check "missing profile file exits 2" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./nope.ini
 # provenance: a sweep with --framework records the profile and its knobs
-check "sweep --framework" expect_status 0 sweep -m gpt3-1.3b -n 8 --gbs 16 --framework megatron-core -o fw.h5 --no-progress
+check "sweep --framework" expect_status 0 sweep -m gpt3-1.3b -n 8 --gbs 16 --framework megatron-core -o fw.h5 --force --no-progress
 check "  framework attribute and knobs" /usr/bin/python3 -c "
 import h5py, json
 a = h5py.File('fw.h5', 'r').attrs
