@@ -119,11 +119,14 @@ static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError
                        "--top", p, error);
 }
 
-/* Knobs of a grid run: defaults, then the grid's [knobs], then --knobs FILE and --set. */
-static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, PrismKnobs *k,
-                           GError **error)
+/* Knobs of a grid run: defaults, then the --framework profile's, then the grid's [knobs],
+ * then --knobs FILE and --set. */
+static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
+                           PrismKnobs *k, GError **error)
 {
     prism_knobs_default(k);
+    if (fw != NULL)
+        prism_framework_apply(fw, k, NULL);
     for (char **s = g->knobs; s && *s; s++)
         if (!prism_knobs_set(k, *s, error))
             return FALSE;
@@ -155,7 +158,7 @@ static gboolean point_setup(Sweep *s, Point *p, const char *label, GError **erro
 static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     PrismGrid *g = s->grid;
-    if (!grid_conflicts(o, g, error) || !grid_knobs(o, g, &s->in.knobs, error))
+    if (!grid_conflicts(o, g, error) || !grid_knobs(o, g, s->in.framework, &s->in.knobs, error))
         return FALSE;
     g_autofree uint32_t *devices = NULL;
     size_t n_dev = 0;
