@@ -291,6 +291,70 @@ static void test_framework_rows(void)
     CU_ASSERT_STRING_EQUAL(row(r2, 2)->framework, "pytorch-fsdp");
 }
 
+/*
+ * Like with like: a profile whose memory counts "device" (nvidia-smi) with an allocator
+ * reserve of 0.25 compares ((peak - context) x 1.25 + context) / 1e9 (GB; the source is
+ * not in sources.ini). Row: frameworks.csv line 2 (GPT 4 x 1024, 8 heads, vocab 32000, seq
+ * 2048, A100-80GB, bf16 as stated, dp 2, tp 2, pp 2, mbs 1, m = 16 / (2 x 1) = 8, full
+ * recompute), with its framework column pointing at the profile file.
+ */
+static void test_memory_counts(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("prism-val-XXXXXX", NULL);
+    g_autofree char *prof = g_build_filename(dir, "smi.ini", NULL);
+    g_autoptr(PrismFramework) base = prism_framework_resolve("megatron-lm-2022", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(base->path, &text, NULL, NULL));
+    g_autoptr(GString) t = g_string_new(text);
+    g_string_replace(t, "counts = allocated", "counts = device", 1);
+    g_string_replace(t, "allocator_reserve = 0", "allocator_reserve = 0.25", 1);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(prof, t->str, -1, NULL));
+    g_autofree char *csvsrc = prism_test_data_path("validation/frameworks.csv");
+    g_autofree char *csvtext = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(csvsrc, &csvtext, NULL, NULL));
+    g_auto(GStrv) lines = g_strsplit(csvtext, "\n", -1);
+    g_autoptr(GString) row1 = g_string_new(lines[1]);
+    g_string_replace(row1, ",megatron-lm-2022", "", 1);
+    g_autofree char *csv = g_strdup_printf("%s\n%s,%s\n", lines[0], row1->str, prof);
+    g_autofree char *path = g_build_filename(dir, "one.csv", NULL);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, csv, -1, NULL));
+    const PrismValidateOptions opt = {0};
+    GError *error = NULL;
+    g_autoptr(PrismValidateReport) r = prism_validate_run(prism_test_comm(), path, &opt, &error);
+    if (r == NULL)
+        fprintf(stderr, "\n  %s\n", error->message);
+    g_clear_error(&error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const PrismValidateRow *o = row(r, 0);
+    CU_ASSERT_EQUAL_FATAL(o->kind, PRISM_VALIDATE_PREDICTED);
+    CU_ASSERT_STRING_EQUAL(o->framework, "smi");
+    g_autoptr(PrismFramework) fw = prism_framework_load(prof, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fw);
+    g_autoptr(PrismModel) m = gpt(4, 1024, 8, 32000, 2048, TRUE);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("A100-80GB", NULL);
+    PrismTraining tr;
+    prism_training_default(&tr);
+    tr.gbs = 16;
+    tr.seq = 2048;
+    tr.dtype = PRISM_DTYPE_BF16;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    prism_framework_apply(fw, &k, &tr);
+    g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &tr, &k, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    PrismStrategy s = {.devices = 8, .dp = 2, .tp = 2, .pp = 2, .vpp = 1, .cp = 1, .ep = 1,
+                       .mbs = 1, .m = 8, .recompute = PRISM_RECOMPUTE_FULL};
+    double cols[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, cols, NULL));
+    const double ctx = k.v[PRISM_KNOB_RUNTIME_OVERHEAD];
+    const double want = ((cols[PRISM_COL_MEM_PEAK] - ctx) * 1.25 + ctx) / 1e9;
+    CU_ASSERT_TRUE(prism_test_close(o->pred[PRISM_VM_MEM], want, 1e-12, 0));
+    g_unlink(path);
+    g_unlink(prof);
+    g_rmdir(dir);
+}
+
 /* A malformed numeric cell is bad input naming the file, line and column. */
 static void test_malformed(void)
 {
@@ -330,6 +394,7 @@ static CU_TestInfo validate_tests[] = {
     {"planned.csv: defaults, planned dims, fixed and --only texts", test_planned_rows},
     {"planned rows: the search against a brute force", test_planner_brute_force},
     {"framework column, --framework, sources.ini; OOM, MoE, presets", test_framework_rows},
+    {"memory compared as the profile counts it", test_memory_counts},
     {"malformed numeric cells are bad input", test_malformed},
     CU_TEST_INFO_NULL,
 };
