@@ -17,8 +17,7 @@
 #define PRISM_SOURCE_DIR "."
 #endif
 
-static const char *const counts_names[PRISM_MEM_COUNTS_COUNT] = {"allocated", "reserved",
-                                                                 "device"};
+static const char *const counts_names[PRISM_MEM_COUNTS_COUNT] = {"allocated", "reserved", "device"};
 static const char *const dim_names[PRISM_FW_DIM_COUNT] = {"micro_batch", "recompute", "vpp",
                                                           "zero_stage",  "sp",        "schedule"};
 
@@ -149,8 +148,8 @@ static gboolean parse_bool(const char *v, gboolean *out)
     return TRUE;
 }
 
-static gboolean set_knob(PrismFramework *fw, const char *name, const char *value,
-                         const char *group, GError **error)
+static gboolean set_knob(PrismFramework *fw, const char *name, const char *value, const char *group,
+                         GError **error)
 {
     PrismKnobId id;
     GError *local = NULL;
@@ -294,11 +293,13 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
         const char *k = keys[i];
         gboolean ok = TRUE;
         if (strcmp(group, "profile") == 0) {
-            if (strcmp(k, "title") == 0)
-                { g_free(fw->title); fw->title = g_strdup(v); }
-            else if (strcmp(k, "source") == 0)
-                { g_free(fw->source); fw->source = g_strdup(v); }
-            else {
+            if (strcmp(k, "title") == 0) {
+                g_free(fw->title);
+                fw->title = g_strdup(v);
+            } else if (strcmp(k, "source") == 0) {
+                g_free(fw->source);
+                fw->source = g_strdup(v);
+            } else {
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                             "framework profile %s [profile] %s = '%s': unknown key (allowed: "
                             "title, source)",
@@ -312,9 +313,10 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
         } else if (strcmp(group, "defaults") == 0) {
             ok = load_default(fw, k, v, error);
         } else if (strcmp(group, "planning") == 0) {
-            if (strcmp(k, "only") == 0)
-                { g_free(fw->only); fw->only = g_strdup(v); }
-            else if (strcmp(k, "uniform_chunks") == 0) {
+            if (strcmp(k, "only") == 0) {
+                g_free(fw->only);
+                fw->only = g_strdup(v);
+            } else if (strcmp(k, "uniform_chunks") == 0) {
                 if (!parse_bool(v, &fw->uniform_chunks))
                     ok = bad(error, fw->path, group, k, v, "true or false");
             } else {
@@ -366,7 +368,7 @@ PrismFramework *prism_framework_load(const char *path, GError **error)
     fw->tied_embeddings = -1;
     for (int i = 0; i < PRISM_FW_DIM_COUNT; i++)
         fw->def[i] = PRISM_FW_NONE;
-    static const char *const groups[] = {"profile", "knobs",    "memory",
+    static const char *const groups[] = {"profile",  "knobs",    "memory",
                                          "defaults", "planning", "model"};
     gsize ng = 0;
     g_auto(GStrv) have = g_key_file_get_groups(kf, &ng);
@@ -410,8 +412,8 @@ PrismFramework *prism_framework_resolve(const char *name_or_path, GError **error
     g_auto(GStrv) names = prism_framework_names();
     g_autofree char *list = g_strjoinv(", ", names);
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                "unknown framework '%s' (available: %s; or give a profile file path)",
-                name_or_path, *list ? list : "none: no frameworks folder found");
+                "unknown framework '%s' (available: %s; or give a profile file path)", name_or_path,
+                *list ? list : "none: no frameworks folder found");
     return NULL;
 }
 

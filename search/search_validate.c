@@ -32,8 +32,8 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
                              GString *why)
 {
     double L, h, a, s, V = 0, f = 0, kv = 0;
-    if (!prism_validate_num(r, "layers", &L) || !prism_validate_num(r, "hidden", &h) || !prism_validate_num(r, "heads", &a) ||
-        !prism_validate_num(r, "seq_len", &s)) {
+    if (!prism_validate_num(r, "layers", &L) || !prism_validate_num(r, "hidden", &h) ||
+        !prism_validate_num(r, "heads", &a) || !prism_validate_num(r, "seq_len", &s)) {
         g_string_append(why, "shape (layers/hidden/heads/seq_len) incomplete");
         return NULL;
     }
@@ -136,7 +136,8 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
         g_string_append(why, "global_batch not stated");
         return FALSE;
     }
-    if (!prism_validate_num(r, "tp", &d->tp) || !prism_validate_num(r, "pp", &d->pp) || !prism_validate_num(r, "num_gpus", &d->n)) {
+    if (!prism_validate_num(r, "tp", &d->tp) || !prism_validate_num(r, "pp", &d->pp) ||
+        !prism_validate_num(r, "num_gpus", &d->n)) {
         g_string_append(why, "tp/pp/num_gpus not stated");
         return FALSE;
     }
@@ -157,8 +158,10 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
     else if (d->pp > 1 && fw->pp_microbatches_stages) {
         d->mbs = (long)(d->gbs / (d->dp * d->pp));
         if ((double)d->mbs * d->dp * d->pp != d->gbs) {
-            g_string_append_printf(why, "m = pp (the profile's pp_microbatches = stages) needs "
-                                        "gbs %g divisible by dp*pp = %g", d->gbs, d->dp * d->pp);
+            g_string_append_printf(why,
+                                   "m = pp (the profile's pp_microbatches = stages) needs "
+                                   "gbs %g divisible by dp*pp = %g",
+                                   d->gbs, d->dp * d->pp);
             return FALSE;
         }
         note(defs, "mbs", d->mbs, NULL);
@@ -257,8 +260,8 @@ static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
 {
     const PrismCluster *cl = prism_cost_model_cluster(cm);
     const double peak = cl->peak_flops[prism_cost_model_training(cm)->dtype];
-    const double bf16 = cl->peak_flops[PRISM_DTYPE_BF16] > 0 ? cl->peak_flops[PRISM_DTYPE_BF16]
-                                                             : peak;
+    const double bf16 =
+        cl->peak_flops[PRISM_DTYPE_BF16] > 0 ? cl->peak_flops[PRISM_DTYPE_BF16] : peak;
     const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
     const int counts = src != NULL && src->counts >= 0 ? src->counts : (int)fw->counts;
     double mem = c[PRISM_COL_MEM_PEAK] - ro; /* allocated */
@@ -276,9 +279,9 @@ static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
 
 /* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
  * knobs = defaults + profile + what the user changed. */
-static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw,
-                                      const SourceInfo *src, const PrismKnobs *user,
-                                      const Dims *d, PrismValidateRow *o, GString *why)
+static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
+                                      const PrismKnobs *user, const Dims *d, PrismValidateRow *o,
+                                      GString *why)
 {
     g_autofree char *cl = cluster_name(r);
     if (cl == NULL) {
@@ -298,10 +301,10 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw,
     prism_training_default(&t);
     t.gbs = (uint64_t)d->gbs;
     t.seq = model->max_positions;
-    const char *dt = *prism_validate_col(r, "dtype")             ? prism_validate_col(r, "dtype")
-                     : src != NULL && src->dtype ? src->dtype
-                     : fw->has_dtype             ? prism_dtype_name(fw->dtype)
-                                                 : NULL;
+    const char *dt = *prism_validate_col(r, "dtype") ? prism_validate_col(r, "dtype")
+                     : src != NULL && src->dtype     ? src->dtype
+                     : fw->has_dtype                 ? prism_dtype_name(fw->dtype)
+                                                     : NULL;
     if (dt == NULL) {
         g_string_append(why, "dtype not stated and the profile has no default");
         g_clear_error(&error);
@@ -334,10 +337,17 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw,
 static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
                         const SourceInfo *src, PrismValidateRow *o, GString *why)
 {
-    PrismStrategy s = {.devices = (uint32_t)d->n, .dp = (uint32_t)d->dp, .tp = (uint32_t)d->tp,
-                       .pp = (uint32_t)d->pp, .vpp = (uint32_t)d->vpp, .cp = (uint32_t)d->cp,
-                       .ep = (uint32_t)d->ep, .mbs = (uint32_t)d->mbs, .sp = (uint8_t)d->sp,
-                       .zero = (uint8_t)d->zero, .recompute = (uint8_t)d->rc,
+    PrismStrategy s = {.devices = (uint32_t)d->n,
+                       .dp = (uint32_t)d->dp,
+                       .tp = (uint32_t)d->tp,
+                       .pp = (uint32_t)d->pp,
+                       .vpp = (uint32_t)d->vpp,
+                       .cp = (uint32_t)d->cp,
+                       .ep = (uint32_t)d->ep,
+                       .mbs = (uint32_t)d->mbs,
+                       .sp = (uint8_t)d->sp,
+                       .zero = (uint8_t)d->zero,
+                       .recompute = (uint8_t)d->rc,
                        .schedule = (uint8_t)d->sched};
     s.m = (uint32_t)(d->gbs / (d->dp * (double)d->mbs));
     g_autofree char *st = prism_strategy_format(&s);
@@ -533,9 +543,9 @@ typedef struct Sources {
 } Sources;
 
 static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *r,
-                                           const PrismValidateOptions *opt,
-                                           const Sources *sources, const char *path,
-                                           PrismValidateRow *o, GString *why, GError **error)
+                                           const PrismValidateOptions *opt, const Sources *sources,
+                                           const char *path, PrismValidateRow *o, GString *why,
+                                           GError **error)
 {
     const char *name = prism_validate_col(r, "framework");
     const char *from = "column";
@@ -547,14 +557,16 @@ static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *
     if (*name == '\0') {
         if (sources->table == NULL) {
             g_set_error(error, PRISM_INPUT_ERROR, sources->error->code,
-                        "validation CSV %s line %d: source %s needs sources.ini: %s", path,
-                        r->line, o->source, sources->error->message);
+                        "validation CSV %s line %d: source %s needs sources.ini: %s", path, r->line,
+                        o->source, sources->error->message);
             return NULL;
         }
         const SourceInfo *s = g_hash_table_lookup(sources->table, o->source);
         if (s == NULL || s->framework == NULL) {
-            g_string_append_printf(why, "source %s has no profile in sources.ini: give a "
-                                        "framework column or --framework", o->source);
+            g_string_append_printf(why,
+                                   "source %s has no profile in sources.ini: give a "
+                                   "framework column or --framework",
+                                   o->source);
             return NULL;
         }
         name = s->framework;
@@ -584,8 +596,8 @@ static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *
 
 /* One row into @p o; FALSE only on bad input (@p error). */
 static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
-                        const PrismValidateOptions *opt, const Sources *sources,
-                        const char *path, PrismValidateRow *o, GError **error)
+                        const PrismValidateOptions *opt, const Sources *sources, const char *path,
+                        PrismValidateRow *o, GError **error)
 {
     o->line = r->line;
     o->source = g_strdup(prism_validate_col(r, "source_id"));
@@ -666,8 +678,8 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
     }
     const char *p = text;
     g_autoptr(GPtrArray) header = prism_validate_csv_record(&p);
-    static const char *const need[] = {"source_id", "model_name", "layers",  "hidden",
-                                       "heads",     "seq_len",    "gpu_type", "num_gpus",
+    static const char *const need[] = {"source_id", "model_name", "layers",      "hidden",
+                                       "heads",     "seq_len",    "gpu_type",    "num_gpus",
                                        "tp",        "pp",         "global_batch"};
     for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
         gboolean found = FALSE;

@@ -33,7 +33,8 @@ GHashTable *prism_validate_load_sources(GError **error)
     g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
     if (kf == NULL)
         return NULL;
-    GHashTable *t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, prism_validate_source_free);
+    GHashTable *t =
+        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, prism_validate_source_free);
     gsize ng = 0;
     g_auto(GStrv) groups = g_key_file_get_groups(kf, &ng);
     for (gsize gi = 0; gi < ng; gi++) {
@@ -69,7 +70,8 @@ GHashTable *prism_validate_load_sources(GError **error)
                 s->vocab = g_strdup(v);
             else if (strcmp(k, "dtype") == 0)
                 s->dtype = g_strdup(v);
-            else if (strcmp(k, "tied_embeddings") == 0 && (!strcmp(v, "true") || !strcmp(v, "false")))
+            else if (strcmp(k, "tied_embeddings") == 0 &&
+                     (!strcmp(v, "true") || !strcmp(v, "false")))
                 s->tied = strcmp(v, "true") == 0;
             else
                 ok = FALSE;
@@ -126,7 +128,6 @@ GPtrArray *prism_validate_csv_record(const char **p)
     return f;
 }
 
-
 const char *prism_validate_col(const Row *r, const char *name)
 {
     const char *v = g_hash_table_lookup(r->kv, name);
@@ -148,16 +149,35 @@ static const struct {
     const char *name;
     double lo, hi;
 } numeric[] = {
-    {"params_b", -1, 0},      {"layers", 1, 1e6},       {"hidden", 1, 1e9},
-    {"ffn_hidden", 1, 1e9},   {"heads", 1, 1e6},        {"kv_heads", 1, 1e6},
-    {"seq_len", 1, 1e9},      {"vocab", 1, 1e9},        {"experts", 0, 1e6},
-    {"topk", 0, 1e6},         {"gpu_mem_gb", -1, 0},    {"num_gpus", 1, 2147483648.0},
-    {"gpus_per_node", 1, 1e6}, {"intra_node_bw_GBps", -1, 0}, {"inter_node_bw_GBps", -1, 0},
-    {"tp", 1, 1e6},           {"pp", 1, 1e6},           {"vpp", 1, 1e6},
-    {"dp", 1, 2147483648.0},  {"cp", 1, 1e6},           {"ep", 1, 1e6},
-    {"sp", 0, 1},             {"zero_stage", 0, 3},     {"micro_batch", 1, 1e9},
-    {"global_batch", 1, 1e12}, {"measured_peak_mem_gb", -1, 0}, {"measured_step_time_s", -1, 0},
-    {"measured_tflops_per_gpu", -1, 0}, {"measured_mfu", -1, 0},
+    {"params_b", -1, 0},
+    {"layers", 1, 1e6},
+    {"hidden", 1, 1e9},
+    {"ffn_hidden", 1, 1e9},
+    {"heads", 1, 1e6},
+    {"kv_heads", 1, 1e6},
+    {"seq_len", 1, 1e9},
+    {"vocab", 1, 1e9},
+    {"experts", 0, 1e6},
+    {"topk", 0, 1e6},
+    {"gpu_mem_gb", -1, 0},
+    {"num_gpus", 1, 2147483648.0},
+    {"gpus_per_node", 1, 1e6},
+    {"intra_node_bw_GBps", -1, 0},
+    {"inter_node_bw_GBps", -1, 0},
+    {"tp", 1, 1e6},
+    {"pp", 1, 1e6},
+    {"vpp", 1, 1e6},
+    {"dp", 1, 2147483648.0},
+    {"cp", 1, 1e6},
+    {"ep", 1, 1e6},
+    {"sp", 0, 1},
+    {"zero_stage", 0, 3},
+    {"micro_batch", 1, 1e9},
+    {"global_batch", 1, 1e12},
+    {"measured_peak_mem_gb", -1, 0},
+    {"measured_step_time_s", -1, 0},
+    {"measured_tflops_per_gpu", -1, 0},
+    {"measured_mfu", -1, 0},
     {"measured_tokens_per_s_per_gpu", -1, 0},
 };
 
@@ -190,4 +210,3 @@ gboolean prism_validate_check_cells(const Row *r, const char *path, GError **err
     }
     return TRUE;
 }
-

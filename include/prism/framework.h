@@ -53,27 +53,27 @@ typedef enum {
     PRISM_FW_DIM_COUNT
 } PrismFrameworkDim;
 
-#define PRISM_FW_NONE (-1)        /**< no default: planned */
-#define PRISM_FW_MBS_LOCAL (-2)   /**< micro_batch = local: gbs / dp (no accumulation) */
+#define PRISM_FW_NONE (-1)      /**< no default: planned */
+#define PRISM_FW_MBS_LOCAL (-2) /**< micro_batch = local: gbs / dp (no accumulation) */
 
 typedef struct PrismFramework {
     char *name;  /**< file name without .ini */
     char *path;  /**< the file read */
     char *title; /**< [profile] title */
     char *source;
-    PrismKnobs knobs;                      /**< knob defaults with the profile's applied */
-    gboolean knob_set[PRISM_KNOB_COUNT];   /**< set by the profile ([knobs] or [memory]) */
+    PrismKnobs knobs;                    /**< knob defaults with the profile's applied */
+    gboolean knob_set[PRISM_KNOB_COUNT]; /**< set by the profile ([knobs] or [memory]) */
     PrismOptimizer optimizer;
     PrismMemCounts counts;
-    double allocator_reserve; /**< reserved = allocated x (1 + this) */
-    int def[PRISM_FW_DIM_COUNT]; /**< PRISM_FW_NONE, a value, or PRISM_FW_MBS_LOCAL */
+    double allocator_reserve;        /**< reserved = allocated x (1 + this) */
+    int def[PRISM_FW_DIM_COUNT];     /**< PRISM_FW_NONE, a value, or PRISM_FW_MBS_LOCAL */
     gboolean pp_microbatches_stages; /**< m = pp when micro_batch is unstated, pp > 1 */
     gboolean has_dtype;
     PrismDtype dtype;
     char *only; /**< [planning] only, NULL = everything */
     gboolean uniform_chunks;
-    gboolean llama;         /**< [model] architecture = llama (else gpt) */
-    int tied_embeddings;    /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
+    gboolean llama;      /**< [model] architecture = llama (else gpt) */
+    int tied_embeddings; /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
 } PrismFramework;
 
 /**

@@ -47,13 +47,13 @@ typedef struct PrismValidateRow {
     char *framework;      /**< profile name, NULL when none applied */
     char *framework_from; /**< "column", "--framework" or "sources.ini" */
     PrismValidateKind kind;
-    char *reason;     /**< skipped: why */
-    char *strategy;   /**< predicted: the strategy; planned: the best found or NULL */
-    char *fixed;      /**< planned: the --fix text given to the search */
-    char *only;       /**< planned: the --only text (framework support) */
-    char *defaults;   /**< dims taken from the profile's defaults ("mbs=2,recompute=..") */
-    char *planned;    /**< dims the search picked ("micro_batch,vpp") */
-    char *cluster;    /**< preset used */
+    char *reason;   /**< skipped: why */
+    char *strategy; /**< predicted: the strategy; planned: the best found or NULL */
+    char *fixed;    /**< planned: the --fix text given to the search */
+    char *only;     /**< planned: the --only text (framework support) */
+    char *defaults; /**< dims taken from the profile's defaults ("mbs=2,recompute=..") */
+    char *planned;  /**< dims the search picked ("micro_batch,vpp") */
+    char *cluster;  /**< preset used */
     char *dtype;
     uint64_t searched, feasible; /**< planned: the space and how much of it fits */
     gboolean fits;               /**< the predicted (or best planned) strategy fits */
@@ -74,18 +74,18 @@ typedef struct PrismValidateStat {
 
 typedef struct PrismValidateReport {
     char *path;
-    GPtrArray *rows;  /**< PrismValidateRow *, file order */
-    GPtrArray *stats; /**< PrismValidateStat *, first appearance; predicted then planned */
+    GPtrArray *rows;       /**< PrismValidateRow *, file order */
+    GPtrArray *stats;      /**< PrismValidateStat *, first appearance; predicted then planned */
     GPtrArray *frameworks; /**< PrismFramework * used, first use order */
     int n_predicted, n_planned, n_skipped;
-    int n_moe;                    /**< skipped as MoE (issue 10) */
-    int n_oom, n_oom_flagged;     /**< modelled OOM rows, and of those predicted infeasible */
-    int n_oom_skipped;            /**< OOM rows that could not be modelled (skipped) */
+    int n_moe;                /**< skipped as MoE (issue 10) */
+    int n_oom, n_oom_flagged; /**< modelled OOM rows, and of those predicted infeasible */
+    int n_oom_skipped;        /**< OOM rows that could not be modelled (skipped) */
 } PrismValidateReport;
 
 typedef struct PrismValidateOptions {
-    const PrismKnobs *user;        /**< knobs that differ from the defaults override the
-                                        profile's (NULL: none) */
+    const PrismKnobs *user;          /**< knobs that differ from the defaults override the
+                                          profile's (NULL: none) */
     const PrismFramework *framework; /**< --framework: rows without a framework column */
 } PrismValidateOptions;
 

@@ -35,8 +35,9 @@ static void show_text(FILE *f, const PrismFramework *fw)
             fprintf(f, "%s %s=%g", n++ ? "," : "", prism_knob_info((PrismKnobId)i)->name,
                     fw->knobs.v[i]);
     fprintf(f, "%s\n", n ? "" : " none");
-    fprintf(f, "memory: optimizer %s, grad_fp32 %g, context %g GB, counts %s, allocator "
-               "reserve %g\n",
+    fprintf(f,
+            "memory: optimizer %s, grad_fp32 %g, context %g GB, counts %s, allocator "
+            "reserve %g\n",
             prism_optimizer_name(fw->optimizer), fw->knobs.v[PRISM_KNOB_GRAD_FP32],
             fw->knobs.v[PRISM_KNOB_RUNTIME_OVERHEAD] / 1e9, prism_mem_counts_name(fw->counts),
             fw->allocator_reserve);

@@ -43,10 +43,10 @@ static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKin
         g_string_append_printf(o, "%-22s", st->source);
         for (int j = 0; j < n; j++) {
             const int k = metrics[j];
-            g_autofree char *c = st->n[k] ? g_strdup_printf("%.1f%% / %.1f%% (%d)",
-                                                            st->sum[k] / st->n[k], st->worst[k],
-                                                            st->n[k])
-                                          : g_strdup("-");
+            g_autofree char *c =
+                st->n[k] ? g_strdup_printf("%.1f%% / %.1f%% (%d)", st->sum[k] / st->n[k],
+                                           st->worst[k], st->n[k])
+                         : g_strdup("-");
             g_string_append_printf(o, " %-20s", c);
         }
         g_string_append_c(o, '\n');
@@ -82,8 +82,9 @@ static char *render_text(const PrismValidateReport *rep)
         g_string_append_printf(o, " (%d of them MoE: not supported yet, issue 10)", rep->n_moe);
     g_string_append_c(o, '\n');
     if (rep->n_oom + rep->n_oom_skipped)
-        g_string_append_printf(o, "OOM rows: %d modelled (%d flagged infeasible, %d not flagged), "
-                                  "%d skipped\n",
+        g_string_append_printf(o,
+                               "OOM rows: %d modelled (%d flagged infeasible, %d not flagged), "
+                               "%d skipped\n",
                                rep->n_oom, rep->n_oom_flagged, rep->n_oom - rep->n_oom_flagged,
                                rep->n_oom_skipped);
     if (rep->n_planned) {
@@ -101,10 +102,10 @@ static char *render_text(const PrismValidateReport *rep)
             const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
             if (r->kind != PRISM_VALIDATE_PLANNED)
                 continue;
-            g_string_append_printf(o, "%-20s %-10s %-24s %8" G_GUINT64_FORMAT "/%-8" G_GUINT64_FORMAT
-                                   " %-84s",
-                                   r->source, r->model, r->fixed, r->feasible, r->searched,
-                                   r->strategy ? r->strategy : "nothing fits");
+            g_string_append_printf(
+                o, "%-20s %-10s %-24s %8" G_GUINT64_FORMAT "/%-8" G_GUINT64_FORMAT " %-84s",
+                r->source, r->model, r->fixed, r->feasible, r->searched,
+                r->strategy ? r->strategy : "nothing fits");
             cell(o, r, PRISM_VM_STEP);
             cell(o, r, PRISM_VM_TFLOPS);
             cell(o, r, PRISM_VM_MFU);
@@ -113,7 +114,8 @@ static char *render_text(const PrismValidateReport *rep)
                 g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
             g_string_append_c(o, '\n');
         }
-        g_string_append(o, "\nplanned: absolute percentage error per source: mean / worst (rows)\n");
+        g_string_append(o,
+                        "\nplanned: absolute percentage error per source: mean / worst (rows)\n");
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3);
     }
     if (rep->n_skipped) {
@@ -169,9 +171,9 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
     const struct {
         const char *n;
         double v;
-    } in[] = {{"devices", r->devices}, {"tp", r->tp},   {"pp", r->pp},   {"cp", r->cp},
-              {"ep", r->ep},           {"dp", r->dp},   {"gbs", (double)r->gbs},
-              {"seq", (double)r->seq}};
+    } in[] = {{"devices", r->devices}, {"tp", r->tp},          {"pp", r->pp},
+              {"cp", r->cp},           {"ep", r->ep},          {"dp", r->dp},
+              {"gbs", (double)r->gbs}, {"seq", (double)r->seq}};
     for (size_t i = 0; i < G_N_ELEMENTS(in); i++)
         json_num(b, in[i].n, in[i].v > 0 ? in[i].v : NAN);
     json_str(b, "cluster", r->cluster);
@@ -215,9 +217,9 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
     const struct {
         const char *n;
         int v;
-    } c[] = {{"rows", (int)rep->rows->len}, {"predicted", rep->n_predicted},
-             {"planned", rep->n_planned},   {"skipped", rep->n_skipped},
-             {"moe_skipped", rep->n_moe},   {"oom_rows", rep->n_oom},
+    } c[] = {{"rows", (int)rep->rows->len},       {"predicted", rep->n_predicted},
+             {"planned", rep->n_planned},         {"skipped", rep->n_skipped},
+             {"moe_skipped", rep->n_moe},         {"oom_rows", rep->n_oom},
              {"oom_flagged", rep->n_oom_flagged}, {"oom_skipped", rep->n_oom_skipped}};
     for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
         json_builder_set_member_name(b, c[i].n);

@@ -43,8 +43,7 @@ static PrismValidateReport *run(const char *name, const PrismFramework *fw)
 
 /* A GPT as validate builds it from a row: learned positions, LayerNorm, GeLU, biases,
  * ffn 4h (test_gpt_model with the positions, biases and tying set here). */
-static PrismModel *gpt(uint32_t L, uint64_t h, uint32_t a, uint64_t V, uint64_t seq,
-                       gboolean tied)
+static PrismModel *gpt(uint32_t L, uint64_t h, uint32_t a, uint64_t V, uint64_t seq, gboolean tied)
 {
     PrismModel *m = test_gpt_model(L, h, a, V);
     m->max_positions = seq;
@@ -85,7 +84,8 @@ static void test_planned_rows(void)
     CU_ASSERT_EQUAL(b->kind, PRISM_VALIDATE_PREDICTED);
     CU_ASSERT_STRING_EQUAL(b->defaults, "zero=1,sp=1");
     CU_ASSERT_PTR_NOT_NULL(strstr(b->strategy, "dp=48,tp=2,pp=1,vpp=1,cp=1,ep=1,sp=1,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(b->strategy, "mbs=2,m=2,zero=1,recompute=selective") /* m = 192 / (48 x 2) */);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(b->strategy, "mbs=2,m=2,zero=1,recompute=selective") /* m = 192 / (48 x 2) */);
     CU_ASSERT_EQUAL(c->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1");
     CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved,vpp=1,2,3,6,7,14,21,42");
@@ -127,12 +127,19 @@ static Brute brute_force(const PrismCostModel *cm, uint32_t devices, uint32_t tp
                 for (uint32_t mbs = 1; mbs <= t->gbs / dp; mbs++) {
                     if (t->gbs % ((uint64_t)dp * mbs) != 0)
                         continue;
-                    PrismStrategy s = {.devices = devices, .dp = dp, .tp = tp, .pp = pp,
-                                       .vpp = vpp, .cp = 1, .ep = 1, .mbs = mbs,
+                    PrismStrategy s = {.devices = devices,
+                                       .dp = dp,
+                                       .tp = tp,
+                                       .pp = pp,
+                                       .vpp = vpp,
+                                       .cp = 1,
+                                       .ep = 1,
+                                       .mbs = mbs,
                                        .m = (uint32_t)(t->gbs / (dp * mbs)),
-                                       .sp = tp > 1 ? 1 : 0, .zero = 1,
-                                       .schedule = sch ? PRISM_SCHEDULE_INTERLEAVED
-                                                       : PRISM_SCHEDULE_1F1B};
+                                       .sp = tp > 1 ? 1 : 0,
+                                       .zero = 1,
+                                       .schedule =
+                                           sch ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B};
                     s.recompute = rc < 3 ? (uint8_t)rc : PRISM_RECOMPUTE_BLOCK;
                     s.rc_layers = rc < 3 ? 0 : (uint16_t)(rc - 2);
                     if (!prism_strategy_check(&s, model, t, NULL))
@@ -253,13 +260,14 @@ static void test_framework_rows(void)
         prism_framework_apply(fw, &k, &t);
         g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &t, &k, NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
-        PrismStrategy s = {.devices = 4, .dp = 1, .tp = 1, .pp = 4, .vpp = 1, .cp = 1, .ep = 1,
-                           .mbs = 1, .m = 8};
+        PrismStrategy s = {
+            .devices = 4, .dp = 1, .tp = 1, .pp = 4, .vpp = 1, .cp = 1, .ep = 1, .mbs = 1, .m = 8};
         double cols[PRISM_COL_COUNT];
         CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, cols, NULL));
         const double want = (cols[PRISM_COL_MEM_PEAK] - 1e9) / 1073741824.0;
         CU_ASSERT_TRUE(prism_test_close(src->pred[PRISM_VM_MEM], want, 1e-12, 0));
-        CU_ASSERT_TRUE(prism_test_close(src->err[PRISM_VM_MEM], 100 * fabs(want - 10) / 10, 1e-9, 0));
+        CU_ASSERT_TRUE(
+            prism_test_close(src->err[PRISM_VM_MEM], 100 * fabs(want - 10) / 10, 1e-9, 0));
     }
     const PrismValidateRow *pl = row(r, 3);
     CU_ASSERT_EQUAL(pl->kind, PRISM_VALIDATE_PLANNED);
@@ -343,8 +351,16 @@ static void test_memory_counts(void)
     prism_framework_apply(fw, &k, &tr);
     g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &tr, &k, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
-    PrismStrategy s = {.devices = 8, .dp = 2, .tp = 2, .pp = 2, .vpp = 1, .cp = 1, .ep = 1,
-                       .mbs = 1, .m = 8, .recompute = PRISM_RECOMPUTE_FULL};
+    PrismStrategy s = {.devices = 8,
+                       .dp = 2,
+                       .tp = 2,
+                       .pp = 2,
+                       .vpp = 1,
+                       .cp = 1,
+                       .ep = 1,
+                       .mbs = 1,
+                       .m = 8,
+                       .recompute = PRISM_RECOMPUTE_FULL};
     double cols[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, cols, NULL));
     const double ctx = k.v[PRISM_KNOB_RUNTIME_OVERHEAD];
@@ -378,7 +394,8 @@ static void test_malformed(void)
         PrismValidateReport *r = prism_validate_run(prism_test_comm(), path, &opt, &error);
         CU_ASSERT_PTR_NULL(r);
         prism_validate_report_free(r);
-        g_autofree char *want = g_strdup_printf("line 2 column num_gpus: '%s' is malformed", bad[i]);
+        g_autofree char *want =
+            g_strdup_printf("line 2 column num_gpus: '%s' is malformed", bad[i]);
         CU_ASSERT_TRUE(error != NULL && strstr(error->message, want) != NULL &&
                        strstr(error->message, path) != NULL &&
                        g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE));
