@@ -44,7 +44,7 @@ struct PrismCostSegment {
     PrismKSegment k;
     PrismLayout *layout;
     PrismKSlot *slots;
-    double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap, *w_mid;
+    double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap, *w_mid, *w_one;
     uint32_t *cand_comp;
     uint8_t *cand_work;
     uint32_t *stage_comp;   /* composition of each stage */

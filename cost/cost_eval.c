@@ -357,6 +357,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
                             .w_b = w_0,
                             .w_cap = w_0,
                             .w_mid = w_0,
+                            .w_one = w_a, /* m * w_a >= w_a: never binds */
                             .m_cap = -1.0,
                             .m_mid = -1.0,
                             .cand_work = full,

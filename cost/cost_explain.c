@@ -107,7 +107,7 @@ static uint32_t stage_peak_cand(const PrismCostSegment *seg, const double *ws, u
 }
 
 static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
-                        const double *ws)
+                        const double *ws, double m)
 {
     const PrismKSegment *ks = &seg->k;
     const PrismLayout *l = seg->layout;
@@ -124,7 +124,7 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
             if (seg->mu_b[at] > 0)
                 g_string_append_printf(o, "%sm", c ? " " : "");
             else
-                g_string_append_printf(o, "%s%g", c ? " " : "", seg->mu_a[at]);
+                g_string_append_printf(o, "%s%g", c ? " " : "", MIN(seg->mu_a[at], m));
         }
         g_string_append_printf(o, "]%s%s", s == 0 ? " +embedding" : "",
                                s == pp - 1 ? " +head" : "");
@@ -341,7 +341,7 @@ char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s
     text_header(o, cm, s);
     text_lane(o, ev->ws, &seg->k);
     text_slots(o, cm, seg, ev->ws);
-    text_stages(o, cm, seg, ev->ws);
+    text_stages(o, cm, seg, ev->ws, (double)s->m);
     text_step(o, cm, seg, ev->ws, col);
     g_string_append(o, "knobs: ");
     g_autofree char *kj = prism_knobs_to_json(&cm->knobs);

@@ -6,12 +6,16 @@
  * Stage s, model chunk c holds the layers of virtual chunk j = c*pp + s. In-flight
  * micro-batches per (stage, chunk):
  *   pp = 1          1 (gradient accumulation: one micro-batch at a time)
- *   1F1B, ZB-H1     pp - s (Narayanan et al. 2021; ZB-H1 keeps 1F1B's peak, Qi et al. 2024)
+ *   1F1B, ZB-H1     min(pp - s, m) (Narayanan et al. 2021: the warm-up runs pp - s - 1
+ *                   forwards, or all m when m < pp; ZB-H1 keeps 1F1B's peak, Qi et al. 2024)
  *   GPipe           m (every forward before any backward)
  *   interleaved     the first min(U_s, m*vpp) forward units of Megatron's schedule,
  *                   U_s = 2(pp-s-1) + (vpp-1)pp + 1, unit u in chunk (u / pp) % vpp
  *                   (m is a multiple of pp, so the minimum binds only when m == pp)
- * Candidates: a stage is dropped when an earlier stage of the same composition has at
+ * Every schedule holds at most m micro-batches of a chunk, so the kernel takes
+ * min(W, m x w_one), w_one = the stage's layers of one micro-batch: exact for 1F1B/ZB-H1
+ * with m < pp, and never binding otherwise (W <= m w_one there, so the value is W bit for
+ * bit). Candidates: a stage is dropped when an earlier stage of the same composition has at
  * least its in-flight weight for every slot (then its total is never smaller, and the
  * first maximum is kept either way), so the max over candidates equals the max over all
  * stages bit for bit. Nothing here is collective.
@@ -328,13 +332,14 @@ G_NO_INLINE static GArray *state_weights(const GArray *mu, const double *cs, uin
     return prune_states(w, ns);
 }
 
-/* Append stage st's candidates to (cw, cstage): one row a | b | cap | mid (4*ns weights)
+/* Append stage st's candidates to (cw, cstage): one row a | b | cap | mid | one (5*ns weights)
  * per state of each regime, the other regimes taking their first state (a real state of
  * this stage, so maxima stay exact); a row is dropped when an earlier candidate (this
  * stage; any stage of the same composition unless all_stages) has at least its weights
  * everywhere. Sets seg->stage_cand[st]. */
 static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, uint32_t pp,
-                                 uint32_t st, GArray *const reg[3], const size_t nr[3], uint32_t ns,
+                                 uint32_t vpp, uint32_t st, const double *cs,
+                                 GArray *const reg[3], const size_t nr[3], uint32_t ns,
                                  gboolean all_stages, GArray *cw, GArray *cstage, double *row)
 {
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
@@ -351,15 +356,22 @@ static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *k
             memset(gpipe ? row : row + ns, 0, ns * sizeof(double));
             memcpy(row + 2 * ns, sc, ns * sizeof(double));
             memcpy(row + 3 * ns, sm, ns * sizeof(double));
+            /* one micro-batch of every chunk of the stage: the m < pp bound */
+            for (uint32_t q = 0; q < ns; q++) {
+                double one = 0.0;
+                for (uint32_t c = 0; c < vpp; c++)
+                    one += cs[(size_t)c * ns + q];
+                row[4 * ns + q] = one;
+            }
             gboolean dom = FALSE;
             for (guint d = 0; d < cstage->len && !dom; d++) {
                 const uint32_t ds = g_array_index(cstage, uint32_t, d);
                 if (d < first_cand && (all_stages || seg->stage_comp[ds] != seg->stage_comp[st]))
                     continue;
-                dom = dominates(&g_array_index(cw, double, (size_t)d * 4 * ns), row, 4 * ns);
+                dom = dominates(&g_array_index(cw, double, (size_t)d * 5 * ns), row, 5 * ns);
             }
             if (!dom) {
-                g_array_append_vals(cw, row, 4 * ns);
+                g_array_append_vals(cw, row, 5 * ns);
                 g_array_append_val(cstage, st);
             }
         }
@@ -375,7 +387,7 @@ static void build_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, 
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
     seg->stage_cand = g_new(uint32_t, pp);
     seg->stage_states = g_new0(uint32_t, pp);
-    double *row = g_new0(double, 4 * (size_t)ns);
+    double *row = g_new0(double, 5 * (size_t)ns);
     for (uint32_t st = 0; st < pp; st++) {
         const double *cs = &cnt[(size_t)st * vpp * ns];
         GArray *reg[3];
@@ -389,7 +401,7 @@ static void build_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, 
         const size_t nr[3] = {reg[0]->len / ns, inter ? reg[1]->len / ns : 0,
                               inter ? reg[2]->len / ns : 0};
         seg->stage_states[st] = (uint32_t)(nr[0] + nr[1] + nr[2]);
-        add_stage_candidates(seg, key, pp, st, reg, nr, ns, all_stages, cw, cstage, row);
+        add_stage_candidates(seg, key, pp, vpp, st, cs, reg, nr, ns, all_stages, cw, cstage, row);
         for (int r = 0; r < 3; r++)
             g_array_free(reg[r], TRUE);
     }
@@ -409,16 +421,18 @@ static uint32_t store_candidates(const PrismCostModel *cm, PrismCostSegment *seg
     seg->w_b = g_new(double, (size_t)nd *ns);
     seg->w_cap = g_new(double, (size_t)nd *ns);
     seg->w_mid = g_new(double, (size_t)nd *ns);
+    seg->w_one = g_new(double, (size_t)nd *ns);
     seg->cand_work = g_new0(uint8_t, (size_t)nd * ns);
     for (uint32_t d = 0; d < nd; d++) {
         const uint32_t st = g_array_index(cstage, uint32_t, d);
-        const double *r = &g_array_index(cw, double, (size_t)d * 4 * ns);
+        const double *r = &g_array_index(cw, double, (size_t)d * 5 * ns);
         seg->cand_comp[d] = seg->stage_comp[st];
         seg->cand_stage[d] = (double)st;
         memcpy(&seg->w_a[(size_t)d * ns], r, ns * sizeof(double));
         memcpy(&seg->w_b[(size_t)d * ns], r + ns, ns * sizeof(double));
         memcpy(&seg->w_cap[(size_t)d * ns], r + 2 * ns, ns * sizeof(double));
         memcpy(&seg->w_mid[(size_t)d * ns], r + 3 * ns, ns * sizeof(double));
+        memcpy(&seg->w_one[(size_t)d * ns], r + 4 * ns, ns * sizeof(double));
         for (uint32_t q = 0; q < ns; q++)
             seg->cand_work[(size_t)d * ns + q] =
                 tot[(size_t)st * ns + q] > 0 &&
@@ -477,6 +491,7 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->m_cap = inter ? (double)pp : -1.0;
     k->m_mid = inter ? 2.0 * pp : -1.0;
     k->w_mid = seg->w_mid;
+    k->w_one = seg->w_one;
     k->cand_work = seg->cand_work;
 }
 
@@ -538,6 +553,7 @@ void prism_cost_segment_free(PrismCostSegment *seg)
     g_free(seg->w_b);
     g_free(seg->w_cap);
     g_free(seg->w_mid);
+    g_free(seg->w_one);
     g_free(seg->stage_states);
     g_free(seg->cand_comp);
     g_free(seg->cand_work);

@@ -20,9 +20,13 @@
 /* Lane table columns, in PrismLanes field order. */
 enum { LT_TP, LT_CP, LT_DP, LT_EP, LT_SP, LT_MBS, LT_M, LT_ZERO, LT_COUNT };
 
+/* Which micro-batch counts a lane table admits (R8): any m (1F1B, GPipe), m a multiple
+ * of pp (interleaved), m >= pp (ZB-H1). */
+enum { MR_ANY = 0, MR_MULTIPLE = 1, MR_AT_LEAST = 2 };
+
 typedef struct {
     uint32_t devices, pp;
-    gboolean interleaved;
+    uint32_t m_rule; /* MR_* */
     size_t n;
     double *col[LT_COUNT]; /* 64-byte aligned */
 } LaneTable;
@@ -90,7 +94,7 @@ static void lane_push(LaneBuilder *b, const double v[LT_COUNT])
         g_array_append_val(b->col[c], v[c]);
 }
 
-/* Every lane valid for (N, pp, interleaved) that passes the lane filters, in index order
+/* Every lane valid for (N, pp, R8 rule) that passes the lane filters, in index order
  * (tp, cp, ep, sp, mbs, zero ascending). Rules: R1 (dp derived), R2, R3, R4, R5, R8, R9. */
 static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTable *t)
 {
@@ -132,9 +136,8 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                         continue;
                     for (size_t k = 0; k < n_mbs; k++) {
                         uint64_t mbs = mbss[k], m = per_dp / mbs;
-                        if (t->pp > 1 && m < t->pp) /* R8 */
-                            continue;
-                        if (t->interleaved && m % t->pp != 0) /* R8 */
+                        if ((t->m_rule == MR_MULTIPLE && m % t->pp != 0) ||
+                            (t->m_rule == MR_AT_LEAST && m < t->pp)) /* R8 */
                             continue;
                         if (!ACCEPT(PRISM_DIM_MBS, mbs) || !ACCEPT(PRISM_DIM_M, m))
                             continue;
@@ -194,15 +197,15 @@ static void add_recompute_segments(PrismSpace *sp, const PrismSpaceFilter *filte
             add_segment(sp, n, pp, vpp, sch, PRISM_RECOMPUTE_BLOCK, k, table);
 }
 
-/* Lane table id for (N, pp, interleaved), building it on first use. */
+/* Lane table id for (N, pp, R8 rule), building it on first use. */
 static uint32_t table_for(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter *filter,
-                          uint32_t n, uint32_t pp, gboolean interleaved, GHashTable *ids)
+                          uint32_t n, uint32_t pp, uint32_t m_rule, GHashTable *ids)
 {
-    uint64_t key = ((uint64_t)pp << 1) | (interleaved ? 1u : 0u);
+    uint64_t key = ((uint64_t)pp << 2) | m_rule;
     gpointer val;
     if (g_hash_table_lookup_extended(ids, &key, NULL, &val))
         return GPOINTER_TO_UINT(val);
-    LaneTable t = {.devices = n, .pp = pp, .interleaved = interleaved};
+    LaneTable t = {.devices = n, .pp = pp, .m_rule = m_rule};
     build_lanes(fx, filter, &t);
     g_array_append_val(sp->tables, t);
     uint32_t id = sp->tables->len - 1;
@@ -229,7 +232,8 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
                 if ((pp == 1 && plain[s] != PRISM_SCHEDULE_1F1B) ||
                     !ACCEPT(PRISM_DIM_SCHEDULE, plain[s]))
                     continue;
-                uint32_t t = table_for(sp, fx, filter, n, pp, FALSE, ids);
+                const uint32_t rule = plain[s] == PRISM_SCHEDULE_ZB_H1 ? MR_AT_LEAST : MR_ANY;
+                uint32_t t = table_for(sp, fx, filter, n, pp, rule, ids);
                 if (g_array_index(sp->tables, LaneTable, t).n > 0)
                     add_recompute_segments(sp, filter, n, pp, 1, plain[s], t);
             }
@@ -240,7 +244,7 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
         for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers; vpp++) {
             if (!ACCEPT(PRISM_DIM_VPP, vpp))
                 continue;
-            uint32_t t = table_for(sp, fx, filter, n, pp, TRUE, ids);
+            uint32_t t = table_for(sp, fx, filter, n, pp, MR_MULTIPLE, ids);
             if (g_array_index(sp->tables, LaneTable, t).n == 0)
                 break;
             add_recompute_segments(sp, filter, n, pp, vpp, PRISM_SCHEDULE_INTERLEAVED, t);
@@ -655,7 +659,7 @@ char *prism_space_describe(const PrismSpace *sp, gboolean json)
                            "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "
                            "recompute, rc_layers)\n",
                            "segments", sp->segs->len);
-    g_string_append_printf(s, "%-10s %6u  (per devices, pp and interleaved or not)\n", "lanes",
+    g_string_append_printf(s, "%-10s %6u  (per devices, pp and R8 micro-batch rule)\n", "lanes",
                            sp->tables->len);
     g_string_append_printf(s, "total      %" G_GUINT64_FORMAT " strategies\n", sp->size);
     return g_string_free(s, FALSE);

@@ -447,14 +447,15 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     for (size_t s = 0; s < ns; s++) {
         const size_t at = (size_t)d * ns + s;
         const double wa = ks->w_a[at], wb = ks->w_b[at], wc = ks->w_cap[at];
-        const double wm = ks->w_mid[at];
+        const double wm = ks->w_mid[at], wo = ks->w_one[at];
         const double *restrict sa =
             slot0 + ((size_t)s * PRISM_KS_COUNT + PRISM_KS_ACT) * PRISM_K_TILE;
         if (wa != 0.0 || wb != 0.0 || wc != 0.0 || wm != 0.0) {
             PRISM_KLOOP
             for (size_t i = 0; i < n; i++) {
                 const double w = mm[i] <= cap ? wc : mm[i] <= mid ? wm : wa + wb * mm[i];
-                act[i] += w * sa[i];
+                const double lim = wo * mm[i];
+                act[i] += (w < lim ? w : lim) * sa[i];
             }
         }
         if (ks->cand_work[at]) {

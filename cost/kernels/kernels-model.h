@@ -137,6 +137,9 @@ typedef struct PrismKSegment {
      * states; otherwise both -1) */
     const double *w_a, *w_b, *w_cap, *w_mid;
     double m_cap, m_mid;
+    /* one micro-batch of each chunk: W is capped at m * w_one (a schedule never holds more
+     * than m micro-batches of a chunk; binds only for 1F1B/ZB-H1 with m < pp) */
+    const double *w_one;
     const uint8_t *cand_work; /* [cand * n_slots + slot]: the slot is present in the stage
                                * and carries a backward working set (full recompute, or
                                * every mode with bwd_working_set) */

@@ -277,58 +277,6 @@ typedef struct PrismLayerTerms {
 gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s, uint32_t layer,
                                 PrismLayerTerms *out, GError **error);
 
-/**
- * `prism validate`: predict every fully specified row of a measurement CSV (the layout of
- * shared/validation/measured.csv) and return the report: predicted vs measured peak
- * memory, step time, TFLOP/s per GPU and MFU per row, the mean and worst absolute
- * percentage error per source, the skipped rows with the reason, and each source's
- * stated setup. @p user: knobs that differ from their defaults override the per-source
- * setup. Not collective. Ownership: g_free().
- * Errors: PRISM_INPUT_ERROR_FILE / _PARSE / _MISSING naming the file, line and column.
- */
-char *prism_validate_report(const char *path, const PrismKnobs *user, GError **error);
-
-/**
- * The planned mode of `prism validate`. A row whose source leaves strategy dims unstated
- * (micro-batch, recompute, vpp, sequence parallelism, ZeRO stage) cannot be predicted
- * directly. When its source has a planned setup, the report fixes what the row states
- * (tp, pp, cp, ep, devices, gbs, seq, model shape, device, and any of the strategy dims it
- * does give) and asks a planner for the best strategy over the rest, restricted to what
- * the source's framework supported. The best strategy's predicted MFU and TFLOP/s are then
- * compared with the measured ones in a SEPARATE table: a prediction of achievable
- * throughput, never mixed into the directly predicted statistics.
- */
-typedef struct PrismValidatePlan {
-    const PrismCostModel *cm; /**< the row's model, cluster, training (stated) and knobs */
-    uint32_t devices;         /**< the row's device count */
-    const char *fix;          /**< the stated dims as a --fix text: "tp=8,pp=2,cp=1,ep=1" */
-    const char *only;         /**< what the framework supported, an --only text:
-                                   "schedule=1f1b,interleaved,zero=0,1" */
-} PrismValidatePlan;
-
-/** What a planner found: the best feasible strategy by step time and its columns. */
-typedef struct PrismValidatePlanResult {
-    uint64_t searched; /**< strategies in the restricted space */
-    uint64_t feasible; /**< of which fit in memory; 0: nothing fits (best is unset) */
-    PrismStrategy best;
-    double cols[PRISM_COL_COUNT];
-} PrismValidatePlanResult;
-
-/** A planner (the app runs the search, include/prism/search.h). FALSE with @p error when
- *  the plan could not be made; the row is then listed as skipped with the message. */
-typedef gboolean (*PrismValidatePlanFn)(const PrismValidatePlan *req, void *user,
-                                        PrismValidatePlanResult *out, GError **error);
-
-/**
- * prism_validate_report() plus the planned table: rows eligible for the planned mode are
- * handed to @p plan (NULL: they are skipped, as by prism_validate_report()). Collective
- * when @p plan is: every rank must call this with the same CSV and knobs; the planner is
- * called for the same rows in file order on every rank. Ownership: g_free().
- * Errors: as prism_validate_report().
- */
-char *prism_validate_report_planned(const char *path, const PrismKnobs *user,
-                                    PrismValidatePlanFn plan, void *plan_user, GError **error);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLayout, prism_layout_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismCostModel, prism_cost_model_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismCostSegment, prism_cost_segment_free)

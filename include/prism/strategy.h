@@ -16,7 +16,9 @@
  *   R5  dense model: ep == 1; MoE: ep divides the routed-expert count and dp*cp
  *   R6  pp <= L; pp*vpp <= L; vpp > 1 needs pp > 1
  *   R7  schedule: pp == 1 -> 1f1b; vpp > 1 <-> interleaved; gpipe/zb-h1 need pp > 1
- *   R8  gbs == dp*mbs*m; pp > 1 -> m >= pp; interleaved -> m % pp == 0
+ *   R8  gbs == dp*mbs*m; interleaved -> m % pp == 0 (so m >= pp); zb-h1 -> m >= pp;
+ *       1f1b and gpipe accept m < pp (fewer micro-batches than stages: a longer
+ *       bubble, and stage s holds min(pp - s, m) micro-batches)
  *   R9  zero in 0..3; zero > 0 needs dp*cp > 1 (the sharding group is dp x cp)
  *   R10 recompute=block (full on the first k layers of each model chunk):
  *       1 <= k < max layers per chunk; other modes have k == 0

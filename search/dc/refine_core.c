@@ -35,7 +35,7 @@ double prism_refine_inflight(PrismSchedule schedule, uint32_t pp, uint32_t vpp, 
                              uint32_t s, uint32_t c)
 {
     /* The cost model's schedules (cost/cost_stages.c): pp = 1: 1; GPipe: m; 1F1B and
-     * ZB-H1: pp - s. Interleaved: Megatron's order (warm-up W = min(2(pp-s-1) +
+     * ZB-H1: min(pp - s, m). Interleaved: Megatron's order (warm-up W = min(2(pp-s-1) +
      * (vpp-1)pp, m vpp) forwards, then forward/backward pairs, then backwards; forward
      * unit k runs chunk (k mod pp vpp)/pp, backward unit k chunk vpp-1-(k mod pp vpp)/pp)
      * has several in-flight states; the cost model takes the peak over them. Here: the
@@ -46,7 +46,7 @@ double prism_refine_inflight(PrismSchedule schedule, uint32_t pp, uint32_t vpp, 
     if (schedule == PRISM_SCHEDULE_GPIPE)
         return (double)m;
     if (schedule != PRISM_SCHEDULE_INTERLEAVED)
-        return (double)(pp - s);
+        return (double)MIN(pp - s, m); /* m < pp (R8 admits it for 1F1B): all m */
     const uint64_t total = (uint64_t)m * vpp, period = (uint64_t)pp * vpp;
     const uint64_t warm = MIN(2ull * (pp - s - 1) + (uint64_t)(vpp - 1) * pp, total);
     int64_t cur = 0, best = 0;

@@ -22,6 +22,7 @@
 #include <prism/cluster.h>
 #include <prism/cost.h>
 #include <prism/diagnose.h>
+#include <prism/framework.h>
 #include <prism/knobs.h>
 #include <prism/model.h>
 #include <prism/search.h>
@@ -47,8 +48,9 @@ enum {
     PRISM_OPT_JSON = 1u << 4,     /* --json */
     PRISM_OPT_OUTPUT = 1u << 5,   /* -o/--output --force */
     PRISM_OPT_ISA = 1u << 6,      /* --isa */
+    PRISM_OPT_FRAMEWORK = 1u << 7, /* --framework */
     PRISM_OPT_ALL_INPUTS = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
-                           PRISM_OPT_KNOBS | PRISM_OPT_ISA,
+                           PRISM_OPT_KNOBS | PRISM_OPT_ISA | PRISM_OPT_FRAMEWORK,
 };
 
 /** Raw values of the shared options, as GOption fills them. */
@@ -68,6 +70,7 @@ typedef struct PrismCommonOptions {
     char *output;
     gboolean force;
     char *isa;
+    char *framework; /* --framework NAME|FILE */
     /* Set by prism_app_add_common_options(): gbs/seq/mem_budget_gib start at the
      * PRISM_OPT_UNSET_* values below, so an explicit 0 is caught as an error. Without it
      * (a zero-initialised struct), 0 means "use the default". */
@@ -86,6 +89,7 @@ typedef struct PrismInputs {
     uint32_t *devices; /* sorted ascending, unique */
     size_t n_devices;
     gboolean defaults_used; /* no model/cluster/devices given: the documented example */
+    PrismFramework *framework; /* --framework, applied before --knobs/--set; NULL = none */
 } PrismInputs;
 
 /* The search options `prism plan` and `prism sweep` share (app_search.c). */
@@ -225,11 +229,7 @@ gboolean prism_cmd_layouts(PrismComm *comm, int argc, char **argv, GError **erro
 gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error);
-/** The planner of `prism validate`'s planned mode (cost.h PrismValidatePlanFn; @p user is
- *  the PrismComm): a search over the row's space with the stated dims fixed, top-1 by step
- *  time. Collective: yes (prism_search_run). */
-gboolean prism_app_validate_plan(const PrismValidatePlan *req, void *user,
-                                 PrismValidatePlanResult *out, GError **error);
+gboolean prism_cmd_frameworks(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_inputs(PrismComm *comm, int argc, char **argv, GError **error);
 
 /** Entry point used by main(): MPI init, dispatch, error printing, exit status. */

@@ -54,6 +54,12 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force, "overwrite an existing output file",
          NULL},
         {NULL}};
+    const GOptionEntry framework[] = {
+        {"framework", 0, 0, G_OPTION_ARG_STRING, &o->framework,
+         "framework profile (`prism frameworks` lists them) or profile file: its knobs and "
+         "memory conventions apply before --knobs/--set",
+         "NAME|FILE"},
+        {NULL}};
     const GOptionEntry isa[] = {
         {"isa", 0, 0, G_OPTION_ARG_STRING, &o->isa,
          "kernel ISA: auto, scalar, avx2, avx512 (default: PRISM_ISA or auto)", "ISA"},
@@ -76,6 +82,8 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         g_option_context_add_main_entries(ctx, output, NULL);
     if (o->flags & PRISM_OPT_ISA)
         g_option_context_add_main_entries(ctx, isa, NULL);
+    if (o->flags & PRISM_OPT_FRAMEWORK)
+        g_option_context_add_main_entries(ctx, framework, NULL);
 }
 
 void prism_common_options_clear(PrismCommonOptions *o)
@@ -89,6 +97,7 @@ void prism_common_options_clear(PrismCommonOptions *o)
     g_clear_pointer(&o->knobs_file, g_free);
     g_clear_pointer(&o->output, g_free);
     g_clear_pointer(&o->isa, g_free);
+    g_clear_pointer(&o->framework, g_free);
 }
 
 gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error)
@@ -285,6 +294,18 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
     if (!prism_training_validate(&in->training, error))
         return FALSE;
     prism_knobs_default(&in->knobs);
+    if (o->framework != NULL) {
+        in->framework = prism_framework_resolve(o->framework, error);
+        if (in->framework == NULL) {
+            g_prefix_error(error, "--framework: ");
+            return FALSE;
+        }
+        /* the profile's knobs, and its optimizer unless --optimizer was given */
+        const PrismOptimizer opt = in->training.optimizer;
+        prism_framework_apply(in->framework, &in->knobs, &in->training);
+        if (o->optimizer != NULL)
+            in->training.optimizer = opt;
+    }
     if (o->knobs_file != NULL && !prism_knobs_load_file(&in->knobs, o->knobs_file, error))
         return FALSE;
     for (char **s = o->set; s != NULL && *s != NULL; s++)
@@ -341,5 +362,6 @@ void prism_inputs_clear(PrismInputs *in)
     g_clear_pointer(&in->model, prism_model_free);
     g_clear_pointer(&in->cluster, prism_cluster_free);
     g_clear_pointer(&in->devices, g_free);
+    g_clear_pointer(&in->framework, prism_framework_free);
     in->n_devices = 0;
 }

@@ -11,7 +11,7 @@
 gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **error)
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
-                                     PRISM_OPT_KNOBS | PRISM_OPT_JSON};
+                                     PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
     char *strategy = NULL;
     const GOptionEntry entries[] = {
         {"strategy", 's', 0, G_OPTION_ARG_STRING, &strategy,

@@ -120,11 +120,14 @@ static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError
                        "--top", p, error);
 }
 
-/* Knobs of a grid run: defaults, then the grid's [knobs], then --knobs FILE and --set. */
-static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, PrismKnobs *k,
-                           GError **error)
+/* Knobs of a grid run: defaults, then the --framework profile's, then the grid's [knobs],
+ * then --knobs FILE and --set. */
+static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
+                           PrismKnobs *k, GError **error)
 {
     prism_knobs_default(k);
+    if (fw != NULL)
+        prism_framework_apply(fw, k, NULL);
     for (char **s = g->knobs; s && *s; s++)
         if (!prism_knobs_set(k, *s, error))
             return FALSE;
@@ -156,7 +159,7 @@ static gboolean point_setup(Sweep *s, Point *p, const char *label, GError **erro
 static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     PrismGrid *g = s->grid;
-    if (!grid_conflicts(o, g, error) || !grid_knobs(o, g, &s->in.knobs, error))
+    if (!grid_conflicts(o, g, error) || !grid_knobs(o, g, s->in.framework, &s->in.knobs, error))
         return FALSE;
     g_autofree uint32_t *devices = NULL;
     size_t n_dev = 0;
@@ -354,6 +357,11 @@ static void add_attrs(PrismLandscape *ls, const Sweep *s, int argc, char **argv)
     prism_landscape_add_attr(ls, "space", space, TRUE);
     prism_landscape_add_attr(ls, "filters", filters, TRUE);
     prism_landscape_add_attr(ls, "grid_file", s->grid ? s->grid->path : "", FALSE);
+    /* provenance: the --framework profile whose knobs the knobs attribute includes */
+    g_autofree char *fw = s->in.framework ? g_strdup_printf("%s (%s)", s->in.framework->name,
+                                                            s->in.framework->path)
+                                          : g_strdup("");
+    prism_landscape_add_attr(ls, "framework", fw, FALSE);
 }
 
 static void set_grid_table(PrismLandscape *ls, const Sweep *s)

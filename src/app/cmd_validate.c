@@ -1,72 +1,286 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_validate.c - `prism validate [CSV]`: predicted versus measured memory, step time,
- * TFLOP/s and MFU for published runs (default: benchmarks/measured.csv of the source
- * tree, a copy of shared/validation/measured.csv). Rows whose source leaves strategy dims
- * unstated are PLANNED: prism_app_validate_plan() runs the search (search.h) with the
- * stated dims fixed and reports the best strategy's throughput in a separate table.
- * Collective like every command (the planner's search runs on every rank); rank 0 prints.
+ * cmd_validate.c - `prism validate [CSV] [--framework NAME|FILE] [--json]`: predicted
+ * versus measured memory, step time, TFLOP/s and MFU for published runs (default:
+ * benchmarks/measured.csv of the source tree). search_validate.c (validate.h) does the
+ * work and returns data; this file renders it as text or JSON. Collective like every
+ * command (planned rows run the search on every rank); rank 0 prints.
  */
 #include "app-internal.h"
 
-#include <prism/cost.h>
-#include <prism/search.h>
-#include <prism/space.h>
+#include <math.h>
+
+#include <prism/validate.h>
 
 #ifndef PRISM_SOURCE_DIR
 #define PRISM_SOURCE_DIR "."
 #endif
 
-gboolean prism_app_validate_plan(const PrismValidatePlan *req, void *user,
-                                 PrismValidatePlanResult *out, GError **error)
+static void cell(GString *o, const PrismValidateRow *r, int k)
 {
-    PrismComm *comm = user;
-    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
-    if (!prism_space_filter_fix(f, req->fix, error) ||
-        (req->only != NULL && !prism_space_filter_only(f, req->only, error)))
-        return FALSE;
-    const uint32_t devices = req->devices;
-    g_autoptr(PrismSpace) space = prism_space_new(prism_cost_model_model(req->cm),
-                                                  prism_cost_model_training(req->cm), &devices, 1,
-                                                  f, error);
-    if (space == NULL)
-        return FALSE;
-    const PrismSearchJob job = {.cm = req->cm, .space = space, .row_weight = 0};
-    PrismSearchOptions opt;
-    prism_search_options_init(&opt);
-    opt.top_k = 1; /* by step_time: at fixed gbs and devices the best MFU and TFLOP/s */
-    opt.label = "validate";
-    g_autoptr(PrismSearchResult) r = prism_search_run(comm, &job, 1, &opt, NULL, error);
-    if (r == NULL)
-        return FALSE;
-    memset(out, 0, sizeof *out);
-    out->searched = prism_search_result_total(r);
-    out->feasible = prism_search_result_feasible(r);
-    const PrismTopK *top = prism_search_result_top(r, 0);
-    if (prism_topk_size(top) == 0)
-        return TRUE;
-    size_t j;
-    return prism_search_row(&job, 1, prism_topk_index(top, 0), &j, &out->best, out->cols,
-                            error);
+    char p[32] = "-", m[32] = "-", e[32] = "";
+    if (!isnan(r->pred[k]))
+        g_snprintf(p, sizeof p, "%.4g", r->pred[k]);
+    if (!isnan(r->meas[k]))
+        g_snprintf(m, sizeof m, "%.4g", r->meas[k]);
+    if (!isnan(r->err[k]))
+        g_snprintf(e, sizeof e, "%.1f%%", r->err[k]);
+    g_string_append_printf(o, " %8s %8s %6s", p, m, e);
+}
+
+static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKind kind,
+                    const int *metrics, int n)
+{
+    static const char *const names[] = {"peak memory", "step time", "TFLOP/s per GPU", "MFU"};
+    g_string_append_printf(o, "%-22s", "source");
+    for (int k = 0; k < n; k++)
+        g_string_append_printf(o, " %-20s", names[metrics[k]]);
+    g_string_append_c(o, '\n');
+    for (guint i = 0; i < rep->stats->len; i++) {
+        const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
+        if (st->kind != kind)
+            continue;
+        g_string_append_printf(o, "%-22s", st->source);
+        for (int j = 0; j < n; j++) {
+            const int k = metrics[j];
+            g_autofree char *c =
+                st->n[k] ? g_strdup_printf("%.1f%% / %.1f%% (%d)", st->sum[k] / st->n[k],
+                                           st->worst[k], st->n[k])
+                         : g_strdup("-");
+            g_string_append_printf(o, " %-20s", c);
+        }
+        g_string_append_c(o, '\n');
+    }
+}
+
+static char *render_text(const PrismValidateReport *rep)
+{
+    GString *o = g_string_new(NULL);
+    g_string_append_printf(o, "prism validate: %s\n\n", rep->path);
+    g_string_append_printf(o, "%-20s %-15s %-52s %26s %26s %26s %26s\n", "source", "model",
+                           "strategy", "peak GB  pred/meas/err", "step s  pred/meas/err",
+                           "TFLOP/s  pred/meas/err", "MFU  pred/meas/err");
+    for (guint i = 0; i < rep->rows->len; i++) {
+        const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
+        if (r->kind != PRISM_VALIDATE_PREDICTED)
+            continue;
+        g_string_append_printf(o, "%-20s %-15s %-52s", r->source, r->model, r->strategy);
+        for (int k = 0; k < PRISM_VM_COUNT; k++)
+            cell(o, r, k);
+        if (r->defaults && *r->defaults)
+            g_string_append_printf(o, "  [defaults %s: %s]", r->framework, r->defaults);
+        if (r->oom)
+            g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
+        g_string_append_c(o, '\n');
+    }
+    static const int all4[] = {0, 1, 2, 3}, three[] = {1, 2, 3};
+    g_string_append(o, "\nabsolute percentage error per source: mean / worst (rows)\n");
+    summary(o, rep, PRISM_VALIDATE_PREDICTED, all4, 4);
+    g_string_append_printf(o, "\n%d rows predicted, %d planned, %d skipped", rep->n_predicted,
+                           rep->n_planned, rep->n_skipped);
+    if (rep->n_moe)
+        g_string_append_printf(o, " (%d of them MoE: not supported yet, issue 10)", rep->n_moe);
+    g_string_append_c(o, '\n');
+    if (rep->n_oom + rep->n_oom_skipped)
+        g_string_append_printf(o,
+                               "OOM rows: %d modelled (%d flagged infeasible, %d not flagged), "
+                               "%d skipped\n",
+                               rep->n_oom, rep->n_oom_flagged, rep->n_oom - rep->n_oom_flagged,
+                               rep->n_oom_skipped);
+    if (rep->n_planned) {
+        g_string_append(
+            o, "\nPLANNED rows (not direct predictions, not in the statistics above): the row "
+               "leaves strategy dims unstated and\nits framework profile has no default for "
+               "them, so the known dims are fixed and the search picks the rest within\nwhat "
+               "the framework supports; the best strategy's predicted throughput (ACHIEVABLE "
+               "throughput) is compared.\n");
+        g_string_append_printf(o, "%-20s %-10s %-24s %17s %-84s %26s %26s %26s\n", "source",
+                               "model", "fixed", "feasible/searched", "best strategy found",
+                               "step s  pred/meas/err", "TFLOP/s  pred/meas/err",
+                               "MFU  pred/meas/err");
+        for (guint i = 0; i < rep->rows->len; i++) {
+            const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
+            if (r->kind != PRISM_VALIDATE_PLANNED)
+                continue;
+            g_string_append_printf(
+                o, "%-20s %-10s %-24s %8" G_GUINT64_FORMAT "/%-8" G_GUINT64_FORMAT " %-84s",
+                r->source, r->model, r->fixed, r->feasible, r->searched,
+                r->strategy ? r->strategy : "nothing fits");
+            cell(o, r, PRISM_VM_STEP);
+            cell(o, r, PRISM_VM_TFLOPS);
+            cell(o, r, PRISM_VM_MFU);
+            g_string_append_printf(o, "  [planned: %s]", r->planned);
+            if (r->oom)
+                g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
+            g_string_append_c(o, '\n');
+        }
+        g_string_append(o,
+                        "\nplanned: absolute percentage error per source: mean / worst (rows)\n");
+        summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3);
+    }
+    if (rep->n_skipped) {
+        g_string_append(o, "\nskipped rows:\n");
+        for (guint i = 0; i < rep->rows->len; i++) {
+            const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
+            if (r->kind == PRISM_VALIDATE_SKIPPED)
+                g_string_append_printf(o, "  line %d %s %s: %s\n", r->line, r->source, r->model,
+                                       r->reason);
+        }
+    }
+    g_string_append(o, "\nframework profiles used (`prism frameworks NAME` shows one; never "
+                       "fitted):\n");
+    for (guint i = 0; i < rep->frameworks->len; i++) {
+        const PrismFramework *fw = g_ptr_array_index(rep->frameworks, i);
+        g_string_append_printf(o, "  %s: %s [memory counts %s] (%s)\n", fw->name, fw->title,
+                               prism_mem_counts_name(fw->counts), fw->path);
+    }
+    return g_string_free(o, FALSE);
+}
+
+static void json_num(JsonBuilder *b, const char *name, double v)
+{
+    json_builder_set_member_name(b, name);
+    if (isnan(v))
+        json_builder_add_null_value(b);
+    else
+        json_builder_add_double_value(b, v);
+}
+
+static void json_str(JsonBuilder *b, const char *name, const char *v)
+{
+    json_builder_set_member_name(b, name);
+    if (v == NULL)
+        json_builder_add_null_value(b);
+    else
+        json_builder_add_string_value(b, v);
+}
+
+static void json_row(JsonBuilder *b, const PrismValidateRow *r)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "line");
+    json_builder_add_int_value(b, r->line);
+    json_str(b, "source", r->source);
+    json_str(b, "model", r->model);
+    json_str(b, "kind", prism_validate_kind_name(r->kind));
+    json_str(b, "framework", r->framework);
+    json_str(b, "framework_from", r->framework_from);
+    json_str(b, "reason", r->reason);
+    json_builder_set_member_name(b, "inputs");
+    json_builder_begin_object(b);
+    const struct {
+        const char *n;
+        double v;
+    } in[] = {{"devices", r->devices}, {"tp", r->tp},          {"pp", r->pp},
+              {"cp", r->cp},           {"ep", r->ep},          {"dp", r->dp},
+              {"gbs", (double)r->gbs}, {"seq", (double)r->seq}};
+    for (size_t i = 0; i < G_N_ELEMENTS(in); i++)
+        json_num(b, in[i].n, in[i].v > 0 ? in[i].v : NAN);
+    json_str(b, "cluster", r->cluster);
+    json_str(b, "dtype", r->dtype);
+    json_str(b, "defaults", r->defaults);
+    json_str(b, "planned", r->planned);
+    json_str(b, "fixed", r->fixed);
+    json_str(b, "only", r->only);
+    json_builder_end_object(b);
+    json_str(b, "strategy", r->strategy);
+    if (r->kind == PRISM_VALIDATE_PLANNED) {
+        json_num(b, "searched", (double)r->searched);
+        json_num(b, "feasible", (double)r->feasible);
+    }
+    json_builder_set_member_name(b, "oom_row");
+    json_builder_add_boolean_value(b, r->oom);
+    json_builder_set_member_name(b, "fits");
+    if (r->kind == PRISM_VALIDATE_SKIPPED)
+        json_builder_add_null_value(b);
+    else
+        json_builder_add_boolean_value(b, r->fits);
+    static const char *const groups[] = {"predicted", "measured", "error_pct"};
+    for (int g = 0; g < 3; g++) {
+        const double *v = g == 0 ? r->pred : g == 1 ? r->meas : r->err;
+        json_builder_set_member_name(b, groups[g]);
+        json_builder_begin_object(b);
+        for (int k = 0; k < PRISM_VM_COUNT; k++)
+            json_num(b, prism_validate_metric_name(k), v[k]);
+        json_builder_end_object(b);
+    }
+    json_builder_end_object(b);
+}
+
+static void render_json(FILE *f, const PrismValidateReport *rep)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_str(b, "csv", rep->path);
+    json_builder_set_member_name(b, "counts");
+    json_builder_begin_object(b);
+    const struct {
+        const char *n;
+        int v;
+    } c[] = {{"rows", (int)rep->rows->len},       {"predicted", rep->n_predicted},
+             {"planned", rep->n_planned},         {"skipped", rep->n_skipped},
+             {"moe_skipped", rep->n_moe},         {"oom_rows", rep->n_oom},
+             {"oom_flagged", rep->n_oom_flagged}, {"oom_skipped", rep->n_oom_skipped}};
+    for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
+        json_builder_set_member_name(b, c[i].n);
+        json_builder_add_int_value(b, c[i].v);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "rows");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < rep->rows->len; i++)
+        json_row(b, g_ptr_array_index(rep->rows, i));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "statistics");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < rep->stats->len; i++) {
+        const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
+        json_builder_begin_object(b);
+        json_str(b, "source", st->source);
+        json_str(b, "kind", prism_validate_kind_name(st->kind));
+        json_builder_set_member_name(b, "rows");
+        json_builder_add_int_value(b, st->rows);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) {
+            json_builder_set_member_name(b, prism_validate_metric_name(k));
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "n");
+            json_builder_add_int_value(b, st->n[k]);
+            json_num(b, "mean_pct", st->n[k] ? st->sum[k] / st->n[k] : NAN);
+            json_num(b, "worst_pct", st->n[k] ? st->worst[k] : NAN);
+            json_builder_end_object(b);
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "frameworks");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < rep->frameworks->len; i++) {
+        const PrismFramework *fw = g_ptr_array_index(rep->frameworks, i);
+        json_builder_add_string_value(b, fw->name);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    prism_app_print_json(f, b);
 }
 
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS};
+    PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[CSV] - compare predictions with published measurements");
     g_option_context_set_description(
         ctx, "CSV defaults to benchmarks/measured.csv (of the current folder, else of the source "
-             "tree). Rows that do not state what the model "
-             "needs are skipped with the reason, or PLANNED when their source has a planned "
-             "setup:\nthe dims the row states are fixed, the search picks the rest within what "
-             "the source's framework supported,\nand the best strategy's throughput is compared "
-             "in a separate table (achievable, not directly predicted).\nKnobs set with "
-             "--set/--knobs override each source's stated setup.");
+             "tree).\nEach row runs under a framework profile: its `framework` column, else "
+             "--framework, else its source's\nprofile (cost/frameworks/sources.ini). A dim the "
+             "row leaves unstated takes the profile's default; where\nthe profile has none the "
+             "row is PLANNED: the known dims are fixed and the search picks the rest\n(reported "
+             "apart: achievable, not directly predicted). Rows that cannot be modelled are "
+             "listed as skipped\nwith the reason; none is dropped. Knobs set with --set/--knobs "
+             "override the profile's.");
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;
     g_autofree char *path = NULL;
-    g_autofree char *report = NULL;
+    g_autoptr(PrismFramework) fw = NULL;
     PrismKnobs k;
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
@@ -89,12 +303,21 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
             g_prefix_error(error, "--set: ");
             goto out;
         }
-    report = prism_validate_report_planned(path, &k, prism_app_validate_plan, comm, error);
-    if (report == NULL)
+    if (o.framework != NULL && (fw = prism_framework_resolve(o.framework, error)) == NULL) {
+        g_prefix_error(error, "--framework: ");
+        goto out;
+    }
+    const PrismValidateOptions vo = {.user = &k, .framework = fw};
+    g_autoptr(PrismValidateReport) rep = prism_validate_run(comm, path, &vo, error);
+    if (rep == NULL)
         goto out;
     FILE *f = prism_app_out(comm);
-    if (f != NULL)
-        fputs(report, f);
+    if (f != NULL && o.json)
+        render_json(f, rep);
+    else if (f != NULL) {
+        g_autofree char *text = render_text(rep);
+        fputs(text, f);
+    }
     ok = TRUE;
 out:
     prism_common_options_clear(&o);

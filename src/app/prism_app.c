@@ -32,6 +32,8 @@ static const PrismAppCommand commands[] = {
     {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto},
     {"validate", "compare predictions with published measurements (CSV)",
      prism_cmd_validate},
+    {"frameworks", "list framework profiles, or show one (knobs, memory, defaults)",
+     prism_cmd_frameworks},
     {"inputs", "load and check model, cluster, devices, training and knobs; print them",
      prism_cmd_inputs},
     {"version", "version, git revision, compiler, ISAs, MPI and HDF5", prism_cmd_version},

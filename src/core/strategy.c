@@ -300,10 +300,17 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     if ((uint64_t)s->dp * s->mbs * s->m != t->gbs)
         SHAPE_FAIL("R8: dp*mbs*m = %u*%u*%u must equal gbs=%" G_GUINT64_FORMAT, s->dp, s->mbs,
                    s->m, t->gbs);
-    if (s->pp > 1 && s->m < s->pp)
-        SHAPE_FAIL("R8: m=%u micro-batches must be >= pp=%u", s->m, s->pp);
+    /* 1F1B and GPipe run any m >= 1 (Megatron runs 1F1B with m < pp: the warm-up is
+     * min(pp - s - 1, m) forwards, and stage s holds min(pp - s, m) micro-batches).
+     * Megatron's interleaved order needs whole rounds of pp micro-batches (m % pp == 0,
+     * hence m >= pp). ZB-H1's bubble, (pp-1)(F+B-2W) (Qi et al. 2024), fills the
+     * cool-down with the W passes of pp-1 micro-batches, so it keeps m >= pp. */
     if (s->schedule == PRISM_SCHEDULE_INTERLEAVED && s->m % s->pp != 0)
-        SHAPE_FAIL("R8: interleaved schedule needs m=%u divisible by pp=%u", s->m, s->pp);
+        SHAPE_FAIL("R8: interleaved schedule needs m=%u to be a multiple of pp=%u (so m >= pp); "
+                   "1f1b and gpipe accept any m", s->m, s->pp);
+    if (s->schedule == PRISM_SCHEDULE_ZB_H1 && s->m < s->pp)
+        SHAPE_FAIL("R8: zb-h1 needs m=%u micro-batches >= pp=%u (its bubble formula fills the "
+                   "cool-down with pp-1 W passes); 1f1b and gpipe accept any m", s->m, s->pp);
     /* R9 */
     if (s->zero > 3)
         SHAPE_FAIL("R9: zero=%u must be 0..3", (unsigned)s->zero);

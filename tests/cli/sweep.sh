@@ -250,7 +250,7 @@ expect_bad "pareto: bad objective" -- pareto np1.h5 --objectives step_time,peakm
 expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
 # an empty answer is refused like plan's "nothing fits" (it printed empty fronts, exit 0)
 expect_bad "pareto: filter keeps nothing" -- pareto np1.h5 --where "tp<=0" -- "np1.h5" \
-    "no row of 29946 passes --where 'tp <= 0'"
+    "no row of 31448 passes --where 'tp <= 0'"
 # Nothing feasible anywhere: the landscape is still written (every row is the record), then
 # the diagnosis of `prism plan` (diagnose.h) and exit status 2 like plan. At 2 ranks; the
 # text after the two summary lines is plan's output for the same setup, byte for byte.
@@ -268,7 +268,7 @@ if cli_no_crash sweep "${nofit[@]}"; then
 fi
 check "sweep's diagnosis is plan's" expect_status 2 plan "${nofit[@]}" --no-progress
 check "same text" diff <(tail -n +3 nofit-sweep.txt) out.txt
-expect_bad "pareto: nothing feasible" -- pareto nofit.h5 -- "nofit.h5" "none of the 3361 rows" \
+expect_bad "pareto: nothing feasible" -- pareto nofit.h5 -- "nofit.h5" "none of the 3627 rows" \
     "is feasible"
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||

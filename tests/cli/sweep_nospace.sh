@@ -55,7 +55,7 @@ umount "$mnt"
 row_bytes=$(/usr/bin/python3 -c "
 import h5py; L = h5py.File('ref.h5', 'r')['landscape']
 print(sum(L[c].dtype.itemsize for c in L))")
-size=$((73784 * row_bytes + 1200000))
+size=$((77890 * row_bytes + 1200000))
 mount -t tmpfs -o size=$size prism-test "$mnt"
 cli_run_mpi 2 sweep "${small[@]}" -o "$mnt/b.h5"
 expect_fail "ENOSPC in the HDF5 write" "No space left on device" "b.h5.partial" "--resume"

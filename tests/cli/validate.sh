@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# validate.sh - `prism validate`: the default CSV is predicted (per-source summary, skipped
-# rows with reasons), and bad CSV input exits 2 naming the file and line. Counts its checks.
+# validate.sh - `prism validate` and `prism frameworks`: the default CSV is predicted
+# (per-source summary, planned table, profiles used), the modern CSV keeps every row
+# (predicted, planned or skipped with a reason), --json prints every row and the
+# statistics, and bad input (CSV, malformed cell, bad profile) exits 2 naming the file and
+# line or key. Counts its checks.
 set -u
 prism=${PRISM_BINARY:?}
 src=${PRISM_SOURCE_DIR:?}
@@ -10,20 +13,22 @@ check "validate the project copy" expect_status 0 validate "$src/benchmarks/meas
 check "per-source summary" grep -q "absolute percentage error per source" out.txt
 check "ZB_PP memory is predicted" grep -Eq "^ZB_PP +[0-9.]+% / " out.txt
 check "rows predicted" grep -Eq "^4[0-9] rows predicted" out.txt
-check "9 rows planned, none skipped" grep -Eq "^4[0-9] rows predicted, 9 planned, 0 skipped" out.txt
+check "9 rows planned, none skipped" grep -Eq "^42 rows predicted, 9 planned, 0 skipped" out.txt
 check "planned table apart" grep -q "^PLANNED rows (not direct predictions" out.txt
-check "planned summary" grep -Eq "^MLM_README_H100_2024 +[0-9.]+% / [0-9.]+% \(9\) +[0-9.]+% / " out.txt
-check "planned rows keep the stated dims and Megatron-Core r0.8's options" /usr/bin/python3 - out.txt <<'PY'
+check "planned summary" grep -Eq "^MLM_README_H100_2024 +- +[0-9.]+% / [0-9.]+% \(9\) +[0-9.]+% / " out.txt
+check "planned rows keep the stated dims and megatron-core's defaults" /usr/bin/python3 - out.txt <<'PY'
 import re, sys
 rows = [l for l in open(sys.argv[1]) if l.startswith("MLM_README_H100_2024 GPT-")]
 assert len(rows) == 9, len(rows)
 for l in rows:
     fixed = dict(kv.split("=") for kv in l.split()[2].split(","))
     best = dict(kv.split("=") for kv in l.split()[4].split(","))
-    for k in ("tp", "pp", "cp", "ep"):
+    for k in fixed:
         assert best[k] == fixed[k], (k, l)
     assert best["dp"] == "48", l
-    assert best["schedule"] in ("1f1b", "interleaved") and best["zero"] in ("0", "1"), l
+    # megatron-core: zero 1 (--overlap-param-gather), sp 1 when tp > 1 (--tp-comm-overlap)
+    assert best["schedule"] in ("1f1b", "interleaved") and best["zero"] == "1", l
+    assert best["sp"] == ("1" if best["tp"] != "1" else "0"), l
 PY
 check "no MLM row in the direct statistics" /usr/bin/python3 -c "
 t = open('out.txt').read()
@@ -32,7 +37,7 @@ assert 'MLM' not in d"
 "$prism" validate "$src/benchmarks/measured.csv" > one-rank.txt 2>&1
 check "planned mode is the same at 3 ranks" bash -c \
     "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$src/benchmarks/measured.csv' > three-ranks.txt 2>&1 && cmp -s one-rank.txt three-ranks.txt"
-check "setup is listed" grep -q "per-source setup" out.txt
+check "profiles are listed" grep -q "^  megatron-lm-2021: Megatron-LM 2021" out.txt
 check "missing file exits 2" expect_status 2 validate no-such.csv
 check "names the file" grep -q "no-such.csv" err.txt
 printf 'a,b\n1,2\n' > bad-header.csv
@@ -43,4 +48,72 @@ echo "SC21_T1,x,1" >> short.csv
 check "short row exits 2" expect_status 2 validate short.csv
 check "names the line" grep -q "short.csv line 2" err.txt
 check "a knob override applies" expect_status 0 validate "$src/benchmarks/measured.csv" --set compute_efficiency=0.5
-cli_done 18
+# the modern CSV: every one of its 134 rows accounted for, none dropped
+check "modern CSV" expect_status 0 validate "$src/benchmarks/measured_modern.csv" --json
+check "--json: every row, kinds, statistics" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["counts"]
+assert c["rows"] == 134 == len(d["rows"]) == c["predicted"] + c["planned"] + c["skipped"], c
+# 89 MOE_FOLDING + 4 TORCHAO_B200_MOE rows: MoE (issue 10); the 2 OOM rows are MoE rows
+assert c["moe_skipped"] == 93 and c["oom_rows"] + c["oom_skipped"] == 2, c
+for r in d["rows"]:
+    assert set(r) >= {"line", "source", "kind", "framework", "inputs", "predicted", "measured",
+                      "error_pct", "oom_row", "fits", "strategy"}, r.keys()
+    assert r["kind"] in ("predicted", "planned", "skipped"), r
+    assert (r["reason"] is not None) == (r["kind"] == "skipped"), r
+    assert set(r["predicted"]) == {"peak_mem", "step_time", "tflops_per_gpu", "mfu"}, r
+    if r["kind"] == "planned":
+        assert r["inputs"]["planned"] and r["inputs"]["fixed"], r
+# skipped only for MoE or a stated reason; torchtitan's dense rows are never skipped
+for r in d["rows"]:
+    if r["source"].startswith("TORCHTITAN_H100") or r["source"] == "TORCHTITAN_405B_2024_08":
+        assert r["kind"] != "skipped", r
+assert any(s["source"] == "TORCHTITAN_H100_2024_12" and s["kind"] == "predicted"
+           and s["peak_mem"]["n"] > 0 for s in d["statistics"]), d["statistics"]
+assert "pytorch-fsdp" in d["frameworks"] and "megatron-core" in d["frameworks"]
+PY
+check "text: MoE rows counted" bash -c "'$prism' validate '$src/benchmarks/measured_modern.csv' | grep -Eq '^[0-9]+ rows predicted, [0-9]+ planned, [0-9]+ skipped \(93 of them MoE'"
+# --framework applies to rows without a framework column
+check "--framework" expect_status 0 validate "$src/tests/data/validation/frameworks.csv" --framework pytorch-fsdp --json
+check "--framework: the fallback row uses it" /usr/bin/python3 -c "
+import json; d = json.load(open('out.txt')); r = d['rows'][2]
+assert r['framework'] == 'pytorch-fsdp' and r['framework_from'] == '--framework' and r['kind'] == 'predicted', r"
+# malformed numeric cells: exit 2 with file, line and column, never 'not stated'
+for bad in abc nan -8; do
+    /usr/bin/python3 - "$src/tests/data/validation/planned.csv" "$bad" > malformed.csv <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+f = lines[1].split(",")
+f[14] = sys.argv[2]  # num_gpus
+print(lines[0]); print(",".join(f))
+PY
+    check "malformed num_gpus '$bad' exits 2" expect_status 2 validate malformed.csv
+    check "  names line and column" grep -q "malformed.csv line 2 column num_gpus: '$bad' is malformed" err.txt
+done
+# frameworks: list, show, bad profile files
+check "frameworks lists five" bash -c "'$prism' frameworks | wc -l | grep -qx 5"
+check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
+check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vpp=plan, zero_stage=3" out.txt
+check "frameworks --json" expect_status 0 frameworks megatron-core --json
+check "  JSON knobs" /usr/bin/python3 -c "
+import json; d = json.load(open('out.txt')); assert d['knobs']['tp_overlap'] == 0.5 and d['defaults']['zero_stage'] == '1', d"
+printf '[profile]\ntitle = x\n[knobs]\ntp_overlap = 7\n' > badvalue.ini
+check "bad profile value exits 2" expect_status 2 frameworks ./badvalue.ini
+check "  names file, key, value" grep -q "badvalue.ini \[knobs\] tp_overlap = '7'" err.txt
+printf '[profile]\ntitle = x\n[memory]\ncontext = 1\n' > badkey.ini
+check "unknown profile key exits 2" expect_status 2 plan --framework ./badkey.ini --count
+check "  names file and key" grep -q "badkey.ini \[memory\] context = '1': unknown key" err.txt
+check "missing profile exits 2" expect_status 2 explain --framework no-such-framework -s tp=8
+check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: megatron-core" err.txt
+check "missing profile file exits 2" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./nope.ini
+# provenance: a sweep with --framework records the profile and its knobs
+check "sweep --framework" expect_status 0 sweep -m gpt3-1.3b -n 8 --gbs 16 --framework megatron-core -o fw.h5 --force --no-progress
+check "  framework attribute and knobs" /usr/bin/python3 -c "
+import h5py, json
+a = h5py.File('fw.h5', 'r').attrs
+fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framework']
+k = json.loads(a['knobs'])
+assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
+assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
+cli_done 43

@@ -25,6 +25,8 @@ set_tests_properties(test_kernels.candidates PROPERTIES TIMEOUT 300
 prism_add_unit_test(test_cost_properties
   SOURCES unit/test_cost_properties.c unit/test_cost_support.c LABELS cost)
 prism_add_cli_test(cli_validate SCRIPT tests/cli/validate.sh LABELS cost)
-# The planned mode of `prism validate`: requests/report with a fake planner, and the real
-# planner (the search, collective) against a brute force at 1-4 ranks.
-prism_add_mpi_test(test_validate SOURCES mpi/test_validate.c RANKS 1 2 3 4 LABELS cost TIMEOUT 120)
+# `prism validate`: rows predicted/planned/skipped, framework order, defaults, OOM/MoE rows,
+# malformed cells, and the planned rows' search against a brute force at 1-4 ranks.
+prism_add_mpi_test(test_validate SOURCES mpi/test_validate.c unit/test_cost_support.c RANKS 1 2 3 4 LABELS cost TIMEOUT 120)
+# Framework profiles: each shipped profile's values, refusal of bad profile files.
+prism_add_unit_test(test_framework SOURCES unit/test_framework.c LABELS cost)

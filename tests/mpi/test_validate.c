@@ -1,151 +1,119 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_validate.c - the planned mode of `prism validate` (cost.h PrismValidatePlanFn,
- * prism_app_validate_plan): what the report asks the planner for each row whose strategy
- * dims are not all stated, how it reports the answer apart from the direct statistics, and
- * the real planner (the search, collective) against an independent brute force that
- * enumerates the same restricted space with nested loops and prism_strategy_check().
+ * test_validate.c - `prism validate` (validate.h, search/search_validate.c): what each row
+ * becomes (predicted, planned, skipped), which framework profile it runs under (column,
+ * then --framework, then sources.ini), the profile's defaults against the planned dims,
+ * OOM rows, MoE rows, malformed cells, and the planned rows' search against an independent
+ * brute force that enumerates the same restricted space with nested loops and
+ * prism_strategy_check(). Runs at 1-4 ranks: the search is collective, everything else is
+ * checked on every rank, so planned rows are rank-invariant.
  *
- * Data: tests/data/validation/planned.csv, three MLM_README_H100_2024 rows: GPT-1.7B
- * (48 GPUs, tp 1, pp 1), GPT-7.1B (96 GPUs, tp 2, pp 1; micro-batch 2 and selective
- * recompute written in, so they must be fixed) and GPT-70B (768 GPUs, tp 8, pp 2, 84
- * layers). Runs at 1-4 ranks: the planner's search is collective, the brute force local.
+ * Data: tests/data/validation/planned.csv (three MLM_README_H100_2024 rows: GPT-1.7B on 48
+ * GPUs tp 1 pp 1; GPT-7.1B on 96 GPUs tp 2 pp 1 with micro-batch 2 and selective
+ * recompute written in; GPT-70B on 768 GPUs tp 8 pp 2, 84 layers) and
+ * tests/data/validation/frameworks.csv (nine rows, one case each, described below).
  */
 #include <math.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
+#include <glib/gstdio.h>
 
+#include <prism/core.h>
 #include <prism/cost.h>
 #include <prism/strategy.h>
+#include <prism/validate.h>
 
-#include "../../src/app/app-internal.h"
+#include "../unit/test_cost_support.h"
 #include "prism_test_util.h"
 
-/* What the fake planner saw, per call. */
-typedef struct Seen {
-    int calls;
-    char *fix[4], *only[4];
-    uint32_t devices[4];
-    PrismDtype dtype[4];
-    uint64_t gbs[4], seq[4];
-    double tp_overlap[4], dp_overlap[4], flash[4];
-    int fail_call; /* 1-based call that returns an error; 0 = none */
-} Seen;
-
-static gboolean fake_plan(const PrismValidatePlan *req, void *user, PrismValidatePlanResult *out,
-                          GError **error)
+static PrismValidateReport *run(const char *name, const PrismFramework *fw)
 {
-    Seen *s = user;
-    const int i = s->calls++;
-    if (i < 4) {
-        const PrismTraining *t = prism_cost_model_training(req->cm);
-        const PrismKnobs *k = prism_cost_model_knobs(req->cm);
-        s->fix[i] = g_strdup(req->fix);
-        s->only[i] = g_strdup(req->only);
-        s->devices[i] = req->devices;
-        s->dtype[i] = t->dtype;
-        s->gbs[i] = t->gbs;
-        s->seq[i] = t->seq;
-        s->tp_overlap[i] = k->v[PRISM_KNOB_TP_OVERLAP];
-        s->dp_overlap[i] = k->v[PRISM_KNOB_DP_OVERLAP];
-        s->flash[i] = k->v[PRISM_KNOB_FLASH_ATTENTION];
-    }
-    if (s->fail_call == i + 1) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE, "planner says no");
-        return FALSE;
-    }
-    /* a made-up answer: MFU 0.5 exactly, so the error against 0.41 is 22.0 % */
-    memset(out, 0, sizeof *out);
-    out->searched = 10;
-    out->feasible = 7;
-    out->best = (PrismStrategy){.devices = req->devices, .dp = 1, .tp = 1, .pp = 1, .vpp = 1,
-                                .cp = 1, .ep = 1, .mbs = 1, .m = 1};
-    out->cols[PRISM_COL_MFU] = 0.5;
-    out->cols[PRISM_COL_TIME_STEP] = 1.0;
-    return TRUE;
+    g_autofree char *csv = prism_test_data_path(name);
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    const PrismValidateOptions opt = {.user = &k, .framework = fw};
+    GError *error = NULL;
+    PrismValidateReport *r = prism_validate_run(prism_test_comm(), csv, &opt, &error);
+    if (r == NULL)
+        fprintf(stderr, "\n  validate %s: %s\n", name, error->message);
+    g_clear_error(&error);
+    return r;
 }
 
-static void seen_clear(Seen *s)
+/* A GPT as validate builds it from a row: learned positions, LayerNorm, GeLU, biases,
+ * ffn 4h (test_gpt_model with the positions, biases and tying set here). */
+static PrismModel *gpt(uint32_t L, uint64_t h, uint32_t a, uint64_t V, uint64_t seq, gboolean tied)
 {
-    for (int i = 0; i < 4; i++) {
-        g_free(s->fix[i]);
-        g_free(s->only[i]);
-    }
+    PrismModel *m = test_gpt_model(L, h, a, V);
+    m->max_positions = seq;
+    m->pos = PRISM_POS_LEARNED;
+    m->tied_embeddings = tied;
+    m->specs[0].attn.qkv_bias = m->specs[0].attn.out_bias = m->specs[0].mlp.bias = TRUE;
+    return m;
+}
+
+static const PrismValidateRow *row(const PrismValidateReport *r, guint i)
+{
+    return g_ptr_array_index(r->rows, i);
 }
 
 /*
- * The requests: the stated dims fixed (tp, pp, cp, ep; the 7.1B row also mbs 2 and
- * selective recompute), what Megatron-Core r0.8 supported as --only, with the equal-chunk
- * vpp values: L/pp = 24, 30 (pp 1: vpp 1 only) and 84/2 = 42 -> 1,2,3,6,7,14,21,42;
- * bf16 (the source's dtype), gbs and seq of the row, the source's overlap knobs.
- * The report: three planned rows, none in the direct statistics, the 1.7B row's MFU error
- * |0.5 - 0.41| / 0.41 = 22.0 %, and a failing planner turns its row into a skipped one.
+ * planned.csv under megatron-core (sources.ini): defaults zero_stage 1 (needed by
+ * --overlap-param-gather) and sp 1 when tp > 1 (needed by --tp-comm-overlap); no default
+ * for micro-batch, recompute, vpp, schedule.
+ *   GPT-1.7B: pp 1 -> vpp 1 and 1f1b; tp 1 -> sp 0; micro_batch and recompute planned.
+ *   GPT-7.1B: mbs 2 and selective stated, pp 1, zero 1 and sp 1 by default: PREDICTED.
+ *   GPT-70B: vpp and schedule planned too; equal chunks: L/pp = 42, vpp in {1,2,3,6,7,14,
+ *   21,42}.
  */
-static void test_requests(void)
+static void test_planned_rows(void)
 {
-    g_autofree char *csv = prism_test_data_path("validation/planned.csv");
-    PrismKnobs k;
-    prism_knobs_default(&k);
-    Seen s = {0};
-    GError *error = NULL;
-    g_autofree char *rep = prism_validate_report_planned(csv, &k, fake_plan, &s, &error);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(rep);
-    CU_ASSERT_EQUAL_FATAL(s.calls, 3);
-    CU_ASSERT_STRING_EQUAL(s.fix[0], "tp=1,pp=1,cp=1,ep=1");
-    CU_ASSERT_STRING_EQUAL(s.fix[1], "tp=2,pp=1,cp=1,ep=1,mbs=2,recompute=selective");
-    CU_ASSERT_STRING_EQUAL(s.fix[2], "tp=8,pp=2,cp=1,ep=1");
-    CU_ASSERT_STRING_EQUAL(s.only[0], "schedule=1f1b,interleaved,zero=0,1,vpp=1");
-    CU_ASSERT_STRING_EQUAL(s.only[2], "schedule=1f1b,interleaved,zero=0,1,vpp=1,2,3,6,7,14,21,42");
-    const uint32_t dev[3] = {48, 96, 768};
-    const uint64_t gbs[3] = {192, 192, 384};
-    for (int i = 0; i < 3; i++) {
-        CU_ASSERT_EQUAL(s.devices[i], dev[i]);
-        CU_ASSERT_EQUAL(s.gbs[i], gbs[i]);
-        CU_ASSERT_EQUAL(s.seq[i], 4096);
-        CU_ASSERT_EQUAL(s.dtype[i], PRISM_DTYPE_BF16);
-        CU_ASSERT_EQUAL(s.tp_overlap[i], 0.5);
-        CU_ASSERT_EQUAL(s.dp_overlap[i], 0.9);
-        CU_ASSERT_EQUAL(s.flash[i], 1.0);
-    }
-    CU_ASSERT_PTR_NOT_NULL(strstr(rep, "0 rows predicted, 3 planned, 0 skipped"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(rep, "PLANNED rows"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(rep, " 22.0%"));
-    /* nothing planned in the direct statistics */
-    const char *direct = strstr(rep, "absolute percentage error per source: mean");
-    const char *end = direct ? strstr(direct, " rows predicted") : NULL;
-    CU_ASSERT_TRUE(direct != NULL && end != NULL &&
-                   g_strstr_len(direct, end - direct, "MLM_README") == NULL);
-    seen_clear(&s);
-
-    /* the planner fails on the third row: that row is skipped with its message */
-    Seen f = {.fail_call = 3};
-    g_autofree char *rep2 = prism_validate_report_planned(csv, &k, fake_plan, &f, &error);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(rep2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(rep2, "0 rows predicted, 2 planned, 1 skipped"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(rep2, "GPT-70B: planned mode: planner says no"));
-    seen_clear(&f);
-
-    /* no planner: the rows are skipped for what they leave unstated */
-    g_autofree char *rep3 = prism_validate_report(csv, &k, &error);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(rep3);
-    CU_ASSERT_PTR_NOT_NULL(strstr(rep3, "0 rows predicted, 0 planned, 3 skipped"));
+    g_autoptr(PrismValidateReport) r = run("validation/planned.csv", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL_FATAL(r->rows->len, 3);
+    CU_ASSERT_TRUE(r->n_predicted == 1 && r->n_planned == 2 && r->n_skipped == 0);
+    const PrismValidateRow *a = row(r, 0), *b = row(r, 1), *c = row(r, 2);
+    CU_ASSERT_EQUAL(a->kind, PRISM_VALIDATE_PLANNED);
+    CU_ASSERT_STRING_EQUAL(a->framework, "megatron-core");
+    CU_ASSERT_STRING_EQUAL(a->framework_from, "sources.ini");
+    CU_ASSERT_STRING_EQUAL(a->fixed, "tp=1,pp=1,cp=1,ep=1,vpp=1,zero=1,sp=0,schedule=1f1b");
+    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved");
+    CU_ASSERT_STRING_EQUAL(a->planned, "micro_batch,recompute");
+    CU_ASSERT_STRING_EQUAL(a->defaults, "zero=1,sp=0");
+    CU_ASSERT_EQUAL(b->kind, PRISM_VALIDATE_PREDICTED);
+    CU_ASSERT_STRING_EQUAL(b->defaults, "zero=1,sp=1");
+    CU_ASSERT_PTR_NOT_NULL(strstr(b->strategy, "dp=48,tp=2,pp=1,vpp=1,cp=1,ep=1,sp=1,"));
     CU_ASSERT_PTR_NOT_NULL(
-        strstr(rep3, "GPT-1.7B: micro_batch, recompute, vpp, sp, zero_stage not stated"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(rep3, "GPT-7.1B: vpp, sp, zero_stage not stated"));
-    CU_ASSERT_PTR_NULL(strstr(rep3, "PLANNED rows"));
+        strstr(b->strategy, "mbs=2,m=2,zero=1,recompute=selective") /* m = 192 / (48 x 2) */);
+    CU_ASSERT_EQUAL(c->kind, PRISM_VALIDATE_PLANNED);
+    CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1");
+    CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved,vpp=1,2,3,6,7,14,21,42");
+    CU_ASSERT_STRING_EQUAL(c->planned, "micro_batch,recompute,vpp,schedule");
+    /* bf16 from sources.ini; the 1.7B's measured MFU 0.41 */
+    CU_ASSERT_STRING_EQUAL(a->dtype, "bf16");
+    CU_ASSERT_EQUAL(a->meas[PRISM_VM_MFU], 0.41);
+    /* statistics: MLM_README_H100_2024 predicted (1 row) and planned (2 rows) apart */
+    int pred_rows = 0, plan_rows = 0;
+    for (guint i = 0; i < r->stats->len; i++) {
+        const PrismValidateStat *s = g_ptr_array_index(r->stats, i);
+        if (s->kind == PRISM_VALIDATE_PREDICTED)
+            pred_rows += s->rows;
+        else
+            plan_rows += s->rows;
+    }
+    CU_ASSERT_TRUE(pred_rows == 1 && plan_rows == 2);
 }
 
-/* The brute force: every (vpp, schedule, recompute, sp, mbs, zero) by nested loops, the
- * row's fixed dims, Megatron-Core r0.8's restrictions written out again (1F1B or
- * interleaved, ZeRO 0/1, vpp dividing L/pp), prism_strategy_check for the shape rules. */
+/* The brute force: every (vpp, schedule, recompute, mbs) by nested loops, the row's fixed
+ * dims (zero 1, sp from tp), Megatron-Core's restrictions written out again (1F1B or
+ * interleaved, vpp dividing L/pp), prism_strategy_check for the shape rules. */
 typedef struct Brute {
     uint64_t valid, feasible;
     double best_step;
 } Brute;
 
-static Brute brute_force(const PrismCostModel *cm, uint32_t devices, uint32_t tp, uint32_t pp,
-                         int fixed_mbs, int fixed_rc)
+static Brute brute_force(const PrismCostModel *cm, uint32_t devices, uint32_t tp, uint32_t pp)
 {
     const PrismModel *model = prism_cost_model_model(cm);
     const PrismTraining *t = prism_cost_model_training(cm);
@@ -154,95 +122,297 @@ static Brute brute_force(const PrismCostModel *cm, uint32_t devices, uint32_t tp
     for (uint32_t vpp = 1; vpp * pp <= L; vpp++) {
         if ((L / pp) % vpp != 0)
             continue;
-        for (int sch = 0; sch < 2; sch++) /* 1f1b, interleaved */
+        for (int sch = 0; sch < 2; sch++)           /* 1f1b, interleaved */
             for (uint32_t rc = 0; rc < 3 + L; rc++) /* none, selective, full, block:1.. */
-                for (uint8_t sp = 0; sp < 2; sp++)
-                    for (uint32_t mbs = 1; mbs <= t->gbs / dp; mbs++)
-                        for (uint8_t zero = 0; zero < 2; zero++) {
-                            if ((fixed_mbs && mbs != (uint32_t)fixed_mbs) ||
-                                (fixed_rc >= 0 && rc != (uint32_t)fixed_rc) ||
-                                t->gbs % ((uint64_t)dp * mbs) != 0)
-                                continue;
-                            PrismStrategy s = {.devices = devices, .dp = dp, .tp = tp, .pp = pp,
-                                               .vpp = vpp, .cp = 1, .ep = 1, .mbs = mbs,
-                                               .m = (uint32_t)(t->gbs / (dp * mbs)), .sp = sp,
-                                               .zero = zero,
-                                               .schedule = sch ? PRISM_SCHEDULE_INTERLEAVED
-                                                               : PRISM_SCHEDULE_1F1B};
-                            s.recompute = rc < 3 ? (uint8_t)rc : PRISM_RECOMPUTE_BLOCK;
-                            s.rc_layers = rc < 3 ? 0 : (uint16_t)(rc - 2);
-                            if (!prism_strategy_check(&s, model, t, NULL))
-                                continue;
-                            b.valid++;
-                            double c[PRISM_COL_COUNT];
-                            if (!prism_cost_eval_one(cm, &s, c, NULL))
-                                continue;
-                            if (c[PRISM_COL_FEASIBLE] > 0.5) {
-                                b.feasible++;
-                                b.best_step = MIN(b.best_step, c[PRISM_COL_TIME_STEP]);
-                            }
-                        }
+                for (uint32_t mbs = 1; mbs <= t->gbs / dp; mbs++) {
+                    if (t->gbs % ((uint64_t)dp * mbs) != 0)
+                        continue;
+                    PrismStrategy s = {.devices = devices,
+                                       .dp = dp,
+                                       .tp = tp,
+                                       .pp = pp,
+                                       .vpp = vpp,
+                                       .cp = 1,
+                                       .ep = 1,
+                                       .mbs = mbs,
+                                       .m = (uint32_t)(t->gbs / (dp * mbs)),
+                                       .sp = tp > 1 ? 1 : 0,
+                                       .zero = 1,
+                                       .schedule =
+                                           sch ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B};
+                    s.recompute = rc < 3 ? (uint8_t)rc : PRISM_RECOMPUTE_BLOCK;
+                    s.rc_layers = rc < 3 ? 0 : (uint16_t)(rc - 2);
+                    if (!prism_strategy_check(&s, model, t, NULL))
+                        continue;
+                    b.valid++;
+                    double c[PRISM_COL_COUNT];
+                    if (!prism_cost_eval_one(cm, &s, c, NULL))
+                        continue;
+                    if (c[PRISM_COL_FEASIBLE] > 0.5) {
+                        b.feasible++;
+                        b.best_step = MIN(b.best_step, c[PRISM_COL_TIME_STEP]);
+                    }
+                }
     }
     return b;
 }
 
-typedef struct Check {
-    int calls, ok;
-} Check;
-
-/* The real planner (collective), then the brute force on this rank (local). */
-static gboolean checked_plan(const PrismValidatePlan *req, void *user, PrismValidatePlanResult *out,
-                             GError **error)
+/* The rows' cost model again: megatron-core's knobs, bf16 (sources.ini), untied
+ * embeddings (sources.ini), vocab 131072, seq 4096, on H100-SXM. */
+static PrismCostModel *mlm_model(uint32_t L, uint64_t h, uint32_t a, uint64_t gbs)
 {
-    Check *ck = user;
-    ck->calls++;
-    if (!prism_app_validate_plan(req, prism_test_comm(), out, error))
-        return FALSE;
-    /* the rows: 48 GPUs tp 1 pp 1; 96 GPUs tp 2 pp 1 mbs 2 selective; 768 GPUs tp 8 pp 2 */
-    const uint32_t tp = req->devices == 48 ? 1 : req->devices == 96 ? 2 : 8;
-    const uint32_t pp = req->devices == 768 ? 2 : 1;
-    const int mbs = req->devices == 96 ? 2 : 0;
-    const int rc = req->devices == 96 ? PRISM_RECOMPUTE_SELECTIVE : -1;
-    const Brute b = brute_force(req->cm, req->devices, tp, pp, mbs, rc);
-    double c[PRISM_COL_COUNT];
-    const gboolean again = prism_cost_eval_one(req->cm, &out->best, c, NULL);
-    const gboolean ok = out->searched == b.valid && out->feasible == b.feasible &&
-                        b.feasible > 0 && out->cols[PRISM_COL_TIME_STEP] == b.best_step &&
-                        again && c[PRISM_COL_TIME_STEP] == b.best_step &&
-                        c[PRISM_COL_FEASIBLE] > 0.5 && out->best.tp == tp && out->best.pp == pp &&
-                        out->best.zero <= 1 && (mbs == 0 || out->best.mbs == (uint32_t)mbs) &&
-                        (rc < 0 || out->best.recompute == rc);
-    if (!ok)
-        fprintf(stderr,
-                "\n  planner vs brute force (%u GPUs): searched %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-                " feasible %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " step %.17g/%.17g\n",
-                req->devices, out->searched, b.valid, out->feasible, b.feasible,
-                out->cols[PRISM_COL_TIME_STEP], b.best_step);
-    ck->ok += ok;
-    return TRUE;
+    g_autoptr(PrismModel) m = gpt(L, h, a, 131072, 4096, FALSE);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("H100-SXM", NULL);
+    g_autoptr(PrismFramework) fw = prism_framework_resolve("megatron-core", NULL);
+    if (c == NULL || fw == NULL)
+        return NULL;
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = gbs;
+    t.seq = 4096;
+    t.dtype = PRISM_DTYPE_BF16;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    prism_framework_apply(fw, &k, &t);
+    return prism_cost_model_new(m, c, &t, &k, NULL);
 }
 
 static void test_planner_brute_force(void)
 {
-    g_autofree char *csv = prism_test_data_path("validation/planned.csv");
+    g_autoptr(PrismValidateReport) r = run("validation/planned.csv", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    /* GPT-1.7B: 24 layers, h 2048, 16 heads; GPT-70B: 84 layers, h 8192, 64 heads */
+    const struct {
+        guint row;
+        const char *zoo;
+        uint32_t L;
+        uint64_t h;
+        uint32_t a, devices, tp, pp;
+        uint64_t gbs;
+    } cases[] = {{0, "GPT-1.7B", 24, 2048, 16, 48, 1, 1, 192},
+                 {2, "GPT-70B", 84, 8192, 64, 768, 8, 2, 384}};
+    gboolean all = TRUE;
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(PrismCostModel) cm = mlm_model(cases[i].L, cases[i].h, cases[i].a, cases[i].gbs);
+        if (cm == NULL) {
+            all = FALSE;
+            continue;
+        }
+        const PrismValidateRow *o = row(r, cases[i].row);
+        const Brute b = brute_force(cm, cases[i].devices, cases[i].tp, cases[i].pp);
+        const gboolean ok = o->kind == PRISM_VALIDATE_PLANNED && o->searched == b.valid &&
+                            o->feasible == b.feasible && b.feasible > 0 &&
+                            o->pred[PRISM_VM_STEP] == b.best_step;
+        if (!ok)
+            fprintf(stderr,
+                    "\n  %s: searched %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+                    " feasible %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " step %.17g/%.17g\n",
+                    cases[i].zoo, o->searched, b.valid, o->feasible, b.feasible,
+                    o->pred[PRISM_VM_STEP], b.best_step);
+        all &= ok;
+    }
+    CU_ASSERT_TRUE(prism_test_all(all));
+}
+
+/*
+ * frameworks.csv, row by row (line = row + 2):
+ *   2 gpt-col    framework column megatron-lm-2022: predicted, from "column"
+ *   3 gpt-src    ZB_PP, no column: sources.ini -> megatron-lm-2022; memory in GiB, counted
+ *                as allocated (the model's peak minus the 1e9 B runtime_overhead)
+ *   4 gpt-none   unknown source, no column: skipped (or --framework's profile)
+ *   5 llama-pp   TORCHTITAN source -> pytorch-fsdp: pp 2 and no micro_batch: m = pp =
+ *                2, mbs = gbs / (dp m) = 16 / (4 x 2) = 2; recompute selective, zero 3,
+ *                sp 1 -> 0 (tp 1) by default; vpp planned (with the schedule)
+ *   6 gpt-oom    OOM, 175B GPT on 8 A100: flagged (infeasible)
+ *   7 gpt-oomfit OOM note on a small model that fits: not flagged
+ *   8 moe        experts 8: skipped, MoE (issue 10)
+ *   9, 10        H200 and B200 presets
+ */
+static void test_framework_rows(void)
+{
+    g_autoptr(PrismValidateReport) r = run("validation/frameworks.csv", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL_FATAL(r->rows->len, 9);
+    CU_ASSERT_EQUAL(r->n_predicted + r->n_planned + r->n_skipped, 9);
+    CU_ASSERT_TRUE(r->n_predicted == 6 && r->n_planned == 1 && r->n_skipped == 2);
+    const PrismValidateRow *col = row(r, 0), *src = row(r, 1), *none = row(r, 2);
+    CU_ASSERT_TRUE(col->kind == PRISM_VALIDATE_PREDICTED &&
+                   strcmp(col->framework, "megatron-lm-2022") == 0 &&
+                   strcmp(col->framework_from, "column") == 0);
+    CU_ASSERT_TRUE(src->kind == PRISM_VALIDATE_PREDICTED &&
+                   strcmp(src->framework, "megatron-lm-2022") == 0 &&
+                   strcmp(src->framework_from, "sources.ini") == 0);
+    CU_ASSERT_STRING_EQUAL(src->dtype, "fp16"); /* the profile's default */
+    CU_ASSERT_EQUAL(none->kind, PRISM_VALIDATE_SKIPPED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(none->reason, "no profile in sources.ini"));
+    /* ZB_PP memory: (peak - runtime_overhead) / GiB, recomputed from the columns */
+    {
+        g_autoptr(PrismFramework) fw = prism_framework_resolve("megatron-lm-2022", NULL);
+        g_autoptr(PrismModel) m = gpt(4, 1024, 8, 50304, 1024, TRUE);
+        g_autoptr(PrismCluster) c = prism_cluster_preset("A100-80GB", NULL);
+        PrismTraining t;
+        prism_training_default(&t);
+        t.gbs = 8;
+        t.seq = 1024;
+        t.dtype = PRISM_DTYPE_FP16;
+        PrismKnobs k;
+        prism_knobs_default(&k);
+        prism_framework_apply(fw, &k, &t);
+        g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &t, &k, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+        PrismStrategy s = {
+            .devices = 4, .dp = 1, .tp = 1, .pp = 4, .vpp = 1, .cp = 1, .ep = 1, .mbs = 1, .m = 8};
+        double cols[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, cols, NULL));
+        const double want = (cols[PRISM_COL_MEM_PEAK] - 1e9) / 1073741824.0;
+        CU_ASSERT_TRUE(prism_test_close(src->pred[PRISM_VM_MEM], want, 1e-12, 0));
+        CU_ASSERT_TRUE(
+            prism_test_close(src->err[PRISM_VM_MEM], 100 * fabs(want - 10) / 10, 1e-9, 0));
+    }
+    const PrismValidateRow *pl = row(r, 3);
+    CU_ASSERT_EQUAL(pl->kind, PRISM_VALIDATE_PLANNED);
+    CU_ASSERT_STRING_EQUAL(pl->framework, "pytorch-fsdp");
+    CU_ASSERT_STRING_EQUAL(pl->defaults, "mbs=2,recompute=selective,zero=3,sp=0");
+    CU_ASSERT_STRING_EQUAL(pl->planned, "vpp,schedule");
+    CU_ASSERT_STRING_EQUAL(pl->fixed, "tp=1,pp=2,cp=1,ep=1,mbs=2,recompute=selective,zero=3,sp=0");
+    /* measured step from tokens/s/GPU: gbs x seq / (tps x N) = 16 x 2048 / (5000 x 8) */
+    CU_ASSERT_TRUE(prism_test_close(pl->meas[PRISM_VM_STEP], 16.0 * 2048 / (5000.0 * 8), 1e-15, 0));
+    CU_ASSERT_TRUE(row(r, 4)->oom && !row(r, 4)->fits);
+    CU_ASSERT_TRUE(row(r, 5)->oom && row(r, 5)->fits);
+    CU_ASSERT_TRUE(r->n_oom == 2 && r->n_oom_flagged == 1);
+    CU_ASSERT_EQUAL(row(r, 6)->kind, PRISM_VALIDATE_SKIPPED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(r, 6)->reason, "MoE"));
+    CU_ASSERT_EQUAL(r->n_moe, 1);
+    CU_ASSERT_STRING_EQUAL(row(r, 7)->cluster, "H200");
+    CU_ASSERT_STRING_EQUAL(row(r, 8)->cluster, "B200");
+
+    /* --framework: rows without a column take it; the column still wins */
+    g_autoptr(PrismFramework) fsdp = prism_framework_resolve("pytorch-fsdp", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fsdp);
+    g_autoptr(PrismValidateReport) r2 = run("validation/frameworks.csv", fsdp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r2);
+    CU_ASSERT_STRING_EQUAL(row(r2, 0)->framework, "megatron-lm-2022");
+    CU_ASSERT_STRING_EQUAL(row(r2, 0)->framework_from, "column");
+    CU_ASSERT_STRING_EQUAL(row(r2, 1)->framework, "pytorch-fsdp"); /* before sources.ini */
+    CU_ASSERT_STRING_EQUAL(row(r2, 1)->framework_from, "--framework");
+    CU_ASSERT_EQUAL(row(r2, 2)->kind, PRISM_VALIDATE_PREDICTED);
+    CU_ASSERT_STRING_EQUAL(row(r2, 2)->framework, "pytorch-fsdp");
+}
+
+/*
+ * Like with like: a profile whose memory counts "device" (nvidia-smi) with an allocator
+ * reserve of 0.25 compares ((peak - context) x 1.25 + context) / 1e9 (GB; the source is
+ * not in sources.ini). Row: frameworks.csv line 2 (GPT 4 x 1024, 8 heads, vocab 32000, seq
+ * 2048, A100-80GB, bf16 as stated, dp 2, tp 2, pp 2, mbs 1, m = 16 / (2 x 1) = 8, full
+ * recompute), with its framework column pointing at the profile file.
+ */
+static void test_memory_counts(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("prism-val-XXXXXX", NULL);
+    g_autofree char *prof = g_build_filename(dir, "smi.ini", NULL);
+    g_autoptr(PrismFramework) base = prism_framework_resolve("megatron-lm-2022", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(base->path, &text, NULL, NULL));
+    g_autoptr(GString) t = g_string_new(text);
+    g_string_replace(t, "counts = allocated", "counts = device", 1);
+    g_string_replace(t, "allocator_reserve = 0", "allocator_reserve = 0.25", 1);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(prof, t->str, -1, NULL));
+    g_autofree char *csvsrc = prism_test_data_path("validation/frameworks.csv");
+    g_autofree char *csvtext = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(csvsrc, &csvtext, NULL, NULL));
+    g_auto(GStrv) lines = g_strsplit(csvtext, "\n", -1);
+    g_autoptr(GString) row1 = g_string_new(lines[1]);
+    g_string_replace(row1, ",megatron-lm-2022", "", 1);
+    g_autofree char *csv = g_strdup_printf("%s\n%s,%s\n", lines[0], row1->str, prof);
+    g_autofree char *path = g_build_filename(dir, "one.csv", NULL);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, csv, -1, NULL));
+    const PrismValidateOptions opt = {0};
+    GError *error = NULL;
+    g_autoptr(PrismValidateReport) r = prism_validate_run(prism_test_comm(), path, &opt, &error);
+    if (r == NULL)
+        fprintf(stderr, "\n  %s\n", error->message);
+    g_clear_error(&error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const PrismValidateRow *o = row(r, 0);
+    CU_ASSERT_EQUAL_FATAL(o->kind, PRISM_VALIDATE_PREDICTED);
+    CU_ASSERT_STRING_EQUAL(o->framework, "smi");
+    g_autoptr(PrismFramework) fw = prism_framework_load(prof, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fw);
+    g_autoptr(PrismModel) m = gpt(4, 1024, 8, 32000, 2048, TRUE);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("A100-80GB", NULL);
+    PrismTraining tr;
+    prism_training_default(&tr);
+    tr.gbs = 16;
+    tr.seq = 2048;
+    tr.dtype = PRISM_DTYPE_BF16;
     PrismKnobs k;
     prism_knobs_default(&k);
-    Check ck = {0, 0};
-    GError *error = NULL;
-    g_autofree char *rep = prism_validate_report_planned(csv, &k, checked_plan, &ck, &error);
-    if (rep == NULL)
-        fprintf(stderr, "%s\n", error->message);
-    g_clear_error(&error);
-    const gboolean all = prism_test_all(rep != NULL && ck.calls == 3 && ck.ok == 3);
-    CU_ASSERT_TRUE(all);
-    {
-        CU_ASSERT_PTR_NOT_NULL(rep ? strstr(rep, "0 rows predicted, 3 planned, 0 skipped") : NULL);
+    prism_framework_apply(fw, &k, &tr);
+    g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &tr, &k, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    PrismStrategy s = {.devices = 8,
+                       .dp = 2,
+                       .tp = 2,
+                       .pp = 2,
+                       .vpp = 1,
+                       .cp = 1,
+                       .ep = 1,
+                       .mbs = 1,
+                       .m = 8,
+                       .recompute = PRISM_RECOMPUTE_FULL};
+    double cols[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, cols, NULL));
+    const double ctx = k.v[PRISM_KNOB_RUNTIME_OVERHEAD];
+    const double want = ((cols[PRISM_COL_MEM_PEAK] - ctx) * 1.25 + ctx) / 1e9;
+    CU_ASSERT_TRUE(prism_test_close(o->pred[PRISM_VM_MEM], want, 1e-12, 0));
+    g_unlink(path);
+    g_unlink(prof);
+    g_rmdir(dir);
+}
+
+/* A malformed numeric cell is bad input naming the file, line and column. */
+static void test_malformed(void)
+{
+    g_autofree char *src = prism_test_data_path("validation/planned.csv");
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(src, &text, NULL, NULL));
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    /* num_gpus is column 15 (index 14) of the header */
+    const char *bad[] = {"abc", "nan", "-48", "1e999", "4.5"};
+    g_autofree char *dir = g_dir_make_tmp("prism-val-XXXXXX", NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_auto(GStrv) f = g_strsplit(lines[1], ",", -1);
+        g_free(f[14]);
+        f[14] = g_strdup(bad[i]);
+        g_autofree char *r1 = g_strjoinv(",", f);
+        g_autofree char *csv = g_strdup_printf("%s\n%s\n", lines[0], r1);
+        g_autofree char *path = g_build_filename(dir, "bad.csv", NULL);
+        CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, csv, -1, NULL));
+        const PrismValidateOptions opt = {0};
+        GError *error = NULL;
+        PrismValidateReport *r = prism_validate_run(prism_test_comm(), path, &opt, &error);
+        CU_ASSERT_PTR_NULL(r);
+        prism_validate_report_free(r);
+        g_autofree char *want =
+            g_strdup_printf("line 2 column num_gpus: '%s' is malformed", bad[i]);
+        CU_ASSERT_TRUE(error != NULL && strstr(error->message, want) != NULL &&
+                       strstr(error->message, path) != NULL &&
+                       g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE));
+        if (error && strstr(error->message, want) == NULL)
+            fprintf(stderr, "\n  %s\n", error->message);
+        g_clear_error(&error);
+        g_unlink(path);
     }
+    g_rmdir(dir);
 }
 
 static CU_TestInfo validate_tests[] = {
-    {"planned mode: requests and report", test_requests},
-    {"planned mode: the search against a brute force", test_planner_brute_force},
+    {"planned.csv: defaults, planned dims, fixed and --only texts", test_planned_rows},
+    {"planned rows: the search against a brute force", test_planner_brute_force},
+    {"framework column, --framework, sources.ini; OOM, MoE, presets", test_framework_rows},
+    {"memory compared as the profile counts it", test_memory_counts},
+    {"malformed numeric cells are bad input", test_malformed},
     CU_TEST_INFO_NULL,
 };
 

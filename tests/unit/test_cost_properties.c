@@ -119,8 +119,9 @@ static void test_monotone(void)
  * forward of model chunk c the stage holds act[c] more; after every backward less.
  * Megatron's order: warm-up W forwards, then (forward, backward) pairs, then the
  * remaining backwards. Interleaved: W = min(2(p-s-1) + (v-1)p, m v); forward unit k runs
- * chunk (k mod pv)/p, backward unit k chunk v-1-(k mod pv)/p. 1F1B/ZB-H1: W = p-s-1;
- * GPipe: W = m (every forward first).
+ * chunk (k mod pv)/p, backward unit k chunk v-1-(k mod pv)/p. 1F1B/ZB-H1: W = p-s-1,
+ * or m when the step has fewer micro-batches (m < p-s: every forward first, R8 admits
+ * m < pp for 1F1B); GPipe: W = m (every forward first).
  */
 static double simulate_peak(const PrismStrategy *st, uint32_t s, const double *act)
 {
@@ -133,7 +134,7 @@ static double simulate_peak(const PrismStrategy *st, uint32_t s, const double *a
     else if (st->schedule == PRISM_SCHEDULE_INTERLEAVED)
         warm = MIN(2ull * (p - s - 1) + (uint64_t)(v - 1) * p, total);
     else
-        warm = p - s - 1;
+        warm = MIN(p - s - 1, total);
     double cur = 0, peak = 0;
     uint64_t f = 0, b = 0;
 #define FWD()                                                                                      \
@@ -284,7 +285,7 @@ static void test_walker(void)
      * accumulation exposed (both knobs are read by the walker) */
     static const char *const sets_alt[] = {"dp_overlap=1", "bwd_working_set=0",
                                            "grad_accum_exposed=0.5", NULL};
-    size_t checked = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
+    size_t checked = 0, below = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
     const uint32_t shapes[][3] = {{12, 1024, 16}, {21, 768, 12}, {30, 512, 8}};
     for (size_t mi = 0; mi < G_N_ELEMENTS(shapes); mi++) {
         g_autoptr(PrismModel) m =
@@ -303,6 +304,20 @@ static void test_walker(void)
                 if (t.mbs >= 1 && t.dp * t.mbs * t.m == 96 &&
                     prism_strategy_check(&t, m, prism_cost_model_training(cm), NULL))
                     st = t;
+            }
+            /* m < pp exercises 1F1B/GPipe with fewer micro-batches than stages (R8): the
+             * largest m < pp that divides gbs/dp */
+            if ((st.schedule == PRISM_SCHEDULE_1F1B || st.schedule == PRISM_SCHEDULE_GPIPE) &&
+                st.pp > 2 && k % 3 == 1) {
+                PrismStrategy t = st;
+                for (t.m = t.pp - 1; t.m > 1 && (96 / t.dp) % t.m != 0; t.m--)
+                    ;
+                t.mbs = (uint32_t)(96 / (t.dp * t.m));
+                if (t.dp * t.mbs * t.m == 96 &&
+                    prism_strategy_check(&t, m, prism_cost_model_training(cm), NULL)) {
+                    st = t;
+                    below++;
+                }
             }
             Walk w;
             walk(cm, &st, &w);
@@ -342,9 +357,11 @@ static void test_walker(void)
             sched[st.schedule]++;
         }
     }
-    printf("\n  %zu strategies walked (1f1b %zu, interleaved %zu, gpipe %zu, zb-h1 %zu)\n", checked,
-           sched[0], sched[1], sched[2], sched[3]);
+    printf("\n  %zu strategies walked (1f1b %zu, interleaved %zu, gpipe %zu, zb-h1 %zu; m < pp "
+           "%zu)\n",
+           checked, sched[0], sched[1], sched[2], sched[3], below);
     CU_ASSERT_TRUE(checked > 100);
+    CU_ASSERT_TRUE(below > 5);
     for (int i = 0; i < PRISM_SCHEDULE_COUNT; i++)
         CU_ASSERT_TRUE(sched[i] > 0);
     g_rand_free(rng);

@@ -231,13 +231,16 @@ static void test_hand_example(void)
 
 static void test_inflight_rule(void)
 {
-    /* 1F1B: pp - s; GPipe: m; pp = 1: 1. Interleaved pp = 4, vpp = 2, m = 8 (16 units):
+    /* 1F1B: min(pp - s, m); GPipe: m; pp = 1: 1. Interleaved pp = 4, vpp = 2, m = 8 (16 units):
      * stage 0 warms up with 2*3 + 4 = 10 forwards (chunk 0: units 0-3, 8-9 = 6; chunk 1:
      * 4); then each forward is followed by a backward (backward units 0-3 run chunk 1,
      * 4-7 chunk 0): states after each forward are (7,4) (8,3) (8,3) (8,3) (8,3) (7,4),
      * so the per-chunk maxima are 8 and 4. Stage 3 warms up with 4 (chunk 0 = 4); the
      * states are (4,1) x4, (5,0) x4, (4,1) x4 -> maxima 5 and 1. */
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_1F1B, 8, 1, 32, 3, 0), 5.0);
+    /* m = 3 < pp = 8 (R8 admits it for 1F1B): stage 2 holds min(6, 3) = 3, stage 6 min(2, 3) */
+    CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_1F1B, 8, 1, 3, 2, 0), 3.0);
+    CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_1F1B, 8, 1, 3, 6, 0), 2.0);
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_GPIPE, 8, 1, 32, 3, 0), 32.0);
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_1F1B, 1, 1, 32, 0, 0), 1.0);
     CU_ASSERT_EQUAL(prism_refine_inflight(PRISM_SCHEDULE_INTERLEAVED, 4, 2, 8, 0, 0), 8.0);

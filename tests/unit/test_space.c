@@ -202,10 +202,11 @@ static void test_brute_moe(void)
  *   mbs 1 or 2, dp*cp = 2 so zero 0..3) -> 8; tp=2 (dp=1, cp=1, mbs 1|2, sp 0|1,
  *   zero 0 only since dp*cp = 1) -> 4. 16 lanes x 4 segments (1f1b with none, selective,
  *   full, block:1 since 2 layers per chunk) = 64.
- * pp=2: tp=cp=dp=1, mbs=1 (m=2 >= pp; mbs=2 gives m=1 < pp), zero 0 -> 1 lane;
- *   vpp = 1 only (pp*2 > L); schedules 1f1b, gpipe, zb-h1 x recompute none, selective,
- *   full (1 layer per chunk: no block) = 9 segments -> 9.
- * Total 73 strategies in 13 segments.
+ * pp=2: tp=cp=dp=1, zero 0; vpp = 1 only (pp*2 > L); recompute none, selective, full
+ *   (1 layer per chunk: no block). R8: 1f1b and gpipe take mbs=1 (m=2) and mbs=2 (m=1 <
+ *   pp) -> 2 lanes each; zb-h1 needs m >= pp -> mbs=1 only. 3 x (2 + 2 + 1) = 15.
+ * Total 79 strategies in 13 segments; lane tables: pp=1 (16), pp=2 any m (2), pp=2
+ * m >= pp (1).
  */
 static void test_hand_count(void)
 {
@@ -214,7 +215,7 @@ static void test_hand_count(void)
     const uint32_t dev[] = {2};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
-    CU_ASSERT_EQUAL(prism_space_size(sp), 73);
+    CU_ASSERT_EQUAL(prism_space_size(sp), 79);
     size_t ns = 0;
     const PrismSpaceSegment *segs = prism_space_segments(sp, &ns);
     CU_ASSERT_EQUAL(ns, 13);
@@ -226,10 +227,20 @@ static void test_hand_count(void)
     CU_ASSERT_EQUAL(segs[12].key.pp, 2);
     CU_ASSERT_EQUAL(segs[12].key.schedule, PRISM_SCHEDULE_ZB_H1);
     CU_ASSERT_EQUAL(segs[12].key.recompute, PRISM_RECOMPUTE_FULL);
-    CU_ASSERT_EQUAL(segs[12].first, 72);
-    CU_ASSERT_EQUAL(prism_space_n_tables(sp), 2);
-    /* the two lane tables: pp=1 has the 16 lanes above, pp=2 the single one */
-    CU_ASSERT_EQUAL(prism_space_table_size(sp, 0) + prism_space_table_size(sp, 1), 17);
+    CU_ASSERT_EQUAL(segs[12].first, 78);
+    CU_ASSERT_EQUAL(prism_space_n_tables(sp), 3);
+    /* the three lane tables: pp=1 has the 16 lanes above, pp=2 two (any m) and one (m >= pp) */
+    CU_ASSERT_EQUAL(prism_space_table_size(sp, 0), 16);
+    CU_ASSERT_EQUAL(prism_space_table_size(sp, 1) + prism_space_table_size(sp, 2), 3);
+    /* R8: a 1f1b strategy with m = 1 < pp = 2 is in the space, the zb-h1 one is not */
+    {
+        PrismStrategy x = {.devices = 2, .dp = 1, .tp = 1, .pp = 2, .vpp = 1, .cp = 1, .ep = 1,
+                           .mbs = 2, .m = 1, .schedule = PRISM_SCHEDULE_1F1B};
+        uint64_t ix;
+        CU_ASSERT_TRUE(prism_space_rank(sp, &x, &ix));
+        x.schedule = PRISM_SCHEDULE_ZB_H1;
+        CU_ASSERT_FALSE(prism_space_rank(sp, &x, &ix));
+    }
     CU_ASSERT_EQUAL(prism_space_layers(sp), 2);
     /* index 0 is the first lane: tp=1, cp=1, dp=2, mbs=1, m=1, zero=0 */
     PrismStrategy s;
@@ -249,7 +260,8 @@ static void test_hand_count(void)
 /*
  * GPT-3 175B, 1024 devices, gbs 1536, seq 2048: the whole space. The size was derived
  * independently with a Python loop nest over the same rules (search/README.md shows
- * it): 2,965,470 strategies in 901 segments. Rank/unrank checked on every 97th index.
+ * it): 3,114,754 strategies in 901 segments (2,965,470 before R8 admitted m < pp for
+ * 1f1b and gpipe). Rank/unrank checked on every 97th index.
  */
 static void test_gpt3_default(void)
 {
@@ -260,7 +272,7 @@ static void test_gpt3_default(void)
     const uint32_t dev[] = {1024};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
-    CU_ASSERT_EQUAL(prism_space_size(sp), 2965470);
+    CU_ASSERT_EQUAL(prism_space_size(sp), 3114754);
     size_t ns = 0;
     (void)prism_space_segments(sp, &ns);
     CU_ASSERT_EQUAL(ns, 901);
@@ -390,10 +402,10 @@ static void test_empty_space_errors(void)
                  "exclude every valid value of tp: the valid values for gpt3-175b on 1024 "
                  "devices are 1 2 4 8 16 32");
     g_clear_error(&error);
-    /* each alone is fine, the combination is not: pp=64 needs m >= 64 but dp=16,mbs=2
-     * gives m = 48 */
+    /* each alone is fine, the combination is not: interleaved (vpp=2) with pp=16 needs
+     * m % 16 == 0 but dp=16,mbs=8 gives m = 12 */
     g_autoptr(PrismSpaceFilter) g = prism_space_filter_new();
-    CU_ASSERT_TRUE(prism_space_filter_fix(g, "pp=64,dp=16,mbs=2", NULL));
+    CU_ASSERT_TRUE(prism_space_filter_fix(g, "pp=16,vpp=2,dp=16,mbs=8", NULL));
     sp = prism_space_new(m, &t, dev, 1, g, &error);
     CU_ASSERT_PTR_NULL(sp);
     expect_error(FALSE, error, PRISM_INPUT_ERROR_INFEASIBLE, "together leave no valid strategy");
@@ -448,11 +460,11 @@ static void test_describe(void)
     const uint32_t dev[] = {2};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     g_autofree char *text = prism_space_describe(sp, FALSE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "total      73 strategies"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "total      79 strategies"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "schedule        3  1f1b gpipe zb-h1"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "zero            4  0..3"));
     g_autofree char *json = prism_space_describe(sp, TRUE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":73"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":79"));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"tp\":{\"count\":2,\"values\":[1,2]}"));
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     CU_ASSERT_TRUE(prism_space_filter_fix(f, "tp=2", NULL));

@@ -89,7 +89,10 @@ static void test_rules(void)
         {"dp=8,tp=8,pp=16,vpp=7", "R6:"},                 /* 112 > 96 */
         {"dp=8,tp=8,pp=16,schedule=interleaved", "R7:"},  /* interleaved needs vpp > 1 */
         {"dp=64,tp=16,pp=1,schedule=gpipe", "R7:"},       /* no pipeline */
-        {"dp=8,tp=8,pp=16,mbs=48", "R8:"},                /* m = 4 < 16 */
+        {"dp=8,tp=8,pp=16,mbs=48", NULL},                 /* valid: 1f1b with m = 4 < 16 */
+        {"dp=8,tp=8,pp=16,mbs=48,schedule=gpipe", NULL},  /* valid: gpipe, m = 4 < 16 */
+        {"dp=8,tp=8,pp=16,mbs=48,schedule=zb-h1", "R8:"}, /* zb-h1 needs m >= pp */
+        {"dp=8,tp=8,pp=16,vpp=2,mbs=48", "R8:"},          /* interleaved, m = 4 < 16 */
         {"dp=8,tp=8,pp=16,mbs=5,m=1", "R8:"},             /* 8*5*1 != 1536 */
         {"dp=8,tp=8,pp=16,vpp=2,mbs=8", "R8:"},           /* m=24 not divisible by 16 */
         {"dp=1,tp=8,pp=16,cp=8,zero=1", NULL},            /* valid: 2048 % 16 == 0 */

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost_framework.c - framework profiles (framework.h): find, load and apply the key files
+ * of cost/frameworks/. Every group and key is checked against the schema below; anything
+ * else is refused with the file, group, key and value. Nothing here is collective.
+ */
+#include <prism/framework.h>
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <prism/core.h>
+#include <prism/strategy.h>
+
+#ifndef PRISM_SOURCE_DIR
+#define PRISM_SOURCE_DIR "."
+#endif
+
+static const char *const counts_names[PRISM_MEM_COUNTS_COUNT] = {"allocated", "reserved", "device"};
+static const char *const dim_names[PRISM_FW_DIM_COUNT] = {"micro_batch", "recompute", "vpp",
+                                                          "zero_stage",  "sp",        "schedule"};
+
+const char *prism_mem_counts_name(PrismMemCounts c)
+{
+    return (unsigned)c < PRISM_MEM_COUNTS_COUNT ? counts_names[c] : "?";
+}
+
+const char *prism_framework_dim_name(PrismFrameworkDim d)
+{
+    return (unsigned)d < PRISM_FW_DIM_COUNT ? dim_names[d] : "?";
+}
+
+void prism_framework_free(PrismFramework *fw)
+{
+    if (fw == NULL)
+        return;
+    g_free(fw->name);
+    g_free(fw->path);
+    g_free(fw->title);
+    g_free(fw->source);
+    g_free(fw->only);
+    g_free(fw);
+}
+
+char **prism_framework_dirs(void)
+{
+    GPtrArray *d = g_ptr_array_new();
+    const char *env = g_getenv("PRISM_FRAMEWORKS_DIR");
+    if (env != NULL && *env != '\0')
+        g_ptr_array_add(d, g_strdup(env));
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe != NULL) {
+        g_autofree char *bin = g_path_get_dirname(exe);
+        g_ptr_array_add(d, g_build_filename(bin, "frameworks", NULL));
+        g_ptr_array_add(d, g_build_filename(bin, "..", "share", "prism", "frameworks", NULL));
+    }
+    g_ptr_array_add(d, g_build_filename(PRISM_SOURCE_DIR, "cost", "frameworks", NULL));
+    GPtrArray *out = g_ptr_array_new();
+    for (guint i = 0; i < d->len; i++) {
+        char *p = g_ptr_array_index(d, i);
+        if (g_file_test(p, G_FILE_TEST_IS_DIR))
+            g_ptr_array_add(out, p);
+        else
+            g_free(p);
+    }
+    g_ptr_array_free(d, TRUE);
+    g_ptr_array_add(out, NULL);
+    return (char **)g_ptr_array_free(out, FALSE);
+}
+
+char *prism_framework_data_file(const char *basename, GError **error)
+{
+    g_auto(GStrv) dirs = prism_framework_dirs();
+    for (char **d = dirs; *d != NULL; d++) {
+        char *p = g_build_filename(*d, basename, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+    }
+    g_autofree char *list = g_strjoinv(", ", dirs);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                "framework data file %s not found (searched: %s; set PRISM_FRAMEWORKS_DIR)",
+                basename, *list ? list : "no frameworks folder exists");
+    return NULL;
+}
+
+static gint compare_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char **prism_framework_names(void)
+{
+    g_auto(GStrv) dirs = prism_framework_dirs();
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    for (char **d = dirs; *d != NULL; d++) {
+        g_autoptr(GDir) dir = g_dir_open(*d, 0, NULL);
+        const char *e;
+        while (dir != NULL && (e = g_dir_read_name(dir)) != NULL) {
+            if (!g_str_has_suffix(e, ".ini") || strcmp(e, "sources.ini") == 0)
+                continue;
+            char *n = g_strndup(e, strlen(e) - 4);
+            gboolean dup = FALSE;
+            for (guint i = 0; i < names->len && !dup; i++)
+                dup = strcmp(g_ptr_array_index(names, i), n) == 0;
+            if (dup)
+                g_free(n);
+            else
+                g_ptr_array_add(names, n);
+        }
+    }
+    g_ptr_array_sort(names, compare_names);
+    char **out = g_new0(char *, names->len + 1);
+    for (guint i = 0; i < names->len; i++)
+        out[i] = g_strdup(g_ptr_array_index(names, i));
+    return out;
+}
+
+static gboolean bad(GError **error, const char *path, const char *group, const char *key,
+                    const char *value, const char *allowed)
+{
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                "framework profile %s [%s] %s = '%s': %s", path, group, key, value, allowed);
+    return FALSE;
+}
+
+/* A whole number in [lo, hi] or one of the words in @p words (mapped to codes). */
+static gboolean int_or_word(const char *v, long lo, long hi, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno != 0 || x < lo || x > hi)
+        return FALSE;
+    *out = (int)x;
+    return TRUE;
+}
+
+static gboolean parse_bool(const char *v, gboolean *out)
+{
+    if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0)
+        *out = TRUE;
+    else if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0)
+        *out = FALSE;
+    else
+        return FALSE;
+    return TRUE;
+}
+
+static gboolean set_knob(PrismFramework *fw, const char *name, const char *value, const char *group,
+                         GError **error)
+{
+    PrismKnobId id;
+    GError *local = NULL;
+    if (!prism_knob_lookup(name, &id, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                    "framework profile %s [%s] %s = '%s': %s", fw->path, group, name, value,
+                    local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    g_autofree char *as = g_strdup_printf("%s=%s", name, value);
+    if (!prism_knobs_set(&fw->knobs, as, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "framework profile %s [%s] %s = '%s': %s", fw->path, group, name, value,
+                    local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    fw->knob_set[id] = TRUE;
+    return TRUE;
+}
+
+static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, GError **error)
+{
+    static const char *g = "memory";
+    if (strcmp(key, "grad_fp32") == 0)
+        return set_knob(fw, "grad_fp32", v, g, error);
+    if (strcmp(key, "context_bytes") == 0)
+        return set_knob(fw, "runtime_overhead", v, g, error);
+    if (strcmp(key, "optimizer") == 0) {
+        if (!prism_optimizer_parse(v, &fw->optimizer, NULL))
+            return bad(error, fw->path, g, key, v, "allowed: adam, sgd");
+        return TRUE;
+    }
+    if (strcmp(key, "counts") == 0) {
+        for (int i = 0; i < PRISM_MEM_COUNTS_COUNT; i++)
+            if (strcmp(v, counts_names[i]) == 0) {
+                fw->counts = (PrismMemCounts)i;
+                return TRUE;
+            }
+        return bad(error, fw->path, g, key, v, "allowed: allocated, reserved, device");
+    }
+    if (strcmp(key, "allocator_reserve") == 0) {
+        char *end = NULL;
+        double x = g_ascii_strtod(v, &end);
+        if (end == v || *end != '\0' || !isfinite(x) || x < 0 || x > 1)
+            return bad(error, fw->path, g, key, v, "a fraction between 0 and 1");
+        fw->allocator_reserve = x;
+        return TRUE;
+    }
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                "framework profile %s [memory] %s = '%s': unknown key (allowed: grad_fp32, "
+                "optimizer, context_bytes, allocator_reserve, counts)",
+                fw->path, key, v);
+    return FALSE;
+}
+
+static gboolean load_default(PrismFramework *fw, const char *key, const char *v, GError **error)
+{
+    static const char *g = "defaults";
+    if (strcmp(key, "pp_microbatches") == 0) {
+        if (strcmp(v, "stages") != 0 && strcmp(v, "plan") != 0)
+            return bad(error, fw->path, g, key, v, "allowed: stages, plan");
+        fw->pp_microbatches_stages = strcmp(v, "stages") == 0;
+        return TRUE;
+    }
+    if (strcmp(key, "dtype") == 0) {
+        if (!prism_dtype_parse(v, &fw->dtype, NULL))
+            return bad(error, fw->path, g, key, v, "allowed: a dtype of `prism plan --dtype`");
+        fw->has_dtype = TRUE;
+        return TRUE;
+    }
+    int d = -1;
+    for (int i = 0; i < PRISM_FW_DIM_COUNT; i++)
+        if (strcmp(key, dim_names[i]) == 0)
+            d = i;
+    if (d < 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                    "framework profile %s [defaults] %s = '%s': unknown key (allowed: "
+                    "micro_batch, pp_microbatches, recompute, vpp, zero_stage, sp, schedule, "
+                    "dtype)",
+                    fw->path, key, v);
+        return FALSE;
+    }
+    if (strcmp(v, "plan") == 0) {
+        fw->def[d] = PRISM_FW_NONE;
+        return TRUE;
+    }
+    int x = 0;
+    switch ((PrismFrameworkDim)d) {
+    case PRISM_FW_MICRO_BATCH:
+        if (strcmp(v, "local") == 0)
+            x = PRISM_FW_MBS_LOCAL;
+        else if (!int_or_word(v, 1, 1 << 20, &x))
+            return bad(error, fw->path, g, key, v, "a positive integer, local or plan");
+        break;
+    case PRISM_FW_RECOMPUTE:
+        if (strcmp(v, "none") == 0)
+            x = PRISM_RECOMPUTE_NONE;
+        else if (strcmp(v, "selective") == 0)
+            x = PRISM_RECOMPUTE_SELECTIVE;
+        else if (strcmp(v, "full") == 0)
+            x = PRISM_RECOMPUTE_FULL;
+        else
+            return bad(error, fw->path, g, key, v, "allowed: none, selective, full, plan");
+        break;
+    case PRISM_FW_VPP:
+        if (!int_or_word(v, 1, 1 << 16, &x))
+            return bad(error, fw->path, g, key, v, "a positive integer or plan");
+        break;
+    case PRISM_FW_ZERO:
+        if (!int_or_word(v, 0, 3, &x))
+            return bad(error, fw->path, g, key, v, "0, 1, 2, 3 or plan");
+        break;
+    case PRISM_FW_SP:
+        if (!int_or_word(v, 0, 1, &x))
+            return bad(error, fw->path, g, key, v, "0, 1 (on whenever tp > 1) or plan");
+        break;
+    case PRISM_FW_SCHEDULE: {
+        PrismSchedule s;
+        if (!prism_schedule_parse(v, &s, NULL))
+            return bad(error, fw->path, g, key, v,
+                       "allowed: 1f1b, interleaved, gpipe, zb-h1 or plan");
+        x = (int)s;
+        break;
+    }
+    default:
+        break;
+    }
+    fw->def[d] = x;
+    return TRUE;
+}
+
+static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, GError **error)
+{
+    gsize n = 0;
+    g_auto(GStrv) keys = g_key_file_get_keys(kf, group, &n, NULL);
+    for (gsize i = 0; i < n; i++) {
+        g_autofree char *raw = g_key_file_get_value(kf, group, keys[i], NULL);
+        const char *v = raw ? g_strstrip(raw) : "";
+        const char *k = keys[i];
+        gboolean ok = TRUE;
+        if (strcmp(group, "profile") == 0) {
+            if (strcmp(k, "title") == 0) {
+                g_free(fw->title);
+                fw->title = g_strdup(v);
+            } else if (strcmp(k, "source") == 0) {
+                g_free(fw->source);
+                fw->source = g_strdup(v);
+            } else {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                            "framework profile %s [profile] %s = '%s': unknown key (allowed: "
+                            "title, source)",
+                            fw->path, k, v);
+                ok = FALSE;
+            }
+        } else if (strcmp(group, "knobs") == 0) {
+            ok = set_knob(fw, k, v, group, error);
+        } else if (strcmp(group, "memory") == 0) {
+            ok = load_memory(fw, k, v, error);
+        } else if (strcmp(group, "defaults") == 0) {
+            ok = load_default(fw, k, v, error);
+        } else if (strcmp(group, "planning") == 0) {
+            if (strcmp(k, "only") == 0) {
+                g_free(fw->only);
+                fw->only = g_strdup(v);
+            } else if (strcmp(k, "uniform_chunks") == 0) {
+                if (!parse_bool(v, &fw->uniform_chunks))
+                    ok = bad(error, fw->path, group, k, v, "true or false");
+            } else {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                            "framework profile %s [planning] %s = '%s': unknown key (allowed: "
+                            "only, uniform_chunks)",
+                            fw->path, k, v);
+                ok = FALSE;
+            }
+        } else { /* model */
+            if (strcmp(k, "architecture") == 0) {
+                if (strcmp(v, "gpt") == 0 || strcmp(v, "llama") == 0)
+                    fw->llama = strcmp(v, "llama") == 0;
+                else
+                    ok = bad(error, fw->path, group, k, v, "allowed: gpt, llama");
+            } else if (strcmp(k, "tied_embeddings") == 0) {
+                gboolean b = FALSE;
+                if (!parse_bool(v, &b))
+                    ok = bad(error, fw->path, group, k, v, "true or false");
+                else
+                    fw->tied_embeddings = b ? 1 : 0;
+            } else {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                            "framework profile %s [model] %s = '%s': unknown key (allowed: "
+                            "architecture, tied_embeddings)",
+                            fw->path, k, v);
+                ok = FALSE;
+            }
+        }
+        if (!ok)
+            return FALSE;
+    }
+    return TRUE;
+}
+
+PrismFramework *prism_framework_load(const char *path, GError **error)
+{
+    g_autofree char *label = g_strdup_printf("framework profile %s", path);
+    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
+    if (kf == NULL)
+        return NULL;
+    PrismFramework *fw = g_new0(PrismFramework, 1);
+    fw->path = g_strdup(path);
+    g_autofree char *base = g_path_get_basename(path);
+    fw->name = g_str_has_suffix(base, ".ini") ? g_strndup(base, strlen(base) - 4) : g_strdup(base);
+    prism_knobs_default(&fw->knobs);
+    fw->optimizer = PRISM_OPTIMIZER_ADAM;
+    fw->counts = PRISM_MEM_ALLOCATED;
+    fw->tied_embeddings = -1;
+    for (int i = 0; i < PRISM_FW_DIM_COUNT; i++)
+        fw->def[i] = PRISM_FW_NONE;
+    static const char *const groups[] = {"profile",  "knobs",    "memory",
+                                         "defaults", "planning", "model"};
+    gsize ng = 0;
+    g_auto(GStrv) have = g_key_file_get_groups(kf, &ng);
+    for (gsize i = 0; i < ng; i++) {
+        gboolean known = FALSE;
+        for (size_t j = 0; j < G_N_ELEMENTS(groups) && !known; j++)
+            known = strcmp(have[i], groups[j]) == 0;
+        if (!known) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                        "framework profile %s: unknown group [%s] (allowed: profile, knobs, "
+                        "memory, defaults, planning, model)",
+                        path, have[i]);
+            prism_framework_free(fw);
+            return NULL;
+        }
+        if (!load_group(fw, kf, have[i], error)) {
+            prism_framework_free(fw);
+            return NULL;
+        }
+    }
+    if (fw->title == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
+                    "framework profile %s: no [profile] title", path);
+        prism_framework_free(fw);
+        return NULL;
+    }
+    return fw;
+}
+
+PrismFramework *prism_framework_resolve(const char *name_or_path, GError **error)
+{
+    if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".ini"))
+        return prism_framework_load(name_or_path, error);
+    g_autofree char *file = g_strdup_printf("%s.ini", name_or_path);
+    g_auto(GStrv) dirs = prism_framework_dirs();
+    for (char **d = dirs; *d != NULL; d++) {
+        g_autofree char *p = g_build_filename(*d, file, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return prism_framework_load(p, error);
+    }
+    g_auto(GStrv) names = prism_framework_names();
+    g_autofree char *list = g_strjoinv(", ", names);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                "unknown framework '%s' (available: %s; or give a profile file path)", name_or_path,
+                *list ? list : "none: no frameworks folder found");
+    return NULL;
+}
+
+void prism_framework_apply(const PrismFramework *fw, PrismKnobs *knobs, PrismTraining *training)
+{
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        if (fw->knob_set[i])
+            knobs->v[i] = fw->knobs.v[i];
+    if (training != NULL)
+        training->optimizer = fw->optimizer;
+}

@@ -1,0 +1,123 @@
+/*
+ * framework.h - framework profiles: what a training framework does by default, as data.
+ *
+ * A profile is a GLib key file NAME.ini in a frameworks folder (cost/frameworks/ in the
+ * source tree; the build copies it next to the binary). It holds
+ *   [profile]   title, source (where the values come from)
+ *   [knobs]     any `prism knobs` name = value (overlap features, flash attention, ...)
+ *   [memory]    the framework's memory conventions: grad_fp32 (an fp32 gradient buffer),
+ *               optimizer (adam: fp32 master copy + two fp32 moments), context_bytes
+ *               (CUDA context + library workspaces: the runtime_overhead knob),
+ *               allocator_reserve (reserved / allocated - 1 of the caching allocator) and
+ *               counts (what its logged "memory" counts: allocated, reserved, or device =
+ *               nvidia-smi, reserved plus the CUDA context)
+ *   [defaults]  the framework's value for a dim a user may leave unstated: micro_batch
+ *               (N, "local" = the whole local batch, or "plan"), pp_microbatches ("stages"
+ *               = m defaults to pp when micro_batch is not given and pp > 1), recompute,
+ *               vpp, zero_stage, sp (1 = on whenever tp > 1), schedule, dtype; "plan" (or
+ *               no key) = no default: the planner picks it
+ *   [planning]  only (what the framework supports, an --only text), uniform_chunks
+ *   [model]     architecture (gpt or llama) and tied_embeddings, for measurement rows
+ *               that give only a shape
+ * Every value cites its source in a comment in the file. Unknown groups or keys, bad
+ * values and missing files are refused (PRISM_INPUT_ERROR_*, naming file, group, key and
+ * value). Nothing here is collective.
+ */
+#ifndef PRISM_FRAMEWORK_H
+#define PRISM_FRAMEWORK_H
+
+#include <glib.h>
+
+#include <prism/cluster.h>
+#include <prism/knobs.h>
+#include <prism/training.h>
+
+G_BEGIN_DECLS
+
+/** What a framework's logged "memory" counts. */
+typedef enum {
+    PRISM_MEM_ALLOCATED = 0, /**< torch.cuda.max_memory_allocated: tensors only */
+    PRISM_MEM_RESERVED = 1,  /**< torch.cuda.max_memory_reserved: + allocator cache */
+    PRISM_MEM_DEVICE = 2,    /**< nvidia-smi: reserved + CUDA context */
+    PRISM_MEM_COUNTS_COUNT
+} PrismMemCounts;
+
+/** Dims a profile can give a default for. */
+typedef enum {
+    PRISM_FW_MICRO_BATCH = 0,
+    PRISM_FW_RECOMPUTE,
+    PRISM_FW_VPP,
+    PRISM_FW_ZERO,
+    PRISM_FW_SP,
+    PRISM_FW_SCHEDULE,
+    PRISM_FW_DIM_COUNT
+} PrismFrameworkDim;
+
+#define PRISM_FW_NONE (-1)      /**< no default: planned */
+#define PRISM_FW_MBS_LOCAL (-2) /**< micro_batch = local: gbs / dp (no accumulation) */
+
+typedef struct PrismFramework {
+    char *name;  /**< file name without .ini */
+    char *path;  /**< the file read */
+    char *title; /**< [profile] title */
+    char *source;
+    PrismKnobs knobs;                    /**< knob defaults with the profile's applied */
+    gboolean knob_set[PRISM_KNOB_COUNT]; /**< set by the profile ([knobs] or [memory]) */
+    PrismOptimizer optimizer;
+    PrismMemCounts counts;
+    double allocator_reserve;        /**< reserved = allocated x (1 + this) */
+    int def[PRISM_FW_DIM_COUNT];     /**< PRISM_FW_NONE, a value, or PRISM_FW_MBS_LOCAL */
+    gboolean pp_microbatches_stages; /**< m = pp when micro_batch is unstated, pp > 1 */
+    gboolean has_dtype;
+    PrismDtype dtype;
+    char *only; /**< [planning] only, NULL = everything */
+    gboolean uniform_chunks;
+    gboolean llama;      /**< [model] architecture = llama (else gpt) */
+    int tied_embeddings; /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
+} PrismFramework;
+
+/**
+ * Load a profile file. Not collective. Errors: PRISM_INPUT_ERROR_FILE (missing),
+ * _PARSE (syntax, duplicate key), _UNKNOWN_NAME (unknown group or key), _VALUE (bad
+ * value), each naming the file, group, key and value. Ownership: prism_framework_free().
+ */
+PrismFramework *prism_framework_load(const char *path, GError **error);
+
+/**
+ * A profile by name (NAME.ini in the frameworks folders, see prism_framework_dirs()) or
+ * by path (a name holding '/' or ending in ".ini"). Not collective.
+ * Errors: as prism_framework_load(); PRISM_INPUT_ERROR_UNKNOWN_NAME with the names
+ * available. Ownership: prism_framework_free().
+ */
+PrismFramework *prism_framework_resolve(const char *name_or_path, GError **error);
+void prism_framework_free(PrismFramework *fw);
+
+/**
+ * The folders searched for profiles, first match wins: $PRISM_FRAMEWORKS_DIR when set,
+ * <bindir>/frameworks, <bindir>/../share/prism/frameworks, then the source tree's
+ * cost/frameworks (compile-time fallback). Only existing folders are returned.
+ * Ownership: g_strfreev().
+ */
+char **prism_framework_dirs(void);
+
+/** The profile names found (sorted, unique; sources.ini is not a profile).
+ *  Ownership: g_strfreev(). */
+char **prism_framework_names(void);
+
+/** Path of data file @p basename (e.g. "sources.ini") in the first folder holding it.
+ *  Errors: PRISM_INPUT_ERROR_FILE naming the folders searched. Ownership: g_free(). */
+char *prism_framework_data_file(const char *basename, GError **error);
+
+/** Copy the knobs the profile sets into @p knobs (the others keep their value) and its
+ *  optimizer into @p training. Not collective. */
+void prism_framework_apply(const PrismFramework *fw, PrismKnobs *knobs, PrismTraining *training);
+
+/** Static names: "allocated", "reserved", "device"; the dims' key names. */
+const char *prism_mem_counts_name(PrismMemCounts c);
+const char *prism_framework_dim_name(PrismFrameworkDim d);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismFramework, prism_framework_free)
+
+G_END_DECLS
+
+#endif /* PRISM_FRAMEWORK_H */

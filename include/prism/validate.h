@@ -1,0 +1,112 @@
+/*
+ * validate.h - `prism validate`: predicted against published measurements, per row.
+ *
+ * A CSV of measured runs (the layout of shared/validation/measured.csv) is read row by
+ * row. Each row runs under a framework profile (framework.h): the row's `framework`
+ * column, else the --framework given, else its source's profile (sources.ini). A dim the
+ * row leaves unstated takes the profile's documented default; where the profile has none
+ * the row is PLANNED: the dims it states (and the defaults) are fixed and the search
+ * (prism_search_run, collective) picks the rest within what the framework supports, and
+ * the best strategy's throughput is compared with the measured one. Every row is
+ * predicted, planned, or skipped with the reason; none is dropped. Rows whose notes start
+ * with "OOM" are measured failures: they are checked for infeasibility and counted.
+ * The library returns data; src/app/cmd_validate.c renders text and JSON.
+ */
+#ifndef PRISM_VALIDATE_H
+#define PRISM_VALIDATE_H
+
+#include <stdint.h>
+
+#include <glib.h>
+
+#include <prism/comm.h>
+#include <prism/framework.h>
+#include <prism/knobs.h>
+#include <prism/strategy.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+    PRISM_VALIDATE_PREDICTED = 0, /**< every dim stated or defaulted: one evaluation */
+    PRISM_VALIDATE_PLANNED = 1,   /**< some dims planned by the search */
+    PRISM_VALIDATE_SKIPPED = 2,   /**< not modelled; reason says why */
+} PrismValidateKind;
+
+/** Compared metrics. */
+enum {
+    PRISM_VM_MEM = 0, /**< peak memory in the source's unit, as the framework counts it */
+    PRISM_VM_STEP,    /**< step time, s (or from tokens/s) */
+    PRISM_VM_TFLOPS,  /**< TFLOP/s per GPU (model FLOPs, or hardware FLOPs for hfu sources) */
+    PRISM_VM_MFU,     /**< model FLOPs utilisation against the BF16 dense peak */
+    PRISM_VM_COUNT
+};
+
+typedef struct PrismValidateRow {
+    int line; /**< line in the CSV (header = 1) */
+    char *source, *model;
+    char *framework;      /**< profile name, NULL when none applied */
+    char *framework_from; /**< "column", "--framework" or "sources.ini" */
+    PrismValidateKind kind;
+    char *reason;   /**< skipped: why */
+    char *strategy; /**< predicted: the strategy; planned: the best found or NULL */
+    char *fixed;    /**< planned: the --fix text given to the search */
+    char *only;     /**< planned: the --only text (framework support) */
+    char *defaults; /**< dims taken from the profile's defaults ("mbs=2,recompute=..") */
+    char *planned;  /**< dims the search picked ("micro_batch,vpp") */
+    char *cluster;  /**< preset used */
+    char *dtype;
+    uint64_t searched, feasible; /**< planned: the space and how much of it fits */
+    gboolean fits;               /**< the predicted (or best planned) strategy fits */
+    gboolean oom;                /**< the row is a measured OOM */
+    double pred[PRISM_VM_COUNT], meas[PRISM_VM_COUNT], err[PRISM_VM_COUNT]; /**< NAN = none */
+    uint32_t devices, tp, pp, cp, ep, dp;
+    uint64_t gbs, seq;
+} PrismValidateRow;
+
+/** Absolute percentage errors of one source, over predicted or planned rows. */
+typedef struct PrismValidateStat {
+    char *source;
+    PrismValidateKind kind; /**< PREDICTED or PLANNED */
+    int rows;
+    double sum[PRISM_VM_COUNT], worst[PRISM_VM_COUNT];
+    int n[PRISM_VM_COUNT];
+} PrismValidateStat;
+
+typedef struct PrismValidateReport {
+    char *path;
+    GPtrArray *rows;       /**< PrismValidateRow *, file order */
+    GPtrArray *stats;      /**< PrismValidateStat *, first appearance; predicted then planned */
+    GPtrArray *frameworks; /**< PrismFramework * used, first use order */
+    int n_predicted, n_planned, n_skipped;
+    int n_moe;                /**< skipped as MoE (issue 10) */
+    int n_oom, n_oom_flagged; /**< modelled OOM rows, and of those predicted infeasible */
+    int n_oom_skipped;        /**< OOM rows that could not be modelled (skipped) */
+} PrismValidateReport;
+
+typedef struct PrismValidateOptions {
+    const PrismKnobs *user;          /**< knobs that differ from the defaults override the
+                                          profile's (NULL: none) */
+    const PrismFramework *framework; /**< --framework: rows without a framework column */
+} PrismValidateOptions;
+
+/**
+ * Validate every row of @p path. Collective: every rank must call it with the same CSV
+ * and options (planned rows run prism_search_run on @p comm, in file order); the result
+ * is the same on every rank. Errors (PRISM_INPUT_ERROR_*, exit status 2): unreadable
+ * file, missing column, a row with the wrong field count, a malformed numeric cell (not a
+ * finite non-negative number: "abc", "nan", "-4"), an unknown or bad framework, each
+ * naming the file, line and column. Ownership: prism_validate_report_free().
+ */
+PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
+                                        const PrismValidateOptions *opt, GError **error);
+void prism_validate_report_free(PrismValidateReport *r);
+
+/** Static names: "predicted", "planned", "skipped"; "peak_mem", "step_time", ... */
+const char *prism_validate_kind_name(PrismValidateKind k);
+const char *prism_validate_metric_name(int metric);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismValidateReport, prism_validate_report_free)
+
+G_END_DECLS
+
+#endif /* PRISM_VALIDATE_H */

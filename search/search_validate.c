@@ -1,0 +1,742 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search_validate.c - `prism validate` (validate.h): every row of a CSV of published
+ * measurements is predicted, planned or skipped with the reason.
+ *
+ * Per row: the framework profile (the row's `framework` column, else --framework, else
+ * the source's profile in sources.ini) gives the knobs, the memory conventions and the
+ * defaults of the dims the row leaves unstated. Models are built from the row's shape
+ * (the profile's architecture: GPT = learned positions, LayerNorm, GeLU, biases; Llama =
+ * RoPE, RMSNorm, SwiGLU, no biases). When every strategy dim is stated or defaulted the
+ * row is evaluated once (scalar reference); otherwise the search (prism_search_run,
+ * collective) picks the rest with the known dims fixed and the framework's support as
+ * --only. Memory is compared as the framework counts it: allocated = the model's peak
+ * minus the runtime_overhead knob (the CUDA context), reserved = allocated x
+ * (1 + allocator_reserve), device = reserved + the context. MFU is against the BF16
+ * dense peak (the published tables' convention).
+ */
+#include <prism/validate.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <prism/core.h>
+#include <prism/cost.h>
+#include <prism/search.h>
+#include <prism/space.h>
+
+#include "validate-internal.h"
+
+/* The row's model: GPT or Llama per the profile, shape from the row. */
+static PrismModel *row_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
+                             GString *why)
+{
+    double L, h, a, s, V = 0, f = 0, kv = 0;
+    if (!prism_validate_num(r, "layers", &L) || !prism_validate_num(r, "hidden", &h) ||
+        !prism_validate_num(r, "heads", &a) || !prism_validate_num(r, "seq_len", &s)) {
+        g_string_append(why, "shape (layers/hidden/heads/seq_len) incomplete");
+        return NULL;
+    }
+    if (!prism_validate_num(r, "vocab", &V)) {
+        if (src == NULL || src->vocab == NULL) {
+            g_string_append(why, "vocab not stated");
+            return NULL;
+        }
+        V = g_ascii_strtod(src->vocab, NULL);
+    }
+    const gboolean llama = fw->llama;
+    if (!prism_validate_num(r, "ffn_hidden", &f))
+        f = 4 * h;
+    if (!prism_validate_num(r, "kv_heads", &kv))
+        kv = a;
+    int tied = src != NULL && src->tied >= 0 ? src->tied : fw->tied_embeddings;
+    PrismModel *m = prism_model_new(prism_validate_col(r, "model_name"), llama ? "llama" : "gpt");
+    m->hidden = (uint64_t)h;
+    m->vocab = (uint64_t)V;
+    m->max_positions = (uint64_t)s;
+    m->pos = llama ? PRISM_POS_ROPE : PRISM_POS_LEARNED;
+    m->final_norm = llama ? PRISM_NORM_RMSNORM : PRISM_NORM_LAYERNORM;
+    m->tied_embeddings = tied >= 0 ? tied : !llama;
+    PrismBlockSpec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.attn = (PrismAttnSpec){.kind = PRISM_ATTN_STANDARD,
+                              .n_heads = (uint32_t)a,
+                              .n_kv_heads = (uint32_t)kv,
+                              .head_dim = (uint32_t)(h / a),
+                              .qkv_bias = !llama,
+                              .out_bias = !llama};
+    sp.mlp = (PrismMlpSpec){.act = llama ? PRISM_MLP_SWIGLU : PRISM_MLP_GELU,
+                            .bias = !llama,
+                            .ffn_hidden = (uint64_t)f};
+    sp.norm = m->final_norm;
+    uint32_t id = prism_model_add_spec(m, &sp);
+    prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
+    for (uint32_t i = 0; i < (uint32_t)L; i++)
+        prism_model_add_layer(m, PRISM_LAYER_BLOCK, id);
+    prism_model_add_layer(m, PRISM_LAYER_FINAL_NORM, 0);
+    prism_model_add_layer(m, PRISM_LAYER_HEAD, 0);
+    return m;
+}
+
+/* gpt_type -> preset: the preset named so, or the presets named "<gpu_type>-...", the one
+ * whose memory is closest to gpu_mem_gb (the largest when it is not stated). */
+static char *cluster_name(const Row *r)
+{
+    const char *g = prism_validate_col(r, "gpu_type");
+    double mem = 0;
+    const gboolean has_mem = prism_validate_num(r, "gpu_mem_gb", &mem);
+    char *best = NULL;
+    double best_d = INFINITY;
+    for (size_t i = 0; i < prism_cluster_preset_count() && *g; i++) {
+        const char *p = prism_cluster_preset_name(i);
+        const size_t n = strlen(g);
+        if (g_ascii_strcasecmp(p, g) == 0) {
+            g_free(best);
+            return g_strdup(p);
+        }
+        if (g_ascii_strncasecmp(p, g, n) != 0 || p[n] != '-')
+            continue;
+        g_autoptr(PrismCluster) c = prism_cluster_preset(p, NULL);
+        const double gib = c ? c->mem_bytes / 1073741824.0 : 0;
+        const double d = has_mem ? fabs(gib - mem) : -gib;
+        if (d < best_d) {
+            best_d = d;
+            g_free(best);
+            best = g_strdup(p);
+        }
+    }
+    return best;
+}
+
+/* Everything a row gives, with the defaults resolved: -1 = planned. */
+typedef struct Dims {
+    double tp, pp, dp, cp, ep, n, gbs;
+    long mbs, rc, vpp, zero, sp, sched;
+} Dims;
+
+/* Append "name=text" (or "name=v" when @p text is NULL) to a comma list. */
+static void note(GString *s, const char *name, long v, const char *text)
+{
+    if (s->len)
+        g_string_append_c(s, ',');
+    if (text != NULL)
+        g_string_append_printf(s, "%s=%s", name, text);
+    else
+        g_string_append_printf(s, "%s=%ld", name, v);
+}
+
+/* The strategy dims: stated, else the profile's default (listed in @p defs), else -1
+ * (listed in @p planned). */
+static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GString *defs,
+                         GString *planned, GString *why)
+{
+    memset(d, 0, sizeof *d);
+    d->cp = d->ep = 1;
+    if (!prism_validate_num(r, "global_batch", &d->gbs)) {
+        g_string_append(why, "global_batch not stated");
+        return FALSE;
+    }
+    if (!prism_validate_num(r, "tp", &d->tp) || !prism_validate_num(r, "pp", &d->pp) ||
+        !prism_validate_num(r, "num_gpus", &d->n)) {
+        g_string_append(why, "tp/pp/num_gpus not stated");
+        return FALSE;
+    }
+    (void)prism_validate_num(r, "cp", &d->cp);
+    (void)prism_validate_num(r, "ep", &d->ep);
+    if (!prism_validate_num(r, "dp", &d->dp))
+        d->dp = d->n / (d->tp * d->pp * d->cp);
+    if (d->dp * d->tp * d->pp * d->cp != d->n || d->dp != floor(d->dp)) {
+        g_string_append_printf(why, "dp*tp*pp*cp = %g*%g*%g*%g differs from num_gpus %g", d->dp,
+                               d->tp, d->pp, d->cp, d->n);
+        return FALSE;
+    }
+    double v;
+    /* micro-batch */
+    d->mbs = -1;
+    if (prism_validate_num(r, "micro_batch", &v))
+        d->mbs = (long)v;
+    else if (d->pp > 1 && fw->pp_microbatches_stages) {
+        d->mbs = (long)(d->gbs / (d->dp * d->pp));
+        if ((double)d->mbs * d->dp * d->pp != d->gbs) {
+            g_string_append_printf(why,
+                                   "m = pp (the profile's pp_microbatches = stages) needs "
+                                   "gbs %g divisible by dp*pp = %g",
+                                   d->gbs, d->dp * d->pp);
+            return FALSE;
+        }
+        note(defs, "mbs", d->mbs, NULL);
+    } else if (fw->def[PRISM_FW_MICRO_BATCH] == PRISM_FW_MBS_LOCAL) {
+        d->mbs = (long)(d->gbs / d->dp);
+        note(defs, "mbs", d->mbs, NULL);
+    } else if (fw->def[PRISM_FW_MICRO_BATCH] > 0) {
+        d->mbs = fw->def[PRISM_FW_MICRO_BATCH];
+        note(defs, "mbs", d->mbs, NULL);
+    }
+    /* recompute */
+    const char *rc = prism_validate_col(r, "recompute");
+    d->rc = -1;
+    if (*rc) {
+        if (strcmp(rc, "none") == 0)
+            d->rc = PRISM_RECOMPUTE_NONE;
+        else if (strcmp(rc, "selective") == 0)
+            d->rc = PRISM_RECOMPUTE_SELECTIVE;
+        else if (strcmp(rc, "full") == 0)
+            d->rc = PRISM_RECOMPUTE_FULL;
+        else {
+            g_string_append_printf(why, "recompute '%s' unknown (none, selective, full)", rc);
+            return FALSE;
+        }
+    } else if (fw->def[PRISM_FW_RECOMPUTE] >= 0) {
+        d->rc = fw->def[PRISM_FW_RECOMPUTE];
+        note(defs, "recompute", 0, prism_recompute_name((PrismRecompute)d->rc));
+    }
+    /* vpp, zero, sp */
+    struct {
+        const char *column, *name;
+        int dim;
+        long *out;
+    } simple[] = {{"vpp", "vpp", PRISM_FW_VPP, &d->vpp},
+                  {"zero_stage", "zero", PRISM_FW_ZERO, &d->zero},
+                  {"sp", "sp", PRISM_FW_SP, &d->sp}};
+    for (size_t i = 0; i < G_N_ELEMENTS(simple); i++) {
+        *simple[i].out = -1;
+        if (prism_validate_num(r, simple[i].column, &v)) {
+            *simple[i].out = (long)v;
+        } else if (simple[i].dim == PRISM_FW_VPP && d->pp == 1) {
+            d->vpp = 1; /* no pipeline: nothing to interleave */
+        } else if (fw->def[simple[i].dim] >= 0) {
+            long x = fw->def[simple[i].dim];
+            if (simple[i].dim == PRISM_FW_SP && d->tp == 1)
+                x = 0; /* sequence parallelism needs tp > 1 (R4) */
+            if (simple[i].dim == PRISM_FW_ZERO && d->dp * d->cp == 1)
+                x = 0; /* one rank per sharding group: nothing to shard (R9) */
+            *simple[i].out = x;
+            note(defs, simple[i].name, x, NULL);
+        }
+    }
+    /* schedule: interleaved iff vpp > 1; else the profile's for a pipeline */
+    d->sched = -1;
+    if (d->pp == 1 || d->vpp > 1)
+        d->sched = d->vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
+    else if (d->vpp == 1)
+        d->sched = fw->def[PRISM_FW_SCHEDULE] >= 0 &&
+                           fw->def[PRISM_FW_SCHEDULE] != PRISM_SCHEDULE_INTERLEAVED
+                       ? fw->def[PRISM_FW_SCHEDULE]
+                       : PRISM_SCHEDULE_1F1B;
+    const struct {
+        const char *name;
+        long v;
+    } all[] = {{"micro_batch", d->mbs}, {"recompute", d->rc}, {"vpp", d->vpp},
+               {"zero_stage", d->zero}, {"sp", d->sp},        {"schedule", d->sched}};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
+        if (all[i].v < 0)
+            g_string_append_printf(planned, "%s%s", planned->len ? "," : "", all[i].name);
+    return TRUE;
+}
+
+/* Measured values (NAN = not published). */
+static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *o)
+{
+    double v;
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->meas[k] = NAN;
+    if (prism_validate_num(r, "measured_peak_mem_gb", &v))
+        o->meas[PRISM_VM_MEM] = v;
+    if (prism_validate_num(r, "measured_step_time_s", &v))
+        o->meas[PRISM_VM_STEP] = v;
+    else if (prism_validate_num(r, "measured_tokens_per_s_per_gpu", &v) && v > 0)
+        o->meas[PRISM_VM_STEP] = d->gbs * seq / (v * d->n); /* same quantity as tokens/s */
+    if (prism_validate_num(r, "measured_tflops_per_gpu", &v))
+        o->meas[PRISM_VM_TFLOPS] = v;
+    if (prism_validate_num(r, "measured_mfu", &v))
+        o->meas[PRISM_VM_MFU] = v;
+}
+
+/* Predicted values from a column row. The MFU column is against the training dtype's
+ * peak; the published MFU against the BF16 dense peak: rescaled here (the one place to
+ * change if the MFU column is ever defined against the BF16 peak). */
+static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
+                      const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o)
+{
+    const PrismCluster *cl = prism_cost_model_cluster(cm);
+    const double peak = cl->peak_flops[prism_cost_model_training(cm)->dtype];
+    const double bf16 =
+        cl->peak_flops[PRISM_DTYPE_BF16] > 0 ? cl->peak_flops[PRISM_DTYPE_BF16] : peak;
+    const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
+    const int counts = src != NULL && src->counts >= 0 ? src->counts : (int)fw->counts;
+    double mem = c[PRISM_COL_MEM_PEAK] - ro; /* allocated */
+    if (counts >= PRISM_MEM_RESERVED)
+        mem *= 1.0 + fw->allocator_reserve;
+    if (counts == PRISM_MEM_DEVICE)
+        mem += ro;
+    o->pred[PRISM_VM_MEM] = mem / (src != NULL ? src->mem_unit : 1e9);
+    o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
+    o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU] * peak / bf16;
+    o->pred[PRISM_VM_TFLOPS] =
+        (src != NULL && src->hfu ? c[PRISM_COL_HFU] : c[PRISM_COL_MFU]) * peak * 1e-12;
+    o->fits = c[PRISM_COL_FEASIBLE] > 0.5;
+}
+
+/* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
+ * knobs = defaults + profile + what the user changed. */
+static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
+                                      const PrismKnobs *user, const Dims *d, PrismValidateRow *o,
+                                      GString *why)
+{
+    g_autofree char *cl = cluster_name(r);
+    if (cl == NULL) {
+        g_string_append_printf(why, "gpu_type '%s' has no preset (`prism clusters` lists them)",
+                               prism_validate_col(r, "gpu_type"));
+        return NULL;
+    }
+    g_autoptr(PrismModel) model = row_model(r, fw, src, why);
+    if (model == NULL)
+        return NULL;
+    GError *error = NULL;
+    g_autoptr(PrismCluster) cluster = prism_cluster_preset(cl, &error);
+    double mem;
+    if (cluster != NULL && prism_validate_num(r, "gpu_mem_gb", &mem) && mem > 0)
+        cluster->mem_bytes = mem * 1073741824.0; /* presets count nominal "GB" as GiB */
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = (uint64_t)d->gbs;
+    t.seq = model->max_positions;
+    const char *dt = *prism_validate_col(r, "dtype") ? prism_validate_col(r, "dtype")
+                     : src != NULL && src->dtype     ? src->dtype
+                     : fw->has_dtype                 ? prism_dtype_name(fw->dtype)
+                                                     : NULL;
+    if (dt == NULL) {
+        g_string_append(why, "dtype not stated and the profile has no default");
+        g_clear_error(&error);
+        return NULL;
+    }
+    if (cluster == NULL || !prism_dtype_parse(dt, &t.dtype, &error)) {
+        g_string_append_printf(why, "%s%s", cluster ? "dtype: " : "", error->message);
+        g_error_free(error);
+        return NULL;
+    }
+    PrismKnobs k, def;
+    prism_knobs_default(&k);
+    prism_knobs_default(&def);
+    prism_framework_apply(fw, &k, &t);
+    for (int i = 0; user != NULL && i < PRISM_KNOB_COUNT; i++)
+        if (user->v[i] != def.v[i])
+            k.v[i] = user->v[i];
+    o->cluster = g_strdup(cl);
+    o->dtype = g_strdup(prism_dtype_name(t.dtype));
+    o->seq = t.seq;
+    PrismCostModel *cm = prism_cost_model_new(model, cluster, &t, &k, &error);
+    if (cm == NULL) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+    }
+    return cm;
+}
+
+/* Predict a fully determined row (the ZB_PP 1F1B-I layout when pp*vpp = L + 2). */
+static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
+                        const SourceInfo *src, PrismValidateRow *o, GString *why)
+{
+    PrismStrategy s = {.devices = (uint32_t)d->n,
+                       .dp = (uint32_t)d->dp,
+                       .tp = (uint32_t)d->tp,
+                       .pp = (uint32_t)d->pp,
+                       .vpp = (uint32_t)d->vpp,
+                       .cp = (uint32_t)d->cp,
+                       .ep = (uint32_t)d->ep,
+                       .mbs = (uint32_t)d->mbs,
+                       .sp = (uint8_t)d->sp,
+                       .zero = (uint8_t)d->zero,
+                       .recompute = (uint8_t)d->rc,
+                       .schedule = (uint8_t)d->sched};
+    s.m = (uint32_t)(d->gbs / (d->dp * (double)d->mbs));
+    g_autofree char *st = prism_strategy_format(&s);
+    GString *strat = g_string_new(st);
+    double c[PRISM_COL_COUNT];
+    const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
+    GError *error = NULL;
+    gboolean ok;
+    if (s.vpp > 1 && (uint64_t)s.pp * s.vpp == (uint64_t)L + 2) {
+        /* ZB_PP 1F1B-I: one layer per chunk, first and last chunk empty */
+        g_autoptr(PrismLayout) l = prism_layout_new(s.pp, s.vpp, L);
+        for (uint32_t j = 1; j + 1 < s.pp * s.vpp; j++)
+            l->chunk_layers[j] = 1;
+        for (uint32_t i = 0; i < L; i++)
+            l->layer_rc[i] = s.recompute;
+        ok = prism_cost_eval_layout(cm, &s, l, c, &error);
+        g_string_append(strat, " (layout: 1 layer/chunk, ends empty)");
+    } else {
+        ok = prism_cost_eval_one(cm, &s, c, &error);
+    }
+    o->strategy = g_string_free(strat, FALSE);
+    if (!ok) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    predicted(c, cm, fw, src, o);
+    return TRUE;
+}
+
+/* Plan a row: the known dims fixed, the rest searched within the framework's support. */
+static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
+                     const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o,
+                     GString *why)
+{
+    GString *fix = g_string_new(NULL);
+    g_string_append_printf(fix, "tp=%g,pp=%g,cp=%g,ep=%g", d->tp, d->pp, d->cp, d->ep);
+    if (d->mbs > 0)
+        g_string_append_printf(fix, ",mbs=%ld", d->mbs);
+    if (d->rc >= 0)
+        g_string_append_printf(fix, ",recompute=%s", prism_recompute_name((PrismRecompute)d->rc));
+    if (d->vpp > 0)
+        g_string_append_printf(fix, ",vpp=%ld", d->vpp);
+    if (d->zero >= 0)
+        g_string_append_printf(fix, ",zero=%ld", d->zero);
+    if (d->sp >= 0)
+        g_string_append_printf(fix, ",sp=%ld", d->sp);
+    if (d->sched >= 0)
+        g_string_append_printf(fix, ",schedule=%s", prism_schedule_name((PrismSchedule)d->sched));
+    o->fixed = g_string_free(fix, FALSE);
+    GString *only = g_string_new(fw->only);
+    if (fw->uniform_chunks && d->vpp < 0) {
+        /* equal model chunks: L % pp == 0 and vpp divides L / pp */
+        const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
+        const uint32_t pp = (uint32_t)d->pp;
+        if (L % pp != 0) {
+            g_string_append_printf(why, "layers %u not divisible by pp %u (%s needs equal stages)",
+                                   L, pp, fw->name);
+            g_string_free(only, TRUE);
+            return FALSE;
+        }
+        g_string_append(only, only->len ? ",vpp=" : "vpp=");
+        for (uint32_t v = 1, first = 1; v <= L / pp; v++)
+            if ((L / pp) % v == 0 && (v == 1 || pp > 1)) {
+                g_string_append_printf(only, "%s%u", first ? "" : ",", v);
+                first = 0;
+            }
+    }
+    o->only = g_string_free(only, FALSE);
+    GError *error = NULL;
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    gboolean ok = prism_space_filter_fix(f, o->fixed, &error) &&
+                  (*o->only == '\0' || prism_space_filter_only(f, o->only, &error));
+    const uint32_t devices = (uint32_t)d->n;
+    g_autoptr(PrismSpace) space =
+        ok ? prism_space_new(prism_cost_model_model(cm), prism_cost_model_training(cm), &devices, 1,
+                             f, &error)
+           : NULL;
+    if (space == NULL) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    const PrismSearchJob job = {.cm = cm, .space = space, .row_weight = 0};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.top_k = 1; /* by step time: at fixed gbs and devices the best MFU and TFLOP/s */
+    opt.label = "validate";
+    g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, &error);
+    if (res == NULL) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    o->searched = prism_search_result_total(res);
+    o->feasible = prism_search_result_feasible(res);
+    const PrismTopK *top = prism_search_result_top(res, 0);
+    if (prism_topk_size(top) == 0)
+        return TRUE; /* nothing fits: predictions stay NAN */
+    size_t j;
+    PrismStrategy best;
+    double c[PRISM_COL_COUNT];
+    if (!prism_search_row(&job, 1, prism_topk_index(top, 0), &j, &best, c, &error)) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    o->strategy = prism_strategy_format(&best);
+    predicted(c, cm, fw, src, o);
+    o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
+    return TRUE;
+}
+
+static void row_free(gpointer p)
+{
+    PrismValidateRow *o = p;
+    g_free(o->source);
+    g_free(o->model);
+    g_free(o->framework);
+    g_free(o->framework_from);
+    g_free(o->reason);
+    g_free(o->strategy);
+    g_free(o->fixed);
+    g_free(o->only);
+    g_free(o->defaults);
+    g_free(o->planned);
+    g_free(o->cluster);
+    g_free(o->dtype);
+    g_free(o);
+}
+
+static void stat_free(gpointer p)
+{
+    PrismValidateStat *s = p;
+    g_free(s->source);
+    g_free(s);
+}
+
+void prism_validate_report_free(PrismValidateReport *r)
+{
+    if (r == NULL)
+        return;
+    g_free(r->path);
+    g_ptr_array_unref(r->rows);
+    g_ptr_array_unref(r->stats);
+    g_ptr_array_unref(r->frameworks);
+    g_free(r);
+}
+
+const char *prism_validate_kind_name(PrismValidateKind k)
+{
+    static const char *const n[] = {"predicted", "planned", "skipped"};
+    return (unsigned)k < G_N_ELEMENTS(n) ? n[k] : "?";
+}
+
+const char *prism_validate_metric_name(int metric)
+{
+    static const char *const n[] = {"peak_mem", "step_time", "tflops_per_gpu", "mfu"};
+    return metric >= 0 && metric < PRISM_VM_COUNT ? n[metric] : "?";
+}
+
+static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
+{
+    PrismValidateStat *st = NULL;
+    for (guint i = 0; i < rep->stats->len && st == NULL; i++) {
+        PrismValidateStat *x = g_ptr_array_index(rep->stats, i);
+        if (x->kind == o->kind && strcmp(x->source, o->source) == 0)
+            st = x;
+    }
+    if (st == NULL) {
+        st = g_new0(PrismValidateStat, 1);
+        st->source = g_strdup(o->source);
+        st->kind = o->kind;
+        g_ptr_array_add(rep->stats, st);
+    }
+    st->rows++;
+    for (int k = 0; k < PRISM_VM_COUNT; k++) {
+        o->err[k] = NAN;
+        if (isnan(o->pred[k]) || isnan(o->meas[k]) || o->meas[k] == 0)
+            continue;
+        o->err[k] = 100.0 * fabs(o->pred[k] - o->meas[k]) / o->meas[k];
+        st->sum[k] += o->err[k];
+        st->worst[k] = MAX(st->worst[k], o->err[k]);
+        st->n[k]++;
+    }
+}
+
+/* The framework of a row; NULL with @p why (skip) or @p error (bad input). */
+/* sources.ini, read once: the table, or why it could not be read. */
+typedef struct Sources {
+    GHashTable *table;
+    GError *error;
+} Sources;
+
+static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *r,
+                                           const PrismValidateOptions *opt, const Sources *sources,
+                                           const char *path, PrismValidateRow *o, GString *why,
+                                           GError **error)
+{
+    const char *name = prism_validate_col(r, "framework");
+    const char *from = "column";
+    if (*name == '\0' && opt->framework != NULL) {
+        o->framework = g_strdup(opt->framework->name);
+        o->framework_from = g_strdup("--framework");
+        return opt->framework;
+    }
+    if (*name == '\0') {
+        if (sources->table == NULL) {
+            g_set_error(error, PRISM_INPUT_ERROR, sources->error->code,
+                        "validation CSV %s line %d: source %s needs sources.ini: %s", path, r->line,
+                        o->source, sources->error->message);
+            return NULL;
+        }
+        const SourceInfo *s = g_hash_table_lookup(sources->table, o->source);
+        if (s == NULL || s->framework == NULL) {
+            g_string_append_printf(why,
+                                   "source %s has no profile in sources.ini: give a "
+                                   "framework column or --framework",
+                                   o->source);
+            return NULL;
+        }
+        name = s->framework;
+        from = "sources.ini";
+    }
+    o->framework_from = g_strdup(from);
+    for (guint i = 0; i < rep->frameworks->len; i++) {
+        PrismFramework *fw = g_ptr_array_index(rep->frameworks, i);
+        if (strcmp(fw->name, name) == 0 || strcmp(fw->path, name) == 0) {
+            o->framework = g_strdup(fw->name);
+            return fw;
+        }
+    }
+    GError *local = NULL;
+    PrismFramework *fw = prism_framework_resolve(name, &local);
+    if (fw == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, local->code, "validation CSV %s line %d %s %s: %s",
+                    path, r->line, strcmp(from, "column") == 0 ? "column framework" : "source",
+                    strcmp(from, "column") == 0 ? name : o->source, local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    g_ptr_array_add(rep->frameworks, fw);
+    o->framework = g_strdup(fw->name);
+    return fw;
+}
+
+/* One row into @p o; FALSE only on bad input (@p error). */
+static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
+                        const PrismValidateOptions *opt, const Sources *sources, const char *path,
+                        PrismValidateRow *o, GError **error)
+{
+    o->line = r->line;
+    o->source = g_strdup(prism_validate_col(r, "source_id"));
+    o->model = g_strdup(prism_validate_col(r, "model_name"));
+    o->oom = g_str_has_prefix(prism_validate_col(r, "notes"), "OOM");
+    o->kind = PRISM_VALIDATE_SKIPPED;
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->pred[k] = o->meas[k] = o->err[k] = NAN;
+    g_autoptr(GString) why = g_string_new(NULL);
+    if (!prism_validate_check_cells(r, path, error))
+        return FALSE;
+    GError *local = NULL;
+    const PrismFramework *fw = row_framework(rep, r, opt, sources, path, o, why, &local);
+    if (local != NULL) {
+        g_propagate_error(error, local);
+        return FALSE;
+    }
+    /* what the source states (memory unit, ...) applies whatever the framework */
+    const SourceInfo *src = sources->table ? g_hash_table_lookup(sources->table, o->source) : NULL;
+    double experts = 0;
+    Dims d;
+    g_autoptr(GString) defs = g_string_new(NULL);
+    g_autoptr(GString) planned = g_string_new(NULL);
+    if (fw == NULL) {
+        /* why says it */
+    } else if (prism_validate_num(r, "experts", &experts) && experts > 0) {
+        g_string_append(why, "not supported yet: MoE folding (issue 10)");
+        rep->n_moe++;
+    } else if (row_dims(r, fw, &d, defs, planned, why)) {
+        o->devices = (uint32_t)d.n;
+        o->tp = (uint32_t)d.tp;
+        o->pp = (uint32_t)d.pp;
+        o->cp = (uint32_t)d.cp;
+        o->ep = (uint32_t)d.ep;
+        o->dp = (uint32_t)d.dp;
+        o->gbs = (uint64_t)d.gbs;
+        o->defaults = g_strdup(defs->str);
+        g_autoptr(PrismCostModel) cm = row_cost_model(r, fw, src, opt->user, &d, o, why);
+        if (cm != NULL && planned->len == 0 && predict(cm, &d, fw, src, o, why))
+            o->kind = PRISM_VALIDATE_PREDICTED;
+        else if (cm != NULL && planned->len > 0) {
+            o->planned = g_strdup(planned->str);
+            if (plan(comm, cm, &d, fw, src, o, why))
+                o->kind = PRISM_VALIDATE_PLANNED;
+        }
+        measured(r, &d, (double)o->seq, o);
+    }
+    if (o->kind == PRISM_VALIDATE_SKIPPED) {
+        o->reason = g_strdup(why->len ? why->str : "not modelled");
+        rep->n_skipped++;
+        rep->n_oom_skipped += o->oom;
+        return TRUE;
+    }
+    if (o->kind == PRISM_VALIDATE_PLANNED) {
+        rep->n_planned++;
+        o->fits = o->feasible > 0;
+    } else {
+        rep->n_predicted++;
+    }
+    if (o->oom) {
+        rep->n_oom++;
+        rep->n_oom_flagged += !o->fits;
+    }
+    add_stats(rep, o);
+    return TRUE;
+}
+
+PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
+                                        const PrismValidateOptions *opt, GError **error)
+{
+    g_autofree char *text = NULL;
+    GError *local = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, "validation CSV %s: %s", path,
+                    local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    const char *p = text;
+    g_autoptr(GPtrArray) header = prism_validate_csv_record(&p);
+    static const char *const need[] = {"source_id", "model_name", "layers",      "hidden",
+                                       "heads",     "seq_len",    "gpu_type",    "num_gpus",
+                                       "tp",        "pp",         "global_batch"};
+    for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
+        gboolean found = FALSE;
+        for (guint j = 0; j < header->len && !found; j++)
+            found = strcmp(g_ptr_array_index(header, j), need[i]) == 0;
+        if (!found) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
+                        "validation CSV %s: header has no column '%s'", path, need[i]);
+            return NULL;
+        }
+    }
+    PrismValidateReport *rep = g_new0(PrismValidateReport, 1);
+    rep->path = g_strdup(path);
+    rep->rows = g_ptr_array_new_with_free_func(row_free);
+    rep->stats = g_ptr_array_new_with_free_func(stat_free);
+    rep->frameworks = g_ptr_array_new_with_free_func((GDestroyNotify)prism_framework_free);
+    Sources sources = {NULL, NULL};
+    sources.table = prism_validate_load_sources(&sources.error);
+    int line = 1;
+    gboolean ok = TRUE;
+    while (*p && ok) {
+        line++;
+        Row r = {.kv = g_hash_table_new(g_str_hash, g_str_equal),
+                 .fields = prism_validate_csv_record(&p),
+                 .line = line};
+        const gboolean blank =
+            r.fields->len == 1 && *(const char *)g_ptr_array_index(r.fields, 0) == '\0';
+        if (!blank && r.fields->len != header->len) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "validation CSV %s line %d: %u fields, the header has %u", path, line,
+                        r.fields->len, header->len);
+            ok = FALSE;
+        } else if (!blank) {
+            for (guint j = 0; j < header->len; j++)
+                g_hash_table_insert(r.kv, g_ptr_array_index(header, j),
+                                    g_ptr_array_index(r.fields, j));
+            PrismValidateRow *o = g_new0(PrismValidateRow, 1);
+            g_ptr_array_add(rep->rows, o);
+            ok = one_row(comm, rep, &r, opt, &sources, path, o, error);
+        }
+        g_hash_table_destroy(r.kv);
+        g_ptr_array_free(r.fields, TRUE);
+    }
+    if (sources.table != NULL)
+        g_hash_table_destroy(sources.table);
+    g_clear_error(&sources.error);
+    /* predicted statistics first, then planned (stable within each kind) */
+    g_autoptr(GPtrArray) sorted = g_ptr_array_new();
+    for (int kind = 0; kind < 2; kind++)
+        for (guint i = 0; i < rep->stats->len; i++)
+            if (((PrismValidateStat *)g_ptr_array_index(rep->stats, i))->kind == (unsigned)kind)
+                g_ptr_array_add(sorted, g_ptr_array_index(rep->stats, i));
+    for (guint i = 0; i < sorted->len; i++)
+        rep->stats->pdata[i] = sorted->pdata[i];
+    if (!ok) {
+        prism_validate_report_free(rep);
+        return NULL;
+    }
+    return rep;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search_validate_input.c - the inputs of `prism validate` (validate-internal.h): the CSV
+ * records, the checks of numeric cells, and cost/frameworks/sources.ini. Not collective.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <prism/core.h>
+#include <prism/framework.h>
+
+#include "validate-internal.h"
+
+/* What sources.ini says about one source beyond its framework. */
+
+void prism_validate_source_free(gpointer p)
+{
+    SourceInfo *s = p;
+    g_free(s->framework);
+    g_free(s->vocab);
+    g_free(s->dtype);
+    g_free(s);
+}
+
+/* sources.ini: [sources] ID = profile, [ID] groups with the keys below. */
+GHashTable *prism_validate_load_sources(GError **error)
+{
+    g_autofree char *path = prism_framework_data_file("sources.ini", error);
+    if (path == NULL)
+        return NULL;
+    g_autofree char *label = g_strdup_printf("sources file %s", path);
+    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
+    if (kf == NULL)
+        return NULL;
+    GHashTable *t =
+        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, prism_validate_source_free);
+    gsize ng = 0;
+    g_auto(GStrv) groups = g_key_file_get_groups(kf, &ng);
+    for (gsize gi = 0; gi < ng; gi++) {
+        const char *g = groups[gi];
+        gsize nk = 0;
+        g_auto(GStrv) keys = g_key_file_get_keys(kf, g, &nk, NULL);
+        for (gsize i = 0; i < nk; i++) {
+            g_autofree char *raw = g_key_file_get_value(kf, g, keys[i], NULL);
+            const char *v = g_strstrip(raw);
+            const char *id = strcmp(g, "sources") == 0 ? keys[i] : g;
+            SourceInfo *s = g_hash_table_lookup(t, id);
+            if (s == NULL) {
+                s = g_new0(SourceInfo, 1);
+                s->mem_unit = 1e9;
+                s->counts = s->tied = -1;
+                g_hash_table_insert(t, g_strdup(id), s);
+            }
+            const char *k = keys[i];
+            gboolean ok = TRUE;
+            if (strcmp(g, "sources") == 0)
+                s->framework = g_strdup(v);
+            else if (strcmp(k, "memory_unit") == 0 && (!strcmp(v, "GB") || !strcmp(v, "GiB")))
+                s->mem_unit = strcmp(v, "GB") == 0 ? 1e9 : 1073741824.0;
+            else if (strcmp(k, "counts") == 0) {
+                s->counts = -1;
+                for (int c = 0; c < PRISM_MEM_COUNTS_COUNT; c++)
+                    if (strcmp(v, prism_mem_counts_name((PrismMemCounts)c)) == 0)
+                        s->counts = c;
+                ok = s->counts >= 0;
+            } else if (strcmp(k, "tflops") == 0 && (!strcmp(v, "mfu") || !strcmp(v, "hfu")))
+                s->hfu = strcmp(v, "hfu") == 0;
+            else if (strcmp(k, "vocab") == 0)
+                s->vocab = g_strdup(v);
+            else if (strcmp(k, "dtype") == 0)
+                s->dtype = g_strdup(v);
+            else if (strcmp(k, "tied_embeddings") == 0 &&
+                     (!strcmp(v, "true") || !strcmp(v, "false")))
+                s->tied = strcmp(v, "true") == 0;
+            else
+                ok = FALSE;
+            if (!ok) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
+                            "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
+                            "mfu|hfu, vocab, dtype, tied_embeddings true|false)",
+                            path, g, k, v);
+                g_hash_table_destroy(t);
+                return NULL;
+            }
+        }
+    }
+    return t;
+}
+
+/* One CSV record split into fields (RFC 4180 quoting). */
+GPtrArray *prism_validate_csv_record(const char **p)
+{
+    GPtrArray *f = g_ptr_array_new_with_free_func(g_free);
+    GString *cur = g_string_new(NULL);
+    const char *s = *p;
+    gboolean quoted = FALSE;
+    for (;; s++) {
+        if (quoted) {
+            if (*s == '\0')
+                break;
+            if (*s == '"' && s[1] == '"') {
+                g_string_append_c(cur, '"');
+                s++;
+            } else if (*s == '"') {
+                quoted = FALSE;
+            } else {
+                g_string_append_c(cur, *s);
+            }
+            continue;
+        }
+        if (*s == '"') {
+            quoted = TRUE;
+        } else if (*s == ',' || *s == '\n' || *s == '\0' || *s == '\r') {
+            g_ptr_array_add(f, g_string_free(cur, FALSE));
+            cur = g_string_new(NULL);
+            if (*s == '\r' && s[1] == '\n')
+                s++;
+            if (*s != ',')
+                break;
+        } else {
+            g_string_append_c(cur, *s);
+        }
+    }
+    g_string_free(cur, TRUE);
+    *p = *s ? s + 1 : s;
+    return f;
+}
+
+const char *prism_validate_col(const Row *r, const char *name)
+{
+    const char *v = g_hash_table_lookup(r->kv, name);
+    return v ? v : "";
+}
+
+/* A stated number (cells were checked by check_cells); FALSE for an empty cell. */
+gboolean prism_validate_num(const Row *r, const char *name, double *out)
+{
+    const char *v = prism_validate_col(r, name);
+    if (*v == '\0')
+        return FALSE;
+    *out = g_ascii_strtod(v, NULL);
+    return TRUE;
+}
+
+/* Numeric columns: whole numbers >= lo (lo < 0: any finite number >= 0). */
+static const struct {
+    const char *name;
+    double lo, hi;
+} numeric[] = {
+    {"params_b", -1, 0},
+    {"layers", 1, 1e6},
+    {"hidden", 1, 1e9},
+    {"ffn_hidden", 1, 1e9},
+    {"heads", 1, 1e6},
+    {"kv_heads", 1, 1e6},
+    {"seq_len", 1, 1e9},
+    {"vocab", 1, 1e9},
+    {"experts", 0, 1e6},
+    {"topk", 0, 1e6},
+    {"gpu_mem_gb", -1, 0},
+    {"num_gpus", 1, 2147483648.0},
+    {"gpus_per_node", 1, 1e6},
+    {"intra_node_bw_GBps", -1, 0},
+    {"inter_node_bw_GBps", -1, 0},
+    {"tp", 1, 1e6},
+    {"pp", 1, 1e6},
+    {"vpp", 1, 1e6},
+    {"dp", 1, 2147483648.0},
+    {"cp", 1, 1e6},
+    {"ep", 1, 1e6},
+    {"sp", 0, 1},
+    {"zero_stage", 0, 3},
+    {"micro_batch", 1, 1e9},
+    {"global_batch", 1, 1e12},
+    {"measured_peak_mem_gb", -1, 0},
+    {"measured_step_time_s", -1, 0},
+    {"measured_tflops_per_gpu", -1, 0},
+    {"measured_mfu", -1, 0},
+    {"measured_tokens_per_s_per_gpu", -1, 0},
+};
+
+/* Every stated numeric cell must be a finite number in its range: bad input, never
+ * "not stated". */
+gboolean prism_validate_check_cells(const Row *r, const char *path, GError **error)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(numeric); i++) {
+        const char *v = prism_validate_col(r, numeric[i].name);
+        if (*v == '\0')
+            continue;
+        char *end = NULL;
+        errno = 0;
+        const double d = g_ascii_strtod(v, &end);
+        const gboolean whole = numeric[i].lo >= 0;
+        if (end == v || *end != '\0' || errno != 0 || !isfinite(d) || d < 0 ||
+            (whole && (d != floor(d) || d < numeric[i].lo || d > numeric[i].hi))) {
+            if (whole)
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "validation CSV %s line %d column %s: '%s' is malformed (a whole "
+                            "number from %g to %g, or empty when not stated)",
+                            path, r->line, numeric[i].name, v, numeric[i].lo, numeric[i].hi);
+            else
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                            "validation CSV %s line %d column %s: '%s' is malformed (a finite "
+                            "number >= 0, or empty when not stated)",
+                            path, r->line, numeric[i].name, v);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}

@@ -1,0 +1,45 @@
+/*
+ * validate-internal.h - what search_validate.c and search_validate_input.c share: the CSV
+ * row, the sources.ini entries. Not a public header; nothing here is collective.
+ */
+#ifndef PRISM_VALIDATE_INTERNAL_H
+#define PRISM_VALIDATE_INTERNAL_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What sources.ini says about one source beyond its framework. */
+typedef struct SourceInfo {
+    char *framework;
+    double mem_unit; /* bytes per published "GB" */
+    int counts;      /* PrismMemCounts, -1 = the profile's */
+    gboolean hfu;
+    char *vocab, *dtype;
+    int tied; /* -1 = the profile's */
+} SourceInfo;
+
+/* One CSV row: header -> value (borrowed from fields), and its line. */
+typedef struct Row {
+    GHashTable *kv;
+    GPtrArray *fields;
+    int line;
+} Row;
+
+/* sources.ini (the first found in the frameworks folders): source id -> SourceInfo.
+ * Errors: PRISM_INPUT_ERROR_* naming the file, group, key and value. */
+GHashTable *prism_validate_load_sources(GError **error);
+void prism_validate_source_free(gpointer p);
+/* One CSV record at *p (RFC 4180 quoting); advances *p. Ownership: g_ptr_array_free. */
+GPtrArray *prism_validate_csv_record(const char **p);
+/* A cell ("" when the column is absent). */
+const char *prism_validate_col(const Row *r, const char *name);
+/* A stated number (cells checked by prism_validate_check_cells); FALSE when empty. */
+gboolean prism_validate_num(const Row *r, const char *name, double *out);
+/* Every stated numeric cell is a finite number in its column's range, else
+ * PRISM_INPUT_ERROR_VALUE naming the file, line, column and value. */
+gboolean prism_validate_check_cells(const Row *r, const char *path, GError **error);
+
+G_END_DECLS
+
+#endif /* PRISM_VALIDATE_INTERNAL_H */

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_frameworks.c - `prism frameworks [NAME|FILE] [--json]`: the framework profiles found
+ * (framework.h), or one profile in full: the knobs it sets, its memory conventions, its
+ * defaults for unstated dims and what its planner supports. Collective like every command
+ * (every rank reads the files); rank 0 prints.
+ */
+#include "app-internal.h"
+
+#include <prism/strategy.h>
+
+static const char *dim_value(const PrismFramework *fw, int d, char *buf, size_t n)
+{
+    const int v = fw->def[d];
+    if (v == PRISM_FW_NONE)
+        return "plan";
+    if (v == PRISM_FW_MBS_LOCAL)
+        return "local";
+    if (d == PRISM_FW_RECOMPUTE)
+        return prism_recompute_name((PrismRecompute)v);
+    if (d == PRISM_FW_SCHEDULE)
+        return prism_schedule_name((PrismSchedule)v);
+    g_snprintf(buf, n, "%d", v);
+    return buf;
+}
+
+static void show_text(FILE *f, const PrismFramework *fw)
+{
+    fprintf(f, "framework %s: %s\n  file: %s\n  source: %s\n", fw->name, fw->title, fw->path,
+            fw->source ? fw->source : "-");
+    fprintf(f, "knobs set:");
+    int n = 0;
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        if (fw->knob_set[i])
+            fprintf(f, "%s %s=%g", n++ ? "," : "", prism_knob_info((PrismKnobId)i)->name,
+                    fw->knobs.v[i]);
+    fprintf(f, "%s\n", n ? "" : " none");
+    fprintf(f,
+            "memory: optimizer %s, grad_fp32 %g, context %g GB, counts %s, allocator "
+            "reserve %g\n",
+            prism_optimizer_name(fw->optimizer), fw->knobs.v[PRISM_KNOB_GRAD_FP32],
+            fw->knobs.v[PRISM_KNOB_RUNTIME_OVERHEAD] / 1e9, prism_mem_counts_name(fw->counts),
+            fw->allocator_reserve);
+    fprintf(f, "defaults (plan = no default: the planner picks it):");
+    char buf[32];
+    for (int d = 0; d < PRISM_FW_DIM_COUNT; d++)
+        fprintf(f, "%s %s=%s", d ? "," : "", prism_framework_dim_name((PrismFrameworkDim)d),
+                dim_value(fw, d, buf, sizeof buf));
+    fprintf(f, ", pp_microbatches=%s, dtype=%s\n", fw->pp_microbatches_stages ? "stages" : "plan",
+            fw->has_dtype ? prism_dtype_name(fw->dtype) : "-");
+    fprintf(f, "planning: only %s, uniform chunks %s\nmodel rows: %s, embeddings %s\n",
+            fw->only ? fw->only : "(everything)", fw->uniform_chunks ? "yes" : "no",
+            fw->llama ? "llama" : "gpt",
+            fw->tied_embeddings < 0 ? "(architecture default)"
+            : fw->tied_embeddings   ? "tied"
+                                    : "untied");
+}
+
+static void show_json(JsonBuilder *b, const PrismFramework *fw)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, fw->name);
+    json_builder_set_member_name(b, "title");
+    json_builder_add_string_value(b, fw->title);
+    json_builder_set_member_name(b, "path");
+    json_builder_add_string_value(b, fw->path);
+    json_builder_set_member_name(b, "knobs");
+    json_builder_begin_object(b);
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        if (fw->knob_set[i]) {
+            json_builder_set_member_name(b, prism_knob_info((PrismKnobId)i)->name);
+            json_builder_add_double_value(b, fw->knobs.v[i]);
+        }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "memory");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "optimizer");
+    json_builder_add_string_value(b, prism_optimizer_name(fw->optimizer));
+    json_builder_set_member_name(b, "counts");
+    json_builder_add_string_value(b, prism_mem_counts_name(fw->counts));
+    json_builder_set_member_name(b, "allocator_reserve");
+    json_builder_add_double_value(b, fw->allocator_reserve);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "defaults");
+    json_builder_begin_object(b);
+    char buf[32];
+    for (int d = 0; d < PRISM_FW_DIM_COUNT; d++) {
+        json_builder_set_member_name(b, prism_framework_dim_name((PrismFrameworkDim)d));
+        json_builder_add_string_value(b, dim_value(fw, d, buf, sizeof buf));
+    }
+    json_builder_set_member_name(b, "pp_microbatches");
+    json_builder_add_string_value(b, fw->pp_microbatches_stages ? "stages" : "plan");
+    json_builder_set_member_name(b, "dtype");
+    json_builder_add_string_value(b, fw->has_dtype ? prism_dtype_name(fw->dtype) : "");
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "only");
+    json_builder_add_string_value(b, fw->only ? fw->only : "");
+    json_builder_set_member_name(b, "architecture");
+    json_builder_add_string_value(b, fw->llama ? "llama" : "gpt");
+    json_builder_end_object(b);
+}
+
+gboolean prism_cmd_frameworks(PrismComm *comm, int argc, char **argv, GError **error)
+{
+    PrismCommonOptions o = {.flags = PRISM_OPT_JSON};
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("[NAME|FILE] - list framework profiles, or show one");
+    g_option_context_set_description(
+        ctx, "Profiles are key files NAME.ini searched in $PRISM_FRAMEWORKS_DIR, "
+             "<bindir>/frameworks,\n<bindir>/../share/prism/frameworks and the source tree's "
+             "cost/frameworks. Use one with\n--framework NAME|FILE (plan, sweep, explain, "
+             "validate).");
+    prism_app_add_common_options(ctx, &o);
+    gboolean ok = FALSE;
+    FILE *f = prism_app_out(comm);
+    if (!prism_app_parse(ctx, &argc, &argv, error))
+        goto out;
+    if (argc > 2) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "one framework at most, got '%s' and '%s'", argv[1], argv[2]);
+        goto out;
+    }
+    if (argc == 2) {
+        g_autoptr(PrismFramework) fw = prism_framework_resolve(argv[1], error);
+        if (fw == NULL)
+            goto out;
+        if (f != NULL && o.json) {
+            g_autoptr(JsonBuilder) b = json_builder_new();
+            show_json(b, fw);
+            prism_app_print_json(f, b);
+        } else if (f != NULL) {
+            show_text(f, fw);
+        }
+        ok = TRUE;
+        goto out;
+    }
+    g_auto(GStrv) names = prism_framework_names();
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_array(b);
+    for (char **n = names; *n != NULL; n++) {
+        g_autoptr(PrismFramework) fw = prism_framework_resolve(*n, error);
+        if (fw == NULL)
+            goto out;
+        if (o.json)
+            show_json(b, fw);
+        else if (f != NULL)
+            fprintf(f, "%-20s %s\n", fw->name, fw->title);
+    }
+    json_builder_end_array(b);
+    if (f != NULL && o.json)
+        prism_app_print_json(f, b);
+    if (f != NULL && !o.json && names[0] == NULL)
+        fprintf(f, "no framework profiles found (set PRISM_FRAMEWORKS_DIR)\n");
+    ok = TRUE;
+out:
+    prism_common_options_clear(&o);
+    return ok;
+}

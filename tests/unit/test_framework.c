@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_framework.c - framework profiles (framework.h): every shipped profile of
+ * cost/frameworks loads and sets what its file says (values checked by hand against the
+ * .ini text), its --only text is a valid space filter, applying it changes exactly the
+ * knobs it names, and bad profiles (unknown group or key, bad value, no title, missing
+ * file, unknown name) are refused with the file, group, key and value.
+ */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+#include <glib/gstdio.h>
+
+#include <prism/core.h>
+#include <prism/framework.h>
+#include <prism/space.h>
+#include <prism/strategy.h>
+
+#include "prism_test_util.h"
+
+static PrismFramework *load(const char *name)
+{
+    GError *error = NULL;
+    PrismFramework *fw = prism_framework_resolve(name, &error);
+    if (fw == NULL)
+        fprintf(stderr, "\n  %s: %s\n", name, error->message);
+    g_clear_error(&error);
+    return fw;
+}
+
+/* Each profile's file, read by hand: the knobs it sets and the defaults it gives. */
+static void test_shipped(void)
+{
+    g_auto(GStrv) names = prism_framework_names();
+    /* the five profiles of issue 9 item 6 (sources.ini is not a profile) */
+    CU_ASSERT_EQUAL(g_strv_length(names), 5);
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "megatron-lm-2021"));
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "pytorch-fsdp"));
+    CU_ASSERT_FALSE(g_strv_contains((const char *const *)names, "sources"));
+
+    g_autoptr(PrismFramework) a = load("megatron-lm-2021");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 0.0);
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_DROPOUT], 1.0);
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_TP_OVERLAP], 0.0);
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_DP_OVERLAP], 0.0);
+    CU_ASSERT_TRUE(a->knob_set[PRISM_KNOB_DP_OVERLAP] && a->knob_set[PRISM_KNOB_GRAD_FP32]);
+    CU_ASSERT_FALSE(a->knob_set[PRISM_KNOB_COMPUTE_EFFICIENCY]);
+    CU_ASSERT_EQUAL(a->counts, PRISM_MEM_ALLOCATED);
+    CU_ASSERT_EQUAL(a->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
+    CU_ASSERT_EQUAL(a->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_NONE);
+    CU_ASSERT_EQUAL(a->def[PRISM_FW_VPP], 1);
+    CU_ASSERT_EQUAL(a->def[PRISM_FW_ZERO], 0);
+    CU_ASSERT_EQUAL(a->def[PRISM_FW_SP], 0);
+    CU_ASSERT_EQUAL(a->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_1F1B);
+    CU_ASSERT_TRUE(a->has_dtype && a->dtype == PRISM_DTYPE_FP16);
+    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved,zero=0,sp=0,recompute=none,full");
+    CU_ASSERT_TRUE(a->uniform_chunks && !a->llama && a->tied_embeddings == 1);
+
+    g_autoptr(PrismFramework) b = load("megatron-lm-2022");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_STRING_EQUAL(b->only, "schedule=1f1b,interleaved,zero=0,1");
+    CU_ASSERT_EQUAL(b->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 0.0);
+
+    g_autoptr(PrismFramework) c = load("megatron-core");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_TP_OVERLAP], 0.5);
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_DP_OVERLAP], 0.9);
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 1.0);
+    CU_ASSERT_EQUAL(c->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
+    CU_ASSERT_EQUAL(c->def[PRISM_FW_RECOMPUTE], PRISM_FW_NONE);
+    CU_ASSERT_EQUAL(c->def[PRISM_FW_VPP], PRISM_FW_NONE);
+    CU_ASSERT_EQUAL(c->def[PRISM_FW_ZERO], 1); /* --overlap-param-gather needs it */
+    CU_ASSERT_EQUAL(c->def[PRISM_FW_SP], 1);   /* --tp-comm-overlap needs it */
+    CU_ASSERT_FALSE(c->has_dtype);
+
+    g_autoptr(PrismFramework) d = load("megatron-deepspeed");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(d->def[PRISM_FW_ZERO], 1);
+    CU_ASSERT_EQUAL(d->def[PRISM_FW_VPP], 1);
+    CU_ASSERT_TRUE(d->has_dtype && d->dtype == PRISM_DTYPE_BF16);
+    CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
+    CU_ASSERT_STRING_EQUAL(d->only, "schedule=1f1b,vpp=1,zero=0,1");
+
+    g_autoptr(PrismFramework) e = load("pytorch-fsdp");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_DROPOUT], 0.0);
+    CU_ASSERT_FALSE(e->knob_set[PRISM_KNOB_DP_OVERLAP]); /* no published hidden share */
+    CU_ASSERT_EQUAL(e->counts, PRISM_MEM_RESERVED);
+    CU_ASSERT_EQUAL(e->def[PRISM_FW_MICRO_BATCH], PRISM_FW_MBS_LOCAL);
+    CU_ASSERT_TRUE(e->pp_microbatches_stages);
+    CU_ASSERT_EQUAL(e->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_SELECTIVE);
+    CU_ASSERT_EQUAL(e->def[PRISM_FW_ZERO], 3);
+    CU_ASSERT_EQUAL(e->def[PRISM_FW_VPP], PRISM_FW_NONE);
+    CU_ASSERT_TRUE(e->llama && e->tied_embeddings == 0 && e->only == NULL);
+
+    /* every --only text is a valid filter */
+    PrismFramework *all[] = {a, b, c, d, e};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+        g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+        GError *error = NULL;
+        CU_ASSERT_TRUE(all[i]->only == NULL || prism_space_filter_only(f, all[i]->only, &error));
+        if (error)
+            fprintf(stderr, "\n  %s only: %s\n", all[i]->name, error->message);
+        g_clear_error(&error);
+    }
+    /* apply: the knobs it sets, nothing else; its optimizer */
+    PrismKnobs k, def;
+    prism_knobs_default(&k);
+    prism_knobs_default(&def);
+    PrismTraining t;
+    prism_training_default(&t);
+    t.optimizer = PRISM_OPTIMIZER_SGD;
+    prism_framework_apply(c, &k, &t);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_TP_OVERLAP], 0.5);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_COMPUTE_EFFICIENCY], def.v[PRISM_KNOB_COMPUTE_EFFICIENCY]);
+    CU_ASSERT_EQUAL(t.optimizer, PRISM_OPTIMIZER_ADAM);
+}
+
+static void expect_bad(const char *dir, const char *text, int code, const char *const *parts)
+{
+    g_autofree char *path = g_build_filename(dir, "bad.ini", NULL);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, text, -1, NULL));
+    GError *error = NULL;
+    PrismFramework *fw = prism_framework_load(path, &error);
+    CU_ASSERT_PTR_NULL(fw);
+    prism_framework_free(fw);
+    CU_ASSERT_TRUE_FATAL(error != NULL);
+    CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, code));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error->message, path));
+    for (const char *const *p = parts; *p; p++) {
+        if (strstr(error->message, *p) == NULL)
+            fprintf(stderr, "\n  '%s' lacks '%s'\n", error->message, *p);
+        CU_ASSERT_PTR_NOT_NULL(strstr(error->message, *p));
+    }
+    g_error_free(error);
+    g_unlink(path);
+}
+
+static void test_refused(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("prism-fw-XXXXXX", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    const char *head = "[profile]\ntitle = t\n";
+    g_autofree char *k1 = g_strconcat(head, "[knobs]\ntp_overlapp = 0.5\n", NULL);
+    expect_bad(dir, k1, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+               (const char *const[]){"[knobs]", "tp_overlapp", "0.5", "tp_overlap", NULL});
+    g_autofree char *k2 = g_strconcat(head, "[knobs]\ntp_overlap = 2\n", NULL);
+    expect_bad(dir, k2, PRISM_INPUT_ERROR_VALUE, (const char *const[]){"tp_overlap", "'2'", NULL});
+    g_autofree char *g = g_strconcat(head, "[defaultz]\nvpp = 1\n", NULL);
+    expect_bad(dir, g, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+               (const char *const[]){"[defaultz]", "allowed", NULL});
+    g_autofree char *d1 = g_strconcat(head, "[defaults]\nrecompute = sometimes\n", NULL);
+    expect_bad(dir, d1, PRISM_INPUT_ERROR_VALUE,
+               (const char *const[]){"[defaults] recompute", "'sometimes'", "selective", NULL});
+    g_autofree char *d2 = g_strconcat(head, "[defaults]\nzero_stage = 4\n", NULL);
+    expect_bad(dir, d2, PRISM_INPUT_ERROR_VALUE, (const char *const[]){"zero_stage", "'4'", NULL});
+    g_autofree char *d3 = g_strconcat(head, "[defaults]\nmicro_bach = 2\n", NULL);
+    expect_bad(dir, d3, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+               (const char *const[]){"micro_bach", "micro_batch", NULL});
+    g_autofree char *m1 = g_strconcat(head, "[memory]\ncounts = smi\n", NULL);
+    expect_bad(dir, m1, PRISM_INPUT_ERROR_VALUE,
+               (const char *const[]){"[memory] counts", "'smi'", "reserved", NULL});
+    g_autofree char *m2 = g_strconcat(head, "[memory]\nallocator_reserve = nan\n", NULL);
+    expect_bad(dir, m2, PRISM_INPUT_ERROR_VALUE, (const char *const[]){"allocator_reserve", NULL});
+    expect_bad(dir, "[knobs]\ndropout = 1\n", PRISM_INPUT_ERROR_MISSING,
+               (const char *const[]){"title", NULL});
+    expect_bad(dir, "[profile]\ntitle = a\ntitle = b\n", PRISM_INPUT_ERROR_PARSE,
+               (const char *const[]){"title", NULL});
+    /* a missing file, an unknown name */
+    GError *error = NULL;
+    CU_ASSERT_PTR_NULL(prism_framework_load("/nonexistent/x.ini", &error));
+    CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE));
+    g_clear_error(&error);
+    CU_ASSERT_PTR_NULL(prism_framework_resolve("megatron-lm-2099", &error));
+    CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME));
+    CU_ASSERT_TRUE(error && strstr(error->message, "megatron-core") != NULL);
+    g_clear_error(&error);
+    g_rmdir(dir);
+}
+
+static CU_TestInfo framework_tests[] = {
+    {"shipped profiles load with their values", test_shipped},
+    {"bad profiles are refused", test_refused},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"framework", NULL, NULL, NULL, NULL, framework_tests},
+    CU_SUITE_INFO_NULL,
+};
