@@ -61,7 +61,7 @@ check "the link's target is untouched" test "$t_before" == "$(node_state target.
 echo "plain" >plain.h5
 expect_bad "a regular file without --force" -- sweep "${small[@]}" -o plain.h5 -- \
     "plain.h5 exists" "--force"
-expect_ok "--force replaces a plain file" "26092 rows" -- sweep "${small[@]}" -o plain.h5 --force
+expect_ok "--force replaces a plain file" "27282 rows" -- sweep "${small[@]}" -o plain.h5 --force
 check "--force replaces a landscape" "$PRISM_BINARY" sweep "${small[@]}" -o plain.h5 --force
 check "the lock file is removed after a complete run" test ! -e plain.h5.partial.lock
 
@@ -116,7 +116,7 @@ grep -qF "taking over the lock of a run that is gone (pid 999999 on host gone-ho
 check "stale lock: datasets equal the reference" h5diff --exclude-attribute / ref.h5 stale.h5
 
 # 4. The disk pre-check.
-expect_ok "sweep --count" "26092 rows; spill 5.6.MB \\(214 B/row.*file ~.*free in" -- \
+expect_ok "sweep --count" "27282 rows; spill 5.8.MB \\(214 B/row.*file ~.*free in" -- \
     sweep "${small[@]}" -o counted.h5 --count
 check "--count writes nothing" test -z "$(ls -d counted.h5* 2>/dev/null)"
 mkdir -p mnt

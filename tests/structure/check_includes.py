@@ -61,10 +61,14 @@ HEADER_LAYER = {
     "cost.h": ("cost", "cost"),
     "knobs.h": ("cost", "cost"),
     "opcost.h": ("cost", "cost"),
+    "cost_json.h": ("cost", "cost"),
+    "framework.h": ("cost", "cost"),
     "space.h": ("search", "search"),
     "front.h": ("search", "search"),
     "search.h": ("search", "search"),
     "sink.h": ("search", "search"),
+    "diagnose.h": ("search", "search"),
+    "validate.h": ("search", "search"),
     "dc.h": ("search", "dc"),
     "smsg.h": ("search", "dc"),
     "refine.h": ("search", "dc"),
@@ -73,10 +77,7 @@ HEADER_LAYER = {
 
 # Call circles that another change removes; reported as notes, not failures. Take an entry
 # out when that change lands (the check says so when the circle is gone).
-KNOWN_CALL_CIRCLES = [
-    # issue 12 item 5: the HDF5 writer's two halves call each other (io re-rooming).
-    {"io/io_finish.c", "io/io_landscape.c"},
-]
+KNOWN_CALL_CIRCLES = []
 
 SCAN_DIRS = ["src", "cost", "search", "io", "include/prism"]
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
