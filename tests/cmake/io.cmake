@@ -10,3 +10,6 @@ prism_add_cli_test(cli_sweep SCRIPT tests/cli/sweep.sh LABELS io TIMEOUT 240)
 prism_add_cli_test(cli_sweep_resume SCRIPT tests/cli/sweep_resume.sh LABELS "io;mpi" TIMEOUT 240)
 prism_add_cli_test(cli_sweep_nospace SCRIPT tests/cli/sweep_nospace.sh LABELS "io;mpi" TIMEOUT 180)
 prism_add_cli_test(cli_sweep_scripts SCRIPT tests/cli/sweep_scripts.sh LABELS io TIMEOUT 240)
+# scripts/slurm_sweep.sbatch under a private one-node Slurm (skipped without root or the
+# packages of `scripts/setup.sh --tests`; required under CI=true).
+prism_add_cli_test(cli_slurm SCRIPT tests/cli/slurm.sh LABELS "io;mpi;slurm" TIMEOUT 180)
