@@ -41,6 +41,7 @@ done
 (($(id -u) == 0)) || skip "not root (slurmd must run as root to start jobs)"
 
 # ---- the private cluster ------------------------------------------------------------------
+deadline=$((SECONDS + 150)) # every wait below ends by then; ctest's TIMEOUT is 240
 # Socket paths must stay below 108 bytes: the folder is under the short per-test TMPDIR.
 sl=$(mktemp -d "${TMPDIR:-/tmp}/slurm.XXXXXX") || setup_failed "cannot create a temporary folder"
 chmod 755 "$sl" # munged wants its socket folder searchable by everyone
@@ -150,18 +151,21 @@ export SLURM_CONF=$sl/slurm.conf
 munged -F --key-file="$sl/munge.key" --socket="$sl/munge.sock" --pid-file="$sl/munged.pid" \
     --log-file="$sl/munged.log" --seed-file="$sl/munged.seed" >"$sl/munged.out" 2>&1 &
 daemons+=($!)
-# until POLLS COMMAND...: run COMMAND every 0.1 s until it succeeds (at most POLLS times).
+# until_ok SECONDS COMMAND...: run COMMAND every 0.05 s until it succeeds, for at most
+# SECONDS and never past the test's deadline (so that the test fails by itself, and its trap
+# stops the cluster, well before ctest's TIMEOUT would kill it).
 until_ok() {
-    local n=$1 i
+    local end=$((SECONDS + $1))
     shift
-    for ((i = 0; i < n; i++)); do
+    ((end > deadline)) && end=$deadline
+    while ((SECONDS < end)); do
         "$@" >/dev/null 2>&1 && return 0
-        sleep 0.1
+        sleep 0.05
     done
-    return 1
+    "$@" >/dev/null 2>&1
 }
 munge_up() { munge -S "$sl/munge.sock" -n </dev/null | unmunge -S "$sl/munge.sock"; }
-if ! until_ok 100 munge_up; then
+if ! until_ok 10 munge_up; then
     tail -n 3 "$sl/munged.out" >&2
     setup_failed "munged did not start"
 fi
@@ -170,7 +174,7 @@ daemons+=($!)
 slurmd -D -f "$sl/slurm.conf" -N "$node" >"$sl/slurmd.out" 2>&1 &
 daemons+=($!)
 node_idle() { [[ $(sinfo -h -n "$node" -o %T 2>/dev/null) == idle ]]; }
-if ! until_ok 300 node_idle; then
+if ! until_ok 30 node_idle; then
     tail -n 5 "$sl/slurmctld.out" "$sl/slurmd.out" >&2
     setup_failed "slurmctld/slurmd did not bring node $node up within 30 s"
 fi
@@ -200,17 +204,9 @@ submit() {
     fi
 }
 
-# wait_spilled FOLDER BYTES: until FOLDER holds BYTES while $job runs (30 s at most).
-wait_spilled() {
-    local i
-    for ((i = 0; i < 600; i++)); do
-        if [[ $(job_field "$job" JobState) == RUNNING && -d $1 ]] &&
-            (($(du -sb "$1" | cut -f1) >= $2)); then
-            return 0
-        fi
-        sleep 0.05
-    done
-    return 1
+# spilled FOLDER BYTES: $job runs and FOLDER holds BYTES.
+spilled() {
+    [[ $(job_field "$job" JobState) == RUNNING && -d $1 ]] && (($(du -sb "$1" | cut -f1) >= $2))
 }
 
 # interrupt FOLDER BYTES SCANCEL_ARGS...: once $job runs and FOLDER holds BYTES (mid-sweep),
@@ -219,64 +215,55 @@ interrupt() {
     local folder=$1 bytes=$2
     shift 2
     cli_checks=$((cli_checks + 1))
-    if wait_spilled "$folder" "$bytes"; then
+    if until_ok 30 spilled "$folder" "$bytes"; then
         scancel "$@"
     else
         cli_fail "job $job did not run, or finished before 'scancel $*'"
     fi
 }
 
-# wait_state STATE...: until $job is in one of the STATEs (60 s at most); sets $state.
-wait_state() {
-    local i s
-    for ((i = 0; i < 600; i++)); do
-        state=$(job_field "$job" JobState)
-        for s in "$@"; do
-            [[ $state == "$s" ]] && return 0
-        done
-        sleep 0.1
-    done
-    return 1
+# settled: $job has ended, or waits in the queue after a requeue (Reason=BeginTime); sets
+# $state and $restarts.
+settled() {
+    local rec
+    rec=$(scontrol -o show job "$job" 2>/dev/null | tr ' ' '\n')
+    state=$(sed -n 's/^JobState=//p' <<<"$rec") restarts=$(sed -n 's/^Restarts=//p' <<<"$rec")
+    case $state in
+    COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | BOOT_FAIL) ;;
+    PENDING) grep -qx 'Reason=BeginTime' <<<"$rec" ;;
+    *) return 1 ;;
+    esac
 }
+
+# steps_gone: no step daemon of $job is left (their sockets leave the spool folder).
+steps_gone() { ! compgen -G "$sl/spool/*_$job.*"; }
 
 # requeued RESTARTS: $job is back in the queue for the RESTARTS-th time. Slurm holds a
 # requeued job for about two minutes (its BeginTime); once the previous run's step daemons
-# have gone (their sockets leave the spool folder), start it now instead.
+# have gone, start it now instead (a new step started earlier can find the old one's PMIx
+# socket still bound, and srun then exits 0 without running anything).
 requeued() {
     cli_checks=$((cli_checks + 1))
-    if ! wait_state PENDING || [[ $(job_field "$job" Restarts) != "$1" ]]; then
-        cli_fail "job $job was not requeued (state $state, restarts $(job_field "$job" Restarts))"
+    until_ok 60 settled
+    if [[ $state != PENDING || $restarts != "$1" ]]; then
+        cli_fail "job $job was not requeued: state $state, restarts $restarts (wanted $1)"
         tail -n 8 "job-$job.log" >&2
         return 1
     fi
-    local i
-    for ((i = 0; i < 300; i++)); do
-        compgen -G "$sl/spool/*_$job.*" >/dev/null || break
-        sleep 0.1
-    done
+    until_ok 30 steps_gone
     scontrol update JobId="$job" StartTime=now
 }
 
-# completed DESCRIPTION: $job ends COMPLETED with exit code 0:0.
-completed() {
-    cli_checks=$((cli_checks + 1))
-    if ! wait_state COMPLETED FAILED CANCELLED TIMEOUT NODE_FAIL OUT_OF_MEMORY ||
-        [[ $state != COMPLETED || $(job_field "$job" ExitCode) != 0:0 ]]; then
-        cli_fail "$1: job $job ended $state, exit code $(job_field "$job" ExitCode)"
-        tail -n 12 "job-$job.log" >&2
-    fi
-}
-
-# ended STATE DESCRIPTION [EXIT_CODE]: $job ends in STATE (with EXIT_CODE) and was never
-# requeued.
+# ended STATE RESTARTS DESCRIPTION [EXIT_CODE]: $job ends in STATE after RESTARTS requeues
+# (with EXIT_CODE).
 ended() {
     cli_checks=$((cli_checks + 1))
-    wait_state COMPLETED FAILED CANCELLED TIMEOUT NODE_FAIL OUT_OF_MEMORY
-    local code restarts
-    code=$(job_field "$job" ExitCode) restarts=$(job_field "$job" Restarts)
-    if [[ $state != "$1" || $restarts != 0 || -n ${3:-} && $code != "$3" ]]; then
-        cli_fail "$2: job $job ended $state, exit code $code, restarts $restarts;" \
-            "wanted $1${3:+, $3}, no restart"
+    until_ok 60 settled
+    local code
+    code=$(job_field "$job" ExitCode)
+    if [[ $state != "$1" || $restarts != "$2" || -n ${4:-} && $code != "$4" ]]; then
+        cli_fail "$3: job $job is $state, exit code $code, restarts $restarts;" \
+            "wanted $1${4:+, $4}, restarts $2"
         tail -n 8 "job-$job.log" >&2
     fi
 }
@@ -323,7 +310,7 @@ if requeued 1; then
         requeued 3
     fi
 fi
-completed "requeued three times, then finished"
+ended COMPLETED 3 "requeued three times, then finished" 0:0
 # The script's own account of each run, in order (in run 3 srun's SIGKILL and prism's clean
 # stop race: 137 or 130).
 story="run 1 on;SIGTERM received;interrupted \(status 130, job RUNNING"
@@ -342,17 +329,17 @@ check "no partial left" test ! -e term.h5.partial -a ! -e term.h5.partial.spill
 # cancel (SIGTERM first, SIGKILL after KillWait), which case 2b covers.
 submit 2 kill.h5
 interrupt kill.h5.partial.spill 1500000 --signal=KILL "$job.0"
-ended FAILED "SIGKILL of the ranks"
+ended FAILED 0 "SIGKILL of the ranks"
 log_has "SIGKILL: the log says it is not requeued" "failed with status 137: NOT requeued"
 check "SIGKILL: partial kept" test -d kill.h5.partial.spill
 # 2b. A user's `scancel` of the resubmitted job (1 rank) mid-sweep: stays cancelled.
 submit 1 kill.h5
 interrupt kill.h5.partial.spill 6000000 "$job"
-ended CANCELLED "scancel"
+ended CANCELLED 0 "scancel"
 log_has "scancel: the log says it is not requeued" "job is ending .*NOT requeued"
 # 2c. Resubmitted once more: resumes and finishes.
 submit 1 kill.h5
-completed "resubmitted after SIGKILL and scancel, 1 rank"
+ended COMPLETED 0 "resubmitted after SIGKILL and scancel, 1 rank" 0:0
 log_has "resubmitted run: 1 rank" "run 1 on 1 node\(s\), 1 ranks"
 check "resumed with 1 rank equals the uninterrupted one" h5diff --exclude-attribute / ref.h5 \
     kill.h5
@@ -360,7 +347,7 @@ check "three sessions recorded" grep -q '"sessions" : 3' <("$PRISM_BINARY" info 
 
 # ---- 3. bad input: exit 2, not requeued, the log says why ---------------------------------
 submit 2 bad.h5 "$PRISM_TEST_DATA/grids/bad-gbs.ini"
-ended FAILED "bad grid" 2:0
+ended FAILED 0 "bad grid" 2:0
 log_has "bad grid: prism's message names the file and the value" \
     "^prism: error: .*bad-gbs\.ini.*-8"
 log_has "bad grid: the log says it is not requeued" "bad input .*exit 2, NOT requeued"

@@ -12,4 +12,4 @@ prism_add_cli_test(cli_sweep_nospace SCRIPT tests/cli/sweep_nospace.sh LABELS "i
 prism_add_cli_test(cli_sweep_scripts SCRIPT tests/cli/sweep_scripts.sh LABELS io TIMEOUT 240)
 # scripts/slurm_sweep.sbatch under a private one-node Slurm (skipped without root or the
 # packages of `scripts/setup.sh --tests`; required under CI=true).
-prism_add_cli_test(cli_slurm SCRIPT tests/cli/slurm.sh LABELS "io;mpi;slurm" TIMEOUT 180)
+prism_add_cli_test(cli_slurm SCRIPT tests/cli/slurm.sh LABELS "io;mpi;slurm" TIMEOUT 240)
