@@ -111,6 +111,10 @@ mkdir -p "$sl/state" "$sl/spool" "$sl/tmp" "$sl/pmix"
 cat >"$sl/slurm.conf" <<EOF
 # A one-node cluster for tests/cli/slurm.sh; everything lives in $sl.
 ClusterName=prismtest
+# Job ids unique among the clusters running at once (the port is ours while slurmctld lives):
+# Open MPI names its shared-memory segments after the PMIx namespace, slurm.pmix.JOB.STEP,
+# and two clusters both at job 1 had their ranks attach each other's segments (segfaults).
+FirstJobId=$((ctld_port * 1000 + 1))
 SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
@@ -189,15 +193,13 @@ job_field() {
     scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-# submit NTASKS OUTPUT.h5 [GRID]: sbatch the script on this node with NTASKS ranks, the
-# spill slowed down; sets $job. Leak checks are off in the ranks (sanitizer builds), as for
-# mpirun above 2 ranks: PMIx's direct launch is not in tests/support/lsan.supp.
+# submit NTASKS OUTPUT.h5 [GRID]: sbatch the script on this node with NTASKS ranks (at most
+# 2, so LeakSanitizer stays on in sanitizer builds, as for mpirun), the spill slowed down;
+# sets $job.
 submit() {
-    local asan=${ASAN_OPTIONS-}
-    job=$(ASAN_OPTIONS=${asan//detect_leaks=1/detect_leaks=0} PRISM="$PRISM_BINARY" \
-        PRISM_IO_TEST_DELAY_MS=$delay_ms sbatch --parsable --nodes=1 --ntasks-per-node="$1" \
-        --time=30 --output="$PWD/job-%j.log" "$sbatch_script" "${3:-grid.ini}" "$2" \
-        "${sweep_opts[@]}" 2>sbatch-stderr.txt)
+    job=$(PRISM="$PRISM_BINARY" PRISM_IO_TEST_DELAY_MS=$delay_ms sbatch --parsable --nodes=1 \
+        --ntasks-per-node="$1" --time=30 --output="$PWD/job-%j.log" "$sbatch_script" \
+        "${3:-grid.ini}" "$2" "${sweep_opts[@]}" 2>sbatch-stderr.txt)
     if [[ ! $job =~ ^[0-9]+$ ]]; then
         cli_fail "sbatch failed: $(cat sbatch-stderr.txt)"
         exit 1
