@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # slurm.sh - scripts/slurm_sweep.sbatch under a real Slurm: a private one-node cluster
 # (Debian's slurmctld + slurmd + munged, everything in a temporary folder), then
-#  1. the wall-time warning, twice in one job: `scancel --signal=TERM` (what the script's
-#     --signal=TERM@N does: SIGTERM to the ranks) mid-sweep, then `scancel --signal=TERM
-#     --full` (what the time limit itself does: SIGTERM to the script, srun and the ranks)
-#     mid-sweep of the requeued run. The job must requeue itself both times, resume and
-#     finish with datasets identical to an uninterrupted `mpirun` run (h5diff);
-#  2. `scancel --signal=KILL` mid-sweep: the job fails and is NOT requeued; resubmitted with
-#     1 rank instead of 2 it resumes to the same datasets;
+#  1. three wall-time SIGTERMs in one job, each mid-sweep: to the batch script (what the
+#     script's --signal=B:TERM@300 does), to the ranks (--signal=TERM@N without B:), to
+#     both (the time limit itself). Each time the job must requeue itself and resume; the
+#     fourth run finishes with datasets identical to an uninterrupted `mpirun` run (h5diff);
+#  2. a SIGKILL of the ranks, then a user's `scancel` of the resubmitted job: neither is
+#     requeued; a third submission (1 rank instead of 2) resumes to the same datasets;
 #  3. a bad grid file: exit 2, NOT requeued, and the log says why.
 # PRISM_IO_TEST_DELAY_MS slows each spill record down so the signals land mid-sweep.
 #
@@ -206,18 +205,23 @@ submit() {
     fi
 }
 
-# spilled FOLDER BYTES: $job runs and FOLDER holds BYTES.
+# spilled FOLDER SESSIONS BYTES: $job runs, FOLDER holds spill files of SESSIONS sessions
+# (sNNNN-rNNNNN.spill) and the newest session's files hold BYTES: this run is mid-sweep.
 spilled() {
-    [[ $(job_field "$job" JobState) == RUNNING && -d $1 ]] && (($(du -sb "$1" | cut -f1) >= $2))
+    [[ $(job_field "$job" JobState) == RUNNING && -d $1 ]] || return 1
+    local sessions
+    mapfile -t sessions < <(find "$1" -name 's*-r*.spill' -printf '%f\n' | cut -c1-5 | sort -u)
+    ((${#sessions[@]} == $2)) &&
+        (($(du -cb "$1/${sessions[-1]}"-r*.spill | tail -n 1 | cut -f1) >= $3))
 }
 
-# interrupt FOLDER BYTES SCANCEL_ARGS...: once $job runs and FOLDER holds BYTES (mid-sweep),
-# `scancel SCANCEL_ARGS...`.
+# interrupt FOLDER SESSIONS BYTES SCANCEL_ARGS...: once run SESSIONS of $job has spilled
+# BYTES into FOLDER (mid-sweep), `scancel SCANCEL_ARGS...`.
 interrupt() {
-    local folder=$1 bytes=$2
-    shift 2
+    local folder=$1 run=$2 bytes=$3
+    shift 3
     cli_checks=$((cli_checks + 1))
-    if until_ok 30 spilled "$folder" "$bytes"; then
+    if until_ok 30 spilled "$folder" "$run" "$bytes"; then
         scancel "$@"
     else
         cli_fail "job $job did not run, or finished before 'scancel $*'"
@@ -277,9 +281,9 @@ log_has() {
 
 # log_story REGEX: the script's events in $job's log, joined with ';', match REGEX whole.
 log_story() {
-    local story
-    story=$(grep -oE 'run [0-9]+ on|SIGTERM received|interrupted \(status [0-9]+, job [A-Z]+|sweep complete' \
-        "job-$job.log" | paste -sd ';')
+    local story events
+    events='run [0-9]+ on|SIGTERM received|interrupted \(status [0-9]+, job [A-Z]+'
+    story=$(grep -oE "$events|sweep complete" "job-$job.log" | paste -sd ';')
     echo "the log says: $story"
     [[ $story =~ ^$1$ ]]
 }
@@ -302,13 +306,14 @@ cli_run_mpi 2 sweep --grid grid.ini -o ref.h5 --no-progress "${sweep_opts[@]}"
 #  run 3: `scancel --signal=TERM --full`: SIGTERM to the shell, srun and the ranks at once -
 #         what the time limit itself sends (srun then SIGKILLs its tasks: exit 137);
 #  run 4: finishes.
-# 73,784 rows in records of 1,000 rows: the spill folder grows to about 15.8 MB.
+# 73,784 rows in records of 1,000 rows: the spill folder grows to about 15.8 MB; each run
+# is interrupted once it has spilled 1 MB of its own.
 submit 2 term.h5
-interrupt term.h5.partial.spill 1500000 --batch --signal=TERM "$job"
+interrupt term.h5.partial.spill 1 1000000 --batch --signal=TERM "$job"
 if requeued 1; then
-    interrupt term.h5.partial.spill 5000000 --signal=TERM "$job"
+    interrupt term.h5.partial.spill 2 1000000 --signal=TERM "$job"
     if requeued 2; then
-        interrupt term.h5.partial.spill 9000000 --signal=TERM --full "$job"
+        interrupt term.h5.partial.spill 3 1000000 --signal=TERM --full "$job"
         requeued 3
     fi
 fi
@@ -330,13 +335,13 @@ check "no partial left" test ! -e term.h5.partial -a ! -e term.h5.partial.spill
 # KillWait expiry would); `scancel --signal=KILL JOBID` without the step would be a plain
 # cancel (SIGTERM first, SIGKILL after KillWait), which case 2b covers.
 submit 2 kill.h5
-interrupt kill.h5.partial.spill 1500000 --signal=KILL "$job.0"
+interrupt kill.h5.partial.spill 1 1000000 --signal=KILL "$job.0"
 ended FAILED 0 "SIGKILL of the ranks"
 log_has "SIGKILL: the log says it is not requeued" "failed with status 137: NOT requeued"
 check "SIGKILL: partial kept" test -d kill.h5.partial.spill
 # 2b. A user's `scancel` of the resubmitted job (1 rank) mid-sweep: stays cancelled.
 submit 1 kill.h5
-interrupt kill.h5.partial.spill 6000000 "$job"
+interrupt kill.h5.partial.spill 2 1000000 "$job"
 ended CANCELLED 0 "scancel"
 log_has "scancel: the log says it is not requeued" "job is ending .*NOT requeued"
 # 2c. Resubmitted once more: resumes and finishes.
