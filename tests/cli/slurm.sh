@@ -92,6 +92,7 @@ cleanup() {
         echo "the daemons' logs are in $PWD/slurm-logs" >&2
     fi
     rm -rf -- "$sl"
+    echo "[${SECONDS}s] cluster stopped, folder removed"
     exit "$rc"
 }
 trap cleanup EXIT
@@ -181,7 +182,7 @@ if ! until_ok 30 node_idle; then
     tail -n 5 "$sl/slurmctld.out" "$sl/slurmd.out" >&2
     setup_failed "slurmctld/slurmd did not bring node $node up within 30 s"
 fi
-echo "Slurm $(sinfo -V | cut -d' ' -f2) up in $sl: $node_hw"
+echo "[${SECONDS}s] Slurm $(sinfo -V | cut -d' ' -f2) up in $sl: $node_hw"
 
 # ---- helpers ------------------------------------------------------------------------------
 # The grid: one model at 8 and 16 devices = 73,784 rows (26,092 + 47,692).
@@ -297,6 +298,7 @@ no_sanitizer_report() {
 cli_checks=$((cli_checks + 1))
 cli_run_mpi 2 sweep --grid grid.ini -o ref.h5 --no-progress "${sweep_opts[@]}"
 ((rc == 0)) || cli_fail "reference sweep exited $rc: $(head -3 "$err")"
+echo "[${SECONDS}s] reference written"
 
 # ---- 1. three wall-time warnings in one job, each mid-sweep; requeued and resumed each time
 #  run 1: `scancel -b --signal=TERM`: SIGTERM to the batch shell only - what the script's
@@ -329,6 +331,7 @@ check "requeued and resumed run equals the uninterrupted one" \
     h5diff --exclude-attribute / ref.h5 term.h5
 check "four sessions recorded" grep -q '"sessions" : 4' <("$PRISM_BINARY" info term.h5 --json)
 check "no partial left" test ! -e term.h5.partial -a ! -e term.h5.partial.spill
+echo "[${SECONDS}s] case 1 done (job $job)"
 
 # ---- 2. SIGKILL, then scancel: neither requeued; resubmitted with 1 rank, resumes --------
 # `scancel --signal=KILL JOBID.0` is a SIGKILL of every rank at once (as the OOM killer or a
@@ -351,6 +354,7 @@ log_has "resubmitted run: 1 rank" "run 1 on 1 node\(s\), 1 ranks"
 check "resumed with 1 rank equals the uninterrupted one" h5diff --exclude-attribute / ref.h5 \
     kill.h5
 check "three sessions recorded" grep -q '"sessions" : 3' <("$PRISM_BINARY" info kill.h5 --json)
+echo "[${SECONDS}s] case 2 done"
 
 # ---- 3. bad input: exit 2, not requeued, the log says why ---------------------------------
 submit 2 bad.h5 "$PRISM_TEST_DATA/grids/bad-gbs.ini"
