@@ -4,7 +4,8 @@
 #   setup.sh           what building, running and plotting need
 #   setup.sh --tests   also what only the test suite needs (scripts/test.sh passes it): a
 #                      Slurm controller, node daemon, client and munge, which tests/cli/slurm.sh
-#                      starts on a private configuration (nothing is enabled or started here)
+#                      starts itself on a private configuration. (On a host with systemd,
+#                      Debian's packages also enable their own services; the test uses none.)
 set -euo pipefail
 
 packages=(cmake gcc make pkg-config git openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
