@@ -143,7 +143,7 @@ MinJobAge=600
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
-$node_hw State=UNKNOWN
+$node_hw NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 sed -i 's/ UpTime=[^ ]*//' "$sl/slurm.conf"
