@@ -7,7 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=${PRISM_JOBS:-$(nproc)}
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup.sh" --tests   # --tests: also Slurm + munge for tests/cli/slurm.sh
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 

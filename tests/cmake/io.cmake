@@ -16,3 +16,7 @@ add_test(NAME io_h5_try_scan
 set_tests_properties(io_h5_try_scan PROPERTIES LABELS io TIMEOUT 30)
 prism_add_cli_test(cli_sweep_safety SCRIPT tests/cli/sweep_safety.sh LABELS io TIMEOUT 90)
 prism_add_cli_test(cli_sweep_integrity SCRIPT tests/cli/sweep_integrity.sh LABELS io TIMEOUT 90)
+
+# scripts/slurm_sweep.sbatch under a private one-node Slurm (skipped without root or the
+# packages of `scripts/setup.sh --tests`; required under CI=true).
+prism_add_cli_test(cli_slurm SCRIPT tests/cli/slurm.sh LABELS "io;mpi;slurm" TIMEOUT 240)
