@@ -7,7 +7,7 @@ expect_ok "H100-SXM row" '^H100-SXM +80 +3350 +8 +67 +989\.4 +989\.4 +1978\.9' -
 expect_ok "all seven presets" '^Ascend-910B ' -- clusters
 expect_ok "three-level file" 'rack\(32\) 100 GB/s 5 us, infiniband\(all\) 25\.5 GB/s' -- clusters "$PRISM_TEST_DATA/clusters/three-level.ini"
 expect_ok "case-insensitive" '^B200 ' -- clusters b200
-expect_json "JSON list" 'len(d) == 7 and d[0]["name"] == "A100-40GB" and d[2]["peak_flops"]["fp8"] == 1978.9e12' -- clusters --json
+expect_json "JSON list" 'len(d) == 10 and d[0]["name"] == "A100-40GB" and d[2]["peak_flops"]["fp8"] == 1978.9e12 and d[2]["sm_count"] == 132' -- clusters --json
 expect_json "JSON one" 'd["levels"][0]["bandwidth_GBps"] == 450 and d["memory_gib"] == 80 and d["memory_bandwidth_GBps"] == 3350' -- clusters --json H100-SXM
 expect_ok "--help documents the key file" 'bandwidth_GBps = 450' -- clusters --help
 expect_ok "--help documents the memory bandwidth" 'memory_bandwidth_GBps = 3350' -- clusters --help
