@@ -42,11 +42,12 @@ typedef struct KnobView {
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
  * N = n_tp/t + n_kv*kv + n_rep, depth K = k_tp/t + k_rep; @p low: runs in the linear-layer
  * dtype (FP8 recipes) rather than BF16. */
-static void add_gemm(PrismKKind *k, double n_tp, double n_kv, double n_rep, double k_tp,
-                     double k_rep, double low)
+static void add_gemm(PrismKKind *k, const char *name, double n_tp, double n_kv, double n_rep,
+                     double k_tp, double k_rep, double low)
 {
     g_assert(k->n_gemm < PRISM_K_GEMMS);
-    k->gemm[k->n_gemm++] = (PrismKGemm){.n_tp = n_tp,
+    k->gemm[k->n_gemm++] = (PrismKGemm){.name = name,
+                                        .n_tp = n_tp,
                                         .n_kv = n_kv,
                                         .n_rep = n_rep,
                                         .k_tp = k_tp,
@@ -87,14 +88,14 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         /* GEMMs: q down (replicated) and up (column-parallel), kv down (replicated) and up
          * (column-parallel), output (row-parallel) */
         if (rq > 0) {
-            add_gemm(k, 0, 0, rq, 0, h, 1);
-            add_gemm(k, a * (dn + dr), 0, 0, 0, rq, 1);
+            add_gemm(k, "q_down", 0, 0, rq, 0, h, 1);
+            add_gemm(k, "q_up", a * (dn + dr), 0, 0, 0, rq, 1);
         } else {
-            add_gemm(k, a * (dn + dr), 0, 0, 0, h, 1);
+            add_gemm(k, "q", a * (dn + dr), 0, 0, 0, h, 1);
         }
-        add_gemm(k, 0, 0, rkv + dr, 0, h, 1);
-        add_gemm(k, a * (dn + dv), 0, 0, 0, rkv, 1);
-        add_gemm(k, 0, 0, h, a * dv, 0, 1);
+        add_gemm(k, "kv_down", 0, 0, rkv + dr, 0, h, 1);
+        add_gemm(k, "kv_up", a * (dn + dv), 0, 0, 0, rkv, 1);
+        add_gemm(k, "attn_out", 0, 0, h, a * dv, 0, 1);
         /* stored: compressed q/kv (and their normed copies) replicated; q, k, v and the
          * attention output sharded by heads */
         k->a_rep += bp * ((rq > 0 ? 2.0 * rq : 0.0) + (rkv + dr) + rkv);
@@ -113,8 +114,8 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         k->f_tp += 2.0 * (q + o);
         k->f_kv += 2.0 * kvw;
         /* GEMMs: fused QKV (column-parallel; K/V heads by the kv rule), output (row) */
-        add_gemm(k, a * d, 2.0 * g * d, 0, 0, h, 1);
-        add_gemm(k, 0, 0, h, a * d, 0, 1);
+        add_gemm(k, "qkv", a * d, 2.0 * g * d, 0, 0, h, 1);
+        add_gemm(k, "attn_out", 0, 0, h, a * d, 0, 1);
         k->a_tp += bp * 2.0 * a * d; /* Q and the attention output */
         k->a_kv += bp * 2.0 * g * d; /* K and V */
         core = 4.0 * a * d * s;      /* QK^T and AV over the full sequence */
@@ -136,8 +137,8 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
         k->p_tp += mats * h * f + (mp->bias ? bias_tp * f : 0.0);
         k->p_rep += mp->bias ? h : 0.0;
         k->f_tp += 2.0 * mats * h * f;
-        add_gemm(k, (mats - 1.0) * f, 0, 0, 0, h, 1); /* fc1 (gate + up fused) */
-        add_gemm(k, 0, 0, h, f, 0, 1);                /* fc2 */
+        add_gemm(k, "fc1", (mats - 1.0) * f, 0, 0, 0, h, 1); /* gate + up fused */
+        add_gemm(k, "fc2", 0, 0, h, f, 0, 1);
         k->a_tp += bp * mats * f; /* GELU: fc1 out + GELU out; SwiGLU: gate, up, product */
         k->e_tp += bp * mats * f; /* bias-GeLU: read f, write f; SwiGLU: read 2f, write f */
         return 2.0 * mats * h * f;
@@ -154,15 +155,15 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     k->f_rep += 2.0 * h * E;
     k->f_tp += 2.0 * nsh * mats * h * fs;
     k->f_exp += 2.0 * mats * h * fe * topk * cf;
-    add_gemm(k, 0, 0, E, 0, h, 0); /* router, BF16 */
+    add_gemm(k, "router", 0, 0, E, 0, h, 0); /* BF16 */
     if (nsh > 0) {
-        add_gemm(k, nsh * (mats - 1.0) * fs, 0, 0, 0, h, 1);
-        add_gemm(k, 0, 0, h, nsh * fs, 0, 1);
+        add_gemm(k, "shared_fc1", nsh * (mats - 1.0) * fs, 0, 0, 0, h, 1);
+        add_gemm(k, "shared_fc2", 0, 0, h, nsh * fs, 0, 1);
     }
     /* routed experts: E grouped GEMMs, each over the tokens routed to it from the ep
      * devices of its group, T x top_k x cf x ep / E rows (issue 10 refines the layout) */
-    add_gemm(k, (mats - 1.0) * fe, 0, 0, 0, h, 1);
-    add_gemm(k, 0, 0, h, fe, 0, 1);
+    add_gemm(k, "expert_fc1", (mats - 1.0) * fe, 0, 0, 0, h, 1);
+    add_gemm(k, "expert_fc2", 0, 0, h, fe, 0, 1);
     for (uint32_t q = k->n_gemm - 2; q < k->n_gemm; q++) {
         k->gemm[q].m_tok = topk * cf / E;
         k->gemm[q].ep = 1.0;
@@ -204,8 +205,8 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->p_rep += 2.0 * norm_params(sp->norm, h);
         k->p_tp += 2.0 * h * h;
         k->f_tp += 2.0 * 2.0 * h * h + 2.0 * h * V;
-        add_gemm(k, h, 0, 0, 0, 2.0 * h, 1); /* 2h -> h projection */
-        add_gemm(k, V, 0, 0, 0, h, 0);       /* logits through the shared head, BF16 */
+        add_gemm(k, "mtp_proj", h, 0, 0, 0, 2.0 * h, 1); /* 2h -> h */
+        add_gemm(k, "mtp_logits", V, 0, 0, 0, h, 0); /* shared head, BF16 */
         k->a_rep += bp * (2.0 * h + 2.0 * h + h);
         k->a_tp += kv->logits * V;
         k->e_rep += bp * 6.0 * h;               /* two norms, concatenation */
@@ -242,7 +243,7 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->a_rep = 2.0 * bp * h;
     k->a_tp = kv->logits * V;
     k->f_tp = 2.0 * h * V;
-    add_gemm(k, V, 0, 0, 0, h, 0); /* the output layer stays BF16 in the FP8 recipes */
+    add_gemm(k, "logits", V, 0, 0, 0, h, 0); /* stays BF16 in the FP8 recipes */
     k->e_rep = 2.0 * bp * h;               /* final norm */
     k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
     k->tp_coll_fwd_sp = 1.0;               /* SP: all-gather of the input */

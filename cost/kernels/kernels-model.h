@@ -47,6 +47,7 @@ enum {
  *  `ep`), N = n_tp/tp + n_kv x kv + n_rep, K = k_tp/tp + k_rep, count GEMMs (/ ep when
  *  `ep`). 2 M N K count FLOP per micro-batch forward. */
 typedef struct PrismKGemm {
+    const char *name;         /* "qkv", "fc1", ... (a static string; explain) */
     double n_tp, n_kv, n_rep; /* output width split by how it shards */
     double k_tp, k_rep;       /* reduction depth split by how it shards */
     double m_tok;             /* rows per token of the micro-batch (1; experts top_k cf / E) */
