@@ -437,7 +437,10 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         buf[i] = ppbuf[i] + moe * epbuf[i] + (zero[i] > 2.5 ? pre * gat[i] : 0.0) + rt;
         const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i];
         tim[i] = tt;
-        unit[i] = tt - zb * 2.0 * wg[i];
+        /* ZB-H1 fills the bubble with W passes: (p-1)(F + B - 2W), never below zero (a
+         * W pass longer than F + B - W, e.g. gradient accumulation on few tokens) */
+        const double u = tt - zb * 2.0 * wg[i];
+        unit[i] = u > 0.0 ? u : 0.0;
         dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
         const double dpbytes = ne[i] * dpbf[i] + moe * ex[i] * dpebf[i];
         const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];

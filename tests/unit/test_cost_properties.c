@@ -259,8 +259,9 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
     }
     double sum = 0, tmax = 0, usum = 0, umax = 0, opt = 0;
     for (uint32_t s = 0; s < p; s++) {
+        /* ZB-H1: (p-1)(F + B - 2W), never below zero */
         const double u = st->schedule == PRISM_SCHEDULE_ZB_H1
-                             ? w->stage_time[s] - 2.0 * w->stage_wgrad[s]
+                             ? MAX(w->stage_time[s] - 2.0 * w->stage_wgrad[s], 0.0)
                              : w->stage_time[s];
         sum += w->stage_time[s];
         tmax = MAX(tmax, w->stage_time[s]);
