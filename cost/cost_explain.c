@@ -296,8 +296,9 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
                            "against the BF16 dense peak (%.4g TFLOP/s), the published tables' "
                            "convention, also for FP8 runs.\n",
                            1e-9 / k->inv_hbm,
-                           c->attn_fwd_fraction > 0 && cm->knobs.v[PRISM_KNOB_FLASH_ATTENTION] > 0.5
-                               ? "at the device's flash-attention fractions (fwd/bwd)"
+                           k->core_fwd_inv != k->inv_rate_bf16
+                               ? "at the flash-attention fractions (device, or the "
+                                 "attn_*_fraction knobs)"
                                : "at the large-GEMM BF16 rate",
                            k->peak_flops * 1e-12);
     g_string_append(o, "  per layer per micro-batch, each GEMM: dtype, M rows (tokens the GEMM "

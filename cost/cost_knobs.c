@@ -67,6 +67,14 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_GEMM_QUANTISATION] = {"gemm_quantisation", 1.0, 0.0, 1.0, "bool",
                                       "1 = GEMMs pay tile padding and partial last waves over "
                                       "the device's SMs; 0 = no quantisation"},
+    [PRISM_KNOB_ATTN_FWD_FRACTION] = {"attn_fwd_fraction", 0.0, 0.0, 1.0, "fraction",
+                                      "flash-attention forward: achieved fraction of the BF16 "
+                                      "peak; 0 = the device's (cluster attn_fwd_fraction: the "
+                                      "FA2/FA3 paper figure); set for another kernel (e.g. FA2 "
+                                      "on Hopper)"},
+    [PRISM_KNOB_ATTN_BWD_FRACTION] = {"attn_bwd_fraction", 0.0, 0.0, 1.0, "fraction",
+                                      "flash-attention backward (of its 2.5x-forward matmul "
+                                      "FLOPs); 0 = the device's"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -344,12 +344,12 @@ static void compile_compute(PrismCostModel *cm, double peak)
      * run at the large-GEMM BF16 rate and the backward is bwd_ratio x the forward */
     const gboolean flash = kn[PRISM_KNOB_FLASH_ATTENTION] > 0.5;
     const double r16 = k->inv_rate_bf16;
-    k->core_fwd_inv = flash && c->attn_fwd_fraction > 0
-                          ? 1.0 / (peak16 * clk * c->attn_fwd_fraction)
-                          : r16;
-    k->core_bwd_inv = flash && c->attn_bwd_fraction > 0
-                          ? 2.5 / k->bwd_ratio / (peak16 * clk * c->attn_bwd_fraction)
-                          : r16;
+    const double af = kn[PRISM_KNOB_ATTN_FWD_FRACTION] > 0 ? kn[PRISM_KNOB_ATTN_FWD_FRACTION]
+                                                           : c->attn_fwd_fraction;
+    const double ab = kn[PRISM_KNOB_ATTN_BWD_FRACTION] > 0 ? kn[PRISM_KNOB_ATTN_BWD_FRACTION]
+                                                           : c->attn_bwd_fraction;
+    k->core_fwd_inv = flash && af > 0 ? 1.0 / (peak16 * clk * af) : r16;
+    k->core_bwd_inv = flash && ab > 0 ? 2.5 / k->bwd_ratio / (peak16 * clk * ab) : r16;
     /* FP8 casts per element (HBM bytes; Hopper's FP8 GEMMs take only the TN layout, so each
      * cast also writes the transposed copy the other pass needs):
      *  fp8 (delayed scaling): read bf16 2 + write fp8 1 + transposed 1 = 4; the amax is

@@ -43,6 +43,8 @@ typedef enum {
     PRISM_KNOB_BWD_WORKING_SET,        /**< 1 = every layer's backward has a working set */
     PRISM_KNOB_FP8_GEMM_RATIO,         /**< large FP8 GEMM rate / (2 x large BF16 GEMM rate) */
     PRISM_KNOB_GEMM_QUANTISATION,      /**< 1 = tile and wave quantisation of GEMMs */
+    PRISM_KNOB_ATTN_FWD_FRACTION,      /**< flash-attention forward fraction; 0 = device's */
+    PRISM_KNOB_ATTN_BWD_FRACTION,      /**< flash-attention backward fraction; 0 = device's */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

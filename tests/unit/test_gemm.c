@@ -243,8 +243,11 @@ static double attainable(const PrismCluster *c, PrismDtype dt, const PrismKnobs 
     const double lin =
         c->peak_flops[dt] * eff * (prism_dtype_is_fp8(dt) ? k->v[PRISM_KNOB_FP8_GEMM_RATIO] : 1.0);
     double best = lin > p16 * eff ? lin : p16 * eff;
-    const double att = c->attn_fwd_fraction > c->attn_bwd_fraction ? c->attn_fwd_fraction
-                                                                   : c->attn_bwd_fraction;
+    const double af = k->v[PRISM_KNOB_ATTN_FWD_FRACTION] > 0 ? k->v[PRISM_KNOB_ATTN_FWD_FRACTION]
+                                                             : c->attn_fwd_fraction;
+    const double ab = k->v[PRISM_KNOB_ATTN_BWD_FRACTION] > 0 ? k->v[PRISM_KNOB_ATTN_BWD_FRACTION]
+                                                             : c->attn_bwd_fraction;
+    const double att = af > ab ? af : ab;
     best = best > p16 * att ? best : p16 * att;
     return best * clk / p16;
 }
