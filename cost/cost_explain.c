@@ -323,12 +323,13 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
                                    g.M, g.N, g.K, g.count);
             for (int p = 0; p < 3; p++) {
                 g_string_append_printf(o,
-                                       "%s%-5s tiles %-6g waves %-4g (wave eff %.3f, tile eff "
-                                       "%.3f) %-7s %.4g ms, eff %.3f",
+                                       "%s%-5s tile %gx%g: %-6g tiles %-4g waves (wave eff %.3f, "
+                                       "tile eff %.3f) %-7s %.4g ms, eff %.3f",
                                        p ? "\n                                                   "
                                            "       "
                                          : "  ",
-                                       pass_names[p], w[p].tiles, w[p].waves, w[p].wave_eff,
+                                       pass_names[p], w[p].tile_m, w[p].tile_n, w[p].tiles,
+                                       w[p].waves, w[p].wave_eff,
                                        w[p].tile_eff,
                                        w[p].t_memory > w[p].t_compute ? "HBM" : "compute",
                                        w[p].seconds * 1e3, w[p].efficiency);
@@ -409,13 +410,14 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
             for (int p = 0; p < 3; p++) {
                 json_builder_set_member_name(b, pass_names[p]);
                 json_builder_begin_object(b);
-                static const char *const keys[] = {"tiles",     "waves",    "wave_efficiency",
-                                                   "tile_efficiency", "compute_s", "memory_s",
-                                                   "seconds",   "efficiency"};
-                const double v[] = {w[p].tiles,     w[p].waves,    w[p].wave_eff,
-                                    w[p].tile_eff,  w[p].t_compute, w[p].t_memory,
-                                    w[p].seconds,   w[p].efficiency};
-                for (int j = 0; j < 8; j++) {
+                static const char *const keys[] = {
+                    "tile_m",    "tile_n",   "tiles",   "waves",     "wave_efficiency",
+                    "tile_efficiency", "compute_s", "memory_s", "seconds", "efficiency"};
+                const double v[] = {w[p].tile_m,   w[p].tile_n,    w[p].tiles,
+                                    w[p].waves,    w[p].wave_eff,  w[p].tile_eff,
+                                    w[p].t_compute, w[p].t_memory, w[p].seconds,
+                                    w[p].efficiency};
+                for (int j = 0; j < 10; j++) {
                     json_builder_set_member_name(b, keys[j]);
                     json_builder_add_double_value(b, v[j]);
                 }

@@ -4,10 +4,12 @@
  *
  * Plain C, no GLib, no libm: ceilings use the exact 2^52 rounding trick below (valid for
  * 0 <= x < 2^52 in round-to-nearest, which -ffp-contract=off and no -ffast-math keep), so
- * every ISA computes the same bits. cost/README.md ("Compute") derives the model:
+ * every ISA computes the same bits. The evaluator runs it once per distinct lane key
+ * (PrismKLanes.gtab); the kernel reads the results. cost/README.md ("Compute") derives the model:
  *
  *   A batch of `count` GEMMs with an R x C output and reduction depth D each is cut into
- *   tm x tn output tiles (CTAs): tiles = count * ceil(R/tm) * ceil(C/tn). The SMs run them
+ *   tm x tn output tiles (CTAs; the fastest of the device's tile and its two halves):
+ *   tiles = count * ceil(R/tm) * ceil(C/tn). The SMs run them
  *   in waves = ceil(tiles / SMs); every wave costs one full tile's time on every SM, so the
  *   work actually paid for is waves * SMs * tm * tn * D * 2 FLOP at the device's large-GEMM
  *   rate (peak x sustained/boost clock x compute_efficiency). Its ratio to the useful
@@ -38,6 +40,7 @@ static inline double prism_k_tiles(double x, double inv_tile)
 
 /** The why of one GEMM pass (explain). */
 typedef struct PrismKGemmWhy {
+    double tile_m, tile_n; /* the CTA tile priced (the fastest of the device's tiles) */
     double tiles, waves;
     double wave_eff;  /* tiles / (waves x SMs): the last wave's idle SMs */
     double tile_eff;  /* R C count / (tiles x tm x tn): padding of the edge tiles */
@@ -47,40 +50,55 @@ typedef struct PrismKGemmWhy {
     double efficiency; /* useful FLOP / seconds / the dtype's datasheet peak */
 } PrismKGemmWhy;
 
-/**
- * Seconds of one GEMM pass: @p count GEMMs with an R x C output and reduction depth D;
- * @p inv_rate = s per FLOP of a large GEMM in its dtype, @p bytes = HBM bytes of its
- * operands. Exact operations only (bit-identical across ISAs); inlines into the kernel.
- */
-static inline double prism_k_gemm_pass(const PrismKGemmDev *g, double R, double C, double D,
-                                       double count, double inv_rate, double bytes)
+/* Compute time of the pass with a tm x tn tile scaled by (sm, sn) (1 or 1/2): waves of
+ * tiles over the SMs, each wave a full tile's work on every SM. */
+static inline double prism_k_gemm_tiled(const PrismKGemmDev *g, double R, double C, double D,
+                                        double count, double inv_rate, double sm, double sn,
+                                        double *tiles, double *waves)
 {
-    const double tiles = count * prism_k_tiles(R, g->inv_tm) * prism_k_tiles(C, g->inv_tn);
-    const double waves = prism_k_tiles(tiles, g->inv_sms);
-    const double t_c = g->quant > 0.5 ? waves * g->wave_work * D * inv_rate
-                                      : 2.0 * R * C * D * count * inv_rate;
-    const double t_m = bytes * g->inv_hbm;
-    return t_c > t_m ? t_c : t_m;
+    *tiles = count * prism_k_tiles(R, g->inv_tm / sm) * prism_k_tiles(C, g->inv_tn / sn);
+    *waves = prism_k_tiles(*tiles, g->inv_sms);
+    return *waves * g->wave_work * sm * sn * D * inv_rate;
 }
 
-/** The same pass with its why (the same expressions; explain and tests). @p peak = the
- *  dtype's datasheet peak FLOP/s (for the efficiency). */
+/**
+ * The pass with its why: @p count GEMMs with an R x C output and reduction depth D;
+ * @p inv_rate = s per FLOP of a large GEMM in its dtype, @p bytes = HBM bytes of its
+ * operands, @p peak = the dtype's datasheet peak (for the efficiency). The library picks
+ * the fastest of the device's tile (tm x tn) and its two halves (tm x tn/2, tm/2 x tn; the
+ * kernel families cuBLAS/CUTLASS carry next to the large tile, e.g. 128 x 256 and 128 x 128
+ * on Hopper); a tie keeps the larger tile. Exact operations only.
+ */
 static inline double prism_k_gemm_why(const PrismKGemmDev *g, double R, double C, double D,
                                       double count, double inv_rate, double bytes, double peak,
                                       PrismKGemmWhy *w)
 {
-    const double tiles = count * prism_k_tiles(R, g->inv_tm) * prism_k_tiles(C, g->inv_tn);
-    const double waves = prism_k_tiles(tiles, g->inv_sms);
-    w->tiles = g->quant > 0.5 ? tiles : 0.0;
-    w->waves = g->quant > 0.5 ? waves : 0.0;
-    w->wave_eff = g->quant > 0.5 ? tiles / (waves * g->sms) : 1.0;
-    w->tile_eff = g->quant > 0.5 ? R * C * count / (tiles * g->tm * g->tn) : 1.0;
-    w->t_compute = g->quant > 0.5 ? waves * g->wave_work * D * inv_rate
-                                  : 2.0 * R * C * D * count * inv_rate;
+    double ta, wa, tb, wb, tc, wc;
+    const double ca = prism_k_gemm_tiled(g, R, C, D, count, inv_rate, 1.0, 1.0, &ta, &wa);
+    const double cb = prism_k_gemm_tiled(g, R, C, D, count, inv_rate, 1.0, 0.5, &tb, &wb);
+    const double cc = prism_k_gemm_tiled(g, R, C, D, count, inv_rate, 0.5, 1.0, &tc, &wc);
+    const int pick = cb < ca && cb <= cc ? 1 : cc < ca && cc < cb ? 2 : 0;
+    const double t_q = pick == 1 ? cb : pick == 2 ? cc : ca;
+    const double q = g->quant > 0.5 ? 1.0 : 0.0;
+    w->tile_m = q * g->tm * (pick == 2 ? 0.5 : 1.0);
+    w->tile_n = q * g->tn * (pick == 1 ? 0.5 : 1.0);
+    w->tiles = q * (pick == 1 ? tb : pick == 2 ? tc : ta);
+    w->waves = q * (pick == 1 ? wb : pick == 2 ? wc : wa);
+    w->wave_eff = q > 0.5 ? w->tiles / (w->waves * g->sms) : 1.0;
+    w->tile_eff = q > 0.5 ? R * C * count / (w->tiles * w->tile_m * w->tile_n) : 1.0;
+    w->t_compute = q > 0.5 ? t_q : 2.0 * R * C * D * count * inv_rate;
     w->t_memory = bytes * g->inv_hbm;
-    w->seconds = prism_k_gemm_pass(g, R, C, D, count, inv_rate, bytes);
+    w->seconds = w->t_compute > w->t_memory ? w->t_compute : w->t_memory;
     w->efficiency = w->seconds > 0 && peak > 0 ? 2.0 * R * C * D * count / w->seconds / peak : 0.0;
     return w->seconds;
+}
+
+/** Seconds of one GEMM pass (prism_k_gemm_why without the why). */
+static inline double prism_k_gemm_pass(const PrismKGemmDev *g, double R, double C, double D,
+                                       double count, double inv_rate, double bytes)
+{
+    PrismKGemmWhy w;
+    return prism_k_gemm_why(g, R, C, D, count, inv_rate, bytes, 0.0, &w);
 }
 
 /**

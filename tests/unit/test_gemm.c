@@ -58,18 +58,25 @@ static void test_wave_tile(void)
     CU_ASSERT_DOUBLE_EQUAL(t, 3.5813e-4, 1e-8);
     CU_ASSERT_DOUBLE_EQUAL(w.efficiency, 0.8 * 1024.0 / 1056.0, 1e-12);
     CU_ASSERT_TRUE(w.t_memory < w.t_compute);
+    /* The library picks the fastest of 128 x 256, 128 x 128 and 64 x 256 (a tie keeps the
+     * large tile): (a) takes 2048 half tiles in 16 waves either way, so 128 x 256 stays. */
+    CU_ASSERT_EQUAL(w.tile_m, 128);
+    CU_ASSERT_EQUAL(w.tile_n, 256);
     /* (b) a small GEMM, M 1024, N 512, K 4096 (small hidden / large tp / few tokens):
-     * tiles 8 x 2 = 16 < 132 SMs: one wave, 116 SMs idle; t = 8,650,752 x 4096 / 791.52e12
-     * = 4.4766e-5 s for 4.295e9 FLOP: efficiency 0.8 x 16/132 = 0.0970, eight times slower
-     * per FLOP than (a), for a physical reason (the wave) */
+     * 128 x 256 gives 8 x 2 = 16 tiles, one wave with 116 of 132 SMs idle; 128 x 128 gives
+     * 8 x 4 = 32 tiles, still one wave, each tile half the work: t = 8,650,752 / 2 x 4096 /
+     * 791.52e12 = 2.2383e-5 s for 4.295e9 FLOP, efficiency 0.8 x 32/132 = 0.1939, four
+     * times slower per FLOP than (a), for a physical reason (the wave) */
     t = prism_k_gemm_why(&d, 1024, 512, 4096, 1, 1.0 / RATE, bf16_bytes(1024, 512, 4096), PEAK,
                          &w);
-    CU_ASSERT_EQUAL(w.tiles, 16);
+    CU_ASSERT_EQUAL(w.tile_n, 128);
+    CU_ASSERT_EQUAL(w.tiles, 32);
     CU_ASSERT_EQUAL(w.waves, 1);
-    CU_ASSERT_DOUBLE_EQUAL(t, 4.4766e-5, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(w.efficiency, 0.8 * 16.0 / 132.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(t, 2.2383e-5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(w.efficiency, 0.8 * 32.0 / 132.0, 1e-12);
     /* (c) tile padding: M 1000 -> ceil(1000/128) = 8 row tiles, N 4096 -> 16: 128 tiles,
-     * one wave; tile efficiency 1000 x 4096 / (128 x 128 x 256) = 0.97656, wave 128/132 */
+     * one wave (a half tile gives 256 tiles in 2 waves: a tie, the large tile stays); tile
+     * efficiency 1000 x 4096 / (128 x 128 x 256) = 0.97656, wave 128/132 */
     prism_k_gemm_why(&d, 1000, 4096, 4096, 1, 1.0 / RATE, bf16_bytes(1000, 4096, 4096), PEAK, &w);
     CU_ASSERT_EQUAL(w.tiles, 128);
     CU_ASSERT_DOUBLE_EQUAL(w.tile_eff, 1000.0 * 4096.0 / (128.0 * 128.0 * 256.0), 1e-15);
@@ -84,10 +91,17 @@ static void test_wave_tile(void)
     /* (e) N = 12288 / 3 computed as 12288 x (1/3) is a whole 4096 (16 tiles, not 17) */
     prism_k_gemm_why(&d, 8192, 12288.0 * (1.0 / 3.0), 4096, 1, 1.0 / RATE, 0, PEAK, &w);
     CU_ASSERT_EQUAL(w.tiles, 1024);
-    /* (f) grouped: 8 experts of M 256, N 512: 8 x 2 x 2 = 32 tiles, one wave */
-    prism_k_gemm_why(&d, 256, 512, 1024, 8, 1.0 / RATE, 0, PEAK, &w);
-    CU_ASSERT_EQUAL(w.tiles, 32);
+    /* (f) grouped: 8 experts of M 256, N 512: 8 x 2 x 2 = 32 large tiles, one wave; the
+     * 128 x 128 tile gives 8 x 2 x 4 = 64 tiles, still one wave, half the time */
+    t = prism_k_gemm_why(&d, 256, 512, 1024, 8, 1.0 / RATE, 0, PEAK, &w);
+    CU_ASSERT_EQUAL(w.tiles, 64);
     CU_ASSERT_EQUAL(w.waves, 1);
+    CU_ASSERT_DOUBLE_EQUAL(t, 8650752.0 / 2 * 1024 / RATE, 1e-18);
+    /* (h) a shape where the 64-row tile wins: M 64, N 8192: 128 x 256 gives 1 x 32 = 32
+     * tiles, 64 x 256 also 32 tiles of half the work (128 x 128: 64 tiles, same time as
+     * the half rows; the first of equal halves, 128 x 128, is kept) */
+    t = prism_k_gemm_why(&d, 64, 8192, 4096, 1, 1.0 / RATE, 0, PEAK, &w);
+    CU_ASSERT_DOUBLE_EQUAL(t, 8650752.0 / 2 * 4096 / RATE, 1e-18);
     /* (g) without quantisation (a device without SMs/tile): 2 M N K / rate */
     const PrismKGemmDev q0 = h100(0.0);
     t = prism_k_gemm_pass(&q0, 1024, 512, 4096, 1, 1.0 / RATE, 0);
