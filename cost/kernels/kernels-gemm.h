@@ -42,11 +42,11 @@ static inline double prism_k_tiles(double x, double inv_tile)
 typedef struct PrismKGemmWhy {
     double tile_m, tile_n; /* the CTA tile priced (the fastest of the device's tiles) */
     double tiles, waves;
-    double wave_eff;  /* tiles / (waves x SMs): the last wave's idle SMs */
-    double tile_eff;  /* R C count / (tiles x tm x tn): padding of the edge tiles */
-    double t_compute; /* s: waves x tile time (or 2RCD count x inv_rate without quantisation) */
-    double t_memory;  /* s: operand bytes at the achieved HBM bandwidth */
-    double seconds;   /* max of the two */
+    double wave_eff;   /* tiles / (waves x SMs): the last wave's idle SMs */
+    double tile_eff;   /* R C count / (tiles x tm x tn): padding of the edge tiles */
+    double t_compute;  /* s: waves x tile time (or 2RCD count x inv_rate without quantisation) */
+    double t_memory;   /* s: operand bytes at the achieved HBM bandwidth */
+    double seconds;    /* max of the two */
     double efficiency; /* useful FLOP / seconds / the dtype's datasheet peak */
 } PrismKGemmWhy;
 

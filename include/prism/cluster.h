@@ -135,10 +135,11 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  * _bf16, _fp16, _fp8: dense peak in TFLOP/s (1e12), where fp32 means plain IEEE fp32
  * (not TF32); a missing or 0 value means the dtype is unsupported; at least one > 0;
  * peak_tflops_mxfp8 (optional, devices with block-scaled tensor cores; fp8-cs uses the
- * fp8 peak). GEMM model (all optional, >= 0, 0 or missing = not given): sm_count and
- * gemm_tile_m/_n (whole numbers; without all three there is no tile/wave quantisation),
- * boost_clock_mhz and sustained_clock_mhz (sustained <= boost; missing sustained = boost),
- * l2_mib, attn_fwd_fraction and attn_bwd_fraction (<= 1; missing = the GEMM efficiency).
+ * fp8 peak). GEMM model (all optional; missing = not given): sm_count and gemm_tile_m/_n
+ * (whole numbers >= 1; without all three there is no tile/wave quantisation);
+ * boost_clock_mhz and sustained_clock_mhz (MHz >= 0, 0 = not given; sustained <= boost,
+ * missing sustained = boost); l2_mib (>= 0); attn_fwd_fraction and attn_bwd_fraction (0..1,
+ * 0 = not given: the attention core runs at the large-GEMM rate).
  * [level.N], innermost first, up to PRISM_MAX_LEVELS: name (optional); size = devices
  * joined by the level (required, >= 1, except on the last level, which spans the whole
  * machine and takes no size); bandwidth_GBps = per device, per direction, GB/s (1e9 B/s),

@@ -48,8 +48,8 @@ static void test_wave_tile(void)
      * 791.52e12 = 3.5813e-4 s; useful 2 x 8192 x 4096 x 4096 = 2.7488e11 FLOP, efficiency
      * 0.8 x 1024/(8 x 132) = 0.7758 of the peak; HBM 167.8 MB / 2680e9 = 6.3e-5 s (compute
      * bound) */
-    double t = prism_k_gemm_why(&d, 8192, 4096, 4096, 1, 1.0 / RATE,
-                                bf16_bytes(8192, 4096, 4096), PEAK, &w);
+    double t = prism_k_gemm_why(&d, 8192, 4096, 4096, 1, 1.0 / RATE, bf16_bytes(8192, 4096, 4096),
+                                PEAK, &w);
     CU_ASSERT_EQUAL(w.tiles, 1024);
     CU_ASSERT_EQUAL(w.waves, 8);
     CU_ASSERT_DOUBLE_EQUAL(w.wave_eff, 1024.0 / 1056.0, 1e-15);
@@ -67,8 +67,7 @@ static void test_wave_tile(void)
      * 8 x 4 = 32 tiles, still one wave, each tile half the work: t = 8,650,752 / 2 x 4096 /
      * 791.52e12 = 2.2383e-5 s for 4.295e9 FLOP, efficiency 0.8 x 32/132 = 0.1939, four
      * times slower per FLOP than (a), for a physical reason (the wave) */
-    t = prism_k_gemm_why(&d, 1024, 512, 4096, 1, 1.0 / RATE, bf16_bytes(1024, 512, 4096), PEAK,
-                         &w);
+    t = prism_k_gemm_why(&d, 1024, 512, 4096, 1, 1.0 / RATE, bf16_bytes(1024, 512, 4096), PEAK, &w);
     CU_ASSERT_EQUAL(w.tile_n, 128);
     CU_ASSERT_EQUAL(w.tiles, 32);
     CU_ASSERT_EQUAL(w.waves, 1);
@@ -111,6 +110,38 @@ static void test_wave_tile(void)
     CU_ASSERT_EQUAL(prism_k_ceil(7.0000001), 8.0);
     CU_ASSERT_EQUAL(prism_k_ceil(0.0), 0.0);
     CU_ASSERT_EQUAL(prism_k_ceil(1e12 + 0.5), 1e12 + 1.0);
+}
+
+/* Monotonicity of one GEMM pass over random shapes: a narrower output or a shallower
+ * reduction (more tp) never takes longer, and a faster device (higher rate, higher HBM
+ * bandwidth) never slows it; tiles only shrink, so every wave count and byte count does. */
+static void test_gemm_monotone(void)
+{
+    GRand *rng = g_rand_new_with_seed(42);
+    const PrismKGemmDev d = h100(1.0);
+    PrismKGemmDev fast = d;
+    fast.inv_hbm = d.inv_hbm * 0.5;
+    size_t checks = 0;
+    for (int i = 0; i < 20000; i++) {
+        const double R = g_rand_int_range(rng, 1, 20000), C = g_rand_int_range(rng, 1, 60000);
+        const double D = g_rand_int_range(rng, 1, 60000), n = g_rand_int_range(rng, 1, 9);
+        const double t = g_rand_int_range(rng, 1, 9);
+        const double by = 2.0 * (R * D + D * C + R * C) * n;
+        const double base = prism_k_gemm_pass(&d, R, C, D, n, 1.0 / RATE, by);
+        const double narrow = prism_k_gemm_pass(&d, R, C / t, D, n, 1.0 / RATE,
+                                                2.0 * (R * D + D * C / t + R * C / t) * n);
+        const double shallow = prism_k_gemm_pass(&d, R, C, D / t, n, 1.0 / RATE,
+                                                 2.0 * (R * D / t + D / t * C + R * C) * n);
+        const double quick = prism_k_gemm_pass(&fast, R, C, D, n, 0.5 / RATE, by);
+        CU_ASSERT_TRUE(narrow <= base && shallow <= base && quick <= base);
+        CU_ASSERT_TRUE(isfinite(base) && base > 0);
+        /* never faster than the large-GEMM rate or the HBM bandwidth allow */
+        CU_ASSERT_TRUE(base >= 2.0 * R * C * D * n / RATE * (1 - 1e-12));
+        CU_ASSERT_TRUE(base >= by * d.inv_hbm * (1 - 1e-12));
+        checks++;
+    }
+    printf("\n  %zu random shapes\n", checks);
+    g_rand_free(rng);
 }
 
 /* A test cluster with FP8 and MXFP8 peaks (2x BF16) and no SM/tile attributes: GEMMs
@@ -241,7 +272,7 @@ typedef struct Cols {
 
 static void cols_init(Cols *c, size_t n)
 {
-    c->buf = g_new(double, n * PRISM_COL_COUNT);
+    c->buf = g_new(double, n *PRISM_COL_COUNT);
     for (int i = 0; i < PRISM_COL_COUNT; i++)
         c->out.col[i] = c->buf + (size_t)i * n;
 }
@@ -278,16 +309,15 @@ static void test_physical_bound(void)
         g_autoptr(PrismModel) m = prism_model_zoo_get(prism_model_zoo_name(mi), NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
         for (size_t pi = 0; pi < prism_cluster_preset_count(); pi++) {
-            g_autoptr(PrismCluster) c =
-                prism_cluster_preset(prism_cluster_preset_name(pi), NULL);
+            g_autoptr(PrismCluster) c = prism_cluster_preset(prism_cluster_preset_name(pi), NULL);
             PrismTraining t;
             prism_training_default(&t);
             t.gbs = 1536;
-            t.seq = m->pos == PRISM_POS_LEARNED && m->max_positions < 4096 ? m->max_positions
-                                                                           : 4096;
+            t.seq =
+                m->pos == PRISM_POS_LEARNED && m->max_positions < 4096 ? m->max_positions : 4096;
             /* alternate BF16 and the device's FP8 recipes */
-            static const PrismDtype dts[] = {PRISM_DTYPE_BF16, PRISM_DTYPE_FP8,
-                                             PRISM_DTYPE_FP8_CS, PRISM_DTYPE_MXFP8};
+            static const PrismDtype dts[] = {PRISM_DTYPE_BF16, PRISM_DTYPE_FP8, PRISM_DTYPE_FP8_CS,
+                                             PRISM_DTYPE_MXFP8};
             const PrismDtype dt = dts[(mi + pi) % 4];
             t.dtype = c->peak_flops[dt] > 0 ? dt : PRISM_DTYPE_BF16;
             PrismKnobs k;
@@ -360,8 +390,9 @@ static void test_physical_bound(void)
                 CU_ASSERT_TRUE(y.flops_fwd <= x.flops_fwd * (1 + 1e-12));
                 CU_ASSERT_TRUE(z.wgrad_s <= x.wgrad_s * (1 + 1e-12));
                 CU_ASSERT_TRUE(z.recompute_s[2] <= x.recompute_s[2] * (1 + 1e-12));
-                const double terms[] = {x.fwd_s, x.bwd_s, x.wgrad_s, x.recompute_s[1],
-                                        x.recompute_s[2], x.flops_fwd, x.opt_step_s};
+                const double terms[] = {x.fwd_s,          x.bwd_s,          x.wgrad_s,
+                                        x.recompute_s[1], x.recompute_s[2], x.flops_fwd,
+                                        x.opt_step_s};
                 for (size_t j = 0; j < G_N_ELEMENTS(terms); j++)
                     CU_ASSERT_TRUE(isfinite(terms[j]) && terms[j] >= 0);
                 mono++;
@@ -379,6 +410,7 @@ static void test_physical_bound(void)
 
 static CU_TestInfo gemm_tests[] = {
     {"wave and tile quantisation, roofline (hand-derived)", test_wave_tile},
+    {"monotone in tp and in the device, bounded by rate and bandwidth", test_gemm_monotone},
     {"FP8 recipes: split, casts, weight copies, MFU convention", test_fp8_split},
     {"sustained clock of a power-capped part", test_sustained_clock},
     {"physical bound: every zoo model x every preset", test_physical_bound},
