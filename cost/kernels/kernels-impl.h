@@ -228,20 +228,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_c8b = out + (size_t)PRISM_KS_FP8_CAST_BWD * PRISM_K_TILE;
     /* the kind's GEMMs through the shape model (kernels-gemm.h), from the evaluator's
      * table of the lane's (tp, cp, mbs, ep): M = tokens of the micro-batch the GEMM sees
-     * (SP gathers them back), N and K after tp sharding */
-    {
-        const int32_t *restrict goff = ln->goff + off;
-        const double *restrict tb = ln->gtab + (size_t)sl->kind * PRISM_KG_COUNT;
-        PRISM_KLOOP
-        for (size_t i = 0; i < n; i++) {
-            const int32_t o = goff[i];
-            o_gf[i] = tb[o + PRISM_KG_FWD];
-            o_gd[i] = tb[o + PRISM_KG_DGRAD];
-            o_gw[i] = tb[o + PRISM_KG_WGRAD];
-            o_c8[i] = tb[o + PRISM_KG_CAST];
-            o_c8b[i] = tb[o + PRISM_KG_CAST_BWD];
-        }
-    }
+     * (SP gathers them back), N and K after tp sharding; gathered in the lane loop below */
+    const int32_t *restrict goff = ln->goff + off;
+    const double *restrict tb = ln->gtab + (size_t)sl->kind * PRISM_KG_COUNT;
     const double cfi = km->core_fwd_inv, cbi = km->core_bwd_inv;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
@@ -275,11 +264,22 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;
         const double c_f = core * cfi, c_b = core * bwd * cbi;
-        o_cf[i] = c_f;
-        o_cb[i] = c_b;
+        const int32_t go = goff[i];
+        const double g_f = tb[go + PRISM_KG_FWD], g_d = tb[go + PRISM_KG_DGRAD];
+        const double g_w = tb[go + PRISM_KG_WGRAD], g_c8 = tb[go + PRISM_KG_CAST];
+        const double g_c8b = tb[go + PRISM_KG_CAST_BWD];
+        if (detail) {
+            o_gf[i] = g_f;
+            o_gd[i] = g_d;
+            o_gw[i] = g_w;
+            o_c8[i] = g_c8;
+            o_c8b[i] = g_c8b;
+            o_cf[i] = c_f;
+            o_cb[i] = c_b;
+        }
         /* FP8 casts: the forward's inputs and weights, the backward's output gradients */
-        const double cf_s = o_gf[i] + c_f + ew + o_c8[i]; /* one forward */
-        const double cb_s = o_gd[i] + o_gw[i] + c_b + ew * bwd + o_c8b[i];
+        const double cf_s = g_f + c_f + ew + g_c8; /* one forward */
+        const double cb_s = g_d + g_w + c_b + ew * bwd + g_c8b;
         /* gradient accumulation: every micro-batch reads and writes the device's gradient
          * buffer once per parameter (weight-gradient pass) */
         const double acc = (ne + ex) * acc_tr * hbm;
@@ -289,7 +289,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         }
         o_cmp[i] = cf_s + cb_s + acc;
         o_rc[i] = full > 0.5 ? cf_s : sel * (c_f + ew_sc);
-        o_wg[i] = o_gw[i] + acc;
+        o_wg[i] = g_w + acc;
         o_fl[i] = fl * (1.0 + bwd) + rc;
         /* TP: all-reduce-equivalent collectives; full recompute repeats the forward */
         const double cf = coll_f + coll_fsp * sp[i];
