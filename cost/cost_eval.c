@@ -160,7 +160,76 @@ void prism_evaluator_free(PrismEvaluator *ev)
     if (ev == NULL)
         return;
     prism_aligned_free(ev->ws);
+    g_free(ev->gtab);
+    g_free(ev->gkey);
+    g_free(ev->ghash);
+    g_free(ev->goff);
     g_free(ev);
+}
+
+static size_t gkey_hash(const double *key)
+{
+    guint64 h = 1469598103934665603ull;
+    for (int j = 0; j < 4; j++) {
+        h ^= (guint64)key[j];
+        h *= 1099511628211ull;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Offset of @p key's entries in ev->gtab, computing the entry on first use. */
+static int32_t gtab_find(PrismEvaluator *ev, const double key[4])
+{
+    const size_t stride = (size_t)ev->cm->n_kinds * PRISM_KG_COUNT;
+    if (2 * (ev->g_n + 1) > ev->g_hcap) { /* keep the load factor below 1/2 */
+        const size_t hcap = ev->g_hcap ? 2 * ev->g_hcap : 256;
+        int32_t *nh = g_new0(int32_t, hcap);
+        for (size_t e = 0; e < ev->g_n; e++) {
+            size_t at = gkey_hash(ev->gkey + 4 * e) & (hcap - 1);
+            while (nh[at] != 0)
+                at = (at + 1) & (hcap - 1);
+            nh[at] = (int32_t)(e + 1);
+        }
+        g_free(ev->ghash);
+        ev->ghash = nh;
+        ev->g_hcap = hcap;
+    }
+    size_t at = gkey_hash(key) & (ev->g_hcap - 1);
+    for (; ev->ghash[at] != 0; at = (at + 1) & (ev->g_hcap - 1)) {
+        const size_t e = (size_t)ev->ghash[at] - 1;
+        const double *k = ev->gkey + 4 * e;
+        if (k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3])
+            return (int32_t)(e * stride);
+    }
+    if (ev->g_n == ev->g_cap) {
+        ev->g_cap = ev->g_cap ? 2 * ev->g_cap : 64;
+        g_assert(ev->g_cap * stride < (size_t)G_MAXINT32);
+        ev->gtab = g_renew(double, ev->gtab, ev->g_cap * stride);
+        ev->gkey = g_renew(double, ev->gkey, ev->g_cap * 4);
+    }
+    const size_t e = ev->g_n++;
+    memcpy(ev->gkey + 4 * e, key, 4 * sizeof(double));
+    prism_cost_gemm_entry_internal(ev->cm, key[0], key[1], key[2], key[3], ev->gtab + e * stride);
+    ev->ghash[at] = (int32_t)(e + 1);
+    return (int32_t)(e * stride);
+}
+
+/* The lanes' GEMM-table offsets (runs of equal keys, the search's lane order, cost one
+ * comparison per lane). */
+static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
+{
+    if (ev->goff == NULL)
+        ev->goff = g_new(int32_t, ev->max_batch);
+    double prev[4] = {-1, -1, -1, -1};
+    int32_t o = 0;
+    for (size_t i = 0; i < lanes->n; i++) {
+        const double key[4] = {lanes->tp[i], lanes->cp[i], lanes->mbs[i], lanes->ep[i]};
+        if (key[0] != prev[0] || key[1] != prev[1] || key[2] != prev[2] || key[3] != prev[3]) {
+            o = gtab_find(ev, key);
+            memcpy(prev, key, sizeof prev);
+        }
+        ev->goff[i] = o;
+    }
 }
 
 void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment *seg)
@@ -182,8 +251,9 @@ void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const 
     if (lanes->n == 0)
         return;
     prism_evaluator_reserve_internal(ev, seg);
-    const PrismKLanes kl = {lanes->tp, lanes->cp,  lanes->dp, lanes->ep,
-                            lanes->sp, lanes->mbs, lanes->m,  lanes->zero};
+    gtab_fill(ev, lanes);
+    const PrismKLanes kl = {lanes->tp,  lanes->cp,   lanes->dp, lanes->ep, lanes->sp,
+                            lanes->mbs, lanes->m,    lanes->zero, ev->goff, ev->gtab};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }
 
@@ -386,6 +456,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
     out->bwd_s = SLOT(0, PRISM_KS_BWD);
     out->flops_fwd = SLOT(0, PRISM_KS_FLOPS) / (1.0 + cm->k.bwd_ratio);
     out->opt_step_s = SLOT(0, PRISM_KS_OPT_STEP);
+    out->wgrad_s = SLOT(0, PRISM_KS_WGRAD);
 #undef SLOT
     return TRUE;
 }

@@ -15,6 +15,7 @@
 #include <prism/cost_json.h>
 
 #include "cost-internal.h"
+#include "kernels/kernels-gemm.h"
 #include "cost-terms.h"
 
 static const char *rc_name(uint32_t mode)
@@ -199,8 +200,8 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_TIME_BUBBLE, "(sum_s u_s - max_s u_s) / vpp"},
         {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
         {PRISM_COL_TIME_STEP, "m * T_max + bubble + dp_comm + optimizer"},
-        {PRISM_COL_MFU, "model FLOPs per step / (step * N * peak)"},
-        {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * peak)"},
+        {PRISM_COL_MFU, "model FLOPs per step / (step * N * BF16 dense peak)"},
+        {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * BF16 dense peak)"},
         {PRISM_COL_TOKENS_PER_S, "gbs * seq / step"},
         {PRISM_COL_FLOPS_PER_DEVICE, "m * max over stages of executed FLOPs per micro-batch"},
         {PRISM_COL_BYTES_L0, "mean over stages"},
@@ -229,6 +230,210 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
                            col[PRISM_COL_MEM_PEAK] / 1073741824.0,
                            cm->k.budget / 1073741824.0,
                            col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
+}
+
+
+/* ---- the GEMM table: each kind's GEMMs, their shapes, efficiencies and why ---- */
+
+static const char *const pass_names[3] = {"fwd", "dgrad", "wgrad"};
+
+/* The three passes of one GEMM of @p kind for strategy @p s, with their why (the same
+ * functions and inputs as the evaluator's table, so the seconds are the kernel's). */
+static void gemm_passes(const PrismCostModel *cm, uint32_t kind, uint32_t q,
+                        const PrismStrategy *s, PrismGemmShape *g, PrismKGemmWhy w[3])
+{
+    prism_cost_gemm_shape_internal(cm, kind, q, s->tp, s->cp, s->mbs, s->ep, g);
+    const PrismKGemmDev *d = &cm->k.gdev;
+    const double mk = g->M * g->K * g->count, kn = g->K * g->N * g->count;
+    const double mn = g->M * g->N * g->count, ib = g->in_bytes;
+    prism_k_gemm_why(d, g->M, g->N, g->K, g->count, g->inv_rate, ib * (mk + kn) + 2.0 * mn,
+                     g->peak, &w[0]);
+    prism_k_gemm_why(d, g->M, g->K, g->N, g->count, g->inv_rate, ib * (mn + kn) + 2.0 * mk,
+                     g->peak, &w[1]);
+    prism_k_gemm_why(d, g->K, g->N, g->M, g->count, g->inv_rate, ib * (mk + mn) + 2.0 * kn,
+                     g->peak, &w[2]);
+}
+
+/* Kinds present in the segment, each once, in slot order. */
+static uint32_t segment_kinds(const PrismCostModel *cm, const PrismKSegment *ks, uint32_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t q = 0; q < ks->n_slots; q++) {
+        gboolean seen = FALSE;
+        for (uint32_t j = 0; j < n; j++)
+            seen = seen || out[j] == ks->slots[q].kind;
+        if (!seen && cm->kinds[ks->slots[q].kind].n_gemm > 0)
+            out[n++] = ks->slots[q].kind;
+    }
+    return n;
+}
+
+static double clock_ratio(const PrismCluster *c)
+{
+    return c->boost_clock_mhz > 0 && c->sustained_clock_mhz > 0
+               ? c->sustained_clock_mhz / c->boost_clock_mhz
+               : 1.0;
+}
+
+static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
+                       const PrismStrategy *s, const double *ws)
+{
+    const PrismCluster *c = cm->cluster;
+    const PrismKModel *k = &cm->k;
+    const gboolean fp8 = prism_dtype_is_fp8(cm->training.dtype);
+    g_string_append_printf(
+        o,
+        "\ncompute model (cost/README.md \"Compute\"): device %s: %u SMs, tile %ux%u, clock %g of "
+        "%g MHz (x%.3f)%s,\n  large-GEMM rate bf16 %.4g TFLOP/s = peak x clock x "
+        "compute_efficiency",
+        c->name, c->sm_count, c->gemm_tile_m, c->gemm_tile_n,
+        c->sustained_clock_mhz, c->boost_clock_mhz, clock_ratio(c),
+        k->gdev.quant > 0.5 ? "" : " (no tile/wave quantisation)", 1e-12 / k->inv_rate_bf16);
+    if (fp8)
+        g_string_append_printf(o, "; %s linear GEMMs %.4g TFLOP/s (x fp8_gemm_ratio)",
+                               prism_dtype_name(cm->training.dtype), 1e-12 / k->inv_rate);
+    g_string_append_printf(o,
+                           "; HBM %.4g GB/s achieved.\n  Attention core %s. MFU and HFU are "
+                           "against the BF16 dense peak (%.4g TFLOP/s), the published tables' "
+                           "convention, also for FP8 runs.\n",
+                           1e-9 / k->inv_hbm,
+                           k->core_fwd_inv != k->inv_rate_bf16
+                               ? "at the flash-attention fractions (device, or the "
+                                 "attn_*_fraction knobs)"
+                               : "at the large-GEMM BF16 rate",
+                           k->peak_flops * 1e-12);
+    g_string_append(o, "  per layer per micro-batch, each GEMM: dtype, M rows (tokens the GEMM "
+                       "sees), N x K after tp, xcount (grouped);\n  per pass (forward, input "
+                       "gradient, weight gradient): output tiles, waves over the SMs, wave "
+                       "and tile\n  efficiency, bound (compute, or HBM: the operands' "
+                       "traffic), time, achieved fraction of the dtype's datasheet peak\n");
+    uint32_t kinds[256];
+    const uint32_t nk = segment_kinds(cm, &seg->k, kinds);
+    for (uint32_t i = 0; i < nk; i++) {
+        const PrismKKind *K = &cm->kinds[kinds[i]];
+        g_string_append_printf(o, "  %s\n", cm->kind_name[kinds[i]]);
+        double sec[2] = {0, 0}, fl[2] = {0, 0};
+        for (uint32_t q = 0; q < K->n_gemm; q++) {
+            PrismGemmShape g;
+            PrismKGemmWhy w[3];
+            gemm_passes(cm, kinds[i], q, s, &g, w);
+            const int low = K->gemm[q].low > 0.5 && fp8;
+            g_string_append_printf(o, "    %-11s %-6s M %-8.6g N %-8.6g K %-8.6g x%-4g",
+                                   K->gemm[q].name, low ? prism_dtype_name(cm->training.dtype)
+                                                        : "bf16",
+                                   g.M, g.N, g.K, g.count);
+            for (int p = 0; p < 3; p++) {
+                g_string_append_printf(o,
+                                       "%s%-5s tile %gx%g: %-6g tiles %-4g waves (wave eff %.3f, "
+                                       "tile eff %.3f) %-7s %.4g ms, eff %.3f",
+                                       p ? "\n                                                   "
+                                           "       "
+                                         : "  ",
+                                       pass_names[p], w[p].tile_m, w[p].tile_n, w[p].tiles,
+                                       w[p].waves, w[p].wave_eff,
+                                       w[p].tile_eff,
+                                       w[p].t_memory > w[p].t_compute ? "HBM" : "compute",
+                                       w[p].seconds * 1e3, w[p].efficiency);
+                sec[low] += w[p].seconds;
+                fl[low] += 2.0 * g.M * g.N * g.K * g.count;
+            }
+            g_string_append_c(o, '\n');
+        }
+        g_string_append_printf(o, "    split (fwd + bwd): bf16 GEMMs %.4g GFLOP in %.4g s",
+                               fl[0] * 1e-9,
+                               sec[0]);
+        if (fp8)
+            g_string_append_printf(o, "; %s GEMMs %.4g GFLOP in %.4g s",
+                                   prism_dtype_name(cm->training.dtype), fl[1] * 1e-9, sec[1]);
+        /* the attention core and the casts: the kernel's own terms of the first slot */
+        for (uint32_t q = 0; q < seg->k.n_slots; q++)
+            if (seg->k.slots[q].kind == kinds[i]) {
+                const double *sw = ws + ((size_t)PRISM_KL_COUNT + (size_t)q * PRISM_KS_COUNT) *
+                                            PRISM_K_TILE;
+                g_string_append_printf(
+                    o, "; attention core (bf16) %.4g s; fp8 casts %.4g s",
+                    sw[PRISM_KS_CORE_FWD * PRISM_K_TILE] + sw[PRISM_KS_CORE_BWD * PRISM_K_TILE],
+                    sw[PRISM_KS_FP8_CAST * PRISM_K_TILE] +
+                        sw[PRISM_KS_FP8_CAST_BWD * PRISM_K_TILE]);
+                break;
+            }
+        g_string_append_c(o, '\n');
+    }
+}
+
+static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCostSegment *seg,
+                       const PrismStrategy *s)
+{
+    const PrismCluster *c = cm->cluster;
+    const gboolean fp8 = prism_dtype_is_fp8(cm->training.dtype);
+    json_builder_set_member_name(b, "compute_model");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "mfu_peak");
+    json_builder_add_string_value(b, "bf16 dense (the published tables' convention)");
+    json_builder_set_member_name(b, "mfu_peak_flops");
+    json_builder_add_double_value(b, cm->k.peak_flops);
+    json_builder_set_member_name(b, "clock_ratio");
+    json_builder_add_double_value(b, clock_ratio(c));
+    json_builder_set_member_name(b, "quantisation");
+    json_builder_add_boolean_value(b, cm->k.gdev.quant > 0.5);
+    json_builder_set_member_name(b, "bf16_gemm_flops");
+    json_builder_add_double_value(b, 1.0 / cm->k.inv_rate_bf16);
+    json_builder_set_member_name(b, "linear_gemm_flops");
+    json_builder_add_double_value(b, 1.0 / cm->k.inv_rate);
+    json_builder_set_member_name(b, "kinds");
+    json_builder_begin_array(b);
+    uint32_t kinds[256];
+    const uint32_t nk = segment_kinds(cm, &seg->k, kinds);
+    for (uint32_t i = 0; i < nk; i++) {
+        const PrismKKind *K = &cm->kinds[kinds[i]];
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "kind");
+        json_builder_add_string_value(b, cm->kind_name[kinds[i]]);
+        json_builder_set_member_name(b, "gemms");
+        json_builder_begin_array(b);
+        for (uint32_t q = 0; q < K->n_gemm; q++) {
+            PrismGemmShape g;
+            PrismKGemmWhy w[3];
+            gemm_passes(cm, kinds[i], q, s, &g, w);
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "name");
+            json_builder_add_string_value(b, K->gemm[q].name);
+            json_builder_set_member_name(b, "dtype");
+            json_builder_add_string_value(b, K->gemm[q].low > 0.5 && fp8
+                                                 ? prism_dtype_name(cm->training.dtype)
+                                                 : "bf16");
+            static const char *const dims[] = {"M", "N", "K", "count"};
+            const double dv[] = {g.M, g.N, g.K, g.count};
+            for (int j = 0; j < 4; j++) {
+                json_builder_set_member_name(b, dims[j]);
+                json_builder_add_double_value(b, dv[j]);
+            }
+            for (int p = 0; p < 3; p++) {
+                json_builder_set_member_name(b, pass_names[p]);
+                json_builder_begin_object(b);
+                static const char *const keys[] = {
+                    "tile_m",    "tile_n",   "tiles",   "waves",     "wave_efficiency",
+                    "tile_efficiency", "compute_s", "memory_s", "seconds", "efficiency"};
+                const double v[] = {w[p].tile_m,   w[p].tile_n,    w[p].tiles,
+                                    w[p].waves,    w[p].wave_eff,  w[p].tile_eff,
+                                    w[p].t_compute, w[p].t_memory, w[p].seconds,
+                                    w[p].efficiency};
+                for (int j = 0; j < 10; j++) {
+                    json_builder_set_member_name(b, keys[j]);
+                    json_builder_add_double_value(b, v[j]);
+                }
+                json_builder_set_member_name(b, "bound");
+                json_builder_add_string_value(b, w[p].t_memory > w[p].t_compute ? "memory"
+                                                                                : "compute");
+                json_builder_end_object(b);
+            }
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
 }
 
 static void json_terms(JsonBuilder *b, const double *ws, const PrismKSegment *ks,
@@ -315,6 +520,7 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
     json_terms(b, ws, ks, PRISM_TERM_LANE, 0);
     json_builder_set_member_name(b, "model_flops_per_step");
     json_builder_add_double_value(b, cm->k.model_flops_step);
+    json_gemms(b, cm, seg, s);
     json_builder_set_member_name(b, "knobs");
     json_builder_begin_object(b);
     for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
@@ -342,6 +548,7 @@ char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s
     text_lane(o, ev->ws, &seg->k);
     text_slots(o, cm, seg, ev->ws);
     text_stages(o, cm, seg, ev->ws, (double)s->m);
+    text_gemms(o, cm, seg, s, ev->ws);
     text_step(o, cm, seg, ev->ws, col);
     g_string_append(o, "knobs: ");
     g_autofree char *kj = prism_knobs_to_json(&cm->knobs);

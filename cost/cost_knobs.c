@@ -12,8 +12,10 @@
 
 static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.8, 0.01, 1.0, "fraction",
-                                       "achieved fraction of peak FLOP/s in GEMMs "
-                                       "(memory-bound kernels: hbm_*)"},
+                                       "achieved fraction of the tensor peak at the sustained "
+                                       "clock by a large, perfectly shaped GEMM (tile/wave "
+                                       "quantisation and the HBM roofline come on top; "
+                                       "memory-bound kernels: hbm_*)"},
     [PRISM_KNOB_NET_EFFICIENCY] = {"net_efficiency", 0.8, 0.01, 1.0, "fraction",
                                    "achieved fraction of link bandwidth"},
     [PRISM_KNOB_TP_OVERLAP] = {"tp_overlap", 0.0, 0.0, 1.0, "fraction",
@@ -59,6 +61,20 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_BWD_WORKING_SET] = {"bwd_working_set", 1.0, 0.0, 1.0, "bool",
                                     "1 = a layer's backward holds one micro-batch of its "
                                     "activations' size (gradients); 0 = full recompute only"},
+    [PRISM_KNOB_FP8_GEMM_RATIO] = {"fp8_gemm_ratio", 0.875, 0.1, 1.0, "fraction",
+                                   "large FP8 GEMM throughput / twice the BF16 one (cuBLAS "
+                                   "12.9 on Hopper: FP8 1.75x BF16 on large GEMMs)"},
+    [PRISM_KNOB_GEMM_QUANTISATION] = {"gemm_quantisation", 1.0, 0.0, 1.0, "bool",
+                                      "1 = GEMMs pay tile padding and partial last waves over "
+                                      "the device's SMs; 0 = no quantisation"},
+    [PRISM_KNOB_ATTN_FWD_FRACTION] = {"attn_fwd_fraction", 0.0, 0.0, 1.0, "fraction",
+                                      "flash-attention forward: achieved fraction of the BF16 "
+                                      "peak; 0 = the device's (cluster attn_fwd_fraction: the "
+                                      "FA2/FA3 paper figure); set for another kernel (e.g. FA2 "
+                                      "on Hopper)"},
+    [PRISM_KNOB_ATTN_BWD_FRACTION] = {"attn_bwd_fraction", 0.0, 0.0, 1.0, "fraction",
+                                      "flash-attention backward (of its 2.5x-forward matmul "
+                                      "FLOPs); 0 = the device's"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

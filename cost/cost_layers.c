@@ -16,6 +16,7 @@
 #include <prism/core.h>
 
 #include "cost-internal.h"
+#include "kernels/kernels-gemm.h"
 
 /* One MLP of width f: weight matrices (GELU 2, SwiGLU 3). */
 static double mlp_mats(PrismMlpAct act)
@@ -37,6 +38,25 @@ typedef struct KnobView {
     double imbal;  /* dropless MoE load factor */
     double seq;
 } KnobView;
+
+/* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
+ * N = n_tp/t + n_kv*kv + n_rep, depth K = k_tp/t + k_rep; @p low: runs in the linear-layer
+ * dtype (FP8 recipes) rather than BF16. */
+static void add_gemm(PrismKKind *k, const char *name, double n_tp, double n_kv, double n_rep,
+                     double k_tp, double k_rep, double low)
+{
+    g_assert(k->n_gemm < PRISM_K_GEMMS);
+    k->gemm[k->n_gemm++] = (PrismKGemm){.name = name,
+                                        .n_tp = n_tp,
+                                        .n_kv = n_kv,
+                                        .n_rep = n_rep,
+                                        .k_tp = k_tp,
+                                        .k_rep = k_rep,
+                                        .m_tok = 1.0,
+                                        .ep = 0.0,
+                                        .count = 1.0,
+                                        .low = low};
+}
 
 /* Attention part of a block: parameters, activations, FLOPs and CP traffic. */
 static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, PrismKKind *k,
@@ -65,6 +85,17 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         k->g = a;
         k->f_tp += 2.0 * (q_tp + kv_tp + o_tp);
         k->f_rep += 2.0 * ((rq > 0 ? h * rq : 0.0) + h * (rkv + dr));
+        /* GEMMs: q down (replicated) and up (column-parallel), kv down (replicated) and up
+         * (column-parallel), output (row-parallel) */
+        if (rq > 0) {
+            add_gemm(k, "q_down", 0, 0, rq, 0, h, 1);
+            add_gemm(k, "q_up", a * (dn + dr), 0, 0, 0, rq, 1);
+        } else {
+            add_gemm(k, "q", a * (dn + dr), 0, 0, 0, h, 1);
+        }
+        add_gemm(k, "kv_down", 0, 0, rkv + dr, 0, h, 1);
+        add_gemm(k, "kv_up", a * (dn + dv), 0, 0, 0, rkv, 1);
+        add_gemm(k, "attn_out", 0, 0, h, a * dv, 0, 1);
         /* stored: compressed q/kv (and their normed copies) replicated; q, k, v and the
          * attention output sharded by heads */
         k->a_rep += bp * ((rq > 0 ? 2.0 * rq : 0.0) + (rkv + dr) + rkv);
@@ -82,6 +113,9 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         k->g = g;
         k->f_tp += 2.0 * (q + o);
         k->f_kv += 2.0 * kvw;
+        /* GEMMs: fused QKV (column-parallel; K/V heads by the kv rule), output (row) */
+        add_gemm(k, "qkv", a * d, 2.0 * g * d, 0, 0, h, 1);
+        add_gemm(k, "attn_out", 0, 0, h, a * d, 0, 1);
         k->a_tp += bp * 2.0 * a * d; /* Q and the attention output */
         k->a_kv += bp * 2.0 * g * d; /* K and V */
         core = 4.0 * a * d * s;      /* QK^T and AV over the full sequence */
@@ -103,6 +137,8 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
         k->p_tp += mats * h * f + (mp->bias ? bias_tp * f : 0.0);
         k->p_rep += mp->bias ? h : 0.0;
         k->f_tp += 2.0 * mats * h * f;
+        add_gemm(k, "fc1", (mats - 1.0) * f, 0, 0, 0, h, 1); /* gate + up fused */
+        add_gemm(k, "fc2", 0, 0, h, f, 0, 1);
         k->a_tp += bp * mats * f; /* GELU: fc1 out + GELU out; SwiGLU: gate, up, product */
         k->e_tp += bp * mats * f; /* bias-GeLU: read f, write f; SwiGLU: read 2f, write f */
         return 2.0 * mats * h * f;
@@ -119,6 +155,20 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     k->f_rep += 2.0 * h * E;
     k->f_tp += 2.0 * nsh * mats * h * fs;
     k->f_exp += 2.0 * mats * h * fe * topk * cf;
+    add_gemm(k, "router", 0, 0, E, 0, h, 0); /* BF16 */
+    if (nsh > 0) {
+        add_gemm(k, "shared_fc1", nsh * (mats - 1.0) * fs, 0, 0, 0, h, 1);
+        add_gemm(k, "shared_fc2", 0, 0, h, nsh * fs, 0, 1);
+    }
+    /* routed experts: E grouped GEMMs, each over the tokens routed to it from the ep
+     * devices of its group, T x top_k x cf x ep / E rows (issue 10 refines the layout) */
+    add_gemm(k, "expert_fc1", (mats - 1.0) * fe, 0, 0, 0, h, 1);
+    add_gemm(k, "expert_fc2", 0, 0, h, fe, 0, 1);
+    for (uint32_t q = k->n_gemm - 2; q < k->n_gemm; q++) {
+        k->gemm[q].m_tok = topk * cf / E;
+        k->gemm[q].ep = 1.0;
+        k->gemm[q].count = E;
+    }
     k->a_rep += 4.0 * E;             /* router logits in fp32 */
     k->a_full += topk * cf * h * bp; /* permuted tokens (expert inputs) */
     k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + h); /* + expert outputs */
@@ -155,6 +205,8 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->p_rep += 2.0 * norm_params(sp->norm, h);
         k->p_tp += 2.0 * h * h;
         k->f_tp += 2.0 * 2.0 * h * h + 2.0 * h * V;
+        add_gemm(k, "mtp_proj", h, 0, 0, 0, 2.0 * h, 1); /* 2h -> h */
+        add_gemm(k, "mtp_logits", V, 0, 0, 0, h, 0); /* shared head, BF16 */
         k->a_rep += bp * (2.0 * h + 2.0 * h + h);
         k->a_tp += kv->logits * V;
         k->e_rep += bp * 6.0 * h;               /* two norms, concatenation */
@@ -191,6 +243,7 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->a_rep = 2.0 * bp * h;
     k->a_tp = kv->logits * V;
     k->f_tp = 2.0 * h * V;
+    add_gemm(k, "logits", V, 0, 0, 0, h, 0); /* stays BF16 in the FP8 recipes */
     k->e_rep = 2.0 * bp * h;               /* final norm */
     k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
     k->tp_coll_fwd_sp = 1.0;               /* SP: all-gather of the input */
@@ -250,6 +303,71 @@ static void compile_network(PrismCostModel *cm)
         cm->k.lvl_inv_bw[j] = 1.0 / (lv->bw_GBps * 1e9 * eff);
         cm->k.lvl_lat[j] = lv->latency_us * 1e-6;
     }
+}
+
+/* The shape-aware compute model's constants (cost/README.md, "Compute"): the device as the
+ * GEMM model sees it, the large-GEMM rates per dtype, the attention core's rates and the
+ * FP8 recipes' cast traffic and weight copies. Needs k->inv_hbm and k->bwd_ratio. */
+static void compile_compute(PrismCostModel *cm, double peak)
+{
+    const PrismCluster *c = cm->cluster;
+    const double *kn = cm->knobs.v;
+    PrismKModel *k = &cm->k;
+    const PrismDtype dt = cm->training.dtype;
+    const double eff = kn[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    /* the datasheet peak is stated at the boost clock; a power-limited part holds less */
+    const double clk = c->boost_clock_mhz > 0 && c->sustained_clock_mhz > 0
+                           ? c->sustained_clock_mhz / c->boost_clock_mhz
+                           : 1.0;
+    const double peak16 = c->peak_flops[PRISM_DTYPE_BF16] > 0 ? c->peak_flops[PRISM_DTYPE_BF16]
+                                                              : peak;
+    const gboolean fp8 = prism_dtype_is_fp8(dt);
+    k->inv_rate_bf16 = dt == PRISM_DTYPE_FP32 ? 1.0 / (peak * clk * eff)
+                                              : 1.0 / (peak16 * clk * eff);
+    k->inv_rate = 1.0 / (peak * clk * eff * (fp8 ? kn[PRISM_KNOB_FP8_GEMM_RATIO] : 1.0));
+    k->low_in_bytes = prism_dtype_bytes(dt);
+    PrismKGemmDev *g = &k->gdev;
+    const gboolean quant = kn[PRISM_KNOB_GEMM_QUANTISATION] > 0.5 && c->sm_count > 0 &&
+                           c->gemm_tile_m > 0 && c->gemm_tile_n > 0;
+    g->quant = quant ? 1.0 : 0.0;
+    g->sms = quant ? (double)c->sm_count : 1.0;
+    g->inv_sms = 1.0 / g->sms;
+    g->tm = quant ? (double)c->gemm_tile_m : 1.0;
+    g->tn = quant ? (double)c->gemm_tile_n : 1.0;
+    g->inv_tm = 1.0 / g->tm;
+    g->inv_tn = 1.0 / g->tn;
+    g->wave_work = 2.0 * g->sms * g->tm * g->tn;
+    g->inv_hbm = k->inv_hbm;
+    /* attention core: flash attention at the device's published kernel fractions (FA2/FA3;
+     * the backward recomputes QK^T: 5 matmuls against the forward's 2 = 2.5x its FLOPs);
+     * without flash attention (or without a published fraction) the batched QK^T/AV GEMMs
+     * run at the large-GEMM BF16 rate and the backward is bwd_ratio x the forward */
+    const gboolean flash = kn[PRISM_KNOB_FLASH_ATTENTION] > 0.5;
+    const double r16 = k->inv_rate_bf16;
+    const double af = kn[PRISM_KNOB_ATTN_FWD_FRACTION] > 0 ? kn[PRISM_KNOB_ATTN_FWD_FRACTION]
+                                                           : c->attn_fwd_fraction;
+    const double ab = kn[PRISM_KNOB_ATTN_BWD_FRACTION] > 0 ? kn[PRISM_KNOB_ATTN_BWD_FRACTION]
+                                                           : c->attn_bwd_fraction;
+    k->core_fwd_inv = flash && af > 0 ? 1.0 / (peak16 * clk * af) : r16;
+    k->core_bwd_inv = flash && ab > 0 ? 2.5 / k->bwd_ratio / (peak16 * clk * ab) : r16;
+    /* FP8 casts per element (HBM bytes; Hopper's FP8 GEMMs take only the TN layout, so each
+     * cast also writes the transposed copy the other pass needs):
+     *  fp8 (delayed scaling): read bf16 2 + write fp8 1 + transposed 1 = 4; the amax is
+     *    taken in the same pass (the scale comes from the history);
+     *  fp8-cs (current scaling): + one more read of the tensor for its amax before the
+     *    cast = 6;
+     *  mxfp8: read 2 + row-wise and column-wise copies (1 + 1/32 scale byte each) = 4.0625.
+     * Weights are cast every micro-batch (no FP8 weight cache across micro-batches). */
+    const double cast = dt == PRISM_DTYPE_FP8      ? 4.0
+                        : dt == PRISM_DTYPE_FP8_CS ? 6.0
+                        : dt == PRISM_DTYPE_MXFP8  ? 2.0 + 2.0 * (1.0 + 1.0 / 32.0)
+                                                   : 0.0;
+    k->cast_x = cast;
+    k->cast_w = cast;
+    /* memory: delayed scaling (Transformer Engine) keeps each weight's FP8 copy and its
+     * transpose between forward and backward: 2 B per parameter (the amax histories are
+     * kilobytes); the current-scaling and MX recipes recast from the BF16 weight */
+    k->bytes_param_mem = k->bytes_param + (dt == PRISM_DTYPE_FP8 ? 2.0 : 0.0);
 }
 
 PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
@@ -315,16 +433,19 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->bytes_grad = kn[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : k->bytes_param;
     k->bytes_opt = (dt == PRISM_DTYPE_FP32 ? 0.0 : 4.0) +
                    (training->optimizer == PRISM_OPTIMIZER_ADAM ? 8.0 : 4.0);
-    k->peak_flops = peak;
+    /* MFU and HFU are against the BF16 dense peak (the published tables' convention, also
+     * for FP8 runs); a device without a BF16 peak uses its dtype's */
+    const double peak16 = cluster->peak_flops[PRISM_DTYPE_BF16];
+    k->peak_flops = peak16 > 0 ? peak16 : peak;
     /* Adam step: read + write the optimizer state (master copy, moments), read the
      * gradient, write the low-precision copy (fp32 training: read + write the weight) */
     k->opt_traffic =
         2.0 * k->bytes_opt + k->bytes_grad + (dt == PRISM_DTYPE_FP32 ? 2.0 : 1.0) * k->bytes_param;
-    k->inv_rate = 1.0 / (peak * kn[PRISM_KNOB_COMPUTE_EFFICIENCY]);
     k->bwd_ratio = kn[PRISM_KNOB_BWD_RATIO];
     const double hbm =
         kn[PRISM_KNOB_HBM_GBPS] > 0 ? kn[PRISM_KNOB_HBM_GBPS] : device_hbm_GBps(cluster);
     k->inv_hbm = 1.0 / (hbm * 1e9 * kn[PRISM_KNOB_HBM_EFFICIENCY]);
+    compile_compute(cm, peak);
     k->hidden_bytes = kv.bp * (double)model->hidden;
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
     k->cp_exposed = 1.0 - kn[PRISM_KNOB_CP_OVERLAP];
@@ -428,4 +549,52 @@ double prism_cost_model_budget(const PrismCostModel *cm)
 {
     return cm->training.mem_budget_bytes > 0 ? cm->training.mem_budget_bytes
                                              : cm->cluster->mem_bytes;
+}
+
+void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q,
+                                    double tp, double cp, double mbs, double ep,
+                                    PrismGemmShape *out)
+{
+    const PrismKModel *k = &cm->k;
+    const PrismKKind *K = &cm->kinds[kind];
+    const PrismKGemm *G = &K->gemm[q];
+    const double it = 1.0 / tp;
+    const double kvs = tp <= K->g ? it : K->inv_g;
+    const double T = mbs * k->seq / cp; /* the kernel's tokens per micro-batch */
+    const double e = G->ep > 0.5 ? ep : 1.0;
+    out->M = T * G->m_tok * e;
+    out->count = G->count * (G->ep > 0.5 ? 1.0 / ep : 1.0);
+    out->N = G->n_tp * it + G->n_kv * kvs + G->n_rep;
+    out->K = G->k_tp * it + G->k_rep;
+    out->inv_rate = G->low > 0.5 ? k->inv_rate : k->inv_rate_bf16;
+    out->in_bytes = G->low > 0.5 ? k->low_in_bytes : 2.0;
+    out->peak = G->low > 0.5 ? cm->cluster->peak_flops[cm->training.dtype] : k->peak_flops;
+}
+
+void prism_cost_gemm_entry_internal(const PrismCostModel *cm, double tp, double cp, double mbs,
+                                    double ep, double *out)
+{
+    const PrismKModel *k = &cm->k;
+    for (uint32_t kind = 0; kind < cm->n_kinds; kind++) {
+        const PrismKKind *K = &cm->kinds[kind];
+        double *o = out + (size_t)kind * PRISM_KG_COUNT;
+        for (int j = 0; j < PRISM_KG_COUNT; j++)
+            o[j] = 0.0;
+        for (uint32_t q = 0; q < K->n_gemm; q++) {
+            PrismGemmShape g;
+            prism_cost_gemm_shape_internal(cm, kind, q, tp, cp, mbs, ep, &g);
+            double f, d, w;
+            prism_k_gemm_linear(&k->gdev, g.M, g.N, g.K, g.count, g.inv_rate, g.in_bytes, 2.0,
+                                &f, &d, &w);
+            o[PRISM_KG_FWD] += f;
+            o[PRISM_KG_DGRAD] += d;
+            o[PRISM_KG_WGRAD] += w;
+            /* FP8 recipes: cast (+ transpose, amax) the input and the weight in forward,
+             * the output gradient in backward; HBM-bound */
+            const double low = K->gemm[q].low;
+            o[PRISM_KG_CAST] +=
+                low * (k->cast_x * g.M * g.K + k->cast_w * g.K * g.N) * g.count * k->inv_hbm;
+            o[PRISM_KG_CAST_BWD] += low * k->cast_x * g.M * g.N * g.count * k->inv_hbm;
+        }
+    }
 }

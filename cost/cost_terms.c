@@ -68,12 +68,13 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                         "rematerialises them; with bwd_working_set = 1 every layer's "
                         "gradients take as much while it runs backward; else 0"},
     [PRISM_KS_COMPUTE] = {"compute", "s",
-                          "(1+bwd_ratio)*(F/(peak*eff) + elementwise fwd) + grad_accum, "
-                          "F = T*(F_tp/t + F_kv*kv + F_rep + F_core/t + "
-                          "F_exp/t)"},
-    [PRISM_KS_RECOMP] = {"recompute", "s", "full: F/(peak*eff); selective: T*F_core/t/(peak*eff)"},
-    [PRISM_KS_WGRAD] = {"weight_grad", "s",
-                        "bwd_ratio/2 * F/(peak*eff) + grad_accum (ZB-H1 W pass)"},
+                          "gemm_fwd + gemm_dgrad + gemm_wgrad + core_fwd + core_bwd + "
+                          "(1+bwd_ratio)*elementwise fwd + fp8_cast + fp8_cast_bwd + "
+                          "grad_accum"},
+    [PRISM_KS_RECOMP] = {"recompute", "s",
+                         "full: one forward (gemm_fwd + core_fwd + elementwise + fp8_cast); "
+                         "selective: core_fwd + its elementwise"},
+    [PRISM_KS_WGRAD] = {"weight_grad", "s", "gemm_wgrad + grad_accum (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
                      "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*(1-tp_overlap), "
                      "n_coll = 2 fwd (x2 with full recompute) + 2 bwd"},
@@ -88,9 +89,12 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_CP_BYTES] = {"cp_bytes", "B", "passes*T*KV*(c-1)"},
     [PRISM_KS_EP_BYTES] = {"ep_bytes", "B", "n_a2a*T*top_k*cf*h*bytes*(e-1)/(e*t)"},
     [PRISM_KS_GATHER] = {"zero3_gather", "B", "bytes_p*(dense_params + expert_params)"},
-    [PRISM_KS_FWD] = {"forward", "s", "F/(peak*eff) + forward tp/cp/ep (exposed)"},
+    [PRISM_KS_FWD] = {"forward", "s",
+                      "gemm_fwd + core_fwd + elementwise + fp8_cast + forward tp/cp/ep "
+                      "(exposed)"},
     [PRISM_KS_BWD] = {"backward", "s",
-                      "bwd_ratio*F/(peak*eff) + grad_accum + backward tp/cp/ep (exposed)"},
+                      "gemm_dgrad + gemm_wgrad + core_bwd + elementwise + fp8_cast_bwd + "
+                      "grad_accum + backward tp/cp/ep (exposed)"},
     [PRISM_KS_RC_TIME] = {"recompute_total", "s", "recompute + (full: forward comm again)"},
     [PRISM_KS_ELEMWISE] = {"elementwise", "s",
                            "(1+bwd_ratio)*T*(E_rep*r + E_tp/t + E_score/t + E_full)/(HBM*eff), "
@@ -100,6 +104,25 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_GRAD_ACCUM] = {"grad_accum", "s",
                              "(P_dense + P_exp) * 2*bytes_g*grad_accum_exposed / (HBM*eff), "
                              "part of compute and of the W pass"},
+    [PRISM_KS_GEMM_FWD] = {"gemm_fwd", "s",
+                           "sum over the kind's GEMMs of max(waves*SMs*tm*tn*2K/rate, "
+                           "operand bytes/(HBM*eff)), M = T (x top_k*cf*e/E experts), "
+                           "N, K after tp; rate = peak(dtype)*sustained/boost clock*"
+                           "compute_efficiency (explain's gemm table)"},
+    [PRISM_KS_GEMM_DGRAD] = {"gemm_dgrad", "s", "the same for the M x K output over N"},
+    [PRISM_KS_GEMM_WGRAD] = {"gemm_wgrad", "s", "the same for the K x N output over M"},
+    [PRISM_KS_CORE_FWD] = {"core_fwd", "s",
+                           "T*F_core/t / (peak_bf16*sustained/boost*attn_fwd_fraction) with "
+                           "flash attention, else at the large-GEMM BF16 rate"},
+    [PRISM_KS_CORE_BWD] = {"core_bwd", "s",
+                           "flash: 2.5*T*F_core/t / (peak_bf16*sustained/boost*"
+                           "attn_bwd_fraction); else bwd_ratio x core_fwd"},
+    [PRISM_KS_FP8_CAST] = {"fp8_cast", "s",
+                           "FP8 recipes: (cast_x*M*K + cast_w*K*N)/(HBM*eff) per FP8 GEMM "
+                           "(inputs and weights, with transposes and amax)"},
+    [PRISM_KS_FP8_CAST_BWD] = {"fp8_cast_bwd", "s",
+                               "FP8 recipes: cast_x*M*N/(HBM*eff) per FP8 GEMM (output "
+                               "gradients)"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

@@ -181,7 +181,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
-    const double rate = km->inv_rate, bwd = km->bwd_ratio;
+    const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem;
     const double tpx = km->tp_exposed, cpx = km->cp_exposed, epx = km->ep_exposed;
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
@@ -219,6 +219,19 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_ew = out + (size_t)PRISM_KS_ELEMWISE * PRISM_K_TILE;
     double *o_ost = out + (size_t)PRISM_KS_OPT_STEP * PRISM_K_TILE;
     double *o_acc = out + (size_t)PRISM_KS_GRAD_ACCUM * PRISM_K_TILE;
+    double *o_gf = out + (size_t)PRISM_KS_GEMM_FWD * PRISM_K_TILE;
+    double *o_gd = out + (size_t)PRISM_KS_GEMM_DGRAD * PRISM_K_TILE;
+    double *o_gw = out + (size_t)PRISM_KS_GEMM_WGRAD * PRISM_K_TILE;
+    double *o_cf = out + (size_t)PRISM_KS_CORE_FWD * PRISM_K_TILE;
+    double *o_cb = out + (size_t)PRISM_KS_CORE_BWD * PRISM_K_TILE;
+    double *o_c8 = out + (size_t)PRISM_KS_FP8_CAST * PRISM_K_TILE;
+    double *o_c8b = out + (size_t)PRISM_KS_FP8_CAST_BWD * PRISM_K_TILE;
+    /* the kind's GEMMs through the shape model (kernels-gemm.h), from the evaluator's
+     * table of the lane's (tp, cp, mbs, ep): M = tokens of the micro-batch the GEMM sees
+     * (SP gathers them back), N and K after tp sharding; gathered in the lane loop below */
+    const int32_t *restrict goff = ln->goff + off;
+    const double *restrict tb = ln->gtab + (size_t)sl->kind * PRISM_KG_COUNT;
+    const double cfi = km->core_fwd_inv, cbi = km->core_bwd_inv;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double it = inv_tp[i], r = rep[i], T = tok[i];
@@ -229,7 +242,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         o_ne[i] = ne;
         o_ex[i] = ex;
         if (detail) {
-            o_par[i] = bp * (ne * pdiv[i] + ex * pdive[i]);
+            o_par[i] = bpm * (ne * pdiv[i] + ex * pdive[i]);
             o_grd[i] = bg * (ne * gdiv[i] + ex * gdive[i]);
             o_opt[i] = bo * (ne * odiv[i] + ex * odive[i]);
             o_ost[i] = (ne * odiv[i] + ex * odive[i]) * opt_tr * hbm;
@@ -247,8 +260,26 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double rc = full > 0.5 ? fl : sel * T * f_core * it;
         const double ew_sc = T * e_sc * it * hbm;
         const double ew = T * (e_rep * r + e_tp * it + e_full) * hbm + ew_sc;
-        const double ew_rc = full > 0.5 ? ew : sel * ew_sc;
-        const double cf_s = fl * rate + ew; /* one forward */
+        /* attention core at its own achieved fractions (flash attention: the FA2/FA3
+         * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
+        const double core = T * f_core * it;
+        const double c_f = core * cfi, c_b = core * bwd * cbi;
+        const int32_t go = goff[i];
+        const double g_f = tb[go + PRISM_KG_FWD], g_d = tb[go + PRISM_KG_DGRAD];
+        const double g_w = tb[go + PRISM_KG_WGRAD], g_c8 = tb[go + PRISM_KG_CAST];
+        const double g_c8b = tb[go + PRISM_KG_CAST_BWD];
+        if (detail) {
+            o_gf[i] = g_f;
+            o_gd[i] = g_d;
+            o_gw[i] = g_w;
+            o_c8[i] = g_c8;
+            o_c8b[i] = g_c8b;
+            o_cf[i] = c_f;
+            o_cb[i] = c_b;
+        }
+        /* FP8 casts: the forward's inputs and weights, the backward's output gradients */
+        const double cf_s = g_f + c_f + ew + g_c8; /* one forward */
+        const double cb_s = g_d + g_w + c_b + ew * bwd + g_c8b;
         /* gradient accumulation: every micro-batch reads and writes the device's gradient
          * buffer once per parameter (weight-gradient pass) */
         const double acc = (ne + ex) * acc_tr * hbm;
@@ -256,9 +287,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_ew[i] = ew * (1.0 + bwd);
             o_acc[i] = acc;
         }
-        o_cmp[i] = cf_s * (1.0 + bwd) + acc;
-        o_rc[i] = rc * rate + ew_rc;
-        o_wg[i] = fl * bwd * 0.5 * rate + acc;
+        o_cmp[i] = cf_s + cb_s + acc;
+        o_rc[i] = full > 0.5 ? cf_s : sel * (c_f + ew_sc);
+        o_wg[i] = g_w + acc;
         o_fl[i] = fl * (1.0 + bwd) + rc;
         /* TP: all-reduce-equivalent collectives; full recompute repeats the forward */
         const double cf = coll_f + coll_fsp * sp[i];
@@ -280,8 +311,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         if (detail) {
             const double fwd_comm = cf * tp_one + cp_one + 2.0 * ep_one;
             o_fwd[i] = cf_s + fwd_comm;
-            o_bwd[i] = cf_s * bwd + acc + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
-            o_rct[i] = rc * rate + ew_rc + full * fwd_comm;
+            o_bwd[i] = cb_s + acc + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
+            o_rct[i] = o_rc[i] + full * fwd_comm;
         }
     }
 }
@@ -385,7 +416,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *wg = CW(PRISM_KC_WGRAD), *tpt = CW(PRISM_KC_TP), *cpt = CW(PRISM_KC_CP);
     const double *ept = CW(PRISM_KC_EP), *tpb = CW(PRISM_KC_TP_BYTES);
     const double *cpb = CW(PRISM_KC_CP_BYTES), *epb = CW(PRISM_KC_EP_BYTES);
-    const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
+    const double bp = km->bytes_param_mem, bg = km->bytes_grad, bo = km->bytes_opt;
     const double opt_tr = km->opt_traffic, hbm = km->inv_hbm;
     const double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV);
     const double *odiv = WS(PRISM_KL_ODIV), *pdive = WS(PRISM_KL_PDIV_E);
@@ -406,7 +437,10 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         buf[i] = ppbuf[i] + moe * epbuf[i] + (zero[i] > 2.5 ? pre * gat[i] : 0.0) + rt;
         const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i];
         tim[i] = tt;
-        unit[i] = tt - zb * 2.0 * wg[i];
+        /* ZB-H1 fills the bubble with W passes: (p-1)(F + B - 2W), never below zero (a
+         * W pass longer than F + B - W, e.g. gradient accumulation on few tokens) */
+        const double u = tt - zb * 2.0 * wg[i];
+        unit[i] = u > 0.0 ? u : 0.0;
         dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
         const double dpbytes = ne[i] * dpbf[i] + moe * ex[i] * dpebf[i];
         const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];

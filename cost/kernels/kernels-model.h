@@ -40,6 +40,32 @@ enum {
     PRISM_K_SCHED_ZB_H1 = 3
 };
 
+/* GEMMs a kind lists (MLA + MoE + MTP blocks need the most: 14). */
+#define PRISM_K_GEMMS 14
+
+/** One linear layer's GEMM of a kind, per device for a lane: M = T x m_tok (x ep when
+ *  `ep`), N = n_tp/tp + n_kv x kv + n_rep, K = k_tp/tp + k_rep, count GEMMs (/ ep when
+ *  `ep`). 2 M N K count FLOP per micro-batch forward. */
+typedef struct PrismKGemm {
+    const char *name;         /* "qkv", "fc1", ... (a static string; explain) */
+    double n_tp, n_kv, n_rep; /* output width split by how it shards */
+    double k_tp, k_rep;       /* reduction depth split by how it shards */
+    double m_tok;             /* rows per token of the micro-batch (1; experts top_k cf / E) */
+    double ep;                /* 1: routed experts (rows x ep, count / ep) */
+    double count;             /* GEMMs of this shape per layer (experts: E) */
+    double low;               /* 1: runs in the linear-layer dtype (FP8 recipes), 0: BF16 */
+} PrismKGemm;
+
+/** The device as the GEMM model sees it (kernels-gemm.h). */
+typedef struct PrismKGemmDev {
+    double quant;         /* 1: tile/wave quantisation (SMs and tile known), 0: none */
+    double sms, inv_sms;  /* SMs (CUs) */
+    double tm, tn;        /* CTA output tile */
+    double inv_tm, inv_tn;
+    double wave_work;     /* 2 x SMs x tm x tn: FLOP per unit depth of one full wave */
+    double inv_hbm;       /* s per byte of HBM traffic at the achieved bandwidth */
+} PrismKGemmDev;
+
 /** Per-layer constants of one kind. Element counts are parameters; "bytes per token"
  *  values are for one token of one micro-batch before any parallel division. */
 typedef struct PrismKKind {
@@ -75,6 +101,10 @@ typedef struct PrismKKind {
     double ep_bytes;       /* bytes per token per all-to-all: top_k x capacity x h x dtype */
     double is_moe;         /* 1 if the kind has routed experts (EP all-to-all, buffers) */
     double is_layer;       /* 1 for blocks/MTP, 0 for embedding and head */
+    /* the shape-aware compute model: the kind's GEMMs (their FLOPs add up to
+     * f_tp/tp + f_kv kv + f_rep + f_exp/tp per token; checked in test_gemm) */
+    uint32_t n_gemm;
+    PrismKGemm gemm[PRISM_K_GEMMS];
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */
@@ -107,6 +137,18 @@ typedef struct PrismKModel {
                               * fully recomputed layers (their rematerialised activations) */
     double budget;           /* bytes available: memory (or budget) - margin */
     double model_flops_step; /* model FLOPs per step (MFU numerator) */
+    /* the shape-aware compute model (cost/README.md, "Compute") */
+    PrismKGemmDev gdev;
+    double inv_rate_bf16; /* s per FLOP of a large BF16 GEMM: 1 / (BF16 peak x sustained/boost
+                           * clock x compute_efficiency); inv_rate is the same for the
+                           * linear-layer dtype (FP8 recipes: x fp8_gemm_ratio) */
+    double low_in_bytes;  /* bytes per GEMM operand element in the linear-layer dtype */
+    double core_fwd_inv;  /* s per attention-core FLOP, forward */
+    double core_bwd_inv;  /* s per attention-core FLOP counted in the model (bwd_ratio x
+                           * forward) in the backward: flash: 2.5 / bwd_ratio / fraction */
+    double cast_x;        /* FP8: HBM bytes per element cast (activations, gradients) */
+    double cast_w;        /* FP8: HBM bytes per weight element cast per micro-batch */
+    double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */
@@ -145,9 +187,24 @@ typedef struct PrismKSegment {
                                * every mode with bwd_working_set) */
 } PrismKSegment;
 
-/** The lanes of one batch: per-strategy dims as doubles. */
+/* Per (lane key, kind) entries of the GEMM table: seconds per micro-batch. */
+enum {
+    PRISM_KG_FWD = 0, /* the kind's GEMMs, forward */
+    PRISM_KG_DGRAD,   /* input-gradient GEMMs */
+    PRISM_KG_WGRAD,   /* weight-gradient GEMMs */
+    PRISM_KG_CAST,    /* FP8 casts in forward (inputs, weights) */
+    PRISM_KG_CAST_BWD, /* FP8 casts in backward (output gradients) */
+    PRISM_KG_COUNT
+};
+
+/** The lanes of one batch: per-strategy dims as doubles, and the GEMM table. A kind's
+ *  GEMM times depend only on (tp, cp, mbs, ep) of a lane, which take few values per
+ *  segment, so the evaluator computes them once per distinct key with the shape model
+ *  (kernels-gemm.h) and the kernel reads gtab[goff[i] + kind x PRISM_KG_COUNT + j]. */
 typedef struct PrismKLanes {
     const double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero;
+    const int32_t *goff; /* per lane: offset of its key's entries in gtab */
+    const double *gtab;  /* [key][kind][PRISM_KG_COUNT] */
 } PrismKLanes;
 
 /* Workspace layout: term arrays of PRISM_K_TILE doubles. Lane terms first, then
@@ -216,6 +273,13 @@ enum {
     PRISM_KS_ELEMWISE, /* s per micro-batch of memory-bound kernels (in compute) */
     PRISM_KS_OPT_STEP,   /* s per step: optimizer update of this layer's shard */
     PRISM_KS_GRAD_ACCUM, /* s per micro-batch: gradient accumulation (in compute, W pass) */
+    PRISM_KS_GEMM_FWD,   /* s per micro-batch: the kind's GEMMs, forward (shape model) */
+    PRISM_KS_GEMM_DGRAD, /* ... input-gradient GEMMs */
+    PRISM_KS_GEMM_WGRAD, /* ... weight-gradient GEMMs */
+    PRISM_KS_CORE_FWD,   /* s per micro-batch: attention core, forward */
+    PRISM_KS_CORE_BWD,   /* ... backward */
+    PRISM_KS_FP8_CAST,   /* s per micro-batch: FP8 casts (+ transposes, amax), forward */
+    PRISM_KS_FP8_CAST_BWD, /* ... backward (output gradients) */
     PRISM_KS_COUNT
 };
 enum {

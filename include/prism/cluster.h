@@ -25,16 +25,21 @@ typedef enum {
     PRISM_DTYPE_FP32 = 0,
     PRISM_DTYPE_BF16 = 1,
     PRISM_DTYPE_FP16 = 2,
-    PRISM_DTYPE_FP8 = 3,
-    PRISM_DTYPE_COUNT = 4,
+    PRISM_DTYPE_FP8 = 3,    /**< FP8 linear GEMMs, delayed (amax-history) per-tensor scaling */
+    PRISM_DTYPE_FP8_CS = 4, /**< FP8 linear GEMMs, current (just-in-time) per-tensor scaling */
+    PRISM_DTYPE_MXFP8 = 5,  /**< MXFP8: FP8 elements with an E8M0 scale per 32-element block */
+    PRISM_DTYPE_COUNT = 6,
 } PrismDtype;
 
-/** "fp32", "bf16", "fp16", "fp8". Static string. */
+/** "fp32", "bf16", "fp16", "fp8", "fp8-cs", "mxfp8". Static string. */
 const char *prism_dtype_name(PrismDtype dtype);
 /** Parse a dtype name; PRISM_INPUT_ERROR_VALUE lists the allowed names. */
 gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error);
-/** Bytes per element: 4, 2, 2, 1. */
+/** Bytes per element of the GEMM operands: 4, 2, 2, 1, 1, 1. */
 double prism_dtype_bytes(PrismDtype dtype);
+/** TRUE for the three FP8 recipes (fp8, fp8-cs, mxfp8): the linear layers' GEMMs run in
+ *  FP8, everything else (attention core, head, norms, weights, activations) in BF16. */
+gboolean prism_dtype_is_fp8(PrismDtype dtype);
 
 /** One level of the network hierarchy. */
 typedef struct PrismNetLevel {
@@ -54,6 +59,19 @@ typedef struct PrismCluster {
     uint32_t n_levels;
     double mem_bw_GBps; /**< device memory (HBM) bandwidth, GB/s = 1e9 B/s, datasheet peak;
                              0 = not given (the cost model then assumes 2000 GB/s) */
+    /* Device attributes of the GEMM model (cost/README.md, "Compute"); every preset cites
+     * its source in src/core/cluster.c. 0 = not given (the cost model's fallback applies). */
+    uint32_t sm_count;          /**< SMs (NVIDIA), CUs (AMD): units a GEMM's tiles spread over;
+                                     0 = not given: no tile/wave quantisation */
+    double boost_clock_mhz;     /**< clock the datasheet tensor peak is computed at */
+    double sustained_clock_mhz; /**< clock held under a sustained tensor load at the part's
+                                     power limit (<= boost; 0 = the boost clock) */
+    uint32_t gemm_tile_m;       /**< CTA output tile of a large GEMM, rows (tokens) */
+    uint32_t gemm_tile_n;       /**< ... columns; 0 = not given (no quantisation) */
+    double l2_mib;              /**< L2 cache, MiB (informational: not priced) */
+    double attn_fwd_fraction;   /**< flash-attention forward: achieved fraction of the BF16
+                                     dense peak (published kernel figure; 0 = not given) */
+    double attn_bwd_fraction;   /**< ... backward (of its 2.5x-forward matmul FLOPs) */
 } PrismCluster;
 
 void prism_cluster_free(PrismCluster *cluster);
@@ -64,9 +82,10 @@ size_t prism_cluster_preset_count(void);
 const char *prism_cluster_preset_name(size_t i);
 
 /**
- * A preset by name (case-insensitive): A100-40GB, A100-80GB, H100-SXM, H200, B200,
- * MI300X, Ascend-910B: 8 devices per node, two levels (inside a node, between nodes),
- * memory bandwidth from the datasheet.
+ * A preset by name (case-insensitive): A100-40GB, A100-80GB, H100-SXM, H100-96GB-500W,
+ * H800, H200, B200, B200-750W, MI300X, Ascend-910B: 8 devices per node, two levels
+ * (inside a node, between nodes), memory bandwidth and the GEMM model's device attributes
+ * (SMs, clocks, tile, L2, attention fractions) from the datasheets/papers cited there.
  * The numbers, their conventions and their datasheet sources are in src/core/cluster.c.
  * Unknown names give PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest ones.
  * Collective: no.
@@ -87,6 +106,14 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  *     peak_tflops_bf16 = 989.4
  *     peak_tflops_fp16 = 989.4
  *     peak_tflops_fp8 = 1978.9
+ *     sm_count = 132
+ *     boost_clock_mhz = 1830
+ *     sustained_clock_mhz = 1830
+ *     gemm_tile_m = 128
+ *     gemm_tile_n = 256
+ *     l2_mib = 50
+ *     attn_fwd_fraction = 0.75
+ *     attn_bwd_fraction = 0.55
  *
  *     [level.0]
  *     name = nvlink
@@ -106,7 +133,13 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  * model assumes 2000 GB/s, an A100-class HBM2e part, unless the hbm_GBps knob is set);
  * devices_per_node (optional, default level 0's size); peak_tflops_fp32,
  * _bf16, _fp16, _fp8: dense peak in TFLOP/s (1e12), where fp32 means plain IEEE fp32
- * (not TF32); a missing or 0 value means the dtype is unsupported; at least one > 0.
+ * (not TF32); a missing or 0 value means the dtype is unsupported; at least one > 0;
+ * peak_tflops_mxfp8 (optional, devices with block-scaled tensor cores; fp8-cs uses the
+ * fp8 peak). GEMM model (all optional; missing = not given): sm_count and gemm_tile_m/_n
+ * (whole numbers >= 1; without all three there is no tile/wave quantisation);
+ * boost_clock_mhz and sustained_clock_mhz (MHz >= 0, 0 = not given; sustained <= boost,
+ * missing sustained = boost); l2_mib (>= 0); attn_fwd_fraction and attn_bwd_fraction (0..1,
+ * 0 = not given: the attention core runs at the large-GEMM rate).
  * [level.N], innermost first, up to PRISM_MAX_LEVELS: name (optional); size = devices
  * joined by the level (required, >= 1, except on the last level, which spans the whole
  * machine and takes no size); bandwidth_GBps = per device, per direction, GB/s (1e9 B/s),

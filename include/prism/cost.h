@@ -264,6 +264,8 @@ typedef struct PrismLayerTerms {
     double recompute_s[3]; /**< extra time per micro-batch by mode (none = 0) */
     double flops_fwd;      /**< executed forward FLOPs per device per micro-batch */
     double opt_step_s;     /**< optimizer update of this layer's shard, once per step */
+    double wgrad_s;        /**< weight-gradient GEMMs + gradient accumulation per
+                                micro-batch (part of bwd_s; ZB-H1's W pass) */
 } PrismLayerTerms;
 
 /**

@@ -19,7 +19,7 @@ G_BEGIN_DECLS
 
 /** Knob ids; the table in cost/cost_knobs.c gives names, defaults, units and docs. */
 typedef enum {
-    PRISM_KNOB_COMPUTE_EFFICIENCY = 0, /**< achieved fraction of peak FLOP/s for GEMMs */
+    PRISM_KNOB_COMPUTE_EFFICIENCY = 0, /**< large-GEMM fraction of the sustained-clock peak */
     PRISM_KNOB_NET_EFFICIENCY,         /**< achieved fraction of link bandwidth */
     PRISM_KNOB_TP_OVERLAP,             /**< fraction of TP communication hidden */
     PRISM_KNOB_CP_OVERLAP,             /**< fraction of CP communication hidden */
@@ -41,6 +41,10 @@ typedef enum {
     PRISM_KNOB_HBM_EFFICIENCY,         /**< achieved fraction of memory bandwidth */
     PRISM_KNOB_GRAD_ACCUM_EXPOSED,     /**< share of gradient accumulation traffic exposed */
     PRISM_KNOB_BWD_WORKING_SET,        /**< 1 = every layer's backward has a working set */
+    PRISM_KNOB_FP8_GEMM_RATIO,         /**< large FP8 GEMM rate / (2 x large BF16 GEMM rate) */
+    PRISM_KNOB_GEMM_QUANTISATION,      /**< 1 = tile and wave quantisation of GEMMs */
+    PRISM_KNOB_ATTN_FWD_FRACTION,      /**< flash-attention forward fraction; 0 = device's */
+    PRISM_KNOB_ATTN_BWD_FRACTION,      /**< flash-attention backward fraction; 0 = device's */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

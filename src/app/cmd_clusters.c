@@ -23,7 +23,17 @@ static const char *const format_help =
     "  peak_tflops_fp32 = 67       (dense peak, TFLOP/s; fp32 = plain IEEE fp32, not TF32)\n"
     "  peak_tflops_bf16 = 989.4    (a missing or 0 peak means the dtype is unsupported;\n"
     "  peak_tflops_fp16 = 989.4     at least one must be > 0)\n"
-    "  peak_tflops_fp8 = 1978.9\n"
+    "  peak_tflops_fp8 = 1978.9    (fp8-cs runs on it too)\n"
+    "  peak_tflops_mxfp8 = 0       (block-scaled MX tensor cores, Blackwell)\n"
+    "  sm_count = 132              (GEMM model, all optional, missing = not given: SMs / CUs\n"
+    "  gemm_tile_m = 128            a GEMM's output tiles spread over, whole numbers >= 1;\n"
+    "  gemm_tile_n = 256            without SMs and tile there is no tile/wave quantisation)\n"
+    "  boost_clock_mhz = 1830      (the clock the tensor peak is stated at)\n"
+    "  sustained_clock_mhz = 1830  (held under sustained tensor load at the power limit,\n"
+    "                               <= boost; missing = boost)\n"
+    "  l2_mib = 50                 (informational)\n"
+    "  attn_fwd_fraction = 0.75    (flash attention's achieved fraction of the BF16 peak,\n"
+    "  attn_bwd_fraction = 0.55     published kernel figures, <= 1; missing = GEMM rate)\n"
     "\n"
     "  [level.0]\n"
     "  name = nvlink               (optional)\n"
@@ -72,6 +82,22 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->mem_bw_GBps);
     json_builder_set_member_name(b, "devices_per_node");
     json_builder_add_int_value(b, c->devices_per_node);
+    json_builder_set_member_name(b, "sm_count");
+    json_builder_add_int_value(b, c->sm_count);
+    json_builder_set_member_name(b, "boost_clock_mhz");
+    json_builder_add_double_value(b, c->boost_clock_mhz);
+    json_builder_set_member_name(b, "sustained_clock_mhz");
+    json_builder_add_double_value(b, c->sustained_clock_mhz);
+    json_builder_set_member_name(b, "gemm_tile_m");
+    json_builder_add_int_value(b, c->gemm_tile_m);
+    json_builder_set_member_name(b, "gemm_tile_n");
+    json_builder_add_int_value(b, c->gemm_tile_n);
+    json_builder_set_member_name(b, "l2_mib");
+    json_builder_add_double_value(b, c->l2_mib);
+    json_builder_set_member_name(b, "attn_fwd_fraction");
+    json_builder_add_double_value(b, c->attn_fwd_fraction);
+    json_builder_set_member_name(b, "attn_bwd_fraction");
+    json_builder_add_double_value(b, c->attn_bwd_fraction);
     json_builder_set_member_name(b, "peak_flops");
     json_builder_begin_object(b);
     for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {

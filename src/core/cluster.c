@@ -29,49 +29,113 @@
 #define GIB 1073741824.0
 #define TFLOPS 1e12
 
+/* Peaks in TFLOP/s, in the order fp32, bf16, fp16, fp8, mxfp8 (fp8-cs uses the fp8 peak:
+ * the same tensor-core instruction with another way of choosing the scale). */
+enum { P_FP32, P_BF16, P_FP16, P_FP8, P_MXFP8, P_COUNT };
+
+/* The GEMM model's device attributes (cost/README.md, "Compute"). */
+typedef struct Device {
+    uint32_t sms;           /* SMs / CUs */
+    double boost_mhz;       /* clock of the datasheet tensor peak */
+    double sustained_mhz;   /* clock under sustained tensor load at the power limit */
+    uint32_t tile_m, tile_n; /* CTA output tile of a large BF16 GEMM */
+    double l2_mib;
+    double attn_fwd, attn_bwd; /* flash attention: fraction of the BF16 dense peak */
+} Device;
+
 typedef struct Preset {
     const char *name;
     double mem_gib;
     double mem_bw_GBps; /* HBM bandwidth, datasheet, GB/s */
-    double tflops[PRISM_DTYPE_COUNT]; /* fp32, bf16, fp16, fp8 */
+    double tflops[P_COUNT];
     uint32_t devices_per_node;
     PrismNetLevel intra, inter;
+    Device dev;
 } Preset;
 
+/*
+ * Sources of the device attributes (beyond each entry's datasheet):
+ *  - SMs, tensor clock: NVIDIA A100 / H100 whitepapers ("NVIDIA A100 Tensor Core GPU
+ *    Architecture", 2020; "NVIDIA H100 Tensor Core GPU Architecture", 2022). The dense BF16
+ *    peak is SMs x (dense FLOP per SM per clock) x clock: A100 108 x 2048 x 1.41 GHz = 312 TF;
+ *    H100 SXM5 132 x 4096 x 1.83 GHz = 989.4 TF (the whitepaper's tensor peak uses 1830 MHz,
+ *    below the part's 1980 MHz maximum boost).
+ *  - Sustained clock: the peak's clock where the part runs at its full rated power (the
+ *    vendor rates the tensor peak at that power); a part capped below its rated power runs
+ *    at boost x (cap / rated)^(1/3): dynamic power is C V^2 f and, in the DVFS range, the
+ *    voltage scales with the frequency, so P ~ f^3 (a physical model, not a datasheet
+ *    value; H100 at 500 W of 700 W: 0.894, B200 at 750 W of 1000 W: 0.909).
+ *  - Tile: the output tile of the large-GEMM kernels cuBLAS/CUTLASS pick on the
+ *    architecture: Ampere "s16816gemm ... 256x128", Hopper warp-specialised 128x256x64
+ *    (CUTLASS 3 sm90 default for BF16), Blackwell 1-SM 128x256 (CUTLASS sm100), CDNA3
+ *    hipBLASLt macro tile 256x256.
+ *  - Attention: FlashAttention-2 (Dao 2023, arXiv:2307.08691) on A100: forward ~70 % of the
+ *    BF16 peak (up to 73 %, "50-73 %" over its benchmarks), backward ~60 % (its lower part);
+ *    FlashAttention-3 (Shah et al. 2024, arXiv:2407.08608) on H100 BF16: forward up to 740
+ *    TFLOP/s = 0.75, backward about 0.55 (1.5-1.75x FlashAttention-2's backward). No paper
+ *    figure for Blackwell: FA3's H100 fractions are used. AMD/Ascend: not given (the GEMM
+ *    efficiency applies).
+ */
 static const Preset presets[] = {
     /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8;
      * HBM2 1,555 GB/s. NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs,
-     * one HDR 200 Gb/s InfiniBand port per GPU = 25 GB/s. */
-    {"A100-40GB", 40, 1555, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3},
-     {"ib-hdr", 0, 25, 8}},
+     * one HDR 200 Gb/s InfiniBand port per GPU = 25 GB/s. 108 SMs, 1410 MHz boost at 400 W,
+     * 40 MB L2 (A100 whitepaper). */
+    {"A100-40GB", 40, 1555, {19.5, 312, 312, 0, 0}, 8, {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8}, {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
     /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
-    {"A100-80GB", 80, 2039, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3},
-     {"ib-hdr", 0, 25, 8}},
+    {"A100-80GB", 80, 2039, {19.5, 312, 312, 0, 0}, 8, {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8}, {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
      * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
-     * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. */
-    {"H100-SXM", 80, 3350, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
-     {"ib-ndr", 0, 50, 8}},
+     * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. 132 SMs, tensor clock 1830 MHz at
+     * 700 W, 50 MB L2 (H100 whitepaper). No block-scaled (MX) tensor cores: mxfp8 0. */
+    {"H100-SXM", 80, 3350, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8}, {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
+    /* H100 SXM5 96 GB HBM2e at its default 500 W limit (Meta Grand Teton; torchtitan's
+     * benchmark hardware, "H100 96GB HBM2e at the default 500W"): H100 compute; HBM2e
+     * 2.41 TB/s (the 94/96 GB HBM2e H100 as measured in arXiv:2604.11391's power-capping
+     * study); sustained tensor clock 1830 x (500/700)^(1/3) = 1636 MHz (power law above). */
+    {"H100-96GB-500W", 96, 2410, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8}, {132, 1830, 1636, 128, 256, 50, 0.75, 0.55}},
+    /* NVIDIA H800 SXM5 80GB: H100 compute and HBM3 with NVLink cut to 400 GB/s total = 200
+     * per direction (H800 datasheet; DeepSeek-V3 technical report arXiv:2412.19437 §3.1-3.2:
+     * 8 GPUs per node, NVLink + NVSwitch inside, one 400 Gb/s = 50 GB/s InfiniBand NIC per
+     * GPU; it measures 160 GB/s achieved on NVLink). */
+    {"H800", 80, 3350, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4-h800", 8, 200, 3},
+     {"ib-ndr", 0, 50, 8}, {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
     /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
-     * DGX H200 uses the same 400 Gb/s per GPU. */
-    {"H200", 141, 4800, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
-     {"ib-ndr", 0, 50, 8}},
+     * DGX H200 uses the same 400 Gb/s per GPU. Same GH100 die, SMs, clock and L2 as H100. */
+    {"H200", 141, 4800, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8}, {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
-     * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 9 PF sparse = 4.5 PF dense; HBM3e
-     * 8 TB/s. NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200: 400 Gb/s per GPU. */
-    {"B200", 180, 8000, {75, 2250, 2250, 4500}, 8, {"nvlink5", 8, 900, 3}, {"ib-ndr", 0, 50, 8}},
+     * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 (and MXFP8, block-scaled) 9 PF sparse =
+     * 4.5 PF dense; HBM3e 8 TB/s. NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200:
+     * 400 Gb/s per GPU. 148 SMs (two dies of 74); the tensor clock is derived from the peak:
+     * 2.25e15 / (148 x 8192 dense BF16 FLOP per SM per clock, twice Hopper's) = 1856 MHz;
+     * L2 126 MB (as reported for the Blackwell die pair; informational). */
+    {"B200", 180, 8000, {75, 2250, 2250, 4500, 4500}, 8, {"nvlink5", 8, 900, 3},
+     {"ib-ndr", 0, 50, 8}, {148, 1856, 1856, 128, 256, 126, 0.75, 0.55}},
+    /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
+     * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above). */
+    {"B200-750W", 180, 8000, {75, 2250, 2250, 4500, 4500}, 8, {"nvlink5", 8, 900, 3},
+     {"ib-ndr", 0, 50, 8}, {148, 1856, 1686, 128, 256, 126, 0.75, 0.55}},
     /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
      * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
      * direction in aggregate (a single peer-to-peer transfer gets 64). 400 Gb/s NIC per
-     * GPU = 50 GB/s. */
-    {"MI300X", 192, 5300, {163.4, 1307.4, 1307.4, 2614.9}, 8, {"infinity-fabric", 8, 448, 3},
-     {"roce-400g", 0, 50, 8}},
+     * GPU = 50 GB/s. 304 CUs at 2100 MHz peak engine clock (304 x 2048 x 2.1 GHz = 1307 TF;
+     * CDNA3 whitepaper), 256 MB Infinity Cache as the last-level cache; sustained clock not
+     * published (the peak clock is used). No MX block scaling (mxfp8 0). */
+    {"MI300X", 192, 5300, {163.4, 1307.4, 1307.4, 2614.9, 0}, 8, {"infinity-fabric", 8, 448, 3},
+     {"roce-400g", 0, 50, 8}, {304, 2100, 2100, 256, 256, 256, 0, 0}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
      * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
      * not published (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction,
-     * 8 x 200 GbE RoCE = 25 GB/s per NPU. */
-    {"Ascend-910B", 64, 1600, {0, 320, 320, 0}, 8, {"hccs", 8, 196, 3}, {"roce-200g", 0, 25, 8}},
+     * 8 x 200 GbE RoCE = 25 GB/s per NPU. AI-core count, clock and cube tiling are not
+     * published precisely: no tile/wave quantisation (0). */
+    {"Ascend-910B", 64, 1600, {0, 320, 320, 0, 0}, 8, {"hccs", 8, 196, 3},
+     {"roce-200g", 0, 25, 8}, {0, 0, 0, 0, 0, 0, 0, 0}},
 };
 
 static void set_error(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -121,8 +185,20 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->name = g_strdup(p->name);
         c->mem_bytes = p->mem_gib * GIB;
         c->mem_bw_GBps = p->mem_bw_GBps;
-        for (int d = 0; d < PRISM_DTYPE_COUNT; d++)
-            c->peak_flops[d] = p->tflops[d] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_FP32] = p->tflops[P_FP32] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_BF16] = p->tflops[P_BF16] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_FP16] = p->tflops[P_FP16] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_FP8] = p->tflops[P_FP8] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_FP8_CS] = p->tflops[P_FP8] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_MXFP8] = p->tflops[P_MXFP8] * TFLOPS;
+        c->sm_count = p->dev.sms;
+        c->boost_clock_mhz = p->dev.boost_mhz;
+        c->sustained_clock_mhz = p->dev.sustained_mhz;
+        c->gemm_tile_m = p->dev.tile_m;
+        c->gemm_tile_n = p->dev.tile_n;
+        c->l2_mib = p->dev.l2_mib;
+        c->attn_fwd_fraction = p->dev.attn_fwd;
+        c->attn_bwd_fraction = p->dev.attn_bwd;
         c->devices_per_node = p->devices_per_node;
         c->n_levels = 2;
         c->levels[0] = p->intra;
@@ -149,6 +225,15 @@ static const char *const cluster_keys[] = {"name",
                                            "peak_tflops_bf16",
                                            "peak_tflops_fp16",
                                            "peak_tflops_fp8",
+                                           "peak_tflops_mxfp8",
+                                           "sm_count",
+                                           "boost_clock_mhz",
+                                           "sustained_clock_mhz",
+                                           "gemm_tile_m",
+                                           "gemm_tile_n",
+                                           "l2_mib",
+                                           "attn_fwd_fraction",
+                                           "attn_bwd_fraction",
                                            NULL};
 static const char *const level_keys[] = {"name", "size", "bandwidth_GBps", "latency_us", NULL};
 
@@ -276,6 +361,47 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
     return TRUE;
 }
 
+/* An optional number >= 0 (and <= @p max); missing = 0 ("not given"). */
+static gboolean get_attr(GKeyFile *kf, const char *path, const char *key, double max, double *out,
+                         GError **error)
+{
+    *out = 0;
+    if (!get_number(kf, path, "cluster", key, FALSE, out, NULL, error))
+        return FALSE;
+    if (*out < 0 || *out > max) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] %s = %g must be between 0 and %g (0 or missing = not given)",
+                  path, key, *out, max);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The GEMM model's device attributes (all optional). */
+static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GError **error)
+{
+    gboolean have = FALSE;
+    if (!get_count(kf, path, "cluster", "sm_count", FALSE, &c->sm_count, &have, error) ||
+        !get_count(kf, path, "cluster", "gemm_tile_m", FALSE, &c->gemm_tile_m, &have, error) ||
+        !get_count(kf, path, "cluster", "gemm_tile_n", FALSE, &c->gemm_tile_n, &have, error) ||
+        !get_attr(kf, path, "boost_clock_mhz", 1e5, &c->boost_clock_mhz, error) ||
+        !get_attr(kf, path, "sustained_clock_mhz", 1e5, &c->sustained_clock_mhz, error) ||
+        !get_attr(kf, path, "l2_mib", 1e6, &c->l2_mib, error) ||
+        !get_attr(kf, path, "attn_fwd_fraction", 1.0, &c->attn_fwd_fraction, error) ||
+        !get_attr(kf, path, "attn_bwd_fraction", 1.0, &c->attn_bwd_fraction, error))
+        return FALSE;
+    if (c->sustained_clock_mhz > 0 && c->boost_clock_mhz <= 0) {
+        set_error(error, PRISM_INPUT_ERROR_MISSING,
+                  "%s: [cluster] sustained_clock_mhz = %g needs boost_clock_mhz (the clock the "
+                  "peaks are stated at)",
+                  path, c->sustained_clock_mhz);
+        return FALSE;
+    }
+    if (c->sustained_clock_mhz == 0)
+        c->sustained_clock_mhz = c->boost_clock_mhz;
+    return TRUE;
+}
+
 /* The key file is loaded; @p path names it in messages. */
 static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError **error)
 {
@@ -352,10 +478,14 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         return NULL;
     }
     c->mem_bw_GBps = mem_bw;
+    /* fp8-cs has no key: it runs on the fp8 peak (copied below) */
     static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
-        "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8"};
+        "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16",
+        "peak_tflops_fp8",  NULL,               "peak_tflops_mxfp8"};
     gboolean any_peak = FALSE;
     for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
+        if (peak_keys[d] == NULL)
+            continue;
         double v = 0;
         gboolean have = FALSE;
         if (!get_number(kf, path, "cluster", peak_keys[d], FALSE, &v, &have, error))
@@ -369,12 +499,15 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         c->peak_flops[d] = v * TFLOPS;
         any_peak = any_peak || v > 0;
     }
+    c->peak_flops[PRISM_DTYPE_FP8_CS] = c->peak_flops[PRISM_DTYPE_FP8];
     if (!any_peak) {
         set_error(error, PRISM_INPUT_ERROR_MISSING,
-                  "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8} > 0",
+                  "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8,mxfp8} > 0",
                   path);
         return NULL;
     }
+    if (!read_device(kf, path, c, error))
+        return NULL;
     c->n_levels = (uint32_t)n_levels;
     for (int i = 0; i < n_levels; i++) {
         char group[32];
@@ -469,6 +602,28 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
     if (c->devices_per_node == 0) {
         set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': devices_per_node must be >= 1",
                   name);
+        return FALSE;
+    }
+    const double dev_attr[] = {c->boost_clock_mhz, c->sustained_clock_mhz, c->l2_mib,
+                               c->attn_fwd_fraction, c->attn_bwd_fraction};
+    for (size_t i = 0; i < G_N_ELEMENTS(dev_attr); i++)
+        if (!(dev_attr[i] >= 0) || !isfinite(dev_attr[i])) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "cluster '%s': device attribute %g must be finite and >= 0", name,
+                      dev_attr[i]);
+            return FALSE;
+        }
+    if (c->attn_fwd_fraction > 1 || c->attn_bwd_fraction > 1) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "cluster '%s': attention fractions %g / %g must be <= 1", name,
+                  c->attn_fwd_fraction, c->attn_bwd_fraction);
+        return FALSE;
+    }
+    if (c->sustained_clock_mhz > c->boost_clock_mhz) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "cluster '%s': sustained_clock_mhz %g must be <= boost_clock_mhz %g (the "
+                  "clock the peaks are stated at)",
+                  name, c->sustained_clock_mhz, c->boost_clock_mhz);
         return FALSE;
     }
     if (c->n_levels == 0 || c->n_levels > PRISM_MAX_LEVELS) {

@@ -6,8 +6,13 @@
 
 #include <prism/core.h>
 
-static const char *const dtype_names[PRISM_DTYPE_COUNT] = {"fp32", "bf16", "fp16", "fp8"};
-static const double dtype_bytes[PRISM_DTYPE_COUNT] = {4.0, 2.0, 2.0, 1.0};
+/* fp8: FP8 linear GEMMs with delayed scaling (Transformer Engine's default recipe: the scale
+ * comes from an amax history); fp8-cs: current per-tensor scaling (the amax of the tensor
+ * being cast, torchao's "tensorwise" and TE's Float8CurrentScaling); mxfp8: OCP MX block
+ * scaling (one E8M0 scale per 32 elements, Blackwell tensor cores). */
+static const char *const dtype_names[PRISM_DTYPE_COUNT] = {"fp32", "bf16",   "fp16",
+                                                           "fp8",  "fp8-cs", "mxfp8"};
+static const double dtype_bytes[PRISM_DTYPE_COUNT] = {4.0, 2.0, 2.0, 1.0, 1.0, 1.0};
 static const char *const optimizer_names[PRISM_OPTIMIZER_COUNT] = {"adam", "sgd"};
 
 const char *prism_dtype_name(PrismDtype dtype)
@@ -28,8 +33,13 @@ gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error)
             return TRUE;
         }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                "unknown dtype '%s' (allowed: fp32, bf16, fp16, fp8)", text);
+                "unknown dtype '%s' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8)", text);
     return FALSE;
+}
+
+gboolean prism_dtype_is_fp8(PrismDtype dtype)
+{
+    return dtype == PRISM_DTYPE_FP8 || dtype == PRISM_DTYPE_FP8_CS || dtype == PRISM_DTYPE_MXFP8;
 }
 
 const char *prism_optimizer_name(PrismOptimizer opt)

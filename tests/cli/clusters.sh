@@ -4,12 +4,16 @@ source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 
 expect_ok "A100-80GB row" '^A100-80GB +80 +2039 +8 +19\.5 +312 +312 +- +nvlink3\(8\) 300 GB/s' -- clusters
 expect_ok "H100-SXM row" '^H100-SXM +80 +3350 +8 +67 +989\.4 +989\.4 +1978\.9' -- clusters
-expect_ok "all seven presets" '^Ascend-910B ' -- clusters
+expect_ok "all ten presets" '^Ascend-910B ' -- clusters
+expect_ok "H800 row (NVLink 400 GB/s total)" '^H800 +80 +3350 +8 .*nvlink4-h800\(8\) 200 GB/s' -- clusters
 expect_ok "three-level file" 'rack\(32\) 100 GB/s 5 us, infiniband\(all\) 25\.5 GB/s' -- clusters "$PRISM_TEST_DATA/clusters/three-level.ini"
 expect_ok "case-insensitive" '^B200 ' -- clusters b200
-expect_json "JSON list" 'len(d) == 7 and d[0]["name"] == "A100-40GB" and d[2]["peak_flops"]["fp8"] == 1978.9e12' -- clusters --json
+expect_json "JSON list" 'len(d) == 10 and d[0]["name"] == "A100-40GB" and d[2]["peak_flops"]["fp8"] == 1978.9e12 and d[2]["sm_count"] == 132' -- clusters --json
 expect_json "JSON one" 'd["levels"][0]["bandwidth_GBps"] == 450 and d["memory_gib"] == 80 and d["memory_bandwidth_GBps"] == 3350' -- clusters --json H100-SXM
 expect_ok "--help documents the key file" 'bandwidth_GBps = 450' -- clusters --help
 expect_ok "--help documents the memory bandwidth" 'memory_bandwidth_GBps = 3350' -- clusters --help
 expect_json "key-file memory bandwidth" 'd["memory_bandwidth_GBps"] == 2500' -- clusters --json "$PRISM_TEST_DATA/clusters/three-level.ini"
-cli_done 10
+expect_json "key-file GEMM attributes" 'd["sm_count"] == 132 and d["sustained_clock_mhz"] == 1636 and d["gemm_tile_n"] == 256' -- clusters --json "$PRISM_TEST_DATA/clusters/device-attrs.ini"
+check "a bad GEMM attribute exits 2" expect_status 2 clusters "$PRISM_TEST_DATA/bad/cluster-sustained-above-boost.ini"
+check "names key and value" grep -q "sustained_clock_mhz 1900" err.txt
+cli_done 14

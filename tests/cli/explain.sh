@@ -43,4 +43,38 @@ check "knobs json" expect_status 0 knobs --json
 check "knobs json parses" /usr/bin/python3 -c \
     "import json; d=json.load(open('out.txt')); assert any(k['name']=='mem_margin' for k in d)"
 
-cli_done 15
+# the compute model for one H100 FP8 strategy: every GEMM's shape, passes and why, the
+# bf16/fp8 split and the MFU convention (text), and the same in JSON. Llama-3 8B, seq 8192,
+# mbs 1, tp 2: fc1 (gate + up) has M 8192 tokens, N 2 x 14336 / 2 = 14336, K 4096; forward
+# with 128 x 256 tiles (8192/128) x (14336/256) = 3584 in ceil(3584/132) = 28 waves (28 full
+# tiles' time); with 128 x 128 tiles 64 x 112 = 7168 in 55 waves (27.5 full tiles' time):
+# the 128 x 128 tile wins, wave efficiency 7168 / (55 x 132) = 0.98733; the logits stay bf16.
+check "explain fp8" expect_status 0 explain -m llama3-8b -c H100-SXM --devices 64 --gbs 256 \
+    --seq 8192 --dtype fp8 --strategy "tp=2,sp=1,mbs=1,zero=1,recompute=selective"
+check "text: the GEMM table" grep -q "fc1 *fp8 *M 8192 *N 14336 *K 4096" out.txt
+check "text: the split and the MFU convention" grep -q "fp8 GEMMs .* GFLOP" out.txt
+check "text: MFU against the BF16 peak" grep -q "against the BF16 dense peak" out.txt
+check "explain fp8 json" expect_status 0 explain -m llama3-8b -c H100-SXM --devices 64 \
+    --gbs 256 --seq 8192 --dtype fp8 --json --strategy "tp=2,sp=1,mbs=1,zero=1,recompute=selective"
+check "json: compute_model" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cm = d["compute_model"]
+assert cm["mfu_peak_flops"] == 989.4e12 and cm["quantisation"] is True
+g = {x["name"]: x for k in cm["kinds"] for x in k["gemms"]}
+f = g["fc1"]
+assert f["dtype"] == "fp8" and (f["M"], f["N"], f["K"]) == (8192, 14336, 4096)
+assert f["fwd"]["tiles"] == 7168 and f["fwd"]["waves"] == 55
+assert (f["fwd"]["tile_m"], f["fwd"]["tile_n"]) == (128, 128)
+assert abs(f["fwd"]["wave_efficiency"] - 7168 / (55 * 132)) < 1e-12
+assert g["logits"]["dtype"] == "bf16"
+PY
+check "bad dtype exits 2 listing the recipes" expect_status 2 explain --devices 64 \
+    --strategy tp=8 --dtype fp4
+check "names the allowed dtypes" grep -q "fp8, fp8-cs, mxfp8" err.txt
+check "mxfp8 on Hopper exits 2" expect_status 2 explain -c H100-SXM --devices 64 \
+    --strategy tp=8 --dtype mxfp8
+check "mxfp8 on B200" expect_status 0 explain -m llama3-8b -c B200 --devices 64 --gbs 256 \
+    --seq 8192 --dtype mxfp8 --strategy "tp=2,mbs=1"
+
+cli_done 25

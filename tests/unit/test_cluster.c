@@ -16,8 +16,9 @@
 
 static void test_presets(void)
 {
-    static const char *names[] = {"A100-40GB", "A100-80GB", "H100-SXM", "H200",
-                                  "B200",      "MI300X",    "Ascend-910B"};
+    static const char *names[] = {"A100-40GB", "A100-80GB", "H100-SXM",  "H100-96GB-500W",
+                                  "H800",      "H200",      "B200",      "B200-750W",
+                                  "MI300X",    "Ascend-910B"};
     CU_ASSERT_EQUAL(prism_cluster_preset_count(), G_N_ELEMENTS(names));
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         CU_ASSERT_STRING_EQUAL(prism_cluster_preset_name(i), names[i]);
@@ -73,6 +74,40 @@ static void test_presets(void)
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 2250e12);
     CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 900);
     CU_ASSERT_EQUAL(c->mem_bw_GBps, 8000); /* HBM3e 8 TB/s */
+    /* MXFP8 (block-scaled) on Blackwell at the FP8 rate; fp8-cs always at the fp8 peak */
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 4500e12);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8_CS], 4500e12);
+    prism_cluster_free(c);
+    /* the GEMM model's device attributes: the BF16 peak is SMs x dense FLOP per SM per
+     * clock x the boost clock: A100 108 x 2048 x 1.41 GHz = 311.9 TF, H100 132 x 4096 x
+     * 1.83 GHz = 989.4 TF (within 0.1 %); Hopper has no MX tensor cores */
+    c = prism_cluster_preset("A100-80GB", NULL);
+    CU_ASSERT_EQUAL(c->sm_count, 108);
+    CU_ASSERT_DOUBLE_EQUAL(108 * 2048.0 * c->boost_clock_mhz * 1e6 / 312e12, 1.0, 1e-3);
+    CU_ASSERT_EQUAL(c->sustained_clock_mhz, c->boost_clock_mhz);
+    prism_cluster_free(c);
+    c = prism_cluster_preset("H100-SXM", NULL);
+    CU_ASSERT_EQUAL(c->sm_count, 132);
+    CU_ASSERT_DOUBLE_EQUAL(132 * 4096.0 * c->boost_clock_mhz * 1e6 / 989.4e12, 1.0, 1e-3);
+    CU_ASSERT_EQUAL(c->gemm_tile_m, 128);
+    CU_ASSERT_EQUAL(c->gemm_tile_n, 256);
+    CU_ASSERT_EQUAL(c->l2_mib, 50);
+    CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.75); /* FA3: 740 of 989 TFLOP/s */
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 0);
+    prism_cluster_free(c);
+    /* the 500 W H100: 1830 x (500/700)^(1/3) = 1635.9 MHz */
+    c = prism_cluster_preset("H100-96GB-500W", NULL);
+    CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1636);
+    CU_ASSERT_EQUAL(c->mem_bytes, 96 * GIB);
+    prism_cluster_free(c);
+    /* H800 (DeepSeek-V3 report): H100 compute, NVLink 400 GB/s total = 200 per direction,
+     * 8 GPUs per node, IB 50 GB/s per GPU */
+    c = prism_cluster_preset("H800", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 989.4e12);
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 200);
+    CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 50);
+    CU_ASSERT_EQUAL(c->devices_per_node, 8);
+    CU_ASSERT_EQUAL(c->mem_bytes, 80 * GIB);
     prism_cluster_free(c);
 }
 
@@ -96,6 +131,31 @@ static void test_level_for_extent(void)
     CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 9), 1);
     CU_ASSERT_EQUAL(prism_cluster_level_for_extent(c, 4096), 1);
     prism_cluster_free(c);
+}
+
+static void test_file_device(void)
+{
+    g_autofree char *path = prism_test_data_path("clusters/device-attrs.ini");
+    GError *error = NULL;
+    g_autoptr(PrismCluster) c = prism_cluster_resolve(path, &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(c->sm_count, 132);
+    CU_ASSERT_EQUAL(c->boost_clock_mhz, 1830);
+    CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1636);
+    CU_ASSERT_EQUAL(c->gemm_tile_m, 128);
+    CU_ASSERT_EQUAL(c->gemm_tile_n, 256);
+    CU_ASSERT_EQUAL(c->l2_mib, 50);
+    CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.75);
+    CU_ASSERT_EQUAL(c->attn_bwd_fraction, 0.55);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8_CS], 1978.9e12); /* = fp8 */
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 0);
+    /* a file without the attributes: not given (0), sustained = boost when only boost */
+    g_autofree char *p3 = prism_test_data_path("clusters/three-level.ini");
+    g_autoptr(PrismCluster) d = prism_cluster_resolve(p3, &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(d->sm_count, 0);
+    CU_ASSERT_EQUAL(d->sustained_clock_mhz, 0);
+    CU_ASSERT_EQUAL(d->gemm_tile_n, 0);
 }
 
 static void test_file_three_levels(void)
@@ -145,6 +205,13 @@ static const struct {
     {"cluster-negative-bandwidth.ini", PRISM_INPUT_ERROR_VALUE, {"bandwidth_GBps = -300", NULL}},
     {"cluster-negative-memory.ini", PRISM_INPUT_ERROR_VALUE, {"memory_gib = -80", NULL}},
     {"cluster-negative-hbm.ini", PRISM_INPUT_ERROR_VALUE, {"memory_bandwidth_GBps = -2039", NULL}},
+    {"cluster-fractional-sm.ini", PRISM_INPUT_ERROR_VALUE, {"sm_count = 132.5", "whole", NULL}},
+    {"cluster-negative-tile.ini", PRISM_INPUT_ERROR_VALUE, {"gemm_tile_n = -256", NULL}},
+    {"cluster-sustained-above-boost.ini", PRISM_INPUT_ERROR_VALUE,
+     {"sustained_clock_mhz 1900", "boost_clock_mhz 1830"}},
+    {"cluster-sustained-no-boost.ini", PRISM_INPUT_ERROR_MISSING,
+     {"sustained_clock_mhz = 1600", "boost_clock_mhz"}},
+    {"cluster-attn-fraction.ini", PRISM_INPUT_ERROR_VALUE, {"attn_fwd_fraction = 1.5", NULL}},
     {"cluster-unknown-key.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"'bandwith_GBps'", "allowed", NULL}},
     {"cluster-level-gap.ini", PRISM_INPUT_ERROR_MISSING, {"[level.1]", NULL}},
     {"cluster-last-size.ini", PRISM_INPUT_ERROR_VALUE, {"[level.1]", "size = 64", NULL}},
@@ -206,6 +273,7 @@ static CU_TestInfo cluster_tests[] = {
     {"unknown preset lists close names", test_unknown_preset},
     {"level for a group extent", test_level_for_extent},
     {"key file with three levels", test_file_three_levels},
+    {"key file with the GEMM model's device attributes", test_file_device},
     {"malformed key files", test_bad_files},
     {"validate", test_validate},
     CU_TEST_INFO_NULL,

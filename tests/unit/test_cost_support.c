@@ -203,11 +203,21 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     GError *error = NULL;
     g_autoptr(PrismModel) m = prism_model_zoo_get(prism_model_zoo_name(i), &error);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    static const char *const clusters[] = {"A100-80GB", "H100-SXM", "MI300X"};
-    g_autoptr(PrismCluster) c = prism_cluster_preset(clusters[g_rand_int_range(rng, 0, 3)], &error);
+    /* presets with and without power capping, SM counts that do and do not divide the
+     * tile counts, and the FP8 recipes where the device has them (the GEMM table, the
+     * cast terms and the FP8 weight copies) */
+    static const char *const clusters[] = {"A100-80GB", "H100-SXM", "MI300X", "B200-750W",
+                                           "H100-96GB-500W"};
+    g_autoptr(PrismCluster) c = prism_cluster_preset(
+        clusters[g_rand_int_range(rng, 0, G_N_ELEMENTS(clusters))], &error);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     PrismTraining t;
     prism_training_default(&t);
+    static const PrismDtype dts[] = {PRISM_DTYPE_BF16, PRISM_DTYPE_FP8, PRISM_DTYPE_FP8_CS,
+                                     PRISM_DTYPE_MXFP8};
+    const PrismDtype dt = dts[g_rand_int_range(rng, 0, G_N_ELEMENTS(dts))];
+    if (c->peak_flops[dt] > 0)
+        t.dtype = dt;
     static const uint64_t gbs[] = {512, 1536, 3072};
     t.gbs = gbs[g_rand_int_range(rng, 0, 3)];
     t.seq = m->pos == PRISM_POS_LEARNED && m->max_positions < 4096 ? m->max_positions : 4096;
