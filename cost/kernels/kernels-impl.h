@@ -81,6 +81,17 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *pptime = WS(PRISM_KL_PP_TIME), *ppbytes = WS(PRISM_KL_PP_BYTES);
     double *pplvl = WS(PRISM_KL_PP_LVL), *epbuf = WS(PRISM_KL_EP_BUF);
     double *ppbuf = WS(PRISM_KL_PP_BUF);
+    double *shard = WS(PRISM_KL_SHARD), *repl = WS(PRISM_KL_REPL);
+    double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
+    double *dpfb = WS(PRISM_KL_DP_FB), *dpnw = WS(PRISM_KL_DP_NW);
+    double *fsag = WS(PRISM_KL_FS_AG_A), *fsagl = WS(PRISM_KL_FS_AG_LAT);
+    double *fsrs = WS(PRISM_KL_FS_RS_A), *fsrsl = WS(PRISM_KL_FS_RS_LAT);
+    double *fsage = WS(PRISM_KL_FS_AGE_A), *fsagel = WS(PRISM_KL_FS_AGE_LAT);
+    double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
+    double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
+    double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
+    const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
+    const double zz = km->cp_zigzag, sig = km->cp_skip, irun = km->cp_inv_run;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double t = tp[i], c = cp[i], d = dp[i], e = ep[i], m = mm[i], z = zero[i];
@@ -91,12 +102,21 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         rep[i] = r;
         tok[i] = T;
         inv_ep[i] = ie;
-        /* ZeRO over the dp x cp group (dense) and its dp x cp / ep part (experts) */
+        /* ZeRO over the dp x cp group (dense) and its dp x cp / ep part (experts). HSDP
+         * shards the dense part within the node (the group's ranks on level 0: s0/t of
+         * them, TP innermost) and replicates across: n_s shard ranks, n_r = n_d/n_s
+         * replicas. ZeRO-3 without reshard-after-forward keeps the gathered parameters
+         * from forward to backward: ZeRO-2 parameter memory. */
         const double n_d = d * c, in_d = 1.0 / n_d;
         const double n_e = n_d * ie, in_e = e * in_d;
-        pdiv[i] = z > 2.5 ? in_d : 1.0;
-        gdiv[i] = z > 1.5 ? in_d : 1.0;
-        odiv[i] = z > 0.5 ? in_d : 1.0;
+        const double node_dp = s0 * it > 1.0 ? s0 * it : 1.0;
+        const double n_s = hsdp > 0.5 && z > 0.5 && node_dp < n_d ? node_dp : n_d;
+        const double in_s = 1.0 / n_s, n_r = n_d * in_s, in_r = 1.0 / n_r;
+        shard[i] = n_s;
+        repl[i] = n_r;
+        pdiv[i] = z > 2.5 && rsh > 0.5 ? in_s : 1.0;
+        gdiv[i] = z > 1.5 ? in_s : 1.0;
+        odiv[i] = z > 0.5 ? in_s : 1.0;
         pdive[i] = z > 2.5 ? in_e : 1.0;
         gdive[i] = z > 1.5 ? in_e : 1.0;
         odive[i] = z > 0.5 ? in_e : 1.0;
@@ -106,12 +126,19 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         tpa[i] = 2.0 * (t - 1.0) * it * k_level(x_tp, sz, ib0, ib1, ib2, ib3);
         tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, la0, la1, la2, la3);
         tplvl[i] = k_level(x_tp, sz, 0.0, 1.0, 2.0, 3.0);
-        /* CP: ring over t x c devices, c - 1 exchanges per pass */
-        const double x_cp = t * c;
+        /* CP: ring over t x c devices, c - 1 exchanges per pass; all-to-all (Ulysses)
+         * sends (c-1)/c of a tensor in c-1 messages. Causal ring without zig-zag: the
+         * last rank computes c - skip of the c(1 - skip) mean blocks and paces the ring */
+        const double x_cp = t * c, cib = k_level(x_cp, sz, ib0, ib1, ib2, ib3);
+        const double cla = k_level(x_cp, sz, la0, la1, la2, la3);
         cpbf[i] = c - 1.0;
-        cpa[i] = (c - 1.0) * k_level(x_cp, sz, ib0, ib1, ib2, ib3);
-        cplat[i] = (c - 1.0) * k_level(x_cp, sz, la0, la1, la2, la3);
+        cpa[i] = (c - 1.0) * cib;
+        cplat[i] = (c - 1.0) * cla;
         cplvl[i] = k_level(x_cp, sz, 0.0, 1.0, 2.0, 3.0);
+        cpsa[i] = cib;
+        cpsl[i] = cla;
+        cpaa[i] = (c - 1.0) / c * cib;
+        cplb[i] = zz > 0.5 || c < 1.5 || irun <= 0.0 ? 1.0 : (c - sig) / c * irun;
         /* EP: all-to-all over e devices at stride t; (e-1)/e of the tokens leave; each
          * TP rank dispatches 1/t of the tokens (sequence parallel) */
         const double x_ep = t * e;
@@ -123,21 +150,50 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * 0 all-reduce grads; 1 reduce-scatter grads + all-gather params;
          * 2 reduce-scatter every micro-batch + all-gather; 3 per micro-batch
          * reduce-scatter + all-gather in forward and backward */
-        const double x_dp = t * c * d;
+        const double x_dp = t * c * d, x_s = t * n_s;
+        /* shard-group volume per parameter per step; ZeRO-3 (every micro-batch: a gather
+         * in forward, again in backward when resharded, a reduce-scatter) is priced per
+         * unit in the slot pass, so its per-step time here is 0 */
+        const double nag = z > 2.5 ? 1.0 + rsh : 1.0;
         const double vol = z < 0.5   ? 2.0 * bg
                            : z < 1.5 ? bg + bp
                            : z < 2.5 ? m * bg + bp
-                                     : m * (bg + 2.0 * bp);
-        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : 3.0 * m;
+                                     : m * (bg + nag * bp);
+        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : (1.0 + nag) * m;
+        /* HSDP: all-reduce of the n_s-th shard of the gradients across the replicas,
+         * once per reduce-scatter */
+        const double nred = z < 1.5 ? 1.0 : m;
+        const double vol_r = z > 0.5 ? nred * 2.0 * bg * in_s : 0.0;
+        const double sib = k_level(x_s, sz, ib0, ib1, ib2, ib3);
+        const double sla = k_level(x_s, sz, la0, la1, la2, la3);
         const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
         const double dla = k_level(x_dp, sz, la0, la1, la2, la3);
-        dpbf[i] = (n_d - 1.0) * in_d * vol;
-        dpa[i] = (n_d - 1.0) * in_d * vol * dib;
-        dplat[i] = (n_d - 1.0) * steps * dla;
+        const double fs_s = (n_s - 1.0) * in_s, fs_r = (n_r - 1.0) * in_r;
+        const double per_step = z > 2.5 ? 0.0 : 1.0;
+        dpbf[i] = fs_s * vol;
+        dpbfr[i] = fs_r * vol_r;
+        dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib);
+        dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla);
         dpebf[i] = (n_e - 1.0) * in_e * vol;
-        dpea[i] = (n_e - 1.0) * in_e * vol * dib;
-        dpelat[i] = (n_e - 1.0) * steps * dla;
-        dplvl[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
+        dpea[i] = per_step * (n_e - 1.0) * in_e * vol * dib;
+        dpelat[i] = per_step * (n_e - 1.0) * steps * dla;
+        dplvl[i] = k_level(x_s, sz, 0.0, 1.0, 2.0, 3.0);
+        dplvlr[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
+        /* bucketed overlap: the share of the traffic issued during backward (gradient
+         * reduction; ZeRO-0 all of it) and the backward windows carrying it */
+        const double vb = z < 0.5 ? vol : z < 1.5 ? bg : m * bg;
+        dpfb[i] = (fs_s * vb + fs_r * vol_r) / (fs_s * vol + fs_r * vol_r + (n_d > 1.5 ? 0.0 : 1.0));
+        dpnw[i] = z > 1.5 ? m : 1.0;
+        /* ZeRO-3 per unit and micro-batch (zero for other stages) */
+        const double z3 = z > 2.5 ? 1.0 : 0.0;
+        fsag[i] = z3 * bp * fs_s * sib;
+        fsagl[i] = z3 * (n_s - 1.0) * sla;
+        fsrs[i] = z3 * (bg * fs_s * sib + 2.0 * bg * in_s * fs_r * dib);
+        fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla);
+        fsage[i] = z3 * bp * (n_e - 1.0) * in_e * dib;
+        fsagel[i] = z3 * (n_e - 1.0) * dla;
+        fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * dib;
+        fsrsel[i] = z3 * (n_e - 1.0) * dla;
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
          * backward; every micro-batch crosses every stage boundary, so the slowest
          * boundary (the level joining the whole pipeline, t*c*d*pp devices) paces it */
@@ -182,7 +238,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double rate = km->inv_rate, bwd = km->bwd_ratio;
-    const double tpx = km->tp_exposed, cpx = km->cp_exposed, epx = km->ep_exposed;
+    const double tpx = km->tp_exposed, epx = km->ep_exposed;
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
     const double *tok = WS(PRISM_KL_TOKENS), *inv_ep = WS(PRISM_KL_INV_EP);
@@ -191,10 +247,19 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *gdive = WS(PRISM_KL_GDIV_E), *odive = WS(PRISM_KL_ODIV_E);
     const double *tpa = WS(PRISM_KL_TP_A), *tplat = WS(PRISM_KL_TP_LAT);
     const double *tpbf = WS(PRISM_KL_TP_BF);
-    const double *cpa = WS(PRISM_KL_CP_A), *cplat = WS(PRISM_KL_CP_LAT);
-    const double *cpbf = WS(PRISM_KL_CP_BF);
+    const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
     const double *epa = WS(PRISM_KL_EP_A), *eplat = WS(PRISM_KL_EP_LAT);
     const double *epbf = WS(PRISM_KL_EP_BF);
+    const double *restrict cp = ln->cp + off;
+    const double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
+    const double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
+    const double *fsag = WS(PRISM_KL_FS_AG_A), *fsagl = WS(PRISM_KL_FS_AG_LAT);
+    const double *fsrs = WS(PRISM_KL_FS_RS_A), *fsrsl = WS(PRISM_KL_FS_RS_LAT);
+    const double *fsage = WS(PRISM_KL_FS_AGE_A), *fsagel = WS(PRISM_KL_FS_AGE_LAT);
+    const double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
+    const double cp_qo = K->cp_qo, cp_kvh = K->cp_kvh, heads = K->heads;
+    const double uly_on = km->cp_ulysses, cp_ov = km->cp_ov, rsh = km->fsdp_reshard;
+    const double rc_core = full > 0.5 || sel > 0.5 ? 1.0 : 0.0; /* the core runs again */
     double *o_par = out + (size_t)PRISM_KS_PARAMS * PRISM_K_TILE;
     double *o_grd = out + (size_t)PRISM_KS_GRADS * PRISM_K_TILE;
     double *o_opt = out + (size_t)PRISM_KS_OPT * PRISM_K_TILE;
@@ -219,6 +284,13 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_ew = out + (size_t)PRISM_KS_ELEMWISE * PRISM_K_TILE;
     double *o_ost = out + (size_t)PRISM_KS_OPT_STEP * PRISM_K_TILE;
     double *o_acc = out + (size_t)PRISM_KS_GRAD_ACCUM * PRISM_K_TILE;
+    double *o_dfs = out + (size_t)PRISM_KS_DP_FS * PRISM_K_TILE;
+    double *o_dtl = out + (size_t)PRISM_KS_DP_TAIL * PRISM_K_TILE;
+    double *o_cf = out + (size_t)PRISM_KS_CF * PRISM_K_TILE;
+    double *o_fag = out + (size_t)PRISM_KS_FS_AG * PRISM_K_TILE;
+    double *o_frs = out + (size_t)PRISM_KS_FS_RS * PRISM_K_TILE;
+    double *o_cim = out + (size_t)PRISM_KS_CP_IMB * PRISM_K_TILE;
+    double *o_culy = out + (size_t)PRISM_KS_CP_ULY * PRISM_K_TILE;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double it = inv_tp[i], r = rep[i], T = tok[i];
@@ -266,22 +338,69 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx;
         o_tp[i] = (cf * (1.0 + full) + coll_b) * tp_one;
         o_tpb[i] = (cf * (1.0 + full) + coll_b) * v_tp * tpbf[i];
-        /* CP: K/V ring, forward 1 pass, backward 2 (K/V and their gradients) */
+        /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
+         * k's exchange of the next K/V chunk overlaps the attention core of chunk k, so
+         * each step exposes max(0, comm - cp_overlap x core/c); backward moves K/V and
+         * their gradients (2x) against bwd_ratio x the core; recompute (full, or the
+         * selective core) runs the forward ring again. The slowest rank's core is
+         * cp_lb x the mean (1 with zig-zag chunks); the excess is exposed time.
+         * All-to-all (Ulysses, where heads/t divide by c): Q, K, V in and the output out
+         * per forward, the same in backward, nothing to overlap with. */
+        const double c = cp[i];
+        const double core_f = T * f_core * it * rate * cp_pass1; /* one forward core */
+        const double xh = heads / (tp[i] * c);
+        const double uly = uly_on > 0.5 && c > 1.5 && xh >= 1.0 &&
+                                   (xh + 4503599627370496.0) - 4503599627370496.0 == xh
+                               ? 1.0
+                               : 0.0;
+        const double lb = uly > 0.5 ? 1.0 : cplb[i];
         const double v_cp = T * (cp_tp * it + cp_kv * kvs);
-        const double cp_one = cp_pass1 * (v_cp * cpa[i] + cplat[i]) * cpx;
-        o_cp[i] = (3.0 + full) * cp_one;
-        o_cpb[i] = (3.0 + full) * cp_pass1 * v_cp * cpbf[i];
+        const double step_f = v_cp * cpsa[i] + cpsl[i];
+        const double step_b = 2.0 * (v_cp * cpsa[i] + cpsl[i]);
+        const double cs_f = cp_ov * lb * core_f / c, cs_b = bwd * cs_f;
+        const double ring_f = (c - 1.0) * (step_f > cs_f ? step_f - cs_f : 0.0);
+        const double ring_b = (c - 1.0) * (step_b > cs_b ? step_b - cs_b : 0.0);
+        const double gt_kv = g * kvs; /* KV heads per TP rank */
+        const double v_a2a =
+            T * (cp_qo * it + cp_tp * it + (gt_kv < c ? c * cp_kvh : cp_kv * kvs));
+        const double a2a = cp_pass1 * (v_a2a * cpaa[i] + cplat[i]);
+        const double im1 = (lb - 1.0) * core_f; /* per forward core pass */
+        const double imb = im1 * (1.0 + bwd + rc_core);
+        const double cp_f = uly > 0.5 ? a2a : cp_pass1 * ring_f;
+        const double cp_b = uly > 0.5 ? a2a : cp_pass1 * ring_b;
+        o_cp[i] = cp_f * (1.0 + rc_core) + cp_b + imb;
+        o_cpb[i] = cp_pass1 * (uly > 0.5 ? (2.0 + rc_core) * v_a2a * (c - 1.0) / c
+                                         : (3.0 + rc_core) * v_cp * cpbf[i]);
         /* EP: dispatch + combine all-to-all in forward, two more in backward */
         const double v_ep = T * epb;
         const double ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
         o_ep[i] = (4.0 + 2.0 * full) * ep_one;
         o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
+        /* ZeRO-3 / FSDP per unit (one layer; cost/README.md): the all-gather of the next
+         * unit overlaps this unit's forward, the backward's gather (when resharded) and
+         * reduce-scatter overlap its backward (with recompute); a unit exposes
+         * max(0, comm - compute) and, if it leads its stage, min(comm, compute) more
+         * (the first gather / last reduce that nothing hides) */
+        const double fwd_comm = cf * tp_one + cp_f + 2.0 * ep_one + im1;
+        const double bwd_comm = coll_b * tp_one + cp_b + 2.0 * ep_one + im1 * bwd;
+        const double rc_comm = full * (cf * tp_one + 2.0 * ep_one) + rc_core * (cp_f + im1);
+        const double w_f = cf_s + fwd_comm;
+        const double w_b = cf_s * bwd + acc + bwd_comm + rc * rate + ew_rc + rc_comm;
+        const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);
+        const double rs = ne * fsrs[i] + fsrsl[i] + moe * (ex * fsrse[i] + fsrsel[i]);
+        const double cb = rsh * ag + rs;
+        o_dfs[i] = (ag > w_f ? ag - w_f : 0.0) + (cb > w_b ? cb - w_b : 0.0);
+        o_dtl[i] = (ag < w_f ? ag : w_f) + (cb < w_b ? cb : w_b);
+        o_cf[i] = w_f;
         /* the same time split by pass */
         if (detail) {
-            const double fwd_comm = cf * tp_one + cp_one + 2.0 * ep_one;
-            o_fwd[i] = cf_s + fwd_comm;
-            o_bwd[i] = cf_s * bwd + acc + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
-            o_rct[i] = rc * rate + ew_rc + full * fwd_comm;
+            o_fwd[i] = w_f;
+            o_bwd[i] = cf_s * bwd + acc + bwd_comm;
+            o_rct[i] = rc * rate + ew_rc + rc_comm;
+            o_fag[i] = ag;
+            o_frs[i] = cb;
+            o_cim[i] = imb;
+            o_culy[i] = uly;
         }
     }
 }
@@ -308,6 +427,7 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
     double *c_tpb = CWP(PRISM_KC_TP_BYTES), *c_cpb = CWP(PRISM_KC_CP_BYTES);
     double *c_epb = CWP(PRISM_KC_EP_BYTES);
     double *c_gat = CWP(PRISM_KC_GATHER);
+    double *c_dfs = CWP(PRISM_KC_DP_FS), *c_dtl = CWP(PRISM_KC_DP_TAIL), *c_cf = CWP(PRISM_KC_CF);
     const double *s_ne = SWP(PRISM_KS_NE), *s_ex = SWP(PRISM_KS_EX);
     const double *s_cmp = SWP(PRISM_KS_COMPUTE), *s_rc = SWP(PRISM_KS_RECOMP);
     const double *s_wg = SWP(PRISM_KS_WGRAD), *s_tp = SWP(PRISM_KS_TP), *s_cp = SWP(PRISM_KS_CP);
@@ -315,6 +435,8 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
     const double *s_tpb = SWP(PRISM_KS_TP_BYTES), *s_cpb = SWP(PRISM_KS_CP_BYTES);
     const double *s_epb = SWP(PRISM_KS_EP_BYTES);
     const double *s_gat = SWP(PRISM_KS_GATHER);
+    const double *s_dfs = SWP(PRISM_KS_DP_FS), *s_dtl = SWP(PRISM_KS_DP_TAIL);
+    const double *s_cf = SWP(PRISM_KS_CF);
 #undef CWP
 #undef SWP
     if (first) {
@@ -333,6 +455,9 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
             c_cpb[i] = cnt * s_cpb[i];
             c_epb[i] = cnt * s_epb[i];
             c_gat[i] = s_gat[i];
+            c_dfs[i] = cnt * s_dfs[i];
+            c_dtl[i] = s_dtl[i];
+            c_cf[i] = cnt * s_cf[i];
         }
         return;
     }
@@ -351,6 +476,9 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
         c_cpb[i] += cnt * s_cpb[i];
         c_epb[i] += cnt * s_epb[i];
         c_gat[i] = s_gat[i] > c_gat[i] ? s_gat[i] : c_gat[i];
+        c_dfs[i] += cnt * s_dfs[i];
+        c_dtl[i] = s_dtl[i] > c_dtl[i] ? s_dtl[i] : c_dtl[i];
+        c_cf[i] += cnt * s_cf[i];
     }
 }
 
@@ -371,6 +499,11 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     }
     const double moe = ks->comp_moe[c], zb = ks->schedule == PRISM_K_SCHED_ZB_H1 ? 1.0 : 0.0;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
+    const double rsh = km->fsdp_reshard, bucket = km->dp_bucket;
+    const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
+    const double *dfs = CW(PRISM_KC_DP_FS), *dtl = CW(PRISM_KC_DP_TAIL), *cfw = CW(PRISM_KC_CF);
+    const double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
+    const double *dpfb = WS(PRISM_KL_DP_FB), *dpnw = WS(PRISM_KL_DP_NW);
     const double *restrict mm = ln->m + off, *restrict zero = ln->zero + off;
     const double *ppbuf = WS(PRISM_KL_PP_BUF), *epbuf = WS(PRISM_KL_EP_BUF);
     const double *pptime = WS(PRISM_KL_PP_TIME), *ppbytes = WS(PRISM_KL_PP_BYTES);
@@ -403,25 +536,43 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
         opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
         ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;
-        buf[i] = ppbuf[i] + moe * epbuf[i] + (zero[i] > 2.5 ? pre * gat[i] : 0.0) + rt;
-        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i];
+        /* ZeRO-3 buffers: the gathered current + prefetched units (resharded; otherwise
+         * every gathered unit is in params), the unit's unsharded gradients and its
+         * reduce-scatter input in the reduce dtype */
+        const double z3 = zero[i] > 2.5 ? 1.0 : 0.0;
+        buf[i] = ppbuf[i] + moe * epbuf[i] + z3 * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt;
+        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i] + dfs[i] + dtl[i];
         tim[i] = tt;
         unit[i] = tt - zb * 2.0 * wg[i];
-        dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
-        const double dpbytes = ne[i] * dpbf[i] + moe * ex[i] * dpebf[i];
+        /* per-step DP (ZeRO 0..2). dp_bucket = 0: (1 - dp_overlap) of it exposed. Else
+         * bucketed overlap: the gradient reduction runs in nw backward windows of one
+         * micro-batch each, the parameter gather in the first forward; each exposes
+         * max(one bucket, comm - window) */
+        const double dcomm = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
+        const double nw = dpnw[i], fb = dpfb[i];
+        const double pst = ne[i] + ex[i];
+        const double q = pst > bucket ? bucket / pst : 1.0;
+        const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
+        const double w_f = cfw[i], w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
+        const double x_b = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
+        const double x_f = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
+        dpt[i] = bkt_on > 0.5 ? nw * x_b + x_f : dcomm * dpx;
+        const double dpbytes = ne[i] * dpbf[i];
+        const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
         const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
+        const double lr = dplvlr[i];
         b0[i] = m * ((lt == 0.0 ? tpb[i] : 0.0) + (lc == 0.0 ? cpb[i] : 0.0) +
                      (le == 0.0 ? epb[i] : 0.0) + (lp == 0.0 ? ppbytes[i] : 0.0)) +
-                (ld == 0.0 ? dpbytes : 0.0);
+                (ld == 0.0 ? dpbytes : 0.0) + (lr == 0.0 ? dpbytes_r : 0.0);
         b1[i] = m * ((lt == 1.0 ? tpb[i] : 0.0) + (lc == 1.0 ? cpb[i] : 0.0) +
                      (le == 1.0 ? epb[i] : 0.0) + (lp == 1.0 ? ppbytes[i] : 0.0)) +
-                (ld == 1.0 ? dpbytes : 0.0);
+                (ld == 1.0 ? dpbytes : 0.0) + (lr == 1.0 ? dpbytes_r : 0.0);
         b2[i] = m * ((lt == 2.0 ? tpb[i] : 0.0) + (lc == 2.0 ? cpb[i] : 0.0) +
                      (le == 2.0 ? epb[i] : 0.0) + (lp == 2.0 ? ppbytes[i] : 0.0)) +
-                (ld == 2.0 ? dpbytes : 0.0);
+                (ld == 2.0 ? dpbytes : 0.0) + (lr == 2.0 ? dpbytes_r : 0.0);
         b3[i] = m * ((lt == 3.0 ? tpb[i] : 0.0) + (lc == 3.0 ? cpb[i] : 0.0) +
                      (le == 3.0 ? epb[i] : 0.0) + (lp == 3.0 ? ppbytes[i] : 0.0)) +
-                (ld == 3.0 ? dpbytes : 0.0);
+                (ld == 3.0 ? dpbytes : 0.0) + (lr == 3.0 ? dpbytes_r : 0.0);
     }
 #undef CW
 }
@@ -542,6 +693,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *f_usum = fin + (size_t)PRISM_KF_USUM * PRISM_K_TILE;
     double *f_umax = fin + (size_t)PRISM_KF_UMAX * PRISM_K_TILE;
     double *f_dp = fin + (size_t)PRISM_KF_DPMAX * PRISM_K_TILE;
+    double *f_fs = fin + (size_t)PRISM_KF_FSDP * PRISM_K_TILE;
     {
         const double mu = ks->mult[0];
         const double *tim = CT(0, PRISM_KC_TIME), *unit = CT(0, PRISM_KC_UNIT);
@@ -551,9 +703,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *fl = CT(0, PRISM_KC_FLOPS), *ost = CT(0, PRISM_KC_OPT_STEP);
         const double *b0 = CT(0, PRISM_KC_BYTES_L0), *b1 = CT(0, PRISM_KC_BYTES_L1);
         const double *b2 = CT(0, PRISM_KC_BYTES_L2), *b3 = CT(0, PRISM_KC_BYTES_L3);
+        const double *dfs = CT(0, PRISM_KC_DP_FS), *dtl = CT(0, PRISM_KC_DP_TAIL);
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             o_ost[i] = ost[i];
+            f_fs[i] = dfs[i] + dtl[i];
             f_tmax[i] = tim[i];
             f_usum[i] = mu * unit[i];
             f_umax[i] = unit[i];
@@ -579,9 +733,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *fl = CT(c, PRISM_KC_FLOPS), *ost = CT(c, PRISM_KC_OPT_STEP);
         const double *b0 = CT(c, PRISM_KC_BYTES_L0), *b1 = CT(c, PRISM_KC_BYTES_L1);
         const double *b2 = CT(c, PRISM_KC_BYTES_L2), *b3 = CT(c, PRISM_KC_BYTES_L3);
+        const double *dfs = CT(c, PRISM_KC_DP_FS), *dtl = CT(c, PRISM_KC_DP_TAIL);
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const int gt = tim[i] > f_tmax[i];
+            f_fs[i] = gt ? dfs[i] + dtl[i] : f_fs[i];
             o_ost[i] = ost[i] > o_ost[i] ? ost[i] : o_ost[i];
             o_cmp[i] = gt ? cmp[i] : o_cmp[i];
             o_rc[i] = gt ? rc[i] : o_rc[i];
@@ -619,7 +775,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_ep[i] = m * o_ep[i];
         o_pp[i] = m * pptime[i];
         o_bub[i] = bubble;
-        o_dp[i] = f_dp[i];
+        o_dp[i] = f_dp[i] + m * f_fs[i];
         o_step[i] = step;
         o_mfu[i] = mfu_num * inv_step;
         o_hfu[i] = hfu_num * inv_step;

@@ -271,6 +271,10 @@ typedef struct PrismLayerTerms {
     double recompute_s[3]; /**< extra time per micro-batch by mode (none = 0) */
     double flops_fwd;      /**< executed forward FLOPs per device per micro-batch */
     double opt_step_s;     /**< optimizer update of this layer's shard, once per step */
+    double fsdp_s[3];      /**< ZeRO-3, by recompute mode: exposed gather/reduce of this unit
+                                per micro-batch (recompute widens the backward window) */
+    double fsdp_lead_s[3]; /**< ZeRO-3, by mode: what stays unhidden if the unit leads its
+                                stage (the stage adds the largest once per micro-batch) */
 } PrismLayerTerms;
 
 /**

@@ -41,6 +41,11 @@ typedef enum {
     PRISM_KNOB_HBM_EFFICIENCY,         /**< achieved fraction of memory bandwidth */
     PRISM_KNOB_GRAD_ACCUM_EXPOSED,     /**< share of gradient accumulation traffic exposed */
     PRISM_KNOB_BWD_WORKING_SET,        /**< 1 = every layer's backward has a working set */
+    PRISM_KNOB_FSDP_RESHARD,           /**< 1 = ZeRO-3 reshards parameters after forward */
+    PRISM_KNOB_HSDP,                   /**< 1 = ZeRO shards within a node, replicates across */
+    PRISM_KNOB_DP_BUCKET,              /**< params per overlapped DP bucket; 0 = dp_overlap */
+    PRISM_KNOB_CP_ALGO,                /**< 0 = ring attention, 1 = all-to-all (Ulysses) */
+    PRISM_KNOB_CP_LOAD_BALANCE,        /**< 1 = zig-zag causal load balancing of the ring */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -212,7 +212,7 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
     /* parameters per device before ZeRO: the parameter bytes, unsharded for ZeRO-3 */
     const double unshard = st->zero >= 3 ? (double)st->dp * st->cp : 1.0;
     for (uint32_t s = 0; s < p; s++) {
-        double act[64] = {0}, work = 0;
+        double act[64] = {0}, work = 0, lead = 0;
         for (uint32_t q = 0; q <= L + 1; q++) {
             uint32_t li, j, pos = 0;
             int mode = 0;
@@ -240,12 +240,14 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
             act[j / p] += t.act_bytes[mode];
             if ((mode == 2 || all_work) && t.work_bytes > work)
                 work = t.work_bytes;
-            w->stage_time[s] += t.fwd_s + t.bwd_s + t.recompute_s[mode];
+            w->stage_time[s] += t.fwd_s + t.bwd_s + t.recompute_s[mode] + t.fsdp_s[mode];
+            lead = MAX(lead, t.fsdp_lead_s[mode]); /* ZeRO-3: the leading unit's unhidden part */
             w->stage_wgrad[s] +=
                 t.flops_fwd * bwd * 0.5 / rate + t.params_bytes / bytes_p * unshard * acc_per_param;
             w->stage_opt[s] += t.opt_step_s;
         }
         w->stage_act[s] = simulate_peak(st, s, act) + work;
+        w->stage_time[s] += lead;
         if (p > 1) { /* two sends of T h bytes / t per chunk per micro-batch */
             double lat;
             const double ib = level_inv_bw(prism_cost_model_cluster(cm),
