@@ -28,3 +28,6 @@ prism_add_cli_test(cli_validate SCRIPT tests/cli/validate.sh LABELS cost)
 # The planned mode of `prism validate`: requests/report with a fake planner, and the real
 # planner (the search, collective) against a brute force at 1-4 ranks.
 prism_add_mpi_test(test_validate SOURCES mpi/test_validate.c RANKS 1 2 3 4 LABELS cost TIMEOUT 120)
+# Data and context parallelism (FSDP/HSDP/distributed optimizer, CP ring and all-to-all).
+prism_add_unit_test(test_cost_dist
+  SOURCES unit/test_cost_dist.c unit/test_cost_support.c LABELS cost)
