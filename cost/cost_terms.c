@@ -91,6 +91,7 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                         "(zig-zag), else (c - skip)/(c*(1 - skip)), skip = causal_skip with "
                         "flash attention (Liu et al.; zig-zag: 2c chunks, rank r holds r and "
                         "2c-1-r)"},
+    [PRISM_KL_CP_INV] = {"inv_cp", "1", "1/c"},
 };
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {

@@ -90,7 +90,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
     double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
     double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
+    double *cpinv = WS(PRISM_KL_CP_INV);
     const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
+    const double is0 = 1.0 / s0; /* 0 for a single-level cluster (s0 = +inf) */
     const double zz = km->cp_zigzag, sig = km->cp_skip, irun = km->cp_inv_run;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
@@ -111,7 +113,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double n_e = n_d * ie, in_e = e * in_d;
         const double node_dp = s0 * it > 1.0 ? s0 * it : 1.0;
         const double n_s = hsdp > 0.5 && z > 0.5 && node_dp < n_d ? node_dp : n_d;
-        const double in_s = 1.0 / n_s, n_r = n_d * in_s, in_r = 1.0 / n_r;
+        const double in_s = n_s < n_d ? (node_dp > 1.0 ? t * is0 : 1.0) : in_d;
+        const double n_r = n_d * in_s, in_r = n_s * in_d;
         shard[i] = n_s;
         repl[i] = n_r;
         pdiv[i] = z > 2.5 && rsh > 0.5 ? in_s : 1.0;
@@ -137,8 +140,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         cplvl[i] = k_level(x_cp, sz, 0.0, 1.0, 2.0, 3.0);
         cpsa[i] = cib;
         cpsl[i] = cla;
-        cpaa[i] = (c - 1.0) / c * cib;
-        cplb[i] = zz > 0.5 || c < 1.5 || irun <= 0.0 ? 1.0 : (c - sig) / c * irun;
+        const double ic = 1.0 / c;
+        cpinv[i] = ic;
+        cpaa[i] = (c - 1.0) * ic * cib;
+        cplb[i] = zz > 0.5 || c < 1.5 || irun <= 0.0 ? 1.0 : (c - sig) * ic * irun;
         /* EP: all-to-all over e devices at stride t; (e-1)/e of the tokens leave; each
          * TP rank dispatches 1/t of the tokens (sequence parallel) */
         const double x_ep = t * e;
@@ -179,11 +184,6 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         dpelat[i] = per_step * (n_e - 1.0) * steps * dla;
         dplvl[i] = k_level(x_s, sz, 0.0, 1.0, 2.0, 3.0);
         dplvlr[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
-        /* bucketed overlap: the share of the traffic issued during backward (gradient
-         * reduction; ZeRO-0 all of it) and the backward windows carrying it */
-        const double vb = z < 0.5 ? vol : z < 1.5 ? bg : m * bg;
-        dpfb[i] = (fs_s * vb + fs_r * vol_r) / (fs_s * vol + fs_r * vol_r + (n_d > 1.5 ? 0.0 : 1.0));
-        dpnw[i] = z > 1.5 ? m : 1.0;
         /* ZeRO-3 per unit and micro-batch (zero for other stages) */
         const double z3 = z > 2.5 ? 1.0 : 0.0;
         fsag[i] = z3 * bp * fs_s * sib;
@@ -208,6 +208,19 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         ppbuf[i] = pipe * 2.0 * v_pp;
         epbuf[i] = 2.0 * T * it * moe;
     }
+    /* bucketed overlap only: the share of the per-step DP bytes issued during backward
+     * (gradient reduction; ZeRO-0 all of it, with the HSDP all-reduce) and the backward
+     * windows carrying it */
+    if (km->dp_bucket > 0.0 || ks->detail) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double z = zero[i], m = mm[i];
+            const double vb = z < 0.5 ? 1.0 : z < 1.5 ? bg / (bg + bp) : m * bg / (m * bg + bp);
+            const double num = dpbf[i] * vb + dpbfr[i], den = dpbf[i] + dpbfr[i];
+            dpfb[i] = den > 0.0 ? num / (den > 0.0 ? den : 1.0) : 0.0;
+            dpnw[i] = z > 1.5 ? m : 1.0;
+        }
+    }
 }
 
 /* One slot's per-layer terms. @p detail (a constant after inlining) adds the terms only
@@ -215,7 +228,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
  * the search's hot path skips their stores. Both versions share every expression. */
 static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *sl,
                                       const PrismKLanes *ln, size_t off, size_t n, double *ws,
-                                      double *out, const int detail)
+                                      double *out, const int detail, const int dpw,
+                                      const int cpm)
 {
     const PrismKKind *K = &km->kinds[sl->kind];
     const double full = sl->mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
@@ -253,6 +267,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *restrict cp = ln->cp + off;
     const double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
     const double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
+    const double *cpinv = WS(PRISM_KL_CP_INV);
     const double *fsag = WS(PRISM_KL_FS_AG_A), *fsagl = WS(PRISM_KL_FS_AG_LAT);
     const double *fsrs = WS(PRISM_KL_FS_RS_A), *fsrsl = WS(PRISM_KL_FS_RS_LAT);
     const double *fsage = WS(PRISM_KL_FS_AGE_A), *fsagel = WS(PRISM_KL_FS_AGE_LAT);
@@ -346,31 +361,45 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * cp_lb x the mean (1 with zig-zag chunks); the excess is exposed time.
          * All-to-all (Ulysses, where heads/t divide by c): Q, K, V in and the output out
          * per forward, the same in backward, nothing to overlap with. */
-        const double c = cp[i];
+        double cp_f = 0.0, cp_b = 0.0, im1 = 0.0, imb = 0.0, uly = 0.0;
+        if (cpm) {
+        const double c = cp[i], ic = cpinv[i];
         const double core_f = T * f_core * it * rate * cp_pass1; /* one forward core */
-        const double xh = heads / (tp[i] * c);
-        const double uly = uly_on > 0.5 && c > 1.5 && xh >= 1.0 &&
-                                   (xh + 4503599627370496.0) - 4503599627370496.0 == xh
-                               ? 1.0
-                               : 0.0;
+        if (cpm > 1) {
+            /* heads/(t c) a whole number >= 1 (rounded via 2^52; 1e-9 absorbs the
+             * rounding of 1/t and 1/c) */
+            const double xh = heads * it * ic;
+            const double xr = (xh + 4503599627370496.0) - 4503599627370496.0;
+            const double dx = xh - xr;
+            uly = uly_on > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
+        }
         const double lb = uly > 0.5 ? 1.0 : cplb[i];
         const double v_cp = T * (cp_tp * it + cp_kv * kvs);
         const double step_f = v_cp * cpsa[i] + cpsl[i];
         const double step_b = 2.0 * (v_cp * cpsa[i] + cpsl[i]);
-        const double cs_f = cp_ov * lb * core_f / c, cs_b = bwd * cs_f;
+        const double cs_f = cp_ov * lb * core_f * ic, cs_b = bwd * cs_f;
         const double ring_f = (c - 1.0) * (step_f > cs_f ? step_f - cs_f : 0.0);
         const double ring_b = (c - 1.0) * (step_b > cs_b ? step_b - cs_b : 0.0);
-        const double gt_kv = g * kvs; /* KV heads per TP rank */
-        const double v_a2a =
-            T * (cp_qo * it + cp_tp * it + (gt_kv < c ? c * cp_kvh : cp_kv * kvs));
-        const double a2a = cp_pass1 * (v_a2a * cpaa[i] + cplat[i]);
-        const double im1 = (lb - 1.0) * core_f; /* per forward core pass */
-        const double imb = im1 * (1.0 + bwd + rc_core);
-        const double cp_f = uly > 0.5 ? a2a : cp_pass1 * ring_f;
-        const double cp_b = uly > 0.5 ? a2a : cp_pass1 * ring_b;
+        im1 = (lb - 1.0) * core_f; /* per forward core pass */
+        imb = im1 * (1.0 + bwd + rc_core);
+        cp_f = cp_pass1 * ring_f;
+        cp_b = cp_pass1 * ring_b;
+        double cpbytes = (3.0 + rc_core) * v_cp * cpbf[i];
+        if (cpm > 1) {
+            const double gt_kv = g * kvs; /* KV heads per TP rank */
+            const double v_a2a =
+                T * (cp_qo * it + cp_tp * it + (gt_kv < c ? c * cp_kvh : cp_kv * kvs));
+            const double a2a = cp_pass1 * (v_a2a * cpaa[i] + cplat[i]);
+            cp_f = uly > 0.5 ? a2a : cp_f;
+            cp_b = uly > 0.5 ? a2a : cp_b;
+            cpbytes = uly > 0.5 ? (2.0 + rc_core) * v_a2a * (c - 1.0) * ic : cpbytes;
+        }
         o_cp[i] = cp_f * (1.0 + rc_core) + cp_b + imb;
-        o_cpb[i] = cp_pass1 * (uly > 0.5 ? (2.0 + rc_core) * v_a2a * (c - 1.0) / c
-                                         : (3.0 + rc_core) * v_cp * cpbf[i]);
+        o_cpb[i] = cp_pass1 * cpbytes;
+        } else { /* no lane of the tile has cp > 1: every CP term is exactly 0 */
+            o_cp[i] = 0.0;
+            o_cpb[i] = 0.0;
+        }
         /* EP: dispatch + combine all-to-all in forward, two more in backward */
         const double v_ep = T * epb;
         const double ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
@@ -381,37 +410,55 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * reduce-scatter overlap its backward (with recompute); a unit exposes
          * max(0, comm - compute) and, if it leads its stage, min(comm, compute) more
          * (the first gather / last reduce that nothing hides) */
-        const double fwd_comm = cf * tp_one + cp_f + 2.0 * ep_one + im1;
-        const double bwd_comm = coll_b * tp_one + cp_b + 2.0 * ep_one + im1 * bwd;
-        const double rc_comm = full * (cf * tp_one + 2.0 * ep_one) + rc_core * (cp_f + im1);
-        const double w_f = cf_s + fwd_comm;
-        const double w_b = cf_s * bwd + acc + bwd_comm + rc * rate + ew_rc + rc_comm;
-        const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);
-        const double rs = ne * fsrs[i] + fsrsl[i] + moe * (ex * fsrse[i] + fsrsel[i]);
-        const double cb = rsh * ag + rs;
-        o_dfs[i] = (ag > w_f ? ag - w_f : 0.0) + (cb > w_b ? cb - w_b : 0.0);
-        o_dtl[i] = (ag < w_f ? ag : w_f) + (cb < w_b ? cb : w_b);
-        o_cf[i] = w_f;
-        /* the same time split by pass */
-        if (detail) {
-            o_fwd[i] = w_f;
-            o_bwd[i] = cf_s * bwd + acc + bwd_comm;
-            o_rct[i] = rc * rate + ew_rc + rc_comm;
-            o_fag[i] = ag;
-            o_frs[i] = cb;
-            o_cim[i] = imb;
-            o_culy[i] = uly;
+        if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
+            const double fwd_comm = cf * tp_one + cp_f + 2.0 * ep_one + im1;
+            const double bwd_comm = coll_b * tp_one + cp_b + 2.0 * ep_one + im1 * bwd;
+            const double rc_comm =
+                full * (cf * tp_one + 2.0 * ep_one) + rc_core * (cp_f + im1);
+            const double w_f = cf_s + fwd_comm;
+            const double w_b = cf_s * bwd + acc + bwd_comm + rc * rate + ew_rc + rc_comm;
+            const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);
+            const double rs = ne * fsrs[i] + fsrsl[i] + moe * (ex * fsrse[i] + fsrsel[i]);
+            const double cb = rsh * ag + rs;
+            o_dfs[i] = (ag > w_f ? ag - w_f : 0.0) + (cb > w_b ? cb - w_b : 0.0);
+            o_dtl[i] = (ag < w_f ? ag : w_f) + (cb < w_b ? cb : w_b);
+            o_cf[i] = w_f;
+            /* the same time split by pass (detail implies dpw) */
+            if (detail) {
+                o_fwd[i] = w_f;
+                o_bwd[i] = cf_s * bwd + acc + bwd_comm;
+                o_rct[i] = rc * rate + ew_rc + rc_comm;
+                o_fag[i] = ag;
+                o_frs[i] = cb;
+                o_cim[i] = imb;
+                o_culy[i] = uly;
+            }
         }
     }
 }
 
+/* @p dpw: some lane is ZeRO-3, or the bucketed DP overlap needs the forward window
+ * (always with detail); @p cpm: 0 no lane has cp > 1, 1 ring only, 2 ring or all-to-all
+ * (cp_algo = 1). Each flag only skips work whose result is exactly 0 (or unused) for the
+ * lanes of the tile, so every ISA gives the same bits. */
 static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKSlot *sl,
-                   const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out)
+                   const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out,
+                   int dpw, int cpm)
 {
     if (ks->detail)
-        k_slot_body(km, sl, ln, off, n, ws, out, 1);
+        k_slot_body(km, sl, ln, off, n, ws, out, 1, 1, 2);
+    else if (dpw && cpm == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 2);
+    else if (dpw && cpm == 1)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 1);
+    else if (dpw)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 0);
+    else if (cpm == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 2);
+    else if (cpm == 1)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 1);
     else
-        k_slot_body(km, sl, ln, off, n, ws, out, 0);
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 0);
 }
 
 /* The per-stage sums: first slot of a composition writes, later slots add (one fused
@@ -427,7 +474,6 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
     double *c_tpb = CWP(PRISM_KC_TP_BYTES), *c_cpb = CWP(PRISM_KC_CP_BYTES);
     double *c_epb = CWP(PRISM_KC_EP_BYTES);
     double *c_gat = CWP(PRISM_KC_GATHER);
-    double *c_dfs = CWP(PRISM_KC_DP_FS), *c_dtl = CWP(PRISM_KC_DP_TAIL), *c_cf = CWP(PRISM_KC_CF);
     const double *s_ne = SWP(PRISM_KS_NE), *s_ex = SWP(PRISM_KS_EX);
     const double *s_cmp = SWP(PRISM_KS_COMPUTE), *s_rc = SWP(PRISM_KS_RECOMP);
     const double *s_wg = SWP(PRISM_KS_WGRAD), *s_tp = SWP(PRISM_KS_TP), *s_cp = SWP(PRISM_KS_CP);
@@ -435,8 +481,6 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
     const double *s_tpb = SWP(PRISM_KS_TP_BYTES), *s_cpb = SWP(PRISM_KS_CP_BYTES);
     const double *s_epb = SWP(PRISM_KS_EP_BYTES);
     const double *s_gat = SWP(PRISM_KS_GATHER);
-    const double *s_dfs = SWP(PRISM_KS_DP_FS), *s_dtl = SWP(PRISM_KS_DP_TAIL);
-    const double *s_cf = SWP(PRISM_KS_CF);
 #undef CWP
 #undef SWP
     if (first) {
@@ -455,9 +499,6 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
             c_cpb[i] = cnt * s_cpb[i];
             c_epb[i] = cnt * s_epb[i];
             c_gat[i] = s_gat[i];
-            c_dfs[i] = cnt * s_dfs[i];
-            c_dtl[i] = s_dtl[i];
-            c_cf[i] = cnt * s_cf[i];
         }
         return;
     }
@@ -476,6 +517,29 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
         c_cpb[i] += cnt * s_cpb[i];
         c_epb[i] += cnt * s_epb[i];
         c_gat[i] = s_gat[i] > c_gat[i] ? s_gat[i] : c_gat[i];
+    }
+}
+
+/* The same for the ZeRO-3 / bucket-window terms (only when some lane needs them). */
+static void k_comp_sum_dp(double *cw, const double *sw, double cnt, int first, size_t n)
+{
+    double *c_dfs = cw + (size_t)PRISM_KC_DP_FS * PRISM_K_TILE;
+    double *c_dtl = cw + (size_t)PRISM_KC_DP_TAIL * PRISM_K_TILE;
+    double *c_cf = cw + (size_t)PRISM_KC_CF * PRISM_K_TILE;
+    const double *s_dfs = sw + (size_t)PRISM_KS_DP_FS * PRISM_K_TILE;
+    const double *s_dtl = sw + (size_t)PRISM_KS_DP_TAIL * PRISM_K_TILE;
+    const double *s_cf = sw + (size_t)PRISM_KS_CF * PRISM_K_TILE;
+    if (first) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            c_dfs[i] = cnt * s_dfs[i];
+            c_dtl[i] = s_dtl[i];
+            c_cf[i] = cnt * s_cf[i];
+        }
+        return;
+    }
+    PRISM_KLOOP
+    for (size_t i = 0; i < n; i++) {
         c_dfs[i] += cnt * s_dfs[i];
         c_dtl[i] = s_dtl[i] > c_dtl[i] ? s_dtl[i] : c_dtl[i];
         c_cf[i] += cnt * s_cf[i];
@@ -483,7 +547,7 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
 }
 
 static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
-                   const PrismKLanes *ln, size_t off, size_t n, double *ws)
+                   const PrismKLanes *ln, size_t off, size_t n, double *ws, int dpw)
 {
     const size_t ns = ks->n_slots;
     double *slot0 = WS(PRISM_KL_COUNT);
@@ -495,7 +559,17 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         if (cnt == 0.0)
             continue;
         k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
+        if (dpw)
+            k_comp_sum_dp(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
         first = 0;
+    }
+    if (!dpw) {
+        double *z0 = CW(PRISM_KC_DP_FS), *z1 = CW(PRISM_KC_DP_TAIL), *z2 = CW(PRISM_KC_CF);
+        for (size_t i = 0; i < n; i++) {
+            z0[i] = 0.0;
+            z1[i] = 0.0;
+            z2[i] = 0.0;
+        }
     }
     const double moe = ks->comp_moe[c], zb = ks->schedule == PRISM_K_SCHED_ZB_H1 ? 1.0 : 0.0;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
@@ -548,15 +622,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
          * bucketed overlap: the gradient reduction runs in nw backward windows of one
          * micro-batch each, the parameter gather in the first forward; each exposes
          * max(one bucket, comm - window) */
-        const double dcomm = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
-        const double nw = dpnw[i], fb = dpfb[i];
-        const double pst = ne[i] + ex[i];
-        const double q = pst > bucket ? bucket / pst : 1.0;
-        const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
-        const double w_f = cfw[i], w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
-        const double x_b = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
-        const double x_f = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
-        dpt[i] = bkt_on > 0.5 ? nw * x_b + x_f : dcomm * dpx;
+        dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
         const double dpbytes = ne[i] * dpbf[i];
         const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
         const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
@@ -573,6 +639,22 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         b3[i] = m * ((lt == 3.0 ? tpb[i] : 0.0) + (lc == 3.0 ? cpb[i] : 0.0) +
                      (le == 3.0 ? epb[i] : 0.0) + (lp == 3.0 ? ppbytes[i] : 0.0)) +
                 (ld == 3.0 ? dpbytes : 0.0) + (lr == 3.0 ? dpbytes_r : 0.0);
+    }
+    if (bkt_on > 0.5) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double dcomm =
+                ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
+            const double nw = dpnw[i], fb = dpfb[i];
+            const double pst = ne[i] + ex[i];
+            const double q = pst > bucket ? bucket / (pst > bucket ? pst : 1.0) : 1.0;
+            const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
+            const double w_f = cfw[i];
+            const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
+            const double x_b = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
+            const double x_f = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
+            dpt[i] = nw * x_b + x_f;
+        }
     }
 #undef CW
 }
@@ -809,11 +891,19 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
     for (size_t off = 0; off < n; off += PRISM_K_TILE) {
         const size_t len = n - off < PRISM_K_TILE ? n - off : PRISM_K_TILE;
         k_lanes(km, ks, lanes, off, len, ws);
+        /* tile flags: work whose result is exactly 0 for every lane is skipped */
+        int any_z3 = 0, any_cp = 0;
+        for (size_t i = 0; i < len; i++) {
+            any_z3 |= lanes->zero[off + i] > 2.5;
+            any_cp |= lanes->cp[off + i] > 1.5;
+        }
+        const int dpw = any_z3 || km->dp_bucket > 0.0 || ks->detail;
+        const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)
             k_slot(km, ks, &ks->slots[s], lanes, off, len, ws,
-                   ws + (size_t)PRISM_KL_COUNT * PRISM_K_TILE + s * slot_stride);
+                   ws + (size_t)PRISM_KL_COUNT * PRISM_K_TILE + s * slot_stride, dpw, cpm);
         for (uint32_t c = 0; c < ks->n_comp; c++)
-            k_comp(km, ks, c, lanes, off, len, ws);
+            k_comp(km, ks, c, lanes, off, len, ws, dpw);
         for (uint32_t d = 0; d < ks->n_cand; d++)
             k_cand(ks, d, lanes, off, len, ws);
         k_final(km, ks, lanes, off, len, out, ws);

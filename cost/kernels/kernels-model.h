@@ -221,6 +221,7 @@ enum {
     PRISM_KL_CP_STEP_LAT,/* latency of one ring step */
     PRISM_KL_CP_A2A_A,   /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
     PRISM_KL_CP_LB,      /* slowest rank's attention work / mean (causal ring) */
+    PRISM_KL_CP_INV,     /* 1/c */
     PRISM_KL_COUNT
 };
 enum {
