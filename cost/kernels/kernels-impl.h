@@ -422,7 +422,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double cb = rsh * ag + rs;
             o_dfs[i] = (ag > w_f ? ag - w_f : 0.0) + (cb > w_b ? cb - w_b : 0.0);
             o_dtl[i] = (ag < w_f ? ag : w_f) + (cb < w_b ? cb : w_b);
-            o_cf[i] = w_f;
+            if (dpw > 1) /* the bucketed DP overlap's forward window */
+                o_cf[i] = w_f;
             /* the same time split by pass (detail implies dpw) */
             if (detail) {
                 o_fwd[i] = w_f;
@@ -437,8 +438,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     }
 }
 
-/* @p dpw: some lane is ZeRO-3, or the bucketed DP overlap needs the forward window
- * (always with detail); @p cpm: 0 no lane has cp > 1, 1 ring only, 2 ring or all-to-all
+/* @p dpw: 1 some lane is ZeRO-3; 2 also the bucketed DP overlap's forward window (always
+ * with detail); @p cpm: 0 no lane has cp > 1, 1 ring only, 2 ring or all-to-all
  * (cp_algo = 1). Each flag only skips work whose result is exactly 0 (or unused) for the
  * lanes of the tile, so every ISA gives the same bits. */
 static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKSlot *sl,
@@ -446,7 +447,13 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
                    int dpw, int cpm)
 {
     if (ks->detail)
-        k_slot_body(km, sl, ln, off, n, ws, out, 1, 1, 2);
+        k_slot_body(km, sl, ln, off, n, ws, out, 1, 2, 2);
+    else if (dpw == 2 && cpm == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 2);
+    else if (dpw == 2 && cpm == 1)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 1);
+    else if (dpw == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 0);
     else if (dpw && cpm == 2)
         k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 2);
     else if (dpw && cpm == 1)
@@ -521,7 +528,8 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
 }
 
 /* The same for the ZeRO-3 / bucket-window terms (only when some lane needs them). */
-static void k_comp_sum_dp(double *cw, const double *sw, double cnt, int first, size_t n)
+static void k_comp_sum_dp(double *cw, const double *sw, double cnt, int first, size_t n,
+                          int with_cf)
 {
     double *c_dfs = cw + (size_t)PRISM_KC_DP_FS * PRISM_K_TILE;
     double *c_dtl = cw + (size_t)PRISM_KC_DP_TAIL * PRISM_K_TILE;
@@ -534,15 +542,24 @@ static void k_comp_sum_dp(double *cw, const double *sw, double cnt, int first, s
         for (size_t i = 0; i < n; i++) {
             c_dfs[i] = cnt * s_dfs[i];
             c_dtl[i] = s_dtl[i];
-            c_cf[i] = cnt * s_cf[i];
         }
-        return;
+    } else {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            c_dfs[i] += cnt * s_dfs[i];
+            c_dtl[i] = s_dtl[i] > c_dtl[i] ? s_dtl[i] : c_dtl[i];
+        }
     }
-    PRISM_KLOOP
-    for (size_t i = 0; i < n; i++) {
-        c_dfs[i] += cnt * s_dfs[i];
-        c_dtl[i] = s_dtl[i] > c_dtl[i] ? s_dtl[i] : c_dtl[i];
-        c_cf[i] += cnt * s_cf[i];
+    if (!with_cf)
+        return;
+    if (first) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++)
+            c_cf[i] = cnt * s_cf[i];
+    } else {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++)
+            c_cf[i] += cnt * s_cf[i];
     }
 }
 
@@ -560,16 +577,21 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             continue;
         k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
         if (dpw)
-            k_comp_sum_dp(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
+            k_comp_sum_dp(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n,
+                          dpw > 1);
         first = 0;
     }
     if (!dpw) {
-        double *z0 = CW(PRISM_KC_DP_FS), *z1 = CW(PRISM_KC_DP_TAIL), *z2 = CW(PRISM_KC_CF);
+        double *z0 = CW(PRISM_KC_DP_FS), *z1 = CW(PRISM_KC_DP_TAIL);
         for (size_t i = 0; i < n; i++) {
             z0[i] = 0.0;
             z1[i] = 0.0;
-            z2[i] = 0.0;
         }
+    }
+    if (dpw < 2) { /* the forward window is read only by the bucketed overlap */
+        double *z2 = CW(PRISM_KC_CF);
+        for (size_t i = 0; i < n; i++)
+            z2[i] = 0.0;
     }
     const double moe = ks->comp_moe[c], zb = ks->schedule == PRISM_K_SCHED_ZB_H1 ? 1.0 : 0.0;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
@@ -897,7 +919,7 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
             any_z3 |= lanes->zero[off + i] > 2.5;
             any_cp |= lanes->cp[off + i] > 1.5;
         }
-        const int dpw = any_z3 || km->dp_bucket > 0.0 || ks->detail;
+        const int dpw = km->dp_bucket > 0.0 || ks->detail ? 2 : any_z3 ? 1 : 0;
         const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)
             k_slot(km, ks, &ks->slots[s], lanes, off, len, ws,
