@@ -450,6 +450,8 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
     for (int md = 0; md < 3; md++) {
         out->act_bytes[md] = SLOT(md, PRISM_KS_ACT);
         out->recompute_s[md] = SLOT(md, PRISM_KS_RC_TIME);
+        out->fsdp_s[md] = SLOT(md, PRISM_KS_DP_FS);
+        out->fsdp_lead_s[md] = SLOT(md, PRISM_KS_DP_TAIL);
     }
     out->work_bytes = SLOT(2, PRISM_KS_EXTRA);
     out->fwd_s = SLOT(0, PRISM_KS_FWD);

@@ -20,8 +20,9 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                    "achieved fraction of link bandwidth"},
     [PRISM_KNOB_TP_OVERLAP] = {"tp_overlap", 0.0, 0.0, 1.0, "fraction",
                                "fraction of TP communication hidden behind compute"},
-    [PRISM_KNOB_CP_OVERLAP] = {"cp_overlap", 0.5, 0.0, 1.0, "fraction",
-                               "fraction of CP ring exchange hidden behind attention"},
+    [PRISM_KNOB_CP_OVERLAP] = {"cp_overlap", 1.0, 0.0, 1.0, "fraction",
+                               "fraction of a ring step's attention compute that hides the "
+                               "next K/V chunk's exchange"},
     [PRISM_KNOB_EP_OVERLAP] = {"ep_overlap", 0.0, 0.0, 1.0, "fraction",
                                "fraction of EP all-to-all hidden behind compute"},
     [PRISM_KNOB_DP_OVERLAP] = {"dp_overlap", 0.5, 0.0, 1.0, "fraction",
@@ -75,6 +76,21 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_ATTN_BWD_FRACTION] = {"attn_bwd_fraction", 0.0, 0.0, 1.0, "fraction",
                                       "flash-attention backward (of its 2.5x-forward matmul "
                                       "FLOPs); 0 = the device's"},
+    [PRISM_KNOB_FSDP_RESHARD] = {"fsdp_reshard", 1.0, 0.0, 1.0, "bool",
+                                 "1 = ZeRO-3 frees gathered parameters after forward and "
+                                 "gathers again in backward; 0 = keeps them (ZeRO-2 memory)"},
+    [PRISM_KNOB_HSDP] = {"hsdp", 0.0, 0.0, 1.0, "bool",
+                         "1 = ZeRO/FSDP shards within a node and replicates across nodes "
+                         "(HSDP: all-reduce of the shard's gradients)"},
+    [PRISM_KNOB_DP_BUCKET] = {"dp_bucket", 0.0, 0.0, 1e12, "params",
+                              "ZeRO 0-2: parameters per bucket of the overlapped gradient "
+                              "reduce / parameter gather (Megatron-Core 4e7); 0 = dp_overlap"},
+    [PRISM_KNOB_CP_ALGO] = {"cp_algo", 0.0, 0.0, 1.0, "code",
+                            "0 = ring attention (P2P K/V exchange); 1 = all-to-all "
+                            "(Ulysses) where heads/tp divide by cp, ring elsewhere"},
+    [PRISM_KNOB_CP_LOAD_BALANCE] = {"cp_load_balance", 1.0, 0.0, 1.0, "bool",
+                                    "1 = causal ring with zig-zag chunks (balanced); 0 = "
+                                    "contiguous chunks (the last rank paces the ring)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -103,6 +103,7 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         k->a_tp += bp * (2.0 * a * (dn + dr) + 2.0 * a * dv);
         core = 2.0 * a * (dn + dr) * s + 2.0 * a * dv * s;
         k->cp_tp = bp * a * (dn + dr + dv);
+        k->cp_qo = bp * a * (dn + dr + dv); /* Q (dn + dr) and the output (dv) per head */
         k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * s;
     } else {
         const double d = at->head_dim, g = at->n_kv_heads;
@@ -120,9 +121,12 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         k->a_kv += bp * 2.0 * g * d; /* K and V */
         core = 4.0 * a * d * s;      /* QK^T and AV over the full sequence */
         k->cp_kv = bp * 2.0 * g * d;
+        k->cp_kvh = bp * 2.0 * d;
+        k->cp_qo = bp * 2.0 * a * d; /* Q and the attention output */
         k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * s;
     }
     k->inv_g = 1.0 / k->g;
+    k->heads = a;
     k->f_core = core * (kv->flash > 0.5 ? kv->causal : 1.0);
     *model_core = core;
 }
@@ -448,7 +452,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     compile_compute(cm, peak);
     k->hidden_bytes = kv.bp * (double)model->hidden;
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
-    k->cp_exposed = 1.0 - kn[PRISM_KNOB_CP_OVERLAP];
+    k->cp_exposed = 1.0; /* cp_overlap is the per-step overlap (cp_ov) */
     k->ep_exposed = 1.0 - kn[PRISM_KNOB_EP_OVERLAP];
     k->dp_exposed = 1.0 - kn[PRISM_KNOB_DP_OVERLAP];
     k->pp_exposed = 1.0 - kn[PRISM_KNOB_PP_OVERLAP];
@@ -459,6 +463,15 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
      * one write of bytes_grad per parameter (cost/README.md, "gradient accumulation") */
     k->accum_traffic = 2.0 * k->bytes_grad * kn[PRISM_KNOB_GRAD_ACCUM_EXPOSED];
     k->bwd_ws = kn[PRISM_KNOB_BWD_WORKING_SET];
+    k->fsdp_reshard = kn[PRISM_KNOB_FSDP_RESHARD];
+    k->hsdp = kn[PRISM_KNOB_HSDP];
+    k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
+    k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];
+    k->cp_zigzag = kn[PRISM_KNOB_CP_LOAD_BALANCE];
+    /* the causal skip is executed only by flash attention; without it every block runs */
+    k->cp_skip = kv.flash > 0.5 ? kn[PRISM_KNOB_CAUSAL_SKIP] : 0.0;
+    k->cp_inv_run = k->cp_skip < 1.0 ? 1.0 / (1.0 - k->cp_skip) : 0.0;
+    k->cp_ov = kn[PRISM_KNOB_CP_OVERLAP];
     const double mem =
         training->mem_budget_bytes > 0 ? training->mem_budget_bytes : cluster->mem_bytes;
     k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];

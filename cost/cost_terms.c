@@ -17,9 +17,10 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_REP] = {"sp_share", "1", "r = 1/t with sequence parallelism, else 1"},
     [PRISM_KL_TOKENS] = {"tokens", "tokens", "T = mbs*seq/cp (per micro-batch per device)"},
     [PRISM_KL_INV_EP] = {"inv_ep", "1", "1/e"},
-    [PRISM_KL_PDIV] = {"zero_param_share", "1", "z >= 3 ? 1/(d*c) : 1"},
-    [PRISM_KL_GDIV] = {"zero_grad_share", "1", "z >= 2 ? 1/(d*c) : 1"},
-    [PRISM_KL_ODIV] = {"zero_opt_share", "1", "z >= 1 ? 1/(d*c) : 1"},
+    [PRISM_KL_PDIV] = {"zero_param_share", "1",
+                       "z >= 3 and fsdp_reshard ? 1/n_s : 1 (n_s = shard group)"},
+    [PRISM_KL_GDIV] = {"zero_grad_share", "1", "z >= 2 ? 1/n_s : 1"},
+    [PRISM_KL_ODIV] = {"zero_opt_share", "1", "z >= 1 ? 1/n_s : 1"},
     [PRISM_KL_PDIV_E] = {"zero_param_share_experts", "1", "z >= 3 ? e/(d*c) : 1"},
     [PRISM_KL_GDIV_E] = {"zero_grad_share_experts", "1", "z >= 2 ? e/(d*c) : 1"},
     [PRISM_KL_ODIV_E] = {"zero_opt_share_experts", "1", "z >= 1 ? e/(d*c) : 1"},
@@ -35,10 +36,13 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_EP_LAT] = {"ep_latency", "s", "(e-1) * LAT(t*e)"},
     [PRISM_KL_EP_BF] = {"ep_bytes_factor", "1", "(e-1)/(e*t)"},
     [PRISM_KL_EP_LVL] = {"ep_level", "level", "level joining t*e devices"},
-    [PRISM_KL_DP_A] = {"dp_s_per_param", "s", "(n-1)/n * V_z / BW(t*c*d), n = d*c"},
-    [PRISM_KL_DP_LAT] = {"dp_latency", "s", "(n-1) * steps_z * LAT(t*c*d)"},
+    [PRISM_KL_DP_A] = {"dp_s_per_param", "s",
+                       "[z<3] (n_s-1)/n_s * V_z / BW(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d)"},
+    [PRISM_KL_DP_LAT] = {"dp_latency", "s",
+                         "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d)"},
     [PRISM_KL_DP_BF] = {"dp_bytes_per_param", "B",
-                        "(n-1)/n * V_z; V_z = 2g (z0), g+p (z1), m*g+p (z2), m*(g+2p) (z3)"},
+                        "(n_s-1)/n_s * V_z; V_z = 2g (z0), g+p (z1), m*g+p (z2), "
+                        "m*(g+(1+fsdp_reshard)*p) (z3)"},
     [PRISM_KL_DPE_A] = {"dp_s_per_param_experts", "s", "as dp_s_per_param with n = d*c/e"},
     [PRISM_KL_DPE_LAT] = {"dp_latency_experts", "s", "(n-1) * steps_z * LAT, n = d*c/e"},
     [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = d*c/e"},
@@ -52,6 +56,42 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                          "paces every micro-batch"},
     [PRISM_KL_EP_BUF] = {"ep_buffer", "B", "2*T/t*top_k*cf*h*bytes (all-to-all send+recv)"},
     [PRISM_KL_PP_BUF] = {"pp_buffer", "B", "[pp>1] 2*V_pp (send + receive)"},
+    [PRISM_KL_SHARD] = {"zero_shard_group", "ranks",
+                        "n_s = hsdp and z >= 1 ? min(d*c, level-0 size/t) : d*c"},
+    [PRISM_KL_REPL] = {"zero_replicas", "ranks", "n_r = d*c / n_s (HSDP replicas)"},
+    [PRISM_KL_DP_BF_R] = {"dp_bytes_per_param_replicas", "B",
+                          "(n_r-1)/n_r * V_r; V_r = n_red*2g/n_s (all-reduce of the shard), "
+                          "n_red = 1 (z1) or m (z2, z3)"},
+    [PRISM_KL_DP_LVL_R] = {"dp_level_replicas", "level",
+                           "level joining t*c*d devices (replica all-reduce, expert group)"},
+    [PRISM_KL_DP_FB] = {"dp_backward_share", "1",
+                        "share of the per-step DP bytes reduced during backward (z0: 1; "
+                        "z1: g; z2: m*g; over V_z, with the replica all-reduce)"},
+    [PRISM_KL_DP_NW] = {"dp_windows", "1",
+                        "backward windows carrying the reduction: m for z2, else 1"},
+    [PRISM_KL_FS_AG_A] = {"fsdp_gather_s_per_param", "s",
+                          "[z3] p*(n_s-1)/n_s / BW(t*n_s)  (all-gather, param dtype)"},
+    [PRISM_KL_FS_AG_LAT] = {"fsdp_gather_latency", "s", "[z3] (n_s-1) * LAT(t*n_s)"},
+    [PRISM_KL_FS_RS_A] = {"fsdp_reduce_s_per_param", "s",
+                          "[z3] g*(n_s-1)/n_s / BW(t*n_s) + 2g/n_s*(n_r-1)/n_r / BW(t*c*d)  "
+                          "(reduce-scatter in the reduce dtype + HSDP all-reduce)"},
+    [PRISM_KL_FS_RS_LAT] = {"fsdp_reduce_latency", "s",
+                            "[z3] (n_s-1)*LAT(t*n_s) + 2(n_r-1)*LAT(t*c*d)"},
+    [PRISM_KL_FS_AGE_A] = {"fsdp_gather_s_per_param_experts", "s",
+                           "[z3] p*(n-1)/n / BW(t*c*d), n = d*c/e"},
+    [PRISM_KL_FS_AGE_LAT] = {"fsdp_gather_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
+    [PRISM_KL_FS_RSE_A] = {"fsdp_reduce_s_per_param_experts", "s",
+                           "[z3] g*(n-1)/n / BW(t*c*d), n = d*c/e"},
+    [PRISM_KL_FS_RSE_LAT] = {"fsdp_reduce_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
+    [PRISM_KL_CP_STEP_A] = {"cp_step_s_per_byte", "s/B", "1 / BW(t*c)  (one ring step)"},
+    [PRISM_KL_CP_STEP_LAT] = {"cp_step_latency", "s", "LAT(t*c)"},
+    [PRISM_KL_CP_A2A_A] = {"cp_a2a_s_per_byte", "s/B", "(c-1)/c / BW(t*c)  (all-to-all)"},
+    [PRISM_KL_CP_LB] = {"cp_load_imbalance", "1",
+                        "slowest rank's attention core / mean: 1 with cp_load_balance "
+                        "(zig-zag), else (c - skip)/(c*(1 - skip)), skip = causal_skip with "
+                        "flash attention (Liu et al.; zig-zag: 2c chunks, rank r holds r and "
+                        "2c-1-r)"},
+    [PRISM_KL_CP_INV] = {"inv_cp", "1", "1/c"},
 };
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
@@ -79,14 +119,17 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                      "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*(1-tp_overlap), "
                      "n_coll = 2 fwd (x2 with full recompute) + 2 bwd"},
     [PRISM_KS_CP] = {"cp_comm", "s",
-                     "passes*(T*KV/t*cp_s_per_byte + cp_latency)*(1-cp_overlap), "
-                     "passes = 1 fwd + 2 bwd (+1 full recompute)"},
+                     "ring: (c-1)*[max(0, V_kv/BW + LAT - ov*lb*core/c) fwd (+1 if the core "
+                     "is recomputed) + max(0, 2(V_kv/BW + LAT) - ov*bwd_ratio*lb*core/c)] + "
+                     "cp_imbalance; Ulysses: (2 + rc)*(T*(QO/t + KV)*cp_a2a_s_per_byte + "
+                     "cp_latency); V_kv = T*KV, core = T*F_core/t/(peak*eff), ov = cp_overlap"},
     [PRISM_KS_EP] = {"ep_comm", "s",
                      "n_a2a*(T*top_k*cf*h*bytes*ep_s_per_byte + ep_latency)*(1-ep_overlap), "
                      "n_a2a = 4 (+2 full recompute)"},
     [PRISM_KS_FLOPS] = {"flops", "FLOP", "(1+bwd_ratio)*F + recompute FLOPs"},
     [PRISM_KS_TP_BYTES] = {"tp_bytes", "B", "n_coll*T*h*bytes*2(t-1)/t"},
-    [PRISM_KS_CP_BYTES] = {"cp_bytes", "B", "passes*T*KV*(c-1)"},
+    [PRISM_KS_CP_BYTES] = {"cp_bytes", "B",
+                           "ring: (3 + rc)*T*KV*(c-1); Ulysses: (2 + rc)*T*(QO/t + KV)*(c-1)/c"},
     [PRISM_KS_EP_BYTES] = {"ep_bytes", "B", "n_a2a*T*top_k*cf*h*bytes*(e-1)/(e*t)"},
     [PRISM_KS_GATHER] = {"zero3_gather", "B", "bytes_p*(dense_params + expert_params)"},
     [PRISM_KS_FWD] = {"forward", "s",
@@ -123,6 +166,22 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_FP8_CAST_BWD] = {"fp8_cast_bwd", "s",
                                "FP8 recipes: cast_x*M*N/(HBM*eff) per FP8 GEMM (output "
                                "gradients)"},
+    [PRISM_KS_DP_FS] = {"fsdp_exposed", "s",
+                        "[z3] max(0, AG - W_f) + max(0, fsdp_reshard*AG + RS - W_b); "
+                        "AG = P*fsdp_gather_s_per_param + LAT, RS likewise, W_f/W_b = the "
+                        "unit's forward / backward(+recompute) wall time"},
+    [PRISM_KS_DP_TAIL] = {"fsdp_lead", "s",
+                          "min(AG, W_f) + min(fsdp_reshard*AG + RS, W_b): what the stage's "
+                          "first gather / last reduce leaves unhidden (the stage takes its max)"},
+    [PRISM_KS_CF] = {"forward_window", "s",
+                     "forward compute + exposed forward tp/cp/ep (window of the next gather)"},
+    [PRISM_KS_FS_AG] = {"fsdp_gather", "s", "[z3] one all-gather of the unit (AG)"},
+    [PRISM_KS_FS_RS] = {"fsdp_backward_comm", "s",
+                        "[z3] fsdp_reshard*AG + RS (reduce-scatter + HSDP all-reduce)"},
+    [PRISM_KS_CP_IMB] = {"cp_imbalance", "s",
+                         "(cp_load_imbalance - 1) * core * (1 + bwd_ratio + rc), part of cp_comm"},
+    [PRISM_KS_CP_ULY] = {"cp_all_to_all", "bool",
+                         "1 if cp_algo = 1 and heads/(t*c) is a whole number >= 1"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
@@ -133,8 +192,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_EX] = {"expert_params", "params", "sum over the stage's layers"},
     [PRISM_KC_GATHER] = {"zero3_gather_max", "B", "max over the stage's layers"},
     [PRISM_KC_BUFFERS] = {"comm_buffers", "B",
-                          "pp_buffer + [MoE] ep_buffer + [z=3] zero3_prefetch*gather_max + "
-                          "runtime_overhead"},
+                          "pp_buffer + [MoE] ep_buffer + [z=3] (fsdp_reshard*zero3_prefetch + "
+                          "1 + g/p)*gather_max + runtime_overhead"},
     [PRISM_KC_COMPUTE] = {"compute", "s/mb", "sum over layers"},
     [PRISM_KC_RECOMP] = {"recompute", "s/mb", "sum over layers"},
     [PRISM_KC_WGRAD] = {"weight_grad", "s/mb", "sum over layers"},
@@ -142,11 +201,15 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_CP] = {"cp_comm", "s/mb", "sum over layers"},
     [PRISM_KC_EP] = {"ep_comm", "s/mb", "sum over layers"},
     [PRISM_KC_TIME] = {"stage_time", "s/mb",
-                       "T_s = compute + recompute + tp + cp + ep + pp per micro-batch"},
+                       "T_s = compute + recompute + tp + cp + ep + pp + fsdp_exposed + "
+                       "fsdp_lead per micro-batch"},
     [PRISM_KC_UNIT] = {"bubble_unit", "s",
                        "u_s = T_s (1F1B, interleaved, GPipe); T_s - 2*W_s (ZB-H1)"},
     [PRISM_KC_DP] = {"dp_comm", "s/step",
-                     "(P_dense*dp_s_per_param + dp_latency + [MoE] experts)*(1-dp_overlap)"},
+                     "C = P_dense*dp_s_per_param + dp_latency + [MoE] experts; dp_bucket = 0: "
+                     "C*(1-dp_overlap); else nw*max(q*C_b, C_b - W_b) + max(q*C_f, C_f - W_f), "
+                     "C_b = C*fb/nw, C_f = C*(1-fb), q = min(1, dp_bucket/P_stage), W = the "
+                     "stage's forward / backward per micro-batch"},
     [PRISM_KC_FLOPS] = {"flops", "FLOP/mb", "sum over layers"},
     [PRISM_KC_TP_BYTES] = {"tp_bytes", "B/mb", "sum over layers"},
     [PRISM_KC_CP_BYTES] = {"cp_bytes", "B/mb", "sum over layers"},
@@ -157,6 +220,9 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_BYTES_L3] = {"bytes_l3", "B/step", "as level 0"},
     [PRISM_KC_OPT_STEP] = {"optimizer_step", "s/step",
                            "(dense_params*zo + expert_params*zo_e)*opt_traffic/(HBM*eff)"},
+    [PRISM_KC_DP_FS] = {"fsdp_exposed", "s/mb", "sum over layers"},
+    [PRISM_KC_DP_TAIL] = {"fsdp_lead", "s/mb", "max over layers"},
+    [PRISM_KC_CF] = {"forward_window", "s/mb", "sum over layers"},
 };
 
 static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {
@@ -173,6 +239,8 @@ static const PrismTermInfo final_terms[PRISM_KF_COUNT] = {
     [PRISM_KF_USUM] = {"bubble_unit_sum", "s", "sum over stages of u_s"},
     [PRISM_KF_UMAX] = {"bubble_unit_max", "s", "max over stages of u_s"},
     [PRISM_KF_DPMAX] = {"dp_comm_max", "s", "max over stages of dp_comm"},
+    [PRISM_KF_FSDP] = {"fsdp_slowest", "s/mb",
+                       "fsdp_exposed + fsdp_lead of the slowest stage (dp_time adds m x it)"},
 };
 
 const PrismTermInfo *prism_term_info_internal(PrismTermLevel level, unsigned i)

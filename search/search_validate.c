@@ -79,7 +79,9 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
 }
 
 /* gpt_type -> preset: the preset named so, or the presets named "<gpu_type>-...", the one
- * whose memory is closest to gpu_mem_gb (the largest when it is not stated). */
+ * whose memory is closest to gpu_mem_gb (the largest when it is not stated). A
+ * power-limited variant (a name ending in a wattage, "H100-96GB-500W") is a different part
+ * at a lower clock: it is taken only for the memory it alone has, never by default. */
 static char *cluster_name(const Row *r)
 {
     const char *g = prism_validate_col(r, "gpu_type");
@@ -95,6 +97,10 @@ static char *cluster_name(const Row *r)
             return g_strdup(p);
         }
         if (g_ascii_strncasecmp(p, g, n) != 0 || p[n] != '-')
+            continue;
+        const size_t pn = strlen(p);
+        if (!has_mem && pn > 1 && (p[pn - 1] == 'W' || p[pn - 1] == 'w') &&
+            g_ascii_isdigit(p[pn - 2]))
             continue;
         g_autoptr(PrismCluster) c = prism_cluster_preset(p, NULL);
         const double gib = c ? c->mem_bytes / 1073741824.0 : 0;

@@ -81,6 +81,19 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *pptime = WS(PRISM_KL_PP_TIME), *ppbytes = WS(PRISM_KL_PP_BYTES);
     double *pplvl = WS(PRISM_KL_PP_LVL), *epbuf = WS(PRISM_KL_EP_BUF);
     double *ppbuf = WS(PRISM_KL_PP_BUF);
+    double *shard = WS(PRISM_KL_SHARD), *repl = WS(PRISM_KL_REPL);
+    double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
+    double *dpfb = WS(PRISM_KL_DP_FB), *dpnw = WS(PRISM_KL_DP_NW);
+    double *fsag = WS(PRISM_KL_FS_AG_A), *fsagl = WS(PRISM_KL_FS_AG_LAT);
+    double *fsrs = WS(PRISM_KL_FS_RS_A), *fsrsl = WS(PRISM_KL_FS_RS_LAT);
+    double *fsage = WS(PRISM_KL_FS_AGE_A), *fsagel = WS(PRISM_KL_FS_AGE_LAT);
+    double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
+    double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
+    double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
+    double *cpinv = WS(PRISM_KL_CP_INV);
+    const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
+    const double is0 = 1.0 / s0; /* 0 for a single-level cluster (s0 = +inf) */
+    const double zz = km->cp_zigzag, sig = km->cp_skip, irun = km->cp_inv_run;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double t = tp[i], c = cp[i], d = dp[i], e = ep[i], m = mm[i], z = zero[i];
@@ -91,12 +104,22 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         rep[i] = r;
         tok[i] = T;
         inv_ep[i] = ie;
-        /* ZeRO over the dp x cp group (dense) and its dp x cp / ep part (experts) */
+        /* ZeRO over the dp x cp group (dense) and its dp x cp / ep part (experts). HSDP
+         * shards the dense part within the node (the group's ranks on level 0: s0/t of
+         * them, TP innermost) and replicates across: n_s shard ranks, n_r = n_d/n_s
+         * replicas. ZeRO-3 without reshard-after-forward keeps the gathered parameters
+         * from forward to backward: ZeRO-2 parameter memory. */
         const double n_d = d * c, in_d = 1.0 / n_d;
         const double n_e = n_d * ie, in_e = e * in_d;
-        pdiv[i] = z > 2.5 ? in_d : 1.0;
-        gdiv[i] = z > 1.5 ? in_d : 1.0;
-        odiv[i] = z > 0.5 ? in_d : 1.0;
+        const double node_dp = s0 * it > 1.0 ? s0 * it : 1.0;
+        const double n_s = hsdp > 0.5 && z > 0.5 && node_dp < n_d ? node_dp : n_d;
+        const double in_s = n_s < n_d ? (node_dp > 1.0 ? t * is0 : 1.0) : in_d;
+        const double n_r = n_d * in_s, in_r = n_s * in_d;
+        shard[i] = n_s;
+        repl[i] = n_r;
+        pdiv[i] = z > 2.5 && rsh > 0.5 ? in_s : 1.0;
+        gdiv[i] = z > 1.5 ? in_s : 1.0;
+        odiv[i] = z > 0.5 ? in_s : 1.0;
         pdive[i] = z > 2.5 ? in_e : 1.0;
         gdive[i] = z > 1.5 ? in_e : 1.0;
         odive[i] = z > 0.5 ? in_e : 1.0;
@@ -106,12 +129,21 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         tpa[i] = 2.0 * (t - 1.0) * it * k_level(x_tp, sz, ib0, ib1, ib2, ib3);
         tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, la0, la1, la2, la3);
         tplvl[i] = k_level(x_tp, sz, 0.0, 1.0, 2.0, 3.0);
-        /* CP: ring over t x c devices, c - 1 exchanges per pass */
-        const double x_cp = t * c;
+        /* CP: ring over t x c devices, c - 1 exchanges per pass; all-to-all (Ulysses)
+         * sends (c-1)/c of a tensor in c-1 messages. Causal ring without zig-zag: the
+         * last rank computes c - skip of the c(1 - skip) mean blocks and paces the ring */
+        const double x_cp = t * c, cib = k_level(x_cp, sz, ib0, ib1, ib2, ib3);
+        const double cla = k_level(x_cp, sz, la0, la1, la2, la3);
         cpbf[i] = c - 1.0;
-        cpa[i] = (c - 1.0) * k_level(x_cp, sz, ib0, ib1, ib2, ib3);
-        cplat[i] = (c - 1.0) * k_level(x_cp, sz, la0, la1, la2, la3);
+        cpa[i] = (c - 1.0) * cib;
+        cplat[i] = (c - 1.0) * cla;
         cplvl[i] = k_level(x_cp, sz, 0.0, 1.0, 2.0, 3.0);
+        cpsa[i] = cib;
+        cpsl[i] = cla;
+        const double ic = 1.0 / c;
+        cpinv[i] = ic;
+        cpaa[i] = (c - 1.0) * ic * cib;
+        cplb[i] = zz > 0.5 || c < 1.5 || irun <= 0.0 ? 1.0 : (c - sig) * ic * irun;
         /* EP: all-to-all over e devices at stride t; (e-1)/e of the tokens leave; each
          * TP rank dispatches 1/t of the tokens (sequence parallel) */
         const double x_ep = t * e;
@@ -123,21 +155,45 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * 0 all-reduce grads; 1 reduce-scatter grads + all-gather params;
          * 2 reduce-scatter every micro-batch + all-gather; 3 per micro-batch
          * reduce-scatter + all-gather in forward and backward */
-        const double x_dp = t * c * d;
+        const double x_dp = t * c * d, x_s = t * n_s;
+        /* shard-group volume per parameter per step; ZeRO-3 (every micro-batch: a gather
+         * in forward, again in backward when resharded, a reduce-scatter) is priced per
+         * unit in the slot pass, so its per-step time here is 0 */
+        const double nag = z > 2.5 ? 1.0 + rsh : 1.0;
         const double vol = z < 0.5   ? 2.0 * bg
                            : z < 1.5 ? bg + bp
                            : z < 2.5 ? m * bg + bp
-                                     : m * (bg + 2.0 * bp);
-        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : 3.0 * m;
+                                     : m * (bg + nag * bp);
+        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : (1.0 + nag) * m;
+        /* HSDP: all-reduce of the n_s-th shard of the gradients across the replicas,
+         * once per reduce-scatter */
+        const double nred = z < 1.5 ? 1.0 : m;
+        const double vol_r = z > 0.5 ? nred * 2.0 * bg * in_s : 0.0;
+        const double sib = k_level(x_s, sz, ib0, ib1, ib2, ib3);
+        const double sla = k_level(x_s, sz, la0, la1, la2, la3);
         const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
         const double dla = k_level(x_dp, sz, la0, la1, la2, la3);
-        dpbf[i] = (n_d - 1.0) * in_d * vol;
-        dpa[i] = (n_d - 1.0) * in_d * vol * dib;
-        dplat[i] = (n_d - 1.0) * steps * dla;
+        const double fs_s = (n_s - 1.0) * in_s, fs_r = (n_r - 1.0) * in_r;
+        const double per_step = z > 2.5 ? 0.0 : 1.0;
+        dpbf[i] = fs_s * vol;
+        dpbfr[i] = fs_r * vol_r;
+        dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib);
+        dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla);
         dpebf[i] = (n_e - 1.0) * in_e * vol;
-        dpea[i] = (n_e - 1.0) * in_e * vol * dib;
-        dpelat[i] = (n_e - 1.0) * steps * dla;
-        dplvl[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
+        dpea[i] = per_step * (n_e - 1.0) * in_e * vol * dib;
+        dpelat[i] = per_step * (n_e - 1.0) * steps * dla;
+        dplvl[i] = k_level(x_s, sz, 0.0, 1.0, 2.0, 3.0);
+        dplvlr[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
+        /* ZeRO-3 per unit and micro-batch (zero for other stages) */
+        const double z3 = z > 2.5 ? 1.0 : 0.0;
+        fsag[i] = z3 * bp * fs_s * sib;
+        fsagl[i] = z3 * (n_s - 1.0) * sla;
+        fsrs[i] = z3 * (bg * fs_s * sib + 2.0 * bg * in_s * fs_r * dib);
+        fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla);
+        fsage[i] = z3 * bp * (n_e - 1.0) * in_e * dib;
+        fsagel[i] = z3 * (n_e - 1.0) * dla;
+        fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * dib;
+        fsrsel[i] = z3 * (n_e - 1.0) * dla;
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
          * backward; every micro-batch crosses every stage boundary, so the slowest
          * boundary (the level joining the whole pipeline, t*c*d*pp devices) paces it */
@@ -152,6 +208,19 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         ppbuf[i] = pipe * 2.0 * v_pp;
         epbuf[i] = 2.0 * T * it * moe;
     }
+    /* bucketed overlap only: the share of the per-step DP bytes issued during backward
+     * (gradient reduction; ZeRO-0 all of it, with the HSDP all-reduce) and the backward
+     * windows carrying it */
+    if (km->dp_bucket > 0.0 || ks->detail) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double z = zero[i], m = mm[i];
+            const double vb = z < 0.5 ? 1.0 : z < 1.5 ? bg / (bg + bp) : m * bg / (m * bg + bp);
+            const double num = dpbf[i] * vb + dpbfr[i], den = dpbf[i] + dpbfr[i];
+            dpfb[i] = den > 0.0 ? num / (den > 0.0 ? den : 1.0) : 0.0;
+            dpnw[i] = z > 1.5 ? m : 1.0;
+        }
+    }
 }
 
 /* One slot's per-layer terms. @p detail (a constant after inlining) adds the terms only
@@ -159,7 +228,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
  * the search's hot path skips their stores. Both versions share every expression. */
 static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *sl,
                                       const PrismKLanes *ln, size_t off, size_t n, double *ws,
-                                      double *out, const int detail)
+                                      double *out, const int detail, const int dpw,
+                                      const int cpm)
 {
     const PrismKKind *K = &km->kinds[sl->kind];
     const double full = sl->mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
@@ -182,7 +252,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem;
-    const double tpx = km->tp_exposed, cpx = km->cp_exposed, epx = km->ep_exposed;
+    const double tpx = km->tp_exposed, epx = km->ep_exposed;
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
     const double *tok = WS(PRISM_KL_TOKENS), *inv_ep = WS(PRISM_KL_INV_EP);
@@ -191,10 +261,20 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *gdive = WS(PRISM_KL_GDIV_E), *odive = WS(PRISM_KL_ODIV_E);
     const double *tpa = WS(PRISM_KL_TP_A), *tplat = WS(PRISM_KL_TP_LAT);
     const double *tpbf = WS(PRISM_KL_TP_BF);
-    const double *cpa = WS(PRISM_KL_CP_A), *cplat = WS(PRISM_KL_CP_LAT);
-    const double *cpbf = WS(PRISM_KL_CP_BF);
+    const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
     const double *epa = WS(PRISM_KL_EP_A), *eplat = WS(PRISM_KL_EP_LAT);
     const double *epbf = WS(PRISM_KL_EP_BF);
+    const double *restrict cp = ln->cp + off;
+    const double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
+    const double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
+    const double *cpinv = WS(PRISM_KL_CP_INV);
+    const double *fsag = WS(PRISM_KL_FS_AG_A), *fsagl = WS(PRISM_KL_FS_AG_LAT);
+    const double *fsrs = WS(PRISM_KL_FS_RS_A), *fsrsl = WS(PRISM_KL_FS_RS_LAT);
+    const double *fsage = WS(PRISM_KL_FS_AGE_A), *fsagel = WS(PRISM_KL_FS_AGE_LAT);
+    const double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
+    const double cp_qo = K->cp_qo, cp_kvh = K->cp_kvh, heads = K->heads;
+    const double uly_on = km->cp_ulysses, cp_ov = km->cp_ov, rsh = km->fsdp_reshard;
+    const double rc_core = full > 0.5 || sel > 0.5 ? 1.0 : 0.0; /* the core runs again */
     double *o_par = out + (size_t)PRISM_KS_PARAMS * PRISM_K_TILE;
     double *o_grd = out + (size_t)PRISM_KS_GRADS * PRISM_K_TILE;
     double *o_opt = out + (size_t)PRISM_KS_OPT * PRISM_K_TILE;
@@ -232,6 +312,13 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const int32_t *restrict goff = ln->goff + off;
     const double *restrict tb = ln->gtab + (size_t)sl->kind * PRISM_KG_COUNT;
     const double cfi = km->core_fwd_inv, cbi = km->core_bwd_inv;
+    double *o_dfs = out + (size_t)PRISM_KS_DP_FS * PRISM_K_TILE;
+    double *o_dtl = out + (size_t)PRISM_KS_DP_TAIL * PRISM_K_TILE;
+    double *o_fw = out + (size_t)PRISM_KS_CF * PRISM_K_TILE;
+    double *o_fag = out + (size_t)PRISM_KS_FS_AG * PRISM_K_TILE;
+    double *o_frs = out + (size_t)PRISM_KS_FS_RS * PRISM_K_TILE;
+    double *o_cim = out + (size_t)PRISM_KS_CP_IMB * PRISM_K_TILE;
+    double *o_culy = out + (size_t)PRISM_KS_CP_ULY * PRISM_K_TILE;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double it = inv_tp[i], r = rep[i], T = tok[i];
@@ -288,7 +375,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_acc[i] = acc;
         }
         o_cmp[i] = cf_s + cb_s + acc;
-        o_rc[i] = full > 0.5 ? cf_s : sel * (c_f + ew_sc);
+        const double rc_t = full > 0.5 ? cf_s : sel * (c_f + ew_sc);
+        o_rc[i] = rc_t;
         o_wg[i] = g_w + acc;
         o_fl[i] = fl * (1.0 + bwd) + rc;
         /* TP: all-reduce-equivalent collectives; full recompute repeats the forward */
@@ -297,33 +385,121 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx;
         o_tp[i] = (cf * (1.0 + full) + coll_b) * tp_one;
         o_tpb[i] = (cf * (1.0 + full) + coll_b) * v_tp * tpbf[i];
-        /* CP: K/V ring, forward 1 pass, backward 2 (K/V and their gradients) */
+        /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
+         * k's exchange of the next K/V chunk overlaps the attention core of chunk k, so
+         * each step exposes max(0, comm - cp_overlap x core/c); backward moves K/V and
+         * their gradients (2x) against bwd_ratio x the core; recompute (full, or the
+         * selective core) runs the forward ring again. The slowest rank's core is
+         * cp_lb x the mean (1 with zig-zag chunks); the excess is exposed time.
+         * All-to-all (Ulysses, where heads/t divide by c): Q, K, V in and the output out
+         * per forward, the same in backward, nothing to overlap with. */
+        double cp_f = 0.0, cp_b = 0.0, im1 = 0.0, imb_b = 0.0, imb = 0.0, uly = 0.0;
+        if (cpm) {
+        const double c = cp[i], ic = cpinv[i];
+        /* one forward / backward core at the attention core's own rate */
+        const double core_f = c_f * cp_pass1, core_b = c_b * cp_pass1;
+        if (cpm > 1) {
+            /* heads/(t c) a whole number >= 1 (rounded via 2^52; 1e-9 absorbs the
+             * rounding of 1/t and 1/c) */
+            const double xh = heads * it * ic;
+            const double xr = (xh + 4503599627370496.0) - 4503599627370496.0;
+            const double dx = xh - xr;
+            uly = uly_on > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
+        }
+        const double lb = uly > 0.5 ? 1.0 : cplb[i];
         const double v_cp = T * (cp_tp * it + cp_kv * kvs);
-        const double cp_one = cp_pass1 * (v_cp * cpa[i] + cplat[i]) * cpx;
-        o_cp[i] = (3.0 + full) * cp_one;
-        o_cpb[i] = (3.0 + full) * cp_pass1 * v_cp * cpbf[i];
+        const double step_f = v_cp * cpsa[i] + cpsl[i];
+        const double step_b = 2.0 * (v_cp * cpsa[i] + cpsl[i]);
+        const double cs_f = cp_ov * lb * core_f * ic, cs_b = cp_ov * lb * core_b * ic;
+        const double ring_f = (c - 1.0) * (step_f > cs_f ? step_f - cs_f : 0.0);
+        const double ring_b = (c - 1.0) * (step_b > cs_b ? step_b - cs_b : 0.0);
+        im1 = (lb - 1.0) * core_f; /* per forward core pass */
+        imb_b = (lb - 1.0) * core_b;
+        imb = im1 * (1.0 + rc_core) + imb_b;
+        cp_f = cp_pass1 * ring_f;
+        cp_b = cp_pass1 * ring_b;
+        double cpbytes = (3.0 + rc_core) * v_cp * cpbf[i];
+        if (cpm > 1) {
+            const double gt_kv = g * kvs; /* KV heads per TP rank */
+            const double v_a2a =
+                T * (cp_qo * it + cp_tp * it + (gt_kv < c ? c * cp_kvh : cp_kv * kvs));
+            const double a2a = cp_pass1 * (v_a2a * cpaa[i] + cplat[i]);
+            cp_f = uly > 0.5 ? a2a : cp_f;
+            cp_b = uly > 0.5 ? a2a : cp_b;
+            cpbytes = uly > 0.5 ? (2.0 + rc_core) * v_a2a * (c - 1.0) * ic : cpbytes;
+        }
+        o_cp[i] = cp_f * (1.0 + rc_core) + cp_b + imb;
+        o_cpb[i] = cp_pass1 * cpbytes;
+        } else { /* no lane of the tile has cp > 1: every CP term is exactly 0 */
+            o_cp[i] = 0.0;
+            o_cpb[i] = 0.0;
+        }
         /* EP: dispatch + combine all-to-all in forward, two more in backward */
         const double v_ep = T * epb;
         const double ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
         o_ep[i] = (4.0 + 2.0 * full) * ep_one;
         o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
-        /* the same time split by pass */
-        if (detail) {
-            const double fwd_comm = cf * tp_one + cp_one + 2.0 * ep_one;
-            o_fwd[i] = cf_s + fwd_comm;
-            o_bwd[i] = cb_s + acc + coll_b * tp_one + 2.0 * cp_one + 2.0 * ep_one;
-            o_rct[i] = o_rc[i] + full * fwd_comm;
+        /* ZeRO-3 / FSDP per unit (one layer; cost/README.md): the all-gather of the next
+         * unit overlaps this unit's forward, the backward's gather (when resharded) and
+         * reduce-scatter overlap its backward (with recompute); a unit exposes
+         * max(0, comm - compute) and, if it leads its stage, min(comm, compute) more
+         * (the first gather / last reduce that nothing hides) */
+        if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
+            const double fwd_comm = cf * tp_one + cp_f + 2.0 * ep_one + im1;
+            const double bwd_comm = coll_b * tp_one + cp_b + 2.0 * ep_one + imb_b;
+            const double rc_comm =
+                full * (cf * tp_one + 2.0 * ep_one) + rc_core * (cp_f + im1);
+            const double w_f = cf_s + fwd_comm;
+            const double w_b = cb_s + acc + bwd_comm + rc_t + rc_comm;
+            const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);
+            const double rs = ne * fsrs[i] + fsrsl[i] + moe * (ex * fsrse[i] + fsrsel[i]);
+            const double cb = rsh * ag + rs;
+            o_dfs[i] = (ag > w_f ? ag - w_f : 0.0) + (cb > w_b ? cb - w_b : 0.0);
+            o_dtl[i] = (ag < w_f ? ag : w_f) + (cb < w_b ? cb : w_b);
+            if (dpw > 1) /* the bucketed DP overlap's forward window */
+                o_fw[i] = w_f;
+            /* the same time split by pass (detail implies dpw) */
+            if (detail) {
+                o_fwd[i] = w_f;
+                o_bwd[i] = cb_s + acc + bwd_comm;
+                o_rct[i] = rc_t + rc_comm;
+                o_fag[i] = ag;
+                o_frs[i] = cb;
+                o_cim[i] = imb;
+                o_culy[i] = uly;
+            }
         }
     }
 }
 
+/* @p dpw: 1 some lane is ZeRO-3; 2 also the bucketed DP overlap's forward window (always
+ * with detail); @p cpm: 0 no lane has cp > 1, 1 ring only, 2 ring or all-to-all
+ * (cp_algo = 1). Each flag only skips work whose result is exactly 0 (or unused) for the
+ * lanes of the tile, so every ISA gives the same bits. */
 static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKSlot *sl,
-                   const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out)
+                   const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out,
+                   int dpw, int cpm)
 {
     if (ks->detail)
-        k_slot_body(km, sl, ln, off, n, ws, out, 1);
+        k_slot_body(km, sl, ln, off, n, ws, out, 1, 2, 2);
+    else if (dpw == 2 && cpm == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 2);
+    else if (dpw == 2 && cpm == 1)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 1);
+    else if (dpw == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 0);
+    else if (dpw && cpm == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 2);
+    else if (dpw && cpm == 1)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 1);
+    else if (dpw)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 0);
+    else if (cpm == 2)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 2);
+    else if (cpm == 1)
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 1);
     else
-        k_slot_body(km, sl, ln, off, n, ws, out, 0);
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 0);
 }
 
 /* The per-stage sums: first slot of a composition writes, later slots add (one fused
@@ -385,8 +561,44 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
     }
 }
 
+/* The same for the ZeRO-3 / bucket-window terms (only when some lane needs them). */
+static void k_comp_sum_dp(double *cw, const double *sw, double cnt, int first, size_t n,
+                          int with_cf)
+{
+    double *c_dfs = cw + (size_t)PRISM_KC_DP_FS * PRISM_K_TILE;
+    double *c_dtl = cw + (size_t)PRISM_KC_DP_TAIL * PRISM_K_TILE;
+    double *c_cf = cw + (size_t)PRISM_KC_CF * PRISM_K_TILE;
+    const double *s_dfs = sw + (size_t)PRISM_KS_DP_FS * PRISM_K_TILE;
+    const double *s_dtl = sw + (size_t)PRISM_KS_DP_TAIL * PRISM_K_TILE;
+    const double *s_cf = sw + (size_t)PRISM_KS_CF * PRISM_K_TILE;
+    if (first) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            c_dfs[i] = cnt * s_dfs[i];
+            c_dtl[i] = s_dtl[i];
+        }
+    } else {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            c_dfs[i] += cnt * s_dfs[i];
+            c_dtl[i] = s_dtl[i] > c_dtl[i] ? s_dtl[i] : c_dtl[i];
+        }
+    }
+    if (!with_cf)
+        return;
+    if (first) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++)
+            c_cf[i] = cnt * s_cf[i];
+    } else {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++)
+            c_cf[i] += cnt * s_cf[i];
+    }
+}
+
 static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
-                   const PrismKLanes *ln, size_t off, size_t n, double *ws)
+                   const PrismKLanes *ln, size_t off, size_t n, double *ws, int dpw)
 {
     const size_t ns = ks->n_slots;
     double *slot0 = WS(PRISM_KL_COUNT);
@@ -398,10 +610,30 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         if (cnt == 0.0)
             continue;
         k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
+        if (dpw)
+            k_comp_sum_dp(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n,
+                          dpw > 1);
         first = 0;
+    }
+    if (!dpw) {
+        double *z0 = CW(PRISM_KC_DP_FS), *z1 = CW(PRISM_KC_DP_TAIL);
+        for (size_t i = 0; i < n; i++) {
+            z0[i] = 0.0;
+            z1[i] = 0.0;
+        }
+    }
+    if (dpw < 2) { /* the forward window is read only by the bucketed overlap */
+        double *z2 = CW(PRISM_KC_CF);
+        for (size_t i = 0; i < n; i++)
+            z2[i] = 0.0;
     }
     const double moe = ks->comp_moe[c], zb = ks->schedule == PRISM_K_SCHED_ZB_H1 ? 1.0 : 0.0;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
+    const double rsh = km->fsdp_reshard, bucket = km->dp_bucket;
+    const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
+    const double *dfs = CW(PRISM_KC_DP_FS), *dtl = CW(PRISM_KC_DP_TAIL), *cfw = CW(PRISM_KC_CF);
+    const double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
+    const double *dpfb = WS(PRISM_KL_DP_FB), *dpnw = WS(PRISM_KL_DP_NW);
     const double *restrict mm = ln->m + off, *restrict zero = ln->zero + off;
     const double *ppbuf = WS(PRISM_KL_PP_BUF), *epbuf = WS(PRISM_KL_EP_BUF);
     const double *pptime = WS(PRISM_KL_PP_TIME), *ppbytes = WS(PRISM_KL_PP_BYTES);
@@ -434,28 +666,50 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
         opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
         ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;
-        buf[i] = ppbuf[i] + moe * epbuf[i] + (zero[i] > 2.5 ? pre * gat[i] : 0.0) + rt;
-        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i];
+        /* ZeRO-3 buffers: the gathered current + prefetched units (resharded; otherwise
+         * every gathered unit is in params), the unit's unsharded gradients and its
+         * reduce-scatter input in the reduce dtype */
+        const double z3 = zero[i] > 2.5 ? 1.0 : 0.0;
+        buf[i] = ppbuf[i] + moe * epbuf[i] + z3 * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt;
+        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i] + dfs[i] + dtl[i];
         tim[i] = tt;
         /* ZB-H1 fills the bubble with W passes: (p-1)(F + B - 2W), never below zero (a
          * W pass longer than F + B - W, e.g. gradient accumulation on few tokens) */
         const double u = tt - zb * 2.0 * wg[i];
         unit[i] = u > 0.0 ? u : 0.0;
         dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
-        const double dpbytes = ne[i] * dpbf[i] + moe * ex[i] * dpebf[i];
+        const double dpbytes = ne[i] * dpbf[i];
+        const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
         const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
+        const double lr = dplvlr[i];
         b0[i] = m * ((lt == 0.0 ? tpb[i] : 0.0) + (lc == 0.0 ? cpb[i] : 0.0) +
                      (le == 0.0 ? epb[i] : 0.0) + (lp == 0.0 ? ppbytes[i] : 0.0)) +
-                (ld == 0.0 ? dpbytes : 0.0);
+                (ld == 0.0 ? dpbytes : 0.0) + (lr == 0.0 ? dpbytes_r : 0.0);
         b1[i] = m * ((lt == 1.0 ? tpb[i] : 0.0) + (lc == 1.0 ? cpb[i] : 0.0) +
                      (le == 1.0 ? epb[i] : 0.0) + (lp == 1.0 ? ppbytes[i] : 0.0)) +
-                (ld == 1.0 ? dpbytes : 0.0);
+                (ld == 1.0 ? dpbytes : 0.0) + (lr == 1.0 ? dpbytes_r : 0.0);
         b2[i] = m * ((lt == 2.0 ? tpb[i] : 0.0) + (lc == 2.0 ? cpb[i] : 0.0) +
                      (le == 2.0 ? epb[i] : 0.0) + (lp == 2.0 ? ppbytes[i] : 0.0)) +
-                (ld == 2.0 ? dpbytes : 0.0);
+                (ld == 2.0 ? dpbytes : 0.0) + (lr == 2.0 ? dpbytes_r : 0.0);
         b3[i] = m * ((lt == 3.0 ? tpb[i] : 0.0) + (lc == 3.0 ? cpb[i] : 0.0) +
                      (le == 3.0 ? epb[i] : 0.0) + (lp == 3.0 ? ppbytes[i] : 0.0)) +
-                (ld == 3.0 ? dpbytes : 0.0);
+                (ld == 3.0 ? dpbytes : 0.0) + (lr == 3.0 ? dpbytes_r : 0.0);
+    }
+    if (bkt_on > 0.5) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double dcomm =
+                ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
+            const double nw = dpnw[i], fb = dpfb[i];
+            const double pst = ne[i] + ex[i];
+            const double q = pst > bucket ? bucket / (pst > bucket ? pst : 1.0) : 1.0;
+            const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
+            const double w_f = cfw[i];
+            const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
+            const double x_b = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
+            const double x_f = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
+            dpt[i] = nw * x_b + x_f;
+        }
     }
 #undef CW
 }
@@ -577,6 +831,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *f_usum = fin + (size_t)PRISM_KF_USUM * PRISM_K_TILE;
     double *f_umax = fin + (size_t)PRISM_KF_UMAX * PRISM_K_TILE;
     double *f_dp = fin + (size_t)PRISM_KF_DPMAX * PRISM_K_TILE;
+    double *f_fs = fin + (size_t)PRISM_KF_FSDP * PRISM_K_TILE;
     {
         const double mu = ks->mult[0];
         const double *tim = CT(0, PRISM_KC_TIME), *unit = CT(0, PRISM_KC_UNIT);
@@ -586,9 +841,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *fl = CT(0, PRISM_KC_FLOPS), *ost = CT(0, PRISM_KC_OPT_STEP);
         const double *b0 = CT(0, PRISM_KC_BYTES_L0), *b1 = CT(0, PRISM_KC_BYTES_L1);
         const double *b2 = CT(0, PRISM_KC_BYTES_L2), *b3 = CT(0, PRISM_KC_BYTES_L3);
+        const double *dfs = CT(0, PRISM_KC_DP_FS), *dtl = CT(0, PRISM_KC_DP_TAIL);
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             o_ost[i] = ost[i];
+            f_fs[i] = dfs[i] + dtl[i];
             f_tmax[i] = tim[i];
             f_usum[i] = mu * unit[i];
             f_umax[i] = unit[i];
@@ -614,9 +871,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *fl = CT(c, PRISM_KC_FLOPS), *ost = CT(c, PRISM_KC_OPT_STEP);
         const double *b0 = CT(c, PRISM_KC_BYTES_L0), *b1 = CT(c, PRISM_KC_BYTES_L1);
         const double *b2 = CT(c, PRISM_KC_BYTES_L2), *b3 = CT(c, PRISM_KC_BYTES_L3);
+        const double *dfs = CT(c, PRISM_KC_DP_FS), *dtl = CT(c, PRISM_KC_DP_TAIL);
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const int gt = tim[i] > f_tmax[i];
+            f_fs[i] = gt ? dfs[i] + dtl[i] : f_fs[i];
             o_ost[i] = ost[i] > o_ost[i] ? ost[i] : o_ost[i];
             o_cmp[i] = gt ? cmp[i] : o_cmp[i];
             o_rc[i] = gt ? rc[i] : o_rc[i];
@@ -654,7 +913,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_ep[i] = m * o_ep[i];
         o_pp[i] = m * pptime[i];
         o_bub[i] = bubble;
-        o_dp[i] = f_dp[i];
+        o_dp[i] = f_dp[i] + m * f_fs[i];
         o_step[i] = step;
         o_mfu[i] = mfu_num * inv_step;
         o_hfu[i] = hfu_num * inv_step;
@@ -688,11 +947,19 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
     for (size_t off = 0; off < n; off += PRISM_K_TILE) {
         const size_t len = n - off < PRISM_K_TILE ? n - off : PRISM_K_TILE;
         k_lanes(km, ks, lanes, off, len, ws);
+        /* tile flags: work whose result is exactly 0 for every lane is skipped */
+        int any_z3 = 0, any_cp = 0;
+        for (size_t i = 0; i < len; i++) {
+            any_z3 |= lanes->zero[off + i] > 2.5;
+            any_cp |= lanes->cp[off + i] > 1.5;
+        }
+        const int dpw = km->dp_bucket > 0.0 || ks->detail ? 2 : any_z3 ? 1 : 0;
+        const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)
             k_slot(km, ks, &ks->slots[s], lanes, off, len, ws,
-                   ws + (size_t)PRISM_KL_COUNT * PRISM_K_TILE + s * slot_stride);
+                   ws + (size_t)PRISM_KL_COUNT * PRISM_K_TILE + s * slot_stride, dpw, cpm);
         for (uint32_t c = 0; c < ks->n_comp; c++)
-            k_comp(km, ks, c, lanes, off, len, ws);
+            k_comp(km, ks, c, lanes, off, len, ws, dpw);
         for (uint32_t d = 0; d < ks->n_cand; d++)
             k_cand(ks, d, lanes, off, len, ws);
         k_final(km, ks, lanes, off, len, out, ws);

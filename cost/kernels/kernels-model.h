@@ -105,6 +105,10 @@ typedef struct PrismKKind {
      * f_tp/tp + f_kv kv + f_rep + f_exp/tp per token; checked in test_gemm) */
     uint32_t n_gemm;
     PrismKGemm gemm[PRISM_K_GEMMS];
+    /* context parallelism, all-to-all (Ulysses) */
+    double cp_qo;  /* bytes per token of Q and of the attention output (tp-sharded) */
+    double cp_kvh; /* bytes per token of one KV head's K and V (GQA replication to cp heads) */
+    double heads;  /* attention heads (Ulysses needs heads/tp divisible by cp) */
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */
@@ -149,6 +153,19 @@ typedef struct PrismKModel {
     double cast_x;        /* FP8: HBM bytes per element cast (activations, gradients) */
     double cast_w;        /* FP8: HBM bytes per weight element cast per micro-batch */
     double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
+    /* data parallelism / ZeRO / FSDP (cost/README.md, "FSDP and the distributed optimizer") */
+    double fsdp_reshard; /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
+    double hsdp;         /* 1: ZeRO shards within the node, replicates across (HSDP) */
+    double dp_bucket;    /* >0: bucketed overlapped grad-reduce / param-gather, params per
+                          * bucket; 0: the dp_overlap fraction */
+    /* context parallelism */
+    double cp_ulysses; /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
+    double cp_zigzag;  /* 1: causal load balancing of the ring (zig-zag chunks) */
+    double cp_skip;    /* executed-causal skip fraction of the attention core (0 without
+                        * flash attention: every block is computed) */
+    double cp_inv_run; /* 1/(1 - cp_skip), 0 when cp_skip = 1 */
+    double cp_ov;      /* fraction of a ring step's attention compute that hides the
+                        * exchange of the next KV chunk (cp_overlap) */
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */
@@ -246,6 +263,25 @@ enum {
     PRISM_KL_PP_LVL,
     PRISM_KL_EP_BUF,
     PRISM_KL_PP_BUF,
+    PRISM_KL_SHARD,      /* ZeRO shard group (dp x cp, or its node part with HSDP) */
+    PRISM_KL_REPL,       /* HSDP replicas */
+    PRISM_KL_DP_BF_R,    /* bytes per param per step across replicas (HSDP all-reduce) */
+    PRISM_KL_DP_LVL_R,   /* level of the replica all-reduce and of the expert group */
+    PRISM_KL_DP_FB,      /* share of the per-step DP traffic issued in backward windows */
+    PRISM_KL_DP_NW,      /* backward windows per step that carry it (ZeRO-2: m) */
+    PRISM_KL_FS_AG_A,    /* ZeRO-3 per unit: s per parameter of the all-gather (dense) */
+    PRISM_KL_FS_AG_LAT,  /* its latency */
+    PRISM_KL_FS_RS_A,    /* s per parameter of the reduce-scatter (+ HSDP all-reduce) */
+    PRISM_KL_FS_RS_LAT,  /* its latency */
+    PRISM_KL_FS_AGE_A,   /* the same for expert parameters (group dp*cp/ep) */
+    PRISM_KL_FS_AGE_LAT,
+    PRISM_KL_FS_RSE_A,
+    PRISM_KL_FS_RSE_LAT,
+    PRISM_KL_CP_STEP_A,  /* s per byte of one ring step (level of t*c) */
+    PRISM_KL_CP_STEP_LAT,/* latency of one ring step */
+    PRISM_KL_CP_A2A_A,   /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
+    PRISM_KL_CP_LB,      /* slowest rank's attention work / mean (causal ring) */
+    PRISM_KL_CP_INV,     /* 1/c */
     PRISM_KL_COUNT
 };
 enum {
@@ -280,6 +316,13 @@ enum {
     PRISM_KS_CORE_BWD,   /* ... backward */
     PRISM_KS_FP8_CAST,   /* s per micro-batch: FP8 casts (+ transposes, amax), forward */
     PRISM_KS_FP8_CAST_BWD, /* ... backward (output gradients) */
+    PRISM_KS_DP_FS,      /* s per micro-batch: exposed ZeRO-3 gather/reduce of this unit */
+    PRISM_KS_DP_TAIL,    /* s: the unit's unhidden first gather / last reduce if it leads */
+    PRISM_KS_CF,         /* s per micro-batch: the unit's forward wall time (overlap window) */
+    PRISM_KS_FS_AG,      /* detail: s of one all-gather of the unit */
+    PRISM_KS_FS_RS,      /* detail: s of the backward collectives of the unit */
+    PRISM_KS_CP_IMB,     /* detail: s per micro-batch of causal CP load imbalance */
+    PRISM_KS_CP_ULY,     /* detail: 1 if the unit's CP runs all-to-all (Ulysses) */
     PRISM_KS_COUNT
 };
 enum {
@@ -308,11 +351,22 @@ enum {
     PRISM_KC_BYTES_L2,
     PRISM_KC_BYTES_L3,
     PRISM_KC_OPT_STEP,
+    PRISM_KC_DP_FS,   /* sum over layers of the exposed ZeRO-3 collectives, s/mb */
+    PRISM_KC_DP_TAIL, /* max over layers of the leading unit's unhidden part, s/mb */
+    PRISM_KC_CF,      /* sum over layers of the forward wall time, s/mb */
     PRISM_KC_COUNT
 };
 enum { PRISM_KD_ACT = 0, PRISM_KD_WORK, PRISM_KD_TOTAL, PRISM_KD_COUNT };
-/* Final scratch terms: slowest stage time, sum and max of the bubble units, max DP. */
-enum { PRISM_KF_TMAX = 0, PRISM_KF_USUM, PRISM_KF_UMAX, PRISM_KF_DPMAX, PRISM_KF_COUNT };
+/* Final scratch terms: slowest stage time, sum and max of the bubble units, max DP,
+ * the slowest stage's per-micro-batch ZeRO-3 exposure. */
+enum {
+    PRISM_KF_TMAX = 0,
+    PRISM_KF_USUM,
+    PRISM_KF_UMAX,
+    PRISM_KF_DPMAX,
+    PRISM_KF_FSDP, /* the slowest stage's ZeRO-3 exposure per micro-batch */
+    PRISM_KF_COUNT
+};
 
 /* Output columns; the same order as PrismCostCol in <prism/cost.h> (cost_eval.c checks). */
 enum {

@@ -266,6 +266,10 @@ typedef struct PrismLayerTerms {
     double opt_step_s;     /**< optimizer update of this layer's shard, once per step */
     double wgrad_s;        /**< weight-gradient GEMMs + gradient accumulation per
                                 micro-batch (part of bwd_s; ZB-H1's W pass) */
+    double fsdp_s[3];      /**< ZeRO-3, by recompute mode: exposed gather/reduce of this unit
+                                per micro-batch (recompute widens the backward window) */
+    double fsdp_lead_s[3]; /**< ZeRO-3, by mode: what stays unhidden if the unit leads its
+                                stage (the stage adds the largest once per micro-batch) */
 } PrismLayerTerms;
 
 /**

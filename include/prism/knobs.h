@@ -45,6 +45,11 @@ typedef enum {
     PRISM_KNOB_GEMM_QUANTISATION,      /**< 1 = tile and wave quantisation of GEMMs */
     PRISM_KNOB_ATTN_FWD_FRACTION,      /**< flash-attention forward fraction; 0 = device's */
     PRISM_KNOB_ATTN_BWD_FRACTION,      /**< flash-attention backward fraction; 0 = device's */
+    PRISM_KNOB_FSDP_RESHARD,           /**< 1 = ZeRO-3 reshards parameters after forward */
+    PRISM_KNOB_HSDP,                   /**< 1 = ZeRO shards within a node, replicates across */
+    PRISM_KNOB_DP_BUCKET,              /**< params per overlapped DP bucket; 0 = dp_overlap */
+    PRISM_KNOB_CP_ALGO,                /**< 0 = ring attention, 1 = all-to-all (Ulysses) */
+    PRISM_KNOB_CP_LOAD_BALANCE,        /**< 1 = zig-zag causal load balancing of the ring */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -33,3 +33,6 @@ prism_add_unit_test(test_framework SOURCES unit/test_framework.c LABELS cost)
 # The shape-aware compute model: the wave/tile model by hand, the FP8 recipes, and the
 # physical bound over every zoo model x every preset.
 prism_add_unit_test(test_gemm SOURCES unit/test_gemm.c unit/test_cost_support.c LABELS cost)
+# Data and context parallelism (FSDP/HSDP/distributed optimizer, CP ring and all-to-all).
+prism_add_unit_test(test_cost_dist
+  SOURCES unit/test_cost_dist.c unit/test_cost_support.c LABELS cost)

@@ -11,8 +11,10 @@
  * Naive walker (small models): assigns layers to stages from the documented split rule,
  * SIMULATES each stage's schedule (Megatron's warm-up / steady / cool-down order) to find
  * the in-flight activation peak, sums per-layer static bytes, and rebuilds the step time
- * from the schedule formula plus the slowest stage's optimizer update; it must match explain's
- * per-stage values and the kernel's columns to 1e-9 relative.
+ * from the schedule formula plus the slowest stage's optimizer update and, for ZeRO-3, the
+ * per-unit gather/reduce exposure it rebuilds from the bandwidths (FSDP prefetch: each unit
+ * exposes max(0, comm - compute), the stage adds its largest unhidden lead once); it must
+ * match explain's per-stage values and the kernel's columns to 1e-9 relative.
  */
 #include <string.h>
 
@@ -212,7 +214,7 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
     /* parameters per device before ZeRO: the parameter bytes, unsharded for ZeRO-3 */
     const double unshard = st->zero >= 3 ? (double)st->dp * st->cp : 1.0;
     for (uint32_t s = 0; s < p; s++) {
-        double act[64] = {0}, work = 0;
+        double act[64] = {0}, work = 0, lead = 0;
         for (uint32_t q = 0; q <= L + 1; q++) {
             uint32_t li, j, pos = 0;
             int mode = 0;
@@ -241,6 +243,23 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
             if ((mode == 2 || all_work) && t.work_bytes > work)
                 work = t.work_bytes;
             w->stage_time[s] += t.fwd_s + t.bwd_s + t.recompute_s[mode];
+            if (st->zero >= 3) {
+                /* ZeRO-3, rebuilt here: the unit's all-gather (fp16/bf16 parameters) and
+                 * reduce-scatter (bytes_g) over the n = dp*cp ring, each (n-1)/n of the
+                 * unit's bytes plus n-1 latencies; the gather overlaps the forward, gather
+                 * again + reduce the backward with its recompute (fsdp_reshard = 1) */
+                const double nd = (double)st->dp * st->cp;
+                double lat;
+                const double ib = level_inv_bw(prism_cost_model_cluster(cm),
+                                               (double)st->tp * st->cp * st->dp,
+                                               kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
+                const double pu = t.params_bytes / bytes_p * unshard;
+                const double ag = bytes_p * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat;
+                const double cb = ag + bytes_g * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat;
+                const double wf = t.fwd_s, wb = t.bwd_s + t.recompute_s[mode];
+                w->stage_time[s] += MAX(0.0, ag - wf) + MAX(0.0, cb - wb);
+                lead = MAX(lead, MIN(ag, wf) + MIN(cb, wb)); /* the stage's leading unit */
+            }
             /* the W pass: the weight-gradient GEMMs (shape model, checked by hand in
              * test_gemm) + the gradient accumulation derived here */
             const double acc = t.params_bytes / bytes_pm * unshard * acc_per_param;
@@ -249,6 +268,7 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
             w->stage_opt[s] += t.opt_step_s;
         }
         w->stage_act[s] = simulate_peak(st, s, act) + work;
+        w->stage_time[s] += lead;
         if (p > 1) { /* two sends of T h bytes / t per chunk per micro-batch */
             double lat;
             const double ib = level_inv_bw(prism_cost_model_cluster(cm),
@@ -288,7 +308,7 @@ static void test_walker(void)
      * accumulation exposed (both knobs are read by the walker) */
     static const char *const sets_alt[] = {"dp_overlap=1", "bwd_working_set=0",
                                            "grad_accum_exposed=0.5", NULL};
-    size_t checked = 0, below = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
+    size_t checked = 0, below = 0, zero3 = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
     const uint32_t shapes[][3] = {{12, 1024, 16}, {21, 768, 12}, {30, 512, 8}};
     for (size_t mi = 0; mi < G_N_ELEMENTS(shapes); mi++) {
         g_autoptr(PrismModel) m =
@@ -357,13 +377,14 @@ static void test_walker(void)
             }
             CU_ASSERT_TRUE(ok);
             checked++;
+            zero3 += st.zero >= 3;
             sched[st.schedule]++;
         }
     }
     printf("\n  %zu strategies walked (1f1b %zu, interleaved %zu, gpipe %zu, zb-h1 %zu; m < pp "
-           "%zu)\n",
-           checked, sched[0], sched[1], sched[2], sched[3], below);
-    CU_ASSERT_TRUE(checked > 100);
+           "%zu; ZeRO-3 %zu)\n",
+           checked, sched[0], sched[1], sched[2], sched[3], below, zero3);
+    CU_ASSERT_TRUE(checked > 100 && zero3 > 20);
     CU_ASSERT_TRUE(below > 5);
     for (int i = 0; i < PRISM_SCHEDULE_COUNT; i++)
         CU_ASSERT_TRUE(sched[i] > 0);
