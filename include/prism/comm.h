@@ -75,8 +75,6 @@ void prism_mpi_set_error(GError **error, int rc, const char *call, const char *f
  * returns FALSE. A rank that failed locally keeps its own @p error (pass the local
  * error in *error; it is left untouched); the others get PRISM_RUNTIME_ERROR_PEER_FAILED
  * naming the lowest failing rank. Collective: yes. One MPI_Allreduce.
- * If @p local_error_is_input is TRUE on the failing rank, the peers' error code is
- * still PEER_FAILED but prism_comm_agree_input() tells whether the failure was bad input.
  */
 gboolean prism_comm_agree(PrismComm *comm, gboolean local_ok, GError **error);
 
@@ -104,6 +102,7 @@ gboolean prism_comm_bcast_bytes(PrismComm *comm, void *buf, size_t n, int root, 
  */
 gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root,
                                GError **error);
+/** Wait until every rank of @p comm arrives. Collective: yes. Errors: the MPI error. */
 gboolean prism_comm_barrier(PrismComm *comm, GError **error);
 
 /**

@@ -25,3 +25,11 @@ foreach(h IN LISTS prism_public_headers)
 endforeach()
 add_library(test_headers OBJECT ${prism_header_tus})
 target_link_libraries(test_headers PRIVATE prism_app prism_dc prism_warnings)
+
+# Every public prototype taking a PrismComm says whether it is collective (PETSc's
+# "Collective"/"Not collective"); the script proves it can fail on a planted header.
+file(GLOB prism_public_headers_doc CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/prism/*.h)
+add_test(NAME check_collective
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/structure/check_collective.py
+          --self-test ${prism_public_headers_doc})
+set_tests_properties(check_collective PROPERTIES LABELS "structure" TIMEOUT 30)
