@@ -338,6 +338,7 @@ static gboolean read_llama4(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GError
         return FALSE;
     d->n_experts = (uint32_t)v;
     d->n_shared = 1;
+    d->shared_ffn = d->expert_ffn; /* the shared expert is as wide as a routed one */
     if (!get_int(hf, "num_experts_per_tok", TRUE, 0, 1, MAX_EXPERTS, &v, error))
         return FALSE;
     d->top_k = (uint32_t)v;

@@ -308,7 +308,9 @@ static void row_to_desc(const ZooRow *r, PrismModelDesc *d)
     d->top_k = r->top_k;
     d->n_shared = r->arch == ARCH_LLAMA4 ? 1 : r->shared;
     d->expert_ffn = r->expert_ffn;
-    d->shared_ffn = r->shared_ffn;
+    /* Llama 4's shared expert is as wide as a routed one; spelled out so the TP rule on
+     * the shared width applies */
+    d->shared_ffn = r->arch == ARCH_LLAMA4 ? r->expert_ffn : r->shared_ffn;
     d->router_bias = r->arch == ARCH_GPT_OSS;
     d->shared_gate = r->arch == ARCH_QWEN2 && r->shared > 0;
     d->moe_step = r->moe_step;
