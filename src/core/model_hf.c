@@ -640,6 +640,8 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
     g_autofree gboolean *dense_mask = masks.dense, *window_mask = masks.window;
     if (!ok)
         return NULL;
+    d.dense_mask = dense_mask; /* the readers set them already; the owners are here */
+    d.window_mask = window_mask;
     GError *invalid = NULL;
     PrismModel *m = prism_model_build_internal(&d, &invalid);
     if (m == NULL) {
