@@ -119,7 +119,9 @@ typedef struct PrismModel {
 /** Parameter counts derived from the IR. */
 typedef struct PrismParamCount {
     double total;      /**< all parameters (tied matrices counted once) */
-    double active;     /**< parameters touched per token (MoE: top-k + shared experts) */
+    double active;     /**< parameters touched per token (MoE: top-k + shared experts); includes
+                            the input embedding, which gpt-oss and DeepSeek-V3 leave out of
+                            their published "active" (active - embedding compares to them) */
     double embedding;  /**< token + position embedding */
     double head;       /**< output head (0 when tied) + final norm */
     double blocks;     /**< all transformer blocks (attention + MLP + norms) */
