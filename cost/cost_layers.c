@@ -58,15 +58,22 @@ static void add_gemm(PrismKKind *k, const char *name, double n_tp, double n_kv, 
                                         .low = low};
 }
 
-/* Attention part of a block: parameters, activations, FLOPs and CP traffic. */
+/* Attention part of a block: parameters, activations, FLOPs and CP traffic. A sliding
+ * window of w < s tokens is priced as a banded kernel: each query meets sw = w keys
+ * instead of s, in the core FLOPs and in the scores it keeps (cost/README.md). */
 static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, PrismKKind *k,
                        double *model_core)
 {
-    const double a = at->n_heads, s = kv->seq, bp = kv->bp;
+    const double a = at->n_heads, bp = kv->bp;
+    const double sw = at->window > 0 && (double)at->window < kv->seq ? (double)at->window : kv->seq;
+    /* executed fraction with causal skipping: s x causal for full attention; for a
+     * window, w (1 - (1 - causal) w / s), which is w - w^2/(2s) at causal = 1/2, the
+     * mean band length of a causal window (the first w queries see fewer keys) */
+    const double causal = sw < kv->seq ? 1.0 - (1.0 - kv->causal) * sw / kv->seq : kv->causal;
     double core;
     /* scale-mask-softmax (read + write the scores) and dropout on them (read, write,
      * mask); flash attention keeps them on chip */
-    k->e_score = kv->flash > 0.5 ? 0.0 : (2.0 * bp + kv->drop * (2.0 * bp + 1.0)) * a * s;
+    k->e_score = kv->flash > 0.5 ? 0.0 : (2.0 * bp + kv->drop * (2.0 * bp + 1.0)) * a * sw;
     if (at->kind == PRISM_ATTN_MLA) {
         const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim;
         const double dv = at->v_head_dim, rq = at->q_lora_rank, rkv = at->kv_lora_rank;
@@ -101,10 +108,10 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         k->a_rep += bp * ((rq > 0 ? 2.0 * rq : 0.0) + (rkv + dr) + rkv);
         k->e_rep += 2.0 * bp * ((rq > 0 ? rq : 0.0) + rkv); /* the two LoRA norms */
         k->a_tp += bp * (2.0 * a * (dn + dr) + 2.0 * a * dv);
-        core = 2.0 * a * (dn + dr) * s + 2.0 * a * dv * s;
+        core = 2.0 * a * (dn + dr) * sw + 2.0 * a * dv * sw;
         k->cp_tp = bp * a * (dn + dr + dv);
         k->cp_qo = bp * a * (dn + dr + dv); /* Q (dn + dr) and the output (dv) per head */
-        k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * s;
+        k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * sw;
     } else {
         const double d = at->head_dim, g = at->n_kv_heads;
         const double q = h * a * d, o = a * d * h, kvw = 2.0 * h * g * d;
@@ -119,15 +126,27 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         add_gemm(k, "attn_out", 0, 0, h, a * d, 0, 1);
         k->a_tp += bp * 2.0 * a * d; /* Q and the attention output */
         k->a_kv += bp * 2.0 * g * d; /* K and V */
-        core = 4.0 * a * d * s;      /* QK^T and AV over the full sequence */
+        core = 4.0 * a * d * sw;     /* QK^T and AV over the sequence (or the window) */
         k->cp_kv = bp * 2.0 * g * d;
         k->cp_kvh = bp * 2.0 * d;
         k->cp_qo = bp * 2.0 * a * d; /* Q and the attention output */
-        k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * s;
+        if (at->sinks) /* one learned logit per head, sharded with the heads; its FLOPs
+                        * (one exp-add per query and head) are left out: < 0.01 % */
+            k->p_tp += a;
+        if (at->qk_norm) {
+            /* RMSNorm over head_dim on q and k: one weight vector each, replicated; the
+             * inputs are kept for the backward; read + write of q and k (the k part is
+             * counted as tp-sharded too) */
+            k->p_rep += 2.0 * d;
+            k->a_tp += bp * a * d;
+            k->a_kv += bp * g * d;
+            k->e_tp += 2.0 * bp * (a + g) * d;
+        }
+        k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * sw;
     }
     k->inv_g = 1.0 / k->g;
     k->heads = a;
-    k->f_core = core * (kv->flash > 0.5 ? kv->causal : 1.0);
+    k->f_core = core * (kv->flash > 0.5 ? causal : 1.0);
     *model_core = core;
 }
 
@@ -153,7 +172,7 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     const double cf = mp->capacity_factor > 0 ? mp->capacity_factor : kv->imbal;
     const double one_exp = mats * h * fe + (mp->bias ? bias_tp * fe + h : 0.0);
     const double one_sh = mats * h * fs + (mp->bias ? bias_tp * fs + h : 0.0);
-    k->p_rep += h * E; /* router */
+    k->p_rep += (h + (mp->router_bias ? 1.0 : 0.0)) * E; /* router */
     k->p_exp += E * one_exp;
     k->p_tp += nsh * one_sh;
     k->f_rep += 2.0 * h * E;
@@ -180,7 +199,16 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     k->is_moe = 1.0;
     k->e_tp += bp * mats * (nsh * fs + topk * cf * fe);      /* activations of the experts */
     k->e_full += 2.0 * (1.0 + topk * cf) * h * bp + 8.0 * E; /* permute, unpermute, router */
-    return 2.0 * h * E + 2.0 * nsh * mats * h * fs + 2.0 * mats * h * fe * topk;
+    double gate = 0.0;
+    if (mp->shared_gate && nsh > 0) {
+        /* sigmoid gate Linear(h, 1) on the shared output: h weights, 2h FLOPs, read + write
+         * of the shared output for the scaling */
+        gate = 2.0 * h;
+        k->p_rep += h;
+        k->f_rep += gate;
+        k->e_rep += 2.0 * bp * h;
+    }
+    return 2.0 * h * E + 2.0 * nsh * mats * h * fs + 2.0 * mats * h * fe * topk + gate;
 }
 
 /* A transformer block (optionally an MTP module around it). */
@@ -263,10 +291,11 @@ static char *spec_label(const PrismBlockSpec *sp)
                        : a->n_kv_heads == 1          ? "MQA"
                                                      : "GQA";
     const char *act = sp->mlp.act == PRISM_MLP_SWIGLU ? "SwiGLU" : "GELU";
+    g_autofree char *win = a->window > 0 ? g_strdup_printf(" window %u", a->window) : g_strdup("");
     if (sp->mlp.n_experts > 0)
-        return g_strdup_printf("%s, MoE %u experts top-%u, %s", attn, sp->mlp.n_experts,
+        return g_strdup_printf("%s%s, MoE %u experts top-%u, %s", attn, win, sp->mlp.n_experts,
                                sp->mlp.top_k, act);
-    return g_strdup_printf("%s, dense %s", attn, act);
+    return g_strdup_printf("%s%s, dense %s", attn, win, act);
 }
 
 static uint32_t add_kind(PrismCostModel *cm, PrismKindRole role, char *name)

@@ -56,6 +56,10 @@ typedef struct PrismAttnSpec {
     uint32_t qk_nope_head_dim;
     uint32_t qk_rope_head_dim;
     uint32_t v_head_dim;
+    /* extras of some families (FALSE / 0 otherwise) */
+    uint32_t window;  /**< sliding window in tokens (gpt-oss, Mistral); 0 = full attention */
+    gboolean sinks;   /**< learned per-head sink logit (gpt-oss): n_heads parameters */
+    gboolean qk_norm; /**< RMSNorm over head_dim on q and k (Qwen3): 2 x head_dim parameters */
 } PrismAttnSpec;
 
 /** MLP shape of one block; dense when n_experts == 0. */
@@ -69,6 +73,8 @@ typedef struct PrismMlpSpec {
     uint64_t expert_hidden; /**< FFN width of one routed expert */
     uint64_t shared_hidden; /**< FFN width of ONE shared expert (0 = expert_hidden) */
     double capacity_factor; /**< token capacity per expert; 0 = dropless */
+    gboolean router_bias;   /**< bias on the router (gpt-oss): n_experts parameters */
+    gboolean shared_gate;   /**< sigmoid gate on the shared experts' output (qwen2_moe): h x 1 */
 } PrismMlpSpec;
 
 /** One distinct block shape ("layer kind"). */
@@ -113,7 +119,9 @@ typedef struct PrismModel {
 /** Parameter counts derived from the IR. */
 typedef struct PrismParamCount {
     double total;      /**< all parameters (tied matrices counted once) */
-    double active;     /**< parameters touched per token (MoE: top-k + shared experts) */
+    double active;     /**< parameters touched per token (MoE: top-k + shared experts); includes
+                            the input embedding, which gpt-oss and DeepSeek-V3 leave out of
+                            their published "active" (active - embedding compares to them) */
     double embedding;  /**< token + position embedding */
     double head;       /**< output head (0 when tied) + final norm */
     double blocks;     /**< all transformer blocks (attention + MLP + norms) */
@@ -171,11 +179,17 @@ PrismModel *prism_model_zoo_get(const char *name, GError **error);
 
 /**
  * Read a Hugging Face config.json (json-glib). Supported model_type: llama, mistral,
- * mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, gpt_neox.
+ * mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, llama4
+ * (its text_config; also llama4_text), gpt2, gpt_neox.
  * Keys read (llama naming): hidden_size, num_hidden_layers, num_attention_heads,
  * num_key_value_heads, head_dim, intermediate_size, vocab_size, max_position_embeddings,
  * tie_word_embeddings, attention_bias, mlp_bias; MoE: num_local_experts (mixtral),
- * num_experts + moe_intermediate_size + decoder_sparse_step + mlp_only_layers (qwen3_moe),
+ * num_experts + moe_intermediate_size + decoder_sparse_step + mlp_only_layers (qwen2_moe,
+ * qwen3_moe) + shared_expert_intermediate_size (qwen2_moe: one shared expert with a sigmoid
+ * gate); num_local_experts + sliding_window + layer_types (gpt_oss: attention sinks, router
+ * and expert biases); num_local_experts + intermediate_size_mlp + interleave_moe_layer_step
+ * + moe_layers (llama4: one shared expert; chunked and NoPE layers are read as full
+ * attention); sliding_window (mistral, mixtral: every layer);
  * n_routed_experts + n_shared_experts + moe_intermediate_size + first_k_dense_replace +
  * moe_layer_freq (deepseek), num_experts_per_tok; MLA: q_lora_rank (null = none),
  * kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; MTP:

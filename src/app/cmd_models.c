@@ -133,14 +133,18 @@ static void spec_text(GString *s, const PrismBlockSpec *sp)
                                a->n_heads, a->q_lora_rank, a->kv_lora_rank, a->qk_nope_head_dim,
                                a->qk_rope_head_dim, a->v_head_dim);
     else
-        g_string_append_printf(s, "%s %u heads x %u, %u KV heads%s", attn_label(a), a->n_heads,
-                               a->head_dim, a->n_kv_heads, a->qkv_bias ? ", QKV bias" : "");
+        g_string_append_printf(s, "%s %u heads x %u, %u KV heads%s%s%s", attn_label(a), a->n_heads,
+                               a->head_dim, a->n_kv_heads, a->qkv_bias ? ", QKV bias" : "",
+                               a->qk_norm ? ", q/k norm" : "", a->sinks ? ", sinks" : "");
+    if (a->window > 0)
+        g_string_append_printf(s, ", sliding window %u", a->window);
     const char *act = p->act == PRISM_MLP_SWIGLU ? "SwiGLU" : "GELU";
     if (p->n_experts == 0)
         g_string_append_printf(s, "; %s MLP %" G_GUINT64_FORMAT, act, p->ffn_hidden);
     else
-        g_string_append_printf(s, "; MoE %u x %s %" G_GUINT64_FORMAT ", top-%u, %u shared",
-                               p->n_experts, act, p->expert_hidden, p->top_k, p->n_shared);
+        g_string_append_printf(s, "; MoE %u x %s %" G_GUINT64_FORMAT ", top-%u, %u shared%s%s",
+                               p->n_experts, act, p->expert_hidden, p->top_k, p->n_shared,
+                               p->shared_gate ? " (gated)" : "", p->router_bias ? ", router bias" : "");
 }
 
 static const char *const kind_names[] = {"embedding", "block", "mtp", "final-norm", "head"};
@@ -223,6 +227,9 @@ static void specs_json(JsonBuilder *b, const PrismModel *m)
         member_int(b, "qk_nope_head_dim", a->qk_nope_head_dim);
         member_int(b, "qk_rope_head_dim", a->qk_rope_head_dim);
         member_int(b, "v_head_dim", a->v_head_dim);
+        member_int(b, "window", a->window);
+        member_bool(b, "sinks", a->sinks);
+        member_bool(b, "qk_norm", a->qk_norm);
         json_builder_set_member_name(b, "mlp");
         json_builder_add_string_value(b, p->act == PRISM_MLP_SWIGLU ? "swiglu" : "gelu");
         member_bool(b, "mlp_bias", p->bias);
@@ -234,6 +241,8 @@ static void specs_json(JsonBuilder *b, const PrismModel *m)
         member_int(b, "shared_ffn", (gint64)p->shared_hidden);
         json_builder_set_member_name(b, "capacity_factor");
         json_builder_add_double_value(b, p->capacity_factor);
+        member_bool(b, "router_bias", p->router_bias);
+        member_bool(b, "shared_gate", p->shared_gate);
         json_builder_set_member_name(b, "norm");
         json_builder_add_string_value(b, m->specs[i].norm == PRISM_NORM_RMSNORM ? "rmsnorm"
                                                                                  : "layernorm");

@@ -24,8 +24,12 @@ G_BEGIN_DECLS
  *   n_experts > 0 && i >= first_dense && (i + moe_phase) % moe_step == 0
  *   && !(dense_mask && dense_mask[i])
  * (DeepSeek: first_k_dense_replace, moe_layer_freq, phase 0; Qwen-MoE:
- * decoder_sparse_step with phase 1 and mlp_only_layers as the mask), else dense with
- * width ffn. MTP blocks (DeepSeek-V3) use the MoE spec when the model has experts.
+ * decoder_sparse_step with phase 1 and mlp_only_layers as the mask; Llama 4:
+ * interleave_moe_layer_step with phase 1), else dense with width ffn. Block i attends
+ * over a sliding window of `window` tokens when
+ *   window > 0 && (window_mask ? window_mask[i] : i % window_step == 0)
+ * (gpt-oss: step 2, the even blocks; Mistral: step 1), else over the full sequence.
+ * MTP blocks (DeepSeek-V3) use the MoE spec when the model has experts, full attention.
  */
 typedef struct PrismModelDesc {
     const char *name;
@@ -47,10 +51,15 @@ typedef struct PrismModelDesc {
     uint32_t n_shared;
     uint64_t expert_ffn;
     uint64_t shared_ffn; /* width of ONE shared expert; 0 = expert_ffn */
+    gboolean router_bias;
+    gboolean shared_gate;
     uint32_t first_dense;
     uint32_t moe_step;  /* 0 is read as 1 */
     uint32_t moe_phase;
     const gboolean *dense_mask; /* NULL or n_blocks entries */
+    uint32_t window;             /* sliding window in tokens; 0 = none */
+    uint32_t window_step;        /* 0 is read as 1 */
+    const gboolean *window_mask; /* NULL or n_blocks entries */
     uint32_t n_mtp;
     double published_params;
 } PrismModelDesc;
@@ -63,6 +72,9 @@ PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error);
 
 /* TRUE when block @p i of @p d is an MoE block (rule above). */
 gboolean prism_model_desc_is_moe_internal(const PrismModelDesc *d, uint32_t i);
+
+/* The attention window of block @p i of @p d (rule above; 0 = full attention). */
+uint32_t prism_model_desc_window_internal(const PrismModelDesc *d, uint32_t i);
 
 /* The collective wrappers of comm.h, as seen by the PRISM_COMM_DEBUG check. */
 typedef enum {

@@ -7,8 +7,11 @@
  *   MLA                 q: h*rq + rq*a*(dn+dr) (or h*a*(dn+dr) without q compression),
  *                       kv: h*(rkv+dr) + rkv*a*(dn+dv), o: a*dv*h, + the two LoRA norms
  *   dense MLP           GELU: 2*h*f (+ f + h biases); SwiGLU: 3*h*f
- *   MoE MLP             router h*E + E experts + shared experts (each a SwiGLU/GELU MLP)
+ *   MoE MLP             router h*E (+ E bias) + E experts + shared experts (each a
+ *                       SwiGLU/GELU MLP) (+ h for a sigmoid shared-expert gate)
  *   norm                LayerNorm 2h, RMSNorm h
+ *   extras              attention sinks a; q/k RMSNorms 2d (one weight vector each, shared
+ *                       by the heads); a sliding window has no parameters
  * Not thread-safe for writes; nothing here is collective.
  */
 #include <prism/model.h>
@@ -90,7 +93,8 @@ double prism_attn_params(const PrismAttnSpec *a, uint64_t hidden)
     double d = a->head_dim, g = a->n_kv_heads;
     double w = h * nh * d * 2.0 + h * g * d * 2.0; /* Q, O and K, V */
     double b = (a->qkv_bias ? nh * d + 2.0 * g * d : 0.0) + (a->out_bias ? h : 0.0);
-    return w + b;
+    double extra = (a->sinks ? nh : 0.0) + (a->qk_norm ? 2.0 * d : 0.0);
+    return w + b + extra;
 }
 
 /* One MLP of width f: GELU up+down, SwiGLU gate+up+down. */
@@ -118,8 +122,10 @@ double prism_block_params(const PrismBlockSpec *s, uint64_t hidden)
     if (m->n_experts == 0)
         return p + mlp_params(m->act, m->bias, h, (double)m->ffn_hidden);
     double shared_f = m->shared_hidden ? (double)m->shared_hidden : (double)m->expert_hidden;
-    return p + h * m->n_experts /* router */ + prism_block_expert_params(s, hidden) +
-           (double)m->n_shared * mlp_params(m->act, m->bias, h, shared_f);
+    double router = (h + (m->router_bias ? 1.0 : 0.0)) * m->n_experts;
+    double gate = m->shared_gate && m->n_shared > 0 ? h : 0.0;
+    return p + router + prism_block_expert_params(s, hidden) +
+           (double)m->n_shared * mlp_params(m->act, m->bias, h, shared_f) + gate;
 }
 
 /* Parameters one token touches in a block: attention, norms, top-k + shared experts. */

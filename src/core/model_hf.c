@@ -25,11 +25,15 @@
 
 /* Architecture handled by one reader path. */
 typedef enum {
-    HF_LLAMA,       /* llama, mistral: dense, RoPE, RMSNorm, SwiGLU */
-    HF_MIXTRAL,     /* mixtral: every layer MoE */
+    HF_LLAMA,       /* llama: dense, RoPE, RMSNorm, SwiGLU */
+    HF_MISTRAL,     /* mistral: llama + sliding_window on every layer */
+    HF_MIXTRAL,     /* mixtral: every layer MoE, sliding_window on every layer */
     HF_QWEN2,       /* qwen2: llama + Q/K/V biases */
-    HF_QWEN3,       /* qwen3: llama with head_dim (default 128) */
+    HF_QWEN2_MOE,   /* qwen2_moe: qwen2 + qwen3_moe's MoE + a gated shared expert */
+    HF_QWEN3,       /* qwen3: llama with head_dim (default 128) and q/k RMSNorms */
     HF_QWEN3_MOE,   /* qwen3_moe: decoder_sparse_step, mlp_only_layers */
+    HF_GPT_OSS,     /* gpt_oss: MoE with biases, sinks, sliding window per layer_types */
+    HF_LLAMA4,      /* llama4 (text_config) / llama4_text: interleaved MoE + shared expert */
     HF_DEEPSEEK_V2, /* deepseek_v2: MLA + MoE with shared experts, first_k_dense_replace */
     HF_DEEPSEEK_V3, /* deepseek_v3: deepseek_v2 + num_nextn_predict_layers (MTP) */
     HF_GPT2,        /* gpt2: learned positions, LayerNorm, GELU, biases, tied */
@@ -40,10 +44,11 @@ static const struct {
     const char *model_type;
     HfArch arch;
 } hf_types[] = {
-    {"llama", HF_LLAMA},         {"mistral", HF_LLAMA},         {"mixtral", HF_MIXTRAL},
-    {"qwen2", HF_QWEN2},         {"qwen3", HF_QWEN3},           {"qwen3_moe", HF_QWEN3_MOE},
-    {"deepseek_v2", HF_DEEPSEEK_V2}, {"deepseek_v3", HF_DEEPSEEK_V3}, {"gpt2", HF_GPT2},
-    {"gpt_neox", HF_GPT_NEOX},
+    {"llama", HF_LLAMA},         {"mistral", HF_MISTRAL},       {"mixtral", HF_MIXTRAL},
+    {"qwen2", HF_QWEN2},         {"qwen2_moe", HF_QWEN2_MOE},   {"qwen3", HF_QWEN3},
+    {"qwen3_moe", HF_QWEN3_MOE}, {"deepseek_v2", HF_DEEPSEEK_V2}, {"deepseek_v3", HF_DEEPSEEK_V3},
+    {"gpt_oss", HF_GPT_OSS},     {"llama4", HF_LLAMA4},         {"llama4_text", HF_LLAMA4},
+    {"gpt2", HF_GPT2},           {"gpt_neox", HF_GPT_NEOX},
 };
 
 static char *supported_types(void)
@@ -194,7 +199,177 @@ static gboolean read_common(const Hf *hf, HfArch arch, PrismModelDesc *d, GError
     return get_bool(hf, "tie_word_embeddings", FALSE, &d->tied, error);
 }
 
-static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, GError **error)
+/* Masks over the blocks that some configs give as lists; owned by the caller. */
+typedef struct HfMasks {
+    gboolean *dense;  /* forced dense (mlp_only_layers; the complement of moe_layers) */
+    gboolean *window; /* sliding-window blocks (layer_types) */
+} HfMasks;
+
+/* A list of block indices under @p key as a mask of d->n_blocks entries (NULL if absent). */
+static gboolean read_index_list(const Hf *hf, const char *key, const PrismModelDesc *d,
+                                gboolean **mask, GError **error)
+{
+    JsonNode *n = member(hf, key);
+    if (n == NULL)
+        return TRUE;
+    if (!JSON_NODE_HOLDS_ARRAY(n)) {
+        g_autofree char *text = node_text(n);
+        hf_error(hf, error, PRISM_INPUT_ERROR_PARSE, "key '%s' = %s is not a list of layer indices",
+                 key, text);
+        return FALSE;
+    }
+    JsonArray *arr = json_node_get_array(n);
+    *mask = g_new0(gboolean, d->n_blocks);
+    for (guint i = 0; i < json_array_get_length(arr); i++) {
+        JsonNode *e = json_array_get_element(arr, i);
+        gboolean is_int = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_INT64;
+        int64_t idx = is_int ? json_node_get_int(e) : -1;
+        if (!is_int || idx < 0 || idx >= (int64_t)d->n_blocks) {
+            g_autofree char *text = node_text(e);
+            hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                     "key '%s'[%u] = %s is not a layer index (0..%u)", key, i, text,
+                     d->n_blocks - 1);
+            return FALSE;
+        }
+        (*mask)[idx] = TRUE;
+    }
+    return TRUE;
+}
+
+/* gpt_oss layer_types: one of "sliding_attention" / "full_attention" per block. */
+static gboolean read_layer_types(const Hf *hf, PrismModelDesc *d, gboolean **mask,
+                                 GError **error)
+{
+    JsonNode *n = member(hf, "layer_types");
+    if (n == NULL)
+        return TRUE;
+    JsonArray *arr = JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
+    if (arr == NULL || json_array_get_length(arr) != d->n_blocks) {
+        g_autofree char *text = node_text(n);
+        hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                 "key 'layer_types' = %s must be a list of num_hidden_layers = %u entries", text,
+                 d->n_blocks);
+        return FALSE;
+    }
+    *mask = g_new0(gboolean, d->n_blocks);
+    for (guint i = 0; i < d->n_blocks; i++) {
+        JsonNode *e = json_array_get_element(arr, i);
+        const char *t = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING
+                            ? json_node_get_string(e)
+                            : NULL;
+        if (t == NULL || (strcmp(t, "sliding_attention") != 0 && strcmp(t, "full_attention") != 0)) {
+            g_autofree char *text = node_text(e);
+            hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                     "key 'layer_types'[%u] = %s is not \"sliding_attention\" or "
+                     "\"full_attention\"",
+                     i, text);
+            return FALSE;
+        }
+        (*mask)[i] = t[0] == 's';
+    }
+    d->window_mask = *mask;
+    return TRUE;
+}
+
+/* qwen2_moe / qwen3_moe: num_experts, decoder_sparse_step, mlp_only_layers. */
+static gboolean read_qwen_moe(const Hf *hf, HfArch arch, PrismModelDesc *d, HfMasks *mk,
+                              GError **error)
+{
+    uint64_t v = 0;
+    if (!get_int(hf, "intermediate_size", FALSE, 0, 0, MAX_WIDTH, &d->ffn, error) ||
+        !get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
+        !get_int(hf, "num_experts", TRUE, 0, 0, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->n_experts = (uint32_t)v;
+    if (!get_int(hf, "num_experts_per_tok", d->n_experts > 0, 0, 1, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->top_k = (uint32_t)v;
+    if (!get_int(hf, "decoder_sparse_step", FALSE, 1, 1, MAX_LAYERS, &v, error))
+        return FALSE;
+    d->moe_step = (uint32_t)v;
+    d->moe_phase = 1; /* MoE when (i + 1) % decoder_sparse_step == 0 */
+    if (arch == HF_QWEN2_MOE) {
+        /* one shared expert of its own width, behind a sigmoid gate (Linear(h, 1)) */
+        if (!get_int(hf, "shared_expert_intermediate_size", FALSE, 0, 0, MAX_WIDTH,
+                     &d->shared_ffn, error))
+            return FALSE;
+        d->n_shared = d->shared_ffn > 0 ? 1 : 0;
+        d->shared_gate = d->n_shared > 0;
+    }
+    if (!read_index_list(hf, "mlp_only_layers", d, &mk->dense, error))
+        return FALSE;
+    d->dense_mask = mk->dense;
+    return TRUE;
+}
+
+/* gpt_oss: every block MoE (biased experts and router), sinks, windows per layer_types. */
+static gboolean read_gpt_oss(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GError **error)
+{
+    uint64_t v = 0;
+    d->mlp_bias = TRUE;
+    d->router_bias = TRUE;
+    d->attn.sinks = TRUE;
+    if (!get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
+        !get_int(hf, "num_local_experts", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->n_experts = (uint32_t)v;
+    d->ffn = d->expert_ffn;
+    /* the reference config names it experts_per_token; transformers num_experts_per_tok */
+    const char *k = member(hf, "num_experts_per_tok") != NULL ? "num_experts_per_tok"
+                                                               : "experts_per_token";
+    if (!get_int(hf, k, TRUE, 0, 1, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->top_k = (uint32_t)v;
+    if (!get_int(hf, "sliding_window", FALSE, 128, 0, MAX_POSITIONS, &v, error))
+        return FALSE;
+    d->window = (uint32_t)v;
+    d->window_step = 2; /* transformers' default layer_types: sliding on the even blocks */
+    return read_layer_types(hf, d, &mk->window, error);
+}
+
+/* llama4 text model: MoE on moe_layers (default: (i + 1) % interleave_moe_layer_step == 0)
+ * with one shared expert as wide as a routed one; the other blocks dense. */
+static gboolean read_llama4(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GError **error)
+{
+    uint64_t v = 0;
+    if (!get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
+        !get_int(hf, "intermediate_size_mlp", FALSE, 0, 0, MAX_WIDTH, &d->ffn, error) ||
+        !get_int(hf, "num_local_experts", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->n_experts = (uint32_t)v;
+    d->n_shared = 1;
+    d->shared_ffn = d->expert_ffn; /* the shared expert is as wide as a routed one */
+    if (!get_int(hf, "num_experts_per_tok", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->top_k = (uint32_t)v;
+    if (!get_int(hf, "interleave_moe_layer_step", FALSE, 1, 1, MAX_LAYERS, &v, error))
+        return FALSE;
+    d->moe_step = (uint32_t)v;
+    d->moe_phase = 1;
+    gboolean *moe = NULL;
+    if (!read_index_list(hf, "moe_layers", d, &moe, error)) {
+        g_free(moe);
+        return FALSE;
+    }
+    if (moe != NULL) { /* an explicit list wins over the step */
+        mk->dense = g_new0(gboolean, d->n_blocks);
+        for (uint32_t i = 0; i < d->n_blocks; i++)
+            mk->dense[i] = !moe[i];
+        g_free(moe);
+        d->moe_step = 1;
+        d->dense_mask = mk->dense;
+    }
+    for (uint32_t i = 0; i < d->n_blocks; i++)
+        if (!prism_model_desc_is_moe_internal(d, i) && d->ffn == 0) {
+            hf_error(hf, error, PRISM_INPUT_ERROR_MISSING,
+                     "key 'intermediate_size_mlp' is missing (layer %u is dense)", i);
+            return FALSE;
+        }
+    return TRUE;
+}
+
+static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, HfMasks *mk,
+                                GError **error)
 {
     d->pos = PRISM_POS_ROPE;
     d->norm = PRISM_NORM_RMSNORM;
@@ -202,13 +377,21 @@ static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, GE
     if (!read_common(hf, arch, d, error))
         return FALSE;
     gboolean attn_bias = FALSE, mlp_bias = FALSE;
-    if (!get_bool(hf, "attention_bias", FALSE, &attn_bias, error) ||
+    if (!get_bool(hf, "attention_bias", arch == HF_GPT_OSS, &attn_bias, error) ||
         !get_bool(hf, "mlp_bias", FALSE, &mlp_bias, error))
         return FALSE;
-    d->attn.qkv_bias = attn_bias || arch == HF_QWEN2; /* Qwen2: biases on Q, K, V only */
+    /* Qwen2: biases on Q, K, V only */
+    d->attn.qkv_bias = attn_bias || arch == HF_QWEN2 || arch == HF_QWEN2_MOE;
     d->attn.out_bias = attn_bias;
+    d->attn.qk_norm = arch == HF_QWEN3 || arch == HF_QWEN3_MOE;
     d->mlp_bias = mlp_bias;
     uint64_t v = 0;
+    if (arch == HF_MISTRAL || arch == HF_MIXTRAL) { /* null = full attention */
+        if (!get_int(hf, "sliding_window", FALSE, 0, 0, MAX_POSITIONS, &v, error))
+            return FALSE;
+        d->window = (uint32_t)v;
+        d->window_step = 1;
+    }
     switch (arch) {
     case HF_MIXTRAL:
         if (!get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
@@ -220,22 +403,13 @@ static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, GE
         d->top_k = (uint32_t)v;
         d->ffn = d->expert_ffn;
         return TRUE;
+    case HF_QWEN2_MOE:
     case HF_QWEN3_MOE:
-        if (!get_int(hf, "intermediate_size", FALSE, 0, 0, MAX_WIDTH, &d->ffn, error) ||
-            !get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn,
-                     error) ||
-            !get_int(hf, "num_experts", TRUE, 0, 0, MAX_EXPERTS, &v, error))
-            return FALSE;
-        d->n_experts = (uint32_t)v;
-        if (!get_int(hf, "num_experts_per_tok", d->n_experts > 0, 0, 1, MAX_EXPERTS, &v,
-                     error))
-            return FALSE;
-        d->top_k = (uint32_t)v;
-        if (!get_int(hf, "decoder_sparse_step", FALSE, 1, 1, MAX_LAYERS, &v, error))
-            return FALSE;
-        d->moe_step = (uint32_t)v;
-        d->moe_phase = 1; /* MoE when (i + 1) % decoder_sparse_step == 0 */
-        return TRUE;
+        return read_qwen_moe(hf, arch, d, mk, error);
+    case HF_GPT_OSS:
+        return read_gpt_oss(hf, d, mk, error);
+    case HF_LLAMA4:
+        return read_llama4(hf, d, mk, error);
     default:
         return get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->ffn, error);
     }
@@ -349,38 +523,6 @@ static gboolean read_gpt_neox(const Hf *hf, PrismModelDesc *d, GError **error)
     return get_int(hf, "intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->ffn, error);
 }
 
-/* Qwen-MoE mlp_only_layers: block indices forced dense. */
-static gboolean read_dense_mask(const Hf *hf, PrismModelDesc *d, gboolean **mask,
-                                GError **error)
-{
-    JsonNode *n = member(hf, "mlp_only_layers");
-    if (n == NULL)
-        return TRUE;
-    if (!JSON_NODE_HOLDS_ARRAY(n)) {
-        g_autofree char *text = node_text(n);
-        hf_error(hf, error, PRISM_INPUT_ERROR_PARSE,
-                 "key 'mlp_only_layers' = %s is not a list of layer indices", text);
-        return FALSE;
-    }
-    JsonArray *arr = json_node_get_array(n);
-    *mask = g_new0(gboolean, d->n_blocks);
-    for (guint i = 0; i < json_array_get_length(arr); i++) {
-        JsonNode *e = json_array_get_element(arr, i);
-        gboolean is_int = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_INT64;
-        int64_t idx = is_int ? json_node_get_int(e) : -1;
-        if (!is_int || idx < 0 || idx >= (int64_t)d->n_blocks) {
-            g_autofree char *text = node_text(e);
-            hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
-                     "key 'mlp_only_layers'[%u] = %s is not a layer index (0..%u)", i, text,
-                     d->n_blocks - 1);
-            return FALSE;
-        }
-        (*mask)[idx] = TRUE;
-    }
-    d->dense_mask = *mask;
-    return TRUE;
-}
-
 /* Refuse nesting deeper than MAX_DEPTH (json-glib's parser recurses). */
 static gboolean nesting_ok(const char *data, size_t len)
 {
@@ -464,7 +606,21 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
     HfArch arch = hf_types[found].arch;
     g_autofree char *name = g_strdup_printf("hf:%s", hf.label);
     PrismModelDesc d = {.name = name, .family = type};
-    g_autofree gboolean *mask = NULL;
+    if (arch == HF_LLAMA4 && strcmp(type, "llama4") == 0) {
+        /* the multimodal config: the text model is under text_config (the vision
+         * encoder is not modelled) */
+        JsonNode *tc = member(&hf, "text_config");
+        if (tc == NULL || !JSON_NODE_HOLDS_OBJECT(tc)) {
+            g_autofree char *text = tc != NULL ? node_text(tc) : g_strdup("missing");
+            hf_error(&hf, error, tc != NULL ? PRISM_INPUT_ERROR_PARSE : PRISM_INPUT_ERROR_MISSING,
+                     "key 'text_config' = %s is not an object (model_type 'llama4' keeps the "
+                     "text model there)",
+                     text);
+            return NULL;
+        }
+        hf.obj = json_node_get_object(tc);
+    }
+    HfMasks masks = {0};
     gboolean ok;
     switch (arch) {
     case HF_DEEPSEEK_V2:
@@ -478,12 +634,14 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
         ok = read_gpt_neox(&hf, &d, error);
         break;
     default:
-        ok = read_llama_like(&hf, arch, &d, error) &&
-             (arch != HF_QWEN3_MOE || read_dense_mask(&hf, &d, &mask, error));
+        ok = read_llama_like(&hf, arch, &d, &masks, error);
         break;
     }
+    g_autofree gboolean *dense_mask = masks.dense, *window_mask = masks.window;
     if (!ok)
         return NULL;
+    d.dense_mask = dense_mask; /* the readers set them already; the owners are here */
+    d.window_mask = window_mask;
     GError *invalid = NULL;
     PrismModel *m = prism_model_build_internal(&d, &invalid);
     if (m == NULL) {

@@ -23,8 +23,13 @@ typedef enum {
     ARCH_BERT,  /* ARCH_GPT + a bias on the (tied) MLM output layer */
     ARCH_MLM24, /* ARCH_GPT with RoPE and untied embeddings */
     ARCH_LLAMA, /* RoPE, RMSNorm, SwiGLU, no biases, untied embeddings */
-    ARCH_QWEN2, /* ARCH_LLAMA + biases on Q, K and V */
+    ARCH_QWEN2, /* ARCH_LLAMA + biases on Q, K and V; MoE: shared expert with a sigmoid gate */
+    ARCH_QWEN3, /* ARCH_LLAMA + RMSNorms over head_dim on q and k */
     ARCH_MLA,   /* ARCH_LLAMA with DeepSeek MLA: nope 128, rope 64, v 128 per head */
+    ARCH_GPT_OSS, /* ARCH_LLAMA + biases on Q, K, V, O, the experts and the router, attention
+                   * sinks, a sliding window on the even blocks */
+    ARCH_LLAMA4,  /* ARCH_LLAMA + one shared expert as wide as a routed one; MoE on the blocks
+                   * i with (i + 1) % moe_step == 0, the others dense with width ffn */
 } Arch;
 
 /* One zoo row. head_dim 0 means hidden / heads; kv_heads 0 means heads (MHA). */
@@ -40,10 +45,13 @@ typedef struct ZooRow {
     uint64_t positions;
     uint32_t experts, top_k, shared;
     uint64_t expert_ffn;
+    uint64_t shared_ffn; /* 0 = expert_ffn */
+    uint32_t moe_step;   /* ARCH_LLAMA4 (0 = every block) */
+    uint32_t window;     /* ARCH_GPT_OSS */
     uint32_t first_dense;
     uint32_t q_lora_rank, kv_lora_rank; /* ARCH_MLA */
     uint32_t mtp;
-    double published;
+    double published; /* 0: no published total (a derived shape; checked by hand in tests) */
 } ZooRow;
 
 static const ZooRow zoo[] = {
@@ -105,24 +113,85 @@ static const ZooRow zoo[] = {
     {.name = "mixtral-8x22b", .family = "mixtral", .arch = ARCH_LLAMA, .layers = 56,
      .hidden = 6144, .heads = 48, .kv_heads = 8, .vocab = 32768, .positions = 65536,
      .experts = 8, .top_k = 2, .expert_ffn = 16384, .published = 141e9},
+    /* The MoE models of shared/validation/measured_modern.csv (MoE Parallel Folding,
+     * arXiv 2504.14960, and torchao's B200 Llama 4 run). No published totals: each is
+     * derived from a published shape and checked by hand in tests/unit/test_model_zoo.c.
+     * mixtral-8x22b-g8t8: Mixtral-8x22B re-cut into 64 experts of width 16384 / 8 = 2048,
+     * top-8 (the paper, Sec. 4.1). llama3-8x70b: Llama-3-70B upcycled to 8 experts; top-2
+     * is an assumption (the paper does not state it; its upcycling reference, arXiv
+     * 2412.09952, uses top-2). llama4-scout-2l: torchtitan's Llama 4 Scout with the
+     * layers cut from 48 to 2 (torchao's benchmark). */
+    {.name = "mixtral-8x22b-g8t8", .family = "mixtral", .arch = ARCH_LLAMA, .layers = 56,
+     .hidden = 6144, .heads = 48, .kv_heads = 8, .vocab = 32768, .positions = 65536,
+     .experts = 64, .top_k = 8, .expert_ffn = 2048},
+    {.name = "llama3-8x70b", .family = "llama", .arch = ARCH_LLAMA, .layers = 80,
+     .hidden = 8192, .heads = 64, .kv_heads = 8, .ffn = 28672, .vocab = 128256,
+     .positions = 8192, .experts = 8, .top_k = 2, .expert_ffn = 28672},
+    {.name = "llama4-scout-2l", .family = "llama4", .arch = ARCH_LLAMA4, .layers = 2,
+     .hidden = 5120, .heads = 40, .kv_heads = 8, .head_dim = 128, .ffn = 16384,
+     .vocab = 202048, .positions = 10485760, .experts = 16, .top_k = 1, .expert_ffn = 8192},
     /* Qwen2-72B (Qwen2 technical report 2024; model card total 72.71B). */
     {.name = "qwen2-72b", .family = "qwen", .arch = ARCH_QWEN2, .layers = 80, .hidden = 8192,
      .heads = 64, .kv_heads = 8, .ffn = 29568, .vocab = 152064, .positions = 32768,
      .published = 72.71e9},
     /* Qwen3 (Qwen3 technical report 2025; model cards): head_dim 128 whatever the hidden
-     * size; the per-head q/k RMSNorms (2 x 128 weights per layer) are not modelled.
-     * The MoE models route every layer, no shared experts. */
-    {.name = "qwen3-32b", .family = "qwen", .arch = ARCH_LLAMA, .layers = 64, .hidden = 5120,
+     * size; RMSNorms over head_dim on q and k (2 x 128 weights per layer). The MoE models
+     * route every layer, no shared experts. Totals: 32.8B, 30.5B (3.3B active), 235B
+     * (22B active); the exact counts of the released checkpoints are 32,762,123,264,
+     * 30,532,122,624 and 235,093,634,560, which the IR reproduces. */
+    {.name = "qwen3-32b", .family = "qwen", .arch = ARCH_QWEN3, .layers = 64, .hidden = 5120,
      .heads = 64, .kv_heads = 8, .head_dim = 128, .ffn = 25600, .vocab = 151936,
      .positions = 40960, .published = 32.8e9},
-    {.name = "qwen3-30b-a3b", .family = "qwen", .arch = ARCH_LLAMA, .layers = 48,
+    {.name = "qwen3-30b-a3b", .family = "qwen", .arch = ARCH_QWEN3, .layers = 48,
      .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128, .ffn = 6144,
      .vocab = 151936, .positions = 40960, .experts = 128, .top_k = 8, .expert_ffn = 768,
      .published = 30.5e9},
-    {.name = "qwen3-235b-a22b", .family = "qwen", .arch = ARCH_LLAMA, .layers = 94,
+    {.name = "qwen3-235b-a22b", .family = "qwen", .arch = ARCH_QWEN3, .layers = 94,
      .hidden = 4096, .heads = 64, .kv_heads = 4, .head_dim = 128, .ffn = 12288,
      .vocab = 151936, .positions = 40960, .experts = 128, .top_k = 8, .expert_ffn = 1536,
      .published = 235e9},
+    /* Qwen MoE with a shared expert (model_type qwen2_moe; public config.json files):
+     * every layer MoE, one shared expert of its own width behind a sigmoid gate, Q/K/V
+     * biases, untied. Qwen1.5-MoE-A2.7B (Qwen blog 2024): 14.3B total, 2.7B active.
+     * Qwen2-57B-A14B (Qwen2 technical report 2024; 57.41B in the Hugging Face listing):
+     * 64 experts of 2560 top-8 + a shared expert of 20480, 14B active. */
+    {.name = "qwen1.5-moe-a2.7b", .family = "qwen", .arch = ARCH_QWEN2, .layers = 24,
+     .hidden = 2048, .heads = 16, .kv_heads = 16, .ffn = 5632, .vocab = 151936,
+     .positions = 8192, .experts = 60, .top_k = 4, .shared = 1, .expert_ffn = 1408,
+     .shared_ffn = 5632, .published = 14.3e9},
+    {.name = "qwen2-57b-a14b", .family = "qwen", .arch = ARCH_QWEN2, .layers = 28,
+     .hidden = 3584, .heads = 28, .kv_heads = 4, .ffn = 18944, .vocab = 151936,
+     .positions = 131072, .experts = 64, .top_k = 8, .shared = 1, .expert_ffn = 2560,
+     .shared_ffn = 20480, .published = 57.41e9},
+    /* GPT-OSS (OpenAI, "gpt-oss-120b & gpt-oss-20b Model Card", arXiv 2508.10925, Table 1;
+     * config.json): h 2880, 64 q heads x 64, 8 KV heads, experts of width 2880 top-4,
+     * vocab 201088, untied; attention alternates a 128-token sliding window (even blocks)
+     * and full attention; every block MoE. Table 1: 20.91B total, 3.61B active; 116.83B,
+     * 5.13B (active counts the unembedding, not the embedding). The MXFP4 storage of the
+     * expert weights is not a parameter matter. */
+    {.name = "gpt-oss-20b", .family = "gpt-oss", .arch = ARCH_GPT_OSS, .layers = 24,
+     .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64, .ffn = 2880,
+     .vocab = 201088, .positions = 131072, .experts = 32, .top_k = 4, .expert_ffn = 2880,
+     .window = 128, .published = 20.91e9},
+    {.name = "gpt-oss-120b", .family = "gpt-oss", .arch = ARCH_GPT_OSS, .layers = 36,
+     .hidden = 2880, .heads = 64, .kv_heads = 8, .head_dim = 64, .ffn = 2880,
+     .vocab = 201088, .positions = 131072, .experts = 128, .top_k = 4, .expert_ffn = 2880,
+     .window = 128, .published = 116.83e9},
+    /* Llama 4 (Meta model cards, April 2025; config.json text_config): h 5120, 40 heads x
+     * 128, 8 KV heads, vocab 202048, 48 layers, experts of width 8192 top-1 + one shared
+     * expert of 8192. Scout: 16 experts, every layer MoE. Maverick: 128 experts on every
+     * second layer (interleave_moe_layer_step 2: blocks 1, 3, ...), dense layers of width
+     * 16384. Chunked-attention (8192) and NoPE layers are priced as full attention. The
+     * published 109B / 400B (17B active) include the vision encoder (~0.87B), which the
+     * IR does not model: the text model is 107.77B / 400.71B. */
+    {.name = "llama4-scout", .family = "llama4", .arch = ARCH_LLAMA4, .layers = 48,
+     .hidden = 5120, .heads = 40, .kv_heads = 8, .head_dim = 128, .ffn = 16384,
+     .vocab = 202048, .positions = 10485760, .experts = 16, .top_k = 1, .expert_ffn = 8192,
+     .published = 109e9},
+    {.name = "llama4-maverick", .family = "llama4", .arch = ARCH_LLAMA4, .layers = 48,
+     .hidden = 5120, .heads = 40, .kv_heads = 8, .head_dim = 128, .ffn = 16384,
+     .vocab = 202048, .positions = 1048576, .experts = 128, .top_k = 1, .expert_ffn = 8192,
+     .moe_step = 2, .published = 400e9},
     /* DeepSeek-V2 (DeepSeek-AI 2024): MLA with kv rank 512, MoE with 2 shared experts,
      * the first layer dense. Lite (15.7B total) does not compress queries. */
     {.name = "deepseek-v2-lite", .family = "deepseek", .arch = ARCH_MLA, .layers = 27,
@@ -216,8 +285,12 @@ static void row_to_desc(const ZooRow *r, PrismModelDesc *d)
     d->attn.n_heads = r->heads;
     d->attn.n_kv_heads = r->kv_heads ? r->kv_heads : r->heads;
     d->attn.head_dim = r->head_dim ? r->head_dim : (uint32_t)(r->hidden / r->heads);
-    d->attn.qkv_bias = gpt || r->arch == ARCH_QWEN2;
-    d->attn.out_bias = gpt;
+    d->attn.qkv_bias = gpt || r->arch == ARCH_QWEN2 || r->arch == ARCH_GPT_OSS;
+    d->attn.out_bias = gpt || r->arch == ARCH_GPT_OSS;
+    d->attn.qk_norm = r->arch == ARCH_QWEN3;
+    d->attn.sinks = r->arch == ARCH_GPT_OSS;
+    d->window = r->window;
+    d->window_step = 2; /* gpt-oss: sliding on the even blocks */
     if (r->arch == ARCH_MLA) {
         d->attn.kind = PRISM_ATTN_MLA;
         d->attn.n_kv_heads = r->heads;
@@ -229,12 +302,19 @@ static void row_to_desc(const ZooRow *r, PrismModelDesc *d)
         d->attn.head_dim = 128 + 64; /* the q/k head dim, for attention FLOPs */
     }
     d->act = gpt ? PRISM_MLP_GELU : PRISM_MLP_SWIGLU;
-    d->mlp_bias = gpt;
+    d->mlp_bias = gpt || r->arch == ARCH_GPT_OSS;
     d->ffn = r->ffn ? r->ffn : 4 * r->hidden;
     d->n_experts = r->experts;
     d->top_k = r->top_k;
-    d->n_shared = r->shared;
+    d->n_shared = r->arch == ARCH_LLAMA4 ? 1 : r->shared;
     d->expert_ffn = r->expert_ffn;
+    /* Llama 4's shared expert is as wide as a routed one; spelled out so the TP rule on
+     * the shared width applies */
+    d->shared_ffn = r->arch == ARCH_LLAMA4 ? r->expert_ffn : r->shared_ffn;
+    d->router_bias = r->arch == ARCH_GPT_OSS;
+    d->shared_gate = r->arch == ARCH_QWEN2 && r->shared > 0;
+    d->moe_step = r->moe_step;
+    d->moe_phase = 1; /* Llama 4: MoE where (i + 1) % step == 0 */
     d->first_dense = r->first_dense;
     d->n_mtp = r->mtp;
     d->published_params = r->published;
@@ -256,6 +336,16 @@ gboolean prism_model_desc_is_moe_internal(const PrismModelDesc *d, uint32_t i)
     if (d->n_experts == 0 || i < d->first_dense || (i + d->moe_phase) % step != 0)
         return FALSE;
     return d->dense_mask == NULL || !d->dense_mask[i];
+}
+
+uint32_t prism_model_desc_window_internal(const PrismModelDesc *d, uint32_t i)
+{
+    uint32_t step = d->window_step ? d->window_step : 1;
+    if (d->window == 0)
+        return 0;
+    if (d->window_mask != NULL)
+        return d->window_mask[i] ? d->window : 0;
+    return i % step == 0 ? d->window : 0;
 }
 
 PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error)
@@ -280,11 +370,15 @@ PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error)
     moe.mlp.n_shared = d->n_shared;
     moe.mlp.expert_hidden = d->expert_ffn;
     moe.mlp.shared_hidden = d->shared_ffn;
+    moe.mlp.router_bias = d->router_bias;
+    moe.mlp.shared_gate = d->shared_gate && d->n_shared > 0;
     prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
-    /* Specs are added lazily so a model with no dense block has no dense spec. */
+    /* Specs are added lazily so a model with no dense block has no dense spec; a
+     * windowed block differs from a full-attention one only in attn.window. */
     for (uint32_t i = 0; i < d->n_blocks; i++) {
-        const PrismBlockSpec *s = prism_model_desc_is_moe_internal(d, i) ? &moe : &dense;
-        prism_model_add_layer(m, PRISM_LAYER_BLOCK, prism_model_add_spec(m, s));
+        PrismBlockSpec s = prism_model_desc_is_moe_internal(d, i) ? moe : dense;
+        s.attn.window = prism_model_desc_window_internal(d, i);
+        prism_model_add_layer(m, PRISM_LAYER_BLOCK, prism_model_add_spec(m, &s));
     }
     for (uint32_t i = 0; i < d->n_mtp; i++)
         prism_model_add_layer(m, PRISM_LAYER_MTP,

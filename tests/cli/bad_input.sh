@@ -29,7 +29,7 @@ done
 ((n_hf >= 20 && n_cluster >= 17)) || cli_fail "only $n_hf bad configs and $n_cluster bad cluster files"
 
 # A few messages in full: key and value named, allowed values listed.
-expect_bad "unknown model_type" -- inputs -m "$bad/hf-unknown-type.json" -- '"bert"' "supported: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, gpt_neox"
+expect_bad "unknown model_type" -- inputs -m "$bad/hf-unknown-type.json" -- '"bert"' "supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, llama4, llama4_text, gpt2, gpt_neox"
 expect_bad "missing field" -- inputs -m "$bad/hf-missing-hidden.json" -- "'hidden_size' is missing"
 expect_bad "non-numeric value" -- inputs -m "$bad/hf-string-value.json" -- "'hidden_size' = \"4096\" is not a number"
 expect_bad "negative size" -- inputs -m "$bad/hf-negative-layers.json" -- "'num_hidden_layers' = -2"

@@ -60,6 +60,12 @@ static void test_samples_match_zoo(void)
         {"qwen3-235b-a22b.json", "qwen3-235b-a22b"},
         {"deepseek-v2-lite.json", "deepseek-v2-lite"},
         {"deepseek-v3.json", "deepseek-v3"},
+        {"gpt-oss-20b.json", "gpt-oss-20b"},
+        {"gpt-oss-120b.json", "gpt-oss-120b"},
+        {"qwen1.5-moe-a2.7b.json", "qwen1.5-moe-a2.7b"},
+        {"qwen2-57b-a14b.json", "qwen2-57b-a14b"},
+        {"llama4-scout.json", "llama4-scout"},
+        {"llama4-maverick.json", "llama4-maverick"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
         PrismModel *hf = load(pairs[i].file);
@@ -129,7 +135,7 @@ static void test_qwen_moe_sparse_step(void)
     /* 8 layers, decoder_sparse_step 2: MoE where (i+1) % 2 == 0 -> 1, 3, 5, 7; layer 5
      * is in mlp_only_layers -> MoE at 1, 3, 7 only. h 1024, 16 heads of 64, 4 KV heads,
      * dense ffn 4096, 16 experts of 512 top-4, tied, vocab 32000.
-     * attention 2*1024*1024 + 2*1024*256 = 2,621,440; norms 2048
+     * attention 2*1024*1024 + 2*1024*256 = 2,621,440; q/k norms 2*64; norms 2048
      * dense block + 3*1024*4096 = 12,582,912; MoE block + 16*3*1024*512 + router 16384
      * total = 5 dense + 3 MoE + 32000*1024 + 1024 (final norm; head tied) */
     PrismModel *m = load("qwen3-moe-sparse-step.json");
@@ -139,12 +145,82 @@ static void test_qwen_moe_sparse_step(void)
         const PrismMlpSpec *mlp = &m->specs[m->layers[1 + i].spec].mlp;
         CU_ASSERT_EQUAL(mlp->n_experts > 0, moe_expected[i]);
     }
-    const double attn = 2621440.0 + 2048;
+    const double attn = 2621440.0 + 128 + 2048;
     const double dense = attn + 12582912.0, moe = attn + 16 * 3 * 1024 * 512.0 + 16384;
     PrismParamCount c;
     prism_model_params(m, &c);
     CU_ASSERT_EQUAL(c.total, 5 * dense + 3 * moe + 32000 * 1024.0 + 1024);
     CU_ASSERT_TRUE(m->tied_embeddings);
+    prism_model_free(m);
+}
+
+static PrismModel *from_text(const char *json)
+{
+    GError *error = NULL;
+    PrismModel *m = prism_model_from_hf_json(json, strlen(json), "inline", &error);
+    if (m == NULL)
+        fprintf(stderr, "inline: %s\n", error ? error->message : "?");
+    g_clear_error(&error);
+    return m;
+}
+
+static uint32_t window_of(const PrismModel *m, uint32_t block)
+{
+    return m->specs[m->layers[1 + block].spec].attn.window;
+}
+
+static uint32_t experts_of(const PrismModel *m, uint32_t block)
+{
+    return m->specs[m->layers[1 + block].spec].mlp.n_experts;
+}
+
+static void test_windows_and_layer_lists(void)
+{
+    /* gpt_oss without layer_types: transformers' default, sliding on the even blocks;
+     * experts_per_token (the reference name) stands for num_experts_per_tok. */
+    PrismModel *m = from_text(
+        "{\"model_type\": \"gpt_oss\", \"hidden_size\": 2880, \"num_hidden_layers\": 4, "
+        "\"num_attention_heads\": 64, \"num_key_value_heads\": 8, \"head_dim\": 64, "
+        "\"intermediate_size\": 2880, \"vocab_size\": 201088, \"num_local_experts\": 32, "
+        "\"experts_per_token\": 4, \"sliding_window\": 64}");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    static const uint32_t win[4] = {64, 0, 64, 0};
+    for (uint32_t i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(window_of(m, i), win[i]);
+    const PrismBlockSpec *sp = &m->specs[m->layers[1].spec];
+    CU_ASSERT_TRUE(sp->attn.sinks && sp->attn.qkv_bias && sp->attn.out_bias);
+    CU_ASSERT_TRUE(sp->mlp.router_bias && sp->mlp.bias);
+    CU_ASSERT_EQUAL(sp->mlp.top_k, 4);
+    prism_model_free(m);
+    /* llama4_text with an explicit moe_layers list (wins over the step): MoE on 0 and 3 */
+    m = from_text("{\"model_type\": \"llama4_text\", \"hidden_size\": 512, "
+                  "\"num_hidden_layers\": 4, \"num_attention_heads\": 8, "
+                  "\"num_key_value_heads\": 2, \"head_dim\": 64, \"intermediate_size\": 256, "
+                  "\"intermediate_size_mlp\": 1024, \"vocab_size\": 1000, "
+                  "\"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
+                  "\"interleave_moe_layer_step\": 2, \"moe_layers\": [0, 3]}");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    static const uint32_t moe[4] = {4, 0, 0, 4};
+    for (uint32_t i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(experts_of(m, i), moe[i]);
+    CU_ASSERT_EQUAL(m->specs[m->layers[2].spec].mlp.ffn_hidden, 1024);
+    CU_ASSERT_EQUAL(m->specs[m->layers[1].spec].mlp.n_shared, 1);
+    prism_model_free(m);
+    /* Mistral-7B v0.1: sliding_window 4096 on every layer; Mixtral's null: none */
+    m = load("mistral-7b.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    for (uint32_t i = 0; i < 32; i++)
+        CU_ASSERT_EQUAL(window_of(m, i), 4096);
+    CU_ASSERT_EQUAL(m->n_specs, 1);
+    prism_model_free(m);
+    m = load("mixtral-8x7b.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(window_of(m, 0), 0);
+    prism_model_free(m);
+    /* Qwen3 dense: q/k norms, 2 x head_dim parameters per layer (see test_model_zoo.c) */
+    m = load("qwen3-32b.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_TRUE(m->specs[0].attn.qk_norm);
     prism_model_free(m);
 }
 
@@ -198,6 +274,10 @@ static const struct {
     {"hf-model-type-number.json", PRISM_INPUT_ERROR_PARSE, {"'model_type' = 7", NULL}},
     {"hf-deep-nesting.json", PRISM_INPUT_ERROR_PARSE, {"nested deeper", NULL}},
     {"hf-heads-not-divide-hidden.json", PRISM_INPUT_ERROR_VALUE, {"hidden_size = 4000", "48"}},
+    {"hf-layer-types-bad.json", PRISM_INPUT_ERROR_VALUE, {"'layer_types'[2]", "chunked_attention"}},
+    {"hf-layer-types-short.json", PRISM_INPUT_ERROR_VALUE, {"'layer_types'", "= 4 entries"}},
+    {"hf-llama4-no-text-config.json", PRISM_INPUT_ERROR_MISSING, {"'text_config'", "llama4"}},
+    {"hf-llama4-dense-no-mlp.json", PRISM_INPUT_ERROR_MISSING, {"'intermediate_size_mlp'", "layer 0"}},
     {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"cannot read", NULL}},
 };
 
@@ -226,6 +306,7 @@ static CU_TestInfo hf_tests[] = {
     {"DeepSeek-V3 sample: 671B + MTP", test_deepseek_v3_sample},
     {"mistral, gpt2, gpt_neox by hand", test_samples_by_hand},
     {"qwen3_moe decoder_sparse_step + mlp_only_layers", test_qwen_moe_sparse_step},
+    {"windows, layer_types, moe_layers", test_windows_and_layer_lists},
     {"folder and in-memory input", test_folder_and_memory},
     {"malformed configs", test_bad_configs},
     CU_TEST_INFO_NULL,
