@@ -113,6 +113,9 @@ gboolean prism_cmd_frameworks(PrismComm *comm, int argc, char **argv, GError **e
              "validate).");
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;
+    /* declared before the first goto: the cleanups run at every exit */
+    g_auto(GStrv) names = NULL;
+    g_autoptr(JsonBuilder) b = NULL;
     FILE *f = prism_app_out(comm);
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
@@ -126,7 +129,7 @@ gboolean prism_cmd_frameworks(PrismComm *comm, int argc, char **argv, GError **e
         if (fw == NULL)
             goto out;
         if (f != NULL && o.json) {
-            g_autoptr(JsonBuilder) b = json_builder_new();
+            b = json_builder_new();
             show_json(b, fw);
             prism_app_print_json(f, b);
         } else if (f != NULL) {
@@ -135,8 +138,8 @@ gboolean prism_cmd_frameworks(PrismComm *comm, int argc, char **argv, GError **e
         ok = TRUE;
         goto out;
     }
-    g_auto(GStrv) names = prism_framework_names();
-    g_autoptr(JsonBuilder) b = json_builder_new();
+    names = prism_framework_names();
+    b = json_builder_new();
     json_builder_begin_array(b);
     for (char **n = names; *n != NULL; n++) {
         g_autoptr(PrismFramework) fw = prism_framework_resolve(*n, error);

@@ -279,6 +279,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
              "override the profile's.");
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;
+    g_autoptr(PrismValidateReport) rep = NULL; /* before the first goto: cleaned at every exit */
     g_autofree char *path = NULL;
     g_autoptr(PrismFramework) fw = NULL;
     PrismKnobs k;
@@ -308,7 +309,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         goto out;
     }
     const PrismValidateOptions vo = {.user = &k, .framework = fw};
-    g_autoptr(PrismValidateReport) rep = prism_validate_run(comm, path, &vo, error);
+    rep = prism_validate_run(comm, path, &vo, error);
     if (rep == NULL)
         goto out;
     FILE *f = prism_app_out(comm);
