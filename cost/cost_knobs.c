@@ -59,6 +59,9 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_BWD_WORKING_SET] = {"bwd_working_set", 1.0, 0.0, 1.0, "bool",
                                     "1 = a layer's backward holds one micro-batch of its "
                                     "activations' size (gradients); 0 = full recompute only"},
+    [PRISM_KNOB_SEQ1F1B_SPLITS] = {"seq1f1b_splits", 4.0, 1.0, 64.0, "chunks",
+                                   "sequence chunks per micro-batch under schedule=seq1f1b "
+                                   "(Sun et al. 2024)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -369,7 +369,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
         first = 0;
     }
-    const double moe = ks->comp_moe[c], zb = ks->schedule == PRISM_K_SCHED_ZB_H1 ? 1.0 : 0.0;
+    const double moe = ks->comp_moe[c], bw = ks->bub_w, hid = ks->hide, msh = ks->m_share;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
     const double *restrict mm = ln->m + off, *restrict zero = ln->zero + off;
     const double *ppbuf = WS(PRISM_KL_PP_BUF), *epbuf = WS(PRISM_KL_EP_BUF);
@@ -383,7 +383,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *ne = CW(PRISM_KC_NE), *ex = CW(PRISM_KC_EX), *gat = CW(PRISM_KC_GATHER);
     const double *cmp = CW(PRISM_KC_COMPUTE), *rc = CW(PRISM_KC_RECOMP);
     const double *wg = CW(PRISM_KC_WGRAD), *tpt = CW(PRISM_KC_TP), *cpt = CW(PRISM_KC_CP);
-    const double *ept = CW(PRISM_KC_EP), *tpb = CW(PRISM_KC_TP_BYTES);
+    double *ept = CW(PRISM_KC_EP);
+    const double *tpb = CW(PRISM_KC_TP_BYTES);
     const double *cpb = CW(PRISM_KC_CP_BYTES), *epb = CW(PRISM_KC_EP_BYTES);
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double opt_tr = km->opt_traffic, hbm = km->inv_hbm;
@@ -397,16 +398,22 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     double *b2 = CW(PRISM_KC_BYTES_L2), *b3 = CW(PRISM_KC_BYTES_L3);
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
-        const double m = mm[i];
+        const double m = mm[i] * msh;
         /* static bytes: the ZeRO shares are per strategy, so sum parameters first */
         par[i] = bp * (ne[i] * pdiv[i] + ex[i] * pdive[i]);
         grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
         opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
         ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;
         buf[i] = ppbuf[i] + moe * epbuf[i] + (zero[i] > 2.5 ? pre * gat[i] : 0.0) + rt;
-        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i];
+        /* DualPipe(V): one micro-batch's EP all-to-all runs under the other micro-batch's
+         * compute (overlapped forward & backward), hidden up to that compute; the stage's
+         * EP term keeps the exposed rest (hid = 0: the same bits) */
+        const double cr = cmp[i] + rc[i];
+        const double ex_ep = ept[i] - hid * (ept[i] < cr ? ept[i] : cr);
+        ept[i] = ex_ep;
+        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ex_ep + pptime[i];
         tim[i] = tt;
-        unit[i] = tt - zb * 2.0 * wg[i];
+        unit[i] = tt - bw * wg[i];
         dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
         const double dpbytes = ne[i] * dpbf[i] + moe * ex[i] * dpebf[i];
         const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
@@ -439,7 +446,7 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     double *restrict work = dw + (size_t)PRISM_KD_WORK * PRISM_K_TILE;
     double *restrict tot = dw + (size_t)PRISM_KD_TOTAL * PRISM_K_TILE;
     const double *restrict mm = ln->m + off;
-    const double cap = ks->m_cap, mid = ks->m_mid;
+    const double cap = ks->m_cap, mid = ks->m_mid, wsc = ks->work_scale;
     for (size_t i = 0; i < n; i++) {
         act[i] = 0.0;
         work[i] = 0.0;
@@ -472,7 +479,7 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     const double *buf = cw + (size_t)PRISM_KC_BUFFERS * PRISM_K_TILE;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
-        act[i] += work[i];
+        act[i] += work[i] * wsc;
         tot[i] = par[i] + grd[i] + opt[i] + act[i] + buf[i];
     }
 }
@@ -600,7 +607,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
             o_b3[i] += mu * b3[i];
         }
     }
-    const double inv_v = ks->inv_vpp, inv_p = ks->inv_pp;
+    const double bsc = ks->bub_scale, bsum = ks->bub_sum, msh = ks->m_share;
+    const double inv_p = ks->inv_pp;
     const double mfu_num = ks->mfu_num, hfu_num = ks->hfu_num;
     const double tokens = km->gbs * km->seq, budget = km->budget;
     const double *restrict mm = ln->m + off;
@@ -609,8 +617,9 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_feas = out[PRISM_KO_FEASIBLE] + off, *o_why = out[PRISM_KO_REASON] + off;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
-        const double m = mm[i];
-        const double bubble = (f_usum[i] - f_umax[i]) * inv_v;
+        const double m = mm[i] * msh;
+        const double bx = bsum * f_usum[i] - f_umax[i];
+        const double bubble = (bx > 0.0 ? bx : 0.0) * bsc;
         const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i];
         const double inv_step = 1.0 / step;
         o_cmp[i] = m * o_cmp[i];

@@ -41,6 +41,7 @@ typedef enum {
     PRISM_KNOB_HBM_EFFICIENCY,         /**< achieved fraction of memory bandwidth */
     PRISM_KNOB_GRAD_ACCUM_EXPOSED,     /**< share of gradient accumulation traffic exposed */
     PRISM_KNOB_BWD_WORKING_SET,        /**< 1 = every layer's backward has a working set */
+    PRISM_KNOB_SEQ1F1B_SPLITS,         /**< sequence chunks per micro-batch (seq1f1b) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
