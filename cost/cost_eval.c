@@ -345,6 +345,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
                             .bub_scale = 1,
                             .m_share = 1,
                             .work_scale = 1,
+                            .pp_msgs = 1,
                             .inv_pp = 1,
                             .devices = s->devices ? s->devices : 1,
                             .n_slots = 3,

@@ -550,6 +550,7 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->m_share = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
     k->hide = sch == PRISM_SCHEDULE_DUALPIPE || sch == PRISM_SCHEDULE_DUALPIPE_V ? 1.0 : 0.0;
     k->work_scale = seq ? 1.0 / k_seq : 1.0;
+    k->pp_msgs = seq ? k_seq : 1.0;
 }
 
 PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,

@@ -63,7 +63,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad;
     const double hb = km->hidden_bytes, moe = km->moe_tok_bytes;
     const double pexp = km->pp_exposed, scat = km->pp_scatter;
-    const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp;
+    const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp, pmsg = ks->pp_msgs;
     double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP), *tok = WS(PRISM_KL_TOKENS);
     double *inv_ep = WS(PRISM_KL_INV_EP);
     double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV), *odiv = WS(PRISM_KL_ODIV);
@@ -139,15 +139,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         dpelat[i] = (n_e - 1.0) * steps * dla;
         dplvl[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
-         * backward; every micro-batch crosses every stage boundary, so the slowest
-         * boundary (the level joining the whole pipeline, t*c*d*pp devices) paces it */
+         * backward (seq1F1B: each in pp_msgs messages, one per sequence chunk); every
+         * micro-batch crosses every stage boundary, so the slowest boundary (the level
+         * joining the whole pipeline, t*c*d*pp devices) paces it */
         const double x_pp = t * c * d * ppn;
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
-        pptime[i] =
-            pipe * 2.0 * vpp *
-            (v_pp * k_level(x_pp, sz, ib0, ib1, ib2, ib3) + k_level(x_pp, sz, la0, la1, la2, la3)) *
-            pexp;
+        pptime[i] = pipe * 2.0 * vpp *
+                    (v_pp * k_level(x_pp, sz, ib0, ib1, ib2, ib3) +
+                     k_level(x_pp, sz, la0, la1, la2, la3) * pmsg) *
+                    pexp;
         pplvl[i] = k_level(x_pp, sz, 0.0, 1.0, 2.0, 3.0);
         ppbuf[i] = pipe * 2.0 * v_pp;
         epbuf[i] = 2.0 * T * it * moe;

@@ -153,8 +153,10 @@ typedef struct PrismKSegment {
      * 1/2: one direction each); hide: 1 when a forward and a backward of two micro-batches
      * overlap (DualPipe, DualPipeV), hiding the EP all-to-all behind compute up to the
      * compute time; work_scale: the backward working set per micro-batch (seq1F1B
-     * 1/k). Every other schedule: 1, inv_vpp, 0 or 2, 1, 0, 1 (bit-identical to before). */
-    double bub_sum, bub_scale, bub_w, m_share, hide, work_scale;
+     * 1/k); pp_msgs: p2p messages per activation sent (seq1F1B k: one per sequence chunk,
+     * each paying the latency). Every other schedule: 1, inv_vpp, 0 or 2, 1, 0, 1, 1
+     * (bit-identical to before). */
+    double bub_sum, bub_scale, bub_w, m_share, hide, work_scale, pp_msgs;
 } PrismKSegment;
 
 /** The lanes of one batch: per-strategy dims as doubles. */

@@ -381,7 +381,8 @@ static void stage_values(const PrismCostModel *cm, const PrismStrategy *s, const
  *                     chunk); kappa 3; max(0, sum u - max u) / 2
  *   dualpipe          T_0 = T_3 = T_E + 4 T_A + T_H + 4 t1, T_1 = T_2 = 4 T_A + 4 t1;
  *                     kappa 3; max(0, sum u / 2 - max u) / 2; compute m/2 x T_max
- *   seq1f1b           (sum T - max T) / 4 = (3 (2 T_A + 2 t1) + T_E) / 4 (T_3 the slowest)
+ *   seq1f1b           (sum T - max T) / 4 = (3 (2 T_A + 2 t4) + T_E) / 4 (T_3 the slowest),
+ *                     t4 = t1 + 3 x 5e-6: each send is 4 messages, one per sequence chunk
  */
 static void test_new_schedules(void)
 {
@@ -438,9 +439,11 @@ static void test_new_schedules(void)
             sig = 0.5;
             share = 0.5;
         } else {
-            T[0] = TE + 2 * TA + 2 * t1;
-            T[1] = T[2] = 2 * TA + 2 * t1;
-            T[3] = 2 * TA + TH + 2 * t1;
+            /* each send is k = 4 messages (one per sequence chunk), each with the latency */
+            const double t4 = t1 + 3.0 * 5e-6;
+            T[0] = TE + 2 * TA + 2 * t4;
+            T[1] = T[2] = 2 * TA + 2 * t4;
+            T[3] = 2 * TA + TH + 2 * t4;
             W[0] = W[1] = W[2] = W[3] = 0;
             kap = 0.0;
             rho = 0.25;
@@ -469,8 +472,9 @@ static void test_new_schedules(void)
         CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_STEP],
                                         share * 16.0 * tmax + bub + c[PRISM_COL_TIME_OPTIMIZER],
                                         1e-9, 0));
-        if (k == 3) /* the 1f1b bubble of test_bubble_exact, over k = 4 */
-            CU_ASSERT_TRUE(prism_test_close(bub, (3.0 * (2.0 * TA + 2.0 * t1) + TE) / 4.0, 1e-12, 0));
+        if (k == 3) /* the 1f1b bubble of test_bubble_exact with 4-message sends, over k = 4 */
+            CU_ASSERT_TRUE(prism_test_close(
+                bub, (3.0 * (2.0 * TA + 2.0 * (t1 + 15e-6)) + TE) / 4.0, 1e-12, 0));
     }
 }
 
