@@ -50,9 +50,29 @@ struct PrismCostSegment {
     uint32_t *stage_comp;   /* composition of each stage */
     uint32_t *stage_cand;   /* first candidate of each stage (G_MAXUINT32 when pruned) */
     uint32_t *stage_states; /* distinct in-flight states of each stage (before pruning) */
-    double *mu_a, *mu_b;    /* in-flight micro-batches per [stage * vpp + chunk], first
+    double *mu_a, *mu_b;    /* in-flight micro-batches per [stage * nch + chunk], first
                              * steady state of the m >= 3 pp regime (explain) */
+    uint32_t nch;           /* model chunks per stage (prism_stage_chunks) */
 };
+
+/* Model chunks one stage (device) holds: vpp, except DualPipe (vpp = 1), whose device s
+ * holds stage s of one direction and stage pp-1-s of the other. */
+static inline uint32_t prism_stage_chunks(uint32_t schedule, uint32_t vpp)
+{
+    return schedule == PRISM_SCHEDULE_DUALPIPE ? 2u : vpp;
+}
+
+/* The virtual chunk (index into PrismLayout.chunk_layers, in model order) that stage s
+ * runs as its chunk c: c*pp + s (interleaved order); the V schedules (ZB-V, DualPipeV)
+ * run chunks s and 2pp-1-s; DualPipe runs s and pp-1-s. */
+static inline uint32_t prism_stage_chunk(uint32_t schedule, uint32_t pp, uint32_t s, uint32_t c)
+{
+    if (schedule == PRISM_SCHEDULE_ZB_V || schedule == PRISM_SCHEDULE_DUALPIPE_V)
+        return c == 0 ? s : 2 * pp - 1 - s;
+    if (schedule == PRISM_SCHEDULE_DUALPIPE)
+        return c == 0 ? s : pp - 1 - s;
+    return c * pp + s;
+}
 
 struct PrismKernelTable {
     const char *name;

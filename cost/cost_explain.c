@@ -107,18 +107,67 @@ static uint32_t stage_peak_cand(const PrismCostSegment *seg, const double *ws, u
     return best;
 }
 
+/* The schedule's in-flight count per (stage s, chunk) and its bubble, as formula text
+ * (cost/README.md derives them). */
+static const char *schedule_inflight_text(uint32_t schedule)
+{
+    switch (schedule) {
+    case PRISM_SCHEDULE_INTERLEAVED:
+        return "Megatron's interleaved order, every state after a forward";
+    case PRISM_SCHEDULE_GPIPE:
+        return "m";
+    case PRISM_SCHEDULE_ZB_V:
+        return "chunks s, 2p-1-s: (2p-1-s, s+1) or (2p-s, s)";
+    case PRISM_SCHEDULE_DUALPIPE:
+        return "stages s, p-1-s of the two directions: (p-s, s+1)";
+    case PRISM_SCHEDULE_DUALPIPE_V:
+        return "chunks s, 2p-1-s: (2p-s, s+1)";
+    case PRISM_SCHEDULE_SEQ1F1B:
+        return "(p-s+k-1)/k, k = seq1f1b_splits";
+    default:
+        return "min(p-s, m)";
+    }
+}
+
+static const char *schedule_bubble_text(uint32_t schedule)
+{
+    switch (schedule) {
+    case PRISM_SCHEDULE_INTERLEAVED:
+        return "(sum_s u_s - max_s u_s) / vpp, u_s = T_s";
+    case PRISM_SCHEDULE_ZB_H1:
+        return "sum_s u_s - max_s u_s, u_s = T_s - 2 W_s";
+    case PRISM_SCHEDULE_ZB_V:
+    case PRISM_SCHEDULE_DUALPIPE_V:
+        return "max(0, sum_s u_s - max_s u_s) / 2, u_s = T_s - 3 W_s";
+    case PRISM_SCHEDULE_DUALPIPE:
+        return "max(0, sum_s u_s / 2 - max_s u_s) / 2, u_s = T_s - 3 W_s";
+    case PRISM_SCHEDULE_SEQ1F1B:
+        return "(sum_s u_s - max_s u_s) / k, u_s = T_s, k = seq1f1b_splits";
+    default:
+        return "sum_s u_s - max_s u_s, u_s = T_s";
+    }
+}
+
 static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
                         const double *ws, double m)
 {
     const PrismKSegment *ks = &seg->k;
     const PrismLayout *l = seg->layout;
-    const uint32_t pp = l->pp, vpp = l->vpp;
-    g_string_append(o, "\nstages (layers per chunk; in-flight micro-batches per chunk at the "
-                       "first steady-state forward)\n");
+    const uint32_t pp = l->pp, vpp = seg->nch, sch = seg->key.schedule;
+    const uint32_t last = l->pp * l->vpp - 1;
+    g_string_append_printf(o,
+                           "\nstages (layers per chunk; in-flight micro-batches per chunk at the "
+                           "first steady-state forward: %s)\n",
+                           pp > 1 ? schedule_inflight_text(sch) : "1");
     for (uint32_t s = 0; s < pp; s++) {
+        gboolean emb = FALSE, head = FALSE;
         g_string_append_printf(o, "  stage %-3u composition %-3u layers [", s, seg->stage_comp[s]);
-        for (uint32_t c = 0; c < vpp; c++)
-            g_string_append_printf(o, "%s%u", c ? " " : "", l->chunk_layers[c * pp + s]);
+        for (uint32_t c = 0; c < vpp; c++) {
+            const uint32_t j = prism_stage_chunk(sch, pp, s, c);
+            emb |= j == 0;
+            head |= j == last;
+            g_string_append_printf(o, "%s%u", c ? " " : "", l->chunk_layers[j]);
+        }
         g_string_append(o, "]  in-flight [");
         for (uint32_t c = 0; c < vpp; c++) {
             const size_t at = (size_t)s * vpp + c;
@@ -127,8 +176,7 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
             else
                 g_string_append_printf(o, "%s%g", c ? " " : "", MIN(seg->mu_a[at], m));
         }
-        g_string_append_printf(o, "]%s%s", s == 0 ? " +embedding" : "",
-                               s == pp - 1 ? " +head" : "");
+        g_string_append_printf(o, "]%s%s", emb ? " +embedding" : "", head ? " +head" : "");
         if (seg->stage_states[s] > 1)
             g_string_append_printf(o, "  (%u schedule states; memory = the largest)",
                                    seg->stage_states[s]);
@@ -197,7 +245,7 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_TIME_EP_COMM, "m * ep_comm of the slowest stage"},
         {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm"},
         {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
-        {PRISM_COL_TIME_BUBBLE, "(sum_s u_s - max_s u_s) / vpp"},
+        {PRISM_COL_TIME_BUBBLE, NULL}, /* the schedule's: schedule_bubble_text */
         {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
         {PRISM_COL_TIME_STEP, "m * T_max + bubble + dp_comm + optimizer"},
         {PRISM_COL_MFU, "model FLOPs per step / (step * N * BF16 dense peak)"},
@@ -217,7 +265,8 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
             (uint32_t)(rows[i].col - PRISM_COL_BYTES_L0) >= cm->cluster->n_levels)
             continue;
         g_string_append_printf(o, "  %-22s %12.6g %-8s %s\n", ci->name, col[rows[i].col], ci->unit,
-                               rows[i].formula);
+                               rows[i].formula ? rows[i].formula
+                                               : schedule_bubble_text(seg->key.schedule));
     }
     g_string_append_printf(o, "  model FLOPs per step   %12.6g FLOP\n", cm->k.model_flops_step);
     g_string_append_printf(o, "  budget                 %12.6g B      memory - mem_margin\n",
@@ -477,8 +526,10 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
         json_builder_add_int_value(b, st);
         json_builder_set_member_name(b, "layers");
         json_builder_begin_array(b);
-        for (uint32_t v = 0; v < seg->layout->vpp; v++)
-            json_builder_add_int_value(b, seg->layout->chunk_layers[v * seg->layout->pp + st]);
+        for (uint32_t v = 0; v < seg->nch; v++)
+            json_builder_add_int_value(
+                b, seg->layout->chunk_layers[prism_stage_chunk(seg->key.schedule, seg->layout->pp,
+                                                               st, v)]);
         json_builder_end_array(b);
         static const struct {
             const char *key;

@@ -91,6 +91,9 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_CP_LOAD_BALANCE] = {"cp_load_balance", 1.0, 0.0, 1.0, "bool",
                                     "1 = causal ring with zig-zag chunks (balanced); 0 = "
                                     "contiguous chunks (the last rank paces the ring)"},
+    [PRISM_KNOB_SEQ1F1B_SPLITS] = {"seq1f1b_splits", 4.0, 1.0, 64.0, "chunks",
+                                   "sequence chunks per micro-batch under schedule=seq1f1b "
+                                   "(Sun et al. 2024)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -12,6 +12,10 @@
  *   interleaved     the first min(U_s, m*vpp) forward units of Megatron's schedule,
  *                   U_s = 2(pp-s-1) + (vpp-1)pp + 1, unit u in chunk (u / pp) % vpp
  *                   (m is a multiple of pp, so the minimum binds only when m == pp)
+ *   ZB-V            chunks s and 2pp-1-s: (2pp-1-s, s+1) or (2pp-s, s) (m >= 2pp)
+ *   DualPipeV       chunks s and 2pp-1-s: (2pp-s, s+1) (m >= 2pp)
+ *   DualPipe        stages s and pp-1-s of the two directions: (pp-s, s+1) (m >= 2pp)
+ *   seq1F1B         (pp - s + k - 1)/k micro-batches (k sequence chunks each)
  * Every schedule holds at most m micro-batches of a chunk, so the kernel takes
  * min(W, m x w_one), w_one = the stage's layers of one micro-batch: exact for 1F1B/ZB-H1
  * with m < pp, and never binding otherwise (W <= m w_one there, so the value is W bit for
@@ -201,48 +205,51 @@ static gboolean check_layout(const PrismCostModel *cm, const PrismSegmentKey *ke
 
 /* Assign the memory slots (kind, recompute mode) stage by stage, chunk by chunk (a
  * deterministic slot order), and count each slot per (stage, chunk) into *cnt
- * [(s * vpp + c) * ns + slot] and per stage into *tot [s * ns + slot]. Returns ns. */
-static uint32_t count_slots(const PrismCostModel *cm, const PrismLayout *layout, GArray *slots,
-                            double **cnt, double **tot)
+ * [(s * nch + c) * ns + slot] and per stage into *tot [s * ns + slot], the stage's chunks
+ * given by prism_stage_chunk (nch per stage). Returns ns. */
+static uint32_t count_slots(const PrismCostModel *cm, const PrismLayout *layout, uint32_t schedule,
+                            GArray *slots, double **cnt, double **tot)
 {
-    const uint32_t pp = layout->pp, vpp = layout->vpp, C = pp * vpp;
+    const uint32_t pp = layout->pp, vpp = prism_stage_chunks(schedule, layout->vpp);
+    const uint32_t C = pp * layout->vpp;
     const gboolean tied = cm->model->tied_embeddings;
     const uint32_t head = tied && pp == 1 ? cm->kind_head_tied : cm->kind_head;
     uint32_t *first = g_new(uint32_t, C + 1);
     first[0] = 0;
     for (uint32_t j = 0; j < C; j++)
         first[j + 1] = first[j] + layout->chunk_layers[j];
-    GArray **lists = g_new0(GArray *, C);
+    /* one list per (stage, chunk): DualPipe places every virtual chunk on two stages */
+    GArray **lists = g_new0(GArray *, (size_t)pp * vpp);
     for (uint32_t s = 0; s < pp; s++)
         for (uint32_t c = 0; c < vpp; c++) {
-            const uint32_t j = c * pp + s;
-            lists[j] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            const uint32_t j = prism_stage_chunk(schedule, pp, s, c);
+            GArray *lj = lists[(size_t)s * vpp + c] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
             if (j == 0) {
                 uint32_t id = slot_of(slots, cm->kind_emb, PRISM_K_RC_NONE);
-                g_array_append_val(lists[j], id);
+                g_array_append_val(lj, id);
             }
             for (uint32_t q = first[j]; q < first[j + 1]; q++) {
                 uint32_t id = slot_of(slots, cm->layer_kind[q], layout->layer_rc[q]);
-                g_array_append_val(lists[j], id);
+                g_array_append_val(lj, id);
             }
             if (j == C - 1) {
                 uint32_t id = slot_of(slots, head, PRISM_K_RC_NONE);
-                g_array_append_val(lists[j], id);
+                g_array_append_val(lj, id);
             }
         }
     const uint32_t ns = slots->len;
-    *cnt = g_new0(double, (size_t)C *ns);
+    *cnt = g_new0(double, (size_t)pp * vpp * ns);
     *tot = g_new0(double, (size_t)pp *ns);
     for (uint32_t st = 0; st < pp; st++)
         for (uint32_t c = 0; c < vpp; c++) {
-            const uint32_t j = c * pp + st;
-            for (guint q = 0; q < lists[j]->len; q++) {
-                const uint32_t id = g_array_index(lists[j], uint32_t, q);
+            const GArray *lj = lists[(size_t)st * vpp + c];
+            for (guint q = 0; q < lj->len; q++) {
+                const uint32_t id = g_array_index(lj, uint32_t, q);
                 (*cnt)[((size_t)st * vpp + c) * ns + id] += 1.0;
                 (*tot)[(size_t)st * ns + id] += 1.0;
             }
         }
-    for (uint32_t j = 0; j < C; j++)
+    for (size_t j = 0; j < (size_t)pp * vpp; j++)
         g_array_free(lists[j], TRUE);
     g_free(lists);
     g_free(first);
@@ -278,16 +285,49 @@ static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots
     return nc;
 }
 
-/* The in-flight micro-batches per model chunk of stage st (vpp doubles per state) under
- * the key's schedule in regime r (0: m >= 3pp, 1: m = pp, 2: m = 2pp; only interleaved
- * tells them apart). A new pipeline schedule adds its case here. */
+/* The in-flight micro-batches per model chunk of stage st (vpp doubles per state, the
+ * stage's chunks as prism_stage_chunk orders them) under the key's schedule in regime r
+ * (0: m >= 3pp, 1: m = pp, 2: m = 2pp; only interleaved tells them apart). @p k is
+ * seq1F1B's sequence chunks per micro-batch. A new pipeline schedule adds its case here;
+ * the derivations are in cost/README.md ("In-flight micro-batches"). */
 static void schedule_states(const PrismSegmentKey *key, uint32_t pp, uint32_t vpp, uint32_t st,
-                            int r, GArray *mu)
+                            int r, double k, GArray *mu)
 {
-    if (key->schedule == PRISM_SCHEDULE_INTERLEAVED) {
+    const double p = (double)pp, s = (double)st;
+    switch (key->schedule) {
+    case PRISM_SCHEDULE_INTERLEAVED: {
         static const uint64_t mult_of_pp[3] = {3, 1, 2};
         interleaved_states(pp, vpp, st, mult_of_pp[r] * pp, mu);
         return;
+    }
+    case PRISM_SCHEDULE_ZB_V: {
+        /* V order run backward-first in the steady state: after the warm-up
+         * (2p-1-s, s+1); after a steady chunk-0 forward (2p-s, s) */
+        const double a[4] = {2.0 * p - 1.0 - s, s + 1.0, 2.0 * p - s, s};
+        g_array_append_vals(mu, a, 4);
+        return;
+    }
+    case PRISM_SCHEDULE_DUALPIPE_V: {
+        /* the overlapped F0&B1 pair holds one more chunk-0 micro-batch: (2p-s, s+1) */
+        const double a[2] = {2.0 * p - s, s + 1.0};
+        g_array_append_vals(mu, a, 2);
+        return;
+    }
+    case PRISM_SCHEDULE_DUALPIPE: {
+        /* chunk 0 = stage s of direction A (p - s), chunk 1 = stage p-1-s of direction B,
+         * where this device is at position p-1-s (s + 1) */
+        const double a[2] = {p - s, s + 1.0};
+        g_array_append_vals(mu, a, 2);
+        return;
+    }
+    case PRISM_SCHEDULE_SEQ1F1B: {
+        /* 1F1B over sequence chunks of 1/k micro-batch: p - s + k - 1 chunks */
+        const double a = pp == 1 ? 1.0 : (p - s + k - 1.0) / k;
+        g_array_append_val(mu, a);
+        return;
+    }
+    default:
+        break;
     }
     /* pp = 1: one micro-batch at a time; GPipe: m (weight b below); 1F1B and
      * ZB-H1: pp - s */
@@ -380,11 +420,13 @@ static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *k
 
 /* The memory candidates of every stage into (cw, cstage), with seg->mu_a/mu_b,
  * stage_states and stage_cand; per stage and regime, the pruned in-flight states. */
-static void build_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, const double *cnt,
-                             uint32_t ns, gboolean all_stages, GArray *cw, GArray *cstage)
+static void build_candidates(const PrismCostModel *cm, PrismCostSegment *seg,
+                             const PrismSegmentKey *key, const double *cnt, uint32_t ns,
+                             gboolean all_stages, GArray *cw, GArray *cstage)
 {
-    const uint32_t pp = seg->layout->pp, vpp = seg->layout->vpp;
+    const uint32_t pp = seg->layout->pp, vpp = seg->nch;
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
+    const double k_seq = cm->knobs.v[PRISM_KNOB_SEQ1F1B_SPLITS];
     seg->stage_cand = g_new(uint32_t, pp);
     seg->stage_states = g_new0(uint32_t, pp);
     double *row = g_new0(double, 5 * (size_t)ns);
@@ -393,7 +435,7 @@ static void build_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, 
         GArray *reg[3];
         for (int r = 0; r < 3; r++) {
             g_autoptr(GArray) mu = g_array_new(FALSE, FALSE, sizeof(double));
-            schedule_states(key, pp, vpp, st, r, mu);
+            schedule_states(key, pp, vpp, st, r, k_seq, mu);
             if (r == 0)
                 record_inflight(seg, key, pp, vpp, st, mu);
             reg[r] = state_weights(mu, cs, vpp, ns);
@@ -462,8 +504,9 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
                              PrismCostSegment *seg, uint32_t ns, uint32_t nc, uint32_t nd,
                              double rc_tok, gboolean all_stages)
 {
-    const uint32_t pp = seg->layout->pp, vpp = seg->layout->vpp;
+    const uint32_t pp = seg->layout->pp, vpp = seg->nch;
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
+    const uint32_t sch = key->schedule;
     const double dev_peak = (double)key->devices * cm->k.peak_flops;
     PrismKSegment *k = &seg->k;
     k->pp = pp;
@@ -493,6 +536,21 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->w_mid = seg->w_mid;
     k->w_one = seg->w_one;
     k->cand_work = seg->cand_work;
+    /* bubble = max(0, bub_sum * sum_s u_s - max_s u_s) * bub_scale, u_s = T_s - bub_w W_s
+     * (README "Step"): 1F1B/GPipe (p-1)T; interleaved (p-1)T/v; ZB-H1 (p-1)(T-2W);
+     * seq1F1B (p-1)T/k; ZB-V and DualPipeV (p-1)(T-3W)/2; DualPipe (p/2-1)(T-3W)/2 */
+    const gboolean zb3 = sch == PRISM_SCHEDULE_ZB_V || sch == PRISM_SCHEDULE_DUALPIPE ||
+                         sch == PRISM_SCHEDULE_DUALPIPE_V;
+    const double k_seq = cm->knobs.v[PRISM_KNOB_SEQ1F1B_SPLITS];
+    const gboolean seq = sch == PRISM_SCHEDULE_SEQ1F1B && pp > 1;
+    k->bub_sum = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
+    k->bub_scale = seq ? 1.0 / k_seq : zb3 ? 0.5 : 1.0 / vpp;
+    k->bub_w = sch == PRISM_SCHEDULE_ZB_H1 ? 2.0 : zb3 ? 3.0 : 0.0;
+    /* DualPipe: each chunk of a stage carries half the micro-batches (one direction) */
+    k->m_share = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
+    k->hide = sch == PRISM_SCHEDULE_DUALPIPE || sch == PRISM_SCHEDULE_DUALPIPE_V ? 1.0 : 0.0;
+    k->work_scale = seq ? 1.0 / k_seq : 1.0;
+    k->pp_msgs = seq ? k_seq : 1.0;
 }
 
 PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
@@ -502,20 +560,22 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
 {
     if (!check_layout(cm, key, layout, error))
         return NULL;
-    const uint32_t C = layout->pp * layout->vpp;
+    const uint32_t nch = prism_stage_chunks(key->schedule, layout->vpp);
+    const uint32_t C = layout->pp * nch;
     g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(PrismKSlot));
     double *cnt = NULL, *tot = NULL;
-    const uint32_t ns = count_slots(cm, layout, slots, &cnt, &tot);
+    const uint32_t ns = count_slots(cm, layout, key->schedule, slots, &cnt, &tot);
     PrismCostSegment *seg = g_new0(PrismCostSegment, 1);
     seg->key = *key;
     seg->all_stages = all_stages;
     seg->layout = prism_layout_copy(layout);
+    seg->nch = nch;
     seg->mu_a = g_new0(double, C);
     seg->mu_b = g_new0(double, C);
     const uint32_t nc = group_compositions(cm, slots, tot, layout->pp, ns, seg);
     g_autoptr(GArray) cw = g_array_new(FALSE, FALSE, sizeof(double));
     g_autoptr(GArray) cstage = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    build_candidates(seg, key, cnt, ns, all_stages, cw, cstage);
+    build_candidates(cm, seg, key, cnt, ns, all_stages, cw, cstage);
     const uint32_t nd = store_candidates(cm, seg, slots, tot, ns, cw, cstage);
     g_free(cnt);
     g_free(tot);

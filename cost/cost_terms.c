@@ -48,8 +48,9 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = d*c/e"},
     [PRISM_KL_DP_LVL] = {"dp_level", "level", "level joining t*c*d devices"},
     [PRISM_KL_PP_TIME] = {"pp_time_per_microbatch", "s",
-                          "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT) * (1-pp_overlap), "
-                          "V_pp = T*h*bytes/t"},
+                          "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT*msgs) * (1-pp_overlap), "
+                          "V_pp = T*h*bytes/t, vpp = chunks per stage (dualpipe 2), "
+                          "msgs = seq1f1b_splits (seq1f1b) else 1"},
     [PRISM_KL_PP_BYTES] = {"pp_bytes_per_microbatch", "B", "[pp>1] 2*vpp*V_pp"},
     [PRISM_KL_PP_LVL] = {"pp_level", "level",
                          "level joining the whole pipeline (t*c*d*pp): its slowest boundary "
@@ -199,12 +200,14 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_WGRAD] = {"weight_grad", "s/mb", "sum over layers"},
     [PRISM_KC_TP] = {"tp_comm", "s/mb", "sum over layers"},
     [PRISM_KC_CP] = {"cp_comm", "s/mb", "sum over layers"},
-    [PRISM_KC_EP] = {"ep_comm", "s/mb", "sum over layers"},
+    [PRISM_KC_EP] = {"ep_comm", "s/mb",
+                     "sum over layers; DualPipe(V): less min(that, compute + recompute)"},
     [PRISM_KC_TIME] = {"stage_time", "s/mb",
                        "T_s = compute + recompute + tp + cp + ep + pp + fsdp_exposed + "
                        "fsdp_lead per micro-batch"},
     [PRISM_KC_UNIT] = {"bubble_unit", "s",
-                       "u_s = T_s (1F1B, interleaved, GPipe); T_s - 2*W_s (ZB-H1)"},
+                       "u_s = T_s (1F1B, interleaved, GPipe, seq1F1B); T_s - 2*W_s (ZB-H1); "
+                       "T_s - 3*W_s (ZB-V, DualPipe, DualPipeV)"},
     [PRISM_KC_DP] = {"dp_comm", "s/step",
                      "C = P_dense*dp_s_per_param + dp_latency + [MoE] experts; dp_bucket = 0: "
                      "C*(1-dp_overlap); else nw*max(q*C_b, C_b - W_b) + max(q*C_f, C_f - W_f), "

@@ -49,7 +49,9 @@ static const char *dim_doc(PrismDim d)
     case PRISM_DIM_ZERO: return "ZeRO stage 0..3";
     case PRISM_DIM_RECOMPUTE: return "recompute: 0 none, 1 selective, 2 full, 3 block";
     case PRISM_DIM_RC_LAYERS: return "k of recompute=block (full on the first k layers per chunk)";
-    case PRISM_DIM_SCHEDULE: return "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1";
+    case PRISM_DIM_SCHEDULE:
+        return "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1, 4 zb-v, 5 dualpipe, "
+               "6 dualpipe-v, 7 seq1f1b";
     case PRISM_DIM_COUNT: break;
     }
     return "";

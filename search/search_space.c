@@ -20,9 +20,10 @@
 /* Lane table columns, in PrismLanes field order. */
 enum { LT_TP, LT_CP, LT_DP, LT_EP, LT_SP, LT_MBS, LT_M, LT_ZERO, LT_COUNT };
 
-/* Which micro-batch counts a lane table admits (R8): any m (1F1B, GPipe), m a multiple
- * of pp (interleaved), m >= pp (ZB-H1). */
-enum { MR_ANY = 0, MR_MULTIPLE = 1, MR_AT_LEAST = 2 };
+/* Which micro-batch counts a lane table admits (R8): any m (1F1B, GPipe, seq1F1B), m a
+ * multiple of pp (interleaved), m >= pp (ZB-H1), m >= 2pp (ZB-V, DualPipeV), m even and
+ * m >= 2pp (DualPipe). */
+enum { MR_ANY = 0, MR_MULTIPLE = 1, MR_AT_LEAST = 2, MR_AT_LEAST_2PP = 3, MR_EVEN_2PP = 4 };
 
 typedef struct {
     uint32_t devices, pp;
@@ -137,7 +138,9 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                     for (size_t k = 0; k < n_mbs; k++) {
                         uint64_t mbs = mbss[k], m = per_dp / mbs;
                         if ((t->m_rule == MR_MULTIPLE && m % t->pp != 0) ||
-                            (t->m_rule == MR_AT_LEAST && m < t->pp)) /* R8 */
+                            (t->m_rule == MR_AT_LEAST && m < t->pp) ||
+                            (t->m_rule >= MR_AT_LEAST_2PP && m < 2ull * t->pp) ||
+                            (t->m_rule == MR_EVEN_2PP && m % 2 != 0)) /* R8 */
                             continue;
                         if (!ACCEPT(PRISM_DIM_MBS, mbs) || !ACCEPT(PRISM_DIM_M, m))
                             continue;
@@ -201,7 +204,7 @@ static void add_recompute_segments(PrismSpace *sp, const PrismSpaceFilter *filte
 static uint32_t table_for(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter *filter,
                           uint32_t n, uint32_t pp, uint32_t m_rule, GHashTable *ids)
 {
-    uint64_t key = ((uint64_t)pp << 2) | m_rule;
+    uint64_t key = ((uint64_t)pp << 3) | m_rule;
     gpointer val;
     if (g_hash_table_lookup_extended(ids, &key, NULL, &val))
         return GPOINTER_TO_UINT(val);
@@ -224,30 +227,48 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
         uint32_t pp = (uint32_t)pps[i];
         if (pp > sp->layers || !ACCEPT(PRISM_DIM_PP, pp))
             continue;
-        /* vpp = 1: 1F1B always; GPipe and ZB-H1 need a pipeline. */
+        /* vpp = 1: 1F1B always; GPipe, ZB-H1, DualPipe (pp even) and seq1F1B need a
+         * pipeline. Schedule codes ascend, so segments stay in key order. */
         if (ACCEPT(PRISM_DIM_VPP, 1)) {
-            const PrismSchedule plain[] = {PRISM_SCHEDULE_1F1B, PRISM_SCHEDULE_GPIPE,
-                                           PRISM_SCHEDULE_ZB_H1};
+            static const struct {
+                PrismSchedule sch;
+                uint32_t rule;
+            } plain[] = {{PRISM_SCHEDULE_1F1B, MR_ANY},
+                         {PRISM_SCHEDULE_GPIPE, MR_ANY},
+                         {PRISM_SCHEDULE_ZB_H1, MR_AT_LEAST},
+                         {PRISM_SCHEDULE_DUALPIPE, MR_EVEN_2PP},
+                         {PRISM_SCHEDULE_SEQ1F1B, MR_ANY}};
             for (size_t s = 0; s < G_N_ELEMENTS(plain); s++) {
-                if ((pp == 1 && plain[s] != PRISM_SCHEDULE_1F1B) ||
-                    !ACCEPT(PRISM_DIM_SCHEDULE, plain[s]))
+                if ((pp == 1 && plain[s].sch != PRISM_SCHEDULE_1F1B) ||
+                    (plain[s].sch == PRISM_SCHEDULE_DUALPIPE && pp % 2 != 0) ||
+                    !ACCEPT(PRISM_DIM_SCHEDULE, plain[s].sch))
                     continue;
-                const uint32_t rule = plain[s] == PRISM_SCHEDULE_ZB_H1 ? MR_AT_LEAST : MR_ANY;
-                uint32_t t = table_for(sp, fx, filter, n, pp, rule, ids);
+                uint32_t t = table_for(sp, fx, filter, n, pp, plain[s].rule, ids);
                 if (g_array_index(sp->tables, LaneTable, t).n > 0)
-                    add_recompute_segments(sp, filter, n, pp, 1, plain[s], t);
+                    add_recompute_segments(sp, filter, n, pp, 1, plain[s].sch, t);
             }
         }
-        /* vpp > 1: interleaved only, pp > 1, pp*vpp <= L. */
-        if (pp == 1 || !ACCEPT(PRISM_DIM_SCHEDULE, PRISM_SCHEDULE_INTERLEAVED))
+        /* vpp > 1: pp > 1, pp*vpp <= L; interleaved at every vpp (m a multiple of pp), and
+         * at vpp = 2 also the V schedules ZB-V and DualPipeV (m >= 2pp). */
+        if (pp == 1)
             continue;
         for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers; vpp++) {
             if (!ACCEPT(PRISM_DIM_VPP, vpp))
                 continue;
-            uint32_t t = table_for(sp, fx, filter, n, pp, MR_MULTIPLE, ids);
-            if (g_array_index(sp->tables, LaneTable, t).n == 0)
-                break;
-            add_recompute_segments(sp, filter, n, pp, vpp, PRISM_SCHEDULE_INTERLEAVED, t);
+            static const struct {
+                PrismSchedule sch;
+                uint32_t rule;
+            } multi[] = {{PRISM_SCHEDULE_INTERLEAVED, MR_MULTIPLE},
+                         {PRISM_SCHEDULE_ZB_V, MR_AT_LEAST_2PP},
+                         {PRISM_SCHEDULE_DUALPIPE_V, MR_AT_LEAST_2PP}};
+            for (size_t s = 0; s < G_N_ELEMENTS(multi); s++) {
+                if ((multi[s].sch != PRISM_SCHEDULE_INTERLEAVED && vpp != 2) ||
+                    !ACCEPT(PRISM_DIM_SCHEDULE, multi[s].sch))
+                    continue;
+                uint32_t t = table_for(sp, fx, filter, n, pp, multi[s].rule, ids);
+                if (g_array_index(sp->tables, LaneTable, t).n > 0)
+                    add_recompute_segments(sp, filter, n, pp, vpp, multi[s].sch, t);
+            }
         }
     }
 }

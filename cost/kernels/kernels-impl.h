@@ -63,7 +63,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad;
     const double hb = km->hidden_bytes, moe = km->moe_tok_bytes;
     const double pexp = km->pp_exposed, scat = km->pp_scatter;
-    const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp;
+    const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp, pmsg = ks->pp_msgs;
     double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP), *tok = WS(PRISM_KL_TOKENS);
     double *inv_ep = WS(PRISM_KL_INV_EP);
     double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV), *odiv = WS(PRISM_KL_ODIV);
@@ -195,15 +195,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * dib;
         fsrsel[i] = z3 * (n_e - 1.0) * dla;
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
-         * backward; every micro-batch crosses every stage boundary, so the slowest
-         * boundary (the level joining the whole pipeline, t*c*d*pp devices) paces it */
+         * backward (seq1F1B: each in pp_msgs messages, one per sequence chunk); every
+         * micro-batch crosses every stage boundary, so the slowest boundary (the level
+         * joining the whole pipeline, t*c*d*pp devices) paces it */
         const double x_pp = t * c * d * ppn;
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
-        pptime[i] =
-            pipe * 2.0 * vpp *
-            (v_pp * k_level(x_pp, sz, ib0, ib1, ib2, ib3) + k_level(x_pp, sz, la0, la1, la2, la3)) *
-            pexp;
+        pptime[i] = pipe * 2.0 * vpp *
+                    (v_pp * k_level(x_pp, sz, ib0, ib1, ib2, ib3) +
+                     k_level(x_pp, sz, la0, la1, la2, la3) * pmsg) *
+                    pexp;
         pplvl[i] = k_level(x_pp, sz, 0.0, 1.0, 2.0, 3.0);
         ppbuf[i] = pipe * 2.0 * v_pp;
         epbuf[i] = 2.0 * T * it * moe;
@@ -627,7 +628,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         for (size_t i = 0; i < n; i++)
             z2[i] = 0.0;
     }
-    const double moe = ks->comp_moe[c], zb = ks->schedule == PRISM_K_SCHED_ZB_H1 ? 1.0 : 0.0;
+    const double moe = ks->comp_moe[c], bw = ks->bub_w, hid = ks->hide, msh = ks->m_share;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
     const double rsh = km->fsdp_reshard, bucket = km->dp_bucket;
     const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
@@ -646,7 +647,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *ne = CW(PRISM_KC_NE), *ex = CW(PRISM_KC_EX), *gat = CW(PRISM_KC_GATHER);
     const double *cmp = CW(PRISM_KC_COMPUTE), *rc = CW(PRISM_KC_RECOMP);
     const double *wg = CW(PRISM_KC_WGRAD), *tpt = CW(PRISM_KC_TP), *cpt = CW(PRISM_KC_CP);
-    const double *ept = CW(PRISM_KC_EP), *tpb = CW(PRISM_KC_TP_BYTES);
+    double *ept = CW(PRISM_KC_EP);
+    const double *tpb = CW(PRISM_KC_TP_BYTES);
     const double *cpb = CW(PRISM_KC_CP_BYTES), *epb = CW(PRISM_KC_EP_BYTES);
     const double bp = km->bytes_param_mem, bg = km->bytes_grad, bo = km->bytes_opt;
     const double opt_tr = km->opt_traffic, hbm = km->inv_hbm;
@@ -660,7 +662,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     double *b2 = CW(PRISM_KC_BYTES_L2), *b3 = CW(PRISM_KC_BYTES_L3);
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
-        const double m = mm[i];
+        const double m = mm[i] * msh;
         /* static bytes: the ZeRO shares are per strategy, so sum parameters first */
         par[i] = bp * (ne[i] * pdiv[i] + ex[i] * pdive[i]);
         grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
@@ -671,11 +673,18 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
          * reduce-scatter input in the reduce dtype */
         const double z3 = zero[i] > 2.5 ? 1.0 : 0.0;
         buf[i] = ppbuf[i] + moe * epbuf[i] + z3 * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt;
-        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] + pptime[i] + dfs[i] + dtl[i];
+        /* DualPipe(V): one micro-batch's EP all-to-all runs under the other micro-batch's
+         * compute (overlapped forward & backward), hidden up to that compute; the stage's
+         * EP term keeps the exposed rest (hid = 0: the same bits) */
+        const double cr = cmp[i] + rc[i];
+        const double ex_ep = ept[i] - hid * (ept[i] < cr ? ept[i] : cr);
+        ept[i] = ex_ep;
+        const double tt = cmp[i] + rc[i] + tpt[i] + cpt[i] + ex_ep + pptime[i] + dfs[i] + dtl[i];
         tim[i] = tt;
-        /* ZB-H1 fills the bubble with W passes: (p-1)(F + B - 2W), never below zero (a
-         * W pass longer than F + B - W, e.g. gradient accumulation on few tokens) */
-        const double u = tt - zb * 2.0 * wg[i];
+        /* zero-bubble schedules fill the bubble with W passes (bub_w W per unit: ZB-H1 2,
+         * ZB-V and DualPipe(V) 3), never below zero (a W pass longer than the rest, e.g.
+         * gradient accumulation on few tokens) */
+        const double u = tt - bw * wg[i];
         unit[i] = u > 0.0 ? u : 0.0;
         dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
         const double dpbytes = ne[i] * dpbf[i];
@@ -727,7 +736,7 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     double *restrict work = dw + (size_t)PRISM_KD_WORK * PRISM_K_TILE;
     double *restrict tot = dw + (size_t)PRISM_KD_TOTAL * PRISM_K_TILE;
     const double *restrict mm = ln->m + off;
-    const double cap = ks->m_cap, mid = ks->m_mid;
+    const double cap = ks->m_cap, mid = ks->m_mid, wsc = ks->work_scale;
     for (size_t i = 0; i < n; i++) {
         act[i] = 0.0;
         work[i] = 0.0;
@@ -760,7 +769,7 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     const double *buf = cw + (size_t)PRISM_KC_BUFFERS * PRISM_K_TILE;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
-        act[i] += work[i];
+        act[i] += work[i] * wsc;
         tot[i] = par[i] + grd[i] + opt[i] + act[i] + buf[i];
     }
 }
@@ -893,7 +902,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
             o_b3[i] += mu * b3[i];
         }
     }
-    const double inv_v = ks->inv_vpp, inv_p = ks->inv_pp;
+    const double bsc = ks->bub_scale, bsum = ks->bub_sum, msh = ks->m_share;
+    const double inv_p = ks->inv_pp;
     const double mfu_num = ks->mfu_num, hfu_num = ks->hfu_num;
     const double tokens = km->gbs * km->seq, budget = km->budget;
     const double *restrict mm = ln->m + off;
@@ -902,8 +912,9 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_feas = out[PRISM_KO_FEASIBLE] + off, *o_why = out[PRISM_KO_REASON] + off;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
-        const double m = mm[i];
-        const double bubble = (f_usum[i] - f_umax[i]) * inv_v;
+        const double m = mm[i] * msh;
+        const double bx = bsum * f_usum[i] - f_umax[i];
+        const double bubble = (bx > 0.0 ? bx : 0.0) * bsc;
         const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i];
         const double inv_step = 1.0 / step;
         o_cmp[i] = m * o_cmp[i];

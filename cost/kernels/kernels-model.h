@@ -37,7 +37,11 @@ enum {
     PRISM_K_SCHED_1F1B = 0,
     PRISM_K_SCHED_INTERLEAVED = 1,
     PRISM_K_SCHED_GPIPE = 2,
-    PRISM_K_SCHED_ZB_H1 = 3
+    PRISM_K_SCHED_ZB_H1 = 3,
+    PRISM_K_SCHED_ZB_V = 4,
+    PRISM_K_SCHED_DUALPIPE = 5,
+    PRISM_K_SCHED_DUALPIPE_V = 6,
+    PRISM_K_SCHED_SEQ1F1B = 7
 };
 
 /* GEMMs a kind lists (MLA + MoE + MTP blocks need the most: 14). */
@@ -202,6 +206,16 @@ typedef struct PrismKSegment {
     const uint8_t *cand_work; /* [cand * n_slots + slot]: the slot is present in the stage
                                * and carries a backward working set (full recompute, or
                                * every mode with bwd_working_set) */
+    /* schedule constants (cost_stages.c, fill_kernel_view; derived in cost/README.md):
+     * bubble = max(0, bub_sum x sum_s u_s - max_s u_s) x bub_scale, u_s = T_s - bub_w x W_s;
+     * m_share: share of the m micro-batches that crosses each chunk of a stage (DualPipe
+     * 1/2: one direction each); hide: 1 when a forward and a backward of two micro-batches
+     * overlap (DualPipe, DualPipeV), hiding the EP all-to-all behind compute up to the
+     * compute time; work_scale: the backward working set per micro-batch (seq1F1B
+     * 1/k); pp_msgs: p2p messages per activation sent (seq1F1B k: one per sequence chunk,
+     * each paying the latency). Every other schedule: 1, inv_vpp, 0 or 2, 1, 0, 1, 1
+     * (bit-identical to before). */
+    double bub_sum, bub_scale, bub_w, m_share, hide, work_scale, pp_msgs;
 } PrismKSegment;
 
 /* Per (lane key, kind) entries of the GEMM table: seconds per micro-batch. */

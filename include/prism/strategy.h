@@ -15,10 +15,15 @@
  *   R4  sp == 1 needs tp > 1 and (seq/cp) % tp == 0
  *   R5  dense model: ep == 1; MoE: ep divides the routed-expert count and dp*cp
  *   R6  pp <= L; pp*vpp <= L; vpp > 1 needs pp > 1
- *   R7  schedule: pp == 1 -> 1f1b; vpp > 1 <-> interleaved; gpipe/zb-h1 need pp > 1
+ *   R7  schedule: pp == 1 -> 1f1b; every other schedule needs pp > 1; interleaved needs
+ *       vpp > 1; zb-v and dualpipe-v need vpp == 2 (two chunks per device in a V);
+ *       gpipe, zb-h1, dualpipe and seq1f1b need vpp == 1; dualpipe needs pp even
+ *       (device s holds stages s and pp-1-s of the two directions)
  *   R8  gbs == dp*mbs*m; interleaved -> m % pp == 0 (so m >= pp); zb-h1 -> m >= pp;
- *       1f1b and gpipe accept m < pp (fewer micro-batches than stages: a longer
- *       bubble, and stage s holds min(pp - s, m) micro-batches)
+ *       zb-v, dualpipe-v -> m >= 2pp; dualpipe -> m even and m >= 2pp (DeepSeek's
+ *       DualPipe asserts both); 1f1b, gpipe and seq1f1b accept m < pp (fewer
+ *       micro-batches than stages: a longer bubble, and stage s holds min(pp - s, m)
+ *       micro-batches)
  *   R9  zero in 0..3; zero > 0 needs dp*cp > 1 (the sharding group is dp x cp)
  *   R10 recompute=block (full on the first k layers of each model chunk):
  *       1 <= k < max layers per chunk; other modes have k == 0
@@ -41,7 +46,11 @@ typedef enum {
     PRISM_SCHEDULE_INTERLEAVED = 1, /**< interleaved 1F1B, vpp > 1 */
     PRISM_SCHEDULE_GPIPE = 2,
     PRISM_SCHEDULE_ZB_H1 = 3, /**< zero-bubble ZB-H1 (Qi et al., ICLR 2024) */
-    PRISM_SCHEDULE_COUNT = 4,
+    PRISM_SCHEDULE_ZB_V = 4,  /**< zero-bubble V shape: 2 chunks per device (Qi et al. 2024) */
+    PRISM_SCHEDULE_DUALPIPE = 5,   /**< bidirectional (DeepSeek-V3): 2 stages per device */
+    PRISM_SCHEDULE_DUALPIPE_V = 6, /**< DualPipe cut in half: V shape, 2 chunks per device */
+    PRISM_SCHEDULE_SEQ1F1B = 7,    /**< 1F1B over sequence chunks (Sun et al. 2024) */
+    PRISM_SCHEDULE_COUNT = 8,
 } PrismSchedule;
 
 typedef enum {
@@ -52,7 +61,8 @@ typedef enum {
     PRISM_RECOMPUTE_COUNT = 4,
 } PrismRecompute;
 
-/** Static names: "1f1b", "interleaved", "gpipe", "zb-h1". */
+/** Static names: "1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe",
+ *  "dualpipe-v", "seq1f1b". */
 const char *prism_schedule_name(PrismSchedule s);
 gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error);
 /** Static names: "none", "selective", "full", "block". */

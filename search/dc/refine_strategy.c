@@ -116,7 +116,12 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
         return NULL;
     p.start_chunks = r->uniform->chunk_layers;
     p.start_rc = r->uniform->layer_rc;
-    g_autoptr(PrismRefineSolution) sol = prism_refine_solve(&p, NULL); /* NULL: keep uniform */
+    /* The surrogate places chunk c of stage s at c*pp + s and knows the in-flight counts
+     * of 1F1B, GPipe, ZB-H1 and interleaved only: the V schedules, DualPipe and seq1F1B
+     * keep their uniform layout (refined == uniform, not improved). */
+    const gboolean modelled = s->schedule <= PRISM_SCHEDULE_ZB_H1;
+    g_autoptr(PrismRefineSolution) sol =
+        modelled ? prism_refine_solve(&p, NULL) : NULL; /* NULL: keep uniform */
     r->refined = prism_layout_copy(r->uniform);
     memcpy(r->refined_cols, r->uniform_cols, sizeof r->refined_cols);
     r->surrogate_ps = PRISM_DC_INF;

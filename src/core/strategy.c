@@ -11,8 +11,8 @@
 
 #include <prism/core.h>
 
-static const char *const schedule_names[PRISM_SCHEDULE_COUNT] = {"1f1b", "interleaved", "gpipe",
-                                                                  "zb-h1"};
+static const char *const schedule_names[PRISM_SCHEDULE_COUNT] = {
+    "1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe", "dualpipe-v", "seq1f1b"};
 static const char *const recompute_names[PRISM_RECOMPUTE_COUNT] = {"none", "selective", "full",
                                                                     "block"};
 
@@ -33,12 +33,22 @@ gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **err
             *out = (PrismSchedule)i;
             return TRUE;
         }
-    if (g_ascii_strcasecmp(text, "zbh1") == 0 || g_ascii_strcasecmp(text, "zb_h1") == 0) {
-        *out = PRISM_SCHEDULE_ZB_H1;
-        return TRUE;
-    }
+    static const struct {
+        const char *alias;
+        PrismSchedule s;
+    } aliases[] = {{"zbh1", PRISM_SCHEDULE_ZB_H1},        {"zb_h1", PRISM_SCHEDULE_ZB_H1},
+                   {"zbv", PRISM_SCHEDULE_ZB_V},          {"zb_v", PRISM_SCHEDULE_ZB_V},
+                   {"dualpipev", PRISM_SCHEDULE_DUALPIPE_V}, {"dualpipe_v", PRISM_SCHEDULE_DUALPIPE_V},
+                   {"seq-1f1b", PRISM_SCHEDULE_SEQ1F1B}};
+    for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
+        if (g_ascii_strcasecmp(text, aliases[i].alias) == 0) {
+            *out = aliases[i].s;
+            return TRUE;
+        }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                "unknown schedule '%s' (allowed: 1f1b, interleaved, gpipe, zb-h1)", text);
+                "unknown schedule '%s' (allowed: 1f1b, interleaved, gpipe, zb-h1, zb-v, dualpipe, "
+                "dualpipe-v, seq1f1b)",
+                text);
     return FALSE;
 }
 
@@ -293,9 +303,24 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     if (s->pp == 1 && s->schedule != PRISM_SCHEDULE_1F1B)
         SHAPE_FAIL("R7: pp=1 has no pipeline schedule (use schedule=1f1b), got %s",
                    prism_schedule_name((PrismSchedule)s->schedule));
-    if ((s->vpp > 1) != (s->schedule == PRISM_SCHEDULE_INTERLEAVED))
-        SHAPE_FAIL("R7: schedule=%s with vpp=%u (interleaved if and only if vpp > 1)",
-                   prism_schedule_name((PrismSchedule)s->schedule), s->vpp);
+    {
+        const PrismSchedule sch = (PrismSchedule)s->schedule;
+        const gboolean v_shape = sch == PRISM_SCHEDULE_ZB_V || sch == PRISM_SCHEDULE_DUALPIPE_V;
+        if (sch == PRISM_SCHEDULE_INTERLEAVED && s->vpp < 2)
+            SHAPE_FAIL("R7: schedule=interleaved needs vpp > 1, got vpp=%u", s->vpp);
+        if (v_shape && s->vpp != 2)
+            SHAPE_FAIL("R7: schedule=%s runs two model chunks per device in a V: vpp must be 2, "
+                       "got vpp=%u",
+                       prism_schedule_name(sch), s->vpp);
+        if (sch != PRISM_SCHEDULE_INTERLEAVED && !v_shape && s->vpp != 1)
+            SHAPE_FAIL("R7: schedule=%s with vpp=%u (vpp > 1 needs interleaved, or vpp = 2 with "
+                       "zb-v or dualpipe-v)",
+                       prism_schedule_name(sch), s->vpp);
+        if (sch == PRISM_SCHEDULE_DUALPIPE && s->pp % 2 != 0)
+            SHAPE_FAIL("R7: schedule=dualpipe needs an even pp (device s holds stages s and "
+                       "pp-1-s), got pp=%u",
+                       s->pp);
+    }
     /* R8 */
     if ((uint64_t)s->dp * s->mbs * s->m != t->gbs)
         SHAPE_FAIL("R8: dp*mbs*m = %u*%u*%u must equal gbs=%" G_GUINT64_FORMAT, s->dp, s->mbs,
@@ -311,6 +336,19 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     if (s->schedule == PRISM_SCHEDULE_ZB_H1 && s->m < s->pp)
         SHAPE_FAIL("R8: zb-h1 needs m=%u micro-batches >= pp=%u (its bubble formula fills the "
                    "cool-down with pp-1 W passes); 1f1b and gpipe accept any m", s->m, s->pp);
+    /* ZB-V and DualPipeV fill their V warm-up with 2(pp - s - 1) + s + 1 forwards of the
+     * two chunks, and DeepSeek's DualPipe / DualPipeV assert num_chunks >= 2 * num_ranks
+     * (DualPipe also an even count: half the micro-batches enter from each end). */
+    if ((s->schedule == PRISM_SCHEDULE_ZB_V || s->schedule == PRISM_SCHEDULE_DUALPIPE_V ||
+         s->schedule == PRISM_SCHEDULE_DUALPIPE) &&
+        (uint64_t)s->m < 2ull * s->pp)
+        SHAPE_FAIL("R8: %s needs m=%u micro-batches >= 2*pp=%u; 1f1b, gpipe and seq1f1b accept "
+                   "any m",
+                   prism_schedule_name((PrismSchedule)s->schedule), s->m, 2 * s->pp);
+    if (s->schedule == PRISM_SCHEDULE_DUALPIPE && s->m % 2 != 0)
+        SHAPE_FAIL("R8: dualpipe needs an even m (half the micro-batches enter from each end), "
+                   "got m=%u",
+                   s->m);
     /* R9 */
     if (s->zero > 3)
         SHAPE_FAIL("R9: zero=%u must be 0..3", (unsigned)s->zero);

@@ -32,6 +32,18 @@ assert max(s["peak"] for s in d["per_stage"]) == d["memory"]["peak"]
 assert d["feasible"] is True and d["reason"] == "ok"
 assert 0 < d["mfu"] < 1 and d["time"]["step"] > 0
 PY
+# the new schedules: the chunk placement, the in-flight and bubble formula text
+check "explain dualpipe-v" expect_status 0 explain --devices 1024 \
+    --strategy "dp=32,tp=4,pp=8,vpp=2,sp=1,mbs=2,zero=1,schedule=dualpipe-v"
+check "dualpipe-v in-flight formula" grep -q "first steady-state forward: chunks s, 2p-1-s: (2p-s, s+1))" out.txt
+check "dualpipe-v stage 0 holds both ends" grep -q "stage 0 .* in-flight \[16 1\] +embedding +head" out.txt
+check "dualpipe-v bubble formula" grep -q "bubble_time .*max(0, sum_s u_s - max_s u_s) / 2, u_s = T_s - 3 W_s" out.txt
+check "explain seq1f1b" expect_status 0 explain --devices 1024 --set seq1f1b_splits=2 \
+    --strategy "dp=8,tp=8,pp=16,sp=1,zero=1,schedule=seq1f1b"
+check "seq1f1b in-flight (16 + 1)/2 on stage 0" grep -q "stage 0 .* in-flight \[8.5\]" out.txt
+check "zb-v needs vpp = 2 (R7)" expect_status 2 explain --devices 1024 \
+    --strategy "dp=8,tp=8,pp=16,schedule=zb-v"
+check "names R7" grep -q "R7: schedule=zb-v runs two model chunks per device" err.txt
 check "impossible strategy exits 2" expect_status 2 explain --devices 1024 --strategy "tp=3"
 check "names the rule" grep -q "R1\|R2" err.txt
 check "missing --strategy exits 2" expect_status 2 explain --devices 1024
@@ -77,4 +89,4 @@ check "mxfp8 on Hopper exits 2" expect_status 2 explain -c H100-SXM --devices 64
 check "mxfp8 on B200" expect_status 0 explain -m llama3-8b -c B200 --devices 64 --gbs 256 \
     --seq 8192 --dtype mxfp8 --strategy "tp=2,mbs=1"
 
-cli_done 25
+cli_done 33

@@ -12,7 +12,7 @@ py() { /usr/bin/python3 - "$@"; }
 
 # The default example: GPT-3 175B, 1024 A100-80GB, gbs 1536, seq 2048.
 check "default plan" expect_status 0 plan
-check "space size" grep -q "^space: 3114754 strategies (901 segments); evaluated 3114754" out.txt
+check "space size" grep -q "^space: 4095416 strategies (1229 segments); evaluated 4095416" out.txt
 check "top table" grep -q "^Top 10 by step_time:" out.txt
 check "why line" grep -q "^Why #1: best step_time (" out.txt
 check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" out.txt
@@ -20,7 +20,7 @@ check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" o
 check "stderr is progress only" bash -c '! grep -qv "^plan: " err.txt'
 
 check "count" expect_status 0 plan --count
-check "count total" grep -q "^total      3114754 strategies" out.txt
+check "count total" grep -q "^total      4095416 strategies" out.txt
 check "count dims" grep -q "^vpp            48  1..48" out.txt
 check "count json" expect_status 0 plan --count --json --fix tp=8 --only schedule=1f1b
 check "count json parses" py out.txt <<'PY'

@@ -9,8 +9,9 @@ PY=/usr/bin/python3
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# (the schedules refine's surrogate models: it keeps zb-v, dualpipe(-v) and seq1f1b uniform)
 ARGS=(plan --model deepseek-v3 --cluster H100-SXM --devices 1024 --gbs 1024 --seq 4096
-      --mem-budget 40 --no-progress --top 4)
+      --mem-budget 40 --no-progress --top 4 --only schedule=1f1b,interleaved,gpipe,zb-h1)
 
 "$P" "${ARGS[@]}" --refine 3 --json > np1.json 2> np1.err
 rc=$?

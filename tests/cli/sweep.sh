@@ -13,7 +13,7 @@
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 py=/usr/bin/python3
-small=(-m gpt3-1.3b -n 4:8 --gbs 32) # 29,946 strategies (2 device counts)
+small=(-m gpt3-1.3b -n 4:8 --gbs 32) # 39,626 strategies (2 device counts)
 
 
 # sweep_np NP FILE ARGS...: a sweep under mpiexec that must succeed.
@@ -43,7 +43,7 @@ if h5diff --exclude-attribute / np1.h5 other.h5 >/dev/null 2>&1; then
 fi
 
 # The file as a reader sees it.
-expect_ok "plan --count" "total +31448 strategies" -- plan "${small[@]}" --count
+expect_ok "plan --count" "total +39626 strategies" -- plan "${small[@]}" --count
 expect_json "plan --json" "len(d['top']) == 10" -- plan "${small[@]}" --json --no-progress
 cp cli-stdout.txt plan.json
 check "h5py: rows, types, chunks, filters, attributes" $py - np1.h5 <<'EOF'
@@ -54,7 +54,7 @@ cols = L.attrs["columns"].split(",")
 assert len(cols) == len(L.keys()) and cols[0] == "point" and cols[1] == "devices", cols
 for c in cols:
     d = L[c]
-    assert d.shape == (31448,), (c, d.shape)
+    assert d.shape == (39626,), (c, d.shape)
     assert d.chunks == (4096,) and d.compression == "gzip" and d.compression_opts == 1
     assert d.shuffle, c
 types = {"devices": np.uint32, "tp": np.uint32, "sp": np.uint8, "zero": np.uint8,
@@ -66,13 +66,13 @@ a = f.attrs
 for k in ["tool_version", "git_revision", "command_line", "created_utc", "ranks", "isa",
           "model", "cluster", "training", "knobs", "space", "objectives", "schema_version"]:
     assert k in a, k
-assert a["status"] == "complete" and int(a["rows"]) == 31448
+assert a["status"] == "complete" and int(a["rows"]) == 39626
 assert json.loads(a["model"])["name"] == "gpt3-1.3b"
-assert json.loads(a["space"])["total"] == 31448
+assert json.loads(a["space"])["total"] == 39626
 assert json.loads(a["training"])["gbs"] == 32
 assert int(a["feasible_rows"]) == int(L["feasible"][:].sum())
 assert (L["feasible"][:] == (L["reason"][:] == 0)).all()
-assert L["schedule"].attrs["codes"] == "1f1b,interleaved,gpipe,zb-h1"
+assert L["schedule"].attrs["codes"] == "1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe,dualpipe-v,seq1f1b"
 EOF
 check "/topk equals plan --json top" $py - np1.h5 plan.json <<'EOF'
 import json, sys, h5py
@@ -126,12 +126,12 @@ for np in 2 3 4; do
 done
 expect_ok "pareto --where" "filter tp <= 2, schedule == 1f1b" -- \
     pareto np1.h5 --where "tp<=2,schedule=1f1b" --objectives step_time,peak_mem --top 3
-expect_ok "info" "rows: +31448 \(" -- info np1.h5
+expect_ok "info" "rows: +39626 \(" -- info np1.h5
 grep -v '^written by' cli-stdout.txt >info1.txt
 cli_checks=$((cli_checks + 1))
 cli_run_mpi 3 info np1.h5
 grep -v '^written by' cli-stdout.txt | cmp -s - info1.txt || cli_fail "info differs at 3 ranks"
-expect_json "info --json" "d['rows'] == 31448 and d['attributes']['status'] == 'complete'" -- \
+expect_json "info --json" "d['rows'] == 39626 and d['attributes']['status'] == 'complete'" -- \
     info np1.h5 --json
 
 # --force, --no-landscape, deflate levels.
@@ -250,7 +250,7 @@ expect_bad "pareto: bad objective" -- pareto np1.h5 --objectives step_time,peakm
 expect_bad "pareto: two files" -- pareto np1.h5 np2.h5 -- "one landscape file"
 # an empty answer is refused like plan's "nothing fits" (it printed empty fronts, exit 0)
 expect_bad "pareto: filter keeps nothing" -- pareto np1.h5 --where "tp<=0" -- "np1.h5" \
-    "no row of 31448 passes --where 'tp <= 0'"
+    "no row of 39626 passes --where 'tp <= 0'"
 # Nothing feasible anywhere: the landscape is still written (every row is the record), then
 # the diagnosis of `prism plan` (diagnose.h) and exit status 2 like plan. At 2 ranks; the
 # text after the two summary lines is plan's output for the same setup, byte for byte.
@@ -263,12 +263,12 @@ if cli_no_crash sweep "${nofit[@]}"; then
     ((rc == 2)) && [[ -e nofit.h5 ]] && grep -q "(0 feasible)" nofit-sweep.txt &&
         grep -q "^Nothing fits in 0.6 GiB usable per device" nofit-sweep.txt &&
         grep -q "more devices: even 8x the devices (64) fit nothing" nofit-sweep.txt &&
-        grep -q "error: nothing fits: the closest strategy needs 6.0 GiB" nofit-sweep.err ||
+        grep -q "error: nothing fits: the closest strategy needs 5.7 GiB" nofit-sweep.err ||
         cli_fail "sweep with nothing feasible: exit $rc, wanted 2 with the file and the diagnosis"
 fi
 check "sweep's diagnosis is plan's" expect_status 2 plan "${nofit[@]}" --no-progress
 check "same text" diff <(tail -n +4 nofit-sweep.txt) out.txt
-expect_bad "pareto: nothing feasible" -- pareto nofit.h5 -- "nofit.h5" "none of the 3627 rows" \
+expect_bad "pareto: nothing feasible" -- pareto nofit.h5 -- "nofit.h5" "none of the 4807 rows" \
     "is feasible"
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||

@@ -9,7 +9,7 @@
 #     --resume completes it and the datasets equal a run on ordinary disk.
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
-small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --no-disk-check) # 73,784 strategies; the
+small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --no-disk-check) # 101,644 strategies; the
 # disk pre-check would refuse both tiny file systems before any work (sweep_safety.sh)
 mnt=$PWD/mnt
 mkdir -p "$mnt"
@@ -55,7 +55,7 @@ umount "$mnt"
 row_bytes=$(/usr/bin/python3 -c "
 import h5py; L = h5py.File('ref.h5', 'r')['landscape']
 print(sum(L[c].dtype.itemsize for c in L))")
-size=$((77890 * row_bytes + 1200000))
+size=$((101644 * row_bytes + 1200000))
 mount -t tmpfs -o size=$size prism-test "$mnt"
 cli_run_mpi 2 sweep "${small[@]}" -o "$mnt/b.h5"
 expect_fail "ENOSPC in the HDF5 write" "No space left on device" "b.h5.partial" "--resume"

@@ -75,7 +75,7 @@ check "killed run: mpirun reports failure" test "$job_rc" -ne 0
 check "killed run: no final file" test ! -e kill.h5
 check "killed run: partial file kept" test -e kill.h5.partial
 expect_ok "info on the partial" "INCOMPLETE.*" -- info kill.h5.partial
-check "info shows rows persisted" grep -qE "progress: +[1-9][0-9]* of 77890 rows persisted" \
+check "info shows rows persisted" grep -qE "progress: +[1-9][0-9]* of 101644 rows persisted" \
     cli-stdout.txt
 expect_bad "rerun without --resume" -- sweep "${small[@]}" -o kill.h5 -- "kill.h5.partial" \
     "--resume"

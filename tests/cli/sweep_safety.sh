@@ -9,14 +9,14 @@
 #     datasets as an undisturbed run; a live holder (flock(1)) is refused; a lock file
 #     left by a dead process is taken over; the lock file is gone after a complete run;
 #  4. the disk pre-check: sweep --count prints rows, spill, file and free disk and writes
-#     nothing; on a 2 MiB tmpfs the sweep (26,092 rows x 214 B of spill alone = 5.6 MB) is
+#     nothing; on a 2 MiB tmpfs the sweep (35,092 rows x 214 B of spill alone = 7.5 MB) is
 #     refused with exit 2 before any work (the tmpfs stays empty); --no-disk-check lets it
 #     run into ENOSPC instead (exit 1). Needs root for the mount: skipped with a message
 #     otherwise, unless CI=true (then it is a failure).
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 rm -rf -- fifo adir dangling link target.txt plain.h5 mnt foreign.h5.partial.spill
-small=(-m gpt3-1.3b -n 8 --gbs 64 --no-progress) # 26,092 strategies, 0.3 s
+small=(-m gpt3-1.3b -n 8 --gbs 64 --no-progress) # 35,092 strategies, 0.4 s
 
 # node_state PATH: what must not change (lstat: type, inode, size, mtime, link target).
 node_state() {
@@ -61,7 +61,7 @@ check "the link's target is untouched" test "$t_before" == "$(node_state target.
 echo "plain" >plain.h5
 expect_bad "a regular file without --force" -- sweep "${small[@]}" -o plain.h5 -- \
     "plain.h5 exists" "--force"
-expect_ok "--force replaces a plain file" "27282 rows" -- sweep "${small[@]}" -o plain.h5 --force
+expect_ok "--force replaces a plain file" "35092 rows" -- sweep "${small[@]}" -o plain.h5 --force
 check "--force replaces a landscape" "$PRISM_BINARY" sweep "${small[@]}" -o plain.h5 --force
 check "the lock file is removed after a complete run" test ! -e plain.h5.partial.lock
 
@@ -116,7 +116,7 @@ grep -qF "taking over the lock of a run that is gone (pid 999999 on host gone-ho
 check "stale lock: datasets equal the reference" h5diff --exclude-attribute / ref.h5 stale.h5
 
 # 4. The disk pre-check.
-expect_ok "sweep --count" "27282 rows; spill 5.8.MB \\(214 B/row.*file ~.*free in" -- \
+expect_ok "sweep --count" "35092 rows; spill 7.5.MB \\(214 B/row.*file ~.*free in" -- \
     sweep "${small[@]}" -o counted.h5 --count
 check "--count writes nothing" test -z "$(ls -d counted.h5* 2>/dev/null)"
 mkdir -p mnt

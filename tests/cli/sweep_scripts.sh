@@ -22,7 +22,7 @@ $py -c "import h5py, numpy, matplotlib" 2>/dev/null || {
     exit 77
 }
 export PYTHONPATH=$scripts
-small=(-m gpt3-1.3b -n 4:8 --gbs 32 --no-progress --no-fsync) # 29,946 strategies
+small=(-m gpt3-1.3b -n 4:8 --gbs 32 --no-progress --no-fsync) # 39,626 strategies
 
 for args in "-o a.h5" "-o b.h5 --set tp_overlap=0.5" "-o z.h5 --fix zero=1"; do
     cli_checks=$((cli_checks + 1))
@@ -107,7 +107,7 @@ check "compare: a file against itself" bash -c "$py $scripts/compare_landscapes.
     --json >self.json"
 check "compare: no change" $py -c "
 import json; d = json.load(open('self.json'))
-assert d['matched'] == d['rows_a'] == 31448 and d['value_changed'] == 0
+assert d['matched'] == d['rows_a'] == 39626 and d['value_changed'] == 0
 assert d['rank_changed'] == 0 and abs(d['rank_spearman'] - 1) < 1e-12 and d['top_overlap'] == 10"
 check "compare: ablation" bash -c "$py $scripts/compare_landscapes.py a.h5 b.h5 --json \
     --csv rows.csv >ablation.json"
@@ -116,9 +116,9 @@ import json, csv, h5py, numpy as np
 d = json.load(open("ablation.json"))
 a, b = h5py.File("a.h5", "r")["landscape"], h5py.File("b.h5", "r")["landscape"]
 changed = int((a["step_time"][:] != b["step_time"][:]).sum())  # same space: same indices
-assert d["matched"] == 31448 and d["value_changed"] == changed > 0, (d["value_changed"], changed)
+assert d["matched"] == 39626 and d["value_changed"] == changed > 0, (d["value_changed"], changed)
 rows = list(csv.DictReader(open("rows.csv")))
-assert len(rows) == 31448 and all(r["index_a"] == r["index_b"] for r in rows[:1000])
+assert len(rows) == 39626 and all(r["index_a"] == r["index_b"] for r in rows[:1000])
 EOF
 check "compare: matched by strategy, not index" bash -c "$py $scripts/compare_landscapes.py \
     a.h5 z.h5 --json >filtered.json"
@@ -127,7 +127,7 @@ import json, h5py, numpy as np
 d = json.load(open("filtered.json"))
 z = h5py.File("z.h5", "r")["landscape"]
 assert d["matched"] == d["rows_b"] == len(z["zero"]) and d["only_b"] == 0
-assert d["only_a"] == 31448 - d["rows_b"] and d["value_changed"] == 0
+assert d["only_a"] == 39626 - d["rows_b"] and d["value_changed"] == 0
 EOF
 
 # Bad input to the scripts: one "SCRIPT: error:" line naming the problem, exit status 2

@@ -349,6 +349,194 @@ static void test_grad_accum(void)
     CU_ASSERT_DOUBLE_EQUAL(acc16, 5.0335744e-4, 1e-12);
 }
 
+/* explain's per-stage member @p key of strategy @p s */
+static void stage_values(const PrismCostModel *cm, const PrismStrategy *s, const char *key,
+                         double *out)
+{
+    g_autofree char *js = prism_cost_explain(cm, s, TRUE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+    g_autoptr(JsonNode) root = json_from_string(js, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    JsonArray *a = json_object_get_array_member(json_node_get_object(root), "per_stage");
+    for (uint32_t i = 0; i < s->pp; i++)
+        out[i] = json_object_get_double_member(json_array_get_object_element(a, i), key);
+}
+
+/*
+ * The new schedules by hand: GPT L = 8, h = 4096, a = 32, V = 51200, seq 2048, fp16,
+ * pp = 4, tp = dp = mbs = 1, m = 16, no recompute, bwd_working_set = 0 and
+ * grad_accum_exposed = 0 (so the activations are the in-flight sums alone and a layer's
+ * weight-gradient time is W = F_fwd / rate, rate = 312e12 * 0.8). Per layer (layer terms):
+ * A, E, H the activations of a block, the embedding and the head; T = fwd + bwd and W of
+ * each; one p2p send t1 = 2048*4096*2 B / 240e9 + 5e-6.
+ * In-flight (cost/README.md), stage s, chunks as placed:
+ *   zb-v       chunks s, 7-s (1 layer each): states (7-s, s+1) and (8-s, s);
+ *              stage 0 = max(7(E+A) + (A+H), 8(E+A)); stages 1-3 = 8A
+ *   dualpipe-v the same chunks: (8-s, s+1); stage 0 = 8(E+A) + (A+H); stages 1-3 = 9A
+ *   dualpipe   stages s, 3-s of 2 layers: (4-s, s+1); stage 0 = 4(E+2A) + (2A+H) = stage 3;
+ *              stage 1 = 3*2A + 2*2A = 10A = stage 2
+ *   seq1f1b    k = 4: (4-s+3)/4 micro-batches; stage 0 = 7/4 (E+2A); stage 3 = 2A + H
+ * Bubble, u_s = T_s - kappa W_s:
+ *   zb-v, dualpipe-v  T_0 = E+2A+H times, T_s = 2 T_A (+ 4 t1 each: two chunks, two sends per
+ *                     chunk); kappa 3; max(0, sum u - max u) / 2
+ *   dualpipe          T_0 = T_3 = T_E + 4 T_A + T_H + 4 t1, T_1 = T_2 = 4 T_A + 4 t1;
+ *                     kappa 3; max(0, sum u / 2 - max u) / 2; compute m/2 x T_max
+ *   seq1f1b           (sum T - max T) / 4 = (3 (2 T_A + 2 t4) + T_E) / 4 (T_3 the slowest),
+ *                     t4 = t1 + 3 x 5e-6: each send is 4 messages, one per sequence chunk
+ */
+static void test_new_schedules(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    static const char *const sets[] = {"bwd_working_set=0", "grad_accum_exposed=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    const double t1 = 2048.0 * 4096.0 * 2.0 / 240e9 + 5e-6;
+    const char *const texts[] = {"pp=4,vpp=2,mbs=1,schedule=zb-v",
+                                 "pp=4,vpp=2,mbs=1,schedule=dualpipe-v",
+                                 "pp=4,mbs=1,schedule=dualpipe", "pp=4,mbs=1,schedule=seq1f1b"};
+    for (int k = 0; k < 4; k++) {
+        PrismStrategy s = test_strategy(cm, 4, texts[k]);
+        CU_ASSERT_TRUE_FATAL(prism_strategy_check(&s, m, prism_cost_model_training(cm), NULL));
+        PrismLayerTerms lb, le, lh;
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lb, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 0, &le, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 10, &lh, NULL));
+        const double aB = lb.act_bytes[0], aE = le.act_bytes[0], aH = lh.act_bytes[0];
+        const double TA = lb.fwd_s + lb.bwd_s, TE = le.fwd_s + le.bwd_s, TH = lh.fwd_s + lh.bwd_s;
+        /* W: each layer's weight-gradient pass (the shape model's wgrad GEMMs, checked by
+         * hand in test_gemm; no gradient accumulation here) */
+        const double WA = lb.wgrad_s, WE = le.wgrad_s, WH = lh.wgrad_s;
+        double act[4], want[4], T[4], W[4], sig = 1.0, kap = 3.0, rho = 0.5, share = 1.0;
+        switch (k) {
+        case 0:
+            want[0] = MAX(7 * (aE + aB) + (aB + aH), 8 * (aE + aB));
+            want[1] = want[2] = want[3] = 8 * aB;
+            break;
+        case 1:
+            want[0] = 8 * (aE + aB) + (aB + aH);
+            want[1] = want[2] = want[3] = 9 * aB;
+            break;
+        case 2:
+            want[0] = want[3] = 4 * (aE + 2 * aB) + (2 * aB + aH);
+            want[1] = want[2] = 10 * aB;
+            break;
+        default:
+            want[0] = 7.0 / 4.0 * (aE + 2 * aB);
+            want[1] = 6.0 / 4.0 * 2 * aB;
+            want[2] = 5.0 / 4.0 * 2 * aB;
+            want[3] = 2 * aB + aH;
+            break;
+        }
+        if (k < 2) {
+            T[0] = TE + 2 * TA + TH + 4 * t1;
+            W[0] = WE + 2 * WA + WH;
+            for (int i = 1; i < 4; i++) {
+                T[i] = 2 * TA + 4 * t1;
+                W[i] = 2 * WA;
+            }
+        } else if (k == 2) {
+            T[0] = T[3] = TE + 4 * TA + TH + 4 * t1;
+            W[0] = W[3] = WE + 4 * WA + WH;
+            T[1] = T[2] = 4 * TA + 4 * t1;
+            W[1] = W[2] = 4 * WA;
+            sig = 0.5;
+            share = 0.5;
+        } else {
+            /* each send is k = 4 messages (one per sequence chunk), each with the latency */
+            const double t4 = t1 + 3.0 * 5e-6;
+            T[0] = TE + 2 * TA + 2 * t4;
+            T[1] = T[2] = 2 * TA + 2 * t4;
+            T[3] = 2 * TA + TH + 2 * t4;
+            W[0] = W[1] = W[2] = W[3] = 0;
+            kap = 0.0;
+            rho = 0.25;
+        }
+        stage_values(cm, &s, "activations", act);
+        double usum = 0, umax = -1e300, tmax = 0;
+        for (int i = 0; i < 4; i++) {
+            if (!prism_test_close(act[i], want[i], 1e-12, 0))
+                fprintf(stderr, "\n  %s stage %d activations %.17g want %.17g\n", texts[k], i,
+                        act[i], want[i]);
+            CU_ASSERT_TRUE(prism_test_close(act[i], want[i], 1e-12, 0));
+            const double u = MAX(T[i] - kap * W[i], 0.0); /* per unit, as the kernel */
+            usum += u;
+            umax = MAX(umax, u);
+            tmax = MAX(tmax, T[i]);
+        }
+        const double bub = MAX(0.0, sig * usum - umax) * rho;
+        double c[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+        if (!prism_test_close(c[PRISM_COL_TIME_BUBBLE], bub, 1e-9, 0))
+            fprintf(stderr, "\n  %s bubble %.17g want %.17g\n", texts[k], c[PRISM_COL_TIME_BUBBLE],
+                    bub);
+        CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_BUBBLE], bub, 1e-9, 0));
+        CU_ASSERT_TRUE(bub > 0.0);
+        /* step = share m T_max + bubble + optimizer (dp = 1: no DP traffic) */
+        CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_STEP],
+                                        share * 16.0 * tmax + bub + c[PRISM_COL_TIME_OPTIMIZER],
+                                        1e-9, 0));
+        if (k == 3) /* the 1f1b bubble of test_bubble_exact with 4-message sends, over k = 4 */
+            CU_ASSERT_TRUE(prism_test_close(
+                bub, (3.0 * (2.0 * TA + 2.0 * (t1 + 15e-6)) + TE) / 4.0, 1e-12, 0));
+    }
+}
+
+/*
+ * DualPipe(V)'s overlap of the MoE all-to-all: against zb-v (same placement, same in-flight
+ * chunk mix but one), every stage's EP time drops by min(ep, compute + recompute) and its
+ * stage time by as much; the step is m T_max + max(0, sum u - max u)/2 + DP + optimizer
+ * with u = T - 3 W, from explain's per-stage terms. Mixtral 8x7B, 64 devices, ep 8.
+ */
+static void test_dualpipe_overlap(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismModel) m = prism_model_zoo_get("mixtral-8x7b", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(PrismCluster) cl = prism_cluster_preset("A100-80GB", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cl);
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = 256;
+    t.seq = 4096;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, cl, &t, &k, &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    const char *base = "dp=8,tp=2,pp=4,vpp=2,ep=8,sp=1,mbs=1,zero=1,recompute=selective";
+    g_autofree char *tz = g_strdup_printf("%s,schedule=zb-v", base);
+    g_autofree char *td = g_strdup_printf("%s,schedule=dualpipe-v", base);
+    PrismStrategy sz = test_strategy(cm, 64, tz), sd = test_strategy(cm, 64, td);
+    g_autofree char *jz = prism_cost_explain(cm, &sz, TRUE, NULL);
+    g_autofree char *jd = prism_cost_explain(cm, &sd, TRUE, NULL);
+    g_autoptr(JsonNode) rz = json_from_string(jz, NULL);
+    g_autoptr(JsonNode) rd = json_from_string(jd, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rz);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rd);
+    JsonArray *az = json_object_get_array_member(json_node_get_object(rz), "per_stage");
+    JsonArray *ad = json_object_get_array_member(json_node_get_object(rd), "per_stage");
+    double usum = 0, umax = -1e300, tmax = 0, dpmax = 0, opt = 0;
+    for (uint32_t i = 0; i < 4; i++) {
+        JsonObject *z = json_object_get_object_member(json_array_get_object_element(az, i), "terms");
+        JsonObject *d = json_object_get_object_member(json_array_get_object_element(ad, i), "terms");
+#define G(o, key) json_object_get_double_member(o, key)
+        const double cr = G(z, "compute") + G(z, "recompute"), ep = G(z, "ep_comm");
+        const double hidden = MIN(ep, cr);
+        CU_ASSERT_TRUE(ep > 0.0 && hidden > 0.0);
+        CU_ASSERT_TRUE(prism_test_close(G(d, "ep_comm"), ep - hidden, 1e-12, 1e-15));
+        CU_ASSERT_TRUE(prism_test_close(G(d, "stage_time"), G(z, "stage_time") - hidden, 1e-12, 0));
+        const double td_s = G(d, "stage_time"), u = td_s - 3.0 * G(d, "weight_grad");
+        usum += u;
+        umax = MAX(umax, u);
+        tmax = MAX(tmax, td_s);
+        dpmax = MAX(dpmax, G(d, "dp_comm"));
+        opt = MAX(opt, G(d, "optimizer_step"));
+#undef G
+    }
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &sd, c, NULL));
+    const double step = sd.m * tmax + MAX(0.0, usum - umax) * 0.5 + dpmax + opt;
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_STEP], step, 1e-12, 0));
+}
+
 static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
@@ -362,6 +550,8 @@ static CU_TestInfo formula_tests[] = {
     {"memory bandwidth from the cluster, knob override", test_cluster_hbm},
     {"backward working set", test_bwd_working_set},
     {"gradient accumulation traffic", test_grad_accum},
+    {"zb-v, dualpipe, dualpipe-v, seq1f1b: in-flight and bubble by hand", test_new_schedules},
+    {"dualpipe-v hides the MoE all-to-all", test_dualpipe_overlap},
     CU_TEST_INFO_NULL,
 };
 

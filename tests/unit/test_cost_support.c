@@ -105,14 +105,22 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         uint32_t maxv = L / key.pp;
         key.vpp = maxv >= 2 ? (uint32_t)g_rand_int_range(rng, 2, (gint32)MIN(maxv, 6) + 1) : 1;
     }
-    if (key.vpp > 1)
+    if (key.vpp > 2)
         key.schedule = PRISM_SCHEDULE_INTERLEAVED;
-    else if (key.pp == 1)
+    else if (key.vpp == 2) {
+        static const uint8_t s[] = {PRISM_SCHEDULE_INTERLEAVED, PRISM_SCHEDULE_ZB_V,
+                                    PRISM_SCHEDULE_DUALPIPE_V};
+        key.schedule = s[g_rand_int_range(rng, 0, 3)];
+    } else if (key.pp == 1)
         key.schedule = PRISM_SCHEDULE_1F1B;
     else {
+        /* dualpipe needs an even pp: the draw falls back to 1f1b for odd pp */
         static const uint8_t s[] = {PRISM_SCHEDULE_1F1B, PRISM_SCHEDULE_GPIPE,
-                                    PRISM_SCHEDULE_ZB_H1};
-        key.schedule = s[g_rand_int_range(rng, 0, 3)];
+                                    PRISM_SCHEDULE_ZB_H1, PRISM_SCHEDULE_SEQ1F1B,
+                                    PRISM_SCHEDULE_DUALPIPE};
+        key.schedule = s[g_rand_int_range(rng, 0, 5)];
+        if (key.schedule == PRISM_SCHEDULE_DUALPIPE && key.pp % 2 != 0)
+            key.schedule = PRISM_SCHEDULE_1F1B;
     }
     key.recompute = (uint8_t)g_rand_int_range(rng, 0, PRISM_RECOMPUTE_COUNT);
     const uint32_t chunks = key.pp * key.vpp, per_chunk = (L + chunks - 1) / chunks;

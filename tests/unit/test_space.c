@@ -88,6 +88,9 @@ static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m, const
  * every schedule and recompute code, vpp 1..L+1, ep 1..E+1). Returns the number of
  * accepted strategies; every accepted one must rank into the space and unrank to itself.
  */
+/* strategies each schedule code contributed to the brute-force runs so far */
+static uint64_t brute_sched_seen[PRISM_SCHEDULE_COUNT];
+
 static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const PrismTraining *t,
                             uint32_t n, gboolean *all_found)
 {
@@ -127,6 +130,7 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                 if (!prism_strategy_check(&s, m, t, NULL))
                                                     continue;
                                                 accepted++;
+                                                brute_sched_seen[sc]++;
                                                 uint64_t idx;
                                                 PrismStrategy back;
                                                 if (!prism_space_rank(sp, &s, &idx) ||
@@ -187,6 +191,18 @@ static void test_brute_dense_prime_layers(void)
     compare_with_brute_force(m, &t, devices, G_N_ELEMENTS(devices));
 }
 
+/* The brute-force runs above admit every schedule code (so the comparison covers the
+ * rules of each: zb-v/dualpipe-v at vpp = 2 and m >= 2pp, dualpipe at pp = 2 with m even
+ * >= 4, seq1f1b). Runs after them (CUnit keeps the order). */
+static void test_brute_every_schedule(void)
+{
+    for (int sc = 0; sc < PRISM_SCHEDULE_COUNT; sc++) {
+        if (brute_sched_seen[sc] == 0)
+            fprintf(stderr, "schedule %s never accepted\n", prism_schedule_name((PrismSchedule)sc));
+        CU_ASSERT_TRUE(brute_sched_seen[sc] > 0);
+    }
+}
+
 /* MoE: 1 dense block + 4 MoE blocks (4 experts, 1 shared) + 1 MTP = 6 split layers. */
 static void test_brute_moe(void)
 {
@@ -204,9 +220,11 @@ static void test_brute_moe(void)
  *   full, block:1 since 2 layers per chunk) = 64.
  * pp=2: tp=cp=dp=1, zero 0; vpp = 1 only (pp*2 > L); recompute none, selective, full
  *   (1 layer per chunk: no block). R8: 1f1b and gpipe take mbs=1 (m=2) and mbs=2 (m=1 <
- *   pp) -> 2 lanes each; zb-h1 needs m >= pp -> mbs=1 only. 3 x (2 + 2 + 1) = 15.
- * Total 79 strategies in 13 segments; lane tables: pp=1 (16), pp=2 any m (2), pp=2
- * m >= pp (1).
+ *   pp) -> 2 lanes each; zb-h1 needs m >= pp -> mbs=1 only; seq1f1b takes any m -> 2;
+ *   dualpipe needs m even and m >= 2pp = 4 -> none (m <= 2); zb-v and dualpipe-v need
+ *   vpp = 2 (pp*2 > L) -> none. 3 x (2 + 2 + 1 + 2) = 21.
+ * Total 85 strategies in 16 segments; lane tables: pp=1 (16), pp=2 any m (2), pp=2
+ * m >= pp (1), pp=2 m even >= 2pp (0, built and left empty).
  */
 static void test_hand_count(void)
 {
@@ -215,10 +233,10 @@ static void test_hand_count(void)
     const uint32_t dev[] = {2};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
-    CU_ASSERT_EQUAL(prism_space_size(sp), 79);
+    CU_ASSERT_EQUAL(prism_space_size(sp), 85);
     size_t ns = 0;
     const PrismSpaceSegment *segs = prism_space_segments(sp, &ns);
-    CU_ASSERT_EQUAL(ns, 13);
+    CU_ASSERT_EQUAL(ns, 16);
     /* first segment: pp=1, 1f1b, none; last: pp=2, zb-h1, full */
     CU_ASSERT_EQUAL(segs[0].key.pp, 1);
     CU_ASSERT_EQUAL(segs[0].count, 16);
@@ -228,10 +246,17 @@ static void test_hand_count(void)
     CU_ASSERT_EQUAL(segs[12].key.schedule, PRISM_SCHEDULE_ZB_H1);
     CU_ASSERT_EQUAL(segs[12].key.recompute, PRISM_RECOMPUTE_FULL);
     CU_ASSERT_EQUAL(segs[12].first, 78);
-    CU_ASSERT_EQUAL(prism_space_n_tables(sp), 3);
-    /* the three lane tables: pp=1 has the 16 lanes above, pp=2 two (any m) and one (m >= pp) */
+    /* then seq1f1b (code 7, after zb-h1's 3): its full segment is the last, 2 lanes */
+    CU_ASSERT_EQUAL(segs[15].key.schedule, PRISM_SCHEDULE_SEQ1F1B);
+    CU_ASSERT_EQUAL(segs[15].key.recompute, PRISM_RECOMPUTE_FULL);
+    CU_ASSERT_EQUAL(segs[15].first, 83);
+    CU_ASSERT_EQUAL(prism_space_n_tables(sp), 4);
+    /* the lane tables: pp=1 has the 16 lanes above, pp=2 two (any m), one (m >= pp) and
+     * none (dualpipe: m even, m >= 2pp) */
     CU_ASSERT_EQUAL(prism_space_table_size(sp, 0), 16);
-    CU_ASSERT_EQUAL(prism_space_table_size(sp, 1) + prism_space_table_size(sp, 2), 3);
+    CU_ASSERT_EQUAL(prism_space_table_size(sp, 1) + prism_space_table_size(sp, 2) +
+                        prism_space_table_size(sp, 3),
+                    3);
     /* R8: a 1f1b strategy with m = 1 < pp = 2 is in the space, the zb-h1 one is not */
     {
         PrismStrategy x = {.devices = 2, .dp = 1, .tp = 1, .pp = 2, .vpp = 1, .cp = 1, .ep = 1,
@@ -254,14 +279,15 @@ static void test_hand_count(void)
     g_autofree uint64_t *mbs = prism_space_dim_values(sp, PRISM_DIM_MBS, &n);
     CU_ASSERT_EQUAL(n, 2);
     g_autofree uint64_t *sch = prism_space_dim_values(sp, PRISM_DIM_SCHEDULE, &n);
-    CU_ASSERT_EQUAL(n, 3); /* 1f1b, gpipe, zb-h1 (no interleaved: pp*vpp <= 2) */
+    CU_ASSERT_EQUAL(n, 4); /* 1f1b, gpipe, zb-h1, seq1f1b (no vpp = 2: pp*vpp <= 2) */
 }
 
 /*
  * GPT-3 175B, 1024 devices, gbs 1536, seq 2048: the whole space. The size was derived
  * independently with a Python loop nest over the same rules (search/README.md shows
- * it): 3,114,754 strategies in 901 segments (2,965,470 before R8 admitted m < pp for
- * 1f1b and gpipe). Rank/unrank checked on every 97th index.
+ * it): 4,095,416 strategies in 1,229 segments (3,114,754 in 901 before zb-v, dualpipe,
+ * dualpipe-v and seq1f1b; 2,965,470 before R8 admitted m < pp for 1f1b and gpipe).
+ * Rank/unrank checked on every 97th index.
  */
 static void test_gpt3_default(void)
 {
@@ -272,10 +298,10 @@ static void test_gpt3_default(void)
     const uint32_t dev[] = {1024};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
-    CU_ASSERT_EQUAL(prism_space_size(sp), 3114754);
+    CU_ASSERT_EQUAL(prism_space_size(sp), 4095416);
     size_t ns = 0;
     (void)prism_space_segments(sp, &ns);
-    CU_ASSERT_EQUAL(ns, 901);
+    CU_ASSERT_EQUAL(ns, 1229);
     CU_ASSERT_TRUE(check_bijection(sp, m, &t, 97));
     size_t n = 0;
     g_autofree uint64_t *tp = prism_space_dim_values(sp, PRISM_DIM_TP, &n);
@@ -460,11 +486,11 @@ static void test_describe(void)
     const uint32_t dev[] = {2};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     g_autofree char *text = prism_space_describe(sp, FALSE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "total      79 strategies"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "schedule        3  1f1b gpipe zb-h1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "total      85 strategies"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "schedule        4  1f1b gpipe zb-h1 seq1f1b"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "zero            4  0..3"));
     g_autofree char *json = prism_space_describe(sp, TRUE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":79"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":85"));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"tp\":{\"count\":2,\"values\":[1,2]}"));
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     CU_ASSERT_TRUE(prism_space_filter_fix(f, "tp=2", NULL));
@@ -478,6 +504,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: dense GQA", test_brute_dense_gqa},
     {"brute force: prime layers", test_brute_dense_prime_layers},
     {"brute force: MoE + MTP", test_brute_moe},
+    {"brute force: every schedule admitted", test_brute_every_schedule},
     {"gpt3 default space", test_gpt3_default},
     {"filters", test_filters},
     {"filter errors", test_filter_errors},

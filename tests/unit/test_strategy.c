@@ -98,6 +98,20 @@ static void test_rules(void)
         {"dp=1,tp=8,pp=16,cp=8,zero=1", NULL},            /* valid: 2048 % 16 == 0 */
         {"dp=8,tp=8,pp=16,recompute=block:6", "R10:"},    /* 6 layers per stage: k < 6 */
         {"dp=8,tp=8,pp=16,recompute=block:5", NULL},      /* valid */
+        /* the V schedules run two chunks per device: vpp = 2, m >= 2pp (m = 192/mbs) */
+        {"dp=8,tp=8,pp=16,vpp=2,schedule=zb-v", NULL},            /* valid, m = 192 */
+        {"dp=8,tp=8,pp=16,vpp=2,mbs=6,schedule=zb-v", NULL},      /* valid, m = 32 = 2pp */
+        {"dp=8,tp=8,pp=16,vpp=2,mbs=8,schedule=dualpipe-v", "R8:"}, /* m = 24 < 32 */
+        {"dp=8,tp=8,pp=16,schedule=zb-v", "R7:"},                 /* vpp = 1 */
+        {"dp=16,tp=8,pp=8,vpp=3,schedule=dualpipe-v", "R7:"},     /* vpp = 3 */
+        /* dualpipe: vpp = 1, pp even, m even >= 2pp */
+        {"dp=8,tp=8,pp=16,schedule=dualpipe", NULL},              /* valid, m = 192 */
+        {"dp=8,tp=8,pp=16,mbs=8,schedule=dualpipe", "R8:"},       /* m = 24 < 32 */
+        {"dp=16,tp=8,pp=8,vpp=2,schedule=dualpipe", "R7:"},       /* vpp = 2 */
+        {"devices=24,dp=1,tp=8,pp=3,schedule=dualpipe", "R7:"},   /* pp = 3 is odd */
+        /* seq1f1b: vpp = 1, any m */
+        {"dp=8,tp=8,pp=16,mbs=48,schedule=seq1f1b", NULL},        /* valid, m = 4 < 16 */
+        {"dp=8,tp=8,pp=16,vpp=2,schedule=seq1f1b", "R7:"},        /* vpp = 2 */
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         PrismStrategy s;
@@ -116,6 +130,32 @@ static void test_rules(void)
             CU_ASSERT_TRUE(!ok && g_str_has_prefix(error->message, cases[i].rule));
         }
         g_clear_error(&error);
+    }
+    /* dualpipe with an odd m >= 2pp: gbs 5 on 16 devices (dp 1, tp 8, pp 2, m 5) */
+    {
+        PrismTraining t5 = t;
+        t5.gbs = 5;
+        PrismStrategy d = {.devices = 16, .dp = 1, .tp = 8, .pp = 2, .vpp = 1, .cp = 1,
+                           .ep = 1, .mbs = 1, .m = 5, .schedule = PRISM_SCHEDULE_DUALPIPE};
+        GError *e5 = NULL;
+        CU_ASSERT_FALSE(prism_strategy_check(&d, m, &t5, &e5));
+        CU_ASSERT_TRUE(e5 != NULL && g_str_has_prefix(e5->message, "R8:") &&
+                       strstr(e5->message, "even") != NULL);
+        g_clear_error(&e5);
+        d.schedule = PRISM_SCHEDULE_SEQ1F1B; /* any m */
+        CU_ASSERT_TRUE(prism_strategy_check(&d, m, &t5, NULL));
+    }
+    /* every schedule name parses back to its code; the documented aliases */
+    for (int sc = 0; sc < PRISM_SCHEDULE_COUNT; sc++) {
+        PrismSchedule back;
+        CU_ASSERT_TRUE(prism_schedule_parse(prism_schedule_name((PrismSchedule)sc), &back, NULL));
+        CU_ASSERT_EQUAL(back, sc);
+    }
+    {
+        PrismSchedule a1, a2;
+        CU_ASSERT_TRUE(prism_schedule_parse("DualPipeV", &a1, NULL));
+        CU_ASSERT_TRUE(prism_schedule_parse("zbv", &a2, NULL));
+        CU_ASSERT_TRUE(a1 == PRISM_SCHEDULE_DUALPIPE_V && a2 == PRISM_SCHEDULE_ZB_V);
     }
     /* R3 proper: seq 2048 with cp = 2048 needs 4096 | 2048 -> fails */
     PrismTraining t2 = t;
