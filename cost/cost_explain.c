@@ -242,7 +242,8 @@ static const char *const pass_names[3] = {"fwd", "dgrad", "wgrad"};
 static void gemm_passes(const PrismCostModel *cm, uint32_t kind, uint32_t q,
                         const PrismStrategy *s, PrismGemmShape *g, PrismKGemmWhy w[3])
 {
-    prism_cost_gemm_shape_internal(cm, kind, q, s->tp, s->cp, s->mbs, s->ep, g);
+    prism_cost_gemm_shape_internal(cm, kind, q, s->tp, s->cp, s->mbs, s->ep,
+                                   prism_strategy_etp(s), g);
     const PrismKGemmDev *d = &cm->k.gdev;
     const double mk = g->M * g->K * g->count, kn = g->K * g->N * g->count;
     const double mn = g->M * g->N * g->count, ib = g->in_bytes;

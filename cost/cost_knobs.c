@@ -91,6 +91,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_CP_LOAD_BALANCE] = {"cp_load_balance", 1.0, 0.0, 1.0, "bool",
                                     "1 = causal ring with zig-zag chunks (balanced); 0 = "
                                     "contiguous chunks (the last rank paces the ring)"},
+    [PRISM_KNOB_MOE_DISPATCHER] = {"moe_dispatcher", 0.0, 0.0, 1.0, "code",
+                                   "MoE token dispatcher: 0 = all-to-all over the EP group, "
+                                   "then all-gather over ETP (Megatron-Core alltoall); 1 = "
+                                   "all-gather of every token over the etp*ep group and "
+                                   "reduce-scatter back (Megatron-Core allgather)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

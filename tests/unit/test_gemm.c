@@ -373,6 +373,7 @@ static void test_physical_bound(void)
             s.mbs = (uint32_t)tb.mbs[0];
             s.m = (uint32_t)tb.m[0];
             s.zero = (uint8_t)tb.zero[0];
+            s.etp = (uint32_t)tb.etp[0];
             PrismStrategy s2 = s;
             s2.tp *= 2;
             s2.devices *= 2;
