@@ -122,16 +122,19 @@ static gboolean fill(const PrismCostModel *cm, const Setup *su, const KeySpec *k
                                  .recompute = k->recompute,
                                  .rc_layers = k->rc};
     b->seg = prism_cost_segment_new(cm, &key, FALSE, NULL);
-    b->lanes = prism_aligned_new(8 * n, sizeof(double));
+    b->lanes = prism_aligned_new(9 * n, sizeof(double));
     double *L = b->lanes;
     for (size_t i = 0; i < n; i++) {
         const PrismStrategy *s = &g_array_index(ok, PrismStrategy, i % ok->len);
-        const double v[8] = {s->tp, s->cp, s->dp, s->ep, s->sp, s->mbs, s->m, s->zero};
-        for (int d = 0; d < 8; d++)
+        const double v[9] = {s->tp,  s->cp, s->dp,   s->ep,
+                             s->sp,  s->mbs, s->m,   s->zero,
+                             prism_strategy_etp(s)};
+        for (int d = 0; d < 9; d++)
             L[(size_t)d * n + i] = v[d];
     }
     b->view =
-        (PrismLanes){L, L + n, L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n, L + 6 * n, L + 7 * n, n};
+        (PrismLanes){L,         L + n,     L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n,
+                     L + 6 * n, L + 7 * n, n,         L + 8 * n, NULL};
     g_array_free(ok, TRUE);
     return b->seg != NULL;
 }
@@ -150,7 +153,7 @@ static void run_latency(void *payload)
         const PrismLanes *v = &r->b[i].view;
         const size_t j = r->latency_lane++ % v->n;
         PrismLanes one = {v->tp + j,  v->cp + j, v->dp + j,   v->ep + j, v->sp + j,
-                          v->mbs + j, v->m + j,  v->zero + j, 1};
+                          v->mbs + j, v->m + j,  v->zero + j, 1,         v->etp + j, NULL};
         prism_evaluator_run(r->ev, r->b[i].seg, &one, &r->out);
     }
 }

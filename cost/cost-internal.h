@@ -101,12 +101,12 @@ typedef struct PrismGemmShape {
     double M, N, K, count, inv_rate, in_bytes, peak;
 } PrismGemmShape;
 void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q,
-                                    double tp, double cp, double mbs, double ep,
+                                    double tp, double cp, double mbs, double ep, double etp,
                                     PrismGemmShape *out);
 
 /** The table entry of one lane key: out[kind * PRISM_KG_COUNT + j] (kernels-model.h). */
 void prism_cost_gemm_entry_internal(const PrismCostModel *cm, double tp, double cp, double mbs,
-                                    double ep, double *out);
+                                    double ep, double etp, double *out);
 
 /* kernels (one per compiled ISA) */
 void prism_cost_kernel_scalar(const PrismKModel *km, const PrismKSegment *ks,
@@ -133,7 +133,7 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
 
 /** Lanes of one strategy (arrays of one double each, owned by the caller). */
 typedef struct PrismOneLane {
-    double tp, cp, dp, ep, sp, mbs, m, zero;
+    double tp, cp, dp, ep, sp, mbs, m, zero, etp, fold;
 } PrismOneLane;
 void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, PrismLanes *lanes);
 

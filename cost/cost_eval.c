@@ -167,10 +167,13 @@ void prism_evaluator_free(PrismEvaluator *ev)
     g_free(ev);
 }
 
+/* The GEMM table key: (tp, cp, mbs, ep, etp), what fixes every GEMM shape of a lane. */
+enum { GKEY = 5 };
+
 static size_t gkey_hash(const double *key)
 {
     guint64 h = 1469598103934665603ull;
-    for (int j = 0; j < 4; j++) {
+    for (int j = 0; j < GKEY; j++) {
         h ^= (guint64)key[j];
         h *= 1099511628211ull;
     }
@@ -178,14 +181,14 @@ static size_t gkey_hash(const double *key)
 }
 
 /* Offset of @p key's entries in ev->gtab, computing the entry on first use. */
-static int32_t gtab_find(PrismEvaluator *ev, const double key[4])
+static int32_t gtab_find(PrismEvaluator *ev, const double key[GKEY])
 {
     const size_t stride = (size_t)ev->cm->n_kinds * PRISM_KG_COUNT;
     if (2 * (ev->g_n + 1) > ev->g_hcap) { /* keep the load factor below 1/2 */
         const size_t hcap = ev->g_hcap ? 2 * ev->g_hcap : 256;
         int32_t *nh = g_new0(int32_t, hcap);
         for (size_t e = 0; e < ev->g_n; e++) {
-            size_t at = gkey_hash(ev->gkey + 4 * e) & (hcap - 1);
+            size_t at = gkey_hash(ev->gkey + GKEY * e) & (hcap - 1);
             while (nh[at] != 0)
                 at = (at + 1) & (hcap - 1);
             nh[at] = (int32_t)(e + 1);
@@ -197,19 +200,21 @@ static int32_t gtab_find(PrismEvaluator *ev, const double key[4])
     size_t at = gkey_hash(key) & (ev->g_hcap - 1);
     for (; ev->ghash[at] != 0; at = (at + 1) & (ev->g_hcap - 1)) {
         const size_t e = (size_t)ev->ghash[at] - 1;
-        const double *k = ev->gkey + 4 * e;
-        if (k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3])
+        const double *k = ev->gkey + GKEY * e;
+        if (k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3] &&
+            k[4] == key[4])
             return (int32_t)(e * stride);
     }
     if (ev->g_n == ev->g_cap) {
         ev->g_cap = ev->g_cap ? 2 * ev->g_cap : 64;
         g_assert(ev->g_cap * stride < (size_t)G_MAXINT32);
         ev->gtab = g_renew(double, ev->gtab, ev->g_cap * stride);
-        ev->gkey = g_renew(double, ev->gkey, ev->g_cap * 4);
+        ev->gkey = g_renew(double, ev->gkey, ev->g_cap * GKEY);
     }
     const size_t e = ev->g_n++;
-    memcpy(ev->gkey + 4 * e, key, 4 * sizeof(double));
-    prism_cost_gemm_entry_internal(ev->cm, key[0], key[1], key[2], key[3], ev->gtab + e * stride);
+    memcpy(ev->gkey + GKEY * e, key, GKEY * sizeof(double));
+    prism_cost_gemm_entry_internal(ev->cm, key[0], key[1], key[2], key[3], key[4],
+                                   ev->gtab + e * stride);
     ev->ghash[at] = (int32_t)(e + 1);
     return (int32_t)(e * stride);
 }
@@ -220,11 +225,14 @@ static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
 {
     if (ev->goff == NULL)
         ev->goff = g_new(int32_t, ev->max_batch);
-    double prev[4] = {-1, -1, -1, -1};
+    double prev[GKEY] = {-1, -1, -1, -1, -1};
     int32_t o = 0;
+    const double *etp = lanes->etp != NULL ? lanes->etp : lanes->tp;
     for (size_t i = 0; i < lanes->n; i++) {
-        const double key[4] = {lanes->tp[i], lanes->cp[i], lanes->mbs[i], lanes->ep[i]};
-        if (key[0] != prev[0] || key[1] != prev[1] || key[2] != prev[2] || key[3] != prev[3]) {
+        const double key[GKEY] = {lanes->tp[i], lanes->cp[i], lanes->mbs[i], lanes->ep[i],
+                                  etp[i]};
+        if (key[0] != prev[0] || key[1] != prev[1] || key[2] != prev[2] || key[3] != prev[3] ||
+            key[4] != prev[4]) {
             o = gtab_find(ev, key);
             memcpy(prev, key, sizeof prev);
         }
@@ -252,8 +260,9 @@ void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const 
         return;
     prism_evaluator_reserve_internal(ev, seg);
     gtab_fill(ev, lanes);
-    const PrismKLanes kl = {lanes->tp,  lanes->cp,   lanes->dp, lanes->ep, lanes->sp,
-                            lanes->mbs, lanes->m,    lanes->zero, ev->goff, ev->gtab};
+    const PrismKLanes kl = {lanes->tp,  lanes->cp, lanes->dp,   lanes->ep, lanes->sp,
+                            lanes->mbs, lanes->m,  lanes->zero, ev->goff,  ev->gtab,
+                            lanes->etp != NULL ? lanes->etp : lanes->tp};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }
 
@@ -267,7 +276,10 @@ void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, Prism
     v->mbs = s->mbs;
     v->m = s->m;
     v->zero = s->zero;
-    *lanes = (PrismLanes){&v->tp, &v->cp, &v->dp, &v->ep, &v->sp, &v->mbs, &v->m, &v->zero, 1};
+    v->etp = prism_strategy_etp(s);
+    v->fold = prism_strategy_folding(s);
+    *lanes = (PrismLanes){&v->tp, &v->cp, &v->dp, &v->ep, &v->sp, &v->mbs, &v->m, &v->zero, 1,
+                          &v->etp, &v->fold};
 }
 
 gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,

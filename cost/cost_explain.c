@@ -36,10 +36,11 @@ static void add_gb(GString *s, double bytes)
 
 void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
 {
-    static const char *const keys[] = {"devices", "dp", "tp",  "pp", "vpp", "cp",
-                                       "ep",      "sp", "mbs", "m",  "zero"};
-    const double vals[] = {s->devices, s->dp, s->tp,  s->pp, s->vpp, s->cp,
-                           s->ep,      s->sp, s->mbs, s->m,  s->zero};
+    static const char *const keys[] = {"devices", "dp",  "tp", "pp",  "vpp", "cp",  "ep",
+                                       "etp",     "edp", "sp", "mbs", "m",   "zero", "folding"};
+    const double vals[] = {s->devices, s->dp, s->tp,  s->pp, s->vpp, s->cp,  s->ep,
+                           prism_strategy_etp(s), prism_strategy_edp(s), s->sp, s->mbs, s->m,
+                           s->zero, prism_strategy_folding(s)};
     for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
         json_builder_set_member_name(b, keys[i]);
         json_builder_add_int_value(b, (gint64)vals[i]);
@@ -62,6 +63,15 @@ static void text_header(GString *o, const PrismCostModel *cm, const PrismStrateg
                            cm->model->name, s->devices, cm->cluster->name, t->gbs, t->seq,
                            prism_dtype_name(t->dtype), prism_optimizer_name(t->optimizer));
     g_string_append_printf(o, "strategy: %s\n", st);
+    if (prism_model_is_moe(cm->model))
+        g_string_append_printf(o,
+                               "experts: etp %u x ep %u x edp %u over the tp*cp*dp = %u devices "
+                               "of a stage (%s; ETP groups of %u consecutive devices, EP groups "
+                               "span %u)\n",
+                               prism_strategy_etp(s), s->ep, prism_strategy_edp(s),
+                               s->tp * s->cp * s->dp,
+                               prism_strategy_folding(s) ? "folded" : "tied",
+                               prism_strategy_etp(s), prism_strategy_etp(s) * s->ep);
     g_string_append(o, "values: scalar reference kernel (every ISA gives the same bits)\n");
     g_string_append(o, "symbols: t tp, c cp, d dp, e ep, m micro-batches, z ZeRO stage, "
                        "T tokens per micro-batch per device,\n         r = 1/t with SP "
@@ -291,7 +301,8 @@ static const char *const pass_names[3] = {"fwd", "dgrad", "wgrad"};
 static void gemm_passes(const PrismCostModel *cm, uint32_t kind, uint32_t q,
                         const PrismStrategy *s, PrismGemmShape *g, PrismKGemmWhy w[3])
 {
-    prism_cost_gemm_shape_internal(cm, kind, q, s->tp, s->cp, s->mbs, s->ep, g);
+    prism_cost_gemm_shape_internal(cm, kind, q, s->tp, s->cp, s->mbs, s->ep,
+                                   prism_strategy_etp(s), g);
     const PrismKGemmDev *d = &cm->k.gdev;
     const double mk = g->M * g->K * g->count, kn = g->K * g->N * g->count;
     const double mn = g->M * g->N * g->count, ib = g->in_bytes;

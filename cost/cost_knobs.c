@@ -94,6 +94,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_SEQ1F1B_SPLITS] = {"seq1f1b_splits", 4.0, 1.0, 64.0, "chunks",
                                    "sequence chunks per micro-batch under schedule=seq1f1b "
                                    "(Sun et al. 2024)"},
+    [PRISM_KNOB_MOE_DISPATCHER] = {"moe_dispatcher", 0.0, 0.0, 1.0, "code",
+                                   "MoE token dispatcher: 0 = all-to-all over the EP group, "
+                                   "then all-gather over ETP (Megatron-Core alltoall); 1 = "
+                                   "all-gather of every token over the etp*ep group and "
+                                   "reduce-scatter back (Megatron-Core allgather)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -183,8 +183,8 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
         add_gemm(k, "shared_fc1", nsh * (mats - 1.0) * fs, 0, 0, 0, h, 1);
         add_gemm(k, "shared_fc2", 0, 0, h, nsh * fs, 0, 1);
     }
-    /* routed experts: E grouped GEMMs, each over the tokens routed to it from the ep
-     * devices of its group, T x top_k x cf x ep / E rows (issue 10 refines the layout) */
+    /* routed experts: E/ep grouped GEMMs per device, each over the tokens routed to it
+     * (prism_cost_gemm_shape_internal: T x top_k x cf / E x ep x etp / tp rows) */
     add_gemm(k, "expert_fc1", (mats - 1.0) * fe, 0, 0, 0, h, 1);
     add_gemm(k, "expert_fc2", 0, 0, h, fe, 0, 1);
     for (uint32_t q = k->n_gemm - 2; q < k->n_gemm; q++) {
@@ -497,6 +497,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];
     k->cp_zigzag = kn[PRISM_KNOB_CP_LOAD_BALANCE];
+    k->moe_allgather = kn[PRISM_KNOB_MOE_DISPATCHER] > 0.5 ? 1.0 : 0.0;
     /* the causal skip is executed only by flash attention; without it every block runs */
     k->cp_skip = kv.flash > 0.5 ? kn[PRISM_KNOB_CAUSAL_SKIP] : 0.0;
     k->cp_inv_run = k->cp_skip < 1.0 ? 1.0 / (1.0 - k->cp_skip) : 0.0;
@@ -594,7 +595,7 @@ double prism_cost_model_budget(const PrismCostModel *cm)
 }
 
 void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q,
-                                    double tp, double cp, double mbs, double ep,
+                                    double tp, double cp, double mbs, double ep, double etp,
                                     PrismGemmShape *out)
 {
     const PrismKModel *k = &cm->k;
@@ -603,18 +604,24 @@ void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uin
     const double it = 1.0 / tp;
     const double kvs = tp <= K->g ? it : K->inv_g;
     const double T = mbs * k->seq / cp; /* the kernel's tokens per micro-batch */
-    const double e = G->ep > 0.5 ? ep : 1.0;
-    out->M = T * G->m_tok * e;
-    out->count = G->count * (G->ep > 0.5 ? 1.0 / ep : 1.0);
-    out->N = G->n_tp * it + G->n_kv * kvs + G->n_rep;
-    out->K = G->k_tp * it + G->k_rep;
+    /* Routed experts (G->ep): the t*c*d devices of a stage hold E/ep experts each, every
+     * expert cut etp ways; the tokens routed to a device's experts are its etp*ep group's
+     * T/t x top_k x cf tokens per device over E/ep experts, gathered over etp, so one
+     * local expert sees M = T x (top_k cf / E) x ep x etp / tp rows (m_tok = top_k cf/E)
+     * with widths n_tp/etp. Tied (etp = tp): T x top_k x cf x ep / E. */
+    const gboolean ex = G->ep > 0.5;
+    const double iw = ex ? 1.0 / etp : it;
+    out->M = ex ? T * G->m_tok * ep * etp * it : T * G->m_tok;
+    out->count = G->count * (ex ? 1.0 / ep : 1.0);
+    out->N = G->n_tp * iw + G->n_kv * kvs + G->n_rep;
+    out->K = G->k_tp * iw + G->k_rep;
     out->inv_rate = G->low > 0.5 ? k->inv_rate : k->inv_rate_bf16;
     out->in_bytes = G->low > 0.5 ? k->low_in_bytes : 2.0;
     out->peak = G->low > 0.5 ? cm->cluster->peak_flops[cm->training.dtype] : k->peak_flops;
 }
 
 void prism_cost_gemm_entry_internal(const PrismCostModel *cm, double tp, double cp, double mbs,
-                                    double ep, double *out)
+                                    double ep, double etp, double *out)
 {
     const PrismKModel *k = &cm->k;
     for (uint32_t kind = 0; kind < cm->n_kinds; kind++) {
@@ -624,7 +631,7 @@ void prism_cost_gemm_entry_internal(const PrismCostModel *cm, double tp, double 
             o[j] = 0.0;
         for (uint32_t q = 0; q < K->n_gemm; q++) {
             PrismGemmShape g;
-            prism_cost_gemm_shape_internal(cm, kind, q, tp, cp, mbs, ep, &g);
+            prism_cost_gemm_shape_internal(cm, kind, q, tp, cp, mbs, ep, etp, &g);
             double f, d, w;
             prism_k_gemm_linear(&k->gdev, g.M, g.N, g.K, g.count, g.inv_rate, g.in_bytes, 2.0,
                                 &f, &d, &w);

@@ -14,9 +14,9 @@
 /* Landscape column order of the dims (the order users read them in, not the index's). */
 static const PrismDim dim_order[PRISM_DIM_COUNT] = {
     PRISM_DIM_DEVICES, PRISM_DIM_DP,   PRISM_DIM_TP,        PRISM_DIM_PP,
-    PRISM_DIM_VPP,     PRISM_DIM_CP,   PRISM_DIM_EP,        PRISM_DIM_SP,
-    PRISM_DIM_MBS,     PRISM_DIM_M,    PRISM_DIM_ZERO,      PRISM_DIM_RECOMPUTE,
-    PRISM_DIM_RC_LAYERS, PRISM_DIM_SCHEDULE,
+    PRISM_DIM_VPP,     PRISM_DIM_CP,   PRISM_DIM_EP,        PRISM_DIM_ETP,
+    PRISM_DIM_SP,      PRISM_DIM_MBS,  PRISM_DIM_M,         PRISM_DIM_ZERO,
+    PRISM_DIM_RECOMPUTE, PRISM_DIM_RC_LAYERS, PRISM_DIM_SCHEDULE, PRISM_DIM_FOLDING,
 };
 
 /* The compact type of each dim: the width of its field in PrismStrategy, so no value
@@ -26,6 +26,7 @@ static PrismStore dim_store(PrismDim d)
     switch (d) {
     case PRISM_DIM_SP:
     case PRISM_DIM_ZERO:
+    case PRISM_DIM_FOLDING:
     case PRISM_DIM_RECOMPUTE:
     case PRISM_DIM_SCHEDULE: return PRISM_STORE_U8;
     case PRISM_DIM_RC_LAYERS: return PRISM_STORE_U16;
@@ -43,6 +44,9 @@ static const char *dim_doc(PrismDim d)
     case PRISM_DIM_VPP: return "virtual pipeline chunks per stage";
     case PRISM_DIM_CP: return "context-parallel degree";
     case PRISM_DIM_EP: return "expert-parallel degree";
+    case PRISM_DIM_ETP: return "expert tensor-parallel degree (etp; = tp when tied or dense)";
+    case PRISM_DIM_FOLDING:
+        return "parallel folding: 0 tied (etp = tp, ep divides dp*cp), 1 folded";
     case PRISM_DIM_SP: return "Megatron sequence parallel (0/1)";
     case PRISM_DIM_MBS: return "micro-batch size in sequences";
     case PRISM_DIM_M: return "micro-batches per step";
@@ -263,6 +267,8 @@ static const double *lane_of(const PrismLanes *l, unsigned dim)
     case PRISM_DIM_MBS: return l->mbs;
     case PRISM_DIM_M: return l->m;
     case PRISM_DIM_ZERO: return l->zero;
+    case PRISM_DIM_ETP: return l->etp != NULL ? l->etp : l->tp;
+    case PRISM_DIM_FOLDING: return l->fold; /* NULL: tied rows, the constant 0 below */
     default: return NULL;
     }
 }

@@ -356,6 +356,12 @@ static void key_source(const PrismObjective *o, const PrismSegmentKey *key, cons
     case PRISM_DIM_ZERO:
         ks->src = lanes->zero;
         break;
+    case PRISM_DIM_ETP:
+        ks->src = lanes->etp != NULL ? lanes->etp : lanes->tp;
+        break;
+    case PRISM_DIM_FOLDING:
+        ks->src = lanes->fold; /* NULL: every lane tied (0) */
+        break;
     case PRISM_DIM_COUNT:
         break;
     }

@@ -38,6 +38,8 @@ static const char *const dim_names[PRISM_DIM_COUNT] = {
     [PRISM_DIM_MBS] = "mbs",
     [PRISM_DIM_M] = "m",
     [PRISM_DIM_ZERO] = "zero",
+    [PRISM_DIM_ETP] = "etp",
+    [PRISM_DIM_FOLDING] = "folding",
 };
 
 const char *prism_dim_name(PrismDim dim)
@@ -63,7 +65,7 @@ gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error)
     g_autofree char *close = prism_close_names(name, dim_names, PRISM_DIM_COUNT, 3);
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                 "unknown dimension '%s' (closest: %s; allowed: devices, pp, vpp, schedule, "
-                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero)",
+                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero, etp, folding)",
                 name, close);
     return FALSE;
 }
@@ -99,6 +101,10 @@ uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
         return s->m;
     case PRISM_DIM_ZERO:
         return s->zero;
+    case PRISM_DIM_ETP:
+        return prism_strategy_etp(s);
+    case PRISM_DIM_FOLDING:
+        return prism_strategy_folding(s);
     case PRISM_DIM_COUNT:
         break;
     }
@@ -240,6 +246,10 @@ static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, ui
         lo = 0;
         hi = 1;
         allowed = "0, 1, on or off";
+    } else if (dim == PRISM_DIM_FOLDING) {
+        lo = 0;
+        hi = 1;
+        allowed = "0 (tied: etp = tp, ep divides dp*cp) or 1 (folded)";
     } else if (dim == PRISM_DIM_RC_LAYERS) {
         hi = G_MAXUINT16;
         allowed = "an integer between 1 and 65535";
@@ -315,7 +325,7 @@ static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Int
     const char *colon = strchr(text, ':');
     g_autofree char *a = colon ? g_strndup(text, (gsize)(colon - text)) : g_strdup(text);
     const char *b = colon ? colon + 1 : a;
-    out->lo = dim == PRISM_DIM_ZERO || dim == PRISM_DIM_SP ? 0 : 1;
+    out->lo = dim == PRISM_DIM_ZERO || dim == PRISM_DIM_SP || dim == PRISM_DIM_FOLDING ? 0 : 1;
     out->hi = G_MAXUINT64;
     if (*a != '\0' && !parse_number(kind, dim, a, &out->lo, error))
         return FALSE;

@@ -18,7 +18,7 @@
 #include "search-internal.h"
 
 /* Lane table columns, in PrismLanes field order. */
-enum { LT_TP, LT_CP, LT_DP, LT_EP, LT_SP, LT_MBS, LT_M, LT_ZERO, LT_COUNT };
+enum { LT_TP, LT_CP, LT_DP, LT_EP, LT_SP, LT_MBS, LT_M, LT_ZERO, LT_ETP, LT_FOLD, LT_COUNT };
 
 /* Which micro-batch counts a lane table admits (R8): any m (1F1B, GPipe, seq1F1B), m a
  * multiple of pp (interleaved), m >= pp (ZB-H1), m >= 2pp (ZB-V, DualPipeV), m even and
@@ -49,6 +49,7 @@ typedef struct {
     uint64_t gbs, seq;
     uint32_t layers;
     uint64_t expert_gcd; /* gcd of routed-expert counts; 0 = dense */
+    uint64_t width_gcd;  /* gcd of routed-expert widths (R2 for etp); 0 = dense */
 } Facts;
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
@@ -74,8 +75,6 @@ static gboolean tp_valid(const Facts *fx, uint64_t tp)
             return FALSE;
         if (p->n_experts == 0 && p->ffn_hidden % tp != 0)
             return FALSE;
-        if (p->n_experts > 0 && p->expert_hidden % tp != 0)
-            return FALSE;
         if (p->n_experts > 0 && p->n_shared > 0 && p->shared_hidden % tp != 0)
             return FALSE;
     }
@@ -96,7 +95,9 @@ static void lane_push(LaneBuilder *b, const double v[LT_COUNT])
 }
 
 /* Every lane valid for (N, pp, R8 rule) that passes the lane filters, in index order
- * (tp, cp, ep, sp, mbs, zero ascending). Rules: R1 (dp derived), R2, R3, R4, R5, R8, R9. */
+ * (tp, cp, ep, sp, mbs, zero, etp ascending). Rules: R1 (dp derived), R2, R3, R4, R5, R8,
+ * R9. etp: a dense model has etp = tp only; a MoE model every etp dividing the expert
+ * widths (R2) with etp*ep dividing tp*cp*dp (R5). folding is derived (strategy.h). */
 static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTable *t)
 {
     LaneBuilder b;
@@ -126,9 +127,13 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
             g_autofree uint64_t *eps =
                 fx->expert_gcd ? prism_divisors_internal(fx->expert_gcd, &n_ep) : NULL;
             g_autofree uint64_t *mbss = prism_divisors_internal(per_dp, &n_mbs);
+            size_t n_etp = 1;
+            g_autofree uint64_t *etps =
+                fx->width_gcd ? prism_divisors_internal(gcd_u64(per_pp, fx->width_gcd), &n_etp)
+                              : NULL;
             for (size_t e = 0; e < n_ep; e++) {
                 uint64_t ep = eps ? eps[e] : one; /* R5 */
-                if ((dp * cp) % ep != 0 || !ACCEPT(PRISM_DIM_EP, ep))
+                if (per_pp % ep != 0 || !ACCEPT(PRISM_DIM_EP, ep)) /* R5 */
                     continue;
                 for (uint64_t sp = 0; sp <= 1; sp++) {
                     if (sp == 1 && (tp == 1 || (fx->seq / cp) % tp != 0)) /* R4 */
@@ -149,11 +154,22 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                                 continue;
                             if (!ACCEPT(PRISM_DIM_ZERO, z))
                                 continue;
-                            const double v[LT_COUNT] = {
-                                [LT_TP] = (double)tp, [LT_CP] = (double)cp, [LT_DP] = (double)dp,
-                                [LT_EP] = (double)ep, [LT_SP] = (double)sp, [LT_MBS] = (double)mbs,
-                                [LT_M] = (double)m,   [LT_ZERO] = (double)z};
-                            lane_push(&b, v);
+                            for (size_t x = 0; x < n_etp; x++) {
+                                const uint64_t etp = etps ? etps[x] : tp;
+                                if (per_pp % (etp * ep) != 0) /* R5 */
+                                    continue;
+                                const uint64_t fold = etp == tp && (dp * cp) % ep == 0 ? 0 : 1;
+                                if (!ACCEPT(PRISM_DIM_ETP, etp) ||
+                                    !ACCEPT(PRISM_DIM_FOLDING, fold))
+                                    continue;
+                                const double v[LT_COUNT] = {
+                                    [LT_TP] = (double)tp,   [LT_CP] = (double)cp,
+                                    [LT_DP] = (double)dp,   [LT_EP] = (double)ep,
+                                    [LT_SP] = (double)sp,   [LT_MBS] = (double)mbs,
+                                    [LT_M] = (double)m,     [LT_ZERO] = (double)z,
+                                    [LT_ETP] = (double)etp, [LT_FOLD] = (double)fold};
+                                lane_push(&b, v);
+                            }
                         }
                     }
                 }
@@ -288,8 +304,10 @@ static PrismSpace *space_build(const PrismModel *model, const PrismTraining *tra
     sp->dev_first_seg = g_new0(size_t, n_devices + 1);
     Facts fx = {.model = model, .gbs = training->gbs, .seq = training->seq, .layers = sp->layers};
     for (uint32_t i = 0; i < model->n_specs; i++)
-        if (model->specs[i].mlp.n_experts > 0)
+        if (model->specs[i].mlp.n_experts > 0) {
             fx.expert_gcd = gcd_u64(fx.expert_gcd, model->specs[i].mlp.n_experts);
+            fx.width_gcd = gcd_u64(fx.width_gcd, model->specs[i].mlp.expert_hidden);
+        }
     for (size_t d = 0; d < n_devices; d++) {
         sp->dev_first_seg[d] = sp->segs->len;
         if (ACCEPT(PRISM_DIM_DEVICES, devices[d]))
@@ -458,6 +476,8 @@ void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n
     out->m = t->col[LT_M] + lane;
     out->zero = t->col[LT_ZERO] + lane;
     out->n = n;
+    out->etp = t->col[LT_ETP] + lane;
+    out->fold = t->col[LT_FOLD] + lane;
 }
 
 size_t prism_space_n_tables(const PrismSpace *sp)
@@ -493,6 +513,7 @@ gboolean prism_space_unrank(const PrismSpace *sp, uint64_t index, PrismStrategy 
         .mbs = (uint32_t)t->col[LT_MBS][l],
         .m = (uint32_t)t->col[LT_M][l],
         .zero = (uint8_t)t->col[LT_ZERO][l],
+        .etp = (uint32_t)t->col[LT_ETP][l],
     };
     return TRUE;
 }
@@ -507,10 +528,10 @@ static int key_cmp(const PrismSegmentKey *a, const PrismSegmentKey *b)
     return 0;
 }
 
-static int lane_cmp(const LaneTable *t, size_t l, const double want[6])
+static int lane_cmp(const LaneTable *t, size_t l, const double want[7])
 {
-    static const int cols[6] = {LT_TP, LT_CP, LT_EP, LT_SP, LT_MBS, LT_ZERO};
-    for (int i = 0; i < 6; i++) {
+    static const int cols[7] = {LT_TP, LT_CP, LT_EP, LT_SP, LT_MBS, LT_ZERO, LT_ETP};
+    for (int i = 0; i < 7; i++) {
         double v = t->col[cols[i]][l];
         if (v != want[i])
             return v < want[i] ? -1 : 1;
@@ -551,7 +572,7 @@ gboolean prism_space_rank(const PrismSpace *sp, const PrismStrategy *s, uint64_t
         return FALSE;
     const PrismSpaceSegment *seg = &segs[a];
     const LaneTable *t = &g_array_index(sp->tables, LaneTable, seg->table);
-    const double lane[6] = {s->tp, s->cp, s->ep, s->sp, s->mbs, s->zero};
+    const double lane[7] = {s->tp, s->cp, s->ep, s->sp, s->mbs, s->zero, prism_strategy_etp(s)};
     size_t x = 0, y = t->n;
     while (x < y) {
         size_t mid = x + (y - x) / 2;
@@ -581,7 +602,8 @@ uint64_t *prism_space_dim_values(const PrismSpace *sp, PrismDim dim, size_t *n)
     static const int lane_col[PRISM_DIM_COUNT] = {
         [PRISM_DIM_TP] = LT_TP, [PRISM_DIM_CP] = LT_CP,    [PRISM_DIM_DP] = LT_DP,
         [PRISM_DIM_EP] = LT_EP, [PRISM_DIM_SP] = LT_SP,    [PRISM_DIM_MBS] = LT_MBS,
-        [PRISM_DIM_M] = LT_M,   [PRISM_DIM_ZERO] = LT_ZERO};
+        [PRISM_DIM_M] = LT_M,   [PRISM_DIM_ZERO] = LT_ZERO, [PRISM_DIM_ETP] = LT_ETP,
+        [PRISM_DIM_FOLDING] = LT_FOLD};
     if (dim == PRISM_DIM_DEVICES) {
         /* only device counts that have strategies */
         for (size_t d = 0; d < sp->n_devices; d++)
@@ -674,7 +696,9 @@ char *prism_space_describe(const PrismSpace *sp, gboolean json)
         g_autofree uint64_t *v = prism_space_dim_values(sp, (PrismDim)d, &n);
         g_autofree char *list = prism_values_compact_internal((PrismDim)d, v, n, 60);
         g_string_append_printf(s, "%-10s %6zu  %s%s\n", prism_dim_name((PrismDim)d), n, list,
-                               d == PRISM_DIM_DP || d == PRISM_DIM_M ? "  (derived)" : "");
+                               d == PRISM_DIM_DP || d == PRISM_DIM_M || d == PRISM_DIM_FOLDING
+                                   ? "  (derived)"
+                                   : "");
     }
     g_string_append_printf(s,
                            "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "

@@ -27,6 +27,41 @@
 
 #include "validate-internal.h"
 
+/* A number that follows @p key in the row's notes (0 when absent). The validation CSV
+ * has no columns for the shared expert, the capacity factor or the expert TP; its rows
+ * state them in the notes in these words. */
+static double notes_number(const Row *r, const char *key)
+{
+    const char *at = strstr(prism_validate_col(r, "notes"), key);
+    return at != NULL ? g_ascii_strtod(at + strlen(key), NULL) : 0.0;
+}
+
+/* MoE rows (experts > 0): every block's MLP is routed experts of width ffn_hidden, top_k
+ * of them per token, plus the shared expert and the capacity factor the notes state
+ * ("shared expert of FFN N", "+ 1 shared expert", "capacity factor C"; a capacity factor
+ * of 1 is dropless at moe_imbalance 1, so it is left as dropless). */
+static void moe_mlp(const Row *r, PrismMlpSpec *mlp)
+{
+    double e = 0, k = 0;
+    if (!prism_validate_num(r, "experts", &e) || e <= 0)
+        return;
+    if (!prism_validate_num(r, "topk", &k) || k <= 0)
+        k = 2; /* not stated (Llama3-8x70B): the Mixtral-style top-2 of its 8 experts */
+    mlp->n_experts = (uint32_t)e;
+    mlp->top_k = (uint32_t)k;
+    mlp->expert_hidden = mlp->ffn_hidden;
+    mlp->ffn_hidden = 0;
+    const double shared = notes_number(r, "shared expert of FFN ");
+    if (shared > 0) {
+        mlp->n_shared = 1;
+        mlp->shared_hidden = (uint64_t)shared;
+    } else if (strstr(prism_validate_col(r, "notes"), "+ 1 shared expert") != NULL) {
+        mlp->n_shared = 1;
+    }
+    const double cf = notes_number(r, "capacity factor ");
+    mlp->capacity_factor = cf > 1.0 ? cf : 0.0;
+}
+
 /* The row's model: GPT or Llama per the profile, shape from the row. */
 static PrismModel *row_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
                              GString *why)
@@ -69,6 +104,7 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
                             .bias = !llama,
                             .ffn_hidden = (uint64_t)f};
     sp.norm = m->final_norm;
+    moe_mlp(r, &sp.mlp);
     uint32_t id = prism_model_add_spec(m, &sp);
     prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
     for (uint32_t i = 0; i < (uint32_t)L; i++)
@@ -116,7 +152,7 @@ static char *cluster_name(const Row *r)
 
 /* Everything a row gives, with the defaults resolved: -1 = planned. */
 typedef struct Dims {
-    double tp, pp, dp, cp, ep, n, gbs;
+    double tp, pp, dp, cp, ep, etp, n, gbs;
     long mbs, rc, vpp, zero, sp, sched;
 } Dims;
 
@@ -151,6 +187,12 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
     (void)prism_validate_num(r, "ep", &d->ep);
     if (!prism_validate_num(r, "dp", &d->dp))
         d->dp = d->n / (d->tp * d->pp * d->cp);
+    /* expert TP (MoE rows state it in the notes): "expert-TP (ETP) = K"; else tied
+     * (etp = tp) where the tied mapping exists (ep divides dp*cp), else 1 (a folded layout
+     * whose ETP the source leaves blank) */
+    d->etp = notes_number(r, "(ETP) = ");
+    if (d->etp < 1)
+        d->etp = fmod(d->dp * d->cp, d->ep) == 0 ? d->tp : 1;
     if (d->dp * d->tp * d->pp * d->cp != d->n || d->dp != floor(d->dp)) {
         g_string_append_printf(why, "dp*tp*pp*cp = %g*%g*%g*%g differs from num_gpus %g", d->dp,
                                d->tp, d->pp, d->cp, d->n);
@@ -350,6 +392,7 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
                        .vpp = (uint32_t)d->vpp,
                        .cp = (uint32_t)d->cp,
                        .ep = (uint32_t)d->ep,
+                       .etp = (uint32_t)d->etp,
                        .mbs = (uint32_t)d->mbs,
                        .sp = (uint8_t)d->sp,
                        .zero = (uint8_t)d->zero,
@@ -391,6 +434,8 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
 {
     GString *fix = g_string_new(NULL);
     g_string_append_printf(fix, "tp=%g,pp=%g,cp=%g,ep=%g", d->tp, d->pp, d->cp, d->ep);
+    if (prism_model_is_moe(prism_cost_model_model(cm)))
+        g_string_append_printf(fix, ",etp=%g", d->etp);
     if (d->mbs > 0)
         g_string_append_printf(fix, ",mbs=%ld", d->mbs);
     if (d->rc >= 0)
@@ -629,10 +674,8 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     g_autoptr(GString) planned = g_string_new(NULL);
     if (fw == NULL) {
         /* why says it */
-    } else if (prism_validate_num(r, "experts", &experts) && experts > 0) {
-        g_string_append(why, "not supported yet: MoE folding (issue 10)");
-        rep->n_moe++;
-    } else if (row_dims(r, fw, &d, defs, planned, why)) {
+    } else if ((rep->n_moe += prism_validate_num(r, "experts", &experts) && experts > 0,
+                row_dims(r, fw, &d, defs, planned, why))) {
         o->devices = (uint32_t)d.n;
         o->tp = (uint32_t)d.tp;
         o->pp = (uint32_t)d.pp;

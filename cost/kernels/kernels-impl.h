@@ -55,6 +55,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double *restrict dp = ln->dp + off, *restrict ep = ln->ep + off;
     const double *restrict sp = ln->sp + off, *restrict mbs = ln->mbs + off;
     const double *restrict mm = ln->m + off, *restrict zero = ln->zero + off;
+    const double *restrict etpv = ln->etp + off;
     const double sz[3] = {km->lvl_size[0], km->lvl_size[1], km->lvl_size[2]};
     const double ib0 = km->lvl_inv_bw[0], ib1 = km->lvl_inv_bw[1], ib2 = km->lvl_inv_bw[2],
                  ib3 = km->lvl_inv_bw[3];
@@ -62,6 +63,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                  la3 = km->lvl_lat[3];
     const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad;
     const double hb = km->hidden_bytes, moe = km->moe_tok_bytes;
+    const double agd = km->moe_allgather, hb_moe = moe > 0.0 ? hb / (moe > 0.0 ? moe : 1.0) : 0.0;
     const double pexp = km->pp_exposed, scat = km->pp_scatter;
     const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp, pmsg = ks->pp_msgs;
     double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP), *tok = WS(PRISM_KL_TOKENS);
@@ -97,20 +99,24 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double t = tp[i], c = cp[i], d = dp[i], e = ep[i], m = mm[i], z = zero[i];
+        const double x = etpv[i];
         const double it = 1.0 / t, ie = 1.0 / e;
         const double r = sp[i] > 0.5 ? it : 1.0;
         const double T = mbs[i] * seq / c;
         inv_tp[i] = it;
         rep[i] = r;
         tok[i] = T;
-        inv_ep[i] = ie;
-        /* ZeRO over the dp x cp group (dense) and its dp x cp / ep part (experts). HSDP
+        /* parallel folding (strategy.h): the experts of a stage are cut etp x ep over its
+         * t*c*d devices, so a device holds 1/(etp*ep) of them and their data-parallel
+         * (ZeRO) group is edp = t*c*d/(etp*ep) devices at stride etp*ep */
+        inv_ep[i] = 1.0 / (x * e);
+        /* ZeRO over the dp x cp group (dense) and the edp group (experts). HSDP
          * shards the dense part within the node (the group's ranks on level 0: s0/t of
          * them, TP innermost) and replicates across: n_s shard ranks, n_r = n_d/n_s
          * replicas. ZeRO-3 without reshard-after-forward keeps the gathered parameters
          * from forward to backward: ZeRO-2 parameter memory. */
         const double n_d = d * c, in_d = 1.0 / n_d;
-        const double n_e = n_d * ie, in_e = e * in_d;
+        const double n_e = (t * n_d) / (x * e), in_e = (x * e) / (t * n_d);
         const double node_dp = s0 * it > 1.0 ? s0 * it : 1.0;
         const double n_s = hsdp > 0.5 && z > 0.5 && node_dp < n_d ? node_dp : n_d;
         const double in_s = n_s < n_d ? (node_dp > 1.0 ? t * is0 : 1.0) : in_d;
@@ -144,12 +150,24 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         cpinv[i] = ic;
         cpaa[i] = (c - 1.0) * ic * cib;
         cplb[i] = zz > 0.5 || c < 1.5 || irun <= 0.0 ? 1.0 : (c - sig) * ic * irun;
-        /* EP: all-to-all over e devices at stride t; (e-1)/e of the tokens leave; each
-         * TP rank dispatches 1/t of the tokens (sequence parallel) */
-        const double x_ep = t * e;
-        epbf[i] = (e - 1.0) * ie * it;
-        epa[i] = (e - 1.0) * ie * it * k_level(x_ep, sz, ib0, ib1, ib2, ib3);
-        eplat[i] = (e - 1.0) * k_level(x_ep, sz, la0, la1, la2, la3);
+        /* EP (cost/README.md, "Mixture of experts"), per routed token-slot of the device's
+         * T/t tokens (each TP rank dispatches 1/t of them). All-to-all dispatcher: (e-1)/e
+         * leave over the EP group (e devices at stride etp, spanning etp*e consecutive
+         * devices), then the ETP group (etp consecutive devices) all-gathers its peers'
+         * tokens, (etp-1) x T/t slots. All-gather dispatcher: every device gathers the
+         * hidden states of all etp*e devices' tokens, (etp*e - 1) x T/t x h bytes, in
+         * units of the routed slot (h / (top_k cf h)). The combine mirrors the dispatch. */
+        const double x_ep = x * e;
+        const double ib_ep = k_level(x_ep, sz, ib0, ib1, ib2, ib3);
+        const double la_ep = k_level(x_ep, sz, la0, la1, la2, la3);
+        const double ib_x = k_level(x, sz, ib0, ib1, ib2, ib3);
+        const double la_x = k_level(x, sz, la0, la1, la2, la3);
+        const double f_a2a = (e - 1.0) * ie * it, f_etp = (x - 1.0) * it;
+        const double f_ag = (x_ep - 1.0) * it * hb_moe;
+        const double ag = agd > 0.5 ? 1.0 : 0.0, a2 = 1.0 - ag;
+        epbf[i] = a2 * (f_a2a + f_etp) + ag * f_ag;
+        epa[i] = a2 * (f_a2a * ib_ep + f_etp * ib_x) + ag * f_ag * ib_ep;
+        eplat[i] = a2 * ((e - 1.0) * la_ep + (x - 1.0) * la_x) + ag * (x_ep - 1.0) * la_ep;
         eplvl[i] = k_level(x_ep, sz, 0.0, 1.0, 2.0, 3.0);
         /* DP: bytes per parameter per step and latency steps by ZeRO stage:
          * 0 all-reduce grads; 1 reduce-scatter grads + all-gather params;
@@ -207,7 +225,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                     pexp;
         pplvl[i] = k_level(x_pp, sz, 0.0, 1.0, 2.0, 3.0);
         ppbuf[i] = pipe * 2.0 * v_pp;
-        epbuf[i] = 2.0 * T * it * moe;
+        /* dispatch send + receive buffers: the etp-gathered routed slots (all-to-all) or
+         * the etp*e-gathered hidden states (all-gather) */
+        epbuf[i] = 2.0 * T * it * (a2 * x * moe + ag * x_ep * hb);
     }
     /* bucketed overlap only: the share of the per-step DP bytes issued during backward
      * (gradient reduction; ZeRO-0 all of it, with the HSDP all-reduce) and the backward
@@ -326,7 +346,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double kvs = tp[i] <= g ? it : inv_g;
         /* static: parameters per device, then ZeRO divisors */
         const double ne = p_tp * it + p_kv * kvs + p_rep;
-        const double ex = p_exp * it * inv_ep[i];
+        const double ex = p_exp * inv_ep[i];
         o_ne[i] = ne;
         o_ex[i] = ex;
         if (detail) {

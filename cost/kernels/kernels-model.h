@@ -48,8 +48,9 @@ enum {
 #define PRISM_K_GEMMS 14
 
 /** One linear layer's GEMM of a kind, per device for a lane: M = T x m_tok (x ep when
- *  `ep`), N = n_tp/tp + n_kv x kv + n_rep, K = k_tp/tp + k_rep, count GEMMs (/ ep when
- *  `ep`). 2 M N K count FLOP per micro-batch forward. */
+ *  `ep`; experts: x ep x etp / tp), N = n_tp/tp + n_kv x kv + n_rep (experts: n_tp/etp),
+ *  K = k_tp/tp + k_rep (experts: k_tp/etp), count GEMMs (/ ep when `ep`). 2 M N K count
+ *  FLOP per micro-batch forward. */
 typedef struct PrismKGemm {
     const char *name;         /* "qkv", "fc1", ... (a static string; explain) */
     double n_tp, n_kv, n_rep; /* output width split by how it shards */
@@ -165,6 +166,7 @@ typedef struct PrismKModel {
     /* context parallelism */
     double cp_ulysses; /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;  /* 1: causal load balancing of the ring (zig-zag chunks) */
+    double moe_allgather; /* 1: all-gather token dispatcher (moe_dispatcher = 1) */
     double cp_skip;    /* executed-causal skip fraction of the attention core (0 without
                         * flash attention: every block is computed) */
     double cp_inv_run; /* 1/(1 - cp_skip), 0 when cp_skip = 1 */
@@ -229,13 +231,14 @@ enum {
 };
 
 /** The lanes of one batch: per-strategy dims as doubles, and the GEMM table. A kind's
- *  GEMM times depend only on (tp, cp, mbs, ep) of a lane, which take few values per
+ *  GEMM times depend only on (tp, cp, mbs, ep, etp) of a lane, which take few values per
  *  segment, so the evaluator computes them once per distinct key with the shape model
  *  (kernels-gemm.h) and the kernel reads gtab[goff[i] + kind x PRISM_KG_COUNT + j]. */
 typedef struct PrismKLanes {
     const double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero;
     const int32_t *goff; /* per lane: offset of its key's entries in gtab */
     const double *gtab;  /* [key][kind][PRISM_KG_COUNT] */
+    const double *etp;   /* expert tensor parallelism (= tp when tied or dense) */
 } PrismKLanes;
 
 /* Workspace layout: term arrays of PRISM_K_TILE doubles. Lane terms first, then

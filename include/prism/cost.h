@@ -142,6 +142,10 @@ void prism_cost_segment_free(PrismCostSegment *seg);
 typedef struct PrismLanes {
     const double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero;
     size_t n;
+    /** expert tensor parallelism per lane; NULL = etp equals tp (the tied mapping). */
+    const double *etp;
+    /** 1 for a folded lane, 0 for a tied one (prism_strategy_folding); NULL = all 0. */
+    const double *fold;
 } PrismLanes;
 
 /** Output columns; col[c] points to at least n doubles (64-byte aligned preferred). */

@@ -46,8 +46,10 @@
 
 G_BEGIN_DECLS
 
-/** Bumped when a dataset is renamed, retyped or removed (adding columns is compatible). */
-#define PRISM_LANDSCAPE_SCHEMA_VERSION 1
+/** Bumped when a dataset is renamed, retyped or removed, or the dims' columns change
+ *  (adding cost columns is compatible). 2: the etp and folding dims (parallel folding,
+ *  issue 10), and MoE row indices changed with the space's new etp lane key. */
+#define PRISM_LANDSCAPE_SCHEMA_VERSION 2
 
 /** Where a column's values come from. */
 typedef enum {
@@ -84,8 +86,8 @@ void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col,
                                       const char *codes);
 /**
  * Append `point` and the PRISM_DIM_COUNT strategy dims with their compact types, in
- * the order devices, dp, tp, pp, vpp, cp, ep, sp, mbs, m, zero, recompute, rc_layers,
- * schedule.
+ * the order devices, dp, tp, pp, vpp, cp, ep, etp, sp, mbs, m, zero, recompute,
+ * rc_layers, schedule, folding.
  */
 void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema);
 /**

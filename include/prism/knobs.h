@@ -51,6 +51,7 @@ typedef enum {
     PRISM_KNOB_CP_ALGO,                /**< 0 = ring attention, 1 = all-to-all (Ulysses) */
     PRISM_KNOB_CP_LOAD_BALANCE,        /**< 1 = zig-zag causal load balancing of the ring */
     PRISM_KNOB_SEQ1F1B_SPLITS,         /**< sequence chunks per micro-batch (seq1f1b) */
+    PRISM_KNOB_MOE_DISPATCHER,         /**< 0 = all-to-all token dispatcher, 1 = all-gather */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

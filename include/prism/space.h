@@ -7,8 +7,12 @@
  *     -> structural key (pp, vpp, schedule, recompute, rc_layers), ascending
  *          = one PrismSpaceSegment; every strategy of a segment shares one
  *            PrismSegmentKey and hence one compiled PrismCostSegment
- *       -> lane (tp, cp, ep, sp, mbs, zero), ascending; dp and m are derived
- *          (dp = N/(tp*pp*cp), m = gbs/(dp*mbs)).
+ *       -> lane (tp, cp, ep, sp, mbs, zero, etp), ascending; dp, m and folding are
+ *          derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs), folding per strategy.h).
+ *          etp (expert tensor parallelism) joined the lane as its innermost key in
+ *          landscape schema 2: a dense model has one etp per lane (etp = tp), so dense
+ *          indices did not change; MoE indices from before did (they counted only
+ *          tied lanes with etp = tp and ep | dp*cp).
  * The lanes valid for (N, pp, interleaved-or-not) are materialised once as a
  * structure-of-arrays table of doubles that every segment with that (N, pp, schedule
  * family) points into, so decoding a batch of indices is pointer arithmetic.
@@ -55,6 +59,8 @@ typedef enum {
     PRISM_DIM_MBS,
     PRISM_DIM_M, /**< derived: gbs/(dp*mbs) */
     PRISM_DIM_ZERO,
+    PRISM_DIM_ETP,     /**< expert tensor parallelism (innermost lane key) */
+    PRISM_DIM_FOLDING, /**< derived: 0 tied (etp = tp, ep | dp*cp), 1 folded */
     PRISM_DIM_COUNT
 } PrismDim;
 

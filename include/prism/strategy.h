@@ -9,11 +9,14 @@
  *
  * Rules (N = devices, L = transformer blocks + MTP layers, a = heads, g = KV heads):
  *   R1  dp*tp*pp*cp == N, all dims >= 1
- *   R2  tp divides a, hidden, every FFN/expert width; and tp divides g or g divides tp
- *       (KV heads are replicated when tp > g)
+ *   R2  tp divides a, hidden, every dense FFN and shared-expert width; etp divides every
+ *       routed-expert width; and tp divides g or g divides tp (KV heads are replicated
+ *       when tp > g)
  *   R3  cp > 1: seq % (2*cp) == 0 (load-balanced ring attention)
  *   R4  sp == 1 needs tp > 1 and (seq/cp) % tp == 0
- *   R5  dense model: ep == 1; MoE: ep divides the routed-expert count and dp*cp
+ *   R5  dense model: ep == 1 and etp == tp; MoE: ep divides the routed-expert count and
+ *       etp*ep divides tp*cp*dp (parallel folding: the MoE part re-splits the attention
+ *       part's tp x cp x dp devices into etp x ep x edp, edp = tp*cp*dp/(etp*ep))
  *   R6  pp <= L; pp*vpp <= L; vpp > 1 needs pp > 1
  *   R7  schedule: pp == 1 -> 1f1b; every other schedule needs pp > 1; interleaved needs
  *       vpp > 1; zb-v and dualpipe-v need vpp == 2 (two chunks per device in a V);
@@ -27,6 +30,17 @@
  *   R9  zero in 0..3; zero > 0 needs dp*cp > 1 (the sharding group is dp x cp)
  *   R10 recompute=block (full on the first k layers of each model chunk):
  *       1 <= k < max layers per chunk; other modes have k == 0
+ *
+ * Parallel folding (Liu et al., "MoE Parallel Folding", arXiv 2504.14960; Megatron-Core
+ * --expert-tensor-parallel-size): the attention part runs on (tp, cp, dp), the routed
+ * experts on (etp, ep, edp) over the SAME tp*cp*dp devices of a pipeline stage. Device
+ * order (innermost first): attention tp, cp, dp; experts etp, ep, edp. So the ETP group is
+ * etp consecutive devices, the EP group ep devices at stride etp (it spans etp*ep
+ * consecutive devices) and the expert data-parallel group edp devices at stride etp*ep.
+ * A strategy is TIED (folding = 0) when etp == tp and ep divides dp*cp: the mapping of
+ * Megatron-Core before folding (EP carved out of dp x cp at stride tp). Every other MoE
+ * strategy is FOLDED (folding = 1). Dense models have no expert part: etp == tp by
+ * definition (their FFN is split by tp), so every dense strategy is tied.
  * Nothing here is collective.
  */
 #ifndef PRISM_STRATEGY_H
@@ -79,14 +93,25 @@ typedef struct PrismStrategy {
     uint8_t recompute; /**< PrismRecompute */
     uint8_t schedule;  /**< PrismSchedule */
     uint16_t rc_layers; /**< k for PRISM_RECOMPUTE_BLOCK, else 0 */
+    /** expert tensor parallelism; 0 = "same as tp" (the tied default, so initialisers
+     *  written before etp existed keep their meaning). Read it with prism_strategy_etp(). */
+    uint32_t etp;
 } PrismStrategy;
+
+/** The strategy's etp (s->etp, or tp when s->etp == 0). */
+uint32_t prism_strategy_etp(const PrismStrategy *s);
+/** Expert data parallelism edp = tp*cp*dp / (etp*ep) (0 when that does not divide). */
+uint32_t prism_strategy_edp(const PrismStrategy *s);
+/** 0 when @p s is tied (etp == tp and ep divides dp*cp), 1 when folded. */
+uint32_t prism_strategy_folding(const PrismStrategy *s);
 
 gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b);
 
 /**
  * Parse "dp=8,tp=8,pp=16,vpp=1,cp=1,ep=1,sp=1,mbs=1,zero=1,recompute=selective,
  * schedule=1f1b". recompute also takes "block:K" (full on the first K layers of each
- * chunk). Keys left out take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0,
+ * chunk). "etp=E" sets expert tensor parallelism (left out: etp = tp, the tied mapping).
+ * Keys left out take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0,
  * recompute=none, schedule=interleaved when vpp>1 else 1f1b, dp=N/(tp*pp*cp),
  * m=gbs/(dp*mbs). @p devices and @p training supply N and gbs for the derived keys.
  * Errors: PRISM_INPUT_ERROR_PARSE (unknown key, bad number) naming key and value;
@@ -96,7 +121,8 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b);
 gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTraining *training,
                               PrismStrategy *out, GError **error);
 
-/** Canonical text form, the inverse of prism_strategy_parse(). Ownership: g_free(). */
+/** Canonical text form, the inverse of prism_strategy_parse(); etp is written only when
+ *  it differs from tp (so tied and dense strategies print as before). Ownership: g_free(). */
 char *prism_strategy_format(const PrismStrategy *s);
 
 /**

@@ -78,7 +78,7 @@ typedef struct PrismValidateReport {
     GPtrArray *stats;      /**< PrismValidateStat *, first appearance; predicted then planned */
     GPtrArray *frameworks; /**< PrismFramework * used, first use order */
     int n_predicted, n_planned, n_skipped;
-    int n_moe;                /**< skipped as MoE (issue 10) */
+    int n_moe;                /**< MoE rows (experts > 0), modelled like the others */
     int n_oom, n_oom_flagged; /**< modelled OOM rows, and of those predicted infeasible */
     int n_oom_skipped;        /**< OOM rows that could not be modelled (skipped) */
 } PrismValidateReport;

@@ -188,9 +188,12 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
                      " rows persisted after %u session%s; continue with the same command "
                      "plus --resume\n",
                 persisted, total, sessions, sessions == 1 ? "" : "s");
-    fprintf(out, "written by: %s %s (git %s), HDF5 %s, schema %s, %s rank%s, ISA %s\n",
+    const guint64 schema_v = g_ascii_strtoull(attr(f, "schema_version"), NULL, 10);
+    fprintf(out, "written by: %s %s (git %s), HDF5 %s, schema %s%s, %s rank%s, ISA %s\n",
             attr(f, "tool"), attr(f, "tool_version"), attr(f, "git_revision"),
-            attr(f, "hdf5_version"), attr(f, "schema_version"), attr(f, "ranks"),
+            attr(f, "hdf5_version"), attr(f, "schema_version"),
+            schema_v >= 2 ? " (etp and folding columns)" : " (before etp: tied MoE only)",
+            attr(f, "ranks"),
             strcmp(attr(f, "ranks"), "1") == 0 ? "" : "s",
             *attr(f, "isa") ? attr(f, "isa") : "?");
     fprintf(out, "created:    %s (%s session%s)\n", attr(f, "created_utc"), attr(f, "sessions"),

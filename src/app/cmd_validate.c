@@ -79,7 +79,7 @@ static char *render_text(const PrismValidateReport *rep)
     g_string_append_printf(o, "\n%d rows predicted, %d planned, %d skipped", rep->n_predicted,
                            rep->n_planned, rep->n_skipped);
     if (rep->n_moe)
-        g_string_append_printf(o, " (%d of them MoE: not supported yet, issue 10)", rep->n_moe);
+        g_string_append_printf(o, " (%d MoE rows modelled)", rep->n_moe);
     g_string_append_c(o, '\n');
     if (rep->n_oom + rep->n_oom_skipped)
         g_string_append_printf(o,
@@ -219,7 +219,7 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
         int v;
     } c[] = {{"rows", (int)rep->rows->len},       {"predicted", rep->n_predicted},
              {"planned", rep->n_planned},         {"skipped", rep->n_skipped},
-             {"moe_skipped", rep->n_moe},         {"oom_rows", rep->n_oom},
+             {"moe_rows", rep->n_moe},         {"oom_rows", rep->n_oom},
              {"oom_flagged", rep->n_oom_flagged}, {"oom_skipped", rep->n_oom_skipped}};
     for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
         json_builder_set_member_name(b, c[i].n);

@@ -58,7 +58,26 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b)
            a->vpp == b->vpp && a->cp == b->cp && a->ep == b->ep && a->mbs == b->mbs &&
            a->m == b->m && a->sp == b->sp && a->zero == b->zero &&
            a->recompute == b->recompute && a->schedule == b->schedule &&
-           a->rc_layers == b->rc_layers;
+           a->rc_layers == b->rc_layers && prism_strategy_etp(a) == prism_strategy_etp(b);
+}
+
+uint32_t prism_strategy_etp(const PrismStrategy *s)
+{
+    return s->etp != 0 ? s->etp : s->tp;
+}
+
+uint32_t prism_strategy_edp(const PrismStrategy *s)
+{
+    const uint64_t devs = (uint64_t)s->tp * s->cp * s->dp;
+    const uint64_t ex = (uint64_t)prism_strategy_etp(s) * s->ep;
+    return ex > 0 && devs % ex == 0 ? (uint32_t)(devs / ex) : 0;
+}
+
+uint32_t prism_strategy_folding(const PrismStrategy *s)
+{
+    const gboolean tied = prism_strategy_etp(s) == s->tp && s->ep > 0 &&
+                          ((uint64_t)s->dp * s->cp) % s->ep == 0;
+    return tied ? 0u : 1u;
 }
 
 static gboolean parse_u32(const char *key, const char *text, uint32_t *out, GError **error)
@@ -105,7 +124,7 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
             uint32_t *dst;
         } nums[] = {{"dp", &s.dp},   {"tp", &s.tp},   {"pp", &s.pp},   {"vpp", &s.vpp},
                     {"cp", &s.cp},   {"ep", &s.ep},   {"mbs", &s.mbs}, {"m", &s.m},
-                    {"devices", &s.devices}};
+                    {"devices", &s.devices}, {"etp", &s.etp}};
         gboolean done = FALSE;
         for (size_t k = 0; k < G_N_ELEMENTS(nums); k++)
             if (strcmp(key, nums[k].name) == 0) {
@@ -172,8 +191,8 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
             have_schedule = TRUE;
         } else {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, sp, mbs, "
-                        "m, zero, recompute, schedule, devices)",
+                        "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, etp, sp, "
+                        "mbs, m, zero, recompute, schedule, devices)",
                         key);
             return FALSE;
         }
@@ -217,9 +236,12 @@ char *prism_strategy_format(const PrismStrategy *s)
     g_autofree char *rc = s->recompute == PRISM_RECOMPUTE_BLOCK
                               ? g_strdup_printf("block:%u", (unsigned)s->rc_layers)
                               : g_strdup(prism_recompute_name((PrismRecompute)s->recompute));
-    return g_strdup_printf("dp=%u,tp=%u,pp=%u,vpp=%u,cp=%u,ep=%u,sp=%u,mbs=%u,m=%u,zero=%u,"
+    const uint32_t etp = prism_strategy_etp(s);
+    g_autofree char *etp_text = etp != s->tp ? g_strdup_printf(",etp=%u", etp) : g_strdup("");
+    return g_strdup_printf("dp=%u,tp=%u,pp=%u,vpp=%u,cp=%u,ep=%u%s,sp=%u,mbs=%u,m=%u,zero=%u,"
                            "recompute=%s,schedule=%s",
-                           s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, (unsigned)s->sp, s->mbs,
+                           s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, etp_text, (unsigned)s->sp,
+                           s->mbs,
                            s->m, (unsigned)s->zero, rc,
                            prism_schedule_name((PrismSchedule)s->schedule));
 }
@@ -248,6 +270,7 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         SHAPE_FAIL("R1: dp*tp*pp*cp = %u*%u*%u*%u must equal devices=%u", s->dp, s->tp, s->pp,
                    s->cp, s->devices);
     /* R2 */
+    const uint32_t etp = prism_strategy_etp(s);
     for (uint32_t i = 0; i < model->n_specs; i++) {
         const PrismAttnSpec *a = &model->specs[i].attn;
         const PrismMlpSpec *p = &model->specs[i].mlp;
@@ -260,8 +283,8 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         if (p->n_experts == 0 && p->ffn_hidden % s->tp != 0)
             SHAPE_FAIL("R2: tp=%u does not divide ffn_hidden=%" G_GUINT64_FORMAT, s->tp,
                        p->ffn_hidden);
-        if (p->n_experts > 0 && p->expert_hidden % s->tp != 0)
-            SHAPE_FAIL("R2: tp=%u does not divide expert_hidden=%" G_GUINT64_FORMAT, s->tp,
+        if (p->n_experts > 0 && p->expert_hidden % etp != 0)
+            SHAPE_FAIL("R2: etp=%u does not divide expert_hidden=%" G_GUINT64_FORMAT, etp,
                        p->expert_hidden);
         if (p->n_experts > 0 && p->n_shared > 0 && p->shared_hidden % s->tp != 0)
             SHAPE_FAIL("R2: tp=%u does not divide shared_hidden=%" G_GUINT64_FORMAT, s->tp,
@@ -282,13 +305,18 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     /* R5 */
     if (!prism_model_is_moe(model) && s->ep != 1)
         SHAPE_FAIL("R5: ep=%u but the model has no experts (ep must be 1)", s->ep);
+    if (!prism_model_is_moe(model) && etp != s->tp)
+        SHAPE_FAIL("R5: etp=%u but the model has no experts (etp must equal tp=%u)", etp,
+                   s->tp);
     for (uint32_t i = 0; i < model->n_specs; i++) {
         uint32_t e = model->specs[i].mlp.n_experts;
         if (e > 0 && e % s->ep != 0)
             SHAPE_FAIL("R5: ep=%u does not divide experts=%u", s->ep, e);
     }
-    if (((uint64_t)s->dp * s->cp) % s->ep != 0)
-        SHAPE_FAIL("R5: ep=%u does not divide dp*cp=%u", s->ep, s->dp * s->cp);
+    if (((uint64_t)s->tp * s->cp * s->dp) % ((uint64_t)etp * s->ep) != 0)
+        SHAPE_FAIL("R5: etp*ep = %u*%u does not divide tp*cp*dp = %u*%u*%u (the expert part "
+                   "folds into the attention part's devices)",
+                   etp, s->ep, s->tp, s->cp, s->dp);
     /* R6 */
     uint32_t L = prism_model_split_layers(model);
     if (s->pp > L)

@@ -34,7 +34,7 @@ assert c.chunk_offset == (3000,)
 print(c.byte_offset + c.size // 2)")
 flip bad.h5 "$offset"
 expect_ok "verify an intact file" "0 damaged \(Fletcher32 checksums\)" -- info --verify ref.h5
-expect_bad "verify a damaged file" -- info --verify bad.h5 -- "bad.h5 is damaged: 1 of 1440" \
+expect_bad "verify a damaged file" -- info --verify bad.h5 -- "bad.h5 is damaged: 1 of 1512" \
     "/landscape/step_time rows 3000..3999 (chunk 3 of 36)"
 check "the report lists the damaged chunk" grep -qF \
     "DAMAGED   /landscape/step_time rows 3000..3999 (chunk 3 of 36) fails its Fletcher32" "$out"
@@ -44,7 +44,7 @@ cli_run_mpi 2 info --verify --json bad.h5
 ((rc == 2)) && /usr/bin/python3 -c "
 import json, sys
 v = json.load(open(sys.argv[1]))['verify']
-sys.exit(0 if v['damaged'] == 1 and v['chunks'] == 1440 and v['checksummed'] else 1)" "$out" ||
+sys.exit(0 if v['damaged'] == 1 and v['chunks'] == 1512 and v['checksummed'] else 1)" "$out" ||
     cli_fail "verify at 2 ranks: exit $rc or a wrong verify object"
 expect_bad "pareto on a damaged file" -- pareto bad.h5 -- \
     "bad.h5: /landscape/step_time rows 3000..3999 (chunk 3 of 36) is damaged" \

@@ -116,7 +116,7 @@ grep -qF "taking over the lock of a run that is gone (pid 999999 on host gone-ho
 check "stale lock: datasets equal the reference" h5diff --exclude-attribute / ref.h5 stale.h5
 
 # 4. The disk pre-check.
-expect_ok "sweep --count" "35092 rows; spill 7.5.MB \\(214 B/row.*file ~.*free in" -- \
+expect_ok "sweep --count" "35092 rows; spill 7.7.MB \\(219 B/row.*file ~.*free in" -- \
     sweep "${small[@]}" -o counted.h5 --count
 check "--count writes nothing" test -z "$(ls -d counted.h5* 2>/dev/null)"
 mkdir -p mnt

@@ -80,6 +80,8 @@ double synth_expected(const PrismLandscapeColumn *col, uint64_t g)
         dims[PRISM_DIM_RECOMPUTE] = s->recompute;
         dims[PRISM_DIM_RC_LAYERS] = s->rc_layers;
         dims[PRISM_DIM_SCHEDULE] = s->schedule;
+        dims[PRISM_DIM_ETP] = s->etp != 0 ? s->etp : s->tp;
+        dims[PRISM_DIM_FOLDING] = prism_strategy_folding(s);
         v = dims[col->index];
     }
     switch (col->store) {
@@ -105,7 +107,7 @@ void synth_weighted_block(uint64_t n, int rank, int size, uint64_t *lo, uint64_t
 gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error)
 {
     enum { MAXB = 97 };
-    double lane[8][MAXB];
+    double lane[10][MAXB];
     double *cols = g_new0(double, (size_t)PRISM_COL_COUNT * MAXB);
     PrismCostOut out;
     for (int c = 0; c < PRISM_COL_COUNT; c++)
@@ -129,13 +131,15 @@ gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error
             lane[5][i] = s->mbs;
             lane[6][i] = s->m;
             lane[7][i] = s->zero;
+            lane[8][i] = prism_strategy_etp(s);
+            lane[9][i] = prism_strategy_folding(s);
             for (int c = 0; c < PRISM_COL_COUNT; c++)
                 out.col[c][i] = row.cols[c];
             key = (PrismSegmentKey){s->devices, s->pp, s->vpp, s->schedule, s->recompute,
                                     s->rc_layers};
         }
-        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4], lane[5], lane[6],
-                            lane[7], n};
+        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4],
+                            lane[5], lane[6], lane[7], n,       lane[8], lane[9]};
         PrismRowBatch b = {g, n, row.point, g - (uint64_t)row.point * JOB, &key, &lanes, &out};
         ok = sink->rows(sink->user, &b, error);
         g = stop;

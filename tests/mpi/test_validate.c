@@ -234,7 +234,7 @@ static void test_framework_rows(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT_EQUAL_FATAL(r->rows->len, 9);
     CU_ASSERT_EQUAL(r->n_predicted + r->n_planned + r->n_skipped, 9);
-    CU_ASSERT_TRUE(r->n_predicted == 6 && r->n_planned == 1 && r->n_skipped == 2);
+    CU_ASSERT_TRUE(r->n_predicted == 7 && r->n_planned == 1 && r->n_skipped == 1);
     const PrismValidateRow *col = row(r, 0), *src = row(r, 1), *none = row(r, 2);
     CU_ASSERT_TRUE(col->kind == PRISM_VALIDATE_PREDICTED &&
                    strcmp(col->framework, "megatron-lm-2022") == 0 &&
@@ -280,8 +280,9 @@ static void test_framework_rows(void)
     CU_ASSERT_TRUE(row(r, 4)->oom && !row(r, 4)->fits);
     CU_ASSERT_TRUE(row(r, 5)->oom && row(r, 5)->fits);
     CU_ASSERT_TRUE(r->n_oom == 2 && r->n_oom_flagged == 1);
-    CU_ASSERT_EQUAL(row(r, 6)->kind, PRISM_VALIDATE_SKIPPED);
-    CU_ASSERT_PTR_NOT_NULL(strstr(row(r, 6)->reason, "MoE"));
+    /* the MoE row (8 experts top-2, ep = 8 on 8 devices) is predicted since issue 10 */
+    CU_ASSERT_EQUAL(row(r, 6)->kind, PRISM_VALIDATE_PREDICTED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row(r, 6)->strategy, "ep=8"));
     CU_ASSERT_EQUAL(r->n_moe, 1);
     CU_ASSERT_STRING_EQUAL(row(r, 7)->cluster, "H200");
     CU_ASSERT_STRING_EQUAL(row(r, 8)->cluster, "B200");

@@ -523,7 +523,7 @@ static void test_dualpipe_overlap(void)
         CU_ASSERT_TRUE(ep > 0.0 && hidden > 0.0);
         CU_ASSERT_TRUE(prism_test_close(G(d, "ep_comm"), ep - hidden, 1e-12, 1e-15));
         CU_ASSERT_TRUE(prism_test_close(G(d, "stage_time"), G(z, "stage_time") - hidden, 1e-12, 0));
-        const double td_s = G(d, "stage_time"), u = td_s - 3.0 * G(d, "weight_grad");
+        const double td_s = G(d, "stage_time"), u = MAX(td_s - 3.0 * G(d, "weight_grad"), 0.0);
         usum += u;
         umax = MAX(umax, u);
         tmax = MAX(tmax, td_s);
@@ -535,6 +535,76 @@ static void test_dualpipe_overlap(void)
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &sd, c, NULL));
     const double step = sd.m * tmax + MAX(0.0, usum - umax) * 0.5 + dpmax + opt;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_STEP], step, 1e-12, 0));
+}
+
+/*
+ * Parallel folding, by hand. A MoE GPT: h = 1024, a = 8 heads (head dim 128, MHA), 2
+ * blocks of SwiGLU MoE, E = 16 experts of width f = 512, top_k = 2, dropless with
+ * moe_imbalance 1 (cf = 1), LayerNorm, no biases; fp16, grad_fp32 = 0 (2-byte params and
+ * grads, 12 bytes of Adam state), seq 1024, gbs 8. Folded layout on N = 32 (test cluster:
+ * 8 per node at 300 GB/s x 0.8 and 5 us, then 25 GB/s x 0.8 and 10 us):
+ * tp=4, dp=8, pp=cp=1, sp=1, ZeRO-1; experts etp=2 x ep=8 x edp = 32/16 = 2 (ep=8 does
+ * divide dp*cp = 8, but etp != tp: folded).
+ * Static per device, layer 1 (a block):
+ *   dense  P_d = 4h^2/t + h E (router) + 2 x 2h (norms) = 1,048,576 + 16,384 + 4,096
+ *              = 1,069,056
+ *   expert P_e = E x 3 h f / (etp ep) = 25,165,824 / 16 = 1,572,864
+ *   params = grads = 2 (P_d + P_e) = 5,283,840 B
+ *   optimizer = 12 (P_d / 8 + P_e / 2) = 12 x (133,632 + 786,432) = 11,040,768 B
+ *     (ZeRO-1: the dense state over dp*cp = 8, the expert state over edp = 2)
+ * EP per dispatch (all-to-all dispatcher): T = 1024 tokens, each TP rank sends T/t of them,
+ * top_k x cf x h x 2 = 4096 B per token. (e-1)/e = 7/8 leave over the EP group, which
+ * spans etp x ep = 16 devices (two nodes: level 1); the ETP group (2 consecutive devices,
+ * level 0) then gathers (etp-1) = 1 peer's T/t tokens:
+ *   t_a2a = T x 4096 x (7/8/4 / 20e9 + 1/4 / 240e9) + 7 x 10e-6 + 1 x 5e-6.
+ * Forward runs a dispatch and a combine: fwd_s(ep_overlap 0) - fwd_s(ep_overlap 1)
+ * = 2 t_a2a. All-gather dispatcher: every device gathers the hidden states (h x 2 B) of
+ * the other 15 devices' T/t tokens over level 1: t_ag = 15 x T/4 x 2048 / 20e9 + 15 x 10e-6.
+ */
+static PrismModel *moe_model(void)
+{
+    PrismModel *m = test_gpt_model(2, 1024, 8, 64);
+    PrismMlpSpec *p = &m->specs[0].mlp;
+    *p = (PrismMlpSpec){.act = PRISM_MLP_SWIGLU, .n_experts = 16, .top_k = 2,
+                        .expert_hidden = 512};
+    return m;
+}
+
+static void test_folded_moe(void)
+{
+    g_autoptr(PrismModel) m = moe_model();
+    static const char *const a0[] = {"grad_fp32=0", "ep_overlap=0", NULL};
+    static const char *const a1[] = {"grad_fp32=0", "ep_overlap=1", NULL};
+    static const char *const g0[] = {"grad_fp32=0", "ep_overlap=0", "moe_dispatcher=1", NULL};
+    static const char *const g1[] = {"grad_fp32=0", "ep_overlap=1", "moe_dispatcher=1", NULL};
+    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, a0);
+    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, a1);
+    g_autoptr(PrismCostModel) d0 = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, g0);
+    g_autoptr(PrismCostModel) d1 = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, g1);
+    PrismStrategy s = test_strategy(c0, 32, "tp=4,dp=8,ep=8,etp=2,sp=1,zero=1");
+    CU_ASSERT_EQUAL(prism_strategy_edp(&s), 2u);
+    CU_ASSERT_EQUAL(prism_strategy_folding(&s), 1u);
+    PrismLayerTerms a, b, x, y;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c0, &s, 1, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c1, &s, 1, &b, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(d0, &s, 1, &x, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(d1, &s, 1, &y, NULL));
+    CU_ASSERT_TRUE(prism_test_close(a.params_bytes, 5283840.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(a.grads_bytes, 5283840.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(a.optimizer_bytes, 11040768.0, 1e-12, 0));
+    const double T = 1024.0;
+    const double t_a2a = T * 4096.0 * (7.0 / 8.0 / 4.0 / 20e9 + 0.25 / 240e9) + 7.0 * 10e-6 +
+                         5e-6;
+    CU_ASSERT_TRUE(prism_test_close(a.fwd_s - b.fwd_s, 2.0 * t_a2a, 1e-9, 0));
+    const double t_ag = 15.0 * T / 4.0 * 2048.0 / 20e9 + 15.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(x.fwd_s - y.fwd_s, 2.0 * t_ag, 1e-9, 0));
+    /* the tied layout of the same devices (etp = tp = 4, ep = 8, edp = 1): experts cut 32
+     * ways, P_e = 786,432, optimizer 12 x (133,632 + 786,432) again (edp = 1) */
+    PrismStrategy tied = test_strategy(c0, 32, "tp=4,dp=8,ep=8,sp=1,zero=1");
+    CU_ASSERT_EQUAL(prism_strategy_folding(&tied), 0u);
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c0, &tied, 1, &x, NULL));
+    CU_ASSERT_TRUE(prism_test_close(x.params_bytes, 2.0 * (1069056.0 + 786432.0), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(x.optimizer_bytes, 11040768.0, 1e-12, 0));
 }
 
 static CU_TestInfo formula_tests[] = {
@@ -552,6 +622,7 @@ static CU_TestInfo formula_tests[] = {
     {"gradient accumulation traffic", test_grad_accum},
     {"zb-v, dualpipe, dualpipe-v, seq1f1b: in-flight and bubble by hand", test_new_schedules},
     {"dualpipe-v hides the MoE all-to-all", test_dualpipe_overlap},
+    {"parallel folding: expert memory and EP volumes", test_folded_moe},
     CU_TEST_INFO_NULL,
 };
 

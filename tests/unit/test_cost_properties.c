@@ -49,7 +49,8 @@ static gboolean random_strategy(const PrismCostModel *cm, GRand *rng, PrismStrat
                          .zero = (uint8_t)b.zero[0],
                          .recompute = b.key.recompute,
                          .schedule = b.key.schedule,
-                         .rc_layers = b.key.rc_layers};
+                         .rc_layers = b.key.rc_layers,
+                         .etp = (uint32_t)b.etp[0]};
     test_batch_clear(&b);
     return TRUE;
 }

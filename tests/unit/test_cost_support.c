@@ -142,14 +142,19 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
             const uint32_t dp = rest / tp / cp;
             if (t->gbs % dp)
                 continue;
-            for (uint32_t ep = 1; ep <= dp * cp && ep <= 256; ep++) {
-                if ((dp * cp) % ep)
+            for (uint32_t ep = 1; ep <= rest && ep <= 256; ep++) {
+                if (rest % ep)
                     continue;
                 for (uint32_t mbs = 1; mbs <= t->gbs / dp && mbs <= 16; mbs++) {
                     if ((t->gbs / dp) % mbs)
                         continue;
                     for (uint8_t sp = 0; sp <= 1; sp++)
-                        for (uint8_t z = 0; z <= 3; z++) {
+                        for (uint8_t z = 0; z <= 3; z++)
+                        for (uint32_t etp = 1; etp <= rest && etp <= 64; etp++) {
+                            /* folded and tied lanes (etp = tp) alike; the check rejects
+                             * etp != tp for dense models */
+                            if (rest % etp)
+                                continue;
                             PrismStrategy s = {.devices = key.devices,
                                                .dp = dp,
                                                .tp = tp,
@@ -163,7 +168,8 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
                                                .zero = z,
                                                .recompute = key.recompute,
                                                .schedule = key.schedule,
-                                               .rc_layers = key.rc_layers};
+                                               .rc_layers = key.rc_layers,
+                                               .etp = etp};
                             if (prism_strategy_check(&s, model, t, NULL))
                                 g_array_append_val(ok, s);
                         }
@@ -175,7 +181,7 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         return FALSE;
     out->key = key;
     out->n = n;
-    out->tp = g_new(double, 8 * n);
+    out->tp = g_new(double, 9 * n);
     out->cp = out->tp + n;
     out->dp = out->cp + n;
     out->ep = out->dp + n;
@@ -183,6 +189,7 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
     out->mbs = out->sp + n;
     out->m = out->mbs + n;
     out->zero = out->m + n;
+    out->etp = out->zero + n;
     for (size_t i = 0; i < n; i++) {
         const PrismStrategy *s =
             &g_array_index(ok, PrismStrategy, g_rand_int_range(rng, 0, (gint32)ok->len));
@@ -194,9 +201,10 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         out->mbs[i] = s->mbs;
         out->m[i] = s->m;
         out->zero[i] = s->zero;
+        out->etp[i] = prism_strategy_etp(s);
     }
-    out->lanes =
-        (PrismLanes){out->tp, out->cp, out->dp, out->ep, out->sp, out->mbs, out->m, out->zero, n};
+    out->lanes = (PrismLanes){out->tp, out->cp, out->dp, out->ep,   out->sp, out->mbs,
+                              out->m,  out->zero, n,      out->etp, NULL};
     return TRUE;
 }
 

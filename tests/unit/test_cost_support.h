@@ -28,13 +28,13 @@ PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const ch
 typedef struct TestBatch {
     PrismSegmentKey key;
     size_t n;
-    double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero; /* one allocation, 8 x n */
+    double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero, *etp; /* one allocation, 9 x n */
     PrismLanes lanes;
 } TestBatch;
 
 /**
  * Draw a random segment key for @p cm (devices from a fixed list, pp/vpp/schedule/
- * recompute at random; every schedule: interleaved, zb-v or dualpipe-v at vpp = 2), enumerate every (tp, cp, ep, sp, mbs, zero) that passes
+ * recompute at random; every schedule: interleaved, zb-v or dualpipe-v at vpp = 2), enumerate every (tp, cp, ep, sp, mbs, zero, etp) that passes
  * prism_strategy_check for it, and fill @p n lanes by sampling those with replacement.
  * FALSE when the drawn key admits no strategy (draw again). Free with test_batch_clear().
  */

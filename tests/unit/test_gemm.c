@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <CUnit/CUnit.h>
+#include <json-glib/json-glib.h>
 
 #include <prism/core.h>
 #include <prism/cost.h>
@@ -373,6 +374,7 @@ static void test_physical_bound(void)
             s.mbs = (uint32_t)tb.mbs[0];
             s.m = (uint32_t)tb.m[0];
             s.zero = (uint8_t)tb.zero[0];
+            s.etp = (uint32_t)tb.etp[0];
             PrismStrategy s2 = s;
             s2.tp *= 2;
             s2.devices *= 2;
@@ -408,12 +410,104 @@ static void test_physical_bound(void)
     g_rand_free(rng);
 }
 
+/* ---- grouped expert GEMMs priced by tokens per expert ---- */
+
+/* The expert_fc1 GEMM of block 1 from `prism explain --json`: M, N, K, count, fwd s. */
+static void expert_fc1(const PrismCostModel *cm, const PrismStrategy *s, double out[5],
+                       double *rate)
+{
+    g_autofree char *js = prism_cost_explain(cm, s, TRUE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+    g_autoptr(JsonParser) p = json_parser_new();
+    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));
+    JsonObject *cmod = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)),
+                                                     "compute_model");
+    *rate = json_object_get_double_member(cmod, "bf16_gemm_flops");
+    JsonArray *kinds = json_object_get_array_member(cmod, "kinds");
+    gboolean found = FALSE;
+    for (guint k = 0; k < json_array_get_length(kinds) && !found; k++) {
+        JsonArray *g = json_object_get_array_member(json_array_get_object_element(kinds, k), "gemms");
+        for (guint q = 0; q < json_array_get_length(g) && !found; q++) {
+            JsonObject *o = json_array_get_object_element(g, q);
+            if (strcmp(json_object_get_string_member(o, "name"), "expert_fc1") != 0)
+                continue;
+            out[0] = json_object_get_double_member(o, "M");
+            out[1] = json_object_get_double_member(o, "N");
+            out[2] = json_object_get_double_member(o, "K");
+            out[3] = json_object_get_double_member(o, "count");
+            out[4] = json_object_get_double_member(json_object_get_object_member(o, "fwd"),
+                                                   "seconds");
+            found = TRUE;
+        }
+    }
+    CU_ASSERT_TRUE_FATAL(found);
+}
+
+/*
+ * Mixtral-8x7B (h = 4096, E = 8 experts of width 14336, top_k = 2, SwiGLU: fc1 = gate + up,
+ * 2 x 14336 wide), dropless with cf = moe_imbalance = 1, on H100-SXM, mbs 1. One device's
+ * E/ep local experts, each cut etp ways, see M = T x top_k x cf / E x ep x etp / tp rows
+ * (T = mbs x seq / cp tokens per micro-batch), N = 2 x 14336 / etp, K = 4096:
+ *   seq 4096, tp 1, ep 1, etp 1 (N=8):   M = 4096 x 2/8          = 1024, count 8, N 28672
+ *   seq 4096, tp 2, ep 8, etp 1 (N=16):  M = 1024 x 8 x 1 / 2    = 4096, count 1, N 28672
+ *   seq 4096, tp 2, ep 4, etp 2 (N=16):  M = 1024 x 4 x 2 / 2    = 4096, count 2, N 14336
+ *   seq 4096, tp 8, ep 1, etp 8 (N=8):   M = 1024 x 1 x 8 / 8    = 1024, count 8, N 3584
+ *   seq 256,  tp 1, ep 1, etp 1 (N=8):   M = 256 x 2/8           =   64, count 8, N 28672
+ * and the forward seconds are the shared shape model's (prism_k_gemm_pass on H100: 132
+ * SMs, 128 x 256 tiles, HBM 3350 GB/s x 0.8, bf16 operand bytes) at the explain's
+ * large-GEMM rate. Thin GEMMs lose efficiency: the 64-row case runs below the 1024-row
+ * one per FLOP (memory-bound weights: 2 x 4096 x 28672 x 8 bytes for 64 x 8 rows).
+ */
+static void test_grouped_experts(void)
+{
+    g_autoptr(PrismModel) m = prism_model_zoo_get("mixtral-8x7b", NULL);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("H100-SXM", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const struct {
+        uint64_t seq;
+        uint32_t n;
+        const char *s;
+        double M, N, count;
+    } cases[] = {{4096, 8, "tp=1,ep=1,mbs=1", 1024, 28672, 8},
+                 {4096, 16, "tp=2,ep=8,etp=1,mbs=1", 4096, 28672, 1},
+                 {4096, 16, "tp=2,ep=4,etp=2,mbs=1", 4096, 14336, 2},
+                 {4096, 8, "tp=8,ep=1,mbs=1", 1024, 3584, 8},
+                 {256, 8, "tp=1,ep=1,mbs=1", 64, 28672, 8}};
+    double eff[G_N_ELEMENTS(cases)];
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        PrismTraining t;
+        prism_training_default(&t);
+        t.gbs = 64;
+        t.seq = cases[i].seq;
+        PrismKnobs k;
+        prism_knobs_default(&k);
+        g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &t, &k, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+        const PrismStrategy s = test_strategy(cm, cases[i].n, cases[i].s);
+        double g[5] = {0}, rate = 0;
+        expert_fc1(cm, &s, g, &rate);
+        CU_ASSERT_EQUAL(g[0], cases[i].M);
+        CU_ASSERT_EQUAL(g[1], cases[i].N);
+        CU_ASSERT_EQUAL(g[2], 4096.0);
+        CU_ASSERT_EQUAL(g[3], cases[i].count);
+        PrismKGemmDev d = h100(1.0);
+        const double M = g[0], N = g[1], K = g[2], n = g[3];
+        const double want =
+            prism_k_gemm_pass(&d, M, N, K, n, 1.0 / rate, 2.0 * (M * K + K * N + M * N) * n);
+        CU_ASSERT_TRUE(prism_test_close(g[4], want, 1e-12, 0));
+        eff[i] = 2.0 * M * N * K * n / g[4] / rate;
+    }
+    CU_ASSERT_TRUE(eff[4] < 0.5 * eff[0]);
+}
+
 static CU_TestInfo gemm_tests[] = {
     {"wave and tile quantisation, roofline (hand-derived)", test_wave_tile},
     {"monotone in tp and in the device, bounded by rate and bandwidth", test_gemm_monotone},
     {"FP8 recipes: split, casts, weight copies, MFU convention", test_fp8_split},
     {"sustained clock of a power-capped part", test_sustained_clock},
     {"physical bound: every zoo model x every preset", test_physical_bound},
+    {"grouped expert GEMMs by tokens per expert (etp, ep)", test_grouped_experts},
     CU_TEST_INFO_NULL,
 };
 

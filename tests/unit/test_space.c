@@ -85,7 +85,7 @@ static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m, const
  * prism_strategy_check(). dp and m are derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs)),
  * because any other value breaks the equalities of R1 and R8; every other dimension
  * runs over its full small range including invalid values (sp 0..2, zero 0..4, k 0..L,
- * every schedule and recompute code, vpp 1..L+1, ep 1..E+1). Returns the number of
+ * every schedule and recompute code, vpp 1..L+1, ep 1..E+1, etp 1..N+1). Returns the number of
  * accepted strategies; every accepted one must rank into the space and unrank to itself.
  */
 /* strategies each schedule code contributed to the brute-force runs so far */
@@ -110,6 +110,7 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                   ? (uint32_t)(t->gbs / ((uint64_t)dp * mbs))
                                                   : 0;
                                 for (uint32_t z = 0; z <= 4; z++)
+                                  for (uint32_t etp = 1; etp <= n + 1; etp++)
                                     for (uint32_t rc = 0; rc < PRISM_RECOMPUTE_COUNT; rc++)
                                         for (uint32_t k = 0; k <= L; k++)
                                             for (uint32_t sc = 0; sc < PRISM_SCHEDULE_COUNT; sc++) {
@@ -126,7 +127,8 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                                    .zero = (uint8_t)z,
                                                                    .recompute = (uint8_t)rc,
                                                                    .schedule = (uint8_t)sc,
-                                                                   .rc_layers = (uint16_t)k};
+                                                                   .rc_layers = (uint16_t)k,
+                                                                   .etp = etp};
                                                 if (!prism_strategy_check(&s, m, t, NULL))
                                                     continue;
                                                 accepted++;
@@ -210,6 +212,59 @@ static void test_brute_moe(void)
     PrismTraining t = training(8, 8);
     const uint32_t devices[] = {8};
     compare_with_brute_force(m, &t, devices, G_N_ELEMENTS(devices));
+}
+
+/*
+ * Parallel folding. The same MoE model as test_brute_moe on 8 devices: `--only folding=0`
+ * must keep exactly the tied strategies of the full space (etp == tp and ep | dp*cp,
+ * counted here by scanning the full space with that predicate, not with the filter), and
+ * `--fix etp=1` exactly those with etp 1. Hand check of one folded layout the tied space
+ * lacked: tp=2, cp=1, dp=4, pp=1 with ep=8 (ep does not divide dp*cp = 4, but etp*ep =
+ * 1*8 divides tp*cp*dp = 8) is in the full space and not in the tied one.
+ */
+static void test_folding_filter(void)
+{
+    g_autoptr(PrismModel) m = small_model(1, 4, 1, 4, 1, 16, 8, 8, 1);
+    PrismTraining t = training(8, 8);
+    const uint32_t devices[] = {8};
+    GError *error = NULL;
+    g_autoptr(PrismSpace) all = prism_space_new(m, &t, devices, 1, NULL, &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+    g_autoptr(PrismSpaceFilter) tied_f = prism_space_filter_new();
+    g_autoptr(PrismSpaceFilter) etp1_f = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_only(tied_f, "folding=0", NULL));
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_fix(etp1_f, "etp=1", NULL));
+    g_autoptr(PrismSpace) tied = prism_space_new(m, &t, devices, 1, tied_f, &error);
+    g_autoptr(PrismSpace) etp1 = prism_space_new(m, &t, devices, 1, etp1_f, &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tied);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(etp1);
+    uint64_t n_tied = 0, n_etp1 = 0, n_folded = 0;
+    for (uint64_t i = 0; i < prism_space_size(all); i++) {
+        PrismStrategy s;
+        CU_ASSERT_TRUE_FATAL(prism_space_unrank(all, i, &s));
+        const gboolean is_tied = s.etp == s.tp && (s.dp * s.cp) % s.ep == 0;
+        n_tied += is_tied;
+        n_folded += !is_tied;
+        n_etp1 += s.etp == 1;
+        CU_ASSERT_EQUAL(prism_strategy_folding(&s), is_tied ? 0u : 1u);
+        uint64_t j;
+        CU_ASSERT_EQUAL(prism_space_rank(tied, &s, &j), is_tied);
+        CU_ASSERT_EQUAL(prism_space_rank(etp1, &s, &j), s.etp == 1);
+    }
+    CU_ASSERT_EQUAL(prism_space_size(tied), n_tied);
+    CU_ASSERT_EQUAL(prism_space_size(etp1), n_etp1);
+    CU_ASSERT_TRUE(n_tied > 0 && n_folded > 0);
+    PrismStrategy f = {.devices = 8, .dp = 4, .tp = 2, .pp = 1, .vpp = 1, .cp = 1, .ep = 8,
+                       .etp = 1, .mbs = 1, .m = 2};
+    uint64_t idx;
+    CU_ASSERT_TRUE(prism_strategy_check(&f, m, &t, NULL));
+    CU_ASSERT_TRUE(prism_space_rank(all, &f, &idx));
+    CU_ASSERT_FALSE(prism_space_rank(tied, &f, &idx));
+    g_autofree char *txt = prism_strategy_format(&f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(txt, ",ep=8,etp=1,"));
+    /* the same layout tied (etp left out = tp = 2): etp*ep = 16 does not divide 8 */
+    f.etp = 0;
+    CU_ASSERT_FALSE(prism_strategy_check(&f, m, &t, NULL));
 }
 
 /*
@@ -505,6 +560,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: prime layers", test_brute_dense_prime_layers},
     {"brute force: MoE + MTP", test_brute_moe},
     {"brute force: every schedule admitted", test_brute_every_schedule},
+    {"parallel folding filters", test_folding_filter},
     {"gpt3 default space", test_gpt3_default},
     {"filters", test_filters},
     {"filter errors", test_filter_errors},
