@@ -82,9 +82,13 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
  * whose memory is closest to gpu_mem_gb (the largest when it is not stated). A
  * power-limited variant (a name ending in a wattage, "H100-96GB-500W") is a different part
  * at a lower clock: it is taken only for the memory it alone has, never by default. */
-static char *cluster_name(const Row *r)
+static char *cluster_name(const Row *r, const SourceInfo *src)
 {
     const char *g = prism_validate_col(r, "gpu_type");
+    /* the part the source states (sources.ini `cluster`, e.g. a power limit in its text) */
+    if (src != NULL && src->cluster != NULL && *g &&
+        g_ascii_strncasecmp(src->cluster, g, strlen(g)) == 0)
+        return g_strdup(src->cluster);
     double mem = 0;
     const gboolean has_mem = prism_validate_num(r, "gpu_mem_gb", &mem);
     char *best = NULL;
@@ -258,16 +262,16 @@ static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *
         o->meas[PRISM_VM_MFU] = v;
 }
 
-/* Predicted values from a column row. The MFU column is against the training dtype's
- * peak; the published MFU against the BF16 dense peak: rescaled here (the one place to
- * change if the MFU column is ever defined against the BF16 peak). */
+/* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
+ * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
+ * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
 static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
                       const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o)
 {
     const PrismCluster *cl = prism_cost_model_cluster(cm);
-    const double peak = cl->peak_flops[prism_cost_model_training(cm)->dtype];
-    const double bf16 =
-        cl->peak_flops[PRISM_DTYPE_BF16] > 0 ? cl->peak_flops[PRISM_DTYPE_BF16] : peak;
+    const double peak = cl->peak_flops[PRISM_DTYPE_BF16] > 0
+                            ? cl->peak_flops[PRISM_DTYPE_BF16]
+                            : cl->peak_flops[prism_cost_model_training(cm)->dtype];
     const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
     const int counts = src != NULL && src->counts >= 0 ? src->counts : (int)fw->counts;
     double mem = c[PRISM_COL_MEM_PEAK] - ro; /* allocated */
@@ -277,7 +281,7 @@ static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
         mem += ro;
     o->pred[PRISM_VM_MEM] = mem / (src != NULL ? src->mem_unit : 1e9);
     o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
-    o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU] * peak / bf16;
+    o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU];
     o->pred[PRISM_VM_TFLOPS] =
         (src != NULL && src->hfu ? c[PRISM_COL_HFU] : c[PRISM_COL_MFU]) * peak * 1e-12;
     o->fits = c[PRISM_COL_FEASIBLE] > 0.5;
@@ -289,7 +293,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
                                       const PrismKnobs *user, const Dims *d, PrismValidateRow *o,
                                       GString *why)
 {
-    g_autofree char *cl = cluster_name(r);
+    g_autofree char *cl = cluster_name(r, src);
     if (cl == NULL) {
         g_string_append_printf(why, "gpu_type '%s' has no preset (`prism clusters` lists them)",
                                prism_validate_col(r, "gpu_type"));
@@ -316,6 +320,8 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
         g_clear_error(&error);
         return NULL;
     }
+    if (strcmp(dt, "fp8") == 0 && src != NULL && src->fp8 != NULL)
+        dt = src->fp8; /* the recipe the source ran (sources.ini `fp8`) */
     if (cluster == NULL || !prism_dtype_parse(dt, &t.dtype, &error)) {
         g_string_append_printf(why, "%s%s", cluster ? "dtype: " : "", error->message);
         g_error_free(error);

@@ -20,6 +20,8 @@ void prism_validate_source_free(gpointer p)
     g_free(s->framework);
     g_free(s->vocab);
     g_free(s->dtype);
+    g_free(s->fp8);
+    g_free(s->cluster);
     g_free(s);
 }
 
@@ -70,7 +72,18 @@ GHashTable *prism_validate_load_sources(GError **error)
                 s->vocab = g_strdup(v);
             else if (strcmp(k, "dtype") == 0)
                 s->dtype = g_strdup(v);
-            else if (strcmp(k, "tied_embeddings") == 0 &&
+            else if (strcmp(k, "fp8") == 0) {
+                PrismDtype dt;
+                ok = g_str_has_prefix(v, "fp8") || strcmp(v, "mxfp8") == 0;
+                ok = ok && prism_dtype_parse(v, &dt, NULL);
+                if (ok)
+                    s->fp8 = g_strdup(v);
+            } else if (strcmp(k, "cluster") == 0) {
+                g_autoptr(PrismCluster) c = prism_cluster_preset(v, NULL);
+                ok = c != NULL;
+                if (ok)
+                    s->cluster = g_strdup(v);
+            } else if (strcmp(k, "tied_embeddings") == 0 &&
                      (!strcmp(v, "true") || !strcmp(v, "false")))
                 s->tied = strcmp(v, "true") == 0;
             else
@@ -79,7 +92,8 @@ GHashTable *prism_validate_load_sources(GError **error)
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                             "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
                             "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
-                            "mfu|hfu, vocab, dtype, tied_embeddings true|false)",
+                            "mfu|hfu, vocab, dtype, fp8 fp8|fp8-cs|mxfp8, cluster PRESET, "
+                            "tied_embeddings true|false)",
                             path, g, k, v);
                 g_hash_table_destroy(t);
                 return NULL;
