@@ -91,6 +91,10 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_CP_LOAD_BALANCE] = {"cp_load_balance", 1.0, 0.0, 1.0, "bool",
                                     "1 = causal ring with zig-zag chunks (balanced); 0 = "
                                     "contiguous chunks (the last rank paces the ring)"},
+    [PRISM_KNOB_SELECTIVE_POLICY] = {"selective_policy", 0.0, 0.0, 1.0, "code",
+                                     "what recompute=selective keeps: 0 = all but the attention "
+                                     "core (Korthikanti); 1 = per-op SAC: the block input, SDPA's "
+                                     "outputs and every other matmul's output (torchtitan)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

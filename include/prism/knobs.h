@@ -50,6 +50,8 @@ typedef enum {
     PRISM_KNOB_DP_BUCKET,              /**< params per overlapped DP bucket; 0 = dp_overlap */
     PRISM_KNOB_CP_ALGO,                /**< 0 = ring attention, 1 = all-to-all (Ulysses) */
     PRISM_KNOB_CP_LOAD_BALANCE,        /**< 1 = zig-zag causal load balancing of the ring */
+    PRISM_KNOB_SELECTIVE_POLICY,       /**< selective recompute: 0 = Korthikanti (attention
+                                            core), 1 = per-op SAC (torchtitan "op") */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
