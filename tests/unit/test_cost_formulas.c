@@ -67,6 +67,55 @@ static void test_flash_attention(void)
     CU_ASSERT_EQUAL(block_act("tp=1,mbs=2", 1, sets, 0), 570425344.0 + 4096.0 * 128.0);
 }
 
+/*
+ * Per-op SAC (selective_policy = 1; torchtitan "op": SDPA's outputs and every other
+ * matmul's output saved). The test model's block is bias-free MHA with a GELU MLP, so its
+ * matmuls run wq, wk, wv, wo, fc1, fc2: saved wq (a d), wv (g d), fc1 (f), SDPA's output
+ * (a d) and log-sum-exp (4a bytes), plus the block input (h). h 4096, a = g = 32, d 128,
+ * f 16384, bf16 (2 B), s 2048, b 2 (T = 4096 tokens):
+ *   t = 1:        2*4096 + 2*(4096 + 4096 + 16384) + 4*32 + 2*4096 = 65,664 B/token
+ *                 x 4096 tokens                                     = 268,959,744 B
+ *   t = 4 + SP:   every part divided by 4 (r = 1/t, heads and KV heads sharded, 4 <= g)
+ *                                                                   =  67,239,936 B
+ * Korthikanti's selective (policy 0) keeps the none-mode body without the core's
+ * statistics, no dropout masks: inputs 4 x 2h, Q and output 2 x 2h, K and V 2 x 2h, fc1
+ * and GELU outputs 2 x 2f = 8h + 4h + 4h + 16h = 32h bytes/token, x 4096 tokens
+ * = 32 * 4096 * 4096 = 536,870,912 B at t = 1.
+ * Recompute FLOPs per token (HFU's model convention): wk 2hgd + wo 2adh + fc2 2fh
+ * = 2*4096*(4096 + 4096 + 16384) = 201,326,592; policy 0: the full core 4 a d s
+ * = 4*4096*2048 = 33,554,432. Per step (gbs 8, 4 layers, dp 1: 8 * 2048 = 16,384 tokens)
+ * 4 * 16384 * 201,326,592 = 1.3194e13 and 4 * 16384 * 33,554,432 = 2.1990e12, which
+ * (HFU - MFU) x step x N x peak (312e12, the test cluster's BF16 peak) must equal.
+ */
+static double sac_recompute_flops(const char *policy, double *act_t1, double *act_t4)
+{
+    const char *const sets[] = {"flash_attention=1", "dropout=0", policy, NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_BF16, sets);
+    PrismLayerTerms lt;
+    PrismStrategy s1 = test_strategy(cm, 1, "tp=1,mbs=2,recompute=selective");
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s1, 1, &lt, NULL));
+    *act_t1 = lt.act_bytes[1];
+    PrismStrategy s4 = test_strategy(cm, 4, "tp=4,sp=1,mbs=2,recompute=selective");
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s4, 1, &lt, NULL));
+    *act_t4 = lt.act_bytes[1];
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s1, c, NULL));
+    return (c[PRISM_COL_HFU] - c[PRISM_COL_MFU]) * c[PRISM_COL_TIME_STEP] * 312e12;
+}
+
+static void test_selective_policy(void)
+{
+    double a1, a4;
+    const double sac = sac_recompute_flops("selective_policy=1", &a1, &a4);
+    CU_ASSERT_EQUAL(a1, 268959744.0);
+    CU_ASSERT_EQUAL(a4, 67239936.0);
+    CU_ASSERT_DOUBLE_EQUAL(sac / (4.0 * 16384.0 * 201326592.0), 1.0, 1e-9);
+    const double kor = sac_recompute_flops("selective_policy=0", &a1, &a4);
+    CU_ASSERT_EQUAL(a1, 32.0 * 4096.0 * 4096.0);
+    CU_ASSERT_DOUBLE_EQUAL(kor / (4.0 * 16384.0 * 33554432.0), 1.0, 1e-9);
+}
+
 static double static_bytes_per_param(int zero, const char *grad_fp32)
 {
     const char *const sets[] = {grad_fp32, NULL};
@@ -362,6 +411,7 @@ static CU_TestInfo formula_tests[] = {
     {"memory bandwidth from the cluster, knob override", test_cluster_hbm},
     {"backward working set", test_bwd_working_set},
     {"gradient accumulation traffic", test_grad_accum},
+    {"selective policy: per-op SAC", test_selective_policy},
     CU_TEST_INFO_NULL,
 };
 
