@@ -95,6 +95,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                      "what recompute=selective keeps: 0 = all but the attention "
                                      "core (Korthikanti); 1 = per-op SAC: the block input, SDPA's "
                                      "outputs and every other matmul's output (torchtitan)"},
+    [PRISM_KNOB_LOSS_BWD_EXTRA] = {"loss_bwd_extra", 0.0, 0.0, 4.0, "copies",
+                                   "extra copies of the logits (logits_bytes each) live while "
+                                   "the loss runs backward: 0 = fused in-place cross-entropy "
+                                   "(Megatron), 1 = eager F.cross_entropy (saved log-softmax, "
+                                   "incoming and produced gradient)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

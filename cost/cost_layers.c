@@ -37,7 +37,8 @@ typedef struct KnobView {
     double logits; /* bytes per stored logit */
     double imbal;  /* dropless MoE load factor */
     double seq;
-    double sac; /* selective_policy: 1 = per-op SAC */
+    double sac;      /* selective_policy: 1 = per-op SAC */
+    double loss_bwd; /* loss_bwd_extra: logit copies beyond the working set's one */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -291,6 +292,10 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     add_gemm(k, "logits", V, 0, 0, 0, h, 0); /* stays BF16 in the FP8 recipes */
     k->e_rep = 2.0 * bp * h;               /* final norm */
     k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
+    /* the loss backward: eager F.cross_entropy holds log-softmax's saved output (the kept
+     * logits), the incoming and the produced gradient at once - one copy more than the
+     * working set's (cost/README.md "Backward working set") */
+    k->w_tp = kv->loss_bwd * kv->logits * V;
     k->tp_coll_fwd_sp = 1.0;               /* SP: all-gather of the input */
     k->tp_coll_bwd = 1.0; /* all-reduce (reduce-scatter with SP) of the input gradient */
     k->tp_bytes = bp * h;
@@ -471,6 +476,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .imbal = kn[PRISM_KNOB_MOE_IMBALANCE],
         .seq = (double)training->seq,
         .sac = kn[PRISM_KNOB_SELECTIVE_POLICY],
+        .loss_bwd = kn[PRISM_KNOB_LOSS_BWD_EXTRA],
     };
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;

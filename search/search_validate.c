@@ -331,6 +331,9 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     prism_knobs_default(&k);
     prism_knobs_default(&def);
     prism_framework_apply(fw, &k, &t);
+    /* what the source states beyond its profile (sources.ini `set`; checked at load) */
+    for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
+        prism_knobs_set(&k, *a, NULL);
     for (int i = 0; user != NULL && i < PRISM_KNOB_COUNT; i++)
         if (user->v[i] != def.v[i])
             k.v[i] = user->v[i];

@@ -22,6 +22,7 @@ void prism_validate_source_free(gpointer p)
     g_free(s->dtype);
     g_free(s->fp8);
     g_free(s->cluster);
+    g_strfreev(s->set);
     g_free(s);
 }
 
@@ -83,6 +84,16 @@ GHashTable *prism_validate_load_sources(GError **error)
                 ok = c != NULL;
                 if (ok)
                     s->cluster = g_strdup(v);
+            } else if (strcmp(k, "set") == 0) {
+                /* "knob=value[,knob=value]": each checked against the knob table */
+                g_strfreev(s->set);
+                s->set = g_strsplit(v, ",", -1);
+                PrismKnobs scratch;
+                prism_knobs_default(&scratch);
+                for (char **a = s->set; ok && *a; a++) {
+                    g_strstrip(*a);
+                    ok = prism_knobs_set(&scratch, *a, NULL);
+                }
             } else if (strcmp(k, "tied_embeddings") == 0 &&
                      (!strcmp(v, "true") || !strcmp(v, "false")))
                 s->tied = strcmp(v, "true") == 0;
@@ -93,7 +104,7 @@ GHashTable *prism_validate_load_sources(GError **error)
                             "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
                             "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
                             "mfu|hfu, vocab, dtype, fp8 fp8|fp8-cs|mxfp8, cluster PRESET, "
-                            "tied_embeddings true|false)",
+                            "set KNOB=VALUE[,...], tied_embeddings true|false)",
                             path, g, k, v);
                 g_hash_table_destroy(t);
                 return NULL;

@@ -18,6 +18,7 @@ typedef struct SourceInfo {
     char *vocab, *dtype;
     char *fp8;     /* the recipe a row's "fp8" stands for (fp8, fp8-cs, mxfp8), NULL = fp8 */
     char *cluster; /* the preset of the part the source states (a power limit), or NULL */
+    char **set;    /* knob assignments "name=value" the source states beyond its profile */
     int tied;      /* -1 = the profile's */
 } SourceInfo;
 

@@ -277,7 +277,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     /* selective: what is kept (as_*) and what runs again (sel_*), per the policy */
     const double as_rep = K->as_rep, as_tp = K->as_tp, as_kv = K->as_kv, as_full = K->as_full;
     const double sel_core = K->sel_core, sel_g = K->sel_gemm, sel_e = K->sel_ew;
-    const double sf_tp = K->sf_tp, sf_kv = K->sf_kv;
+    const double sf_tp = K->sf_tp, sf_kv = K->sf_kv, w_tp = K->w_tp;
     const double rc_core = full > 0.5 || (sel > 0.5 && sel_core > 0.5) ? 1.0 : 0.0; /* core again */
     double *o_par = out + (size_t)PRISM_KS_PARAMS * PRISM_K_TILE;
     double *o_grd = out + (size_t)PRISM_KS_GRADS * PRISM_K_TILE;
@@ -345,7 +345,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double a_keep = T * a_ck * r;
         const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full);
         o_act[i] = full > 0.5 ? a_keep : sel > 0.5 ? a_sel : a_body + keep_score * a_score;
-        o_xtr[i] = ws_on * (a_body + a_score - a_keep);
+        o_xtr[i] = ws_on * (a_body + a_score - a_keep + T * w_tp * it);
         /* compute: forward FLOPs per device at the GEMM rate plus memory-bound kernels at
          * the HBM rate; backward = bwd_ratio x forward (both) */
         const double fl = T * (f_tp * it + f_kv * kvs + f_rep + f_core * it + f_exp * it);

@@ -116,6 +116,9 @@ typedef struct PrismKKind {
      * the recomputed GEMM FLOPs per token split like f_tp / f_kv */
     double as_rep, as_tp, as_kv, as_full;
     double sel_core, sel_gemm, sel_ew, sf_tp, sf_kv;
+    /* backward working set beyond the layer's activations, bytes per token sharded by tp
+     * (the head: loss_bwd_extra x logits_bytes x V) */
+    double w_tp;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */

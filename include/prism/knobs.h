@@ -52,6 +52,8 @@ typedef enum {
     PRISM_KNOB_CP_LOAD_BALANCE,        /**< 1 = zig-zag causal load balancing of the ring */
     PRISM_KNOB_SELECTIVE_POLICY,       /**< selective recompute: 0 = Korthikanti (attention
                                             core), 1 = per-op SAC (torchtitan "op") */
+    PRISM_KNOB_LOSS_BWD_EXTRA,         /**< logit copies live in the loss backward beyond
+                                            the working set's one (eager cross-entropy 1) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -116,6 +116,34 @@ static void test_selective_policy(void)
     CU_ASSERT_DOUBLE_EQUAL(kor / (4.0 * 16384.0 * 33554432.0), 1.0, 1e-9);
 }
 
+/*
+ * loss_bwd_extra: the head's backward working set grows by one copy of the logits per
+ * extra copy, logits_bytes x V / t per token. V 51200, fp32 logits (4 B), T = 2 x 2048 =
+ * 4096 tokens: t = 1: 4 * 51200 * 4096 = 838,860,800 B; t = 4 (+SP): 209,715,200 B. The
+ * kept activations do not change.
+ */
+static void head_terms(const char *extra, const char *strategy, uint32_t devices,
+                       PrismLayerTerms *lt)
+{
+    const char *const sets[] = {extra, NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_BF16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, m->n_layers - 1, lt, NULL));
+}
+
+static void test_loss_bwd_extra(void)
+{
+    PrismLayerTerms a, b;
+    head_terms("loss_bwd_extra=0", "tp=1,mbs=2", 1, &a);
+    head_terms("loss_bwd_extra=1", "tp=1,mbs=2", 1, &b);
+    CU_ASSERT_EQUAL(b.work_bytes - a.work_bytes, 838860800.0);
+    CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
+    head_terms("loss_bwd_extra=0", "tp=4,sp=1,mbs=2", 4, &a);
+    head_terms("loss_bwd_extra=1", "tp=4,sp=1,mbs=2", 4, &b);
+    CU_ASSERT_EQUAL(b.work_bytes - a.work_bytes, 209715200.0);
+}
+
 static double static_bytes_per_param(int zero, const char *grad_fp32)
 {
     const char *const sets[] = {grad_fp32, NULL};
@@ -412,6 +440,7 @@ static CU_TestInfo formula_tests[] = {
     {"backward working set", test_bwd_working_set},
     {"gradient accumulation traffic", test_grad_accum},
     {"selective policy: per-op SAC", test_selective_policy},
+    {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     CU_TEST_INFO_NULL,
 };
 

@@ -100,6 +100,11 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_ATTN_FWD_FRACTION]);
     /* torchtitan's per-op SAC, not Korthikanti's selective */
     CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_SELECTIVE_POLICY], 1.0);
+    /* eager F.cross_entropy: one fp32 logit copy more in the loss backward */
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LOSS_BWD_EXTRA], 1.0);
+    /* context_parallel_rotate_method "allgather": nothing overlaps the K/V exchange */
+    CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_CP_OVERLAP] && e->knobs.v[PRISM_KNOB_CP_OVERLAP] == 0.0);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_LOSS_BWD_EXTRA]);
     /* the Megatron profiles keep the default policy (recompute the attention core) */
     CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_SELECTIVE_POLICY]);
     CU_ASSERT_FALSE(b->knob_set[PRISM_KNOB_SELECTIVE_POLICY]);
