@@ -100,6 +100,10 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                    "the loss runs backward: 0 = fused in-place cross-entropy "
                                    "(Megatron), 1 = eager F.cross_entropy (saved log-softmax, "
                                    "incoming and produced gradient)"},
+    [PRISM_KNOB_ELEMENTWISE_EAGER] = {"elementwise_eager", 0.0, 0.0, 1.0, "bool",
+                                      "1 = eager PyTorch: RMSNorm, RoPE and SwiGLU as separate "
+                                      "ops, each reading its inputs and writing its output; 0 = "
+                                      "fused kernels (Megatron/TE, torch.compile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -39,6 +39,7 @@ typedef struct KnobView {
     double seq;
     double sac;      /* selective_policy: 1 = per-op SAC */
     double loss_bwd; /* loss_bwd_extra: logit copies beyond the working set's one */
+    double eager;    /* elementwise_eager: op-by-op norm / RoPE / SwiGLU traffic */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -223,6 +224,19 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     k->sel_ew = 1.0;
 }
 
+/* Eager PyTorch (elementwise_eager = 1; cost/README.md "Elementwise traffic"): extra HBM
+ * bytes per element of an RMSNorm, of RoPE and of SwiGLU over the fused kernels' read +
+ * write, each eager op reading its inputs and writing its output (bp = activation bytes):
+ *   RMSNorm (torchtitan: x.float(), pow, mean, x * rsqrt, type_as, * weight):
+ *     (bp + 4) + 8 + 4 + 8 + (4 + bp) + 2bp = 4bp + 28, fused 2bp: + 2bp + 28 per element;
+ *   RoPE (x.float(), complex multiply, type_as) on q and k: (bp + 4) + 8 + (4 + bp) =
+ *     2bp + 16 per element, fused kernels: not counted;
+ *   SwiGLU (silu(a), then * b): 2bp + 3bp = 5bp per f, fused 3bp: + 2bp. */
+static double eager_norm_extra(double bp)
+{
+    return 2.0 * bp + 28.0;
+}
+
 /* A transformer block (optionally an MTP module around it). */
 static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean mtp,
                        const KnobView *kv, PrismKKind *k, double *model_flops, double *core)
@@ -256,6 +270,16 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->e_rep += bp * 6.0 * h;               /* two norms, concatenation */
         k->e_tp += (bp + 2.0 * kv->logits) * V; /* cross-entropy over the logits */
         mm += 2.0 * 2.0 * h * h + 2.0 * h * V;
+    }
+    if (kv->eager > 0.5) {
+        if (sp->norm == PRISM_NORM_RMSNORM)
+            k->e_rep += 2.0 * eager_norm_extra(bp) * h;
+        if (sp->mlp.act == PRISM_MLP_SWIGLU && sp->mlp.n_experts == 0)
+            k->e_tp += 2.0 * bp * (double)sp->mlp.ffn_hidden;
+        /* RoPE on q and k (k counted as tp-sharded: exact while t <= g) */
+        if (m->pos == PRISM_POS_ROPE && sp->attn.kind == PRISM_ATTN_STANDARD)
+            k->e_tp += (2.0 * bp + 16.0) * (double)sp->attn.head_dim *
+                       ((double)sp->attn.n_heads + (double)sp->attn.n_kv_heads);
     }
     selective_terms(sp, mtp, h, kv, k);
     /* model FLOPs per token (MFU convention: full attention core, top-k experts) */
@@ -291,6 +315,8 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->f_tp = 2.0 * h * V;
     add_gemm(k, "logits", V, 0, 0, 0, h, 0); /* stays BF16 in the FP8 recipes */
     k->e_rep = 2.0 * bp * h;               /* final norm */
+    if (kv->eager > 0.5 && m->final_norm == PRISM_NORM_RMSNORM)
+        k->e_rep += eager_norm_extra(bp) * h;
     k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
     /* the loss backward: eager F.cross_entropy holds log-softmax's saved output (the kept
      * logits), the incoming and the produced gradient at once - one copy more than the
@@ -477,6 +503,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .seq = (double)training->seq,
         .sac = kn[PRISM_KNOB_SELECTIVE_POLICY],
         .loss_bwd = kn[PRISM_KNOB_LOSS_BWD_EXTRA],
+        .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
     };
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;

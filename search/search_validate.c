@@ -287,6 +287,28 @@ static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
     o->fits = c[PRISM_COL_FEASIBLE] > 0.5;
 }
 
+/* What a row's notes state about torch.compile: 1 = on, 0 = "no torch.compile", -1 = not
+ * stated. Each mention is read within its clause (between ';'): a clause that says "not
+ * stated" states nothing. */
+static int notes_compile(const char *notes)
+{
+    int said = -1;
+    for (const char *p = strstr(notes, "torch.compile"); p != NULL;
+         p = strstr(p + 1, "torch.compile")) {
+        const char *a = p, *b = strchr(p, ';');
+        while (a > notes && a[-1] != ';')
+            a--;
+        g_autofree char *clause = g_strndup(a, b != NULL ? (size_t)(b - a) : strlen(a));
+        if (strstr(clause, "not stated") != NULL)
+            continue;
+        if (p - a >= 3 && strncmp(p - 3, "no ", 3) == 0)
+            said = said == 1 ? 1 : 0;
+        else
+            said = 1;
+    }
+    return said;
+}
+
 /* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
  * knobs = defaults + profile + what the user changed. */
 static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
@@ -331,6 +353,13 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     prism_knobs_default(&k);
     prism_knobs_default(&def);
     prism_framework_apply(fw, &k, &t);
+    /* torch.compile as the row's notes state it (the CSV has no column for it), for a
+     * profile that sets elementwise_eager (its framework's eager default): a compiled run
+     * fuses the elementwise ops, "no torch.compile" keeps them eager, a row that says
+     * neither keeps the profile's value */
+    const int compiled = notes_compile(prism_validate_col(r, "notes"));
+    if (fw->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] && compiled >= 0)
+        k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
     /* what the source states beyond its profile (sources.ini `set`; checked at load) */
     for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
         prism_knobs_set(&k, *a, NULL);

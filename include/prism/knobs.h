@@ -54,6 +54,8 @@ typedef enum {
                                             core), 1 = per-op SAC (torchtitan "op") */
     PRISM_KNOB_LOSS_BWD_EXTRA,         /**< logit copies live in the loss backward beyond
                                             the working set's one (eager cross-entropy 1) */
+    PRISM_KNOB_ELEMENTWISE_EAGER,      /**< 1 = eager PyTorch's op-by-op norm/RoPE/SwiGLU
+                                            HBM passes; 0 = fused kernels */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

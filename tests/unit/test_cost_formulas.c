@@ -144,6 +144,32 @@ static void test_loss_bwd_extra(void)
     CU_ASSERT_EQUAL(b.work_bytes - a.work_bytes, 209715200.0);
 }
 
+/*
+ * elementwise_eager: the test model (LayerNorm, GELU, RoPE) gains only eager RoPE on q and
+ * k: x.float() (2 + 4), complex multiply (4 + 4), type_as (4 + 2) = 20 B per element over
+ * d (a + g) = 128 * (32 + 32) = 8192 elements per token = 163,840 B/token per forward.
+ * At 1000 GB/s and hbm_efficiency 1, T = 4096 tokens: 4096 * 163840 / 1e12 = 6.7108864e-4 s
+ * more forward, and bwd_ratio (2) times that in backward.
+ */
+static void eager_terms(const char *eager, PrismLayerTerms *lt)
+{
+    const char *const sets[] = {eager, "hbm_GBps=1000", "hbm_efficiency=1", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_BF16, sets);
+    PrismStrategy s = test_strategy(cm, 1, "tp=1,mbs=2");
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, lt, NULL));
+}
+
+static void test_elementwise_eager(void)
+{
+    PrismLayerTerms a, b;
+    eager_terms("elementwise_eager=0", &a);
+    eager_terms("elementwise_eager=1", &b);
+    CU_ASSERT_DOUBLE_EQUAL((b.fwd_s - a.fwd_s) / 6.7108864e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.bwd_s - a.bwd_s) / (2.0 * 6.7108864e-4), 1.0, 1e-9);
+    CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
+}
+
 static double static_bytes_per_param(int zero, const char *grad_fp32)
 {
     const char *const sets[] = {grad_fp32, NULL};
@@ -441,6 +467,7 @@ static CU_TestInfo formula_tests[] = {
     {"gradient accumulation traffic", test_grad_accum},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
+    {"eager elementwise: RoPE passes", test_elementwise_eager},
     CU_TEST_INFO_NULL,
 };
 

@@ -105,6 +105,10 @@ static void test_shipped(void)
     /* context_parallel_rotate_method "allgather": nothing overlaps the K/V exchange */
     CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_CP_OVERLAP] && e->knobs.v[PRISM_KNOB_CP_OVERLAP] == 0.0);
     CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_LOSS_BWD_EXTRA]);
+    /* training.compile defaults to false: eager elementwise ops */
+    CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] &&
+                   e->knobs.v[PRISM_KNOB_ELEMENTWISE_EAGER] == 1.0);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER]);
     /* the Megatron profiles keep the default policy (recompute the attention core) */
     CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_SELECTIVE_POLICY]);
     CU_ASSERT_FALSE(b->knob_set[PRISM_KNOB_SELECTIVE_POLICY]);
