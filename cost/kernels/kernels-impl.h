@@ -344,7 +344,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double a_score = T * a_sc * it;
         const double a_keep = T * a_ck * r;
         const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full);
-        o_act[i] = full > 0.5 ? a_keep : sel > 0.5 ? a_sel : a_body + keep_score * a_score;
+        /* one select: sel and keep_score are 0/1 (a nested select stops the vectoriser) */
+        o_act[i] =
+            full > 0.5 ? a_keep : (a_sel * sel + a_body * keep_score) + keep_score * a_score;
         o_xtr[i] = ws_on * (a_body + a_score - a_keep + T * w_tp * it);
         /* compute: forward FLOPs per device at the GEMM rate plus memory-bound kernels at
          * the HBM rate; backward = bwd_ratio x forward (both) */
