@@ -99,6 +99,19 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                    "then all-gather over ETP (Megatron-Core alltoall); 1 = "
                                    "all-gather of every token over the etp*ep group and "
                                    "reduce-scatter back (Megatron-Core allgather)"},
+    [PRISM_KNOB_SELECTIVE_POLICY] = {"selective_policy", 0.0, 0.0, 1.0, "code",
+                                     "what recompute=selective keeps: 0 = all but the attention "
+                                     "core (Korthikanti); 1 = per-op SAC: the block input, SDPA's "
+                                     "outputs and every other matmul's output (torchtitan)"},
+    [PRISM_KNOB_LOSS_BWD_EXTRA] = {"loss_bwd_extra", 0.0, 0.0, 4.0, "copies",
+                                   "extra copies of the logits (logits_bytes each) live while "
+                                   "the loss runs backward: 0 = fused in-place cross-entropy "
+                                   "(Megatron), 1 = eager F.cross_entropy (saved log-softmax, "
+                                   "incoming and produced gradient)"},
+    [PRISM_KNOB_ELEMENTWISE_EAGER] = {"elementwise_eager", 0.0, 0.0, 1.0, "bool",
+                                      "1 = eager PyTorch: RMSNorm, RoPE and SwiGLU as separate "
+                                      "ops, each reading its inputs and writing its output; 0 = "
+                                      "fused kernels (Megatron/TE, torch.compile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -37,6 +37,9 @@ typedef struct KnobView {
     double logits; /* bytes per stored logit */
     double imbal;  /* dropless MoE load factor */
     double seq;
+    double sac;      /* selective_policy: 1 = per-op SAC */
+    double loss_bwd; /* loss_bwd_extra: logit copies beyond the working set's one */
+    double eager;    /* elementwise_eager: op-by-op norm / RoPE / SwiGLU traffic */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -211,6 +214,57 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     return 2.0 * h * E + 2.0 * nsh * mats * h * fs + 2.0 * mats * h * fe * topk + gate;
 }
 
+/* What recompute = selective keeps and runs again (cost/README.md "Memory", knob
+ * selective_policy). Korthikanti's policy (0, and every kind the SAC count below does not
+ * cover): everything but the attention core is kept, the core runs again. Per-op SAC
+ * (1; torchtitan activation_checkpoint.selective_ac_option = "op": the outputs of SDPA
+ * and of every other aten.mm are saved, every other op is recomputed) on a bias-free
+ * standard-attention dense block with flash attention, whose matmuls run in torchtitan's
+ * order wq, wk, wv, wo, w1, [w3,] w2: kept per token are the block input (h), the outputs
+ * of the 1st, 3rd, 5th and 7th matmul - wq (a d), wv (g d), w1 (f), w2 (h, the row-parallel
+ * output before its reduction, T rows) - and SDPA's output (a d) and fp32 log-sum-exp
+ * (4 a bytes); recomputed are wk, wo and w3 (GELU: fc2; the same FLOPs 2 h f) and every
+ * elementwise op (norms, RoPE, activation, residual adds), not the attention core. */
+static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, const KnobView *kv,
+                            PrismKKind *k)
+{
+    k->as_rep = k->a_rep;
+    k->as_tp = k->a_tp;
+    k->as_kv = k->a_kv;
+    k->as_full = k->a_full;
+    k->sel_core = 1.0;
+    k->sel_gemm = k->sel_ew = k->sf_tp = k->sf_kv = 0.0;
+    if (sp == NULL || mtp || kv->sac < 0.5 || kv->flash < 0.5 ||
+        sp->attn.kind != PRISM_ATTN_STANDARD || sp->attn.qkv_bias || sp->attn.out_bias ||
+        sp->mlp.n_experts > 0 || sp->mlp.bias)
+        return;
+    const double a = sp->attn.n_heads, d = sp->attn.head_dim, g = sp->attn.n_kv_heads;
+    const double f = (double)sp->mlp.ffn_hidden, bp = kv->bp;
+    const int swiglu = sp->mlp.act == PRISM_MLP_SWIGLU;
+    k->as_rep = bp * h;                               /* block input */
+    k->as_tp = bp * (a * d + a * d + f) + 4.0 * a;    /* wq, SDPA output, w1; log-sum-exp */
+    k->as_kv = bp * g * d;                            /* wv */
+    k->as_full = swiglu ? bp * h : 0.0;               /* w2 (7th matmul; GELU has 6) */
+    k->sel_core = 0.0;                                /* SDPA's output is saved */
+    k->sf_tp = 2.0 * a * d * h + 2.0 * h * f;         /* wo, w3 (GELU: fc2) */
+    k->sf_kv = 2.0 * h * g * d;                       /* wk */
+    k->sel_gemm = (k->sf_tp + k->sf_kv) / (k->f_tp + k->f_kv); /* exact while tp <= g */
+    k->sel_ew = 1.0;
+}
+
+/* Eager PyTorch (elementwise_eager = 1; cost/README.md "Elementwise traffic"): extra HBM
+ * bytes per element of an RMSNorm, of RoPE and of SwiGLU over the fused kernels' read +
+ * write, each eager op reading its inputs and writing its output (bp = activation bytes):
+ *   RMSNorm (torchtitan: x.float(), pow, mean, x * rsqrt, type_as, * weight):
+ *     (bp + 4) + 8 + 4 + 8 + (4 + bp) + 2bp = 4bp + 28, fused 2bp: + 2bp + 28 per element;
+ *   RoPE (x.float(), complex multiply, type_as) on q and k: (bp + 4) + 8 + (4 + bp) =
+ *     2bp + 16 per element, fused kernels: not counted;
+ *   SwiGLU (silu(a), then * b): 2bp + 3bp = 5bp per f, fused 3bp: + 2bp. */
+static double eager_norm_extra(double bp)
+{
+    return 2.0 * bp + 28.0;
+}
+
 /* A transformer block (optionally an MTP module around it). */
 static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean mtp,
                        const KnobView *kv, PrismKKind *k, double *model_flops, double *core)
@@ -245,6 +299,17 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->e_tp += (bp + 2.0 * kv->logits) * V; /* cross-entropy over the logits */
         mm += 2.0 * 2.0 * h * h + 2.0 * h * V;
     }
+    if (kv->eager > 0.5) {
+        if (sp->norm == PRISM_NORM_RMSNORM)
+            k->e_rep += 2.0 * eager_norm_extra(bp) * h;
+        if (sp->mlp.act == PRISM_MLP_SWIGLU && sp->mlp.n_experts == 0)
+            k->e_tp += 2.0 * bp * (double)sp->mlp.ffn_hidden;
+        /* RoPE on q and k (k counted as tp-sharded: exact while t <= g) */
+        if (m->pos == PRISM_POS_ROPE && sp->attn.kind == PRISM_ATTN_STANDARD)
+            k->e_tp += (2.0 * bp + 16.0) * (double)sp->attn.head_dim *
+                       ((double)sp->attn.n_heads + (double)sp->attn.n_kv_heads);
+    }
+    selective_terms(sp, mtp, h, kv, k);
     /* model FLOPs per token (MFU convention: full attention core, top-k experts) */
     *model_flops = attn_gemm + mm + *core;
 }
@@ -261,6 +326,7 @@ static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *
     k->e_rep = (3.0 * kv->bp + kv->drop) * h; /* lookup write, dropout read/write/mask */
     k->tp_coll_fwd = 1.0; /* all-reduce (reduce-scatter with SP) of the output */
     k->tp_bytes = kv->bp * h;
+    selective_terms(NULL, FALSE, h, kv, k);
 }
 
 static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, PrismKKind *k)
@@ -277,10 +343,17 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->f_tp = 2.0 * h * V;
     add_gemm(k, "logits", V, 0, 0, 0, h, 0); /* stays BF16 in the FP8 recipes */
     k->e_rep = 2.0 * bp * h;               /* final norm */
+    if (kv->eager > 0.5 && m->final_norm == PRISM_NORM_RMSNORM)
+        k->e_rep += eager_norm_extra(bp) * h;
     k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
+    /* the loss backward: eager F.cross_entropy holds log-softmax's saved output (the kept
+     * logits), the incoming and the produced gradient at once - one copy more than the
+     * working set's (cost/README.md "Backward working set") */
+    k->w_tp = kv->loss_bwd * kv->logits * V;
     k->tp_coll_fwd_sp = 1.0;               /* SP: all-gather of the input */
     k->tp_coll_bwd = 1.0; /* all-reduce (reduce-scatter with SP) of the input gradient */
     k->tp_bytes = bp * h;
+    selective_terms(NULL, FALSE, h, kv, k);
 }
 
 static char *spec_label(const PrismBlockSpec *sp)
@@ -457,6 +530,9 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .logits = kn[PRISM_KNOB_LOGITS_BYTES],
         .imbal = kn[PRISM_KNOB_MOE_IMBALANCE],
         .seq = (double)training->seq,
+        .sac = kn[PRISM_KNOB_SELECTIVE_POLICY],
+        .loss_bwd = kn[PRISM_KNOB_LOSS_BWD_EXTRA],
+        .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
     };
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;

@@ -492,8 +492,9 @@ static double recompute_flops_per_token(const PrismCostModel *cm, const PrismLay
         const uint32_t kind = cm->layer_kind[q];
         if (layout->layer_rc[q] == PRISM_RECOMPUTE_FULL)
             rc_tok += cm->kind_model_flops[kind];
-        else if (layout->layer_rc[q] == PRISM_RECOMPUTE_SELECTIVE)
-            rc_tok += cm->kind_core_flops[kind];
+        else if (layout->layer_rc[q] == PRISM_RECOMPUTE_SELECTIVE) /* per selective_policy */
+            rc_tok += cm->kind_core_flops[kind] * cm->kinds[kind].sel_core +
+                      (cm->kinds[kind].sf_tp + cm->kinds[kind].sf_kv);
     }
     return rc_tok;
 }

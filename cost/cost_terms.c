@@ -103,7 +103,8 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_EX] = {"expert_params", "params", "P_exp/(t*e)"},
     [PRISM_KS_ACT] = {"activations", "B",
                       "none: T*(A_rep*r + A_tp/t + A_kv*kv + A_full + A_score/t); "
-                      "selective: without A_score; full: T*h*bytes*r"},
+                      "selective: without A_score (selective_policy 1, per-op SAC: "
+                      "T*(As_rep*r + As_tp/t + As_kv*kv + As_full)); full: T*h*bytes*r"},
     [PRISM_KS_EXTRA] = {"bwd_working_set", "B",
                         "(none-mode activations) - (the kept input): full recompute "
                         "rematerialises them; with bwd_working_set = 1 every layer's "
@@ -114,7 +115,8 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                           "grad_accum"},
     [PRISM_KS_RECOMP] = {"recompute", "s",
                          "full: one forward (gemm_fwd + core_fwd + elementwise + fp8_cast); "
-                         "selective: core_fwd + its elementwise"},
+                         "selective: core_fwd + its elementwise (selective_policy 1: "
+                         "sel_gemm*gemm_fwd + the forward elementwise)"},
     [PRISM_KS_WGRAD] = {"weight_grad", "s", "gemm_wgrad + grad_accum (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
                      "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*(1-tp_overlap), "

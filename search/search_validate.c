@@ -118,9 +118,13 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
  * whose memory is closest to gpu_mem_gb (the largest when it is not stated). A
  * power-limited variant (a name ending in a wattage, "H100-96GB-500W") is a different part
  * at a lower clock: it is taken only for the memory it alone has, never by default. */
-static char *cluster_name(const Row *r)
+static char *cluster_name(const Row *r, const SourceInfo *src)
 {
     const char *g = prism_validate_col(r, "gpu_type");
+    /* the part the source states (sources.ini `cluster`, e.g. a power limit in its text) */
+    if (src != NULL && src->cluster != NULL && *g &&
+        g_ascii_strncasecmp(src->cluster, g, strlen(g)) == 0)
+        return g_strdup(src->cluster);
     double mem = 0;
     const gboolean has_mem = prism_validate_num(r, "gpu_mem_gb", &mem);
     char *best = NULL;
@@ -300,16 +304,16 @@ static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *
         o->meas[PRISM_VM_MFU] = v;
 }
 
-/* Predicted values from a column row. The MFU column is against the training dtype's
- * peak; the published MFU against the BF16 dense peak: rescaled here (the one place to
- * change if the MFU column is ever defined against the BF16 peak). */
+/* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
+ * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
+ * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
 static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
                       const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o)
 {
     const PrismCluster *cl = prism_cost_model_cluster(cm);
-    const double peak = cl->peak_flops[prism_cost_model_training(cm)->dtype];
-    const double bf16 =
-        cl->peak_flops[PRISM_DTYPE_BF16] > 0 ? cl->peak_flops[PRISM_DTYPE_BF16] : peak;
+    const double peak = cl->peak_flops[PRISM_DTYPE_BF16] > 0
+                            ? cl->peak_flops[PRISM_DTYPE_BF16]
+                            : cl->peak_flops[prism_cost_model_training(cm)->dtype];
     const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
     const int counts = src != NULL && src->counts >= 0 ? src->counts : (int)fw->counts;
     double mem = c[PRISM_COL_MEM_PEAK] - ro; /* allocated */
@@ -319,10 +323,32 @@ static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
         mem += ro;
     o->pred[PRISM_VM_MEM] = mem / (src != NULL ? src->mem_unit : 1e9);
     o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
-    o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU] * peak / bf16;
+    o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU];
     o->pred[PRISM_VM_TFLOPS] =
         (src != NULL && src->hfu ? c[PRISM_COL_HFU] : c[PRISM_COL_MFU]) * peak * 1e-12;
     o->fits = c[PRISM_COL_FEASIBLE] > 0.5;
+}
+
+/* What a row's notes state about torch.compile: 1 = on, 0 = "no torch.compile", -1 = not
+ * stated. Each mention is read within its clause (between ';'): a clause that says "not
+ * stated" states nothing. */
+static int notes_compile(const char *notes)
+{
+    int said = -1;
+    for (const char *p = strstr(notes, "torch.compile"); p != NULL;
+         p = strstr(p + 1, "torch.compile")) {
+        const char *a = p, *b = strchr(p, ';');
+        while (a > notes && a[-1] != ';')
+            a--;
+        g_autofree char *clause = g_strndup(a, b != NULL ? (size_t)(b - a) : strlen(a));
+        if (strstr(clause, "not stated") != NULL)
+            continue;
+        if (p - a >= 3 && strncmp(p - 3, "no ", 3) == 0)
+            said = said == 1 ? 1 : 0;
+        else
+            said = 1;
+    }
+    return said;
 }
 
 /* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
@@ -331,7 +357,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
                                       const PrismKnobs *user, const Dims *d, PrismValidateRow *o,
                                       GString *why)
 {
-    g_autofree char *cl = cluster_name(r);
+    g_autofree char *cl = cluster_name(r, src);
     if (cl == NULL) {
         g_string_append_printf(why, "gpu_type '%s' has no preset (`prism clusters` lists them)",
                                prism_validate_col(r, "gpu_type"));
@@ -358,6 +384,8 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
         g_clear_error(&error);
         return NULL;
     }
+    if (strcmp(dt, "fp8") == 0 && src != NULL && src->fp8 != NULL)
+        dt = src->fp8; /* the recipe the source ran (sources.ini `fp8`) */
     if (cluster == NULL || !prism_dtype_parse(dt, &t.dtype, &error)) {
         g_string_append_printf(why, "%s%s", cluster ? "dtype: " : "", error->message);
         g_error_free(error);
@@ -367,6 +395,16 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     prism_knobs_default(&k);
     prism_knobs_default(&def);
     prism_framework_apply(fw, &k, &t);
+    /* torch.compile as the row's notes state it (the CSV has no column for it), for a
+     * profile that sets elementwise_eager (its framework's eager default): a compiled run
+     * fuses the elementwise ops, "no torch.compile" keeps them eager, a row that says
+     * neither keeps the profile's value */
+    const int compiled = notes_compile(prism_validate_col(r, "notes"));
+    if (fw->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] && compiled >= 0)
+        k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
+    /* what the source states beyond its profile (sources.ini `set`; checked at load) */
+    for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
+        prism_knobs_set(&k, *a, NULL);
     for (int i = 0; user != NULL && i < PRISM_KNOB_COUNT; i++)
         if (user->v[i] != def.v[i])
             k.v[i] = user->v[i];

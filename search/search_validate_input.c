@@ -20,6 +20,9 @@ void prism_validate_source_free(gpointer p)
     g_free(s->framework);
     g_free(s->vocab);
     g_free(s->dtype);
+    g_free(s->fp8);
+    g_free(s->cluster);
+    g_strfreev(s->set);
     g_free(s);
 }
 
@@ -70,7 +73,28 @@ GHashTable *prism_validate_load_sources(GError **error)
                 s->vocab = g_strdup(v);
             else if (strcmp(k, "dtype") == 0)
                 s->dtype = g_strdup(v);
-            else if (strcmp(k, "tied_embeddings") == 0 &&
+            else if (strcmp(k, "fp8") == 0) {
+                PrismDtype dt;
+                ok = g_str_has_prefix(v, "fp8") || strcmp(v, "mxfp8") == 0;
+                ok = ok && prism_dtype_parse(v, &dt, NULL);
+                if (ok)
+                    s->fp8 = g_strdup(v);
+            } else if (strcmp(k, "cluster") == 0) {
+                g_autoptr(PrismCluster) c = prism_cluster_preset(v, NULL);
+                ok = c != NULL;
+                if (ok)
+                    s->cluster = g_strdup(v);
+            } else if (strcmp(k, "set") == 0) {
+                /* "knob=value[,knob=value]": each checked against the knob table */
+                g_strfreev(s->set);
+                s->set = g_strsplit(v, ",", -1);
+                PrismKnobs scratch;
+                prism_knobs_default(&scratch);
+                for (char **a = s->set; ok && *a; a++) {
+                    g_strstrip(*a);
+                    ok = prism_knobs_set(&scratch, *a, NULL);
+                }
+            } else if (strcmp(k, "tied_embeddings") == 0 &&
                      (!strcmp(v, "true") || !strcmp(v, "false")))
                 s->tied = strcmp(v, "true") == 0;
             else
@@ -79,7 +103,8 @@ GHashTable *prism_validate_load_sources(GError **error)
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                             "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
                             "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
-                            "mfu|hfu, vocab, dtype, tied_embeddings true|false)",
+                            "mfu|hfu, vocab, dtype, fp8 fp8|fp8-cs|mxfp8, cluster PRESET, "
+                            "set KNOB=VALUE[,...], tied_embeddings true|false)",
                             path, g, k, v);
                 g_hash_table_destroy(t);
                 return NULL;

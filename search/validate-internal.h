@@ -16,7 +16,10 @@ typedef struct SourceInfo {
     int counts;      /* PrismMemCounts, -1 = the profile's */
     gboolean hfu;
     char *vocab, *dtype;
-    int tied; /* -1 = the profile's */
+    char *fp8;     /* the recipe a row's "fp8" stands for (fp8, fp8-cs, mxfp8), NULL = fp8 */
+    char *cluster; /* the preset of the part the source states (a power limit), or NULL */
+    char **set;    /* knob assignments "name=value" the source states beyond its profile */
+    int tied;      /* -1 = the profile's */
 } SourceInfo;
 
 /* One CSV row: header -> value (borrowed from fields), and its line. */

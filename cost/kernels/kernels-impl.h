@@ -295,7 +295,11 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
     const double cp_qo = K->cp_qo, cp_kvh = K->cp_kvh, heads = K->heads;
     const double uly_on = km->cp_ulysses, cp_ov = km->cp_ov, rsh = km->fsdp_reshard;
-    const double rc_core = full > 0.5 || sel > 0.5 ? 1.0 : 0.0; /* the core runs again */
+    /* selective: what is kept (as_*) and what runs again (sel_*), per the policy */
+    const double as_rep = K->as_rep, as_tp = K->as_tp, as_kv = K->as_kv, as_full = K->as_full;
+    const double sel_core = K->sel_core, sel_g = K->sel_gemm, sel_e = K->sel_ew;
+    const double sf_tp = K->sf_tp, sf_kv = K->sf_kv, w_tp = K->w_tp;
+    const double rc_core = full > 0.5 || (sel > 0.5 && sel_core > 0.5) ? 1.0 : 0.0; /* core again */
     double *o_par = out + (size_t)PRISM_KS_PARAMS * PRISM_K_TILE;
     double *o_grd = out + (size_t)PRISM_KS_GRADS * PRISM_K_TILE;
     double *o_opt = out + (size_t)PRISM_KS_OPT * PRISM_K_TILE;
@@ -360,12 +364,17 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full);
         const double a_score = T * a_sc * it;
         const double a_keep = T * a_ck * r;
-        o_act[i] = full > 0.5 ? a_keep : a_body + keep_score * a_score;
-        o_xtr[i] = ws_on * (a_body + a_score - a_keep);
+        const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full);
+        /* one select: sel and keep_score are 0/1 (a nested select stops the vectoriser) */
+        o_act[i] =
+            full > 0.5 ? a_keep : (a_sel * sel + a_body * keep_score) + keep_score * a_score;
+        o_xtr[i] = ws_on * (a_body + a_score - a_keep + T * w_tp * it);
         /* compute: forward FLOPs per device at the GEMM rate plus memory-bound kernels at
          * the HBM rate; backward = bwd_ratio x forward (both) */
         const double fl = T * (f_tp * it + f_kv * kvs + f_rep + f_core * it + f_exp * it);
-        const double rc = full > 0.5 ? fl : sel * T * f_core * it;
+        const double rc = full > 0.5 ? fl
+                                     : sel * T * f_core * it * sel_core +
+                                           sel * T * (sf_tp * it + sf_kv * kvs);
         const double ew_sc = T * e_sc * it * hbm;
         const double ew = T * (e_rep * r + e_tp * it + e_full) * hbm + ew_sc;
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
@@ -396,7 +405,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_acc[i] = acc;
         }
         o_cmp[i] = cf_s + cb_s + acc;
-        const double rc_t = full > 0.5 ? cf_s : sel * (c_f + ew_sc);
+        const double rc_t =
+            full > 0.5 ? cf_s
+                       : sel * ((c_f + ew_sc) * sel_core + sel_g * g_f + sel_e * (ew - ew_sc));
         o_rc[i] = rc_t;
         o_wg[i] = g_w + acc;
         o_fl[i] = fl * (1.0 + bwd) + rc;

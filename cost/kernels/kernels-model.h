@@ -114,6 +114,16 @@ typedef struct PrismKKind {
     double cp_qo;  /* bytes per token of Q and of the attention output (tp-sharded) */
     double cp_kvh; /* bytes per token of one KV head's K and V (GQA replication to cp heads) */
     double heads;  /* attention heads (Ulysses needs heads/tp divisible by cp) */
+    /* recompute = selective (knob selective_policy; cost/README.md "Memory"): what is kept
+     * per token, split like a_* (equal to a_rep, a_tp, a_kv, a_full for Korthikanti's
+     * policy), and what runs again: the attention core (sel_core 0/1), the share sel_gemm
+     * of the forward GEMM time, the share sel_ew of the forward elementwise traffic, and
+     * the recomputed GEMM FLOPs per token split like f_tp / f_kv */
+    double as_rep, as_tp, as_kv, as_full;
+    double sel_core, sel_gemm, sel_ew, sf_tp, sf_kv;
+    /* backward working set beyond the layer's activations, bytes per token sharded by tp
+     * (the head: loss_bwd_extra x logits_bytes x V) */
+    double w_tp;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */

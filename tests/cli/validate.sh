@@ -110,6 +110,21 @@ check "  names file and key" grep -q "badkey.ini \[memory\] context = '1': unkno
 check "missing profile exits 2" expect_status 2 explain --framework no-such-framework -s tp=8
 check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: megatron-core" err.txt
 check "missing profile file exits 2" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./nope.ini
+# sources.ini: a bad fp8 recipe or an unknown part exits 2 naming the file, group, key, value
+mkdir -p badsrc && cp "$src"/cost/frameworks/*.ini badsrc/
+printf '\n[X_BAD]\nfp8 = fp16\n' >> badsrc/sources.ini
+export PRISM_FRAMEWORKS_DIR=./badsrc
+check "bad sources.ini fp8 exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+check "  names the key and value" grep -q "sources.ini \[X_BAD\] fp8 = 'fp16': unknown key or bad value" err.txt
+cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
+printf '\n[X_BAD]\ncluster = H999\n' >> badsrc/sources.ini
+check "unknown sources.ini cluster exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+check "  names the key and value" grep -q "sources.ini \[X_BAD\] cluster = 'H999'" err.txt
+cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
+printf '\n[X_BAD]\nset = loss_bwd_extra=9\n' >> badsrc/sources.ini
+check "out-of-range sources.ini set exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+check "  names the key and value" grep -q "sources.ini \[X_BAD\] set = 'loss_bwd_extra=9'" err.txt
+unset PRISM_FRAMEWORKS_DIR
 # provenance: a sweep with --framework records the profile and its knobs
 check "sweep --framework" expect_status 0 sweep -m gpt3-1.3b -n 8 --gbs 16 --framework megatron-core -o fw.h5 --force --no-progress
 check "  framework attribute and knobs" /usr/bin/python3 -c "
@@ -119,4 +134,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done 43
+cli_done 49

@@ -227,14 +227,23 @@ static void test_planner_brute_force(void)
  *   7 gpt-oomfit OOM note on a small model that fits: not flagged
  *   8 moe        experts 8: skipped, MoE (issue 10)
  *   9, 10        H200 and B200 presets
+ *   11           TORCHAO_B200_DENSE, gpu_type B200, dtype fp8: sources.ini `cluster`
+ *                B200-750W (the stated power limit) and `fp8` fp8-cs (tensorwise = current
+ *                scaling); MFU as the kernel gives it (against the BF16 peak, no FP8
+ *                rescale): TFLOP/s = MFU x 2250 (B200's dense BF16 TFLOP/s)
+ *   12           TORCHTITAN_H100, H100 96 GB, fp8: H100-96GB-500W (by memory), fp8-cs
+ *   13, 14       row 12 with notes "torch.compile on" (fused elementwise) and "no
+ *                torch.compile" (eager, pytorch-fsdp's elementwise_eager; the clause that
+ *                says "not stated" states nothing): row 12 states neither, so it keeps the
+ *                profile's eager value and equals row 14; row 13 is faster
  */
 static void test_framework_rows(void)
 {
     g_autoptr(PrismValidateReport) r = run("validation/frameworks.csv", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_EQUAL_FATAL(r->rows->len, 9);
-    CU_ASSERT_EQUAL(r->n_predicted + r->n_planned + r->n_skipped, 9);
-    CU_ASSERT_TRUE(r->n_predicted == 7 && r->n_planned == 1 && r->n_skipped == 1);
+    CU_ASSERT_EQUAL_FATAL(r->rows->len, 13);
+    CU_ASSERT_EQUAL(r->n_predicted + r->n_planned + r->n_skipped, 13);
+    CU_ASSERT_TRUE(r->n_predicted == 11 && r->n_planned == 1 && r->n_skipped == 1);
     const PrismValidateRow *col = row(r, 0), *src = row(r, 1), *none = row(r, 2);
     CU_ASSERT_TRUE(col->kind == PRISM_VALIDATE_PREDICTED &&
                    strcmp(col->framework, "megatron-lm-2022") == 0 &&
@@ -286,6 +295,19 @@ static void test_framework_rows(void)
     CU_ASSERT_EQUAL(r->n_moe, 1);
     CU_ASSERT_STRING_EQUAL(row(r, 7)->cluster, "H200");
     CU_ASSERT_STRING_EQUAL(row(r, 8)->cluster, "B200");
+    const PrismValidateRow *b8 = row(r, 9), *h8 = row(r, 10);
+    CU_ASSERT_EQUAL(b8->kind, PRISM_VALIDATE_PREDICTED);
+    CU_ASSERT_STRING_EQUAL(b8->cluster, "B200-750W");
+    CU_ASSERT_STRING_EQUAL(b8->dtype, "fp8-cs");
+    CU_ASSERT_TRUE(prism_test_close(b8->pred[PRISM_VM_TFLOPS], b8->pred[PRISM_VM_MFU] * 2250.0,
+                                    1e-12, 0));
+    CU_ASSERT_TRUE(b8->pred[PRISM_VM_MFU] > 0 && b8->pred[PRISM_VM_MFU] < 1);
+    CU_ASSERT_STRING_EQUAL(h8->cluster, "H100-96GB-500W");
+    CU_ASSERT_STRING_EQUAL(h8->dtype, "fp8-cs");
+    const PrismValidateRow *hc = row(r, 11), *he = row(r, 12);
+    CU_ASSERT_EQUAL(he->pred[PRISM_VM_STEP], h8->pred[PRISM_VM_STEP]);
+    CU_ASSERT_TRUE(hc->pred[PRISM_VM_STEP] < he->pred[PRISM_VM_STEP]);
+    CU_ASSERT_EQUAL(hc->pred[PRISM_VM_MEM], he->pred[PRISM_VM_MEM]);
 
     /* --framework: rows without a column take it; the column still wins */
     g_autoptr(PrismFramework) fsdp = prism_framework_resolve("pytorch-fsdp", NULL);

@@ -67,6 +67,109 @@ static void test_flash_attention(void)
     CU_ASSERT_EQUAL(block_act("tp=1,mbs=2", 1, sets, 0), 570425344.0 + 4096.0 * 128.0);
 }
 
+/*
+ * Per-op SAC (selective_policy = 1; torchtitan "op": SDPA's outputs and every other
+ * matmul's output saved). The test model's block is bias-free MHA with a GELU MLP, so its
+ * matmuls run wq, wk, wv, wo, fc1, fc2: saved wq (a d), wv (g d), fc1 (f), SDPA's output
+ * (a d) and log-sum-exp (4a bytes), plus the block input (h). h 4096, a = g = 32, d 128,
+ * f 16384, bf16 (2 B), s 2048, b 2 (T = 4096 tokens):
+ *   t = 1:        2*4096 + 2*(4096 + 4096 + 16384) + 4*32 + 2*4096 = 65,664 B/token
+ *                 x 4096 tokens                                     = 268,959,744 B
+ *   t = 4 + SP:   every part divided by 4 (r = 1/t, heads and KV heads sharded, 4 <= g)
+ *                                                                   =  67,239,936 B
+ * Korthikanti's selective (policy 0) keeps the none-mode body without the core's
+ * statistics, no dropout masks: inputs 4 x 2h, Q and output 2 x 2h, K and V 2 x 2h, fc1
+ * and GELU outputs 2 x 2f = 8h + 4h + 4h + 16h = 32h bytes/token, x 4096 tokens
+ * = 32 * 4096 * 4096 = 536,870,912 B at t = 1.
+ * Recompute FLOPs per token (HFU's model convention): wk 2hgd + wo 2adh + fc2 2fh
+ * = 2*4096*(4096 + 4096 + 16384) = 201,326,592; policy 0: the full core 4 a d s
+ * = 4*4096*2048 = 33,554,432. Per step (gbs 8, 4 layers, dp 1: 8 * 2048 = 16,384 tokens)
+ * 4 * 16384 * 201,326,592 = 1.3194e13 and 4 * 16384 * 33,554,432 = 2.1990e12, which
+ * (HFU - MFU) x step x N x peak (312e12, the test cluster's BF16 peak) must equal.
+ */
+static double sac_recompute_flops(const char *policy, double *act_t1, double *act_t4)
+{
+    const char *const sets[] = {"flash_attention=1", "dropout=0", policy, NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_BF16, sets);
+    PrismLayerTerms lt;
+    PrismStrategy s1 = test_strategy(cm, 1, "tp=1,mbs=2,recompute=selective");
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s1, 1, &lt, NULL));
+    *act_t1 = lt.act_bytes[1];
+    PrismStrategy s4 = test_strategy(cm, 4, "tp=4,sp=1,mbs=2,recompute=selective");
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s4, 1, &lt, NULL));
+    *act_t4 = lt.act_bytes[1];
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s1, c, NULL));
+    return (c[PRISM_COL_HFU] - c[PRISM_COL_MFU]) * c[PRISM_COL_TIME_STEP] * 312e12;
+}
+
+static void test_selective_policy(void)
+{
+    double a1, a4;
+    const double sac = sac_recompute_flops("selective_policy=1", &a1, &a4);
+    CU_ASSERT_EQUAL(a1, 268959744.0);
+    CU_ASSERT_EQUAL(a4, 67239936.0);
+    CU_ASSERT_DOUBLE_EQUAL(sac / (4.0 * 16384.0 * 201326592.0), 1.0, 1e-9);
+    const double kor = sac_recompute_flops("selective_policy=0", &a1, &a4);
+    CU_ASSERT_EQUAL(a1, 32.0 * 4096.0 * 4096.0);
+    CU_ASSERT_DOUBLE_EQUAL(kor / (4.0 * 16384.0 * 33554432.0), 1.0, 1e-9);
+}
+
+/*
+ * loss_bwd_extra: the head's backward working set grows by one copy of the logits per
+ * extra copy, logits_bytes x V / t per token. V 51200, fp32 logits (4 B), T = 2 x 2048 =
+ * 4096 tokens: t = 1: 4 * 51200 * 4096 = 838,860,800 B; t = 4 (+SP): 209,715,200 B. The
+ * kept activations do not change.
+ */
+static void head_terms(const char *extra, const char *strategy, uint32_t devices,
+                       PrismLayerTerms *lt)
+{
+    const char *const sets[] = {extra, NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_BF16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, m->n_layers - 1, lt, NULL));
+}
+
+static void test_loss_bwd_extra(void)
+{
+    PrismLayerTerms a, b;
+    head_terms("loss_bwd_extra=0", "tp=1,mbs=2", 1, &a);
+    head_terms("loss_bwd_extra=1", "tp=1,mbs=2", 1, &b);
+    CU_ASSERT_EQUAL(b.work_bytes - a.work_bytes, 838860800.0);
+    CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
+    head_terms("loss_bwd_extra=0", "tp=4,sp=1,mbs=2", 4, &a);
+    head_terms("loss_bwd_extra=1", "tp=4,sp=1,mbs=2", 4, &b);
+    CU_ASSERT_EQUAL(b.work_bytes - a.work_bytes, 209715200.0);
+}
+
+/*
+ * elementwise_eager: the test model (LayerNorm, GELU, RoPE) gains only eager RoPE on q and
+ * k: x.float() (2 + 4), complex multiply (4 + 4), type_as (4 + 2) = 20 B per element over
+ * d (a + g) = 128 * (32 + 32) = 8192 elements per token = 163,840 B/token per forward.
+ * At 1000 GB/s and hbm_efficiency 1, T = 4096 tokens: 4096 * 163840 / 1e12 = 6.7108864e-4 s
+ * more forward, and bwd_ratio (2) times that in backward.
+ */
+static void eager_terms(const char *eager, PrismLayerTerms *lt)
+{
+    const char *const sets[] = {eager, "hbm_GBps=1000", "hbm_efficiency=1", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_BF16, sets);
+    PrismStrategy s = test_strategy(cm, 1, "tp=1,mbs=2");
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, lt, NULL));
+}
+
+static void test_elementwise_eager(void)
+{
+    PrismLayerTerms a, b;
+    eager_terms("elementwise_eager=0", &a);
+    eager_terms("elementwise_eager=1", &b);
+    CU_ASSERT_DOUBLE_EQUAL((b.fwd_s - a.fwd_s) / 6.7108864e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.bwd_s - a.bwd_s) / (2.0 * 6.7108864e-4), 1.0, 1e-9);
+    CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
+}
+
 static double static_bytes_per_param(int zero, const char *grad_fp32)
 {
     const char *const sets[] = {grad_fp32, NULL};
@@ -623,6 +726,9 @@ static CU_TestInfo formula_tests[] = {
     {"zb-v, dualpipe, dualpipe-v, seq1f1b: in-flight and bubble by hand", test_new_schedules},
     {"dualpipe-v hides the MoE all-to-all", test_dualpipe_overlap},
     {"parallel folding: expert memory and EP volumes", test_folded_moe},
+    {"selective policy: per-op SAC", test_selective_policy},
+    {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
+    {"eager elementwise: RoPE passes", test_elementwise_eager},
     CU_TEST_INFO_NULL,
 };
 

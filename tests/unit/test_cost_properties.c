@@ -63,6 +63,7 @@ static void test_monotone(void)
         g_autoptr(PrismCostModel) cm = test_zoo_cost_model(mi, rng);
         const PrismModel *model = prism_cost_model_model(cm);
         const PrismTraining *tr = prism_cost_model_training(cm);
+        const gboolean sac = prism_cost_model_knobs(cm)->v[PRISM_KNOB_SELECTIVE_POLICY] > 0.5;
         for (int k = 0; k < 6; k++) {
             PrismStrategy s;
             if (!random_strategy(cm, rng, &s))
@@ -76,9 +77,12 @@ static void test_monotone(void)
                 CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, l, &a, NULL));
                 CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s2, l, &b, NULL));
                 CU_ASSERT_TRUE(b.params_bytes <= a.params_bytes);
-                /* recompute, per layer */
+                /* recompute, per layer. Per-op SAC (selective_policy = 1) saves the
+                 * row-parallel w2 output, T x h before its reduction, which no-recompute
+                 * autograd never keeps: at large tp with SP it may keep more than none, so
+                 * selective <= none is a law of Korthikanti's policy only */
                 CU_ASSERT_TRUE(a.act_bytes[2] <= a.act_bytes[1]);
-                CU_ASSERT_TRUE(a.act_bytes[1] <= a.act_bytes[0]);
+                CU_ASSERT_TRUE(sac || a.act_bytes[1] <= a.act_bytes[0]);
                 tp_checks++;
             }
             /* recompute, whole strategy: full <= selective <= none */
@@ -92,7 +96,7 @@ static void test_monotone(void)
             }
             if (ok) {
                 CU_ASSERT_TRUE(c[2][PRISM_COL_MEM_PEAK] <= c[1][PRISM_COL_MEM_PEAK]);
-                CU_ASSERT_TRUE(c[1][PRISM_COL_MEM_PEAK] <= c[0][PRISM_COL_MEM_PEAK]);
+                CU_ASSERT_TRUE(sac || c[1][PRISM_COL_MEM_PEAK] <= c[0][PRISM_COL_MEM_PEAK]);
                 rc_checks++;
             }
             /* mbs doubled, m halved */

@@ -239,6 +239,9 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     t.seq = m->pos == PRISM_POS_LEARNED && m->max_positions < 4096 ? m->max_positions : 4096;
     PrismKnobs k;
     prism_knobs_default(&k);
+    /* torchtitan's per-op SAC and the eager loss copy on half the models each */
+    k.v[PRISM_KNOB_SELECTIVE_POLICY] = g_rand_int_range(rng, 0, 2);
+    k.v[PRISM_KNOB_LOSS_BWD_EXTRA] = g_rand_int_range(rng, 0, 2);
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);

@@ -93,6 +93,26 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(e->def[PRISM_FW_ZERO], 3);
     CU_ASSERT_EQUAL(e->def[PRISM_FW_VPP], PRISM_FW_NONE);
     CU_ASSERT_TRUE(e->llama && e->tied_embeddings == 0 && e->only == NULL);
+    /* SDPA's FlashAttention-2 on H100 (FA3 paper Fig. 5/6, head dim 128, 8k): 333 and
+     * 318 TFLOP/s over the 989.4 TFLOP/s BF16 peak = 0.337 and 0.321 (rounded there) */
+    CU_ASSERT_DOUBLE_EQUAL(e->knobs.v[PRISM_KNOB_ATTN_FWD_FRACTION], 333.0 / 989.4, 5e-4);
+    CU_ASSERT_DOUBLE_EQUAL(e->knobs.v[PRISM_KNOB_ATTN_BWD_FRACTION], 318.0 / 989.4, 5e-4);
+    CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_ATTN_FWD_FRACTION]);
+    /* torchtitan's per-op SAC, not Korthikanti's selective */
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_SELECTIVE_POLICY], 1.0);
+    /* eager F.cross_entropy: one fp32 logit copy more in the loss backward */
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LOSS_BWD_EXTRA], 1.0);
+    /* context_parallel_rotate_method "allgather": nothing overlaps the K/V exchange */
+    CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_CP_OVERLAP] && e->knobs.v[PRISM_KNOB_CP_OVERLAP] == 0.0);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_LOSS_BWD_EXTRA]);
+    /* training.compile defaults to false: eager elementwise ops */
+    CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] &&
+                   e->knobs.v[PRISM_KNOB_ELEMENTWISE_EAGER] == 1.0);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER]);
+    /* the Megatron profiles keep the default policy (recompute the attention core) */
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_SELECTIVE_POLICY]);
+    CU_ASSERT_FALSE(b->knob_set[PRISM_KNOB_SELECTIVE_POLICY]);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_ATTN_FWD_FRACTION]);
 
     /* every --only text is a valid filter */
     PrismFramework *all[] = {a, b, c, d, e};
