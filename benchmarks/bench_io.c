@@ -100,7 +100,8 @@ static gboolean run_once(PrismComm *comm, const Setup *s, const PrismKernelTable
         out->row_bytes += prism_store_size(schema->cols[i].store);
     PrismLandscapeOptions lo;
     prism_landscape_options_default(&lo);
-    lo.deflate = deflate;
+    lo.codec = deflate > 0 ? PRISM_CODEC_DEFLATE : PRISM_CODEC_NONE;
+    lo.level = deflate;
     lo.force = TRUE;
     lo.fsync = fsync;
     lo.no_landscape = mode == 1;

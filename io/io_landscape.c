@@ -23,12 +23,14 @@
 #include "io-writer.h"
 
 #define MANIFEST_GROUP "prism-spill"
-#define SPILL_FORMAT 1
+#define SPILL_FORMAT 2 /* 2: compressed column segments (io_spill.c) */
 
 void prism_landscape_options_default(PrismLandscapeOptions *opts)
 {
     memset(opts, 0, sizeof *opts);
-    opts->deflate = 1; /* level 1 (deflate_fast): io/README.md has the measurements */
+    /* zstd level 1: io/README.md has the measurements of every codec */
+    opts->codec = PRISM_CODEC_ZSTD;
+    opts->level = 1;
     opts->chunk_rows = 65536;
     opts->spill_rows = 65536;
     opts->fsync = TRUE;
@@ -700,12 +702,16 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
         const PrismLandscapeSchema *sc = ls->schema;
         uint64_t raw = prism_io_row_bytes_internal(sc);
         plan->rows = rows;
-        plan->row_bytes = raw;
+        plan->row_bytes = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
         if (!ls->opts.no_landscape) {
             /* A record per spill_rows rows, plus each rank's partial last one. */
             uint64_t records = rows / ls->opts.spill_rows + (uint64_t)ls->comm->size + 1;
-            plan->spill_bytes = rows * raw + records * prism_spill_header_size_internal(sc->n);
-            uint64_t per_row = ls->opts.deflate > 0
+            /* Segments are compressed; the estimate assumes PRISM_SPILL_BYTES_PER_ROW (above
+             * every measured figure), never more than the raw row. */
+            uint64_t spill_row = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
+            plan->spill_bytes = rows * spill_row +
+                                records * prism_spill_header_size_internal(sc->n);
+            uint64_t per_row = ls->opts.codec != PRISM_CODEC_NONE
                                    ? MIN(raw, (uint64_t)PRISM_LANDSCAPE_FILE_BYTES_PER_ROW)
                                    : raw;
             plan->file_bytes = rows * per_row;
