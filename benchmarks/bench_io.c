@@ -141,7 +141,7 @@ static gboolean run_once(PrismComm *comm, const Setup *s, const PrismKernelTable
     double t1 = MPI_Wtime();
     MPI_Barrier(comm->mpi); /* every spill record is on disk (outside the timed phases) */
     g_autofree char *spill_dir = g_strconcat(path, ".partial.spill", NULL);
-    out->spill = comm->rank == 0 ? dir_bytes(spill_dir) : 0;
+    out->spill = ls && comm->rank == 0 ? dir_bytes(spill_dir) : 0;
     MPI_Bcast(&out->spill, 1, MPI_UINT64_T, 0, comm->mpi);
     double t1b = MPI_Wtime();
     if (ls) {

@@ -227,8 +227,8 @@ typedef struct PrismLandscapeDiskPlan {
  */
 gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLandscapeDiskPlan *plan,
                                    GError **error);
-/** Bytes per row the file estimate assumes with compression (measured: 23.4-29.4). */
-#define PRISM_LANDSCAPE_FILE_BYTES_PER_ROW 32
+/** Bytes per row the file estimate assumes with compression (measured: 22.5-32.5). */
+#define PRISM_LANDSCAPE_FILE_BYTES_PER_ROW 40
 /** Bytes per row the spill estimate assumes (compressed records; measured in io/README.md). */
 #define PRISM_SPILL_BYTES_PER_ROW 64
 
