@@ -79,7 +79,8 @@ hid_t prism_h5_dxpl_internal(void);
  * PRISM_CODEC_NONE and @p chunk > 0, contiguous otherwise. Collective.
  */
 hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
-                                       uint64_t chunk, PrismCodec codec, int level, GError **error);
+                                       uint64_t chunk, PrismCodec codec, int level,
+                                       GError **error);
 /**
  * Collective write of rows [first, first + n) of a 1-D dataset from @p buf (memory type
  * == file type). n == 0 selects nothing but still takes part.
@@ -115,10 +116,10 @@ PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *
  *           u32 stored size of each column segment, u32 crc32 of each stored segment,
  *           u32 crc32 of everything before it;
  *   payload: column 0's segment, column 1's, ...: its n values (host byte order),
- *           byte-shuffled and LZ4-compressed (plain LZ4 block), or raw when that is not smaller
- * (stored size == n * value size means raw). A record is valid when its header CRC matches and its
- * payload lies inside the file; scanning stops at the first invalid record (a torn tail after
- * SIGKILL). */
+ *           byte-shuffled and LZ4-compressed (plain LZ4 block), or raw when that is not smaller (stored
+ *           size == n * value size means raw).
+ * A record is valid when its header CRC matches and its payload lies inside the file;
+ * scanning stops at the first invalid record (a torn tail after SIGKILL). */
 
 typedef struct PrismSpillRecord {
     uint32_t file;   /**< index into the spill file table */

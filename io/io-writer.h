@@ -47,7 +47,7 @@ struct PrismLandscape {
     int fd;              /* our spill file, -1 when closed */
     uint64_t fd_size;
     GArray *my_records;
-    void **buf; /* one typed buffer per column, spill_rows rows: being filled */
+    void **buf;          /* one typed buffer per column, spill_rows rows: being filled */
     /* The spill writer thread: packs (shuffle + LZ4) and appends the record in wbuf while
      * the search fills buf (double buffering); my_records and spilled are its, under
      * wmutex, until it is joined at the end of the search. */

@@ -273,14 +273,10 @@ hid_t prism_h5_dxpl_internal(void)
 const char *prism_codec_name(PrismCodec codec)
 {
     switch (codec) {
-    case PRISM_CODEC_NONE:
-        return "none";
-    case PRISM_CODEC_DEFLATE:
-        return "deflate";
-    case PRISM_CODEC_LZ4:
-        return "lz4";
-    case PRISM_CODEC_ZSTD:
-        return "zstd";
+    case PRISM_CODEC_NONE: return "none";
+    case PRISM_CODEC_DEFLATE: return "deflate";
+    case PRISM_CODEC_LZ4: return "lz4";
+    case PRISM_CODEC_ZSTD: return "zstd";
     }
     return "?";
 }
@@ -316,8 +312,8 @@ gboolean prism_codec_check_level(PrismCodec codec, int level, GError **error)
                     level, prism_codec_name(codec));
     else
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--compression-level %d: must be %d to %d for --compression %s", level, lo, hi,
-                    prism_codec_name(codec));
+                    "--compression-level %d: must be %d to %d for --compression %s", level, lo,
+                    hi, prism_codec_name(codec));
     return FALSE;
 }
 
@@ -333,11 +329,8 @@ static gboolean set_filters(hid_t dcpl, hid_t type, PrismCodec codec, int level,
     unsigned cd[1] = {(unsigned)level};
     herr_t rc = 0;
     switch (codec) {
-    case PRISM_CODEC_NONE:
-        return TRUE;
-    case PRISM_CODEC_DEFLATE:
-        rc = PRISM_H5_TRY(H5Pset_deflate(dcpl, (unsigned)level), error);
-        break;
+    case PRISM_CODEC_NONE: return TRUE;
+    case PRISM_CODEC_DEFLATE: rc = PRISM_H5_TRY(H5Pset_deflate(dcpl, (unsigned)level), error); break;
     case PRISM_CODEC_LZ4:
         rc = PRISM_H5_TRY(H5Pset_filter(dcpl, PRISM_H5Z_FILTER_LZ4, H5Z_FLAG_MANDATORY, 0, NULL),
                           error);
@@ -351,7 +344,8 @@ static gboolean set_filters(hid_t dcpl, hid_t type, PrismCodec codec, int level,
 }
 
 hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
-                                       uint64_t chunk, PrismCodec codec, int level, GError **error)
+                                       uint64_t chunk, PrismCodec codec, int level,
+                                       GError **error)
 {
     hsize_t dims[1] = {total}, maxdims[1] = {total};
     /* A 0-length dataset is chunked (chunk 1) with an unlimited maximum: HDF5 accepts no

@@ -597,9 +597,9 @@ static gpointer spill_writer(gpointer user)
         PrismSpillRecord rec;
         GError *e = NULL;
         /* After a failure nothing more is appended: the file stays a valid prefix. */
-        gboolean ok =
-            !failed && prism_spill_append_internal(ls->fd, path, &ls->fd_size, ls->schema, first,
-                                                   (uint32_t)n, ls->wbuf, ls->opts.fsync, &rec, &e);
+        gboolean ok = !failed && prism_spill_append_internal(ls->fd, path, &ls->fd_size,
+                                                             ls->schema, first, (uint32_t)n,
+                                                             ls->wbuf, ls->opts.fsync, &rec, &e);
         g_mutex_lock(&ls->wmutex);
         if (ok) {
             rec.file = ls->n_old_files + (uint32_t)ls->comm->rank;
@@ -715,7 +715,8 @@ static gboolean end_body(void *user, gboolean ok, GError **error)
     PrismLandscape *ls = user;
     GError *local = NULL;
     /* Persist what we have even after an error elsewhere: a resumed run skips it. */
-    if (!ls->opts.no_landscape && (!flush_records(ls, &local) || !wait_writer(ls, &local)) && ok)
+    if (!ls->opts.no_landscape && (!flush_records(ls, &local) || !wait_writer(ls, &local)) &&
+        ok)
         g_propagate_error(error, local);
     else
         g_clear_error(&local);
@@ -795,8 +796,8 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
             /* Segments are compressed; the estimate assumes PRISM_SPILL_BYTES_PER_ROW (above
              * every measured figure), never more than the raw row. */
             uint64_t spill_row = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
-            plan->spill_bytes =
-                rows * spill_row + records * prism_spill_header_size_internal(sc->n);
+            plan->spill_bytes = rows * spill_row +
+                                records * prism_spill_header_size_internal(sc->n);
             uint64_t per_row = ls->opts.codec != PRISM_CODEC_NONE
                                    ? MIN(raw, (uint64_t)PRISM_LANDSCAPE_FILE_BYTES_PER_ROW)
                                    : raw;

@@ -166,8 +166,8 @@ gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_si
     g_autoptr(GByteArray) body = g_byte_array_new();
     for (size_t c = 0; c < schema->n; c++) {
         const void *seg = NULL;
-        uint32_t stored =
-            (uint32_t)pack_segment(bufs[c], n, prism_store_size(schema->cols[c].store), &seg);
+        uint32_t stored = (uint32_t)pack_segment(bufs[c], n, prism_store_size(schema->cols[c].store),
+                                                 &seg);
         uint32_t crc = crc_of(seg, stored);
         memcpy(h + size_at(c), &stored, 4);
         memcpy(h + crc_at(schema->n, c), &crc, 4);

@@ -212,8 +212,8 @@ enum {
     PRISM_KS_GATHER,   /* ZeRO-3: bytes of this layer's gathered parameters */
     PRISM_KS_FWD,
     PRISM_KS_BWD,
-    PRISM_KS_RC_TIME,    /* s per micro-batch incl. exposed comm */
-    PRISM_KS_ELEMWISE,   /* s per micro-batch of memory-bound kernels (in compute) */
+    PRISM_KS_RC_TIME,  /* s per micro-batch incl. exposed comm */
+    PRISM_KS_ELEMWISE, /* s per micro-batch of memory-bound kernels (in compute) */
     PRISM_KS_OPT_STEP,   /* s per step: optimizer update of this layer's shard */
     PRISM_KS_GRAD_ACCUM, /* s per micro-batch: gradient accumulation (in compute, W pass) */
     PRISM_KS_COUNT

@@ -102,7 +102,8 @@ gboolean prism_comm_bcast_bytes(PrismComm *comm, void *buf, size_t n, int root, 
  * Broadcast a byte buffer of unknown size from @p root. On non-root ranks *buf and *n
  * are replaced with a g_malloc'd copy. Collective: yes.
  */
-gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root, GError **error);
+gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root,
+                               GError **error);
 gboolean prism_comm_barrier(PrismComm *comm, GError **error);
 
 /**

@@ -30,7 +30,8 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
          "N"},
         {NULL}};
     const GOptionEntry training[] = {
-        {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)", "B"},
+        {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)",
+         "B"},
         {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
         {"dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
          "training dtype: bf16, fp16, fp8, fp32 (default bf16)", "T"},

@@ -526,8 +526,8 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
             prism_search_result_ranks(res), prism_search_result_ranks(res) == 1 ? "" : "s",
             prism_search_result_isa(res), prism_search_result_seconds(res), seconds, bytes / 1e6);
     if (!lo->no_landscape && rows > 0)
-        fprintf(out, " (%.1f bytes/row, %s %d)", bytes / (double)rows, prism_codec_name(lo->codec),
-                lo->level);
+        fprintf(out, " (%.1f bytes/row, %s %d)", bytes / (double)rows,
+                prism_codec_name(lo->codec), lo->level);
     fprintf(out, "\n");
 }
 
@@ -706,11 +706,13 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
         {"spill-rows", 0, 0, G_OPTION_ARG_INT64, &o.spill_rows,
          "rows per spill record: the most a SIGKILL can lose per rank (default 65536)", "ROWS"},
         {"count", 0, 0, G_OPTION_ARG_NONE, &o.count,
-         "print the rows, the estimated spill and file size and the free disk; run nothing", NULL},
+         "print the rows, the estimated spill and file size and the free disk; run nothing",
+         NULL},
         {"no-disk-check", 0, 0, G_OPTION_ARG_NONE, &o.no_disk_check,
          "run even when the output's folder looks too small for the spill and the file", NULL},
         {"drop-damaged", 0, 0, G_OPTION_ARG_NONE, &o.drop_damaged,
-         "with --resume: drop damaged spill records (CRC check) and recompute their rows", NULL},
+         "with --resume: drop damaged spill records (CRC check) and recompute their rows",
+         NULL},
         {"no-fsync", 0, 0, G_OPTION_ARG_NONE, &o.no_fsync,
          "do not fsync spill records (faster; a machine crash may cost a resume)", NULL},
         {"round-rows", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &o.round_rows,

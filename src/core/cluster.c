@@ -42,27 +42,19 @@ static const Preset presets[] = {
     /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8;
      * HBM2 1,555 GB/s. NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs,
      * one HDR 200 Gb/s InfiniBand port per GPU = 25 GB/s. */
-    {"A100-40GB", 40, 1555, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3}, {"ib-hdr", 0, 25, 8}},
+    {"A100-40GB", 40, 1555, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8}},
     /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
-    {"A100-80GB", 80, 2039, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3}, {"ib-hdr", 0, 25, 8}},
+    {"A100-80GB", 80, 2039, {19.5, 312, 312, 0}, 8, {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
      * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
      * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. */
-    {"H100-SXM",
-     80,
-     3350,
-     {67, 989.4, 989.4, 1978.9},
-     8,
-     {"nvlink4", 8, 450, 3},
+    {"H100-SXM", 80, 3350, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8}},
     /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
      * DGX H200 uses the same 400 Gb/s per GPU. */
-    {"H200",
-     141,
-     4800,
-     {67, 989.4, 989.4, 1978.9},
-     8,
-     {"nvlink4", 8, 450, 3},
+    {"H200", 141, 4800, {67, 989.4, 989.4, 1978.9}, 8, {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
      * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 9 PF sparse = 4.5 PF dense; HBM3e
@@ -73,12 +65,7 @@ static const Preset presets[] = {
      * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
      * direction in aggregate (a single peer-to-peer transfer gets 64). 400 Gb/s NIC per
      * GPU = 50 GB/s. */
-    {"MI300X",
-     192,
-     5300,
-     {163.4, 1307.4, 1307.4, 2614.9},
-     8,
-     {"infinity-fabric", 8, 448, 3},
+    {"MI300X", 192, 5300, {163.4, 1307.4, 1307.4, 2614.9}, 8, {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
      * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
@@ -365,8 +352,8 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         return NULL;
     }
     c->mem_bw_GBps = mem_bw;
-    static const char *const peak_keys[PRISM_DTYPE_COUNT] = {"peak_tflops_fp32", "peak_tflops_bf16",
-                                                             "peak_tflops_fp16", "peak_tflops_fp8"};
+    static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
+        "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8"};
     gboolean any_peak = FALSE;
     for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
         double v = 0;
@@ -384,7 +371,8 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
     }
     if (!any_peak) {
         set_error(error, PRISM_INPUT_ERROR_MISSING,
-                  "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8} > 0", path);
+                  "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8} > 0",
+                  path);
         return NULL;
     }
     c->n_levels = (uint32_t)n_levels;

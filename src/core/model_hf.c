@@ -40,15 +40,9 @@ static const struct {
     const char *model_type;
     HfArch arch;
 } hf_types[] = {
-    {"llama", HF_LLAMA},
-    {"mistral", HF_LLAMA},
-    {"mixtral", HF_MIXTRAL},
-    {"qwen2", HF_QWEN2},
-    {"qwen3", HF_QWEN3},
-    {"qwen3_moe", HF_QWEN3_MOE},
-    {"deepseek_v2", HF_DEEPSEEK_V2},
-    {"deepseek_v3", HF_DEEPSEEK_V3},
-    {"gpt2", HF_GPT2},
+    {"llama", HF_LLAMA},         {"mistral", HF_LLAMA},         {"mixtral", HF_MIXTRAL},
+    {"qwen2", HF_QWEN2},         {"qwen3", HF_QWEN3},           {"qwen3_moe", HF_QWEN3_MOE},
+    {"deepseek_v2", HF_DEEPSEEK_V2}, {"deepseek_v3", HF_DEEPSEEK_V3}, {"gpt2", HF_GPT2},
     {"gpt_neox", HF_GPT_NEOX},
 };
 
@@ -228,11 +222,13 @@ static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, GE
         return TRUE;
     case HF_QWEN3_MOE:
         if (!get_int(hf, "intermediate_size", FALSE, 0, 0, MAX_WIDTH, &d->ffn, error) ||
-            !get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
+            !get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn,
+                     error) ||
             !get_int(hf, "num_experts", TRUE, 0, 0, MAX_EXPERTS, &v, error))
             return FALSE;
         d->n_experts = (uint32_t)v;
-        if (!get_int(hf, "num_experts_per_tok", d->n_experts > 0, 0, 1, MAX_EXPERTS, &v, error))
+        if (!get_int(hf, "num_experts_per_tok", d->n_experts > 0, 0, 1, MAX_EXPERTS, &v,
+                     error))
             return FALSE;
         d->top_k = (uint32_t)v;
         if (!get_int(hf, "decoder_sparse_step", FALSE, 1, 1, MAX_LAYERS, &v, error))
@@ -354,7 +350,8 @@ static gboolean read_gpt_neox(const Hf *hf, PrismModelDesc *d, GError **error)
 }
 
 /* Qwen-MoE mlp_only_layers: block indices forced dense. */
-static gboolean read_dense_mask(const Hf *hf, PrismModelDesc *d, gboolean **mask, GError **error)
+static gboolean read_dense_mask(const Hf *hf, PrismModelDesc *d, gboolean **mask,
+                                GError **error)
 {
     JsonNode *n = member(hf, "mlp_only_layers");
     if (n == NULL)

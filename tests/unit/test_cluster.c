@@ -16,7 +16,7 @@
 
 static void test_presets(void)
 {
-    static const char *names[] = {"A100-40GB", "A100-80GB", "H100-SXM",   "H200",
+    static const char *names[] = {"A100-40GB", "A100-80GB", "H100-SXM", "H200",
                                   "B200",      "MI300X",    "Ascend-910B"};
     CU_ASSERT_EQUAL(prism_cluster_preset_count(), G_N_ELEMENTS(names));
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
@@ -145,9 +145,7 @@ static const struct {
     {"cluster-negative-bandwidth.ini", PRISM_INPUT_ERROR_VALUE, {"bandwidth_GBps = -300", NULL}},
     {"cluster-negative-memory.ini", PRISM_INPUT_ERROR_VALUE, {"memory_gib = -80", NULL}},
     {"cluster-negative-hbm.ini", PRISM_INPUT_ERROR_VALUE, {"memory_bandwidth_GBps = -2039", NULL}},
-    {"cluster-unknown-key.ini",
-     PRISM_INPUT_ERROR_UNKNOWN_NAME,
-     {"'bandwith_GBps'", "allowed", NULL}},
+    {"cluster-unknown-key.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"'bandwith_GBps'", "allowed", NULL}},
     {"cluster-level-gap.ini", PRISM_INPUT_ERROR_MISSING, {"[level.1]", NULL}},
     {"cluster-last-size.ini", PRISM_INPUT_ERROR_VALUE, {"[level.1]", "size = 64", NULL}},
     {"cluster-not-nested.ini", PRISM_INPUT_ERROR_VALUE, {"size 12", "multiple", NULL}},
@@ -158,11 +156,9 @@ static const struct {
     {"cluster-fractional-size.ini", PRISM_INPUT_ERROR_VALUE, {"size = 2.5", NULL}},
     {"cluster-no-levels.ini", PRISM_INPUT_ERROR_MISSING, {"[level.0]", NULL}},
     {"cluster-binary.ini", PRISM_INPUT_ERROR_PARSE, {"cluster-binary.ini", NULL}},
-    {"cluster-duplicate-key.ini",
-     PRISM_INPUT_ERROR_PARSE,
+    {"cluster-duplicate-key.ini", PRISM_INPUT_ERROR_PARSE,
      {"[cluster] key 'memory_gib' is given twice", "lines 4 and 5", NULL}},
-    {"cluster-duplicate-group.ini",
-     PRISM_INPUT_ERROR_PARSE,
+    {"cluster-duplicate-group.ini", PRISM_INPUT_ERROR_PARSE,
      {"group [level.0] is given twice", "lines 8 and 14", NULL}},
     {"does-not-exist.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.ini", NULL}},
 };
