@@ -22,6 +22,13 @@ static size_t swap_buffer(void **buf, size_t *buf_size, void *out, size_t cap, s
     return n;
 }
 
+/* One compression and one decompression context per process, reused for every chunk
+ * (ZSTD_compress would allocate and free about a megabyte of tables per chunk). HDF5
+ * calls filters one at a time (the library is not re-entrant; its thread-safe build
+ * holds a global lock around every call), so they need no lock of their own. */
+static ZSTD_CCtx *cctx;
+static ZSTD_DCtx *dctx;
+
 static size_t zstd_filter(unsigned int flags, size_t cd_nelmts, const unsigned int cd_values[],
                           size_t nbytes, size_t *buf_size, void **buf)
 {
@@ -32,7 +39,10 @@ static size_t zstd_filter(unsigned int flags, size_t cd_nelmts, const unsigned i
         void *out = malloc(n > 0 ? (size_t)n : 1);
         if (out == NULL)
             return 0;
-        size_t got = ZSTD_decompress(out, (size_t)n, *buf, nbytes);
+        if (dctx == NULL)
+            dctx = ZSTD_createDCtx();
+        size_t got = dctx ? ZSTD_decompressDCtx(dctx, out, (size_t)n, *buf, nbytes)
+                          : ZSTD_decompress(out, (size_t)n, *buf, nbytes);
         if (ZSTD_isError(got) || got != n) {
             free(out);
             return 0;
@@ -44,7 +54,10 @@ static size_t zstd_filter(unsigned int flags, size_t cd_nelmts, const unsigned i
     void *out = malloc(cap);
     if (out == NULL)
         return 0;
-    size_t got = ZSTD_compress(out, cap, *buf, nbytes, level);
+    if (cctx == NULL)
+        cctx = ZSTD_createCCtx();
+    size_t got = cctx ? ZSTD_compressCCtx(cctx, out, cap, *buf, nbytes, level)
+                      : ZSTD_compress(out, cap, *buf, nbytes, level);
     if (ZSTD_isError(got)) {
         free(out);
         return 0;
