@@ -50,7 +50,8 @@ gboolean prism_h5_close_internal(hid_t *id, GError **error);
  */
 gboolean prism_h5_is_landscape_internal(const char *path);
 
-/** Turn off HDF5's own error printing (once per process). */
+/** Turn off HDF5's own error printing and register prism's filters (io/filters: zstd
+ * 32015, lz4 32004), once per process. */
 void prism_h5_quiet_internal(void);
 /** The HDF5 memory/file type of a store type (a predefined type: never closed). */
 hid_t prism_h5_store_type_internal(PrismStore store);
@@ -73,11 +74,13 @@ hid_t prism_h5_fcpl_internal(void);
 hid_t prism_h5_dxpl_internal(void);
 
 /**
- * Create a 1-D dataset of @p total values of @p type in @p loc: chunked with shuffle +
- * deflate when @p deflate > 0 and @p chunk > 0, contiguous otherwise. Collective.
+ * Create a 1-D dataset of @p total values of @p type in @p loc: chunked with shuffle (for
+ * values wider than a byte) + @p codec at @p level + Fletcher32 when @p codec is not
+ * PRISM_CODEC_NONE and @p chunk > 0, contiguous otherwise. Collective.
  */
 hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
-                                       uint64_t chunk, int deflate, GError **error);
+                                       uint64_t chunk, PrismCodec codec, int level,
+                                       GError **error);
 /**
  * Collective write of rows [first, first + n) of a 1-D dataset from @p buf (memory type
  * == file type). n == 0 selects nothing but still takes part.
@@ -109,9 +112,12 @@ char *prism_io_schema_close_names_internal(const PrismLandscapeSchema *schema, c
 PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *schema);
 
 /* Spill records (io_spill.c). A record holds rows [first, first + n) of every column:
- *   header: magic "PRISMSP1", u64 first, u32 n, u32 n_cols, u64 payload bytes,
- *           u32 crc32 of each column segment, u32 crc32 of everything before it;
- *   payload: column 0's n values, column 1's n values, ... (host byte order).
+ *   header: magic "PRISMSP2", u64 first, u32 n, u32 n_cols, u64 payload bytes,
+ *           u32 stored size of each column segment, u32 crc32 of each stored segment,
+ *           u32 crc32 of everything before it;
+ *   payload: column 0's segment, column 1's, ...: its n values (host byte order),
+ *           byte-shuffled and LZ4-compressed (plain LZ4 block), or raw when that is not smaller (stored
+ *           size == n * value size means raw).
  * A record is valid when its header CRC matches and its payload lies inside the file;
  * scanning stops at the first invalid record (a torn tail after SIGKILL). */
 
@@ -120,6 +126,7 @@ typedef struct PrismSpillRecord {
     uint32_t n;      /**< rows */
     uint64_t offset; /**< byte offset of the header in the file */
     uint64_t first;  /**< global index of row 0 */
+    uint64_t payload; /**< stored bytes after the header */
 } PrismSpillRecord;
 
 /** Order records by first row, then file id (for g_array_sort). */
@@ -150,9 +157,10 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
 /**
  * Read rows [lo, hi) (global indices inside the record) of column @p col of record
  * @p rec from the open file @p fd (@p path for messages) into @p dst at row
- * (lo - dst_first). With @p verify the whole column segment is read and its CRC checked
- * first (@p scratch is reused across calls); without, only the rows asked for are read
- * (records this process wrote in this session). Errors: PRISM_RUNTIME_ERROR_IO (read
+ * (lo - dst_first). The whole stored segment is read and decompressed (@p scratch is
+ * reused across calls); with @p verify its CRC is checked first (records of earlier
+ * sessions), without (records this process wrote in this session) only a segment that
+ * fails to decompress is reported. Errors: PRISM_RUNTIME_ERROR_IO (read
  * failure or CRC mismatch, naming the file and offset).
  */
 gboolean prism_spill_read_column_internal(int fd, const char *path,

@@ -47,7 +47,18 @@ struct PrismLandscape {
     int fd;              /* our spill file, -1 when closed */
     uint64_t fd_size;
     GArray *my_records;
-    void **buf;          /* one typed buffer per column, spill_rows rows */
+    void **buf;          /* one typed buffer per column, spill_rows rows: being filled */
+    /* The spill writer thread: packs (shuffle + LZ4) and appends the record in wbuf while
+     * the search fills buf (double buffering); my_records and spilled are its, under
+     * wmutex, until it is joined at the end of the search. */
+    void **wbuf;
+    GThread *writer;
+    GMutex wmutex;
+    GCond wcond;
+    uint64_t w_first;
+    size_t w_n;
+    gboolean w_pending, w_quit;
+    GError *w_error; /* its first failure, handed to the search at the next flush or end */
     uint64_t buf_first;
     size_t buf_n;
     uint64_t skipped, spilled, dropped;

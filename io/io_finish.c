@@ -174,7 +174,8 @@ static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid
                             GError **error)
 {
     PrismComm *comm = ls->comm;
-    hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, 0, error);
+    hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, PRISM_CODEC_NONE, 0,
+                                               error);
     gboolean ok = step(ls, d >= 0, error);
     if (ok)
         ok = step(ls,
@@ -239,7 +240,8 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
         g_string_append_printf(names, "%s%s", c ? "," : "", col->name);
         dsets[c] = prism_h5_dataset_create_internal(group, col->name,
                                                     prism_h5_store_type_internal(col->store),
-                                                    total, chunk, ls->opts.deflate, error);
+                                                    total, chunk, ls->opts.codec, ls->opts.level,
+                                                    error);
         ok = step(ls, dsets[c] >= 0, error);
         if (ok)
             ok = step(ls,

@@ -12,6 +12,7 @@
 #include <prism/core.h>
 
 #include "io-internal.h"
+#include "filters/h5z-codecs.h"
 
 typedef struct {
     GString *text;
@@ -107,6 +108,11 @@ void prism_h5_quiet_internal(void)
          * not be closed (io_finish.c), and every other path closes its files itself. */
         (void)PRISM_H5_TRY(H5dont_atexit(), NULL);
         H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+        /* The codecs of io/filters, in-process: no plugin path needed to write or read.
+         * A failure leaves the filter unavailable; creating or reading a dataset with it
+         * then fails with HDF5's "filter not available" message. */
+        (void)PRISM_H5_TRY(H5Zregister(prism_h5z_zstd_class()), NULL);
+        (void)PRISM_H5_TRY(H5Zregister(prism_h5z_lz4_class()), NULL);
         g_once_init_leave(&once, 1);
     }
 }
@@ -264,13 +270,87 @@ hid_t prism_h5_dxpl_internal(void)
     return dxpl;
 }
 
+const char *prism_codec_name(PrismCodec codec)
+{
+    switch (codec) {
+    case PRISM_CODEC_NONE: return "none";
+    case PRISM_CODEC_DEFLATE: return "deflate";
+    case PRISM_CODEC_LZ4: return "lz4";
+    case PRISM_CODEC_ZSTD: return "zstd";
+    }
+    return "?";
+}
+
+gboolean prism_codec_parse(const char *name, PrismCodec *out)
+{
+    for (PrismCodec c = PRISM_CODEC_NONE; c <= PRISM_CODEC_ZSTD; c++)
+        if (name != NULL && strcmp(name, prism_codec_name(c)) == 0) {
+            *out = c;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+int prism_codec_default_level(PrismCodec codec)
+{
+    return codec == PRISM_CODEC_DEFLATE || codec == PRISM_CODEC_ZSTD ? 1 : 0;
+}
+
+gboolean prism_codec_check_level(PrismCodec codec, int level, GError **error)
+{
+    int lo = 0, hi = 0;
+    if (codec == PRISM_CODEC_DEFLATE)
+        lo = 1, hi = 9;
+    else if (codec == PRISM_CODEC_ZSTD)
+        lo = 1, hi = 19;
+    if (level >= lo && level <= hi)
+        return TRUE;
+    if (hi == 0)
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--compression-level %d: --compression %s has no level (use deflate or "
+                    "zstd for a level)",
+                    level, prism_codec_name(codec));
+    else
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--compression-level %d: must be %d to %d for --compression %s", level, lo,
+                    hi, prism_codec_name(codec));
+    return FALSE;
+}
+
+/* The filters of @p codec at @p level on @p dcpl (chunked): byte shuffle (values of
+ * more than one byte), the codec, then Fletcher32 over the stored bytes. */
+static gboolean set_filters(hid_t dcpl, hid_t type, PrismCodec codec, int level, GError **error)
+{
+    int64_t size = PRISM_H5_TRY(H5Tget_size(type), error);
+    if (size < 0)
+        return FALSE;
+    if (size > 1 && PRISM_H5_TRY(H5Pset_shuffle(dcpl), error) < 0)
+        return FALSE;
+    unsigned cd[1] = {(unsigned)level};
+    herr_t rc = 0;
+    switch (codec) {
+    case PRISM_CODEC_NONE: return TRUE;
+    case PRISM_CODEC_DEFLATE: rc = PRISM_H5_TRY(H5Pset_deflate(dcpl, (unsigned)level), error); break;
+    case PRISM_CODEC_LZ4:
+        rc = PRISM_H5_TRY(H5Pset_filter(dcpl, PRISM_H5Z_FILTER_LZ4, H5Z_FLAG_MANDATORY, 0, NULL),
+                          error);
+        break;
+    case PRISM_CODEC_ZSTD:
+        rc = PRISM_H5_TRY(H5Pset_filter(dcpl, PRISM_H5Z_FILTER_ZSTD, H5Z_FLAG_MANDATORY, 1, cd),
+                          error);
+        break;
+    }
+    return rc >= 0 && PRISM_H5_TRY(H5Pset_fletcher32(dcpl), error) >= 0;
+}
+
 hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
-                                       uint64_t chunk, int deflate, GError **error)
+                                       uint64_t chunk, PrismCodec codec, int level,
+                                       GError **error)
 {
     hsize_t dims[1] = {total}, maxdims[1] = {total};
     /* A 0-length dataset is chunked (chunk 1) with an unlimited maximum: HDF5 accepts no
      * 0-length chunk and no extendible contiguous layout. */
-    gboolean chunked = total == 0 || (chunk > 0 && deflate > 0);
+    gboolean chunked = total == 0 || (chunk > 0 && codec != PRISM_CODEC_NONE);
     if (total == 0)
         maxdims[0] = H5S_UNLIMITED;
     hid_t space = PRISM_H5_TRY(H5Screate_simple(1, dims, maxdims), error);
@@ -279,13 +359,11 @@ hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, 
     if (ok && chunked) {
         hsize_t cdims[1] = {total == 0 ? 1 : (chunk < total ? chunk : total)};
         ok = PRISM_H5_TRY(H5Pset_chunk(dcpl, 1, cdims), error) >= 0;
-        /* Shuffle + deflate, then Fletcher32: the checksum covers the stored (compressed)
-         * bytes, so damage on disk is caught before inflate sees it (filters run in
-         * this order on write and in reverse on read). */
-        if (ok && deflate > 0)
-            ok = PRISM_H5_TRY(H5Pset_shuffle(dcpl), error) >= 0 &&
-                 PRISM_H5_TRY(H5Pset_deflate(dcpl, (unsigned)deflate), error) >= 0 &&
-                 PRISM_H5_TRY(H5Pset_fletcher32(dcpl), error) >= 0;
+        /* Shuffle + codec, then Fletcher32: the checksum covers the stored (compressed)
+         * bytes, so damage on disk is caught before the decompressor sees it (filters run
+         * in this order on write and in reverse on read). */
+        if (ok)
+            ok = set_filters(dcpl, type, codec, level, error);
     }
     /* Parallel HDF5 allocates early anyway; never write fill values (every row is written). */
     if (ok)

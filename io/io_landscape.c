@@ -23,12 +23,14 @@
 #include "io-writer.h"
 
 #define MANIFEST_GROUP "prism-spill"
-#define SPILL_FORMAT 1
+#define SPILL_FORMAT 2 /* 2: compressed column segments (io_spill.c) */
 
 void prism_landscape_options_default(PrismLandscapeOptions *opts)
 {
     memset(opts, 0, sizeof *opts);
-    opts->deflate = 1; /* level 1 (deflate_fast): io/README.md has the measurements */
+    /* zstd level 1: io/README.md has the measurements of every codec */
+    opts->codec = PRISM_CODEC_ZSTD;
+    opts->level = 1;
     opts->chunk_rows = 65536;
     opts->spill_rows = 65536;
     opts->fsync = TRUE;
@@ -60,6 +62,8 @@ PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
     ls->old_records = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
     ls->persisted = g_array_new(FALSE, FALSE, sizeof(uint64_t) * 2);
     ls->my_records = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
+    g_mutex_init(&ls->wmutex);
+    g_cond_init(&ls->wcond);
     ls->feasible_per_job = g_array_new(FALSE, TRUE, sizeof(uint64_t));
     ls->rows_per_job = g_array_new(FALSE, TRUE, sizeof(uint64_t));
     ls->fd = -1;
@@ -68,13 +72,28 @@ PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
     return ls;
 }
 
+/* Stop and join the spill writer thread (after its pending record). No-op without one. */
+static void stop_writer(PrismLandscape *ls)
+{
+    if (ls->writer == NULL)
+        return;
+    g_mutex_lock(&ls->wmutex);
+    ls->w_quit = TRUE;
+    g_cond_broadcast(&ls->wcond);
+    g_mutex_unlock(&ls->wmutex);
+    g_thread_join(ls->writer);
+    ls->writer = NULL;
+}
+
 static void free_buffers(PrismLandscape *ls)
 {
-    if (ls->buf == NULL)
-        return;
-    for (size_t c = 0; c < ls->schema->n; c++)
+    stop_writer(ls);
+    for (size_t c = 0; ls->buf != NULL && c < ls->schema->n; c++) {
         g_free(ls->buf[c]);
+        g_free(ls->wbuf[c]);
+    }
     g_clear_pointer(&ls->buf, g_free);
+    g_clear_pointer(&ls->wbuf, g_free);
 }
 
 void prism_landscape_free(PrismLandscape *ls)
@@ -85,6 +104,9 @@ void prism_landscape_free(PrismLandscape *ls)
         close(ls->fd);
     prism_io_unlock_internal(ls, FALSE); /* an unfinished run keeps its lock file */
     free_buffers(ls);
+    g_clear_error(&ls->w_error);
+    g_mutex_clear(&ls->wmutex);
+    g_cond_clear(&ls->wcond);
     for (size_t i = 0; i < ls->n_grid; i++) {
         g_free((char *)ls->grid[i].model);
         g_free((char *)ls->grid[i].cluster);
@@ -472,6 +494,8 @@ static gboolean begin_root(PrismLandscape *ls, GString *names, GError **error)
     return TRUE;
 }
 
+static gpointer spill_writer(gpointer user);
+
 static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
                            GError **error)
 {
@@ -539,27 +563,90 @@ static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
                     g_strerror(errno));
     ls->fd_size = 0;
     ls->buf = g_new0(void *, ls->schema->n);
-    for (size_t c = 0; c < ls->schema->n; c++)
-        ls->buf[c] = g_malloc(ls->opts.spill_rows * prism_store_size(ls->schema->cols[c].store));
+    ls->wbuf = g_new0(void *, ls->schema->n);
+    for (size_t c = 0; c < ls->schema->n; c++) {
+        size_t bytes = ls->opts.spill_rows * prism_store_size(ls->schema->cols[c].store);
+        ls->buf[c] = g_malloc(bytes);
+        ls->wbuf[c] = g_malloc(bytes);
+    }
+    if (local == NULL)
+        ls->writer = g_thread_new("prism-spill", spill_writer, ls);
     if (local != NULL)
         g_propagate_error(error, local);
     return prism_comm_agree_error(ls->comm, error);
 }
 
-/* Flush the round buffer as one record. Local. */
+/*
+ * The spill writer thread: appends the record in wbuf whenever one is posted, until told
+ * to quit (after the pending record). No MPI, no HDF5: POSIX I/O of this rank's own file.
+ */
+static gpointer spill_writer(gpointer user)
+{
+    PrismLandscape *ls = user;
+    const char *path = g_ptr_array_index(ls->files, ls->n_old_files + (guint)ls->comm->rank);
+    g_mutex_lock(&ls->wmutex);
+    for (;;) {
+        while (!ls->w_pending && !ls->w_quit)
+            g_cond_wait(&ls->wcond, &ls->wmutex);
+        if (!ls->w_pending)
+            break;
+        uint64_t first = ls->w_first;
+        size_t n = ls->w_n;
+        gboolean failed = ls->w_error != NULL;
+        g_mutex_unlock(&ls->wmutex);
+        PrismSpillRecord rec;
+        GError *e = NULL;
+        /* After a failure nothing more is appended: the file stays a valid prefix. */
+        gboolean ok = !failed && prism_spill_append_internal(ls->fd, path, &ls->fd_size,
+                                                             ls->schema, first, (uint32_t)n,
+                                                             ls->wbuf, ls->opts.fsync, &rec, &e);
+        g_mutex_lock(&ls->wmutex);
+        if (ok) {
+            rec.file = ls->n_old_files + (uint32_t)ls->comm->rank;
+            g_array_append_val(ls->my_records, rec);
+            ls->spilled += n;
+        } else if (e != NULL) {
+            ls->w_error = e;
+        }
+        ls->w_pending = FALSE;
+        g_cond_broadcast(&ls->wcond);
+    }
+    g_mutex_unlock(&ls->wmutex);
+    return NULL;
+}
+
+/* Wait until the writer has no record pending; its failure, if any, goes to @p error. */
+static gboolean wait_writer(PrismLandscape *ls, GError **error)
+{
+    if (ls->writer == NULL)
+        return TRUE;
+    g_mutex_lock(&ls->wmutex);
+    while (ls->w_pending)
+        g_cond_wait(&ls->wcond, &ls->wmutex);
+    gboolean ok = ls->w_error == NULL;
+    if (!ok)
+        g_propagate_error(error, g_error_copy(ls->w_error));
+    g_mutex_unlock(&ls->wmutex);
+    return ok;
+}
+
+/* Hand the round buffer to the writer thread as one record (after the previous one is
+ * written) and go on with the other buffer set. Local. */
 static gboolean flush_records(PrismLandscape *ls, GError **error)
 {
-    if (ls->buf_n == 0 || ls->fd < 0)
+    if (ls->buf_n == 0 || ls->fd < 0 || ls->writer == NULL)
         return TRUE;
-    PrismSpillRecord rec;
-    if (!prism_spill_append_internal(ls->fd, g_ptr_array_index(ls->files, ls->n_old_files +
-                                                                            (guint)ls->comm->rank),
-                                     &ls->fd_size, ls->schema, ls->buf_first, (uint32_t)ls->buf_n,
-                                     ls->buf, ls->opts.fsync, &rec, error))
+    if (!wait_writer(ls, error))
         return FALSE;
-    rec.file = ls->n_old_files + (uint32_t)ls->comm->rank;
-    g_array_append_val(ls->my_records, rec);
-    ls->spilled += ls->buf_n;
+    void **filled = ls->buf;
+    ls->buf = ls->wbuf;
+    g_mutex_lock(&ls->wmutex);
+    ls->wbuf = filled;
+    ls->w_first = ls->buf_first;
+    ls->w_n = ls->buf_n;
+    ls->w_pending = TRUE;
+    g_cond_broadcast(&ls->wcond);
+    g_mutex_unlock(&ls->wmutex);
     ls->buf_n = 0;
     if (ls->test_delay_ms > 0)
         g_usleep((gulong)ls->test_delay_ms * 1000);
@@ -628,10 +715,12 @@ static gboolean end_body(void *user, gboolean ok, GError **error)
     PrismLandscape *ls = user;
     GError *local = NULL;
     /* Persist what we have even after an error elsewhere: a resumed run skips it. */
-    if (!ls->opts.no_landscape && !flush_records(ls, &local) && ok)
+    if (!ls->opts.no_landscape && (!flush_records(ls, &local) || !wait_writer(ls, &local)) &&
+        ok)
         g_propagate_error(error, local);
     else
         g_clear_error(&local);
+    stop_writer(ls);
     if (ls->fd >= 0) {
         if (close(ls->fd) != 0 && error != NULL && *error == NULL)
             g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "closing %s: %s",
@@ -700,12 +789,16 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
         const PrismLandscapeSchema *sc = ls->schema;
         uint64_t raw = prism_io_row_bytes_internal(sc);
         plan->rows = rows;
-        plan->row_bytes = raw;
+        plan->row_bytes = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
         if (!ls->opts.no_landscape) {
             /* A record per spill_rows rows, plus each rank's partial last one. */
             uint64_t records = rows / ls->opts.spill_rows + (uint64_t)ls->comm->size + 1;
-            plan->spill_bytes = rows * raw + records * prism_spill_header_size_internal(sc->n);
-            uint64_t per_row = ls->opts.deflate > 0
+            /* Segments are compressed; the estimate assumes PRISM_SPILL_BYTES_PER_ROW (above
+             * every measured figure), never more than the raw row. */
+            uint64_t spill_row = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
+            plan->spill_bytes = rows * spill_row +
+                                records * prism_spill_header_size_internal(sc->n);
+            uint64_t per_row = ls->opts.codec != PRISM_CODEC_NONE
                                    ? MIN(raw, (uint64_t)PRISM_LANDSCAPE_FILE_BYTES_PER_ROW)
                                    : raw;
             plan->file_bytes = rows * per_row;

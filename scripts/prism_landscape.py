@@ -10,13 +10,40 @@
 
 Uses Debian's python3-h5py and python3-numpy: run with /usr/bin/python3 (a python3 from
 pyenv or a venv does not see them). Nothing here writes files.
+
+Compression: /landscape is zstd (HDF5 filter 32015) by default, or lz4 (32004), deflate or
+none (`prism sweep --compression`). HDF5 finds the zstd/lz4 decoders as plugins: unless
+HDF5_PLUGIN_PATH is set, this module points it, before h5py starts HDF5, at prism's own
+plugins ($PRISM_H5PLUGINS, a build folder's h5plugins; else build/h5plugins of this source
+tree, or PREFIX/lib/prism/h5plugins next to an installed prism) and at Debian's hdf5-filter-plugin folder (lz4), then imports
+hdf5plugin when it is installed (pip's wheel carries zstd and lz4; Debian's
+python3-hdf5plugin carries no compiled filters, only the names).
 """
 import json
+import os
 import sys
 import re
 
-import h5py
-import numpy as np
+
+def _plugin_path():
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [os.environ.get("PRISM_H5PLUGINS", ""),
+                  os.path.join(here, "..", "build", "h5plugins"),
+                  os.path.join(here, "..", "lib", "prism", "h5plugins"),
+                  "/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins"]
+    return os.pathsep.join(os.path.normpath(c) for c in candidates if c and os.path.isdir(c))
+
+
+if "HDF5_PLUGIN_PATH" not in os.environ and _plugin_path():
+    os.environ["HDF5_PLUGIN_PATH"] = _plugin_path()
+
+import h5py  # noqa: E402  (after HDF5_PLUGIN_PATH)
+import numpy as np  # noqa: E402
+
+try:
+    import hdf5plugin  # noqa: F401,E402  (registers its filters in h5py's HDF5)
+except ImportError:
+    pass
 
 _OPS = {
     "<=": np.less_equal,

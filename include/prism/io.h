@@ -102,9 +102,30 @@ size_t prism_store_size(PrismStore store);
 /** "f64", "f32", "u8", "u16", "u32". Static string. */
 const char *prism_store_name(PrismStore store);
 
+/** Compression of the /landscape chunks (io/README.md has the measured choice). */
+typedef enum PrismCodec {
+    PRISM_CODEC_NONE,    /**< contiguous datasets, no filters, no checksums */
+    PRISM_CODEC_DEFLATE, /**< shuffle + deflate (zlib): every HDF5 reader, no plugin */
+    PRISM_CODEC_LZ4,     /**< shuffle + LZ4, registered filter 32004 */
+    PRISM_CODEC_ZSTD,    /**< shuffle + Zstandard, registered filter 32015 */
+} PrismCodec;
+
+/** "none", "deflate", "lz4", "zstd". Static string. */
+const char *prism_codec_name(PrismCodec codec);
+/** Codec of @p name (one of the above); FALSE when unknown. */
+gboolean prism_codec_parse(const char *name, PrismCodec *out);
+/** Default level of @p codec (deflate 1, zstd 1; lz4 and none have no level: 0). */
+int prism_codec_default_level(PrismCodec codec);
+/**
+ * Check @p level for @p codec: deflate 1..9, zstd 1..19, lz4 and none only 0 (no level).
+ * Errors: PRISM_INPUT_ERROR_VALUE naming the option, the value and the allowed range.
+ */
+gboolean prism_codec_check_level(PrismCodec codec, int level, GError **error);
+
 /** Writer options; prism_landscape_options_default() gives the documented defaults. */
 typedef struct PrismLandscapeOptions {
-    int deflate;          /**< 0..9, 0 = no compression filters (default 1) */
+    PrismCodec codec;     /**< compression of /landscape (default PRISM_CODEC_ZSTD) */
+    int level;            /**< the codec's level (prism_codec_check_level; default 1) */
     uint64_t chunk_rows;  /**< HDF5 chunk length in rows (default 65536) */
     uint64_t spill_rows;  /**< rows per spill record = the SIGKILL loss bound (default 65536) */
     gboolean no_landscape; /**< write attributes, /pareto and /topk only */
@@ -188,7 +209,8 @@ PrismRowSink prism_landscape_sink(PrismLandscape *ls);
 /** The disk a sweep needs and what the output's folder has (prism_landscape_disk_plan). */
 typedef struct PrismLandscapeDiskPlan {
     uint64_t rows;           /**< rows of the sweep */
-    uint64_t row_bytes;      /**< raw bytes of one row in the spill records */
+    uint64_t row_bytes;      /**< spill bytes per row assumed (compressed records:
+                                  PRISM_SPILL_BYTES_PER_ROW, or the raw row if smaller) */
     uint64_t spill_bytes;    /**< the spill records of every row (headers included) */
     uint64_t file_bytes;     /**< the final file, estimated (io/README.md, "Disk") */
     uint64_t reusable_bytes; /**< an earlier spill folder: reused by --resume, freed by --force */
@@ -207,8 +229,10 @@ typedef struct PrismLandscapeDiskPlan {
  */
 gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLandscapeDiskPlan *plan,
                                    GError **error);
-/** Bytes per row the file estimate assumes at deflate >= 1 (measured: 24.0-28.2). */
-#define PRISM_LANDSCAPE_FILE_BYTES_PER_ROW 32
+/** Bytes per row the file estimate assumes with compression (measured: 22.5-32.5). */
+#define PRISM_LANDSCAPE_FILE_BYTES_PER_ROW 40
+/** Bytes per row the spill estimate assumes (compressed records; measured in io/README.md). */
+#define PRISM_SPILL_BYTES_PER_ROW 64
 
 /** Rows this rank skipped because an earlier session had persisted them. */
 uint64_t prism_landscape_rows_skipped(const PrismLandscape *ls);
@@ -302,15 +326,15 @@ typedef struct PrismLandscapeVerify {
     uint64_t datasets;      /**< /landscape datasets checked */
     uint64_t chunks;        /**< chunks read (a contiguous dataset counts as one) */
     uint64_t damaged;       /**< chunks that could not be read back */
-    gboolean checksummed;   /**< every dataset stores Fletcher32 checksums (deflate >= 1) */
+    gboolean checksummed;   /**< every dataset stores Fletcher32 checksums (compressed) */
     char **damaged_chunks;  /**< "/landscape/COL rows A..B (chunk K of N) WHY", every rank */
 } PrismLandscapeVerify;
 
 /**
  * Read back every chunk of every /landscape dataset (rank r reads chunks r, r + size, ...
  * in collective reads) and list those that fail: with Fletcher32 (written since this
- * check exists, deflate >= 1) any flipped bit of a stored chunk is found; older or
- * deflate-0 files only fail where decompression fails (checksummed is FALSE then).
+ * check exists: any codec but none) any flipped bit of a stored chunk is found; older or
+ * uncompressed files only fail where decompression fails (checksummed is FALSE then).
  * Collective: yes. Errors: PRISM_RUNTIME_ERROR_HDF5 when a dataset cannot be opened.
  * Ownership: prism_landscape_verify_clear().
  */

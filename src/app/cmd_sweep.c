@@ -26,13 +26,15 @@
 #include <prism/space.h>
 
 #define DEFAULT_OUTPUT "prism-sweep.h5"
+#define UNSET_LEVEL G_MININT /* an int option not given */
 
 typedef struct {
     PrismCommonOptions common;
     PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     char *grid;
     gboolean resume, no_landscape, no_fsync, count, no_disk_check, drop_damaged;
-    gint deflate;
+    gint deflate, level; /* UNSET_LEVEL when not given */
+    char *compression;
     gint64 chunk, spill_rows, round_rows;
 } SweepOptions;
 
@@ -41,6 +43,7 @@ static void sweep_options_clear(SweepOptions *o)
     prism_common_options_clear(&o->common);
     prism_search_cli_clear(&o->search);
     g_clear_pointer(&o->grid, g_free);
+    g_clear_pointer(&o->compression, g_free);
 }
 
 /* One job: a setup and its space. Models and clusters are borrowed. */
@@ -410,11 +413,33 @@ static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *
                                   GError **error)
 {
     prism_landscape_options_default(lo);
-    if (o->deflate < 0 || o->deflate > 9) {
+    if (o->compression != NULL && !prism_codec_parse(o->compression, &lo->codec)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--hdf5-deflate %d: must be 0 (no compression) to 9", o->deflate);
+                    "--compression '%s': must be zstd, lz4, deflate or none", o->compression);
         return FALSE;
     }
+    if (o->compression != NULL)
+        lo->level = prism_codec_default_level(lo->codec);
+    if (o->deflate != UNSET_LEVEL) { /* the older spelling of deflate L / none */
+        if (o->compression != NULL || o->level != UNSET_LEVEL) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "--hdf5-deflate %d: give either it or --compression/"
+                        "--compression-level",
+                        o->deflate);
+            return FALSE;
+        }
+        if (o->deflate < 0 || o->deflate > 9) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--hdf5-deflate %d: must be 0 (no compression) to 9", o->deflate);
+            return FALSE;
+        }
+        lo->codec = o->deflate > 0 ? PRISM_CODEC_DEFLATE : PRISM_CODEC_NONE;
+        lo->level = o->deflate;
+    }
+    if (o->level != UNSET_LEVEL)
+        lo->level = o->level;
+    if (!prism_codec_check_level(lo->codec, lo->level, error))
+        return FALSE;
     const struct {
         const char *name;
         gint64 value;
@@ -432,7 +457,6 @@ static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *
         }
         *rows[i].dest = (uint64_t)rows[i].value;
     }
-    lo->deflate = o->deflate;
     lo->no_landscape = o->no_landscape;
     lo->force = o->common.force;
     lo->resume = o->resume;
@@ -502,7 +526,8 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
             prism_search_result_ranks(res), prism_search_result_ranks(res) == 1 ? "" : "s",
             prism_search_result_isa(res), prism_search_result_seconds(res), seconds, bytes / 1e6);
     if (!lo->no_landscape && rows > 0)
-        fprintf(out, " (%.1f bytes/row, deflate %d)", bytes / (double)rows, lo->deflate);
+        fprintf(out, " (%.1f bytes/row, %s %d)", bytes / (double)rows,
+                prism_codec_name(lo->codec), lo->level);
     fprintf(out, "\n");
 }
 
@@ -659,7 +684,8 @@ done:
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
 {
     SweepOptions o = {.common.flags = PRISM_OPT_ALL_INPUTS | PRISM_OPT_OUTPUT,
-                      .deflate = 1,
+                      .deflate = UNSET_LEVEL,
+                      .level = UNSET_LEVEL,
                       .chunk = PRISM_OPT_UNSET_INT,
                       .spill_rows = PRISM_OPT_UNSET_INT};
     const GOptionEntry entries[] = {
@@ -669,8 +695,12 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
          "continue an interrupted run (FILE.partial); starts afresh when there is none", NULL},
         {"no-landscape", 0, 0, G_OPTION_ARG_NONE, &o.no_landscape,
          "store only the fronts, top lists and provenance, not every row", NULL},
+        {"compression", 0, 0, G_OPTION_ARG_STRING, &o.compression,
+         "codec of /landscape: zstd (default), lz4, deflate or none (io/README.md)", "CODEC"},
+        {"compression-level", 0, 0, G_OPTION_ARG_INT, &o.level,
+         "zstd 1 to 19 (default 1), deflate 1 to 9 (default 1); lz4 has none", "LEVEL"},
         {"hdf5-deflate", 0, 0, G_OPTION_ARG_INT, &o.deflate,
-         "deflate level 0 (none) to 9 of /landscape (default 1)", "LEVEL"},
+         "same as --compression deflate --compression-level LEVEL (0: none)", "LEVEL"},
         {"hdf5-chunk", 0, 0, G_OPTION_ARG_INT64, &o.chunk,
          "HDF5 chunk length in rows (default 65536)", "ROWS"},
         {"spill-rows", 0, 0, G_OPTION_ARG_INT64, &o.spill_rows,

@@ -4,7 +4,7 @@
 #    dataset attributes; only the root's provenance differs), for one setup and for a
 #    grid, and h5diff does see a different sweep as different (negative control);
 #  - the file as h5py sees it: one row per strategy of `prism plan --count`, compact
-#    types, shuffle + deflate chunks; rows equal `prism explain` for sampled strategies
+#    types, shuffle + zstd chunks; rows equal `prism explain` for sampled strategies
 #    (the scalar reference, an independent code path);
 #  - /pareto equals the front `prism pareto FILE` recomputes from the stored columns, and
 #    /topk equals `prism plan --json`'s top list; `prism pareto` and `prism info` print
@@ -55,8 +55,12 @@ assert len(cols) == len(L.keys()) and cols[0] == "point" and cols[1] == "devices
 for c in cols:
     d = L[c]
     assert d.shape == (39626,), (c, d.shape)
-    assert d.chunks == (4096,) and d.compression == "gzip" and d.compression_opts == 1
-    assert d.shuffle, c
+    # the default codec: shuffle (values wider than a byte) + zstd 1 (32015) + Fletcher32
+    plist = d.id.get_create_plist()
+    filters = [plist.get_filter(i)[:3] for i in range(plist.get_nfilters())]
+    shuffle = [(2, 1, (d.dtype.itemsize,))] if d.dtype.itemsize > 1 else []
+    assert d.chunks == (4096,) and [(i, v) for i, _, v in filters] == \
+        [(i, v) for i, _, v in shuffle] + [(32015, (1,)), (3, ())], (c, filters)
 types = {"devices": np.uint32, "tp": np.uint32, "sp": np.uint8, "zero": np.uint8,
          "schedule": np.uint8, "rc_layers": np.uint16, "feasible": np.uint8,
          "reason": np.uint8, "step_time": np.float64, "peak_mem": np.float64}
@@ -142,6 +146,22 @@ sweep_np 2 d0.h5 "${small[@]}" --hdf5-deflate 0
 sweep_np 2 d9.h5 "${small[@]}" --hdf5-deflate 9
 check "deflate 0 and 9 hold the same data" h5diff --exclude-attribute / d0.h5 d9.h5
 check "deflate 9 is smaller than deflate 0" test "$(stat -c %s d9.h5)" -lt "$(stat -c %s d0.h5)"
+# Every codec: the same datasets as the default (zstd, np1..4 above) at 1 and 3 ranks.
+for codec in lz4 deflate none; do
+    for np in 1 3; do
+        sweep_np "$np" "c$codec$np.h5" "${small[@]}" --compression "$codec"
+        check "$codec at $np ranks equals zstd" h5diff --exclude-attribute / np1.h5 "c$codec$np.h5"
+    done
+done
+check "zstd is smaller than none" test "$(stat -c %s np1.h5)" -lt "$(stat -c %s cnone1.h5)"
+expect_bad "unknown codec" -- sweep "${small[@]}" -o bad.h5 --compression gzip -- \
+    "--compression 'gzip': must be zstd, lz4, deflate or none"
+expect_bad "lz4 has no level" -- sweep "${small[@]}" -o bad.h5 --compression lz4 \
+    --compression-level 3 -- "--compression lz4 has no level"
+expect_bad "zstd level range" -- sweep "${small[@]}" -o bad.h5 --compression-level 30 -- \
+    "--compression-level 30: must be 1 to 19 for --compression zstd"
+expect_bad "--hdf5-deflate with --compression" -- sweep "${small[@]}" -o bad.h5 \
+    --compression zstd --hdf5-deflate 1 -- "give either it or --compression"
 sweep_np 2 nol.h5 "${small[@]}" --no-landscape
 check "--no-landscape: no /landscape, fronts kept" $py - nol.h5 np1.h5 <<'EOF'
 import sys, h5py
@@ -274,4 +294,4 @@ cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-cli_done 77
+cli_done 94

@@ -116,18 +116,21 @@ grep -qF "taking over the lock of a run that is gone (pid 999999 on host gone-ho
 check "stale lock: datasets equal the reference" h5diff --exclude-attribute / ref.h5 stale.h5
 
 # 4. The disk pre-check.
-expect_ok "sweep --count" "35092 rows; spill 7.7.MB \\(219 B/row.*file ~.*free in" -- \
+expect_ok "sweep --count" "35092 rows; spill 2.2.MB \\(64 B/row.*file ~.*free in" -- \
     sweep "${small[@]}" -o counted.h5 --count
 check "--count writes nothing" test -z "$(ls -d counted.h5* 2>/dev/null)"
 mkdir -p mnt
 mountpoint -q mnt && umount mnt
 if [[ $(id -u) -eq 0 ]] && mount -t tmpfs -o size=2m prism-test mnt 2>/dev/null; then
     trap 'umount mnt 2>/dev/null' EXIT
-    expect_bad "disk too small" -- sweep "${small[@]}" -o mnt/full.h5 -- "-o mnt/full.h5" \
+    # Uncompressed (the file is rows x 214 B, ~5.6 MB): the compressed spill and a zstd
+    # file (~25 B/row each, ~1.3 MB together) would fit in the 2 MB.
+    expect_bad "disk too small" -- sweep "${small[@]}" -o mnt/full.h5 --compression none -- \
+        "-o mnt/full.h5" \
         "the sweep needs about" "free" "--no-disk-check"
     check "refused before any work: the tmpfs is empty" test -z "$(ls -A mnt)"
     cli_checks=$((cli_checks + 1))
-    cli_run sweep "${small[@]}" -o mnt/full.h5 --no-disk-check
+    cli_run sweep "${small[@]}" -o mnt/full.h5 --no-disk-check --compression none
     ((rc == 1)) && grep -qF "No space left on device" "$err" ||
         cli_fail "--no-disk-check on a full disk: exit $rc, expected 1 with ENOSPC"
     umount mnt

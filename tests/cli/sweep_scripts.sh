@@ -149,4 +149,39 @@ script_bad "bad --where value" "'zb' is not a schedule" -- "$scripts/plot_fronts
     --where schedule=zb -o x.png
 cli_run sweep "${small[@]}" -o nol.h5 --no-landscape
 script_bad "no /landscape" "has no /landscape" -- "$scripts/compare_landscapes.py" a.h5 nol.h5
-cli_done 24
+# Every codec: the loader reads each file (HDF5_PLUGIN_PATH unset: it finds prism's
+# plugins itself) and every column equals the deflate file's (deflate needs no plugin);
+# Debian's own lz4 plugin (hdf5-filter-plugin, HDF Group code) reads prism's lz4 file;
+# h5dump reads the zstd file through prism's plugin.
+for codec in zstd lz4 deflate none; do
+    cli_checks=$((cli_checks + 1))
+    cli_run sweep "${small[@]}" -o "c_$codec.h5" --compression "$codec"
+    ((rc == 0)) || cli_fail "sweep --compression $codec exited $rc"
+done
+# (the build folder is not the source tree's build/ in CI: PRISM_H5PLUGINS names it)
+check "loader reads zstd, lz4, none = deflate; filters as asked" env -u HDF5_PLUGIN_PATH \
+    PRISM_H5PLUGINS="$(dirname "$PRISM_BINARY")/h5plugins" $py - <<'EOF2'
+import numpy as np, prism_landscape as pl, h5py
+ref = pl.load("c_deflate.h5")
+want = {"zstd": 32015, "lz4": 32004, "deflate": 1, "none": None}
+for codec, fid in want.items():
+    ls = pl.load(f"c_{codec}.h5")
+    assert ls.names == ref.names and len(ref.names) > 30, codec
+    for c in ref.names:
+        a, b = ls[c], ref[c]
+        assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True), (codec, c)
+    with h5py.File(f"c_{codec}.h5", "r") as f:
+        for c in ("step_time", "dp", "schedule"):
+            plist = f["landscape"][c].id.get_create_plist()
+            ids = [plist.get_filter(i)[0] for i in range(plist.get_nfilters())]
+            assert (fid in ids) if fid else ids == [], (codec, c, ids)
+EOF2
+deb=/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins
+check "Debian's lz4 plugin reads prism's lz4 file" env HDF5_PLUGIN_PATH=$deb $py -c "
+import hdf5plugin, h5py, numpy as np
+a, b = h5py.File('c_lz4.h5', 'r')['landscape'], h5py.File('c_none.h5', 'r')['landscape']
+assert all(np.array_equal(a[c][:], b[c][:], equal_nan=True) for c in b)"
+check "h5dump reads the zstd file with prism's plugin" bash -c \
+    "h5dump -d /landscape/step_time -s 5 -c 1 c_zstd.h5 | grep -qE '\(5\): [0-9]'"
+
+cli_done 31

@@ -368,13 +368,20 @@ static void test_corrupt_record_fails(void)
     gboolean ok = session(path, &o, "gpt3-1.3b", TRUE, 4, FALSE, NULL, NULL, &error);
     g_clear_error(&error);
     if (comm->rank == 0) {
-        /* Flip a byte inside the first record's payload of the last rank (it has the
-         * largest block, so several records; the first is not the last one). */
+        /* Flip a byte in the middle of the first record's payload of the last rank (it has
+         * the largest block, so several records; the first is not the last one). The
+         * header (io-internal.h) is 32 fixed bytes (n_cols at 20, payload bytes at 24),
+         * then 8 bytes per column and its CRC: the payload starts after 32 + 8 n + 4. */
         g_autofree char *f = g_strdup_printf("%s/s0001-r%05d.spill", spill, comm->size - 1);
         FILE *fp = fopen(f, "r+b");
-        ok &= fp != NULL && fseek(fp, 200, SEEK_SET) == 0;
+        uint32_t n_cols = 0;
+        uint64_t payload = 0;
+        ok &= fp != NULL && fseek(fp, 20, SEEK_SET) == 0 && fread(&n_cols, 4, 1, fp) == 1 &&
+              fread(&payload, 8, 1, fp) == 1 && payload > 0;
+        long at = (long)(32 + 8 * (uint64_t)n_cols + 4 + payload / 2);
+        ok &= fp != NULL && fseek(fp, at, SEEK_SET) == 0;
         int ch = fp ? fgetc(fp) : 0;
-        ok &= fp != NULL && fseek(fp, 200, SEEK_SET) == 0 && fputc(ch ^ 0x5a, fp) != EOF;
+        ok &= fp != NULL && fseek(fp, at, SEEK_SET) == 0 && fputc(ch ^ 0x5a, fp) != EOF;
         if (fp)
             fclose(fp);
     }
