@@ -433,6 +433,10 @@ static void enter_job(Walker *w, size_t j)
 {
     if (w->ev != NULL && w->job == j)
         return;
+    /* the job left keeps its size and segments but not its lanes: a grid's memory is
+     * that of the job being walked (prism_space_release_lanes) */
+    if (w->ev != NULL)
+        prism_space_release_lanes(w->jobs[w->job].space);
     g_clear_pointer(&w->compiled, prism_cost_segment_free);
     g_clear_pointer(&w->ev, prism_evaluator_free);
     w->have_seg = FALSE;
