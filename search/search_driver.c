@@ -515,7 +515,7 @@ static void progress_update(Progress *p, double frac, gboolean final)
     if (!p->enabled)
         return;
     double now = prism_now(), el = now - p->start;
-    if (!final && (el < 2.0 || now - p->last < (p->tty ? 0.25 : 10.0)))
+    if (!final && (el < 0.5 || now - p->last < (p->tty ? 0.25 : 10.0)))
         return;
     if (final && !p->printed)
         return;
@@ -628,7 +628,7 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     (void)prism_comm_barrier(comm, NULL);
     double t0 = prism_now();
     prog.start = t0;
-    prog.last = t0 - 60; /* the first line may come as soon as 2 s have passed */
+    prog.last = t0 - 60; /* the first line comes after 0.5 s, so within a second */
     uint64_t rounds = round_count(cuts, comm->size, opt->round_rows ? opt->round_rows : ROUND_ROWS);
     uint64_t block = hi - lo;
     for (uint64_t i = 0; i < rounds; i++) {
