@@ -19,6 +19,14 @@ check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" o
 # stderr holds nothing but progress lines (a slow, e.g. sanitizer, build may run > 2 s)
 check "stderr is progress only" bash -c '! grep -qv "^plan: " err.txt'
 
+# The header names the knobs that differ from the defaults (--knobs, then --set).
+printf '[knobs]\ncompute_efficiency = 0.6\n' > eff-knobs.ini
+check "knobs header" expect_status 0 plan -m gpt3-1.3b -n 8 --knobs eff-knobs.ini \
+    --set tp_overlap=0.5 --top 1 --no-progress
+check "knobs line" grep -qx "knobs: compute_efficiency=0.6, tp_overlap=0.5" out.txt
+check "no knobs line by default" expect_status 0 plan -m gpt3-1.3b -n 8 --top 1 --no-progress
+check "default: no knobs line" bash -c '! grep -q "^knobs:" out.txt'
+
 check "count" expect_status 0 plan --count
 check "count total" grep -q "^total      3114754 strategies" out.txt
 check "count dims" grep -q "^vpp            48  1..48" out.txt
@@ -157,4 +165,4 @@ status=$?
 check "SIGINT exits 130" test $status == 130
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done 64
+cli_done 68
