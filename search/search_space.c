@@ -215,13 +215,27 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
     }
 }
 
+/* Free the lane tables of every device count but @p keep (0: of all). */
+static void release_tables(const PrismSpace *sp, uint32_t keep)
+{
+    for (guint i = 0; i < sp->tables->len; i++) {
+        LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
+        if (t->devices != keep)
+            for (int c = 0; c < LT_COUNT; c++)
+                g_clear_pointer(&t->col[c], prism_aligned_free);
+    }
+}
+
 /* The lane table @p t of @p sp, rebuilt when it was released. A space is logically
- * read-only: rebuilding gives the same lanes in the same order. */
+ * read-only: rebuilding gives the same lanes in the same order. At most one device
+ * count's tables are held at a time: building one frees the other counts' (a walk in
+ * index order builds each once; the lanes of a device count are its own). */
 static const LaneTable *lane_table(const PrismSpace *sp, uint32_t t)
 {
     LaneTable *lt = &g_array_index(sp->tables, LaneTable, t);
     if (lt->col[0] == NULL) {
         size_t n = lt->n;
+        release_tables(sp, lt->devices);
         build_lanes(&sp->fx, sp->filter, lt, NULL);
         g_assert(lt->n == n);
     }
@@ -230,11 +244,7 @@ static const LaneTable *lane_table(const PrismSpace *sp, uint32_t t)
 
 void prism_space_release_lanes(const PrismSpace *sp)
 {
-    for (guint i = 0; i < sp->tables->len; i++) {
-        LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
-        for (int c = 0; c < LT_COUNT; c++)
-            g_clear_pointer(&t->col[c], prism_aligned_free);
-    }
+    release_tables(sp, 0);
 }
 
 static void add_segment(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp, PrismSchedule sch,
@@ -344,6 +354,8 @@ static PrismSpace *space_build(const PrismModel *model, const PrismTraining *tra
         sp->dev_first_seg[d] = sp->segs->len;
         if (ACCEPT(PRISM_DIM_DEVICES, devices[d]))
             build_device(sp, &sp->fx, filter, devices[d]);
+        /* only the last device count's tables stay: the others are rebuilt on use */
+        release_tables(sp, devices[d]);
     }
     sp->dev_first_seg[n_devices] = sp->segs->len;
     return sp;

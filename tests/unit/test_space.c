@@ -240,6 +240,18 @@ static void test_release_lanes(void)
         same = prism_space_unrank(sp, i, &s) && prism_strategy_equal(&s, &before[i]);
     }
     CU_ASSERT_TRUE(same);
+    /* alternating ends: every call switches device count (4 <-> 8), so each rebuilds the
+     * tables the other freed */
+    for (uint64_t i = 0; i < n && same; i++) {
+        uint64_t j = i % 2 ? n - 1 - i : i;
+        PrismStrategy s;
+        uint64_t back = G_MAXUINT64;
+        same = prism_space_unrank(sp, j, &s) && prism_strategy_equal(&s, &before[j]) &&
+               prism_space_rank(sp, &s, &back) && back == j;
+    }
+    CU_ASSERT_TRUE(same);
+    CU_ASSERT_EQUAL(before[0].devices, 4);
+    CU_ASSERT_EQUAL(before[n - 1].devices, 8);
 }
 
 /*
