@@ -7,16 +7,19 @@
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 
-# Under ASan+UBSan every step is several times slower and the shadow memory makes RSS
-# meaningless: the RSS bound is checked in the normal build only, and "within a second"
-# becomes "within 3 s" for the first progress line (the signal bound stays 1 s plus the
-# sanitizer's exit work, measured at 1.5 s).
+# "Progress within a second" is read from the first progress line itself: it states the
+# seconds since the set-up began, and must say <= 1.0. Wall-clock time from the start of
+# the process to that line also counts MPI start-up and loading, which a loaded 2-core
+# machine stretches: it is held to a looser bound (progress_limit). Under ASan+UBSan every
+# step is several times slower and the shadow memory makes RSS meaningless: the RSS bound
+# is checked in the normal build only, and the wall-clock bounds are wider (the signal
+# bound covers the sanitizer's exit work, measured at 1.5 s).
 # The signal tests interrupt the set-up of the 3,000-point grid (about 1.5 s); under the
 # sanitizers the 1,000-point one already takes longer than that, and is used instead.
 if [[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]]; then
-    progress_limit=3.0 signal_limit=2.5 signal_grid=g1000.ini
+    progress_limit=8.0 signal_limit=2.5 signal_grid=g1000.ini
 else
-    progress_limit=1.0 signal_limit=1.0 signal_grid=g3000.ini
+    progress_limit=4.0 signal_limit=1.0 signal_grid=g3000.ini
 fi
 
 # grid FILE MODELS: MODELS x 5 clusters x 10 device counts x 5 gbs x 2 seq points.
@@ -95,8 +98,13 @@ stop_within() {
 
 # Grid set-up: progress, then SIGINT.
 start_bg sweep --grid "$signal_grid" --count -o c.h5 --no-disk-check
-check "set-up progress within ${progress_limit} s" wait_line "setting up grid point" \
-    "$progress_limit"
+check "set-up progress line within ${progress_limit} s of the start" wait_line \
+    "setting up grid point" "$progress_limit"
+# "sweep: setting up grid point 63 of 3000 (2%), 0.5 s": the last field is the time since
+# the set-up began
+first_after() { grep -m1 "setting up grid point" bg.err | awk '{ print $(NF - 1) }'; }
+check "set-up progress within 1 s of the set-up" \
+    awk -v t="$(first_after)" 'BEGIN { exit !(t != "" && t <= 1.0) }'
 check "SIGINT in the set-up: exit 130 within ${signal_limit} s" stop_within INT "$signal_limit"
 check "SIGINT in the set-up: says so" grep -q "interrupted while setting up grid" bg.err
 # The same with SIGTERM.
@@ -113,4 +121,4 @@ check "SIGINT in the search: exit 130 within ${signal_limit} s" stop_within INT 
 check "SIGINT in the search: the partial is kept" test -e s.h5.partial -a ! -e s.h5
 rm -rf -- s.h5.partial*
 
-cli_done 12
+cli_done 13
