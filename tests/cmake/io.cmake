@@ -17,4 +17,4 @@ set_tests_properties(io_h5_try_scan PROPERTIES LABELS io TIMEOUT 30)
 prism_add_cli_test(cli_sweep_safety SCRIPT tests/cli/sweep_safety.sh LABELS io TIMEOUT 90)
 prism_add_cli_test(cli_sweep_integrity SCRIPT tests/cli/sweep_integrity.sh LABELS io TIMEOUT 90)
 # Large grids: bounded memory (RSS at two sizes), progress within a second, SIGINT/SIGTERM.
-prism_add_cli_test(cli_sweep_scale SCRIPT tests/cli/sweep_scale.sh LABELS io TIMEOUT 90)
+prism_add_cli_test(cli_sweep_scale SCRIPT tests/cli/sweep_scale.sh LABELS io TIMEOUT 150)
