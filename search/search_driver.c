@@ -439,6 +439,10 @@ static void enter_job(Walker *w, size_t j)
 {
     if (w->ev != NULL && w->job == j)
         return;
+    /* the job left keeps its size and segments but not its lanes: a grid's memory is
+     * that of the job being walked (prism_space_release_lanes) */
+    if (w->ev != NULL)
+        prism_space_release_lanes(w->jobs[w->job].space);
     g_clear_pointer(&w->compiled, prism_cost_segment_free);
     g_clear_pointer(&w->ev, prism_evaluator_free);
     w->have_seg = FALSE;
@@ -517,7 +521,7 @@ static void progress_update(Progress *p, double frac, gboolean final)
     if (!p->enabled)
         return;
     double now = prism_now(), el = now - p->start;
-    if (!final && (el < 2.0 || now - p->last < (p->tty ? 0.25 : 10.0)))
+    if (!final && (el < 0.5 || now - p->last < (p->tty ? 0.25 : 10.0)))
         return;
     if (final && !p->printed)
         return;
@@ -630,7 +634,7 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     (void)prism_comm_barrier(comm, NULL);
     double t0 = prism_now();
     prog.start = t0;
-    prog.last = t0 - 60; /* the first line may come as soon as 2 s have passed */
+    prog.last = t0 - 60; /* the first line comes after 0.5 s, so within a second */
     uint64_t rounds = round_count(cuts, comm->size, opt->round_rows ? opt->round_rows : ROUND_ROWS);
     uint64_t block = hi - lo;
     for (uint64_t i = 0; i < rounds; i++) {

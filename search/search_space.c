@@ -5,7 +5,10 @@
  * are R1-R10 of strategy.h (test_space.c proves by brute force that the enumerated set
  * equals the set prism_strategy_check() accepts).
  *
- * Nothing here is collective; a built space is read-only.
+ * Nothing here is collective. A built space is logically read-only, but its lane tables
+ * (the bulk of its memory) can be dropped with prism_space_release_lanes() and are then
+ * rebuilt on demand from the facts the space keeps (the model's tp rules, gbs, seq and a
+ * copy of the filter), so many spaces can be alive while only one holds its lanes.
  */
 #include <prism/space.h>
 
@@ -29,8 +32,26 @@ typedef struct {
     uint32_t devices, pp;
     uint32_t m_rule; /* MR_* */
     size_t n;
-    double *col[LT_COUNT]; /* 64-byte aligned */
+    double *col[LT_COUNT]; /* 64-byte aligned; NULL once released (rebuilt on demand) */
 } LaneTable;
+
+/* What R2 needs of one layer spec: tp must divide heads and hidden_a/b (0 divides
+ * nothing away: 0 % tp == 0), and with standard attention divide kv or be a multiple. */
+typedef struct {
+    uint64_t heads, kv, hidden_a, hidden_b;
+    gboolean standard;
+} TpSpec;
+
+/* Model-derived facts the rules need, computed once and kept by the space (the model
+ * itself need not outlive the space). */
+typedef struct {
+    TpSpec *tp_specs;
+    uint32_t n_tp_specs;
+    uint64_t gbs, seq;
+    uint32_t layers;
+    uint64_t expert_gcd; /* gcd of routed-expert counts; 0 = dense */
+    uint64_t width_gcd;  /* gcd of routed-expert widths (R2 for etp); 0 = dense */
+} Facts;
 
 struct PrismSpace {
     uint32_t *devices;
@@ -41,16 +62,10 @@ struct PrismSpace {
     GArray *segs;          /* PrismSpaceSegment */
     size_t *dev_first_seg; /* n_devices + 1 */
     uint64_t size;
+    Facts fx;                  /* to rebuild released lane tables */
+    PrismSpaceFilter *filter;  /* copy; NULL = none */
+    GArray *lane_vals[LT_COUNT]; /* distinct values of each lane column, ascending */
 };
-
-/* Model-derived facts the rules need, computed once. */
-typedef struct {
-    const PrismModel *model;
-    uint64_t gbs, seq;
-    uint32_t layers;
-    uint64_t expert_gcd; /* gcd of routed-expert counts; 0 = dense */
-    uint64_t width_gcd;  /* gcd of routed-expert widths (R2 for etp); 0 = dense */
-} Facts;
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
@@ -65,20 +80,53 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 /* R2 for one tp (mirrors prism_strategy_check exactly). */
 static gboolean tp_valid(const Facts *fx, uint64_t tp)
 {
-    const PrismModel *m = fx->model;
-    for (uint32_t i = 0; i < m->n_specs; i++) {
-        const PrismAttnSpec *a = &m->specs[i].attn;
-        const PrismMlpSpec *p = &m->specs[i].mlp;
-        if (a->n_heads % tp != 0)
+    for (uint32_t i = 0; i < fx->n_tp_specs; i++) {
+        const TpSpec *t = &fx->tp_specs[i];
+        if (t->heads % tp != 0 || t->hidden_a % tp != 0 || t->hidden_b % tp != 0)
             return FALSE;
-        if (a->kind == PRISM_ATTN_STANDARD && a->n_kv_heads % tp != 0 && tp % a->n_kv_heads != 0)
-            return FALSE;
-        if (p->n_experts == 0 && p->ffn_hidden % tp != 0)
-            return FALSE;
-        if (p->n_experts > 0 && p->n_shared > 0 && p->shared_hidden % tp != 0)
+        if (t->standard && t->kv % tp != 0 && tp % t->kv != 0)
             return FALSE;
     }
     return TRUE;
+}
+
+/* The R2 facts of every spec, as prism_strategy_check reads them. */
+static void facts_init(Facts *fx, const PrismModel *m, const PrismTraining *training,
+                       uint32_t layers)
+{
+    *fx = (Facts){.gbs = training->gbs, .seq = training->seq, .layers = layers};
+    fx->tp_specs = g_new0(TpSpec, m->n_specs ? m->n_specs : 1);
+    fx->n_tp_specs = m->n_specs;
+    for (uint32_t i = 0; i < m->n_specs; i++) {
+        const PrismAttnSpec *a = &m->specs[i].attn;
+        const PrismMlpSpec *p = &m->specs[i].mlp;
+        fx->tp_specs[i] = (TpSpec){
+            .heads = a->n_heads,
+            .kv = a->n_kv_heads,
+            .standard = a->kind == PRISM_ATTN_STANDARD,
+            .hidden_a = p->n_experts == 0 ? p->ffn_hidden : 0, /* experts: etp (R2) */
+            .hidden_b = p->n_experts > 0 && p->n_shared > 0 ? p->shared_hidden : 0};
+        if (p->n_experts > 0) {
+            fx->expert_gcd = gcd_u64(fx->expert_gcd, p->n_experts);
+            fx->width_gcd = gcd_u64(fx->width_gcd, p->expert_hidden);
+        }
+    }
+}
+
+/* Add @p x to the ascending duplicate-free @p set. */
+static void set_add(GArray *set, uint64_t x)
+{
+    const uint64_t *v = (const uint64_t *)(const void *)set->data;
+    guint lo = 0, hi = set->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == set->len || v[lo] != x)
+        g_array_insert_val(set, lo, x);
 }
 
 #define ACCEPT(dim, v) prism_space_filter_accepts_internal(filter, (dim), (v))
@@ -98,7 +146,8 @@ static void lane_push(LaneBuilder *b, const double v[LT_COUNT])
  * (tp, cp, ep, sp, mbs, zero, etp ascending). Rules: R1 (dp derived), R2, R3, R4, R5, R8,
  * R9. etp: a dense model has etp = tp only; a MoE model every etp dividing the expert
  * widths (R2) with etp*ep dividing tp*cp*dp (R5). folding is derived (strategy.h). */
-static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTable *t)
+static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTable *t,
+                        GArray *const *vals)
 {
     LaneBuilder b;
     for (int c = 0; c < LT_COUNT; c++)
@@ -181,8 +230,44 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
         t->col[c] = prism_aligned_new(t->n ? t->n : 1, sizeof(double));
         if (t->n)
             memcpy(t->col[c], b.col[c]->data, t->n * sizeof(double));
+        if (vals != NULL)
+            for (size_t l = 0; l < t->n; l++)
+                if (l == 0 || t->col[c][l] != t->col[c][l - 1])
+                    set_add(vals[c], (uint64_t)t->col[c][l]);
         g_array_unref(b.col[c]);
     }
+}
+
+/* Free the lane tables of every device count but @p keep (0: of all). */
+static void release_tables(const PrismSpace *sp, uint32_t keep)
+{
+    for (guint i = 0; i < sp->tables->len; i++) {
+        LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
+        if (t->devices != keep)
+            for (int c = 0; c < LT_COUNT; c++)
+                g_clear_pointer(&t->col[c], prism_aligned_free);
+    }
+}
+
+/* The lane table @p t of @p sp, rebuilt when it was released. A space is logically
+ * read-only: rebuilding gives the same lanes in the same order. At most one device
+ * count's tables are held at a time: building one frees the other counts' (a walk in
+ * index order builds each once; the lanes of a device count are its own). */
+static const LaneTable *lane_table(const PrismSpace *sp, uint32_t t)
+{
+    LaneTable *lt = &g_array_index(sp->tables, LaneTable, t);
+    if (lt->col[0] == NULL) {
+        size_t n = lt->n;
+        release_tables(sp, lt->devices);
+        build_lanes(&sp->fx, sp->filter, lt, NULL);
+        g_assert(lt->n == n);
+    }
+    return lt;
+}
+
+void prism_space_release_lanes(const PrismSpace *sp)
+{
+    release_tables(sp, 0);
 }
 
 static void add_segment(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp, PrismSchedule sch,
@@ -225,7 +310,7 @@ static uint32_t table_for(PrismSpace *sp, const Facts *fx, const PrismSpaceFilte
     if (g_hash_table_lookup_extended(ids, &key, NULL, &val))
         return GPOINTER_TO_UINT(val);
     LaneTable t = {.devices = n, .pp = pp, .m_rule = m_rule};
-    build_lanes(fx, filter, &t);
+    build_lanes(fx, filter, &t, sp->lane_vals);
     g_array_append_val(sp->tables, t);
     uint32_t id = sp->tables->len - 1;
     g_hash_table_insert(ids, g_memdup2(&key, sizeof key), GUINT_TO_POINTER(id));
@@ -302,16 +387,16 @@ static PrismSpace *space_build(const PrismModel *model, const PrismTraining *tra
     sp->tables = g_array_new(FALSE, FALSE, sizeof(LaneTable));
     sp->segs = g_array_new(FALSE, FALSE, sizeof(PrismSpaceSegment));
     sp->dev_first_seg = g_new0(size_t, n_devices + 1);
-    Facts fx = {.model = model, .gbs = training->gbs, .seq = training->seq, .layers = sp->layers};
-    for (uint32_t i = 0; i < model->n_specs; i++)
-        if (model->specs[i].mlp.n_experts > 0) {
-            fx.expert_gcd = gcd_u64(fx.expert_gcd, model->specs[i].mlp.n_experts);
-            fx.width_gcd = gcd_u64(fx.width_gcd, model->specs[i].mlp.expert_hidden);
-        }
+    facts_init(&sp->fx, model, training, sp->layers);
+    sp->filter = filter ? prism_space_filter_copy(filter) : NULL;
+    for (int c = 0; c < LT_COUNT; c++)
+        sp->lane_vals[c] = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (size_t d = 0; d < n_devices; d++) {
         sp->dev_first_seg[d] = sp->segs->len;
         if (ACCEPT(PRISM_DIM_DEVICES, devices[d]))
-            build_device(sp, &fx, filter, devices[d]);
+            build_device(sp, &sp->fx, filter, devices[d]);
+        /* only the last device count's tables stay: the others are rebuilt on use */
+        release_tables(sp, devices[d]);
     }
     sp->dev_first_seg[n_devices] = sp->segs->len;
     return sp;
@@ -326,6 +411,10 @@ void prism_space_free(PrismSpace *sp)
         for (int c = 0; c < LT_COUNT; c++)
             prism_aligned_free(t->col[c]);
     }
+    for (int c = 0; c < LT_COUNT; c++)
+        g_array_unref(sp->lane_vals[c]);
+    g_free(sp->fx.tp_specs);
+    g_clear_pointer(&sp->filter, prism_space_filter_free);
     g_array_unref(sp->tables);
     g_array_unref(sp->segs);
     g_free(sp->dev_first_seg);
@@ -466,7 +555,7 @@ void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n
 {
     const PrismSpaceSegment *s = &g_array_index(sp->segs, PrismSpaceSegment, seg);
     g_assert(lane + n <= s->count);
-    const LaneTable *t = &g_array_index(sp->tables, LaneTable, s->table);
+    const LaneTable *t = lane_table(sp, s->table);
     out->tp = t->col[LT_TP] + lane;
     out->cp = t->col[LT_CP] + lane;
     out->dp = t->col[LT_DP] + lane;
@@ -496,7 +585,7 @@ gboolean prism_space_unrank(const PrismSpace *sp, uint64_t index, PrismStrategy 
         return FALSE;
     size_t si = prism_space_find_segment(sp, index);
     const PrismSpaceSegment *s = &g_array_index(sp->segs, PrismSpaceSegment, si);
-    const LaneTable *t = &g_array_index(sp->tables, LaneTable, s->table);
+    const LaneTable *t = lane_table(sp, s->table);
     size_t l = (size_t)(index - s->first);
     *out = (PrismStrategy){
         .devices = s->key.devices,
@@ -571,7 +660,7 @@ gboolean prism_space_rank(const PrismSpace *sp, const PrismStrategy *s, uint64_t
     if (a == sp->dev_first_seg[lo + 1] || key_cmp(&segs[a].key, &want) != 0)
         return FALSE;
     const PrismSpaceSegment *seg = &segs[a];
-    const LaneTable *t = &g_array_index(sp->tables, LaneTable, seg->table);
+    const LaneTable *t = lane_table(sp, seg->table);
     const double lane[7] = {s->tp, s->cp, s->ep, s->sp, s->mbs, s->zero, prism_strategy_etp(s)};
     size_t x = 0, y = t->n;
     while (x < y) {
@@ -622,13 +711,9 @@ uint64_t *prism_space_dim_values(const PrismSpace *sp, PrismDim dim, size_t *n)
             g_array_append_val(v, x);
         }
     } else {
-        for (guint i = 0; i < sp->tables->len; i++) {
-            const LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
-            for (size_t l = 0; l < t->n; l++) {
-                uint64_t x = (uint64_t)t->col[lane_col[dim]][l];
-                g_array_append_val(v, x);
-            }
-        }
+        /* collected while the tables were built: no walk over the lanes */
+        const GArray *set = sp->lane_vals[lane_col[dim]];
+        g_array_append_vals(v, set->data, set->len);
     }
     g_array_sort(v, cmp_u64);
     size_t m = 0;

@@ -211,7 +211,8 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
 
 /**
  * Resolve what the user typed after --model: a zoo name, or a path to a config.json
- * (anything containing '/' or ending in ".json"). Ownership: prism_model_free().
+ * (anything containing '/' or ending in ".json"), or, when it is no zoo name, a folder
+ * of that name holding a config.json. Ownership: prism_model_free().
  */
 PrismModel *prism_model_resolve(const char *name_or_path, GError **error);
 

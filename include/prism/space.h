@@ -146,10 +146,22 @@ const PrismSpaceSegment *prism_space_segments(const PrismSpace *space, size_t *n
 size_t prism_space_find_segment(const PrismSpace *space, uint64_t index);
 /**
  * A view of @p n lanes starting at lane @p lane of segment @p seg: pointers into the
- * lane table (no copy), valid while @p space lives. lane + n must be <= seg count.
+ * lane table (no copy), valid while @p space lives, until prism_space_release_lanes(),
+ * and until a call of prism_space_lanes/_unrank/_rank on another device count's lanes:
+ * a space holds the lane tables of one device count at a time, and rebuilds (the same
+ * lanes) those it needs. lane + n must be <= seg count. One thread at a time per space.
  */
 void prism_space_lanes(const PrismSpace *space, size_t seg, uint64_t lane, size_t n,
                        PrismLanes *out);
+/**
+ * Free the lane tables, the bulk of a space's memory (64 bytes a lane; a space already
+ * keeps those of one device count only). Size, segments,
+ * dimension values and the index are unchanged; prism_space_lanes(), _unrank() and
+ * _rank() rebuild the one table they need, identically. Lets a grid keep every point's
+ * space while only the one being walked holds its lanes (search/README.md, "Memory").
+ * Not thread-safe with other calls on the same space.
+ */
+void prism_space_release_lanes(const PrismSpace *space);
 /** Number of lane tables and the lane count of table @p t. */
 size_t prism_space_n_tables(const PrismSpace *space);
 size_t prism_space_table_size(const PrismSpace *space, size_t t);

@@ -50,7 +50,9 @@ static const char *const format_help =
     "# comments. Levels are numbered 0, 1, ... without gaps (at most 8), and each size is a\n"
     "multiple of the previous one. Unknown groups or keys are errors. The device count is not\n"
     "part of the cluster: it comes from --devices. Presets use 8 devices per node and two\n"
-    "levels; their datasheet sources are in src/core/cluster.c.";
+    "levels; their datasheet sources are in src/core/cluster.c. Values must be physical:\n"
+    "memory_gib 1/1024 to 1048576, peaks 0.001 to 1e6 TFLOP/s, bandwidths 0.001 to 1e6 GB/s,\n"
+    "latency_us up to 1e6 (a peak of 1e-300 would make a step last 10^300 s).";
 
 static char *tflops(double flops)
 {

@@ -89,6 +89,17 @@ static void print_header(FILE *out, const Report *r)
     g_autofree char *filt = prism_space_filter_describe(r->filter);
     if (*filt)
         fprintf(out, "filters: %s\n", filt);
+    /* the knobs that differ from the defaults (--set, --knobs, --framework) */
+    PrismKnobs def;
+    prism_knobs_default(&def);
+    GString *knobs = g_string_new(NULL);
+    for (int k = 0; k < PRISM_KNOB_COUNT; k++)
+        if (r->in->knobs.v[k] != def.v[k])
+            g_string_append_printf(knobs, "%s%s=%g", knobs->len ? ", " : "",
+                                   prism_knob_info((PrismKnobId)k)->name, r->in->knobs.v[k]);
+    if (knobs->len > 0)
+        fprintf(out, "knobs: %s\n", knobs->str);
+    g_string_free(knobs, TRUE);
     uint64_t total = prism_search_result_total(r->res);
     uint64_t feas = prism_search_result_feasible(r->res);
     size_t nseg = 0;

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -56,6 +57,7 @@ typedef struct {
     size_t n_devices;
     PrismCostModel *cm;
     PrismSpace *space;
+    gboolean space_shared; /* borrowed from an earlier point with the same space */
 } Point;
 
 typedef struct {
@@ -65,6 +67,7 @@ typedef struct {
     GArray *points; /* Point */
     PrismSearchJob *jobs;
     uint32_t max_levels;
+    gboolean progress; /* rank 0 prints grid enumeration progress to stderr */
 } Sweep;
 
 static void sweep_clear(Sweep *s)
@@ -73,7 +76,8 @@ static void sweep_clear(Sweep *s)
         Point *p = &g_array_index(s->points, Point, i);
         g_free(p->devices);
         prism_cost_model_free(p->cm);
-        prism_space_free(p->space);
+        if (!p->space_shared)
+            prism_space_free(p->space);
     }
     if (s->points)
         g_array_unref(s->points);
@@ -144,12 +148,19 @@ static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const Pris
     return TRUE;
 }
 
-static gboolean point_setup(Sweep *s, Point *p, const char *label, GError **error)
+/* @p share: a space built for the same model, gbs, seq and devices (the cluster does not
+ * change the space), or NULL to build one. */
+static gboolean point_setup(Sweep *s, Point *p, PrismSpace *share, const char *label,
+                            GError **error)
 {
     p->cm = prism_cost_model_new(p->model, p->cluster, &p->training, &s->in.knobs, error);
-    if (p->cm != NULL)
+    if (p->cm != NULL && share != NULL) {
+        p->space = share;
+        p->space_shared = TRUE;
+    } else if (p->cm != NULL) {
         p->space = prism_space_new(p->model, &p->training, p->devices, p->n_devices, s->filter,
                                    error);
+    }
     if (p->space == NULL) {
         g_prefix_error(error, "%s: ", label);
         return FALSE;
@@ -158,7 +169,32 @@ static gboolean point_setup(Sweep *s, Point *p, const char *label, GError **erro
     return TRUE;
 }
 
-/* Expand the grid: models x clusters x device counts x gbs x seq, in that nesting. */
+/* Rank 0's line on stderr while the grid is enumerated: the first within a second, then
+ * every second (a TTY line is rewritten in place; otherwise plain lines). */
+static void grid_progress(const Sweep *s, double t0, double *last, size_t done, size_t total,
+                          gboolean final)
+{
+    double now = prism_now();
+    if (!s->progress || (final ? *last == 0 : now - t0 < 0.5 || now - *last < 1.0))
+        return;
+    gboolean tty = isatty(fileno(stderr));
+    if (final)
+        fprintf(stderr, "%ssweep: grid of %zu points set up in %.1f s\n", tty ? "\r\033[K" : "",
+                total, now - t0);
+    else
+        fprintf(stderr, "%ssweep: setting up grid point %zu of %zu (%.0f%%), %.1f s%s",
+                tty ? "\r\033[K" : "", done, total, 100.0 * (double)done / (double)total,
+                now - t0, tty ? "" : "\n");
+    fflush(stderr);
+    *last = now;
+}
+
+/*
+ * Expand the grid: models x clusters x device counts x gbs x seq, in that nesting.
+ * Memory: every point keeps its cost model and its space's segments, but no lane table
+ * (prism_space_release_lanes), and points that differ only in the cluster share one
+ * space; SIGINT/SIGTERM stops the loop within one point (PRISM_RUNTIME_ERROR_INTERRUPTED).
+ */
 static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     PrismGrid *g = s->grid;
@@ -177,11 +213,22 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
     }
     size_t n_cl = g->n_clusters ? g->n_clusters : 1;
     size_t n_gbs = g->n_gbs ? g->n_gbs : 1, n_seq = g->n_seq ? g->n_seq : 1;
+    size_t per_cluster = n_dev * n_gbs * n_seq, total = g->n_models * n_cl * per_cluster;
+    double t0 = prism_now(), last = 0;
     for (size_t mi = 0; mi < g->n_models; mi++)
         for (size_t ci = 0; ci < n_cl; ci++)
             for (size_t di = 0; di < n_dev; di++)
                 for (size_t bi = 0; bi < n_gbs; bi++)
                     for (size_t qi = 0; qi < n_seq; qi++) {
+                        grid_progress(s, t0, &last, s->points->len, total, FALSE);
+                        if (prism_app_stop_requested(NULL)) {
+                            g_set_error(error, PRISM_RUNTIME_ERROR,
+                                        PRISM_RUNTIME_ERROR_INTERRUPTED,
+                                        "interrupted while setting up grid %s (point %u of "
+                                        "%zu); nothing was written",
+                                        g->path, s->points->len, total);
+                            return FALSE;
+                        }
                         Point p = {0};
                         p.model = g->models[mi];
                         p.model_name = g->model_names[mi];
@@ -219,15 +266,23 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
                                 return FALSE;
                             }
                         }
+                        /* the same point of the first cluster has this space */
+                        PrismSpace *share =
+                            ci > 0 ? g_array_index(s->points, Point,
+                                                   s->points->len - 1 - ci * per_cluster)
+                                         .space
+                                   : NULL;
                         if (!prism_training_validate(&q->training, error) ||
                             !prism_app_check_budget(&q->training, q->cluster, &s->in.knobs,
                                                     error) ||
-                            !point_setup(s, q, label, error)) {
+                            !point_setup(s, q, share, label, error)) {
                             if (!g_str_has_prefix((*error)->message, "grid "))
                                 g_prefix_error(error, "%s: ", label);
                             return FALSE;
                         }
+                        prism_space_release_lanes(q->space);
                     }
+    grid_progress(s, t0, &last, total, total, TRUE);
     return TRUE;
 }
 
@@ -259,7 +314,7 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
         p.devices = g_memdup2(s->in.devices, s->in.n_devices * sizeof(uint32_t));
         p.n_devices = s->in.n_devices;
         g_array_append_val(s->points, p);
-        if (!point_setup(s, &g_array_index(s->points, Point, 0), "inputs", error))
+        if (!point_setup(s, &g_array_index(s->points, Point, 0), NULL, "inputs", error))
             return FALSE;
     }
     s->jobs = g_new0(PrismSearchJob, s->points->len);
@@ -305,29 +360,70 @@ static void add_training(JsonBuilder *b, const PrismTraining *t)
     json_builder_end_object(b);
 }
 
-/* One attribute per input; a grid gives a JSON array with one entry per point. */
-static char *point_json(const Sweep *s, void (*add)(JsonBuilder *, const Point *))
+static char *model_text(const Point *p)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
-    if (s->grid)
-        json_builder_begin_array(b);
-    for (guint i = 0; i < s->points->len; i++)
-        add(b, &g_array_index(s->points, Point, i));
-    if (s->grid)
-        json_builder_end_array(b);
+    add_model(b, p);
     return json_text(b);
 }
 
-static void add_training_point(JsonBuilder *b, const Point *p)
+static char *cluster_text(const Point *p)
 {
-    add_training(b, &p->training);
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    add_cluster(b, p);
+    return json_text(b);
 }
 
-static void add_space_point(JsonBuilder *b, const Point *p)
+static char *training_text(const Point *p)
 {
-    g_autofree char *text = prism_space_describe(p->space, TRUE);
-    g_autoptr(JsonNode) node = json_from_string(text, NULL);
-    json_builder_add_value(b, node ? json_node_copy(node) : json_node_new(JSON_NODE_NULL));
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    add_training(b, &p->training);
+    return json_text(b);
+}
+
+static char *space_text(const Point *p)
+{
+    return prism_space_describe(p->space, TRUE);
+}
+
+static const void *point_model(const Point *p)
+{
+    return p->model;
+}
+
+static const void *point_cluster(const Point *p)
+{
+    return p->cluster;
+}
+
+static const void *point_space(const Point *p)
+{
+    return p->space;
+}
+
+/* One attribute per input; a grid gives a JSON array with one entry per point. Each
+ * entry is turned into text on its own (a JSON tree of every point of a large grid took
+ * several times the memory of its text), and an entry whose @p same key equals the
+ * previous point's reuses that text (the model of consecutive points, say). */
+static char *point_json(const Sweep *s, char *(*text)(const Point *),
+                        const void *(*same)(const Point *))
+{
+    GString *out = g_string_new(s->grid ? "[" : "");
+    g_autofree char *prev = NULL;
+    const void *prev_key = NULL;
+    for (guint i = 0; i < s->points->len; i++) {
+        const Point *p = &g_array_index(s->points, Point, i);
+        const void *key = same ? same(p) : NULL;
+        if (prev == NULL || key == NULL || key != prev_key) {
+            g_free(prev);
+            prev = text(p);
+            prev_key = key;
+        }
+        g_string_append_printf(out, "%s%s", i ? "," : "", prev);
+    }
+    if (s->grid)
+        g_string_append_c(out, ']');
+    return g_string_free(out, FALSE);
 }
 
 static char *command_line(int argc, char **argv)
@@ -345,13 +441,11 @@ static void add_attrs(PrismLandscape *ls, const Sweep *s, int argc, char **argv)
 {
     g_autofree char *cmd = command_line(argc, argv);
     prism_landscape_add_attr(ls, "command_line", cmd, FALSE);
-    g_autofree char *model = point_json(s, add_model);
-    g_autofree char *cluster = point_json(s, add_cluster);
-    g_autofree char *training = point_json(s, add_training_point);
+    g_autofree char *model = point_json(s, model_text, point_model);
+    g_autofree char *cluster = point_json(s, cluster_text, point_cluster);
+    g_autofree char *training = point_json(s, training_text, NULL);
     g_autofree char *knobs = prism_knobs_to_json(&s->in.knobs);
-    g_autofree char *space = s->grid ? point_json(s, add_space_point)
-                                     : prism_space_describe(
-                                           g_array_index(s->points, Point, 0).space, TRUE);
+    g_autofree char *space = point_json(s, space_text, point_space);
     g_autofree char *filters = prism_space_filter_describe(s->filter);
     prism_landscape_add_attr(ls, "model", model, TRUE);
     prism_landscape_add_attr(ls, "cluster", cluster, TRUE);
@@ -628,6 +722,11 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     PrismSearchOptions opt;
     PrismLandscapeOptions lo;
     const char *path = o->common.output ? o->common.output : DEFAULT_OUTPUT;
+    /* SIGINT/SIGTERM are honoured from here on: the grid set-up polls the flag per point,
+     * the search per batch. */
+    PrismStopGuard guard;
+    prism_app_stop_catch(&guard);
+    s.progress = comm->rank == 0 && !o->search.no_progress;
     if (build_points(o, &s, &local) && search_options(o, &s, &opt, &local) &&
         landscape_options(o, &lo, &local))
         opt.kt = prism_kernel_table_get(o->common.isa, &local);
@@ -645,8 +744,6 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_landscape_prepare(ls, &local))
         goto done;
     PrismRowSink sink = prism_landscape_sink(ls);
-    PrismStopGuard guard;
-    prism_app_stop_catch(&guard);
     res = prism_search_run(comm, s.jobs, s.points->len, &opt, &sink, &local);
     /* From here a signal ends the process at once: the spill records are complete, so
      * the partial output stays resumable whatever happens to the final write. */
@@ -673,6 +770,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     ok = prism_search_result_feasible(res) > 0 ||
          report_nothing_fits(comm, out, &s, res, opt.kt, &local);
 done:
+    prism_app_stop_release(&guard); /* idempotent: restores the saved handlers */
     if (ls != NULL && prism_landscape_unrecoverable(ls))
         abort_job(comm, local);
     if (local != NULL)

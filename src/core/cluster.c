@@ -276,6 +276,33 @@ static gboolean get_number(GKeyFile *kf, const char *path, const char *group, co
     return TRUE;
 }
 
+/*
+ * Physical ranges of the device numbers a cluster file gives. Below them a value is
+ * degenerate though finite (peak_tflops_bf16 = 1e-300 made a step take 10^300 s), above
+ * them it overflows (memory_gib = 1e300 is infinite in bytes). A GFLOP/s and a MB/s are
+ * already a million times slower than any accelerator; an EFLOP/s, a PB/s and a PiB per
+ * device a thousand times beyond any.
+ */
+#define RANGE_TFLOPS_MIN 1e-3
+#define RANGE_TFLOPS_MAX 1e6
+#define RANGE_GBPS_MIN 1e-3
+#define RANGE_GBPS_MAX 1e6
+#define RANGE_GIB_MAX 1048576.0
+#define RANGE_LATENCY_US_MAX 1e6
+
+/* @p v within [lo, hi] (or exactly 0 when @p zero_ok); else one message with the range. */
+static gboolean in_range(const char *path, const char *group, const char *key, double v,
+                         double lo, double hi, gboolean zero_ok, const char *unit,
+                         GError **error)
+{
+    if ((zero_ok && v == 0) || (v >= lo && v <= hi))
+        return TRUE;
+    set_error(error, PRISM_INPUT_ERROR_VALUE,
+              "%s: [%s] %s = %g is out of range: allowed %s%g to %g %s", path, group, key, v,
+              zero_ok ? "0 (not given) or " : "", lo, hi, unit);
+    return FALSE;
+}
+
 /* A positive whole number (sizes, counts) below 2^31. */
 static gboolean get_count(GKeyFile *kf, const char *path, const char *group, const char *key,
                           gboolean required, uint32_t *out, gboolean *present, GError **error)
@@ -350,6 +377,9 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
                   path, group, lv->bw_GBps);
         return FALSE;
     }
+    if (!in_range(path, group, "bandwidth_GBps", lv->bw_GBps, RANGE_GBPS_MIN, RANGE_GBPS_MAX,
+                  FALSE, "GB/s", error))
+        return FALSE;
     lv->latency_us = 0;
     if (!get_number(kf, path, group, "latency_us", TRUE, &lv->latency_us, NULL, error))
         return FALSE;
@@ -358,6 +388,9 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
                   path, group, lv->latency_us);
         return FALSE;
     }
+    if (!in_range(path, group, "latency_us", lv->latency_us, 0, RANGE_LATENCY_US_MAX, FALSE,
+                  "us", error))
+        return FALSE;
     return TRUE;
 }
 
@@ -466,6 +499,9 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
                   path, mem_gib);
         return NULL;
     }
+    if (!in_range(path, "cluster", "memory_gib", mem_gib, 1.0 / 1024, RANGE_GIB_MAX, FALSE,
+                  "GiB per device", error))
+        return NULL;
     c->mem_bytes = mem_gib * GIB;
     double mem_bw = 0;
     if (!get_number(kf, path, "cluster", "memory_bandwidth_GBps", FALSE, &mem_bw, NULL, error))
@@ -477,6 +513,9 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
                   path, mem_bw);
         return NULL;
     }
+    if (!in_range(path, "cluster", "memory_bandwidth_GBps", mem_bw, RANGE_GBPS_MIN,
+                  RANGE_GBPS_MAX, TRUE, "GB/s", error))
+        return NULL;
     c->mem_bw_GBps = mem_bw;
     /* fp8-cs has no key: it runs on the fp8 peak (copied below) */
     static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
@@ -496,6 +535,9 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
                       peak_keys[d], v);
             return NULL;
         }
+        if (have && !in_range(path, "cluster", peak_keys[d], v, RANGE_TFLOPS_MIN,
+                              RANGE_TFLOPS_MAX, TRUE, "TFLOP/s", error))
+            return NULL;
         c->peak_flops[d] = v * TFLOPS;
         any_peak = any_peak || v > 0;
     }

@@ -64,6 +64,8 @@ typedef struct Hf {
     const char *label;
     JsonObject *obj;
     const char *model_type;
+    const char *data; /* the file's text, for numbers json-glib cannot hold */
+    size_t len;
 } Hf;
 
 static void hf_error(const Hf *hf, GError **error, int code, const char *fmt, ...)
@@ -97,6 +99,36 @@ static JsonNode *member(const Hf *hf, const char *key)
 }
 
 /*
+ * The number written for @p key when json-glib turned it into an infinity (1e400 is read
+ * as inf and written back as null): the first `"key": NUMBER` whose number overflows a
+ * double, as written. NULL when there is none.
+ */
+static char *overflowing_text(const Hf *hf, const char *key)
+{
+    g_autofree char *quoted = g_strdup_printf("\"%s\"", key);
+    size_t qn = strlen(quoted);
+    for (const char *p = hf->data; p != NULL && (size_t)(p - hf->data) + qn <= hf->len; p++) {
+        p = g_strstr_len(p, (gssize)(hf->len - (size_t)(p - hf->data)), quoted);
+        if (p == NULL)
+            return NULL;
+        const char *q = p + qn, *end = hf->data + hf->len;
+        while (q < end && g_ascii_isspace(*q))
+            q++;
+        if (q == end || *q != ':')
+            continue;
+        for (q++; q < end && g_ascii_isspace(*q); q++)
+            ;
+        size_t n = 0;
+        while (q + n < end && n < 64 && (g_ascii_isdigit(q[n]) || strchr("+-.eE", q[n])))
+            n++;
+        g_autofree char *num = g_strndup(q, n);
+        if (n > 0 && !isfinite(g_ascii_strtod(num, NULL)))
+            return g_steal_pointer(&num);
+    }
+    return NULL;
+}
+
+/*
  * An integer in [lo, hi]. Absent/null: *out = def, or an error when @p required.
  * JSON numbers with a fractional part, strings, booleans and containers are errors.
  */
@@ -126,7 +158,8 @@ static gboolean get_int(const Hf *hf, const char *key, gboolean required, int64_
         return FALSE;
     }
     if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi) {
-        g_autofree char *text = node_text(n);
+        g_autofree char *written = isfinite(v) ? NULL : overflowing_text(hf, key);
+        g_autofree char *text = written ? g_steal_pointer(&written) : node_text(n);
         hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
                  "key '%s' = %s must be a whole number between %" G_GINT64_FORMAT
                  " and %" G_GINT64_FORMAT,
@@ -551,7 +584,10 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
                                      GError **error)
 {
     g_return_val_if_fail(data != NULL || len == 0, NULL);
-    Hf hf = {.label = label != NULL ? label : "config.json", .model_type = "?"};
+    Hf hf = {.label = label != NULL ? label : "config.json",
+             .model_type = "?",
+             .data = data,
+             .len = len};
     if (len > MAX_CONFIG_BYTES) {
         hf_error(&hf, error, PRISM_INPUT_ERROR_VALUE, "%zu bytes is too large for a config.json",
                  len);
@@ -676,5 +712,14 @@ PrismModel *prism_model_resolve(const char *name_or_path, GError **error)
     g_return_val_if_fail(name_or_path != NULL, NULL);
     if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".json"))
         return prism_model_from_hf_config(name_or_path, error);
-    return prism_model_zoo_get(name_or_path, error);
+    /* a zoo name first (the same result in every folder), then a folder of that name */
+    GError *local = NULL;
+    PrismModel *m = prism_model_zoo_get(name_or_path, &local);
+    if (m == NULL && g_file_test(name_or_path, G_FILE_TEST_IS_DIR)) {
+        g_clear_error(&local);
+        return prism_model_from_hf_config(name_or_path, error);
+    }
+    if (local != NULL)
+        g_propagate_error(error, local);
+    return m;
 }

@@ -20,3 +20,5 @@ prism_add_cli_test(cli_sweep_integrity SCRIPT tests/cli/sweep_integrity.sh LABEL
 # scripts/slurm_sweep.sbatch under a private one-node Slurm (skipped without root or the
 # packages of `scripts/setup.sh --tests`; required under CI=true).
 prism_add_cli_test(cli_slurm SCRIPT tests/cli/slurm.sh LABELS "io;mpi;slurm" TIMEOUT 240)
+# Large grids: bounded memory (RSS at two sizes), progress within a second, SIGINT/SIGTERM.
+prism_add_cli_test(cli_sweep_scale SCRIPT tests/cli/sweep_scale.sh LABELS io TIMEOUT 150)

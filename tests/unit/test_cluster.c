@@ -228,6 +228,14 @@ static const struct {
     {"cluster-duplicate-group.ini", PRISM_INPUT_ERROR_PARSE,
      {"group [level.0] is given twice", "lines 8 and 14", NULL}},
     {"does-not-exist.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.ini", NULL}},
+    /* finite but out of range (issue 13): the value as written and the range, never
+     * "memory inf bytes" nor a step of 10^300 s */
+    {"cluster-huge-memory.ini", PRISM_INPUT_ERROR_VALUE,
+     {"memory_gib = 1e+300 is out of range", "to 1.04858e+06 GiB", NULL}},
+    {"cluster-tiny-peak.ini", PRISM_INPUT_ERROR_VALUE,
+     {"peak_tflops_bf16 = 1e-300 is out of range", "0 (not given) or 0.001 to 1e+06", NULL}},
+    {"cluster-tiny-bandwidth.ini", PRISM_INPUT_ERROR_VALUE,
+     {"[level.1] bandwidth_GBps = 1e-200 is out of range", "0.001 to 1e+06 GB/s", NULL}},
 };
 
 static void test_bad_files(void)

@@ -265,6 +265,8 @@ static const struct {
     {"hf-fractional.json", PRISM_INPUT_ERROR_VALUE, {"'hidden_size'", "4096.5"}},
     /* the value as JSON writes it: json-glib alone printed the invalid 1e+30.0 */
     {"hf-exponent.json", PRISM_INPUT_ERROR_VALUE, {"'hidden_size' = 1e+30 must", NULL}},
+    /* beyond a double: json-glib holds inf (and writes "null"); the text as written */
+    {"hf-overflow.json", PRISM_INPUT_ERROR_VALUE, {"'hidden_size' = 1e400 must", NULL}},
     {"hf-bool-string.json", PRISM_INPUT_ERROR_PARSE, {"'tie_word_embeddings'", "\"yes\""}},
     {"hf-empty.json", PRISM_INPUT_ERROR_PARSE, {"malformed JSON", NULL}},
     {"hf-binary.json", PRISM_INPUT_ERROR_PARSE, {"malformed JSON", NULL}},

@@ -268,6 +268,64 @@ static void test_folding_filter(void)
 }
 
 /*
+ * Released lane tables (prism_space_release_lanes) are rebuilt identically: every index
+ * of a filtered MoE space unranks to the same strategy before and after the release (and
+ * after a second one, in reverse order, so tables come back in another order), ranks
+ * back to itself, and the dimension values (kept apart from the tables) do not change.
+ * The model is freed before the rebuild: the space must not need it.
+ */
+static void test_release_lanes(void)
+{
+    g_autoptr(PrismModel) m = small_model(1, 4, 1, 4, 1, 16, 4, 8, 1);
+    PrismTraining t = training(8, 8);
+    const uint32_t devices[] = {4, 8};
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_range(f, "mbs=:4", NULL));
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, devices, 2, f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    g_clear_pointer(&f, prism_space_filter_free);
+    uint64_t n = prism_space_size(sp);
+    CU_ASSERT_TRUE(n > 100);
+    g_autofree PrismStrategy *before = g_new(PrismStrategy, n);
+    for (uint64_t i = 0; i < n; i++)
+        CU_ASSERT_TRUE(prism_space_unrank(sp, i, &before[i]));
+    size_t nv0 = 0, nv1 = 0;
+    g_autofree uint64_t *mbs0 = prism_space_dim_values(sp, PRISM_DIM_MBS, &nv0);
+    g_clear_pointer(&m, prism_model_free);
+    prism_space_release_lanes(sp);
+    g_autofree uint64_t *mbs1 = prism_space_dim_values(sp, PRISM_DIM_MBS, &nv1);
+    CU_ASSERT_EQUAL(nv0, nv1);
+    CU_ASSERT_EQUAL(memcmp(mbs0, mbs1, nv0 * sizeof(uint64_t)), 0);
+    CU_ASSERT_EQUAL(mbs1[nv1 - 1], 4); /* the filter copy still applies */
+    gboolean same = TRUE;
+    for (uint64_t i = 0; i < n && same; i++) {
+        PrismStrategy s;
+        uint64_t back = G_MAXUINT64;
+        same = prism_space_unrank(sp, i, &s) && prism_strategy_equal(&s, &before[i]) &&
+               prism_space_rank(sp, &s, &back) && back == i;
+    }
+    CU_ASSERT_TRUE(same);
+    prism_space_release_lanes(sp);
+    for (uint64_t i = n; i-- > 0 && same;) {
+        PrismStrategy s;
+        same = prism_space_unrank(sp, i, &s) && prism_strategy_equal(&s, &before[i]);
+    }
+    CU_ASSERT_TRUE(same);
+    /* alternating ends: every call switches device count (4 <-> 8), so each rebuilds the
+     * tables the other freed */
+    for (uint64_t i = 0; i < n && same; i++) {
+        uint64_t j = i % 2 ? n - 1 - i : i;
+        PrismStrategy s;
+        uint64_t back = G_MAXUINT64;
+        same = prism_space_unrank(sp, j, &s) && prism_strategy_equal(&s, &before[j]) &&
+               prism_space_rank(sp, &s, &back) && back == j;
+    }
+    CU_ASSERT_TRUE(same);
+    CU_ASSERT_EQUAL(before[0].devices, 4);
+    CU_ASSERT_EQUAL(before[n - 1].devices, 8);
+}
+
+/*
  * Hand count: L = 2, heads = kv = 2, ffn 2, N = 2, gbs 2, seq 4.
  * pp=1 lanes: tp=1,cp=1 (dp=2, mbs 1): zero 0..3 -> 4; tp=1,cp=2 (seq 4 % 4 == 0, dp=1,
  *   mbs 1 or 2, dp*cp = 2 so zero 0..3) -> 8; tp=2 (dp=1, cp=1, mbs 1|2, sp 0|1,
@@ -556,6 +614,7 @@ static void test_describe(void)
 
 static CU_TestInfo space_tests[] = {
     {"hand count", test_hand_count},
+    {"released lanes are rebuilt", test_release_lanes},
     {"brute force: dense GQA", test_brute_dense_gqa},
     {"brute force: prime layers", test_brute_dense_prime_layers},
     {"brute force: MoE + MTP", test_brute_moe},
