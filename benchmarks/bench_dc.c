@@ -24,7 +24,6 @@
 
 #define L 16
 
-
 typedef void *(*Method)(const PrismDcReduction *r, size_t n, void *user);
 
 static void *m_left(const PrismDcReduction *r, size_t n, void *u)

@@ -119,8 +119,8 @@ int main(int argc, char **argv)
     if (comm->rank == 0) {
         g_autofree char *mpi = prism_bench_mpi_library();
         g_autofree char *ranks = g_strdup_printf("%d", comm->size);
-        const char *extra[] = {"isa", prism_kernel_table_name(kt), "mpi", mpi, "ranks", ranks,
-                               NULL, NULL};
+        const char *extra[] = {"isa", prism_kernel_table_name(kt), "mpi", mpi, "ranks", ranks, NULL,
+                               NULL};
         prism_bench_header("e2e", argc, argv, extra);
     }
     const Case *cases = quick ? quick_cases : full_cases;

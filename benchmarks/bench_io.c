@@ -106,8 +106,8 @@ static uint64_t dir_bytes(const char *dir)
 }
 
 static gboolean run_once(PrismComm *comm, const Setup *s, const PrismKernelTable *kt, int mode,
-                         PrismCodec codec, int level, gboolean fsync, const char *path,
-                         Run *out, GError **error)
+                         PrismCodec codec, int level, gboolean fsync, const char *path, Run *out,
+                         GError **error)
 {
     PrismSearchJob job = {.cm = s->cm, .space = s->space};
     PrismSearchOptions opt;
@@ -151,8 +151,8 @@ static gboolean run_once(PrismComm *comm, const Setup *s, const PrismKernelTable
         g_autofree PrismLandscapeRow *rows = g_new0(PrismLandscapeRow, MAX(n, 1));
         for (size_t i = 0; i < n; i++) {
             rows[i].index = prism_front_index(f, i);
-            if (!prism_search_row(&job, 1, rows[i].index, NULL, &rows[i].strategy,
-                                  rows[i].cols, error))
+            if (!prism_search_row(&job, 1, rows[i].index, NULL, &rows[i].strategy, rows[i].cols,
+                                  error))
                 return FALSE;
         }
         if (!prism_landscape_finish(ls, rows, n, NULL, 0, error))
@@ -200,9 +200,18 @@ static gboolean measure(PrismComm *comm, const Setup *s, const PrismKernelTable 
         prism_bench_sort(tot, (size_t)reps);
         prism_bench_sort(sea, (size_t)reps);
         prism_bench_sort(wri, (size_t)reps);
-        *r = (Result){mode == 0 ? "search" : mode == 1 ? "nolandscape" : "landscape", "-",
-                      tot[reps / 2], sea[reps / 2], wri[reps / 2], (double)run.rows,
-                      (double)run.bytes, (double)run.row_bytes, (double)run.spill, run.rss_mb};
+        *r = (Result){mode == 0   ? "search"
+                      : mode == 1 ? "nolandscape"
+                                  : "landscape",
+                      "-",
+                      tot[reps / 2],
+                      sea[reps / 2],
+                      wri[reps / 2],
+                      (double)run.rows,
+                      (double)run.bytes,
+                      (double)run.row_bytes,
+                      (double)run.spill,
+                      run.rss_mb};
         if (mode == 2)
             g_snprintf(r->codec, sizeof r->codec, "%s%s%.0d", prism_codec_name(codec),
                        level ? ":" : "", level);
@@ -228,10 +237,8 @@ int main(int argc, char **argv)
         {"reps", 0, 0, G_OPTION_ARG_INT, &reps, "timed repetitions (default 3)", "N"},
         {"dir", 0, 0, G_OPTION_ARG_FILENAME, &dir, "folder for the files (default .)", "DIR"},
         {"codecs", 0, 0, G_OPTION_ARG_STRING, &codecs,
-         "codecs of the landscape runs, CODEC[:LEVEL] (default zstd,lz4,deflate:1,none)",
-         "C,..."},
-        {"fsync", 0, 0, G_OPTION_ARG_NONE, &fsync, "fsync spill records (prism's default)",
-         NULL},
+         "codecs of the landscape runs, CODEC[:LEVEL] (default zstd,lz4,deflate:1,none)", "C,..."},
+        {"fsync", 0, 0, G_OPTION_ARG_NONE, &fsync, "fsync spill records (prism's default)", NULL},
         {NULL}};
     g_autoptr(GOptionContext) ctx = g_option_context_new("- HDF5 landscape write benchmark");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -245,8 +252,11 @@ int main(int argc, char **argv)
     const PrismKernelTable *kt = prism_kernel_table_get(NULL, &error);
     char ranks[16];
     g_snprintf(ranks, sizeof ranks, "%d", comm->size);
-    const char *extra[] = {"isa", kt ? prism_kernel_table_name(kt) : "?", "ranks", ranks,
-                           "hdf5", PRISM_HDF5_VERSION, "fsync", fsync ? "1" : "0", NULL};
+    const char *extra[] = {"isa",   kt ? prism_kernel_table_name(kt) : "?",
+                           "ranks", ranks,
+                           "hdf5",  PRISM_HDF5_VERSION,
+                           "fsync", fsync ? "1" : "0",
+                           NULL};
     if (comm->rank == 0)
         prism_bench_header("bench_io", argc, argv, extra);
     g_auto(GStrv) levels =
@@ -294,17 +304,16 @@ int main(int argc, char **argv)
                    "\"file_mb_per_s\":%.1f,\"bytes_per_row\":%.2f,\"spill_bytes_per_row\":%.2f,"
                    "\"rate_vs_nolandscape\":%.3f,\"peak_rss_mb\":%.1f}\n",
                    cases[c].name, r->mode, r->codec, comm->size, r->rows, r->total, r->search,
-                   r->write, r->rows / r->total, mb, i > 1 ? mb / r->total : 0,
-                   r->bytes / 1e6, r->write > 0 ? r->bytes / 1e6 / r->write : 0,
-                   r->rows ? r->bytes / r->rows : 0, r->rows ? r->spill / r->rows : 0,
-                   nol.total / r->total, r->rss_mb);
+                   r->write, r->rows / r->total, mb, i > 1 ? mb / r->total : 0, r->bytes / 1e6,
+                   r->write > 0 ? r->bytes / 1e6 / r->write : 0, r->rows ? r->bytes / r->rows : 0,
+                   r->rows ? r->spill / r->rows : 0, nol.total / r->total, r->rss_mb);
         }
         if (ok && comm->rank == 0) {
             printf("\n%s, %d rank%s, %.0f rows, %.0f raw bytes/row (median of %d):\n",
-                   cases[c].name, comm->size, comm->size == 1 ? "" : "s", base.rows,
-                   base.row_bytes, reps);
-            printf("  %-12s %-10s %8s %8s %8s %10s %7s %7s %7s %7s\n", "mode", "codec",
-                   "total s", "search s", "write s", "rows/s", "B/row", "spill", "rate", "RSS MB");
+                   cases[c].name, comm->size, comm->size == 1 ? "" : "s", base.rows, base.row_bytes,
+                   reps);
+            printf("  %-12s %-10s %8s %8s %8s %10s %7s %7s %7s %7s\n", "mode", "codec", "total s",
+                   "search s", "write s", "rows/s", "B/row", "spill", "rate", "RSS MB");
             for (guint i = 0; i < rs->len; i++) {
                 const Result *r = &g_array_index(rs, Result, i);
                 printf("  %-12s %-10s %8.3f %8.3f %8.3f %10.3g %7.2f %7.2f %6.0f%% %7.1f\n",

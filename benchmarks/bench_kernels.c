@@ -126,15 +126,13 @@ static gboolean fill(const PrismCostModel *cm, const Setup *su, const KeySpec *k
     double *L = b->lanes;
     for (size_t i = 0; i < n; i++) {
         const PrismStrategy *s = &g_array_index(ok, PrismStrategy, i % ok->len);
-        const double v[9] = {s->tp,  s->cp, s->dp,   s->ep,
-                             s->sp,  s->mbs, s->m,   s->zero,
-                             prism_strategy_etp(s)};
+        const double v[9] = {
+            s->tp, s->cp, s->dp, s->ep, s->sp, s->mbs, s->m, s->zero, prism_strategy_etp(s)};
         for (int d = 0; d < 9; d++)
             L[(size_t)d * n + i] = v[d];
     }
-    b->view =
-        (PrismLanes){L,         L + n,     L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n,
-                     L + 6 * n, L + 7 * n, n,         L + 8 * n, NULL};
+    b->view = (PrismLanes){L,         L + n,     L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n,
+                           L + 6 * n, L + 7 * n, n,         L + 8 * n, NULL};
     g_array_free(ok, TRUE);
     return b->seg != NULL;
 }
@@ -152,8 +150,8 @@ static void run_latency(void *payload)
     for (size_t i = 0; i < r->nb; i++) {
         const PrismLanes *v = &r->b[i].view;
         const size_t j = r->latency_lane++ % v->n;
-        PrismLanes one = {v->tp + j,  v->cp + j, v->dp + j,   v->ep + j, v->sp + j,
-                          v->mbs + j, v->m + j,  v->zero + j, 1,         v->etp + j, NULL};
+        PrismLanes one = {v->tp + j, v->cp + j,   v->dp + j, v->ep + j,  v->sp + j, v->mbs + j,
+                          v->m + j,  v->zero + j, 1,         v->etp + j, NULL};
         prism_evaluator_run(r->ev, r->b[i].seg, &one, &r->out);
     }
 }

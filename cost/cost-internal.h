@@ -87,12 +87,12 @@ struct PrismEvaluator {
     size_t ws_arrays;
     /* the GEMM table (PrismKLanes.gtab): one entry of n_kinds x PRISM_KG_COUNT seconds per
      * distinct lane key (tp, cp, mbs, ep), found by open addressing */
-    double *gtab;     /* [entry][kind][PRISM_KG_COUNT] */
-    double *gkey;     /* [entry][4] */
+    double *gtab; /* [entry][kind][PRISM_KG_COUNT] */
+    double *gkey; /* [entry][4] */
     size_t g_n, g_cap;
-    int32_t *ghash;   /* entry index + 1, 0 = empty; g_hcap slots (power of two) */
+    int32_t *ghash; /* entry index + 1, 0 = empty; g_hcap slots (power of two) */
     size_t g_hcap;
-    int32_t *goff;    /* per lane of the current batch */
+    int32_t *goff; /* per lane of the current batch */
 };
 
 /** One GEMM of a kind for one lane key, as the kernel's table prices it: rows M, output
@@ -100,8 +100,8 @@ struct PrismEvaluator {
 typedef struct PrismGemmShape {
     double M, N, K, count, inv_rate, in_bytes, peak;
 } PrismGemmShape;
-void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q,
-                                    double tp, double cp, double mbs, double ep, double etp,
+void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q, double tp,
+                                    double cp, double mbs, double ep, double etp,
                                     PrismGemmShape *out);
 
 /** The table entry of one lane key: out[kind * PRISM_KG_COUNT + j] (kernels-model.h). */

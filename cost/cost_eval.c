@@ -201,15 +201,14 @@ static int32_t gtab_find(PrismEvaluator *ev, const double key[GKEY])
     for (; ev->ghash[at] != 0; at = (at + 1) & (ev->g_hcap - 1)) {
         const size_t e = (size_t)ev->ghash[at] - 1;
         const double *k = ev->gkey + GKEY * e;
-        if (k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3] &&
-            k[4] == key[4])
+        if (k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3] && k[4] == key[4])
             return (int32_t)(e * stride);
     }
     if (ev->g_n == ev->g_cap) {
         ev->g_cap = ev->g_cap ? 2 * ev->g_cap : 64;
         g_assert(ev->g_cap * stride < (size_t)G_MAXINT32);
-        ev->gtab = g_renew(double, ev->gtab, ev->g_cap * stride);
-        ev->gkey = g_renew(double, ev->gkey, ev->g_cap * GKEY);
+        ev->gtab = g_renew(double, ev->gtab, ev->g_cap *stride);
+        ev->gkey = g_renew(double, ev->gkey, ev->g_cap *GKEY);
     }
     const size_t e = ev->g_n++;
     memcpy(ev->gkey + GKEY * e, key, GKEY * sizeof(double));
@@ -229,8 +228,7 @@ static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
     int32_t o = 0;
     const double *etp = lanes->etp != NULL ? lanes->etp : lanes->tp;
     for (size_t i = 0; i < lanes->n; i++) {
-        const double key[GKEY] = {lanes->tp[i], lanes->cp[i], lanes->mbs[i], lanes->ep[i],
-                                  etp[i]};
+        const double key[GKEY] = {lanes->tp[i], lanes->cp[i], lanes->mbs[i], lanes->ep[i], etp[i]};
         if (key[0] != prev[0] || key[1] != prev[1] || key[2] != prev[2] || key[3] != prev[3] ||
             key[4] != prev[4]) {
             o = gtab_find(ev, key);
@@ -260,8 +258,16 @@ void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const 
         return;
     prism_evaluator_reserve_internal(ev, seg);
     gtab_fill(ev, lanes);
-    const PrismKLanes kl = {lanes->tp,  lanes->cp, lanes->dp,   lanes->ep, lanes->sp,
-                            lanes->mbs, lanes->m,  lanes->zero, ev->goff,  ev->gtab,
+    const PrismKLanes kl = {lanes->tp,
+                            lanes->cp,
+                            lanes->dp,
+                            lanes->ep,
+                            lanes->sp,
+                            lanes->mbs,
+                            lanes->m,
+                            lanes->zero,
+                            ev->goff,
+                            ev->gtab,
                             lanes->etp != NULL ? lanes->etp : lanes->tp};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }
@@ -278,8 +284,8 @@ void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, Prism
     v->zero = s->zero;
     v->etp = prism_strategy_etp(s);
     v->fold = prism_strategy_folding(s);
-    *lanes = (PrismLanes){&v->tp, &v->cp, &v->dp, &v->ep, &v->sp, &v->mbs, &v->m, &v->zero, 1,
-                          &v->etp, &v->fold};
+    *lanes = (PrismLanes){&v->tp, &v->cp,   &v->dp, &v->ep,  &v->sp,  &v->mbs,
+                          &v->m,  &v->zero, 1,      &v->etp, &v->fold};
 }
 
 gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,

@@ -36,11 +36,22 @@ static void add_gb(GString *s, double bytes)
 
 void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
 {
-    static const char *const keys[] = {"devices", "dp",  "tp", "pp",  "vpp", "cp",  "ep",
+    static const char *const keys[] = {"devices", "dp",  "tp", "pp",  "vpp", "cp",   "ep",
                                        "etp",     "edp", "sp", "mbs", "m",   "zero", "folding"};
-    const double vals[] = {s->devices, s->dp, s->tp,  s->pp, s->vpp, s->cp,  s->ep,
-                           prism_strategy_etp(s), prism_strategy_edp(s), s->sp, s->mbs, s->m,
-                           s->zero, prism_strategy_folding(s)};
+    const double vals[] = {s->devices,
+                           s->dp,
+                           s->tp,
+                           s->pp,
+                           s->vpp,
+                           s->cp,
+                           s->ep,
+                           prism_strategy_etp(s),
+                           prism_strategy_edp(s),
+                           s->sp,
+                           s->mbs,
+                           s->m,
+                           s->zero,
+                           prism_strategy_folding(s)};
     for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
         json_builder_set_member_name(b, keys[i]);
         json_builder_add_int_value(b, (gint64)vals[i]);
@@ -69,8 +80,7 @@ static void text_header(GString *o, const PrismCostModel *cm, const PrismStrateg
                                "of a stage (%s; ETP groups of %u consecutive devices, EP groups "
                                "span %u)\n",
                                prism_strategy_etp(s), s->ep, prism_strategy_edp(s),
-                               s->tp * s->cp * s->dp,
-                               prism_strategy_folding(s) ? "folded" : "tied",
+                               s->tp * s->cp * s->dp, prism_strategy_folding(s) ? "folded" : "tied",
                                prism_strategy_etp(s), prism_strategy_etp(s) * s->ep);
     g_string_append(o, "values: scalar reference kernel (every ISA gives the same bits)\n");
     g_string_append(o, "symbols: t tp, c cp, d dp, e ep, m micro-batches, z ZeRO stage, "
@@ -286,11 +296,9 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
                            "MFU %.1f%%\n",
                            col[PRISM_COL_FEASIBLE] > 0.5 ? "fits" : "does NOT fit",
                            prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
-                           col[PRISM_COL_MEM_PEAK] / 1073741824.0,
-                           cm->k.budget / 1073741824.0,
+                           col[PRISM_COL_MEM_PEAK] / 1073741824.0, cm->k.budget / 1073741824.0,
                            col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
 }
-
 
 /* ---- the GEMM table: each kind's GEMMs, their shapes, efficiencies and why ---- */
 
@@ -298,20 +306,20 @@ static const char *const pass_names[3] = {"fwd", "dgrad", "wgrad"};
 
 /* The three passes of one GEMM of @p kind for strategy @p s, with their why (the same
  * functions and inputs as the evaluator's table, so the seconds are the kernel's). */
-static void gemm_passes(const PrismCostModel *cm, uint32_t kind, uint32_t q,
-                        const PrismStrategy *s, PrismGemmShape *g, PrismKGemmWhy w[3])
+static void gemm_passes(const PrismCostModel *cm, uint32_t kind, uint32_t q, const PrismStrategy *s,
+                        PrismGemmShape *g, PrismKGemmWhy w[3])
 {
-    prism_cost_gemm_shape_internal(cm, kind, q, s->tp, s->cp, s->mbs, s->ep,
-                                   prism_strategy_etp(s), g);
+    prism_cost_gemm_shape_internal(cm, kind, q, s->tp, s->cp, s->mbs, s->ep, prism_strategy_etp(s),
+                                   g);
     const PrismKGemmDev *d = &cm->k.gdev;
     const double mk = g->M * g->K * g->count, kn = g->K * g->N * g->count;
     const double mn = g->M * g->N * g->count, ib = g->in_bytes;
-    prism_k_gemm_why(d, g->M, g->N, g->K, g->count, g->inv_rate, ib * (mk + kn) + 2.0 * mn,
-                     g->peak, &w[0]);
-    prism_k_gemm_why(d, g->M, g->K, g->N, g->count, g->inv_rate, ib * (mn + kn) + 2.0 * mk,
-                     g->peak, &w[1]);
-    prism_k_gemm_why(d, g->K, g->N, g->M, g->count, g->inv_rate, ib * (mk + mn) + 2.0 * kn,
-                     g->peak, &w[2]);
+    prism_k_gemm_why(d, g->M, g->N, g->K, g->count, g->inv_rate, ib * (mk + kn) + 2.0 * mn, g->peak,
+                     &w[0]);
+    prism_k_gemm_why(d, g->M, g->K, g->N, g->count, g->inv_rate, ib * (mn + kn) + 2.0 * mk, g->peak,
+                     &w[1]);
+    prism_k_gemm_why(d, g->K, g->N, g->M, g->count, g->inv_rate, ib * (mk + mn) + 2.0 * kn, g->peak,
+                     &w[2]);
 }
 
 /* Kinds present in the segment, each once, in slot order. */
@@ -346,8 +354,8 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
         "\ncompute model (cost/README.md \"Compute\"): device %s: %u SMs, tile %ux%u, clock %g of "
         "%g MHz (x%.3f)%s,\n  large-GEMM rate bf16 %.4g TFLOP/s = peak x clock x "
         "compute_efficiency",
-        c->name, c->sm_count, c->gemm_tile_m, c->gemm_tile_n,
-        c->sustained_clock_mhz, c->boost_clock_mhz, clock_ratio(c),
+        c->name, c->sm_count, c->gemm_tile_m, c->gemm_tile_n, c->sustained_clock_mhz,
+        c->boost_clock_mhz, clock_ratio(c),
         k->gdev.quant > 0.5 ? "" : " (no tile/wave quantisation)", 1e-12 / k->inv_rate_bf16);
     if (fp8)
         g_string_append_printf(o, "; %s linear GEMMs %.4g TFLOP/s (x fp8_gemm_ratio)",
@@ -378,10 +386,9 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
             PrismKGemmWhy w[3];
             gemm_passes(cm, kinds[i], q, s, &g, w);
             const int low = K->gemm[q].low > 0.5 && fp8;
-            g_string_append_printf(o, "    %-11s %-6s M %-8.6g N %-8.6g K %-8.6g x%-4g",
-                                   K->gemm[q].name, low ? prism_dtype_name(cm->training.dtype)
-                                                        : "bf16",
-                                   g.M, g.N, g.K, g.count);
+            g_string_append_printf(
+                o, "    %-11s %-6s M %-8.6g N %-8.6g K %-8.6g x%-4g", K->gemm[q].name,
+                low ? prism_dtype_name(cm->training.dtype) : "bf16", g.M, g.N, g.K, g.count);
             for (int p = 0; p < 3; p++) {
                 g_string_append_printf(o,
                                        "%s%-5s tile %gx%g: %-6g tiles %-4g waves (wave eff %.3f, "
@@ -390,8 +397,7 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
                                            "       "
                                          : "  ",
                                        pass_names[p], w[p].tile_m, w[p].tile_n, w[p].tiles,
-                                       w[p].waves, w[p].wave_eff,
-                                       w[p].tile_eff,
+                                       w[p].waves, w[p].wave_eff, w[p].tile_eff,
                                        w[p].t_memory > w[p].t_compute ? "HBM" : "compute",
                                        w[p].seconds * 1e3, w[p].efficiency);
                 sec[low] += w[p].seconds;
@@ -400,21 +406,20 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
             g_string_append_c(o, '\n');
         }
         g_string_append_printf(o, "    split (fwd + bwd): bf16 GEMMs %.4g GFLOP in %.4g s",
-                               fl[0] * 1e-9,
-                               sec[0]);
+                               fl[0] * 1e-9, sec[0]);
         if (fp8)
             g_string_append_printf(o, "; %s GEMMs %.4g GFLOP in %.4g s",
                                    prism_dtype_name(cm->training.dtype), fl[1] * 1e-9, sec[1]);
         /* the attention core and the casts: the kernel's own terms of the first slot */
         for (uint32_t q = 0; q < seg->k.n_slots; q++)
             if (seg->k.slots[q].kind == kinds[i]) {
-                const double *sw = ws + ((size_t)PRISM_KL_COUNT + (size_t)q * PRISM_KS_COUNT) *
-                                            PRISM_K_TILE;
-                g_string_append_printf(
-                    o, "; attention core (bf16) %.4g s; fp8 casts %.4g s",
-                    sw[PRISM_KS_CORE_FWD * PRISM_K_TILE] + sw[PRISM_KS_CORE_BWD * PRISM_K_TILE],
-                    sw[PRISM_KS_FP8_CAST * PRISM_K_TILE] +
-                        sw[PRISM_KS_FP8_CAST_BWD * PRISM_K_TILE]);
+                const double *sw =
+                    ws + ((size_t)PRISM_KL_COUNT + (size_t)q * PRISM_KS_COUNT) * PRISM_K_TILE;
+                g_string_append_printf(o, "; attention core (bf16) %.4g s; fp8 casts %.4g s",
+                                       sw[PRISM_KS_CORE_FWD * PRISM_K_TILE] +
+                                           sw[PRISM_KS_CORE_BWD * PRISM_K_TILE],
+                                       sw[PRISM_KS_FP8_CAST * PRISM_K_TILE] +
+                                           sw[PRISM_KS_FP8_CAST_BWD * PRISM_K_TILE]);
                 break;
             }
         g_string_append_c(o, '\n');
@@ -459,9 +464,8 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
             json_builder_set_member_name(b, "name");
             json_builder_add_string_value(b, K->gemm[q].name);
             json_builder_set_member_name(b, "dtype");
-            json_builder_add_string_value(b, K->gemm[q].low > 0.5 && fp8
-                                                 ? prism_dtype_name(cm->training.dtype)
-                                                 : "bf16");
+            json_builder_add_string_value(
+                b, K->gemm[q].low > 0.5 && fp8 ? prism_dtype_name(cm->training.dtype) : "bf16");
             static const char *const dims[] = {"M", "N", "K", "count"};
             const double dv[] = {g.M, g.N, g.K, g.count};
             for (int j = 0; j < 4; j++) {
@@ -472,12 +476,11 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
                 json_builder_set_member_name(b, pass_names[p]);
                 json_builder_begin_object(b);
                 static const char *const keys[] = {
-                    "tile_m",    "tile_n",   "tiles",   "waves",     "wave_efficiency",
+                    "tile_m",          "tile_n",    "tiles",    "waves",   "wave_efficiency",
                     "tile_efficiency", "compute_s", "memory_s", "seconds", "efficiency"};
-                const double v[] = {w[p].tile_m,   w[p].tile_n,    w[p].tiles,
-                                    w[p].waves,    w[p].wave_eff,  w[p].tile_eff,
-                                    w[p].t_compute, w[p].t_memory, w[p].seconds,
-                                    w[p].efficiency};
+                const double v[] = {w[p].tile_m,   w[p].tile_n,    w[p].tiles,     w[p].waves,
+                                    w[p].wave_eff, w[p].tile_eff,  w[p].t_compute, w[p].t_memory,
+                                    w[p].seconds,  w[p].efficiency};
                 for (int j = 0; j < 10; j++) {
                     json_builder_set_member_name(b, keys[j]);
                     json_builder_add_double_value(b, v[j]);
@@ -538,9 +541,8 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
         json_builder_set_member_name(b, "layers");
         json_builder_begin_array(b);
         for (uint32_t v = 0; v < seg->nch; v++)
-            json_builder_add_int_value(
-                b, seg->layout->chunk_layers[prism_stage_chunk(seg->key.schedule, seg->layout->pp,
-                                                               st, v)]);
+            json_builder_add_int_value(b, seg->layout->chunk_layers[prism_stage_chunk(
+                                              seg->key.schedule, seg->layout->pp, st, v)]);
         json_builder_end_array(b);
         static const struct {
             const char *key;

@@ -241,13 +241,13 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     const double a = sp->attn.n_heads, d = sp->attn.head_dim, g = sp->attn.n_kv_heads;
     const double f = (double)sp->mlp.ffn_hidden, bp = kv->bp;
     const int swiglu = sp->mlp.act == PRISM_MLP_SWIGLU;
-    k->as_rep = bp * h;                               /* block input */
-    k->as_tp = bp * (a * d + a * d + f) + 4.0 * a;    /* wq, SDPA output, w1; log-sum-exp */
-    k->as_kv = bp * g * d;                            /* wv */
-    k->as_full = swiglu ? bp * h : 0.0;               /* w2 (7th matmul; GELU has 6) */
-    k->sel_core = 0.0;                                /* SDPA's output is saved */
-    k->sf_tp = 2.0 * a * d * h + 2.0 * h * f;         /* wo, w3 (GELU: fc2) */
-    k->sf_kv = 2.0 * h * g * d;                       /* wk */
+    k->as_rep = bp * h;                            /* block input */
+    k->as_tp = bp * (a * d + a * d + f) + 4.0 * a; /* wq, SDPA output, w1; log-sum-exp */
+    k->as_kv = bp * g * d;                         /* wv */
+    k->as_full = swiglu ? bp * h : 0.0;            /* w2 (7th matmul; GELU has 6) */
+    k->sel_core = 0.0;                             /* SDPA's output is saved */
+    k->sf_tp = 2.0 * a * d * h + 2.0 * h * f;      /* wo, w3 (GELU: fc2) */
+    k->sf_kv = 2.0 * h * g * d;                    /* wk */
     k->sel_gemm = (k->sf_tp + k->sf_kv) / (k->f_tp + k->f_kv); /* exact while tp <= g */
     k->sel_ew = 1.0;
 }
@@ -292,7 +292,7 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->p_tp += 2.0 * h * h;
         k->f_tp += 2.0 * 2.0 * h * h + 2.0 * h * V;
         add_gemm(k, "mtp_proj", h, 0, 0, 0, 2.0 * h, 1); /* 2h -> h */
-        add_gemm(k, "mtp_logits", V, 0, 0, 0, h, 0); /* shared head, BF16 */
+        add_gemm(k, "mtp_logits", V, 0, 0, 0, h, 0);     /* shared head, BF16 */
         k->a_rep += bp * (2.0 * h + 2.0 * h + h);
         k->a_tp += kv->logits * V;
         k->e_rep += bp * 6.0 * h;               /* two norms, concatenation */
@@ -342,7 +342,7 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->a_tp = kv->logits * V;
     k->f_tp = 2.0 * h * V;
     add_gemm(k, "logits", V, 0, 0, 0, h, 0); /* stays BF16 in the FP8 recipes */
-    k->e_rep = 2.0 * bp * h;               /* final norm */
+    k->e_rep = 2.0 * bp * h;                 /* final norm */
     if (kv->eager > 0.5 && m->final_norm == PRISM_NORM_RMSNORM)
         k->e_rep += eager_norm_extra(bp) * h;
     k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
@@ -350,8 +350,8 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
      * logits), the incoming and the produced gradient at once - one copy more than the
      * working set's (cost/README.md "Backward working set") */
     k->w_tp = kv->loss_bwd * kv->logits * V;
-    k->tp_coll_fwd_sp = 1.0;               /* SP: all-gather of the input */
-    k->tp_coll_bwd = 1.0; /* all-reduce (reduce-scatter with SP) of the input gradient */
+    k->tp_coll_fwd_sp = 1.0; /* SP: all-gather of the input */
+    k->tp_coll_bwd = 1.0;    /* all-reduce (reduce-scatter with SP) of the input gradient */
     k->tp_bytes = bp * h;
     selective_terms(NULL, FALSE, h, kv, k);
 }
@@ -425,11 +425,11 @@ static void compile_compute(PrismCostModel *cm, double peak)
     const double clk = c->boost_clock_mhz > 0 && c->sustained_clock_mhz > 0
                            ? c->sustained_clock_mhz / c->boost_clock_mhz
                            : 1.0;
-    const double peak16 = c->peak_flops[PRISM_DTYPE_BF16] > 0 ? c->peak_flops[PRISM_DTYPE_BF16]
-                                                              : peak;
+    const double peak16 =
+        c->peak_flops[PRISM_DTYPE_BF16] > 0 ? c->peak_flops[PRISM_DTYPE_BF16] : peak;
     const gboolean fp8 = prism_dtype_is_fp8(dt);
-    k->inv_rate_bf16 = dt == PRISM_DTYPE_FP32 ? 1.0 / (peak * clk * eff)
-                                              : 1.0 / (peak16 * clk * eff);
+    k->inv_rate_bf16 =
+        dt == PRISM_DTYPE_FP32 ? 1.0 / (peak * clk * eff) : 1.0 / (peak16 * clk * eff);
     k->inv_rate = 1.0 / (peak * clk * eff * (fp8 ? kn[PRISM_KNOB_FP8_GEMM_RATIO] : 1.0));
     k->low_in_bytes = prism_dtype_bytes(dt);
     PrismKGemmDev *g = &k->gdev;
@@ -670,8 +670,8 @@ double prism_cost_model_budget(const PrismCostModel *cm)
                                              : cm->cluster->mem_bytes;
 }
 
-void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q,
-                                    double tp, double cp, double mbs, double ep, double etp,
+void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q, double tp,
+                                    double cp, double mbs, double ep, double etp,
                                     PrismGemmShape *out)
 {
     const PrismKModel *k = &cm->k;
@@ -709,8 +709,8 @@ void prism_cost_gemm_entry_internal(const PrismCostModel *cm, double tp, double 
             PrismGemmShape g;
             prism_cost_gemm_shape_internal(cm, kind, q, tp, cp, mbs, ep, etp, &g);
             double f, d, w;
-            prism_k_gemm_linear(&k->gdev, g.M, g.N, g.K, g.count, g.inv_rate, g.in_bytes, 2.0,
-                                &f, &d, &w);
+            prism_k_gemm_linear(&k->gdev, g.M, g.N, g.K, g.count, g.inv_rate, g.in_bytes, 2.0, &f,
+                                &d, &w);
             o[PRISM_KG_FWD] += f;
             o[PRISM_KG_DGRAD] += d;
             o[PRISM_KG_WGRAD] += w;

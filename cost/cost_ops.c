@@ -15,13 +15,13 @@
 
 #include <prism/core.h>
 
-static const char *const coll_names[PRISM_COLL_COUNT] = {
-    [PRISM_COLL_NONE] = "none",
-    [PRISM_COLL_ALL_REDUCE] = "all-reduce",
-    [PRISM_COLL_REDUCE_SCATTER] = "reduce-scatter",
-    [PRISM_COLL_ALL_GATHER] = "all-gather",
-    [PRISM_COLL_ALL_TO_ALL] = "all-to-all",
-    [PRISM_COLL_INVALID] = "invalid"};
+static const char *const coll_names[PRISM_COLL_COUNT] = {[PRISM_COLL_NONE] = "none",
+                                                         [PRISM_COLL_ALL_REDUCE] = "all-reduce",
+                                                         [PRISM_COLL_REDUCE_SCATTER] =
+                                                             "reduce-scatter",
+                                                         [PRISM_COLL_ALL_GATHER] = "all-gather",
+                                                         [PRISM_COLL_ALL_TO_ALL] = "all-to-all",
+                                                         [PRISM_COLL_INVALID] = "invalid"};
 
 const char *prism_collective_name(PrismCollective c)
 {
@@ -112,8 +112,8 @@ static void add(PrismLayoutOption *o, uint32_t *n, const char *name, PrismTensor
                 PrismTensorLayout grad, PrismTensorLayout out, double compute, double comm,
                 double mem, PrismCollective fwd)
 {
-    o[*n] = (PrismLayoutOption){name, (uint8_t)in, (uint8_t)grad, (uint8_t)out, compute, comm,
-                                mem, (uint8_t)fwd};
+    o[*n] = (PrismLayoutOption){name,    (uint8_t)in, (uint8_t)grad, (uint8_t)out,
+                                compute, comm,        mem,           (uint8_t)fwd};
     (*n)++;
 }
 
@@ -135,8 +135,8 @@ static uint32_t matmul_options(const PrismSmsgEnv *e, double W, double F, double
         return n;
     if (divides(t, rows))
         add(o, &n, "dp", PRISM_TL_ROWS, PRISM_TL_ROWS, PRISM_TL_ROWS, c / t,
-            prism_smsg_coll_time(e, PRISM_COLL_ALL_REDUCE, W * e->grad_bytes),
-            ws + in_bytes / t, PRISM_COLL_NONE);
+            prism_smsg_coll_time(e, PRISM_COLL_ALL_REDUCE, W * e->grad_bytes), ws + in_bytes / t,
+            PRISM_COLL_NONE);
     if (divides(t, out))
         add(o, &n, "col", PRISM_TL_REP, PRISM_TL_PARTIAL, PRISM_TL_FEAT, c / t, 0,
             ws / t + in_bytes, PRISM_COLL_NONE);
@@ -185,19 +185,17 @@ static uint32_t boundary_options(const PrismOp *op, const PrismSmsgEnv *e, gbool
         if (i > 0 && (e->tp == 1 || !divides(e->tp, split[i])))
             continue;
         if (is_input)
-            add(o, &n, names[i], PRISM_TL_REP, PRISM_TL_NONE, order[i], 0, 0, 0,
-                PRISM_COLL_NONE);
+            add(o, &n, names[i], PRISM_TL_REP, PRISM_TL_NONE, order[i], 0, 0, 0, PRISM_COLL_NONE);
         else
             add(o, &n, names[i], order[i], order[i], order[i], 0, 0, 0, PRISM_COLL_NONE);
     }
     if (n == 0) /* a fixed split the group cannot divide: fall back to replicated */
-        add(o, &n, "rep", PRISM_TL_REP, is_input ? PRISM_TL_NONE : PRISM_TL_REP, PRISM_TL_REP,
-            0, 0, 0, PRISM_COLL_NONE);
+        add(o, &n, "rep", PRISM_TL_REP, is_input ? PRISM_TL_NONE : PRISM_TL_REP, PRISM_TL_REP, 0, 0,
+            0, PRISM_COLL_NONE);
     return n;
 }
 
-uint32_t prism_op_layout_options(const PrismOp *op, const PrismSmsgEnv *e,
-                                 PrismLayoutOption *o)
+uint32_t prism_op_layout_options(const PrismOp *op, const PrismSmsgEnv *e, PrismLayoutOption *o)
 {
     double t = e->tp, rows = op->rows, eb = op->elem_bytes;
     double in_bytes = rows * op->in_features * eb * (op->n_inputs ? op->n_inputs : 1);
@@ -229,8 +227,8 @@ uint32_t prism_op_layout_options(const PrismOp *op, const PrismSmsgEnv *e,
         if (e->tp == 1)
             return n;
         if (divides(t, op->batch)) {
-            add(o, &n, "batch", PRISM_TL_ROWS, PRISM_TL_ROWS, PRISM_TL_ROWS, c / t, 0,
-                in_bytes / t, PRISM_COLL_NONE);
+            add(o, &n, "batch", PRISM_TL_ROWS, PRISM_TL_ROWS, PRISM_TL_ROWS, c / t, 0, in_bytes / t,
+                PRISM_COLL_NONE);
         } else if (divides(t, op->seq)) {
             /* sequence split: gather K and V forward, reduce-scatter their grads back */
             double kvb = rows * 2 * kv * dh * eb;
@@ -240,19 +238,18 @@ uint32_t prism_op_layout_options(const PrismOp *op, const PrismSmsgEnv *e,
                 in_bytes / t + kvb * (t - 1) / t, PRISM_COLL_ALL_GATHER);
         }
         if (divides(t, a) && divides(t, kv))
-            add(o, &n, "heads", PRISM_TL_FEAT, PRISM_TL_FEAT, PRISM_TL_FEAT, c / t, 0,
-                in_bytes / t, PRISM_COLL_NONE);
+            add(o, &n, "heads", PRISM_TL_FEAT, PRISM_TL_FEAT, PRISM_TL_FEAT, c / t, 0, in_bytes / t,
+                PRISM_COLL_NONE);
         return n;
     }
     case PRISM_OP_POOL:
         /* about one operation per input element forward, two backward */
-        return same_layout_options(e, 3 * rows * op->in_features, in_bytes, 0, rows,
-                                   op->channels, 0, 0, FALSE, o);
+        return same_layout_options(e, 3 * rows * op->in_features, in_bytes, 0, rows, op->channels,
+                                   0, 0, FALSE, o);
     case PRISM_OP_ELEMENTWISE:
-        return same_layout_options(e, 3 * rows * op->out_features * (op->n_inputs ? op->n_inputs : 1),
-                                   in_bytes, 0, rows,
-                                   op->channels > 0 ? op->channels : op->out_features, 0, 0,
-                                   FALSE, o);
+        return same_layout_options(
+            e, 3 * rows * op->out_features * (op->n_inputs ? op->n_inputs : 1), in_bytes, 0, rows,
+            op->channels > 0 ? op->channels : op->out_features, 0, 0, FALSE, o);
     case PRISM_OP_NORM: {
         /* ~5 FLOPs per element forward, x3 with backward. Statistics (mean, variance:
          * 2 fp32 values per reduction group) are all-reduced forward and backward when
@@ -261,16 +258,15 @@ uint32_t prism_op_layout_options(const PrismOp *op, const PrismSmsgEnv *e,
         double feat = op->channels > 0 ? op->channels : op->in_features;
         double stats_rows = op->norm_batch_axis ? 2 * feat * 4 : 0;
         double stats_feat = op->norm_batch_axis ? 0 : 2 * rows * 4;
-        return same_layout_options(e, 15 * rows * op->in_features, in_bytes, 2 * feat, rows,
-                                   feat, stats_rows, stats_feat, FALSE, o);
+        return same_layout_options(e, 15 * rows * op->in_features, in_bytes, 2 * feat, rows, feat,
+                                   stats_rows, stats_feat, FALSE, o);
     }
     case PRISM_OP_SOFTMAX:
     case PRISM_OP_LOSS:
         /* ~5 FLOPs per element, x3; split by features (vocabulary-parallel) all-reduces
          * the row max and sum (2 fp32 per row). A loss outputs a scalar. */
         return same_layout_options(e, 15 * rows * op->in_features, in_bytes, 0, rows,
-                                   op->in_features, 0, 2 * rows * 4,
-                                   op->kind == PRISM_OP_LOSS, o);
+                                   op->in_features, 0, 2 * rows * 4, op->kind == PRISM_OP_LOSS, o);
     case PRISM_OP_EMBEDDING: {
         /* Table V x h; the looked-up ids have no gradient. Vocabulary split gives partial
          * sums (rows of other shards are zero); hidden split gives split features. */
@@ -299,14 +295,13 @@ uint32_t prism_op_layout_options(const PrismOp *op, const PrismSmsgEnv *e,
          * rows): dispatch and combine all-to-all of rows*k*h elements, forward and
          * backward (4 all-to-alls). Expert-tensor-parallel "tp": every expert split
          * column->row inside, output partial. */
-        double E = op->experts, k = op->top_k, nm = op->matrices, h = op->in_features,
-               f = op->ffn;
+        double E = op->experts, k = op->top_k, nm = op->matrices, h = op->in_features, f = op->ffn;
         double We = E * nm * h * f, Wr = h * E;
         F = 6 * rows * (k * nm * h * f + h * E);
         c = F / e->flops_per_s;
         double sp = e->state_bytes_per_param;
-        add(o, &n, "rep", PRISM_TL_REP, PRISM_TL_REP, PRISM_TL_REP, c, 0,
-            (We + Wr) * sp + in_bytes, PRISM_COLL_NONE);
+        add(o, &n, "rep", PRISM_TL_REP, PRISM_TL_REP, PRISM_TL_REP, c, 0, (We + Wr) * sp + in_bytes,
+            PRISM_COLL_NONE);
         if (e->tp == 1)
             return n;
         if (divides(t, rows))

@@ -238,7 +238,7 @@ static uint32_t count_slots(const PrismCostModel *cm, const PrismLayout *layout,
             }
         }
     const uint32_t ns = slots->len;
-    *cnt = g_new0(double, (size_t)pp * vpp * ns);
+    *cnt = g_new0(double, (size_t)pp *vpp *ns);
     *tot = g_new0(double, (size_t)pp *ns);
     for (uint32_t st = 0; st < pp; st++)
         for (uint32_t c = 0; c < vpp; c++) {
@@ -378,9 +378,9 @@ G_NO_INLINE static GArray *state_weights(const GArray *mu, const double *cs, uin
  * stage; any stage of the same composition unless all_stages) has at least its weights
  * everywhere. Sets seg->stage_cand[st]. */
 static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *key, uint32_t pp,
-                                 uint32_t vpp, uint32_t st, const double *cs,
-                                 GArray *const reg[3], const size_t nr[3], uint32_t ns,
-                                 gboolean all_stages, GArray *cw, GArray *cstage, double *row)
+                                 uint32_t vpp, uint32_t st, const double *cs, GArray *const reg[3],
+                                 const size_t nr[3], uint32_t ns, gboolean all_stages, GArray *cw,
+                                 GArray *cstage, double *row)
 {
     const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
     const size_t first_cand = cstage->len;

@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 /** Fill @p error (PRISM_RUNTIME_ERROR_HDF5) from the HDF5 error stack of a failed call. */
 void prism_h5_set_error_internal(GError **error, const char *what, const char *call,
                                  const char *file, int line);
-#define PRISM_H5_FAILED(error, what, call)                                                   \
+#define PRISM_H5_FAILED(error, what, call)                                                         \
     prism_h5_set_error_internal((error), (what), #call, __FILE__, __LINE__)
 
 /**
@@ -32,7 +32,7 @@ void prism_h5_set_error_internal(GError **error, const char *what, const char *c
 int64_t prism_h5_try_internal(int64_t rc, GError **error, const char *call, const char *file,
                               int line);
 /** Evaluate the HDF5 call @p expr through prism_h5_try_internal(); yields its value. */
-#define PRISM_H5_TRY(expr, error)                                                             \
+#define PRISM_H5_TRY(expr, error)                                                                  \
     prism_h5_try_internal((int64_t)(expr), (error), #expr, __FILE__, __LINE__)
 
 /**
@@ -61,8 +61,7 @@ gboolean prism_h5_type_store_internal(hid_t type, PrismStore *out, gboolean *is_
 /** Root (or object) attribute: UTF-8 variable-length string. All ranks, same value. */
 gboolean prism_h5_attr_string_internal(hid_t obj, const char *name, const char *value,
                                        GError **error);
-gboolean prism_h5_attr_u64_internal(hid_t obj, const char *name, uint64_t value,
-                                    GError **error);
+gboolean prism_h5_attr_u64_internal(hid_t obj, const char *name, uint64_t value, GError **error);
 /** Read a string (fixed or variable) or integer attribute as text. Ownership: g_free. */
 char *prism_h5_attr_text_internal(hid_t obj, const char *name);
 
@@ -79,8 +78,7 @@ hid_t prism_h5_dxpl_internal(void);
  * PRISM_CODEC_NONE and @p chunk > 0, contiguous otherwise. Collective.
  */
 hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
-                                       uint64_t chunk, PrismCodec codec, int level,
-                                       GError **error);
+                                       uint64_t chunk, PrismCodec codec, int level, GError **error);
 /**
  * Collective write of rows [first, first + n) of a 1-D dataset from @p buf (memory type
  * == file type). n == 0 selects nothing but still takes part.
@@ -116,16 +114,16 @@ PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *
  *           u32 stored size of each column segment, u32 crc32 of each stored segment,
  *           u32 crc32 of everything before it;
  *   payload: column 0's segment, column 1's, ...: its n values (host byte order),
- *           byte-shuffled and LZ4-compressed (plain LZ4 block), or raw when that is not smaller (stored
- *           size == n * value size means raw).
- * A record is valid when its header CRC matches and its payload lies inside the file;
- * scanning stops at the first invalid record (a torn tail after SIGKILL). */
+ *           byte-shuffled and LZ4-compressed (plain LZ4 block), or raw when that is not smaller
+ * (stored size == n * value size means raw). A record is valid when its header CRC matches and its
+ * payload lies inside the file; scanning stops at the first invalid record (a torn tail after
+ * SIGKILL). */
 
 typedef struct PrismSpillRecord {
-    uint32_t file;   /**< index into the spill file table */
-    uint32_t n;      /**< rows */
-    uint64_t offset; /**< byte offset of the header in the file */
-    uint64_t first;  /**< global index of row 0 */
+    uint32_t file;    /**< index into the spill file table */
+    uint32_t n;       /**< rows */
+    uint64_t offset;  /**< byte offset of the header in the file */
+    uint64_t first;   /**< global index of row 0 */
     uint64_t payload; /**< stored bytes after the header */
 } PrismSpillRecord;
 
@@ -141,9 +139,9 @@ size_t prism_spill_header_size_internal(size_t n_cols);
  * Errors: PRISM_RUNTIME_ERROR_IO naming @p path and errno.
  */
 gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_size,
-                                     const PrismLandscapeSchema *schema, uint64_t first,
-                                     uint32_t n, void *const *bufs, gboolean sync,
-                                     PrismSpillRecord *rec, GError **error);
+                                     const PrismLandscapeSchema *schema, uint64_t first, uint32_t n,
+                                     void *const *bufs, gboolean sync, PrismSpillRecord *rec,
+                                     GError **error);
 
 /**
  * Scan @p path and append its valid records (file id @p file_id) to @p out. Stops at the
@@ -151,8 +149,8 @@ gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_si
  * valid record. Records of another schema are an error (PRISM_INPUT_ERROR_OUTPUT).
  */
 gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
-                                   const PrismLandscapeSchema *schema, GArray *out,
-                                   gboolean *torn, GError **error);
+                                   const PrismLandscapeSchema *schema, GArray *out, gboolean *torn,
+                                   GError **error);
 
 /**
  * Read rows [lo, hi) (global indices inside the record) of column @p col of record

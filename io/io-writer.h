@@ -39,7 +39,7 @@ struct PrismLandscape {
     gboolean prepared, began, finished, resuming;
     uint32_t session; /* 1 for a fresh run, k + 1 after k sessions */
     uint64_t total, lo, hi;
-    GPtrArray *files;    /* spill file paths by file id: earlier sessions, then ours */
+    GPtrArray *files; /* spill file paths by file id: earlier sessions, then ours */
     uint32_t n_old_files;
     GArray *old_records; /* PrismSpillRecord of earlier sessions, sorted by first */
     GArray *persisted;   /* merged [a, b) pairs (uint64_t[2]) of old records */
@@ -47,7 +47,7 @@ struct PrismLandscape {
     int fd;              /* our spill file, -1 when closed */
     uint64_t fd_size;
     GArray *my_records;
-    void **buf;          /* one typed buffer per column, spill_rows rows: being filled */
+    void **buf; /* one typed buffer per column, spill_rows rows: being filled */
     /* The spill writer thread: packs (shuffle + LZ4) and appends the record in wbuf while
      * the search fills buf (double buffering); my_records and spilled are its, under
      * wmutex, until it is joined at the end of the search. */

@@ -106,10 +106,9 @@ static gboolean gather_column(Assembly *a, size_t col, uint64_t lo, uint64_t hi,
             break;
         uint64_t stop = MIN(hi, r[i].first + r[i].n);
         int fd = assembly_fd(a, r[i].file, error);
-        if (fd < 0 || !prism_spill_read_column_internal(fd, g_ptr_array_index(a->ls->files, r[i].file),
-                                                        a->ls->schema, &r[i], col, g, stop, dst, lo,
-                                                        r[i].file < a->ls->n_old_files,
-                                                        a->scratch, error))
+        if (fd < 0 || !prism_spill_read_column_internal(
+                          fd, g_ptr_array_index(a->ls->files, r[i].file), a->ls->schema, &r[i], col,
+                          g, stop, dst, lo, r[i].file < a->ls->n_old_files, a->scratch, error))
             return FALSE;
         g = stop;
     }
@@ -122,7 +121,6 @@ static gboolean gather_column(Assembly *a, size_t col, uint64_t lo, uint64_t hi,
     }
     return TRUE;
 }
-
 
 /* Everyone's records of this session, added to the earlier ones. */
 static gboolean gather_records(PrismLandscape *ls, GArray *all, GError **error)
@@ -167,15 +165,13 @@ static gboolean step(PrismLandscape *ls, gboolean local_ok, GError **error)
     return ok;
 }
 
-
 /* A small 1-D dataset whose values come from rank 0 (n agreed beforehand). */
 static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid_t type, uint64_t n,
                             const void *buf, hid_t dxpl, const char *unit, const char *doc,
                             GError **error)
 {
     PrismComm *comm = ls->comm;
-    hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, PRISM_CODEC_NONE, 0,
-                                               error);
+    hid_t d = prism_h5_dataset_create_internal(loc, name, type, n, 0, PRISM_CODEC_NONE, 0, error);
     gboolean ok = step(ls, d >= 0, error);
     if (ok)
         ok = step(ls,
@@ -183,10 +179,10 @@ static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid
                       (doc == NULL || prism_h5_attr_string_internal(d, "doc", doc, error)),
                   error);
     if (ok && n > 0)
-        ok = step(ls,
-                  prism_h5_write_range_internal(d, type, dxpl, 0, comm->rank == 0 ? n : 0, buf,
-                                                error),
-                  error);
+        ok = step(
+            ls,
+            prism_h5_write_range_internal(d, type, dxpl, 0, comm->rank == 0 ? n : 0, buf, error),
+            error);
     if (d >= 0 && !ls->h5_broken) {
         gboolean closed = prism_h5_close_internal(&d, error);
         ok = ok && step(ls, closed, error); /* after an agreed failure: just close */
@@ -197,10 +193,9 @@ static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid
 static hid_t create_group(hid_t file, const char *name, GError **error)
 {
     hid_t gcpl = PRISM_H5_TRY(H5Pcreate(H5P_GROUP_CREATE), error), g = -1;
-    if (gcpl >= 0 &&
-        PRISM_H5_TRY(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED |
-                                                           H5P_CRT_ORDER_INDEXED),
-                     error) >= 0)
+    if (gcpl >= 0 && PRISM_H5_TRY(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED |
+                                                                       H5P_CRT_ORDER_INDEXED),
+                                  error) >= 0)
         g = PRISM_H5_TRY(H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT), error);
     (void)prism_h5_close_internal(&gcpl, NULL);
     if (g < 0)
@@ -239,9 +234,8 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
         const PrismLandscapeColumn *col = &schema->cols[c];
         g_string_append_printf(names, "%s%s", c ? "," : "", col->name);
         dsets[c] = prism_h5_dataset_create_internal(group, col->name,
-                                                    prism_h5_store_type_internal(col->store),
-                                                    total, chunk, ls->opts.codec, ls->opts.level,
-                                                    error);
+                                                    prism_h5_store_type_internal(col->store), total,
+                                                    chunk, ls->opts.codec, ls->opts.level, error);
         ok = step(ls, dsets[c] >= 0, error);
         if (ok)
             ok = step(ls,
@@ -340,8 +334,8 @@ static gboolean write_table(PrismLandscape *ls, hid_t file, hid_t dxpl, const ch
     return close_group(ls, g, name, ok, error);
 }
 
-static gboolean write_strings(PrismLandscape *ls, hid_t loc, const char *name,
-                              const char *const *v, size_t n, hid_t dxpl, GError **error)
+static gboolean write_strings(PrismLandscape *ls, hid_t loc, const char *name, const char *const *v,
+                              size_t n, hid_t dxpl, GError **error)
 {
     size_t width = 1;
     for (size_t i = 0; i < n; i++)
@@ -396,8 +390,8 @@ static gboolean write_grid(PrismLandscape *ls, hid_t file, hid_t dxpl, const uin
                   write_small(ls, g, "devices", H5T_NATIVE_UINT32, n, devices, dxpl, "count",
                               "device count (0 = several: a dim of the point)", error);
     for (size_t k = 0; k < 5 && ok; k++)
-        ok = write_small(ls, g, unames[k], H5T_NATIVE_UINT64, n, u + k * n, dxpl, NULL,
-                         udocs[k], error);
+        ok = write_small(ls, g, unames[k], H5T_NATIVE_UINT64, n, u + k * n, dxpl, NULL, udocs[k],
+                         error);
     return close_group(ls, g, "/grid", ok, error);
 }
 
@@ -456,11 +450,9 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
                   prism_io_write_root_attrs_internal(ls, file, "incomplete", error) &&
                       prism_h5_attr_u64_internal(file, "rows", ls->total, error) &&
                       prism_h5_attr_u64_internal(file, "feasible_rows", feasible, error) &&
-                      prism_h5_attr_string_internal(file, "landscape",
-                                                    ls->opts.no_landscape
-                                                        ? "not stored (--no-landscape)"
-                                                        : "stored",
-                                                    error),
+                      prism_h5_attr_string_internal(
+                          file, "landscape",
+                          ls->opts.no_landscape ? "not stored (--no-landscape)" : "stored", error),
                   error);
     if (ok && !ls->opts.no_landscape)
         ok = write_landscape(ls, file, dxpl, error);
@@ -485,8 +477,9 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     if (!ok && ls->h5_broken) {
         /* HDF5's error stack does not carry errno through MPI-IO: name the likely cause. */
         g_autofree char *space = prism_io_free_space_note_internal(ls->partial);
-        g_prefix_error(error, "writing %s failed%s; the partial output and its spill folder "
-                              "are kept (fix the cause and rerun with --resume): ",
+        g_prefix_error(error,
+                       "writing %s failed%s; the partial output and its spill folder "
+                       "are kept (fix the cause and rerun with --resume): ",
                        ls->partial, space);
         return FALSE;
     }
@@ -495,8 +488,9 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
         return FALSE;
     }
     if (!ok) {
-        g_prefix_error(error, "writing %s (kept with its spill folder; fix the cause and rerun "
-                              "with --resume): ",
+        g_prefix_error(error,
+                       "writing %s (kept with its spill folder; fix the cause and rerun "
+                       "with --resume): ",
                        ls->partial);
         return FALSE;
     }
@@ -504,12 +498,13 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
     if (comm->rank == 0) {
         /* The node checks of prepare, again: something may have appeared at NAME since. */
         if (!prism_io_check_output_internal(ls->path, ls->opts.force, error)) {
-            g_prefix_error(error, "%s is complete but not renamed (move the obstacle away and "
-                                  "rerun with --resume): ",
+            g_prefix_error(error,
+                           "%s is complete but not renamed (move the obstacle away and "
+                           "rerun with --resume): ",
                            ls->partial);
         } else if (g_rename(ls->partial, ls->path) != 0) {
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
-                        "renaming %s to %s: %s", ls->partial, ls->path, g_strerror(errno));
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "renaming %s to %s: %s",
+                        ls->partial, ls->path, g_strerror(errno));
         } else {
             g_autofree char *dir = g_path_get_dirname(ls->path);
             int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -518,7 +513,8 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
                 close(dfd);
             }
             GError *local = NULL;
-            if (!ls->opts.no_landscape && !prism_io_remove_spill_dir_internal(ls->spill_dir, &local)) {
+            if (!ls->opts.no_landscape &&
+                !prism_io_remove_spill_dir_internal(ls->spill_dir, &local)) {
                 prism_log(PRISM_LOG_WARN, 0, "%s", local->message);
                 g_error_free(local);
             }

@@ -14,8 +14,8 @@
 #include <prism/core.h>
 
 static const char *const grid_keys[] = {"models", "clusters", "devices", "gbs", "seq", NULL};
-static const char *const option_keys[] = {"dtype", "optimizer", "mem_budget", "fix",  "range",
-                                          "only",  "objectives", "rank_by",   "top", NULL};
+static const char *const option_keys[] = {"dtype", "optimizer",  "mem_budget", "fix", "range",
+                                          "only",  "objectives", "rank_by",    "top", NULL};
 
 void prism_grid_free(PrismGrid *g)
 {
@@ -52,11 +52,11 @@ static gboolean check_keys(GKeyFile *kf, const char *path, const char *group,
     for (gsize i = 0; i < n; i++)
         if (!g_strv_contains(allowed, keys[i])) {
             g_autofree char *list = g_strjoinv(", ", (char **)allowed);
-            g_autofree char *close = prism_close_names(keys[i], allowed,
-                                                       g_strv_length((char **)allowed), 3);
+            g_autofree char *close =
+                prism_close_names(keys[i], allowed, g_strv_length((char **)allowed), 3);
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                        "grid %s [%s]: unknown key '%s' (closest: %s; allowed: %s)", path,
-                        group, keys[i], close, list);
+                        "grid %s [%s]: unknown key '%s' (closest: %s; allowed: %s)", path, group,
+                        keys[i], close, list);
             return FALSE;
         }
     return TRUE;
@@ -85,8 +85,7 @@ static char **get_list(GKeyFile *kf, const char *path, const char *group, const 
     }
     if (out->len == 0) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "grid %s [%s] %s: empty list (items are separated by ';')", path, group,
-                    key);
+                    "grid %s [%s] %s: empty list (items are separated by ';')", path, group, key);
         g_ptr_array_free(out, TRUE);
         return NULL;
     }
@@ -102,13 +101,11 @@ static gboolean parse_u64_list(char **items, const char *path, const char *key, 
     for (size_t i = 0; i < *n; i++) {
         char *end = NULL;
         errno = 0;
-        guint64 v = items[i][0] >= '0' && items[i][0] <= '9'
-                        ? g_ascii_strtoull(items[i], &end, 10)
-                        : 0;
+        guint64 v =
+            items[i][0] >= '0' && items[i][0] <= '9' ? g_ascii_strtoull(items[i], &end, 10) : 0;
         if (end == NULL || *end != '\0' || errno != 0 || v == 0 || v > (1ull << 40)) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                        "grid %s [grid] %s: '%s' is not a positive integer", path, key,
-                        items[i]);
+                        "grid %s [grid] %s: '%s' is not a positive integer", path, key, items[i]);
             return FALSE;
         }
         (*out)[i] = v;
@@ -285,8 +282,8 @@ PrismGrid *prism_grid_load(const char *path, GError **error)
     for (gsize i = 0; i < n_groups; i++)
         if (!g_strv_contains(allowed, groups[i])) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                        "grid %s: unknown group [%s] (allowed: [grid], [options], [knobs])",
-                        path, groups[i]);
+                        "grid %s: unknown group [%s] (allowed: [grid], [options], [knobs])", path,
+                        groups[i]);
             return NULL;
         }
     if (!g_key_file_has_group(kf, "grid")) {

@@ -75,14 +75,30 @@ gboolean prism_h5_close_internal(hid_t *id, GError **error)
     *id = -1;
     int64_t rc = -1;
     switch (H5Iget_type(h)) {
-    case H5I_FILE: rc = PRISM_H5_TRY(H5Fclose(h), error); break;
-    case H5I_GROUP: rc = PRISM_H5_TRY(H5Gclose(h), error); break;
-    case H5I_DATASET: rc = PRISM_H5_TRY(H5Dclose(h), error); break;
-    case H5I_ATTR: rc = PRISM_H5_TRY(H5Aclose(h), error); break;
-    case H5I_DATASPACE: rc = PRISM_H5_TRY(H5Sclose(h), error); break;
-    case H5I_DATATYPE: rc = PRISM_H5_TRY(H5Tclose(h), error); break;
-    case H5I_GENPROP_LST: rc = PRISM_H5_TRY(H5Pclose(h), error); break;
-    default: rc = PRISM_H5_TRY(H5Oclose(h), error); break;
+    case H5I_FILE:
+        rc = PRISM_H5_TRY(H5Fclose(h), error);
+        break;
+    case H5I_GROUP:
+        rc = PRISM_H5_TRY(H5Gclose(h), error);
+        break;
+    case H5I_DATASET:
+        rc = PRISM_H5_TRY(H5Dclose(h), error);
+        break;
+    case H5I_ATTR:
+        rc = PRISM_H5_TRY(H5Aclose(h), error);
+        break;
+    case H5I_DATASPACE:
+        rc = PRISM_H5_TRY(H5Sclose(h), error);
+        break;
+    case H5I_DATATYPE:
+        rc = PRISM_H5_TRY(H5Tclose(h), error);
+        break;
+    case H5I_GENPROP_LST:
+        rc = PRISM_H5_TRY(H5Pclose(h), error);
+        break;
+    default:
+        rc = PRISM_H5_TRY(H5Oclose(h), error);
+        break;
     }
     return rc >= 0;
 }
@@ -120,11 +136,16 @@ void prism_h5_quiet_internal(void)
 hid_t prism_h5_store_type_internal(PrismStore store)
 {
     switch (store) {
-    case PRISM_STORE_F64: return H5T_NATIVE_DOUBLE;
-    case PRISM_STORE_F32: return H5T_NATIVE_FLOAT;
-    case PRISM_STORE_U8: return H5T_NATIVE_UINT8;
-    case PRISM_STORE_U16: return H5T_NATIVE_UINT16;
-    case PRISM_STORE_U32: return H5T_NATIVE_UINT32;
+    case PRISM_STORE_F64:
+        return H5T_NATIVE_DOUBLE;
+    case PRISM_STORE_F32:
+        return H5T_NATIVE_FLOAT;
+    case PRISM_STORE_U8:
+        return H5T_NATIVE_UINT8;
+    case PRISM_STORE_U16:
+        return H5T_NATIVE_UINT16;
+    case PRISM_STORE_U32:
+        return H5T_NATIVE_UINT32;
     }
     return H5T_NATIVE_DOUBLE;
 }
@@ -158,8 +179,8 @@ gboolean prism_h5_attr_string_internal(hid_t obj, const char *name, const char *
         PRISM_H5_TRY(H5Tset_cset(type, H5T_CSET_UTF8), error) >= 0) {
         int64_t there = PRISM_H5_TRY(H5Aexists(obj, name), error);
         if (there == 0 || (there > 0 && PRISM_H5_TRY(H5Adelete(obj, name), error) >= 0))
-            attr = PRISM_H5_TRY(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT),
-                                error);
+            attr =
+                PRISM_H5_TRY(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), error);
         ok = attr >= 0 && PRISM_H5_TRY(H5Awrite(attr, type, &v), error) >= 0;
     }
     if (!ok)
@@ -254,10 +275,9 @@ hid_t prism_h5_fapl_internal(PrismComm *comm)
 hid_t prism_h5_fcpl_internal(void)
 {
     hid_t fcpl = PRISM_H5_TRY(H5Pcreate(H5P_FILE_CREATE), NULL);
-    if (fcpl >= 0 &&
-        PRISM_H5_TRY(H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED |
-                                                           H5P_CRT_ORDER_INDEXED),
-                     NULL) < 0)
+    if (fcpl >= 0 && PRISM_H5_TRY(H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED |
+                                                                       H5P_CRT_ORDER_INDEXED),
+                                  NULL) < 0)
         (void)prism_h5_close_internal(&fcpl, NULL);
     return fcpl;
 }
@@ -273,10 +293,14 @@ hid_t prism_h5_dxpl_internal(void)
 const char *prism_codec_name(PrismCodec codec)
 {
     switch (codec) {
-    case PRISM_CODEC_NONE: return "none";
-    case PRISM_CODEC_DEFLATE: return "deflate";
-    case PRISM_CODEC_LZ4: return "lz4";
-    case PRISM_CODEC_ZSTD: return "zstd";
+    case PRISM_CODEC_NONE:
+        return "none";
+    case PRISM_CODEC_DEFLATE:
+        return "deflate";
+    case PRISM_CODEC_LZ4:
+        return "lz4";
+    case PRISM_CODEC_ZSTD:
+        return "zstd";
     }
     return "?";
 }
@@ -312,8 +336,8 @@ gboolean prism_codec_check_level(PrismCodec codec, int level, GError **error)
                     level, prism_codec_name(codec));
     else
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "--compression-level %d: must be %d to %d for --compression %s", level, lo,
-                    hi, prism_codec_name(codec));
+                    "--compression-level %d: must be %d to %d for --compression %s", level, lo, hi,
+                    prism_codec_name(codec));
     return FALSE;
 }
 
@@ -329,8 +353,11 @@ static gboolean set_filters(hid_t dcpl, hid_t type, PrismCodec codec, int level,
     unsigned cd[1] = {(unsigned)level};
     herr_t rc = 0;
     switch (codec) {
-    case PRISM_CODEC_NONE: return TRUE;
-    case PRISM_CODEC_DEFLATE: rc = PRISM_H5_TRY(H5Pset_deflate(dcpl, (unsigned)level), error); break;
+    case PRISM_CODEC_NONE:
+        return TRUE;
+    case PRISM_CODEC_DEFLATE:
+        rc = PRISM_H5_TRY(H5Pset_deflate(dcpl, (unsigned)level), error);
+        break;
     case PRISM_CODEC_LZ4:
         rc = PRISM_H5_TRY(H5Pset_filter(dcpl, PRISM_H5Z_FILTER_LZ4, H5Z_FLAG_MANDATORY, 0, NULL),
                           error);
@@ -344,8 +371,7 @@ static gboolean set_filters(hid_t dcpl, hid_t type, PrismCodec codec, int level,
 }
 
 hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
-                                       uint64_t chunk, PrismCodec codec, int level,
-                                       GError **error)
+                                       uint64_t chunk, PrismCodec codec, int level, GError **error)
 {
     hsize_t dims[1] = {total}, maxdims[1] = {total};
     /* A 0-length dataset is chunked (chunk 1) with an unlimited maximum: HDF5 accepts no
@@ -370,8 +396,8 @@ hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, 
         ok = PRISM_H5_TRY(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), error) >= 0 &&
              PRISM_H5_TRY(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), error) >= 0;
     if (ok)
-        dset = PRISM_H5_TRY(H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
-                            error);
+        dset =
+            PRISM_H5_TRY(H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), error);
     if (dset < 0)
         g_prefix_error(error, "dataset %s: ", name);
     (void)prism_h5_close_internal(&dcpl, NULL);

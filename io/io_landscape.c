@@ -384,7 +384,6 @@ static gboolean prepare(PrismLandscape *ls, GError **error)
     return TRUE;
 }
 
-
 static gint cmp_name(gconstpointer a, gconstpointer b)
 {
     /* g_ptr_array_sort passes pointers to the elements. */
@@ -422,13 +421,12 @@ static gboolean drop_damaged(PrismLandscape *ls, const char *path, guint start, 
         uint64_t rows = 0;
         for (guint i = bad; i < ls->old_records->len; i++)
             rows += g_array_index(ls->old_records, PrismSpillRecord, i).n;
-        prism_log(PRISM_LOG_WARN, 0,
-                  "--drop-damaged: %s: dropping the damaged record at byte %" G_GUINT64_FORMAT
-                  " (rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
-                  ") and the %u after it in that file; their %" G_GUINT64_FORMAT
-                  " rows are recomputed",
-                  path, r->offset, r->first, r->first + r->n - 1, ls->old_records->len - bad - 1,
-                  rows);
+        prism_log(
+            PRISM_LOG_WARN, 0,
+            "--drop-damaged: %s: dropping the damaged record at byte %" G_GUINT64_FORMAT
+            " (rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+            ") and the %u after it in that file; their %" G_GUINT64_FORMAT " rows are recomputed",
+            path, r->offset, r->first, r->first + r->n - 1, ls->old_records->len - bad - 1, rows);
         ls->dropped += rows;
         if (ftruncate(fd, (off_t)r->offset) != 0 || fsync(fd) != 0) {
             g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
@@ -496,8 +494,7 @@ static gboolean begin_root(PrismLandscape *ls, GString *names, GError **error)
 
 static gpointer spill_writer(gpointer user);
 
-static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
-                           GError **error)
+static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi, GError **error)
 {
     PrismLandscape *ls = user;
     g_return_val_if_fail(ls->prepared && !ls->began, FALSE);
@@ -537,8 +534,8 @@ static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
         return FALSE;
     ls->n_old_files = ls->files->len;
     for (int r = 0; r < ls->comm->size; r++)
-        g_ptr_array_add(ls->files, g_strdup_printf("%s/s%04u-r%05d.spill", ls->spill_dir,
-                                                   ls->session, r));
+        g_ptr_array_add(ls->files,
+                        g_strdup_printf("%s/s%04u-r%05d.spill", ls->spill_dir, ls->session, r));
     /* Merge the earlier records into persisted intervals. */
     for (guint i = 0; i < ls->old_records->len; i++) {
         const PrismSpillRecord *r = &g_array_index(ls->old_records, PrismSpillRecord, i);
@@ -597,9 +594,9 @@ static gpointer spill_writer(gpointer user)
         PrismSpillRecord rec;
         GError *e = NULL;
         /* After a failure nothing more is appended: the file stays a valid prefix. */
-        gboolean ok = !failed && prism_spill_append_internal(ls->fd, path, &ls->fd_size,
-                                                             ls->schema, first, (uint32_t)n,
-                                                             ls->wbuf, ls->opts.fsync, &rec, &e);
+        gboolean ok =
+            !failed && prism_spill_append_internal(ls->fd, path, &ls->fd_size, ls->schema, first,
+                                                   (uint32_t)n, ls->wbuf, ls->opts.fsync, &rec, &e);
         g_mutex_lock(&ls->wmutex);
         if (ok) {
             rec.file = ls->n_old_files + (uint32_t)ls->comm->rank;
@@ -693,8 +690,7 @@ static gboolean sink_rows(void *user, const PrismRowBatch *batch, GError **error
         }
         uint64_t next = ls->cursor < n_iv ? MIN(end, iv[2 * ls->cursor]) : end;
         while (g < next) {
-            if (ls->buf_n > 0 && ls->buf_first + ls->buf_n != g &&
-                !flush_records(ls, error))
+            if (ls->buf_n > 0 && ls->buf_first + ls->buf_n != g && !flush_records(ls, error))
                 return FALSE;
             if (ls->buf_n == 0)
                 ls->buf_first = g;
@@ -715,18 +711,17 @@ static gboolean end_body(void *user, gboolean ok, GError **error)
     PrismLandscape *ls = user;
     GError *local = NULL;
     /* Persist what we have even after an error elsewhere: a resumed run skips it. */
-    if (!ls->opts.no_landscape && (!flush_records(ls, &local) || !wait_writer(ls, &local)) &&
-        ok)
+    if (!ls->opts.no_landscape && (!flush_records(ls, &local) || !wait_writer(ls, &local)) && ok)
         g_propagate_error(error, local);
     else
         g_clear_error(&local);
     stop_writer(ls);
     if (ls->fd >= 0) {
         if (close(ls->fd) != 0 && error != NULL && *error == NULL)
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "closing %s: %s",
-                        (const char *)g_ptr_array_index(ls->files,
-                                                        ls->n_old_files + (guint)ls->comm->rank),
-                        g_strerror(errno));
+            g_set_error(
+                error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "closing %s: %s",
+                (const char *)g_ptr_array_index(ls->files, ls->n_old_files + (guint)ls->comm->rank),
+                g_strerror(errno));
         ls->fd = -1;
     }
     free_buffers(ls);
@@ -767,7 +762,8 @@ static gboolean end(void *user, gboolean ok, GError **error)
 
 PrismRowSink prism_landscape_sink(PrismLandscape *ls)
 {
-    PrismRowSink sink = {.begin = begin, .rows = sink_rows, .end = end, .user = ls, .results = NULL};
+    PrismRowSink sink = {
+        .begin = begin, .rows = sink_rows, .end = end, .user = ls, .results = NULL};
     return sink;
 }
 
@@ -796,8 +792,8 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
             /* Segments are compressed; the estimate assumes PRISM_SPILL_BYTES_PER_ROW (above
              * every measured figure), never more than the raw row. */
             uint64_t spill_row = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
-            plan->spill_bytes = rows * spill_row +
-                                records * prism_spill_header_size_internal(sc->n);
+            plan->spill_bytes =
+                rows * spill_row + records * prism_spill_header_size_internal(sc->n);
             uint64_t per_row = ls->opts.codec != PRISM_CODEC_NONE
                                    ? MIN(raw, (uint64_t)PRISM_LANDSCAPE_FILE_BYTES_PER_ROW)
                                    : raw;

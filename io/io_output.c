@@ -53,8 +53,8 @@ static gboolean node_ok(const char *path, const char *node, mode_t want, gboolea
     if (g_lstat(node, &st) != 0) {
         if (errno == ENOENT)
             return TRUE;
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT, "-o %s: %s: %s", path,
-                    node, g_strerror(errno));
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT, "-o %s: %s: %s", path, node,
+                    g_strerror(errno));
         return FALSE;
     }
     *exists = TRUE;
@@ -112,8 +112,7 @@ gboolean prism_io_check_output_internal(const char *path, gboolean force, GError
         return FALSE;
     }
     if (exists)
-        prism_log(PRISM_LOG_INFO, 0, "--force: %s (%s) will be replaced when the sweep ends",
-                  path,
+        prism_log(PRISM_LOG_INFO, 0, "--force: %s (%s) will be replaced when the sweep ends", path,
                   prism_h5_is_landscape_internal(path) ? "a prism landscape"
                                                        : "a regular file, not a landscape");
     return TRUE;
@@ -161,8 +160,7 @@ gboolean prism_io_lock_internal(PrismLandscape *ls, GError **error)
                             ls->path, owner ? owner : "owner not recorded yet", ls->lock_path);
             else
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
-                            "-o %s: cannot lock %s: %s", ls->path, ls->lock_path,
-                            g_strerror(e));
+                            "-o %s: cannot lock %s: %s", ls->path, ls->lock_path, g_strerror(e));
             return FALSE;
         }
         GStatBuf on_disk;
@@ -279,8 +277,8 @@ char *prism_io_free_space_note_internal(const char *path)
     if (!prism_io_free_bytes_internal(path, &avail))
         return g_strdup("");
     g_autofree char *size = g_format_size(avail);
-    return g_strdup_printf(" (%s%s free in %s)", avail < 16000000 ? "No space left on device: " : "",
-                           size, dir);
+    return g_strdup_printf(" (%s%s free in %s)",
+                           avail < 16000000 ? "No space left on device: " : "", size, dir);
 }
 
 uint64_t prism_io_dir_bytes_internal(const char *dir)

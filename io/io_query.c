@@ -49,8 +49,8 @@ void prism_landscape_answer_free(PrismLandscapeAnswer *a)
     g_free(a);
 }
 
-static gboolean find_column(const PrismLandscapeSchema *schema, const char *what,
-                            const char *text, size_t *col, gboolean *maximize, GError **error)
+static gboolean find_column(const PrismLandscapeSchema *schema, const char *what, const char *text,
+                            size_t *col, gboolean *maximize, GError **error)
 {
     const char *name = text;
     *maximize = FALSE;
@@ -79,9 +79,8 @@ static gboolean parse_objectives(PrismLandscapeAnswer *a, const PrismLandscapeSc
     for (char **p = parts; *p != NULL; p++) {
         g_autofree char *t = g_strstrip(g_strdup(*p));
         if (*t == '\0' || a->n_obj == PRISM_FRONT_MAX_OBJECTIVES) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                        "--objectives '%s': %s", text,
-                        *t == '\0' ? "an empty name" : "at most 8 objectives");
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "--objectives '%s': %s",
+                        text, *t == '\0' ? "an empty name" : "at most 8 objectives");
             return FALSE;
         }
         size_t col;
@@ -251,8 +250,8 @@ PrismLandscapeAnswer *prism_landscape_query(PrismLandscapeFile *f, const PrismLa
         a->matched = g_new0(uint64_t, MAX(n_points, 1));
         a->feasible = g_new0(uint64_t, MAX(n_points, 1));
         if (n_points > 0) {
-            int rc = MPI_Allreduce(matched->data, a->matched, (int)n_points, MPI_UINT64_T,
-                                   MPI_SUM, comm->mpi);
+            int rc = MPI_Allreduce(matched->data, a->matched, (int)n_points, MPI_UINT64_T, MPI_SUM,
+                                   comm->mpi);
             if (rc == MPI_SUCCESS)
                 rc = MPI_Allreduce(feasible->data, a->feasible, (int)n_points, MPI_UINT64_T,
                                    MPI_SUM, comm->mpi);

@@ -124,8 +124,7 @@ PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path,
     GError *local = NULL;
     if (comm->rank == 0 && !g_file_test(path, G_FILE_TEST_IS_REGULAR))
         g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, "%s: %s", path,
-                    g_file_test(path, G_FILE_TEST_EXISTS) ? "not a regular file"
-                                                          : "no such file");
+                    g_file_test(path, G_FILE_TEST_EXISTS) ? "not a regular file" : "no such file");
     if (!prism_comm_agree_error(comm, &local)) {
         g_propagate_error(error, local);
         return NULL;
@@ -211,8 +210,7 @@ static GPtrArray *dataset_names(hid_t g)
         return names; /* only for messages: an unreadable group lists nothing */
     for (hsize_t i = 0; i < info.nlinks; i++) {
         int64_t len = PRISM_H5_TRY(
-            H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0, H5P_DEFAULT),
-            NULL);
+            H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0, H5P_DEFAULT), NULL);
         if (len < 0)
             continue;
         char *name = g_malloc0((size_t)len + 1);
@@ -274,8 +272,8 @@ static char *chunk_text(const char *group, const char *name, uint64_t chunk, uin
  * (independent reads: local, no collective call) and replace the message with one that
  * names the file, the dataset and the chunk's rows.
  */
-static void damaged_read_error(PrismLandscapeFile *f, const char *group, const char *name,
-                               hid_t d, uint64_t first, uint64_t n, GError **error)
+static void damaged_read_error(PrismLandscapeFile *f, const char *group, const char *name, hid_t d,
+                               uint64_t first, uint64_t n, GError **error)
 {
     gboolean sum = FALSE;
     uint64_t chunk = chunk_rows(d, &sum), rows = 0;
@@ -323,13 +321,13 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
                   : -1;
     hid_t d = -1;
     if (g < 0) {
-        g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                    "%s: no group /%s%s", f->path, group,
+        g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME, "%s: no group /%s%s",
+                    f->path, group,
                     strcmp(group, "landscape") == 0 ? " (written with --no-landscape?)" : "");
     } else if (PRISM_H5_TRY(H5Lexists(g, name, H5P_DEFAULT), NULL) <= 0) {
         g_autoptr(GPtrArray) names = dataset_names(g);
-        g_autofree char *close = prism_close_names(name, (const char *const *)names->pdata,
-                                                   names->len, 3);
+        g_autofree char *close =
+            prism_close_names(name, (const char *const *)names->pdata, names->len, 3);
         g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                     "%s: no column '%s' in /%s (closest: %s)", f->path, name, group, close);
     } else {
@@ -400,8 +398,8 @@ PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f)
     return f->comm;
 }
 
-gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices,
-                                        size_t n, double *out, GError **error)
+gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices, size_t n,
+                                        double *out, GError **error)
 {
     GError *local = NULL;
     uint64_t count = f->comm->rank == 0 ? n : 0;
@@ -470,8 +468,7 @@ void prism_landscape_verify_clear(PrismLandscapeVerify *v)
 }
 
 /* Every rank's strings, concatenated in rank order on every rank. */
-static gboolean allgather_lines(PrismComm *comm, const GString *mine, GString *all,
-                                GError **error)
+static gboolean allgather_lines(PrismComm *comm, const GString *mine, GString *all, GError **error)
 {
     for (int r = 0; r < comm->size; r++) {
         void *buf = comm->rank == r ? g_memdup2(mine->str, mine->len + 1) : NULL;
@@ -522,8 +519,8 @@ gboolean prism_landscape_file_verify(PrismLandscapeFile *f, PrismLandscapeVerify
             uint64_t ch = k * (uint64_t)f->comm->size + (uint64_t)f->comm->rank;
             uint64_t lo = MIN(ch * step, f->rows), hi = MIN(lo + step, f->rows);
             GError *one = NULL;
-            if (!prism_h5_read_range_internal(d, mt, f->dxpl, lo, ch < n_chunks ? hi - lo : 0,
-                                              buf, &one)) {
+            if (!prism_h5_read_range_internal(d, mt, f->dxpl, lo, ch < n_chunks ? hi - lo : 0, buf,
+                                              &one)) {
                 g_autofree char *where = chunk_text("landscape", col->name, chunk, ch, f->rows);
                 g_string_append_printf(mine, "%s %s\n", where, damage_kind(one->message));
                 damaged++;

@@ -13,9 +13,9 @@
 
 /* Landscape column order of the dims (the order users read them in, not the index's). */
 static const PrismDim dim_order[PRISM_DIM_COUNT] = {
-    PRISM_DIM_DEVICES, PRISM_DIM_DP,   PRISM_DIM_TP,        PRISM_DIM_PP,
-    PRISM_DIM_VPP,     PRISM_DIM_CP,   PRISM_DIM_EP,        PRISM_DIM_ETP,
-    PRISM_DIM_SP,      PRISM_DIM_MBS,  PRISM_DIM_M,         PRISM_DIM_ZERO,
+    PRISM_DIM_DEVICES,   PRISM_DIM_DP,        PRISM_DIM_TP,       PRISM_DIM_PP,
+    PRISM_DIM_VPP,       PRISM_DIM_CP,        PRISM_DIM_EP,       PRISM_DIM_ETP,
+    PRISM_DIM_SP,        PRISM_DIM_MBS,       PRISM_DIM_M,        PRISM_DIM_ZERO,
     PRISM_DIM_RECOMPUTE, PRISM_DIM_RC_LAYERS, PRISM_DIM_SCHEDULE, PRISM_DIM_FOLDING,
 };
 
@@ -28,35 +28,53 @@ static PrismStore dim_store(PrismDim d)
     case PRISM_DIM_ZERO:
     case PRISM_DIM_FOLDING:
     case PRISM_DIM_RECOMPUTE:
-    case PRISM_DIM_SCHEDULE: return PRISM_STORE_U8;
-    case PRISM_DIM_RC_LAYERS: return PRISM_STORE_U16;
-    default: return PRISM_STORE_U32;
+    case PRISM_DIM_SCHEDULE:
+        return PRISM_STORE_U8;
+    case PRISM_DIM_RC_LAYERS:
+        return PRISM_STORE_U16;
+    default:
+        return PRISM_STORE_U32;
     }
 }
 
 static const char *dim_doc(PrismDim d)
 {
     switch (d) {
-    case PRISM_DIM_DEVICES: return "device count N";
-    case PRISM_DIM_DP: return "data-parallel degree";
-    case PRISM_DIM_TP: return "tensor-parallel degree";
-    case PRISM_DIM_PP: return "pipeline stages";
-    case PRISM_DIM_VPP: return "virtual pipeline chunks per stage";
-    case PRISM_DIM_CP: return "context-parallel degree";
-    case PRISM_DIM_EP: return "expert-parallel degree";
-    case PRISM_DIM_ETP: return "expert tensor-parallel degree (etp; = tp when tied or dense)";
+    case PRISM_DIM_DEVICES:
+        return "device count N";
+    case PRISM_DIM_DP:
+        return "data-parallel degree";
+    case PRISM_DIM_TP:
+        return "tensor-parallel degree";
+    case PRISM_DIM_PP:
+        return "pipeline stages";
+    case PRISM_DIM_VPP:
+        return "virtual pipeline chunks per stage";
+    case PRISM_DIM_CP:
+        return "context-parallel degree";
+    case PRISM_DIM_EP:
+        return "expert-parallel degree";
+    case PRISM_DIM_ETP:
+        return "expert tensor-parallel degree (etp; = tp when tied or dense)";
     case PRISM_DIM_FOLDING:
         return "parallel folding: 0 tied (etp = tp, ep divides dp*cp), 1 folded";
-    case PRISM_DIM_SP: return "Megatron sequence parallel (0/1)";
-    case PRISM_DIM_MBS: return "micro-batch size in sequences";
-    case PRISM_DIM_M: return "micro-batches per step";
-    case PRISM_DIM_ZERO: return "ZeRO stage 0..3";
-    case PRISM_DIM_RECOMPUTE: return "recompute: 0 none, 1 selective, 2 full, 3 block";
-    case PRISM_DIM_RC_LAYERS: return "k of recompute=block (full on the first k layers per chunk)";
+    case PRISM_DIM_SP:
+        return "Megatron sequence parallel (0/1)";
+    case PRISM_DIM_MBS:
+        return "micro-batch size in sequences";
+    case PRISM_DIM_M:
+        return "micro-batches per step";
+    case PRISM_DIM_ZERO:
+        return "ZeRO stage 0..3";
+    case PRISM_DIM_RECOMPUTE:
+        return "recompute: 0 none, 1 selective, 2 full, 3 block";
+    case PRISM_DIM_RC_LAYERS:
+        return "k of recompute=block (full on the first k layers per chunk)";
     case PRISM_DIM_SCHEDULE:
         return "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1, 4 zb-v, 5 dualpipe, "
                "6 dualpipe-v, 7 seq1f1b";
-    case PRISM_DIM_COUNT: break;
+    case PRISM_DIM_COUNT:
+        break;
     }
     return "";
 }
@@ -64,11 +82,16 @@ static const char *dim_doc(PrismDim d)
 size_t prism_store_size(PrismStore store)
 {
     switch (store) {
-    case PRISM_STORE_F64: return 8;
-    case PRISM_STORE_F32: return 4;
-    case PRISM_STORE_U8: return 1;
-    case PRISM_STORE_U16: return 2;
-    case PRISM_STORE_U32: return 4;
+    case PRISM_STORE_F64:
+        return 8;
+    case PRISM_STORE_F32:
+        return 4;
+    case PRISM_STORE_U8:
+        return 1;
+    case PRISM_STORE_U16:
+        return 2;
+    case PRISM_STORE_U32:
+        return 4;
     }
     return 8;
 }
@@ -76,11 +99,16 @@ size_t prism_store_size(PrismStore store)
 const char *prism_store_name(PrismStore store)
 {
     switch (store) {
-    case PRISM_STORE_F64: return "f64";
-    case PRISM_STORE_F32: return "f32";
-    case PRISM_STORE_U8: return "u8";
-    case PRISM_STORE_U16: return "u16";
-    case PRISM_STORE_U32: return "u32";
+    case PRISM_STORE_F64:
+        return "f64";
+    case PRISM_STORE_F32:
+        return "f32";
+    case PRISM_STORE_U8:
+        return "u8";
+    case PRISM_STORE_U16:
+        return "u16";
+    case PRISM_STORE_U32:
+        return "u32";
     }
     return "?";
 }
@@ -120,8 +148,7 @@ void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, 
     c->codes = NULL;
 }
 
-void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col,
-                                      const char *codes)
+void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col, const char *codes)
 {
     g_return_if_fail(schema != NULL && col < schema->n);
     g_free(schema->cols[col].codes);
@@ -131,13 +158,13 @@ void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col,
 void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema)
 {
     prism_landscape_schema_add(schema, "point", "id",
-                               "grid point (job) of the row; 0 for a single setup",
-                               PRISM_STORE_U32, PRISM_LS_SOURCE_POINT, 0);
+                               "grid point (job) of the row; 0 for a single setup", PRISM_STORE_U32,
+                               PRISM_LS_SOURCE_POINT, 0);
     for (size_t i = 0; i < PRISM_DIM_COUNT; i++) {
         PrismDim d = dim_order[i];
         gboolean code = d == PRISM_DIM_RECOMPUTE || d == PRISM_DIM_SCHEDULE;
-        prism_landscape_schema_add(schema, prism_dim_name(d), code ? "code" : "count",
-                                   dim_doc(d), dim_store(d), PRISM_LS_SOURCE_DIM, d);
+        prism_landscape_schema_add(schema, prism_dim_name(d), code ? "code" : "count", dim_doc(d),
+                                   dim_store(d), PRISM_LS_SOURCE_DIM, d);
         if (code) {
             GString *names = g_string_new(NULL);
             int n = d == PRISM_DIM_SCHEDULE ? PRISM_SCHEDULE_COUNT : PRISM_RECOMPUTE_COUNT;
@@ -173,9 +200,9 @@ int prism_io_schema_resolve_internal(const PrismLandscapeSchema *schema, const c
     if (prism_dim_lookup(name, &dim, NULL))
         return prism_landscape_schema_find(schema, prism_dim_name(dim));
     static const char *const aliases[][2] = {
-        {"step", "step_time"},       {"time_step", "step_time"}, {"memory", "peak_mem"},
-        {"mem_peak", "peak_mem"},    {"throughput", "tokens_per_s"},
-        {"tokens", "tokens_per_s"},  {"bubble", "bubble_time"},
+        {"step", "step_time"},     {"time_step", "step_time"},     {"memory", "peak_mem"},
+        {"mem_peak", "peak_mem"},  {"throughput", "tokens_per_s"}, {"tokens", "tokens_per_s"},
+        {"bubble", "bubble_time"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
         if (g_ascii_strcasecmp(name, aliases[i][0]) == 0)
@@ -213,11 +240,16 @@ size_t prism_io_row_bytes_internal(const PrismLandscapeSchema *schema)
 double prism_io_load_internal(PrismStore store, const void *buf, size_t i)
 {
     switch (store) {
-    case PRISM_STORE_F64: return ((const double *)buf)[i];
-    case PRISM_STORE_F32: return ((const float *)buf)[i];
-    case PRISM_STORE_U8: return ((const uint8_t *)buf)[i];
-    case PRISM_STORE_U16: return ((const uint16_t *)buf)[i];
-    case PRISM_STORE_U32: return ((const uint32_t *)buf)[i];
+    case PRISM_STORE_F64:
+        return ((const double *)buf)[i];
+    case PRISM_STORE_F32:
+        return ((const float *)buf)[i];
+    case PRISM_STORE_U8:
+        return ((const uint8_t *)buf)[i];
+    case PRISM_STORE_U16:
+        return ((const uint16_t *)buf)[i];
+    case PRISM_STORE_U32:
+        return ((const uint32_t *)buf)[i];
     }
     return 0;
 }
@@ -259,30 +291,48 @@ static void store_constant(PrismStore store, void *dst, size_t at, double v, siz
 static const double *lane_of(const PrismLanes *l, unsigned dim)
 {
     switch (dim) {
-    case PRISM_DIM_DP: return l->dp;
-    case PRISM_DIM_TP: return l->tp;
-    case PRISM_DIM_CP: return l->cp;
-    case PRISM_DIM_EP: return l->ep;
-    case PRISM_DIM_SP: return l->sp;
-    case PRISM_DIM_MBS: return l->mbs;
-    case PRISM_DIM_M: return l->m;
-    case PRISM_DIM_ZERO: return l->zero;
-    case PRISM_DIM_ETP: return l->etp != NULL ? l->etp : l->tp;
-    case PRISM_DIM_FOLDING: return l->fold; /* NULL: tied rows, the constant 0 below */
-    default: return NULL;
+    case PRISM_DIM_DP:
+        return l->dp;
+    case PRISM_DIM_TP:
+        return l->tp;
+    case PRISM_DIM_CP:
+        return l->cp;
+    case PRISM_DIM_EP:
+        return l->ep;
+    case PRISM_DIM_SP:
+        return l->sp;
+    case PRISM_DIM_MBS:
+        return l->mbs;
+    case PRISM_DIM_M:
+        return l->m;
+    case PRISM_DIM_ZERO:
+        return l->zero;
+    case PRISM_DIM_ETP:
+        return l->etp != NULL ? l->etp : l->tp;
+    case PRISM_DIM_FOLDING:
+        return l->fold; /* NULL: tied rows, the constant 0 below */
+    default:
+        return NULL;
     }
 }
 
 static double key_dim(const PrismSegmentKey *k, unsigned dim)
 {
     switch (dim) {
-    case PRISM_DIM_DEVICES: return k->devices;
-    case PRISM_DIM_PP: return k->pp;
-    case PRISM_DIM_VPP: return k->vpp;
-    case PRISM_DIM_RECOMPUTE: return k->recompute;
-    case PRISM_DIM_RC_LAYERS: return k->rc_layers;
-    case PRISM_DIM_SCHEDULE: return k->schedule;
-    default: return 0;
+    case PRISM_DIM_DEVICES:
+        return k->devices;
+    case PRISM_DIM_PP:
+        return k->pp;
+    case PRISM_DIM_VPP:
+        return k->vpp;
+    case PRISM_DIM_RECOMPUTE:
+        return k->recompute;
+    case PRISM_DIM_RC_LAYERS:
+        return k->rc_layers;
+    case PRISM_DIM_SCHEDULE:
+        return k->schedule;
+    default:
+        return 0;
     }
 }
 
@@ -317,9 +367,15 @@ void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismL
         const PrismLandscapeColumn *col = &schema->cols[c];
         double v = 0;
         switch (col->source) {
-        case PRISM_LS_SOURCE_POINT: v = row->point; break;
-        case PRISM_LS_SOURCE_DIM: v = (double)prism_strategy_dim(&row->strategy, (PrismDim)col->index); break;
-        case PRISM_LS_SOURCE_COST: v = row->cols[col->index]; break;
+        case PRISM_LS_SOURCE_POINT:
+            v = row->point;
+            break;
+        case PRISM_LS_SOURCE_DIM:
+            v = (double)prism_strategy_dim(&row->strategy, (PrismDim)col->index);
+            break;
+        case PRISM_LS_SOURCE_COST:
+            v = row->cols[col->index];
+            break;
         }
         store_doubles(col->store, bufs[c], at, &v, 1);
     }

@@ -118,8 +118,8 @@ static gboolean write_all(int fd, const char *path, const void *p, size_t n, GEr
             continue;
         if (w <= 0) {
             int e = w < 0 ? errno : EIO;
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "writing %s: %s",
-                        path, g_strerror(e));
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO, "writing %s: %s", path,
+                        g_strerror(e));
             return FALSE;
         }
         b += w;
@@ -128,8 +128,7 @@ static gboolean write_all(int fd, const char *path, const void *p, size_t n, GEr
     return TRUE;
 }
 
-static gboolean pread_all(int fd, const char *path, void *p, size_t n, uint64_t off,
-                          GError **error)
+static gboolean pread_all(int fd, const char *path, void *p, size_t n, uint64_t off, GError **error)
 {
     char *b = p;
     while (n > 0) {
@@ -150,9 +149,9 @@ static gboolean pread_all(int fd, const char *path, void *p, size_t n, uint64_t 
 }
 
 gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_size,
-                                     const PrismLandscapeSchema *schema, uint64_t first,
-                                     uint32_t n, void *const *bufs, gboolean sync,
-                                     PrismSpillRecord *rec, GError **error)
+                                     const PrismLandscapeSchema *schema, uint64_t first, uint32_t n,
+                                     void *const *bufs, gboolean sync, PrismSpillRecord *rec,
+                                     GError **error)
 {
     size_t hsize = prism_spill_header_size_internal(schema->n);
     g_autofree unsigned char *h = g_malloc0(hsize);
@@ -166,8 +165,8 @@ gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_si
     g_autoptr(GByteArray) body = g_byte_array_new();
     for (size_t c = 0; c < schema->n; c++) {
         const void *seg = NULL;
-        uint32_t stored = (uint32_t)pack_segment(bufs[c], n, prism_store_size(schema->cols[c].store),
-                                                 &seg);
+        uint32_t stored =
+            (uint32_t)pack_segment(bufs[c], n, prism_store_size(schema->cols[c].store), &seg);
         uint32_t crc = crc_of(seg, stored);
         memcpy(h + size_at(c), &stored, 4);
         memcpy(h + crc_at(schema->n, c), &crc, 4);
@@ -194,8 +193,8 @@ gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_si
 }
 
 gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
-                                   const PrismLandscapeSchema *schema, GArray *out,
-                                   gboolean *torn, GError **error)
+                                   const PrismLandscapeSchema *schema, GArray *out, gboolean *torn,
+                                   GError **error)
 {
     *torn = FALSE;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -307,12 +306,11 @@ gboolean prism_spill_read_column_internal(int fd, const char *path,
     }
     if (bad) {
         g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
-                    "%s: spill record at byte %" G_GUINT64_FORMAT
-                    " (rows %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                    "%s: spill record at byte %" G_GUINT64_FORMAT " (rows %" G_GUINT64_FORMAT
+                    "..%" G_GUINT64_FORMAT
                     ") fails its checksum in column '%s': the record is damaged; rerun with "
                     "--resume --drop-damaged to recompute its rows",
-                    path, rec->offset, rec->first, rec->first + rec->n - 1,
-                    schema->cols[col].name);
+                    path, rec->offset, rec->first, rec->first + rec->n - 1, schema->cols[col].name);
         return FALSE;
     }
     if (hi <= lo)

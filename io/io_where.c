@@ -81,8 +81,7 @@ static int code_of(const PrismLandscapeColumn *c, const char *name)
     return -1;
 }
 
-PrismWhere *prism_where_parse(const char *text, const PrismLandscapeSchema *schema,
-                              GError **error)
+PrismWhere *prism_where_parse(const char *text, const PrismLandscapeSchema *schema, GError **error)
 {
     g_autoptr(PrismWhere) w = g_new0(PrismWhere, 1);
     w->terms = g_array_new(FALSE, FALSE, sizeof(Term));
@@ -104,8 +103,7 @@ PrismWhere *prism_where_parse(const char *text, const PrismLandscapeSchema *sche
         Term t = {0, OP_EQ, 0};
         if (!split_term(term, &name, &t.op, &value)) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "--where: '%s' is not COLUMN OP VALUE (OP one of <= >= < > == = !=)",
-                        term);
+                        "--where: '%s' is not COLUMN OP VALUE (OP one of <= >= < > == = !=)", term);
             return NULL;
         }
         int col = prism_io_schema_resolve_internal(schema, name);
@@ -159,12 +157,24 @@ gboolean prism_where_accepts(const PrismWhere *w, const double *const *values, s
         double v = values[i][row];
         gboolean pass = FALSE;
         switch (t->op) {
-        case OP_LE: pass = v <= t->value; break;
-        case OP_GE: pass = v >= t->value; break;
-        case OP_LT: pass = v < t->value; break;
-        case OP_GT: pass = v > t->value; break;
-        case OP_EQ: pass = v == t->value; break;
-        case OP_NE: pass = v != t->value && !isnan(v); break;
+        case OP_LE:
+            pass = v <= t->value;
+            break;
+        case OP_GE:
+            pass = v >= t->value;
+            break;
+        case OP_LT:
+            pass = v < t->value;
+            break;
+        case OP_GT:
+            pass = v > t->value;
+            break;
+        case OP_EQ:
+            pass = v == t->value;
+            break;
+        case OP_NE:
+            pass = v != t->value && !isnan(v);
+            break;
         }
         if (!pass)
             return FALSE;
@@ -181,9 +191,8 @@ char *prism_where_describe(const PrismWhere *w, const PrismLandscapeSchema *sche
         char num[G_ASCII_DTOSTR_BUF_SIZE];
         g_ascii_dtostr(num, sizeof num, t->value);
         g_auto(GStrv) codes = c->codes ? g_strsplit(c->codes, ",", -1) : NULL;
-        const char *text = codes && t->value >= 0 && t->value < g_strv_length(codes)
-                               ? codes[(int)t->value]
-                               : num;
+        const char *text =
+            codes && t->value >= 0 && t->value < g_strv_length(codes) ? codes[(int)t->value] : num;
         g_string_append_printf(s, "%s%s %s %s", i ? ", " : "", c->name, op_text[t->op], text);
     }
     return g_string_free(s, FALSE);

@@ -38,10 +38,9 @@ size_t prism_diagnose_closest_job(const PrismSearchResult *res, size_t n_jobs)
 
 /* One what-if search: the job's model, training and knobs on @p devices with @p filter.
  * An empty space (no valid strategy) fits nothing; the same on every rank. */
-static gboolean what_if_search(PrismComm *comm, const PrismCostModel *cm,
-                               const uint32_t *devices, size_t n_devices,
-                               const PrismSpaceFilter *filter, const PrismKernelTable *kt,
-                               PrismWhatIf *w, GError **error)
+static gboolean what_if_search(PrismComm *comm, const PrismCostModel *cm, const uint32_t *devices,
+                               size_t n_devices, const PrismSpaceFilter *filter,
+                               const PrismKernelTable *kt, PrismWhatIf *w, GError **error)
 {
     w->searched = TRUE;
     w->feasible = 0;

@@ -62,8 +62,8 @@ struct PrismSpace {
     GArray *segs;          /* PrismSpaceSegment */
     size_t *dev_first_seg; /* n_devices + 1 */
     uint64_t size;
-    Facts fx;                  /* to rebuild released lane tables */
-    PrismSpaceFilter *filter;  /* copy; NULL = none */
+    Facts fx;                    /* to rebuild released lane tables */
+    PrismSpaceFilter *filter;    /* copy; NULL = none */
     GArray *lane_vals[LT_COUNT]; /* distinct values of each lane column, ascending */
 };
 
@@ -100,12 +100,12 @@ static void facts_init(Facts *fx, const PrismModel *m, const PrismTraining *trai
     for (uint32_t i = 0; i < m->n_specs; i++) {
         const PrismAttnSpec *a = &m->specs[i].attn;
         const PrismMlpSpec *p = &m->specs[i].mlp;
-        fx->tp_specs[i] = (TpSpec){
-            .heads = a->n_heads,
-            .kv = a->n_kv_heads,
-            .standard = a->kind == PRISM_ATTN_STANDARD,
-            .hidden_a = p->n_experts == 0 ? p->ffn_hidden : 0, /* experts: etp (R2) */
-            .hidden_b = p->n_experts > 0 && p->n_shared > 0 ? p->shared_hidden : 0};
+        fx->tp_specs[i] =
+            (TpSpec){.heads = a->n_heads,
+                     .kv = a->n_kv_heads,
+                     .standard = a->kind == PRISM_ATTN_STANDARD,
+                     .hidden_a = p->n_experts == 0 ? p->ffn_hidden : 0, /* experts: etp (R2) */
+                     .hidden_b = p->n_experts > 0 && p->n_shared > 0 ? p->shared_hidden : 0};
         if (p->n_experts > 0) {
             fx->expert_gcd = gcd_u64(fx->expert_gcd, p->n_experts);
             fx->width_gcd = gcd_u64(fx->width_gcd, p->expert_hidden);
@@ -181,7 +181,7 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                 fx->width_gcd ? prism_divisors_internal(gcd_u64(per_pp, fx->width_gcd), &n_etp)
                               : NULL;
             for (size_t e = 0; e < n_ep; e++) {
-                uint64_t ep = eps ? eps[e] : one; /* R5 */
+                uint64_t ep = eps ? eps[e] : one;                  /* R5 */
                 if (per_pp % ep != 0 || !ACCEPT(PRISM_DIM_EP, ep)) /* R5 */
                     continue;
                 for (uint64_t sp = 0; sp <= 1; sp++) {
@@ -208,8 +208,7 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                                 if (per_pp % (etp * ep) != 0) /* R5 */
                                     continue;
                                 const uint64_t fold = etp == tp && (dp * cp) % ep == 0 ? 0 : 1;
-                                if (!ACCEPT(PRISM_DIM_ETP, etp) ||
-                                    !ACCEPT(PRISM_DIM_FOLDING, fold))
+                                if (!ACCEPT(PRISM_DIM_ETP, etp) || !ACCEPT(PRISM_DIM_FOLDING, fold))
                                     continue;
                                 const double v[LT_COUNT] = {
                                     [LT_TP] = (double)tp,   [LT_CP] = (double)cp,
@@ -689,9 +688,9 @@ uint64_t *prism_space_dim_values(const PrismSpace *sp, PrismDim dim, size_t *n)
 {
     GArray *v = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     static const int lane_col[PRISM_DIM_COUNT] = {
-        [PRISM_DIM_TP] = LT_TP, [PRISM_DIM_CP] = LT_CP,    [PRISM_DIM_DP] = LT_DP,
-        [PRISM_DIM_EP] = LT_EP, [PRISM_DIM_SP] = LT_SP,    [PRISM_DIM_MBS] = LT_MBS,
-        [PRISM_DIM_M] = LT_M,   [PRISM_DIM_ZERO] = LT_ZERO, [PRISM_DIM_ETP] = LT_ETP,
+        [PRISM_DIM_TP] = LT_TP,       [PRISM_DIM_CP] = LT_CP,     [PRISM_DIM_DP] = LT_DP,
+        [PRISM_DIM_EP] = LT_EP,       [PRISM_DIM_SP] = LT_SP,     [PRISM_DIM_MBS] = LT_MBS,
+        [PRISM_DIM_M] = LT_M,         [PRISM_DIM_ZERO] = LT_ZERO, [PRISM_DIM_ETP] = LT_ETP,
         [PRISM_DIM_FOLDING] = LT_FOLD};
     if (dim == PRISM_DIM_DEVICES) {
         /* only device counts that have strategies */
@@ -780,10 +779,9 @@ char *prism_space_describe(const PrismSpace *sp, gboolean json)
         size_t n = 0;
         g_autofree uint64_t *v = prism_space_dim_values(sp, (PrismDim)d, &n);
         g_autofree char *list = prism_values_compact_internal((PrismDim)d, v, n, 60);
-        g_string_append_printf(s, "%-10s %6zu  %s%s\n", prism_dim_name((PrismDim)d), n, list,
-                               d == PRISM_DIM_DP || d == PRISM_DIM_M || d == PRISM_DIM_FOLDING
-                                   ? "  (derived)"
-                                   : "");
+        g_string_append_printf(
+            s, "%-10s %6zu  %s%s\n", prism_dim_name((PrismDim)d), n, list,
+            d == PRISM_DIM_DP || d == PRISM_DIM_M || d == PRISM_DIM_FOLDING ? "  (derived)" : "");
     }
     g_string_append_printf(s,
                            "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "

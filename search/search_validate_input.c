@@ -95,7 +95,7 @@ GHashTable *prism_validate_load_sources(GError **error)
                     ok = prism_knobs_set(&scratch, *a, NULL);
                 }
             } else if (strcmp(k, "tied_embeddings") == 0 &&
-                     (!strcmp(v, "true") || !strcmp(v, "false")))
+                       (!strcmp(v, "true") || !strcmp(v, "false")))
                 s->tied = strcmp(v, "true") == 0;
             else
                 ok = FALSE;

@@ -249,8 +249,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
  * the search's hot path skips their stores. Both versions share every expression. */
 static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *sl,
                                       const PrismKLanes *ln, size_t off, size_t n, double *ws,
-                                      double *out, const int detail, const int dpw,
-                                      const int cpm)
+                                      double *out, const int detail, const int dpw, const int cpm)
 {
     const PrismKKind *K = &km->kinds[sl->kind];
     const double full = sl->mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
@@ -366,15 +365,14 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double a_keep = T * a_ck * r;
         const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full);
         /* one select: sel and keep_score are 0/1 (a nested select stops the vectoriser) */
-        o_act[i] =
-            full > 0.5 ? a_keep : (a_sel * sel + a_body * keep_score) + keep_score * a_score;
+        o_act[i] = full > 0.5 ? a_keep : (a_sel * sel + a_body * keep_score) + keep_score * a_score;
         o_xtr[i] = ws_on * (a_body + a_score - a_keep + T * w_tp * it);
         /* compute: forward FLOPs per device at the GEMM rate plus memory-bound kernels at
          * the HBM rate; backward = bwd_ratio x forward (both) */
         const double fl = T * (f_tp * it + f_kv * kvs + f_rep + f_core * it + f_exp * it);
-        const double rc = full > 0.5 ? fl
-                                     : sel * T * f_core * it * sel_core +
-                                           sel * T * (sf_tp * it + sf_kv * kvs);
+        const double rc =
+            full > 0.5 ? fl
+                       : sel * T * f_core * it * sel_core + sel * T * (sf_tp * it + sf_kv * kvs);
         const double ew_sc = T * e_sc * it * hbm;
         const double ew = T * (e_rep * r + e_tp * it + e_full) * hbm + ew_sc;
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
@@ -427,41 +425,41 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * per forward, the same in backward, nothing to overlap with. */
         double cp_f = 0.0, cp_b = 0.0, im1 = 0.0, imb_b = 0.0, imb = 0.0, uly = 0.0;
         if (cpm) {
-        const double c = cp[i], ic = cpinv[i];
-        /* one forward / backward core at the attention core's own rate */
-        const double core_f = c_f * cp_pass1, core_b = c_b * cp_pass1;
-        if (cpm > 1) {
-            /* heads/(t c) a whole number >= 1 (rounded via 2^52; 1e-9 absorbs the
-             * rounding of 1/t and 1/c) */
-            const double xh = heads * it * ic;
-            const double xr = (xh + 4503599627370496.0) - 4503599627370496.0;
-            const double dx = xh - xr;
-            uly = uly_on > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
-        }
-        const double lb = uly > 0.5 ? 1.0 : cplb[i];
-        const double v_cp = T * (cp_tp * it + cp_kv * kvs);
-        const double step_f = v_cp * cpsa[i] + cpsl[i];
-        const double step_b = 2.0 * (v_cp * cpsa[i] + cpsl[i]);
-        const double cs_f = cp_ov * lb * core_f * ic, cs_b = cp_ov * lb * core_b * ic;
-        const double ring_f = (c - 1.0) * (step_f > cs_f ? step_f - cs_f : 0.0);
-        const double ring_b = (c - 1.0) * (step_b > cs_b ? step_b - cs_b : 0.0);
-        im1 = (lb - 1.0) * core_f; /* per forward core pass */
-        imb_b = (lb - 1.0) * core_b;
-        imb = im1 * (1.0 + rc_core) + imb_b;
-        cp_f = cp_pass1 * ring_f;
-        cp_b = cp_pass1 * ring_b;
-        double cpbytes = (3.0 + rc_core) * v_cp * cpbf[i];
-        if (cpm > 1) {
-            const double gt_kv = g * kvs; /* KV heads per TP rank */
-            const double v_a2a =
-                T * (cp_qo * it + cp_tp * it + (gt_kv < c ? c * cp_kvh : cp_kv * kvs));
-            const double a2a = cp_pass1 * (v_a2a * cpaa[i] + cplat[i]);
-            cp_f = uly > 0.5 ? a2a : cp_f;
-            cp_b = uly > 0.5 ? a2a : cp_b;
-            cpbytes = uly > 0.5 ? (2.0 + rc_core) * v_a2a * (c - 1.0) * ic : cpbytes;
-        }
-        o_cp[i] = cp_f * (1.0 + rc_core) + cp_b + imb;
-        o_cpb[i] = cp_pass1 * cpbytes;
+            const double c = cp[i], ic = cpinv[i];
+            /* one forward / backward core at the attention core's own rate */
+            const double core_f = c_f * cp_pass1, core_b = c_b * cp_pass1;
+            if (cpm > 1) {
+                /* heads/(t c) a whole number >= 1 (rounded via 2^52; 1e-9 absorbs the
+                 * rounding of 1/t and 1/c) */
+                const double xh = heads * it * ic;
+                const double xr = (xh + 4503599627370496.0) - 4503599627370496.0;
+                const double dx = xh - xr;
+                uly = uly_on > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
+            }
+            const double lb = uly > 0.5 ? 1.0 : cplb[i];
+            const double v_cp = T * (cp_tp * it + cp_kv * kvs);
+            const double step_f = v_cp * cpsa[i] + cpsl[i];
+            const double step_b = 2.0 * (v_cp * cpsa[i] + cpsl[i]);
+            const double cs_f = cp_ov * lb * core_f * ic, cs_b = cp_ov * lb * core_b * ic;
+            const double ring_f = (c - 1.0) * (step_f > cs_f ? step_f - cs_f : 0.0);
+            const double ring_b = (c - 1.0) * (step_b > cs_b ? step_b - cs_b : 0.0);
+            im1 = (lb - 1.0) * core_f; /* per forward core pass */
+            imb_b = (lb - 1.0) * core_b;
+            imb = im1 * (1.0 + rc_core) + imb_b;
+            cp_f = cp_pass1 * ring_f;
+            cp_b = cp_pass1 * ring_b;
+            double cpbytes = (3.0 + rc_core) * v_cp * cpbf[i];
+            if (cpm > 1) {
+                const double gt_kv = g * kvs; /* KV heads per TP rank */
+                const double v_a2a =
+                    T * (cp_qo * it + cp_tp * it + (gt_kv < c ? c * cp_kvh : cp_kv * kvs));
+                const double a2a = cp_pass1 * (v_a2a * cpaa[i] + cplat[i]);
+                cp_f = uly > 0.5 ? a2a : cp_f;
+                cp_b = uly > 0.5 ? a2a : cp_b;
+                cpbytes = uly > 0.5 ? (2.0 + rc_core) * v_a2a * (c - 1.0) * ic : cpbytes;
+            }
+            o_cp[i] = cp_f * (1.0 + rc_core) + cp_b + imb;
+            o_cpb[i] = cp_pass1 * cpbytes;
         } else { /* no lane of the tile has cp > 1: every CP term is exactly 0 */
             o_cp[i] = 0.0;
             o_cpb[i] = 0.0;
@@ -479,8 +477,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
             const double fwd_comm = cf * tp_one + cp_f + 2.0 * ep_one + im1;
             const double bwd_comm = coll_b * tp_one + cp_b + 2.0 * ep_one + imb_b;
-            const double rc_comm =
-                full * (cf * tp_one + 2.0 * ep_one) + rc_core * (cp_f + im1);
+            const double rc_comm = full * (cf * tp_one + 2.0 * ep_one) + rc_core * (cp_f + im1);
             const double w_f = cf_s + fwd_comm;
             const double w_b = cb_s + acc + bwd_comm + rc_t + rc_comm;
             const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);
@@ -509,8 +506,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
  * (cp_algo = 1). Each flag only skips work whose result is exactly 0 (or unused) for the
  * lanes of the tile, so every ISA gives the same bits. */
 static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKSlot *sl,
-                   const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out,
-                   int dpw, int cpm)
+                   const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out, int dpw,
+                   int cpm)
 {
     if (ks->detail)
         k_slot_body(km, sl, ln, off, n, ws, out, 1, 2, 2);
@@ -643,8 +640,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             continue;
         k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
         if (dpw)
-            k_comp_sum_dp(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n,
-                          dpw > 1);
+            k_comp_sum_dp(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n, dpw > 1);
         first = 0;
     }
     if (!dpw) {
@@ -738,8 +734,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     if (bkt_on > 0.5) {
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
-            const double dcomm =
-                ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
+            const double dcomm = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
             const double nw = dpnw[i], fb = dpfb[i];
             const double pst = ne[i] + ex[i];
             const double q = pst > bucket ? bucket / (pst > bucket ? pst : 1.0) : 1.0;

@@ -63,12 +63,12 @@ typedef struct PrismKGemm {
 
 /** The device as the GEMM model sees it (kernels-gemm.h). */
 typedef struct PrismKGemmDev {
-    double quant;         /* 1: tile/wave quantisation (SMs and tile known), 0: none */
-    double sms, inv_sms;  /* SMs (CUs) */
-    double tm, tn;        /* CTA output tile */
+    double quant;        /* 1: tile/wave quantisation (SMs and tile known), 0: none */
+    double sms, inv_sms; /* SMs (CUs) */
+    double tm, tn;       /* CTA output tile */
     double inv_tm, inv_tn;
-    double wave_work;     /* 2 x SMs x tm x tn: FLOP per unit depth of one full wave */
-    double inv_hbm;       /* s per byte of HBM traffic at the achieved bandwidth */
+    double wave_work; /* 2 x SMs x tm x tn: FLOP per unit depth of one full wave */
+    double inv_hbm;   /* s per byte of HBM traffic at the achieved bandwidth */
 } PrismKGemmDev;
 
 /** Per-layer constants of one kind. Element counts are parameters; "bytes per token"
@@ -158,15 +158,15 @@ typedef struct PrismKModel {
     double model_flops_step; /* model FLOPs per step (MFU numerator) */
     /* the shape-aware compute model (cost/README.md, "Compute") */
     PrismKGemmDev gdev;
-    double inv_rate_bf16; /* s per FLOP of a large BF16 GEMM: 1 / (BF16 peak x sustained/boost
-                           * clock x compute_efficiency); inv_rate is the same for the
-                           * linear-layer dtype (FP8 recipes: x fp8_gemm_ratio) */
-    double low_in_bytes;  /* bytes per GEMM operand element in the linear-layer dtype */
-    double core_fwd_inv;  /* s per attention-core FLOP, forward */
-    double core_bwd_inv;  /* s per attention-core FLOP counted in the model (bwd_ratio x
-                           * forward) in the backward: flash: 2.5 / bwd_ratio / fraction */
-    double cast_x;        /* FP8: HBM bytes per element cast (activations, gradients) */
-    double cast_w;        /* FP8: HBM bytes per weight element cast per micro-batch */
+    double inv_rate_bf16;   /* s per FLOP of a large BF16 GEMM: 1 / (BF16 peak x sustained/boost
+                             * clock x compute_efficiency); inv_rate is the same for the
+                             * linear-layer dtype (FP8 recipes: x fp8_gemm_ratio) */
+    double low_in_bytes;    /* bytes per GEMM operand element in the linear-layer dtype */
+    double core_fwd_inv;    /* s per attention-core FLOP, forward */
+    double core_bwd_inv;    /* s per attention-core FLOP counted in the model (bwd_ratio x
+                             * forward) in the backward: flash: 2.5 / bwd_ratio / fraction */
+    double cast_x;          /* FP8: HBM bytes per element cast (activations, gradients) */
+    double cast_w;          /* FP8: HBM bytes per weight element cast per micro-batch */
     double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
     /* data parallelism / ZeRO / FSDP (cost/README.md, "FSDP and the distributed optimizer") */
     double fsdp_reshard; /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
@@ -174,14 +174,14 @@ typedef struct PrismKModel {
     double dp_bucket;    /* >0: bucketed overlapped grad-reduce / param-gather, params per
                           * bucket; 0: the dp_overlap fraction */
     /* context parallelism */
-    double cp_ulysses; /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
-    double cp_zigzag;  /* 1: causal load balancing of the ring (zig-zag chunks) */
+    double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
+    double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */
     double moe_allgather; /* 1: all-gather token dispatcher (moe_dispatcher = 1) */
-    double cp_skip;    /* executed-causal skip fraction of the attention core (0 without
-                        * flash attention: every block is computed) */
-    double cp_inv_run; /* 1/(1 - cp_skip), 0 when cp_skip = 1 */
-    double cp_ov;      /* fraction of a ring step's attention compute that hides the
-                        * exchange of the next KV chunk (cp_overlap) */
+    double cp_skip;       /* executed-causal skip fraction of the attention core (0 without
+                           * flash attention: every block is computed) */
+    double cp_inv_run;    /* 1/(1 - cp_skip), 0 when cp_skip = 1 */
+    double cp_ov;         /* fraction of a ring step's attention compute that hides the
+                           * exchange of the next KV chunk (cp_overlap) */
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */
@@ -232,10 +232,10 @@ typedef struct PrismKSegment {
 
 /* Per (lane key, kind) entries of the GEMM table: seconds per micro-batch. */
 enum {
-    PRISM_KG_FWD = 0, /* the kind's GEMMs, forward */
-    PRISM_KG_DGRAD,   /* input-gradient GEMMs */
-    PRISM_KG_WGRAD,   /* weight-gradient GEMMs */
-    PRISM_KG_CAST,    /* FP8 casts in forward (inputs, weights) */
+    PRISM_KG_FWD = 0,  /* the kind's GEMMs, forward */
+    PRISM_KG_DGRAD,    /* input-gradient GEMMs */
+    PRISM_KG_WGRAD,    /* weight-gradient GEMMs */
+    PRISM_KG_CAST,     /* FP8 casts in forward (inputs, weights) */
     PRISM_KG_CAST_BWD, /* FP8 casts in backward (output gradients) */
     PRISM_KG_COUNT
 };
@@ -290,25 +290,25 @@ enum {
     PRISM_KL_PP_LVL,
     PRISM_KL_EP_BUF,
     PRISM_KL_PP_BUF,
-    PRISM_KL_SHARD,      /* ZeRO shard group (dp x cp, or its node part with HSDP) */
-    PRISM_KL_REPL,       /* HSDP replicas */
-    PRISM_KL_DP_BF_R,    /* bytes per param per step across replicas (HSDP all-reduce) */
-    PRISM_KL_DP_LVL_R,   /* level of the replica all-reduce and of the expert group */
-    PRISM_KL_DP_FB,      /* share of the per-step DP traffic issued in backward windows */
-    PRISM_KL_DP_NW,      /* backward windows per step that carry it (ZeRO-2: m) */
-    PRISM_KL_FS_AG_A,    /* ZeRO-3 per unit: s per parameter of the all-gather (dense) */
-    PRISM_KL_FS_AG_LAT,  /* its latency */
-    PRISM_KL_FS_RS_A,    /* s per parameter of the reduce-scatter (+ HSDP all-reduce) */
-    PRISM_KL_FS_RS_LAT,  /* its latency */
-    PRISM_KL_FS_AGE_A,   /* the same for expert parameters (group dp*cp/ep) */
+    PRISM_KL_SHARD,     /* ZeRO shard group (dp x cp, or its node part with HSDP) */
+    PRISM_KL_REPL,      /* HSDP replicas */
+    PRISM_KL_DP_BF_R,   /* bytes per param per step across replicas (HSDP all-reduce) */
+    PRISM_KL_DP_LVL_R,  /* level of the replica all-reduce and of the expert group */
+    PRISM_KL_DP_FB,     /* share of the per-step DP traffic issued in backward windows */
+    PRISM_KL_DP_NW,     /* backward windows per step that carry it (ZeRO-2: m) */
+    PRISM_KL_FS_AG_A,   /* ZeRO-3 per unit: s per parameter of the all-gather (dense) */
+    PRISM_KL_FS_AG_LAT, /* its latency */
+    PRISM_KL_FS_RS_A,   /* s per parameter of the reduce-scatter (+ HSDP all-reduce) */
+    PRISM_KL_FS_RS_LAT, /* its latency */
+    PRISM_KL_FS_AGE_A,  /* the same for expert parameters (group dp*cp/ep) */
     PRISM_KL_FS_AGE_LAT,
     PRISM_KL_FS_RSE_A,
     PRISM_KL_FS_RSE_LAT,
-    PRISM_KL_CP_STEP_A,  /* s per byte of one ring step (level of t*c) */
-    PRISM_KL_CP_STEP_LAT,/* latency of one ring step */
-    PRISM_KL_CP_A2A_A,   /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
-    PRISM_KL_CP_LB,      /* slowest rank's attention work / mean (causal ring) */
-    PRISM_KL_CP_INV,     /* 1/c */
+    PRISM_KL_CP_STEP_A,   /* s per byte of one ring step (level of t*c) */
+    PRISM_KL_CP_STEP_LAT, /* latency of one ring step */
+    PRISM_KL_CP_A2A_A,    /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
+    PRISM_KL_CP_LB,       /* slowest rank's attention work / mean (causal ring) */
+    PRISM_KL_CP_INV,      /* 1/c */
     PRISM_KL_COUNT
 };
 enum {
@@ -332,24 +332,24 @@ enum {
     PRISM_KS_GATHER,   /* ZeRO-3: bytes of this layer's gathered parameters */
     PRISM_KS_FWD,
     PRISM_KS_BWD,
-    PRISM_KS_RC_TIME,  /* s per micro-batch incl. exposed comm */
-    PRISM_KS_ELEMWISE, /* s per micro-batch of memory-bound kernels (in compute) */
-    PRISM_KS_OPT_STEP,   /* s per step: optimizer update of this layer's shard */
-    PRISM_KS_GRAD_ACCUM, /* s per micro-batch: gradient accumulation (in compute, W pass) */
-    PRISM_KS_GEMM_FWD,   /* s per micro-batch: the kind's GEMMs, forward (shape model) */
-    PRISM_KS_GEMM_DGRAD, /* ... input-gradient GEMMs */
-    PRISM_KS_GEMM_WGRAD, /* ... weight-gradient GEMMs */
-    PRISM_KS_CORE_FWD,   /* s per micro-batch: attention core, forward */
-    PRISM_KS_CORE_BWD,   /* ... backward */
-    PRISM_KS_FP8_CAST,   /* s per micro-batch: FP8 casts (+ transposes, amax), forward */
+    PRISM_KS_RC_TIME,      /* s per micro-batch incl. exposed comm */
+    PRISM_KS_ELEMWISE,     /* s per micro-batch of memory-bound kernels (in compute) */
+    PRISM_KS_OPT_STEP,     /* s per step: optimizer update of this layer's shard */
+    PRISM_KS_GRAD_ACCUM,   /* s per micro-batch: gradient accumulation (in compute, W pass) */
+    PRISM_KS_GEMM_FWD,     /* s per micro-batch: the kind's GEMMs, forward (shape model) */
+    PRISM_KS_GEMM_DGRAD,   /* ... input-gradient GEMMs */
+    PRISM_KS_GEMM_WGRAD,   /* ... weight-gradient GEMMs */
+    PRISM_KS_CORE_FWD,     /* s per micro-batch: attention core, forward */
+    PRISM_KS_CORE_BWD,     /* ... backward */
+    PRISM_KS_FP8_CAST,     /* s per micro-batch: FP8 casts (+ transposes, amax), forward */
     PRISM_KS_FP8_CAST_BWD, /* ... backward (output gradients) */
-    PRISM_KS_DP_FS,      /* s per micro-batch: exposed ZeRO-3 gather/reduce of this unit */
-    PRISM_KS_DP_TAIL,    /* s: the unit's unhidden first gather / last reduce if it leads */
-    PRISM_KS_CF,         /* s per micro-batch: the unit's forward wall time (overlap window) */
-    PRISM_KS_FS_AG,      /* detail: s of one all-gather of the unit */
-    PRISM_KS_FS_RS,      /* detail: s of the backward collectives of the unit */
-    PRISM_KS_CP_IMB,     /* detail: s per micro-batch of causal CP load imbalance */
-    PRISM_KS_CP_ULY,     /* detail: 1 if the unit's CP runs all-to-all (Ulysses) */
+    PRISM_KS_DP_FS,        /* s per micro-batch: exposed ZeRO-3 gather/reduce of this unit */
+    PRISM_KS_DP_TAIL,      /* s: the unit's unhidden first gather / last reduce if it leads */
+    PRISM_KS_CF,           /* s per micro-batch: the unit's forward wall time (overlap window) */
+    PRISM_KS_FS_AG,        /* detail: s of one all-gather of the unit */
+    PRISM_KS_FS_RS,        /* detail: s of the backward collectives of the unit */
+    PRISM_KS_CP_IMB,       /* detail: s per micro-batch of causal CP load imbalance */
+    PRISM_KS_CP_ULY,       /* detail: 1 if the unit's CP runs all-to-all (Ulysses) */
     PRISM_KS_COUNT
 };
 enum {

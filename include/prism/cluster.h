@@ -43,10 +43,10 @@ gboolean prism_dtype_is_fp8(PrismDtype dtype);
 
 /** One level of the network hierarchy. */
 typedef struct PrismNetLevel {
-    char name[32];      /**< "nvlink", "infiniband", ... */
-    uint32_t size;      /**< devices joined by this level; 0 = unbounded (last level) */
-    double bw_GBps;     /**< per-device unidirectional bandwidth in GB/s (1e9 B/s) */
-    double latency_us;  /**< per-message latency in microseconds */
+    char name[32];     /**< "nvlink", "infiniband", ... */
+    uint32_t size;     /**< devices joined by this level; 0 = unbounded (last level) */
+    double bw_GBps;    /**< per-device unidirectional bandwidth in GB/s (1e9 B/s) */
+    double latency_us; /**< per-message latency in microseconds */
 } PrismNetLevel;
 
 typedef struct PrismCluster {

@@ -61,13 +61,13 @@ void prism_comm_free(PrismComm *comm);
 /** Fill @p error from an MPI return code, naming the call and file:line. */
 void prism_mpi_set_error(GError **error, int rc, const char *call, const char *file, int line);
 
-#define PRISM_MPI_TRY(call, error)                                                           \
-    do {                                                                                     \
-        int prism_mpi_rc_ = (call);                                                          \
-        if (G_UNLIKELY(prism_mpi_rc_ != MPI_SUCCESS)) {                                      \
-            prism_mpi_set_error((error), prism_mpi_rc_, #call, __FILE__, __LINE__);          \
-            return FALSE;                                                                    \
-        }                                                                                    \
+#define PRISM_MPI_TRY(call, error)                                                                 \
+    do {                                                                                           \
+        int prism_mpi_rc_ = (call);                                                                \
+        if (G_UNLIKELY(prism_mpi_rc_ != MPI_SUCCESS)) {                                            \
+            prism_mpi_set_error((error), prism_mpi_rc_, #call, __FILE__, __LINE__);                \
+            return FALSE;                                                                          \
+        }                                                                                          \
     } while (0)
 
 /**
@@ -100,8 +100,7 @@ gboolean prism_comm_bcast_bytes(PrismComm *comm, void *buf, size_t n, int root, 
  * Broadcast a byte buffer of unknown size from @p root. On non-root ranks *buf and *n
  * are replaced with a g_malloc'd copy. Collective: yes.
  */
-gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root,
-                               GError **error);
+gboolean prism_comm_bcast_blob(PrismComm *comm, void **buf, size_t *n, int root, GError **error);
 /** Wait until every rank of @p comm arrives. Collective: yes. Errors: the MPI error. */
 gboolean prism_comm_barrier(PrismComm *comm, GError **error);
 

@@ -196,8 +196,8 @@ typedef struct PrismParetoPoint {
 typedef struct PrismParetoMat {
     uint32_t rows, cols;
     gboolean is_identity;
-    uint32_t *count;        /**< rows*cols point counts */
-    uint32_t *offset;       /**< rows*cols + 1 offsets into pts */
+    uint32_t *count;       /**< rows*cols point counts */
+    uint32_t *offset;      /**< rows*cols + 1 offsets into pts */
     PrismParetoPoint *pts; /**< all fronts, concatenated row-major */
 } PrismParetoMat;
 
@@ -208,8 +208,8 @@ extern const PrismDcType prism_pareto_type;
  * an empty list = infeasible entry). @p lists[e] has @p lens[e] points.
  * Ownership: prism_pareto_free().
  */
-PrismParetoMat *prism_pareto_new(uint32_t rows, uint32_t cols,
-                                 const PrismParetoPoint *const *lists, const uint32_t *lens);
+PrismParetoMat *prism_pareto_new(uint32_t rows, uint32_t cols, const PrismParetoPoint *const *lists,
+                                 const uint32_t *lens);
 PrismParetoMat *prism_pareto_identity(void);
 void prism_pareto_free(PrismParetoMat *m);
 PrismParetoMat *prism_pareto_copy(const PrismParetoMat *m);

@@ -50,22 +50,22 @@ typedef enum {
 /** One what-if. Members not named for a kind are zero. */
 typedef struct PrismWhatIf {
     PrismWhatIfKind kind;
-    gboolean searched;   /**< a search ran: feasible, best_step and best are its result */
-    uint32_t factor;     /**< DEVICES: devices / the job's largest count (0: none tried,
-                              the largest count times 2 exceeds G_MAXUINT32) */
-    uint32_t devices;    /**< DEVICES: the count tried last (the first that fits, else
-                              the largest tried) */
-    uint64_t feasible;   /**< strategies that fit after the change (searched) */
-    double best_step;    /**< s, the best step time among them; NAN when none */
-    PrismStrategy best;  /**< that strategy (zeroed when none) */
-    double mem_budget;   /**< MEM_BUDGET: bytes the closest strategy needs, margin included */
-    PrismDim dim;        /**< FILTER_DIM: the restricted dimension */
-    const char *saver;   /**< FILTER_DIM: what the filter may exclude ("mbs=1"); static */
+    gboolean searched;  /**< a search ran: feasible, best_step and best are its result */
+    uint32_t factor;    /**< DEVICES: devices / the job's largest count (0: none tried,
+                             the largest count times 2 exceeds G_MAXUINT32) */
+    uint32_t devices;   /**< DEVICES: the count tried last (the first that fits, else
+                             the largest tried) */
+    uint64_t feasible;  /**< strategies that fit after the change (searched) */
+    double best_step;   /**< s, the best step time among them; NAN when none */
+    PrismStrategy best; /**< that strategy (zeroed when none) */
+    double mem_budget;  /**< MEM_BUDGET: bytes the closest strategy needs, margin included */
+    PrismDim dim;       /**< FILTER_DIM: the restricted dimension */
+    const char *saver;  /**< FILTER_DIM: what the filter may exclude ("mbs=1"); static */
 } PrismWhatIf;
 
 /** One closest strategy. */
 typedef struct PrismDiagClosest {
-    uint64_t index;               /**< global index of the search (prism_search_row) */
+    uint64_t index; /**< global index of the search (prism_search_row) */
     PrismStrategy strategy;
     double cols[PRISM_COL_COUNT]; /**< its cost columns (scalar reference) */
     double over;                  /**< peak - usable, bytes (> 0 for an infeasible row) */
@@ -74,18 +74,18 @@ typedef struct PrismDiagClosest {
 } PrismDiagClosest;
 
 typedef struct PrismDiagnosis {
-    size_t job;               /**< the diagnosed job */
-    double usable;            /**< budget - mem_margin, bytes */
-    double margin;            /**< the mem_margin knob, bytes */
-    uint32_t max_devices;     /**< the largest device count of the job's space */
-    size_t n_device_counts;   /**< device counts of the job's space */
-    gboolean filtered;        /**< the job's space was built with a non-empty filter */
+    size_t job;                /**< the diagnosed job */
+    double usable;             /**< budget - mem_margin, bytes */
+    double margin;             /**< the mem_margin knob, bytes */
+    uint32_t max_devices;      /**< the largest device count of the job's space */
+    size_t n_device_counts;    /**< device counts of the job's space */
+    gboolean filtered;         /**< the job's space was built with a non-empty filter */
     PrismDiagClosest *closest; /**< the closest list in order (lowest peak first) */
     size_t n_closest;          /**< >= 1 */
-    double statics;           /**< params + grads + optimizer of closest[0], bytes */
-    gboolean statics_exceed;  /**< statics > usable: the model states alone do not fit */
-    PrismWhatIf *what_ifs;    /**< in the order of PrismWhatIfKind; FILTER_DIM in the
-                                   order mbs, recompute, zero, tp, pp */
+    double statics;            /**< params + grads + optimizer of closest[0], bytes */
+    gboolean statics_exceed;   /**< statics > usable: the model states alone do not fit */
+    PrismWhatIf *what_ifs;     /**< in the order of PrismWhatIfKind; FILTER_DIM in the
+                                    order mbs, recompute, zero, tp, pp */
     size_t n_what_ifs;
 } PrismDiagnosis;
 

@@ -64,8 +64,8 @@ typedef struct PrismLandscapeColumn {
     char *doc;
     PrismStore store;
     PrismLandscapeSource source; /**< a file's schema (the reader): always COST */
-    unsigned index; /**< PrismDim or PrismCostCol; 0 for POINT (a file's schema: 0) */
-    char *codes;    /**< code columns: names of codes 0, 1, ... comma-separated; or NULL */
+    unsigned index;              /**< PrismDim or PrismCostCol; 0 for POINT (a file's schema: 0) */
+    char *codes; /**< code columns: names of codes 0, 1, ... comma-separated; or NULL */
 } PrismLandscapeColumn;
 
 /** The ordered column list of a landscape. Plain data; build with the functions below. */
@@ -82,8 +82,7 @@ void prism_landscape_schema_add(PrismLandscapeSchema *schema, const char *name, 
                                 const char *doc, PrismStore store, PrismLandscapeSource source,
                                 unsigned index);
 /** Names of the codes 0, 1, ... of column @p col ("none,selective,full,block"); copied. */
-void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col,
-                                      const char *codes);
+void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col, const char *codes);
 /**
  * Append `point` and the PRISM_DIM_COUNT strategy dims with their compact types, in
  * the order devices, dp, tp, pp, vpp, cp, ep, etp, sp, mbs, m, zero, recompute,
@@ -124,10 +123,10 @@ gboolean prism_codec_check_level(PrismCodec codec, int level, GError **error);
 
 /** Writer options; prism_landscape_options_default() gives the documented defaults. */
 typedef struct PrismLandscapeOptions {
-    PrismCodec codec;     /**< compression of /landscape (default PRISM_CODEC_ZSTD) */
-    int level;            /**< the codec's level (prism_codec_check_level; default 1) */
-    uint64_t chunk_rows;  /**< HDF5 chunk length in rows (default 65536) */
-    uint64_t spill_rows;  /**< rows per spill record = the SIGKILL loss bound (default 65536) */
+    PrismCodec codec;      /**< compression of /landscape (default PRISM_CODEC_ZSTD) */
+    int level;             /**< the codec's level (prism_codec_check_level; default 1) */
+    uint64_t chunk_rows;   /**< HDF5 chunk length in rows (default 65536) */
+    uint64_t spill_rows;   /**< rows per spill record = the SIGKILL loss bound (default 65536) */
     gboolean no_landscape; /**< write attributes, /pareto and /topk only */
     gboolean force;        /**< replace an existing output (and any partial state) */
     gboolean resume;       /**< continue NAME.partial if it exists */
@@ -281,8 +280,7 @@ typedef struct PrismLandscapeFile PrismLandscapeFile;
  * Errors: PRISM_INPUT_ERROR_FILE (missing, not HDF5), PRISM_INPUT_ERROR_PARSE (not a
  * prism landscape or a newer schema). Ownership: prism_landscape_file_close().
  */
-PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path,
-                                              GError **error);
+PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path, GError **error);
 /** Close. Collective: yes. NULL is a no-op. */
 void prism_landscape_file_close(PrismLandscapeFile *f);
 
@@ -318,16 +316,16 @@ PrismComm *prism_landscape_file_comm(const PrismLandscapeFile *f);
  * with nothing selected. Collective: yes. Errors: PRISM_RUNTIME_ERROR_HDF5,
  * PRISM_INPUT_ERROR_VALUE for an index out of range.
  */
-gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices,
-                                        size_t n, double *out, GError **error);
+gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *indices, size_t n,
+                                        double *out, GError **error);
 
 /** What prism_landscape_file_verify() found. */
 typedef struct PrismLandscapeVerify {
-    uint64_t datasets;      /**< /landscape datasets checked */
-    uint64_t chunks;        /**< chunks read (a contiguous dataset counts as one) */
-    uint64_t damaged;       /**< chunks that could not be read back */
-    gboolean checksummed;   /**< every dataset stores Fletcher32 checksums (compressed) */
-    char **damaged_chunks;  /**< "/landscape/COL rows A..B (chunk K of N) WHY", every rank */
+    uint64_t datasets;     /**< /landscape datasets checked */
+    uint64_t chunks;       /**< chunks read (a contiguous dataset counts as one) */
+    uint64_t damaged;      /**< chunks that could not be read back */
+    gboolean checksummed;  /**< every dataset stores Fletcher32 checksums (compressed) */
+    char **damaged_chunks; /**< "/landscape/COL rows A..B (chunk K of N) WHY", every rank */
 } PrismLandscapeVerify;
 
 /**
@@ -383,17 +381,17 @@ const char *prism_landscape_answer_where(const PrismLandscapeAnswer *a);
 
 typedef struct PrismGrid {
     char *path;
-    char **model_names; /**< as written (NULL-terminated) */
+    char **model_names;  /**< as written (NULL-terminated) */
     PrismModel **models; /**< resolved, n_models */
     size_t n_models;
     char **cluster_names; /**< NULL when the file lists none (the CLI's --cluster applies) */
     PrismCluster **clusters;
     size_t n_clusters;
-    char *devices; /**< --devices syntax ("8,16:64"), NULL = the CLI's --devices */
+    char *devices;       /**< --devices syntax ("8,16:64"), NULL = the CLI's --devices */
     uint64_t *gbs, *seq; /**< NULL = the CLI's value */
     size_t n_gbs, n_seq;
-    char *dtype, *optimizer; /**< [options], NULL = unset */
-    double mem_budget_gib;   /**< 0 = unset */
+    char *dtype, *optimizer;     /**< [options], NULL = unset */
+    double mem_budget_gib;       /**< 0 = unset */
     char **fix, **range, **only; /**< search filters (space.h syntax), NULL = unset */
     char *objectives, *rank_by;
     size_t top;   /**< 0 = unset */
@@ -423,8 +421,7 @@ typedef struct PrismWhere PrismWhere;
  * Errors: PRISM_INPUT_ERROR_PARSE (syntax, naming the term), _UNKNOWN_NAME (column or
  * code name, listing close names). Ownership: prism_where_free().
  */
-PrismWhere *prism_where_parse(const char *text, const PrismLandscapeSchema *schema,
-                              GError **error);
+PrismWhere *prism_where_parse(const char *text, const PrismLandscapeSchema *schema, GError **error);
 void prism_where_free(PrismWhere *w);
 /** Number of comparisons and the schema column of comparison @p i. */
 size_t prism_where_n_terms(const PrismWhere *w);

@@ -100,8 +100,8 @@ typedef struct PrismLayer {
 
 /** The model IR. Owned by whoever created it; free with prism_model_free(). */
 typedef struct PrismModel {
-    char *name;     /**< zoo name or "hf:<path>" */
-    char *family;   /**< "gpt", "llama", "mixtral", "deepseek", ... */
+    char *name;   /**< zoo name or "hf:<path>" */
+    char *family; /**< "gpt", "llama", "mixtral", "deepseek", ... */
     uint64_t hidden;
     uint64_t vocab;
     uint64_t max_positions; /**< max sequence length the model supports */

@@ -3,8 +3,8 @@
  *
  * Over a tensor-parallel group of t devices a tensor is in one of four layouts
  * (PrismTensorLayout, opgraph.h): replicated, split by rows (tokens / samples), split by
- * features (hidden / heads / channels), or partial sums. Each operator of an opgraph.h graph offers LAYOUT OPTIONS:
- * the input layout it needs, the layout of its input gradient, the output layout it
+ * features (hidden / heads / channels), or partial sums. Each operator of an opgraph.h graph offers
+ * LAYOUT OPTIONS: the input layout it needs, the layout of its input gradient, the output layout it
  * produces, its compute time per device (FLOPs / achievable FLOP/s), the communication
  * the option needs inside the operator (weight-gradient all-reduce, MoE all-to-all, ...)
  * and the bytes per device it holds (weights with gradient and optimizer state, plus the
@@ -47,13 +47,13 @@ const char *prism_collective_name(PrismCollective c);
 /** Pricing environment: group size, link, compute rate and state bytes. */
 typedef struct PrismSmsgEnv {
     uint32_t tp;
-    uint32_t level;              /**< cluster level spanned by the group */
+    uint32_t level; /**< cluster level spanned by the group */
     char level_name[32];
-    double bw_Bps;               /**< effective per-device bandwidth, bytes/s */
-    double latency_s;            /**< per message step */
-    double flops_per_s;          /**< achievable FLOP/s per device */
+    double bw_Bps;                /**< effective per-device bandwidth, bytes/s */
+    double latency_s;             /**< per message step */
+    double flops_per_s;           /**< achievable FLOP/s per device */
     double state_bytes_per_param; /**< param + grad + optimizer state, bytes */
-    double grad_bytes;           /**< bytes per gradient element in the all-reduce */
+    double grad_bytes;            /**< bytes per gradient element in the all-reduce */
 } PrismSmsgEnv;
 
 /**

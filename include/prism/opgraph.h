@@ -7,9 +7,10 @@
  * output), listed in topological order. Every activation tensor is seen as rows x
  * features (rows = batch * seq for transformers, batch for CNNs; features = hidden, or
  * channels * H * W); over a tensor-parallel group it is in one of the layouts of
- * PrismTensorLayout (a graph's input and output may fix theirs). Graphs come from a JSON file (schema in search/DC.md, "Graph file"),
- * from the built-in models (MLP, attention, dense and MoE blocks, BERT-large, GPT-3 175B,
- * VGG-16, ResNet-50: src/core/opgraph_builtin.c), or from the builder below.
+ * PrismTensorLayout (a graph's input and output may fix theirs). Graphs come from a JSON file
+ * (schema in search/DC.md, "Graph file"), from the built-in models (MLP, attention, dense and MoE
+ * blocks, BERT-large, GPT-3 175B, VGG-16, ResNet-50: src/core/opgraph_builtin.c), or from the
+ * builder below.
  *
  * What an operator costs is in opcost.h (cost layer); the layout solver in smsg.h.
  * The structs are plain data. Nothing here is collective; everything is re-entrant.
@@ -67,13 +68,13 @@ typedef struct PrismOp {
     double out_features;     /**< features of the output tensor (0 for a loss) */
     double elem_bytes;       /**< bytes per activation element */
     /* kind parameters (0 when unused) */
-    double k_in, k_out;          /**< linear in/out; conv cin/cout; embedding vocab/hidden */
+    double k_in, k_out;               /**< linear in/out; conv cin/cout; embedding vocab/hidden */
     double heads, kv_heads, head_dim; /**< attention */
-    double kernel, h_out, w_out; /**< conv (kernel size, output spatial) and pool */
-    double channels;             /**< conv cout, pool and batch-norm channels */
+    double kernel, h_out, w_out;      /**< conv (kernel size, output spatial) and pool */
+    double channels;                  /**< conv cout, pool and batch-norm channels */
     double experts, top_k, ffn, matrices; /**< MoE */
-    int norm_batch_axis;         /**< norm: 0 = over features (layer norm), 1 = batch norm */
-    int fixed_layout;            /**< input/output: -1 = free, else a PrismTensorLayout */
+    int norm_batch_axis; /**< norm: 0 = over features (layer norm), 1 = batch norm */
+    int fixed_layout;    /**< input/output: -1 = free, else a PrismTensorLayout */
 } PrismOp;
 
 typedef struct PrismOpGraph {
@@ -98,16 +99,15 @@ typedef struct PrismOpGraphBuilder {
 } PrismOpGraphBuilder;
 
 /** Start a graph @p name with these batch, sequence and element sizes. Not collective. */
-void prism_op_graph_builder_init(PrismOpGraphBuilder *b, const char *name, double batch,
-                                 double seq, double elem_bytes);
+void prism_op_graph_builder_init(PrismOpGraphBuilder *b, const char *name, double batch, double seq,
+                                 double elem_bytes);
 /**
  * Append a copy of @p tmpl (kind and parameters; name, inputs and derived sizes are
  * ignored) named @p name with @p inputs (indices of earlier ops; the caller checks them).
  * Returns the new op's index. Ownership: @p name and @p inputs are copied. Not collective.
  */
-uint32_t prism_op_graph_builder_add(PrismOpGraphBuilder *b, const PrismOp *tmpl,
-                                    const char *name, const uint32_t *inputs,
-                                    uint32_t n_inputs);
+uint32_t prism_op_graph_builder_add(PrismOpGraphBuilder *b, const PrismOp *tmpl, const char *name,
+                                    const uint32_t *inputs, uint32_t n_inputs);
 /**
  * The finished graph; @p source is "builtin" or a file path. The builder is left empty
  * (no _clear() needed). Ownership: prism_op_graph_free(). Not collective.

@@ -55,9 +55,9 @@ typedef struct PrismRefineProblem {
     uint32_t n_layers;
     const PrismRefineLayer *layers;
     uint32_t pp, vpp, m;
-    const double *mu;      /**< pp*vpp in-flight micro-batches, [s * vpp + c] */
-    int64_t budget_bytes;  /**< per device, after the margin and buffers */
-    uint8_t modes;         /**< bitmask of allowed recompute modes (bit r = mode r) */
+    const double *mu;     /**< pp*vpp in-flight micro-batches, [s * vpp + c] */
+    int64_t budget_bytes; /**< per device, after the margin and buffers */
+    uint8_t modes;        /**< bitmask of allowed recompute modes (bit r = mode r) */
     /** embedding (on chunk 0) and head (on the last chunk): time, static, activations */
     int64_t first_time_ps, first_static, first_act;
     int64_t last_time_ps, last_static, last_act;
@@ -105,14 +105,14 @@ double prism_refine_inflight(PrismSchedule schedule, uint32_t pp, uint32_t vpp, 
 /** The result of refining one strategy. */
 typedef struct PrismRefineResult {
     PrismStrategy strategy;
-    PrismLayout *uniform;  /**< the default (even) layout */
-    PrismLayout *refined;  /**< the refined layout (== uniform when no gain) */
+    PrismLayout *uniform; /**< the default (even) layout */
+    PrismLayout *refined; /**< the refined layout (== uniform when no gain) */
     double uniform_cols[PRISM_COL_COUNT];
     double refined_cols[PRISM_COL_COUNT];
-    double gain;           /**< 1 - refined step / uniform step (0 when kept) */
-    gboolean improved;     /**< the refined layout beats the default exactly */
-    int64_t surrogate_ps;  /**< surrogate step of the refined layout */
-    double seconds;        /**< time spent refining */
+    double gain;          /**< 1 - refined step / uniform step (0 when kept) */
+    gboolean improved;    /**< the refined layout beats the default exactly */
+    int64_t surrogate_ps; /**< surrogate step of the refined layout */
+    double seconds;       /**< time spent refining */
 } PrismRefineResult;
 
 void prism_refine_result_free(PrismRefineResult *r);

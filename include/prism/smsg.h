@@ -36,10 +36,10 @@ int64_t prism_smsg_ps(double seconds);
 /** Result of a layout assignment (exact, greedy or uniform). */
 typedef struct PrismLayoutPlan {
     uint32_t n_ops;
-    uint8_t *choice;     /**< option index per op */
-    int64_t total_ps;    /**< exact total cost, picoseconds (PRISM_DC_INF = infeasible) */
+    uint8_t *choice;  /**< option index per op */
+    int64_t total_ps; /**< exact total cost, picoseconds (PRISM_DC_INF = infeasible) */
     double compute_s, op_comm_s, redist_s;
-    int64_t mem_bytes;   /**< sum over ops of per-device bytes */
+    int64_t mem_bytes;                   /**< sum over ops of per-device bytes */
     uint32_t fwd_coll[PRISM_COLL_COUNT]; /**< forward collectives, in-op + redistribution */
     uint64_t power_pairs; /**< (solve) series elements folded by power: repeated blocks */
 } PrismLayoutPlan;
@@ -68,8 +68,8 @@ PrismLayoutPlan *prism_smsg_solve(const PrismOpGraph *g, const PrismSmsgEnv *env
  * The (time, memory per device) Pareto front of all assignments, by the same reduction
  * over Pareto-set matrices. Ownership: g_free() on *front. Errors as _solve().
  */
-gboolean prism_smsg_pareto(const PrismOpGraph *g, const PrismSmsgEnv *env,
-                           PrismParetoPoint **front, uint32_t *n_front, GError **error);
+gboolean prism_smsg_pareto(const PrismOpGraph *g, const PrismSmsgEnv *env, PrismParetoPoint **front,
+                           uint32_t *n_front, GError **error);
 
 /**
  * The D-Rec greedy baseline (SEEDS 3.4/4.2): operators visited in descending weight

@@ -59,8 +59,8 @@ typedef enum {
     PRISM_SCHEDULE_1F1B = 0,
     PRISM_SCHEDULE_INTERLEAVED = 1, /**< interleaved 1F1B, vpp > 1 */
     PRISM_SCHEDULE_GPIPE = 2,
-    PRISM_SCHEDULE_ZB_H1 = 3, /**< zero-bubble ZB-H1 (Qi et al., ICLR 2024) */
-    PRISM_SCHEDULE_ZB_V = 4,  /**< zero-bubble V shape: 2 chunks per device (Qi et al. 2024) */
+    PRISM_SCHEDULE_ZB_H1 = 3,      /**< zero-bubble ZB-H1 (Qi et al., ICLR 2024) */
+    PRISM_SCHEDULE_ZB_V = 4,       /**< zero-bubble V shape: 2 chunks per device (Qi et al. 2024) */
     PRISM_SCHEDULE_DUALPIPE = 5,   /**< bidirectional (DeepSeek-V3): 2 stages per device */
     PRISM_SCHEDULE_DUALPIPE_V = 6, /**< DualPipe cut in half: V shape, 2 chunks per device */
     PRISM_SCHEDULE_SEQ1F1B = 7,    /**< 1F1B over sequence chunks (Sun et al. 2024) */
@@ -86,12 +86,12 @@ const char *prism_recompute_name(PrismRecompute r);
 typedef struct PrismStrategy {
     uint32_t devices;
     uint32_t dp, tp, pp, vpp, cp, ep;
-    uint32_t mbs; /**< micro-batch size in sequences */
-    uint32_t m;   /**< micro-batches per step */
-    uint8_t sp;   /**< Megatron sequence parallel, 0/1 */
-    uint8_t zero; /**< 0..3 */
-    uint8_t recompute; /**< PrismRecompute */
-    uint8_t schedule;  /**< PrismSchedule */
+    uint32_t mbs;       /**< micro-batch size in sequences */
+    uint32_t m;         /**< micro-batches per step */
+    uint8_t sp;         /**< Megatron sequence parallel, 0/1 */
+    uint8_t zero;       /**< 0..3 */
+    uint8_t recompute;  /**< PrismRecompute */
+    uint8_t schedule;   /**< PrismSchedule */
     uint16_t rc_layers; /**< k for PRISM_RECOMPUTE_BLOCK, else 0 */
     /** expert tensor parallelism; 0 = "same as tp" (the tied default, so initialisers
      *  written before etp existed keep their meaning). Read it with prism_strategy_etp(). */

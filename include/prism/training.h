@@ -23,9 +23,9 @@ const char *prism_optimizer_name(PrismOptimizer opt);
 gboolean prism_optimizer_parse(const char *text, PrismOptimizer *out, GError **error);
 
 typedef struct PrismTraining {
-    uint64_t gbs;           /**< global batch in sequences */
-    uint64_t seq;           /**< sequence length in tokens */
-    PrismDtype dtype;       /**< compute / parameter dtype (mixed precision) */
+    uint64_t gbs;     /**< global batch in sequences */
+    uint64_t seq;     /**< sequence length in tokens */
+    PrismDtype dtype; /**< compute / parameter dtype (mixed precision) */
     PrismOptimizer optimizer;
     double mem_budget_bytes; /**< 0 = the device memory of the cluster */
 } PrismTraining;

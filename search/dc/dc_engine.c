@@ -13,7 +13,7 @@
 
 #include <prism/core.h>
 
-G_DEFINE_QUARK(prism-dc-error-quark, prism_dc_error)
+G_DEFINE_QUARK(prism - dc - error - quark, prism_dc_error)
 
 /* Combine and free both inputs: a . b. */
 static void *combine_consume(const PrismDcReduction *r, void *a, void *b)

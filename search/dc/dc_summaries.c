@@ -146,8 +146,7 @@ static void *mp_deserialize(const uint8_t *buf, size_t n, GError **error)
     return m;
 corrupt:
     g_set_error(error, PRISM_DC_ERROR, PRISM_DC_ERROR_CORRUPT,
-                "min-plus summary: %zu bytes do not form u32 rows, u32 cols, rows*cols int64",
-                n);
+                "min-plus summary: %zu bytes do not form u32 rows, u32 cols, rows*cols int64", n);
     return NULL;
 }
 
@@ -225,8 +224,8 @@ static PrismParetoMat *pareto_alloc(uint32_t rows, uint32_t cols, uint32_t total
     return m;
 }
 
-PrismParetoMat *prism_pareto_new(uint32_t rows, uint32_t cols,
-                                 const PrismParetoPoint *const *lists, const uint32_t *lens)
+PrismParetoMat *prism_pareto_new(uint32_t rows, uint32_t cols, const PrismParetoPoint *const *lists,
+                                 const uint32_t *lens)
 {
     size_t e = (size_t)rows * cols;
     g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(PrismParetoPoint));
@@ -308,7 +307,7 @@ static void minkowski_append(GArray *out, const PrismParetoPoint *a, uint32_t na
     for (uint32_t x = 0; x < na; x++)
         for (uint32_t y = 0; y < nb; y++) {
             PrismParetoPoint p = {prism_dc_add(a[x].time, b[y].time),
-                                   prism_dc_add(a[x].mem, b[y].mem)};
+                                  prism_dc_add(a[x].mem, b[y].mem)};
             g_array_append_val(out, p);
         }
 }
@@ -336,8 +335,8 @@ static PrismParetoMat *pareto_combine(const PrismParetoMat *a, const PrismPareto
                 }
             } else {
                 size_t ee = (size_t)i * cols + j;
-                minkowski_append(out, a->pts + a->offset[ee], a->count[ee],
-                                 b->pts + b->offset[ee], b->count[ee]);
+                minkowski_append(out, a->pts + a->offset[ee], a->count[ee], b->pts + b->offset[ee],
+                                 b->count[ee]);
             }
             prune_array(out);
             entries[(size_t)i * cols + j] = out;

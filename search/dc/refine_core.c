@@ -416,8 +416,8 @@ PrismRefineSolution *prism_refine_solve(const PrismRefineProblem *p, GError **er
          * m * cv[i] * (vpp == 1 ? 1 : 0) + ... ; with vpp == 1 the bound
          * (m - 1) * cv[i] + sum_free is exact, so the scan stops once it passes best. */
         for (guint i = lo, k = 0; i < nu && k < MAX_THRESHOLDS; i++, k++) {
-            int64_t bound = p->vpp == 1 ? ((int64_t)p->m - 1) * cv[i] + sum_free
-                                        : ((int64_t)p->m - 1) * cv[i];
+            int64_t bound =
+                p->vpp == 1 ? ((int64_t)p->m - 1) * cv[i] + sum_free : ((int64_t)p->m - 1) * cv[i];
             if (best != NULL && bound >= best->step_ps)
                 break;
             PrismRefineSolution *sol = layout_for(&S, cv[i]);

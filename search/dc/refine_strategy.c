@@ -35,8 +35,11 @@ void prism_refine_result_free(PrismRefineResult *r)
 
 static PrismSegmentKey key_of(const PrismStrategy *s)
 {
-    PrismSegmentKey k = {.devices = s->devices, .pp = s->pp, .vpp = s->vpp,
-                         .schedule = s->schedule, .recompute = s->recompute,
+    PrismSegmentKey k = {.devices = s->devices,
+                         .pp = s->pp,
+                         .vpp = s->vpp,
+                         .schedule = s->schedule,
+                         .recompute = s->recompute,
                          .rc_layers = s->rc_layers};
     return k;
 }
@@ -106,8 +109,7 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
     g_autoptr(PrismRefineResult) r = g_new0(PrismRefineResult, 1);
     r->strategy = *s;
     r->uniform = prism_layout_default(cm, &key, error);
-    if (r->uniform == NULL ||
-        !prism_cost_eval_layout(cm, s, r->uniform, r->uniform_cols, error))
+    if (r->uniform == NULL || !prism_cost_eval_layout(cm, s, r->uniform, r->uniform_cols, error))
         return NULL;
     PrismRefineProblem p;
     g_autofree PrismRefineLayer *layers = NULL;
@@ -128,25 +130,25 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
     if (sol != NULL) {
         r->surrogate_ps = sol->step_ps;
         g_autoptr(PrismLayout) cand = prism_layout_new(s->pp, s->vpp, sol->n_layers);
-        memcpy(cand->chunk_layers, sol->chunk_layers,
-               (size_t)s->pp * s->vpp * sizeof(uint32_t));
+        memcpy(cand->chunk_layers, sol->chunk_layers, (size_t)s->pp * s->vpp * sizeof(uint32_t));
         memcpy(cand->layer_rc, sol->layer_rc, sol->n_layers);
         double cols[PRISM_COL_COUNT];
         if (!prism_cost_eval_layout(cm, s, cand, cols, error))
             return NULL;
         if (prism_log_threshold() >= PRISM_LOG_DEBUG)
             prism_log(PRISM_LOG_DEBUG, -1,
-                  "refine: surrogate step uniform %.4f s, refined %.4f s; exact uniform %.4f s "
-                  "(fits %d), refined %.4f s (fits %d, peak %.2f GiB)",
-                  (double)prism_refine_evaluate(&p, r->uniform->chunk_layers,
-                                                r->uniform->layer_rc, NULL, NULL) * 1e-12,
-                  (double)sol->step_ps * 1e-12, r->uniform_cols[PRISM_COL_TIME_STEP],
-                  r->uniform_cols[PRISM_COL_FEASIBLE] > 0.5, cols[PRISM_COL_TIME_STEP],
-                  cols[PRISM_COL_FEASIBLE] > 0.5, cols[PRISM_COL_MEM_PEAK] / 1073741824.0);
+                      "refine: surrogate step uniform %.4f s, refined %.4f s; exact uniform %.4f s "
+                      "(fits %d), refined %.4f s (fits %d, peak %.2f GiB)",
+                      (double)prism_refine_evaluate(&p, r->uniform->chunk_layers,
+                                                    r->uniform->layer_rc, NULL, NULL) *
+                          1e-12,
+                      (double)sol->step_ps * 1e-12, r->uniform_cols[PRISM_COL_TIME_STEP],
+                      r->uniform_cols[PRISM_COL_FEASIBLE] > 0.5, cols[PRISM_COL_TIME_STEP],
+                      cols[PRISM_COL_FEASIBLE] > 0.5, cols[PRISM_COL_MEM_PEAK] / 1073741824.0);
         gboolean was_ok = r->uniform_cols[PRISM_COL_FEASIBLE] > 0.5;
         gboolean now_ok = cols[PRISM_COL_FEASIBLE] > 0.5;
-        gboolean better = now_ok && (!was_ok || cols[PRISM_COL_TIME_STEP] <
-                                                    r->uniform_cols[PRISM_COL_TIME_STEP]);
+        gboolean better =
+            now_ok && (!was_ok || cols[PRISM_COL_TIME_STEP] < r->uniform_cols[PRISM_COL_TIME_STEP]);
         if (better) {
             prism_layout_free(r->refined);
             r->refined = g_steal_pointer(&cand);

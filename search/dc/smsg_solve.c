@@ -282,8 +282,11 @@ static gboolean parallel_pass(Ctx *c)
                comp(c, ids[e])->dst == comp(c, ids[s])->dst)
             e++;
         if (e - s > 1) {
-            Comp k = {.type = C_PARALLEL, .src = comp(c, ids[s])->src,
-                      .dst = comp(c, ids[s])->dst, .alive = TRUE, .n_children = e - s};
+            Comp k = {.type = C_PARALLEL,
+                      .src = comp(c, ids[s])->src,
+                      .dst = comp(c, ids[s])->dst,
+                      .alive = TRUE,
+                      .n_children = e - s};
             k.children = g_memdup2(ids + s, (e - s) * sizeof(uint32_t));
             void *sum = c->pareto ? (void *)prism_pareto_copy(comp(c, ids[s])->m)
                                   : (void *)prism_minplus_copy(comp(c, ids[s])->m);
@@ -354,7 +357,10 @@ static gboolean series_pass(Ctx *c)
                 items[ni++] = diags[i];
             }
         }
-        Comp k = {.type = C_SERIES, .src = comp(c, kid[0])->src, .dst = x, .alive = TRUE,
+        Comp k = {.type = C_SERIES,
+                  .src = comp(c, kid[0])->src,
+                  .dst = x,
+                  .alive = TRUE,
                   .n_children = nk};
         k.m = series_product(c, items, ni);
         for (guint i = 0; i + 1 < nk; i++)
@@ -421,8 +427,8 @@ static gboolean reduce(Ctx *c, uint32_t *root, GError **error)
     if (!find_terminals(c, error))
         return FALSE;
     for (uint32_t e = 0; e < c->n_edges; e++) {
-        Comp k = {.type = C_EDGE, .src = c->edges[e].u, .dst = c->edges[e].v, .edge = e,
-                  .alive = TRUE};
+        Comp k = {
+            .type = C_EDGE, .src = c->edges[e].u, .dst = c->edges[e].v, .edge = e, .alive = TRUE};
         k.m = edge_matrix(c, e);
         add_comp(c, &k);
     }
@@ -461,9 +467,8 @@ static gboolean reduce(Ctx *c, uint32_t *root, GError **error)
                 "that forks at '%s' into a join at '%s' that does not nest with the others; "
                 "the exact search needs a two-terminal series-parallel graph (chains, "
                 "residual and branching blocks)",
-                g->name, g->source, bad->type == C_EDGE ? "edge" : "path",
-                g->ops[bad->src].name, g->ops[bad->dst].name, g->ops[bad->src].name,
-                g->ops[bad->dst].name);
+                g->name, g->source, bad->type == C_EDGE ? "edge" : "path", g->ops[bad->src].name,
+                g->ops[bad->dst].name, g->ops[bad->src].name, g->ops[bad->dst].name);
     return FALSE;
 }
 
@@ -602,9 +607,9 @@ PrismLayoutPlan *prism_smsg_solve(const PrismOpGraph *g, const PrismSmsgEnv *env
         const PrismMinPlus *M = comp(&c, root)->m;
         for (uint32_t i = 0; i < M->rows; i++)
             for (uint32_t j = 0; j < M->cols; j++) {
-                int64_t s = prism_dc_add(prism_dc_add(node_ps(&c, c.source, i),
-                                                      prism_minplus_get(M, i, j)),
-                                         node_ps(&c, c.sink, j));
+                int64_t s =
+                    prism_dc_add(prism_dc_add(node_ps(&c, c.source, i), prism_minplus_get(M, i, j)),
+                                 node_ps(&c, c.sink, j));
                 if (s < best) {
                     best = s;
                     bi = i;
@@ -620,25 +625,27 @@ PrismLayoutPlan *prism_smsg_solve(const PrismOpGraph *g, const PrismSmsgEnv *env
     const uint64_t power_pairs = c.power_pairs;
     ctx_clear(&c);
     if (best == PRISM_DC_INF) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
-                    "graph '%s': no layout assignment over tp=%u has a finite cost (a cost above 9e6 s "
-                    "from huge sizes, or fixed "
-                    "input/output layouts and the allowed options exclude every path)",
-                    g->name, env->tp);
+        g_set_error(
+            error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+            "graph '%s': no layout assignment over tp=%u has a finite cost (a cost above 9e6 s "
+            "from huge sizes, or fixed "
+            "input/output layouts and the allowed options exclude every path)",
+            g->name, env->tp);
         return NULL;
     }
     PrismLayoutPlan *p = prism_smsg_evaluate(g, env, choice);
     p->power_pairs = power_pairs;
     if (allowed == NULL && p->total_ps != best)
-        prism_log(PRISM_LOG_ERROR, -1, "smsg: recovered layouts cost %" G_GINT64_FORMAT
+        prism_log(PRISM_LOG_ERROR, -1,
+                  "smsg: recovered layouts cost %" G_GINT64_FORMAT
                   " ps but the reduction found %" G_GINT64_FORMAT,
                   p->total_ps, best);
     g_assert(p->total_ps == best);
     return p;
 }
 
-gboolean prism_smsg_pareto(const PrismOpGraph *g, const PrismSmsgEnv *env,
-                           PrismParetoPoint **front, uint32_t *n_front, GError **error)
+gboolean prism_smsg_pareto(const PrismOpGraph *g, const PrismSmsgEnv *env, PrismParetoPoint **front,
+                           uint32_t *n_front, GError **error)
 {
     Ctx c;
     ctx_init(&c, g, env, NULL, TRUE);
@@ -762,9 +769,9 @@ uint32_t *prism_uniform_mask(const PrismOpGraph *g, const PrismSmsgEnv *env, Pri
         PrismOpKind k = g->ops[v].kind;
         gboolean weighted = k == PRISM_OP_LINEAR || k == PRISM_OP_CONV || k == PRISM_OP_EMBEDDING ||
                             k == PRISM_OP_ATTENTION || k == PRISM_OP_MOE;
-        gboolean restrict_op = k != PRISM_OP_INPUT && k != PRISM_OP_OUTPUT &&
-                               (weighted || u == PRISM_UNIFORM_REPLICATED ||
-                                u == PRISM_UNIFORM_DATA);
+        gboolean restrict_op =
+            k != PRISM_OP_INPUT && k != PRISM_OP_OUTPUT &&
+            (weighted || u == PRISM_UNIFORM_REPLICATED || u == PRISM_UNIFORM_DATA);
         uint32_t m = 0;
         for (uint32_t a = 0; a < n; a++)
             if (!restrict_op || name_in(o[a].name, sets[u]))

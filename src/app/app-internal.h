@@ -41,13 +41,13 @@ typedef struct PrismAppCommand {
 
 /** Which shared options a command takes (bit flags). */
 enum {
-    PRISM_OPT_MODEL = 1u << 0,    /* --model */
-    PRISM_OPT_CLUSTER = 1u << 1,  /* --cluster, --devices */
-    PRISM_OPT_TRAINING = 1u << 2, /* --gbs --seq --dtype --optimizer --mem-budget */
-    PRISM_OPT_KNOBS = 1u << 3,    /* --set --knobs */
-    PRISM_OPT_JSON = 1u << 4,     /* --json */
-    PRISM_OPT_OUTPUT = 1u << 5,   /* -o/--output --force */
-    PRISM_OPT_ISA = 1u << 6,      /* --isa */
+    PRISM_OPT_MODEL = 1u << 0,     /* --model */
+    PRISM_OPT_CLUSTER = 1u << 1,   /* --cluster, --devices */
+    PRISM_OPT_TRAINING = 1u << 2,  /* --gbs --seq --dtype --optimizer --mem-budget */
+    PRISM_OPT_KNOBS = 1u << 3,     /* --set --knobs */
+    PRISM_OPT_JSON = 1u << 4,      /* --json */
+    PRISM_OPT_OUTPUT = 1u << 5,    /* -o/--output --force */
+    PRISM_OPT_ISA = 1u << 6,       /* --isa */
     PRISM_OPT_FRAMEWORK = 1u << 7, /* --framework */
     PRISM_OPT_ALL_INPUTS = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
                            PRISM_OPT_KNOBS | PRISM_OPT_ISA | PRISM_OPT_FRAMEWORK,
@@ -88,7 +88,7 @@ typedef struct PrismInputs {
     PrismKnobs knobs;
     uint32_t *devices; /* sorted ascending, unique */
     size_t n_devices;
-    gboolean defaults_used; /* no model/cluster/devices given: the documented example */
+    gboolean defaults_used;    /* no model/cluster/devices given: the documented example */
     PrismFramework *framework; /* --framework, applied before --knobs/--set; NULL = none */
 } PrismInputs;
 
@@ -114,8 +114,8 @@ void prism_search_cli_clear(PrismSearchCli *o);
  * Add --fix/--range/--only texts (from the command line or a grid file) to @p f; a
  * non-NULL @p where prefixes the error. Not collective. Errors: as space.h's filters.
  */
-gboolean prism_app_add_filters(PrismSpaceFilter *f, char **fix, char **range,
-                               char **only, const char *where, GError **error);
+gboolean prism_app_add_filters(PrismSpaceFilter *f, char **fix, char **range, char **only,
+                               const char *where, GError **error);
 
 /**
  * Initialise @p opt and set objectives, rank-by and top-k (1..PRISM_APP_TOP_MAX) and the
@@ -166,12 +166,11 @@ void prism_inputs_clear(PrismInputs *in);
  * must be positive. prism_app_load_inputs() checks it; grid sweeps check each point.
  * Not collective. Errors: PRISM_INPUT_ERROR_CONFLICT naming the budget and the knob.
  */
-gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c,
-                                const PrismKnobs *k, GError **error);
+gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c, const PrismKnobs *k,
+                                GError **error);
 
 /** Parse a --devices value. Errors name the value and the accepted forms. */
-gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out,
-                                 GError **error);
+gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out, GError **error);
 
 /**
  * Parse argv with @p ctx, turning GOption errors into PRISM_INPUT_ERROR_PARSE.

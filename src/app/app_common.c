@@ -30,8 +30,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
          "N"},
         {NULL}};
     const GOptionEntry training[] = {
-        {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)",
-         "B"},
+        {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)", "B"},
         {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
         {"dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
          "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, fp32 (default bf16)", "T"},
@@ -47,12 +46,10 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
          "key file with a [knobs] group of NAME=VALUE", "FILE"},
         {NULL}};
     const GOptionEntry json[] = {
-        {"json", 0, 0, G_OPTION_ARG_NONE, &o->json, "print JSON instead of text", NULL},
-        {NULL}};
+        {"json", 0, 0, G_OPTION_ARG_NONE, &o->json, "print JSON instead of text", NULL}, {NULL}};
     const GOptionEntry output[] = {
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "output file", "FILE"},
-        {"force", 0, 0, G_OPTION_ARG_NONE, &o->force, "overwrite an existing output file",
-         NULL},
+        {"force", 0, 0, G_OPTION_ARG_NONE, &o->force, "overwrite an existing output file", NULL},
         {NULL}};
     const GOptionEntry framework[] = {
         {"framework", 0, 0, G_OPTION_ARG_STRING, &o->framework,
@@ -114,8 +111,7 @@ gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **
             break;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "-?") == 0) {
             g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
-            g_set_error_literal(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HELP_SHOWN,
-                                help);
+            g_set_error_literal(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HELP_SHOWN, help);
             return FALSE;
         }
     }
@@ -167,8 +163,7 @@ static gint compare_u32(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
-gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out,
-                                 GError **error)
+gboolean prism_app_parse_devices(const char *text, uint32_t **out, size_t *n_out, GError **error)
 {
     static const char *what = "--devices";
     g_autoptr(GArray) list = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -316,8 +311,8 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
     return prism_app_check_budget(&in->training, in->cluster, &in->knobs, error);
 }
 
-gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c,
-                                const PrismKnobs *k, GError **error)
+gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c, const PrismKnobs *k,
+                                GError **error)
 {
     const double gib = 1073741824.0;
     double margin = k->v[PRISM_KNOB_MEM_MARGIN];
@@ -347,8 +342,7 @@ gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, Pri
     const char *fail = g_getenv("PRISM_TEST_FAIL_RANK");
     if (fail != NULL && fail[0] != '\0' && atoi(fail) == comm->rank)
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
-                    "rank %d: injected input failure (PRISM_TEST_FAIL_RANK=%s)", comm->rank,
-                    fail);
+                    "rank %d: injected input failure (PRISM_TEST_FAIL_RANK=%s)", comm->rank, fail);
     else
         (void)load_local(o, in, error);
     gboolean ok = prism_comm_agree_error(comm, error);

@@ -73,8 +73,9 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
                            "settings",
                            w->factor, w->devices);
         else
-            add_suggestion(out, "more devices: %u is already the largest device count prism "
-                                "takes",
+            add_suggestion(out,
+                           "more devices: %u is already the largest device count prism "
+                           "takes",
                            d->max_devices);
         break;
     case PRISM_WHAT_IF_NO_FILTERS:
@@ -140,8 +141,7 @@ void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d)
         const PrismDiagClosest *c = &d->closest[i];
         g_autofree char *st = prism_app_strategy_text(&c->strategy, d->n_device_counts > 1);
         fprintf(out, "%3zu %10.2f %+10.2f %16s  %s\n", i + 1, c->cols[PRISM_COL_MEM_PEAK] / GIB,
-                c->over / GIB, prism_reason_name((PrismReason)(int)c->cols[PRISM_COL_REASON]),
-                st);
+                c->over / GIB, prism_reason_name((PrismReason)(int)c->cols[PRISM_COL_REASON]), st);
     }
     const double *c0 = d->closest[0].cols;
     fprintf(out,
@@ -160,8 +160,7 @@ void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const Pr
     json_builder_set_member_name(b, "closest");
     json_builder_begin_array(b);
     for (size_t i = 0; i < d->n_closest; i++)
-        prism_app_row_json(b, cm, d->closest[i].index, &d->closest[i].strategy,
-                           d->closest[i].cols);
+        prism_app_row_json(b, cm, d->closest[i].index, &d->closest[i].strategy, d->closest[i].cols);
     json_builder_end_array(b);
     g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
     json_builder_set_member_name(b, "suggestions");
@@ -204,7 +203,8 @@ static void print_layout(FILE *out, const char *label, const PrismLayout *l,
                          const double cols[PRISM_COL_COUNT])
 {
     fprintf(out, "  %-8s step %.4f s, peak %.2f GiB%s\n", label, cols[PRISM_COL_TIME_STEP],
-            cols[PRISM_COL_MEM_PEAK] / GIB, cols[PRISM_COL_FEASIBLE] > 0.5 ? "" : " (does NOT fit)");
+            cols[PRISM_COL_MEM_PEAK] / GIB,
+            cols[PRISM_COL_FEASIBLE] > 0.5 ? "" : " (does NOT fit)");
     fprintf(out, "           layers per stage:");
     for (uint32_t st = 0; st < l->pp; st++) {
         uint32_t cnt[3], layers;
@@ -222,7 +222,9 @@ static void print_layout(FILE *out, const char *label, const PrismLayout *l,
     int kinds = (all[0] > 0) + (all[1] > 0) + (all[2] > 0);
     if (kinds <= 1) {
         fprintf(out, "\n           recompute: %s on every layer\n",
-                all[2] ? "full" : all[1] ? "selective" : "none");
+                all[2]   ? "full"
+                : all[1] ? "selective"
+                         : "none");
         return;
     }
     fprintf(out, "\n           recompute none/selective/full per stage:");
@@ -245,7 +247,8 @@ void prism_app_refine_text(FILE *out, const GPtrArray *results)
         print_layout(out, "uniform", r->uniform, r->uniform_cols);
         if (r->improved) {
             print_layout(out, "refined", r->refined, r->refined_cols);
-            fprintf(out, "  gain     %.2f%% of the step time (%.4f s -> %.4f s), refined in %.3f s\n",
+            fprintf(out,
+                    "  gain     %.2f%% of the step time (%.4f s -> %.4f s), refined in %.3f s\n",
                     100.0 * r->gain, r->uniform_cols[PRISM_COL_TIME_STEP],
                     r->refined_cols[PRISM_COL_TIME_STEP], r->seconds);
         } else {

@@ -22,17 +22,15 @@ void prism_app_add_search_options(GOptionContext *ctx, PrismSearchCli *o)
         {"range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->range,
          "restrict dimensions to ranges, e.g. pp=1:16,mbs=:4 (repeatable)", "DIM=A:B,..."},
         {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->only,
-         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)",
-         "DIM=V1,V2,..."},
+         "allow only these values, e.g. schedule=1f1b,interleaved (repeatable)", "DIM=V1,V2,..."},
         {"objectives", 0, 0, G_OPTION_ARG_STRING, &o->objectives,
-         "Pareto objectives (default step_time,peak_mem [,devices]); max:COL maximises",
-         "COL,..."},
+         "Pareto objectives (default step_time,peak_mem [,devices]); max:COL maximises", "COL,..."},
         {"top", 'k', 0, G_OPTION_ARG_INT, &o->top,
          "length of the top list, 1 to " G_STRINGIFY(PRISM_APP_TOP_MAX) " (default 10)", "K"},
         {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o->rank_by,
          "column the top list is ranked by (default step_time; max:COL)", "COL"},
-        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress,
-         "never print the progress line", NULL},
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "never print the progress line",
+         NULL},
         {NULL}};
     o->top = PRISM_APP_TOP_UNSET;
     g_option_context_add_main_entries(ctx, entries, NULL);

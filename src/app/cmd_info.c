@@ -72,8 +72,8 @@ static gboolean count_rows(PrismLandscapeFile *f, Counts *c, GError **error)
 
 static gboolean read_grid(PrismLandscapeFile *f, Counts *c, GError **error)
 {
-    static const char *const cols[] = {"devices", "gbs", "seq", "rows", "feasible_rows",
-                                       "first_row"};
+    static const char *const cols[] = {"devices", "gbs",           "seq",
+                                       "rows",    "feasible_rows", "first_row"};
     c->n_points = prism_landscape_file_group_rows(f, "grid");
     if (c->n_points == 0)
         return TRUE;
@@ -99,8 +99,8 @@ static char *names_of(const char *attr)
     if (n == NULL)
         return g_strdup(attr ? attr : "?");
     if (JSON_NODE_HOLDS_OBJECT(n))
-        return g_strdup(json_object_get_string_member_with_default(json_node_get_object(n),
-                                                                   "name", "?"));
+        return g_strdup(
+            json_object_get_string_member_with_default(json_node_get_object(n), "name", "?"));
     GString *s = g_string_new(NULL);
     JsonArray *a = json_node_get_array(n);
     g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
@@ -123,8 +123,7 @@ static void print_space(FILE *out, const char *attr)
     }
     JsonObject *o = json_node_get_object(n);
     JsonObject *dims = json_object_get_object_member(o, "dims");
-    fprintf(out, "space:      %" G_GINT64_FORMAT " strategies in %" G_GINT64_FORMAT
-                 " segments\n",
+    fprintf(out, "space:      %" G_GINT64_FORMAT " strategies in %" G_GINT64_FORMAT " segments\n",
             json_object_get_int_member_with_default(o, "total", 0),
             json_object_get_int_member_with_default(o, "segments", 0));
     if (dims == NULL)
@@ -165,8 +164,9 @@ static void print_verify(FILE *out, const PrismLandscapeVerify *v)
 {
     if (v->datasets == 0)
         return;
-    fprintf(out, "verify:     %" G_GUINT64_FORMAT " chunks of %" G_GUINT64_FORMAT
-                 " datasets read back, %" G_GUINT64_FORMAT " damaged%s\n",
+    fprintf(out,
+            "verify:     %" G_GUINT64_FORMAT " chunks of %" G_GUINT64_FORMAT
+            " datasets read back, %" G_GUINT64_FORMAT " damaged%s\n",
             v->chunks, v->datasets, v->damaged,
             v->checksummed ? " (Fletcher32 checksums)"
                            : " (no checksums stored: only undecodable chunks are found)");
@@ -175,8 +175,8 @@ static void print_verify(FILE *out, const PrismLandscapeVerify *v)
 }
 
 static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const Counts *c,
-                       gboolean partial_ok, uint64_t persisted, uint64_t total,
-                       uint32_t sessions, const PrismLandscapeVerify *v)
+                       gboolean partial_ok, uint64_t persisted, uint64_t total, uint32_t sessions,
+                       const PrismLandscapeVerify *v)
 {
     gboolean complete = strcmp(attr(f, "status"), "complete") == 0;
     fprintf(out, "file:       %s (%s)\n", path,
@@ -184,17 +184,17 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
             : complete     ? "complete"
                            : "INCOMPLETE: an interrupted or running sweep");
     if (!complete && partial_ok)
-        fprintf(out, "progress:   %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                     " rows persisted after %u session%s; continue with the same command "
-                     "plus --resume\n",
+        fprintf(out,
+                "progress:   %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " rows persisted after %u session%s; continue with the same command "
+                "plus --resume\n",
                 persisted, total, sessions, sessions == 1 ? "" : "s");
     const guint64 schema_v = g_ascii_strtoull(attr(f, "schema_version"), NULL, 10);
     fprintf(out, "written by: %s %s (git %s), HDF5 %s, schema %s%s, %s rank%s, ISA %s\n",
             attr(f, "tool"), attr(f, "tool_version"), attr(f, "git_revision"),
             attr(f, "hdf5_version"), attr(f, "schema_version"),
             schema_v >= 2 ? " (etp and folding columns)" : " (before etp: tied MoE only)",
-            attr(f, "ranks"),
-            strcmp(attr(f, "ranks"), "1") == 0 ? "" : "s",
+            attr(f, "ranks"), strcmp(attr(f, "ranks"), "1") == 0 ? "" : "s",
             *attr(f, "isa") ? attr(f, "isa") : "?");
     fprintf(out, "created:    %s (%s session%s)\n", attr(f, "created_utc"), attr(f, "sessions"),
             strcmp(attr(f, "sessions"), "1") == 0 ? "" : "s");
@@ -220,8 +220,7 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
                 attr(f, "top_k"), attr(f, "rank_by"));
     print_space(out, prism_landscape_file_attr(f, "space"));
     if (c->have_reason) {
-        fprintf(out, "rows:       %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
-                     " feasible, %.1f%%)\n",
+        fprintf(out, "rows:       %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " feasible, %.1f%%)\n",
                 c->rows, c->feasible, c->rows ? 100.0 * (double)c->feasible / (double)c->rows : 0);
         fprintf(out, "by reason: ");
         for (int k = 0; k < 16; k++)
@@ -240,8 +239,9 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
                 attr(f, "rows"), attr(f, "feasible_rows"), attr(f, "landscape"));
     }
     if (complete)
-        fprintf(out, "stored:     /pareto %" G_GUINT64_FORMAT " rows, /topk %" G_GUINT64_FORMAT
-                     " rows\n",
+        fprintf(out,
+                "stored:     /pareto %" G_GUINT64_FORMAT " rows, /topk %" G_GUINT64_FORMAT
+                " rows\n",
                 prism_landscape_file_group_rows(f, "pareto"),
                 prism_landscape_file_group_rows(f, "topk"));
     if (c->n_points > 0) {
@@ -311,10 +311,9 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const
         json_builder_begin_object(b);
         for (int k = 0; k < 16; k++)
             if (c->reasons[k] > 0) {
-                g_autofree char *name =
-                    c->reason_names && (guint)k < g_strv_length(c->reason_names)
-                        ? g_strdup(c->reason_names[k])
-                        : g_strdup_printf("%d", k);
+                g_autofree char *name = c->reason_names && (guint)k < g_strv_length(c->reason_names)
+                                            ? g_strdup(c->reason_names[k])
+                                            : g_strdup_printf("%d", k);
                 json_builder_set_member_name(b, name);
                 json_builder_add_int_value(b, (gint64)c->reasons[k]);
             }
@@ -376,8 +375,8 @@ gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error)
     prism_app_add_common_options(ctx, &o);
     gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
     if (ok && argc != 2) {
-        g_set_error(error, PRISM_INPUT_ERROR, argc < 2 ? PRISM_INPUT_ERROR_MISSING
-                                                       : PRISM_INPUT_ERROR_PARSE,
+        g_set_error(error, PRISM_INPUT_ERROR,
+                    argc < 2 ? PRISM_INPUT_ERROR_MISSING : PRISM_INPUT_ERROR_PARSE,
                     "prism info takes one landscape file (got %d arguments)", argc - 1);
         ok = FALSE;
     }

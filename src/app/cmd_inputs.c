@@ -40,8 +40,8 @@ gboolean prism_cmd_inputs(PrismComm *comm, int argc, char **argv, GError **error
         g_autoptr(GString) devices = g_string_new(NULL);
         for (size_t i = 0; i < in.n_devices; i++)
             g_string_append_printf(devices, "%s%u", i ? "," : "", in.devices[i]);
-        double budget = in.training.mem_budget_bytes > 0 ? in.training.mem_budget_bytes
-                                                         : in.cluster->mem_bytes;
+        double budget =
+            in.training.mem_budget_bytes > 0 ? in.training.mem_budget_bytes : in.cluster->mem_bytes;
         if (o.json) {
             g_autoptr(JsonBuilder) b = json_builder_new();
             json_builder_begin_object(b);
@@ -82,8 +82,9 @@ gboolean prism_cmd_inputs(PrismComm *comm, int argc, char **argv, GError **error
                     in.cluster->name, in.cluster->mem_bytes / 1073741824.0,
                     in.cluster->devices_per_node, in.cluster->n_levels);
             fprintf(out, "devices    %s\n", devices->str);
-            fprintf(out, "training   gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT
-                         ", %s, %s, memory budget %g GiB\n",
+            fprintf(out,
+                    "training   gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT
+                    ", %s, %s, memory budget %g GiB\n",
                     in.training.gbs, in.training.seq, prism_dtype_name(in.training.dtype),
                     prism_optimizer_name(in.training.optimizer), budget / 1073741824.0);
             fprintf(out, "knobs      %s\n", knobs);

@@ -109,17 +109,16 @@ static void print_plan_text(FILE *out, const PrismOpGraph *g, const PrismSmsgEnv
                             const PrismLayoutPlan *p, gboolean ops)
 {
     if (ops) {
-        fprintf(out, "%-24s %-11s %-7s %-7s %-7s %12s %12s\n", "op", "kind", "layout", "in",
-                "out", "compute ms", "op comm ms");
+        fprintf(out, "%-24s %-11s %-7s %-7s %-7s %12s %12s\n", "op", "kind", "layout", "in", "out",
+                "compute ms", "op comm ms");
         for (uint32_t v = 0; v < g->n_ops; v++) {
             PrismLayoutOption o[PRISM_SMSG_MAX_OPTIONS];
             prism_op_layout_options(&g->ops[v], env, o);
             const PrismLayoutOption *x = &o[p->choice[v]];
             fprintf(out, "%-24s %-11s %-7s %-7s %-7s %12.4f %12.4f\n", g->ops[v].name,
                     prism_op_kind_name(g->ops[v].kind), x->name,
-                    prism_tensor_layout_name(x->in_layout),
-                    prism_tensor_layout_name(x->out_layout), x->compute_s * 1e3,
-                    x->comm_s * 1e3);
+                    prism_tensor_layout_name(x->in_layout), prism_tensor_layout_name(x->out_layout),
+                    x->compute_s * 1e3, x->comm_s * 1e3);
         }
     }
     fprintf(out,
@@ -209,18 +208,16 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
             const PrismLayoutPlan *p = u < PRISM_UNIFORM_COUNT ? uni[u] : greedy;
             json_builder_begin_object(b);
             json_builder_set_member_name(b, "name");
-            json_builder_add_string_value(b, u < PRISM_UNIFORM_COUNT
-                                                 ? prism_uniform_name((PrismUniform)u)
-                                                 : "D-Rec greedy");
+            json_builder_add_string_value(
+                b, u < PRISM_UNIFORM_COUNT ? prism_uniform_name((PrismUniform)u) : "D-Rec greedy");
             json_builder_set_member_name(b, "feasible");
             json_builder_add_boolean_value(b, p != NULL);
             if (p != NULL) {
                 add_plan_json(b, g, &env, p, FALSE);
                 if (best->total_ps > 0 || p->total_ps == 0) { /* no 0/0 or x/0 in JSON */
                     json_builder_set_member_name(b, "ratio_to_optimal");
-                    json_builder_add_double_value(b, best->total_ps > 0 ? (double)p->total_ps /
-                                                                              (double)best->total_ps
-                                                                        : 1.0);
+                    json_builder_add_double_value(
+                        b, best->total_ps > 0 ? (double)p->total_ps / (double)best->total_ps : 1.0);
                 }
             }
             json_builder_end_object(b);
@@ -242,13 +239,15 @@ static gboolean run(PrismComm *comm, Opts *o, PrismCommonOptions *common, GError
         json_builder_end_object(b);
         prism_app_print_json(out, b);
     } else if (out != NULL) {
-        fprintf(out, "graph %s (%s): %u ops; tp=%d on %s, level %s (%.0f GB/s effective, %.1f us)\n",
+        fprintf(out,
+                "graph %s (%s): %u ops; tp=%d on %s, level %s (%.0f GB/s effective, %.1f us)\n",
                 g->name, g->source, g->n_ops, o->tp, cluster->name, env.level_name,
                 env.bw_Bps / 1e9, env.latency_s * 1e6);
         print_plan_text(out, g, &env, best, !o->summary);
         if (best->power_pairs > 0)
-            fprintf(out, "engine: %" G_GUINT64_FORMAT " repeated (component, operator) pairs "
-                         "reduced by power (repeated squaring)\n",
+            fprintf(out,
+                    "engine: %" G_GUINT64_FORMAT " repeated (component, operator) pairs "
+                    "reduced by power (repeated squaring)\n",
                     best->power_pairs);
         fprintf(out, "\nbaselines (same cost model; ratio to the optimum):\n");
         for (int u = 0; u <= PRISM_UNIFORM_COUNT; u++) {

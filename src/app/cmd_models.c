@@ -96,9 +96,8 @@ static char *billions(double p)
 
 static void print_table(FILE *out, PrismModel **models, size_t n)
 {
-    fprintf(out, "%-18s %-9s %6s %6s %5s %4s %-4s %-10s %9s %9s %10s\n", "NAME", "FAMILY",
-            "LAYERS", "HIDDEN", "HEADS", "KV", "ATTN", "EXPERTS", "PARAMS", "ACTIVE",
-            "PUBLISHED");
+    fprintf(out, "%-18s %-9s %6s %6s %5s %4s %-4s %-10s %9s %9s %10s\n", "NAME", "FAMILY", "LAYERS",
+            "HIDDEN", "HEADS", "KV", "ATTN", "EXPERTS", "PARAMS", "ACTIVE", "PUBLISHED");
     for (size_t i = 0; i < n; i++) {
         const PrismModel *m = models[i];
         PrismParamCount c;
@@ -107,20 +106,21 @@ static void print_table(FILE *out, PrismModel **models, size_t n)
         g_autofree char *experts = experts_label(m);
         g_autofree char *total = billions(c.total - c.mtp);
         g_autofree char *active = billions(c.active - c.mtp_active);
-        g_autofree char *pub = m->published_params > 0 ? billions(m->published_params)
-                                                       : g_strdup("-");
-        g_autofree char *layers = prism_model_n_mtp(m) > 0
-                                      ? g_strdup_printf("%u+%u", prism_model_n_blocks(m),
-                                                        prism_model_n_mtp(m))
-                                      : g_strdup_printf("%u", prism_model_n_blocks(m));
+        g_autofree char *pub =
+            m->published_params > 0 ? billions(m->published_params) : g_strdup("-");
+        g_autofree char *layers =
+            prism_model_n_mtp(m) > 0
+                ? g_strdup_printf("%u+%u", prism_model_n_blocks(m), prism_model_n_mtp(m))
+                : g_strdup_printf("%u", prism_model_n_blocks(m));
         fprintf(out, "%-18s %-9s %6s %6" G_GUINT64_FORMAT " %5u %4u %-4s %-10s %9s %9s %10s\n",
                 m->name, m->family, layers, m->hidden, a->n_heads, a->n_kv_heads, attn_label(a),
                 experts, total, active, pub);
     }
-    fprintf(out, "\n%zu models. LAYERS: transformer blocks (+ MTP modules); EXPERTS: "
-                 "routed/top-k/shared;\nPARAMS excludes MTP modules (DeepSeek-V3's 671B "
-                 "convention); ACTIVE: per token.\n`prism models NAME` shows one model's "
-                 "layer sequence; NAME may be a Hugging Face config.json.\n",
+    fprintf(out,
+            "\n%zu models. LAYERS: transformer blocks (+ MTP modules); EXPERTS: "
+            "routed/top-k/shared;\nPARAMS excludes MTP modules (DeepSeek-V3's 671B "
+            "convention); ACTIVE: per token.\n`prism models NAME` shows one model's "
+            "layer sequence; NAME may be a Hugging Face config.json.\n",
             n);
 }
 
@@ -144,7 +144,8 @@ static void spec_text(GString *s, const PrismBlockSpec *sp)
     else
         g_string_append_printf(s, "; MoE %u x %s %" G_GUINT64_FORMAT ", top-%u, %u shared%s%s",
                                p->n_experts, act, p->expert_hidden, p->top_k, p->n_shared,
-                               p->shared_gate ? " (gated)" : "", p->router_bias ? ", router bias" : "");
+                               p->shared_gate ? " (gated)" : "",
+                               p->router_bias ? ", router bias" : "");
 }
 
 static const char *const kind_names[] = {"embedding", "block", "mtp", "final-norm", "head"};
@@ -154,10 +155,10 @@ static void print_one(FILE *out, const PrismModel *m)
     PrismParamCount c;
     prism_model_params(m, &c);
     fprintf(out, "model %s (family %s)\n", m->name, m->family);
-    fprintf(out, "  hidden %" G_GUINT64_FORMAT ", vocab %" G_GUINT64_FORMAT
-                 ", max positions %" G_GUINT64_FORMAT " (%s), %s, %s embeddings\n",
-            m->hidden, m->vocab, m->max_positions,
-            m->pos == PRISM_POS_ROPE ? "rotary" : "learned",
+    fprintf(out,
+            "  hidden %" G_GUINT64_FORMAT ", vocab %" G_GUINT64_FORMAT
+            ", max positions %" G_GUINT64_FORMAT " (%s), %s, %s embeddings\n",
+            m->hidden, m->vocab, m->max_positions, m->pos == PRISM_POS_ROPE ? "rotary" : "learned",
             m->final_norm == PRISM_NORM_RMSNORM ? "RMSNorm" : "LayerNorm",
             m->tied_embeddings ? "tied" : "untied");
     fprintf(out, "block kinds:\n");
@@ -173,19 +174,19 @@ static void print_one(FILE *out, const PrismModel *m)
         while (j + 1 < m->n_layers && m->layers[j + 1].kind == m->layers[i].kind &&
                m->layers[j + 1].spec == m->layers[i].spec)
             j++;
-        gboolean has_spec = m->layers[i].kind == PRISM_LAYER_BLOCK ||
-                            m->layers[i].kind == PRISM_LAYER_MTP;
-        g_autofree char *range = i == j ? g_strdup_printf("%u", i)
-                                        : g_strdup_printf("%u-%u", i, j);
+        gboolean has_spec =
+            m->layers[i].kind == PRISM_LAYER_BLOCK || m->layers[i].kind == PRISM_LAYER_MTP;
+        g_autofree char *range = i == j ? g_strdup_printf("%u", i) : g_strdup_printf("%u-%u", i, j);
         if (has_spec)
-            fprintf(out, "  %-8s %u x %s [%u]\n", range, j - i + 1,
-                    kind_names[m->layers[i].kind], m->layers[i].spec);
+            fprintf(out, "  %-8s %u x %s [%u]\n", range, j - i + 1, kind_names[m->layers[i].kind],
+                    m->layers[i].spec);
         else
             fprintf(out, "  %-8s %s\n", range, kind_names[m->layers[i].kind]);
         i = j + 1;
     }
-    fprintf(out, "parameters: total %.6gB (embedding %.4gB, blocks %.6gB of which routed experts "
-                 "%.6gB, head+final norm %.4gB, MTP %.4gB), active per token %.4gB (without MTP)",
+    fprintf(out,
+            "parameters: total %.6gB (embedding %.4gB, blocks %.6gB of which routed experts "
+            "%.6gB, head+final norm %.4gB, MTP %.4gB), active per token %.4gB (without MTP)",
             c.total / 1e9, c.embedding / 1e9, c.blocks / 1e9, c.experts / 1e9, c.head / 1e9,
             c.mtp / 1e9, (c.active - c.mtp_active) / 1e9);
     if (m->published_params > 0)
@@ -245,7 +246,7 @@ static void specs_json(JsonBuilder *b, const PrismModel *m)
         member_bool(b, "shared_gate", p->shared_gate);
         json_builder_set_member_name(b, "norm");
         json_builder_add_string_value(b, m->specs[i].norm == PRISM_NORM_RMSNORM ? "rmsnorm"
-                                                                                 : "layernorm");
+                                                                                : "layernorm");
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -259,8 +260,7 @@ void prism_app_model_json(JsonBuilder *b, const PrismModel *m)
     json_builder_set_member_name(b, "positions");
     json_builder_add_string_value(b, m->pos == PRISM_POS_ROPE ? "rope" : "learned");
     json_builder_set_member_name(b, "final_norm");
-    json_builder_add_string_value(b, m->final_norm == PRISM_NORM_RMSNORM ? "rmsnorm"
-                                                                         : "layernorm");
+    json_builder_add_string_value(b, m->final_norm == PRISM_NORM_RMSNORM ? "rmsnorm" : "layernorm");
     member_bool(b, "head_bias", m->head_bias);
     specs_json(b, m);
     json_builder_set_member_name(b, "sequence");
@@ -277,8 +277,8 @@ void prism_app_model_json(JsonBuilder *b, const PrismModel *m)
             json_builder_set_member_name(b, "experts");
             json_builder_add_int_value(b, p->n_experts);
             json_builder_set_member_name(b, "ffn");
-            json_builder_add_int_value(b, (gint64)(p->n_experts ? p->expert_hidden
-                                                                 : p->ffn_hidden));
+            json_builder_add_int_value(b,
+                                       (gint64)(p->n_experts ? p->expert_hidden : p->ffn_hidden));
         }
         json_builder_end_object(b);
     }

@@ -58,8 +58,8 @@ static gboolean load_rows(PrismLandscapeFile *f, const PrismLandscapeAnswer *a, 
     g_array_sort(r->index, cmp_u64);
     guint n = 0;
     for (guint i = 0; i < r->index->len; i++)
-        if (n == 0 || g_array_index(r->index, uint64_t, n - 1) !=
-                          g_array_index(r->index, uint64_t, i))
+        if (n == 0 ||
+            g_array_index(r->index, uint64_t, n - 1) != g_array_index(r->index, uint64_t, i))
             g_array_index(r->index, uint64_t, n++) = g_array_index(r->index, uint64_t, i);
     g_array_set_size(r->index, n);
     size_t cols = prism_landscape_file_schema(f)->n;
@@ -85,9 +85,9 @@ static char *strategy_text(const PrismLandscapeSchema *schema, const double *row
 {
     PrismStrategy s = {0};
     uint32_t *u32[] = {&s.devices, &s.dp, &s.tp, &s.pp, &s.vpp, &s.cp, &s.ep, &s.mbs, &s.m};
-    const PrismDim d32[] = {PRISM_DIM_DEVICES, PRISM_DIM_DP, PRISM_DIM_TP, PRISM_DIM_PP,
-                            PRISM_DIM_VPP,     PRISM_DIM_CP, PRISM_DIM_EP, PRISM_DIM_MBS,
-                            PRISM_DIM_M};
+    const PrismDim d32[] = {PRISM_DIM_DEVICES, PRISM_DIM_DP,  PRISM_DIM_TP,
+                            PRISM_DIM_PP,      PRISM_DIM_VPP, PRISM_DIM_CP,
+                            PRISM_DIM_EP,      PRISM_DIM_MBS, PRISM_DIM_M};
     for (size_t i = 0; i < G_N_ELEMENTS(d32); i++) {
         int c = prism_landscape_schema_find(schema, prism_dim_name(d32[i]));
         *u32[i] = c >= 0 ? (uint32_t)row[c] : 0;
@@ -194,12 +194,13 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f,
     size_t points = prism_landscape_answer_points(a);
     for (size_t p = 0; p < points; p++) {
         if (points > 1 && grid != NULL)
-            fprintf(out, "\npoint %zu: %.0f devices, gbs %.0f, seq %.0f", p, grid[0][p],
-                    grid[1][p], grid[2][p]);
+            fprintf(out, "\npoint %zu: %.0f devices, gbs %.0f, seq %.0f", p, grid[0][p], grid[1][p],
+                    grid[2][p]);
         else if (points > 1)
             fprintf(out, "\npoint %zu", p);
-        fprintf(out, "%s%" G_GUINT64_FORMAT " rows pass the filter, %" G_GUINT64_FORMAT
-                     " of them feasible\n",
+        fprintf(out,
+                "%s%" G_GUINT64_FORMAT " rows pass the filter, %" G_GUINT64_FORMAT
+                " of them feasible\n",
                 points > 1 ? ": " : "", prism_landscape_answer_matched(a, p),
                 prism_landscape_answer_feasible(a, p));
         const PrismFront *fr = prism_landscape_answer_front(a, p);
@@ -264,8 +265,7 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f,
     json_builder_end_array(b);
     gboolean rk_max = FALSE;
     size_t rk = prism_landscape_answer_rank_by(a, &rk_max);
-    g_autofree char *rank_by = g_strdup_printf("%s%s", rk_max ? "max:" : "",
-                                               schema->cols[rk].name);
+    g_autofree char *rank_by = g_strdup_printf("%s%s", rk_max ? "max:" : "", schema->cols[rk].name);
     json_builder_set_member_name(b, "rank_by");
     json_builder_add_string_value(b, rank_by);
     json_builder_set_member_name(b, "points");
@@ -318,8 +318,8 @@ static gboolean answer_not_empty(const char *path, PrismLandscapeFile *f,
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                     "%s: none of the %" G_GUINT64_FORMAT " rows%s%s%s is feasible, so every "
                     "front is empty (`prism info %s` counts the rows per reason)",
-                    path, matched, *where ? " that pass --where '" : "", where,
-                    *where ? "'" : "", path);
+                    path, matched, *where ? " that pass --where '" : "", where, *where ? "'" : "",
+                    path);
         return FALSE;
     }
     return TRUE;
@@ -376,8 +376,7 @@ gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error
          "stored columns to minimise (max:COL maximises); default: the file's objectives",
          "COL,..."},
         {"where", 'w', 0, G_OPTION_ARG_STRING, &o.where,
-         "keep rows passing every comparison, e.g. \"tp<=8,pp>=2,schedule=1f1b\"",
-         "COL OP V,..."},
+         "keep rows passing every comparison, e.g. \"tp<=8,pp>=2,schedule=1f1b\"", "COL OP V,..."},
         {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the top list (default 10)", "K"},
         {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
          "column of the top list (default: the file's rank_by, else step_time)", "COL"},
@@ -393,8 +392,8 @@ gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error
     prism_app_add_common_options(ctx, &o.common);
     gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
     if (ok && argc != 2) {
-        g_set_error(error, PRISM_INPUT_ERROR, argc < 2 ? PRISM_INPUT_ERROR_MISSING
-                                                       : PRISM_INPUT_ERROR_PARSE,
+        g_set_error(error, PRISM_INPUT_ERROR,
+                    argc < 2 ? PRISM_INPUT_ERROR_MISSING : PRISM_INPUT_ERROR_PARSE,
                     "prism pareto takes one landscape file (got %d arguments)", argc - 1);
         ok = FALSE;
     }

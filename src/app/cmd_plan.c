@@ -406,8 +406,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     const PrismKernelTable *kt = NULL;
     PrismSearchOptions opt;
     GError *local = NULL;
-    if (prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL,
-                              &local))
+    if (prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL, &local))
         space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter, &local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;

@@ -93,8 +93,8 @@ static gboolean no_conflict(gboolean in_grid, gboolean on_cli, const char *grid_
 {
     if (in_grid && on_cli) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
-                    "%s is given twice: by %s and by grid %s %s; keep one", option, option,
-                    path, grid_key);
+                    "%s is given twice: by %s and by grid %s %s; keep one", option, option, path,
+                    grid_key);
         return FALSE;
     }
     return TRUE;
@@ -119,12 +119,12 @@ static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError
                        "--optimizer", p, error) &&
            no_conflict(g->mem_budget_gib > 0, c->mem_budget_gib != PRISM_OPT_UNSET_DOUBLE,
                        "[options] mem_budget", "--mem-budget", p, error) &&
-           no_conflict(g->objectives != NULL, o->search.objectives != NULL,
-                       "[options] objectives", "--objectives", p, error) &&
+           no_conflict(g->objectives != NULL, o->search.objectives != NULL, "[options] objectives",
+                       "--objectives", p, error) &&
            no_conflict(g->rank_by != NULL, o->search.rank_by != NULL, "[options] rank_by",
                        "--rank-by", p, error) &&
-           no_conflict(g->top > 0, o->search.top != PRISM_APP_TOP_UNSET, "[options] top",
-                       "--top", p, error);
+           no_conflict(g->top > 0, o->search.top != PRISM_APP_TOP_UNSET, "[options] top", "--top",
+                       p, error);
 }
 
 /* Knobs of a grid run: defaults, then the --framework profile's, then the grid's [knobs],
@@ -158,8 +158,8 @@ static gboolean point_setup(Sweep *s, Point *p, PrismSpace *share, const char *l
         p->space = share;
         p->space_shared = TRUE;
     } else if (p->cm != NULL) {
-        p->space = prism_space_new(p->model, &p->training, p->devices, p->n_devices, s->filter,
-                                   error);
+        p->space =
+            prism_space_new(p->model, &p->training, p->devices, p->n_devices, s->filter, error);
     }
     if (p->space == NULL) {
         g_prefix_error(error, "%s: ", label);
@@ -183,8 +183,8 @@ static void grid_progress(const Sweep *s, double t0, double *last, size_t done, 
                 total, now - t0);
     else
         fprintf(stderr, "%ssweep: setting up grid point %zu of %zu (%.0f%%), %.1f s%s",
-                tty ? "\r\033[K" : "", done, total, 100.0 * (double)done / (double)total,
-                now - t0, tty ? "" : "\n");
+                tty ? "\r\033[K" : "", done, total, 100.0 * (double)done / (double)total, now - t0,
+                tty ? "" : "\n");
     fflush(stderr);
     *last = now;
 }
@@ -222,8 +222,7 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
                     for (size_t qi = 0; qi < n_seq; qi++) {
                         grid_progress(s, t0, &last, s->points->len, total, FALSE);
                         if (prism_app_stop_requested(NULL)) {
-                            g_set_error(error, PRISM_RUNTIME_ERROR,
-                                        PRISM_RUNTIME_ERROR_INTERRUPTED,
+                            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
                                         "interrupted while setting up grid %s (point %u of "
                                         "%zu); nothing was written",
                                         g->path, s->points->len, total);
@@ -291,16 +290,16 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     s->points = g_array_new(FALSE, TRUE, sizeof(Point));
     s->filter = prism_space_filter_new();
-    if (!prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only,
-                               NULL, error))
+    if (!prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only, NULL,
+                               error))
         return FALSE;
     if (o->grid != NULL) {
         s->grid = prism_grid_load(o->grid, error);
         if (s->grid == NULL)
             return FALSE;
         g_autofree char *where = g_strdup_printf("grid %s [options]", o->grid);
-        if (!prism_app_add_filters(s->filter, s->grid->fix, s->grid->range, s->grid->only,
-                                   where, error))
+        if (!prism_app_add_filters(s->filter, s->grid->fix, s->grid->range, s->grid->only, where,
+                                   error))
             return FALSE;
         if (!build_grid_points(o, s, error))
             return FALSE;
@@ -455,9 +454,9 @@ static void add_attrs(PrismLandscape *ls, const Sweep *s, int argc, char **argv)
     prism_landscape_add_attr(ls, "filters", filters, TRUE);
     prism_landscape_add_attr(ls, "grid_file", s->grid ? s->grid->path : "", FALSE);
     /* provenance: the --framework profile whose knobs the knobs attribute includes */
-    g_autofree char *fw = s->in.framework ? g_strdup_printf("%s (%s)", s->in.framework->name,
-                                                            s->in.framework->path)
-                                          : g_strdup("");
+    g_autofree char *fw =
+        s->in.framework ? g_strdup_printf("%s (%s)", s->in.framework->name, s->in.framework->path)
+                        : g_strdup("");
     prism_landscape_add_attr(ls, "framework", fw, FALSE);
 }
 
@@ -470,8 +469,9 @@ static void set_grid_table(PrismLandscape *ls, const Sweep *s)
     for (guint i = 0; i < s->points->len; i++) {
         const Point *p = &g_array_index(s->points, Point, i);
         uint64_t rows = prism_space_size(p->space);
-        info[i] = (PrismGridPointInfo){p->model_name, p->cluster_name, p->devices[0],
-                                       p->training.gbs, p->training.seq, first, rows};
+        info[i] =
+            (PrismGridPointInfo){p->model_name,   p->cluster_name, p->devices[0], p->training.gbs,
+                                 p->training.seq, first,           rows};
         first += rows;
     }
     prism_landscape_set_grid(ls, info, s->points->len);
@@ -491,10 +491,16 @@ static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearc
     gint top = c->top != PRISM_APP_TOP_UNSET ? c->top
                : top_from_grid               ? (gint)MIN(g->top, (size_t)G_MAXINT)
                                              : 10;
-    if (!prism_app_search_options(
-            opt, c->objectives ? c->objectives : g ? g->objectives : NULL,
-            c->objectives ? NULL : g_obj, c->rank_by ? c->rank_by : g ? g->rank_by : NULL,
-            c->rank_by ? NULL : g_rank, top, top_from_grid ? g_top : NULL, error))
+    if (!prism_app_search_options(opt,
+                                  c->objectives ? c->objectives
+                                  : g           ? g->objectives
+                                                : NULL,
+                                  c->objectives ? NULL : g_obj,
+                                  c->rank_by ? c->rank_by
+                                  : g        ? g->rank_by
+                                             : NULL,
+                                  c->rank_by ? NULL : g_rank, top, top_from_grid ? g_top : NULL,
+                                  error))
         return FALSE;
     opt->progress = !c->no_progress;
     opt->label = "sweep";
@@ -503,8 +509,7 @@ static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearc
     return TRUE;
 }
 
-static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *lo,
-                                  GError **error)
+static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *lo, GError **error)
 {
     prism_landscape_options_default(lo);
     if (o->compression != NULL && !prism_codec_parse(o->compression, &lo->codec)) {
@@ -612,16 +617,17 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
     uint64_t rows = prism_search_result_total(res);
     GStatBuf st;
     double bytes = g_stat(path, &st) == 0 ? (double)st.st_size : NAN;
-    fprintf(out, "prism sweep: %s: %" G_GUINT64_FORMAT " rows (%" G_GUINT64_FORMAT
-                 " feasible) in %u setup%s; %zu Pareto rows, %zu top rows\n",
+    fprintf(out,
+            "prism sweep: %s: %" G_GUINT64_FORMAT " rows (%" G_GUINT64_FORMAT
+            " feasible) in %u setup%s; %zu Pareto rows, %zu top rows\n",
             path, rows, prism_search_result_feasible(res), s->points->len,
             s->points->len == 1 ? "" : "s", n_pareto, n_top);
     fprintf(out, "  %d rank%s, %s; search %.2f s, total %.2f s; file %.1f MB",
             prism_search_result_ranks(res), prism_search_result_ranks(res) == 1 ? "" : "s",
             prism_search_result_isa(res), prism_search_result_seconds(res), seconds, bytes / 1e6);
     if (!lo->no_landscape && rows > 0)
-        fprintf(out, " (%.1f bytes/row, %s %d)", bytes / (double)rows,
-                prism_codec_name(lo->codec), lo->level);
+        fprintf(out, " (%.1f bytes/row, %s %d)", bytes / (double)rows, prism_codec_name(lo->codec),
+                lo->level);
     fprintf(out, "\n");
 }
 
@@ -678,8 +684,8 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
         fprintf(out,
                 "\nNo point of grid %s has a feasible strategy; the closest is point %zu (%s "
                 "on %u x %s, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT "):\n",
-                s->grid->path, job, p->model_name, p->devices[0], p->cluster_name,
-                p->training.gbs, p->training.seq);
+                s->grid->path, job, p->model_name, p->devices[0], p->cluster_name, p->training.gbs,
+                p->training.seq);
     }
     if (out != NULL)
         prism_app_diagnosis_text(out, d);
@@ -704,8 +710,7 @@ static G_NORETURN void abort_job(PrismComm *comm, const GError *error)
     abort(); /* not reached */
 }
 
-static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **argv,
-                          GError **error)
+static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **argv, GError **error)
 {
     double t0 = prism_now();
     FILE *out = prism_app_out(comm);
@@ -750,13 +755,14 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     prism_app_stop_release(&guard);
     if (res == NULL) {
         if (local->domain != PRISM_INPUT_ERROR && !lo.no_landscape)
-            g_prefix_error(&local, "%s and its spill folder are kept; rerun the same command "
-                                   "with --resume to continue: ",
+            g_prefix_error(&local,
+                           "%s and its spill folder are kept; rerun the same command "
+                           "with --resume to continue: ",
                            prism_landscape_partial_path(ls));
         goto done;
     }
-    if (comm->rank == 0 && (!result_rows(&s, res, TRUE, pareto, &local) ||
-                            !result_rows(&s, res, FALSE, top, &local)))
+    if (comm->rank == 0 &&
+        (!result_rows(&s, res, TRUE, pareto, &local) || !result_rows(&s, res, FALSE, top, &local)))
         g_prefix_error(&local, "re-evaluating the front rows: ");
     if (!prism_comm_agree_error(comm, &local))
         goto done;
@@ -804,13 +810,11 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
         {"spill-rows", 0, 0, G_OPTION_ARG_INT64, &o.spill_rows,
          "rows per spill record: the most a SIGKILL can lose per rank (default 65536)", "ROWS"},
         {"count", 0, 0, G_OPTION_ARG_NONE, &o.count,
-         "print the rows, the estimated spill and file size and the free disk; run nothing",
-         NULL},
+         "print the rows, the estimated spill and file size and the free disk; run nothing", NULL},
         {"no-disk-check", 0, 0, G_OPTION_ARG_NONE, &o.no_disk_check,
          "run even when the output's folder looks too small for the spill and the file", NULL},
         {"drop-damaged", 0, 0, G_OPTION_ARG_NONE, &o.drop_damaged,
-         "with --resume: drop damaged spill records (CRC check) and recompute their rows",
-         NULL},
+         "with --resume: drop damaged spill records (CRC check) and recompute their rows", NULL},
         {"no-fsync", 0, 0, G_OPTION_ARG_NONE, &o.no_fsync,
          "do not fsync spill records (faster; a machine crash may cost a resume)", NULL},
         {"round-rows", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &o.round_rows,

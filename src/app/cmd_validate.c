@@ -217,10 +217,14 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
     const struct {
         const char *n;
         int v;
-    } c[] = {{"rows", (int)rep->rows->len},       {"predicted", rep->n_predicted},
-             {"planned", rep->n_planned},         {"skipped", rep->n_skipped},
-             {"moe_rows", rep->n_moe},         {"oom_rows", rep->n_oom},
-             {"oom_flagged", rep->n_oom_flagged}, {"oom_skipped", rep->n_oom_skipped}};
+    } c[] = {{"rows", (int)rep->rows->len},
+             {"predicted", rep->n_predicted},
+             {"planned", rep->n_planned},
+             {"skipped", rep->n_skipped},
+             {"moe_rows", rep->n_moe},
+             {"oom_rows", rep->n_oom},
+             {"oom_flagged", rep->n_oom_flagged},
+             {"oom_skipped", rep->n_oom_skipped}};
     for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
         json_builder_set_member_name(b, c[i].n);
         json_builder_add_int_value(b, c[i].v);

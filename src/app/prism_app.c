@@ -16,8 +16,7 @@
 #include <prism/version.h>
 
 static const PrismAppCommand commands[] = {
-    {"plan", "search every strategy; print the best, the Pareto front and why",
-     prism_cmd_plan},
+    {"plan", "search every strategy; print the best, the Pareto front and why", prism_cmd_plan},
     {"sweep", "evaluate every strategy (or a grid of setups) into an HDF5 landscape",
      prism_cmd_sweep},
     {"explain", "every cost term of one strategy, with formula and value", prism_cmd_explain},
@@ -26,12 +25,10 @@ static const PrismAppCommand commands[] = {
     {"clusters", "list the cluster presets, or show one preset or cluster file",
      prism_cmd_clusters},
     {"knobs", "list the cost-model knobs with defaults, units and docs", prism_cmd_knobs},
-    {"layouts", "optimal operator layouts of a graph over a TP group (SMSG)",
-     prism_cmd_layouts},
+    {"layouts", "optimal operator layouts of a graph over a TP group (SMSG)", prism_cmd_layouts},
     {"info", "provenance, space and row counts of a landscape file", prism_cmd_info},
     {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto},
-    {"validate", "compare predictions with published measurements (CSV)",
-     prism_cmd_validate},
+    {"validate", "compare predictions with published measurements (CSV)", prism_cmd_validate},
     {"frameworks", "list framework profiles, or show one (knobs, memory, defaults)",
      prism_cmd_frameworks},
     {"inputs", "load and check model, cluster, devices, training and knobs; print them",
@@ -66,8 +63,7 @@ static gboolean dispatch(PrismComm *comm, int argc, char **argv, GError **error)
         if (comm->rank == 0)
             print_usage(stdout);
         if (argc < 2) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
-                        "no command given");
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING, "no command given");
             return FALSE;
         }
         return TRUE;
@@ -81,8 +77,7 @@ static gboolean dispatch(PrismComm *comm, int argc, char **argv, GError **error)
             names[i] = commands[i].name;
         g_autofree char *close = prism_close_names(argv[1], names, G_N_ELEMENTS(names), 3);
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                    "unknown command '%s' (closest: %s; `prism --help` lists all)", argv[1],
-                    close);
+                    "unknown command '%s' (closest: %s; `prism --help` lists all)", argv[1], close);
         return FALSE;
     }
     /* The command sees argv[0] = "prism COMMAND" so GOption's usage line reads well. */

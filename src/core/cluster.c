@@ -19,7 +19,7 @@
 #include <prism/cluster.h>
 
 #include <errno.h>
-#include <math.h>   /* isfinite, floor */
+#include <math.h> /* isfinite, floor */
 #include <stdarg.h>
 #include <stdlib.h> /* atoi */
 #include <string.h>
@@ -35,9 +35,9 @@ enum { P_FP32, P_BF16, P_FP16, P_FP8, P_MXFP8, P_COUNT };
 
 /* The GEMM model's device attributes (cost/README.md, "Compute"). */
 typedef struct Device {
-    uint32_t sms;           /* SMs / CUs */
-    double boost_mhz;       /* clock of the datasheet tensor peak */
-    double sustained_mhz;   /* clock under sustained tensor load at the power limit */
+    uint32_t sms;            /* SMs / CUs */
+    double boost_mhz;        /* clock of the datasheet tensor peak */
+    double sustained_mhz;    /* clock under sustained tensor load at the power limit */
     uint32_t tile_m, tile_n; /* CTA output tile of a large BF16 GEMM */
     double l2_mib;
     double attn_fwd, attn_bwd; /* flash attention: fraction of the BF16 dense peak */
@@ -81,45 +81,93 @@ static const Preset presets[] = {
      * HBM2 1,555 GB/s. NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs,
      * one HDR 200 Gb/s InfiniBand port per GPU = 25 GB/s. 108 SMs, 1410 MHz boost at 400 W,
      * 40 MB L2 (A100 whitepaper). */
-    {"A100-40GB", 40, 1555, {19.5, 312, 312, 0, 0}, 8, {"nvlink3", 8, 300, 3},
-     {"ib-hdr", 0, 25, 8}, {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
+    {"A100-40GB",
+     40,
+     1555,
+     {19.5, 312, 312, 0, 0},
+     8,
+     {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
     /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
-    {"A100-80GB", 80, 2039, {19.5, 312, 312, 0, 0}, 8, {"nvlink3", 8, 300, 3},
-     {"ib-hdr", 0, 25, 8}, {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
+    {"A100-80GB",
+     80,
+     2039,
+     {19.5, 312, 312, 0, 0},
+     8,
+     {"nvlink3", 8, 300, 3},
+     {"ib-hdr", 0, 25, 8},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
      * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
      * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. 132 SMs, tensor clock 1830 MHz at
      * 700 W, 50 MB L2 (H100 whitepaper). No block-scaled (MX) tensor cores: mxfp8 0. */
-    {"H100-SXM", 80, 3350, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4", 8, 450, 3},
-     {"ib-ndr", 0, 50, 8}, {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
+    {"H100-SXM",
+     80,
+     3350,
+     {67, 989.4, 989.4, 1978.9, 0},
+     8,
+     {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
     /* H100 SXM5 96 GB HBM2e at its default 500 W limit (Meta Grand Teton; torchtitan's
      * benchmark hardware, "H100 96GB HBM2e at the default 500W"): H100 compute; HBM2e
      * 2.41 TB/s (the 94/96 GB HBM2e H100 as measured in arXiv:2604.11391's power-capping
      * study); sustained tensor clock 1830 x (500/700)^(1/3) = 1636 MHz (power law above). */
-    {"H100-96GB-500W", 96, 2410, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4", 8, 450, 3},
-     {"ib-ndr", 0, 50, 8}, {132, 1830, 1636, 128, 256, 50, 0.75, 0.55}},
+    {"H100-96GB-500W",
+     96,
+     2410,
+     {67, 989.4, 989.4, 1978.9, 0},
+     8,
+     {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8},
+     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55}},
     /* NVIDIA H800 SXM5 80GB: H100 compute and HBM3 with NVLink cut to 400 GB/s total = 200
      * per direction (H800 datasheet; DeepSeek-V3 technical report arXiv:2412.19437 §3.1-3.2:
      * 8 GPUs per node, NVLink + NVSwitch inside, one 400 Gb/s = 50 GB/s InfiniBand NIC per
      * GPU; it measures 160 GB/s achieved on NVLink). */
-    {"H800", 80, 3350, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4-h800", 8, 200, 3},
-     {"ib-ndr", 0, 50, 8}, {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
+    {"H800",
+     80,
+     3350,
+     {67, 989.4, 989.4, 1978.9, 0},
+     8,
+     {"nvlink4-h800", 8, 200, 3},
+     {"ib-ndr", 0, 50, 8},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
     /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
      * DGX H200 uses the same 400 Gb/s per GPU. Same GH100 die, SMs, clock and L2 as H100. */
-    {"H200", 141, 4800, {67, 989.4, 989.4, 1978.9, 0}, 8, {"nvlink4", 8, 450, 3},
-     {"ib-ndr", 0, 50, 8}, {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
+    {"H200",
+     141,
+     4800,
+     {67, 989.4, 989.4, 1978.9, 0},
+     8,
+     {"nvlink4", 8, 450, 3},
+     {"ib-ndr", 0, 50, 8},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
      * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 (and MXFP8, block-scaled) 9 PF sparse =
      * 4.5 PF dense; HBM3e 8 TB/s. NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200:
      * 400 Gb/s per GPU. 148 SMs (two dies of 74); the tensor clock is derived from the peak:
      * 2.25e15 / (148 x 8192 dense BF16 FLOP per SM per clock, twice Hopper's) = 1856 MHz;
      * L2 126 MB (as reported for the Blackwell die pair; informational). */
-    {"B200", 180, 8000, {75, 2250, 2250, 4500, 4500}, 8, {"nvlink5", 8, 900, 3},
-     {"ib-ndr", 0, 50, 8}, {148, 1856, 1856, 128, 256, 126, 0.75, 0.55}},
+    {"B200",
+     180,
+     8000,
+     {75, 2250, 2250, 4500, 4500},
+     8,
+     {"nvlink5", 8, 900, 3},
+     {"ib-ndr", 0, 50, 8},
+     {148, 1856, 1856, 128, 256, 126, 0.75, 0.55}},
     /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
      * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above). */
-    {"B200-750W", 180, 8000, {75, 2250, 2250, 4500, 4500}, 8, {"nvlink5", 8, 900, 3},
-     {"ib-ndr", 0, 50, 8}, {148, 1856, 1686, 128, 256, 126, 0.75, 0.55}},
+    {"B200-750W",
+     180,
+     8000,
+     {75, 2250, 2250, 4500, 4500},
+     8,
+     {"nvlink5", 8, 900, 3},
+     {"ib-ndr", 0, 50, 8},
+     {148, 1856, 1686, 128, 256, 126, 0.75, 0.55}},
     /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
      * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
@@ -127,15 +175,27 @@ static const Preset presets[] = {
      * GPU = 50 GB/s. 304 CUs at 2100 MHz peak engine clock (304 x 2048 x 2.1 GHz = 1307 TF;
      * CDNA3 whitepaper), 256 MB Infinity Cache as the last-level cache; sustained clock not
      * published (the peak clock is used). No MX block scaling (mxfp8 0). */
-    {"MI300X", 192, 5300, {163.4, 1307.4, 1307.4, 2614.9, 0}, 8, {"infinity-fabric", 8, 448, 3},
-     {"roce-400g", 0, 50, 8}, {304, 2100, 2100, 256, 256, 256, 0, 0}},
+    {"MI300X",
+     192,
+     5300,
+     {163.4, 1307.4, 1307.4, 2614.9, 0},
+     8,
+     {"infinity-fabric", 8, 448, 3},
+     {"roce-400g", 0, 50, 8},
+     {304, 2100, 2100, 256, 256, 256, 0, 0}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
      * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
      * not published (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction,
      * 8 x 200 GbE RoCE = 25 GB/s per NPU. AI-core count, clock and cube tiling are not
      * published precisely: no tile/wave quantisation (0). */
-    {"Ascend-910B", 64, 1600, {0, 320, 320, 0, 0}, 8, {"hccs", 8, 196, 3},
-     {"roce-200g", 0, 25, 8}, {0, 0, 0, 0, 0, 0, 0, 0}},
+    {"Ascend-910B",
+     64,
+     1600,
+     {0, 320, 320, 0, 0},
+     8,
+     {"hccs", 8, 196, 3},
+     {"roce-200g", 0, 25, 8},
+     {0, 0, 0, 0, 0, 0, 0, 0}},
 };
 
 static void set_error(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -266,8 +326,8 @@ static gboolean get_number(GKeyFile *kf, const char *path, const char *group, co
     errno = 0;
     double v = g_ascii_strtod(text, &end);
     if (text[0] == '\0' || end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        set_error(error, PRISM_INPUT_ERROR_PARSE, "%s: [%s] %s = '%s' is not a finite number",
-                  path, group, key, text);
+        set_error(error, PRISM_INPUT_ERROR_PARSE, "%s: [%s] %s = '%s' is not a finite number", path,
+                  group, key, text);
         return FALSE;
     }
     *out = v;
@@ -291,9 +351,8 @@ static gboolean get_number(GKeyFile *kf, const char *path, const char *group, co
 #define RANGE_LATENCY_US_MAX 1e6
 
 /* @p v within [lo, hi] (or exactly 0 when @p zero_ok); else one message with the range. */
-static gboolean in_range(const char *path, const char *group, const char *key, double v,
-                         double lo, double hi, gboolean zero_ok, const char *unit,
-                         GError **error)
+static gboolean in_range(const char *path, const char *group, const char *key, double v, double lo,
+                         double hi, gboolean zero_ok, const char *unit, GError **error)
 {
     if ((zero_ok && v == 0) || (v >= lo && v <= hi))
         return TRUE;
@@ -316,8 +375,8 @@ static gboolean get_count(GKeyFile *kf, const char *path, const char *group, con
     if (!have)
         return TRUE;
     if (v < 1 || v > 2147483647.0 || v != floor(v)) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE,
-                  "%s: [%s] %s = %g must be a whole number >= 1", path, group, key, v);
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [%s] %s = %g must be a whole number >= 1",
+                  path, group, key, v);
         return FALSE;
     }
     *out = (uint32_t)v;
@@ -373,23 +432,23 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
     if (!get_number(kf, path, group, "bandwidth_GBps", TRUE, &lv->bw_GBps, NULL, error))
         return FALSE;
     if (lv->bw_GBps <= 0) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [%s] bandwidth_GBps = %g must be > 0",
-                  path, group, lv->bw_GBps);
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [%s] bandwidth_GBps = %g must be > 0", path,
+                  group, lv->bw_GBps);
         return FALSE;
     }
-    if (!in_range(path, group, "bandwidth_GBps", lv->bw_GBps, RANGE_GBPS_MIN, RANGE_GBPS_MAX,
-                  FALSE, "GB/s", error))
+    if (!in_range(path, group, "bandwidth_GBps", lv->bw_GBps, RANGE_GBPS_MIN, RANGE_GBPS_MAX, FALSE,
+                  "GB/s", error))
         return FALSE;
     lv->latency_us = 0;
     if (!get_number(kf, path, group, "latency_us", TRUE, &lv->latency_us, NULL, error))
         return FALSE;
     if (lv->latency_us < 0) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [%s] latency_us = %g must be >= 0",
-                  path, group, lv->latency_us);
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [%s] latency_us = %g must be >= 0", path,
+                  group, lv->latency_us);
         return FALSE;
     }
-    if (!in_range(path, group, "latency_us", lv->latency_us, 0, RANGE_LATENCY_US_MAX, FALSE,
-                  "us", error))
+    if (!in_range(path, group, "latency_us", lv->latency_us, 0, RANGE_LATENCY_US_MAX, FALSE, "us",
+                  error))
         return FALSE;
     return TRUE;
 }
@@ -403,8 +462,8 @@ static gboolean get_attr(GKeyFile *kf, const char *path, const char *key, double
         return FALSE;
     if (*out < 0 || *out > max) {
         set_error(error, PRISM_INPUT_ERROR_VALUE,
-                  "%s: [cluster] %s = %g must be between 0 and %g (0 or missing = not given)",
-                  path, key, *out, max);
+                  "%s: [cluster] %s = %g must be between 0 and %g (0 or missing = not given)", path,
+                  key, *out, max);
         return FALSE;
     }
     return TRUE;
@@ -451,14 +510,14 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         int idx = level_index(*g);
         if (idx < 0) {
             set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                      "%s: unknown group [%s] (allowed: [cluster], [level.0] .. [level.%d])",
-                      path, *g, PRISM_MAX_LEVELS - 1);
+                      "%s: unknown group [%s] (allowed: [cluster], [level.0] .. [level.%d])", path,
+                      *g, PRISM_MAX_LEVELS - 1);
             return NULL;
         }
         if (idx >= PRISM_MAX_LEVELS) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,
-                      "%s: [%s]: at most %d levels are supported ([level.0] .. [level.%d])",
-                      path, *g, PRISM_MAX_LEVELS, PRISM_MAX_LEVELS - 1);
+                      "%s: [%s]: at most %d levels are supported ([level.0] .. [level.%d])", path,
+                      *g, PRISM_MAX_LEVELS, PRISM_MAX_LEVELS - 1);
             return NULL;
         }
         n_levels = MAX(n_levels, idx + 1);
@@ -495,8 +554,8 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
     if (!get_number(kf, path, "cluster", "memory_gib", TRUE, &mem_gib, NULL, error))
         return NULL;
     if (mem_gib <= 0) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [cluster] memory_gib = %g must be > 0",
-                  path, mem_gib);
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "%s: [cluster] memory_gib = %g must be > 0", path,
+                  mem_gib);
         return NULL;
     }
     if (!in_range(path, "cluster", "memory_gib", mem_gib, 1.0 / 1024, RANGE_GIB_MAX, FALSE,
@@ -513,14 +572,14 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
                   path, mem_bw);
         return NULL;
     }
-    if (!in_range(path, "cluster", "memory_bandwidth_GBps", mem_bw, RANGE_GBPS_MIN,
-                  RANGE_GBPS_MAX, TRUE, "GB/s", error))
+    if (!in_range(path, "cluster", "memory_bandwidth_GBps", mem_bw, RANGE_GBPS_MIN, RANGE_GBPS_MAX,
+                  TRUE, "GB/s", error))
         return NULL;
     c->mem_bw_GBps = mem_bw;
     /* fp8-cs has no key: it runs on the fp8 peak (copied below) */
     static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
-        "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16",
-        "peak_tflops_fp8",  NULL,               "peak_tflops_mxfp8"};
+        "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8", NULL,
+        "peak_tflops_mxfp8"};
     gboolean any_peak = FALSE;
     for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
         if (peak_keys[d] == NULL)
@@ -531,12 +590,12 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
             return NULL;
         if (have && v < 0) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,
-                      "%s: [cluster] %s = %g must be >= 0 (0 = unsupported)", path,
-                      peak_keys[d], v);
+                      "%s: [cluster] %s = %g must be >= 0 (0 = unsupported)", path, peak_keys[d],
+                      v);
             return NULL;
         }
-        if (have && !in_range(path, "cluster", peak_keys[d], v, RANGE_TFLOPS_MIN,
-                              RANGE_TFLOPS_MAX, TRUE, "TFLOP/s", error))
+        if (have && !in_range(path, "cluster", peak_keys[d], v, RANGE_TFLOPS_MIN, RANGE_TFLOPS_MAX,
+                              TRUE, "TFLOP/s", error))
             return NULL;
         c->peak_flops[d] = v * TFLOPS;
         any_peak = any_peak || v > 0;
@@ -558,8 +617,8 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
             return NULL;
     }
     gboolean have_dpn = FALSE;
-    if (!get_count(kf, path, "cluster", "devices_per_node", FALSE, &c->devices_per_node,
-                   &have_dpn, error))
+    if (!get_count(kf, path, "cluster", "devices_per_node", FALSE, &c->devices_per_node, &have_dpn,
+                   error))
         return NULL;
     if (!have_dpn)
         c->devices_per_node = n_levels > 1 ? c->levels[0].size : 1;
@@ -616,8 +675,8 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
 {
     const char *name = c->name != NULL ? c->name : "?";
     if (!(c->mem_bytes > 0) || !isfinite(c->mem_bytes)) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': memory %g bytes must be > 0",
-                  name, c->mem_bytes);
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': memory %g bytes must be > 0", name,
+                  c->mem_bytes);
         return FALSE;
     }
     if (!(c->mem_bw_GBps >= 0) || !isfinite(c->mem_bw_GBps)) {
@@ -637,8 +696,7 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
         any_peak = any_peak || c->peak_flops[d] > 0;
     }
     if (!any_peak) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': no dtype has a peak > 0",
-                  name);
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': no dtype has a peak > 0", name);
         return FALSE;
     }
     if (c->devices_per_node == 0) {
@@ -669,8 +727,8 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
         return FALSE;
     }
     if (c->n_levels == 0 || c->n_levels > PRISM_MAX_LEVELS) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': %u levels (allowed 1..%d)",
-                  name, c->n_levels, PRISM_MAX_LEVELS);
+        set_error(error, PRISM_INPUT_ERROR_VALUE, "cluster '%s': %u levels (allowed 1..%d)", name,
+                  c->n_levels, PRISM_MAX_LEVELS);
         return FALSE;
     }
     for (uint32_t i = 0; i < c->n_levels; i++) {
@@ -691,8 +749,8 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
                       name, i, l->name, l->size);
             return FALSE;
         }
-        if (i > 0 && !last && (l->size <= c->levels[i - 1].size ||
-                               l->size % c->levels[i - 1].size != 0)) {
+        if (i > 0 && !last &&
+            (l->size <= c->levels[i - 1].size || l->size % c->levels[i - 1].size != 0)) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,
                       "cluster '%s': level %u (%s): size %u must be a multiple of, and larger "
                       "than, level %u's size %u (levels nest, innermost first)",

@@ -54,9 +54,9 @@ typedef struct PrismModelDesc {
     gboolean router_bias;
     gboolean shared_gate;
     uint32_t first_dense;
-    uint32_t moe_step;  /* 0 is read as 1 */
+    uint32_t moe_step; /* 0 is read as 1 */
     uint32_t moe_phase;
-    const gboolean *dense_mask; /* NULL or n_blocks entries */
+    const gboolean *dense_mask;  /* NULL or n_blocks entries */
     uint32_t window;             /* sliding window in tokens; 0 = none */
     uint32_t window_step;        /* 0 is read as 1 */
     const gboolean *window_mask; /* NULL or n_blocks entries */

@@ -24,8 +24,8 @@ void prism_mpi_set_error(GError **error, int rc, const char *call, const char *f
     int len = 0;
     if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
         g_strlcpy(msg, "unknown MPI error", sizeof msg);
-    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI, "%s failed: %s (%s:%d)",
-                call, msg, file, line);
+    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI, "%s failed: %s (%s:%d)", call,
+                msg, file, line);
 }
 
 PrismComm *prism_comm_new(MPI_Comm parent, GError **error)
@@ -184,8 +184,8 @@ gboolean prism_comm_agree(PrismComm *comm, gboolean local_ok, GError **error)
     if (lowest == comm->size)
         return TRUE;
     if (local_ok)
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_PEER_FAILED,
-                    "rank %d failed", lowest);
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_PEER_FAILED, "rank %d failed",
+                    lowest);
     return FALSE;
 }
 

@@ -14,8 +14,8 @@
 
 #include <json-glib/json-glib.h>
 
-G_DEFINE_QUARK(prism-input-error-quark, prism_input_error)
-G_DEFINE_QUARK(prism-runtime-error-quark, prism_runtime_error)
+G_DEFINE_QUARK(prism - input - error - quark, prism_input_error)
+G_DEFINE_QUARK(prism - runtime - error - quark, prism_runtime_error)
 
 PrismLogLevel prism_log_threshold(void)
 {

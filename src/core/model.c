@@ -110,8 +110,8 @@ double prism_block_expert_params(const PrismBlockSpec *s, uint64_t hidden)
     const PrismMlpSpec *m = &s->mlp;
     if (m->n_experts == 0)
         return 0.0;
-    return (double)m->n_experts * mlp_params(m->act, m->bias, (double)hidden,
-                                             (double)m->expert_hidden);
+    return (double)m->n_experts *
+           mlp_params(m->act, m->bias, (double)hidden, (double)m->expert_hidden);
 }
 
 double prism_block_params(const PrismBlockSpec *s, uint64_t hidden)

@@ -44,10 +44,10 @@ static const struct {
     const char *model_type;
     HfArch arch;
 } hf_types[] = {
-    {"llama", HF_LLAMA},         {"mistral", HF_MISTRAL},       {"mixtral", HF_MIXTRAL},
-    {"qwen2", HF_QWEN2},         {"qwen2_moe", HF_QWEN2_MOE},   {"qwen3", HF_QWEN3},
+    {"llama", HF_LLAMA},         {"mistral", HF_MISTRAL},         {"mixtral", HF_MIXTRAL},
+    {"qwen2", HF_QWEN2},         {"qwen2_moe", HF_QWEN2_MOE},     {"qwen3", HF_QWEN3},
     {"qwen3_moe", HF_QWEN3_MOE}, {"deepseek_v2", HF_DEEPSEEK_V2}, {"deepseek_v3", HF_DEEPSEEK_V3},
-    {"gpt_oss", HF_GPT_OSS},     {"llama4", HF_LLAMA4},         {"llama4_text", HF_LLAMA4},
+    {"gpt_oss", HF_GPT_OSS},     {"llama4", HF_LLAMA4},           {"llama4_text", HF_LLAMA4},
     {"gpt2", HF_GPT2},           {"gpt_neox", HF_GPT_NEOX},
 };
 
@@ -132,8 +132,8 @@ static char *overflowing_text(const Hf *hf, const char *key)
  * An integer in [lo, hi]. Absent/null: *out = def, or an error when @p required.
  * JSON numbers with a fractional part, strings, booleans and containers are errors.
  */
-static gboolean get_int(const Hf *hf, const char *key, gboolean required, int64_t def,
-                        int64_t lo, int64_t hi, uint64_t *out, GError **error)
+static gboolean get_int(const Hf *hf, const char *key, gboolean required, int64_t def, int64_t lo,
+                        int64_t hi, uint64_t *out, GError **error)
 {
     JsonNode *n = member(hf, key);
     if (n == NULL) {
@@ -153,8 +153,7 @@ static gboolean get_int(const Hf *hf, const char *key, gboolean required, int64_
         v = json_node_get_double(n);
     } else {
         g_autofree char *text = node_text(n);
-        hf_error(hf, error, PRISM_INPUT_ERROR_PARSE, "key '%s' = %s is not a number", key,
-                 text);
+        hf_error(hf, error, PRISM_INPUT_ERROR_PARSE, "key '%s' = %s is not a number", key, text);
         return FALSE;
     }
     if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi) {
@@ -170,8 +169,7 @@ static gboolean get_int(const Hf *hf, const char *key, gboolean required, int64_
     return TRUE;
 }
 
-static gboolean get_bool(const Hf *hf, const char *key, gboolean def, gboolean *out,
-                         GError **error)
+static gboolean get_bool(const Hf *hf, const char *key, gboolean def, gboolean *out, GError **error)
 {
     JsonNode *n = member(hf, key);
     if (n == NULL) {
@@ -211,8 +209,8 @@ static gboolean read_common(const Hf *hf, HfArch arch, PrismModelDesc *d, GError
         return FALSE;
     d->attn.n_kv_heads = (uint32_t)v;
     if (!get_int(hf, "vocab_size", TRUE, 0, 1, MAX_VOCAB, &d->vocab, error) ||
-        !get_int(hf, "max_position_embeddings", FALSE, 0, 0, MAX_POSITIONS,
-                 &d->max_positions, error))
+        !get_int(hf, "max_position_embeddings", FALSE, 0, 0, MAX_POSITIONS, &d->max_positions,
+                 error))
         return FALSE;
     /* head_dim: Qwen3 defaults to 128; the others derive it from hidden / heads. */
     gboolean has_head_dim = member(hf, "head_dim") != NULL;
@@ -270,8 +268,7 @@ static gboolean read_index_list(const Hf *hf, const char *key, const PrismModelD
 }
 
 /* gpt_oss layer_types: one of "sliding_attention" / "full_attention" per block. */
-static gboolean read_layer_types(const Hf *hf, PrismModelDesc *d, gboolean **mask,
-                                 GError **error)
+static gboolean read_layer_types(const Hf *hf, PrismModelDesc *d, gboolean **mask, GError **error)
 {
     JsonNode *n = member(hf, "layer_types");
     if (n == NULL)
@@ -290,7 +287,8 @@ static gboolean read_layer_types(const Hf *hf, PrismModelDesc *d, gboolean **mas
         const char *t = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING
                             ? json_node_get_string(e)
                             : NULL;
-        if (t == NULL || (strcmp(t, "sliding_attention") != 0 && strcmp(t, "full_attention") != 0)) {
+        if (t == NULL ||
+            (strcmp(t, "sliding_attention") != 0 && strcmp(t, "full_attention") != 0)) {
             g_autofree char *text = node_text(e);
             hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
                      "key 'layer_types'[%u] = %s is not \"sliding_attention\" or "
@@ -323,8 +321,8 @@ static gboolean read_qwen_moe(const Hf *hf, HfArch arch, PrismModelDesc *d, HfMa
     d->moe_phase = 1; /* MoE when (i + 1) % decoder_sparse_step == 0 */
     if (arch == HF_QWEN2_MOE) {
         /* one shared expert of its own width, behind a sigmoid gate (Linear(h, 1)) */
-        if (!get_int(hf, "shared_expert_intermediate_size", FALSE, 0, 0, MAX_WIDTH,
-                     &d->shared_ffn, error))
+        if (!get_int(hf, "shared_expert_intermediate_size", FALSE, 0, 0, MAX_WIDTH, &d->shared_ffn,
+                     error))
             return FALSE;
         d->n_shared = d->shared_ffn > 0 ? 1 : 0;
         d->shared_gate = d->n_shared > 0;
@@ -348,8 +346,8 @@ static gboolean read_gpt_oss(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GErro
     d->n_experts = (uint32_t)v;
     d->ffn = d->expert_ffn;
     /* the reference config names it experts_per_token; transformers num_experts_per_tok */
-    const char *k = member(hf, "num_experts_per_tok") != NULL ? "num_experts_per_tok"
-                                                               : "experts_per_token";
+    const char *k =
+        member(hf, "num_experts_per_tok") != NULL ? "num_experts_per_tok" : "experts_per_token";
     if (!get_int(hf, k, TRUE, 0, 1, MAX_EXPERTS, &v, error))
         return FALSE;
     d->top_k = (uint32_t)v;
@@ -493,8 +491,7 @@ static gboolean read_deepseek(const Hf *hf, HfArch arch, PrismModelDesc *d, GErr
         if (!get_int(hf, "num_experts_per_tok", TRUE, 0, 1, MAX_EXPERTS, &v, error))
             return FALSE;
         d->top_k = (uint32_t)v;
-        if (!get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn,
-                     error) ||
+        if (!get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
             !get_int(hf, "n_shared_experts", FALSE, 0, 0, MAX_EXPERTS, &v, error))
             return FALSE;
         d->n_shared = (uint32_t)v;
@@ -537,8 +534,7 @@ static gboolean read_gpt2(const Hf *hf, PrismModelDesc *d, GError **error)
     d->attn.head_dim = (uint32_t)(d->hidden / d->attn.n_heads);
     return get_int(hf, "vocab_size", TRUE, 0, 1, MAX_VOCAB, &d->vocab, error) &&
            get_int(hf, "n_positions", TRUE, 0, 1, MAX_POSITIONS, &d->max_positions, error) &&
-           get_int(hf, "n_inner", FALSE, (int64_t)(4 * d->hidden), 1, MAX_WIDTH, &d->ffn,
-                   error);
+           get_int(hf, "n_inner", FALSE, (int64_t)(4 * d->hidden), 1, MAX_WIDTH, &d->ffn, error);
 }
 
 static gboolean read_gpt_neox(const Hf *hf, PrismModelDesc *d, GError **error)

@@ -15,9 +15,11 @@
 
 #include <prism/core.h>
 
-static const char *const layout_names[PRISM_TL_COUNT] = {
-    [PRISM_TL_REP] = "rep", [PRISM_TL_ROWS] = "rows", [PRISM_TL_FEAT] = "feat",
-    [PRISM_TL_PARTIAL] = "partial", [PRISM_TL_NONE] = "none"};
+static const char *const layout_names[PRISM_TL_COUNT] = {[PRISM_TL_REP] = "rep",
+                                                         [PRISM_TL_ROWS] = "rows",
+                                                         [PRISM_TL_FEAT] = "feat",
+                                                         [PRISM_TL_PARTIAL] = "partial",
+                                                         [PRISM_TL_NONE] = "none"};
 
 const char *prism_tensor_layout_name(PrismTensorLayout l)
 {
@@ -51,8 +53,8 @@ void prism_op_graph_free(PrismOpGraph *g)
     g_free(g);
 }
 
-void prism_op_graph_builder_init(PrismOpGraphBuilder *b, const char *name, double batch,
-                                      double seq, double elem_bytes)
+void prism_op_graph_builder_init(PrismOpGraphBuilder *b, const char *name, double batch, double seq,
+                                 double elem_bytes)
 {
     b->ops = g_array_new(FALSE, TRUE, sizeof(PrismOp));
     b->name = g_strdup(name);
@@ -104,9 +106,8 @@ static void derive(PrismOpGraphBuilder *b, PrismOp *op)
     }
 }
 
-uint32_t prism_op_graph_builder_add(PrismOpGraphBuilder *b, const PrismOp *tmpl,
-                                         const char *name, const uint32_t *inputs,
-                                         uint32_t n_inputs)
+uint32_t prism_op_graph_builder_add(PrismOpGraphBuilder *b, const PrismOp *tmpl, const char *name,
+                                    const uint32_t *inputs, uint32_t n_inputs)
 {
     PrismOp op = *tmpl;
     op.name = g_strdup(name);
@@ -151,25 +152,34 @@ typedef struct KeySpec {
     gboolean required;
 } KeySpec;
 
-#define K(name, field, req) {name, G_STRUCT_OFFSET(PrismOp, field), req}
+#define K(name, field, req)                                                                        \
+    {                                                                                              \
+        name, G_STRUCT_OFFSET(PrismOp, field), req                                                 \
+    }
 
 static const KeySpec keys_input[] = {K("features", out_features, TRUE),
                                      K("channels", channels, FALSE),
-                                     K("dtype_bytes", elem_bytes, FALSE), {NULL, 0, FALSE}};
-static const KeySpec keys_linear[] = {K("in", k_in, TRUE), K("out", k_out, TRUE),
-                                      {NULL, 0, FALSE}};
-static const KeySpec keys_attention[] = {K("heads", heads, TRUE), K("head_dim", head_dim, TRUE),
-                                         K("kv_heads", kv_heads, FALSE), {NULL, 0, FALSE}};
-static const KeySpec keys_conv[] = {K("cin", k_in, TRUE),     K("cout", k_out, TRUE),
-                                    K("kernel", kernel, TRUE), K("h_out", h_out, TRUE),
-                                    K("w_out", w_out, TRUE),  {NULL, 0, FALSE}};
-static const KeySpec keys_pool[] = {K("channels", channels, TRUE), K("h_out", h_out, TRUE),
-                                    K("w_out", w_out, TRUE), {NULL, 0, FALSE}};
-static const KeySpec keys_norm[] = {K("channels", channels, FALSE), {NULL, 0, FALSE}};
-static const KeySpec keys_embedding[] = {K("vocab", k_in, TRUE), K("hidden", k_out, TRUE),
+                                     K("dtype_bytes", elem_bytes, FALSE),
+                                     {NULL, 0, FALSE}};
+static const KeySpec keys_linear[] = {K("in", k_in, TRUE), K("out", k_out, TRUE), {NULL, 0, FALSE}};
+static const KeySpec keys_attention[] = {K("heads", heads, TRUE),
+                                         K("head_dim", head_dim, TRUE),
+                                         K("kv_heads", kv_heads, FALSE),
                                          {NULL, 0, FALSE}};
-static const KeySpec keys_moe[] = {K("experts", experts, TRUE), K("top_k", top_k, TRUE),
-                                   K("ffn", ffn, TRUE), K("matrices", matrices, FALSE),
+static const KeySpec keys_conv[] = {K("cin", k_in, TRUE),      K("cout", k_out, TRUE),
+                                    K("kernel", kernel, TRUE), K("h_out", h_out, TRUE),
+                                    K("w_out", w_out, TRUE),   {NULL, 0, FALSE}};
+static const KeySpec keys_pool[] = {K("channels", channels, TRUE),
+                                    K("h_out", h_out, TRUE),
+                                    K("w_out", w_out, TRUE),
+                                    {NULL, 0, FALSE}};
+static const KeySpec keys_norm[] = {K("channels", channels, FALSE), {NULL, 0, FALSE}};
+static const KeySpec keys_embedding[] = {
+    K("vocab", k_in, TRUE), K("hidden", k_out, TRUE), {NULL, 0, FALSE}};
+static const KeySpec keys_moe[] = {K("experts", experts, TRUE),
+                                   K("top_k", top_k, TRUE),
+                                   K("ffn", ffn, TRUE),
+                                   K("matrices", matrices, FALSE),
                                    {NULL, 0, FALSE}};
 static const KeySpec keys_none[] = {{NULL, 0, FALSE}};
 
@@ -223,8 +233,7 @@ static gboolean get_count(JsonObject *o, const char *key, gboolean required, dou
     if (!(v >= 1 && v <= MAX_DIM && floor(v) == v)) {
         g_autofree char *text = prism_json_to_string(n, FALSE); /* 1e+30, not 1e+30.0 */
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "%s: key '%s': value %s must be a positive integer <= 1e12", where, key,
-                    text);
+                    "%s: key '%s': value %s must be a positive integer <= 1e12", where, key, text);
         return FALSE;
     }
     *out = v;
@@ -292,8 +301,8 @@ static gboolean parse_op(PrismOpGraphBuilder *b, GHashTable *index, JsonNode *no
         return FALSE;
     }
     for (const KeySpec *k = kind_keys(op.kind); k->key != NULL; k++)
-        if (!get_count(o, k->key, k->required, (double *)(void *)((char *)&op + k->offset),
-                       where, error))
+        if (!get_count(o, k->key, k->required, (double *)(void *)((char *)&op + k->offset), where,
+                       error))
             return FALSE;
     if (op.kind == PRISM_OP_ATTENTION && op.kv_heads <= 0)
         op.kv_heads = op.heads;
@@ -329,10 +338,10 @@ static gboolean parse_op(PrismOpGraphBuilder *b, GHashTable *index, JsonNode *no
         JsonArray *a = json_node_get_array(in);
         for (guint k = 0; k < json_array_get_length(a); k++) {
             JsonNode *e = json_array_get_element(a, k);
-            const char *pn = JSON_NODE_HOLDS_VALUE(e) &&
-                                     json_node_get_value_type(e) == G_TYPE_STRING
-                                 ? json_node_get_string(e)
-                                 : NULL;
+            const char *pn =
+                JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING
+                    ? json_node_get_string(e)
+                    : NULL;
             gpointer idx = pn ? g_hash_table_lookup(index, pn) : NULL;
             if (idx == NULL) {
                 g_autofree char *text = prism_json_to_string(e, FALSE);
@@ -358,15 +367,16 @@ static gboolean parse_op(PrismOpGraphBuilder *b, GHashTable *index, JsonNode *no
     const PrismOp *all = (const PrismOp *)(void *)b->ops->data;
     for (guint k = 0; k < ins->len; k++) {
         const PrismOp *p = &all[g_array_index(ins, uint32_t, k)];
-        if (p->kind == PRISM_OP_OUTPUT || (p->kind == PRISM_OP_LOSS && op.kind != PRISM_OP_OUTPUT)) {
+        if (p->kind == PRISM_OP_OUTPUT ||
+            (p->kind == PRISM_OP_LOSS && op.kind != PRISM_OP_OUTPUT)) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                         "%s: input '%s' is a%s op and cannot feed '%s'", where, p->name,
                         p->kind == PRISM_OP_OUTPUT ? "n output" : " loss", kind_names[op.kind]);
             return FALSE;
         }
     }
-    uint32_t id = prism_op_graph_builder_add(b, &op, name, (const uint32_t *)(void *)ins->data,
-                                                  ins->len);
+    uint32_t id =
+        prism_op_graph_builder_add(b, &op, name, (const uint32_t *)(void *)ins->data, ins->len);
     g_hash_table_insert(index, g_strdup(name), GUINT_TO_POINTER(id + 1));
     return TRUE;
 }

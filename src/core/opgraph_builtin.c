@@ -23,7 +23,9 @@ static uint32_t op1(B *b, const PrismOp *t, const char *name, uint32_t in)
 
 static uint32_t input(B *b, const char *name, double features, double channels, int fixed)
 {
-    PrismOp t = {.kind = PRISM_OP_INPUT, .out_features = features, .channels = channels,
+    PrismOp t = {.kind = PRISM_OP_INPUT,
+                 .out_features = features,
+                 .channels = channels,
                  .fixed_layout = fixed};
     return prism_op_graph_builder_add(b, &t, name, NULL, 0);
 }
@@ -69,8 +71,11 @@ static uint32_t attention_part(B *b, const char *p, uint32_t x, const BlockShape
     char n[96];
     g_snprintf(n, sizeof n, "%s.qkv", p);
     uint32_t qkv = linear(b, n, x, s->h, (s->heads + 2 * s->kv) * s->dh);
-    PrismOp t = {.kind = PRISM_OP_ATTENTION, .heads = s->heads, .kv_heads = s->kv,
-                 .head_dim = s->dh, .fixed_layout = -1};
+    PrismOp t = {.kind = PRISM_OP_ATTENTION,
+                 .heads = s->heads,
+                 .kv_heads = s->kv,
+                 .head_dim = s->dh,
+                 .fixed_layout = -1};
     g_snprintf(n, sizeof n, "%s.attn", p);
     uint32_t at = op1(b, &t, n, qkv);
     g_snprintf(n, sizeof n, "%s.proj", p);
@@ -81,8 +86,12 @@ static uint32_t mlp_part(B *b, const char *p, uint32_t x, const BlockShape *s)
 {
     char n[96];
     if (s->experts > 0) {
-        PrismOp t = {.kind = PRISM_OP_MOE, .experts = s->experts, .top_k = s->top_k,
-                     .ffn = s->expert_ffn, .matrices = s->matrices, .fixed_layout = -1};
+        PrismOp t = {.kind = PRISM_OP_MOE,
+                     .experts = s->experts,
+                     .top_k = s->top_k,
+                     .ffn = s->expert_ffn,
+                     .matrices = s->matrices,
+                     .fixed_layout = -1};
         g_snprintf(n, sizeof n, "%s.moe", p);
         return op1(b, &t, n, x);
     }
@@ -165,22 +174,27 @@ static void build_gpt3(B *b)
 static uint32_t conv(B *b, const char *name, uint32_t in, double cin, double cout, double k,
                      double hw)
 {
-    PrismOp t = {.kind = PRISM_OP_CONV, .k_in = cin, .k_out = cout, .kernel = k, .h_out = hw,
-                 .w_out = hw, .fixed_layout = -1};
+    PrismOp t = {.kind = PRISM_OP_CONV,
+                 .k_in = cin,
+                 .k_out = cout,
+                 .kernel = k,
+                 .h_out = hw,
+                 .w_out = hw,
+                 .fixed_layout = -1};
     return op1(b, &t, name, in);
 }
 
 static uint32_t pool(B *b, const char *name, uint32_t in, double ch, double hw)
 {
-    PrismOp t = {.kind = PRISM_OP_POOL, .channels = ch, .h_out = hw, .w_out = hw,
-                 .fixed_layout = -1};
+    PrismOp t = {
+        .kind = PRISM_OP_POOL, .channels = ch, .h_out = hw, .w_out = hw, .fixed_layout = -1};
     return op1(b, &t, name, in);
 }
 
 static void build_vgg16(B *b)
 {
-    static const int cfg[] = {64, 64, -1, 128, 128, -1, 256, 256, 256, -1,
-                              512, 512, 512, -1, 512, 512, 512, -1};
+    static const int cfg[] = {64, 64,  -1,  128, 128, -1,  256, 256, 256,
+                              -1, 512, 512, 512, -1,  512, 512, 512, -1};
     uint32_t x = input(b, "image", 3.0 * 224 * 224, 3, -1);
     double ch = 3, hw = 224;
     int ci = 0, pi = 0;
@@ -273,8 +287,8 @@ typedef struct Builtin {
 } Builtin;
 
 static const Builtin builtins[] = {
-    {"transformer-mlp", "GPT-3 175B MLP: fc1 (12288->49152), GELU, fc2; input/output replicated",
-     1, 2048, build_mlp},
+    {"transformer-mlp", "GPT-3 175B MLP: fc1 (12288->49152), GELU, fc2; input/output replicated", 1,
+     2048, build_mlp},
     {"transformer-attention",
      "GPT-3 175B attention: fused QKV, core attention (96 heads), projection", 1, 2048,
      build_attention},
@@ -312,8 +326,8 @@ PrismOpGraph *prism_op_graph_builtin(const char *name, GError **error)
     for (size_t i = 0; i < G_N_ELEMENTS(builtins); i++)
         if (g_ascii_strcasecmp(name, builtins[i].name) == 0) {
             B b;
-            prism_op_graph_builder_init(&b, builtins[i].name, builtins[i].batch,
-                                             builtins[i].seq, 2);
+            prism_op_graph_builder_init(&b, builtins[i].name, builtins[i].batch, builtins[i].seq,
+                                        2);
             builtins[i].build(&b);
             return prism_op_graph_builder_finish(&b, "builtin");
         }

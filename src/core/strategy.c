@@ -14,7 +14,7 @@
 static const char *const schedule_names[PRISM_SCHEDULE_COUNT] = {
     "1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe", "dualpipe-v", "seq1f1b"};
 static const char *const recompute_names[PRISM_RECOMPUTE_COUNT] = {"none", "selective", "full",
-                                                                    "block"};
+                                                                   "block"};
 
 const char *prism_schedule_name(PrismSchedule s)
 {
@@ -36,9 +36,12 @@ gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **err
     static const struct {
         const char *alias;
         PrismSchedule s;
-    } aliases[] = {{"zbh1", PRISM_SCHEDULE_ZB_H1},        {"zb_h1", PRISM_SCHEDULE_ZB_H1},
-                   {"zbv", PRISM_SCHEDULE_ZB_V},          {"zb_v", PRISM_SCHEDULE_ZB_V},
-                   {"dualpipev", PRISM_SCHEDULE_DUALPIPE_V}, {"dualpipe_v", PRISM_SCHEDULE_DUALPIPE_V},
+    } aliases[] = {{"zbh1", PRISM_SCHEDULE_ZB_H1},
+                   {"zb_h1", PRISM_SCHEDULE_ZB_H1},
+                   {"zbv", PRISM_SCHEDULE_ZB_V},
+                   {"zb_v", PRISM_SCHEDULE_ZB_V},
+                   {"dualpipev", PRISM_SCHEDULE_DUALPIPE_V},
+                   {"dualpipe_v", PRISM_SCHEDULE_DUALPIPE_V},
                    {"seq-1f1b", PRISM_SCHEDULE_SEQ1F1B}};
     for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
         if (g_ascii_strcasecmp(text, aliases[i].alias) == 0) {
@@ -56,9 +59,9 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b)
 {
     return a->devices == b->devices && a->dp == b->dp && a->tp == b->tp && a->pp == b->pp &&
            a->vpp == b->vpp && a->cp == b->cp && a->ep == b->ep && a->mbs == b->mbs &&
-           a->m == b->m && a->sp == b->sp && a->zero == b->zero &&
-           a->recompute == b->recompute && a->schedule == b->schedule &&
-           a->rc_layers == b->rc_layers && prism_strategy_etp(a) == prism_strategy_etp(b);
+           a->m == b->m && a->sp == b->sp && a->zero == b->zero && a->recompute == b->recompute &&
+           a->schedule == b->schedule && a->rc_layers == b->rc_layers &&
+           prism_strategy_etp(a) == prism_strategy_etp(b);
 }
 
 uint32_t prism_strategy_etp(const PrismStrategy *s)
@@ -75,8 +78,8 @@ uint32_t prism_strategy_edp(const PrismStrategy *s)
 
 uint32_t prism_strategy_folding(const PrismStrategy *s)
 {
-    const gboolean tied = prism_strategy_etp(s) == s->tp && s->ep > 0 &&
-                          ((uint64_t)s->dp * s->cp) % s->ep == 0;
+    const gboolean tied =
+        prism_strategy_etp(s) == s->tp && s->ep > 0 && ((uint64_t)s->dp * s->cp) % s->ep == 0;
     return tied ? 0u : 1u;
 }
 
@@ -97,8 +100,7 @@ static gboolean parse_u32(const char *key, const char *text, uint32_t *out, GErr
 gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTraining *training,
                               PrismStrategy *out, GError **error)
 {
-    PrismStrategy s = {.devices = devices, .tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1,
-                       .mbs = 1};
+    PrismStrategy s = {.devices = devices, .tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .mbs = 1};
     gboolean have_dp = FALSE, have_m = FALSE, have_schedule = FALSE;
     g_auto(GStrv) items = g_strsplit(text, ",", -1);
     g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
@@ -122,8 +124,8 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
         struct {
             const char *name;
             uint32_t *dst;
-        } nums[] = {{"dp", &s.dp},   {"tp", &s.tp},   {"pp", &s.pp},   {"vpp", &s.vpp},
-                    {"cp", &s.cp},   {"ep", &s.ep},   {"mbs", &s.mbs}, {"m", &s.m},
+        } nums[] = {{"dp", &s.dp},           {"tp", &s.tp},  {"pp", &s.pp},   {"vpp", &s.vpp},
+                    {"cp", &s.cp},           {"ep", &s.ep},  {"mbs", &s.mbs}, {"m", &s.m},
                     {"devices", &s.devices}, {"etp", &s.etp}};
         gboolean done = FALSE;
         for (size_t k = 0; k < G_N_ELEMENTS(nums); k++)
@@ -140,8 +142,8 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
         if (strcmp(key, "sp") == 0) {
             if (g_ascii_strcasecmp(val, "on") == 0 || g_ascii_strcasecmp(val, "true") == 0)
                 v = 1;
-            else if (g_ascii_strcasecmp(val, "off") != 0 &&
-                     g_ascii_strcasecmp(val, "false") != 0 && !parse_u32(key, val, &v, error))
+            else if (g_ascii_strcasecmp(val, "off") != 0 && g_ascii_strcasecmp(val, "false") != 0 &&
+                     !parse_u32(key, val, &v, error))
                 return FALSE;
             if (v > 1) {
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
@@ -241,8 +243,7 @@ char *prism_strategy_format(const PrismStrategy *s)
     return g_strdup_printf("dp=%u,tp=%u,pp=%u,vpp=%u,cp=%u,ep=%u%s,sp=%u,mbs=%u,m=%u,zero=%u,"
                            "recompute=%s,schedule=%s",
                            s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, etp_text, (unsigned)s->sp,
-                           s->mbs,
-                           s->m, (unsigned)s->zero, rc,
+                           s->mbs, s->m, (unsigned)s->zero, rc,
                            prism_schedule_name((PrismSchedule)s->schedule));
 }
 
@@ -251,18 +252,18 @@ uint32_t prism_model_split_layers(const PrismModel *model)
     return prism_model_n_blocks(model) + prism_model_n_mtp(model);
 }
 
-#define SHAPE_FAIL(...)                                                                      \
-    do {                                                                                     \
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE, __VA_ARGS__);         \
-        return FALSE;                                                                        \
+#define SHAPE_FAIL(...)                                                                            \
+    do {                                                                                           \
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE, __VA_ARGS__);               \
+        return FALSE;                                                                              \
     } while (0)
 
 gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
                               const PrismTraining *t, GError **error)
 {
     /* R1 */
-    if (s->devices == 0 || s->dp == 0 || s->tp == 0 || s->pp == 0 || s->vpp == 0 ||
-        s->cp == 0 || s->ep == 0 || s->mbs == 0 || s->m == 0)
+    if (s->devices == 0 || s->dp == 0 || s->tp == 0 || s->pp == 0 || s->vpp == 0 || s->cp == 0 ||
+        s->ep == 0 || s->mbs == 0 || s->m == 0)
         SHAPE_FAIL("R1: every dimension must be >= 1 (devices=%u dp=%u tp=%u pp=%u vpp=%u "
                    "cp=%u ep=%u mbs=%u m=%u)",
                    s->devices, s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, s->mbs, s->m);
@@ -292,22 +293,20 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     }
     /* R3 */
     if (s->cp > 1 && t->seq % (2u * s->cp) != 0)
-        SHAPE_FAIL("R3: cp=%u needs seq=%" G_GUINT64_FORMAT " divisible by 2*cp", s->cp,
-                   t->seq);
+        SHAPE_FAIL("R3: cp=%u needs seq=%" G_GUINT64_FORMAT " divisible by 2*cp", s->cp, t->seq);
     /* R4 */
     if (s->sp > 1)
         SHAPE_FAIL("R4: sp=%u must be 0 or 1", (unsigned)s->sp);
     if (s->sp == 1 && s->tp == 1)
         SHAPE_FAIL("R4: sp=1 needs tp > 1");
     if (s->sp == 1 && (t->seq / s->cp) % s->tp != 0)
-        SHAPE_FAIL("R4: sp=1 needs seq/cp=%" G_GUINT64_FORMAT " divisible by tp=%u",
-                   t->seq / s->cp, s->tp);
+        SHAPE_FAIL("R4: sp=1 needs seq/cp=%" G_GUINT64_FORMAT " divisible by tp=%u", t->seq / s->cp,
+                   s->tp);
     /* R5 */
     if (!prism_model_is_moe(model) && s->ep != 1)
         SHAPE_FAIL("R5: ep=%u but the model has no experts (ep must be 1)", s->ep);
     if (!prism_model_is_moe(model) && etp != s->tp)
-        SHAPE_FAIL("R5: etp=%u but the model has no experts (etp must equal tp=%u)", etp,
-                   s->tp);
+        SHAPE_FAIL("R5: etp=%u but the model has no experts (etp must equal tp=%u)", etp, s->tp);
     for (uint32_t i = 0; i < model->n_specs; i++) {
         uint32_t e = model->specs[i].mlp.n_experts;
         if (e > 0 && e % s->ep != 0)
@@ -351,8 +350,8 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     }
     /* R8 */
     if ((uint64_t)s->dp * s->mbs * s->m != t->gbs)
-        SHAPE_FAIL("R8: dp*mbs*m = %u*%u*%u must equal gbs=%" G_GUINT64_FORMAT, s->dp, s->mbs,
-                   s->m, t->gbs);
+        SHAPE_FAIL("R8: dp*mbs*m = %u*%u*%u must equal gbs=%" G_GUINT64_FORMAT, s->dp, s->mbs, s->m,
+                   t->gbs);
     /* 1F1B and GPipe run any m >= 1 (Megatron runs 1F1B with m < pp: the warm-up is
      * min(pp - s - 1, m) forwards, and stage s holds min(pp - s, m) micro-batches).
      * Megatron's interleaved order needs whole rounds of pp micro-batches (m % pp == 0,
@@ -360,10 +359,12 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
      * cool-down with the W passes of pp-1 micro-batches, so it keeps m >= pp. */
     if (s->schedule == PRISM_SCHEDULE_INTERLEAVED && s->m % s->pp != 0)
         SHAPE_FAIL("R8: interleaved schedule needs m=%u to be a multiple of pp=%u (so m >= pp); "
-                   "1f1b and gpipe accept any m", s->m, s->pp);
+                   "1f1b and gpipe accept any m",
+                   s->m, s->pp);
     if (s->schedule == PRISM_SCHEDULE_ZB_H1 && s->m < s->pp)
         SHAPE_FAIL("R8: zb-h1 needs m=%u micro-batches >= pp=%u (its bubble formula fills the "
-                   "cool-down with pp-1 W passes); 1f1b and gpipe accept any m", s->m, s->pp);
+                   "cool-down with pp-1 W passes); 1f1b and gpipe accept any m",
+                   s->m, s->pp);
     /* ZB-V and DualPipeV fill their V warm-up with 2(pp - s - 1) + s + 1 forwards of the
      * two chunks, and DeepSeek's DualPipe / DualPipeV assert num_chunks >= 2 * num_ranks
      * (DualPipe also an even count: half the micro-batches enter from each end). */

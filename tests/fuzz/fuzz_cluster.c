@@ -22,8 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (error != NULL && error->domain != PRISM_INPUT_ERROR)
         abort();
     if (c != NULL) {
-        if (!prism_cluster_validate(c, NULL) || c->n_levels == 0 ||
-            c->n_levels > PRISM_MAX_LEVELS)
+        if (!prism_cluster_validate(c, NULL) || c->n_levels == 0 || c->n_levels > PRISM_MAX_LEVELS)
             abort();
         /* every extent maps to a level */
         if (prism_cluster_level_for_extent(c, 1e12) >= c->n_levels)

@@ -28,8 +28,8 @@ static void test_agree_one_rank_fails(void)
     if (comm->rank == bad) {
         CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE));
     } else {
-        CU_ASSERT_TRUE(g_error_matches(error, PRISM_RUNTIME_ERROR,
-                                       PRISM_RUNTIME_ERROR_PEER_FAILED));
+        CU_ASSERT_TRUE(
+            g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_PEER_FAILED));
     }
     g_clear_error(&error);
     CU_ASSERT_TRUE(prism_comm_agree(comm, TRUE, &error));
@@ -80,8 +80,8 @@ static gboolean load(PrismComm *comm, const char *const *args, PrismInputs *in, 
     char **argv = g_strdupv((char **)args);
     /* GOption removes parsed entries from argv without freeing them: keep every string. */
     char **keep = g_memdup2(argv, sizeof(char *) * ((size_t)argc + 1));
-    gboolean ok = prism_app_parse(ctx, &argc, &argv, error) &&
-                  prism_app_load_inputs(comm, &o, in, error);
+    gboolean ok =
+        prism_app_parse(ctx, &argc, &argv, error) && prism_app_load_inputs(comm, &o, in, error);
     g_free(argv);
     g_strfreev(keep);
     g_option_context_free(ctx);

@@ -81,8 +81,7 @@ static void test_pareto_ranks(void)
 static void *failing_deserialize(const uint8_t *buf, size_t n, GError **error)
 {
     (void)buf;
-    g_set_error(error, PRISM_DC_ERROR, PRISM_DC_ERROR_CORRUPT, "injected corrupt (%zu bytes)",
-                n);
+    g_set_error(error, PRISM_DC_ERROR, PRISM_DC_ERROR_CORRUPT, "injected corrupt (%zu bytes)", n);
     return NULL;
 }
 
@@ -140,9 +139,10 @@ static PrismMinPlus *edge_of(const PrismOpGraph *g, const PrismSmsgEnv *env, uin
     PrismMinPlus *e = prism_minplus_new(nu, nv, 0);
     for (uint32_t a = 0; a < nu; a++)
         for (uint32_t b = 0; b < nv; b++)
-            prism_minplus_set(e, a, b, prism_smsg_ps(prism_smsg_edge_time(
-                                           env, &ou[a], &ov[b],
-                                           p->rows * p->out_features * p->elem_bytes, NULL)));
+            prism_minplus_set(
+                e, a, b,
+                prism_smsg_ps(prism_smsg_edge_time(
+                    env, &ou[a], &ov[b], p->rows * p->out_features * p->elem_bytes, NULL)));
     return e;
 }
 

@@ -171,8 +171,10 @@ static gboolean what_if_matches(const Inputs *in, double usable, uint32_t device
     else
         ok &= isnan(w->best_step) && w->best.devices == 0;
     if (!ok)
-        fprintf(stderr, "what-if on %u devices: claims %" G_GUINT64_FORMAT " fit (%g s), brute %"
-                G_GUINT64_FORMAT "\n", devices, w->feasible, w->best_step, b.feasible);
+        fprintf(stderr,
+                "what-if on %u devices: claims %" G_GUINT64_FORMAT
+                " fit (%g s), brute %" G_GUINT64_FORMAT "\n",
+                devices, w->feasible, w->best_step, b.feasible);
     brute_clear(&b);
     return ok;
 }
@@ -256,8 +258,8 @@ static gboolean closest_matches(const PrismDiagnosis *d, Brute *b, double usable
             if (x[parts[k]] > x[dom])
                 dom = parts[k];
         ok &= c->index == sorted[i].idx && same_strategy(&c->strategy, &sorted[i].s) &&
-              memcmp(c->cols, x, sizeof c->cols) == 0 && c->over == x[PRISM_COL_MEM_PEAK] - usable &&
-              c->over > 0 && c->dominant == dom;
+              memcmp(c->cols, x, sizeof c->cols) == 0 &&
+              c->over == x[PRISM_COL_MEM_PEAK] - usable && c->over > 0 && c->dominant == dom;
     }
     const double *x0 = sorted[0].c;
     ok &= d->statics ==
@@ -274,8 +276,8 @@ static gboolean budget_matches(const Inputs *in, const PrismDiagnosis *d)
     if (w == NULL || w->searched)
         return FALSE;
     double margin = in->knobs.v[PRISM_KNOB_MEM_MARGIN];
-    gboolean ok = d->margin == margin &&
-                  w->mem_budget == d->closest[0].cols[PRISM_COL_MEM_PEAK] + margin;
+    gboolean ok =
+        d->margin == margin && w->mem_budget == d->closest[0].cols[PRISM_COL_MEM_PEAK] + margin;
     double suggested = ceil(10 * w->mem_budget / GIB) / 10 * GIB;
     g_autoptr(PrismCostModel) cm = cm_new(in, suggested - margin);
     double c[PRISM_COL_COUNT];

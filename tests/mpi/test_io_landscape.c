@@ -84,8 +84,12 @@ static gboolean run_session(PrismLandscape *ls, gboolean weighted, uint64_t stop
         synth_row(topk_idx[i], &topk[i]);
     PrismGridPointInfo grid[5];
     for (uint32_t p = 0; p < 5; p++)
-        grid[p] = (PrismGridPointInfo){p % 2 ? "llama2-7b" : "gpt3-1.3b", "A100-80GB", 64u << p,
-                                       512, 2048, (uint64_t)p * JOB,
+        grid[p] = (PrismGridPointInfo){p % 2 ? "llama2-7b" : "gpt3-1.3b",
+                                       "A100-80GB",
+                                       64u << p,
+                                       512,
+                                       2048,
+                                       (uint64_t)p * JOB,
                                        MIN((uint64_t)(p + 1) * JOB, TOTAL) - (uint64_t)p * JOB};
     prism_landscape_set_grid(ls, grid, 5);
     return prism_landscape_finish(ls, pareto, G_N_ELEMENTS(pareto), topk, G_N_ELEMENTS(topk),
@@ -95,13 +99,13 @@ static gboolean run_session(PrismLandscape *ls, gboolean weighted, uint64_t stop
 /* One writer session: prepare, feed quarters/4 of each rank's block, optionally finish.
  * Returns the agreed status; *spilled / *skipped get the sums over ranks. */
 static gboolean session(const char *path, const PrismLandscapeOptions *o, const char *model,
-                        gboolean weighted, uint64_t quarters, gboolean do_finish,
-                        uint64_t *spilled, uint64_t *skipped, GError **error)
+                        gboolean weighted, uint64_t quarters, gboolean do_finish, uint64_t *spilled,
+                        uint64_t *skipped, GError **error)
 {
     PrismComm *comm = prism_test_comm();
     PrismLandscape *ls = new_writer(path, o, model);
-    gboolean ok = prism_landscape_prepare(ls, error) &&
-                  run_session(ls, weighted, quarters, do_finish, error);
+    gboolean ok =
+        prism_landscape_prepare(ls, error) && run_session(ls, weighted, quarters, do_finish, error);
     uint64_t sp = 0, sk = 0;
     prism_comm_allreduce_u64(comm, prism_landscape_rows_spilled(ls), MPI_SUM, &sp, NULL);
     prism_comm_allreduce_u64(comm, prism_landscape_rows_skipped(ls), MPI_SUM, &sk, NULL);
@@ -169,8 +173,8 @@ static gboolean verify_file(const char *path, gboolean with_landscape)
     ok &= prism_landscape_file_group_rows(f, "topk") == G_N_ELEMENTS(topk_idx);
     double idx[8], val[8], rk[8];
     int ci = prism_landscape_schema_find(schema, "peak_mem");
-    gboolean r1 = prism_landscape_file_read(f, "pareto", "index", 0, G_N_ELEMENTS(pareto_idx),
-                                            idx, &error);
+    gboolean r1 =
+        prism_landscape_file_read(f, "pareto", "index", 0, G_N_ELEMENTS(pareto_idx), idx, &error);
     g_clear_error(&error);
     gboolean r2 = prism_landscape_file_read(f, "pareto", "peak_mem", 0, G_N_ELEMENTS(pareto_idx),
                                             val, &error);
@@ -246,9 +250,9 @@ static void test_write_read_roundtrip(void)
     /* The output exists now: a second run without --force is refused on every rank. */
     PrismLandscape *ls = new_writer(path, &o, "gpt3-1.3b");
     CU_ASSERT_FALSE(prism_landscape_prepare(ls, &error));
-    CU_ASSERT_TRUE(prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR,
-                                                  PRISM_INPUT_ERROR_OUTPUT) &&
-                                  strstr(error->message, "--force") != NULL));
+    CU_ASSERT_TRUE(
+        prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT) &&
+                       strstr(error->message, "--force") != NULL));
     g_clear_error(&error);
     prism_landscape_free(ls);
     /* With --force it is rewritten (same content, even partition). */
@@ -410,15 +414,15 @@ static void test_no_landscape_and_bad_paths(void)
     g_autofree char *bad = g_strdup_printf("%s/no-such-dir/x.h5", prism_test_scratch_dir());
     PrismLandscape *ls = new_writer(bad, &o, "gpt3-1.3b");
     CU_ASSERT_FALSE(prism_landscape_prepare(ls, &error));
-    CU_ASSERT_TRUE(prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR,
-                                                  PRISM_INPUT_ERROR_OUTPUT) &&
-                                  strstr(error->message, "no-such-dir") != NULL));
+    CU_ASSERT_TRUE(
+        prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT) &&
+                       strstr(error->message, "no-such-dir") != NULL));
     g_clear_error(&error);
     prism_landscape_free(ls);
     /* Reading something that is not a landscape. */
     PrismLandscapeFile *f = prism_landscape_file_open(prism_test_comm(), "/etc/hostname", &error);
-    CU_ASSERT_TRUE(prism_test_all(f == NULL && g_error_matches(error, PRISM_INPUT_ERROR,
-                                                               PRISM_INPUT_ERROR_FILE)));
+    CU_ASSERT_TRUE(prism_test_all(
+        f == NULL && g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE)));
     g_clear_error(&error);
 }
 

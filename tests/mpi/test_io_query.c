@@ -141,8 +141,8 @@ static gboolean check_query(const PrismLandscapeQuery *q, size_t n_obj, const ch
         /* top-k: the 10 smallest (rank key, index) among the feasible candidates */
         size_t one = 1;
         for (guint i = 0; i < cand->len; i++)
-            g_array_index(cand, Pt, i).key[0] = (rank_max ? -1 : 1) *
-                                                rv[g_array_index(cand, Pt, i).index];
+            g_array_index(cand, Pt, i).key[0] =
+                (rank_max ? -1 : 1) * rv[g_array_index(cand, Pt, i).index];
         g_array_sort_with_data(cand, cmp_pt, &one);
         const PrismTopK *tk = prism_landscape_answer_top(a, p);
         ok &= prism_topk_size(tk) == MIN(10u, cand->len);
@@ -207,8 +207,8 @@ static void test_read_rows(void)
     uint64_t bad[] = {5, TOTAL};
     double dummy[64];
     CU_ASSERT_FALSE(prism_landscape_file_read_rows(file, bad, 2, dummy, &error));
-    CU_ASSERT_TRUE(prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR,
-                                                  PRISM_INPUT_ERROR_VALUE)));
+    CU_ASSERT_TRUE(
+        prism_test_all(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE)));
     g_clear_error(&error);
 }
 

@@ -85,11 +85,16 @@ double synth_expected(const PrismLandscapeColumn *col, uint64_t g)
         v = dims[col->index];
     }
     switch (col->store) {
-    case PRISM_STORE_F32: return (double)(float)v;
-    case PRISM_STORE_U8: return (double)(uint8_t)v;
-    case PRISM_STORE_U16: return (double)(uint16_t)v;
-    case PRISM_STORE_U32: return (double)(uint32_t)v;
-    case PRISM_STORE_F64: break;
+    case PRISM_STORE_F32:
+        return (double)(float)v;
+    case PRISM_STORE_U8:
+        return (double)(uint8_t)v;
+    case PRISM_STORE_U16:
+        return (double)(uint16_t)v;
+    case PRISM_STORE_U32:
+        return (double)(uint32_t)v;
+    case PRISM_STORE_F64:
+        break;
     }
     return v;
 }
@@ -108,7 +113,7 @@ gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error
 {
     enum { MAXB = 97 };
     double lane[10][MAXB];
-    double *cols = g_new0(double, (size_t)PRISM_COL_COUNT * MAXB);
+    double *cols = g_new0(double, (size_t)PRISM_COL_COUNT *MAXB);
     PrismCostOut out;
     for (int c = 0; c < PRISM_COL_COUNT; c++)
         out.col[c] = cols + (size_t)c * MAXB;
@@ -135,11 +140,11 @@ gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error
             lane[9][i] = prism_strategy_folding(s);
             for (int c = 0; c < PRISM_COL_COUNT; c++)
                 out.col[c][i] = row.cols[c];
-            key = (PrismSegmentKey){s->devices, s->pp, s->vpp, s->schedule, s->recompute,
-                                    s->rc_layers};
+            key = (PrismSegmentKey){s->devices,  s->pp,        s->vpp,
+                                    s->schedule, s->recompute, s->rc_layers};
         }
-        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4],
-                            lane[5], lane[6], lane[7], n,       lane[8], lane[9]};
+        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4], lane[5],
+                            lane[6], lane[7], n,       lane[8], lane[9]};
         PrismRowBatch b = {g, n, row.point, g - (uint64_t)row.point * JOB, &key, &lanes, &out};
         ok = sink->rows(sink->user, &b, error);
         g = stop;
@@ -147,7 +152,6 @@ gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error
     g_free(cols);
     return ok;
 }
-
 
 gboolean synth_write_file(PrismComm *comm, const char *path, GError **error)
 {

@@ -299,8 +299,8 @@ static void test_framework_rows(void)
     CU_ASSERT_EQUAL(b8->kind, PRISM_VALIDATE_PREDICTED);
     CU_ASSERT_STRING_EQUAL(b8->cluster, "B200-750W");
     CU_ASSERT_STRING_EQUAL(b8->dtype, "fp8-cs");
-    CU_ASSERT_TRUE(prism_test_close(b8->pred[PRISM_VM_TFLOPS], b8->pred[PRISM_VM_MFU] * 2250.0,
-                                    1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(b8->pred[PRISM_VM_TFLOPS], b8->pred[PRISM_VM_MFU] * 2250.0, 1e-12, 0));
     CU_ASSERT_TRUE(b8->pred[PRISM_VM_MFU] > 0 && b8->pred[PRISM_VM_MFU] < 1);
     CU_ASSERT_STRING_EQUAL(h8->cluster, "H100-96GB-500W");
     CU_ASSERT_STRING_EQUAL(h8->dtype, "fp8-cs");

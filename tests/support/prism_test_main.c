@@ -25,8 +25,8 @@ int main(int argc, char **argv)
     }
     int rank = prism_test_comm_internal->rank;
     unsigned failures = 0, tests_run = 0;
-    if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(prism_test_suites) !=
-                                                       CUE_SUCCESS) {
+    if (CU_initialize_registry() != CUE_SUCCESS ||
+        CU_register_suites(prism_test_suites) != CUE_SUCCESS) {
         fprintf(stderr, "test: CUnit registry: %s\n", CU_get_error_msg());
         failures = 1;
     } else {
@@ -60,8 +60,8 @@ int main(int argc, char **argv)
     unsigned all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_UNSIGNED, MPI_MAX, prism_test_comm_internal->mpi);
     if (rank == 0)
-        printf("ranks=%d tests=%u max-failures-per-rank=%u\n",
-               prism_test_comm_internal->size, tests_run, all);
+        printf("ranks=%d tests=%u max-failures-per-rank=%u\n", prism_test_comm_internal->size,
+               tests_run, all);
     prism_comm_free(prism_test_comm_internal);
     MPI_Finalize();
     return all != 0;

@@ -43,8 +43,8 @@ const char *prism_test_scratch_dir(void)
     return path;
 }
 
-int prism_test_data_files_listed(const char *folder, const char *prefix,
-                                 const char *const *names, size_t n, size_t stride)
+int prism_test_data_files_listed(const char *folder, const char *prefix, const char *const *names,
+                                 size_t n, size_t stride)
 {
     g_autofree char *dir = prism_test_data_path(folder);
     GDir *d = g_dir_open(dir, 0, NULL);
@@ -60,7 +60,8 @@ int prism_test_data_files_listed(const char *folder, const char *prefix,
             continue;
         gboolean listed = FALSE;
         for (size_t i = 0; i < n && !listed; i++) {
-            const char *name = *(const char *const *)(const void *)((const char *)names + i * stride);
+            const char *name =
+                *(const char *const *)(const void *)((const char *)names + i * stride);
             listed = strcmp(name, entry) == 0;
         }
         if (!listed)

@@ -42,8 +42,8 @@ gboolean prism_test_input_error(const GError *error, int code, const char *const
  * @p names), so a bad input added on disk cannot go untested. Prints the unlisted ones.
  * Returns the number of such files, or -1 when one is unlisted or the folder is missing.
  */
-int prism_test_data_files_listed(const char *folder, const char *prefix,
-                                 const char *const *names, size_t n, size_t stride);
+int prism_test_data_files_listed(const char *folder, const char *prefix, const char *const *names,
+                                 size_t n, size_t stride);
 
 /** |a-b| <= rel*max(|a|,|b|) + abs. */
 gboolean prism_test_close(double a, double b, double rel, double abs);

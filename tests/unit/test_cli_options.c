@@ -38,8 +38,8 @@ static void test_devices_forms(void)
 
 static void test_devices_errors(void)
 {
-    static const char *bad[] = {"", "0", "-8", "abc", "8:4", "1:2:3:4", "12x", "8,,16",
-                                "1:100000:1", "99999999999"};
+    static const char *bad[] = {"",        "0",   "-8",    "abc",        "8:4",
+                                "1:2:3:4", "12x", "8,,16", "1:100000:1", "99999999999"};
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         uint32_t *got = NULL;
         size_t n = 0;
@@ -78,20 +78,20 @@ static void test_help_and_errors(void)
     PrismCommonOptions o;
     GError *error = NULL;
     /* --help: FALSE with HELP_SHOWN carrying the help text (no exit()). */
-    CU_ASSERT_FALSE(parse(PRISM_OPT_ALL_INPUTS, (const char *const[]){"prism x", "--help", NULL},
-                          &o, &error));
+    CU_ASSERT_FALSE(
+        parse(PRISM_OPT_ALL_INPUTS, (const char *const[]){"prism x", "--help", NULL}, &o, &error));
     CU_ASSERT_TRUE(g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HELP_SHOWN));
     CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "--model") : NULL);
     CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "--mem-budget") : NULL);
     g_clear_error(&error);
     prism_common_options_clear(&o);
     /* after "--", --help is an argument */
-    CU_ASSERT_TRUE(parse(PRISM_OPT_JSON, (const char *const[]){"prism x", "--", "--help", NULL},
-                         &o, &error));
+    CU_ASSERT_TRUE(
+        parse(PRISM_OPT_JSON, (const char *const[]){"prism x", "--", "--help", NULL}, &o, &error));
     prism_common_options_clear(&o);
     /* unknown option and bad integer: bad input (exit status 2) */
-    CU_ASSERT_FALSE(parse(PRISM_OPT_ALL_INPUTS, (const char *const[]){"prism x", "--modle", NULL},
-                          &o, &error));
+    CU_ASSERT_FALSE(
+        parse(PRISM_OPT_ALL_INPUTS, (const char *const[]){"prism x", "--modle", NULL}, &o, &error));
     CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE));
     g_clear_error(&error);
     prism_common_options_clear(&o);

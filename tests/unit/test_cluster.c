@@ -16,8 +16,8 @@
 
 static void test_presets(void)
 {
-    static const char *names[] = {"A100-40GB", "A100-80GB", "H100-SXM",  "H100-96GB-500W",
-                                  "H800",      "H200",      "B200",      "B200-750W",
+    static const char *names[] = {"A100-40GB", "A100-80GB",  "H100-SXM", "H100-96GB-500W",
+                                  "H800",      "H200",       "B200",     "B200-750W",
                                   "MI300X",    "Ascend-910B"};
     CU_ASSERT_EQUAL(prism_cluster_preset_count(), G_N_ELEMENTS(names));
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
@@ -207,12 +207,16 @@ static const struct {
     {"cluster-negative-hbm.ini", PRISM_INPUT_ERROR_VALUE, {"memory_bandwidth_GBps = -2039", NULL}},
     {"cluster-fractional-sm.ini", PRISM_INPUT_ERROR_VALUE, {"sm_count = 132.5", "whole", NULL}},
     {"cluster-negative-tile.ini", PRISM_INPUT_ERROR_VALUE, {"gemm_tile_n = -256", NULL}},
-    {"cluster-sustained-above-boost.ini", PRISM_INPUT_ERROR_VALUE,
+    {"cluster-sustained-above-boost.ini",
+     PRISM_INPUT_ERROR_VALUE,
      {"sustained_clock_mhz 1900", "boost_clock_mhz 1830"}},
-    {"cluster-sustained-no-boost.ini", PRISM_INPUT_ERROR_MISSING,
+    {"cluster-sustained-no-boost.ini",
+     PRISM_INPUT_ERROR_MISSING,
      {"sustained_clock_mhz = 1600", "boost_clock_mhz"}},
     {"cluster-attn-fraction.ini", PRISM_INPUT_ERROR_VALUE, {"attn_fwd_fraction = 1.5", NULL}},
-    {"cluster-unknown-key.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"'bandwith_GBps'", "allowed", NULL}},
+    {"cluster-unknown-key.ini",
+     PRISM_INPUT_ERROR_UNKNOWN_NAME,
+     {"'bandwith_GBps'", "allowed", NULL}},
     {"cluster-level-gap.ini", PRISM_INPUT_ERROR_MISSING, {"[level.1]", NULL}},
     {"cluster-last-size.ini", PRISM_INPUT_ERROR_VALUE, {"[level.1]", "size = 64", NULL}},
     {"cluster-not-nested.ini", PRISM_INPUT_ERROR_VALUE, {"size 12", "multiple", NULL}},
@@ -223,18 +227,23 @@ static const struct {
     {"cluster-fractional-size.ini", PRISM_INPUT_ERROR_VALUE, {"size = 2.5", NULL}},
     {"cluster-no-levels.ini", PRISM_INPUT_ERROR_MISSING, {"[level.0]", NULL}},
     {"cluster-binary.ini", PRISM_INPUT_ERROR_PARSE, {"cluster-binary.ini", NULL}},
-    {"cluster-duplicate-key.ini", PRISM_INPUT_ERROR_PARSE,
+    {"cluster-duplicate-key.ini",
+     PRISM_INPUT_ERROR_PARSE,
      {"[cluster] key 'memory_gib' is given twice", "lines 4 and 5", NULL}},
-    {"cluster-duplicate-group.ini", PRISM_INPUT_ERROR_PARSE,
+    {"cluster-duplicate-group.ini",
+     PRISM_INPUT_ERROR_PARSE,
      {"group [level.0] is given twice", "lines 8 and 14", NULL}},
     {"does-not-exist.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.ini", NULL}},
     /* finite but out of range (issue 13): the value as written and the range, never
      * "memory inf bytes" nor a step of 10^300 s */
-    {"cluster-huge-memory.ini", PRISM_INPUT_ERROR_VALUE,
+    {"cluster-huge-memory.ini",
+     PRISM_INPUT_ERROR_VALUE,
      {"memory_gib = 1e+300 is out of range", "to 1.04858e+06 GiB", NULL}},
-    {"cluster-tiny-peak.ini", PRISM_INPUT_ERROR_VALUE,
+    {"cluster-tiny-peak.ini",
+     PRISM_INPUT_ERROR_VALUE,
      {"peak_tflops_bf16 = 1e-300 is out of range", "0 (not given) or 0.001 to 1e+06", NULL}},
-    {"cluster-tiny-bandwidth.ini", PRISM_INPUT_ERROR_VALUE,
+    {"cluster-tiny-bandwidth.ini",
+     PRISM_INPUT_ERROR_VALUE,
      {"[level.1] bandwidth_GBps = 1e-200 is out of range", "0.001 to 1e+06 GB/s", NULL}},
 };
 

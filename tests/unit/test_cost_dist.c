@@ -100,8 +100,8 @@ static void test_fsdp_overlap(void)
     const double rs_b = 4.0 * PB * 15.0 / 16.0 / BW1 + 15.0 * 10e-6;
     CU_ASSERT_TRUE(prism_test_close(ag_b, 19.0259e-3, 1e-5, 0));
     CU_ASSERT_TRUE(t.fwd_s < 1e-3 && t.bwd_s < 3e-3);
-    CU_ASSERT_TRUE(prism_test_close(t.fsdp_s[0], (ag_b - t.fwd_s) + (ag_b + rs_b - t.bwd_s),
-                                    1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(t.fsdp_s[0], (ag_b - t.fwd_s) + (ag_b + rs_b - t.bwd_s), 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(t.fsdp_lead_s[0], t.fwd_s + t.bwd_s, 1e-12, 0));
     /* full recompute widens the backward window by the recomputed forward */
     CU_ASSERT_TRUE(prism_test_close(
@@ -110,8 +110,7 @@ static void test_fsdp_overlap(void)
     static const char *const keep[] = {"fsdp_reshard=0", NULL};
     g_autoptr(PrismCostModel) cc = model_with(16, 256, keep);
     layer(cc, &sb, 1, &t);
-    CU_ASSERT_TRUE(
-        prism_test_close(t.fsdp_s[0], (ag_b - t.fwd_s) + (rs_b - t.bwd_s), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(t.fsdp_s[0], (ag_b - t.fwd_s) + (rs_b - t.bwd_s), 1e-12, 0));
 
     /* the step: dp_time = m * (sum over the stage's units + the largest lead), and the
      * step holds it once per micro-batch (pp = 1: step = m T + dp + optimizer) */
@@ -153,10 +152,10 @@ static void test_reshard_memory(void)
     CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_PARAMS], 2.0 * PTOT, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_MEM_GRADS], 4.0 * PTOT / 8.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_GRADS], 4.0 * PTOT / 8.0, 1e-12, 0));
-    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_MEM_COMM_BUFFERS],
-                                    5.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
-    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_COMM_BUFFERS],
-                                    3.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(a[PRISM_COL_MEM_COMM_BUFFERS], 5.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(b[PRISM_COL_MEM_COMM_BUFFERS], 3.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
 }
 
 /*
@@ -194,8 +193,8 @@ static void test_hsdp_levels(void)
     PrismLayerTerms t;
     layer(ch, &s, 1, &t);
     const double ag = 2.0 * PB * 7.0 / 8.0 / BW0 + 7.0 * 5e-6;
-    const double rs = 4.0 * PB * 7.0 / 8.0 / BW0 + 7.0 * 5e-6 + 2.0 * (4.0 * PB / 8.0) * 0.5 / BW1 +
-                      2.0 * 10e-6;
+    const double rs =
+        4.0 * PB * 7.0 / 8.0 / BW0 + 7.0 * 5e-6 + 2.0 * (4.0 * PB / 8.0) * 0.5 / BW1 + 2.0 * 10e-6;
     CU_ASSERT_TRUE(prism_test_close(t.fsdp_s[0] + t.fsdp_lead_s[0], 2.0 * ag + rs, 1e-12, 0));
     PrismStrategy s1 = test_strategy(ch, 16, "dp=16,mbs=1,zero=1");
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(ch, &s1, a, NULL));
@@ -337,10 +336,9 @@ static void test_ulysses(void)
     g_autoptr(PrismCostModel) cg = dist_model(gq, 4, 8192, uly);
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cg, &s, c, NULL));
     const double p_gqa = 4.0 * (10.0 * H * H + 2.0 * H * 2.0 * 128.0 + 4.0 * H) + PEMB + PHEAD;
-    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L0],
-                                    16.0 * 2.0 * 0.75 * 2048.0 * (16384.0 + 4.0 * 512.0) +
-                                        6.0 * p_gqa,
-                                    1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(
+        c[PRISM_COL_BYTES_L0], 16.0 * 2.0 * 0.75 * 2048.0 * (16384.0 + 4.0 * 512.0) + 6.0 * p_gqa,
+        1e-12, 0));
 
     g_autoptr(PrismModel) m12 = test_gpt_model(4, 768, 12, 51200);
     g_autoptr(PrismCostModel) u12 = dist_model(m12, 8, 8192, uly);
@@ -353,10 +351,9 @@ static void test_ulysses(void)
     /* ring bytes: 3 passes (K/V forward; K/V and their gradients backward) of
      * (c-1) T 2 g d 2 B = 7 * 1024 * 3072 per layer, m = 8, L = 4 */
     const double p12 = 4.0 * (12.0 * 768.0 * 768.0 + 4.0 * 768.0) + 2.0 * 51200.0 * 768.0 + 1536.0;
-    CU_ASSERT_TRUE(prism_test_close(r[PRISM_COL_BYTES_L0],
-                                    8.0 * 4.0 * 3.0 * 7.0 * 1024.0 * 3072.0 +
-                                        2.0 * 4.0 * 7.0 / 8.0 * p12,
-                                    1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(
+        r[PRISM_COL_BYTES_L0],
+        8.0 * 4.0 * 3.0 * 7.0 * 1024.0 * 3072.0 + 2.0 * 4.0 * 7.0 / 8.0 * p12, 1e-12, 0));
 }
 
 /*

@@ -411,8 +411,7 @@ static void test_bwd_working_set(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     static const char *const on[] = {"flash_attention=0", "dropout=1", NULL};
-    static const char *const off[] = {"flash_attention=0", "dropout=1", "bwd_working_set=0",
-                                      NULL};
+    static const char *const off[] = {"flash_attention=0", "dropout=1", "bwd_working_set=0", NULL};
     const double want[2] = {10452205568.0, 8573157376.0};
     for (int i = 0; i < 2; i++) {
         g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, i ? off : on);
@@ -578,8 +577,8 @@ static void test_new_schedules(void)
                                         share * 16.0 * tmax + bub + c[PRISM_COL_TIME_OPTIMIZER],
                                         1e-9, 0));
         if (k == 3) /* the 1f1b bubble of test_bubble_exact with 4-message sends, over k = 4 */
-            CU_ASSERT_TRUE(prism_test_close(
-                bub, (3.0 * (2.0 * TA + 2.0 * (t1 + 15e-6)) + TE) / 4.0, 1e-12, 0));
+            CU_ASSERT_TRUE(prism_test_close(bub, (3.0 * (2.0 * TA + 2.0 * (t1 + 15e-6)) + TE) / 4.0,
+                                            1e-12, 0));
     }
 }
 
@@ -618,8 +617,10 @@ static void test_dualpipe_overlap(void)
     JsonArray *ad = json_object_get_array_member(json_node_get_object(rd), "per_stage");
     double usum = 0, umax = -1e300, tmax = 0, dpmax = 0, opt = 0;
     for (uint32_t i = 0; i < 4; i++) {
-        JsonObject *z = json_object_get_object_member(json_array_get_object_element(az, i), "terms");
-        JsonObject *d = json_object_get_object_member(json_array_get_object_element(ad, i), "terms");
+        JsonObject *z =
+            json_object_get_object_member(json_array_get_object_element(az, i), "terms");
+        JsonObject *d =
+            json_object_get_object_member(json_array_get_object_element(ad, i), "terms");
 #define G(o, key) json_object_get_double_member(o, key)
         const double cr = G(z, "compute") + G(z, "recompute"), ep = G(z, "ep_comm");
         const double hidden = MIN(ep, cr);
@@ -668,8 +669,7 @@ static PrismModel *moe_model(void)
 {
     PrismModel *m = test_gpt_model(2, 1024, 8, 64);
     PrismMlpSpec *p = &m->specs[0].mlp;
-    *p = (PrismMlpSpec){.act = PRISM_MLP_SWIGLU, .n_experts = 16, .top_k = 2,
-                        .expert_hidden = 512};
+    *p = (PrismMlpSpec){.act = PRISM_MLP_SWIGLU, .n_experts = 16, .top_k = 2, .expert_hidden = 512};
     return m;
 }
 
@@ -696,8 +696,7 @@ static void test_folded_moe(void)
     CU_ASSERT_TRUE(prism_test_close(a.grads_bytes, 5283840.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(a.optimizer_bytes, 11040768.0, 1e-12, 0));
     const double T = 1024.0;
-    const double t_a2a = T * 4096.0 * (7.0 / 8.0 / 4.0 / 20e9 + 0.25 / 240e9) + 7.0 * 10e-6 +
-                         5e-6;
+    const double t_a2a = T * 4096.0 * (7.0 / 8.0 / 4.0 / 20e9 + 0.25 / 240e9) + 7.0 * 10e-6 + 5e-6;
     CU_ASSERT_TRUE(prism_test_close(a.fwd_s - b.fwd_s, 2.0 * t_a2a, 1e-9, 0));
     const double t_ag = 15.0 * T / 4.0 * 2048.0 / 20e9 + 15.0 * 10e-6;
     CU_ASSERT_TRUE(prism_test_close(x.fwd_s - y.fwd_s, 2.0 * t_ag, 1e-9, 0));

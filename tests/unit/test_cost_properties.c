@@ -16,8 +16,8 @@
  * pairs) — sums per-layer static bytes, and rebuilds the step time from the schedule's
  * bubble formula plus the slowest stage's optimizer update and, for ZeRO-3, the
  * per-unit gather/reduce exposure it rebuilds from the bandwidths (FSDP prefetch: each unit
- * exposes max(0, comm - compute), the stage adds its largest unhidden lead once); it must match explain's
- * per-stage values and the kernel's columns to 1e-9 relative.
+ * exposes max(0, comm - compute), the stage adds its largest unhidden lead once); it must match
+ * explain's per-stage values and the kernel's columns to 1e-9 relative.
  */
 #include <string.h>
 
@@ -208,8 +208,7 @@ static double dual_peak(uint64_t P, uint64_t M, uint64_t r, const double act[2],
 static double simulate_peak(const PrismStrategy *st, uint32_t s, const double *act_in, double k)
 {
     const uint32_t p = st->pp;
-    if (p > 1 && (st->schedule == PRISM_SCHEDULE_ZB_V ||
-                  st->schedule == PRISM_SCHEDULE_DUALPIPE_V))
+    if (p > 1 && (st->schedule == PRISM_SCHEDULE_ZB_V || st->schedule == PRISM_SCHEDULE_DUALPIPE_V))
         return dual_peak(p, st->m, s, act_in, st->schedule == PRISM_SCHEDULE_DUALPIPE_V);
     if (p > 1 && st->schedule == PRISM_SCHEDULE_DUALPIPE) {
         /* act_in[0]: stage s of direction A; act_in[1]: stage p-1-s of direction B */
@@ -373,9 +372,9 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
                  * again + reduce the backward with its recompute (fsdp_reshard = 1) */
                 const double nd = (double)st->dp * st->cp;
                 double lat;
-                const double ib = level_inv_bw(prism_cost_model_cluster(cm),
-                                               (double)st->tp * st->cp * st->dp,
-                                               kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
+                const double ib =
+                    level_inv_bw(prism_cost_model_cluster(cm), (double)st->tp * st->cp * st->dp,
+                                 kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
                 const double pu = t.params_bytes / bytes_p * unshard;
                 const double ag = bytes_p * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat;
                 const double cb = ag + bytes_g * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat;
@@ -415,9 +414,7 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
                          sch == PRISM_SCHEDULE_DUALPIPE_V;
     const double kappa = sch == PRISM_SCHEDULE_ZB_H1 ? 2.0 : zb3 ? 3.0 : 0.0;
     const double sigma = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
-    const double rho = sch == PRISM_SCHEDULE_SEQ1F1B && p > 1 ? 1.0 / k_seq
-                       : zb3                                   ? 0.5
-                                                               : 1.0 / v;
+    const double rho = sch == PRISM_SCHEDULE_SEQ1F1B && p > 1 ? 1.0 / k_seq : zb3 ? 0.5 : 1.0 / v;
     /* DualPipe: each direction carries m/2 micro-batches through one of the two stages */
     const double share = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
     double sum = 0, tmax = 0, usum = 0, umax = 0, opt = 0;
@@ -465,8 +462,8 @@ static gboolean walker_agrees(const PrismCostModel *cm, const PrismStrategy *stp
         ok &= prism_test_close(act, w.stage_act[s], 1e-9, 0);
         if (!ok) {
             g_autofree char *txt = prism_strategy_format(&st);
-            fprintf(stderr, "\n  walker differs: %s stage %u static %g/%g act %g/%g\n", txt,
-                    s, stat, w.stage_static[s], act, w.stage_act[s]);
+            fprintf(stderr, "\n  walker differs: %s stage %u static %g/%g act %g/%g\n", txt, s,
+                    stat, w.stage_static[s], act, w.stage_act[s]);
             break;
         }
     }
@@ -474,8 +471,8 @@ static gboolean walker_agrees(const PrismCostModel *cm, const PrismStrategy *stp
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &st, c, NULL));
     if (!prism_test_close(c[PRISM_COL_TIME_STEP], w.step, 1e-9, 0)) {
         g_autofree char *txt = prism_strategy_format(&st);
-        fprintf(stderr, "\n  walker step differs: %s %.12g vs %.12g\n", txt,
-                c[PRISM_COL_TIME_STEP], w.step);
+        fprintf(stderr, "\n  walker step differs: %s %.12g vs %.12g\n", txt, c[PRISM_COL_TIME_STEP],
+                w.step);
         ok = FALSE;
     }
     return ok;
@@ -663,10 +660,18 @@ static void test_schedule_properties(void)
             for (uint32_t tp = 1; tp <= 2; tp++)
                 for (uint32_t mbs = 1; mbs <= 16; mbs *= 2) {
                     const uint8_t rc = (uint8_t)(n_rc++ % 3);
-                    PrismStrategy b = {.devices = dp * tp * pp, .dp = dp, .tp = tp, .pp = pp,
-                                       .vpp = 1, .cp = 1, .ep = 1, .mbs = mbs,
-                                       .m = 256 / (dp * mbs), .sp = (uint8_t)(tp > 1),
-                                       .zero = (uint8_t)(dp > 1), .recompute = rc,
+                    PrismStrategy b = {.devices = dp * tp * pp,
+                                       .dp = dp,
+                                       .tp = tp,
+                                       .pp = pp,
+                                       .vpp = 1,
+                                       .cp = 1,
+                                       .ep = 1,
+                                       .mbs = mbs,
+                                       .m = 256 / (dp * mbs),
+                                       .sp = (uint8_t)(tp > 1),
+                                       .zero = (uint8_t)(dp > 1),
+                                       .recompute = rc,
                                        .schedule = PRISM_SCHEDULE_1F1B};
                     if (!prism_strategy_check(&b, model, tr, NULL))
                         continue;
@@ -684,14 +689,12 @@ static void test_schedule_properties(void)
                                        cs[i - 1][PRISM_COL_TIME_BUBBLE]);
                         /* the price: k messages per p2p send, so the steady part
                          * m T_max = step - bubble - DP - optimizer never falls */
-                        const double sa = cs[i][PRISM_COL_TIME_STEP] -
-                                          cs[i][PRISM_COL_TIME_BUBBLE] -
-                                          cs[i][PRISM_COL_TIME_DP_COMM] -
-                                          cs[i][PRISM_COL_TIME_OPTIMIZER];
-                        const double sb = cs[i - 1][PRISM_COL_TIME_STEP] -
-                                          cs[i - 1][PRISM_COL_TIME_BUBBLE] -
-                                          cs[i - 1][PRISM_COL_TIME_DP_COMM] -
-                                          cs[i - 1][PRISM_COL_TIME_OPTIMIZER];
+                        const double sa =
+                            cs[i][PRISM_COL_TIME_STEP] - cs[i][PRISM_COL_TIME_BUBBLE] -
+                            cs[i][PRISM_COL_TIME_DP_COMM] - cs[i][PRISM_COL_TIME_OPTIMIZER];
+                        const double sb =
+                            cs[i - 1][PRISM_COL_TIME_STEP] - cs[i - 1][PRISM_COL_TIME_BUBBLE] -
+                            cs[i - 1][PRISM_COL_TIME_DP_COMM] - cs[i - 1][PRISM_COL_TIME_OPTIMIZER];
                         CU_ASSERT_TRUE(sa >= sb * (1.0 - 1e-12));
                     }
                     n_seq++;
@@ -726,8 +729,7 @@ static void test_schedule_properties(void)
                 }
     for (int i = 0; i < 4; i++)
         prism_cost_model_free(cms[i]);
-    printf("\n  %zu seq1f1b, %zu dualpipe, %zu zb-v/dualpipe-v comparisons\n", n_seq, n_dual,
-           n_v);
+    printf("\n  %zu seq1f1b, %zu dualpipe, %zu zb-v/dualpipe-v comparisons\n", n_seq, n_dual, n_v);
     CU_ASSERT_TRUE(n_seq >= 30 && n_dual >= 10 && n_v >= 10);
 }
 

@@ -115,9 +115,8 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         key.schedule = PRISM_SCHEDULE_1F1B;
     else {
         /* dualpipe needs an even pp: the draw falls back to 1f1b for odd pp */
-        static const uint8_t s[] = {PRISM_SCHEDULE_1F1B, PRISM_SCHEDULE_GPIPE,
-                                    PRISM_SCHEDULE_ZB_H1, PRISM_SCHEDULE_SEQ1F1B,
-                                    PRISM_SCHEDULE_DUALPIPE};
+        static const uint8_t s[] = {PRISM_SCHEDULE_1F1B, PRISM_SCHEDULE_GPIPE, PRISM_SCHEDULE_ZB_H1,
+                                    PRISM_SCHEDULE_SEQ1F1B, PRISM_SCHEDULE_DUALPIPE};
         key.schedule = s[g_rand_int_range(rng, 0, 5)];
         if (key.schedule == PRISM_SCHEDULE_DUALPIPE && key.pp % 2 != 0)
             key.schedule = PRISM_SCHEDULE_1F1B;
@@ -150,29 +149,29 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
                         continue;
                     for (uint8_t sp = 0; sp <= 1; sp++)
                         for (uint8_t z = 0; z <= 3; z++)
-                        for (uint32_t etp = 1; etp <= rest && etp <= 64; etp++) {
-                            /* folded and tied lanes (etp = tp) alike; the check rejects
-                             * etp != tp for dense models */
-                            if (rest % etp)
-                                continue;
-                            PrismStrategy s = {.devices = key.devices,
-                                               .dp = dp,
-                                               .tp = tp,
-                                               .pp = key.pp,
-                                               .vpp = key.vpp,
-                                               .cp = cp,
-                                               .ep = ep,
-                                               .mbs = mbs,
-                                               .m = (uint32_t)(t->gbs / dp / mbs),
-                                               .sp = sp,
-                                               .zero = z,
-                                               .recompute = key.recompute,
-                                               .schedule = key.schedule,
-                                               .rc_layers = key.rc_layers,
-                                               .etp = etp};
-                            if (prism_strategy_check(&s, model, t, NULL))
-                                g_array_append_val(ok, s);
-                        }
+                            for (uint32_t etp = 1; etp <= rest && etp <= 64; etp++) {
+                                /* folded and tied lanes (etp = tp) alike; the check rejects
+                                 * etp != tp for dense models */
+                                if (rest % etp)
+                                    continue;
+                                PrismStrategy s = {.devices = key.devices,
+                                                   .dp = dp,
+                                                   .tp = tp,
+                                                   .pp = key.pp,
+                                                   .vpp = key.vpp,
+                                                   .cp = cp,
+                                                   .ep = ep,
+                                                   .mbs = mbs,
+                                                   .m = (uint32_t)(t->gbs / dp / mbs),
+                                                   .sp = sp,
+                                                   .zero = z,
+                                                   .recompute = key.recompute,
+                                                   .schedule = key.schedule,
+                                                   .rc_layers = key.rc_layers,
+                                                   .etp = etp};
+                                if (prism_strategy_check(&s, model, t, NULL))
+                                    g_array_append_val(ok, s);
+                            }
                 }
             }
         }
@@ -203,8 +202,8 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         out->zero[i] = s->zero;
         out->etp[i] = prism_strategy_etp(s);
     }
-    out->lanes = (PrismLanes){out->tp, out->cp, out->dp, out->ep,   out->sp, out->mbs,
-                              out->m,  out->zero, n,      out->etp, NULL};
+    out->lanes = (PrismLanes){out->tp, out->cp,   out->dp, out->ep,  out->sp, out->mbs,
+                              out->m,  out->zero, n,       out->etp, NULL};
     return TRUE;
 }
 
@@ -224,8 +223,8 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
      * cast terms and the FP8 weight copies) */
     static const char *const clusters[] = {"A100-80GB", "H100-SXM", "MI300X", "B200-750W",
                                            "H100-96GB-500W"};
-    g_autoptr(PrismCluster) c = prism_cluster_preset(
-        clusters[g_rand_int_range(rng, 0, G_N_ELEMENTS(clusters))], &error);
+    g_autoptr(PrismCluster) c =
+        prism_cluster_preset(clusters[g_rand_int_range(rng, 0, G_N_ELEMENTS(clusters))], &error);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     PrismTraining t;
     prism_training_default(&t);

@@ -14,8 +14,7 @@
 
 /* A chain of n rectangular min-plus matrices with dims d[0] x d[1], d[1] x d[2], ...
  * Entries are 0..30, about one in six is +inf. dims[] has n+1 entries in 1..maxdim. */
-static inline PrismMinPlus **tdc_random_chain(GRand *rng, size_t n, uint32_t maxdim,
-                                              uint32_t *dims)
+static inline PrismMinPlus **tdc_random_chain(GRand *rng, size_t n, uint32_t maxdim, uint32_t *dims)
 {
     for (size_t i = 0; i <= n; i++)
         dims[i] = (uint32_t)g_rand_int_range(rng, 1, (gint32)maxdim + 1);
@@ -23,8 +22,8 @@ static inline PrismMinPlus **tdc_random_chain(GRand *rng, size_t n, uint32_t max
     for (size_t i = 0; i < n; i++) {
         m[i] = prism_minplus_new(dims[i], dims[i + 1], 0);
         for (size_t e = 0; e < (size_t)dims[i] * dims[i + 1]; e++)
-            m[i]->v[e] = g_rand_int_range(rng, 0, 6) == 0 ? PRISM_DC_INF
-                                                           : g_rand_int_range(rng, 0, 31);
+            m[i]->v[e] =
+                g_rand_int_range(rng, 0, 6) == 0 ? PRISM_DC_INF : g_rand_int_range(rng, 0, 31);
     }
     return m;
 }
@@ -109,8 +108,8 @@ static inline PrismParetoMat **tdc_random_pareto_chain(GRand *rng, size_t n, uin
             lens[x] = (uint32_t)g_rand_int_range(rng, 0, 4);
             lists[x] = buf + x * 3;
             for (uint32_t p = 0; p < lens[x]; p++)
-                buf[x * 3 + p] = (PrismParetoPoint){g_rand_int_range(rng, 0, 21),
-                                                     g_rand_int_range(rng, 0, 21)};
+                buf[x * 3 + p] =
+                    (PrismParetoPoint){g_rand_int_range(rng, 0, 21), g_rand_int_range(rng, 0, 21)};
         }
         m[i] = prism_pareto_new(dims[i], dims[i + 1], lists, lens);
         g_free(buf);

@@ -331,7 +331,7 @@ static void test_streaming_large(void)
 static void test_streaming_large_3d(void)
 {
     size_t n = 6000, k = 3;
-    g_autofree double *keys = g_new(double, n * k);
+    g_autofree double *keys = g_new(double, n *k);
     g_autofree uint64_t *idx = g_new(uint64_t, n);
     uint64_t s = 3;
     for (size_t i = 0; i < n; i++) {

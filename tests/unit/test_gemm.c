@@ -426,7 +426,8 @@ static void expert_fc1(const PrismCostModel *cm, const PrismStrategy *s, double 
     JsonArray *kinds = json_object_get_array_member(cmod, "kinds");
     gboolean found = FALSE;
     for (guint k = 0; k < json_array_get_length(kinds) && !found; k++) {
-        JsonArray *g = json_object_get_array_member(json_array_get_object_element(kinds, k), "gemms");
+        JsonArray *g =
+            json_object_get_array_member(json_array_get_object_element(kinds, k), "gemms");
         for (guint q = 0; q < json_array_get_length(g) && !found; q++) {
             JsonObject *o = json_array_get_object_element(g, q);
             if (strcmp(json_object_get_string_member(o, "name"), "expert_fc1") != 0)
@@ -435,8 +436,8 @@ static void expert_fc1(const PrismCostModel *cm, const PrismStrategy *s, double 
             out[1] = json_object_get_double_member(o, "N");
             out[2] = json_object_get_double_member(o, "K");
             out[3] = json_object_get_double_member(o, "count");
-            out[4] = json_object_get_double_member(json_object_get_object_member(o, "fwd"),
-                                                   "seconds");
+            out[4] =
+                json_object_get_double_member(json_object_get_object_member(o, "fwd"), "seconds");
             found = TRUE;
         }
     }

@@ -99,12 +99,11 @@ static void test_files_next_to_grid(void)
     g_autofree char *hf = g_build_filename(dir, "cfg.json", NULL);
     g_autofree char *grid = g_build_filename(dir, "grid.ini", NULL);
     g_autofree char *text_cl = NULL, *text_hf = NULL;
-    gboolean ok = g_file_get_contents(cl_src, &text_cl, NULL, NULL) &&
-                  g_file_get_contents(hf_src, &text_hf, NULL, NULL) &&
-                  g_file_set_contents(cl, text_cl, -1, NULL) &&
-                  g_file_set_contents(hf, text_hf, -1, NULL) &&
-                  g_file_set_contents(grid, "[grid]\nmodels = cfg.json\nclusters = mine.ini\n",
-                                      -1, NULL);
+    gboolean ok =
+        g_file_get_contents(cl_src, &text_cl, NULL, NULL) &&
+        g_file_get_contents(hf_src, &text_hf, NULL, NULL) &&
+        g_file_set_contents(cl, text_cl, -1, NULL) && g_file_set_contents(hf, text_hf, -1, NULL) &&
+        g_file_set_contents(grid, "[grid]\nmodels = cfg.json\nclusters = mine.ini\n", -1, NULL);
     CU_ASSERT_TRUE_FATAL(ok);
     GError *error = NULL;
     g_autoptr(PrismGrid) g = prism_grid_load(grid, &error);
@@ -135,7 +134,9 @@ static void test_bad_grids(void)
         {"bad-knob.ini", PRISM_INPUT_ERROR_VALUE, {"[knobs]", "tp_overlap"}},
         {"bad-filter.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"[options] fix", "tpp"}},
         {"bad-syntax.ini", PRISM_INPUT_ERROR_PARSE, {"bad-syntax.ini", "grid"}},
-        {"bad-duplicate-key.ini", PRISM_INPUT_ERROR_PARSE, {"[grid] key 'models' is given twice", "lines 3 and 5"}},
+        {"bad-duplicate-key.ini",
+         PRISM_INPUT_ERROR_PARSE,
+         {"[grid] key 'models' is given twice", "lines 3 and 5"}},
         {"bad-top.ini", PRISM_INPUT_ERROR_VALUE, {"[options] top", "2.5"}},
         {"bad-top-large.ini", PRISM_INPUT_ERROR_VALUE, {"[options] top", "up to 1000"}},
         {"bad-missing-config.ini", PRISM_INPUT_ERROR_FILE, {"does-not-exist.json", "models"}},

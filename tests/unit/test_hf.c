@@ -178,11 +178,11 @@ static void test_windows_and_layer_lists(void)
 {
     /* gpt_oss without layer_types: transformers' default, sliding on the even blocks;
      * experts_per_token (the reference name) stands for num_experts_per_tok. */
-    PrismModel *m = from_text(
-        "{\"model_type\": \"gpt_oss\", \"hidden_size\": 2880, \"num_hidden_layers\": 4, "
-        "\"num_attention_heads\": 64, \"num_key_value_heads\": 8, \"head_dim\": 64, "
-        "\"intermediate_size\": 2880, \"vocab_size\": 201088, \"num_local_experts\": 32, "
-        "\"experts_per_token\": 4, \"sliding_window\": 64}");
+    PrismModel *m =
+        from_text("{\"model_type\": \"gpt_oss\", \"hidden_size\": 2880, \"num_hidden_layers\": 4, "
+                  "\"num_attention_heads\": 64, \"num_key_value_heads\": 8, \"head_dim\": 64, "
+                  "\"intermediate_size\": 2880, \"vocab_size\": 201088, \"num_local_experts\": 32, "
+                  "\"experts_per_token\": 4, \"sliding_window\": 64}");
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     static const uint32_t win[4] = {64, 0, 64, 0};
     for (uint32_t i = 0; i < 4; i++)
@@ -279,7 +279,9 @@ static const struct {
     {"hf-layer-types-bad.json", PRISM_INPUT_ERROR_VALUE, {"'layer_types'[2]", "chunked_attention"}},
     {"hf-layer-types-short.json", PRISM_INPUT_ERROR_VALUE, {"'layer_types'", "= 4 entries"}},
     {"hf-llama4-no-text-config.json", PRISM_INPUT_ERROR_MISSING, {"'text_config'", "llama4"}},
-    {"hf-llama4-dense-no-mlp.json", PRISM_INPUT_ERROR_MISSING, {"'intermediate_size_mlp'", "layer 0"}},
+    {"hf-llama4-dense-no-mlp.json",
+     PRISM_INPUT_ERROR_MISSING,
+     {"'intermediate_size_mlp'", "layer 0"}},
     {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"cannot read", NULL}},
 };
 
@@ -298,9 +300,9 @@ static void test_bad_configs(void)
         g_clear_error(&error);
     }
     /* Every bad file on disk is in the table (and so is tested); all but the missing one. */
-    CU_ASSERT_EQUAL(prism_test_data_files_listed("bad", "hf-", &bad[0].file, G_N_ELEMENTS(bad),
-                                                 sizeof bad[0]),
-                    (int)G_N_ELEMENTS(bad) - 1);
+    CU_ASSERT_EQUAL(
+        prism_test_data_files_listed("bad", "hf-", &bad[0].file, G_N_ELEMENTS(bad), sizeof bad[0]),
+        (int)G_N_ELEMENTS(bad) - 1);
 }
 
 static CU_TestInfo hf_tests[] = {

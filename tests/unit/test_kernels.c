@@ -71,7 +71,8 @@ static void report(const PrismCostModel *cm, const TestBatch *b, int col, size_t
             what, prism_cost_model_model(cm)->name, b->key.devices, b->key.pp, b->key.vpp,
             b->key.schedule, b->key.recompute, b->key.rc_layers, lane, b->tp[lane], b->cp[lane],
             b->dp[lane], b->ep[lane], b->sp[lane], b->mbs[lane], b->m[lane], b->zero[lane],
-            b->etp[lane], prism_col_info((PrismCostCol)col)->name, x->out.col[col][lane], y->out.col[col][lane]);
+            b->etp[lane], prism_col_info((PrismCostCol)col)->name, x->out.col[col][lane],
+            y->out.col[col][lane]);
 }
 
 static int suite_isa_init(void)

@@ -57,7 +57,8 @@ static void test_sliding_window(void)
         g_autoptr(PrismCostModel) ce = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, eager);
         terms(ce, 1, &full);
         terms(ce, 2, &win);
-        CU_ASSERT_TRUE(prism_test_close(full.act_bytes[0] - win.act_bytes[0], 503316480.0, 1e-12, 0));
+        CU_ASSERT_TRUE(
+            prism_test_close(full.act_bytes[0] - win.act_bytes[0], 503316480.0, 1e-12, 0));
         /* no causal skip without flash: 2048 * 4*4096*(2048 - 512) */
         CU_ASSERT_TRUE(
             prism_test_close(full.flops_fwd - win.flops_fwd, 2048.0 * 4 * 4096 * 1536, 1e-9, 0));
@@ -96,7 +97,8 @@ static void test_param_split_every_zoo_model(void)
             const double h = (double)m->hidden;
             const PrismBlockSpec *sp = &m->specs[ly->spec];
             const double norm = sp->norm == PRISM_NORM_LAYERNORM ? 2 * h : h;
-            const double want = prism_block_params(sp, m->hidden) + (mtp ? 2 * norm + 2 * h * h : 0);
+            const double want =
+                prism_block_params(sp, m->hidden) + (mtp ? 2 * norm + 2 * h * h : 0);
             PrismLayerTerms t;
             CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, l, &t, NULL));
             if (!prism_test_close(t.params_bytes / 2.0, want, 1e-12, 0))

@@ -97,8 +97,8 @@ static int64_t brute_min(const PrismRefineProblem *p)
 
 /* Random layers: none is fastest with the most activations, full the slowest with the
  * fewest (as in a real model), selective in between. */
-static void random_problem(GRand *rng, PrismRefineProblem *p, PrismRefineLayer *layers,
-                           double *mu, uint32_t L, uint32_t pp, uint32_t vpp)
+static void random_problem(GRand *rng, PrismRefineProblem *p, PrismRefineLayer *layers, double *mu,
+                           uint32_t L, uint32_t pp, uint32_t vpp)
 {
     memset(p, 0, sizeof *p);
     for (uint32_t q = 0; q < L; q++) {
@@ -208,8 +208,14 @@ static void test_hand_example(void)
     PrismRefineLayer l = {.time_ps = {10, 12, 15}, .act_bytes = {40, 20, 5}, .static_bytes = 10};
     PrismRefineLayer layers[2] = {l, l};
     double mu[1] = {1};
-    PrismRefineProblem p = {.n_layers = 2, .layers = layers, .pp = 1, .vpp = 1, .m = 4,
-                            .mu = mu, .budget_bytes = 80, .modes = 7};
+    PrismRefineProblem p = {.n_layers = 2,
+                            .layers = layers,
+                            .pp = 1,
+                            .vpp = 1,
+                            .m = 4,
+                            .mu = mu,
+                            .budget_bytes = 80,
+                            .modes = 7};
     g_autoptr(PrismRefineSolution) sol = prism_refine_solve(&p, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sol);
     CU_ASSERT_EQUAL(sol->step_ps, 88);
@@ -271,8 +277,7 @@ static void test_deepseek_exact_numbers(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     const PrismTraining *tr = prism_cost_model_training(cm);
     /* 62 split layers (61 blocks + 1 MTP) over pp = 16: uneven by construction */
-    const char *texts[] = {"tp=8,pp=16,ep=8,recompute=full",
-                           "tp=4,pp=16,ep=16,recompute=selective",
+    const char *texts[] = {"tp=8,pp=16,ep=8,recompute=full", "tp=4,pp=16,ep=16,recompute=selective",
                            "tp=8,pp=16,vpp=2,ep=8,recompute=full"};
     PrismStrategy s[3];
     for (int i = 0; i < 3; i++) {
@@ -294,7 +299,8 @@ static void test_deepseek_exact_numbers(void)
         CU_ASSERT_TRUE(prism_cost_eval_one(cm, &r->strategy, cols, NULL));
         CU_ASSERT_EQUAL(cols[PRISM_COL_TIME_STEP], r->uniform_cols[PRISM_COL_TIME_STEP]);
         /* never worse, always feasible when it claims a gain; the layout covers 62 layers */
-        CU_ASSERT_TRUE(r->refined_cols[PRISM_COL_TIME_STEP] <= r->uniform_cols[PRISM_COL_TIME_STEP] ||
+        CU_ASSERT_TRUE(r->refined_cols[PRISM_COL_TIME_STEP] <=
+                           r->uniform_cols[PRISM_COL_TIME_STEP] ||
                        r->uniform_cols[PRISM_COL_FEASIBLE] < 0.5);
         uint32_t sum = 0;
         for (uint32_t j = 0; j < r->refined->pp * r->refined->vpp; j++)

@@ -37,7 +37,7 @@ typedef struct Brute {
 static void brute(const PrismOpGraph *g, const PrismSmsgEnv *env, Brute *out)
 {
     uint32_t n = g->n_ops;
-    PrismLayoutOption (*o)[PRISM_SMSG_MAX_OPTIONS] = g_malloc0_n(n, sizeof *o);
+    PrismLayoutOption(*o)[PRISM_SMSG_MAX_OPTIONS] = g_malloc0_n(n, sizeof *o);
     uint32_t *no = g_new(uint32_t, n), *pick = g_new0(uint32_t, n);
     for (uint32_t v = 0; v < n; v++)
         no[v] = prism_op_layout_options(&g->ops[v], env, o[v]);
@@ -54,8 +54,8 @@ static void brute(const PrismOpGraph *g, const PrismSmsgEnv *env, Brute *out)
                 uint32_t u = g->ops[v].inputs[k];
                 const PrismOp *p = &g->ops[u];
                 double bytes = p->rows * p->out_features * p->elem_bytes;
-                t = prism_dc_add(t, prism_smsg_ps(prism_smsg_edge_time(env, &o[u][pick[u]], x,
-                                                                       bytes, NULL)));
+                t = prism_dc_add(
+                    t, prism_smsg_ps(prism_smsg_edge_time(env, &o[u][pick[u]], x, bytes, NULL)));
             }
         }
         out->count++;
@@ -102,13 +102,11 @@ static gboolean check_against_brute(const PrismOpGraph *g, uint32_t tp)
     ok = ok && prism_smsg_pareto(g, &env, &front, &nf, &error);
     largest_front = nf > largest_front ? nf : largest_front;
     size_t nb = tdc_brute_front((PrismParetoPoint *)(void *)b.points->data, b.points->len);
-    ok = ok && nf == nb &&
-         memcmp(front, b.points->data, nb * sizeof(PrismParetoPoint)) == 0;
+    ok = ok && nf == nb && memcmp(front, b.points->data, nb * sizeof(PrismParetoPoint)) == 0;
     if (!ok)
         printf("\n  mismatch on %s tp=%u: solve %" G_GINT64_FORMAT " brute %" G_GINT64_FORMAT
                " front %u vs %zu (%s)\n",
-               g->name, tp, p ? p->total_ps : -1, b.best, nf, nb,
-               error ? error->message : "");
+               g->name, tp, p ? p->total_ps : -1, b.best, nf, nb, error ? error->message : "");
     g_clear_error(&error);
     g_free(front);
     prism_layout_plan_free(p);
@@ -120,8 +118,8 @@ static gboolean check_against_brute(const PrismOpGraph *g, uint32_t tp)
  * one op or a fork into two branches joined by an elementwise add. */
 static void random_segment(GString *js, GRand *rng, int *id, char *last, int depth, int *budget)
 {
-    static const char *const kinds[] = {"linear", "norm", "elementwise", "softmax", "attention",
-                                        "moe"};
+    static const char *const kinds[] = {"linear",  "norm",      "elementwise",
+                                        "softmax", "attention", "moe"};
     char prev[32];
     g_strlcpy(prev, last, sizeof prev);
     if (depth < 2 && *budget >= 3 && g_rand_int_range(rng, 0, 3) == 0) {
@@ -141,8 +139,8 @@ static void random_segment(GString *js, GRand *rng, int *id, char *last, int dep
     }
     const char *k = kinds[g_rand_int_range(rng, 0, G_N_ELEMENTS(kinds))];
     (*budget)--;
-    g_string_append_printf(js, ",\n{\"name\": \"o%d\", \"kind\": \"%s\", \"inputs\": [\"%s\"]",
-                           *id, k, prev);
+    g_string_append_printf(js, ",\n{\"name\": \"o%d\", \"kind\": \"%s\", \"inputs\": [\"%s\"]", *id,
+                           k, prev);
     if (strcmp(k, "linear") == 0)
         g_string_append_printf(js, ", \"in\": 1024, \"out\": %d",
                                g_rand_boolean(rng) ? 1024 : 4096);
@@ -169,8 +167,9 @@ static void test_random_graphs_vs_brute(void)
         int id = 0, budget = 6;
         while (budget > 0)
             random_segment(js, rng, &id, last, 0, &budget);
-        g_string_append_printf(js, ",\n{\"name\": \"out\", \"kind\": \"output\", \"inputs\": "
-                                   "[\"%s\"]}]}",
+        g_string_append_printf(js,
+                               ",\n{\"name\": \"out\", \"kind\": \"output\", \"inputs\": "
+                               "[\"%s\"]}]}",
                                last);
         GError *error = NULL;
         PrismOpGraph *g = prism_op_graph_from_json(js->str, js->len, "random", &error);
@@ -208,8 +207,8 @@ static void test_builtin_small_vs_brute(void)
         CU_ASSERT_TRUE(check_against_brute(g, tp));
 }
 
-static const char *chosen(const PrismOpGraph *g, const PrismSmsgEnv *env,
-                          const PrismLayoutPlan *p, const char *op)
+static const char *chosen(const PrismOpGraph *g, const PrismSmsgEnv *env, const PrismLayoutPlan *p,
+                          const char *op)
 {
     for (uint32_t v = 0; v < g->n_ops; v++)
         if (strcmp(g->ops[v].name, op) == 0) {
@@ -371,17 +370,20 @@ static PrismOpGraph *repeated_chain(int n)
     const char *prev = "in";
     char pn[32];
     for (int i = 0; i < n; i++) {
-        g_string_append_printf(js, ",\n{\"name\": \"l%d\", \"kind\": \"linear\", \"inputs\": "
-                                   "[\"%s\"], \"in\": 1024, \"out\": 1024}",
+        g_string_append_printf(js,
+                               ",\n{\"name\": \"l%d\", \"kind\": \"linear\", \"inputs\": "
+                               "[\"%s\"], \"in\": 1024, \"out\": 1024}",
                                i, prev);
-        g_string_append_printf(js, ",\n{\"name\": \"n%d\", \"kind\": \"norm\", \"inputs\": "
-                                   "[\"l%d\"]}",
+        g_string_append_printf(js,
+                               ",\n{\"name\": \"n%d\", \"kind\": \"norm\", \"inputs\": "
+                               "[\"l%d\"]}",
                                i, i);
         g_snprintf(pn, sizeof pn, "n%d", i);
         prev = pn;
     }
-    g_string_append_printf(js, ",\n{\"name\": \"out\", \"kind\": \"output\", \"inputs\": "
-                               "[\"%s\"], \"layout\": \"rep\"}]}",
+    g_string_append_printf(js,
+                           ",\n{\"name\": \"out\", \"kind\": \"output\", \"inputs\": "
+                           "[\"%s\"], \"layout\": \"rep\"}]}",
                            prev);
     PrismOpGraph *g = prism_op_graph_from_json(js->str, js->len, "repeated", NULL);
     g_string_free(js, TRUE);
@@ -417,9 +419,9 @@ static void test_repeated_blocks_power(void)
             next[b] = PRISM_DC_INF;
             for (uint32_t a = 0; a < np; a++) {
                 int64_t x = prism_dc_add(
-                    row[a], prism_smsg_ps(prism_smsg_edge_time(
-                                &env, &prev[a], &cur[b], u->rows * u->out_features * u->elem_bytes,
-                                NULL)));
+                    row[a],
+                    prism_smsg_ps(prism_smsg_edge_time(
+                        &env, &prev[a], &cur[b], u->rows * u->out_features * u->elem_bytes, NULL)));
                 next[b] = x < next[b] ? x : next[b];
             }
             next[b] = prism_dc_add(next[b], prism_smsg_ps(cur[b].compute_s + cur[b].comm_s));

@@ -110,42 +110,44 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                   ? (uint32_t)(t->gbs / ((uint64_t)dp * mbs))
                                                   : 0;
                                 for (uint32_t z = 0; z <= 4; z++)
-                                  for (uint32_t etp = 1; etp <= n + 1; etp++)
-                                    for (uint32_t rc = 0; rc < PRISM_RECOMPUTE_COUNT; rc++)
-                                        for (uint32_t k = 0; k <= L; k++)
-                                            for (uint32_t sc = 0; sc < PRISM_SCHEDULE_COUNT; sc++) {
-                                                PrismStrategy s = {.devices = n,
-                                                                   .dp = dp,
-                                                                   .tp = tp,
-                                                                   .pp = pp,
-                                                                   .vpp = vpp,
-                                                                   .cp = cp,
-                                                                   .ep = ep,
-                                                                   .mbs = mbs,
-                                                                   .m = mm,
-                                                                   .sp = (uint8_t)sp_,
-                                                                   .zero = (uint8_t)z,
-                                                                   .recompute = (uint8_t)rc,
-                                                                   .schedule = (uint8_t)sc,
-                                                                   .rc_layers = (uint16_t)k,
-                                                                   .etp = etp};
-                                                if (!prism_strategy_check(&s, m, t, NULL))
-                                                    continue;
-                                                accepted++;
-                                                brute_sched_seen[sc]++;
-                                                uint64_t idx;
-                                                PrismStrategy back;
-                                                if (!prism_space_rank(sp, &s, &idx) ||
-                                                    !prism_space_unrank(sp, idx, &back) ||
-                                                    !prism_strategy_equal(&s, &back)) {
-                                                    if (*all_found) {
-                                                        g_autofree char *x =
-                                                            prism_strategy_format(&s);
-                                                        fprintf(stderr, "missing: N=%u %s\n", n, x);
+                                    for (uint32_t etp = 1; etp <= n + 1; etp++)
+                                        for (uint32_t rc = 0; rc < PRISM_RECOMPUTE_COUNT; rc++)
+                                            for (uint32_t k = 0; k <= L; k++)
+                                                for (uint32_t sc = 0; sc < PRISM_SCHEDULE_COUNT;
+                                                     sc++) {
+                                                    PrismStrategy s = {.devices = n,
+                                                                       .dp = dp,
+                                                                       .tp = tp,
+                                                                       .pp = pp,
+                                                                       .vpp = vpp,
+                                                                       .cp = cp,
+                                                                       .ep = ep,
+                                                                       .mbs = mbs,
+                                                                       .m = mm,
+                                                                       .sp = (uint8_t)sp_,
+                                                                       .zero = (uint8_t)z,
+                                                                       .recompute = (uint8_t)rc,
+                                                                       .schedule = (uint8_t)sc,
+                                                                       .rc_layers = (uint16_t)k,
+                                                                       .etp = etp};
+                                                    if (!prism_strategy_check(&s, m, t, NULL))
+                                                        continue;
+                                                    accepted++;
+                                                    brute_sched_seen[sc]++;
+                                                    uint64_t idx;
+                                                    PrismStrategy back;
+                                                    if (!prism_space_rank(sp, &s, &idx) ||
+                                                        !prism_space_unrank(sp, idx, &back) ||
+                                                        !prism_strategy_equal(&s, &back)) {
+                                                        if (*all_found) {
+                                                            g_autofree char *x =
+                                                                prism_strategy_format(&s);
+                                                            fprintf(stderr, "missing: N=%u %s\n", n,
+                                                                    x);
+                                                        }
+                                                        *all_found = FALSE;
                                                     }
-                                                    *all_found = FALSE;
                                                 }
-                                            }
                             }
             }
     return accepted;
@@ -254,8 +256,16 @@ static void test_folding_filter(void)
     CU_ASSERT_EQUAL(prism_space_size(tied), n_tied);
     CU_ASSERT_EQUAL(prism_space_size(etp1), n_etp1);
     CU_ASSERT_TRUE(n_tied > 0 && n_folded > 0);
-    PrismStrategy f = {.devices = 8, .dp = 4, .tp = 2, .pp = 1, .vpp = 1, .cp = 1, .ep = 8,
-                       .etp = 1, .mbs = 1, .m = 2};
+    PrismStrategy f = {.devices = 8,
+                       .dp = 4,
+                       .tp = 2,
+                       .pp = 1,
+                       .vpp = 1,
+                       .cp = 1,
+                       .ep = 8,
+                       .etp = 1,
+                       .mbs = 1,
+                       .m = 2};
     uint64_t idx;
     CU_ASSERT_TRUE(prism_strategy_check(&f, m, &t, NULL));
     CU_ASSERT_TRUE(prism_space_rank(all, &f, &idx));
@@ -372,8 +382,16 @@ static void test_hand_count(void)
                     3);
     /* R8: a 1f1b strategy with m = 1 < pp = 2 is in the space, the zb-h1 one is not */
     {
-        PrismStrategy x = {.devices = 2, .dp = 1, .tp = 1, .pp = 2, .vpp = 1, .cp = 1, .ep = 1,
-                           .mbs = 2, .m = 1, .schedule = PRISM_SCHEDULE_1F1B};
+        PrismStrategy x = {.devices = 2,
+                           .dp = 1,
+                           .tp = 1,
+                           .pp = 2,
+                           .vpp = 1,
+                           .cp = 1,
+                           .ep = 1,
+                           .mbs = 2,
+                           .m = 1,
+                           .schedule = PRISM_SCHEDULE_1F1B};
         uint64_t ix;
         CU_ASSERT_TRUE(prism_space_rank(sp, &x, &ix));
         x.schedule = PRISM_SCHEDULE_ZB_H1;

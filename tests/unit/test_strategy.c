@@ -31,8 +31,8 @@ static void test_parse_defaults(void)
     CU_ASSERT_EQUAL(s.m, 192);
     CU_ASSERT_EQUAL(s.vpp, 1);
     CU_ASSERT_EQUAL(s.schedule, PRISM_SCHEDULE_1F1B);
-    CU_ASSERT_TRUE(prism_strategy_parse("tp=8,pp=16,vpp=2,recompute=block:3", 1024, &t, &s,
-                                        &error));
+    CU_ASSERT_TRUE(
+        prism_strategy_parse("tp=8,pp=16,vpp=2,recompute=block:3", 1024, &t, &s, &error));
     CU_ASSERT_EQUAL(s.schedule, PRISM_SCHEDULE_INTERLEAVED);
     CU_ASSERT_EQUAL(s.recompute, PRISM_RECOMPUTE_BLOCK);
     CU_ASSERT_EQUAL(s.rc_layers, 3);
@@ -57,8 +57,15 @@ static void test_parse_errors(void)
     PrismTraining t;
     prism_training_default(&t);
     PrismStrategy s;
-    const char *bad[] = {"tp=x", "foo=1", "tp", "zero=4", "sp=2", "recompute=block",
-                         "recompute=full:2", "schedule=zigzag", "tp=-1"};
+    const char *bad[] = {"tp=x",
+                         "foo=1",
+                         "tp",
+                         "zero=4",
+                         "sp=2",
+                         "recompute=block",
+                         "recompute=full:2",
+                         "schedule=zigzag",
+                         "tp=-1"};
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         GError *error = NULL;
         CU_ASSERT_FALSE(prism_strategy_parse(bad[i], 1024, &t, &s, &error));
@@ -78,7 +85,7 @@ static void test_rules(void)
         const char *text;
         const char *rule;
     } cases[] = {
-        {"dp=8,tp=8,pp=8", "R1:"},                       /* 512 != 1024 */
+        {"dp=8,tp=8,pp=8", "R1:"},                        /* 512 != 1024 */
         {"tp=3,pp=16,dp=21", "R1:"},                      /* 1008 != 1024 */
         {"dp=4,tp=64,pp=4", "R2:"},                       /* 96 % 64 != 0 */
         {"dp=8,tp=8,pp=8,cp=2", NULL},                    /* valid: 2048 % 4 == 0 */
@@ -99,19 +106,19 @@ static void test_rules(void)
         {"dp=8,tp=8,pp=16,recompute=block:6", "R10:"},    /* 6 layers per stage: k < 6 */
         {"dp=8,tp=8,pp=16,recompute=block:5", NULL},      /* valid */
         /* the V schedules run two chunks per device: vpp = 2, m >= 2pp (m = 192/mbs) */
-        {"dp=8,tp=8,pp=16,vpp=2,schedule=zb-v", NULL},            /* valid, m = 192 */
-        {"dp=8,tp=8,pp=16,vpp=2,mbs=6,schedule=zb-v", NULL},      /* valid, m = 32 = 2pp */
+        {"dp=8,tp=8,pp=16,vpp=2,schedule=zb-v", NULL},              /* valid, m = 192 */
+        {"dp=8,tp=8,pp=16,vpp=2,mbs=6,schedule=zb-v", NULL},        /* valid, m = 32 = 2pp */
         {"dp=8,tp=8,pp=16,vpp=2,mbs=8,schedule=dualpipe-v", "R8:"}, /* m = 24 < 32 */
-        {"dp=8,tp=8,pp=16,schedule=zb-v", "R7:"},                 /* vpp = 1 */
-        {"dp=16,tp=8,pp=8,vpp=3,schedule=dualpipe-v", "R7:"},     /* vpp = 3 */
+        {"dp=8,tp=8,pp=16,schedule=zb-v", "R7:"},                   /* vpp = 1 */
+        {"dp=16,tp=8,pp=8,vpp=3,schedule=dualpipe-v", "R7:"},       /* vpp = 3 */
         /* dualpipe: vpp = 1, pp even, m even >= 2pp */
-        {"dp=8,tp=8,pp=16,schedule=dualpipe", NULL},              /* valid, m = 192 */
-        {"dp=8,tp=8,pp=16,mbs=8,schedule=dualpipe", "R8:"},       /* m = 24 < 32 */
-        {"dp=16,tp=8,pp=8,vpp=2,schedule=dualpipe", "R7:"},       /* vpp = 2 */
-        {"devices=24,dp=1,tp=8,pp=3,schedule=dualpipe", "R7:"},   /* pp = 3 is odd */
+        {"dp=8,tp=8,pp=16,schedule=dualpipe", NULL},            /* valid, m = 192 */
+        {"dp=8,tp=8,pp=16,mbs=8,schedule=dualpipe", "R8:"},     /* m = 24 < 32 */
+        {"dp=16,tp=8,pp=8,vpp=2,schedule=dualpipe", "R7:"},     /* vpp = 2 */
+        {"devices=24,dp=1,tp=8,pp=3,schedule=dualpipe", "R7:"}, /* pp = 3 is odd */
         /* seq1f1b: vpp = 1, any m */
-        {"dp=8,tp=8,pp=16,mbs=48,schedule=seq1f1b", NULL},        /* valid, m = 4 < 16 */
-        {"dp=8,tp=8,pp=16,vpp=2,schedule=seq1f1b", "R7:"},        /* vpp = 2 */
+        {"dp=8,tp=8,pp=16,mbs=48,schedule=seq1f1b", NULL}, /* valid, m = 4 < 16 */
+        {"dp=8,tp=8,pp=16,vpp=2,schedule=seq1f1b", "R7:"}, /* vpp = 2 */
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         PrismStrategy s;
@@ -135,8 +142,16 @@ static void test_rules(void)
     {
         PrismTraining t5 = t;
         t5.gbs = 5;
-        PrismStrategy d = {.devices = 16, .dp = 1, .tp = 8, .pp = 2, .vpp = 1, .cp = 1,
-                           .ep = 1, .mbs = 1, .m = 5, .schedule = PRISM_SCHEDULE_DUALPIPE};
+        PrismStrategy d = {.devices = 16,
+                           .dp = 1,
+                           .tp = 8,
+                           .pp = 2,
+                           .vpp = 1,
+                           .cp = 1,
+                           .ep = 1,
+                           .mbs = 1,
+                           .m = 5,
+                           .schedule = PRISM_SCHEDULE_DUALPIPE};
         GError *e5 = NULL;
         CU_ASSERT_FALSE(prism_strategy_check(&d, m, &t5, &e5));
         CU_ASSERT_TRUE(e5 != NULL && g_str_has_prefix(e5->message, "R8:") &&
@@ -160,8 +175,15 @@ static void test_rules(void)
     /* R3 proper: seq 2048 with cp = 2048 needs 4096 | 2048 -> fails */
     PrismTraining t2 = t;
     t2.gbs = 1;
-    PrismStrategy s = {.devices = 1024, .dp = 1, .tp = 1, .pp = 1, .vpp = 1, .cp = 1024,
-                       .ep = 1, .mbs = 1, .m = 1};
+    PrismStrategy s = {.devices = 1024,
+                       .dp = 1,
+                       .tp = 1,
+                       .pp = 1,
+                       .vpp = 1,
+                       .cp = 1024,
+                       .ep = 1,
+                       .mbs = 1,
+                       .m = 1};
     GError *error = NULL;
     t2.seq = 2048;
     CU_ASSERT_TRUE(prism_strategy_check(&s, m, &t2, &error));
