@@ -247,7 +247,7 @@ steps_gone() { ! compgen -G "$sl/spool/*_$job.*"; }
 
 # requeued RESTARTS: $job is back in the queue for the RESTARTS-th time. Slurm holds a
 # requeued job for about two minutes (its BeginTime); once the previous run's step daemons
-# have gone, start it now instead (a new step started earlier can find the old one's PMIx
+# have gone (and the second of the kill has passed), start it now instead (a new step started earlier can find the old one's PMIx
 # socket still bound, and srun then exits 0 without running anything).
 requeued() {
     cli_checks=$((cli_checks + 1))
@@ -258,6 +258,11 @@ requeued() {
         return 1
     fi
     until_ok 30 steps_gone
+    # slurmd revokes the killed run's job credential and refuses a new credential issued in
+    # the same second ("Job credential revoked", the job then FAILS with exit 1:0): its
+    # times have a one-second resolution. Under load the requeue can come within 0.1 s of
+    # the kill, so let the second turn over before starting the job again.
+    sleep 2
     scontrol update JobId="$job" StartTime=now
 }
 
