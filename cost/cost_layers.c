@@ -200,8 +200,17 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + h); /* + expert outputs */
     k->ep_bytes = topk * cf * h * bp;
     k->is_moe = 1.0;
-    k->e_tp += bp * mats * (nsh * fs + topk * cf * fe);      /* activations of the experts */
-    k->e_full += 2.0 * (1.0 + topk * cf) * h * bp + 8.0 * E; /* permute, unpermute, router */
+    k->e_tp += bp * mats * (nsh * fs + topk * cf * fe); /* activations of the experts */
+    /* dispatch traffic of Megatron-Core's alltoall dispatcher without --moe-permute-fusion
+     * (moe_utils.py permute / unpermute / sort_chunks_by_idxs; cost/README.md "MoE"), per
+     * token the layer routes (T*r with SP), R = top_k*cf rows of h*bp bytes: permute
+     * (index_select: read + write R), unpermute (x probs: read + write R; zeros: write 1;
+     * scatter_add: read + write R) = 6R + 1, the router's fp32 softmax over E logits
+     * (read + write 4E); the chunk sort and unsort of the received rows (split + cat:
+     * read + write, twice) = 4R per etp-gathered row set, when E/ep > 1 */
+    k->e_moe += (6.0 * topk * cf + 1.0) * h * bp + 8.0 * E;
+    k->e_sort += 4.0 * topk * cf * h * bp;
+    k->n_exp = E;
     double gate = 0.0;
     if (mp->shared_gate && nsh > 0) {
         /* sigmoid gate Linear(h, 1) on the shared output: h weights, 2h FLOPs, read + write

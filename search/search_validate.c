@@ -191,12 +191,17 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
     (void)prism_validate_num(r, "ep", &d->ep);
     if (!prism_validate_num(r, "dp", &d->dp))
         d->dp = d->n / (d->tp * d->pp * d->cp);
-    /* expert TP (MoE rows state it in the notes): "expert-TP (ETP) = K"; else tied
-     * (etp = tp) where the tied mapping exists (ep divides dp*cp), else 1 (a folded layout
-     * whose ETP the source leaves blank) */
+    /* expert TP (MoE rows state it in the notes): "expert-TP (ETP) = K"; else 1 for a row
+     * of the folding method ("w/ Folding") whose ETP the source leaves blank (the folding
+     * paper's Llama3-8x70B: its 256-GPU mapping admits only etp 1, and its scaling rows
+     * reuse that mapping, §6.4); else tied (etp = tp) where the tied mapping exists (ep
+     * divides dp*cp), else 1 */
     d->etp = notes_number(r, "(ETP) = ");
     if (d->etp < 1)
-        d->etp = fmod(d->dp * d->cp, d->ep) == 0 ? d->tp : 1;
+        d->etp = strstr(prism_validate_col(r, "notes"), "w/ Folding") == NULL &&
+                         fmod(d->dp * d->cp, d->ep) == 0
+                     ? d->tp
+                     : 1;
     if (d->dp * d->tp * d->pp * d->cp != d->n || d->dp != floor(d->dp)) {
         g_string_append_printf(why, "dp*tp*pp*cp = %g*%g*%g*%g differs from num_gpus %g", d->dp,
                                d->tp, d->pp, d->cp, d->n);

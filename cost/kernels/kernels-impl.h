@@ -265,6 +265,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double f_tp = K->f_tp, f_kv = K->f_kv, f_rep = K->f_rep, f_core = K->f_core;
     const double f_exp = K->f_exp;
     const double e_rep = K->e_rep, e_tp = K->e_tp, e_sc = K->e_score, e_full = K->e_full;
+    const double e_moe = K->e_moe, e_sort = K->e_sort, n_exp = K->n_exp;
+    const double *restrict etpl = ln->etp + off;
     const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
     const double coll_f = K->tp_coll_fwd, coll_fsp = K->tp_coll_fwd_sp;
     const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes;
@@ -374,7 +376,11 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             full > 0.5 ? fl
                        : sel * T * f_core * it * sel_core + sel * T * (sf_tp * it + sf_kv * kvs);
         const double ew_sc = T * e_sc * it * hbm;
-        const double ew = T * (e_rep * r + e_tp * it + e_full) * hbm + ew_sc;
+        /* MoE dispatch traffic: permute/unpermute on the layer's T*r tokens, chunk sort and
+         * unsort on the etp-gathered received rows when a device holds > 1 expert */
+        const double sort_on = n_exp * inv_ep[i] * etpl[i] > 1.5 ? etpl[i] : 0.0; /* E/ep */
+        const double ew =
+            T * (e_rep * r + e_tp * it + e_full + (e_moe + e_sort * sort_on) * r) * hbm + ew_sc;
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;

@@ -96,7 +96,12 @@ typedef struct PrismKKind {
     double e_rep;   /* norms, bias-dropout-add (replicated over tp unless SP) */
     double e_tp;    /* bias-GeLU / SwiGLU (sharded by tp) */
     double e_score; /* softmax + dropout on the scores (sharded by tp; 0 with flash) */
-    double e_full;  /* MoE permute / unpermute (not sharded by tp) */
+    double e_full;  /* not sharded by tp (none today; kept for kinds that need it) */
+    double e_moe;   /* MoE dispatch on the layer's own tokens (x r): permute, unpermute,
+                     * router softmax (Megatron-Core's unfused alltoall dispatcher) */
+    double e_sort;  /* MoE chunk sort + unsort of the received rows (x r x etp), run
+                     * only with more than one local expert (E/ep > 1) */
+    double n_exp;   /* routed experts E (0 for dense kinds) */
     /* communication */
     double tp_coll_fwd;    /* all-reduce-equivalent TP collectives per forward */
     double tp_coll_fwd_sp; /* extra forward collectives when SP is on (head all-gather) */

@@ -81,6 +81,27 @@ assert (f["fwd"]["tile_m"], f["fwd"]["tile_n"]) == (128, 128)
 assert abs(f["fwd"]["wave_efficiency"] - 7168 / (55 * 132)) < 1e-12
 assert g["logits"]["dtype"] == "bf16"
 PY
+# MoE dispatch traffic (cost/README.md "MoE dispatch traffic"), by hand on Mixtral-8x7B
+# (h = 4096, E = 8, top-2, bf16) on H100-SXM (HBM 3350 GB/s x 0.8 = 2680 GB/s), T = 4096
+# tokens per micro-batch, tp = 2 with SP (the layer routes T/2 = 2048 tokens): the chunk
+# sort + unsort of Megatron-Core's alltoall dispatcher move 4 x top_k x h x 2 B = 65,536 B
+# per routed token and etp, forward + 2 x backward, only with more than one local expert:
+#   ep 8 (1 expert per device): none; ep 4, etp 1: 3 x 2048 x 65536 / 2.68e12 s more;
+#   ep 4, etp 2 (tied): twice that (the ETP group gathers its peer's rows first).
+for s in "ep=8,etp=1" "ep=4,etp=1" "ep=4,etp=2"; do
+    "$prism" explain -m mixtral-8x7b -c H100-SXM -n 64 --gbs 64 --seq 4096 --json \
+        -s "dp=32,tp=2,sp=1,zero=1,$s" > "moe-$s.json" 2>/dev/null
+done
+check "MoE chunk sort traffic by hand" /usr/bin/python3 - <<'PY'
+import json
+def ew(s):
+    d = json.load(open("moe-%s.json" % s))
+    return [l for l in d["layers"] if "MoE" in l["kind"]][0]["terms"]["elementwise"]
+one = 3 * 2048 * 65536 / 2680e9
+a, b, c = ew("ep=8,etp=1"), ew("ep=4,etp=1"), ew("ep=4,etp=2")
+assert abs((b - a) / one - 1) < 1e-9, (a, b, one)
+assert abs((c - a) / (2 * one) - 1) < 1e-9, (a, c, one)
+PY
 check "bad dtype exits 2 listing the recipes" expect_status 2 explain --devices 64 \
     --strategy tp=8 --dtype fp4
 check "names the allowed dtypes" grep -q "fp8, fp8-cs, mxfp8" err.txt
@@ -89,4 +110,4 @@ check "mxfp8 on Hopper exits 2" expect_status 2 explain -c H100-SXM --devices 64
 check "mxfp8 on B200" expect_status 0 explain -m llama3-8b -c B200 --devices 64 --gbs 256 \
     --seq 8192 --dtype mxfp8 --strategy "tp=2,mbs=1"
 
-cli_done 33
+cli_done 34

@@ -74,7 +74,13 @@ for r in d["rows"]:
         assert r["kind"] != "skipped", r
 assert any(s["source"] == "TORCHTITAN_H100_2024_12" and s["kind"] == "predicted"
            and s["peak_mem"]["n"] > 0 for s in d["statistics"]), d["statistics"]
-assert "pytorch-fsdp" in d["frameworks"] and "megatron-core" in d["frameworks"]
+assert "pytorch-fsdp" in d["frameworks"] and "megatron-core-moe" in d["frameworks"]
+# the MoE folding paper's rows run under the MoE team's release recipes (megatron-core-moe):
+# micro-batch 1 and no recompute unless a row states them; FSDP rows re-gather per micro-batch
+fold = [r for r in d["rows"] if r["source"] == "MOE_FOLDING_2025" and r["kind"] != "skipped"]
+assert len(fold) == 87 and all(r["framework"] == "megatron-core-moe" for r in fold), fold[0]
+for r in fold:
+    assert ",mbs=1," in r["strategy"] and "recompute=none" in r["strategy"], r["strategy"]
 PY
 check "text: MoE rows counted" bash -c "'$prism' validate '$src/benchmarks/measured_modern.csv' | grep -Eq '^[0-9]+ rows predicted, [0-9]+ planned, [0-9]+ skipped \(93 MoE rows modelled'"
 # --framework applies to rows without a framework column
@@ -95,7 +101,7 @@ PY
     check "  names line and column" grep -q "malformed.csv line 2 column num_gpus: '$bad' is malformed" err.txt
 done
 # frameworks: list, show, bad profile files
-check "frameworks lists five" bash -c "'$prism' frameworks | wc -l | grep -qx 5"
+check "frameworks lists six" bash -c "'$prism' frameworks | wc -l | grep -qx 6"
 check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
 check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vpp=plan, zero_stage=3" out.txt
 check "frameworks --json" expect_status 0 frameworks megatron-core --json

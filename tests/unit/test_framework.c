@@ -32,8 +32,9 @@ static PrismFramework *load(const char *name)
 static void test_shipped(void)
 {
     g_auto(GStrv) names = prism_framework_names();
-    /* the five profiles of issue 9 item 6 (sources.ini is not a profile) */
-    CU_ASSERT_EQUAL(g_strv_length(names), 5);
+    /* the five profiles of issue 9 item 6 and megatron-core-moe (issue 10's validation
+     * rows; sources.ini is not a profile) */
+    CU_ASSERT_EQUAL(g_strv_length(names), 6);
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "megatron-lm-2021"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "pytorch-fsdp"));
     CU_ASSERT_FALSE(g_strv_contains((const char *const *)names, "sources"));
@@ -56,6 +57,19 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(a->has_dtype && a->dtype == PRISM_DTYPE_FP16);
     CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved,zero=0,sp=0,recompute=none,full");
     CU_ASSERT_TRUE(a->uniform_chunks && !a->llama && a->tied_embeddings == 1);
+
+    /* megatron-core-moe.ini: the Mixtral release recipes (mbs 1, no recompute, Llama-style
+     * shape, untied, dropout 0, alltoall dispatcher, distributed optimizer) */
+    g_autoptr(PrismFramework) mo = load("megatron-core-moe");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mo);
+    CU_ASSERT_EQUAL(mo->def[PRISM_FW_MICRO_BATCH], 1);
+    CU_ASSERT_EQUAL(mo->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_NONE);
+    CU_ASSERT_EQUAL(mo->def[PRISM_FW_VPP], PRISM_FW_NONE);
+    CU_ASSERT_EQUAL(mo->def[PRISM_FW_ZERO], 1);
+    CU_ASSERT_EQUAL(mo->knobs.v[PRISM_KNOB_DROPOUT], 0.0);
+    CU_ASSERT_EQUAL(mo->knobs.v[PRISM_KNOB_MOE_DISPATCHER], 0.0);
+    CU_ASSERT_TRUE(mo->knob_set[PRISM_KNOB_MOE_DISPATCHER]);
+    CU_ASSERT_TRUE(mo->llama && mo->tied_embeddings == 0 && mo->uniform_chunks);
 
     g_autoptr(PrismFramework) b = load("megatron-lm-2022");
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
