@@ -55,6 +55,18 @@ NEEDED = ("point", "devices", "dp", "tp", "pp", "cp", "ep", "etp", "zero", "mbs"
           "step_time", "mfu", "hfu", "tokens_per_s") + TIME_PARTS
 
 
+# Bits of the "ignored" column: the effects a row's re-pricing does not carry across.
+IGNORED = {
+    "stages": 1,         # pp > 1: another stage may become the slowest; the bubble is scaled
+                         # by the slowest stage's ratio (u_s of the other stages unknown)
+    "cp_overlap": 2,     # cp > 1: the ring's exposed time is max(0, comm - overlapped core)
+    "zero3_overlap": 4,  # ZeRO-3: exposed gathers max(0, AG - window) per unit
+    "moe": 8,            # MoE: EP and expert-DP time scaled by bandwidth (latency kept in)
+    "hsdp": 16,          # HSDP: shard group follows level 0's size (memory may differ too)
+    "dp_bucket": 32,     # bucketed DP overlap: max(q*C, C - window)
+}
+
+
 def find_prism(given=None):
     """The prism binary: --prism, $PRISM, a build folder of this tree, then PATH."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -280,6 +292,14 @@ def reprice(ls, target, prism=None, compute="split"):
     out["tokens_per_s"] = f64("tokens_per_s") * old / step
     out["feasible"] = (f64("peak_mem") <= budget[point]).astype(np.uint8)
     out["hsdp_row"] = (col["zero"] > 0) & hsdp
+    # what the scaling ignores on each row (IGNORED bits); 0 = nothing but the compute
+    # parts' split (exact for a network change)
+    moe = np.array([bool(m.get("experts", 0)) for m in models])[point]
+    bucket = float(knobs.get("dp_bucket", 0) or 0) > 0
+    out["ignored"] = ((p > 1) * IGNORED["stages"] | (c > 1) * IGNORED["cp_overlap"] |
+                      (col["zero"] == 3) * IGNORED["zero3_overlap"] | moe * IGNORED["moe"] |
+                      out["hsdp_row"] * IGNORED["hsdp"] |
+                      ((col["zero"] < 3) & bucket) * IGNORED["dp_bucket"]).astype(np.uint8)
     eff = float(knobs.get("net_efficiency", 1.0))
     raw = np.zeros(ls.n)
     for lv in range(len(bd)):
