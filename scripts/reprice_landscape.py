@@ -140,8 +140,9 @@ def _as_list(v, n):
 
 
 def differences(src, dst):
-    """What the scaling cannot carry across: attributes that differ between the devices
-    and change the model's non-linear terms (text list, empty when only rates differ)."""
+    """What differs between the clusters beyond the rates the scaling carries (text list,
+    empty when only peaks, clocks, HBM and bandwidths differ): device attributes of the
+    non-linear compute terms, level sizes and latencies."""
     out = []
     for k in ("sm_count", "gemm_tile_m", "gemm_tile_n", "attn_fwd_fraction",
               "attn_bwd_fraction"):
@@ -149,9 +150,11 @@ def differences(src, dst):
             out.append("%s %s -> %s" % (k, src.get(k), dst.get(k)))
     a, b = _levels(src), _levels(dst)
     if len(a[0]) != len(b[0]) or not np.array_equal(a[0], b[0]):
-        out.append("level sizes %s -> %s" % (list(a[0]), list(b[0])))
-    if not np.array_equal(a[2], b[2]):
-        out.append("latencies differ (latency is scaled as bandwidth)")
+        out.append("level sizes %s -> %s (groups remapped by extent; network_time_raw is "
+                   "not)" % (list(a[0]), list(b[0])))
+    if len(a[2]) != len(b[2]) or not np.array_equal(a[2], b[2]):
+        out.append("latencies differ (split out for TP, PP and ZeRO 0-2 DP; CP and EP "
+                   "scale with bandwidth)")
     return out
 
 
@@ -302,9 +305,11 @@ def reprice(ls, target, prism=None, compute="split"):
                       ((col["zero"] < 3) & bucket) * IGNORED["dp_bucket"]).astype(np.uint8)
     eff = float(knobs.get("net_efficiency", 1.0))
     raw = np.zeros(ls.n)
-    for lv in range(len(bd)):
+    for lv in range(4):
+        # the source's level lv priced at the target's level lv (its outermost when it has
+        # fewer): bytes are stored per source level, not per group, so they are not remapped
         if "bytes_l%d" % lv in ls.names:
-            raw += ls["bytes_l%d" % lv] / (bd[lv] * eff)
+            raw += ls["bytes_l%d" % lv] / (bd[min(lv, len(bd) - 1)] * eff)
     out["network_time_raw"] = raw
     out["notes"] = notes
     out["target"] = dst
@@ -349,7 +354,7 @@ def main(argv=None):
         rows = np.flatnonzero((ls["point"] == k) & feas)
         print("point %d: %s" % (k, ls.label(k)))
         for note in res["notes"][k]:
-            print("  not carried across (approximate): %s" % note)
+            print("  differs: %s" % note)
         if rows.size == 0:
             print("  no row fits the target's memory")
             continue
