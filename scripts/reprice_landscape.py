@@ -5,29 +5,32 @@
     scripts/reprice_landscape.py grid.h5 --cluster my-cluster.ini --prism build/prism
 
 Reads the stored time parts of every row (compute_time ... optimizer_time), its parallel
-dims, `flops_per_device`, `bytes_l*` and `peak_mem`, the source cluster (root attribute
-`cluster`, one per grid point) and the target cluster (`prism clusters NAME|FILE --json`,
-or a JSON file of that form), and scales every time part by the ratio of the one
-hardware rate it is linear in:
+dims, `flops_per_device`, `params_mem`, `peak_mem` and `bytes_l*`, the source cluster
+(root attribute `cluster`, one per grid point) and the target cluster (`prism clusters
+NAME|FILE --json`, or a JSON file of that form), and scales every time part by the ratio
+of the hardware rate it is linear in:
 
-    compute_time, recompute_time  x  rate_src / rate_dst,
-                                     rate = peak(dtype) * sustained/boost clock
-    tp/cp/ep/pp_time              x  BW_src(level of the group) / BW_dst(level of the group)
-                                     (the group's extent picks the level on each cluster:
-                                     tp t, cp t*c, ep etp*e, pp t*c*d*pp)
-    dp_time                       x  the same for the data-parallel group (t*c*d)
-    optimizer_time                x  HBM_src / HBM_dst          (exact: it is HBM traffic)
-    bubble_time                   x  the slowest stage's re-priced time / its stored time
+    compute_time, recompute_time  --compute split (default): the share the FLOPs take at
+                                  the large-GEMM rate x peak ratio, the rest x HBM ratio;
+                                  --compute peak: x peak ratio (peak(dtype) x sustained/boost)
+    tp_time, pp_time, dp_time     per message, bandwidth part x BW ratio and latency part x
+                                  latency ratio, split from the row's dims, at the level the
+                                  group's extent maps to on each cluster (tp t, pp t*c*d*pp,
+                                  dp t*c*d; dp: ZeRO 0-2 dense rows, else bandwidth only)
+    cp_time, ep_time              x BW ratio of the level of t*c, etp*e
+    optimizer_time                x HBM ratio (exact: it is HBM traffic)
+    bubble_time                   x the slowest stage's re-priced time / its stored time
     step_time = the sum of the parts; mfu, hfu x step/step' x peak_bf16_src/peak_bf16_dst;
     tokens_per_s x step/step'; feasible = peak_mem <= the target's memory - mem_margin
 
-What this ignores (scripts/README.md, "Re-pricing", has the measured errors): the HBM-bound
-share of compute (elementwise kernels, gradient accumulation, GEMMs under the HBM roofline
-scale with HBM, not with the peak), tile and wave quantisation when the SM count or CTA tile
-differ, the flash-attention fractions when they differ, per-message latency, and overlaps
-that are a max() (CP ring, ZeRO-3, bucketed DP). With the same SM count, tile and
-attention fractions, the compute parts lie between the peak and the HBM scaling, which
-this script also gives (`step_time_lo`, `step_time_hi` bracket the compute terms only).
+What this ignores (scripts/README.md, "Re-pricing a landscape", has the measured errors):
+the make-up of the compute parts (GEMMs under the HBM roofline, elementwise kernels and
+gradient accumulation follow HBM, GEMMs the peak, the attention core its own fractions;
+tile and wave quantisation change with the SM count and tile), the other stages of a
+pipeline (the stored parts are the slowest stage's), and overlaps that are a max() (CP
+ring, ZeRO-3, bucketed DP). The `ignored` column flags the rows exposed to the latter;
+on rows with `ignored` 0 a network change is exact. With the same SM count, tile and
+attention fractions, the true step lies in [step_time_lo, step_time_hi] on those rows.
 
 Memory columns do not depend on the device's speed and are kept (HSDP's shard group,
 which follows level 0's size, is the exception: such rows are flagged).
