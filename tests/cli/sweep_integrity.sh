@@ -10,7 +10,7 @@
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 # 35,092 strategies in chunks of 1000 rows: 36 chunks per column.
-small=(-m gpt3-1.3b -n 8 --gbs 64 --no-progress --hdf5-chunk 1000)
+small=(-m gpt3-1.3b -n 8 --gbs 64 --no-progress --hdf5-chunk 1000 --fix offload=0)
 
 # flip FILE OFFSET: invert one byte.
 flip() {
