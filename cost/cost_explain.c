@@ -317,6 +317,10 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
                            prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
                            col[PRISM_COL_MEM_PEAK] / 1073741824.0, cm->k.budget / 1073741824.0,
                            col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
+    if (col[PRISM_COL_MEM_HOST] > 0 || col[PRISM_COL_REASON] == (double)PRISM_REASON_MEM_HOST)
+        g_string_append_printf(o, "host: %.2f GiB offloaded of %.2f GiB host memory per device\n",
+                               col[PRISM_COL_MEM_HOST] / 1073741824.0,
+                               cm->k.host_budget / 1073741824.0);
 }
 
 /* ---- the GEMM table: each kind's GEMMs, their shapes, efficiencies and why ---- */
