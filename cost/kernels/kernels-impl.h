@@ -1098,13 +1098,17 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_off[i] = o_off[i] + m * f_ox[i];
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
         const double peak = o_peak[i];
-        const int fits = peak <= budget, hfits = o_host[i] <= hbudget;
-        o_feas[i] = fits && hfits ? 1.0 : 0.0;
-        o_why[i] = fits && hfits              ? 0.0
-                   : fits                     ? 4.0
-                   : stat > budget            ? 1.0
-                   : stat + o_act[i] > budget ? 2.0
-                                              : 3.0;
+        /* the host's verdict as arithmetic on 0/1 (a combined condition in the select
+         * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
+         * exact: hout = 1 only when the device fits and the host does not (reason 4) */
+        const double why = peak <= budget             ? 0.0
+                           : stat > budget            ? 1.0
+                           : stat + o_act[i] > budget ? 2.0
+                                                      : 3.0;
+        const double fits = peak <= budget ? 1.0 : 0.0;
+        const double hout = o_host[i] > hbudget ? fits : 0.0;
+        o_feas[i] = fits - hout;
+        o_why[i] = why + 4.0 * hout;
     }
 #undef CT
 #undef DT
