@@ -185,11 +185,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                          "(cp_load_imbalance - 1) * core * (1 + bwd_ratio + rc), part of cp_comm"},
     [PRISM_KS_CP_ULY] = {"cp_all_to_all", "bool",
                          "1 if cp_algo = 1 and heads/(t*c) is a whole number >= 1"},
-    [PRISM_KS_FWD_CMP] = {"forward_compute", "s",
-                          "gemm_fwd + core_fwd + elementwise + fp8_cast (one forward)"},
     [PRISM_KS_OFFX] = {"offload_exposed", "s",
                        "[offload activations] X = activations/host_link_BW: max(0, X - "
-                       "forward_compute) + max(0, X - (compute - forward_compute)); else 0"},
+                       "forward_window) + max(0, X - (compute + recompute + tp + cp + ep - "
+                       "forward_window)); else 0"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

@@ -307,7 +307,6 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_act = out + (size_t)PRISM_KS_ACT * PRISM_K_TILE;
     double *o_xtr = out + (size_t)PRISM_KS_EXTRA * PRISM_K_TILE;
     double *o_cmp = out + (size_t)PRISM_KS_COMPUTE * PRISM_K_TILE;
-    double *o_cfs = out + (size_t)PRISM_KS_FWD_CMP * PRISM_K_TILE;
     double *o_rc = out + (size_t)PRISM_KS_RECOMP * PRISM_K_TILE;
     double *o_wg = out + (size_t)PRISM_KS_WGRAD * PRISM_K_TILE;
     double *o_tp = out + (size_t)PRISM_KS_TP * PRISM_K_TILE;
@@ -404,7 +403,6 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_acc[i] = acc;
         }
         o_cmp[i] = cf_s + cb_s + acc;
-        o_cfs[i] = cf_s;
         const double rc_t =
             full > 0.5 ? cf_s
                        : sel * ((c_f + ew_sc) * sel_core + sel_g * g_f + sel_e * (ew - ew_sc));
@@ -535,16 +533,22 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
         /* activation offload (cost/README.md, "Offloading"): the layer's kept activations
          * go to the host after its forward and come back before its backward, one
          * transfer each way over the host link; the forward copy overlaps the layer's
-         * forward compute, the prefetch its backward compute (+ gradient accumulation);
-         * each exposes max(0, transfer - that compute) */
+         * forward window (KS_CF: compute + exposed forward comm; the caller runs the
+         * dpw = 2 body for such segments), the prefetch the rest of the layer's time
+         * (backward, recompute, their exposed comm); each exposes max(0, transfer - it) */
         const double il = km->inv_host_link;
         const double *a = out + (size_t)PRISM_KS_ACT * PRISM_K_TILE;
         const double *cmp = out + (size_t)PRISM_KS_COMPUTE * PRISM_K_TILE;
-        const double *cfs = out + (size_t)PRISM_KS_FWD_CMP * PRISM_K_TILE;
+        const double *rc = out + (size_t)PRISM_KS_RECOMP * PRISM_K_TILE;
+        const double *tpc = out + (size_t)PRISM_KS_TP * PRISM_K_TILE;
+        const double *cpc = out + (size_t)PRISM_KS_CP * PRISM_K_TILE;
+        const double *epc = out + (size_t)PRISM_KS_EP * PRISM_K_TILE;
+        const double *fwin = out + (size_t)PRISM_KS_CF * PRISM_K_TILE;
         double *o_ox = out + (size_t)PRISM_KS_OFFX * PRISM_K_TILE;
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
-            const double tx = a[i] * il, fw = cfs[i], bw = cmp[i] - cfs[i];
+            const double tx = a[i] * il, fw = fwin[i];
+            const double bw = cmp[i] + rc[i] + tpc[i] + cpc[i] + epc[i] - fw;
             o_ox[i] = (tx > fw ? tx - fw : 0.0) + (tx > bw ? tx - bw : 0.0);
         }
     } else if (ks->detail) { /* explain prints every term */
@@ -1132,7 +1136,9 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
             any_z3 |= lanes->zero[off + i] > 2.5;
             any_cp |= lanes->cp[off + i] > 1.5;
         }
-        const int dpw = km->dp_bucket > 0.0 || ks->detail ? 2 : any_z3 ? 1 : 0;
+        const int dpw = km->dp_bucket > 0.0 || ks->detail || ks->off_act > 0.5 ? 2
+                        : any_z3                                           ? 1
+                                                                           : 0;
         const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)
             k_slot(km, ks, &ks->slots[s], lanes, off, len, ws,

@@ -359,7 +359,6 @@ enum {
     PRISM_KS_FS_RS,        /* detail: s of the backward collectives of the unit */
     PRISM_KS_CP_IMB,       /* detail: s per micro-batch of causal CP load imbalance */
     PRISM_KS_CP_ULY,       /* detail: 1 if the unit's CP runs all-to-all (Ulysses) */
-    PRISM_KS_FWD_CMP,      /* s per micro-batch: one forward's compute (offload window) */
     PRISM_KS_OFFX,         /* s per micro-batch: exposed activation offload copies */
     PRISM_KS_COUNT
 };

@@ -809,7 +809,7 @@ static void test_offload_optimizer(void)
  *   device act.    = min(sum a, 2 max a) (the layer running and the one in transfer)
  *   offload_time   = sum over layers of the exposure (m = 1), and the step grows by it.
  * a, F and B per layer come from prism_cost_layer_terms (tp = cp = ep = 1: F = fwd_s,
- * B = bwd_s, no exposed communication in them). A slow 2 GB/s link makes X exceed F
+ * B = bwd_s: no communication and no recompute). A slow 2 GB/s link makes X exceed F
  * and B for the blocks (a block keeps ~0.57 GB: X ~ 0.29 s against ms of compute).
  */
 static void test_offload_activations(void)
