@@ -202,4 +202,4 @@ status=$?
 check "SIGINT exits 130" test $status == 130
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((68 - 5 * (4 - ${#counts[@]})))
+cli_done $((79 - 5 * (4 - ${#counts[@]})))
