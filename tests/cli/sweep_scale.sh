@@ -39,7 +39,7 @@ grid g3000.ini "llama3-8b; llama2-7b; llama3.1-8b; mixtral-8x7b; qwen3-32b; llam
 # --count sets up every point (cost model, space, attributes) without writing anything.
 check "1,000 points: --count" expect_status 0 sweep --grid g1000.ini --count -o c.h5 \
     --no-disk-check --no-progress
-check "1,000 points: every point counted" grep -q "^prism sweep: 512661300 rows;" out.txt
+check "1,000 points: every point counted" grep -q "^prism sweep: 1025322600 rows;" out.txt
 
 # Peak RSS (GNU time's %M, KiB) at two grid sizes. Bound: 40 MiB + 64 KiB per grid point,
 # whatever the number of rows (513 M and 8.8 G here). Measured on the 2-core machine at the
