@@ -1136,9 +1136,7 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
             any_z3 |= lanes->zero[off + i] > 2.5;
             any_cp |= lanes->cp[off + i] > 1.5;
         }
-        const int dpw = km->dp_bucket > 0.0 || ks->detail || ks->off_act > 0.5 ? 2
-                        : any_z3                                           ? 1
-                                                                           : 0;
+        const int dpw = km->dp_bucket > 0.0 || ks->detail || ks->off_act > 0.5 ? 2 : any_z3 ? 1 : 0;
         const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)
             k_slot(km, ks, &ks->slots[s], lanes, off, len, ws,
