@@ -24,6 +24,8 @@ G_STATIC_ASSERT((int)PRISM_KO_BYTES_L0 == (int)PRISM_COL_BYTES_L0);
 G_STATIC_ASSERT((int)PRISM_KO_FEASIBLE == (int)PRISM_COL_FEASIBLE);
 G_STATIC_ASSERT((int)PRISM_KO_REASON == (int)PRISM_COL_REASON);
 G_STATIC_ASSERT((int)PRISM_KO_TIME_OPTIMIZER == (int)PRISM_COL_TIME_OPTIMIZER);
+G_STATIC_ASSERT((int)PRISM_KO_TIME_OFFLOAD == (int)PRISM_COL_TIME_OFFLOAD);
+G_STATIC_ASSERT((int)PRISM_KO_MEM_HOST == (int)PRISM_COL_MEM_HOST);
 
 /* Storage: f64 for the objectives and memory; f32 for mfu, hfu and tokens/s (they are
  * step_time rescaled by per-setup constants, recomputable exactly from the f64 step_time;
@@ -81,14 +83,22 @@ static const PrismColInfo cols[PRISM_COL_COUNT] = {
                             PRISM_STORE_F64},
     [PRISM_COL_FEASIBLE] = {"feasible", "bool", "1 = the peak fits the budget", PRISM_STORE_U8},
     [PRISM_COL_REASON] = {"reason", "code",
-                          "0 ok, 1 static memory, 2 activations, 3 buffers exceed the budget",
+                          "0 ok, 1 static memory, 2 activations, 3 buffers exceed the budget, "
+                          "4 the offloaded bytes exceed the host memory per device",
                           PRISM_STORE_U8},
     [PRISM_COL_TIME_OPTIMIZER] = {"optimizer_time", "s",
                                   "optimizer update per step (slowest stage)", PRISM_STORE_F64},
+    [PRISM_COL_TIME_OFFLOAD] = {"offload_time", "s",
+                                "exposed host-link transfers per step (offload: optimizer "
+                                "gradients + parameters, unhidden activation copies)",
+                                PRISM_STORE_F64},
+    [PRISM_COL_MEM_HOST] = {"host_mem", "bytes",
+                            "host memory per device holding offloaded state (max over stages)",
+                            PRISM_STORE_F64},
 };
 
 static const char *const reason_names[PRISM_REASON_COUNT] = {"ok", "mem_static", "mem_activations",
-                                                             "mem_buffers"};
+                                                             "mem_buffers", "mem_host"};
 
 /* JSON paths of explain --json accepted as column aliases. */
 static const struct {
@@ -111,6 +121,8 @@ static const struct {
     {"time.bubble", PRISM_COL_TIME_BUBBLE},
     {"time.step", PRISM_COL_TIME_STEP},
     {"time.optimizer", PRISM_COL_TIME_OPTIMIZER},
+    {"time.offload", PRISM_COL_TIME_OFFLOAD},
+    {"memory.host", PRISM_COL_MEM_HOST},
 };
 
 const PrismColInfo *prism_col_info(PrismCostCol col)
@@ -300,7 +312,8 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
                                  .vpp = s->vpp,
                                  .schedule = s->schedule,
                                  .recompute = s->recompute,
-                                 .rc_layers = s->rc_layers};
+                                 .rc_layers = s->rc_layers,
+                                 .offload = s->offload};
     g_autoptr(PrismCostSegment) seg =
         layout ? prism_cost_segment_new_layout(cm, &key, layout, TRUE, error)
                : prism_cost_segment_new(cm, &key, TRUE, error);
@@ -340,7 +353,8 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_C
                {"optimizer", PRISM_COL_MEM_OPTIMIZER},
                {"activations", PRISM_COL_MEM_ACTIVATIONS},
                {"comm_buffers", PRISM_COL_MEM_COMM_BUFFERS},
-               {"peak", PRISM_COL_MEM_PEAK}};
+               {"peak", PRISM_COL_MEM_PEAK},
+               {"host", PRISM_COL_MEM_HOST}};
     for (size_t i = 0; i < G_N_ELEMENTS(mem); i++) {
         json_builder_set_member_name(b, mem[i].key);
         json_builder_add_double_value(b, c[mem[i].col]);
@@ -349,17 +363,25 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_C
     json_builder_add_int_value(b, (gint64)c[PRISM_COL_PEAK_STAGE]);
     json_builder_set_member_name(b, "budget");
     json_builder_add_double_value(b, cm->k.budget);
+    json_builder_set_member_name(b, "host_budget");
+    json_builder_add_double_value(b, cm->k.host_budget);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "time");
     json_builder_begin_object(b);
     static const struct {
         const char *key;
         PrismCostCol col;
-    } tim[] = {{"compute", PRISM_COL_TIME_COMPUTE},     {"recompute", PRISM_COL_TIME_RECOMPUTE},
-               {"tp_comm", PRISM_COL_TIME_TP_COMM},     {"cp_comm", PRISM_COL_TIME_CP_COMM},
-               {"ep_comm", PRISM_COL_TIME_EP_COMM},     {"dp_comm", PRISM_COL_TIME_DP_COMM},
-               {"pp_comm", PRISM_COL_TIME_PP_COMM},     {"bubble", PRISM_COL_TIME_BUBBLE},
-               {"optimizer", PRISM_COL_TIME_OPTIMIZER}, {"step", PRISM_COL_TIME_STEP}};
+    } tim[] = {{"compute", PRISM_COL_TIME_COMPUTE},
+               {"recompute", PRISM_COL_TIME_RECOMPUTE},
+               {"tp_comm", PRISM_COL_TIME_TP_COMM},
+               {"cp_comm", PRISM_COL_TIME_CP_COMM},
+               {"ep_comm", PRISM_COL_TIME_EP_COMM},
+               {"dp_comm", PRISM_COL_TIME_DP_COMM},
+               {"pp_comm", PRISM_COL_TIME_PP_COMM},
+               {"bubble", PRISM_COL_TIME_BUBBLE},
+               {"optimizer", PRISM_COL_TIME_OPTIMIZER},
+               {"offload", PRISM_COL_TIME_OFFLOAD},
+               {"step", PRISM_COL_TIME_STEP}};
     for (size_t i = 0; i < G_N_ELEMENTS(tim); i++) {
         json_builder_set_member_name(b, tim[i].key);
         json_builder_add_double_value(b, c[tim[i].col]);

@@ -62,6 +62,8 @@ void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
     json_builder_add_int_value(b, s->rc_layers);
     json_builder_set_member_name(b, "schedule");
     json_builder_add_string_value(b, prism_schedule_name((PrismSchedule)s->schedule));
+    json_builder_set_member_name(b, "offload");
+    json_builder_add_int_value(b, s->offload);
 }
 
 static void text_header(GString *o, const PrismCostModel *cm, const PrismStrategy *s)
@@ -82,6 +84,17 @@ static void text_header(GString *o, const PrismCostModel *cm, const PrismStrateg
                                prism_strategy_etp(s), s->ep, prism_strategy_edp(s),
                                s->tp * s->cp * s->dp, prism_strategy_folding(s) ? "folded" : "tied",
                                prism_strategy_etp(s), prism_strategy_etp(s) * s->ep);
+    const PrismCluster *cl = cm->cluster;
+    g_string_append_printf(o,
+                           "offload: %s (host per device: link %g GB/s per direction, memory "
+                           "%g GiB at %g GB/s%s)\n",
+                           s->offload == PRISM_OFFLOAD_BOTH        ? "optimizer state + activations"
+                           : s->offload == PRISM_OFFLOAD_OPTIMIZER ? "optimizer state"
+                           : s->offload == PRISM_OFFLOAD_ACTIVATIONS ? "activations"
+                                                                     : "none",
+                           cl->host_link_GBps, cl->host_mem_bytes / 1073741824.0,
+                           cl->host_mem_bw_GBps,
+                           cm->k.host_budget > 0 ? "" : "; not given: nothing can be offloaded");
     g_string_append(o, "values: scalar reference kernel (every ISA gives the same bits)\n");
     g_string_append(o, "symbols: t tp, c cp, d dp, e ep, m micro-batches, z ZeRO stage, "
                        "T tokens per micro-batch per device,\n         r = 1/t with SP "
@@ -267,7 +280,10 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
         {PRISM_COL_TIME_BUBBLE, NULL}, /* the schedule's: schedule_bubble_text */
         {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
-        {PRISM_COL_TIME_STEP, "m * T_max + bubble + dp_comm + optimizer"},
+        {PRISM_COL_TIME_OFFLOAD,
+         "max over stages of offload_transfer + m * offload_slowest (the latter in T_max)"},
+        {PRISM_COL_TIME_STEP,
+         "m * T_max + bubble + dp_comm + optimizer + max over stages of offload_transfer"},
         {PRISM_COL_MFU, "model FLOPs per step / (step * N * BF16 dense peak)"},
         {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * BF16 dense peak)"},
         {PRISM_COL_TOKENS_PER_S, "gbs * seq / step"},
@@ -276,8 +292,9 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_BYTES_L1, "mean over stages"},
         {PRISM_COL_BYTES_L2, "mean over stages"},
         {PRISM_COL_BYTES_L3, "mean over stages"},
-        {PRISM_COL_FEASIBLE, "peak <= budget"},
-        {PRISM_COL_REASON, "which part first exceeds the budget"},
+        {PRISM_COL_MEM_HOST, "max over stages of host_total"},
+        {PRISM_COL_FEASIBLE, "peak <= budget and host_mem <= host budget"},
+        {PRISM_COL_REASON, "which part first exceeds the budget (4: the host's)"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
         const PrismColInfo *ci = prism_col_info(rows[i].col);
@@ -291,6 +308,8 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
     g_string_append_printf(o, "  model FLOPs per step   %12.6g FLOP\n", cm->k.model_flops_step);
     g_string_append_printf(o, "  budget                 %12.6g B      memory - mem_margin\n",
                            cm->k.budget);
+    g_string_append_printf(o, "  host budget            %12.6g B      host memory per device\n",
+                           cm->k.host_budget);
     g_string_append_printf(o,
                            "\nverdict: %s (%s), peak %.2f GiB of %.2f GiB usable, step %.4g s, "
                            "MFU %.1f%%\n",
@@ -298,6 +317,10 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
                            prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
                            col[PRISM_COL_MEM_PEAK] / 1073741824.0, cm->k.budget / 1073741824.0,
                            col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
+    if (col[PRISM_COL_MEM_HOST] > 0 || col[PRISM_COL_REASON] == (double)PRISM_REASON_MEM_HOST)
+        g_string_append_printf(o, "host: %.2f GiB offloaded of %.2f GiB host memory per device\n",
+                               col[PRISM_COL_MEM_HOST] / 1073741824.0,
+                               cm->k.host_budget / 1073741824.0);
 }
 
 /* ---- the GEMM table: each kind's GEMMs, their shapes, efficiencies and why ---- */
@@ -555,7 +578,9 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
                    {"comm_buffers", PRISM_TERM_COMP, PRISM_KC_BUFFERS},
                    {"peak", PRISM_TERM_CAND, PRISM_KD_TOTAL},
                    {"time_per_microbatch", PRISM_TERM_COMP, PRISM_KC_TIME},
-                   {"dp_comm", PRISM_TERM_COMP, PRISM_KC_DP}};
+                   {"dp_comm", PRISM_TERM_COMP, PRISM_KC_DP},
+                   {"host", PRISM_TERM_CAND, PRISM_KD_HOST},
+                   {"offload_transfer", PRISM_TERM_COMP, PRISM_KC_XFER}};
         for (size_t i = 0; i < G_N_ELEMENTS(mem); i++) {
             const unsigned idx = mem[i].level == PRISM_TERM_CAND ? d : c;
             json_builder_set_member_name(b, mem[i].key);

@@ -590,6 +590,15 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     const double mem =
         training->mem_budget_bytes > 0 ? training->mem_budget_bytes : cluster->mem_bytes;
     k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];
+    /* the host (cost/README.md, "Offloading"): usable only when the cluster gives all
+     * three numbers; otherwise the host budget is 0 and every offload is infeasible
+     * (reason mem_host), priced at zero transfer time so the row stays finite */
+    const gboolean host =
+        cluster->host_link_GBps > 0 && cluster->host_mem_bytes > 0 && cluster->host_mem_bw_GBps > 0;
+    k->inv_host_link = host ? 1.0 / (cluster->host_link_GBps * 1e9) : 0.0;
+    k->inv_host_mem = host ? 1.0 / (cluster->host_mem_bw_GBps * 1e9) : 0.0;
+    k->host_budget = host ? cluster->host_mem_bytes : 0.0;
+    k->off_keep = 2.0; /* the layer running and the one in transfer (double buffering) */
     compile_network(cm);
 
     /* kinds: one per distinct (BLOCK|MTP, spec) in order of first appearance */

@@ -194,6 +194,11 @@ static gboolean check_layout(const PrismCostModel *cm, const PrismSegmentKey *ke
                         (unsigned)l->layer_rc[i]);
             return FALSE;
         }
+    if (key->offload >= PRISM_OFFLOAD_COUNT) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "segment key: offload %u invalid (allowed 0..3)", (unsigned)key->offload);
+        return FALSE;
+    }
     if (key->schedule >= PRISM_SCHEDULE_COUNT || key->devices == 0) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "segment key: schedule %u / devices %u invalid", (unsigned)key->schedule,
@@ -552,6 +557,8 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->hide = sch == PRISM_SCHEDULE_DUALPIPE || sch == PRISM_SCHEDULE_DUALPIPE_V ? 1.0 : 0.0;
     k->work_scale = seq ? 1.0 / k_seq : 1.0;
     k->pp_msgs = seq ? k_seq : 1.0;
+    k->off_opt = (key->offload & PRISM_OFFLOAD_OPTIMIZER) ? 1.0 : 0.0;
+    k->off_act = (key->offload & PRISM_OFFLOAD_ACTIVATIONS) ? 1.0 : 0.0;
 }
 
 PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,

@@ -185,6 +185,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                          "(cp_load_imbalance - 1) * core * (1 + bwd_ratio + rc), part of cp_comm"},
     [PRISM_KS_CP_ULY] = {"cp_all_to_all", "bool",
                          "1 if cp_algo = 1 and heads/(t*c) is a whole number >= 1"},
+    [PRISM_KS_OFFX] = {"offload_exposed", "s",
+                       "[offload activations] X = activations/host_link_BW: max(0, X - "
+                       "forward_window) + max(0, X - (compute + recompute + tp + cp + ep - "
+                       "forward_window)); else 0"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
@@ -206,7 +210,7 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
                      "sum over layers; DualPipe(V): less min(that, compute + recompute)"},
     [PRISM_KC_TIME] = {"stage_time", "s/mb",
                        "T_s = compute + recompute + tp + cp + ep + pp + fsdp_exposed + "
-                       "fsdp_lead per micro-batch"},
+                       "fsdp_lead + offload_exposed per micro-batch"},
     [PRISM_KC_UNIT] = {"bubble_unit", "s",
                        "u_s = T_s (1F1B, interleaved, GPipe, seq1F1B); T_s - 2*W_s (ZB-H1); "
                        "T_s - 3*W_s (ZB-V, DualPipe, DualPipeV)"},
@@ -224,10 +228,19 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_BYTES_L2] = {"bytes_l2", "B/step", "as level 0"},
     [PRISM_KC_BYTES_L3] = {"bytes_l3", "B/step", "as level 0"},
     [PRISM_KC_OPT_STEP] = {"optimizer_step", "s/step",
-                           "(dense_params*zo + expert_params*zo_e)*opt_traffic/(HBM*eff)"},
+                           "P_o*opt_traffic/(HBM*eff); [offload optimizer] P_o*opt_traffic/"
+                           "host_memory_BW (CPU Adam); P_o = dense_params*zo + "
+                           "expert_params*zo_e"},
     [PRISM_KC_DP_FS] = {"fsdp_exposed", "s/mb", "sum over layers"},
     [PRISM_KC_DP_TAIL] = {"fsdp_lead", "s/mb", "max over layers"},
     [PRISM_KC_CF] = {"forward_window", "s/mb", "sum over layers"},
+    [PRISM_KC_HOST] = {"host_optimizer", "B",
+                       "[offload optimizer] (bytes_o + bytes_g)*P_o: the state and a gradient "
+                       "copy in host memory (the optimizer term above is then 0); else 0"},
+    [PRISM_KC_XFER] = {"offload_transfer", "s/step",
+                       "[offload optimizer] P_o*(bytes_g + bytes_p)/host_link_BW: gradients "
+                       "to the host, updated parameters back; else 0"},
+    [PRISM_KC_OFFX] = {"offload_exposed", "s/mb", "sum over layers (part of stage_time)"},
 };
 
 static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {
@@ -237,6 +250,13 @@ static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {
     [PRISM_KD_WORK] = {"bwd_working_set", "B",
                        "max over the stage's layers that carry one (bwd_working_set)"},
     [PRISM_KD_TOTAL] = {"total", "B", "params + grads + optimizer + activations + buffers"},
+    [PRISM_KD_HOST] = {"host_total", "B",
+                       "host_optimizer + [offload activations] in-flight activations (the "
+                       "sum above before the device keeps its share)"},
+    [PRISM_KD_KEEP] = {"largest_layer_act", "B",
+                       "[offload activations] max over the stage's layers of one micro-batch's "
+                       "activations; the device keeps min(in-flight, 2 x it): the layer running "
+                       "and the one in transfer"},
 };
 
 static const PrismTermInfo final_terms[PRISM_KF_COUNT] = {
@@ -246,6 +266,9 @@ static const PrismTermInfo final_terms[PRISM_KF_COUNT] = {
     [PRISM_KF_DPMAX] = {"dp_comm_max", "s", "max over stages of dp_comm"},
     [PRISM_KF_FSDP] = {"fsdp_slowest", "s/mb",
                        "fsdp_exposed + fsdp_lead of the slowest stage (dp_time adds m x it)"},
+    [PRISM_KF_OFFX] = {"offload_slowest", "s/mb",
+                       "offload_exposed of the slowest stage (offload_time adds m x it)"},
+    [PRISM_KF_TOFF] = {"offload_slowest_T", "s/mb", "T_s of that stage (scratch)"},
 };
 
 const PrismTermInfo *prism_term_info_internal(PrismTermLevel level, unsigned i)

@@ -17,6 +17,7 @@ static const PrismDim dim_order[PRISM_DIM_COUNT] = {
     PRISM_DIM_VPP,       PRISM_DIM_CP,        PRISM_DIM_EP,       PRISM_DIM_ETP,
     PRISM_DIM_SP,        PRISM_DIM_MBS,       PRISM_DIM_M,        PRISM_DIM_ZERO,
     PRISM_DIM_RECOMPUTE, PRISM_DIM_RC_LAYERS, PRISM_DIM_SCHEDULE, PRISM_DIM_FOLDING,
+    PRISM_DIM_OFFLOAD,
 };
 
 /* The compact type of each dim: the width of its field in PrismStrategy, so no value
@@ -29,6 +30,7 @@ static PrismStore dim_store(PrismDim d)
     case PRISM_DIM_FOLDING:
     case PRISM_DIM_RECOMPUTE:
     case PRISM_DIM_SCHEDULE:
+    case PRISM_DIM_OFFLOAD:
         return PRISM_STORE_U8;
     case PRISM_DIM_RC_LAYERS:
         return PRISM_STORE_U16;
@@ -73,6 +75,8 @@ static const char *dim_doc(PrismDim d)
     case PRISM_DIM_SCHEDULE:
         return "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1, 4 zb-v, 5 dualpipe, "
                "6 dualpipe-v, 7 seq1f1b";
+    case PRISM_DIM_OFFLOAD:
+        return "offload to host memory: 0 none, 1 optimizer state, 2 activations, 3 both";
     case PRISM_DIM_COUNT:
         break;
     }
@@ -331,6 +335,8 @@ static double key_dim(const PrismSegmentKey *k, unsigned dim)
         return k->rc_layers;
     case PRISM_DIM_SCHEDULE:
         return k->schedule;
+    case PRISM_DIM_OFFLOAD:
+        return k->offload;
     default:
         return 0;
     }

@@ -126,11 +126,10 @@ PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, 
     static const struct {
         PrismDim dim;
         const char *saver;
-    } savers[] = {{PRISM_DIM_MBS, "mbs=1"},
-                  {PRISM_DIM_RECOMPUTE, "recompute=full"},
-                  {PRISM_DIM_ZERO, "zero=3"},
-                  {PRISM_DIM_TP, "larger tp"},
-                  {PRISM_DIM_PP, "larger pp"}};
+    } savers[] = {
+        {PRISM_DIM_MBS, "mbs=1"},    {PRISM_DIM_RECOMPUTE, "recompute=full"},
+        {PRISM_DIM_ZERO, "zero=3"},  {PRISM_DIM_TP, "larger tp"},
+        {PRISM_DIM_PP, "larger pp"}, {PRISM_DIM_OFFLOAD, "offload=1 or 3 (state to host memory)"}};
     d->what_ifs = g_new0(PrismWhatIf, 3 + G_N_ELEMENTS(savers));
     PrismWhatIf *w = &d->what_ifs[d->n_what_ifs++];
     if (!more_devices(comm, cm, filter, kt, d->max_devices, w, error))

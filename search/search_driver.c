@@ -362,6 +362,9 @@ static void key_source(const PrismObjective *o, const PrismSegmentKey *key, cons
     case PRISM_DIM_FOLDING:
         ks->src = lanes->fold; /* NULL: every lane tied (0) */
         break;
+    case PRISM_DIM_OFFLOAD:
+        ks->constant = key->offload;
+        break;
     case PRISM_DIM_COUNT:
         break;
     }

@@ -40,6 +40,7 @@ static const char *const dim_names[PRISM_DIM_COUNT] = {
     [PRISM_DIM_ZERO] = "zero",
     [PRISM_DIM_ETP] = "etp",
     [PRISM_DIM_FOLDING] = "folding",
+    [PRISM_DIM_OFFLOAD] = "offload",
 };
 
 const char *prism_dim_name(PrismDim dim)
@@ -65,7 +66,7 @@ gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error)
     g_autofree char *close = prism_close_names(name, dim_names, PRISM_DIM_COUNT, 3);
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                 "unknown dimension '%s' (closest: %s; allowed: devices, pp, vpp, schedule, "
-                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero, etp, folding)",
+                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero, etp, folding, offload)",
                 name, close);
     return FALSE;
 }
@@ -105,6 +106,8 @@ uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
         return prism_strategy_etp(s);
     case PRISM_DIM_FOLDING:
         return prism_strategy_folding(s);
+    case PRISM_DIM_OFFLOAD:
+        return s->offload;
     case PRISM_DIM_COUNT:
         break;
     }
@@ -171,8 +174,8 @@ static gboolean in_set(const GArray *set, uint64_t v)
 gboolean prism_space_filter_accepts_internal(const PrismSpaceFilter *f, PrismDim dim,
                                              uint64_t value)
 {
-    if (f == NULL || f->sets[dim] == NULL)
-        return TRUE;
+    if (f == NULL || f->sets[dim] == NULL) /* offload's default domain is {0, 1} (space.h) */
+        return dim != PRISM_DIM_OFFLOAD || value <= PRISM_OFFLOAD_OPTIMIZER;
     for (guint i = 0; i < f->sets[dim]->len; i++)
         if (!in_set(g_ptr_array_index(f->sets[dim], i), value))
             return FALSE;
@@ -250,6 +253,10 @@ static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, ui
         lo = 0;
         hi = 1;
         allowed = "0 (tied: etp = tp, ep divides dp*cp) or 1 (folded)";
+    } else if (dim == PRISM_DIM_OFFLOAD) {
+        lo = 0;
+        hi = 3;
+        allowed = "0 (none), 1 (optimizer), 2 (activations) or 3 (both)";
     } else if (dim == PRISM_DIM_RC_LAYERS) {
         hi = G_MAXUINT16;
         allowed = "an integer between 1 and 65535";
@@ -325,7 +332,10 @@ static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Int
     const char *colon = strchr(text, ':');
     g_autofree char *a = colon ? g_strndup(text, (gsize)(colon - text)) : g_strdup(text);
     const char *b = colon ? colon + 1 : a;
-    out->lo = dim == PRISM_DIM_ZERO || dim == PRISM_DIM_SP || dim == PRISM_DIM_FOLDING ? 0 : 1;
+    out->lo = dim == PRISM_DIM_ZERO || dim == PRISM_DIM_SP || dim == PRISM_DIM_FOLDING ||
+                      dim == PRISM_DIM_OFFLOAD
+                  ? 0
+                  : 1;
     out->hi = G_MAXUINT64;
     if (*a != '\0' && !parse_number(kind, dim, a, &out->lo, error))
         return FALSE;

@@ -269,8 +269,9 @@ void prism_space_release_lanes(const PrismSpace *sp)
     release_tables(sp, 0);
 }
 
-static void add_segment(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp, PrismSchedule sch,
-                        PrismRecompute rc, uint32_t k, uint32_t table)
+static void add_segment_off(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp,
+                            PrismSchedule sch, PrismRecompute rc, uint32_t k, uint32_t off,
+                            uint32_t table)
 {
     const LaneTable *t = &g_array_index(sp->tables, LaneTable, table);
     PrismSpaceSegment seg = {.key = {.devices = n,
@@ -278,12 +279,24 @@ static void add_segment(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp, P
                                      .vpp = vpp,
                                      .schedule = (uint8_t)sch,
                                      .recompute = (uint8_t)rc,
-                                     .rc_layers = (uint16_t)k},
+                                     .rc_layers = (uint16_t)k,
+                                     .offload = (uint8_t)off},
                              .first = sp->size,
                              .count = t->n,
                              .table = table};
     g_array_append_val(sp->segs, seg);
     sp->size += t->n;
+}
+
+/* Segments of one (N, pp, vpp, schedule, recompute, k): every offload the filter admits
+ * (R11; without a filter on offload its default domain {0, 1}), innermost key. */
+static void add_segment(PrismSpace *sp, const PrismSpaceFilter *filter, uint32_t n, uint32_t pp,
+                        uint32_t vpp, PrismSchedule sch, PrismRecompute rc, uint32_t k,
+                        uint32_t table)
+{
+    for (uint32_t off = 0; off < PRISM_OFFLOAD_COUNT; off++)
+        if (ACCEPT(PRISM_DIM_OFFLOAD, off))
+            add_segment_off(sp, n, pp, vpp, sch, rc, k, off, table);
 }
 
 /* Segments of one (N, pp, vpp, schedule): every recompute mode allowed (R10). */
@@ -293,11 +306,11 @@ static void add_recompute_segments(PrismSpace *sp, const PrismSpaceFilter *filte
     uint32_t chunks = pp * vpp, per_chunk = (sp->layers + chunks - 1) / chunks;
     for (int rc = 0; rc < PRISM_RECOMPUTE_BLOCK; rc++)
         if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(rc, 0)))
-            add_segment(sp, n, pp, vpp, (PrismSchedule)sch, (PrismRecompute)rc, 0, table);
+            add_segment(sp, filter, n, pp, vpp, (PrismSchedule)sch, (PrismRecompute)rc, 0, table);
     for (uint32_t k = 1; k < per_chunk && k <= G_MAXUINT16; k++)
         if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(PRISM_RECOMPUTE_BLOCK, k)) &&
             ACCEPT(PRISM_DIM_RC_LAYERS, k))
-            add_segment(sp, n, pp, vpp, sch, PRISM_RECOMPUTE_BLOCK, k, table);
+            add_segment(sp, filter, n, pp, vpp, sch, PRISM_RECOMPUTE_BLOCK, k, table);
 }
 
 /* Lane table id for (N, pp, R8 rule), building it on first use. */
@@ -316,7 +329,8 @@ static uint32_t table_for(PrismSpace *sp, const Facts *fx, const PrismSpaceFilte
     return id;
 }
 
-/* Segments of one device count, in key order (pp, vpp, schedule, recompute, k). R6, R7. */
+/* Segments of one device count, in key order (pp, vpp, schedule, recompute, k, offload).
+ * R6, R7, R11. */
 static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter *filter,
                          uint32_t n)
 {
@@ -593,6 +607,7 @@ gboolean prism_space_unrank(const PrismSpace *sp, uint64_t index, PrismStrategy 
         .schedule = s->key.schedule,
         .recompute = s->key.recompute,
         .rc_layers = s->key.rc_layers,
+        .offload = s->key.offload,
         .tp = (uint32_t)t->col[LT_TP][l],
         .cp = (uint32_t)t->col[LT_CP][l],
         .dp = (uint32_t)t->col[LT_DP][l],
@@ -608,9 +623,9 @@ gboolean prism_space_unrank(const PrismSpace *sp, uint64_t index, PrismStrategy 
 
 static int key_cmp(const PrismSegmentKey *a, const PrismSegmentKey *b)
 {
-    const uint32_t x[5] = {a->pp, a->vpp, a->schedule, a->recompute, a->rc_layers};
-    const uint32_t y[5] = {b->pp, b->vpp, b->schedule, b->recompute, b->rc_layers};
-    for (int i = 0; i < 5; i++)
+    const uint32_t x[6] = {a->pp, a->vpp, a->schedule, a->recompute, a->rc_layers, a->offload};
+    const uint32_t y[6] = {b->pp, b->vpp, b->schedule, b->recompute, b->rc_layers, b->offload};
+    for (int i = 0; i < 6; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;
     return 0;
@@ -647,7 +662,8 @@ gboolean prism_space_rank(const PrismSpace *sp, const PrismStrategy *s, uint64_t
                             .vpp = s->vpp,
                             .schedule = s->schedule,
                             .recompute = s->recompute,
-                            .rc_layers = s->rc_layers};
+                            .rc_layers = s->rc_layers,
+                            .offload = s->offload};
     size_t a = sp->dev_first_seg[lo], b = sp->dev_first_seg[lo + 1];
     while (a < b) {
         size_t mid = a + (b - a) / 2;
@@ -699,13 +715,14 @@ uint64_t *prism_space_dim_values(const PrismSpace *sp, PrismDim dim, size_t *n)
                 uint64_t x = sp->devices[d];
                 g_array_append_val(v, x);
             }
-    } else if (dim <= PRISM_DIM_RC_LAYERS) {
+    } else if (dim <= PRISM_DIM_RC_LAYERS || dim == PRISM_DIM_OFFLOAD) {
         for (guint i = 0; i < sp->segs->len; i++) {
             const PrismSegmentKey *k = &g_array_index(sp->segs, PrismSpaceSegment, i).key;
             uint64_t x = dim == PRISM_DIM_PP          ? k->pp
                          : dim == PRISM_DIM_VPP       ? k->vpp
                          : dim == PRISM_DIM_SCHEDULE  ? k->schedule
                          : dim == PRISM_DIM_RECOMPUTE ? k->recompute
+                         : dim == PRISM_DIM_OFFLOAD   ? k->offload
                                                       : k->rc_layers;
             g_array_append_val(v, x);
         }
@@ -785,7 +802,7 @@ char *prism_space_describe(const PrismSpace *sp, gboolean json)
     }
     g_string_append_printf(s,
                            "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "
-                           "recompute, rc_layers)\n",
+                           "recompute, rc_layers, offload)\n",
                            "segments", sp->segs->len);
     g_string_append_printf(s, "%-10s %6u  (per devices, pp and R8 micro-batch rule)\n", "lanes",
                            sp->tables->len);

@@ -535,6 +535,33 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
         k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 1);
     else
         k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 0);
+    if (ks->off_act > 0.5) {
+        /* activation offload (cost/README.md, "Offloading"): the layer's kept activations
+         * go to the host after its forward and come back before its backward, one
+         * transfer each way over the host link; the forward copy overlaps the layer's
+         * forward window (KS_CF: compute + exposed forward comm; the caller runs the
+         * dpw = 2 body for such segments), the prefetch the rest of the layer's time
+         * (backward, recompute, their exposed comm); each exposes max(0, transfer - it) */
+        const double il = km->inv_host_link;
+        const double *a = out + (size_t)PRISM_KS_ACT * PRISM_K_TILE;
+        const double *cmp = out + (size_t)PRISM_KS_COMPUTE * PRISM_K_TILE;
+        const double *rc = out + (size_t)PRISM_KS_RECOMP * PRISM_K_TILE;
+        const double *tpc = out + (size_t)PRISM_KS_TP * PRISM_K_TILE;
+        const double *cpc = out + (size_t)PRISM_KS_CP * PRISM_K_TILE;
+        const double *epc = out + (size_t)PRISM_KS_EP * PRISM_K_TILE;
+        const double *fwin = out + (size_t)PRISM_KS_CF * PRISM_K_TILE;
+        double *o_ox = out + (size_t)PRISM_KS_OFFX * PRISM_K_TILE;
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double tx = a[i] * il, fw = fwin[i];
+            const double bw = cmp[i] + rc[i] + tpc[i] + cpc[i] + epc[i] - fw;
+            o_ox[i] = (tx > fw ? tx - fw : 0.0) + (tx > bw ? tx - bw : 0.0);
+        }
+    } else if (ks->detail) { /* explain prints every term */
+        double *o_ox = out + (size_t)PRISM_KS_OFFX * PRISM_K_TILE;
+        for (size_t i = 0; i < n; i++)
+            o_ox[i] = 0.0;
+    }
 }
 
 /* The per-stage sums: first slot of a composition writes, later slots add (one fused
@@ -737,6 +764,41 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
                      (le == 3.0 ? epb[i] : 0.0) + (lp == 3.0 ? ppbytes[i] : 0.0)) +
                 (ld == 3.0 ? dpbytes : 0.0) + (lr == 3.0 ? dpbytes_r : 0.0);
     }
+    if (ks->off_opt > 0.5 || ks->off_act > 0.5 || ks->detail) {
+        /* offloading (cost/README.md, "Offloading"; explain: zeros without). Optimizer: the state
+         * leaves the device for the host (with a host copy of the gradient shard); per step the
+         * gradients go down and the updated parameters come back over the host link, and
+         * the update runs on the CPU at the host memory bandwidth (the same opt_traffic
+         * bytes per parameter). Activations: the stage's exposed copies per micro-batch
+         * add to its time. */
+        const double oo = ks->off_opt, il = km->inv_host_link, ihm = km->inv_host_mem;
+        const double xb = km->bytes_grad + km->bytes_param;
+        double *host = CW(PRISM_KC_HOST), *xf = CW(PRISM_KC_XFER), *ox = CW(PRISM_KC_OFFX);
+        for (size_t i = 0; i < n; i++)
+            ox[i] = 0.0;
+        if (ks->off_act > 0.5)
+            for (size_t s = 0; s < ns; s++) {
+                const double cnt = ks->count[(size_t)c * ns + s];
+                if (cnt == 0.0)
+                    continue;
+                const double *sx = slot0 + (s * PRISM_KS_COUNT + PRISM_KS_OFFX) * PRISM_K_TILE;
+                PRISM_KLOOP
+                for (size_t i = 0; i < n; i++)
+                    ox[i] += cnt * sx[i];
+            }
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double po = ne[i] * odiv[i] + ex[i] * odive[i];
+            host[i] = oo * (opt[i] + bg * po);
+            xf[i] = oo * po * xb * il;
+            ost[i] = oo > 0.5 ? po * opt_tr * ihm : ost[i];
+            opt[i] = oo > 0.5 ? 0.0 : opt[i];
+            const double tt = tim[i] + ox[i];
+            tim[i] = tt;
+            const double u = tt - bw * wg[i];
+            unit[i] = u > 0.0 ? u : 0.0;
+        }
+    }
     if (bkt_on > 0.5) {
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
@@ -755,8 +817,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
 #undef CW
 }
 
-static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, size_t off, size_t n,
-                   double *ws)
+static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
+                   const PrismKLanes *ln, size_t off, size_t n, double *ws)
 {
     const size_t ns = ks->n_slots;
     const uint32_t c = ks->cand_comp[d];
@@ -799,6 +861,41 @@ static void k_cand(const PrismKSegment *ks, uint32_t d, const PrismKLanes *ln, s
     const double *grd = cw + (size_t)PRISM_KC_GRADS * PRISM_K_TILE;
     const double *opt = cw + (size_t)PRISM_KC_OPT * PRISM_K_TILE;
     const double *buf = cw + (size_t)PRISM_KC_BUFFERS * PRISM_K_TILE;
+    if (ks->off_opt > 0.5 || ks->off_act > 0.5 || ks->detail) {
+        /* host bytes: the offloaded optimizer state (k_comp) and, with activation
+         * offload, every in-flight activation; the device then keeps off_keep layers of
+         * one micro-batch (the layer running and the one in transfer), at most what it
+         * would keep without offload */
+        const double *hst = cw + (size_t)PRISM_KC_HOST * PRISM_K_TILE;
+        double *restrict host = dw + (size_t)PRISM_KD_HOST * PRISM_K_TILE;
+        if (ks->off_act > 0.5) {
+            double *restrict big = dw + (size_t)PRISM_KD_KEEP * PRISM_K_TILE;
+            for (size_t i = 0; i < n; i++)
+                big[i] = 0.0;
+            for (size_t s = 0; s < ns; s++) {
+                if (ks->count[(size_t)c * ns + s] == 0.0)
+                    continue;
+                const double *restrict sa =
+                    slot0 + ((size_t)s * PRISM_KS_COUNT + PRISM_KS_ACT) * PRISM_K_TILE;
+                PRISM_KLOOP
+                for (size_t i = 0; i < n; i++)
+                    big[i] = sa[i] > big[i] ? sa[i] : big[i];
+            }
+            const double keep = km->off_keep;
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                const double kept = keep * big[i];
+                host[i] = hst[i] + act[i];
+                act[i] = act[i] < kept ? act[i] : kept;
+            }
+        } else {
+            double *restrict big = dw + (size_t)PRISM_KD_KEEP * PRISM_K_TILE;
+            for (size_t i = 0; i < n; i++) {
+                host[i] = hst[i];
+                big[i] = 0.0;
+            }
+        }
+    }
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         act[i] += work[i] * wsc;
@@ -866,6 +963,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_b0 = out[PRISM_KO_BYTES_L0] + off, *o_b1 = out[PRISM_KO_BYTES_L1] + off;
     double *o_b2 = out[PRISM_KO_BYTES_L2] + off, *o_b3 = out[PRISM_KO_BYTES_L3] + off;
     double *o_ost = out[PRISM_KO_TIME_OPTIMIZER] + off;
+    double *o_off = out[PRISM_KO_TIME_OFFLOAD] + off, *o_host = out[PRISM_KO_MEM_HOST] + off;
     const double *pptime = WS(PRISM_KL_PP_TIME);
     double *fin = cand0 + (size_t)ks->n_cand * PRISM_KD_COUNT * PRISM_K_TILE;
     double *f_tmax = fin + (size_t)PRISM_KF_TMAX * PRISM_K_TILE;
@@ -873,6 +971,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *f_umax = fin + (size_t)PRISM_KF_UMAX * PRISM_K_TILE;
     double *f_dp = fin + (size_t)PRISM_KF_DPMAX * PRISM_K_TILE;
     double *f_fs = fin + (size_t)PRISM_KF_FSDP * PRISM_K_TILE;
+    double *f_ox = fin + (size_t)PRISM_KF_OFFX * PRISM_K_TILE;
+    double *f_tx = fin + (size_t)PRISM_KF_TOFF * PRISM_K_TILE;
     {
         const double mu = ks->mult[0];
         const double *tim = CT(0, PRISM_KC_TIME), *unit = CT(0, PRISM_KC_UNIT);
@@ -934,10 +1034,49 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
             o_b3[i] += mu * b3[i];
         }
     }
+    /* offloading: host bytes (max over the stage states), the optimizer's host-link
+     * transfers (max over stages: like the CPU update, proportional to the stage's
+     * optimizer shard, so both maxima sit on the same stage) and the slowest stage's
+     * exposed activation copies per micro-batch (already in its time) */
+    if (ks->off_opt > 0.5 || ks->off_act > 0.5) {
+        for (size_t i = 0; i < n; i++)
+            o_host[i] = 0.0;
+        for (uint32_t d = 0; d < ks->n_cand; d++) {
+            const double *h = DT(d, PRISM_KD_HOST);
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++)
+                o_host[i] = h[i] > o_host[i] ? h[i] : o_host[i];
+        }
+        const double *xf0 = CT(0, PRISM_KC_XFER), *ox0 = CT(0, PRISM_KC_OFFX);
+        const double *t0 = CT(0, PRISM_KC_TIME);
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            o_off[i] = xf0[i];
+            f_ox[i] = ox0[i];
+            f_tx[i] = t0[i];
+        }
+        for (uint32_t c = 1; c < nc; c++) {
+            const double *xf = CT(c, PRISM_KC_XFER), *ox = CT(c, PRISM_KC_OFFX);
+            const double *tim = CT(c, PRISM_KC_TIME);
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                const int gt = tim[i] > f_tx[i];
+                f_ox[i] = gt ? ox[i] : f_ox[i];
+                f_tx[i] = gt ? tim[i] : f_tx[i];
+                o_off[i] = xf[i] > o_off[i] ? xf[i] : o_off[i];
+            }
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            o_host[i] = 0.0;
+            o_off[i] = 0.0;
+            f_ox[i] = 0.0;
+        }
+    }
     const double bsc = ks->bub_scale, bsum = ks->bub_sum, msh = ks->m_share;
     const double inv_p = ks->inv_pp;
     const double mfu_num = ks->mfu_num, hfu_num = ks->hfu_num;
-    const double tokens = km->gbs * km->seq, budget = km->budget;
+    const double tokens = km->gbs * km->seq, budget = km->budget, hbudget = km->host_budget;
     const double *restrict mm = ln->m + off;
     double *o_mfu = out[PRISM_KO_MFU] + off, *o_hfu = out[PRISM_KO_HFU] + off;
     double *o_tok = out[PRISM_KO_TOKENS_PER_S] + off;
@@ -947,7 +1086,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double m = mm[i] * msh;
         const double bx = bsum * f_usum[i] - f_umax[i];
         const double bubble = (bx > 0.0 ? bx : 0.0) * bsc;
-        const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i];
+        const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i] + o_off[i];
         const double inv_step = 1.0 / step;
         o_cmp[i] = m * o_cmp[i];
         o_rc[i] = m * o_rc[i];
@@ -966,13 +1105,20 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_b1[i] = o_b1[i] * inv_p;
         o_b2[i] = o_b2[i] * inv_p;
         o_b3[i] = o_b3[i] * inv_p;
+        o_off[i] = o_off[i] + m * f_ox[i];
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
         const double peak = o_peak[i];
-        o_feas[i] = peak <= budget ? 1.0 : 0.0;
-        o_why[i] = peak <= budget             ? 0.0
-                   : stat > budget            ? 1.0
-                   : stat + o_act[i] > budget ? 2.0
-                                              : 3.0;
+        /* the host's verdict as arithmetic on 0/1 (a combined condition in the select
+         * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
+         * exact: hout = 1 only when the device fits and the host does not (reason 4) */
+        const double why = peak <= budget             ? 0.0
+                           : stat > budget            ? 1.0
+                           : stat + o_act[i] > budget ? 2.0
+                                                      : 3.0;
+        const double fits = peak <= budget ? 1.0 : 0.0;
+        const double hout = o_host[i] > hbudget ? fits : 0.0;
+        o_feas[i] = fits - hout;
+        o_why[i] = why + 4.0 * hout;
     }
 #undef CT
 #undef DT
@@ -996,7 +1142,7 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
             any_z3 |= lanes->zero[off + i] > 2.5;
             any_cp |= lanes->cp[off + i] > 1.5;
         }
-        const int dpw = km->dp_bucket > 0.0 || ks->detail ? 2 : any_z3 ? 1 : 0;
+        const int dpw = km->dp_bucket > 0.0 || ks->detail || ks->off_act > 0.5 ? 2 : any_z3 ? 1 : 0;
         const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)
             k_slot(km, ks, &ks->slots[s], lanes, off, len, ws,
@@ -1004,7 +1150,7 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
         for (uint32_t c = 0; c < ks->n_comp; c++)
             k_comp(km, ks, c, lanes, off, len, ws, dpw);
         for (uint32_t d = 0; d < ks->n_cand; d++)
-            k_cand(ks, d, lanes, off, len, ws);
+            k_cand(km, ks, d, lanes, off, len, ws);
         k_final(km, ks, lanes, off, len, out, ws);
     }
 }

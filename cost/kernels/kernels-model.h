@@ -187,6 +187,12 @@ typedef struct PrismKModel {
     double cp_inv_run;    /* 1/(1 - cp_skip), 0 when cp_skip = 1 */
     double cp_ov;         /* fraction of a ring step's attention compute that hides the
                            * exchange of the next KV chunk (cp_overlap) */
+    /* offloading to host memory (cost/README.md, "Offloading") */
+    double inv_host_link; /* s per byte over the host link (per device, per direction); 0
+                           * when the cluster gives no host */
+    double inv_host_mem;  /* s per byte of host memory traffic (the CPU optimizer step) */
+    double host_budget;   /* host memory bytes per device (0: no host: offload infeasible) */
+    double off_keep;      /* layers of one micro-batch activation offload keeps on device */
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */
@@ -233,6 +239,9 @@ typedef struct PrismKSegment {
      * each paying the latency). Every other schedule: 1, inv_vpp, 0 or 2, 1, 0, 1, 1
      * (bit-identical to before). */
     double bub_sum, bub_scale, bub_w, m_share, hide, work_scale, pp_msgs;
+    /* offloading (the key's PrismOffload bits): 1 = the optimizer state / the kept
+     * activations live in host memory; both 0: no offload work at all (the same bits) */
+    double off_opt, off_act;
 } PrismKSegment;
 
 /* Per (lane key, kind) entries of the GEMM table: seconds per micro-batch. */
@@ -355,6 +364,7 @@ enum {
     PRISM_KS_FS_RS,        /* detail: s of the backward collectives of the unit */
     PRISM_KS_CP_IMB,       /* detail: s per micro-batch of causal CP load imbalance */
     PRISM_KS_CP_ULY,       /* detail: 1 if the unit's CP runs all-to-all (Ulysses) */
+    PRISM_KS_OFFX,         /* s per micro-batch: exposed activation offload copies */
     PRISM_KS_COUNT
 };
 enum {
@@ -386,9 +396,19 @@ enum {
     PRISM_KC_DP_FS,   /* sum over layers of the exposed ZeRO-3 collectives, s/mb */
     PRISM_KC_DP_TAIL, /* max over layers of the leading unit's unhidden part, s/mb */
     PRISM_KC_CF,      /* sum over layers of the forward wall time, s/mb */
+    PRISM_KC_HOST,    /* offload: optimizer bytes in host memory (state + gradient copy) */
+    PRISM_KC_XFER,    /* offload: s per step of the optimizer's host-link transfers */
+    PRISM_KC_OFFX,    /* offload: exposed activation copies, s/mb (in KC_TIME) */
     PRISM_KC_COUNT
 };
-enum { PRISM_KD_ACT = 0, PRISM_KD_WORK, PRISM_KD_TOTAL, PRISM_KD_COUNT };
+enum {
+    PRISM_KD_ACT = 0,
+    PRISM_KD_WORK,
+    PRISM_KD_TOTAL,
+    PRISM_KD_HOST, /* offload: host bytes of the state */
+    PRISM_KD_KEEP, /* activation offload: the largest layer's activations per micro-batch */
+    PRISM_KD_COUNT
+};
 /* Final scratch terms: slowest stage time, sum and max of the bubble units, max DP,
  * the slowest stage's per-micro-batch ZeRO-3 exposure. */
 enum {
@@ -397,6 +417,8 @@ enum {
     PRISM_KF_UMAX,
     PRISM_KF_DPMAX,
     PRISM_KF_FSDP, /* the slowest stage's ZeRO-3 exposure per micro-batch */
+    PRISM_KF_OFFX, /* the slowest stage's exposed activation copies per micro-batch */
+    PRISM_KF_TOFF, /* scratch: the running slowest stage time of that selection */
     PRISM_KF_COUNT
 };
 
@@ -429,6 +451,8 @@ enum {
     PRISM_KO_FEASIBLE,
     PRISM_KO_REASON,
     PRISM_KO_TIME_OPTIMIZER,
+    PRISM_KO_TIME_OFFLOAD,
+    PRISM_KO_MEM_HOST,
     PRISM_KO_COUNT
 };
 

@@ -72,6 +72,13 @@ typedef struct PrismCluster {
     double attn_fwd_fraction;   /**< flash-attention forward: achieved fraction of the BF16
                                      dense peak (published kernel figure; 0 = not given) */
     double attn_bwd_fraction;   /**< ... backward (of its 2.5x-forward matmul FLOPs) */
+    /* The host (offloading, cost/README.md "Offloading"); every preset cites its source in
+     * src/core/cluster.c. 0 = not given: nothing can be offloaded (an offloading strategy
+     * is infeasible with reason mem_host). */
+    double host_link_GBps;   /**< device <-> host link, per device, per direction, GB/s,
+                                  effective (PCIe Gen4 x16 ~25, Gen5 x16 ~50, C2C 450) */
+    double host_mem_bytes;   /**< host memory per device in bytes (the node's / devices) */
+    double host_mem_bw_GBps; /**< host memory bandwidth per device, GB/s (the node's / devices) */
 } PrismCluster;
 
 void prism_cluster_free(PrismCluster *cluster);
@@ -85,7 +92,9 @@ const char *prism_cluster_preset_name(size_t i);
  * A preset by name (case-insensitive): A100-40GB, A100-80GB, H100-SXM, H100-96GB-500W,
  * H800, H200, B200, B200-750W, MI300X, Ascend-910B: 8 devices per node, two levels
  * (inside a node, between nodes), memory bandwidth and the GEMM model's device attributes
- * (SMs, clocks, tile, L2, attention fractions) from the datasheets/papers cited there.
+ * (SMs, clocks, tile, L2, attention fractions) from the datasheets/papers cited there; the
+ * host (link, memory, memory bandwidth per device) of the NVIDIA DGX systems of that part
+ * where one exists (A100, H100, H800, H200, B200); 0 (not given) for the others.
  * The numbers, their conventions and their datasheet sources are in src/core/cluster.c.
  * Unknown names give PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest ones.
  * Collective: no.
@@ -114,6 +123,9 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  *     l2_mib = 50
  *     attn_fwd_fraction = 0.75
  *     attn_bwd_fraction = 0.55
+ *     host_link_GBps = 50
+ *     host_memory_gib = 256
+ *     host_memory_bandwidth_GBps = 76.8
  *
  *     [level.0]
  *     name = nvlink
@@ -139,7 +151,11 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  * (whole numbers >= 1; without all three there is no tile/wave quantisation);
  * boost_clock_mhz and sustained_clock_mhz (MHz >= 0, 0 = not given; sustained <= boost,
  * missing sustained = boost); l2_mib (>= 0); attn_fwd_fraction and attn_bwd_fraction (0..1,
- * 0 = not given: the attention core runs at the large-GEMM rate).
+ * 0 = not given: the attention core runs at the large-GEMM rate). Host (offloading; all
+ * optional, >= 0, missing or 0 = not given, and then no strategy can offload):
+ * host_link_GBps (the device's link to host memory, per direction, effective GB/s),
+ * host_memory_gib (host memory per device, GiB) and host_memory_bandwidth_GBps (host
+ * memory bandwidth per device, GB/s: the node's divided by its devices).
  * [level.N], innermost first, up to PRISM_MAX_LEVELS: name (optional); size = devices
  * joined by the level (required, >= 1, except on the last level, which spans the whole
  * machine and takes no size); bandwidth_GBps = per device, per direction, GB/s (1e9 B/s),

@@ -63,6 +63,8 @@ typedef enum {
     PRISM_COL_FEASIBLE,       /**< 1 = fits in memory, 0 = does not */
     PRISM_COL_REASON,         /**< PrismReason */
     PRISM_COL_TIME_OPTIMIZER, /**< s per step: optimizer update (slowest stage), in the step */
+    PRISM_COL_TIME_OFFLOAD,   /**< s per step: exposed host-link transfers (offload) */
+    PRISM_COL_MEM_HOST,       /**< bytes per device in host memory (offload), peak state */
     PRISM_COL_COUNT
 } PrismCostCol;
 
@@ -72,6 +74,8 @@ typedef enum {
     PRISM_REASON_MEM_STATIC = 1,      /**< parameters + gradients + optimizer exceed the budget */
     PRISM_REASON_MEM_ACTIVATIONS = 2, /**< static fits, in-flight activations do not */
     PRISM_REASON_MEM_BUFFERS = 3,     /**< static + activations fit, comm buffers do not */
+    PRISM_REASON_MEM_HOST = 4,        /**< the device fits; what is offloaded exceeds the
+                                           host memory per device (or the cluster has none) */
     PRISM_REASON_COUNT
 } PrismReason;
 
@@ -94,7 +98,7 @@ typedef struct PrismColInfo {
 const PrismColInfo *prism_col_info(PrismCostCol col);
 /** Look up a column by name. Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME with close names. */
 gboolean prism_col_lookup(const char *name, PrismCostCol *out, GError **error);
-/** Static names: "ok", "mem_static", "mem_activations", "mem_buffers". */
+/** Static names: "ok", "mem_static", "mem_activations", "mem_buffers", "mem_host". */
 const char *prism_reason_name(PrismReason reason);
 
 typedef struct PrismCostModel PrismCostModel;
@@ -126,6 +130,7 @@ typedef struct PrismSegmentKey {
     uint8_t schedule;   /**< PrismSchedule */
     uint8_t recompute;  /**< PrismRecompute */
     uint16_t rc_layers; /**< k for PRISM_RECOMPUTE_BLOCK */
+    uint8_t offload;    /**< PrismOffload bit set (optimizer, activations to host memory) */
 } PrismSegmentKey;
 
 /**

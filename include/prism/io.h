@@ -49,7 +49,7 @@ G_BEGIN_DECLS
 /** Bumped when a dataset is renamed, retyped or removed, or the dims' columns change
  *  (adding cost columns is compatible). 2: the etp and folding dims (parallel folding,
  *  issue 10), and MoE row indices changed with the space's new etp lane key. */
-#define PRISM_LANDSCAPE_SCHEMA_VERSION 2
+#define PRISM_LANDSCAPE_SCHEMA_VERSION 3
 
 /** Where a column's values come from. */
 typedef enum {

@@ -4,7 +4,7 @@
  *
  * Layout of the index (outermost first):
  *   devices N (ascending, from the device list)
- *     -> structural key (pp, vpp, schedule, recompute, rc_layers), ascending
+ *     -> structural key (pp, vpp, schedule, recompute, rc_layers, offload), ascending
  *          = one PrismSpaceSegment; every strategy of a segment shares one
  *            PrismSegmentKey and hence one compiled PrismCostSegment
  *       -> lane (tp, cp, ep, sp, mbs, zero, etp), ascending; dp, m and folding are
@@ -13,6 +13,11 @@
  *          landscape schema 2: a dense model has one etp per lane (etp = tp), so dense
  *          indices did not change; MoE indices from before did (they counted only
  *          tied lanes with etp = tp and ep | dp*cp).
+ * offload (landscape schema 3) is the innermost structural key: an index of schema 2
+ * maps to the same strategy only when the space holds offload = 0 alone (--fix offload=0).
+ * Its DEFAULT domain is {0, 1} (nothing, optimizer state); activation offload (2, 3) is
+ * searched only when a filter names the offload dim (--only offload=0,1,2,3 or
+ * --range offload=0:3): a filter on offload picks from the whole domain 0..3.
  * The lanes valid for (N, pp, interleaved-or-not) are materialised once as a
  * structure-of-arrays table of doubles that every segment with that (N, pp, schedule
  * family) points into, so decoding a batch of indices is pointer arithmetic.
@@ -61,6 +66,8 @@ typedef enum {
     PRISM_DIM_ZERO,
     PRISM_DIM_ETP,     /**< expert tensor parallelism (innermost lane key) */
     PRISM_DIM_FOLDING, /**< derived: 0 tied (etp = tp, ep | dp*cp), 1 folded */
+    PRISM_DIM_OFFLOAD, /**< PrismOffload bit set; in the index the innermost STRUCTURAL key
+                            (after rc_layers), appended here because this enum is append-only */
     PRISM_DIM_COUNT
 } PrismDim;
 
@@ -87,7 +94,8 @@ char *prism_dim_value_text(PrismDim dim, uint64_t value);
  *   --only  "schedule=1f1b,interleaved,recompute=none,block:2"   value lists
  * recompute accepts none, selective, full, block (every k) and block:K. A filter on
  * rc_layers only restricts recompute=block strategies. Filters on derived dims (dp, m)
- * are allowed. Not collective.
+ * are allowed. offload takes 0..3; without a filter on it, offload is limited to its
+ * default domain {0, 1} (see the index layout above). Not collective.
  */
 typedef struct PrismSpaceFilter PrismSpaceFilter;
 

@@ -30,6 +30,11 @@
  *   R9  zero in 0..3; zero > 0 needs dp*cp > 1 (the sharding group is dp x cp)
  *   R10 recompute=block (full on the first k layers of each model chunk):
  *       1 <= k < max layers per chunk; other modes have k == 0
+ *   R11 offload in 0..3: a bit set of PRISM_OFFLOAD_OPTIMIZER (1: the optimizer state
+ *       and its update live in host memory) and PRISM_OFFLOAD_ACTIVATIONS (2: every
+ *       layer's kept activations are copied to host memory after its forward and back
+ *       before its backward). Any offload is valid with any other dims; whether the host
+ *       holds it is a feasibility question (cost.h, PRISM_REASON_MEM_HOST)
  *
  * Parallel folding (Liu et al., "MoE Parallel Folding", arXiv 2504.14960; Megatron-Core
  * --expert-tensor-parallel-size): the attention part runs on (tp, cp, dp), the routed
@@ -75,6 +80,15 @@ typedef enum {
     PRISM_RECOMPUTE_COUNT = 4,
 } PrismRecompute;
 
+/** Offloading to host memory, a bit set (R11). */
+typedef enum {
+    PRISM_OFFLOAD_NONE = 0,
+    PRISM_OFFLOAD_OPTIMIZER = 1,   /**< optimizer state + its update on the host (CPU Adam) */
+    PRISM_OFFLOAD_ACTIVATIONS = 2, /**< kept activations copied to host memory per layer */
+    PRISM_OFFLOAD_BOTH = 3,
+    PRISM_OFFLOAD_COUNT = 4,
+} PrismOffload;
+
 /** Static names: "1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe",
  *  "dualpipe-v", "seq1f1b". */
 const char *prism_schedule_name(PrismSchedule s);
@@ -96,6 +110,7 @@ typedef struct PrismStrategy {
     /** expert tensor parallelism; 0 = "same as tp" (the tied default, so initialisers
      *  written before etp existed keep their meaning). Read it with prism_strategy_etp(). */
     uint32_t etp;
+    uint8_t offload; /**< PrismOffload bit set (R11); 0 = nothing offloaded */
 } PrismStrategy;
 
 /** The strategy's etp (s->etp, or tp when s->etp == 0). */
@@ -112,7 +127,7 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b);
  * schedule=1f1b". recompute also takes "block:K" (full on the first K layers of each
  * chunk). "etp=E" sets expert tensor parallelism (left out: etp = tp, the tied mapping).
  * Keys left out take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0,
- * recompute=none, schedule=interleaved when vpp>1 else 1f1b, dp=N/(tp*pp*cp),
+ * recompute=none, schedule=interleaved when vpp>1 else 1f1b, offload=0, dp=N/(tp*pp*cp),
  * m=gbs/(dp*mbs). @p devices and @p training supply N and gbs for the derived keys.
  * Errors: PRISM_INPUT_ERROR_PARSE (unknown key, bad number) naming key and value;
  * PRISM_INPUT_ERROR_CONFLICT (a key given twice); PRISM_INPUT_ERROR_SHAPE (a left-out dp
@@ -122,11 +137,12 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
                               PrismStrategy *out, GError **error);
 
 /** Canonical text form, the inverse of prism_strategy_parse(); etp is written only when
- *  it differs from tp (so tied and dense strategies print as before). Ownership: g_free(). */
+ *  it differs from tp and offload only when it is not 0 (so tied, dense and un-offloaded
+ *  strategies print as before). Ownership: g_free(). */
 char *prism_strategy_format(const PrismStrategy *s);
 
 /**
- * Apply the shape rules R1-R10 above. Errors: PRISM_INPUT_ERROR_SHAPE whose message
+ * Apply the shape rules R1-R11 above. Errors: PRISM_INPUT_ERROR_SHAPE whose message
  * starts with the rule id ("R2: tp=3 does not divide heads=96").
  */
 gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,

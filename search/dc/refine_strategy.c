@@ -40,7 +40,8 @@ static PrismSegmentKey key_of(const PrismStrategy *s)
                          .vpp = s->vpp,
                          .schedule = s->schedule,
                          .recompute = s->recompute,
-                         .rc_layers = s->rc_layers};
+                         .rc_layers = s->rc_layers,
+                         .offload = s->offload};
     return k;
 }
 

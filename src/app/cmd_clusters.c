@@ -34,6 +34,9 @@ static const char *const format_help =
     "  l2_mib = 50                 (informational)\n"
     "  attn_fwd_fraction = 0.75    (flash attention's achieved fraction of the BF16 peak,\n"
     "  attn_bwd_fraction = 0.55     published kernel figures, <= 1; missing = GEMM rate)\n"
+    "  host_link_GBps = 50         (offloading, all optional, missing = no host: the device's\n"
+    "  host_memory_gib = 256        link to host memory per direction, effective GB/s;\n"
+    "  host_memory_bandwidth_GBps = 76.8  host memory and its bandwidth per device)\n"
     "\n"
     "  [level.0]\n"
     "  name = nvlink               (optional)\n"
@@ -100,6 +103,12 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->attn_fwd_fraction);
     json_builder_set_member_name(b, "attn_bwd_fraction");
     json_builder_add_double_value(b, c->attn_bwd_fraction);
+    json_builder_set_member_name(b, "host_link_GBps");
+    json_builder_add_double_value(b, c->host_link_GBps);
+    json_builder_set_member_name(b, "host_memory_bytes");
+    json_builder_add_double_value(b, c->host_mem_bytes);
+    json_builder_set_member_name(b, "host_memory_bandwidth_GBps");
+    json_builder_add_double_value(b, c->host_mem_bw_GBps);
     json_builder_set_member_name(b, "peak_flops");
     json_builder_begin_object(b);
     for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {

@@ -92,8 +92,9 @@ static char *strategy_text(const PrismLandscapeSchema *schema, const double *row
         int c = prism_landscape_schema_find(schema, prism_dim_name(d32[i]));
         *u32[i] = c >= 0 ? (uint32_t)row[c] : 0;
     }
-    uint8_t *u8[] = {&s.sp, &s.zero, &s.recompute, &s.schedule};
-    const PrismDim d8[] = {PRISM_DIM_SP, PRISM_DIM_ZERO, PRISM_DIM_RECOMPUTE, PRISM_DIM_SCHEDULE};
+    uint8_t *u8[] = {&s.sp, &s.zero, &s.recompute, &s.schedule, &s.offload};
+    const PrismDim d8[] = {PRISM_DIM_SP, PRISM_DIM_ZERO, PRISM_DIM_RECOMPUTE, PRISM_DIM_SCHEDULE,
+                           PRISM_DIM_OFFLOAD};
     for (size_t i = 0; i < G_N_ELEMENTS(d8); i++) {
         int c = prism_landscape_schema_find(schema, prism_dim_name(d8[i]));
         *u8[i] = c >= 0 ? (uint8_t)row[c] : 0;

@@ -43,6 +43,12 @@ typedef struct Device {
     double attn_fwd, attn_bwd; /* flash attention: fraction of the BF16 dense peak */
 } Device;
 
+/* The host of a device (offloading): link per direction (effective GB/s), host memory per
+ * device (GiB), host memory bandwidth per device (GB/s). All 0 = not given. */
+typedef struct Host {
+    double link_GBps, mem_gib, mem_bw_GBps;
+} Host;
+
 typedef struct Preset {
     const char *name;
     double mem_gib;
@@ -51,6 +57,7 @@ typedef struct Preset {
     uint32_t devices_per_node;
     PrismNetLevel intra, inter;
     Device dev;
+    Host host;
 } Preset;
 
 /*
@@ -75,6 +82,26 @@ typedef struct Preset {
  *    TFLOP/s = 0.75, backward about 0.55 (1.5-1.75x FlashAttention-2's backward). No paper
  *    figure for Blackwell: FA3's H100 fractions are used. AMD/Ascend: not given (the GEMM
  *    efficiency applies).
+ *  - Host (offloading; cost/README.md "Offloading"): the NVIDIA DGX system of the part.
+ *    Link: every GPU reaches host memory over a PCIe x16 link. Gen4 x16 carries 31.5 GB/s
+ *    per direction (16 GT/s x 16 lanes x 128/130 / 8); the effective rate of a pinned
+ *    copy-engine transfer on DGX-class A100-SXM4 nodes is 24.8 GB/s per GPU (nvbandwidth
+ *    host_to_device_memcpy_ce, NVIDIA developer forum thread "Asymmetric PCIe bandwidth in
+ *    bidirectional transfers", 8x A100-SXM4-80GB, PCIe 4.0 x16): 25 GB/s is used, 79 % of
+ *    the raw rate. Gen5 x16 doubles the per-lane rate with the same encoding (63 GB/s raw);
+ *    at the same 79 %: 50 GB/s (H100/H200/B200 SXM boards are Gen5 x16 per their
+ *    datasheets). A Grace Hopper (GH200) host would use NVLink-C2C, 900 GB/s total = 450
+ *    per direction (GH200 datasheet): no preset here, a cluster file gives it.
+ *    Host memory and its bandwidth per GPU = the system's / 8 GPUs. DGX A100 datasheet: 2x
+ *    AMD EPYC 7742 (8 channels DDR4-3200 each: 8 x 25.6 = 204.8 GB/s per socket, AMD's
+ *    EPYC 7742 specification), 1 TB (DGX A100 320GB, the 40GB part) or 2 TB (640GB, the
+ *    80GB part): 128 or 256 GiB and 409.6/8 = 51.2 GB/s per GPU. DGX H100 / DGX H200
+ *    datasheets: 2x Intel Xeon Platinum 8480C (8 channels DDR5-4800: 307.2 GB/s per
+ *    socket, Intel ARK), 2 TB: 256 GiB and 614.4/8 = 76.8 GB/s per GPU (H800 systems as
+ *    DGX H100). DGX B200 datasheet: 2x Xeon Platinum 8570 (8 channels DDR5-5600: 358.4
+ *    GB/s per socket, Intel ARK), 2 TB (up to 4 TB): 256 GiB and 716.8/8 = 89.6 GB/s per
+ *    GPU. The H100 96GB (Meta Grand Teton), MI300X and Ascend 910B hosts differ by
+ *    vendor: not given (0), a cluster file gives them.
  */
 static const Preset presets[] = {
     /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8;
@@ -88,7 +115,8 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60},
+     {25, 128, 51.2}},
     /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
     {"A100-80GB",
      80,
@@ -97,7 +125,8 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60}},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60},
+     {25, 256, 51.2}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
      * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
      * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. 132 SMs, tensor clock 1830 MHz at
@@ -109,7 +138,8 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55},
+     {50, 256, 76.8}},
     /* H100 SXM5 96 GB HBM2e at its default 500 W limit (Meta Grand Teton; torchtitan's
      * benchmark hardware, "H100 96GB HBM2e at the default 500W"): H100 compute; HBM2e
      * 2.41 TB/s (the 94/96 GB HBM2e H100 as measured in arXiv:2604.11391's power-capping
@@ -121,7 +151,8 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55}},
+     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55},
+     {0, 0, 0}},
     /* NVIDIA H800 SXM5 80GB: H100 compute and HBM3 with NVLink cut to 400 GB/s total = 200
      * per direction (H800 datasheet; DeepSeek-V3 technical report arXiv:2412.19437 §3.1-3.2:
      * 8 GPUs per node, NVLink + NVSwitch inside, one 400 Gb/s = 50 GB/s InfiniBand NIC per
@@ -133,7 +164,8 @@ static const Preset presets[] = {
      8,
      {"nvlink4-h800", 8, 200, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55},
+     {50, 256, 76.8}},
     /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
      * DGX H200 uses the same 400 Gb/s per GPU. Same GH100 die, SMs, clock and L2 as H100. */
     {"H200",
@@ -143,7 +175,8 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55}},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55},
+     {50, 256, 76.8}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
      * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 (and MXFP8, block-scaled) 9 PF sparse =
      * 4.5 PF dense; HBM3e 8 TB/s. NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200:
@@ -157,7 +190,8 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1856, 128, 256, 126, 0.75, 0.55}},
+     {148, 1856, 1856, 128, 256, 126, 0.75, 0.55},
+     {50, 256, 89.6}},
     /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
      * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above). */
     {"B200-750W",
@@ -167,7 +201,8 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1686, 128, 256, 126, 0.75, 0.55}},
+     {148, 1856, 1686, 128, 256, 126, 0.75, 0.55},
+     {50, 256, 89.6}},
     /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
      * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
@@ -182,7 +217,8 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0}},
+     {304, 2100, 2100, 256, 256, 256, 0, 0},
+     {0, 0, 0}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
      * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
      * not published (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction,
@@ -195,7 +231,8 @@ static const Preset presets[] = {
      8,
      {"hccs", 8, 196, 3},
      {"roce-200g", 0, 25, 8},
-     {0, 0, 0, 0, 0, 0, 0, 0}},
+     {0, 0, 0, 0, 0, 0, 0, 0},
+     {0, 0, 0}},
 };
 
 static void set_error(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -259,6 +296,9 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->l2_mib = p->dev.l2_mib;
         c->attn_fwd_fraction = p->dev.attn_fwd;
         c->attn_bwd_fraction = p->dev.attn_bwd;
+        c->host_link_GBps = p->host.link_GBps;
+        c->host_mem_bytes = p->host.mem_gib * GIB;
+        c->host_mem_bw_GBps = p->host.mem_bw_GBps;
         c->devices_per_node = p->devices_per_node;
         c->n_levels = 2;
         c->levels[0] = p->intra;
@@ -294,6 +334,9 @@ static const char *const cluster_keys[] = {"name",
                                            "l2_mib",
                                            "attn_fwd_fraction",
                                            "attn_bwd_fraction",
+                                           "host_link_GBps",
+                                           "host_memory_gib",
+                                           "host_memory_bandwidth_GBps",
                                            NULL};
 static const char *const level_keys[] = {"name", "size", "bandwidth_GBps", "latency_us", NULL};
 
@@ -482,6 +525,14 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
         !get_attr(kf, path, "attn_fwd_fraction", 1.0, &c->attn_fwd_fraction, error) ||
         !get_attr(kf, path, "attn_bwd_fraction", 1.0, &c->attn_bwd_fraction, error))
         return FALSE;
+    /* the host (offloading): the GB/s and GiB ranges of the device numbers */
+    double host_gib = 0;
+    if (!get_attr(kf, path, "host_link_GBps", RANGE_GBPS_MAX, &c->host_link_GBps, error) ||
+        !get_attr(kf, path, "host_memory_gib", RANGE_GIB_MAX, &host_gib, error) ||
+        !get_attr(kf, path, "host_memory_bandwidth_GBps", RANGE_GBPS_MAX, &c->host_mem_bw_GBps,
+                  error))
+        return FALSE;
+    c->host_mem_bytes = host_gib * GIB;
     if (c->sustained_clock_mhz > 0 && c->boost_clock_mhz <= 0) {
         set_error(error, PRISM_INPUT_ERROR_MISSING,
                   "%s: [cluster] sustained_clock_mhz = %g needs boost_clock_mhz (the clock the "
@@ -704,8 +755,9 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
                   name);
         return FALSE;
     }
-    const double dev_attr[] = {c->boost_clock_mhz, c->sustained_clock_mhz, c->l2_mib,
-                               c->attn_fwd_fraction, c->attn_bwd_fraction};
+    const double dev_attr[] = {c->boost_clock_mhz,   c->sustained_clock_mhz, c->l2_mib,
+                               c->attn_fwd_fraction, c->attn_bwd_fraction,   c->host_link_GBps,
+                               c->host_mem_bytes,    c->host_mem_bw_GBps};
     for (size_t i = 0; i < G_N_ELEMENTS(dev_attr); i++)
         if (!(dev_attr[i] >= 0) || !isfinite(dev_attr[i])) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,

@@ -61,7 +61,7 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b)
            a->vpp == b->vpp && a->cp == b->cp && a->ep == b->ep && a->mbs == b->mbs &&
            a->m == b->m && a->sp == b->sp && a->zero == b->zero && a->recompute == b->recompute &&
            a->schedule == b->schedule && a->rc_layers == b->rc_layers &&
-           prism_strategy_etp(a) == prism_strategy_etp(b);
+           prism_strategy_etp(a) == prism_strategy_etp(b) && a->offload == b->offload;
 }
 
 uint32_t prism_strategy_etp(const PrismStrategy *s)
@@ -160,6 +160,17 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
                 return FALSE;
             }
             s.zero = (uint8_t)v;
+        } else if (strcmp(key, "offload") == 0) {
+            if (!parse_u32(key, val, &v, error))
+                return FALSE;
+            if (v >= PRISM_OFFLOAD_COUNT) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                            "strategy key 'offload': '%s' must be 0 (none), 1 (optimizer), "
+                            "2 (activations) or 3 (both)",
+                            val);
+                return FALSE;
+            }
+            s.offload = (uint8_t)v;
         } else if (strcmp(key, "recompute") == 0) {
             const char *colon = strchr(val, ':');
             g_autofree char *mode = colon ? g_strndup(val, (gsize)(colon - val)) : g_strdup(val);
@@ -194,7 +205,7 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
         } else {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, etp, sp, "
-                        "mbs, m, zero, recompute, schedule, devices)",
+                        "mbs, m, zero, recompute, schedule, offload, devices)",
                         key);
             return FALSE;
         }
@@ -240,11 +251,13 @@ char *prism_strategy_format(const PrismStrategy *s)
                               : g_strdup(prism_recompute_name((PrismRecompute)s->recompute));
     const uint32_t etp = prism_strategy_etp(s);
     g_autofree char *etp_text = etp != s->tp ? g_strdup_printf(",etp=%u", etp) : g_strdup("");
+    g_autofree char *off_text =
+        s->offload != 0 ? g_strdup_printf(",offload=%u", (unsigned)s->offload) : g_strdup("");
     return g_strdup_printf("dp=%u,tp=%u,pp=%u,vpp=%u,cp=%u,ep=%u%s,sp=%u,mbs=%u,m=%u,zero=%u,"
-                           "recompute=%s,schedule=%s",
+                           "recompute=%s,schedule=%s%s",
                            s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, etp_text, (unsigned)s->sp,
                            s->mbs, s->m, (unsigned)s->zero, rc,
-                           prism_schedule_name((PrismSchedule)s->schedule));
+                           prism_schedule_name((PrismSchedule)s->schedule), off_text);
 }
 
 uint32_t prism_model_split_layers(const PrismModel *model)
@@ -393,5 +406,9 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     if (s->recompute != PRISM_RECOMPUTE_BLOCK && s->rc_layers != 0)
         SHAPE_FAIL("R10: rc_layers=%u is only meaningful with recompute=block",
                    (unsigned)s->rc_layers);
+    /* R11 */
+    if (s->offload >= PRISM_OFFLOAD_COUNT)
+        SHAPE_FAIL("R11: offload=%u must be 0..3 (1 optimizer, 2 activations, 3 both)",
+                   (unsigned)s->offload);
     return TRUE;
 }

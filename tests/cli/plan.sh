@@ -12,7 +12,7 @@ py() { /usr/bin/python3 - "$@"; }
 
 # The default example: GPT-3 175B, 1024 A100-80GB, gbs 1536, seq 2048.
 check "default plan" expect_status 0 plan
-check "space size" grep -q "^space: 4095416 strategies (1229 segments); evaluated 4095416" out.txt
+check "space size" grep -q "^space: 8190832 strategies (2458 segments); evaluated 8190832" out.txt
 check "top table" grep -q "^Top 10 by step_time:" out.txt
 check "why line" grep -q "^Why #1: best step_time (" out.txt
 check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" out.txt
@@ -28,8 +28,17 @@ check "no knobs line by default" expect_status 0 plan -m gpt3-1.3b -n 8 --top 1 
 check "default: no knobs line" bash -c '! grep -q "^knobs:" out.txt'
 
 check "count" expect_status 0 plan --count
-check "count total" grep -q "^total      4095416 strategies" out.txt
+check "count total" grep -q "^total      8190832 strategies" out.txt
 check "count dims" grep -q "^vpp            48  1..48" out.txt
+check "count offload default" grep -q "^offload         2  0 1" out.txt
+# --fix offload=0: the space before offloading was searched (its size of schema 2); the
+# whole offload domain (activations too) is four times that
+check "count offload=0" expect_status 0 plan --count --fix offload=0
+check "offload=0 total" grep -q "^total      4095416 strategies" out.txt
+check "count every offload" expect_status 0 plan --count --only offload=0,1,2,3
+check "every offload total" grep -q "^total      16381664 strategies" out.txt
+check "offload out of range exits 2" expect_status 2 plan --count --fix offload=4
+check "offload range message" grep -q "offload=4: out of range (allowed: 0 (none), 1 (optimizer), 2 (activations) or 3 (both))" err.txt
 check "count json" expect_status 0 plan --count --json --fix tp=8 --only schedule=1f1b
 check "count json parses" py out.txt <<'PY'
 import json, sys
@@ -51,7 +60,7 @@ for k in ["space_size", "evaluated", "feasible", "isa", "ranks", "top", "front"]
 assert d["evaluated"] == d["space_size"] > 0 and 0 < d["feasible"] <= d["space_size"]
 assert len(d["top"]) == 5 and len(d["front"]) >= 2
 dims = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "sp", "mbs", "m", "zero",
-        "recompute", "rc_layers", "schedule"]
+        "recompute", "rc_layers", "schedule", "offload"]
 for e in d["top"] + d["front"]:
     for k in dims + ["index", "strategy", "memory", "time", "mfu", "tokens_per_s", "feasible"]:
         assert k in e, k
@@ -73,6 +82,27 @@ e = json.load(open(sys.argv[2]))
 assert p["time"]["step"] == e["time"]["step"], (p["time"], e["time"])
 assert p["memory"]["peak"] == e["memory"]["peak"]
 assert p["mfu"] == e["mfu"]
+PY
+# an offloading strategy: plan --json and explain --json agree on the offload terms
+check "offload json" expect_status 0 plan "${small[@]}" --json --top 1 --fix offload=1
+cp out.txt off.json
+check "offload in plan json" py off.json <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["top"][0]
+assert e["offload"] == 1 and e["strategy"].endswith(",offload=1"), e["strategy"]
+assert e["memory"]["optimizer"] == 0 and e["memory"]["host"] > 0, e["memory"]
+assert e["time"]["offload"] > 0 and e["memory"]["host_budget"] > 0
+open("off.txt", "w").write(e["strategy"])
+PY
+check "offload explain" expect_status 0 explain "${small[@]}" --json --strategy "$(cat off.txt)"
+check "offload explain agrees" py off.json out.txt <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["top"][0]
+e = json.load(open(sys.argv[2]))
+for k in ("offload", "optimizer", "step"):
+    assert p["time"].get(k) == e["time"].get(k), k
+assert p["memory"]["host"] == e["memory"]["host"]
+assert all("host" in st and "offload_transfer" in st for st in e["per_stage"])
 PY
 
 # Objectives, ranking, filters, device lists.
@@ -172,4 +202,4 @@ status=$?
 check "SIGINT exits 130" test $status == 130
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((68 - 5 * (4 - ${#counts[@]})))
+cli_done $((79 - 5 * (4 - ${#counts[@]})))

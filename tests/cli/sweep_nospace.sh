@@ -9,7 +9,7 @@
 #     --resume completes it and the datasets equal a run on ordinary disk.
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
-small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --no-disk-check) # 101,644 strategies; the
+small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --no-disk-check --fix offload=0) # 101,644 strategies; the
 # disk pre-check would refuse both tiny file systems before any work (sweep_safety.sh)
 mnt=$PWD/mnt
 mkdir -p "$mnt"

@@ -10,7 +10,8 @@
 # rounds of a small space.
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
-small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --spill-rows 2000 --round-rows 4000)
+small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --spill-rows 2000 --round-rows 4000
+    --fix offload=0) # offload pinned: the row counts below are without offloading
 MPIEXEC=${MPIEXEC:-mpiexec}
 
 

@@ -22,7 +22,7 @@ $py -c "import h5py, numpy, matplotlib" 2>/dev/null || {
     exit 77
 }
 export PYTHONPATH=$scripts
-small=(-m gpt3-1.3b -n 4:8 --gbs 32 --no-progress --no-fsync) # 39,626 strategies
+small=(-m gpt3-1.3b -n 4:8 --gbs 32 --no-progress --no-fsync --fix offload=0) # 39,626 strategies
 
 for args in "-o a.h5" "-o b.h5 --set tp_overlap=0.5" "-o z.h5 --fix zero=1"; do
     cli_checks=$((cli_checks + 1))

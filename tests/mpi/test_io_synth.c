@@ -82,6 +82,7 @@ double synth_expected(const PrismLandscapeColumn *col, uint64_t g)
         dims[PRISM_DIM_SCHEDULE] = s->schedule;
         dims[PRISM_DIM_ETP] = s->etp != 0 ? s->etp : s->tp;
         dims[PRISM_DIM_FOLDING] = prism_strategy_folding(s);
+        dims[PRISM_DIM_OFFLOAD] = s->offload;
         v = dims[col->index];
     }
     switch (col->store) {
@@ -140,8 +141,8 @@ gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error
             lane[9][i] = prism_strategy_folding(s);
             for (int c = 0; c < PRISM_COL_COUNT; c++)
                 out.col[c][i] = row.cols[c];
-            key = (PrismSegmentKey){s->devices,  s->pp,        s->vpp,
-                                    s->schedule, s->recompute, s->rc_layers};
+            key = (PrismSegmentKey){s->devices,   s->pp,        s->vpp,    s->schedule,
+                                    s->recompute, s->rc_layers, s->offload};
         }
         PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4], lane[5],
                             lane[6], lane[7], n,       lane[8], lane[9]};

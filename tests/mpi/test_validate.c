@@ -77,7 +77,8 @@ static void test_planned_rows(void)
     CU_ASSERT_EQUAL(a->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(a->framework, "megatron-core");
     CU_ASSERT_STRING_EQUAL(a->framework_from, "sources.ini");
-    CU_ASSERT_STRING_EQUAL(a->fixed, "tp=1,pp=1,cp=1,ep=1,vpp=1,zero=1,sp=0,schedule=1f1b");
+    CU_ASSERT_STRING_EQUAL(a->fixed,
+                           "tp=1,pp=1,cp=1,ep=1,vpp=1,zero=1,sp=0,schedule=1f1b,offload=0");
     CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved");
     CU_ASSERT_STRING_EQUAL(a->planned, "micro_batch,recompute");
     CU_ASSERT_STRING_EQUAL(a->defaults, "zero=1,sp=0");
@@ -87,7 +88,7 @@ static void test_planned_rows(void)
     CU_ASSERT_PTR_NOT_NULL(
         strstr(b->strategy, "mbs=2,m=2,zero=1,recompute=selective") /* m = 192 / (48 x 2) */);
     CU_ASSERT_EQUAL(c->kind, PRISM_VALIDATE_PLANNED);
-    CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1");
+    CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1,offload=0");
     CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved,vpp=1,2,3,6,7,14,21,42");
     CU_ASSERT_STRING_EQUAL(c->planned, "micro_batch,recompute,vpp,schedule");
     /* bf16 from sources.ini; the 1.7B's measured MFU 0.41 */
@@ -283,7 +284,8 @@ static void test_framework_rows(void)
     CU_ASSERT_STRING_EQUAL(pl->framework, "pytorch-fsdp");
     CU_ASSERT_STRING_EQUAL(pl->defaults, "mbs=2,recompute=selective,zero=3,sp=0");
     CU_ASSERT_STRING_EQUAL(pl->planned, "vpp,schedule");
-    CU_ASSERT_STRING_EQUAL(pl->fixed, "tp=1,pp=2,cp=1,ep=1,mbs=2,recompute=selective,zero=3,sp=0");
+    CU_ASSERT_STRING_EQUAL(pl->fixed,
+                           "tp=1,pp=2,cp=1,ep=1,mbs=2,recompute=selective,zero=3,sp=0,offload=0");
     /* measured step from tokens/s/GPU: gbs x seq / (tps x N) = 16 x 2048 / (5000 x 8) */
     CU_ASSERT_TRUE(prism_test_close(pl->meas[PRISM_VM_STEP], 16.0 * 2048 / (5000.0 * 8), 1e-15, 0));
     CU_ASSERT_TRUE(row(r, 4)->oom && !row(r, 4)->fits);

@@ -158,6 +158,45 @@ static void test_file_device(void)
     CU_ASSERT_EQUAL(d->gemm_tile_n, 0);
 }
 
+/* The host (offloading): presets from their DGX datasheets (src/core/cluster.c), a file
+ * with the three keys (a GH200-style NVLink-C2C host), missing keys = not given, and a
+ * negative value named in the message. */
+static void test_host(void)
+{
+    g_autoptr(PrismCluster) a = prism_cluster_preset("A100-80GB", NULL);
+    g_autoptr(PrismCluster) h = prism_cluster_preset("H100-SXM", NULL);
+    g_autoptr(PrismCluster) m = prism_cluster_preset("MI300X", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    /* DGX A100 640GB: 2 TB / 8 GPUs, 2 x 204.8 GB/s / 8; PCIe Gen4 x16 effective 25 */
+    CU_ASSERT_EQUAL(a->host_link_GBps, 25.0);
+    CU_ASSERT_EQUAL(a->host_mem_bytes, 256.0 * 1073741824.0);
+    CU_ASSERT_EQUAL(a->host_mem_bw_GBps, 2.0 * 8.0 * 25.6 / 8.0);
+    /* DGX H100: 2 TB / 8, 2 x 8 x 38.4 GB/s / 8; Gen5 x16 at the same 79 %: 50 */
+    CU_ASSERT_EQUAL(h->host_link_GBps, 50.0);
+    CU_ASSERT_TRUE(prism_test_close(h->host_mem_bw_GBps, 2.0 * 8.0 * 38.4 / 8.0, 1e-12, 0));
+    CU_ASSERT_EQUAL(m->host_mem_bytes, 0.0); /* not given */
+    static const char good[] = "[cluster]\nmemory_gib = 96\npeak_tflops_bf16 = 989.4\n"
+                               "host_link_GBps = 450\nhost_memory_gib = 480\n"
+                               "host_memory_bandwidth_GBps = 512\n"
+                               "[level.0]\nbandwidth_GBps = 450\nlatency_us = 3\n";
+    GError *error = NULL;
+    g_autoptr(PrismCluster) g = prism_cluster_from_data(good, sizeof good - 1, "gh200.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(g->host_link_GBps, 450.0);
+    CU_ASSERT_EQUAL(g->host_mem_bytes, 480.0 * 1073741824.0);
+    CU_ASSERT_EQUAL(g->host_mem_bw_GBps, 512.0);
+    static const char bad[] = "[cluster]\nmemory_gib = 96\npeak_tflops_bf16 = 989.4\n"
+                              "host_link_GBps = -25\n"
+                              "[level.0]\nbandwidth_GBps = 450\nlatency_us = 3\n";
+    g_autoptr(PrismCluster) x = prism_cluster_from_data(bad, sizeof bad - 1, "bad.ini", &error);
+    CU_ASSERT_PTR_NULL(x);
+    CU_ASSERT_TRUE(error != NULL && error->code == PRISM_INPUT_ERROR_VALUE &&
+                   strstr(error->message, "bad.ini: [cluster] host_link_GBps = -25") != NULL);
+    g_clear_error(&error);
+}
+
 static void test_file_three_levels(void)
 {
     g_autofree char *path = prism_test_data_path("clusters/three-level.ini");
@@ -291,6 +330,7 @@ static CU_TestInfo cluster_tests[] = {
     {"level for a group extent", test_level_for_extent},
     {"key file with three levels", test_file_three_levels},
     {"key file with the GEMM model's device attributes", test_file_device},
+    {"host link, host memory and its bandwidth (offloading)", test_host},
     {"malformed key files", test_bad_files},
     {"validate", test_validate},
     CU_TEST_INFO_NULL,

@@ -709,6 +709,153 @@ static void test_folded_moe(void)
     CU_ASSERT_TRUE(prism_test_close(x.optimizer_bytes, 11040768.0, 1e-12, 0));
 }
 
+/* The test cluster with a host (offloading): link @p link_GBps per direction, @p host_gib
+ * GiB and 50 GB/s of host memory per device. */
+static PrismCostModel *offload_model(const PrismModel *m, double link_GBps, double host_gib,
+                                     const char *const *sets)
+{
+    g_autoptr(PrismCluster) c = test_cluster();
+    c->host_link_GBps = link_GBps;
+    c->host_mem_bytes = host_gib * 1073741824.0;
+    c->host_mem_bw_GBps = 50.0;
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = 8;
+    t.seq = 2048;
+    t.dtype = PRISM_DTYPE_FP16;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    for (const char *const *x = sets; *x != NULL; x++)
+        CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, *x, NULL));
+    PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    return cm;
+}
+
+static void eval_text(const PrismCostModel *cm, const char *text, double col[PRISM_COL_COUNT])
+{
+    PrismStrategy s = test_strategy(cm, 8, text);
+    GError *error = NULL;
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, &error));
+}
+
+/*
+ * Optimizer offload (ZeRO-Offload, Ren et al. 2021; cost/README.md "Offloading"). The
+ * test model (4 blocks, h 4096, V 51200, untied head) holds
+ *   P = 4 (12h^2 + 4h) + 2 V h + 2h (final LayerNorm) = 1,224,810,496 parameters;
+ * fp16 with grad_fp32=0: bytes_p = bytes_g = 2, bytes_o = 12, and one Adam update moves
+ * 2 x 12 + 2 + 2 = 28 bytes per parameter. dp=8, zero=1, pp=1: the optimizer shard is
+ *   P_o = P/8 = 153,101,312 parameters, on the device 12 P_o = 1,837,215,744 B.
+ * offload=1 (host link 25 GB/s, host memory 50 GB/s per device):
+ *   device optimizer memory   0 (peak falls by 1,837,215,744 B)
+ *   host memory               (12 + 2) P_o            = 2,143,418,368 B
+ *   CPU Adam                  28 P_o / 50e9           = 0.0857367347 s
+ *   transfers                 (2 + 2) P_o / 25e9      = 0.0244962099 s (offload_time)
+ *   step                      + CPU Adam + transfers - the device update (28 P_o / HBM)
+ * A 1 GiB host (< 2,143,418,368 B) makes it infeasible with reason mem_host (4), and a
+ * cluster without a host (the test cluster) too; offload=0 stays feasible on both.
+ */
+static void test_offload_optimizer(void)
+{
+    static const char *const sets[] = {"grad_fp32=0", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = offload_model(m, 25.0, 64.0, sets);
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    eval_text(cm, "dp=8,zero=1", a);
+    eval_text(cm, "dp=8,zero=1,offload=1", b);
+    const double Po = 153101312.0;
+    CU_ASSERT_EQUAL(4.0 * (12.0 * H * H + 4.0 * H) + 2.0 * 51200.0 * H + 2.0 * H, 8.0 * Po);
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_MEM_OPTIMIZER], 12.0 * Po, 1e-12, 0));
+    CU_ASSERT_EQUAL(a[PRISM_COL_MEM_HOST], 0.0);
+    CU_ASSERT_EQUAL(a[PRISM_COL_TIME_OFFLOAD], 0.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_OPTIMIZER], 0.0);
+    CU_ASSERT_TRUE(
+        prism_test_close(a[PRISM_COL_MEM_PEAK] - b[PRISM_COL_MEM_PEAK], 12.0 * Po, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_HOST], 2143418368.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_OPTIMIZER], 28.0 * Po / 50e9, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_OPTIMIZER], 0.0857367347, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_OFFLOAD], 4.0 * Po / 25e9, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_OFFLOAD], 0.0244962099, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_STEP] - a[PRISM_COL_TIME_STEP],
+                                    b[PRISM_COL_TIME_OPTIMIZER] + b[PRISM_COL_TIME_OFFLOAD] -
+                                        a[PRISM_COL_TIME_OPTIMIZER],
+                                    1e-9, 0));
+    CU_ASSERT_EQUAL(b[PRISM_COL_FEASIBLE], 1.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_REASON], 0.0);
+    /* the host holds less than the offloaded bytes */
+    g_autoptr(PrismCostModel) small = offload_model(m, 25.0, 1.0, sets);
+    eval_text(small, "dp=8,zero=1,offload=1", b);
+    CU_ASSERT_EQUAL(b[PRISM_COL_FEASIBLE], 0.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_REASON], (double)PRISM_REASON_MEM_HOST);
+    CU_ASSERT_STRING_EQUAL(prism_reason_name(PRISM_REASON_MEM_HOST), "mem_host");
+    eval_text(small, "dp=8,zero=1", a);
+    CU_ASSERT_EQUAL(a[PRISM_COL_FEASIBLE], 1.0);
+    /* no host at all: nothing can be offloaded, every time stays finite */
+    g_autoptr(PrismCostModel) none = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    eval_text(none, "dp=8,zero=1,offload=3", b);
+    CU_ASSERT_EQUAL(b[PRISM_COL_REASON], (double)PRISM_REASON_MEM_HOST);
+    CU_ASSERT_TRUE(isfinite(b[PRISM_COL_TIME_STEP]));
+    eval_text(none, "dp=8,zero=1", a);
+    CU_ASSERT_EQUAL(a[PRISM_COL_REASON], 0.0);
+}
+
+/*
+ * Activation offload, per layer: each layer's kept activations a (one micro-batch) go
+ * to the host after its forward and come back before its backward, X = a / link each
+ * way; the forward copy hides behind the layer's forward compute F, the prefetch behind
+ * its backward B (+ gradient accumulation): exposed max(0, X - F) + max(0, X - B). pp=1,
+ * m=1 (dp=8, gbs 8, mbs 1): one micro-batch of every layer is in flight, so
+ *   host memory    = sum of a over the layers
+ *   device act.    = min(sum a, 2 max a) (the layer running and the one in transfer)
+ *   offload_time   = sum over layers of the exposure (m = 1), and the step grows by it.
+ * a, F and B per layer come from prism_cost_layer_terms (tp = cp = ep = 1: F = fwd_s,
+ * B = bwd_s: no communication and no recompute). A slow 2 GB/s link makes X exceed F
+ * and B for the blocks (a block keeps ~0.57 GB: X ~ 0.29 s against ms of compute).
+ */
+static void test_offload_activations(void)
+{
+    static const char *const sets[] = {"grad_fp32=0", "bwd_working_set=0", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = offload_model(m, 2.0, 64.0, sets);
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    eval_text(cm, "dp=8,zero=1", a);
+    eval_text(cm, "dp=8,zero=1,offload=2", b);
+    PrismStrategy s = test_strategy(cm, 8, "dp=8,zero=1");
+    double sum = 0.0, big = 0.0, exposed = 0.0;
+    for (uint32_t i = 0; i < m->n_layers; i++) {
+        PrismLayerTerms lt;
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, i, &lt, NULL));
+        const double x = lt.act_bytes[0] / 2e9;
+        sum += lt.act_bytes[0];
+        big = MAX(big, lt.act_bytes[0]);
+        exposed += MAX(0.0, x - lt.fwd_s) + MAX(0.0, x - lt.bwd_s);
+    }
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_MEM_ACTIVATIONS], sum, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_HOST], sum, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_ACTIVATIONS], MIN(sum, 2.0 * big), 1e-12, 0));
+    CU_ASSERT_TRUE(2.0 * big < sum);
+    CU_ASSERT_TRUE(exposed > 0.1);
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_OFFLOAD], exposed, 1e-9, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(b[PRISM_COL_TIME_STEP] - a[PRISM_COL_TIME_STEP], exposed, 1e-9, 0));
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_OPTIMIZER], a[PRISM_COL_MEM_OPTIMIZER]);
+    /* a fast link (450 GB/s, C2C-class) hides the copies behind the blocks' compute */
+    g_autoptr(PrismCostModel) fast = offload_model(m, 450.0, 64.0, sets);
+    double exposed_fast = 0.0;
+    for (uint32_t i = 0; i < m->n_layers; i++) {
+        PrismLayerTerms lt;
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(fast, &s, i, &lt, NULL));
+        const double x = lt.act_bytes[0] / 450e9;
+        exposed_fast += MAX(0.0, x - lt.fwd_s) + MAX(0.0, x - lt.bwd_s);
+    }
+    eval_text(fast, "dp=8,zero=1,offload=2", b);
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_OFFLOAD], exposed_fast, 1e-9, 1e-15));
+    CU_ASSERT_TRUE(exposed_fast < exposed / 100.0);
+    /* both offloads: host = activations + the optimizer's state and gradient copy */
+    eval_text(cm, "dp=8,zero=1,offload=3", b);
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_HOST], sum + 14.0 * 153101312.0, 1e-12, 0));
+}
+
 static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
@@ -728,6 +875,10 @@ static CU_TestInfo formula_tests[] = {
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
+    {"offload: optimizer state to the host (CPU Adam, transfers, mem_host)",
+     test_offload_optimizer},
+    {"offload: activations per layer (exposed copies, device and host bytes)",
+     test_offload_activations},
     CU_TEST_INFO_NULL,
 };
 

@@ -50,7 +50,8 @@ static gboolean random_strategy(const PrismCostModel *cm, GRand *rng, PrismStrat
                          .recompute = b.key.recompute,
                          .schedule = b.key.schedule,
                          .rc_layers = b.key.rc_layers,
-                         .etp = (uint32_t)b.etp[0]};
+                         .etp = (uint32_t)b.etp[0],
+                         .offload = b.key.offload};
     test_batch_clear(&b);
     return TRUE;
 }
@@ -497,6 +498,7 @@ static void test_walker(void)
             PrismStrategy st;
             if (!random_strategy(cm, rng, &st) || st.pp > 64)
                 continue;
+            st.offload = 0; /* the walker simulates schedules; offload: test_cost_formulas */
             /* m == pp exercises the interleaved warm-up cap */
             if (st.schedule == PRISM_SCHEDULE_INTERLEAVED && k % 3 == 0) {
                 PrismStrategy t = st;

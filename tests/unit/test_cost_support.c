@@ -129,6 +129,8 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         else
             key.rc_layers = (uint16_t)g_rand_int_range(rng, 1, (gint32)per_chunk);
     }
+    /* every offload (R11): the ISA and property checks cover its kernel paths */
+    key.offload = (uint8_t)g_rand_int_range(rng, 0, PRISM_OFFLOAD_COUNT);
     /* every valid lane of the key */
     g_autoptr(GArray) ok = g_array_new(FALSE, FALSE, sizeof(PrismStrategy));
     const uint32_t rest = key.devices / key.pp;
@@ -168,7 +170,8 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
                                                    .recompute = key.recompute,
                                                    .schedule = key.schedule,
                                                    .rc_layers = key.rc_layers,
-                                                   .etp = etp};
+                                                   .etp = etp,
+                                                   .offload = key.offload};
                                 if (prism_strategy_check(&s, model, t, NULL))
                                     g_array_append_val(ok, s);
                             }

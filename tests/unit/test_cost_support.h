@@ -34,10 +34,10 @@ typedef struct TestBatch {
 
 /**
  * Draw a random segment key for @p cm (devices from a fixed list, pp/vpp/schedule/
- * recompute at random; every schedule: interleaved, zb-v or dualpipe-v at vpp = 2), enumerate every
- * (tp, cp, ep, sp, mbs, zero, etp) that passes prism_strategy_check for it, and fill @p n lanes by
- * sampling those with replacement. FALSE when the drawn key admits no strategy (draw again). Free
- * with test_batch_clear().
+ * recompute and offload at random; every schedule: interleaved, zb-v or dualpipe-v at vpp = 2),
+ * enumerate every (tp, cp, ep, sp, mbs, zero, etp) that passes prism_strategy_check for it, and
+ * fill @p n lanes by sampling those with replacement. FALSE when the drawn key admits no strategy
+ * (draw again). Free with test_batch_clear().
  */
 gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestBatch *out);
 void test_batch_clear(TestBatch *b);

@@ -366,6 +366,7 @@ static void test_physical_bound(void)
             s.schedule = tb.key.schedule;
             s.recompute = tb.key.recompute;
             s.rc_layers = tb.key.rc_layers;
+            s.offload = tb.key.offload;
             s.tp = (uint32_t)tb.tp[0];
             s.cp = (uint32_t)tb.cp[0];
             s.dp = (uint32_t)tb.dp[0];

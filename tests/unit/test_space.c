@@ -85,14 +85,18 @@ static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m, const
  * prism_strategy_check(). dp and m are derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs)),
  * because any other value breaks the equalities of R1 and R8; every other dimension
  * runs over its full small range including invalid values (sp 0..2, zero 0..4, k 0..L,
- * every schedule and recompute code, vpp 1..L+1, ep 1..E+1, etp 1..N+1). Returns the number of
- * accepted strategies; every accepted one must rank into the space and unrank to itself.
+ * every schedule and recompute code, vpp 1..L+1, ep 1..E+1, etp 1..N+1, offload 0..4). A
+ * strategy belongs to the space when prism_strategy_check() accepts it and @p filter
+ * does (NULL: offload's default domain {0, 1}, space.h). Returns the number of accepted
+ * strategies; every accepted one must rank into the space and unrank to itself.
  */
 /* strategies each schedule code contributed to the brute-force runs so far */
 static uint64_t brute_sched_seen[PRISM_SCHEDULE_COUNT];
 
+static uint64_t brute_offload_seen[PRISM_OFFLOAD_COUNT];
+
 static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const PrismTraining *t,
-                            uint32_t n, gboolean *all_found)
+                            uint32_t n, const PrismSpaceFilter *filter, gboolean *all_found)
 {
     uint32_t L = prism_model_split_layers(m), E = prism_model_max_experts(m);
     uint64_t accepted = 0;
@@ -132,20 +136,29 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                                        .etp = etp};
                                                     if (!prism_strategy_check(&s, m, t, NULL))
                                                         continue;
-                                                    accepted++;
-                                                    brute_sched_seen[sc]++;
-                                                    uint64_t idx;
-                                                    PrismStrategy back;
-                                                    if (!prism_space_rank(sp, &s, &idx) ||
-                                                        !prism_space_unrank(sp, idx, &back) ||
-                                                        !prism_strategy_equal(&s, &back)) {
-                                                        if (*all_found) {
-                                                            g_autofree char *x =
-                                                                prism_strategy_format(&s);
-                                                            fprintf(stderr, "missing: N=%u %s\n", n,
-                                                                    x);
+                                                    /* R11 + the filter, per offload */
+                                                    for (uint32_t off = 0; off <= 4; off++) {
+                                                        s.offload = (uint8_t)off;
+                                                        if (!prism_strategy_check(&s, m, t, NULL) ||
+                                                            !prism_space_filter_accepts_strategy(
+                                                                filter, &s))
+                                                            continue;
+                                                        accepted++;
+                                                        brute_sched_seen[sc]++;
+                                                        brute_offload_seen[off]++;
+                                                        uint64_t idx;
+                                                        PrismStrategy back;
+                                                        if (!prism_space_rank(sp, &s, &idx) ||
+                                                            !prism_space_unrank(sp, idx, &back) ||
+                                                            !prism_strategy_equal(&s, &back)) {
+                                                            if (*all_found) {
+                                                                g_autofree char *x =
+                                                                    prism_strategy_format(&s);
+                                                                fprintf(stderr,
+                                                                        "missing: N=%u %s\n", n, x);
+                                                            }
+                                                            *all_found = FALSE;
                                                         }
-                                                        *all_found = FALSE;
                                                     }
                                                 }
                             }
@@ -153,11 +166,11 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
     return accepted;
 }
 
-static void compare_with_brute_force(const PrismModel *m, const PrismTraining *t,
-                                     const uint32_t *devices, size_t n_devices)
+static void compare_filtered(const PrismModel *m, const PrismTraining *t, const uint32_t *devices,
+                             size_t n_devices, const PrismSpaceFilter *filter)
 {
     GError *error = NULL;
-    g_autoptr(PrismSpace) sp = prism_space_new(m, t, devices, n_devices, NULL, &error);
+    g_autoptr(PrismSpace) sp = prism_space_new(m, t, devices, n_devices, filter, &error);
     if (sp == NULL) {
         fprintf(stderr, "space: %s\n", error->message);
         g_clear_error(&error);
@@ -166,7 +179,7 @@ static void compare_with_brute_force(const PrismModel *m, const PrismTraining *t
     uint64_t total = 0;
     gboolean all_found = TRUE;
     for (size_t i = 0; i < n_devices; i++)
-        total += brute_force(sp, m, t, devices[i], &all_found);
+        total += brute_force(sp, m, t, devices[i], filter, &all_found);
     CU_ASSERT_TRUE(all_found);
     if (total != prism_space_size(sp))
         fprintf(stderr, "brute force %" G_GUINT64_FORMAT " vs space %" G_GUINT64_FORMAT "\n", total,
@@ -175,6 +188,12 @@ static void compare_with_brute_force(const PrismModel *m, const PrismTraining *t
     CU_ASSERT_TRUE(total > 0);
     printf("[brute force: %" G_GUINT64_FORMAT " strategies] ", total);
     CU_ASSERT_TRUE(check_bijection(sp, m, t, 1));
+}
+
+static void compare_with_brute_force(const PrismModel *m, const PrismTraining *t,
+                                     const uint32_t *devices, size_t n_devices)
+{
+    compare_filtered(m, t, devices, n_devices, NULL);
 }
 
 /* Dense, odd sizes: 6 layers, 6 heads with 2 KV heads (GQA), ffn 12; N = 1, 6, 12. */
@@ -205,6 +224,42 @@ static void test_brute_every_schedule(void)
             fprintf(stderr, "schedule %s never accepted\n", prism_schedule_name((PrismSchedule)sc));
         CU_ASSERT_TRUE(brute_sched_seen[sc] > 0);
     }
+}
+
+/* The whole offload domain (--only offload=0,1,2,3 opens activation offload) against
+ * brute force, and every offload value seen; then `--fix offload=0` holds exactly the
+ * strategies without offload: half the default space (whose domain is {0, 1}). */
+static void test_brute_offload(void)
+{
+    g_autoptr(PrismModel) m = small_model(5, 0, 0, 4, 4, 8, 0, 0, 0);
+    PrismTraining t = training(8, 16);
+    const uint32_t devices[] = {4};
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_only(f, "offload=0,1,2,3", NULL));
+    memset(brute_offload_seen, 0, sizeof brute_offload_seen);
+    compare_filtered(m, &t, devices, 1, f);
+    for (int o = 0; o < PRISM_OFFLOAD_COUNT; o++)
+        CU_ASSERT_TRUE(brute_offload_seen[o] > 0);
+    /* every offload value holds the same strategies otherwise */
+    CU_ASSERT_EQUAL(brute_offload_seen[0], brute_offload_seen[3]);
+    g_autoptr(PrismSpace) full = prism_space_new(m, &t, devices, 1, f, NULL);
+    g_autoptr(PrismSpace) def = prism_space_new(m, &t, devices, 1, NULL, NULL);
+    g_autoptr(PrismSpaceFilter) z = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_fix(z, "offload=0", NULL));
+    g_autoptr(PrismSpace) none = prism_space_new(m, &t, devices, 1, z, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(full);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(def);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(none);
+    CU_ASSERT_EQUAL(prism_space_size(full), 4 * prism_space_size(none));
+    CU_ASSERT_EQUAL(prism_space_size(def), 2 * prism_space_size(none));
+    size_t n = 0;
+    g_autofree uint64_t *v = prism_space_dim_values(def, PRISM_DIM_OFFLOAD, &n);
+    CU_ASSERT_TRUE(n == 2 && v[0] == 0 && v[1] == 1);
+    /* offload is the innermost structural key: segments alternate 0, 1 */
+    size_t ns = 0;
+    const PrismSpaceSegment *segs = prism_space_segments(def, &ns);
+    CU_ASSERT_TRUE(ns >= 2 && segs[0].key.offload == 0 && segs[1].key.offload == 1 &&
+                   segs[1].count == segs[0].count && segs[1].first == segs[0].count);
 }
 
 /* MoE: 1 dense block + 4 MoE blocks (4 experts, 1 shared) + 1 MTP = 6 split layers. */
@@ -356,23 +411,30 @@ static void test_hand_count(void)
     const uint32_t dev[] = {2};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
-    CU_ASSERT_EQUAL(prism_space_size(sp), 85);
+    /* 85 strategies without offload, each twice: offload 0 and 1 (the default domain) */
+    CU_ASSERT_EQUAL(prism_space_size(sp), 170);
     size_t ns = 0;
     const PrismSpaceSegment *segs = prism_space_segments(sp, &ns);
-    CU_ASSERT_EQUAL(ns, 16);
-    /* first segment: pp=1, 1f1b, none; last: pp=2, zb-h1, full */
+    CU_ASSERT_EQUAL(ns, 32);
+    /* first segment: pp=1, 1f1b, none, offload 0, then the same with offload 1; the
+     * segment before last: pp=2, zb-h1, full */
     CU_ASSERT_EQUAL(segs[0].key.pp, 1);
     CU_ASSERT_EQUAL(segs[0].count, 16);
-    CU_ASSERT_EQUAL(segs[3].key.recompute, PRISM_RECOMPUTE_BLOCK);
-    CU_ASSERT_EQUAL(segs[3].key.rc_layers, 1);
-    CU_ASSERT_EQUAL(segs[12].key.pp, 2);
-    CU_ASSERT_EQUAL(segs[12].key.schedule, PRISM_SCHEDULE_ZB_H1);
-    CU_ASSERT_EQUAL(segs[12].key.recompute, PRISM_RECOMPUTE_FULL);
-    CU_ASSERT_EQUAL(segs[12].first, 78);
-    /* then seq1f1b (code 7, after zb-h1's 3): its full segment is the last, 2 lanes */
-    CU_ASSERT_EQUAL(segs[15].key.schedule, PRISM_SCHEDULE_SEQ1F1B);
-    CU_ASSERT_EQUAL(segs[15].key.recompute, PRISM_RECOMPUTE_FULL);
-    CU_ASSERT_EQUAL(segs[15].first, 83);
+    CU_ASSERT_EQUAL(segs[0].key.offload, 0);
+    CU_ASSERT_EQUAL(segs[1].key.offload, 1);
+    CU_ASSERT_EQUAL(segs[1].first, 16);
+    CU_ASSERT_EQUAL(segs[6].key.recompute, PRISM_RECOMPUTE_BLOCK);
+    CU_ASSERT_EQUAL(segs[6].key.rc_layers, 1);
+    CU_ASSERT_EQUAL(segs[24].key.pp, 2);
+    CU_ASSERT_EQUAL(segs[24].key.schedule, PRISM_SCHEDULE_ZB_H1);
+    CU_ASSERT_EQUAL(segs[24].key.recompute, PRISM_RECOMPUTE_FULL);
+    CU_ASSERT_EQUAL(segs[24].first, 156);
+    /* then seq1f1b (code 7, after zb-h1's 3): its full segments are the last, 2 lanes */
+    CU_ASSERT_EQUAL(segs[30].key.schedule, PRISM_SCHEDULE_SEQ1F1B);
+    CU_ASSERT_EQUAL(segs[30].key.recompute, PRISM_RECOMPUTE_FULL);
+    CU_ASSERT_EQUAL(segs[30].first, 166);
+    CU_ASSERT_EQUAL(segs[31].key.offload, 1);
+    CU_ASSERT_EQUAL(segs[31].first, 168);
     CU_ASSERT_EQUAL(prism_space_n_tables(sp), 4);
     /* the lane tables: pp=1 has the 16 lanes above, pp=2 two (any m), one (m >= pp) and
      * none (dualpipe: m even, m >= 2pp) */
@@ -403,9 +465,11 @@ static void test_hand_count(void)
     CU_ASSERT_TRUE(prism_space_unrank(sp, 0, &s));
     CU_ASSERT_TRUE(s.tp == 1 && s.cp == 1 && s.dp == 2 && s.mbs == 1 && s.m == 1 && s.zero == 0 &&
                    s.schedule == PRISM_SCHEDULE_1F1B);
-    /* index 15: the last pp=1 lane: tp=2, sp=1, mbs=2 */
+    /* index 15: the last pp=1 lane: tp=2, sp=1, mbs=2; index 16 the first again, offload 1 */
     CU_ASSERT_TRUE(prism_space_unrank(sp, 15, &s));
-    CU_ASSERT_TRUE(s.tp == 2 && s.sp == 1 && s.mbs == 2 && s.m == 1);
+    CU_ASSERT_TRUE(s.tp == 2 && s.sp == 1 && s.mbs == 2 && s.m == 1 && s.offload == 0);
+    CU_ASSERT_TRUE(prism_space_unrank(sp, 16, &s));
+    CU_ASSERT_TRUE(s.tp == 1 && s.mbs == 1 && s.offload == 1);
     size_t n = 0;
     g_autofree uint64_t *mbs = prism_space_dim_values(sp, PRISM_DIM_MBS, &n);
     CU_ASSERT_EQUAL(n, 2);
@@ -416,8 +480,9 @@ static void test_hand_count(void)
 /*
  * GPT-3 175B, 1024 devices, gbs 1536, seq 2048: the whole space. The size was derived
  * independently with a Python loop nest over the same rules (search/README.md shows
- * it): 4,095,416 strategies in 1,229 segments (3,114,754 in 901 before zb-v, dualpipe,
- * dualpipe-v and seq1f1b; 2,965,470 before R8 admitted m < pp for 1f1b and gpipe).
+ * it): 4,095,416 strategies in 1,229 segments without offload (3,114,754 in 901 before
+ * zb-v, dualpipe, dualpipe-v and seq1f1b; 2,965,470 before R8 admitted m < pp for 1f1b
+ * and gpipe); offload's default domain {0, 1} doubles both: 8,190,832 in 2,458.
  * Rank/unrank checked on every 97th index.
  */
 static void test_gpt3_default(void)
@@ -429,10 +494,10 @@ static void test_gpt3_default(void)
     const uint32_t dev[] = {1024};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
-    CU_ASSERT_EQUAL(prism_space_size(sp), 4095416);
+    CU_ASSERT_EQUAL(prism_space_size(sp), 8190832);
     size_t ns = 0;
     (void)prism_space_segments(sp, &ns);
-    CU_ASSERT_EQUAL(ns, 1229);
+    CU_ASSERT_EQUAL(ns, 2458);
     CU_ASSERT_TRUE(check_bijection(sp, m, &t, 97));
     size_t n = 0;
     g_autofree uint64_t *tp = prism_space_dim_values(sp, PRISM_DIM_TP, &n);
@@ -491,6 +556,8 @@ static void test_filters(void)
     check_filter(m, &t, dev, 2, "sp=on", "dp=2:4,m=2:", "zero=0,3");
     /* options on the same dimension intersect */
     check_filter(m, &t, dev, 2, "pp=2", "pp=1:3", "vpp=1,3");
+    check_filter(m, &t, dev, 2, "offload=0", NULL, NULL);
+    check_filter(m, &t, dev, 2, NULL, NULL, "offload=1,schedule=1f1b");
 }
 
 static void expect_error(gboolean ok, GError *error, int code, const char *needle)
@@ -617,11 +684,13 @@ static void test_describe(void)
     const uint32_t dev[] = {2};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
     g_autofree char *text = prism_space_describe(sp, FALSE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "total      85 strategies"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "total      170 strategies"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "offload         2  0 1"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "schedule        4  1f1b gpipe zb-h1 seq1f1b"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "zero            4  0..3"));
     g_autofree char *json = prism_space_describe(sp, TRUE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":85"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":170"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"offload\":{\"count\":2,\"values\":[0,1]}"));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"tp\":{\"count\":2,\"values\":[1,2]}"));
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     CU_ASSERT_TRUE(prism_space_filter_fix(f, "tp=2", NULL));
@@ -637,6 +706,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: prime layers", test_brute_dense_prime_layers},
     {"brute force: MoE + MTP", test_brute_moe},
     {"brute force: every schedule admitted", test_brute_every_schedule},
+    {"brute force: the whole offload domain, --fix offload=0", test_brute_offload},
     {"parallel folding filters", test_folding_filter},
     {"gpt3 default space", test_gpt3_default},
     {"filters", test_filters},
