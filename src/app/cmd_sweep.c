@@ -735,6 +735,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (build_points(o, &s, &local) && search_options(o, &s, &opt, &local) &&
         landscape_options(o, &lo, &local))
         opt.kt = prism_kernel_table_get(o->common.isa, &local);
+    (void)prism_app_stop_check(&local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     prism_landscape_schema_add_dims(schema);
