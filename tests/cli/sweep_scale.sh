@@ -46,8 +46,8 @@ check "1,000 points: every point counted" grep -q "^prism sweep: 512661300 rows;
 # model and space at a time; 16 bytes a point for its first row and partition weight),
 # and a space's lanes are counted, not stored, while it is set up (search/README.md,
 # "Memory"). Measured on the 2-core machine: 20.0 MiB at 1,000 points, 20.1 MiB at 3,000,
-# 20.3 MiB at 10,000 (76 G rows); before the grid was streamed, 41 MiB, 217 MiB and
-# 251 MiB. The 3,000-point grid may take at most 2 MiB more than the 1,000-point one
+# 20.3 MiB at 10,000 (76 G rows); before the grid was streamed, 41 MiB, 216 MiB and
+# 548 MiB. The 3,000-point grid may take at most 2 MiB more than the 1,000-point one
 # (16 bytes x 2,000 points is 31 KiB; the rest is allocator noise).
 rss_kb() { # FILE: peak RSS of --count in KiB on stdout
     /usr/bin/time -f "%M" -o rss.txt "$PRISM_BINARY" sweep --grid "$1" --count -o c.h5 \
