@@ -36,6 +36,8 @@ struct PrismLandscape {
     GArray *attr_identity;               /* gboolean */
     PrismGridPointInfo *grid;            /* strings owned (g_strdup) */
     size_t n_grid;
+    PrismGridPointFn grid_fn; /* /grid point by point; NULL: the copy in grid */
+    void *grid_user;
     gboolean prepared, began, finished, resuming;
     uint32_t session; /* 1 for a fresh run, k + 1 after k sessions */
     uint64_t total, lo, hi;

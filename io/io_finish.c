@@ -371,14 +371,24 @@ static gboolean write_grid(PrismLandscape *ls, hid_t file, hid_t dxpl, const uin
     g_autofree const char **clusters = g_new0(const char *, MAX(n, 1));
     g_autofree uint32_t *devices = g_new0(uint32_t, MAX(n, 1));
     g_autofree uint64_t *u = g_new0(uint64_t, 5 * MAX(n, 1));
+    /* names from a point function are interned here: they are borrowed per call */
+    g_autoptr(GStringChunk) names = g_string_chunk_new(4096);
     for (size_t i = 0; i < n; i++) {
-        models[i] = ls->grid[i].model;
-        clusters[i] = ls->grid[i].cluster;
-        devices[i] = ls->grid[i].devices;
-        u[0 * n + i] = ls->grid[i].gbs;
-        u[1 * n + i] = ls->grid[i].seq;
-        u[2 * n + i] = ls->grid[i].first_row;
-        u[3 * n + i] = ls->grid[i].rows;
+        PrismGridPointInfo p;
+        if (ls->grid_fn != NULL) {
+            ls->grid_fn(ls->grid_user, i, &p);
+            p.model = g_string_chunk_insert_const(names, p.model ? p.model : "");
+            p.cluster = g_string_chunk_insert_const(names, p.cluster ? p.cluster : "");
+        } else {
+            p = ls->grid[i];
+        }
+        models[i] = p.model;
+        clusters[i] = p.cluster;
+        devices[i] = p.devices;
+        u[0 * n + i] = p.gbs;
+        u[1 * n + i] = p.seq;
+        u[2 * n + i] = p.first_row;
+        u[3 * n + i] = p.rows;
         u[4 * n + i] = feasible[i];
     }
     static const char *const unames[5] = {"gbs", "seq", "first_row", "rows", "feasible_rows"};

@@ -107,7 +107,7 @@ void prism_landscape_free(PrismLandscape *ls)
     g_clear_error(&ls->w_error);
     g_mutex_clear(&ls->wmutex);
     g_cond_clear(&ls->wcond);
-    for (size_t i = 0; i < ls->n_grid; i++) {
+    for (size_t i = 0; i < ls->n_grid && ls->grid != NULL; i++) {
         g_free((char *)ls->grid[i].model);
         g_free((char *)ls->grid[i].cluster);
     }
@@ -150,6 +150,20 @@ void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *poin
         ls->grid[i].cluster = g_strdup(points[i].cluster ? points[i].cluster : "");
     }
     ls->n_grid = n;
+    ls->grid_fn = NULL;
+}
+
+void prism_landscape_set_grid_fn(PrismLandscape *ls, size_t n, PrismGridPointFn fn, void *user)
+{
+    g_return_if_fail(ls != NULL && fn != NULL);
+    for (size_t i = 0; i < ls->n_grid && ls->grid != NULL; i++) {
+        g_free((char *)ls->grid[i].model);
+        g_free((char *)ls->grid[i].cluster);
+    }
+    g_clear_pointer(&ls->grid, g_free);
+    ls->n_grid = n;
+    ls->grid_fn = fn;
+    ls->grid_user = user;
 }
 
 gboolean prism_landscape_unrecoverable(const PrismLandscape *ls)

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include <prism/comm.h>
+#include <prism/search.h>
 #include <prism/space.h>
 
 G_BEGIN_DECLS
@@ -49,6 +50,17 @@ typedef struct PrismReduceOps {
  */
 gboolean prism_reduce_tree_internal(PrismComm *comm, const PrismReduceOps *ops, void **obj,
                                     GError **error);
+
+/* A job array as PrismSearchJobs (first and weight computed once; get returns
+ * jobs[j]). search_driver.c. */
+typedef struct {
+    PrismSearchJobs src;
+    const PrismSearchJob *jobs;
+    uint64_t *first;
+    double *weight;
+} PrismArrayJobs;
+void prism_array_jobs_init_internal(PrismArrayJobs *a, const PrismSearchJob *jobs, size_t n_jobs);
+void prism_array_jobs_clear_internal(PrismArrayJobs *a);
 
 /* Serialisation helpers (native byte order). */
 void prism_put_u32_internal(GByteArray *out, uint32_t v);

@@ -13,6 +13,8 @@
 
 #include <prism/core.h>
 
+#include "search-internal.h"
+
 void prism_diagnosis_free(PrismDiagnosis *d)
 {
     if (d == NULL)
@@ -106,14 +108,31 @@ PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, 
                                    const PrismSpaceFilter *filter, const PrismKernelTable *kt,
                                    GError **error)
 {
-    if (job >= n_jobs) {
+    PrismArrayJobs a;
+    prism_array_jobs_init_internal(&a, jobs, n_jobs);
+    PrismDiagnosis *d = prism_diagnose_run_jobs(comm, &a.src, job, res, filter, kt, error);
+    prism_array_jobs_clear_internal(&a);
+    return d;
+}
+
+PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs, size_t job,
+                                        const PrismSearchResult *res,
+                                        const PrismSpaceFilter *filter, const PrismKernelTable *kt,
+                                        GError **error)
+{
+    if (job >= jobs->n) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "diagnose: job %zu out of range (%zu jobs)", job, n_jobs);
+                    "diagnose: job %zu out of range (%zu jobs)", job, jobs->n);
         return NULL;
     }
-    const PrismCostModel *cm = jobs[job].cm;
+    PrismSearchJob one;
+    if (!jobs->get(jobs->user, job, &one, error))
+        return NULL;
+    const PrismCostModel *cm = one.cm;
     size_t nd = 0;
-    const uint32_t *dev = prism_space_devices(jobs[job].space, &nd);
+    const uint32_t *dev = prism_space_devices(one.space, &nd);
+    g_autofree uint32_t *dev_copy = g_memdup2(dev, nd * sizeof(uint32_t));
+    dev = dev_copy;
     g_autoptr(PrismDiagnosis) d = g_new0(PrismDiagnosis, 1);
     d->job = job;
     d->margin = prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN];
@@ -152,7 +171,7 @@ PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, 
     for (size_t i = 0; i < d->n_closest; i++) {
         PrismDiagClosest *c = &d->closest[i];
         c->index = prism_topk_index(cl, i);
-        if (!prism_search_row(jobs, n_jobs, c->index, NULL, &c->strategy, c->cols, error))
+        if (!prism_search_jobs_row(jobs, c->index, NULL, &c->strategy, c->cols, error))
             return NULL;
         c->over = c->cols[PRISM_COL_MEM_PEAK] - d->usable;
         c->dominant = dominant_part(c->cols);

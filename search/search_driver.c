@@ -207,30 +207,80 @@ static double segment_factor(const PrismSpaceSegment *seg)
     return 1.0 + 0.042 * c + 42.0 * c / (double)(seg->count ? seg->count : 1);
 }
 
+double prism_search_job_weight(const PrismSearchJob *job)
+{
+    size_t ns = 0;
+    const PrismSpaceSegment *segs = prism_space_segments(job->space, &ns);
+    double w = job_weight(job), all = 0;
+    for (size_t i = 0; i < ns; i++)
+        all += w * segment_factor(&segs[i]) * (double)segs[i].count;
+    return all;
+}
+
+static gboolean array_get(void *user, size_t j, PrismSearchJob *out, GError **error)
+{
+    (void)error;
+    *out = ((const PrismArrayJobs *)user)->jobs[j];
+    return TRUE;
+}
+
+void prism_array_jobs_init_internal(PrismArrayJobs *a, const PrismSearchJob *jobs, size_t n_jobs)
+{
+    a->jobs = jobs;
+    a->first = g_new(uint64_t, n_jobs + 1);
+    a->weight = g_new(double, n_jobs ? n_jobs : 1);
+    a->first[0] = 0;
+    gboolean multi = FALSE;
+    for (size_t j = 0; j < n_jobs; j++) {
+        a->first[j + 1] = a->first[j] + prism_space_size(jobs[j].space);
+        a->weight[j] = prism_search_job_weight(&jobs[j]);
+        size_t nd = 0;
+        (void)prism_space_devices(jobs[j].space, &nd);
+        multi = multi || nd > 1;
+    }
+    a->src = (PrismSearchJobs){.n = n_jobs,
+                               .first = a->first,
+                               .weight = a->weight,
+                               .multi_devices = multi,
+                               .get = array_get,
+                               .user = a};
+}
+
+void prism_array_jobs_clear_internal(PrismArrayJobs *a)
+{
+    g_free(a->first);
+    g_free(a->weight);
+}
+
 /*
  * The first index of every rank's block, cuts[0..size]: rank r gets [cuts[r],
- * cuts[r+1]). One sweep over the segments of all jobs, weighting each row by its job's
- * row weight times its segment factor; cut r is the first index at which the weight
- * before it reaches r/size of the total. Only depends on the jobs and size.
+ * cuts[r+1]). Each row weighs its job's row weight times its segment factor; cut r is
+ * the first index at which the weight before it reaches r/size of the total. The jobs'
+ * total weights place each cut in a job; only the jobs that hold a cut are made
+ * available (get) to place it among their segments. Only depends on the jobs and size.
  */
-static void partition_cuts(const PrismSearchJob *jobs, size_t n_jobs, int size, uint64_t *cuts)
+static gboolean partition_cuts(const PrismSearchJobs *jobs, int size, uint64_t *cuts,
+                               GError **error)
 {
     double all = 0;
-    for (size_t j = 0; j < n_jobs; j++) {
-        size_t ns = 0;
-        const PrismSpaceSegment *segs = prism_space_segments(jobs[j].space, &ns);
-        double w = job_weight(&jobs[j]);
-        for (size_t i = 0; i < ns; i++)
-            all += w * segment_factor(&segs[i]) * (double)segs[i].count;
-    }
-    uint64_t total = prism_search_total(jobs, n_jobs), first = 0;
+    for (size_t j = 0; j < jobs->n; j++)
+        all += jobs->weight[j];
+    uint64_t total = jobs->first[jobs->n];
     double acc = 0;
     int r = 1;
     cuts[0] = 0;
-    for (size_t j = 0; j < n_jobs && r < size; j++) {
+    for (size_t j = 0; j < jobs->n && r < size; j++) {
+        double after = acc + jobs->weight[j];
+        if (after < all * (double)r / (double)size) {
+            acc = after; /* no cut in this job */
+            continue;
+        }
+        PrismSearchJob job;
+        if (!jobs->get(jobs->user, j, &job, error))
+            return FALSE;
         size_t ns = 0;
-        const PrismSpaceSegment *segs = prism_space_segments(jobs[j].space, &ns);
-        double w = job_weight(&jobs[j]);
+        const PrismSpaceSegment *segs = prism_space_segments(job.space, &ns);
+        double w = job_weight(&job);
         for (size_t i = 0; i < ns && r < size; i++) {
             double wr = w * segment_factor(&segs[i]), ws = wr * (double)segs[i].count;
             /* every cut that falls inside this segment */
@@ -241,26 +291,76 @@ static void partition_cuts(const PrismSearchJob *jobs, size_t n_jobs, int size, 
                     k++;
                 if (k > segs[i].count)
                     k = segs[i].count;
-                cuts[r++] = first + segs[i].first + k;
+                cuts[r++] = jobs->first[j] + segs[i].first + k;
             }
             acc += ws;
         }
-        first += prism_space_size(jobs[j].space);
+        acc = after; /* the same sum, whatever the rounding inside the job */
     }
     for (; r <= size; r++)
         cuts[r] = total;
     for (int i = 1; i <= size; i++) /* monotone even under rounding */
         if (cuts[i] < cuts[i - 1])
             cuts[i] = cuts[i - 1];
+    return TRUE;
 }
 
 void prism_search_partition(const PrismSearchJob *jobs, size_t n_jobs, int rank, int size,
                             uint64_t *lo, uint64_t *hi)
 {
     g_autofree uint64_t *cuts = g_new(uint64_t, (size_t)size + 1);
-    partition_cuts(jobs, n_jobs, size, cuts);
+    PrismArrayJobs a;
+    prism_array_jobs_init_internal(&a, jobs, n_jobs);
+    if (!partition_cuts(&a.src, size, cuts, NULL))
+        g_assert_not_reached(); /* an array's get cannot fail */
+    prism_array_jobs_clear_internal(&a);
     *lo = cuts[rank];
     *hi = cuts[rank + 1];
+}
+
+gboolean prism_search_jobs_locate(const PrismSearchJobs *jobs, uint64_t index, size_t *job,
+                                  uint64_t *local)
+{
+    if (jobs->n == 0 || index >= jobs->first[jobs->n])
+        return FALSE;
+    size_t lo = 0, hi = jobs->n; /* first[lo] <= index < first[hi] */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (jobs->first[mid] <= index)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    while (lo + 1 < jobs->n && jobs->first[lo + 1] <= index) /* empty jobs */
+        lo++;
+    *job = lo;
+    *local = index - jobs->first[lo];
+    return TRUE;
+}
+
+gboolean prism_search_jobs_row(const PrismSearchJobs *jobs, uint64_t index, size_t *job,
+                               PrismStrategy *s, double cols[PRISM_COL_COUNT], GError **error)
+{
+    uint64_t local = 0;
+    size_t j = 0;
+    PrismSearchJob one;
+    if (!prism_search_jobs_locate(jobs, index, &j, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "strategy index %" G_GUINT64_FORMAT " is out of range (%" G_GUINT64_FORMAT
+                    " strategies)",
+                    index, jobs->n ? jobs->first[jobs->n] : 0);
+        return FALSE;
+    }
+    if (!jobs->get(jobs->user, j, &one, error))
+        return FALSE;
+    if (!prism_space_unrank(one.space, local, s)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "strategy index %" G_GUINT64_FORMAT " is out of range", index);
+        return FALSE;
+    }
+    if (job != NULL)
+        *job = j;
+    return prism_cost_eval_one(one.cm, s, cols, error);
 }
 
 gboolean prism_search_locate(const PrismSearchJob *jobs, size_t n_jobs, uint64_t index, size_t *job,
@@ -378,8 +478,8 @@ static double key_value(const KeySource *ks, size_t i)
 /* Everything one rank needs while walking its block. */
 typedef struct {
     PrismComm *comm;
-    const PrismSearchJob *jobs;
-    size_t n_jobs;
+    const PrismSearchJobs *jobs;
+    PrismSearchJob cur; /* job w->job, from jobs->get */
     const PrismSearchOptions *opt;
     const PrismRowSink *sink;
     const PrismKernelTable *kt;
@@ -437,23 +537,25 @@ static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lan
     w->bundle->evaluated += n;
 }
 
-/* Make job @p j current (evaluator). */
-static void enter_job(Walker *w, size_t j)
+/* Make job @p j current (its cost model and space from jobs->get, and an evaluator). */
+static gboolean enter_job(Walker *w, size_t j, GError **error)
 {
     if (w->ev != NULL && w->job == j)
-        return;
-    /* the job left keeps its size and segments but not its lanes: a grid's memory is
-     * that of the job being walked (prism_space_release_lanes) */
+        return TRUE;
+    /* the job left keeps its size and segments but not its lanes (an array's spaces
+     * stay; a grid sweep's get() frees the point left): a grid's memory is that of the
+     * job being walked (prism_space_release_lanes) */
     if (w->ev != NULL)
-        prism_space_release_lanes(w->jobs[w->job].space);
+        prism_space_release_lanes(w->cur.space);
     g_clear_pointer(&w->compiled, prism_cost_segment_free);
     g_clear_pointer(&w->ev, prism_evaluator_free);
     w->have_seg = FALSE;
+    if (!w->jobs->get(w->jobs->user, j, &w->cur, error))
+        return FALSE;
     w->job = j;
-    w->job_first = 0;
-    for (size_t i = 0; i < j; i++)
-        w->job_first += prism_space_size(w->jobs[i].space);
-    w->ev = prism_evaluator_new(w->jobs[j].cm, w->kt, w->batch);
+    w->job_first = w->jobs->first[j];
+    w->ev = prism_evaluator_new(w->cur.cm, w->kt, w->batch);
+    return TRUE;
 }
 
 /*
@@ -466,16 +568,17 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
     while (pos < to) {
         size_t j = 0;
         uint64_t local = 0;
-        if (!prism_search_locate(w->jobs, w->n_jobs, pos, &j, &local))
+        if (!prism_search_jobs_locate(w->jobs, pos, &j, &local))
             g_assert_not_reached();
-        enter_job(w, j);
-        const PrismSpace *space = w->jobs[j].space;
+        if (!enter_job(w, j, error))
+            return FALSE;
+        const PrismSpace *space = w->cur.space;
         size_t nseg = 0;
         const PrismSpaceSegment *segs = prism_space_segments(space, &nseg);
         size_t si = prism_space_find_segment(space, local);
         if (!w->have_seg || w->seg != si) {
             g_clear_pointer(&w->compiled, prism_cost_segment_free);
-            w->compiled = prism_cost_segment_new(w->jobs[j].cm, &segs[si].key, FALSE, error);
+            w->compiled = prism_cost_segment_new(w->cur.cm, &segs[si].key, FALSE, error);
             if (w->compiled == NULL)
                 return FALSE;
             w->seg = si;
@@ -544,8 +647,8 @@ static void progress_update(Progress *p, double frac, gboolean final)
 }
 
 /* Resolve defaults into the result's objective list. */
-static gboolean resolve_options(const PrismSearchJob *jobs, size_t n_jobs,
-                                const PrismSearchOptions *opt, PrismSearchResult *r, GError **error)
+static gboolean resolve_options(const PrismSearchJobs *jobs, const PrismSearchOptions *opt,
+                                PrismSearchResult *r, GError **error)
 {
     if (opt->n_objectives > PRISM_FRONT_MAX_OBJECTIVES || (opt->batch != 0 && opt->batch > 4096)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
@@ -560,14 +663,9 @@ static gboolean resolve_options(const PrismSearchJob *jobs, size_t n_jobs,
         r->obj[0] = (PrismObjective){PRISM_COLUMN_COST, PRISM_COL_TIME_STEP, FALSE};
         r->obj[1] = (PrismObjective){PRISM_COLUMN_COST, PRISM_COL_MEM_PEAK, FALSE};
         r->n_obj = 2;
-        for (size_t j = 0; j < n_jobs; j++) {
-            size_t nd = 0;
-            g_autofree uint64_t *d = prism_space_dim_values(jobs[j].space, PRISM_DIM_DEVICES, &nd);
-            if (nd > 1) {
-                r->obj[2] = (PrismObjective){PRISM_COLUMN_DIM, PRISM_DIM_DEVICES, FALSE};
-                r->n_obj = 3;
-                break;
-            }
+        if (jobs->multi_devices) {
+            r->obj[2] = (PrismObjective){PRISM_COLUMN_DIM, PRISM_DIM_DEVICES, FALSE};
+            r->n_obj = 3;
         }
     }
     r->rank_by = opt->rank_by_set ? opt->rank_by
@@ -591,18 +689,30 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
                                     GError **error)
 {
     g_return_val_if_fail(comm != NULL && jobs != NULL && n_jobs > 0 && opt != NULL, NULL);
+    PrismArrayJobs a;
+    prism_array_jobs_init_internal(&a, jobs, n_jobs);
+    PrismSearchResult *r = prism_search_run_jobs(comm, &a.src, opt, sink, error);
+    prism_array_jobs_clear_internal(&a);
+    return r;
+}
+
+PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs,
+                                         const PrismSearchOptions *opt, const PrismRowSink *sink,
+                                         GError **error)
+{
+    g_return_val_if_fail(comm != NULL && jobs != NULL && jobs->n > 0 && opt != NULL, NULL);
+    size_t n_jobs = jobs->n;
     PrismSearchResult *r = g_new0(PrismSearchResult, 1);
     GError *local = NULL;
     int flag = 0;
     r->ranks = comm->size;
-    r->total = prism_search_total(jobs, n_jobs);
+    r->total = jobs->first[n_jobs];
     Walker w = {.comm = comm,
                 .jobs = jobs,
-                .n_jobs = n_jobs,
                 .opt = opt,
                 .sink = sink,
                 .batch = opt->batch ? opt->batch : 1024};
-    if (!resolve_options(jobs, n_jobs, opt, r, &local))
+    if (!resolve_options(jobs, opt, r, &local))
         flag |= FLAG_ERROR;
     w.obj = r->obj;
     w.n_obj = r->n_obj;
@@ -621,8 +731,11 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     w.keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
     w.keyidx = g_new(uint64_t, w.batch);
 
-    g_autofree uint64_t *cuts = g_new(uint64_t, (size_t)comm->size + 1);
-    partition_cuts(jobs, n_jobs, comm->size, cuts);
+    g_autofree uint64_t *cuts = g_new0(uint64_t, (size_t)comm->size + 1);
+    if (!partition_cuts(jobs, comm->size, cuts, local ? NULL : &local)) {
+        flag |= FLAG_ERROR;
+        memset(cuts, 0, ((size_t)comm->size + 1) * sizeof(uint64_t));
+    }
     uint64_t lo = cuts[comm->rank], hi = cuts[comm->rank + 1];
     gboolean begun = FALSE;
     if (sink != NULL && sink->begin != NULL) {

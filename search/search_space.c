@@ -5,10 +5,11 @@
  * are R1-R10 of strategy.h (test_space.c proves by brute force that the enumerated set
  * equals the set prism_strategy_check() accepts).
  *
- * Nothing here is collective. A built space is logically read-only, but its lane tables
- * (the bulk of its memory) can be dropped with prism_space_release_lanes() and are then
- * rebuilt on demand from the facts the space keeps (the model's tp rules, gbs, seq and a
- * copy of the filter), so many spaces can be alive while only one holds its lanes.
+ * Nothing here is collective. A built space is logically read-only. Building it counts
+ * the lanes without storing them; its lane tables (the bulk of its memory) are built on
+ * demand from the facts the space keeps (the model's tp rules, gbs, seq and a copy of
+ * the filter), one (device count, pp) at a time, and can be dropped with
+ * prism_space_release_lanes(), so many spaces can be alive while only one holds lanes.
  */
 #include <prism/space.h>
 
@@ -131,26 +132,38 @@ static void set_add(GArray *set, uint64_t x)
 
 #define ACCEPT(dim, v) prism_space_filter_accepts_internal(filter, (dim), (v))
 
-/* Grow-only column builder for one lane table. */
+/* Grow-only column builder for one lane table. Without columns (col[0] == NULL) it only
+ * counts the lanes and collects each column's distinct values (the set-up of a space:
+ * no lane is stored, so its memory does not grow with the rows). */
 typedef struct {
-    GArray *col[LT_COUNT]; /* double */
+    GArray *col[LT_COUNT]; /* double; all NULL when counting only */
+    size_t n;
+    GArray *const *vals; /* distinct values per column, or NULL */
+    double prev[LT_COUNT];
 } LaneBuilder;
 
 static void lane_push(LaneBuilder *b, const double v[LT_COUNT])
 {
-    for (int c = 0; c < LT_COUNT; c++)
-        g_array_append_val(b->col[c], v[c]);
+    for (int c = 0; c < LT_COUNT; c++) {
+        if (b->col[c] != NULL)
+            g_array_append_val(b->col[c], v[c]);
+        if (b->vals != NULL && (b->n == 0 || v[c] != b->prev[c]))
+            set_add(b->vals[c], (uint64_t)v[c]);
+        b->prev[c] = v[c];
+    }
+    b->n++;
 }
 
 /* Every lane valid for (N, pp, R8 rule) that passes the lane filters, in index order
  * (tp, cp, ep, sp, mbs, zero, etp ascending). Rules: R1 (dp derived), R2, R3, R4, R5, R8,
  * R9. etp: a dense model has etp = tp only; a MoE model every etp dividing the expert
- * widths (R2) with etp*ep dividing tp*cp*dp (R5). folding is derived (strategy.h). */
+ * widths (R2) with etp*ep dividing tp*cp*dp (R5). folding is derived (strategy.h).
+ * With @p store the table's columns are filled, otherwise only t->n (and @p vals). */
 static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTable *t,
-                        GArray *const *vals)
+                        GArray *const *vals, gboolean store)
 {
-    LaneBuilder b;
-    for (int c = 0; c < LT_COUNT; c++)
+    LaneBuilder b = {.vals = vals};
+    for (int c = 0; c < LT_COUNT && store; c++)
         b.col[c] = g_array_new(FALSE, FALSE, sizeof(double));
     uint64_t per_pp = t->devices / t->pp;
     size_t n_tp = 0;
@@ -224,41 +237,39 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
             }
         }
     }
-    t->n = b.col[0]->len;
-    for (int c = 0; c < LT_COUNT; c++) {
+    t->n = b.n;
+    for (int c = 0; c < LT_COUNT && store; c++) {
         t->col[c] = prism_aligned_new(t->n ? t->n : 1, sizeof(double));
         if (t->n)
             memcpy(t->col[c], b.col[c]->data, t->n * sizeof(double));
-        if (vals != NULL)
-            for (size_t l = 0; l < t->n; l++)
-                if (l == 0 || t->col[c][l] != t->col[c][l - 1])
-                    set_add(vals[c], (uint64_t)t->col[c][l]);
         g_array_unref(b.col[c]);
     }
 }
 
-/* Free the lane tables of every device count but @p keep (0: of all). */
-static void release_tables(const PrismSpace *sp, uint32_t keep)
+/* Free the lane tables of every (device count, pp) but @p devices x @p pp (0: of all). */
+static void release_tables(const PrismSpace *sp, uint32_t devices, uint32_t pp)
 {
     for (guint i = 0; i < sp->tables->len; i++) {
         LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
-        if (t->devices != keep)
+        if (t->devices != devices || t->pp != pp)
             for (int c = 0; c < LT_COUNT; c++)
                 g_clear_pointer(&t->col[c], prism_aligned_free);
     }
 }
 
-/* The lane table @p t of @p sp, rebuilt when it was released. A space is logically
- * read-only: rebuilding gives the same lanes in the same order. At most one device
- * count's tables are held at a time: building one frees the other counts' (a walk in
- * index order builds each once; the lanes of a device count are its own). */
+/* The lane table @p t of @p sp, built on first use (a space is set up by counting its
+ * lanes only). A space is logically read-only: building gives the same lanes in the
+ * same order every time. At most the tables of one (device count, pp) are held at a
+ * time, at most five (one per R8 rule): building one frees the others. The segments
+ * are ordered by device count, then pp, so a walk in index order builds each table
+ * once. */
 static const LaneTable *lane_table(const PrismSpace *sp, uint32_t t)
 {
     LaneTable *lt = &g_array_index(sp->tables, LaneTable, t);
     if (lt->col[0] == NULL) {
         size_t n = lt->n;
-        release_tables(sp, lt->devices);
-        build_lanes(&sp->fx, sp->filter, lt, NULL);
+        release_tables(sp, lt->devices, lt->pp);
+        build_lanes(&sp->fx, sp->filter, lt, NULL, TRUE);
         g_assert(lt->n == n);
     }
     return lt;
@@ -266,7 +277,7 @@ static const LaneTable *lane_table(const PrismSpace *sp, uint32_t t)
 
 void prism_space_release_lanes(const PrismSpace *sp)
 {
-    release_tables(sp, 0);
+    release_tables(sp, 0, 0);
 }
 
 static void add_segment_off(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vpp,
@@ -322,7 +333,7 @@ static uint32_t table_for(PrismSpace *sp, const Facts *fx, const PrismSpaceFilte
     if (g_hash_table_lookup_extended(ids, &key, NULL, &val))
         return GPOINTER_TO_UINT(val);
     LaneTable t = {.devices = n, .pp = pp, .m_rule = m_rule};
-    build_lanes(fx, filter, &t, sp->lane_vals);
+    build_lanes(fx, filter, &t, sp->lane_vals, FALSE); /* counted, not stored */
     g_array_append_val(sp->tables, t);
     uint32_t id = sp->tables->len - 1;
     g_hash_table_insert(ids, g_memdup2(&key, sizeof key), GUINT_TO_POINTER(id));
@@ -408,8 +419,6 @@ static PrismSpace *space_build(const PrismModel *model, const PrismTraining *tra
         sp->dev_first_seg[d] = sp->segs->len;
         if (ACCEPT(PRISM_DIM_DEVICES, devices[d]))
             build_device(sp, &sp->fx, filter, devices[d]);
-        /* only the last device count's tables stay: the others are rebuilt on use */
-        release_tables(sp, devices[d]);
     }
     sp->dev_first_seg[n_devices] = sp->segs->len;
     return sp;

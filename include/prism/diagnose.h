@@ -105,6 +105,13 @@ PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, 
                                    size_t job, const PrismSearchResult *res,
                                    const PrismSpaceFilter *filter, const PrismKernelTable *kt,
                                    GError **error);
+/** The same over jobs made available on demand (search.h PrismSearchJobs); job @p job
+ * is made available (get) and must stay so until the next get of another job.
+ * Collective: yes (as prism_diagnose_run). */
+PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs, size_t job,
+                                        const PrismSearchResult *res,
+                                        const PrismSpaceFilter *filter, const PrismKernelTable *kt,
+                                        GError **error);
 void prism_diagnosis_free(PrismDiagnosis *d);
 
 /**

@@ -182,6 +182,14 @@ void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *
 
 /** The grid table (/grid); copied. Call before prism_landscape_finish(). Not collective. */
 void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n);
+/** Point @p i of the grid table in *out (strings borrowed until the next call). */
+typedef void (*PrismGridPointFn)(void *user, size_t i, PrismGridPointInfo *out);
+/**
+ * The grid table (/grid) of @p n points, asked of @p fn point by point when
+ * prism_landscape_finish() writes it (nothing is copied: @p user must outlive the
+ * finish). Replaces a table given before. Not collective.
+ */
+void prism_landscape_set_grid_fn(PrismLandscape *ls, size_t n, PrismGridPointFn fn, void *user);
 
 /**
  * Check the output path before any work: NAME, NAME.partial and NAME.partial.lock must be

@@ -91,6 +91,27 @@ typedef struct PrismSearchJob {
     double row_weight; /**< estimated cost of one row; <= 0: prism_search_row_weight(cm) */
 } PrismSearchJob;
 
+/**
+ * The jobs of a run, made available one at a time (a grid sweep builds each point's cost
+ * model and space on demand instead of keeping them all: search/README.md, "Memory").
+ * Everything the driver needs about all jobs at once is here, in a few numbers a job:
+ *   first:  n + 1 global indices, first[j] the first row of job j, first[n] the total
+ *   weight: n partition weights, weight[j] = prism_search_job_weight() of job j
+ *   multi_devices: some job's space has several device counts (default objectives)
+ * get(user, j, out): job j's cost model and space in *out, valid until the next get()
+ * with another j (a get() of the same j keeps them) or the end of the run; FALSE with
+ * @p error when it cannot be built. The driver calls it on every rank alike for the
+ * partition, and per rank for the jobs of its block.
+ */
+typedef struct PrismSearchJobs {
+    size_t n;
+    const uint64_t *first;
+    const double *weight;
+    gboolean multi_devices;
+    gboolean (*get)(void *user, size_t j, PrismSearchJob *out, GError **error);
+    void *user;
+} PrismSearchJobs;
+
 /** Polled after each batch on each rank; TRUE on any rank stops every rank at the end of
  * the round, as interrupted. Called locally (not collective). */
 typedef gboolean (*PrismSearchStopFn)(void *user);
@@ -126,6 +147,10 @@ typedef struct PrismSearchResult PrismSearchResult;
 PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs, size_t n_jobs,
                                     const PrismSearchOptions *opt, const PrismRowSink *sink,
                                     GError **error);
+/** The same over jobs made available on demand (PrismSearchJobs). Collective: yes. */
+PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs,
+                                         const PrismSearchOptions *opt, const PrismRowSink *sink,
+                                         GError **error);
 void prism_search_result_free(PrismSearchResult *r);
 
 /** Strategies in all jobs, rows evaluated, and feasible rows (summed over ranks). */
@@ -158,6 +183,17 @@ const PrismTopK *prism_search_result_closest(const PrismSearchResult *r, size_t 
 
 /** Default cost weight of one row of @p cm for the partition (search/README.md). */
 double prism_search_row_weight(const PrismCostModel *cm);
+/** Partition weight of all rows of @p job: its row weight (PrismSearchJob.row_weight,
+ * or prism_search_row_weight) times the sum over its segments of the segment factor
+ * times the segment's rows (search/README.md). */
+double prism_search_job_weight(const PrismSearchJob *job);
+/** prism_search_row over jobs made available on demand (calls jobs->get). */
+gboolean prism_search_jobs_row(const PrismSearchJobs *jobs, uint64_t index, size_t *job,
+                               PrismStrategy *s, double cols[PRISM_COL_COUNT], GError **error);
+/** The job holding global @p index (binary search of jobs->first). FALSE when out of
+ * range. */
+gboolean prism_search_jobs_locate(const PrismSearchJobs *jobs, uint64_t index, size_t *job,
+                                  uint64_t *local);
 /** Total size of the jobs' spaces. */
 uint64_t prism_search_total(const PrismSearchJob *jobs, size_t n_jobs);
 /** Rank @p rank's block [lo, hi) of the weighted partition. Not collective. */

@@ -18,9 +18,10 @@
  * Its DEFAULT domain is {0, 1} (nothing, optimizer state); activation offload (2, 3) is
  * searched only when a filter names the offload dim (--only offload=0,1,2,3 or
  * --range offload=0:3): a filter on offload picks from the whole domain 0..3.
- * The lanes valid for (N, pp, interleaved-or-not) are materialised once as a
- * structure-of-arrays table of doubles that every segment with that (N, pp, schedule
- * family) points into, so decoding a batch of indices is pointer arithmetic.
+ * The lanes valid for (N, pp, R8 rule) form a structure-of-arrays table of doubles that
+ * every segment with that (N, pp, schedule family) points into, so decoding a batch of
+ * indices is pointer arithmetic. Building a space only counts the lanes (and collects
+ * each dimension's values); a table is materialised when first used.
  * Global index = segment offset (prefix sum of segment sizes) + lane position.
  *
  * The index depends only on (model, training, device list, filters): never on the
@@ -155,15 +156,16 @@ size_t prism_space_find_segment(const PrismSpace *space, uint64_t index);
 /**
  * A view of @p n lanes starting at lane @p lane of segment @p seg: pointers into the
  * lane table (no copy), valid while @p space lives, until prism_space_release_lanes(),
- * and until a call of prism_space_lanes/_unrank/_rank on another device count's lanes:
- * a space holds the lane tables of one device count at a time, and rebuilds (the same
- * lanes) those it needs. lane + n must be <= seg count. One thread at a time per space.
+ * and until a call of prism_space_lanes/_unrank/_rank on lanes of another (device count,
+ * pp): a space holds the lane tables of one (device count, pp) at a time, and builds
+ * (the same lanes every time) those it needs. lane + n must be <= seg count. One thread
+ * at a time per space.
  */
 void prism_space_lanes(const PrismSpace *space, size_t seg, uint64_t lane, size_t n,
                        PrismLanes *out);
 /**
- * Free the lane tables, the bulk of a space's memory (64 bytes a lane; a space already
- * keeps those of one device count only). Size, segments,
+ * Free the lane tables, the bulk of a space's memory (80 bytes a lane; a space keeps
+ * those of one (device count, pp) at most, and none after prism_space_new). Size, segments,
  * dimension values and the index are unchanged; prism_space_lanes(), _unrank() and
  * _rank() rebuild the one table they need, identically. Lets a grid keep every point's
  * space while only the one being walked holds its lanes (search/README.md, "Memory").

@@ -37,6 +37,7 @@ typedef struct PrismAppCommand {
     const char *name;
     const char *summary;
     PrismCmdFn run;
+    gboolean stops; /* polls the SIGINT/SIGTERM flag (prism_app_stop_catch) */
 } PrismAppCommand;
 
 /** Which shared options a command takes (bit flags). */
@@ -138,6 +139,19 @@ typedef struct PrismStopGuard {
  * its next round, so every rank stops at the same round. Release restores the handlers.
  */
 void prism_app_stop_catch(PrismStopGuard *g);
+/**
+ * Catch SIGINT/SIGTERM from the start of the process (main calls it before MPI_Init and
+ * again after it): a signal that comes while the process starts up sets the same flag.
+ * A command that catches (plan, sweep: prism_app_stop_catch keeps the flag) stops at its
+ * first poll; dispatch calls prism_app_stop_early_end() for every other command, which
+ * restores the handlers from before and re-raises a signal caught meanwhile.
+ */
+void prism_app_stop_early(void);
+/** Between phases: a caught signal becomes PRISM_RUNTIME_ERROR_INTERRUPTED in @p error
+ * (unless it holds an error already); call it before prism_comm_agree_error() so every
+ * rank stops at the same point. Returns FALSE when it set the error. Not collective. */
+gboolean prism_app_stop_check(GError **error);
+void prism_app_stop_early_end(void);
 void prism_app_stop_release(PrismStopGuard *g);
 gboolean prism_app_stop_requested(void *user);
 

@@ -94,14 +94,19 @@ gboolean prism_app_search_options(PrismSearchOptions *opt, const char *objective
     return TRUE;
 }
 
-/* Set by SIGINT/SIGTERM while a search runs; a signal handler has no context pointer,
- * hence one file-level flag (the only process-wide state of the CLI). */
+/* Set by SIGINT/SIGTERM (to the signal's number) while caught; a signal handler has no
+ * context pointer, hence file-level state (the only process-wide state of the CLI). The
+ * handler is installed at the start of main (prism_app_stop_early), before MPI_Init and
+ * option parsing, so a signal that comes while the process starts up is never lost: a
+ * command that polls (plan, sweep) sees it at its first poll, any other command gets the
+ * signal's usual effect when it starts (prism_app_stop_early_end). */
 static volatile sig_atomic_t app_interrupted;
+static gboolean app_early;                           /* the early handler is installed */
+static struct sigaction app_orig_int, app_orig_term; /* the handlers before it */
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    app_interrupted = 1;
+    app_interrupted = sig;
 }
 
 gboolean prism_app_stop_requested(void *user)
@@ -110,13 +115,59 @@ gboolean prism_app_stop_requested(void *user)
     return app_interrupted != 0;
 }
 
-void prism_app_stop_catch(PrismStopGuard *g)
+gboolean prism_app_stop_check(GError **error)
+{
+    if (app_interrupted == 0 || (error != NULL && *error != NULL))
+        return TRUE;
+    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                "interrupted (%s) before the search",
+                app_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+    return FALSE;
+}
+
+static void install(struct sigaction *old_int, struct sigaction *old_term)
 {
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+}
+
+void prism_app_stop_early(void)
+{
+    /* called again after MPI_Init: re-installs, keeps the handlers from before the first */
+    struct sigaction old_int, old_term;
+    install(&old_int, &old_term);
+    if (!app_early) {
+        app_orig_int = old_int;
+        app_orig_term = old_term;
+        app_early = TRUE;
+    }
+}
+
+void prism_app_stop_early_end(void)
+{
+    if (!app_early)
+        return;
+    app_early = FALSE;
+    sigaction(SIGINT, &app_orig_int, NULL);
+    sigaction(SIGTERM, &app_orig_term, NULL);
+    int sig = app_interrupted;
     app_interrupted = 0;
-    sigaction(SIGINT, &sa, &g->old_int);
-    sigaction(SIGTERM, &sa, &g->old_term);
+    if (sig != 0)
+        raise(sig); /* what it would have done without the early handler */
+}
+
+void prism_app_stop_catch(PrismStopGuard *g)
+{
+    /* A signal caught before (by the early handler) stays set: it stops the command at
+     * its first poll. */
+    install(&g->old_int, &g->old_term);
+    if (app_early) { /* release restores the handlers from before the early one */
+        g->old_int = app_orig_int;
+        g->old_term = app_orig_term;
+        app_early = FALSE;
+    }
 }
 
 void prism_app_stop_release(PrismStopGuard *g)

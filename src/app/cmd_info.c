@@ -122,6 +122,14 @@ static void print_space(FILE *out, const char *attr)
         return;
     }
     JsonObject *o = json_node_get_object(n);
+    if (json_object_has_member(o, "points")) { /* a grid: per point in /grid */
+        fprintf(out,
+                "space:      %" G_GINT64_FORMAT " strategies in %" G_GINT64_FORMAT
+                " grid points (per point: /grid/rows)\n",
+                json_object_get_int_member_with_default(o, "total", 0),
+                json_object_get_int_member_with_default(o, "points", 0));
+        return;
+    }
     JsonObject *dims = json_object_get_object_member(o, "dims");
     fprintf(out, "space:      %" G_GINT64_FORMAT " strategies in %" G_GINT64_FORMAT " segments\n",
             json_object_get_int_member_with_default(o, "total", 0),
@@ -205,8 +213,17 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     g_autofree char *clusters = names_of(prism_landscape_file_attr(f, "cluster"));
     fprintf(out, "model:      %s\ncluster:    %s\n", models, clusters);
     g_autoptr(JsonNode) tr = parse_json(prism_landscape_file_attr(f, "training"));
-    if (tr != NULL && JSON_NODE_HOLDS_OBJECT(tr)) {
-        JsonObject *o = json_node_get_object(tr);
+    JsonObject *tro = tr != NULL && JSON_NODE_HOLDS_OBJECT(tr) ? json_node_get_object(tr) : NULL;
+    JsonNode *gbs = tro != NULL ? json_object_get_member(tro, "gbs") : NULL;
+    if (gbs != NULL && JSON_NODE_HOLDS_ARRAY(gbs)) { /* a grid: its gbs and seq lists */
+        g_autofree char *g = json_to_string(gbs, FALSE);
+        JsonNode *seq = json_object_get_member(tro, "seq");
+        g_autofree char *q = seq != NULL ? json_to_string(seq, FALSE) : g_strdup("?");
+        fprintf(out, "training:   gbs %s, seq %s, %s, %s\n", g, q,
+                json_object_get_string_member_with_default(tro, "dtype", "?"),
+                json_object_get_string_member_with_default(tro, "optimizer", "?"));
+    } else if (tro != NULL) {
+        JsonObject *o = tro;
         fprintf(out, "training:   gbs %" G_GINT64_FORMAT ", seq %" G_GINT64_FORMAT ", %s, %s\n",
                 json_object_get_int_member_with_default(o, "gbs", 0),
                 json_object_get_int_member_with_default(o, "seq", 0),

@@ -408,6 +408,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     GError *local = NULL;
     if (prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL, &local))
         space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter, &local);
+    (void)prism_app_stop_check(&local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     if (o->count) {
@@ -422,6 +423,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         if (cm != NULL)
             kt = prism_kernel_table_get(o->common.isa, &local);
     }
+    (void)prism_app_stop_check(&local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     opt.kt = kt;

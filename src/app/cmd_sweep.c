@@ -47,44 +47,157 @@ static void sweep_options_clear(SweepOptions *o)
     g_clear_pointer(&o->compression, g_free);
 }
 
-/* One job: a setup and its space. Models and clusters are borrowed. */
+/* One point's setup: models and clusters borrowed from the inputs or the grid. No cost
+ * model or space: those are built on demand (sweep_get). */
 typedef struct {
     const PrismModel *model;
     const PrismCluster *cluster;
     const char *model_name, *cluster_name;
     PrismTraining training;
-    uint32_t *devices;
+    const uint32_t *devices; /* borrowed */
     size_t n_devices;
-    PrismCostModel *cm;
-    PrismSpace *space;
-    gboolean space_shared; /* borrowed from an earlier point with the same space */
 } Point;
 
+/*
+ * A sweep: the setups of its points, computed from the point number (a grid point is
+ * models x clusters x devices x gbs x seq, in that nesting), and per point only what
+ * the search needs of every point at once (PrismSearchJobs): its first row and its
+ * partition weight, 16 bytes a point. The cost model and space of one point at a time
+ * are built on demand (sweep_get) and freed when another point is asked for.
+ */
 typedef struct {
     PrismInputs in;
     PrismGrid *grid; /* NULL for a single setup */
     PrismSpaceFilter *filter;
-    GArray *points; /* Point */
-    PrismSearchJob *jobs;
+    const char *model_name, *cluster_name; /* of a single setup */
+    uint32_t *devices;                     /* the grid's device counts (a grid point has one) */
+    size_t n_dev, n_cl, n_gbs, n_seq, per_cluster;
+    size_t n_points;
+    uint64_t *first; /* n_points + 1 */
+    double *weight;  /* n_points */
+    char *space_sum; /* SHA-256 of the spaces' descriptions (a grid's space attribute) */
+    PrismSearchJobs jobs;
+    /* the point made available by sweep_get */
+    size_t cur;
+    PrismCostModel *cm;
+    PrismSpace *space;
     uint32_t max_levels;
     gboolean progress; /* rank 0 prints grid enumeration progress to stderr */
 } Sweep;
 
+static void sweep_drop_point(Sweep *s)
+{
+    g_clear_pointer(&s->cm, prism_cost_model_free);
+    g_clear_pointer(&s->space, prism_space_free);
+}
+
 static void sweep_clear(Sweep *s)
 {
-    for (guint i = 0; s->points && i < s->points->len; i++) {
-        Point *p = &g_array_index(s->points, Point, i);
-        g_free(p->devices);
-        prism_cost_model_free(p->cm);
-        if (!p->space_shared)
-            prism_space_free(p->space);
-    }
-    if (s->points)
-        g_array_unref(s->points);
-    g_free(s->jobs);
+    sweep_drop_point(s);
+    g_free(s->devices);
+    g_free(s->first);
+    g_free(s->weight);
+    g_free(s->space_sum);
     prism_space_filter_free(s->filter);
     prism_grid_free(s->grid);
     prism_inputs_clear(&s->in);
+}
+
+/* The setup of point @p i (no validation). */
+static void point_at(const Sweep *s, size_t i, Point *p)
+{
+    *p = (Point){0};
+    if (s->grid == NULL) {
+        p->model = s->in.model;
+        p->model_name = s->model_name;
+        p->cluster = s->in.cluster;
+        p->cluster_name = s->cluster_name;
+        p->training = s->in.training;
+        p->devices = s->in.devices;
+        p->n_devices = s->in.n_devices;
+        return;
+    }
+    const PrismGrid *g = s->grid;
+    size_t qi = i % s->n_seq, bi = i / s->n_seq % s->n_gbs;
+    size_t di = i / (s->n_seq * s->n_gbs) % s->n_dev;
+    size_t ci = i / s->per_cluster % s->n_cl, mi = i / (s->per_cluster * s->n_cl);
+    p->model = g->models[mi];
+    p->model_name = g->model_names[mi];
+    p->cluster = g->n_clusters ? g->clusters[ci] : s->in.cluster;
+    p->cluster_name = g->n_clusters ? g->cluster_names[ci] : s->in.cluster->name;
+    p->training = s->in.training;
+    if (g->n_gbs)
+        p->training.gbs = g->gbs[bi];
+    if (g->n_seq)
+        p->training.seq = g->seq[qi];
+    /* dtype and optimizer were checked by the grid loader */
+    if (g->dtype)
+        (void)prism_dtype_parse(g->dtype, &p->training.dtype, NULL);
+    if (g->optimizer)
+        (void)prism_optimizer_parse(g->optimizer, &p->training.optimizer, NULL);
+    if (g->mem_budget_gib > 0)
+        p->training.mem_budget_bytes = g->mem_budget_gib * 1073741824.0;
+    p->devices = &s->devices[di];
+    p->n_devices = 1;
+}
+
+static char *point_label(const Sweep *s, size_t i)
+{
+    if (s->grid == NULL)
+        return g_strdup("inputs");
+    Point p;
+    point_at(s, i, &p);
+    return g_strdup_printf("grid %s point %zu (%s on %u x %s, gbs %" G_GUINT64_FORMAT
+                           ", seq %" G_GUINT64_FORMAT ")",
+                           s->grid->path, i, p.model_name, p.devices[0], p.cluster_name,
+                           p.training.gbs, p.training.seq);
+}
+
+/* Validate point @p i and build its cost model (and, unless @p space is NULL, its
+ * space); errors name the point. */
+static gboolean point_build(const Sweep *s, size_t i, PrismCostModel **cm, PrismSpace **space,
+                            GError **error)
+{
+    Point p;
+    point_at(s, i, &p);
+    if (s->grid != NULL && s->grid->mem_budget_gib > 0 &&
+        p.training.mem_budget_bytes > p.cluster->mem_bytes) {
+        g_autofree char *label = point_label(s, i);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s: [options] mem_budget %g GiB exceeds the %.1f GiB of a device", label,
+                    s->grid->mem_budget_gib, p.cluster->mem_bytes / 1073741824.0);
+        return FALSE;
+    }
+    gboolean ok =
+        (s->grid == NULL ||
+         (prism_training_validate(&p.training, error) &&
+          prism_app_check_budget(&p.training, p.cluster, &s->in.knobs, error))) &&
+        (*cm = prism_cost_model_new(p.model, p.cluster, &p.training, &s->in.knobs, error)) !=
+            NULL &&
+        (space == NULL || (*space = prism_space_new(p.model, &p.training, p.devices, p.n_devices,
+                                                    s->filter, error)) != NULL);
+    if (!ok) {
+        g_clear_pointer(cm, prism_cost_model_free);
+        g_autofree char *label = point_label(s, i);
+        if (!g_str_has_prefix((*error)->message, "grid "))
+            g_prefix_error(error, "%s: ", label);
+    }
+    return ok;
+}
+
+/* PrismSearchJobs.get: point @p j's cost model and space, built on demand; the point
+ * made available before is freed (one point's memory at a time). */
+static gboolean sweep_get(void *user, size_t j, PrismSearchJob *out, GError **error)
+{
+    Sweep *s = user;
+    if (s->cm == NULL || s->cur != j) {
+        sweep_drop_point(s);
+        if (!point_build(s, j, &s->cm, &s->space, error))
+            return FALSE;
+        s->cur = j;
+    }
+    *out = (PrismSearchJob){.cm = s->cm, .space = s->space};
+    return TRUE;
 }
 
 /* A grid value and the same command-line option may not both be given. */
@@ -148,27 +261,6 @@ static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const Pris
     return TRUE;
 }
 
-/* @p share: a space built for the same model, gbs, seq and devices (the cluster does not
- * change the space), or NULL to build one. */
-static gboolean point_setup(Sweep *s, Point *p, PrismSpace *share, const char *label,
-                            GError **error)
-{
-    p->cm = prism_cost_model_new(p->model, p->cluster, &p->training, &s->in.knobs, error);
-    if (p->cm != NULL && share != NULL) {
-        p->space = share;
-        p->space_shared = TRUE;
-    } else if (p->cm != NULL) {
-        p->space =
-            prism_space_new(p->model, &p->training, p->devices, p->n_devices, s->filter, error);
-    }
-    if (p->space == NULL) {
-        g_prefix_error(error, "%s: ", label);
-        return FALSE;
-    }
-    s->max_levels = MAX(s->max_levels, p->cluster->n_levels);
-    return TRUE;
-}
-
 /* Rank 0's line on stderr while the grid is enumerated: the first within a second, then
  * every second (a TTY line is rewritten in place; otherwise plain lines). */
 static void grid_progress(const Sweep *s, double t0, double *last, size_t done, size_t total,
@@ -190,106 +282,93 @@ static void grid_progress(const Sweep *s, double t0, double *last, size_t done, 
 }
 
 /*
- * Expand the grid: models x clusters x device counts x gbs x seq, in that nesting.
- * Memory: every point keeps its cost model and its space's segments, but no lane table
- * (prism_space_release_lanes), and points that differ only in the cluster share one
- * space; SIGINT/SIGTERM stops the loop within one point (PRISM_RUNTIME_ERROR_INTERRUPTED).
+ * Set up point @p i: validate it, build its cost model and (for the first cluster: the
+ * cluster does not change the space) its space, record its rows and partition weight,
+ * and add its space's description to the checksum; then free both. Points of a later
+ * cluster take the rows and weight of the same point of the first cluster (the row
+ * weight only depends on the model).
+ */
+static gboolean setup_point(Sweep *s, size_t i, GChecksum *sum, GError **error)
+{
+    g_autoptr(PrismCostModel) cm = NULL;
+    g_autoptr(PrismSpace) space = NULL;
+    size_t ci = s->grid ? i / s->per_cluster % s->n_cl : 0;
+    if (!point_build(s, i, &cm, ci == 0 ? &space : NULL, error))
+        return FALSE;
+    Point p;
+    point_at(s, i, &p);
+    s->max_levels = MAX(s->max_levels, p.cluster->n_levels);
+    if (ci > 0) {
+        size_t k = i - ci * s->per_cluster;
+        s->first[i + 1] = s->first[i] + (s->first[k + 1] - s->first[k]);
+        s->weight[i] = s->weight[k];
+        return TRUE;
+    }
+    PrismSearchJob job = {.cm = cm, .space = space};
+    s->first[i + 1] = s->first[i] + prism_space_size(space);
+    s->weight[i] = prism_search_job_weight(&job);
+    size_t nd = 0;
+    (void)prism_space_devices(space, &nd);
+    s->jobs.multi_devices = s->jobs.multi_devices || nd > 1;
+    if (sum != NULL) {
+        g_autofree char *text = prism_space_describe(space, TRUE);
+        g_checksum_update(sum, (const guchar *)text, (gssize)strlen(text));
+        g_checksum_update(sum, (const guchar *)"\n", 1);
+    }
+    return TRUE;
+}
+
+/*
+ * Set up every point of the grid (models x clusters x device counts x gbs x seq, in that
+ * nesting), one at a time: memory does not grow with the points beyond first and weight
+ * (16 bytes a point). SIGINT/SIGTERM stops the loop within one point
+ * (PRISM_RUNTIME_ERROR_INTERRUPTED).
  */
 static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     PrismGrid *g = s->grid;
     if (!grid_conflicts(o, g, error) || !grid_knobs(o, g, s->in.framework, &s->in.knobs, error))
         return FALSE;
-    g_autofree uint32_t *devices = NULL;
-    size_t n_dev = 0;
     if (g->devices != NULL) {
-        if (!prism_app_parse_devices(g->devices, &devices, &n_dev, error)) {
+        if (!prism_app_parse_devices(g->devices, &s->devices, &s->n_dev, error)) {
             g_prefix_error(error, "grid %s [grid] devices: ", g->path);
             return FALSE;
         }
     } else {
-        devices = g_memdup2(s->in.devices, s->in.n_devices * sizeof(uint32_t));
-        n_dev = s->in.n_devices;
+        s->devices = g_memdup2(s->in.devices, s->in.n_devices * sizeof(uint32_t));
+        s->n_dev = s->in.n_devices;
     }
-    size_t n_cl = g->n_clusters ? g->n_clusters : 1;
-    size_t n_gbs = g->n_gbs ? g->n_gbs : 1, n_seq = g->n_seq ? g->n_seq : 1;
-    size_t per_cluster = n_dev * n_gbs * n_seq, total = g->n_models * n_cl * per_cluster;
+    s->n_cl = g->n_clusters ? g->n_clusters : 1;
+    s->n_gbs = g->n_gbs ? g->n_gbs : 1;
+    s->n_seq = g->n_seq ? g->n_seq : 1;
+    s->per_cluster = s->n_dev * s->n_gbs * s->n_seq;
+    s->n_points = g->n_models * s->n_cl * s->per_cluster;
+    s->first = g_new0(uint64_t, s->n_points + 1);
+    s->weight = g_new0(double, s->n_points);
+    g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
     double t0 = prism_now(), last = 0;
-    for (size_t mi = 0; mi < g->n_models; mi++)
-        for (size_t ci = 0; ci < n_cl; ci++)
-            for (size_t di = 0; di < n_dev; di++)
-                for (size_t bi = 0; bi < n_gbs; bi++)
-                    for (size_t qi = 0; qi < n_seq; qi++) {
-                        grid_progress(s, t0, &last, s->points->len, total, FALSE);
-                        if (prism_app_stop_requested(NULL)) {
-                            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                                        "interrupted while setting up grid %s (point %u of "
-                                        "%zu); nothing was written",
-                                        g->path, s->points->len, total);
-                            return FALSE;
-                        }
-                        Point p = {0};
-                        p.model = g->models[mi];
-                        p.model_name = g->model_names[mi];
-                        p.cluster = g->n_clusters ? g->clusters[ci] : s->in.cluster;
-                        p.cluster_name = g->n_clusters ? g->cluster_names[ci] : s->in.cluster->name;
-                        p.training = s->in.training;
-                        if (g->n_gbs)
-                            p.training.gbs = g->gbs[bi];
-                        if (g->n_seq)
-                            p.training.seq = g->seq[qi];
-                        p.devices = g_new(uint32_t, 1);
-                        p.devices[0] = devices[di];
-                        p.n_devices = 1;
-                        g_array_append_val(s->points, p);
-                        Point *q = &g_array_index(s->points, Point, s->points->len - 1);
-                        g_autofree char *label = g_strdup_printf(
-                            "grid %s point %u (%s on %u x %s, gbs %" G_GUINT64_FORMAT
-                            ", seq %" G_GUINT64_FORMAT ")",
-                            g->path, s->points->len - 1, q->model_name, q->devices[0],
-                            q->cluster_name, q->training.gbs, q->training.seq);
-                        if ((g->dtype && !prism_dtype_parse(g->dtype, &q->training.dtype, error)) ||
-                            (g->optimizer &&
-                             !prism_optimizer_parse(g->optimizer, &q->training.optimizer, error))) {
-                            g_prefix_error(error, "%s: ", label);
-                            return FALSE;
-                        }
-                        if (g->mem_budget_gib > 0) {
-                            q->training.mem_budget_bytes = g->mem_budget_gib * 1073741824.0;
-                            if (q->training.mem_budget_bytes > q->cluster->mem_bytes) {
-                                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                                            "%s: [options] mem_budget %g GiB exceeds the %.1f "
-                                            "GiB of a device",
-                                            label, g->mem_budget_gib,
-                                            q->cluster->mem_bytes / 1073741824.0);
-                                return FALSE;
-                            }
-                        }
-                        /* the same point of the first cluster has this space */
-                        PrismSpace *share =
-                            ci > 0 ? g_array_index(s->points, Point,
-                                                   s->points->len - 1 - ci * per_cluster)
-                                         .space
-                                   : NULL;
-                        if (!prism_training_validate(&q->training, error) ||
-                            !prism_app_check_budget(&q->training, q->cluster, &s->in.knobs,
-                                                    error) ||
-                            !point_setup(s, q, share, label, error)) {
-                            if (!g_str_has_prefix((*error)->message, "grid "))
-                                g_prefix_error(error, "%s: ", label);
-                            return FALSE;
-                        }
-                        prism_space_release_lanes(q->space);
-                    }
-    grid_progress(s, t0, &last, total, total, TRUE);
+    for (size_t i = 0; i < s->n_points; i++) {
+        grid_progress(s, t0, &last, i, s->n_points, FALSE);
+        if (prism_app_stop_requested(NULL)) {
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                        "interrupted while setting up grid %s (point %zu of %zu); nothing was "
+                        "written",
+                        g->path, i, s->n_points);
+            return FALSE;
+        }
+        if (!setup_point(s, i, sum, error))
+            return FALSE;
+    }
+    s->space_sum = g_strdup(g_checksum_get_string(sum));
+    grid_progress(s, t0, &last, s->n_points, s->n_points, TRUE);
     return TRUE;
 }
 
-/* Every rank builds the same jobs; errors are agreed by the caller. */
+/* Every rank sets up the same points; errors are agreed by the caller. */
 static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
 {
-    s->points = g_array_new(FALSE, TRUE, sizeof(Point));
     s->filter = prism_space_filter_new();
+    s->jobs = (PrismSearchJobs){.get = sweep_get, .user = s};
     if (!prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only, NULL,
                                error))
         return FALSE;
@@ -299,28 +378,21 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
             return FALSE;
         g_autofree char *where = g_strdup_printf("grid %s [options]", o->grid);
         if (!prism_app_add_filters(s->filter, s->grid->fix, s->grid->range, s->grid->only, where,
-                                   error))
-            return FALSE;
-        if (!build_grid_points(o, s, error))
+                                   error) ||
+            !build_grid_points(o, s, error))
             return FALSE;
     } else {
-        Point p = {0};
-        p.model = s->in.model;
-        p.model_name = o->common.model ? o->common.model : PRISM_DEFAULT_MODEL;
-        p.cluster = s->in.cluster;
-        p.cluster_name = o->common.cluster ? o->common.cluster : PRISM_DEFAULT_CLUSTER;
-        p.training = s->in.training;
-        p.devices = g_memdup2(s->in.devices, s->in.n_devices * sizeof(uint32_t));
-        p.n_devices = s->in.n_devices;
-        g_array_append_val(s->points, p);
-        if (!point_setup(s, &g_array_index(s->points, Point, 0), NULL, "inputs", error))
+        s->model_name = o->common.model ? o->common.model : PRISM_DEFAULT_MODEL;
+        s->cluster_name = o->common.cluster ? o->common.cluster : PRISM_DEFAULT_CLUSTER;
+        s->n_points = 1;
+        s->first = g_new0(uint64_t, 2);
+        s->weight = g_new0(double, 1);
+        if (!setup_point(s, 0, NULL, error))
             return FALSE;
     }
-    s->jobs = g_new0(PrismSearchJob, s->points->len);
-    for (guint i = 0; i < s->points->len; i++) {
-        s->jobs[i].cm = g_array_index(s->points, Point, i).cm;
-        s->jobs[i].space = g_array_index(s->points, Point, i).space;
-    }
+    s->jobs.n = s->n_points;
+    s->jobs.first = s->first;
+    s->jobs.weight = s->weight;
     return TRUE;
 }
 
@@ -332,24 +404,22 @@ static char *json_text(JsonBuilder *b)
     return prism_json_to_string(root, FALSE);
 }
 
-/* The `prism models NAME --json` / `prism clusters NAME --json` objects. */
-static void add_model(JsonBuilder *b, const Point *p)
-{
-    prism_app_model_json(b, p->model);
-}
-
-static void add_cluster(JsonBuilder *b, const Point *p)
-{
-    prism_app_cluster_json(b, p->cluster);
-}
-
-static void add_training(JsonBuilder *b, const PrismTraining *t)
+static void add_training(JsonBuilder *b, const PrismTraining *t, const PrismGrid *g)
 {
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "gbs");
-    json_builder_add_int_value(b, (gint64)t->gbs);
-    json_builder_set_member_name(b, "seq");
-    json_builder_add_int_value(b, (gint64)t->seq);
+    /* a grid: the lists of its [grid] gbs and seq (every point has one of each) */
+    const uint64_t *lists[2] = {g && g->n_gbs ? g->gbs : &t->gbs, g && g->n_seq ? g->seq : &t->seq};
+    size_t lens[2] = {g && g->n_gbs ? g->n_gbs : 1, g && g->n_seq ? g->n_seq : 1};
+    static const char *const names[2] = {"gbs", "seq"};
+    for (int k = 0; k < 2; k++) {
+        json_builder_set_member_name(b, names[k]);
+        if (g != NULL)
+            json_builder_begin_array(b);
+        for (size_t i = 0; i < lens[k]; i++)
+            json_builder_add_int_value(b, (gint64)lists[k][i]);
+        if (g != NULL)
+            json_builder_end_array(b);
+    }
     json_builder_set_member_name(b, "dtype");
     json_builder_add_string_value(b, prism_dtype_name(t->dtype));
     json_builder_set_member_name(b, "optimizer");
@@ -359,70 +429,42 @@ static void add_training(JsonBuilder *b, const PrismTraining *t)
     json_builder_end_object(b);
 }
 
-static char *model_text(const Point *p)
+/* One entry per model (cluster) of a grid, in the grid file's order; the object itself
+ * for a single setup. Text per entry (prism_app_model_json / _cluster_json). */
+static char *inputs_json(const Sweep *s, gboolean clusters)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    add_model(b, p);
-    return json_text(b);
-}
-
-static char *cluster_text(const Point *p)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    add_cluster(b, p);
-    return json_text(b);
-}
-
-static char *training_text(const Point *p)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    add_training(b, &p->training);
-    return json_text(b);
-}
-
-static char *space_text(const Point *p)
-{
-    return prism_space_describe(p->space, TRUE);
-}
-
-static const void *point_model(const Point *p)
-{
-    return p->model;
-}
-
-static const void *point_cluster(const Point *p)
-{
-    return p->cluster;
-}
-
-static const void *point_space(const Point *p)
-{
-    return p->space;
-}
-
-/* One attribute per input; a grid gives a JSON array with one entry per point. Each
- * entry is turned into text on its own (a JSON tree of every point of a large grid took
- * several times the memory of its text), and an entry whose @p same key equals the
- * previous point's reuses that text (the model of consecutive points, say). */
-static char *point_json(const Sweep *s, char *(*text)(const Point *),
-                        const void *(*same)(const Point *))
-{
-    GString *out = g_string_new(s->grid ? "[" : "");
-    g_autofree char *prev = NULL;
-    const void *prev_key = NULL;
-    for (guint i = 0; i < s->points->len; i++) {
-        const Point *p = &g_array_index(s->points, Point, i);
-        const void *key = same ? same(p) : NULL;
-        if (prev == NULL || key == NULL || key != prev_key) {
-            g_free(prev);
-            prev = text(p);
-            prev_key = key;
-        }
-        g_string_append_printf(out, "%s%s", i ? "," : "", prev);
+    const PrismGrid *g = s->grid;
+    size_t n = g == NULL ? 1 : clusters ? (g->n_clusters ? g->n_clusters : 1) : g->n_models;
+    GString *out = g_string_new(g ? "[" : "");
+    for (size_t i = 0; i < n; i++) {
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        if (clusters)
+            prism_app_cluster_json(b, g && g->n_clusters ? g->clusters[i] : s->in.cluster);
+        else
+            prism_app_model_json(b, g ? g->models[i] : s->in.model);
+        g_autofree char *text = json_text(b);
+        g_string_append_printf(out, "%s%s", i ? "," : "", text);
     }
-    if (s->grid)
+    if (g)
         g_string_append_c(out, ']');
     return g_string_free(out, FALSE);
+}
+
+/* A single setup: its space (`prism plan --count --json`). A grid: the points, the total
+ * and the SHA-256 of the descriptions of the spaces of the first cluster's points (each
+ * `prism plan --count --json` text and a newline, in point order; a later cluster has
+ * the same spaces); each point's size is in /grid/rows. */
+static char *space_json(Sweep *s)
+{
+    if (s->grid == NULL) {
+        PrismSearchJob job;
+        if (!sweep_get(s, 0, &job, NULL))
+            return g_strdup("");
+        return prism_space_describe(job.space, TRUE);
+    }
+    return g_strdup_printf("{\"points\":%zu,\"total\":%" G_GUINT64_FORMAT
+                           ",\"descriptions_sha256\":\"%s\"}",
+                           s->n_points, s->first[s->n_points], s->space_sum);
 }
 
 static char *command_line(int argc, char **argv)
@@ -436,15 +478,19 @@ static char *command_line(int argc, char **argv)
     return g_string_free(s, FALSE);
 }
 
-static void add_attrs(PrismLandscape *ls, const Sweep *s, int argc, char **argv)
+static void add_attrs(PrismLandscape *ls, Sweep *s, int argc, char **argv)
 {
     g_autofree char *cmd = command_line(argc, argv);
     prism_landscape_add_attr(ls, "command_line", cmd, FALSE);
-    g_autofree char *model = point_json(s, model_text, point_model);
-    g_autofree char *cluster = point_json(s, cluster_text, point_cluster);
-    g_autofree char *training = point_json(s, training_text, NULL);
+    g_autofree char *model = inputs_json(s, FALSE);
+    g_autofree char *cluster = inputs_json(s, TRUE);
+    Point p;
+    point_at(s, 0, &p);
+    g_autoptr(JsonBuilder) tb = json_builder_new();
+    add_training(tb, &p.training, s->grid);
+    g_autofree char *training = json_text(tb);
     g_autofree char *knobs = prism_knobs_to_json(&s->in.knobs);
-    g_autofree char *space = point_json(s, space_text, point_space);
+    g_autofree char *space = space_json(s);
     g_autofree char *filters = prism_space_filter_describe(s->filter);
     prism_landscape_add_attr(ls, "model", model, TRUE);
     prism_landscape_add_attr(ls, "cluster", cluster, TRUE);
@@ -460,21 +506,25 @@ static void add_attrs(PrismLandscape *ls, const Sweep *s, int argc, char **argv)
     prism_landscape_add_attr(ls, "framework", fw, FALSE);
 }
 
-static void set_grid_table(PrismLandscape *ls, const Sweep *s)
+/* /grid, point by point when the landscape is finished (prism_landscape_set_grid_fn). */
+static void grid_point_info(void *user, size_t i, PrismGridPointInfo *out)
 {
-    if (s->grid == NULL)
-        return;
-    g_autofree PrismGridPointInfo *info = g_new0(PrismGridPointInfo, s->points->len);
-    uint64_t first = 0;
-    for (guint i = 0; i < s->points->len; i++) {
-        const Point *p = &g_array_index(s->points, Point, i);
-        uint64_t rows = prism_space_size(p->space);
-        info[i] =
-            (PrismGridPointInfo){p->model_name,   p->cluster_name, p->devices[0], p->training.gbs,
-                                 p->training.seq, first,           rows};
-        first += rows;
-    }
-    prism_landscape_set_grid(ls, info, s->points->len);
+    const Sweep *s = user;
+    Point p;
+    point_at(s, i, &p);
+    *out = (PrismGridPointInfo){p.model_name,
+                                p.cluster_name,
+                                p.devices[0],
+                                p.training.gbs,
+                                p.training.seq,
+                                s->first[i],
+                                s->first[i + 1] - s->first[i]};
+}
+
+static void set_grid_table(PrismLandscape *ls, Sweep *s)
+{
+    if (s->grid != NULL)
+        prism_landscape_set_grid_fn(ls, s->n_points, grid_point_info, s);
 }
 
 /* Search options from the command line, else the grid's [options] (a value given in both
@@ -568,7 +618,7 @@ static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *
 static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboolean fronts,
                             GArray *out, GError **error)
 {
-    for (guint j = 0; j < s->points->len; j++) {
+    for (size_t j = 0; j < s->n_points; j++) {
         const PrismFront *f = fronts ? prism_search_result_front(res, j) : NULL;
         const PrismTopK *t = fronts ? NULL : prism_search_result_top(res, j);
         size_t n = fronts ? prism_front_size(f) : prism_topk_size(t);
@@ -576,8 +626,7 @@ static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboole
             PrismLandscapeRow r = {0};
             size_t job = 0;
             r.index = fronts ? prism_front_index(f, i) : prism_topk_index(t, i);
-            if (!prism_search_row(s->jobs, s->points->len, r.index, &job, &r.strategy, r.cols,
-                                  error))
+            if (!prism_search_jobs_row(&s->jobs, r.index, &job, &r.strategy, r.cols, error))
                 return FALSE;
             r.point = (uint32_t)job;
             g_array_append_val(out, r);
@@ -620,8 +669,8 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
     fprintf(out,
             "prism sweep: %s: %" G_GUINT64_FORMAT " rows (%" G_GUINT64_FORMAT
             " feasible) in %u setup%s; %zu Pareto rows, %zu top rows\n",
-            path, rows, prism_search_result_feasible(res), s->points->len,
-            s->points->len == 1 ? "" : "s", n_pareto, n_top);
+            path, rows, prism_search_result_feasible(res), (guint)s->n_points,
+            s->n_points == 1 ? "" : "s", n_pareto, n_top);
     fprintf(out, "  %d rank%s, %s; search %.2f s, total %.2f s; file %.1f MB",
             prism_search_result_ranks(res), prism_search_result_ranks(res) == 1 ? "" : "s",
             prism_search_result_isa(res), prism_search_result_seconds(res), seconds, bytes / 1e6);
@@ -639,9 +688,7 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
 static gboolean disk_check(const SweepOptions *o, const Sweep *s, PrismLandscape *ls,
                            const char *path, FILE *out, GError **error)
 {
-    uint64_t rows = 0;
-    for (guint i = 0; i < s->points->len; i++)
-        rows += prism_space_size(g_array_index(s->points, Point, i).space);
+    uint64_t rows = s->first[s->n_points];
     PrismLandscapeDiskPlan plan;
     if (!prism_landscape_disk_plan(ls, rows, &plan, error))
         return FALSE;
@@ -674,13 +721,15 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
                                     const PrismSearchResult *res, const PrismKernelTable *kt,
                                     GError **error)
 {
-    size_t job = prism_diagnose_closest_job(res, s->points->len);
+    size_t job = prism_diagnose_closest_job(res, s->n_points);
     g_autoptr(PrismDiagnosis) d =
-        prism_diagnose_run(comm, s->jobs, s->points->len, job, res, s->filter, kt, error);
+        prism_diagnose_run_jobs(comm, &s->jobs, job, res, s->filter, kt, error);
     if (d == NULL)
         return FALSE;
     if (out != NULL && s->grid != NULL) {
-        const Point *p = &g_array_index(s->points, Point, job);
+        Point pt;
+        point_at(s, job, &pt);
+        const Point *p = &pt;
         fprintf(out,
                 "\nNo point of grid %s has a feasible strategy; the closest is point %zu (%s "
                 "on %u x %s, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT "):\n",
@@ -735,6 +784,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (build_points(o, &s, &local) && search_options(o, &s, &opt, &local) &&
         landscape_options(o, &lo, &local))
         opt.kt = prism_kernel_table_get(o->common.isa, &local);
+    (void)prism_app_stop_check(&local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     prism_landscape_schema_add_dims(schema);
@@ -749,7 +799,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_landscape_prepare(ls, &local))
         goto done;
     PrismRowSink sink = prism_landscape_sink(ls);
-    res = prism_search_run(comm, s.jobs, s.points->len, &opt, &sink, &local);
+    res = prism_search_run_jobs(comm, &s.jobs, &opt, &sink, &local);
     /* From here a signal ends the process at once: the spill records are complete, so
      * the partial output stays resumable whatever happens to the final write. */
     prism_app_stop_release(&guard);

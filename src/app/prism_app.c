@@ -16,24 +16,28 @@
 #include <prism/version.h>
 
 static const PrismAppCommand commands[] = {
-    {"plan", "search every strategy; print the best, the Pareto front and why", prism_cmd_plan},
+    {"plan", "search every strategy; print the best, the Pareto front and why", prism_cmd_plan,
+     TRUE},
     {"sweep", "evaluate every strategy (or a grid of setups) into an HDF5 landscape",
-     prism_cmd_sweep},
-    {"explain", "every cost term of one strategy, with formula and value", prism_cmd_explain},
+     prism_cmd_sweep, TRUE},
+    {"explain", "every cost term of one strategy, with formula and value", prism_cmd_explain,
+     FALSE},
     {"models", "list the model zoo, or show one model or config.json layer by layer",
-     prism_cmd_models},
-    {"clusters", "list the cluster presets, or show one preset or cluster file",
-     prism_cmd_clusters},
-    {"knobs", "list the cost-model knobs with defaults, units and docs", prism_cmd_knobs},
-    {"layouts", "optimal operator layouts of a graph over a TP group (SMSG)", prism_cmd_layouts},
-    {"info", "provenance, space and row counts of a landscape file", prism_cmd_info},
-    {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto},
-    {"validate", "compare predictions with published measurements (CSV)", prism_cmd_validate},
+     prism_cmd_models, FALSE},
+    {"clusters", "list the cluster presets, or show one preset or cluster file", prism_cmd_clusters,
+     FALSE},
+    {"knobs", "list the cost-model knobs with defaults, units and docs", prism_cmd_knobs, FALSE},
+    {"layouts", "optimal operator layouts of a graph over a TP group (SMSG)", prism_cmd_layouts,
+     FALSE},
+    {"info", "provenance, space and row counts of a landscape file", prism_cmd_info, FALSE},
+    {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto, FALSE},
+    {"validate", "compare predictions with published measurements (CSV)", prism_cmd_validate,
+     FALSE},
     {"frameworks", "list framework profiles, or show one (knobs, memory, defaults)",
-     prism_cmd_frameworks},
+     prism_cmd_frameworks, FALSE},
     {"inputs", "load and check model, cluster, devices, training and knobs; print them",
-     prism_cmd_inputs},
-    {"version", "version, git revision, compiler, ISAs, MPI and HDF5", prism_cmd_version},
+     prism_cmd_inputs, FALSE},
+    {"version", "version, git revision, compiler, ISAs, MPI and HDF5", prism_cmd_version, FALSE},
 };
 
 static void print_usage(FILE *f)
@@ -58,6 +62,9 @@ static const PrismAppCommand *find_command(const char *name)
 
 static gboolean dispatch(PrismComm *comm, int argc, char **argv, GError **error)
 {
+    const PrismAppCommand *known = argc >= 2 ? find_command(argv[1]) : NULL;
+    if (known == NULL || !known->stops)
+        prism_app_stop_early_end(); /* signals act as usual from here */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         if (comm->rank == 0)
@@ -93,6 +100,10 @@ static gboolean dispatch(PrismComm *comm, int argc, char **argv, GError **error)
 
 int prism_app_main(int argc, char **argv)
 {
+    /* SIGINT/SIGTERM are caught from here on (a flag the commands poll), also while MPI
+     * starts up: the default action, or an inherited SIG_IGN, would otherwise lose or
+     * misreport a signal that comes early (app-internal.h). */
+    prism_app_stop_early();
     /* A singleton (no mpirun) need not fork an orted: keeps `prism plan` fast. */
     if (g_getenv("OMPI_COMM_WORLD_SIZE") == NULL && g_getenv("PMIX_RANK") == NULL) {
         g_setenv("OMPI_MCA_ess_singleton_isolated", "1", FALSE);
@@ -110,6 +121,7 @@ int prism_app_main(int argc, char **argv)
         fprintf(stderr, "prism: error: MPI_Init_thread failed\n");
         return 1;
     }
+    prism_app_stop_early();
     GError *error = NULL;
     int status = 0;
     PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
