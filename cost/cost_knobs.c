@@ -112,6 +112,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                       "1 = eager PyTorch: RMSNorm, RoPE and SwiGLU as separate "
                                       "ops, each reading its inputs and writing its output; 0 = "
                                       "fused kernels (Megatron/TE, torch.compile)"},
+    [PRISM_KNOB_FSDP_PP_NOSYNC] = {"fsdp_pp_nosync", 0.0, 0.0, 1.0, "bool",
+                                   "1 = with pipeline parallelism ZeRO-3/FSDP keeps the stage's "
+                                   "parameters gathered and accumulates unsharded gradients "
+                                   "over the micro-batches, reduce-scattering once after the "
+                                   "last backward (torch.distributed.pipelining + FSDP2)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

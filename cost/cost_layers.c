@@ -250,6 +250,11 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     k->sf_kv = 2.0 * h * g * d;                    /* wk */
     k->sel_gemm = (k->sf_tp + k->sf_kv) / (k->f_tp + k->f_kv); /* exact while tp <= g */
     k->sel_ew = 1.0;
+    /* with SP, the policy's save list holds reduce_scatter_tensor but not the all-gathers
+     * (torchtitan _save_list): the recomputed wk and w3 need the gathered attention and
+     * MLP inputs, so both all-gathers run again - (t-1)/t of T h each, together one
+     * all-reduce-equivalent (the unit of tp_coll_*) */
+    k->tp_coll_sel_sp = 1.0;
 }
 
 /* Eager PyTorch (elementwise_eager = 1; cost/README.md "Elementwise traffic"): extra HBM
@@ -569,6 +574,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->accum_traffic = 2.0 * k->bytes_grad * kn[PRISM_KNOB_GRAD_ACCUM_EXPOSED];
     k->bwd_ws = kn[PRISM_KNOB_BWD_WORKING_SET];
     k->fsdp_reshard = kn[PRISM_KNOB_FSDP_RESHARD];
+    k->fsdp_pp_nosync = kn[PRISM_KNOB_FSDP_PP_NOSYNC] > 0.5 ? 1.0 : 0.0;
     k->hsdp = kn[PRISM_KNOB_HSDP];
     k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];

@@ -100,6 +100,8 @@ typedef struct PrismKKind {
     /* communication */
     double tp_coll_fwd;    /* all-reduce-equivalent TP collectives per forward */
     double tp_coll_fwd_sp; /* extra forward collectives when SP is on (head all-gather) */
+    double tp_coll_sel_sp; /* collectives run again by recompute = selective with SP (per-op
+                            * SAC: the two all-gathers whose outputs are not saved) */
     double tp_coll_bwd;    /* per backward */
     double tp_bytes;       /* bytes per token per TP collective (h x dtype) */
     double cp_tp, cp_kv;   /* bytes per token exchanged per CP ring pass (tp-sharded / kv) */
@@ -169,10 +171,12 @@ typedef struct PrismKModel {
     double cast_w;          /* FP8: HBM bytes per weight element cast per micro-batch */
     double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
     /* data parallelism / ZeRO / FSDP (cost/README.md, "FSDP and the distributed optimizer") */
-    double fsdp_reshard; /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
-    double hsdp;         /* 1: ZeRO shards within the node, replicates across (HSDP) */
-    double dp_bucket;    /* >0: bucketed overlapped grad-reduce / param-gather, params per
-                          * bucket; 0: the dp_overlap fraction */
+    double fsdp_reshard;   /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
+    double fsdp_pp_nosync; /* 1: with pp > 1, ZeRO-3 keeps the stage gathered and reduces
+                            * the unsharded accumulated gradients once per step */
+    double hsdp;           /* 1: ZeRO shards within the node, replicates across (HSDP) */
+    double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
+                            * bucket; 0: the dp_overlap fraction */
     /* context parallelism */
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */
@@ -309,6 +313,8 @@ enum {
     PRISM_KL_CP_A2A_A,    /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
     PRISM_KL_CP_LB,       /* slowest rank's attention work / mean (causal ring) */
     PRISM_KL_CP_INV,      /* 1/c */
+    PRISM_KL_FS_ONCE,     /* ZeRO-3 syncs once per step (fsdp_pp_nosync under a pipeline):
+                           * 1/m, else 0 (every micro-batch) */
     PRISM_KL_COUNT
 };
 enum {

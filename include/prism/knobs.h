@@ -58,6 +58,8 @@ typedef enum {
                                             the working set's one (eager cross-entropy 1) */
     PRISM_KNOB_ELEMENTWISE_EAGER,      /**< 1 = eager PyTorch's op-by-op norm/RoPE/SwiGLU
                                             HBM passes; 0 = fused kernels */
+    PRISM_KNOB_FSDP_PP_NOSYNC,         /**< 1 = with pp > 1, ZeRO-3 keeps the stage gathered
+                                            and reduces the accumulated gradients once */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
