@@ -117,6 +117,12 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                    "parameters gathered and accumulates unsharded gradients "
                                    "over the micro-batches, reduce-scattering once after the "
                                    "last backward (torch.distributed.pipelining + FSDP2)"},
+    [PRISM_KNOB_TP_LAYOUT_COPY] = {"tp_layout_copy", 0.0, 0.0, 1.0, "bool",
+                                   "1 = every sequence-parallel TP all-gather / reduce-scatter "
+                                   "also copies its full tensor once through HBM (PyTorch "
+                                   "functional collectives on the sequence dim 1 of [b, s, h]: "
+                                   "torch.cat of the chunks); 0 = sequence-first layout "
+                                   "(Megatron [s, b, h])"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

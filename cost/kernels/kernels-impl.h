@@ -279,7 +279,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem;
-    const double tpx = km->tp_exposed, epx = km->ep_exposed;
+    const double tpx = km->tp_exposed, epx = km->ep_exposed, tlc = km->tp_layout_copy;
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
     const double *tok = WS(PRISM_KL_TOKENS), *inv_ep = WS(PRISM_KL_INV_EP);
@@ -420,7 +420,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double cf = coll_f + coll_fsp * sp[i];
         const double c_rs = sel * coll_ssp * sp[i]; /* selective recompute's collectives */
         const double v_tp = T * tpb;
-        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx;
+        /* tp_layout_copy: with SP each collective also copies its full tensor through
+         * HBM (not hidden by tp_overlap); 0 without TP */
+        const double tp_on = it < 0.75 ? 1.0 : 0.0;
+        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx + tlc * tp_on * sp[i] * v_tp * hbm;
         o_tp[i] = (cf * (1.0 + full) + c_rs + coll_b) * tp_one;
         o_tpb[i] = (cf * (1.0 + full) + c_rs + coll_b) * v_tp * tpbf[i];
         /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step

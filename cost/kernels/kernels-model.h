@@ -172,6 +172,9 @@ typedef struct PrismKModel {
     double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
     /* data parallelism / ZeRO / FSDP (cost/README.md, "FSDP and the distributed optimizer") */
     double fsdp_reshard;   /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
+    double tp_layout_copy; /* HBM bytes per byte of an SP collective's volume spent on the
+                            * layout copy (tp_layout_copy: 4 = read + write, gather and
+                            * scatter side of one all-reduce-equivalent), else 0 */
     double fsdp_pp_nosync; /* 1: with pp > 1, ZeRO-3 keeps the stage gathered and reduces
                             * the unsharded accumulated gradients once per step */
     double hsdp;           /* 1: ZeRO shards within the node, replicates across (HSDP) */

@@ -60,6 +60,8 @@ typedef enum {
                                             HBM passes; 0 = fused kernels */
     PRISM_KNOB_FSDP_PP_NOSYNC,         /**< 1 = with pp > 1, ZeRO-3 keeps the stage gathered
                                             and reduces the accumulated gradients once */
+    PRISM_KNOB_TP_LAYOUT_COPY,         /**< 1 = each SP collective also copies its full
+                                            tensor through HBM (gather/scatter on dim 1) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

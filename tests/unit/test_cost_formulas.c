@@ -170,6 +170,93 @@ static void test_elementwise_eager(void)
     CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
 }
 
+/*
+ * tp_layout_copy: PyTorch's functional collectives gather / scatter on dim 0, so an SP
+ * collective on the sequence dim 1 of [b, s, h] copies the full tensor once more (read +
+ * write). Per all-reduce-equivalent (an all-gather + a reduce-scatter of T h): 4 T h bp
+ * bytes. tp = 4 + SP, T = 2 x 2048 = 4096, fp16, 1000 GB/s at hbm_efficiency 1:
+ *   4 * 4096 * 4096 * 2 / 1e12 = 1.34217728e-4 s per all-reduce-equivalent;
+ *   a block's forward has 2 (after attention, after the MLP), its backward 2:
+ *   +2.68435456e-4 s each. Per-op SAC (selective_policy 1) runs the two all-gathers of
+ *   the attention and MLP inputs again (its save list holds only the reduce-scatters):
+ *   one all-reduce-equivalent, +1.34217728e-4 s of selective recompute; Korthikanti's
+ *   policy (0) recomputes the core alone: +0. Without TP nothing changes.
+ */
+static void layout_terms(const char *copy, const char *policy, const char *strategy,
+                         uint32_t devices, PrismLayerTerms *lt)
+{
+    const char *const sets[] = {
+        copy, policy, "hbm_GBps=1000", "hbm_efficiency=1", "flash_attention=1", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, lt, NULL));
+}
+
+static void test_tp_layout_copy(void)
+{
+    PrismLayerTerms a, b;
+    const char *tp4 = "tp=4,sp=1,mbs=2";
+    layout_terms("tp_layout_copy=0", "selective_policy=1", tp4, 4, &a);
+    layout_terms("tp_layout_copy=1", "selective_policy=1", tp4, 4, &b);
+    CU_ASSERT_DOUBLE_EQUAL((b.fwd_s - a.fwd_s) / 2.68435456e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.bwd_s - a.bwd_s) / 2.68435456e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.recompute_s[1] - a.recompute_s[1]) / 1.34217728e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.recompute_s[2] - a.recompute_s[2]) / 2.68435456e-4, 1.0, 1e-9);
+    layout_terms("tp_layout_copy=0", "selective_policy=0", tp4, 4, &a);
+    layout_terms("tp_layout_copy=1", "selective_policy=0", tp4, 4, &b);
+    CU_ASSERT_EQUAL(b.recompute_s[1], a.recompute_s[1]);
+    layout_terms("tp_layout_copy=0", "selective_policy=1", "tp=1,mbs=2", 1, &a);
+    layout_terms("tp_layout_copy=1", "selective_policy=1", "tp=1,mbs=2", 1, &b);
+    CU_ASSERT_EQUAL(b.fwd_s, a.fwd_s);
+    CU_ASSERT_EQUAL(b.bwd_s, a.bwd_s);
+    CU_ASSERT_EQUAL(b.recompute_s[1], a.recompute_s[1]);
+}
+
+/*
+ * fsdp_pp_nosync (FSDP2 under torch.distributed.pipelining): with pp = 2, dp = 4 and
+ * ZeRO-3 the stage keeps its parameters gathered (fp16, 2 B) and accumulates unsharded fp32
+ * gradients (grad_fp32, 4 B) until one reduce-scatter after the last backward, and the
+ * ZeRO-3 unit buffers go away. The peak stage is the last (its fp32 logits): 2 blocks, the
+ * final LayerNorm and the head,
+ *   P = 2 (12 h^2 + 4 h) + 2 h + V h = 402,685,952 + 8,192 + 209,715,200 = 612,409,344;
+ *   nosync: params 2P = 1,224,818,688 B, grads 4P = 2,449,637,376 B;
+ *   per micro-batch (0): params 2P/4 = 306,204,672 B, grads 4P/4 = 612,409,344 B;
+ *   the optimizer shard (12 B / 4) is the same either way;
+ *   buffers (nosync): the stage's send + receive 2 T h bp = 2 * 4096 * 4096 * 2 =
+ *   67,108,864 B plus runtime_overhead 1e9 = 1,067,108,864 B.
+ * Without a pipeline (pp = 1) the knob changes nothing.
+ */
+static void nosync_cols(const char *nosync, const char *strategy, double *c)
+{
+    const char *const sets[] = {nosync, NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+}
+
+static void test_fsdp_pp_nosync(void)
+{
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    const char *pp2 = "dp=4,pp=2,zero=3,mbs=2";
+    nosync_cols("fsdp_pp_nosync=0", pp2, a);
+    nosync_cols("fsdp_pp_nosync=1", pp2, b);
+    CU_ASSERT_EQUAL(a[PRISM_COL_PEAK_STAGE], 1.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_PEAK_STAGE], 1.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_PARAMS], 1224818688.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_GRADS], 2449637376.0);
+    CU_ASSERT_EQUAL(a[PRISM_COL_MEM_PARAMS], 306204672.0);
+    CU_ASSERT_EQUAL(a[PRISM_COL_MEM_GRADS], 612409344.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_OPTIMIZER], a[PRISM_COL_MEM_OPTIMIZER]);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_COMM_BUFFERS], 1067108864.0);
+    CU_ASSERT_TRUE(a[PRISM_COL_MEM_COMM_BUFFERS] > b[PRISM_COL_MEM_COMM_BUFFERS]);
+    nosync_cols("fsdp_pp_nosync=0", "dp=8,zero=3,mbs=2", a);
+    nosync_cols("fsdp_pp_nosync=1", "dp=8,zero=3,mbs=2", b);
+    for (int k = 0; k < PRISM_COL_COUNT; k++)
+        CU_ASSERT_EQUAL(b[k], a[k]);
+}
+
 static double static_bytes_per_param(int zero, const char *grad_fp32)
 {
     const char *const sets[] = {grad_fp32, NULL};
@@ -728,6 +815,8 @@ static CU_TestInfo formula_tests[] = {
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
+    {"tp_layout_copy and per-op SAC's all-gathers", test_tp_layout_copy},
+    {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
     CU_TEST_INFO_NULL,
 };
 
