@@ -123,6 +123,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                    "functional collectives on the sequence dim 1 of [b, s, h]: "
                                    "torch.cat of the chunks); 0 = sequence-first layout "
                                    "(Megatron [s, b, h])"},
+    [PRISM_KNOB_ZERO3_LOWP_SHARD] = {"zero3_lowp_shard", 1.0, 0.0, 1.0, "bool",
+                                     "1 = ZeRO-3 holds a 16-bit shard of the parameters next "
+                                     "to the optimizer's fp32 master (DeepSpeed ZeRO-3); 0 = the "
+                                     "shard is the fp32 parameter itself, cast to 16 bits only "
+                                     "into the all-gather (FSDP2 MixedPrecisionPolicy)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

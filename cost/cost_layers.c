@@ -575,6 +575,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->bwd_ws = kn[PRISM_KNOB_BWD_WORKING_SET];
     k->fsdp_reshard = kn[PRISM_KNOB_FSDP_RESHARD];
     k->fsdp_pp_nosync = kn[PRISM_KNOB_FSDP_PP_NOSYNC] > 0.5 ? 1.0 : 0.0;
+    k->zero3_lowp = kn[PRISM_KNOB_ZERO3_LOWP_SHARD] > 0.5 ? 1.0 : 0.0;
     /* one all-reduce-equivalent = an all-gather + a reduce-scatter of T h: each copies the
      * full tensor once (read + write) */
     k->tp_layout_copy = 4.0 * kn[PRISM_KNOB_TP_LAYOUT_COPY];

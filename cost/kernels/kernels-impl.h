@@ -95,7 +95,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
     const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
     const double nos = km->fsdp_pp_nosync * pipe; /* FSDP under a pipeline: no per-mb sync */
-    const double is0 = 1.0 / s0;                  /* 0 for a single-level cluster (s0 = +inf) */
+    const double lowp = km->zero3_lowp; /* 0: FSDP2 holds no 16-bit shard (the fp32 master) */
+    const double is0 = 1.0 / s0;        /* 0 for a single-level cluster (s0 = +inf) */
     const double zz = km->cp_zigzag, sig = km->cp_skip, irun = km->cp_inv_run;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
@@ -128,10 +129,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * stage's parameters stay gathered and its gradients accumulate unsharded in the
          * reduce dtype until the one reduce-scatter after the last backward */
         const double ns3 = z > 2.5 ? nos : 0.0;
-        pdiv[i] = z > 2.5 && rsh > 0.5 && ns3 < 0.5 ? in_s : 1.0;
+        pdiv[i] = z > 2.5 && rsh > 0.5 && ns3 < 0.5 ? in_s * lowp : 1.0;
         gdiv[i] = z > 1.5 && ns3 < 0.5 ? in_s : 1.0;
         odiv[i] = z > 0.5 ? in_s : 1.0;
-        pdive[i] = z > 2.5 && ns3 < 0.5 ? in_e : 1.0;
+        pdive[i] = z > 2.5 && ns3 < 0.5 ? in_e * lowp : 1.0;
         gdive[i] = z > 1.5 && ns3 < 0.5 ? in_e : 1.0;
         odive[i] = z > 0.5 ? in_e : 1.0;
         /* TP: ring all-reduce 2(t-1)/t of the volume, 2(t-1) latency steps */

@@ -175,6 +175,7 @@ typedef struct PrismKModel {
     double tp_layout_copy; /* HBM bytes per byte of an SP collective's volume spent on the
                             * layout copy (tp_layout_copy: 4 = read + write, gather and
                             * scatter side of one all-reduce-equivalent), else 0 */
+    double zero3_lowp;     /* 1: ZeRO-3 holds a 16-bit parameter shard besides the master */
     double fsdp_pp_nosync; /* 1: with pp > 1, ZeRO-3 keeps the stage gathered and reduces
                             * the unsharded accumulated gradients once per step */
     double hsdp;           /* 1: ZeRO shards within the node, replicates across (HSDP) */

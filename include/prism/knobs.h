@@ -62,6 +62,8 @@ typedef enum {
                                             and reduces the accumulated gradients once */
     PRISM_KNOB_TP_LAYOUT_COPY,         /**< 1 = each SP collective also copies its full
                                             tensor through HBM (gather/scatter on dim 1) */
+    PRISM_KNOB_ZERO3_LOWP_SHARD,       /**< 1 = ZeRO-3 also holds a low-precision shard of
+                                            the parameters (0: FSDP2, the fp32 shard only) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

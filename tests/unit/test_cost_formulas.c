@@ -257,9 +257,9 @@ static void test_fsdp_pp_nosync(void)
         CU_ASSERT_EQUAL(b[k], a[k]);
 }
 
-static double static_bytes_per_param(int zero, const char *grad_fp32)
+static double static_bytes_per_param2(int zero, const char *grad_fp32, const char *other)
 {
-    const char *const sets[] = {grad_fp32, NULL};
+    const char *const sets[] = {grad_fp32, other, NULL};
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     g_autofree char *text = g_strdup_printf("dp=8,zero=%d", zero);
@@ -270,6 +270,11 @@ static double static_bytes_per_param(int zero, const char *grad_fp32)
     const double P = 12.0 * H * H + 4.0 * H;
     CU_ASSERT_EQUAL(P, prism_block_params(&m->specs[0], m->hidden));
     return (lt.params_bytes + lt.grads_bytes + lt.optimizer_bytes) / P;
+}
+
+static double static_bytes_per_param(int zero, const char *grad_fp32)
+{
+    return static_bytes_per_param2(zero, grad_fp32, NULL);
 }
 
 /*
@@ -290,6 +295,12 @@ static void test_zero_bytes(void)
     CU_ASSERT_EQUAL(static_bytes_per_param(3, "grad_fp32=0"), 2.0);
     CU_ASSERT_EQUAL(static_bytes_per_param(0, "grad_fp32=1"), 18.0);
     CU_ASSERT_EQUAL(static_bytes_per_param(1, "grad_fp32=1"), 7.5);
+    /* FSDP2 (zero3_lowp_shard = 0): the shard is the fp32 master itself, no 16-bit shard:
+     * (2 + 12)/8 = 1.75; with fp32 gradients (4 + 12)/8 = 2 = FSDP2's 4 + 4 + 8 over 8.
+     * Stages below 3 and ZeRO-3 without resharding hold the full 16-bit copy as before. */
+    CU_ASSERT_EQUAL(static_bytes_per_param2(3, "grad_fp32=0", "zero3_lowp_shard=0"), 1.75);
+    CU_ASSERT_EQUAL(static_bytes_per_param2(3, "grad_fp32=1", "zero3_lowp_shard=0"), 2.0);
+    CU_ASSERT_EQUAL(static_bytes_per_param2(2, "grad_fp32=0", "zero3_lowp_shard=0"), 3.75);
 }
 
 /*
