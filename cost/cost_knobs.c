@@ -128,6 +128,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                      "to the optimizer's fp32 master (DeepSpeed ZeRO-3); 0 = the "
                                      "shard is the fp32 parameter itself, cast to 16 bits only "
                                      "into the all-gather (FSDP2 MixedPrecisionPolicy)"},
+    [PRISM_KNOB_SP_SAVES_GATHERED] = {"sp_saves_gathered", 0.0, 0.0, 1.0, "bool",
+                                      "1 = with SP the column-parallel linears save their "
+                                      "all-gathered input for backward (PyTorch DTensor "
+                                      "SequenceParallel + ColwiseParallel); 0 = the shard is "
+                                      "kept and gathered again in backward (Megatron)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -304,6 +304,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double uly_on = km->cp_ulysses, cp_ov = km->cp_ov, rsh = km->fsdp_reshard;
     /* selective: what is kept (as_*) and what runs again (sel_*), per the policy */
     const double as_rep = K->as_rep, as_tp = K->as_tp, as_kv = K->as_kv, as_full = K->as_full;
+    const double spg = km->sp_gathered, a_spg = K->a_spg, as_spg = K->as_spg;
     const double sel_core = K->sel_core, sel_g = K->sel_gemm, sel_e = K->sel_ew;
     const double sf_tp = K->sf_tp, sf_kv = K->sf_kv, w_tp = K->w_tp;
     const double rc_core = full > 0.5 || (sel > 0.5 && sel_core > 0.5) ? 1.0 : 0.0; /* core again */
@@ -368,10 +369,13 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         }
         o_gat[i] = bp * (ne + ex);
         /* activations per micro-batch (Korthikanti et al. 2022, generalised) */
-        const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full);
+        /* sp_saves_gathered: the column-parallel inputs are kept whole, not 1/t (r = 1
+         * without SP: no change) */
+        const double g_sp = spg * (1.0 - r);
+        const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full + g_sp * a_spg);
         const double a_score = T * a_sc * it;
         const double a_keep = T * a_ck * r;
-        const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full);
+        const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full + g_sp * as_spg);
         /* one select: sel and keep_score are 0/1 (a nested select stops the vectoriser) */
         o_act[i] = full > 0.5 ? a_keep : (a_sel * sel + a_body * keep_score) + keep_score * a_score;
         o_xtr[i] = ws_on * (a_body + a_score - a_keep + T * w_tp * it);

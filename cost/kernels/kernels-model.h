@@ -88,6 +88,8 @@ typedef struct PrismKKind {
     double a_score; /* attention core: softmax + mask + dropout (or flash statistics) */
     double a_full;  /* not sharded by tp (permuted MoE tokens) */
     double a_ckpt;  /* what full recompute keeps: the layer input (replicated unless SP) */
+    double a_spg;   /* part of a_rep that is a column-parallel linear's input: kept gathered
+                     * (not 1/t) when sp_saves_gathered (PyTorch DTensor SP) */
     /* forward FLOPs per token */
     double f_tp, f_kv, f_rep; /* GEMMs, split like the parameters */
     double f_core;            /* attention core (QK^T, AV) executed, after causal skip */
@@ -121,7 +123,7 @@ typedef struct PrismKKind {
      * policy), and what runs again: the attention core (sel_core 0/1), the share sel_gemm
      * of the forward GEMM time, the share sel_ew of the forward elementwise traffic, and
      * the recomputed GEMM FLOPs per token split like f_tp / f_kv */
-    double as_rep, as_tp, as_kv, as_full;
+    double as_rep, as_tp, as_kv, as_full, as_spg;
     double sel_core, sel_gemm, sel_ew, sf_tp, sf_kv;
     /* backward working set beyond the layer's activations, bytes per token sharded by tp
      * (the head: loss_bwd_extra x logits_bytes x V) */
@@ -172,6 +174,7 @@ typedef struct PrismKModel {
     double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
     /* data parallelism / ZeRO / FSDP (cost/README.md, "FSDP and the distributed optimizer") */
     double fsdp_reshard;   /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
+    double sp_gathered;    /* 1: SP keeps the gathered linear inputs (sp_saves_gathered) */
     double tp_layout_copy; /* HBM bytes per byte of an SP collective's volume spent on the
                             * layout copy (tp_layout_copy: 4 = read + write, gather and
                             * scatter side of one all-reduce-equivalent), else 0 */

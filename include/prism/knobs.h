@@ -64,6 +64,8 @@ typedef enum {
                                             tensor through HBM (gather/scatter on dim 1) */
     PRISM_KNOB_ZERO3_LOWP_SHARD,       /**< 1 = ZeRO-3 also holds a low-precision shard of
                                             the parameters (0: FSDP2, the fp32 shard only) */
+    PRISM_KNOB_SP_SAVES_GATHERED,      /**< 1 = SP keeps the gathered input of column-parallel
+                                            linears for backward (PyTorch DTensor) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
