@@ -182,11 +182,11 @@ static void test_elementwise_eager(void)
  *   one all-reduce-equivalent, +1.34217728e-4 s of selective recompute; Korthikanti's
  *   policy (0) recomputes the core alone: +0. Without TP nothing changes.
  */
-static void layout_terms(const char *copy, const char *policy, const char *strategy,
+static void layout_terms(const char *knob, const char *policy, const char *strategy,
                          uint32_t devices, PrismLayerTerms *lt)
 {
     const char *const sets[] = {
-        copy, policy, "hbm_GBps=1000", "hbm_efficiency=1", "flash_attention=1", NULL};
+        knob, policy, "hbm_GBps=1000", "hbm_efficiency=1", "flash_attention=1", NULL};
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, devices, strategy);
@@ -218,33 +218,24 @@ static void test_tp_layout_copy(void)
  * linear input are kept gathered (T h bp each) instead of 1/t of it. tp = 4 + SP, T = 4096,
  * fp16: 2 * 4096 * 4096 * 2 * (1 - 1/4) = 50,331,648 B more kept without recompute and with
  * Korthikanti's selective, and in the full-recompute working set; per-op SAC recomputes the
- * all-gathers (keeps nothing more); without SP nothing changes.
+ * all-gathers (keeps nothing more); without SP nothing changes. (layout_terms above: its
+ * bandwidth knobs do not touch memory.)
  */
-static void spg_terms(const char *knob, const char *policy, const char *strategy, uint32_t devices,
-                      PrismLayerTerms *lt)
-{
-    const char *const sets[] = {knob, policy, "flash_attention=1", NULL};
-    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
-    PrismStrategy s = test_strategy(cm, devices, strategy);
-    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, lt, NULL));
-}
-
 static void test_sp_saves_gathered(void)
 {
     PrismLayerTerms a, b;
     const double d = 50331648.0;
-    spg_terms("sp_saves_gathered=0", "selective_policy=0", "tp=4,sp=1,mbs=2", 4, &a);
-    spg_terms("sp_saves_gathered=1", "selective_policy=0", "tp=4,sp=1,mbs=2", 4, &b);
+    layout_terms("sp_saves_gathered=0", "selective_policy=0", "tp=4,sp=1,mbs=2", 4, &a);
+    layout_terms("sp_saves_gathered=1", "selective_policy=0", "tp=4,sp=1,mbs=2", 4, &b);
     CU_ASSERT_EQUAL(b.act_bytes[0] - a.act_bytes[0], d);
     CU_ASSERT_EQUAL(b.act_bytes[1] - a.act_bytes[1], d);
     CU_ASSERT_EQUAL(b.act_bytes[2], a.act_bytes[2]);
     CU_ASSERT_EQUAL(b.work_bytes - a.work_bytes, d);
-    spg_terms("sp_saves_gathered=0", "selective_policy=1", "tp=4,sp=1,mbs=2", 4, &a);
-    spg_terms("sp_saves_gathered=1", "selective_policy=1", "tp=4,sp=1,mbs=2", 4, &b);
+    layout_terms("sp_saves_gathered=0", "selective_policy=1", "tp=4,sp=1,mbs=2", 4, &a);
+    layout_terms("sp_saves_gathered=1", "selective_policy=1", "tp=4,sp=1,mbs=2", 4, &b);
     CU_ASSERT_EQUAL(b.act_bytes[1], a.act_bytes[1]);
-    spg_terms("sp_saves_gathered=0", "selective_policy=0", "tp=4,mbs=2", 4, &a);
-    spg_terms("sp_saves_gathered=1", "selective_policy=0", "tp=4,mbs=2", 4, &b);
+    layout_terms("sp_saves_gathered=0", "selective_policy=0", "tp=4,mbs=2", 4, &a);
+    layout_terms("sp_saves_gathered=1", "selective_policy=0", "tp=4,mbs=2", 4, &b);
     CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
     CU_ASSERT_EQUAL(b.work_bytes, a.work_bytes);
 }
