@@ -125,15 +125,11 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double n_r = n_d * in_s, in_r = n_s * in_d;
         shard[i] = n_s;
         repl[i] = n_r;
-        /* FSDP under a pipeline without per-micro-batch sync (fsdp_pp_nosync): the
-         * stage's parameters stay gathered and its gradients accumulate unsharded in the
-         * reduce dtype until the one reduce-scatter after the last backward */
-        const double ns3 = z > 2.5 ? nos : 0.0;
-        pdiv[i] = z > 2.5 && rsh > 0.5 && ns3 < 0.5 ? in_s * lowp : 1.0;
-        gdiv[i] = z > 1.5 && ns3 < 0.5 ? in_s : 1.0;
+        pdiv[i] = z > 2.5 && rsh > 0.5 ? in_s * lowp : 1.0;
+        gdiv[i] = z > 1.5 ? in_s : 1.0;
         odiv[i] = z > 0.5 ? in_s : 1.0;
-        pdive[i] = z > 2.5 && ns3 < 0.5 ? in_e * lowp : 1.0;
-        gdive[i] = z > 1.5 && ns3 < 0.5 ? in_e : 1.0;
+        pdive[i] = z > 2.5 ? in_e * lowp : 1.0;
+        gdive[i] = z > 1.5 ? in_e : 1.0;
         odive[i] = z > 0.5 ? in_e : 1.0;
         /* TP: ring all-reduce 2(t-1)/t of the volume, 2(t-1) latency steps */
         const double x_tp = t;
@@ -183,17 +179,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* shard-group volume per parameter per step; ZeRO-3 (every micro-batch: a gather
          * in forward, again in backward when resharded, a reduce-scatter) is priced per
          * unit in the slot pass, so its per-step time here is 0 */
-        const double nag = z > 2.5 ? 1.0 + rsh * (1.0 - ns3) : 1.0;
-        const double m3 = ns3 > 0.5 ? 1.0 : m; /* ZeRO-3 syncs per micro-batch, or once */
-        fsonce[i] = ns3 / m;
+        const double nag = z > 2.5 ? 1.0 + rsh : 1.0;
         const double vol = z < 0.5   ? 2.0 * bg
                            : z < 1.5 ? bg + bp
                            : z < 2.5 ? m * bg + bp
-                                     : m3 * (bg + nag * bp);
-        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : (1.0 + nag) * m3;
+                                     : m * (bg + nag * bp);
+        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : (1.0 + nag) * m;
         /* HSDP: all-reduce of the n_s-th shard of the gradients across the replicas,
          * once per reduce-scatter */
-        const double nred = z < 1.5 ? 1.0 : z < 2.5 ? m : m3;
+        const double nred = z < 1.5 ? 1.0 : m;
+        fsonce[i] = 0.0; /* per micro-batch (fsdp_pp_nosync below) */
         const double vol_r = z > 0.5 ? nred * 2.0 * bg * in_s : 0.0;
         const double sib = k_level(x_s, sz, ib0, ib1, ib2, ib3);
         const double sla = k_level(x_s, sz, la0, la1, la2, la3);
@@ -236,6 +231,26 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* dispatch send + receive buffers: the etp-gathered routed slots (all-to-all) or
          * the etp*e-gathered hidden states (all-gather) */
         epbuf[i] = 2.0 * T * it * (a2 * x * moe + ag * x_ep * hb);
+    }
+    /* FSDP under a pipeline without per-micro-batch sync (fsdp_pp_nosync): the stage's
+     * parameters stay gathered and its gradients accumulate unsharded in the reduce dtype
+     * until one reduce-scatter after the last backward; one gather per step, no gather in
+     * backward (the DP bytes: bg + bp per parameter instead of m (bg + (1 + rsh) bp), the
+     * HSDP all-reduce once). A pass of its own: the lane loop above stays vectorised. */
+    if (nos > 0.5) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double m = mm[i], w = zero[i] > 2.5 ? 1.0 : 0.0, wc = 1.0 - w;
+            const double f = (bg + bp) / (m * (bg + (1.0 + rsh) * bp));
+            pdiv[i] = pdiv[i] * wc + w;
+            gdiv[i] = gdiv[i] * wc + w;
+            pdive[i] = pdive[i] * wc + w;
+            gdive[i] = gdive[i] * wc + w;
+            dpbf[i] *= wc + w * f;
+            dpebf[i] *= wc + w * f;
+            dpbfr[i] *= wc + w / m;
+            fsonce[i] = w / m;
+        }
     }
     /* bucketed overlap only: the share of the per-step DP bytes issued during backward
      * (gradient reduction; ZeRO-0 all of it, with the HSDP all-reduce) and the backward
