@@ -112,6 +112,27 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                       "1 = eager PyTorch: RMSNorm, RoPE and SwiGLU as separate "
                                       "ops, each reading its inputs and writing its output; 0 = "
                                       "fused kernels (Megatron/TE, torch.compile)"},
+    [PRISM_KNOB_FSDP_PP_NOSYNC] = {"fsdp_pp_nosync", 0.0, 0.0, 1.0, "bool",
+                                   "1 = with pipeline parallelism ZeRO-3/FSDP keeps the stage's "
+                                   "parameters gathered and accumulates unsharded gradients "
+                                   "over the micro-batches, reduce-scattering once after the "
+                                   "last backward (torch.distributed.pipelining + FSDP2)"},
+    [PRISM_KNOB_TP_LAYOUT_COPY] = {"tp_layout_copy", 0.0, 0.0, 1.0, "bool",
+                                   "1 = every sequence-parallel TP all-gather / reduce-scatter "
+                                   "also copies its full tensor once through HBM (PyTorch "
+                                   "functional collectives on the sequence dim 1 of [b, s, h]: "
+                                   "torch.cat of the chunks); 0 = sequence-first layout "
+                                   "(Megatron [s, b, h])"},
+    [PRISM_KNOB_ZERO3_LOWP_SHARD] = {"zero3_lowp_shard", 1.0, 0.0, 1.0, "bool",
+                                     "1 = ZeRO-3 holds a 16-bit shard of the parameters next "
+                                     "to the optimizer's fp32 master (DeepSpeed ZeRO-3); 0 = the "
+                                     "shard is the fp32 parameter itself, cast to 16 bits only "
+                                     "into the all-gather (FSDP2 MixedPrecisionPolicy)"},
+    [PRISM_KNOB_SP_SAVES_GATHERED] = {"sp_saves_gathered", 0.0, 0.0, 1.0, "bool",
+                                      "1 = with SP the column-parallel linears save their "
+                                      "all-gathered input for backward (PyTorch DTensor "
+                                      "SequenceParallel + ColwiseParallel); 0 = the shard is "
+                                      "kept and gathered again in backward (Megatron)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

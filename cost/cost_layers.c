@@ -241,6 +241,7 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     k->as_tp = k->a_tp;
     k->as_kv = k->a_kv;
     k->as_full = k->a_full;
+    k->as_spg = k->a_spg;
     k->sel_core = 1.0;
     k->sel_gemm = k->sel_ew = k->sf_tp = k->sf_kv = 0.0;
     if (sp == NULL || mtp || kv->sac < 0.5 || kv->flash < 0.5 ||
@@ -254,11 +255,17 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     k->as_tp = bp * (a * d + a * d + f) + 4.0 * a; /* wq, SDPA output, w1; log-sum-exp */
     k->as_kv = bp * g * d;                         /* wv */
     k->as_full = swiglu ? bp * h : 0.0;            /* w2 (7th matmul; GELU has 6) */
-    k->sel_core = 0.0;                             /* SDPA's output is saved */
-    k->sf_tp = 2.0 * a * d * h + 2.0 * h * f;      /* wo, w3 (GELU: fc2) */
-    k->sf_kv = 2.0 * h * g * d;                    /* wk */
+    k->as_spg = 0.0;   /* the all-gathers are recomputed, their outputs not kept */
+    k->sel_core = 0.0; /* SDPA's output is saved */
+    k->sf_tp = 2.0 * a * d * h + 2.0 * h * f;                  /* wo, w3 (GELU: fc2) */
+    k->sf_kv = 2.0 * h * g * d;                                /* wk */
     k->sel_gemm = (k->sf_tp + k->sf_kv) / (k->f_tp + k->f_kv); /* exact while tp <= g */
     k->sel_ew = 1.0;
+    /* with SP, the policy's save list holds reduce_scatter_tensor but not the all-gathers
+     * (torchtitan _save_list): the recomputed wk and w3 need the gathered attention and
+     * MLP inputs, so both all-gathers run again - (t-1)/t of T h each, together one
+     * all-reduce-equivalent (the unit of tp_coll_*) */
+    k->tp_coll_sel_sp = 1.0;
 }
 
 /* Eager PyTorch (elementwise_eager = 1; cost/README.md "Elementwise traffic"): extra HBM
@@ -288,6 +295,10 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
      * attention linears and of the first MLP linear (4 x h), two dropout masks */
     k->a_rep += 4.0 * bp * h + 2.0 * kv->drop * h;
     k->a_ckpt = bp * h;
+    /* of these, the attention linears' input and the dense MLP's first linear input are
+     * column-parallel inputs (sp_saves_gathered keeps them gathered) */
+    k->a_spg = (sp->attn.kind == PRISM_ATTN_STANDARD ? bp * h : 0.0) +
+               (sp->mlp.n_experts == 0 ? bp * h : 0.0);
     /* two norms (read + write h) and two bias-dropout-adds (read 2h, write h, mask) */
     k->e_rep += (10.0 * bp + 2.0 * kv->drop) * h;
     k->tp_coll_fwd = 2.0; /* after attention and after the MLP */
@@ -348,6 +359,7 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->inv_g = 1.0;
     /* Korthikanti Sec. 4.3: final-norm input, projection input, fp32 logits */
     k->a_rep = 2.0 * bp * h;
+    k->a_spg = bp * h; /* the projection's input: gathered under sp_saves_gathered */
     k->a_tp = kv->logits * V;
     k->f_tp = 2.0 * h * V;
     add_gemm(k, "logits", V, 0, 0, 0, h, 0); /* stays BF16 in the FP8 recipes */
@@ -578,6 +590,12 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->accum_traffic = 2.0 * k->bytes_grad * kn[PRISM_KNOB_GRAD_ACCUM_EXPOSED];
     k->bwd_ws = kn[PRISM_KNOB_BWD_WORKING_SET];
     k->fsdp_reshard = kn[PRISM_KNOB_FSDP_RESHARD];
+    k->fsdp_pp_nosync = kn[PRISM_KNOB_FSDP_PP_NOSYNC] > 0.5 ? 1.0 : 0.0;
+    k->sp_gathered = kn[PRISM_KNOB_SP_SAVES_GATHERED] > 0.5 ? 1.0 : 0.0;
+    k->zero3_lowp = kn[PRISM_KNOB_ZERO3_LOWP_SHARD] > 0.5 ? 1.0 : 0.0;
+    /* one all-reduce-equivalent = an all-gather + a reduce-scatter of T h: each copies the
+     * full tensor once (read + write) */
+    k->tp_layout_copy = 4.0 * kn[PRISM_KNOB_TP_LAYOUT_COPY];
     k->hsdp = kn[PRISM_KNOB_HSDP];
     k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];

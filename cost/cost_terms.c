@@ -93,6 +93,10 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                         "flash attention (Liu et al.; zig-zag: 2c chunks, rank r holds r and "
                         "2c-1-r)"},
     [PRISM_KL_CP_INV] = {"inv_cp", "1", "1/c"},
+    [PRISM_KL_FS_ONCE] = {"fsdp_once", "1",
+                          "[z3, pp > 1, fsdp_pp_nosync] 1/m: parameters gathered once per step, "
+                          "accumulated gradients reduce-scattered once after the last backward "
+                          "(nothing to hide it); else 0 (per micro-batch)"},
 };
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {

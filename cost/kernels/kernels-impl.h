@@ -92,9 +92,11 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
     double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
     double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
-    double *cpinv = WS(PRISM_KL_CP_INV);
+    double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
     const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
-    const double is0 = 1.0 / s0; /* 0 for a single-level cluster (s0 = +inf) */
+    const double nos = km->fsdp_pp_nosync * pipe; /* FSDP under a pipeline: no per-mb sync */
+    const double lowp = km->zero3_lowp; /* 0: FSDP2 holds no 16-bit shard (the fp32 master) */
+    const double is0 = 1.0 / s0;        /* 0 for a single-level cluster (s0 = +inf) */
     const double zz = km->cp_zigzag, sig = km->cp_skip, irun = km->cp_inv_run;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
@@ -123,10 +125,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double n_r = n_d * in_s, in_r = n_s * in_d;
         shard[i] = n_s;
         repl[i] = n_r;
-        pdiv[i] = z > 2.5 && rsh > 0.5 ? in_s : 1.0;
+        pdiv[i] = z > 2.5 && rsh > 0.5 ? in_s * lowp : 1.0;
         gdiv[i] = z > 1.5 ? in_s : 1.0;
         odiv[i] = z > 0.5 ? in_s : 1.0;
-        pdive[i] = z > 2.5 ? in_e : 1.0;
+        pdive[i] = z > 2.5 ? in_e * lowp : 1.0;
         gdive[i] = z > 1.5 ? in_e : 1.0;
         odive[i] = z > 0.5 ? in_e : 1.0;
         /* TP: ring all-reduce 2(t-1)/t of the volume, 2(t-1) latency steps */
@@ -186,6 +188,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* HSDP: all-reduce of the n_s-th shard of the gradients across the replicas,
          * once per reduce-scatter */
         const double nred = z < 1.5 ? 1.0 : m;
+        fsonce[i] = 0.0; /* per micro-batch (fsdp_pp_nosync below) */
         const double vol_r = z > 0.5 ? nred * 2.0 * bg * in_s : 0.0;
         const double sib = k_level(x_s, sz, ib0, ib1, ib2, ib3);
         const double sla = k_level(x_s, sz, la0, la1, la2, la3);
@@ -229,6 +232,26 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * the etp*e-gathered hidden states (all-gather) */
         epbuf[i] = 2.0 * T * it * (a2 * x * moe + ag * x_ep * hb);
     }
+    /* FSDP under a pipeline without per-micro-batch sync (fsdp_pp_nosync): the stage's
+     * parameters stay gathered and its gradients accumulate unsharded in the reduce dtype
+     * until one reduce-scatter after the last backward; one gather per step, no gather in
+     * backward (the DP bytes: bg + bp per parameter instead of m (bg + (1 + rsh) bp), the
+     * HSDP all-reduce once). A pass of its own: the lane loop above stays vectorised. */
+    if (nos > 0.5) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double m = mm[i], w = zero[i] > 2.5 ? 1.0 : 0.0, wc = 1.0 - w;
+            const double f = (bg + bp) / (m * (bg + (1.0 + rsh) * bp));
+            pdiv[i] = pdiv[i] * wc + w;
+            gdiv[i] = gdiv[i] * wc + w;
+            pdive[i] = pdive[i] * wc + w;
+            gdive[i] = gdive[i] * wc + w;
+            dpbf[i] *= wc + w * f;
+            dpebf[i] *= wc + w * f;
+            dpbfr[i] *= wc + w / m;
+            fsonce[i] = w / m;
+        }
+    }
     /* bucketed overlap only: the share of the per-step DP bytes issued during backward
      * (gradient reduction; ZeRO-0 all of it, with the HSDP all-reduce) and the backward
      * windows carrying it */
@@ -269,12 +292,12 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *restrict etpl = ln->etp + off;
     const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
     const double coll_f = K->tp_coll_fwd, coll_fsp = K->tp_coll_fwd_sp;
-    const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes;
+    const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes, coll_ssp = K->tp_coll_sel_sp;
     const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem;
-    const double tpx = km->tp_exposed, epx = km->ep_exposed;
+    const double tpx = km->tp_exposed, epx = km->ep_exposed, tlc = km->tp_layout_copy;
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
     const double *tok = WS(PRISM_KL_TOKENS), *inv_ep = WS(PRISM_KL_INV_EP);
@@ -289,7 +312,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *restrict cp = ln->cp + off;
     const double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
     const double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
-    const double *cpinv = WS(PRISM_KL_CP_INV);
+    const double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
     const double *fsag = WS(PRISM_KL_FS_AG_A), *fsagl = WS(PRISM_KL_FS_AG_LAT);
     const double *fsrs = WS(PRISM_KL_FS_RS_A), *fsrsl = WS(PRISM_KL_FS_RS_LAT);
     const double *fsage = WS(PRISM_KL_FS_AGE_A), *fsagel = WS(PRISM_KL_FS_AGE_LAT);
@@ -298,6 +321,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double uly_on = km->cp_ulysses, cp_ov = km->cp_ov, rsh = km->fsdp_reshard;
     /* selective: what is kept (as_*) and what runs again (sel_*), per the policy */
     const double as_rep = K->as_rep, as_tp = K->as_tp, as_kv = K->as_kv, as_full = K->as_full;
+    const double spg = km->sp_gathered, a_spg = K->a_spg, as_spg = K->as_spg;
     const double sel_core = K->sel_core, sel_g = K->sel_gemm, sel_e = K->sel_ew;
     const double sf_tp = K->sf_tp, sf_kv = K->sf_kv, w_tp = K->w_tp;
     const double rc_core = full > 0.5 || (sel > 0.5 && sel_core > 0.5) ? 1.0 : 0.0; /* core again */
@@ -362,10 +386,13 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         }
         o_gat[i] = bp * (ne + ex);
         /* activations per micro-batch (Korthikanti et al. 2022, generalised) */
-        const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full);
+        /* sp_saves_gathered: the column-parallel inputs are kept whole, not 1/t (r = 1
+         * without SP: no change) */
+        const double g_sp = spg * (1.0 - r);
+        const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full + g_sp * a_spg);
         const double a_score = T * a_sc * it;
         const double a_keep = T * a_ck * r;
-        const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full);
+        const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full + g_sp * as_spg);
         /* one select: sel and keep_score are 0/1 (a nested select stops the vectoriser) */
         o_act[i] = full > 0.5 ? a_keep : (a_sel * sel + a_body * keep_score) + keep_score * a_score;
         o_xtr[i] = ws_on * (a_body + a_score - a_keep + T * w_tp * it);
@@ -417,10 +444,14 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         o_fl[i] = fl * (1.0 + bwd) + rc;
         /* TP: all-reduce-equivalent collectives; full recompute repeats the forward */
         const double cf = coll_f + coll_fsp * sp[i];
+        const double c_rs = sel * coll_ssp * sp[i]; /* selective recompute's collectives */
         const double v_tp = T * tpb;
-        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx;
-        o_tp[i] = (cf * (1.0 + full) + coll_b) * tp_one;
-        o_tpb[i] = (cf * (1.0 + full) + coll_b) * v_tp * tpbf[i];
+        /* tp_layout_copy: with SP each collective also copies its full tensor through
+         * HBM (not hidden by tp_overlap); 0 without TP */
+        const double tp_on = it < 0.75 ? 1.0 : 0.0;
+        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx + tlc * tp_on * sp[i] * v_tp * hbm;
+        o_tp[i] = (cf * (1.0 + full) + c_rs + coll_b) * tp_one;
+        o_tpb[i] = (cf * (1.0 + full) + c_rs + coll_b) * v_tp * tpbf[i];
         /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
          * k's exchange of the next K/V chunk overlaps the attention core of chunk k, so
          * each step exposes max(0, comm - cp_overlap x core/c); backward moves K/V and
@@ -483,14 +514,23 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
             const double fwd_comm = cf * tp_one + cp_f + 2.0 * ep_one + im1;
             const double bwd_comm = coll_b * tp_one + cp_b + 2.0 * ep_one + imb_b;
-            const double rc_comm = full * (cf * tp_one + 2.0 * ep_one) + rc_core * (cp_f + im1);
+            const double rc_comm =
+                full * (cf * tp_one + 2.0 * ep_one) + c_rs * tp_one + rc_core * (cp_f + im1);
             const double w_f = cf_s + fwd_comm;
             const double w_b = cb_s + acc + bwd_comm + rc_t + rc_comm;
             const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);
             const double rs = ne * fsrs[i] + fsrsl[i] + moe * (ex * fsrse[i] + fsrsel[i]);
             const double cb = rsh * ag + rs;
-            o_dfs[i] = (ag > w_f ? ag - w_f : 0.0) + (cb > w_b ? cb - w_b : 0.0);
-            o_dtl[i] = (ag < w_f ? ag : w_f) + (cb < w_b ? cb : w_b);
+            /* fsdp_pp_nosync under a pipeline (fsdp_once = 1/m): one gather per step,
+             * hidden as before, none in backward, and the reduce-scatter of the
+             * accumulated gradients after the last backward with nothing to hide it; per
+             * micro-batch that is 1/m of it */
+            const double f1 = fsonce[i], once = f1 > 0.0 ? 1.0 : 0.0;
+            const double ag_x = ag > w_f ? ag - w_f : 0.0, ag_h = ag < w_f ? ag : w_f;
+            const double e_pm = ag_x + (cb > w_b ? cb - w_b : 0.0);
+            const double l_pm = ag_h + (cb < w_b ? cb : w_b);
+            o_dfs[i] = once * f1 * (ag_x + rs) + (1.0 - once) * e_pm;
+            o_dtl[i] = once * f1 * ag_h + (1.0 - once) * l_pm;
             if (dpw > 1) /* the bucketed DP overlap's forward window */
                 o_fw[i] = w_f;
             /* the same time split by pass (detail implies dpw) */
@@ -691,6 +731,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double moe = ks->comp_moe[c], bw = ks->bub_w, hid = ks->hide, msh = ks->m_share;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
     const double rsh = km->fsdp_reshard, bucket = km->dp_bucket;
+    const double nos = km->fsdp_pp_nosync * ks->pipelined;
     const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
     const double *dfs = CW(PRISM_KC_DP_FS), *dtl = CW(PRISM_KC_DP_TAIL), *cfw = CW(PRISM_KC_CF);
     const double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
@@ -732,7 +773,10 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
          * every gathered unit is in params), the unit's unsharded gradients and its
          * reduce-scatter input in the reduce dtype */
         const double z3 = zero[i] > 2.5 ? 1.0 : 0.0;
-        buf[i] = ppbuf[i] + moe * epbuf[i] + z3 * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt;
+        /* (fsdp_pp_nosync: the stage stays gathered in params and its gradients
+         * accumulate in grads: no unit buffers) */
+        buf[i] = ppbuf[i] + moe * epbuf[i] +
+                 z3 * (1.0 - nos) * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt;
         /* DualPipe(V): one micro-batch's EP all-to-all runs under the other micro-batch's
          * compute (overlapped forward & backward), hidden up to that compute; the stage's
          * EP term keeps the exposed rest (hid = 0: the same bits) */

@@ -88,6 +88,8 @@ typedef struct PrismKKind {
     double a_score; /* attention core: softmax + mask + dropout (or flash statistics) */
     double a_full;  /* not sharded by tp (permuted MoE tokens) */
     double a_ckpt;  /* what full recompute keeps: the layer input (replicated unless SP) */
+    double a_spg;   /* part of a_rep that is a column-parallel linear's input: kept gathered
+                     * (not 1/t) when sp_saves_gathered (PyTorch DTensor SP) */
     /* forward FLOPs per token */
     double f_tp, f_kv, f_rep; /* GEMMs, split like the parameters */
     double f_core;            /* attention core (QK^T, AV) executed, after causal skip */
@@ -105,6 +107,8 @@ typedef struct PrismKKind {
     /* communication */
     double tp_coll_fwd;    /* all-reduce-equivalent TP collectives per forward */
     double tp_coll_fwd_sp; /* extra forward collectives when SP is on (head all-gather) */
+    double tp_coll_sel_sp; /* collectives run again by recompute = selective with SP (per-op
+                            * SAC: the two all-gathers whose outputs are not saved) */
     double tp_coll_bwd;    /* per backward */
     double tp_bytes;       /* bytes per token per TP collective (h x dtype) */
     double cp_tp, cp_kv;   /* bytes per token exchanged per CP ring pass (tp-sharded / kv) */
@@ -124,7 +128,7 @@ typedef struct PrismKKind {
      * policy), and what runs again: the attention core (sel_core 0/1), the share sel_gemm
      * of the forward GEMM time, the share sel_ew of the forward elementwise traffic, and
      * the recomputed GEMM FLOPs per token split like f_tp / f_kv */
-    double as_rep, as_tp, as_kv, as_full;
+    double as_rep, as_tp, as_kv, as_full, as_spg;
     double sel_core, sel_gemm, sel_ew, sf_tp, sf_kv;
     /* backward working set beyond the layer's activations, bytes per token sharded by tp
      * (the head: loss_bwd_extra x logits_bytes x V) */
@@ -174,10 +178,17 @@ typedef struct PrismKModel {
     double cast_w;          /* FP8: HBM bytes per weight element cast per micro-batch */
     double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
     /* data parallelism / ZeRO / FSDP (cost/README.md, "FSDP and the distributed optimizer") */
-    double fsdp_reshard; /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
-    double hsdp;         /* 1: ZeRO shards within the node, replicates across (HSDP) */
-    double dp_bucket;    /* >0: bucketed overlapped grad-reduce / param-gather, params per
-                          * bucket; 0: the dp_overlap fraction */
+    double fsdp_reshard;   /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
+    double sp_gathered;    /* 1: SP keeps the gathered linear inputs (sp_saves_gathered) */
+    double tp_layout_copy; /* HBM bytes per byte of an SP collective's volume spent on the
+                            * layout copy (tp_layout_copy: 4 = read + write, gather and
+                            * scatter side of one all-reduce-equivalent), else 0 */
+    double zero3_lowp;     /* 1: ZeRO-3 holds a 16-bit parameter shard besides the master */
+    double fsdp_pp_nosync; /* 1: with pp > 1, ZeRO-3 keeps the stage gathered and reduces
+                            * the unsharded accumulated gradients once per step */
+    double hsdp;           /* 1: ZeRO shards within the node, replicates across (HSDP) */
+    double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
+                            * bucket; 0: the dp_overlap fraction */
     /* context parallelism */
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */
@@ -323,6 +334,8 @@ enum {
     PRISM_KL_CP_A2A_A,    /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
     PRISM_KL_CP_LB,       /* slowest rank's attention work / mean (causal ring) */
     PRISM_KL_CP_INV,      /* 1/c */
+    PRISM_KL_FS_ONCE,     /* ZeRO-3 syncs once per step (fsdp_pp_nosync under a pipeline):
+                           * 1/m, else 0 (every micro-batch) */
     PRISM_KL_COUNT
 };
 enum {

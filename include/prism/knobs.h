@@ -58,6 +58,14 @@ typedef enum {
                                             the working set's one (eager cross-entropy 1) */
     PRISM_KNOB_ELEMENTWISE_EAGER,      /**< 1 = eager PyTorch's op-by-op norm/RoPE/SwiGLU
                                             HBM passes; 0 = fused kernels */
+    PRISM_KNOB_FSDP_PP_NOSYNC,         /**< 1 = with pp > 1, ZeRO-3 keeps the stage gathered
+                                            and reduces the accumulated gradients once */
+    PRISM_KNOB_TP_LAYOUT_COPY,         /**< 1 = each SP collective also copies its full
+                                            tensor through HBM (gather/scatter on dim 1) */
+    PRISM_KNOB_ZERO3_LOWP_SHARD,       /**< 1 = ZeRO-3 also holds a low-precision shard of
+                                            the parameters (0: FSDP2, the fp32 shard only) */
+    PRISM_KNOB_SP_SAVES_GATHERED,      /**< 1 = SP keeps the gathered input of column-parallel
+                                            linears for backward (PyTorch DTensor) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -170,9 +170,123 @@ static void test_elementwise_eager(void)
     CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
 }
 
-static double static_bytes_per_param(int zero, const char *grad_fp32)
+/*
+ * tp_layout_copy: PyTorch's functional collectives gather / scatter on dim 0, so an SP
+ * collective on the sequence dim 1 of [b, s, h] copies the full tensor once more (read +
+ * write). Per all-reduce-equivalent (an all-gather + a reduce-scatter of T h): 4 T h bp
+ * bytes. tp = 4 + SP, T = 2 x 2048 = 4096, fp16, 1000 GB/s at hbm_efficiency 1:
+ *   4 * 4096 * 4096 * 2 / 1e12 = 1.34217728e-4 s per all-reduce-equivalent;
+ *   a block's forward has 2 (after attention, after the MLP), its backward 2:
+ *   +2.68435456e-4 s each. Per-op SAC (selective_policy 1) runs the two all-gathers of
+ *   the attention and MLP inputs again (its save list holds only the reduce-scatters):
+ *   one all-reduce-equivalent, +1.34217728e-4 s of selective recompute; Korthikanti's
+ *   policy (0) recomputes the core alone: +0. Without TP nothing changes.
+ */
+static void layout_terms(const char *knob, const char *policy, const char *strategy,
+                         uint32_t devices, PrismLayerTerms *lt)
 {
-    const char *const sets[] = {grad_fp32, NULL};
+    const char *const sets[] = {
+        knob, policy, "hbm_GBps=1000", "hbm_efficiency=1", "flash_attention=1", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, lt, NULL));
+}
+
+static void test_tp_layout_copy(void)
+{
+    PrismLayerTerms a, b;
+    const char *tp4 = "tp=4,sp=1,mbs=2";
+    layout_terms("tp_layout_copy=0", "selective_policy=1", tp4, 4, &a);
+    layout_terms("tp_layout_copy=1", "selective_policy=1", tp4, 4, &b);
+    CU_ASSERT_DOUBLE_EQUAL((b.fwd_s - a.fwd_s) / 2.68435456e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.bwd_s - a.bwd_s) / 2.68435456e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.recompute_s[1] - a.recompute_s[1]) / 1.34217728e-4, 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL((b.recompute_s[2] - a.recompute_s[2]) / 2.68435456e-4, 1.0, 1e-9);
+    layout_terms("tp_layout_copy=0", "selective_policy=0", tp4, 4, &a);
+    layout_terms("tp_layout_copy=1", "selective_policy=0", tp4, 4, &b);
+    CU_ASSERT_EQUAL(b.recompute_s[1], a.recompute_s[1]);
+    layout_terms("tp_layout_copy=0", "selective_policy=1", "tp=1,mbs=2", 1, &a);
+    layout_terms("tp_layout_copy=1", "selective_policy=1", "tp=1,mbs=2", 1, &b);
+    CU_ASSERT_EQUAL(b.fwd_s, a.fwd_s);
+    CU_ASSERT_EQUAL(b.bwd_s, a.bwd_s);
+    CU_ASSERT_EQUAL(b.recompute_s[1], a.recompute_s[1]);
+}
+
+/*
+ * sp_saves_gathered (PyTorch DTensor SP): the attention linears' input and the MLP's first
+ * linear input are kept gathered (T h bp each) instead of 1/t of it. tp = 4 + SP, T = 4096,
+ * fp16: 2 * 4096 * 4096 * 2 * (1 - 1/4) = 50,331,648 B more kept without recompute and with
+ * Korthikanti's selective, and in the full-recompute working set; per-op SAC recomputes the
+ * all-gathers (keeps nothing more); without SP nothing changes. (layout_terms above: its
+ * bandwidth knobs do not touch memory.)
+ */
+static void test_sp_saves_gathered(void)
+{
+    PrismLayerTerms a, b;
+    const double d = 50331648.0;
+    layout_terms("sp_saves_gathered=0", "selective_policy=0", "tp=4,sp=1,mbs=2", 4, &a);
+    layout_terms("sp_saves_gathered=1", "selective_policy=0", "tp=4,sp=1,mbs=2", 4, &b);
+    CU_ASSERT_EQUAL(b.act_bytes[0] - a.act_bytes[0], d);
+    CU_ASSERT_EQUAL(b.act_bytes[1] - a.act_bytes[1], d);
+    CU_ASSERT_EQUAL(b.act_bytes[2], a.act_bytes[2]);
+    CU_ASSERT_EQUAL(b.work_bytes - a.work_bytes, d);
+    layout_terms("sp_saves_gathered=0", "selective_policy=1", "tp=4,sp=1,mbs=2", 4, &a);
+    layout_terms("sp_saves_gathered=1", "selective_policy=1", "tp=4,sp=1,mbs=2", 4, &b);
+    CU_ASSERT_EQUAL(b.act_bytes[1], a.act_bytes[1]);
+    layout_terms("sp_saves_gathered=0", "selective_policy=0", "tp=4,mbs=2", 4, &a);
+    layout_terms("sp_saves_gathered=1", "selective_policy=0", "tp=4,mbs=2", 4, &b);
+    CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
+    CU_ASSERT_EQUAL(b.work_bytes, a.work_bytes);
+}
+
+/*
+ * fsdp_pp_nosync (FSDP2 under torch.distributed.pipelining): with pp = 2, dp = 4 and
+ * ZeRO-3 the stage keeps its parameters gathered (fp16, 2 B) and accumulates unsharded fp32
+ * gradients (grad_fp32, 4 B) until one reduce-scatter after the last backward, and the
+ * ZeRO-3 unit buffers go away. The peak stage is the last (its fp32 logits): 2 blocks, the
+ * final LayerNorm and the head,
+ *   P = 2 (12 h^2 + 4 h) + 2 h + V h = 402,685,952 + 8,192 + 209,715,200 = 612,409,344;
+ *   nosync: params 2P = 1,224,818,688 B, grads 4P = 2,449,637,376 B;
+ *   per micro-batch (0): params 2P/4 = 306,204,672 B, grads 4P/4 = 612,409,344 B;
+ *   the optimizer shard (12 B / 4) is the same either way;
+ *   buffers (nosync): the stage's send + receive 2 T h bp = 2 * 4096 * 4096 * 2 =
+ *   67,108,864 B plus runtime_overhead 1e9 = 1,067,108,864 B.
+ * Without a pipeline (pp = 1) the knob changes nothing.
+ */
+static void nosync_cols(const char *nosync, const char *strategy, double *c)
+{
+    const char *const sets[] = {nosync, NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+}
+
+static void test_fsdp_pp_nosync(void)
+{
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    const char *pp2 = "dp=4,pp=2,zero=3,mbs=2";
+    nosync_cols("fsdp_pp_nosync=0", pp2, a);
+    nosync_cols("fsdp_pp_nosync=1", pp2, b);
+    CU_ASSERT_EQUAL(a[PRISM_COL_PEAK_STAGE], 1.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_PEAK_STAGE], 1.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_PARAMS], 1224818688.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_GRADS], 2449637376.0);
+    CU_ASSERT_EQUAL(a[PRISM_COL_MEM_PARAMS], 306204672.0);
+    CU_ASSERT_EQUAL(a[PRISM_COL_MEM_GRADS], 612409344.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_OPTIMIZER], a[PRISM_COL_MEM_OPTIMIZER]);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_COMM_BUFFERS], 1067108864.0);
+    CU_ASSERT_TRUE(a[PRISM_COL_MEM_COMM_BUFFERS] > b[PRISM_COL_MEM_COMM_BUFFERS]);
+    nosync_cols("fsdp_pp_nosync=0", "dp=8,zero=3,mbs=2", a);
+    nosync_cols("fsdp_pp_nosync=1", "dp=8,zero=3,mbs=2", b);
+    for (int k = 0; k < PRISM_COL_COUNT; k++)
+        CU_ASSERT_EQUAL(b[k], a[k]);
+}
+
+static double static_bytes_per_param2(int zero, const char *grad_fp32, const char *other)
+{
+    const char *const sets[] = {grad_fp32, other, NULL};
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     g_autofree char *text = g_strdup_printf("dp=8,zero=%d", zero);
@@ -183,6 +297,11 @@ static double static_bytes_per_param(int zero, const char *grad_fp32)
     const double P = 12.0 * H * H + 4.0 * H;
     CU_ASSERT_EQUAL(P, prism_block_params(&m->specs[0], m->hidden));
     return (lt.params_bytes + lt.grads_bytes + lt.optimizer_bytes) / P;
+}
+
+static double static_bytes_per_param(int zero, const char *grad_fp32)
+{
+    return static_bytes_per_param2(zero, grad_fp32, NULL);
 }
 
 /*
@@ -203,6 +322,12 @@ static void test_zero_bytes(void)
     CU_ASSERT_EQUAL(static_bytes_per_param(3, "grad_fp32=0"), 2.0);
     CU_ASSERT_EQUAL(static_bytes_per_param(0, "grad_fp32=1"), 18.0);
     CU_ASSERT_EQUAL(static_bytes_per_param(1, "grad_fp32=1"), 7.5);
+    /* FSDP2 (zero3_lowp_shard = 0): the shard is the fp32 master itself, no 16-bit shard:
+     * (2 + 12)/8 = 1.75; with fp32 gradients (4 + 12)/8 = 2 = FSDP2's 4 + 4 + 8 over 8.
+     * Stages below 3 and ZeRO-3 without resharding hold the full 16-bit copy as before. */
+    CU_ASSERT_EQUAL(static_bytes_per_param2(3, "grad_fp32=0", "zero3_lowp_shard=0"), 1.75);
+    CU_ASSERT_EQUAL(static_bytes_per_param2(3, "grad_fp32=1", "zero3_lowp_shard=0"), 2.0);
+    CU_ASSERT_EQUAL(static_bytes_per_param2(2, "grad_fp32=0", "zero3_lowp_shard=0"), 3.75);
 }
 
 /*
@@ -879,6 +1004,9 @@ static CU_TestInfo formula_tests[] = {
      test_offload_optimizer},
     {"offload: activations per layer (exposed copies, device and host bytes)",
      test_offload_activations},
+    {"tp_layout_copy and per-op SAC's all-gathers", test_tp_layout_copy},
+    {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
+    {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     CU_TEST_INFO_NULL,
 };
 
