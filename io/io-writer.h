@@ -37,6 +37,8 @@ struct PrismLandscape {
     GArray *attr_identity;               /* gboolean */
     PrismGridPointInfo *grid;            /* strings owned (g_strdup) */
     size_t n_grid;
+    PrismLandscapePointConstants *constants; /* per point: the derived columns' constants */
+    size_t n_constants;
     gboolean prepared, began, finished, resuming;
     uint32_t session; /* 1 for a fresh run, k + 1 after k sessions */
     uint64_t total, lo, hi;

@@ -45,50 +45,61 @@ void prism_chunk_coder_free(PrismChunkCoder *cc)
     g_free(cc);
 }
 
-/* Byte transpose: byte k of value i goes to k * n + i (HDF5's shuffle). Values are read
- * once, in order; the vsize output streams are written sequentially. */
+/* Byte transpose: byte k of value i goes to k * n + i (HDF5's shuffle). The vsize
+ * output streams of a whole chunk lie n bytes apart (n = 65,536 by default), so writing
+ * them value by value makes them evict each other from the cache (same sets); a tile of
+ * TILE values is transposed in a small buffer first, then each of its rows is copied out. */
+#define TILE 512
+
+/* Rows of a tile: value i's byte k to tile[k][i], for m values of VS bytes. Inlined with
+ * a constant VS, so the byte loop is unrolled. */
+static inline __attribute__((always_inline)) void to_tile(unsigned char (*tile)[TILE],
+                                                          const unsigned char *v, size_t m,
+                                                          size_t vs)
+{
+    for (size_t i = 0; i < m; i++, v += vs)
+        for (size_t k = 0; k < vs; k++)
+            tile[k][i] = v[k];
+}
+
 static void shuffle(unsigned char *restrict dst, const unsigned char *restrict src, size_t n,
                     size_t vsize)
 {
-    if (vsize == 8) {
-        for (size_t i = 0; i < n; i++) {
-            const unsigned char *v = src + 8 * i;
-            dst[i] = v[0];
-            dst[n + i] = v[1];
-            dst[2 * n + i] = v[2];
-            dst[3 * n + i] = v[3];
-            dst[4 * n + i] = v[4];
-            dst[5 * n + i] = v[5];
-            dst[6 * n + i] = v[6];
-            dst[7 * n + i] = v[7];
+    unsigned char tile[8][TILE];
+    for (size_t i0 = 0; i0 < n; i0 += TILE) {
+        size_t m = n - i0 < TILE ? n - i0 : TILE;
+        const unsigned char *v = src + i0 * vsize;
+        switch (vsize) {
+        case 8:
+            to_tile(tile, v, m, 8);
+            break;
+        case 4:
+            to_tile(tile, v, m, 4);
+            break;
+        case 2:
+            to_tile(tile, v, m, 2);
+            break;
+        default:
+            to_tile(tile, v, m, vsize);
         }
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < vsize; k++)
-            dst[k * n + i] = src[i * vsize + k];
+            memcpy(dst + k * n + i0, tile[k], m);
+    }
 }
 
 static void unshuffle(unsigned char *restrict dst, const unsigned char *restrict src, size_t n,
                       size_t vsize)
 {
-    if (vsize == 8) {
-        for (size_t i = 0; i < n; i++) {
-            unsigned char *v = dst + 8 * i;
-            v[0] = src[i];
-            v[1] = src[n + i];
-            v[2] = src[2 * n + i];
-            v[3] = src[3 * n + i];
-            v[4] = src[4 * n + i];
-            v[5] = src[5 * n + i];
-            v[6] = src[6 * n + i];
-            v[7] = src[7 * n + i];
-        }
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
+    unsigned char tile[8][TILE];
+    for (size_t i0 = 0; i0 < n; i0 += TILE) {
+        size_t m = n - i0 < TILE ? n - i0 : TILE;
         for (size_t k = 0; k < vsize; k++)
-            dst[i * vsize + k] = src[k * n + i];
+            memcpy(tile[k], src + k * n + i0, m);
+        unsigned char *v = dst + i0 * vsize;
+        for (size_t i = 0; i < m; i++, v += vsize)
+            for (size_t k = 0; k < vsize; k++)
+                v[k] = tile[k][i];
+    }
 }
 
 uint32_t prism_chunk_fletcher32(const void *data, size_t len)

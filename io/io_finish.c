@@ -425,6 +425,54 @@ static gboolean write_grid(PrismLandscape *ls, hid_t file, hid_t dxpl, const uin
     return close_group(ls, g, "/grid", ok, error);
 }
 
+/* /constants: per point, the constants of the derived columns; /landscape's "derived"
+ * attribute names those columns (only when their inputs are stored). */
+static gboolean write_constants(PrismLandscape *ls, hid_t file, hid_t dxpl, GError **error)
+{
+    size_t n = ls->n_constants;
+    hid_t g = create_group(file, "constants", error);
+    if (!step(ls, g >= 0, error))
+        return FALSE;
+    g_autofree double *v = g_new0(double, 3 * MAX(n, 1));
+    for (size_t i = 0; i < n; i++) {
+        v[i] = ls->constants[i].flops_per_step;
+        v[n + i] = ls->constants[i].peak_flops;
+        v[2 * n + i] = ls->constants[i].tokens_per_step;
+    }
+    gboolean ok =
+        step(ls,
+             prism_h5_attr_string_internal(
+                 g, "doc",
+                 "per grid point (row = point): mfu = (flops_per_step / (devices x peak_flops)) x "
+                 "(1 / step_time), tokens_per_s = tokens_per_step x (1 / step_time), in double, "
+                 "then float32",
+                 error),
+             error) &&
+        write_small(ls, g, "flops_per_step", H5T_NATIVE_DOUBLE, n, v, dxpl, "FLOP",
+                    "model FLOPs per step (MFU convention)", error) &&
+        write_small(ls, g, "peak_flops", H5T_NATIVE_DOUBLE, n, v + n, dxpl, "FLOP/s",
+                    "per-device peak MFU is taken against (BF16 dense)", error) &&
+        write_small(ls, g, "tokens_per_step", H5T_NATIVE_DOUBLE, n, v + 2 * n, dxpl, "tokens",
+                    "gbs x seq", error);
+    return close_group(ls, g, "/constants", ok, error);
+}
+
+static gboolean write_derived_attr(PrismLandscape *ls, hid_t file, GError **error)
+{
+    const PrismLandscapeSchema *schema = ls->schema;
+    gboolean step_time = FALSE, devices = FALSE;
+    for (size_t c = 0; c < schema->n; c++) {
+        step_time |= strcmp(schema->cols[c].name, "step_time") == 0;
+        devices |= strcmp(schema->cols[c].name, "devices") == 0;
+    }
+    if (!step_time || !devices)
+        return TRUE;
+    hid_t g = PRISM_H5_TRY(H5Gopen2(file, "landscape", H5P_DEFAULT), error);
+    gboolean ok = g >= 0 && prism_h5_attr_string_internal(g, "derived", "mfu,tokens_per_s", error);
+    (void)prism_h5_close_internal(&g, NULL);
+    return step(ls, ok, error);
+}
+
 /* Per-job row and feasible counts summed over ranks (every row was seen by one rank). */
 static gboolean job_counts(PrismLandscape *ls, GArray *rows_out, GArray *feas_out, GError **error)
 {
@@ -474,6 +522,11 @@ static gboolean write_file(PrismLandscape *ls, GArray *records, uint64_t feasibl
                   error);
     if (ok && !ls->opts.no_landscape)
         ok = write_landscape(ls, file, dxpl, records, error);
+    if (ok && ls->n_constants > 0) {
+        ok = write_constants(ls, file, dxpl, error);
+        if (ok && !ls->opts.no_landscape)
+            ok = write_derived_attr(ls, file, error);
+    }
     if (ok)
         ok = write_table(ls, file, dxpl, "pareto", pareto, n_pareto, FALSE, error) &&
              write_table(ls, file, dxpl, "topk", topk, n_topk, TRUE, error);

@@ -113,6 +113,7 @@ void prism_landscape_free(PrismLandscape *ls)
         g_free((char *)ls->grid[i].cluster);
     }
     g_free(ls->grid);
+    g_free(ls->constants);
     g_ptr_array_unref(ls->attr_names);
     g_ptr_array_unref(ls->attr_values);
     g_array_unref(ls->attr_identity);
@@ -151,6 +152,15 @@ void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *poin
         ls->grid[i].cluster = g_strdup(points[i].cluster ? points[i].cluster : "");
     }
     ls->n_grid = n;
+}
+
+void prism_landscape_set_constants(PrismLandscape *ls, const PrismLandscapePointConstants *c,
+                                   size_t n)
+{
+    g_return_if_fail(ls != NULL);
+    g_free(ls->constants);
+    ls->constants = g_memdup2(c, n * sizeof *c);
+    ls->n_constants = n;
 }
 
 gboolean prism_landscape_unrecoverable(const PrismLandscape *ls)

@@ -48,14 +48,17 @@ G_BEGIN_DECLS
 
 /** Bumped when a dataset is renamed, retyped or removed, or the dims' columns change
  *  (adding cost columns is compatible). 2: the etp and folding dims (parallel folding,
- *  issue 10), and MoE row indices changed with the space's new etp lane key. */
-#define PRISM_LANDSCAPE_SCHEMA_VERSION 2
+ *  issue 10), and MoE row indices changed with the space's new etp lane key. 3: mfu and
+ *  tokens_per_s are no longer stored but derived on read from step_time, devices and the
+ *  per-point constants of /constants (the /landscape attribute "derived" names them). */
+#define PRISM_LANDSCAPE_SCHEMA_VERSION 3
 
 /** Where a column's values come from. */
 typedef enum {
-    PRISM_LS_SOURCE_DIM = 0,   /**< a PrismDim of the strategy (space.h) */
-    PRISM_LS_SOURCE_COST = 1,  /**< a PrismCostCol */
-    PRISM_LS_SOURCE_POINT = 2, /**< the grid point (job id) of the row */
+    PRISM_LS_SOURCE_DIM = 0,     /**< a PrismDim of the strategy (space.h) */
+    PRISM_LS_SOURCE_COST = 1,    /**< a PrismCostCol */
+    PRISM_LS_SOURCE_POINT = 2,   /**< the grid point (job id) of the row */
+    PRISM_LS_SOURCE_DERIVED = 3, /**< not stored: computed on read (a PrismCostCol) */
 } PrismLandscapeSource;
 
 typedef struct PrismLandscapeColumn {
@@ -63,7 +66,7 @@ typedef struct PrismLandscapeColumn {
     char *unit;
     char *doc;
     PrismStore store;
-    PrismLandscapeSource source; /**< a file's schema (the reader): always COST */
+    PrismLandscapeSource source; /**< a file's schema (the reader): COST, or DERIVED */
     unsigned index;              /**< PrismDim or PrismCostCol; 0 for POINT (a file's schema: 0) */
     char *codes; /**< code columns: names of codes 0, 1, ... comma-separated; or NULL */
 } PrismLandscapeColumn;
@@ -182,6 +185,21 @@ void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *
 
 /** The grid table (/grid); copied. Call before prism_landscape_finish(). Not collective. */
 void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n);
+
+/** Per grid point (one for a single setup): the constants of the derived columns. */
+typedef struct PrismLandscapePointConstants {
+    double flops_per_step;  /**< prism_cost_model_flops_per_step */
+    double peak_flops;      /**< prism_cost_model_peak_flops */
+    double tokens_per_step; /**< prism_cost_model_tokens_per_step */
+} PrismLandscapePointConstants;
+
+/**
+ * The constants of the derived columns (mfu, tokens_per_s) per point, copied; written to
+ * /constants, and /landscape then names the derived columns in its "derived" attribute.
+ * Without this call the file has neither (nor the derived columns). Not collective.
+ */
+void prism_landscape_set_constants(PrismLandscape *ls, const PrismLandscapePointConstants *c,
+                                   size_t n);
 
 /**
  * Check the output path before any work: NAME, NAME.partial and NAME.partial.lock must be

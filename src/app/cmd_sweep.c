@@ -477,6 +477,20 @@ static void set_grid_table(PrismLandscape *ls, const Sweep *s)
     prism_landscape_set_grid(ls, info, s->points->len);
 }
 
+/* Per point, the constants from which readers derive mfu and tokens_per_s. */
+static void set_constants(PrismLandscape *ls, const Sweep *s)
+{
+    g_autofree PrismLandscapePointConstants *c =
+        g_new0(PrismLandscapePointConstants, MAX(s->points->len, 1));
+    for (guint i = 0; i < s->points->len; i++) {
+        const PrismCostModel *cm = g_array_index(s->points, Point, i).cm;
+        c[i] = (PrismLandscapePointConstants){prism_cost_model_flops_per_step(cm),
+                                              prism_cost_model_peak_flops(cm),
+                                              prism_cost_model_tokens_per_step(cm)};
+    }
+    prism_landscape_set_constants(ls, c, s->points->len);
+}
+
 /* Search options from the command line, else the grid's [options] (a value given in both
  * is refused by grid_conflicts()). */
 static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearchOptions *opt,
@@ -742,6 +756,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     ls = prism_landscape_new(comm, path, schema, &lo);
     add_attrs(ls, &s, argc, argv);
     set_grid_table(ls, &s);
+    set_constants(ls, &s);
     if (!disk_check(o, &s, ls, path, out, &local) || o->count) {
         ok = local == NULL;
         goto done;
