@@ -51,15 +51,53 @@ void prism_chunk_coder_free(PrismChunkCoder *cc)
  * TILE values is transposed in a small buffer first, then each of its rows is copied out. */
 #define TILE 512
 
-/* Rows of a tile: value i's byte k to tile[k][i], for m values of VS bytes. Inlined with
- * a constant VS, so the byte loop is unrolled. */
-static inline __attribute__((always_inline)) void to_tile(unsigned char (*tile)[TILE],
-                                                          const unsigned char *v, size_t m,
-                                                          size_t vs)
+/* Rows of a tile: byte k of values at..m-1 (v points at value at) to tile[k][at..m-1].
+ * Inlined with a constant VS, so the byte loop is unrolled. */
+static inline __attribute__((always_inline)) void
+to_tile(unsigned char (*tile)[TILE], const unsigned char *v, size_t at, size_t m, size_t vs)
 {
-    for (size_t i = 0; i < m; i++, v += vs)
+    for (size_t i = at; i < m; i++, v += vs)
         for (size_t k = 0; k < vs; k++)
             tile[k][i] = v[k];
+}
+
+/* Transpose the 8 x 8 byte matrix of 8 values (x[i] = value i, its byte k at bits 8k):
+ * afterwards x[k] holds byte k of values 0..7. Swap the off-diagonal 4 x 4 blocks, then
+ * the 2 x 2 blocks inside each, then single bytes. */
+static inline void transpose8(uint64_t x[8])
+{
+    for (int i = 0; i < 4; i++) {
+        uint64_t t = ((x[i] >> 32) ^ x[i + 4]) & 0x00000000ffffffffull;
+        x[i] ^= t << 32;
+        x[i + 4] ^= t;
+    }
+    for (int i = 0; i < 8; i++) {
+        if ((i & 2) == 0) {
+            uint64_t t = ((x[i] >> 16) ^ x[i + 2]) & 0x0000ffff0000ffffull;
+            x[i] ^= t << 16;
+            x[i + 2] ^= t;
+        }
+    }
+    for (int i = 0; i < 8; i += 2) {
+        uint64_t t = ((x[i] >> 8) ^ x[i + 1]) & 0x00ff00ff00ff00ffull;
+        x[i] ^= t << 8;
+        x[i + 1] ^= t;
+    }
+}
+
+/* The same for 4 values of 4 bytes. */
+static inline void transpose4(uint32_t x[4])
+{
+    for (int i = 0; i < 2; i++) {
+        uint32_t t = ((x[i] >> 16) ^ x[i + 2]) & 0x0000ffffu;
+        x[i] ^= t << 16;
+        x[i + 2] ^= t;
+    }
+    for (int i = 0; i < 4; i += 2) {
+        uint32_t t = ((x[i] >> 8) ^ x[i + 1]) & 0x00ff00ffu;
+        x[i] ^= t << 8;
+        x[i + 1] ^= t;
+    }
 }
 
 static void shuffle(unsigned char *restrict dst, const unsigned char *restrict src, size_t n,
@@ -67,21 +105,30 @@ static void shuffle(unsigned char *restrict dst, const unsigned char *restrict s
 {
     unsigned char tile[8][TILE];
     for (size_t i0 = 0; i0 < n; i0 += TILE) {
-        size_t m = n - i0 < TILE ? n - i0 : TILE;
+        size_t m = n - i0 < TILE ? n - i0 : TILE, i = 0;
         const unsigned char *v = src + i0 * vsize;
-        switch (vsize) {
-        case 8:
-            to_tile(tile, v, m, 8);
-            break;
-        case 4:
-            to_tile(tile, v, m, 4);
-            break;
-        case 2:
-            to_tile(tile, v, m, 2);
-            break;
-        default:
-            to_tile(tile, v, m, vsize);
+        /* Word transposes (little-endian hosts: byte k is bits 8k..8k+7 of the word). */
+        if (vsize == 8 && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+            for (; i + 8 <= m; i += 8, v += 64) {
+                uint64_t x[8];
+                memcpy(x, v, sizeof x);
+                transpose8(x);
+                for (int k = 0; k < 8; k++)
+                    memcpy(&tile[k][i], &x[k], 8);
+            }
+        } else if (vsize == 4 && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+            for (; i + 4 <= m; i += 4, v += 16) {
+                uint32_t x[4];
+                memcpy(x, v, sizeof x);
+                transpose4(x);
+                for (int k = 0; k < 4; k++)
+                    memcpy(&tile[k][i], &x[k], 4);
+            }
+        } else if (vsize == 2) {
+            to_tile(tile, v, 0, m, 2);
+            i = m;
         }
+        to_tile(tile, v, i, m, vsize); /* the rest, byte by byte */
         for (size_t k = 0; k < vsize; k++)
             memcpy(dst + k * n + i0, tile[k], m);
     }
