@@ -237,6 +237,19 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
     return ok;
 }
 
+/* The one message of a damaged record (a CRC or a chunk that does not decode). */
+static gboolean damaged(const char *path, const PrismLandscapeSchema *schema,
+                        const PrismSpillRecord *rec, size_t col, GError **error)
+{
+    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                "%s: spill record at byte %" G_GUINT64_FORMAT " (rows %" G_GUINT64_FORMAT
+                "..%" G_GUINT64_FORMAT
+                ") fails its checksum in column '%s': the record is damaged; rerun with "
+                "--resume --drop-damaged to recompute its rows",
+                path, rec->offset, rec->first, rec->first + rec->n - 1, schema->cols[col].name);
+    return FALSE;
+}
+
 gboolean prism_spill_read_segment_internal(int fd, const char *path,
                                            const PrismLandscapeSchema *schema,
                                            const PrismSpillRecord *rec, size_t col, gboolean verify,
@@ -258,13 +271,7 @@ gboolean prism_spill_read_segment_internal(int fd, const char *path,
     if (stored > 0 && !pread_all(fd, path, out->data, stored, seg, error))
         return FALSE;
     if (verify && crc_of(out->data, stored) != want) {
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
-                    "%s: spill record at byte %" G_GUINT64_FORMAT " (rows %" G_GUINT64_FORMAT
-                    "..%" G_GUINT64_FORMAT
-                    ") fails its checksum in column '%s': the record is damaged; rerun with "
-                    "--resume --drop-damaged to recompute its rows",
-                    path, rec->offset, rec->first, rec->first + rec->n - 1, schema->cols[col].name);
-        return FALSE;
+        return damaged(path, schema, rec, col, error);
     }
     return TRUE;
 }
@@ -288,13 +295,7 @@ gboolean prism_spill_read_column_internal(int fd, const char *path,
                                        rec->n_enc, vsize, plain);
     prism_chunk_coder_free(own);
     if (!good) {
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
-                    "%s: spill record at byte %" G_GUINT64_FORMAT " (rows %" G_GUINT64_FORMAT
-                    "..%" G_GUINT64_FORMAT
-                    ") fails its checksum in column '%s': the record is damaged; rerun with "
-                    "--resume --drop-damaged to recompute its rows",
-                    path, rec->offset, rec->first, rec->first + rec->n - 1, schema->cols[col].name);
-        return FALSE;
+        return damaged(path, schema, rec, col, error);
     }
     if (hi > lo)
         memcpy((unsigned char *)dst + (lo - dst_first) * vsize, plain + (lo - rec->first) * vsize,
