@@ -106,7 +106,7 @@ const char *prism_store_name(PrismStore store);
 
 /** Compression of the /landscape chunks (io/README.md has the measured choice). */
 typedef enum PrismCodec {
-    PRISM_CODEC_NONE,    /**< contiguous datasets, no filters, no checksums */
+    PRISM_CODEC_NONE,    /**< chunked datasets, no filters, no checksums */
     PRISM_CODEC_DEFLATE, /**< shuffle + deflate (zlib): every HDF5 reader, no plugin */
     PRISM_CODEC_LZ4,     /**< shuffle + LZ4, registered filter 32004 */
     PRISM_CODEC_ZSTD,    /**< shuffle + Zstandard, registered filter 32015 */
