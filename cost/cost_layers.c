@@ -700,6 +700,21 @@ const PrismKnobs *prism_cost_model_knobs(const PrismCostModel *cm)
     return &cm->knobs;
 }
 
+double prism_cost_model_flops_per_step(const PrismCostModel *cm)
+{
+    return cm->k.model_flops_step;
+}
+
+double prism_cost_model_peak_flops(const PrismCostModel *cm)
+{
+    return cm->k.peak_flops;
+}
+
+double prism_cost_model_tokens_per_step(const PrismCostModel *cm)
+{
+    return cm->k.gbs * cm->k.seq; /* as the kernel forms it for tokens_per_s */
+}
+
 double prism_cost_model_budget(const PrismCostModel *cm)
 {
     return cm->training.mem_budget_bytes > 0 ? cm->training.mem_budget_bytes

@@ -73,9 +73,10 @@ hid_t prism_h5_fcpl_internal(void);
 hid_t prism_h5_dxpl_internal(void);
 
 /**
- * Create a 1-D dataset of @p total values of @p type in @p loc: chunked with shuffle (for
- * values wider than a byte) + @p codec at @p level + Fletcher32 when @p codec is not
- * PRISM_CODEC_NONE and @p chunk > 0, contiguous otherwise. Collective.
+ * Create a 1-D dataset of @p total values of @p type in @p loc: chunked when @p chunk > 0
+ * (allocated as chunks are written), with shuffle (for values wider than a byte) +
+ * @p codec at @p level + Fletcher32 unless @p codec is PRISM_CODEC_NONE; contiguous
+ * otherwise. Collective when the file is parallel.
  */
 hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, uint64_t total,
                                        uint64_t chunk, PrismCodec codec, int level, GError **error);
@@ -109,15 +110,39 @@ char *prism_io_schema_close_names_internal(const PrismLandscapeSchema *schema, c
 /** Deep copy. */
 PrismLandscapeSchema *prism_io_schema_copy_internal(const PrismLandscapeSchema *schema);
 
+/* Chunks (io_chunk.c): HDF5's filter pipeline of a landscape column (shuffle for values
+ * wider than a byte, the codec, Fletcher32; nothing for PRISM_CODEC_NONE), run outside
+ * HDF5 so that a chunk encoded once is written with H5Dwrite_chunk as it is. */
+typedef struct PrismChunkCoder PrismChunkCoder;
+PrismChunkCoder *prism_chunk_coder_new(void);
+void prism_chunk_coder_free(PrismChunkCoder *cc);
+/** HDF5's Fletcher32 of @p len bytes. */
+uint32_t prism_chunk_fletcher32(const void *data, size_t len);
+/**
+ * Encode @p n values of @p vsize bytes as one chunk of @p n_enc >= n values (the rest
+ * zero, as HDF5 pads an edge chunk): *@p out (owned by @p cc, valid until its next call)
+ * and *@p size. Errors: PRISM_RUNTIME_ERROR_INTERNAL (the codec failed).
+ */
+gboolean prism_chunk_encode(PrismChunkCoder *cc, PrismCodec codec, int level, const void *src,
+                            size_t n, size_t n_enc, size_t vsize, const void **out, size_t *size,
+                            GError **error);
+/** Decode a chunk of @p n_enc values into @p dst; FALSE when it is damaged. */
+gboolean prism_chunk_decode(PrismChunkCoder *cc, PrismCodec codec, const void *src, size_t size,
+                            size_t n_enc, size_t vsize, void *dst);
+/** The most bytes an encoded chunk of @p raw bytes can take with @p codec. */
+size_t prism_chunk_bound(PrismCodec codec, size_t raw);
+
 /* Spill records (io_spill.c). A record holds rows [first, first + n) of every column:
- *   header: magic "PRISMSP2", u64 first, u32 n, u32 n_cols, u64 payload bytes,
- *           u32 stored size of each column segment, u32 crc32 of each stored segment,
- *           u32 crc32 of everything before it;
- *   payload: column 0's segment, column 1's, ...: its n values (host byte order),
- *           byte-shuffled and LZ4-compressed (plain LZ4 block), or raw when that is not smaller
- * (stored size == n * value size means raw). A record is valid when its header CRC matches and its
- * payload lies inside the file; scanning stops at the first invalid record (a torn tail after
- * SIGKILL). */
+ *   header: magic "PRISMSP3", u64 first, u32 n, u32 n_cols, u64 payload bytes, u32 codec,
+ *           i32 level, u32 n_enc, u32 0, u32 stored size of each column segment, u32 crc32
+ *           of each stored segment, u32 crc32 of everything before it;
+ *   payload: column 0's segment, column 1's, ...: its n values (host byte order), padded
+ *           with zeros to n_enc values, encoded as an HDF5 chunk (prism_chunk_encode) with
+ *           the codec and level of the header.
+ * A record is valid when its header CRC matches and its payload lies inside the file;
+ * scanning stops at the first invalid record (a torn tail after SIGKILL). A record whose
+ * rows are one whole chunk of the file, in the file's codec, is copied into the file as
+ * it is (io_finish.c). */
 
 typedef struct PrismSpillRecord {
     uint32_t file;    /**< index into the spill file table */
@@ -125,6 +150,10 @@ typedef struct PrismSpillRecord {
     uint64_t offset;  /**< byte offset of the header in the file */
     uint64_t first;   /**< global index of row 0 */
     uint64_t payload; /**< stored bytes after the header */
+    uint32_t codec;   /**< PrismCodec of the segments */
+    int32_t level;    /**< its level */
+    uint32_t n_enc;   /**< values per encoded segment (n, or a whole edge chunk) */
+    uint32_t unused;
 } PrismSpillRecord;
 
 /** Order records by first row, then file id (for g_array_sort). */
@@ -134,14 +163,16 @@ gint prism_spill_record_cmp_internal(gconstpointer a, gconstpointer b);
 size_t prism_spill_header_size_internal(size_t n_cols);
 
 /**
- * Append one record (rows [first, first + n) held column-wise in @p bufs) to the open
- * file @p fd at its end, then fdatasync when @p sync. Fills *@p rec's offset/first/n.
+ * Append one record (rows [first, first + n) held column-wise in @p bufs, encoded with
+ * @p codec at @p level as chunks of @p n_enc values) to the open file @p fd at its end,
+ * then fdatasync when @p sync. Fills *@p rec except its file id.
  * Errors: PRISM_RUNTIME_ERROR_IO naming @p path and errno.
  */
 gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_size,
-                                     const PrismLandscapeSchema *schema, uint64_t first, uint32_t n,
-                                     void *const *bufs, gboolean sync, PrismSpillRecord *rec,
-                                     GError **error);
+                                     const PrismLandscapeSchema *schema, PrismChunkCoder *cc,
+                                     PrismCodec codec, int level, uint64_t first, uint32_t n,
+                                     uint32_t n_enc, void *const *bufs, gboolean sync,
+                                     PrismSpillRecord *rec, GError **error);
 
 /**
  * Scan @p path and append its valid records (file id @p file_id) to @p out. Stops at the
@@ -155,17 +186,23 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
 /**
  * Read rows [lo, hi) (global indices inside the record) of column @p col of record
  * @p rec from the open file @p fd (@p path for messages) into @p dst at row
- * (lo - dst_first). The whole stored segment is read and decompressed (@p scratch is
- * reused across calls); with @p verify its CRC is checked first (records of earlier
- * sessions), without (records this process wrote in this session) only a segment that
- * fails to decompress is reported. Errors: PRISM_RUNTIME_ERROR_IO (read
- * failure or CRC mismatch, naming the file and offset).
+ * (lo - dst_first). The whole stored segment is read and decoded (@p scratch is reused
+ * across calls; @p cc may be NULL); with @p verify its CRC is checked first (records of
+ * earlier sessions), without (records this process wrote in this session) only a segment
+ * that fails to decode (or its Fletcher32) is reported. Errors: PRISM_RUNTIME_ERROR_IO
+ * (read failure or CRC mismatch, naming the file and offset).
  */
 gboolean prism_spill_read_column_internal(int fd, const char *path,
                                           const PrismLandscapeSchema *schema,
                                           const PrismSpillRecord *rec, size_t col, uint64_t lo,
                                           uint64_t hi, void *dst, uint64_t dst_first,
-                                          gboolean verify, GByteArray *scratch, GError **error);
+                                          gboolean verify, PrismChunkCoder *cc, GByteArray *scratch,
+                                          GError **error);
+/** The stored bytes of column @p col of @p rec into @p out (CRC-checked with @p verify). */
+gboolean prism_spill_read_segment_internal(int fd, const char *path,
+                                           const PrismLandscapeSchema *schema,
+                                           const PrismSpillRecord *rec, size_t col, gboolean verify,
+                                           GByteArray *out, GError **error);
 
 G_END_DECLS
 

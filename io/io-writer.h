@@ -28,7 +28,8 @@ typedef struct PrismSpillDamage {
 
 /* The writer's state. */
 struct PrismLandscape {
-    PrismComm *comm; /* borrowed */
+    PrismComm *comm; /* borrowed; a communicator of rank 0 alone while it writes the file */
+    int ranks;       /* the writer's rank count (the "ranks" attribute) */
     char *path, *partial, *spill_dir, *manifest, *lock_path;
     PrismLandscapeSchema *schema;
     PrismLandscapeOptions opts;
@@ -38,9 +39,13 @@ struct PrismLandscape {
     size_t n_grid;
     PrismGridPointFn grid_fn; /* /grid point by point; NULL: the copy in grid */
     void *grid_user;
+    PrismLandscapePointConstants *constants; /* per point: the derived columns' constants */
+    size_t n_constants;
     gboolean prepared, began, finished, resuming;
     uint32_t session; /* 1 for a fresh run, k + 1 after k sessions */
     uint64_t total, lo, hi;
+    uint64_t chunk;   /* rows per HDF5 chunk: min(chunk_rows, total); spill records end at
+                       * multiples of it */
     GPtrArray *files; /* spill file paths by file id: earlier sessions, then ours */
     uint32_t n_old_files;
     GArray *old_records; /* PrismSpillRecord of earlier sessions, sorted by first */
@@ -68,6 +73,7 @@ struct PrismLandscape {
     GArray *rows_per_job;     /* uint64_t */
     unsigned test_delay_ms;   /* PRISM_IO_TEST_DELAY_MS: sleep after each record (tests) */
     gboolean h5_broken;       /* an HDF5 write failed: never close (may deadlock), abort */
+    gboolean h5_failed;       /* an HDF5 step of the (serial) final write failed */
     int lock_fd;              /* rank 0: NAME.partial.lock, flock'ed; -1 elsewhere */
     PrismSpillDamage damage;  /* this rank's first damaged record (finish) */
 };

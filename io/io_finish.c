@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * io_finish.c - the landscape writer, second half: build the HDF5 file from the spill
- * records (every rank writes its chunk-aligned hyperslab of each column with collective
- * MPI-IO), add /pareto, /topk and /grid (rank 0's rows, written in collective calls in
- * which the other ranks select nothing), the root attributes, then rename NAME.partial
- * to NAME and remove the spill folder.
+ * records, add /pareto, /topk and /grid, the root attributes, then rename NAME.partial to
+ * NAME and remove the spill folder.
  *
- * Collective on the writer's comm. Every HDF5 call that creates or changes metadata is
- * made by every rank with identical arguments; every rank makes the same number of
- * H5Dwrite calls (ranks without rows select none). Ranks agree after each collective
- * step, so one rank's failure (a damaged spill record, ENOSPC) stops all of them at the
- * same point. Not thread-safe.
+ * Collective on the writer's comm, but the HDF5 file itself is written by rank 0 alone,
+ * serially: the spill records are already the file's compressed chunks (compressed by
+ * every rank's spill writer thread while the search ran), so writing the file is copying
+ * bytes (H5Dwrite_chunk), which one process does at disk speed; only a chunk split
+ * between records (a rank boundary, an earlier session) is decoded and written through
+ * HDF5's filters. The other ranks wait, then every rank agrees on rank 0's verdict.
+ * Not thread-safe.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,9 +24,6 @@
 #include <prism/version.h>
 
 #include "io-writer.h"
-
-/* Rows per assembly round per rank: whole chunks, about 1 Mi rows (8 MiB per column). */
-#define ROUND_TARGET_ROWS (1u << 20)
 
 static char *utc_now(void)
 {
@@ -55,7 +52,7 @@ gboolean prism_io_write_root_attrs_internal(PrismLandscape *ls, hid_t file, cons
         !prism_h5_attr_string_internal(file, "created_utc", stamp, error) ||
         !prism_h5_attr_u64_internal(file, "schema_version", PRISM_LANDSCAPE_SCHEMA_VERSION,
                                     error) ||
-        !prism_h5_attr_u64_internal(file, "ranks", (uint64_t)ls->comm->size, error) ||
+        !prism_h5_attr_u64_internal(file, "ranks", (uint64_t)ls->ranks, error) ||
         !prism_h5_attr_u64_internal(file, "sessions", ls->session, error) ||
         !prism_h5_attr_string_internal(file, "status", status, error))
         return FALSE;
@@ -71,6 +68,7 @@ typedef struct {
     GArray *records; /* every session's records, sorted by first */
     int *fds;        /* by file id, opened lazily */
     GByteArray *scratch;
+    PrismChunkCoder *cc;
 } Assembly;
 
 static int assembly_fd(Assembly *a, uint32_t file, GError **error)
@@ -106,9 +104,10 @@ static gboolean gather_column(Assembly *a, size_t col, uint64_t lo, uint64_t hi,
             break;
         uint64_t stop = MIN(hi, r[i].first + r[i].n);
         int fd = assembly_fd(a, r[i].file, error);
-        if (fd < 0 || !prism_spill_read_column_internal(
-                          fd, g_ptr_array_index(a->ls->files, r[i].file), a->ls->schema, &r[i], col,
-                          g, stop, dst, lo, r[i].file < a->ls->n_old_files, a->scratch, error))
+        if (fd < 0 ||
+            !prism_spill_read_column_internal(
+                fd, g_ptr_array_index(a->ls->files, r[i].file), a->ls->schema, &r[i], col, g, stop,
+                dst, lo, r[i].file < a->ls->n_old_files, a->cc, a->scratch, error))
             return FALSE;
         g = stop;
     }
@@ -154,14 +153,13 @@ static gboolean agree_step(PrismComm *comm, gboolean local_ok, GError **error)
     return prism_comm_agree_error(comm, error);
 }
 
-/* An HDF5 step that failed on some rank leaves the parallel library in a state from
- * which closing the file may deadlock (HDF5 1.10 skips internal barriers on the failing
- * rank only); from then on nothing is closed and the caller ends the job. */
+/* An HDF5 step that failed: remembered for the message (the file is serial, rank 0's
+ * alone, so it is still closed; see io/README.md, Write errors). */
 static gboolean step(PrismLandscape *ls, gboolean local_ok, GError **error)
 {
     gboolean ok = agree_step(ls->comm, local_ok, error);
     if (!ok)
-        ls->h5_broken = TRUE;
+        ls->h5_failed = TRUE;
     return ok;
 }
 
@@ -214,18 +212,37 @@ static gboolean close_group(PrismLandscape *ls, hid_t g, const char *name, gbool
     return ok && step(ls, closed, error); /* after an agreed failure: just close */
 }
 
-static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GError **error)
+/* The record that is chunk [lo, lo + chunk) of the file, whole and in the file's codec
+ * (then its segments are the stored chunks), or NULL. */
+static const PrismSpillRecord *exact_record(const PrismLandscape *ls, const GArray *records,
+                                            uint64_t lo, uint64_t chunk)
 {
-    PrismComm *comm = ls->comm;
+    const PrismSpillRecord *r = (const PrismSpillRecord *)(const void *)records->data;
+    guint left = 0, right = records->len;
+    while (left < right) { /* first record that starts at lo or later */
+        guint mid = left + (right - left) / 2;
+        if (r[mid].first < lo)
+            left = mid + 1;
+        else
+            right = mid;
+    }
+    uint64_t n = MIN(chunk, ls->total - lo);
+    for (guint i = left; i < records->len && r[i].first == lo; i++)
+        if (r[i].n == n && r[i].n_enc == chunk && r[i].codec == (uint32_t)ls->opts.codec &&
+            r[i].level == ls->opts.level)
+            return &r[i];
+    return NULL;
+}
+
+static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GArray *records,
+                                GError **error)
+{
     const PrismLandscapeSchema *schema = ls->schema;
-    g_autoptr(GArray) records = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
-    if (!gather_records(ls, records, error))
-        return FALSE;
     hid_t group = create_group(file, "landscape", error);
     if (!step(ls, group >= 0, error))
         return FALSE;
     gboolean ok = TRUE;
-    uint64_t total = ls->total, chunk = MIN(ls->opts.chunk_rows, MAX(total, 1));
+    uint64_t total = ls->total, chunk = ls->chunk;
     g_autofree hid_t *dsets = g_new(hid_t, schema->n);
     for (size_t c = 0; c < schema->n; c++)
         dsets[c] = -1;
@@ -250,35 +267,47 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
     if (ok)
         ok = step(ls, prism_h5_attr_string_internal(group, "columns", names->str, error), error);
     g_string_free(names, TRUE);
-    /* Chunk-aligned slices: rank r writes the chunks that start inside its own search
-     * block [lo, hi), so every chunk has exactly one writer and is written once, whole,
-     * and a rank reads back mostly its own spill records (less than a chunk comes from
-     * the next rank's). Blocks are contiguous and ordered, so the slices tile the rows. */
-    uint64_t s_lo = MIN((ls->lo + chunk - 1) / chunk * chunk, total);
-    uint64_t s_hi = MIN((ls->hi + chunk - 1) / chunk * chunk, total);
-    if (ls->hi >= total)
-        s_hi = total;
-    uint64_t round = MAX(1, ROUND_TARGET_ROWS / chunk) * chunk;
-    uint64_t mine = (s_hi - s_lo + round - 1) / round, rounds = 0;
-    if (ok)
-        ok = prism_comm_allreduce_u64(comm, mine, MPI_MAX, &rounds, error);
-    Assembly a = {ls, records, g_new(int, MAX(ls->files->len, 1)), g_byte_array_new()};
+    /* Chunk by chunk, column after column (each column's chunks lie together in the
+     * file): a chunk that one record holds whole is copied; any other is gathered from
+     * the records that cover it and written through HDF5's filters. */
+    uint64_t n_chunks = total > 0 ? (total + chunk - 1) / chunk : 0;
+    g_autofree const PrismSpillRecord **exact = g_new0(const PrismSpillRecord *, MAX(n_chunks, 1));
+    for (uint64_t k = 0; k < n_chunks; k++)
+        exact[k] = exact_record(ls, records, k * chunk, chunk);
+    Assembly a = {ls, records, g_new(int, MAX(ls->files->len, 1)), g_byte_array_new(),
+                  prism_chunk_coder_new()};
     for (guint f = 0; f < ls->files->len; f++)
         a.fds[f] = -1;
-    void *buf = g_malloc(MIN(round, MAX(s_hi - s_lo, 1)) * sizeof(double));
-    for (uint64_t j = 0; j < rounds && ok; j++) {
-        uint64_t a_lo = MIN(s_lo + j * round, s_hi), a_hi = MIN(a_lo + round, s_hi);
-        for (size_t c = 0; c < schema->n && ok; c++) {
-            ok = agree_step(comm, gather_column(&a, c, a_lo, a_hi, buf, error), error);
-            if (ok)
-                ok = step(ls,
-                          prism_h5_write_range_internal(
-                              dsets[c], prism_h5_store_type_internal(schema->cols[c].store), dxpl,
-                              a_lo, a_hi - a_lo, buf, error),
-                          error);
-            if (ls->test_delay_ms > 0) /* PRISM_IO_TEST_DELAY_MS: widen the window for kills */
-                g_usleep((gulong)ls->test_delay_ms * 1000);
+    void *buf = g_malloc(MAX(chunk, 1) * sizeof(double));
+    for (size_t c = 0; c < schema->n && ok; c++) {
+        size_t vsize = prism_store_size(schema->cols[c].store);
+        for (uint64_t k = 0; k < n_chunks && ok; k++) {
+            uint64_t lo = k * chunk, hi = MIN(lo + chunk, total);
+            const PrismSpillRecord *r = exact[k];
+            const void *bytes = NULL;
+            size_t size = 0;
+            if (r != NULL) {
+                int fd = assembly_fd(&a, r->file, error);
+                ok = fd >= 0 && prism_spill_read_segment_internal(
+                                    fd, g_ptr_array_index(ls->files, r->file), schema, r, c,
+                                    r->file < ls->n_old_files, a.scratch, error);
+                bytes = a.scratch->data;
+                size = a.scratch->len;
+            } else { /* gathered, then encoded as HDF5 would (an edge chunk padded) */
+                ok = gather_column(&a, c, lo, hi, buf, error) &&
+                     prism_chunk_encode(a.cc, ls->opts.codec, ls->opts.level, buf, hi - lo, chunk,
+                                        vsize, &bytes, &size, error);
+            }
+            if (!ok)
+                break;
+            /* Written straight to the file: no chunk cache holds it until the close. */
+            hsize_t off[1] = {lo};
+            ok = step(ls,
+                      PRISM_H5_TRY(H5Dwrite_chunk(dsets[c], dxpl, 0, off, size, bytes), error) >= 0,
+                      error);
         }
+        if (ls->test_delay_ms > 0) /* PRISM_IO_TEST_DELAY_MS: widen the window for kills */
+            g_usleep((gulong)ls->test_delay_ms * 1000);
     }
     g_free(buf);
     for (guint f = 0; f < ls->files->len; f++)
@@ -286,11 +315,12 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
             close(a.fds[f]);
     g_free(a.fds);
     g_byte_array_unref(a.scratch);
+    prism_chunk_coder_free(a.cc);
     gboolean closed = TRUE;
-    for (size_t c = 0; c < schema->n && !ls->h5_broken; c++)
+    for (size_t c = 0; c < schema->n; c++)
         if (!prism_h5_close_internal(&dsets[c], error))
             closed = FALSE;
-    if (!ls->h5_broken && ok)
+    if (ok)
         ok = step(ls, closed, error);
     return close_group(ls, group, "/landscape", ok, error);
 }
@@ -405,6 +435,54 @@ static gboolean write_grid(PrismLandscape *ls, hid_t file, hid_t dxpl, const uin
     return close_group(ls, g, "/grid", ok, error);
 }
 
+/* /constants: per point, the constants of the derived columns; /landscape's "derived"
+ * attribute names those columns (only when their inputs are stored). */
+static gboolean write_constants(PrismLandscape *ls, hid_t file, hid_t dxpl, GError **error)
+{
+    size_t n = ls->n_constants;
+    hid_t g = create_group(file, "constants", error);
+    if (!step(ls, g >= 0, error))
+        return FALSE;
+    g_autofree double *v = g_new0(double, 3 * MAX(n, 1));
+    for (size_t i = 0; i < n; i++) {
+        v[i] = ls->constants[i].flops_per_step;
+        v[n + i] = ls->constants[i].peak_flops;
+        v[2 * n + i] = ls->constants[i].tokens_per_step;
+    }
+    gboolean ok =
+        step(ls,
+             prism_h5_attr_string_internal(
+                 g, "doc",
+                 "per grid point (row = point): mfu = (flops_per_step / (devices x peak_flops)) x "
+                 "(1 / step_time), tokens_per_s = tokens_per_step x (1 / step_time), in double, "
+                 "then float32",
+                 error),
+             error) &&
+        write_small(ls, g, "flops_per_step", H5T_NATIVE_DOUBLE, n, v, dxpl, "FLOP",
+                    "model FLOPs per step (MFU convention)", error) &&
+        write_small(ls, g, "peak_flops", H5T_NATIVE_DOUBLE, n, v + n, dxpl, "FLOP/s",
+                    "per-device peak MFU is taken against (BF16 dense)", error) &&
+        write_small(ls, g, "tokens_per_step", H5T_NATIVE_DOUBLE, n, v + 2 * n, dxpl, "tokens",
+                    "gbs x seq", error);
+    return close_group(ls, g, "/constants", ok, error);
+}
+
+static gboolean write_derived_attr(PrismLandscape *ls, hid_t file, GError **error)
+{
+    const PrismLandscapeSchema *schema = ls->schema;
+    gboolean step_time = FALSE, devices = FALSE;
+    for (size_t c = 0; c < schema->n; c++) {
+        step_time |= strcmp(schema->cols[c].name, "step_time") == 0;
+        devices |= strcmp(schema->cols[c].name, "devices") == 0;
+    }
+    if (!step_time || !devices)
+        return TRUE;
+    hid_t g = PRISM_H5_TRY(H5Gopen2(file, "landscape", H5P_DEFAULT), error);
+    gboolean ok = g >= 0 && prism_h5_attr_string_internal(g, "derived", "mfu,tokens_per_s", error);
+    (void)prism_h5_close_internal(&g, NULL);
+    return step(ls, ok, error);
+}
+
 /* Per-job row and feasible counts summed over ranks (every row was seen by one rank). */
 static gboolean job_counts(PrismLandscape *ls, GArray *rows_out, GArray *feas_out, GError **error)
 {
@@ -427,6 +505,82 @@ static gboolean job_counts(PrismLandscape *ls, GArray *rows_out, GArray *feas_ou
     return TRUE;
 }
 
+/* Rank 0 alone (ls->comm is its own communicator): the whole HDF5 file, serially. On
+ * failure the message says how to go on. */
+static gboolean write_file(PrismLandscape *ls, GArray *records, uint64_t feasible,
+                           const uint64_t *feas_job, const PrismLandscapeRow *pareto,
+                           size_t n_pareto, const PrismLandscapeRow *topk, size_t n_topk,
+                           GError **error)
+{
+    hid_t fapl = PRISM_H5_TRY(H5Pcreate(H5P_FILE_ACCESS), error);
+    hid_t fcpl = prism_h5_fcpl_internal(), dxpl = H5P_DEFAULT;
+    hid_t file = fapl >= 0 && fcpl >= 0
+                     ? PRISM_H5_TRY(H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl), error)
+                     : -1;
+    if (file < 0 && *error == NULL)
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HDF5,
+                    "%s: HDF5 property lists could not be created", ls->partial);
+    gboolean ok = step(ls, file >= 0, error);
+    if (ok)
+        ok = step(ls,
+                  prism_io_write_root_attrs_internal(ls, file, "incomplete", error) &&
+                      prism_h5_attr_u64_internal(file, "rows", ls->total, error) &&
+                      prism_h5_attr_u64_internal(file, "feasible_rows", feasible, error) &&
+                      prism_h5_attr_string_internal(
+                          file, "landscape",
+                          ls->opts.no_landscape ? "not stored (--no-landscape)" : "stored", error),
+                  error);
+    if (ok && !ls->opts.no_landscape)
+        ok = write_landscape(ls, file, dxpl, records, error);
+    if (ok && ls->n_constants > 0) {
+        ok = write_constants(ls, file, dxpl, error);
+        if (ok && !ls->opts.no_landscape)
+            ok = write_derived_attr(ls, file, error);
+    }
+    if (ok)
+        ok = write_table(ls, file, dxpl, "pareto", pareto, n_pareto, FALSE, error) &&
+             write_table(ls, file, dxpl, "topk", topk, n_topk, TRUE, error);
+    if (ok && ls->n_grid > 0)
+        ok = write_grid(ls, file, dxpl, feas_job, error);
+    if (ok)
+        ok = step(ls, prism_h5_attr_string_internal(file, "status", "complete", error), error);
+    if (ok) {
+        gboolean flushed = PRISM_H5_TRY(H5Fflush(file, H5F_SCOPE_GLOBAL), error) >= 0;
+        ok = step(ls, flushed, error);
+    }
+    /* HDF5's error stack does not always carry errno: name the likely cause, measured
+     * before the truncation below frees the room. */
+    g_autofree char *space =
+        !ok && ls->h5_failed ? prism_io_free_space_note_internal(ls->partial) : NULL;
+    if (file >= 0) { /* a serial file closes after a failure too */
+        /* After a failed write (ENOSPC above all) the close's own metadata flush fails
+         * too, and HDF5 1.10 keeps the half-closed file until its library shutdown at
+         * MPI_Finalize, where it crashes. The partial was created empty (H5F_ACC_TRUNC)
+         * for this write, so nothing in it is needed: truncate it first, which frees the
+         * room the close needs; --resume writes it again from the spill records. */
+        if (!ok && truncate(ls->partial, 0) != 0)
+            g_debug("truncate %s: %s", ls->partial, g_strerror(errno));
+        gboolean closed = prism_h5_close_internal(&file, ok ? error : NULL);
+        ok = ok && step(ls, closed, error);
+    }
+    (void)prism_h5_close_internal(&fapl, NULL);
+    (void)prism_h5_close_internal(&fcpl, NULL);
+    if (!ok && ls->h5_failed) {
+        g_prefix_error(error,
+                       "writing %s failed%s; the partial output and its spill folder "
+                       "are kept (fix the cause and rerun with --resume): ",
+                       ls->partial, space);
+    } else if (!ok && strstr((*error)->message, "--drop-damaged") != NULL) {
+        g_prefix_error(error, "writing %s: ", ls->partial); /* one way out, named already */
+    } else if (!ok) {
+        g_prefix_error(error,
+                       "writing %s (kept with its spill folder; fix the cause and rerun "
+                       "with --resume): ",
+                       ls->partial);
+    }
+    return ok;
+}
+
 static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size_t n_pareto,
                        const PrismLandscapeRow *topk, size_t n_topk, GError **error)
 {
@@ -446,64 +600,21 @@ static gboolean finish(PrismLandscape *ls, const PrismLandscapeRow *pareto, size
                     seen, ls->total);
         return FALSE; /* the same sums on every rank: all fail here */
     }
-    hid_t fapl = prism_h5_fapl_internal(comm), dxpl = prism_h5_dxpl_internal();
-    hid_t fcpl = prism_h5_fcpl_internal();
-    hid_t file = fapl >= 0 && fcpl >= 0
-                     ? PRISM_H5_TRY(H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl), error)
-                     : -1;
-    if (file < 0 && *error == NULL)
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HDF5,
-                    "%s: HDF5 property lists could not be created", ls->partial);
-    gboolean ok = step(ls, file >= 0 && dxpl >= 0, error);
-    if (ok)
-        ok = step(ls,
-                  prism_io_write_root_attrs_internal(ls, file, "incomplete", error) &&
-                      prism_h5_attr_u64_internal(file, "rows", ls->total, error) &&
-                      prism_h5_attr_u64_internal(file, "feasible_rows", feasible, error) &&
-                      prism_h5_attr_string_internal(
-                          file, "landscape",
-                          ls->opts.no_landscape ? "not stored (--no-landscape)" : "stored", error),
-                  error);
-    if (ok && !ls->opts.no_landscape)
-        ok = write_landscape(ls, file, dxpl, error);
-    if (ok)
-        ok = write_table(ls, file, dxpl, "pareto", pareto, n_pareto, FALSE, error) &&
-             write_table(ls, file, dxpl, "topk", topk, n_topk, TRUE, error);
-    if (ok && ls->n_grid > 0)
-        ok = write_grid(ls, file, dxpl, (const uint64_t *)(const void *)feas_job->data, error);
-    if (ok)
-        ok = step(ls, prism_h5_attr_string_internal(file, "status", "complete", error), error);
-    if (ok) {
-        gboolean flushed = PRISM_H5_TRY(H5Fflush(file, H5F_SCOPE_GLOBAL), error) >= 0;
-        ok = step(ls, flushed, error);
-    }
-    if (file >= 0 && !ls->h5_broken) {
-        gboolean closed = prism_h5_close_internal(&file, error);
-        ok = ok && step(ls, closed, error); /* after an agreed failure: just close */
-    }
-    (void)prism_h5_close_internal(&fapl, NULL);
-    (void)prism_h5_close_internal(&fcpl, NULL);
-    (void)prism_h5_close_internal(&dxpl, NULL);
-    if (!ok && ls->h5_broken) {
-        /* HDF5's error stack does not carry errno through MPI-IO: name the likely cause. */
-        g_autofree char *space = prism_io_free_space_note_internal(ls->partial);
-        g_prefix_error(error,
-                       "writing %s failed%s; the partial output and its spill folder "
-                       "are kept (fix the cause and rerun with --resume): ",
-                       ls->partial, space);
+    g_autoptr(GArray) records = g_array_new(FALSE, FALSE, sizeof(PrismSpillRecord));
+    if (!ls->opts.no_landscape && !gather_records(ls, records, error))
         return FALSE;
+    if (comm->rank == 0) {
+        PrismComm *self = prism_comm_new(MPI_COMM_SELF, error);
+        if (self != NULL) {
+            ls->comm = self;
+            (void)write_file(ls, records, feasible, (const uint64_t *)(const void *)feas_job->data,
+                             pareto, n_pareto, topk, n_topk, error);
+            ls->comm = comm;
+            prism_comm_free(self);
+        }
     }
-    if (!ok && strstr((*error)->message, "--drop-damaged") != NULL) {
-        g_prefix_error(error, "writing %s: ", ls->partial); /* one way out, named already */
+    if (!prism_comm_agree_error(comm, error))
         return FALSE;
-    }
-    if (!ok) {
-        g_prefix_error(error,
-                       "writing %s (kept with its spill folder; fix the cause and rerun "
-                       "with --resume): ",
-                       ls->partial);
-        return FALSE;
-    }
     /* Complete: publish under the final name, then drop the spill records. */
     if (comm->rank == 0) {
         /* The node checks of prepare, again: something may have appeared at NAME since. */

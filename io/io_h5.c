@@ -376,7 +376,7 @@ hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, 
     hsize_t dims[1] = {total}, maxdims[1] = {total};
     /* A 0-length dataset is chunked (chunk 1) with an unlimited maximum: HDF5 accepts no
      * 0-length chunk and no extendible contiguous layout. */
-    gboolean chunked = total == 0 || (chunk > 0 && codec != PRISM_CODEC_NONE);
+    gboolean chunked = total == 0 || chunk > 0;
     if (total == 0)
         maxdims[0] = H5S_UNLIMITED;
     hid_t space = PRISM_H5_TRY(H5Screate_simple(1, dims, maxdims), error);
@@ -388,12 +388,16 @@ hid_t prism_h5_dataset_create_internal(hid_t loc, const char *name, hid_t type, 
         /* Shuffle + codec, then Fletcher32: the checksum covers the stored (compressed)
          * bytes, so damage on disk is caught before the decompressor sees it (filters run
          * in this order on write and in reverse on read). */
-        if (ok)
+        if (ok && codec != PRISM_CODEC_NONE)
             ok = set_filters(dcpl, type, codec, level, error);
     }
-    /* Parallel HDF5 allocates early anyway; never write fill values (every row is written). */
+    /* Chunks are allocated as they are written (their stored sizes are only known then:
+     * H5Dwrite_chunk), small contiguous datasets at once; fill values are never written
+     * (every row is). */
     if (ok)
-        ok = PRISM_H5_TRY(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), error) >= 0 &&
+        ok = PRISM_H5_TRY(
+                 H5Pset_alloc_time(dcpl, chunked ? H5D_ALLOC_TIME_INCR : H5D_ALLOC_TIME_EARLY),
+                 error) >= 0 &&
              PRISM_H5_TRY(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), error) >= 0;
     if (ok)
         dset =

@@ -23,7 +23,7 @@
 #include "io-writer.h"
 
 #define MANIFEST_GROUP "prism-spill"
-#define SPILL_FORMAT 2 /* 2: compressed column segments (io_spill.c) */
+#define SPILL_FORMAT 3 /* 3: column segments encoded as HDF5 chunks (io_spill.c) */
 
 void prism_landscape_options_default(PrismLandscapeOptions *opts)
 {
@@ -43,6 +43,7 @@ PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
     g_return_val_if_fail(comm != NULL && path != NULL && schema != NULL && opts != NULL, NULL);
     PrismLandscape *ls = g_new0(PrismLandscape, 1);
     ls->comm = comm;
+    ls->ranks = comm->size;
     ls->path = g_strdup(path);
     ls->partial = g_strconcat(path, ".partial", NULL);
     ls->spill_dir = g_strconcat(path, ".partial.spill", NULL);
@@ -112,6 +113,7 @@ void prism_landscape_free(PrismLandscape *ls)
         g_free((char *)ls->grid[i].cluster);
     }
     g_free(ls->grid);
+    g_free(ls->constants);
     g_ptr_array_unref(ls->attr_names);
     g_ptr_array_unref(ls->attr_values);
     g_array_unref(ls->attr_identity);
@@ -164,6 +166,15 @@ void prism_landscape_set_grid_fn(PrismLandscape *ls, size_t n, PrismGridPointFn 
     ls->n_grid = n;
     ls->grid_fn = fn;
     ls->grid_user = user;
+}
+
+void prism_landscape_set_constants(PrismLandscape *ls, const PrismLandscapePointConstants *c,
+                                   size_t n)
+{
+    g_return_if_fail(ls != NULL);
+    g_free(ls->constants);
+    ls->constants = g_memdup2(c, n * sizeof *c);
+    ls->n_constants = n;
 }
 
 gboolean prism_landscape_unrecoverable(const PrismLandscape *ls)
@@ -424,7 +435,7 @@ static gboolean drop_damaged(PrismLandscape *ls, const char *path, guint start, 
         const PrismSpillRecord *r = &g_array_index(ls->old_records, PrismSpillRecord, i);
         for (size_t c = 0; c < ls->schema->n; c++)
             if (!prism_spill_read_column_internal(fd, path, ls->schema, r, c, r->first, r->first,
-                                                  NULL, 0, TRUE, scratch, NULL)) {
+                                                  NULL, 0, TRUE, NULL, scratch, NULL)) {
                 bad = i;
                 break;
             }
@@ -515,6 +526,7 @@ static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
     ls->total = total;
     ls->lo = lo;
     ls->hi = hi;
+    ls->chunk = MIN(ls->opts.chunk_rows, MAX(total, 1));
     ls->began = TRUE;
     if (ls->opts.no_landscape)
         return prism_comm_agree(ls->comm, TRUE, error);
@@ -576,7 +588,8 @@ static gboolean begin_body(void *user, uint64_t total, uint64_t lo, uint64_t hi,
     ls->buf = g_new0(void *, ls->schema->n);
     ls->wbuf = g_new0(void *, ls->schema->n);
     for (size_t c = 0; c < ls->schema->n; c++) {
-        size_t bytes = ls->opts.spill_rows * prism_store_size(ls->schema->cols[c].store);
+        size_t bytes =
+            MIN(ls->opts.spill_rows, ls->chunk) * prism_store_size(ls->schema->cols[c].store);
         ls->buf[c] = g_malloc(bytes);
         ls->wbuf[c] = g_malloc(bytes);
     }
@@ -595,6 +608,8 @@ static gpointer spill_writer(gpointer user)
 {
     PrismLandscape *ls = user;
     const char *path = g_ptr_array_index(ls->files, ls->n_old_files + (guint)ls->comm->rank);
+    PrismChunkCoder *cc = prism_chunk_coder_new();
+    uint64_t chunk = ls->chunk;
     g_mutex_lock(&ls->wmutex);
     for (;;) {
         while (!ls->w_pending && !ls->w_quit)
@@ -608,9 +623,15 @@ static gpointer spill_writer(gpointer user)
         PrismSpillRecord rec;
         GError *e = NULL;
         /* After a failure nothing more is appended: the file stays a valid prefix. */
-        gboolean ok =
-            !failed && prism_spill_append_internal(ls->fd, path, &ls->fd_size, ls->schema, first,
-                                                   (uint32_t)n, ls->wbuf, ls->opts.fsync, &rec, &e);
+        /* A record that holds the dataset's last chunk, whole, is encoded padded to the
+         * chunk length, as HDF5 stores an edge chunk: then it is copied as it is. */
+        uint64_t n_enc = n;
+        if (first % chunk == 0 && first + n == ls->total && n < chunk)
+            n_enc = chunk;
+        gboolean ok = !failed && prism_spill_append_internal(ls->fd, path, &ls->fd_size, ls->schema,
+                                                             cc, ls->opts.codec, ls->opts.level,
+                                                             first, (uint32_t)n, (uint32_t)n_enc,
+                                                             ls->wbuf, ls->opts.fsync, &rec, &e);
         g_mutex_lock(&ls->wmutex);
         if (ok) {
             rec.file = ls->n_old_files + (uint32_t)ls->comm->rank;
@@ -623,6 +644,7 @@ static gpointer spill_writer(gpointer user)
         g_cond_broadcast(&ls->wcond);
     }
     g_mutex_unlock(&ls->wmutex);
+    prism_chunk_coder_free(cc);
     return NULL;
 }
 
@@ -692,7 +714,7 @@ static gboolean sink_rows(void *user, const PrismRowBatch *batch, GError **error
     const uint64_t *iv = (const uint64_t *)(const void *)ls->persisted->data;
     guint n_iv = ls->persisted->len;
     uint64_t g = batch->first_index, end = batch->first_index + batch->n;
-    size_t cap = (size_t)ls->opts.spill_rows;
+    size_t cap = (size_t)MIN(ls->opts.spill_rows, ls->chunk);
     while (g < end) {
         while (ls->cursor < n_iv && iv[2 * ls->cursor + 1] <= g)
             ls->cursor++;
@@ -708,12 +730,15 @@ static gboolean sink_rows(void *user, const PrismRowBatch *batch, GError **error
                 return FALSE;
             if (ls->buf_n == 0)
                 ls->buf_first = g;
-            size_t take = (size_t)MIN(next - g, (uint64_t)(cap - ls->buf_n));
+            /* Records end at chunk boundaries: a record that is one whole chunk is
+             * written into the file as it is (io_finish.c). */
+            uint64_t boundary = (g / ls->chunk + 1) * ls->chunk;
+            size_t take = (size_t)MIN(MIN(next, boundary) - g, (uint64_t)(cap - ls->buf_n));
             prism_io_pack_batch_internal(ls->schema, batch, (size_t)(g - batch->first_index), take,
                                          ls->buf, ls->buf_n);
             ls->buf_n += take;
             g += take;
-            if (ls->buf_n == cap && !flush_records(ls, error))
+            if ((ls->buf_n == cap || g == boundary) && !flush_records(ls, error))
                 return FALSE;
         }
     }
@@ -799,13 +824,20 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
         const PrismLandscapeSchema *sc = ls->schema;
         uint64_t raw = prism_io_row_bytes_internal(sc);
         plan->rows = rows;
-        plan->row_bytes = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
+        plan->row_bytes = ls->opts.codec != PRISM_CODEC_NONE
+                              ? MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW)
+                              : raw;
         if (!ls->opts.no_landscape) {
-            /* A record per spill_rows rows, plus each rank's partial last one. */
-            uint64_t records = rows / ls->opts.spill_rows + (uint64_t)ls->comm->size + 1;
-            /* Segments are compressed; the estimate assumes PRISM_SPILL_BYTES_PER_ROW (above
-             * every measured figure), never more than the raw row. */
-            uint64_t spill_row = MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW);
+            /* A record per spill_rows rows (at most a chunk), plus each rank's partial
+             * first and last one. */
+            uint64_t records = rows / MIN(ls->opts.spill_rows, ls->opts.chunk_rows) +
+                               2 * (uint64_t)ls->comm->size + 1;
+            /* Segments are the file's compressed chunks; the estimate assumes
+             * PRISM_SPILL_BYTES_PER_ROW (above every measured figure), never more than the
+             * raw row; with --compression none they are the raw rows. */
+            uint64_t spill_row = ls->opts.codec != PRISM_CODEC_NONE
+                                     ? MIN(raw, (uint64_t)PRISM_SPILL_BYTES_PER_ROW)
+                                     : raw;
             plan->spill_bytes =
                 rows * spill_row + records * prism_spill_header_size_internal(sc->n);
             uint64_t per_row = ls->opts.codec != PRISM_CODEC_NONE

@@ -9,6 +9,7 @@
  */
 #include <prism/io.h>
 
+#include <math.h>
 #include <string.h>
 
 #include <prism/core.h>
@@ -24,6 +25,9 @@ struct PrismLandscapeFile {
     PrismLandscapeSchema *schema;
     GPtrArray *attr_names; /* NULL-terminated */
     GHashTable *attrs;     /* name -> text */
+    /* /constants (schema 3): per point flops_per_step, peak_flops, tokens_per_step */
+    double *k_flops, *k_peak, *k_tokens;
+    size_t n_k;
 };
 
 typedef struct {
@@ -56,7 +60,62 @@ void prism_landscape_file_close(PrismLandscapeFile *f)
     if (f->attrs)
         g_hash_table_unref(f->attrs);
     g_free(f->path);
+    g_free(f->k_flops);
+    g_free(f->k_peak);
+    g_free(f->k_tokens);
     g_free(f);
+}
+
+/* /constants/NAME, every point, into a new array of *n values. */
+static double *read_constants(PrismLandscapeFile *f, const char *name, size_t *n, GError **error)
+{
+    g_autofree char *path = g_strconcat("/constants/", name, NULL);
+    hid_t d = PRISM_H5_TRY(H5Dopen2(f->file, path, H5P_DEFAULT), error);
+    hid_t sp = d >= 0 ? PRISM_H5_TRY(H5Dget_space(d), error) : -1;
+    int64_t len = sp >= 0 ? PRISM_H5_TRY(H5Sget_simple_extent_npoints(sp), error) : -1;
+    double *v = NULL;
+    if (len >= 0) {
+        v = g_new0(double, MAX(len, 1));
+        if (!prism_h5_read_range_internal(d, H5T_NATIVE_DOUBLE, f->dxpl, 0, (uint64_t)len, v,
+                                          error))
+            g_clear_pointer(&v, g_free);
+    }
+    if (v == NULL)
+        g_prefix_error(error, "%s: %s: ", f->path, path);
+    *n = len > 0 ? (size_t)len : 0;
+    (void)prism_h5_close_internal(&sp, NULL);
+    (void)prism_h5_close_internal(&d, NULL);
+    return v;
+}
+
+/* The columns /landscape's "derived" attribute names (schema 3), computed on read. */
+static gboolean load_derived(PrismLandscapeFile *f, const char *derived, GError **error)
+{
+    size_t n1 = 0, n2 = 0, n3 = 0;
+    f->k_flops = read_constants(f, "flops_per_step", &n1, error);
+    f->k_peak = f->k_flops ? read_constants(f, "peak_flops", &n2, error) : NULL;
+    f->k_tokens = f->k_peak ? read_constants(f, "tokens_per_step", &n3, error) : NULL;
+    if (f->k_tokens == NULL)
+        return FALSE;
+    f->n_k = MIN(n1, MIN(n2, n3));
+    g_auto(GStrv) names = g_strsplit(derived, ",", -1);
+    for (char **n = names; *n != NULL; n++) {
+        int col = -1;
+        for (int c = 0; c < PRISM_COL_COUNT && col < 0; c++)
+            if (strcmp(prism_col_info((PrismCostCol)c)->name, *n) == 0)
+                col = c;
+        if (col != PRISM_COL_MFU && col != PRISM_COL_TOKENS_PER_S) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "%s: /landscape names '%s' as a derived column; this prism derives only "
+                        "mfu and tokens_per_s",
+                        f->path, *n);
+            return FALSE;
+        }
+        const PrismColInfo *info = prism_col_info((PrismCostCol)col);
+        prism_landscape_schema_add(f->schema, info->name, info->unit, info->doc, info->store,
+                                   PRISM_LS_SOURCE_DERIVED, (uint32_t)col);
+    }
+    return TRUE;
 }
 
 static gboolean load_schema(PrismLandscapeFile *f, GError **error)
@@ -112,8 +171,11 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
         (void)prism_h5_close_internal(&sp, NULL);
         (void)prism_h5_close_internal(&d, NULL);
     }
+    g_autofree char *derived = ok ? prism_h5_attr_text_internal(g, "derived") : NULL;
     (void)prism_h5_close_internal(&g, NULL);
     f->has_landscape = ok && f->schema->n > 0;
+    if (ok && derived != NULL && f->has_landscape)
+        ok = load_derived(f, derived, error);
     return ok;
 }
 
@@ -312,10 +374,55 @@ static void damaged_read_error(PrismLandscapeFile *f, const char *group, const c
     }
 }
 
+/* Row i's derived value of column @p col (a PrismCostCol) from its step time, device
+ * count and point, formed in double as the kernel forms it, then rounded to float32 as
+ * the column used to be stored. NaN for a point without constants. */
+static double derive(const PrismLandscapeFile *f, uint32_t col, double step, double devices,
+                     double point)
+{
+    size_t p = (size_t)point;
+    if (!(point >= 0) || p >= f->n_k)
+        return NAN;
+    double inv_step = 1.0 / step, v;
+    if (col == PRISM_COL_MFU)
+        v = f->k_flops[p] / (devices * f->k_peak[p]) * inv_step;
+    else
+        v = f->k_tokens[p] * inv_step;
+    return (double)(float)v;
+}
+
+/* Schema index of @p name, -1 when absent. */
+static int schema_index(const PrismLandscapeSchema *s, const char *name)
+{
+    for (size_t c = 0; c < s->n; c++)
+        if (strcmp(s->cols[c].name, name) == 0)
+            return (int)c;
+    return -1;
+}
+
+static gboolean read_derived(PrismLandscapeFile *f, uint32_t col, uint64_t first, uint64_t n,
+                             double *out, GError **error)
+{
+    g_autofree double *step = g_new(double, MAX(n, 1));
+    g_autofree double *dev = g_new(double, MAX(n, 1));
+    g_autofree double *pt = g_new0(double, MAX(n, 1));
+    if (!prism_landscape_file_read(f, "landscape", "step_time", first, n, step, error) ||
+        !prism_landscape_file_read(f, "landscape", "devices", first, n, dev, error) ||
+        (schema_index(f->schema, "point") >= 0 &&
+         !prism_landscape_file_read(f, "landscape", "point", first, n, pt, error)))
+        return FALSE;
+    for (uint64_t i = 0; i < n; i++)
+        out[i] = derive(f, col, step[i], dev[i], pt[i]);
+    return TRUE;
+}
+
 gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, const char *name,
                                    uint64_t first, uint64_t n, double *out, GError **error)
 {
     GError *local = NULL;
+    int dc = strcmp(group, "landscape") == 0 ? schema_index(f->schema, name) : -1;
+    if (dc >= 0 && f->schema->cols[dc].source == PRISM_LS_SOURCE_DERIVED)
+        return read_derived(f, f->schema->cols[dc].index, first, n, out, error);
     hid_t g = PRISM_H5_TRY(H5Lexists(f->file, group, H5P_DEFAULT), NULL) > 0
                   ? PRISM_H5_TRY(H5Gopen2(f->file, group, H5P_DEFAULT), NULL)
                   : -1;
@@ -430,6 +537,8 @@ gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *i
     gboolean ok = prism_comm_agree_error(f->comm, &local);
     for (size_t c = 0; ok && c < f->schema->n; c++) {
         const PrismLandscapeColumn *col = &f->schema->cols[c];
+        if (col->source == PRISM_LS_SOURCE_DERIVED)
+            continue; /* below, from the stored columns of the row */
         hid_t type = prism_h5_store_type_internal(col->store);
         hid_t d = PRISM_H5_TRY(H5Dopen2(g, col->name, H5P_DEFAULT), &local);
         hid_t fs = d >= 0 ? PRISM_H5_TRY(H5Dget_space(d), &local) : -1;
@@ -457,6 +566,21 @@ gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *i
         (void)prism_h5_close_internal(&d, NULL);
     }
     (void)prism_h5_close_internal(&g, NULL);
+    int c_step = schema_index(f->schema, "step_time"), c_dev = schema_index(f->schema, "devices");
+    int c_pt = schema_index(f->schema, "point");
+    size_t w = f->schema->n;
+    for (size_t c = 0; ok && c < w; c++) {
+        const PrismLandscapeColumn *col = &f->schema->cols[c];
+        if (col->source != PRISM_LS_SOURCE_DERIVED)
+            continue;
+        for (size_t i = 0; i < mine; i++) {
+            const double *row = out + i * w;
+            out[i * w + c] =
+                c_step >= 0 && c_dev >= 0
+                    ? derive(f, col->index, row[c_step], row[c_dev], c_pt >= 0 ? row[c_pt] : 0.0)
+                    : NAN;
+        }
+    }
     if (!ok)
         g_propagate_error(error, local);
     return ok;
@@ -498,6 +622,8 @@ gboolean prism_landscape_file_verify(PrismLandscapeFile *f, PrismLandscapeVerify
     gboolean ok = prism_comm_agree_error(f->comm, &local);
     for (size_t c = 0; ok && f->has_landscape && c < f->schema->n; c++) {
         const PrismLandscapeColumn *col = &f->schema->cols[c];
+        if (col->source == PRISM_LS_SOURCE_DERIVED)
+            continue; /* not stored */
         hid_t d = PRISM_H5_TRY(H5Dopen2(g, col->name, H5P_DEFAULT), &local);
         if (!prism_comm_agree_error(f->comm, &local)) {
             ok = FALSE;

@@ -360,6 +360,7 @@ void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const Pris
             break;
         }
         case PRISM_LS_SOURCE_COST:
+        case PRISM_LS_SOURCE_DERIVED: /* a writer's schema has none; the value if it had */
             store_doubles(col->store, bufs[c], at, batch->cols->col[col->index] + from, n);
             break;
         }
@@ -380,6 +381,7 @@ void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismL
             v = (double)prism_strategy_dim(&row->strategy, (PrismDim)col->index);
             break;
         case PRISM_LS_SOURCE_COST:
+        case PRISM_LS_SOURCE_DERIVED:
             v = row->cols[col->index];
             break;
         }

@@ -15,6 +15,10 @@ void prism_landscape_schema_add_cost(PrismLandscapeSchema *schema, uint32_t n_le
         if (c >= PRISM_COL_BYTES_L0 && c <= PRISM_COL_BYTES_L3 &&
             c - PRISM_COL_BYTES_L0 >= n_levels)
             continue;
+        /* Not stored (schema 3): step_time times per-point constants, derived on read
+         * (io_read.c, scripts/prism_landscape.py; io/README.md, "Derived columns"). */
+        if (c == PRISM_COL_MFU || c == PRISM_COL_TOKENS_PER_S)
+            continue;
         const PrismColInfo *info = prism_col_info((PrismCostCol)c);
         prism_landscape_schema_add(schema, info->name, info->unit, info->doc, info->store,
                                    PRISM_LS_SOURCE_COST, c);

@@ -16,14 +16,13 @@
 #include <unistd.h> /* pread, write, fdatasync */
 
 #include <zlib.h> /* crc32 */
-#include <lz4.h>
 
 #include <prism/core.h>
 
 #include "io-internal.h"
 
-#define MAGIC "PRISMSP2"
-#define FIXED_BYTES 32 /* magic, first, n, n_cols, payload */
+#define MAGIC "PRISMSP3"
+#define FIXED_BYTES 48 /* magic, first, n, n_cols, payload, codec, level, n_enc, 0 */
 
 size_t prism_spill_header_size_internal(size_t n_cols)
 {
@@ -39,61 +38,6 @@ static size_t size_at(size_t c)
 static size_t crc_at(size_t n_cols, size_t c)
 {
     return FIXED_BYTES + 4 * n_cols + 4 * c;
-}
-
-/* Byte transpose of n values of vsize bytes: byte k of value i goes to k * n + i (what
- * HDF5's shuffle filter does), so equal high bytes form runs the compressor removes. */
-static void shuffle_bytes(unsigned char *dst, const unsigned char *src, size_t n, size_t vsize)
-{
-    for (size_t k = 0; k < vsize; k++)
-        for (size_t i = 0; i < n; i++)
-            dst[k * n + i] = src[i * vsize + k];
-}
-
-/* The inverse for values [lo, hi) of a shuffled segment of n values, into dst. */
-static void unshuffle_bytes(unsigned char *dst, const unsigned char *src, size_t n, size_t vsize,
-                            size_t lo, size_t hi)
-{
-    for (size_t k = 0; k < vsize; k++)
-        for (size_t i = lo; i < hi; i++)
-            dst[(i - lo) * vsize + k] = src[k * n + i];
-}
-
-/*
- * Compress one column segment (n values of vsize bytes at src) into *out: shuffled and
- * LZ4-compressed, or the raw values when that is not smaller (stored size == raw size
- * means raw). Returns the stored size. LZ4, not zstd: the spill is temporary, so speed
- * counts more than size (measured on the demo: 29.4 B/row and 0.3 s less CPU than zstd 1
- * at 25.1 B/row). The buffers are reused across calls (not thread-safe, like the rest of
- * this file).
- */
-static size_t pack_segment(const void *src, size_t n, size_t vsize, const void **out)
-{
-    static GByteArray *tmp, *dst;
-    size_t raw = n * vsize;
-    *out = src;
-    if (raw == 0)
-        return 0;
-    if (tmp == NULL) {
-        tmp = g_byte_array_new();
-        dst = g_byte_array_new();
-    }
-    if (raw > (size_t)LZ4_MAX_INPUT_SIZE)
-        return raw;
-    size_t cap = (size_t)LZ4_compressBound((int)raw);
-    g_byte_array_set_size(tmp, (guint)raw);
-    g_byte_array_set_size(dst, (guint)cap);
-    const void *in = src;
-    if (vsize > 1) {
-        shuffle_bytes(tmp->data, src, n, vsize);
-        in = tmp->data;
-    }
-    int lz = LZ4_compress_default(in, (char *)dst->data, (int)raw, (int)cap);
-    size_t got = lz > 0 ? (size_t)lz : raw;
-    if (got >= raw)
-        return raw;
-    *out = dst->data;
-    return got;
 }
 
 static uint32_t crc_of(const void *p, size_t n)
@@ -149,28 +93,35 @@ static gboolean pread_all(int fd, const char *path, void *p, size_t n, uint64_t 
 }
 
 gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_size,
-                                     const PrismLandscapeSchema *schema, uint64_t first, uint32_t n,
-                                     void *const *bufs, gboolean sync, PrismSpillRecord *rec,
-                                     GError **error)
+                                     const PrismLandscapeSchema *schema, PrismChunkCoder *cc,
+                                     PrismCodec codec, int level, uint64_t first, uint32_t n,
+                                     uint32_t n_enc, void *const *bufs, gboolean sync,
+                                     PrismSpillRecord *rec, GError **error)
 {
     size_t hsize = prism_spill_header_size_internal(schema->n);
     g_autofree unsigned char *h = g_malloc0(hsize);
-    uint32_t n_cols = (uint32_t)schema->n;
+    uint32_t n_cols = (uint32_t)schema->n, c32 = (uint32_t)codec;
+    int32_t l32 = level;
     memcpy(h, MAGIC, 8);
     memcpy(h + 8, &first, 8);
     memcpy(h + 16, &n, 4);
     memcpy(h + 20, &n_cols, 4);
-    /* The header goes first, so every segment is packed before anything is written: the
-     * packed segments are kept in one buffer. */
+    memcpy(h + 32, &c32, 4);
+    memcpy(h + 36, &l32, 4);
+    memcpy(h + 40, &n_enc, 4);
+    /* The header goes first, so every segment is encoded before anything is written: the
+     * segments are kept in one buffer. */
     g_autoptr(GByteArray) body = g_byte_array_new();
     for (size_t c = 0; c < schema->n; c++) {
         const void *seg = NULL;
-        uint32_t stored =
-            (uint32_t)pack_segment(bufs[c], n, prism_store_size(schema->cols[c].store), &seg);
-        uint32_t crc = crc_of(seg, stored);
-        memcpy(h + size_at(c), &stored, 4);
+        size_t stored = 0;
+        if (!prism_chunk_encode(cc, codec, level, bufs[c], n, n_enc,
+                                prism_store_size(schema->cols[c].store), &seg, &stored, error))
+            return FALSE;
+        uint32_t s32 = (uint32_t)stored, crc = crc_of(seg, stored);
+        memcpy(h + size_at(c), &s32, 4);
         memcpy(h + crc_at(schema->n, c), &crc, 4);
-        g_byte_array_append(body, seg, stored);
+        g_byte_array_append(body, seg, (guint)stored);
     }
     uint64_t payload = body->len;
     memcpy(h + 24, &payload, 8);
@@ -184,10 +135,14 @@ gboolean prism_spill_append_internal(int fd, const char *path, uint64_t *file_si
                     g_strerror(errno));
         return FALSE;
     }
+    memset(rec, 0, sizeof *rec);
     rec->offset = *file_size;
     rec->first = first;
     rec->n = n;
     rec->payload = payload;
+    rec->codec = c32;
+    rec->level = l32;
+    rec->n_enc = n_enc;
     *file_size += hsize + payload;
     return TRUE;
 }
@@ -223,21 +178,27 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
             break;
         }
         uint64_t first, payload;
-        uint32_t n, n_cols, hcrc;
+        uint32_t n, n_cols, hcrc, codec, n_enc;
+        int32_t level;
         memcpy(&first, h + 8, 8);
         memcpy(&n, h + 16, 4);
         memcpy(&n_cols, h + 20, 4);
         memcpy(&payload, h + 24, 8);
+        memcpy(&codec, h + 32, 4);
+        memcpy(&level, h + 36, 4);
+        memcpy(&n_enc, h + 40, 4);
         memcpy(&hcrc, h + hsize - 4, 4);
         if (memcmp(h, MAGIC, 8) != 0 || crc_of(h, hsize - 4) != hcrc)
             break; /* torn or foreign bytes: the valid prefix ends here */
         uint64_t sum = 0;
-        gboolean sizes_ok = n_cols == schema->n;
+        gboolean sizes_ok = n_cols == schema->n && codec <= PRISM_CODEC_ZSTD && n_enc >= n;
         for (size_t c = 0; sizes_ok && c < schema->n; c++) {
             uint32_t stored;
             memcpy(&stored, h + size_at(c), 4);
             sum += stored;
-            sizes_ok = stored <= (uint64_t)n * prism_store_size(schema->cols[c].store);
+            sizes_ok = stored <=
+                       prism_chunk_bound((PrismCodec)codec,
+                                         (size_t)n_enc * prism_store_size(schema->cols[c].store));
         }
         if (!sizes_ok || payload != sum) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_OUTPUT,
@@ -251,7 +212,7 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
         }
         if (off + hsize + payload > size)
             break; /* payload cut short */
-        PrismSpillRecord rec = {file_id, n, off, first, payload};
+        PrismSpillRecord rec = {file_id, n, off, first, payload, codec, level, n_enc, 0};
         g_array_append_val(out, rec);
         off += hsize + payload;
     }
@@ -262,7 +223,8 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
         g_autoptr(GByteArray) scratch = g_byte_array_new();
         for (size_t c = 0; c < schema->n; c++) {
             if (!prism_spill_read_column_internal(fd, path, schema, last, c, last->first,
-                                                  last->first, NULL, 0, TRUE, scratch, NULL)) {
+                                                  last->first, NULL, 0, TRUE, NULL, scratch,
+                                                  NULL)) {
                 off = last->offset;
                 g_array_set_size(out, out->len - 1);
                 break;
@@ -275,15 +237,25 @@ gboolean prism_spill_scan_internal(const char *path, uint32_t file_id,
     return ok;
 }
 
-gboolean prism_spill_read_column_internal(int fd, const char *path,
-                                          const PrismLandscapeSchema *schema,
-                                          const PrismSpillRecord *rec, size_t col, uint64_t lo,
-                                          uint64_t hi, void *dst, uint64_t dst_first,
-                                          gboolean verify, GByteArray *scratch, GError **error)
+/* The one message of a damaged record (a CRC or a chunk that does not decode). */
+static gboolean damaged(const char *path, const PrismLandscapeSchema *schema,
+                        const PrismSpillRecord *rec, size_t col, GError **error)
+{
+    g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
+                "%s: spill record at byte %" G_GUINT64_FORMAT " (rows %" G_GUINT64_FORMAT
+                "..%" G_GUINT64_FORMAT
+                ") fails its checksum in column '%s': the record is damaged; rerun with "
+                "--resume --drop-damaged to recompute its rows",
+                path, rec->offset, rec->first, rec->first + rec->n - 1, schema->cols[col].name);
+    return FALSE;
+}
+
+gboolean prism_spill_read_segment_internal(int fd, const char *path,
+                                           const PrismLandscapeSchema *schema,
+                                           const PrismSpillRecord *rec, size_t col, gboolean verify,
+                                           GByteArray *out, GError **error)
 {
     size_t hsize = prism_spill_header_size_internal(schema->n);
-    size_t vsize = prism_store_size(schema->cols[col].store);
-    size_t raw = (size_t)rec->n * vsize;
     /* The stored sizes of columns 0..col and col's CRC, from the header. */
     g_autofree unsigned char *h = g_malloc(hsize);
     if (!pread_all(fd, path, h, hsize, rec->offset, error))
@@ -295,32 +267,39 @@ gboolean prism_spill_read_column_internal(int fd, const char *path,
         memcpy(&stored, h + size_at(c), 4);
     }
     memcpy(&want, h + crc_at(schema->n, col), 4);
+    g_byte_array_set_size(out, stored);
+    if (stored > 0 && !pread_all(fd, path, out->data, stored, seg, error))
+        return FALSE;
+    if (verify && crc_of(out->data, stored) != want) {
+        return damaged(path, schema, rec, col, error);
+    }
+    return TRUE;
+}
+
+gboolean prism_spill_read_column_internal(int fd, const char *path,
+                                          const PrismLandscapeSchema *schema,
+                                          const PrismSpillRecord *rec, size_t col, uint64_t lo,
+                                          uint64_t hi, void *dst, uint64_t dst_first,
+                                          gboolean verify, PrismChunkCoder *cc, GByteArray *scratch,
+                                          GError **error)
+{
+    size_t vsize = prism_store_size(schema->cols[col].store);
+    size_t raw = (size_t)rec->n_enc * vsize;
+    if (!prism_spill_read_segment_internal(fd, path, schema, rec, col, verify, scratch, error))
+        return FALSE;
+    size_t stored = scratch->len;
     g_byte_array_set_size(scratch, (guint)(stored + raw));
     unsigned char *packed = scratch->data, *plain = scratch->data + stored;
-    if (stored > 0 && !pread_all(fd, path, packed, stored, seg, error))
-        return FALSE;
-    gboolean bad = verify && crc_of(packed, stored) != want;
-    if (!bad && stored < raw) {
-        int got = LZ4_decompress_safe((const char *)packed, (char *)plain, (int)stored, (int)raw);
-        bad = got < 0 || (size_t)got != raw;
+    PrismChunkCoder *own = cc == NULL ? prism_chunk_coder_new() : NULL;
+    gboolean good = prism_chunk_decode(cc ? cc : own, (PrismCodec)rec->codec, packed, stored,
+                                       rec->n_enc, vsize, plain);
+    prism_chunk_coder_free(own);
+    if (!good) {
+        return damaged(path, schema, rec, col, error);
     }
-    if (bad) {
-        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_IO,
-                    "%s: spill record at byte %" G_GUINT64_FORMAT " (rows %" G_GUINT64_FORMAT
-                    "..%" G_GUINT64_FORMAT
-                    ") fails its checksum in column '%s': the record is damaged; rerun with "
-                    "--resume --drop-damaged to recompute its rows",
-                    path, rec->offset, rec->first, rec->first + rec->n - 1, schema->cols[col].name);
-        return FALSE;
-    }
-    if (hi <= lo)
-        return TRUE;
-    unsigned char *out = (unsigned char *)dst + (lo - dst_first) * vsize;
-    if (stored == raw) /* stored raw, not shuffled */
-        memcpy(out, packed + (lo - rec->first) * vsize, (size_t)(hi - lo) * vsize);
-    else
-        unshuffle_bytes(out, plain, rec->n, vsize, (size_t)(lo - rec->first),
-                        (size_t)(hi - rec->first));
+    if (hi > lo)
+        memcpy((unsigned char *)dst + (lo - dst_first) * vsize, plain + (lo - rec->first) * vsize,
+               (size_t)(hi - lo) * vsize);
     return TRUE;
 }
 

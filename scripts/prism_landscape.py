@@ -94,6 +94,14 @@ class Landscape:
                       for c in self.names if "codes" in group[c].attrs}
         self.units = {c: _text(group[c].attrs.get("unit", "")) for c in self.names}
         self.n = group[self.names[0]].shape[0]
+        # Schema 3: mfu and tokens_per_s are derived from step_time, devices and the
+        # per-point constants of /constants (io/README.md, "Derived columns").
+        self.derived = [c for c in _text(group.attrs.get("derived", "")).split(",") if c]
+        if self.derived:
+            self._k = {k: f["constants"][k][:] for k in
+                       ("flops_per_step", "peak_flops", "tokens_per_step")}
+            self.names += self.derived
+            self.units.update({"mfu": "fraction", "tokens_per_s": "1/s"})
         self._cols = {}
         for c in columns or []:
             self[c]
@@ -116,8 +124,24 @@ class Landscape:
     def __getitem__(self, name):
         name = self.column(name)
         if name not in self._cols:
-            self._cols[name] = self._file["landscape"][name][:]
+            if name in self.derived:
+                self._cols[name] = self._derive(name)
+            else:
+                self._cols[name] = self._file["landscape"][name][:]
         return self._cols[name]
+
+    def _derive(self, name):
+        """A derived column, formed in float64 as the cost kernel forms it, then float32."""
+        point = self["point"] if "point" in self.names else np.zeros(self.n, dtype=np.uint32)
+        inv_step = 1.0 / self["step_time"]
+        if name == "mfu":
+            k = self._k["flops_per_step"][point] / (self["devices"].astype(np.float64) *
+                                                    self._k["peak_flops"][point])
+        elif name == "tokens_per_s":
+            k = self._k["tokens_per_step"][point]
+        else:
+            raise KeyError("%s: cannot derive column %r" % (self.path, name))
+        return (k * inv_step).astype(np.float32)
 
     def code(self, column, name):
         """The number of a code name ("1f1b" -> 0) of a code column."""

@@ -119,6 +119,16 @@ const PrismModel *prism_cost_model_model(const PrismCostModel *cm);
 const PrismCluster *prism_cost_model_cluster(const PrismCostModel *cm);
 const PrismTraining *prism_cost_model_training(const PrismCostModel *cm);
 const PrismKnobs *prism_cost_model_knobs(const PrismCostModel *cm);
+/**
+ * The per-setup constants of the derived columns: mfu = flops_per_step / (devices x
+ * peak_flops) x (1 / step_time), tokens_per_s = tokens_per_step x (1 / step_time), each
+ * formed in double exactly as the kernel forms them (so a reader that stores step_time
+ * and these recomputes the kernel's values bit for bit). Model FLOPs per step (MFU
+ * convention), the per-device peak MFU is taken against (FLOP/s), gbs x seq.
+ */
+double prism_cost_model_flops_per_step(const PrismCostModel *cm);
+double prism_cost_model_peak_flops(const PrismCostModel *cm);
+double prism_cost_model_tokens_per_step(const PrismCostModel *cm);
 /** Memory budget in bytes (training override or device memory) before the margin. */
 double prism_cost_model_budget(const PrismCostModel *cm);
 

@@ -48,14 +48,18 @@ G_BEGIN_DECLS
 
 /** Bumped when a dataset is renamed, retyped or removed, or the dims' columns change
  *  (adding cost columns is compatible). 2: the etp and folding dims (parallel folding,
- *  issue 10), and MoE row indices changed with the space's new etp lane key. */
+ *  issue 10), and MoE row indices changed with the space's new etp lane key. 3: the
+ *  offload dim and its columns offload_time and host_mem (issue 15); mfu and tokens_per_s
+ *  are no longer stored but derived on read from step_time, devices and the per-point
+ *  constants of /constants (the /landscape attribute "derived" names them). */
 #define PRISM_LANDSCAPE_SCHEMA_VERSION 3
 
 /** Where a column's values come from. */
 typedef enum {
-    PRISM_LS_SOURCE_DIM = 0,   /**< a PrismDim of the strategy (space.h) */
-    PRISM_LS_SOURCE_COST = 1,  /**< a PrismCostCol */
-    PRISM_LS_SOURCE_POINT = 2, /**< the grid point (job id) of the row */
+    PRISM_LS_SOURCE_DIM = 0,     /**< a PrismDim of the strategy (space.h) */
+    PRISM_LS_SOURCE_COST = 1,    /**< a PrismCostCol */
+    PRISM_LS_SOURCE_POINT = 2,   /**< the grid point (job id) of the row */
+    PRISM_LS_SOURCE_DERIVED = 3, /**< not stored: computed on read (a PrismCostCol) */
 } PrismLandscapeSource;
 
 typedef struct PrismLandscapeColumn {
@@ -63,7 +67,7 @@ typedef struct PrismLandscapeColumn {
     char *unit;
     char *doc;
     PrismStore store;
-    PrismLandscapeSource source; /**< a file's schema (the reader): always COST */
+    PrismLandscapeSource source; /**< a file's schema (the reader): COST, or DERIVED */
     unsigned index;              /**< PrismDim or PrismCostCol; 0 for POINT (a file's schema: 0) */
     char *codes; /**< code columns: names of codes 0, 1, ... comma-separated; or NULL */
 } PrismLandscapeColumn;
@@ -103,7 +107,7 @@ const char *prism_store_name(PrismStore store);
 
 /** Compression of the /landscape chunks (io/README.md has the measured choice). */
 typedef enum PrismCodec {
-    PRISM_CODEC_NONE,    /**< contiguous datasets, no filters, no checksums */
+    PRISM_CODEC_NONE,    /**< chunked datasets, no filters, no checksums */
     PRISM_CODEC_DEFLATE, /**< shuffle + deflate (zlib): every HDF5 reader, no plugin */
     PRISM_CODEC_LZ4,     /**< shuffle + LZ4, registered filter 32004 */
     PRISM_CODEC_ZSTD,    /**< shuffle + Zstandard, registered filter 32015 */
@@ -190,6 +194,21 @@ typedef void (*PrismGridPointFn)(void *user, size_t i, PrismGridPointInfo *out);
  * finish). Replaces a table given before. Not collective.
  */
 void prism_landscape_set_grid_fn(PrismLandscape *ls, size_t n, PrismGridPointFn fn, void *user);
+
+/** Per grid point (one for a single setup): the constants of the derived columns. */
+typedef struct PrismLandscapePointConstants {
+    double flops_per_step;  /**< prism_cost_model_flops_per_step */
+    double peak_flops;      /**< prism_cost_model_peak_flops */
+    double tokens_per_step; /**< prism_cost_model_tokens_per_step */
+} PrismLandscapePointConstants;
+
+/**
+ * The constants of the derived columns (mfu, tokens_per_s) per point, copied; written to
+ * /constants, and /landscape then names the derived columns in its "derived" attribute.
+ * Without this call the file has neither (nor the derived columns). Not collective.
+ */
+void prism_landscape_set_constants(PrismLandscape *ls, const PrismLandscapePointConstants *c,
+                                   size_t n);
 
 /**
  * Check the output path before any work: NAME, NAME.partial and NAME.partial.lock must be

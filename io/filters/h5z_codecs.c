@@ -81,55 +81,24 @@ static uint64_t get_be(const unsigned char *p, int bytes)
 
 #define LZ4_DEFAULT_BLOCK (1u << 30)
 
-static size_t lz4_filter(unsigned int flags, size_t cd_nelmts, const unsigned int cd_values[],
-                         size_t nbytes, size_t *buf_size, void **buf)
+size_t prism_lz4_chunk_bound(size_t nbytes, size_t block)
 {
-    const unsigned char *in = *buf;
-    if (flags & H5Z_FLAG_REVERSE) {
-        if (nbytes < 12)
-            return 0;
-        uint64_t orig = get_be(in, 8);
-        uint64_t block = get_be(in + 8, 4);
-        if (orig > SIZE_MAX || (block == 0 && orig > 0))
-            return 0;
-        unsigned char *out = malloc(orig > 0 ? (size_t)orig : 1);
-        if (out == NULL)
-            return 0;
-        size_t pos = 12, done = 0;
-        while (done < orig) {
-            size_t bs = (size_t)(orig - done < block ? orig - done : block);
-            if (pos + 4 > nbytes)
-                goto bad;
-            size_t stored = (size_t)get_be(in + pos, 4);
-            pos += 4;
-            if (stored > nbytes - pos)
-                goto bad;
-            if (stored == bs) {
-                memcpy(out + done, in + pos, bs);
-            } else {
-                int got = LZ4_decompress_safe((const char *)in + pos, (char *)out + done,
-                                              (int)stored, (int)bs);
-                if (got < 0 || (size_t)got != bs)
-                    goto bad;
-            }
-            pos += stored;
-            done += bs;
-        }
-        return swap_buffer(buf, buf_size, out, (size_t)orig, (size_t)orig);
-    bad:
-        free(out);
-        return 0;
-    }
-    size_t block = cd_nelmts > 0 && cd_values[0] > 0 ? cd_values[0] : LZ4_DEFAULT_BLOCK;
-    if (block > (size_t)LZ4_MAX_INPUT_SIZE)
+    if (block == 0 || block > (size_t)LZ4_MAX_INPUT_SIZE)
         block = LZ4_MAX_INPUT_SIZE;
     if (block > nbytes)
         block = nbytes;
     size_t n_blocks = block > 0 ? (nbytes + block - 1) / block : 0;
-    size_t cap = 12 + n_blocks * (4 + (size_t)LZ4_compressBound((int)block));
-    unsigned char *out = malloc(cap);
-    if (out == NULL)
-        return 0;
+    return 12 + n_blocks * (4 + (size_t)LZ4_compressBound((int)block));
+}
+
+size_t prism_lz4_chunk_encode(const void *src, size_t nbytes, size_t block, void *dst)
+{
+    const unsigned char *in = src;
+    unsigned char *out = dst;
+    if (block == 0 || block > (size_t)LZ4_MAX_INPUT_SIZE)
+        block = LZ4_MAX_INPUT_SIZE;
+    if (block > nbytes)
+        block = nbytes;
     put_be(out, nbytes, 8);
     put_be(out + 8, block, 4);
     size_t pos = 12;
@@ -145,6 +114,69 @@ static size_t lz4_filter(unsigned int flags, size_t cd_nelmts, const unsigned in
         pos += 4 + (size_t)got;
         done += bs;
     }
+    return pos;
+}
+
+uint64_t prism_lz4_chunk_size(const void *src, size_t nbytes)
+{
+    return nbytes < 12 ? UINT64_MAX : get_be(src, 8);
+}
+
+int prism_lz4_chunk_decode(const void *src, size_t nbytes, void *dst, size_t dst_size)
+{
+    const unsigned char *in = src;
+    unsigned char *out = dst;
+    if (nbytes < 12)
+        return -1;
+    uint64_t orig = get_be(in, 8);
+    uint64_t block = get_be(in + 8, 4);
+    if (orig != dst_size || (block == 0 && orig > 0))
+        return -1;
+    size_t pos = 12, done = 0;
+    while (done < orig) {
+        size_t bs = (size_t)(orig - done < block ? orig - done : block);
+        if (pos + 4 > nbytes)
+            return -1;
+        size_t stored = (size_t)get_be(in + pos, 4);
+        pos += 4;
+        if (stored > nbytes - pos)
+            return -1;
+        if (stored == bs) {
+            memcpy(out + done, in + pos, bs);
+        } else {
+            int got = LZ4_decompress_safe((const char *)in + pos, (char *)out + done, (int)stored,
+                                          (int)bs);
+            if (got < 0 || (size_t)got != bs)
+                return -1;
+        }
+        pos += stored;
+        done += bs;
+    }
+    return 0;
+}
+
+static size_t lz4_filter(unsigned int flags, size_t cd_nelmts, const unsigned int cd_values[],
+                         size_t nbytes, size_t *buf_size, void **buf)
+{
+    if (flags & H5Z_FLAG_REVERSE) {
+        uint64_t orig = prism_lz4_chunk_size(*buf, nbytes);
+        if (orig > SIZE_MAX)
+            return 0;
+        unsigned char *out = malloc(orig > 0 ? (size_t)orig : 1);
+        if (out == NULL)
+            return 0;
+        if (prism_lz4_chunk_decode(*buf, nbytes, out, (size_t)orig) != 0) {
+            free(out);
+            return 0;
+        }
+        return swap_buffer(buf, buf_size, out, (size_t)orig, (size_t)orig);
+    }
+    size_t block = cd_nelmts > 0 && cd_values[0] > 0 ? cd_values[0] : LZ4_DEFAULT_BLOCK;
+    size_t cap = prism_lz4_chunk_bound(nbytes, block);
+    unsigned char *out = malloc(cap);
+    if (out == NULL)
+        return 0;
+    size_t pos = prism_lz4_chunk_encode(*buf, nbytes, block, out);
     return swap_buffer(buf, buf_size, out, cap, pos);
 }
 

@@ -201,7 +201,7 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     fprintf(out, "written by: %s %s (git %s), HDF5 %s, schema %s%s, %s rank%s, ISA %s\n",
             attr(f, "tool"), attr(f, "tool_version"), attr(f, "git_revision"),
             attr(f, "hdf5_version"), attr(f, "schema_version"),
-            schema_v >= 3   ? " (etp, folding and offload columns)"
+            schema_v >= 3   ? " (etp, folding and offload columns; mfu, tokens_per_s derived)"
             : schema_v >= 2 ? " (etp and folding columns; before offload: offload = 0 only)"
                             : " (before etp: tied MoE only)",
             attr(f, "ranks"), strcmp(attr(f, "ranks"), "1") == 0 ? "" : "s",
@@ -276,11 +276,18 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     }
     const PrismLandscapeSchema *schema = prism_landscape_file_schema(f);
     if (schema->n > 0) {
-        fprintf(out, "columns:    %zu in /landscape (name:type)\n ", schema->n);
+        size_t derived = 0;
+        for (size_t i = 0; i < schema->n; i++)
+            derived += schema->cols[i].source == PRISM_LS_SOURCE_DERIVED;
+        fprintf(out, "columns:    %zu in /landscape (name:type)", schema->n);
+        if (derived > 0)
+            fprintf(out, ", %zu of them derived on read (*)", derived);
+        fprintf(out, "\n ");
         size_t width = 1;
         for (size_t i = 0; i < schema->n; i++) {
-            g_autofree char *t = g_strdup_printf(" %s:%s", schema->cols[i].name,
-                                                 prism_store_name(schema->cols[i].store));
+            g_autofree char *t = g_strdup_printf(
+                " %s:%s%s", schema->cols[i].name, prism_store_name(schema->cols[i].store),
+                schema->cols[i].source == PRISM_LS_SOURCE_DERIVED ? "*" : "");
             if (width + strlen(t) > 90) {
                 fprintf(out, "\n ");
                 width = 1;
@@ -353,6 +360,8 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const
         json_builder_add_string_value(b, prism_store_name(schema->cols[i].store));
         json_builder_set_member_name(b, "unit");
         json_builder_add_string_value(b, schema->cols[i].unit);
+        json_builder_set_member_name(b, "derived");
+        json_builder_add_boolean_value(b, schema->cols[i].source == PRISM_LS_SOURCE_DERIVED);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

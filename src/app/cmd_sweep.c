@@ -62,8 +62,9 @@ typedef struct {
  * A sweep: the setups of its points, computed from the point number (a grid point is
  * models x clusters x devices x gbs x seq, in that nesting), and per point only what
  * the search needs of every point at once (PrismSearchJobs): its first row and its
- * partition weight, 16 bytes a point. The cost model and space of one point at a time
- * are built on demand (sweep_get) and freed when another point is asked for.
+ * partition weight, 16 bytes a point, and the 24 bytes of /constants (the constants
+ * readers derive mfu and tokens_per_s from), 40 bytes a point in all. The cost model and space of
+ * one point at a time are built on demand (sweep_get) and freed when another point is asked for.
  */
 typedef struct {
     PrismInputs in;
@@ -73,8 +74,9 @@ typedef struct {
     uint32_t *devices;                     /* the grid's device counts (a grid point has one) */
     size_t n_dev, n_cl, n_gbs, n_seq, per_cluster;
     size_t n_points;
-    uint64_t *first; /* n_points + 1 */
-    double *weight;  /* n_points */
+    uint64_t *first;                         /* n_points + 1 */
+    double *weight;                          /* n_points */
+    PrismLandscapePointConstants *constants; /* n_points: the derived columns' constants */
     char *space_sum; /* SHA-256 of the spaces' descriptions (a grid's space attribute) */
     PrismSearchJobs jobs;
     /* the point made available by sweep_get */
@@ -97,6 +99,7 @@ static void sweep_clear(Sweep *s)
     g_free(s->devices);
     g_free(s->first);
     g_free(s->weight);
+    g_free(s->constants);
     g_free(s->space_sum);
     prism_space_filter_free(s->filter);
     prism_grid_free(s->grid);
@@ -298,6 +301,9 @@ static gboolean setup_point(Sweep *s, size_t i, GChecksum *sum, GError **error)
     Point p;
     point_at(s, i, &p);
     s->max_levels = MAX(s->max_levels, p.cluster->n_levels);
+    s->constants[i] = (PrismLandscapePointConstants){prism_cost_model_flops_per_step(cm),
+                                                     prism_cost_model_peak_flops(cm),
+                                                     prism_cost_model_tokens_per_step(cm)};
     if (ci > 0) {
         size_t k = i - ci * s->per_cluster;
         s->first[i + 1] = s->first[i] + (s->first[k + 1] - s->first[k]);
@@ -345,6 +351,7 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
     s->n_points = g->n_models * s->n_cl * s->per_cluster;
     s->first = g_new0(uint64_t, s->n_points + 1);
     s->weight = g_new0(double, s->n_points);
+    s->constants = g_new0(PrismLandscapePointConstants, s->n_points);
     g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
     double t0 = prism_now(), last = 0;
     for (size_t i = 0; i < s->n_points; i++) {
@@ -387,6 +394,7 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
         s->n_points = 1;
         s->first = g_new0(uint64_t, 2);
         s->weight = g_new0(double, 1);
+        s->constants = g_new0(PrismLandscapePointConstants, 1);
         if (!setup_point(s, 0, NULL, error))
             return FALSE;
     }
@@ -525,6 +533,13 @@ static void set_grid_table(PrismLandscape *ls, Sweep *s)
 {
     if (s->grid != NULL)
         prism_landscape_set_grid_fn(ls, s->n_points, grid_point_info, s);
+}
+
+/* Per point, the constants from which readers derive mfu and tokens_per_s (recorded by
+ * setup_point). */
+static void set_constants(PrismLandscape *ls, const Sweep *s)
+{
+    prism_landscape_set_constants(ls, s->constants, s->n_points);
 }
 
 /* Search options from the command line, else the grid's [options] (a value given in both
@@ -792,6 +807,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     ls = prism_landscape_new(comm, path, schema, &lo);
     add_attrs(ls, &s, argc, argv);
     set_grid_table(ls, &s);
+    set_constants(ls, &s);
     if (!disk_check(o, &s, ls, path, out, &local) || o->count) {
         ok = local == NULL;
         goto done;

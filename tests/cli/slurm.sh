@@ -313,14 +313,14 @@ echo "[${SECONDS}s] reference written"
 #  run 3: `scancel --signal=TERM --full`: SIGTERM to the shell, srun and the ranks at once -
 #         what the time limit itself sends (srun then SIGKILLs its tasks: exit 137);
 #  run 4: finishes.
-# 73,784 rows in records of 1,000 rows: the spill folder grows to about 15.8 MB; each run
-# is interrupted once it has spilled 1 MB of its own.
+# 73,784 rows in records of 1,000 rows: the spill folder grows to about 3.3 MB (zstd
+# chunks of 1,000 rows); each run is interrupted once it has spilled 0.3 MB of its own.
 submit 2 term.h5
-interrupt term.h5.partial.spill 1 1000000 --batch --signal=TERM "$job"
+interrupt term.h5.partial.spill 1 300000 --batch --signal=TERM "$job"
 if requeued 1; then
-    interrupt term.h5.partial.spill 2 1000000 --signal=TERM "$job"
+    interrupt term.h5.partial.spill 2 300000 --signal=TERM "$job"
     if requeued 2; then
-        interrupt term.h5.partial.spill 3 1000000 --signal=TERM --full "$job"
+        interrupt term.h5.partial.spill 3 300000 --signal=TERM --full "$job"
         requeued 3
     fi
 fi
@@ -343,13 +343,13 @@ echo "[${SECONDS}s] case 1 done (job $job)"
 # KillWait expiry would); `scancel --signal=KILL JOBID` without the step would be a plain
 # cancel (SIGTERM first, SIGKILL after KillWait), which case 2b covers.
 submit 2 kill.h5
-interrupt kill.h5.partial.spill 1 1000000 --signal=KILL "$job.0"
+interrupt kill.h5.partial.spill 1 300000 --signal=KILL "$job.0"
 ended FAILED 0 "SIGKILL of the ranks"
 log_has "SIGKILL: the log says it is not requeued" "failed with status 137: NOT requeued"
 check "SIGKILL: partial kept" test -d kill.h5.partial.spill
 # 2b. A user's `scancel` of the resubmitted job (1 rank) mid-sweep: stays cancelled.
 submit 1 kill.h5
-interrupt kill.h5.partial.spill 2 1000000 "$job"
+interrupt kill.h5.partial.spill 2 300000 "$job"
 ended CANCELLED 0 "scancel"
 log_has "scancel: the log says it is not requeued" "job is ending .*NOT requeued"
 # 2c. Resubmitted once more: resumes and finishes.

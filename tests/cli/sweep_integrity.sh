@@ -10,7 +10,8 @@
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 # 35,092 strategies (offload pinned to 0) in chunks of 1000 rows: 36 chunks per column,
-# 45 columns (point, 17 dims, 27 cost columns of a two-level cluster): 1620 chunks.
+# 43 stored columns (point, 17 dims, 25 cost columns of a two-level cluster; mfu and
+# tokens_per_s are derived on read): 1548 chunks.
 small=(-m gpt3-1.3b -n 8 --gbs 64 --no-progress --hdf5-chunk 1000 --fix offload=0)
 
 # flip FILE OFFSET: invert one byte.
@@ -35,7 +36,7 @@ assert c.chunk_offset == (3000,)
 print(c.byte_offset + c.size // 2)")
 flip bad.h5 "$offset"
 expect_ok "verify an intact file" "0 damaged \(Fletcher32 checksums\)" -- info --verify ref.h5
-expect_bad "verify a damaged file" -- info --verify bad.h5 -- "bad.h5 is damaged: 1 of 1620" \
+expect_bad "verify a damaged file" -- info --verify bad.h5 -- "bad.h5 is damaged: 1 of 1548" \
     "/landscape/step_time rows 3000..3999 (chunk 3 of 36)"
 check "the report lists the damaged chunk" grep -qF \
     "DAMAGED   /landscape/step_time rows 3000..3999 (chunk 3 of 36) fails its Fletcher32" "$out"
@@ -45,13 +46,14 @@ cli_run_mpi 2 info --verify --json bad.h5
 ((rc == 2)) && /usr/bin/python3 -c "
 import json, sys
 v = json.load(open(sys.argv[1]))['verify']
-sys.exit(0 if v['damaged'] == 1 and v['chunks'] == 1620 and v['checksummed'] else 1)" "$out" ||
+sys.exit(0 if v['damaged'] == 1 and v['chunks'] == 1548 and v['checksummed'] else 1)" "$out" ||
     cli_fail "verify at 2 ranks: exit $rc or a wrong verify object"
 expect_bad "pareto on a damaged file" -- pareto bad.h5 -- \
     "bad.h5: /landscape/step_time rows 3000..3999 (chunk 3 of 36) is damaged" \
     "Fletcher32 checksum"
 
-# 2. A damaged spill record. A slowed run (2000-row records, 60 ms each) stopped by SIGTERM.
+# 2. A damaged spill record. A slowed run (records of at most 2000 rows that end at chunk
+# boundaries, so 1000 rows here; 60 ms each) stopped by SIGTERM.
 PRISM_IO_TEST_DELAY_MS=60 timeout 60 "$PRISM_BINARY" sweep "${small[@]}" --spill-rows 2000 \
     -o spill.h5 >bg.out 2>bg.err </dev/null &
 job=$!
@@ -63,14 +65,14 @@ done
 kill -TERM "$job"
 wait "$job"
 check "the stopped run exits 130" test $? -eq 130
-# Record 0 holds rows 0..1999: its header (io-internal.h: 32 fixed bytes with n_cols at
+# Record 0 holds rows 0..999: its header (io-internal.h: 48 fixed bytes with n_cols at
 # 20 and the payload size at 24, then 8 bytes per column and a CRC), then its compressed
 # columns; flip the byte in the middle of that payload.
 mid=$(/usr/bin/python3 -c "
 import struct, sys
 h = open(sys.argv[1], 'rb').read(32)
 n_cols, payload = struct.unpack_from('<IQ', h, 20)
-print(32 + 8 * n_cols + 4 + payload // 2)" "$spill")
+print(48 + 8 * n_cols + 4 + payload // 2)" "$spill")
 flip "$spill" "$mid"
 cli_checks=$((cli_checks + 1))
 cli_run sweep "${small[@]}" --spill-rows 2000 -o spill.h5 --resume
@@ -78,7 +80,7 @@ if ((rc != 1)) || (($(grep -c '^prism: error:' "$err") != 1)); then
     cli_fail "--resume of a damaged spill: exit $rc (expected 1 and one message)"
     head -5 "$err" >&2
 fi
-for needle in "s0001-r00000.spill: spill record at byte 0 (rows 0..1999)" \
+for needle in "s0001-r00000.spill: spill record at byte 0 (rows 0..999)" \
     "rerun with --resume --drop-damaged"; do
     grep -qF -- "$needle" "$err" || cli_fail "--resume message lacks '$needle'"
 done
@@ -88,7 +90,7 @@ expect_bad "--drop-damaged needs --resume" -- sweep "${small[@]}" -o spill.h5 --
 cli_checks=$((cli_checks + 1))
 cli_run sweep "${small[@]}" --spill-rows 2000 -o spill.h5 --resume --drop-damaged
 ((rc == 0)) || cli_fail "--resume --drop-damaged exited $rc: $(head -3 "$err")"
-grep -qF "dropping the damaged record at byte 0 (rows 0..1999)" "$err" ||
+grep -qF "dropping the damaged record at byte 0 (rows 0..999)" "$err" ||
     cli_fail "--drop-damaged does not say what it dropped"
 check "--drop-damaged gives the undisturbed run's datasets" \
     h5diff --exclude-attribute / ref.h5 spill.h5

@@ -34,6 +34,39 @@ cli_checks=$((cli_checks + 1))
 cli_run sweep --grid "$PRISM_TEST_DATA/grids/small.ini" -o g.h5 --no-progress
 ((rc == 0)) || cli_fail "grid sweep exited $rc"
 
+# Schema 3: mfu and tokens_per_s are derived on read (io/README.md, "Derived columns").
+# They equal the cost model's values (prism plan --json, float64) rounded to float32, as
+# the stored columns held them; `prism pareto --json` (C) and the loader (numpy) agree on
+# a grid file (per-point constants).
+plan=(-m gpt3-1.3b -n 4:8 --gbs 32 --no-progress --fix offload=0) # the sweeps' setup, as prism plan takes it
+"$PRISM_BINARY" plan "${plan[@]}" --json --top 50 --rank-by max:tokens_per_s >plan.json
+"$PRISM_BINARY" pareto g.h5 --json --objectives max:mfu,peak_mem --rank-by max:tokens_per_s \
+    >gpareto.json
+check "derived mfu/tokens_per_s = the cost model's, float32" $py - <<'EOF'
+import json, h5py, numpy as np, prism_landscape as pl
+a = pl.load("a.h5")
+assert a.derived == ["mfu", "tokens_per_s"] and a.attrs["schema_version"] == 3, a.attrs
+with h5py.File("a.h5", "r") as f:
+    assert "mfu" not in f["landscape"] and "tokens_per_s" not in f["landscape"]
+d = json.load(open("plan.json"))
+rows = d["front"] + d["top"]
+assert len(rows) > 50
+for e in rows:
+    i = e["index"]
+    for c in ("mfu", "tokens_per_s"):
+        assert a[c].dtype == np.float32
+        assert a[c][i] == np.float32(e[c]), (c, i, a[c][i], e[c])
+g = pl.load("g.h5")
+q = json.load(open("gpareto.json"))
+n = 0
+for p in q["points"]:
+    for e in p["front"] + p["top"]:
+        for c in ("mfu", "tokens_per_s"):
+            assert float(g[c][e["index"]]) == e[c], (c, e["index"], g[c][e["index"]], e[c])
+        n += 1
+assert n > 10 and len(set(g["point"])) > 1
+EOF
+
 check "pareto_mask = brute force (random, ties, max:, NaN)" $py - <<'EOF'
 import numpy as np, prism_landscape as pl
 rng = np.random.default_rng(7)
@@ -184,4 +217,4 @@ assert all(np.array_equal(a[c][:], b[c][:], equal_nan=True) for c in b)"
 check "h5dump reads the zstd file with prism's plugin" bash -c \
     "h5dump -d /landscape/step_time -s 5 -c 1 c_zstd.h5 | grep -qE '\(5\): [0-9]'"
 
-cli_done 31
+cli_done 32
