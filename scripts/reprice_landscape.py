@@ -67,6 +67,9 @@ IGNORED = {
     "moe": 8,            # MoE: EP and expert-DP time scaled by bandwidth (latency kept in)
     "hsdp": 16,          # HSDP: shard group follows level 0's size (memory may differ too)
     "dp_bucket": 32,     # bucketed DP overlap: max(q*C, C - window)
+    "offload": 64,       # offload != 0: CPU Adam scaled by the host memory bandwidth, the
+                         # host-link copies by the link; activation copies hide behind the
+                         # layer's compute up to a bound (max(0, copy - window))
 }
 
 
@@ -142,6 +145,45 @@ def _as_list(v, n):
     return v if isinstance(v, list) else [v] * n
 
 
+def _per_point(ls, key, n):
+    """The model, cluster or training of each point. A grid file stores one model and one
+    cluster per entry of the grid file (the /grid table names the one of each point) and
+    one training with the grid's gbs and seq lists; files before the streamed grid stored
+    one entry per point."""
+    v = ls.attrs[key]
+    if ls.grid is None:
+        return [v[0] if isinstance(v, list) else v]
+    if key == "training":
+        if isinstance(v, list):
+            return _as_list(v, n)
+        out = []
+        for k in range(n):
+            t = dict(v)
+            t["gbs"], t["seq"] = int(ls.grid["gbs"][k]), int(ls.grid["seq"][k])
+            out.append(t)
+        return out
+    names = list(ls.grid[key])
+    entries = _as_list(v, n)
+    if len(entries) == n:
+        return entries
+    # one entry per grid-file entry, in the grid file's order: the order in which the
+    # points (models x clusters x ...) first name them; the /grid table may name a
+    # cluster file by its path where the entry holds the cluster's own name
+    first = list(dict.fromkeys(names))
+    if len(first) != len(entries):
+        raise ValueError("%s: %d %s entries for %d distinct /grid names" %
+                         (ls.path, len(entries), key, len(first)))
+    index = {name: i for i, name in enumerate(first)}
+    return [entries[index[name]] for name in names]
+
+
+def _host(cl):
+    """(host link B/s, host memory B/s, host bytes per device); zeros when not given."""
+    return (float(cl.get("host_link_GBps", 0) or 0) * 1e9,
+            float(cl.get("host_memory_bandwidth_GBps", 0) or 0) * 1e9,
+            float(cl.get("host_memory_bytes", 0) or 0))
+
+
 def differences(src, dst):
     """What differs between the clusters beyond the rates the scaling carries (text list,
     empty when only peaks, clocks, HBM and bandwidths differ): device attributes of the
@@ -176,8 +218,8 @@ def reprice(ls, target, prism=None, compute="split"):
     dst = load_cluster(target, prism)
     col = {c: ls[c] for c in NEEDED}
     n_pts = len(ls.grid["rows"]) if ls.grid is not None else 1
-    clusters = _as_list(ls.attrs["cluster"], n_pts)
-    trainings = _as_list(ls.attrs["training"], n_pts)
+    clusters = _per_point(ls, "cluster", n_pts)
+    trainings = _per_point(ls, "training", n_pts)
     knobs = ls.attrs.get("knobs", {}) or {}
     if isinstance(knobs, list):
         knobs = knobs[0]
@@ -191,6 +233,10 @@ def reprice(ls, target, prism=None, compute="split"):
     r_comp = np.empty(n_pts)
     r_hbm = np.empty(n_pts)
     r_bf16 = np.empty(n_pts)
+    r_link = np.zeros(n_pts)   # host link, target / source (offload's copies)
+    r_hmem = np.zeros(n_pts)   # host memory bandwidth (CPU Adam)
+    hl_d, hm_d, hb_d = _host(dst)
+    host_budget = hb_d if hl_d > 0 and hm_d > 0 and hb_d > 0 else 0.0  # as the kernel's
     budget = np.empty(n_pts)
     notes = []
     out = {k: np.zeros(ls.n) for k in TIME_PARTS}
@@ -199,7 +245,7 @@ def reprice(ls, target, prism=None, compute="split"):
     bw_ratio = {g: np.ones(ls.n) for g in ("tp", "cp", "ep", "dp", "pp")}
     lat_ratio = {g: np.ones(ls.n) for g in ("tp", "pp", "dp")}
     sd, bd, lad = _levels(dst)
-    models = _as_list(ls.attrs["model"], n_pts)
+    models = _per_point(ls, "model", n_pts)
     extents = {"tp": t, "cp": t * c, "ep": np.where(e > 1, x * e, x), "dp": t * c * d,
                "pp": t * c * d * p}
     for k in range(n_pts):
@@ -208,6 +254,9 @@ def reprice(ls, target, prism=None, compute="split"):
         r_comp[k], r_hbm[k], r_bf16[k] = setup_ratios(src, dst, tr["dtype"], knobs)
         mem = tr.get("mem_budget_bytes", 0) or dst["memory_bytes"]
         budget[k] = mem - margin
+        hl_s, hm_s, _ = _host(src)
+        r_link[k] = hl_d / hl_s if hl_s > 0 else 0.0
+        r_hmem[k] = hm_d / hm_s if hm_s > 0 else 0.0
         notes.append(differences(src, dst))
         rows = point == k
         if not rows.any():
@@ -275,7 +324,12 @@ def reprice(ls, target, prism=None, compute="split"):
         r_cmp = share * rc + (1.0 - share) * rh
     for part in ("compute_time", "recompute_time"):
         out[part] = f64(part) * r_cmp
-    out["optimizer_time"] = f64("optimizer_time") * rh
+    # offload (schema 3): 1 and 3 run Adam on the host, 2 and 3 copy activations
+    off = ls["offload"].astype(np.int64) if "offload" in ls.names else np.zeros(ls.n, np.int64)
+    opt_off = (off == 1) | (off == 3)
+    out["optimizer_time"] = f64("optimizer_time") * np.where(opt_off, r_hmem[point], rh)
+    out["offload_time"] = (ls["offload_time"].astype(np.float64) * r_link[point]
+                           if "offload_time" in ls.names else np.zeros(ls.n))
     for g in ("cp", "ep"):
         out[g + "_time"] = f64(g + "_time") * bw_ratio[g]
     for g in ("tp", "pp", "dp"):
@@ -285,7 +339,7 @@ def reprice(ls, target, prism=None, compute="split"):
     with np.errstate(invalid="ignore", divide="ignore"):
         stage_ratio = np.where(old_stage > 0, new_stage / old_stage, 1.0)
     out["bubble_time"] = f64("bubble_time") * stage_ratio
-    step = sum(out[s] for s in TIME_PARTS)
+    step = sum(out[s] for s in TIME_PARTS) + out["offload_time"]
     out["step_time"] = step
     # compute terms bracketed between the peak and the HBM scaling (same SMs/tile/attn)
     comp = f64("compute_time") + f64("recompute_time")
@@ -296,7 +350,9 @@ def reprice(ls, target, prism=None, compute="split"):
     out["mfu"] = f64("mfu") * old / step * r_bf16[point]
     out["hfu"] = f64("hfu") * old / step * r_bf16[point]
     out["tokens_per_s"] = f64("tokens_per_s") * old / step
-    out["feasible"] = (f64("peak_mem") <= budget[point]).astype(np.uint8)
+    host_ok = (off == 0) | ((ls["host_mem"].astype(np.float64) if "host_mem" in ls.names
+                             else np.zeros(ls.n)) <= host_budget)
+    out["feasible"] = ((f64("peak_mem") <= budget[point]) & host_ok).astype(np.uint8)
     out["hsdp_row"] = (col["zero"] > 0) & hsdp
     # what the scaling ignores on each row (IGNORED bits); 0 = nothing but the compute
     # parts' split (exact for a network change)
@@ -304,7 +360,7 @@ def reprice(ls, target, prism=None, compute="split"):
     bucket = float(knobs.get("dp_bucket", 0) or 0) > 0
     out["ignored"] = ((p > 1) * IGNORED["stages"] | (c > 1) * IGNORED["cp_overlap"] |
                       (col["zero"] == 3) * IGNORED["zero3_overlap"] | moe * IGNORED["moe"] |
-                      out["hsdp_row"] * IGNORED["hsdp"] |
+                      out["hsdp_row"] * IGNORED["hsdp"] | (off != 0) * IGNORED["offload"] |
                       ((col["zero"] < 3) & bucket) * IGNORED["dp_bucket"]).astype(np.uint8)
     eff = float(knobs.get("net_efficiency", 1.0))
     raw = np.zeros(ls.n)

@@ -66,7 +66,7 @@ def rel(x, y):
     x, y = np.asarray(x, float), np.asarray(y, float)
     return np.where((x == 0) & (y == 0), 0.0, np.abs(x - y) / np.maximum(np.abs(y), 1e-300))
 def single_stage(a, r):
-    sel = (a["pp"] == 1) & (a["cp"] == 1) & (a["zero"] <= 2)
+    sel = (a["pp"] == 1) & (a["cp"] == 1) & (a["zero"] <= 2) & (a["offload"] == 0)
     assert sel.sum() > 1000, sel.sum()
     assert np.array_equal(sel, r["ignored"] == 0)  # the rows the script flags as clean
     return sel
