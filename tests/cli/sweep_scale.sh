@@ -16,10 +16,13 @@ source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 # bound covers the sanitizer's exit work, measured at 1.5 s).
 # The signal tests interrupt the set-up of the 3,000-point grid (about 1.5 s); under the
 # sanitizers the 1,000-point one already takes longer than that, and is used instead.
+# The search is interrupted in a grid whose set-up ends within the 20 s wait: the
+# 1,000-point grid (about 1 s to set up), under the sanitizers the 100-point one (the
+# 1,000-point set-up took 75 s there, at about 13 points a second).
 if [[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]]; then
-    progress_limit=8.0 signal_limit=2.5 signal_grid=g1000.ini
+    progress_limit=8.0 signal_limit=2.5 signal_grid=g1000.ini search_grid=g100.ini
 else
-    progress_limit=4.0 signal_limit=1.0 signal_grid=g3000.ini
+    progress_limit=4.0 signal_limit=1.0 signal_grid=g3000.ini search_grid=g1000.ini
 fi
 
 # grid FILE MODELS: MODELS x 5 clusters x 10 device counts x 5 gbs x 2 seq points.
@@ -33,6 +36,7 @@ gbs = 256; 512; 1024; 2048; 4096
 seq = 1024; 2048
 EOF
 }
+grid g100.ini "llama3-8b"                                                          # 100
 grid g1000.ini "llama3-8b; llama2-7b"                                             # 1,000
 grid g3000.ini "llama3-8b; llama2-7b; llama3.1-8b; mixtral-8x7b; qwen3-32b; llama2-13b" # 3,000
 
@@ -121,8 +125,8 @@ check "set-up progress (SIGTERM run)" wait_line "setting up grid point" 20
 check "SIGTERM in the set-up: exit 130 within ${signal_limit} s" stop_within TERM \
     "$signal_limit"
 
-# Search (374 M rows, minutes): progress of the search, then SIGINT keeps the partial.
-start_bg sweep --grid g1000.ini -o s.h5 --no-disk-check --no-fsync
+# Search (1.03 G rows for 1,000 points, minutes): progress of the search, then SIGINT keeps the partial.
+start_bg sweep --grid "$search_grid" -o s.h5 --no-disk-check --no-fsync
 check "search progress" wait_line "^sweep: .*strategies" 20
 check "SIGINT in the search: exit 130 within ${signal_limit} s" stop_within INT \
     "$signal_limit"

@@ -22,8 +22,10 @@ add_test(NAME test_kernels.candidates COMMAND test_kernels kernels_cands)
 prism_test_env(env test_kernels.candidates)
 set_tests_properties(test_kernels.candidates PROPERTIES TIMEOUT 300
   LABELS "unit;cost;kernel" ENVIRONMENT "${env}")
+# 4 s in the normal build, about 150 s under ASan+UBSan (full unwinding on every allocation
+# while the walkers build explain's terms), hence the timeout.
 prism_add_unit_test(test_cost_properties
-  SOURCES unit/test_cost_properties.c unit/test_cost_support.c LABELS cost)
+  SOURCES unit/test_cost_properties.c unit/test_cost_support.c LABELS cost TIMEOUT 360)
 prism_add_cli_test(cli_validate SCRIPT tests/cli/validate.sh LABELS cost)
 # `prism validate`: rows predicted/planned/skipped, framework order, defaults, OOM/MoE rows,
 # malformed cells, and the planned rows' search against a brute force at 1-4 ranks.
