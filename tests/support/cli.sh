@@ -29,8 +29,7 @@ cli_run() {
 cli_run_mpi() {
     local np=$1 asan=${ASAN_OPTIONS-}
     shift
-    # without leak checks, the fast unwinder (the suppressions need the full one)
-    ((np > 2)) && asan=${asan//fast_unwind_on_malloc=0:detect_leaks=1/detect_leaks=0}
+    ((np > 2)) && asan=${asan//detect_leaks=1/detect_leaks=0}
     out=cli-stdout.txt err=cli-stderr.txt
     ASAN_OPTIONS=$asan timeout "$cli_timeout" "${MPIEXEC:-mpiexec}" -n "$np" "$PRISM_BINARY" "$@" \
         >"$out" 2>"$err" </dev/null

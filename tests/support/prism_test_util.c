@@ -22,6 +22,11 @@ gboolean prism_test_all(gboolean local_ok)
     return all != 0;
 }
 
+gboolean prism_test_sanitized(void)
+{
+    return g_strcmp0(g_getenv("PRISM_TEST_SANITIZED"), "1") == 0;
+}
+
 char *prism_test_data_path(const char *name)
 {
     const char *dir = g_getenv("PRISM_TEST_DATA");

@@ -24,6 +24,12 @@ extern CU_SuiteInfo prism_test_suites[];
 PrismComm *prism_test_comm(void);
 /** TRUE on every rank iff @p local_ok is TRUE on every rank. Collective. */
 gboolean prism_test_all(gboolean local_ok);
+/**
+ * TRUE in the sanitizer pass (PRISM_TEST_SANITIZED=1, set by tests/CMakeLists.txt for a
+ * PRISM_SANITIZE build): tests may shrink their problem sizes there (tests/README.md,
+ * "Sanitizer pass").
+ */
+gboolean prism_test_sanitized(void);
 /** Path of a file under tests/data. Ownership: g_free(). */
 char *prism_test_data_path(const char *name);
 /** A scratch folder shared by all ranks (created by rank 0, broadcast). Static string. */

@@ -569,7 +569,7 @@ static void test_walker(void)
  */
 static void test_walker_new_schedules(void)
 {
-    const size_t stride = g_strcmp0(g_getenv("PRISM_TEST_SANITIZED"), "1") == 0 ? 3 : 1;
+    const size_t stride = prism_test_sanitized() ? 3 : 1;
     size_t seen = 0;
     static const char *const sets[] = {"dp_overlap=1", NULL};
     static const char *const sets_k[] = {"dp_overlap=1", "seq1f1b_splits=3", NULL};
