@@ -573,6 +573,20 @@ PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *traini
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "gbs and seq must be >= 1");
         return NULL;
     }
+    /* an overlap dim whose filter admits no value the framework offers (R12: 1 always, 0
+     * where the framework can turn the option off) */
+    for (int d = PRISM_DIM_TP_OVERLAP; d <= PRISM_DIM_PARAM_OVERLAP; d++)
+        if (prism_space_filter_restricts(filter, (PrismDim)d) &&
+            !prism_space_filter_accepts_internal(filter, (PrismDim)d, 0) &&
+            !prism_space_filter_accepts_internal(filter, (PrismDim)d, 1)) {
+            g_autofree char *desc = prism_space_filter_describe(filter);
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                        "the filters (%s) exclude every value of %s: it takes only 1 (on) "
+                        "here, because no --framework profile whose [planning] overlap lists "
+                        "the option allows turning it off",
+                        desc, prism_dim_name((PrismDim)d));
+            return NULL;
+        }
     PrismSpace *sp = space_build(model, training, devices, n_devices, filter);
     if (sp->size == 0) {
         explain_empty(model, training, devices, n_devices, filter, error);
