@@ -224,7 +224,9 @@ del d["ranks"]
 json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
 PY
     check "json $np ranks == 1 rank" cmp -s np1.json.norm np$np.json.norm
+    # (the text run searches every overlap option: megatron-core with dp/param opened)
     "$mpiexec" -n $np "$prism" plan "${small[@]}" --objectives step_time,peak_mem,max:mfu \
+        --framework megatron-core --only dp_overlap=0,1,param_overlap=0,1 \
         > np$np.raw 2> np$np.err
     check "text at $np ranks exits 0" test $? == 0
     grep -v "^space: " np$np.raw > np$np.txt
