@@ -49,7 +49,7 @@ static inline double k_level(double x, const double *size, double v0, double v1,
 }
 
 static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
-                    size_t off, size_t n, double *ws)
+                    size_t off, size_t n, double *ws, int dpo)
 {
     const double *restrict tp = ln->tp + off, *restrict cp = ln->cp + off;
     const double *restrict dp = ln->dp + off, *restrict ep = ln->ep + off;
@@ -255,8 +255,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     /* the share of the per-step DP bytes issued during backward (gradient reduction;
      * ZeRO-0 all of it, with the HSDP all-reduce; the rest is the parameter gather) and
      * the backward windows carrying it: the bucketed overlap and the overlap dims
-     * (dp_overlap for that share, param_overlap for the rest) read it */
-    {
+     * (dp_overlap for that share, param_overlap for the rest) read it. @p dpo: some lane
+     * of the tile has one of them off; where both are on the share multiplies 0 (any
+     * finite value gives the same bits), so the pass is skipped */
+    if (km->dp_bucket > 0.0 || ks->detail || dpo) {
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double z = zero[i], m = mm[i];
@@ -1196,13 +1198,14 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
     const size_t slot_stride = (size_t)PRISM_KS_COUNT * PRISM_K_TILE;
     for (size_t off = 0; off < n; off += PRISM_K_TILE) {
         const size_t len = n - off < PRISM_K_TILE ? n - off : PRISM_K_TILE;
-        k_lanes(km, ks, lanes, off, len, ws);
         /* tile flags: work whose result is exactly 0 for every lane is skipped */
-        int any_z3 = 0, any_cp = 0;
+        int any_z3 = 0, any_cp = 0, any_dpo = 0;
         for (size_t i = 0; i < len; i++) {
             any_z3 |= lanes->zero[off + i] > 2.5;
             any_cp |= lanes->cp[off + i] > 1.5;
+            any_dpo |= lanes->dov[off + i] < 0.5 || lanes->pov[off + i] < 0.5;
         }
+        k_lanes(km, ks, lanes, off, len, ws, any_dpo);
         const int dpw = km->dp_bucket > 0.0 || ks->detail || ks->off_act > 0.5 ? 2 : any_z3 ? 1 : 0;
         const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)
