@@ -93,6 +93,7 @@ struct PrismEvaluator {
     int32_t *ghash; /* entry index + 1, 0 = empty; g_hcap slots (power of two) */
     size_t g_hcap;
     int32_t *goff; /* per lane of the current batch */
+    double *ones;  /* max_batch ones: the overlap options of lanes that give none (on) */
 };
 
 /** One GEMM of a kind for one lane key, as the kernel's table prices it: rows M, output
@@ -133,7 +134,7 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
 
 /** Lanes of one strategy (arrays of one double each, owned by the caller). */
 typedef struct PrismOneLane {
-    double tp, cp, dp, ep, sp, mbs, m, zero, etp, fold;
+    double tp, cp, dp, ep, sp, mbs, m, zero, etp, fold, tov, dov, pov;
 } PrismOneLane;
 void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, PrismLanes *lanes);
 

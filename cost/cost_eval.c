@@ -164,6 +164,9 @@ PrismEvaluator *prism_evaluator_new(const PrismCostModel *cm, const PrismKernelT
     ev->cm = cm;
     ev->kt = kt;
     ev->max_batch = max_batch;
+    ev->ones = g_new(double, max_batch);
+    for (size_t i = 0; i < max_batch; i++)
+        ev->ones[i] = 1.0;
     return ev;
 }
 
@@ -176,6 +179,7 @@ void prism_evaluator_free(PrismEvaluator *ev)
     g_free(ev->gkey);
     g_free(ev->ghash);
     g_free(ev->goff);
+    g_free(ev->ones);
     g_free(ev);
 }
 
@@ -280,7 +284,10 @@ void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const 
                             lanes->zero,
                             ev->goff,
                             ev->gtab,
-                            lanes->etp != NULL ? lanes->etp : lanes->tp};
+                            lanes->etp != NULL ? lanes->etp : lanes->tp,
+                            lanes->tp_ov != NULL ? lanes->tp_ov : ev->ones,
+                            lanes->dp_ov != NULL ? lanes->dp_ov : ev->ones,
+                            lanes->param_ov != NULL ? lanes->param_ov : ev->ones};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }
 
@@ -296,8 +303,11 @@ void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, Prism
     v->zero = s->zero;
     v->etp = prism_strategy_etp(s);
     v->fold = prism_strategy_folding(s);
-    *lanes = (PrismLanes){&v->tp, &v->cp,   &v->dp, &v->ep,  &v->sp,  &v->mbs,
-                          &v->m,  &v->zero, 1,      &v->etp, &v->fold};
+    v->tov = (s->overlap_off & PRISM_OVERLAP_TP) ? 0.0 : 1.0;
+    v->dov = (s->overlap_off & PRISM_OVERLAP_DP) ? 0.0 : 1.0;
+    v->pov = (s->overlap_off & PRISM_OVERLAP_PARAM) ? 0.0 : 1.0;
+    *lanes = (PrismLanes){&v->tp,   &v->cp, &v->dp,  &v->ep,   &v->sp,  &v->mbs, &v->m,
+                          &v->zero, 1,      &v->etp, &v->fold, &v->tov, &v->dov, &v->pov};
 }
 
 gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,

@@ -64,6 +64,21 @@ void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
     json_builder_add_string_value(b, prism_schedule_name((PrismSchedule)s->schedule));
     json_builder_set_member_name(b, "offload");
     json_builder_add_int_value(b, s->offload);
+    static const char *const ov[] = {"tp_overlap", "dp_overlap", "param_overlap"};
+    for (int i = 0; i < 3; i++) {
+        json_builder_set_member_name(b, ov[i]);
+        json_builder_add_int_value(b, (s->overlap_off >> i) & 1u ? 0 : 1);
+    }
+}
+
+/* One overlap option of the explain header: "on, 50 % hidden", "off", or "- (tp = 1)". */
+static char *overlap_choice(const PrismStrategy *s, PrismOverlap bit, double hidden)
+{
+    if (!prism_strategy_overlap_applies(s, bit))
+        return g_strdup("- (nothing to hide)");
+    if (s->overlap_off & bit)
+        return g_strdup("off (exposed in full)");
+    return g_strdup_printf("on (%g %% hidden)", 100.0 * hidden);
 }
 
 static void text_header(GString *o, const PrismCostModel *cm, const PrismStrategy *s)
@@ -95,6 +110,14 @@ static void text_header(GString *o, const PrismCostModel *cm, const PrismStrateg
                            cl->host_link_GBps, cl->host_mem_bytes / 1073741824.0,
                            cl->host_mem_bw_GBps,
                            cm->k.host_budget > 0 ? "" : "; not given: nothing can be offloaded");
+    g_autofree char *o_tp = overlap_choice(s, PRISM_OVERLAP_TP, cm->knobs.v[PRISM_KNOB_TP_OVERLAP]);
+    g_autofree char *o_dp = overlap_choice(s, PRISM_OVERLAP_DP, cm->knobs.v[PRISM_KNOB_DP_OVERLAP]);
+    g_autofree char *o_pg =
+        overlap_choice(s, PRISM_OVERLAP_PARAM, cm->knobs.v[PRISM_KNOB_DP_OVERLAP]);
+    g_string_append_printf(o,
+                           "overlap: tp %s, grad reduce %s, param gather %s; userbuffers %g "
+                           "B per token while TP overlap is on\n",
+                           o_tp, o_dp, o_pg, cm->k.ub_bytes);
     g_string_append(o, "values: scalar reference kernel (every ISA gives the same bits)\n");
     g_string_append(o, "symbols: t tp, c cp, d dp, e ep, m micro-batches, z ZeRO stage, "
                        "T tokens per micro-batch per device,\n         r = 1/t with SP "

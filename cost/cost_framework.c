@@ -148,6 +148,25 @@ static gboolean parse_bool(const char *v, gboolean *out)
     return TRUE;
 }
 
+/* "tp, dp, param" (any subset, or "none") as PrismOverlap bits. */
+static gboolean parse_overlap(const char *v, unsigned *out)
+{
+    *out = 0;
+    g_auto(GStrv) parts = g_strsplit(v, ",", -1);
+    for (char **p = parts; *p != NULL; p++) {
+        const char *w = g_strstrip(*p);
+        if (strcmp(w, "tp") == 0)
+            *out |= PRISM_OVERLAP_TP;
+        else if (strcmp(w, "dp") == 0)
+            *out |= PRISM_OVERLAP_DP;
+        else if (strcmp(w, "param") == 0)
+            *out |= PRISM_OVERLAP_PARAM;
+        else if (strcmp(w, "none") != 0 || parts[1] != NULL)
+            return FALSE;
+    }
+    return TRUE;
+}
+
 static gboolean set_knob(PrismFramework *fw, const char *name, const char *value, const char *group,
                          GError **error)
 {
@@ -319,10 +338,19 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
             } else if (strcmp(k, "uniform_chunks") == 0) {
                 if (!parse_bool(v, &fw->uniform_chunks))
                     ok = bad(error, fw->path, group, k, v, "true or false");
+            } else if (strcmp(k, "overlap") == 0 || strcmp(k, "overlap_search") == 0) {
+                unsigned bits = 0;
+                if (!parse_overlap(v, &bits))
+                    ok = bad(error, fw->path, group, k, v,
+                             "a comma-separated list of tp, dp and param (or none)");
+                else if (k[7] == '\0')
+                    fw->overlap = bits;
+                else
+                    fw->overlap_search = bits;
             } else {
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                             "framework profile %s [planning] %s = '%s': unknown key (allowed: "
-                            "only, uniform_chunks)",
+                            "only, uniform_chunks, overlap, overlap_search)",
                             fw->path, k, v);
                 ok = FALSE;
             }
@@ -392,6 +420,14 @@ PrismFramework *prism_framework_load(const char *path, GError **error)
     if (fw->title == NULL) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
                     "framework profile %s: no [profile] title", path);
+        prism_framework_free(fw);
+        return NULL;
+    }
+    if (fw->overlap_search & ~fw->overlap) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "framework profile %s [planning] overlap_search names an option that "
+                    "[planning] overlap does not (searched options must be supported)",
+                    path);
         prism_framework_free(fw);
         return NULL;
     }

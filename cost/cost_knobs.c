@@ -19,14 +19,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_NET_EFFICIENCY] = {"net_efficiency", 0.8, 0.01, 1.0, "fraction",
                                    "achieved fraction of link bandwidth"},
     [PRISM_KNOB_TP_OVERLAP] = {"tp_overlap", 0.0, 0.0, 1.0, "fraction",
-                               "fraction of TP communication hidden behind compute"},
+                               "fraction of TP communication hidden behind compute while the "
+                               "strategy's tp_overlap dim is 1 (0: exposed in full)"},
     [PRISM_KNOB_CP_OVERLAP] = {"cp_overlap", 1.0, 0.0, 1.0, "fraction",
                                "fraction of a ring step's attention compute that hides the "
                                "next K/V chunk's exchange"},
     [PRISM_KNOB_EP_OVERLAP] = {"ep_overlap", 0.0, 0.0, 1.0, "fraction",
                                "fraction of EP all-to-all hidden behind compute"},
     [PRISM_KNOB_DP_OVERLAP] = {"dp_overlap", 0.5, 0.0, 1.0, "fraction",
-                               "fraction of DP/ZeRO communication hidden behind backward"},
+                               "fraction of DP/ZeRO communication hidden behind compute: the "
+                               "gradient reduce while dp_overlap is 1, the parameter gather "
+                               "while param_overlap is 1 (0: exposed in full)"},
     [PRISM_KNOB_PP_OVERLAP] = {"pp_overlap", 0.0, 0.0, 1.0, "fraction",
                                "fraction of PP point-to-point hidden behind compute"},
     [PRISM_KNOB_FLASH_ATTENTION] = {"flash_attention", 1.0, 0.0, 1.0, "bool",
@@ -133,6 +136,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                       "all-gathered input for backward (PyTorch DTensor "
                                       "SequenceParallel + ColwiseParallel); 0 = the shard is "
                                       "kept and gathered again in backward (Megatron)"},
+    [PRISM_KNOB_TP_OVERLAP_BUFFERS] = {"tp_overlap_buffers", 10.0, 0.0, 64.0, "tensors",
+                                       "device memory of TP communication overlap: userbuffers "
+                                       "of one micro-batch's full sequence x hidden each, held "
+                                       "while tp_overlap is on (tp > 1, SP; Transformer Engine "
+                                       "initialize_ub registers 10); only when tp_overlap > 0"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

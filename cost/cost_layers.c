@@ -616,6 +616,10 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->inv_host_link = host ? 1.0 / (cluster->host_link_GBps * 1e9) : 0.0;
     k->inv_host_mem = host ? 1.0 / (cluster->host_mem_bw_GBps * 1e9) : 0.0;
     k->host_budget = host ? cluster->host_mem_bytes : 0.0;
+    /* TP overlap's userbuffers (cost/README.md, "Communication overlap"): only where
+     * something is hidden (tp_overlap > 0) */
+    k->ub_bytes =
+        kn[PRISM_KNOB_TP_OVERLAP] > 0.0 ? kn[PRISM_KNOB_TP_OVERLAP_BUFFERS] * k->hidden_bytes : 0.0;
     k->off_keep = 2.0; /* the layer running and the one in transfer (double buffering) */
     compile_network(cm);
 

@@ -204,7 +204,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_GATHER] = {"zero3_gather_max", "B", "max over the stage's layers"},
     [PRISM_KC_BUFFERS] = {"comm_buffers", "B",
                           "pp_buffer + [MoE] ep_buffer + [z=3] (fsdp_reshard*zero3_prefetch + "
-                          "1 + g/p)*gather_max + runtime_overhead"},
+                          "1 + g/p)*gather_max + runtime_overhead + [tp_overlap on, t>1, SP] "
+                          "tp_overlap_buffers*T*h*bytes (TE userbuffers)"},
     [PRISM_KC_COMPUTE] = {"compute", "s/mb", "sum over layers"},
     [PRISM_KC_RECOMP] = {"recompute", "s/mb", "sum over layers"},
     [PRISM_KC_WGRAD] = {"weight_grad", "s/mb", "sum over layers"},

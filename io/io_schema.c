@@ -13,11 +13,11 @@
 
 /* Landscape column order of the dims (the order users read them in, not the index's). */
 static const PrismDim dim_order[PRISM_DIM_COUNT] = {
-    PRISM_DIM_DEVICES,   PRISM_DIM_DP,        PRISM_DIM_TP,       PRISM_DIM_PP,
-    PRISM_DIM_VPP,       PRISM_DIM_CP,        PRISM_DIM_EP,       PRISM_DIM_ETP,
-    PRISM_DIM_SP,        PRISM_DIM_MBS,       PRISM_DIM_M,        PRISM_DIM_ZERO,
-    PRISM_DIM_RECOMPUTE, PRISM_DIM_RC_LAYERS, PRISM_DIM_SCHEDULE, PRISM_DIM_FOLDING,
-    PRISM_DIM_OFFLOAD,
+    PRISM_DIM_DEVICES,   PRISM_DIM_DP,         PRISM_DIM_TP,         PRISM_DIM_PP,
+    PRISM_DIM_VPP,       PRISM_DIM_CP,         PRISM_DIM_EP,         PRISM_DIM_ETP,
+    PRISM_DIM_SP,        PRISM_DIM_MBS,        PRISM_DIM_M,          PRISM_DIM_ZERO,
+    PRISM_DIM_RECOMPUTE, PRISM_DIM_RC_LAYERS,  PRISM_DIM_SCHEDULE,   PRISM_DIM_FOLDING,
+    PRISM_DIM_OFFLOAD,   PRISM_DIM_TP_OVERLAP, PRISM_DIM_DP_OVERLAP, PRISM_DIM_PARAM_OVERLAP,
 };
 
 /* The compact type of each dim: the width of its field in PrismStrategy, so no value
@@ -31,6 +31,9 @@ static PrismStore dim_store(PrismDim d)
     case PRISM_DIM_RECOMPUTE:
     case PRISM_DIM_SCHEDULE:
     case PRISM_DIM_OFFLOAD:
+    case PRISM_DIM_TP_OVERLAP:
+    case PRISM_DIM_DP_OVERLAP:
+    case PRISM_DIM_PARAM_OVERLAP:
         return PRISM_STORE_U8;
     case PRISM_DIM_RC_LAYERS:
         return PRISM_STORE_U16;
@@ -77,6 +80,15 @@ static const char *dim_doc(PrismDim d)
                "6 dualpipe-v, 7 seq1f1b";
     case PRISM_DIM_OFFLOAD:
         return "offload to host memory: 0 none, 1 optimizer state, 2 activations, 3 both";
+    case PRISM_DIM_TP_OVERLAP:
+        return "TP communication overlap: 1 on (tp_overlap knob hidden), 0 off; 1 where "
+               "tp = 1 or sp = 0";
+    case PRISM_DIM_DP_OVERLAP:
+        return "gradient-reduce overlap: 1 on (dp_overlap knob hidden), 0 off; 1 where "
+               "dp*cp = 1 or zero = 3";
+    case PRISM_DIM_PARAM_OVERLAP:
+        return "parameter-gather overlap: 1 on (dp_overlap knob hidden), 0 off; 1 where "
+               "dp*cp = 1 or zero is 0 or 3";
     case PRISM_DIM_COUNT:
         break;
     }
@@ -315,6 +327,12 @@ static const double *lane_of(const PrismLanes *l, unsigned dim)
         return l->etp != NULL ? l->etp : l->tp;
     case PRISM_DIM_FOLDING:
         return l->fold; /* NULL: tied rows, the constant 0 below */
+    case PRISM_DIM_TP_OVERLAP:
+        return l->tp_ov; /* NULL: all on, the constant 1 below */
+    case PRISM_DIM_DP_OVERLAP:
+        return l->dp_ov;
+    case PRISM_DIM_PARAM_OVERLAP:
+        return l->param_ov;
     default:
         return NULL;
     }
@@ -337,6 +355,10 @@ static double key_dim(const PrismSegmentKey *k, unsigned dim)
         return k->schedule;
     case PRISM_DIM_OFFLOAD:
         return k->offload;
+    case PRISM_DIM_TP_OVERLAP:
+    case PRISM_DIM_DP_OVERLAP:
+    case PRISM_DIM_PARAM_OVERLAP:
+        return 1; /* lanes without overlap columns: every option on */
     default:
         return 0;
     }

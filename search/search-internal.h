@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  */
 #define PRISM_RC_CODE(mode, k) (((uint64_t)(mode) << 16) | (uint64_t)(k))
 
+/* The PrismOverlap bit of an overlap dim, 0 for the other dims. */
+unsigned prism_dim_overlap_bit_internal(PrismDim dim);
 /** Per-dimension test used by the enumerator (recompute takes PRISM_RC_CODE values). */
 gboolean prism_space_filter_accepts_internal(const PrismSpaceFilter *f, PrismDim dim,
                                              uint64_t value);

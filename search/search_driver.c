@@ -465,6 +465,18 @@ static void key_source(const PrismObjective *o, const PrismSegmentKey *key, cons
     case PRISM_DIM_OFFLOAD:
         ks->constant = key->offload;
         break;
+    case PRISM_DIM_TP_OVERLAP: /* NULL: every lane on (1) */
+        ks->src = lanes->tp_ov;
+        ks->constant = 1;
+        break;
+    case PRISM_DIM_DP_OVERLAP:
+        ks->src = lanes->dp_ov;
+        ks->constant = 1;
+        break;
+    case PRISM_DIM_PARAM_OVERLAP:
+        ks->src = lanes->param_ov;
+        ks->constant = 1;
+        break;
     case PRISM_DIM_COUNT:
         break;
     }

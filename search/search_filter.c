@@ -21,6 +21,9 @@ typedef struct {
 struct PrismSpaceFilter {
     GPtrArray *sets[PRISM_DIM_COUNT]; /* of GArray<Interval>; NULL = unrestricted */
     GPtrArray *texts;                 /* "fix tp=8", ... in the order given */
+    /* the overlap dims' domains (prism_space_filter_set_overlap): PrismOverlap bits the
+     * framework can turn off, and those searched without a filter naming the dim */
+    unsigned ov_supported, ov_searched;
 };
 
 static const char *const dim_names[PRISM_DIM_COUNT] = {
@@ -41,6 +44,9 @@ static const char *const dim_names[PRISM_DIM_COUNT] = {
     [PRISM_DIM_ETP] = "etp",
     [PRISM_DIM_FOLDING] = "folding",
     [PRISM_DIM_OFFLOAD] = "offload",
+    [PRISM_DIM_TP_OVERLAP] = "tp_overlap",
+    [PRISM_DIM_DP_OVERLAP] = "dp_overlap",
+    [PRISM_DIM_PARAM_OVERLAP] = "param_overlap",
 };
 
 const char *prism_dim_name(PrismDim dim)
@@ -66,7 +72,8 @@ gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error)
     g_autofree char *close = prism_close_names(name, dim_names, PRISM_DIM_COUNT, 3);
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                 "unknown dimension '%s' (closest: %s; allowed: devices, pp, vpp, schedule, "
-                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero, etp, folding, offload)",
+                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero, etp, folding, offload, "
+                "tp_overlap, dp_overlap, param_overlap)",
                 name, close);
     return FALSE;
 }
@@ -108,6 +115,10 @@ uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
         return prism_strategy_folding(s);
     case PRISM_DIM_OFFLOAD:
         return s->offload;
+    case PRISM_DIM_TP_OVERLAP:
+    case PRISM_DIM_DP_OVERLAP:
+    case PRISM_DIM_PARAM_OVERLAP:
+        return (s->overlap_off & prism_dim_overlap_bit_internal(dim)) ? 0 : 1;
     case PRISM_DIM_COUNT:
         break;
     }
@@ -159,7 +170,23 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
     }
     for (guint i = 0; i < f->texts->len; i++)
         g_ptr_array_add(c->texts, g_strdup(g_ptr_array_index(f->texts, i)));
+    c->ov_supported = f->ov_supported;
+    c->ov_searched = f->ov_searched;
     return c;
+}
+
+unsigned prism_dim_overlap_bit_internal(PrismDim dim)
+{
+    return dim == PRISM_DIM_TP_OVERLAP      ? PRISM_OVERLAP_TP
+           : dim == PRISM_DIM_DP_OVERLAP    ? PRISM_OVERLAP_DP
+           : dim == PRISM_DIM_PARAM_OVERLAP ? PRISM_OVERLAP_PARAM
+                                            : 0;
+}
+
+void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, unsigned searched)
+{
+    f->ov_supported = supported & PRISM_OVERLAP_ALL;
+    f->ov_searched = searched & f->ov_supported;
 }
 
 static gboolean in_set(const GArray *set, uint64_t v)
@@ -174,8 +201,16 @@ static gboolean in_set(const GArray *set, uint64_t v)
 gboolean prism_space_filter_accepts_internal(const PrismSpaceFilter *f, PrismDim dim,
                                              uint64_t value)
 {
-    if (f == NULL || f->sets[dim] == NULL) /* offload's default domain is {0, 1} (space.h) */
+    const unsigned ov = prism_dim_overlap_bit_internal(dim);
+    /* an overlap dim: 1 (on) always; 0 (off) only where the framework supports it, and
+     * without a filter naming the dim only where the framework searches it (space.h) */
+    if (ov != 0 && value == 0 && (f == NULL || !(f->ov_supported & ov)))
+        return FALSE;
+    if (f == NULL || f->sets[dim] == NULL) { /* offload's default domain is {0, 1} (space.h) */
+        if (ov != 0)
+            return value == 1 || (f != NULL && (f->ov_searched & ov) != 0);
         return dim != PRISM_DIM_OFFLOAD || value <= PRISM_OFFLOAD_OPTIMIZER;
+    }
     for (guint i = 0; i < f->sets[dim]->len; i++)
         if (!in_set(g_ptr_array_index(f->sets[dim], i), value))
             return FALSE;
@@ -195,6 +230,9 @@ gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const Pr
             v = PRISM_RC_CODE(s->recompute, s->rc_layers);
         if (d == PRISM_DIM_RC_LAYERS && s->recompute != PRISM_RECOMPUTE_BLOCK)
             continue; /* rc_layers only restricts block strategies */
+        const unsigned ov = prism_dim_overlap_bit_internal((PrismDim)d);
+        if (ov != 0 && !prism_strategy_overlap_applies(s, (PrismOverlap)ov))
+            continue; /* an overlap dim only restricts strategies where it applies (R12) */
         if (!prism_space_filter_accepts_internal(f, (PrismDim)d, v))
             return FALSE;
     }
@@ -203,12 +241,20 @@ gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const Pr
 
 char *prism_space_filter_describe(const PrismSpaceFilter *f)
 {
-    if (f == NULL || f->texts->len == 0)
+    if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0))
         return g_strdup("");
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < f->texts->len; i++)
         g_string_append_printf(s, "%s%s", i ? "; " : "",
                                (const char *)g_ptr_array_index(f->texts, i));
+    if (f->ov_supported != 0) { /* the framework's overlap domains shape the space too */
+        static const char *const names[] = {"tp", "dp", "param"};
+        g_string_append_printf(s, "%soverlap off allowed:", s->len ? "; " : "");
+        for (int b = 0; b < 3; b++)
+            if (f->ov_supported & (1u << b))
+                g_string_append_printf(s, " %s%s", names[b],
+                                       f->ov_searched & (1u << b) ? "" : " (filter-only)");
+    }
     return g_string_free(s, FALSE);
 }
 
@@ -253,6 +299,10 @@ static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, ui
         lo = 0;
         hi = 1;
         allowed = "0 (tied: etp = tp, ep divides dp*cp) or 1 (folded)";
+    } else if (prism_dim_overlap_bit_internal(dim) != 0) {
+        lo = 0;
+        hi = 1;
+        allowed = "0 (off) or 1 (on)";
     } else if (dim == PRISM_DIM_OFFLOAD) {
         lo = 0;
         hi = 3;
@@ -333,7 +383,7 @@ static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Int
     g_autofree char *a = colon ? g_strndup(text, (gsize)(colon - text)) : g_strdup(text);
     const char *b = colon ? colon + 1 : a;
     out->lo = dim == PRISM_DIM_ZERO || dim == PRISM_DIM_SP || dim == PRISM_DIM_FOLDING ||
-                      dim == PRISM_DIM_OFFLOAD
+                      dim == PRISM_DIM_OFFLOAD || prism_dim_overlap_bit_internal(dim) != 0
                   ? 0
                   : 1;
     out->hi = G_MAXUINT64;

@@ -22,7 +22,22 @@
 #include "search-internal.h"
 
 /* Lane table columns, in PrismLanes field order. */
-enum { LT_TP, LT_CP, LT_DP, LT_EP, LT_SP, LT_MBS, LT_M, LT_ZERO, LT_ETP, LT_FOLD, LT_COUNT };
+enum {
+    LT_TP,
+    LT_CP,
+    LT_DP,
+    LT_EP,
+    LT_SP,
+    LT_MBS,
+    LT_M,
+    LT_ZERO,
+    LT_ETP,
+    LT_FOLD,
+    LT_TOV, /* tp_overlap, dp_overlap, param_overlap: 1 on, 0 off (R12) */
+    LT_DOV,
+    LT_POV,
+    LT_COUNT
+};
 
 /* Which micro-batch counts a lane table admits (R8): any m (1F1B, GPipe, seq1F1B), m a
  * multiple of pp (interleaved), m >= pp (ZB-H1), m >= 2pp (ZB-V, DualPipeV), m even and
@@ -155,10 +170,10 @@ static void lane_push(LaneBuilder *b, const double v[LT_COUNT])
 }
 
 /* Every lane valid for (N, pp, R8 rule) that passes the lane filters, in index order
- * (tp, cp, ep, sp, mbs, zero, etp ascending). Rules: R1 (dp derived), R2, R3, R4, R5, R8,
- * R9. etp: a dense model has etp = tp only; a MoE model every etp dividing the expert
- * widths (R2) with etp*ep dividing tp*cp*dp (R5). folding is derived (strategy.h).
- * With @p store the table's columns are filled, otherwise only t->n (and @p vals). */
+ * (tp, cp, ep, sp, mbs, zero, etp, tp_overlap, dp_overlap, param_overlap ascending). Rules: R1 (dp
+ * derived), R2, R3, R4, R5, R8, R9. etp: a dense model has etp = tp only; a MoE model every etp
+ * dividing the expert widths (R2) with etp*ep dividing tp*cp*dp (R5). folding is derived
+ * (strategy.h). With @p store the table's columns are filled, otherwise only t->n (and @p vals). */
 static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTable *t,
                         GArray *const *vals, gboolean store)
 {
@@ -223,13 +238,32 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                                 const uint64_t fold = etp == tp && (dp * cp) % ep == 0 ? 0 : 1;
                                 if (!ACCEPT(PRISM_DIM_ETP, etp) || !ACCEPT(PRISM_DIM_FOLDING, fold))
                                     continue;
-                                const double v[LT_COUNT] = {
-                                    [LT_TP] = (double)tp,   [LT_CP] = (double)cp,
-                                    [LT_DP] = (double)dp,   [LT_EP] = (double)ep,
-                                    [LT_SP] = (double)sp,   [LT_MBS] = (double)mbs,
-                                    [LT_M] = (double)m,     [LT_ZERO] = (double)z,
-                                    [LT_ETP] = (double)etp, [LT_FOLD] = (double)fold};
-                                lane_push(&b, v);
+                                /* R12: an overlap option is searched (0 off, 1 on) where it
+                                 * applies; elsewhere it is blank, 1, and no filter sees it */
+                                const gboolean a_tp = tp > 1 && sp == 1;
+                                const gboolean a_dp = dp * cp > 1 && z < 3;
+                                const gboolean a_pg = dp * cp > 1 && (z == 1 || z == 2);
+                                for (uint64_t to = a_tp ? 0 : 1; to <= 1; to++) {
+                                    if (a_tp && !ACCEPT(PRISM_DIM_TP_OVERLAP, to))
+                                        continue;
+                                    for (uint64_t dov = a_dp ? 0 : 1; dov <= 1; dov++) {
+                                        if (a_dp && !ACCEPT(PRISM_DIM_DP_OVERLAP, dov))
+                                            continue;
+                                        for (uint64_t po = a_pg ? 0 : 1; po <= 1; po++) {
+                                            if (a_pg && !ACCEPT(PRISM_DIM_PARAM_OVERLAP, po))
+                                                continue;
+                                            const double v[LT_COUNT] = {
+                                                [LT_TP] = (double)tp,   [LT_CP] = (double)cp,
+                                                [LT_DP] = (double)dp,   [LT_EP] = (double)ep,
+                                                [LT_SP] = (double)sp,   [LT_MBS] = (double)mbs,
+                                                [LT_M] = (double)m,     [LT_ZERO] = (double)z,
+                                                [LT_ETP] = (double)etp, [LT_FOLD] = (double)fold,
+                                                [LT_TOV] = (double)to,  [LT_DOV] = (double)dov,
+                                                [LT_POV] = (double)po};
+                                            lane_push(&b, v);
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
@@ -539,6 +573,20 @@ PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *traini
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "gbs and seq must be >= 1");
         return NULL;
     }
+    /* an overlap dim whose filter admits no value the framework offers (R12: 1 always, 0
+     * where the framework can turn the option off) */
+    for (int d = PRISM_DIM_TP_OVERLAP; d <= PRISM_DIM_PARAM_OVERLAP; d++)
+        if (prism_space_filter_restricts(filter, (PrismDim)d) &&
+            !prism_space_filter_accepts_internal(filter, (PrismDim)d, 0) &&
+            !prism_space_filter_accepts_internal(filter, (PrismDim)d, 1)) {
+            g_autofree char *desc = prism_space_filter_describe(filter);
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                        "the filters (%s) exclude every value of %s: it takes only 1 (on) "
+                        "here, because no --framework profile whose [planning] overlap lists "
+                        "the option allows turning it off",
+                        desc, prism_dim_name((PrismDim)d));
+            return NULL;
+        }
     PrismSpace *sp = space_build(model, training, devices, n_devices, filter);
     if (sp->size == 0) {
         explain_empty(model, training, devices, n_devices, filter, error);
@@ -589,6 +637,9 @@ void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n
     out->n = n;
     out->etp = t->col[LT_ETP] + lane;
     out->fold = t->col[LT_FOLD] + lane;
+    out->tp_ov = t->col[LT_TOV] + lane;
+    out->dp_ov = t->col[LT_DOV] + lane;
+    out->param_ov = t->col[LT_POV] + lane;
 }
 
 size_t prism_space_n_tables(const PrismSpace *sp)
@@ -626,6 +677,9 @@ gboolean prism_space_unrank(const PrismSpace *sp, uint64_t index, PrismStrategy 
         .m = (uint32_t)t->col[LT_M][l],
         .zero = (uint8_t)t->col[LT_ZERO][l],
         .etp = (uint32_t)t->col[LT_ETP][l],
+        .overlap_off = (uint8_t)((t->col[LT_TOV][l] == 0.0 ? PRISM_OVERLAP_TP : 0) |
+                                 (t->col[LT_DOV][l] == 0.0 ? PRISM_OVERLAP_DP : 0) |
+                                 (t->col[LT_POV][l] == 0.0 ? PRISM_OVERLAP_PARAM : 0)),
     };
     return TRUE;
 }
@@ -640,10 +694,11 @@ static int key_cmp(const PrismSegmentKey *a, const PrismSegmentKey *b)
     return 0;
 }
 
-static int lane_cmp(const LaneTable *t, size_t l, const double want[7])
+static int lane_cmp(const LaneTable *t, size_t l, const double want[10])
 {
-    static const int cols[7] = {LT_TP, LT_CP, LT_EP, LT_SP, LT_MBS, LT_ZERO, LT_ETP};
-    for (int i = 0; i < 7; i++) {
+    static const int cols[10] = {LT_TP,   LT_CP,  LT_EP,  LT_SP,  LT_MBS,
+                                 LT_ZERO, LT_ETP, LT_TOV, LT_DOV, LT_POV};
+    for (int i = 0; i < 10; i++) {
         double v = t->col[cols[i]][l];
         if (v != want[i])
             return v < want[i] ? -1 : 1;
@@ -685,7 +740,16 @@ gboolean prism_space_rank(const PrismSpace *sp, const PrismStrategy *s, uint64_t
         return FALSE;
     const PrismSpaceSegment *seg = &segs[a];
     const LaneTable *t = lane_table(sp, seg->table);
-    const double lane[7] = {s->tp, s->cp, s->ep, s->sp, s->mbs, s->zero, prism_strategy_etp(s)};
+    const double lane[10] = {s->tp,
+                             s->cp,
+                             s->ep,
+                             s->sp,
+                             s->mbs,
+                             s->zero,
+                             prism_strategy_etp(s),
+                             (double)prism_strategy_dim(s, PRISM_DIM_TP_OVERLAP),
+                             (double)prism_strategy_dim(s, PRISM_DIM_DP_OVERLAP),
+                             (double)prism_strategy_dim(s, PRISM_DIM_PARAM_OVERLAP)};
     size_t x = 0, y = t->n;
     while (x < y) {
         size_t mid = x + (y - x) / 2;
@@ -712,11 +776,19 @@ static gint cmp_u64(gconstpointer a, gconstpointer b)
 uint64_t *prism_space_dim_values(const PrismSpace *sp, PrismDim dim, size_t *n)
 {
     GArray *v = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    static const int lane_col[PRISM_DIM_COUNT] = {
-        [PRISM_DIM_TP] = LT_TP,       [PRISM_DIM_CP] = LT_CP,     [PRISM_DIM_DP] = LT_DP,
-        [PRISM_DIM_EP] = LT_EP,       [PRISM_DIM_SP] = LT_SP,     [PRISM_DIM_MBS] = LT_MBS,
-        [PRISM_DIM_M] = LT_M,         [PRISM_DIM_ZERO] = LT_ZERO, [PRISM_DIM_ETP] = LT_ETP,
-        [PRISM_DIM_FOLDING] = LT_FOLD};
+    static const int lane_col[PRISM_DIM_COUNT] = {[PRISM_DIM_TP] = LT_TP,
+                                                  [PRISM_DIM_CP] = LT_CP,
+                                                  [PRISM_DIM_DP] = LT_DP,
+                                                  [PRISM_DIM_EP] = LT_EP,
+                                                  [PRISM_DIM_SP] = LT_SP,
+                                                  [PRISM_DIM_MBS] = LT_MBS,
+                                                  [PRISM_DIM_M] = LT_M,
+                                                  [PRISM_DIM_ZERO] = LT_ZERO,
+                                                  [PRISM_DIM_ETP] = LT_ETP,
+                                                  [PRISM_DIM_FOLDING] = LT_FOLD,
+                                                  [PRISM_DIM_TP_OVERLAP] = LT_TOV,
+                                                  [PRISM_DIM_DP_OVERLAP] = LT_DOV,
+                                                  [PRISM_DIM_PARAM_OVERLAP] = LT_POV};
     if (dim == PRISM_DIM_DEVICES) {
         /* only device counts that have strategies */
         for (size_t d = 0; d < sp->n_devices; d++)

@@ -491,7 +491,10 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
         g_string_append_printf(fix, ",sp=%ld", d->sp);
     if (d->sched >= 0)
         g_string_append_printf(fix, ",schedule=%s", prism_schedule_name((PrismSchedule)d->sched));
-    /* no validation row offloads anything to the host (none reports it): offload = 0 */
+    /* no validation row offloads anything to the host (none reports it): offload = 0; and
+     * the overlap options stay on (the filter below gets no framework overlap domain, so
+     * tp_overlap, dp_overlap and param_overlap are 1: the sources' recipes as the
+     * profiles' knobs describe them) */
     g_string_append(fix, ",offload=0");
     o->fixed = g_string_free(fix, FALSE);
     GString *only = g_string_new(fw->only);

@@ -49,7 +49,7 @@ static inline double k_level(double x, const double *size, double v0, double v1,
 }
 
 static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
-                    size_t off, size_t n, double *ws)
+                    size_t off, size_t n, double *ws, int dpo)
 {
     const double *restrict tp = ln->tp + off, *restrict cp = ln->cp + off;
     const double *restrict dp = ln->dp + off, *restrict ep = ln->ep + off;
@@ -252,10 +252,13 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
             fsonce[i] = w / m;
         }
     }
-    /* bucketed overlap only: the share of the per-step DP bytes issued during backward
-     * (gradient reduction; ZeRO-0 all of it, with the HSDP all-reduce) and the backward
-     * windows carrying it */
-    if (km->dp_bucket > 0.0 || ks->detail) {
+    /* the share of the per-step DP bytes issued during backward (gradient reduction;
+     * ZeRO-0 all of it, with the HSDP all-reduce; the rest is the parameter gather) and
+     * the backward windows carrying it: the bucketed overlap and the overlap dims
+     * (dp_overlap for that share, param_overlap for the rest) read it. @p dpo: some lane
+     * of the tile has one of them off; where both are on the share multiplies 0 (any
+     * finite value gives the same bits), so the pass is skipped */
+    if (km->dp_bucket > 0.0 || ks->detail || dpo) {
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double z = zero[i], m = mm[i];
@@ -299,6 +302,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem;
     const double tpx = km->tp_exposed, epx = km->ep_exposed, tlc = km->tp_layout_copy;
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
+    const double *restrict tov = ln->tov + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
     const double *tok = WS(PRISM_KL_TOKENS), *inv_ep = WS(PRISM_KL_INV_EP);
     const double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV);
@@ -449,7 +453,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         /* tp_layout_copy: with SP each collective also copies its full tensor through
          * HBM (not hidden by tp_overlap); 0 without TP */
         const double tp_on = it < 0.75 ? 1.0 : 0.0;
-        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx + tlc * tp_on * sp[i] * v_tp * hbm;
+        /* tp_overlap = 0 (strategy.h R12): nothing hidden */
+        const double tpx_l = tov[i] > 0.5 ? tpx : 1.0;
+        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx_l + tlc * tp_on * sp[i] * v_tp * hbm;
         o_tp[i] = (cf * (1.0 + full) + c_rs + coll_b) * tp_one;
         o_tpb[i] = (cf * (1.0 + full) + c_rs + coll_b) * v_tp * tpbf[i];
         /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
@@ -737,6 +743,10 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
     const double *dpfb = WS(PRISM_KL_DP_FB), *dpnw = WS(PRISM_KL_DP_NW);
     const double *restrict mm = ln->m + off, *restrict zero = ln->zero + off;
+    const double *restrict tov = ln->tov + off, *restrict dov = ln->dov + off;
+    const double *restrict pov = ln->pov + off, *restrict spl = ln->sp + off;
+    const double *itp = WS(PRISM_KL_INV_TP), *tokl = WS(PRISM_KL_TOKENS);
+    const double ubb = km->ub_bytes;
     const double *ppbuf = WS(PRISM_KL_PP_BUF), *epbuf = WS(PRISM_KL_EP_BUF);
     const double *pptime = WS(PRISM_KL_PP_TIME), *ppbytes = WS(PRISM_KL_PP_BYTES);
     const double *dpa = WS(PRISM_KL_DP_A), *dplat = WS(PRISM_KL_DP_LAT);
@@ -775,8 +785,11 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         const double z3 = zero[i] > 2.5 ? 1.0 : 0.0;
         /* (fsdp_pp_nosync: the stage stays gathered in params and its gradients
          * accumulate in grads: no unit buffers) */
+        /* TP overlap on (tp > 1, SP): the userbuffers, tp_overlap_buffers full-sequence
+         * tensors of the micro-batch (0 when the knob is 0: the same bits) */
+        const double ub = tov[i] > 0.5 && itp[i] < 0.75 && spl[i] > 0.5 ? ubb * tokl[i] : 0.0;
         buf[i] = ppbuf[i] + moe * epbuf[i] +
-                 z3 * (1.0 - nos) * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt;
+                 z3 * (1.0 - nos) * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt + ub;
         /* DualPipe(V): one micro-batch's EP all-to-all runs under the other micro-batch's
          * compute (overlapped forward & backward), hidden up to that compute; the stage's
          * EP term keeps the exposed rest (hid = 0: the same bits) */
@@ -790,7 +803,11 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
          * gradient accumulation on few tokens) */
         const double u = tt - bw * wg[i];
         unit[i] = u > 0.0 ? u : 0.0;
-        dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dpx;
+        /* the overlap dims: dp_overlap hides the gradient share fb of the DP time,
+         * param_overlap the parameter gather (both on: dpx exactly, the same bits) */
+        const double dxg = dov[i] > 0.5 ? dpx : 1.0, dxp = pov[i] > 0.5 ? dpx : 1.0;
+        const double dxe = dxp + (dxg - dxp) * dpfb[i];
+        dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dxe;
         const double dpbytes = ne[i] * dpbf[i];
         const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
         const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
@@ -853,8 +870,10 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
             const double w_f = cfw[i];
             const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
-            const double x_b = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
-            const double x_f = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
+            const double x_b0 = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
+            const double x_f0 = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
+            /* an overlap dim off: that share is exposed in full */
+            const double x_b = dov[i] > 0.5 ? x_b0 : c_b, x_f = pov[i] > 0.5 ? x_f0 : c_f;
             dpt[i] = nw * x_b + x_f;
         }
     }
@@ -1179,13 +1198,14 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
     const size_t slot_stride = (size_t)PRISM_KS_COUNT * PRISM_K_TILE;
     for (size_t off = 0; off < n; off += PRISM_K_TILE) {
         const size_t len = n - off < PRISM_K_TILE ? n - off : PRISM_K_TILE;
-        k_lanes(km, ks, lanes, off, len, ws);
         /* tile flags: work whose result is exactly 0 for every lane is skipped */
-        int any_z3 = 0, any_cp = 0;
+        int any_z3 = 0, any_cp = 0, any_dpo = 0;
         for (size_t i = 0; i < len; i++) {
             any_z3 |= lanes->zero[off + i] > 2.5;
             any_cp |= lanes->cp[off + i] > 1.5;
+            any_dpo |= lanes->dov[off + i] < 0.5 || lanes->pov[off + i] < 0.5;
         }
+        k_lanes(km, ks, lanes, off, len, ws, any_dpo);
         const int dpw = km->dp_bucket > 0.0 || ks->detail || ks->off_act > 0.5 ? 2 : any_z3 ? 1 : 0;
         const int cpm = !any_cp ? 0 : km->cp_ulysses > 0.5 ? 2 : 1;
         for (uint32_t s = 0; s < ks->n_slots; s++)

@@ -204,6 +204,10 @@ typedef struct PrismKModel {
     double inv_host_mem;  /* s per byte of host memory traffic (the CPU optimizer step) */
     double host_budget;   /* host memory bytes per device (0: no host: offload infeasible) */
     double off_keep;      /* layers of one micro-batch activation offload keeps on device */
+    /* TP communication overlap's cost (cost/README.md, "Communication overlap"): device
+     * bytes of the userbuffers per token of a micro-batch (tp_overlap_buffers x h x
+     * dtype), held while TP overlap is on for a lane with tp > 1 and SP */
+    double ub_bytes;
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */
@@ -274,6 +278,8 @@ typedef struct PrismKLanes {
     const int32_t *goff; /* per lane: offset of its key's entries in gtab */
     const double *gtab;  /* [key][kind][PRISM_KG_COUNT] */
     const double *etp;   /* expert tensor parallelism (= tp when tied or dense) */
+    /* the overlap options (strategy.h R12): 1 on (the knobs' hidden fractions), 0 off */
+    const double *tov, *dov, *pov;
 } PrismKLanes;
 
 /* Workspace layout: term arrays of PRISM_K_TILE doubles. Lane terms first, then

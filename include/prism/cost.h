@@ -161,6 +161,9 @@ typedef struct PrismLanes {
     const double *etp;
     /** 1 for a folded lane, 0 for a tied one (prism_strategy_folding); NULL = all 0. */
     const double *fold;
+    /** The overlap options (strategy.h R12): 1 on (the knob's hidden fraction), 0 off
+     *  (exposed in full); NULL = all on (the behaviour before the overlap dims). */
+    const double *tp_ov, *dp_ov, *param_ov;
 } PrismLanes;
 
 /** Output columns; col[c] points to at least n doubles (64-byte aligned preferred). */

@@ -16,7 +16,11 @@
  *               = m defaults to pp when micro_batch is not given and pp > 1), recompute,
  *               vpp, zero_stage, sp (1 = on whenever tp > 1), schedule, dtype; "plan" (or
  *               no key) = no default: the planner picks it
- *   [planning]  only (what the framework supports, an --only text), uniform_chunks
+ *   [planning]  only (what the framework supports, an --only text), uniform_chunks,
+ *               overlap (the communication-overlap options the framework can turn off:
+ *               a list of tp, dp, param; default none) and overlap_search (the subset
+ *               `prism plan` searches without a filter naming the dim; the rest only with
+ *               --only/--range/--fix; space.h prism_space_filter_set_overlap)
  *   [model]     architecture (gpt or llama) and tied_embeddings, for measurement rows
  *               that give only a shape
  * Every value cites its source in a comment in the file. Unknown groups or keys, bad
@@ -72,8 +76,10 @@ typedef struct PrismFramework {
     PrismDtype dtype;
     char *only; /**< [planning] only, NULL = everything */
     gboolean uniform_chunks;
-    gboolean llama;      /**< [model] architecture = llama (else gpt) */
-    int tied_embeddings; /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
+    unsigned overlap;        /**< [planning] overlap: PrismOverlap bits that can be off */
+    unsigned overlap_search; /**< [planning] overlap_search: the subset searched by default */
+    gboolean llama;          /**< [model] architecture = llama (else gpt) */
+    int tied_embeddings;     /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
 } PrismFramework;
 
 /**

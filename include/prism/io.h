@@ -51,8 +51,10 @@ G_BEGIN_DECLS
  *  issue 10), and MoE row indices changed with the space's new etp lane key. 3: the
  *  offload dim and its columns offload_time and host_mem (issue 15); mfu and tokens_per_s
  *  are no longer stored but derived on read from step_time, devices and the per-point
- *  constants of /constants (the /landscape attribute "derived" names them). */
-#define PRISM_LANDSCAPE_SCHEMA_VERSION 3
+ *  constants of /constants (the /landscape attribute "derived" names them). 4: the overlap
+ *  dims tp_overlap, dp_overlap and param_overlap (issue 15; a file of schema 3 holds
+ *  every option on, 1). */
+#define PRISM_LANDSCAPE_SCHEMA_VERSION 4
 
 /** Where a column's values come from. */
 typedef enum {

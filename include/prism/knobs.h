@@ -66,6 +66,7 @@ typedef enum {
                                             the parameters (0: FSDP2, the fp32 shard only) */
     PRISM_KNOB_SP_SAVES_GATHERED,      /**< 1 = SP keeps the gathered input of column-parallel
                                             linears for backward (PyTorch DTensor) */
+    PRISM_KNOB_TP_OVERLAP_BUFFERS,     /**< full-sequence userbuffers TP overlap holds */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

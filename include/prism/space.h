@@ -7,7 +7,8 @@
  *     -> structural key (pp, vpp, schedule, recompute, rc_layers, offload), ascending
  *          = one PrismSpaceSegment; every strategy of a segment shares one
  *            PrismSegmentKey and hence one compiled PrismCostSegment
- *       -> lane (tp, cp, ep, sp, mbs, zero, etp), ascending; dp, m and folding are
+ *       -> lane (tp, cp, ep, sp, mbs, zero, etp, tp_overlap, dp_overlap, param_overlap),
+ *          ascending; dp, m and folding are
  *          derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs), folding per strategy.h).
  *          etp (expert tensor parallelism) joined the lane as its innermost key in
  *          landscape schema 2: a dense model has one etp per lane (etp = tp), so dense
@@ -65,10 +66,13 @@ typedef enum {
     PRISM_DIM_MBS,
     PRISM_DIM_M, /**< derived: gbs/(dp*mbs) */
     PRISM_DIM_ZERO,
-    PRISM_DIM_ETP,     /**< expert tensor parallelism (innermost lane key) */
-    PRISM_DIM_FOLDING, /**< derived: 0 tied (etp = tp, ep | dp*cp), 1 folded */
-    PRISM_DIM_OFFLOAD, /**< PrismOffload bit set; in the index the innermost STRUCTURAL key
-                            (after rc_layers), appended here because this enum is append-only */
+    PRISM_DIM_ETP,           /**< expert tensor parallelism (innermost lane key) */
+    PRISM_DIM_FOLDING,       /**< derived: 0 tied (etp = tp, ep | dp*cp), 1 folded */
+    PRISM_DIM_OFFLOAD,       /**< PrismOffload bit set; in the index the innermost STRUCTURAL key
+                                  (after rc_layers), appended here because this enum is append-only */
+    PRISM_DIM_TP_OVERLAP,    /**< 1 on / 0 off: TP comm overlap (lane key, after etp; R12) */
+    PRISM_DIM_DP_OVERLAP,    /**< 1 on / 0 off: gradient-reduce overlap (lane key; R12) */
+    PRISM_DIM_PARAM_OVERLAP, /**< 1 on / 0 off: parameter-gather overlap (lane key; R12) */
     PRISM_DIM_COUNT
 } PrismDim;
 
@@ -96,7 +100,11 @@ char *prism_dim_value_text(PrismDim dim, uint64_t value);
  * recompute accepts none, selective, full, block (every k) and block:K. A filter on
  * rc_layers only restricts recompute=block strategies. Filters on derived dims (dp, m)
  * are allowed. offload takes 0..3; without a filter on it, offload is limited to its
- * default domain {0, 1} (see the index layout above). Not collective.
+ * default domain {0, 1} (see the index layout above). The overlap dims (tp_overlap,
+ * dp_overlap, param_overlap) take 0 (off) or 1 (on); a filter on one only restricts the
+ * strategies where the option applies (R12 of strategy.h; elsewhere the dim is blank
+ * and holds 1), and 0 is in the domain only where prism_space_filter_set_overlap() says
+ * the framework supports turning the option off. Not collective.
  */
 typedef struct PrismSpaceFilter PrismSpaceFilter;
 
@@ -114,6 +122,14 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f);
 gboolean prism_space_filter_fix(PrismSpaceFilter *f, const char *text, GError **error);
 gboolean prism_space_filter_range(PrismSpaceFilter *f, const char *text, GError **error);
 gboolean prism_space_filter_only(PrismSpaceFilter *f, const char *text, GError **error);
+/**
+ * The overlap dims' domains from the framework profile (framework.h, [planning]
+ * overlap / overlap_search): @p supported is the PrismOverlap bits the framework can turn
+ * off (their dims take {0, 1}; the others only 1, "on" = the knob's hidden fraction, which
+ * is today's behaviour), @p searched the subset searched without a filter naming the dim
+ * (the rest only with --only/--range/--fix on it). A new filter supports none.
+ */
+void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, unsigned searched);
 /** TRUE when some restriction applies to @p dim. */
 gboolean prism_space_filter_restricts(const PrismSpaceFilter *f, PrismDim dim);
 /** TRUE when strategy @p s passes every restriction of @p f (NULL accepts all). */

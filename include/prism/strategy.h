@@ -35,6 +35,14 @@
  *       layer's kept activations are copied to host memory after its forward and back
  *       before its backward). Any offload is valid with any other dims; whether the host
  *       holds it is a feasibility question (cost.h, PRISM_REASON_MEM_HOST)
+ *   R12 overlap_off, a bit set of PrismOverlap options turned OFF (0 = every option on:
+ *       the framework's hidden fractions, the knobs tp_overlap / dp_overlap, apply). A
+ *       bit may be set only where its option means something: TP communication overlap
+ *       needs tp > 1 and sp = 1 (Megatron-Core asserts --tp-comm-overlap needs
+ *       --sequence-parallel); gradient-reduce overlap needs a per-step DP collective,
+ *       dp*cp > 1 and zero < 3; parameter-gather overlap needs the distributed
+ *       optimizer's all-gather, dp*cp > 1 and zero 1 or 2. Elsewhere the option is
+ *       blank: its dim holds 1 and nothing is hidden or exposed by it
  *
  * Parallel folding (Liu et al., "MoE Parallel Folding", arXiv 2504.14960; Megatron-Core
  * --expert-tensor-parallel-size): the attention part runs on (tp, cp, dp), the routed
@@ -89,6 +97,15 @@ typedef enum {
     PRISM_OFFLOAD_COUNT = 4,
 } PrismOffload;
 
+/** Communication-overlap options (R12), as bits of PrismStrategy.overlap_off. The dims
+ *  tp_overlap, dp_overlap and param_overlap (space.h) are 1 when the bit is clear. */
+typedef enum {
+    PRISM_OVERLAP_TP = 1,    /**< TP collectives overlapped with GEMMs (TE userbuffers) */
+    PRISM_OVERLAP_DP = 2,    /**< gradient reduce overlapped with backward */
+    PRISM_OVERLAP_PARAM = 4, /**< ZeRO-1/2 parameter all-gather overlapped with forward */
+    PRISM_OVERLAP_ALL = 7,
+} PrismOverlap;
+
 /** Static names: "1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe",
  *  "dualpipe-v", "seq1f1b". */
 const char *prism_schedule_name(PrismSchedule s);
@@ -111,7 +128,13 @@ typedef struct PrismStrategy {
      *  written before etp existed keep their meaning). Read it with prism_strategy_etp(). */
     uint32_t etp;
     uint8_t offload; /**< PrismOffload bit set (R11); 0 = nothing offloaded */
+    /** PrismOverlap bit set of options turned off (R12); 0 = all on (the knobs' hidden
+     *  fractions apply, the behaviour before the overlap dims). */
+    uint8_t overlap_off;
 } PrismStrategy;
+
+/** TRUE when overlap option @p bit (PrismOverlap) means something for @p s (R12). */
+gboolean prism_strategy_overlap_applies(const PrismStrategy *s, PrismOverlap bit);
 
 /** The strategy's etp (s->etp, or tp when s->etp == 0). */
 uint32_t prism_strategy_etp(const PrismStrategy *s);
@@ -127,7 +150,8 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b);
  * schedule=1f1b". recompute also takes "block:K" (full on the first K layers of each
  * chunk). "etp=E" sets expert tensor parallelism (left out: etp = tp, the tied mapping).
  * Keys left out take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0,
- * recompute=none, schedule=interleaved when vpp>1 else 1f1b, offload=0, dp=N/(tp*pp*cp),
+ * recompute=none, schedule=interleaved when vpp>1 else 1f1b, offload=0, tp_overlap=1,
+ * dp_overlap=1, param_overlap=1 (0 turns an option off), dp=N/(tp*pp*cp),
  * m=gbs/(dp*mbs). @p devices and @p training supply N and gbs for the derived keys.
  * Errors: PRISM_INPUT_ERROR_PARSE (unknown key, bad number) naming key and value;
  * PRISM_INPUT_ERROR_CONFLICT (a key given twice); PRISM_INPUT_ERROR_SHAPE (a left-out dp
@@ -137,12 +161,13 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
                               PrismStrategy *out, GError **error);
 
 /** Canonical text form, the inverse of prism_strategy_parse(); etp is written only when
- *  it differs from tp and offload only when it is not 0 (so tied, dense and un-offloaded
- *  strategies print as before). Ownership: g_free(). */
+ *  it differs from tp, offload only when it is not 0 and an overlap option only when it
+ *  is off (so tied, dense, un-offloaded and all-overlap strategies print as before). Ownership:
+ * g_free(). */
 char *prism_strategy_format(const PrismStrategy *s);
 
 /**
- * Apply the shape rules R1-R11 above. Errors: PRISM_INPUT_ERROR_SHAPE whose message
+ * Apply the shape rules R1-R12 above. Errors: PRISM_INPUT_ERROR_SHAPE whose message
  * starts with the rule id ("R2: tp=3 does not divide heads=96").
  */
 gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,

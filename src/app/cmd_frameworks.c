@@ -24,6 +24,18 @@ static const char *dim_value(const PrismFramework *fw, int d, char *buf, size_t 
     return buf;
 }
 
+/* "tp, dp, param" of PrismOverlap bits, "none" for 0. Ownership: g_free(). */
+static char *overlap_text(unsigned bits)
+{
+    if (bits == 0)
+        return g_strdup("none");
+    return g_strdup_printf("%s%s%s%s%s", bits & PRISM_OVERLAP_TP ? "tp" : "",
+                           (bits & PRISM_OVERLAP_TP) && (bits & 6) ? ", " : "",
+                           bits & PRISM_OVERLAP_DP ? "dp" : "",
+                           (bits & PRISM_OVERLAP_DP) && (bits & 4) ? ", " : "",
+                           bits & PRISM_OVERLAP_PARAM ? "param" : "");
+}
+
 static void show_text(FILE *f, const PrismFramework *fw)
 {
     fprintf(f, "framework %s: %s\n  file: %s\n  source: %s\n", fw->name, fw->title, fw->path,
@@ -48,8 +60,11 @@ static void show_text(FILE *f, const PrismFramework *fw)
                 dim_value(fw, d, buf, sizeof buf));
     fprintf(f, ", pp_microbatches=%s, dtype=%s\n", fw->pp_microbatches_stages ? "stages" : "plan",
             fw->has_dtype ? prism_dtype_name(fw->dtype) : "-");
-    fprintf(f, "planning: only %s, uniform chunks %s\nmodel rows: %s, embeddings %s\n",
-            fw->only ? fw->only : "(everything)", fw->uniform_chunks ? "yes" : "no",
+    g_autofree char *ov = overlap_text(fw->overlap), *ovs = overlap_text(fw->overlap_search);
+    fprintf(f,
+            "planning: only %s, uniform chunks %s, overlap off allowed: %s (searched by "
+            "default: %s)\nmodel rows: %s, embeddings %s\n",
+            fw->only ? fw->only : "(everything)", fw->uniform_chunks ? "yes" : "no", ov, ovs,
             fw->llama ? "llama" : "gpt",
             fw->tied_embeddings < 0 ? "(architecture default)"
             : fw->tied_embeddings   ? "tied"
@@ -96,6 +111,11 @@ static void show_json(JsonBuilder *b, const PrismFramework *fw)
     json_builder_end_object(b);
     json_builder_set_member_name(b, "only");
     json_builder_add_string_value(b, fw->only ? fw->only : "");
+    g_autofree char *ov = overlap_text(fw->overlap), *ovs = overlap_text(fw->overlap_search);
+    json_builder_set_member_name(b, "overlap");
+    json_builder_add_string_value(b, ov);
+    json_builder_set_member_name(b, "overlap_search");
+    json_builder_add_string_value(b, ovs);
     json_builder_set_member_name(b, "architecture");
     json_builder_add_string_value(b, fw->llama ? "llama" : "gpt");
     json_builder_end_object(b);

@@ -101,6 +101,14 @@ static char *strategy_text(const PrismLandscapeSchema *schema, const double *row
     }
     int k = prism_landscape_schema_find(schema, prism_dim_name(PRISM_DIM_RC_LAYERS));
     s.rc_layers = k >= 0 ? (uint16_t)row[k] : 0;
+    /* the overlap options: 0 = off; a file without the column (schema 3) had them on */
+    const PrismDim dov[] = {PRISM_DIM_TP_OVERLAP, PRISM_DIM_DP_OVERLAP, PRISM_DIM_PARAM_OVERLAP};
+    const uint8_t bits[] = {PRISM_OVERLAP_TP, PRISM_OVERLAP_DP, PRISM_OVERLAP_PARAM};
+    for (size_t i = 0; i < G_N_ELEMENTS(dov); i++) {
+        int c = prism_landscape_schema_find(schema, prism_dim_name(dov[i]));
+        if (c >= 0 && row[c] == 0.0)
+            s.overlap_off |= bits[i];
+    }
     g_autofree char *t = prism_strategy_format(&s);
     return g_strdup_printf("devices=%u,%s", s.devices, t);
 }

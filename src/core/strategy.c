@@ -61,7 +61,8 @@ gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b)
            a->vpp == b->vpp && a->cp == b->cp && a->ep == b->ep && a->mbs == b->mbs &&
            a->m == b->m && a->sp == b->sp && a->zero == b->zero && a->recompute == b->recompute &&
            a->schedule == b->schedule && a->rc_layers == b->rc_layers &&
-           prism_strategy_etp(a) == prism_strategy_etp(b) && a->offload == b->offload;
+           prism_strategy_etp(a) == prism_strategy_etp(b) && a->offload == b->offload &&
+           a->overlap_off == b->overlap_off;
 }
 
 uint32_t prism_strategy_etp(const PrismStrategy *s)
@@ -171,6 +172,19 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
                 return FALSE;
             }
             s.offload = (uint8_t)v;
+        } else if (strcmp(key, "tp_overlap") == 0 || strcmp(key, "dp_overlap") == 0 ||
+                   strcmp(key, "param_overlap") == 0) {
+            if (!parse_u32(key, val, &v, error))
+                return FALSE;
+            if (v > 1) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                            "strategy key '%s': '%s' must be 0 (off) or 1 (on)", key, val);
+                return FALSE;
+            }
+            const unsigned bit = key[0] == 't'   ? PRISM_OVERLAP_TP
+                                 : key[0] == 'd' ? PRISM_OVERLAP_DP
+                                                 : PRISM_OVERLAP_PARAM;
+            s.overlap_off = (uint8_t)(v ? s.overlap_off & ~bit : s.overlap_off | bit);
         } else if (strcmp(key, "recompute") == 0) {
             const char *colon = strchr(val, ':');
             g_autofree char *mode = colon ? g_strndup(val, (gsize)(colon - val)) : g_strdup(val);
@@ -205,7 +219,8 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
         } else {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, etp, sp, "
-                        "mbs, m, zero, recompute, schedule, offload, devices)",
+                        "mbs, m, zero, recompute, schedule, offload, tp_overlap, dp_overlap, "
+                        "param_overlap, devices)",
                         key);
             return FALSE;
         }
@@ -253,11 +268,16 @@ char *prism_strategy_format(const PrismStrategy *s)
     g_autofree char *etp_text = etp != s->tp ? g_strdup_printf(",etp=%u", etp) : g_strdup("");
     g_autofree char *off_text =
         s->offload != 0 ? g_strdup_printf(",offload=%u", (unsigned)s->offload) : g_strdup("");
+    const unsigned ov = s->overlap_off;
+    g_autofree char *ov_text =
+        g_strdup_printf("%s%s%s", ov & PRISM_OVERLAP_TP ? ",tp_overlap=0" : "",
+                        ov & PRISM_OVERLAP_DP ? ",dp_overlap=0" : "",
+                        ov & PRISM_OVERLAP_PARAM ? ",param_overlap=0" : "");
     return g_strdup_printf("dp=%u,tp=%u,pp=%u,vpp=%u,cp=%u,ep=%u%s,sp=%u,mbs=%u,m=%u,zero=%u,"
-                           "recompute=%s,schedule=%s%s",
+                           "recompute=%s,schedule=%s%s%s",
                            s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, etp_text, (unsigned)s->sp,
                            s->mbs, s->m, (unsigned)s->zero, rc,
-                           prism_schedule_name((PrismSchedule)s->schedule), off_text);
+                           prism_schedule_name((PrismSchedule)s->schedule), off_text, ov_text);
 }
 
 uint32_t prism_model_split_layers(const PrismModel *model)
@@ -410,5 +430,33 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
     if (s->offload >= PRISM_OFFLOAD_COUNT)
         SHAPE_FAIL("R11: offload=%u must be 0..3 (1 optimizer, 2 activations, 3 both)",
                    (unsigned)s->offload);
+    /* R12 */
+    if (s->overlap_off > PRISM_OVERLAP_ALL)
+        SHAPE_FAIL("R12: unknown overlap bits %u", (unsigned)s->overlap_off);
+    if ((s->overlap_off & PRISM_OVERLAP_TP) && !prism_strategy_overlap_applies(s, PRISM_OVERLAP_TP))
+        SHAPE_FAIL("R12: tp_overlap=0 needs tp > 1 and sp=1 (tp=%u, sp=%u: nothing to overlap)",
+                   s->tp, (unsigned)s->sp);
+    if ((s->overlap_off & PRISM_OVERLAP_DP) && !prism_strategy_overlap_applies(s, PRISM_OVERLAP_DP))
+        SHAPE_FAIL("R12: dp_overlap=0 needs dp*cp > 1 and zero < 3 (dp=%u, cp=%u, zero=%u)", s->dp,
+                   s->cp, (unsigned)s->zero);
+    if ((s->overlap_off & PRISM_OVERLAP_PARAM) &&
+        !prism_strategy_overlap_applies(s, PRISM_OVERLAP_PARAM))
+        SHAPE_FAIL("R12: param_overlap=0 needs dp*cp > 1 and zero 1 or 2 (dp=%u, cp=%u, zero=%u)",
+                   s->dp, s->cp, (unsigned)s->zero);
     return TRUE;
+}
+
+gboolean prism_strategy_overlap_applies(const PrismStrategy *s, PrismOverlap bit)
+{
+    const gboolean data = (uint64_t)s->dp * s->cp > 1;
+    switch (bit) {
+    case PRISM_OVERLAP_TP:
+        return s->tp > 1 && s->sp == 1;
+    case PRISM_OVERLAP_DP:
+        return data && s->zero < 3;
+    case PRISM_OVERLAP_PARAM:
+        return data && (s->zero == 1 || s->zero == 2);
+    default:
+        return FALSE;
+    }
 }

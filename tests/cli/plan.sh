@@ -39,6 +39,24 @@ check "count every offload" expect_status 0 plan --count --only offload=0,1,2,3
 check "every offload total" grep -q "^total      16381664 strategies" out.txt
 check "offload out of range exits 2" expect_status 2 plan --count --fix offload=4
 check "offload range message" grep -q "offload=4: out of range (allowed: 0 (none), 1 (optimizer), 2 (activations) or 3 (both))" err.txt
+# The overlap dims: without a framework every option stays on (one value, the space
+# above); megatron-core searches tp_overlap {0, 1} where TP overlap applies (tp > 1 and
+# SP), --fix tp_overlap=1 gives the default space back, and its filter-only options
+# (dp_overlap, param_overlap) open the full product; a framework that cannot turn an
+# option off refuses the filter (exit 2)
+check "count again" expect_status 0 plan --count
+check "count overlap default" grep -q "^tp_overlap      1  1" out.txt
+check "count megatron-core" expect_status 0 plan --count --framework megatron-core
+check "megatron-core total" grep -q "^total      11863436 strategies" out.txt
+check "megatron-core tp_overlap" grep -q "^tp_overlap      2  0 1" out.txt
+check "megatron-core pinned" expect_status 0 plan --count --framework megatron-core --fix tp_overlap=1
+check "pinned total" grep -q "^total      8190832 strategies" out.txt
+check "megatron-core every option" expect_status 0 plan --count --framework megatron-core \
+    --only dp_overlap=0,1,param_overlap=0,1
+check "every option total" grep -q "^total      32615566 strategies" out.txt
+check "unsupported overlap exits 2" expect_status 2 plan --count --framework megatron-lm-2022 \
+    --fix tp_overlap=0
+check "unsupported overlap message" grep -q "exclude every value of tp_overlap: it takes only 1 (on)" err.txt
 check "count json" expect_status 0 plan --count --json --fix tp=8 --only schedule=1f1b
 check "count json parses" py out.txt <<'PY'
 import json, sys
@@ -104,6 +122,30 @@ for k in ("offload", "optimizer", "step"):
 assert p["memory"]["host"] == e["memory"]["host"]
 assert all("host" in st and "offload_transfer" in st for st in e["per_stage"])
 PY
+# TP overlap off (megatron-core): plan --json and explain --json agree, and explain
+# shows the choice
+check "overlap json" expect_status 0 plan "${small[@]}" --framework megatron-core --json --top 1 \
+    --fix tp_overlap=0,sp=1 --range tp=2:
+cp out.txt ov.json
+check "overlap in plan json" py ov.json <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["top"][0]
+assert e["tp_overlap"] == 0 and e["dp_overlap"] == 1, e
+assert e["strategy"].endswith(",tp_overlap=0"), e["strategy"]
+open("ov.txt", "w").write(e["strategy"])
+PY
+check "overlap explain" expect_status 0 explain "${small[@]}" --framework megatron-core --json \
+    --strategy "$(cat ov.txt)"
+check "overlap explain agrees" py ov.json out.txt <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["top"][0]
+e = json.load(open(sys.argv[2]))
+assert p["time"]["step"] == e["time"]["step"] and p["memory"]["peak"] == e["memory"]["peak"]
+assert e["strategy"]["tp_overlap"] == 0
+PY
+check "overlap explain text" expect_status 0 explain "${small[@]}" --framework megatron-core \
+    --strategy "$(cat ov.txt)"
+check "overlap line" grep -q "^overlap: tp off (exposed in full), grad reduce " out.txt
 
 # Objectives, ranking, filters, device lists.
 check "max objective" expect_status 0 plan "${small[@]}" --objectives max:mfu,peak_mem \
@@ -186,7 +228,9 @@ del d["ranks"]
 json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
 PY
     check "json $np ranks == 1 rank" cmp -s np1.json.norm np$np.json.norm
+    # (the text run searches every overlap option: megatron-core with dp/param opened)
     "$mpiexec" -n $np "$prism" plan "${small[@]}" --objectives step_time,peak_mem,max:mfu \
+        --framework megatron-core --only dp_overlap=0,1,param_overlap=0,1 \
         > np$np.raw 2> np$np.err
     check "text at $np ranks exits 0" test $? == 0
     grep -v "^space: " np$np.raw > np$np.txt
@@ -224,4 +268,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((81 - 5 * (4 - ${#counts[@]})))
+cli_done $((81 + 17 - 5 * (4 - ${#counts[@]})))

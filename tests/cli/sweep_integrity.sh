@@ -10,8 +10,8 @@
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 # 35,092 strategies (offload pinned to 0) in chunks of 1000 rows: 36 chunks per column,
-# 43 stored columns (point, 17 dims, 25 cost columns of a two-level cluster; mfu and
-# tokens_per_s are derived on read): 1548 chunks.
+# 46 stored columns (point, 20 dims, 25 cost columns of a two-level cluster; mfu and
+# tokens_per_s are derived on read): 1656 chunks.
 small=(-m gpt3-1.3b -n 8 --gbs 64 --no-progress --hdf5-chunk 1000 --fix offload=0)
 
 # flip FILE OFFSET: invert one byte.
@@ -36,7 +36,7 @@ assert c.chunk_offset == (3000,)
 print(c.byte_offset + c.size // 2)")
 flip bad.h5 "$offset"
 expect_ok "verify an intact file" "0 damaged \(Fletcher32 checksums\)" -- info --verify ref.h5
-expect_bad "verify a damaged file" -- info --verify bad.h5 -- "bad.h5 is damaged: 1 of 1548" \
+expect_bad "verify a damaged file" -- info --verify bad.h5 -- "bad.h5 is damaged: 1 of 1656" \
     "/landscape/step_time rows 3000..3999 (chunk 3 of 36)"
 check "the report lists the damaged chunk" grep -qF \
     "DAMAGED   /landscape/step_time rows 3000..3999 (chunk 3 of 36) fails its Fletcher32" "$out"
@@ -46,7 +46,7 @@ cli_run_mpi 2 info --verify --json bad.h5
 ((rc == 2)) && /usr/bin/python3 -c "
 import json, sys
 v = json.load(open(sys.argv[1]))['verify']
-sys.exit(0 if v['damaged'] == 1 and v['chunks'] == 1548 and v['checksummed'] else 1)" "$out" ||
+sys.exit(0 if v['damaged'] == 1 and v['chunks'] == 1656 and v['checksummed'] else 1)" "$out" ||
     cli_fail "verify at 2 ranks: exit $rc or a wrong verify object"
 expect_bad "pareto on a damaged file" -- pareto bad.h5 -- \
     "bad.h5: /landscape/step_time rows 3000..3999 (chunk 3 of 36) is damaged" \

@@ -45,7 +45,7 @@ plan=(-m gpt3-1.3b -n 4:8 --gbs 32 --no-progress --fix offload=0) # the sweeps' 
 check "derived mfu/tokens_per_s = the cost model's, float32" $py - <<'EOF'
 import json, h5py, numpy as np, prism_landscape as pl
 a = pl.load("a.h5")
-assert a.derived == ["mfu", "tokens_per_s"] and a.attrs["schema_version"] == 3, a.attrs
+assert a.derived == ["mfu", "tokens_per_s"] and a.attrs["schema_version"] == 4, a.attrs
 with h5py.File("a.h5", "r") as f:
     assert "mfu" not in f["landscape"] and "tokens_per_s" not in f["landscape"]
 d = json.load(open("plan.json"))

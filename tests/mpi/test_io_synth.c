@@ -24,6 +24,7 @@ void synth_row(uint64_t g, PrismLandscapeRow *row)
     s->mbs = 1 + (uint32_t)(g % 3);
     s->m = (uint32_t)(g % 100000);
     s->zero = (uint8_t)(g % 4);
+    s->overlap_off = (uint8_t)((g / 5) % 8); /* every overlap column takes 0 and 1 */
     row->index = g;
     row->point = (uint32_t)(g / JOB);
     for (int c = 0; c < PRISM_COL_COUNT; c++)
@@ -83,6 +84,9 @@ double synth_expected(const PrismLandscapeColumn *col, uint64_t g)
         dims[PRISM_DIM_ETP] = s->etp != 0 ? s->etp : s->tp;
         dims[PRISM_DIM_FOLDING] = prism_strategy_folding(s);
         dims[PRISM_DIM_OFFLOAD] = s->offload;
+        for (int d = 0; d < 3; d++)
+            dims[PRISM_DIM_TP_OVERLAP + d] =
+                (double)prism_strategy_dim(s, PRISM_DIM_TP_OVERLAP + d);
         v = dims[col->index];
     }
     switch (col->store) {
@@ -113,7 +117,7 @@ void synth_weighted_block(uint64_t n, int rank, int size, uint64_t *lo, uint64_t
 gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error)
 {
     enum { MAXB = 97 };
-    double lane[10][MAXB];
+    double lane[13][MAXB];
     double *cols = g_new0(double, (size_t)PRISM_COL_COUNT *MAXB);
     PrismCostOut out;
     for (int c = 0; c < PRISM_COL_COUNT; c++)
@@ -139,13 +143,15 @@ gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error
             lane[7][i] = s->zero;
             lane[8][i] = prism_strategy_etp(s);
             lane[9][i] = prism_strategy_folding(s);
+            for (int d = 0; d < 3; d++)
+                lane[10 + d][i] = (double)prism_strategy_dim(s, PRISM_DIM_TP_OVERLAP + d);
             for (int c = 0; c < PRISM_COL_COUNT; c++)
                 out.col[c][i] = row.cols[c];
             key = (PrismSegmentKey){s->devices,   s->pp,        s->vpp,    s->schedule,
                                     s->recompute, s->rc_layers, s->offload};
         }
-        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4], lane[5],
-                            lane[6], lane[7], n,       lane[8], lane[9]};
+        PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4],  lane[5],  lane[6],
+                            lane[7], n,       lane[8], lane[9], lane[10], lane[11], lane[12]};
         PrismRowBatch b = {g, n, row.point, g - (uint64_t)row.point * JOB, &key, &lanes, &out};
         ok = sink->rows(sink->user, &b, error);
         g = stop;

@@ -981,6 +981,107 @@ static void test_offload_activations(void)
     CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_HOST], sum + 14.0 * 153101312.0, 1e-12, 0));
 }
 
+/*
+ * The overlap dims (cost/README.md "Communication overlap"), by hand on the ring tests'
+ * set-up. TP: tp=8 with SP in one node (300 GB/s x 0.8, 5 us), fp16, seq 2048, h 4096:
+ * one all-reduce-equivalent is t_ar = 2*7/8 V / 240e9 + 14 x 5 us, V = 2048 h 2 B, and a
+ * block runs 2 in forward and 2 in backward. With the knob tp_overlap = 0.5, turning the
+ * option off (tp_overlap=0 in the strategy) adds the hidden half back:
+ *   fwd(off) - fwd(on) = bwd(off) - bwd(on) = 2 x 0.5 x t_ar per block,
+ * the step's exposed TP time halves exactly (on = 0.5 x off), and the step grows by that
+ * difference alone. "on" holds Transformer Engine's 10 userbuffers of T x h x 2 B,
+ * T = mbs seq / cp = 2048 tokens: 10 x 2048 x 4096 x 2 = 167,772,160 B more peak memory;
+ * with the knob at 0 nothing is hidden and no userbuffer is held (on = off exactly).
+ */
+static void test_tp_overlap_dim(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const half[] = {"tp_overlap=0.5", NULL};
+    static const char *const zero[] = {"tp_overlap=0", NULL};
+    g_autoptr(PrismCostModel) c5 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, half);
+    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, zero);
+    PrismStrategy on = test_strategy(c5, 8, "tp=8,sp=1");
+    PrismStrategy off = test_strategy(c5, 8, "tp=8,sp=1,tp_overlap=0");
+    CU_ASSERT_EQUAL(off.overlap_off, PRISM_OVERLAP_TP);
+    PrismLayerTerms a, b;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c5, &off, 1, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c5, &on, 1, &b, NULL));
+    const double V = 2048.0 * 4096.0 * 2.0;
+    const double t_ar = 2.0 * 7.0 / 8.0 * V / (300e9 * 0.8) + 2.0 * 7.0 * 5e-6;
+    CU_ASSERT_TRUE(prism_test_close(a.fwd_s - b.fwd_s, 2.0 * 0.5 * t_ar, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(a.bwd_s - b.bwd_s, 2.0 * 0.5 * t_ar, 1e-9, 0));
+    double x[PRISM_COL_COUNT], y[PRISM_COL_COUNT], z[PRISM_COL_COUNT], w[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c5, &off, x, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c5, &on, y, NULL));
+    CU_ASSERT_TRUE(x[PRISM_COL_TIME_TP_COMM] > 0.0);
+    CU_ASSERT_TRUE(
+        prism_test_close(y[PRISM_COL_TIME_TP_COMM], 0.5 * x[PRISM_COL_TIME_TP_COMM], 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(x[PRISM_COL_TIME_STEP] - y[PRISM_COL_TIME_STEP],
+                                    x[PRISM_COL_TIME_TP_COMM] - y[PRISM_COL_TIME_TP_COMM], 1e-9,
+                                    0));
+    CU_ASSERT_TRUE(
+        prism_test_close(y[PRISM_COL_MEM_PEAK] - x[PRISM_COL_MEM_PEAK], 167772160.0, 1e-9, 0));
+    /* the knob at 0: "on" hides nothing and holds no userbuffer, the same bits as off */
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c0, &on, z, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c0, &off, w, NULL));
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        CU_ASSERT_EQUAL(z[c], w[c]);
+    CU_ASSERT_EQUAL(z[PRISM_COL_TIME_STEP], x[PRISM_COL_TIME_STEP]);
+}
+
+/*
+ * dp_overlap and param_overlap split the DP time C (the ring test's set-up: dp=16 over 2
+ * nodes, fp16 with fp32 gradients, bytes_g = 4, bytes_p = 2). With the knob dp_overlap =
+ * 0.9 the gradient share fb of C is exposed 0.1 while dp_overlap is on (else 1), the
+ * parameter share 1 - fb likewise with param_overlap:
+ *   ZeRO-0: all-reduce of the gradients, fb = 1: on 0.1 C, dp_overlap=0 C.
+ *   ZeRO-1: reduce-scatter (4 B) + all-gather (2 B) per parameter, fb = 4/6 = 2/3:
+ *     param_overlap=0: (1/3 + 0.1 x 2/3) C = 0.4 C; dp_overlap=0: (2/3 + 0.1/3) C = 0.7 C;
+ *     both off: C; both on: 0.1 C.
+ * C is the exposed DP time with the knob at 0; the step grows by the exposed difference.
+ */
+static void test_dp_overlap_dims(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const ov9[] = {"dp_overlap=0.9", "grad_fp32=1", NULL};
+    static const char *const ov0[] = {"dp_overlap=0", "grad_fp32=1", NULL};
+    g_autoptr(PrismCostModel) c9 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, ov9);
+    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, ov0);
+    static const struct {
+        const char *text;
+        double share; /* of C */
+    } cases[] = {{"dp=16", 0.1},
+                 {"dp=16,dp_overlap=0", 1.0},
+                 {"dp=16,zero=1", 0.1},
+                 {"dp=16,zero=1,param_overlap=0", 0.4},
+                 {"dp=16,zero=1,dp_overlap=0", 0.7},
+                 {"dp=16,zero=1,dp_overlap=0,param_overlap=0", 1.0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        PrismStrategy s = test_strategy(c9, 16, cases[i].text);
+        PrismStrategy full = s;
+        full.overlap_off = 0;
+        double on[PRISM_COL_COUNT], c[PRISM_COL_COUNT], knob0[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c9, &s, c, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c9, &full, on, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c0, &full, knob0, NULL));
+        const double C = knob0[PRISM_COL_TIME_DP_COMM];
+        CU_ASSERT_TRUE(C > 0.0);
+        if (!prism_test_close(c[PRISM_COL_TIME_DP_COMM], cases[i].share * C, 1e-12, 0))
+            fprintf(stderr, "%s: %g of C, expected %g\n", cases[i].text,
+                    c[PRISM_COL_TIME_DP_COMM] / C, cases[i].share);
+        CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], cases[i].share * C, 1e-12, 0));
+        CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_STEP] - on[PRISM_COL_TIME_STEP],
+                                        c[PRISM_COL_TIME_DP_COMM] - on[PRISM_COL_TIME_DP_COMM],
+                                        1e-9, 1e-15));
+        CU_ASSERT_EQUAL(c[PRISM_COL_MEM_PEAK], on[PRISM_COL_MEM_PEAK]); /* free: no memory */
+    }
+    /* ZeRO-0 has no parameter gather, ZeRO-3 no per-step DP collective: refused (R12) */
+    PrismStrategy bad = test_strategy(c9, 16, "dp=16,param_overlap=0");
+    CU_ASSERT_FALSE(prism_strategy_check(&bad, m, prism_cost_model_training(c9), NULL));
+    bad = test_strategy(c9, 16, "dp=16,zero=3,dp_overlap=0");
+    CU_ASSERT_FALSE(prism_strategy_check(&bad, m, prism_cost_model_training(c9), NULL));
+}
+
 static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
@@ -1007,6 +1108,8 @@ static CU_TestInfo formula_tests[] = {
     {"tp_layout_copy and per-op SAC's all-gathers", test_tp_layout_copy},
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
+    {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
+    {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},
     CU_TEST_INFO_NULL,
 };
 

@@ -183,7 +183,7 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         return FALSE;
     out->key = key;
     out->n = n;
-    out->tp = g_new(double, 9 * n);
+    out->tp = g_new(double, 12 * n);
     out->cp = out->tp + n;
     out->dp = out->cp + n;
     out->ep = out->dp + n;
@@ -192,6 +192,9 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
     out->m = out->mbs + n;
     out->zero = out->m + n;
     out->etp = out->zero + n;
+    out->tov = out->etp + n;
+    out->dov = out->tov + n;
+    out->pov = out->dov + n;
     for (size_t i = 0; i < n; i++) {
         const PrismStrategy *s =
             &g_array_index(ok, PrismStrategy, g_rand_int_range(rng, 0, (gint32)ok->len));
@@ -204,9 +207,16 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         out->m[i] = s->m;
         out->zero[i] = s->zero;
         out->etp[i] = prism_strategy_etp(s);
+        /* the overlap options (R12) where they apply, off on a hash of the lane (no draw
+         * from @p rng, so the keys drawn after this batch are the same as before): the
+         * ISA and property checks cover the overlap paths */
+        const unsigned h = (unsigned)((i * 2654435761u) >> 7);
+        out->tov[i] = prism_strategy_overlap_applies(s, PRISM_OVERLAP_TP) && (h & 1) ? 0.0 : 1.0;
+        out->dov[i] = prism_strategy_overlap_applies(s, PRISM_OVERLAP_DP) && (h & 2) ? 0.0 : 1.0;
+        out->pov[i] = prism_strategy_overlap_applies(s, PRISM_OVERLAP_PARAM) && (h & 4) ? 0.0 : 1.0;
     }
-    out->lanes = (PrismLanes){out->tp, out->cp,   out->dp, out->ep,  out->sp, out->mbs,
-                              out->m,  out->zero, n,       out->etp, NULL};
+    out->lanes = (PrismLanes){out->tp,   out->cp, out->dp,  out->ep, out->sp,  out->mbs, out->m,
+                              out->zero, n,       out->etp, NULL,    out->tov, out->dov, out->pov};
     return TRUE;
 }
 

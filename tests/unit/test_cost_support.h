@@ -28,7 +28,8 @@ PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const ch
 typedef struct TestBatch {
     PrismSegmentKey key;
     size_t n;
-    double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero, *etp; /* one allocation, 9 x n */
+    double *tp, *cp, *dp, *ep, *sp, *mbs, *m, *zero, *etp; /* one allocation, 12 x n */
+    double *tov, *dov, *pov;                               /* overlap options (R12): 1 on, 0 off */
     PrismLanes lanes;
 } TestBatch;
 

@@ -57,6 +57,17 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(a->has_dtype && a->dtype == PRISM_DTYPE_FP16);
     CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved,zero=0,sp=0,recompute=none,full");
     CU_ASSERT_TRUE(a->uniform_chunks && !a->llama && a->tied_embeddings == 1);
+    /* the overlap options (cost/README.md "Communication overlap"): none in 2021's
+     * Megatron-LM; megatron-core can turn all three off and searches tp by default */
+    CU_ASSERT_EQUAL(a->overlap, 0u);
+    CU_ASSERT_EQUAL(a->overlap_search, 0u);
+    g_autoptr(PrismFramework) mc = load("megatron-core");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mc);
+    CU_ASSERT_EQUAL(mc->overlap, (unsigned)PRISM_OVERLAP_ALL);
+    CU_ASSERT_EQUAL(mc->overlap_search, (unsigned)PRISM_OVERLAP_TP);
+    g_autoptr(PrismFramework) fs = load("pytorch-fsdp");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
+    CU_ASSERT_EQUAL(fs->overlap, 0u);
 
     /* megatron-core-moe.ini: the Mixtral release recipes (mbs 1, no recompute, Llama-style
      * shape, untied, dropout 0, alltoall dispatcher, distributed optimizer) */
@@ -197,6 +208,13 @@ static void test_refused(void)
                (const char *const[]){"[memory] counts", "'smi'", "reserved", NULL});
     g_autofree char *m2 = g_strconcat(head, "[memory]\nallocator_reserve = nan\n", NULL);
     expect_bad(dir, m2, PRISM_INPUT_ERROR_VALUE, (const char *const[]){"allocator_reserve", NULL});
+    g_autofree char *o1 = g_strconcat(head, "[planning]\noverlap = tp, pp\n", NULL);
+    expect_bad(dir, o1, PRISM_INPUT_ERROR_VALUE,
+               (const char *const[]){"[planning] overlap", "'tp, pp'", "tp, dp and param", NULL});
+    g_autofree char *o2 =
+        g_strconcat(head, "[planning]\noverlap = tp\noverlap_search = tp, dp\n", NULL);
+    expect_bad(dir, o2, PRISM_INPUT_ERROR_VALUE,
+               (const char *const[]){"overlap_search", "must be supported", NULL});
     expect_bad(dir, "[knobs]\ndropout = 1\n", PRISM_INPUT_ERROR_MISSING,
                (const char *const[]){"title", NULL});
     expect_bad(dir, "[profile]\ntitle = a\ntitle = b\n", PRISM_INPUT_ERROR_PARSE,

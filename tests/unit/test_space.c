@@ -85,15 +85,17 @@ static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m, const
  * prism_strategy_check(). dp and m are derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs)),
  * because any other value breaks the equalities of R1 and R8; every other dimension
  * runs over its full small range including invalid values (sp 0..2, zero 0..4, k 0..L,
- * every schedule and recompute code, vpp 1..L+1, ep 1..E+1, etp 1..N+1, offload 0..4). A
- * strategy belongs to the space when prism_strategy_check() accepts it and @p filter
- * does (NULL: offload's default domain {0, 1}, space.h). Returns the number of accepted
+ * every schedule and recompute code, vpp 1..L+1, ep 1..E+1, etp 1..N+1, offload 0..4,
+ * overlap_off 0..8). A strategy belongs to the space when prism_strategy_check() accepts
+ * it and @p filter does (NULL: offload's default domain {0, 1}, every overlap option on;
+ * space.h). Returns the number of accepted
  * strategies; every accepted one must rank into the space and unrank to itself.
  */
 /* strategies each schedule code contributed to the brute-force runs so far */
 static uint64_t brute_sched_seen[PRISM_SCHEDULE_COUNT];
 
 static uint64_t brute_offload_seen[PRISM_OFFLOAD_COUNT];
+static uint64_t brute_overlap_seen[PRISM_OVERLAP_ALL + 2]; /* 8: an unknown bit */
 
 static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const PrismTraining *t,
                             uint32_t n, const PrismSpaceFilter *filter, gboolean *all_found)
@@ -136,9 +138,12 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                                        .etp = etp};
                                                     if (!prism_strategy_check(&s, m, t, NULL))
                                                         continue;
-                                                    /* R11 + the filter, per offload */
-                                                    for (uint32_t off = 0; off <= 4; off++) {
+                                                    /* R11, R12 + the filter, per offload and
+                                                     * overlap bit set (8: an unknown bit) */
+                                                    for (uint32_t oo = 0; oo <= 5 * 9 - 1; oo++) {
+                                                        const uint32_t off = oo / 9, ov = oo % 9;
                                                         s.offload = (uint8_t)off;
+                                                        s.overlap_off = (uint8_t)ov;
                                                         if (!prism_strategy_check(&s, m, t, NULL) ||
                                                             !prism_space_filter_accepts_strategy(
                                                                 filter, &s))
@@ -146,6 +151,7 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                                                         accepted++;
                                                         brute_sched_seen[sc]++;
                                                         brute_offload_seen[off]++;
+                                                        brute_overlap_seen[ov]++;
                                                         uint64_t idx;
                                                         PrismStrategy back;
                                                         if (!prism_space_rank(sp, &s, &idx) ||
@@ -263,6 +269,70 @@ static void test_brute_offload(void)
     const PrismSpaceSegment *segs = prism_space_segments(def, &ns);
     CU_ASSERT_TRUE(ns >= 2 && segs[0].key.offload == 0 && segs[1].key.offload == 1 &&
                    segs[1].count == segs[0].count && segs[1].first == segs[0].count);
+}
+
+/* The overlap dims (R12). A framework that can turn every option off, all searched,
+ * against brute force: every bit set seen. Then the megatron-core domain (tp searched,
+ * dp/param filter-only) adds exactly one strategy per on-strategy where TP overlap
+ * applies (tp > 1 and sp = 1), `--fix tp_overlap=1` gives back the space without the dims
+ * index for index, and a framework without the option refuses tp_overlap=0 by name. */
+static void test_brute_overlap(void)
+{
+    g_autoptr(PrismModel) m = small_model(5, 0, 0, 4, 4, 8, 0, 0, 0);
+    PrismTraining t = training(8, 16);
+    const uint32_t devices[] = {4};
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    prism_space_filter_set_overlap(f, PRISM_OVERLAP_ALL, PRISM_OVERLAP_ALL);
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_fix(f, "offload=0", NULL));
+    memset(brute_overlap_seen, 0, sizeof brute_overlap_seen);
+    compare_filtered(m, &t, devices, 1, f);
+    for (int o = 0; o <= PRISM_OVERLAP_ALL; o++)
+        CU_ASSERT_TRUE(brute_overlap_seen[o] > 0);
+    CU_ASSERT_EQUAL(brute_overlap_seen[8], 0); /* the unknown bit: never accepted */
+    /* the default (no framework): every option on; count where TP overlap applies */
+    g_autoptr(PrismSpaceFilter) z = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_fix(z, "offload=0", NULL));
+    g_autoptr(PrismSpace) base = prism_space_new(m, &t, devices, 1, z, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    uint64_t applies = 0;
+    for (uint64_t i = 0; i < prism_space_size(base); i++) {
+        PrismStrategy s;
+        CU_ASSERT_TRUE(prism_space_unrank(base, i, &s));
+        CU_ASSERT_EQUAL(s.overlap_off, 0);
+        applies += prism_strategy_overlap_applies(&s, PRISM_OVERLAP_TP);
+    }
+    CU_ASSERT_TRUE(applies > 0);
+    g_autoptr(PrismSpaceFilter) mc = prism_space_filter_copy(z);
+    prism_space_filter_set_overlap(mc, PRISM_OVERLAP_ALL, PRISM_OVERLAP_TP);
+    g_autoptr(PrismSpace) core = prism_space_new(m, &t, devices, 1, mc, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(core);
+    CU_ASSERT_EQUAL(prism_space_size(core), prism_space_size(base) + applies);
+    size_t n = 0;
+    g_autofree uint64_t *v = prism_space_dim_values(core, PRISM_DIM_TP_OVERLAP, &n);
+    CU_ASSERT_TRUE(n == 2 && v[0] == 0 && v[1] == 1);
+    g_autofree uint64_t *w = prism_space_dim_values(core, PRISM_DIM_DP_OVERLAP, &n);
+    CU_ASSERT_TRUE(n == 1 && w[0] == 1);
+    /* --fix tp_overlap=1: the space without the dims, index for index */
+    g_autoptr(PrismSpaceFilter) pin = prism_space_filter_copy(mc);
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_fix(pin, "tp_overlap=1", NULL));
+    g_autoptr(PrismSpace) pinned = prism_space_new(m, &t, devices, 1, pin, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pinned);
+    CU_ASSERT_EQUAL(prism_space_size(pinned), prism_space_size(base));
+    for (uint64_t i = 0; i < prism_space_size(base); i++) {
+        PrismStrategy a, b;
+        CU_ASSERT_TRUE(prism_space_unrank(base, i, &a) && prism_space_unrank(pinned, i, &b) &&
+                       prism_strategy_equal(&a, &b));
+    }
+    /* the megatron-core domain against brute force too */
+    compare_filtered(m, &t, devices, 1, mc);
+    /* a framework that cannot turn TP overlap off: tp_overlap=0 leaves nothing */
+    g_autoptr(PrismSpaceFilter) no = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_only(no, "tp_overlap=0", NULL));
+    GError *error = NULL;
+    g_autoptr(PrismSpace) none = prism_space_new(m, &t, devices, 1, no, &error);
+    CU_ASSERT_PTR_NULL(none);
+    CU_ASSERT_TRUE(error != NULL && strstr(error->message, "tp_overlap") != NULL);
+    g_clear_error(&error);
 }
 
 /* MoE: 1 dense block + 4 MoE blocks (4 experts, 1 shared) + 1 MTP = 6 split layers. */
@@ -713,6 +783,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: MoE + MTP", test_brute_moe},
     {"brute force: every schedule admitted", test_brute_every_schedule},
     {"brute force: the whole offload domain, --fix offload=0", test_brute_offload},
+    {"brute force: the overlap dims, their default and --fix", test_brute_overlap},
     {"parallel folding filters", test_folding_filter},
     {"gpt3 default space", test_gpt3_default},
     {"filters", test_filters},
