@@ -51,15 +51,17 @@ G_BEGIN_DECLS
  *  issue 10), and MoE row indices changed with the space's new etp lane key. 3: the
  *  offload dim and its columns offload_time and host_mem (issue 15); mfu and tokens_per_s
  *  are no longer stored but derived on read from step_time, devices and the per-point
- *  constants of /constants (the /landscape attribute "derived" names them). */
-#define PRISM_LANDSCAPE_SCHEMA_VERSION 3
+ *  constants of /constants (the /landscape attribute "derived" names them). 4: hfu is
+ *  derived too, from the stored per-segment column flops_time (issue 11). */
+#define PRISM_LANDSCAPE_SCHEMA_VERSION 4
 
 /** Where a column's values come from. */
 typedef enum {
-    PRISM_LS_SOURCE_DIM = 0,     /**< a PrismDim of the strategy (space.h) */
-    PRISM_LS_SOURCE_COST = 1,    /**< a PrismCostCol */
-    PRISM_LS_SOURCE_POINT = 2,   /**< the grid point (job id) of the row */
-    PRISM_LS_SOURCE_DERIVED = 3, /**< not stored: computed on read (a PrismCostCol) */
+    PRISM_LS_SOURCE_DIM = 0,        /**< a PrismDim of the strategy (space.h) */
+    PRISM_LS_SOURCE_COST = 1,       /**< a PrismCostCol */
+    PRISM_LS_SOURCE_POINT = 2,      /**< the grid point (job id) of the row */
+    PRISM_LS_SOURCE_DERIVED = 3,    /**< not stored: computed on read (a PrismCostCol) */
+    PRISM_LS_SOURCE_FLOPS_TIME = 4, /**< the batch's flops_time (constant per segment) */
 } PrismLandscapeSource;
 
 typedef struct PrismLandscapeColumn {

@@ -201,7 +201,8 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     fprintf(out, "written by: %s %s (git %s), HDF5 %s, schema %s%s, %s rank%s, ISA %s\n",
             attr(f, "tool"), attr(f, "tool_version"), attr(f, "git_revision"),
             attr(f, "hdf5_version"), attr(f, "schema_version"),
-            schema_v >= 3   ? " (etp, folding and offload columns; mfu, tokens_per_s derived)"
+            schema_v >= 4   ? " (etp, folding and offload columns; mfu, tokens_per_s, hfu derived)"
+            : schema_v >= 3 ? " (etp, folding and offload columns; mfu, tokens_per_s derived)"
             : schema_v >= 2 ? " (etp and folding columns; before offload: offload = 0 only)"
                             : " (before etp: tied MoE only)",
             attr(f, "ranks"), strcmp(attr(f, "ranks"), "1") == 0 ? "" : "s",
