@@ -446,18 +446,8 @@ static void test_nic_spread(void)
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCluster) c = test_cluster();
     c->levels[1].bw_GBps = 100.0;
-    PrismTraining tr;
-    prism_training_default(&tr);
-    tr.gbs = 16;
-    tr.seq = 2048;
-    tr.dtype = PRISM_DTYPE_FP16;
-    PrismKnobs k;
-    prism_knobs_default(&k);
-    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "dp_overlap=0", NULL));
-    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "grad_fp32=1", NULL));
-    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "nic_spread=1", NULL));
-    g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &tr, &k, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=1", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 16, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=16");
     double col[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
@@ -905,18 +895,7 @@ static PrismCostModel *offload_model(const PrismModel *m, double link_GBps, doub
     c->host_link_GBps = link_GBps;
     c->host_mem_bytes = host_gib * 1073741824.0;
     c->host_mem_bw_GBps = 50.0;
-    PrismTraining t;
-    prism_training_default(&t);
-    t.gbs = 8;
-    t.seq = 2048;
-    t.dtype = PRISM_DTYPE_FP16;
-    PrismKnobs k;
-    prism_knobs_default(&k);
-    for (const char *const *x = sets; *x != NULL; x++)
-        CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, *x, NULL));
-    PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
-    return cm;
+    return test_cost_model_on(m, c, 8, 2048, PRISM_DTYPE_FP16, sets);
 }
 
 static void eval_text(const PrismCostModel *cm, const char *text, double col[PRISM_COL_COUNT])
