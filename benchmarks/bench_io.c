@@ -15,7 +15,7 @@
  * getrusage's ru_maxrss, a process-lifetime peak: modes run in the order printed). Each
  * landscape is checked: its row count, and rank-invariant content is covered by the tests.
  *
- *   bench_io [--quick] [--reps N] [--dir DIR] [--codecs zstd,lz4,deflate:1,none] [--fsync]
+ *   bench_io [--quick | --demo] [--reps N] [--dir DIR] [--codecs zstd,lz4,deflate:1,none] [--fsync]
  * Output: a JSON header line, one JSON line per measurement, a table on rank 0.
  * Collective on MPI_COMM_WORLD.
  */
@@ -229,7 +229,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     GError *error = NULL;
     PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
-    gboolean quick = FALSE, fsync = FALSE;
+    gboolean quick = FALSE, fsync = FALSE, demo = FALSE;
     gint reps = 3;
     char *dir = NULL, *codecs = NULL;
     GOptionEntry entries[] = {
@@ -239,6 +239,7 @@ int main(int argc, char **argv)
         {"codecs", 0, 0, G_OPTION_ARG_STRING, &codecs,
          "codecs of the landscape runs, CODEC[:LEVEL] (default zstd,lz4,deflate:1,none)", "C,..."},
         {"fsync", 0, 0, G_OPTION_ARG_NONE, &fsync, "fsync spill records (prism's default)", NULL},
+        {"demo", 0, 0, G_OPTION_ARG_NONE, &demo, "only the first case (the default example)", NULL},
         {NULL}};
     g_autoptr(GOptionContext) ctx = g_option_context_new("- HDF5 landscape write benchmark");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -262,7 +263,7 @@ int main(int argc, char **argv)
     g_auto(GStrv) levels =
         g_strsplit(codecs ? codecs : (quick ? "zstd" : "zstd,lz4,deflate:1,none"), ",", -1);
     const Case *cases = quick ? quick_cases : full_cases;
-    size_t n_cases = quick ? G_N_ELEMENTS(quick_cases) : G_N_ELEMENTS(full_cases);
+    size_t n_cases = quick ? G_N_ELEMENTS(quick_cases) : demo ? 1 : G_N_ELEMENTS(full_cases);
     g_autofree char *path = g_build_filename(dir ? dir : ".", "bench_io.h5", NULL);
     int status = 0;
     for (size_t c = 0; c < n_cases && status == 0; c++) {

@@ -141,6 +141,11 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                        "of one micro-batch's full sequence x hidden each, held "
                                        "while tp_overlap is on (tp > 1, SP; Transformer Engine "
                                        "initialize_ub registers 10); only when tp_overlap > 0"},
+    [PRISM_KNOB_NIC_SPREAD] = {"nic_spread", 0.0, 0.0, 1.0, "bool",
+                               "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
+                               "each node crosses the nodes on their k NICs (NCCL channels): "
+                               "1/k of the per-device inter-node time, at least the intra-node "
+                               "link's; 0 = every group at one device's NIC"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

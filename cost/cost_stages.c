@@ -636,3 +636,8 @@ uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg)
 {
     return seg->k.n_cand;
 }
+
+double prism_cost_segment_flops_time(const PrismCostSegment *seg)
+{
+    return seg->k.hfu_num;
+}

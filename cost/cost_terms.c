@@ -36,8 +36,11 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_EP_LAT] = {"ep_latency", "s", "(e-1) * LAT(t*e)"},
     [PRISM_KL_EP_BF] = {"ep_bytes_factor", "1", "(e-1)/(e*t)"},
     [PRISM_KL_EP_LVL] = {"ep_level", "level", "level joining t*e devices"},
-    [PRISM_KL_DP_A] = {"dp_s_per_param", "s",
-                       "[z<3] (n_s-1)/n_s * V_z / BW(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d)"},
+    [PRISM_KL_DP_A] =
+        {"dp_s_per_param", "s",
+         "[z<3] (n_s-1)/n_s * V_z / BWk(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d); BWk = BW, "
+         "with nic_spread min(k*BW, BW(node)) for k = node/stride > 1 "
+         "members per node (stride t; experts e*etp)"},
     [PRISM_KL_DP_LAT] = {"dp_latency", "s",
                          "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d)"},
     [PRISM_KL_DP_BF] = {"dp_bytes_per_param", "B",
@@ -71,18 +74,18 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_DP_NW] = {"dp_windows", "1",
                         "backward windows carrying the reduction: m for z2, else 1"},
     [PRISM_KL_FS_AG_A] = {"fsdp_gather_s_per_param", "s",
-                          "[z3] p*(n_s-1)/n_s / BW(t*n_s)  (all-gather, param dtype)"},
+                          "[z3] p*(n_s-1)/n_s / BWk(t*n_s)  (all-gather, param dtype)"},
     [PRISM_KL_FS_AG_LAT] = {"fsdp_gather_latency", "s", "[z3] (n_s-1) * LAT(t*n_s)"},
     [PRISM_KL_FS_RS_A] = {"fsdp_reduce_s_per_param", "s",
-                          "[z3] g*(n_s-1)/n_s / BW(t*n_s) + 2g/n_s*(n_r-1)/n_r / BW(t*c*d)  "
+                          "[z3] g*(n_s-1)/n_s / BWk(t*n_s) + 2g/n_s*(n_r-1)/n_r / BW(t*c*d)  "
                           "(reduce-scatter in the reduce dtype + HSDP all-reduce)"},
     [PRISM_KL_FS_RS_LAT] = {"fsdp_reduce_latency", "s",
                             "[z3] (n_s-1)*LAT(t*n_s) + 2(n_r-1)*LAT(t*c*d)"},
     [PRISM_KL_FS_AGE_A] = {"fsdp_gather_s_per_param_experts", "s",
-                           "[z3] p*(n-1)/n / BW(t*c*d), n = d*c/e"},
+                           "[z3] p*(n-1)/n / BWk(t*c*d), n = d*c/e"},
     [PRISM_KL_FS_AGE_LAT] = {"fsdp_gather_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
     [PRISM_KL_FS_RSE_A] = {"fsdp_reduce_s_per_param_experts", "s",
-                           "[z3] g*(n-1)/n / BW(t*c*d), n = d*c/e"},
+                           "[z3] g*(n-1)/n / BWk(t*c*d), n = d*c/e"},
     [PRISM_KL_FS_RSE_LAT] = {"fsdp_reduce_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
     [PRISM_KL_CP_STEP_A] = {"cp_step_s_per_byte", "s/B", "1 / BW(t*c)  (one ring step)"},
     [PRISM_KL_CP_STEP_LAT] = {"cp_step_latency", "s", "LAT(t*c)"},

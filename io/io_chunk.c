@@ -14,6 +14,9 @@
 #include <lz4.h>
 #include <zlib.h>
 #include <zstd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <prism/core.h>
 
@@ -100,6 +103,85 @@ static inline void transpose4(uint32_t x[4])
     }
 }
 
+#if defined(__SSE2__)
+/* One step of a byte transpose in SSE2 registers: registers x and y are interleaved
+ * byte by byte, the low halves into x, the high halves into y. A round applies it to
+ * the 4 pairs of registers a, a | 2^s (bit s of a clear); in the address (register bits,
+ * byte bits) of each byte a round moves the top byte bit into register bit s and
+ * register bit s into the bottom byte bit. Written out, so the registers stay registers. */
+#define SSE_ZIP(x, y)                                                                              \
+    do {                                                                                           \
+        __m128i lo_ = _mm_unpacklo_epi8(x, y), hi_ = _mm_unpackhi_epi8(x, y);                      \
+        x = lo_;                                                                                   \
+        y = hi_;                                                                                   \
+    } while (0)
+#define SSE_ROUND0(r)                                                                              \
+    do {                                                                                           \
+        SSE_ZIP(r[0], r[1]);                                                                       \
+        SSE_ZIP(r[2], r[3]);                                                                       \
+        SSE_ZIP(r[4], r[5]);                                                                       \
+        SSE_ZIP(r[6], r[7]);                                                                       \
+    } while (0)
+#define SSE_ROUND1(r)                                                                              \
+    do {                                                                                           \
+        SSE_ZIP(r[0], r[2]);                                                                       \
+        SSE_ZIP(r[1], r[3]);                                                                       \
+        SSE_ZIP(r[4], r[6]);                                                                       \
+        SSE_ZIP(r[5], r[7]);                                                                       \
+    } while (0)
+#define SSE_ROUND2(r)                                                                              \
+    do {                                                                                           \
+        SSE_ZIP(r[0], r[4]);                                                                       \
+        SSE_ZIP(r[1], r[5]);                                                                       \
+        SSE_ZIP(r[2], r[6]);                                                                       \
+        SSE_ZIP(r[3], r[7]);                                                                       \
+    } while (0)
+
+/* 16 values of 8 bytes (register q holds values 2q, 2q + 1): after rounds on bits 2, 1,
+ * 0, 2, register j holds byte k = ((j & 3) << 1) | (j >> 2) of the 16 values, in order. */
+static inline void sse_block8(unsigned char (*tile)[TILE], size_t i, const unsigned char *v)
+{
+    __m128i r[8];
+    for (int q = 0; q < 8; q++)
+        r[q] = _mm_loadu_si128((const __m128i *)(const void *)(v + 16 * q));
+    SSE_ROUND2(r);
+    SSE_ROUND1(r);
+    SSE_ROUND0(r);
+    SSE_ROUND2(r);
+#define SSE_OUT(j, k, at) _mm_storeu_si128((__m128i *)(void *)&tile[k][at], r[j])
+    SSE_OUT(0, 0, i);
+    SSE_OUT(1, 2, i);
+    SSE_OUT(2, 4, i);
+    SSE_OUT(3, 6, i);
+    SSE_OUT(4, 1, i);
+    SSE_OUT(5, 3, i);
+    SSE_OUT(6, 5, i);
+    SSE_OUT(7, 7, i);
+}
+
+/* 32 values of 4 bytes (register q holds values 4q..4q+3): after rounds on bits 1, 0,
+ * 1, 0, register j holds byte j & 3 of values 16 (j >> 2) .. 16 (j >> 2) + 15. */
+static inline void sse_block4(unsigned char (*tile)[TILE], size_t i, const unsigned char *v)
+{
+    __m128i r[8];
+    for (int q = 0; q < 8; q++)
+        r[q] = _mm_loadu_si128((const __m128i *)(const void *)(v + 16 * q));
+    SSE_ROUND1(r);
+    SSE_ROUND0(r);
+    SSE_ROUND1(r);
+    SSE_ROUND0(r);
+    SSE_OUT(0, 0, i);
+    SSE_OUT(1, 1, i);
+    SSE_OUT(2, 2, i);
+    SSE_OUT(3, 3, i);
+    SSE_OUT(4, 0, i + 16);
+    SSE_OUT(5, 1, i + 16);
+    SSE_OUT(6, 2, i + 16);
+    SSE_OUT(7, 3, i + 16);
+#undef SSE_OUT
+}
+#endif
+
 static void shuffle(unsigned char *restrict dst, const unsigned char *restrict src, size_t n,
                     size_t vsize)
 {
@@ -107,6 +189,15 @@ static void shuffle(unsigned char *restrict dst, const unsigned char *restrict s
     for (size_t i0 = 0; i0 < n; i0 += TILE) {
         size_t m = n - i0 < TILE ? n - i0 : TILE, i = 0;
         const unsigned char *v = src + i0 * vsize;
+#if defined(__SSE2__)
+        /* SSE2 (every x86-64): 128 bytes per block, 4 rounds of byte interleaves. */
+        if (vsize == 8)
+            for (; i + 16 <= m; i += 16, v += 128)
+                sse_block8(tile, i, v);
+        else if (vsize == 4)
+            for (; i + 32 <= m; i += 32, v += 128)
+                sse_block4(tile, i, v);
+#endif
         /* Word transposes (little-endian hosts: byte k is bits 8k..8k+7 of the word). */
         if (vsize == 8 && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
             for (; i + 8 <= m; i += 8, v += 64) {

@@ -337,7 +337,22 @@ static gboolean write_table(PrismLandscape *ls, hid_t file, hid_t dxpl, const ch
     hid_t g = create_group(file, name, error);
     if (!step(ls, g >= 0, error))
         return FALSE;
-    const PrismLandscapeSchema *schema = ls->schema;
+    /* The landscape's columns, with hfu itself in place of flops_time (a row of the
+     * tables carries its cost columns, not its segment's flops_time). */
+    g_autoptr(PrismLandscapeSchema) schema = prism_io_schema_copy_internal(ls->schema);
+    for (size_t c = 0; c < schema->n; c++)
+        if (schema->cols[c].source == PRISM_LS_SOURCE_FLOPS_TIME) {
+            const PrismColInfo *info = prism_col_info(PRISM_COL_HFU);
+            g_free(schema->cols[c].name);
+            g_free(schema->cols[c].unit);
+            g_free(schema->cols[c].doc);
+            schema->cols[c].name = g_strdup(info->name);
+            schema->cols[c].unit = g_strdup(info->unit);
+            schema->cols[c].doc = g_strdup(info->doc);
+            schema->cols[c].store = info->store;
+            schema->cols[c].source = PRISM_LS_SOURCE_COST;
+            schema->cols[c].index = PRISM_COL_HFU;
+        }
     size_t have = comm->rank == 0 ? (size_t)n : 0;
     g_autofree uint64_t *index = g_new0(uint64_t, MAX(have, 1));
     g_autofree uint32_t *rank_col = g_new0(uint32_t, MAX(have, 1));
@@ -454,8 +469,8 @@ static gboolean write_constants(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
              prism_h5_attr_string_internal(
                  g, "doc",
                  "per grid point (row = point): mfu = (flops_per_step / (devices x peak_flops)) x "
-                 "(1 / step_time), tokens_per_s = tokens_per_step x (1 / step_time), in double, "
-                 "then float32",
+                 "(1 / step_time), tokens_per_s = tokens_per_step x (1 / step_time), hfu = "
+                 "/landscape/flops_time x (1 / step_time), in double, then float32",
                  error),
              error) &&
         write_small(ls, g, "flops_per_step", H5T_NATIVE_DOUBLE, n, v, dxpl, "FLOP",
@@ -470,15 +485,18 @@ static gboolean write_constants(PrismLandscape *ls, hid_t file, hid_t dxpl, GErr
 static gboolean write_derived_attr(PrismLandscape *ls, hid_t file, GError **error)
 {
     const PrismLandscapeSchema *schema = ls->schema;
-    gboolean step_time = FALSE, devices = FALSE;
+    gboolean step_time = FALSE, devices = FALSE, flops_time = FALSE;
     for (size_t c = 0; c < schema->n; c++) {
         step_time |= strcmp(schema->cols[c].name, "step_time") == 0;
         devices |= strcmp(schema->cols[c].name, "devices") == 0;
+        flops_time |= schema->cols[c].source == PRISM_LS_SOURCE_FLOPS_TIME;
     }
     if (!step_time || !devices)
         return TRUE;
     hid_t g = PRISM_H5_TRY(H5Gopen2(file, "landscape", H5P_DEFAULT), error);
-    gboolean ok = g >= 0 && prism_h5_attr_string_internal(g, "derived", "mfu,tokens_per_s", error);
+    gboolean ok = g >= 0 && prism_h5_attr_string_internal(
+                                g, "derived",
+                                flops_time ? "mfu,tokens_per_s,hfu" : "mfu,tokens_per_s", error);
     (void)prism_h5_close_internal(&g, NULL);
     return step(ls, ok, error);
 }

@@ -88,7 +88,10 @@ static double *read_constants(PrismLandscapeFile *f, const char *name, size_t *n
     return v;
 }
 
-/* The columns /landscape's "derived" attribute names (schema 3), computed on read. */
+static int schema_index(const PrismLandscapeSchema *s, const char *name);
+
+/* The columns /landscape's "derived" attribute names (schema 3, hfu since 4), computed on
+ * read. */
 static gboolean load_derived(PrismLandscapeFile *f, const char *derived, GError **error)
 {
     size_t n1 = 0, n2 = 0, n3 = 0;
@@ -104,10 +107,11 @@ static gboolean load_derived(PrismLandscapeFile *f, const char *derived, GError 
         for (int c = 0; c < PRISM_COL_COUNT && col < 0; c++)
             if (strcmp(prism_col_info((PrismCostCol)c)->name, *n) == 0)
                 col = c;
-        if (col != PRISM_COL_MFU && col != PRISM_COL_TOKENS_PER_S) {
+        if (col != PRISM_COL_MFU && col != PRISM_COL_TOKENS_PER_S &&
+            (col != PRISM_COL_HFU || schema_index(f->schema, "flops_time") < 0)) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "%s: /landscape names '%s' as a derived column; this prism derives only "
-                        "mfu and tokens_per_s",
+                        "mfu, tokens_per_s and (from flops_time) hfu",
                         f->path, *n);
             return FALSE;
         }
@@ -375,15 +379,18 @@ static void damaged_read_error(PrismLandscapeFile *f, const char *group, const c
 }
 
 /* Row i's derived value of column @p col (a PrismCostCol) from its step time, device
- * count and point, formed in double as the kernel forms it, then rounded to float32 as
- * the column used to be stored. NaN for a point without constants. */
+ * count and point (hfu: its flops_time, in @p devices), formed in double as the kernel
+ * forms it, then rounded to float32 as the column used to be stored. NaN for a point
+ * without constants. */
 static double derive(const PrismLandscapeFile *f, uint32_t col, double step, double devices,
                      double point)
 {
     size_t p = (size_t)point;
+    double inv_step = 1.0 / step, v;
+    if (col == PRISM_COL_HFU)
+        return (double)(float)(devices * inv_step);
     if (!(point >= 0) || p >= f->n_k)
         return NAN;
-    double inv_step = 1.0 / step, v;
     if (col == PRISM_COL_MFU)
         v = f->k_flops[p] / (devices * f->k_peak[p]) * inv_step;
     else
@@ -407,7 +414,8 @@ static gboolean read_derived(PrismLandscapeFile *f, uint32_t col, uint64_t first
     g_autofree double *dev = g_new(double, MAX(n, 1));
     g_autofree double *pt = g_new0(double, MAX(n, 1));
     if (!prism_landscape_file_read(f, "landscape", "step_time", first, n, step, error) ||
-        !prism_landscape_file_read(f, "landscape", "devices", first, n, dev, error) ||
+        !prism_landscape_file_read(f, "landscape", col == PRISM_COL_HFU ? "flops_time" : "devices",
+                                   first, n, dev, error) ||
         (schema_index(f->schema, "point") >= 0 &&
          !prism_landscape_file_read(f, "landscape", "point", first, n, pt, error)))
         return FALSE;
@@ -567,17 +575,18 @@ gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *i
     }
     (void)prism_h5_close_internal(&g, NULL);
     int c_step = schema_index(f->schema, "step_time"), c_dev = schema_index(f->schema, "devices");
-    int c_pt = schema_index(f->schema, "point");
+    int c_pt = schema_index(f->schema, "point"), c_ft = schema_index(f->schema, "flops_time");
     size_t w = f->schema->n;
     for (size_t c = 0; ok && c < w; c++) {
         const PrismLandscapeColumn *col = &f->schema->cols[c];
         if (col->source != PRISM_LS_SOURCE_DERIVED)
             continue;
+        int c_in = col->index == PRISM_COL_HFU ? c_ft : c_dev; /* derive()'s third input */
         for (size_t i = 0; i < mine; i++) {
             const double *row = out + i * w;
             out[i * w + c] =
-                c_step >= 0 && c_dev >= 0
-                    ? derive(f, col->index, row[c_step], row[c_dev], c_pt >= 0 ? row[c_pt] : 0.0)
+                c_step >= 0 && c_in >= 0
+                    ? derive(f, col->index, row[c_step], row[c_in], c_pt >= 0 ? row[c_pt] : 0.0)
                     : NAN;
         }
     }

@@ -5,6 +5,7 @@
  */
 #include <prism/io.h>
 
+#include <math.h>
 #include <string.h>
 
 #include <prism/core.h>
@@ -299,8 +300,27 @@ static void store_doubles(PrismStore store, void *dst, size_t at, const double *
 
 static void store_constant(PrismStore store, void *dst, size_t at, double v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        store_doubles(store, dst, at + i, &v, 1);
+    switch (store) {
+    case PRISM_STORE_F64:
+        for (size_t i = 0; i < n; i++)
+            ((double *)dst)[at + i] = v;
+        break;
+    case PRISM_STORE_F32:
+        for (size_t i = 0; i < n; i++)
+            ((float *)dst)[at + i] = (float)v;
+        break;
+    case PRISM_STORE_U8:
+        memset((uint8_t *)dst + at, (uint8_t)v, n);
+        break;
+    case PRISM_STORE_U16:
+        for (size_t i = 0; i < n; i++)
+            ((uint16_t *)dst)[at + i] = (uint16_t)v;
+        break;
+    case PRISM_STORE_U32:
+        for (size_t i = 0; i < n; i++)
+            ((uint32_t *)dst)[at + i] = (uint32_t)v;
+        break;
+    }
 }
 
 /* The lane array of a per-row dim, or NULL for a structural (segment-key) dim. */
@@ -385,6 +405,9 @@ void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const Pris
         case PRISM_LS_SOURCE_DERIVED: /* a writer's schema has none; the value if it had */
             store_doubles(col->store, bufs[c], at, batch->cols->col[col->index] + from, n);
             break;
+        case PRISM_LS_SOURCE_FLOPS_TIME:
+            store_constant(col->store, bufs[c], at, batch->flops_time, n);
+            break;
         }
     }
 }
@@ -405,6 +428,9 @@ void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismL
         case PRISM_LS_SOURCE_COST:
         case PRISM_LS_SOURCE_DERIVED:
             v = row->cols[col->index];
+            break;
+        case PRISM_LS_SOURCE_FLOPS_TIME: /* not in a row; the tables store hfu instead */
+            v = NAN;
             break;
         }
         store_doubles(col->store, bufs[c], at, &v, 1);

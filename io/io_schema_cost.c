@@ -19,6 +19,15 @@ void prism_landscape_schema_add_cost(PrismLandscapeSchema *schema, uint32_t n_le
          * (io_read.c, scripts/prism_landscape.py; io/README.md, "Derived columns"). */
         if (c == PRISM_COL_MFU || c == PRISM_COL_TOKENS_PER_S)
             continue;
+        /* Not stored (schema 4): float32(flops_time x (1 / step_time)); flops_time, one
+         * value per segment, is stored in its place and costs almost nothing. */
+        if (c == PRISM_COL_HFU) {
+            prism_landscape_schema_add(schema, "flops_time", "s",
+                                       "model + recompute FLOPs per step / (devices x peak "
+                                       "FLOP/s): the step at peak; hfu = flops_time / step_time",
+                                       PRISM_STORE_F64, PRISM_LS_SOURCE_FLOPS_TIME, 0);
+            continue;
+        }
         const PrismColInfo *info = prism_col_info((PrismCostCol)c);
         prism_landscape_schema_add(schema, info->name, info->unit, info->doc, info->store,
                                    PRISM_LS_SOURCE_COST, c);

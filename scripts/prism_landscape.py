@@ -95,13 +95,14 @@ class Landscape:
         self.units = {c: _text(group[c].attrs.get("unit", "")) for c in self.names}
         self.n = group[self.names[0]].shape[0]
         # Schema 3: mfu and tokens_per_s are derived from step_time, devices and the
-        # per-point constants of /constants (io/README.md, "Derived columns").
+        # per-point constants of /constants; schema 5: hfu from step_time and the stored
+        # flops_time (io/README.md, "Derived columns").
         self.derived = [c for c in _text(group.attrs.get("derived", "")).split(",") if c]
         if self.derived:
             self._k = {k: f["constants"][k][:] for k in
                        ("flops_per_step", "peak_flops", "tokens_per_step")}
             self.names += self.derived
-            self.units.update({"mfu": "fraction", "tokens_per_s": "1/s"})
+            self.units.update({"mfu": "fraction", "tokens_per_s": "1/s", "hfu": "fraction"})
         self._cols = {}
         for c in columns or []:
             self[c]
@@ -139,6 +140,8 @@ class Landscape:
                                                     self._k["peak_flops"][point])
         elif name == "tokens_per_s":
             k = self._k["tokens_per_step"][point]
+        elif name == "hfu":  # schema 5: the segment's flops_time is stored per row
+            k = self["flops_time"]
         else:
             raise KeyError("%s: cannot derive column %r" % (self.path, name))
         return (k * inv_step).astype(np.float32)

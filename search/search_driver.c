@@ -612,7 +612,8 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
                                .job_first_index = local,
                                .key = &seg->key,
                                .lanes = &lanes,
-                               .cols = &w->out};
+                               .cols = &w->out,
+                               .flops_time = prism_cost_segment_flops_time(w->compiled)};
             if (!w->sink->rows(w->sink->user, &b, error))
                 return FALSE;
         }

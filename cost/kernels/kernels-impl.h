@@ -48,6 +48,19 @@ static inline double k_level(double x, const double *size, double v0, double v1,
     return x <= size[0] ? v0 : x <= size[1] ? v1 : x <= size[2] ? v2 : v3;
 }
 
+/* Seconds per byte of a collective whose group has a stride of @p rel_stride nodes
+ * (stride / devices per node) on a level of @p ib_lvl s/B per device: a group with
+ * k = 1/rel_stride > 1 members per node spreads its inter-node traffic over their k NICs,
+ * bounded below by the intra-node link @p ib0 (knob nic_spread). rel_stride >= 1 (one
+ * member per node, or nic_spread 0) returns ib_lvl bit for bit. Exact in every ISA
+ * (compares and one product). */
+static inline double k_nics(double ib_lvl, double rel_stride, double ib0)
+{
+    const double f = rel_stride < 1.0 ? rel_stride : 1.0;
+    const double v = ib_lvl * f;
+    return f < 1.0 && v < ib0 ? ib0 : v;
+}
+
 static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
                     size_t off, size_t n, double *ws, int dpo)
 {
@@ -97,6 +110,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double nos = km->fsdp_pp_nosync * pipe; /* FSDP under a pipeline: no per-mb sync */
     const double lowp = km->zero3_lowp; /* 0: FSDP2 holds no 16-bit shard (the fp32 master) */
     const double is0 = 1.0 / s0;        /* 0 for a single-level cluster (s0 = +inf) */
+    /* nic_spread: a group's stride in nodes is stride * nis (off: 1, so stride >= 1: one NIC) */
+    const double nis = km->nic_spread > 0.5 ? is0 : 1.0;
     const double zz = km->cp_zigzag, sig = km->cp_skip, irun = km->cp_inv_run;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
@@ -190,9 +205,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double nred = z < 1.5 ? 1.0 : m;
         fsonce[i] = 0.0; /* per micro-batch (fsdp_pp_nosync below) */
         const double vol_r = z > 0.5 ? nred * 2.0 * bg * in_s : 0.0;
-        const double sib = k_level(x_s, sz, ib0, ib1, ib2, ib3);
+        /* nic_spread: a collective group with k = s0/stride members on each node crosses
+         * the node boundary on k NICs at once (NCCL's channels run their rings through
+         * different NICs): per device s/B of the NIC level times 1/k, never faster than
+         * the node's own links (cost/README.md, "Collectives over several NICs per node").
+         * The dense shard group has stride t, the expert data-parallel group x*e; the HSDP
+         * replica group (stride t*n_s >= s0) is unchanged. */
+        const double sib = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
         const double sla = k_level(x_s, sz, la0, la1, la2, la3);
         const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
+        const double eib = k_nics(dib, x * e * nis, ib0);
         const double dla = k_level(x_dp, sz, la0, la1, la2, la3);
         const double fs_s = (n_s - 1.0) * in_s, fs_r = (n_r - 1.0) * in_r;
         const double per_step = z > 2.5 ? 0.0 : 1.0;
@@ -201,7 +223,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib);
         dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla);
         dpebf[i] = (n_e - 1.0) * in_e * vol;
-        dpea[i] = per_step * (n_e - 1.0) * in_e * vol * dib;
+        dpea[i] = per_step * (n_e - 1.0) * in_e * vol * eib;
         dpelat[i] = per_step * (n_e - 1.0) * steps * dla;
         dplvl[i] = k_level(x_s, sz, 0.0, 1.0, 2.0, 3.0);
         dplvlr[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
@@ -211,9 +233,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         fsagl[i] = z3 * (n_s - 1.0) * sla;
         fsrs[i] = z3 * (bg * fs_s * sib + 2.0 * bg * in_s * fs_r * dib);
         fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla);
-        fsage[i] = z3 * bp * (n_e - 1.0) * in_e * dib;
+        fsage[i] = z3 * bp * (n_e - 1.0) * in_e * eib;
         fsagel[i] = z3 * (n_e - 1.0) * dla;
-        fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * dib;
+        fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * eib;
         fsrsel[i] = z3 * (n_e - 1.0) * dla;
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
          * backward (seq1F1B: each in pp_msgs messages, one per sequence chunk); every

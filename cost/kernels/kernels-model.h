@@ -187,6 +187,8 @@ typedef struct PrismKModel {
     double fsdp_pp_nosync; /* 1: with pp > 1, ZeRO-3 keeps the stage gathered and reduces
                             * the unsharded accumulated gradients once per step */
     double hsdp;           /* 1: ZeRO shards within the node, replicates across (HSDP) */
+    double nic_spread;     /* 1: a DP/ZeRO group with k members per node crosses the node
+                            * boundary on k NICs (knob nic_spread) */
     double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
                             * bucket; 0: the dp_overlap fraction */
     /* context parallelism */

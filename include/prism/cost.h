@@ -256,6 +256,11 @@ PrismCostSegment *prism_cost_segment_new_layout(const PrismCostModel *cm,
  *  at least pp with all_stages. Not collective. */
 uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg);
 
+/** The segment's model + recompute FLOPs per step over the devices' peak FLOP/s (s): the
+ *  numerator of hfu, whose every row is float32(this x (1 / step_time)) as the kernel
+ *  forms it. Not collective. */
+double prism_cost_segment_flops_time(const PrismCostSegment *seg);
+
 /**
  * prism_cost_explain() with an explicit layout (NULL = the default layout; with a
  * layout the shape rules R6/R10 on layer counts are not applied). Not collective.

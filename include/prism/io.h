@@ -53,15 +53,17 @@ G_BEGIN_DECLS
  *  are no longer stored but derived on read from step_time, devices and the per-point
  *  constants of /constants (the /landscape attribute "derived" names them). 4: the overlap
  *  dims tp_overlap, dp_overlap and param_overlap (issue 15; a file of schema 3 holds
- *  every option on, 1). */
-#define PRISM_LANDSCAPE_SCHEMA_VERSION 4
+ *  every option on, 1). 5: hfu is derived too, from the stored per-segment column
+ *  flops_time (issue 11). */
+#define PRISM_LANDSCAPE_SCHEMA_VERSION 5
 
 /** Where a column's values come from. */
 typedef enum {
-    PRISM_LS_SOURCE_DIM = 0,     /**< a PrismDim of the strategy (space.h) */
-    PRISM_LS_SOURCE_COST = 1,    /**< a PrismCostCol */
-    PRISM_LS_SOURCE_POINT = 2,   /**< the grid point (job id) of the row */
-    PRISM_LS_SOURCE_DERIVED = 3, /**< not stored: computed on read (a PrismCostCol) */
+    PRISM_LS_SOURCE_DIM = 0,        /**< a PrismDim of the strategy (space.h) */
+    PRISM_LS_SOURCE_COST = 1,       /**< a PrismCostCol */
+    PRISM_LS_SOURCE_POINT = 2,      /**< the grid point (job id) of the row */
+    PRISM_LS_SOURCE_DERIVED = 3,    /**< not stored: computed on read (a PrismCostCol) */
+    PRISM_LS_SOURCE_FLOPS_TIME = 4, /**< the batch's flops_time (constant per segment) */
 } PrismLandscapeSource;
 
 typedef struct PrismLandscapeColumn {

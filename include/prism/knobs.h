@@ -67,6 +67,8 @@ typedef enum {
     PRISM_KNOB_SP_SAVES_GATHERED,      /**< 1 = SP keeps the gathered input of column-parallel
                                             linears for backward (PyTorch DTensor) */
     PRISM_KNOB_TP_OVERLAP_BUFFERS,     /**< full-sequence userbuffers TP overlap holds */
+    PRISM_KNOB_NIC_SPREAD,             /**< 1 = a DP/FSDP group with k members per node
+                                            crosses nodes on k NICs (1/k of the time) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -34,6 +34,7 @@ typedef struct PrismRowBatch {
     const PrismSegmentKey *key; /**< structural dims shared by every row */
     const PrismLanes *lanes;    /**< per-row dims (tp, cp, dp, ep, sp, mbs, m, zero) */
     const PrismCostOut *cols;   /**< per-row cost columns, PRISM_COL_COUNT of them */
+    double flops_time;          /**< the segment's prism_cost_segment_flops_time() */
 } PrismRowBatch;
 
 typedef struct PrismRowSink {

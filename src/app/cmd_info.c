@@ -201,7 +201,9 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     fprintf(out, "written by: %s %s (git %s), HDF5 %s, schema %s%s, %s rank%s, ISA %s\n",
             attr(f, "tool"), attr(f, "tool_version"), attr(f, "git_revision"),
             attr(f, "hdf5_version"), attr(f, "schema_version"),
-            schema_v >= 4
+            schema_v >= 5
+                ? " (etp, folding, offload and overlap columns; mfu, tokens_per_s, hfu derived)"
+            : schema_v >= 4
                 ? " (etp, folding, offload and overlap columns; mfu, tokens_per_s derived)"
             : schema_v >= 3
                 ? " (etp, folding and offload columns; mfu, tokens_per_s derived; before the "

@@ -42,18 +42,23 @@ plan=(-m gpt3-1.3b -n 4:8 --gbs 32 --no-progress --fix offload=0) # the sweeps' 
 "$PRISM_BINARY" plan "${plan[@]}" --json --top 50 --rank-by max:tokens_per_s >plan.json
 "$PRISM_BINARY" pareto g.h5 --json --objectives max:mfu,peak_mem --rank-by max:tokens_per_s \
     >gpareto.json
-check "derived mfu/tokens_per_s = the cost model's, float32" $py - <<'EOF'
+check "derived mfu/tokens_per_s/hfu = the cost model's, float32" $py - <<'EOF'
 import json, h5py, numpy as np, prism_landscape as pl
 a = pl.load("a.h5")
-assert a.derived == ["mfu", "tokens_per_s"] and a.attrs["schema_version"] == 4, a.attrs
+assert a.derived == ["mfu", "tokens_per_s", "hfu"] and a.attrs["schema_version"] == 5, a.attrs
 with h5py.File("a.h5", "r") as f:
-    assert "mfu" not in f["landscape"] and "tokens_per_s" not in f["landscape"]
+    assert not {"mfu", "tokens_per_s", "hfu"} & set(f["landscape"])
+    assert "flops_time" in f["landscape"] and "flops_time" not in f["pareto"]
+    # the tables store hfu itself: the derived value of the same row
+    assert np.array_equal(f["pareto"]["hfu"][:], a["hfu"][f["pareto"]["index"][:]])
+# recompute rows: hfu > mfu (the check is not vacuous)
+assert (a["hfu"] > a["mfu"]).any() and (a["hfu"] >= a["mfu"]).all()
 d = json.load(open("plan.json"))
 rows = d["front"] + d["top"]
 assert len(rows) > 50
 for e in rows:
     i = e["index"]
-    for c in ("mfu", "tokens_per_s"):
+    for c in ("mfu", "tokens_per_s", "hfu"):
         assert a[c].dtype == np.float32
         assert a[c][i] == np.float32(e[c]), (c, i, a[c][i], e[c])
 g = pl.load("g.h5")
@@ -61,7 +66,7 @@ q = json.load(open("gpareto.json"))
 n = 0
 for p in q["points"]:
     for e in p["front"] + p["top"]:
-        for c in ("mfu", "tokens_per_s"):
+        for c in ("mfu", "tokens_per_s", "hfu"):
             assert float(g[c][e["index"]]) == e[c], (c, e["index"], g[c][e["index"]], e[c])
         n += 1
 assert n > 10 and len(set(g["point"])) > 1

@@ -404,6 +404,58 @@ static void test_ring_allreduce_dp(void)
 }
 
 /*
+ * nic_spread (cost/README.md, "Collectives over several NICs per node"): a DP group with
+ * k = 8/stride members on each node of the test cluster (8 per node, NVLink 300 GB/s and
+ * one 25 GB/s NIC per device, both x net_efficiency 0.8) crosses the nodes on k NICs:
+ * s/B = max(1/(20e9 k), 1/240e9). The same P and volume as test_ring_allreduce_dp:
+ *   tp 1, dp 16 (k = 8): t = 2*15/16 * 4P / 160e9 + 2*15 * 10e-6 (latency unchanged);
+ *   tp 2, dp 8  (k = 4): the bandwidth term (time minus 2*7 * 10e-6 latency) is 1/4 of
+ *     the knob-off one, whatever a TP rank's parameter count;
+ *   tp 8, dp 2  (k = 1): as with the knob off.
+ * With nic_spread = 0 every group is priced at one device's NIC (test_ring_allreduce_dp).
+ */
+static double dp_time(const char *spread, uint32_t devices, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", spread, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    return c[PRISM_COL_TIME_DP_COMM];
+}
+
+static void test_nic_spread(void)
+{
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    const double t1 = 2.0 * 15.0 / 16.0 * 4.0 * P / (8.0 * 25e9 * 0.8) + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(dp_time("nic_spread=1", 16, "dp=16"), t1, 1e-12, 0));
+    const double t0 = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(dp_time("nic_spread=0", 16, "dp=16"), t0, 1e-12, 0));
+    /* tp 2 and tp 8: the knob divides the bandwidth term by k = 4 and 1 */
+    const double l2 = 2.0 * 7.0 * 10e-6;
+    const double b2_on = dp_time("nic_spread=1", 16, "tp=2,dp=8") - l2;
+    const double b2_off = dp_time("nic_spread=0", 16, "tp=2,dp=8") - l2;
+    CU_ASSERT_TRUE(prism_test_close(b2_off / b2_on, 4.0, 1e-9, 0));
+    CU_ASSERT_EQUAL(dp_time("nic_spread=1", 16, "tp=8,dp=2"),
+                    dp_time("nic_spread=0", 16, "tp=8,dp=2"));
+    /* a group within one node (dp 8) is at NVLink either way */
+    CU_ASSERT_EQUAL(dp_time("nic_spread=1", 8, "dp=8"), dp_time("nic_spread=0", 8, "dp=8"));
+    /* NICs of 100 GB/s: k = 8 of them (800 GB/s) outrun NVLink's 300, so the node's own
+     * links bound the group: t = 2*15/16 * 4P / 240e9 + 2*15 * 10e-6 */
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCluster) c = test_cluster();
+    c->levels[1].bw_GBps = 100.0;
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=1", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 16, "dp=16");
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+    const double tn = 2.0 * 15.0 / 16.0 * 4.0 * P / (300e9 * 0.8) + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_TIME_DP_COMM], tn, 1e-12, 0));
+}
+
+/*
  * Pipeline bubble. 1F1B (Narayanan et al. 2021, Sec. 2.2.1): p - 1 slots of the stage
  * time, fraction (p-1)/m; interleaved with v chunks: (p-1)/(v m). Exactly, prism's
  * bubble is sum_s T_s - max_s T_s (over vpp); with p = 4 and a vocabulary of 8 the head
@@ -843,18 +895,7 @@ static PrismCostModel *offload_model(const PrismModel *m, double link_GBps, doub
     c->host_link_GBps = link_GBps;
     c->host_mem_bytes = host_gib * 1073741824.0;
     c->host_mem_bw_GBps = 50.0;
-    PrismTraining t;
-    prism_training_default(&t);
-    t.gbs = 8;
-    t.seq = 2048;
-    t.dtype = PRISM_DTYPE_FP16;
-    PrismKnobs k;
-    prism_knobs_default(&k);
-    for (const char *const *x = sets; *x != NULL; x++)
-        CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, *x, NULL));
-    PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
-    return cm;
+    return test_cost_model_on(m, c, 8, 2048, PRISM_DTYPE_FP16, sets);
 }
 
 static void eval_text(const PrismCostModel *cm, const char *text, double col[PRISM_COL_COUNT])
@@ -1107,6 +1148,7 @@ static CU_TestInfo formula_tests[] = {
      test_offload_activations},
     {"tp_layout_copy and per-op SAC's all-gathers", test_tp_layout_copy},
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
+    {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
     {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},

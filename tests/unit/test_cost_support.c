@@ -51,6 +51,12 @@ PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
                                 const char *const *sets)
 {
     g_autoptr(PrismCluster) c = test_cluster();
+    return test_cost_model_on(m, c, gbs, seq, dtype, sets);
+}
+
+PrismCostModel *test_cost_model_on(const PrismModel *m, const PrismCluster *c, uint64_t gbs,
+                                   uint64_t seq, PrismDtype dtype, const char *const *sets)
+{
     PrismTraining t;
     prism_training_default(&t);
     t.gbs = gbs;
@@ -63,7 +69,7 @@ PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
     GError *error = NULL;
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (error != NULL)
-        fprintf(stderr, "test_cost_model: %s\n", error->message);
+        fprintf(stderr, "test_cost_model_on: %s\n", error->message);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     return cm;
 }

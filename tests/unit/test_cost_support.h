@@ -19,6 +19,10 @@ PrismCluster *test_cluster(void);
 PrismCostModel *test_cost_model(const PrismModel *m, uint64_t gbs, uint64_t seq, PrismDtype dtype,
                                 const char *const *sets);
 
+/** The same on cluster @p c (e.g. test_cluster() with a field changed). */
+PrismCostModel *test_cost_model_on(const PrismModel *m, const PrismCluster *c, uint64_t gbs,
+                                   uint64_t seq, PrismDtype dtype, const char *const *sets);
+
 /** Parse a strategy for @p devices and the model's training; asserts on failure. */
 PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const char *text);
 
