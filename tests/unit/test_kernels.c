@@ -175,7 +175,8 @@ static void test_candidates_exact(void)
     for (size_t mi = 0; mi < prism_model_zoo_size(); mi++) {
         g_autoptr(PrismCostModel) cm = test_zoo_cost_model(mi, rng);
         g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, ref, max_batch);
-        for (int k = 0; k < 12; k++) {
+        /* 12 random segments a model; 4 in the sanitizer pass */
+        for (int k = 0; k < (prism_test_sanitized() ? 4 : 12); k++) {
             TestBatch tb;
             const size_t n = (size_t)g_rand_int_range(rng, 50, (gint32)max_batch);
             if (!test_random_batch(cm, rng, n, &tb))
