@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include <CUnit/CUnit.h>
-#include <mpi.h>
 
 #include <prism/core.h>
 #include <prism/search.h>
@@ -207,9 +206,8 @@ static uint64_t result_digest(const PrismSearchResult *res)
 static gboolean same_on_all_ranks(uint64_t v)
 {
     uint64_t lo = 0, hi = 0;
-    MPI_Allreduce(&v, &lo, 1, MPI_UINT64_T, MPI_MIN, prism_test_comm()->mpi);
-    MPI_Allreduce(&v, &hi, 1, MPI_UINT64_T, MPI_MAX, prism_test_comm()->mpi);
-    return lo == hi;
+    return prism_comm_allreduce_u64(prism_test_comm(), v, MPI_MIN, &lo, NULL) &&
+           prism_comm_allreduce_u64(prism_test_comm(), v, MPI_MAX, &hi, NULL) && lo == hi;
 }
 
 static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_t gbs, uint64_t seq,
