@@ -30,8 +30,11 @@ if [[ "${PRISM_SKIP_SANITIZE:-0}" != 1 ]]; then
     # tracer occasionally segfaults at exit of an Open MPI rank under load ("Tracer caught
     # signal 11"). Leak checks are off above 2 ranks for that reason (tests/README.md). A
     # real leak or memory error fails both runs; the main pass above never retries.
+    # -O1: the optimisation level the sanitizers' documentation suggests; assertions stay
+    # on (Debug) and the pass ran 24 % faster than at -O0 (tests/README.md).
     run_suite "$root/build-asan" "--repeat until-pass:2" -DCMAKE_BUILD_TYPE=Debug \
-        -DPRISM_SANITIZE=address,undefined -DPRISM_BUILD_BENCHMARKS=OFF
+        -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DPRISM_SANITIZE=address,undefined \
+        -DPRISM_BUILD_BENCHMARKS=OFF
     echo "test.sh: ASan+UBSan suite passed in $(( $(date +%s) - start )) s"
 fi
 echo "test.sh: all tests passed"
