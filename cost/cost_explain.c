@@ -426,7 +426,7 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
     for (uint32_t i = 0; i < nk; i++) {
         const PrismKKind *K = &cm->kinds[kinds[i]];
         g_string_append_printf(o, "  %s\n", cm->kind_name[kinds[i]]);
-        double sec[2] = {0, 0}, fl[2] = {0, 0};
+        double sec[2] = {0, 0}, fl[2] = {0, 0}, sh[2] = {0, 0};
         for (uint32_t q = 0; q < K->n_gemm; q++) {
             PrismGemmShape g;
             PrismKGemmWhy w[3];
@@ -448,6 +448,7 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
                                        w[p].seconds * 1e3, w[p].efficiency);
                 sec[low] += w[p].seconds;
                 fl[low] += 2.0 * g.M * g.N * g.K * g.count;
+                sh[p > 0] += K->gemm[q].shared > 0.5 ? w[p].seconds : 0.0;
             }
             g_string_append_c(o, '\n');
         }
@@ -468,6 +469,12 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
                                            sw[PRISM_KS_FP8_CAST_BWD * PRISM_K_TILE]);
                 break;
             }
+        if (k->shared_overlap > 0.5 && sh[0] + sh[1] > 0.0)
+            g_string_append_printf(o,
+                                   ";\n    shared_expert_overlap: the shared experts' GEMMs (%.4g "
+                                   "s forward, %.4g s backward) hide up to as much of the pass's "
+                                   "two EP all-to-alls",
+                                   sh[0], sh[1]);
         g_string_append_c(o, '\n');
     }
 }

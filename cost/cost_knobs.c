@@ -146,6 +146,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                "each node crosses the nodes on their k NICs (NCCL channels): "
                                "1/k of the per-device inter-node time, at least the intra-node "
                                "link's; 0 = every group at one device's NIC"},
+    [PRISM_KNOB_SHARED_EXPERT_OVERLAP] = {"shared_expert_overlap", 0.0, 0.0, 1.0, "bool",
+                                          "1 = the shared experts run on a side stream beside "
+                                          "the EP dispatch and combine (Megatron-Core "
+                                          "--moe-shared-expert-overlap): each pass hides up to "
+                                          "the shared experts' GEMM time of its all-to-alls"},
+    [PRISM_KNOB_RECOMPUTE_MOE_ACT] = {"recompute_moe_act", 0.0, 0.0, 1.0, "bool",
+                                      "1 = recompute = selective also drops the routed experts' "
+                                      "activation output (fc2's input) and runs the activation "
+                                      "again in backward (Megatron-Core --recompute-modules "
+                                      "moe_act)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

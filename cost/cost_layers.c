@@ -40,6 +40,7 @@ typedef struct KnobView {
     double sac;      /* selective_policy: 1 = per-op SAC */
     double loss_bwd; /* loss_bwd_extra: logit copies beyond the working set's one */
     double eager;    /* elementwise_eager: op-by-op norm / RoPE / SwiGLU traffic */
+    double moe_act;  /* recompute_moe_act: selective recompute drops the experts' act output */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -185,6 +186,7 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     if (nsh > 0) {
         add_gemm(k, "shared_fc1", nsh * (mats - 1.0) * fs, 0, 0, 0, h, 1);
         add_gemm(k, "shared_fc2", 0, 0, h, nsh * fs, 0, 1);
+        k->gemm[k->n_gemm - 2].shared = k->gemm[k->n_gemm - 1].shared = 1.0;
     }
     /* routed experts: E/ep grouped GEMMs per device, each over the tokens routed to it
      * (prism_cost_gemm_shape_internal: T x top_k x cf / E x ep x etp / tp rows) */
@@ -330,6 +332,17 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
                        ((double)sp->attn.n_heads + (double)sp->attn.n_kv_heads);
     }
     selective_terms(sp, mtp, h, kv, k);
+    if (kv->moe_act > 0.5 && sp->mlp.n_experts > 0) {
+        /* recompute_moe_act (Megatron-Core --recompute-modules moe_act, under selective):
+         * the routed experts' activation output, fc2's input (f_e per routed row), is
+         * dropped after fc2's forward and the activation runs again in backward from the
+         * kept fc1 output: its elementwise traffic (SwiGLU: read 2 f_e, write f_e) again */
+        const PrismMlpSpec *mp = &sp->mlp;
+        const double cf = mp->capacity_factor > 0 ? mp->capacity_factor : kv->imbal;
+        const double rows = (double)mp->top_k * cf, fe = (double)mp->expert_hidden;
+        k->as_tp -= rows * bp * fe;
+        k->se_tp = rows * bp * mlp_mats(mp->act) * fe;
+    }
     /* model FLOPs per token (MFU convention: full attention core, top-k experts) */
     *model_flops = attn_gemm + mm + *core;
 }
@@ -554,6 +567,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .sac = kn[PRISM_KNOB_SELECTIVE_POLICY],
         .loss_bwd = kn[PRISM_KNOB_LOSS_BWD_EXTRA],
         .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
+        .moe_act = kn[PRISM_KNOB_RECOMPUTE_MOE_ACT] > 0.5 ? 1.0 : 0.0,
     };
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;
@@ -580,6 +594,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
     k->cp_exposed = 1.0; /* cp_overlap is the per-step overlap (cp_ov) */
     k->ep_exposed = 1.0 - kn[PRISM_KNOB_EP_OVERLAP];
+    k->shared_overlap = kn[PRISM_KNOB_SHARED_EXPERT_OVERLAP] > 0.5 ? 1.0 : 0.0;
     k->dp_exposed = 1.0 - kn[PRISM_KNOB_DP_OVERLAP];
     k->pp_exposed = 1.0 - kn[PRISM_KNOB_PP_OVERLAP];
     k->pp_scatter = kn[PRISM_KNOB_PP_SCATTER];
@@ -776,6 +791,10 @@ void prism_cost_gemm_entry_internal(const PrismCostModel *cm, double tp, double 
             o[PRISM_KG_CAST] +=
                 low * (k->cast_x * g.M * g.K + k->cast_w * g.K * g.N) * g.count * k->inv_hbm;
             o[PRISM_KG_CAST_BWD] += low * k->cast_x * g.M * g.N * g.count * k->inv_hbm;
+            if (K->gemm[q].shared > 0.5) {
+                o[PRISM_KG_SHARED_FWD] += f;
+                o[PRISM_KG_SHARED_BWD] += d + w;
+            }
         }
     }
 }

@@ -135,7 +135,8 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                      "cp_latency); V_kv = T*KV, core = T*F_core/t/(peak*eff), ov = cp_overlap"},
     [PRISM_KS_EP] = {"ep_comm", "s",
                      "n_a2a*(T*top_k*cf*h*bytes*ep_s_per_byte + ep_latency)*(1-ep_overlap), "
-                     "n_a2a = 4 (+2 full recompute)"},
+                     "n_a2a = 4 (+2 full recompute); shared_expert_overlap: less min(2 a2a, "
+                     "shared experts' GEMMs) per pass"},
     [PRISM_KS_FLOPS] = {"flops", "FLOP", "(1+bwd_ratio)*F + recompute FLOPs"},
     [PRISM_KS_TP_BYTES] = {"tp_bytes", "B", "n_coll*T*h*bytes*2(t-1)/t"},
     [PRISM_KS_CP_BYTES] = {"cp_bytes", "B",

@@ -349,7 +349,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double as_rep = K->as_rep, as_tp = K->as_tp, as_kv = K->as_kv, as_full = K->as_full;
     const double spg = km->sp_gathered, a_spg = K->a_spg, as_spg = K->as_spg;
     const double sel_core = K->sel_core, sel_g = K->sel_gemm, sel_e = K->sel_ew;
-    const double sf_tp = K->sf_tp, sf_kv = K->sf_kv, w_tp = K->w_tp;
+    const double sf_tp = K->sf_tp, sf_kv = K->sf_kv, w_tp = K->w_tp, se_tp = K->se_tp;
+    const double sh_on = km->shared_overlap;
     const double rc_core = full > 0.5 || (sel > 0.5 && sel_core > 0.5) ? 1.0 : 0.0; /* core again */
     double *o_par = out + (size_t)PRISM_KS_PARAMS * PRISM_K_TILE;
     double *o_grd = out + (size_t)PRISM_KS_GRADS * PRISM_K_TILE;
@@ -462,9 +463,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_acc[i] = acc;
         }
         o_cmp[i] = cf_s + cb_s + acc;
-        const double rc_t =
-            full > 0.5 ? cf_s
-                       : sel * ((c_f + ew_sc) * sel_core + sel_g * g_f + sel_e * (ew - ew_sc));
+        const double rc_t = full > 0.5 ? cf_s
+                                       : sel * ((c_f + ew_sc) * sel_core + sel_g * g_f +
+                                                sel_e * (ew - ew_sc) + T * se_tp * it * hbm);
         o_rc[i] = rc_t;
         o_wg[i] = g_w + acc;
         o_fl[i] = fl * (1.0 + bwd) + rc;
@@ -529,10 +530,16 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_cp[i] = 0.0;
             o_cpb[i] = 0.0;
         }
-        /* EP: dispatch + combine all-to-all in forward, two more in backward */
+        /* EP: dispatch + combine all-to-all in forward, two more in backward; with
+         * shared_expert_overlap the shared experts' GEMMs of a pass run beside its two
+         * all-to-alls and hide up to their own time (0 when off: the same bits) */
         const double v_ep = T * epb;
         const double ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
-        o_ep[i] = (4.0 + 2.0 * full) * ep_one;
+        const double ep2 = 2.0 * ep_one;
+        const double sh_f = sh_on * tb[go + PRISM_KG_SHARED_FWD];
+        const double sh_b = sh_on * tb[go + PRISM_KG_SHARED_BWD];
+        const double hid_f = ep2 < sh_f ? ep2 : sh_f, hid_b = ep2 < sh_b ? ep2 : sh_b;
+        o_ep[i] = (4.0 + 2.0 * full) * ep_one - ((1.0 + full) * hid_f + hid_b);
         o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
         /* ZeRO-3 / FSDP per unit (one layer; cost/README.md): the all-gather of the next
          * unit overlaps this unit's forward, the backward's gather (when resharded) and
@@ -540,10 +547,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * max(0, comm - compute) and, if it leads its stage, min(comm, compute) more
          * (the first gather / last reduce that nothing hides) */
         if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
-            const double fwd_comm = cf * tp_one + cp_f + 2.0 * ep_one + im1;
-            const double bwd_comm = coll_b * tp_one + cp_b + 2.0 * ep_one + imb_b;
+            const double fwd_comm = cf * tp_one + cp_f + (ep2 - hid_f) + im1;
+            const double bwd_comm = coll_b * tp_one + cp_b + (ep2 - hid_b) + imb_b;
             const double rc_comm =
-                full * (cf * tp_one + 2.0 * ep_one) + c_rs * tp_one + rc_core * (cp_f + im1);
+                full * (cf * tp_one + (ep2 - hid_f)) + c_rs * tp_one + rc_core * (cp_f + im1);
             const double w_f = cf_s + fwd_comm;
             const double w_b = cb_s + acc + bwd_comm + rc_t + rc_comm;
             const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);

@@ -59,6 +59,7 @@ typedef struct PrismKGemm {
     double ep;                /* 1: routed experts (rows x ep, count / ep) */
     double count;             /* GEMMs of this shape per layer (experts: E) */
     double low;               /* 1: runs in the linear-layer dtype (FP8 recipes), 0: BF16 */
+    double shared;            /* 1: a shared expert's GEMM (PRISM_KG_SHARED_*) */
 } PrismKGemm;
 
 /** The device as the GEMM model sees it (kernels-gemm.h). */
@@ -130,6 +131,9 @@ typedef struct PrismKKind {
      * the recomputed GEMM FLOPs per token split like f_tp / f_kv */
     double as_rep, as_tp, as_kv, as_full, as_spg;
     double sel_core, sel_gemm, sel_ew, sf_tp, sf_kv;
+    /* elementwise HBM bytes per token (sharded by tp) that selective recompute runs again
+     * beyond sel_ew: the routed experts' activation function under recompute_moe_act */
+    double se_tp;
     /* backward working set beyond the layer's activations, bytes per token sharded by tp
      * (the head: loss_bwd_extra x logits_bytes x V) */
     double w_tp;
@@ -156,6 +160,7 @@ typedef struct PrismKModel {
     double lvl_lat[PRISM_K_LEVELS];    /* s per message */
     /* knobs */
     double tp_exposed, cp_exposed, ep_exposed, dp_exposed, pp_exposed; /* 1 - overlap */
+    double shared_overlap;   /* 1: shared experts hide the EP all-to-alls of their pass */
     double pp_scatter;       /* 1: p2p sends 1/tp of the activation */
     double zero3_prefetch;   /* layers of gathered parameters held by ZeRO-3 */
     double runtime_bytes;    /* framework workspace per device */
@@ -263,11 +268,13 @@ typedef struct PrismKSegment {
 
 /* Per (lane key, kind) entries of the GEMM table: seconds per micro-batch. */
 enum {
-    PRISM_KG_FWD = 0,  /* the kind's GEMMs, forward */
-    PRISM_KG_DGRAD,    /* input-gradient GEMMs */
-    PRISM_KG_WGRAD,    /* weight-gradient GEMMs */
-    PRISM_KG_CAST,     /* FP8 casts in forward (inputs, weights) */
-    PRISM_KG_CAST_BWD, /* FP8 casts in backward (output gradients) */
+    PRISM_KG_FWD = 0,    /* the kind's GEMMs, forward */
+    PRISM_KG_DGRAD,      /* input-gradient GEMMs */
+    PRISM_KG_WGRAD,      /* weight-gradient GEMMs */
+    PRISM_KG_CAST,       /* FP8 casts in forward (inputs, weights) */
+    PRISM_KG_CAST_BWD,   /* FP8 casts in backward (output gradients) */
+    PRISM_KG_SHARED_FWD, /* of PRISM_KG_FWD: the shared experts' GEMMs */
+    PRISM_KG_SHARED_BWD, /* of PRISM_KG_DGRAD + PRISM_KG_WGRAD: the shared experts' */
     PRISM_KG_COUNT
 };
 

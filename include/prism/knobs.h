@@ -69,6 +69,10 @@ typedef enum {
     PRISM_KNOB_TP_OVERLAP_BUFFERS,     /**< full-sequence userbuffers TP overlap holds */
     PRISM_KNOB_NIC_SPREAD,             /**< 1 = a DP/FSDP group with k members per node
                                             crosses nodes on k NICs (1/k of the time) */
+    PRISM_KNOB_SHARED_EXPERT_OVERLAP,  /**< 1 = shared experts run beside the EP dispatch and
+                                            combine (Megatron-Core moe_shared_expert_overlap) */
+    PRISM_KNOB_RECOMPUTE_MOE_ACT,      /**< 1 = recompute = selective also recomputes the
+                                            routed experts' activation function (moe_act) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

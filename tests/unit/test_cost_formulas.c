@@ -21,6 +21,16 @@
 #define H 4096.0
 #define A 32.0
 
+/* Terms of layer 1 (the first block) of @p m for @p strategy on @p devices. */
+static void block_terms(const PrismModel *m, uint64_t gbs, uint64_t seq, PrismDtype dt,
+                        const char *const *sets, uint32_t devices, const char *strategy,
+                        PrismLayerTerms *lt)
+{
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, gbs, seq, dt, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, lt, NULL));
+}
+
 static double block_act(const char *strategy, uint32_t devices, const char *const *sets, int mode)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
@@ -155,9 +165,7 @@ static void eager_terms(const char *eager, PrismLayerTerms *lt)
 {
     const char *const sets[] = {eager, "hbm_GBps=1000", "hbm_efficiency=1", NULL};
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_BF16, sets);
-    PrismStrategy s = test_strategy(cm, 1, "tp=1,mbs=2");
-    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, lt, NULL));
+    block_terms(m, 8, 2048, PRISM_DTYPE_BF16, sets, 1, "tp=1,mbs=2", lt);
 }
 
 static void test_elementwise_eager(void)
@@ -886,6 +894,112 @@ static void test_folded_moe(void)
     CU_ASSERT_TRUE(prism_test_close(x.optimizer_bytes, 11040768.0, 1e-12, 0));
 }
 
+/*
+ * Shared-expert overlap (Megatron-Core --moe-shared-expert-overlap), by hand. moe_model()
+ * with one shared expert of width fs, on 8 devices of one node: dp=8, ep=8 (tp = etp = 1),
+ * seq 1024, gbs 8: T = 1024 tokens per micro-batch. fp16 GEMMs at 312e12 x 0.8 = 249.6e12
+ * FLOP/s (the test cluster has no SM count: no quantisation; hbm_GBps 1e5 keeps every GEMM
+ * compute-bound). The shared expert's forward: fc1 M = T, N = 2 fs (gate + up), K = h;
+ * fc2 M = T, N = h, K = fs: sh_f = 2 T h 3 fs / 249.6e12; its backward (input and weight
+ * gradients) sh_b = 2 sh_f. One all-to-all: every device sends its T tokens' top_k x h x 2
+ * = 4096 B, 7/8 of them over NVLink (300 GB/s x 0.8) with 7 messages of 5 us:
+ * t_a2a = 7/8 T 4096 / 240e9 + 35e-6 = 50.3 us; a pass runs two (2 t_a2a = 100.6 us).
+ *   fs = 1024: sh_f = 25.8 us, sh_b = 51.6 us, both < 2 t_a2a: the overlap hides sh_f of
+ *              the forward and sh_b of the backward;
+ *   fs = 8192: sh_f = 206 us > 2 t_a2a: the forward's two all-to-alls are hidden whole.
+ */
+static PrismModel *shared_model(uint64_t fs)
+{
+    PrismModel *m = moe_model();
+    m->specs[0].mlp.n_shared = 1;
+    m->specs[0].mlp.shared_hidden = fs;
+    return m;
+}
+
+/* The step's EP column (both blocks, m = 1) of dp=8,ep=8 with @p recompute. */
+static double shared_ep_col(const char *overlap, const char *strategy)
+{
+    g_autoptr(PrismModel) m = shared_model(1024);
+    const char *const sets[] = {"hbm_GBps=100000", overlap, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    return c[PRISM_COL_TIME_EP_COMM];
+}
+
+static void shared_terms(uint64_t fs, const char *overlap, PrismLayerTerms *lt)
+{
+    g_autoptr(PrismModel) m = shared_model(fs);
+    const char *const sets[] = {"hbm_GBps=100000", overlap, NULL};
+    block_terms(m, 8, 1024, PRISM_DTYPE_FP16, sets, 8, "dp=8,ep=8", lt);
+}
+
+static void test_shared_expert_overlap(void)
+{
+    const double T = 1024.0, h = 1024.0, rate = 312e12 * 0.8;
+    const double t_a2a = 7.0 / 8.0 * T * 4096.0 / 240e9 + 7.0 * 5e-6;
+    PrismLayerTerms off, on;
+    shared_terms(1024, "shared_expert_overlap=0", &off);
+    shared_terms(1024, "shared_expert_overlap=1", &on);
+    const double sh_f = 2.0 * T * h * 3.0 * 1024.0 / rate;
+    CU_ASSERT_TRUE(sh_f < 2.0 * t_a2a && 2.0 * sh_f < 2.0 * t_a2a);
+    CU_ASSERT_TRUE(prism_test_close(off.fwd_s - on.fwd_s, sh_f, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(off.bwd_s - on.bwd_s, 2.0 * sh_f, 1e-9, 0));
+    /* full recompute's repeated forward (its exposed comm is in recompute_s) hides sh_f
+     * again; memory and the selective recompute do not move */
+    CU_ASSERT_TRUE(prism_test_close(off.recompute_s[2] - on.recompute_s[2], sh_f, 1e-9, 0));
+    CU_ASSERT_EQUAL(off.recompute_s[1], on.recompute_s[1]);
+    CU_ASSERT_EQUAL(off.act_bytes[0], on.act_bytes[0]);
+    shared_terms(8192, "shared_expert_overlap=0", &off);
+    shared_terms(8192, "shared_expert_overlap=1", &on);
+    CU_ASSERT_TRUE(2.0 * T * h * 3.0 * 8192.0 / rate > 2.0 * t_a2a);
+    CU_ASSERT_TRUE(prism_test_close(off.fwd_s - on.fwd_s, 2.0 * t_a2a, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(off.bwd_s - on.bwd_s, 2.0 * t_a2a, 1e-9, 0));
+    /* the step's EP column, two blocks: sh_f + 2 sh_f hidden per block; full recompute
+     * runs the forward (and its overlap) again: 2 sh_f + 2 sh_f per block */
+    const char *none = "dp=8,ep=8", *full = "dp=8,ep=8,recompute=full";
+    CU_ASSERT_TRUE(prism_test_close(shared_ep_col("shared_expert_overlap=0", none) -
+                                        shared_ep_col("shared_expert_overlap=1", none),
+                                    2.0 * 3.0 * sh_f, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(shared_ep_col("shared_expert_overlap=0", full) -
+                                        shared_ep_col("shared_expert_overlap=1", full),
+                                    2.0 * 4.0 * sh_f, 1e-9, 0));
+}
+
+/*
+ * recompute_moe_act (Megatron-Core --recompute-modules moe_act), by hand. moe_model()
+ * (E = 16, top_k = 2, f_e = 512, SwiGLU, cf = 1) on one device, seq 1024, mbs 1: the
+ * routed rows per token are top_k = 2, so under recompute = selective the experts'
+ * activation output (f_e bf16 per row) is no longer kept:
+ *   act_bytes[selective] drops by T x 2 x 2 B x 512 = 1024 x 2048 = 2,097,152 B;
+ * and the activation runs again in backward, its SwiGLU traffic (read 2 f_e, write f_e)
+ * at hbm_GBps 1000 x hbm_efficiency 0.8:
+ *   recompute_s[selective] grows by 1024 x 2 x 2 x 3 x 512 / 800e9 = 7.864e-6 s.
+ * No-recompute and full-recompute terms do not change.
+ */
+static void moe_act_terms(const char *on, PrismLayerTerms *lt)
+{
+    g_autoptr(PrismModel) m = moe_model();
+    const char *const sets[] = {"hbm_GBps=1000", on, NULL};
+    block_terms(m, 8, 1024, PRISM_DTYPE_FP16, sets, 1, "mbs=1", lt);
+}
+
+static void test_recompute_moe_act(void)
+{
+    PrismLayerTerms off, on;
+    moe_act_terms("recompute_moe_act=0", &off);
+    moe_act_terms("recompute_moe_act=1", &on);
+    const int sel = PRISM_RECOMPUTE_SELECTIVE, none = PRISM_RECOMPUTE_NONE;
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - on.act_bytes[sel], 2097152.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(on.recompute_s[sel] - off.recompute_s[sel],
+                                    1024.0 * 2.0 * 2.0 * 3.0 * 512.0 / 800e9, 1e-9, 0));
+    CU_ASSERT_EQUAL(off.act_bytes[none], on.act_bytes[none]);
+    CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], on.act_bytes[PRISM_RECOMPUTE_FULL]);
+    CU_ASSERT_EQUAL(off.recompute_s[PRISM_RECOMPUTE_FULL], on.recompute_s[PRISM_RECOMPUTE_FULL]);
+    CU_ASSERT_EQUAL(off.fwd_s, on.fwd_s);
+}
+
 /* The test cluster with a host (offloading): link @p link_GBps per direction, @p host_gib
  * GiB and 50 GB/s of host memory per device. */
 static PrismCostModel *offload_model(const PrismModel *m, double link_GBps, double host_gib,
@@ -1139,6 +1253,8 @@ static CU_TestInfo formula_tests[] = {
     {"zb-v, dualpipe, dualpipe-v, seq1f1b: in-flight and bubble by hand", test_new_schedules},
     {"dualpipe-v hides the MoE all-to-all", test_dualpipe_overlap},
     {"parallel folding: expert memory and EP volumes", test_folded_moe},
+    {"shared_expert_overlap hides the EP all-to-alls by hand", test_shared_expert_overlap},
+    {"recompute_moe_act: the experts' activation by hand", test_recompute_moe_act},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
