@@ -10,7 +10,9 @@
  * MIN / stop MAX over ranks; median and min reported. Per-rank loop times give the load
  * imbalance. Each result is checked (every row evaluated, non-empty front).
  *
- *   bench_e2e [--reps N] [--quick]
+ *   bench_e2e [--reps N] [--quick] [--threads N]
+ * --threads: search threads per rank (default 1: rank scaling; 0 = prism plan's default,
+ * every CPU at one rank).
  * Collective on MPI_COMM_WORLD.
  */
 #include <stdio.h>
@@ -25,6 +27,8 @@
 #include <prism/version.h>
 
 #include "bench.h"
+
+static int bench_threads = 1; /* --threads */
 
 typedef struct {
     const char *name, *model, *cluster;
@@ -81,6 +85,7 @@ static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable 
     PrismSearchOptions opt;
     prism_search_options_init(&opt);
     opt.kt = kt;
+    opt.threads = bench_threads;
     g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
     if (res == NULL)
         return FALSE;
@@ -106,6 +111,9 @@ static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--threads") == 0)
+            bench_threads = atoi(argv[i + 1]);
     GError *error = NULL;
     PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
     int reps = 5;
@@ -119,8 +127,12 @@ int main(int argc, char **argv)
     if (comm->rank == 0) {
         g_autofree char *mpi = prism_bench_mpi_library();
         g_autofree char *ranks = g_strdup_printf("%d", comm->size);
-        const char *extra[] = {"isa", prism_kernel_table_name(kt), "mpi", mpi, "ranks", ranks, NULL,
-                               NULL};
+        g_autofree char *threads = g_strdup_printf("%d", bench_threads);
+        const char *extra[] = {"isa",     prism_kernel_table_name(kt),
+                               "mpi",     mpi,
+                               "ranks",   ranks,
+                               "threads", threads,
+                               NULL,      NULL};
         prism_bench_header("e2e", argc, argv, extra);
     }
     const Case *cases = quick ? quick_cases : full_cases;

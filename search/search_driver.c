@@ -8,9 +8,18 @@
  * block in ROUNDS: every rank runs the same number of rounds, and each round ends with
  * one MPI_Allreduce of a status flag, so an error or a stop request on any rank ends
  * every rank at the same round boundary.
+ *
+ * Threads (PrismSearchOptions.threads, no sink, array jobs): a rank's round is cut into
+ * groups of consecutive segments that share their lane tables (one device count and pp);
+ * this thread builds the group's tables, then the group's rows are dealt in chunks to
+ * the threads, one Walker each (its own evaluator, compiled segment and results), joined
+ * before the next group. The Walkers' results merge like ranks'
+ * (bundle_merge: canonical fronts and top-k lists), so the result is the same for any
+ * thread count, as it is for any rank count.
  */
 #include <prism/search.h>
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h> /* isatty */
@@ -39,7 +48,7 @@ struct PrismSearchResult {
     uint64_t total;
     double seconds, seconds_min;
     const char *isa;
-    int ranks;
+    int ranks, threads;
     PrismObjective obj[PRISM_FRONT_MAX_OBJECTIVES];
     size_t n_obj;
     PrismObjective rank_by;
@@ -510,6 +519,8 @@ typedef struct {
     size_t seg;
     PrismCostSegment *compiled;
     gboolean have_seg;
+    gboolean keep_lanes; /* threaded: leaving a job does not release its lanes (the
+                          * calling thread does, between groups) */
 } Walker;
 
 static void walker_clear(Walker *w)
@@ -557,7 +568,7 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     /* the job left keeps its size and segments but not its lanes (an array's spaces
      * stay; a grid sweep's get() frees the point left): a grid's memory is that of the
      * job being walked (prism_space_release_lanes) */
-    if (w->ev != NULL)
+    if (w->ev != NULL && !w->keep_lanes)
         prism_space_release_lanes(w->cur.space);
     g_clear_pointer(&w->compiled, prism_cost_segment_free);
     g_clear_pointer(&w->ev, prism_evaluator_free);
@@ -623,6 +634,115 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
             *stopped = TRUE;
             return TRUE;
         }
+    }
+    return TRUE;
+}
+
+/* A group's rows, handed out in chunks to the threads that walk them. */
+typedef struct {
+    _Atomic uint64_t next; /* first row not yet handed out */
+    atomic_int abort;      /* an error or a stop: hand out no more */
+    uint64_t end, chunk;
+} Deal;
+
+/* One thread's share of a group. */
+typedef struct {
+    Walker *w;
+    Deal *deal;
+    gboolean ok, stopped;
+    uint64_t error_row; /* first row of the chunk that failed */
+    GError *error;
+} Part;
+
+static gpointer part_walk(gpointer data)
+{
+    Part *p = data;
+    Deal *d = p->deal;
+    for (;;) {
+        const uint64_t a = atomic_fetch_add(&d->next, d->chunk);
+        if (a >= d->end || atomic_load(&d->abort))
+            return NULL;
+        const uint64_t b = d->end - a > d->chunk ? a + d->chunk : d->end;
+        gboolean stopped = FALSE;
+        if (!walk(p->w, a, b, &stopped, &p->error)) {
+            p->ok = FALSE;
+            p->error_row = a;
+        }
+        p->stopped = p->stopped || stopped;
+        if (!p->ok || stopped) {
+            atomic_store(&d->abort, 1);
+            return NULL;
+        }
+    }
+}
+
+/*
+ * walk() over @p nt Walkers (w[0] runs on this thread): rows [from, to) group by group
+ * (segments of one job with the same device count and pp, hence the same lane tables,
+ * built here first so the threads only read them). The threads take chunks of 8 batches
+ * of a group in turn (rows cost unevenly: deeper pipelines, more stages) and are joined
+ * before the next group. Of several errors, the one at the lowest row is reported.
+ */
+static gboolean walk_threads(Walker *w, int nt, const void **space_held, uint64_t from, uint64_t to,
+                             gboolean *stopped, GError **error)
+{
+    uint64_t pos = from;
+    while (pos < to) {
+        size_t j = 0;
+        uint64_t local = 0;
+        if (!prism_search_jobs_locate(w[0].jobs, pos, &j, &local))
+            g_assert_not_reached();
+        if (!enter_job(&w[0], j, error))
+            return FALSE;
+        const PrismSpace *space = w[0].cur.space;
+        if (*space_held != NULL && *space_held != (const void *)space)
+            prism_space_release_lanes(*space_held); /* every thread has joined */
+        *space_held = space;
+        size_t nseg = 0;
+        const PrismSpaceSegment *segs = prism_space_segments(space, &nseg);
+        size_t si = prism_space_find_segment(space, local);
+        const uint64_t jf = w[0].job_first;
+        uint64_t end = pos;
+        for (size_t k = si; k < nseg && end < to && segs[k].key.devices == segs[si].key.devices &&
+                            segs[k].key.pp == segs[si].key.pp;
+             k++) {
+            PrismLanes none;
+            prism_space_lanes(space, k, 0, 0, &none); /* builds the table if it is not */
+            end = jf + segs[k].first + segs[k].count;
+        }
+        if (end > to)
+            end = to;
+        Deal deal = {.end = end, .chunk = 8 * (uint64_t)w[0].batch};
+        atomic_init(&deal.next, pos);
+        atomic_init(&deal.abort, 0);
+        /* a thread for every chunk at most */
+        const uint64_t chunks = (end - pos + deal.chunk - 1) / deal.chunk;
+        const int used = chunks < (uint64_t)nt ? (int)chunks : nt;
+        Part part[PRISM_SEARCH_THREADS_MAX];
+        GThread *th[PRISM_SEARCH_THREADS_MAX];
+        for (int p = 0; p < used; p++) {
+            /* a thread that cannot be created leaves its chunks to the others */
+            part[p] = (Part){.w = &w[p], .deal = &deal, .ok = TRUE};
+            th[p] = p == 0 ? NULL : g_thread_try_new("prism-search", part_walk, &part[p], NULL);
+        }
+        (void)part_walk(&part[0]);
+        int failed = -1;
+        for (int p = 0; p < used; p++) {
+            if (th[p] != NULL)
+                g_thread_join(th[p]);
+            *stopped = *stopped || part[p].stopped;
+            if (!part[p].ok && (failed < 0 || part[p].error_row < part[failed].error_row))
+                failed = p;
+        }
+        for (int p = 0; p < used; p++) {
+            if (p == failed)
+                g_propagate_error(error, part[p].error);
+            else
+                g_clear_error(&part[p].error);
+        }
+        if (failed >= 0 || *stopped)
+            return failed < 0;
+        pos = end;
     }
     return TRUE;
 }
@@ -738,11 +858,25 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     }
     r->isa = w.kt ? prism_kernel_table_name(w.kt) : "none";
     size_t top_k = opt->top_k ? opt->top_k : 10;
-    w.bundle = bundle_new(n_jobs, r->n_obj ? r->n_obj : 1, top_k);
-    for (int c = 0; c < PRISM_COL_COUNT; c++)
-        w.out.col[c] = prism_aligned_new(w.batch, sizeof(double));
-    w.keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
-    w.keyidx = g_new(uint64_t, w.batch);
+    /* threads: array jobs (their get() only reads) and no row sink (rows in index order) */
+    int nt = 1;
+    if (sink == NULL && jobs->get == array_get) {
+        const int cpus = (int)g_get_num_processors();
+        nt = opt->threads > 0 ? opt->threads : comm->size == 1 ? cpus : 1;
+        nt = nt < 1 ? 1 : nt > PRISM_SEARCH_THREADS_MAX ? PRISM_SEARCH_THREADS_MAX : nt;
+    }
+    r->threads = nt;
+    Walker *ws = g_new0(Walker, (size_t)nt);
+    for (int t = 0; t < nt; t++) {
+        ws[t] = w;
+        ws[t].keep_lanes = nt > 1;
+        ws[t].bundle = bundle_new(n_jobs, r->n_obj ? r->n_obj : 1, top_k);
+        for (int c = 0; c < PRISM_COL_COUNT; c++)
+            ws[t].out.col[c] = prism_aligned_new(w.batch, sizeof(double));
+        ws[t].keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
+        ws[t].keyidx = g_new(uint64_t, w.batch);
+    }
+    const void *space_held = NULL;
 
     g_autofree uint64_t *cuts = g_new0(uint64_t, (size_t)comm->size + 1);
     if (!partition_cuts(jobs, comm->size, cuts, local ? NULL : &local)) {
@@ -770,7 +904,8 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
         if (flag == 0) {
             uint64_t a = lo + block * i / rounds, b = lo + block * (i + 1) / rounds;
             gboolean stopped = FALSE;
-            if (!walk(&w, a, b, &stopped, &local))
+            if (nt > 1 ? !walk_threads(ws, nt, &space_held, a, b, &stopped, &local)
+                       : !walk(&ws[0], a, b, &stopped, &local))
                 flag |= FLAG_ERROR;
             if (stopped)
                 flag |= FLAG_STOP;
@@ -794,7 +929,22 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     if ((flag & FLAG_STOP) && local == NULL)
         g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
                     "interrupted: the search stopped on request (SIGINT/SIGTERM or a stop hook)");
-    walker_clear(&w);
+    /* the threads' results, merged in thread order (any order gives the same result) */
+    w.bundle = ws[0].bundle;
+    for (int t = 0; t < nt; t++) {
+        if (t > 0) {
+            for (size_t j = 0; j < n_jobs; j++) {
+                prism_front_finish(w.bundle->front[j]);
+                prism_front_finish(ws[t].bundle->front[j]);
+            }
+            Bundle *m = bundle_merge(w.bundle, ws[t].bundle);
+            bundle_free(w.bundle);
+            bundle_free(ws[t].bundle);
+            w.bundle = m;
+        }
+        walker_clear(&ws[t]);
+    }
+    g_free(ws);
     gboolean ok = prism_comm_agree_error(comm, &local);
     if (ok) {
         progress_update(&prog, 1.0, TRUE);
@@ -881,6 +1031,11 @@ double prism_search_result_seconds_min(const PrismSearchResult *r)
 const char *prism_search_result_isa(const PrismSearchResult *r)
 {
     return r->isa;
+}
+
+int prism_search_result_threads(const PrismSearchResult *r)
+{
+    return r->threads;
 }
 
 int prism_search_result_ranks(const PrismSearchResult *r)

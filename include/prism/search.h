@@ -129,7 +129,13 @@ typedef struct PrismSearchOptions {
     void *stop_user;
     gboolean progress; /**< rank 0 prints progress on stderr after ~2 s */
     const char *label; /**< progress prefix ("plan", "sweep"); NULL = "search" */
+    /** Worker threads of a rank, 1..PRISM_SEARCH_THREADS_MAX; 0 = the online CPUs when the
+     *  communicator has one rank, else 1. Used only without a row sink and for jobs given
+     *  as an array (prism_search_run); the result does not depend on it. */
+    int threads;
 } PrismSearchOptions;
+
+#define PRISM_SEARCH_THREADS_MAX 256
 
 /** Defaults (every field as documented above). Not collective. */
 void prism_search_options_init(PrismSearchOptions *opt);
@@ -152,6 +158,8 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
                                          const PrismSearchOptions *opt, const PrismRowSink *sink,
                                          GError **error);
 void prism_search_result_free(PrismSearchResult *r);
+/** Threads each rank used (1 unless prism_search_run without a sink; see threads). */
+int prism_search_result_threads(const PrismSearchResult *r);
 
 /** Strategies in all jobs, rows evaluated, and feasible rows (summed over ranks). */
 uint64_t prism_search_result_total(const PrismSearchResult *r);

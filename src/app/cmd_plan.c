@@ -30,7 +30,8 @@ typedef struct {
     PrismCommonOptions common;
     PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     gboolean count;
-    gint refine; /* --refine K: layer split and recompute of the K best (refine.h) */
+    gint refine;  /* --refine K: layer split and recompute of the K best (refine.h) */
+    gint threads; /* --threads N: search threads per rank; 0 = the CPUs at 1 rank */
 } PlanOptions;
 
 static void plan_options_clear(PlanOptions *o)
@@ -106,11 +107,12 @@ static void print_header(FILE *out, const Report *r)
     (void)prism_space_segments(r->job->space, &nseg);
     fprintf(out,
             "space: %" G_GUINT64_FORMAT " strategies (%zu segments); evaluated %" G_GUINT64_FORMAT
-            " in %.3f s on %d rank%s (%s); feasible %" G_GUINT64_FORMAT " (%.1f%%)\n",
+            " in %.3f s on %d rank%s x %d thread%s (%s); feasible %" G_GUINT64_FORMAT " (%.1f%%)\n",
             total, nseg, prism_search_result_evaluated(r->res), prism_search_result_seconds(r->res),
             prism_search_result_ranks(r->res), prism_search_result_ranks(r->res) == 1 ? "" : "s",
-            prism_search_result_isa(r->res), feas,
-            total ? 100.0 * (double)feas / (double)total : 0.0);
+            prism_search_result_threads(r->res),
+            prism_search_result_threads(r->res) == 1 ? "" : "s", prism_search_result_isa(r->res),
+            feas, total ? 100.0 * (double)feas / (double)total : 0.0);
 }
 
 static gboolean print_top(FILE *out, const Report *r, GError **error)
@@ -385,6 +387,13 @@ static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GE
                     "--refine %d: must be between 0 and %d", o->refine, PRISM_APP_TOP_MAX);
         return FALSE;
     }
+    if (o->threads < 0 || o->threads > PRISM_SEARCH_THREADS_MAX) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--threads %d: must be between 1 and %d (0: every CPU when run as one rank)",
+                    o->threads, PRISM_SEARCH_THREADS_MAX);
+        return FALSE;
+    }
+    opt->threads = o->threads;
     opt->top_k = (size_t)MAX(top, o->refine);
     opt->progress = !c->no_progress;
     opt->label = "plan";
@@ -492,6 +501,10 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "refine the K best strategies: uneven layer split over the pipeline chunks and "
          "per-layer recompute under each stage's memory budget (search/DC.md)",
          "K"},
+        {"threads", 0, 0, G_OPTION_ARG_INT, &o.threads,
+         "search threads per rank (default 0: every CPU when run as one rank, 1 under mpirun "
+         "with more ranks); the result does not depend on it",
+         "N"},
         {NULL}};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- search every strategy: top list, Pareto front and why");

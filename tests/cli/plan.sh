@@ -188,6 +188,16 @@ check "bad range" expect_status 2 plan --range pp=16:4
 check "bad objective" expect_status 2 plan --objectives step_time,nope
 check "bad rank-by" expect_status 2 plan --rank-by nope
 check "bad top" expect_status 2 plan --top 0
+check "bad threads" expect_status 2 plan --threads 257
+check "threads named" grep -q -- "--threads 257: must be between 1 and 256" err.txt
+# Threads deal a rank's rows in chunks; the result is the same for any count (JSON has no
+# timing; the text's space line names the threads)
+check "1 thread" expect_status 0 plan "${small[@]}" --json --top 7 --threads 1
+cp out.txt t1.json
+check "3 threads" expect_status 0 plan "${small[@]}" --json --top 7 --threads 3
+check "3 threads == 1 thread" cmp -s t1.json out.txt
+check "threads in the space line" expect_status 0 plan "${small[@]}" --top 1 --threads 3 --no-progress
+check "space line" grep -q "^space: .* on 1 rank x 3 threads (" out.txt
 check "stray argument" expect_status 2 plan extra
 check "no valid split" expect_status 2 plan --devices 97
 check "names a rule" grep -q "R8:" err.txt
@@ -276,4 +286,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((81 + 17 - 5 * (4 - ${#counts[@]})))
+cli_done $((81 + 24 - 5 * (4 - ${#counts[@]})))

@@ -230,6 +230,18 @@ static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_
             opt.rank_by_set = TRUE;
         }
         res = prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL);
+        /* the same result with 1, 3 and 4 threads per rank (each thread walks chunks of
+         * 8 batches of 100 lanes, so these spaces are dealt to every thread) */
+        const int threads[] = {1, 3, 4};
+        for (size_t t = 0; res != NULL && t < G_N_ELEMENTS(threads); t++) {
+            opt.threads = threads[t];
+            PrismSearchResult *rt = prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL);
+            ok = ok && rt != NULL && prism_search_result_threads(rt) == threads[t] &&
+                 result_digest(rt) == result_digest(res);
+            if (rt == NULL || result_digest(rt) != result_digest(res))
+                fprintf(stderr, "%s: %d threads give another result\n", model, threads[t]);
+            prism_search_result_free(rt);
+        }
     }
     /* Every rank holds the same result (the digest), and rank 0 alone checks it against
      * the brute force: each rank re-evaluating every row made the check np times the work
