@@ -3,10 +3,14 @@
 # folder, build with -Werror, run every test (unit, MPI at 1-4 ranks, CLI), then build
 # and run the suite again under ASan+UBSan in a separate folder.
 #   PRISM_SKIP_SANITIZE=1  skip the sanitizer pass (it roughly doubles the time)
-#   PRISM_JOBS=N           parallel build/test jobs (default: nproc)
+#   PRISM_JOBS=N           parallel build jobs (default: nproc)
+#   PRISM_TEST_JOBS=N      parallel tests (default: nproc + 1: many tests wait on
+#                          mpiexec start-up, signals or Slurm, and a third test fills
+#                          those gaps; tests/README.md, "Measured times")
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=${PRISM_JOBS:-$(nproc)}
+test_jobs=${PRISM_TEST_JOBS:-$(($(nproc) + 1))}
 bash "$root/scripts/setup.sh" --tests   # --tests: also Slurm + munge for tests/cli/slurm.sh
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -17,7 +21,7 @@ run_suite() { # build-dir, "extra ctest args", extra cmake args...
     cmake -S "$root" -B "$build" -DPRISM_WERROR=ON "$@"
     cmake --build "$build" -j"$jobs"
     # shellcheck disable=SC2086  # ctest_extra is a word list on purpose
-    ctest --test-dir "$build" --output-on-failure -LE 'slow|bench' -j"$jobs" --timeout 600 \
+    ctest --test-dir "$build" --output-on-failure -LE 'slow|bench' -j"$test_jobs" --timeout 600 \
         $ctest_extra
 }
 

@@ -872,21 +872,24 @@ char *prism_space_describe(const PrismSpace *sp, gboolean json)
         return prism_json_to_string(root, FALSE);
     }
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "%-10s %6s  %s\n", "dimension", "values", "domain");
+    int w = (int)strlen("dimension"); /* the first column fits the longest name */
+    for (int d = 0; d < PRISM_DIM_COUNT; d++)
+        w = MAX(w, (int)strlen(prism_dim_name((PrismDim)d)));
+    g_string_append_printf(s, "%-*s %6s  %s\n", w, "dimension", "values", "domain");
     for (int d = 0; d < PRISM_DIM_COUNT; d++) {
         size_t n = 0;
         g_autofree uint64_t *v = prism_space_dim_values(sp, (PrismDim)d, &n);
         g_autofree char *list = prism_values_compact_internal((PrismDim)d, v, n, 60);
         g_string_append_printf(
-            s, "%-10s %6zu  %s%s\n", prism_dim_name((PrismDim)d), n, list,
+            s, "%-*s %6zu  %s%s\n", w, prism_dim_name((PrismDim)d), n, list,
             d == PRISM_DIM_DP || d == PRISM_DIM_M || d == PRISM_DIM_FOLDING ? "  (derived)" : "");
     }
     g_string_append_printf(s,
-                           "%-10s %6u  (structural keys: devices, pp, vpp, schedule, "
+                           "%-*s %6u  (structural keys: devices, pp, vpp, schedule, "
                            "recompute, rc_layers, offload)\n",
-                           "segments", sp->segs->len);
-    g_string_append_printf(s, "%-10s %6u  (per devices, pp and R8 micro-batch rule)\n", "lanes",
+                           w, "segments", sp->segs->len);
+    g_string_append_printf(s, "%-*s %6u  (per devices, pp and R8 micro-batch rule)\n", w, "lanes",
                            sp->tables->len);
-    g_string_append_printf(s, "total      %" G_GUINT64_FORMAT " strategies\n", sp->size);
+    g_string_append_printf(s, "%-*s %" G_GUINT64_FORMAT " strategies\n", w, "total", sp->size);
     return g_string_free(s, FALSE);
 }

@@ -35,15 +35,15 @@ check "no knobs line by default" expect_status 0 plan -m gpt3-1.3b -n 8 --top 1 
 check "default: no knobs line" bash -c '! grep -q "^knobs:" out.txt'
 
 check "count" expect_status 0 plan --count
-check "count total" grep -q "^total      8190832 strategies" out.txt
-check "count dims" grep -q "^vpp            48  1..48" out.txt
-check "count offload default" grep -q "^offload         2  0 1" out.txt
+check "count total" grep -q "^total         8190832 strategies" out.txt
+check "count dims" grep -q "^vpp               48  1..48" out.txt
+check "count offload default" grep -q "^offload            2  0 1" out.txt
 # --fix offload=0: the space before offloading was searched (its size of schema 2); the
 # whole offload domain (activations too) is four times that
 check "count offload=0" expect_status 0 plan --count --fix offload=0
-check "offload=0 total" grep -q "^total      4095416 strategies" out.txt
+check "offload=0 total" grep -q "^total         4095416 strategies" out.txt
 check "count every offload" expect_status 0 plan --count --only offload=0,1,2,3
-check "every offload total" grep -q "^total      16381664 strategies" out.txt
+check "every offload total" grep -q "^total         16381664 strategies" out.txt
 check "offload out of range exits 2" expect_status 2 plan --count --fix offload=4
 check "offload range message" grep -q "offload=4: out of range (allowed: 0 (none), 1 (optimizer), 2 (activations) or 3 (both))" err.txt
 # The overlap dims: without a framework every option stays on (one value, the space
@@ -52,15 +52,15 @@ check "offload range message" grep -q "offload=4: out of range (allowed: 0 (none
 # (dp_overlap, param_overlap) open the full product; a framework that cannot turn an
 # option off refuses the filter (exit 2)
 check "count again" expect_status 0 plan --count
-check "count overlap default" grep -q "^tp_overlap      1  1" out.txt
+check "count overlap default" grep -q "^tp_overlap         1  1" out.txt
 check "count megatron-core" expect_status 0 plan --count --framework megatron-core
-check "megatron-core total" grep -q "^total      11863436 strategies" out.txt
-check "megatron-core tp_overlap" grep -q "^tp_overlap      2  0 1" out.txt
+check "megatron-core total" grep -q "^total         11863436 strategies" out.txt
+check "megatron-core tp_overlap" grep -q "^tp_overlap         2  0 1" out.txt
 check "megatron-core pinned" expect_status 0 plan --count --framework megatron-core --fix tp_overlap=1
-check "pinned total" grep -q "^total      8190832 strategies" out.txt
+check "pinned total" grep -q "^total         8190832 strategies" out.txt
 check "megatron-core every option" expect_status 0 plan --count --framework megatron-core \
     --only dp_overlap=0,1,param_overlap=0,1
-check "every option total" grep -q "^total      32615566 strategies" out.txt
+check "every option total" grep -q "^total         32615566 strategies" out.txt
 check "unsupported overlap exits 2" expect_status 2 plan --count --framework megatron-lm-2022 \
     --fix tp_overlap=0
 check "unsupported overlap message" grep -q "exclude every value of tp_overlap: it takes only 1 (on)" err.txt
