@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
@@ -394,6 +395,14 @@ static gboolean stop_on_rank0(void *user)
     return prism_test_comm()->rank == 0;
 }
 
+/* Stop hook called by several threads: rank 0 asks to stop from its 5th call on. */
+static atomic_int stop_calls;
+static gboolean stop_on_rank0_later(void *user)
+{
+    (void)user;
+    return prism_test_comm()->rank == 0 && atomic_fetch_add(&stop_calls, 1) >= 4;
+}
+
 static void test_failures(void)
 {
     PrismComm *comm = prism_test_comm();
@@ -440,6 +449,18 @@ static void test_failures(void)
     CU_ASSERT_TRUE(prism_test_all(good));
     g_clear_error(&error);
     prism_search_result_free(res);
+    /* the same stop with 3 threads per rank and no sink: every thread stops dealing, the
+     * threads are joined, every rank reports the interruption (rank 0 asks after its
+     * 5th batch, from whichever thread runs it) */
+    stop_calls = 0;
+    opt.stop = stop_on_rank0_later;
+    opt.threads = 3;
+    opt.round_rows = 0; /* whole groups in a round: chunks of 8 x 64 rows for 3 threads */
+    res = ok ? prism_search_run(comm, &job, 1, &opt, NULL, &error) : NULL;
+    good = ok && res == NULL &&
+           g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED);
+    CU_ASSERT_TRUE(prism_test_all(good));
+    g_clear_error(&error);
     setup_clear(&s);
 }
 
