@@ -519,6 +519,9 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
             json_builder_set_member_name(b, "dtype");
             json_builder_add_string_value(
                 b, K->gemm[q].low > 0.5 && fp8 ? prism_dtype_name(cm->training.dtype) : "bf16");
+            /* hides EP all-to-all time under shared_expert_overlap (the knobs member) */
+            json_builder_set_member_name(b, "shared_expert");
+            json_builder_add_boolean_value(b, K->gemm[q].shared > 0.5);
             static const char *const dims[] = {"M", "N", "K", "count"};
             const double dv[] = {g.M, g.N, g.K, g.count};
             for (int j = 0; j < 4; j++) {
