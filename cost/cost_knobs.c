@@ -156,6 +156,12 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                       "activation output (fc2's input) and runs the activation "
                                       "again in backward (Megatron-Core --recompute-modules "
                                       "moe_act)"},
+    [PRISM_KNOB_MFU_CORE_HALF] = {"mfu_core_half", 0.0, 0.0, 1.0, "bool",
+                                  "MFU convention: 1 = the model FLOPs count half the attention "
+                                  "core (the causal mask; Megatron-LM's "
+                                  "num_floating_point_operations since 2025); 0 = the full core "
+                                  "(Narayanan et al. 2021, torchtitan, earlier Megatron-LM). "
+                                  "Executed FLOPs and times do not change"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -41,6 +41,7 @@ typedef struct KnobView {
     double loss_bwd; /* loss_bwd_extra: logit copies beyond the working set's one */
     double eager;    /* elementwise_eager: op-by-op norm / RoPE / SwiGLU traffic */
     double moe_act;  /* recompute_moe_act: selective recompute drops the experts' act output */
+    double mfu_core; /* share of the attention core in the model FLOPs (mfu_core_half) */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -343,8 +344,9 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->as_tp -= rows * bp * fe;
         k->se_tp = rows * bp * mlp_mats(mp->act) * fe;
     }
-    /* model FLOPs per token (MFU convention: full attention core, top-k experts) */
-    *model_flops = attn_gemm + mm + *core;
+    /* model FLOPs per token (MFU convention: the full attention core, or half of it with
+     * mfu_core_half; top-k experts) */
+    *model_flops = attn_gemm + mm + *core * kv->mfu_core;
 }
 
 static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *k)
@@ -568,6 +570,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .loss_bwd = kn[PRISM_KNOB_LOSS_BWD_EXTRA],
         .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
         .moe_act = kn[PRISM_KNOB_RECOMPUTE_MOE_ACT] > 0.5 ? 1.0 : 0.0,
+        .mfu_core = kn[PRISM_KNOB_MFU_CORE_HALF] > 0.5 ? 0.5 : 1.0,
     };
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;

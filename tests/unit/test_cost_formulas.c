@@ -362,6 +362,21 @@ static void test_narayanan_flops(void)
     /* tokens/s = B s / step */
     CU_ASSERT_TRUE(
         prism_test_close(c[PRISM_COL_TOKENS_PER_S] * c[PRISM_COL_TIME_STEP], B * s, 1e-12, 0));
+    /* mfu_core_half (Megatron-LM's current count, "causal mask"): the core term s/(6h)
+     * becomes s/(12h) in both counts, 72 B s L h^2 (1 + s/(12h) + V/(12 h L)) and
+     * 96 B s L h^2 (1 + s/(12h) + V/(16 h L)) (the recomputed forward is counted the
+     * same way); the step does not change */
+    static const char *const half[] = {"mfu_core_half=1", NULL};
+    g_autoptr(PrismCostModel) ch = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, half);
+    double d[PRISM_COL_COUNT];
+    PrismStrategy sh = test_strategy(ch, 1, "tp=1,recompute=full");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(ch, &sh, d, NULL));
+    CU_ASSERT_EQUAL(d[PRISM_COL_TIME_STEP], c[PRISM_COL_TIME_STEP]);
+    const double model_half =
+        72.0 * B * s * L * H * H * (1.0 + s / (12.0 * H) + V / (12.0 * H * L));
+    CU_ASSERT_TRUE(prism_test_close(d[PRISM_COL_MFU] * denom, model_half, 1e-12, 0));
+    const double hw_half = 96.0 * B * s * L * H * H * (1.0 + s / (12.0 * H) + V / (16.0 * H * L));
+    CU_ASSERT_TRUE(prism_test_close(d[PRISM_COL_HFU] * denom, hw_half, 1e-12, 0));
 }
 
 /*
