@@ -90,7 +90,7 @@ static double *read_constants(PrismLandscapeFile *f, const char *name, size_t *n
 
 static int schema_index(const PrismLandscapeSchema *s, const char *name);
 
-/* The columns /landscape's "derived" attribute names (schema 3, hfu since 4), computed on
+/* The columns /landscape's "derived" attribute names (schema 3, hfu since 5), computed on
  * read. */
 static gboolean load_derived(PrismLandscapeFile *f, const char *derived, GError **error)
 {
@@ -378,21 +378,21 @@ static void damaged_read_error(PrismLandscapeFile *f, const char *group, const c
     }
 }
 
-/* Row i's derived value of column @p col (a PrismCostCol) from its step time, device
- * count and point (hfu: its flops_time, in @p devices), formed in double as the kernel
- * forms it, then rounded to float32 as the column used to be stored. NaN for a point
- * without constants. */
-static double derive(const PrismLandscapeFile *f, uint32_t col, double step, double devices,
+/* Row i's derived value of column @p col (a PrismCostCol) from its step time, its input
+ * @p in (the device count; for hfu the row's flops_time) and its point, formed in double
+ * as the kernel forms it, then rounded to float32 as the column used to be stored. NaN
+ * for a point without constants. */
+static double derive(const PrismLandscapeFile *f, uint32_t col, double step, double in,
                      double point)
 {
     size_t p = (size_t)point;
     double inv_step = 1.0 / step, v;
     if (col == PRISM_COL_HFU)
-        return (double)(float)(devices * inv_step);
+        return (double)(float)(in * inv_step);
     if (!(point >= 0) || p >= f->n_k)
         return NAN;
     if (col == PRISM_COL_MFU)
-        v = f->k_flops[p] / (devices * f->k_peak[p]) * inv_step;
+        v = f->k_flops[p] / (in * f->k_peak[p]) * inv_step;
     else
         v = f->k_tokens[p] * inv_step;
     return (double)(float)v;

@@ -19,7 +19,7 @@ void prism_landscape_schema_add_cost(PrismLandscapeSchema *schema, uint32_t n_le
          * (io_read.c, scripts/prism_landscape.py; io/README.md, "Derived columns"). */
         if (c == PRISM_COL_MFU || c == PRISM_COL_TOKENS_PER_S)
             continue;
-        /* Not stored (schema 4): float32(flops_time x (1 / step_time)); flops_time, one
+        /* Not stored (schema 5): float32(flops_time x (1 / step_time)); flops_time, one
          * value per segment, is stored in its place and costs almost nothing. */
         if (c == PRISM_COL_HFU) {
             prism_landscape_schema_add(schema, "flops_time", "s",
