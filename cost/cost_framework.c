@@ -43,19 +43,21 @@ void prism_framework_free(PrismFramework *fw)
     g_free(fw);
 }
 
-char **prism_framework_dirs(void)
+/* Existing folders among: $ENV, <bindir>/SUB, <bindir>/../share/prism/SUB, then the
+ * source tree's SOURCE_REL (compile-time fallback). */
+static char **data_dirs(const char *env_name, const char *sub, const char *source_rel)
 {
     GPtrArray *d = g_ptr_array_new();
-    const char *env = g_getenv("PRISM_FRAMEWORKS_DIR");
+    const char *env = g_getenv(env_name);
     if (env != NULL && *env != '\0')
         g_ptr_array_add(d, g_strdup(env));
     g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
     if (exe != NULL) {
         g_autofree char *bin = g_path_get_dirname(exe);
-        g_ptr_array_add(d, g_build_filename(bin, "frameworks", NULL));
-        g_ptr_array_add(d, g_build_filename(bin, "..", "share", "prism", "frameworks", NULL));
+        g_ptr_array_add(d, g_build_filename(bin, sub, NULL));
+        g_ptr_array_add(d, g_build_filename(bin, "..", "share", "prism", sub, NULL));
     }
-    g_ptr_array_add(d, g_build_filename(PRISM_SOURCE_DIR, "cost", "frameworks", NULL));
+    g_ptr_array_add(d, g_build_filename(PRISM_SOURCE_DIR, source_rel, NULL));
     GPtrArray *out = g_ptr_array_new();
     for (guint i = 0; i < d->len; i++) {
         char *p = g_ptr_array_index(d, i);
@@ -67,6 +69,16 @@ char **prism_framework_dirs(void)
     g_ptr_array_free(d, TRUE);
     g_ptr_array_add(out, NULL);
     return (char **)g_ptr_array_free(out, FALSE);
+}
+
+char **prism_framework_dirs(void)
+{
+    return data_dirs("PRISM_FRAMEWORKS_DIR", "frameworks", "cost/frameworks");
+}
+
+char **prism_validation_dirs(void)
+{
+    return data_dirs("PRISM_VALIDATION_DIR", "validation", "benchmarks");
 }
 
 char *prism_framework_data_file(const char *basename, GError **error)

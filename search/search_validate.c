@@ -716,6 +716,19 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     }
     /* what the source states (memory unit, ...) applies whatever the framework */
     const SourceInfo *src = sources->table ? g_hash_table_lookup(sources->table, o->source) : NULL;
+    /* the track record's filter: rows of another device family or profile are not
+     * evaluated (skipped with that reason) */
+    if (fw != NULL && opt->family != NULL) {
+        g_autofree char *cl = cluster_name(r, src);
+        g_autofree char *fam = cl != NULL ? prism_device_family(cl) : NULL;
+        if (fam == NULL || strcmp(fam, opt->family) != 0)
+            g_string_append_printf(why, "not on device family %s", opt->family);
+    }
+    if (fw != NULL && why->len == 0 && opt->only_framework != NULL &&
+        strcmp(fw->name, opt->only_framework) != 0)
+        g_string_append_printf(why, "not under framework %s", opt->only_framework);
+    if (why->len > 0)
+        fw = NULL;
     double experts = 0;
     Dims d;
     g_autoptr(GString) defs = g_string_new(NULL);

@@ -106,6 +106,15 @@ void prism_framework_free(PrismFramework *fw);
  */
 char **prism_framework_dirs(void);
 
+/**
+ * The folders searched for the shipped validation data (measured.csv and
+ * measured_modern.csv, the published runs `prism validate` reads and the track record
+ * of plan and explain summarises), in the same order: $PRISM_VALIDATION_DIR,
+ * <bindir>/validation, <bindir>/../share/prism/validation, then the source tree's
+ * benchmarks/. Only existing folders. Ownership: g_strfreev().
+ */
+char **prism_validation_dirs(void);
+
 /** The profile names found (sorted, unique; sources.ini is not a profile).
  *  Ownership: g_strfreev(). */
 char **prism_framework_names(void);

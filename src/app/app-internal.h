@@ -28,6 +28,7 @@
 #include <prism/search.h>
 #include <prism/space.h>
 #include <prism/training.h>
+#include <prism/validate.h>
 
 G_BEGIN_DECLS
 
@@ -87,7 +88,9 @@ typedef struct PrismInputs {
     PrismCluster *cluster;
     PrismTraining training;
     PrismKnobs knobs;
-    uint32_t *devices; /* sorted ascending, unique */
+    PrismKnobs user_knobs; /* the defaults with --knobs/--set only (no profile): what the
+                              track record lays over each published run's own profile */
+    uint32_t *devices;     /* sorted ascending, unique */
     size_t n_devices;
     gboolean defaults_used;    /* no model/cluster/devices given: the documented example */
     PrismFramework *framework; /* --framework, applied before --knobs/--set; NULL = none */
@@ -226,6 +229,11 @@ void prism_app_diagnosis_error(const PrismDiagnosis *d, GError **error);
 void prism_app_refine_text(FILE *out, const GPtrArray *results);
 /** The "refine": [...] member, added to an open JSON object. */
 void prism_app_refine_json(JsonBuilder *b, const GPtrArray *results);
+
+/** The track record (validate.h) under an answer: text (a paragraph starting with a blank
+ *  line; ownership g_free()) and the JSON member "track_record". */
+char *prism_app_track_text(const PrismTrackRecord *t);
+void prism_app_track_json(JsonBuilder *b, const PrismTrackRecord *t);
 
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);

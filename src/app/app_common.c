@@ -301,13 +301,17 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         if (o->optimizer != NULL)
             in->training.optimizer = opt;
     }
-    if (o->knobs_file != NULL && !prism_knobs_load_file(&in->knobs, o->knobs_file, error))
-        return FALSE;
-    for (char **s = o->set; s != NULL && *s != NULL; s++)
-        if (!prism_knobs_set(&in->knobs, *s, error)) {
-            g_prefix_error(error, "--set: ");
+    prism_knobs_default(&in->user_knobs);
+    PrismKnobs *layers[] = {&in->knobs, &in->user_knobs};
+    for (size_t l = 0; l < G_N_ELEMENTS(layers); l++) {
+        if (o->knobs_file != NULL && !prism_knobs_load_file(layers[l], o->knobs_file, error))
             return FALSE;
-        }
+        for (char **s = o->set; s != NULL && *s != NULL; s++)
+            if (!prism_knobs_set(layers[l], *s, error)) {
+                g_prefix_error(error, "--set: ");
+                return FALSE;
+            }
+    }
     return prism_app_check_budget(&in->training, in->cluster, &in->knobs, error);
 }
 

@@ -324,3 +324,104 @@ void prism_app_refine_json(JsonBuilder *b, const GPtrArray *results)
     }
     json_builder_end_array(b);
 }
+
+/* ---- the track record (validate.h): how the model did on comparable published runs ---- */
+
+static void track_stat_text(GString *o, const char *what, const char *lower, const char *higher,
+                            const PrismTrackStat *s, gboolean sources, const PrismTrackRecord *t)
+{
+    g_string_append_printf(o,
+                           "  %s: predictions %.1f %% %s than measured on average (mean "
+                           "|error| %.1f %%, worst %.1f %%; %d run%s",
+                           what, fabs(s->mean_signed), s->mean_signed < 0 ? lower : higher,
+                           s->mean_abs, s->worst, s->n, s->n == 1 ? "" : "s");
+    if (sources)
+        g_string_append_printf(o, " of %u source%s", t->sources->len,
+                               t->sources->len == 1 ? "" : "s");
+    g_string_append(o, ")\n");
+}
+
+char *prism_app_track_text(const PrismTrackRecord *t)
+{
+    GString *o = g_string_new("\n");
+    g_autofree char *under = t->framework != NULL ? g_strdup_printf("under %s", t->framework)
+                                                  : g_strdup("under any framework profile");
+    if (t->rows == 0) {
+        g_string_append_printf(o,
+                               "Track record: no published run on %s %s in the validation "
+                               "data (%u file%s read): this setup's accuracy is unmeasured.\n",
+                               t->family, under, t->data->len, t->data->len == 1 ? "" : "s");
+    } else {
+        g_string_append_printf(o,
+                               "Track record on published runs of %s %s (`prism validate` "
+                               "lists them; README \"Accuracy\"):\n",
+                               t->family, under);
+        if (t->speed.n > 0)
+            track_stat_text(o, "speed", "slower", "faster", &t->speed, TRUE, t);
+        if (t->mem.n > 0)
+            track_stat_text(o, "peak memory", "lower", "higher", &t->mem, t->speed.n == 0, t);
+        /* the reading that follows from the sign, when the bias is larger than the
+         * A100 sources' typical error */
+        if (t->speed.n > 0 && fabs(t->speed.mean_signed) >= 5.0)
+            g_string_append_printf(o,
+                                   "  Read the step times above as %s: the published runs were "
+                                   "%s on average.\n",
+                                   t->speed.mean_signed > 0 ? "optimistic" : "pessimistic",
+                                   t->speed.mean_signed > 0 ? "slower" : "faster");
+    }
+    if (t->unavailable != NULL)
+        g_string_append_printf(o, "  (validation data incomplete: %s)\n", t->unavailable);
+    return g_string_free(o, FALSE);
+}
+
+static void track_stat_json(JsonBuilder *b, const char *name, const PrismTrackStat *s)
+{
+    json_builder_set_member_name(b, name);
+    if (s->n == 0) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "runs");
+    json_builder_add_int_value(b, s->n);
+    json_builder_set_member_name(b, "mean_signed_pct");
+    json_builder_add_double_value(b, s->mean_signed);
+    json_builder_set_member_name(b, "mean_abs_pct");
+    json_builder_add_double_value(b, s->mean_abs);
+    json_builder_set_member_name(b, "worst_pct");
+    json_builder_add_double_value(b, s->worst);
+    json_builder_end_object(b);
+}
+
+void prism_app_track_json(JsonBuilder *b, const PrismTrackRecord *t)
+{
+    json_builder_set_member_name(b, "track_record");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "device_family");
+    json_builder_add_string_value(b, t->family);
+    json_builder_set_member_name(b, "framework");
+    if (t->framework != NULL)
+        json_builder_add_string_value(b, t->framework);
+    else
+        json_builder_add_null_value(b);
+    json_builder_set_member_name(b, "runs");
+    json_builder_add_int_value(b, t->rows);
+    json_builder_set_member_name(b, "sources");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < t->sources->len; i++)
+        json_builder_add_string_value(b, g_ptr_array_index(t->sources, i));
+    json_builder_end_array(b);
+    track_stat_json(b, "speed", &t->speed);
+    track_stat_json(b, "peak_mem", &t->mem);
+    json_builder_set_member_name(b, "data");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < t->data->len; i++)
+        json_builder_add_string_value(b, g_ptr_array_index(t->data, i));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "unavailable");
+    if (t->unavailable != NULL)
+        json_builder_add_string_value(b, t->unavailable);
+    else
+        json_builder_add_null_value(b);
+    json_builder_end_object(b);
+}

@@ -27,6 +27,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     gboolean ok = FALSE;
     g_autofree char *text = NULL;
     g_autoptr(PrismCostModel) cm = NULL;
+    g_autoptr(PrismTrackRecord) track = NULL;
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
     if (argc > 1) {
@@ -57,11 +58,30 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     text = prism_cost_explain(cm, &s, o.json, error);
     if (text == NULL)
         goto out;
+    /* how the model did on comparable published runs (collective: every rank) */
+    track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
+                                   &in.user_knobs);
     FILE *f = prism_app_out(comm);
-    if (f != NULL) {
+    if (f != NULL && o.json) {
+        /* the explanation's object with the "track_record" member added */
+        g_autoptr(JsonParser) parser = json_parser_new();
+        if (!json_parser_load_from_data(parser, text, -1, error))
+            goto out;
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        json_builder_begin_object(b);
+        prism_app_track_json(b, track);
+        json_builder_end_object(b);
+        g_autoptr(JsonNode) wrap = json_builder_get_root(b);
+        JsonNode *root = json_parser_get_root(parser);
+        json_object_set_member(
+            json_node_get_object(root), "track_record",
+            json_node_copy(json_object_get_member(json_node_get_object(wrap), "track_record")));
+        g_autofree char *out_text = prism_json_to_string(root, TRUE);
+        fprintf(f, "%s\n", out_text);
+    } else if (f != NULL) {
+        g_autofree char *tr = prism_app_track_text(track);
         fputs(text, f);
-        if (o.json)
-            fputc('\n', f);
+        fputs(tr, f);
     }
     ok = TRUE;
 out:

@@ -320,7 +320,8 @@ static void json_header(JsonBuilder *b, const Report *r)
     json_builder_add_string_value(b, filt);
 }
 
-static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined, GError **error)
+static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
+                            const PrismTrackRecord *track, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
@@ -341,6 +342,7 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
     json_builder_end_array(b);
     if (refined != NULL)
         prism_app_refine_json(b, refined);
+    prism_app_track_json(b, track);
     json_builder_end_object(b);
     prism_app_print_json(out, b);
     return TRUE;
@@ -412,6 +414,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismSearchResult) res = NULL;
     g_autoptr(GPtrArray) refined = NULL; /* --refine results (rank 0) */
+    g_autoptr(PrismTrackRecord) track = NULL;
     const PrismKernelTable *kt = NULL;
     PrismSearchOptions opt;
     GError *local = NULL;
@@ -471,15 +474,22 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         if (refined == NULL)
             goto done;
     }
+    /* how the model did on comparable published runs (collective: every rank) */
+    track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
+                                   &in.user_knobs);
     if (out != NULL) {
         if (o->common.json) {
-            ok = report_json(out, &r, refined, &local);
+            ok = report_json(out, &r, refined, track, &local);
         } else {
             print_header(out, &r);
             ok = print_top(out, &r, &local) && print_why(out, &r, &local) &&
                  print_front(out, &r, &local);
             if (ok && refined != NULL)
                 prism_app_refine_text(out, refined);
+            if (ok) {
+                g_autofree char *tr = prism_app_track_text(track);
+                fputs(tr, out);
+            }
         }
     } else {
         ok = TRUE;

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search_track.c - the track record (validate.h): how the cost model did on the shipped
+ * published runs of one device family under one framework profile. `prism plan` and
+ * `prism explain` print it under their answer, so that a prediction is read with the
+ * error the model has shown on comparable measured runs. It is a summary of `prism
+ * validate` on benchmarks/measured.csv and measured_modern.csv (found next to the binary
+ * or in the source tree), filtered by device and profile; it changes no prediction.
+ * Collective like prism_validate_run (its planned rows search on every rank).
+ */
+#include <prism/validate.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <prism/core.h>
+
+/* The shipped CSVs, in this order (both are read when found). */
+static const char *const track_files[] = {"measured.csv", "measured_modern.csv"};
+
+PrismTrackRecord *prism_track_record_new(const char *family, const char *framework)
+{
+    PrismTrackRecord *t = g_new0(PrismTrackRecord, 1);
+    t->family = g_strdup(family);
+    t->framework = g_strdup(framework);
+    t->data = g_ptr_array_new_with_free_func(g_free);
+    t->sources = g_ptr_array_new_with_free_func(g_free);
+    return t;
+}
+
+void prism_track_record_free(PrismTrackRecord *t)
+{
+    if (t == NULL)
+        return;
+    g_free(t->family);
+    g_free(t->framework);
+    g_free(t->unavailable);
+    g_ptr_array_unref(t->data);
+    g_ptr_array_unref(t->sources);
+    g_free(t);
+}
+
+static void add_error(PrismTrackStat *s, double signed_pct)
+{
+    s->n++;
+    s->mean_signed += signed_pct;
+    s->mean_abs += fabs(signed_pct);
+    s->worst = MAX(s->worst, fabs(signed_pct));
+}
+
+/* The speed error of a row in per cent: `prism validate`'s error of its time metric (the
+ * step time when the run gives it, else TFLOP/s, else MFU), positive when the prediction
+ * is faster than the measurement; NAN without one. */
+static double speed_error(const PrismValidateRow *r)
+{
+    static const int order[] = {PRISM_VM_STEP, PRISM_VM_TFLOPS, PRISM_VM_MFU};
+    for (size_t i = 0; i < G_N_ELEMENTS(order); i++) {
+        const int k = order[i];
+        if (isnan(r->err[k]))
+            continue;
+        const gboolean faster =
+            k == PRISM_VM_STEP ? r->pred[k] < r->meas[k] : r->pred[k] > r->meas[k];
+        return faster ? r->err[k] : -r->err[k];
+    }
+    return NAN;
+}
+
+void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
+{
+    for (guint i = 0; i < rep->rows->len; i++) {
+        const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
+        if (r->kind == PRISM_VALIDATE_SKIPPED || r->cluster == NULL || r->oom)
+            continue;
+        g_autofree char *fam = prism_device_family(r->cluster);
+        if (strcmp(fam, t->family) != 0)
+            continue;
+        if (t->framework != NULL && (r->framework == NULL || strcmp(r->framework, t->framework)))
+            continue;
+        const double te = speed_error(r);
+        const double em = r->err[PRISM_VM_MEM];
+        const double me = isnan(em)                                       ? NAN
+                          : r->pred[PRISM_VM_MEM] > r->meas[PRISM_VM_MEM] ? em
+                                                                          : -em;
+        if (isnan(te) && isnan(me))
+            continue;
+        t->rows++;
+        if (!isnan(te))
+            add_error(&t->speed, te);
+        if (!isnan(me))
+            add_error(&t->mem, me);
+        gboolean known = FALSE;
+        for (guint j = 0; j < t->sources->len && !known; j++)
+            known = strcmp(g_ptr_array_index(t->sources, j), r->source) == 0;
+        if (!known)
+            g_ptr_array_add(t->sources, g_strdup(r->source));
+    }
+}
+
+void prism_track_record_finish(PrismTrackRecord *t)
+{
+    PrismTrackStat *s[] = {&t->speed, &t->mem};
+    for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
+        if (s[i]->n > 0) {
+            s[i]->mean_signed /= s[i]->n;
+            s[i]->mean_abs /= s[i]->n;
+        }
+}
+
+PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_name,
+                                         const char *framework, const PrismKnobs *knobs)
+{
+    g_autofree char *fam = prism_device_family(cluster_name);
+    PrismTrackRecord *t = prism_track_record_new(fam, framework);
+    g_auto(GStrv) dirs = prism_validation_dirs();
+    /* only the rows that can match are evaluated */
+    const PrismValidateOptions opt = {
+        .user = knobs, .framework = NULL, .family = fam, .only_framework = framework};
+    for (size_t f = 0; f < G_N_ELEMENTS(track_files); f++) {
+        char *path = NULL;
+        for (char **d = dirs; *d != NULL && path == NULL; d++) {
+            char *p = g_build_filename(*d, track_files[f], NULL);
+            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+                path = p;
+            else
+                g_free(p);
+        }
+        if (path == NULL)
+            continue;
+        g_ptr_array_add(t->data, path);
+        /* the same files on every rank: an error is the same everywhere */
+        GError *error = NULL;
+        g_autoptr(PrismValidateReport) rep = prism_validate_run(comm, path, &opt, &error);
+        if (rep == NULL) {
+            g_free(t->unavailable);
+            t->unavailable = g_strdup(error->message);
+            g_error_free(error);
+            continue;
+        }
+        prism_track_record_add(t, rep);
+    }
+    if (t->data->len == 0 && t->unavailable == NULL)
+        t->unavailable = g_strdup("the validation data (measured.csv, measured_modern.csv) was not "
+                                  "found; set PRISM_VALIDATION_DIR");
+    prism_track_record_finish(t);
+    return t;
+}

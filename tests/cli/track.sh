@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# track.sh - the track record under `prism plan` and `prism explain`: its numbers equal
+# an independent recomputation from `prism validate --json` over the shipped CSVs
+# (device family and profile filter, signed speed and memory errors, means, worst), text
+# and JSON agree, the same at 1 and 3 ranks, a setup without published runs says so, and
+# unreadable validation data is reported without failing the plan. Counts its checks.
+set -u
+prism=${PRISM_BINARY:?}
+src=${PRISM_SOURCE_DIR:?}
+. "${PRISM_SOURCE_DIR:?}/tests/support/cli.sh"
+
+setup=(-m llama3-8b -c H100-96GB-500W --framework pytorch-fsdp -n 64 --gbs 256 --seq 8192)
+check "plan --json" expect_status 0 plan "${setup[@]}" --json --no-progress
+cp out.txt plan.json
+check "validate measured.csv --json" expect_status 0 validate "$src/benchmarks/measured.csv" --json
+cp out.txt v1.json
+check "validate measured_modern.csv --json" expect_status 0 validate \
+    "$src/benchmarks/measured_modern.csv" --json
+cp out.txt v2.json
+# the recomputation: rows of family H100 (cluster name before its first '-') under
+# pytorch-fsdp, predicted or planned, not OOM; speed error from the first of step time
+# (faster = predicted shorter), TFLOP/s, MFU (faster = predicted higher); memory error
+# signed by predicted minus measured
+cat > recompute.py <<'PY'
+import json, sys
+def family(c):
+    i = c.find("-")
+    return c[:i] if i > 0 else c
+def stat(v):
+    if not v:
+        return None
+    return {"runs": len(v), "mean_signed_pct": sum(v) / len(v),
+            "mean_abs_pct": sum(abs(x) for x in v) / len(v), "worst_pct": max(abs(x) for x in v)}
+def record(fam, fw, files):
+    speed, mem, sources, runs = [], [], [], 0
+    for f in files:
+        for r in json.load(open(f))["rows"]:
+            if r["kind"] == "skipped" or r["oom_row"] or r["inputs"]["cluster"] is None:
+                continue
+            if family(r["inputs"]["cluster"]) != fam or (fw is not None and r["framework"] != fw):
+                continue
+            p, m = r["predicted"], r["measured"]
+            s = None
+            for k in ("step_time", "tflops_per_gpu", "mfu"):
+                if p[k] is not None and m[k] is not None and m[k] != 0:
+                    e = 100.0 * abs(p[k] - m[k]) / m[k]
+                    faster = p[k] < m[k] if k == "step_time" else p[k] > m[k]
+                    s = e if faster else -e
+                    break
+            me = None
+            if p["peak_mem"] is not None and m["peak_mem"] is not None and m["peak_mem"] != 0:
+                e = 100.0 * abs(p["peak_mem"] - m["peak_mem"]) / m["peak_mem"]
+                me = e if p["peak_mem"] > m["peak_mem"] else -e
+            if s is None and me is None:
+                continue
+            runs += 1
+            if s is not None:
+                speed.append(s)
+            if me is not None:
+                mem.append(me)
+            if r["source"] not in sources:
+                sources.append(r["source"])
+    return runs, sources, stat(speed), stat(mem)
+def same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return a["runs"] == b["runs"] and all(
+        abs(a[k] - b[k]) <= 1e-9 * max(1.0, abs(b[k]))
+        for k in ("mean_signed_pct", "mean_abs_pct", "worst_pct"))
+def check(t, fam, fw, files):
+    runs, sources, speed, mem = record(fam, fw, files)
+    assert t["device_family"] == fam and t["framework"] == fw, t
+    assert t["runs"] == runs and t["sources"] == sources, (t["runs"], runs, t["sources"], sources)
+    assert same(t["speed"], speed), (t["speed"], speed)
+    assert same(t["peak_mem"], mem), (t["peak_mem"], mem)
+    assert t["unavailable"] is None, t
+    return runs
+if __name__ == "__main__":
+    t = json.load(open(sys.argv[1]))["track_record"]
+    fw = None if sys.argv[3] == "-" else sys.argv[3]
+    runs = check(t, sys.argv[2], fw, ["v1.json", "v2.json"])
+    assert runs >= int(sys.argv[4]), runs
+PY
+check "plan's record = the recomputation (H100, pytorch-fsdp)" \
+    /usr/bin/python3 recompute.py plan.json H100 pytorch-fsdp 30
+check "text plan prints it" expect_status 0 plan "${setup[@]}" --no-progress
+check "text names the family and profile" grep -q \
+    "^Track record on published runs of H100 under pytorch-fsdp" out.txt
+check "text numbers = the JSON's" /usr/bin/python3 - out.txt plan.json <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+t = json.load(open(sys.argv[2]))["track_record"]
+m = re.search(r"speed: predictions ([0-9.]+) % (faster|slower) than measured on average "
+              r"\(mean \|error\| ([0-9.]+) %, worst ([0-9.]+) %; ([0-9]+) runs of ([0-9]+) sources\)",
+              text)
+assert m, text[-800:]
+s = t["speed"]
+assert m.group(2) == ("faster" if s["mean_signed_pct"] > 0 else "slower")
+assert m.group(1) == "%.1f" % abs(s["mean_signed_pct"]) and m.group(3) == "%.1f" % s["mean_abs_pct"]
+assert m.group(4) == "%.1f" % s["worst_pct"] and int(m.group(5)) == s["runs"]
+assert int(m.group(6)) == len(t["sources"])
+# a bias above 5 % says how to read the plan's times
+if abs(s["mean_signed_pct"]) >= 5:
+    word = "optimistic" if s["mean_signed_pct"] > 0 else "pessimistic"
+    assert "Read the step times above as %s" % word in text
+PY
+check "explain --json carries the same record" expect_status 0 explain "${setup[@]}" \
+    -s "dp=64,zero=3,mbs=1,recompute=selective" --json
+check "explain's record = plan's" /usr/bin/python3 -c "
+import json
+a = json.load(open('out.txt'))['track_record']; b = json.load(open('plan.json'))['track_record']
+assert a == b, (a, b)"
+check "the default example: A100, every profile" expect_status 0 plan --json --no-progress \
+    --fix zero=1,schedule=1f1b,offload=0
+check "A100 record = the recomputation" /usr/bin/python3 recompute.py out.txt A100 - 40
+# the same at 3 ranks (the planned rows' searches are collective)
+cli_run_mpi 3 plan "${setup[@]}" --json --no-progress
+check "3 ranks: exit 0" test "$rc" -eq 0
+check "3 ranks: the same record" /usr/bin/python3 -c "
+import json
+a = json.load(open('cli-stdout.txt'))['track_record']; b = json.load(open('plan.json'))['track_record']
+assert a == b, (a, b)"
+# a family without published runs
+check "H800 plan" expect_status 0 plan -m llama3-8b -c H800 -n 64 --gbs 256 --no-progress
+check "says the accuracy is unmeasured" grep -q \
+    "^Track record: no published run on H800 under any framework profile" out.txt
+# unreadable validation data: reported, the plan still answers
+mkdir -p baddata
+printf 'source_id,model_name\nX,y\n' > baddata/measured.csv
+PRISM_VALIDATION_DIR=$PWD/baddata cli_run plan "${setup[@]}" --json --no-progress
+check "bad data: plan exits 0" test "$rc" -eq 0
+check "bad data: named in unavailable, the other CSV still read" /usr/bin/python3 -c "
+import json
+t = json.load(open('cli-stdout.txt'))['track_record']
+assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
+assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
+assert t['runs'] > 0, t"
+cli_done 17

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_track.c - the track record (validate.h) on hand-made validation rows: which rows
+ * match (device family, profile, kind, OOM), the sign of the speed error per metric
+ * (step time, TFLOP/s, MFU) and of the memory error, and the means and worst, derived by
+ * hand below. The end-to-end check against `prism validate --json` is tests/cli/plan.sh.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/validate.h>
+
+#include "prism_test_util.h"
+
+#define NEAR(a, b) CU_ASSERT_DOUBLE_EQUAL((a), (b), 1e-9)
+
+static void row_free(gpointer p)
+{
+    PrismValidateRow *r = p;
+    g_free(r->source);
+    g_free(r->cluster);
+    g_free(r->framework);
+    g_free(r);
+}
+
+/* A row with one metric measured and predicted; err as prism_validate_run sets it. */
+static PrismValidateRow *row(const char *source, const char *cluster, const char *fw,
+                             PrismValidateKind kind, int metric, double pred, double meas)
+{
+    PrismValidateRow *r = g_new0(PrismValidateRow, 1);
+    r->source = g_strdup(source);
+    r->cluster = g_strdup(cluster);
+    r->framework = g_strdup(fw);
+    r->kind = kind;
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        r->pred[k] = r->meas[k] = r->err[k] = NAN;
+    r->pred[metric] = pred;
+    r->meas[metric] = meas;
+    r->err[metric] = 100.0 * fabs(pred - meas) / meas;
+    return r;
+}
+
+static void test_family(void)
+{
+    const char *cases[][2] = {{"H100-SXM", "H100"},  {"H100-96GB-500W", "H100"},
+                              {"B200-750W", "B200"}, {"A100-80GB", "A100"},
+                              {"H800", "H800"},      {"-odd", "-odd"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *f = prism_device_family(cases[i][0]);
+        CU_ASSERT_STRING_EQUAL(f, cases[i][1]);
+    }
+}
+
+static void test_hand(void)
+{
+    PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+    GPtrArray *rows = rep.rows;
+    /* matching rows (H100 family, profile "fw"):
+     * 1. step 2.0 predicted, 2.5 measured: 20 % error, predicted faster -> +20
+     * 2. TFLOP/s 300 predicted, 400 measured: 25 %, slower -> -25
+     * 3. MFU 0.5 predicted, 0.4 measured (planned row): 25 %, faster -> +25
+     * 4. memory 90 predicted, 100 measured: 10 %, less -> -10 (no speed metric) */
+    g_ptr_array_add(rows,
+                    row("A", "H100-SXM", "fw", PRISM_VALIDATE_PREDICTED, PRISM_VM_STEP, 2.0, 2.5));
+    g_ptr_array_add(rows, row("B", "H100-96GB-500W", "fw", PRISM_VALIDATE_PREDICTED,
+                              PRISM_VM_TFLOPS, 300, 400));
+    g_ptr_array_add(rows,
+                    row("A", "H100-SXM", "fw", PRISM_VALIDATE_PLANNED, PRISM_VM_MFU, 0.5, 0.4));
+    g_ptr_array_add(rows,
+                    row("C", "H100-SXM", "fw", PRISM_VALIDATE_PREDICTED, PRISM_VM_MEM, 90, 100));
+    /* left out: other family, other profile, skipped, OOM */
+    g_ptr_array_add(rows,
+                    row("D", "A100-80GB", "fw", PRISM_VALIDATE_PREDICTED, PRISM_VM_STEP, 1, 2));
+    g_ptr_array_add(rows,
+                    row("E", "H100-SXM", "other", PRISM_VALIDATE_PREDICTED, PRISM_VM_STEP, 1, 2));
+    g_ptr_array_add(rows, row("F", "H100-SXM", "fw", PRISM_VALIDATE_SKIPPED, PRISM_VM_STEP, 1, 2));
+    PrismValidateRow *oom =
+        row("G", "H100-SXM", "fw", PRISM_VALIDATE_PREDICTED, PRISM_VM_STEP, 1, 2);
+    oom->oom = TRUE;
+    g_ptr_array_add(rows, oom);
+
+    g_autoptr(PrismTrackRecord) t = prism_track_record_new("H100", "fw");
+    prism_track_record_add(t, &rep);
+    prism_track_record_finish(t);
+    CU_ASSERT_EQUAL(t->rows, 4);
+    CU_ASSERT_EQUAL(t->speed.n, 3);
+    NEAR(t->speed.mean_signed, (20.0 - 25.0 + 25.0) / 3); /* 6.667: faster on average */
+    NEAR(t->speed.mean_abs, (20.0 + 25.0 + 25.0) / 3);
+    NEAR(t->speed.worst, 25.0);
+    CU_ASSERT_EQUAL(t->mem.n, 1);
+    NEAR(t->mem.mean_signed, -10.0);
+    NEAR(t->mem.mean_abs, 10.0);
+    CU_ASSERT_EQUAL(t->sources->len, 3); /* A, B, C in first-seen order */
+    CU_ASSERT_STRING_EQUAL(g_ptr_array_index(t->sources, 0), "A");
+    CU_ASSERT_STRING_EQUAL(g_ptr_array_index(t->sources, 2), "C");
+
+    /* any profile: row 6 joins (step 1 vs 2: 50 %, faster -> +50) */
+    g_autoptr(PrismTrackRecord) any = prism_track_record_new("H100", NULL);
+    prism_track_record_add(any, &rep);
+    prism_track_record_finish(any);
+    CU_ASSERT_EQUAL(any->rows, 5);
+    NEAR(any->speed.mean_signed, (20.0 - 25.0 + 25.0 + 50.0) / 4);
+    NEAR(any->speed.worst, 50.0);
+
+    /* a second report adds to the same sums (two CSVs) */
+    g_autoptr(PrismTrackRecord) two = prism_track_record_new("H100", "fw");
+    prism_track_record_add(two, &rep);
+    prism_track_record_add(two, &rep);
+    prism_track_record_finish(two);
+    CU_ASSERT_EQUAL(two->rows, 8);
+    NEAR(two->speed.mean_signed, t->speed.mean_signed);
+
+    /* no match: an empty record, no division */
+    g_autoptr(PrismTrackRecord) none = prism_track_record_new("B200", "fw");
+    prism_track_record_add(none, &rep);
+    prism_track_record_finish(none);
+    CU_ASSERT_EQUAL(none->rows, 0);
+    CU_ASSERT_EQUAL(none->speed.n, 0);
+    NEAR(none->speed.mean_signed, 0.0);
+    g_ptr_array_unref(rows);
+}
+
+static CU_TestInfo track_tests[] = {
+    {"device family", test_family},
+    {"hand-made rows", test_hand},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"track", NULL, NULL, NULL, NULL, track_tests},
+    CU_SUITE_INFO_NULL,
+};
