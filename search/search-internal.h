@@ -25,6 +25,9 @@ G_BEGIN_DECLS
 /* The PrismOverlap bit of an overlap dim, 0 for the other dims. */
 unsigned prism_dim_overlap_bit_internal(PrismDim dim);
 /** Per-dimension test used by the enumerator (recompute takes PRISM_RC_CODE values). */
+/* The equal-chunks rule is on (prism_space_filter_set_uniform_chunks); a NULL filter has
+ * it off. */
+gboolean prism_space_filter_uniform_internal(const PrismSpaceFilter *f);
 gboolean prism_space_filter_accepts_internal(const PrismSpaceFilter *f, PrismDim dim,
                                              uint64_t value);
 

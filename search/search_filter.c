@@ -24,6 +24,9 @@ struct PrismSpaceFilter {
     /* the overlap dims' domains (prism_space_filter_set_overlap): PrismOverlap bits the
      * framework can turn off, and those searched without a filter naming the dim */
     unsigned ov_supported, ov_searched;
+    /* equal model chunks (prism_space_filter_set_uniform_chunks): pp*vpp divides the
+     * model's split layer count, which the space knows */
+    gboolean uniform_chunks;
 };
 
 static const char *const dim_names[PRISM_DIM_COUNT] = {
@@ -172,6 +175,7 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
         g_ptr_array_add(c->texts, g_strdup(g_ptr_array_index(f->texts, i)));
     c->ov_supported = f->ov_supported;
     c->ov_searched = f->ov_searched;
+    c->uniform_chunks = f->uniform_chunks;
     return c;
 }
 
@@ -187,6 +191,16 @@ void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, uns
 {
     f->ov_supported = supported & PRISM_OVERLAP_ALL;
     f->ov_searched = searched & f->ov_supported;
+}
+
+void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on)
+{
+    f->uniform_chunks = on;
+}
+
+gboolean prism_space_filter_uniform_internal(const PrismSpaceFilter *f)
+{
+    return f != NULL && f->uniform_chunks;
 }
 
 static gboolean in_set(const GArray *set, uint64_t v)
@@ -241,7 +255,7 @@ gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const Pr
 
 char *prism_space_filter_describe(const PrismSpaceFilter *f)
 {
-    if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0))
+    if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0 && !f->uniform_chunks))
         return g_strdup("");
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < f->texts->len; i++)
@@ -255,6 +269,8 @@ char *prism_space_filter_describe(const PrismSpaceFilter *f)
                 g_string_append_printf(s, " %s%s", names[b],
                                        f->ov_searched & (1u << b) ? "" : " (filter-only)");
     }
+    if (f->uniform_chunks) /* the framework's equal model chunks */
+        g_string_append_printf(s, "%sequal chunks: pp*vpp divides the layers", s->len ? "; " : "");
     return g_string_free(s, FALSE);
 }
 
@@ -399,9 +415,11 @@ static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Int
     return TRUE;
 }
 
-static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *text, GError **error)
+/* @p label names the option in the filter's text ("--only" when NULL). */
+static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *label,
+                           const char *text, GError **error)
 {
-    const char *opt = kind_names[kind];
+    const char *opt = label != NULL ? label : kind_names[kind];
     /* Parse everything first so a bad option leaves @p f unchanged. */
     GArray *pending[PRISM_DIM_COUNT] = {NULL};
     gboolean ok = TRUE;
@@ -470,17 +488,23 @@ static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *tex
 
 gboolean prism_space_filter_fix(PrismSpaceFilter *f, const char *text, GError **error)
 {
-    return filter_add(f, FILTER_FIX, text, error);
+    return filter_add(f, FILTER_FIX, NULL, text, error);
 }
 
 gboolean prism_space_filter_range(PrismSpaceFilter *f, const char *text, GError **error)
 {
-    return filter_add(f, FILTER_RANGE, text, error);
+    return filter_add(f, FILTER_RANGE, NULL, text, error);
 }
 
 gboolean prism_space_filter_only(PrismSpaceFilter *f, const char *text, GError **error)
 {
-    return filter_add(f, FILTER_ONLY, text, error);
+    return filter_add(f, FILTER_ONLY, NULL, text, error);
+}
+
+gboolean prism_space_filter_only_from(PrismSpaceFilter *f, const char *label, const char *text,
+                                      GError **error)
+{
+    return filter_add(f, FILTER_ONLY, label, text, error);
 }
 
 uint64_t *prism_divisors_internal(uint64_t n, size_t *count)

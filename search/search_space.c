@@ -382,9 +382,11 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
     g_autoptr(GHashTable) ids = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     size_t n_pp = 0;
     g_autofree uint64_t *pps = prism_divisors_internal(n, &n_pp);
+    /* the framework's equal model chunks: pp*vpp divides the layers */
+    const uint32_t U = prism_space_filter_uniform_internal(filter) ? sp->layers : 0;
     for (size_t i = 0; i < n_pp; i++) {
         uint32_t pp = (uint32_t)pps[i];
-        if (pp > sp->layers || !ACCEPT(PRISM_DIM_PP, pp))
+        if (pp > sp->layers || !ACCEPT(PRISM_DIM_PP, pp) || (U != 0 && U % pp != 0))
             continue;
         /* vpp = 1: 1F1B always; GPipe, ZB-H1, DualPipe (pp even) and seq1F1B need a
          * pipeline. Schedule codes ascend, so segments stay in key order. */
@@ -412,7 +414,7 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
         if (pp == 1)
             continue;
         for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers; vpp++) {
-            if (!ACCEPT(PRISM_DIM_VPP, vpp))
+            if (!ACCEPT(PRISM_DIM_VPP, vpp) || (U != 0 && U % (pp * vpp) != 0))
                 continue;
             static const struct {
                 PrismSchedule sch;
@@ -545,6 +547,20 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
         }
     }
     g_autofree char *desc = prism_space_filter_describe(filter);
+    if (prism_space_filter_uniform_internal(filter)) {
+        /* the framework's equal chunks may be what empties it */
+        g_autoptr(PrismSpaceFilter) uneven = prism_space_filter_copy(filter);
+        prism_space_filter_set_uniform_chunks(uneven, FALSE);
+        g_autoptr(PrismSpace) u = space_build(model, training, devices, n_devices, uneven);
+        if (u->size > 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                        "the filters (%s) leave no valid strategy with equal model chunks: "
+                        "the framework needs pp*vpp to divide the %u layers of %s, and none of "
+                        "the %" G_GUINT64_FORMAT " strategies the other filters allow does",
+                        desc, prism_model_split_layers(model), model->name, u->size);
+            return;
+        }
+    }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                 "the filters (%s) together leave no valid strategy (each dimension alone has "
                 "valid values; the shape rules R1-R10 of strategy.h rule out the combination; "

@@ -16,7 +16,9 @@
  *               = m defaults to pp when micro_batch is not given and pp > 1), recompute,
  *               vpp, zero_stage, sp (1 = on whenever tp > 1), schedule, dtype; "plan" (or
  *               no key) = no default: the planner picks it
- *   [planning]  only (what the framework supports, an --only text), uniform_chunks,
+ *   [planning]  only (what the framework supports, an --only text: plan and sweep
+ *               search within it, validate plans within it), uniform_chunks (pp*vpp must
+ *               divide the layers: space.h prism_space_filter_set_uniform_chunks),
  *               overlap (the communication-overlap options the framework can turn off:
  *               a list of tp, dp, param; default none) and overlap_search (the subset
  *               `prism plan` searches without a filter naming the dim; the rest only with

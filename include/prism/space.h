@@ -122,6 +122,10 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f);
 gboolean prism_space_filter_fix(PrismSpaceFilter *f, const char *text, GError **error);
 gboolean prism_space_filter_range(PrismSpaceFilter *f, const char *text, GError **error);
 gboolean prism_space_filter_only(PrismSpaceFilter *f, const char *text, GError **error);
+/** As prism_space_filter_only(), with @p label instead of "--only" in the filter's text
+ *  and errors (a framework profile's domain: "framework megatron-core only"). */
+gboolean prism_space_filter_only_from(PrismSpaceFilter *f, const char *label, const char *text,
+                                      GError **error);
 /**
  * The overlap dims' domains from the framework profile (framework.h, [planning]
  * overlap / overlap_search): @p supported is the PrismOverlap bits the framework can turn
@@ -130,9 +134,19 @@ gboolean prism_space_filter_only(PrismSpaceFilter *f, const char *text, GError *
  * (the rest only with --only/--range/--fix on it). A new filter supports none.
  */
 void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, unsigned searched);
+/**
+ * Equal model chunks (a framework profile's [planning] uniform_chunks, framework.h): the
+ * space keeps only strategies whose pp*vpp divides the model's layer count
+ * (prism_model_split_layers(): every chunk of the schedule holds as many layers, as
+ * Megatron asserts). Off by default (prism splits unevenly). A rule on the model, so
+ * prism_space_filter_accepts_strategy() does not check it. Shown by
+ * prism_space_filter_describe().
+ */
+void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on);
 /** TRUE when some restriction applies to @p dim. */
 gboolean prism_space_filter_restricts(const PrismSpaceFilter *f, PrismDim dim);
-/** TRUE when strategy @p s passes every restriction of @p f (NULL accepts all). */
+/** TRUE when strategy @p s passes every restriction of @p f (NULL accepts all) but the
+ *  equal-chunks rule (a rule on the model; the space applies it). */
 gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const PrismStrategy *s);
 /**
  * The filter as text, "" when empty, e.g. "tp in {8}; pp in [1,16]". Stable: written

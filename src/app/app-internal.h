@@ -122,6 +122,15 @@ gboolean prism_app_add_filters(PrismSpaceFilter *f, char **fix, char **range, ch
                                const char *where, GError **error);
 
 /**
+ * What a framework profile supports, as filters on @p f (nothing when @p fw is NULL): its
+ * overlap options ([planning] overlap / overlap_search), its `only` text (the schedules,
+ * ZeRO stages, ... it runs) and its equal model chunks. The user's --fix/--range/--only
+ * narrow it further (filters intersect). Not collective. Errors: a bad `only` text, naming
+ * the profile file.
+ */
+gboolean prism_app_framework_filter(PrismSpaceFilter *f, const PrismFramework *fw, GError **error);
+
+/**
  * Initialise @p opt and set objectives, rank-by and top-k (1..PRISM_APP_TOP_MAX) and the
  * SIGINT/SIGTERM stop hook. The *_from strings name where a value came from in error
  * messages (NULL: the command-line option). Not collective. Errors: PRISM_INPUT_ERROR_*.

@@ -64,6 +64,21 @@ fail:
     return FALSE;
 }
 
+gboolean prism_app_framework_filter(PrismSpaceFilter *f, const PrismFramework *fw, GError **error)
+{
+    if (fw == NULL)
+        return TRUE;
+    prism_space_filter_set_overlap(f, fw->overlap, fw->overlap_search);
+    prism_space_filter_set_uniform_chunks(f, fw->uniform_chunks);
+    g_autofree char *label = g_strdup_printf("framework %s: only", fw->name);
+    if (fw->only != NULL && *fw->only != '\0' &&
+        !prism_space_filter_only_from(f, label, fw->only, error)) {
+        g_prefix_error(error, "--framework %s ([planning] only of %s): ", fw->name, fw->path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean prism_app_search_options(PrismSearchOptions *opt, const char *objectives,
                                   const char *objectives_from, const char *rank_by,
                                   const char *rank_by_from, gint top, const char *top_from,

@@ -8,6 +8,29 @@
 
 #include <prism/cost.h>
 
+/* Why @p fw does not run strategy @p s (its [planning] only, its equal chunks), NULL when it
+ * does or there is no profile: explain prices any strategy, and says so. */
+static char *framework_note(const PrismFramework *fw, const PrismModel *m, const PrismStrategy *s)
+{
+    if (fw == NULL)
+        return NULL;
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    if (!prism_app_framework_filter(f, fw, NULL))
+        return NULL;
+    g_autofree char *st = prism_strategy_format(s);
+    if (!prism_space_filter_accepts_strategy(f, s))
+        return g_strdup_printf("%s does not run %s: it is outside the profile's [planning] only "
+                               "(%s); prism plan --framework %s never proposes it",
+                               fw->name, st, fw->only, fw->name);
+    const uint32_t L = prism_model_split_layers(m);
+    if (fw->uniform_chunks && L % (s->pp * s->vpp) != 0)
+        return g_strdup_printf("%s does not run %s: its model chunks are unequal (pp*vpp = %u "
+                               "does not divide the %u layers, which %s asserts); prism plan "
+                               "--framework %s never proposes it",
+                               fw->name, st, s->pp * s->vpp, L, fw->name, fw->name);
+    return NULL;
+}
+
 gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **error)
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
@@ -28,6 +51,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     g_autofree char *text = NULL;
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismTrackRecord) track = NULL;
+    g_autofree char *unsupported = NULL; /* the framework does not run the strategy: why */
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
     if (argc > 1) {
@@ -55,6 +79,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error);
     if (cm == NULL)
         goto out;
+    unsupported = framework_note(in.framework, in.model, &s);
     text = prism_cost_explain(cm, &s, o.json, error);
     if (text == NULL)
         goto out;
@@ -76,11 +101,18 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         json_object_set_member(
             json_node_get_object(root), "track_record",
             json_node_copy(json_object_get_member(json_node_get_object(wrap), "track_record")));
+        if (unsupported != NULL)
+            json_object_set_string_member(json_node_get_object(root), "framework_unsupported",
+                                          unsupported);
+        else
+            json_object_set_null_member(json_node_get_object(root), "framework_unsupported");
         g_autofree char *out_text = prism_json_to_string(root, TRUE);
         fprintf(f, "%s\n", out_text);
     } else if (f != NULL) {
         g_autofree char *tr = prism_app_track_text(track);
         fputs(text, f);
+        if (unsupported != NULL)
+            fprintf(f, "\nnote: %s\n", unsupported);
         fputs(tr, f);
     }
     ok = TRUE;

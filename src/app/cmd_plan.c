@@ -418,11 +418,10 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     const PrismKernelTable *kt = NULL;
     PrismSearchOptions opt;
     GError *local = NULL;
-    /* the framework's overlap options (framework.h [planning] overlap): without a profile
-     * every option stays on, the knobs' behaviour */
-    if (in.framework != NULL)
-        prism_space_filter_set_overlap(filter, in.framework->overlap, in.framework->overlap_search);
-    if (prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL, &local))
+    /* what the framework supports (framework.h [planning]: overlap options, `only`, equal
+     * chunks): without a profile every option stays on and every strategy is searched */
+    if (prism_app_framework_filter(filter, in.framework, &local) &&
+        prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL, &local))
         space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter, &local);
     (void)prism_app_stop_check(&local);
     if (!prism_comm_agree_error(comm, &local))

@@ -375,11 +375,10 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
 static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     s->filter = prism_space_filter_new();
-    if (s->in.framework != NULL) /* the framework's overlap options (as prism plan) */
-        prism_space_filter_set_overlap(s->filter, s->in.framework->overlap,
-                                       s->in.framework->overlap_search);
     s->jobs = (PrismSearchJobs){.get = sweep_get, .user = s};
-    if (!prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only, NULL,
+    /* what the framework supports (as prism plan), then the user's filters */
+    if (!prism_app_framework_filter(s->filter, s->in.framework, error) ||
+        !prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only, NULL,
                                error))
         return FALSE;
     if (o->grid != NULL) {

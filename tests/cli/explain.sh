@@ -109,5 +109,23 @@ check "mxfp8 on Hopper exits 2" expect_status 2 explain -c H100-SXM --devices 64
     --strategy tp=8 --dtype mxfp8
 check "mxfp8 on B200" expect_status 0 explain -m llama3-8b -c B200 --devices 64 --gbs 256 \
     --seq 8192 --dtype mxfp8 --strategy "tp=2,mbs=1"
+# A strategy the --framework does not run is priced anyway, with a note saying why
+# (outside its [planning] only; unequal chunks where it asserts equal ones); a supported
+# one has no note, and JSON carries it as framework_unsupported (null when supported)
+check "dualpipe under megatron-core" expect_status 0 explain --framework megatron-core \
+    --strategy "tp=8,pp=16,sp=1,schedule=dualpipe"
+check "note names the profile's schedules" grep -q \
+    "^note: megatron-core does not run .*schedule=dualpipe: it is outside the profile's \[planning\] only (schedule=1f1b,interleaved)" out.txt
+check "pp 64 of 96 layers under megatron-core" expect_status 0 explain --framework megatron-core \
+    --strategy "tp=8,pp=64,sp=1"
+check "note says the chunks are unequal" grep -q \
+    "its model chunks are unequal (pp\*vpp = 64 does not divide the 96 layers" out.txt
+check "supported: no note" expect_status 0 explain --framework megatron-core \
+    --strategy "tp=8,pp=16,sp=1" --json
+check "supported: framework_unsupported null" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["framework_unsupported"] is None and d["track_record"]["framework"] == "megatron-core", d["track_record"]
+PY
 
-cli_done 34
+cli_done 40

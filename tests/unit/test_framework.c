@@ -117,7 +117,9 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(e->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_SELECTIVE);
     CU_ASSERT_EQUAL(e->def[PRISM_FW_ZERO], 3);
     CU_ASSERT_EQUAL(e->def[PRISM_FW_VPP], PRISM_FW_NONE);
-    CU_ASSERT_TRUE(e->llama && e->tied_embeddings == 0 && e->only == NULL);
+    CU_ASSERT_TRUE(e->llama && e->tied_embeddings == 0);
+    /* torch.distributed.pipelining's schedules: no DualPipe (bidirectional), no seq1F1B */
+    CU_ASSERT_STRING_EQUAL(e->only, "schedule=1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe-v");
     /* SDPA's FlashAttention-2 on H100 (FA3 paper Fig. 5/6, head dim 128, 8k): 333 and
      * 318 TFLOP/s over the 989.4 TFLOP/s BF16 peak = 0.337 and 0.321 (rounded there) */
     CU_ASSERT_DOUBLE_EQUAL(e->knobs.v[PRISM_KNOB_ATTN_FWD_FRACTION], 333.0 / 989.4, 5e-4);

@@ -96,6 +96,9 @@ static uint64_t brute_sched_seen[PRISM_SCHEDULE_COUNT];
 
 static uint64_t brute_offload_seen[PRISM_OFFLOAD_COUNT];
 static uint64_t brute_overlap_seen[PRISM_OVERLAP_ALL + 2]; /* 8: an unknown bit */
+/* The equal-chunks rule, applied here on its own (the filter's accepts_strategy does not
+ * know the model): only pp*vpp dividing the layers. */
+static gboolean brute_uniform;
 
 static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const PrismTraining *t,
                             uint32_t n, const PrismSpaceFilter *filter, gboolean *all_found)
@@ -109,7 +112,8 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                     continue;
                 uint32_t dp = n / (tp * pp * cp);
                 for (uint32_t vpp = 1; vpp <= L + 1; vpp++)
-                    for (uint32_t ep = 1; ep <= E + 1; ep++)
+                    for (uint32_t ep = 1; ep <= E + 1 && (!brute_uniform || L % (pp * vpp) == 0);
+                         ep++)
                         for (uint32_t sp_ = 0; sp_ <= 2; sp_++)
                             for (uint32_t mbs = 1; mbs <= t->gbs; mbs++) {
                                 uint32_t mm = t->gbs % ((uint64_t)dp * mbs) == 0
@@ -333,6 +337,48 @@ static void test_brute_overlap(void)
     CU_ASSERT_PTR_NULL(none);
     CU_ASSERT_TRUE(error != NULL && strstr(error->message, "tp_overlap") != NULL);
     g_clear_error(&error);
+}
+
+/* A framework's equal model chunks (megatron's pp*vpp | L) against brute force: 6 layers
+ * on 6 devices keep pp 1, 2, 3, 6 and the vpp that divide 6/pp (pp 2: vpp 3 only, as the
+ * interleaved schedule needs vpp > 1; pp 3: vpp 2), with megatron-core's schedules (1F1B,
+ * interleaved) and ZeRO stages; then the same model with 5 layers (prime) keeps pp 1 and
+ * pp 5 at 5 devices, whose vpp must be 1, so only 1F1B. */
+static void test_brute_uniform(void)
+{
+    g_autoptr(PrismModel) m = small_model(6, 0, 0, 6, 2, 12, 0, 0, 0);
+    PrismTraining t = training(12, 12);
+    const uint32_t devices[] = {6};
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    prism_space_filter_set_uniform_chunks(f, TRUE);
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_only(f, "schedule=1f1b,interleaved", NULL));
+    brute_uniform = TRUE;
+    compare_filtered(m, &t, devices, 1, f);
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, devices, 1, f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    size_t n = 0;
+    g_autofree uint64_t *pps = prism_space_dim_values(sp, PRISM_DIM_PP, &n);
+    CU_ASSERT_TRUE(n == 4 && pps[0] == 1 && pps[1] == 2 && pps[2] == 3 && pps[3] == 6);
+    for (uint64_t i = 0; i < prism_space_size(sp); i++) {
+        PrismStrategy s;
+        CU_ASSERT_TRUE(prism_space_unrank(sp, i, &s));
+        CU_ASSERT_EQUAL(6 % (s.pp * s.vpp), 0);
+    }
+    g_autoptr(PrismModel) m5 = small_model(5, 0, 0, 4, 4, 8, 0, 0, 0);
+    PrismTraining t5 = training(8, 16);
+    const uint32_t five[] = {5};
+    compare_filtered(m5, &t5, five, 1, f);
+    g_autoptr(PrismSpace) sp5 = prism_space_new(m5, &t5, five, 1, f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp5);
+    g_autofree uint64_t *sch = prism_space_dim_values(sp5, PRISM_DIM_SCHEDULE, &n);
+    CU_ASSERT_TRUE(n == 1 && sch[0] == PRISM_SCHEDULE_1F1B);
+    brute_uniform = FALSE;
+    g_autofree char *d = prism_space_filter_describe(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "equal chunks"));
+    /* a copy keeps the rule */
+    g_autoptr(PrismSpaceFilter) c = prism_space_filter_copy(f);
+    g_autoptr(PrismSpace) sc = prism_space_new(m, &t, devices, 1, c, NULL);
+    CU_ASSERT_TRUE(sc != NULL && prism_space_size(sc) == prism_space_size(sp));
 }
 
 /* MoE: 1 dense block + 4 MoE blocks (4 experts, 1 shared) + 1 MTP = 6 split layers. */
@@ -784,6 +830,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: every schedule admitted", test_brute_every_schedule},
     {"brute force: the whole offload domain, --fix offload=0", test_brute_offload},
     {"brute force: the overlap dims, their default and --fix", test_brute_overlap},
+    {"brute force: equal model chunks", test_brute_uniform},
     {"parallel folding filters", test_folding_filter},
     {"gpt3 default space", test_gpt3_default},
     {"filters", test_filters},
