@@ -629,6 +629,7 @@ static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
             continue;
         o->err[k] = 100.0 * fabs(o->pred[k] - o->meas[k]) / o->meas[k];
         st->sum[k] += o->err[k];
+        st->signed_sum[k] += 100.0 * (o->pred[k] - o->meas[k]) / o->meas[k];
         st->worst[k] = MAX(st->worst[k], o->err[k]);
         st->n[k]++;
     }

@@ -69,6 +69,8 @@ typedef struct PrismValidateStat {
     PrismValidateKind kind; /**< PREDICTED or PLANNED */
     int rows;
     double sum[PRISM_VM_COUNT], worst[PRISM_VM_COUNT];
+    double signed_sum[PRISM_VM_COUNT]; /**< sum of 100 (predicted - measured) / measured: the
+                                            bias, + = predicted higher */
     int n[PRISM_VM_COUNT];
 } PrismValidateStat;
 

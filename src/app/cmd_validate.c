@@ -28,10 +28,15 @@ static void cell(GString *o, const PrismValidateRow *r, int k)
     g_string_append_printf(o, " %8s %8s %6s", p, m, e);
 }
 
+/* Per source and metric: mean / worst absolute percentage error (rows), or with @p bias
+ * the signed mean of (predicted - measured) / measured, the way the source misses. */
 static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKind kind,
-                    const int *metrics, int n)
+                    const int *metrics, int n, gboolean bias)
 {
     static const char *const names[] = {"peak memory", "step time", "TFLOP/s per GPU", "MFU"};
+    if (bias)
+        g_string_append(o, "\nsigned mean error per source ((predicted - measured) / measured; "
+                           "+ = predicted higher)\n");
     g_string_append_printf(o, "%-22s", "source");
     for (int k = 0; k < n; k++)
         g_string_append_printf(o, " %-20s", names[metrics[k]]);
@@ -44,9 +49,10 @@ static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKin
         for (int j = 0; j < n; j++) {
             const int k = metrics[j];
             g_autofree char *c =
-                st->n[k] ? g_strdup_printf("%.1f%% / %.1f%% (%d)", st->sum[k] / st->n[k],
-                                           st->worst[k], st->n[k])
-                         : g_strdup("-");
+                st->n[k] == 0 ? g_strdup("-")
+                : bias        ? g_strdup_printf("%+.1f%%", st->signed_sum[k] / st->n[k])
+                              : g_strdup_printf("%.1f%% / %.1f%% (%d)", st->sum[k] / st->n[k],
+                                                st->worst[k], st->n[k]);
             g_string_append_printf(o, " %-20s", c);
         }
         g_string_append_c(o, '\n');
@@ -75,7 +81,8 @@ static char *render_text(const PrismValidateReport *rep)
     }
     static const int all4[] = {0, 1, 2, 3}, three[] = {1, 2, 3};
     g_string_append(o, "\nabsolute percentage error per source: mean / worst (rows)\n");
-    summary(o, rep, PRISM_VALIDATE_PREDICTED, all4, 4);
+    summary(o, rep, PRISM_VALIDATE_PREDICTED, all4, 4, FALSE);
+    summary(o, rep, PRISM_VALIDATE_PREDICTED, all4, 4, TRUE);
     g_string_append_printf(o, "\n%d rows predicted, %d planned, %d skipped", rep->n_predicted,
                            rep->n_planned, rep->n_skipped);
     if (rep->n_moe)
@@ -116,7 +123,8 @@ static char *render_text(const PrismValidateReport *rep)
         }
         g_string_append(o,
                         "\nplanned: absolute percentage error per source: mean / worst (rows)\n");
-        summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3);
+        summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, FALSE);
+        summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, TRUE);
     }
     if (rep->n_skipped) {
         g_string_append(o, "\nskipped rows:\n");
@@ -250,6 +258,7 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
             json_builder_set_member_name(b, "n");
             json_builder_add_int_value(b, st->n[k]);
             json_num(b, "mean_pct", st->n[k] ? st->sum[k] / st->n[k] : NAN);
+            json_num(b, "mean_signed_pct", st->n[k] ? st->signed_sum[k] / st->n[k] : NAN);
             json_num(b, "worst_pct", st->n[k] ? st->worst[k] : NAN);
             json_builder_end_object(b);
         }

@@ -82,6 +82,25 @@ assert len(fold) == 87 and all(r["framework"] == "megatron-core-moe" for r in fo
 for r in fold:
     assert ",mbs=1," in r["strategy"] and "recompute=none" in r["strategy"], r["strategy"]
 PY
+check "--json: the bias (signed mean) per source == the rows' own" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+checked = 0
+for st in d["statistics"]:
+    rows = [r for r in d["rows"] if r["source"] == st["source"] and r["kind"] == st["kind"]]
+    for k in ("peak_mem", "step_time", "tflops_per_gpu", "mfu"):
+        v = [100.0 * (r["predicted"][k] - r["measured"][k]) / r["measured"][k] for r in rows
+             if r["predicted"][k] is not None and r["measured"][k] not in (None, 0)]
+        assert st[k]["n"] == len(v), (st["source"], k, st[k]["n"], len(v))
+        if not v:
+            assert st[k]["mean_signed_pct"] is None, st
+            continue
+        want = sum(v) / len(v)
+        assert abs(st[k]["mean_signed_pct"] - want) <= 1e-9 * max(1.0, abs(want)), (st, k, want)
+        assert abs(st[k]["mean_signed_pct"]) <= st[k]["mean_pct"] + 1e-9, st
+        checked += 1
+assert checked >= 10, checked
+PY
 check "text: MoE rows counted" bash -c "'$prism' validate '$src/benchmarks/measured_modern.csv' | grep -Eq '^[0-9]+ rows predicted, [0-9]+ planned, [0-9]+ skipped \(93 MoE rows modelled'"
 # --framework applies to rows without a framework column
 check "--framework" expect_status 0 validate "$src/tests/data/validation/frameworks.csv" --framework pytorch-fsdp --json
@@ -140,4 +159,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done 49
+cli_done 50
