@@ -498,13 +498,14 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     g_string_append(fix, ",offload=0");
     o->fixed = g_string_free(fix, FALSE);
     GString *only = g_string_new(fw->only);
-    if (fw->uniform_chunks && d->vpp < 0) {
+    /* equal chunks where the framework asserts them, or where the source's runs used them */
+    if ((fw->uniform_chunks || (src != NULL && src->equal_chunks)) && d->vpp < 0) {
         /* equal model chunks: L % pp == 0 and vpp divides L / pp */
         const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
         const uint32_t pp = (uint32_t)d->pp;
         if (L % pp != 0) {
             g_string_append_printf(why, "layers %u not divisible by pp %u (%s needs equal stages)",
-                                   L, pp, fw->name);
+                                   L, pp, fw->uniform_chunks ? fw->name : "the source's runs");
             g_string_free(only, TRUE);
             return FALSE;
         }

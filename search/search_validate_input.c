@@ -99,6 +99,8 @@ GHashTable *prism_validate_load_sources(GError **error)
             } else if (strcmp(k, "tied_embeddings") == 0 &&
                        (!strcmp(v, "true") || !strcmp(v, "false")))
                 s->tied = strcmp(v, "true") == 0;
+            else if (strcmp(k, "equal_chunks") == 0 && (!strcmp(v, "true") || !strcmp(v, "false")))
+                s->equal_chunks = strcmp(v, "true") == 0;
             else
                 ok = FALSE;
             if (!ok) {
@@ -106,7 +108,8 @@ GHashTable *prism_validate_load_sources(GError **error)
                             "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
                             "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
                             "mfu|hfu, vocab, dtype, fp8 fp8|fp8-cs|mxfp8, cluster PRESET, "
-                            "set KNOB=VALUE[,...], tied_embeddings true|false)",
+                            "set KNOB=VALUE[,...], tied_embeddings true|false, "
+                            "equal_chunks true|false)",
                             path, g, k, v);
                 g_hash_table_destroy(t);
                 return NULL;

@@ -20,6 +20,8 @@ typedef struct SourceInfo {
     char *cluster; /* the preset of the part the source states (a power limit), or NULL */
     char **set;    /* knob assignments "name=value" the source states beyond its profile */
     int tied;      /* -1 = the profile's */
+    gboolean equal_chunks; /* the source's runs used equal model chunks (pp*vpp divides the
+                              layers) whatever its profile allows: planned vpp keeps to them */
 } SourceInfo;
 
 /* One CSV row: header -> value (borrowed from fields), and its line. */

@@ -116,8 +116,8 @@ check "dualpipe under megatron-core" expect_status 0 explain --framework megatro
     --strategy "tp=8,pp=16,sp=1,schedule=dualpipe"
 check "note names the profile's schedules" grep -q \
     "^note: megatron-core does not run .*schedule=dualpipe: it is outside the profile's \[planning\] only (schedule=1f1b,interleaved)" out.txt
-check "pp 64 of 96 layers under megatron-core" expect_status 0 explain --framework megatron-core \
-    --strategy "tp=8,pp=64,sp=1"
+check "pp 64 of 96 layers under megatron-lm-2022" expect_status 0 explain \
+    --framework megatron-lm-2022 --strategy "tp=8,pp=64"
 check "note says the chunks are unequal" grep -q \
     "its model chunks are unequal (pp\*vpp = 64 does not divide the 96 layers" out.txt
 check "supported: no note" expect_status 0 explain --framework megatron-core \

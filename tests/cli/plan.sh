@@ -51,20 +51,20 @@ check "offload range message" grep -q "offload=4: out of range (allowed: 0 (none
 # SP), --fix tp_overlap=1 leaves the options on, and its filter-only options (dp_overlap,
 # param_overlap) open the full product; a framework that cannot turn an option off
 # refuses the filter (exit 2). A profile also narrows the space to what the framework
-# runs ([planning] only and equal chunks): megatron-core's 1F1B and interleaved with
-# pp*vpp dividing the 96 layers, so a slice where every chunk is equal (pp 8, vpp 3) is
-# the no-framework space with --only schedule=1f1b,interleaved, strategy for strategy
-# count; pp 64 (96/64 not whole) and DualPipe are refused, saying why.
+# runs ([planning] only and equal chunks): megatron-core's 1F1B and interleaved, so a
+# pp 8 / vpp 3 slice is the no-framework space with --only schedule=1f1b,interleaved,
+# strategy for strategy count, and DualPipe is refused; megatron-lm-2022 asserts equal
+# chunks (pp*vpp divides the 96 layers), so pp 64 is refused, saying why.
 check "count again" expect_status 0 plan --count
 check "count overlap default" grep -q "^tp_overlap         1  1" out.txt
 check "count megatron-core" expect_status 0 plan --count --framework megatron-core
-check "megatron-core total" grep -q "^total         4076044 strategies" out.txt
+check "megatron-core total" grep -q "^total         6875484 strategies" out.txt
 check "megatron-core tp_overlap" grep -q "^tp_overlap         2  0 1" out.txt
 check "megatron-core pinned" expect_status 0 plan --count --framework megatron-core --fix tp_overlap=1
-check "pinned total" grep -q "^total         2813064 strategies" out.txt
+check "pinned total" grep -q "^total         4744104 strategies" out.txt
 check "megatron-core every option" expect_status 0 plan --count --framework megatron-core \
     --only dp_overlap=0,1,param_overlap=0,1
-check "every option total" grep -q "^total         11207756 strategies" out.txt
+check "every option total" grep -q "^total         18904956 strategies" out.txt
 check "megatron-core slice pp 8, vpp 3" expect_status 0 plan --count --framework megatron-core \
     --fix tp_overlap=1,pp=8,vpp=3
 grep "^total" out.txt > slice-framework.txt
@@ -73,7 +73,7 @@ check "the same slice without a framework" expect_status 0 plan --count --fix pp
 grep "^total" out.txt > slice-plain.txt
 check "slice counts agree" cmp -s slice-framework.txt slice-plain.txt
 check "the slice is not empty" grep -q "^total  *[1-9][0-9]* strategies" slice-plain.txt
-check "unequal chunks exit 2" expect_status 2 plan --count --framework megatron-core --fix pp=64
+check "unequal chunks exit 2" expect_status 2 plan --count --framework megatron-lm-2022 --fix pp=64
 check "unequal chunks message" grep -q "leave no valid strategy with equal model chunks: the framework needs pp\*vpp to divide the 96 layers of gpt3-175b" err.txt
 check "unsupported schedule exits 2" expect_status 2 plan --count --framework megatron-core \
     --only schedule=dualpipe

@@ -80,11 +80,15 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(mo->knobs.v[PRISM_KNOB_DROPOUT], 0.0);
     CU_ASSERT_EQUAL(mo->knobs.v[PRISM_KNOB_MOE_DISPATCHER], 0.0);
     CU_ASSERT_TRUE(mo->knob_set[PRISM_KNOB_MOE_DISPATCHER]);
-    CU_ASSERT_TRUE(mo->llama && mo->tied_embeddings == 0 && mo->uniform_chunks);
+    /* current Megatron-Core splits unevenly (--decoder-first/last-pipeline-num-layers); the
+     * sources whose runs used equal chunks say so in sources.ini */
+    CU_ASSERT_TRUE(mo->llama && mo->tied_embeddings == 0 && !mo->uniform_chunks);
+    CU_ASSERT_FALSE(mc->uniform_chunks);
 
     g_autoptr(PrismFramework) b = load("megatron-lm-2022");
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     CU_ASSERT_STRING_EQUAL(b->only, "schedule=1f1b,interleaved,zero=0,1");
+    CU_ASSERT_TRUE(b->uniform_chunks);
     CU_ASSERT_EQUAL(b->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 0.0);
 
     g_autoptr(PrismFramework) c = load("megatron-core");
