@@ -60,6 +60,9 @@ check "count overlap default" grep -q "^tp_overlap         1  1" out.txt
 check "count megatron-core" expect_status 0 plan --count --framework megatron-core
 check "megatron-core total" grep -q "^total         6875484 strategies" out.txt
 check "megatron-core tp_overlap" grep -q "^tp_overlap         2  0 1" out.txt
+check "sweep --count: the same framework domain" expect_status 0 sweep --count \
+    --framework megatron-core -o mc.h5
+check "sweep rows == plan's total" grep -q "^prism sweep: 6875484 rows;" out.txt
 check "megatron-core pinned" expect_status 0 plan --count --framework megatron-core --fix tp_overlap=1
 check "pinned total" grep -q "^total         4744104 strategies" out.txt
 check "megatron-core every option" expect_status 0 plan --count --framework megatron-core \
@@ -303,4 +306,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((89 + 24 - 5 * (4 - ${#counts[@]})))
+cli_done $((91 + 24 - 5 * (4 - ${#counts[@]})))
