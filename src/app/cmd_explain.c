@@ -44,6 +44,10 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
          "DIMS"},
         {NULL}};
     g_autoptr(GOptionContext) ctx = g_option_context_new("- explain one strategy's costs");
+    g_option_context_set_summary(
+        ctx, "Every cost term of the strategy with its formula and value. With --framework it\n"
+             "notes a strategy that framework does not run (it is priced anyway). The answer ends\n"
+             "with the track record of the device family and framework (as prism plan).");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     PrismInputs in = {0};

@@ -520,7 +520,11 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
     g_option_context_set_summary(
         ctx, "Evaluates the whole strategy space (dp, tp, pp, vpp, cp, ep, sp, mbs, zero,\n"
              "recompute, schedule and the device count) with the cost model, over all MPI\n"
-             "ranks. With no options: GPT-3 175B on 1024 A100-80GB, gbs 1536, seq 2048.");
+             "ranks. With no options: GPT-3 175B on 1024 A100-80GB, gbs 1536, seq 2048.\n"
+             "--framework keeps the space to what that framework runs (its schedules and\n"
+             "stages). The answer ends with the track record: how far the model's predictions\n"
+             "were from the published runs of the same device family under the same framework\n"
+             "(prism validate on the shipped measured.csv and measured_modern.csv).");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_search_options(ctx, &o.search);
     prism_app_add_common_options(ctx, &o.common);
