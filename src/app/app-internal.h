@@ -243,6 +243,10 @@ void prism_app_refine_json(JsonBuilder *b, const GPtrArray *results);
  *  line; ownership g_free()) and the JSON member "track_record". */
 char *prism_app_track_text(const PrismTrackRecord *t);
 void prism_app_track_json(JsonBuilder *b, const PrismTrackRecord *t);
+/** The record as one JSON object (no member name), and as one text line (no newline;
+ *  `prism validate`'s per family and framework list). Ownership of the line: g_free(). */
+void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t);
+char *prism_app_track_line(const PrismTrackRecord *t);
 
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);

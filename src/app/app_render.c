@@ -341,6 +341,23 @@ static void track_stat_text(GString *o, const char *what, const char *lower, con
     g_string_append(o, ")\n");
 }
 
+char *prism_app_track_line(const PrismTrackRecord *t)
+{
+    GString *o = g_string_new(NULL);
+    g_string_append_printf(o, "%s under %s: %d run%s of %u source%s", t->family,
+                           t->framework ? t->framework : "any framework profile", t->rows,
+                           t->rows == 1 ? "" : "s", t->sources->len,
+                           t->sources->len == 1 ? "" : "s");
+    const PrismTrackStat *st[] = {&t->speed, &t->mem};
+    const char *const what[] = {"speed", "peak memory"};
+    for (size_t i = 0; i < G_N_ELEMENTS(st); i++)
+        if (st[i]->n > 0)
+            g_string_append_printf(o, "; %s %+.1f %% (mean |error| %.1f %%, worst %.1f %%, %d)",
+                                   what[i], st[i]->mean_signed, st[i]->mean_abs, st[i]->worst,
+                                   st[i]->n);
+    return g_string_free(o, FALSE);
+}
+
 char *prism_app_track_text(const PrismTrackRecord *t)
 {
     GString *o = g_string_new("\n");
@@ -396,6 +413,11 @@ static void track_stat_json(JsonBuilder *b, const char *name, const PrismTrackSt
 void prism_app_track_json(JsonBuilder *b, const PrismTrackRecord *t)
 {
     json_builder_set_member_name(b, "track_record");
+    prism_app_track_json_object(b, t);
+}
+
+void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t)
+{
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "device_family");
     json_builder_add_string_value(b, t->family);

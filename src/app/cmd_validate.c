@@ -9,6 +9,7 @@
 #include "app-internal.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <prism/validate.h>
 
@@ -57,6 +58,35 @@ static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKin
         }
         g_string_append_c(o, '\n');
     }
+}
+
+/* The track records of this CSV: one per (device family, framework) of its modelled rows,
+ * in first-appearance order, as plan and explain would print them for that setup (from
+ * this CSV alone). Ownership: g_ptr_array_unref(). */
+static GPtrArray *track_records(const PrismValidateReport *rep)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)prism_track_record_free);
+    for (guint i = 0; i < rep->rows->len; i++) {
+        const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
+        if (r->kind == PRISM_VALIDATE_SKIPPED || r->oom || r->cluster == NULL)
+            continue;
+        g_autofree char *fam = prism_device_family(r->cluster);
+        gboolean seen = FALSE;
+        for (guint j = 0; j < out->len && !seen; j++) {
+            const PrismTrackRecord *t = g_ptr_array_index(out, j);
+            seen = strcmp(t->family, fam) == 0 && g_strcmp0(t->framework, r->framework) == 0;
+        }
+        if (seen)
+            continue;
+        PrismTrackRecord *t = prism_track_record_new(fam, r->framework);
+        prism_track_record_add(t, rep);
+        prism_track_record_finish(t);
+        if (t->rows > 0)
+            g_ptr_array_add(out, t);
+        else
+            prism_track_record_free(t);
+    }
+    return out;
 }
 
 static char *render_text(const PrismValidateReport *rep)
@@ -133,6 +163,16 @@ static char *render_text(const PrismValidateReport *rep)
             if (r->kind == PRISM_VALIDATE_SKIPPED)
                 g_string_append_printf(o, "  line %d %s %s: %s\n", r->line, r->source, r->model,
                                        r->reason);
+        }
+    }
+    g_autoptr(GPtrArray) tracks = track_records(rep);
+    if (tracks->len > 0) {
+        g_string_append(o, "\ntrack record per device family and framework (signed mean: + = "
+                           "predicted faster / more memory; what plan and explain print,\n"
+                           "there from both shipped CSVs):\n");
+        for (guint i = 0; i < tracks->len; i++) {
+            g_autofree char *line = prism_app_track_line(g_ptr_array_index(tracks, i));
+            g_string_append_printf(o, "  %s\n", line);
         }
     }
     g_string_append(o, "\nframework profiles used (`prism frameworks NAME` shows one; never "
@@ -264,6 +304,12 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
         }
         json_builder_end_object(b);
     }
+    json_builder_end_array(b);
+    g_autoptr(GPtrArray) tracks = track_records(rep);
+    json_builder_set_member_name(b, "track_records");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < tracks->len; i++)
+        prism_app_track_json_object(b, g_ptr_array_index(tracks, i));
     json_builder_end_array(b);
     json_builder_set_member_name(b, "frameworks");
     json_builder_begin_array(b);

@@ -81,6 +81,20 @@ if __name__ == "__main__":
     runs = check(t, sys.argv[2], fw, ["v1.json", "v2.json"])
     assert runs >= int(sys.argv[4]), runs
 PY
+check "validate's per-CSV records = the recomputation" /usr/bin/python3 - <<'PY'
+import json
+from recompute import record, same
+n = 0
+for f in ("v1.json", "v2.json"):
+    recs = json.load(open(f))["track_records"]
+    assert recs, f
+    for t in recs:
+        runs, sources, speed, mem = record(t["device_family"], t["framework"], [f])
+        assert t["runs"] == runs and t["sources"] == sources, (f, t, runs, sources)
+        assert same(t["speed"], speed) and same(t["peak_mem"], mem), (f, t, speed, mem)
+        n += 1
+assert n >= 5, n
+PY
 check "plan's record = the recomputation (H100, pytorch-fsdp)" \
     /usr/bin/python3 recompute.py plan.json H100 pytorch-fsdp 30
 check "text plan prints it" expect_status 0 plan "${setup[@]}" --no-progress
@@ -135,4 +149,4 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done 17
+cli_done 18
