@@ -240,13 +240,17 @@ void prism_app_refine_text(FILE *out, const GPtrArray *results);
 void prism_app_refine_json(JsonBuilder *b, const GPtrArray *results);
 
 /** The track record (validate.h) under an answer: text (a paragraph starting with a blank
- *  line; ownership g_free()) and the JSON member "track_record". */
-char *prism_app_track_text(const PrismTrackRecord *t);
+ *  line; @p times names what to read as optimistic, "the step times above"; ownership
+ *  g_free()) and the JSON member "track_record". */
+char *prism_app_track_text(const PrismTrackRecord *t, const char *times);
 void prism_app_track_json(JsonBuilder *b, const PrismTrackRecord *t);
 /** The record as one JSON object (no member name), and as one text line (no newline;
  *  `prism validate`'s per family and framework list). Ownership of the line: g_free(). */
 void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t);
 char *prism_app_track_line(const PrismTrackRecord *t);
+/** A record back from its JSON object (a landscape's track_record attribute); NULL for
+ *  anything else. Ownership: prism_track_record_free(). */
+PrismTrackRecord *prism_app_track_from_json(JsonNode *n);
 
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);

@@ -358,7 +358,7 @@ char *prism_app_track_line(const PrismTrackRecord *t)
     return g_string_free(o, FALSE);
 }
 
-char *prism_app_track_text(const PrismTrackRecord *t)
+char *prism_app_track_text(const PrismTrackRecord *t, const char *times)
 {
     GString *o = g_string_new("\n");
     g_autofree char *under = t->framework != NULL ? g_strdup_printf("under %s", t->framework)
@@ -380,10 +380,8 @@ char *prism_app_track_text(const PrismTrackRecord *t)
         /* the reading that follows from the sign, when the bias is larger than the
          * A100 sources' typical error */
         if (t->speed.n > 0 && fabs(t->speed.mean_signed) >= 5.0)
-            g_string_append_printf(o,
-                                   "  Read the step times above as %s: the published runs were "
-                                   "%s on average.\n",
-                                   t->speed.mean_signed > 0 ? "optimistic" : "pessimistic",
+            g_string_append_printf(o, "  Read %s as %s: the published runs were %s on average.\n",
+                                   times, t->speed.mean_signed > 0 ? "optimistic" : "pessimistic",
                                    t->speed.mean_signed > 0 ? "slower" : "faster");
     }
     if (t->unavailable != NULL)
@@ -408,6 +406,39 @@ static void track_stat_json(JsonBuilder *b, const char *name, const PrismTrackSt
     json_builder_set_member_name(b, "worst_pct");
     json_builder_add_double_value(b, s->worst);
     json_builder_end_object(b);
+}
+
+static void track_stat_from_json(JsonObject *o, const char *name, PrismTrackStat *st)
+{
+    JsonNode *n = json_object_get_member(o, name);
+    if (n == NULL || !JSON_NODE_HOLDS_OBJECT(n))
+        return;
+    JsonObject *so = json_node_get_object(n);
+    st->n = (int)json_object_get_int_member_with_default(so, "runs", 0);
+    st->mean_signed = json_object_get_double_member_with_default(so, "mean_signed_pct", 0);
+    st->mean_abs = json_object_get_double_member_with_default(so, "mean_abs_pct", 0);
+    st->worst = json_object_get_double_member_with_default(so, "worst_pct", 0);
+}
+
+PrismTrackRecord *prism_app_track_from_json(JsonNode *n)
+{
+    if (n == NULL || !JSON_NODE_HOLDS_OBJECT(n))
+        return NULL;
+    JsonObject *o = json_node_get_object(n);
+    const char *fam = json_object_get_string_member_with_default(o, "device_family", "?");
+    JsonNode *fw = json_object_get_member(o, "framework");
+    PrismTrackRecord *t = prism_track_record_new(
+        fam, fw != NULL && JSON_NODE_HOLDS_VALUE(fw) ? json_node_get_string(fw) : NULL);
+    t->rows = (int)json_object_get_int_member_with_default(o, "runs", 0);
+    JsonNode *src = json_object_get_member(o, "sources");
+    if (src != NULL && JSON_NODE_HOLDS_ARRAY(src)) {
+        JsonArray *a = json_node_get_array(src);
+        for (guint i = 0; i < json_array_get_length(a); i++)
+            g_ptr_array_add(t->sources, g_strdup(json_array_get_string_element(a, i)));
+    }
+    track_stat_from_json(o, "speed", &t->speed);
+    track_stat_from_json(o, "peak_mem", &t->mem);
+    return t;
 }
 
 void prism_app_track_json(JsonBuilder *b, const PrismTrackRecord *t)

@@ -113,7 +113,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         g_autofree char *out_text = prism_json_to_string(root, TRUE);
         fprintf(f, "%s\n", out_text);
     } else if (f != NULL) {
-        g_autofree char *tr = prism_app_track_text(track);
+        g_autofree char *tr = prism_app_track_text(track, "the step time above");
         fputs(text, f);
         if (unsupported != NULL)
             fprintf(f, "\nnote: %s\n", unsupported);

@@ -243,6 +243,16 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     if (*attr(f, "objectives"))
         fprintf(out, "fronts:     objectives %s; top %s by %s\n", attr(f, "objectives"),
                 attr(f, "top_k"), attr(f, "rank_by"));
+    /* how far the model was from published runs of the landscape's device families */
+    g_autoptr(JsonNode) tracks = parse_json(prism_landscape_file_attr(f, "track_record"));
+    if (tracks != NULL && JSON_NODE_HOLDS_ARRAY(tracks)) {
+        JsonArray *a = json_node_get_array(tracks);
+        for (guint i = 0; i < json_array_get_length(a); i++) {
+            g_autoptr(PrismTrackRecord) t = prism_app_track_from_json(json_array_get_element(a, i));
+            g_autofree char *line = t != NULL ? prism_app_track_line(t) : g_strdup("?");
+            fprintf(out, "track:      %s\n", line);
+        }
+    }
     print_space(out, prism_landscape_file_attr(f, "space"));
     if (c->have_reason) {
         fprintf(out, "rows:       %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " feasible, %.1f%%)\n",

@@ -486,7 +486,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
             if (ok && refined != NULL)
                 prism_app_refine_text(out, refined);
             if (ok) {
-                g_autofree char *tr = prism_app_track_text(track);
+                g_autofree char *tr = prism_app_track_text(track, "the step times above");
                 fputs(tr, out);
             }
         }

@@ -676,6 +676,39 @@ static void add_result_attrs(PrismLandscape *ls, const PrismSearchResult *res, s
     prism_landscape_add_attr(ls, "isa", prism_search_result_isa(res), FALSE);
 }
 
+/* The track records of the sweep (validate.h): one per device family among the points'
+ * clusters, in point order, under its --framework, with the --set/--knobs overrides (a
+ * grid's [knobs] are not laid over the published runs). Collective: every rank. */
+static GPtrArray *sweep_tracks(PrismComm *comm, const Sweep *s)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)prism_track_record_free);
+    const char *fw = s->in.framework ? s->in.framework->name : NULL;
+    for (size_t i = 0; i < s->n_points; i++) {
+        Point p;
+        point_at(s, i, &p);
+        g_autofree char *fam = prism_device_family(p.cluster->name);
+        gboolean seen = FALSE;
+        for (guint j = 0; j < out->len && !seen; j++)
+            seen = strcmp(((const PrismTrackRecord *)g_ptr_array_index(out, j))->family, fam) == 0;
+        if (!seen)
+            g_ptr_array_add(out,
+                            prism_track_record_run(comm, p.cluster->name, fw, &s->in.user_knobs));
+    }
+    return out;
+}
+
+/* The records as the root attribute "track_record": a JSON array (not identity). */
+static void add_track_attr(PrismLandscape *ls, const GPtrArray *tracks)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_array(b);
+    for (guint i = 0; i < tracks->len; i++)
+        prism_app_track_json_object(b, g_ptr_array_index(tracks, i));
+    json_builder_end_array(b);
+    g_autofree char *text = json_text(b);
+    prism_landscape_add_attr(ls, "track_record", text, FALSE);
+}
+
 static void print_summary(FILE *out, const char *path, const PrismLandscapeOptions *lo,
                           const PrismSearchResult *res, const Sweep *s, double seconds,
                           size_t n_pareto, size_t n_top)
@@ -790,6 +823,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     g_autoptr(PrismSearchResult) res = NULL;
     g_autoptr(GArray) pareto = g_array_new(FALSE, FALSE, sizeof(PrismLandscapeRow));
     g_autoptr(GArray) top = g_array_new(FALSE, FALSE, sizeof(PrismLandscapeRow));
+    g_autoptr(GPtrArray) tracks = NULL; /* the track records (after the search) */
     PrismSearchOptions opt;
     PrismLandscapeOptions lo;
     const char *path = o->common.output ? o->common.output : DEFAULT_OUTPUT;
@@ -835,12 +869,21 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     add_result_attrs(ls, res, opt.top_k);
+    tracks = sweep_tracks(comm, &s);
+    add_track_attr(ls, tracks);
     if (!prism_landscape_finish(ls, (const PrismLandscapeRow *)(const void *)pareto->data,
                                 pareto->len, (const PrismLandscapeRow *)(const void *)top->data,
                                 top->len, &local))
         goto done;
-    if (out)
+    if (out) {
         print_summary(out, path, &lo, res, &s, prism_now() - t0, pareto->len, top->len);
+        /* as plan: the record under an answer (nothing fits prints plan's diagnosis) */
+        for (guint i = 0; i < tracks->len && prism_search_result_feasible(res) > 0; i++) {
+            g_autofree char *tr =
+                prism_app_track_text(g_ptr_array_index(tracks, i), "the landscape's step times");
+            fputs(tr, out);
+        }
+    }
     ok = prism_search_result_feasible(res) > 0 ||
          report_nothing_fits(comm, out, &s, res, opt.kt, &local);
 done:

@@ -134,6 +134,27 @@ check "3 ranks: the same record" /usr/bin/python3 -c "
 import json
 a = json.load(open('cli-stdout.txt'))['track_record']; b = json.load(open('plan.json'))['track_record']
 assert a == b, (a, b)"
+# a sweep keeps the record in the landscape (root attribute track_record, a list: one per
+# device family of the points), prints it, and prism info shows it
+rm -f tr.h5
+check "sweep" expect_status 0 sweep "${setup[@]}" --fix tp=1,pp=1,cp=1,offload=0 -o tr.h5 \
+    --no-progress
+check "sweep prints the record" grep -q "^Track record on published runs of H100 under pytorch-fsdp" out.txt
+check "info --json: the attribute == plan's record" bash -c \
+    "'$prism' info tr.h5 --json > info.json && /usr/bin/python3 -c \"
+import json
+a = json.load(open('info.json'))['attributes']['track_record']
+a = json.loads(a) if isinstance(a, str) else a
+b = json.load(open('plan.json'))['track_record']
+assert isinstance(a, list) and len(a) == 1, a
+x, y = a[0], b
+for k in ('device_family', 'framework', 'runs', 'sources'):
+    assert x[k] == y[k], (k, x[k], y[k])
+for k in ('speed', 'peak_mem'):
+    for m in ('runs', 'mean_signed_pct', 'mean_abs_pct', 'worst_pct'):
+        assert abs(x[k][m] - y[k][m]) <= 1e-9 * max(1, abs(y[k][m])), (k, m)
+\""
+check "info shows it" bash -c "'$prism' info tr.h5 | grep -q '^track:      H100 under pytorch-fsdp: '"
 # a family without published runs
 check "H800 plan" expect_status 0 plan -m llama3-8b -c H800 -n 64 --gbs 256 --no-progress
 check "says the accuracy is unmeasured" grep -q \
@@ -149,4 +170,4 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done 18
+cli_done 22
