@@ -81,15 +81,30 @@ char **prism_validation_dirs(void)
     return data_dirs("PRISM_VALIDATION_DIR", "validation", "benchmarks");
 }
 
-char *prism_framework_data_file(const char *basename, GError **error)
+/* @p basename in the first of @p dirs that holds it, or NULL. */
+static char *first_file(char **dirs, const char *basename)
 {
-    g_auto(GStrv) dirs = prism_framework_dirs();
     for (char **d = dirs; *d != NULL; d++) {
         char *p = g_build_filename(*d, basename, NULL);
         if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
             return p;
         g_free(p);
     }
+    return NULL;
+}
+
+char *prism_validation_data_file(const char *basename)
+{
+    g_auto(GStrv) dirs = prism_validation_dirs();
+    return first_file(dirs, basename);
+}
+
+char *prism_framework_data_file(const char *basename, GError **error)
+{
+    g_auto(GStrv) dirs = prism_framework_dirs();
+    char *p = first_file(dirs, basename);
+    if (p != NULL)
+        return p;
     g_autofree char *list = g_strjoinv(", ", dirs);
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
                 "framework data file %s not found (searched: %s; set PRISM_FRAMEWORKS_DIR)",

@@ -111,19 +111,11 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
 {
     g_autofree char *fam = prism_device_family(cluster_name);
     PrismTrackRecord *t = prism_track_record_new(fam, framework);
-    g_auto(GStrv) dirs = prism_validation_dirs();
     /* only the rows that can match are evaluated */
     const PrismValidateOptions opt = {
         .user = knobs, .framework = NULL, .family = fam, .only_framework = framework};
     for (size_t f = 0; f < G_N_ELEMENTS(track_files); f++) {
-        char *path = NULL;
-        for (char **d = dirs; *d != NULL && path == NULL; d++) {
-            char *p = g_build_filename(*d, track_files[f], NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-                path = p;
-            else
-                g_free(p);
-        }
+        char *path = prism_validation_data_file(track_files[f]);
         if (path == NULL)
             continue;
         g_ptr_array_add(t->data, path);

@@ -498,9 +498,10 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     g_string_append(fix, ",offload=0");
     o->fixed = g_string_free(fix, FALSE);
     GString *only = g_string_new(fw->only);
-    /* equal chunks where the framework asserts them, or where the source's runs used them */
-    if ((fw->uniform_chunks || (src != NULL && src->equal_chunks)) && d->vpp < 0) {
-        /* equal model chunks: L % pp == 0 and vpp divides L / pp */
+    /* equal chunks where the framework asserts them, or where the source's runs used them,
+     * for a planned vpp (the space's rule: pp*vpp divides the layers) */
+    const gboolean equal = (fw->uniform_chunks || (src != NULL && src->equal_chunks)) && d->vpp < 0;
+    if (equal) {
         const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
         const uint32_t pp = (uint32_t)d->pp;
         if (L % pp != 0) {
@@ -509,16 +510,11 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
             g_string_free(only, TRUE);
             return FALSE;
         }
-        g_string_append(only, only->len ? ",vpp=" : "vpp=");
-        for (uint32_t v = 1, first = 1; v <= L / pp; v++)
-            if ((L / pp) % v == 0 && (v == 1 || pp > 1)) {
-                g_string_append_printf(only, "%s%u", first ? "" : ",", v);
-                first = 0;
-            }
     }
     o->only = g_string_free(only, FALSE);
     GError *error = NULL;
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    prism_space_filter_set_uniform_chunks(f, equal);
     gboolean ok = prism_space_filter_fix(f, o->fixed, &error) &&
                   (*o->only == '\0' || prism_space_filter_only(f, o->only, &error));
     const uint32_t devices = (uint32_t)d->n;

@@ -116,6 +116,9 @@ char **prism_framework_dirs(void);
  * benchmarks/. Only existing folders. Ownership: g_strfreev().
  */
 char **prism_validation_dirs(void);
+/** Path of @p basename ("measured.csv") in the first validation folder holding it, NULL
+ *  when none does. Ownership: g_free(). */
+char *prism_validation_data_file(const char *basename);
 
 /** The profile names found (sorted, unique; sources.ini is not a profile).
  *  Ownership: g_strfreev(). */

@@ -97,20 +97,14 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         if (!json_parser_load_from_data(parser, text, -1, error))
             goto out;
         g_autoptr(JsonBuilder) b = json_builder_new();
-        json_builder_begin_object(b);
-        prism_app_track_json(b, track);
-        json_builder_end_object(b);
-        g_autoptr(JsonNode) wrap = json_builder_get_root(b);
-        JsonNode *root = json_parser_get_root(parser);
-        json_object_set_member(
-            json_node_get_object(root), "track_record",
-            json_node_copy(json_object_get_member(json_node_get_object(wrap), "track_record")));
+        prism_app_track_json_object(b, track);
+        JsonObject *root = json_node_get_object(json_parser_get_root(parser));
+        json_object_set_member(root, "track_record", json_builder_get_root(b));
         if (unsupported != NULL)
-            json_object_set_string_member(json_node_get_object(root), "framework_unsupported",
-                                          unsupported);
+            json_object_set_string_member(root, "framework_unsupported", unsupported);
         else
-            json_object_set_null_member(json_node_get_object(root), "framework_unsupported");
-        g_autofree char *out_text = prism_json_to_string(root, TRUE);
+            json_object_set_null_member(root, "framework_unsupported");
+        g_autofree char *out_text = prism_json_to_string(json_parser_get_root(parser), TRUE);
         fprintf(f, "%s\n", out_text);
     } else if (f != NULL) {
         g_autofree char *tr = prism_app_track_text(track, "the step time above");

@@ -64,8 +64,8 @@ static const PrismValidateRow *row(const PrismValidateReport *r, guint i)
  * for micro-batch, recompute, vpp, schedule.
  *   GPT-1.7B: pp 1 -> vpp 1 and 1f1b; tp 1 -> sp 0; micro_batch and recompute planned.
  *   GPT-7.1B: mbs 2 and selective stated, pp 1, zero 1 and sp 1 by default: PREDICTED.
- *   GPT-70B: vpp and schedule planned too; equal chunks: L/pp = 42, vpp in {1,2,3,6,7,14,
- *   21,42}.
+ *   GPT-70B: vpp and schedule planned too; equal chunks (the space's rule, not an --only
+ *   text): L/pp = 42, vpp in {1,2,3,6,7,14,21,42}, which the brute force below writes out.
  */
 static void test_planned_rows(void)
 {
@@ -89,7 +89,7 @@ static void test_planned_rows(void)
         strstr(b->strategy, "mbs=2,m=2,zero=1,recompute=selective") /* m = 192 / (48 x 2) */);
     CU_ASSERT_EQUAL(c->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1,offload=0");
-    CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved,vpp=1,2,3,6,7,14,21,42");
+    CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved");
     CU_ASSERT_STRING_EQUAL(c->planned, "micro_batch,recompute,vpp,schedule");
     /* bf16 from sources.ini; the 1.7B's measured MFU 0.41 */
     CU_ASSERT_STRING_EQUAL(a->dtype, "bf16");
