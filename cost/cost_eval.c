@@ -170,6 +170,33 @@ PrismEvaluator *prism_evaluator_new(const PrismCostModel *cm, const PrismKernelT
     return ev;
 }
 
+void prism_evaluator_set_lean(PrismEvaluator *ev, gboolean lean)
+{
+    g_return_if_fail(ev != NULL);
+    ev->lean = lean != FALSE;
+}
+
+gboolean prism_cost_col_lean(PrismCostCol c)
+{
+    switch (c) {
+    case PRISM_COL_MEM_PEAK:
+    case PRISM_COL_TIME_DP_COMM:
+    case PRISM_COL_TIME_PP_COMM:
+    case PRISM_COL_TIME_BUBBLE:
+    case PRISM_COL_TIME_STEP:
+    case PRISM_COL_MFU:
+    case PRISM_COL_HFU:
+    case PRISM_COL_TOKENS_PER_S:
+    case PRISM_COL_FEASIBLE:
+    case PRISM_COL_TIME_OPTIMIZER:
+    case PRISM_COL_TIME_OFFLOAD:
+    case PRISM_COL_MEM_HOST:
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
 void prism_evaluator_free(PrismEvaluator *ev)
 {
     if (ev == NULL)
@@ -287,7 +314,8 @@ void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const 
                             lanes->etp != NULL ? lanes->etp : lanes->tp,
                             lanes->tp_ov != NULL ? lanes->tp_ov : ev->ones,
                             lanes->dp_ov != NULL ? lanes->dp_ov : ev->ones,
-                            lanes->param_ov != NULL ? lanes->param_ov : ev->ones};
+                            lanes->param_ov != NULL ? lanes->param_ov : ev->ones,
+                            ev->lean ? 1u : 0u};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }
 

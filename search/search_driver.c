@@ -521,6 +521,7 @@ typedef struct {
     gboolean have_seg;
     gboolean keep_lanes; /* threaded: leaving a job does not release its lanes (the
                           * calling thread does, between groups) */
+    gboolean lean;       /* no row sink and every key a lean column: prism_evaluator_set_lean */
 } Walker;
 
 static void walker_clear(Walker *w)
@@ -578,6 +579,7 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     w->job = j;
     w->job_first = w->jobs->first[j];
     w->ev = prism_evaluator_new(w->cur.cm, w->kt, w->batch);
+    prism_evaluator_set_lean(w->ev, w->lean);
     return TRUE;
 }
 
@@ -850,6 +852,14 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     w.obj = r->obj;
     w.n_obj = r->n_obj;
     w.rank_by = r->rank_by;
+    /* without a row sink only the feasibility, the peak (closest list) and the keys are
+     * read: the evaluators skip the report columns when every key is one they write */
+    w.lean = sink == NULL || sink->rows == NULL;
+    for (size_t o = 0; o <= r->n_obj; o++) {
+        const PrismObjective *ob = o < r->n_obj ? &r->obj[o] : &r->rank_by;
+        if (ob->kind == PRISM_COLUMN_COST && !prism_cost_col_lean((PrismCostCol)ob->id))
+            w.lean = FALSE;
+    }
     w.kt = opt->kt;
     if (w.kt == NULL && flag == 0) {
         w.kt = prism_kernel_table_get(NULL, &local);

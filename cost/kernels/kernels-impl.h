@@ -297,15 +297,19 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
  * the search's hot path skips their stores. Both versions share every expression. */
 static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *sl,
                                       const PrismKLanes *ln, size_t off, size_t n, double *ws,
-                                      double *out, const int detail, const int dpw, const int cpm)
+                                      double *out, const int detail, const int dpw, const int cpm,
+                                      const int epm, const int rcm)
 {
     const PrismKKind *K = &km->kinds[sl->kind];
-    const double full = sl->mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
+    /* @p rcm: the slot's recompute mode, a constant in the specialised bodies (-1: read
+     * it from the slot) */
+    const uint32_t mode = rcm < 0 ? sl->mode : (uint32_t)rcm;
+    const double full = mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
     /* backward working set: full recompute rematerialises the layer; with bwd_ws every
      * layer's gradients take one micro-batch of its activations while it runs backward */
     const double ws_on = full > 0.5 || km->bwd_ws > 0.5 ? 1.0 : 0.0;
-    const double sel = sl->mode == PRISM_K_RC_SELECTIVE ? 1.0 : 0.0;
-    const double keep_score = sl->mode == PRISM_K_RC_NONE ? 1.0 : 0.0;
+    const double sel = mode == PRISM_K_RC_SELECTIVE ? 1.0 : 0.0;
+    const double keep_score = mode == PRISM_K_RC_NONE ? 1.0 : 0.0;
     const double p_tp = K->p_tp, p_kv = K->p_kv, p_rep = K->p_rep, p_exp = K->p_exp;
     const double g = K->g, inv_g = K->inv_g;
     const double a_rep = K->a_rep, a_tp = K->a_tp, a_kv = K->a_kv, a_sc = K->a_score;
@@ -432,9 +436,12 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double ew_sc = T * e_sc * it * hbm;
         /* MoE dispatch traffic: permute/unpermute on the layer's T*r tokens, chunk sort and
          * unsort on the etp-gathered received rows when a device holds > 1 expert */
-        const double sort_on = n_exp * inv_ep[i] * etpl[i] > 1.5 ? etpl[i] : 0.0; /* E/ep */
-        const double ew =
-            T * (e_rep * r + e_tp * it + e_full + (e_moe + e_sort * sort_on) * r) * hbm + ew_sc;
+        double ew_rt = e_rep * r + e_tp * it + e_full;
+        if (epm) { /* (a kind without routed experts adds exactly +0 here) */
+            const double sort_on = n_exp * inv_ep[i] * etpl[i] > 1.5 ? etpl[i] : 0.0; /* E/ep */
+            ew_rt = ew_rt + (e_moe + e_sort * sort_on) * r;
+        }
+        const double ew = T * ew_rt * hbm + ew_sc;
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;
@@ -533,14 +540,25 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         /* EP: dispatch + combine all-to-all in forward, two more in backward; with
          * shared_expert_overlap the shared experts' GEMMs of a pass run beside its two
          * all-to-alls and hide up to their own time (0 when off: the same bits) */
-        const double v_ep = T * epb;
-        const double ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
-        const double ep2 = 2.0 * ep_one;
-        const double sh_f = sh_on * tb[go + PRISM_KG_SHARED_FWD];
-        const double sh_b = sh_on * tb[go + PRISM_KG_SHARED_BWD];
-        const double hid_f = ep2 < sh_f ? ep2 : sh_f, hid_b = ep2 < sh_b ? ep2 : sh_b;
-        o_ep[i] = (4.0 + 2.0 * full) * ep_one - ((1.0 + full) * hid_f + hid_b);
-        o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
+        /* @p epm 0 (no routed experts: moe = 0, every EP term is +0) and 1 (shared
+         * overlap off: sh_on = 0, nothing hidden) take the values the full path gives */
+        double ep_one = 0.0, ep2 = 0.0, hid_f = 0.0, hid_b = 0.0;
+        if (epm) {
+            const double v_ep = T * epb;
+            ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
+            ep2 = 2.0 * ep_one;
+            if (epm > 1) {
+                const double sh_f = sh_on * tb[go + PRISM_KG_SHARED_FWD];
+                const double sh_b = sh_on * tb[go + PRISM_KG_SHARED_BWD];
+                hid_f = ep2 < sh_f ? ep2 : sh_f;
+                hid_b = ep2 < sh_b ? ep2 : sh_b;
+            }
+            o_ep[i] = (4.0 + 2.0 * full) * ep_one - ((1.0 + full) * hid_f + hid_b);
+            o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
+        } else {
+            o_ep[i] = 0.0;
+            o_epb[i] = 0.0;
+        }
         /* ZeRO-3 / FSDP per unit (one layer; cost/README.md): the all-gather of the next
          * unit overlaps this unit's forward, the backward's gather (when resharded) and
          * reduce-scatter overlap its backward (with recompute); a unit exposes
@@ -553,8 +571,11 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
                 full * (cf * tp_one + (ep2 - hid_f)) + c_rs * tp_one + rc_core * (cp_f + im1);
             const double w_f = cf_s + fwd_comm;
             const double w_b = cb_s + acc + bwd_comm + rc_t + rc_comm;
-            const double ag = ne * fsag[i] + fsagl[i] + moe * (ex * fsage[i] + fsagel[i]);
-            const double rs = ne * fsrs[i] + fsrsl[i] + moe * (ex * fsrse[i] + fsrsel[i]);
+            double ag = ne * fsag[i] + fsagl[i], rs = ne * fsrs[i] + fsrsl[i];
+            if (epm) {
+                ag = ag + moe * (ex * fsage[i] + fsagel[i]);
+                rs = rs + moe * (ex * fsrse[i] + fsrsel[i]);
+            }
             const double cb = rsh * ag + rs;
             /* fsdp_pp_nosync under a pipeline (fsdp_once = 1/m): one gather per step,
              * hidden as before, none in backward, and the reduce-scatter of the
@@ -584,32 +605,52 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
 
 /* @p dpw: 1 some lane is ZeRO-3; 2 also the bucketed DP overlap's forward window (always
  * with detail); @p cpm: 0 no lane has cp > 1, 1 ring only, 2 ring or all-to-all
- * (cp_algo = 1). Each flag only skips work whose result is exactly 0 (or unused) for the
- * lanes of the tile, so every ISA gives the same bits. */
+ * (cp_algo = 1). The body is specialised on these, on the kind's routed experts (epm) and
+ * on the slot's recompute mode (a constant: the unused branches of its selects are not
+ * computed). Each flag only skips work whose result is exactly 0 (or unused) for the
+ * lanes of the tile, so every ISA and every specialisation give the same bits (the
+ * general body, which computes everything, gives them too). */
 static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKSlot *sl,
                    const PrismKLanes *ln, size_t off, size_t n, double *ws, double *out, int dpw,
                    int cpm)
 {
-    if (ks->detail)
-        k_slot_body(km, sl, ln, off, n, ws, out, 1, 2, 2);
-    else if (dpw == 2 && cpm == 2)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 2);
-    else if (dpw == 2 && cpm == 1)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 1);
-    else if (dpw == 2)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 0);
-    else if (dpw && cpm == 2)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 2);
-    else if (dpw && cpm == 1)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 1);
-    else if (dpw)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 1, 0);
-    else if (cpm == 2)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 2);
-    else if (cpm == 1)
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 1);
-    else
-        k_slot_body(km, sl, ln, off, n, ws, out, 0, 0, 0);
+    /* the kind's routed experts: 0 none, 1 without the shared-expert overlap, 2 with it;
+     * the embedding and the head have no attention core: their CP terms are +0 (cp_pass1 = 0
+     * multiplies every one), as the cpm = 0 path writes */
+    const PrismKKind *kk = &km->kinds[sl->kind];
+    const int epm = kk->is_moe > 0.5 ? (km->shared_overlap > 0.5 ? 2 : 1) : 0;
+    if (kk->is_layer < 0.5)
+        cpm = 0;
+        /* Specialised bodies for the common flags (ZeRO-3 lanes or none, a ring or no CP, no
+         * shared-expert overlap) and each recompute mode; the rare ones (explain, the bucket
+         * window, activation offload, all-to-all CP, the shared-expert overlap) run the
+         * general body, which computes every term (the flags only skip exact zeros). */
+#define K_SLOT_CASE(D, C, E, R)                                                                    \
+    case (D)*18 + (C)*9 + (E)*3 + (R):                                                             \
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, D, C, E, R);                                   \
+        break;
+#define K_SLOT_MODES(D, C, E)                                                                      \
+    K_SLOT_CASE(D, C, E, 0) K_SLOT_CASE(D, C, E, 1) K_SLOT_CASE(D, C, E, 2)
+    if (ks->detail) {
+        k_slot_body(km, sl, ln, off, n, ws, out, 1, 2, 2, 2, -1);
+    } else if (dpw > 1 || cpm > 1 || epm > 1 || sl->mode > PRISM_K_RC_FULL) {
+        k_slot_body(km, sl, ln, off, n, ws, out, 0, 2, 2, 2, -1);
+    } else {
+        switch (dpw * 18 + cpm * 9 + epm * 3 + (int)sl->mode) {
+            K_SLOT_MODES(0, 0, 0)
+            K_SLOT_MODES(0, 0, 1)
+            K_SLOT_MODES(0, 1, 0)
+            K_SLOT_MODES(0, 1, 1)
+            K_SLOT_MODES(1, 0, 0)
+            K_SLOT_MODES(1, 0, 1)
+            K_SLOT_MODES(1, 1, 0)
+            K_SLOT_MODES(1, 1, 1)
+        default:
+            break;
+        }
+    }
+#undef K_SLOT_MODES
+#undef K_SLOT_CASE
     if (ks->off_act > 0.5) {
         /* activation offload (cost/README.md, "Offloading"): the layer's kept activations
          * go to the host after its forward and come back before its backward, one
@@ -641,7 +682,7 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
 
 /* The per-stage sums: first slot of a composition writes, later slots add (one fused
  * pass over the lanes per slot, every summed term at once). */
-static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size_t n)
+static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size_t n, int lean)
 {
 #define CWP(k) (cw + (size_t)(k)*PRISM_K_TILE)
 #define SWP(k) (sw + (size_t)(k)*PRISM_K_TILE)
@@ -672,29 +713,40 @@ static void k_comp_sum(double *cw, const double *sw, double cnt, int first, size
             c_tp[i] = cnt * s_tp[i];
             c_cp[i] = cnt * s_cp[i];
             c_ep[i] = cnt * s_ep[i];
+            c_gat[i] = s_gat[i];
+        }
+    } else {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            c_ne[i] += cnt * s_ne[i];
+            c_ex[i] += cnt * s_ex[i];
+            c_cmp[i] += cnt * s_cmp[i];
+            c_rc[i] += cnt * s_rc[i];
+            c_wg[i] += cnt * s_wg[i];
+            c_tp[i] += cnt * s_tp[i];
+            c_cp[i] += cnt * s_cp[i];
+            c_ep[i] += cnt * s_ep[i];
+            c_gat[i] = s_gat[i] > c_gat[i] ? s_gat[i] : c_gat[i];
+        }
+    }
+    if (lean) /* the FLOPs and the bytes per level are report columns (PrismKLanes.lean) */
+        return;
+    if (first) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
             c_fl[i] = cnt * s_fl[i];
             c_tpb[i] = cnt * s_tpb[i];
             c_cpb[i] = cnt * s_cpb[i];
             c_epb[i] = cnt * s_epb[i];
-            c_gat[i] = s_gat[i];
         }
-        return;
-    }
-    PRISM_KLOOP
-    for (size_t i = 0; i < n; i++) {
-        c_ne[i] += cnt * s_ne[i];
-        c_ex[i] += cnt * s_ex[i];
-        c_cmp[i] += cnt * s_cmp[i];
-        c_rc[i] += cnt * s_rc[i];
-        c_wg[i] += cnt * s_wg[i];
-        c_tp[i] += cnt * s_tp[i];
-        c_cp[i] += cnt * s_cp[i];
-        c_ep[i] += cnt * s_ep[i];
-        c_fl[i] += cnt * s_fl[i];
-        c_tpb[i] += cnt * s_tpb[i];
-        c_cpb[i] += cnt * s_cpb[i];
-        c_epb[i] += cnt * s_epb[i];
-        c_gat[i] = s_gat[i] > c_gat[i] ? s_gat[i] : c_gat[i];
+    } else {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            c_fl[i] += cnt * s_fl[i];
+            c_tpb[i] += cnt * s_tpb[i];
+            c_cpb[i] += cnt * s_cpb[i];
+            c_epb[i] += cnt * s_epb[i];
+        }
     }
 }
 
@@ -746,7 +798,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         const double cnt = ks->count[(size_t)c * ns + s];
         if (cnt == 0.0)
             continue;
-        k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n);
+        k_comp_sum(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n, (int)ln->lean);
         if (dpw)
             k_comp_sum_dp(cw, slot0 + s * PRISM_KS_COUNT * PRISM_K_TILE, cnt, first, n, dpw > 1);
         first = 0;
@@ -802,7 +854,6 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     double *b2 = CW(PRISM_KC_BYTES_L2), *b3 = CW(PRISM_KC_BYTES_L3);
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
-        const double m = mm[i] * msh;
         /* static bytes: the ZeRO shares are per strategy, so sum parameters first */
         par[i] = bp * (ne[i] * pdiv[i] + ex[i] * pdive[i]);
         grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
@@ -837,22 +888,29 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         const double dxg = dov[i] > 0.5 ? dpx : 1.0, dxp = pov[i] > 0.5 ? dpx : 1.0;
         const double dxe = dxp + (dxg - dxp) * dpfb[i];
         dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dxe;
-        const double dpbytes = ne[i] * dpbf[i];
-        const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
-        const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
-        const double lr = dplvlr[i];
-        b0[i] = m * ((lt == 0.0 ? tpb[i] : 0.0) + (lc == 0.0 ? cpb[i] : 0.0) +
-                     (le == 0.0 ? epb[i] : 0.0) + (lp == 0.0 ? ppbytes[i] : 0.0)) +
-                (ld == 0.0 ? dpbytes : 0.0) + (lr == 0.0 ? dpbytes_r : 0.0);
-        b1[i] = m * ((lt == 1.0 ? tpb[i] : 0.0) + (lc == 1.0 ? cpb[i] : 0.0) +
-                     (le == 1.0 ? epb[i] : 0.0) + (lp == 1.0 ? ppbytes[i] : 0.0)) +
-                (ld == 1.0 ? dpbytes : 0.0) + (lr == 1.0 ? dpbytes_r : 0.0);
-        b2[i] = m * ((lt == 2.0 ? tpb[i] : 0.0) + (lc == 2.0 ? cpb[i] : 0.0) +
-                     (le == 2.0 ? epb[i] : 0.0) + (lp == 2.0 ? ppbytes[i] : 0.0)) +
-                (ld == 2.0 ? dpbytes : 0.0) + (lr == 2.0 ? dpbytes_r : 0.0);
-        b3[i] = m * ((lt == 3.0 ? tpb[i] : 0.0) + (lc == 3.0 ? cpb[i] : 0.0) +
-                     (le == 3.0 ? epb[i] : 0.0) + (lp == 3.0 ? ppbytes[i] : 0.0)) +
-                (ld == 3.0 ? dpbytes : 0.0) + (lr == 3.0 ? dpbytes_r : 0.0);
+    }
+    /* the bytes per network level: report columns (skipped when lean) */
+    if (!ln->lean) {
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const double m = mm[i] * msh;
+            const double dpbytes = ne[i] * dpbf[i];
+            const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
+            const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
+            const double lr = dplvlr[i];
+            b0[i] = m * ((lt == 0.0 ? tpb[i] : 0.0) + (lc == 0.0 ? cpb[i] : 0.0) +
+                         (le == 0.0 ? epb[i] : 0.0) + (lp == 0.0 ? ppbytes[i] : 0.0)) +
+                    (ld == 0.0 ? dpbytes : 0.0) + (lr == 0.0 ? dpbytes_r : 0.0);
+            b1[i] = m * ((lt == 1.0 ? tpb[i] : 0.0) + (lc == 1.0 ? cpb[i] : 0.0) +
+                         (le == 1.0 ? epb[i] : 0.0) + (lp == 1.0 ? ppbytes[i] : 0.0)) +
+                    (ld == 1.0 ? dpbytes : 0.0) + (lr == 1.0 ? dpbytes_r : 0.0);
+            b2[i] = m * ((lt == 2.0 ? tpb[i] : 0.0) + (lc == 2.0 ? cpb[i] : 0.0) +
+                         (le == 2.0 ? epb[i] : 0.0) + (lp == 2.0 ? ppbytes[i] : 0.0)) +
+                    (ld == 2.0 ? dpbytes : 0.0) + (lr == 2.0 ? dpbytes_r : 0.0);
+            b3[i] = m * ((lt == 3.0 ? tpb[i] : 0.0) + (lc == 3.0 ? cpb[i] : 0.0) +
+                         (le == 3.0 ? epb[i] : 0.0) + (lp == 3.0 ? ppbytes[i] : 0.0)) +
+                    (ld == 3.0 ? dpbytes : 0.0) + (lr == 3.0 ? dpbytes_r : 0.0);
+        }
     }
     if (ks->off_opt > 0.5 || ks->off_act > 0.5 || ks->detail) {
         /* offloading (cost/README.md, "Offloading"; explain: zeros without). Optimizer: the state
@@ -998,6 +1056,7 @@ static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
 static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
                     size_t off, size_t n, double *const *out, double *ws)
 {
+    const int lean = (int)ln->lean; /* report columns left unwritten (PrismKLanes.lean) */
     const size_t ns = ks->n_slots, nc = ks->n_comp;
     double *comp0 = WS(PRISM_KL_COUNT + ns * PRISM_KS_COUNT);
     double *cand0 = comp0 + nc * PRISM_KC_COUNT * PRISM_K_TILE;
@@ -1016,16 +1075,20 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *par = CT(c, PRISM_KC_PARAMS), *grd = CT(c, PRISM_KC_GRADS);
         const double *opt = CT(c, PRISM_KC_OPT), *buf = CT(c, PRISM_KC_BUFFERS);
         const double *act = DT(0, PRISM_KD_ACT), *tot = DT(0, PRISM_KD_TOTAL);
-        PRISM_KLOOP
-        for (size_t i = 0; i < n; i++) {
-            o_par[i] = par[i];
-            o_grd[i] = grd[i];
-            o_opt[i] = opt[i];
-            o_act[i] = act[i];
-            o_buf[i] = buf[i];
-            o_peak[i] = tot[i];
-            o_stage[i] = st;
+        if (!lean) {
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                o_par[i] = par[i];
+                o_grd[i] = grd[i];
+                o_opt[i] = opt[i];
+                o_act[i] = act[i];
+                o_buf[i] = buf[i];
+                o_stage[i] = st;
+            }
         }
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++)
+            o_peak[i] = tot[i];
     }
     for (uint32_t d = 1; d < ks->n_cand; d++) {
         const uint32_t c = ks->cand_comp[d];
@@ -1033,17 +1096,21 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *par = CT(c, PRISM_KC_PARAMS), *grd = CT(c, PRISM_KC_GRADS);
         const double *opt = CT(c, PRISM_KC_OPT), *buf = CT(c, PRISM_KC_BUFFERS);
         const double *act = DT(d, PRISM_KD_ACT), *tot = DT(d, PRISM_KD_TOTAL);
-        PRISM_KLOOP
-        for (size_t i = 0; i < n; i++) {
-            const int gt = tot[i] > o_peak[i];
-            o_par[i] = gt ? par[i] : o_par[i];
-            o_grd[i] = gt ? grd[i] : o_grd[i];
-            o_opt[i] = gt ? opt[i] : o_opt[i];
-            o_act[i] = gt ? act[i] : o_act[i];
-            o_buf[i] = gt ? buf[i] : o_buf[i];
-            o_stage[i] = gt ? st : o_stage[i];
-            o_peak[i] = gt ? tot[i] : o_peak[i];
+        if (!lean) { /* the breakdown of the peak stage (before the peak moves on) */
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                const int gt = tot[i] > o_peak[i];
+                o_par[i] = gt ? par[i] : o_par[i];
+                o_grd[i] = gt ? grd[i] : o_grd[i];
+                o_opt[i] = gt ? opt[i] : o_opt[i];
+                o_act[i] = gt ? act[i] : o_act[i];
+                o_buf[i] = gt ? buf[i] : o_buf[i];
+                o_stage[i] = gt ? st : o_stage[i];
+            }
         }
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++)
+            o_peak[i] = tot[i] > o_peak[i] ? tot[i] : o_peak[i];
     }
     /* time: the slowest stage sets the steady state; sum and max of the bubble units
      * over all stages (each composition weighted by its stage count) */
@@ -1075,6 +1142,21 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *b0 = CT(0, PRISM_KC_BYTES_L0), *b1 = CT(0, PRISM_KC_BYTES_L1);
         const double *b2 = CT(0, PRISM_KC_BYTES_L2), *b3 = CT(0, PRISM_KC_BYTES_L3);
         const double *dfs = CT(0, PRISM_KC_DP_FS), *dtl = CT(0, PRISM_KC_DP_TAIL);
+        if (!lean) {
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                o_cmp[i] = cmp[i];
+                o_rc[i] = rc[i];
+                o_tp[i] = tpt[i];
+                o_cp[i] = cpt[i];
+                o_ep[i] = ept[i];
+                o_fl[i] = fl[i];
+                o_b0[i] = mu * b0[i];
+                o_b1[i] = mu * b1[i];
+                o_b2[i] = mu * b2[i];
+                o_b3[i] = mu * b3[i];
+            }
+        }
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             o_ost[i] = ost[i];
@@ -1083,16 +1165,6 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
             f_usum[i] = mu * unit[i];
             f_umax[i] = unit[i];
             f_dp[i] = dpt[i];
-            o_cmp[i] = cmp[i];
-            o_rc[i] = rc[i];
-            o_tp[i] = tpt[i];
-            o_cp[i] = cpt[i];
-            o_ep[i] = ept[i];
-            o_fl[i] = fl[i];
-            o_b0[i] = mu * b0[i];
-            o_b1[i] = mu * b1[i];
-            o_b2[i] = mu * b2[i];
-            o_b3[i] = mu * b3[i];
         }
     }
     for (uint32_t c = 1; c < nc; c++) {
@@ -1105,25 +1177,31 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double *b0 = CT(c, PRISM_KC_BYTES_L0), *b1 = CT(c, PRISM_KC_BYTES_L1);
         const double *b2 = CT(c, PRISM_KC_BYTES_L2), *b3 = CT(c, PRISM_KC_BYTES_L3);
         const double *dfs = CT(c, PRISM_KC_DP_FS), *dtl = CT(c, PRISM_KC_DP_TAIL);
+        if (!lean) { /* the slowest stage's time split (before f_tmax moves on) */
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                const int gt = tim[i] > f_tmax[i];
+                o_cmp[i] = gt ? cmp[i] : o_cmp[i];
+                o_rc[i] = gt ? rc[i] : o_rc[i];
+                o_tp[i] = gt ? tpt[i] : o_tp[i];
+                o_cp[i] = gt ? cpt[i] : o_cp[i];
+                o_ep[i] = gt ? ept[i] : o_ep[i];
+                o_fl[i] = fl[i] > o_fl[i] ? fl[i] : o_fl[i];
+                o_b0[i] += mu * b0[i];
+                o_b1[i] += mu * b1[i];
+                o_b2[i] += mu * b2[i];
+                o_b3[i] += mu * b3[i];
+            }
+        }
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const int gt = tim[i] > f_tmax[i];
             f_fs[i] = gt ? dfs[i] + dtl[i] : f_fs[i];
             o_ost[i] = ost[i] > o_ost[i] ? ost[i] : o_ost[i];
-            o_cmp[i] = gt ? cmp[i] : o_cmp[i];
-            o_rc[i] = gt ? rc[i] : o_rc[i];
-            o_tp[i] = gt ? tpt[i] : o_tp[i];
-            o_cp[i] = gt ? cpt[i] : o_cp[i];
-            o_ep[i] = gt ? ept[i] : o_ep[i];
             f_tmax[i] = gt ? tim[i] : f_tmax[i];
             f_usum[i] += mu * unit[i];
             f_umax[i] = unit[i] > f_umax[i] ? unit[i] : f_umax[i];
             f_dp[i] = dpt[i] > f_dp[i] ? dpt[i] : f_dp[i];
-            o_fl[i] = fl[i] > o_fl[i] ? fl[i] : o_fl[i];
-            o_b0[i] += mu * b0[i];
-            o_b1[i] += mu * b1[i];
-            o_b2[i] += mu * b2[i];
-            o_b3[i] += mu * b3[i];
         }
     }
     /* offloading: host bytes (max over the stage states), the optimizer's host-link
@@ -1180,11 +1258,6 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double bubble = (bx > 0.0 ? bx : 0.0) * bsc;
         const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i] + o_off[i];
         const double inv_step = 1.0 / step;
-        o_cmp[i] = m * o_cmp[i];
-        o_rc[i] = m * o_rc[i];
-        o_tp[i] = m * o_tp[i];
-        o_cp[i] = m * o_cp[i];
-        o_ep[i] = m * o_ep[i];
         o_pp[i] = m * pptime[i];
         o_bub[i] = bubble;
         o_dp[i] = f_dp[i] + m * f_fs[i];
@@ -1192,24 +1265,37 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_mfu[i] = mfu_num * inv_step;
         o_hfu[i] = hfu_num * inv_step;
         o_tok[i] = tokens * inv_step;
+        o_off[i] = o_off[i] + m * f_ox[i];
+        /* the host's verdict as arithmetic on 0/1 (a combined condition in the select
+         * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
+         * exact: hout = 1 only when the device fits and the host does not (reason 4) */
+        const double fits = o_peak[i] <= budget ? 1.0 : 0.0;
+        const double hout = o_host[i] > hbudget ? fits : 0.0;
+        o_feas[i] = fits - hout;
+    }
+    if (lean) /* the time split, FLOPs, bytes per level and the reason are report columns */
+        return;
+    PRISM_KLOOP
+    for (size_t i = 0; i < n; i++) {
+        const double m = mm[i] * msh;
+        o_cmp[i] = m * o_cmp[i];
+        o_rc[i] = m * o_rc[i];
+        o_tp[i] = m * o_tp[i];
+        o_cp[i] = m * o_cp[i];
+        o_ep[i] = m * o_ep[i];
         o_fl[i] = m * o_fl[i];
         o_b0[i] = o_b0[i] * inv_p;
         o_b1[i] = o_b1[i] * inv_p;
         o_b2[i] = o_b2[i] * inv_p;
         o_b3[i] = o_b3[i] * inv_p;
-        o_off[i] = o_off[i] + m * f_ox[i];
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
         const double peak = o_peak[i];
-        /* the host's verdict as arithmetic on 0/1 (a combined condition in the select
-         * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
-         * exact: hout = 1 only when the device fits and the host does not (reason 4) */
         const double why = peak <= budget             ? 0.0
                            : stat > budget            ? 1.0
                            : stat + o_act[i] > budget ? 2.0
                                                       : 3.0;
         const double fits = peak <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
-        o_feas[i] = fits - hout;
         o_why[i] = why + 4.0 * hout;
     }
 #undef CT

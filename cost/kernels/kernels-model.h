@@ -289,6 +289,11 @@ typedef struct PrismKLanes {
     const double *etp;   /* expert tensor parallelism (= tp when tied or dense) */
     /* the overlap options (strategy.h R12): 1 on (the knobs' hidden fractions), 0 off */
     const double *tov, *dov, *pov;
+    /* 1: write only the columns a search without a row sink reads (prism_evaluator_set_lean:
+     * peak memory, step time and its parts pp/bubble/dp/optimizer/offload, MFU, HFU, tokens/s,
+     * feasible, host memory); the breakdowns, FLOPs, bytes per level and the reason are not
+     * written. Every written column has the bits of the full run. */
+    uint32_t lean;
 } PrismKLanes;
 
 /* Workspace layout: term arrays of PRISM_K_TILE doubles. Lane terms first, then

@@ -187,6 +187,17 @@ gboolean prism_kernel_isa_supported(const char *isa);
 PrismEvaluator *prism_evaluator_new(const PrismCostModel *cm, const PrismKernelTable *kt,
                                     size_t max_batch);
 void prism_evaluator_free(PrismEvaluator *ev);
+/**
+ * With @p lean, prism_evaluator_run writes only the columns for which prism_cost_col_lean()
+ * is TRUE (what a search without a row sink reads: peak memory, the step time and its DP,
+ * PP, bubble, optimizer and offload parts, MFU, HFU, tokens/s, feasible, host memory),
+ * each with the bits of a full run; the others (the memory and time breakdowns, the peak
+ * stage, FLOPs per device, bytes per level, the reason) keep whatever @p out held. The
+ * skipped work is about a fifth of the kernel's (cost/README.md, "Kernels and
+ * performance"). Default: off.
+ */
+void prism_evaluator_set_lean(PrismEvaluator *ev, gboolean lean);
+gboolean prism_cost_col_lean(PrismCostCol c);
 /** Evaluate lanes->n <= max_batch strategies of @p seg into @p out. Cannot fail. */
 void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const PrismLanes *lanes,
                          PrismCostOut *out);

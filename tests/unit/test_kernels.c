@@ -8,8 +8,11 @@
  *                     EVERY zoo model (random segment keys; lanes sampled from every
  *                     (tp, cp, ep, sp, mbs, zero) that passes prism_strategy_check), in
  *                     batches whose sizes are not multiples of the vector width or tile,
- *                     compared with memcmp against the scalar kernel. Exit 77 (skip) only
- *                     when this CPU cannot run the ISA; an ISA missing from the build fails.
+ *                     compared with memcmp against the scalar kernel; the same batches
+ *                     through a lean evaluator of the ISA (prism_evaluator_set_lean) give
+ *                     the scalar full run's bits in every column it writes
+ *                     (prism_cost_col_lean). Exit 77 (skip) only when this CPU cannot run
+ *                     the ISA; an ISA missing from the build fails.
  *   kernels_cands     the candidate-stage segment against all_stages = TRUE, memcmp.
  *   kernels_dispatch  what "auto" picks, unknown and unsupported names, PRISM_ISA.
  * The random seed is printed; PRISM_TEST_SEED=N reproduces a run.
@@ -96,6 +99,18 @@ static int suite_isa_init(void)
     return 0;
 }
 
+/* First lean column (prism_cost_col_lean) where @p a differs from @p b, or -1. */
+static int first_lean_diff(const Cols *a, const Cols *b, size_t n, size_t *lane)
+{
+    for (int k = 0; k < PRISM_COL_COUNT; k++)
+        for (size_t i = 0; prism_cost_col_lean((PrismCostCol)k) && i < n; i++)
+            if (memcmp(&a->out.col[k][i], &b->out.col[k][i], sizeof(double)) != 0) {
+                *lane = i;
+                return k;
+            }
+    return -1;
+}
+
 /* Draw batches from every zoo model until at least @p target strategies. */
 static void run_isa(size_t target)
 {
@@ -109,14 +124,17 @@ static void run_isa(size_t target)
     const size_t n_models = prism_model_zoo_size();
     const size_t per_model = (target + n_models - 1) / n_models;
     const size_t max_batch = 1400;
-    Cols a, b;
+    Cols a, b, c;
     cols_init(&a, max_batch);
     cols_init(&b, max_batch);
-    size_t total = 0, batches = 0, fails = 0, tails = 0;
+    cols_init(&c, max_batch);
+    size_t total = 0, batches = 0, fails = 0, lean_fails = 0, tails = 0;
     for (size_t mi = 0; mi < n_models; mi++) {
         g_autoptr(PrismCostModel) cm = test_zoo_cost_model(mi, rng);
         g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, kt, max_batch);
         g_autoptr(PrismEvaluator) er = prism_evaluator_new(cm, ref, max_batch);
+        g_autoptr(PrismEvaluator) el = prism_evaluator_new(cm, kt, max_batch);
+        prism_evaluator_set_lean(el, TRUE);
         size_t done = 0;
         while (done < per_model) {
             TestBatch tb;
@@ -128,13 +146,20 @@ static void run_isa(size_t target)
             CU_ASSERT_PTR_NOT_NULL_FATAL(seg);
             memset(a.buf, 0xA5, max_batch * PRISM_COL_COUNT * sizeof(double));
             memset(b.buf, 0x5A, max_batch * PRISM_COL_COUNT * sizeof(double));
+            memset(c.buf, 0xC3, max_batch * PRISM_COL_COUNT * sizeof(double));
             prism_evaluator_run(ev, seg, &tb.lanes, &a.out);
             prism_evaluator_run(er, seg, &tb.lanes, &b.out);
+            prism_evaluator_run(el, seg, &tb.lanes, &c.out);
             size_t lane = 0;
             const int col = first_diff(&a, &b, n, &lane);
             if (col >= 0) {
                 if (fails++ < 5)
                     report(cm, &tb, col, lane, &a, &b, prism_kernel_table_name(kt));
+            }
+            const int lcol = first_lean_diff(&c, &b, n, &lane);
+            if (lcol >= 0) {
+                if (lean_fails++ < 5)
+                    report(cm, &tb, lcol, lane, &c, &b, "lean");
             }
             tails += n % 16 != 0;
             done += n;
@@ -144,13 +169,15 @@ static void run_isa(size_t target)
         total += done;
     }
     printf("  %zu strategies in %zu batches (%zu with a tail) from %zu models, %zu batches "
-           "differ\n",
-           total, batches, tails, n_models, fails);
+           "differ, %zu lean batches differ\n",
+           total, batches, tails, n_models, fails, lean_fails);
     CU_ASSERT_EQUAL(fails, 0);
+    CU_ASSERT_EQUAL(lean_fails, 0);
     CU_ASSERT_TRUE(total >= target);
     CU_ASSERT_TRUE(tails > 0);
     prism_aligned_free(a.buf);
     prism_aligned_free(b.buf);
+    prism_aligned_free(c.buf);
     g_rand_free(rng);
 }
 
