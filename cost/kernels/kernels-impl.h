@@ -889,8 +889,25 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         const double dxe = dxp + (dxg - dxp) * dpfb[i];
         dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dxe;
     }
-    /* the bytes per network level: report columns (skipped when lean) */
-    if (!ln->lean) {
+    /* the bytes per network level: report columns (skipped when lean). Levels 2 and 3
+     * exist only on clusters of more than two levels (lvl_size[1], lvl_size[2] finite);
+     * on the others no group reaches them and their bytes are exactly +0 */
+#define K_LEVEL_BYTES(L)                                                                           \
+    (m * ((lt == (L) ? tpb[i] : 0.0) + (lc == (L) ? cpb[i] : 0.0) + (le == (L) ? epb[i] : 0.0) +   \
+          (lp == (L) ? ppbytes[i] : 0.0)) +                                                        \
+     (ld == (L) ? dpbytes : 0.0) + (lr == (L) ? dpbytes_r : 0.0))
+    for (int hi = 0; !ln->lean && hi < 2; hi++) {
+        double *bx = hi ? b2 : b0, *by = hi ? b3 : b1;
+        const double lx = hi ? 2.0 : 0.0, ly = lx + 1.0;
+        const int has_x = !hi || 1.0 / km->lvl_size[1] > 0.0;
+        const int has_y = !hi || 1.0 / km->lvl_size[2] > 0.0;
+        if (!has_x) {
+            for (size_t i = 0; i < n; i++) {
+                bx[i] = 0.0;
+                by[i] = 0.0;
+            }
+            continue;
+        }
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double m = mm[i] * msh;
@@ -898,20 +915,11 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
             const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
             const double lr = dplvlr[i];
-            b0[i] = m * ((lt == 0.0 ? tpb[i] : 0.0) + (lc == 0.0 ? cpb[i] : 0.0) +
-                         (le == 0.0 ? epb[i] : 0.0) + (lp == 0.0 ? ppbytes[i] : 0.0)) +
-                    (ld == 0.0 ? dpbytes : 0.0) + (lr == 0.0 ? dpbytes_r : 0.0);
-            b1[i] = m * ((lt == 1.0 ? tpb[i] : 0.0) + (lc == 1.0 ? cpb[i] : 0.0) +
-                         (le == 1.0 ? epb[i] : 0.0) + (lp == 1.0 ? ppbytes[i] : 0.0)) +
-                    (ld == 1.0 ? dpbytes : 0.0) + (lr == 1.0 ? dpbytes_r : 0.0);
-            b2[i] = m * ((lt == 2.0 ? tpb[i] : 0.0) + (lc == 2.0 ? cpb[i] : 0.0) +
-                         (le == 2.0 ? epb[i] : 0.0) + (lp == 2.0 ? ppbytes[i] : 0.0)) +
-                    (ld == 2.0 ? dpbytes : 0.0) + (lr == 2.0 ? dpbytes_r : 0.0);
-            b3[i] = m * ((lt == 3.0 ? tpb[i] : 0.0) + (lc == 3.0 ? cpb[i] : 0.0) +
-                         (le == 3.0 ? epb[i] : 0.0) + (lp == 3.0 ? ppbytes[i] : 0.0)) +
-                    (ld == 3.0 ? dpbytes : 0.0) + (lr == 3.0 ? dpbytes_r : 0.0);
+            bx[i] = K_LEVEL_BYTES(lx);
+            by[i] = has_y ? K_LEVEL_BYTES(ly) : 0.0;
         }
     }
+#undef K_LEVEL_BYTES
     if (ks->off_opt > 0.5 || ks->off_act > 0.5 || ks->detail) {
         /* offloading (cost/README.md, "Offloading"; explain: zeros without). Optimizer: the state
          * leaves the device for the host (with a host copy of the gradient shard); per step the
@@ -1318,7 +1326,7 @@ void PRISM_KCAT(prism_cost_kernel, PRISM_KSUFFIX)(const PrismKModel *km, const P
         for (size_t i = 0; i < len; i++) {
             any_z3 |= lanes->zero[off + i] > 2.5;
             any_cp |= lanes->cp[off + i] > 1.5;
-            any_dpo |= lanes->dov[off + i] < 0.5 || lanes->pov[off + i] < 0.5;
+            any_dpo |= (lanes->dov[off + i] < 0.5) | (lanes->pov[off + i] < 0.5);
         }
         k_lanes(km, ks, lanes, off, len, ws, any_dpo);
         const int dpw = km->dp_bucket > 0.0 || ks->detail || ks->off_act > 0.5 ? 2 : any_z3 ? 1 : 0;
