@@ -2,11 +2,13 @@
 /*
  * bench_kernels.c - cost-kernel throughput per ISA: evaluations per second per core on
  * GPT-3 175B (1024 A100-80GB, gbs 1536, seq 2048) and DeepSeek-V3 (2048 H100, gbs 4096,
- * seq 4096), in throughput mode (batches of --batch lanes) and latency mode (batches of
- * one). Segments are a fixed, realistic mix of (pp, vpp, schedule, recompute) keys; the
- * lanes of each are every valid (tp, cp, ep, sp, mbs, zero) combination, cycled to fill
- * the batch. Every ISA's output is compared bit for bit with the scalar reference before
- * it is timed, so a fast wrong kernel cannot win.
+ * seq 4096), in throughput mode (batches of --batch lanes), latency mode (batches of
+ * one) and lean mode (throughput with prism_evaluator_set_lean: the columns a search
+ * without a row sink reads, as `prism plan` evaluates). Segments are a fixed, realistic mix of (pp,
+ * vpp, schedule, recompute) keys; the lanes of each are every valid (tp, cp, ep, sp, mbs, zero)
+ * combination, cycled to fill the batch. Every ISA's output is compared bit for bit with the scalar
+ * reference before it is timed (lean mode: the columns it writes), so a fast wrong kernel cannot
+ * win.
  *
  * Output: one JSON header line, one JSON line per (model, ISA, mode), then a table.
  *   bench_kernels [--reps N] [--batch B] [--seconds S] [--quick]
@@ -226,7 +228,7 @@ int main(int argc, char **argv)
                 prism_evaluator_run(ev, b[i].seg, &b[i].view, &o);
             }
         }
-        double scalar_rate[2] = {0, 0};
+        double scalar_rate[3] = {0, 0, 0};
         for (size_t ii = 0; ii < prism_kernel_isa_count(); ii++) {
             const char *isa = prism_kernel_isa_name(ii);
             if (!prism_kernel_isa_supported(isa))
@@ -243,15 +245,29 @@ int main(int argc, char **argv)
                 same &= memcmp(got, ref + i * PRISM_COL_COUNT * batch,
                                PRISM_COL_COUNT * batch * sizeof(double)) == 0;
             }
-            if (!same) {
-                fprintf(stderr, "bench_kernels: %s differs from scalar on %s\n", isa, su->label);
+            gboolean same_lean = TRUE;
+            prism_evaluator_set_lean(r.ev, TRUE);
+            for (size_t i = 0; i < nb; i++) {
+                run_throughput(&(Run){r.ev, &b[i], 1, r.out, batch, 0});
+                for (int k = 0; k < PRISM_COL_COUNT; k++)
+                    same_lean &=
+                        !prism_cost_col_lean((PrismCostCol)k) ||
+                        memcmp(r.out.col[k], ref + (i * PRISM_COL_COUNT + (size_t)k) * batch,
+                               batch * sizeof(double)) == 0;
+            }
+            if (!same || !same_lean) {
+                fprintf(stderr, "bench_kernels: %s%s differs from scalar on %s\n", isa,
+                        same ? " (lean)" : "", su->label);
                 status = 1;
             }
-            for (int mode = 0; mode < 2; mode++) {
-                PrismBenchParams p = {.name = mode ? "latency" : "throughput",
-                                      .fn = mode ? run_latency : run_throughput,
+            for (int mode = 0; mode < 3; mode++) {
+                prism_evaluator_set_lean(r.ev, mode == 2);
+                PrismBenchParams p = {.name = mode == 1   ? "latency"
+                                              : mode == 2 ? "lean"
+                                                          : "throughput",
+                                      .fn = mode == 1 ? run_latency : run_throughput,
                                       .payload = &r,
-                                      .items_per_call = (double)(mode ? nb : nb * batch),
+                                      .items_per_call = (double)(mode == 1 ? nb : nb * batch),
                                       .reps = reps,
                                       .min_seconds = seconds};
                 PrismBenchOutcome o = prism_bench_run(&p);
@@ -264,10 +280,10 @@ int main(int argc, char **argv)
                        "\"evals_per_cpu_s_median\":%.6g,\"evals_per_cpu_s_best\":%.6g,"
                        "\"evals_per_s_median\":%.6g,\"evals_per_s_best\":%.6g,"
                        "\"ns_per_eval\":%.4g,\"speedup_vs_scalar\":%.3f,\"check\":\"%s\"}\n",
-                       su->label, isa, p.name, mode ? (size_t)1 : batch, nb, cands, reps,
+                       su->label, isa, p.name, mode == 1 ? (size_t)1 : batch, nb, cands, reps,
                        o.median_items_per_cpu_s, o.best_items_per_cpu_s, o.median_items_per_s,
                        o.best_items_per_s, o.median_ns_per_item, speedup,
-                       same ? "bit-identical" : "DIFFERS");
+                       (mode == 2 ? same_lean : same) ? "bit-identical" : "DIFFERS");
                 g_string_append_printf(table, "%-12s %-7s %-10s %14.4g %14.4g %14.4g %8.2fx\n",
                                        su->label, isa, p.name, o.median_items_per_cpu_s,
                                        o.best_items_per_cpu_s, o.median_items_per_s, speedup);
