@@ -621,16 +621,17 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
     const int epm = kk->is_moe > 0.5 ? (km->shared_overlap > 0.5 ? 2 : 1) : 0;
     if (kk->is_layer < 0.5)
         cpm = 0;
-        /* Specialised bodies for the common flags (ZeRO-3 lanes or none, a ring or no CP, no
-         * shared-expert overlap) and each recompute mode; the rare ones (explain, the bucket
-         * window, activation offload, all-to-all CP, the shared-expert overlap) run the
-         * general body, which computes every term (the flags only skip exact zeros). */
 #define K_SLOT_CASE(D, C, E, R)                                                                    \
     case (D)*18 + (C)*9 + (E)*3 + (R):                                                             \
         k_slot_body(km, sl, ln, off, n, ws, out, 0, D, C, E, R);                                   \
         break;
 #define K_SLOT_MODES(D, C, E)                                                                      \
     K_SLOT_CASE(D, C, E, 0) K_SLOT_CASE(D, C, E, 1) K_SLOT_CASE(D, C, E, 2)
+    /* Specialised bodies for the common flags (ZeRO-3 lanes or none, a ring or no CP, no
+     * shared-expert overlap) and each recompute mode; the rare ones (explain, the bucket
+     * window, activation offload, all-to-all CP, the shared-expert overlap) run the general
+     * body, which computes every term (the flags only skip exact zeros; k_lanes fills every
+     * lane term whatever the flags) */
     if (ks->detail) {
         k_slot_body(km, sl, ln, off, n, ws, out, 1, 2, 2, 2, -1);
     } else if (dpw > 1 || cpm > 1 || epm > 1 || sl->mode > PRISM_K_RC_FULL) {
