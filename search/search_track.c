@@ -88,10 +88,7 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
             add_error(&t->speed, te);
         if (!isnan(me))
             add_error(&t->mem, me);
-        gboolean known = FALSE;
-        for (guint j = 0; j < t->sources->len && !known; j++)
-            known = strcmp(g_ptr_array_index(t->sources, j), r->source) == 0;
-        if (!known)
+        if (!g_ptr_array_find_with_equal_func(t->sources, r->source, g_str_equal, NULL))
             g_ptr_array_add(t->sources, g_strdup(r->source));
     }
 }

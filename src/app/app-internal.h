@@ -252,6 +252,10 @@ char *prism_app_track_line(const PrismTrackRecord *t);
  *  anything else. Ownership: prism_track_record_free(). */
 PrismTrackRecord *prism_app_track_from_json(JsonNode *n);
 
+/** JSON members: a string, or null for NULL; an array of the strings of @p v. */
+void prism_app_json_string(JsonBuilder *b, const char *name, const char *v);
+void prism_app_json_strings(JsonBuilder *b, const char *name, const GPtrArray *v);
+
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);
 

@@ -132,6 +132,24 @@ void prism_app_print_json(FILE *out, void *json_builder)
     fprintf(out, "%s\n", text);
 }
 
+void prism_app_json_string(JsonBuilder *b, const char *name, const char *v)
+{
+    json_builder_set_member_name(b, name);
+    if (v == NULL)
+        json_builder_add_null_value(b);
+    else
+        json_builder_add_string_value(b, v);
+}
+
+void prism_app_json_strings(JsonBuilder *b, const char *name, const GPtrArray *v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (guint i = 0; i < v->len; i++)
+        json_builder_add_string_value(b, g_ptr_array_index(v, i));
+    json_builder_end_array(b);
+}
+
 FILE *prism_app_out(const PrismComm *comm)
 {
     return comm->rank == 0 ? stdout : NULL;

@@ -163,11 +163,7 @@ void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const Pr
         prism_app_row_json(b, cm, d->closest[i].index, &d->closest[i].strategy, d->closest[i].cols);
     json_builder_end_array(b);
     g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
-    json_builder_set_member_name(b, "suggestions");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < sug->len; i++)
-        json_builder_add_string_value(b, g_ptr_array_index(sug, i));
-    json_builder_end_array(b);
+    prism_app_json_strings(b, "suggestions", sug);
 }
 
 void prism_app_diagnosis_error(const PrismDiagnosis *d, GError **error)
@@ -452,29 +448,13 @@ void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t)
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "device_family");
     json_builder_add_string_value(b, t->family);
-    json_builder_set_member_name(b, "framework");
-    if (t->framework != NULL)
-        json_builder_add_string_value(b, t->framework);
-    else
-        json_builder_add_null_value(b);
+    prism_app_json_string(b, "framework", t->framework);
     json_builder_set_member_name(b, "runs");
     json_builder_add_int_value(b, t->rows);
-    json_builder_set_member_name(b, "sources");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < t->sources->len; i++)
-        json_builder_add_string_value(b, g_ptr_array_index(t->sources, i));
-    json_builder_end_array(b);
+    prism_app_json_strings(b, "sources", t->sources);
     track_stat_json(b, "speed", &t->speed);
     track_stat_json(b, "peak_mem", &t->mem);
-    json_builder_set_member_name(b, "data");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < t->data->len; i++)
-        json_builder_add_string_value(b, g_ptr_array_index(t->data, i));
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "unavailable");
-    if (t->unavailable != NULL)
-        json_builder_add_string_value(b, t->unavailable);
-    else
-        json_builder_add_null_value(b);
+    prism_app_json_strings(b, "data", t->data);
+    prism_app_json_string(b, "unavailable", t->unavailable);
     json_builder_end_object(b);
 }

@@ -194,26 +194,17 @@ static void json_num(JsonBuilder *b, const char *name, double v)
         json_builder_add_double_value(b, v);
 }
 
-static void json_str(JsonBuilder *b, const char *name, const char *v)
-{
-    json_builder_set_member_name(b, name);
-    if (v == NULL)
-        json_builder_add_null_value(b);
-    else
-        json_builder_add_string_value(b, v);
-}
-
 static void json_row(JsonBuilder *b, const PrismValidateRow *r)
 {
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "line");
     json_builder_add_int_value(b, r->line);
-    json_str(b, "source", r->source);
-    json_str(b, "model", r->model);
-    json_str(b, "kind", prism_validate_kind_name(r->kind));
-    json_str(b, "framework", r->framework);
-    json_str(b, "framework_from", r->framework_from);
-    json_str(b, "reason", r->reason);
+    prism_app_json_string(b, "source", r->source);
+    prism_app_json_string(b, "model", r->model);
+    prism_app_json_string(b, "kind", prism_validate_kind_name(r->kind));
+    prism_app_json_string(b, "framework", r->framework);
+    prism_app_json_string(b, "framework_from", r->framework_from);
+    prism_app_json_string(b, "reason", r->reason);
     json_builder_set_member_name(b, "inputs");
     json_builder_begin_object(b);
     const struct {
@@ -224,14 +215,14 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
               {"gbs", (double)r->gbs}, {"seq", (double)r->seq}};
     for (size_t i = 0; i < G_N_ELEMENTS(in); i++)
         json_num(b, in[i].n, in[i].v > 0 ? in[i].v : NAN);
-    json_str(b, "cluster", r->cluster);
-    json_str(b, "dtype", r->dtype);
-    json_str(b, "defaults", r->defaults);
-    json_str(b, "planned", r->planned);
-    json_str(b, "fixed", r->fixed);
-    json_str(b, "only", r->only);
+    prism_app_json_string(b, "cluster", r->cluster);
+    prism_app_json_string(b, "dtype", r->dtype);
+    prism_app_json_string(b, "defaults", r->defaults);
+    prism_app_json_string(b, "planned", r->planned);
+    prism_app_json_string(b, "fixed", r->fixed);
+    prism_app_json_string(b, "only", r->only);
     json_builder_end_object(b);
-    json_str(b, "strategy", r->strategy);
+    prism_app_json_string(b, "strategy", r->strategy);
     if (r->kind == PRISM_VALIDATE_PLANNED) {
         json_num(b, "searched", (double)r->searched);
         json_num(b, "feasible", (double)r->feasible);
@@ -259,7 +250,7 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
-    json_str(b, "csv", rep->path);
+    prism_app_json_string(b, "csv", rep->path);
     json_builder_set_member_name(b, "counts");
     json_builder_begin_object(b);
     const struct {
@@ -288,8 +279,8 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
     for (guint i = 0; i < rep->stats->len; i++) {
         const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
         json_builder_begin_object(b);
-        json_str(b, "source", st->source);
-        json_str(b, "kind", prism_validate_kind_name(st->kind));
+        prism_app_json_string(b, "source", st->source);
+        prism_app_json_string(b, "kind", prism_validate_kind_name(st->kind));
         json_builder_set_member_name(b, "rows");
         json_builder_add_int_value(b, st->rows);
         for (int k = 0; k < PRISM_VM_COUNT; k++) {
