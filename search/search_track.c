@@ -74,7 +74,8 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
         g_autofree char *fam = prism_device_family(r->cluster);
         if (strcmp(fam, t->family) != 0)
             continue;
-        if (t->framework != NULL && (r->framework == NULL || strcmp(r->framework, t->framework)))
+        if (t->framework != NULL &&
+            (r->framework == NULL || strcmp(r->framework, t->framework) != 0))
             continue;
         const double te = speed_error(r);
         const double em = r->err[PRISM_VM_MEM];

@@ -50,18 +50,43 @@ PrismModel *prism_model_copy(const PrismModel *model)
     return m;
 }
 
+/* Member by member: a memcmp of the structs would also compare PrismMlpSpec's padding
+ * (4 bytes after n_shared), which a struct assignment may copy from the caller's
+ * uninitialised stack; equal blocks could then become two kinds, and the sums over
+ * kinds (count x value against a split count) differ in the last bits from run to run. */
+static gboolean attn_equal(const PrismAttnSpec *a, const PrismAttnSpec *b)
+{
+    return a->kind == b->kind && a->n_heads == b->n_heads && a->n_kv_heads == b->n_kv_heads &&
+           a->head_dim == b->head_dim && !a->qkv_bias == !b->qkv_bias &&
+           !a->out_bias == !b->out_bias && a->q_lora_rank == b->q_lora_rank &&
+           a->kv_lora_rank == b->kv_lora_rank && a->qk_nope_head_dim == b->qk_nope_head_dim &&
+           a->qk_rope_head_dim == b->qk_rope_head_dim && a->v_head_dim == b->v_head_dim &&
+           a->window == b->window && !a->sinks == !b->sinks && !a->qk_norm == !b->qk_norm;
+}
+
+static gboolean mlp_equal(const PrismMlpSpec *a, const PrismMlpSpec *b)
+{
+    return a->act == b->act && !a->bias == !b->bias && a->ffn_hidden == b->ffn_hidden &&
+           a->n_experts == b->n_experts && a->top_k == b->top_k && a->n_shared == b->n_shared &&
+           a->expert_hidden == b->expert_hidden && a->shared_hidden == b->shared_hidden &&
+           a->capacity_factor == b->capacity_factor && !a->router_bias == !b->router_bias &&
+           !a->shared_gate == !b->shared_gate;
+}
+
 uint32_t prism_model_add_spec(PrismModel *model, const PrismBlockSpec *spec)
 {
-    PrismBlockSpec tmp;
-    memset(&tmp, 0, sizeof tmp); /* compare with padding zeroed */
-    tmp.attn = spec->attn;
-    tmp.mlp = spec->mlp;
-    tmp.norm = spec->norm;
-    for (uint32_t i = 0; i < model->n_specs; i++)
-        if (memcmp(&model->specs[i], &tmp, sizeof tmp) == 0)
+    for (uint32_t i = 0; i < model->n_specs; i++) {
+        const PrismBlockSpec *k = &model->specs[i];
+        if (attn_equal(&k->attn, &spec->attn) && mlp_equal(&k->mlp, &spec->mlp) &&
+            k->norm == spec->norm)
             return i;
+    }
     model->specs = g_renew(PrismBlockSpec, model->specs, model->n_specs + 1);
-    memcpy(&model->specs[model->n_specs], &tmp, sizeof tmp);
+    PrismBlockSpec *dst = &model->specs[model->n_specs];
+    memset(dst, 0, sizeof *dst);
+    dst->attn = spec->attn;
+    dst->mlp = spec->mlp;
+    dst->norm = spec->norm;
     return model->n_specs++;
 }
 

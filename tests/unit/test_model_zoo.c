@@ -583,6 +583,44 @@ static void test_validate_rejects(void)
     prism_model_free(base);
 }
 
+/* Equal blocks are one kind whatever their padding bytes hold (PrismMlpSpec has 4 after
+ * n_shared): specs built over 0xAA- and 0x55-filled memory, equal member by member. */
+static void test_spec_dedup_ignores_padding(void)
+{
+    PrismBlockSpec a, b;
+    memset(&a, 0xAA, sizeof a);
+    memset(&b, 0x55, sizeof b);
+    PrismBlockSpec *both[] = {&a, &b};
+    for (int i = 0; i < 2; i++) {
+        PrismBlockSpec *s = both[i];
+        s->attn = (PrismAttnSpec){
+            .kind = PRISM_ATTN_STANDARD, .n_heads = 32, .n_kv_heads = 8, .head_dim = 128};
+        s->mlp.act = PRISM_MLP_SWIGLU;
+        s->mlp.bias = FALSE;
+        s->mlp.ffn_hidden = 0;
+        s->mlp.n_experts = 8;
+        s->mlp.top_k = 2;
+        s->mlp.n_shared = 0;
+        s->mlp.expert_hidden = 14336;
+        s->mlp.shared_hidden = 0;
+        s->mlp.capacity_factor = 0.0;
+        s->mlp.router_bias = FALSE;
+        s->mlp.shared_gate = FALSE;
+        s->norm = PRISM_NORM_RMSNORM;
+    }
+    PrismModel *m = prism_model_new("pad", "test");
+    const uint32_t ka = prism_model_add_spec(m, &a);
+    CU_ASSERT_EQUAL(prism_model_add_spec(m, &b), ka);
+    CU_ASSERT_EQUAL(m->n_specs, 1);
+    b.mlp.top_k = 1; /* one member differs: a second kind */
+    CU_ASSERT_NOT_EQUAL(prism_model_add_spec(m, &b), ka);
+    CU_ASSERT_EQUAL(m->n_specs, 2);
+    b.mlp.top_k = 2;
+    b.attn.qk_norm = TRUE;
+    CU_ASSERT_EQUAL(prism_model_add_spec(m, &b), 2);
+    prism_model_free(m);
+}
+
 static CU_TestInfo zoo_tests[] = {
     {"listing: required models, unique lowercase names", test_listing},
     {"published totals (every zoo model)", test_published_totals},
@@ -598,6 +636,7 @@ static CU_TestInfo zoo_tests[] = {
     {"validation MoE models by hand", test_validation_moe_by_hand},
     {"names: case, close names", test_names_and_errors},
     {"validate rejects bad shapes", test_validate_rejects},
+    {"block kinds: equal members, any padding, one kind", test_spec_dedup_ignores_padding},
     CU_TEST_INFO_NULL,
 };
 
