@@ -424,9 +424,27 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     return cm;
 }
 
+/* With @p explain (1 text, 2 JSON): the explanation of @p s (and @p layout, NULL = the
+ * default) into o->explain; FALSE with the reason in @p why. */
+static gboolean explain_row(const PrismCostModel *cm, const PrismStrategy *s,
+                            const PrismLayout *layout, int explain, PrismValidateRow *o,
+                            GString *why)
+{
+    if (explain == 0)
+        return TRUE;
+    GError *error = NULL;
+    o->explain = prism_cost_explain_layout(cm, s, layout, explain == 2, &error);
+    if (o->explain == NULL) {
+        g_string_append(why, error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 /* Predict a fully determined row (the ZB_PP 1F1B-I layout when pp*vpp = L + 2). */
 static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
-                        const SourceInfo *src, PrismValidateRow *o, GString *why)
+                        const SourceInfo *src, int explain, PrismValidateRow *o, GString *why)
 {
     PrismStrategy s = {.devices = (uint32_t)d->n,
                        .dp = (uint32_t)d->dp,
@@ -447,10 +465,11 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
     double c[PRISM_COL_COUNT];
     const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
     GError *error = NULL;
+    g_autoptr(PrismLayout) l = NULL;
     gboolean ok;
     if (s.vpp > 1 && (uint64_t)s.pp * s.vpp == (uint64_t)L + 2) {
         /* ZB_PP 1F1B-I: one layer per chunk, first and last chunk empty */
-        g_autoptr(PrismLayout) l = prism_layout_new(s.pp, s.vpp, L);
+        l = prism_layout_new(s.pp, s.vpp, L);
         for (uint32_t j = 1; j + 1 < s.pp * s.vpp; j++)
             l->chunk_layers[j] = 1;
         for (uint32_t i = 0; i < L; i++)
@@ -466,14 +485,16 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
         g_error_free(error);
         return FALSE;
     }
+    if (!explain_row(cm, &s, l, explain, o, why))
+        return FALSE;
     predicted(c, cm, fw, src, o);
     return TRUE;
 }
 
 /* Plan a row: the known dims fixed, the rest searched within the framework's support. */
 static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
-                     const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o,
-                     GString *why)
+                     const PrismFramework *fw, const SourceInfo *src, int explain,
+                     PrismValidateRow *o, GString *why)
 {
     GString *fix = g_string_new(NULL);
     g_string_append_printf(fix, "tp=%g,pp=%g,cp=%g,ep=%g", d->tp, d->pp, d->cp, d->ep);
@@ -552,6 +573,8 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
         return FALSE;
     }
     o->strategy = prism_strategy_format(&best);
+    if (!explain_row(cm, &best, NULL, explain, o, why))
+        return FALSE;
     predicted(c, cm, fw, src, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
     return TRUE;
@@ -572,6 +595,7 @@ static void row_free(gpointer p)
     g_free(o->planned);
     g_free(o->cluster);
     g_free(o->dtype);
+    g_free(o->explain);
     g_free(o);
 }
 
@@ -744,11 +768,12 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
         o->gbs = (uint64_t)d.gbs;
         o->defaults = g_strdup(defs->str);
         g_autoptr(PrismCostModel) cm = row_cost_model(r, fw, src, opt->user, &d, o, why);
-        if (cm != NULL && planned->len == 0 && predict(cm, &d, fw, src, o, why))
+        const int explain = r->line != opt->explain_line ? 0 : opt->explain_json ? 2 : 1;
+        if (cm != NULL && planned->len == 0 && predict(cm, &d, fw, src, explain, o, why))
             o->kind = PRISM_VALIDATE_PREDICTED;
         else if (cm != NULL && planned->len > 0) {
             o->planned = g_strdup(planned->str);
-            if (plan(comm, cm, &d, fw, src, o, why))
+            if (plan(comm, cm, &d, fw, src, explain, o, why))
                 o->kind = PRISM_VALIDATE_PLANNED;
         }
         measured(r, &d, (double)o->seq, o);
@@ -820,7 +845,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                         "validation CSV %s line %d: %u fields, the header has %u", path, line,
                         r.fields->len, header->len);
             ok = FALSE;
-        } else if (!blank) {
+        } else if (!blank && (opt->explain_line <= 0 || line == opt->explain_line)) {
             for (guint j = 0; j < header->len; j++)
                 g_hash_table_insert(r.kv, g_ptr_array_index(header, j),
                                     g_ptr_array_index(r.fields, j));
@@ -842,6 +867,13 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                 g_ptr_array_add(sorted, g_ptr_array_index(rep->stats, i));
     for (guint i = 0; i < sorted->len; i++)
         rep->stats->pdata[i] = sorted->pdata[i];
+    if (ok && opt->explain_line > 0 && rep->rows->len == 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "validation CSV %s: --explain %d: no data row on line %d (the header is "
+                    "line 1, the data rows are lines 2 to %d)",
+                    path, opt->explain_line, opt->explain_line, line);
+        ok = FALSE;
+    }
     if (!ok) {
         prism_validate_report_free(rep);
         return NULL;

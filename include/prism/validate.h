@@ -61,6 +61,9 @@ typedef struct PrismValidateRow {
     double pred[PRISM_VM_COUNT], meas[PRISM_VM_COUNT], err[PRISM_VM_COUNT]; /**< NAN = none */
     uint32_t devices, tp, pp, cp, ep, dp;
     uint64_t gbs, seq;
+    char *explain; /**< the row of PrismValidateOptions.explain_line, predicted or planned
+                        with a strategy: prism_cost_explain() of that strategy under the
+                        row's cost model (text, or JSON with explain_json); else NULL */
 } PrismValidateRow;
 
 /** Absolute percentage errors of one source, over predicted or planned rows. */
@@ -97,6 +100,10 @@ typedef struct PrismValidateOptions {
                                           (prism_device_family() of their preset) are evaluated,
                                           the others are skipped with that reason */
     const char *only_framework;      /**< non-NULL: likewise, only rows under this profile */
+    int explain_line;                /**< > 0: only the data row on this CSV line is read
+                                          and evaluated, and its row gets `explain`; no such
+                                          row is PRISM_INPUT_ERROR_VALUE */
+    gboolean explain_json;           /**< `explain` as JSON (prism_cost_explain's) */
 } PrismValidateOptions;
 
 /**

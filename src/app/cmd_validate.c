@@ -17,16 +17,29 @@
 #define PRISM_SOURCE_DIR "."
 #endif
 
+/* Metric @p k of row @p r as text: predicted and measured ("-" when none) and the error
+ * ("" when none), absolute or, with @p sign, signed (+ = predicted higher). */
+typedef struct {
+    char pred[32], meas[32], err[32];
+} Cell;
+
+static Cell cell_text(const PrismValidateRow *r, int k, gboolean sign)
+{
+    Cell c = {"-", "-", ""};
+    if (!isnan(r->pred[k]))
+        g_snprintf(c.pred, sizeof c.pred, "%.4g", r->pred[k]);
+    if (!isnan(r->meas[k]))
+        g_snprintf(c.meas, sizeof c.meas, "%.4g", r->meas[k]);
+    if (!isnan(r->err[k]))
+        g_snprintf(c.err, sizeof c.err, sign ? "%+.1f%%" : "%.1f%%",
+                   sign ? 100.0 * (r->pred[k] - r->meas[k]) / r->meas[k] : r->err[k]);
+    return c;
+}
+
 static void cell(GString *o, const PrismValidateRow *r, int k)
 {
-    char p[32] = "-", m[32] = "-", e[32] = "";
-    if (!isnan(r->pred[k]))
-        g_snprintf(p, sizeof p, "%.4g", r->pred[k]);
-    if (!isnan(r->meas[k]))
-        g_snprintf(m, sizeof m, "%.4g", r->meas[k]);
-    if (!isnan(r->err[k]))
-        g_snprintf(e, sizeof e, "%.1f%%", r->err[k]);
-    g_string_append_printf(o, " %8s %8s %6s", p, m, e);
+    const Cell c = cell_text(r, k, FALSE);
+    g_string_append_printf(o, " %8s %8s %6s", c.pred, c.meas, c.err);
 }
 
 /* Per source and metric: mean / worst absolute percentage error (rows), or with @p bias
@@ -313,9 +326,70 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
     prism_app_print_json(f, b);
 }
 
+/* --explain LINE: the row's comparison, then every cost term of its strategy under its
+ * cost model (its profile, defaults, cluster, dtype and knobs), as `prism explain`
+ * prints them. A row that was not modelled, or planned with nothing that fits, has no
+ * strategy to explain: bad input (exit status 2), with the reason. */
+static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean json,
+                               GError **error)
+{
+    const PrismValidateRow *r = g_ptr_array_index(rep->rows, 0);
+    if (r->explain == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "validation CSV %s: --explain %d: the row (%s %s) is %s%s%s", rep->path,
+                    r->line, r->source, r->model, prism_validate_kind_name(r->kind),
+                    r->kind == PRISM_VALIDATE_SKIPPED ? ": " : " and nothing fits",
+                    r->kind == PRISM_VALIDATE_SKIPPED ? r->reason : "");
+        return FALSE;
+    }
+    if (f == NULL)
+        return TRUE;
+    if (json) {
+        g_autoptr(JsonParser) parser = json_parser_new();
+        if (!json_parser_load_from_data(parser, r->explain, -1, error))
+            return FALSE;
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "csv", rep->path);
+        json_builder_set_member_name(b, "row");
+        json_row(b, r);
+        json_builder_set_member_name(b, "explain");
+        json_builder_add_value(b, json_node_copy(json_parser_get_root(parser)));
+        json_builder_end_object(b);
+        prism_app_print_json(f, b);
+        return TRUE;
+    }
+    fprintf(f, "prism validate: %s line %d: %s %s, %s under %s (%s), %s on %s\n", rep->path,
+            r->line, r->source, r->model, prism_validate_kind_name(r->kind), r->framework,
+            r->framework_from, r->dtype, r->cluster);
+    if (r->defaults && *r->defaults)
+        fprintf(f, "dims from the profile's defaults: %s\n", r->defaults);
+    if (r->kind == PRISM_VALIDATE_PLANNED)
+        fprintf(f, "dims planned: %s (fixed %s): the best of %" G_GUINT64_FORMAT " strategies\n",
+                r->planned, r->fixed, r->searched);
+    static const char *const names[] = {"peak memory GB", "step time s", "TFLOP/s per GPU", "MFU"};
+    fprintf(f, "%-16s %12s %12s %8s\n", "", "predicted", "measured", "error");
+    for (int k = 0; k < PRISM_VM_COUNT; k++) {
+        if (isnan(r->pred[k]) && isnan(r->meas[k]))
+            continue;
+        const Cell c = cell_text(r, k, TRUE);
+        fprintf(f, "%-16s %12s %12s %8s\n", names[k], c.pred, c.meas, *c.err ? c.err : "-");
+    }
+    fprintf(f, "(signed: + = predicted higher; peak memory as the profile counts it)\n\n");
+    fputs(r->explain, f);
+    return TRUE;
+}
+
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error)
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
+    int explain_line = 0;
+    const GOptionEntry entries[] = {
+        {"explain", 0, 0, G_OPTION_ARG_INT, &explain_line,
+         "only the data row on CSV line LINE (the header is line 1): its comparison and every "
+         "cost term of its strategy, as prism explain prints them",
+         "LINE"},
+        {NULL}};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[CSV] - compare predictions with published measurements");
     g_option_context_set_description(
@@ -327,6 +401,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
              "apart: achievable, not directly predicted). Rows that cannot be modelled are "
              "listed as skipped\nwith the reason; none is dropped. Knobs set with --set/--knobs "
              "override the profile's.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;
     g_autoptr(PrismValidateReport) rep = NULL; /* before the first goto: cleaned at every exit */
@@ -358,11 +433,24 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         g_prefix_error(error, "--framework: ");
         goto out;
     }
-    const PrismValidateOptions vo = {.user = &k, .framework = fw};
+    if (explain_line < 0 || explain_line == 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--explain %d: give the CSV line of a data row (2 or more; the header is "
+                    "line 1)",
+                    explain_line);
+        goto out;
+    }
+    const PrismValidateOptions vo = {
+        .user = &k, .framework = fw, .explain_line = explain_line, .explain_json = o.json};
     rep = prism_validate_run(comm, path, &vo, error);
     if (rep == NULL)
         goto out;
     FILE *f = prism_app_out(comm);
+    if (explain_line > 0) {
+        /* every rank decides alike (the report is the same on every rank) */
+        ok = render_explain(f, rep, o.json, error);
+        goto out;
+    }
     if (f != NULL && o.json)
         render_json(f, rep);
     else if (f != NULL) {

@@ -119,6 +119,38 @@ PY
     check "malformed num_gpus '$bad' exits 2" expect_status 2 validate malformed.csv
     check "  names line and column" grep -q "malformed.csv line 2 column num_gpus: '$bad' is malformed" err.txt
 done
+# --explain LINE: one row, its comparison, then prism explain's terms of its strategy
+modern="$src/benchmarks/measured_modern.csv"
+check "--explain a predicted row" expect_status 0 validate "$modern" --explain 8
+check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.865 +8\.424 +-18\.5%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.8651 s' out.txt"
+check "--explain --json: the terms give the row's prediction" expect_status 0 validate "$modern" --explain 8 --json
+check "  explain's step time and MFU == the row's, its strategy == the row's" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, e = d["row"], d["explain"]
+assert r["line"] == 8 and r["kind"] == "predicted", r
+assert e["time"]["step"] == r["predicted"]["step_time"] and e["mfu"] == r["predicted"]["mfu"], (e["time"], r)
+st = dict(kv.split("=") for kv in r["strategy"].split(","))
+for k in ("dp", "tp", "pp", "cp", "mbs", "m", "zero"):
+    assert str(e["strategy"][k]) == st[k], (k, e["strategy"], st)
+PY
+check "--explain a planned row" expect_status 0 validate "$modern" --explain 15 --json
+check "  the best planned strategy, explained" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, e = d["row"], d["explain"]
+assert r["kind"] == "planned" and r["inputs"]["planned"] == "vpp,schedule", r
+assert e["time"]["step"] == r["predicted"]["step_time"], (e["time"], r["predicted"])
+assert "vpp=%d," % e["strategy"]["vpp"] in r["strategy"], (e["strategy"], r["strategy"])
+PY
+check "--explain the header exits 2" expect_status 2 validate "$modern" --explain 1
+check "--explain past the end exits 2" expect_status 2 validate "$modern" --explain 9999
+check "  names the line and the data rows" grep -q "no data row on line 9999 (the header is line 1, the data rows are lines 2 to 135)" err.txt
+check "--explain a skipped row exits 2" expect_status 2 validate "$modern" --explain 134
+check "  says why" grep -q "\-\-explain 134: the row (MOE_FOLDING_2025 Mixtral-8x22B) is skipped: global_batch not stated" err.txt
+"$prism" validate "$modern" --explain 15 > explain-one.txt 2>&1
+check "--explain: the same at 3 ranks" bash -c \
+    "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$modern' --explain 15 > explain-three.txt 2>&1 && cmp -s explain-one.txt explain-three.txt"
 # frameworks: list, show, bad profile files
 check "frameworks lists six" bash -c "'$prism' frameworks | wc -l | grep -qx 6"
 check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
@@ -159,4 +191,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done 50
+cli_done 62
