@@ -240,7 +240,7 @@ int main(int argc, char **argv)
          "codecs of the landscape runs, CODEC[:LEVEL] (default zstd,lz4,deflate:1,none)", "C,..."},
         {"fsync", 0, 0, G_OPTION_ARG_NONE, &fsync, "fsync spill records (prism's default)", NULL},
         {"demo", 0, 0, G_OPTION_ARG_NONE, &demo, "only the first case (the default example)", NULL},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx = g_option_context_new("- HDF5 landscape write benchmark");
     g_option_context_add_main_entries(ctx, entries, NULL);
     char **args = argv;

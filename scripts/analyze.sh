@@ -4,16 +4,17 @@
 # the callers' invariants rule out; tests/README.md, "Static analysis", has the triage).
 #   cppcheck   --enable=warning,portability with GLib's macro library (gtk.cfg)
 #   clang-tidy the clang static analyzer (core, unix, deadcode, ...) and bugprone-*
-# Needs Debian's cppcheck and clang-tidy (apt-get install cppcheck clang-tidy).
+#   clang      a -Werror build with clang (CI builds with GCC; clang warns on more)
+# Needs Debian's cppcheck, clang-tidy and clang (apt-get install cppcheck clang-tidy clang).
 #   PRISM_ANALYZE_BUILD=DIR  compile database folder (default: build-analyze, configured here)
 #   PRISM_JOBS=N             parallel jobs (default: nproc)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PRISM_ANALYZE_BUILD:-$root/build-analyze}
 jobs=${PRISM_JOBS:-$(nproc)}
-for tool in cppcheck run-clang-tidy; do
+for tool in cppcheck run-clang-tidy clang; do
     if ! command -v "$tool" > /dev/null; then
-        echo "analyze.sh: $tool not found (apt-get install cppcheck clang-tidy)" >&2
+        echo "analyze.sh: $tool not found (apt-get install cppcheck clang-tidy clang)" >&2
         exit 2
     fi
 done
@@ -33,3 +34,13 @@ checks+=',-bugprone-narrowing-conversions,-bugprone-implicit-widening-of-multipl
 checks+=',-bugprone-macro-parentheses,-bugprone-branch-clone,-bugprone-assignment-in-if-condition'
 run-clang-tidy -p "$build" -j "$jobs" -quiet -checks="$checks" "^$root/(src|cost|search|io)/" 2>&1 |
     sed 's/\x1b\[[0-9;]*m//g' | grep -E 'warning:' | sort -u || echo "(no finding)"
+
+echo "== clang -Werror build"
+rm -rf "$build-clang"
+CC=clang cmake -S "$root" -B "$build-clang" -DCMAKE_BUILD_TYPE=Release -DPRISM_WERROR=ON > /dev/null
+if cmake --build "$build-clang" -j"$jobs" > "$build-clang.log" 2>&1; then
+    echo "(clean; ctest --test-dir $build-clang runs the suite on it)"
+else
+    grep -E 'error|warning:' "$build-clang.log" | sort -u
+    exit 1
+fi

@@ -20,7 +20,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         {"model", 'm', 0, G_OPTION_ARG_STRING, &o->model,
          "zoo name or path to a Hugging Face config.json (default " PRISM_DEFAULT_MODEL ")",
          "NAME|FILE"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     const GOptionEntry cluster[] = {
         {"cluster", 'c', 0, G_OPTION_ARG_STRING, &o->cluster,
          "cluster preset or key file (default " PRISM_DEFAULT_CLUSTER ")", "NAME|FILE"},
@@ -28,7 +28,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
          "device count: N, a list N1,N2,... or a range A:B (powers of two) or A:B:STEP "
          "(default 1024)",
          "N"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     const GOptionEntry training[] = {
         {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)", "B"},
         {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
@@ -38,29 +38,30 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
          "optimizer: adam or sgd (default adam)", "OPT"},
         {"mem-budget", 0, 0, G_OPTION_ARG_DOUBLE, &o->mem_budget_gib,
          "memory budget per device in GiB (default: device memory)", "GIB"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     const GOptionEntry knobs[] = {
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->set,
          "override a cost-model knob (repeatable; `prism knobs` lists them)", "NAME=VALUE"},
         {"knobs", 0, 0, G_OPTION_ARG_FILENAME, &o->knobs_file,
          "key file with a [knobs] group of NAME=VALUE", "FILE"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     const GOptionEntry json[] = {
-        {"json", 0, 0, G_OPTION_ARG_NONE, &o->json, "print JSON instead of text", NULL}, {NULL}};
+        {"json", 0, 0, G_OPTION_ARG_NONE, &o->json, "print JSON instead of text", NULL},
+        G_OPTION_ENTRY_NULL};
     const GOptionEntry output[] = {
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "output file", "FILE"},
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force, "overwrite an existing output file", NULL},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     const GOptionEntry framework[] = {
         {"framework", 0, 0, G_OPTION_ARG_STRING, &o->framework,
          "framework profile (`prism frameworks` lists them) or profile file: its knobs and "
          "memory conventions apply before --knobs/--set",
          "NAME|FILE"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     const GOptionEntry isa[] = {
         {"isa", 0, 0, G_OPTION_ARG_STRING, &o->isa,
          "kernel ISA: auto, scalar, avx2, avx512 (default: PRISM_ISA or auto)", "ISA"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     if (o->flags & PRISM_OPT_MODEL)
         g_option_context_add_main_entries(ctx, model, NULL);
     if (o->flags & PRISM_OPT_CLUSTER)

@@ -31,7 +31,7 @@ void prism_app_add_search_options(GOptionContext *ctx, PrismSearchCli *o)
          "column the top list is ranked by (default step_time; max:COL)", "COL"},
         {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "never print the progress line",
          NULL},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     o->top = PRISM_APP_TOP_UNSET;
     g_option_context_add_main_entries(ctx, entries, NULL);
 }

@@ -42,7 +42,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
          "schedule=1f1b\" (left-out keys take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0, "
          "recompute=none, dp=N/(tp*pp*cp), m=gbs/(dp*mbs))",
          "DIMS"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx = g_option_context_new("- explain one strategy's costs");
     g_option_context_set_summary(
         ctx, "Every cost term of the strategy with its formula and value. With --framework it\n"

@@ -414,7 +414,7 @@ gboolean prism_cmd_info(PrismComm *comm, int argc, char **argv, GError **error)
         {"verify", 0, 0, G_OPTION_ARG_NONE, &verify,
          "read back every chunk of /landscape and check its checksum; a damaged file exits 2",
          NULL},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = prism_app_parse(ctx, &argc, &argv, error);

@@ -288,7 +288,7 @@ gboolean prism_cmd_layouts(PrismComm *comm, int argc, char **argv, GError **erro
          "also print the (time, memory per device) Pareto front", NULL},
         {"summary", 0, 0, G_OPTION_ARG_NONE, &o.summary, "omit the per-operator table", NULL},
         {"list", 0, 0, G_OPTION_ARG_NONE, &o.list, "list the built-in graphs", NULL},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- optimal operator layouts over a tensor-parallel group");
     g_option_context_add_main_entries(ctx, entries, NULL);

@@ -44,7 +44,6 @@ static void summary_json(JsonBuilder *b, const PrismModel *m)
     PrismParamCount c;
     prism_model_params(m, &c);
     const PrismAttnSpec *a = first_attn(m);
-    g_autofree char *experts = experts_label(m);
     json_builder_set_member_name(b, "name");
     json_builder_add_string_value(b, m->name);
     json_builder_set_member_name(b, "family");

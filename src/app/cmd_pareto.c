@@ -389,7 +389,7 @@ gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error
         {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the top list (default 10)", "K"},
         {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
          "column of the top list (default: the file's rank_by, else step_time)", "COL"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("FILE.h5 - Pareto fronts and top lists from a stored landscape");
     g_option_context_set_summary(

@@ -70,7 +70,7 @@ static gboolean row(const Report *r, uint64_t index, PrismStrategy *s, double co
 static gboolean devices_vary(const Report *r)
 {
     size_t n = 0;
-    g_autofree uint64_t *d = prism_space_dim_values(r->job->space, PRISM_DIM_DEVICES, &n);
+    g_free(prism_space_dim_values(r->job->space, PRISM_DIM_DEVICES, &n)); /* only its count */
     return n > 1;
 }
 
@@ -514,7 +514,7 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "search threads per rank (default 0: every CPU when run as one rank, 1 under mpirun "
          "with more ranks); the result does not depend on it",
          "N"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- search every strategy: top list, Pareto front and why");
     g_option_context_set_summary(

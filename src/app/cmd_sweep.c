@@ -930,7 +930,7 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
          "do not fsync spill records (faster; a machine crash may cost a resume)", NULL},
         {"round-rows", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &o.round_rows,
          "rows per search round (tests)", "ROWS"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- evaluate every strategy into an HDF5 landscape");
     g_option_context_set_summary(

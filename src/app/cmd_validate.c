@@ -389,7 +389,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
          "only the data row on CSV line LINE (the header is line 1): its comparison and every "
          "cost term of its strategy, as prism explain prints them",
          "LINE"},
-        {NULL}};
+        G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[CSV] - compare predictions with published measurements");
     g_option_context_set_description(

@@ -595,8 +595,11 @@ static void test_hand_count(void)
     size_t n = 0;
     g_autofree uint64_t *mbs = prism_space_dim_values(sp, PRISM_DIM_MBS, &n);
     CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_TRUE(n == 2 && mbs[0] == 1 && mbs[1] == 2);
     g_autofree uint64_t *sch = prism_space_dim_values(sp, PRISM_DIM_SCHEDULE, &n);
     CU_ASSERT_EQUAL(n, 4); /* 1f1b, gpipe, zb-h1, seq1f1b (no vpp = 2: pp*vpp <= 2) */
+    CU_ASSERT_TRUE(n == 4 && sch[0] == PRISM_SCHEDULE_1F1B && sch[1] == PRISM_SCHEDULE_GPIPE &&
+                   sch[2] == PRISM_SCHEDULE_ZB_H1 && sch[3] == PRISM_SCHEDULE_SEQ1F1B);
 }
 
 /*
@@ -628,8 +631,10 @@ static void test_gpt3_default(void)
     CU_ASSERT_EQUAL(tp[5], 32);
     g_autofree uint64_t *pp = prism_space_dim_values(sp, PRISM_DIM_PP, &n);
     CU_ASSERT_EQUAL(n, 7); /* 1..64, powers of two <= 96 */
+    CU_ASSERT_TRUE(n == 7 && pp[0] == 1 && pp[6] == 64);
     g_autofree uint64_t *vpp = prism_space_dim_values(sp, PRISM_DIM_VPP, &n);
     CU_ASSERT_EQUAL(n, 48); /* pp = 2: vpp up to 48 */
+    CU_ASSERT_TRUE(n == 48 && vpp[0] == 1 && vpp[47] == 48);
 }
 
 /* A filtered space is the unfiltered one restricted, in the same relative order. */

@@ -164,7 +164,7 @@ static void test_rules(void)
     for (int sc = 0; sc < PRISM_SCHEDULE_COUNT; sc++) {
         PrismSchedule back;
         CU_ASSERT_TRUE(prism_schedule_parse(prism_schedule_name((PrismSchedule)sc), &back, NULL));
-        CU_ASSERT_EQUAL(back, sc);
+        CU_ASSERT_EQUAL((int)back, sc);
     }
     {
         PrismSchedule a1, a2;
