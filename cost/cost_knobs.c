@@ -191,8 +191,9 @@ void prism_knobs_default(PrismKnobs *knobs)
         knobs->v[i] = table[i].def;
 }
 
-static gboolean set_value(PrismKnobs *knobs, const char *name, const char *value, const char *where,
-                          GError **error)
+/* @p mask (NULL: none) marks the knob set */
+static gboolean set_value(PrismKnobs *knobs, gboolean *mask, const char *name, const char *value,
+                          const char *where, GError **error)
 {
     PrismKnobId id;
     if (!prism_knob_lookup(name, &id, error)) {
@@ -216,10 +217,13 @@ static gboolean set_value(PrismKnobs *knobs, const char *name, const char *value
         return FALSE;
     }
     knobs->v[id] = v;
+    if (mask != NULL)
+        mask[id] = TRUE;
     return TRUE;
 }
 
-gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **error)
+static gboolean set_assignment(PrismKnobs *knobs, gboolean *mask, const char *assignment,
+                               GError **error)
 {
     const char *eq = strchr(assignment, '=');
     if (eq == NULL) {
@@ -229,10 +233,15 @@ gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **err
     }
     g_autofree char *name = g_strstrip(g_strndup(assignment, (gsize)(eq - assignment)));
     g_autofree char *value = g_strstrip(g_strdup(eq + 1));
-    return set_value(knobs, name, value, NULL, error);
+    return set_value(knobs, mask, name, value, NULL, error);
 }
 
-gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **error)
+gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **error)
+{
+    return set_assignment(knobs, NULL, assignment, error);
+}
+
+static gboolean load_file(PrismKnobs *knobs, gboolean *mask, const char *path, GError **error)
 {
     g_autofree char *label = g_strdup_printf("knobs file %s", path);
     g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
@@ -248,10 +257,39 @@ gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **err
     for (gsize i = 0; i < n; i++) {
         g_autofree char *value = g_key_file_get_value(kf, "knobs", keys[i], NULL);
         g_autofree char *where = g_strdup_printf("knobs file %s [knobs]", path);
-        if (!set_value(knobs, keys[i], value ? g_strstrip(value) : "", where, error))
+        if (!set_value(knobs, mask, keys[i], value ? g_strstrip(value) : "", where, error))
             return FALSE;
     }
     return TRUE;
+}
+
+gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **error)
+{
+    return load_file(knobs, NULL, path, error);
+}
+
+void prism_knob_overrides_init(PrismKnobOverrides *o)
+{
+    prism_knobs_default(&o->knobs);
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        o->set[i] = FALSE;
+}
+
+gboolean prism_knob_overrides_set(PrismKnobOverrides *o, const char *assignment, GError **error)
+{
+    return set_assignment(&o->knobs, o->set, assignment, error);
+}
+
+gboolean prism_knob_overrides_load_file(PrismKnobOverrides *o, const char *path, GError **error)
+{
+    return load_file(&o->knobs, o->set, path, error);
+}
+
+void prism_knob_overrides_apply(const PrismKnobOverrides *o, PrismKnobs *knobs)
+{
+    for (int i = 0; o != NULL && i < PRISM_KNOB_COUNT; i++)
+        if (o->set[i])
+            knobs->v[i] = o->knobs.v[i];
 }
 
 char *prism_knobs_to_json(const PrismKnobs *knobs)

@@ -105,7 +105,7 @@ void prism_track_record_finish(PrismTrackRecord *t)
 }
 
 PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_name,
-                                         const char *framework, const PrismKnobs *knobs)
+                                         const char *framework, const PrismKnobOverrides *knobs)
 {
     g_autofree char *fam = prism_device_family(cluster_name);
     PrismTrackRecord *t = prism_track_record_new(fam, framework);

@@ -359,8 +359,8 @@ static int notes_compile(const char *notes)
 /* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
  * knobs = defaults + profile + what the user changed. */
 static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
-                                      const PrismKnobs *user, const Dims *d, PrismValidateRow *o,
-                                      GString *why)
+                                      const PrismKnobOverrides *user, const Dims *d,
+                                      PrismValidateRow *o, GString *why)
 {
     g_autofree char *cl = cluster_name(r, src);
     if (cl == NULL) {
@@ -396,9 +396,8 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
         g_error_free(error);
         return NULL;
     }
-    PrismKnobs k, def;
+    PrismKnobs k;
     prism_knobs_default(&k);
-    prism_knobs_default(&def);
     prism_framework_apply(fw, &k, &t);
     /* torch.compile as the row's notes state it (the CSV has no column for it), for a
      * profile that sets elementwise_eager (its framework's eager default): a compiled run
@@ -410,9 +409,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     /* what the source states beyond its profile (sources.ini `set`; checked at load) */
     for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
         prism_knobs_set(&k, *a, NULL);
-    for (int i = 0; user != NULL && i < PRISM_KNOB_COUNT; i++)
-        if (user->v[i] != def.v[i])
-            k.v[i] = user->v[i];
+    prism_knob_overrides_apply(user, &k);
     o->cluster = g_strdup(cl);
     o->dtype = g_strdup(prism_dtype_name(t.dtype));
     o->seq = t.seq;

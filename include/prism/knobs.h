@@ -104,6 +104,25 @@ gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **err
 /** {"name": value, ...} in table order. Ownership: g_free(). */
 char *prism_knobs_to_json(const PrismKnobs *knobs);
 
+/**
+ * The knobs a user gave (--set, --knobs) and which ones: what is laid over a framework
+ * profile's knobs where the profile is chosen per run (`prism validate`, the track
+ * record). A knob set to its default value still overrides the profile's. Plain data.
+ */
+typedef struct PrismKnobOverrides {
+    PrismKnobs knobs;               /**< the defaults, with the given values */
+    gboolean set[PRISM_KNOB_COUNT]; /**< TRUE where a value was given */
+} PrismKnobOverrides;
+
+/** No override: every knob at its default, none marked. */
+void prism_knob_overrides_init(PrismKnobOverrides *o);
+/** prism_knobs_set() that also marks the knob. */
+gboolean prism_knob_overrides_set(PrismKnobOverrides *o, const char *assignment, GError **error);
+/** prism_knobs_load_file() that also marks every knob of the file. */
+gboolean prism_knob_overrides_load_file(PrismKnobOverrides *o, const char *path, GError **error);
+/** Copy the marked knobs into @p knobs (@p o NULL: nothing). */
+void prism_knob_overrides_apply(const PrismKnobOverrides *o, PrismKnobs *knobs);
+
 G_END_DECLS
 
 #endif /* PRISM_KNOBS_H */

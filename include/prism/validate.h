@@ -93,8 +93,8 @@ typedef struct PrismValidateReport {
 char *prism_device_family(const char *cluster_name);
 
 typedef struct PrismValidateOptions {
-    const PrismKnobs *user;          /**< knobs that differ from the defaults override the
-                                          profile's (NULL: none) */
+    const PrismKnobOverrides *user;  /**< the knobs the user gave override the profile's,
+                                          even where a value equals the default (NULL: none) */
     const PrismFramework *framework; /**< --framework: rows without a framework column */
     const char *family;              /**< non-NULL: only rows on this device family
                                           (prism_device_family() of their preset) are evaluated,
@@ -165,7 +165,7 @@ void prism_track_record_finish(PrismTrackRecord *t);
  * prism_track_record_free().
  */
 PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_name,
-                                         const char *framework, const PrismKnobs *knobs);
+                                         const char *framework, const PrismKnobOverrides *knobs);
 void prism_track_record_free(PrismTrackRecord *t);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismValidateReport, prism_validate_report_free)

@@ -88,9 +88,9 @@ typedef struct PrismInputs {
     PrismCluster *cluster;
     PrismTraining training;
     PrismKnobs knobs;
-    PrismKnobs user_knobs; /* the defaults with --knobs/--set only (no profile): what the
+    PrismKnobOverrides user_knobs; /* --knobs/--set only (no profile), marked: what the
                               track record lays over each published run's own profile */
-    uint32_t *devices;     /* sorted ascending, unique */
+    uint32_t *devices;             /* sorted ascending, unique */
     size_t n_devices;
     gboolean defaults_used;    /* no model/cluster/devices given: the documented example */
     PrismFramework *framework; /* --framework, applied before --knobs/--set; NULL = none */
@@ -187,6 +187,11 @@ gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, Pri
                                GError **error);
 void prism_inputs_clear(PrismInputs *in);
 
+/* The --knobs file and --set assignments of @p o as overrides, marked (what `validate`
+ * and the track record lay over each run's profile; load_inputs applies them after
+ * --framework). Errors: as prism_knobs_set(), exit status 2. */
+gboolean prism_app_knob_overrides(const PrismCommonOptions *o, PrismKnobOverrides *out,
+                                  GError **error);
 /**
  * The usable memory per device, budget (or device memory) minus the mem_margin knob,
  * must be positive. prism_app_load_inputs() checks it; grid sweeps check each point.

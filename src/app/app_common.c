@@ -320,18 +320,24 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         if (o->optimizer != NULL)
             in->training.optimizer = opt;
     }
-    prism_knobs_default(&in->user_knobs);
-    PrismKnobs *layers[] = {&in->knobs, &in->user_knobs};
-    for (size_t l = 0; l < G_N_ELEMENTS(layers); l++) {
-        if (o->knobs_file != NULL && !prism_knobs_load_file(layers[l], o->knobs_file, error))
-            return FALSE;
-        for (char **s = o->set; s != NULL && *s != NULL; s++)
-            if (!prism_knobs_set(layers[l], *s, error)) {
-                g_prefix_error(error, "--set: ");
-                return FALSE;
-            }
-    }
+    if (!prism_app_knob_overrides(o, &in->user_knobs, error))
+        return FALSE;
+    prism_knob_overrides_apply(&in->user_knobs, &in->knobs);
     return prism_app_check_budget(&in->training, in->cluster, &in->knobs, error);
+}
+
+gboolean prism_app_knob_overrides(const PrismCommonOptions *o, PrismKnobOverrides *out,
+                                  GError **error)
+{
+    prism_knob_overrides_init(out);
+    if (o->knobs_file != NULL && !prism_knob_overrides_load_file(out, o->knobs_file, error))
+        return FALSE;
+    for (char **s = o->set; s != NULL && *s != NULL; s++)
+        if (!prism_knob_overrides_set(out, *s, error)) {
+            g_prefix_error(error, "--set: ");
+            return FALSE;
+        }
+    return TRUE;
 }
 
 gboolean prism_app_check_budget(const PrismTraining *t, const PrismCluster *c, const PrismKnobs *k,

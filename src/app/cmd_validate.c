@@ -407,7 +407,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     g_autoptr(PrismValidateReport) rep = NULL; /* before the first goto: cleaned at every exit */
     g_autofree char *path = NULL;
     g_autoptr(PrismFramework) fw = NULL;
-    PrismKnobs k;
+    PrismKnobOverrides k;
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
     if (argc > 2) {
@@ -421,14 +421,8 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         path = g_strdup("benchmarks/measured.csv");
     else
         path = g_build_filename(PRISM_SOURCE_DIR, "benchmarks", "measured.csv", NULL);
-    prism_knobs_default(&k);
-    if (o.knobs_file != NULL && !prism_knobs_load_file(&k, o.knobs_file, error))
+    if (!prism_app_knob_overrides(&o, &k, error))
         goto out;
-    for (char **s = o.set; s != NULL && *s != NULL; s++)
-        if (!prism_knobs_set(&k, *s, error)) {
-            g_prefix_error(error, "--set: ");
-            goto out;
-        }
     if (o.framework != NULL && (fw = prism_framework_resolve(o.framework, error)) == NULL) {
         g_prefix_error(error, "--framework: ");
         goto out;

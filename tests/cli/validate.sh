@@ -148,6 +148,15 @@ check "--explain past the end exits 2" expect_status 2 validate "$modern" --expl
 check "  names the line and the data rows" grep -q "no data row on line 9999 (the header is line 1, the data rows are lines 2 to 135)" err.txt
 check "--explain a skipped row exits 2" expect_status 2 validate "$modern" --explain 134
 check "  says why" grep -q "\-\-explain 134: the row (MOE_FOLDING_2025 Mixtral-8x22B) is skipped: global_batch not stated" err.txt
+# a knob given at its default value still overrides the profile's (pytorch-fsdp sets
+# cp_overlap = 0; the default is 1): the CP row's exchange is then hidden, the step shorter
+"$prism" validate "$modern" --explain 10 --json > cp-profile.json 2>&1
+"$prism" validate "$modern" --explain 10 --json --set cp_overlap=1 > cp-set.json 2>&1
+check "--set at the default overrides the profile" /usr/bin/python3 -c "
+import json
+a = json.load(open('cp-profile.json'))['explain']; b = json.load(open('cp-set.json'))['explain']
+assert a['knobs']['cp_overlap'] == 0 and b['knobs']['cp_overlap'] == 1, (a['knobs']['cp_overlap'], b['knobs']['cp_overlap'])
+assert b['time']['cp_comm'] < a['time']['cp_comm'] and b['time']['step'] < a['time']['step'], (a['time'], b['time'])"
 "$prism" validate "$modern" --explain 15 > explain-one.txt 2>&1
 check "--explain: the same at 3 ranks" bash -c \
     "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$modern' --explain 15 > explain-three.txt 2>&1 && cmp -s explain-one.txt explain-three.txt"
@@ -191,4 +200,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done 62
+cli_done 63

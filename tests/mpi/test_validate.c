@@ -30,9 +30,7 @@
 static PrismValidateReport *run(const char *name, const PrismFramework *fw)
 {
     g_autofree char *csv = prism_test_data_path(name);
-    PrismKnobs k;
-    prism_knobs_default(&k);
-    const PrismValidateOptions opt = {.user = &k, .framework = fw};
+    const PrismValidateOptions opt = {.user = NULL, .framework = fw};
     GError *error = NULL;
     PrismValidateReport *r = prism_validate_run(prism_test_comm(), csv, &opt, &error);
     if (r == NULL)

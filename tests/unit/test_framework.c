@@ -237,9 +237,52 @@ static void test_refused(void)
     g_rmdir(dir);
 }
 
+/* The user's knobs over a profile (validate, the track record): a knob given at its
+ * default still overrides the profile's value; a knob not given leaves it; the last of
+ * two assignments wins; a knobs file marks its keys; bad input is refused unmarked. */
+static void test_overrides(void)
+{
+    PrismFramework *fw = load("pytorch-fsdp");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fw);
+    PrismKnobs def, k;
+    prism_knobs_default(&def);
+    prism_knobs_default(&k);
+    prism_framework_apply(fw, &k, NULL);
+    /* the profile sets cp_overlap = 0 and attn_fwd_fraction = 0.337 (file text) */
+    CU_ASSERT_EQUAL(def.v[PRISM_KNOB_CP_OVERLAP], 1.0);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_CP_OVERLAP], 0.0);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_ATTN_FWD_FRACTION], 0.337);
+    PrismKnobOverrides o;
+    prism_knob_overrides_init(&o);
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        CU_ASSERT_TRUE(!o.set[i] && o.knobs.v[i] == def.v[i]);
+    CU_ASSERT_TRUE(prism_knob_overrides_set(&o, "cp_overlap=0.5", NULL));
+    CU_ASSERT_TRUE(prism_knob_overrides_set(&o, " cp_overlap = 1 ", NULL)); /* the default */
+    GError *error = NULL;
+    CU_ASSERT_FALSE(prism_knob_overrides_set(&o, "dropout=7", &error)); /* out of range */
+    CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE));
+    g_clear_error(&error);
+    CU_ASSERT_FALSE(o.set[PRISM_KNOB_DROPOUT]);
+    g_autofree char *path = g_build_filename(g_get_tmp_dir(), "prism-test-overrides.ini", NULL);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, "[knobs]\nhsdp = 0\n", -1, NULL));
+    CU_ASSERT_TRUE(prism_knob_overrides_load_file(&o, path, NULL));
+    g_unlink(path);
+    PrismKnobs applied = k;
+    prism_knob_overrides_apply(&o, &applied);
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+        const gboolean given = i == PRISM_KNOB_CP_OVERLAP || i == PRISM_KNOB_HSDP;
+        CU_ASSERT_EQUAL(o.set[i], given);
+        CU_ASSERT_EQUAL(applied.v[i], given ? def.v[i] : k.v[i]);
+    }
+    prism_knob_overrides_apply(NULL, &applied); /* none: unchanged */
+    CU_ASSERT_EQUAL(applied.v[PRISM_KNOB_ATTN_FWD_FRACTION], 0.337);
+    prism_framework_free(fw);
+}
+
 static CU_TestInfo framework_tests[] = {
     {"shipped profiles load with their values", test_shipped},
     {"bad profiles are refused", test_refused},
+    {"user knobs over a profile: given at the default still overrides", test_overrides},
     CU_TEST_INFO_NULL,
 };
 
