@@ -380,15 +380,177 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
     return TRUE;
 }
 
+/* --vary NAME=V1,V2,...: the CSV validated once per value of one knob (given over every
+ * row's profile, as --set NAME=V would be), and per source, kind and metric the mean
+ * absolute and signed errors side by side: how much a convention or a physical figure
+ * moves each source, in one command. Collective like prism_validate_run(). */
+#define VARY_MAX 16
+
+typedef struct {
+    char *knob;
+    double values[VARY_MAX];
+    char *text[VARY_MAX]; /* as given */
+    size_t n;
+} Vary;
+
+static void vary_clear(Vary *v)
+{
+    g_free(v->knob);
+    for (size_t i = 0; i < v->n; i++)
+        g_free(v->text[i]);
+}
+
+static gboolean vary_parse(const char *arg, Vary *v, GError **error)
+{
+    const char *eq = strchr(arg, '=');
+    g_auto(GStrv) parts = eq ? g_strsplit(eq + 1, ",", -1) : NULL;
+    const guint n = parts ? g_strv_length(parts) : 0;
+    if (eq == NULL || n == 0 || n > VARY_MAX) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "--vary '%s': give NAME=V1,V2,... (1 to %d values of one knob)", arg, VARY_MAX);
+        return FALSE;
+    }
+    v->knob = g_strstrip(g_strndup(arg, (gsize)(eq - arg)));
+    for (guint i = 0; i < n; i++) {
+        PrismKnobOverrides probe;
+        prism_knob_overrides_init(&probe);
+        g_autofree char *a = g_strdup_printf("%s=%s", v->knob, g_strstrip(parts[i]));
+        if (!prism_knob_overrides_set(&probe, a, error)) {
+            g_prefix_error(error, "--vary: ");
+            return FALSE;
+        }
+        PrismKnobId id;
+        (void)prism_knob_lookup(v->knob, &id, NULL);
+        v->values[v->n] = probe.knobs.v[id];
+        v->text[v->n++] = g_strdup(parts[i]);
+    }
+    return TRUE;
+}
+
+/* The statistic of (source, kind) in @p rep, NULL when the source has none of that kind. */
+static const PrismValidateStat *find_stat(const PrismValidateReport *rep, const char *source,
+                                          PrismValidateKind kind)
+{
+    for (guint i = 0; i < rep->stats->len; i++) {
+        const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
+        if (st->kind == kind && strcmp(st->source, source) == 0)
+            return st;
+    }
+    return NULL;
+}
+
+static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
+{
+    if (f == NULL)
+        return TRUE;
+    const PrismValidateReport *r0 = reps[0];
+    if (json) {
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "csv", r0->path);
+        prism_app_json_string(b, "knob", v->knob);
+        json_builder_set_member_name(b, "values");
+        json_builder_begin_array(b);
+        for (size_t i = 0; i < v->n; i++)
+            json_builder_add_double_value(b, v->values[i]);
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "oom_flagged");
+        json_builder_begin_array(b);
+        for (size_t i = 0; i < v->n; i++)
+            json_builder_add_int_value(b, reps[i]->n_oom_flagged);
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "statistics");
+        json_builder_begin_array(b);
+        for (guint s = 0; s < r0->stats->len; s++) {
+            const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
+            for (int k = 0; k < PRISM_VM_COUNT; k++) {
+                if (st0->n[k] == 0)
+                    continue;
+                json_builder_begin_object(b);
+                prism_app_json_string(b, "source", st0->source);
+                prism_app_json_string(b, "kind", prism_validate_kind_name(st0->kind));
+                prism_app_json_string(b, "metric", prism_validate_metric_name(k));
+                static const char *const fields[] = {"n", "mean_pct", "mean_signed_pct",
+                                                     "worst_pct"};
+                for (int fi = 0; fi < 4; fi++) {
+                    json_builder_set_member_name(b, fields[fi]);
+                    json_builder_begin_array(b);
+                    for (size_t i = 0; i < v->n; i++) {
+                        const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
+                        const int n = st ? st->n[k] : 0;
+                        if (fi == 0)
+                            json_builder_add_int_value(b, n);
+                        else if (n == 0)
+                            json_builder_add_null_value(b);
+                        else
+                            json_builder_add_double_value(b, fi == 1   ? st->sum[k] / n
+                                                             : fi == 2 ? st->signed_sum[k] / n
+                                                                       : st->worst[k]);
+                    }
+                    json_builder_end_array(b);
+                }
+                json_builder_end_object(b);
+            }
+        }
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+        prism_app_print_json(f, b);
+        return TRUE;
+    }
+    static const char *const names[] = {"peak memory", "step time", "TFLOP/s", "MFU"};
+    fprintf(f, "prism validate: %s, knob %s over", r0->path, v->knob);
+    for (size_t i = 0; i < v->n; i++)
+        fprintf(f, "%s %s", i ? "," : "", v->text[i]);
+    fprintf(f, " (given over every row's profile, as --set would)\nmean absolute error "
+               "(signed mean, + = predicted higher) per source and metric; rows in brackets\n");
+    fprintf(f, "%-31s %-9s %-12s", "source", "kind", "metric");
+    for (size_t i = 0; i < v->n; i++) {
+        g_autofree char *h = g_strdup_printf("%s=%s", v->knob, v->text[i]);
+        fprintf(f, " %22.22s", h);
+    }
+    fputc('\n', f);
+    for (guint s = 0; s < r0->stats->len; s++) {
+        const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) {
+            if (st0->n[k] == 0)
+                continue;
+            fprintf(f, "%-31s %-9s %-12s", st0->source, prism_validate_kind_name(st0->kind),
+                    names[k]);
+            for (size_t i = 0; i < v->n; i++) {
+                const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
+                const int n = st ? st->n[k] : 0;
+                g_autofree char *c = n == 0
+                                         ? g_strdup("-")
+                                         : g_strdup_printf("%.1f%% (%+.1f%%) [%d]", st->sum[k] / n,
+                                                           st->signed_sum[k] / n, n);
+                fprintf(f, " %22s", c);
+            }
+            fputc('\n', f);
+        }
+    }
+    fprintf(f, "%-54s", "OOM rows flagged");
+    for (size_t i = 0; i < v->n; i++) {
+        g_autofree char *c = g_strdup_printf("%d of %d", reps[i]->n_oom_flagged, reps[i]->n_oom);
+        fprintf(f, " %22s", c);
+    }
+    fputc('\n', f);
+    return TRUE;
+}
+
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error)
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
     int explain_line = 0;
+    char *vary_arg = NULL;
     const GOptionEntry entries[] = {
         {"explain", 0, 0, G_OPTION_ARG_INT, &explain_line,
          "only the data row on CSV line LINE (the header is line 1): its comparison and every "
          "cost term of its strategy, as prism explain prints them",
          "LINE"},
+        {"vary", 0, 0, G_OPTION_ARG_STRING, &vary_arg,
+         "validate once per value of one knob (given over every row's profile) and print the "
+         "per-source errors side by side",
+         "NAME=V1,V2,..."},
         G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[CSV] - compare predictions with published measurements");
@@ -408,6 +570,8 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     g_autofree char *path = NULL;
     g_autoptr(PrismFramework) fw = NULL;
     PrismKnobOverrides k;
+    Vary vary = {0};
+    PrismValidateReport *vreps[VARY_MAX] = {NULL};
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
     if (argc > 2) {
@@ -434,6 +598,25 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
                     explain_line);
         goto out;
     }
+    if (vary_arg != NULL) {
+        if (explain_line > 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "--vary and --explain: give one of them");
+            goto out;
+        }
+        if (!vary_parse(vary_arg, &vary, error))
+            goto out;
+        for (size_t i = 0; i < vary.n; i++) {
+            PrismKnobOverrides ki = k;
+            g_autofree char *a = g_strdup_printf("%s=%s", vary.knob, vary.text[i]);
+            (void)prism_knob_overrides_set(&ki, a, NULL); /* checked by vary_parse */
+            const PrismValidateOptions vi = {.user = &ki, .framework = fw};
+            if ((vreps[i] = prism_validate_run(comm, path, &vi, error)) == NULL)
+                goto out;
+        }
+        ok = render_vary(prism_app_out(comm), &vary, vreps, o.json);
+        goto out;
+    }
     const PrismValidateOptions vo = {
         .user = &k, .framework = fw, .explain_line = explain_line, .explain_json = o.json};
     rep = prism_validate_run(comm, path, &vo, error);
@@ -453,6 +636,11 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     }
     ok = TRUE;
 out:
+    for (size_t i = 0; i < VARY_MAX; i++)
+        if (vreps[i] != NULL)
+            prism_validate_report_free(vreps[i]);
+    vary_clear(&vary);
+    g_free(vary_arg);
     prism_common_options_clear(&o);
     return ok;
 }

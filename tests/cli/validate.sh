@@ -160,6 +160,42 @@ assert b['time']['cp_comm'] < a['time']['cp_comm'] and b['time']['step'] < a['ti
 "$prism" validate "$modern" --explain 15 > explain-one.txt 2>&1
 check "--explain: the same at 3 ranks" bash -c \
     "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$modern' --explain 15 > explain-three.txt 2>&1 && cmp -s explain-one.txt explain-three.txt"
+# --vary NAME=V1,V2: one validation per value, side by side; each column is what
+# --set NAME=V gives on its own (checked on the JSON of both)
+check "--vary a knob" expect_status 0 validate "$modern" --vary nic_spread=0,1 --json
+cp out.txt vary.json
+"$prism" validate "$modern" --json > vary-0.json 2>&1
+"$prism" validate "$modern" --json --set nic_spread=1 > vary-1.json 2>&1
+check "  each column == that value's own validate" /usr/bin/python3 - vary.json vary-0.json vary-1.json <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+runs = [json.load(open(a)) for a in sys.argv[2:]]
+assert v["knob"] == "nic_spread" and v["values"] == [0, 1], v["values"]
+assert v["oom_flagged"] == [r["counts"]["oom_flagged"] for r in runs], v["oom_flagged"]
+seen = 0
+for st in v["statistics"]:
+    for i, r in enumerate(runs):
+        own = [x for x in r["statistics"] if x["source"] == st["source"] and x["kind"] == st["kind"]]
+        assert len(own) == 1, st
+        o = own[0][st["metric"]]
+        assert st["n"][i] == o["n"] and st["mean_pct"][i] == o["mean_pct"], (st, o)
+        assert st["mean_signed_pct"][i] == o["mean_signed_pct"] and st["worst_pct"][i] == o["worst_pct"], (st, o)
+        seen += 1
+assert seen >= 20, seen
+# the knob moves the folding paper's FSDP rows and nothing on one node
+fold = [s for s in v["statistics"] if s["source"] == "MOE_FOLDING_2025" and s["kind"] == "predicted"][0]
+assert fold["mean_pct"][0] != fold["mean_pct"][1], fold
+b200 = [s for s in v["statistics"] if s["source"] == "TORCHAO_B200_DENSE_2025_08" and s["metric"] == "step_time"][0]
+assert b200["mean_pct"][0] == b200["mean_pct"][1], b200
+PY
+check "--vary text" expect_status 0 validate "$modern" --vary mfu_core_half=0,1
+check "  a column per value" grep -Eq '^source +kind +metric +mfu_core_half=0 +mfu_core_half=1$' out.txt
+check "--vary an unknown knob exits 2" expect_status 2 validate "$modern" --vary no_such_knob=1
+check "  names it" grep -q "unknown knob 'no_such_knob'" err.txt
+check "--vary out of range exits 2" expect_status 2 validate "$modern" --vary nic_spread=0,2
+check "  names the value and range" grep -q "knob 'nic_spread': 2 is outside \[0, 1\]" err.txt
+check "--vary without values exits 2" expect_status 2 validate "$modern" --vary nic_spread
+check "--vary with --explain exits 2" expect_status 2 validate "$modern" --vary nic_spread=1 --explain 8
 # frameworks: list, show, bad profile files
 check "frameworks lists six" bash -c "'$prism' frameworks | wc -l | grep -qx 6"
 check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
@@ -200,4 +236,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done 63
+cli_done 73
