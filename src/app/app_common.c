@@ -17,12 +17,12 @@
 void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
 {
     const GOptionEntry model[] = {
-        {"model", 'm', 0, G_OPTION_ARG_STRING, &o->model,
+        {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o->model,
          "zoo name or path to a Hugging Face config.json (default " PRISM_DEFAULT_MODEL ")",
          "NAME|FILE"},
         G_OPTION_ENTRY_NULL};
     const GOptionEntry cluster[] = {
-        {"cluster", 'c', 0, G_OPTION_ARG_STRING, &o->cluster,
+        {"cluster", 'c', 0, G_OPTION_ARG_FILENAME, &o->cluster,
          "cluster preset or key file (default " PRISM_DEFAULT_CLUSTER ")", "NAME|FILE"},
         {"devices", 'n', 0, G_OPTION_ARG_STRING, &o->devices,
          "device count: N, a list N1,N2,... or a range A:B (powers of two) or A:B:STEP "
@@ -53,7 +53,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force, "overwrite an existing output file", NULL},
         G_OPTION_ENTRY_NULL};
     const GOptionEntry framework[] = {
-        {"framework", 0, 0, G_OPTION_ARG_STRING, &o->framework,
+        {"framework", 0, 0, G_OPTION_ARG_FILENAME, &o->framework,
          "framework profile (`prism frameworks` lists them) or profile file: its knobs and "
          "memory conventions apply before --knobs/--set",
          "NAME|FILE"},

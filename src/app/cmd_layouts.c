@@ -282,7 +282,7 @@ gboolean prism_cmd_layouts(PrismComm *comm, int argc, char **argv, GError **erro
         {"graph", 'g', 0, G_OPTION_ARG_FILENAME, &o.graph,
          "built-in graph name or JSON file (default transformer-block)", "NAME|FILE"},
         {"tp", 't', 0, G_OPTION_ARG_INT, &o.tp, "tensor-parallel group size (default 8)", "T"},
-        {"cluster", 'c', 0, G_OPTION_ARG_STRING, &o.cluster,
+        {"cluster", 'c', 0, G_OPTION_ARG_FILENAME, &o.cluster,
          "cluster preset or key file (default " PRISM_DEFAULT_CLUSTER ")", "NAME|FILE"},
         {"pareto", 0, 0, G_OPTION_ARG_NONE, &o.pareto,
          "also print the (time, memory per device) Pareto front", NULL},

@@ -9,6 +9,7 @@
 #include "app-internal.h"
 
 #include <errno.h>
+#include <locale.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,11 @@ static gboolean dispatch(PrismComm *comm, int argc, char **argv, GError **error)
 
 int prism_app_main(int argc, char **argv)
 {
+    /* The character set of the environment's locale (LANG=C.UTF-8, en_US.UTF-8): GOption
+     * converts string arguments from it, and in the default "C" locale a non-ASCII model
+     * or cluster path ("-m 'my model.json'" with a UTF-8 name) is refused. Only LC_CTYPE:
+     * numbers keep the C locale's '.' in every output and parse (LC_NUMERIC untouched). */
+    setlocale(LC_CTYPE, "");
     /* SIGINT/SIGTERM are caught from here on (a flag the commands poll), also while MPI
      * starts up: the default action, or an inherited SIG_IGN, would otherwise lose or
      * misreport a signal that comes early (app-internal.h). */

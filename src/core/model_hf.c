@@ -636,7 +636,10 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
         return NULL;
     }
     HfArch arch = hf_types[found].arch;
-    g_autofree char *name = g_strdup_printf("hf:%s", hf.label);
+    /* the label is a path, whose bytes need not be UTF-8 (a Latin-1 name under LANG=C);
+     * the model's name goes into JSON (plan --json, the landscape's attributes) */
+    g_autofree char *shown = g_utf8_make_valid(hf.label, -1);
+    g_autofree char *name = g_strdup_printf("hf:%s", shown);
     PrismModelDesc d = {.name = name, .family = type};
     if (arch == HF_LLAMA4 && strcmp(type, "llama4") == 0) {
         /* the multimodal config: the text model is under text_config (the vision

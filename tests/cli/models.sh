@@ -19,4 +19,13 @@ expect_json "JSON list" 'len(d) >= 20 and any(m["name"] == "llama2-70b" and m["p
 expect_json "JSON one model" 'd["name"] == "deepseek-v3" and len(d["sequence"]) == 65 and d["sequence"][62]["kind"] == "mtp" and d["specs"][1]["experts"] == 256 and d["specs"][0]["ffn"] == 18432' -- models --json deepseek-v3
 expect_ok "--help" '^  prism models ' -- models --help
 expect_ok "-h" 'Hugging Face config.json' -- models -h
-cli_done 15
+# paths that are not ASCII: a UTF-8 name (GOption converts -m from the locale's charset,
+# which prism takes from LANG) and a Latin-1 byte under LANG=C (-m is a file name, taken
+# as bytes); the model's name stays valid UTF-8 in JSON (U+FFFD for the stray byte)
+cp "$hf/mixtral-8x7b.json" "my model ü.json"
+latin1=$(printf 'lat\xfc.json')
+cp "$hf/mixtral-8x7b.json" "$latin1"
+check "UTF-8 model path under a UTF-8 locale" env LANG=C.UTF-8 "$PRISM_BINARY" plan -m "my model ü.json" -n 8 --gbs 8 --count
+check "Latin-1 model path under LANG=C" env LANG=C "$PRISM_BINARY" plan -m "$latin1" -n 8 --gbs 8 --count
+check "  its name in JSON is valid UTF-8" bash -c "LANG=C '$PRISM_BINARY' models --json '$latin1' > lat.json && /usr/bin/python3 -c \"import json; n = json.load(open('lat.json', encoding='utf-8'))['name']; assert n == 'hf:lat\\ufffd.json', n\""
+cli_done 18
