@@ -91,7 +91,7 @@ static gboolean parse_u32(const char *key, const char *text, uint32_t *out, GErr
     guint64 v = text[0] >= '0' && text[0] <= '9' ? g_ascii_strtoull(text, &end, 10) : 0;
     if (end == NULL || end == text || *end != '\0' || errno != 0 || v > G_MAXUINT32) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "strategy key '%s': '%s' is not a non-negative integer", key, text);
+                    "strategy key '%s': '%s' is not an integer from 0 to 4294967295", key, text);
         return FALSE;
     }
     *out = (uint32_t)v;
