@@ -79,8 +79,12 @@ typedef struct Preset {
  *  - Attention: FlashAttention-2 (Dao 2023, arXiv:2307.08691) on A100: forward ~70 % of the
  *    BF16 peak (up to 73 %, "50-73 %" over its benchmarks), backward ~60 % (its lower part);
  *    FlashAttention-3 (Shah et al. 2024, arXiv:2407.08608) on H100 BF16: forward up to 740
- *    TFLOP/s = 0.75, backward about 0.55 (1.5-1.75x FlashAttention-2's backward). No paper
- *    figure for Blackwell: FA3's H100 fractions are used. AMD/Ascend: not given (the GEMM
+ *    TFLOP/s = 0.75, backward about 0.55 (1.5-1.75x FlashAttention-2's backward).
+ *    Blackwell: FlashAttention-4 (Zadouri et al. 2026, arXiv:2603.05451) reaches "up to
+ *    1613 TFLOP/s" BF16 on B200 = 1613/2250 = 0.717 forward (1.3x cuDNN 9.13, 2.7x Triton;
+ *    the exponential units and shared memory did not grow with the tensor cores, so no
+ *    kernel reaches FA3's 0.75 there); its backward peak is not in the figures we could
+ *    read, so FA3's H100 backward fraction 0.55 stays. AMD/Ascend: not given (the GEMM
  *    efficiency applies).
  *  - Host (offloading; cost/README.md "Offloading"): the NVIDIA DGX system of the part.
  *    Link: every GPU reaches host memory over a PCIe x16 link. Gen4 x16 carries 31.5 GB/s
@@ -190,7 +194,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1856, 128, 256, 126, 0.75, 0.55},
+     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55},
      {50, 256, 89.6}},
     /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
      * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above). */
@@ -201,7 +205,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1686, 128, 256, 126, 0.75, 0.55},
+     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55},
      {50, 256, 89.6}},
     /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with

@@ -95,6 +95,16 @@ static void test_presets(void)
     CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.75); /* FA3: 740 of 989 TFLOP/s */
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 0);
     prism_cluster_free(c);
+    /* Blackwell attention: FlashAttention-4's 1613 of 2250 TFLOP/s forward (0.717; FA3's
+     * 0.75 is a Hopper figure), FA3's 0.55 backward; the 750 W part the same fractions */
+    const char *const blackwell[] = {"B200", "B200-750W"};
+    for (size_t i = 0; i < G_N_ELEMENTS(blackwell); i++) {
+        c = prism_cluster_preset(blackwell[i], NULL);
+        CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.717);
+        CU_ASSERT_DOUBLE_EQUAL(1613e12 / c->peak_flops[PRISM_DTYPE_BF16], 0.717, 5e-4);
+        CU_ASSERT_EQUAL(c->attn_bwd_fraction, 0.55);
+        prism_cluster_free(c);
+    }
     /* the 500 W H100: 1830 x (500/700)^(1/3) = 1635.9 MHz */
     c = prism_cluster_preset("H100-96GB-500W", NULL);
     CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1636);
