@@ -31,7 +31,9 @@ struct PrismCostModel {
     PrismKindRole *kind_role;
     char **kind_name;         /* "block 0 (dense)", "mtp 0", "embedding", "head" */
     double *kind_model_flops; /* forward model FLOPs per token per layer (MFU convention) */
-    double *kind_core_flops;  /* attention-core FLOPs per token (selective recompute) */
+    double *kind_exec_flops;  /* the same with the attention core as executed (HFU) */
+    double *kind_core_flops;  /* attention-core FLOPs per token, the full core */
+    double exec_core;         /* executed share of the core: 1 - causal_skip with flash, else 1 */
     uint32_t n_kinds;
     uint32_t kind_emb, kind_head, kind_head_tied;
     uint32_t *layer_kind; /* kind of each split layer (blocks + MTP, in model order) */

@@ -389,6 +389,18 @@ static double clock_ratio(const PrismCluster *c)
                : 1.0;
 }
 
+/* How the model FLOPs of MFU count the attention core (the mfu_core knob). */
+static const char *mfu_core_text(const PrismCostModel *cm)
+{
+    const double mc = cm->knobs.v[PRISM_KNOB_MFU_CORE];
+    if (mc < 0.5)
+        return cm->exec_core < 1.0
+                   ? "as executed (causal flash attention runs 1 - causal_skip of it)"
+                   : "as executed (without flash attention all of it runs)";
+    return mc < 1.5 ? "in full (mfu_core 1: Narayanan et al., torchtitan)"
+                    : "at half (mfu_core 2: Megatron-LM's causal mask)";
+}
+
 static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
                        const PrismStrategy *s, const double *ws)
 {
@@ -409,13 +421,14 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
     g_string_append_printf(o,
                            "; HBM %.4g GB/s achieved.\n  Attention core %s. MFU and HFU are "
                            "against the BF16 dense peak (%.4g TFLOP/s), the published tables' "
-                           "convention, also for FP8 runs.\n",
+                           "convention, also for FP8 runs; MFU counts the attention core %s, "
+                           "HFU as executed (with recomputation).\n",
                            1e-9 / k->inv_hbm,
                            k->core_fwd_inv != k->inv_rate_bf16
                                ? "at the flash-attention fractions (device, or the "
                                  "attn_*_fraction knobs)"
                                : "at the large-GEMM BF16 rate",
-                           k->peak_flops * 1e-12);
+                           k->peak_flops * 1e-12, mfu_core_text(cm));
     g_string_append(o, "  per layer per micro-batch, each GEMM: dtype, M rows (tokens the GEMM "
                        "sees), N x K after tp, xcount (grouped);\n  per pass (forward, input "
                        "gradient, weight gradient): output tiles, waves over the SMs, wave "
@@ -488,6 +501,8 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "mfu_peak");
     json_builder_add_string_value(b, "bf16 dense (the published tables' convention)");
+    json_builder_set_member_name(b, "mfu_core");
+    json_builder_add_string_value(b, mfu_core_text(cm));
     json_builder_set_member_name(b, "mfu_peak_flops");
     json_builder_add_double_value(b, cm->k.peak_flops);
     json_builder_set_member_name(b, "clock_ratio");

@@ -156,12 +156,14 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                       "activation output (fc2's input) and runs the activation "
                                       "again in backward (Megatron-Core --recompute-modules "
                                       "moe_act)"},
-    [PRISM_KNOB_MFU_CORE_HALF] = {"mfu_core_half", 0.0, 0.0, 1.0, "bool",
-                                  "MFU convention: 1 = the model FLOPs count half the attention "
-                                  "core (the causal mask; Megatron-LM's "
-                                  "num_floating_point_operations since 2025); 0 = the full core "
-                                  "(Narayanan et al. 2021, torchtitan, earlier Megatron-LM). "
-                                  "Executed FLOPs and times do not change"},
+    [PRISM_KNOB_MFU_CORE] = {"mfu_core", 0.0, 0.0, 2.0, "code",
+                             "how the model FLOPs of MFU count the attention core: 0 = as "
+                             "executed (causal flash attention skips 1 - causal_skip of it, "
+                             "without flash all of it runs: MFU can then not exceed what the "
+                             "device does); 1 = the full core (Narayanan et al. 2021, "
+                             "torchtitan's 12*L*h*s, Megatron-LM before 2025); 2 = half of it "
+                             "(Megatron-LM's causal-mask count since 2025). HFU, times and "
+                             "executed FLOPs do not depend on it"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

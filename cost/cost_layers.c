@@ -37,11 +37,12 @@ typedef struct KnobView {
     double logits; /* bytes per stored logit */
     double imbal;  /* dropless MoE load factor */
     double seq;
-    double sac;      /* selective_policy: 1 = per-op SAC */
-    double loss_bwd; /* loss_bwd_extra: logit copies beyond the working set's one */
-    double eager;    /* elementwise_eager: op-by-op norm / RoPE / SwiGLU traffic */
-    double moe_act;  /* recompute_moe_act: selective recompute drops the experts' act output */
-    double mfu_core; /* share of the attention core in the model FLOPs (mfu_core_half) */
+    double sac;       /* selective_policy: 1 = per-op SAC */
+    double loss_bwd;  /* loss_bwd_extra: logit copies beyond the working set's one */
+    double eager;     /* elementwise_eager: op-by-op norm / RoPE / SwiGLU traffic */
+    double moe_act;   /* recompute_moe_act: selective recompute drops the experts' act output */
+    double mfu_core;  /* share of the attention core in the model FLOPs (mfu_core knob) */
+    double exec_core; /* share of the attention core that runs (causal flash skips part) */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -286,7 +287,8 @@ static double eager_norm_extra(double bp)
 
 /* A transformer block (optionally an MTP module around it). */
 static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean mtp,
-                       const KnobView *kv, PrismKKind *k, double *model_flops, double *core)
+                       const KnobView *kv, PrismKKind *k, double *model_flops, double *exec_flops,
+                       double *core)
 {
     const double h = (double)m->hidden, bp = kv->bp, V = (double)m->vocab;
     memset(k, 0, sizeof *k);
@@ -344,9 +346,10 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->as_tp -= rows * bp * fe;
         k->se_tp = rows * bp * mlp_mats(mp->act) * fe;
     }
-    /* model FLOPs per token (MFU convention: the full attention core, or half of it with
-     * mfu_core_half; top-k experts) */
+    /* model FLOPs per token (MFU convention: the attention core as executed, full or half
+     * by the mfu_core knob; top-k experts), and as executed (HFU) */
     *model_flops = attn_gemm + mm + *core * kv->mfu_core;
+    *exec_flops = attn_gemm + mm + *core * kv->exec_core;
 }
 
 static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *k)
@@ -414,10 +417,12 @@ static uint32_t add_kind(PrismCostModel *cm, PrismKindRole role, char *name)
     cm->kind_role = g_renew(PrismKindRole, cm->kind_role, cm->n_kinds);
     cm->kind_name = g_renew(char *, cm->kind_name, cm->n_kinds);
     cm->kind_model_flops = g_renew(double, cm->kind_model_flops, cm->n_kinds);
+    cm->kind_exec_flops = g_renew(double, cm->kind_exec_flops, cm->n_kinds);
     cm->kind_core_flops = g_renew(double, cm->kind_core_flops, cm->n_kinds);
     cm->kind_role[i] = role;
     cm->kind_name[i] = name;
     cm->kind_model_flops[i] = 0.0;
+    cm->kind_exec_flops[i] = 0.0;
     cm->kind_core_flops[i] = 0.0;
     return i;
 }
@@ -570,8 +575,12 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .loss_bwd = kn[PRISM_KNOB_LOSS_BWD_EXTRA],
         .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
         .moe_act = kn[PRISM_KNOB_RECOMPUTE_MOE_ACT] > 0.5 ? 1.0 : 0.0,
-        .mfu_core = kn[PRISM_KNOB_MFU_CORE_HALF] > 0.5 ? 0.5 : 1.0,
     };
+    /* the attention core as it runs: causal flash attention skips causal_skip of it,
+     * without flash the full s x s scores are computed */
+    kv.exec_core = kv.flash > 0.5 ? kv.causal : 1.0;
+    const double mc = kn[PRISM_KNOB_MFU_CORE];
+    kv.mfu_core = mc < 0.5 ? kv.exec_core : mc < 1.5 ? 1.0 : 0.5;
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;
     k->gbs = (double)training->gbs;
@@ -660,7 +669,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
             *slot = add_kind(cm, mtp ? PRISM_KIND_MTP : PRISM_KIND_BLOCK,
                              g_strdup_printf("%s %u (%s)", mtp ? "mtp" : "block", l->spec, lab));
             block_kind(model, sp, mtp, &kv, &cm->kinds[*slot], &cm->kind_model_flops[*slot],
-                       &cm->kind_core_flops[*slot]);
+                       &cm->kind_exec_flops[*slot], &cm->kind_core_flops[*slot]);
             if (sp->mlp.n_experts > 0 && cm->kinds[*slot].ep_bytes > k->moe_tok_bytes)
                 k->moe_tok_bytes = cm->kinds[*slot].ep_bytes;
         }
@@ -677,12 +686,18 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     head_flops = 2.0 * (double)model->hidden * (double)model->vocab;
     cm->kind_model_flops[cm->kind_head] = head_flops;
     cm->kind_model_flops[cm->kind_head_tied] = head_flops;
+    cm->kind_exec_flops[cm->kind_head] = head_flops;
+    cm->kind_exec_flops[cm->kind_head_tied] = head_flops;
+    cm->exec_core = kv.exec_core;
     k->kinds = cm->kinds;
     k->n_kinds = cm->n_kinds;
-    double per_token = head_flops;
-    for (uint32_t i = 0; i < cm->n_split; i++)
+    double per_token = head_flops, exec_token = head_flops;
+    for (uint32_t i = 0; i < cm->n_split; i++) {
         per_token += cm->kind_model_flops[cm->layer_kind[i]];
+        exec_token += cm->kind_exec_flops[cm->layer_kind[i]];
+    }
     k->model_flops_step = k->gbs * k->seq * (1.0 + k->bwd_ratio) * per_token;
+    k->exec_flops_step = k->gbs * k->seq * (1.0 + k->bwd_ratio) * exec_token;
     return cm;
 }
 
@@ -698,6 +713,7 @@ void prism_cost_model_free(PrismCostModel *cm)
     g_free(cm->kinds);
     g_free(cm->kind_role);
     g_free(cm->kind_model_flops);
+    g_free(cm->kind_exec_flops);
     g_free(cm->kind_core_flops);
     g_free(cm->layer_kind);
     g_free(cm);

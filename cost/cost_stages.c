@@ -488,17 +488,17 @@ static uint32_t store_candidates(const PrismCostModel *cm, PrismCostSegment *seg
     return nd;
 }
 
-/* Recompute FLOPs per token per step (model convention), summed over every layer: the
- * extra work that HFU counts and MFU does not. */
+/* Recompute FLOPs per token per step as executed, summed over every layer: the extra
+ * work that HFU counts and MFU does not. */
 static double recompute_flops_per_token(const PrismCostModel *cm, const PrismLayout *layout)
 {
     double rc_tok = 0.0;
     for (uint32_t q = 0; q < layout->n_layers; q++) {
         const uint32_t kind = cm->layer_kind[q];
         if (layout->layer_rc[q] == PRISM_RECOMPUTE_FULL)
-            rc_tok += cm->kind_model_flops[kind];
+            rc_tok += cm->kind_exec_flops[kind];
         else if (layout->layer_rc[q] == PRISM_RECOMPUTE_SELECTIVE) /* per selective_policy */
-            rc_tok += cm->kind_core_flops[kind] * cm->kinds[kind].sel_core +
+            rc_tok += cm->kind_core_flops[kind] * cm->exec_core * cm->kinds[kind].sel_core +
                       (cm->kinds[kind].sf_tp + cm->kinds[kind].sf_kv);
     }
     return rc_tok;
@@ -522,7 +522,9 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->devices = key->devices;
     k->pipelined = pp > 1 ? 1.0 : 0.0;
     k->mfu_num = cm->k.model_flops_step / dev_peak;
-    k->hfu_num = (cm->k.model_flops_step + cm->k.gbs * cm->k.seq * rc_tok) / dev_peak;
+    /* HFU: the FLOPs the devices execute (the core as it runs, and the recomputation),
+     * whatever convention MFU counts in */
+    k->hfu_num = (cm->k.exec_flops_step + cm->k.gbs * cm->k.seq * rc_tok) / dev_peak;
     k->schedule = key->schedule;
     k->detail = all_stages ? 1u : 0u;
     k->n_slots = ns;

@@ -170,6 +170,7 @@ typedef struct PrismKModel {
                               * fully recomputed layers (their rematerialised activations) */
     double budget;           /* bytes available: memory (or budget) - margin */
     double model_flops_step; /* model FLOPs per step (MFU numerator) */
+    double exec_flops_step;  /* the same with the attention core as executed (HFU base) */
     /* the shape-aware compute model (cost/README.md, "Compute") */
     PrismKGemmDev gdev;
     double inv_rate_bf16;   /* s per FLOP of a large BF16 GEMM: 1 / (BF16 peak x sustained/boost

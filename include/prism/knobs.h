@@ -73,8 +73,8 @@ typedef enum {
                                             combine (Megatron-Core moe_shared_expert_overlap) */
     PRISM_KNOB_RECOMPUTE_MOE_ACT,      /**< 1 = recompute = selective also recomputes the
                                             routed experts' activation function (moe_act) */
-    PRISM_KNOB_MFU_CORE_HALF,          /**< 1 = model FLOPs (MFU) count half the attention
-                                            core (causal mask), 0 = the full core */
+    PRISM_KNOB_MFU_CORE,               /**< MFU's attention core: 0 = as executed (half with
+                                            causal flash attention), 1 = full, 2 = half */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -188,8 +188,8 @@ assert fold["mean_pct"][0] != fold["mean_pct"][1], fold
 b200 = [s for s in v["statistics"] if s["source"] == "TORCHAO_B200_DENSE_2025_08" and s["metric"] == "step_time"][0]
 assert b200["mean_pct"][0] == b200["mean_pct"][1], b200
 PY
-check "--vary text" expect_status 0 validate "$modern" --vary mfu_core_half=0,1
-check "  a column per value" grep -Eq '^source +kind +metric +mfu_core_half=0 +mfu_core_half=1$' out.txt
+check "--vary text" expect_status 0 validate "$modern" --vary mfu_core=1,2
+check "  a column per value" grep -Eq '^source +kind +metric +mfu_core=1 +mfu_core=2$' out.txt
 check "--vary an unknown knob exits 2" expect_status 2 validate "$modern" --vary no_such_knob=1
 check "  names it" grep -q "unknown knob 'no_such_knob'" err.txt
 check "--vary out of range exits 2" expect_status 2 validate "$modern" --vary nic_spread=0,2

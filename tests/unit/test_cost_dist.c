@@ -357,27 +357,35 @@ static void test_ulysses(void)
 }
 
 /*
- * Executed vs model attention FLOPs. Model FLOPs (the MFU numerator, the published
- * convention of Megatron and torchtitan: 6N + 12 L h s per token) count the full core;
- * flash attention executes the causal half. Per device per step, with cp = 4 and with
- * dp = 4 (gbs 4, mbs 1, seq 8192, same device count) the executed FLOPs are the same
- * (each cp rank runs 4 micro-batches of s/4 queries against the full s keys):
- *   executed = 3 s (L (24 h^2 + 4 h s * 0.5) + 2 h V), model = 3 * 4 s (L (24 h^2 + 4 h s)
- *   + 2 h V) for the whole step of 4 sequences (MFU x step x N x peak).
+ * Executed vs model attention FLOPs. Flash attention executes the causal half of the core.
+ * Per device per step, with cp = 4 and with dp = 4 (gbs 4, mbs 1, seq 8192, same device
+ * count) the executed FLOPs are the same (each cp rank runs 4 micro-batches of s/4
+ * queries against the full s keys):
+ *   executed = 3 s (L (24 h^2 + 4 h s * 0.5) + 2 h V) per device.
+ * The model FLOPs of MFU (x step x N x peak, the whole step of 4 sequences) count the core
+ * as executed by default (mfu_core 0): 4 x executed; with mfu_core 1 the full core, the
+ * published convention of torchtitan and of Megatron-LM before 2025 (6N + 12 L h s per
+ * token): 3 * 4 s (L (24 h^2 + 4 h s) + 2 h V).
  */
 static void test_core_flops(void)
 {
+    static const char *const full_core[] = {"mfu_core=1", NULL};
     g_autoptr(PrismCostModel) cm = model_with(4, 8192, NULL);
+    g_autoptr(PrismCostModel) cf = model_with(4, 8192, full_core);
     const double s = 8192.0, L = 4.0, V = 51200.0;
     const double exec = 3.0 * s * (L * (24.0 * H * H + 4.0 * H * s * 0.5) + 2.0 * H * V);
     const double model = 3.0 * 4.0 * s * (L * (24.0 * H * H + 4.0 * H * s) + 2.0 * H * V);
     const char *texts[] = {"cp=4,mbs=1", "dp=4,mbs=1"};
     for (int k = 0; k < 2; k++) {
         PrismStrategy st = test_strategy(cm, 4, texts[k]);
-        double c[PRISM_COL_COUNT];
+        double c[PRISM_COL_COUNT], f[PRISM_COL_COUNT];
         CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &st, c, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cf, &st, f, NULL));
         CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_FLOPS_PER_DEVICE], exec, 1e-12, 0));
         CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_MFU] * c[PRISM_COL_TIME_STEP] * 4.0 * 312e12,
+                                        4.0 * exec, 1e-12, 0));
+        CU_ASSERT_EQUAL(f[PRISM_COL_TIME_STEP], c[PRISM_COL_TIME_STEP]);
+        CU_ASSERT_TRUE(prism_test_close(f[PRISM_COL_MFU] * f[PRISM_COL_TIME_STEP] * 4.0 * 312e12,
                                         model, 1e-12, 0));
     }
 }

@@ -91,11 +91,12 @@ static void test_flash_attention(void)
  * statistics, no dropout masks: inputs 4 x 2h, Q and output 2 x 2h, K and V 2 x 2h, fc1
  * and GELU outputs 2 x 2f = 8h + 4h + 4h + 16h = 32h bytes/token, x 4096 tokens
  * = 32 * 4096 * 4096 = 536,870,912 B at t = 1.
- * Recompute FLOPs per token (HFU's model convention): wk 2hgd + wo 2adh + fc2 2fh
- * = 2*4096*(4096 + 4096 + 16384) = 201,326,592; policy 0: the full core 4 a d s
- * = 4*4096*2048 = 33,554,432. Per step (gbs 8, 4 layers, dp 1: 8 * 2048 = 16,384 tokens)
- * 4 * 16384 * 201,326,592 = 1.3194e13 and 4 * 16384 * 33,554,432 = 2.1990e12, which
- * (HFU - MFU) x step x N x peak (312e12, the test cluster's BF16 peak) must equal.
+ * Recompute FLOPs per token (HFU counts them as executed): wk 2hgd + wo 2adh + fc2 2fh
+ * = 2*4096*(4096 + 4096 + 16384) = 201,326,592; policy 0: the core 4 a d s = 4*4096*2048
+ * = 33,554,432, of which causal flash attention runs half: 16,777,216. Per step (gbs 8,
+ * 4 layers, dp 1: 8 * 2048 = 16,384 tokens) 4 * 16384 * 201,326,592 = 1.3194e13 and
+ * 4 * 16384 * 16,777,216 = 1.0995e12, which (HFU - MFU) x step x N x peak (312e12, the
+ * test cluster's BF16 peak) must equal (MFU counts the core as executed too: mfu_core 0).
  */
 static double sac_recompute_flops(const char *policy, double *act_t1, double *act_t4)
 {
@@ -123,7 +124,7 @@ static void test_selective_policy(void)
     CU_ASSERT_DOUBLE_EQUAL(sac / (4.0 * 16384.0 * 201326592.0), 1.0, 1e-9);
     const double kor = sac_recompute_flops("selective_policy=0", &a1, &a4);
     CU_ASSERT_EQUAL(a1, 32.0 * 4096.0 * 4096.0);
-    CU_ASSERT_DOUBLE_EQUAL(kor / (4.0 * 16384.0 * 33554432.0), 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(kor / (4.0 * 16384.0 * 16777216.0), 1.0, 1e-9);
 }
 
 /*
@@ -345,38 +346,54 @@ static void test_zero_bytes(void)
  *   with full recompute              96 B s L h^2 (1 + s/(6h) + V/(16 h L))
  * (the logit layer is not recomputed). B = 8, s = 2048, L = 4, V = 51200. The kernel
  * reports MFU and HFU; FLOPs = fraction * step * N * peak (N = 1, peak 312e12).
+ * Their s/(6h) is the full attention core, as SC21's Megatron (no flash attention) ran it.
+ * Causal flash attention runs half of it (causal_skip 0.5): s/(12h).
  */
 static void test_narayanan_flops(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, NULL);
     const double B = 8, s = 2048, L = 4, V = 51200;
     const double model = 72.0 * B * s * L * H * H * (1.0 + s / (6.0 * H) + V / (12.0 * H * L));
     const double hw = 96.0 * B * s * L * H * H * (1.0 + s / (6.0 * H) + V / (16.0 * H * L));
-    double c[PRISM_COL_COUNT];
-    PrismStrategy st = test_strategy(cm, 1, "tp=1,recompute=full");
-    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &st, c, NULL));
-    const double denom = c[PRISM_COL_TIME_STEP] * 1.0 * 312e12;
-    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_MFU] * denom, model, 1e-12, 0));
-    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_HFU] * denom, hw, 1e-12, 0));
-    /* tokens/s = B s / step */
-    CU_ASSERT_TRUE(
-        prism_test_close(c[PRISM_COL_TOKENS_PER_S] * c[PRISM_COL_TIME_STEP], B * s, 1e-12, 0));
-    /* mfu_core_half (Megatron-LM's current count, "causal mask"): the core term s/(6h)
-     * becomes s/(12h) in both counts, 72 B s L h^2 (1 + s/(12h) + V/(12 h L)) and
-     * 96 B s L h^2 (1 + s/(12h) + V/(16 h L)) (the recomputed forward is counted the
-     * same way); the step does not change */
-    static const char *const half[] = {"mfu_core_half=1", NULL};
-    g_autoptr(PrismCostModel) ch = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, half);
-    double d[PRISM_COL_COUNT];
-    PrismStrategy sh = test_strategy(ch, 1, "tp=1,recompute=full");
-    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(ch, &sh, d, NULL));
-    CU_ASSERT_EQUAL(d[PRISM_COL_TIME_STEP], c[PRISM_COL_TIME_STEP]);
     const double model_half =
         72.0 * B * s * L * H * H * (1.0 + s / (12.0 * H) + V / (12.0 * H * L));
-    CU_ASSERT_TRUE(prism_test_close(d[PRISM_COL_MFU] * denom, model_half, 1e-12, 0));
     const double hw_half = 96.0 * B * s * L * H * H * (1.0 + s / (12.0 * H) + V / (16.0 * H * L));
-    CU_ASSERT_TRUE(prism_test_close(d[PRISM_COL_HFU] * denom, hw_half, 1e-12, 0));
+    /* knobs; the MFU and HFU FLOPs expected: without flash attention every count is
+     * Narayanan's (mfu_core 0 = as executed = the full core); with it HFU (executed)
+     * counts half the core whatever mfu_core says, and MFU counts it as mfu_core says:
+     * 0 as executed (half), 1 the full core (Narayanan, torchtitan), 2 half */
+    static const char *const noflash[] = {"flash_attention=0", NULL};
+    static const char *const dflt[] = {NULL};
+    static const char *const full[] = {"mfu_core=1", NULL};
+    static const char *const half[] = {"mfu_core=2", NULL};
+    const struct {
+        const char *const *knobs;
+        double mfu, hfu;
+    } cases[] = {
+        {noflash, model, hw},
+        {dflt, model_half, hw_half},
+        {full, model, hw_half},
+        {half, model_half, hw_half},
+    };
+    double step_flash = 0.0;
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        g_autoptr(PrismCostModel) cm =
+            test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, cases[k].knobs);
+        double c[PRISM_COL_COUNT];
+        PrismStrategy st = test_strategy(cm, 1, "tp=1,recompute=full");
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &st, c, NULL));
+        const double denom = c[PRISM_COL_TIME_STEP] * 1.0 * 312e12;
+        CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_MFU] * denom, cases[k].mfu, 1e-12, 0));
+        CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_HFU] * denom, cases[k].hfu, 1e-12, 0));
+        /* tokens/s = B s / step */
+        CU_ASSERT_TRUE(
+            prism_test_close(c[PRISM_COL_TOKENS_PER_S] * c[PRISM_COL_TIME_STEP], B * s, 1e-12, 0));
+        /* the count never changes a time: the three flash cases have one step */
+        if (k == 1)
+            step_flash = c[PRISM_COL_TIME_STEP];
+        else if (k > 1)
+            CU_ASSERT_EQUAL(c[PRISM_COL_TIME_STEP], step_flash);
+    }
 }
 
 /*
