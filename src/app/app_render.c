@@ -90,6 +90,10 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
                                 "no fitting strategy either");
         break;
     case PRISM_WHAT_IF_MEM_BUDGET:
+        /* the closest strategy already fits the device (the host does not): a device
+         * budget would say nothing */
+        if ((int)d->closest[0].cols[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST)
+            break;
         add_suggestion(out,
                        "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
                        "the %.1f GiB margin (knob mem_margin)",
@@ -112,7 +116,18 @@ GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d)
     for (size_t i = 0; i < d->n_what_ifs; i++)
         if (d->what_ifs[i].kind != PRISM_WHAT_IF_FILTER_DIM)
             what_if_text(out, d, &d->what_ifs[i]);
-    if (d->statics_exceed)
+    if ((int)c[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST)
+        add_suggestion(out,
+                       d->host_usable > 0
+                           ? "the closest strategy fits the device but offloads %.1f GiB per "
+                             "device to a host that has %.1f GiB: offload less (--fix "
+                             "offload=0) or give the cluster more host memory (host_memory_gib)"
+                           : "the closest strategy fits the device only by offloading %.1f GiB "
+                             "per device, and the cluster gives no host (%.1f GiB: "
+                             "host_link_GBps, host_memory_gib and host_memory_bandwidth_GBps in "
+                             "a cluster file)",
+                       c[PRISM_COL_MEM_HOST] / GIB, d->host_usable / GIB);
+    else if (d->statics_exceed)
         add_suggestion(out,
                        "model states (params + grads + optimizer) alone take %.1f GiB per "
                        "device even in the closest strategy (tp=%u, pp=%u, zero=%u): "
@@ -170,6 +185,16 @@ void prism_app_diagnosis_error(const PrismDiagnosis *d, GError **error)
 {
     const double *c0 = d->closest[0].cols;
     g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
+    if ((int)c0[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST) {
+        /* the device fits: what does not is the host (a negative "over" would say nothing) */
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
+                    "nothing fits: the closest strategy needs %.1f of the %.1f GiB usable per "
+                    "device but %.1f GiB of host memory per device, over the host's %.1f GiB "
+                    "(mem_host); %s",
+                    c0[PRISM_COL_MEM_PEAK] / GIB, d->usable / GIB, c0[PRISM_COL_MEM_HOST] / GIB,
+                    d->host_usable / GIB, (const char *)g_ptr_array_index(sug, 0));
+        return;
+    }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                 "nothing fits: the closest strategy needs %.1f GiB per device, %.1f GiB over "
                 "the %.1f GiB usable (%s); %s",

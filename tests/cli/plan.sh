@@ -246,6 +246,13 @@ PY
 check "nothing fits, huge count" expect_status 2 plan -m gpt3-1.3b --devices 1073741824 \
     --gbs 1073741824 --mem-budget 2.5 --fix tp=1,pp=1,cp=1 --no-progress
 check "largest count tried" grep -q "even 2x the devices (2147483648) fit nothing" err.txt
+# Only offloading fits the device, and the cluster has no host (Ascend-910B gives none):
+# the message says the host is what does not fit (it said "-8.7 GiB over" the device), and
+# no device budget is suggested (the closest strategy already fits the device)
+check "nothing fits for the host" expect_status 2 plan -m "$PRISM_TEST_DATA/hf/mixtral-8x7b.json" \
+    -c Ascend-910B -n 4 --gbs 16 --seq 32768 --framework pytorch-fsdp --fix pp=1 --no-progress
+check "  names the host memory" grep -Eq "needs [0-9.]+ of the [0-9.]+ GiB usable per device but [0-9.]+ GiB of host memory per device, over the host's 0.0 GiB \(mem_host\)" err.txt
+check "  no device budget suggested" bash -c "! grep -q -- '--mem-budget [0-9.]* (GiB)' out.txt && grep -q 'the cluster gives no host' out.txt"
 
 # Same output at 1, 2, 3 and 4 ranks (only "ranks" and the timing line may differ). The
 # sanitizer pass (PRISM_TEST_SANITIZED=1) compares 3 ranks with 1 only: it hunts memory
@@ -306,4 +313,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((91 + 24 - 5 * (4 - ${#counts[@]})))
+cli_done $((94 + 24 - 5 * (4 - ${#counts[@]})))
