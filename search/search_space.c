@@ -409,11 +409,11 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
                     add_recompute_segments(sp, filter, n, pp, 1, plain[s].sch, t);
             }
         }
-        /* vpp > 1: pp > 1, pp*vpp <= L; interleaved at every vpp (m a multiple of pp), and
-         * at vpp = 2 also the V schedules ZB-V and DualPipeV (m >= 2pp). */
+        /* vpp > 1: pp > 1, pp*vpp <= L, vpp <= PRISM_VPP_MAX; interleaved at every vpp (m a
+         * multiple of pp), and at vpp = 2 also the V schedules ZB-V and DualPipeV (m >= 2pp). */
         if (pp == 1)
             continue;
-        for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers; vpp++) {
+        for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers && vpp <= PRISM_VPP_MAX; vpp++) {
             if (!ACCEPT(PRISM_DIM_VPP, vpp) || (U != 0 && U % (pp * vpp) != 0))
                 continue;
             static const struct {

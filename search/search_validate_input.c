@@ -180,7 +180,7 @@ static const struct {
     double lo, hi;
 } numeric[] = {
     {"params_b", -1, 0},
-    {"layers", 1, 1e6},
+    {"layers", 1, 10000}, /* as a config.json's num_hidden_layers */
     {"hidden", 1, 1e9},
     {"ffn_hidden", 1, 1e9},
     {"heads", 1, 1e6},

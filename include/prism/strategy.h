@@ -17,7 +17,7 @@
  *   R5  dense model: ep == 1 and etp == tp; MoE: ep divides the routed-expert count and
  *       etp*ep divides tp*cp*dp (parallel folding: the MoE part re-splits the attention
  *       part's tp x cp x dp devices into etp x ep x edp, edp = tp*cp*dp/(etp*ep))
- *   R6  pp <= L; pp*vpp <= L; vpp > 1 needs pp > 1
+ *   R6  pp <= L; pp*vpp <= L; vpp > 1 needs pp > 1; vpp <= PRISM_VPP_MAX (64)
  *   R7  schedule: pp == 1 -> 1f1b; every other schedule needs pp > 1; interleaved needs
  *       vpp > 1; zb-v and dualpipe-v need vpp == 2 (two chunks per device in a V);
  *       gpipe, zb-h1, dualpipe and seq1f1b need vpp == 1; dualpipe needs pp even
@@ -67,6 +67,15 @@
 #include <prism/training.h>
 
 G_BEGIN_DECLS
+
+/**
+ * Model chunks per pipeline stage at most (rule R6). Megatron-LM sets no bound, but the
+ * interleaved schedule's in-flight states cost O(pp x vpp^2) to price (cost_stages.c), so
+ * a 2,000-layer model at vpp 1,000 would never finish a plan; no zoo model comes near it
+ * (126 layers at pp 2: vpp <= 63), and interleaving beyond a few tens of chunks pays a
+ * pipeline send per chunk for nothing.
+ */
+#define PRISM_VPP_MAX 64u
 
 typedef enum {
     PRISM_SCHEDULE_1F1B = 0,

@@ -357,6 +357,9 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         SHAPE_FAIL("R6: pp*vpp=%u*%u exceeds the %u layers", s->pp, s->vpp, L);
     if (s->vpp > 1 && s->pp == 1)
         SHAPE_FAIL("R6: vpp=%u needs pp > 1", s->vpp);
+    if (s->vpp > PRISM_VPP_MAX)
+        SHAPE_FAIL("R6: vpp=%u exceeds the %u model chunks per stage prism prices", s->vpp,
+                   PRISM_VPP_MAX);
     /* R7 */
     if (s->schedule >= PRISM_SCHEDULE_COUNT)
         SHAPE_FAIL("R7: unknown schedule code %u", (unsigned)s->schedule);

@@ -196,6 +196,16 @@ check "--vary out of range exits 2" expect_status 2 validate "$modern" --vary ni
 check "  names the value and range" grep -q "knob 'nic_spread': 2 is outside \[0, 1\]" err.txt
 check "--vary without values exits 2" expect_status 2 validate "$modern" --vary nic_spread
 check "--vary with --explain exits 2" expect_status 2 validate "$modern" --vary nic_spread=1 --explain 8
+# a model deeper than any config.json may be (10,000 layers): refused, not planned for hours
+/usr/bin/python3 - "$src/tests/data/validation/planned.csv" > deep.csv <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+f = lines[1].split(",")
+f[3] = "65536"  # layers
+print(lines[0]); print(",".join(f))
+PY
+check "65,536 layers exit 2" expect_status 2 validate deep.csv
+check "  names the column and the range" grep -q "deep.csv line 2 column layers: '65536' is malformed (a whole number from 1 to 10000" err.txt
 # frameworks: list, show, bad profile files
 check "frameworks lists six" bash -c "'$prism' frameworks | wc -l | grep -qx 6"
 check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
@@ -236,4 +246,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done 73
+cli_done 75

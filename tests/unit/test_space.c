@@ -826,7 +826,44 @@ static void test_describe(void)
     CU_ASSERT_STRING_EQUAL(d, "--fix tp=2; --only schedule=1f1b,gpipe");
 }
 
+/* R6's chunk bound: a 200-block model at pp = 2 could interleave 100 chunks per stage;
+ * the space stops at PRISM_VPP_MAX = 64 (vpp 1..64), every index still a strategy the
+ * rules accept, and vpp 65 is refused by the rules with R6. */
+static void test_vpp_max(void)
+{
+    g_autoptr(PrismModel) m = small_model(200, 0, 0, 4, 2, 16, 0, 0, 0);
+    PrismTraining t = training(8, 512);
+    const uint32_t dev[] = {2};
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_fix(f, "pp=2", NULL));
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    size_t n = 0;
+    g_autofree uint64_t *vpp = prism_space_dim_values(sp, PRISM_DIM_VPP, &n);
+    CU_ASSERT_EQUAL(n, PRISM_VPP_MAX);
+    CU_ASSERT_TRUE(n == PRISM_VPP_MAX && vpp[0] == 1 && vpp[n - 1] == PRISM_VPP_MAX);
+    CU_ASSERT_TRUE(check_bijection(sp, m, &t, 7));
+    PrismStrategy s = {.devices = 2,
+                       .dp = 1,
+                       .tp = 1,
+                       .pp = 2,
+                       .vpp = PRISM_VPP_MAX,
+                       .cp = 1,
+                       .ep = 1,
+                       .etp = 1,
+                       .mbs = 1,
+                       .m = 8,
+                       .schedule = PRISM_SCHEDULE_INTERLEAVED};
+    CU_ASSERT_TRUE(prism_strategy_check(&s, m, &t, NULL));
+    s.vpp = PRISM_VPP_MAX + 1;
+    GError *error = NULL;
+    CU_ASSERT_FALSE(prism_strategy_check(&s, m, &t, &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "R6: vpp=65 exceeds the 64") : NULL);
+    g_clear_error(&error);
+}
+
 static CU_TestInfo space_tests[] = {
+    {"R6: vpp at most PRISM_VPP_MAX", test_vpp_max},
     {"hand count", test_hand_count},
     {"released lanes are rebuilt", test_release_lanes},
     {"brute force: dense GQA", test_brute_dense_gqa},
