@@ -157,9 +157,13 @@ import json
 a = json.load(open('cp-profile.json'))['explain']; b = json.load(open('cp-set.json'))['explain']
 assert a['knobs']['cp_overlap'] == 0 and b['knobs']['cp_overlap'] == 1, (a['knobs']['cp_overlap'], b['knobs']['cp_overlap'])
 assert b['time']['cp_comm'] < a['time']['cp_comm'] and b['time']['step'] < a['time']['step'], (a['time'], b['time'])"
-"$prism" validate "$modern" --explain 15 > explain-one.txt 2>&1
-check "--explain: the same at 3 ranks" bash -c \
-    "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$modern' --explain 15 > explain-three.txt 2>&1 && cmp -s explain-one.txt explain-three.txt"
+# rank invariance of --explain in the main pass only (the sanitizer pass hunts memory
+# errors, and an oversubscribed mpiexec costs it seconds; validate's own 3-rank check runs)
+if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
+    "$prism" validate "$modern" --explain 15 > explain-one.txt 2>&1
+    check "--explain: the same at 3 ranks" bash -c \
+        "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$modern' --explain 15 > explain-three.txt 2>&1 && cmp -s explain-one.txt explain-three.txt"
+fi
 # --vary NAME=V1,V2: one validation per value, side by side; each column is what
 # --set NAME=V gives on its own (checked on the JSON of both)
 check "--vary a knob" expect_status 0 validate "$modern" --vary nic_spread=0,1 --json
@@ -246,4 +250,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done 75
+cli_done $((75 - ${PRISM_TEST_SANITIZED:-0}))
