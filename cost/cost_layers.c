@@ -760,6 +760,11 @@ double prism_cost_model_budget(const PrismCostModel *cm)
                                              : cm->cluster->mem_bytes;
 }
 
+double prism_cost_model_host_budget(const PrismCostModel *cm)
+{
+    return cm->k.host_budget;
+}
+
 void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uint32_t q, double tp,
                                     double cp, double mbs, double ep, double etp,
                                     PrismGemmShape *out)

@@ -247,8 +247,8 @@ static gboolean check_identity(const PrismLandscape *ls, GKeyFile *kf, GError **
                     ls->partial, old_schema ? old_schema : "unknown format");
         return FALSE;
     }
-    g_auto(GStrv) old_keys = g_key_file_get_keys(kf, "identity", NULL, NULL);
-    const gsize n_old = old_keys != NULL ? g_strv_length(old_keys) : 0;
+    gsize n_old = 0; /* the keys themselves are not needed, only how many */
+    g_strfreev(g_key_file_get_keys(kf, "identity", &n_old, NULL));
     guint n_ident = 0;
     for (guint i = 0; i < ls->attr_names->len; i++) {
         if (!g_array_index(ls->attr_identity, gboolean, i))

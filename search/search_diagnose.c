@@ -137,12 +137,7 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
     d->job = job;
     d->margin = prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN];
     d->usable = prism_cost_model_budget(cm) - d->margin;
-    {
-        const PrismCluster *c = prism_cost_model_cluster(cm);
-        const gboolean host =
-            c->host_link_GBps > 0 && c->host_mem_bytes > 0 && c->host_mem_bw_GBps > 0;
-        d->host_usable = host ? c->host_mem_bytes : 0.0; /* as the cost model's host budget */
-    }
+    d->host_usable = prism_cost_model_host_budget(cm);
     d->max_devices = dev[nd - 1];
     d->n_device_counts = nd;
     g_autofree char *filt = prism_space_filter_describe(filter);

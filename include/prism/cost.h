@@ -131,6 +131,9 @@ double prism_cost_model_peak_flops(const PrismCostModel *cm);
 double prism_cost_model_tokens_per_step(const PrismCostModel *cm);
 /** Memory budget in bytes (training override or device memory) before the margin. */
 double prism_cost_model_budget(const PrismCostModel *cm);
+/** Host memory per device that offloading may use, bytes: the cluster's host memory when it
+ *  gives the host link, memory and bandwidth, else 0 (nothing can be offloaded). */
+double prism_cost_model_host_budget(const PrismCostModel *cm);
 
 /** The structural part of a strategy (see file comment). */
 typedef struct PrismSegmentKey {

@@ -58,6 +58,12 @@ static void add_suggestion(GPtrArray *s, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The closest strategy fits the device; what it offloads does not fit the host. */
+static gboolean host_bound(const PrismDiagnosis *d)
+{
+    return (int)d->closest[0].cols[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST;
+}
+
 static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWhatIf *w)
 {
     switch (w->kind) {
@@ -92,7 +98,7 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
     case PRISM_WHAT_IF_MEM_BUDGET:
         /* the closest strategy already fits the device (the host does not): a device
          * budget would say nothing */
-        if ((int)d->closest[0].cols[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST)
+        if (host_bound(d))
             break;
         add_suggestion(out,
                        "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
@@ -116,7 +122,7 @@ GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d)
     for (size_t i = 0; i < d->n_what_ifs; i++)
         if (d->what_ifs[i].kind != PRISM_WHAT_IF_FILTER_DIM)
             what_if_text(out, d, &d->what_ifs[i]);
-    if ((int)c[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST)
+    if (host_bound(d))
         add_suggestion(out,
                        d->host_usable > 0
                            ? "the closest strategy fits the device but offloads %.1f GiB per "
@@ -185,7 +191,7 @@ void prism_app_diagnosis_error(const PrismDiagnosis *d, GError **error)
 {
     const double *c0 = d->closest[0].cols;
     g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
-    if ((int)c0[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST) {
+    if (host_bound(d)) {
         /* the device fits: what does not is the host (a negative "over" would say nothing) */
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                     "nothing fits: the closest strategy needs %.1f of the %.1f GiB usable per "

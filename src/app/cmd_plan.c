@@ -70,7 +70,7 @@ static gboolean row(const Report *r, uint64_t index, PrismStrategy *s, double co
 static gboolean devices_vary(const Report *r)
 {
     size_t n = 0;
-    g_free(prism_space_dim_values(r->job->space, PRISM_DIM_DEVICES, &n)); /* only its count */
+    (void)prism_space_devices(r->job->space, &n);
     return n > 1;
 }
 

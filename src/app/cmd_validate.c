@@ -388,6 +388,7 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
 
 typedef struct {
     char *knob;
+    PrismKnobId id;
     double values[VARY_MAX];
     char *text[VARY_MAX]; /* as given */
     size_t n;
@@ -411,17 +412,20 @@ static gboolean vary_parse(const char *arg, Vary *v, GError **error)
         return FALSE;
     }
     v->knob = g_strstrip(g_strndup(arg, (gsize)(eq - arg)));
+    if (!prism_knob_lookup(v->knob, &v->id, error)) {
+        g_prefix_error(error, "--vary: ");
+        return FALSE;
+    }
     for (guint i = 0; i < n; i++) {
-        PrismKnobOverrides probe;
-        prism_knob_overrides_init(&probe);
+        /* each value parsed and range-checked as --set NAME=V would be */
+        PrismKnobs probe;
+        prism_knobs_default(&probe);
         g_autofree char *a = g_strdup_printf("%s=%s", v->knob, g_strstrip(parts[i]));
-        if (!prism_knob_overrides_set(&probe, a, error)) {
+        if (!prism_knobs_set(&probe, a, error)) {
             g_prefix_error(error, "--vary: ");
             return FALSE;
         }
-        PrismKnobId id;
-        (void)prism_knob_lookup(v->knob, &id, NULL);
-        v->values[v->n] = probe.knobs.v[id];
+        v->values[v->n] = probe.v[v->id];
         v->text[v->n++] = g_strdup(parts[i]);
     }
     return TRUE;
@@ -607,9 +611,9 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         if (!vary_parse(vary_arg, &vary, error))
             goto out;
         for (size_t i = 0; i < vary.n; i++) {
-            PrismKnobOverrides ki = k;
-            g_autofree char *a = g_strdup_printf("%s=%s", vary.knob, vary.text[i]);
-            (void)prism_knob_overrides_set(&ki, a, NULL); /* checked by vary_parse */
+            PrismKnobOverrides ki = k; /* the user's knobs, and this value over them */
+            ki.knobs.v[vary.id] = vary.values[i];
+            ki.set[vary.id] = TRUE;
             const PrismValidateOptions vi = {.user = &ki, .framework = fw};
             if ((vreps[i] = prism_validate_run(comm, path, &vi, error)) == NULL)
                 goto out;
