@@ -171,11 +171,15 @@ size_t prism_model_zoo_size(void);
 const char *prism_model_zoo_name(size_t i);
 
 /**
- * Build a zoo model by name (case-insensitive). Unknown names give
- * PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
+ * Build a zoo model by name: case-insensitive, and failing that loosely, ignoring the
+ * separators '-', '_' and ' ' (Hugging Face's "Llama-3.1-8B" is llama3.1-8b). Unknown
+ * names give PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
  * Ownership: caller frees with prism_model_free().
  */
 PrismModel *prism_model_zoo_get(const char *name, GError **error);
+
+/** The loose comparison of prism_model_zoo_get(): case and '-', '_', ' ' ignored. */
+gboolean prism_model_zoo_names_loosely_equal(const char *a, const char *b);
 
 /**
  * Read a Hugging Face config.json (json-glib). Supported model_type: llama, mistral,
@@ -212,7 +216,10 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
 /**
  * Resolve what the user typed after --model: a zoo name, or a path to a config.json
  * (anything containing '/' or ending in ".json"), or, when it is no zoo name, a folder
- * of that name holding a config.json. Ownership: prism_model_free().
+ * of that name holding a config.json. A Hugging Face repository id ("ORG/NAME": one '/',
+ * no leading '.', '/' or '~', no ".json") that is no file or folder here is looked up as
+ * the zoo name NAME ("meta-llama/Llama-3.1-8B" is llama3.1-8b); when that fails too, the
+ * error names both readings. Ownership: prism_model_free().
  */
 PrismModel *prism_model_resolve(const char *name_or_path, GError **error);
 

@@ -18,7 +18,8 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
 {
     const GOptionEntry model[] = {
         {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o->model,
-         "zoo name or path to a Hugging Face config.json (default " PRISM_DEFAULT_MODEL ")",
+         "zoo name (Hugging Face spellings too: Llama-3.1-8B, meta-llama/Llama-3.1-8B) or path to "
+         "a Hugging Face config.json (default " PRISM_DEFAULT_MODEL ")",
          "NAME|FILE"},
         G_OPTION_ENTRY_NULL};
     const GOptionEntry cluster[] = {

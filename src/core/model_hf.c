@@ -706,11 +706,38 @@ PrismModel *prism_model_from_hf_config(const char *path, GError **error)
     return prism_model_from_hf_json(data, len, path, error);
 }
 
+/* "ORG/NAME" as Hugging Face names a repository: one '/', inside, and nothing that marks
+ * a path (a leading '.', '/' or '~', or a ".json" file name). */
+static gboolean is_repo_id(const char *s)
+{
+    const char *slash = strchr(s, '/');
+    return slash != NULL && slash != s && slash[1] != '\0' && strchr(slash + 1, '/') == NULL &&
+           s[0] != '.' && s[0] != '~' && !g_str_has_suffix(s, ".json");
+}
+
+/* A repository id that is no file here: its NAME part as a zoo name. */
+static PrismModel *model_from_repo_id(const char *id, GError **error)
+{
+    const char *name = strchr(id, '/') + 1;
+    GError *local = NULL;
+    PrismModel *m = prism_model_zoo_get(name, &local);
+    if (m != NULL)
+        return m;
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                "%s: no such file or folder, and as a Hugging Face repository id: %s", id,
+                local->message);
+    g_error_free(local);
+    return NULL;
+}
+
 PrismModel *prism_model_resolve(const char *name_or_path, GError **error)
 {
     g_return_val_if_fail(name_or_path != NULL, NULL);
-    if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".json"))
+    if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".json")) {
+        if (!g_file_test(name_or_path, G_FILE_TEST_EXISTS) && is_repo_id(name_or_path))
+            return model_from_repo_id(name_or_path, error);
         return prism_model_from_hf_config(name_or_path, error);
+    }
     /* a zoo name first (the same result in every folder), then a folder of that name */
     GError *local = NULL;
     PrismModel *m = prism_model_zoo_get(name_or_path, &local);

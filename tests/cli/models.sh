@@ -15,6 +15,9 @@ expect_ok "one model: layer ranges" '4-61 +58 x block \[1\]' -- models deepseek-
 expect_ok "one model: published comparison" 'published 671B \(\+0\.00%' -- models deepseek-v3
 expect_ok "config.json: Mixtral total" 'total 46\.7028B' -- models "$hf/mixtral-8x7b.json"
 expect_ok "case-insensitive name" 'model llama3\.1-405b' -- models LLAMA3.1-405B
+# Hugging Face's spellings: separators ignored, and a repository id that is no file here
+expect_ok "Hugging Face name" 'model llama3\.1-8b' -- models Llama-3.1-8B
+expect_ok "Hugging Face repository id" 'model qwen3-30b-a3b' -- models Qwen/Qwen3-30B-A3B
 expect_json "JSON list" 'len(d) >= 20 and any(m["name"] == "llama2-70b" and m["params"] == 68976648192 for m in d)' -- models --json
 expect_json "JSON one model" 'd["name"] == "deepseek-v3" and len(d["sequence"]) == 65 and d["sequence"][62]["kind"] == "mtp" and d["specs"][1]["experts"] == 256 and d["specs"][0]["ffn"] == 18432' -- models --json deepseek-v3
 expect_ok "--help" '^  prism models ' -- models --help
@@ -28,4 +31,4 @@ cp "$hf/mixtral-8x7b.json" "$latin1"
 check "UTF-8 model path under a UTF-8 locale" env LANG=C.UTF-8 "$PRISM_BINARY" plan -m "my model ü.json" -n 8 --gbs 8 --count
 check "Latin-1 model path under LANG=C" env LANG=C "$PRISM_BINARY" plan -m "$latin1" -n 8 --gbs 8 --count
 check "  its name in JSON is valid UTF-8" bash -c "LANG=C '$PRISM_BINARY' models --json '$latin1' > lat.json && /usr/bin/python3 -c \"import json; n = json.load(open('lat.json', encoding='utf-8'))['name']; assert n == 'hf:lat\\ufffd.json', n\""
-cli_done 18
+cli_done 20

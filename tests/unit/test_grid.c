@@ -128,7 +128,7 @@ static void test_bad_grids(void)
         {"bad-unknown-key.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"model_count", "models"}},
         {"bad-unknown-group.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"[setup]", "[options]"}},
         {"bad-no-grid.ini", PRISM_INPUT_ERROR_MISSING, {"no [grid] group", "bad-no-grid.ini"}},
-        {"bad-unknown-model.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"gpt-3-13b", "gpt3-13b"}},
+        {"bad-unknown-model.ini", PRISM_INPUT_ERROR_UNKNOWN_NAME, {"gpt3-14b", "gpt3-13b"}},
         {"bad-gbs.ini", PRISM_INPUT_ERROR_VALUE, {"[grid] gbs", "'-8'"}},
         {"bad-empty-list.ini", PRISM_INPUT_ERROR_VALUE, {"models", "empty list"}},
         {"bad-knob.ini", PRISM_INPUT_ERROR_VALUE, {"[knobs]", "tp_overlap"}},

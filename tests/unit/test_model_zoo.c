@@ -556,6 +556,52 @@ static void test_names_and_errors(void)
     g_clear_error(&error);
 }
 
+/* The zoo name a lookup resolved to, or "" when it failed (and the error's domain/code
+ * when it did). */
+static void expect_resolves(const char *typed, const char *zoo_name, int code)
+{
+    GError *error = NULL;
+    PrismModel *m = prism_model_resolve(typed, &error);
+    if (zoo_name != NULL) {
+        CU_ASSERT_PTR_NOT_NULL(m);
+        CU_ASSERT_STRING_EQUAL(m ? m->name : "", zoo_name);
+    } else {
+        CU_ASSERT_PTR_NULL(m);
+        CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, code));
+    }
+    prism_model_free(m);
+    g_clear_error(&error);
+}
+
+static void test_hugging_face_names(void)
+{
+    /* no two zoo names are loosely equal, so a loose match names one model */
+    const size_t n = prism_model_zoo_size();
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal(prism_model_zoo_name(i),
+                                                                prism_model_zoo_name(j)));
+    CU_ASSERT_TRUE(prism_model_zoo_names_loosely_equal("Llama-3.1-8B", "llama3.1-8b"));
+    CU_ASSERT_TRUE(prism_model_zoo_names_loosely_equal("a_b -", "AB"));
+    CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal("gpt3-1.3b", "gpt3-13b"));
+    CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal("llama3-8b", "llama3-8"));
+    CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal("", "x"));
+    /* Hugging Face's spellings, with and without the ORG/ of a repository id */
+    expect_resolves("Llama-3.1-8B", "llama3.1-8b", 0);
+    expect_resolves("meta-llama/Llama-3.1-8B", "llama3.1-8b", 0);
+    expect_resolves("Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b", 0);
+    expect_resolves("deepseek-ai/DeepSeek-V3", "deepseek-v3", 0);
+    expect_resolves("GPT3-1.3B", "gpt3-1.3b", 0); /* the '.' counts: not gpt3-13b */
+    expect_resolves("gpt3_13b", "gpt3-13b", 0);
+    /* a repository id of no zoo model, and paths, stay file errors */
+    expect_resolves("mistralai/Mixtral-8x22B-v0.1", NULL, PRISM_INPUT_ERROR_FILE);
+    expect_resolves("./meta-llama/Llama-3.1-8B", NULL, PRISM_INPUT_ERROR_FILE);
+    expect_resolves("/nonexistent/Llama-3.1-8B", NULL, PRISM_INPUT_ERROR_FILE);
+    expect_resolves("a/b/Llama-3.1-8B", NULL, PRISM_INPUT_ERROR_FILE);
+    expect_resolves("meta-llama/llama3.1-8b.json", NULL, PRISM_INPUT_ERROR_FILE);
+    expect_resolves("Llama-3.1-7B", NULL, PRISM_INPUT_ERROR_UNKNOWN_NAME);
+}
+
 static void test_validate_rejects(void)
 {
     PrismModel *base = zoo("llama2-70b");
@@ -635,6 +681,7 @@ static CU_TestInfo zoo_tests[] = {
     {"Llama 4 Scout/Maverick by hand (interleaved MoE)", test_llama4_by_hand},
     {"validation MoE models by hand", test_validation_moe_by_hand},
     {"names: case, close names", test_names_and_errors},
+    {"names: Hugging Face spellings and repository ids", test_hugging_face_names},
     {"validate rejects bad shapes", test_validate_rejects},
     {"block kinds: equal members, any padding, one kind", test_spec_dedup_ignores_padding},
     CU_TEST_INFO_NULL,
