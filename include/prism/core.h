@@ -87,6 +87,20 @@ char *prism_close_names(const char *name, const char *const *candidates, size_t 
                         size_t max);
 
 /**
+ * TRUE when @p a and @p b differ only in ASCII case and in the separators '-', '_' and
+ * ' ' ("Llama-3.1-8B" and "llama3.1-8b"; the '.' counts: "gpt3-1.3b" is not "gpt3-13b").
+ */
+gboolean prism_names_loosely_equal(const char *a, const char *b);
+
+/**
+ * Index of @p name among @p names: the first equal ignoring ASCII case, else the first
+ * loosely equal (prism_names_loosely_equal); @p n when none is. The zoo and the cluster
+ * presets look names up this way (tests check that no two of their names are loosely
+ * equal).
+ */
+size_t prism_name_lookup(const char *name, const char *const *names, size_t n);
+
+/**
  * Load a GLib key file, refusing what GKeyFile silently merges: a key given twice in one
  * group, or a group given twice (the last value would win unnoticed). @p label starts
  * every message ("knobs file x.ini", "grid g.ini"). Not collective.

@@ -278,10 +278,12 @@ const char *prism_cluster_preset_name(size_t i)
 PrismCluster *prism_cluster_preset(const char *name, GError **error)
 {
     g_return_val_if_fail(name != NULL, NULL);
-    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++) {
-        const Preset *p = &presets[i];
-        if (g_ascii_strcasecmp(name, p->name) != 0)
-            continue;
+    const char *names[G_N_ELEMENTS(presets)];
+    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+        names[i] = presets[i].name;
+    const size_t found = prism_name_lookup(name, names, G_N_ELEMENTS(names));
+    if (found < G_N_ELEMENTS(presets)) {
+        const Preset *p = &presets[found];
         PrismCluster *c = g_new0(PrismCluster, 1);
         c->name = g_strdup(p->name);
         c->mem_bytes = p->mem_gib * GIB;
@@ -309,9 +311,6 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->levels[1] = p->inter;
         return c;
     }
-    const char *names[G_N_ELEMENTS(presets)];
-    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
-        names[i] = presets[i].name;
     g_autofree char *close = prism_close_names(name, names, G_N_ELEMENTS(names), 3);
     set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
               "unknown cluster '%s' (closest: %s; `prism clusters` lists all, or give a path "

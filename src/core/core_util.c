@@ -128,6 +128,33 @@ char *prism_close_names(const char *name, const char *const *candidates, size_t 
     return g_string_free(out, FALSE);
 }
 
+gboolean prism_names_loosely_equal(const char *a, const char *b)
+{
+    g_return_val_if_fail(a != NULL && b != NULL, FALSE);
+    for (;;) {
+        while (*a == '-' || *a == '_' || *a == ' ')
+            a++;
+        while (*b == '-' || *b == '_' || *b == ' ')
+            b++;
+        if (*a == '\0' || *b == '\0')
+            return *a == *b;
+        if (g_ascii_tolower(*a++) != g_ascii_tolower(*b++))
+            return FALSE;
+    }
+}
+
+size_t prism_name_lookup(const char *name, const char *const *names, size_t n)
+{
+    g_return_val_if_fail(name != NULL && (names != NULL || n == 0), n);
+    for (size_t i = 0; i < n; i++)
+        if (g_ascii_strcasecmp(name, names[i]) == 0)
+            return i;
+    for (size_t i = 0; i < n; i++)
+        if (prism_names_loosely_equal(name, names[i]))
+            return i;
+    return n;
+}
+
 void prism_format_double(char *buf, size_t len, double v)
 {
     /* 17 significant digits always round-trip an IEEE double; %g drops trailing zeros. */

@@ -863,51 +863,22 @@ PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error)
     return g_steal_pointer(&m);
 }
 
-/* Names as Hugging Face spells them ("Llama-3.1-8B", "Qwen3-30B-A3B"): equal when they
- * differ only in case and in the separators '-', '_' and ' '. The '.' counts ("gpt3-1.3b"
- * is not "gpt3-13b"); test_model_zoo checks that no two zoo names are loosely equal. */
-static gboolean loosely_equal(const char *a, const char *b)
-{
-    for (;;) {
-        while (*a == '-' || *a == '_' || *a == ' ')
-            a++;
-        while (*b == '-' || *b == '_' || *b == ' ')
-            b++;
-        if (*a == '\0' || *b == '\0')
-            return *a == *b;
-        if (g_ascii_tolower(*a++) != g_ascii_tolower(*b++))
-            return FALSE;
-    }
-}
-
 PrismModel *prism_model_zoo_get(const char *name, GError **error)
 {
     g_return_val_if_fail(name != NULL, NULL);
-    size_t found = G_N_ELEMENTS(zoo);
-    for (size_t i = 0; i < G_N_ELEMENTS(zoo) && found == G_N_ELEMENTS(zoo); i++)
-        if (g_ascii_strcasecmp(name, zoo[i].name) == 0)
-            found = i;
-    for (size_t i = 0; i < G_N_ELEMENTS(zoo) && found == G_N_ELEMENTS(zoo); i++)
-        if (loosely_equal(name, zoo[i].name))
-            found = i;
+    const char *names[G_N_ELEMENTS(zoo)];
+    for (size_t i = 0; i < G_N_ELEMENTS(zoo); i++)
+        names[i] = zoo[i].name;
+    const size_t found = prism_name_lookup(name, names, G_N_ELEMENTS(names));
     if (found < G_N_ELEMENTS(zoo)) {
         PrismModelDesc d;
         row_to_desc(&zoo[found], &d);
         return prism_model_build_internal(&d, error);
     }
-    const char *names[G_N_ELEMENTS(zoo)];
-    for (size_t i = 0; i < G_N_ELEMENTS(zoo); i++)
-        names[i] = zoo[i].name;
     g_autofree char *close = prism_close_names(name, names, G_N_ELEMENTS(names), 4);
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                 "unknown model '%s' (closest: %s; `prism models` lists all %zu, or give a "
                 "path to a Hugging Face config.json)",
                 name, close, G_N_ELEMENTS(zoo));
     return NULL;
-}
-
-gboolean prism_model_zoo_names_loosely_equal(const char *a, const char *b)
-{
-    g_return_val_if_fail(a != NULL && b != NULL, FALSE);
-    return loosely_equal(a, b);
 }

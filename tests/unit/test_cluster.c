@@ -131,6 +131,22 @@ static void test_unknown_preset(void)
     CU_ASSERT_PTR_NULL(prism_cluster_resolve("a100", &error));
     CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "A100-80GB") : NULL);
     g_clear_error(&error);
+    /* separators and case ignored (prism_name_lookup), and no two presets collide so */
+    const char *loose[][2] = {{"h100_sxm", "H100-SXM"},
+                              {"B200 750W", "B200-750W"},
+                              {"Ascend910B", "Ascend-910B"},
+                              {"a100-80-gb", "A100-80GB"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(loose); i++) {
+        PrismCluster *c = prism_cluster_preset(loose[i][0], NULL);
+        CU_ASSERT_PTR_NOT_NULL(c);
+        CU_ASSERT_STRING_EQUAL(c ? c->name : "", loose[i][1]);
+        prism_cluster_free(c);
+    }
+    const size_t n = prism_cluster_preset_count();
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            CU_ASSERT_FALSE(prism_names_loosely_equal(prism_cluster_preset_name(i),
+                                                      prism_cluster_preset_name(j)));
 }
 
 static void test_level_for_extent(void)

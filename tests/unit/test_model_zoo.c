@@ -579,13 +579,13 @@ static void test_hugging_face_names(void)
     const size_t n = prism_model_zoo_size();
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
-            CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal(prism_model_zoo_name(i),
-                                                                prism_model_zoo_name(j)));
-    CU_ASSERT_TRUE(prism_model_zoo_names_loosely_equal("Llama-3.1-8B", "llama3.1-8b"));
-    CU_ASSERT_TRUE(prism_model_zoo_names_loosely_equal("a_b -", "AB"));
-    CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal("gpt3-1.3b", "gpt3-13b"));
-    CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal("llama3-8b", "llama3-8"));
-    CU_ASSERT_FALSE(prism_model_zoo_names_loosely_equal("", "x"));
+            CU_ASSERT_FALSE(
+                prism_names_loosely_equal(prism_model_zoo_name(i), prism_model_zoo_name(j)));
+    CU_ASSERT_TRUE(prism_names_loosely_equal("Llama-3.1-8B", "llama3.1-8b"));
+    CU_ASSERT_TRUE(prism_names_loosely_equal("a_b -", "AB"));
+    CU_ASSERT_FALSE(prism_names_loosely_equal("gpt3-1.3b", "gpt3-13b"));
+    CU_ASSERT_FALSE(prism_names_loosely_equal("llama3-8b", "llama3-8"));
+    CU_ASSERT_FALSE(prism_names_loosely_equal("", "x"));
     /* Hugging Face's spellings, with and without the ORG/ of a repository id */
     expect_resolves("Llama-3.1-8B", "llama3.1-8b", 0);
     expect_resolves("meta-llama/Llama-3.1-8B", "llama3.1-8b", 0);
