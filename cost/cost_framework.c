@@ -473,6 +473,11 @@ PrismFramework *prism_framework_resolve(const char *name_or_path, GError **error
             return prism_framework_load(p, error);
     }
     g_auto(GStrv) names = prism_framework_names();
+    /* "Megatron_Core", "PyTorch FSDP": the profile whose file name is loosely that */
+    const size_t n = g_strv_length(names);
+    const size_t found = prism_name_lookup(name_or_path, (const char *const *)names, n);
+    if (found < n)
+        return prism_framework_resolve(names[found], error);
     g_autofree char *list = g_strjoinv(", ", names);
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                 "unknown framework '%s' (available: %s; or give a profile file path)", name_or_path,

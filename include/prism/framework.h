@@ -92,8 +92,9 @@ typedef struct PrismFramework {
 PrismFramework *prism_framework_load(const char *path, GError **error);
 
 /**
- * A profile by name (NAME.ini in the frameworks folders, see prism_framework_dirs()) or
- * by path (a name holding '/' or ending in ".ini"). Not collective.
+ * A profile by name (NAME.ini in the frameworks folders, see prism_framework_dirs(); else
+ * the profile whose name is loosely NAME, prism_name_lookup: "Megatron_Core") or by path
+ * (a name holding '/' or ending in ".ini"). Not collective.
  * Errors: as prism_framework_load(); PRISM_INPUT_ERROR_UNKNOWN_NAME with the names
  * available. Ownership: prism_framework_free().
  */

@@ -234,6 +234,16 @@ static void test_refused(void)
     CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME));
     CU_ASSERT_TRUE(error && strstr(error->message, "megatron-core") != NULL);
     g_clear_error(&error);
+    /* names as people write them: case and separators ignored, the profile's own name kept */
+    const char *loose[][2] = {{"Megatron_Core", "megatron-core"},
+                              {"PyTorch FSDP", "pytorch-fsdp"},
+                              {"megatron-core-MoE", "megatron-core-moe"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(loose); i++) {
+        PrismFramework *fw = prism_framework_resolve(loose[i][0], NULL);
+        CU_ASSERT_PTR_NOT_NULL(fw);
+        CU_ASSERT_STRING_EQUAL(fw ? fw->name : "", loose[i][1]);
+        prism_framework_free(fw);
+    }
     g_rmdir(dir);
 }
 
