@@ -409,6 +409,10 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     /* what the source states beyond its profile (sources.ini `set`; checked at load) */
     for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
         prism_knobs_set(&k, *a, NULL);
+    /* what the row states (its knobs column; checked with the cells), then the user's */
+    prism_validate_row_knobs(r, &k, NULL);
+    if (*prism_validate_col(r, "knobs") != '\0')
+        o->knobs = g_strdup(prism_validate_col(r, "knobs"));
     prism_knob_overrides_apply(user, &k);
     o->cluster = g_strdup(cl);
     o->dtype = g_strdup(prism_dtype_name(t.dtype));
@@ -589,6 +593,7 @@ static void row_free(gpointer p)
     g_free(o->fixed);
     g_free(o->only);
     g_free(o->defaults);
+    g_free(o->knobs);
     g_free(o->planned);
     g_free(o->cluster);
     g_free(o->dtype);

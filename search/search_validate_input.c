@@ -10,6 +10,7 @@
 
 #include <prism/core.h>
 #include <prism/framework.h>
+#include <prism/knobs.h>
 #include <prism/validate.h>
 
 #include "validate-internal.h"
@@ -211,10 +212,34 @@ static const struct {
     {"measured_tokens_per_s_per_gpu", -1, 0},
 };
 
+/* The optional knobs column: "name=value" assignments separated by ';' (a ',' would need
+ * CSV quoting), blanks around them ignored. */
+gboolean prism_validate_row_knobs(const Row *r, PrismKnobs *knobs, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(prism_validate_col(r, "knobs"), ";", -1);
+    for (char **a = parts; *a != NULL; a++) {
+        g_strstrip(*a);
+        if (**a != '\0' && !prism_knobs_set(knobs, *a, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
 /* Every stated numeric cell must be a finite number in its range: bad input, never
- * "not stated". */
+ * "not stated". The knobs column must hold known knobs at allowed values. */
 gboolean prism_validate_check_cells(const Row *r, const char *path, GError **error)
 {
+    PrismKnobs scratch;
+    prism_knobs_default(&scratch);
+    GError *local = NULL;
+    if (!prism_validate_row_knobs(r, &scratch, &local)) {
+        g_set_error(error, PRISM_INPUT_ERROR, local->code,
+                    "validation CSV %s line %d column knobs: %s (NAME=VALUE;... of `prism "
+                    "knobs`)",
+                    path, r->line, local->message);
+        g_error_free(local);
+        return FALSE;
+    }
     for (size_t i = 0; i < G_N_ELEMENTS(numeric); i++) {
         const char *v = prism_validate_col(r, numeric[i].name);
         if (*v == '\0')

@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include <prism/knobs.h>
+
 G_BEGIN_DECLS
 
 /* What sources.ini says about one source beyond its framework. */
@@ -41,8 +43,12 @@ GPtrArray *prism_validate_csv_record(const char **p);
 const char *prism_validate_col(const Row *r, const char *name);
 /* A stated number (cells checked by prism_validate_check_cells); FALSE when empty. */
 gboolean prism_validate_num(const Row *r, const char *name, double *out);
-/* Every stated numeric cell is a finite number in its column's range, else
- * PRISM_INPUT_ERROR_VALUE naming the file, line, column and value. */
+/* The row's knobs column ("name=value;..."), applied to @p knobs; FALSE with the knob's
+ * error at the first bad assignment (prism_validate_check_cells refuses such rows). */
+gboolean prism_validate_row_knobs(const Row *r, PrismKnobs *knobs, GError **error);
+/* Every stated numeric cell is a finite number in its column's range, and the knobs
+ * column holds valid assignments, else PRISM_INPUT_ERROR_* naming the file, line, column
+ * and value. */
 gboolean prism_validate_check_cells(const Row *r, const char *path, GError **error);
 
 G_END_DECLS

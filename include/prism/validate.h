@@ -8,7 +8,9 @@
  * the row is PLANNED: the dims it states (and the defaults) are fixed and the search
  * (prism_search_run, collective) picks the rest within what the framework supports, and
  * the best strategy's throughput is compared with the measured one. Every row is
- * predicted, planned, or skipped with the reason; none is dropped. Rows whose notes start
+ * predicted, planned, or skipped with the reason; none is dropped. An optional `knobs`
+ * column ("NAME=VALUE;NAME=VALUE") sets knobs for its row over the profile's and the
+ * source's (sources.ini `set`); the user's --set/--knobs override all three. Rows whose notes start
  * with "OOM" are measured failures: they are checked for infeasibility and counted.
  * The library returns data; src/app/cmd_validate.c renders text and JSON.
  */
@@ -52,6 +54,7 @@ typedef struct PrismValidateRow {
     char *fixed;    /**< planned: the --fix text given to the search */
     char *only;     /**< planned: the --only text (framework support) */
     char *defaults; /**< dims taken from the profile's defaults ("mbs=2,recompute=..") */
+    char *knobs;    /**< the row's knobs column as written, NULL when empty */
     char *planned;  /**< dims the search picked ("micro_batch,vpp") */
     char *cluster;  /**< preset used */
     char *dtype;

@@ -118,6 +118,8 @@ static char *render_text(const PrismValidateReport *rep)
             cell(o, r, k);
         if (r->defaults && *r->defaults)
             g_string_append_printf(o, "  [defaults %s: %s]", r->framework, r->defaults);
+        if (r->knobs != NULL)
+            g_string_append_printf(o, "  [knobs: %s]", r->knobs);
         if (r->oom)
             g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
         g_string_append_c(o, '\n');
@@ -160,6 +162,8 @@ static char *render_text(const PrismValidateReport *rep)
             cell(o, r, PRISM_VM_TFLOPS);
             cell(o, r, PRISM_VM_MFU);
             g_string_append_printf(o, "  [planned: %s]", r->planned);
+            if (r->knobs != NULL)
+                g_string_append_printf(o, "  [knobs: %s]", r->knobs);
             if (r->oom)
                 g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
             g_string_append_c(o, '\n');
@@ -231,6 +235,7 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
     prism_app_json_string(b, "cluster", r->cluster);
     prism_app_json_string(b, "dtype", r->dtype);
     prism_app_json_string(b, "defaults", r->defaults);
+    prism_app_json_string(b, "knobs", r->knobs);
     prism_app_json_string(b, "planned", r->planned);
     prism_app_json_string(b, "fixed", r->fixed);
     prism_app_json_string(b, "only", r->only);
@@ -364,6 +369,8 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
             r->framework_from, r->dtype, r->cluster);
     if (r->defaults && *r->defaults)
         fprintf(f, "dims from the profile's defaults: %s\n", r->defaults);
+    if (r->knobs != NULL)
+        fprintf(f, "knobs from the row: %s\n", r->knobs);
     if (r->kind == PRISM_VALIDATE_PLANNED)
         fprintf(f, "dims planned: %s (fixed %s): the best of %" G_GUINT64_FORMAT " strategies\n",
                 r->planned, r->fixed, r->searched);
@@ -565,8 +572,9 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
              "row leaves unstated takes the profile's default; where\nthe profile has none the "
              "row is PLANNED: the known dims are fixed and the search picks the rest\n(reported "
              "apart: achievable, not directly predicted). Rows that cannot be modelled are "
-             "listed as skipped\nwith the reason; none is dropped. Knobs set with --set/--knobs "
-             "override the profile's.");
+             "listed as skipped\nwith the reason; none is dropped. An optional `knobs` column "
+             "(NAME=VALUE;...) sets knobs for\nits row over the profile's; knobs set with "
+             "--set/--knobs override both.");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;

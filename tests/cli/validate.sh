@@ -157,6 +157,36 @@ import json
 a = json.load(open('cp-profile.json'))['explain']; b = json.load(open('cp-set.json'))['explain']
 assert a['knobs']['cp_overlap'] == 0 and b['knobs']['cp_overlap'] == 1, (a['knobs']['cp_overlap'], b['knobs']['cp_overlap'])
 assert b['time']['cp_comm'] < a['time']['cp_comm'] and b['time']['step'] < a['time']['step'], (a['time'], b['time'])"
+# a knobs column: per-row NAME=VALUE;... over the profile and sources.ini, under the
+# user's --set; the row's prediction is the one --set gives, and bad cells exit 2
+/usr/bin/python3 - "$modern" > rowknobs.csv <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+w = csv.writer(sys.stdout, lineterminator="\n")
+w.writerow(rows[0] + ["knobs"])
+w.writerow(rows[9] + [" cp_overlap=1; tp_overlap=0.25 "])  # CSV line 10, the 8B CP=4 row
+w.writerow(rows[9] + [""])
+PY
+"$prism" validate rowknobs.csv --json > rowknobs.json 2>&1
+"$prism" validate "$modern" --explain 10 --json --set cp_overlap=1 --set tp_overlap=0.25 > rowknobs-set.json 2>&1
+"$prism" validate rowknobs.csv --json --set cp_overlap=0 > rowknobs-user.json 2>&1
+check "knobs column: the row is priced as with --set" /usr/bin/python3 -c "
+import json
+rows = json.load(open('rowknobs.json'))['rows']; e = json.load(open('rowknobs-set.json'))['explain']
+assert rows[0]['inputs']['knobs'] == ' cp_overlap=1; tp_overlap=0.25 ' and rows[1]['inputs']['knobs'] is None, rows
+assert rows[0]['predicted']['step_time'] == e['time']['step'], (rows[0]['predicted'], e['time'])
+assert rows[0]['predicted']['step_time'] < rows[1]['predicted']['step_time'], rows"
+check "  the user's --set wins over the row's" /usr/bin/python3 -c "
+import json
+a = json.load(open('rowknobs-user.json'))['rows']; b = json.load(open('rowknobs.json'))['rows']
+assert a[0]['predicted']['step_time'] == b[1]['predicted']['step_time'], (a[0]['predicted'], b[1]['predicted'])"
+check "  text shows the row's knobs" bash -c "'$prism' validate rowknobs.csv | grep -q '\[knobs:  cp_overlap=1; tp_overlap=0.25 \]'"
+sed -i '2s/cp_overlap=1; /cp_overlap=7; /' rowknobs.csv
+check "knobs column: a value out of range exits 2" expect_status 2 validate rowknobs.csv
+check "  names line, column, knob and range" grep -q "rowknobs.csv line 2 column knobs: .*cp_overlap.*7" err.txt
+sed -i '2s/cp_overlap=7; /no_such_knob=1; /' rowknobs.csv
+check "knobs column: an unknown knob exits 2" expect_status 2 validate rowknobs.csv
+check "  names it" grep -q "rowknobs.csv line 2 column knobs: .*no_such_knob" err.txt
 # rank invariance of --explain in the main pass only (the sanitizer pass hunts memory
 # errors, and an oversubscribed mpiexec costs it seconds; validate's own 3-rank check runs)
 if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
@@ -250,4 +280,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((75 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((82 - ${PRISM_TEST_SANITIZED:-0}))
