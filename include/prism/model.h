@@ -173,8 +173,8 @@ const char *prism_model_zoo_name(size_t i);
 /**
  * Build a zoo model by name: case-insensitive, and failing that loosely, ignoring the
  * separators '-', '_' and ' ' (prism_name_lookup; Hugging Face's "Llama-3.1-8B" is
- * llama3.1-8b). Unknown
- * names give PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
+ * llama3.1-8b). Unknown names give PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest
+ * names.
  * Ownership: caller frees with prism_model_free().
  */
 PrismModel *prism_model_zoo_get(const char *name, GError **error);

@@ -10,8 +10,9 @@
  * the best strategy's throughput is compared with the measured one. Every row is
  * predicted, planned, or skipped with the reason; none is dropped. An optional `knobs`
  * column ("NAME=VALUE;NAME=VALUE") sets knobs for its row over the profile's and the
- * source's (sources.ini `set`); the user's --set/--knobs override all three. Rows whose notes start
- * with "OOM" are measured failures: they are checked for infeasibility and counted.
+ * source's (sources.ini `set`); the user's --set/--knobs override all three. Rows whose
+ * notes start with "OOM" are measured failures: they are checked for infeasibility and
+ * counted.
  * The library returns data; src/app/cmd_validate.c renders text and JSON.
  */
 #ifndef PRISM_VALIDATE_H
