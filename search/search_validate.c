@@ -712,8 +712,16 @@ static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *
         g_error_free(local);
         return NULL;
     }
-    g_ptr_array_add(rep->frameworks, fw);
     o->framework = g_strdup(fw->name);
+    /* a name spelled loosely ("Megatron_Core") can resolve to a profile already in use */
+    for (guint i = 0; i < rep->frameworks->len; i++) {
+        PrismFramework *used = g_ptr_array_index(rep->frameworks, i);
+        if (strcmp(used->path, fw->path) == 0) {
+            prism_framework_free(fw);
+            return used;
+        }
+    }
+    g_ptr_array_add(rep->frameworks, fw);
     return fw;
 }
 

@@ -187,6 +187,18 @@ check "  names line, column, knob and range" grep -q "rowknobs.csv line 2 column
 sed -i '2s/cp_overlap=7; /no_such_knob=1; /' rowknobs.csv
 check "knobs column: an unknown knob exits 2" expect_status 2 validate rowknobs.csv
 check "  names it" grep -q "rowknobs.csv line 2 column knobs: .*no_such_knob" err.txt
+# a framework column spelled loosely names the same profile, listed once
+/usr/bin/python3 - "$src/tests/data/validation/frameworks.csv" > fwloose.csv <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+w = csv.writer(sys.stdout, lineterminator="\n")
+w.writerow(rows[0]); w.writerow(rows[7]); w.writerow(rows[7][:-1] + ["Megatron_Core"])
+PY
+check "framework column spelled loosely" expect_status 0 validate fwloose.csv --json
+check "  the same profile, listed once" /usr/bin/python3 -c "
+import json; d = json.load(open('out.txt'))
+assert [r['framework'] for r in d['rows']] == ['megatron-core'] * 2 and d['frameworks'] == ['megatron-core'], d['frameworks']
+assert d['rows'][0]['predicted'] == d['rows'][1]['predicted'], d['rows']"
 # rank invariance of --explain in the main pass only (the sanitizer pass hunts memory
 # errors, and an oversubscribed mpiexec costs it seconds; validate's own 3-rank check runs)
 if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
@@ -280,4 +292,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((82 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((84 - ${PRISM_TEST_SANITIZED:-0}))
