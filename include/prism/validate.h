@@ -172,6 +172,39 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
                                          const char *framework, const PrismKnobOverrides *knobs);
 void prism_track_record_free(PrismTrackRecord *t);
 
+/** The order statistic's tie: pairs whose measured speeds differ by less than 1 % of the
+ *  larger are measurement ties (published figures are rounded) and are not counted. */
+#define PRISM_VALIDATE_ORDER_TIE 0.01
+
+/**
+ * How prism orders runs that differ only in strategy or settings (search_order.c). The
+ * modelled rows of one source with the same model, cluster preset, device count, global
+ * batch and sequence length form a group (their strategy, dtype, framework or notes
+ * differ). In every pair of a group, prism's predicted order is compared with the measured
+ * one on the pair's speed: the first of step time (lower is faster), TFLOP/s and MFU
+ * (higher is faster) that both rows have measured and predicted. Pairs whose measured
+ * values differ by less than @p tie (relative to the larger) are ties and are not counted;
+ * a pair prism predicts equal counts one half. Planned rows take part with the best
+ * strategy found (what their prediction is); skipped and OOM rows do not. It answers
+ * whether prism's comparisons between strategies hold where its absolute times do not.
+ */
+typedef struct PrismValidateOrder {
+    char *source;       /**< NULL: the sources of the report together */
+    int groups;         /**< groups with at least one counted pair */
+    int pairs;          /**< pairs counted */
+    int ties;           /**< pairs left out as measured ties */
+    double same;        /**< counted pairs prism orders as measured (+1/2 per predicted tie) */
+    int fastest_groups; /**< groups whose rows all give one speed metric (the first of the
+                             three that all give) and whose measured fastest row is ahead of
+                             the next by at least the tie */
+    int fastest_agree;  /**< of those, where that row alone has prism's best prediction */
+} PrismValidateOrder;
+
+/** Per source with a counted pair, a tie or a fastest-row group, in first-appearance order, then,
+ *  when two or more sources have one, all of them together (source NULL). Ownership:
+ *  g_ptr_array_unref(). */
+GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismValidateReport, prism_validate_report_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismTrackRecord, prism_track_record_free)
 

@@ -102,6 +102,46 @@ static GPtrArray *track_records(const PrismValidateReport *rep)
     return out;
 }
 
+/* One order entry's cells: "93.8 % (7.5 of 8)" and "3 of 4" ("-" when none). */
+static char *order_same(const PrismValidateOrder *o)
+{
+    return o->pairs == 0 ? g_strdup("-")
+                         : g_strdup_printf("%.1f %% (%g of %d)", 100.0 * o->same / o->pairs,
+                                           o->same, o->pairs);
+}
+
+static char *order_fastest(const PrismValidateOrder *o)
+{
+    return o->fastest_groups == 0
+               ? g_strdup("-")
+               : g_strdup_printf("%d of %d", o->fastest_agree, o->fastest_groups);
+}
+
+/* The order statistic (validate.h, prism_validate_order): does prism put the runs of one
+ * workload in their measured order? */
+static void order_text(GString *o, const PrismValidateReport *rep)
+{
+    g_autoptr(GPtrArray) ord = prism_validate_order(rep, PRISM_VALIDATE_ORDER_TIE);
+    if (ord->len == 0)
+        return;
+    g_string_append_printf(
+        o,
+        "\norder within groups (rows of a source with the same model, device, device count, "
+        "batch and sequence, differing in\nstrategy or settings; planned rows with their best "
+        "strategy): of the pairs whose measured speeds differ by %g %% or more\n(speed: step "
+        "time, else TFLOP/s, else MFU), those prism orders as measured; and the groups whose "
+        "measured fastest row\nprism also predicts fastest\n",
+        100.0 * PRISM_VALIDATE_ORDER_TIE);
+    g_string_append_printf(o, "%-31s %6s %6s %6s  %-24s %s\n", "source", "groups", "pairs", "ties",
+                           "same order", "fastest row agrees");
+    for (guint i = 0; i < ord->len; i++) {
+        const PrismValidateOrder *e = g_ptr_array_index(ord, i);
+        g_autofree char *same = order_same(e), *fast = order_fastest(e);
+        g_string_append_printf(o, "%-31s %6d %6d %6d  %-24s %s\n", e->source ? e->source : "all",
+                               e->groups, e->pairs, e->ties, same, fast);
+    }
+}
+
 static char *render_text(const PrismValidateReport *rep)
 {
     GString *o = g_string_new(NULL);
@@ -173,6 +213,7 @@ static char *render_text(const PrismValidateReport *rep)
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, FALSE);
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, TRUE);
     }
+    order_text(o, rep);
     if (rep->n_skipped) {
         g_string_append(o, "\nskipped rows:\n");
         for (guint i = 0; i < rep->rows->len; i++) {
@@ -264,6 +305,28 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
     json_builder_end_object(b);
 }
 
+/* One order entry as a JSON object (source null: every source together). */
+static void order_json(JsonBuilder *b, const PrismValidateOrder *e)
+{
+    json_builder_begin_object(b);
+    prism_app_json_string(b, "source", e->source);
+    const struct {
+        const char *n;
+        int v;
+    } c[] = {{"groups", e->groups},
+             {"pairs", e->pairs},
+             {"measured_ties", e->ties},
+             {"fastest_groups", e->fastest_groups},
+             {"fastest_agree", e->fastest_agree}};
+    for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
+        json_builder_set_member_name(b, c[i].n);
+        json_builder_add_int_value(b, c[i].v);
+    }
+    json_num(b, "same_order", e->same);
+    json_num(b, "same_order_pct", e->pairs ? 100.0 * e->same / e->pairs : NAN);
+    json_builder_end_object(b);
+}
+
 static void render_json(FILE *f, const PrismValidateReport *rep)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
@@ -314,6 +377,16 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    g_autoptr(GPtrArray) ord = prism_validate_order(rep, PRISM_VALIDATE_ORDER_TIE);
+    json_builder_set_member_name(b, "order");
+    json_builder_begin_object(b);
+    json_num(b, "tie", PRISM_VALIDATE_ORDER_TIE);
+    json_builder_set_member_name(b, "sources");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < ord->len; i++)
+        order_json(b, g_ptr_array_index(ord, i));
+    json_builder_end_array(b);
+    json_builder_end_object(b);
     g_autoptr(GPtrArray) tracks = track_records(rep);
     json_builder_set_member_name(b, "track_records");
     json_builder_begin_array(b);
@@ -450,11 +523,43 @@ static const PrismValidateStat *find_stat(const PrismValidateReport *rep, const 
     return NULL;
 }
 
+/* The order entry of @p source (NULL: all together) in @p ord, NULL when absent. */
+static const PrismValidateOrder *find_order(const GPtrArray *ord, const char *source)
+{
+    for (guint i = 0; i < ord->len; i++) {
+        const PrismValidateOrder *e = g_ptr_array_index(ord, i);
+        if (g_strcmp0(e->source, source) == 0)
+            return e;
+    }
+    return NULL;
+}
+
 static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
 {
     if (f == NULL)
         return TRUE;
     const PrismValidateReport *r0 = reps[0];
+    GPtrArray *ords[VARY_MAX] = {NULL};
+    for (size_t i = 0; i < v->n; i++)
+        ords[i] = prism_validate_order(reps[i], PRISM_VALIDATE_ORDER_TIE);
+    /* the rows of the order table: every source that has an entry at some value, in the
+     * first report's order, then the others', then "all" */
+    g_autoptr(GPtrArray) osrc = g_ptr_array_new();
+    gboolean any_all = FALSE;
+    for (size_t i = 0; i < v->n; i++) {
+        for (guint j = 0; j < ords[i]->len; j++) {
+            const PrismValidateOrder *e = g_ptr_array_index(ords[i], j);
+            gboolean seen = FALSE;
+            for (guint q = 0; q < osrc->len && !seen; q++)
+                seen = strcmp(g_ptr_array_index(osrc, q), e->source ? e->source : "") == 0;
+            if (e->source == NULL)
+                any_all = TRUE;
+            else if (!seen)
+                g_ptr_array_add(osrc, e->source);
+        }
+    }
+    if (any_all)
+        g_ptr_array_add(osrc, NULL);
     if (json) {
         g_autoptr(JsonBuilder) b = json_builder_new();
         json_builder_begin_object(b);
@@ -504,8 +609,36 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
             }
         }
         json_builder_end_array(b);
+        json_builder_set_member_name(b, "order");
+        json_builder_begin_array(b);
+        for (guint q = 0; q < osrc->len; q++) {
+            const char *src = g_ptr_array_index(osrc, q);
+            json_builder_begin_object(b);
+            prism_app_json_string(b, "source", src);
+            static const char *const fields[] = {"pairs", "same_order", "fastest_groups",
+                                                 "fastest_agree"};
+            for (int fi = 0; fi < 4; fi++) {
+                json_builder_set_member_name(b, fields[fi]);
+                json_builder_begin_array(b);
+                for (size_t i = 0; i < v->n; i++) {
+                    const PrismValidateOrder *e = find_order(ords[i], src);
+                    if (fi == 1)
+                        json_builder_add_double_value(b, e ? e->same : 0.0);
+                    else
+                        json_builder_add_int_value(b, e == NULL ? 0
+                                                      : fi == 0 ? e->pairs
+                                                      : fi == 2 ? e->fastest_groups
+                                                                : e->fastest_agree);
+                }
+                json_builder_end_array(b);
+            }
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
         json_builder_end_object(b);
         prism_app_print_json(f, b);
+        for (size_t i = 0; i < v->n; i++)
+            g_ptr_array_unref(ords[i]);
         return TRUE;
     }
     static const char *const names[] = {"peak memory", "step time", "TFLOP/s", "MFU"};
@@ -539,6 +672,21 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
             fputc('\n', f);
         }
     }
+    for (guint q = 0; q < osrc->len; q++) {
+        const char *src = g_ptr_array_index(osrc, q);
+        fprintf(f, "%-31s %-9s %-12s", src ? src : "all", "both", "same order");
+        for (size_t i = 0; i < v->n; i++) {
+            const PrismValidateOrder *e = find_order(ords[i], src);
+            g_autofree char *c =
+                e == NULL || e->pairs == 0
+                    ? g_strdup("-")
+                    : g_strdup_printf("%.1f%% of %d", 100.0 * e->same / e->pairs, e->pairs);
+            fprintf(f, " %22s", c);
+        }
+        fputc('\n', f);
+    }
+    for (size_t i = 0; i < v->n; i++)
+        g_ptr_array_unref(ords[i]);
     fprintf(f, "%-54s", "OOM rows flagged");
     for (size_t i = 0; i < v->n; i++) {
         g_autofree char *c = g_strdup_printf("%d of %d", reps[i]->n_oom_flagged, reps[i]->n_oom);
@@ -574,7 +722,10 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
              "apart: achievable, not directly predicted). Rows that cannot be modelled are "
              "listed as skipped\nwith the reason; none is dropped. An optional `knobs` column "
              "(NAME=VALUE;...) sets knobs for\nits row over the profile's; knobs set with "
-             "--set/--knobs override both.");
+             "--set/--knobs override both. The report also gives the order within\neach "
+             "workload (rows of a source with the same model, device, device count, batch and "
+             "sequence):\nthe share of pairs prism puts in the measured order, and the groups "
+             "whose fastest run it finds.");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;

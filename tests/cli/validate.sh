@@ -206,6 +206,68 @@ if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
     check "--explain: the same at 3 ranks" bash -c \
         "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$modern' --explain 15 > explain-three.txt 2>&1 && cmp -s explain-one.txt explain-three.txt"
 fi
+# the order statistic against an independent count over the JSON rows (groups: source,
+# model, cluster, devices, gbs, seq; the pair's speed the first of step time, TFLOP/s and
+# MFU both rows give; 1 % measured ties left out; a predicted tie is half a pair)
+"$prism" validate "$modern" --json > order.json 2>&1
+check "order: an independent count of the JSON rows" /usr/bin/python3 - order.json <<'PY'
+import json, sys
+from itertools import combinations
+d = json.load(open(sys.argv[1]))
+tie = d["order"]["tie"]
+assert tie == 0.01, tie
+ks = ["step_time", "tflops_per_gpu", "mfu"]
+def sp(r, k):
+    p, m = r["predicted"][k], r["measured"][k]
+    return (p, m) if p is not None and m is not None and p > 0 and m > 0 else None
+def faster(k, a, b):
+    return b - a if k == "step_time" else a - b
+groups = {}
+for r in d["rows"]:
+    if r["kind"] == "skipped" or r["oom_row"]:
+        continue
+    i = r["inputs"]
+    groups.setdefault((r["source"], r["model"], i["cluster"], i["devices"], i["gbs"], i["seq"]), []).append(r)
+want = {}
+for key, rows in groups.items():
+    g = {"groups": 0, "pairs": 0, "measured_ties": 0, "same_order": 0.0, "fastest_groups": 0, "fastest_agree": 0}
+    for a, b in combinations(rows, 2):
+        k = next((k for k in ks if sp(a, k) and sp(b, k)), None)
+        if k is None:
+            continue
+        (pa, ma), (pb, mb) = sp(a, k), sp(b, k)
+        if abs(ma - mb) < tie * max(ma, mb):
+            g["measured_ties"] += 1
+            continue
+        f = faster(k, pa, pb)
+        g["same_order"] += 0.5 if f == 0 else 1.0 if (f > 0) == (faster(k, ma, mb) > 0) else 0.0
+        g["pairs"] += 1
+    g["groups"] = 1 if g["pairs"] else 0
+    k = next((k for k in ks if all(sp(r, k) for r in rows)), None) if len(rows) > 1 else None
+    if k is not None:
+        m = sorted(rows, key=lambda r: faster(k, 0, sp(r, k)[1]))
+        best, nxt = sp(m[0], k)[1], sp(m[1], k)[1]
+        if abs(best - nxt) >= tie * max(best, nxt):
+            g["fastest_groups"] = 1
+            pb = sp(m[0], k)[0]
+            g["fastest_agree"] = int(all(faster(k, pb, sp(r, k)[0]) > 0 for r in m[1:]))
+    if g["pairs"] + g["measured_ties"] + g["fastest_groups"] == 0:
+        continue
+    w = want.setdefault(key[0], dict.fromkeys(g, 0))
+    for f in g:
+        w[f] += g[f]
+got = {o["source"]: o for o in d["order"]["sources"]}
+assert set(got) == set(want) | {None}, (sorted(map(str, got)), sorted(want))
+total = {f: sum(x[f] for x in want.values()) for f in next(iter(want.values()))}
+for src, w in list(want.items()) + [(None, total)]:
+    o = got[src]
+    for f in w:
+        assert abs(o[f] - w[f]) < 1e-9, (src, f, o[f], w[f])
+    assert abs(o["same_order_pct"] - 100.0 * w["same_order"] / w["pairs"]) < 1e-9, o
+# the folding paper's 23 groups: prism's fastest is the measured fastest in every one
+assert got["MOE_FOLDING_2025"]["fastest_groups"] == 23, got["MOE_FOLDING_2025"]
+PY
+check "order: the text table" bash -c "'$prism' validate '$src/benchmarks/measured.csv' | grep -Eq '^ZB_PP +[0-9]+ +[0-9]+ +[0-9]+  [0-9.]+ % \([0-9.]+ of [0-9]+\) +[0-9]+ of [0-9]+$'"
 # --vary NAME=V1,V2: one validation per value, side by side; each column is what
 # --set NAME=V gives on its own (checked on the JSON of both)
 check "--vary a knob" expect_status 0 validate "$modern" --vary nic_spread=0,1 --json
@@ -233,6 +295,14 @@ fold = [s for s in v["statistics"] if s["source"] == "MOE_FOLDING_2025" and s["k
 assert fold["mean_pct"][0] != fold["mean_pct"][1], fold
 b200 = [s for s in v["statistics"] if s["source"] == "TORCHAO_B200_DENSE_2025_08" and s["metric"] == "step_time"][0]
 assert b200["mean_pct"][0] == b200["mean_pct"][1], b200
+# the order rows: each value's own
+for o in v["order"]:
+    for i, r in enumerate(runs):
+        own = [x for x in r["order"]["sources"] if x["source"] == o["source"]]
+        assert len(own) == 1, o
+        for f in ("pairs", "same_order", "fastest_groups", "fastest_agree"):
+            assert o[f][i] == own[0][f], (o, own[0], f)
+assert any(o["source"] is None for o in v["order"]), v["order"]
 PY
 check "--vary text" expect_status 0 validate "$modern" --vary mfu_core=1,2
 check "  a column per value" grep -Eq '^source +kind +metric +mfu_core=1 +mfu_core=2$' out.txt
@@ -292,4 +362,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((84 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((86 - ${PRISM_TEST_SANITIZED:-0}))

@@ -4,6 +4,9 @@
  * match (device family, profile, kind, OOM), the sign of the speed error per metric
  * (step time, TFLOP/s, MFU) and of the memory error, and the means and worst, derived by
  * hand below. The end-to-end check against `prism validate --json` is tests/cli/plan.sh.
+ * The order statistic (prism_validate_order) on hand-made groups: pairs, measured ties,
+ * predicted ties, the speed metric of a pair and of a group, the fastest row; its
+ * end-to-end check against an independent count is tests/cli/validate.sh.
  */
 #include <math.h>
 #include <string.h>
@@ -20,6 +23,7 @@ static void row_free(gpointer p)
 {
     PrismValidateRow *r = p;
     g_free(r->source);
+    g_free(r->model);
     g_free(r->cluster);
     g_free(r->framework);
     g_free(r);
@@ -122,9 +126,100 @@ static void test_hand(void)
     g_ptr_array_unref(rows);
 }
 
+/* A row of workload (model "m", 8 devices, gbs 16, @p seq) on @p cluster for the order. */
+static PrismValidateRow *orow(GPtrArray *rows, const char *source, const char *cluster,
+                              uint64_t seq, PrismValidateKind kind, int metric, double pred,
+                              double meas)
+{
+    PrismValidateRow *r = row(source, cluster, "fw", kind, metric, pred, meas);
+    r->model = g_strdup("m");
+    r->devices = 8;
+    r->gbs = 16;
+    r->seq = seq;
+    g_ptr_array_add(rows, r);
+    return r;
+}
+
+static void order_check(const PrismValidateOrder *o, const char *source, int groups, int pairs,
+                        int ties, double same, int fg, int fa)
+{
+    CU_ASSERT_EQUAL(g_strcmp0(o->source, source), 0);
+    CU_ASSERT_EQUAL(o->groups, groups);
+    CU_ASSERT_EQUAL(o->pairs, pairs);
+    CU_ASSERT_EQUAL(o->ties, ties);
+    NEAR(o->same, same);
+    CU_ASSERT_EQUAL(o->fastest_groups, fg);
+    CU_ASSERT_EQUAL(o->fastest_agree, fa);
+}
+
+static void test_order(void)
+{
+    PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+    GPtrArray *rows = rep.rows;
+    const PrismValidateKind P = PRISM_VALIDATE_PREDICTED;
+    /* source A, seq 1024: step times (pred, meas) a1 (1.1, 1.0), a2 (2.5, 2.0), a3 (2.4,
+     * 3.0). a1-a2 and a1-a3: a1 faster in both; a2-a3: measured a2 faster, predicted a3
+     * (2.4 < 2.5): 2 of 3. Fastest: a1 measured (1.0, next 2.0) and predicted: agrees.
+     * A skipped and an OOM row of the group take no part. */
+    orow(rows, "A", "H100-SXM", 1024, P, PRISM_VM_STEP, 1.1, 1.0);
+    orow(rows, "A", "H100-SXM", 1024, P, PRISM_VM_STEP, 2.5, 2.0);
+    orow(rows, "A", "H100-SXM", 1024, PRISM_VALIDATE_PLANNED, PRISM_VM_STEP, 2.4, 3.0);
+    orow(rows, "A", "H100-SXM", 1024, PRISM_VALIDATE_SKIPPED, PRISM_VM_STEP, 9.0, 0.1);
+    orow(rows, "A", "H100-SXM", 1024, P, PRISM_VM_STEP, 0.1, 9.0)->oom = TRUE;
+    /* seq 2048: TFLOP/s measured 100.0 and 100.5, 0.5 % apart: a tie, and no clear
+     * fastest row */
+    orow(rows, "A", "H100-SXM", 2048, P, PRISM_VM_TFLOPS, 300, 100.0);
+    orow(rows, "A", "H100-SXM", 2048, P, PRISM_VM_TFLOPS, 200, 100.5);
+    /* seq 4096: MFU measured 0.4 and 0.5, predicted 0.45 both: half a pair; the measured
+     * fastest (0.5) is not prism's alone */
+    orow(rows, "A", "H100-SXM", 4096, P, PRISM_VM_MFU, 0.45, 0.4);
+    orow(rows, "A", "H100-SXM", 4096, P, PRISM_VM_MFU, 0.45, 0.5);
+    /* a lone row */
+    orow(rows, "A", "H100-SXM", 8192, P, PRISM_VM_STEP, 1.0, 1.0);
+    /* source B, seq 1024: step (pred, meas) d1 (1, 2), d2 (2, 1): reversed, fastest
+     * disagrees. The same workload on another part is another group (alone). */
+    orow(rows, "B", "H100-SXM", 1024, P, PRISM_VM_STEP, 1.0, 2.0);
+    orow(rows, "B", "B200-750W", 1024, P, PRISM_VM_STEP, 1.0, 1.0);
+    orow(rows, "B", "H100-SXM", 1024, P, PRISM_VM_STEP, 2.0, 1.0);
+    /* seq 2048: e1 gives step (1.0, 1.0) and MFU (0.35, 0.3), e2 only MFU (0.3, 0.4): the
+     * pair and the group compare MFU: measured e2 faster, predicted e1: reversed */
+    PrismValidateRow *e1 = orow(rows, "B", "H100-SXM", 2048, P, PRISM_VM_STEP, 1.0, 1.0);
+    e1->pred[PRISM_VM_MFU] = 0.35;
+    e1->meas[PRISM_VM_MFU] = 0.3;
+    orow(rows, "B", "H100-SXM", 2048, P, PRISM_VM_MFU, 0.3, 0.4);
+
+    g_autoptr(GPtrArray) o = prism_validate_order(&rep, PRISM_VALIDATE_ORDER_TIE);
+    CU_ASSERT_EQUAL_FATAL(o->len, 3);
+    order_check(g_ptr_array_index(o, 0), "A", 2, 4, 1, 2.5, 2, 1);
+    order_check(g_ptr_array_index(o, 1), "B", 2, 2, 0, 0.0, 2, 0);
+    order_check(g_ptr_array_index(o, 2), NULL, 4, 6, 1, 2.5, 4, 1);
+
+    /* no tie allowance: the seq-2048 pair of A counts (measured b2 faster, predicted b1:
+     * reversed) and its group has a fastest row, which prism misses */
+    g_autoptr(GPtrArray) z = prism_validate_order(&rep, 0.0);
+    order_check(g_ptr_array_index(z, 0), "A", 3, 5, 0, 2.5, 3, 1);
+
+    /* one source: no "all" entry */
+    PrismValidateReport one = {.rows = g_ptr_array_new()};
+    for (guint i = 0; i < rows->len; i++) {
+        PrismValidateRow *r = g_ptr_array_index(rows, i);
+        if (strcmp(r->source, "A") == 0)
+            g_ptr_array_add(one.rows, r);
+    }
+    g_autoptr(GPtrArray) oa = prism_validate_order(&one, PRISM_VALIDATE_ORDER_TIE);
+    CU_ASSERT_EQUAL(oa->len, 1);
+    /* nothing to compare: an empty list */
+    g_ptr_array_set_size(one.rows, 1);
+    g_autoptr(GPtrArray) none = prism_validate_order(&one, PRISM_VALIDATE_ORDER_TIE);
+    CU_ASSERT_EQUAL(none->len, 0);
+    g_ptr_array_unref(one.rows);
+    g_ptr_array_unref(rows);
+}
+
 static CU_TestInfo track_tests[] = {
     {"device family", test_family},
     {"hand-made rows", test_hand},
+    {"order within groups", test_order},
     CU_TEST_INFO_NULL,
 };
 
