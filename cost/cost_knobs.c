@@ -162,8 +162,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                              "without flash all of it runs: MFU can then not exceed what the "
                              "device does); 1 = the full core (Narayanan et al. 2021, "
                              "torchtitan's 12*L*h*s, Megatron-LM before 2025); 2 = half of it "
-                             "(Megatron-LM's causal-mask count since 2025). HFU, times and "
-                             "executed FLOPs do not depend on it"},
+                             "(Megatron-LM's causal-mask count since Megatron-Core 0.12). HFU, "
+                             "times and executed FLOPs do not depend on it"},
+    [PRISM_KNOB_FP8_SCOPE] = {"fp8_scope", 0.0, 0.0, 2.0, "code",
+                              "which linear GEMMs an FP8 recipe (--dtype fp8, fp8-cs, mxfp8) "
+                              "runs in FP8: 0 = every one (Transformer Engine, torchao Float8 on "
+                              "each nn.Linear); 1 = the dense linears only (attention, dense and "
+                              "shared-expert MLPs, MTP projection), routed experts in BF16; 2 = "
+                              "the routed experts' grouped GEMMs only (torchao MoE training's "
+                              "grouped-GEMM recipe). The head, router and attention core stay "
+                              "BF16 in every case"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

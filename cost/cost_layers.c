@@ -515,6 +515,7 @@ static void compile_compute(PrismCostModel *cm, double peak)
      * transpose between forward and backward: 2 B per parameter (the amax histories are
      * kilobytes); the current-scaling and MX recipes recast from the BF16 weight */
     k->bytes_param_mem = k->bytes_param + (dt == PRISM_DTYPE_FP8 ? 2.0 : 0.0);
+    k->exp_param_mem_rel = 1.0;
 }
 
 PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
@@ -689,6 +690,27 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     cm->kind_exec_flops[cm->kind_head] = head_flops;
     cm->kind_exec_flops[cm->kind_head_tied] = head_flops;
     cm->exec_core = kv.exec_core;
+    /* fp8_scope: which linear GEMMs an FP8 recipe runs in FP8 (cost/README.md, "FP8 as the
+     * stacks run it"); 1 keeps the routed experts' grouped GEMMs in BF16, 2 everything but
+     * them. BF16/FP16/FP32 training has no FP8 GEMM to move. */
+    const double scope = kn[PRISM_KNOB_FP8_SCOPE];
+    if (prism_dtype_is_fp8(dt) && scope > 0.5) {
+        const double keep_ep = scope < 1.5 ? 0.0 : 1.0; /* the GEMMs that stay FP8 */
+        for (uint32_t q = 0; q < cm->n_kinds; q++)
+            for (uint32_t j = 0; j < cm->kinds[q].n_gemm; j++) {
+                PrismKGemm *g = &cm->kinds[q].gemm[j];
+                if (g->low > 0.5 && (g->ep > 0.5 ? 1.0 : 0.0) != keep_ep)
+                    g->low = 0.0;
+            }
+    }
+    /* delayed scaling's FP8 weight copies (compile_compute) only for the parameters whose
+     * GEMMs run in FP8: the experts' relative to the others' (1: the same bytes) */
+    if (dt == PRISM_DTYPE_FP8 && scope > 0.5) {
+        const double dense = scope < 1.5 ? k->bytes_param_mem : k->bytes_param;
+        const double expert = scope < 1.5 ? k->bytes_param : k->bytes_param_mem;
+        k->bytes_param_mem = dense;
+        k->exp_param_mem_rel = expert / dense;
+    }
     k->kinds = cm->kinds;
     k->n_kinds = cm->n_kinds;
     double per_token = head_flops, exec_token = head_flops;

@@ -356,6 +356,16 @@ static int notes_compile(const char *notes)
     return said;
 }
 
+/* Which GEMMs a row's FP8 recipe covered, as its notes state it (torchao's MoE table:
+ * "MXFP8 for Linears only", "... for Grouped GEMMs only"): the fp8_scope value, -1 when the
+ * notes say neither (every linear GEMM, the recipes' default). */
+static int notes_fp8_scope(const char *notes)
+{
+    const gboolean lin = strstr(notes, "for Linears only") != NULL;
+    const gboolean grp = strstr(notes, "for Grouped GEMMs only") != NULL;
+    return lin && !grp ? 1 : grp && !lin ? 2 : -1;
+}
+
 /* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
  * knobs = defaults + profile + what the user changed. */
 static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
@@ -406,6 +416,10 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     const int compiled = notes_compile(prism_validate_col(r, "notes"));
     if (fw->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] && compiled >= 0)
         k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
+    /* the GEMMs an FP8 recipe covered, where the notes say (the CSV has no column) */
+    const int scope = notes_fp8_scope(prism_validate_col(r, "notes"));
+    if (scope >= 0 && prism_dtype_is_fp8(t.dtype))
+        k.v[PRISM_KNOB_FP8_SCOPE] = scope;
     /* what the source states beyond its profile (sources.ini `set`; checked at load) */
     for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
         prism_knobs_set(&k, *a, NULL);

@@ -325,7 +325,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
-    const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem;
+    const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem, xrel = km->exp_param_mem_rel;
     const double tpx = km->tp_exposed, epx = km->ep_exposed, tlc = km->tp_layout_copy;
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *restrict tov = ln->tov + off;
@@ -410,7 +410,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         o_ne[i] = ne;
         o_ex[i] = ex;
         if (detail) {
-            o_par[i] = bpm * (ne * pdiv[i] + ex * pdive[i]);
+            o_par[i] = bpm * (ne * pdiv[i] + ex * pdive[i] * xrel);
             o_grd[i] = bg * (ne * gdiv[i] + ex * gdive[i]);
             o_opt[i] = bo * (ne * odiv[i] + ex * odive[i]);
             o_ost[i] = (ne * odiv[i] + ex * odive[i]) * opt_tr * hbm;
@@ -844,6 +844,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *tpb = CW(PRISM_KC_TP_BYTES);
     const double *cpb = CW(PRISM_KC_CP_BYTES), *epb = CW(PRISM_KC_EP_BYTES);
     const double bp = km->bytes_param_mem, bg = km->bytes_grad, bo = km->bytes_opt;
+    const double xrel = km->exp_param_mem_rel;
     const double opt_tr = km->opt_traffic, hbm = km->inv_hbm;
     const double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV);
     const double *odiv = WS(PRISM_KL_ODIV), *pdive = WS(PRISM_KL_PDIV_E);
@@ -856,7 +857,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         /* static bytes: the ZeRO shares are per strategy, so sum parameters first */
-        par[i] = bp * (ne[i] * pdiv[i] + ex[i] * pdive[i]);
+        par[i] = bp * (ne[i] * pdiv[i] + ex[i] * pdive[i] * xrel);
         grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
         opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
         ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;

@@ -173,16 +173,18 @@ typedef struct PrismKModel {
     double exec_flops_step;  /* the same with the attention core as executed (HFU base) */
     /* the shape-aware compute model (cost/README.md, "Compute") */
     PrismKGemmDev gdev;
-    double inv_rate_bf16;   /* s per FLOP of a large BF16 GEMM: 1 / (BF16 peak x sustained/boost
-                             * clock x compute_efficiency); inv_rate is the same for the
-                             * linear-layer dtype (FP8 recipes: x fp8_gemm_ratio) */
-    double low_in_bytes;    /* bytes per GEMM operand element in the linear-layer dtype */
-    double core_fwd_inv;    /* s per attention-core FLOP, forward */
-    double core_bwd_inv;    /* s per attention-core FLOP counted in the model (bwd_ratio x
-                             * forward) in the backward: flash: 2.5 / bwd_ratio / fraction */
-    double cast_x;          /* FP8: HBM bytes per element cast (activations, gradients) */
-    double cast_w;          /* FP8: HBM bytes per weight element cast per micro-batch */
-    double bytes_param_mem; /* bytes per parameter held in memory (FP8 weight copies) */
+    double inv_rate_bf16;     /* s per FLOP of a large BF16 GEMM: 1 / (BF16 peak x sustained/boost
+                               * clock x compute_efficiency); inv_rate is the same for the
+                               * linear-layer dtype (FP8 recipes: x fp8_gemm_ratio) */
+    double low_in_bytes;      /* bytes per GEMM operand element in the linear-layer dtype */
+    double core_fwd_inv;      /* s per attention-core FLOP, forward */
+    double core_bwd_inv;      /* s per attention-core FLOP counted in the model (bwd_ratio x
+                               * forward) in the backward: flash: 2.5 / bwd_ratio / fraction */
+    double cast_x;            /* FP8: HBM bytes per element cast (activations, gradients) */
+    double cast_w;            /* FP8: HBM bytes per weight element cast per micro-batch */
+    double bytes_param_mem;   /* bytes per parameter held in memory (FP8 weight copies) */
+    double exp_param_mem_rel; /* the routed experts' bytes per parameter / bytes_param_mem
+                                 (fp8_scope under delayed scaling; else 1: the same bits) */
     /* data parallelism / ZeRO / FSDP (cost/README.md, "FSDP and the distributed optimizer") */
     double fsdp_reshard;   /* 1: ZeRO-3 reshards after forward (gathers again in backward) */
     double sp_gathered;    /* 1: SP keeps the gathered linear inputs (sp_saves_gathered) */

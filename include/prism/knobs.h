@@ -75,6 +75,8 @@ typedef enum {
                                             routed experts' activation function (moe_act) */
     PRISM_KNOB_MFU_CORE,               /**< MFU's attention core: 0 = as executed (half with
                                             causal flash attention), 1 = full, 2 = half */
+    PRISM_KNOB_FP8_SCOPE,              /**< FP8 recipes: 0 = every linear GEMM in FP8, 1 = the
+                                            dense linears only, 2 = the routed experts only */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

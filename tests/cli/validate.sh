@@ -268,6 +268,18 @@ for src, w in list(want.items()) + [(None, total)]:
 assert got["MOE_FOLDING_2025"]["fastest_groups"] == 23, got["MOE_FOLDING_2025"]
 PY
 check "order: the text table" bash -c "'$prism' validate '$src/benchmarks/measured.csv' | grep -Eq '^ZB_PP +[0-9]+ +[0-9]+ +[0-9]+  [0-9.]+ % \([0-9.]+ of [0-9]+\) +[0-9]+ of [0-9]+$'"
+# fp8_scope from the notes: torchao's MXFP8 "for Linears only" and "for Grouped GEMMs only"
+# rows differ from "Linears + Grouped GEMMs"; --set fp8_scope=0 (over the notes) makes them one
+"$prism" validate "$modern" --json --set fp8_scope=0 > scope0.json 2>&1
+check "fp8_scope read from the notes, --set over it" /usr/bin/python3 - order.json scope0.json <<'PY'
+import json, sys
+a, z = (json.load(open(f)) for f in sys.argv[1:])
+step = lambda d, line: [r for r in d["rows"] if r["line"] == line][0]["predicted"]["step_time"]
+lin, grp, both, bf16 = (step(a, l) for l in (41, 42, 43, 40))
+assert len({lin, grp, both, bf16}) == 4, (lin, grp, both, bf16)
+assert both < lin < bf16 and both < grp < bf16, (lin, grp, both, bf16)
+assert step(z, 41) == step(z, 42) == step(z, 43) == both, [step(z, l) for l in (41, 42, 43)]
+PY
 # --vary NAME=V1,V2: one validation per value, side by side; each column is what
 # --set NAME=V gives on its own (checked on the JSON of both)
 check "--vary a knob" expect_status 0 validate "$modern" --vary nic_spread=0,1 --json
@@ -362,4 +374,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((86 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((87 - ${PRISM_TEST_SANITIZED:-0}))

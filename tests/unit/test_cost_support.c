@@ -260,6 +260,8 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     /* torchtitan's per-op SAC and the eager loss copy on half the models each */
     k.v[PRISM_KNOB_SELECTIVE_POLICY] = g_rand_int_range(rng, 0, 2);
     k.v[PRISM_KNOB_LOSS_BWD_EXTRA] = g_rand_int_range(rng, 0, 2);
+    /* every FP8 scope (the dense/expert split of the GEMM table and of the weight copies) */
+    k.v[PRISM_KNOB_FP8_SCOPE] = g_rand_int_range(rng, 0, 3);
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);

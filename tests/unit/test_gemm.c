@@ -235,6 +235,64 @@ static void test_fp8_split(void)
     g_clear_error(&error);
 }
 
+/* fp8_scope on Mixtral-8x7B (h 4096, 32 heads of 128, 8 KV heads, 8 experts of width
+ * 14336, SwiGLU), tp 1, ep 1, ZeRO 0, the test cluster (no quantisation): each GEMM is
+ * priced on its own at its dtype's rate with its own casts, so the FP8 saving of "every
+ * linear" (scope 0) is the sum of "dense linears only" (1) and "routed experts only" (2):
+ *   t(0) - t(bf16) = [t(1) - t(bf16)] + [t(2) - t(bf16)], forward and backward;
+ * and the head and router stay BF16 in all three. Delayed scaling keeps a 2 B FP8 copy of
+ * the weights whose GEMMs run in FP8 (cost/README.md): per MoE block
+ *   experts P_e = 8 x 3 x 4096 x 14336          = 1,409,286,144 parameters,
+ *   the rest P_d = q, o 2 x 4096^2 + k, v 2 x 4096 x 1024 + 2 norms 2 x 4096
+ *                  + router 8 x 4096              =    41,984,000,
+ * so params(0) - params(1) = 2 P_e B and params(0) - params(2) = 2 P_d B; the MX recipe
+ * keeps no copy (the same bytes in every scope). */
+static void test_fp8_scope(void)
+{
+    g_autoptr(PrismModel) m = prism_model_zoo_get("mixtral-8x7b", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    static const PrismDtype dts[] = {PRISM_DTYPE_FP8, PRISM_DTYPE_MXFP8};
+    for (size_t d = 0; d < G_N_ELEMENTS(dts); d++) {
+        PrismLayerTerms t[4]; /* scope 0, 1, 2, then BF16 */
+        double head[4];
+        for (int sc = 0; sc < 4; sc++) {
+            g_autoptr(PrismCluster) c = test_cluster();
+            c->peak_flops[PRISM_DTYPE_FP8] = c->peak_flops[PRISM_DTYPE_MXFP8] = 624e12;
+            PrismTraining tr;
+            prism_training_default(&tr);
+            tr.gbs = 8;
+            tr.seq = 1024;
+            tr.dtype = sc < 3 ? dts[d] : PRISM_DTYPE_BF16;
+            PrismKnobs k;
+            prism_knobs_default(&k);
+            k.v[PRISM_KNOB_FP8_SCOPE] = sc < 3 ? sc : 0;
+            g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &tr, &k, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+            const PrismStrategy s = test_strategy(cm, 8, "tp=1,pp=1,mbs=1,zero=0");
+            CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &t[sc], NULL));
+            /* the head is BF16 whatever the scope */
+            PrismLayerTerms h;
+            CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, m->n_layers - 1, &h, NULL));
+            head[sc] = h.fwd_s;
+        }
+        CU_ASSERT_EQUAL(head[0], head[3]);
+        CU_ASSERT_EQUAL(head[1], head[3]);
+        CU_ASSERT_EQUAL(head[2], head[3]);
+        const double b = t[3].fwd_s, bb = t[3].bwd_s;
+        CU_ASSERT_DOUBLE_EQUAL(t[0].fwd_s - b, (t[1].fwd_s - b) + (t[2].fwd_s - b), 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(t[0].bwd_s - bb, (t[1].bwd_s - bb) + (t[2].bwd_s - bb), 1e-12);
+        /* each scope moves something: neither part is empty */
+        CU_ASSERT_TRUE(t[1].fwd_s != t[0].fwd_s && t[2].fwd_s != t[0].fwd_s);
+        CU_ASSERT_TRUE(t[1].fwd_s != b && t[2].fwd_s != b);
+        const double Pe = 1409286144.0, Pd = 41984000.0;
+        const double copy = dts[d] == PRISM_DTYPE_FP8 ? 2.0 : 0.0;
+        CU_ASSERT_DOUBLE_EQUAL(t[0].params_bytes, (2.0 + copy) * (Pe + Pd), 1e-3);
+        CU_ASSERT_DOUBLE_EQUAL(t[0].params_bytes - t[1].params_bytes, copy * Pe, 1e-3);
+        CU_ASSERT_DOUBLE_EQUAL(t[0].params_bytes - t[2].params_bytes, copy * Pd, 1e-3);
+        CU_ASSERT_DOUBLE_EQUAL(t[3].params_bytes, 2.0 * (Pe + Pd), 1e-3);
+    }
+}
+
 /* The clock: a part capped at 500 W of 700 W prices every GEMM at 1636/1830 of the rate. */
 static void test_sustained_clock(void)
 {
@@ -518,6 +576,7 @@ static CU_TestInfo gemm_tests[] = {
     {"wave and tile quantisation, roofline (hand-derived)", test_wave_tile},
     {"monotone in tp and in the device, bounded by rate and bandwidth", test_gemm_monotone},
     {"FP8 recipes: split, casts, weight copies, MFU convention", test_fp8_split},
+    {"fp8_scope: dense linears and routed experts apart", test_fp8_scope},
     {"sustained clock of a power-capped part", test_sustained_clock},
     {"physical bound: every zoo model x every preset", test_physical_bound},
     {"grouped expert GEMMs by tokens per expert (etp, ep)", test_grouped_experts},
