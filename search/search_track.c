@@ -67,8 +67,10 @@ static double speed_error(const PrismValidateRow *r)
 
 void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
 {
+    /* the matching rows, for the order statistic (a view: the rows stay rep's) */
+    PrismValidateReport view = {.rows = g_ptr_array_new()};
     for (guint i = 0; i < rep->rows->len; i++) {
-        const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
+        PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
         if (r->kind == PRISM_VALIDATE_SKIPPED || r->cluster == NULL || r->oom)
             continue;
         g_autofree char *fam = prism_device_family(r->cluster);
@@ -77,6 +79,7 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
         if (t->framework != NULL &&
             (r->framework == NULL || strcmp(r->framework, t->framework) != 0))
             continue;
+        g_ptr_array_add(view.rows, r);
         const double te = speed_error(r);
         const double em = r->err[PRISM_VM_MEM];
         const double me = isnan(em)                                       ? NAN
@@ -92,6 +95,18 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
         if (!g_ptr_array_find_with_equal_func(t->sources, r->source, g_str_equal, NULL))
             g_ptr_array_add(t->sources, g_strdup(r->source));
     }
+    /* every source together: the last entry (the only one when one source has pairs) */
+    g_autoptr(GPtrArray) ord = prism_validate_order(&view, PRISM_VALIDATE_ORDER_TIE);
+    if (ord->len > 0) {
+        const PrismValidateOrder *o = g_ptr_array_index(ord, ord->len - 1);
+        t->order.groups += o->groups;
+        t->order.pairs += o->pairs;
+        t->order.ties += o->ties;
+        t->order.same += o->same;
+        t->order.fastest_groups += o->fastest_groups;
+        t->order.fastest_agree += o->fastest_agree;
+    }
+    g_ptr_array_unref(view.rows);
 }
 
 void prism_track_record_finish(PrismTrackRecord *t)

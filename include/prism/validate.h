@@ -126,52 +126,6 @@ void prism_validate_report_free(PrismValidateReport *r);
 const char *prism_validate_kind_name(PrismValidateKind k);
 const char *prism_validate_metric_name(int metric);
 
-/** Signed and absolute percentage errors of one metric over the rows of a track record. */
-typedef struct PrismTrackStat {
-    int n;              /**< rows with this metric */
-    double mean_signed; /**< mean of the signed errors (sign: see PrismTrackRecord) */
-    double mean_abs;    /**< mean of their absolute values */
-    double worst;       /**< largest absolute value */
-} PrismTrackStat;
-
-/**
- * The track record: how the model did on the shipped published runs of one device
- * family under one framework profile (search_track.c). Each run's errors are the ones
- * `prism validate` reports for it, with a sign. Speed: the error of its time metric (the
- * step time when the run gives it, else TFLOP/s, else MFU), positive when the prediction
- * is faster than the measurement. Memory: the peak-memory error (predicted rows only: a
- * planned row's strategy is not the measured one), positive when more is predicted. OOM
- * rows (no measurement) and skipped rows are left out. It changes no prediction.
- */
-typedef struct PrismTrackRecord {
-    char *family;       /**< device family: the cluster name before its first '-' ("H100") */
-    char *framework;    /**< profile matched; NULL = the runs of every profile */
-    GPtrArray *data;    /**< char *: the CSVs read */
-    GPtrArray *sources; /**< char *: the source ids of the rows that matched, first seen */
-    char *unavailable;  /**< why some data could not be read (NULL: all read) */
-    int rows;           /**< matching rows with a speed or memory error */
-    PrismTrackStat speed, mem;
-} PrismTrackRecord;
-
-/** An empty record for @p family and @p framework (NULL: any profile). */
-PrismTrackRecord *prism_track_record_new(const char *family, const char *framework);
-/** Add the matching rows of @p rep (sums; call prism_track_record_finish() once after). */
-void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep);
-/** Turn the sums into means. */
-void prism_track_record_finish(PrismTrackRecord *t);
-
-/**
- * The record of @p cluster_name's family under @p framework (NULL: every profile), from
- * measured.csv and measured_modern.csv in prism_validation_dirs(), each run under its own
- * profile with @p knobs (the user's --set/--knobs; NULL none) laid over it, as `prism
- * validate --set` does. Collective like prism_validate_run(). Never fails: data that
- * cannot be found or read is reported in `unavailable`. Ownership:
- * prism_track_record_free().
- */
-PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_name,
-                                         const char *framework, const PrismKnobOverrides *knobs);
-void prism_track_record_free(PrismTrackRecord *t);
-
 /** The order statistic's tie: pairs whose measured speeds differ by less than 1 % of the
  *  larger are measurement ties (published figures are rounded) and are not counted. */
 #define PRISM_VALIDATE_ORDER_TIE 0.01
@@ -204,6 +158,54 @@ typedef struct PrismValidateOrder {
  *  when two or more sources have one, all of them together (source NULL). Ownership:
  *  g_ptr_array_unref(). */
 GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie);
+
+/** Signed and absolute percentage errors of one metric over the rows of a track record. */
+typedef struct PrismTrackStat {
+    int n;              /**< rows with this metric */
+    double mean_signed; /**< mean of the signed errors (sign: see PrismTrackRecord) */
+    double mean_abs;    /**< mean of their absolute values */
+    double worst;       /**< largest absolute value */
+} PrismTrackStat;
+
+/**
+ * The track record: how the model did on the shipped published runs of one device
+ * family under one framework profile (search_track.c). Each run's errors are the ones
+ * `prism validate` reports for it, with a sign. Speed: the error of its time metric (the
+ * step time when the run gives it, else TFLOP/s, else MFU), positive when the prediction
+ * is faster than the measurement. Memory: the peak-memory error (predicted rows only: a
+ * planned row's strategy is not the measured one), positive when more is predicted. OOM
+ * rows (no measurement) and skipped rows are left out. It changes no prediction.
+ */
+typedef struct PrismTrackRecord {
+    char *family;       /**< device family: the cluster name before its first '-' ("H100") */
+    char *framework;    /**< profile matched; NULL = the runs of every profile */
+    GPtrArray *data;    /**< char *: the CSVs read */
+    GPtrArray *sources; /**< char *: the source ids of the rows that matched, first seen */
+    char *unavailable;  /**< why some data could not be read (NULL: all read) */
+    int rows;           /**< matching rows with a speed or memory error */
+    PrismTrackStat speed, mem;
+    PrismValidateOrder order; /**< the order statistic (prism_validate_order) over the
+                                   matching rows, every source together (source NULL) */
+} PrismTrackRecord;
+
+/** An empty record for @p family and @p framework (NULL: any profile). */
+PrismTrackRecord *prism_track_record_new(const char *family, const char *framework);
+/** Add the matching rows of @p rep (sums; call prism_track_record_finish() once after). */
+void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep);
+/** Turn the sums into means. */
+void prism_track_record_finish(PrismTrackRecord *t);
+
+/**
+ * The record of @p cluster_name's family under @p framework (NULL: every profile), from
+ * measured.csv and measured_modern.csv in prism_validation_dirs(), each run under its own
+ * profile with @p knobs (the user's --set/--knobs; NULL none) laid over it, as `prism
+ * validate --set` does. Collective like prism_validate_run(). Never fails: data that
+ * cannot be found or read is reported in `unavailable`. Ownership:
+ * prism_track_record_free().
+ */
+PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_name,
+                                         const char *framework, const PrismKnobOverrides *knobs);
+void prism_track_record_free(PrismTrackRecord *t);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismValidateReport, prism_validate_report_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismTrackRecord, prism_track_record_free)

@@ -252,6 +252,10 @@ void prism_app_track_json(JsonBuilder *b, const PrismTrackRecord *t);
 /** The record as one JSON object (no member name), and as one text line (no newline;
  *  `prism validate`'s per family and framework list). Ownership of the line: g_free(). */
 void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t);
+/* The members of an order statistic (validate.h, PrismValidateOrder) in the current JSON
+ * object: groups, pairs, measured_ties, fastest_groups, fastest_agree, same_order and
+ * same_order_pct (null without pairs). */
+void prism_app_order_json_members(JsonBuilder *b, const PrismValidateOrder *od);
 char *prism_app_track_line(const PrismTrackRecord *t);
 /** A record back from its JSON object (a landscape's track_record attribute); NULL for
  *  anything else. Ownership: prism_track_record_free(). */

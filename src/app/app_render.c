@@ -382,6 +382,11 @@ char *prism_app_track_line(const PrismTrackRecord *t)
             g_string_append_printf(o, "; %s %+.1f %% (mean |error| %.1f %%, worst %.1f %%, %d)",
                                    what[i], st[i]->mean_signed, st[i]->mean_abs, st[i]->worst,
                                    st[i]->n);
+    const PrismValidateOrder *od = &t->order;
+    if (od->pairs > 0)
+        g_string_append_printf(o, "; order %.1f %% of %d pairs, fastest run found in %d of %d",
+                               100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
+                               od->fastest_groups);
     return g_string_free(o, FALSE);
 }
 
@@ -404,6 +409,16 @@ char *prism_app_track_text(const PrismTrackRecord *t, const char *times)
             track_stat_text(o, "speed", "slower", "faster", &t->speed, TRUE, t);
         if (t->mem.n > 0)
             track_stat_text(o, "peak memory", "lower", "higher", &t->mem, t->speed.n == 0, t);
+        /* the order statistic (validate.h): whether prism ranked the runs of one workload
+         * as they ran, which is what a choice between strategies rests on */
+        const PrismValidateOrder *od = &t->order;
+        if (od->pairs > 0)
+            g_string_append_printf(o,
+                                   "  ranking: %.1f %% of %d pairs of runs of one workload in "
+                                   "the measured order; the measured fastest run\n  was "
+                                   "predicted fastest in %d of %d workloads\n",
+                                   100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
+                                   od->fastest_groups);
         /* the reading that follows from the sign, when the bias is larger than the
          * A100 sources' typical error */
         if (t->speed.n > 0 && fabs(t->speed.mean_signed) >= 5.0)
@@ -433,6 +448,55 @@ static void track_stat_json(JsonBuilder *b, const char *name, const PrismTrackSt
     json_builder_set_member_name(b, "worst_pct");
     json_builder_add_double_value(b, s->worst);
     json_builder_end_object(b);
+}
+
+void prism_app_order_json_members(JsonBuilder *b, const PrismValidateOrder *od)
+{
+    const struct {
+        const char *n;
+        int v;
+    } c[] = {{"groups", od->groups},
+             {"pairs", od->pairs},
+             {"measured_ties", od->ties},
+             {"fastest_groups", od->fastest_groups},
+             {"fastest_agree", od->fastest_agree}};
+    for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
+        json_builder_set_member_name(b, c[i].n);
+        json_builder_add_int_value(b, c[i].v);
+    }
+    json_builder_set_member_name(b, "same_order");
+    json_builder_add_double_value(b, od->same);
+    json_builder_set_member_name(b, "same_order_pct");
+    if (od->pairs > 0)
+        json_builder_add_double_value(b, 100.0 * od->same / od->pairs);
+    else
+        json_builder_add_null_value(b);
+}
+
+static void track_order_json(JsonBuilder *b, const PrismValidateOrder *od)
+{
+    json_builder_set_member_name(b, "order");
+    if (od->pairs == 0 && od->fastest_groups == 0) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    prism_app_order_json_members(b, od);
+    json_builder_end_object(b);
+}
+
+static void track_order_from_json(JsonObject *o, PrismValidateOrder *od)
+{
+    JsonNode *n = json_object_get_member(o, "order");
+    if (n == NULL || !JSON_NODE_HOLDS_OBJECT(n))
+        return;
+    JsonObject *so = json_node_get_object(n);
+    od->groups = (int)json_object_get_int_member_with_default(so, "groups", 0);
+    od->pairs = (int)json_object_get_int_member_with_default(so, "pairs", 0);
+    od->ties = (int)json_object_get_int_member_with_default(so, "measured_ties", 0);
+    od->same = json_object_get_double_member_with_default(so, "same_order", 0);
+    od->fastest_groups = (int)json_object_get_int_member_with_default(so, "fastest_groups", 0);
+    od->fastest_agree = (int)json_object_get_int_member_with_default(so, "fastest_agree", 0);
 }
 
 static void track_stat_from_json(JsonObject *o, const char *name, PrismTrackStat *st)
@@ -465,6 +529,7 @@ PrismTrackRecord *prism_app_track_from_json(JsonNode *n)
     }
     track_stat_from_json(o, "speed", &t->speed);
     track_stat_from_json(o, "peak_mem", &t->mem);
+    track_order_from_json(o, &t->order);
     return t;
 }
 
@@ -485,6 +550,7 @@ void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t)
     prism_app_json_strings(b, "sources", t->sources);
     track_stat_json(b, "speed", &t->speed);
     track_stat_json(b, "peak_mem", &t->mem);
+    track_order_json(b, &t->order);
     prism_app_json_strings(b, "data", t->data);
     prism_app_json_string(b, "unavailable", t->unavailable);
     json_builder_end_object(b);

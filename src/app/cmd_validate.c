@@ -310,20 +310,7 @@ static void order_json(JsonBuilder *b, const PrismValidateOrder *e)
 {
     json_builder_begin_object(b);
     prism_app_json_string(b, "source", e->source);
-    const struct {
-        const char *n;
-        int v;
-    } c[] = {{"groups", e->groups},
-             {"pairs", e->pairs},
-             {"measured_ties", e->ties},
-             {"fastest_groups", e->fastest_groups},
-             {"fastest_agree", e->fastest_agree}};
-    for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
-        json_builder_set_member_name(b, c[i].n);
-        json_builder_add_int_value(b, c[i].v);
-    }
-    json_num(b, "same_order", e->same);
-    json_num(b, "same_order_pct", e->pairs ? 100.0 * e->same / e->pairs : NAN);
+    prism_app_order_json_members(b, e);
     json_builder_end_object(b);
 }
 

@@ -97,6 +97,23 @@ assert n >= 5, n
 PY
 check "plan's record = the recomputation (H100, pytorch-fsdp)" \
     /usr/bin/python3 recompute.py plan.json H100 pytorch-fsdp 30
+check "plan's ranking = an independent count over the same rows" /usr/bin/python3 - plan.json \
+    "$src/tests/support" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from order_count import order, total, FIELDS
+from recompute import family
+t = json.load(open(sys.argv[1]))["track_record"]
+w = dict.fromkeys(FIELDS, 0)
+for f in ("v1.json", "v2.json"):
+    rows = [r for r in json.load(open(f))["rows"] if r["inputs"]["cluster"] is not None
+            and family(r["inputs"]["cluster"]) == "H100" and r["framework"] == "pytorch-fsdp"]
+    for k, v in total(order(rows)).items():
+        w[k] += v
+assert w["pairs"] >= 10, w
+for k in FIELDS:
+    assert abs(t["order"][k] - w[k]) < 1e-9, (k, t["order"][k], w[k])
+PY
 check "text plan prints it" expect_status 0 plan "${setup[@]}" --no-progress
 check "text names the family and profile" grep -q \
     "^Track record on published runs of H100 under pytorch-fsdp" out.txt
@@ -113,6 +130,13 @@ assert m.group(2) == ("faster" if s["mean_signed_pct"] > 0 else "slower")
 assert m.group(1) == "%.1f" % abs(s["mean_signed_pct"]) and m.group(3) == "%.1f" % s["mean_abs_pct"]
 assert m.group(4) == "%.1f" % s["worst_pct"] and int(m.group(5)) == s["runs"]
 assert int(m.group(6)) == len(t["sources"])
+o = t["order"]
+m = re.search(r"ranking: ([0-9.]+) % of ([0-9]+) pairs of runs of one workload in the measured "
+              r"order; the measured fastest run\n  was predicted fastest in ([0-9]+) of ([0-9]+) "
+              r"workloads", text)
+assert m, text[-800:]
+assert m.group(1) == "%.1f" % (100.0 * o["same_order"] / o["pairs"]) and int(m.group(2)) == o["pairs"]
+assert int(m.group(3)) == o["fastest_agree"] and int(m.group(4)) == o["fastest_groups"]
 # a bias above 5 % says how to read the plan's times
 if abs(s["mean_signed_pct"]) >= 5:
     word = "optimistic" if s["mean_signed_pct"] > 0 else "pessimistic"
@@ -153,6 +177,7 @@ for k in ('device_family', 'framework', 'runs', 'sources'):
 for k in ('speed', 'peak_mem'):
     for m in ('runs', 'mean_signed_pct', 'mean_abs_pct', 'worst_pct'):
         assert abs(x[k][m] - y[k][m]) <= 1e-9 * max(1, abs(y[k][m])), (k, m)
+assert x['order'] == y['order'], (x['order'], y['order'])
 \""
 check "info shows it" bash -c "'$prism' info tr.h5 | grep -q '^track:      H100 under pytorch-fsdp: '"
 # a family without published runs
@@ -170,4 +195,4 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done 22
+cli_done 23

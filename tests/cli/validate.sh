@@ -210,56 +210,16 @@ fi
 # model, cluster, devices, gbs, seq; the pair's speed the first of step time, TFLOP/s and
 # MFU both rows give; 1 % measured ties left out; a predicted tie is half a pair)
 "$prism" validate "$modern" --json > order.json 2>&1
-check "order: an independent count of the JSON rows" /usr/bin/python3 - order.json <<'PY'
+check "order: an independent count of the JSON rows" /usr/bin/python3 - order.json "$src/tests/support" <<'PY'
 import json, sys
-from itertools import combinations
+sys.path.insert(0, sys.argv[2])
+from order_count import order, total
 d = json.load(open(sys.argv[1]))
-tie = d["order"]["tie"]
-assert tie == 0.01, tie
-ks = ["step_time", "tflops_per_gpu", "mfu"]
-def sp(r, k):
-    p, m = r["predicted"][k], r["measured"][k]
-    return (p, m) if p is not None and m is not None and p > 0 and m > 0 else None
-def faster(k, a, b):
-    return b - a if k == "step_time" else a - b
-groups = {}
-for r in d["rows"]:
-    if r["kind"] == "skipped" or r["oom_row"]:
-        continue
-    i = r["inputs"]
-    groups.setdefault((r["source"], r["model"], i["cluster"], i["devices"], i["gbs"], i["seq"]), []).append(r)
-want = {}
-for key, rows in groups.items():
-    g = {"groups": 0, "pairs": 0, "measured_ties": 0, "same_order": 0.0, "fastest_groups": 0, "fastest_agree": 0}
-    for a, b in combinations(rows, 2):
-        k = next((k for k in ks if sp(a, k) and sp(b, k)), None)
-        if k is None:
-            continue
-        (pa, ma), (pb, mb) = sp(a, k), sp(b, k)
-        if abs(ma - mb) < tie * max(ma, mb):
-            g["measured_ties"] += 1
-            continue
-        f = faster(k, pa, pb)
-        g["same_order"] += 0.5 if f == 0 else 1.0 if (f > 0) == (faster(k, ma, mb) > 0) else 0.0
-        g["pairs"] += 1
-    g["groups"] = 1 if g["pairs"] else 0
-    k = next((k for k in ks if all(sp(r, k) for r in rows)), None) if len(rows) > 1 else None
-    if k is not None:
-        m = sorted(rows, key=lambda r: faster(k, 0, sp(r, k)[1]))
-        best, nxt = sp(m[0], k)[1], sp(m[1], k)[1]
-        if abs(best - nxt) >= tie * max(best, nxt):
-            g["fastest_groups"] = 1
-            pb = sp(m[0], k)[0]
-            g["fastest_agree"] = int(all(faster(k, pb, sp(r, k)[0]) > 0 for r in m[1:]))
-    if g["pairs"] + g["measured_ties"] + g["fastest_groups"] == 0:
-        continue
-    w = want.setdefault(key[0], dict.fromkeys(g, 0))
-    for f in g:
-        w[f] += g[f]
+assert d["order"]["tie"] == 0.01, d["order"]["tie"]
+want = order(d["rows"])
 got = {o["source"]: o for o in d["order"]["sources"]}
 assert set(got) == set(want) | {None}, (sorted(map(str, got)), sorted(want))
-total = {f: sum(x[f] for x in want.values()) for f in next(iter(want.values()))}
-for src, w in list(want.items()) + [(None, total)]:
+for src, w in list(want.items()) + [(None, total(want))]:
     o = got[src]
     for f in w:
         assert abs(o[f] - w[f]) < 1e-9, (src, f, o[f], w[f])

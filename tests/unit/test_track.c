@@ -199,6 +199,15 @@ static void test_order(void)
     g_autoptr(GPtrArray) z = prism_validate_order(&rep, 0.0);
     order_check(g_ptr_array_index(z, 0), "A", 3, 5, 0, 2.5, 3, 1);
 
+    /* the track record of H100 under "fw" takes the order of its rows (all but the B200
+     * one, which is alone in its group): every source together */
+    g_autoptr(PrismTrackRecord) th = prism_track_record_new("H100", "fw");
+    prism_track_record_add(th, &rep);
+    prism_track_record_finish(th);
+    order_check(&th->order, NULL, 4, 6, 1, 2.5, 4, 1);
+    g_autoptr(PrismTrackRecord) tb = prism_track_record_new("B200", NULL);
+    prism_track_record_add(tb, &rep);
+    order_check(&tb->order, NULL, 0, 0, 0, 0.0, 0, 0);
     /* one source: no "all" entry */
     PrismValidateReport one = {.rows = g_ptr_array_new()};
     for (guint i = 0; i < rows->len; i++) {
