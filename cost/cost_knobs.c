@@ -6,6 +6,7 @@
 #include <prism/knobs.h>
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include <prism/core.h>
@@ -224,6 +225,16 @@ static gboolean set_value(PrismKnobs *knobs, gboolean *mask, const char *name, c
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "%s%sknob '%s': %s is outside [%g, %g] %s", where ? where : "",
                     where ? ": " : "", name, value, table[id].min, table[id].max, table[id].unit);
+        return FALSE;
+    }
+    /* a switch or a code has no value between its settings: 1.5 is refused, not rounded */
+    if ((strcmp(table[id].unit, "bool") == 0 || strcmp(table[id].unit, "code") == 0) &&
+        v != floor(v)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s%sknob '%s': %s is not one of its settings (a %s: a whole number in "
+                    "[%g, %g])",
+                    where ? where : "", where ? ": " : "", name, value, table[id].unit,
+                    table[id].min, table[id].max);
         return FALSE;
     }
     knobs->v[id] = v;

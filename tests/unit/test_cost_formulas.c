@@ -569,6 +569,15 @@ static void test_knobs_json(void)
         const char *name = prism_knob_info((PrismKnobId)i)->name;
         CU_ASSERT_EQUAL(json_object_get_double_member(o, name), k.v[i]);
     }
+    /* switches and codes take whole numbers only: 1.5 is refused (exit 2), not rounded */
+    GError *error = NULL;
+    CU_ASSERT_FALSE(prism_knobs_set(&k, "fp8_scope=1.5", &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "not one of its settings") : NULL);
+    CU_ASSERT_TRUE(error != NULL && error->code == PRISM_INPUT_ERROR_VALUE);
+    g_clear_error(&error);
+    CU_ASSERT_FALSE(prism_knobs_set(&k, "nic_spread=0.5", NULL));
+    CU_ASSERT_TRUE(prism_knobs_set(&k, "fp8_scope=2", NULL) && k.v[PRISM_KNOB_FP8_SCOPE] == 2.0);
+    CU_ASSERT_TRUE(prism_knobs_set(&k, "nic_spread=1.0", NULL)); /* 1.0 is whole */
 }
 
 /*
