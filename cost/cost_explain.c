@@ -401,6 +401,16 @@ static const char *mfu_core_text(const PrismCostModel *cm)
                     : "at half (mfu_core 2: Megatron-LM's causal mask)";
 }
 
+/* Which linear GEMMs an FP8 recipe covers (fp8_scope), for the compute-model line: "" for
+ * every one (the default). */
+static const char *fp8_scope_text(const PrismCostModel *cm)
+{
+    const double sc = cm->knobs.v[PRISM_KNOB_FP8_SCOPE];
+    return sc < 0.5   ? ""
+           : sc < 1.5 ? " (fp8_scope 1: the dense linears; routed experts in bf16)"
+                      : " (fp8_scope 2: the routed experts; the other linears in bf16)";
+}
+
 static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
                        const PrismStrategy *s, const double *ws)
 {
@@ -416,8 +426,9 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
         c->boost_clock_mhz, clock_ratio(c),
         k->gdev.quant > 0.5 ? "" : " (no tile/wave quantisation)", 1e-12 / k->inv_rate_bf16);
     if (fp8)
-        g_string_append_printf(o, "; %s linear GEMMs %.4g TFLOP/s (x fp8_gemm_ratio)",
-                               prism_dtype_name(cm->training.dtype), 1e-12 / k->inv_rate);
+        g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (x fp8_gemm_ratio)",
+                               prism_dtype_name(cm->training.dtype), fp8_scope_text(cm),
+                               1e-12 / k->inv_rate);
     g_string_append_printf(o,
                            "; HBM %.4g GB/s achieved.\n  Attention core %s. MFU and HFU are "
                            "against the BF16 dense peak (%.4g TFLOP/s), the published tables' "
@@ -513,6 +524,8 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
     json_builder_add_double_value(b, 1.0 / cm->k.inv_rate_bf16);
     json_builder_set_member_name(b, "linear_gemm_flops");
     json_builder_add_double_value(b, 1.0 / cm->k.inv_rate);
+    json_builder_set_member_name(b, "fp8_scope");
+    json_builder_add_int_value(b, fp8 ? (gint64)cm->knobs.v[PRISM_KNOB_FP8_SCOPE] : 0);
     json_builder_set_member_name(b, "kinds");
     json_builder_begin_array(b);
     uint32_t kinds[256];

@@ -80,7 +80,27 @@ assert f["fwd"]["tiles"] == 7168 and f["fwd"]["waves"] == 55
 assert (f["fwd"]["tile_m"], f["fwd"]["tile_n"]) == (128, 128)
 assert abs(f["fwd"]["wave_efficiency"] - 7168 / (55 * 132)) < 1e-12
 assert g["logits"]["dtype"] == "bf16"
+assert cm["fp8_scope"] == 0
 PY
+# fp8_scope: the routed experts' grouped GEMMs or the dense linears alone in FP8 (the
+# router and the logits always BF16); the text names the scope
+for sc in 1 2; do
+    "$prism" explain -m mixtral-8x7b -c H100-SXM -n 8 --gbs 16 --seq 4096 --dtype fp8 --json \
+        --set fp8_scope=$sc -s "tp=1,ep=8,mbs=1,zero=1,recompute=none" > "scope$sc.json" 2>/dev/null
+done
+check "fp8_scope: which GEMMs run in FP8" /usr/bin/python3 - scope1.json scope2.json <<'PY'
+import json, sys
+for sc, f in ((1, sys.argv[1]), (2, sys.argv[2])):
+    cm = json.load(open(f))["compute_model"]
+    assert cm["fp8_scope"] == sc, cm["fp8_scope"]
+    g = {x["name"]: x["dtype"] for k in cm["kinds"] for x in k["gemms"]}
+    dense, expert = ("fp8", "bf16") if sc == 1 else ("bf16", "fp8")
+    assert g["qkv"] == g["attn_out"] == dense and g["expert_fc1"] == g["expert_fc2"] == expert, g
+    assert g["router"] == g["logits"] == "bf16", g
+PY
+check "fp8_scope named in the text" bash -c "'$prism' explain -m mixtral-8x7b -c H100-SXM -n 8 \
+    --gbs 16 --seq 4096 --dtype fp8 --set fp8_scope=1 -s tp=1,ep=8,mbs=1,zero=1,recompute=none \
+    | grep -q 'fp8 linear GEMMs (fp8_scope 1: the dense linears; routed experts in bf16)'"
 # MoE dispatch traffic (cost/README.md "MoE dispatch traffic"), by hand on Mixtral-8x7B
 # (h = 4096, E = 8, top-2, bf16) on H100-SXM (HBM 3350 GB/s x 0.8 = 2680 GB/s), T = 4096
 # tokens per micro-batch, tp = 2 with SP (the layer routes T/2 = 2048 tokens): the chunk
@@ -128,4 +148,4 @@ d = json.load(open(sys.argv[1]))
 assert d["framework_unsupported"] is None and d["track_record"]["framework"] == "megatron-core", d["track_record"]
 PY
 
-cli_done 40
+cli_done 42
