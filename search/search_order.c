@@ -58,9 +58,10 @@ static PrismValidateOrder *entry(GPtrArray *out, const char *source)
     return o;
 }
 
-/* The pairs of one group (@p m rows of @p rows at @p idx). */
+/* The pairs of one group (@p m rows of @p rows at @p idx); each counted one is appended to
+ * @p list when it is not NULL. */
 static void group_pairs(const PrismValidateRow *const *rows, const guint *idx, guint m, double tie,
-                        PrismValidateOrder *o)
+                        PrismValidateOrder *o, GArray *list)
 {
     gboolean any = FALSE;
     for (guint a = 0; a < m; a++) {
@@ -79,8 +80,13 @@ static void group_pairs(const PrismValidateRow *const *rows, const guint *idx, g
             }
             const double mf = ahead(k, x->meas[k], y->meas[k]);
             const double pf = ahead(k, x->pred[k], y->pred[k]);
-            o->same += pf == 0.0 ? 0.5 : (pf > 0.0) == (mf > 0.0) ? 1.0 : 0.0;
+            const double same = pf == 0.0 ? 0.5 : (pf > 0.0) == (mf > 0.0) ? 1.0 : 0.0;
+            o->same += same;
             o->pairs++;
+            if (list != NULL) {
+                const PrismValidateOrderPair pr = {.a = x, .b = y, .metric = k, .same = same};
+                g_array_append_val(list, pr);
+            }
             any = TRUE;
         }
     }
@@ -119,10 +125,10 @@ static void group_fastest(const PrismValidateRow *const *rows, const guint *idx,
     o->fastest_agree++;
 }
 
-GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie)
+/* The groups of @p rep, counted into @p out (per source, then all) and, when @p list is
+ * not NULL, their pairs appended to it. */
+static void order_run(const PrismValidateReport *rep, double tie, GPtrArray *out, GArray *list)
 {
-    g_return_val_if_fail(rep != NULL, NULL);
-    GPtrArray *out = g_ptr_array_new_with_free_func(order_free);
     const guint n = rep->rows->len;
     const PrismValidateRow *const *rows = (const PrismValidateRow *const *)rep->rows->pdata;
     g_autofree gboolean *done = g_new0(gboolean, n);
@@ -138,7 +144,7 @@ GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie)
             }
         }
         PrismValidateOrder probe = {0};
-        group_pairs(rows, idx, m, tie, &probe);
+        group_pairs(rows, idx, m, tie, &probe, list);
         group_fastest(rows, idx, m, tie, &probe);
         if (probe.pairs + probe.ties + probe.fastest_groups == 0)
             continue;
@@ -163,5 +169,21 @@ GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie)
         }
         g_ptr_array_add(out, all);
     }
+}
+
+GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie)
+{
+    g_return_val_if_fail(rep != NULL, NULL);
+    GPtrArray *out = g_ptr_array_new_with_free_func(order_free);
+    order_run(rep, tie, out, NULL);
     return out;
+}
+
+GArray *prism_validate_order_pairs(const PrismValidateReport *rep, double tie)
+{
+    g_return_val_if_fail(rep != NULL, NULL);
+    GArray *list = g_array_new(FALSE, FALSE, sizeof(PrismValidateOrderPair));
+    g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(order_free);
+    order_run(rep, tie, out, list);
+    return list;
 }

@@ -159,6 +159,18 @@ typedef struct PrismValidateOrder {
  *  g_ptr_array_unref(). */
 GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie);
 
+/** One counted pair of the order statistic: rows @p a and @p b of the report (a first in
+ *  file order), the speed metric compared, and the verdict. */
+typedef struct PrismValidateOrderPair {
+    const PrismValidateRow *a, *b; /**< borrowed from the report */
+    int metric;                    /**< PRISM_VM_STEP, PRISM_VM_TFLOPS or PRISM_VM_MFU */
+    double same; /**< 1: prism orders them as measured; 1/2: predicted equal; 0: reversed */
+} PrismValidateOrderPair;
+
+/** Every counted pair of prism_validate_order(), group by group in first-appearance
+ *  order, pairs in file order. Ownership: g_array_unref() (the rows stay the report's). */
+GArray *prism_validate_order_pairs(const PrismValidateReport *rep, double tie);
+
 /** Signed and absolute percentage errors of one metric over the rows of a track record. */
 typedef struct PrismTrackStat {
     int n;              /**< rows with this metric */

@@ -140,6 +140,25 @@ static void order_text(GString *o, const PrismValidateReport *rep)
         g_string_append_printf(o, "%-31s %6d %6d %6d  %-24s %s\n", e->source ? e->source : "all",
                                e->groups, e->pairs, e->ties, same, fast);
     }
+    /* the reversed pairs, to take apart with --explain (the JSON lists every pair) */
+    g_autoptr(GArray) pairs = prism_validate_order_pairs(rep, PRISM_VALIDATE_ORDER_TIE);
+    gboolean head = FALSE;
+    for (guint i = 0; i < pairs->len; i++) {
+        const PrismValidateOrderPair *p = &g_array_index(pairs, PrismValidateOrderPair, i);
+        if (p->same > 0.0)
+            continue;
+        if (!head)
+            g_string_append(o, "reversed pairs (prism predicts the other run faster; `--json` "
+                               "lists every pair in order.pairs):\n");
+        head = TRUE;
+        const int k = p->metric;
+        g_string_append_printf(o,
+                               "  %s %s, %s: line %d measured %.4g predicted %.4g; line %d "
+                               "measured %.4g predicted %.4g\n",
+                               p->a->source, p->a->model, prism_validate_metric_name(k), p->a->line,
+                               p->a->meas[k], p->a->pred[k], p->b->line, p->b->meas[k],
+                               p->b->pred[k]);
+    }
 }
 
 static char *render_text(const PrismValidateReport *rep)
@@ -372,6 +391,33 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
     json_builder_begin_array(b);
     for (guint i = 0; i < ord->len; i++)
         order_json(b, g_ptr_array_index(ord, i));
+    json_builder_end_array(b);
+    g_autoptr(GArray) pairs = prism_validate_order_pairs(rep, PRISM_VALIDATE_ORDER_TIE);
+    json_builder_set_member_name(b, "pairs");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < pairs->len; i++) {
+        const PrismValidateOrderPair *p = &g_array_index(pairs, PrismValidateOrderPair, i);
+        const int k = p->metric;
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "source", p->a->source);
+        prism_app_json_string(b, "model", p->a->model);
+        prism_app_json_string(b, "metric", prism_validate_metric_name(k));
+        const struct {
+            const char *n;
+            double a, b;
+        } v[] = {{"lines", p->a->line, p->b->line},
+                 {"measured", p->a->meas[k], p->b->meas[k]},
+                 {"predicted", p->a->pred[k], p->b->pred[k]}};
+        for (size_t j = 0; j < G_N_ELEMENTS(v); j++) {
+            json_builder_set_member_name(b, v[j].n);
+            json_builder_begin_array(b);
+            json_builder_add_double_value(b, v[j].a);
+            json_builder_add_double_value(b, v[j].b);
+            json_builder_end_array(b);
+        }
+        json_num(b, "same_order", p->same);
+        json_builder_end_object(b);
+    }
     json_builder_end_array(b);
     json_builder_end_object(b);
     g_autoptr(GPtrArray) tracks = track_records(rep);

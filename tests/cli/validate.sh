@@ -226,6 +226,15 @@ for src, w in list(want.items()) + [(None, total(want))]:
     assert abs(o["same_order_pct"] - 100.0 * w["same_order"] / w["pairs"]) < 1e-9, o
 # the folding paper's 23 groups: prism's fastest is the measured fastest in every one
 assert got["MOE_FOLDING_2025"]["fastest_groups"] == 23, got["MOE_FOLDING_2025"]
+# every counted pair is listed, with the verdict its own values give
+pairs = d["order"]["pairs"]
+assert len(pairs) == total(want)["pairs"], (len(pairs), total(want))
+assert abs(sum(p["same_order"] for p in pairs) - total(want)["same_order"]) < 1e-9
+for p in pairs:
+    sign = -1 if p["metric"] == "step_time" else 1
+    mf, pf = [sign * (x[0] - x[1]) for x in (p["measured"], p["predicted"])]
+    assert p["lines"][0] < p["lines"][1] and mf != 0, p
+    assert p["same_order"] == (0.5 if pf == 0 else 1.0 if (pf > 0) == (mf > 0) else 0.0), p
 PY
 check "order: the text table" bash -c "'$prism' validate '$src/benchmarks/measured.csv' | grep -Eq '^ZB_PP +[0-9]+ +[0-9]+ +[0-9]+  [0-9.]+ % \([0-9.]+ of [0-9]+\) +[0-9]+ of [0-9]+$'"
 # fp8_scope from the notes: torchao's MXFP8 "for Linears only" and "for Grouped GEMMs only"

@@ -136,6 +136,7 @@ static PrismValidateRow *orow(GPtrArray *rows, const char *source, const char *c
     r->devices = 8;
     r->gbs = 16;
     r->seq = seq;
+    r->line = (int)rows->len + 2; /* the CSV line it would be on */
     g_ptr_array_add(rows, r);
     return r;
 }
@@ -193,6 +194,27 @@ static void test_order(void)
     order_check(g_ptr_array_index(o, 0), "A", 2, 4, 1, 2.5, 2, 1);
     order_check(g_ptr_array_index(o, 1), "B", 2, 2, 0, 0.0, 2, 0);
     order_check(g_ptr_array_index(o, 2), NULL, 4, 6, 1, 2.5, 4, 1);
+
+    /* every counted pair, group by group: A's seq-1024 group (a1-a2, a1-a3 as measured,
+     * a2-a3 reversed), A's seq-4096 pair (predicted equal), B's two reversed pairs */
+    g_autoptr(GArray) pl = prism_validate_order_pairs(&rep, PRISM_VALIDATE_ORDER_TIE);
+    CU_ASSERT_EQUAL_FATAL(pl->len, 6);
+    static const struct {
+        int a, b, metric;
+        double same;
+    } want[] = {{2, 3, PRISM_VM_STEP, 1.0},   {2, 4, PRISM_VM_STEP, 1.0},
+                {3, 4, PRISM_VM_STEP, 0.0},   {9, 10, PRISM_VM_MFU, 0.5},
+                {12, 14, PRISM_VM_STEP, 0.0}, {15, 16, PRISM_VM_MFU, 0.0}};
+    double sum = 0.0;
+    for (guint i = 0; i < pl->len; i++) {
+        const PrismValidateOrderPair *p = &g_array_index(pl, PrismValidateOrderPair, i);
+        CU_ASSERT_EQUAL(p->a->line, want[i].a);
+        CU_ASSERT_EQUAL(p->b->line, want[i].b);
+        CU_ASSERT_EQUAL(p->metric, want[i].metric);
+        NEAR(p->same, want[i].same);
+        sum += p->same;
+    }
+    NEAR(sum, 2.5); /* the statistic's same-order count */
 
     /* no tie allowance: the seq-2048 pair of A counts (measured b2 faster, predicted b1:
      * reversed) and its group has a fastest row, which prism misses */
