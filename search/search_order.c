@@ -148,27 +148,24 @@ static void order_run(const PrismValidateReport *rep, double tie, GPtrArray *out
         group_fastest(rows, idx, m, tie, &probe);
         if (probe.pairs + probe.ties + probe.fastest_groups == 0)
             continue;
-        PrismValidateOrder *o = entry(out, rows[i]->source);
-        o->groups += probe.groups;
-        o->pairs += probe.pairs;
-        o->ties += probe.ties;
-        o->same += probe.same;
-        o->fastest_groups += probe.fastest_groups;
-        o->fastest_agree += probe.fastest_agree;
+        prism_validate_order_add(entry(out, rows[i]->source), &probe);
     }
     if (out->len >= 2) {
         PrismValidateOrder *all = g_new0(PrismValidateOrder, 1);
-        for (guint i = 0; i < out->len; i++) {
-            const PrismValidateOrder *o = g_ptr_array_index(out, i);
-            all->groups += o->groups;
-            all->pairs += o->pairs;
-            all->ties += o->ties;
-            all->same += o->same;
-            all->fastest_groups += o->fastest_groups;
-            all->fastest_agree += o->fastest_agree;
-        }
+        for (guint i = 0; i < out->len; i++)
+            prism_validate_order_add(all, g_ptr_array_index(out, i));
         g_ptr_array_add(out, all);
     }
+}
+
+void prism_validate_order_add(PrismValidateOrder *to, const PrismValidateOrder *from)
+{
+    to->groups += from->groups;
+    to->pairs += from->pairs;
+    to->ties += from->ties;
+    to->same += from->same;
+    to->fastest_groups += from->fastest_groups;
+    to->fastest_agree += from->fastest_agree;
 }
 
 GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie)

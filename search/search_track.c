@@ -97,15 +97,8 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
     }
     /* every source together: the last entry (the only one when one source has pairs) */
     g_autoptr(GPtrArray) ord = prism_validate_order(&view, PRISM_VALIDATE_ORDER_TIE);
-    if (ord->len > 0) {
-        const PrismValidateOrder *o = g_ptr_array_index(ord, ord->len - 1);
-        t->order.groups += o->groups;
-        t->order.pairs += o->pairs;
-        t->order.ties += o->ties;
-        t->order.same += o->same;
-        t->order.fastest_groups += o->fastest_groups;
-        t->order.fastest_agree += o->fastest_agree;
-    }
+    if (ord->len > 0)
+        prism_validate_order_add(&t->order, g_ptr_array_index(ord, ord->len - 1));
     g_ptr_array_unref(view.rows);
 }
 

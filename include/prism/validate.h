@@ -159,6 +159,9 @@ typedef struct PrismValidateOrder {
  *  g_ptr_array_unref(). */
 GPtrArray *prism_validate_order(const PrismValidateReport *rep, double tie);
 
+/** Add @p from's counts to @p to (its source is left as it is). */
+void prism_validate_order_add(PrismValidateOrder *to, const PrismValidateOrder *from);
+
 /** One counted pair of the order statistic: rows @p a and @p b of the report (a first in
  *  file order), the speed metric compared, and the verdict. */
 typedef struct PrismValidateOrderPair {
