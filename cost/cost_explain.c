@@ -421,10 +421,14 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
         o,
         "\ncompute model (cost/README.md \"Compute\"): device %s: %u SMs, tile %ux%u, clock %g of "
         "%g MHz (x%.3f)%s,\n  large-GEMM rate bf16 %.4g TFLOP/s = peak x clock x "
-        "compute_efficiency",
+        "compute_efficiency %g (%s)",
         c->name, c->sm_count, c->gemm_tile_m, c->gemm_tile_n, c->sustained_clock_mhz,
         c->boost_clock_mhz, clock_ratio(c),
-        k->gdev.quant > 0.5 ? "" : " (no tile/wave quantisation)", 1e-12 / k->inv_rate_bf16);
+        k->gdev.quant > 0.5 ? "" : " (no tile/wave quantisation)", 1e-12 / k->inv_rate_bf16,
+        prism_knobs_gemm_efficiency(&cm->knobs, c->gemm_efficiency),
+        cm->knobs.v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0 ? "the knob"
+        : c->gemm_efficiency > 0                       ? "the device's published cuBLAS figure"
+                                                       : "fallback: no device figure");
     if (fp8)
         g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (x fp8_gemm_ratio)",
                                prism_dtype_name(cm->training.dtype), fp8_scope_text(cm),
@@ -518,6 +522,8 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
     json_builder_add_double_value(b, cm->k.peak_flops);
     json_builder_set_member_name(b, "clock_ratio");
     json_builder_add_double_value(b, clock_ratio(c));
+    json_builder_set_member_name(b, "gemm_efficiency");
+    json_builder_add_double_value(b, prism_knobs_gemm_efficiency(&cm->knobs, c->gemm_efficiency));
     json_builder_set_member_name(b, "quantisation");
     json_builder_add_boolean_value(b, cm->k.gdev.quant > 0.5);
     json_builder_set_member_name(b, "bf16_gemm_flops");

@@ -12,11 +12,13 @@
 #include <prism/core.h>
 
 static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
-    [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.8, 0.01, 1.0, "fraction",
+    [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.0, 0.0, 1.0, "fraction",
                                        "achieved fraction of the tensor peak at the sustained "
                                        "clock by a large, perfectly shaped GEMM (tile/wave "
                                        "quantisation and the HBM roofline come on top; "
-                                       "memory-bound kernels: hbm_*)"},
+                                       "memory-bound kernels: hbm_*); 0 = the device's "
+                                       "(cluster gemm_efficiency: cuBLAS measurements, A100/"
+                                       "H100 0.8, B200 0.631), 0.8 where it gives none"},
     [PRISM_KNOB_NET_EFFICIENCY] = {"net_efficiency", 0.8, 0.01, 1.0, "fraction",
                                    "achieved fraction of link bandwidth"},
     [PRISM_KNOB_TP_OVERLAP] = {"tp_overlap", 0.0, 0.0, 1.0, "fraction",

@@ -461,7 +461,7 @@ static void compile_compute(PrismCostModel *cm, double peak)
     const double *kn = cm->knobs.v;
     PrismKModel *k = &cm->k;
     const PrismDtype dt = cm->training.dtype;
-    const double eff = kn[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    const double eff = prism_knobs_gemm_efficiency(&cm->knobs, c->gemm_efficiency);
     /* the datasheet peak is stated at the boost clock; a power-limited part holds less */
     const double clk = c->boost_clock_mhz > 0 && c->sustained_clock_mhz > 0
                            ? c->sustained_clock_mhz / c->boost_clock_mhz

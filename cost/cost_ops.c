@@ -38,8 +38,8 @@ void prism_smsg_env_init(PrismSmsgEnv *env, const PrismCluster *cluster, const P
     g_strlcpy(env->level_name, lv->name, sizeof env->level_name);
     env->bw_Bps = lv->bw_GBps * 1e9 * knobs->v[PRISM_KNOB_NET_EFFICIENCY];
     env->latency_s = lv->latency_us * 1e-6;
-    env->flops_per_s =
-        cluster->peak_flops[PRISM_DTYPE_BF16] * knobs->v[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    env->flops_per_s = cluster->peak_flops[PRISM_DTYPE_BF16] *
+                       prism_knobs_gemm_efficiency(knobs, cluster->gemm_efficiency);
     env->state_bytes_per_param = 16.0;
     env->grad_bytes = 2.0;
 }

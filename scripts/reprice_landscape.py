@@ -125,6 +125,16 @@ def _peak(cl, dtype):
     return p
 
 
+def _gemm_eff(cl, knobs):
+    """The large-GEMM efficiency the cost model prices with: the compute_efficiency knob
+    where set, else the device's gemm_efficiency, else 0.8 (include/prism/knobs.h)."""
+    k = float(knobs.get("compute_efficiency", 0) or 0)
+    if k > 0:
+        return k
+    v = float(cl.get("gemm_efficiency", 0) or 0)
+    return v if v > 0 else 0.8
+
+
 def _hbm(cl, knobs):
     k = float(knobs.get("hbm_GBps", 0) or 0)
     if k > 0:
@@ -134,8 +144,10 @@ def _hbm(cl, knobs):
 
 
 def setup_ratios(src, dst, dtype, knobs):
-    """Scalar ratios of one source/target pair: compute (peak x clock), HBM, BF16 peak."""
-    r_comp = (_peak(src, dtype) * _clock(src)) / (_peak(dst, dtype) * _clock(dst))
+    """Scalar ratios of one source/target pair: compute (peak x clock x GEMM efficiency),
+    HBM, BF16 peak."""
+    r_comp = ((_peak(src, dtype) * _clock(src) * _gemm_eff(src, knobs)) /
+              (_peak(dst, dtype) * _clock(dst) * _gemm_eff(dst, knobs)))
     r_hbm = _hbm(src, knobs) / _hbm(dst, knobs)
     r_bf16 = src["peak_flops"]["bf16"] / dst["peak_flops"]["bf16"]
     return r_comp, r_hbm, r_bf16
@@ -315,8 +327,8 @@ def reprice(ls, target, prism=None, compute="split"):
         # the FLOPs at the source's large-GEMM rate: the peak-bound share, the rest is
         # taken as HBM-bound (it also holds tile/wave losses and the attention fractions,
         # which follow the peak: see scripts/README.md for what that costs)
-        rate = np.array([_peak(clusters[k], trainings[k]["dtype"]) * _clock(clusters[k])
-                         for k in range(n_pts)]) * float(knobs.get("compute_efficiency", 1.0))
+        rate = np.array([_peak(clusters[k], trainings[k]["dtype"]) * _clock(clusters[k]) *
+                         _gemm_eff(clusters[k], knobs) for k in range(n_pts)])
         comp = f64("compute_time") + f64("recompute_time")
         with np.errstate(invalid="ignore", divide="ignore"):
             share = np.where(comp > 0, np.minimum(1.0, f64("flops_per_device") /

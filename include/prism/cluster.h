@@ -69,6 +69,10 @@ typedef struct PrismCluster {
     uint32_t gemm_tile_m;       /**< CTA output tile of a large GEMM, rows (tokens) */
     uint32_t gemm_tile_n;       /**< ... columns; 0 = not given (no quantisation) */
     double l2_mib;              /**< L2 cache, MiB (informational: not priced) */
+    double gemm_efficiency;     /**< a large BF16 GEMM with the vendor library: achieved
+                                     fraction of the sustained-clock peak (published
+                                     measurement; 0 = not given: the compute_efficiency
+                                     fallback 0.8) */
     double attn_fwd_fraction;   /**< flash-attention forward: achieved fraction of the BF16
                                      dense peak (published kernel figure; 0 = not given) */
     double attn_bwd_fraction;   /**< ... backward (of its 2.5x-forward matmul FLOPs) */
@@ -121,6 +125,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  *     gemm_tile_m = 128
  *     gemm_tile_n = 256
  *     l2_mib = 50
+ *     gemm_efficiency = 0.8
  *     attn_fwd_fraction = 0.75
  *     attn_bwd_fraction = 0.55
  *     host_link_GBps = 50
@@ -150,7 +155,8 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  * fp8 peak). GEMM model (all optional; missing = not given): sm_count and gemm_tile_m/_n
  * (whole numbers >= 1; without all three there is no tile/wave quantisation);
  * boost_clock_mhz and sustained_clock_mhz (MHz >= 0, 0 = not given; sustained <= boost,
- * missing sustained = boost); l2_mib (>= 0); attn_fwd_fraction and attn_bwd_fraction (0..1,
+ * missing sustained = boost); l2_mib (>= 0); gemm_efficiency (0..1, 0 = not given: the
+ * compute_efficiency knob's fallback 0.8); attn_fwd_fraction and attn_bwd_fraction (0..1,
  * 0 = not given: the attention core runs at the large-GEMM rate). Host (offloading; all
  * optional, >= 0, missing or 0 = not given, and then no strategy can offload):
  * host_link_GBps (the device's link to host memory, per direction, effective GB/s),

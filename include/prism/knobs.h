@@ -19,7 +19,8 @@ G_BEGIN_DECLS
 
 /** Knob ids; the table in cost/cost_knobs.c gives names, defaults, units and docs. */
 typedef enum {
-    PRISM_KNOB_COMPUTE_EFFICIENCY = 0, /**< large-GEMM fraction of the sustained-clock peak */
+    PRISM_KNOB_COMPUTE_EFFICIENCY = 0, /**< large-GEMM fraction of the sustained-clock peak
+                                            (0 = the device's) */
     PRISM_KNOB_NET_EFFICIENCY,         /**< achieved fraction of link bandwidth */
     PRISM_KNOB_TP_OVERLAP,             /**< fraction of TP communication hidden */
     PRISM_KNOB_CP_OVERLAP,             /**< fraction of CP communication hidden */
@@ -105,6 +106,20 @@ gboolean prism_knobs_set(PrismKnobs *knobs, const char *assignment, GError **err
 gboolean prism_knobs_load_file(PrismKnobs *knobs, const char *path, GError **error);
 /** {"name": value, ...} in table order. Ownership: g_free(). */
 char *prism_knobs_to_json(const PrismKnobs *knobs);
+
+/** compute_efficiency where the knob and the device give none: cuBLAS on A100/H100. */
+#define PRISM_GEMM_EFFICIENCY_FALLBACK 0.8
+
+/**
+ * The large-GEMM efficiency the cost model prices with: the compute_efficiency knob where
+ * set (> 0), else the device's published figure @p device_eff (PrismCluster
+ * gemm_efficiency, > 0), else PRISM_GEMM_EFFICIENCY_FALLBACK.
+ */
+static inline double prism_knobs_gemm_efficiency(const PrismKnobs *knobs, double device_eff)
+{
+    const double k = knobs->v[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    return k > 0 ? k : device_eff > 0 ? device_eff : PRISM_GEMM_EFFICIENCY_FALLBACK;
+}
 
 /**
  * The knobs a user gave (--set, --knobs) and which ones: what is laid over a framework

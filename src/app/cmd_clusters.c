@@ -32,6 +32,9 @@ static const char *const format_help =
     "  sustained_clock_mhz = 1830  (held under sustained tensor load at the power limit,\n"
     "                               <= boost; missing = boost)\n"
     "  l2_mib = 50                 (informational)\n"
+    "  gemm_efficiency = 0.8       (a large BF16 GEMM's achieved fraction of the peak at the\n"
+    "                               sustained clock, published vendor-library figure, <= 1;\n"
+    "                               missing = 0.8, the A100/H100 cuBLAS figure)\n"
     "  attn_fwd_fraction = 0.75    (flash attention's achieved fraction of the BF16 peak,\n"
     "  attn_bwd_fraction = 0.55     published kernel figures, <= 1; missing = GEMM rate)\n"
     "  host_link_GBps = 50         (offloading, all optional, missing = no host: the device's\n"
@@ -99,6 +102,8 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_int_value(b, c->gemm_tile_n);
     json_builder_set_member_name(b, "l2_mib");
     json_builder_add_double_value(b, c->l2_mib);
+    json_builder_set_member_name(b, "gemm_efficiency");
+    json_builder_add_double_value(b, c->gemm_efficiency);
     json_builder_set_member_name(b, "attn_fwd_fraction");
     json_builder_add_double_value(b, c->attn_fwd_fraction);
     json_builder_set_member_name(b, "attn_bwd_fraction");

@@ -41,6 +41,7 @@ typedef struct Device {
     uint32_t tile_m, tile_n; /* CTA output tile of a large BF16 GEMM */
     double l2_mib;
     double attn_fwd, attn_bwd; /* flash attention: fraction of the BF16 dense peak */
+    double gemm_eff;           /* large BF16 GEMM: fraction of the sustained-clock peak */
 } Device;
 
 /* The host of a device (offloading): link per direction (effective GB/s), host memory per
@@ -76,6 +77,17 @@ typedef struct Preset {
  *    architecture: Ampere "s16816gemm ... 256x128", Hopper warp-specialised 128x256x64
  *    (CUTLASS 3 sm90 default for BF16), Blackwell 1-SM 128x256 (CUTLASS sm100), CDNA3
  *    hipBLASLt macro tile 256x256.
+ *  - GEMM efficiency: what the vendor library reaches on a large, well-shaped BF16 GEMM, as a
+ *    fraction of the peak at the sustained clock (the tile/wave and roofline terms of the
+ *    cost model come on top). A100 and H100/H200/H800: 0.8 (cuBLAS ~250-270 of 312 TFLOP/s
+ *    on A100; 789 and 798 of 989 TFLOP/s at 4096^3 and 8192^3 on H100 SXM with PyTorch 2.7
+ *    and CUDA 12.8, zzc0721/torch-performance-test-data#79). B200: 0.631, the median of
+ *    torch.mm BF16 at 4096^3, 6144^3 and 8192^3 on B200 with the mid-2025 PyTorch nightly
+ *    (1.41, 1.45 and 1.42 PFLOP/s = 0.627, 0.646 and 0.631 of 2.25 PF; pytorch/ao#2427,
+ *    benchmarks/float8/bench_matmul.py, 2025-06-23). The power limit of that B200 is not
+ *    stated; the same team's end-to-end B200 runs are capped at 750 W, so the figure may
+ *    already hold part of the 750 W preset's clock drop (then the 1000 W part reaches up to
+ *    0.631/0.909 = 0.69). MI300X, Ascend: no published figure read (0: the fallback 0.8).
  *  - Attention: FlashAttention-2 (Dao 2023, arXiv:2307.08691) on A100: forward ~70 % of the
  *    BF16 peak (up to 73 %, "50-73 %" over its benchmarks), backward ~60 % (its lower part);
  *    FlashAttention-3 (Shah et al. 2024, arXiv:2407.08608) on H100 BF16: forward up to 740
@@ -119,7 +131,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
      {25, 128, 51.2}},
     /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
     {"A100-80GB",
@@ -129,7 +141,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
      {25, 256, 51.2}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
      * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
@@ -142,7 +154,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
      {50, 256, 76.8}},
     /* H100 SXM5 96 GB HBM2e at its default 500 W limit (Meta Grand Teton; torchtitan's
      * benchmark hardware, "H100 96GB HBM2e at the default 500W"): H100 compute; HBM2e
@@ -155,7 +167,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55},
+     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8},
      {0, 0, 0}},
     /* NVIDIA H800 SXM5 80GB: H100 compute and HBM3 with NVLink cut to 400 GB/s total = 200
      * per direction (H800 datasheet; DeepSeek-V3 technical report arXiv:2412.19437 §3.1-3.2:
@@ -168,7 +180,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4-h800", 8, 200, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
      {50, 256, 76.8}},
     /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
      * DGX H200 uses the same 400 Gb/s per GPU. Same GH100 die, SMs, clock and L2 as H100. */
@@ -179,7 +191,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
      {50, 256, 76.8}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
      * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 (and MXFP8, block-scaled) 9 PF sparse =
@@ -194,7 +206,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55},
+     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631},
      {50, 256, 89.6}},
     /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
      * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above). */
@@ -205,7 +217,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55},
+     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.631},
      {50, 256, 89.6}},
     /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
@@ -221,7 +233,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0},
      {0, 0, 0}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
      * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
@@ -235,7 +247,7 @@ static const Preset presets[] = {
      8,
      {"hccs", 8, 196, 3},
      {"roce-200g", 0, 25, 8},
-     {0, 0, 0, 0, 0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0, 0, 0},
      {0, 0, 0}},
 };
 
@@ -302,6 +314,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->l2_mib = p->dev.l2_mib;
         c->attn_fwd_fraction = p->dev.attn_fwd;
         c->attn_bwd_fraction = p->dev.attn_bwd;
+        c->gemm_efficiency = p->dev.gemm_eff;
         c->host_link_GBps = p->host.link_GBps;
         c->host_mem_bytes = p->host.mem_gib * GIB;
         c->host_mem_bw_GBps = p->host.mem_bw_GBps;
@@ -335,6 +348,7 @@ static const char *const cluster_keys[] = {"name",
                                            "gemm_tile_m",
                                            "gemm_tile_n",
                                            "l2_mib",
+                                           "gemm_efficiency",
                                            "attn_fwd_fraction",
                                            "attn_bwd_fraction",
                                            "host_link_GBps",
@@ -525,6 +539,7 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
         !get_attr(kf, path, "boost_clock_mhz", 1e5, &c->boost_clock_mhz, error) ||
         !get_attr(kf, path, "sustained_clock_mhz", 1e5, &c->sustained_clock_mhz, error) ||
         !get_attr(kf, path, "l2_mib", 1e6, &c->l2_mib, error) ||
+        !get_attr(kf, path, "gemm_efficiency", 1.0, &c->gemm_efficiency, error) ||
         !get_attr(kf, path, "attn_fwd_fraction", 1.0, &c->attn_fwd_fraction, error) ||
         !get_attr(kf, path, "attn_bwd_fraction", 1.0, &c->attn_bwd_fraction, error))
         return FALSE;
@@ -760,7 +775,7 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
     }
     const double dev_attr[] = {c->boost_clock_mhz,   c->sustained_clock_mhz, c->l2_mib,
                                c->attn_fwd_fraction, c->attn_bwd_fraction,   c->host_link_GBps,
-                               c->host_mem_bytes,    c->host_mem_bw_GBps};
+                               c->host_mem_bytes,    c->host_mem_bw_GBps,    c->gemm_efficiency};
     for (size_t i = 0; i < G_N_ELEMENTS(dev_attr); i++)
         if (!(dev_attr[i] >= 0) || !isfinite(dev_attr[i])) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,
@@ -772,6 +787,12 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
         set_error(error, PRISM_INPUT_ERROR_VALUE,
                   "cluster '%s': attention fractions %g / %g must be <= 1", name,
                   c->attn_fwd_fraction, c->attn_bwd_fraction);
+        return FALSE;
+    }
+    if (c->gemm_efficiency > 1) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "cluster '%s': gemm_efficiency %g must be <= 1 (a fraction of the peak)", name,
+                  c->gemm_efficiency);
         return FALSE;
     }
     if (c->sustained_clock_mhz > c->boost_clock_mhz) {

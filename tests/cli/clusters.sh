@@ -13,7 +13,7 @@ expect_json "JSON one" 'd["levels"][0]["bandwidth_GBps"] == 450 and d["memory_gi
 expect_ok "--help documents the key file" 'bandwidth_GBps = 450' -- clusters --help
 expect_ok "--help documents the memory bandwidth" 'memory_bandwidth_GBps = 3350' -- clusters --help
 expect_json "key-file memory bandwidth" 'd["memory_bandwidth_GBps"] == 2500' -- clusters --json "$PRISM_TEST_DATA/clusters/three-level.ini"
-expect_json "key-file GEMM attributes" 'd["sm_count"] == 132 and d["sustained_clock_mhz"] == 1636 and d["gemm_tile_n"] == 256' -- clusters --json "$PRISM_TEST_DATA/clusters/device-attrs.ini"
+expect_json "key-file GEMM attributes" 'd["sm_count"] == 132 and d["sustained_clock_mhz"] == 1636 and d["gemm_tile_n"] == 256 and d["gemm_efficiency"] == 0.7' -- clusters --json "$PRISM_TEST_DATA/clusters/device-attrs.ini"
 check "a bad GEMM attribute exits 2" expect_status 2 clusters "$PRISM_TEST_DATA/bad/cluster-sustained-above-boost.ini"
 check "names key and value" grep -q "sustained_clock_mhz 1900" err.txt
 cli_done 14

@@ -93,6 +93,7 @@ static void test_presets(void)
     CU_ASSERT_EQUAL(c->gemm_tile_n, 256);
     CU_ASSERT_EQUAL(c->l2_mib, 50);
     CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.75); /* FA3: 740 of 989 TFLOP/s */
+    CU_ASSERT_EQUAL(c->gemm_efficiency, 0.8);    /* cuBLAS: ~790 of 989 TFLOP/s */
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 0);
     prism_cluster_free(c);
     /* Blackwell attention: FlashAttention-4's 1613 of 2250 TFLOP/s forward (0.717; FA3's
@@ -103,6 +104,8 @@ static void test_presets(void)
         CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.717);
         CU_ASSERT_DOUBLE_EQUAL(1613e12 / c->peak_flops[PRISM_DTYPE_BF16], 0.717, 5e-4);
         CU_ASSERT_EQUAL(c->attn_bwd_fraction, 0.55);
+        /* torch.mm BF16 on B200, 8192^3: 1.42 of 2.25 PFLOP/s (pytorch/ao#2427) */
+        CU_ASSERT_EQUAL(c->gemm_efficiency, 0.631);
         prism_cluster_free(c);
     }
     /* the 500 W H100: 1830 x (500/700)^(1/3) = 1635.9 MHz */
@@ -173,6 +176,7 @@ static void test_file_device(void)
     CU_ASSERT_EQUAL(c->l2_mib, 50);
     CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.75);
     CU_ASSERT_EQUAL(c->attn_bwd_fraction, 0.55);
+    CU_ASSERT_EQUAL(c->gemm_efficiency, 0.7);
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8_CS], 1978.9e12); /* = fp8 */
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 0);
     /* a file without the attributes: not given (0), sustained = boost when only boost */
@@ -182,6 +186,7 @@ static void test_file_device(void)
     CU_ASSERT_EQUAL(d->sm_count, 0);
     CU_ASSERT_EQUAL(d->sustained_clock_mhz, 0);
     CU_ASSERT_EQUAL(d->gemm_tile_n, 0);
+    CU_ASSERT_EQUAL(d->gemm_efficiency, 0);
 }
 
 /* The host (offloading): presets from their DGX datasheets (src/core/cluster.c), a file
@@ -279,6 +284,7 @@ static const struct {
      PRISM_INPUT_ERROR_MISSING,
      {"sustained_clock_mhz = 1600", "boost_clock_mhz"}},
     {"cluster-attn-fraction.ini", PRISM_INPUT_ERROR_VALUE, {"attn_fwd_fraction = 1.5", NULL}},
+    {"cluster-gemm-efficiency.ini", PRISM_INPUT_ERROR_VALUE, {"gemm_efficiency = 1.2", NULL}},
     {"cluster-unknown-key.ini",
      PRISM_INPUT_ERROR_UNKNOWN_NAME,
      {"'bandwith_GBps'", "allowed", NULL}},

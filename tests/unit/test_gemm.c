@@ -293,16 +293,23 @@ static void test_fp8_scope(void)
     }
 }
 
+/* A 2-layer GPT (h 4096) at gbs 64, seq 4096, default knobs: the clock and efficiency
+ * tests' setup. */
+static PrismModel *small_setup(PrismTraining *t, PrismKnobs *k)
+{
+    prism_training_default(t);
+    t->gbs = 64;
+    t->seq = 4096;
+    prism_knobs_default(k);
+    return test_gpt_model(2, 4096, 32, 32000);
+}
+
 /* The clock: a part capped at 500 W of 700 W prices every GEMM at 1636/1830 of the rate. */
 static void test_sustained_clock(void)
 {
-    g_autoptr(PrismModel) m = test_gpt_model(2, 4096, 32, 32000);
     PrismTraining t;
-    prism_training_default(&t);
-    t.gbs = 64;
-    t.seq = 4096;
     PrismKnobs k;
-    prism_knobs_default(&k);
+    g_autoptr(PrismModel) m = small_setup(&t, &k);
     g_autoptr(PrismCluster) a = prism_cluster_preset("H100-SXM", NULL);
     g_autoptr(PrismCluster) b = prism_cluster_preset("H100-96GB-500W", NULL);
     b->mem_bw_GBps = a->mem_bw_GBps; /* only the clock differs */
@@ -320,6 +327,56 @@ static void test_sustained_clock(void)
     CU_ASSERT_TRUE(lb.fwd_s > la.fwd_s);
     CU_ASSERT_TRUE(lb.fwd_s <= la.fwd_s * 1830.0 / 1636.0 * (1 + 1e-12));
     CU_ASSERT_TRUE(lb.fwd_s >= la.fwd_s * 1.05);
+}
+
+/* The large-GEMM BF16 rate `prism explain --json` reports for @p c. */
+static double explained_rate(const PrismModel *m, const PrismCluster *c, const PrismTraining *t,
+                             const PrismKnobs *k)
+{
+    g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, t, k, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    const PrismStrategy s = test_strategy(cm, 8, "tp=1,pp=1,mbs=1");
+    g_autofree char *js = prism_cost_explain(cm, &s, TRUE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+    g_autoptr(JsonParser) p = json_parser_new();
+    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));
+    JsonObject *cmod = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)),
+                                                     "compute_model");
+    const double eff = json_object_get_double_member(cmod, "gemm_efficiency");
+    const double rate = json_object_get_double_member(cmod, "bf16_gemm_flops");
+    CU_ASSERT_DOUBLE_EQUAL(
+        rate, c->peak_flops[PRISM_DTYPE_BF16] * eff * c->sustained_clock_mhz / c->boost_clock_mhz,
+        rate * 1e-12);
+    return rate;
+}
+
+/* The large-GEMM efficiency: the device's published figure (B200: torch.mm at 4096^3 -
+ * 8192^3 reached 1.41-1.45 PFLOP/s, median 1.42 = 0.631 of 2.25 PF), the knob where set,
+ * 0.8 where neither gives one. */
+static void test_device_gemm_efficiency(void)
+{
+    PrismTraining t;
+    PrismKnobs k;
+    g_autoptr(PrismModel) m = small_setup(&t, &k);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_COMPUTE_EFFICIENCY], 0); /* 0 = the device's */
+    g_autoptr(PrismCluster) b = prism_cluster_preset("B200", NULL);
+    g_autoptr(PrismCluster) h = prism_cluster_preset("H100-SXM", NULL);
+    CU_ASSERT_DOUBLE_EQUAL(b->gemm_efficiency, 1.42e15 / 2.25e15, 5e-4);
+    CU_ASSERT_EQUAL(h->gemm_efficiency, 0.8);
+    /* B200 at 1000 W holds the boost clock: 2250e12 x 0.631 = 1419.75e12 */
+    CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b, &t, &k), 1419.75e12, 1e3);
+    /* H100 SXM: 989.4e12 x 0.8 = 791.52e12 (the RATE of the hand-derived shapes above) */
+    CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, h, &t, &k), RATE, 1e3);
+    /* the 750 W B200: x 1686/1856 on top of the device's 0.631 */
+    g_autoptr(PrismCluster) b7 = prism_cluster_preset("B200-750W", NULL);
+    CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b7, &t, &k), 2250e12 * 0.631 * 1686.0 / 1856.0, 1e3);
+    /* a device without a figure: the fallback 0.8 */
+    b->gemm_efficiency = 0;
+    CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b, &t, &k), 1800e12, 1e3);
+    /* the knob overrides the device's figure */
+    b->gemm_efficiency = 0.631;
+    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "compute_efficiency=0.5", NULL));
+    CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b, &t, &k), 1125e12, 1e3);
 }
 
 /* ---- the physical bound over every zoo model x every preset ---- */
@@ -343,7 +400,10 @@ static double attainable(const PrismCluster *c, PrismDtype dt, const PrismKnobs 
 {
     const double clk = c->boost_clock_mhz > 0 ? c->sustained_clock_mhz / c->boost_clock_mhz : 1.0;
     const double p16 = c->peak_flops[PRISM_DTYPE_BF16];
-    const double eff = k->v[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    /* the knob where set, else the device's published figure, else 0.8 */
+    const double eff = k->v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0 ? k->v[PRISM_KNOB_COMPUTE_EFFICIENCY]
+                       : c->gemm_efficiency > 0                ? c->gemm_efficiency
+                                                               : 0.8;
     const double lin =
         c->peak_flops[dt] * eff * (prism_dtype_is_fp8(dt) ? k->v[PRISM_KNOB_FP8_GEMM_RATIO] : 1.0);
     double best = lin > p16 * eff ? lin : p16 * eff;
@@ -578,6 +638,8 @@ static CU_TestInfo gemm_tests[] = {
     {"FP8 recipes: split, casts, weight copies, MFU convention", test_fp8_split},
     {"fp8_scope: dense linears and routed experts apart", test_fp8_scope},
     {"sustained clock of a power-capped part", test_sustained_clock},
+    {"large-GEMM efficiency: the device's figure, the knob, the fallback",
+     test_device_gemm_efficiency},
     {"physical bound: every zoo model x every preset", test_physical_bound},
     {"grouped expert GEMMs by tokens per expert (etp, ep)", test_grouped_experts},
     CU_TEST_INFO_NULL,

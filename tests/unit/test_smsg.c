@@ -260,8 +260,9 @@ static void test_hand_cost_mlp(void)
 {
     /* transformer-mlp at tp = 8 on A100-80GB (NVLink 300 GB/s, latency a of the preset's
      * level 0 (3 us when written); 312 TFLOP/s bf16;
-     * default knobs e = compute_efficiency, n = net_efficiency, read from the knob table so
-     * the defaults may move):
+     * default knobs: e = the A100's gemm_efficiency (the compute_efficiency knob's default
+     * 0 takes the device's figure), n = net_efficiency, read from the preset and the knob
+     * table so the values may move):
      *   R = 2048 rows, h = 12288, f = 49152, 2-byte activations, F = 312e12 * e,
      *   B = 300e9 * n, AR(S) = 2 (7/8) S / B + 14 a.
      *   fc1 col: 6 R h f / (8 F); fc2 row: the same; gelu feat: 3 R f / (8 F).
@@ -270,11 +271,13 @@ static void test_hand_cost_mlp(void)
      *   Every other edge keeps its layout. Each term is rounded to picoseconds. */
     PrismSmsgEnv env;
     env_for(&env, 8);
-    const double e = prism_knob_info(PRISM_KNOB_COMPUTE_EFFICIENCY)->def;
+    g_autoptr(PrismCluster) cl = prism_cluster_preset("A100-80GB", NULL);
+    CU_ASSERT_EQUAL(prism_knob_info(PRISM_KNOB_COMPUTE_EFFICIENCY)->def, 0);
+    const double e = cl->gemm_efficiency;
+    CU_ASSERT_EQUAL(e, 0.8);
     const double n = prism_knob_info(PRISM_KNOB_NET_EFFICIENCY)->def;
     CU_ASSERT_DOUBLE_EQUAL(env.flops_per_s, 312e12 * e, 1.0);
     CU_ASSERT_DOUBLE_EQUAL(env.bw_Bps, 300e9 * n, 1.0);
-    g_autoptr(PrismCluster) cl = prism_cluster_preset("A100-80GB", NULL);
     CU_ASSERT_EQUAL(env.level, 0);
     double a = cl->levels[0].latency_us * 1e-6;
     CU_ASSERT_DOUBLE_EQUAL(env.latency_s, a, 0.0);
