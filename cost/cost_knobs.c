@@ -175,6 +175,18 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                               "the routed experts' grouped GEMMs only (torchao MoE training's "
                               "grouped-GEMM recipe). The head, router and attention core stay "
                               "BF16 in every case"},
+    [PRISM_KNOB_MX_CAST_PASSES] = {"mx_cast_passes", 1.0, 1.0, 2.0, "code",
+                                   "MXFP8 (--dtype mxfp8) casts of inputs, weights and output "
+                                   "gradients: 1 = one fused kernel reads the BF16 tensor once "
+                                   "and writes its row-wise and column-wise MX copies (2 + 2 x "
+                                   "(1 + 1/32) = 4.0625 B per element; Transformer Engine); 2 = "
+                                   "a kernel per layout, each reading the tensor (2 x (2 + 1 + "
+                                   "1/32) = 6.0625 B; torchao's dim0 and dim1 casts)"},
+    [PRISM_KNOB_MX_CAST_EFFICIENCY] = {"mx_cast_efficiency", 0.0, 0.0, 1.0, "fraction",
+                                       "achieved fraction of the HBM bandwidth by the MXFP8 cast "
+                                       "kernels; 0 = hbm_efficiency, as every memory-bound "
+                                       "kernel (torchao on B200: dim0 up to 5.5, dim1 up to 3.9 "
+                                       "of 8 TB/s, 0.57 for their equal bytes)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

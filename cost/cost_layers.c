@@ -503,11 +503,20 @@ static void compile_compute(PrismCostModel *cm, double peak)
      *    taken in the same pass (the scale comes from the history);
      *  fp8-cs (current scaling): + one more read of the tensor for its amax before the
      *    cast = 6;
-     *  mxfp8: read 2 + row-wise and column-wise copies (1 + 1/32 scale byte each) = 4.0625.
+     *  mxfp8: read 2 + row-wise and column-wise copies (1 + 1/32 scale byte each) = 4.0625
+     *    in one fused kernel; with mx_cast_passes 2 a kernel per layout reads the tensor
+     *    again: 2 x (2 + 1 + 1/32) = 6.0625 (torchao); mx_cast_efficiency, where set, prices
+     *    the MX cast kernels at that fraction of the HBM bandwidth instead of hbm_efficiency
+     *    (the bytes scale by their ratio: inv_hbm holds hbm_efficiency).
      * Weights are cast every micro-batch (no FP8 weight cache across micro-batches). */
+    const double mx_row = 1.0 + 1.0 / 32.0; /* one MX copy: an FP8 byte + a scale per 32 */
+    const double mx_eff = kn[PRISM_KNOB_MX_CAST_EFFICIENCY];
+    const double mx_cast =
+        (kn[PRISM_KNOB_MX_CAST_PASSES] > 1.5 ? 2.0 * (2.0 + mx_row) : 2.0 + 2.0 * mx_row) *
+        (mx_eff > 0 ? kn[PRISM_KNOB_HBM_EFFICIENCY] / mx_eff : 1.0);
     const double cast = dt == PRISM_DTYPE_FP8      ? 4.0
                         : dt == PRISM_DTYPE_FP8_CS ? 6.0
-                        : dt == PRISM_DTYPE_MXFP8  ? 2.0 + 2.0 * (1.0 + 1.0 / 32.0)
+                        : dt == PRISM_DTYPE_MXFP8  ? mx_cast
                                                    : 0.0;
     k->cast_x = cast;
     k->cast_w = cast;

@@ -78,6 +78,10 @@ typedef enum {
                                             causal flash attention), 1 = full, 2 = half */
     PRISM_KNOB_FP8_SCOPE,              /**< FP8 recipes: 0 = every linear GEMM in FP8, 1 = the
                                             dense linears only, 2 = the routed experts only */
+    PRISM_KNOB_MX_CAST_PASSES,         /**< MXFP8 casts: 1 = one fused kernel writes both
+                                            layouts, 2 = a kernel per layout (torchao) */
+    PRISM_KNOB_MX_CAST_EFFICIENCY,     /**< MXFP8 cast kernels' fraction of the HBM bandwidth
+                                            (0 = hbm_efficiency) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -147,7 +147,15 @@ static void test_gemm_monotone(void)
 
 /* A test cluster with FP8 and MXFP8 peaks (2x BF16) and no SM/tile attributes: GEMMs
  * priced at max(2 M N K / rate, bytes / HBM) without quantisation. */
+/* fp8_model() with knob assignments (NULL-terminated list, or NULL). */
+static PrismCostModel *fp8_model_set(const PrismModel *m, PrismDtype dt, const char *const *sets);
+
 static PrismCostModel *fp8_model(const PrismModel *m, PrismDtype dt)
+{
+    return fp8_model_set(m, dt, NULL);
+}
+
+static PrismCostModel *fp8_model_set(const PrismModel *m, PrismDtype dt, const char *const *sets)
 {
     g_autoptr(PrismCluster) c = test_cluster();
     c->peak_flops[PRISM_DTYPE_FP8] = c->peak_flops[PRISM_DTYPE_FP8_CS] = 624e12;
@@ -159,6 +167,8 @@ static PrismCostModel *fp8_model(const PrismModel *m, PrismDtype dt)
     t.dtype = dt;
     PrismKnobs k;
     prism_knobs_default(&k);
+    for (size_t i = 0; sets != NULL && sets[i] != NULL; i++)
+        CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, sets[i], NULL));
     GError *error = NULL;
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
@@ -224,6 +234,31 @@ static void test_fp8_split(void)
         CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c8, &s, o8, NULL));
         CU_ASSERT_DOUBLE_EQUAL(o8[PRISM_COL_MFU] * o8[PRISM_COL_TIME_STEP],
                                o16[PRISM_COL_MFU] * o16[PRISM_COL_TIME_STEP], 1e-12);
+    }
+    /* torchao's MX casts (mx_cast_passes 2): a kernel per layout, each reading the BF16
+     * tensor, 2 x (2 + 1 + 1/32) = 6.0625 B per element; at mx_cast_efficiency 0.4 of the
+     * HBM bandwidth instead of hbm_efficiency 0.8 the same bytes take twice as long: 12.125
+     * B-equivalents at 1.6e12 B/s. The GEMM part is unchanged. */
+    {
+        static const char *const two[] = {"mx_cast_passes=2", NULL};
+        static const char *const slow[] = {"mx_cast_passes=2", "mx_cast_efficiency=0.4", NULL};
+        g_autoptr(PrismCostModel) c2 = fp8_model_set(m, PRISM_DTYPE_MXFP8, two);
+        g_autoptr(PrismCostModel) c4 = fp8_model_set(m, PRISM_DTYPE_MXFP8, slow);
+        PrismLayerTerms b8;
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c2, &s, 1, &b8, NULL));
+        CU_ASSERT_DOUBLE_EQUAL(b8.fwd_s - b16.fwd_s, dr + 6.0625 * 19.0 * Mi / 1.6e12, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(b8.bwd_s - b16.bwd_s, 2.0 * dr + 6.0625 * 9.0 * Mi / 1.6e12, 1e-12);
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c4, &s, 1, &b8, NULL));
+        CU_ASSERT_DOUBLE_EQUAL(b8.fwd_s - b16.fwd_s, dr + 12.125 * 19.0 * Mi / 1.6e12, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(b8.bwd_s - b16.bwd_s, 2.0 * dr + 12.125 * 9.0 * Mi / 1.6e12, 1e-12);
+        /* the knobs touch the MX recipe only */
+        g_autoptr(PrismCostModel) ca = fp8_model(m, PRISM_DTYPE_FP8_CS);
+        g_autoptr(PrismCostModel) cb = fp8_model_set(m, PRISM_DTYPE_FP8_CS, slow);
+        PrismLayerTerms a, b;
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(ca, &s, 1, &a, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cb, &s, 1, &b, NULL));
+        CU_ASSERT_EQUAL(a.fwd_s, b.fwd_s);
+        CU_ASSERT_EQUAL(a.bwd_s, b.bwd_s);
     }
     /* dtype names parse; a bad one lists every allowed name */
     PrismDtype dt;
