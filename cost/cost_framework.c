@@ -40,6 +40,9 @@ void prism_framework_free(PrismFramework *fw)
     g_free(fw->title);
     g_free(fw->source);
     g_free(fw->only);
+    for (unsigned i = 0; i < fw->n_dev; i++)
+        g_free(fw->dev[i].family);
+    g_free(fw->dev);
     g_free(fw);
 }
 
@@ -194,8 +197,8 @@ static gboolean parse_overlap(const char *v, unsigned *out)
     return TRUE;
 }
 
-static gboolean set_knob(PrismFramework *fw, const char *name, const char *value, const char *group,
-                         GError **error)
+static gboolean set_knob(PrismFramework *fw, PrismKnobs *knobs, gboolean *knob_set,
+                         const char *name, const char *value, const char *group, GError **error)
 {
     PrismKnobId id;
     GError *local = NULL;
@@ -207,14 +210,14 @@ static gboolean set_knob(PrismFramework *fw, const char *name, const char *value
         return FALSE;
     }
     g_autofree char *as = g_strdup_printf("%s=%s", name, value);
-    if (!prism_knobs_set(&fw->knobs, as, &local)) {
+    if (!prism_knobs_set(knobs, as, &local)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "framework profile %s [%s] %s = '%s': %s", fw->path, group, name, value,
                     local->message);
         g_error_free(local);
         return FALSE;
     }
-    fw->knob_set[id] = TRUE;
+    knob_set[id] = TRUE;
     return TRUE;
 }
 
@@ -222,9 +225,9 @@ static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, 
 {
     static const char *g = "memory";
     if (strcmp(key, "grad_fp32") == 0)
-        return set_knob(fw, "grad_fp32", v, g, error);
+        return set_knob(fw, &fw->knobs, fw->knob_set, "grad_fp32", v, g, error);
     if (strcmp(key, "context_bytes") == 0)
-        return set_knob(fw, "runtime_overhead", v, g, error);
+        return set_knob(fw, &fw->knobs, fw->knob_set, "runtime_overhead", v, g, error);
     if (strcmp(key, "optimizer") == 0) {
         if (!prism_optimizer_parse(v, &fw->optimizer, NULL))
             return bad(error, fw->path, g, key, v, "allowed: adam, sgd");
@@ -353,7 +356,10 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
                 ok = FALSE;
             }
         } else if (strcmp(group, "knobs") == 0) {
-            ok = set_knob(fw, k, v, group, error);
+            ok = set_knob(fw, &fw->knobs, fw->knob_set, k, v, group, error);
+        } else if (g_str_has_prefix(group, "knobs.")) {
+            PrismFrameworkDevice *d = &fw->dev[fw->n_dev - 1]; /* added by the caller */
+            ok = set_knob(fw, &d->knobs, d->knob_set, k, v, group, error);
         } else if (strcmp(group, "memory") == 0) {
             ok = load_memory(fw, k, v, error);
         } else if (strcmp(group, "defaults") == 0) {
@@ -407,6 +413,44 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
     return TRUE;
 }
 
+/* A [knobs.FAMILY] group: FAMILY must be the device family of a cluster preset (the name
+ * before its first '-': A100, H100, B200, ...), once per profile; the keys follow. */
+static gboolean add_device(PrismFramework *fw, const char *family, GError **error)
+{
+    g_autoptr(GString) allowed = g_string_new(NULL);
+    g_autofree char *prev = NULL;
+    gboolean ok = FALSE;
+    for (size_t i = 0; i < prism_cluster_preset_count(); i++) {
+        char *f = prism_device_family(prism_cluster_preset_name(i));
+        ok = ok || g_ascii_strcasecmp(f, family) == 0;
+        if (prev == NULL || strcmp(prev, f) != 0) /* presets of a family are adjacent */
+            g_string_append_printf(allowed, "%s%s", allowed->len ? ", " : "", f);
+        g_free(prev);
+        prev = f;
+    }
+    if (!ok) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                    "framework profile %s: group [knobs.%s]: unknown device family '%s' "
+                    "(allowed: %s: a cluster preset's name before its first '-')",
+                    fw->path, family, family, allowed->str);
+        return FALSE;
+    }
+    for (unsigned i = 0; i < fw->n_dev; i++)
+        if (g_ascii_strcasecmp(fw->dev[i].family, family) == 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "framework profile %s: groups [knobs.%s] and [knobs.%s] name one "
+                        "device family",
+                        fw->path, fw->dev[i].family, family);
+            return FALSE;
+        }
+    fw->dev = g_renew(PrismFrameworkDevice, fw->dev, fw->n_dev + 1);
+    PrismFrameworkDevice *d = &fw->dev[fw->n_dev++];
+    memset(d, 0, sizeof *d);
+    d->family = g_strdup(family);
+    prism_knobs_default(&d->knobs);
+    return TRUE;
+}
+
 PrismFramework *prism_framework_load(const char *path, GError **error)
 {
     g_autofree char *label = g_strdup_printf("framework profile %s", path);
@@ -431,10 +475,17 @@ PrismFramework *prism_framework_load(const char *path, GError **error)
         gboolean known = FALSE;
         for (size_t j = 0; j < G_N_ELEMENTS(groups) && !known; j++)
             known = strcmp(have[i], groups[j]) == 0;
+        if (!known && g_str_has_prefix(have[i], "knobs.")) {
+            if (!add_device(fw, have[i] + 6, error)) {
+                prism_framework_free(fw);
+                return NULL;
+            }
+            known = TRUE;
+        }
         if (!known) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                         "framework profile %s: unknown group [%s] (allowed: profile, knobs, "
-                        "memory, defaults, planning, model)",
+                        "knobs.FAMILY, memory, defaults, planning, model)",
                         path, have[i]);
             prism_framework_free(fw);
             return NULL;
@@ -485,11 +536,28 @@ PrismFramework *prism_framework_resolve(const char *name_or_path, GError **error
     return NULL;
 }
 
-void prism_framework_apply(const PrismFramework *fw, PrismKnobs *knobs, PrismTraining *training)
+const PrismFrameworkDevice *prism_framework_device(const PrismFramework *fw,
+                                                   const char *cluster_name)
+{
+    if (cluster_name == NULL || fw->n_dev == 0)
+        return NULL;
+    g_autofree char *family = prism_device_family(cluster_name);
+    for (unsigned i = 0; i < fw->n_dev; i++)
+        if (g_ascii_strcasecmp(fw->dev[i].family, family) == 0)
+            return &fw->dev[i];
+    return NULL;
+}
+
+void prism_framework_apply(const PrismFramework *fw, const char *cluster_name, PrismKnobs *knobs,
+                           PrismTraining *training)
 {
     for (int i = 0; i < PRISM_KNOB_COUNT; i++)
         if (fw->knob_set[i])
             knobs->v[i] = fw->knobs.v[i];
+    const PrismFrameworkDevice *d = prism_framework_device(fw, cluster_name);
+    for (int i = 0; d != NULL && i < PRISM_KNOB_COUNT; i++)
+        if (d->knob_set[i])
+            knobs->v[i] = d->knobs.v[i];
     if (training != NULL)
         training->optimizer = fw->optimizer;
 }

@@ -408,7 +408,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     }
     PrismKnobs k;
     prism_knobs_default(&k);
-    prism_framework_apply(fw, &k, &t);
+    prism_framework_apply(fw, cluster->name, &k, &t);
     /* torch.compile as the row's notes state it (the CSV has no column for it), for a
      * profile that sets elementwise_eager (its framework's eager default): a compiled run
      * fuses the elementwise ops, "no torch.compile" keeps them eager, a row that says

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * search_validate_input.c - the inputs of `prism validate` (validate-internal.h): the CSV
- * records, the checks of numeric cells, cost/frameworks/sources.ini, and the device family
- * of a preset name (prism_device_family, validate.h). Not collective.
+ * records, the checks of numeric cells and cost/frameworks/sources.ini. Not collective.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,7 +10,6 @@
 #include <prism/core.h>
 #include <prism/framework.h>
 #include <prism/knobs.h>
-#include <prism/validate.h>
 
 #include "validate-internal.h"
 
@@ -264,13 +262,4 @@ gboolean prism_validate_check_cells(const Row *r, const char *path, GError **err
         }
     }
     return TRUE;
-}
-
-/* The device family of a preset name (validate.h): the part before its first '-'. */
-char *prism_device_family(const char *cluster_name)
-{
-    const char *dash = strchr(cluster_name, '-');
-    return dash != NULL && dash > cluster_name
-               ? g_strndup(cluster_name, (gsize)(dash - cluster_name))
-               : g_strdup(cluster_name);
 }

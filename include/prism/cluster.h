@@ -92,6 +92,11 @@ PrismCluster *prism_cluster_copy(const PrismCluster *cluster);
 size_t prism_cluster_preset_count(void);
 const char *prism_cluster_preset_name(size_t i);
 
+/** "H100" for "H100-SXM" and "H100-96GB-500W": the name before its first '-' (the preset
+ *  naming rule); the whole name when it has none. The family a framework profile's
+ *  [knobs.FAMILY] group and the track record key on. Ownership: g_free(). */
+char *prism_device_family(const char *cluster_name);
+
 /**
  * A preset by name (case-insensitive): A100-40GB, A100-80GB, H100-SXM, H100-96GB-500W,
  * H800, H200, B200, B200-750W, MI300X, Ascend-910B: 8 devices per node, two levels

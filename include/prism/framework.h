@@ -62,6 +62,15 @@ typedef enum {
 #define PRISM_FW_NONE (-1)      /**< no default: planned */
 #define PRISM_FW_MBS_LOCAL (-2) /**< micro_batch = local: gbs / dp (no accumulation) */
 
+/** A profile's knobs for one device family: its [knobs.FAMILY] group, laid over [knobs]
+ *  when the run's cluster is of that family (prism_device_family(), case-insensitive): the
+ *  framework runs another kernel there (cuDNN attention on Blackwell, for instance). */
+typedef struct PrismFrameworkDevice {
+    char *family; /**< as written in the group name ("B200") */
+    PrismKnobs knobs;
+    gboolean knob_set[PRISM_KNOB_COUNT];
+} PrismFrameworkDevice;
+
 typedef struct PrismFramework {
     char *name;  /**< file name without .ini */
     char *path;  /**< the file read */
@@ -78,10 +87,12 @@ typedef struct PrismFramework {
     PrismDtype dtype;
     char *only; /**< [planning] only, NULL = everything */
     gboolean uniform_chunks;
-    unsigned overlap;        /**< [planning] overlap: PrismOverlap bits that can be off */
-    unsigned overlap_search; /**< [planning] overlap_search: the subset searched by default */
-    gboolean llama;          /**< [model] architecture = llama (else gpt) */
-    int tied_embeddings;     /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
+    unsigned overlap;          /**< [planning] overlap: PrismOverlap bits that can be off */
+    unsigned overlap_search;   /**< [planning] overlap_search: the subset searched by default */
+    gboolean llama;            /**< [model] architecture = llama (else gpt) */
+    int tied_embeddings;       /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
+    PrismFrameworkDevice *dev; /**< [knobs.FAMILY] groups, file order */
+    unsigned n_dev;
 } PrismFramework;
 
 /**
@@ -129,9 +140,14 @@ char **prism_framework_names(void);
  *  Errors: PRISM_INPUT_ERROR_FILE naming the folders searched. Ownership: g_free(). */
 char *prism_framework_data_file(const char *basename, GError **error);
 
-/** Copy the knobs the profile sets into @p knobs (the others keep their value) and its
- *  optimizer into @p training. Not collective. */
-void prism_framework_apply(const PrismFramework *fw, PrismKnobs *knobs, PrismTraining *training);
+/** Copy the knobs the profile sets into @p knobs (the others keep their value), then those
+ *  of its [knobs.FAMILY] group for @p cluster_name's family (NULL: none), and its optimizer
+ *  into @p training (NULL: not). Not collective. */
+void prism_framework_apply(const PrismFramework *fw, const char *cluster_name, PrismKnobs *knobs,
+                           PrismTraining *training);
+/** The [knobs.FAMILY] group for @p cluster_name's device family, or NULL. */
+const PrismFrameworkDevice *prism_framework_device(const PrismFramework *fw,
+                                                   const char *cluster_name);
 
 /** Static names: "allocated", "reserved", "device"; the dims' key names. */
 const char *prism_mem_counts_name(PrismMemCounts c);

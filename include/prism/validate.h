@@ -92,9 +92,7 @@ typedef struct PrismValidateReport {
     int n_oom_skipped;        /**< OOM rows that could not be modelled (skipped) */
 } PrismValidateReport;
 
-/** "H100" for "H100-SXM" and "H100-96GB-500W": the name before its first '-' (the preset
- *  naming rule); the whole name when it has none. Ownership: g_free(). */
-char *prism_device_family(const char *cluster_name);
+/* prism_device_family(): include/prism/cluster.h */
 
 typedef struct PrismValidateOptions {
     const PrismKnobOverrides *user;  /**< the knobs the user gave override the profile's,

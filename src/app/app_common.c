@@ -317,7 +317,7 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         }
         /* the profile's knobs, and its optimizer unless --optimizer was given */
         const PrismOptimizer opt = in->training.optimizer;
-        prism_framework_apply(in->framework, &in->knobs, &in->training);
+        prism_framework_apply(in->framework, in->cluster->name, &in->knobs, &in->training);
         if (o->optimizer != NULL)
             in->training.optimizer = opt;
     }

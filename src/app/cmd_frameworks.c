@@ -47,6 +47,14 @@ static void show_text(FILE *f, const PrismFramework *fw)
             fprintf(f, "%s %s=%g", n++ ? "," : "", prism_knob_info((PrismKnobId)i)->name,
                     fw->knobs.v[i]);
     fprintf(f, "%s\n", n ? "" : " none");
+    for (unsigned d = 0; d < fw->n_dev; d++) {
+        fprintf(f, "knobs on %s devices:", fw->dev[d].family);
+        for (int i = 0, m = 0; i < PRISM_KNOB_COUNT; i++)
+            if (fw->dev[d].knob_set[i])
+                fprintf(f, "%s %s=%g", m++ ? "," : "", prism_knob_info((PrismKnobId)i)->name,
+                        fw->dev[d].knobs.v[i]);
+        fprintf(f, "\n");
+    }
     fprintf(f,
             "memory: optimizer %s, grad_fp32 %g, context %g GB, counts %s, allocator "
             "reserve %g\n",
@@ -87,6 +95,19 @@ static void show_json(JsonBuilder *b, const PrismFramework *fw)
             json_builder_set_member_name(b, prism_knob_info((PrismKnobId)i)->name);
             json_builder_add_double_value(b, fw->knobs.v[i]);
         }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "device_knobs");
+    json_builder_begin_object(b);
+    for (unsigned d = 0; d < fw->n_dev; d++) {
+        json_builder_set_member_name(b, fw->dev[d].family);
+        json_builder_begin_object(b);
+        for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+            if (fw->dev[d].knob_set[i]) {
+                json_builder_set_member_name(b, prism_knob_info((PrismKnobId)i)->name);
+                json_builder_add_double_value(b, fw->dev[d].knobs.v[i]);
+            }
+        json_builder_end_object(b);
+    }
     json_builder_end_object(b);
     json_builder_set_member_name(b, "memory");
     json_builder_begin_object(b);

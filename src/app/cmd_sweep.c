@@ -243,14 +243,28 @@ static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError
                        p, error);
 }
 
-/* Knobs of a grid run: defaults, then the --framework profile's, then the grid's [knobs],
- * then --knobs FILE and --set. */
+/* Knobs of a grid run: defaults, then the --framework profile's (with its [knobs.FAMILY]
+ * group for the grid's clusters: one family's, as the landscape records one set of knobs),
+ * then the grid's [knobs], then --knobs FILE and --set. */
 static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
-                           PrismKnobs *k, GError **error)
+                           const PrismCluster *single, PrismKnobs *k, GError **error)
 {
     prism_knobs_default(k);
-    if (fw != NULL)
-        prism_framework_apply(fw, k, NULL);
+    if (fw != NULL) {
+        const size_t nc = g->n_clusters ? g->n_clusters : 1;
+        const PrismCluster *first = g->n_clusters ? g->clusters[0] : single;
+        for (size_t i = 1; i < nc; i++)
+            if (prism_framework_device(fw, g->clusters[i]->name) !=
+                prism_framework_device(fw, first->name)) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                            "grid %s: [grid] clusters %s and %s take different knobs from "
+                            "framework profile %s ([knobs.FAMILY] groups), and a landscape "
+                            "records one set of knobs: run them as separate grids",
+                            g->path, first->name, g->clusters[i]->name, fw->path);
+                return FALSE;
+            }
+        prism_framework_apply(fw, first->name, k, NULL);
+    }
     for (char **s = g->knobs; s && *s; s++)
         if (!prism_knobs_set(k, *s, error))
             return FALSE;
@@ -333,7 +347,8 @@ static gboolean setup_point(Sweep *s, size_t i, GChecksum *sum, GError **error)
 static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     PrismGrid *g = s->grid;
-    if (!grid_conflicts(o, g, error) || !grid_knobs(o, g, s->in.framework, &s->in.knobs, error))
+    if (!grid_conflicts(o, g, error) ||
+        !grid_knobs(o, g, s->in.framework, s->in.cluster, &s->in.knobs, error))
         return FALSE;
     if (g->devices != NULL) {
         if (!prism_app_parse_devices(g->devices, &s->devices, &s->n_dev, error)) {

@@ -332,6 +332,15 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
     return NULL;
 }
 
+/* The device family of a cluster name (cluster.h): the part before its first '-'. */
+char *prism_device_family(const char *cluster_name)
+{
+    const char *dash = strchr(cluster_name, '-');
+    return dash != NULL && dash > cluster_name
+               ? g_strndup(cluster_name, (gsize)(dash - cluster_name))
+               : g_strdup(cluster_name);
+}
+
 /* Keys of the key file. */
 static const char *const cluster_keys[] = {"name",
                                            "memory_gib",

@@ -310,6 +310,22 @@ check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vp
 check "frameworks --json" expect_status 0 frameworks megatron-core --json
 check "  JSON knobs" /usr/bin/python3 -c "
 import json; d = json.load(open('out.txt')); assert d['knobs']['tp_overlap'] == 0.5 and d['defaults']['zero_stage'] == '1', d"
+check "frameworks --json: the B200 group" expect_status 0 frameworks pytorch-fsdp --json
+check "  device_knobs" /usr/bin/python3 -c "
+import json; d = json.load(open('out.txt')); b = d['device_knobs']['B200']
+assert b['attn_fwd_fraction'] == 0.532 and b['attn_bwd_fraction'] == 0.418 and d['knobs']['attn_fwd_fraction'] == 0.337, d"
+check "explain on B200 takes the group" expect_status 0 explain --json -m llama3-8b -c B200-750W -n 8 --framework pytorch-fsdp -s dp=8
+check "  cuDNN fractions" /usr/bin/python3 -c "
+import json; k = json.load(open('out.txt'))['knobs']; assert k['attn_fwd_fraction'] == 0.532 and k['mx_cast_passes'] == 2, k"
+check "explain on H100 does not" expect_status 0 explain --json -m llama3-8b -c H100-SXM -n 8 --framework pytorch-fsdp -s dp=8
+check "  Hopper fractions" /usr/bin/python3 -c "
+import json; k = json.load(open('out.txt'))['knobs']; assert k['attn_fwd_fraction'] == 0.337 and k['mx_cast_passes'] == 1, k"
+check "--set over the group" expect_status 0 explain --json -m llama3-8b -c B200 -n 8 --framework pytorch-fsdp -s dp=8 --set attn_fwd_fraction=0.4
+check "  the user's value" /usr/bin/python3 -c "
+import json; k = json.load(open('out.txt'))['knobs']; assert k['attn_fwd_fraction'] == 0.4 and k['attn_bwd_fraction'] == 0.418, k"
+printf '[profile]\ntitle = x\n[knobs.B300]\ndropout = 0\n' > badfamily.ini
+check "unknown device family exits 2" expect_status 2 frameworks ./badfamily.ini
+check "  names group and families" grep -q "badfamily.ini: group \[knobs.B300\]: unknown device family 'B300' (allowed: A100, H100" err.txt
 printf '[profile]\ntitle = x\n[knobs]\ntp_overlap = 7\n' > badvalue.ini
 check "bad profile value exits 2" expect_status 2 frameworks ./badvalue.ini
 check "  names file, key, value" grep -q "badvalue.ini \[knobs\] tp_overlap = '7'" err.txt
@@ -343,4 +359,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((87 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((97 - ${PRISM_TEST_SANITIZED:-0}))

@@ -172,7 +172,7 @@ static PrismCostModel *mlm_model(uint32_t L, uint64_t h, uint32_t a, uint64_t gb
     t.dtype = PRISM_DTYPE_BF16;
     PrismKnobs k;
     prism_knobs_default(&k);
-    prism_framework_apply(fw, &k, &t);
+    prism_framework_apply(fw, c->name, &k, &t);
     return prism_cost_model_new(m, c, &t, &k, NULL);
 }
 
@@ -265,7 +265,7 @@ static void test_framework_rows(void)
         t.dtype = PRISM_DTYPE_FP16;
         PrismKnobs k;
         prism_knobs_default(&k);
-        prism_framework_apply(fw, &k, &t);
+        prism_framework_apply(fw, c->name, &k, &t);
         g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &t, &k, NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
         PrismStrategy s = {
@@ -371,7 +371,7 @@ static void test_memory_counts(void)
     tr.dtype = PRISM_DTYPE_BF16;
     PrismKnobs k;
     prism_knobs_default(&k);
-    prism_framework_apply(fw, &k, &tr);
+    prism_framework_apply(fw, c->name, &k, &tr);
     g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &tr, &k, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     PrismStrategy s = {.devices = 8,

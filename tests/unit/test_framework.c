@@ -172,7 +172,7 @@ static void test_shipped(void)
     PrismTraining t;
     prism_training_default(&t);
     t.optimizer = PRISM_OPTIMIZER_SGD;
-    prism_framework_apply(c, &k, &t);
+    prism_framework_apply(c, NULL, &k, &t);
     CU_ASSERT_EQUAL(k.v[PRISM_KNOB_TP_OVERLAP], 0.5);
     CU_ASSERT_EQUAL(k.v[PRISM_KNOB_COMPUTE_EFFICIENCY], def.v[PRISM_KNOB_COMPUTE_EFFICIENCY]);
     CU_ASSERT_EQUAL(t.optimizer, PRISM_OPTIMIZER_ADAM);
@@ -235,6 +235,18 @@ static void test_refused(void)
                (const char *const[]){"title", NULL});
     expect_bad(dir, "[profile]\ntitle = a\ntitle = b\n", PRISM_INPUT_ERROR_PARSE,
                (const char *const[]){"title", NULL});
+    /* [knobs.FAMILY]: a family no preset has (the allowed ones listed), the same family
+     * twice, a bad knob inside one (its group named) */
+    g_autofree char *f1 = g_strconcat(head, "[knobs.B20]\ndropout = 0\n", NULL);
+    expect_bad(dir, f1, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+               (const char *const[]){"[knobs.B20]", "'B20'", "A100, H100", "B200", NULL});
+    g_autofree char *f2 =
+        g_strconcat(head, "[knobs.B200]\ndropout = 0\n[knobs.b200]\ndropout = 1\n", NULL);
+    expect_bad(dir, f2, PRISM_INPUT_ERROR_PARSE,
+               (const char *const[]){"[knobs.B200]", "[knobs.b200]", NULL});
+    g_autofree char *f3 = g_strconcat(head, "[knobs.H100]\nattn_fwd_fraction = 2\n", NULL);
+    expect_bad(dir, f3, PRISM_INPUT_ERROR_VALUE,
+               (const char *const[]){"[knobs.H100]", "attn_fwd_fraction", "'2'", NULL});
     /* a missing file, an unknown name */
     GError *error = NULL;
     CU_ASSERT_PTR_NULL(prism_framework_load("/nonexistent/x.ini", &error));
@@ -267,7 +279,7 @@ static void test_overrides(void)
     PrismKnobs def, k;
     prism_knobs_default(&def);
     prism_knobs_default(&k);
-    prism_framework_apply(fw, &k, NULL);
+    prism_framework_apply(fw, NULL, &k, NULL);
     /* the profile sets cp_overlap = 0 and attn_fwd_fraction = 0.337 (file text) */
     CU_ASSERT_EQUAL(def.v[PRISM_KNOB_CP_OVERLAP], 1.0);
     CU_ASSERT_EQUAL(k.v[PRISM_KNOB_CP_OVERLAP], 0.0);
@@ -296,6 +308,36 @@ static void test_overrides(void)
     }
     prism_knob_overrides_apply(NULL, &applied); /* none: unchanged */
     CU_ASSERT_EQUAL(applied.v[PRISM_KNOB_ATTN_FWD_FRACTION], 0.337);
+    /* [knobs.B200] on a B200-family cluster (any case; the 750 W preset too): cuDNN's
+     * attention fractions over [knobs]' Hopper ones, the MX casts; nothing else differs.
+     * Other families and no cluster keep [knobs]. User overrides still come last. */
+    const char *const b200[] = {"B200", "B200-750W", "b200-750w"};
+    for (size_t c = 0; c < G_N_ELEMENTS(b200); c++) {
+        PrismKnobs kb;
+        prism_knobs_default(&kb);
+        prism_framework_apply(fw, b200[c], &kb, NULL);
+        CU_ASSERT_PTR_NOT_NULL(prism_framework_device(fw, b200[c]));
+        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_ATTN_FWD_FRACTION], 0.532);
+        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_ATTN_BWD_FRACTION], 0.418);
+        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_MX_CAST_PASSES], 2.0);
+        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_MX_CAST_EFFICIENCY], 0.57);
+        for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+            if (i != PRISM_KNOB_ATTN_FWD_FRACTION && i != PRISM_KNOB_ATTN_BWD_FRACTION &&
+                i != PRISM_KNOB_MX_CAST_PASSES && i != PRISM_KNOB_MX_CAST_EFFICIENCY)
+                CU_ASSERT_EQUAL(kb.v[i], k.v[i]);
+        prism_knob_overrides_apply(&o, &kb);
+        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_CP_OVERLAP], 1.0);
+    }
+    const char *const others[] = {"H100-SXM", "H100-96GB-500W", "A100-80GB", "MI300X"};
+    for (size_t c = 0; c < G_N_ELEMENTS(others); c++) {
+        PrismKnobs ko;
+        prism_knobs_default(&ko);
+        prism_framework_apply(fw, others[c], &ko, NULL);
+        CU_ASSERT_PTR_NULL(prism_framework_device(fw, others[c]));
+        for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+            CU_ASSERT_EQUAL(ko.v[i], k.v[i]);
+    }
+    CU_ASSERT_PTR_NULL(prism_framework_device(fw, NULL));
     prism_framework_free(fw);
 }
 
