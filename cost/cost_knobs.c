@@ -187,6 +187,13 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                        "kernels; 0 = hbm_efficiency, as every memory-bound "
                                        "kernel (torchao on B200: dim0 up to 5.5, dim1 up to 3.9 "
                                        "of 8 TB/s, 0.57 for their equal bytes)"},
+    [PRISM_KNOB_KV_REPEAT] = {"kv_repeat", 0.0, 0.0, 1.0, "bool",
+                              "1 = a GQA model repeats its K/V heads to the query heads before "
+                              "attention (torchtitan's Llama attention calls repeat_kv before "
+                              "SDPA, torchtitan#1283; removed in #2259, 2026-01): autograd keeps "
+                              "the repeated K and V for the attention backward and context "
+                              "parallelism exchanges them (query heads' worth, sharded by tp "
+                              "like the queries), and the copy is one more read and write"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -43,6 +43,7 @@ typedef struct KnobView {
     double moe_act;   /* recompute_moe_act: selective recompute drops the experts' act output */
     double mfu_core;  /* share of the attention core in the model FLOPs (mfu_core knob) */
     double exec_core; /* share of the attention core that runs (causal flash skips part) */
+    double kv_repeat; /* kv_repeat: GQA's K/V heads repeated to the query heads */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -136,6 +137,17 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
         k->cp_kv = bp * 2.0 * g * d;
         k->cp_kvh = bp * 2.0 * d;
         k->cp_qo = bp * 2.0 * a * d; /* Q and the attention output */
+        if (kv->kv_repeat > 0.5 && g < a) {
+            /* repeat_kv before attention: the attention sees a heads of K and V, sharded by
+             * tp like the queries; autograd keeps those (not the g-head ones: the copy needs
+             * no saved input), CP exchanges them, and the copy reads K, V and writes them
+             * a-headed (counted tp-sharded, as the k part of qk_norm) */
+            k->a_kv -= bp * 2.0 * g * d;
+            k->a_tp += bp * 2.0 * a * d;
+            k->cp_tp += bp * 2.0 * a * d;
+            k->cp_kv = k->cp_kvh = 0.0;
+            k->e_tp += bp * 2.0 * (a + g) * d;
+        }
         if (at->sinks) /* one learned logit per head, sharded with the heads; its FLOPs
                         * (one exp-add per query and head) are left out: < 0.01 % */
             k->p_tp += a;
@@ -585,6 +597,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .loss_bwd = kn[PRISM_KNOB_LOSS_BWD_EXTRA],
         .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
         .moe_act = kn[PRISM_KNOB_RECOMPUTE_MOE_ACT] > 0.5 ? 1.0 : 0.0,
+        .kv_repeat = kn[PRISM_KNOB_KV_REPEAT],
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */

@@ -82,6 +82,8 @@ typedef enum {
                                             layouts, 2 = a kernel per layout (torchao) */
     PRISM_KNOB_MX_CAST_EFFICIENCY,     /**< MXFP8 cast kernels' fraction of the HBM bandwidth
                                             (0 = hbm_efficiency) */
+    PRISM_KNOB_KV_REPEAT,              /**< 1 = GQA's K/V heads repeated to the query heads
+                                            before attention (torchtitan's repeat_kv) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

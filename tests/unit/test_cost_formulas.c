@@ -191,6 +191,17 @@ static void test_elementwise_eager(void)
  *   one all-reduce-equivalent, +1.34217728e-4 s of selective recompute; Korthikanti's
  *   policy (0) recomputes the core alone: +0. Without TP nothing changes.
  */
+/* Block 1's terms of @p strategy on 8 devices (gbs 8, seq 2048, fp16) under two knob sets. */
+static void pair_terms(const PrismModel *m, const char *const *sets_a, const char *const *sets_b,
+                       const char *strategy, PrismLayerTerms *a, PrismLayerTerms *b)
+{
+    g_autoptr(PrismCostModel) ca = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets_a);
+    g_autoptr(PrismCostModel) cb = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets_b);
+    PrismStrategy s = test_strategy(ca, 8, strategy);
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(ca, &s, 1, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cb, &s, 1, b, NULL));
+}
+
 static void layout_terms(const char *knob, const char *policy, const char *strategy,
                          uint32_t devices, PrismLayerTerms *lt)
 {
@@ -247,6 +258,50 @@ static void test_sp_saves_gathered(void)
     layout_terms("sp_saves_gathered=1", "selective_policy=0", "tp=4,mbs=2", 4, &b);
     CU_ASSERT_EQUAL(b.act_bytes[0], a.act_bytes[0]);
     CU_ASSERT_EQUAL(b.work_bytes, a.work_bytes);
+}
+
+/*
+ * kv_repeat (torchtitan's repeat_kv): Llama-3-8B's block (32 query heads, 8 KV heads of 128,
+ * h 4096), fp16, seq 2048, mbs 1, tp 1. Without recompute autograd keeps the repeated K and V
+ * for the attention backward: 2 x 32 heads instead of 2 x 8, per token 2 B x 2 x (32 - 8) x
+ * 128 = 12,288 B, x 2048 tokens = 25,165,824 B more (the per-op policy keeps wv's output,
+ * before the repeat: unchanged). With cp 2 (T = 1024 tokens per rank) the ring exchanges K
+ * and V of every query head: its bytes per layer and micro-batch, 3 T KV (c - 1) without
+ * recompute, go from 3 x 1024 x 2 B x 2 x 8 x 128 = 12,582,912 B to four times that,
+ * 50,331,648 B (`prism explain` terms); a model without GQA (heads = KV heads) is unchanged.
+ */
+static double kv_cp_bytes(const char *repeat, const char *model)
+{
+    const char *const sets[] = {repeat, "flash_attention=1", NULL};
+    g_autoptr(PrismModel) m = prism_model_zoo_get(model, NULL);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 16, "dp=8,cp=2,tp=1,pp=1,mbs=1");
+    g_autofree char *j = prism_cost_explain(cm, &s, TRUE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    g_autoptr(JsonParser) p = json_parser_new();
+    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, j, -1, NULL));
+    JsonArray *layers =
+        json_object_get_array_member(json_node_get_object(json_parser_get_root(p)), "layers");
+    JsonObject *t =
+        json_object_get_object_member(json_array_get_object_element(layers, 1), "terms");
+    return json_object_get_double_member(t, "cp_bytes");
+}
+
+static void test_kv_repeat(void)
+{
+    g_autoptr(PrismModel) m = prism_model_zoo_get("llama3-8b", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const char *const off[] = {"kv_repeat=0", "selective_policy=1", NULL};
+    const char *const on[] = {"kv_repeat=1", "selective_policy=1", NULL};
+    PrismLayerTerms la, lb;
+    pair_terms(m, off, on, "dp=8,tp=1,pp=1,mbs=1", &la, &lb);
+    CU_ASSERT_EQUAL(lb.act_bytes[0] - la.act_bytes[0], 25165824.0);
+    CU_ASSERT_EQUAL(lb.act_bytes[1], la.act_bytes[1]); /* per-op SAC keeps wv's output */
+    CU_ASSERT_TRUE(lb.fwd_s > la.fwd_s);               /* the copy's traffic */
+    CU_ASSERT_EQUAL(kv_cp_bytes("kv_repeat=0", "llama3-8b"), 12582912.0);
+    CU_ASSERT_EQUAL(kv_cp_bytes("kv_repeat=1", "llama3-8b"), 50331648.0);
+    CU_ASSERT_EQUAL(kv_cp_bytes("kv_repeat=1", "gpt3-1.3b"),
+                    kv_cp_bytes("kv_repeat=0", "gpt3-1.3b"));
 }
 
 /*
@@ -409,12 +464,8 @@ static void test_ring_allreduce_tp(void)
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     static const char *const ov0[] = {"tp_overlap=0", NULL};
     static const char *const ov1[] = {"tp_overlap=1", NULL};
-    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, ov0);
-    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, ov1);
-    PrismStrategy s = test_strategy(c0, 8, "tp=8");
     PrismLayerTerms a, b;
-    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c0, &s, 1, &a, NULL));
-    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(c1, &s, 1, &b, NULL));
+    pair_terms(m, ov0, ov1, "tp=8", &a, &b);
     const double V = 2048.0 * 4096.0 * 2.0;
     const double t_ar = 2.0 * 7.0 / 8.0 * V / (300e9 * 0.8) + 2.0 * 7.0 * 5e-6;
     CU_ASSERT_TRUE(prism_test_close(a.fwd_s - b.fwd_s, 2.0 * t_ar, 1e-9, 0));
@@ -1307,6 +1358,7 @@ static CU_TestInfo formula_tests[] = {
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
+    {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
     {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},
     CU_TEST_INFO_NULL,
