@@ -427,7 +427,7 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
         k->gdev.quant > 0.5 ? "" : " (no tile/wave quantisation)", 1e-12 / k->inv_rate_bf16,
         prism_knobs_gemm_efficiency(&cm->knobs, c->gemm_efficiency),
         cm->knobs.v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0 ? "the knob"
-        : c->gemm_efficiency > 0                       ? "the device's published cuBLAS figure"
+        : c->gemm_efficiency > 0                       ? "the cluster's gemm_efficiency"
                                                        : "fallback: no device figure");
     if (fp8)
         g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (x fp8_gemm_ratio)",

@@ -12,7 +12,8 @@ of the hardware rate it is linear in:
 
     compute_time, recompute_time  --compute split (default): the share the FLOPs take at
                                   the large-GEMM rate x peak ratio, the rest x HBM ratio;
-                                  --compute peak: x peak ratio (peak(dtype) x sustained/boost)
+                                  --compute peak: x peak ratio (peak(dtype) x sustained/boost
+                                  x GEMM efficiency: the knob, else the cluster's, else 0.8)
     tp_time, pp_time, dp_time     per message, bandwidth part x BW ratio and latency part x
                                   latency ratio, split from the row's dims, at the level the
                                   group's extent maps to on each cluster (tp t, pp t*c*d*pp,
@@ -202,7 +203,7 @@ def differences(src, dst):
     non-linear compute terms, level sizes and latencies."""
     out = []
     for k in ("sm_count", "gemm_tile_m", "gemm_tile_n", "attn_fwd_fraction",
-              "attn_bwd_fraction"):
+              "attn_bwd_fraction", "gemm_efficiency"):
         if src.get(k) != dst.get(k):
             out.append("%s %s -> %s" % (k, src.get(k), dst.get(k)))
     a, b = _levels(src), _levels(dst)

@@ -414,7 +414,10 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
      * fuses the elementwise ops, "no torch.compile" keeps them eager, a row that says
      * neither keeps the profile's value */
     const int compiled = notes_compile(prism_validate_col(r, "notes"));
-    if (fw->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] && compiled >= 0)
+    const PrismFrameworkDevice *dev = prism_framework_device(fw, cluster->name);
+    if ((fw->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] ||
+         (dev != NULL && dev->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER])) &&
+        compiled >= 0)
         k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
     /* the GEMMs an FP8 recipe covered, where the notes say (the CSV has no column) */
     const int scope = notes_fp8_scope(prism_validate_col(r, "notes"));

@@ -147,7 +147,7 @@ typedef struct PrismKModel {
     double gbs;                                /* sequences per step */
     double bytes_act;                          /* bytes per activation element (dtype) */
     double bytes_param, bytes_grad, bytes_opt; /* per parameter */
-    double inv_rate;      /* s per FLOP: 1 / (peak FLOP/s of the dtype x compute_efficiency) */
+    double inv_rate;      /* s per FLOP: 1 / (peak FLOP/s of the dtype x GEMM efficiency) */
     double inv_hbm;       /* s per byte of HBM traffic: 1 / (bandwidth x hbm_efficiency) */
     double opt_traffic;   /* HBM bytes moved per parameter by one optimizer update */
     double peak_flops;    /* peak FLOP/s of the dtype, per device */
@@ -174,14 +174,15 @@ typedef struct PrismKModel {
     /* the shape-aware compute model (cost/README.md, "Compute") */
     PrismKGemmDev gdev;
     double inv_rate_bf16;     /* s per FLOP of a large BF16 GEMM: 1 / (BF16 peak x sustained/boost
-                               * clock x compute_efficiency); inv_rate is the same for the
+                               * clock x GEMM efficiency); inv_rate is the same for the
                                * linear-layer dtype (FP8 recipes: x fp8_gemm_ratio) */
     double low_in_bytes;      /* bytes per GEMM operand element in the linear-layer dtype */
     double core_fwd_inv;      /* s per attention-core FLOP, forward */
     double core_bwd_inv;      /* s per attention-core FLOP counted in the model (bwd_ratio x
                                * forward) in the backward: flash: 2.5 / bwd_ratio / fraction */
-    double cast_x;            /* FP8: HBM bytes per element cast (activations, gradients) */
-    double cast_w;            /* FP8: HBM bytes per weight element cast per micro-batch */
+    double cast_x;            /* FP8: HBM bytes per element cast (activations, gradients), at
+                                 HBM x hbm_efficiency (MXFP8 with mx_cast_efficiency: scaled) */
+    double cast_w;            /* FP8: the same per weight element cast per micro-batch */
     double bytes_param_mem;   /* bytes per parameter held in memory (FP8 weight copies) */
     double exp_param_mem_rel; /* the routed experts' bytes per parameter / bytes_param_mem
                                  (fp8_scope under delayed scaling; else 1: the same bits) */

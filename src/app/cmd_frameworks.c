@@ -49,11 +49,12 @@ static void show_text(FILE *f, const PrismFramework *fw)
     fprintf(f, "%s\n", n ? "" : " none");
     for (unsigned d = 0; d < fw->n_dev; d++) {
         fprintf(f, "knobs on %s devices:", fw->dev[d].family);
-        for (int i = 0, m = 0; i < PRISM_KNOB_COUNT; i++)
+        int m = 0;
+        for (int i = 0; i < PRISM_KNOB_COUNT; i++)
             if (fw->dev[d].knob_set[i])
                 fprintf(f, "%s %s=%g", m++ ? "," : "", prism_knob_info((PrismKnobId)i)->name,
                         fw->dev[d].knobs.v[i]);
-        fprintf(f, "\n");
+        fprintf(f, "%s\n", m ? "" : " none");
     }
     fprintf(f,
             "memory: optimizer %s, grad_fp32 %g, context %g GB, counts %s, allocator "

@@ -38,7 +38,7 @@ static const char schema_doc[] =
     "  inputs, one op without consumers, and be series-parallel (chains, residual and\n"
     "  branching blocks); otherwise the error names the offending edge (exit status 2).\n"
     "\n"
-    "Costs: per-device compute (FLOPs / (peak bf16 * compute_efficiency)), in-operator\n"
+    "Costs: per-device compute (FLOPs / (peak bf16 * GEMM efficiency)), in-operator\n"
     "communication and the redistribution between a producer's and a consumer's layouts\n"
     "(all-reduce, reduce-scatter, all-gather, all-to-all), forward + backward, on the\n"
     "cluster level a group of T devices spans. See search/DC.md.";

@@ -243,28 +243,15 @@ static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError
                        p, error);
 }
 
-/* Knobs of a grid run: defaults, then the --framework profile's (with its [knobs.FAMILY]
- * group for the grid's clusters: one family's, as the landscape records one set of knobs),
- * then the grid's [knobs], then --knobs FILE and --set. */
-static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
-                           const PrismCluster *single, PrismKnobs *k, GError **error)
+/* The knob chain of a grid run for one cluster: defaults, then the --framework profile's
+ * (with its [knobs.FAMILY] group for @p cluster_name), then the grid's [knobs], then
+ * --knobs FILE and --set. */
+static gboolean knob_chain(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
+                           const char *cluster_name, PrismKnobs *k, GError **error)
 {
     prism_knobs_default(k);
-    if (fw != NULL) {
-        const size_t nc = g->n_clusters ? g->n_clusters : 1;
-        const PrismCluster *first = g->n_clusters ? g->clusters[0] : single;
-        for (size_t i = 1; i < nc; i++)
-            if (prism_framework_device(fw, g->clusters[i]->name) !=
-                prism_framework_device(fw, first->name)) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
-                            "grid %s: [grid] clusters %s and %s take different knobs from "
-                            "framework profile %s ([knobs.FAMILY] groups), and a landscape "
-                            "records one set of knobs: run them as separate grids",
-                            g->path, first->name, g->clusters[i]->name, fw->path);
-                return FALSE;
-            }
-        prism_framework_apply(fw, first->name, k, NULL);
-    }
+    if (fw != NULL)
+        prism_framework_apply(fw, cluster_name, k, NULL);
     for (char **s = g->knobs; s && *s; s++)
         if (!prism_knobs_set(k, *s, error))
             return FALSE;
@@ -275,6 +262,31 @@ static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const Pris
             g_prefix_error(error, "--set: ");
             return FALSE;
         }
+    return TRUE;
+}
+
+/* Knobs of a grid run (knob_chain): the same for every cluster of the grid, as a landscape
+ * records one set of knobs; clusters that a profile's [knobs.FAMILY] groups would price
+ * with different knobs are refused. */
+static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
+                           const PrismCluster *single, PrismKnobs *k, GError **error)
+{
+    const PrismCluster *first = g->n_clusters ? g->clusters[0] : single;
+    if (!knob_chain(o, g, fw, first->name, k, error))
+        return FALSE;
+    for (size_t i = 1; fw != NULL && fw->n_dev > 0 && i < g->n_clusters; i++) {
+        PrismKnobs other;
+        if (!knob_chain(o, g, fw, g->clusters[i]->name, &other, error))
+            return FALSE;
+        if (memcmp(other.v, k->v, sizeof other.v) != 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "grid %s: [grid] clusters %s and %s take different knobs from "
+                        "framework profile %s ([knobs.FAMILY] groups), and a landscape records "
+                        "one set of knobs: run them as separate grids",
+                        g->path, first->name, g->clusters[i]->name, fw->path);
+            return FALSE;
+        }
+    }
     return TRUE;
 }
 

@@ -273,6 +273,9 @@ expect_bad "grid and --gbs" -- sweep --grid "$grid" --gbs 128 -o x.h5 -- "--gbs"
 printf '[grid]\nmodels = gpt3-1.3b\nclusters = H100-SXM; B200\ndevices = 8\ngbs = 64\nseq = 2048\n' > mixed.ini
 expect_bad "a profile's device groups split the grid" -- sweep --grid mixed.ini --framework pytorch-fsdp \
     -o x.h5 -- "mixed.ini" "H100-SXM and B200" "[knobs.FAMILY]" "separate grids"
+check "the same grid when --set leaves the groups nothing to change" expect_status 0 sweep \
+    --grid mixed.ini --framework pytorch-fsdp --set attn_fwd_fraction=0.4 \
+    --set attn_bwd_fraction=0.3 --set mx_cast_passes=1 --set mx_cast_efficiency=0 -o mixed.h5
 expect_bad "grid and --top" -- sweep --grid "$grid" --top 3 -o x.h5 -- "--top" "[options] top"
 expect_bad "--top 0" -- sweep "${small[@]}" --top 0 -o x.h5 -- "--top 0" "1 and 1000"
 expect_bad "pareto: no file" -- pareto no-such.h5 -- "no-such.h5" "no such file"
@@ -312,4 +315,4 @@ cli_checks=$((cli_checks + 1))
 
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count
-cli_done $((95 - 5 * skipped))
+cli_done $((96 - 5 * skipped))
