@@ -194,6 +194,12 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                               "the repeated K and V for the attention backward and context "
                               "parallelism exchanges them (query heads' worth, sharded by tp "
                               "like the queries), and the copy is one more read and write"},
+    [PRISM_KNOB_CP_DKV_FP32] = {"cp_dkv_fp32", 0.0, 0.0, 1.0, "bool",
+                                "1 = the backward ring of context parallelism passes the K/V "
+                                "gradients in fp32 beside the K/V in the activation dtype "
+                                "(PyTorch's context_parallel accumulates dq/dk/dv in fp32 and "
+                                "rotates dK/dV as one fp32 buffer per step): a backward step "
+                                "carries 1 + 4/bytes KV-sized units instead of 2"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

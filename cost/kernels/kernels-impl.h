@@ -323,6 +323,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double coll_f = K->tp_coll_fwd, coll_fsp = K->tp_coll_fwd_sp;
     const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes, coll_ssp = K->tp_coll_sel_sp;
     const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
+    const double cbu = km->cp_bwd_units; /* backward ring step: K/V + dK/dV units */
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem, xrel = km->exp_param_mem_rel;
@@ -512,7 +513,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double lb = uly > 0.5 ? 1.0 : cplb[i];
             const double v_cp = T * (cp_tp * it + cp_kv * kvs);
             const double step_f = v_cp * cpsa[i] + cpsl[i];
-            const double step_b = 2.0 * (v_cp * cpsa[i] + cpsl[i]);
+            const double step_b = cbu * (v_cp * cpsa[i]) + 2.0 * cpsl[i];
             const double cs_f = cp_ov * lb * core_f * ic, cs_b = cp_ov * lb * core_b * ic;
             const double ring_f = (c - 1.0) * (step_f > cs_f ? step_f - cs_f : 0.0);
             const double ring_b = (c - 1.0) * (step_b > cs_b ? step_b - cs_b : 0.0);
@@ -521,7 +522,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             imb = im1 * (1.0 + rc_core) + imb_b;
             cp_f = cp_pass1 * ring_f;
             cp_b = cp_pass1 * ring_b;
-            double cpbytes = (3.0 + rc_core) * v_cp * cpbf[i];
+            double cpbytes = (1.0 + cbu + rc_core) * v_cp * cpbf[i];
             if (cpm > 1) {
                 const double gt_kv = g * kvs; /* KV heads per TP rank */
                 const double v_a2a =

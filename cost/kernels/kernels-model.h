@@ -209,6 +209,8 @@ typedef struct PrismKModel {
     double cp_inv_run;    /* 1/(1 - cp_skip), 0 when cp_skip = 1 */
     double cp_ov;         /* fraction of a ring step's attention compute that hides the
                            * exchange of the next KV chunk (cp_overlap) */
+    double cp_bwd_units;  /* KV-sized units a backward ring step carries: the K/V and their
+                           * gradients, 2; with cp_dkv_fp32 1 + 4/bytes (bf16: 3) */
     /* offloading to host memory (cost/README.md, "Offloading") */
     double inv_host_link; /* s per byte over the host link (per device, per direction); 0
                            * when the cluster gives no host */

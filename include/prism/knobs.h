@@ -84,6 +84,7 @@ typedef enum {
                                             (0 = hbm_efficiency) */
     PRISM_KNOB_KV_REPEAT,              /**< 1 = GQA's K/V heads repeated to the query heads
                                             before attention (torchtitan's repeat_kv) */
+    PRISM_KNOB_CP_DKV_FP32,            /**< 1 = the CP ring passes dK/dV in fp32 (PyTorch) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

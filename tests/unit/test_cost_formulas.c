@@ -270,9 +270,16 @@ static void test_sp_saves_gathered(void)
  * recompute, go from 3 x 1024 x 2 B x 2 x 8 x 128 = 12,582,912 B to four times that,
  * 50,331,648 B (`prism explain` terms); a model without GQA (heads = KV heads) is unchanged.
  */
+static double kv_cp_bytes_with(const char *repeat, const char *dkv, const char *model);
+
 static double kv_cp_bytes(const char *repeat, const char *model)
 {
-    const char *const sets[] = {repeat, "flash_attention=1", NULL};
+    return kv_cp_bytes_with(repeat, "cp_dkv_fp32=0", model);
+}
+
+static double kv_cp_bytes_with(const char *repeat, const char *dkv, const char *model)
+{
+    const char *const sets[] = {repeat, dkv, "flash_attention=1", NULL};
     g_autoptr(PrismModel) m = prism_model_zoo_get(model, NULL);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=8,cp=2,tp=1,pp=1,mbs=1");
@@ -302,6 +309,10 @@ static void test_kv_repeat(void)
     CU_ASSERT_EQUAL(kv_cp_bytes("kv_repeat=1", "llama3-8b"), 50331648.0);
     CU_ASSERT_EQUAL(kv_cp_bytes("kv_repeat=1", "gpt3-1.3b"),
                     kv_cp_bytes("kv_repeat=0", "gpt3-1.3b"));
+    /* cp_dkv_fp32 (PyTorch's fp32 dK/dV ring buffer): a backward step carries the fp16 K/V
+     * and fp32 dK/dV, 1 + 4/2 = 3 KV units instead of 2: 3 T KV (c - 1) becomes 4 T KV (c - 1),
+     * 12,582,912 B x 4/3 = 16,777,216 B (fp16 activations, no recompute) */
+    CU_ASSERT_EQUAL(kv_cp_bytes_with("kv_repeat=0", "cp_dkv_fp32=1", "llama3-8b"), 16777216.0);
 }
 
 /*
