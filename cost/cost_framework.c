@@ -548,6 +548,13 @@ const PrismFrameworkDevice *prism_framework_device(const PrismFramework *fw,
     return NULL;
 }
 
+gboolean prism_framework_knob_given(const PrismFramework *fw, const char *cluster_name,
+                                    PrismKnobId id)
+{
+    const PrismFrameworkDevice *d = prism_framework_device(fw, cluster_name);
+    return fw->knob_set[id] || (d != NULL && d->knob_set[id]);
+}
+
 void prism_framework_apply(const PrismFramework *fw, const char *cluster_name, PrismKnobs *knobs,
                            PrismTraining *training)
 {

@@ -673,11 +673,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         kn[PRISM_KNOB_TP_OVERLAP] > 0.0 ? kn[PRISM_KNOB_TP_OVERLAP_BUFFERS] * k->hidden_bytes : 0.0;
     k->off_keep = 2.0; /* the layer running and the one in transfer (double buffering) */
     /* the CP ring's backward step: K/V (activation dtype) and dK/dV (the same, or fp32) */
-    {
-        const double act =
-            prism_dtype_bytes(training->dtype) < 2.0 ? 2.0 : prism_dtype_bytes(training->dtype);
-        k->cp_bwd_units = 1.0 + (kn[PRISM_KNOB_CP_DKV_FP32] > 0.5 ? 4.0 / act : 1.0);
-    }
+    k->cp_bwd_units = 1.0 + (kn[PRISM_KNOB_CP_DKV_FP32] > 0.5 ? 4.0 / k->bytes_act : 1.0);
     compile_network(cm);
 
     /* kinds: one per distinct (BLOCK|MTP, spec) in order of first appearance */

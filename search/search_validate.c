@@ -414,9 +414,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
      * fuses the elementwise ops, "no torch.compile" keeps them eager, a row that says
      * neither keeps the profile's value */
     const int compiled = notes_compile(prism_validate_col(r, "notes"));
-    const PrismFrameworkDevice *dev = prism_framework_device(fw, cluster->name);
-    if ((fw->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER] ||
-         (dev != NULL && dev->knob_set[PRISM_KNOB_ELEMENTWISE_EAGER])) &&
+    if (prism_framework_knob_given(fw, cluster->name, PRISM_KNOB_ELEMENTWISE_EAGER) &&
         compiled >= 0)
         k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
     /* the GEMMs an FP8 recipe covered, where the notes say (the CSV has no column) */

@@ -148,6 +148,10 @@ void prism_framework_apply(const PrismFramework *fw, const char *cluster_name, P
 /** The [knobs.FAMILY] group for @p cluster_name's device family, or NULL. */
 const PrismFrameworkDevice *prism_framework_device(const PrismFramework *fw,
                                                    const char *cluster_name);
+/** TRUE when the profile sets knob @p id on @p cluster_name's devices: in [knobs] or in
+ *  that family's [knobs.FAMILY] group (NULL cluster: [knobs] only). */
+gboolean prism_framework_knob_given(const PrismFramework *fw, const char *cluster_name,
+                                    PrismKnobId id);
 
 /** Static names: "allocated", "reserved", "device"; the dims' key names. */
 const char *prism_mem_counts_name(PrismMemCounts c);

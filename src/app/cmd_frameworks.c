@@ -36,25 +36,37 @@ static char *overlap_text(unsigned bits)
                            bits & PRISM_OVERLAP_PARAM ? "param" : "");
 }
 
+/* " name=value, ..." of the knobs @p set marks (" none" without one), then a newline. */
+static void text_knobs(FILE *f, const PrismKnobs *k, const gboolean *set)
+{
+    int n = 0;
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        if (set[i])
+            fprintf(f, "%s %s=%g", n++ ? "," : "", prism_knob_info((PrismKnobId)i)->name, k->v[i]);
+    fprintf(f, "%s\n", n ? "" : " none");
+}
+
+/* {"name": value, ...} of the knobs @p set marks. */
+static void json_knobs(JsonBuilder *b, const PrismKnobs *k, const gboolean *set)
+{
+    json_builder_begin_object(b);
+    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
+        if (set[i]) {
+            json_builder_set_member_name(b, prism_knob_info((PrismKnobId)i)->name);
+            json_builder_add_double_value(b, k->v[i]);
+        }
+    json_builder_end_object(b);
+}
+
 static void show_text(FILE *f, const PrismFramework *fw)
 {
     fprintf(f, "framework %s: %s\n  file: %s\n  source: %s\n", fw->name, fw->title, fw->path,
             fw->source ? fw->source : "-");
     fprintf(f, "knobs set:");
-    int n = 0;
-    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
-        if (fw->knob_set[i])
-            fprintf(f, "%s %s=%g", n++ ? "," : "", prism_knob_info((PrismKnobId)i)->name,
-                    fw->knobs.v[i]);
-    fprintf(f, "%s\n", n ? "" : " none");
+    text_knobs(f, &fw->knobs, fw->knob_set);
     for (unsigned d = 0; d < fw->n_dev; d++) {
         fprintf(f, "knobs on %s devices:", fw->dev[d].family);
-        int m = 0;
-        for (int i = 0; i < PRISM_KNOB_COUNT; i++)
-            if (fw->dev[d].knob_set[i])
-                fprintf(f, "%s %s=%g", m++ ? "," : "", prism_knob_info((PrismKnobId)i)->name,
-                        fw->dev[d].knobs.v[i]);
-        fprintf(f, "%s\n", m ? "" : " none");
+        text_knobs(f, &fw->dev[d].knobs, fw->dev[d].knob_set);
     }
     fprintf(f,
             "memory: optimizer %s, grad_fp32 %g, context %g GB, counts %s, allocator "
@@ -90,24 +102,12 @@ static void show_json(JsonBuilder *b, const PrismFramework *fw)
     json_builder_set_member_name(b, "path");
     json_builder_add_string_value(b, fw->path);
     json_builder_set_member_name(b, "knobs");
-    json_builder_begin_object(b);
-    for (int i = 0; i < PRISM_KNOB_COUNT; i++)
-        if (fw->knob_set[i]) {
-            json_builder_set_member_name(b, prism_knob_info((PrismKnobId)i)->name);
-            json_builder_add_double_value(b, fw->knobs.v[i]);
-        }
-    json_builder_end_object(b);
+    json_knobs(b, &fw->knobs, fw->knob_set);
     json_builder_set_member_name(b, "device_knobs");
     json_builder_begin_object(b);
     for (unsigned d = 0; d < fw->n_dev; d++) {
         json_builder_set_member_name(b, fw->dev[d].family);
-        json_builder_begin_object(b);
-        for (int i = 0; i < PRISM_KNOB_COUNT; i++)
-            if (fw->dev[d].knob_set[i]) {
-                json_builder_set_member_name(b, prism_knob_info((PrismKnobId)i)->name);
-                json_builder_add_double_value(b, fw->dev[d].knobs.v[i]);
-            }
-        json_builder_end_object(b);
+        json_knobs(b, &fw->dev[d].knobs, fw->dev[d].knob_set);
     }
     json_builder_end_object(b);
     json_builder_set_member_name(b, "memory");

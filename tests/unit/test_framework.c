@@ -338,6 +338,12 @@ static void test_overrides(void)
             CU_ASSERT_EQUAL(ko.v[i], k.v[i]);
     }
     CU_ASSERT_PTR_NULL(prism_framework_device(fw, NULL));
+    /* which knobs the profile gives on a family: mx_cast_passes only in [knobs.B200] */
+    CU_ASSERT_TRUE(prism_framework_knob_given(fw, "B200-750W", PRISM_KNOB_MX_CAST_PASSES));
+    CU_ASSERT_FALSE(prism_framework_knob_given(fw, "H100-SXM", PRISM_KNOB_MX_CAST_PASSES));
+    CU_ASSERT_FALSE(prism_framework_knob_given(fw, NULL, PRISM_KNOB_MX_CAST_PASSES));
+    CU_ASSERT_TRUE(prism_framework_knob_given(fw, "H100-SXM", PRISM_KNOB_CP_OVERLAP));
+    CU_ASSERT_FALSE(prism_framework_knob_given(fw, "B200", PRISM_KNOB_HSDP));
     prism_framework_free(fw);
 }
 
