@@ -261,23 +261,49 @@ static int32_t gtab_find(PrismEvaluator *ev, const double key[GKEY])
     return (int32_t)(e * stride);
 }
 
-/* The lanes' GEMM-table offsets (runs of equal keys, the search's lane order, cost one
- * comparison per lane). */
+/* A double's bits (memcpy: no aliasing through another type). */
+static inline guint64 dbits(const double *p)
+{
+    guint64 u;
+    memcpy(&u, p, sizeof u);
+    return u;
+}
+
+/* The lanes' GEMM-table offsets: runs of equal keys (the search's lane order) share one
+ * lookup. A branch-free pass over blocks of lanes marks where a key's bits change (XOR
+ * and OR of the five dims as 64-bit words: it vectorises), then one lookup per run
+ * (gtab_find compares the values, so a change of bits alone, -0 against +0, only costs
+ * a lookup that finds the same entry). */
 static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
 {
     if (ev->goff == NULL)
         ev->goff = g_new(int32_t, ev->max_batch);
-    double prev[GKEY] = {-1, -1, -1, -1, -1};
+    const size_t n = lanes->n;
+    const double *restrict tp = lanes->tp, *restrict cp = lanes->cp, *restrict mbs = lanes->mbs;
+    const double *restrict ep = lanes->ep;
+    const double *restrict etp = lanes->etp != NULL ? lanes->etp : lanes->tp;
+    int32_t *restrict goff = ev->goff;
+    enum { BLK = 256 };
+    guint64 chg[BLK];
     int32_t o = 0;
-    const double *etp = lanes->etp != NULL ? lanes->etp : lanes->tp;
-    for (size_t i = 0; i < lanes->n; i++) {
-        const double key[GKEY] = {lanes->tp[i], lanes->cp[i], lanes->mbs[i], lanes->ep[i], etp[i]};
-        if (key[0] != prev[0] || key[1] != prev[1] || key[2] != prev[2] || key[3] != prev[3] ||
-            key[4] != prev[4]) {
-            o = gtab_find(ev, key);
-            memcpy(prev, key, sizeof prev);
+    for (size_t b = 0; b < n; b += BLK) {
+        const size_t len = n - b < BLK ? n - b : BLK;
+        for (size_t i = b == 0 ? 1 : 0; i < len; i++) {
+            const size_t k = b + i;
+            chg[i] = (dbits(tp + k) ^ dbits(tp + k - 1)) | (dbits(cp + k) ^ dbits(cp + k - 1)) |
+                     (dbits(mbs + k) ^ dbits(mbs + k - 1)) | (dbits(ep + k) ^ dbits(ep + k - 1)) |
+                     (dbits(etp + k) ^ dbits(etp + k - 1));
         }
-        ev->goff[i] = o;
+        if (b == 0)
+            chg[0] = 1;
+        for (size_t i = 0; i < len; i++) {
+            if (chg[i] != 0) {
+                const size_t k = b + i;
+                const double key[GKEY] = {tp[k], cp[k], mbs[k], ep[k], etp[k]};
+                o = gtab_find(ev, key);
+            }
+            goff[b + i] = o;
+        }
     }
 }
 

@@ -737,6 +737,13 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     }
     k->kinds = cm->kinds;
     k->n_kinds = cm->n_kinds;
+    /* some GEMM pays FP8 casts (else every PRISM_KG_CAST entry is exactly +0: the kernel
+     * then leaves them out of its copy of the table) */
+    k->has_cast = 0.0;
+    for (uint32_t q = 0; q < cm->n_kinds; q++)
+        for (uint32_t j = 0; j < cm->kinds[q].n_gemm; j++)
+            if (cm->kinds[q].gemm[j].low > 0.5 && k->cast_x + k->cast_w > 0.0)
+                k->has_cast = 1.0;
     double per_token = head_flops, exec_token = head_flops;
     for (uint32_t i = 0; i < cm->n_split; i++) {
         per_token += cm->kind_model_flops[cm->layer_kind[i]];

@@ -401,6 +401,31 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_frs = out + (size_t)PRISM_KS_FS_RS * PRISM_K_TILE;
     double *o_cim = out + (size_t)PRISM_KS_CP_IMB * PRISM_K_TILE;
     double *o_culy = out + (size_t)PRISM_KS_CP_ULY * PRISM_K_TILE;
+    /* the kind's GEMM times, copied out of the table (a plain copy loop: the body
+     * then reads them as arrays instead of gathering 5 values per lane) */
+    const double has_cast = km->has_cast;
+    if (has_cast > 0.5) {
+        for (size_t i = 0; i < n; i++) {
+            const double *restrict e = tb + goff[i];
+            o_gf[i] = e[PRISM_KG_FWD];
+            o_gd[i] = e[PRISM_KG_DGRAD];
+            o_gw[i] = e[PRISM_KG_WGRAD];
+            o_c8[i] = e[PRISM_KG_CAST];
+            o_c8b[i] = e[PRISM_KG_CAST_BWD];
+        }
+    } else { /* the casts are +0: the body selects 0.0 over the (unwritten) arrays */
+        for (size_t i = 0; i < n; i++) {
+            const double *restrict e = tb + goff[i];
+            o_gf[i] = e[PRISM_KG_FWD];
+            o_gd[i] = e[PRISM_KG_DGRAD];
+            o_gw[i] = e[PRISM_KG_WGRAD];
+        }
+        if (detail) /* explain prints them */
+            for (size_t i = 0; i < n; i++) {
+                o_c8[i] = 0.0;
+                o_c8b[i] = 0.0;
+            }
+    }
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double it = inv_tp[i], r = rep[i], T = tok[i];
@@ -447,16 +472,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;
         const double c_f = core * cfi, c_b = core * bwd * cbi;
-        const int32_t go = goff[i];
-        const double g_f = tb[go + PRISM_KG_FWD], g_d = tb[go + PRISM_KG_DGRAD];
-        const double g_w = tb[go + PRISM_KG_WGRAD], g_c8 = tb[go + PRISM_KG_CAST];
-        const double g_c8b = tb[go + PRISM_KG_CAST_BWD];
+        const double g_f = o_gf[i], g_d = o_gd[i];
+        const double g_w = o_gw[i], g_c8 = has_cast > 0.5 ? o_c8[i] : 0.0;
+        const double g_c8b = has_cast > 0.5 ? o_c8b[i] : 0.0;
         if (detail) {
-            o_gf[i] = g_f;
-            o_gd[i] = g_d;
-            o_gw[i] = g_w;
-            o_c8[i] = g_c8;
-            o_c8b[i] = g_c8b;
             o_cf[i] = c_f;
             o_cb[i] = c_b;
         }
@@ -549,8 +568,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
             ep2 = 2.0 * ep_one;
             if (epm > 1) {
-                const double sh_f = sh_on * tb[go + PRISM_KG_SHARED_FWD];
-                const double sh_b = sh_on * tb[go + PRISM_KG_SHARED_BWD];
+                const double sh_f = sh_on * tb[goff[i] + PRISM_KG_SHARED_FWD];
+                const double sh_b = sh_on * tb[goff[i] + PRISM_KG_SHARED_BWD];
                 hid_f = ep2 < sh_f ? ep2 : sh_f;
                 hid_b = ep2 < sh_b ? ep2 : sh_b;
             }

@@ -180,6 +180,7 @@ typedef struct PrismKModel {
     double core_fwd_inv;      /* s per attention-core FLOP, forward */
     double core_bwd_inv;      /* s per attention-core FLOP counted in the model (bwd_ratio x
                                * forward) in the backward: flash: 2.5 / bwd_ratio / fraction */
+    double has_cast;          /* 1: some GEMM pays FP8 casts (PRISM_KG_CAST* not all +0) */
     double cast_x;            /* FP8: HBM bytes per element cast (activations, gradients), at
                                  HBM x hbm_efficiency (MXFP8 with mx_cast_efficiency: scaled) */
     double cast_w;            /* FP8: the same per weight element cast per micro-batch */
