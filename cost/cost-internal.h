@@ -87,6 +87,7 @@ struct PrismEvaluator {
     size_t max_batch;
     double *ws;
     size_t ws_arrays;
+    gboolean ws_borrowed; /* ws is the thread's one-lane workspace (cost_eval.c): not freed */
     /* the GEMM table (PrismKLanes.gtab): one entry of n_kinds x PRISM_KG_COUNT seconds per
      * distinct lane key (tp, cp, mbs, ep), found by open addressing */
     double *gtab; /* [entry][kind][PRISM_KG_COUNT] */

@@ -201,7 +201,8 @@ void prism_evaluator_free(PrismEvaluator *ev)
 {
     if (ev == NULL)
         return;
-    prism_aligned_free(ev->ws);
+    if (!ev->ws_borrowed)
+        prism_aligned_free(ev->ws);
     g_free(ev->gtab);
     g_free(ev->gkey);
     g_free(ev->ghash);
@@ -364,6 +365,45 @@ void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, Prism
                           &v->zero, 1,      &v->etp, &v->fold, &v->tov, &v->dov, &v->pov};
 }
 
+/* One-lane evaluations without a caller that keeps the evaluator (prism_cost_eval_one:
+ * validate's rows, the searches' reference runs, the tests' brute force) share one
+ * workspace per thread, zeroed per call as a fresh one is: a new 64-lane workspace per call
+ * (~130 KB for a GPT block segment) is an mmap, its page faults and an munmap under
+ * AddressSanitizer's large-block allocator, which made the sanitizer pass's brute-force
+ * tests spend as much time in the kernel as in user code. Freed at thread exit. */
+typedef struct OneLaneWs {
+    double *ws;
+    size_t arrays;
+} OneLaneWs;
+
+static void one_lane_ws_free(gpointer p)
+{
+    OneLaneWs *w = p;
+    prism_aligned_free(w->ws);
+    g_free(w);
+}
+
+static GPrivate one_lane_ws_key = G_PRIVATE_INIT(one_lane_ws_free);
+
+static void one_lane_ws_lend(PrismEvaluator *ev, const PrismCostSegment *seg)
+{
+    OneLaneWs *w = g_private_get(&one_lane_ws_key);
+    if (w == NULL) {
+        w = g_new0(OneLaneWs, 1);
+        g_private_set(&one_lane_ws_key, w);
+    }
+    const size_t need = prism_k_ws_arrays(&seg->k);
+    if (need > w->arrays) {
+        prism_aligned_free(w->ws);
+        w->ws = prism_aligned_new(need * PRISM_K_TILE, sizeof(double));
+        w->arrays = need;
+    }
+    memset(w->ws, 0, need * PRISM_K_TILE * sizeof(double));
+    ev->ws = w->ws;
+    ev->ws_arrays = need;
+    ev->ws_borrowed = TRUE;
+}
+
 gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,
                                      const PrismLayout *layout, PrismCostSegment **seg_out,
                                      PrismEvaluator **ev_out, double out[PRISM_COL_COUNT],
@@ -384,6 +424,8 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
     if (seg == NULL)
         return FALSE;
     g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);
+    if (ev_out == NULL) /* explain keeps its evaluator (and reads its workspace) */
+        one_lane_ws_lend(ev, seg);
     PrismOneLane v;
     PrismLanes lanes;
     prism_one_lane_fill_internal(s, &v, &lanes);
