@@ -313,7 +313,9 @@ void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment
     const size_t need = prism_k_ws_arrays(&seg->k);
     if (need <= ev->ws_arrays)
         return;
-    prism_aligned_free(ev->ws);
+    if (!ev->ws_borrowed) /* a borrowed one-lane workspace belongs to its thread */
+        prism_aligned_free(ev->ws);
+    ev->ws_borrowed = FALSE;
     ev->ws = prism_aligned_new(need * PRISM_K_TILE, sizeof(double));
     memset(ev->ws, 0, need * PRISM_K_TILE * sizeof(double));
     ev->ws_arrays = need;

@@ -390,7 +390,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_c8b = out + (size_t)PRISM_KS_FP8_CAST_BWD * PRISM_K_TILE;
     /* the kind's GEMMs through the shape model (kernels-gemm.h), from the evaluator's
      * table of the lane's (tp, cp, mbs, ep): M = tokens of the micro-batch the GEMM sees
-     * (SP gathers them back), N and K after tp sharding; gathered in the lane loop below */
+     * (SP gathers them back), N and K after tp sharding; copied into the slot's arrays
+     * below, before the lane loop */
     const int32_t *restrict goff = ln->goff + off;
     const double *restrict tb = ln->gtab + (size_t)sl->kind * PRISM_KG_COUNT;
     const double cfi = km->core_fwd_inv, cbi = km->core_bwd_inv;
@@ -420,11 +421,12 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_gd[i] = e[PRISM_KG_DGRAD];
             o_gw[i] = e[PRISM_KG_WGRAD];
         }
-        if (detail) /* explain prints them */
+        if (detail) { /* explain prints them */
             for (size_t i = 0; i < n; i++) {
                 o_c8[i] = 0.0;
                 o_c8b[i] = 0.0;
             }
+        }
     }
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
