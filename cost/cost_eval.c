@@ -308,17 +308,27 @@ static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
     }
 }
 
+/* A zeroed workspace of @p need term arrays: *ws is replaced (and freed when @p owned)
+ * only when it holds fewer. */
+static void ws_grow(double **ws, size_t *arrays, size_t need, gboolean owned)
+{
+    if (need <= *arrays)
+        return;
+    if (owned)
+        prism_aligned_free(*ws);
+    *ws = prism_aligned_new(need * PRISM_K_TILE, sizeof(double));
+    memset(*ws, 0, need * PRISM_K_TILE * sizeof(double));
+    *arrays = need;
+}
+
 void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment *seg)
 {
     const size_t need = prism_k_ws_arrays(&seg->k);
     if (need <= ev->ws_arrays)
         return;
-    if (!ev->ws_borrowed) /* a borrowed one-lane workspace belongs to its thread */
-        prism_aligned_free(ev->ws);
+    /* a borrowed one-lane workspace belongs to its thread: replaced, not freed */
+    ws_grow(&ev->ws, &ev->ws_arrays, need, !ev->ws_borrowed);
     ev->ws_borrowed = FALSE;
-    ev->ws = prism_aligned_new(need * PRISM_K_TILE, sizeof(double));
-    memset(ev->ws, 0, need * PRISM_K_TILE * sizeof(double));
-    ev->ws_arrays = need;
 }
 
 void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const PrismLanes *lanes,
@@ -395,12 +405,8 @@ static void one_lane_ws_lend(PrismEvaluator *ev, const PrismCostSegment *seg)
         g_private_set(&one_lane_ws_key, w);
     }
     const size_t need = prism_k_ws_arrays(&seg->k);
-    if (need > w->arrays) {
-        prism_aligned_free(w->ws);
-        w->ws = prism_aligned_new(need * PRISM_K_TILE, sizeof(double));
-        w->arrays = need;
-    }
-    memset(w->ws, 0, need * PRISM_K_TILE * sizeof(double));
+    ws_grow(&w->ws, &w->arrays, need, TRUE);
+    memset(w->ws, 0, need * PRISM_K_TILE * sizeof(double)); /* as a fresh one is */
     ev->ws = w->ws;
     ev->ws_arrays = need;
     ev->ws_borrowed = TRUE;

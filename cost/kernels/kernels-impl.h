@@ -402,30 +402,21 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     double *o_frs = out + (size_t)PRISM_KS_FS_RS * PRISM_K_TILE;
     double *o_cim = out + (size_t)PRISM_KS_CP_IMB * PRISM_K_TILE;
     double *o_culy = out + (size_t)PRISM_KS_CP_ULY * PRISM_K_TILE;
-    /* the kind's GEMM times, copied out of the table (a plain copy loop: the body
-     * then reads them as arrays instead of gathering 5 values per lane) */
+    /* the kind's GEMM times, copied out of the table (plain copy loops: the body then
+     * reads them as arrays instead of gathering per lane); without FP8 casts (every entry
+     * +0) the body selects 0.0 over the cast arrays, which only explain reads */
     const double has_cast = km->has_cast;
-    if (has_cast > 0.5) {
+    for (size_t i = 0; i < n; i++) {
+        const double *restrict e = tb + goff[i];
+        o_gf[i] = e[PRISM_KG_FWD];
+        o_gd[i] = e[PRISM_KG_DGRAD];
+        o_gw[i] = e[PRISM_KG_WGRAD];
+    }
+    if (has_cast > 0.5 || detail) {
         for (size_t i = 0; i < n; i++) {
             const double *restrict e = tb + goff[i];
-            o_gf[i] = e[PRISM_KG_FWD];
-            o_gd[i] = e[PRISM_KG_DGRAD];
-            o_gw[i] = e[PRISM_KG_WGRAD];
             o_c8[i] = e[PRISM_KG_CAST];
             o_c8b[i] = e[PRISM_KG_CAST_BWD];
-        }
-    } else { /* the casts are +0: the body selects 0.0 over the (unwritten) arrays */
-        for (size_t i = 0; i < n; i++) {
-            const double *restrict e = tb + goff[i];
-            o_gf[i] = e[PRISM_KG_FWD];
-            o_gd[i] = e[PRISM_KG_DGRAD];
-            o_gw[i] = e[PRISM_KG_WGRAD];
-        }
-        if (detail) { /* explain prints them */
-            for (size_t i = 0; i < n; i++) {
-                o_c8[i] = 0.0;
-                o_c8b[i] = 0.0;
-            }
         }
     }
     PRISM_KLOOP
