@@ -14,7 +14,7 @@ packages=(cmake gcc make pkg-config git openmpi-bin libopenmpi-dev libhdf5-openm
           python3-h5py python3-numpy python3-matplotlib python3-munkres)
 case ${1:-} in
 "") ;;
---tests) packages+=(slurmctld slurmd slurm-client munge clang-format) ;;
+--tests) packages+=(slurmctld slurmd slurm-client munge clang-format ninja-build) ;;
 *) echo "setup: unknown argument '$1' (allowed: --tests)" >&2; exit 2 ;;
 esac
 
