@@ -155,16 +155,19 @@ export SLURM_CONF=$sl/slurm.conf
 munged -F --key-file="$sl/munge.key" --socket="$sl/munge.sock" --pid-file="$sl/munged.pid" \
     --log-file="$sl/munged.log" --seed-file="$sl/munged.seed" >"$sl/munged.out" 2>&1 &
 daemons+=($!)
-# until_ok SECONDS COMMAND...: run COMMAND every 0.05 s until it succeeds, for at most
+# until_ok SECONDS COMMAND...: run COMMAND every 0.2 s until it succeeds, for at most
 # SECONDS and never past the test's deadline (so that the test fails by itself, and its trap
-# stops the cluster, well before ctest's TIMEOUT would kill it).
+# stops the cluster, well before ctest's TIMEOUT would kill it). Every 0.05 s, the polls'
+# scontrol/sed/find processes took half of this test's 30 CPU-s; a run's spilling lasts
+# about 1.5 s (37 records of 1,000 rows per rank at 40 ms each), so 0.2 s still lands
+# mid-sweep.
 until_ok() {
     local end=$((SECONDS + $1))
     shift
     ((end > deadline)) && end=$deadline
     while ((SECONDS < end)); do
         "$@" >/dev/null 2>&1 && return 0
-        sleep 0.05
+        sleep 0.2
     done
     "$@" >/dev/null 2>&1
 }

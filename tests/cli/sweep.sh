@@ -20,10 +20,13 @@ small=(-m gpt3-1.3b -n 4:8 --gbs 32 --fix offload=0) # 39,626 strategies (2 devi
 # oversubscribed mpiexec costs it several seconds: there the reference run (1 rank) and
 # an odd split (3 ranks) only; the main pass compares 2, 3 and 4 ranks against 1. Every
 # other check runs in both passes. `skipped` counts the checks left out, for cli_done.
+# The codec checks likewise: deflate and none are HDF5's own filters, so under the
+# sanitizers only lz4 (prism's plugin, io/filters, like the default zstd) runs; prism's C
+# is the same for the other two.
 if [[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]]; then
-    ranks=(1 3)
+    ranks=(1 3) codecs=(lz4)
 else
-    ranks=(1 2 3 4)
+    ranks=(1 2 3 4) codecs=(lz4 deflate none)
 fi
 skipped=$((4 - ${#ranks[@]}))
 
@@ -159,13 +162,15 @@ sweep_np 2 d9.h5 "${small[@]}" --hdf5-deflate 9
 check "deflate 0 and 9 hold the same data" h5diff --exclude-attribute / d0.h5 d9.h5
 check "deflate 9 is smaller than deflate 0" test "$(stat -c %s d9.h5)" -lt "$(stat -c %s d0.h5)"
 # Every codec: the same datasets as the default (zstd, np1..4 above) at 1 and 3 ranks.
-for codec in lz4 deflate none; do
+for codec in "${codecs[@]}"; do
     for np in 1 3; do
         sweep_np "$np" "c$codec$np.h5" "${small[@]}" --compression "$codec"
         check "$codec at $np ranks equals zstd" h5diff --exclude-attribute / np1.h5 "c$codec$np.h5"
     done
 done
-check "zstd is smaller than none" test "$(stat -c %s np1.h5)" -lt "$(stat -c %s cnone1.h5)"
+if [[ -e cnone1.h5 ]]; then
+    check "zstd is smaller than none" test "$(stat -c %s np1.h5)" -lt "$(stat -c %s cnone1.h5)"
+fi
 expect_bad "unknown codec" -- sweep "${small[@]}" -o bad.h5 --compression gzip -- \
     "--compression 'gzip': must be zstd, lz4, deflate or none"
 expect_bad "lz4 has no level" -- sweep "${small[@]}" -o bad.h5 --compression lz4 \
@@ -314,5 +319,6 @@ cli_checks=$((cli_checks + 1))
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
-# the grid, and `pareto --json` at that count
-cli_done $((96 - 5 * skipped))
+# the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
+# h5diffs), and "zstd is smaller than none" needs none
+cli_done $((96 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))

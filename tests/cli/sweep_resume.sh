@@ -32,12 +32,12 @@ ranks() {
 # wait_for PATH BYTES: until PATH (file or folder) holds BYTES, or the job ends / 30 s.
 wait_for() {
     local i
-    for ((i = 0; i < 600; i++)); do
+    for ((i = 0; i < 300; i++)); do
         if [[ -e $1 ]] && (($(du -sb "$1" | cut -f1) >= $2)); then
             return 0
         fi
         kill -0 "$job" 2>/dev/null || return 1
-        sleep 0.05
+        sleep 0.1
     done
     return 1
 }
@@ -119,7 +119,11 @@ check "resume after a late kill equals the reference" h5diff --exclude-attribute
 
 # 4. kill -9 mid-stream with the other codecs (case 1 is the default, zstd); spill
 # records are compressed the same way whatever the codec (~25 B/row: 250 kB ~ 10^4 rows).
-for codec in lz4 deflate none; do
+# Under the sanitizers lz4 only: prism's own filter plugin (io/filters); deflate and none
+# are HDF5's, and prism's C is the same for them (tests/cli/sweep.sh likewise).
+codecs=(lz4 deflate none)
+[[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]] && codecs=(lz4)
+for codec in "${codecs[@]}"; do
     start 2 "k$codec.h5" --compression "$codec"
     cli_checks=$((cli_checks + 1))
     if wait_for "k$codec.h5.partial.spill" 250000; then
@@ -137,4 +141,4 @@ for codec in lz4 deflate none; do
 done
 check "nothing left behind" test -z "$(ls -d ./*.partial* ./*.lock 2>/dev/null)"
 
-cli_done 37
+cli_done $((37 - 4 * (3 - ${#codecs[@]}))) # 4 checks per codec
