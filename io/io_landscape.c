@@ -41,6 +41,7 @@ PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
                                     const PrismLandscapeOptions *opts)
 {
     g_return_val_if_fail(comm != NULL && path != NULL && schema != NULL && opts != NULL, NULL);
+    g_return_val_if_fail(!prism_comm_is_solo(comm), NULL); /* parallel HDF5 needs MPI */
     PrismLandscape *ls = g_new0(PrismLandscape, 1);
     ls->comm = comm;
     ls->ranks = comm->size;

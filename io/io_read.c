@@ -186,6 +186,7 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
 PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path, GError **error)
 {
     g_return_val_if_fail(comm != NULL && path != NULL, NULL);
+    g_return_val_if_fail(!prism_comm_is_solo(comm), NULL); /* parallel HDF5 needs MPI */
     prism_h5_quiet_internal();
     GError *local = NULL;
     if (comm->rank == 0 && !g_file_test(path, G_FILE_TEST_IS_REGULAR))

@@ -920,8 +920,9 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
             if (stopped)
                 flag |= FLAG_STOP;
         }
-        int any = 0;
-        if (MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
+        int any = flag; /* a solo communicator's "or" over its one rank */
+        if (!prism_comm_is_solo(comm) &&
+            MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
             if (local == NULL)
                 g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
                             "MPI_Allreduce of the round status failed");

@@ -7,6 +7,15 @@
  * makes every rank return FALSE instead of leaving the others blocked in a collective.
  * The program runs as a singleton (no mpirun) as well as under mpirun -n P.
  *
+ * Solo communicators: prism_comm_new_solo() gives a PrismComm of one rank that makes no
+ * MPI call at all (mpi is MPI_COMM_NULL), so a process may use every wrapper below without
+ * MPI_Init. Each wrapper then does what MPI does on one rank (a reduction returns its
+ * input, a broadcast from root 0 leaves the buffer, an agreement returns the local status
+ * and keeps the local error); the results are those of a one-rank MPI communicator. The
+ * CLI runs its commands that touch no HDF5 file this way when no launcher started it
+ * (src/app/prism_app.c): Open MPI's singleton start-up is most of a small command's time.
+ * Raw MPI calls outside this file must not see a solo communicator (io/ refuses one).
+ *
  * Point-to-point messages exist in one place only, the ordered rank tree
  * prism_comm_reduce_ordered() (src/core/core_reduce.c); a CTest (comm_p2p_scan) fails if
  * MPI_Send/MPI_Recv/... appear anywhere else in src/ cost/ search/ io/.
@@ -55,6 +64,13 @@ typedef enum {
  * Errors: PRISM_RUNTIME_ERROR_MPI.
  */
 PrismComm *prism_comm_new(MPI_Comm parent, GError **error);
+/**
+ * A communicator of this process alone that needs no MPI_Init: rank 0, size 1, mpi
+ * MPI_COMM_NULL, debug off. Collective: no. Ownership: prism_comm_free().
+ */
+PrismComm *prism_comm_new_solo(void);
+/** TRUE for a communicator from prism_comm_new_solo() (no MPI behind it). Collective: no. */
+gboolean prism_comm_is_solo(const PrismComm *comm);
 /** Free the duplicate. Collective: yes. NULL is a no-op. */
 void prism_comm_free(PrismComm *comm);
 

@@ -39,6 +39,7 @@ typedef struct PrismAppCommand {
     const char *summary;
     PrismCmdFn run;
     gboolean stops; /* polls the SIGINT/SIGTERM flag (prism_app_stop_catch) */
+    gboolean mpi;   /* needs MPI also when no launcher started prism: HDF5 landscape files */
 } PrismAppCommand;
 
 /** Which shared options a command takes (bit flags). */

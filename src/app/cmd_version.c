@@ -65,6 +65,7 @@ gboolean prism_cmd_version(PrismComm *comm, int argc, char **argv, GError **erro
             {"mpi_library", g_strdup(g_strstrip(mpi_lib))},
             {"mpi_standard", g_strdup_printf("%d.%d", mpi_major, mpi_minor)},
             {"mpi_ranks", g_strdup_printf("%d", comm->size)},
+            {"mpi_started", g_strdup(prism_comm_is_solo(comm) ? "no" : "yes")},
             {"hdf5_build", g_strdup(PRISM_HDF5_VERSION)},
             {"hdf5_runtime", g_strdup_printf("%u.%u.%u", h_major, h_minor, h_rel)},
             {"glib", g_strdup_printf("%u.%u.%u", glib_major_version, glib_minor_version,

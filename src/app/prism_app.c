@@ -18,27 +18,29 @@
 
 static const PrismAppCommand commands[] = {
     {"plan", "search every strategy; print the best, the Pareto front and why", prism_cmd_plan,
-     TRUE},
+     TRUE, FALSE},
     {"sweep", "evaluate every strategy (or a grid of setups) into an HDF5 landscape",
-     prism_cmd_sweep, TRUE},
-    {"explain", "every cost term of one strategy, with formula and value", prism_cmd_explain,
+     prism_cmd_sweep, TRUE, TRUE},
+    {"explain", "every cost term of one strategy, with formula and value", prism_cmd_explain, FALSE,
      FALSE},
     {"models", "list the model zoo, or show one model or config.json layer by layer",
-     prism_cmd_models, FALSE},
+     prism_cmd_models, FALSE, FALSE},
     {"clusters", "list the cluster presets, or show one preset or cluster file", prism_cmd_clusters,
+     FALSE, FALSE},
+    {"knobs", "list the cost-model knobs with defaults, units and docs", prism_cmd_knobs, FALSE,
      FALSE},
-    {"knobs", "list the cost-model knobs with defaults, units and docs", prism_cmd_knobs, FALSE},
     {"layouts", "optimal operator layouts of a graph over a TP group (SMSG)", prism_cmd_layouts,
-     FALSE},
-    {"info", "provenance, space and row counts of a landscape file", prism_cmd_info, FALSE},
-    {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto, FALSE},
-    {"validate", "compare predictions with published measurements (CSV)", prism_cmd_validate,
+     FALSE, FALSE},
+    {"info", "provenance, space and row counts of a landscape file", prism_cmd_info, FALSE, TRUE},
+    {"pareto", "recompute Pareto fronts from a landscape file", prism_cmd_pareto, FALSE, TRUE},
+    {"validate", "compare predictions with published measurements (CSV)", prism_cmd_validate, FALSE,
      FALSE},
     {"frameworks", "list framework profiles, or show one (knobs, memory, defaults)",
-     prism_cmd_frameworks, FALSE},
+     prism_cmd_frameworks, FALSE, FALSE},
     {"inputs", "load and check model, cluster, devices, training and knobs; print them",
-     prism_cmd_inputs, FALSE},
-    {"version", "version, git revision, compiler, ISAs, MPI and HDF5", prism_cmd_version, FALSE},
+     prism_cmd_inputs, FALSE, FALSE},
+    {"version", "version, git revision, compiler, ISAs, MPI and HDF5", prism_cmd_version, FALSE,
+     FALSE},
 };
 
 static void print_usage(FILE *f)
@@ -110,8 +112,21 @@ int prism_app_main(int argc, char **argv)
      * starts up: the default action, or an inherited SIG_IGN, would otherwise lose or
      * misreport a signal that comes early (app-internal.h). */
     prism_app_stop_early();
-    /* A singleton (no mpirun) need not fork an orted: keeps `prism plan` fast. */
-    if (g_getenv("OMPI_COMM_WORLD_SIZE") == NULL && g_getenv("PMIX_RANK") == NULL) {
+    /* Started by a launcher (mpirun, srun, a PMI): MPI as the launcher set it up. Else a
+     * command that touches no HDF5 file runs on a solo communicator without MPI_Init
+     * (comm.h): Open MPI's singleton start-up is about 40 ms, more than half of `prism
+     * models`, and it fails outright in some containers. PRISM_MPI=1 starts MPI anyway. */
+    gboolean launched = FALSE;
+    static const char *const launcher_vars[] = {
+        "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "PMI_FD", "SLURM_PROCID"};
+    for (size_t i = 0; i < G_N_ELEMENTS(launcher_vars); i++)
+        launched = launched || g_getenv(launcher_vars[i]) != NULL;
+    const char *force = g_getenv("PRISM_MPI");
+    const PrismAppCommand *cmd = argc >= 2 ? find_command(argv[1]) : NULL;
+    gboolean use_mpi = launched || (cmd != NULL && cmd->mpi) ||
+                       (force != NULL && *force != '\0' && strcmp(force, "0") != 0);
+    if (!launched) {
+        /* A singleton (no mpirun) need not fork an orted: keeps `prism plan` fast. */
         g_setenv("OMPI_MCA_ess_singleton_isolated", "1", FALSE);
         /* A singleton has no peers, so the plain ob1 PML will do; the default selection
          * probes the psm/psm2 MTLs, which costs ~0.2 s of MPI_Init here (half of a
@@ -123,14 +138,16 @@ int prism_app_main(int argc, char **argv)
      * for mmap", "lockedfile" leaves FILE-<job>-<pid>.lock behind after a SIGKILL. */
     g_setenv("OMPI_MCA_sharedfp", "^sm,lockedfile", FALSE);
     int provided = 0;
-    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-        fprintf(stderr, "prism: error: MPI_Init_thread failed\n");
-        return 1;
+    if (use_mpi) {
+        if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+            fprintf(stderr, "prism: error: MPI_Init_thread failed\n");
+            return 1;
+        }
+        prism_app_stop_early();
     }
-    prism_app_stop_early();
     GError *error = NULL;
     int status = 0;
-    PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
+    PrismComm *comm = use_mpi ? prism_comm_new(MPI_COMM_WORLD, &error) : prism_comm_new_solo();
     if (comm == NULL) {
         fprintf(stderr, "prism: error: %s\n", error->message);
         g_error_free(error);
@@ -169,6 +186,7 @@ int prism_app_main(int argc, char **argv)
     }
     fflush(stdout);
     prism_comm_free(comm);
-    MPI_Finalize();
+    if (use_mpi)
+        MPI_Finalize();
     return status;
 }

@@ -55,6 +55,21 @@ PrismComm *prism_comm_new(MPI_Comm parent, GError **error)
     return comm;
 }
 
+PrismComm *prism_comm_new_solo(void)
+{
+    PrismComm *comm = g_new0(PrismComm, 1);
+    comm->mpi = MPI_COMM_NULL; /* the mark of a solo communicator: no MPI call is made */
+    comm->rank = 0;
+    comm->size = 1;
+    comm->max_count = INT_MAX;
+    return comm;
+}
+
+gboolean prism_comm_is_solo(const PrismComm *comm)
+{
+    return comm->mpi == MPI_COMM_NULL;
+}
+
 void prism_comm_free(PrismComm *comm)
 {
     if (comm == NULL)
@@ -132,7 +147,7 @@ static void describe_site(GString *s, const int64_t *v)
 gboolean prism_comm_check_internal(PrismComm *comm, PrismCommSite site, int64_t arg, int64_t count,
                                    GError **error)
 {
-    if (!comm->debug)
+    if (!comm->debug || prism_comm_is_solo(comm))
         return TRUE;
     /* MAX over (v, -v) gives max and -min of each entry in one call. */
     int64_t v[6] = {(int64_t)site, arg, count, -(int64_t)site, -arg, -count}, m[6];
@@ -178,6 +193,8 @@ gboolean prism_comm_agree(PrismComm *comm, gboolean local_ok, GError **error)
 {
     if (!check_replacing(comm, PRISM_COMM_SITE_AGREE, 0, 0, error))
         return FALSE;
+    if (prism_comm_is_solo(comm))
+        return local_ok; /* the failing rank is this one: it keeps its error */
     /* MIN over (ok ? size : rank) gives the lowest failing rank, or size if none. */
     int mine = local_ok ? comm->size : comm->rank, lowest = comm->size;
     PRISM_MPI_TRY(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm->mpi), error);
@@ -194,6 +211,8 @@ gboolean prism_comm_agree_error(PrismComm *comm, GError **error)
     gboolean local_ok = (error == NULL || *error == NULL);
     if (!check_replacing(comm, PRISM_COMM_SITE_AGREE_ERROR, 0, 0, error))
         return FALSE;
+    if (prism_comm_is_solo(comm))
+        return local_ok;
     int mine = local_ok ? comm->size : comm->rank, lowest = comm->size;
     PRISM_MPI_TRY(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm->mpi), error);
     if (lowest == comm->size)
@@ -224,7 +243,10 @@ gboolean prism_comm_allreduce_u64(PrismComm *comm, uint64_t in, MPI_Op op, uint6
 {
     if (!prism_comm_check_internal(comm, PRISM_COMM_SITE_ALLREDUCE_U64, op_code(op), 1, error))
         return FALSE;
-    PRISM_MPI_TRY(MPI_Allreduce(&in, out, 1, MPI_UINT64_T, op, comm->mpi), error);
+    if (prism_comm_is_solo(comm))
+        *out = in; /* sum, max, min, or, and of one value */
+    else
+        PRISM_MPI_TRY(MPI_Allreduce(&in, out, 1, MPI_UINT64_T, op, comm->mpi), error);
     return TRUE;
 }
 
@@ -233,7 +255,10 @@ gboolean prism_comm_allreduce_f64(PrismComm *comm, double in, MPI_Op op, double 
 {
     if (!prism_comm_check_internal(comm, PRISM_COMM_SITE_ALLREDUCE_F64, op_code(op), 1, error))
         return FALSE;
-    PRISM_MPI_TRY(MPI_Allreduce(&in, out, 1, MPI_DOUBLE, op, comm->mpi), error);
+    if (prism_comm_is_solo(comm))
+        *out = in;
+    else
+        PRISM_MPI_TRY(MPI_Allreduce(&in, out, 1, MPI_DOUBLE, op, comm->mpi), error);
     return TRUE;
 }
 
@@ -242,7 +267,8 @@ gboolean prism_comm_exscan_u64(PrismComm *comm, uint64_t in, uint64_t *out, GErr
     if (!prism_comm_check_internal(comm, PRISM_COMM_SITE_EXSCAN_U64, 0, 1, error))
         return FALSE;
     uint64_t r = 0;
-    PRISM_MPI_TRY(MPI_Exscan(&in, &r, 1, MPI_UINT64_T, MPI_SUM, comm->mpi), error);
+    if (!prism_comm_is_solo(comm))
+        PRISM_MPI_TRY(MPI_Exscan(&in, &r, 1, MPI_UINT64_T, MPI_SUM, comm->mpi), error);
     *out = comm->rank == 0 ? 0 : r; /* MPI leaves rank 0's result undefined */
     return TRUE;
 }
@@ -256,6 +282,8 @@ size_t prism_comm_chunk_internal(const PrismComm *comm)
 gboolean prism_comm_bcast_bytes_internal(PrismComm *comm, void *buf, size_t n, int root,
                                          GError **error)
 {
+    if (prism_comm_is_solo(comm))
+        return TRUE; /* the root is this rank */
     unsigned char *p = buf;
     const size_t max = prism_comm_chunk_internal(comm);
     while (n > 0) { /* Open MPI 4.1 has no large-count calls: chunk at INT_MAX */
@@ -276,6 +304,8 @@ gboolean prism_comm_bcast_bytes(PrismComm *comm, void *buf, size_t n, int root, 
 
 static gboolean bcast_blob(PrismComm *comm, void **buf, size_t *n, int root, GError **error)
 {
+    if (prism_comm_is_solo(comm))
+        return TRUE;
     uint64_t len = comm->rank == root ? (uint64_t)*n : 0;
     PRISM_MPI_TRY(MPI_Bcast(&len, 1, MPI_UINT64_T, root, comm->mpi), error);
     if (comm->rank != root) {
@@ -297,7 +327,8 @@ gboolean prism_comm_barrier(PrismComm *comm, GError **error)
 {
     if (!prism_comm_check_internal(comm, PRISM_COMM_SITE_BARRIER, 0, 0, error))
         return FALSE;
-    PRISM_MPI_TRY(MPI_Barrier(comm->mpi), error);
+    if (!prism_comm_is_solo(comm))
+        PRISM_MPI_TRY(MPI_Barrier(comm->mpi), error);
     return TRUE;
 }
 

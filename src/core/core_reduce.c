@@ -196,7 +196,8 @@ static gboolean broadcast_outcome(PrismComm *comm, PrismCommReduceMode mode, Sub
         }
         head[2] = b != NULL ? b->len : 0;
     }
-    PRISM_MPI_TRY(MPI_Bcast(head, 3, MPI_UINT64_T, 0, comm->mpi), error);
+    if (!prism_comm_is_solo(comm)) /* a solo rank is rank 0: it has the outcome */
+        PRISM_MPI_TRY(MPI_Bcast(head, 3, MPI_UINT64_T, 0, comm->mpi), error);
     if (comm->rank != 0) {
         if (head[2] > G_MAXUINT) {
             g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,

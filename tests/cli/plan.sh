@@ -284,6 +284,17 @@ PY
         grep -q "^Pareto front (step_time, peak_mem, max:mfu): [1-9][0-9]* strategies" np$np.txt
     check "text $np ranks == 1 rank" cmp -s np1.txt np$np.txt
 done
+# Without mpiexec the plan runs on a solo communicator, MPI never started (version.sh):
+# the same JSON as one MPI rank.
+"$prism" plan "${small[@]}" --json --top 7 > solo.json 2> solo.err
+check "json without MPI (solo)" py solo.json 1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ranks"] == int(sys.argv[2])
+del d["ranks"]
+json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
+PY
+check "json solo == 1 MPI rank" cmp -s np1.json.norm solo.json.norm
 
 # SIGINT stops cleanly with exit 130, and a signal that comes while prism starts up
 # (MPI_Init, option parsing, loading the inputs, building the space) is kept, not lost:
@@ -313,4 +324,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((94 + 24 - 5 * (4 - ${#counts[@]})))
+cli_done $((96 + 24 - 5 * (4 - ${#counts[@]})))

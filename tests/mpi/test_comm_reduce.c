@@ -16,23 +16,12 @@
 
 #include "prism_test_util.h"
 
-/* left . right = left followed by right: associative, not commutative. */
-static gboolean concat(const guint8 *left, size_t left_len, const guint8 *right, size_t right_len,
-                       GByteArray *out, gpointer user, GError **error)
-{
-    (void)user;
-    (void)error;
-    g_byte_array_append(out, left, (guint)left_len);
-    g_byte_array_append(out, right, (guint)right_len);
-    return TRUE;
-}
-
 /* Reduce @p s (one string per rank) by concatenation; the result as a string, or NULL. */
 static char *reduce_string(PrismComm *comm, const char *s, PrismCommReduceMode mode, GError **error)
 {
     GByteArray *out = NULL;
     if (!prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)s, strlen(s), TRUE,
-                                   concat, NULL, mode, &out, error))
+                                   prism_test_concat, NULL, mode, &out, error))
         return NULL;
     if (out == NULL)
         return g_strdup("(none)");
@@ -82,8 +71,8 @@ static void test_empty_payloads(void)
     /* Every payload empty: an empty (not missing) result on every rank. */
     GByteArray *out = NULL;
     ok = ok &&
-         prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, NULL, 0, TRUE, concat, NULL,
-                                   PRISM_COMM_REDUCE_ALL, &out, &error) &&
+         prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, NULL, 0, TRUE, prism_test_concat,
+                                   NULL, PRISM_COMM_REDUCE_ALL, &out, &error) &&
          out != NULL && out->len == 0;
     if (out)
         g_byte_array_unref(out);
@@ -195,8 +184,9 @@ static gboolean check_large(PrismComm *comm, size_t per_rank)
         mine[i] = pattern(comm->rank, i);
     GByteArray *out = NULL;
     GError *error = NULL;
-    gboolean ok = prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, mine, mine_len, TRUE, concat,
-                                            NULL, PRISM_COMM_REDUCE_ALL, &out, &error);
+    gboolean ok =
+        prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, mine, mine_len, TRUE,
+                                  prism_test_concat, NULL, PRISM_COMM_REDUCE_ALL, &out, &error);
     /* Concatenation in rank order: rank r's bytes start at sum_{q<r} (per_rank + q). */
     size_t off = 0;
     for (int r = 0; ok && r < comm->size; r++) {
@@ -271,9 +261,9 @@ static void test_local_failure(void)
         g_set_error(&error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "%s", own);
     g_autofree char *mine = g_strdup_printf("r%d", comm->rank);
     GByteArray *out = NULL;
-    gboolean ret =
-        prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)mine, strlen(mine),
-                                  !i_fail, concat, NULL, PRISM_COMM_REDUCE_ROOT, &out, &error);
+    gboolean ret = prism_comm_reduce_ordered(comm, PRISM_COMM_TAG_TEST, (const guint8 *)mine,
+                                             strlen(mine), !i_fail, prism_test_concat, NULL,
+                                             PRISM_COMM_REDUCE_ROOT, &out, &error);
     gboolean ok = !ret && out == NULL;
     /* The peers quote the lowest failing rank's message. */
     g_autofree char *quoted =
@@ -298,7 +288,7 @@ static gboolean picky_concat(const guint8 *left, size_t left_len, const guint8 *
                     "combine refused %s on rank %d", bad, me);
         return FALSE;
     }
-    return concat(left, left_len, right, right_len, out, NULL, error);
+    return prism_test_concat(left, left_len, right, right_len, out, NULL, error);
 }
 
 static void test_combine_failure(void)
@@ -434,7 +424,7 @@ static void test_debug_mismatch(void)
             g_set_error(&error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "local");
         GByteArray *out = NULL;
         ret = prism_comm_reduce_ordered(
-            c, PRISM_COMM_TAG_TEST, NULL, 0, c->rank != 0, concat, NULL,
+            c, PRISM_COMM_TAG_TEST, NULL, 0, c->rank != 0, prism_test_concat, NULL,
             c->rank == 1 ? PRISM_COMM_REDUCE_ROOT : PRISM_COMM_REDUCE_ALL, &out, &error);
         ok = ok && !ret && out == NULL && error != NULL &&
              strstr(error->message, "rank 1 called prism_comm_reduce_ordered(tag 0x5400, "

@@ -22,6 +22,16 @@ gboolean prism_test_all(gboolean local_ok)
     return all != 0;
 }
 
+gboolean prism_test_concat(const guint8 *left, size_t left_len, const guint8 *right,
+                           size_t right_len, GByteArray *out, gpointer user, GError **error)
+{
+    (void)user;
+    (void)error;
+    g_byte_array_append(out, left, (guint)left_len);
+    g_byte_array_append(out, right, (guint)right_len);
+    return TRUE;
+}
+
 gboolean prism_test_sanitized(void)
 {
     return g_strcmp0(g_getenv("PRISM_TEST_SANITIZED"), "1") == 0;

@@ -30,6 +30,12 @@ gboolean prism_test_all(gboolean local_ok);
  * "Sanitizer pass").
  */
 gboolean prism_test_sanitized(void);
+/**
+ * The combine step "left . right" (left's bytes, then right's) for
+ * prism_comm_reduce_ordered(): associative, not commutative, never fails.
+ */
+gboolean prism_test_concat(const guint8 *left, size_t left_len, const guint8 *right,
+                           size_t right_len, GByteArray *out, gpointer user, GError **error);
 /** Path of a file under tests/data. Ownership: g_free(). */
 char *prism_test_data_path(const char *name);
 /** A scratch folder shared by all ranks (created by rank 0, broadcast). Static string. */
