@@ -89,15 +89,24 @@ struct PrismEvaluator {
     size_t ws_arrays;
     gboolean ws_borrowed; /* ws is the thread's one-lane workspace (cost_eval.c): not freed */
     /* the GEMM table (PrismKLanes.gtab): one entry of n_kinds x PRISM_KG_COUNT seconds per
-     * distinct lane key (tp, cp, mbs, ep), found by open addressing */
+     * distinct lane key (tp, cp, mbs, ep, etp), found by open addressing */
     double *gtab; /* [entry][kind][PRISM_KG_COUNT] */
-    double *gkey; /* [entry][4] */
+    double *gkey; /* [entry][5] */
     size_t g_n, g_cap;
     int32_t *ghash; /* entry index + 1, 0 = empty; g_hcap slots (power of two) */
     size_t g_hcap;
-    int32_t *goff; /* per lane of the current batch */
-    double *ones;  /* max_batch ones: the overlap options of lanes that give none (on) */
-    gboolean lean; /* prism_evaluator_set_lean */
+    /* lanes that carry GEMM key ids (PrismLanes.gkey_id): per id set (serial) an array
+     * id -> offset in gtab (-1 = not looked up yet); a few sets at a time, since the
+     * search alternates between the lane tables of one (devices, pp) */
+    struct PrismGemmIdMap {
+        uint64_t serial; /* 0 = unused */
+        int32_t *off;
+        uint32_t n;
+    } gmap[8];
+    uint32_t gmap_next; /* the slot replaced next (round robin) */
+    int32_t *goff;      /* per lane of the current batch */
+    double *ones;       /* max_batch ones: the overlap options of lanes that give none (on) */
+    gboolean lean;      /* prism_evaluator_set_lean */
 };
 
 /** One GEMM of a kind for one lane key, as the kernel's table prices it: rows M, output

@@ -206,6 +206,8 @@ void prism_evaluator_free(PrismEvaluator *ev)
     g_free(ev->gtab);
     g_free(ev->gkey);
     g_free(ev->ghash);
+    for (size_t i = 0; i < G_N_ELEMENTS(ev->gmap); i++)
+        g_free(ev->gmap[i].off);
     g_free(ev->goff);
     g_free(ev->ones);
     g_free(ev);
@@ -275,10 +277,53 @@ static inline guint64 dbits(const double *p)
  * and OR of the five dims as 64-bit words: it vectorises), then one lookup per run
  * (gtab_find compares the values, so a change of bits alone, -0 against +0, only costs
  * a lookup that finds the same entry). */
+/* The id -> offset map of the lanes' key id set (a slot of ev->gmap, reset when the set
+ * is new to the evaluator). */
+static int32_t *gmap_for(PrismEvaluator *ev, const PrismLanes *lanes)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(ev->gmap); i++)
+        if (ev->gmap[i].serial == lanes->gkey_serial && ev->gmap[i].n == lanes->n_gkeys)
+            return ev->gmap[i].off;
+    struct PrismGemmIdMap *m = &ev->gmap[ev->gmap_next];
+    ev->gmap_next = (ev->gmap_next + 1) % (uint32_t)G_N_ELEMENTS(ev->gmap);
+    if (m->n < lanes->n_gkeys || m->off == NULL) {
+        g_free(m->off);
+        m->off = g_new(int32_t, lanes->n_gkeys ? lanes->n_gkeys : 1);
+    }
+    m->serial = lanes->gkey_serial;
+    m->n = lanes->n_gkeys;
+    for (uint32_t i = 0; i < m->n; i++)
+        m->off[i] = -1;
+    return m->off;
+}
+
+/* The lanes' GEMM-table offsets from their key ids: a MoE lane table's key changes at
+ * almost every lane (etp is among the inner dims: DeepSeek-V3 on 256 devices looked up
+ * 107 M keys for 109 M lanes), and with tens of thousands of keys in the evaluator's
+ * table those hash lookups missed the caches (gtab_fill was 14 % of that plan). With
+ * ids, each key of a lane table is looked up once per evaluator. */
+static void gtab_fill_ids(PrismEvaluator *ev, const PrismLanes *lanes)
+{
+    int32_t *restrict map = gmap_for(ev, lanes);
+    const uint32_t *restrict id = lanes->gkey_id;
+    int32_t *restrict goff = ev->goff;
+    for (size_t k = 0; k < lanes->n; k++) {
+        const uint32_t i = id[k];
+        g_assert(i < lanes->n_gkeys);
+        if (G_UNLIKELY(map[i] < 0))
+            map[i] = gtab_find(ev, lanes->gkeys + (size_t)GKEY * i);
+        goff[k] = map[i];
+    }
+}
+
 static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
 {
     if (ev->goff == NULL)
         ev->goff = g_new(int32_t, ev->max_batch);
+    if (lanes->gkey_id != NULL) {
+        gtab_fill_ids(ev, lanes);
+        return;
+    }
     const size_t n = lanes->n;
     const double *restrict tp = lanes->tp, *restrict cp = lanes->cp, *restrict mbs = lanes->mbs;
     const double *restrict ep = lanes->ep;
@@ -373,8 +418,9 @@ void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, Prism
     v->tov = (s->overlap_off & PRISM_OVERLAP_TP) ? 0.0 : 1.0;
     v->dov = (s->overlap_off & PRISM_OVERLAP_DP) ? 0.0 : 1.0;
     v->pov = (s->overlap_off & PRISM_OVERLAP_PARAM) ? 0.0 : 1.0;
-    *lanes = (PrismLanes){&v->tp,   &v->cp, &v->dp,  &v->ep,   &v->sp,  &v->mbs, &v->m,
-                          &v->zero, 1,      &v->etp, &v->fold, &v->tov, &v->dov, &v->pov};
+    *lanes =
+        (PrismLanes){&v->tp,  &v->cp,   &v->dp,  &v->ep,  &v->sp,  &v->mbs, &v->m, &v->zero, 1,
+                     &v->etp, &v->fold, &v->tov, &v->dov, &v->pov, NULL,    NULL,  0,        0};
 }
 
 /* One-lane evaluations without a caller that keeps the evaluator (prism_cost_eval_one:

@@ -13,6 +13,7 @@
  */
 #include <prism/space.h>
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
@@ -49,6 +50,13 @@ typedef struct {
     uint32_t m_rule; /* MR_* */
     size_t n;
     double *col[LT_COUNT]; /* 64-byte aligned; NULL once released (rebuilt on demand) */
+    /* the lanes' GEMM keys (PrismLanes.gkey_id): per lane the index of its (tp, cp, mbs,
+     * ep, etp) among the table's distinct keys, in order of first appearance; a fresh
+     * serial at every build */
+    uint32_t *gkey_id;
+    double *gkeys; /* [n_gkeys][5] */
+    uint32_t n_gkeys;
+    uint64_t gkey_serial;
 } LaneTable;
 
 /* What R2 needs of one layer spec: tp must divide heads and hidden_a/b (0 divides
@@ -143,6 +151,65 @@ static void set_add(GArray *set, uint64_t x)
     }
     if (lo == set->len || v[lo] != x)
         g_array_insert_val(set, lo, x);
+}
+
+/* The GEMM key columns (what fixes a lane's GEMM shapes; cost.h PrismLanes.gkey_id). */
+static const int gemm_key_cols[5] = {LT_TP, LT_CP, LT_MBS, LT_EP, LT_ETP};
+
+static guint gemm_key_hash(gconstpointer p)
+{
+    const double *k = p;
+    guint h = 2166136261u;
+    for (int j = 0; j < 5; j++)
+        h = (h ^ (guint)k[j]) * 16777619u;
+    return h;
+}
+
+static gboolean gemm_key_equal(gconstpointer a, gconstpointer b)
+{
+    const double *x = a, *y = b;
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] && x[4] == y[4];
+}
+
+/* Number the distinct GEMM keys of the built table @p t in order of first appearance. */
+static void number_gemm_keys(LaneTable *t)
+{
+    static atomic_uint_fast64_t serials;
+    g_autoptr(GArray) keys = g_array_new(FALSE, FALSE, sizeof(double));
+    g_autoptr(GHashTable) ids = g_hash_table_new_full(gemm_key_hash, gemm_key_equal, g_free, NULL);
+    t->gkey_id = g_new(uint32_t, t->n ? t->n : 1);
+    uint32_t id = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        double k[5];
+        for (int j = 0; j < 5; j++)
+            k[j] = t->col[gemm_key_cols[j]][i];
+        /* runs of equal keys are the rule (the lane order), so compare with the last first */
+        if (i == 0 || !gemm_key_equal(k, &g_array_index(keys, double, 5 * (size_t)id))) {
+            gpointer found = NULL;
+            if (g_hash_table_lookup_extended(ids, k, NULL, &found)) {
+                id = GPOINTER_TO_UINT(found);
+            } else {
+                id = keys->len / 5;
+                g_array_append_vals(keys, k, 5);
+                /* the keys array may move: the hash table keys its own copy */
+                g_hash_table_insert(ids, g_memdup2(k, sizeof k), GUINT_TO_POINTER(id));
+            }
+        }
+        t->gkey_id[i] = id;
+    }
+    t->n_gkeys = keys->len / 5;
+    t->gkeys = (double *)(void *)g_array_free(g_steal_pointer(&keys), FALSE);
+    t->gkey_serial = atomic_fetch_add(&serials, 1) + 1;
+}
+
+/* Free a table's columns and key ids (it is rebuilt on demand). */
+static void table_clear(LaneTable *t)
+{
+    for (int c = 0; c < LT_COUNT; c++)
+        g_clear_pointer(&t->col[c], prism_aligned_free);
+    g_clear_pointer(&t->gkey_id, g_free);
+    g_clear_pointer(&t->gkeys, g_free);
+    t->n_gkeys = 0;
 }
 
 #define ACCEPT(dim, v) prism_space_filter_accepts_internal(filter, (dim), (v))
@@ -278,6 +345,8 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
             memcpy(t->col[c], b.col[c]->data, t->n * sizeof(double));
         g_array_unref(b.col[c]);
     }
+    if (store)
+        number_gemm_keys(t);
 }
 
 /* Free the lane tables of every (device count, pp) but @p devices x @p pp (0: of all). */
@@ -286,8 +355,7 @@ static void release_tables(const PrismSpace *sp, uint32_t devices, uint32_t pp)
     for (guint i = 0; i < sp->tables->len; i++) {
         LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
         if (t->devices != devices || t->pp != pp)
-            for (int c = 0; c < LT_COUNT; c++)
-                g_clear_pointer(&t->col[c], prism_aligned_free);
+            table_clear(t);
     }
 }
 
@@ -465,9 +533,7 @@ void prism_space_free(PrismSpace *sp)
     if (sp == NULL)
         return;
     for (guint i = 0; i < sp->tables->len; i++) {
-        LaneTable *t = &g_array_index(sp->tables, LaneTable, i);
-        for (int c = 0; c < LT_COUNT; c++)
-            prism_aligned_free(t->col[c]);
+        table_clear(&g_array_index(sp->tables, LaneTable, i));
     }
     for (int c = 0; c < LT_COUNT; c++)
         g_array_unref(sp->lane_vals[c]);
@@ -656,6 +722,10 @@ void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n
     out->tp_ov = t->col[LT_TOV] + lane;
     out->dp_ov = t->col[LT_DOV] + lane;
     out->param_ov = t->col[LT_POV] + lane;
+    out->gkey_id = t->gkey_id + lane;
+    out->gkeys = t->gkeys;
+    out->n_gkeys = t->n_gkeys;
+    out->gkey_serial = t->gkey_serial;
 }
 
 size_t prism_space_n_tables(const PrismSpace *sp)

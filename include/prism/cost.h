@@ -167,6 +167,14 @@ typedef struct PrismLanes {
     /** The overlap options (strategy.h R12): 1 on (the knob's hidden fraction), 0 off
      *  (exposed in full); NULL = all on (the behaviour before the overlap dims). */
     const double *tp_ov, *dp_ov, *param_ov;
+    /** Optional ids of the GEMM key (tp, cp, mbs, ep, etp) per lane: gkey_id[i] indexes
+     *  gkeys[5 * id ...] (n_gkeys keys); gkey_serial names this id set, unique in the
+     *  process (two lane sets with the same serial must have the same keys). NULL = none:
+     *  the evaluator then finds each lane's key by value. Speed only: same results. */
+    const uint32_t *gkey_id;
+    const double *gkeys;
+    uint32_t n_gkeys;
+    uint64_t gkey_serial;
 } PrismLanes;
 
 /** Output columns; col[c] points to at least n doubles (64-byte aligned preferred). */

@@ -10,6 +10,7 @@
 #include <CUnit/CUnit.h>
 
 #include <prism/core.h>
+#include <prism/cost.h>
 #include <prism/space.h>
 
 #include "prism_test_util.h"
@@ -864,7 +865,131 @@ static void test_vpp_max(void)
     g_clear_error(&error);
 }
 
+/* One lane's GEMM key (tp, cp, mbs, ep, etp) as the id set stores it. */
+static void lane_key(const PrismLanes *l, size_t i, double k[5])
+{
+    k[0] = l->tp[i];
+    k[1] = l->cp[i];
+    k[2] = l->mbs[i];
+    k[3] = l->ep[i];
+    k[4] = l->etp[i];
+}
+
+/* Every column of @p n lanes of two runs, bit for bit. */
+static gboolean same_columns(const PrismCostOut *a, const PrismCostOut *b, size_t n)
+{
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        if (memcmp(a->col[c], b->col[c], n * sizeof(double)) != 0)
+            return FALSE;
+    return TRUE;
+}
+
+/*
+ * The lanes' GEMM key ids (cost.h PrismLanes.gkey_id, numbered by the lane table): in every
+ * segment of a MoE space on 4 and 8 devices, each lane's id names its own (tp, cp, mbs, ep,
+ * etp) in gkeys, equal ids mean equal keys and the reverse (checked against a fresh map),
+ * ids count up from 0 in order of first appearance, and the segments of one table share
+ * one serial. After the tables are released and rebuilt the serial is new and the ids are
+ * the same. An evaluator fed the ids gives every column of every lane bit for bit as one
+ * that looks each key up by value (gkey_id NULL), also when the id sets alternate.
+ */
+static void test_gemm_key_ids(void)
+{
+    g_autoptr(PrismModel) m = small_model(1, 4, 1, 4, 1, 16, 4, 8, 1);
+    PrismTraining t = training(8, 8);
+    const uint32_t devices[] = {4, 8};
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, devices, 2, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    size_t n_seg = 0;
+    const PrismSpaceSegment *segs = prism_space_segments(sp, &n_seg);
+    CU_ASSERT_TRUE_FATAL(n_seg > 4);
+    GError *error = NULL;
+    g_autoptr(PrismCluster) c = prism_cluster_preset("H100-SXM", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, &t, &k, &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    size_t max_n = 0;
+    for (size_t i = 0; i < n_seg; i++)
+        max_n = MAX(max_n, (size_t)segs[i].count);
+    const PrismKernelTable *kt = prism_kernel_table_get("scalar", NULL);
+    g_autoptr(PrismEvaluator) with_ids = prism_evaluator_new(cm, kt, max_n);
+    g_autoptr(PrismEvaluator) by_value = prism_evaluator_new(cm, kt, max_n);
+    PrismCostOut a, b;
+    g_autofree double *buf = g_new0(double, 2 * (size_t)PRISM_COL_COUNT * max_n);
+    for (int col = 0; col < PRISM_COL_COUNT; col++) {
+        a.col[col] = buf + (size_t)col * max_n;
+        b.col[col] = buf + (size_t)(PRISM_COL_COUNT + col) * max_n;
+    }
+    g_autofree uint64_t *serial = g_new0(uint64_t, n_seg);
+    g_autofree uint32_t *n_keys = g_new0(uint32_t, n_seg);
+    size_t lanes_checked = 0, evaluated = 0, shared = 0;
+    gboolean ids_ok = TRUE, eval_ok = TRUE;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n_seg; i++) {
+            PrismLanes l;
+            prism_space_lanes(sp, i, 0, segs[i].count, &l);
+            if (l.gkey_id == NULL || l.n_gkeys == 0) {
+                ids_ok = FALSE;
+                continue;
+            }
+            if (pass == 0) {
+                serial[i] = l.gkey_serial;
+                n_keys[i] = l.n_gkeys;
+                for (size_t j = 0; j < i; j++)
+                    shared += serial[j] == serial[i];
+            } else {
+                /* rebuilt after the release: a new serial, the same numbering */
+                ids_ok = ids_ok && l.gkey_serial != serial[i] && l.n_gkeys == n_keys[i];
+            }
+            g_autoptr(GHashTable) seen =
+                g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+            uint32_t next = 0;
+            for (size_t j = 0; j < l.n; j++) {
+                double key[5];
+                lane_key(&l, j, key);
+                const uint32_t id = l.gkey_id[j];
+                ids_ok = ids_ok && id < l.n_gkeys &&
+                         memcmp(l.gkeys + 5 * (size_t)id, key, sizeof key) == 0;
+                char *text =
+                    g_strdup_printf("%g %g %g %g %g", key[0], key[1], key[2], key[3], key[4]);
+                gpointer known = NULL;
+                if (g_hash_table_lookup_extended(seen, text, NULL, &known)) {
+                    ids_ok = ids_ok && GPOINTER_TO_UINT(known) == id;
+                    g_free(text);
+                } else {
+                    ids_ok = ids_ok && id == next; /* a new key takes the next id */
+                    next++;
+                    g_hash_table_insert(seen, text, GUINT_TO_POINTER(id));
+                }
+            }
+            ids_ok = ids_ok && next == l.n_gkeys;
+            lanes_checked += l.n;
+            g_autoptr(PrismCostSegment) seg =
+                prism_cost_segment_new(cm, &segs[i].key, FALSE, &error);
+            if (seg == NULL) { /* a segment the cost model refuses: nothing to compare */
+                g_clear_error(&error);
+                continue;
+            }
+            PrismLanes plain = l;
+            plain.gkey_id = NULL;
+            prism_evaluator_run(with_ids, seg, &l, &a);
+            prism_evaluator_run(by_value, seg, &plain, &b);
+            eval_ok = eval_ok && same_columns(&a, &b, l.n);
+            evaluated += l.n;
+        }
+        prism_space_release_lanes(sp);
+    }
+    CU_ASSERT_TRUE(ids_ok);
+    CU_ASSERT_TRUE(eval_ok);
+    CU_ASSERT_TRUE(shared > 0); /* segments of one lane table share its id set */
+    CU_ASSERT_TRUE(lanes_checked == 2 * prism_space_size(sp));
+    CU_ASSERT_TRUE(evaluated > prism_space_size(sp));
+}
+
 static CU_TestInfo space_tests[] = {
+    {"GEMM key ids of the lanes; evaluation with them is bit-identical", test_gemm_key_ids},
     {"R6: vpp at most PRISM_VPP_MAX", test_vpp_max},
     {"hand count", test_hand_count},
     {"released lanes are rebuilt", test_release_lanes},
