@@ -320,7 +320,7 @@ static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
 {
     if (ev->goff == NULL)
         ev->goff = g_new(int32_t, ev->max_batch);
-    if (lanes->gkey_id != NULL) {
+    if (lanes->gkey_id != NULL && lanes->gkey_serial != 0 && lanes->n_gkeys > 0) {
         gtab_fill_ids(ev, lanes);
         return;
     }

@@ -186,7 +186,11 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
 PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path, GError **error)
 {
     g_return_val_if_fail(comm != NULL && path != NULL, NULL);
-    g_return_val_if_fail(!prism_comm_is_solo(comm), NULL); /* parallel HDF5 needs MPI */
+    if (prism_comm_is_solo(comm)) { /* parallel HDF5 needs MPI (prism_app.c: `mpi`) */
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
+                    "%s: landscape files need MPI, and this command runs without it", path);
+        return NULL;
+    }
     prism_h5_quiet_internal();
     GError *local = NULL;
     if (comm->rank == 0 && !g_file_test(path, G_FILE_TEST_IS_REGULAR))

@@ -345,8 +345,6 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
             memcpy(t->col[c], b.col[c]->data, t->n * sizeof(double));
         g_array_unref(b.col[c]);
     }
-    if (store)
-        number_gemm_keys(t);
 }
 
 /* Free the lane tables of every (device count, pp) but @p devices x @p pp (0: of all). */
@@ -707,7 +705,12 @@ void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n
 {
     const PrismSpaceSegment *s = &g_array_index(sp->segs, PrismSpaceSegment, seg);
     g_assert(lane + n <= s->count);
-    const LaneTable *t = lane_table(sp, s->table);
+    LaneTable *t = (LaneTable *)lane_table(sp, s->table);
+    /* the GEMM key ids, numbered on the first evaluation only (_unrank and _rank, which
+     * may rebuild tables often, never need them); prism_space_lanes runs on one thread
+     * while a table is built (the search builds them before its threads start) */
+    if (t->gkey_id == NULL)
+        number_gemm_keys(t);
     out->tp = t->col[LT_TP] + lane;
     out->cp = t->col[LT_CP] + lane;
     out->dp = t->col[LT_DP] + lane;

@@ -169,8 +169,9 @@ typedef struct PrismLanes {
     const double *tp_ov, *dp_ov, *param_ov;
     /** Optional ids of the GEMM key (tp, cp, mbs, ep, etp) per lane: gkey_id[i] indexes
      *  gkeys[5 * id ...] (n_gkeys keys); gkey_serial names this id set, unique in the
-     *  process (two lane sets with the same serial must have the same keys). NULL = none:
-     *  the evaluator then finds each lane's key by value. Speed only: same results. */
+     *  process (two lane sets with the same serial must have the same keys; 0 is
+     *  reserved: such ids are ignored). NULL = none: the evaluator then finds each
+     *  lane's key by value. Speed only: same results. */
     const uint32_t *gkey_id;
     const double *gkeys;
     uint32_t n_gkeys;

@@ -194,7 +194,7 @@ size_t prism_space_find_segment(const PrismSpace *space, uint64_t index);
 void prism_space_lanes(const PrismSpace *space, size_t seg, uint64_t lane, size_t n,
                        PrismLanes *out);
 /**
- * Free the lane tables, the bulk of a space's memory (80 bytes a lane; a space keeps
+ * Free the lane tables, the bulk of a space's memory (108 bytes a lane; a space keeps
  * those of one (device count, pp) at most, and none after prism_space_new). Size, segments,
  * dimension values and the index are unchanged; prism_space_lanes(), _unrank() and
  * _rank() rebuild the one table they need, identically. Lets a grid keep every point's

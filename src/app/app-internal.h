@@ -153,8 +153,9 @@ typedef struct PrismStopGuard {
  */
 void prism_app_stop_catch(PrismStopGuard *g);
 /**
- * Catch SIGINT/SIGTERM from the start of the process (main calls it before MPI_Init and
- * again after it): a signal that comes while the process starts up sets the same flag.
+ * Catch SIGINT/SIGTERM from the start of the process (main calls it first, and again
+ * after MPI_Init when it starts MPI): a signal that comes while the process starts up
+ * sets the same flag.
  * A command that catches (plan, sweep: prism_app_stop_catch keeps the flag) stops at its
  * first poll; dispatch calls prism_app_stop_early_end() for every other command, which
  * restores the handlers from before and re-raises a signal caught meanwhile.

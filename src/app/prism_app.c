@@ -112,21 +112,33 @@ int prism_app_main(int argc, char **argv)
      * starts up: the default action, or an inherited SIG_IGN, would otherwise lose or
      * misreport a signal that comes early (app-internal.h). */
     prism_app_stop_early();
-    /* Started by a launcher (mpirun, srun, a PMI): MPI as the launcher set it up. Else a
-     * command that touches no HDF5 file runs on a solo communicator without MPI_Init
-     * (comm.h): Open MPI's singleton start-up is about 40 ms, more than half of `prism
-     * models`, and it fails outright in some containers. PRISM_MPI=1 starts MPI anyway. */
+    /* Started by a launcher (mpirun, srun, a PMI, another MPI's): MPI as the launcher set
+     * it up. Else a command that touches no HDF5 file runs on a solo communicator without
+     * MPI_Init (comm.h): Open MPI's singleton start-up is about 40 ms, more than half of
+     * `prism models`, and it fails outright in some containers. PRISM_MPI=1 starts MPI
+     * anyway. The list errs towards MPI: SLURM_PROCID is also set in a batch script's own
+     * step, where prism then starts MPI as a singleton, as it always did. */
     gboolean launched = FALSE;
-    static const char *const launcher_vars[] = {
-        "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "PMI_FD", "SLURM_PROCID"};
+    static const char *const launcher_vars[] = {"OMPI_COMM_WORLD_SIZE",
+                                                "PMIX_RANK",
+                                                "PMI_RANK",
+                                                "PMI_SIZE",
+                                                "PMI_FD",
+                                                "SLURM_PROCID",
+                                                "MV2_COMM_WORLD_RANK",
+                                                "MPIRUN_RANK",
+                                                "PALS_RANKID",
+                                                "FLUX_TASK_RANK",
+                                                "MPI_LOCALRANKID"};
     for (size_t i = 0; i < G_N_ELEMENTS(launcher_vars); i++)
         launched = launched || g_getenv(launcher_vars[i]) != NULL;
     const char *force = g_getenv("PRISM_MPI");
     const PrismAppCommand *cmd = argc >= 2 ? find_command(argv[1]) : NULL;
     gboolean use_mpi = launched || (cmd != NULL && cmd->mpi) ||
                        (force != NULL && *force != '\0' && strcmp(force, "0") != 0);
-    if (!launched) {
-        /* A singleton (no mpirun) need not fork an orted: keeps `prism plan` fast. */
+    /* An Open MPI singleton (no mpirun; a batch script's step counts as one) need not
+     * fork an orted: keeps `prism sweep` and `prism info` fast. */
+    if (g_getenv("OMPI_COMM_WORLD_SIZE") == NULL && g_getenv("PMIX_RANK") == NULL) {
         g_setenv("OMPI_MCA_ess_singleton_isolated", "1", FALSE);
         /* A singleton has no peers, so the plain ob1 PML will do; the default selection
          * probes the psm/psm2 MTLs, which costs ~0.2 s of MPI_Init here (half of a

@@ -295,17 +295,19 @@ del d["ranks"]
 json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
 PY
 check "json solo == 1 MPI rank" cmp -s np1.json.norm solo.json.norm
+check "  and the solo run started no MPI" bash -c '"$0" version | grep -qE "^  mpi_started +no$"' "$prism"
 
 # SIGINT stops cleanly with exit 130, and a signal that comes while prism starts up
-# (MPI_Init, option parsing, loading the inputs, building the space) is kept, not lost:
-# prism catches SIGINT from the start of main, before MPI_Init, and plan checks the flag
+# (MPI_Init with PRISM_MPI=1, option parsing, loading the inputs, building the space) is
+# kept, not lost: prism catches SIGINT from the start of main, before MPI_Init (and again
+# after it), and plan checks the flag
 # between its phases and in the search. Each run waits until /proc shows SIGINT caught
 # (SigCgt bit 1), then signals at once (the start-up) or 0.5 s later (mid-run), so the
 # signal lands where meant whatever the build's speed: a fixed 0.5 s from the fork could
 # come before the handler existed under ASan, and a background job of a script starts
 # with SIGINT ignored, so it was lost and the plan ran to the end with exit 0.
-sigint_run() { # DELAY NAME
-    "$prism" plan --model deepseek-v3 --devices 1024:8192 --no-progress > "$2.txt" 2> "$2.err" &
+sigint_run() { # DELAY NAME [ENV=VALUE...]
+    env "${@:3}" "$prism" plan --model deepseek-v3 --devices 1024:8192 --no-progress > "$2.txt" 2> "$2.err" &
     local pid=$! m i
     for ((i = 0; i < 4000; i++)); do
         m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2> /dev/null)
@@ -320,8 +322,11 @@ sigint_run() { # DELAY NAME
 sigint_run 0 early
 check "SIGINT during start-up exits 130" grep -qx 130 early.status
 check "SIGINT during start-up says interrupted" grep -q "interrupted" early.err
+# the same while MPI starts (a plan without a launcher starts none unless PRISM_MPI=1)
+sigint_run 0 early-mpi PRISM_MPI=1
+check "SIGINT during MPI start-up exits 130" grep -qx 130 early-mpi.status
 sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((96 + 24 - 5 * (4 - ${#counts[@]})))
+cli_done $((98 + 24 - 5 * (4 - ${#counts[@]})))

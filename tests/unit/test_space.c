@@ -914,8 +914,11 @@ static void test_gemm_key_ids(void)
     for (size_t i = 0; i < n_seg; i++)
         max_n = MAX(max_n, (size_t)segs[i].count);
     const PrismKernelTable *kt = prism_kernel_table_get("scalar", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(kt);
     g_autoptr(PrismEvaluator) with_ids = prism_evaluator_new(cm, kt, max_n);
     g_autoptr(PrismEvaluator) by_value = prism_evaluator_new(cm, kt, max_n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(with_ids);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(by_value);
     PrismCostOut a, b;
     g_autofree double *buf = g_new0(double, 2 * (size_t)PRISM_COL_COUNT * max_n);
     for (int col = 0; col < PRISM_COL_COUNT; col++) {
@@ -924,7 +927,7 @@ static void test_gemm_key_ids(void)
     }
     g_autofree uint64_t *serial = g_new0(uint64_t, n_seg);
     g_autofree uint32_t *n_keys = g_new0(uint32_t, n_seg);
-    size_t lanes_checked = 0, evaluated = 0, shared = 0;
+    size_t lanes_checked = 0, evaluated = 0, shared = 0, priced = 0;
     gboolean ids_ok = TRUE, eval_ok = TRUE;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < n_seg; i++) {
@@ -978,6 +981,7 @@ static void test_gemm_key_ids(void)
             prism_evaluator_run(by_value, seg, &plain, &b);
             eval_ok = eval_ok && same_columns(&a, &b, l.n);
             evaluated += l.n;
+            priced += a.col[PRISM_COL_TIME_STEP][0] > 0; /* the runs wrote real values */
         }
         prism_space_release_lanes(sp);
     }
@@ -986,6 +990,7 @@ static void test_gemm_key_ids(void)
     CU_ASSERT_TRUE(shared > 0); /* segments of one lane table share its id set */
     CU_ASSERT_TRUE(lanes_checked == 2 * prism_space_size(sp));
     CU_ASSERT_TRUE(evaluated > prism_space_size(sp));
+    CU_ASSERT_TRUE(priced > n_seg);
 }
 
 static CU_TestInfo space_tests[] = {
