@@ -272,11 +272,6 @@ static inline guint64 dbits(const double *p)
     return u;
 }
 
-/* The lanes' GEMM-table offsets: runs of equal keys (the search's lane order) share one
- * lookup. A branch-free pass over blocks of lanes marks where a key's bits change (XOR
- * and OR of the five dims as 64-bit words: it vectorises), then one lookup per run
- * (gtab_find compares the values, so a change of bits alone, -0 against +0, only costs
- * a lookup that finds the same entry). */
 /* The id -> offset map of the lanes' key id set (a slot of ev->gmap, reset when the set
  * is new to the evaluator). */
 static int32_t *gmap_for(PrismEvaluator *ev, const PrismLanes *lanes)
@@ -316,6 +311,11 @@ static void gtab_fill_ids(PrismEvaluator *ev, const PrismLanes *lanes)
     }
 }
 
+/* The lanes' GEMM-table offsets: runs of equal keys (the search's lane order) share one
+ * lookup. A branch-free pass over blocks of lanes marks where a key's bits change (XOR
+ * and OR of the five dims as 64-bit words: it vectorises), then one lookup per run
+ * (gtab_find compares the values, so a change of bits alone, -0 against +0, only costs
+ * a lookup that finds the same entry). Lanes with key ids take gtab_fill_ids instead. */
 static void gtab_fill(PrismEvaluator *ev, const PrismLanes *lanes)
 {
     if (ev->goff == NULL)

@@ -530,9 +530,8 @@ void prism_space_free(PrismSpace *sp)
 {
     if (sp == NULL)
         return;
-    for (guint i = 0; i < sp->tables->len; i++) {
+    for (guint i = 0; i < sp->tables->len; i++)
         table_clear(&g_array_index(sp->tables, LaneTable, i));
-    }
     for (int c = 0; c < LT_COUNT; c++)
         g_array_unref(sp->lane_vals[c]);
     g_free(sp->fx.tp_specs);
