@@ -16,10 +16,15 @@ MPIEXEC=${MPIEXEC:-mpiexec}
 
 
 # start NP FILE ARGS...: a slowed-down sweep in the background; sets $job.
+# When a rank dies, mpirun signals the others and waits odls_base_sigkill_timeout (1 s)
+# before SIGKILL: 1-2 s of each kill -9 case's wait here. Both ranks are killed there, so
+# SIGKILL_WAIT=0 drops that wait; the SIGTERM case keeps Open MPI's default, which gives
+# the ranks that stop on their own the time to write their state.
 start() {
     local np=$1 file=$2
     shift 2
-    PRISM_IO_TEST_DELAY_MS=${DELAY:-60} "$MPIEXEC" -n "$np" "$PRISM_BINARY" sweep "${small[@]}" \
+    OMPI_MCA_odls_base_sigkill_timeout=${SIGKILL_WAIT:-0} PRISM_IO_TEST_DELAY_MS=${DELAY:-60} \
+        "$MPIEXEC" -n "$np" "$PRISM_BINARY" sweep "${small[@]}" \
         -o "$file" "$@" >bg-stdout.txt 2>bg-stderr.txt </dev/null &
     job=$!
 }
@@ -86,7 +91,7 @@ check "two sessions recorded" grep -q '"sessions" : 2' <("$PRISM_BINARY" info ki
 check "spill folder removed" test ! -e kill.h5.partial.spill
 
 # 2. SIGTERM to one rank: all stop, exit 130, resumable; resume with 3 ranks.
-start 2 term.h5
+SIGKILL_WAIT=1 start 2 term.h5
 cli_checks=$((cli_checks + 1))
 if wait_for term.h5.partial.spill 250000; then
     kill -TERM $(ranks | tail -n 1) 2>/dev/null
