@@ -89,7 +89,18 @@ struct PrismSpace {
     Facts fx;                    /* to rebuild released lane tables */
     PrismSpaceFilter *filter;    /* copy; NULL = none */
     GArray *lane_vals[LT_COUNT]; /* distinct values of each lane column, ascending */
+    PrismSpaceStopFn stop;       /* polled while the space is enumerated; NULL: never */
+    void *stop_user;
+    gboolean stopped; /* the hook said stop: the space is incomplete */
 };
+
+/* Poll the stop hook (between lane tables: each takes at most milliseconds to count). */
+static gboolean build_stopped(PrismSpace *sp)
+{
+    if (!sp->stopped && sp->stop != NULL && sp->stop(sp->stop_user))
+        sp->stopped = TRUE;
+    return sp->stopped;
+}
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
@@ -450,7 +461,7 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
     g_autofree uint64_t *pps = prism_divisors_internal(n, &n_pp);
     /* the framework's equal model chunks: pp*vpp divides the layers */
     const uint32_t U = prism_space_filter_uniform_internal(filter) ? sp->layers : 0;
-    for (size_t i = 0; i < n_pp; i++) {
+    for (size_t i = 0; i < n_pp && !build_stopped(sp); i++) {
         uint32_t pp = (uint32_t)pps[i];
         if (pp > sp->layers || !ACCEPT(PRISM_DIM_PP, pp) || (U != 0 && U % pp != 0))
             continue;
@@ -480,6 +491,8 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
         if (pp == 1)
             continue;
         for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers && vpp <= PRISM_VPP_MAX; vpp++) {
+            if (build_stopped(sp))
+                break;
             if (!ACCEPT(PRISM_DIM_VPP, vpp) || (U != 0 && U % (pp * vpp) != 0))
                 continue;
             static const struct {
@@ -502,9 +515,12 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
 
 static PrismSpace *space_build(const PrismModel *model, const PrismTraining *training,
                                const uint32_t *devices, size_t n_devices,
-                               const PrismSpaceFilter *filter)
+                               const PrismSpaceFilter *filter, PrismSpaceStopFn stop,
+                               void *stop_user)
 {
     PrismSpace *sp = g_new0(PrismSpace, 1);
+    sp->stop = stop;
+    sp->stop_user = stop_user;
     sp->devices = g_memdup2(devices, n_devices * sizeof(uint32_t));
     sp->n_devices = n_devices;
     sp->layers = prism_model_split_layers(model);
@@ -519,9 +535,10 @@ static PrismSpace *space_build(const PrismModel *model, const PrismTraining *tra
         sp->lane_vals[c] = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (size_t d = 0; d < n_devices; d++) {
         sp->dev_first_seg[d] = sp->segs->len;
-        if (ACCEPT(PRISM_DIM_DEVICES, devices[d]))
+        if (ACCEPT(PRISM_DIM_DEVICES, devices[d]) && !build_stopped(sp))
             build_device(sp, &sp->fx, filter, devices[d]);
     }
+    sp->stop = NULL; /* the hook is the caller's for this call only */
     sp->dev_first_seg[n_devices] = sp->segs->len;
     return sp;
 }
@@ -552,7 +569,7 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
     for (size_t i = 0; i < n_devices; i++)
         dv[i] = devices[i];
     g_autofree char *devs = prism_values_compact_internal(PRISM_DIM_DEVICES, dv, n_devices, 60);
-    g_autoptr(PrismSpace) all = space_build(model, training, devices, n_devices, NULL);
+    g_autoptr(PrismSpace) all = space_build(model, training, devices, n_devices, NULL, NULL, NULL);
     if (all->size == 0) {
         /* Show the rule the simplest split (pure data parallelism) breaks. */
         PrismStrategy s = {
@@ -614,7 +631,8 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
         /* the framework's equal chunks may be what empties it */
         g_autoptr(PrismSpaceFilter) uneven = prism_space_filter_copy(filter);
         prism_space_filter_set_uniform_chunks(uneven, FALSE);
-        g_autoptr(PrismSpace) u = space_build(model, training, devices, n_devices, uneven);
+        g_autoptr(PrismSpace) u =
+            space_build(model, training, devices, n_devices, uneven, NULL, NULL);
         if (u->size > 0) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                         "the filters (%s) leave no valid strategy with equal model chunks: "
@@ -634,6 +652,15 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
 PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *training,
                             const uint32_t *devices, size_t n_devices,
                             const PrismSpaceFilter *filter, GError **error)
+{
+    return prism_space_new_stoppable(model, training, devices, n_devices, filter, NULL, NULL,
+                                     error);
+}
+
+PrismSpace *prism_space_new_stoppable(const PrismModel *model, const PrismTraining *training,
+                                      const uint32_t *devices, size_t n_devices,
+                                      const PrismSpaceFilter *filter, PrismSpaceStopFn stop,
+                                      void *stop_user, GError **error)
 {
     g_return_val_if_fail(model != NULL && training != NULL, NULL);
     if (n_devices == 0 || devices == NULL) {
@@ -666,7 +693,13 @@ PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *traini
                         desc, prism_dim_name((PrismDim)d));
             return NULL;
         }
-    PrismSpace *sp = space_build(model, training, devices, n_devices, filter);
+    PrismSpace *sp = space_build(model, training, devices, n_devices, filter, stop, stop_user);
+    if (sp->stopped) {
+        g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                    "interrupted while enumerating the strategy space");
+        prism_space_free(sp);
+        return NULL;
+    }
     if (sp->size == 0) {
         explain_empty(model, training, devices, n_devices, filter, error);
         prism_space_free(sp);

@@ -175,6 +175,18 @@ typedef struct PrismSpace PrismSpace;
 PrismSpace *prism_space_new(const PrismModel *model, const PrismTraining *training,
                             const uint32_t *devices, size_t n_devices,
                             const PrismSpaceFilter *filter, GError **error);
+/** A stop hook: TRUE ends the enumeration (e.g. a caught SIGINT). */
+typedef gboolean (*PrismSpaceStopFn)(void *user);
+/**
+ * prism_space_new with @p stop polled between lane tables (each is counted in
+ * milliseconds; a large space takes seconds in all): a TRUE returns NULL with
+ * PRISM_RUNTIME_ERROR_INTERRUPTED and frees what was built. @p stop NULL: never stops. Not
+ * collective: each rank polls its own hook, and the caller agrees on the outcome.
+ */
+PrismSpace *prism_space_new_stoppable(const PrismModel *model, const PrismTraining *training,
+                                      const uint32_t *devices, size_t n_devices,
+                                      const PrismSpaceFilter *filter, PrismSpaceStopFn stop,
+                                      void *stop_user, GError **error);
 void prism_space_free(PrismSpace *space);
 
 /** Number of strategies. */

@@ -422,7 +422,8 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
      * chunks): without a profile every option stays on and every strategy is searched */
     if (prism_app_framework_filter(filter, in.framework, &local) &&
         prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL, &local))
-        space = prism_space_new(in.model, &in.training, in.devices, in.n_devices, filter, &local);
+        space = prism_space_new_stoppable(in.model, &in.training, in.devices, in.n_devices, filter,
+                                          prism_app_stop_requested, NULL, &local);
     (void)prism_app_stop_check(&local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;

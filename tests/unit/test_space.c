@@ -640,6 +640,68 @@ static void test_gpt3_default(void)
     CU_ASSERT_TRUE(n == 48 && vpp[0] == 1 && vpp[47] == 48);
 }
 
+/* The stop hook of prism_space_new_stoppable: counts its calls, says stop at call `at`
+ * (0: never). */
+typedef struct {
+    unsigned calls, at;
+} StopCounter;
+
+static gboolean stop_at(void *user)
+{
+    StopCounter *c = user;
+    c->calls++;
+    return c->at != 0 && c->calls >= c->at;
+}
+
+/*
+ * The enumeration polls its stop hook between lane tables: GPT-3 175B on 512 and 1024
+ * devices (the default training). A hook that never stops is polled more than once per
+ * device count and pass (it is polled per pp, 10 and 11 divisors) and gives the space
+ * prism_space_new gives (size and every segment). One that stops at its k-th call ends the
+ * build there: NULL with PRISM_RUNTIME_ERROR_INTERRUPTED and no call after the k-th, for k
+ * = 1, half the full count and the full count; at the full count + 1 it is never reached
+ * and the space is complete.
+ */
+static void test_stop_hook(void)
+{
+    g_autoptr(PrismModel) m = prism_model_zoo_get("gpt3-175b", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    PrismTraining t;
+    prism_training_default(&t);
+    const uint32_t dev[] = {512, 1024};
+    g_autoptr(PrismSpace) ref = prism_space_new(m, &t, dev, 2, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+    StopCounter never = {0, 0};
+    g_autoptr(PrismSpace) sp =
+        prism_space_new_stoppable(m, &t, dev, 2, NULL, stop_at, &never, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    CU_ASSERT_TRUE(never.calls > 10 + 11);
+    CU_ASSERT_EQUAL(prism_space_size(sp), prism_space_size(ref));
+    size_t na = 0, nb = 0;
+    const PrismSpaceSegment *a = prism_space_segments(ref, &na);
+    const PrismSpaceSegment *b = prism_space_segments(sp, &nb);
+    CU_ASSERT_EQUAL_FATAL(na, nb);
+    CU_ASSERT_EQUAL(memcmp(a, b, na * sizeof *a), 0);
+    const unsigned full = never.calls;
+    const unsigned ks[] = {1, full / 2, full};
+    for (size_t i = 0; i < G_N_ELEMENTS(ks); i++) {
+        StopCounter c = {0, ks[i]};
+        GError *error = NULL;
+        PrismSpace *x = prism_space_new_stoppable(m, &t, dev, 2, NULL, stop_at, &c, &error);
+        CU_ASSERT_PTR_NULL(x);
+        CU_ASSERT_TRUE(
+            g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED));
+        CU_ASSERT_EQUAL(c.calls, ks[i]);
+        g_clear_error(&error);
+        prism_space_free(x);
+    }
+    StopCounter late = {0, full + 1};
+    g_autoptr(PrismSpace) y = prism_space_new_stoppable(m, &t, dev, 2, NULL, stop_at, &late, NULL);
+    CU_ASSERT_PTR_NOT_NULL(y);
+    CU_ASSERT_EQUAL(late.calls, full);
+    CU_ASSERT_TRUE(y != NULL && prism_space_size(y) == prism_space_size(ref));
+}
+
 /* A filtered space is the unfiltered one restricted, in the same relative order. */
 static void check_filter(const PrismModel *m, const PrismTraining *t, const uint32_t *dev,
                          size_t nd, const char *fix, const char *range, const char *only)
@@ -1007,6 +1069,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: equal model chunks", test_brute_uniform},
     {"parallel folding filters", test_folding_filter},
     {"gpt3 default space", test_gpt3_default},
+    {"the stop hook ends the enumeration", test_stop_hook},
     {"filters", test_filters},
     {"filter errors", test_filter_errors},
     {"empty space errors", test_empty_space_errors},
