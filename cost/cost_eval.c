@@ -451,8 +451,10 @@ static void one_lane_ws_lend(PrismEvaluator *ev, const PrismCostSegment *seg)
         g_private_set(&one_lane_ws_key, w);
     }
     const size_t need = prism_k_ws_arrays(&seg->k);
-    ws_grow(&w->ws, &w->arrays, need, TRUE);
-    memset(w->ws, 0, need * PRISM_K_TILE * sizeof(double)); /* as a fresh one is */
+    if (need > w->arrays)
+        ws_grow(&w->ws, &w->arrays, need, TRUE); /* zeroed */
+    else
+        memset(w->ws, 0, need * PRISM_K_TILE * sizeof(double)); /* as a fresh one is */
     ev->ws = w->ws;
     ev->ws_arrays = need;
     ev->ws_borrowed = TRUE;
