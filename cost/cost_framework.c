@@ -321,7 +321,8 @@ static gboolean load_default(PrismFramework *fw, const char *key, const char *v,
         PrismSchedule s;
         if (!prism_schedule_parse(v, &s, NULL))
             return bad(error, fw->path, g, key, v,
-                       "allowed: 1f1b, interleaved, gpipe, zb-h1 or plan");
+                       "allowed: 1f1b, interleaved, gpipe, zb-h1, zb-v, dualpipe, dualpipe-v, "
+                       "seq1f1b or plan");
         x = (int)s;
         break;
     }
@@ -451,12 +452,9 @@ static gboolean add_device(PrismFramework *fw, const char *family, GError **erro
     return TRUE;
 }
 
-PrismFramework *prism_framework_load(const char *path, GError **error)
+/* The profile in @p kf, read from @p path (which names it and its messages). */
+static PrismFramework *framework_from_keyfile(GKeyFile *kf, const char *path, GError **error)
 {
-    g_autofree char *label = g_strdup_printf("framework profile %s", path);
-    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
-    if (kf == NULL)
-        return NULL;
     PrismFramework *fw = g_new0(PrismFramework, 1);
     fw->path = g_strdup(path);
     g_autofree char *base = g_path_get_basename(path);
@@ -510,6 +508,21 @@ PrismFramework *prism_framework_load(const char *path, GError **error)
         return NULL;
     }
     return fw;
+}
+
+PrismFramework *prism_framework_load(const char *path, GError **error)
+{
+    g_autofree char *label = g_strdup_printf("framework profile %s", path);
+    g_autoptr(GKeyFile) kf = prism_keyfile_load(path, label, error);
+    return kf ? framework_from_keyfile(kf, path, error) : NULL;
+}
+
+PrismFramework *prism_framework_from_data(const char *data, size_t len, const char *path,
+                                          GError **error)
+{
+    g_autofree char *label = g_strdup_printf("framework profile %s", path);
+    g_autoptr(GKeyFile) kf = prism_keyfile_from_data(data, len, label, error);
+    return kf ? framework_from_keyfile(kf, path, error) : NULL;
 }
 
 PrismFramework *prism_framework_resolve(const char *name_or_path, GError **error)

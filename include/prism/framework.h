@@ -101,6 +101,10 @@ typedef struct PrismFramework {
  * value), each naming the file, group, key and value. Ownership: prism_framework_free().
  */
 PrismFramework *prism_framework_load(const char *path, GError **error);
+/** The same from @p len bytes of @p data (not NUL-terminated), as if read from @p path,
+ *  which names the profile and its messages. Not collective. */
+PrismFramework *prism_framework_from_data(const char *data, size_t len, const char *path,
+                                          GError **error);
 
 /**
  * A profile by name (NAME.ini in the frameworks folders, see prism_framework_dirs(); else

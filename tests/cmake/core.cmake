@@ -16,13 +16,23 @@ prism_add_cli_test(comm_p2p_scan SCRIPT tests/cli/p2p_scan.sh)
 
 # Fuzzing (tests/fuzz/README.md). The replay drivers are always built (gcc or clang) and
 # run the corpus as CTests, so every crash the fuzzers ever found stays fixed. With
-# -DPRISM_FUZZ=ON and CC=clang, the libFuzzer targets fuzz_hf and fuzz_cluster are built
-# too, with prism_core instrumented for coverage.
-foreach(reader hf cluster)
+# -DPRISM_FUZZ=ON and CC=clang, the libFuzzer targets fuzz_hf, fuzz_cluster and
+# fuzz_framework are built too, with prism_core (and prism_cost, the profile reader's
+# library) instrumented for coverage.
+foreach(reader hf cluster framework)
+  set(lib prism_core)
+  if(reader STREQUAL "framework")
+    set(lib prism_cost)
+  endif()
   add_executable(fuzz_${reader}_replay fuzz/fuzz_${reader}.c fuzz/fuzz_replay.c)
-  target_link_libraries(fuzz_${reader}_replay PRIVATE prism_core prism_warnings)
+  target_link_libraries(fuzz_${reader}_replay PRIVATE ${lib} prism_warnings)
+  # the shipped profiles are the framework reader's valid seeds
+  set(seeds "")
+  if(reader STREQUAL "framework")
+    set(seeds ${CMAKE_SOURCE_DIR}/cost/frameworks)
+  endif()
   add_test(NAME fuzz_${reader}_replay
-    COMMAND fuzz_${reader}_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${reader})
+    COMMAND fuzz_${reader}_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${reader} ${seeds})
   prism_test_env(env fuzz_${reader}_replay)
   set_tests_properties(fuzz_${reader}_replay PROPERTIES TIMEOUT 120 LABELS "unit;fuzz"
     ENVIRONMENT "${env}")
@@ -30,7 +40,7 @@ foreach(reader hf cluster)
     add_executable(fuzz_${reader} fuzz/fuzz_${reader}.c)
     target_compile_options(fuzz_${reader} PRIVATE -fsanitize=fuzzer)
     target_link_options(fuzz_${reader} PRIVATE -fsanitize=fuzzer)
-    target_link_libraries(fuzz_${reader} PRIVATE prism_core prism_warnings)
+    target_link_libraries(fuzz_${reader} PRIVATE ${lib} prism_warnings)
   endif()
 endforeach()
 if(PRISM_FUZZ)
@@ -40,4 +50,5 @@ if(PRISM_FUZZ)
       "-DPRISM_SANITIZE=address,undefined")
   endif()
   target_compile_options(prism_core PRIVATE -fsanitize=fuzzer-no-link)
+  target_compile_options(prism_cost PRIVATE -fsanitize=fuzzer-no-link)
 endif()
