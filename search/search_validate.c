@@ -823,18 +823,42 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     return TRUE;
 }
 
+/* Line breaks in [a, b): "\n", "\r\n" and a lone "\r" (the record terminators of
+ * prism_validate_csv_record), also inside quoted fields, so that a record's line is the one
+ * an editor shows. */
+static int line_breaks(const char *a, const char *b)
+{
+    int n = 0;
+    for (; a < b; a++)
+        n += *a == '\n' || (*a == '\r' && (a + 1 == b || a[1] != '\n'));
+    return n;
+}
+
 PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                                         const PrismValidateOptions *opt, GError **error)
 {
     g_autofree char *text = NULL;
+    gsize len = 0;
     GError *local = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &local)) {
+    if (!g_file_get_contents(path, &text, &len, &local)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE, "validation CSV %s: %s", path,
                     local->message);
         g_error_free(local);
         return NULL;
     }
+    /* a NUL byte would end the parse there and drop every row after it unseen */
+    const char *nul = memchr(text, '\0', len);
+    if (nul != NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "validation CSV %s line %d: a NUL byte (byte %zu): not a text file", path,
+                    1 + line_breaks(text, nul), (size_t)(nul - text) + 1);
+        return NULL;
+    }
     const char *p = text;
+    /* the UTF-8 byte order mark spreadsheets put before the header ("CSV UTF-8") */
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    const char *rec = p;
     g_autoptr(GPtrArray) header = prism_validate_csv_record(&p);
     static const char *const need[] = {"source_id", "model_name", "layers",      "hidden",
                                        "heads",     "seq_len",    "gpu_type",    "num_gpus",
@@ -856,10 +880,11 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
     rep->frameworks = g_ptr_array_new_with_free_func((GDestroyNotify)prism_framework_free);
     Sources sources = {NULL, NULL};
     sources.table = prism_validate_load_sources(&sources.error);
-    int line = 1;
+    int line = 1; /* of the record read last; the next starts after its line breaks */
     gboolean ok = TRUE;
     while (*p && ok) {
-        line++;
+        line += line_breaks(rec, p);
+        rec = p;
         Row r = {.kv = g_hash_table_new(g_str_hash, g_str_equal),
                  .fields = prism_validate_csv_record(&p),
                  .line = line};

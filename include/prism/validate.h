@@ -113,8 +113,10 @@ typedef struct PrismValidateOptions {
  * and options (planned rows run prism_search_run on @p comm, in file order); the result
  * is the same on every rank. Errors (PRISM_INPUT_ERROR_*, exit status 2): unreadable
  * file, missing column, a row with the wrong field count, a malformed numeric cell (not a
- * finite non-negative number: "abc", "nan", "-4"), an unknown or bad framework, each
- * naming the file, line and column. Ownership: prism_validate_report_free().
+ * finite non-negative number: "abc", "nan", "-4"), a NUL byte, an unknown or bad framework,
+ * each naming the file, line and column. Lines are those an editor shows (a quoted cell
+ * may hold line breaks); a UTF-8 byte order mark before the header is skipped.
+ * Ownership: prism_validate_report_free().
  */
 PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                                         const PrismValidateOptions *opt, GError **error);
