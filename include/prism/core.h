@@ -110,7 +110,8 @@ size_t prism_name_lookup(const char *name, const char *const *names, size_t n);
  * return keeps this header minimal — cast to GKeyFile *).
  */
 void *prism_keyfile_load(const char *path, const char *label, GError **error);
-/** The same for text already in memory (@p len bytes, need not be NUL-terminated). */
+/** The same for text already in memory (@p len bytes, need not be NUL-terminated). Both
+ *  skip a leading UTF-8 byte order mark. */
 void *prism_keyfile_from_data(const char *data, size_t len, const char *label, GError **error);
 
 /**

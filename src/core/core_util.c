@@ -272,6 +272,12 @@ static gboolean keyfile_check_unique(const char *data, size_t len, const char *l
 
 void *prism_keyfile_from_data(const char *data, size_t len, const char *label, GError **error)
 {
+    /* the UTF-8 byte order mark some editors write first: GKeyFile reads it as part of the
+     * first line ("not a key-value pair, group, or comment") */
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        len -= 3;
+    }
     if (!keyfile_check_unique(data, len, label, error))
         return NULL;
     GKeyFile *kf = g_key_file_new();

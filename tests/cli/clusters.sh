@@ -16,4 +16,10 @@ expect_json "key-file memory bandwidth" 'd["memory_bandwidth_GBps"] == 2500' -- 
 expect_json "key-file GEMM attributes" 'd["sm_count"] == 132 and d["sustained_clock_mhz"] == 1636 and d["gemm_tile_n"] == 256 and d["gemm_efficiency"] == 0.7' -- clusters --json "$PRISM_TEST_DATA/clusters/device-attrs.ini"
 check "a bad GEMM attribute exits 2" expect_status 2 clusters "$PRISM_TEST_DATA/bad/cluster-sustained-above-boost.ini"
 check "names key and value" grep -q "sustained_clock_mhz 1900" err.txt
-cli_done 14
+# A UTF-8 byte order mark (some Windows editors write one) is skipped by every key-file
+# reader (prism_keyfile_from_data): the same JSON as without it.
+printf '\xef\xbb\xbf' | cat - "$PRISM_TEST_DATA/clusters/device-attrs.ini" > bom.ini
+check "a key file with a BOM reads as without" bash -c "'$PRISM_BINARY' clusters --json bom.ini > bom.json &&
+    '$PRISM_BINARY' clusters --json '$PRISM_TEST_DATA/clusters/device-attrs.ini' > nobom.json &&
+    cmp -s bom.json nobom.json && grep -q '\"sm_count\" *: *132' bom.json"
+cli_done 15
