@@ -161,11 +161,9 @@ void prism_app_stop_catch(PrismStopGuard *g);
  * restores the handlers from before and re-raises a signal caught meanwhile.
  */
 void prism_app_stop_early(void);
-/** Between phases: a caught signal becomes PRISM_RUNTIME_ERROR_INTERRUPTED in @p error,
- * with a message naming the signal (unless it holds an error already; a lower layer's
- * PRISM_RUNTIME_ERROR_INTERRUPTED, from a phase that polled prism_app_stop_requested, is
- * replaced by that message); call it before prism_comm_agree_error() so every rank stops
- * at the same point. Returns FALSE when it set the error. Not collective. */
+/** Between phases: a caught signal becomes PRISM_RUNTIME_ERROR_INTERRUPTED in @p error
+ * (unless it holds an error already); call it before prism_comm_agree_error() so every
+ * rank stops at the same point. Returns FALSE when it set the error. Not collective. */
 gboolean prism_app_stop_check(GError **error);
 void prism_app_stop_early_end(void);
 void prism_app_stop_release(PrismStopGuard *g);

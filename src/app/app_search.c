@@ -132,15 +132,8 @@ gboolean prism_app_stop_requested(void *user)
 
 gboolean prism_app_stop_check(GError **error)
 {
-    if (app_interrupted == 0)
+    if (app_interrupted == 0 || (error != NULL && *error != NULL))
         return TRUE;
-    /* an error stays, but for a lower layer's interruption (the space enumeration polls
-     * prism_app_stop_requested), which gets this message naming the signal */
-    if (error != NULL && *error != NULL) {
-        if (!g_error_matches(*error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED))
-            return TRUE;
-        g_clear_error(error);
-    }
     g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
                 "interrupted (%s) before the search",
                 app_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
