@@ -130,6 +130,10 @@ gboolean prism_app_add_filters(PrismSpaceFilter *f, char **fix, char **range, ch
  * the profile file.
  */
 gboolean prism_app_framework_filter(PrismSpaceFilter *f, const PrismFramework *fw, GError **error);
+/** prism_framework_resolve, refusing a profile whose [planning] only does not parse as a
+ *  filter (the loader, in cost/, cannot check it: the filter is search/'s), so that every
+ *  command (frameworks FILE included) says so when it loads the profile. Not collective. */
+PrismFramework *prism_app_framework_resolve(const char *name_or_path, GError **error);
 
 /**
  * Initialise @p opt and set objectives, rank-by and top-k (1..PRISM_APP_TOP_MAX) and the

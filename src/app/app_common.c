@@ -310,7 +310,7 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         return FALSE;
     prism_knobs_default(&in->knobs);
     if (o->framework != NULL) {
-        in->framework = prism_framework_resolve(o->framework, error);
+        in->framework = prism_app_framework_resolve(o->framework, error);
         if (in->framework == NULL) {
             g_prefix_error(error, "--framework: ");
             return FALSE;

@@ -167,7 +167,7 @@ gboolean prism_cmd_frameworks(PrismComm *comm, int argc, char **argv, GError **e
         goto out;
     }
     if (argc == 2) {
-        g_autoptr(PrismFramework) fw = prism_framework_resolve(argv[1], error);
+        g_autoptr(PrismFramework) fw = prism_app_framework_resolve(argv[1], error);
         if (fw == NULL)
             goto out;
         if (f != NULL && o.json) {
@@ -184,7 +184,7 @@ gboolean prism_cmd_frameworks(PrismComm *comm, int argc, char **argv, GError **e
     b = json_builder_new();
     json_builder_begin_array(b);
     for (char **n = names; *n != NULL; n++) {
-        g_autoptr(PrismFramework) fw = prism_framework_resolve(*n, error);
+        g_autoptr(PrismFramework) fw = prism_app_framework_resolve(*n, error);
         if (fw == NULL)
             goto out;
         if (o.json)

@@ -783,7 +783,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         path = g_build_filename(PRISM_SOURCE_DIR, "benchmarks", "measured.csv", NULL);
     if (!prism_app_knob_overrides(&o, &k, error))
         goto out;
-    if (o.framework != NULL && (fw = prism_framework_resolve(o.framework, error)) == NULL) {
+    if (o.framework != NULL && (fw = prism_app_framework_resolve(o.framework, error)) == NULL) {
         g_prefix_error(error, "--framework: ");
         goto out;
     }

@@ -364,6 +364,11 @@ check "  names file and key" grep -q "badkey.ini \[memory\] context = '1': unkno
 check "missing profile exits 2" expect_status 2 explain --framework no-such-framework -s tp=8
 check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: megatron-core" err.txt
 check "missing profile file exits 2" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./nope.ini
+# a [planning] only that is no filter: refused where the profile is loaded, by every command
+printf '[profile]\ntitle = x\n[planning]\nonly = schedule=bogus\n' > badonly.ini
+check "bad [planning] only: frameworks FILE exits 2" expect_status 2 frameworks ./badonly.ini
+check "  names file, key, value and what is allowed" grep -q "badonly.ini \[planning\] only = 'schedule=bogus': --only schedule: unknown schedule 'bogus' (allowed: 1f1b," err.txt
+check "  and validate --framework refuses it" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./badonly.ini
 # sources.ini: a bad fp8 recipe or an unknown part exits 2 naming the file, group, key, value
 mkdir -p badsrc && cp "$src"/cost/frameworks/*.ini badsrc/
 printf '\n[X_BAD]\nfp8 = fp16\n' >> badsrc/sources.ini
@@ -388,4 +393,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((103 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((106 - ${PRISM_TEST_SANITIZED:-0}))
