@@ -507,6 +507,19 @@ gboolean prism_space_filter_only_from(PrismSpaceFilter *f, const char *label, co
     return filter_add(f, FILTER_ONLY, label, text, error);
 }
 
+gboolean prism_space_filter_check_only(const char *name, const char *path, const char *only,
+                                       GError **error)
+{
+    if (only == NULL || *only == '\0')
+        return TRUE;
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    g_autofree char *label = g_strdup_printf("framework %s: only", name);
+    if (prism_space_filter_only_from(f, label, only, error))
+        return TRUE;
+    g_prefix_error(error, "framework profile %s [planning] only = '%s': ", path, only);
+    return FALSE;
+}
+
 uint64_t *prism_divisors_internal(uint64_t n, size_t *count)
 {
     GArray *lo = g_array_new(FALSE, FALSE, sizeof(uint64_t));

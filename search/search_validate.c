@@ -720,6 +720,8 @@ static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *
     }
     GError *local = NULL;
     PrismFramework *fw = prism_framework_resolve(name, &local);
+    if (fw != NULL && !prism_space_filter_check_only(fw->name, fw->path, fw->only, &local))
+        g_clear_pointer(&fw, prism_framework_free);
     if (fw == NULL) {
         g_set_error(error, PRISM_INPUT_ERROR, local->code, "validation CSV %s line %d %s %s: %s",
                     path, r->line, strcmp(from, "column") == 0 ? "column framework" : "source",

@@ -126,6 +126,12 @@ gboolean prism_space_filter_only(PrismSpaceFilter *f, const char *text, GError *
  *  and errors (a framework profile's domain: "framework megatron-core only"). */
 gboolean prism_space_filter_only_from(PrismSpaceFilter *f, const char *label, const char *text,
                                       GError **error);
+/** Check that a framework profile's [planning] only @p only (NULL or empty: none) of the
+ *  profile @p name read from @p path parses as a filter; the profile reader (cost/) cannot,
+ *  the filter being search/'s. Errors: as prism_space_filter_only(), prefixed with the
+ *  file, the key and the value. */
+gboolean prism_space_filter_check_only(const char *name, const char *path, const char *only,
+                                       GError **error);
 /**
  * The overlap dims' domains from the framework profile (framework.h, [planning]
  * overlap / overlap_search): @p supported is the PrismOverlap bits the framework can turn

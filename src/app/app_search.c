@@ -82,15 +82,8 @@ gboolean prism_app_framework_filter(PrismSpaceFilter *f, const PrismFramework *f
 PrismFramework *prism_app_framework_resolve(const char *name_or_path, GError **error)
 {
     g_autoptr(PrismFramework) fw = prism_framework_resolve(name_or_path, error);
-    if (fw == NULL)
+    if (fw == NULL || !prism_space_filter_check_only(fw->name, fw->path, fw->only, error))
         return NULL;
-    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
-    g_autofree char *label = g_strdup_printf("framework %s: only", fw->name);
-    if (fw->only != NULL && *fw->only != '\0' &&
-        !prism_space_filter_only_from(f, label, fw->only, error)) {
-        g_prefix_error(error, "framework profile %s [planning] only = '%s': ", fw->path, fw->only);
-        return NULL;
-    }
     return g_steal_pointer(&fw);
 }
 

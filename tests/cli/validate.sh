@@ -369,6 +369,14 @@ printf '[profile]\ntitle = x\n[planning]\nonly = schedule=bogus\n' > badonly.ini
 check "bad [planning] only: frameworks FILE exits 2" expect_status 2 frameworks ./badonly.ini
 check "  names file, key, value and what is allowed" grep -q "badonly.ini \[planning\] only = 'schedule=bogus': --only schedule: unknown schedule 'bogus' (allowed: 1f1b," err.txt
 check "  and validate --framework refuses it" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./badonly.ini
+/usr/bin/python3 - "$src/tests/data/validation/frameworks.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+rows[1][rows[0].index("framework")] = "./badonly.ini"
+csv.writer(open("fwcol.csv", "w", newline=""), lineterminator="\n").writerows(rows[:2])
+PY
+check "  and so does a row's framework column" expect_status 2 validate fwcol.csv
+check "  naming the CSV line and the profile's key" grep -q "fwcol.csv line 2 column framework ./badonly.ini: framework profile ./badonly.ini \[planning\] only = 'schedule=bogus'" err.txt
 # sources.ini: a bad fp8 recipe or an unknown part exits 2 naming the file, group, key, value
 mkdir -p badsrc && cp "$src"/cost/frameworks/*.ini badsrc/
 printf '\n[X_BAD]\nfp8 = fp16\n' >> badsrc/sources.ini
@@ -393,4 +401,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((106 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((108 - ${PRISM_TEST_SANITIZED:-0}))
