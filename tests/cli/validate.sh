@@ -119,8 +119,8 @@ PY
     check "malformed num_gpus '$bad' exits 2" expect_status 2 validate malformed.csv
     check "  names line and column" grep -q "malformed.csv line 2 column num_gpus: '$bad' is malformed" err.txt
 done
-# What spreadsheets and editors write: a UTF-8 byte order mark before the header reads as
-# without it; a NUL byte is refused with its line (it would end the parse there and drop
+# What spreadsheets and editors write: a UTF-8 byte order mark before the header and CRLF
+# line ends read as without them; a NUL byte is refused with its line (it would end the parse there and drop
 # the rows after it); a quoted cell holding a line break moves the next rows' line numbers
 # to the lines an editor shows (row 2 spans lines 2-3, so the next row is line 4).
 /usr/bin/python3 - "$src/tests/data/validation/planned.csv" <<'PY'
@@ -128,6 +128,7 @@ import csv, io, sys
 text = open(sys.argv[1], "rb").read()
 lines = text.split(b"\n")
 open("bom.csv", "wb").write(b"\xef\xbb\xbf" + text)
+open("crlf.csv", "wb").write(text.replace(b"\n", b"\r\n"))
 open("nul.csv", "wb").write(b"\n".join(lines[:2] + [lines[2][:5] + b"\0" + lines[2][5:]] + lines[3:]))
 rows = list(csv.reader(io.StringIO(text.decode())))
 rows[1][-1] = "two\nlines"  # notes
@@ -144,6 +145,11 @@ import json
 a, b = json.load(open('nobom.json')), json.load(open('bom.json'))
 assert len(a['rows']) == 3 and [dict(r, line=0) for r in a['rows']] == [dict(r, line=0) for r in b['rows']], (a['rows'], b['rows'])
 assert [r['line'] for r in a['rows']] == [r['line'] for r in b['rows']] == [2, 3, 4]\""
+check "CRLF line ends: the same rows and lines" bash -c "'$prism' validate crlf.csv --json > crlf.json &&
+    /usr/bin/python3 -c \"
+import json
+a, b = json.load(open('nobom.json')), json.load(open('crlf.json'))
+assert a['rows'] == b['rows'], (a['rows'], b['rows'])\""
 check "NUL byte: exits 2" expect_status 2 validate nul.csv
 check "  names the line and the byte" grep -q "nul.csv line 3: a NUL byte (byte [0-9]*): not a text file" err.txt
 check "quoted line break: the next row's line is the editor's" expect_status 2 validate multiline.csv
@@ -401,4 +407,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((108 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((109 - ${PRISM_TEST_SANITIZED:-0}))
