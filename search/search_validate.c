@@ -856,10 +856,8 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                     1 + line_breaks(text, nul), (size_t)(nul - text) + 1);
         return NULL;
     }
-    const char *p = text;
-    /* the UTF-8 byte order mark spreadsheets put before the header ("CSV UTF-8") */
-    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-        p += 3;
+    /* the byte order mark spreadsheets put before the header ("CSV UTF-8") */
+    const char *p = text + prism_utf8_bom_len(text, len);
     const char *rec = p;
     g_autoptr(GPtrArray) header = prism_validate_csv_record(&p);
     static const char *const need[] = {"source_id", "model_name", "layers",      "hidden",

@@ -100,6 +100,11 @@ gboolean prism_names_loosely_equal(const char *a, const char *b);
  */
 size_t prism_name_lookup(const char *name, const char *const *names, size_t n);
 
+/** Length of the UTF-8 byte order mark that starts @p data (@p len bytes, need not be
+ *  NUL-terminated): 3, or 0 without one. Some editors and spreadsheets write one before a
+ *  text file; the key-file and CSV readers skip it. */
+size_t prism_utf8_bom_len(const char *data, size_t len);
+
 /**
  * Load a GLib key file, refusing what GKeyFile silently merges: a key given twice in one
  * group, or a group given twice (the last value would win unnoticed). @p label starts

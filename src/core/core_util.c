@@ -270,14 +270,18 @@ static gboolean keyfile_check_unique(const char *data, size_t len, const char *l
     return TRUE;
 }
 
+size_t prism_utf8_bom_len(const char *data, size_t len)
+{
+    return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 void *prism_keyfile_from_data(const char *data, size_t len, const char *label, GError **error)
 {
-    /* the UTF-8 byte order mark some editors write first: GKeyFile reads it as part of the
-     * first line ("not a key-value pair, group, or comment") */
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        data += 3;
-        len -= 3;
-    }
+    /* GKeyFile would read a byte order mark as part of the first line ("not a key-value
+     * pair, group, or comment") */
+    const size_t bom = prism_utf8_bom_len(data, len);
+    data += bom;
+    len -= bom;
     if (!keyfile_check_unique(data, len, label, error))
         return NULL;
     GKeyFile *kf = g_key_file_new();
