@@ -10,9 +10,11 @@
  * MIN / stop MAX over ranks; median and min reported. Per-rank loop times give the load
  * imbalance. Each result is checked (every row evaluated, non-empty front).
  *
- *   bench_e2e [--reps N] [--quick] [--threads N]
+ *   bench_e2e [--reps N] [--quick] [--threads N] [--exhaustive] [--case SUBSTRING]
  * --threads: search threads per rank (default 1: rank scaling; 0 = prism plan's default,
- * every CPU at one rank).
+ * every CPU at one rank). --exhaustive: the kernel on every row (no pruning by the static
+ * memory bound; search/README.md, "Pruning"): the same result, for the comparison.
+ * --case: only the cases whose name contains SUBSTRING.
  * Collective on MPI_COMM_WORLD.
  */
 #include <stdio.h>
@@ -28,7 +30,9 @@
 
 #include "bench.h"
 
-static int bench_threads = 1; /* --threads */
+static int bench_threads = 1;             /* --threads */
+static gboolean bench_exhaustive = FALSE; /* --exhaustive */
+static const char *bench_case = NULL;     /* --case */
 
 typedef struct {
     const char *name, *model, *cluster;
@@ -40,6 +44,8 @@ static const Case full_cases[] = {
     {"gpt3-175b/1024xA100-80GB", "gpt3-175b", "A100-80GB", 1024, 1536, 2048},
     {"llama3.1-405b/16384xH100-SXM", "llama3.1-405b", "H100-SXM", 16384, 1536, 2048},
     {"deepseek-v3/1024xH100-SXM", "deepseek-v3", "H100-SXM", 1024, 1536, 2048},
+    {"qwen3-235b-a22b/64xH100-SXM", "qwen3-235b-a22b", "H100-SXM", 64, 1536, 2048},
+    {"deepseek-v3/64xH100-SXM", "deepseek-v3", "H100-SXM", 64, 1536, 2048},
 };
 static const Case quick_cases[] = {
     {"gpt3-13b/64xA100-80GB", "gpt3-13b", "A100-80GB", 64, 256, 2048},
@@ -57,7 +63,7 @@ typedef struct {
     double total_s;              /* build + search, start MIN / stop MAX */
     double loop_s;               /* evaluation loop, max over ranks */
     double loop_min_s;           /* evaluation loop, min over ranks (load balance) */
-    uint64_t rows, feasible;
+    uint64_t rows, feasible, pruned;
     size_t front;
 } Run;
 
@@ -86,6 +92,7 @@ static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable 
     prism_search_options_init(&opt);
     opt.kt = kt;
     opt.threads = bench_threads;
+    opt.exhaustive = bench_exhaustive;
     g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
     if (res == NULL)
         return FALSE;
@@ -98,6 +105,7 @@ static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable 
     out->loop_s = prism_search_result_seconds(res);
     out->rows = prism_search_result_evaluated(res);
     out->feasible = prism_search_result_feasible(res);
+    out->pruned = prism_search_result_pruned(res);
     out->front = prism_front_size(prism_search_result_front(res, 0));
     out->loop_min_s = prism_search_result_seconds_min(res);
     if (out->rows != prism_space_size(space) || out->front == 0) {
@@ -114,6 +122,11 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], "--threads") == 0)
             bench_threads = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--case") == 0)
+            bench_case = argv[i + 1];
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--exhaustive") == 0)
+            bench_exhaustive = TRUE;
     GError *error = NULL;
     PrismComm *comm = prism_comm_new(MPI_COMM_WORLD, &error);
     int reps = 5;
@@ -128,17 +141,20 @@ int main(int argc, char **argv)
         g_autofree char *mpi = prism_bench_mpi_library();
         g_autofree char *ranks = g_strdup_printf("%d", comm->size);
         g_autofree char *threads = g_strdup_printf("%d", bench_threads);
-        const char *extra[] = {"isa",     prism_kernel_table_name(kt),
-                               "mpi",     mpi,
-                               "ranks",   ranks,
-                               "threads", threads,
-                               NULL,      NULL};
+        const char *extra[] = {"isa",        prism_kernel_table_name(kt),
+                               "mpi",        mpi,
+                               "ranks",      ranks,
+                               "threads",    threads,
+                               "exhaustive", bench_exhaustive ? "1" : "0",
+                               NULL,         NULL};
         prism_bench_header("e2e", argc, argv, extra);
     }
     const Case *cases = quick ? quick_cases : full_cases;
     size_t n_cases = quick ? G_N_ELEMENTS(quick_cases) : G_N_ELEMENTS(full_cases);
     int status = 0;
     for (size_t c = 0; c < n_cases && status == 0; c++) {
+        if (bench_case != NULL && strstr(cases[c].name, bench_case) == NULL)
+            continue;
         double *total = g_new(double, reps), *loop = g_new(double, reps);
         double *fast = g_new(double, reps), *cmax = g_new(double, reps);
         double *csum = g_new(double, reps);
@@ -165,14 +181,16 @@ int main(int argc, char **argv)
             prism_bench_sort(csum, (size_t)reps);
             double med = total[reps / 2], lmed = loop[reps / 2];
             printf("{\"case\":\"%s\",\"ranks\":%d,\"reps\":%d,\"rows\":%" G_GUINT64_FORMAT
-                   ",\"feasible\":%" G_GUINT64_FORMAT ",\"front\":%zu,\"total_median_s\":%.4f,"
+                   ",\"feasible\":%" G_GUINT64_FORMAT ",\"pruned\":%" G_GUINT64_FORMAT
+                   ",\"front\":%zu,\"total_median_s\":%.4f,"
                    "\"total_min_s\":%.4f,\"loop_median_s\":%.4f,\"loop_min_s\":%.4f,"
                    "\"rows_per_s\":%.4g,\"rows_per_s_per_rank\":%.4g,"
                    "\"fastest_over_slowest_rank\":%.3f,\"cpu_max_median_s\":%.4f,"
                    "\"cpu_max_min_s\":%.4f,\"cpu_sum_median_s\":%.4f}\n",
-                   cases[c].name, comm->size, reps, r.rows, r.feasible, r.front, med, total[0],
-                   lmed, loop[0], (double)r.rows / lmed, (double)r.rows / lmed / comm->size,
-                   fast[reps / 2], cmax[reps / 2], cmax[0], csum[reps / 2]);
+                   cases[c].name, comm->size, reps, r.rows, r.feasible, r.pruned, r.front, med,
+                   total[0], lmed, loop[0], (double)r.rows / lmed,
+                   (double)r.rows / lmed / comm->size, fast[reps / 2], cmax[reps / 2], cmax[0],
+                   csum[reps / 2]);
             fflush(stdout);
         }
         g_free(total);

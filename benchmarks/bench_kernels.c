@@ -133,9 +133,10 @@ static gboolean fill(const PrismCostModel *cm, const Setup *su, const KeySpec *k
         for (int d = 0; d < 9; d++)
             L[(size_t)d * n + i] = v[d];
     }
-    b->view = (PrismLanes){L,         L + n, L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n, L + 6 * n,
-                           L + 7 * n, n,     L + 8 * n, NULL,      NULL,      NULL,      NULL,
-                           NULL,      NULL,  0,         0}; /* overlap: all on */
+    b->view =
+        (PrismLanes){L,         L + n, L + 2 * n, L + 3 * n, L + 4 * n, L + 5 * n, L + 6 * n,
+                     L + 7 * n, n,     L + 8 * n, NULL,      NULL,      NULL,      NULL,
+                     NULL,      NULL,  0,         0,         NULL,      0}; /* overlap: all on */
     g_array_free(ok, TRUE);
     return b->seg != NULL;
 }
@@ -153,9 +154,10 @@ static void run_latency(void *payload)
     for (size_t i = 0; i < r->nb; i++) {
         const PrismLanes *v = &r->b[i].view;
         const size_t j = r->latency_lane++ % v->n;
-        PrismLanes one = {v->tp + j, v->cp + j,   v->dp + j, v->ep + j,  v->sp + j, v->mbs + j,
-                          v->m + j,  v->zero + j, 1,         v->etp + j, NULL,      NULL,
-                          NULL,      NULL,        NULL,      NULL,       0,         0};
+        PrismLanes one = {v->tp + j,  v->cp + j, v->dp + j,   v->ep + j, v->sp + j,
+                          v->mbs + j, v->m + j,  v->zero + j, 1,         v->etp + j,
+                          NULL,       NULL,      NULL,        NULL,      NULL,
+                          NULL,       0,         0,           NULL,      0};
         prism_evaluator_run(r->ev, r->b[i].seg, &one, &r->out);
     }
 }

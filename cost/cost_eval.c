@@ -379,6 +379,12 @@ void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment
 void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const PrismLanes *lanes,
                          PrismCostOut *out)
 {
+    prism_evaluator_run_static(ev, seg, lanes, out, NULL);
+}
+
+void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
+                                const PrismLanes *lanes, PrismCostOut *out, double *stat)
+{
     g_return_if_fail(ev != NULL && seg != NULL && lanes != NULL && out != NULL);
     g_return_if_fail(lanes->n <= ev->max_batch);
     if (lanes->n == 0)
@@ -399,7 +405,8 @@ void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const 
                             lanes->tp_ov != NULL ? lanes->tp_ov : ev->ones,
                             lanes->dp_ov != NULL ? lanes->dp_ov : ev->ones,
                             lanes->param_ov != NULL ? lanes->param_ov : ev->ones,
-                            ev->lean ? 1u : 0u};
+                            ev->lean ? 1u : 0u,
+                            stat};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }
 
@@ -418,9 +425,9 @@ void prism_one_lane_fill_internal(const PrismStrategy *s, PrismOneLane *v, Prism
     v->tov = (s->overlap_off & PRISM_OVERLAP_TP) ? 0.0 : 1.0;
     v->dov = (s->overlap_off & PRISM_OVERLAP_DP) ? 0.0 : 1.0;
     v->pov = (s->overlap_off & PRISM_OVERLAP_PARAM) ? 0.0 : 1.0;
-    *lanes =
-        (PrismLanes){&v->tp,  &v->cp,   &v->dp,  &v->ep,  &v->sp,  &v->mbs, &v->m, &v->zero, 1,
-                     &v->etp, &v->fold, &v->tov, &v->dov, &v->pov, NULL,    NULL,  0,        0};
+    *lanes = (PrismLanes){&v->tp,   &v->cp, &v->dp,  &v->ep,   &v->sp,  &v->mbs, &v->m,
+                          &v->zero, 1,      &v->etp, &v->fold, &v->tov, &v->dov, &v->pov,
+                          NULL,     NULL,   0,       0,        NULL,    0};
 }
 
 /* One-lane evaluations without a caller that keeps the evaluator (prism_cost_eval_one:

@@ -813,6 +813,11 @@ double prism_cost_model_budget(const PrismCostModel *cm)
                                              : cm->cluster->mem_bytes;
 }
 
+double prism_cost_model_usable(const PrismCostModel *cm)
+{
+    return cm->k.budget;
+}
+
 double prism_cost_model_host_budget(const PrismCostModel *cm)
 {
     return cm->k.host_budget;

@@ -19,6 +19,7 @@
  */
 #include <prism/search.h>
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,7 @@ typedef struct {
     PrismTopK **top, **closest;
     uint64_t *feasible; /* per job */
     uint64_t evaluated;
+    uint64_t pruned; /* of evaluated: decided by the static-memory bound (Walker.prune) */
 } Bundle;
 
 struct PrismSearchResult {
@@ -96,6 +98,7 @@ static void bundle_serialize(const void *obj, GByteArray *out)
     const Bundle *b = obj;
     prism_put_u64_internal(out, b->n_jobs);
     prism_put_u64_internal(out, b->evaluated);
+    prism_put_u64_internal(out, b->pruned);
     for (size_t j = 0; j < b->n_jobs; j++) {
         prism_put_u64_internal(out, b->feasible[j]);
         prism_front_serialize(b->front[j], out);
@@ -106,13 +109,14 @@ static void bundle_serialize(const void *obj, GByteArray *out)
 
 static void *bundle_deserialize(const guint8 *data, size_t len, GError **error)
 {
-    uint64_t n_jobs, evaluated;
-    if (len < 16) {
+    uint64_t n_jobs, evaluated, pruned;
+    if (len < 24) {
         prism_corrupt_internal(error, "search result");
         return NULL;
     }
     memcpy(&n_jobs, data, 8);
     memcpy(&evaluated, data + 8, 8);
+    memcpy(&pruned, data + 16, 8);
     if (n_jobs > len / 8) {
         prism_corrupt_internal(error, "search result (job count)");
         return NULL;
@@ -120,11 +124,12 @@ static void *bundle_deserialize(const guint8 *data, size_t len, GError **error)
     Bundle *b = g_new0(Bundle, 1);
     b->n_jobs = (size_t)n_jobs;
     b->evaluated = evaluated;
+    b->pruned = pruned;
     b->front = g_new0(PrismFront *, b->n_jobs);
     b->top = g_new0(PrismTopK *, b->n_jobs);
     b->closest = g_new0(PrismTopK *, b->n_jobs);
     b->feasible = g_new0(uint64_t, b->n_jobs);
-    size_t off = 16, used = 0;
+    size_t off = 24, used = 0;
     for (size_t j = 0; j < b->n_jobs; j++) {
         if (len - off < 8) {
             prism_corrupt_internal(error, "search result (truncated)");
@@ -162,6 +167,7 @@ static void *bundle_merge(const void *x, const void *y)
     Bundle *b = g_new0(Bundle, 1);
     b->n_jobs = a->n_jobs;
     b->evaluated = a->evaluated + c->evaluated;
+    b->pruned = a->pruned + c->pruned;
     b->front = g_new0(PrismFront *, b->n_jobs);
     b->top = g_new0(PrismTopK *, b->n_jobs);
     b->closest = g_new0(PrismTopK *, b->n_jobs);
@@ -522,7 +528,24 @@ typedef struct {
     gboolean keep_lanes; /* threaded: leaving a job does not release its lanes (the
                           * calling thread does, between groups) */
     gboolean lean;       /* no row sink and every key a lean column: prism_evaluator_set_lean */
+    /* pruning (search/README.md, "Pruning"): without a row sink, a row whose static bytes
+     * (prism_evaluator_run_static, the same for every lane of its static key in one
+     * segment) exceed both the usable memory and the closest list's last peak can enter
+     * no list and is not feasible, so it is counted and not evaluated */
+    gboolean prune;
+    double usable;   /* the current job's prism_cost_model_usable */
+    double *memo;    /* per static key id of the segment: its static bytes */
+    size_t memo_cap; /* doubles allocated */
+    uint32_t memo_n; /* keys in memo, NaN = not known yet (0: a new segment, memo unset) */
+    double *stat;    /* batch: the evaluated lanes' static bytes */
+    uint8_t *learn;  /* batch: 1 = the lane teaches the memo its key's bytes */
+    PrismLanes cl;   /* the lanes kept, compacted (points into cbuf, cgid, cskid) */
+    double *cbuf;    /* PRUNE_COLS x batch */
+    uint32_t *cgid, *cskid, *at; /* batch: kept lanes' key ids and their place in the batch */
 } Walker;
+
+/* The lane columns a compacted batch carries (tp .. zero, etp, fold, the three overlaps). */
+#define PRUNE_COLS 13
 
 static void walker_clear(Walker *w)
 {
@@ -532,10 +555,19 @@ static void walker_clear(Walker *w)
         g_clear_pointer(&w->out.col[c], prism_aligned_free);
     g_clear_pointer(&w->keys, g_free);
     g_clear_pointer(&w->keyidx, g_free);
+    g_clear_pointer(&w->memo, g_free);
+    g_clear_pointer(&w->stat, prism_aligned_free);
+    g_clear_pointer(&w->learn, g_free);
+    g_clear_pointer(&w->cbuf, prism_aligned_free);
+    g_clear_pointer(&w->cgid, g_free);
+    g_clear_pointer(&w->cskid, g_free);
+    g_clear_pointer(&w->at, g_free);
 }
 
-/* Fold one evaluated batch into the local results. */
-static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes, uint64_t first)
+/* Fold one evaluated batch into the local results: lane i is row first + i, or
+ * first + at[i] when @p at is non-NULL (a compacted batch). */
+static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes, uint64_t first,
+                    const uint32_t *at)
 {
     size_t n = lanes->n, j = w->job;
     const double *feasible = w->out.col[PRISM_COL_FEASIBLE];
@@ -548,13 +580,14 @@ static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lan
     PrismTopK *top = w->bundle->top[j], *closest = w->bundle->closest[j];
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) {
-        prism_topk_offer(closest, peak[i], first + i);
+        const uint64_t row = first + (at != NULL ? at[i] : i);
+        prism_topk_offer(closest, peak[i], row);
         if (feasible[i] != 1.0)
             continue;
-        prism_topk_offer(top, key_value(&rk, i), first + i);
+        prism_topk_offer(top, key_value(&rk, i), row);
         for (size_t o = 0; o < w->n_obj; o++)
             w->keys[feas * w->n_obj + o] = key_value(&ks[o], i);
-        w->keyidx[feas++] = first + i;
+        w->keyidx[feas++] = row;
     }
     prism_front_offer_batch(front, feas, w->keys, w->keyidx);
     w->bundle->feasible[j] += feas;
@@ -578,9 +611,138 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
         return FALSE;
     w->job = j;
     w->job_first = w->jobs->first[j];
+    w->usable = prism_cost_model_usable(w->cur.cm);
+    w->memo_n = 0;
     w->ev = prism_evaluator_new(w->cur.cm, w->kt, w->batch);
     prism_evaluator_set_lean(w->ev, w->lean);
     return TRUE;
+}
+
+/* The peak a row must exceed to be left out: the usable memory, and once the closest
+ * list of the job is full its last peak (a row above both is infeasible and enters no
+ * list; prism_topk_offer admits no key above the last). +inf: nothing can be left out. */
+static double prune_threshold(const Walker *w)
+{
+    const PrismTopK *closest = w->bundle->closest[w->job];
+    const size_t k = prism_topk_capacity(closest);
+    if (k == 0)
+        return w->usable;
+    if (prism_topk_size(closest) < k)
+        return INFINITY;
+    const double last = prism_topk_key(closest, k - 1);
+    return last > w->usable ? last : w->usable;
+}
+
+/* The addresses of the PRUNE_COLS column pointers of @p l. */
+static void lane_cols(PrismLanes *l, const double **col[PRUNE_COLS])
+{
+    const double **c[PRUNE_COLS] = {&l->tp,    &l->cp,    &l->dp,      &l->ep,  &l->sp,
+                                    &l->mbs,   &l->m,     &l->zero,    &l->etp, &l->fold,
+                                    &l->tp_ov, &l->dp_ov, &l->param_ov};
+    memcpy(col, c, sizeof c);
+}
+
+/* Copy lanes at[0 .. k) of @p lanes, in that order, into w->cl. */
+static void compact(Walker *w, const PrismLanes *lanes, const uint32_t *restrict at, size_t k)
+{
+    w->cl = *lanes;
+    const double **col[PRUNE_COLS];
+    lane_cols(&w->cl, col);
+    for (int c = 0; c < PRUNE_COLS; c++) {
+        if (*col[c] == NULL)
+            continue;
+        const double *restrict sc = *col[c];
+        double *restrict dc = w->cbuf + (size_t)c * w->batch;
+        for (size_t i = 0; i < k; i++)
+            dc[i] = sc[at[i]];
+        *col[c] = dc;
+    }
+    const uint32_t *restrict gid = lanes->gkey_id, *restrict sid = lanes->skey_id;
+    uint32_t *restrict cg = w->cgid, *restrict cs = w->cskid;
+    for (size_t i = 0; i < k; i++) {
+        cg[i] = gid != NULL ? gid[at[i]] : 0;
+        cs[i] = sid[at[i]];
+    }
+    w->cl.gkey_id = gid != NULL ? w->cgid : NULL;
+    w->cl.skey_id = w->cskid;
+    w->cl.n = k;
+}
+
+#ifndef NDEBUG
+/* A debug build checks what prune_lanes relies on: every evaluated lane's static bytes are
+ * those of its key's first lane. */
+static void prune_check(const Walker *w, const PrismLanes *lanes)
+{
+    for (size_t i = 0; i < lanes->n; i++)
+        if (w->memo[lanes->skey_id[i]] != w->stat[i])
+            g_error("search: static bytes %.17g and %.17g under one static key",
+                    w->memo[lanes->skey_id[i]], w->stat[i]);
+}
+#endif
+
+/* Evaluate and collect one batch with pruning (search/README.md, "Pruning"). First the
+ * first lane of each static key the segment's memo does not know yet is evaluated and
+ * collected, which teaches the memo its bytes; then, of the other lanes, those whose key's
+ * bytes exceed the threshold are left out and the rest are evaluated and collected. No lane
+ * is evaluated twice. Returns the number left out. */
+static size_t prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes,
+                          uint64_t first)
+{
+    const size_t n = lanes->n;
+    if (w->memo_n == 0) {
+        if (w->memo_cap < lanes->n_skeys) {
+            g_free(w->memo);
+            w->memo = g_new(double, lanes->n_skeys);
+            w->memo_cap = lanes->n_skeys;
+        }
+        for (uint32_t k = 0; k < lanes->n_skeys; k++)
+            w->memo[k] = NAN;
+        w->memo_n = lanes->n_skeys;
+    }
+    size_t na = 0;
+    for (size_t i = 0; i < n; i++) {
+        double *m = &w->memo[lanes->skey_id[i]];
+        w->learn[i] = isnan(*m) ? 1 : 0;
+        if (w->learn[i]) {
+            *m = -INFINITY; /* learnt by this lane: not by the next of its key */
+            w->at[na++] = (uint32_t)i;
+        }
+    }
+    if (na > 0) {
+        compact(w, lanes, w->at, na);
+        prism_evaluator_run_static(w->ev, w->compiled, &w->cl, &w->out, w->stat);
+        for (size_t k = 0; k < na; k++)
+            w->memo[w->cskid[k]] = w->stat[k];
+        collect(w, key, &w->cl, first, w->at);
+    }
+    const double thr = prune_threshold(w);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        w->at[kept] = (uint32_t)i;
+        kept += !w->learn[i] && !(w->memo[lanes->skey_id[i]] > thr);
+    }
+    size_t pruned = n - na - kept;
+    /* copying a kept lane costs about a fifteenth of evaluating one (benchmarks/README.md):
+     * a batch that would leave out less than 1 in 16 is evaluated whole */
+    const PrismLanes *run = &w->cl;
+    const uint32_t *at = w->at;
+    if (na == 0 && 16 * pruned < n) {
+        run = lanes;
+        at = NULL;
+        pruned = 0;
+    } else if (kept > 0) {
+        compact(w, lanes, w->at, kept);
+    }
+    if (run->n == 0 || kept == 0)
+        return pruned;
+#ifndef NDEBUG
+    prism_evaluator_run_static(w->ev, w->compiled, run, &w->out, w->stat);
+    prune_check(w, run);
+#else
+    prism_evaluator_run(w->ev, w->compiled, run, &w->out);
+#endif
+    collect(w, key, run, first, at);
+    return pruned;
 }
 
 /*
@@ -603,6 +765,7 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
         size_t si = prism_space_find_segment(space, local);
         if (!w->have_seg || w->seg != si) {
             g_clear_pointer(&w->compiled, prism_cost_segment_free);
+            w->memo_n = 0;
             w->compiled = prism_cost_segment_new(w->cur.cm, &segs[si].key, FALSE, error);
             if (w->compiled == NULL)
                 return FALSE;
@@ -617,6 +780,17 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
             n = w->batch;
         PrismLanes lanes;
         prism_space_lanes(space, si, local - seg->first, (size_t)n, &lanes);
+        if (w->prune && lanes.skey_id != NULL) {
+            const size_t pruned = prune_batch(w, &seg->key, &lanes, pos);
+            w->bundle->evaluated += pruned;
+            w->bundle->pruned += pruned;
+            pos += n;
+            if (w->opt->stop != NULL && w->opt->stop(w->opt->stop_user)) {
+                *stopped = TRUE;
+                return TRUE;
+            }
+            continue;
+        }
         prism_evaluator_run(w->ev, w->compiled, &lanes, &w->out);
         if (w->sink != NULL && w->sink->rows != NULL) {
             PrismRowBatch b = {.first_index = pos,
@@ -630,7 +804,7 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
             if (!w->sink->rows(w->sink->user, &b, error))
                 return FALSE;
         }
-        collect(w, &seg->key, &lanes, pos);
+        collect(w, &seg->key, &lanes, pos, NULL);
         pos += n;
         if (w->opt->stop != NULL && w->opt->stop(w->opt->stop_user)) {
             *stopped = TRUE;
@@ -877,6 +1051,8 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     }
     r->threads = nt;
     Walker *ws = g_new0(Walker, (size_t)nt);
+    /* pruning: only without a row sink (a sink sees every row) */
+    w.prune = (sink == NULL || sink->rows == NULL) && !opt->exhaustive;
     for (int t = 0; t < nt; t++) {
         ws[t] = w;
         ws[t].keep_lanes = nt > 1;
@@ -885,6 +1061,14 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
             ws[t].out.col[c] = prism_aligned_new(w.batch, sizeof(double));
         ws[t].keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
         ws[t].keyidx = g_new(uint64_t, w.batch);
+        if (w.prune) {
+            ws[t].stat = prism_aligned_new(w.batch, sizeof(double));
+            ws[t].cbuf = prism_aligned_new(PRUNE_COLS * w.batch, sizeof(double));
+            ws[t].cgid = g_new(uint32_t, w.batch);
+            ws[t].cskid = g_new(uint32_t, w.batch);
+            ws[t].at = g_new(uint32_t, w.batch);
+            ws[t].learn = g_new(uint8_t, w.batch);
+        }
     }
     const void *space_held = NULL;
 
@@ -1013,6 +1197,11 @@ uint64_t prism_search_result_total(const PrismSearchResult *r)
 uint64_t prism_search_result_evaluated(const PrismSearchResult *r)
 {
     return r->b.evaluated;
+}
+
+uint64_t prism_search_result_pruned(const PrismSearchResult *r)
+{
+    return r->b.pruned;
 }
 
 uint64_t prism_search_result_feasible(const PrismSearchResult *r)

@@ -57,6 +57,10 @@ typedef struct {
     double *gkeys; /* [n_gkeys][5] */
     uint32_t n_gkeys;
     uint64_t gkey_serial;
+    /* the lanes' static keys (PrismLanes.skey_id): (tp, cp, ep, zero, etp), numbered the
+     * same way under the same serial */
+    uint32_t *skey_id;
+    uint32_t n_skeys;
 } LaneTable;
 
 /* What R2 needs of one layer spec: tp must divide heads and hidden_a/b (0 divides
@@ -166,50 +170,87 @@ static void set_add(GArray *set, uint64_t x)
 
 /* The GEMM key columns (what fixes a lane's GEMM shapes; cost.h PrismLanes.gkey_id). */
 static const int gemm_key_cols[5] = {LT_TP, LT_CP, LT_MBS, LT_EP, LT_ETP};
+/* The static key columns: what fixes a lane's parameter, gradient and optimizer bytes within
+ * a segment (dp follows from tp and cp in a lane table; cost.h PrismLanes.skey_id). */
+static const int static_key_cols[5] = {LT_TP, LT_CP, LT_EP, LT_ZERO, LT_ETP};
 
-static guint gemm_key_hash(gconstpointer p)
+static gboolean key_equal(const double *x, const double *y)
 {
-    const double *k = p;
-    guint h = 2166136261u;
-    for (int j = 0; j < 5; j++)
-        h = (h ^ (guint)k[j]) * 16777619u;
-    return h;
-}
-
-static gboolean gemm_key_equal(gconstpointer a, gconstpointer b)
-{
-    const double *x = a, *y = b;
     return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] && x[4] == y[4];
 }
 
-/* Number the distinct GEMM keys of the built table @p t in order of first appearance. */
-static void number_gemm_keys(LaneTable *t)
+static uint64_t key_hash(const double *k)
 {
-    static atomic_uint_fast64_t serials;
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int j = 0; j < 5; j++) {
+        uint64_t b;
+        memcpy(&b, &k[j], sizeof b);
+        h = (h ^ b) * 0xff51afd7ed558ccdu;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* Number the distinct keys (the columns @p cols) of the built table @p t in order of first
+ * appearance: per lane its id into @p id_out, and the keys themselves into @p keys_out when
+ * it is non-NULL. Returns the number of keys. Open addressing over the ids. */
+static uint32_t number_keys(const LaneTable *t, const int cols[5], uint32_t **id_out,
+                            double **keys_out)
+{
     g_autoptr(GArray) keys = g_array_new(FALSE, FALSE, sizeof(double));
-    g_autoptr(GHashTable) ids = g_hash_table_new_full(gemm_key_hash, gemm_key_equal, g_free, NULL);
-    t->gkey_id = g_new(uint32_t, t->n ? t->n : 1);
+    size_t cap = 64;
+    uint32_t *slot = g_new0(uint32_t, cap); /* id + 1, 0 = empty */
+    uint32_t *lane_id = g_new(uint32_t, t->n ? t->n : 1);
     uint32_t id = 0;
     for (size_t i = 0; i < t->n; i++) {
         double k[5];
         for (int j = 0; j < 5; j++)
-            k[j] = t->col[gemm_key_cols[j]][i];
-        /* runs of equal keys are the rule (the lane order), so compare with the last first */
-        if (i == 0 || !gemm_key_equal(k, &g_array_index(keys, double, 5 * (size_t)id))) {
-            gpointer found = NULL;
-            if (g_hash_table_lookup_extended(ids, k, NULL, &found)) {
-                id = GPOINTER_TO_UINT(found);
-            } else {
-                id = keys->len / 5;
-                g_array_append_vals(keys, k, 5);
-                /* the keys array may move: the hash table keys its own copy */
-                g_hash_table_insert(ids, g_memdup2(k, sizeof k), GUINT_TO_POINTER(id));
+            k[j] = t->col[cols[j]][i];
+        /* runs of equal keys are common (the lane order), so compare with the last first */
+        if (i > 0 && key_equal(k, &g_array_index(keys, double, 5 * (size_t)id))) {
+            lane_id[i] = id;
+            continue;
+        }
+        size_t h = (size_t)key_hash(k) & (cap - 1);
+        while (slot[h] != 0 &&
+               !key_equal(k, &g_array_index(keys, double, 5 * (size_t)(slot[h] - 1))))
+            h = (h + 1) & (cap - 1);
+        if (slot[h] != 0) {
+            id = slot[h] - 1;
+        } else {
+            id = keys->len / 5;
+            g_array_append_vals(keys, k, 5);
+            slot[h] = id + 1;
+            if (2 * (size_t)(id + 1) > cap) { /* keep the load under a half */
+                g_free(slot);
+                cap *= 2;
+                slot = g_new0(uint32_t, cap);
+                for (uint32_t e = 0; e <= id; e++) {
+                    size_t x =
+                        (size_t)key_hash(&g_array_index(keys, double, 5 * (size_t)e)) & (cap - 1);
+                    while (slot[x] != 0)
+                        x = (x + 1) & (cap - 1);
+                    slot[x] = e + 1;
+                }
             }
         }
-        t->gkey_id[i] = id;
+        lane_id[i] = id;
     }
-    t->n_gkeys = keys->len / 5;
-    t->gkeys = (double *)(void *)g_array_free(g_steal_pointer(&keys), FALSE);
+    g_free(slot);
+    const uint32_t n_keys = keys->len / 5;
+    *id_out = lane_id;
+    if (keys_out != NULL)
+        *keys_out = (double *)(void *)g_array_free(g_steal_pointer(&keys), FALSE);
+    return n_keys;
+}
+
+/* Number the GEMM keys and the static keys of the built table @p t (cost.h
+ * PrismLanes.gkey_id, skey_id) under a fresh serial. */
+static void number_lane_keys(LaneTable *t)
+{
+    static atomic_uint_fast64_t serials;
+    t->n_gkeys = number_keys(t, gemm_key_cols, &t->gkey_id, &t->gkeys);
+    t->n_skeys = number_keys(t, static_key_cols, &t->skey_id, NULL);
     t->gkey_serial = atomic_fetch_add(&serials, 1) + 1;
 }
 
@@ -220,7 +261,9 @@ static void table_clear(LaneTable *t)
         g_clear_pointer(&t->col[c], prism_aligned_free);
     g_clear_pointer(&t->gkey_id, g_free);
     g_clear_pointer(&t->gkeys, g_free);
+    g_clear_pointer(&t->skey_id, g_free);
     t->n_gkeys = 0;
+    t->n_skeys = 0;
 }
 
 #define ACCEPT(dim, v) prism_space_filter_accepts_internal(filter, (dim), (v))
@@ -742,7 +785,7 @@ void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n
      * may rebuild tables often, never need them); prism_space_lanes runs on one thread
      * while a table is built (the search builds them before its threads start) */
     if (t->gkey_id == NULL)
-        number_gemm_keys(t);
+        number_lane_keys(t);
     out->tp = t->col[LT_TP] + lane;
     out->cp = t->col[LT_CP] + lane;
     out->dp = t->col[LT_DP] + lane;
@@ -761,6 +804,8 @@ void prism_space_lanes(const PrismSpace *sp, size_t seg, uint64_t lane, size_t n
     out->gkeys = t->gkeys;
     out->n_gkeys = t->n_gkeys;
     out->gkey_serial = t->gkey_serial;
+    out->skey_id = t->skey_id + lane;
+    out->n_skeys = t->n_skeys;
 }
 
 size_t prism_space_n_tables(const PrismSpace *sp)

@@ -12,7 +12,8 @@
  *
  * Pass order per tile: lanes (dims -> divisors, network levels), slots (per layer
  * terms), compositions (per stage time and static memory), candidates (per stage
- * in-flight activations and total), final (max over stages, step time, columns).
+ * in-flight activations and total), final (max over stages, step time, columns; and,
+ * when PrismKLanes.stat asks, each lane's largest static bytes: the search's bound).
  * The formulas are derived in cost/README.md. Nothing here is collective or allocates.
  */
 #include <stddef.h>
@@ -1134,6 +1135,19 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++)
             o_peak[i] = tot[i] > o_peak[i] ? tot[i] : o_peak[i];
+    }
+    if (ln->stat != NULL) {
+        double *o_st = ln->stat + off;
+        for (uint32_t d = 0; d < ks->n_cand; d++) {
+            const uint32_t c = ks->cand_comp[d];
+            const double *par = CT(c, PRISM_KC_PARAMS), *grd = CT(c, PRISM_KC_GRADS);
+            const double *opt = CT(c, PRISM_KC_OPT);
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                const double st = par[i] + grd[i] + opt[i];
+                o_st[i] = d == 0 || st > o_st[i] ? st : o_st[i];
+            }
+        }
     }
     /* time: the slowest stage sets the steady state; sum and max of the bubble units
      * over all stages (each composition weighted by its stage count) */

@@ -301,6 +301,11 @@ typedef struct PrismKLanes {
      * feasible, host memory); the breakdowns, FLOPs, bytes per level and the reason are not
      * written. Every written column has the bits of the full run. */
     uint32_t lean;
+    /* NULL, or per lane (indexed like the columns): the largest static bytes of a peak
+     * candidate, (params + grads) + optimizer, summed as the candidate's total starts
+     * (so the peak column is >= it bit for bit: the rest of the total is >= 0). The
+     * search's exact memory bound (search/README.md, "Pruning"). */
+    double *stat;
 } PrismKLanes;
 
 /* Workspace layout: term arrays of PRISM_K_TILE doubles. Lane terms first, then

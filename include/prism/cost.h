@@ -131,6 +131,9 @@ double prism_cost_model_peak_flops(const PrismCostModel *cm);
 double prism_cost_model_tokens_per_step(const PrismCostModel *cm);
 /** Memory budget in bytes (training override or device memory) before the margin. */
 double prism_cost_model_budget(const PrismCostModel *cm);
+/** The bytes the peak is compared with: the budget less the knob mem_margin (a strategy is
+ *  feasible when its mem_peak column is <= this, bit for bit). */
+double prism_cost_model_usable(const PrismCostModel *cm);
 /** Host memory per device that offloading may use, bytes: the cluster's host memory when it
  *  gives the host link, memory and bandwidth, else 0 (nothing can be offloaded). */
 double prism_cost_model_host_budget(const PrismCostModel *cm);
@@ -176,6 +179,11 @@ typedef struct PrismLanes {
     const double *gkeys;
     uint32_t n_gkeys;
     uint64_t gkey_serial;
+    /** Optional ids of the static key (tp, cp, ep, zero, etp) per lane, numbered 0 ..
+     *  n_skeys-1 within the lane set named by gkey_serial: lanes of one segment with the
+     *  same id have the same static bytes (prism_evaluator_run_static). NULL = none. */
+    const uint32_t *skey_id;
+    uint32_t n_skeys;
 } PrismLanes;
 
 /** Output columns; col[c] points to at least n doubles (64-byte aligned preferred). */
@@ -213,6 +221,15 @@ gboolean prism_cost_col_lean(PrismCostCol c);
 /** Evaluate lanes->n <= max_batch strategies of @p seg into @p out. Cannot fail. */
 void prism_evaluator_run(PrismEvaluator *ev, const PrismCostSegment *seg, const PrismLanes *lanes,
                          PrismCostOut *out);
+/**
+ * prism_evaluator_run, and with @p stat non-NULL also a lower bound of each lane's peak:
+ * stat[i] = the largest static bytes (params + grads + optimizer, summed in that order) of
+ * the stages that can set the peak, so mem_peak >= stat bit for bit. It depends only on
+ * the lane's static key (PrismLanes.skey_id) within one segment, which the search's
+ * pruning relies on (search/README.md, "Pruning"; checked by test_space "static keys").
+ */
+void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
+                                const PrismLanes *lanes, PrismCostOut *out, double *stat);
 
 /**
  * Evaluate one strategy with the scalar reference (checks shape rules first).

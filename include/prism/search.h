@@ -133,6 +133,11 @@ typedef struct PrismSearchOptions {
      *  communicator has one rank, else 1. Used only without a row sink and for jobs given
      *  as an array (prism_search_run); the result does not depend on it. */
     int threads;
+    /** TRUE: run the kernel on every row. FALSE (default): without a row sink, a row whose
+     *  static bytes (known from another row of its static key, cost.h PrismLanes.skey_id)
+     *  exceed the usable memory and the closest list's last peak is counted as evaluated and
+     *  infeasible without running the kernel. The result is the same either way. */
+    gboolean exhaustive;
 } PrismSearchOptions;
 
 #define PRISM_SEARCH_THREADS_MAX 256
@@ -165,6 +170,10 @@ int prism_search_result_threads(const PrismSearchResult *r);
 uint64_t prism_search_result_total(const PrismSearchResult *r);
 uint64_t prism_search_result_evaluated(const PrismSearchResult *r);
 uint64_t prism_search_result_feasible(const PrismSearchResult *r);
+/** Of the rows evaluated, those decided by the static-memory bound without running the
+ *  kernel (PrismSearchOptions.exhaustive; search/README.md, "Pruning"). Depends on the
+ *  ranks and threads (each walker learns its own bounds); the results do not. */
+uint64_t prism_search_result_pruned(const PrismSearchResult *r);
 /** Feasible rows of job @p job. */
 uint64_t prism_search_result_job_feasible(const PrismSearchResult *r, size_t job);
 /** Wall time of the evaluation loop, max over ranks, in seconds. */

@@ -107,8 +107,10 @@ static void print_header(FILE *out, const Report *r)
     (void)prism_space_segments(r->job->space, &nseg);
     fprintf(out,
             "space: %" G_GUINT64_FORMAT " strategies (%zu segments); evaluated %" G_GUINT64_FORMAT
-            " in %.3f s on %d rank%s x %d thread%s (%s); feasible %" G_GUINT64_FORMAT " (%.1f%%)\n",
+            " in %.3f s (%.1f%% by the memory bound) on %d rank%s x %d thread%s (%s); feasible "
+            "%" G_GUINT64_FORMAT " (%.1f%%)\n",
             total, nseg, prism_search_result_evaluated(r->res), prism_search_result_seconds(r->res),
+            total ? 100.0 * (double)prism_search_result_pruned(r->res) / (double)total : 0.0,
             prism_search_result_ranks(r->res), prism_search_result_ranks(r->res) == 1 ? "" : "s",
             prism_search_result_threads(r->res),
             prism_search_result_threads(r->res) == 1 ? "" : "s", prism_search_result_isa(r->res),

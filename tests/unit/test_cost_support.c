@@ -221,9 +221,9 @@ gboolean test_random_batch(const PrismCostModel *cm, GRand *rng, size_t n, TestB
         out->dov[i] = prism_strategy_overlap_applies(s, PRISM_OVERLAP_DP) && (h & 2) ? 0.0 : 1.0;
         out->pov[i] = prism_strategy_overlap_applies(s, PRISM_OVERLAP_PARAM) && (h & 4) ? 0.0 : 1.0;
     }
-    out->lanes = (PrismLanes){out->tp,  out->cp,   out->dp, out->ep,  out->sp, out->mbs,
-                              out->m,   out->zero, n,       out->etp, NULL,    out->tov,
-                              out->dov, out->pov,  NULL,    NULL,     0,       0};
+    out->lanes = (PrismLanes){out->tp,   out->cp, out->dp,  out->ep, out->sp,  out->mbs, out->m,
+                              out->zero, n,       out->etp, NULL,    out->tov, out->dov, out->pov,
+                              NULL,      NULL,    0,        0,       NULL,     0};
     return TRUE;
 }
 

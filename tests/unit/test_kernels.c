@@ -11,7 +11,9 @@
  *                     compared with memcmp against the scalar kernel; the same batches
  *                     through a lean evaluator of the ISA (prism_evaluator_set_lean) give
  *                     the scalar full run's bits in every column it writes
- *                     (prism_cost_col_lean). Exit 77 (skip) only when this CPU cannot run
+ *                     (prism_cost_col_lean), and the same static bytes per lane
+ *                     (prism_evaluator_run_static, the search's pruning bound), which are
+ *                     <= the peak. Exit 77 (skip) only when this CPU cannot run
  *                     the ISA; an ISA missing from the build fails.
  *   kernels_cands     the candidate-stage segment against all_stages = TRUE, memcmp.
  *   kernels_dispatch  what "auto" picks, unknown and unsupported names, PRISM_ISA.
@@ -128,7 +130,8 @@ static void run_isa(size_t target)
     cols_init(&a, max_batch);
     cols_init(&b, max_batch);
     cols_init(&c, max_batch);
-    size_t total = 0, batches = 0, fails = 0, lean_fails = 0, tails = 0;
+    double *stat_ref = g_new(double, max_batch), *stat_isa = g_new(double, max_batch);
+    size_t total = 0, batches = 0, fails = 0, lean_fails = 0, stat_fails = 0, tails = 0;
     for (size_t mi = 0; mi < n_models; mi++) {
         g_autoptr(PrismCostModel) cm = test_zoo_cost_model(mi, rng);
         g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, kt, max_batch);
@@ -148,8 +151,13 @@ static void run_isa(size_t target)
             memset(b.buf, 0x5A, max_batch * PRISM_COL_COUNT * sizeof(double));
             memset(c.buf, 0xC3, max_batch * PRISM_COL_COUNT * sizeof(double));
             prism_evaluator_run(ev, seg, &tb.lanes, &a.out);
-            prism_evaluator_run(er, seg, &tb.lanes, &b.out);
-            prism_evaluator_run(el, seg, &tb.lanes, &c.out);
+            prism_evaluator_run_static(er, seg, &tb.lanes, &b.out, stat_ref);
+            prism_evaluator_run_static(el, seg, &tb.lanes, &c.out, stat_isa);
+            gboolean stat_ok = memcmp(stat_ref, stat_isa, n * sizeof(double)) == 0;
+            for (size_t i = 0; i < n; i++)
+                stat_ok =
+                    stat_ok && stat_ref[i] <= b.out.col[PRISM_COL_MEM_PEAK][i] && stat_ref[i] > 0.0;
+            stat_fails += !stat_ok;
             size_t lane = 0;
             const int col = first_diff(&a, &b, n, &lane);
             if (col >= 0) {
@@ -169,10 +177,13 @@ static void run_isa(size_t target)
         total += done;
     }
     printf("  %zu strategies in %zu batches (%zu with a tail) from %zu models, %zu batches "
-           "differ, %zu lean batches differ\n",
-           total, batches, tails, n_models, fails, lean_fails);
+           "differ, %zu lean batches differ, %zu static-bytes batches differ\n",
+           total, batches, tails, n_models, fails, lean_fails, stat_fails);
     CU_ASSERT_EQUAL(fails, 0);
     CU_ASSERT_EQUAL(lean_fails, 0);
+    CU_ASSERT_EQUAL(stat_fails, 0);
+    g_free(stat_ref);
+    g_free(stat_isa);
     CU_ASSERT_TRUE(total >= target);
     CU_ASSERT_TRUE(tails > 0);
     prism_aligned_free(a.buf);

@@ -1055,8 +1055,134 @@ static void test_gemm_key_ids(void)
     CU_ASSERT_TRUE(priced > n_seg);
 }
 
+/*
+ * The static keys (cost.h PrismLanes.skey_id; the search's pruning, search/README.md): in
+ * every segment (every @p stride-th one) of @p sp, each lane's id is that of its (tp, cp,
+ * ep, zero, etp) in order of first appearance (checked against a fresh map). Evaluated
+ * with prism_evaluator_run_static, every lane's static bytes equal its key's first lane's,
+ * bit for bit, and its peak is at least that (what makes pruning exact). Counts lanes into
+ * *lanes and keys into *keys.
+ */
+static gboolean check_static_keys(const PrismCostModel *cm, const PrismSpace *sp, size_t stride,
+                                  size_t *lanes, size_t *keys)
+{
+    size_t n_seg = 0;
+    const PrismSpaceSegment *segs = prism_space_segments(sp, &n_seg);
+    const PrismKernelTable *kt = prism_kernel_table_get("scalar", NULL);
+    size_t max_n = 1;
+    for (size_t i = 0; i < n_seg; i++)
+        max_n = MAX(max_n, (size_t)segs[i].count);
+    g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, kt, max_n);
+    PrismCostOut out;
+    g_autofree double *buf = g_new0(double, (size_t)PRISM_COL_COUNT *max_n);
+    for (int col = 0; col < PRISM_COL_COUNT; col++)
+        out.col[col] = buf + (size_t)col * max_n;
+    g_autofree double *stat = g_new(double, max_n);
+    g_autofree double *first = g_new(double, max_n); /* per key: its first lane's bytes */
+    gboolean ok = kt != NULL && n_seg > 0;
+    for (size_t i = 0; ok && i < n_seg; i += stride) {
+        PrismLanes l;
+        prism_space_lanes(sp, i, 0, segs[i].count, &l);
+        if (l.skey_id == NULL || l.n_skeys == 0 || l.n_skeys > l.n)
+            return FALSE;
+        g_autoptr(PrismCostSegment) seg = prism_cost_segment_new(cm, &segs[i].key, FALSE, NULL);
+        if (seg != NULL)
+            prism_evaluator_run_static(ev, seg, &l, &out, stat);
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        uint32_t next = 0;
+        for (size_t j = 0; ok && j < l.n; j++) {
+            char *text =
+                g_strdup_printf("%g %g %g %g %g", l.tp[j], l.cp[j], l.ep[j], l.zero[j], l.etp[j]);
+            const uint32_t id = l.skey_id[j];
+            gpointer known = NULL;
+            if (g_hash_table_lookup_extended(seen, text, NULL, &known)) {
+                ok = GPOINTER_TO_UINT(known) == id;
+                g_free(text);
+            } else { /* a new key takes the next id */
+                ok = id == next;
+                first[id] = stat[j];
+                next++;
+                g_hash_table_insert(seen, text, GUINT_TO_POINTER(id));
+            }
+        }
+        ok = ok && next == l.n_skeys;
+        if (!ok || seg == NULL)
+            continue;
+        for (size_t j = 0; ok && j < l.n; j++) {
+            ok = stat[j] == first[l.skey_id[j]] && out.col[PRISM_COL_MEM_PEAK][j] >= stat[j] &&
+                 stat[j] > 0;
+            if (!ok)
+                fprintf(stderr, "segment %zu lane %zu: static %.17g, its key's %.17g, peak %.17g\n",
+                        i, j, stat[j], first[l.skey_id[j]], out.col[PRISM_COL_MEM_PEAK][j]);
+        }
+        *lanes += l.n;
+        *keys += l.n_skeys;
+    }
+    return ok;
+}
+
+static void test_static_keys(void)
+{
+    /* a small MoE model, and zoo models under the knobs that change static bytes: HSDP,
+     * FSDP without reshard, FSDP under a pipeline, the low-precision ZeRO-3 shard, offload,
+     * FP8 weight copies */
+    g_autoptr(PrismModel) small = small_model(1, 4, 1, 4, 1, 16, 4, 8, 1);
+    static const struct {
+        const char *model, *cluster, *knobs, *only;
+        uint32_t devices;
+        uint64_t gbs, seq;
+        PrismDtype dtype;
+        size_t stride;
+    } cases[] = {
+        {NULL, "H100-SXM", NULL, NULL, 8, 8, 8, PRISM_DTYPE_BF16, 1},
+        {"llama3-8b", "H100-SXM", "hsdp=1", "pp=1,2", 16, 32, 4096, PRISM_DTYPE_BF16, 3},
+        {"llama3-8b", "A100-80GB", "fsdp_reshard=0,zero3_lowp_shard=1", "pp=1,2", 16, 32, 2048,
+         PRISM_DTYPE_BF16, 3},
+        {"qwen3-30b-a3b", "H100-SXM", "fsdp_pp_nosync=1", "pp=2,4", 32, 64, 4096, PRISM_DTYPE_FP8,
+         5},
+        {"deepseek-v2-lite", "H100-SXM", NULL, "pp=1,2,offload=0,1,2,3", 16, 32, 4096,
+         PRISM_DTYPE_BF16, 3},
+    };
+    size_t lanes = 0, keys = 0;
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        GError *error = NULL;
+        g_autoptr(PrismModel) zoo =
+            cases[c].model ? prism_model_zoo_get(cases[c].model, &error) : NULL;
+        const PrismModel *m = cases[c].model ? zoo : small;
+        g_autoptr(PrismCluster) cl = prism_cluster_preset(cases[c].cluster, &error);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cl);
+        PrismTraining t = training(cases[c].gbs, cases[c].seq);
+        t.dtype = cases[c].dtype;
+        PrismKnobs k;
+        prism_knobs_default(&k);
+        if (cases[c].knobs != NULL) {
+            g_auto(GStrv) set = g_strsplit(cases[c].knobs, ",", -1);
+            for (char **a = set; *a != NULL; a++)
+                CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, *a, &error));
+        }
+        g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+        if (cases[c].only != NULL)
+            CU_ASSERT_TRUE_FATAL(prism_space_filter_only(f, cases[c].only, &error));
+        g_autoptr(PrismSpace) sp = prism_space_new(m, &t, &cases[c].devices, 1, f, &error);
+        g_autoptr(PrismCostModel) cm = sp ? prism_cost_model_new(m, cl, &t, &k, &error) : NULL;
+        if (error != NULL)
+            fprintf(stderr, "case %zu: %s\n", c, error->message);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+        const gboolean ok = check_static_keys(cm, sp, cases[c].stride, &lanes, &keys);
+        if (!ok)
+            fprintf(stderr, "static keys: case %zu (%s)\n", c,
+                    cases[c].model ? cases[c].model : "small");
+        CU_ASSERT_TRUE(ok);
+    }
+    /* the keys are few next to the lanes (what pruning evaluates of a key is one lane) */
+    printf("[%zu lanes, %zu static keys] ", lanes, keys);
+    CU_ASSERT_TRUE(lanes > 10000 && keys > 100 && 4 * keys < lanes);
+}
+
 static CU_TestInfo space_tests[] = {
     {"GEMM key ids of the lanes; evaluation with them is bit-identical", test_gemm_key_ids},
+    {"static keys: numbering, static bytes per key and <= the peak", test_static_keys},
     {"R6: vpp at most PRISM_VPP_MAX", test_vpp_max},
     {"hand count", test_hand_count},
     {"released lanes are rebuilt", test_release_lanes},
