@@ -157,9 +157,11 @@ static char *point_label(const Sweep *s, size_t i)
 }
 
 /* Validate point @p i and build its cost model (and, unless @p space is NULL, its
- * space); errors name the point. */
+ * space); errors name the point. With @p stoppable (the set-up) SIGINT/SIGTERM ends the
+ * space's enumeration (PRISM_RUNTIME_ERROR_INTERRUPTED); the search's rebuilds of a point
+ * run to the end (its stop hook polls between batches). */
 static gboolean point_build(const Sweep *s, size_t i, PrismCostModel **cm, PrismSpace **space,
-                            GError **error)
+                            gboolean stoppable, GError **error)
 {
     Point p;
     point_at(s, i, &p);
@@ -177,8 +179,9 @@ static gboolean point_build(const Sweep *s, size_t i, PrismCostModel **cm, Prism
           prism_app_check_budget(&p.training, p.cluster, &s->in.knobs, error))) &&
         (*cm = prism_cost_model_new(p.model, p.cluster, &p.training, &s->in.knobs, error)) !=
             NULL &&
-        (space == NULL || (*space = prism_space_new(p.model, &p.training, p.devices, p.n_devices,
-                                                    s->filter, error)) != NULL);
+        (space == NULL || (*space = prism_space_new_stoppable(
+                               p.model, &p.training, p.devices, p.n_devices, s->filter,
+                               stoppable ? prism_app_stop_requested : NULL, NULL, error)) != NULL);
     if (!ok) {
         g_clear_pointer(cm, prism_cost_model_free);
         g_autofree char *label = point_label(s, i);
@@ -195,7 +198,7 @@ static gboolean sweep_get(void *user, size_t j, PrismSearchJob *out, GError **er
     Sweep *s = user;
     if (s->cm == NULL || s->cur != j) {
         sweep_drop_point(s);
-        if (!point_build(s, j, &s->cm, &s->space, error))
+        if (!point_build(s, j, &s->cm, &s->space, FALSE, error))
             return FALSE;
         s->cur = j;
     }
@@ -322,8 +325,21 @@ static gboolean setup_point(Sweep *s, size_t i, GChecksum *sum, GError **error)
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismSpace) space = NULL;
     size_t ci = s->grid ? i / s->per_cluster % s->n_cl : 0;
-    if (!point_build(s, i, &cm, ci == 0 ? &space : NULL, error))
+    if (!point_build(s, i, &cm, ci == 0 ? &space : NULL, TRUE, error)) {
+        if (g_error_matches(*error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED)) {
+            g_clear_error(error);
+            if (s->grid != NULL)
+                g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                            "interrupted while setting up grid %s (point %zu of %zu, enumerating "
+                            "its strategy space); nothing was written",
+                            s->grid->path, i, s->n_points);
+            else
+                g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                            "interrupted while enumerating the strategy space; nothing was "
+                            "written");
+        }
         return FALSE;
+    }
     Point p;
     point_at(s, i, &p);
     s->max_levels = MAX(s->max_levels, p.cluster->n_levels);
