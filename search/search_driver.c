@@ -604,6 +604,10 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
      * job being walked (prism_space_release_lanes) */
     if (w->ev != NULL && !w->keep_lanes)
         prism_space_release_lanes(w->cur.space);
+    /* and its front is trimmed: a grid sweep keeps each point's front until the end, but
+     * not its buffer of offers (about 130 KB a point more before) */
+    if (w->ev != NULL)
+        prism_front_trim(w->bundle->front[w->job]);
     g_clear_pointer(&w->compiled, prism_cost_segment_free);
     g_clear_pointer(&w->ev, prism_evaluator_free);
     w->have_seg = FALSE;

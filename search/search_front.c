@@ -299,6 +299,10 @@ static void skyline(PrismFront *f, const double *keys, const uint64_t *idx, size
     double *out_keys = g_new(double, (n ? n : 1) * f->k);
     uint64_t *out_idx = g_new(uint64_t, n ? n : 1);
     size_t m = skyline_core(f->k, keys, idx, n, out_keys, out_idx);
+    if (m < n) { /* the front keeps what it holds, not the rows it came from */
+        out_keys = g_renew(double, out_keys, (m ? m : 1) * f->k);
+        out_idx = g_renew(uint64_t, out_idx, m ? m : 1);
+    }
     g_free(f->keys);
     g_free(f->idx);
     f->keys = out_keys;
@@ -355,6 +359,14 @@ void prism_front_finish(PrismFront *f)
     skyline(f, keys, idx, n);
     g_free(keys);
     g_free(idx);
+}
+
+void prism_front_trim(PrismFront *f)
+{
+    prism_front_finish(f);
+    g_clear_pointer(&f->pkeys, g_free);
+    g_clear_pointer(&f->pidx, g_free);
+    f->pcap = 0;
 }
 
 PrismFront *prism_front_merge(const PrismFront *a, const PrismFront *b)

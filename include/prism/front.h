@@ -67,6 +67,9 @@ void prism_front_offer(PrismFront *f, const double *key, uint64_t index);
 void prism_front_offer_batch(PrismFront *f, size_t n, const double *keys, const uint64_t *idx);
 /** Fold the buffered offers into the front (canonical order). Idempotent. */
 void prism_front_finish(PrismFront *f);
+/** prism_front_finish, then free the buffer of offers (it grows again with the next
+ *  offer): a front kept while others are built holds only its points. */
+void prism_front_trim(PrismFront *f);
 
 /** Accessors; the front must be finished (prism_front_finish) first. */
 size_t prism_front_size(const PrismFront *f);
