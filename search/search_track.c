@@ -35,6 +35,7 @@ void prism_track_record_free(PrismTrackRecord *t)
     g_free(t->family);
     g_free(t->framework);
     g_free(t->unavailable);
+    g_free(t->knobs);
     g_ptr_array_unref(t->data);
     g_ptr_array_unref(t->sources);
     g_free(t);
@@ -117,6 +118,14 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
 {
     g_autofree char *fam = prism_device_family(cluster_name);
     PrismTrackRecord *t = prism_track_record_new(fam, framework);
+    /* say which of the user's knobs the runs were priced with: a knob a run's stack did
+     * not use (hsdp on runs without HSDP) moves its record */
+    GString *laid = g_string_new(NULL);
+    for (int k = 0; knobs != NULL && k < PRISM_KNOB_COUNT; k++)
+        if (knobs->set[k])
+            g_string_append_printf(laid, "%s%s=%g", laid->len ? ", " : "",
+                                   prism_knob_info((PrismKnobId)k)->name, knobs->knobs.v[k]);
+    t->knobs = laid->len > 0 ? g_string_free(laid, FALSE) : (g_string_free(laid, TRUE), NULL);
     /* only the rows that can match are evaluated */
     const PrismValidateOptions opt = {
         .user = knobs, .framework = NULL, .family = fam, .only_framework = framework};

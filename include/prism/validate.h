@@ -201,6 +201,8 @@ typedef struct PrismTrackRecord {
     PrismTrackStat speed, mem;
     PrismValidateOrder order; /**< the order statistic (prism_validate_order) over the
                                    matching rows, every source together (source NULL) */
+    char *knobs; /**< the user's knobs laid over every run ("hsdp=1, dp_bucket=4e+07", in
+                      knob order); NULL: none (each run under its own profile only) */
 } PrismTrackRecord;
 
 /** An empty record for @p family and @p framework (NULL: any profile). */

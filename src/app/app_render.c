@@ -409,6 +409,12 @@ char *prism_app_track_text(const PrismTrackRecord *t, const char *times)
             track_stat_text(o, "speed", "slower", "faster", &t->speed, TRUE, t);
         if (t->mem.n > 0)
             track_stat_text(o, "peak memory", "lower", "higher", &t->mem, t->speed.n == 0, t);
+        if (t->knobs != NULL)
+            g_string_append_printf(o,
+                                   "  (each run priced with the knobs given here laid over its "
+                                   "profile: %s;\n  `prism validate` without them gives "
+                                   "the record of the profiles alone)\n",
+                                   t->knobs);
         /* the order statistic (validate.h): whether prism ranked the runs of one workload
          * as they ran, which is what a choice between strategies rests on */
         const PrismValidateOrder *od = &t->order;
@@ -530,6 +536,9 @@ PrismTrackRecord *prism_app_track_from_json(JsonNode *n)
     track_stat_from_json(o, "speed", &t->speed);
     track_stat_from_json(o, "peak_mem", &t->mem);
     track_order_from_json(o, &t->order);
+    JsonNode *kn = json_object_get_member(o, "knobs");
+    if (kn != NULL && JSON_NODE_HOLDS_VALUE(kn))
+        t->knobs = g_strdup(json_node_get_string(kn));
     return t;
 }
 
@@ -553,5 +562,6 @@ void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t)
     track_order_json(b, &t->order);
     prism_app_json_strings(b, "data", t->data);
     prism_app_json_string(b, "unavailable", t->unavailable);
+    prism_app_json_string(b, "knobs", t->knobs);
     json_builder_end_object(b);
 }

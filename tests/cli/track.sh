@@ -114,6 +114,15 @@ assert w["pairs"] >= 10, w
 for k in FIELDS:
     assert abs(t["order"][k] - w[k]) < 1e-9, (k, t["order"][k], w[k])
 PY
+# The user's knobs are laid over every run (as prism validate --set does): the record says
+# which, in the JSON (null without) and in the text.
+check "no knobs: null" /usr/bin/python3 -c \
+    "import json; assert json.load(open('plan.json'))['track_record']['knobs'] is None"
+check "with --set: the plan runs" expect_status 0 plan "${setup[@]}" --no-progress \
+    --set hsdp=1 --set dp_bucket=4e7
+check "with --set: the text names the knobs" grep -q \
+    "each run priced with the knobs given here laid over its profile: hsdp=1, dp_bucket=4e+07;" \
+    out.txt
 check "text plan prints it" expect_status 0 plan "${setup[@]}" --no-progress
 check "text names the family and profile" grep -q \
     "^Track record on published runs of H100 under pytorch-fsdp" out.txt
@@ -195,4 +204,4 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done 23
+cli_done 26
