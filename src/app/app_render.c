@@ -387,6 +387,8 @@ char *prism_app_track_line(const PrismTrackRecord *t)
         g_string_append_printf(o, "; order %.1f %% of %d pairs, fastest run found in %d of %d",
                                100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
                                od->fastest_groups);
+    if (t->knobs != NULL)
+        g_string_append_printf(o, "; knobs laid over every run: %s", t->knobs);
     return g_string_free(o, FALSE);
 }
 

@@ -189,6 +189,12 @@ for k in ('speed', 'peak_mem'):
 assert x['order'] == y['order'], (x['order'], y['order'])
 \""
 check "info shows it" bash -c "'$prism' info tr.h5 | grep -q '^track:      H100 under pytorch-fsdp: '"
+# with a knob laid over the runs: the attribute and prism info name it
+rm -f trk.h5
+check "sweep --set" expect_status 0 sweep "${setup[@]}" --fix tp=1,pp=1,cp=1,offload=0 \
+    --set hsdp=1 -o trk.h5 --no-progress
+check "info names the knobs" bash -c \
+    "'$prism' info trk.h5 | grep -q '^track:      H100 under pytorch-fsdp: .*; knobs laid over every run: hsdp=1$'"
 # a family without published runs
 check "H800 plan" expect_status 0 plan -m llama3-8b -c H800 -n 64 --gbs 256 --no-progress
 check "says the accuracy is unmeasured" grep -q \
@@ -204,4 +210,4 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done 26
+cli_done 28
