@@ -38,29 +38,45 @@ size_t prism_diagnose_closest_job(const PrismSearchResult *res, size_t n_jobs)
     return best;
 }
 
+/* What every what-if search runs with: the kernel and the caller's stop hook. */
+typedef struct {
+    const PrismKernelTable *kt;
+    PrismSearchStopFn stop;
+    void *stop_user;
+} WhatIfRun;
+
 /* One what-if search: the job's model, training and knobs on @p devices with @p filter.
- * An empty space (no valid strategy) fits nothing; the same on every rank. */
+ * An empty space (no valid strategy) fits nothing; the same on every rank. A stop request
+ * ends the space's enumeration or the search (PRISM_RUNTIME_ERROR_INTERRUPTED, agreed on
+ * every rank before the search's collectives). */
 static gboolean what_if_search(PrismComm *comm, const PrismCostModel *cm, const uint32_t *devices,
                                size_t n_devices, const PrismSpaceFilter *filter,
-                               const PrismKernelTable *kt, PrismWhatIf *w, GError **error)
+                               const WhatIfRun *run, PrismWhatIf *w, GError **error)
 {
     w->searched = TRUE;
     w->feasible = 0;
     w->best_step = NAN;
     memset(&w->best, 0, sizeof w->best);
-    GError *local = NULL;
+    GError *local = NULL, *stopped = NULL;
     g_autoptr(PrismSpace) space =
-        prism_space_new(prism_cost_model_model(cm), prism_cost_model_training(cm), devices,
-                        n_devices, filter, &local);
-    if (space == NULL) {
-        g_clear_error(&local);
-        return TRUE;
+        prism_space_new_stoppable(prism_cost_model_model(cm), prism_cost_model_training(cm),
+                                  devices, n_devices, filter, run->stop, run->stop_user, &local);
+    if (g_error_matches(local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED))
+        stopped = g_steal_pointer(&local);
+    g_clear_error(&local);
+    if (!prism_comm_agree_error(comm, &stopped)) { /* one rank stopped: every rank stops */
+        g_propagate_error(error, stopped);
+        return FALSE;
     }
+    if (space == NULL)
+        return TRUE;
     PrismSearchJob job = {.cm = cm, .space = space};
     PrismSearchOptions opt;
     prism_search_options_init(&opt);
     opt.top_k = 1;
-    opt.kt = kt;
+    opt.kt = run->kt;
+    opt.stop = run->stop;
+    opt.stop_user = run->stop_user;
     g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
     if (res == NULL)
         return FALSE;
@@ -75,8 +91,8 @@ static gboolean what_if_search(PrismComm *comm, const PrismCostModel *cm, const 
 
 /* 2x, 4x, 8x the largest device count, the first that fits ends the scan. */
 static gboolean more_devices(PrismComm *comm, const PrismCostModel *cm,
-                             const PrismSpaceFilter *filter, const PrismKernelTable *kt,
-                             uint32_t largest, PrismWhatIf *w, GError **error)
+                             const PrismSpaceFilter *filter, const WhatIfRun *run, uint32_t largest,
+                             PrismWhatIf *w, GError **error)
 {
     w->kind = PRISM_WHAT_IF_DEVICES;
     w->best_step = NAN;
@@ -86,7 +102,7 @@ static gboolean more_devices(PrismComm *comm, const PrismCostModel *cm,
             break;
         w->factor = f;
         w->devices = (uint32_t)n;
-        if (!what_if_search(comm, cm, &w->devices, 1, filter, kt, w, error))
+        if (!what_if_search(comm, cm, &w->devices, 1, filter, run, w, error))
             return FALSE;
         if (w->feasible > 0)
             break;
@@ -106,11 +122,12 @@ static PrismCostCol dominant_part(const double *c)
 PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, size_t n_jobs,
                                    size_t job, const PrismSearchResult *res,
                                    const PrismSpaceFilter *filter, const PrismKernelTable *kt,
-                                   GError **error)
+                                   PrismSearchStopFn stop, void *stop_user, GError **error)
 {
     PrismArrayJobs a;
     prism_array_jobs_init_internal(&a, jobs, n_jobs);
-    PrismDiagnosis *d = prism_diagnose_run_jobs(comm, &a.src, job, res, filter, kt, error);
+    PrismDiagnosis *d =
+        prism_diagnose_run_jobs(comm, &a.src, job, res, filter, kt, stop, stop_user, error);
     prism_array_jobs_clear_internal(&a);
     return d;
 }
@@ -118,8 +135,9 @@ PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, 
 PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs, size_t job,
                                         const PrismSearchResult *res,
                                         const PrismSpaceFilter *filter, const PrismKernelTable *kt,
-                                        GError **error)
+                                        PrismSearchStopFn stop, void *stop_user, GError **error)
 {
+    const WhatIfRun run = {kt, stop, stop_user};
     if (job >= jobs->n) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "diagnose: job %zu out of range (%zu jobs)", job, jobs->n);
@@ -152,12 +170,12 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
         {PRISM_DIM_PP, "larger pp"}, {PRISM_DIM_OFFLOAD, "offload=1 or 3 (state to host memory)"}};
     d->what_ifs = g_new0(PrismWhatIf, 3 + G_N_ELEMENTS(savers));
     PrismWhatIf *w = &d->what_ifs[d->n_what_ifs++];
-    if (!more_devices(comm, cm, filter, kt, d->max_devices, w, error))
+    if (!more_devices(comm, cm, filter, &run, d->max_devices, w, error))
         return NULL;
     if (d->filtered) {
         w = &d->what_ifs[d->n_what_ifs++];
         w->kind = PRISM_WHAT_IF_NO_FILTERS;
-        if (!what_if_search(comm, cm, dev, nd, NULL, kt, w, error))
+        if (!what_if_search(comm, cm, dev, nd, NULL, &run, w, error))
             return NULL;
     }
 

@@ -94,7 +94,9 @@ typedef struct PrismDiagnosis {
 /**
  * Diagnose job @p job of a finished search (@p jobs, @p n_jobs and @p res as given to
  * and returned by prism_search_run()). @p filter is the filter the job's space was built
- * with (NULL: none); @p kt the kernel table of the what-if searches (NULL: default).
+ * with (NULL: none); @p kt the kernel table of the what-if searches (NULL: default);
+ * @p stop (NULL: never) ends a what-if's space enumeration or search on request, every
+ * rank with PRISM_RUNTIME_ERROR_INTERRUPTED.
  * The job's cost model must hold the model and training its space was built from.
  * Collective: yes (on @p comm; the what-if searches); every rank passes the same
  * arguments and gets the same diagnosis. Meant for a job with no feasible strategy, but
@@ -106,14 +108,14 @@ typedef struct PrismDiagnosis {
 PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, size_t n_jobs,
                                    size_t job, const PrismSearchResult *res,
                                    const PrismSpaceFilter *filter, const PrismKernelTable *kt,
-                                   GError **error);
+                                   PrismSearchStopFn stop, void *stop_user, GError **error);
 /** The same over jobs made available on demand (search.h PrismSearchJobs); job @p job
  * is made available (get) and must stay so until the next get of another job.
  * Collective: yes (as prism_diagnose_run). */
 PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs, size_t job,
                                         const PrismSearchResult *res,
                                         const PrismSpaceFilter *filter, const PrismKernelTable *kt,
-                                        GError **error);
+                                        PrismSearchStopFn stop, void *stop_user, GError **error);
 void prism_diagnosis_free(PrismDiagnosis *d);
 
 /**

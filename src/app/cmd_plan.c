@@ -355,8 +355,8 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
 static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, const Report *r,
                                     const PrismKernelTable *kt, GError **error)
 {
-    g_autoptr(PrismDiagnosis) d =
-        prism_diagnose_run(comm, r->job, 1, 0, r->res, r->filter, kt, error);
+    g_autoptr(PrismDiagnosis) d = prism_diagnose_run(comm, r->job, 1, 0, r->res, r->filter, kt,
+                                                     prism_app_stop_requested, NULL, error);
     if (d == NULL)
         return FALSE;
     if (out != NULL && json) {

@@ -815,8 +815,8 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
                                     GError **error)
 {
     size_t job = prism_diagnose_closest_job(res, s->n_points);
-    g_autoptr(PrismDiagnosis) d =
-        prism_diagnose_run_jobs(comm, &s->jobs, job, res, s->filter, kt, error);
+    g_autoptr(PrismDiagnosis) d = prism_diagnose_run_jobs(comm, &s->jobs, job, res, s->filter, kt,
+                                                          prism_app_stop_requested, NULL, error);
     if (d == NULL)
         return FALSE;
     if (out != NULL && s->grid != NULL) {

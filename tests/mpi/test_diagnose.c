@@ -233,7 +233,7 @@ static PrismDiagnosis *diagnose(const Inputs *in, double usable, uint32_t device
         opt.top_k = 10;
         PrismSearchResult *res = prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL);
         if (res && prism_search_result_feasible(res) == 0)
-            d = prism_diagnose_run(prism_test_comm(), &job, 1, 0, res, f, NULL, NULL);
+            d = prism_diagnose_run(prism_test_comm(), &job, 1, 0, res, f, NULL, NULL, NULL, NULL);
         prism_search_result_free(res);
     }
     prism_space_free(sp);
@@ -330,6 +330,59 @@ static void test_more_devices_make_room(void)
     inputs_clear(&in);
 }
 
+/* A stop hook that asks to stop on the ranks listed in @p user (a bit per rank), counting
+ * its calls. */
+typedef struct {
+    unsigned ranks;
+    int calls;
+} StopOn;
+
+static gboolean stop_on(void *user)
+{
+    StopOn *s = user;
+    s->calls++;
+    return (s->ranks >> prism_test_comm()->rank) & 1u;
+}
+
+/* A stop request ends the diagnosis on every rank with PRISM_RUNTIME_ERROR_INTERRUPTED:
+ * asked on every rank, and asked on rank 0 only (the others stop too, none hangs in the
+ * what-if search's collectives); a hook that never asks gives the diagnosis. */
+static void test_stop(void)
+{
+    Inputs in;
+    gboolean ok = inputs_init(&in);
+    double p2 = ok ? min_peak(&in, 2, in.filter) : NAN;
+    PrismCostModel *cm = ok ? cm_new(&in, 0.5 * p2) : NULL;
+    PrismSpace *sp = ok ? space_new(&in, 2, in.filter) : NULL;
+    PrismSearchJob job = {.cm = cm, .space = sp};
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    g_autoptr(PrismSearchResult) res =
+        cm && sp ? prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL) : NULL;
+    ok &= res != NULL && prism_search_result_feasible(res) == 0;
+    const unsigned asks[] = {~0u, 1u, 0u};
+    for (size_t a = 0; ok && a < G_N_ELEMENTS(asks); a++) {
+        StopOn s = {asks[a], 0};
+        GError *error = NULL;
+        PrismDiagnosis *d = prism_diagnose_run(prism_test_comm(), &job, 1, 0, res, in.filter, NULL,
+                                               stop_on, &s, &error);
+        if (asks[a] == 0)
+            ok &= d != NULL && error == NULL && s.calls > 0;
+        else
+            ok &= d == NULL &&
+                  g_error_matches(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED);
+        if (!ok)
+            fprintf(stderr, "stop on ranks %#x: %s (%d calls)\n", asks[a],
+                    error ? error->message : "no error", s.calls);
+        prism_diagnosis_free(d);
+        g_clear_error(&error);
+    }
+    CU_ASSERT(prism_test_all(ok));
+    prism_space_free(sp);
+    prism_cost_model_free(cm);
+    inputs_clear(&in);
+}
+
 static void test_nothing_makes_room(void)
 {
     Inputs in;
@@ -380,8 +433,9 @@ static void test_two_jobs(void)
     size_t job = res ? prism_diagnose_closest_job(res, 2) : 9;
     ok &= job == want;
     GError *error = NULL;
-    g_autoptr(PrismDiagnosis) d =
-        ok ? prism_diagnose_run(prism_test_comm(), jobs, 2, job, res, NULL, NULL, &error) : NULL;
+    g_autoptr(PrismDiagnosis) d = ok ? prism_diagnose_run(prism_test_comm(), jobs, 2, job, res,
+                                                          NULL, NULL, NULL, NULL, &error)
+                                     : NULL;
     ok &= d && d->job == want && d->n_what_ifs == 2 && !d->filtered &&
           d->what_ifs[0].kind == PRISM_WHAT_IF_DEVICES &&
           d->what_ifs[1].kind == PRISM_WHAT_IF_MEM_BUDGET;
@@ -401,7 +455,8 @@ static void test_two_jobs(void)
     gboolean same = d ? same_on_every_rank(d) : FALSE;
     /* a job out of range is refused, the same on every rank */
     PrismDiagnosis *bad =
-        res ? prism_diagnose_run(prism_test_comm(), jobs, 2, 2, res, NULL, NULL, &error) : NULL;
+        res ? prism_diagnose_run(prism_test_comm(), jobs, 2, 2, res, NULL, NULL, NULL, NULL, &error)
+            : NULL;
     ok &= bad == NULL && g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE);
     g_clear_error(&error);
     CU_ASSERT(prism_test_all(ok && same));
@@ -411,6 +466,7 @@ static void test_two_jobs(void)
 static CU_TestInfo diagnose_tests[] = {
     {"more devices make room (2x)", test_more_devices_make_room},
     {"nothing makes room up to 8x", test_nothing_makes_room},
+    {"a stop request ends the diagnosis on every rank", test_stop},
     {"two jobs, closest job, bad job", test_two_jobs},
     CU_TEST_INFO_NULL,
 };
