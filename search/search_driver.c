@@ -688,10 +688,10 @@ static void prune_check(const Walker *w, const PrismLanes *lanes)
 /* Evaluate and collect one batch with pruning (search/README.md, "Pruning"). First the
  * first lane of each static key the segment's memo does not know yet is evaluated and
  * collected, which teaches the memo its bytes; then, of the other lanes, those whose key's
- * bytes exceed the threshold are left out and the rest are evaluated and collected. No lane
- * is evaluated twice. Returns the number left out. */
-static size_t prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes,
-                          uint64_t first)
+ * bytes exceed the threshold are left out (counted as evaluated and pruned) and the rest
+ * are evaluated and collected. No lane is evaluated twice. */
+static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes,
+                        uint64_t first)
 {
     const size_t n = lanes->n;
     if (w->memo_n == 0) {
@@ -738,8 +738,10 @@ static size_t prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLane
     } else if (kept > 0) {
         compact(w, lanes, w->at, kept);
     }
-    if (run->n == 0 || kept == 0)
-        return pruned;
+    w->bundle->evaluated += pruned;
+    w->bundle->pruned += pruned;
+    if (kept == 0)
+        return;
 #ifndef NDEBUG
     prism_evaluator_run_static(w->ev, w->compiled, run, &w->out, w->stat);
     prune_check(w, run);
@@ -747,7 +749,6 @@ static size_t prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLane
     prism_evaluator_run(w->ev, w->compiled, run, &w->out);
 #endif
     collect(w, key, run, first, at);
-    return pruned;
 }
 
 /*
@@ -786,18 +787,12 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
         PrismLanes lanes;
         prism_space_lanes(space, si, local - seg->first, (size_t)n, &lanes);
         if (w->prune && lanes.skey_id != NULL) {
-            const size_t pruned = prune_batch(w, &seg->key, &lanes, pos);
-            w->bundle->evaluated += pruned;
-            w->bundle->pruned += pruned;
-            pos += n;
-            if (w->opt->stop != NULL && w->opt->stop(w->opt->stop_user)) {
-                *stopped = TRUE;
-                return TRUE;
-            }
-            continue;
+            prune_batch(w, &seg->key, &lanes, pos);
+        } else {
+            prism_evaluator_run(w->ev, w->compiled, &lanes, &w->out);
+            collect(w, &seg->key, &lanes, pos, NULL);
         }
-        prism_evaluator_run(w->ev, w->compiled, &lanes, &w->out);
-        if (w->sink != NULL && w->sink->rows != NULL) {
+        if (w->sink != NULL && w->sink->rows != NULL) { /* never with pruning */
             PrismRowBatch b = {.first_index = pos,
                                .n = (size_t)n,
                                .job = (uint32_t)j,
@@ -809,7 +804,6 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
             if (!w->sink->rows(w->sink->user, &b, error))
                 return FALSE;
         }
-        collect(w, &seg->key, &lanes, pos, NULL);
         pos += n;
         if (w->opt->stop != NULL && w->opt->stop(w->opt->stop_user)) {
             *stopped = TRUE;

@@ -327,16 +327,10 @@ static gboolean setup_point(Sweep *s, size_t i, GChecksum *sum, GError **error)
     size_t ci = s->grid ? i / s->per_cluster % s->n_cl : 0;
     if (!point_build(s, i, &cm, ci == 0 ? &space : NULL, TRUE, error)) {
         if (g_error_matches(*error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED)) {
+            /* the point's label is not the news: a grid names the point (build_grid_points) */
             g_clear_error(error);
-            if (s->grid != NULL)
-                g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                            "interrupted while setting up grid %s (point %zu of %zu, enumerating "
-                            "its strategy space); nothing was written",
-                            s->grid->path, i, s->n_points);
-            else
-                g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                            "interrupted while enumerating the strategy space; nothing was "
-                            "written");
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                        "interrupted while enumerating the strategy space; nothing was written");
         }
         return FALSE;
     }
@@ -399,14 +393,17 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
     double t0 = prism_now(), last = 0;
     for (size_t i = 0; i < s->n_points; i++) {
         grid_progress(s, t0, &last, i, s->n_points, FALSE);
-        if (prism_app_stop_requested(NULL)) {
+        /* a signal between points, or inside a point's enumeration (setup_point) */
+        const gboolean ok = !prism_app_stop_requested(NULL) && setup_point(s, i, sum, error);
+        if (!ok && (*error == NULL || g_error_matches(*error, PRISM_RUNTIME_ERROR,
+                                                      PRISM_RUNTIME_ERROR_INTERRUPTED))) {
+            g_clear_error(error);
             g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
                         "interrupted while setting up grid %s (point %zu of %zu); nothing was "
                         "written",
                         g->path, i, s->n_points);
-            return FALSE;
         }
-        if (!setup_point(s, i, sum, error))
+        if (!ok)
             return FALSE;
     }
     s->space_sum = g_strdup(g_checksum_get_string(sum));
