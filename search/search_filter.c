@@ -27,6 +27,10 @@ struct PrismSpaceFilter {
     /* equal model chunks (prism_space_filter_set_uniform_chunks): pp*vpp divides the
      * model's split layer count, which the space knows */
     gboolean uniform_chunks;
+    /* a framework's default where the shape rules allow it
+     * (prism_space_filter_set_default_where_allowed): sp on where tp > 1, the ZeRO stage
+     * where dp*cp > 1; -1 = no such rule */
+    int def_sp, def_zero;
 };
 
 static const char *const dim_names[PRISM_DIM_COUNT] = {
@@ -141,6 +145,7 @@ PrismSpaceFilter *prism_space_filter_new(void)
 {
     PrismSpaceFilter *f = g_new0(PrismSpaceFilter, 1);
     f->texts = g_ptr_array_new_with_free_func(g_free);
+    f->def_sp = f->def_zero = -1;
     return f;
 }
 
@@ -176,6 +181,8 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
     c->ov_supported = f->ov_supported;
     c->ov_searched = f->ov_searched;
     c->uniform_chunks = f->uniform_chunks;
+    c->def_sp = f->def_sp;
+    c->def_zero = f->def_zero;
     return c;
 }
 
@@ -201,6 +208,22 @@ void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on)
 gboolean prism_space_filter_uniform_internal(const PrismSpaceFilter *f)
 {
     return f != NULL && f->uniform_chunks;
+}
+
+void prism_space_filter_set_default_where_allowed(PrismSpaceFilter *f, int sp, int zero)
+{
+    f->def_sp = sp >= 0 && sp <= 1 ? sp : -1;
+    f->def_zero = zero >= 0 && zero <= 3 ? zero : -1;
+}
+
+gboolean prism_space_filter_default_internal(const PrismSpaceFilter *f, PrismDim dim,
+                                             uint64_t value, gboolean allowed)
+{
+    const int want = f == NULL               ? -1
+                     : dim == PRISM_DIM_SP   ? f->def_sp
+                     : dim == PRISM_DIM_ZERO ? f->def_zero
+                                             : -1;
+    return want < 0 || value == (allowed ? (uint64_t)want : 0);
 }
 
 static gboolean in_set(const GArray *set, uint64_t v)
@@ -250,12 +273,15 @@ gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const Pr
         if (!prism_space_filter_accepts_internal(f, (PrismDim)d, v))
             return FALSE;
     }
-    return TRUE;
+    return prism_space_filter_default_internal(f, PRISM_DIM_SP, s->sp, s->tp > 1) &&
+           prism_space_filter_default_internal(f, PRISM_DIM_ZERO, s->zero,
+                                               (uint64_t)s->dp * s->cp > 1);
 }
 
 char *prism_space_filter_describe(const PrismSpaceFilter *f)
 {
-    if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0 && !f->uniform_chunks))
+    if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0 && !f->uniform_chunks &&
+                      f->def_sp < 0 && f->def_zero < 0))
         return g_strdup("");
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < f->texts->len; i++)
@@ -271,6 +297,11 @@ char *prism_space_filter_describe(const PrismSpaceFilter *f)
     }
     if (f->uniform_chunks) /* the framework's equal model chunks */
         g_string_append_printf(s, "%sequal chunks: pp*vpp divides the layers", s->len ? "; " : "");
+    if (f->def_sp >= 0)
+        g_string_append_printf(s, "%ssp=%d where tp > 1, else 0", s->len ? "; " : "", f->def_sp);
+    if (f->def_zero >= 0)
+        g_string_append_printf(s, "%szero=%d where dp*cp > 1, else 0", s->len ? "; " : "",
+                               f->def_zero);
     return g_string_free(s, FALSE);
 }
 

@@ -93,34 +93,39 @@ static void group_pairs(const PrismValidateRow *const *rows, const guint *idx, g
     o->groups += any ? 1 : 0;
 }
 
-/* The fastest row of one group: measured against predicted. */
+/* The fastest row of one group: measured against predicted, in the metric most of its rows
+ * have (ties: step time, then TFLOP/s, then MFU; a group can mix rows that publish only
+ * TFLOP/s with rows that publish only MFU), over the rows that have it. */
 static void group_fastest(const PrismValidateRow *const *rows, const guint *idx, guint m,
                           double tie, PrismValidateOrder *o)
 {
-    if (m < 2)
-        return;
     int k = -1;
-    for (size_t j = 0; j < G_N_ELEMENTS(speed_metrics) && k < 0; j++) {
-        gboolean all = TRUE;
-        for (guint a = 0; a < m && all; a++)
-            all = has_speed(rows[idx[a]], speed_metrics[j]);
-        if (all)
+    guint most = 0;
+    for (size_t j = 0; j < G_N_ELEMENTS(speed_metrics); j++) {
+        guint c = 0;
+        for (guint a = 0; a < m; a++)
+            c += has_speed(rows[idx[a]], speed_metrics[j]);
+        if (c > most) {
+            most = c;
             k = speed_metrics[j];
+        }
     }
-    if (k < 0)
+    if (most < 2)
         return;
-    guint best = 0;
-    for (guint a = 1; a < m; a++)
-        if (ahead(k, rows[idx[a]]->meas[k], rows[idx[best]]->meas[k]) > 0.0)
+    guint best = m;
+    for (guint a = 0; a < m; a++)
+        if (has_speed(rows[idx[a]], k) &&
+            (best == m || ahead(k, rows[idx[a]]->meas[k], rows[idx[best]]->meas[k]) > 0.0))
             best = a;
     const double mb = rows[idx[best]]->meas[k];
     for (guint a = 0; a < m; a++)
-        if (a != best && fabs(rows[idx[a]]->meas[k] - mb) < tie * fmax(mb, rows[idx[a]]->meas[k]))
+        if (a != best && has_speed(rows[idx[a]], k) &&
+            fabs(rows[idx[a]]->meas[k] - mb) < tie * fmax(mb, rows[idx[a]]->meas[k]))
             return; /* no clear measured fastest */
     o->fastest_groups++;
     const double pb = rows[idx[best]]->pred[k];
     for (guint a = 0; a < m; a++)
-        if (a != best && ahead(k, pb, rows[idx[a]]->pred[k]) <= 0.0)
+        if (a != best && has_speed(rows[idx[a]], k) && ahead(k, pb, rows[idx[a]]->pred[k]) <= 0.0)
             return;
     o->fastest_agree++;
 }

@@ -336,7 +336,8 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                 for (uint64_t sp = 0; sp <= 1; sp++) {
                     if (sp == 1 && (tp == 1 || (fx->seq / cp) % tp != 0)) /* R4 */
                         continue;
-                    if (!ACCEPT(PRISM_DIM_SP, sp))
+                    if (!ACCEPT(PRISM_DIM_SP, sp) ||
+                        !prism_space_filter_default_internal(filter, PRISM_DIM_SP, sp, tp > 1))
                         continue;
                     for (size_t k = 0; k < n_mbs; k++) {
                         uint64_t mbs = mbss[k], m = per_dp / mbs;
@@ -350,7 +351,9 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                         for (uint64_t z = 0; z <= 3; z++) {
                             if (z > 0 && dp * cp == 1) /* R9 */
                                 continue;
-                            if (!ACCEPT(PRISM_DIM_ZERO, z))
+                            if (!ACCEPT(PRISM_DIM_ZERO, z) ||
+                                !prism_space_filter_default_internal(filter, PRISM_DIM_ZERO, z,
+                                                                     dp * cp > 1))
                                 continue;
                             for (size_t x = 0; x < n_etp; x++) {
                                 const uint64_t etp = etps ? etps[x] : tp;

@@ -18,6 +18,7 @@
 #include <prism/validate.h>
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include <prism/core.h>
@@ -62,14 +63,14 @@ static void moe_mlp(const Row *r, PrismMlpSpec *mlp)
     mlp->capacity_factor = cf > 1.0 ? cf : 0.0;
 }
 
-/* The row's model: GPT or Llama per the profile, shape from the row. */
+/* The row's model: GPT or Llama per the profile, shape from the row, @p s tokens of context. */
 static PrismModel *row_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
-                             GString *why)
+                             double s, GString *why)
 {
-    double L, h, a, s, V = 0, f = 0, kv = 0;
+    double L, h, a, V = 0, f = 0, kv = 0;
     if (!prism_validate_num(r, "layers", &L) || !prism_validate_num(r, "hidden", &h) ||
-        !prism_validate_num(r, "heads", &a) || !prism_validate_num(r, "seq_len", &s)) {
-        g_string_append(why, "shape (layers/hidden/heads/seq_len) incomplete");
+        !prism_validate_num(r, "heads", &a)) {
+        g_string_append(why, "shape (layers/hidden/heads) incomplete");
         return NULL;
     }
     if (!prism_validate_num(r, "vocab", &V)) {
@@ -154,65 +155,120 @@ static char *cluster_name(const Row *r, const SourceInfo *src)
     return best;
 }
 
-/* Everything a row gives, with the defaults resolved: -1 = planned. */
+/* Everything a row gives, with the defaults resolved: -1 = planned. With the layout
+ * planned, sp and zero may be -2: the profile's default where the shape rules allow it
+ * (prism_space_filter_set_default_where_allowed), and etp -2: tied to tp (folding 0). */
 typedef struct Dims {
-    double tp, pp, dp, cp, ep, etp, n, gbs;
+    double tp, pp, dp, cp, ep, etp, n, gbs, seq;
     long mbs, rc, vpp, zero, sp, sched;
 } Dims;
+
+/* Append one printf-formatted item to a comma list. */
+static void G_GNUC_PRINTF(2, 3) item(GString *s, const char *fmt, ...)
+{
+    if (s->len)
+        g_string_append_c(s, ',');
+    va_list ap;
+    va_start(ap, fmt);
+    g_string_append_vprintf(s, fmt, ap);
+    va_end(ap);
+}
 
 /* Append "name=text" (or "name=v" when @p text is NULL) to a comma list. */
 static void note(GString *s, const char *name, long v, const char *text)
 {
-    if (s->len)
-        g_string_append_c(s, ',');
     if (text != NULL)
-        g_string_append_printf(s, "%s=%s", name, text);
+        item(s, "%s=%s", name, text);
     else
-        g_string_append_printf(s, "%s=%ld", name, v);
+        item(s, "%s=%ld", name, v);
+}
+
+/* The row's workload cell @p col: stated, else sources.ini's value for its source (listed
+ * in @p defs as NAME=V (sources.ini)), else FALSE with the reason in @p why. */
+static gboolean workload(const Row *r, const char *col, const char *name, double given, double *out,
+                         GString *defs, GString *why)
+{
+    if (prism_validate_num(r, col, out))
+        return TRUE;
+    if (given <= 0) {
+        g_string_append_printf(why, "%s not stated (sources.ini gives none for source %s)", col,
+                               prism_validate_col(r, "source_id"));
+        return FALSE;
+    }
+    *out = given;
+    g_autofree char *t = g_strdup_printf("%g (sources.ini)", given);
+    note(defs, name, 0, t);
+    return TRUE;
+}
+
+/* The layout: tp, pp and dp stated or planned; cp and ep stated, else 1 where the row gives
+ * its layout (tp, pp or dp: the CSVs leave unused dims empty), else planned; dp derived
+ * from the others where they are known. FALSE (with @p why) when the stated dims do not
+ * multiply to num_gpus. */
+static gboolean row_layout(const Row *r, Dims *d, GString *why)
+{
+    if (!prism_validate_num(r, "num_gpus", &d->n)) {
+        g_string_append(why, "num_gpus not stated");
+        return FALSE;
+    }
+    const gboolean tp = prism_validate_num(r, "tp", &d->tp);
+    const gboolean pp = prism_validate_num(r, "pp", &d->pp);
+    const gboolean dp = prism_validate_num(r, "dp", &d->dp);
+    const gboolean given = tp || pp || dp;
+    d->tp = tp ? d->tp : -1;
+    d->pp = pp ? d->pp : -1;
+    d->dp = dp ? d->dp : -1;
+    if (!prism_validate_num(r, "cp", &d->cp))
+        d->cp = given ? 1 : -1;
+    if (!prism_validate_num(r, "ep", &d->ep))
+        d->ep = given ? 1 : -1;
+    if (!dp && d->tp > 0 && d->pp > 0 && d->cp > 0)
+        d->dp = d->n / (d->tp * d->pp * d->cp);
+    if (d->dp > 0 && d->tp > 0 && d->pp > 0 && d->cp > 0) {
+        if (d->dp * d->tp * d->pp * d->cp != d->n || d->dp != floor(d->dp)) {
+            g_string_append_printf(why, "dp*tp*pp*cp = %g*%g*%g*%g differs from num_gpus %g", d->dp,
+                                   d->tp, d->pp, d->cp, d->n);
+            return FALSE;
+        }
+        return TRUE;
+    }
+    const double known = MAX(d->dp, 1) * MAX(d->tp, 1) * MAX(d->pp, 1) * MAX(d->cp, 1);
+    if (fmod(d->n, known) != 0) {
+        g_string_append_printf(why, "the stated dims of dp*tp*pp*cp (%g) do not divide num_gpus %g",
+                               known, d->n);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 /* The strategy dims: stated, else the profile's default (listed in @p defs), else -1
  * (listed in @p planned). */
-static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GString *defs,
-                         GString *planned, GString *why)
+static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInfo *src, Dims *d,
+                         GString *defs, GString *planned, GString *why)
 {
     memset(d, 0, sizeof *d);
-    d->cp = d->ep = 1;
-    if (!prism_validate_num(r, "global_batch", &d->gbs)) {
-        g_string_append(why, "global_batch not stated");
+    if (!workload(r, "global_batch", "gbs", src != NULL ? src->gbs : 0, &d->gbs, defs, why) ||
+        !workload(r, "seq_len", "seq", src != NULL ? src->seq : 0, &d->seq, defs, why) ||
+        !row_layout(r, d, why))
         return FALSE;
-    }
-    if (!prism_validate_num(r, "tp", &d->tp) || !prism_validate_num(r, "pp", &d->pp) ||
-        !prism_validate_num(r, "num_gpus", &d->n)) {
-        g_string_append(why, "tp/pp/num_gpus not stated");
-        return FALSE;
-    }
-    (void)prism_validate_num(r, "cp", &d->cp);
-    (void)prism_validate_num(r, "ep", &d->ep);
-    if (!prism_validate_num(r, "dp", &d->dp))
-        d->dp = d->n / (d->tp * d->pp * d->cp);
+    const gboolean layout = d->tp > 0 && d->pp > 0 && d->cp > 0 && d->dp > 0 && d->ep > 0;
     /* expert TP (MoE rows state it in the notes): "expert-TP (ETP) = K"; else 1 for a row
      * of the folding method ("w/ Folding") whose ETP the source leaves blank (the folding
      * paper's Llama3-8x70B: its 256-GPU mapping admits only etp 1, and its scaling rows
      * reuse that mapping, §6.4); else tied (etp = tp) where the tied mapping exists (ep
-     * divides dp*cp), else 1 */
+     * divides dp*cp), else 1; with the layout planned, tied (folding 0) */
     d->etp = notes_number(r, "(ETP) = ");
-    if (d->etp < 1)
-        d->etp = strstr(prism_validate_col(r, "notes"), "w/ Folding") == NULL &&
-                         fmod(d->dp * d->cp, d->ep) == 0
-                     ? d->tp
-                     : 1;
-    if (d->dp * d->tp * d->pp * d->cp != d->n || d->dp != floor(d->dp)) {
-        g_string_append_printf(why, "dp*tp*pp*cp = %g*%g*%g*%g differs from num_gpus %g", d->dp,
-                               d->tp, d->pp, d->cp, d->n);
-        return FALSE;
+    if (d->etp < 1) {
+        const gboolean folded = strstr(prism_validate_col(r, "notes"), "w/ Folding") != NULL;
+        d->etp = folded ? 1 : !layout ? -2 : fmod(d->dp * d->cp, d->ep) == 0 ? d->tp : 1;
     }
     double v;
     /* micro-batch */
+    const gboolean stages = fw->pp_microbatches_stages;
     d->mbs = -1;
     if (prism_validate_num(r, "micro_batch", &v))
         d->mbs = (long)v;
-    else if (d->pp > 1 && fw->pp_microbatches_stages) {
+    else if (d->pp > 1 && stages && d->dp > 0) {
         d->mbs = (long)(d->gbs / (d->dp * d->pp));
         if ((double)d->mbs * d->dp * d->pp != d->gbs) {
             g_string_append_printf(why,
@@ -223,8 +279,11 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
         }
         note(defs, "mbs", d->mbs, NULL);
     } else if (fw->def[PRISM_FW_MICRO_BATCH] == PRISM_FW_MBS_LOCAL) {
-        d->mbs = (long)(d->gbs / d->dp);
-        note(defs, "mbs", d->mbs, NULL);
+        /* gbs / dp where dp is known and no pipeline splits it (else planned) */
+        if (d->dp > 0 && (d->pp == 1 || (d->pp > 1 && !stages) || (d->pp < 0 && !stages))) {
+            d->mbs = (long)(d->gbs / d->dp);
+            note(defs, "mbs", d->mbs, NULL);
+        }
     } else if (fw->def[PRISM_FW_MICRO_BATCH] > 0) {
         d->mbs = fw->def[PRISM_FW_MICRO_BATCH];
         note(defs, "mbs", d->mbs, NULL);
@@ -257,15 +316,27 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
                   {"sp", "sp", PRISM_FW_SP, &d->sp}};
     for (size_t i = 0; i < G_N_ELEMENTS(simple); i++) {
         *simple[i].out = -1;
+        const int dim = simple[i].dim;
         if (prism_validate_num(r, simple[i].column, &v)) {
             *simple[i].out = (long)v;
-        } else if (simple[i].dim == PRISM_FW_VPP && d->pp == 1) {
+        } else if (dim == PRISM_FW_VPP && d->pp == 1) {
             d->vpp = 1; /* no pipeline: nothing to interleave */
-        } else if (fw->def[simple[i].dim] >= 0) {
-            long x = fw->def[simple[i].dim];
-            if (simple[i].dim == PRISM_FW_SP && d->tp == 1)
+        } else if (fw->def[dim] >= 0) {
+            long x = fw->def[dim];
+            const gboolean sp_free = dim == PRISM_FW_SP && x == 1 && d->tp < 0;
+            const gboolean zero_free = dim == PRISM_FW_ZERO && x > 0 && (d->dp < 0 || d->cp < 0);
+            if (sp_free || zero_free) {
+                /* where the shape rules allow it: the search keeps 0 where tp = 1 (R4) or
+                 * dp*cp = 1 (R9) */
+                *simple[i].out = -2;
+                g_autofree char *t =
+                    g_strdup_printf("%ld where %s > 1", x, dim == PRISM_FW_SP ? "tp" : "dp*cp");
+                note(defs, simple[i].name, 0, t);
+                continue;
+            }
+            if (dim == PRISM_FW_SP && d->tp == 1)
                 x = 0; /* sequence parallelism needs tp > 1 (R4) */
-            if (simple[i].dim == PRISM_FW_ZERO && d->dp * d->cp == 1)
+            if (dim == PRISM_FW_ZERO && d->dp * d->cp == 1)
                 x = 0; /* one rank per sharding group: nothing to shard (R9) */
             *simple[i].out = x;
             note(defs, simple[i].name, x, NULL);
@@ -282,11 +353,20 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, Dims *d, GStrin
                        : PRISM_SCHEDULE_1F1B;
     const struct {
         const char *name;
-        long v;
-    } all[] = {{"micro_batch", d->mbs}, {"recompute", d->rc}, {"vpp", d->vpp},
-               {"zero_stage", d->zero}, {"sp", d->sp},        {"schedule", d->sched}};
+        double v;
+    } all[] = {{"tp", d->tp},
+               {"pp", d->pp},
+               {"dp", d->dp},
+               {"cp", d->cp},
+               {"ep", d->ep},
+               {"micro_batch", (double)d->mbs},
+               {"recompute", (double)d->rc},
+               {"vpp", (double)d->vpp},
+               {"zero_stage", (double)d->zero},
+               {"sp", (double)d->sp},
+               {"schedule", (double)d->sched}};
     for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
-        if (all[i].v < 0)
+        if (all[i].v == -1)
             g_string_append_printf(planned, "%s%s", planned->len ? "," : "", all[i].name);
     return TRUE;
 }
@@ -378,7 +458,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
                                prism_validate_col(r, "gpu_type"));
         return NULL;
     }
-    g_autoptr(PrismModel) model = row_model(r, fw, src, why);
+    g_autoptr(PrismModel) model = row_model(r, fw, src, d->seq, why);
     if (model == NULL)
         return NULL;
     GError *error = NULL;
@@ -513,32 +593,43 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
                      PrismValidateRow *o, GString *why)
 {
     GString *fix = g_string_new(NULL);
-    g_string_append_printf(fix, "tp=%g,pp=%g,cp=%g,ep=%g", d->tp, d->pp, d->cp, d->ep);
-    if (prism_model_is_moe(prism_cost_model_model(cm)))
-        g_string_append_printf(fix, ",etp=%g", d->etp);
+    /* the known layout: tp, pp, cp, ep; dp too where some of them are planned */
+    const struct {
+        const char *name;
+        double v;
+    } lay[] = {{"tp", d->tp}, {"pp", d->pp}, {"cp", d->cp}, {"ep", d->ep}};
+    for (size_t i = 0; i < G_N_ELEMENTS(lay); i++)
+        if (lay[i].v > 0)
+            item(fix, "%s=%g", lay[i].name, lay[i].v);
+    if (d->dp > 0 && (d->tp < 0 || d->pp < 0 || d->cp < 0))
+        item(fix, "dp=%g", d->dp);
+    if (prism_model_is_moe(prism_cost_model_model(cm)) && d->etp > 0)
+        item(fix, "etp=%g", d->etp);
+    else if (prism_model_is_moe(prism_cost_model_model(cm)) && d->etp == -2)
+        item(fix, "folding=0"); /* tied: etp = tp, ep divides dp*cp */
     if (d->mbs > 0)
-        g_string_append_printf(fix, ",mbs=%ld", d->mbs);
+        item(fix, "mbs=%ld", d->mbs);
     if (d->rc >= 0)
-        g_string_append_printf(fix, ",recompute=%s", prism_recompute_name((PrismRecompute)d->rc));
+        item(fix, "recompute=%s", prism_recompute_name((PrismRecompute)d->rc));
     if (d->vpp > 0)
-        g_string_append_printf(fix, ",vpp=%ld", d->vpp);
+        item(fix, "vpp=%ld", d->vpp);
     if (d->zero >= 0)
-        g_string_append_printf(fix, ",zero=%ld", d->zero);
+        item(fix, "zero=%ld", d->zero);
     if (d->sp >= 0)
-        g_string_append_printf(fix, ",sp=%ld", d->sp);
+        item(fix, "sp=%ld", d->sp);
     if (d->sched >= 0)
-        g_string_append_printf(fix, ",schedule=%s", prism_schedule_name((PrismSchedule)d->sched));
+        item(fix, "schedule=%s", prism_schedule_name((PrismSchedule)d->sched));
     /* no validation row offloads anything to the host (none reports it): offload = 0; and
      * the overlap options stay on (the filter below gets no framework overlap domain, so
      * tp_overlap, dp_overlap and param_overlap are 1: the sources' recipes as the
      * profiles' knobs describe them) */
-    g_string_append(fix, ",offload=0");
+    item(fix, "offload=0");
     o->fixed = g_string_free(fix, FALSE);
     GString *only = g_string_new(fw->only);
     /* equal chunks where the framework asserts them, or where the source's runs used them,
      * for a planned vpp (the space's rule: pp*vpp divides the layers) */
     const gboolean equal = (fw->uniform_chunks || (src != NULL && src->equal_chunks)) && d->vpp < 0;
-    if (equal) {
+    if (equal && d->pp > 0) {
         const uint32_t L = prism_model_split_layers(prism_cost_model_model(cm));
         const uint32_t pp = (uint32_t)d->pp;
         if (L % pp != 0) {
@@ -552,6 +643,8 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     GError *error = NULL;
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     prism_space_filter_set_uniform_chunks(f, equal);
+    prism_space_filter_set_default_where_allowed(f, d->sp == -2 ? fw->def[PRISM_FW_SP] : -1,
+                                                 d->zero == -2 ? fw->def[PRISM_FW_ZERO] : -1);
     gboolean ok = prism_space_filter_fix(f, o->fixed, &error) &&
                   (*o->only == '\0' || prism_space_filter_only(f, o->only, &error));
     const uint32_t devices = (uint32_t)d->n;
@@ -785,13 +878,13 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     if (fw == NULL) {
         /* why says it */
     } else if ((rep->n_moe += prism_validate_num(r, "experts", &experts) && experts > 0,
-                row_dims(r, fw, &d, defs, planned, why))) {
-        o->devices = (uint32_t)d.n;
-        o->tp = (uint32_t)d.tp;
-        o->pp = (uint32_t)d.pp;
-        o->cp = (uint32_t)d.cp;
-        o->ep = (uint32_t)d.ep;
-        o->dp = (uint32_t)d.dp;
+                row_dims(r, fw, src, &d, defs, planned, why))) {
+        o->devices = (uint32_t)d.n; /* a planned dim: 0 */
+        o->tp = d.tp > 0 ? (uint32_t)d.tp : 0;
+        o->pp = d.pp > 0 ? (uint32_t)d.pp : 0;
+        o->cp = d.cp > 0 ? (uint32_t)d.cp : 0;
+        o->ep = d.ep > 0 ? (uint32_t)d.ep : 0;
+        o->dp = d.dp > 0 ? (uint32_t)d.dp : 0;
         o->gbs = (uint64_t)d.gbs;
         o->defaults = g_strdup(defs->str);
         g_autoptr(PrismCostModel) cm = row_cost_model(r, fw, src, opt->user, &d, o, why);

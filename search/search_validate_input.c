@@ -74,7 +74,13 @@ GHashTable *prism_validate_load_sources(GError **error)
                 s->vocab = g_strdup(v);
             else if (strcmp(k, "dtype") == 0)
                 s->dtype = g_strdup(v);
-            else if (strcmp(k, "fp8") == 0) {
+            else if (strcmp(k, "global_batch") == 0 || strcmp(k, "seq_len") == 0) {
+                /* a whole number of sequences / tokens, as the CSV columns */
+                char *end = NULL;
+                const double x = g_ascii_strtod(v, &end);
+                ok = end != v && *end == '\0' && x >= 1 && x <= 1e9 && x == floor(x);
+                *(strcmp(k, "seq_len") == 0 ? &s->seq : &s->gbs) = ok ? x : 0;
+            } else if (strcmp(k, "fp8") == 0) {
                 PrismDtype dt;
                 ok = g_str_has_prefix(v, "fp8") || strcmp(v, "mxfp8") == 0;
                 ok = ok && prism_dtype_parse(v, &dt, NULL);
@@ -106,7 +112,8 @@ GHashTable *prism_validate_load_sources(GError **error)
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                             "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
                             "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
-                            "mfu|hfu, vocab, dtype, fp8 fp8|fp8-cs|mxfp8, cluster PRESET, "
+                            "mfu|hfu, vocab, dtype, global_batch N, seq_len N, fp8 "
+                            "fp8|fp8-cs|mxfp8, cluster PRESET, "
                             "set KNOB=VALUE[,...], tied_embeddings true|false, "
                             "equal_chunks true|false)",
                             path, g, k, v);

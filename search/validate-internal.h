@@ -18,10 +18,11 @@ typedef struct SourceInfo {
     int counts;      /* PrismMemCounts, -1 = the profile's */
     gboolean hfu;
     char *vocab, *dtype;
-    char *fp8;     /* the recipe a row's "fp8" stands for (fp8, fp8-cs, mxfp8), NULL = fp8 */
-    char *cluster; /* the preset of the part the source states (a power limit), or NULL */
-    char **set;    /* knob assignments "name=value" the source states beyond its profile */
-    int tied;      /* -1 = the profile's */
+    double gbs, seq; /* global_batch and seq_len for rows that leave them empty; 0 = none */
+    char *fp8;       /* the recipe a row's "fp8" stands for (fp8, fp8-cs, mxfp8), NULL = fp8 */
+    char *cluster;   /* the preset of the part the source states (a power limit), or NULL */
+    char **set;      /* knob assignments "name=value" the source states beyond its profile */
+    int tied;        /* -1 = the profile's */
     gboolean equal_chunks; /* the source's runs used equal model chunks (pp*vpp divides the
                               layers) whatever its profile allows: planned vpp keeps to them */
 } SourceInfo;

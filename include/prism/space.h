@@ -149,6 +149,17 @@ void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, uns
  * prism_space_filter_describe().
  */
 void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on);
+/**
+ * A framework's default for sp and the ZeRO stage where the shape rules allow it, for a
+ * search whose tp, dp or cp is free (`prism validate` plans a row that leaves its layout
+ * unstated under a profile whose [defaults] give them): with @p sp = 1 the space keeps sp
+ * = 1 where tp > 1 and sp = 0 where tp = 1 (R4; Megatron's --sequence-parallel "whenever
+ * tp > 1"); with @p zero = z >= 1 it keeps zero = z where dp*cp > 1 and 0 where nothing
+ * is sharded (R9). -1 = no rule (the default). A --fix of the same dim would drop the
+ * strategies where the rule gives 0; this keeps them. Checked by
+ * prism_space_filter_accepts_strategy() and shown by prism_space_filter_describe().
+ */
+void prism_space_filter_set_default_where_allowed(PrismSpaceFilter *f, int sp, int zero);
 /** TRUE when some restriction applies to @p dim. */
 gboolean prism_space_filter_restricts(const PrismSpaceFilter *f, PrismDim dim);
 /** TRUE when strategy @p s passes every restriction of @p f (NULL accepts all) but the

@@ -63,8 +63,8 @@ typedef struct PrismValidateRow {
     gboolean fits;               /**< the predicted (or best planned) strategy fits */
     gboolean oom;                /**< the row is a measured OOM */
     double pred[PRISM_VM_COUNT], meas[PRISM_VM_COUNT], err[PRISM_VM_COUNT]; /**< NAN = none */
-    uint32_t devices, tp, pp, cp, ep, dp;
-    uint64_t gbs, seq;
+    uint32_t devices, tp, pp, cp, ep, dp; /**< as the row gives them; 0 = planned */
+    uint64_t gbs, seq;                    /**< stated, else sources.ini's for the source */
     char *explain; /**< the row of PrismValidateOptions.explain_line, predicted or planned
                         with a strategy: prism_cost_explain() of that strategy under the
                         row's cost model (text, or JSON with explain_json); else NULL */

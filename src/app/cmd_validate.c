@@ -474,7 +474,8 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
             r->line, r->source, r->model, prism_validate_kind_name(r->kind), r->framework,
             r->framework_from, r->dtype, r->cluster);
     if (r->defaults && *r->defaults)
-        fprintf(f, "dims from the profile's defaults: %s\n", r->defaults);
+        fprintf(f, "dims from the defaults (the profile's; sources.ini's where marked): %s\n",
+                r->defaults);
     if (r->knobs != NULL)
         fprintf(f, "knobs from the row: %s\n", r->knobs);
     if (r->kind == PRISM_VALIDATE_PLANNED)

@@ -55,11 +55,22 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["counts"]
 assert c["rows"] == 134 == len(d["rows"]) == c["predicted"] + c["planned"] + c["skipped"], c
-# 89 MOE_FOLDING + 4 TORCHAO_B200_MOE rows: MoE (issue 10), every one modelled but the
-# two FP8 rows of the paper's Table 2 that state no batch; the 2 OOM rows are MoE rows
-assert c["moe_rows"] == 93 and c["oom_rows"] == 2, c
+# 89 MOE_FOLDING + 4 TORCHAO_B200_MOE rows: MoE (issue 10), every one modelled; the 2 OOM
+# rows are MoE rows; nothing is skipped
+assert c["moe_rows"] == 93 and c["oom_rows"] == 2 and c["skipped"] == 0, c
 moe = [r for r in d["rows"] if r["source"] in ("MOE_FOLDING_2025", "TORCHAO_B200_MOE_2025_10")]
-assert len(moe) == 93 and sum(r["kind"] == "skipped" for r in moe) == 2, moe
+assert len(moe) == 93 and sum(r["kind"] == "skipped" for r in moe) == 0, moe
+# the two FP8 rows of the folding paper's Table 2 state no batch, sequence or mapping:
+# GBS 256 at 4096 from sources.ini (the paper's benchmark setting), the layout planned
+# whole, the MCore row tied (folding 0), the folding row with etp 1
+fp8 = {r["line"]: r for r in d["rows"] if r["line"] in (134, 135)}
+for line, fixed in ((134, "folding=0,"), (135, "etp=1,")):
+    r, i = fp8[line], fp8[line]["inputs"]
+    assert r["kind"] == "planned" and i["fixed"].startswith(fixed), r
+    assert i["planned"] == "tp,pp,dp,cp,ep,vpp,schedule", i
+    assert i["defaults"].startswith("gbs=256 (sources.ini),seq=4096 (sources.ini),"), i
+    assert i["gbs"] == 256 and i["seq"] == 4096 and i["tp"] is None and i["devices"] == 128, i
+    assert r["measured"]["tflops_per_gpu"] > 0 and r["predicted"]["tflops_per_gpu"] > 0, r
 for r in d["rows"]:
     assert set(r) >= {"line", "source", "kind", "framework", "inputs", "predicted", "measured",
                       "error_pct", "oom_row", "fits", "strategy"}, r.keys()
@@ -78,7 +89,7 @@ assert "pytorch-fsdp" in d["frameworks"] and "megatron-core-moe" in d["framework
 # the MoE folding paper's rows run under the MoE team's release recipes (megatron-core-moe):
 # micro-batch 1 and no recompute unless a row states them; FSDP rows re-gather per micro-batch
 fold = [r for r in d["rows"] if r["source"] == "MOE_FOLDING_2025" and r["kind"] != "skipped"]
-assert len(fold) == 87 and all(r["framework"] == "megatron-core-moe" for r in fold), fold[0]
+assert len(fold) == 89 and all(r["framework"] == "megatron-core-moe" for r in fold), fold[0]
 for r in fold:
     assert ",mbs=1," in r["strategy"] and "recompute=none" in r["strategy"], r["strategy"]
 PY
@@ -143,8 +154,8 @@ check "BOM: the same rows as without it" bash -c "'$prism' validate bom.csv --js
     /usr/bin/python3 -c \"
 import json
 a, b = json.load(open('nobom.json')), json.load(open('bom.json'))
-assert len(a['rows']) == 3 and [dict(r, line=0) for r in a['rows']] == [dict(r, line=0) for r in b['rows']], (a['rows'], b['rows'])
-assert [r['line'] for r in a['rows']] == [r['line'] for r in b['rows']] == [2, 3, 4]\""
+assert len(a['rows']) == 4 and [dict(r, line=0) for r in a['rows']] == [dict(r, line=0) for r in b['rows']], (a['rows'], b['rows'])
+assert [r['line'] for r in a['rows']] == [r['line'] for r in b['rows']] == [2, 3, 4, 5]\""
 check "CRLF line ends: the same rows and lines" bash -c "'$prism' validate crlf.csv --json > crlf.json &&
     /usr/bin/python3 -c \"
 import json
@@ -181,8 +192,13 @@ PY
 check "--explain the header exits 2" expect_status 2 validate "$modern" --explain 1
 check "--explain past the end exits 2" expect_status 2 validate "$modern" --explain 9999
 check "  names the line and the data rows" grep -q "no data row on line 9999 (the header is line 1, the data rows are lines 2 to 135)" err.txt
-check "--explain a skipped row exits 2" expect_status 2 validate "$modern" --explain 134
-check "  says why" grep -q "\-\-explain 134: the row (MOE_FOLDING_2025 Mixtral-8x22B) is skipped: global_batch not stated" err.txt
+# a row without a global batch, of a source for which sources.ini gives none: skipped
+{ head -1 "$modern"; sed -n 2p "$modern" | /usr/bin/python3 -c "
+import csv, sys
+r = next(csv.reader(sys.stdin)); r[29] = ''
+csv.writer(sys.stdout, lineterminator='\n').writerow(r)"; } > nogbs.csv
+check "--explain a skipped row exits 2" expect_status 2 validate nogbs.csv --explain 2
+check "  says why" grep -q "\-\-explain 2: the row (TORCHTITAN_H100_2024_12 Llama-3.1-8B) is skipped: global_batch not stated (sources.ini gives none for source TORCHTITAN_H100_2024_12)" err.txt
 # a knob given at its default value still overrides the profile's (pytorch-fsdp sets
 # cp_overlap = 0; the default is 1): the CP row's exchange is then hidden, the step shorter
 "$prism" validate "$modern" --explain 10 --json > cp-profile.json 2>&1
@@ -397,6 +413,12 @@ cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
 printf '\n[X_BAD]\nset = loss_bwd_extra=9\n' >> badsrc/sources.ini
 check "out-of-range sources.ini set exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
 check "  names the key and value" grep -q "sources.ini \[X_BAD\] set = 'loss_bwd_extra=9'" err.txt
+for bad in 0 2.5 abc; do
+    cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
+    printf '\n[X_BAD]\nglobal_batch = %s\n' "$bad" >> badsrc/sources.ini
+    check "sources.ini global_batch = $bad exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+    check "  names the key and value" grep -q "sources.ini \[X_BAD\] global_batch = '$bad'" err.txt
+done
 unset PRISM_FRAMEWORKS_DIR
 # provenance: a sweep with --framework records the profile and its knobs
 check "sweep --framework" expect_status 0 sweep -m gpt3-1.3b -n 8 --gbs 16 --framework megatron-core -o fw.h5 --force --no-progress
@@ -407,4 +429,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((109 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((115 - ${PRISM_TEST_SANITIZED:-0}))

@@ -8,9 +8,10 @@
  * prism_strategy_check(). Runs at 1-4 ranks: the search is collective, everything else is
  * checked on every rank, so planned rows are rank-invariant.
  *
- * Data: tests/data/validation/planned.csv (three MLM_README_H100_2024 rows: GPT-1.7B on 48
+ * Data: tests/data/validation/planned.csv (four MLM_README_H100_2024 rows: GPT-1.7B on 48
  * GPUs tp 1 pp 1; GPT-7.1B on 96 GPUs tp 2 pp 1 with micro-batch 2 and selective
- * recompute written in; GPT-70B on 768 GPUs tp 8 pp 2, 84 layers) and
+ * recompute written in; GPT-70B on 768 GPUs tp 8 pp 2, 84 layers; a 4-layer GPT on 8 GPUs
+ * whose whole layout is left out) and
  * tests/data/validation/frameworks.csv (nine rows, one case each, described below).
  */
 #include <math.h>
@@ -64,14 +65,17 @@ static const PrismValidateRow *row(const PrismValidateReport *r, guint i)
  *   GPT-7.1B: mbs 2 and selective stated, pp 1, zero 1 and sp 1 by default: PREDICTED.
  *   GPT-70B: vpp and schedule planned too; equal chunks (the space's rule, not an --only
  *   text): L/pp = 42, vpp in {1,2,3,6,7,14,21,42}, which the brute force below writes out.
+ *   GPT-tiny: tp, pp, dp, cp and ep empty: the layout is planned too, nothing fixed but
+ *   offload; zero 1 and sp 1 hold where the shape rules allow them (zero 0 where dp*cp =
+ *   1, sp 0 where tp = 1), not fixed (a fixed zero 1 or sp 1 would drop those layouts).
  */
 static void test_planned_rows(void)
 {
     g_autoptr(PrismValidateReport) r = run("validation/planned.csv", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_EQUAL_FATAL(r->rows->len, 3);
-    CU_ASSERT_TRUE(r->n_predicted == 1 && r->n_planned == 2 && r->n_skipped == 0);
-    const PrismValidateRow *a = row(r, 0), *b = row(r, 1), *c = row(r, 2);
+    CU_ASSERT_EQUAL_FATAL(r->rows->len, 4);
+    CU_ASSERT_TRUE(r->n_predicted == 1 && r->n_planned == 3 && r->n_skipped == 0);
+    const PrismValidateRow *a = row(r, 0), *b = row(r, 1), *c = row(r, 2), *d = row(r, 3);
     CU_ASSERT_EQUAL(a->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(a->framework, "megatron-core");
     CU_ASSERT_STRING_EQUAL(a->framework_from, "sources.ini");
@@ -89,6 +93,11 @@ static void test_planned_rows(void)
     CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1,offload=0");
     CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved");
     CU_ASSERT_STRING_EQUAL(c->planned, "micro_batch,recompute,vpp,schedule");
+    CU_ASSERT_EQUAL(d->kind, PRISM_VALIDATE_PLANNED);
+    CU_ASSERT_STRING_EQUAL(d->fixed, "offload=0");
+    CU_ASSERT_STRING_EQUAL(d->planned, "tp,pp,dp,cp,ep,micro_batch,recompute,vpp,schedule");
+    CU_ASSERT_STRING_EQUAL(d->defaults, "zero=1 where dp*cp > 1,sp=1 where tp > 1");
+    CU_ASSERT_TRUE(d->devices == 8 && d->tp == 0 && d->pp == 0 && d->dp == 0 && d->gbs == 16);
     /* bf16 from sources.ini; the 1.7B's measured MFU 0.41 */
     CU_ASSERT_STRING_EQUAL(a->dtype, "bf16");
     CU_ASSERT_EQUAL(a->meas[PRISM_VM_MFU], 0.41);
@@ -101,58 +110,68 @@ static void test_planned_rows(void)
         else
             plan_rows += s->rows;
     }
-    CU_ASSERT_TRUE(pred_rows == 1 && plan_rows == 2);
+    CU_ASSERT_TRUE(pred_rows == 1 && plan_rows == 3);
 }
 
-/* The brute force: every (vpp, schedule, recompute, mbs) by nested loops, the row's fixed
- * dims (zero 1, sp from tp), Megatron-Core's restrictions written out again (1F1B or
- * interleaved, vpp dividing L/pp), prism_strategy_check for the shape rules. */
+/* The brute force: every (tp, pp, cp, vpp, schedule, recompute, mbs) by nested loops (tp
+ * and pp as given, 0 = every divisor; cp 1 unless both are 0), dp derived, zero 1 where
+ * dp*cp > 1 (else 0) and sp on where tp > 1, Megatron-Core's restrictions written out again
+ * (1F1B or interleaved, equal chunks: pp*vpp dividing L), prism_strategy_check for the
+ * shape rules. */
 typedef struct Brute {
     uint64_t valid, feasible;
     double best_step;
 } Brute;
 
-static Brute brute_force(const PrismCostModel *cm, uint32_t devices, uint32_t tp, uint32_t pp)
+static Brute brute_force(const PrismCostModel *cm, uint32_t devices, uint32_t tp0, uint32_t pp0)
 {
     const PrismModel *model = prism_cost_model_model(cm);
     const PrismTraining *t = prism_cost_model_training(cm);
-    const uint32_t L = prism_model_split_layers(model), dp = devices / (tp * pp);
+    const uint32_t L = prism_model_split_layers(model);
+    const gboolean all_cp = tp0 == 0 && pp0 == 0;
     Brute b = {0, 0, INFINITY};
-    for (uint32_t vpp = 1; vpp * pp <= L; vpp++) {
-        if ((L / pp) % vpp != 0)
-            continue;
-        for (int sch = 0; sch < 2; sch++)           /* 1f1b, interleaved */
-            for (uint32_t rc = 0; rc < 3 + L; rc++) /* none, selective, full, block:1.. */
-                for (uint32_t mbs = 1; mbs <= t->gbs / dp; mbs++) {
-                    if (t->gbs % ((uint64_t)dp * mbs) != 0)
+    for (uint32_t tp = 1; tp <= devices; tp++)
+        for (uint32_t pp = 1; pp <= devices; pp++)
+            for (uint32_t cp = 1; cp <= (all_cp ? devices : 1); cp++) {
+                if ((tp0 && tp != tp0) || (pp0 && pp != pp0) || devices % (tp * pp * cp) != 0)
+                    continue;
+                const uint32_t dp = devices / (tp * pp * cp);
+                for (uint32_t vpp = 1; vpp * pp <= L; vpp++) {
+                    if (L % (pp * vpp) != 0)
                         continue;
-                    PrismStrategy s = {.devices = devices,
-                                       .dp = dp,
-                                       .tp = tp,
-                                       .pp = pp,
-                                       .vpp = vpp,
-                                       .cp = 1,
-                                       .ep = 1,
-                                       .mbs = mbs,
-                                       .m = (uint32_t)(t->gbs / (dp * mbs)),
-                                       .sp = tp > 1 ? 1 : 0,
-                                       .zero = 1,
-                                       .schedule =
-                                           sch ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B};
-                    s.recompute = rc < 3 ? (uint8_t)rc : PRISM_RECOMPUTE_BLOCK;
-                    s.rc_layers = rc < 3 ? 0 : (uint16_t)(rc - 2);
-                    if (!prism_strategy_check(&s, model, t, NULL))
-                        continue;
-                    b.valid++;
-                    double c[PRISM_COL_COUNT];
-                    if (!prism_cost_eval_one(cm, &s, c, NULL))
-                        continue;
-                    if (c[PRISM_COL_FEASIBLE] > 0.5) {
-                        b.feasible++;
-                        b.best_step = MIN(b.best_step, c[PRISM_COL_TIME_STEP]);
-                    }
+                    for (int sch = 0; sch < 2; sch++)           /* 1f1b, interleaved */
+                        for (uint32_t rc = 0; rc < 3 + L; rc++) /* none, selective, full, block:k */
+                            for (uint32_t mbs = 1; mbs <= t->gbs / dp; mbs++) {
+                                if (t->gbs % ((uint64_t)dp * mbs) != 0)
+                                    continue;
+                                PrismStrategy s = {.devices = devices,
+                                                   .dp = dp,
+                                                   .tp = tp,
+                                                   .pp = pp,
+                                                   .vpp = vpp,
+                                                   .cp = cp,
+                                                   .ep = 1,
+                                                   .mbs = mbs,
+                                                   .m = (uint32_t)(t->gbs / (dp * mbs)),
+                                                   .sp = tp > 1 ? 1 : 0,
+                                                   .zero = dp * cp > 1 ? 1 : 0,
+                                                   .schedule = sch ? PRISM_SCHEDULE_INTERLEAVED
+                                                                   : PRISM_SCHEDULE_1F1B};
+                                s.recompute = rc < 3 ? (uint8_t)rc : PRISM_RECOMPUTE_BLOCK;
+                                s.rc_layers = rc < 3 ? 0 : (uint16_t)(rc - 2);
+                                if (!prism_strategy_check(&s, model, t, NULL))
+                                    continue;
+                                b.valid++;
+                                double c[PRISM_COL_COUNT];
+                                if (!prism_cost_eval_one(cm, &s, c, NULL))
+                                    continue;
+                                if (c[PRISM_COL_FEASIBLE] > 0.5) {
+                                    b.feasible++;
+                                    b.best_step = MIN(b.best_step, c[PRISM_COL_TIME_STEP]);
+                                }
+                            }
                 }
-    }
+            }
     return b;
 }
 
@@ -180,7 +199,8 @@ static void test_planner_brute_force(void)
 {
     g_autoptr(PrismValidateReport) r = run("validation/planned.csv", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    /* GPT-1.7B: 24 layers, h 2048, 16 heads; GPT-70B: 84 layers, h 8192, 64 heads */
+    /* GPT-1.7B: 24 layers, h 2048, 16 heads; GPT-70B: 84 layers, h 8192, 64 heads;
+     * GPT-tiny: 4 layers, h 1024, 8 heads, its layout planned (tp = pp = 0: all) */
     const struct {
         guint row;
         const char *zoo;
@@ -189,7 +209,8 @@ static void test_planner_brute_force(void)
         uint32_t a, devices, tp, pp;
         uint64_t gbs;
     } cases[] = {{0, "GPT-1.7B", 24, 2048, 16, 48, 1, 1, 192},
-                 {2, "GPT-70B", 84, 8192, 64, 768, 8, 2, 384}};
+                 {2, "GPT-70B", 84, 8192, 64, 768, 8, 2, 384},
+                 {3, "GPT-tiny", 4, 1024, 8, 8, 0, 0, 16}};
     gboolean all = TRUE;
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(PrismCostModel) cm = mlm_model(cases[i].L, cases[i].h, cases[i].a, cases[i].gbs);

@@ -3,9 +3,10 @@ rows of `prism validate --json`, for the CLI tests: rows of one source with the 
 cluster, devices, gbs and seq form a group; a pair's speed is the first of step time (lower
 is faster), TFLOP/s and MFU (higher) that both rows give, predicted and measured; measured
 values less than `tie` (relative to the larger) apart are ties; a predicted tie is half a
-pair; a group's fastest row counts when its measured value leads the next by the tie, and
-agrees when prism's prediction for it is strictly the best. Skipped and OOM rows take no
-part."""
+pair; a group's fastest row is judged in the speed most of its rows give (ties: the first
+of the three), over the rows that give it: it counts when its measured value leads the next
+by the tie, and agrees when prism's prediction for it is strictly the best. Skipped and OOM
+rows take no part."""
 from itertools import combinations
 
 KS = ("step_time", "tflops_per_gpu", "mfu")
@@ -45,9 +46,10 @@ def order(rows, tie=0.01):
             g["same_order"] += 0.5 if f == 0 else 1.0 if (f > 0) == (_faster(k, ma, mb) > 0) else 0.0
             g["pairs"] += 1
         g["groups"] = 1 if g["pairs"] else 0
-        k = next((k for k in KS if all(_speed(r, k) for r in rs)), None) if len(rs) > 1 else None
-        if k is not None:
-            m = sorted(rs, key=lambda r: _faster(k, 0, _speed(r, k)[1]))
+        n = {k: sum(1 for r in rs if _speed(r, k)) for k in KS}
+        k = max(KS, key=lambda k: (n[k], -KS.index(k)))
+        if n[k] >= 2:
+            m = sorted((r for r in rs if _speed(r, k)), key=lambda r: _faster(k, 0, _speed(r, k)[1]))
             best, nxt = _speed(m[0], k)[1], _speed(m[1], k)[1]
             if abs(best - nxt) >= tie * max(best, nxt):
                 g["fastest_groups"] = 1

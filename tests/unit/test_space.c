@@ -454,6 +454,53 @@ static void test_folding_filter(void)
 }
 
 /*
+ * A framework's default where the shape rules allow it (validate's planned layouts): with
+ * sp 1 and zero 1 the space must hold exactly the strategies of the unfiltered space with
+ * sp == (tp > 1) and zero == (dp*cp > 1 ? 1 : 0), counted here by scanning the full space
+ * with that predicate; prism_space_filter_accepts_strategy() agrees strategy by strategy;
+ * the rule keeps the tp 1 and dp*cp 1 layouts that --fix sp=1,zero=1 drops; a copy keeps it.
+ */
+static void test_default_where_allowed(void)
+{
+    g_autoptr(PrismModel) m = small_model(4, 0, 0, 8, 2, 16, 0, 0, 0);
+    PrismTraining t = training(8, 16);
+    const uint32_t devices[] = {8};
+    g_autoptr(PrismSpace) all = prism_space_new(m, &t, devices, 1, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    prism_space_filter_set_default_where_allowed(f, 1, 1);
+    g_autoptr(PrismSpace) sp = prism_space_new(m, &t, devices, 1, f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    g_autoptr(PrismSpaceFilter) fixed = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_fix(fixed, "sp=1,zero=1", NULL));
+    g_autoptr(PrismSpace) sf = prism_space_new(m, &t, devices, 1, fixed, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sf);
+    uint64_t want = 0, tp1 = 0, unsharded = 0;
+    gboolean agree = TRUE;
+    for (uint64_t i = 0; i < prism_space_size(all); i++) {
+        PrismStrategy s;
+        CU_ASSERT_TRUE_FATAL(prism_space_unrank(all, i, &s));
+        const gboolean keep = s.sp == (s.tp > 1 ? 1u : 0u) && s.zero == (s.dp * s.cp > 1 ? 1u : 0u);
+        uint64_t j;
+        want += keep;
+        tp1 += keep && s.tp == 1;
+        unsharded += keep && s.dp * s.cp == 1;
+        agree &= prism_space_rank(sp, &s, &j) == keep &&
+                 prism_space_filter_accepts_strategy(f, &s) == keep;
+    }
+    CU_ASSERT_TRUE(prism_test_all(agree));
+    CU_ASSERT_EQUAL(prism_space_size(sp), want);
+    CU_ASSERT_TRUE(tp1 > 0 && unsharded > 0);
+    CU_ASSERT_TRUE(prism_space_size(sf) < want); /* --fix drops tp 1 and dp*cp 1 */
+    g_autofree char *d = prism_space_filter_describe(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "sp=1 where tp > 1, else 0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "zero=1 where dp*cp > 1, else 0"));
+    g_autoptr(PrismSpaceFilter) c = prism_space_filter_copy(f);
+    g_autoptr(PrismSpace) sc = prism_space_new(m, &t, devices, 1, c, NULL);
+    CU_ASSERT_TRUE(sc != NULL && prism_space_size(sc) == want);
+}
+
+/*
  * Released lane tables (prism_space_release_lanes) are rebuilt identically: every index
  * of a filtered MoE space unranks to the same strategy before and after the release (and
  * after a second one, in reverse order, so tables come back in another order), ranks
@@ -1196,6 +1243,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: the overlap dims, their default and --fix", test_brute_overlap},
     {"brute force: equal model chunks", test_brute_uniform},
     {"parallel folding filters", test_folding_filter},
+    {"a framework default where the shape rules allow it", test_default_where_allowed},
     {"gpt3 default space", test_gpt3_default},
     {"the stop hook ends the enumeration", test_stop_hook},
     {"filters", test_filters},
