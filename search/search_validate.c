@@ -234,7 +234,15 @@ static gboolean row_layout(const Row *r, Dims *d, GString *why)
     }
     const double known = MAX(d->dp, 1) * MAX(d->tp, 1) * MAX(d->pp, 1) * MAX(d->cp, 1);
     if (fmod(d->n, known) != 0) {
-        g_string_append_printf(why, "the stated dims of dp*tp*pp*cp (%g) do not divide num_gpus %g",
+        g_autoptr(GString) list = g_string_new(NULL);
+        const struct {
+            const char *name;
+            double v;
+        } st[] = {{"dp", d->dp}, {"tp", d->tp}, {"pp", d->pp}, {"cp", d->cp}};
+        for (size_t i = 0; i < G_N_ELEMENTS(st); i++)
+            if (st[i].v > 0)
+                g_string_append_printf(list, "%s%s=%g", list->len ? "*" : "", st[i].name, st[i].v);
+        g_string_append_printf(why, "the stated %s (%g) does not divide num_gpus %g", list->str,
                                known, d->n);
         return FALSE;
     }

@@ -197,6 +197,13 @@ check "  names the line and the data rows" grep -q "no data row on line 9999 (th
 import csv, sys
 r = next(csv.reader(sys.stdin)); r[29] = ''
 csv.writer(sys.stdout, lineterminator='\n').writerow(r)"; } > nogbs.csv
+# a layout whose stated dims do not divide the device count (8 GPUs, tp 3, pp and dp left
+# to the search): skipped, naming them
+{ head -1 "$modern"; sed -n 2p "$modern" | /usr/bin/python3 -c "
+import csv, sys
+r = next(csv.reader(sys.stdin)); r[19], r[20], r[22] = '3', '', ''
+csv.writer(sys.stdout, lineterminator='\n').writerow(r)"; } > tp3.csv
+check "a layout that does not divide num_gpus is skipped" bash -c "'$prism' validate tp3.csv | grep -q 'line 2 TORCHTITAN_H100_2024_12 Llama-3.1-8B: the stated tp=3\*cp=1 (3) does not divide num_gpus 8'"
 check "--explain a skipped row exits 2" expect_status 2 validate nogbs.csv --explain 2
 check "  says why" grep -q "\-\-explain 2: the row (TORCHTITAN_H100_2024_12 Llama-3.1-8B) is skipped: global_batch not stated (sources.ini gives none for source TORCHTITAN_H100_2024_12)" err.txt
 # a knob given at its default value still overrides the profile's (pytorch-fsdp sets
@@ -429,4 +436,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((115 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((116 - ${PRISM_TEST_SANITIZED:-0}))
