@@ -288,7 +288,7 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInf
         note(defs, "mbs", d->mbs, NULL);
     } else if (fw->def[PRISM_FW_MICRO_BATCH] == PRISM_FW_MBS_LOCAL) {
         /* gbs / dp where dp is known and no pipeline splits it (else planned) */
-        if (d->dp > 0 && (d->pp == 1 || (d->pp > 1 && !stages) || (d->pp < 0 && !stages))) {
+        if (d->dp > 0 && (d->pp == 1 || !stages)) {
             d->mbs = (long)(d->gbs / d->dp);
             note(defs, "mbs", d->mbs, NULL);
         }
@@ -887,8 +887,8 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
         /* why says it */
     } else if ((rep->n_moe += prism_validate_num(r, "experts", &experts) && experts > 0,
                 row_dims(r, fw, src, &d, defs, planned, why))) {
-        o->devices = (uint32_t)d.n; /* a planned dim: 0 */
-        o->tp = d.tp > 0 ? (uint32_t)d.tp : 0;
+        o->devices = (uint32_t)d.n;
+        o->tp = d.tp > 0 ? (uint32_t)d.tp : 0; /* a planned dim: 0 */
         o->pp = d.pp > 0 ? (uint32_t)d.pp : 0;
         o->cp = d.cp > 0 ? (uint32_t)d.cp : 0;
         o->ep = d.ep > 0 ? (uint32_t)d.ep : 0;
