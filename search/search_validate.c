@@ -115,44 +115,31 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
     return m;
 }
 
-/* gpt_type -> preset: the preset named so, or the presets named "<gpu_type>-...", the one
- * whose memory is closest to gpu_mem_gb (the largest when it is not stated). A
- * power-limited variant (a name ending in a wattage, "H100-96GB-500W") is a different part
- * at a lower clock: it is taken only for the memory it alone has, never by default. */
-static char *cluster_name(const Row *r, const SourceInfo *src)
+/* gpu_type -> preset: the part the source states (sources.ini `cluster`), else
+ * prism_cluster_preset_for_device() with gpu_mem_gb (a preset's name, or the family's preset
+ * closest in memory, the largest when it is not stated; a power-limited variant such as
+ * "H100-96GB-500W", a different part at a lower clock, only for the memory it alone has).
+ * NULL with the reason in @p why. */
+static char *cluster_name(const Row *r, const SourceInfo *src, GString *why)
 {
     const char *g = prism_validate_col(r, "gpu_type");
+    if (*g == '\0') {
+        g_string_append(why, "gpu_type not stated");
+        return NULL;
+    }
     /* the part the source states (sources.ini `cluster`, e.g. a power limit in its text) */
-    if (src != NULL && src->cluster != NULL && *g &&
-        g_ascii_strncasecmp(src->cluster, g, strlen(g)) == 0)
+    if (src != NULL && src->cluster != NULL && g_ascii_strncasecmp(src->cluster, g, strlen(g)) == 0)
         return g_strdup(src->cluster);
     double mem = 0;
-    const gboolean has_mem = prism_validate_num(r, "gpu_mem_gb", &mem);
-    char *best = NULL;
-    double best_d = INFINITY;
-    for (size_t i = 0; i < prism_cluster_preset_count() && *g; i++) {
-        const char *p = prism_cluster_preset_name(i);
-        const size_t n = strlen(g);
-        if (g_ascii_strcasecmp(p, g) == 0) {
-            g_free(best);
-            return g_strdup(p);
-        }
-        if (g_ascii_strncasecmp(p, g, n) != 0 || p[n] != '-')
-            continue;
-        const size_t pn = strlen(p);
-        if (!has_mem && pn > 1 && (p[pn - 1] == 'W' || p[pn - 1] == 'w') &&
-            g_ascii_isdigit(p[pn - 2]))
-            continue;
-        g_autoptr(PrismCluster) c = prism_cluster_preset(p, NULL);
-        const double gib = c ? c->mem_bytes / 1073741824.0 : 0;
-        const double d = has_mem ? fabs(gib - mem) : -gib;
-        if (d < best_d) {
-            best_d = d;
-            g_free(best);
-            best = g_strdup(p);
-        }
+    if (!prism_validate_num(r, "gpu_mem_gb", &mem))
+        mem = 0;
+    GError *error = NULL;
+    char *name = prism_cluster_preset_for_device(g, mem, &error);
+    if (name == NULL) {
+        g_string_append_printf(why, "gpu_type: %s", error->message);
+        g_error_free(error);
     }
-    return best;
+    return name;
 }
 
 /* Everything a row gives, with the defaults resolved: -1 = planned. With the layout
@@ -460,12 +447,9 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
                                       const PrismKnobOverrides *user, const Dims *d,
                                       PrismValidateRow *o, GString *why)
 {
-    g_autofree char *cl = cluster_name(r, src);
-    if (cl == NULL) {
-        g_string_append_printf(why, "gpu_type '%s' has no preset (`prism clusters` lists them)",
-                               prism_validate_col(r, "gpu_type"));
+    g_autofree char *cl = cluster_name(r, src, why);
+    if (cl == NULL)
         return NULL;
-    }
     g_autoptr(PrismModel) model = row_model(r, fw, src, d->seq, why);
     if (model == NULL)
         return NULL;
@@ -869,7 +853,8 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     /* the track record's filter: rows of another device family or profile are not
      * evaluated (skipped with that reason) */
     if (fw != NULL && opt->family != NULL) {
-        g_autofree char *cl = cluster_name(r, src);
+        g_autoptr(GString) ignored = g_string_new(NULL);
+        g_autofree char *cl = cluster_name(r, src, ignored);
         g_autofree char *fam = cl != NULL ? prism_device_family(cl) : NULL;
         if (fam == NULL || strcmp(fam, opt->family) != 0)
             g_string_append_printf(why, "not on device family %s", opt->family);

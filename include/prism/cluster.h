@@ -188,7 +188,23 @@ PrismCluster *prism_cluster_from_file(const char *path, GError **error);
 PrismCluster *prism_cluster_from_data(const char *data, size_t len, const char *label,
                                       GError **error);
 
-/** A preset name or a path to a key file (contains '/' or ends in .ini/.conf/.cluster). */
+/**
+ * The preset for a device as vendors, nvidia-smi and papers name it: a preset's own name
+ * (loosely, prism_name_lookup), else the words of @p device without vendor names
+ * ("NVIDIA", "Tesla", "AMD", "Instinct", "Huawei", "GPU"): one of them a preset family
+ * (prism_device_family: "H100" in "NVIDIA H100 80GB HBM3" or "H100-SXM5-80GB"), a size
+ * in GB the memory when @p mem_gib is 0. Of the family's presets the one closest in
+ * memory (GiB, as the presets count nominal GB), the largest when no memory is given; a
+ * power-limited variant ("H100-96GB-500W") only for a memory it alone is closest to.
+ * A PCIe or NVL part is refused (no preset describes it). Errors:
+ * PRISM_INPUT_ERROR_UNKNOWN_NAME naming the device and the closest presets. Not
+ * collective. Ownership: g_free().
+ */
+char *prism_cluster_preset_for_device(const char *device, double mem_gib, GError **error);
+
+/** A path to a key file (contains '/' or ends in .ini/.conf/.cluster), else a preset by
+ *  prism_cluster_preset_for_device(): its name, or a device name ("H100", "NVIDIA A100-SXM4-
+ *  80GB"). */
 PrismCluster *prism_cluster_resolve(const char *name_or_path, GError **error);
 
 /** Check sizes and bandwidths are positive (memory bandwidth >= 0, finite) and levels

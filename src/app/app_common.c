@@ -24,7 +24,9 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         G_OPTION_ENTRY_NULL};
     const GOptionEntry cluster[] = {
         {"cluster", 'c', 0, G_OPTION_ARG_FILENAME, &o->cluster,
-         "cluster preset or key file (default " PRISM_DEFAULT_CLUSTER ")", "NAME|FILE"},
+         "cluster preset, a device as nvidia-smi names it (\"NVIDIA H100 80GB HBM3\": H100-SXM) or "
+         "a key file (default " PRISM_DEFAULT_CLUSTER ")",
+         "NAME|FILE"},
         {"devices", 'n', 0, G_OPTION_ARG_STRING, &o->devices,
          "device count: N, a list N1,N2,... or a range A:B (powers of two) or A:B:STEP "
          "(default 1024)",

@@ -283,7 +283,9 @@ gboolean prism_cmd_layouts(PrismComm *comm, int argc, char **argv, GError **erro
          "built-in graph name or JSON file (default transformer-block)", "NAME|FILE"},
         {"tp", 't', 0, G_OPTION_ARG_INT, &o.tp, "tensor-parallel group size (default 8)", "T"},
         {"cluster", 'c', 0, G_OPTION_ARG_FILENAME, &o.cluster,
-         "cluster preset or key file (default " PRISM_DEFAULT_CLUSTER ")", "NAME|FILE"},
+         "cluster preset, a device as nvidia-smi names it (\"NVIDIA H100 80GB HBM3\": H100-SXM) or "
+         "a key file (default " PRISM_DEFAULT_CLUSTER ")",
+         "NAME|FILE"},
         {"pareto", 0, 0, G_OPTION_ARG_NONE, &o.pareto,
          "also print the (time, memory per device) Pareto front", NULL},
         {"summary", 0, 0, G_OPTION_ARG_NONE, &o.summary, "omit the per-operator table", NULL},

@@ -740,13 +740,104 @@ PrismCluster *prism_cluster_from_file(const char *path, GError **error)
     return prism_cluster_from_data(data, len, path, error);
 }
 
+/* A power-limited variant: a preset name ending in a wattage ("H100-96GB-500W"). */
+static gboolean power_limited(const char *name)
+{
+    const size_t n = strlen(name);
+    return n > 1 && (name[n - 1] == 'W' || name[n - 1] == 'w') && g_ascii_isdigit(name[n - 2]);
+}
+
+/* "80GB", "141GB": the number before GB (GiB for the presets' nominal sizes), else 0. */
+static double token_gb(const char *t)
+{
+    const size_t n = strlen(t);
+    if (n < 3 || g_ascii_strcasecmp(t + n - 2, "GB") != 0)
+        return 0;
+    for (size_t i = 0; i + 2 < n; i++)
+        if (!g_ascii_isdigit(t[i]))
+            return 0;
+    return g_ascii_strtod(t, NULL);
+}
+
+char *prism_cluster_preset_for_device(const char *device, double mem_gib, GError **error)
+{
+    g_return_val_if_fail(device != NULL, NULL);
+    const size_t np = G_N_ELEMENTS(presets);
+    const char *names[G_N_ELEMENTS(presets)];
+    for (size_t i = 0; i < np; i++)
+        names[i] = presets[i].name;
+    const size_t found = prism_name_lookup(device, names, np);
+    if (found < np)
+        return g_strdup(names[found]);
+    /* the words: vendor names dropped, a size in GB kept as the memory, the family */
+    static const char *const vendor[] = {"NVIDIA", "Tesla", "AMD", "Instinct", "Huawei", "GPU"};
+    g_auto(GStrv) words = g_strsplit_set(device, " -_/,()", -1);
+    const char *family = NULL, *variant = NULL;
+    double mem = mem_gib;
+    for (char **w = words; *w != NULL; w++) {
+        if (**w == '\0')
+            continue;
+        gboolean skip = FALSE;
+        for (size_t v = 0; v < G_N_ELEMENTS(vendor) && !skip; v++)
+            skip = g_ascii_strcasecmp(*w, vendor[v]) == 0;
+        if (skip)
+            continue;
+        if (token_gb(*w) > 0) {
+            if (!(mem > 0))
+                mem = token_gb(*w);
+            continue;
+        }
+        if (g_ascii_strcasecmp(*w, "PCIe") == 0 || g_ascii_strcasecmp(*w, "NVL") == 0)
+            variant = *w;
+        for (size_t i = 0; i < np && family == NULL; i++) {
+            g_autofree char *fam = prism_device_family(names[i]);
+            if (g_ascii_strcasecmp(*w, fam) == 0)
+                family = names[i];
+        }
+    }
+    if (family == NULL) {
+        g_autofree char *close = prism_close_names(device, names, np, 3);
+        set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                  "unknown cluster '%s': no preset's name, nor a part of a preset's family in it "
+                  "(closest: %s; `prism clusters` lists all, or give a path to a cluster key file)",
+                  device, close);
+        return NULL;
+    }
+    g_autofree char *fam = prism_device_family(family);
+    if (variant != NULL) {
+        set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                  "unknown cluster '%s': the %s %s has no preset (its clocks, power and memory "
+                  "differ from the SXM part the %s presets describe); give a cluster key file",
+                  device, fam, variant, fam);
+        return NULL;
+    }
+    /* the family's preset closest in memory (the largest when none is given); a
+     * power-limited variant only for the memory it alone has, never by default */
+    const char *best = NULL;
+    double best_d = INFINITY;
+    for (size_t i = 0; i < np; i++) {
+        g_autofree char *f = prism_device_family(names[i]);
+        if (g_ascii_strcasecmp(f, fam) != 0 || (!(mem > 0) && power_limited(names[i])))
+            continue;
+        const double d = mem > 0 ? fabs(presets[i].mem_gib - mem) : -presets[i].mem_gib;
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return g_strdup(best);
+}
+
 PrismCluster *prism_cluster_resolve(const char *name_or_path, GError **error)
 {
     g_return_val_if_fail(name_or_path != NULL, NULL);
     if (strchr(name_or_path, '/') != NULL || g_str_has_suffix(name_or_path, ".ini") ||
         g_str_has_suffix(name_or_path, ".conf") || g_str_has_suffix(name_or_path, ".cluster"))
         return prism_cluster_from_file(name_or_path, error);
-    return prism_cluster_preset(name_or_path, error);
+    /* a preset's name, else a device as vendors and nvidia-smi name it ("H100", "NVIDIA
+     * H100 80GB HBM3", "A100-SXM4-40GB") */
+    g_autofree char *preset = prism_cluster_preset_for_device(name_or_path, 0, error);
+    return preset != NULL ? prism_cluster_preset(preset, error) : NULL;
 }
 
 gboolean prism_cluster_validate(const PrismCluster *c, GError **error)

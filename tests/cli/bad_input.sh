@@ -9,11 +9,12 @@ bad=$PRISM_TEST_DATA/bad
 
 # Unknown names list the close ones.
 expect_bad "unknown model" -- inputs --model llama3-7b -- "unknown model 'llama3-7b'" llama3-8b
-expect_bad "unknown cluster" -- inputs --cluster H100 -- "unknown cluster 'H100'" H100-SXM
+expect_bad "unknown cluster" -- inputs --cluster H1000 -- "unknown cluster 'H1000'" H800
+expect_bad "a PCIe part has no preset" -- inputs --cluster "H100 PCIe" -- "unknown cluster 'H100 PCIe': the H100 PCIe has no preset"
 expect_bad "models NAME unknown" -- models mixtral -- "mixtral-8x7b"
 expect_bad "repository id of no zoo model" -- inputs --model mistralai/Mixtral-8x22B-v0.1 -- \
     "mistralai/Mixtral-8x22B-v0.1: no such file or folder" "unknown model 'Mixtral-8x22B-v0.1'" mixtral-8x22b
-expect_bad "clusters NAME unknown" -- clusters a100 -- "A100-80GB"
+expect_bad "clusters NAME unknown" -- clusters A10 -- "A100-80GB"
 expect_bad "unknown command" -- modles -- "unknown command 'modles'" models
 expect_bad "no command" -- -- "no command given"
 
@@ -121,4 +122,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((7 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 3 + 5 + 2 + 1))
+cli_done $((8 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 3 + 5 + 2 + 1))

@@ -204,6 +204,17 @@ import csv, sys
 r = next(csv.reader(sys.stdin)); r[19], r[20], r[22] = '3', '', ''
 csv.writer(sys.stdout, lineterminator='\n').writerow(r)"; } > tp3.csv
 check "a layout that does not divide num_gpus is skipped" bash -c "'$prism' validate tp3.csv | grep -q 'line 2 TORCHTITAN_H100_2024_12 Llama-3.1-8B: the stated tp=3\*cp=1 (3) does not divide num_gpus 8'"
+# gpu_type as nvidia-smi names the part maps to its preset; a PCIe part is skipped, named
+{ head -1 "$modern"; sed -n 2p "$modern" | /usr/bin/python3 -c "
+import csv, sys
+r = next(csv.reader(sys.stdin)); w = csv.writer(sys.stdout, lineterminator='\n')
+for g in ('NVIDIA H100 80GB HBM3', 'H100 PCIe'):
+    r[12], r[13] = g, ''; w.writerow(r)"; } > smi.csv
+check "gpu_type as nvidia-smi names it" bash -c "'$prism' validate smi.csv --json | /usr/bin/python3 -c \"
+import json, sys
+a, b = json.load(sys.stdin)['rows']
+assert a['kind'] == 'predicted' and a['inputs']['cluster'] == 'H100-SXM', a
+assert b['kind'] == 'skipped' and 'the H100 PCIe has no preset' in b['reason'], b\""
 check "--explain a skipped row exits 2" expect_status 2 validate nogbs.csv --explain 2
 check "  says why" grep -q "\-\-explain 2: the row (TORCHTITAN_H100_2024_12 Llama-3.1-8B) is skipped: global_batch not stated (sources.ini gives none for source TORCHTITAN_H100_2024_12)" err.txt
 # a knob given at its default value still overrides the profile's (pytorch-fsdp sets
@@ -436,4 +447,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((116 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((117 - ${PRISM_TEST_SANITIZED:-0}))

@@ -131,7 +131,7 @@ static void test_unknown_preset(void)
     CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME));
     CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "H100-SXM") : NULL);
     g_clear_error(&error);
-    CU_ASSERT_PTR_NULL(prism_cluster_resolve("a100", &error));
+    CU_ASSERT_PTR_NULL(prism_cluster_resolve("A10", &error));
     CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "A100-80GB") : NULL);
     g_clear_error(&error);
     /* separators and case ignored (prism_name_lookup), and no two presets collide so */
@@ -356,9 +356,66 @@ static void test_validate(void)
     prism_cluster_free(c);
 }
 
+/*
+ * Devices as vendors, nvidia-smi and papers name them map to the preset of their part:
+ * the family's preset closest in memory (the largest when none is given); a power-limited
+ * variant only for the memory it alone has; PCIe/NVL parts and families without a preset
+ * are refused, naming the device.
+ */
+static void test_device_names(void)
+{
+    const struct {
+        const char *device;
+        double mem_gib;
+        const char *preset;
+    } ok[] = {{"H100", 0, "H100-SXM"},
+              {"NVIDIA H100 80GB HBM3", 0, "H100-SXM"}, /* nvidia-smi --query-gpu=name */
+              {"H100-SXM5-80GB", 0, "H100-SXM"},
+              {"H100", 96, "H100-96GB-500W"}, /* the memory only the 500 W part has */
+              {"H100 96GB", 0, "H100-96GB-500W"},
+              {"a100", 0, "A100-80GB"},
+              {"NVIDIA A100-SXM4-40GB", 0, "A100-40GB"},
+              {"A100", 40, "A100-40GB"},
+              {"NVIDIA A100-SXM4-80GB", 40, "A100-40GB"}, /* a stated memory wins */
+              {"NVIDIA H200", 0, "H200"},
+              {"B200", 0, "B200"}, /* never the 750 W variant by default */
+              {"b200-750w", 0, "B200-750W"},
+              {"AMD Instinct MI300X", 0, "MI300X"},
+              {"H800", 0, "H800"}};
+    gboolean all = TRUE;
+    for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
+        GError *error = NULL;
+        g_autofree char *p = prism_cluster_preset_for_device(ok[i].device, ok[i].mem_gib, &error);
+        const gboolean good = p != NULL && strcmp(p, ok[i].preset) == 0;
+        if (!good)
+            fprintf(stderr, "\n  %s (%g GiB): %s, wanted %s\n", ok[i].device, ok[i].mem_gib,
+                    p ? p : error->message, ok[i].preset);
+        all &= good;
+        g_clear_error(&error);
+    }
+    CU_ASSERT_TRUE(prism_test_all(all));
+    /* prism_cluster_resolve takes device names too (-c, grid files) */
+    g_autoptr(PrismCluster) c = prism_cluster_resolve("NVIDIA H100 80GB HBM3", NULL);
+    CU_ASSERT_TRUE(c != NULL && strcmp(c->name, "H100-SXM") == 0);
+    const char *refused[][2] = {{"H100 PCIe", "the H100 PCIe has no preset"},
+                                {"NVIDIA H100 NVL", "the H100 NVL has no preset"},
+                                {"GH200", "closest: "},
+                                {"Tesla V100-SXM2-32GB", "unknown cluster 'Tesla V100-SXM2-32GB'"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+        GError *error = NULL;
+        g_autofree char *p = prism_cluster_preset_for_device(refused[i][0], 0, &error);
+        CU_ASSERT_PTR_NULL(p);
+        CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME) &&
+                       strstr(error->message, refused[i][0]) != NULL &&
+                       strstr(error->message, refused[i][1]) != NULL);
+        g_clear_error(&error);
+    }
+}
+
 static CU_TestInfo cluster_tests[] = {
     {"presets: datasheet values", test_presets},
     {"unknown preset lists close names", test_unknown_preset},
+    {"devices as vendors and nvidia-smi name them", test_device_names},
     {"level for a group extent", test_level_for_extent},
     {"key file with three levels", test_file_three_levels},
     {"key file with the GEMM model's device attributes", test_file_device},
