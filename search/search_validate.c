@@ -63,13 +63,37 @@ static void moe_mlp(const Row *r, PrismMlpSpec *mlp)
     mlp->capacity_factor = cf > 1.0 ? cf : 0.0;
 }
 
-/* The row's model: GPT or Llama per the profile, shape from the row, @p s tokens of context. */
+/* A row that states no shape (layers, hidden, heads all empty): the zoo model its
+ * model_name names (as `--model` takes a name: loosely, Hugging Face spellings and, for a
+ * repository id, its last part), with @p s tokens of context; NULL with the reason. */
+static PrismModel *zoo_model(const Row *r, double s, GString *why)
+{
+    const char *name = prism_validate_col(r, "model_name");
+    const char *slash = strrchr(name, '/');
+    GError *error = NULL;
+    PrismModel *m = *name ? prism_model_zoo_get(slash ? slash + 1 : name, &error) : NULL;
+    if (m == NULL) {
+        g_string_append_printf(why, "no shape (layers/hidden/heads) and %s",
+                               error ? error->message : "no model_name");
+        g_clear_error(&error);
+        return NULL;
+    }
+    m->max_positions = (uint64_t)s;
+    return m;
+}
+
+/* The row's model: GPT or Llama per the profile, shape from the row, @p s tokens of context;
+ * a row without a shape takes the zoo model of its name (zoo_model). */
 static PrismModel *row_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
                              double s, GString *why)
 {
     double L, h, a, V = 0, f = 0, kv = 0;
-    if (!prism_validate_num(r, "layers", &L) || !prism_validate_num(r, "hidden", &h) ||
-        !prism_validate_num(r, "heads", &a)) {
+    const gboolean has_L = prism_validate_num(r, "layers", &L);
+    const gboolean has_h = prism_validate_num(r, "hidden", &h);
+    const gboolean has_a = prism_validate_num(r, "heads", &a);
+    if (!has_L && !has_h && !has_a)
+        return zoo_model(r, s, why);
+    if (!has_L || !has_h || !has_a) {
         g_string_append(why, "shape (layers/hidden/heads) incomplete");
         return NULL;
     }
@@ -453,6 +477,10 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     g_autoptr(PrismModel) model = row_model(r, fw, src, d->seq, why);
     if (model == NULL)
         return NULL;
+    if (!prism_validate_num(r, "layers", &(double){0})) { /* from the zoo: say which */
+        g_autofree char *was = o->defaults;
+        o->defaults = g_strdup_printf("model=%s (zoo)%s%s", model->name, *was ? "," : "", was);
+    }
     GError *error = NULL;
     g_autoptr(PrismCluster) cluster = prism_cluster_preset(cl, &error);
     double mem;
@@ -946,9 +974,9 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
     const char *p = text + prism_utf8_bom_len(text, len);
     const char *rec = p;
     g_autoptr(GPtrArray) header = prism_validate_csv_record(&p);
-    static const char *const need[] = {"source_id", "model_name", "layers",      "hidden",
-                                       "heads",     "seq_len",    "gpu_type",    "num_gpus",
-                                       "tp",        "pp",         "global_batch"};
+    /* every other column may be absent (empty in every row): a shape from the zoo, the
+     * batch and sequence from sources.ini, the layout planned */
+    static const char *const need[] = {"source_id", "model_name", "gpu_type", "num_gpus"};
     for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
         gboolean found = FALSE;
         for (guint j = 0; j < header->len && !found; j++)
