@@ -63,19 +63,32 @@ static void moe_mlp(const Row *r, PrismMlpSpec *mlp)
     mlp->capacity_factor = cf > 1.0 ? cf : 0.0;
 }
 
-/* A row that states no shape (layers, hidden, heads all empty): the zoo model its
- * model_name names (as `--model` takes a name: loosely, Hugging Face spellings and, for a
- * repository id, its last part), with @p s tokens of context; NULL with the reason. */
-static PrismModel *zoo_model(const Row *r, double s, GString *why)
+/* A row that states no shape (layers, hidden, heads all empty): the model its model_name
+ * names, as `--model` reads it (prism_model_resolve: a zoo name, loosely and in Hugging
+ * Face spellings, a repository id's zoo model, or a config.json / model folder; a relative
+ * path is the CSV folder's), with @p s tokens of context; *@p origin says which ("zoo" or
+ * "config.json"). NULL with the reason (the reader's message for a file). */
+static PrismModel *named_model(const Row *r, double s, const char **origin, GString *why)
 {
     const char *name = prism_validate_col(r, "model_name");
-    const char *slash = strrchr(name, '/');
+    if (*name == '\0') {
+        g_string_append(why, "no shape (layers/hidden/heads) and no model_name");
+        return NULL;
+    }
+    g_autofree char *local = NULL;
+    if (r->dir != NULL && !g_path_is_absolute(name) &&
+        (strchr(name, '/') != NULL || g_str_has_suffix(name, ".json"))) {
+        local = g_build_filename(r->dir, name, NULL);
+        if (!g_file_test(local, G_FILE_TEST_EXISTS))
+            g_clear_pointer(&local, g_free);
+    }
+    const char *what = local != NULL ? local : name;
+    *origin = g_file_test(what, G_FILE_TEST_EXISTS) ? "config.json" : "zoo";
     GError *error = NULL;
-    PrismModel *m = *name ? prism_model_zoo_get(slash ? slash + 1 : name, &error) : NULL;
+    PrismModel *m = prism_model_resolve(what, &error);
     if (m == NULL) {
-        g_string_append_printf(why, "no shape (layers/hidden/heads) and %s",
-                               error ? error->message : "no model_name");
-        g_clear_error(&error);
+        g_string_append_printf(why, "no shape (layers/hidden/heads) and %s", error->message);
+        g_error_free(error);
         return NULL;
     }
     m->max_positions = (uint64_t)s;
@@ -83,16 +96,16 @@ static PrismModel *zoo_model(const Row *r, double s, GString *why)
 }
 
 /* The row's model: GPT or Llama per the profile, shape from the row, @p s tokens of context;
- * a row without a shape takes the zoo model of its name (zoo_model). */
+ * a row without a shape takes the model its name names (named_model, *@p origin set). */
 static PrismModel *row_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
-                             double s, GString *why)
+                             double s, const char **origin, GString *why)
 {
     double L, h, a, V = 0, f = 0, kv = 0;
     const gboolean has_L = prism_validate_num(r, "layers", &L);
     const gboolean has_h = prism_validate_num(r, "hidden", &h);
     const gboolean has_a = prism_validate_num(r, "heads", &a);
     if (!has_L && !has_h && !has_a)
-        return zoo_model(r, s, why);
+        return named_model(r, s, origin, why);
     if (!has_L || !has_h || !has_a) {
         g_string_append(why, "shape (layers/hidden/heads) incomplete");
         return NULL;
@@ -474,12 +487,14 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     g_autofree char *cl = cluster_name(r, src, why);
     if (cl == NULL)
         return NULL;
-    g_autoptr(PrismModel) model = row_model(r, fw, src, d->seq, why);
+    const char *origin = NULL;
+    g_autoptr(PrismModel) model = row_model(r, fw, src, d->seq, &origin, why);
     if (model == NULL)
         return NULL;
-    if (!prism_validate_num(r, "layers", &(double){0})) { /* from the zoo: say which */
+    if (origin != NULL) { /* named by model_name: say which */
         g_autofree char *was = o->defaults;
-        o->defaults = g_strdup_printf("model=%s (zoo)%s%s", model->name, *was ? "," : "", was);
+        o->defaults =
+            g_strdup_printf("model=%s (%s)%s%s", model->name, origin, *was ? "," : "", was);
     }
     GError *error = NULL;
     g_autoptr(PrismCluster) cluster = prism_cluster_preset(cl, &error);
@@ -994,6 +1009,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
     rep->frameworks = g_ptr_array_new_with_free_func((GDestroyNotify)prism_framework_free);
     Sources sources = {NULL, NULL};
     sources.table = prism_validate_load_sources(&sources.error);
+    g_autofree char *dir = g_path_get_dirname(path); /* a relative config.json is its */
     int line = 1; /* of the record read last; the next starts after its line breaks */
     gboolean ok = TRUE;
     while (*p && ok) {
@@ -1001,7 +1017,8 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
         rec = p;
         Row r = {.kv = g_hash_table_new(g_str_hash, g_str_equal),
                  .fields = prism_validate_csv_record(&p),
-                 .line = line};
+                 .line = line,
+                 .dir = dir};
         const gboolean blank =
             r.fields->len == 1 && *(const char *)g_ptr_array_index(r.fields, 0) == '\0';
         if (!blank && r.fields->len != header->len) {

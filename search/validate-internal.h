@@ -32,6 +32,7 @@ typedef struct Row {
     GHashTable *kv;
     GPtrArray *fields;
     int line;
+    const char *dir; /* the CSV's folder: a relative config.json path in model_name is its */
 } Row;
 
 /* sources.ini (the first found in the frameworks folders): source id -> SourceInfo.

@@ -748,23 +748,25 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[CSV] - compare predictions with published measurements");
     g_option_context_set_description(
-        ctx, "CSV defaults to benchmarks/measured.csv (of the current folder, else of the source "
-             "tree).\nEach row runs under a framework profile: its `framework` column, else "
-             "--framework, else its source's\nprofile (cost/frameworks/sources.ini). A dim the "
-             "row leaves unstated takes the profile's default; where\nthe profile has none the "
-             "row is PLANNED: the known dims are fixed and the search picks the rest\n(reported "
-             "apart: achievable, not directly predicted; the whole layout when tp, pp and dp are "
-             "all empty).\nColumns needed: source_id, model_name, gpu_type, num_gpus; a row "
-             "without layers/hidden/heads takes the\nzoo model its model_name names (as --model "
-             "does), gpu_type may be written as nvidia-smi does\n(\"NVIDIA H100 80GB HBM3\"), "
-             "and sources.ini may give a source's global_batch and seq_len.\nRows that cannot "
-             "be modelled are "
-             "listed as skipped with the reason; none is dropped.\nAn optional `knobs` column "
-             "(NAME=VALUE;...) sets knobs for\nits row over the profile's; knobs set with "
-             "--set/--knobs override both. The report also gives the order within\neach "
-             "workload (rows of a source with the same model, device, device count, batch and "
-             "sequence):\nthe share of pairs prism puts in the measured order, and the groups "
-             "whose fastest run it finds.");
+        ctx,
+        "CSV defaults to benchmarks/measured.csv (of the current folder, else of the source "
+        "tree).\nEach row runs under a framework profile: its `framework` column, else "
+        "--framework, else its source's\nprofile (cost/frameworks/sources.ini). A dim the "
+        "row leaves unstated takes the profile's default; where\nthe profile has none the "
+        "row is PLANNED: the known dims are fixed and the search picks the rest\n(reported "
+        "apart: achievable, not directly predicted; the whole layout when tp, pp and dp are "
+        "all empty).\nColumns needed: source_id, model_name, gpu_type, num_gpus; a row "
+        "without layers/hidden/heads takes the\nmodel its model_name names, as --model reads it "
+        "(a relative config.json path is the CSV folder's);\ngpu_type may be written as "
+        "nvidia-smi does (\"NVIDIA H100 80GB HBM3\"); sources.ini may give a source's\n"
+        "global_batch and seq_len. Rows that cannot "
+        "be modelled are "
+        "listed as skipped with the reason; none is dropped.\nAn optional `knobs` column "
+        "(NAME=VALUE;...) sets knobs for\nits row over the profile's; knobs set with "
+        "--set/--knobs override both. The report also gives the order within\neach "
+        "workload (rows of a source with the same model, device, device count, batch and "
+        "sequence):\nthe share of pairs prism puts in the measured order, and the groups "
+        "whose fastest run it finds.");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;

@@ -218,15 +218,21 @@ assert a['kind'] == 'predicted' and a['inputs']['cluster'] == 'H100-SXM', a
 assert b['kind'] == 'skipped' and 'the H100 PCIe has no preset' in b['reason'], b\""
 # a CSV of only what a user logs: no shape columns (the zoo model the name gives, as
 # --model takes it), no layout (planned); an unknown name is skipped, naming the closest
+# (or a config.json, a path relative to the CSV's folder)
+mkdir -p logs/hf && cp "$PRISM_TEST_DATA/hf/mistral-7b.json" logs/hf/
 printf '%s\n' 'source_id,model_name,gpu_type,num_gpus,global_batch,seq_len,dtype,measured_mfu' \
     'MYLAB,meta-llama/Llama-3.1-8B,NVIDIA H100 80GB HBM3,16,64,4096,bf16,0.42' \
-    'MYLAB,llama3-8x7b,H100,16,64,4096,bf16,0.42' > minimal.csv
-check "a minimal CSV: the zoo's model" bash -c "'$prism' validate minimal.csv --framework megatron-core --json | /usr/bin/python3 -c \"
+    'MYLAB,llama3-8x7b,H100,16,64,4096,bf16,0.42' \
+    'MYLAB,hf/mistral-7b.json,H100,16,64,4096,bf16,0.42' \
+    'MYLAB,hf/none.json,H100,16,64,4096,bf16,0.42' > logs/minimal.csv
+check "a minimal CSV: the zoo's model" bash -c "'$prism' validate logs/minimal.csv --framework megatron-core --json | /usr/bin/python3 -c \"
 import json, sys
-a, b = json.load(sys.stdin)['rows']
+a, b, c, d = json.load(sys.stdin)['rows']
 assert a['kind'] == 'planned' and a['inputs']['defaults'].startswith('model=llama3.1-8b (zoo),'), a
 assert a['inputs']['cluster'] == 'H100-SXM' and a['predicted']['mfu'] > 0, a
-assert b['kind'] == 'skipped' and \\\"unknown model 'llama3-8x7b'\\\" in b['reason'], b\""
+assert b['kind'] == 'skipped' and \\\"unknown model 'llama3-8x7b'\\\" in b['reason'], b
+assert c['kind'] == 'planned' and '(config.json),' in c['inputs']['defaults'], c
+assert d['kind'] == 'skipped' and 'none.json' in d['reason'], d\""
 check "--explain a skipped row exits 2" expect_status 2 validate nogbs.csv --explain 2
 check "  says why" grep -q "\-\-explain 2: the row (TORCHTITAN_H100_2024_12 Llama-3.1-8B) is skipped: global_batch not stated (sources.ini gives none for source TORCHTITAN_H100_2024_12)" err.txt
 # a knob given at its default value still overrides the profile's (pytorch-fsdp sets
