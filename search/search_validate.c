@@ -225,6 +225,28 @@ static gboolean workload(const Row *r, const char *col, const char *name, double
     return TRUE;
 }
 
+/* Append the layout dims @p d knows (> 0) to @p s as "name=v" joined by @p sep: tp, pp,
+ * cp, then ep with @p with_ep and dp with @p with_dp. */
+static void known_dims(GString *s, char sep, const Dims *d, gboolean with_dp, gboolean with_ep)
+{
+    const struct {
+        const char *name;
+        double v;
+        gboolean on;
+    } dims[] = {{"tp", d->tp, TRUE},
+                {"pp", d->pp, TRUE},
+                {"cp", d->cp, TRUE},
+                {"ep", d->ep, with_ep},
+                {"dp", d->dp, with_dp}};
+    for (size_t i = 0; i < G_N_ELEMENTS(dims); i++) {
+        if (!dims[i].on || dims[i].v <= 0)
+            continue;
+        if (s->len)
+            g_string_append_c(s, sep);
+        g_string_append_printf(s, "%s=%g", dims[i].name, dims[i].v);
+    }
+}
+
 /* The layout: tp, pp and dp stated or planned; cp and ep stated, else 1 where the row gives
  * its layout (tp, pp or dp: the CSVs leave unused dims empty), else planned; dp derived
  * from the others where they are known. FALSE (with @p why) when the stated dims do not
@@ -259,13 +281,7 @@ static gboolean row_layout(const Row *r, Dims *d, GString *why)
     const double known = MAX(d->dp, 1) * MAX(d->tp, 1) * MAX(d->pp, 1) * MAX(d->cp, 1);
     if (fmod(d->n, known) != 0) {
         g_autoptr(GString) list = g_string_new(NULL);
-        const struct {
-            const char *name;
-            double v;
-        } st[] = {{"dp", d->dp}, {"tp", d->tp}, {"pp", d->pp}, {"cp", d->cp}};
-        for (size_t i = 0; i < G_N_ELEMENTS(st); i++)
-            if (st[i].v > 0)
-                g_string_append_printf(list, "%s%s=%g", list->len ? "*" : "", st[i].name, st[i].v);
+        known_dims(list, '*', d, TRUE, FALSE);
         g_string_append_printf(why, "the stated %s (%g) does not divide num_gpus %g", list->str,
                                known, d->n);
         return FALSE;
@@ -628,16 +644,9 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
                      PrismValidateRow *o, GString *why)
 {
     GString *fix = g_string_new(NULL);
-    /* the known layout: tp, pp, cp, ep; dp too where some of them are planned */
-    const struct {
-        const char *name;
-        double v;
-    } lay[] = {{"tp", d->tp}, {"pp", d->pp}, {"cp", d->cp}, {"ep", d->ep}};
-    for (size_t i = 0; i < G_N_ELEMENTS(lay); i++)
-        if (lay[i].v > 0)
-            item(fix, "%s=%g", lay[i].name, lay[i].v);
-    if (d->dp > 0 && (d->tp < 0 || d->pp < 0 || d->cp < 0))
-        item(fix, "dp=%g", d->dp);
+    /* the known layout: tp, pp, cp, ep; dp too where some of them are planned (else tp, pp,
+     * cp and the device count give it) */
+    known_dims(fix, ',', d, d->tp < 0 || d->pp < 0 || d->cp < 0, TRUE);
     if (prism_model_is_moe(prism_cost_model_model(cm)) && d->etp > 0)
         item(fix, "etp=%g", d->etp);
     else if (prism_model_is_moe(prism_cost_model_model(cm)) && d->etp == -2)
