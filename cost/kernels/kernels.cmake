@@ -22,12 +22,14 @@ foreach(isa IN LISTS _prism_isas)
     message(FATAL_ERROR "PRISM_ISAS: unknown ISA '${isa}' (allowed: scalar, avx2, avx512)")
   endif()
   set(_flags ${_prism_isa_flags_${isa}})
-  # A sanitizer build compiles the kernels at its own level (-O1 in scripts/test.sh): at
+  # A sanitizer build compiles the kernels at -O1 (the level scripts/test.sh gives that
+  # whole build; set here too so that a plain Debug build does not run them at -O0): at
   # -O2/-O3 under ASan+UBSan the three objects took 69 of the build's 177 CPU-s, at -O1
   # 33, and the sanitizer pass's tests ran no slower (tests/README.md, "Measured times").
   # Bit identity does not depend on the level (no contraction, no fast-math, either way).
   if(PRISM_SANITIZE)
     list(FILTER _flags EXCLUDE REGEX "^-O")
+    list(APPEND _flags -O1)
   endif()
   string(REPLACE ";" " " _flagstr "${_flags}")
   check_c_compiler_flag("${_flagstr}" PRISM_CC_HAS_${isa})
