@@ -83,14 +83,14 @@ static gboolean check_bijection(const PrismSpace *sp, const PrismModel *m, const
 
 /*
  * Brute force: every tuple of a product of small ranges, checked with
- * prism_strategy_check(). dp and m are derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs)),
- * because any other value breaks the equalities of R1 and R8; every other dimension
- * runs over its full small range including invalid values (sp 0..2, zero 0..4, k 0..L,
- * every schedule and recompute code, vpp 1..L+1, ep 1..E+1, etp 1..N+1, offload 0..4,
- * overlap_off 0..8). A strategy belongs to the space when prism_strategy_check() accepts
- * it and @p filter does (NULL: offload's default domain {0, 1}, every overlap option on;
- * space.h). Returns the number of accepted
- * strategies; every accepted one must rank into the space and unrank to itself.
+ * prism_strategy_check(). dp and m are derived (dp = N/(tp*pp*cp), m = gbs/(dp*mbs); a
+ * tuple without a whole dp or m is skipped), because any other value breaks the
+ * equalities of R1 and R8; every other dimension runs over its full small range including
+ * invalid values (sp 0..2, zero 0..4, k 0..L, every schedule and recompute code, vpp
+ * 1..L+1, ep 1..E+1, etp 1..N+1, offload 0..4, overlap_off 0..8). A strategy belongs to
+ * the space when prism_strategy_check() accepts it and @p filter does (NULL: offload's
+ * default domain {0, 1}, every overlap option on; space.h). Returns the number of
+ * accepted strategies; every accepted one must rank into the space and unrank to itself.
  */
 /* strategies each schedule code contributed to the brute-force runs so far */
 static uint64_t brute_sched_seen[PRISM_SCHEDULE_COUNT];
@@ -117,9 +117,9 @@ static uint64_t brute_force(const PrismSpace *sp, const PrismModel *m, const Pri
                          ep++)
                         for (uint32_t sp_ = 0; sp_ <= 2; sp_++)
                             for (uint32_t mbs = 1; mbs <= t->gbs; mbs++) {
-                                uint32_t mm = t->gbs % ((uint64_t)dp * mbs) == 0
-                                                  ? (uint32_t)(t->gbs / ((uint64_t)dp * mbs))
-                                                  : 0;
+                                if (t->gbs % ((uint64_t)dp * mbs) != 0)
+                                    continue; /* no whole m */
+                                uint32_t mm = (uint32_t)(t->gbs / ((uint64_t)dp * mbs));
                                 for (uint32_t z = 0; z <= 4; z++)
                                     for (uint32_t etp = 1; etp <= n + 1; etp++)
                                         for (uint32_t rc = 0; rc < PRISM_RECOMPUTE_COUNT; rc++)
