@@ -83,10 +83,10 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error);
     if (cm == NULL)
         goto out;
-    unsupported = framework_note(in.framework, in.model, &s);
     text = prism_cost_explain(cm, &s, o.json, error);
     if (text == NULL)
         goto out;
+    unsupported = framework_note(in.framework, in.model, &s); /* after the shape rules: pp >= 1 */
     /* how the model did on comparable published runs (collective: every rank) */
     track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
                                    &in.user_knobs);

@@ -99,6 +99,10 @@ expect_bad "explain: dp does not divide" -- explain --strategy tp=3 -- "--strate
 expect_bad "explain: m does not divide" -- explain --strategy "" -- \
     "gbs=1536 is not a multiple of dp*mbs = 1024*1" "R8"
 expect_bad "explain: key twice" -- explain --strategy tp=8,pp=2,tp=4 -- "'tp' is given twice"
+# with a profile that asserts equal chunks, pp=0 is refused by R1 (its note divided by
+# pp*vpp before the shape rules ran: SIGFPE, found by a random CLI search)
+expect_bad "explain: pp=0 under a profile" -- explain -m gpt3-1.3b -n 8 --framework \
+    megatron-lm-2022 --strategy pp=0 -- "R1: every dimension must be >= 1" "pp=0"
 
 # plan and sweep load their inputs with the same loader: same errors, and no output file.
 expect_bad "plan: unknown model" -- plan --model llama3-7b -- "llama3-8b"
@@ -122,4 +126,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((8 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 3 + 5 + 2 + 1))
+cli_done $((8 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 4 + 5 + 2 + 1))
