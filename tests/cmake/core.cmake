@@ -43,6 +43,21 @@ foreach(reader hf cluster framework)
     target_link_libraries(fuzz_${reader} PRIVATE ${lib} prism_warnings)
   endif()
 endforeach()
+# Random command lines and mutated validation CSVs against the binary (fuzz/cli_random.py):
+# every case must exit 0, or 2 with one message. A fixed sample in the main pass (100
+# cases, about 5 s); a sanitizer build runs 300 others nightly (label slow) under ASan+UBSan.
+if(PRISM_SANITIZE)
+  set(cli_random_args 300 2 --timeout 300)
+  set(cli_random_labels "cli;fuzz;slow")
+else()
+  set(cli_random_args 100 1)
+  set(cli_random_labels "cli;fuzz")
+endif()
+add_test(NAME fuzz_cli_random COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/cli_random.py
+  $<TARGET_FILE:prism> ${cli_random_args})
+prism_test_env(env fuzz_cli_random)
+set_tests_properties(fuzz_cli_random PROPERTIES TIMEOUT 900 LABELS "${cli_random_labels}"
+  ENVIRONMENT "${env}")
 if(PRISM_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "PRISM_FUZZ=ON needs clang (libFuzzer): configure a fresh build folder "

@@ -1,0 +1,231 @@
+#!/usr/bin/python3
+"""cli_random.py - random command lines and mutated validation CSVs against the prism binary.
+
+    cli_random.py PRISM CASES SEED [--csv-share F] [--timeout S] [--keep DIR]
+
+A case is `plan`, `plan --count`, `explain`, `sweep` or `inputs` with a random model,
+cluster, device count, batch, sequence, dtype, optimizer, memory budget, framework, knob
+settings (mostly inside the range `prism knobs --json` documents, sometimes outside) and
+fixed dims (mostly plausible values, sometimes not), or `validate` on a few rows of the
+shipped validation CSVs with fields mutated (scaled, emptied or replaced by junk, a column
+renamed or added, the text cut short). Every case must end as prism promises: exit 0, or
+exit 2 with exactly one `prism: error:` line; never a signal, exit 1, a timeout, a
+sanitizer or GLib warning, or JSON that does not parse. Spaces are kept small (at most 64
+devices, global batch at most 256) so that a case takes well under a second.
+
+The model, cluster, knob and framework lists come from the binary itself (`--json`), so
+new entries are covered as they are added. The same SEED gives the same cases; a failure
+prints the command line (and keeps the CSV in --keep DIR) so that it can be rerun by hand.
+First find (2026-12-03): `explain --framework megatron-lm-2022 --strategy pp=0` divided by
+zero in the profile's equal-chunks note (SIGFPE) before the shape rules refused it.
+"""
+import csv
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def listing(prism, what):
+    out = subprocess.run([prism, what, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def knob_value(rng, k):
+    """A value inside the knob's documented range, or (one time in eight) outside it."""
+    lo, hi = k["min"], k["max"]
+    if rng.random() < 0.125:
+        return rng.choice(["-1", "nan", "inf", "1e30", "x", "", str(hi * 2 + 1)])
+    if k["unit"] in ("bool", "code"):  # settings are whole numbers
+        return str(rng.randint(int(lo), int(hi)))
+    return repr(rng.choice([lo, hi, lo + (hi - lo) * rng.random(), k["default"]]))
+
+
+def fixed_dims(rng):
+    dims = ["dp", "tp", "pp", "vpp", "cp", "ep", "etp", "sp", "mbs", "zero", "recompute",
+            "schedule", "offload"]
+    out = []
+    for d in rng.sample(dims, rng.randint(0, 5)):
+        if d == "recompute":
+            v = rng.choice(["none", "selective", "full", "0", "2"])
+        elif d == "schedule":
+            v = rng.choice(["1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe",
+                            "dualpipe-v", "seq1f1b", "bogus"])
+        elif d in ("sp", "offload"):
+            v = rng.choice(["0", "1"])
+        elif d == "zero":
+            v = rng.choice(["0", "1", "2", "3"])
+        elif rng.random() < 0.1:
+            v = rng.choice(["0", "3", "16", "-1"])
+        else:
+            v = rng.choice(["1", "2", "4", "8"])
+        out.append("%s=%s" % (d, v))
+    return ",".join(out)
+
+
+def command(rng, lists, work):
+    models, clusters, knobs, frameworks = lists
+    cmd = rng.choice([["plan"], ["plan"], ["plan", "--count"], ["explain"], ["sweep"],
+                      ["inputs"]])
+    a = cmd + ["-m", rng.choice(models), "-c", rng.choice(clusters)]
+    ranges = ["8:64"] if cmd[0] != "explain" else []  # explain takes one count
+    a += ["-n", rng.choice(["1", "2", "3", "6", "8", "12", "16", "64"] + ranges)]
+    if rng.random() < 0.7:
+        a += ["--gbs", rng.choice(["1", "2", "7", "8", "16", "32", "256"])]
+    if rng.random() < 0.6:
+        a += ["--seq", rng.choice(["1", "3", "128", "2048", "4096", "32768", "131072"])]
+    if rng.random() < 0.4:
+        a += ["--dtype", rng.choice(["bf16", "fp16", "fp8", "fp8-cs", "mxfp8", "fp32"])]
+    if rng.random() < 0.3:
+        a += ["--optimizer", rng.choice(["adam", "sgd"])]
+    if rng.random() < 0.3:
+        a += ["--mem-budget", rng.choice(["0.1", "8", "20", "40", "80", "1000", "-1", "nan"])]
+    if rng.random() < 0.4 and cmd[0] != "inputs":
+        a += ["--framework", rng.choice(frameworks)]
+    for _ in range(rng.randint(0, 3)):
+        k = rng.choice(knobs)
+        a += ["--set", "%s=%s" % (k["name"], knob_value(rng, k))]
+    dims = fixed_dims(rng)
+    if cmd[0] == "explain":
+        a += ["--strategy", dims]
+    elif dims and cmd[0] != "inputs":
+        a += ["--fix", dims]
+    if cmd[0] == "sweep":
+        a += ["-o", os.path.join(work, "sweep.h5"), "--force", "--no-progress", "--no-fsync"]
+    if cmd[0] == "plan" and len(cmd) == 1:
+        a += ["--no-progress"] + rng.choice([[], ["--json"], ["--refine", "2"], ["--top", "1"]])
+    if cmd[0] in ("explain", "inputs") and rng.random() < 0.3:
+        a += ["--json"]
+    return a
+
+
+JUNK = ["", "0", "-1", "1e308", "nan", "inf", "x", "1.5", "65536", "4294967296",
+        "18446744073709551617", '"', "OOM", "full", "fp8", "mxfp8", "B200", "H200", "1,2",
+        "  8 ", "0x10", "1e-300"]
+
+
+def mutate(rng, value):
+    if rng.random() < 0.25:
+        return rng.choice(JUNK)
+    try:
+        x = float(value)
+    except ValueError:
+        return rng.choice(["", value])
+    y = rng.choice([x * 2, x / 2, x + 1, 1, 0])
+    return str(int(y)) if value.strip().isdigit() else repr(y)
+
+
+def validation_csv(rng, sources):
+    header, body = rng.choice(sources)
+    header = list(header)
+    rows = [list(r) for r in rng.sample(body, rng.randint(1, 4))]
+    for r in rows:
+        for _ in range(rng.randint(1, 4)):
+            j = rng.randrange(len(r))
+            if j == len(r) - 1 and rng.random() < 0.5:  # the notes
+                r[j] = rng.choice(["OOM at step 1", "torch.compile on", ""])
+            else:
+                r[j] = mutate(rng, r[j])
+        if rng.random() < 0.05:
+            r.append("extra")
+        if rng.random() < 0.05:
+            del r[rng.randrange(len(r))]
+    if rng.random() < 0.1:
+        header[rng.randrange(len(header))] = rng.choice(["framework", "gpu_type", "bogus", ""])
+    if rng.random() < 0.1:
+        header.append("framework")
+        for r in rows:
+            r.append(rng.choice(["pytorch-fsdp", "megatron-core", "nope", ""]))
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(header)
+    w.writerows(rows)
+    text = buf.getvalue()
+    if rng.random() < 0.05:
+        text = text[:rng.randrange(len(text))]
+    return text
+
+
+def failure(rc, out, err, wants_json):
+    """Why the outcome breaks prism's promise, or None."""
+    for bad in ("Sanitizer", "runtime error", "CRITICAL", "WARNING **", "Assertion"):
+        if bad in err:
+            return "stderr has '%s'" % bad
+    if rc == 2:
+        n = sum(1 for line in err.splitlines() if line.startswith("prism: error:"))
+        return None if n == 1 else "exit 2 with %d 'prism: error:' lines" % n
+    if rc != 0:
+        return "exit %d" % rc
+    if wants_json:
+        try:
+            json.loads(out)
+        except ValueError as e:
+            return "--json output does not parse: %s" % e
+    return None
+
+
+def main():
+    prism, cases, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))
+    csv_share = float(opts.get("--csv-share", "0.2"))
+    timeout = float(opts.get("--timeout", "60"))
+    keep = opts.get("--keep")
+    src = os.environ.get("PRISM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+    sources = []
+    for name in ("measured.csv", "measured_modern.csv"):
+        with open(os.path.join(src, "benchmarks", name), newline="") as f:
+            r = list(csv.reader(f))
+        sources.append((r[0], r[1:]))
+    lists = ([m["name"] for m in listing(prism, "models")],
+             [c["name"] for c in listing(prism, "clusters")],
+             listing(prism, "knobs"),
+             [fw["name"] for fw in listing(prism, "frameworks")])
+    rng = random.Random(seed)
+    work = tempfile.mkdtemp(prefix="cli-random-")
+    outcomes, failures = {}, 0
+    for i in range(cases):
+        if rng.random() < csv_share:
+            path = os.path.join(work, "rows.csv")
+            with open(path, "w") as f:
+                f.write(validation_csv(rng, sources))
+            args = ["validate", path] + rng.choice([[], ["--json"], ["--framework", "pytorch-fsdp"],
+                                                    ["--set", "nic_spread=1"]])
+        else:
+            args = command(rng, lists, work)
+        try:
+            p = subprocess.run([prism] + args, capture_output=True, text=True, timeout=timeout,
+                               stdin=subprocess.DEVNULL)
+            why = failure(p.returncode, p.stdout, p.stderr, "--json" in args)
+            key = (args[0], p.returncode)
+        except subprocess.TimeoutExpired:
+            why, key, p = "no answer in %g s" % timeout, (args[0], "timeout"), None
+        outcomes[key] = outcomes.get(key, 0) + 1
+        if why is not None:
+            failures += 1
+            print("FAIL case %d: %s: prism %s" % (i, why, " ".join(repr(a) if " " in a or not a
+                                                              else a for a in args)))
+            if p is not None:
+                for line in p.stderr.strip().splitlines()[-4:]:
+                    print("  stderr: " + line)
+            if keep and args[0] == "validate":
+                os.makedirs(keep, exist_ok=True)
+                with open(args[1]) as f, open(os.path.join(keep, "case%d.csv" % i), "w") as g:
+                    g.write(f.read())
+    shutil.rmtree(work, ignore_errors=True)
+    summary = ", ".join("%s exit %s: %d" % (c, r, n) for (c, r), n in sorted(
+        outcomes.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))))
+    print("cli_random: %d cases (seed %d), %d failed; %s" % (cases, seed, failures, summary))
+    # a run whose cases all ended in exit 2 tested only the error paths
+    ok_runs = sum(n for (c, r), n in outcomes.items() if r == 0)
+    if ok_runs == 0:
+        print("cli_random: no case succeeded: the generator no longer reaches the cost model")
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
