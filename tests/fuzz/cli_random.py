@@ -3,15 +3,16 @@
 
     cli_random.py PRISM CASES SEED [--csv-share F] [--timeout S] [--keep DIR]
 
-A case is `plan`, `plan --count`, `explain`, `sweep` or `inputs` with a random model,
-cluster, device count, batch, sequence, dtype, optimizer, memory budget, framework, knob
-settings (mostly inside the range `prism knobs --json` documents, sometimes outside) and
-fixed dims (mostly plausible values, sometimes not), or `validate` on a few rows of the
-shipped validation CSVs with fields mutated (scaled, emptied or replaced by junk, a column
-renamed or added, the text cut short). Every case must end as prism promises: exit 0, or
-exit 2 with exactly one `prism: error:` line; never a signal, exit 1, a timeout, a
-sanitizer or GLib warning, or JSON that does not parse. Spaces are kept small (at most 64
-devices, global batch at most 256) so that a case takes well under a second.
+A case is `plan`, `plan --count`, `explain`, `sweep` or `inputs` with a random model (a
+zoo name, or one of tests/data/hf with a few whole-number fields changed), cluster, device
+count, batch, sequence, dtype, optimizer, memory budget, framework, knob settings (mostly
+inside the range `prism knobs --json` documents, sometimes outside) and fixed dims (mostly
+plausible values, sometimes not), or `validate` on a few rows of the shipped validation
+CSVs with fields mutated (scaled, emptied or replaced by junk, a column renamed or added,
+the text cut short). Every case must end as prism promises: exit 0, or exit 2 with exactly
+one `prism: error:` line; never a signal, exit 1, a timeout, a sanitizer or GLib warning,
+or JSON that does not parse. Spaces are kept small (at most 64 devices, global batch at
+most 256) so that a case takes well under a second.
 
 The model, cluster, knob and framework lists come from the binary itself (`--json`), so
 new entries are covered as they are added. The same SEED gives the same cases; a failure
@@ -67,11 +68,28 @@ def fixed_dims(rng):
     return ",".join(out)
 
 
-def command(rng, lists, work):
+def hf_config(rng, src, work):
+    """One of tests/data/hf with one to three whole-number fields scaled or set small: odd
+    shapes (one head, a prime width, two experts) that the reader accepts and the cost
+    model must price."""
+    folder = os.path.join(src, "tests", "data", "hf")
+    with open(os.path.join(folder, rng.choice(sorted(os.listdir(folder))))) as f:
+        cfg = json.load(f)
+    ints = [k for k, v in cfg.items() if isinstance(v, int) and not isinstance(v, bool)]
+    for k in rng.sample(ints, min(len(ints), rng.randint(1, 3))):
+        cfg[k] = rng.choice([1, 2, 3, 7, 64, max(1, cfg[k] // 2), cfg[k] * 2, cfg[k] + 1])
+    path = os.path.join(work, "config.json")
+    with open(path, "w") as f:
+        json.dump(cfg, f)
+    return path
+
+
+def command(rng, lists, work, src):
     models, clusters, knobs, frameworks = lists
     cmd = rng.choice([["plan"], ["plan"], ["plan", "--count"], ["explain"], ["sweep"],
                       ["inputs"]])
-    a = cmd + ["-m", rng.choice(models), "-c", rng.choice(clusters)]
+    model = hf_config(rng, src, work) if rng.random() < 0.25 else rng.choice(models)
+    a = cmd + ["-m", model, "-c", rng.choice(clusters)]
     ranges = ["8:64"] if cmd[0] != "explain" else []  # explain takes one count
     a += ["-n", rng.choice(["1", "2", "3", "6", "8", "12", "16", "64"] + ranges)]
     if rng.random() < 0.7:
@@ -195,7 +213,7 @@ def main():
             args = ["validate", path] + rng.choice([[], ["--json"], ["--framework", "pytorch-fsdp"],
                                                     ["--set", "nic_spread=1"]])
         else:
-            args = command(rng, lists, work)
+            args = command(rng, lists, work, src)
         try:
             p = subprocess.run([prism] + args, capture_output=True, text=True, timeout=timeout,
                                stdin=subprocess.DEVNULL)
