@@ -4,19 +4,21 @@
     cli_random.py PRISM CASES SEED [--csv-share F] [--timeout S] [--keep DIR]
 
 A case is `plan`, `plan --count`, `explain`, `sweep` or `inputs` with a random model (a
-zoo name, or one of tests/data/hf with a few whole-number fields changed), cluster, device
-count, batch, sequence, dtype, optimizer, memory budget, framework, knob settings (mostly
-inside the range `prism knobs --json` documents, sometimes outside) and fixed dims (mostly
-plausible values, sometimes not), or `validate` on a few rows of the shipped validation
-CSVs with fields mutated (scaled, emptied or replaced by junk, a column renamed or added,
-the text cut short). Every case must end as prism promises: exit 0, or exit 2 with exactly
-one `prism: error:` line; never a signal, exit 1, a timeout, a sanitizer or GLib warning,
-or JSON that does not parse. Spaces are kept small (at most 64 devices, global batch at
-most 256) so that a case takes well under a second.
+zoo name, or one of tests/data/hf with a few whole-number fields changed), cluster (a
+preset, or one of tests/data/clusters with a few values changed), device count, batch,
+sequence, dtype, optimizer, memory budget, framework, knob settings (mostly inside the
+range `prism knobs --json` documents, sometimes outside) and fixed dims (mostly plausible
+values, sometimes not), or `validate` on a few rows of the shipped validation CSVs with
+fields mutated (scaled, emptied or replaced by junk, a column renamed or added, the text
+cut short). Every case must end as prism promises: exit 0, or exit 2 with exactly one
+`prism: error:` line; never a signal, exit 1, a timeout, a sanitizer or GLib warning, or
+JSON that does not parse. Spaces are kept small (at most 64 devices, global batch at most
+256) so that a case takes well under a second.
 
 The model, cluster, knob and framework lists come from the binary itself (`--json`), so
 new entries are covered as they are added. The same SEED gives the same cases; a failure
-prints the command line (and keeps the CSV in --keep DIR) so that it can be rerun by hand.
+prints the command line (and --keep DIR keeps the files it generated: CSV, config.json,
+cluster file) so that it can be rerun by hand.
 First find (2026-12-03): `explain --framework megatron-lm-2022 --strategy pp=0` divided by
 zero in the profile's equal-chunks note (SIGFPE) before the shape rules refused it.
 """
@@ -84,12 +86,32 @@ def hf_config(rng, src, work):
     return path
 
 
+def cluster_file(rng, src, work):
+    """One of tests/data/clusters with one to three numeric values scaled or set small (a
+    node of one device, a slow link, a tiny L2, few SMs)."""
+    folder = os.path.join(src, "tests", "data", "clusters")
+    with open(os.path.join(folder, rng.choice(sorted(os.listdir(folder))))) as f:
+        lines = f.read().splitlines()
+    numeric = [i for i, line in enumerate(lines)
+               if "=" in line and line.split("=", 1)[1].strip().replace(".", "", 1).isdigit()]
+    for i in rng.sample(numeric, min(len(numeric), rng.randint(1, 3))):
+        key, value = (part.strip() for part in lines[i].split("=", 1))
+        x = float(value)
+        y = rng.choice([x * 2, x / 2, 1, 2, 0.5, x + 1])
+        lines[i] = "%s = %s" % (key, int(y) if y == int(y) else repr(y))
+    path = os.path.join(work, "cluster.ini")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
 def command(rng, lists, work, src):
     models, clusters, knobs, frameworks = lists
     cmd = rng.choice([["plan"], ["plan"], ["plan", "--count"], ["explain"], ["sweep"],
                       ["inputs"]])
     model = hf_config(rng, src, work) if rng.random() < 0.25 else rng.choice(models)
-    a = cmd + ["-m", model, "-c", rng.choice(clusters)]
+    cluster = cluster_file(rng, src, work) if rng.random() < 0.2 else rng.choice(clusters)
+    a = cmd + ["-m", model, "-c", cluster]
     ranges = ["8:64"] if cmd[0] != "explain" else []  # explain takes one count
     a += ["-n", rng.choice(["1", "2", "3", "6", "8", "12", "16", "64"] + ranges)]
     if rng.random() < 0.7:
@@ -229,10 +251,11 @@ def main():
             if p is not None:
                 for line in p.stderr.strip().splitlines()[-4:]:
                     print("  stderr: " + line)
-            if keep and args[0] == "validate":
-                os.makedirs(keep, exist_ok=True)
-                with open(args[1]) as f, open(os.path.join(keep, "case%d.csv" % i), "w") as g:
-                    g.write(f.read())
+            # the generated files die with the work folder: --keep saves them
+            for a in args:
+                if keep and a.startswith(work + os.sep) and os.path.isfile(a):
+                    os.makedirs(keep, exist_ok=True)
+                    shutil.copy(a, os.path.join(keep, "case%d-%s" % (i, os.path.basename(a))))
     shutil.rmtree(work, ignore_errors=True)
     summary = ", ".join("%s exit %s: %d" % (c, r, n) for (c, r), n in sorted(
         outcomes.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))))
