@@ -256,6 +256,13 @@ char *prism_h5_attr_text_internal(hid_t obj, const char *name)
     hid_t space = PRISM_H5_TRY(H5Aget_space(attr), NULL);
     if (type >= 0 && space >= 0 && PRISM_H5_TRY(H5Sget_simple_extent_npoints(space), NULL) == 1)
         result = attr_value_text(attr, type);
+    if (result != NULL && !g_utf8_validate(result, -1, NULL)) {
+        /* a damaged file's bytes: U+FFFD for them, so that text and --json output stay
+         * valid UTF-8 (JSON readers refuse anything else) */
+        char *valid = g_utf8_make_valid(result, -1);
+        g_free(result);
+        result = valid;
+    }
     (void)prism_h5_close_internal(&type, NULL);
     (void)prism_h5_close_internal(&space, NULL);
     (void)prism_h5_close_internal(&attr, NULL);

@@ -183,6 +183,21 @@ static gboolean load_schema(PrismLandscapeFile *f, GError **error)
     return ok;
 }
 
+/* HDF5 failed while reading an input landscape (damaged metadata: a chunk index, an object
+ * header, a heap): that is a damaged input file, exit 2 like any bad input, not a runtime
+ * failure (exit 1). Other errors are left as they are. */
+static void damaged_file_error(const char *path, GError *e)
+{
+    if (e == NULL || e->domain != PRISM_RUNTIME_ERROR || e->code != PRISM_RUNTIME_ERROR_HDF5)
+        return;
+    char *m = g_strdup_printf("%s is damaged or unreadable: %s; rerun the sweep to rewrite it",
+                              path, e->message);
+    g_free(e->message);
+    e->message = m;
+    e->domain = PRISM_INPUT_ERROR;
+    e->code = PRISM_INPUT_ERROR_FILE;
+}
+
 PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path, GError **error)
 {
     g_return_val_if_fail(comm != NULL && path != NULL, NULL);
@@ -240,6 +255,7 @@ PrismLandscapeFile *prism_landscape_file_open(PrismComm *comm, const char *path,
     else
         (void)load_schema(f, &local);
     if (!prism_comm_agree_error(comm, &local)) {
+        damaged_file_error(path, local);
         prism_landscape_file_close(f);
         g_propagate_error(error, local);
         return NULL;
@@ -481,8 +497,10 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
     }
     (void)prism_h5_close_internal(&d, NULL);
     (void)prism_h5_close_internal(&g, NULL);
-    if (!ok)
+    if (!ok) {
+        damaged_file_error(f->path, local);
         g_propagate_error(error, local);
+    }
     return ok;
 }
 
@@ -595,8 +613,10 @@ gboolean prism_landscape_file_read_rows(PrismLandscapeFile *f, const uint64_t *i
                     : NAN;
         }
     }
-    if (!ok)
+    if (!ok) {
+        damaged_file_error(f->path, local);
         g_propagate_error(error, local);
+    }
     return ok;
 }
 

@@ -52,6 +52,24 @@ expect_bad "pareto on a damaged file" -- pareto bad.h5 -- \
     "bad.h5: /landscape/step_time rows 3000..3999 (chunk 3 of 36) is damaged" \
     "Fletcher32 checksum"
 
+# Damaged metadata: HDF5 reads a file whose /constants/peak_flops (an mfu input) is gone as
+# an error, which prism reports as a damaged input (exit 2, one message naming the file),
+# not as a runtime failure (it was exit 1); a root attribute whose bytes are not UTF-8
+# comes out as U+FFFD, so `info --json` stays valid JSON (cli_random's byte flips found
+# both, and crashes inside libhdf5 that no caller can catch: io/README.md, "Integrity").
+cp ref.h5 nometa.h5
+cp ref.h5 badtext.h5
+/usr/bin/python3 -c "
+import h5py, numpy
+with h5py.File('nometa.h5', 'r+') as f:
+    del f['constants/peak_flops']
+with h5py.File('badtext.h5', 'r+') as f:
+    f.attrs['model'] = numpy.bytes_(b'gpt3-\xe6\x01')"
+expect_bad "pareto, a dataset gone" -- pareto nometa.h5 -- \
+    "nometa.h5 is damaged or unreadable" "/constants/peak_flops" "rerun the sweep"
+expect_json "info --json of an attribute that is not UTF-8" \
+    "d['attributes']['model'] == 'gpt3-\ufffd\x01'" -- info badtext.h5 --json
+
 # 2. A damaged spill record. A slowed run (records of at most 2000 rows that end at chunk
 # boundaries, so 1000 rows here; 60 ms each) stopped by SIGTERM.
 PRISM_IO_TEST_DELAY_MS=60 timeout 60 "$PRISM_BINARY" sweep "${small[@]}" --spill-rows 2000 \
@@ -96,4 +114,4 @@ check "--drop-damaged gives the undisturbed run's datasets" \
     h5diff --exclude-attribute / ref.h5 spill.h5
 check "no partial state left" test -z "$(ls -d spill.h5.* 2>/dev/null)"
 
-cli_done 14
+cli_done 16
