@@ -45,7 +45,8 @@ foreach(reader hf cluster framework)
 endforeach()
 # Random command lines and mutated validation CSVs against the binary (fuzz/cli_random.py):
 # every case must exit 0, or 2 with one message. A fixed sample in the main pass (100
-# cases, about 5 s); a sanitizer build runs 300 others nightly (label slow) under ASan+UBSan.
+# cases, about 4 CPU-s); a sanitizer build runs 300 others nightly (label slow) under
+# ASan+UBSan.
 if(PRISM_SANITIZE)
   set(cli_random_args 300 2 --timeout 300)
   set(cli_random_labels "cli;fuzz;slow")

@@ -8,17 +8,18 @@ zoo name, or one of tests/data/hf with a few whole-number fields changed), clust
 preset, or one of tests/data/clusters with a few values changed), device count, batch,
 sequence, dtype, optimizer, memory budget, framework, knob settings (mostly inside the
 range `prism knobs --json` documents, sometimes outside) and fixed dims (mostly plausible
-values, sometimes not), or `validate` on a few rows of the shipped validation CSVs with
-fields mutated (scaled, emptied or replaced by junk, a column renamed or added, the text
-cut short). Every case must end as prism promises: exit 0, or exit 2 with exactly one
-`prism: error:` line; never a signal, exit 1, a timeout, a sanitizer or GLib warning, or
-JSON that does not parse. Spaces are kept small (at most 64 devices, global batch at most
-256) so that a case takes well under a second.
+values, sometimes not), a grid sweep (`sweep --grid` with tests/data/grids/small.ini or
+minimal.ini, a few values changed), or `validate` on a few rows of the shipped validation
+CSVs with fields mutated (scaled, emptied or replaced by junk, a column renamed or added,
+the text cut short). Every case must end as prism promises: exit 0, or exit 2 with exactly
+one `prism: error:` line; never a signal, exit 1, a timeout, a sanitizer or GLib warning,
+or JSON that does not parse. Spaces are kept small (at most 64 devices, global batch at
+most 256) so that a case takes well under a second.
 
 The model, cluster, knob and framework lists come from the binary itself (`--json`), so
 new entries are covered as they are added. The same SEED gives the same cases; a failure
 prints the command line (and --keep DIR keeps the files it generated: CSV, config.json,
-cluster file) so that it can be rerun by hand.
+cluster or grid file) so that it can be rerun by hand.
 First find (2026-12-03): `explain --framework megatron-lm-2022 --strategy pp=0` divided by
 zero in the profile's equal-chunks note (SIGFPE) before the shape rules refused it.
 """
@@ -105,11 +106,46 @@ def cluster_file(rng, src, work):
     return path
 
 
+def grid_file(rng, src, work):
+    """--grid's arguments: tests/data/grids/small.ini or minimal.ini with one to three
+    values changed (a list item dropped, doubled or replaced by a small number, a name,
+    junk); relative paths are made absolute (they are relative to the grid file's folder)."""
+    folder = os.path.join(src, "tests", "data", "grids")
+    name = rng.choice(["small.ini", "minimal.ini"])
+    with open(os.path.join(folder, name)) as f:
+        lines = f.read().splitlines()
+    for i, line in enumerate(lines):
+        if "../" in line:
+            lines[i] = line.replace("../", os.path.join(src, "tests", "data") + os.sep)
+    values = [i for i, line in enumerate(lines) if "=" in line and not line.startswith("#")]
+    for i in rng.sample(values, min(len(values), rng.randint(1, 3))):
+        key, value = (part.strip() for part in lines[i].split("=", 1))
+        items = [v.strip() for v in value.split(";")]
+        j = rng.randrange(len(items))
+        items[j] = rng.choice(["", "0", "1", "2", "3", "4", "-1", "x", "nan", "llama3-8b",
+                               "H100-SXM", items[j] + items[j], items[j]])
+        if len(items) > 1 and rng.random() < 0.3:
+            del items[j]
+        lines[i] = "%s = %s" % (key, "; ".join(items))
+    path = os.path.join(work, "grid.ini")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    # minimal.ini names only models: the rest comes from the command line (kept small)
+    return [path] + (["-n", "8", "--gbs", "32"] if name == "minimal.ini" else [])
+
+
 def command(rng, lists, work, src):
     models, clusters, knobs, frameworks = lists
     cmd = rng.choice([["plan"], ["plan"], ["plan", "--count"], ["explain"], ["sweep"],
-                      ["inputs"]])
-    model = hf_config(rng, src, work) if rng.random() < 0.25 else rng.choice(models)
+                      ["inputs"], ["grid"]])
+    if cmd[0] == "grid":  # a grid sweep: its setup comes from the file
+        return ["sweep", "--grid"] + grid_file(rng, src, work) + ["-o",
+                os.path.join(work, "grid.h5"), "--force", "--no-progress", "--no-fsync"]
+    # sweeps take the zoo's models under 20 B parameters: a big model on 64 devices
+    # mostly ends in "nothing fits", whose what-if searches plan already exercises and
+    # which cost seconds each
+    zoo = [m["name"] for m in models if cmd[0] != "sweep" or m["params"] < 20e9]
+    model = hf_config(rng, src, work) if rng.random() < 0.25 else rng.choice(zoo)
     cluster = cluster_file(rng, src, work) if rng.random() < 0.2 else rng.choice(clusters)
     a = cmd + ["-m", model, "-c", cluster]
     ranges = ["8:64"] if cmd[0] != "explain" else []  # explain takes one count
@@ -220,7 +256,7 @@ def main():
         with open(os.path.join(src, "benchmarks", name), newline="") as f:
             r = list(csv.reader(f))
         sources.append((r[0], r[1:]))
-    lists = ([m["name"] for m in listing(prism, "models")],
+    lists = (listing(prism, "models"),
              [c["name"] for c in listing(prism, "clusters")],
              listing(prism, "knobs"),
              [fw["name"] for fw in listing(prism, "frameworks")])
@@ -236,13 +272,14 @@ def main():
                                                     ["--set", "nic_spread=1"]])
         else:
             args = command(rng, lists, work, src)
+        kind = "grid" if "--grid" in args else args[0]
         try:
             p = subprocess.run([prism] + args, capture_output=True, text=True, timeout=timeout,
                                stdin=subprocess.DEVNULL)
             why = failure(p.returncode, p.stdout, p.stderr, "--json" in args)
-            key = (args[0], p.returncode)
+            key = (kind, p.returncode)
         except subprocess.TimeoutExpired:
-            why, key, p = "no answer in %g s" % timeout, (args[0], "timeout"), None
+            why, key, p = "no answer in %g s" % timeout, (kind, "timeout"), None
         outcomes[key] = outcomes.get(key, 0) + 1
         if why is not None:
             failures += 1
