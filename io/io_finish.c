@@ -531,6 +531,11 @@ static gboolean write_file(PrismLandscape *ls, GArray *records, uint64_t feasibl
                            GError **error)
 {
     hid_t fapl = PRISM_H5_TRY(H5Pcreate(H5P_FILE_ACCESS), error);
+    /* the 1.8 format or later: superblock v2 and version-2 object headers carry checksums,
+     * so HDF5 reports damaged metadata instead of reading it (io/README.md, "The file") */
+    if (fapl >= 0 &&
+        PRISM_H5_TRY(H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST), error) < 0)
+        (void)prism_h5_close_internal(&fapl, NULL);
     hid_t fcpl = prism_h5_fcpl_internal(), dxpl = H5P_DEFAULT;
     hid_t file = fapl >= 0 && fcpl >= 0
                      ? PRISM_H5_TRY(H5Fcreate(ls->partial, H5F_ACC_TRUNC, fcpl, fapl), error)

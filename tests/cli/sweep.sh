@@ -4,7 +4,8 @@
 #    dataset attributes; only the root's provenance differs), for one setup and for a
 #    grid, and h5diff does see a different sweep as different (negative control);
 #  - the file as h5py sees it: one row per strategy of `prism plan --count`, compact
-#    types, shuffle + zstd chunks; rows equal `prism explain` for sampled strategies
+#    types, shuffle + zstd chunks, the 1.8 file format (checksummed metadata); rows equal
+#    `prism explain` for sampled strategies
 #    (the scalar reference, an independent code path);
 #  - /pareto equals the front `prism pareto FILE` recomputes from the stored columns, and
 #    /topk equals `prism plan --json`'s top list; `prism pareto` and `prism info` print
@@ -64,6 +65,8 @@ cp cli-stdout.txt plan.json
 check "h5py: rows, types, chunks, filters, attributes" $py - np1.h5 <<'EOF'
 import json, sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
+# the 1.8 format or later: superblock v2+ and checksummed object headers (io/README.md)
+assert f.id.get_create_plist().get_version()[0] >= 2, f.id.get_create_plist().get_version()
 L = f["landscape"]
 cols = L.attrs["columns"].split(",")
 assert len(cols) == len(L.keys()) and cols[0] == "point" and cols[1] == "devices", cols
