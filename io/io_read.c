@@ -190,8 +190,11 @@ static void damaged_file_error(const char *path, GError *e)
 {
     if (e == NULL || e->domain != PRISM_RUNTIME_ERROR || e->code != PRISM_RUNTIME_ERROR_HDF5)
         return;
+    const char *what = e->message; /* most messages start with the path already */
+    if (g_str_has_prefix(what, path))
+        what += strlen(path) + strspn(what + strlen(path), ": ");
     char *m = g_strdup_printf("%s is damaged or unreadable: %s; rerun the sweep to rewrite it",
-                              path, e->message);
+                              path, what);
     g_free(e->message);
     e->message = m;
     e->domain = PRISM_INPUT_ERROR;

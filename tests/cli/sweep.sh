@@ -5,8 +5,7 @@
 #    grid, and h5diff does see a different sweep as different (negative control);
 #  - the file as h5py sees it: one row per strategy of `prism plan --count`, compact
 #    types, shuffle + zstd chunks, the 1.8 file format (checksummed metadata); rows equal
-#    `prism explain` for sampled strategies
-#    (the scalar reference, an independent code path);
+#    `prism explain` for sampled strategies (the scalar reference, an independent path);
 #  - /pareto equals the front `prism pareto FILE` recomputes from the stored columns, and
 #    /topk equals `prism plan --json`'s top list; `prism pareto` and `prism info` print
 #    the same at every rank count;

@@ -55,8 +55,8 @@ expect_bad "pareto on a damaged file" -- pareto bad.h5 -- \
 # Damaged metadata: HDF5 reads a file whose /constants/peak_flops (an mfu input) is gone as
 # an error, which prism reports as a damaged input (exit 2, one message naming the file),
 # not as a runtime failure (it was exit 1); a root attribute whose bytes are not UTF-8
-# comes out as U+FFFD, so `info --json` stays valid JSON (cli_random's byte flips found
-# both, and crashes inside libhdf5 that no caller can catch: io/README.md, "Integrity").
+# comes out as U+FFFD, so `info --json` stays valid JSON (random byte flips found both, and
+# crashes inside libhdf5 that no caller can catch: io/README.md, "Limits and known gaps").
 cp ref.h5 nometa.h5
 cp ref.h5 badtext.h5
 /usr/bin/python3 -c "
@@ -66,7 +66,7 @@ with h5py.File('nometa.h5', 'r+') as f:
 with h5py.File('badtext.h5', 'r+') as f:
     f.attrs['model'] = numpy.bytes_(b'gpt3-\xe6\x01')"
 expect_bad "pareto, a dataset gone" -- pareto nometa.h5 -- \
-    "nometa.h5 is damaged or unreadable" "/constants/peak_flops" "rerun the sweep"
+    "nometa.h5 is damaged or unreadable: /constants/peak_flops" "rerun the sweep"
 expect_json "info --json of an attribute that is not UTF-8" \
     "d['attributes']['model'] == 'gpt3-\ufffd\x01'" -- info badtext.h5 --json
 
