@@ -44,21 +44,31 @@ foreach(reader hf cluster framework)
   endif()
 endforeach()
 # Random command lines and mutated validation CSVs against the binary (fuzz/cli_random.py):
-# every case must exit 0, or 2 with one message. A fixed sample in the main pass (100
-# cases, about 4 CPU-s); a sanitizer build runs 300 others nightly (label slow) under
-# ASan+UBSan.
-if(PRISM_SANITIZE)
-  set(cli_random_args 300 2 --timeout 300)
-  set(cli_random_labels "cli;fuzz;slow")
-else()
-  set(cli_random_args 100 1)
-  set(cli_random_labels "cli;fuzz")
-endif()
-add_test(NAME fuzz_cli_random COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/cli_random.py
-  $<TARGET_FILE:prism> ${cli_random_args})
-prism_test_env(env fuzz_cli_random)
-set_tests_properties(fuzz_cli_random PROPERTIES TIMEOUT 900 LABELS "${cli_random_labels}"
-  ENVIRONMENT "${env}")
+# every case must exit 0, or 2 with one message. A fixed sample in the main pass; a
+# sanitizer build runs more cases of another seed nightly (label slow) under ASan+UBSan.
+# prism_add_cli_random(NAME LABELS "MAIN ARGS" "SANITIZER ARGS" [EXTRA ENV])
+function(prism_add_cli_random name labels main_args san_args)
+  if(PRISM_SANITIZE)
+    separate_arguments(args UNIX_COMMAND "${san_args} --timeout 300")
+    set(labels "${labels};slow")
+  else()
+    separate_arguments(args UNIX_COMMAND "${main_args}")
+  endif()
+  add_test(NAME ${name} COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/cli_random.py
+    $<TARGET_FILE:prism> ${args})
+  prism_test_env(env ${name})
+  list(APPEND env ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 900 LABELS "${labels}"
+    ENVIRONMENT "${env}")
+endfunction()
+# 100 cases (seed 1, about 4 CPU-s); sanitizer build 300 (seed 2).
+prism_add_cli_random(fuzz_cli_random "cli;fuzz" "100 1" "300 2")
+# The same generator, half its cases tame, with every plan, sweep and validate case run
+# again under mpiexec at 2 or 3 ranks: the exit status, the output (or the one error line)
+# and a sweep's datasets must be those of one rank. 24 cases (seed 3, about 17 CPU-s);
+# sanitizer build 120 (seed 4).
+prism_add_cli_random(fuzz_cli_ranks "cli;fuzz;mpi" "24 3 --ranks 2,3" "120 4 --ranks 2,3"
+  ${PRISM_TEST_PML})
 if(PRISM_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "PRISM_FUZZ=ON needs clang (libFuzzer): configure a fresh build folder "

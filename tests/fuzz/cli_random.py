@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """cli_random.py - random command lines and mutated validation CSVs against the prism binary.
 
-    cli_random.py PRISM CASES SEED [--csv-share F] [--timeout S] [--keep DIR]
+    cli_random.py PRISM CASES SEED [--csv-share F] [--timeout S] [--keep DIR] [--ranks R,...]
 
 A case is `plan`, `plan --count`, `explain`, `sweep` or `inputs` with a random model (a
 zoo name, or one of tests/data/hf with a few whole-number fields changed), cluster (a
@@ -20,6 +20,15 @@ The model, cluster, knob and framework lists come from the binary itself (`--jso
 new entries are covered as they are added. The same SEED gives the same cases; a failure
 prints the command line (and --keep DIR keeps the files it generated: CSV, config.json,
 cluster or grid file) so that it can be rerun by hand.
+
+With --ranks (e.g. 2,3) half the cases are drawn tame (plausible setups that mostly
+succeed: a zoo model under 20 B parameters on a preset, in-range knobs; grid sweeps of the
+unchanged test grids), and every plan, plan --count, sweep, grid sweep and validate case runs
+again under `$MPIEXEC -n R` (R drawn from the list) and must give what one rank gave: the
+same exit status; for exit 0 the same standard output (plan's space line without its
+timing, rank and thread counts, `--json` without "ranks") and, for sweeps, the same
+datasets (`h5diff --exclude-attribute /`); for exit 2 the same one `prism: error:` line. A
+job that hangs fails on the timeout.
 First find (2026-12-03): `explain --framework megatron-lm-2022 --strategy pp=0` divided by
 zero in the profile's equal-chunks note (SIGFPE) before the shape rules refused it.
 """
@@ -28,6 +37,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -179,6 +189,46 @@ def command(rng, lists, work, src):
     return a
 
 
+def tame_command(rng, lists, work, src):
+    """A plan, count or sweep that mostly succeeds: a zoo model under 20 B parameters on a
+    preset, 8 to 32 devices, knob values inside their range, at most two plausible fixed
+    dims; or a grid sweep of an unchanged test grid. For --ranks, whose subject is the
+    successful runs' results (the other cases mostly end in an error)."""
+    models, clusters, knobs, frameworks = lists
+    kind = rng.choice(["plan", "plan", "count", "sweep", "grid"])
+    if kind == "grid":
+        name = rng.choice(["small.ini", "minimal.ini"])
+        grid = os.path.join(src, "tests", "data", "grids", name)
+        extra = [] if name == "small.ini" else ["-c", rng.choice(clusters), "-n", "8:16",
+                                                "--gbs", "16"]
+        return ["sweep", "--grid", grid] + extra + ["-o", os.path.join(work, "grid.h5"),
+                                                    "--force", "--no-progress", "--no-fsync"]
+    small = [m["name"] for m in models if m["params"] < 20e9]
+    a = (["plan", "--count"] if kind == "count" else [kind]) + [
+        "-m", rng.choice(small), "-c", rng.choice(clusters),
+        "-n", rng.choice(["8", "16", "32", "8:32"]), "--gbs", rng.choice(["8", "16", "64"]),
+        "--seq", rng.choice(["512", "2048", "8192"])]
+    if rng.random() < 0.3:
+        a += ["--dtype", rng.choice(["fp8", "fp8-cs", "fp16"])]
+    if rng.random() < 0.3:
+        a += ["--framework", rng.choice(frameworks)]
+    for _ in range(rng.randint(0, 2)):
+        k = rng.choice(knobs)
+        lo, hi = k["min"], k["max"]
+        v = rng.randint(int(lo), int(hi)) if k["unit"] in ("bool", "code") else \
+            rng.choice([lo, hi, k["default"]])
+        a += ["--set", "%s=%s" % (k["name"], v)]
+    fixed = rng.sample(["tp=2", "pp=2", "zero=1", "sp=1", "recompute=full", "cp=2",
+                        "schedule=interleaved", "mbs=1"], rng.randint(0, 2))
+    if fixed:
+        a += ["--fix", ",".join(fixed)]
+    if kind == "sweep":
+        a += ["-o", os.path.join(work, "sweep.h5"), "--force", "--no-progress", "--no-fsync"]
+    elif kind == "plan":
+        a += ["--no-progress"] + rng.choice([[], ["--json"], ["--refine", "2"], ["--top", "3"]])
+    return a
+
+
 JUNK = ["", "0", "-1", "1e308", "nan", "inf", "x", "1.5", "65536", "4294967296",
         "18446744073709551617", '"', "OOM", "full", "fp8", "mxfp8", "B200", "H200", "1,2",
         "  8 ", "0x10", "1e-300"]
@@ -244,12 +294,83 @@ def failure(rc, out, err, wants_json):
     return None
 
 
+SPACE_TIMING = re.compile(
+    r" in [0-9.]+ s( \([0-9.]+% by the memory bound\))? on \d+ ranks? x \d+ threads?")
+MPI_KINDS = ("plan", "sweep", "grid", "validate")
+
+
+REFINE_TIMING = re.compile(r"(, refined in|\),) [0-9.]+ s$")
+
+
+def without_seconds(v):
+    """@p v (parsed --json) without "ranks" and the refine entries' "seconds"."""
+    if isinstance(v, dict):
+        return {k: without_seconds(x) for k, x in v.items() if k not in ("ranks", "seconds")}
+    if isinstance(v, list):
+        return [without_seconds(x) for x in v]
+    return v
+
+
+def normal_stdout(out, wants_json):
+    """@p out without what may differ with the rank count: plan's "evaluated N in S s (P% by
+    the memory bound) on R ranks x T threads" (the share the static-memory bound decided
+    depends on ranks and threads, search/README.md), the refine lines' seconds, and in
+    --json "ranks" and "seconds"."""
+    if wants_json:
+        try:
+            return json.dumps(without_seconds(json.loads(out)), sort_keys=True)
+        except ValueError:
+            return out
+    return "\n".join(REFINE_TIMING.sub(r"\1 (time)", SPACE_TIMING.sub(" (timing)", line))
+                     for line in out.splitlines())
+
+
+def error_lines(err):
+    return [line for line in err.splitlines() if line.startswith("prism: error:")]
+
+
+def rank_failure(args, p1, pr, r, work):
+    """Why the run at @p r ranks (@p pr) differs from the one at one rank (@p p1), or None."""
+    why = failure(pr.returncode, pr.stdout, pr.stderr, "--json" in args)
+    if why is not None:
+        return "%d ranks: %s" % (r, why)
+    if pr.returncode != p1.returncode:
+        return "exit %d at %d ranks, %d at one" % (pr.returncode, r, p1.returncode)
+    if p1.returncode == 2:
+        if error_lines(pr.stderr) != error_lines(p1.stderr):
+            return "another message at %d ranks: %s" % (r, error_lines(pr.stderr))
+        return None
+    if args[0] != "sweep":  # a sweep's summary has its timings; its file is compared
+        if normal_stdout(pr.stdout, "--json" in args) != normal_stdout(p1.stdout, "--json" in args):
+            return "standard output differs at %d ranks" % r
+        return None
+    for a in args:
+        if a.endswith(".h5"):
+            h = subprocess.run(["h5diff", "--exclude-attribute", "/", a, ranked(a, r, work)],
+                               capture_output=True, text=True)
+            if h.returncode != 0:
+                return "datasets differ at %d ranks (h5diff exit %d: %s)" % (
+                    r, h.returncode, h.stdout.strip().splitlines()[-1:] or h.stderr.strip())
+    return None
+
+
+def ranked(a, r, work):
+    """The output file of the run at @p r ranks for the argument @p a (others unchanged)."""
+    if a.startswith(work + os.sep) and a.endswith(".h5"):
+        return a[:-3] + "-np%d.h5" % r
+    return a
+
+
 def main():
     prism, cases, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))
     csv_share = float(opts.get("--csv-share", "0.2"))
     timeout = float(opts.get("--timeout", "60"))
     keep = opts.get("--keep")
+    ranks = [int(x) for x in opts["--ranks"].split(",")] if "--ranks" in opts else []
+    mpiexec = os.environ.get("MPIEXEC") or "mpiexec"
+    rank_rng = random.Random(seed + 7919)  # the rank counts do not shift the cases
+    compared = 0
     src = os.environ.get("PRISM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
     sources = []
     for name in ("measured.csv", "measured_modern.csv"):
@@ -270,6 +391,8 @@ def main():
                 f.write(validation_csv(rng, sources))
             args = ["validate", path] + rng.choice([[], ["--json"], ["--framework", "pytorch-fsdp"],
                                                     ["--set", "nic_spread=1"]])
+        elif ranks and rank_rng.random() < 0.5:
+            args = tame_command(rng, lists, work, src)
         else:
             args = command(rng, lists, work, src)
         kind = "grid" if "--grid" in args else args[0]
@@ -280,6 +403,16 @@ def main():
             key = (kind, p.returncode)
         except subprocess.TimeoutExpired:
             why, key, p = "no answer in %g s" % timeout, (kind, "timeout"), None
+        if why is None and ranks and p is not None and kind in MPI_KINDS and p.returncode in (0, 2):
+            r = rank_rng.choice(ranks)
+            args_r = [ranked(a, r, work) for a in args]
+            try:
+                pr = subprocess.run([mpiexec, "-n", str(r), prism] + args_r, capture_output=True,
+                                    text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                why = rank_failure(args, p, pr, r, work)
+            except subprocess.TimeoutExpired:
+                why = "no answer in %g s at %d ranks" % (timeout, r)
+            compared += 1
         outcomes[key] = outcomes.get(key, 0) + 1
         if why is not None:
             failures += 1
@@ -297,6 +430,9 @@ def main():
     summary = ", ".join("%s exit %s: %d" % (c, r, n) for (c, r), n in sorted(
         outcomes.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))))
     print("cli_random: %d cases (seed %d), %d failed; %s" % (cases, seed, failures, summary))
+    if ranks:
+        print("cli_random: %d cases compared with a run at %s ranks" % (
+            compared, " or ".join(str(r) for r in ranks)))
     # a run whose cases all ended in exit 2 tested only the error paths
     ok_runs = sum(n for (c, r), n in outcomes.items() if r == 0)
     if ok_runs == 0:
