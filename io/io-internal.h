@@ -69,6 +69,11 @@ char *prism_h5_attr_text_internal(hid_t obj, const char *name);
 hid_t prism_h5_fapl_internal(PrismComm *comm);
 /** File creation list: root attributes keep their creation order. */
 hid_t prism_h5_fcpl_internal(void);
+/* Links and attributes stay in the (checksummed) object header up to this many. */
+#define PRISM_H5_COMPACT_MAX 65535
+/* Keep the links and attributes of a group (or file: the root) created with @p gcpl in its
+ * object header (io/README.md, "The file"). */
+gboolean prism_h5_compact_internal(hid_t gcpl, GError **error);
 /** Transfer list for collective MPI-IO. */
 hid_t prism_h5_dxpl_internal(void);
 

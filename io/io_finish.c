@@ -191,9 +191,11 @@ static gboolean write_small(PrismLandscape *ls, hid_t loc, const char *name, hid
 static hid_t create_group(hid_t file, const char *name, GError **error)
 {
     hid_t gcpl = PRISM_H5_TRY(H5Pcreate(H5P_GROUP_CREATE), error), g = -1;
-    if (gcpl >= 0 && PRISM_H5_TRY(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED |
-                                                                       H5P_CRT_ORDER_INDEXED),
-                                  error) >= 0)
+    if (gcpl >= 0 &&
+        PRISM_H5_TRY(
+            H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+            error) >= 0 &&
+        prism_h5_compact_internal(gcpl, error))
         g = PRISM_H5_TRY(H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT), error);
     (void)prism_h5_close_internal(&gcpl, NULL);
     if (g < 0)

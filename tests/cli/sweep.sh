@@ -4,7 +4,8 @@
 #    dataset attributes; only the root's provenance differs), for one setup and for a
 #    grid, and h5diff does see a different sweep as different (negative control);
 #  - the file as h5py sees it: one row per strategy of `prism plan --count`, compact
-#    types, shuffle + zstd chunks, the 1.8 file format (checksummed metadata); rows equal
+#    types, shuffle + zstd chunks, the 1.8 file format (checksummed metadata) with no dense
+#    link or attribute storage (h5stat); rows equal
 #    `prism explain` for sampled strategies (the scalar reference, an independent path);
 #  - /pareto equals the front `prism pareto FILE` recomputes from the stored columns, and
 #    /topk equals `prism plan --json`'s top list; `prism pareto` and `prism info` print
@@ -95,6 +96,12 @@ assert int(a["feasible_rows"]) == int(L["feasible"][:].sum())
 assert (L["feasible"][:] == (L["reason"][:] == 0)).all()
 assert L["schedule"].attrs["codes"] == "1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe,dualpipe-v,seq1f1b"
 EOF
+# links and attributes stay in the checksummed object headers: no dense (fractal heap)
+# storage, whose unchecked blocks libhdf5 decodes into invalid frees (io/README.md)
+check "no dense link or attribute storage" bash -c \
+    "h5stat -F np1.h5 | awk '/^\t(Groups|Attributes):\$/ { s = 1; next }
+        s && /(B-tree\/List|Heap):/ { n++; if (\$NF != 0) bad = 1; next } { s = 0 }
+        END { exit !(n == 4 && !bad) }'"
 check "/topk equals plan --json top" $py - np1.h5 plan.json <<'EOF'
 import json, sys, h5py
 f = h5py.File(sys.argv[1], "r")
@@ -323,4 +330,4 @@ cli_checks=$((cli_checks + 1))
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
 # h5diffs), and "zstd is smaller than none" needs none
-cli_done $((96 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+cli_done $((97 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
