@@ -67,11 +67,12 @@ char *prism_h5_attr_text_internal(hid_t obj, const char *name);
 
 /** File access list for MPI-IO with collective metadata on @p comm. */
 hid_t prism_h5_fapl_internal(PrismComm *comm);
-/** File creation list: root attributes keep their creation order. */
+/** File creation list: root attributes keep their creation order, and the root's links and
+ * attributes stay in its object header (prism_h5_compact_internal). */
 hid_t prism_h5_fcpl_internal(void);
-/* Links and attributes stay in the (checksummed) object header up to this many. */
+/** Links and attributes stay in the (checksummed) object header up to this many. */
 #define PRISM_H5_COMPACT_MAX 65535
-/* Keep the links and attributes of a group (or file: the root) created with @p gcpl in its
+/** Keep the links and attributes of a group (or file: the root) created with @p gcpl in its
  * object header (io/README.md, "The file"). */
 gboolean prism_h5_compact_internal(hid_t gcpl, GError **error);
 /** Transfer list for collective MPI-IO. */

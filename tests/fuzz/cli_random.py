@@ -26,7 +26,8 @@ succeed: a zoo model under 20 B parameters on a preset, in-range knobs; grid swe
 unchanged test grids), and every plan, plan --count, sweep, grid sweep and validate case runs
 again under `$MPIEXEC -n R` (R drawn from the list) and must give what one rank gave: the
 same exit status; for exit 0 the same standard output (plan's space line without its
-timing, rank and thread counts, `--json` without "ranks") and, for sweeps, the same
+timing, rank and thread counts, the refine lines without their seconds, `--json` without
+"ranks" and "seconds") and, for sweeps, the same
 datasets (`h5diff --exclude-attribute /`); for exit 2 the same one `prism: error:` line. A
 job that hangs fails on the timeout.
 First find (2026-12-03): `explain --framework megatron-lm-2022 --strategy pp=0` divided by
@@ -296,10 +297,8 @@ def failure(rc, out, err, wants_json):
 
 SPACE_TIMING = re.compile(
     r" in [0-9.]+ s( \([0-9.]+% by the memory bound\))? on \d+ ranks? x \d+ threads?")
-MPI_KINDS = ("plan", "sweep", "grid", "validate")
-
-
 REFINE_TIMING = re.compile(r"(, refined in|\),) [0-9.]+ s$")
+MPI_KINDS = ("plan", "sweep", "grid", "validate")  # the commands that run on every rank
 
 
 def without_seconds(v):
