@@ -29,6 +29,10 @@ typedef struct {
     PrismCostModel *cm;
 } Setup;
 
+/* Overlap options searched (0 and 1) by the spaces set up next; 0 (the default): each
+ * option is 1 where it applies, as without a framework profile. */
+static unsigned setup_overlap;
+
 static gboolean setup_init_budget(Setup *s, const char *model, const uint32_t *dev, size_t nd,
                                   uint64_t gbs, uint64_t seq, const char *only, const char *range,
                                   double budget_gib)
@@ -47,6 +51,8 @@ static gboolean setup_init_budget(Setup *s, const char *model, const uint32_t *d
         (void)prism_space_filter_only(f, only, &error);
     if (range != NULL)
         (void)prism_space_filter_range(f, range, &error);
+    if (setup_overlap != 0)
+        prism_space_filter_set_overlap(f, setup_overlap, setup_overlap);
     if (s->model && s->cluster && error == NULL)
         s->space = prism_space_new(s->model, &s->training, dev, nd, f, &error);
     if (s->space)
@@ -94,6 +100,16 @@ static int cmp_peak(const void *a, const void *b)
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* Bit d set by brute_check: the strategy dim d, an objective or the rank-by column of a
+ * checked search, took at least two values over the feasible rows. */
+static uint32_t dims_varied;
+
+static void note_varied(const PrismObjective *o, const double *first, double v)
+{
+    if (o->kind == PRISM_COLUMN_DIM && !isnan(*first) && v != *first)
+        dims_varied |= 1u << o->id;
+}
+
 static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *res)
 {
     uint64_t n = prism_space_size(job->space);
@@ -102,6 +118,9 @@ static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *
     const PrismObjective *rb = prism_search_result_rank_by(res);
     Row *rows = g_new0(Row, n);
     uint64_t feasible = 0;
+    double first[PRISM_FRONT_MAX_OBJECTIVES + 1]; /* the first feasible row's keys */
+    for (size_t o = 0; o <= k; o++)
+        first[o] = NAN;
     for (uint64_t i = 0; i < n; i++) {
         PrismStrategy s;
         double c[PRISM_COL_COUNT];
@@ -119,6 +138,16 @@ static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *
             r->key_nan |= isnan(r->key[o]);
         }
         feasible += r->feasible;
+        if (r->feasible) {
+            for (size_t o = 0; o < k; o++) {
+                note_varied(&obj[o], &first[o], r->key[o]);
+                if (isnan(first[o]))
+                    first[o] = r->key[o];
+            }
+            note_varied(rb, &first[k], r->rank_key);
+            if (isnan(first[k]))
+                first[k] = r->rank_key;
+        }
     }
     gboolean ok =
         feasible == prism_search_result_feasible(res) && n == prism_search_result_evaluated(res);
@@ -267,7 +296,8 @@ static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_
          prism_search_result_feasible(res) > 0 &&
          (prism_test_comm()->rank != 0 || brute_check(&job, res));
     if (!ok)
-        fprintf(stderr, "brute force mismatch: %s\n", model);
+        fprintf(stderr, "brute force mismatch: %s (%" G_GUINT64_FORMAT " rows)\n", model,
+                s.space ? prism_space_size(s.space) : 0);
     else if (prism_test_comm()->rank == 0)
         printf("[%s: %" G_GUINT64_FORMAT " rows, %" G_GUINT64_FORMAT
                " feasible, front %zu, %" G_GUINT64_FORMAT " pruned] ",
@@ -304,6 +334,48 @@ static void test_brute_moe_devices(void)
     /* the budgets above leave rows whose static bytes do not fit: pruning left some out
      * (the count is summed over the ranks, so the same on each) */
     CU_ASSERT_TRUE(prism_test_all(pruned_rows > 0));
+}
+
+/* Every strategy dim as a Pareto objective and as the top list's column: the driver
+ * reads a dim from the lanes or the segment key (search_driver.c, key_source), the
+ * brute force from the strategy (prism_objective_value). Each dim must vary over the
+ * feasible rows of the spaces below, or its check would prove nothing. */
+static void test_brute_dim_objectives(void)
+{
+    static const struct {
+        const char *objectives, *rank_by;
+    } runs[] = {
+        {"step_time,pp,max:vpp,schedule", "max:recompute"},
+        {"peak_mem,rc_layers,max:tp,cp", "dp"},
+        {"max:mfu,ep,sp,max:mbs", "max:m"},
+        {"step_time,zero,max:etp,folding", "offload"},
+        {"step_time,max:tp_overlap,dp_overlap,devices", "max:param_overlap"},
+    };
+    uint32_t named = 0;
+    for (size_t r = 0; r < G_N_ELEMENTS(runs); r++) {
+        PrismObjective o[PRISM_FRONT_MAX_OBJECTIVES + 1];
+        size_t n = 0;
+        CU_ASSERT_FATAL(prism_objectives_parse(runs[r].objectives, o, &n, NULL));
+        CU_ASSERT_FATAL(prism_objective_parse(runs[r].rank_by, &o[n++], NULL));
+        for (size_t i = 0; i < n; i++)
+            if (o[i].kind == PRISM_COLUMN_DIM)
+                named |= 1u << o[i].id;
+    }
+    const uint32_t all = (1u << PRISM_DIM_COUNT) - 1;
+    CU_ASSERT_EQUAL(named, all); /* a new dim must join a run above */
+    /* MoE on 4 and 8 devices: pipelines with interleaving, block recompute, offload,
+     * folded and tied expert layouts, every overlap option searched */
+    const uint32_t d48[] = {4, 8};
+    setup_overlap = PRISM_OVERLAP_ALL;
+    dims_varied = 0;
+    for (size_t r = 0; r < G_N_ELEMENTS(runs); r++)
+        run_brute("deepseek-v2-lite", d48, 2, 8, 2048,
+                  "zero=1,2,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1",
+                  "mbs=:2,tp=:2,cp=:2,vpp=:2", runs[r].objectives, runs[r].rank_by, 0);
+    setup_overlap = 0;
+    if (prism_test_comm()->rank == 0 && dims_varied != all)
+        fprintf(stderr, "dims that did not vary: mask 0x%x\n", all & ~dims_varied);
+    CU_ASSERT_TRUE(prism_test_comm()->rank != 0 || dims_varied == all);
 }
 
 typedef struct {
@@ -577,6 +649,7 @@ static CU_TestInfo search_tests[] = {
     {"weighted partition of jobs", test_partition},
     {"driver == brute force (dense)", test_brute_dense},
     {"driver == brute force (MoE, device list)", test_brute_moe_devices},
+    {"driver == brute force (every dim an objective)", test_brute_dim_objectives},
     {"sink contract", test_sink},
     {"sink error and stop fail every rank", test_failures},
     CU_TEST_INFO_NULL,

@@ -362,6 +362,130 @@ static void test_bad_graphs(void)
     g_clear_error(&error);
 }
 
+/* Graph texts that break one rule each of the file format (src/core/opgraph.c): the
+ * error names the op (its index, and its name once read) and the key, and says what is
+ * allowed. A leading "X" stands for a valid input op, "Y" for "y", an output of x. */
+static void test_bad_graph_texts(void)
+{
+#define X "{\"name\": \"x\", \"kind\": \"input\", \"features\": 64}"
+#define Y "{\"name\": \"y\", \"kind\": \"output\", \"inputs\": [\"x\"]}"
+    static const struct {
+        const char *text;
+        int code;
+        const char *needle;
+    } cases[] = {
+        {"[1, 2]", PRISM_INPUT_ERROR_PARSE, "t: the top level must be an object"},
+        {"{\"batch\": 2}", PRISM_INPUT_ERROR_MISSING, "t: key 'ops' must be a non-empty array"},
+        {"{\"batch\": 2, \"ops\": []}", PRISM_INPUT_ERROR_VALUE, "key 'ops' must be a non-empty"},
+        {"{\"batch\": 2, \"ops\": {}}", PRISM_INPUT_ERROR_VALUE, "key 'ops' must be a non-empty"},
+        {"{\"batch\": 2.5, \"ops\": [" X "]}", PRISM_INPUT_ERROR_VALUE,
+         "t: key 'batch': value 2.5 must be a positive integer"},
+        {"{\"batch\": 2, \"seq\": 0, \"ops\": [" X "]}", PRISM_INPUT_ERROR_VALUE,
+         "key 'seq': value 0"},
+        {"{\"batch\": 2, \"ops\": [" X ", 7]}", PRISM_INPUT_ERROR_PARSE,
+         "t: ops[1]: must be an object with keys name, kind, inputs"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"kind\": \"norm\"}]}", PRISM_INPUT_ERROR_MISSING,
+         "t: ops[1]: missing key 'name'"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"\", \"kind\": \"norm\"}]}",
+         PRISM_INPUT_ERROR_MISSING, "ops[1]: missing key 'name' (a non-empty string)"},
+        {"{\"batch\": 2, \"ops\": [" X ", " X "]}", PRISM_INPUT_ERROR_VALUE,
+         "t: ops[1] 'x': duplicate op name"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"n\", \"inputs\": [\"x\"]}]}",
+         PRISM_INPUT_ERROR_MISSING, "ops[1] 'n': key 'kind': '(missing)' is not one of"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"n\", \"kind\": \"norm\", "
+         "\"axis\": \"row\", \"inputs\": [\"x\"]}]}",
+         PRISM_INPUT_ERROR_VALUE, "ops[1] 'n': key 'axis': 'row' must be 'feature'"},
+        {"{\"batch\": 2, \"ops\": [{\"name\": \"x\", \"kind\": \"input\", \"features\": 64, "
+         "\"layout\": \"cols\"}]}",
+         PRISM_INPUT_ERROR_VALUE, "ops[0] 'x': key 'layout': 'cols' must be rep, rows or feat"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"n\", \"kind\": \"norm\", "
+         "\"inputs\": \"x\"}]}",
+         PRISM_INPUT_ERROR_PARSE, "ops[1] 'n': key 'inputs' must be an array of op names"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"n\", \"kind\": \"norm\", "
+         "\"inputs\": [3]}]}",
+         PRISM_INPUT_ERROR_UNKNOWN_NAME, "ops[1] 'n': inputs[0] = 3 does not name an EARLIER op"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"z\", \"kind\": \"input\", "
+         "\"features\": 8, \"inputs\": [\"x\"]}]}",
+         PRISM_INPUT_ERROR_VALUE, "ops[1] 'z': an input op takes no 'inputs'"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"n\", \"kind\": \"norm\"}]}",
+         PRISM_INPUT_ERROR_VALUE, "ops[1] 'n': key 'inputs' must name at least one producer"},
+        {"{\"batch\": 2, \"ops\": [" X ", " Y ", {\"name\": \"n\", \"kind\": \"norm\", "
+         "\"inputs\": [\"y\"]}]}",
+         PRISM_INPUT_ERROR_VALUE, "ops[2] 'n': input 'y' is an output op and cannot feed 'norm'"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"l\", \"kind\": \"loss\", "
+         "\"inputs\": [\"x\"]}, {\"name\": \"n\", \"kind\": \"norm\", \"inputs\": [\"l\"]}]}",
+         PRISM_INPUT_ERROR_VALUE, "ops[2] 'n': input 'l' is a loss op and cannot feed 'norm'"},
+        {"{\"batch\": 2, \"ops\": [" X ", {\"name\": \"c\", \"kind\": \"conv\", "
+         "\"cin\": 3, \"cout\": 8, \"kernel\": 3, \"h_out\": 4, \"inputs\": [\"x\"]}]}",
+         PRISM_INPUT_ERROR_MISSING, "ops[1] 'c': missing key 'w_out' (a positive integer)"},
+    };
+#undef X
+#undef Y
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GError *error = NULL;
+        PrismOpGraph *g =
+            prism_op_graph_from_json(cases[i].text, strlen(cases[i].text), "t", &error);
+        CU_ASSERT_PTR_NULL(g);
+        const gboolean ok = g_error_matches(error, PRISM_INPUT_ERROR, cases[i].code) &&
+                            strstr(error->message, cases[i].needle) != NULL;
+        CU_ASSERT_TRUE(ok);
+        if (!ok)
+            printf("\n  case %zu: %s\n", i, error ? error->message : "(no error)");
+        g_clear_error(&error);
+        prism_op_graph_free(g);
+    }
+}
+
+/* The kinds that only a file brings in (the built-in graphs add them through the builder):
+ * each key lands in its field, the defaults apply (kv_heads = heads, matrices 2, layer
+ * norm), and "matmul" is a linear. */
+static void test_graph_file_kinds(void)
+{
+    static const char text[] =
+        "{\"name\": \"kinds\", \"batch\": 2, \"seq\": 16, \"ops\": ["
+        "{\"name\": \"img\", \"kind\": \"input\", \"features\": 3, \"layout\": \"feat\"},"
+        "{\"name\": \"c\", \"kind\": \"conv\", \"inputs\": [\"img\"], \"cin\": 3, "
+        "\"cout\": 8, \"kernel\": 3, \"h_out\": 5, \"w_out\": 7},"
+        "{\"name\": \"bn\", \"kind\": \"norm\", \"axis\": \"batch\", \"inputs\": [\"c\"]},"
+        "{\"name\": \"p\", \"kind\": \"pool\", \"inputs\": [\"bn\"], \"channels\": 8, "
+        "\"h_out\": 2, \"w_out\": 3},"
+        "{\"name\": \"tok\", \"kind\": \"input\", \"features\": 1},"
+        "{\"name\": \"e\", \"kind\": \"embedding\", \"inputs\": [\"tok\"], \"vocab\": 1000, "
+        "\"hidden\": 48},"
+        "{\"name\": \"a\", \"kind\": \"attention\", \"inputs\": [\"e\"], \"heads\": 4, "
+        "\"head_dim\": 12},"
+        "{\"name\": \"m\", \"kind\": \"moe\", \"inputs\": [\"a\"], \"experts\": 8, "
+        "\"top_k\": 2, \"ffn\": 96},"
+        "{\"name\": \"f\", \"kind\": \"MatMul\", \"inputs\": [\"m\"], \"in\": 48, \"out\": 10},"
+        "{\"name\": \"ln\", \"kind\": \"norm\", \"inputs\": [\"f\"]},"
+        "{\"name\": \"o1\", \"kind\": \"output\", \"inputs\": [\"p\"], \"layout\": \"rows\"},"
+        "{\"name\": \"o2\", \"kind\": \"output\", \"inputs\": [\"ln\"]}]}";
+    GError *error = NULL;
+    g_autoptr(PrismOpGraph) g = prism_op_graph_from_json(text, strlen(text), "kinds.json", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_STRING_EQUAL(g->name, "kinds");
+    CU_ASSERT_EQUAL(g->n_ops, 12);
+    const PrismOp *o = g->ops;
+    CU_ASSERT_TRUE(o[0].kind == PRISM_OP_INPUT && o[0].fixed_layout == PRISM_TL_FEAT);
+    CU_ASSERT_TRUE(o[1].kind == PRISM_OP_CONV && o[1].k_in == 3 && o[1].k_out == 8 &&
+                   o[1].kernel == 3 && o[1].h_out == 5 && o[1].w_out == 7);
+    CU_ASSERT_TRUE(o[1].n_inputs == 1 && o[1].inputs[0] == 0);
+    CU_ASSERT_TRUE(o[2].kind == PRISM_OP_NORM && o[2].norm_batch_axis == 1);
+    CU_ASSERT_TRUE(o[3].kind == PRISM_OP_POOL && o[3].channels == 8 && o[3].h_out == 2 &&
+                   o[3].w_out == 3);
+    CU_ASSERT_TRUE(o[5].kind == PRISM_OP_EMBEDDING && o[5].k_in == 1000 && o[5].k_out == 48);
+    CU_ASSERT_TRUE(o[6].kind == PRISM_OP_ATTENTION && o[6].heads == 4 && o[6].kv_heads == 4 &&
+                   o[6].head_dim == 12);
+    CU_ASSERT_TRUE(o[7].kind == PRISM_OP_MOE && o[7].experts == 8 && o[7].top_k == 2 &&
+                   o[7].ffn == 96 && o[7].matrices == 2);
+    CU_ASSERT_TRUE(o[8].kind == PRISM_OP_LINEAR && o[8].k_in == 48 && o[8].k_out == 10);
+    CU_ASSERT_TRUE(o[9].kind == PRISM_OP_NORM && o[9].norm_batch_axis == 0);
+    CU_ASSERT_TRUE(o[10].kind == PRISM_OP_OUTPUT && o[10].fixed_layout == PRISM_TL_ROWS);
+    CU_ASSERT_TRUE(o[11].kind == PRISM_OP_OUTPUT && o[11].fixed_layout == -1);
+    for (uint32_t i = 0; i < g->n_ops; i++)
+        CU_ASSERT_TRUE(o[i].batch == 2 && o[i].seq == 16 && o[i].rows == 32);
+}
+
 /* input -> N x (linear 1024 -> 1024, norm) -> output: the series chain is
  * [E(in,l0) D(l0) E(l0,n0) D(n0) E(n0,l1) D(l1) ... E(n_N-1,out)]. The free input has the
  * same three layouts as a norm and the same tensor size, so E(in,l0) = E(n,l) and the
@@ -448,6 +572,8 @@ static CU_TestInfo smsg_tests[] = {
     {"hand-derived MLP cost, tp 8 and tp 1", test_hand_cost_mlp},
     {"greedy and uniform baselines never beat the optimum", test_baselines_never_better},
     {"bad graph files: exit-2 errors with file, op, key", test_bad_graphs},
+    {"bad graph texts: each rule's message", test_bad_graph_texts},
+    {"graph file kinds: conv, pool, batch norm, embedding, MoE, defaults", test_graph_file_kinds},
     CU_TEST_INFO_NULL,
 };
 
