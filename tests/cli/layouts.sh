@@ -45,6 +45,28 @@ assert all(b["ratio_to_optimal"] >= 1.0 for b in d["baselines"] if b["feasible"]
 PYEOF
 then ok; else bad "JSON check"; fi
 
+# JSON's Pareto front is the text's: the same points, time ascending and memory
+# descending, the first one the optimum's time
+txt=$("$P" layouts --graph transformer-block --tp 4 --pareto --summary)
+js=$("$P" layouts --graph transformer-block --tp 4 --pareto --json)
+if $PY - "$txt" "$js" <<'PYEOF'
+import json, re, sys
+lines = sys.argv[1].splitlines()
+at = next(i for i, l in enumerate(lines) if l.startswith("(time, memory per device) Pareto front"))
+n = int(re.search(r"front, (\d+) points?:", lines[at]).group(1))
+text = [(float(l.split()[0]), float(l.split()[2])) for l in lines[at + 1:at + 1 + n]]
+d = json.loads(sys.argv[2])
+front = d["pareto"]
+assert n >= 2 and len(front) == n, (n, len(front))
+for (ms, gib), p in zip(text, front):
+    assert abs(p["time_s"] * 1e3 - ms) <= 5e-4 * ms, (ms, p)
+    assert abs(p["mem_bytes"] / 2**30 - gib) <= 1e-3, (gib, p)
+assert all(a["time_s"] < b["time_s"] and a["mem_bytes"] > b["mem_bytes"]
+           for a, b in zip(front, front[1:])), front
+assert abs(front[0]["time_s"] - d["optimal"]["total_s"]) <= 1e-12 * front[0]["time_s"], d["optimal"]
+PYEOF
+then ok; else bad "JSON Pareto front"; fi
+
 # a graph file
 expect_exit 0 "residual-small" -- "$P" layouts --graph "$D/residual_small.json" --tp 2
 
@@ -63,4 +85,4 @@ expect_exit 2 "--tp: 0" -- "$P" layouts --tp 0
 expect_exit 2 "unexpected argument" -- "$P" layouts extra
 
 echo "layouts.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -eq 25 ] # exactly: a check that did not run is a failure
+[ "$fail" -eq 0 ] && [ "$pass" -eq 26 ] # exactly: a check that did not run is a failure

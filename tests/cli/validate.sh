@@ -233,6 +233,39 @@ assert a['inputs']['cluster'] == 'H100-SXM' and a['predicted']['mfu'] > 0, a
 assert b['kind'] == 'skipped' and \\\"unknown model 'llama3-8x7b'\\\" in b['reason'], b
 assert c['kind'] == 'planned' and '(config.json),' in c['inputs']['defaults'], c
 assert d['kind'] == 'skipped' and 'none.json' in d['reason'], d\""
+# every reason a row is skipped for, one row each, under a profile file that asserts equal
+# model chunks and plans vpp (megatron-core's with uniform_chunks = true, named "equal");
+# megatron-core states no dtype default. The last row is well-formed: planned.
+sed 's/^uniform_chunks = false/uniform_chunks = true/' "$src/cost/frameworks/megatron-core.ini" > equal.ini
+printf '%s\n' 'source_id,model_name,layers,hidden,heads,vocab,gpu_type,num_gpus,global_batch,seq_len,dtype,recompute,tp,pp,micro_batch,measured_mfu' \
+    'MYLAB,,,,,,H100,16,64,4096,bf16,,,,,0.4' \
+    'MYLAB,half,32,4096,,,H100,16,64,4096,bf16,,,,,0.4' \
+    'MYLAB,novocab,32,4096,32,,H100,16,64,4096,bf16,,,,,0.4' \
+    'MYLAB,nogpu,32,4096,32,50304,,16,64,4096,bf16,,,,,0.4' \
+    'MYLAB,rc,32,4096,32,50304,H100,16,64,4096,bf16,partial,,,,0.4' \
+    'MYLAB,fp4,32,4096,32,50304,H100,16,64,4096,fp4,,,,,0.4' \
+    'MYLAB,nodtype,32,4096,32,50304,H100,16,64,4096,,,,,,0.4' \
+    'MYLAB,stages,30,4096,32,50304,H100,16,64,4096,bf16,full,1,4,1,0.4' \
+    'MYLAB,fine,32,4096,32,50304,H100,16,64,4096,bf16,full,1,4,1,0.4' > reasons.csv
+check "every skip reason, named" bash -c "'$prism' validate reasons.csv --framework ./equal.ini --json | /usr/bin/python3 -c \"
+import json, sys
+d = json.load(sys.stdin)
+want = ['no shape (layers/hidden/heads) and no model_name',
+        'shape (layers/hidden/heads) incomplete', 'vocab not stated', 'gpu_type not stated',
+        \\\"recompute 'partial' unknown (none, selective, full)\\\",
+        \\\"dtype: unknown dtype 'fp4' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8)\\\",
+        'dtype not stated and the profile has no default',
+        'layers 30 not divisible by pp 4 (equal needs equal stages)']
+rows = d['rows']
+assert [r['line'] for r in rows] == list(range(2, 11)), rows
+for r, w in zip(rows, want):
+    assert r['kind'] == 'skipped' and r['reason'] == w, (r['line'], r['reason'], w)
+    assert r['predicted']['step_time'] is None, r
+assert rows[8]['kind'] == 'planned' and rows[8]['predicted']['mfu'] > 0, rows[8]
+c = d['counts']
+assert (c['rows'], c['predicted'], c['planned'], c['skipped']) == (9, 0, 1, 8), c
+\""
+check "  the text lists them by line" bash -c "'$prism' validate reasons.csv --framework ./equal.ini | grep -c '^  line [2-9] MYLAB' | grep -qx 8"
 check "--explain a skipped row exits 2" expect_status 2 validate nogbs.csv --explain 2
 check "  says why" grep -q "\-\-explain 2: the row (TORCHTITAN_H100_2024_12 Llama-3.1-8B) is skipped: global_batch not stated (sources.ini gives none for source TORCHTITAN_H100_2024_12)" err.txt
 # a knob given at its default value still overrides the profile's (pytorch-fsdp sets
@@ -465,4 +498,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((118 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((120 - ${PRISM_TEST_SANITIZED:-0}))

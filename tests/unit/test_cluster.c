@@ -356,6 +356,91 @@ static void test_validate(void)
     prism_cluster_free(c);
 }
 
+/* One broken rule per case on a fresh H200 preset (8 per node, NVLink then the network),
+ * as a program building its own PrismCluster would break it; the file parser catches most
+ * of these before (test_bad_files), so only this test reaches the rules' messages. */
+static void break_rule(PrismCluster *c, int k)
+{
+    switch (k) {
+    case 0:
+        c->peak_flops[PRISM_DTYPE_BF16] = NAN;
+        break;
+    case 1:
+        for (int d = 0; d < PRISM_DTYPE_COUNT; d++)
+            c->peak_flops[d] = 0;
+        break;
+    case 2:
+        c->devices_per_node = 0;
+        break;
+    case 3:
+        c->host_mem_bw_GBps = INFINITY;
+        break;
+    case 4:
+        c->attn_bwd_fraction = 1.5;
+        break;
+    case 5:
+        c->gemm_efficiency = 1.25;
+        break;
+    case 6:
+        c->sustained_clock_mhz = c->boost_clock_mhz + 1;
+        break;
+    case 7:
+        c->n_levels = 0;
+        break;
+    case 8:
+        c->levels[1].latency_us = -1;
+        break;
+    case 9:
+        c->levels[1].size = 16; /* the last level spans the machine: size 0 */
+        break;
+    case 10:
+        c->levels[0].size = 0;
+        break;
+    case 11: /* three levels whose middle one does not nest the first */
+        c->levels[2] = c->levels[1];
+        c->levels[1].size = 12;
+        c->n_levels = 3;
+        break;
+    default:
+        c->devices_per_node = 3; /* level 0 holds 8 */
+        break;
+    }
+}
+
+static void test_validate_rules(void)
+{
+    static const char *const needles[] = {
+        "cluster 'H200': peak bf16 FLOP/s nan must be >= 0",
+        "cluster 'H200': no dtype has a peak > 0",
+        "cluster 'H200': devices_per_node must be >= 1",
+        "cluster 'H200': device attribute inf must be finite and >= 0",
+        "cluster 'H200': attention fractions",
+        "cluster 'H200': gemm_efficiency 1.25 must be <= 1",
+        "cluster 'H200': sustained_clock_mhz",
+        "cluster 'H200': 0 levels (allowed 1..",
+        "level 1 (ib-ndr): bandwidth",
+        "size 16 (every level but the last needs a size >= 1; the last spans the machine",
+        "size 0 (every level but the last",
+        "level 1 (ib-ndr): size 12 must be a multiple of, and larger than, level 0's size 8",
+        "cluster 'H200': devices_per_node 3 and level 0 size 8 must divide one another",
+    };
+    for (int k = 0; k < (int)G_N_ELEMENTS(needles); k++) {
+        PrismCluster *c = prism_cluster_preset("H200", NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(prism_cluster_validate(c, NULL));
+        break_rule(c, k);
+        GError *error = NULL;
+        CU_ASSERT_FALSE(prism_cluster_validate(c, &error));
+        const gboolean ok = g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE) &&
+                            strstr(error->message, needles[k]) != NULL;
+        CU_ASSERT_TRUE(ok);
+        if (!ok)
+            printf("\n  rule %d: %s\n", k, error ? error->message : "(valid)");
+        g_clear_error(&error);
+        prism_cluster_free(c);
+    }
+}
+
 /*
  * Devices as vendors, nvidia-smi and papers name them map to the preset of their part:
  * the family's preset closest in memory (the largest when none is given); a power-limited
@@ -422,6 +507,7 @@ static CU_TestInfo cluster_tests[] = {
     {"host link, host memory and its bandwidth (offloading)", test_host},
     {"malformed key files", test_bad_files},
     {"validate", test_validate},
+    {"validate: each rule with its message", test_validate_rules},
     CU_TEST_INFO_NULL,
 };
 
