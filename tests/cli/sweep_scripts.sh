@@ -221,5 +221,23 @@ a, b = h5py.File('c_lz4.h5', 'r')['landscape'], h5py.File('c_none.h5', 'r')['lan
 assert all(np.array_equal(a[c][:], b[c][:], equal_nan=True) for c in b)"
 check "h5dump reads the zstd file with prism's plugin" bash -c \
     "h5dump -d /landscape/step_time -s 5 -c 1 c_zstd.h5 | grep -qE '\(5\): [0-9]'"
+# The plugins' compressing direction (prism writes its chunks itself, so only other
+# writers run it): h5repack through prism's zstd (level 5) and lz4 filters, h5diff
+# against the uncompressed file (prism's plugins decode), the filter recorded on the
+# datasets, and Debian's lz4 plugin (another implementation of the format, and no
+# prism plugin on its path) reads the lz4 file. No independent zstd decoder is packaged
+# for h5py here (python3-hdf5plugin points at Debian's plugin folder, which has none);
+# the zstd frames are libzstd's own.
+check "prism's plugins compress (h5repack); Debian's lz4 reads it" bash -c "
+h5repack -f UD=32015,0,1,5 c_none.h5 rz.h5 && h5repack -f UD=32004,0,0 c_none.h5 rl.h5 &&
+h5diff c_none.h5 rz.h5 && h5diff c_none.h5 rl.h5 &&
+h5dump -p -H -d /landscape/step_time rz.h5 | grep -q 'FILTER_ID 32015' &&
+h5dump -p -H -d /landscape/step_time rl.h5 | grep -q 'FILTER_ID 32004' &&
+env HDF5_PLUGIN_PATH=$deb $py -c \"
+import h5py, numpy as np
+a, b = h5py.File('rl.h5', 'r')['landscape'], h5py.File('c_none.h5', 'r')['landscape']
+assert sorted(a) == sorted(b) and len(b) > 30
+assert all(np.array_equal(a[c][:], b[c][:], equal_nan=True) for c in b)
+\""
 
-cli_done 32
+cli_done 33
