@@ -291,6 +291,10 @@ check "the same grid when --set leaves the groups nothing to change" expect_stat
     --grid mixed.ini --framework pytorch-fsdp --set attn_fwd_fraction=0.4 \
     --set attn_bwd_fraction=0.3 --set mx_cast_passes=1 --set mx_cast_efficiency=0 -o mixed.h5
 expect_bad "grid and --top" -- sweep --grid "$grid" --top 3 -o x.h5 -- "--top" "[options] top"
+printf '[grid]\nmodels = gpt3-1.3b\nclusters = H100-SXM; A100-40GB\ndevices = 8\ngbs = 64\nseq = 2048\n[options]\nmem_budget = 60\n' > budget.ini
+expect_bad "a grid's memory budget above one point's device" -- sweep --grid budget.ini -o x.h5 -- \
+    "grid budget.ini point 1 (gpt3-1.3b on 8 x A100-40GB, gbs 64, seq 2048)" \
+    "[options] mem_budget 60 GiB exceeds the 40.0 GiB of a device"
 expect_bad "--top 0" -- sweep "${small[@]}" --top 0 -o x.h5 -- "--top 0" "1 and 1000"
 expect_bad "pareto: no file" -- pareto no-such.h5 -- "no-such.h5" "no such file"
 echo "not hdf5" >text.h5
@@ -330,4 +334,4 @@ cli_checks=$((cli_checks + 1))
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
 # h5diffs), and "zstd is smaller than none" needs none
-cli_done $((97 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+cli_done $((98 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))

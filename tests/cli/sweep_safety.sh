@@ -95,10 +95,26 @@ if command -v flock >/dev/null; then
         "another prism sweep is writing it"
     kill "$holder" 2>/dev/null
     wait "$holder" 2>/dev/null
+    # ... whose record is not prism's: the refusal says so instead of an owner
+    printf '[[[not a lock record\n' >junk.h5.partial.lock
+    flock -n junk.h5.partial.lock sleep 10 &
+    holder=$!
+    sleep 0.3
+    expect_bad "a held lock with an unreadable record" -- sweep "${small[@]}" -o junk.h5 -- \
+        "another prism sweep is writing it (an unreadable lock record; lock junk.h5.partial.lock)"
+    kill "$holder" 2>/dev/null
+    wait "$holder" 2>/dev/null
 else
-    cli_checks=$((cli_checks + 1)) # flock(1) is in util-linux, present on Debian
+    cli_checks=$((cli_checks + 2)) # flock(1) is in util-linux, present on Debian
     cli_fail "flock(1) is missing"
 fi
+
+# A socket where the file goes: refused even with --force, left alone
+/usr/bin/python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('sock.h5')"
+expect_bad "a socket at the output path" -- sweep "${small[@]}" -o sock.h5 --force -- \
+    "-o sock.h5: is a socket" "never replaces anything else"
+check "the socket is still there" test -S sock.h5
+rm -f sock.h5
 
 # A run refused after it took the lock (a spill folder holding a file prism did not write)
 # removes its lock file.
@@ -145,4 +161,4 @@ else
     cli_checks=$((cli_checks + 3))
 fi
 
-cli_done 34
+cli_done 37
