@@ -235,6 +235,63 @@ static void test_refused(void)
                (const char *const[]){"title", NULL});
     expect_bad(dir, "[profile]\ntitle = a\ntitle = b\n", PRISM_INPUT_ERROR_PARSE,
                (const char *const[]){"title", NULL});
+    /* every other key's rule, one bad value or unknown key each: the group, key and
+     * value named, and what is allowed */
+    static const struct {
+        const char *text;
+        int code;
+        const char *parts[4];
+    } rules[] = {
+        {"author = x\n", /* under head's [profile] */
+         PRISM_INPUT_ERROR_UNKNOWN_NAME,
+         {"[profile] author = 'x'", "allowed: title, source"}},
+        {"[memory]\noptimizer = lamb\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[memory] optimizer", "'lamb'", "adam, sgd"}},
+        {"[memory]\nheap = 1\n",
+         PRISM_INPUT_ERROR_UNKNOWN_NAME,
+         {"[memory] heap = '1'", "grad_fp32, optimizer, context_bytes"}},
+        {"[defaults]\npp_microbatches = 8\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[defaults] pp_microbatches", "'8'", "stages, plan"}},
+        {"[defaults]\ndtype = fp4\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[defaults] dtype", "'fp4'", "prism plan --dtype"}},
+        {"[defaults]\nmicro_batch = 0\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[defaults] micro_batch", "'0'", "local or plan"}},
+        {"[defaults]\nvpp = two\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[defaults] vpp", "'two'", "a positive integer or plan"}},
+        {"[defaults]\nsp = 2\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[defaults] sp", "'2'", "0, 1 (on whenever tp > 1) or plan"}},
+        {"[defaults]\nschedule = pipedream\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[defaults] schedule", "'pipedream'", "1f1b, interleaved", "seq1f1b or plan"}},
+        {"[planning]\nuniform_chunks = maybe\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] uniform_chunks", "'maybe'", "true or false"}},
+        {"[planning]\nschedules = 1f1b\n",
+         PRISM_INPUT_ERROR_UNKNOWN_NAME,
+         {"[planning] schedules = '1f1b'", "only, uniform_chunks, overlap"}},
+        {"[model]\narchitecture = mamba\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[model] architecture", "'mamba'", "gpt, llama"}},
+        {"[model]\ntied_embeddings = 2\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[model] tied_embeddings", "'2'", "true or false"}},
+        {"[model]\nlayers = 2\n",
+         PRISM_INPUT_ERROR_UNKNOWN_NAME,
+         {"[model] layers = '2'", "architecture, tied_embeddings"}},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
+        g_autofree char *text = g_strconcat(head, rules[i].text, NULL);
+        const char *parts[5] = {NULL};
+        for (size_t j = 0; j < 4 && rules[i].parts[j]; j++)
+            parts[j] = rules[i].parts[j];
+        expect_bad(dir, text, rules[i].code, parts);
+    }
     /* [knobs.FAMILY]: a family no preset has (the allowed ones listed), the same family
      * twice, a bad knob inside one (its group named) */
     g_autofree char *f1 = g_strconcat(head, "[knobs.B20]\ndropout = 0\n", NULL);
