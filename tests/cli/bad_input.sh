@@ -104,6 +104,24 @@ expect_bad "explain: key twice" -- explain --strategy tp=8,pp=2,tp=4 -- "'tp' is
 expect_bad "explain: pp=0 under a profile" -- explain -m gpt3-1.3b -n 8 --framework \
     megatron-lm-2022 --strategy pp=0 -- "R1: every dimension must be >= 1" "pp=0"
 
+# The other rules of the command line: ranges, strategy keys, objectives, ISA, --set.
+expect_bad "--seq above 2^24" -- inputs --seq 99999999 -- "--seq: 99999999 must be between 1 and 2^24"
+expect_bad "--mem-budget negative" -- inputs --mem-budget -3 -- "--mem-budget -3: must be a positive number of GiB"
+expect_bad "explain: offload 4" -- explain --strategy offload=4 -- \
+    "strategy key 'offload': '4' must be 0 (none), 1 (optimizer), 2 (activations) or 3 (both)"
+expect_bad "explain: tp_overlap 2" -- explain --strategy tp_overlap=2 -- \
+    "strategy key 'tp_overlap': '2' must be 0 (off) or 1 (on)"
+expect_bad "explain: block recompute too deep" -- explain --strategy recompute=block:70000 -- \
+    "strategy key 'recompute': block:70000 is too large"
+expect_bad "explain: block without K" -- explain --strategy recompute=block -- \
+    "strategy key 'recompute': 'block' is not none, selective, full or block:K"
+expect_bad "plan: objective without a name" -- plan --objectives max: -- "objective 'max:': no column name"
+expect_bad "plan: empty objective" -- plan --objectives step_time, -- "objective '': no column name"
+expect_bad "plan: nine objectives" -- plan --objectives step_time,peak_mem,mfu,tp,pp,dp,cp,ep,mbs -- \
+    "at most 8 objectives"
+expect_bad "plan: unknown ISA" -- plan --isa avx1024 -- "--isa=avx1024: unknown ISA (allowed: auto, scalar, avx2, avx512)"
+expect_bad "plan: --set without a value" -- plan --set tp_overlap -- "--set: 'tp_overlap' is not NAME=VALUE"
+
 # plan and sweep load their inputs with the same loader: same errors, and no output file.
 expect_bad "plan: unknown model" -- plan --model llama3-7b -- "llama3-8b"
 expect_bad "plan: bad cluster file" -- plan --cluster "$bad/cluster-zero-size.ini" -- "[level.0] size = 0"
@@ -126,4 +144,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((8 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 4 + 5 + 2 + 1))
+cli_done $((8 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 11 + 4 + 5 + 2 + 1))
