@@ -293,6 +293,41 @@ static void test_resume_after_stop(void)
     CU_ASSERT_TRUE(prism_test_all(error != NULL && strstr(error->message, "model") != NULL &&
                                   strstr(error->message, "llama2-7b") != NULL));
     g_clear_error(&error);
+    /* A manifest from another schema, or recording another number of input attributes
+     * (a partial of another prism version): refused, saying which. Rank 0 edits the
+     * manifest and puts it back; the allreduces in prism_test_all order the edits. */
+    g_autofree char *manifest = g_strconcat(path, ".partial.spill/manifest.ini", NULL);
+    g_autofree char *original = NULL;
+    gsize original_len = 0;
+    CU_ASSERT_TRUE(prism_test_all(g_file_get_contents(manifest, &original, &original_len, NULL)));
+    static const struct {
+        const char *group, *key, *value, *needle;
+    } edits[] = {
+        {"prism-spill", "schema", "step_time:f8",
+         "it was written with other landscape "
+         "columns (step_time:f8); use --force"},
+        {"identity", "extra_input", "1", "input attributes, this run has"},
+    };
+    for (size_t e = 0; e < G_N_ELEMENTS(edits); e++) {
+        if (comm->rank == 0) {
+            g_autoptr(GKeyFile) kf = g_key_file_new();
+            gboolean ok = g_key_file_load_from_data(kf, original, original_len,
+                                                    G_KEY_FILE_KEEP_COMMENTS, NULL);
+            g_key_file_set_string(kf, edits[e].group, edits[e].key, edits[e].value);
+            CU_ASSERT_TRUE(ok && g_key_file_save_to_file(kf, manifest, NULL));
+        }
+        CU_ASSERT_TRUE(prism_test_all(TRUE));
+        CU_ASSERT_FALSE(session(path, &o, "gpt3-1.3b", FALSE, 4, TRUE, NULL, NULL, &error));
+        const gboolean said = error != NULL && strstr(error->message, "cannot resume") &&
+                              strstr(error->message, edits[e].needle) != NULL;
+        if (!said)
+            printf("\n  manifest edit %zu: %s\n", e, error ? error->message : "(accepted)");
+        CU_ASSERT_TRUE(prism_test_all(said));
+        g_clear_error(&error);
+        if (comm->rank == 0)
+            CU_ASSERT_TRUE(g_file_set_contents(manifest, original, (gssize)original_len, NULL));
+        CU_ASSERT_TRUE(prism_test_all(TRUE));
+    }
     /* Two long attributes that differ only after 300 equal characters: the message shows
      * both around the difference (a 200-character prefix showed two equal excerpts). */
     g_autofree char *pad = g_strnfill(300, 'x');
