@@ -327,6 +327,23 @@ check "sweep's diagnosis is plan's" expect_status 2 plan "${nofit[@]}" --no-prog
 check "same text" diff <(tail -n +4 nofit-sweep.txt) out.txt
 expect_bad "pareto: nothing feasible" -- pareto nofit.h5 -- "nofit.h5" "none of the 4807 rows" \
     "is feasible"
+# The same for a grid: its file is complete, the diagnosis names the grid point whose
+# closest strategy needs least (point 1: 16 devices; point 0 has 8), then plan's text for it.
+printf '[grid]\nmodels = gpt3-175b\nclusters = A100-40GB\ndevices = 8; 16\ngbs = 32\nseq = 2048\n' >nofit-grid.ini
+cli_checks=$((cli_checks + 1))
+cli_run sweep --grid nofit-grid.ini -o nofit-grid.h5 --no-progress --no-fsync
+if cli_no_crash sweep --grid nofit-grid.ini; then
+    cp "$out" nofit-grid.txt
+    ((rc == 2)) && grep -q "(0 feasible) in 2 setups" nofit-grid.txt &&
+        grep -qF "No point of grid nofit-grid.ini has a feasible strategy; the closest is point 1 (gpt3-175b on 16 x A100-40GB, gbs 32, seq 2048):" nofit-grid.txt &&
+        grep -q "^Nothing fits in 38.1 GiB usable per device" nofit-grid.txt &&
+        grep -q "error: nothing fits: the closest strategy needs 62.4 GiB" "$err" &&
+        "$PRISM_BINARY" info nofit-grid.h5 | grep -q "^file: *nofit-grid.h5 (complete)" ||
+        cli_fail "grid with nothing feasible: exit $rc, wanted 2, the complete file and the point"
+fi
+check "the grid's diagnosis is plan's for that point" expect_status 2 plan -m gpt3-175b \
+    -c A100-40GB -n 16 --gbs 32 --seq 2048 --no-progress
+check "  same text" diff <(sed -n '/^Nothing fits/,$p' nofit-grid.txt) <(sed -n '/^Nothing fits/,$p' out.txt)
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
@@ -334,4 +351,4 @@ cli_checks=$((cli_checks + 1))
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
 # h5diffs), and "zstd is smaller than none" needs none
-cli_done $((98 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+cli_done $((101 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
