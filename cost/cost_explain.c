@@ -227,8 +227,8 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
         g_string_append(o, "]  in-flight [");
         for (uint32_t c = 0; c < vpp; c++) {
             const size_t at = (size_t)s * vpp + c;
-            if (seg->mu_b[at] > 0)
-                g_string_append_printf(o, "%sm", c ? " " : "");
+            if (seg->mu_b[at] > 0) /* GPipe: mu_b x m, all of the step's micro-batches */
+                g_string_append_printf(o, "%s%g", c ? " " : "", seg->mu_b[at] * m);
             else
                 g_string_append_printf(o, "%s%g", c ? " " : "", MIN(seg->mu_a[at], m));
         }

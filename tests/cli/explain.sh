@@ -148,4 +148,28 @@ d = json.load(open(sys.argv[1]))
 assert d["framework_unsupported"] is None and d["track_record"]["framework"] == "megatron-core", d["track_record"]
 PY
 
-cli_done 42
+# MoE layout line, hand-derived: 16 devices, tp 2 -> dp 8; etp 1 x ep 8 leaves edp
+# 16 / 8 = 2; etp != tp, so folded
+check "MoE text" expect_status 0 explain -m deepseek-v2-lite -c H100-SXM -n 16 --gbs 64 \
+    --strategy "tp=2,ep=8,etp=1,sp=1,zero=1"
+check "experts line" grep -qx "experts: etp 1 x ep 8 x edp 2 over the tp\*cp\*dp = 16 devices of a stage (folded; ETP groups of 1 consecutive devices, EP groups span 8)" out.txt
+# In-flight micro-batches per stage (4 stages, m = 16 / (2 x 1) = 8): ZB-V holds chunks s
+# and 2p-1-s at (2p-1-s, s+1) = (7 1), (6 2), (5 3), (4 4); ZB-H1 min(p-s, m) = 4 3 2 1;
+# GPipe all m = 8 micro-batches on every stage
+check "ZB-V in flight" expect_status 0 explain -m gpt3-1.3b -n 8 --gbs 16 \
+    --strategy "pp=4,vpp=2,schedule=zb-v"
+check "  (7 1) ... (4 4)" bash -c "grep -o 'in-flight \[[0-9 ]*\]' out.txt | tr '\n' ';' | grep -qx 'in-flight \[7 1\];in-flight \[6 2\];in-flight \[5 3\];in-flight \[4 4\];'"
+check "ZB-H1 in flight" expect_status 0 explain -m gpt3-1.3b -n 8 --gbs 16 \
+    --strategy "pp=4,schedule=zb-h1"
+check "  4 3 2 1" bash -c "grep -o 'in-flight \[[0-9]*\]' out.txt | tr '\n' ';' | grep -qx 'in-flight \[4\];in-flight \[3\];in-flight \[2\];in-flight \[1\];'"
+check "GPipe in flight" expect_status 0 explain -m gpt3-1.3b -n 8 --gbs 16 \
+    --strategy "pp=4,schedule=gpipe"
+check "  m = 8 on every stage" bash -c "grep -o 'in-flight \[[0-9]*\]' out.txt | tr '\n' ';' | grep -qx 'in-flight \[8\];in-flight \[8\];in-flight \[8\];in-flight \[8\];'"
+# offload: the host line; fp8_scope 2: which linears run in FP8
+check "offload text" expect_status 0 explain -m gpt3-1.3b -n 8 --gbs 16 --strategy "offload=3,zero=1"
+check "  host line" grep -qE "^host: [0-9.]+ GiB offloaded of 256.00 GiB host memory per device$" out.txt
+check "fp8_scope 2 text" expect_status 0 explain -m deepseek-v2-lite -c H100-SXM -n 16 --gbs 64 \
+    --dtype fp8 --set fp8_scope=2 --strategy "tp=2,ep=8"
+check "  names the routed experts" grep -qF "fp8 linear GEMMs (fp8_scope 2: the routed experts; the other linears in bf16)" out.txt
+
+cli_done 54
