@@ -315,12 +315,57 @@ static void test_deepseek_exact_numbers(void)
     CU_ASSERT_TRUE(improved >= 2);
 }
 
+/* Explicit layouts that do not fit the model or the strategy are refused with the reason
+ * (cost_stages.c, check_layout); a fitting uneven one evaluates. DeepSeek-V3 has 62 split
+ * layers (61 blocks + 1 MTP); the strategy has pp 16. */
+static void test_layout_refusals(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismCostModel) cm = deepseek(&error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    PrismStrategy s;
+    CU_ASSERT_TRUE_FATAL(prism_strategy_parse("tp=8,pp=16,ep=8,recompute=full", 1024,
+                                              prism_cost_model_training(cm), &s, &error));
+    static const char *const want[] = {
+        "layout pp=8 vpp=1 does not match the strategy (pp=16 vpp=1)",
+        "layout has 61 layers; model 'deepseek-v3' has 62 (blocks + MTP)",
+        "layout chunks hold 60 layers; the model has 62",
+        "layout layer 5: recompute code 3 (allowed none, selective, full)",
+    };
+    for (int k = 0; k <= (int)G_N_ELEMENTS(want); k++) {
+        const uint32_t pp = k == 0 ? 8 : 16, n = k == 1 ? 61 : 62;
+        g_autoptr(PrismLayout) l = prism_layout_new(pp, 1, n);
+        /* n / pp layers per chunk, one more on the first n % pp chunks */
+        for (uint32_t j = 0; j < pp; j++)
+            l->chunk_layers[j] = n / pp + (j < n % pp);
+        if (k == 2)
+            l->chunk_layers[0] -= 2;
+        for (uint32_t i = 0; i < n; i++)
+            l->layer_rc[i] = i == 5 && k == 3 ? 3 : PRISM_RECOMPUTE_FULL;
+        double cols[PRISM_COL_COUNT];
+        const gboolean ok = prism_cost_eval_layout(cm, &s, l, cols, &error);
+        if (k == (int)G_N_ELEMENTS(want)) { /* every rule kept: it evaluates */
+            CU_ASSERT_TRUE(ok && cols[PRISM_COL_TIME_STEP] > 0);
+            g_clear_error(&error);
+            continue;
+        }
+        CU_ASSERT_FALSE(ok);
+        const gboolean said = g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE) &&
+                              strstr(error->message, want[k]) != NULL;
+        CU_ASSERT_TRUE(said);
+        if (!said)
+            printf("\n  case %d: %s\n", k, error ? error->message : "(accepted)");
+        g_clear_error(&error);
+    }
+}
+
 static CU_TestInfo refine_tests[] = {
     {"surrogate optimum = brute force (vpp 1)", test_brute_force_vpp1},
     {"vpp 2: feasible, not better than brute force", test_vpp2_conservative},
     {"hand example: per-layer modes and stage weights", test_hand_example},
     {"in-flight micro-batches per schedule", test_inflight_rule},
     {"DeepSeek-V3: exact cost-model numbers, never worse", test_deepseek_exact_numbers},
+    {"explicit layouts: each refusal with its reason", test_layout_refusals},
     CU_TEST_INFO_NULL,
 };
 
