@@ -371,6 +371,15 @@ static void track_stat_text(GString *o, const char *what, const char *lower, con
 char *prism_app_track_line(const PrismTrackRecord *t)
 {
     GString *o = g_string_new(NULL);
+    if (t->rows == 0) { /* as prism_app_track_text says it, on one line */
+        g_string_append_printf(o,
+                               "%s under %s: no published run in the validation data (accuracy "
+                               "unmeasured)",
+                               t->family, t->framework ? t->framework : "any framework profile");
+        if (t->knobs != NULL)
+            g_string_append_printf(o, "; knobs laid over every run: %s", t->knobs);
+        return g_string_free(o, FALSE);
+    }
     g_string_append_printf(o, "%s under %s: %d run%s of %u source%s", t->family,
                            t->framework ? t->framework : "any framework profile", t->rows,
                            t->rows == 1 ? "" : "s", t->sources->len,
