@@ -597,3 +597,36 @@ char *prism_values_compact_internal(PrismDim dim, const uint64_t *v, size_t n, s
     }
     return g_string_free(s, FALSE);
 }
+
+gboolean prism_space_filter_framework(PrismSpaceFilter *f, const PrismFramework *fw, GError **error)
+{
+    if (fw == NULL)
+        return TRUE;
+    prism_space_filter_set_overlap(f, fw->overlap, fw->overlap_search);
+    prism_space_filter_set_uniform_chunks(f, fw->uniform_chunks);
+    g_autofree char *label = g_strdup_printf("framework %s: only", fw->name);
+    if (fw->only != NULL && *fw->only != '\0' &&
+        !prism_space_filter_only_from(f, label, fw->only, error)) {
+        g_prefix_error(error, "--framework %s ([planning] only of %s): ", fw->name, fw->path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+char *prism_space_framework_unsupported(const PrismFramework *fw, const PrismModel *m,
+                                        const PrismStrategy *s)
+{
+    if (fw == NULL)
+        return NULL;
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    if (!prism_space_filter_framework(f, fw, NULL))
+        return NULL;
+    if (!prism_space_filter_accepts_strategy(f, s))
+        return g_strdup_printf("it is outside the profile's [planning] only (%s)", fw->only);
+    const uint32_t L = prism_model_split_layers(m);
+    if (fw->uniform_chunks && L % (s->pp * s->vpp) != 0)
+        return g_strdup_printf("its model chunks are unequal (pp*vpp = %u does not divide the "
+                               "%u layers, which %s asserts)",
+                               s->pp * s->vpp, L, fw->name);
+    return NULL;
+}

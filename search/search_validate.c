@@ -635,6 +635,9 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
     if (!explain_row(cm, &s, l, explain, o, why))
         return FALSE;
     predicted(c, cm, fw, src, o);
+    /* ZB_PP's empty-ended chunks are the layout its runs used, not a profile's chunks */
+    if (l == NULL)
+        o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &s);
     return TRUE;
 }
 
@@ -730,6 +733,8 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
         return FALSE;
     predicted(c, cm, fw, src, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
+    /* a stated pp and vpp are fixed, so unequal chunks can come out of the search */
+    o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &best);
     return TRUE;
 }
 
@@ -745,6 +750,7 @@ static void row_free(gpointer p)
     g_free(o->fixed);
     g_free(o->only);
     g_free(o->defaults);
+    g_free(o->unsupported);
     g_free(o->knobs);
     g_free(o->planned);
     g_free(o->cluster);

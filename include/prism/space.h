@@ -44,6 +44,7 @@
 #include <glib.h>
 
 #include <prism/cost.h>
+#include <prism/framework.h>
 #include <prism/model.h>
 #include <prism/strategy.h>
 #include <prism/training.h>
@@ -160,6 +161,23 @@ void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on);
  * prism_space_filter_accepts_strategy() and shown by prism_space_filter_describe().
  */
 void prism_space_filter_set_default_where_allowed(PrismSpaceFilter *f, int sp, int zero);
+/**
+ * What framework profile @p fw supports (NULL: nothing to add): its [planning] overlap
+ * domains, its equal model chunks and its [planning] only, the latter labelled "framework
+ * NAME only" in the filter's text. The search of `prism plan`, `sweep` and `validate`'s
+ * planned rows under --framework. Errors: a bad [planning] only, naming the profile file.
+ */
+gboolean prism_space_filter_framework(PrismSpaceFilter *f, const PrismFramework *fw,
+                                      GError **error);
+/**
+ * Why profile @p fw does not run strategy @p s of model @p m, or NULL when it does (or @p fw
+ * is NULL): "it is outside the profile's [planning] only (...)" or "its model chunks are
+ * unequal (pp*vpp = P does not divide the L layers, which NAME asserts)". `prism explain`
+ * and `prism validate` price such a strategy anyway and say this next to it; `prism plan
+ * --framework` never proposes it. @p s must have pp, vpp >= 1. Ownership: g_free().
+ */
+char *prism_space_framework_unsupported(const PrismFramework *fw, const PrismModel *m,
+                                        const PrismStrategy *s);
 /** TRUE when some restriction applies to @p dim. */
 gboolean prism_space_filter_restricts(const PrismSpaceFilter *f, PrismDim dim);
 /** TRUE when strategy @p s passes every restriction of @p f (NULL accepts all) but the

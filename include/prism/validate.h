@@ -50,14 +50,17 @@ typedef struct PrismValidateRow {
     char *framework;      /**< profile name, NULL when none applied */
     char *framework_from; /**< "column", "--framework" or "sources.ini" */
     PrismValidateKind kind;
-    char *reason;   /**< skipped: why */
-    char *strategy; /**< predicted: the strategy; planned: the best found or NULL */
-    char *fixed;    /**< planned: the --fix text given to the search */
-    char *only;     /**< planned: the --only text (framework support) */
-    char *defaults; /**< dims taken from the profile's defaults ("mbs=2,recompute=..") */
-    char *knobs;    /**< the row's knobs column as written, NULL when empty */
-    char *planned;  /**< dims the search picked ("micro_batch,vpp") */
-    char *cluster;  /**< preset used */
+    char *reason;      /**< skipped: why */
+    char *strategy;    /**< predicted: the strategy; planned: the best found or NULL */
+    char *fixed;       /**< planned: the --fix text given to the search */
+    char *only;        /**< planned: the --only text (framework support) */
+    char *defaults;    /**< dims taken from the profile's defaults ("mbs=2,recompute=..") */
+    char *knobs;       /**< the row's knobs column as written, NULL when empty */
+    char *unsupported; /**< why the row's profile does not run its (predicted or best
+                            planned) strategy, priced anyway; NULL when it does
+                            (prism_space_framework_unsupported) */
+    char *planned;     /**< dims the search picked ("micro_batch,vpp") */
+    char *cluster;     /**< preset used */
     char *dtype;
     uint64_t searched, feasible; /**< planned: the space and how much of it fits */
     gboolean fits;               /**< the predicted (or best planned) strategy fits */

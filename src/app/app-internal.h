@@ -122,14 +122,6 @@ void prism_search_cli_clear(PrismSearchCli *o);
 gboolean prism_app_add_filters(PrismSpaceFilter *f, char **fix, char **range, char **only,
                                const char *where, GError **error);
 
-/**
- * What a framework profile supports, as filters on @p f (nothing when @p fw is NULL): its
- * overlap options ([planning] overlap / overlap_search), its `only` text (the schedules,
- * ZeRO stages, ... it runs) and its equal model chunks. The user's --fix/--range/--only
- * narrow it further (filters intersect). Not collective. Errors: a bad `only` text, naming
- * the profile file.
- */
-gboolean prism_app_framework_filter(PrismSpaceFilter *f, const PrismFramework *fw, GError **error);
 /** prism_framework_resolve, refusing a profile whose [planning] only does not parse as a
  *  filter (the loader, in cost/, cannot check it: the filter is search/'s), so that every
  *  command (frameworks FILE included) says so when it loads the profile. Not collective. */

@@ -64,21 +64,6 @@ fail:
     return FALSE;
 }
 
-gboolean prism_app_framework_filter(PrismSpaceFilter *f, const PrismFramework *fw, GError **error)
-{
-    if (fw == NULL)
-        return TRUE;
-    prism_space_filter_set_overlap(f, fw->overlap, fw->overlap_search);
-    prism_space_filter_set_uniform_chunks(f, fw->uniform_chunks);
-    g_autofree char *label = g_strdup_printf("framework %s: only", fw->name);
-    if (fw->only != NULL && *fw->only != '\0' &&
-        !prism_space_filter_only_from(f, label, fw->only, error)) {
-        g_prefix_error(error, "--framework %s ([planning] only of %s): ", fw->name, fw->path);
-        return FALSE;
-    }
-    return TRUE;
-}
-
 PrismFramework *prism_app_framework_resolve(const char *name_or_path, GError **error)
 {
     g_autoptr(PrismFramework) fw = prism_framework_resolve(name_or_path, error);

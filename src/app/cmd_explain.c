@@ -8,27 +8,16 @@
 
 #include <prism/cost.h>
 
-/* Why @p fw does not run strategy @p s (its [planning] only, its equal chunks), NULL when it
- * does or there is no profile: explain prices any strategy, and says so. */
+/* Why @p fw does not run strategy @p s, as a sentence naming both, NULL when it does or
+ * there is no profile: explain prices any strategy, and says so. */
 static char *framework_note(const PrismFramework *fw, const PrismModel *m, const PrismStrategy *s)
 {
-    if (fw == NULL)
-        return NULL;
-    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
-    if (!prism_app_framework_filter(f, fw, NULL))
+    g_autofree char *why = prism_space_framework_unsupported(fw, m, s);
+    if (why == NULL)
         return NULL;
     g_autofree char *st = prism_strategy_format(s);
-    if (!prism_space_filter_accepts_strategy(f, s))
-        return g_strdup_printf("%s does not run %s: it is outside the profile's [planning] only "
-                               "(%s); prism plan --framework %s never proposes it",
-                               fw->name, st, fw->only, fw->name);
-    const uint32_t L = prism_model_split_layers(m);
-    if (fw->uniform_chunks && L % (s->pp * s->vpp) != 0)
-        return g_strdup_printf("%s does not run %s: its model chunks are unequal (pp*vpp = %u "
-                               "does not divide the %u layers, which %s asserts); prism plan "
-                               "--framework %s never proposes it",
-                               fw->name, st, s->pp * s->vpp, L, fw->name, fw->name);
-    return NULL;
+    return g_strdup_printf("%s does not run %s: %s; prism plan --framework %s never proposes it",
+                           fw->name, st, why, fw->name);
 }
 
 gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **error)

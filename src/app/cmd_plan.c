@@ -422,7 +422,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     GError *local = NULL;
     /* what the framework supports (framework.h [planning]: overlap options, `only`, equal
      * chunks): without a profile every option stays on and every strategy is searched */
-    if (prism_app_framework_filter(filter, in.framework, &local) &&
+    if (prism_space_filter_framework(filter, in.framework, &local) &&
         prism_app_add_filters(filter, o->search.fix, o->search.range, o->search.only, NULL, &local))
         space = prism_space_new_stoppable(in.model, &in.training, in.devices, in.n_devices, filter,
                                           prism_app_stop_requested, NULL, &local);

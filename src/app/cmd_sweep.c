@@ -417,7 +417,7 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
     s->filter = prism_space_filter_new();
     s->jobs = (PrismSearchJobs){.get = sweep_get, .user = s};
     /* what the framework supports (as prism plan), then the user's filters */
-    if (!prism_app_framework_filter(s->filter, s->in.framework, error) ||
+    if (!prism_space_filter_framework(s->filter, s->in.framework, error) ||
         !prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only, NULL,
                                error))
         return FALSE;

@@ -179,6 +179,9 @@ static char *render_text(const PrismValidateReport *rep)
             g_string_append_printf(o, "  [defaults %s: %s]", r->framework, r->defaults);
         if (r->knobs != NULL)
             g_string_append_printf(o, "  [knobs: %s]", r->knobs);
+        if (r->unsupported != NULL)
+            g_string_append_printf(o, "  [stock %s would not run it: %s]", r->framework,
+                                   r->unsupported);
         if (r->oom)
             g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
         g_string_append_c(o, '\n');
@@ -223,6 +226,9 @@ static char *render_text(const PrismValidateReport *rep)
             g_string_append_printf(o, "  [planned: %s]", r->planned);
             if (r->knobs != NULL)
                 g_string_append_printf(o, "  [knobs: %s]", r->knobs);
+            if (r->unsupported != NULL)
+                g_string_append_printf(o, "  [stock %s would not run it: %s]", r->framework,
+                                       r->unsupported);
             if (r->oom)
                 g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
             g_string_append_c(o, '\n');
@@ -301,6 +307,7 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
     prism_app_json_string(b, "only", r->only);
     json_builder_end_object(b);
     prism_app_json_string(b, "strategy", r->strategy);
+    prism_app_json_string(b, "framework_unsupported", r->unsupported);
     if (r->kind == PRISM_VALIDATE_PLANNED) {
         json_num(b, "searched", (double)r->searched);
         json_num(b, "feasible", (double)r->feasible);

@@ -199,6 +199,7 @@ check "info names the knobs" bash -c \
 check "H800 plan" expect_status 0 plan -m llama3-8b -c H800 -n 64 --gbs 256 --no-progress
 check "says the accuracy is unmeasured" grep -q \
     "^Track record: no published run on H800 under any framework profile" out.txt
+rm -f h800.h5
 check "H800 sweep" expect_status 0 sweep -m llama3-8b -c H800 -n 64 --gbs 256 --fix \
     tp=8,pp=1,cp=1,offload=0 -o h800.h5 --no-progress
 check "info says so on one line" bash -c "'$prism' info h800.h5 | grep -qx 'track:      H800 under any framework profile: no published run in the validation data (accuracy unmeasured)'"

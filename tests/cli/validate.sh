@@ -266,6 +266,30 @@ c = d['counts']
 assert (c['rows'], c['predicted'], c['planned'], c['skipped']) == (9, 0, 1, 8), c
 \""
 check "  the text lists them by line" bash -c "'$prism' validate reasons.csv --framework ./equal.ini | grep -c '^  line [2-9] MYLAB' | grep -qx 8"
+# A stated strategy the row's profile would not run is priced, with the reason (as
+# `prism explain` notes it): unequal chunks where the profile asserts equal ones, a ZeRO
+# stage outside its [planning] only. In the shipped A100 CSV exactly the 12 ZB_PP rows
+# (the ZB fork splits 22, 30, 46 and 62 layers over 8-32 stages) carry one.
+printf '%s\n' 'source_id,model_name,layers,hidden,heads,vocab,gpu_type,num_gpus,global_batch,seq_len,dtype,recompute,tp,pp,zero_stage,micro_batch,measured_mfu' \
+    'MYLAB,stages,30,4096,32,50304,H100,16,64,4096,bf16,full,1,4,1,1,0.4' \
+    'MYLAB,zero3,32,4096,32,50304,H100,16,64,4096,bf16,full,1,4,3,1,0.4' \
+    'MYLAB,fine,32,4096,32,50304,H100,16,64,4096,bf16,full,1,4,1,1,0.4' > stock.csv
+check "unsupported strategies priced and named" bash -c "'$prism' validate stock.csv --framework megatron-lm-2022 --json | /usr/bin/python3 -c \"
+import json, sys
+a, b, c = json.load(sys.stdin)['rows']
+assert all(r['kind'] == 'predicted' and r['predicted']['mfu'] > 0 for r in (a, b, c))
+assert a['framework_unsupported'] == 'its model chunks are unequal (pp*vpp = 4 does not divide the 30 layers, which megatron-lm-2022 asserts)', a
+assert b['framework_unsupported'] == \\\"it is outside the profile's [planning] only (schedule=1f1b,interleaved,zero=0,1)\\\", b
+assert c['framework_unsupported'] is None, c
+\""
+check "  the text says it next to the row" bash -c "'$prism' validate stock.csv --framework megatron-lm-2022 | grep -c '  \[stock megatron-lm-2022 would not run it: ' | grep -qx 2"
+check "  the 12 ZB_PP rows of the A100 CSV" bash -c "'$prism' validate --json | /usr/bin/python3 -c \"
+import json, sys
+rows = json.load(sys.stdin)['rows']
+noted = [r for r in rows if r['framework_unsupported']]
+assert len(noted) == 12 and all(r['source'] == 'ZB_PP' for r in noted), [(r['line'], r['source']) for r in noted]
+assert all('its model chunks are unequal' in r['framework_unsupported'] for r in noted)
+\""
 check "--explain a skipped row exits 2" expect_status 2 validate nogbs.csv --explain 2
 check "  says why" grep -q "\-\-explain 2: the row (TORCHTITAN_H100_2024_12 Llama-3.1-8B) is skipped: global_batch not stated (sources.ini gives none for source TORCHTITAN_H100_2024_12)" err.txt
 # a knob given at its default value still overrides the profile's (pytorch-fsdp sets
@@ -498,4 +522,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((120 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((123 - ${PRISM_TEST_SANITIZED:-0}))
