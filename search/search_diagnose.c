@@ -155,6 +155,7 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
     d->job = job;
     d->margin = prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN];
     d->usable = prism_cost_model_budget(cm) - d->margin;
+    d->device_mem = prism_cost_model_cluster(cm)->mem_bytes;
     d->host_usable = prism_cost_model_host_budget(cm);
     d->max_devices = dev[nd - 1];
     d->n_device_counts = nd;

@@ -77,6 +77,8 @@ typedef struct PrismDiagnosis {
     size_t job;                /**< the diagnosed job */
     double usable;             /**< budget - mem_margin, bytes */
     double margin;             /**< the mem_margin knob, bytes */
+    double device_mem;         /**< the cluster's memory per device, bytes: a budget above
+                                    it cannot be asked for */
     double host_usable;        /**< host memory per device for offloading, bytes (0: the
                                     cluster gives no host: nothing can be offloaded) */
     uint32_t max_devices;      /**< the largest device count of the job's space */

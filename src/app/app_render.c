@@ -64,15 +64,35 @@ static gboolean host_bound(const PrismDiagnosis *d)
     return (int)d->closest[0].cols[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST;
 }
 
-static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWhatIf *w)
+/* How the suggestions name an input: a command-line option, or for `prism sweep --grid`
+ * the grid file's key (its [grid] and [options] replace those options). */
+typedef struct {
+    const char *devices, *devices_end, *filters, *budget, *fix, *seq;
+} InputWords;
+
+static const InputWords *input_words(gboolean grid)
+{
+    static const InputWords cli = {
+        "--devices ", "", "--fix/--range/--only", "--mem-budget ", "--fix offload=0", "--seq"};
+    static const InputWords file = {"devices = ",
+                                    " in [grid]",
+                                    "the grid's [options] fix/range/only",
+                                    "[options] mem_budget = ",
+                                    "fix = offload=0 in [options]",
+                                    "seq in [grid]"};
+    return grid ? &file : &cli;
+}
+
+static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWhatIf *w,
+                         const InputWords *iw)
 {
     switch (w->kind) {
     case PRISM_WHAT_IF_DEVICES:
         if (w->feasible > 0)
             add_suggestion(out,
-                           "more devices: with --devices %u, %" G_GUINT64_FORMAT
+                           "more devices: with %s%u%s, %" G_GUINT64_FORMAT
                            " strategies fit (best step time %.4g s)",
-                           w->devices, w->feasible, w->best_step);
+                           iw->devices, w->devices, iw->devices_end, w->feasible, w->best_step);
         else if (w->factor > 0)
             add_suggestion(out,
                            "more devices: even %ux the devices (%u) fit nothing with these "
@@ -87,10 +107,10 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
     case PRISM_WHAT_IF_NO_FILTERS:
         if (w->feasible > 0)
             add_suggestion(out,
-                           "drop the filters (--fix/--range/--only): %" G_GUINT64_FORMAT
+                           "drop the filters (%s): %" G_GUINT64_FORMAT
                            " strategies of the unrestricted space fit (best step time "
                            "%.4g s)",
-                           w->feasible, w->best_step);
+                           iw->filters, w->feasible, w->best_step);
         else
             add_suggestion(out, "the filters are not the cause: the unrestricted space has "
                                 "no fitting strategy either");
@@ -100,11 +120,19 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
          * budget would say nothing */
         if (host_bound(d))
             break;
-        add_suggestion(out,
-                       "--mem-budget %.1f (GiB): the closest strategy needs %.1f GiB plus "
-                       "the %.1f GiB margin (knob mem_margin)",
-                       ceil(10 * w->mem_budget / GIB) / 10,
-                       d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
+        if (w->mem_budget <= d->device_mem) /* a budget below the device's: raise it */
+            add_suggestion(out,
+                           "%s%.1f (GiB): the closest strategy needs %.1f GiB plus "
+                           "the %.1f GiB margin (knob mem_margin)",
+                           iw->budget, ceil(10 * w->mem_budget / GIB) / 10,
+                           d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
+        else /* no budget can be asked for above the device's memory */
+            add_suggestion(out,
+                           "a device with %.1f GiB or more (this one has %.1f): the closest "
+                           "strategy needs %.1f GiB plus the %.1f GiB margin (knob "
+                           "mem_margin)",
+                           ceil(10 * w->mem_budget / GIB) / 10, d->device_mem / GIB,
+                           d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
         break;
     case PRISM_WHAT_IF_FILTER_DIM:
         add_suggestion(out, "your filter on %s may exclude %s, which saves memory",
@@ -113,26 +141,27 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
     }
 }
 
-GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d)
+GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d, gboolean grid)
 {
+    const InputWords *iw = input_words(grid);
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
     const PrismStrategy *s = &d->closest[0].strategy;
     const double *c = d->closest[0].cols;
     /* the what-ifs that change the inputs, then the cause, then the filter hints */
     for (size_t i = 0; i < d->n_what_ifs; i++)
         if (d->what_ifs[i].kind != PRISM_WHAT_IF_FILTER_DIM)
-            what_if_text(out, d, &d->what_ifs[i]);
+            what_if_text(out, d, &d->what_ifs[i], iw);
     if (host_bound(d))
         add_suggestion(out,
                        d->host_usable > 0
                            ? "the closest strategy fits the device but offloads %.1f GiB per "
-                             "device to a host that has %.1f GiB: offload less (--fix "
-                             "offload=0) or give the cluster more host memory (host_memory_gib)"
+                             "device to a host that has %.1f GiB: offload less (%s) or give "
+                             "the cluster more host memory (host_memory_gib)"
                            : "the closest strategy fits the device only by offloading %.1f GiB "
                              "per device, and the cluster gives no host (%.1f GiB: "
                              "host_link_GBps, host_memory_gib and host_memory_bandwidth_GBps in "
                              "a cluster file)",
-                       c[PRISM_COL_MEM_HOST] / GIB, d->host_usable / GIB);
+                       c[PRISM_COL_MEM_HOST] / GIB, d->host_usable / GIB, iw->fix);
     else if (d->statics_exceed)
         add_suggestion(out,
                        "model states (params + grads + optimizer) alone take %.1f GiB per "
@@ -142,16 +171,16 @@ GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d)
     else
         add_suggestion(out,
                        "activations take %.1f GiB in the closest strategy (mbs=%u, "
-                       "recompute=%s): a shorter --seq, or more tp/cp/pp (more devices)",
+                       "recompute=%s): a shorter %s, or more tp/cp/pp (more devices)",
                        c[PRISM_COL_MEM_ACTIVATIONS] / GIB, s->mbs,
-                       prism_recompute_name((PrismRecompute)s->recompute));
+                       prism_recompute_name((PrismRecompute)s->recompute), iw->seq);
     for (size_t i = 0; i < d->n_what_ifs; i++)
         if (d->what_ifs[i].kind == PRISM_WHAT_IF_FILTER_DIM)
-            what_if_text(out, d, &d->what_ifs[i]);
+            what_if_text(out, d, &d->what_ifs[i], iw);
     return out;
 }
 
-void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d)
+void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d, gboolean grid)
 {
     fprintf(out,
             "\nNothing fits in %.1f GiB usable per device. Closest strategies "
@@ -171,26 +200,27 @@ void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d)
             c0[PRISM_COL_MEM_PARAMS] / GIB, c0[PRISM_COL_MEM_GRADS] / GIB,
             c0[PRISM_COL_MEM_OPTIMIZER] / GIB, c0[PRISM_COL_MEM_ACTIVATIONS] / GIB,
             c0[PRISM_COL_MEM_COMM_BUFFERS] / GIB);
-    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
+    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d, grid);
     for (guint i = 0; i < sug->len; i++)
         fprintf(out, "  - %s\n", (const char *)g_ptr_array_index(sug, i));
 }
 
-void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d)
+void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d,
+                              gboolean grid)
 {
     json_builder_set_member_name(b, "closest");
     json_builder_begin_array(b);
     for (size_t i = 0; i < d->n_closest; i++)
         prism_app_row_json(b, cm, d->closest[i].index, &d->closest[i].strategy, d->closest[i].cols);
     json_builder_end_array(b);
-    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
+    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d, grid);
     prism_app_json_strings(b, "suggestions", sug);
 }
 
-void prism_app_diagnosis_error(const PrismDiagnosis *d, GError **error)
+void prism_app_diagnosis_error(const PrismDiagnosis *d, gboolean grid, GError **error)
 {
     const double *c0 = d->closest[0].cols;
-    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d);
+    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d, grid);
     if (host_bound(d)) {
         /* the device fits: what does not is the host (a negative "over" would say nothing) */
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,

@@ -369,13 +369,13 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
         json_builder_set_member_name(b, "front");
         json_builder_begin_array(b);
         json_builder_end_array(b);
-        prism_app_diagnosis_json(b, r->cm, d);
+        prism_app_diagnosis_json(b, r->cm, d, FALSE);
         json_builder_end_object(b);
         prism_app_print_json(out, b);
     } else if (out != NULL) {
-        prism_app_diagnosis_text(out, d);
+        prism_app_diagnosis_text(out, d, FALSE);
     }
-    prism_app_diagnosis_error(d, error);
+    prism_app_diagnosis_error(d, FALSE, error);
     return FALSE;
 }
 

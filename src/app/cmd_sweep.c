@@ -827,8 +827,8 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
                 p->training.seq);
     }
     if (out != NULL)
-        prism_app_diagnosis_text(out, d);
-    prism_app_diagnosis_error(d, error);
+        prism_app_diagnosis_text(out, d, s->grid != NULL);
+    prism_app_diagnosis_error(d, s->grid != NULL, error);
     return FALSE;
 }
 

@@ -343,7 +343,14 @@ if cli_no_crash sweep --grid nofit-grid.ini; then
 fi
 check "the grid's diagnosis is plan's for that point" expect_status 2 plan -m gpt3-175b \
     -c A100-40GB -n 16 --gbs 32 --seq 2048 --no-progress
-check "  same text" diff <(sed -n '/^Nothing fits/,$p' nofit-grid.txt) <(sed -n '/^Nothing fits/,$p' out.txt)
+check "  same table" diff <(sed -n '/^Nothing fits/,/^What would/p' nofit-grid.txt) \
+    <(sed -n '/^Nothing fits/,/^What would/p' out.txt)
+# the suggestions name the grid file's keys, and no budget above the 40 GiB device
+check "  suggestions in the grid's words" bash -c "grep -qF '  - more devices: with devices = 32 in [grid], ' nofit-grid.txt &&
+    grep -qF '  - a device with 64.4 GiB or more (this one has 40.0): the closest strategy needs 62.4 GiB' nofit-grid.txt &&
+    ! grep -q 'mem_budget\|--mem-budget\|--devices' nofit-grid.txt"
+check "  plan's in its options" bash -c "grep -qF '  - more devices: with --devices 32, ' out.txt &&
+    grep -qF '  - a device with 64.4 GiB or more (this one has 40.0)' out.txt"
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
@@ -351,4 +358,4 @@ cli_checks=$((cli_checks + 1))
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
 # h5diffs), and "zstd is smaller than none" needs none
-cli_done $((101 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+cli_done $((103 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))

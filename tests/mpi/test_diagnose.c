@@ -278,6 +278,8 @@ static gboolean budget_matches(const Inputs *in, const PrismDiagnosis *d)
     double margin = in->knobs.v[PRISM_KNOB_MEM_MARGIN];
     gboolean ok =
         d->margin == margin && w->mem_budget == d->closest[0].cols[PRISM_COL_MEM_PEAK] + margin;
+    /* the device's memory, above which the CLI suggests a larger device, not a budget */
+    ok &= d->device_mem == in->cluster->mem_bytes && d->device_mem == 80.0 * GIB;
     double suggested = ceil(10 * w->mem_budget / GIB) / 10 * GIB;
     g_autoptr(PrismCostModel) cm = cm_new(in, suggested - margin);
     double c[PRISM_COL_COUNT];
