@@ -64,22 +64,23 @@ static gboolean host_bound(const PrismDiagnosis *d)
     return (int)d->closest[0].cols[PRISM_COL_REASON] == PRISM_REASON_MEM_HOST;
 }
 
-/* How the suggestions name an input: a command-line option, or for `prism sweep --grid`
- * the grid file's key (its [grid] and [options] replace those options). */
+/* How the suggestions name an input: a command-line option, and for `prism sweep --grid`
+ * also the grid file's key that may hold it instead (its [grid] devices and seq refuse
+ * the option next to them; [options] mem_budget, fix, range and only add to it). */
 typedef struct {
-    const char *devices, *devices_end, *filters, *budget, *fix, *seq;
+    const char *devices_end, *filters, *budget_end, *fix, *seq;
 } InputWords;
 
 static const InputWords *input_words(gboolean grid)
 {
-    static const InputWords cli = {
-        "--devices ", "", "--fix/--range/--only", "--mem-budget ", "--fix offload=0", "--seq"};
-    static const InputWords file = {"devices = ",
-                                    " in [grid]",
-                                    "the grid's [options] fix/range/only",
-                                    "[options] mem_budget = ",
-                                    "fix = offload=0 in [options]",
-                                    "seq in [grid]"};
+    static const InputWords cli = {"", "--fix/--range/--only", " (GiB)", "--fix offload=0",
+                                   "--seq"};
+    static const InputWords file = {" (or the grid file's devices)",
+                                    "--fix/--range/--only and the grid file's [options] "
+                                    "fix/range/only",
+                                    " (GiB; or the grid file's [options] mem_budget)",
+                                    "--fix offload=0, or fix in the grid file's [options]",
+                                    "--seq (or the grid file's seq)"};
     return grid ? &file : &cli;
 }
 
@@ -90,9 +91,9 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
     case PRISM_WHAT_IF_DEVICES:
         if (w->feasible > 0)
             add_suggestion(out,
-                           "more devices: with %s%u%s, %" G_GUINT64_FORMAT
+                           "more devices: with --devices %u%s, %" G_GUINT64_FORMAT
                            " strategies fit (best step time %.4g s)",
-                           iw->devices, w->devices, iw->devices_end, w->feasible, w->best_step);
+                           w->devices, iw->devices_end, w->feasible, w->best_step);
         else if (w->factor > 0)
             add_suggestion(out,
                            "more devices: even %ux the devices (%u) fit nothing with these "
@@ -122,9 +123,9 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
             break;
         if (w->mem_budget <= d->device_mem) /* a budget below the device's: raise it */
             add_suggestion(out,
-                           "%s%.1f (GiB): the closest strategy needs %.1f GiB plus "
+                           "--mem-budget %.1f%s: the closest strategy needs %.1f GiB plus "
                            "the %.1f GiB margin (knob mem_margin)",
-                           iw->budget, ceil(10 * w->mem_budget / GIB) / 10,
+                           ceil(10 * w->mem_budget / GIB) / 10, iw->budget_end,
                            d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
         else /* no budget can be asked for above the device's memory */
             add_suggestion(out,

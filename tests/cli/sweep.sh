@@ -345,10 +345,10 @@ check "the grid's diagnosis is plan's for that point" expect_status 2 plan -m gp
     -c A100-40GB -n 16 --gbs 32 --seq 2048 --no-progress
 check "  same table" diff <(sed -n '/^Nothing fits/,/^What would/p' nofit-grid.txt) \
     <(sed -n '/^Nothing fits/,/^What would/p' out.txt)
-# the suggestions name the grid file's keys, and no budget above the 40 GiB device
-check "  suggestions in the grid's words" bash -c "grep -qF '  - more devices: with devices = 32 in [grid], ' nofit-grid.txt &&
+# the suggestions also name the grid file's key, and no budget above the 40 GiB device
+check "  suggestions in the grid's words" bash -c "grep -qF \"  - more devices: with --devices 32 (or the grid file's devices), \" nofit-grid.txt &&
     grep -qF '  - a device with 64.4 GiB or more (this one has 40.0): the closest strategy needs 62.4 GiB' nofit-grid.txt &&
-    ! grep -q 'mem_budget\|--mem-budget\|--devices' nofit-grid.txt"
+    ! grep -q -- '--mem-budget' nofit-grid.txt"
 check "  plan's in its options" bash -c "grep -qF '  - more devices: with --devices 32, ' out.txt &&
     grep -qF '  - a device with 64.4 GiB or more (this one has 40.0)' out.txt"
 cli_checks=$((cli_checks + 1))
