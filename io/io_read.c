@@ -448,6 +448,30 @@ static gboolean read_derived(PrismLandscapeFile *f, uint32_t col, uint64_t first
     return TRUE;
 }
 
+/* Open dataset /@p group/@p name into *@p g and *@p d, or set @p local naming what is
+ * missing (the closest names). Not collective: the caller agrees on @p local. */
+static void open_column(PrismLandscapeFile *f, const char *group, const char *name, hid_t *g,
+                        hid_t *d, GError **local)
+{
+    *g = PRISM_H5_TRY(H5Lexists(f->file, group, H5P_DEFAULT), NULL) > 0
+             ? PRISM_H5_TRY(H5Gopen2(f->file, group, H5P_DEFAULT), NULL)
+             : -1;
+    *d = -1;
+    if (*g < 0) {
+        g_set_error(local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME, "%s: no group /%s%s",
+                    f->path, group,
+                    strcmp(group, "landscape") == 0 ? " (written with --no-landscape?)" : "");
+    } else if (PRISM_H5_TRY(H5Lexists(*g, name, H5P_DEFAULT), NULL) <= 0) {
+        g_autoptr(GPtrArray) names = dataset_names(*g);
+        g_autofree char *close =
+            prism_close_names(name, (const char *const *)names->pdata, names->len, 3);
+        g_set_error(local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                    "%s: no column '%s' in /%s (closest: %s)", f->path, name, group, close);
+    } else {
+        *d = PRISM_H5_TRY(H5Dopen2(*g, name, H5P_DEFAULT), local);
+    }
+}
+
 gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, const char *name,
                                    uint64_t first, uint64_t n, double *out, GError **error)
 {
@@ -455,23 +479,8 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
     int dc = strcmp(group, "landscape") == 0 ? schema_index(f->schema, name) : -1;
     if (dc >= 0 && f->schema->cols[dc].source == PRISM_LS_SOURCE_DERIVED)
         return read_derived(f, f->schema->cols[dc].index, first, n, out, error);
-    hid_t g = PRISM_H5_TRY(H5Lexists(f->file, group, H5P_DEFAULT), NULL) > 0
-                  ? PRISM_H5_TRY(H5Gopen2(f->file, group, H5P_DEFAULT), NULL)
-                  : -1;
-    hid_t d = -1;
-    if (g < 0) {
-        g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME, "%s: no group /%s%s",
-                    f->path, group,
-                    strcmp(group, "landscape") == 0 ? " (written with --no-landscape?)" : "");
-    } else if (PRISM_H5_TRY(H5Lexists(g, name, H5P_DEFAULT), NULL) <= 0) {
-        g_autoptr(GPtrArray) names = dataset_names(g);
-        g_autofree char *close =
-            prism_close_names(name, (const char *const *)names->pdata, names->len, 3);
-        g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                    "%s: no column '%s' in /%s (closest: %s)", f->path, name, group, close);
-    } else {
-        d = PRISM_H5_TRY(H5Dopen2(g, name, H5P_DEFAULT), &local);
-    }
+    hid_t g = -1, d = -1;
+    open_column(f, group, name, &g, &d, &local);
     gboolean ok = prism_comm_agree_error(f->comm, &local);
     if (ok) {
         hid_t t = PRISM_H5_TRY(H5Dget_type(d), &local);
@@ -505,6 +514,51 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
         g_propagate_error(error, local);
     }
     return ok;
+}
+
+char **prism_landscape_file_read_strings(PrismLandscapeFile *f, const char *group, const char *name,
+                                         GError **error)
+{
+    GError *local = NULL;
+    hid_t g = -1, d = -1, t = -1;
+    open_column(f, group, name, &g, &d, &local);
+    gboolean ok = prism_comm_agree_error(f->comm, &local);
+    size_t width = 0;
+    uint64_t n = 0;
+    if (ok) {
+        t = PRISM_H5_TRY(H5Dget_type(d), &local);
+        hid_t sp = PRISM_H5_TRY(H5Dget_space(d), &local);
+        hssize_t pts = sp >= 0 ? PRISM_H5_TRY(H5Sget_simple_extent_npoints(sp), &local) : -1;
+        (void)prism_h5_close_internal(&sp, NULL);
+        if (local == NULL && (PRISM_H5_TRY(H5Tget_class(t), NULL) != H5T_STRING ||
+                              PRISM_H5_TRY(H5Tis_variable_str(t), NULL) != 0 || pts < 0))
+            g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "%s: /%s/%s is not a column of fixed-length strings", f->path, group, name);
+        width = local == NULL ? H5Tget_size(t) : 0;
+        n = pts > 0 ? (uint64_t)pts : 0;
+        ok = prism_comm_agree_error(f->comm, &local);
+    }
+    char **out = NULL;
+    if (ok) {
+        g_autofree char *buf = g_malloc0(MAX(n * width, 1));
+        /* the file's own type: no conversion inside the collective read */
+        if (!prism_h5_read_range_internal(d, t, f->dxpl, 0, n, buf, &local))
+            damaged_read_error(f, group, name, d, 0, n, &local);
+        ok = prism_comm_agree_error(f->comm, &local);
+        if (ok) {
+            out = g_new0(char *, n + 1);
+            for (uint64_t i = 0; i < n; i++) /* NUL-padded, or exactly width bytes */
+                out[i] = g_strndup(buf + i * width, width);
+        }
+    }
+    (void)prism_h5_close_internal(&t, NULL);
+    (void)prism_h5_close_internal(&d, NULL);
+    (void)prism_h5_close_internal(&g, NULL);
+    if (!ok) {
+        damaged_file_error(f->path, local);
+        g_propagate_error(error, local);
+    }
+    return out;
 }
 
 uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group)

@@ -334,6 +334,14 @@ const char *prism_landscape_file_attr(const PrismLandscapeFile *f, const char *n
  */
 gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, const char *name,
                                    uint64_t first, uint64_t n, double *out, GError **error);
+/**
+ * The whole of a column of fixed-length strings of a small group (/grid/model and
+ * /grid/cluster: each grid point's model and cluster as given), NUL-terminated, on every
+ * rank. Collective: yes. Errors: as prism_landscape_file_read(), and
+ * PRISM_INPUT_ERROR_PARSE for a column of another type. Ownership: g_strfreev().
+ */
+char **prism_landscape_file_read_strings(PrismLandscapeFile *f, const char *group, const char *name,
+                                         GError **error);
 /** Length of a dataset of a small group (pareto, topk, grid); 0 when absent. */
 uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group);
 

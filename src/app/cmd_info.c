@@ -24,11 +24,14 @@ typedef struct {
     gboolean have_reason;
     uint64_t n_points;
     double *grid[8]; /* devices gbs seq rows feasible_rows first_row; filled on all ranks */
+    char **models, **clusters; /* per grid point, as the grid gave them */
 } Counts;
 
 static void counts_clear(Counts *c)
 {
     g_strfreev(c->reason_names);
+    g_strfreev(c->models);
+    g_strfreev(c->clusters);
     for (size_t i = 0; i < G_N_ELEMENTS(c->grid); i++)
         g_free(c->grid[i]);
 }
@@ -82,7 +85,10 @@ static gboolean read_grid(PrismLandscapeFile *f, Counts *c, GError **error)
         if (!prism_landscape_file_read(f, "grid", cols[i], 0, c->n_points, c->grid[i], error))
             return FALSE;
     }
-    return TRUE;
+    c->models = prism_landscape_file_read_strings(f, "grid", "model", error);
+    c->clusters = c->models ? prism_landscape_file_read_strings(f, "grid", "cluster", error) : NULL;
+    return c->clusters != NULL && g_strv_length(c->models) == c->n_points &&
+           g_strv_length(c->clusters) == c->n_points;
 }
 
 static JsonNode *parse_json(const char *text)
@@ -281,14 +287,13 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
                 prism_landscape_file_group_rows(f, "topk"));
     if (c->n_points > 0) {
         fprintf(out, "grid:       %" G_GUINT64_FORMAT " points\n", c->n_points);
-        fprintf(out, "  %5s %8s %6s %7s %12s %12s %12s\n", "point", "devices", "gbs", "seq",
-                "first_row", "rows", "feasible");
+        fprintf(out, "  %5s %8s %6s %7s %12s %12s %12s  %s\n", "point", "devices", "gbs", "seq",
+                "first_row", "rows", "feasible", "model on cluster");
         for (uint64_t p = 0; p < c->n_points; p++)
-            fprintf(out, "  %5" G_GUINT64_FORMAT " %8.0f %6.0f %7.0f %12.0f %12.0f %12.0f\n", p,
-                    c->grid[0][p], c->grid[1][p], c->grid[2][p], c->grid[5][p], c->grid[3][p],
-                    c->grid[4][p]);
-        fprintf(out, "  (models and clusters per point: --json, or /grid/model and "
-                     "/grid/cluster)\n");
+            fprintf(out,
+                    "  %5" G_GUINT64_FORMAT " %8.0f %6.0f %7.0f %12.0f %12.0f %12.0f  %s on %s\n",
+                    p, c->grid[0][p], c->grid[1][p], c->grid[2][p], c->grid[5][p], c->grid[3][p],
+                    c->grid[4][p], c->models[p], c->clusters[p]);
     }
     const PrismLandscapeSchema *schema = prism_landscape_file_schema(f);
     if (schema->n > 0) {
@@ -360,6 +365,25 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const
                 json_builder_add_int_value(b, (gint64)c->reasons[k]);
             }
         json_builder_end_object(b);
+    }
+    if (c->n_points > 0) { /* one object per grid point */
+        static const char *const keys[] = {"devices", "gbs",      "seq",
+                                           "rows",    "feasible", "first_row"};
+        json_builder_set_member_name(b, "grid");
+        json_builder_begin_array(b);
+        for (uint64_t p = 0; p < c->n_points; p++) {
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "point");
+            json_builder_add_int_value(b, (gint64)p);
+            prism_app_json_string(b, "model", c->models[p]);
+            prism_app_json_string(b, "cluster", c->clusters[p]);
+            for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
+                json_builder_set_member_name(b, keys[k]);
+                json_builder_add_int_value(b, (gint64)c->grid[k][p]);
+            }
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
     }
     json_builder_set_member_name(b, "pareto_rows");
     json_builder_add_int_value(b, (gint64)prism_landscape_file_group_rows(f, "pareto"));

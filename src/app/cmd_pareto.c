@@ -189,7 +189,7 @@ static char *objective_text(const PrismLandscapeSchema *schema, const PrismLands
 
 static void print_text(FILE *out, const char *path, PrismLandscapeFile *f,
                        const PrismLandscapeAnswer *a, const Rows *r, size_t top_k,
-                       const double *const *grid)
+                       const double *const *grid, char *const *models, char *const *clusters)
 {
     const PrismLandscapeSchema *schema = prism_landscape_file_schema(f);
     g_autofree char *obj = objective_text(schema, a);
@@ -201,10 +201,15 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f,
     size_t cols[8];
     size_t n_cols = table_columns(schema, a, cols);
     size_t points = prism_landscape_answer_points(a);
+    g_autoptr(GString) empty = g_string_new(NULL); /* grid points --where left no row of */
     for (size_t p = 0; p < points; p++) {
+        if (points > 1 && *where && prism_landscape_answer_matched(a, p) == 0) {
+            g_string_append_printf(empty, "%s%zu", empty->len ? ", " : "", p);
+            continue;
+        }
         if (points > 1 && grid != NULL)
-            fprintf(out, "\npoint %zu: %.0f devices, gbs %.0f, seq %.0f", p, grid[0][p], grid[1][p],
-                    grid[2][p]);
+            fprintf(out, "\npoint %zu: %s on %.0f x %s, gbs %.0f, seq %.0f", p, models[p],
+                    grid[0][p], clusters[p], grid[1][p], grid[2][p]);
         else if (points > 1)
             fprintf(out, "\npoint %zu", p);
         fprintf(out,
@@ -226,6 +231,9 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f,
                 schema->cols[rk].name);
         print_table(out, schema, r, cols, n_cols, ti, prism_topk_size(tk), top_k);
     }
+    if (empty->len > 0)
+        fprintf(out, "\nno row passes the filter at grid point%s %s\n",
+                strchr(empty->str, ',') ? "s" : "", empty->str);
 }
 
 static void json_row(JsonBuilder *b, const PrismLandscapeSchema *schema, const Rows *r,
@@ -355,6 +363,12 @@ static gboolean pareto_run(PrismComm *comm, ParetoOptions *o, const char *path, 
         grid[i] = g_new0(double, n_grid);
         ok = prism_landscape_file_read(f, "grid", gcols[i], 0, n_grid, grid[i], error);
     }
+    g_auto(GStrv) models =
+        ok && n_grid > 0 ? prism_landscape_file_read_strings(f, "grid", "model", error) : NULL;
+    g_auto(GStrv) clusters =
+        models ? prism_landscape_file_read_strings(f, "grid", "cluster", error) : NULL;
+    ok = ok && (n_grid == 0 || (clusters != NULL && g_strv_length(models) == n_grid &&
+                                g_strv_length(clusters) == n_grid));
     FILE *out = prism_app_out(comm);
     if (ok && out != NULL) {
         if (o->common.json)
@@ -363,7 +377,8 @@ static gboolean pareto_run(PrismComm *comm, ParetoOptions *o, const char *path, 
             print_text(out, path, f, a, &r, (size_t)o->top,
                        n_grid >= prism_landscape_answer_points(a) && n_grid > 0
                            ? (const double *const *)grid
-                           : NULL);
+                           : NULL,
+                       models, clusters);
     }
     if (ok) /* an empty answer is reported (above), then refused like plan's "nothing fits" */
         ok = answer_not_empty(path, f, a, error);

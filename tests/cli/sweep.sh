@@ -256,8 +256,25 @@ assert set(f["pareto/point"][:]) == set(range(n)) and set(f["topk/point"][:]) ==
 assert len(f["topk/index"]) == 5 * n           # [options] top = 5
 assert "bytes_l2" in L and "bytes_l3" not in L  # the 3-level cluster file
 EOF
-expect_ok "pareto on a grid file" "point 7: 16 devices, gbs 64, seq 2048" -- pareto grid1.h5
+expect_ok "pareto on a grid file" "point 7: llama2-7b on 16 x ../clusters/three-level.ini, gbs 64, seq 2048" -- pareto grid1.h5
 expect_ok "info on a grid file" "grid: +8 points" -- info grid1.h5
+check "  each point's model and cluster" bash -c "'$PRISM_BINARY' info grid1.h5 | grep -cE '^ +[0-9]+ +(8|16) +64 +2048 +[0-9]+ +[0-9]+ +[0-9]+  (gpt3-1.3b|llama2-7b) on (A100-80GB|[.][.]/clusters/three-level[.]ini)$' | grep -qx 8"
+"$PRISM_BINARY" info grid1.h5 --json >grid-info.json
+check "  and in --json, as /grid holds them" $py - grid1.h5 grid-info.json <<'EOF'
+import h5py, json, sys
+d = json.load(open(sys.argv[2]))
+g = h5py.File(sys.argv[1], "r")["grid"]
+pts = d["grid"]
+assert [p["point"] for p in pts] == list(range(8)), pts
+for p in pts:
+    i = p["point"]
+    assert p["model"] == g["model"][i].decode() and p["cluster"] == g["cluster"][i].decode(), p
+    assert (p["devices"], p["rows"], p["first_row"]) == (g["devices"][i], g["rows"][i], g["first_row"][i]), p
+assert sum(p["rows"] for p in pts) == d["rows"], d["rows"]
+EOF
+# a --where that keeps one point: the others summed up in one line
+expect_ok "pareto --where on one point" "no row passes the filter at grid points 0, 1, 2, 4, 5, 6, 7" -- \
+    pareto grid1.h5 --where point=3
 
 # Bad input: exit 2 with one clear message.
 expect_bad "deflate level" -- sweep "${small[@]}" -o x.h5 --hdf5-deflate 12 -- "--hdf5-deflate 12"
@@ -358,4 +375,4 @@ cli_checks=$((cli_checks + 1))
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
 # h5diffs), and "zstd is smaller than none" needs none
-cli_done $((103 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+cli_done $((106 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
