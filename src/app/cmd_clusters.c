@@ -164,6 +164,41 @@ static void print_table(FILE *out, PrismCluster **cs, size_t n)
                 "`prism clusters --help` describes cluster files.\n");
 }
 
+/* One cluster's every attribute, after its table line: what the cost model prices it by
+ * (0 or "-": not given, the model's default applies; `prism clusters --help`). */
+static void print_detail(FILE *out, const PrismCluster *c)
+{
+    GString *pk = g_string_new(NULL);
+    for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
+        g_autofree char *t = tflops(c->peak_flops[d]);
+        g_string_append_printf(pk, "%s%s %s", d ? ", " : "", prism_dtype_name((PrismDtype)d), t);
+    }
+    fprintf(out, "\n%s\n", c->name);
+    fprintf(out, "  memory     %.6g GiB per device at %.6g GB/s (HBM), %u devices per node\n",
+            c->mem_bytes / 1073741824.0, c->mem_bw_GBps, c->devices_per_node);
+    fprintf(out, "  peaks      %s TFLOP/s (dense; - = unsupported)\n", pk->str);
+    fprintf(out,
+            "  GEMMs      %u SMs, tile %u x %u, clock %.6g MHz sustained of %.6g boost, "
+            "efficiency %.6g of the peak, L2 %.6g MiB\n",
+            c->sm_count, c->gemm_tile_m, c->gemm_tile_n, c->sustained_clock_mhz, c->boost_clock_mhz,
+            c->gemm_efficiency, c->l2_mib);
+    fprintf(out, "  attention  %.6g forward, %.6g backward (achieved fractions of the BF16 peak)\n",
+            c->attn_fwd_fraction, c->attn_bwd_fraction);
+    fprintf(out,
+            "  host       %.6g GB/s link per direction, %.6g GiB memory per device at %.6g "
+            "GB/s\n",
+            c->host_link_GBps, c->host_mem_bytes / 1073741824.0, c->host_mem_bw_GBps);
+    for (uint32_t i = 0; i < c->n_levels; i++) {
+        const PrismNetLevel *l = &c->levels[i];
+        g_autofree char *size =
+            l->size ? g_strdup_printf("%u devices", l->size) : g_strdup("the whole machine");
+        fprintf(out, "  level %u    %s: %s, %.6g GB/s per device per direction, %.6g us\n", i,
+                l->name, size, l->bw_GBps, l->latency_us);
+    }
+    fprintf(out, "(0: not given, the cost model's default applies; `prism clusters --help`)\n");
+    g_string_free(pk, TRUE);
+}
+
 gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **error)
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_JSON};
@@ -209,6 +244,8 @@ gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **err
             prism_app_print_json(out, b);
         } else {
             print_table(out, cs, n);
+            if (argc == 2)
+                print_detail(out, cs[0]);
         }
     }
     for (size_t i = 0; i < n; i++)

@@ -8,6 +8,9 @@ expect_ok "all ten presets" '^Ascend-910B ' -- clusters
 expect_ok "H800 row (NVLink 400 GB/s total)" '^H800 +80 +3350 +8 .*nvlink4-h800\(8\) 200 GB/s' -- clusters
 expect_ok "three-level file" 'rack\(32\) 100 GB/s 5 us, infiniband\(all\) 25\.5 GB/s' -- clusters "$PRISM_TEST_DATA/clusters/three-level.ini"
 expect_ok "case-insensitive" '^B200 ' -- clusters b200
+# one cluster: its every attribute, as the key file gives them
+expect_ok "one: GEMM attributes" '^  GEMMs      132 SMs, tile 128 x 256, clock 1636 MHz sustained of 1830 boost, efficiency 0\.7 of the peak, L2 50 MiB$' -- clusters "$PRISM_TEST_DATA/clusters/device-attrs.ini"
+expect_ok "one: attention and levels" '^  level 2    infiniband: the whole machine, 25\.5 GB/s per device per direction, 10 us$' -- clusters "$PRISM_TEST_DATA/clusters/three-level.ini"
 expect_json "JSON list" 'len(d) == 10 and d[0]["name"] == "A100-40GB" and d[2]["peak_flops"]["fp8"] == 1978.9e12 and d[2]["sm_count"] == 132' -- clusters --json
 expect_json "JSON one" 'd["levels"][0]["bandwidth_GBps"] == 450 and d["memory_gib"] == 80 and d["memory_bandwidth_GBps"] == 3350' -- clusters --json H100-SXM
 expect_ok "--help documents the key file" 'bandwidth_GBps = 450' -- clusters --help
@@ -22,4 +25,4 @@ printf '\xef\xbb\xbf' | cat - "$PRISM_TEST_DATA/clusters/device-attrs.ini" > bom
 check "a key file with a BOM reads as without" bash -c "'$PRISM_BINARY' clusters --json bom.ini > bom.json &&
     '$PRISM_BINARY' clusters --json '$PRISM_TEST_DATA/clusters/device-attrs.ini' > nobom.json &&
     cmp -s bom.json nobom.json && grep -q '\"sm_count\" *: *132' bom.json"
-cli_done 15
+cli_done 17
