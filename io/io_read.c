@@ -534,7 +534,11 @@ char **prism_landscape_file_read_strings(PrismLandscapeFile *f, const char *grou
                               PRISM_H5_TRY(H5Tis_variable_str(t), NULL) != 0 || pts < 0))
             g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "%s: /%s/%s is not a column of fixed-length strings", f->path, group, name);
-        width = local == NULL ? H5Tget_size(t) : 0;
+        const int64_t sz = local == NULL ? PRISM_H5_TRY(H5Tget_size(t), &local) : 0; /* 0: failed */
+        width = sz > 0 ? (size_t)sz : 0;
+        if (local == NULL && width == 0)
+            g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_HDF5,
+                        "%s: /%s/%s: no string size", f->path, group, name);
         n = pts > 0 ? (uint64_t)pts : 0;
         ok = prism_comm_agree_error(f->comm, &local);
     }
