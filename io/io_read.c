@@ -565,6 +565,18 @@ char **prism_landscape_file_read_strings(PrismLandscapeFile *f, const char *grou
     return out;
 }
 
+char **prism_landscape_file_grid_names(PrismLandscapeFile *f, const char *name, uint64_t n_points)
+{
+    GError *local = NULL;
+    char **v = prism_landscape_file_read_strings(f, "grid", name, &local);
+    if (v == NULL || g_strv_length(v) != n_points) {
+        prism_log(PRISM_LOG_WARN, 0, "%s", local != NULL ? local->message : f->path);
+        g_clear_error(&local);
+        g_clear_pointer(&v, g_strfreev);
+    }
+    return v;
+}
+
 uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group)
 {
     /* A missing or unreadable group has no rows (documented in io.h). */

@@ -342,6 +342,10 @@ gboolean prism_landscape_file_read(PrismLandscapeFile *f, const char *group, con
  */
 char **prism_landscape_file_read_strings(PrismLandscapeFile *f, const char *group, const char *name,
                                          GError **error);
+/** Each grid point's /grid/@p name ("model" or "cluster"), or NULL with a warning on
+ *  stderr when the file lacks the column or it is not @p n_points long (a reader then
+ *  prints "?" and goes on). Collective: yes. Ownership: g_strfreev(). */
+char **prism_landscape_file_grid_names(PrismLandscapeFile *f, const char *name, uint64_t n_points);
 /** Length of a dataset of a small group (pareto, topk, grid); 0 when absent. */
 uint64_t prism_landscape_file_group_rows(PrismLandscapeFile *f, const char *group);
 

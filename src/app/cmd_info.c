@@ -85,10 +85,9 @@ static gboolean read_grid(PrismLandscapeFile *f, Counts *c, GError **error)
         if (!prism_landscape_file_read(f, "grid", cols[i], 0, c->n_points, c->grid[i], error))
             return FALSE;
     }
-    c->models = prism_landscape_file_read_strings(f, "grid", "model", error);
-    c->clusters = c->models ? prism_landscape_file_read_strings(f, "grid", "cluster", error) : NULL;
-    return c->clusters != NULL && g_strv_length(c->models) == c->n_points &&
-           g_strv_length(c->clusters) == c->n_points;
+    c->models = prism_landscape_file_grid_names(f, "model", c->n_points);
+    c->clusters = prism_landscape_file_grid_names(f, "cluster", c->n_points);
+    return TRUE;
 }
 
 static JsonNode *parse_json(const char *text)
@@ -290,10 +289,10 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
         fprintf(out, "  %5s %8s %6s %7s %12s %12s %12s  %s\n", "point", "devices", "gbs", "seq",
                 "first_row", "rows", "feasible", "model on cluster");
         for (uint64_t p = 0; p < c->n_points; p++)
-            fprintf(out,
-                    "  %5" G_GUINT64_FORMAT " %8.0f %6.0f %7.0f %12.0f %12.0f %12.0f  %s on %s\n",
-                    p, c->grid[0][p], c->grid[1][p], c->grid[2][p], c->grid[5][p], c->grid[3][p],
-                    c->grid[4][p], c->models[p], c->clusters[p]);
+            fprintf(
+                out, "  %5" G_GUINT64_FORMAT " %8.0f %6.0f %7.0f %12.0f %12.0f %12.0f  %s on %s\n",
+                p, c->grid[0][p], c->grid[1][p], c->grid[2][p], c->grid[5][p], c->grid[3][p],
+                c->grid[4][p], c->models ? c->models[p] : "?", c->clusters ? c->clusters[p] : "?");
     }
     const PrismLandscapeSchema *schema = prism_landscape_file_schema(f);
     if (schema->n > 0) {
@@ -375,8 +374,8 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const
             json_builder_begin_object(b);
             json_builder_set_member_name(b, "point");
             json_builder_add_int_value(b, (gint64)p);
-            prism_app_json_string(b, "model", c->models[p]);
-            prism_app_json_string(b, "cluster", c->clusters[p]);
+            prism_app_json_string(b, "model", c->models ? c->models[p] : NULL);
+            prism_app_json_string(b, "cluster", c->clusters ? c->clusters[p] : NULL);
             for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
                 json_builder_set_member_name(b, keys[k]);
                 json_builder_add_int_value(b, (gint64)c->grid[k][p]);

@@ -208,8 +208,9 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f,
             continue;
         }
         if (points > 1 && grid != NULL)
-            fprintf(out, "\npoint %zu: %s on %.0f x %s, gbs %.0f, seq %.0f", p, models[p],
-                    grid[0][p], clusters[p], grid[1][p], grid[2][p]);
+            fprintf(out, "\npoint %zu: %s on %.0f x %s, gbs %.0f, seq %.0f", p,
+                    models ? models[p] : "?", grid[0][p], clusters ? clusters[p] : "?", grid[1][p],
+                    grid[2][p]);
         else if (points > 1)
             fprintf(out, "\npoint %zu", p);
         fprintf(out,
@@ -364,11 +365,9 @@ static gboolean pareto_run(PrismComm *comm, ParetoOptions *o, const char *path, 
         ok = prism_landscape_file_read(f, "grid", gcols[i], 0, n_grid, grid[i], error);
     }
     g_auto(GStrv) models =
-        ok && n_grid > 0 ? prism_landscape_file_read_strings(f, "grid", "model", error) : NULL;
+        ok && n_grid > 0 ? prism_landscape_file_grid_names(f, "model", n_grid) : NULL;
     g_auto(GStrv) clusters =
-        models ? prism_landscape_file_read_strings(f, "grid", "cluster", error) : NULL;
-    ok = ok && (n_grid == 0 || (clusters != NULL && g_strv_length(models) == n_grid &&
-                                g_strv_length(clusters) == n_grid));
+        ok && n_grid > 0 ? prism_landscape_file_grid_names(f, "cluster", n_grid) : NULL;
     FILE *out = prism_app_out(comm);
     if (ok && out != NULL) {
         if (o->common.json)

@@ -272,6 +272,11 @@ for p in pts:
     assert (p["devices"], p["rows"], p["first_row"]) == (g["devices"][i], g["rows"][i], g["first_row"][i]), p
 assert sum(p["rows"] for p in pts) == d["rows"], d["rows"]
 EOF
+# a file without /grid/model (damaged, or another writer): the names are "?", a warning says
+# why, and the rest is read as before
+cp grid1.h5 nomodel.h5 && $py -c "import h5py; f = h5py.File('nomodel.h5', 'r+'); del f['grid']['model']"
+check "  a grid without /grid/model" bash -c "'$PRISM_BINARY' info nomodel.h5 2>nomodel.err | grep -cE '^ +[0-9]+ .*  [?] on ' | grep -qx 8 &&
+    grep -qF \"warning: nomodel.h5: no column 'model' in /grid\" nomodel.err"
 # a --where that keeps one point: the others summed up in one line
 expect_ok "pareto --where on one point" "no row passes the filter at grid points 0, 1, 2, 4, 5, 6, 7" -- \
     pareto grid1.h5 --where point=3
@@ -375,4 +380,4 @@ cli_checks=$((cli_checks + 1))
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
 # h5diffs), and "zstd is smaller than none" needs none
-cli_done $((106 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+cli_done $((107 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
