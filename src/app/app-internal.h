@@ -227,15 +227,15 @@ char *prism_app_strategy_text(const PrismStrategy *s, gboolean with_devices);
  *  and the metric members of `prism explain --json`. */
 void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
                         const PrismStrategy *s, const double cols[PRISM_COL_COUNT]);
-/** The "what would make room" lines of a diagnosis (diagnose.h), in print order; with
- *  @p grid the inputs are named as the grid file's keys ("devices = 32", "[options]
- *  mem_budget = ..."), else as options ("--devices 32"). Ownership: g_ptr_array_unref(). */
+/** The "what would make room" lines of a diagnosis (diagnose.h), in print order, naming
+ *  the options ("--devices 32"); with @p grid (`prism sweep --grid`) also the grid file's
+ *  key beside each ("--devices 32 (or the grid file's devices)"). The JSON of `prism plan`
+ *  names the options only. Ownership: g_ptr_array_unref(). */
 GPtrArray *prism_app_diagnosis_suggestions(const PrismDiagnosis *d, gboolean grid);
 /** "Nothing fits in ...": the closest table, the memory of #1 and the suggestions. */
 void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d, gboolean grid);
 /** The "closest" and "suggestions" members, added to an open JSON object. */
-void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d,
-                              gboolean grid);
+void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d);
 /** The one-line PRISM_INPUT_ERROR_INFEASIBLE error: the closest peak, by how much it is
  *  over, and the first suggestion. */
 void prism_app_diagnosis_error(const PrismDiagnosis *d, gboolean grid, GError **error);

@@ -206,15 +206,14 @@ void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d, gboolean grid)
         fprintf(out, "  - %s\n", (const char *)g_ptr_array_index(sug, i));
 }
 
-void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d,
-                              gboolean grid)
+void prism_app_diagnosis_json(JsonBuilder *b, const PrismCostModel *cm, const PrismDiagnosis *d)
 {
     json_builder_set_member_name(b, "closest");
     json_builder_begin_array(b);
     for (size_t i = 0; i < d->n_closest; i++)
         prism_app_row_json(b, cm, d->closest[i].index, &d->closest[i].strategy, d->closest[i].cols);
     json_builder_end_array(b);
-    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d, grid);
+    g_autoptr(GPtrArray) sug = prism_app_diagnosis_suggestions(d, FALSE);
     prism_app_json_strings(b, "suggestions", sug);
 }
 

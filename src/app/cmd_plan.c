@@ -369,7 +369,7 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
         json_builder_set_member_name(b, "front");
         json_builder_begin_array(b);
         json_builder_end_array(b);
-        prism_app_diagnosis_json(b, r->cm, d, FALSE);
+        prism_app_diagnosis_json(b, r->cm, d);
         json_builder_end_object(b);
         prism_app_print_json(out, b);
     } else if (out != NULL) {

@@ -161,6 +161,20 @@ static void order_text(GString *o, const PrismValidateReport *rep)
     }
 }
 
+/* What a row's line ends with, after its numbers: the row's knobs, the profile's note on
+ * its strategy, its OOM verdict, and the newline. */
+static void row_tags(GString *o, const PrismValidateRow *r)
+{
+    if (r->knobs != NULL)
+        g_string_append_printf(o, "  [knobs: %s]", r->knobs);
+    if (r->unsupported != NULL)
+        g_string_append_printf(o, "  [stock %s would not run it: %s]", r->framework,
+                               r->unsupported);
+    if (r->oom)
+        g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
+    g_string_append_c(o, '\n');
+}
+
 static char *render_text(const PrismValidateReport *rep)
 {
     GString *o = g_string_new(NULL);
@@ -177,14 +191,7 @@ static char *render_text(const PrismValidateReport *rep)
             cell(o, r, k);
         if (r->defaults && *r->defaults)
             g_string_append_printf(o, "  [defaults %s: %s]", r->framework, r->defaults);
-        if (r->knobs != NULL)
-            g_string_append_printf(o, "  [knobs: %s]", r->knobs);
-        if (r->unsupported != NULL)
-            g_string_append_printf(o, "  [stock %s would not run it: %s]", r->framework,
-                                   r->unsupported);
-        if (r->oom)
-            g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
-        g_string_append_c(o, '\n');
+        row_tags(o, r);
     }
     static const int all4[] = {0, 1, 2, 3}, three[] = {1, 2, 3};
     g_string_append(o, "\nabsolute percentage error per source: mean / worst (rows)\n");
@@ -224,14 +231,7 @@ static char *render_text(const PrismValidateReport *rep)
             cell(o, r, PRISM_VM_TFLOPS);
             cell(o, r, PRISM_VM_MFU);
             g_string_append_printf(o, "  [planned: %s]", r->planned);
-            if (r->knobs != NULL)
-                g_string_append_printf(o, "  [knobs: %s]", r->knobs);
-            if (r->unsupported != NULL)
-                g_string_append_printf(o, "  [stock %s would not run it: %s]", r->framework,
-                                       r->unsupported);
-            if (r->oom)
-                g_string_append_printf(o, "  [OOM row: %s]", r->fits ? "NOT flagged" : "flagged");
-            g_string_append_c(o, '\n');
+            row_tags(o, r);
         }
         g_string_append(o,
                         "\nplanned: absolute percentage error per source: mean / worst (rows)\n");

@@ -86,24 +86,22 @@ check "the first run completed (exit 0)" test "$first_rc" -eq 0
 check "its datasets equal an undisturbed run's" h5diff --exclude-attribute / ref.h5 busy.h5
 check "and it left no lock" test ! -e busy.h5.partial.lock
 
-# A live holder that is not prism (flock(1) on the same file): refused.
+# A live holder that is not prism (flock(1) on the same file): refused; with a record that
+# is not prism's, the refusal says so instead of naming an owner.
+# held_refused WHAT FILE.h5 NEEDLE: hold FILE.h5's lock (its content as it is) during a sweep.
+held_refused() {
+    flock -n "$2.partial.lock" sleep 10 &
+    local holder=$!
+    sleep 0.3
+    expect_bad "$1" -- sweep "${small[@]}" -o "$2" -- "$3"
+    kill "$holder" 2>/dev/null
+    wait "$holder" 2>/dev/null
+}
 if command -v flock >/dev/null; then
-    flock -n held.h5.partial.lock sleep 10 &
-    holder=$!
-    sleep 0.3
-    expect_bad "a lock held by a live process" -- sweep "${small[@]}" -o held.h5 -- \
-        "another prism sweep is writing it"
-    kill "$holder" 2>/dev/null
-    wait "$holder" 2>/dev/null
-    # ... whose record is not prism's: the refusal says so instead of an owner
+    held_refused "a lock held by a live process" held.h5 "another prism sweep is writing it"
     printf '[[[not a lock record\n' >junk.h5.partial.lock
-    flock -n junk.h5.partial.lock sleep 10 &
-    holder=$!
-    sleep 0.3
-    expect_bad "a held lock with an unreadable record" -- sweep "${small[@]}" -o junk.h5 -- \
+    held_refused "a held lock with an unreadable record" junk.h5 \
         "another prism sweep is writing it (an unreadable lock record; lock junk.h5.partial.lock)"
-    kill "$holder" 2>/dev/null
-    wait "$holder" 2>/dev/null
 else
     cli_checks=$((cli_checks + 2)) # flock(1) is in util-linux, present on Debian
     cli_fail "flock(1) is missing"

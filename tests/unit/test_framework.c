@@ -240,7 +240,7 @@ static void test_refused(void)
     static const struct {
         const char *text;
         int code;
-        const char *parts[4];
+        const char *parts[5]; /* at most 4, NULL-terminated by the initializer */
     } rules[] = {
         {"author = x\n", /* under head's [profile] */
          PRISM_INPUT_ERROR_UNKNOWN_NAME,
@@ -287,10 +287,7 @@ static void test_refused(void)
     };
     for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
         g_autofree char *text = g_strconcat(head, rules[i].text, NULL);
-        const char *parts[5] = {NULL};
-        for (size_t j = 0; j < 4 && rules[i].parts[j]; j++)
-            parts[j] = rules[i].parts[j];
-        expect_bad(dir, text, rules[i].code, parts);
+        expect_bad(dir, text, rules[i].code, rules[i].parts);
     }
     /* [knobs.FAMILY]: a family no preset has (the allowed ones listed), the same family
      * twice, a bad knob inside one (its group named) */
