@@ -7,8 +7,9 @@
 
 Rows are matched by grid point and every strategy dim the files' schema names (the
 integer columns of /landscape that are counted or coded, read from the file), not by
-index, so landscapes with different filters or grids still line up. For the ranking column (--by, max:COL to
-maximise) every feasible row gets its rank within its grid point in each file; the
+index, so landscapes with different filters or grids still line up. For the ranking
+column (--by, max:COL to maximise) every feasible row gets its rank within its grid point
+in each file; the
 report gives the match counts, feasibility flips, the rank correlation, how the top-N
 changed, and the strategies whose rank moved most. --json prints the summary as JSON.
 Needs Debian's python3-h5py and numpy (run with /usr/bin/python3).

@@ -178,7 +178,8 @@ EOF
 # row and prism's for every row `prism pareto` prints with etp = tp.
 moe=(-m deepseek-v2-lite -c H100-SXM -n 4:8 --gbs 8 --seq 2048 --framework megatron-core-moe
     --range mbs=:2,tp=:2,cp=:2,vpp=:2 --no-progress --no-fsync
-    --only zero=1,2,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1,tp_overlap=0,1,dp_overlap=0,1,param_overlap=0,1)
+    --only zero=1,2,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1
+    --only tp_overlap=0,1,dp_overlap=0,1,param_overlap=0,1)
 for args in "-o m1.h5" "-o m2.h5 --set tp_overlap=0.25"; do
     cli_checks=$((cli_checks + 1))
     # shellcheck disable=SC2086
@@ -209,7 +210,8 @@ texts = [a.strategy(i) for i in range(a.n)]
 assert len(set(texts)) == a.n
 seen = set()
 for where in ("", "tp_overlap=0", "dp_overlap=0", "param_overlap=0", "offload=1", "folding=1"):
-    q = [sys.argv[1], "pareto", "m1.h5", "--json", "--top", "1000"] + (["--where", where] if where else [])
+    q = [sys.argv[1], "pareto", "m1.h5", "--json", "--top", "1000"]
+    q += ["--where", where] if where else []
     d = json.loads(subprocess.run(q, capture_output=True, text=True, check=True).stdout)
     for p in d["points"]:
         for e in p["front"] + p["top"]:
