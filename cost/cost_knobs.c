@@ -327,8 +327,8 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
     [PRISM_KNOB_MX_CAST_EFFICIENCY] = {"mx_cast_efficiency", 0.0, 0.0, 1.0, "fraction",
                                        "achieved fraction of the HBM bandwidth by the MXFP8 cast "
                                        "kernels; 0 = hbm_efficiency, as every memory-bound "
-                                       "kernel (torchao on B200: dim0 up to 5.5, dim1 up to 3.9 "
-                                       "of 8 TB/s, 0.57 for their equal bytes)",
+                                       "kernel (torchao on B200: dim0 up to 6.3, dim1 up to 3.9 "
+                                       "of 8 TB/s, 0.602 for their equal bytes)",
                                        "convention: 0 = hbm_efficiency, as every memory-bound "
                                        "kernel; profiles give a stack's published cast rate"},
     [PRISM_KNOB_KV_REPEAT] =
