@@ -111,6 +111,15 @@ char *prism_device_family(const char *cluster_name);
  */
 PrismCluster *prism_cluster_preset(const char *name, GError **error);
 
+/** The preset attributes that carry a citation, as the key file names them
+ *  ("memory_gib", ..., "host_memory_bandwidth_GBps") and levels as "level.N.KEY" (size,
+ *  bandwidth_GBps, latency_us; a level's name is a label): NULL-terminated, static. */
+const char *const *prism_cluster_source_keys(void);
+/** The citation "KIND: WHERE" (core.h, prism_source_parse) of preset @p name's attribute
+ *  @p key (a prism_cluster_source_keys() entry); NULL when either is unknown. Exact preset
+ *  name, any case. Static string; not collective. */
+const char *prism_cluster_preset_source(const char *name, const char *key);
+
 /**
  * Read a cluster key file (GLib key file; also shown by `prism clusters --help`):
  *

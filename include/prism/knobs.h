@@ -1,12 +1,12 @@
 /*
  * knobs.h - every constant of the cost model is a named runtime knob.
  *
- * A knob has a name, a default, a unit, an allowed range and a one-line doc
- * (`prism knobs` lists them). Defaults come from documented physical reasoning or
- * published figures (cost/README.md), never from fitting a row of validation data.
- * Values are overridden with --set name=value (repeatable) and --knobs FILE (a GLib key
- * file with a [knobs] group), and every output records the values used.
- * The knob list itself is defined in cost/cost_knobs.c. Nothing here is collective.
+ * A knob has a name, a default, a unit, an allowed range, a one-line doc and the citation
+ * of its default (`prism knobs` lists them; `prism knobs --sources` the citations). Defaults come
+ * from documented physical reasoning or published figures (cost/README.md), never from fitting a
+ * row of validation data. Values are overridden with --set name=value (repeatable) and --knobs FILE
+ * (a GLib key file with a [knobs] group), and every output records the values used. The knob list
+ * itself is defined in cost/cost_knobs.c. Nothing here is collective.
  */
 #ifndef PRISM_KNOBS_H
 #define PRISM_KNOBS_H
@@ -91,9 +91,10 @@ typedef enum {
 typedef struct PrismKnobInfo {
     const char *name; /**< "compute_efficiency" */
     double def;
-    double min, max;  /**< allowed range, inclusive */
-    const char *unit; /**< "fraction", "bytes", "bool", ... */
-    const char *doc;  /**< one line */
+    double min, max;    /**< allowed range, inclusive */
+    const char *unit;   /**< "fraction", "bytes", "bool", ... */
+    const char *doc;    /**< one line */
+    const char *source; /**< the default's citation, "KIND: WHERE" (core.h, prism_source_parse) */
 } PrismKnobInfo;
 
 /** The values of every knob. Plain data. */

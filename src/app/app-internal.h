@@ -215,6 +215,23 @@ void prism_app_model_json(JsonBuilder *b, const PrismModel *m);
 /** Append @p c as one JSON object (the `prism clusters NAME --json` object). */
 void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c);
 
+/* Citations of defaults (core.h "KIND: WHERE"; app_sources.c): `--sources` of knobs,
+ * clusters and frameworks. Not collective; print on rank 0. */
+
+/** The --sources option (flag @p on) for @p ctx. */
+void prism_app_add_sources_option(GOptionContext *ctx, gboolean *on);
+/** One value and its citation @p source ("KIND: WHERE"; NULL or malformed: "none: WHY"),
+ *  as a text line "  NAME  VALUE  KIND: WHERE". */
+void prism_app_source_text(FILE *f, const char *name, const char *value, const char *source);
+/** Member "source": {"kind", "where"} of @p source (malformed: kind "none", "problem"),
+ *  appended to the open object of @p b. */
+void prism_app_source_json(JsonBuilder *b, const char *source);
+/** The keys of a key file with their citations (prism_keyfile_citations()), as text
+ *  lines "  [GROUP] KEY = VALUE  KIND: WHERE" or as a JSON array of {"group", "key",
+ *  "value", "source"} (@p b non-NULL); groups named in @p skip (NULL-terminated, NULL:
+ *  none) are left out. */
+void prism_app_cited_keys(FILE *f, JsonBuilder *b, const GPtrArray *cited, const char *const *skip);
+
 /** Print the builder's root as pretty JSON plus a newline (the builder is a JsonBuilder *). */
 void prism_app_print_json(FILE *out, void *json_builder);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_knobs.c - `prism knobs [--json]`: every cost-model knob with its default, the
- * value in effect (after --set / --knobs), allowed range, unit and one-line doc.
+ * cmd_knobs.c - `prism knobs [--json] [--sources]`: every cost-model knob with its default,
+ * the value in effect (after --set / --knobs), allowed range, unit and one-line doc; with
+ * --sources the citation of each default (core.h "KIND: WHERE").
  * Collective like every command; rank 0 prints.
  */
 #include "app-internal.h"
@@ -11,7 +12,7 @@
 #include <prism/cost.h>
 #include <prism/knobs.h>
 
-static void print_json(FILE *f, const PrismKnobs *k)
+static void print_json(FILE *f, const PrismKnobs *k, gboolean sources)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_array(b);
@@ -32,6 +33,8 @@ static void print_json(FILE *f, const PrismKnobs *k)
         json_builder_add_string_value(b, ki->unit);
         json_builder_set_member_name(b, "doc");
         json_builder_add_string_value(b, ki->doc);
+        if (sources)
+            prism_app_source_json(b, ki->source);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -44,8 +47,11 @@ gboolean prism_cmd_knobs(PrismComm *comm, int argc, char **argv, GError **error)
     g_autoptr(GOptionContext) ctx = g_option_context_new("- list the cost-model knobs");
     g_option_context_set_description(
         ctx, "Override knobs with --set NAME=VALUE (repeatable) or --knobs FILE on any "
-             "command.\nDefaults and their reasoning are in cost/README.md.");
+             "command.\nDefaults and their reasoning are in cost/README.md; --sources prints each "
+             "default's citation.");
     prism_app_add_common_options(ctx, &o);
+    gboolean sources = FALSE;
+    prism_app_add_sources_option(ctx, &sources);
     gboolean ok = FALSE;
     PrismKnobs k;
     if (!prism_app_parse(ctx, &argc, &argv, error))
@@ -65,7 +71,15 @@ gboolean prism_cmd_knobs(PrismComm *comm, int argc, char **argv, GError **error)
         }
     FILE *f = prism_app_out(comm);
     if (f != NULL && o.json) {
-        print_json(f, &k);
+        print_json(f, &k, sources);
+    } else if (f != NULL && sources) {
+        fprintf(f, "  %-28s %-12s %s\n", "knob", "default", "source (KIND: WHERE)");
+        for (int i = 0; i < PRISM_KNOB_COUNT; i++) {
+            const PrismKnobInfo *ki = prism_knob_info((PrismKnobId)i);
+            char def[G_ASCII_DTOSTR_BUF_SIZE];
+            prism_format_double(def, sizeof def, ki->def);
+            prism_app_source_text(f, ki->name, def, ki->source);
+        }
     } else if (f != NULL) {
         fprintf(f, "%-20s %12s %12s  %-9s %s\n", "knob", "value", "default", "unit", "doc");
         for (int i = 0; i < PRISM_KNOB_COUNT; i++) {

@@ -50,6 +50,63 @@ typedef struct Host {
     double link_GBps, mem_gib, mem_bw_GBps;
 } Host;
 
+/* The cited attributes of a preset: the key-file keys (cluster.h), levels as level.N.KEY
+ * (a level's name is a label, not a value). */
+enum {
+    S_MEM,
+    S_MEM_BW,
+    S_DPN,
+    S_FP32,
+    S_BF16,
+    S_FP16,
+    S_FP8,
+    S_MXFP8,
+    S_SMS,
+    S_BOOST,
+    S_SUSTAINED,
+    S_TILE_M,
+    S_TILE_N,
+    S_L2,
+    S_GEMM_EFF,
+    S_ATTN_FWD,
+    S_ATTN_BWD,
+    S_HOST_LINK,
+    S_HOST_MEM,
+    S_HOST_MEM_BW,
+    S_L0_SIZE,
+    S_L0_BW,
+    S_L0_LAT,
+    S_L1_BW,
+    S_L1_LAT,
+    S_COUNT
+};
+static const char *const source_keys[S_COUNT + 1] = {"memory_gib",
+                                                     "memory_bandwidth_GBps",
+                                                     "devices_per_node",
+                                                     "peak_tflops_fp32",
+                                                     "peak_tflops_bf16",
+                                                     "peak_tflops_fp16",
+                                                     "peak_tflops_fp8",
+                                                     "peak_tflops_mxfp8",
+                                                     "sm_count",
+                                                     "boost_clock_mhz",
+                                                     "sustained_clock_mhz",
+                                                     "gemm_tile_m",
+                                                     "gemm_tile_n",
+                                                     "l2_mib",
+                                                     "gemm_efficiency",
+                                                     "attn_fwd_fraction",
+                                                     "attn_bwd_fraction",
+                                                     "host_link_GBps",
+                                                     "host_memory_gib",
+                                                     "host_memory_bandwidth_GBps",
+                                                     "level.0.size",
+                                                     "level.0.bandwidth_GBps",
+                                                     "level.0.latency_us",
+                                                     "level.1.bandwidth_GBps",
+                                                     "level.1.latency_us",
+                                                     NULL};
+
 typedef struct Preset {
     const char *name;
     double mem_gib;
@@ -59,6 +116,7 @@ typedef struct Preset {
     PrismNetLevel intra, inter;
     Device dev;
     Host host;
+    const char *src[S_COUNT]; /* each attribute's citation, "KIND: WHERE" */
 } Preset;
 
 /*
@@ -119,6 +177,120 @@ typedef struct Preset {
  *    GPU. The H100 96GB (Meta Grand Teton), MI300X and Ascend 910B hosts differ by
  *    vendor: not given (0), a cluster file gives them.
  */
+/* Citations shared by several presets ("KIND: WHERE", core.h prism_source_parse). */
+#define SRC_LAT0                                                                                   \
+    "convention: 3 us per message inside a node, an assumed order of magnitude (not a datasheet "  \
+    "figure; a cluster file overrides it)"
+#define SRC_LAT1                                                                                   \
+    "convention: 8 us per message across the network, an assumed order of magnitude (not a "       \
+    "datasheet figure; a cluster file overrides it)"
+#define SRC_NODE8                                                                                  \
+    "published: the vendor's 8-GPU system of the part (DGX/HGX datasheet): 8 devices per node, "   \
+    "all on the node's switch"
+#define SRC_NO_MX "convention: 0 = unsupported: no block-scaled (MX) tensor cores on the part"
+#define SRC_NO_HOST                                                                                \
+    "convention: 0 = not given: the host differs by vendor and no per-device figure was read (a "  \
+    "cluster file gives it)"
+#define SRC_A100_SM "published: NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): 108 SMs"
+#define SRC_A100_CLK                                                                               \
+    "published: A100 whitepaper: 1410 MHz boost, the clock of the 312 TFLOP/s peak (108 x 2048 x " \
+    "1.41 GHz)"
+#define SRC_A100_SUST                                                                              \
+    "derived: boost_clock_mhz: the part at its full rated 400 W, the power the vendor rates the "  \
+    "peak at"
+#define SRC_A100_TILE                                                                              \
+    "code: cuBLAS's large-GEMM kernel on Ampere, ampere_bf16_s16816gemm_..._256x128 (the tile in " \
+    "the kernel name)"
+#define SRC_A100_L2 "published: A100 whitepaper: 40 MB L2"
+#define SRC_A100_EFF                                                                               \
+    "published: cuBLAS large BF16 GEMMs ~250-270 of 312 TFLOP/s on A100 (no single document "      \
+    "read; the H100 measurement zzc0721/torch-performance-test-data#79 gives the same 0.8)"
+#define SRC_FA2_FWD                                                                                \
+    "published: Dao 2023, FlashAttention-2 (arXiv:2307.08691) on A100: forward up to 73 % of the " \
+    "BF16 peak (50-73 % over its benchmarks): 0.70"
+#define SRC_FA2_BWD                                                                                \
+    "published: FlashAttention-2 (arXiv:2307.08691) on A100: backward, the lower part of its "     \
+    "range: 0.60"
+#define SRC_A100_FP32 "published: NVIDIA A100 datasheet: FP32 19.5 TFLOP/s"
+#define SRC_A100_BF16 "published: NVIDIA A100 datasheet: BF16/FP16 tensor 312 TFLOP/s dense"
+#define SRC_A100_FP8 "convention: 0 = unsupported: no FP8 tensor cores on Ampere (A100 datasheet)"
+#define SRC_GEN4                                                                                   \
+    "derived: PCIe Gen4 x16 31.5 GB/s per direction x 0.79, the effective share nvbandwidth "      \
+    "host_to_device_memcpy_ce measures on 8x A100-SXM4-80GB (24.8 GB/s; NVIDIA developer forum "   \
+    "'Asymmetric PCIe bandwidth in bidirectional transfers')"
+#define SRC_A100_HBW                                                                               \
+    "derived: DGX A100 datasheet 2x AMD EPYC 7742, 8 channels DDR4-3200 = 204.8 GB/s per socket "  \
+    "(AMD EPYC 7742 specification): 409.6 / 8 GPUs = 51.2"
+#define SRC_NVL3 "derived: A100 datasheet NVLink 3, 600 GB/s total = 300 per direction"
+#define SRC_HDR "derived: DGX A100 datasheet: one HDR 200 Gb/s InfiniBand port per GPU = 25 GB/s"
+#define SRC_H100_FP32 "published: NVIDIA H100 datasheet (SXM5): FP32 67 TFLOP/s"
+#define SRC_H100_BF16                                                                              \
+    "published: NVIDIA H100 datasheet (SXM5): BF16/FP16 tensor 989.4 TFLOP/s dense (1979 sparse "  \
+    "/ 2)"
+#define SRC_H100_FP8                                                                               \
+    "published: NVIDIA H100 datasheet (SXM5): FP8 tensor 1978.9 TFLOP/s dense (3958 sparse / 2)"
+#define SRC_H100_SM                                                                                \
+    "published: NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022): 132 SMs (SXM5)"
+#define SRC_H100_CLK                                                                               \
+    "published: H100 whitepaper: the tensor peak at 1830 MHz (132 x 4096 x 1.83 GHz = 989.4 TF)"
+#define SRC_H100_SUST                                                                              \
+    "derived: boost_clock_mhz: the part at its full rated 700 W, the power the vendor rates the "  \
+    "peak at"
+#define SRC_H100_TILE                                                                              \
+    "code: NVIDIA/cutlass CUTLASS 3 sm90 warp-specialised default BF16 tile 128x256x64"
+#define SRC_H100_L2 "published: H100 whitepaper: 50 MB L2"
+#define SRC_H100_EFF                                                                               \
+    "published: torch.mm BF16 789 and 798 of 989 TFLOP/s at 4096^3 and 8192^3 on H100 SXM, "       \
+    "PyTorch 2.7 / CUDA 12.8 (zzc0721/torch-performance-test-data#79): 0.8"
+#define SRC_FA3_FWD                                                                                \
+    "published: Shah et al. 2024, FlashAttention-3 (arXiv:2407.08608): forward up to 740 TFLOP/s " \
+    "BF16 on H100 = 0.75"
+#define SRC_FA3_BWD                                                                                \
+    "published: FlashAttention-3 (arXiv:2407.08608): backward 1.5-1.75x FlashAttention-2's on "    \
+    "H100, about 0.55"
+#define SRC_GEN5                                                                                   \
+    "derived: PCIe Gen5 x16 (the SXM boards' host link per their datasheets) 63 GB/s per "         \
+    "direction x 0.79, the Gen4 measurement's effective share"
+#define SRC_DGXH_MEM                                                                               \
+    "derived: DGX H100 / DGX H200 datasheets: 2 TB system memory / 8 GPUs = 256 GiB"
+#define SRC_DGXH_HBW                                                                               \
+    "derived: DGX H100 datasheet 2x Intel Xeon Platinum 8480C, 8 channels DDR5-4800 = 307.2 GB/s " \
+    "per socket (Intel ARK): 614.4 / 8 GPUs = 76.8"
+#define SRC_NVL4 "derived: H100 datasheet NVLink 4, 900 GB/s total = 450 per direction"
+#define SRC_NDR "derived: DGX H100 datasheet: one NDR 400 Gb/s InfiniBand port per GPU = 50 GB/s"
+#define SRC_B200_FP32 "published: NVIDIA HGX B200 datasheet (per GPU, 1000 W): FP32 75 TFLOP/s"
+#define SRC_B200_BF16 "derived: HGX B200 datasheet FP16/BF16 4.5 PFLOP/s sparse / 2 = 2.25 PF dense"
+#define SRC_B200_FP8                                                                               \
+    "derived: HGX B200 datasheet FP8 (block-scaled MXFP8 the same) 9 PFLOP/s sparse / 2 = 4.5 PF " \
+    "dense"
+#define SRC_B200_SM                                                                                \
+    "published: B200 148 SMs, two dies of 74, as reported for the part (no whitepaper figure "     \
+    "read)"
+#define SRC_B200_CLK                                                                               \
+    "derived: 2.25e15 / (148 SMs x 8192 dense BF16 FLOP per SM per clock, twice Hopper's) = 1856 " \
+    "MHz"
+#define SRC_B200_TILE "code: NVIDIA/cutlass sm100 1-SM BF16 GEMM tile 128x256"
+#define SRC_B200_L2                                                                                \
+    "published: 126 MB L2 as reported for the Blackwell die pair (informational, not priced)"
+#define SRC_B200_EFF                                                                               \
+    "published: torch.mm BF16 1.41, 1.45, 1.42 PFLOP/s at 4096^3, 6144^3, 8192^3 on B200, median " \
+    "0.631 of 2.25 PF (pytorch/ao#2427, benchmarks/float8/bench_matmul.py, 2025-06-23; power "     \
+    "limit not stated)"
+#define SRC_FA4_FWD                                                                                \
+    "published: Zadouri et al. 2026, FlashAttention-4 (arXiv:2603.05451): up to 1613 TFLOP/s "     \
+    "BF16 on B200 = 0.717"
+#define SRC_FA4_BWD                                                                                \
+    "published: FlashAttention-3's H100 backward fraction (arXiv:2407.08608), about 0.55: "        \
+    "FlashAttention-4's backward peak not read"
+#define SRC_B200_MEM "published: NVIDIA HGX B200 datasheet: 180 GB HBM3e per GPU (binary GiB)"
+#define SRC_B200_HBW                                                                               \
+    "derived: DGX B200 datasheet 2x Intel Xeon Platinum 8570, 8 channels DDR5-5600 = 358.4 GB/s "  \
+    "per socket (Intel ARK): 716.8 / 8 GPUs = 89.6"
+#define SRC_B200_HMEM                                                                              \
+    "derived: DGX B200 datasheet: 2 TB system memory (up to 4 TB) / 8 GPUs = 256 GiB"
+#define SRC_NVL5 "derived: B200 datasheet NVLink 5, 1.8 TB/s total = 900 per direction"
+#define SRC_NDR_B "derived: DGX B200 datasheet: 400 Gb/s per GPU = 50 GB/s"
+
 static const Preset presets[] = {
     /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8;
      * HBM2 1,555 GB/s. NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs,
@@ -132,7 +304,34 @@ static const Preset presets[] = {
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
      {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
-     {25, 128, 51.2}},
+     {25, 128, 51.2},
+     .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 40 GB HBM2 (binary GiB: the part reports "
+                       "40960 MiB)",
+             [S_MEM_BW] = "published: NVIDIA A100 datasheet: 1,555 GB/s (SXM4 40GB)",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_A100_FP32,
+             [S_BF16] = SRC_A100_BF16,
+             [S_FP16] = SRC_A100_BF16,
+             [S_FP8] = SRC_A100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_SMS] = SRC_A100_SM,
+             [S_BOOST] = SRC_A100_CLK,
+             [S_SUSTAINED] = SRC_A100_SUST,
+             [S_TILE_M] = SRC_A100_TILE,
+             [S_TILE_N] = SRC_A100_TILE,
+             [S_L2] = SRC_A100_L2,
+             [S_GEMM_EFF] = SRC_A100_EFF,
+             [S_ATTN_FWD] = SRC_FA2_FWD,
+             [S_ATTN_BWD] = SRC_FA2_BWD,
+             [S_HOST_LINK] = SRC_GEN4,
+             [S_HOST_MEM] =
+                 "derived: DGX A100 320GB datasheet: 1 TB system memory / 8 GPUs = 128 GiB",
+             [S_HOST_MEM_BW] = SRC_A100_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL3,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_HDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
     {"A100-80GB",
      80,
@@ -142,7 +341,34 @@ static const Preset presets[] = {
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
      {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
-     {25, 256, 51.2}},
+     {25, 256, 51.2},
+     .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 80 GB HBM2e (binary GiB: the part "
+                       "reports 81920 MiB)",
+             [S_MEM_BW] = "published: NVIDIA A100 datasheet: 2,039 GB/s (SXM4 80GB)",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_A100_FP32,
+             [S_BF16] = SRC_A100_BF16,
+             [S_FP16] = SRC_A100_BF16,
+             [S_FP8] = SRC_A100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_SMS] = SRC_A100_SM,
+             [S_BOOST] = SRC_A100_CLK,
+             [S_SUSTAINED] = SRC_A100_SUST,
+             [S_TILE_M] = SRC_A100_TILE,
+             [S_TILE_N] = SRC_A100_TILE,
+             [S_L2] = SRC_A100_L2,
+             [S_GEMM_EFF] = SRC_A100_EFF,
+             [S_ATTN_FWD] = SRC_FA2_FWD,
+             [S_ATTN_BWD] = SRC_FA2_BWD,
+             [S_HOST_LINK] = SRC_GEN4,
+             [S_HOST_MEM] =
+                 "derived: DGX A100 640GB datasheet: 2 TB system memory / 8 GPUs = 256 GiB",
+             [S_HOST_MEM_BW] = SRC_A100_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL3,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_HDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
      * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
      * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. 132 SMs, tensor clock 1830 MHz at
@@ -155,7 +381,32 @@ static const Preset presets[] = {
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
-     {50, 256, 76.8}},
+     {50, 256, 76.8},
+     .src = {[S_MEM] = "published: NVIDIA H100 datasheet (SXM5): 80 GB HBM3",
+             [S_MEM_BW] = "published: NVIDIA H100 datasheet (SXM5): 3.35 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_SMS] = SRC_H100_SM,
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = SRC_H100_SUST,
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = SRC_DGXH_MEM,
+             [S_HOST_MEM_BW] = SRC_DGXH_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL4,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* H100 SXM5 96 GB HBM2e at its default 500 W limit (Meta Grand Teton; torchtitan's
      * benchmark hardware, "H100 96GB HBM2e at the default 500W"): H100 compute; HBM2e
      * 2.41 TB/s (the 94/96 GB HBM2e H100 as measured in arXiv:2604.11391's power-capping
@@ -168,7 +419,35 @@ static const Preset presets[] = {
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8},
-     {0, 0, 0}},
+     {0, 0, 0},
+     .src = {[S_MEM] = "published: torchtitan's benchmark hardware, 'H100 96GB HBM2e at the "
+                       "default 500W' (Meta Grand Teton)",
+             [S_MEM_BW] = "published: arXiv:2604.11391 (power-capping study): the 94/96 GB HBM2e "
+                          "H100 at 2.41 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_SMS] = SRC_H100_SM,
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = "derived: 1830 x (500/700)^(1/3) = 1636 MHz: dynamic power ~ f^3 in "
+                             "the DVFS range (C V^2 f, V with f), the 500 W limit of 700 W rated",
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_NO_HOST,
+             [S_HOST_MEM] = SRC_NO_HOST,
+             [S_HOST_MEM_BW] = SRC_NO_HOST,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL4,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA H800 SXM5 80GB: H100 compute and HBM3 with NVLink cut to 400 GB/s total = 200
      * per direction (H800 datasheet; DeepSeek-V3 technical report arXiv:2412.19437 §3.1-3.2:
      * 8 GPUs per node, NVLink + NVSwitch inside, one 400 Gb/s = 50 GB/s InfiniBand NIC per
@@ -181,7 +460,35 @@ static const Preset presets[] = {
      {"nvlink4-h800", 8, 200, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
-     {50, 256, 76.8}},
+     {50, 256, 76.8},
+     .src = {[S_MEM] = "published: NVIDIA H800 datasheet (SXM5): 80 GB HBM3, H100 compute",
+             [S_MEM_BW] = "published: NVIDIA H800 datasheet (SXM5): 3.35 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_SMS] = SRC_H100_SM,
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = SRC_H100_SUST,
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = "derived: H800 systems built as DGX H100: 2 TB / 8 GPUs = 256 GiB",
+             [S_HOST_MEM_BW] =
+                 "derived: as DGX H100: 2x Xeon Platinum 8480C, 614.4 / 8 GPUs = 76.8",
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = "derived: H800 datasheet NVLink 400 GB/s total = 200 per direction "
+                         "(DeepSeek-V3, arXiv:2412.19437 3.1-3.2, measures 160 achieved)",
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = "published: DeepSeek-V3 (arXiv:2412.19437) 3.1: one 400 Gb/s InfiniBand "
+                         "NIC per GPU = 50 GB/s",
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
      * DGX H200 uses the same 400 Gb/s per GPU. Same GH100 die, SMs, clock and L2 as H100. */
     {"H200",
@@ -192,7 +499,33 @@ static const Preset presets[] = {
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
-     {50, 256, 76.8}},
+     {50, 256, 76.8},
+     .src = {[S_MEM] = "published: NVIDIA H200 datasheet (SXM): 141 GB HBM3e",
+             [S_MEM_BW] = "published: NVIDIA H200 datasheet (SXM): 4.8 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_SMS] = "published: H200 is the GH100 die of the H100 (H200 datasheet; H100 "
+                       "whitepaper: 132 SMs)",
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = SRC_H100_SUST,
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = SRC_DGXH_MEM,
+             [S_HOST_MEM_BW] = SRC_DGXH_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL4,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
      * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 (and MXFP8, block-scaled) 9 PF sparse =
      * 4.5 PF dense; HBM3e 8 TB/s. NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200:
@@ -207,7 +540,33 @@ static const Preset presets[] = {
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
      {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631},
-     {50, 256, 89.6}},
+     {50, 256, 89.6},
+     .src = {[S_MEM] = SRC_B200_MEM,
+             [S_MEM_BW] = "published: NVIDIA HGX B200 datasheet: HBM3e 8 TB/s per GPU",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_B200_FP32,
+             [S_BF16] = SRC_B200_BF16,
+             [S_FP16] = SRC_B200_BF16,
+             [S_FP8] = SRC_B200_FP8,
+             [S_MXFP8] = SRC_B200_FP8,
+             [S_SMS] = SRC_B200_SM,
+             [S_BOOST] = SRC_B200_CLK,
+             [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1000 W, the "
+                             "power the vendor rates the peak at",
+             [S_TILE_M] = SRC_B200_TILE,
+             [S_TILE_N] = SRC_B200_TILE,
+             [S_L2] = SRC_B200_L2,
+             [S_GEMM_EFF] = SRC_B200_EFF,
+             [S_ATTN_FWD] = SRC_FA4_FWD,
+             [S_ATTN_BWD] = SRC_FA4_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = SRC_B200_HMEM,
+             [S_HOST_MEM_BW] = SRC_B200_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL5,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR_B,
+             [S_L1_LAT] = SRC_LAT1}},
     /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
      * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above). */
     {"B200-750W",
@@ -218,7 +577,38 @@ static const Preset presets[] = {
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
      {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.631},
-     {50, 256, 89.6}},
+     {50, 256, 89.6},
+     .src =
+         {[S_MEM] = SRC_B200_MEM,
+          [S_MEM_BW] = "published: NVIDIA HGX B200 datasheet: HBM3e 8 TB/s per GPU",
+          [S_DPN] =
+              SRC_NODE8,
+          [S_FP32] = SRC_B200_FP32,
+          [S_BF16] = SRC_B200_BF16,
+          [S_FP16] = SRC_B200_BF16,
+          [S_FP8] =
+              SRC_B200_FP8,
+          [S_MXFP8] = SRC_B200_FP8,
+          [S_SMS] =
+              SRC_B200_SM,
+          [S_BOOST] = SRC_B200_CLK,
+          [S_SUSTAINED] =
+              "derived: 1856 x (750/1000)^(1/3) = 1686 MHz: dynamic power ~ f^3 in the DVFS range, "
+              "the 750 W limit of torchao's benchmark hardware ('8 x B200 limited to 750W')",
+          [S_TILE_M] = SRC_B200_TILE,
+          [S_TILE_N] = SRC_B200_TILE,
+          [S_L2] = SRC_B200_L2,
+          [S_GEMM_EFF] = SRC_B200_EFF,
+          [S_ATTN_FWD] = SRC_FA4_FWD,
+          [S_ATTN_BWD] = SRC_FA4_BWD,
+          [S_HOST_LINK] = SRC_GEN5,
+          [S_HOST_MEM] = SRC_B200_HMEM,
+          [S_HOST_MEM_BW] = SRC_B200_HBW,
+          [S_L0_SIZE] = SRC_NODE8,
+          [S_L0_BW] = SRC_NVL5,
+          [S_L0_LAT] = SRC_LAT0,
+          [S_L1_BW] = SRC_NDR_B,
+          [S_L1_LAT] = SRC_LAT1}},
     /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
      * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
@@ -234,7 +624,36 @@ static const Preset presets[] = {
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
      {304, 2100, 2100, 256, 256, 256, 0, 0, 0},
-     {0, 0, 0}},
+     {0, 0, 0},
+     .src = {[S_MEM] = "published: AMD Instinct MI300X datasheet: 192 GB HBM3",
+             [S_MEM_BW] = "published: AMD Instinct MI300X datasheet: 5.3 TB/s",
+             [S_DPN] = "published: AMD Instinct MI300X platform: 8 GPUs on Infinity Fabric",
+             [S_FP32] = "published: AMD Instinct MI300X datasheet: FP32 matrix 163.4 TFLOP/s",
+             [S_BF16] = "published: AMD Instinct MI300X datasheet: BF16/FP16 dense 1307.4 TFLOP/s",
+             [S_FP16] = "published: AMD Instinct MI300X datasheet: BF16/FP16 dense 1307.4 TFLOP/s",
+             [S_FP8] = "published: AMD Instinct MI300X datasheet: FP8 dense 2614.9 TFLOP/s",
+             [S_MXFP8] = SRC_NO_MX,
+             [S_SMS] = "published: AMD CDNA3 whitepaper: 304 CUs",
+             [S_BOOST] = "published: AMD CDNA3 whitepaper: 2100 MHz peak engine clock (304 x 2048 "
+                         "x 2.1 GHz = 1307 TF)",
+             [S_SUSTAINED] = "convention: the peak clock: no sustained clock published",
+             [S_TILE_M] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
+             [S_TILE_N] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
+             [S_L2] =
+                 "published: AMD CDNA3 whitepaper: 256 MB Infinity Cache, the last-level cache",
+             [S_GEMM_EFF] = "convention: 0 = not given: no published hipBLASLt figure read (the "
+                            "0.8 fallback applies)",
+             [S_ATTN_FWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_ATTN_BWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_HOST_LINK] = SRC_NO_HOST,
+             [S_HOST_MEM] = SRC_NO_HOST,
+             [S_HOST_MEM_BW] = SRC_NO_HOST,
+             [S_L0_SIZE] = "published: AMD Instinct MI300X platform: 8 GPUs on Infinity Fabric",
+             [S_L0_BW] = "derived: MI300X platform: 7 Infinity Fabric links x 64 GB/s per "
+                         "direction to the 7 peers = 448",
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = "published: MI300X platform: a 400 Gb/s NIC per GPU = 50 GB/s",
+             [S_L1_LAT] = SRC_LAT1}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
      * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
      * not published (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction,
@@ -248,7 +667,50 @@ static const Preset presets[] = {
      {"hccs", 8, 196, 3},
      {"roce-200g", 0, 25, 8},
      {0, 0, 0, 0, 0, 0, 0, 0, 0},
-     {0, 0, 0}},
+     {0, 0, 0},
+     .src =
+         {[S_MEM] =
+              "published: public Huawei material (Ascend 910B; less precise than the "
+              "datasheets): 64 GB HBM2e",
+          [S_MEM_BW] = "published: public Huawei material (Ascend 910B; less precise than the "
+                       "datasheets): about 1.6 TB/s",
+          [S_DPN] =
+              "published: public Huawei material (Ascend 910B; less precise than the datasheets): "
+              "Atlas 800T A2, 8 NPUs",
+          [S_FP32] = "convention: 0 = not published",
+          [S_BF16] = "published: public Huawei material (Ascend 910B; less precise than the "
+                     "datasheets): about 320 TFLOP/s FP16, BF16 the same",
+          [S_FP16] = "published: public Huawei material (Ascend 910B; less precise than the "
+                     "datasheets): about 320 TFLOP/s FP16",
+          [S_FP8] = "convention: 0 = not published",
+          [S_MXFP8] = SRC_NO_MX,
+          [S_SMS] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_BOOST] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_SUSTAINED] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_TILE_M] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_TILE_N] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_L2] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_GEMM_EFF] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_ATTN_FWD] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_ATTN_BWD] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_HOST_LINK] = SRC_NO_HOST,
+          [S_HOST_MEM] = SRC_NO_HOST,
+          [S_HOST_MEM_BW] = SRC_NO_HOST,
+          [S_L0_SIZE] = "published: public Huawei material (Ascend 910B; less precise than the "
+                        "datasheets): Atlas 800T A2, 8 NPUs on HCCS",
+          [S_L0_BW] = "derived: Atlas 800T A2 HCCS 392 GB/s total = 196 per direction",
+          [S_L0_LAT] = SRC_LAT0,
+          [S_L1_BW] = "derived: Atlas 800T A2 8 x 200 GbE RoCE = 25 GB/s per NPU",
+          [S_L1_LAT] = SRC_LAT1}},
 };
 
 static void set_error(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -285,6 +747,21 @@ size_t prism_cluster_preset_count(void)
 const char *prism_cluster_preset_name(size_t i)
 {
     return i < G_N_ELEMENTS(presets) ? presets[i].name : NULL;
+}
+
+const char *const *prism_cluster_source_keys(void)
+{
+    return source_keys;
+}
+
+const char *prism_cluster_preset_source(const char *name, const char *key)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+        if (g_ascii_strcasecmp(name, presets[i].name) == 0)
+            for (int k = 0; k < S_COUNT; k++)
+                if (strcmp(key, source_keys[k]) == 0)
+                    return presets[i].src[k];
+    return NULL;
 }
 
 PrismCluster *prism_cluster_preset(const char *name, GError **error)

@@ -25,4 +25,10 @@ printf '\xef\xbb\xbf' | cat - "$PRISM_TEST_DATA/clusters/device-attrs.ini" > bom
 check "a key file with a BOM reads as without" bash -c "'$PRISM_BINARY' clusters --json bom.ini > bom.json &&
     '$PRISM_BINARY' clusters --json '$PRISM_TEST_DATA/clusters/device-attrs.ini' > nobom.json &&
     cmp -s bom.json nobom.json && grep -q '\"sm_count\" *: *132' bom.json"
-cli_done 17
+# --sources: every attribute with its citation (core.h "KIND: WHERE"); a key file's from its
+# `# source:` comment lines (none in this test file: kind "none", named)
+expect_ok "--sources: an attribute and its citation" '^  sustained_clock_mhz +1686 +derived: 1856 x \(750/1000\)' -- clusters B200-750W --sources
+expect_json "--sources JSON: 25 cited attributes" 'len(d) == 1 and d[0]["name"] == "H100-SXM" and len(d[0]["sources"]) == 25 and all(s["source"]["kind"] in ("published", "count", "code", "derived", "convention") and s["source"]["where"] for s in d[0]["sources"]) and d[0]["sources"][0] == {"key": "memory_gib", "value": 80, "source": d[0]["sources"][0]["source"]}' -- clusters --json --sources H100-SXM
+expect_json "--sources JSON: every preset" 'len(d) == 10 and all(s["source"]["kind"] != "none" for c in d for s in c["sources"])' -- clusters --json --sources
+expect_json "--sources of a key file without citations" 'd[0]["sources"][1]["key"] == "memory_gib" and all(s["source"]["kind"] == "none" and "no \x27# source" in s["source"]["problem"] for s in d[0]["sources"])' -- clusters --json --sources "$PRISM_TEST_DATA/clusters/three-level.ini"
+cli_done 21

@@ -54,6 +54,12 @@ check "knobs shows the set value" grep -q "tp_overlap.*0.25.*(set)" out.txt
 check "knobs json" expect_status 0 knobs --json
 check "knobs json parses" /usr/bin/python3 -c \
     "import json; d=json.load(open('out.txt')); assert any(k['name']=='mem_margin' for k in d)"
+check "knobs --sources" expect_status 0 knobs --sources
+check "  a cited default" grep -Eq "^  logits_bytes +4 +published: Korthikanti et al. 2022" out.txt
+check "knobs --json --sources" expect_status 0 knobs --json --sources
+check "  a source member per knob" /usr/bin/python3 -c \
+    "import json; d=json.load(open('out.txt')); assert all(k['source']['kind'] in ('published', 'count', 'code', 'derived', 'convention') and k['source']['where'] for k in d), d"
+check "  not without --sources" bash -c "! '$PRISM_BINARY' knobs --json | grep -q '\"source\"'"
 
 # the compute model for one H100 FP8 strategy: every GEMM's shape, passes and why, the
 # bf16/fp8 split and the MFU convention (text), and the same in JSON. Llama-3 8B, seq 8192,
@@ -172,4 +178,4 @@ check "fp8_scope 2 text" expect_status 0 explain -m deepseek-v2-lite -c H100-SXM
     --dtype fp8 --set fp8_scope=2 --strategy "tp=2,ep=8"
 check "  names the routed experts" grep -qF "fp8 linear GEMMs (fp8_scope 2: the routed experts; the other linears in bf16)" out.txt
 
-cli_done 54
+cli_done 59

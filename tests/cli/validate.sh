@@ -454,6 +454,13 @@ check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vp
 check "frameworks --json" expect_status 0 frameworks megatron-core --json
 check "  JSON knobs" /usr/bin/python3 -c "
 import json; d = json.load(open('out.txt')); assert d['knobs']['tp_overlap'] == 0.5 and d['defaults']['zero_stage'] == '1', d"
+check "frameworks --sources" expect_status 0 frameworks pytorch-fsdp --sources
+check "  a value, its citation and a validation source's" bash -c "grep -Eq '^  \\[knobs.B200\\] mx_cast_efficiency +0.602 +derived: ' out.txt && grep -Eq '^  \\[TORCHAO_B200_DENSE_2025_08\\] set ' out.txt"
+check "frameworks --json --sources" expect_status 0 frameworks megatron-core --json --sources
+check "  a source member per value" /usr/bin/python3 -c "
+import json; d = json.load(open('out.txt')); v = d['sources'] + d['validation_sources']
+assert len(d['sources']) >= 20 and all(x['source']['kind'] != 'none' for x in v), d
+assert [x['value'] for x in d['sources'] if x['group'] == 'knobs' and x['key'] == 'dropout'] == [1], d"
 check "frameworks --json: the B200 group" expect_status 0 frameworks pytorch-fsdp --json
 check "  device_knobs" /usr/bin/python3 -c "
 import json; d = json.load(open('out.txt')); b = d['device_knobs']['B200']
@@ -522,4 +529,4 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((123 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((127 - ${PRISM_TEST_SANITIZED:-0}))

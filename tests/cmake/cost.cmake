@@ -32,6 +32,9 @@ prism_add_cli_test(cli_validate SCRIPT tests/cli/validate.sh LABELS cost)
 prism_add_mpi_test(test_validate SOURCES mpi/test_validate.c unit/test_cost_support.c RANKS 1 2 3 4 LABELS cost TIMEOUT 120)
 # Framework profiles: each shipped profile's values, refusal of bad profile files.
 prism_add_unit_test(test_framework SOURCES unit/test_framework.c LABELS cost)
+# Citations: every knob default, preset attribute, shipped profile and sources.ini key
+# carries a "KIND: WHERE" source; copies with a missing or bad one are flagged.
+prism_add_unit_test(test_sources SOURCES unit/test_sources.c LABELS cost)
 # The shape-aware compute model: the wave/tile model by hand, the FP8 recipes, and the
 # physical bound over every zoo model x every preset.
 prism_add_unit_test(test_gemm SOURCES unit/test_gemm.c unit/test_cost_support.c LABELS cost)
