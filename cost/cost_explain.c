@@ -713,6 +713,21 @@ char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s
     return g_string_free(o, FALSE);
 }
 
+gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, double *out, GError **error)
+{
+    double col[PRISM_COL_COUNT];
+    g_autoptr(PrismCostSegment) seg = NULL;
+    g_autoptr(PrismEvaluator) ev = NULL;
+    if (!prism_cost_run_one_internal(cm, s, layout, &seg, &ev, col, error))
+        return FALSE;
+    /* the total of each stage's largest candidate, as explain's memory table prints it */
+    for (uint32_t st = 0; st < seg->layout->pp; st++)
+        out[st] = prism_term_value_internal(ev->ws, &seg->k, PRISM_TERM_CAND,
+                                            stage_peak_cand(seg, ev->ws, st), PRISM_KD_TOTAL)[0];
+    return TRUE;
+}
+
 char *prism_cost_explain(const PrismCostModel *cm, const PrismStrategy *s, gboolean json,
                          GError **error)
 {

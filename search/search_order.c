@@ -4,7 +4,10 @@
  * published runs that share the workload and the hardware, does prism put them in the
  * measured order? A planner is used to choose between strategies, so this is the number
  * that says whether its comparisons can be trusted where its absolute times cannot (the
- * accuracy tables of README.md). Pure: it reads a report and changes nothing.
+ * accuracy tables of README.md). And what a user choosing by prism would feel: the regret
+ * of picking by prism's prediction among runs that differ only in strategy, and whether
+ * its memory verdict matches what ran and what failed (PrismValidateRegret). Pure: it
+ * reads a report and changes nothing.
  */
 #include <prism/validate.h>
 
@@ -96,20 +99,29 @@ static void group_pairs(const PrismValidateRow *const *rows, const guint *idx, g
 /* The fastest row of one group: measured against predicted, in the metric most of its rows
  * have (ties: step time, then TFLOP/s, then MFU; a group can mix rows that publish only
  * TFLOP/s with rows that publish only MFU), over the rows that have it. */
-static void group_fastest(const PrismValidateRow *const *rows, const guint *idx, guint m,
-                          double tie, PrismValidateOrder *o)
+/* The speed metric most of a group's rows (@p m at @p idx) give (ties: step time, then
+ * TFLOP/s, then MFU), and in *@p most how many give it; -1 when none does. */
+static int group_metric(const PrismValidateRow *const *rows, const guint *idx, guint m, guint *most)
 {
     int k = -1;
-    guint most = 0;
+    *most = 0;
     for (size_t j = 0; j < G_N_ELEMENTS(speed_metrics); j++) {
         guint c = 0;
         for (guint a = 0; a < m; a++)
             c += has_speed(rows[idx[a]], speed_metrics[j]);
-        if (c > most) {
-            most = c;
+        if (c > *most) {
+            *most = c;
             k = speed_metrics[j];
         }
     }
+    return k;
+}
+
+static void group_fastest(const PrismValidateRow *const *rows, const guint *idx, guint m,
+                          double tie, PrismValidateOrder *o)
+{
+    guint most = 0;
+    const int k = group_metric(rows, idx, m, &most);
     if (most < 2)
         return;
     guint best = m;
@@ -187,5 +199,136 @@ GArray *prism_validate_order_pairs(const PrismValidateReport *rep, double tie)
     GArray *list = g_array_new(FALSE, FALSE, sizeof(PrismValidateOrderPair));
     g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(order_free);
     order_run(rep, tie, out, list);
+    return list;
+}
+
+/* Rows that take part in the regret: predicted (their strategy is the measured one), not a
+ * measured failure. */
+static gboolean candidate(const PrismValidateRow *r)
+{
+    return r->kind == PRISM_VALIDATE_PREDICTED && !r->oom;
+}
+
+/* Rows that differ only in strategy: same source, model, cluster, device count, global
+ * batch, sequence, dtype and framework. */
+static gboolean same_workload(const PrismValidateRow *a, const PrismValidateRow *b)
+{
+    return strcmp(a->source, b->source) == 0 && g_strcmp0(a->model, b->model) == 0 &&
+           g_strcmp0(a->cluster, b->cluster) == 0 && a->devices == b->devices && a->gbs == b->gbs &&
+           a->seq == b->seq && g_strcmp0(a->dtype, b->dtype) == 0 &&
+           g_strcmp0(a->framework, b->framework) == 0;
+}
+
+/* How much slower run @p pick is than run @p best in metric @p k, in % of the time
+ * (step time: lower is faster; TFLOP/s and MFU: higher is faster, at a fixed workload
+ * the time is inversely proportional to them). */
+static double slower_pct(int k, double pick, double best)
+{
+    return 100.0 * (k == PRISM_VM_STEP ? pick / best - 1.0 : best / pick - 1.0);
+}
+
+/* One group (@p m rows at @p idx) of the regret: in the metric most of its rows give,
+ * prism's pick (the best prediction, the first in file order on
+ * ties) and the measured fastest among the rows with that metric. */
+static void group_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
+                         PrismValidateRegret *o)
+{
+    guint most = 0;
+    const int k = group_metric(rows, idx, m, &most);
+    if (most < 2)
+        return;
+    const PrismValidateRow *pick = NULL, *best = NULL;
+    for (guint a = 0; a < m; a++) {
+        const PrismValidateRow *r = rows[idx[a]];
+        if (!has_speed(r, k))
+            continue;
+        if (pick == NULL || ahead(k, r->pred[k], pick->pred[k]) > 0.0)
+            pick = r;
+        if (best == NULL || ahead(k, r->meas[k], best->meas[k]) > 0.0)
+            best = r;
+    }
+    const double reg = slower_pct(k, pick->meas[k], best->meas[k]);
+    o->groups++;
+    o->regret_sum += reg;
+    o->regret_worst = MAX(o->regret_worst, reg);
+    o->picks_fastest += reg == 0.0;
+}
+
+static void regret_free(gpointer p)
+{
+    PrismValidateRegret *o = p;
+    g_free(o->source);
+    g_free(o);
+}
+
+PrismValidateRegret *prism_validate_regret_entry(GPtrArray *list, const char *source)
+{
+    for (guint i = 0; i < list->len; i++) {
+        PrismValidateRegret *o = g_ptr_array_index(list, i);
+        if (g_strcmp0(o->source, source) == 0)
+            return o;
+    }
+    PrismValidateRegret *o = g_new0(PrismValidateRegret, 1);
+    o->source = g_strdup(source);
+    g_ptr_array_add(list, o);
+    return o;
+}
+
+GPtrArray *prism_validate_regret_list_new(void)
+{
+    return g_ptr_array_new_with_free_func(regret_free);
+}
+
+void prism_validate_regret_add(PrismValidateRegret *to, const PrismValidateRegret *from)
+{
+    to->groups += from->groups;
+    to->picks_fastest += from->picks_fastest;
+    to->regret_sum += from->regret_sum;
+    to->regret_worst = MAX(to->regret_worst, from->regret_worst);
+    to->oom_rows += from->oom_rows;
+    to->oom_flagged += from->oom_flagged;
+    to->ok_rows += from->ok_rows;
+    to->ok_feasible += from->ok_feasible;
+}
+
+void prism_validate_regret_collect(const PrismValidateReport *rep, GPtrArray *list)
+{
+    g_return_if_fail(rep != NULL && list != NULL);
+    const guint n = rep->rows->len;
+    const PrismValidateRow *const *rows = (const PrismValidateRow *const *)rep->rows->pdata;
+    /* feasibility, both ways, over the modelled rows */
+    for (guint i = 0; i < n; i++) {
+        const PrismValidateRow *r = rows[i];
+        if (r->kind == PRISM_VALIDATE_SKIPPED)
+            continue;
+        PrismValidateRegret *o = prism_validate_regret_entry(list, r->source);
+        if (r->oom) {
+            o->oom_rows++;
+            o->oom_flagged += !r->fits;
+        } else {
+            o->ok_rows++;
+            o->ok_feasible += r->fits;
+        }
+    }
+    g_autofree gboolean *done = g_new0(gboolean, n);
+    g_autofree guint *idx = g_new(guint, n ? n : 1);
+    for (guint i = 0; i < n; i++) {
+        if (done[i] || !candidate(rows[i]))
+            continue;
+        guint m = 0;
+        for (guint j = i; j < n; j++) {
+            if (!done[j] && candidate(rows[j]) && same_workload(rows[i], rows[j])) {
+                done[j] = TRUE;
+                idx[m++] = j;
+            }
+        }
+        group_regret(rows, idx, m, prism_validate_regret_entry(list, rows[i]->source));
+    }
+}
+
+GPtrArray *prism_validate_regret(const PrismValidateReport *rep)
+{
+    GPtrArray *list = prism_validate_regret_list_new();
+    prism_validate_regret_collect(rep, list);
     return list;
 }

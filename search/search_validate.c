@@ -122,7 +122,14 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
         f = 4 * h;
     if (!prism_validate_num(r, "kv_heads", &kv))
         kv = a;
-    int tied = src != NULL && src->tied >= 0 ? src->tied : fw->tied_embeddings;
+    /* the row's tied_embeddings column, else its source's (sources.ini), else the profile's */
+    double tied_cell = -1;
+    int tied = prism_validate_num(r, "tied_embeddings", &tied_cell) ? (int)tied_cell
+               : src != NULL && src->tied >= 0                      ? src->tied
+                                                                    : fw->tied_embeddings;
+    /* the row's activation column, else the profile's architecture's */
+    const char *act = prism_validate_col(r, "activation");
+    const gboolean swiglu = *act != '\0' ? strcmp(act, "swiglu") == 0 : llama;
     PrismModel *m = prism_model_new(prism_validate_col(r, "model_name"), llama ? "llama" : "gpt");
     m->hidden = (uint64_t)h;
     m->vocab = (uint64_t)V;
@@ -138,7 +145,7 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
                               .head_dim = (uint32_t)(h / a),
                               .qkv_bias = !llama,
                               .out_bias = !llama};
-    sp.mlp = (PrismMlpSpec){.act = llama ? PRISM_MLP_SWIGLU : PRISM_MLP_GELU,
+    sp.mlp = (PrismMlpSpec){.act = swiglu ? PRISM_MLP_SWIGLU : PRISM_MLP_GELU,
                             .bias = !llama,
                             .ffn_hidden = (uint64_t)f};
     sp.norm = m->final_norm;
@@ -164,6 +171,9 @@ static char *cluster_name(const Row *r, const SourceInfo *src, GString *why)
         g_string_append(why, "gpu_type not stated");
         return NULL;
     }
+    /* the source's own cluster key file (sources.ini `cluster_file`): its path */
+    if (src != NULL && src->cluster_file != NULL)
+        return g_strdup(src->cluster_file);
     /* the part the source states (sources.ini `cluster`, e.g. a power limit in its text) */
     if (src != NULL && src->cluster != NULL && g_ascii_strncasecmp(src->cluster, g, strlen(g)) == 0)
         return g_strdup(src->cluster);
@@ -179,12 +189,21 @@ static char *cluster_name(const Row *r, const SourceInfo *src, GString *why)
     return name;
 }
 
+/* The cluster cluster_name() named: a key file (a path) or a preset. */
+static PrismCluster *cluster_load(const char *name, GError **error)
+{
+    return strchr(name, '/') != NULL ? prism_cluster_from_file(name, error)
+                                     : prism_cluster_preset(name, error);
+}
+
 /* Everything a row gives, with the defaults resolved: -1 = planned. With the layout
  * planned, sp and zero may be -2: the profile's default where the shape rules allow it
  * (prism_space_filter_set_default_where_allowed), and etp -2: tied to tp (folding 0). */
 typedef struct Dims {
     double tp, pp, dp, cp, ep, etp, n, gbs, seq;
     long mbs, rc, vpp, zero, sp, sched;
+    int mem_kind;  /* the row's mem_kind (PrismMemCounts), -1 = not stated */
+    long mem_rank; /* the row's mem_rank: -2 max, -1 not stated, else the global rank */
 } Dims;
 
 /* Append one printf-formatted item to a comma list. */
@@ -295,6 +314,8 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInf
                          GString *defs, GString *planned, GString *why)
 {
     memset(d, 0, sizeof *d);
+    d->mem_kind = prism_validate_mem_kind(r);
+    d->mem_rank = prism_validate_mem_rank(r);
     if (!workload(r, "global_batch", "gbs", src != NULL ? src->gbs : 0, &d->gbs, defs, why) ||
         !workload(r, "seq_len", "seq", src != NULL ? src->seq : 0, &d->seq, defs, why) ||
         !row_layout(r, d, why))
@@ -390,9 +411,15 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInf
             note(defs, simple[i].name, x, NULL);
         }
     }
-    /* schedule: interleaved iff vpp > 1; else the profile's for a pipeline */
+    /* schedule: the row's schedule column (a pipeline's, as the source ran it); else
+     * interleaved iff vpp > 1; else the profile's for a pipeline */
     d->sched = -1;
-    if (d->pp == 1 || d->vpp > 1)
+    const char *sched = prism_validate_col(r, "schedule");
+    PrismSchedule ps;
+    if (*sched != '\0' && d->pp != 1) {
+        prism_schedule_parse(sched, &ps, NULL); /* checked with the cells */
+        d->sched = ps;
+    } else if (d->pp == 1 || d->vpp > 1)
         d->sched = d->vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
     else if (d->vpp == 1)
         d->sched = fw->def[PRISM_FW_SCHEDULE] >= 0 &&
@@ -440,21 +467,39 @@ static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *
 /* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
  * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
  * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
+double prism_validate_memory_kind(double allocated, double context, double reserve,
+                                  PrismMemCounts kind)
+{
+    const double reserved = allocated * (1.0 + reserve);
+    return kind == PRISM_MEM_ALLOCATED  ? allocated
+           : kind == PRISM_MEM_RESERVED ? reserved
+                                        : reserved + context;
+}
+
+/* The memory a row's figure counts, from a stage's modelled peak @p bytes (which holds the
+ * runtime_overhead knob: the CUDA context and library workspaces): the row's mem_kind,
+ * else its source's (sources.ini counts), else its profile's; in the source's unit. */
+static double counted_memory(double bytes, const PrismCostModel *cm, const PrismFramework *fw,
+                             const SourceInfo *src, const Dims *d)
+{
+    const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
+    const int counts = d->mem_kind >= 0                  ? d->mem_kind
+                       : src != NULL && src->counts >= 0 ? src->counts
+                                                         : (int)fw->counts;
+    const double mem =
+        prism_validate_memory_kind(bytes - ro, ro, fw->allocator_reserve, (PrismMemCounts)counts);
+    return mem / (src != NULL ? src->mem_unit : 1e9);
+}
+
 static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
-                      const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o)
+                      const PrismFramework *fw, const SourceInfo *src, const Dims *d,
+                      PrismValidateRow *o)
 {
     const PrismCluster *cl = prism_cost_model_cluster(cm);
     const double peak = cl->peak_flops[PRISM_DTYPE_BF16] > 0
                             ? cl->peak_flops[PRISM_DTYPE_BF16]
                             : cl->peak_flops[prism_cost_model_training(cm)->dtype];
-    const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
-    const int counts = src != NULL && src->counts >= 0 ? src->counts : (int)fw->counts;
-    double mem = c[PRISM_COL_MEM_PEAK] - ro; /* allocated */
-    if (counts >= PRISM_MEM_RESERVED)
-        mem *= 1.0 + fw->allocator_reserve;
-    if (counts == PRISM_MEM_DEVICE)
-        mem += ro;
-    o->pred[PRISM_VM_MEM] = mem / (src != NULL ? src->mem_unit : 1e9);
+    o->pred[PRISM_VM_MEM] = counted_memory(c[PRISM_COL_MEM_PEAK], cm, fw, src, d);
     o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
     o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU];
     o->pred[PRISM_VM_TFLOPS] =
@@ -513,7 +558,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
             g_strdup_printf("model=%s (%s)%s%s", model->name, origin, *was ? "," : "", was);
     }
     GError *error = NULL;
-    g_autoptr(PrismCluster) cluster = prism_cluster_preset(cl, &error);
+    g_autoptr(PrismCluster) cluster = cluster_load(cl, &error);
     double mem;
     if (cluster != NULL && prism_validate_num(r, "gpu_mem_gb", &mem) && mem > 0)
         cluster->mem_bytes = mem * 1073741824.0; /* presets count nominal "GB" as GiB */
@@ -560,7 +605,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     if (*prism_validate_col(r, "knobs") != '\0')
         o->knobs = g_strdup(prism_validate_col(r, "knobs"));
     prism_knob_overrides_apply(user, &k);
-    o->cluster = g_strdup(cl);
+    o->cluster = g_strdup(cluster->name);
     o->dtype = g_strdup(prism_dtype_name(t.dtype));
     o->seq = t.seq;
     PrismCostModel *cm = prism_cost_model_new(model, cluster, &t, &k, &error);
@@ -634,7 +679,25 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
     }
     if (!explain_row(cm, &s, l, explain, o, why))
         return FALSE;
-    predicted(c, cm, fw, src, o);
+    predicted(c, cm, fw, src, d, o);
+    /* the rank the row measured (mem_rank): its pipeline stage's peak, not the largest.
+     * Ranks are laid out with the pipeline outermost (Megatron's and nanotron's order, tp
+     * innermost): global rank g sits on stage g / (devices / pp); rank 0 on the first */
+    if (d->mem_rank >= 0 && s.pp > 1) {
+        if ((uint64_t)d->mem_rank >= s.devices) {
+            g_string_append_printf(why, "mem_rank %ld is not a rank of its %u devices", d->mem_rank,
+                                   s.devices);
+            return FALSE;
+        }
+        const uint32_t stage = (uint32_t)((uint64_t)d->mem_rank / (s.devices / s.pp));
+        g_autofree double *peaks = g_new(double, s.pp);
+        if (!prism_cost_stage_peaks(cm, &s, l, peaks, &error)) {
+            g_string_append(why, error->message);
+            g_error_free(error);
+            return FALSE;
+        }
+        o->pred[PRISM_VM_MEM] = counted_memory(peaks[stage], cm, fw, src, d);
+    }
     /* ZB_PP's empty-ended chunks are the layout its runs used, not a profile's chunks */
     if (l == NULL)
         o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &s);
@@ -731,7 +794,7 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     o->strategy = prism_strategy_format(&best);
     if (!explain_row(cm, &best, NULL, explain, o, why))
         return FALSE;
-    predicted(c, cm, fw, src, o);
+    predicted(c, cm, fw, src, d, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
     /* a stated pp and vpp are fixed, so unequal chunks can come out of the search */
     o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &best);
@@ -913,7 +976,8 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     if (fw != NULL && opt->family != NULL) {
         g_autoptr(GString) ignored = g_string_new(NULL);
         g_autofree char *cl = cluster_name(r, src, ignored);
-        g_autofree char *fam = cl != NULL ? prism_device_family(cl) : NULL;
+        g_autoptr(PrismCluster) loaded = cl != NULL ? cluster_load(cl, NULL) : NULL;
+        g_autofree char *fam = loaded != NULL ? prism_device_family(loaded->name) : NULL;
         if (fam == NULL || strcmp(fam, opt->family) != 0)
             g_string_append_printf(why, "not on device family %s", opt->family);
     }

@@ -18,11 +18,13 @@ typedef struct SourceInfo {
     int counts;      /* PrismMemCounts, -1 = the profile's */
     gboolean hfu;
     char *vocab, *dtype;
-    double gbs, seq; /* global_batch and seq_len for rows that leave them empty; 0 = none */
-    char *fp8;       /* the recipe a row's "fp8" stands for (fp8, fp8-cs, mxfp8), NULL = fp8 */
-    char *cluster;   /* the preset of the part the source states (a power limit), or NULL */
-    char **set;      /* knob assignments "name=value" the source states beyond its profile */
-    int tied;        /* -1 = the profile's */
+    double gbs, seq;    /* global_batch and seq_len for rows that leave them empty; 0 = none */
+    char *fp8;          /* the recipe a row's "fp8" stands for (fp8, fp8-cs, mxfp8), NULL = fp8 */
+    char *cluster;      /* the preset of the part the source states (a power limit), or NULL */
+    char *cluster_file; /* the source's own cluster key file (sources.ini `cluster_file`,
+                           found in the validation folders), or NULL */
+    char **set;         /* knob assignments "name=value" the source states beyond its profile */
+    int tied;           /* -1 = the profile's */
     gboolean equal_chunks; /* the source's runs used equal model chunks (pp*vpp divides the
                               layers) whatever its profile allows: planned vpp keeps to them */
 } SourceInfo;
@@ -48,9 +50,15 @@ gboolean prism_validate_num(const Row *r, const char *name, double *out);
 /* The row's knobs column ("name=value;..."), applied to @p knobs; FALSE with the knob's
  * error at the first bad assignment (prism_validate_check_cells refuses such rows). */
 gboolean prism_validate_row_knobs(const Row *r, PrismKnobs *knobs, GError **error);
+/* What a row's memory figure counts (mem_kind: allocated, reserved, device; -1 = not
+ * stated) and which global rank it was measured on (mem_rank: -1 = not stated, -2 = max,
+ * else the rank), as check_cells accepted them. */
+int prism_validate_mem_kind(const Row *r);
+long prism_validate_mem_rank(const Row *r);
 /* Every stated numeric cell is a finite number in its column's range, and the knobs
  * column holds valid assignments, else PRISM_INPUT_ERROR_* naming the file, line, column
- * and value. */
+ * and value; likewise the tied_embeddings (0|1), activation (gelu|swiglu), mem_kind and
+ * mem_rank cells. */
 gboolean prism_validate_check_cells(const Row *r, const char *path, GError **error);
 
 G_END_DECLS

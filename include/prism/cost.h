@@ -302,6 +302,15 @@ uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg);
 double prism_cost_segment_flops_time(const PrismCostSegment *seg);
 
 /**
+ * The peak memory of every pipeline stage of @p s (bytes, as PRISM_COL_MEM_PEAK counts the
+ * largest of them: the stage's largest schedule state) under @p layout (NULL = the default)
+ * into @p out[0 .. pp-1]. Stage 0 holds the embedding. Not collective. Errors: as
+ * prism_cost_explain_layout().
+ */
+gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, double *out, GError **error);
+
+/**
  * prism_cost_explain() with an explicit layout (NULL = the default layout; with a
  * layout the shape rules R6/R10 on layer counts are not applied). Not collective.
  * Ownership: g_free(). Errors: as prism_cost_explain() and prism_cost_segment_new_layout().

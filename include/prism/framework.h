@@ -125,11 +125,12 @@ void prism_framework_free(PrismFramework *fw);
 char **prism_framework_dirs(void);
 
 /**
- * The folders searched for the shipped validation data (measured.csv and
- * measured_modern.csv, the published runs `prism validate` reads and the track record
- * of plan and explain summarises), in the same order: $PRISM_VALIDATION_DIR,
- * <bindir>/validation, <bindir>/../share/prism/validation, then the source tree's
- * benchmarks/. Only existing folders. Ownership: g_strfreev().
+ * The folders searched for the shipped validation data (the measured*.csv files of
+ * published runs `prism validate` reads, whose first two the track record of plan and
+ * explain summarises, and the cluster files of their sources), in the same order:
+ * $PRISM_VALIDATION_DIR, <bindir>/validation, <bindir>/../share/prism/validation, then the
+ * source tree's benchmarks/ and cost/validation/. Only existing folders. Ownership:
+ * g_strfreev().
  */
 char **prism_validation_dirs(void);
 /** Path of @p basename ("measured.csv") in the first validation folder holding it, NULL

@@ -125,6 +125,17 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                                         const PrismValidateOptions *opt, GError **error);
 void prism_validate_report_free(PrismValidateReport *r);
 
+/**
+ * The memory a framework's figure counts (@p kind) from the modelled allocated peak
+ * @p allocated (bytes: tensors, as torch.cuda.max_memory_allocated counts them):
+ * allocated as it is; reserved = allocated x (1 + @p reserve), the caching allocator's
+ * cache over its live blocks (the profile's allocator_reserve); device (nvidia-smi) =
+ * reserved + @p context, the CUDA context and library workspaces outside the allocator
+ * (the runtime_overhead knob). Pure.
+ */
+double prism_validate_memory_kind(double allocated, double context, double reserve,
+                                  PrismMemCounts kind);
+
 /** Static names: "predicted", "planned", "skipped"; "peak_mem", "step_time", ... */
 const char *prism_validate_kind_name(PrismValidateKind k);
 const char *prism_validate_metric_name(int metric);
@@ -176,6 +187,42 @@ typedef struct PrismValidateOrderPair {
 /** Every counted pair of prism_validate_order(), group by group in first-appearance
  *  order, pairs in file order. Ownership: g_array_unref() (the rows stay the report's). */
 GArray *prism_validate_order_pairs(const PrismValidateReport *rep, double tie);
+
+/**
+ * What a user choosing by prism would feel, per source (search_order.c). Regret: the
+ * predicted rows of a source that differ only in strategy (same model, cluster preset,
+ * device count, global batch, sequence, dtype and framework; measured failures left out)
+ * form a group; in the speed metric most of its rows give (step time, else TFLOP/s, else
+ * MFU; ties in that order), prism's pick is the row with the best prediction (the first in
+ * file order on ties) and its regret is how much slower it measured than the measured
+ * fastest row, in % of the time (step: pick / fastest - 1; TFLOP/s and MFU: fastest /
+ * pick - 1). Groups of fewer than two such rows are not counted. Feasibility, both ways,
+ * over the modelled rows (predicted and planned; a planned row fits when some strategy
+ * within its stated dims does): measured failures (notes "OOM...") predicted infeasible,
+ * and measured runs predicted feasible.
+ */
+typedef struct PrismValidateRegret {
+    char *source;              /**< the source id; NULL: several sources together */
+    int groups;                /**< groups with a regret */
+    int picks_fastest;         /**< of those, where prism's pick measured fastest (0 %) */
+    double regret_sum;         /**< sum of the groups' regrets, % (mean = sum / groups) */
+    double regret_worst;       /**< the largest, % */
+    int oom_rows, oom_flagged; /**< modelled failures, and of those predicted infeasible */
+    int ok_rows, ok_feasible;  /**< modelled measured runs, and of those predicted feasible */
+} PrismValidateRegret;
+
+/** Per source in first-appearance order (no all-sources entry). Ownership:
+ *  g_ptr_array_unref(). */
+GPtrArray *prism_validate_regret(const PrismValidateReport *rep);
+/** An empty list for prism_validate_regret_collect() (frees its entries). */
+GPtrArray *prism_validate_regret_list_new(void);
+/** Add @p rep's groups and rows to @p list's entries (one per source, appended when new):
+ *  several CSVs of one source (its runs and its failures) add up. */
+void prism_validate_regret_collect(const PrismValidateReport *rep, GPtrArray *list);
+/** The entry of @p source (NULL: the all-sources one) in @p list, appended when new. */
+PrismValidateRegret *prism_validate_regret_entry(GPtrArray *list, const char *source);
+/** Add @p from's counts and sums to @p to (the worst is the larger). */
+void prism_validate_regret_add(PrismValidateRegret *to, const PrismValidateRegret *from);
 
 /** Signed and absolute percentage errors of one metric over the rows of a track record. */
 typedef struct PrismTrackStat {

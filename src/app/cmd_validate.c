@@ -161,6 +161,75 @@ static void order_text(GString *o, const PrismValidateReport *rep)
     }
 }
 
+static void json_num(JsonBuilder *b, const char *name, double v);
+
+/* "12.5 %" of @p n of @p d, "-" when d is 0. */
+static char *share_text(int n, int d)
+{
+    return d == 0 ? g_strdup("-") : g_strdup_printf("%.1f %% (%d of %d)", 100.0 * n / d, n, d);
+}
+
+/* What a user choosing by prism feels (validate.h, PrismValidateRegret): per source the
+ * regret of prism's pick and the feasibility verdicts both ways. */
+static void feel_text(GString *o, const GPtrArray *feel, const char *title)
+{
+    if (feel->len == 0)
+        return;
+    g_string_append_printf(
+        o,
+        "\n%s: regret (groups of predicted rows that differ only in strategy: same model, "
+        "cluster, devices, batch,\nsequence, dtype and framework; how much slower the run "
+        "prism predicts fastest measured than the measured fastest)\nand feasibility both "
+        "ways (measured failures predicted infeasible; measured runs predicted feasible)\n",
+        title);
+    g_string_append_printf(o, "%-31s %6s %12s %12s  %-16s %-26s %s\n", "source", "groups",
+                           "mean regret", "worst regret", "picks fastest", "failures flagged",
+                           "runs predicted feasible");
+    for (guint i = 0; i < feel->len; i++) {
+        const PrismValidateRegret *e = g_ptr_array_index(feel, i);
+        g_autofree char *mean =
+            e->groups ? g_strdup_printf("%.1f %%", e->regret_sum / e->groups) : g_strdup("-");
+        g_autofree char *worst =
+            e->groups ? g_strdup_printf("%.1f %%", e->regret_worst) : g_strdup("-");
+        g_autofree char *picks =
+            e->groups ? g_strdup_printf("%d of %d", e->picks_fastest, e->groups) : g_strdup("-");
+        g_autofree char *fl = share_text(e->oom_flagged, e->oom_rows);
+        g_autofree char *fe = share_text(e->ok_feasible, e->ok_rows);
+        g_string_append_printf(o, "%-31s %6d %12s %12s  %-16s %-26s %s\n",
+                               e->source ? e->source : "all", e->groups, mean, worst, picks, fl,
+                               fe);
+    }
+}
+
+/* One list entry as a JSON object (source null: several sources together). */
+static void feel_json(JsonBuilder *b, const GPtrArray *feel)
+{
+    json_builder_begin_array(b);
+    for (guint i = 0; i < feel->len; i++) {
+        const PrismValidateRegret *e = g_ptr_array_index(feel, i);
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "source", e->source);
+        const struct {
+            const char *n;
+            int v;
+        } c[] = {{"groups", e->groups},         {"picks_fastest", e->picks_fastest},
+                 {"failed_rows", e->oom_rows},  {"failed_flagged", e->oom_flagged},
+                 {"measured_rows", e->ok_rows}, {"measured_feasible", e->ok_feasible}};
+        for (size_t j = 0; j < G_N_ELEMENTS(c); j++) {
+            json_builder_set_member_name(b, c[j].n);
+            json_builder_add_int_value(b, c[j].v);
+        }
+        json_num(b, "regret_mean_pct", e->groups ? e->regret_sum / e->groups : NAN);
+        json_num(b, "regret_worst_pct", e->groups ? e->regret_worst : NAN);
+        json_num(b, "failed_flagged_share",
+                 e->oom_rows ? (double)e->oom_flagged / e->oom_rows : NAN);
+        json_num(b, "measured_feasible_share",
+                 e->ok_rows ? (double)e->ok_feasible / e->ok_rows : NAN);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 /* What a row's line ends with, after its numbers: the row's knobs, the profile's note on
  * its strategy, its OOM verdict, and the newline. */
 static void row_tags(GString *o, const PrismValidateRow *r)
@@ -239,6 +308,8 @@ static char *render_text(const PrismValidateReport *rep)
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, TRUE);
     }
     order_text(o, rep);
+    g_autoptr(GPtrArray) feel = prism_validate_regret(rep);
+    feel_text(o, feel, "what users feel per source");
     if (rep->n_skipped) {
         g_string_append(o, "\nskipped rows:\n");
         for (guint i = 0; i < rep->rows->len; i++) {
@@ -340,9 +411,9 @@ static void order_json(JsonBuilder *b, const PrismValidateOrder *e)
     json_builder_end_object(b);
 }
 
-static void render_json(FILE *f, const PrismValidateReport *rep)
+/* The report of one CSV as a JSON object. */
+static void json_report(JsonBuilder *b, const PrismValidateReport *rep)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
     prism_app_json_string(b, "csv", rep->path);
     json_builder_set_member_name(b, "counts");
@@ -440,7 +511,47 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
         json_builder_add_string_value(b, fw->name);
     }
     json_builder_end_array(b);
+    g_autoptr(GPtrArray) feel = prism_validate_regret(rep);
+    json_builder_set_member_name(b, "feel");
+    feel_json(b, feel);
     json_builder_end_object(b);
+}
+
+/* Every source of @p reps together: its rows may be split over several CSVs (its runs and
+ * its failures), then a last entry (source null) for all of them when there are two or
+ * more. Ownership: g_ptr_array_unref(). */
+static GPtrArray *feel_all(PrismValidateReport *const *reps, guint n)
+{
+    GPtrArray *feel = prism_validate_regret_list_new();
+    for (guint i = 0; i < n; i++)
+        prism_validate_regret_collect(reps[i], feel);
+    if (feel->len >= 2) {
+        const guint m = feel->len;
+        PrismValidateRegret *all = prism_validate_regret_entry(feel, NULL);
+        for (guint i = 0; i < m; i++)
+            prism_validate_regret_add(all, g_ptr_array_index(feel, i));
+    }
+    return feel;
+}
+
+/* One CSV: its report object; several: {"csvs": [report, ...], "feel": every source}. */
+static void render_json(FILE *f, PrismValidateReport *const *reps, guint n)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    if (n == 1) {
+        json_report(b, reps[0]);
+    } else {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "csvs");
+        json_builder_begin_array(b);
+        for (guint i = 0; i < n; i++)
+            json_report(b, reps[i]);
+        json_builder_end_array(b);
+        g_autoptr(GPtrArray) feel = feel_all(reps, n);
+        json_builder_set_member_name(b, "feel");
+        feel_json(b, feel);
+        json_builder_end_object(b);
+    }
     prism_app_print_json(f, b);
 }
 
@@ -737,6 +848,30 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
     return TRUE;
 }
 
+/* The shipped CSVs (every measured*.csv of the first validation folder holding
+ * measured.csv, and the same names elsewhere; prism_validation_dirs()), in this order;
+ * with @p first only measured.csv (--explain and --vary read one CSV). FALSE (exit
+ * status 2) when none is found. */
+static gboolean shipped_csvs(GPtrArray *paths, gboolean first, GError **error)
+{
+    static const char *const names[] = {"measured.csv", "measured_modern.csv",
+                                        "measured_playbook.csv", "measured_playbook_failed.csv"};
+    for (size_t i = 0; i < (first ? 1 : G_N_ELEMENTS(names)); i++) {
+        char *p = prism_validation_data_file(names[i]);
+        if (p != NULL)
+            g_ptr_array_add(paths, p);
+    }
+    if (paths->len > 0)
+        return TRUE;
+    g_auto(GStrv) dirs = prism_validation_dirs();
+    g_autofree char *list = g_strjoinv(", ", dirs);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                "no shipped validation CSV found (searched: %s; give a CSV or set "
+                "PRISM_VALIDATION_DIR)",
+                *list ? list : "no validation folder exists");
+    return FALSE;
+}
+
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error)
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
@@ -753,11 +888,15 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
          "NAME=V1,V2,..."},
         G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
-        g_option_context_new("[CSV] - compare predictions with published measurements");
+        g_option_context_new("[CSV...] - compare predictions with published measurements");
     g_option_context_set_description(
         ctx,
-        "CSV defaults to benchmarks/measured.csv (of the current folder, else of the source "
-        "tree).\nEach row runs under a framework profile: its `framework` column, else "
+        "Without a CSV every shipped one is read (measured.csv, measured_modern.csv,\n"
+        "measured_playbook.csv and measured_playbook_failed.csv of the validation folders: "
+        "$PRISM_VALIDATION_DIR,\nnext to the binary, the source tree's benchmarks/ and "
+        "cost/validation/); --explain and --vary read one CSV\n(measured.csv by default). "
+        "Several CSVs are reported one after the other, then every source together.\nEach row runs "
+        "under a framework profile: its `framework` column, else "
         "--framework, else its source's\nprofile (cost/frameworks/sources.ini). A dim the "
         "row leaves unstated takes the profile's default; where\nthe profile has none the "
         "row is PLANNED: the known dims are fixed and the search picks the rest\n(reported "
@@ -772,29 +911,39 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         "--set/--knobs override both. The report also gives the order within\neach "
         "workload (rows of a source with the same model, device, device count, batch and "
         "sequence):\nthe share of pairs prism puts in the measured order, and the groups "
-        "whose fastest run it finds.");
+        "whose fastest run it finds; and what users\nfeel: the regret of choosing by prism's "
+        "prediction among runs that differ only in strategy, and the\nfeasibility verdicts "
+        "both ways (measured failures flagged, measured runs predicted to fit).\nOptional "
+        "columns: framework, tied_embeddings (0|1), activation (gelu|swiglu), schedule (a "
+        "pipeline\nschedule), mem_kind (allocated|reserved|device) and mem_rank (max or the "
+        "global rank measured).");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;
-    g_autoptr(PrismValidateReport) rep = NULL; /* before the first goto: cleaned at every exit */
-    g_autofree char *path = NULL;
+    /* before the first goto: cleaned at every exit */
+    g_autoptr(GPtrArray) reps =
+        g_ptr_array_new_with_free_func((GDestroyNotify)prism_validate_report_free);
+    g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+    const char *path = NULL;
     g_autoptr(PrismFramework) fw = NULL;
     PrismKnobOverrides k;
     Vary vary = {0};
     PrismValidateReport *vreps[VARY_MAX] = {NULL};
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
-    if (argc > 2) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "one CSV at most, got '%s' and '%s'", argv[1], argv[2]);
+    for (int i = 1; i < argc; i++)
+        g_ptr_array_add(paths, g_strdup(argv[i]));
+    if (argc == 1 && !shipped_csvs(paths, explain_line > 0 || vary_arg != NULL, error))
+        goto out;
+    if (paths->len > 1 && (explain_line > 0 || vary_arg != NULL)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--%s takes one CSV, got %u ('%s', '%s', ...)",
+                    explain_line > 0 ? "explain" : "vary", paths->len,
+                    (const char *)g_ptr_array_index(paths, 0),
+                    (const char *)g_ptr_array_index(paths, 1));
         goto out;
     }
-    if (argc == 2)
-        path = g_strdup(argv[1]);
-    else if (g_file_test("benchmarks/measured.csv", G_FILE_TEST_IS_REGULAR))
-        path = g_strdup("benchmarks/measured.csv");
-    else
-        path = g_build_filename(PRISM_SOURCE_DIR, "benchmarks", "measured.csv", NULL);
+    path = g_ptr_array_index(paths, 0);
     if (!prism_app_knob_overrides(&o, &k, error))
         goto out;
     if (o.framework != NULL && (fw = prism_app_framework_resolve(o.framework, error)) == NULL) {
@@ -829,20 +978,33 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     }
     const PrismValidateOptions vo = {
         .user = &k, .framework = fw, .explain_line = explain_line, .explain_json = o.json};
-    rep = prism_validate_run(comm, path, &vo, error);
-    if (rep == NULL)
-        goto out;
+    for (guint i = 0; i < paths->len; i++) {
+        PrismValidateReport *rep =
+            prism_validate_run(comm, g_ptr_array_index(paths, i), &vo, error);
+        if (rep == NULL)
+            goto out;
+        g_ptr_array_add(reps, rep);
+    }
     FILE *f = prism_app_out(comm);
     if (explain_line > 0) {
         /* every rank decides alike (the report is the same on every rank) */
-        ok = render_explain(f, rep, o.json, error);
+        ok = render_explain(f, g_ptr_array_index(reps, 0), o.json, error);
         goto out;
     }
+    PrismValidateReport *const *rv = (PrismValidateReport *const *)reps->pdata;
     if (f != NULL && o.json)
-        render_json(f, rep);
+        render_json(f, rv, reps->len);
     else if (f != NULL) {
-        g_autofree char *text = render_text(rep);
-        fputs(text, f);
+        for (guint i = 0; i < reps->len; i++) {
+            g_autofree char *text = render_text(rv[i]);
+            fprintf(f, "%s%s", i ? "\n" : "", text);
+        }
+        if (reps->len > 1) {
+            g_autoptr(GString) t = g_string_new(NULL);
+            g_autoptr(GPtrArray) feel = feel_all(rv, reps->len);
+            feel_text(t, feel, "every CSV together: what users feel per source");
+            fputs(t->str, f);
+        }
     }
     ok = TRUE;
 out:

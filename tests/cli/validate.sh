@@ -283,7 +283,7 @@ assert b['framework_unsupported'] == \\\"it is outside the profile's [planning] 
 assert c['framework_unsupported'] is None, c
 \""
 check "  the text says it next to the row" bash -c "'$prism' validate stock.csv --framework megatron-lm-2022 | grep -c '  \[stock megatron-lm-2022 would not run it: ' | grep -qx 2"
-check "  the 12 ZB_PP rows of the A100 CSV" bash -c "'$prism' validate --json | /usr/bin/python3 -c \"
+check "  the 12 ZB_PP rows of the A100 CSV" bash -c "'$prism' validate '$src/benchmarks/measured.csv' --json | /usr/bin/python3 -c \"
 import json, sys
 rows = json.load(sys.stdin)['rows']
 noted = [r for r in rows if r['framework_unsupported']]
@@ -448,7 +448,7 @@ PY
 check "65,536 layers exit 2" expect_status 2 validate deep.csv
 check "  names the column and the range" grep -q "deep.csv line 2 column layers: '65536' is malformed (a whole number from 1 to 10000" err.txt
 # frameworks: list, show, bad profile files
-check "frameworks lists six" bash -c "'$prism' frameworks | wc -l | grep -qx 6"
+check "frameworks lists seven" bash -c "'$prism' frameworks | wc -l | grep -qx 7"
 check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
 check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vpp=plan, zero_stage=3" out.txt
 check "frameworks --json" expect_status 0 frameworks megatron-core --json
@@ -529,4 +529,55 @@ fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framew
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
 assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
-cli_done $((127 - ${PRISM_TEST_SANITIZED:-0}))
+# What users feel, on tests/data/validation/feel.csv (a tiny model, 2 layers of h 256, and
+# 175B unsharded on 8 GPUs), derived by hand: group A (gbs 8) is one strategy measured three
+# times (10, 8, 12 s): prism predicts them alike and picks the first in file order, 10 s,
+# while 8 s was the fastest: regret 10 / 8 - 1 = 25 %. Group B (gbs 16): 5 and 6 s, the
+# first (5 s) is the fastest: 0 %. Mean 12.5 %, worst 25 %, 1 of 2 groups. Failures: the
+# tiny model's OOM row is predicted to fit (not flagged), the 175B one not (flagged): 1 of
+# 2. Measured runs: the five tiny rows fit, the 175B row does not: 5 of 6.
+feel=$src/tests/data/validation/feel.csv
+check "regret and feasibility by hand" bash -c "'$prism' validate '$feel' --json | /usr/bin/python3 -c \"
+import json, sys
+f = json.load(sys.stdin)['feel']
+assert len(f) == 1, f
+e = f[0]
+assert e['source'] == 'FEEL_A' and e['groups'] == 2 and e['picks_fastest'] == 1, e
+assert abs(e['regret_mean_pct'] - 12.5) < 1e-9 and abs(e['regret_worst_pct'] - 25.0) < 1e-9, e
+assert (e['failed_rows'], e['failed_flagged']) == (2, 1), e
+assert (e['measured_rows'], e['measured_feasible']) == (6, 5), e
+\""
+check "  the text says it" bash -c "'$prism' validate '$feel' | grep -Eq '^FEEL_A +2 +12\.5 % +25\.0 %  1 of 2 +50\.0 % \(1 of 2\) +83\.3 % \(5 of 6\)'"
+# bad word cells exit 2 naming the file, line, column, value and what is allowed
+sed 's/,allocated,0,group A run 2/,cached,0,group A run 2/' "$feel" > badkind.csv
+check "mem_kind 'cached' exits 2" expect_status 2 validate badkind.csv
+check "  names line, column, value and the kinds" grep -q "badkind.csv line 3 column mem_kind: 'cached' is not allowed (allocated, reserved or device" err.txt
+sed 's/,allocated,0,group A run 3/,allocated,first,group A run 3/' "$feel" > badrank.csv
+check "mem_rank 'first' exits 2" expect_status 2 validate badrank.csv
+check "  names line, column, value and max or a rank" grep -q "badrank.csv line 4 column mem_rank: 'first' is not allowed (max, or the global rank" err.txt
+sed 's/,8,10.0,1,swiglu,/,8,10.0,yes,swiglu,/' "$feel" > badtied.csv
+check "tied_embeddings 'yes' exits 2" expect_status 2 validate badtied.csv
+check "  names the column" grep -q "badtied.csv line 2 column tied_embeddings: 'yes' is not allowed" err.txt
+# several CSVs in one call: each report, then every source together
+check "two CSVs in one call" bash -c "'$prism' validate '$feel' '$feel' --json | /usr/bin/python3 -c \"
+import json, sys
+d = json.load(sys.stdin)
+assert len(d['csvs']) == 2 and d['csvs'][0]['feel'][0]['groups'] == 2, d.keys()
+e = d['feel'][0]
+assert e['source'] == 'FEEL_A' and e['groups'] == 4 and e['failed_rows'] == 4, e
+assert abs(e['regret_mean_pct'] - 12.5) < 1e-9, e
+\""
+check "--explain takes one CSV" expect_status 2 validate "$feel" "$feel" --explain 2
+# without a CSV: every shipped one, the Playbook's runs under nanotron on its own cluster
+# and its failures read as feasibility data
+check "every shipped CSV by default" bash -c "'$prism' validate --json | /usr/bin/python3 -c \"
+import json, sys
+d = json.load(sys.stdin)
+names = [c['csv'].rsplit('/', 1)[-1] for c in d['csvs']]
+assert names == ['measured.csv', 'measured_modern.csv', 'measured_playbook.csv', 'measured_playbook_failed.csv'], names
+pb = [r for r in d['csvs'][2]['rows'] if r['kind'] == 'predicted']
+assert len(pb) >= 1000 and all(r['framework'] == 'nanotron' and r['inputs']['cluster'] == 'H100-EFA-playbook' for r in pb)
+e = [x for x in d['feel'] if x['source'] == 'PLAYBOOK_H100'][0]
+assert e['failed_rows'] > 500 and e['measured_rows'] > 1000 and e['groups'] > 0, e
+\""
+cli_done $((138 - ${PRISM_TEST_SANITIZED:-0}))

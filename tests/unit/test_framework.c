@@ -32,9 +32,10 @@ static PrismFramework *load(const char *name)
 static void test_shipped(void)
 {
     g_auto(GStrv) names = prism_framework_names();
-    /* the five profiles of issue 9 item 6 and megatron-core-moe (issue 10's validation
-     * rows; sources.ini is not a profile) */
-    CU_ASSERT_EQUAL(g_strv_length(names), 6);
+    /* the five profiles of issue 9 item 6, megatron-core-moe (issue 10's validation
+     * rows) and nanotron (the Playbook rows; sources.ini is not a profile) */
+    CU_ASSERT_EQUAL(g_strv_length(names), 7);
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "nanotron"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "megatron-lm-2021"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "pytorch-fsdp"));
     CU_ASSERT_FALSE(g_strv_contains((const char *const *)names, "sources"));
@@ -110,6 +111,25 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(d->has_dtype && d->dtype == PRISM_DTYPE_BF16);
     CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
     CU_ASSERT_STRING_EQUAL(d->only, "schedule=1f1b,vpp=1,zero=0,1");
+
+    /* nanotron: DDP buckets of ddp_bucket_cap_mb = 25 MiB of bf16 gradients = 25 x 2^20 / 2
+     * parameters; fp32 accumulation; the afab engine (gpipe) and no sequence parallelism by
+     * default (ALL_REDUCE), ZeRO 0; allocated memory as its benchmark CSV logs it */
+    g_autoptr(PrismFramework) n = load("nanotron");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DP_BUCKET], 25.0 * 1048576.0 / 2.0);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DROPOUT], 0.0);
+    CU_ASSERT_FALSE(n->knob_set[PRISM_KNOB_TP_OVERLAP]); /* no published hidden share */
+    CU_ASSERT_EQUAL(n->counts, PRISM_MEM_ALLOCATED);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_GPIPE);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_SP], 0);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_ZERO], 0);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_VPP], 1);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_NONE);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
+    CU_ASSERT_TRUE(n->llama && n->tied_embeddings == 0);
+    CU_ASSERT_STRING_EQUAL(n->only, "schedule=1f1b,gpipe,vpp=1,zero=0,1");
 
     g_autoptr(PrismFramework) e = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
