@@ -200,6 +200,38 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                 "(PyTorch's context_parallel accumulates dq/dk/dv in fp32 and "
                                 "rotates dK/dV as one fp32 buffer per step): a backward step "
                                 "carries 1 + 4/bytes KV-sized units instead of 2"},
+    /* source: code: NVIDIA/nccl src/graph/tuning.cc (commit b6475625): the model NCCL
+     * itself uses to choose a protocol (cost/kernels/kernels-nccl.h) */
+    [PRISM_KNOB_NCCL_MODEL] = {"nccl_model", 1.0, 0.0, 1.0, "bool",
+                               "1 = TP and DP/ZeRO collectives are priced as NCCL's tuning "
+                               "model prices a ring: per collective a base latency and per "
+                               "ring step a hop latency (NVLink inside the node, network "
+                               "outside) for each protocol (LL, LL128, Simple), LL at 1/4 and "
+                               "LL128 at 0.92 of the bus bandwidth, the fastest protocol for "
+                               "the message's size; 0 = the cluster level's latency_us per "
+                               "step at the bus bandwidth"},
+    /* source: published: NVIDIA Technical Blog, A. Gray, "Getting Started with CUDA Graphs"
+     * (2019): back-to-back launches of a short kernel without synchronisation take 3.8 us
+     * each (the launch rate; 3.4 us as a CUDA graph) */
+    [PRISM_KNOB_LAUNCH_US] = {"launch_us", 3.8, 0.0, 1000.0, "us",
+                              "host time per kernel launch: a layer's micro-batch takes at "
+                              "least layer_kernels_fwd/bwd x launch_us (the host floor); 0 = "
+                              "no host floor (CUDA graphs)"},
+    /* source: count: Megatron-LM megatron/model/transformer.py ParallelTransformerLayer (the
+     * layer Megatron-DeepSpeed runs), fused kernels, TP: layernorm, QKV GEMM, bias add,
+     * baddbmm, fused scale-mask-softmax, dropout, bmm, permute copy, proj GEMM, all-reduce,
+     * bias-dropout-add, layernorm, fc1 GEMM, bias-GeLU, fc2 GEMM, all-reduce,
+     * bias-dropout-add = 17 */
+    [PRISM_KNOB_LAYER_KERNELS_FWD] = {"layer_kernels_fwd", 17.0, 0.0, 10000.0, "kernels",
+                                      "kernels one transformer layer launches in forward "
+                                      "(again under full recompute): the host floor's count"},
+    /* source: count: the same layer's autograd backward: 4 linears x (dgrad + wgrad) 8, bias
+     * grads of QKV and fc1 2, fused layernorm backward 2 x 3, bias-dropout-add backward 2 x 2,
+     * residual gradient adds 2, bias-GeLU 1, softmax 1, dropout 1, two bmm 2 x 2, permute
+     * copy 1, TP all-reduces 2, = 32 */
+    [PRISM_KNOB_LAYER_KERNELS_BWD] = {"layer_kernels_bwd", 32.0, 0.0, 10000.0, "kernels",
+                                      "kernels one transformer layer launches in backward: "
+                                      "the host floor's count"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)
