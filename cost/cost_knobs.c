@@ -350,6 +350,40 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "carries 1 + 4/bytes KV-sized units instead of 2",
          "convention: off: the K/V gradients ride the ring in the activation dtype; the "
          "pytorch-fsdp profile sets PyTorch context_parallel's fp32 dK/dV buffer"},
+    [PRISM_KNOB_NCCL_MODEL] = {"nccl_model", 1.0, 0.0, 1.0, "bool",
+                               "1 = TP and DP/ZeRO collectives are priced as NCCL's tuning "
+                               "model prices a ring: per collective a base latency and per "
+                               "ring step a hop latency (NVLink inside the node, network "
+                               "outside) for each protocol (LL, LL128, Simple), LL at 1/4 and "
+                               "LL128 at 0.92 of the bus bandwidth, the fastest protocol for "
+                               "the message's size; 0 = the cluster level's latency_us per "
+                               "step at the bus bandwidth",
+                               "code: NVIDIA/nccl src/graph/tuning.cc @ b6475625: the model NCCL "
+                               "itself uses to choose a protocol (cost/kernels/kernels-nccl.h)"},
+    [PRISM_KNOB_LAUNCH_US] = {"launch_us", 3.8, 0.0, 1000.0, "us",
+                              "host time per kernel launch: a layer's micro-batch takes at "
+                              "least layer_kernels_fwd/bwd x launch_us (the host floor); 0 = "
+                              "no host floor (CUDA graphs)",
+                              "published: NVIDIA Technical Blog, A. Gray, 'Getting Started with "
+                              "CUDA Graphs' (2019): back-to-back launches of a short kernel take "
+                              "3.8 us each (3.4 us as a CUDA graph)"},
+    [PRISM_KNOB_LAYER_KERNELS_FWD] = {"layer_kernels_fwd", 17.0, 0.0, 10000.0, "kernels",
+                                      "kernels one transformer layer launches in forward "
+                                      "(again under full recompute): the host floor's count",
+                                      "count: Megatron-LM megatron/model/transformer.py "
+                                      "ParallelTransformerLayer with fused kernels and TP: layernorm, "
+                                      "QKV GEMM, bias add, baddbmm, scale-mask-softmax, dropout, bmm, "
+                                      "permute copy, proj GEMM, all-reduce, bias-dropout-add, "
+                                      "layernorm, fc1 GEMM, bias-GeLU, fc2 GEMM, all-reduce, "
+                                      "bias-dropout-add = 17"},
+    [PRISM_KNOB_LAYER_KERNELS_BWD] = {"layer_kernels_bwd", 32.0, 0.0, 10000.0, "kernels",
+                                      "kernels one transformer layer launches in backward: "
+                                      "the host floor's count",
+                                      "count: the same layer's autograd backward: 4 linears x "
+                                      "(dgrad + wgrad) 8, bias grads 2, layernorm backward 2 x 3, "
+                                      "bias-dropout-add backward 2 x 2, residual adds 2, bias-GeLU "
+                                      "1, softmax 1, dropout 1, two bmm 2 x 2, permute copy 1, TP "
+                                      "all-reduces 2 = 32"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -17,6 +17,7 @@
 
 #include "cost-internal.h"
 #include "kernels/kernels-gemm.h"
+#include "kernels/kernels-nccl.h"
 
 /* One MLP of width f: weight matrices (GELU 2, SwiGLU 3). */
 static double mlp_mats(PrismMlpAct act)
@@ -464,6 +465,39 @@ static void compile_network(PrismCostModel *cm)
     }
 }
 
+/* The costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
+ * NCCL's ring latencies per protocol for each priced level (the cluster's level 0, the
+ * node's NVLink, at NCCL's NVLink hop latencies; every outer level at its network ones)
+ * and the host's launch time of one layer. nccl_model = 0 keeps the levels' latency_us. */
+static void compile_latency(PrismCostModel *cm)
+{
+    const PrismCluster *c = cm->cluster;
+    const double *kn = cm->knobs.v;
+    PrismKModel *k = &cm->k;
+    static const double base_us[3] = {PRISM_NCCL_BASE_LL_US, PRISM_NCCL_BASE_LL128_US,
+                                      PRISM_NCCL_BASE_SIMPLE_US};
+    static const double nvl_us[3] = {PRISM_NCCL_HOP_NVLINK_LL_US, PRISM_NCCL_HOP_NVLINK_LL128_US,
+                                     PRISM_NCCL_HOP_NVLINK_SIMPLE_US};
+    static const double net_us[3] = {PRISM_NCCL_HOP_NET_LL_US, PRISM_NCCL_HOP_NET_LL128_US,
+                                     PRISM_NCCL_HOP_NET_SIMPLE_US};
+    static const double inv_eff[3] = {PRISM_NCCL_INV_EFF_LL, PRISM_NCCL_INV_EFF_LL128,
+                                      PRISM_NCCL_INV_EFF_SIMPLE};
+    k->nccl_on = kn[PRISM_KNOB_NCCL_MODEL] > 0.5 ? 1.0 : 0.0;
+    for (uint32_t p = 0; p < 3; p++) {
+        k->nccl_base[p] = base_us[p] * 1e-6;
+        k->nccl_inv_eff[p] = inv_eff[p];
+        for (uint32_t j = 0; j < PRISM_K_LEVELS; j++) {
+            /* the cluster level priced as kernel level j (compile_network) */
+            const gboolean last = j + 1 >= c->n_levels || j + 1 == PRISM_K_LEVELS;
+            const uint32_t idx = last ? c->n_levels - 1 : j;
+            k->nccl_hop[j][p] = (idx == 0 ? nvl_us[p] : net_us[p]) * 1e-6;
+        }
+    }
+    const double launch = kn[PRISM_KNOB_LAUNCH_US] * 1e-6;
+    k->host_fwd = kn[PRISM_KNOB_LAYER_KERNELS_FWD] * launch;
+    k->host_bwd = kn[PRISM_KNOB_LAYER_KERNELS_BWD] * launch;
+}
+
 /* The shape-aware compute model's constants (cost/README.md, "Compute"): the device as the
  * GEMM model sees it, the large-GEMM rates per dtype, the attention core's rates and the
  * FP8 recipes' cast traffic and weight copies. Needs k->inv_hbm and k->bwd_ratio. */
@@ -675,6 +709,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     /* the CP ring's backward step: K/V (activation dtype) and dK/dV (the same, or fp32) */
     k->cp_bwd_units = 1.0 + (kn[PRISM_KNOB_CP_DKV_FP32] > 0.5 ? 4.0 / k->bytes_act : 1.0);
     compile_network(cm);
+    compile_latency(cm);
 
     /* kinds: one per distinct (BLOCK|MTP, spec) in order of first appearance */
     cm->layer_kind = g_new(uint32_t, model->n_layers);

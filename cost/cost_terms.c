@@ -25,7 +25,9 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_GDIV_E] = {"zero_grad_share_experts", "1", "z >= 2 ? e/(d*c) : 1"},
     [PRISM_KL_ODIV_E] = {"zero_opt_share_experts", "1", "z >= 1 ? e/(d*c) : 1"},
     [PRISM_KL_TP_A] = {"tp_s_per_byte", "s/B", "2(t-1)/t / BW(t)  (ring all-reduce)"},
-    [PRISM_KL_TP_LAT] = {"tp_latency", "s", "2(t-1) * LAT(t)"},
+    [PRISM_KL_TP_LAT] = {"tp_latency", "s",
+                         "nccl_model: n_c*base_Simple + 2(t-1)*hop_Simple(t), n_c = 2 with SP "
+                         "(reduce-scatter + all-gather) else 1; else 2(t-1) * LAT(t)"},
     [PRISM_KL_TP_BF] = {"tp_bytes_factor", "1", "2(t-1)/t"},
     [PRISM_KL_TP_LVL] = {"tp_level", "level", "innermost level joining t devices"},
     [PRISM_KL_CP_A] = {"cp_s_per_byte", "s/B", "(c-1) / BW(t*c)  (ring of c-1 exchanges)"},
@@ -42,7 +44,9 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
          "with nic_spread min(k*BW, BW(node)) for k = node/stride > 1 "
          "members per node (stride t; experts e*etp)"},
     [PRISM_KL_DP_LAT] = {"dp_latency", "s",
-                         "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d)"},
+                         "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d) "
+                         "(+ nccl_model: calls_z*base_Simple + n_red*base_Simple, LAT = "
+                         "NCCL's Simple hop of the level)"},
     [PRISM_KL_DP_BF] = {"dp_bytes_per_param", "B",
                         "(n_s-1)/n_s * V_z; V_z = 2g (z0), g+p (z1), m*g+p (z2), "
                         "m*(g+(1+fsdp_reshard)*p) (z3)"},
@@ -100,6 +104,11 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                           "[z3, pp > 1, fsdp_pp_nosync] 1/m: parameters gathered once per step, "
                           "accumulated gradients reduce-scattered once after the last backward "
                           "(nothing to hide it); else 0 (per micro-batch)"},
+    [PRISM_KL_TP_LAT_LL128] = {"tp_latency_ll128", "s",
+                               "nccl_model: n_c*base_LL128 + 2(t-1)*hop_LL128(t); else "
+                               "tp_latency"},
+    [PRISM_KL_TP_LAT_LL] = {"tp_latency_ll", "s",
+                            "nccl_model: n_c*base_LL + 2(t-1)*hop_LL(t); else tp_latency"},
 };
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
@@ -119,14 +128,15 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_COMPUTE] = {"compute", "s",
                           "gemm_fwd + gemm_dgrad + gemm_wgrad + core_fwd + core_bwd + "
                           "(1+bwd_ratio)*elementwise fwd + fp8_cast + fp8_cast_bwd + "
-                          "grad_accum"},
+                          "grad_accum + host_gap"},
     [PRISM_KS_RECOMP] = {"recompute", "s",
                          "full: one forward (gemm_fwd + core_fwd + elementwise + fp8_cast); "
                          "selective: core_fwd + its elementwise (selective_policy 1: "
                          "sel_gemm*gemm_fwd + the forward elementwise)"},
     [PRISM_KS_WGRAD] = {"weight_grad", "s", "gemm_wgrad + grad_accum (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
-                     "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*(1-tp_overlap), "
+                     "n_coll*min_p(tp_latency_p + T*h*bytes*tp_s_per_byte*inv_eff_p)*"
+                     "(1-tp_overlap), p = Simple (1), LL128 (1/0.92), LL (4), "
                      "n_coll = 2 fwd (x2 with full recompute) + 2 bwd"},
     [PRISM_KS_CP] = {"cp_comm", "s",
                      "ring: (c-1)*[max(0, V_kv/BW + LAT - ov*lb*core/c) fwd (+1 if the core "
@@ -197,6 +207,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                        "[offload activations] X = activations/host_link_BW: max(0, X - "
                        "forward_window) + max(0, X - (compute + recompute + tp + cp + ep - "
                        "forward_window)); else 0"},
+    [PRISM_KS_HOST_GAP] = {"host_gap", "s",
+                           "[layers] max(0, launch_us*(layer_kernels_fwd*(1 + full) + "
+                           "layer_kernels_bwd) - (compute + recompute + tp + cp + ep)): the "
+                           "host floor's excess over the device time, in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "kernels-model.h"
+#include "kernels-nccl.h"
 
 #ifndef PRISM_KSUFFIX
 #error "define PRISM_KSUFFIX before including kernels-impl.h"
@@ -107,6 +108,20 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
     double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
     double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
+    double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
+    /* NCCL's ring model (kernels-nccl.h; nccl_on 0: the levels' latency_us, no base) */
+    const double non = km->nccl_on > 0.5 ? 1.0 : 0.0;
+    const double nbs = non * km->nccl_base[PRISM_NCCL_SIMPLE];
+    const double nb8 = km->nccl_base[PRISM_NCCL_LL128], nbl = km->nccl_base[PRISM_NCCL_LL];
+    const double hs0 = km->nccl_hop[0][PRISM_NCCL_SIMPLE], hs1 = km->nccl_hop[1][PRISM_NCCL_SIMPLE],
+                 hs2 = km->nccl_hop[2][PRISM_NCCL_SIMPLE], hs3 = km->nccl_hop[3][PRISM_NCCL_SIMPLE];
+    const double h80 = km->nccl_hop[0][PRISM_NCCL_LL128], h81 = km->nccl_hop[1][PRISM_NCCL_LL128],
+                 h82 = km->nccl_hop[2][PRISM_NCCL_LL128], h83 = km->nccl_hop[3][PRISM_NCCL_LL128];
+    const double hl0 = km->nccl_hop[0][PRISM_NCCL_LL], hl1 = km->nccl_hop[1][PRISM_NCCL_LL],
+                 hl2 = km->nccl_hop[2][PRISM_NCCL_LL], hl3 = km->nccl_hop[3][PRISM_NCCL_LL];
+    /* per-step latency of the DP/ZeRO collectives: NCCL's Simple hop or the level's */
+    const double da0 = non > 0.5 ? hs0 : la0, da1 = non > 0.5 ? hs1 : la1;
+    const double da2 = non > 0.5 ? hs2 : la2, da3 = non > 0.5 ? hs3 : la3;
     const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
     const double nos = km->fsdp_pp_nosync * pipe; /* FSDP under a pipeline: no per-mb sync */
     const double lowp = km->zero3_lowp; /* 0: FSDP2 holds no 16-bit shard (the fp32 master) */
@@ -153,6 +168,21 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         tpa[i] = 2.0 * (t - 1.0) * it * k_level(x_tp, sz, ib0, ib1, ib2, ib3);
         tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, la0, la1, la2, la3);
         tplvl[i] = k_level(x_tp, sz, 0.0, 1.0, 2.0, 3.0);
+        {
+            /* NCCL (kernels-nccl.h): one base latency per collective (the all-reduce, or
+             * with SP its reduce-scatter and all-gather) and 2(t-1) ring steps at the
+             * protocol's hop latency; off: every protocol gets the level's latency, so the
+             * fastest is Simple at the old value exactly */
+            const double st = 2.0 * (t - 1.0);
+            const double nc = (t > 1.5 ? 1.0 : 0.0) * (sp[i] > 0.5 ? 2.0 : 1.0);
+            const double ls = nc * nbs + st * k_level(x_tp, sz, hs0, hs1, hs2, hs3);
+            const double l8 = nc * nb8 + st * k_level(x_tp, sz, h80, h81, h82, h83);
+            const double ll = nc * nbl + st * k_level(x_tp, sz, hl0, hl1, hl2, hl3);
+            const double lo = tplat[i];
+            tplat[i] = non > 0.5 ? ls : lo;
+            tpl128[i] = non > 0.5 ? l8 : lo;
+            tplll[i] = non > 0.5 ? ll : lo;
+        }
         /* CP: ring over t x c devices, c - 1 exchanges per pass; all-to-all (Ulysses)
          * sends (c-1)/c of a tensor in c-1 messages. Causal ring without zig-zag: the
          * last rank computes c - skip of the c(1 - skip) mean blocks and paces the ring */
@@ -213,31 +243,38 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * The dense shard group has stride t, the expert data-parallel group x*e; the HSDP
          * replica group (stride t*n_s >= s0) is unchanged. */
         const double sib = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
-        const double sla = k_level(x_s, sz, la0, la1, la2, la3);
+        const double sla = k_level(x_s, sz, da0, da1, da2, da3);
         const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
         const double eib = k_nics(dib, x * e * nis, ib0);
-        const double dla = k_level(x_dp, sz, la0, la1, la2, la3);
+        const double dla = k_level(x_dp, sz, da0, da1, da2, da3);
+        /* NCCL: one base latency per collective call of the step (0 when off): z0 the
+         * all-reduce, z1 reduce-scatter + all-gather, z2 m reduce-scatters + a gather;
+         * the HSDP replicas' nred all-reduces; ZeRO-3 one per unit and pass below */
+        const double calls = z < 0.5 ? 1.0 : z < 1.5 ? 2.0 : m + 1.0;
+        const double b_s = n_s > 1.5 ? nbs : 0.0, b_r = n_r > 1.5 ? nbs : 0.0;
+        const double b_e = n_e > 1.5 ? nbs : 0.0;
         const double fs_s = (n_s - 1.0) * in_s, fs_r = (n_r - 1.0) * in_r;
         const double per_step = z > 2.5 ? 0.0 : 1.0;
         dpbf[i] = fs_s * vol;
         dpbfr[i] = fs_r * vol_r;
         dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib);
-        dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla);
+        dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla +
+                               (calls * b_s + nred * b_r));
         dpebf[i] = (n_e - 1.0) * in_e * vol;
         dpea[i] = per_step * (n_e - 1.0) * in_e * vol * eib;
-        dpelat[i] = per_step * (n_e - 1.0) * steps * dla;
+        dpelat[i] = per_step * ((n_e - 1.0) * steps * dla + calls * b_e);
         dplvl[i] = k_level(x_s, sz, 0.0, 1.0, 2.0, 3.0);
         dplvlr[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
         /* ZeRO-3 per unit and micro-batch (zero for other stages) */
         const double z3 = z > 2.5 ? 1.0 : 0.0;
         fsag[i] = z3 * bp * fs_s * sib;
-        fsagl[i] = z3 * (n_s - 1.0) * sla;
+        fsagl[i] = z3 * ((n_s - 1.0) * sla + b_s);
         fsrs[i] = z3 * (bg * fs_s * sib + 2.0 * bg * in_s * fs_r * dib);
-        fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla);
+        fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla + (b_s + b_r));
         fsage[i] = z3 * bp * (n_e - 1.0) * in_e * eib;
-        fsagel[i] = z3 * (n_e - 1.0) * dla;
+        fsagel[i] = z3 * ((n_e - 1.0) * dla + b_e);
         fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * eib;
-        fsrsel[i] = z3 * (n_e - 1.0) * dla;
+        fsrsel[i] = z3 * ((n_e - 1.0) * dla + b_e);
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
          * backward (seq1F1B: each in pp_msgs messages, one per sequence chunk); every
          * micro-batch crosses every stage boundary, so the slowest boundary (the level
@@ -338,6 +375,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *gdive = WS(PRISM_KL_GDIV_E), *odive = WS(PRISM_KL_ODIV_E);
     const double *tpa = WS(PRISM_KL_TP_A), *tplat = WS(PRISM_KL_TP_LAT);
     const double *tpbf = WS(PRISM_KL_TP_BF);
+    const double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
+    /* the host floor: launches of one layer (0 for the embedding and the head) */
+    const double hf = km->host_fwd * K->is_layer, hb = km->host_bwd * K->is_layer;
+    double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
     const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
     const double *epa = WS(PRISM_KL_EP_A), *eplat = WS(PRISM_KL_EP_LAT);
     const double *epbf = WS(PRISM_KL_EP_BF);
@@ -499,7 +540,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double tp_on = it < 0.75 ? 1.0 : 0.0;
         /* tp_overlap = 0 (strategy.h R12): nothing hidden */
         const double tpx_l = tov[i] > 0.5 ? tpx : 1.0;
-        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx_l + tlc * tp_on * sp[i] * v_tp * hbm;
+        const double tp_coll = prism_k_nccl_ring(km, v_tp * tpa[i], tplat[i], tpl128[i], tplll[i]);
+        const double tp_one = tp_coll * tpx_l + tlc * tp_on * sp[i] * v_tp * hbm;
         o_tp[i] = (cf * (1.0 + full) + c_rs + coll_b) * tp_one;
         o_tpb[i] = (cf * (1.0 + full) + c_rs + coll_b) * v_tp * tpbf[i];
         /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
@@ -572,6 +614,17 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         } else {
             o_ep[i] = 0.0;
             o_epb[i] = 0.0;
+        }
+        /* the host floor (cost/README.md, "Latency-bound work"): a layer's micro-batch
+         * takes at least the host's time to launch its kernels, forward (again under full
+         * recompute) and backward; the device time beyond it is its compute and exposed
+         * communication. The gap (+0 when the device is slower) is charged as compute */
+        {
+            const double host = hf * (1.0 + full) + hb;
+            const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];
+            const double gap = host > dev ? host - dev : 0.0;
+            o_cmp[i] = o_cmp[i] + gap;
+            o_hg[i] = gap;
         }
         /* ZeRO-3 / FSDP per unit (one layer; cost/README.md): the all-gather of the next
          * unit overlaps this unit's forward, the backward's gather (when resharded) and

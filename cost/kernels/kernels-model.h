@@ -222,6 +222,14 @@ typedef struct PrismKModel {
      * bytes of the userbuffers per token of a micro-batch (tp_overlap_buffers x h x
      * dtype), held while TP overlap is on for a lane with tp > 1 and SP */
     double ub_bytes;
+    /* the costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
+     * NCCL's ring model for the TP and DP/ZeRO collectives (nccl_on 1; 0: the level's
+     * latency_us per step at bus bandwidth), and the host floor of a layer */
+    double nccl_on;                     /* 1: collectives priced by kernels-nccl.h */
+    double nccl_base[3];                /* s per collective, ring LL / LL128 / Simple */
+    double nccl_hop[PRISM_K_LEVELS][3]; /* s per ring step on a level, per protocol */
+    double nccl_inv_eff[3];             /* bus-bandwidth divisor per protocol */
+    double host_fwd, host_bwd;          /* s of host launches per layer: forward, backward */
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */
@@ -361,13 +369,15 @@ enum {
     PRISM_KL_FS_AGE_LAT,
     PRISM_KL_FS_RSE_A,
     PRISM_KL_FS_RSE_LAT,
-    PRISM_KL_CP_STEP_A,   /* s per byte of one ring step (level of t*c) */
-    PRISM_KL_CP_STEP_LAT, /* latency of one ring step */
-    PRISM_KL_CP_A2A_A,    /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
-    PRISM_KL_CP_LB,       /* slowest rank's attention work / mean (causal ring) */
-    PRISM_KL_CP_INV,      /* 1/c */
-    PRISM_KL_FS_ONCE,     /* ZeRO-3 syncs once per step (fsdp_pp_nosync under a pipeline):
-                           * 1/m, else 0 (every micro-batch) */
+    PRISM_KL_CP_STEP_A,    /* s per byte of one ring step (level of t*c) */
+    PRISM_KL_CP_STEP_LAT,  /* latency of one ring step */
+    PRISM_KL_CP_A2A_A,     /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
+    PRISM_KL_CP_LB,        /* slowest rank's attention work / mean (causal ring) */
+    PRISM_KL_CP_INV,       /* 1/c */
+    PRISM_KL_FS_ONCE,      /* ZeRO-3 syncs once per step (fsdp_pp_nosync under a pipeline):
+                            * 1/m, else 0 (every micro-batch) */
+    PRISM_KL_TP_LAT_LL128, /* NCCL: a TP collective's latency with LL128 (tp_latency: Simple) */
+    PRISM_KL_TP_LAT_LL,    /* ... with LL */
     PRISM_KL_COUNT
 };
 enum {
@@ -410,6 +420,8 @@ enum {
     PRISM_KS_CP_IMB,       /* detail: s per micro-batch of causal CP load imbalance */
     PRISM_KS_CP_ULY,       /* detail: 1 if the unit's CP runs all-to-all (Ulysses) */
     PRISM_KS_OFFX,         /* s per micro-batch: exposed activation offload copies */
+    PRISM_KS_HOST_GAP,     /* s per micro-batch: host launch time beyond the device time (in
+                            * compute) */
     PRISM_KS_COUNT
 };
 enum {

@@ -85,6 +85,11 @@ typedef enum {
     PRISM_KNOB_KV_REPEAT,              /**< 1 = GQA's K/V heads repeated to the query heads
                                             before attention (torchtitan's repeat_kv) */
     PRISM_KNOB_CP_DKV_FP32,            /**< 1 = the CP ring passes dK/dV in fp32 (PyTorch) */
+    PRISM_KNOB_NCCL_MODEL,             /**< 1 = TP and DP/ZeRO collectives priced by NCCL's
+                                            tuning model (base + hop latency per protocol) */
+    PRISM_KNOB_LAUNCH_US,              /**< host time to launch one kernel, microseconds */
+    PRISM_KNOB_LAYER_KERNELS_FWD,      /**< kernels one transformer layer launches forward */
+    PRISM_KNOB_LAYER_KERNELS_BWD,      /**< kernels one transformer layer launches backward */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

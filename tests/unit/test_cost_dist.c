@@ -37,12 +37,16 @@
 
 /* The attention core at the large-GEMM rate RATE (forward fraction 0.8; backward, priced
  * as 2.5x the forward's matmul FLOPs over fraction 1.0, = bwd_ratio 2 x forward at 0.8), so
- * the hand derivations below can count the core at RATE like the GEMMs. */
+ * the hand derivations below can count the core at RATE like the GEMMs. The derivations
+ * use the per-step latency model (nccl_model = 0: the level's latency_us per step, no
+ * base latency) and no host floor (launch_us = 0); both are derived by hand in
+ * test_cost_formulas. */
 static PrismCostModel *dist_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
                                   const char *const *sets)
 {
-    const char *all[16] = {"attn_fwd_fraction=0.8", "attn_bwd_fraction=1"};
-    size_t n = 2;
+    const char *all[16] = {"attn_fwd_fraction=0.8", "attn_bwd_fraction=1", "nccl_model=0",
+                           "launch_us=0"};
+    size_t n = 4;
     for (const char *const *s = sets; s != NULL && *s != NULL && n < 15; s++)
         all[n++] = *s;
     all[n] = NULL;

@@ -468,13 +468,14 @@ static void test_narayanan_flops(void)
  * volume V = s*b*h*2 bytes = 2048*1*4096*2 = 16,777,216:
  *   t_AR = 2*7/8 * V / 240e9 + 2*7 * 5e-6 = 1.2233e-4 + 7e-5 s.
  * The forward of a block has 2 all-reduces (after attention and MLP), so turning TP
- * overlap from 0 to 1 changes the forward time by exactly 2 t_AR.
+ * overlap from 0 to 1 changes the forward time by exactly 2 t_AR. The per-step latency
+ * model (nccl_model = 0); NCCL's is test_nccl_latency_curve.
  */
 static void test_ring_allreduce_tp(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    static const char *const ov0[] = {"tp_overlap=0", NULL};
-    static const char *const ov1[] = {"tp_overlap=1", NULL};
+    static const char *const ov0[] = {"tp_overlap=0", "nccl_model=0", NULL};
+    static const char *const ov1[] = {"tp_overlap=1", "nccl_model=0", NULL};
     PrismLayerTerms a, b;
     pair_terms(m, ov0, ov1, "tp=8", &a, &b);
     const double V = 2048.0 * 4096.0 * 2.0;
@@ -486,8 +487,10 @@ static void test_ring_allreduce_tp(void)
 /*
  * DP gradient all-reduce across nodes: tp = 1, dp = 16 spans 2 nodes (level 1:
  * 25 GB/s x 0.8, 10 us), ZeRO-0, fp32 gradients (4 bytes), pp = 1 so the one stage holds
- * every parameter P = V h (embedding) + L(12h^2 + 4h) + V h + 2h (head + final norm):
- *   t_dp = 2*15/16 * 4P / 20e9 + 2*15 * 10e-6.
+ * every parameter P = V h (embedding) + L(12h^2 + 4h) + V h + 2h (head + final norm).
+ * NCCL's ring (nccl_model = 1, kernels-nccl.h): the Simple protocol's network hop, 14 us,
+ * per step in place of the level's 10 us, and one base latency of 8.4 us for the one
+ * all-reduce: t_dp = 2*15/16 * 4P / 20e9 + 2*15 * 14e-6 + 8.4e-6.
  */
 static void test_ring_allreduce_dp(void)
 {
@@ -498,7 +501,7 @@ static void test_ring_allreduce_dp(void)
     double c[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
     const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
-    const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 10e-6;
+    const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 14e-6 + 8.4e-6;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], t_dp, 1e-12, 0));
     /* bytes on level 1 per device: 2*15/16 * 4P; nothing on level 0 (tp = pp = 1) */
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L1], 2.0 * 15.0 / 16.0 * 4.0 * P, 1e-12, 0));
@@ -515,11 +518,12 @@ static void test_ring_allreduce_dp(void)
  *     the knob-off one, whatever a TP rank's parameter count;
  *   tp 8, dp 2  (k = 1): as with the knob off.
  * With nic_spread = 0 every group is priced at one device's NIC (test_ring_allreduce_dp).
+ * The per-step latency model (nccl_model = 0): the latency stays the level's 10 us.
  */
 static double dp_time(const char *spread, uint32_t devices, const char *strategy)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", spread, NULL};
+    const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nccl_model=0", spread, NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, devices, strategy);
     double c[PRISM_COL_COUNT];
@@ -548,7 +552,8 @@ static void test_nic_spread(void)
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCluster) c = test_cluster();
     c->levels[1].bw_GBps = 100.0;
-    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=1", NULL};
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=1",
+                                       "nccl_model=0", NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 16, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=16");
     double col[PRISM_COL_COUNT];
@@ -1254,8 +1259,9 @@ static void test_offload_activations(void)
 static void test_tp_overlap_dim(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    static const char *const half[] = {"tp_overlap=0.5", NULL};
-    static const char *const zero[] = {"tp_overlap=0", NULL};
+    /* the per-step latency model (nccl_model = 0), as test_ring_allreduce_tp */
+    static const char *const half[] = {"tp_overlap=0.5", "nccl_model=0", NULL};
+    static const char *const zero[] = {"tp_overlap=0", "nccl_model=0", NULL};
     g_autoptr(PrismCostModel) c5 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, half);
     g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, zero);
     PrismStrategy on = test_strategy(c5, 8, "tp=8,sp=1");
@@ -1340,6 +1346,96 @@ static void test_dp_overlap_dims(void)
     CU_ASSERT_FALSE(prism_strategy_check(&bad, m, prism_cost_model_training(c9), NULL));
 }
 
+/*
+ * NCCL's ring model (nccl_model = 1, cost/kernels/kernels-nccl.h; the constants of
+ * NVIDIA/nccl src/graph/tuning.cc): one TP all-reduce on t = 8 devices of the test
+ * cluster's NVLink level (300 GB/s x net_efficiency 0.8 = 240 GB/s), 2(t-1) = 14 ring
+ * steps, no SP (one collective, one base latency). x = 2*7/8 * V / 240e9 is the bus bytes
+ * at the Simple protocol's bandwidth; per protocol (us):
+ *   Simple  8.4 + 14 * 3.4 = 56.0   + x
+ *   LL128  14.0 + 14 * 1.9 = 40.6   + x / 0.92
+ *   LL      6.6 + 14 * 0.6 = 15.0   + 4 x
+ * V = 1 MiB (T = 128 tokens x h 4096 x 2 B): x = 7.6460e-6 s; Simple 63.646, LL128
+ *   48.911, LL 45.584 us: LL, 45.584 us (the old model: x + 14 x 5 us = 77.646 us).
+ * V = 1 GiB (T = 131072 tokens: mbs 64, seq 2048): x = 7.829367e-3 s; Simple
+ *   7.885367e-3 s, LL128 8.551e-3, LL 3.13e-2: Simple, 7.885367e-3 s.
+ * The forward of a block runs 2 of them; turning TP overlap from 0 to 1 removes both.
+ * The host floor is off (launch_us = 0): its gap would hide part of the difference.
+ */
+static double nccl_tp_allreduce(uint64_t seq, const char *strategy, const char *model)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const ov0[] = {"tp_overlap=0", "launch_us=0", model, NULL};
+    const char *const ov1[] = {"tp_overlap=1", "launch_us=0", model, NULL};
+    g_autoptr(PrismCostModel) ca = test_cost_model(m, 64, seq, PRISM_DTYPE_FP16, ov0);
+    g_autoptr(PrismCostModel) cb = test_cost_model(m, 64, seq, PRISM_DTYPE_FP16, ov1);
+    PrismStrategy s = test_strategy(ca, 8, strategy);
+    PrismLayerTerms a, b;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(ca, &s, 1, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cb, &s, 1, &b, NULL));
+    return (a.fwd_s - b.fwd_s) / 2.0;
+}
+
+static void test_nccl_latency_curve(void)
+{
+    const double mib = 1048576.0, x1 = 2.0 * 7.0 / 8.0 * mib / 240e9;
+    const double t1 = 15.0e-6 + 4.0 * x1; /* LL */
+    CU_ASSERT_TRUE(prism_test_close(x1, 7.6460e-6, 1e-4, 0));
+    CU_ASSERT_TRUE(prism_test_close(t1, 45.584e-6, 1e-4, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(nccl_tp_allreduce(128, "tp=8,mbs=1", "nccl_model=1"), t1, 1e-9, 0));
+    const double x2 = 2.0 * 7.0 / 8.0 * 1024.0 * mib / 240e9;
+    const double t2 = 56.0e-6 + x2; /* Simple */
+    CU_ASSERT_TRUE(prism_test_close(t2, 7.885367e-3, 1e-6, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(nccl_tp_allreduce(2048, "tp=8,mbs=64", "nccl_model=1"), t2, 1e-9, 0));
+    /* nccl_model = 0: the level's 5 us per step at the bus bandwidth (test cluster) */
+    CU_ASSERT_TRUE(prism_test_close(nccl_tp_allreduce(128, "tp=8,mbs=1", "nccl_model=0"),
+                                    x1 + 14.0 * 5e-6, 1e-9, 0));
+    /* achieved bus bandwidth of the 1 MiB all-reduce: 2*7/8 MiB / 45.584 us = 40.3 GB/s,
+     * 1/6 of the link's 240; the 1 GiB one reaches 238.3 GB/s */
+    CU_ASSERT_TRUE(prism_test_close(2.0 * 7.0 / 8.0 * mib / t1, 40.25e9, 1e-3, 0));
+}
+
+/*
+ * The host floor (launch_us x layer_kernels_fwd/bwd, cost/README.md "Latency-bound
+ * work"): a small block (h 256, 4 heads, seq 128, mbs 1, tp 1) runs for a few
+ * microseconds on the device, while the host needs (17 + 32) x 3.8 us = 186.2 us to
+ * launch its kernels. Per block and micro-batch the compute column then grows by
+ * 186.2 us - (its device time, fwd_s + bwd_s with the floor off: no communication at
+ * tp = dp = 1); 4 blocks, m = 8 micro-batches (gbs 8). The embedding and the head pay
+ * no floor. A large block (h 4096, seq 2048) takes longer on the device: no gap.
+ */
+static void test_host_floor(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 256, 4, 1024);
+    const char *const on[] = {NULL};
+    const char *const off[] = {"launch_us=0", NULL};
+    g_autoptr(PrismCostModel) con = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
+    g_autoptr(PrismCostModel) coff = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    PrismStrategy s = test_strategy(con, 1, "mbs=1");
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
+    const double host = (17.0 + 32.0) * 3.8e-6, dev = lt.fwd_s + lt.bwd_s;
+    CU_ASSERT_TRUE(prism_test_close(host, 186.2e-6, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(dev < host);
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(coff, &s, b, NULL));
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_COMPUTE] - b[PRISM_COL_TIME_COMPUTE],
+                                    8.0 * 4.0 * (host - dev), 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_STEP] - b[PRISM_COL_TIME_STEP],
+                                    8.0 * 4.0 * (host - dev), 1e-9, 0));
+    /* a large block: the device is slower than the host, the columns are the same bits */
+    g_autoptr(PrismModel) big = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) bon = test_cost_model(big, 8, 2048, PRISM_DTYPE_FP16, on);
+    g_autoptr(PrismCostModel) boff = test_cost_model(big, 8, 2048, PRISM_DTYPE_FP16, off);
+    PrismStrategy sb = test_strategy(bon, 1, "mbs=1");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(bon, &sb, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(boff, &sb, b, NULL));
+    CU_ASSERT_EQUAL(a[PRISM_COL_TIME_STEP], b[PRISM_COL_TIME_STEP]);
+}
+
 static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
@@ -1372,6 +1468,8 @@ static CU_TestInfo formula_tests[] = {
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
     {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},
+    {"nccl_model: a 1 MiB and a 1 GiB all-reduce on an 8-GPU NVLink ring", test_nccl_latency_curve},
+    {"host floor: launches of a small block by hand", test_host_floor},
     CU_TEST_INFO_NULL,
 };
 
