@@ -2,7 +2,7 @@
 /*
  * cmd_validate.c - `prism validate [CSV] [--framework NAME|FILE] [--json]`: predicted
  * versus measured memory, step time, TFLOP/s and MFU for published runs (default:
- * benchmarks/measured.csv of the source tree). search_validate.c (validate.h) does the
+ * benchmarks/measured.csv of the source tree). search/analysis/validate.c (validate.h) does the
  * work and returns data; this file renders it as text or JSON. Collective like every
  * command (planned rows run the search on every rank); rank 0 prints.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_track.c - the track record (validate.h): how the cost model did on the shipped
+ * validate_track.c - the track record (validate.h): how the cost model did on the shipped
  * published runs of one device family under one framework profile. `prism plan` and
  * `prism explain` print it under their answer, so that a prediction is read with the
  * error the model has shown on comparable measured runs. It is a summary of `prism
