@@ -81,7 +81,7 @@ char **prism_framework_dirs(void)
 
 char **prism_validation_dirs(void)
 {
-    return data_dirs("PRISM_VALIDATION_DIR", "validation", "benchmarks");
+    return data_dirs("PRISM_VALIDATION_DIR", "validation", "cost/validation");
 }
 
 /* @p basename in the first of @p dirs that holds it, or NULL. */

@@ -129,7 +129,7 @@ char **prism_framework_dirs(void);
  * measured_modern.csv, the published runs `prism validate` reads and the track record
  * of plan and explain summarises), in the same order: $PRISM_VALIDATION_DIR,
  * <bindir>/validation, <bindir>/../share/prism/validation, then the source tree's
- * benchmarks/. Only existing folders. Ownership: g_strfreev().
+ * cost/validation/. Only existing folders. Ownership: g_strfreev().
  */
 char **prism_validation_dirs(void);
 /** Path of @p basename ("measured.csv") in the first validation folder holding it, NULL

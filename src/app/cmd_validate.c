@@ -2,9 +2,9 @@
 /*
  * cmd_validate.c - `prism validate [CSV] [--framework NAME|FILE] [--json]`: predicted
  * versus measured memory, step time, TFLOP/s and MFU for published runs (default:
- * benchmarks/measured.csv of the source tree). search/analysis/validate.c (validate.h) does the
- * work and returns data; this file renders it as text or JSON. Collective like every
- * command (planned rows run the search on every rank); rank 0 prints.
+ * cost/validation/measured.csv of the source tree). search/analysis/validate.c (validate.h) does
+ * the work and returns data; this file renders it as text or JSON. Collective like every command
+ * (planned rows run the search on every rank); rank 0 prints.
  */
 #include "app-internal.h"
 
@@ -756,9 +756,9 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         g_option_context_new("[CSV] - compare predictions with published measurements");
     g_option_context_set_description(
         ctx,
-        "CSV defaults to benchmarks/measured.csv (of the current folder, else of the source "
-        "tree).\nEach row runs under a framework profile: its `framework` column, else "
-        "--framework, else its source's\nprofile (cost/frameworks/sources.ini). A dim the "
+        "CSV defaults to cost/validation/measured.csv (of the current folder, else of the "
+        "source tree).\nEach row runs under a framework profile: its `framework` column, "
+        "else --framework, else its source's\nprofile (cost/frameworks/sources.ini). A dim the "
         "row leaves unstated takes the profile's default; where\nthe profile has none the "
         "row is PLANNED: the known dims are fixed and the search picks the rest\n(reported "
         "apart: achievable, not directly predicted; the whole layout when tp, pp and dp are "
@@ -791,10 +791,10 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     }
     if (argc == 2)
         path = g_strdup(argv[1]);
-    else if (g_file_test("benchmarks/measured.csv", G_FILE_TEST_IS_REGULAR))
-        path = g_strdup("benchmarks/measured.csv");
+    else if (g_file_test("cost/validation/measured.csv", G_FILE_TEST_IS_REGULAR))
+        path = g_strdup("cost/validation/measured.csv");
     else
-        path = g_build_filename(PRISM_SOURCE_DIR, "benchmarks", "measured.csv", NULL);
+        path = g_build_filename(PRISM_SOURCE_DIR, "cost", "validation", "measured.csv", NULL);
     if (!prism_app_knob_overrides(&o, &k, error))
         goto out;
     if (o.framework != NULL && (fw = prism_app_framework_resolve(o.framework, error)) == NULL) {
