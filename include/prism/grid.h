@@ -1,11 +1,12 @@
 /*
  * grid.h - the model of a grid sweep (`prism sweep --grid FILE`): the grid file, its
  * points (models x clusters x device counts x global batches x sequence lengths, in that
- * nesting), which command-line options it may not repeat, and the knobs its points share.
+ * nesting), which command-line options it may not repeat, the knobs its points share, and
+ * the set-up: each point validated and counted, its cost model and space built on demand.
  * The file's format is in io/README.md; search/analysis/grid_file.c reads it and
- * search/analysis/grid.c expands it. src/app/cmd_sweep.c builds each point's cost model
- * and space from these and renders the run. Nothing here is collective: every rank loads
- * the same file and computes the same points.
+ * search/analysis/grid.c expands and sets it up; src/app/cmd_sweep.c gives the options and
+ * renders the run. Nothing here is collective: every rank loads the same file and computes
+ * the same points.
  */
 #ifndef PRISM_GRID_H
 #define PRISM_GRID_H
@@ -16,9 +17,12 @@
 #include <glib.h>
 
 #include <prism/cluster.h>
+#include <prism/cost.h>
 #include <prism/framework.h>
 #include <prism/knobs.h>
 #include <prism/model.h>
+#include <prism/search.h>
+#include <prism/space.h>
 #include <prism/training.h>
 
 G_BEGIN_DECLS
@@ -116,6 +120,63 @@ gboolean prism_grid_check_given(const PrismGrid *grid, const PrismGridGiven *giv
 gboolean prism_grid_knobs(const PrismGrid *grid, const PrismFramework *fw,
                           const PrismCluster *single, const char *knobs_file, char *const *set,
                           PrismKnobs *k, GError **error);
+
+/* Set-up: what the search needs of every point at once. */
+
+/** Per point: the constants readers derive mfu and tokens_per_s from. */
+typedef struct PrismGridConstants {
+    double flops_per_step;  /**< prism_cost_model_flops_per_step */
+    double peak_flops;      /**< prism_cost_model_peak_flops */
+    double tokens_per_step; /**< prism_cost_model_tokens_per_step */
+} PrismGridConstants;
+
+/** A check of a grid point's training on its cluster under the run's knobs, before its cost
+ *  model is built (the command's memory-budget check); FALSE with @p error. */
+typedef gboolean (*PrismGridCheckFn)(const PrismTraining *t, const PrismCluster *c,
+                                     const PrismKnobs *k, GError **error);
+/** Before each point is set up (@p done of @p total), and once at the end (@p final). */
+typedef void (*PrismGridProgressFn)(void *user, size_t done, size_t total, gboolean final);
+
+/**
+ * The jobs of a run over its points (PrismSearchJobs): per point only its first row and
+ * partition weight (16 bytes) and its constants (24 bytes); the cost model and space of
+ * one point at a time are built on demand (jobs.get) and freed when another point is asked
+ * for. The caller fills the inputs; prism_grid_jobs_setup() the rest.
+ */
+typedef struct PrismGridJobs {
+    /* inputs, borrowed */
+    const PrismGridPoints *pts;
+    const PrismKnobs *knobs;
+    const PrismSpaceFilter *filter;
+    PrismGridCheckFn check; /**< grid points only; NULL: none */
+    PrismSearchStopFn stop; /**< polled between points and inside a point's enumeration
+                                 during the set-up (PRISM_RUNTIME_ERROR_INTERRUPTED); NULL */
+    void *stop_user;
+    /* set up */
+    uint64_t *first;               /**< n_points + 1 */
+    double *weight;                /**< n_points */
+    PrismGridConstants *constants; /**< n_points */
+    char *space_sum;     /**< a grid's: SHA-256 of the spaces' descriptions; NULL for one setup */
+    uint32_t max_levels; /**< the most network levels of a point's cluster */
+    PrismSearchJobs jobs;
+    /* the point made available by jobs.get */
+    size_t cur;
+    PrismCostModel *cm;
+    PrismSpace *space;
+} PrismGridJobs;
+
+/**
+ * Set up every point, one at a time (memory does not grow with the points beyond the
+ * per-point numbers): validate it, build its cost model and (for the first cluster: the
+ * cluster does not change the space) its space, record its rows, weight and constants;
+ * then free both. Points of a later cluster take the rows and weight of the same point of
+ * the first cluster (the row weight only depends on the model). Errors name the point;
+ * an interruption (stop) is PRISM_RUNTIME_ERROR_INTERRUPTED saying nothing was written.
+ * @p progress: NULL or called as PrismGridProgressFn says. Free with prism_grid_jobs_clear().
+ */
+gboolean prism_grid_jobs_setup(PrismGridJobs *j, PrismGridProgressFn progress, void *progress_user,
+                               GError **error);
+void prism_grid_jobs_clear(PrismGridJobs *j);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismGrid, prism_grid_free)
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * grid.c - grid.h: the points of a grid sweep (models x clusters x devices x gbs x seq),
- * the command-line options a grid may not repeat, and the knobs its points share. Pure:
- * no cost model or space is built here (src/app/cmd_sweep.c builds them per point).
- * Not collective.
+ * the command-line options a grid may not repeat, the knobs its points share, and the
+ * set-up of the points as search jobs. Not collective.
  */
 #include <prism/grid.h>
 
@@ -149,5 +148,148 @@ gboolean prism_grid_knobs(const PrismGrid *g, const PrismFramework *fw, const Pr
             return FALSE;
         }
     }
+    return TRUE;
+}
+
+static void drop_point(PrismGridJobs *j)
+{
+    g_clear_pointer(&j->cm, prism_cost_model_free);
+    g_clear_pointer(&j->space, prism_space_free);
+}
+
+void prism_grid_jobs_clear(PrismGridJobs *j)
+{
+    drop_point(j);
+    g_free(j->first);
+    g_free(j->weight);
+    g_free(j->constants);
+    g_free(j->space_sum);
+}
+
+/* Validate point @p i and build its cost model (and, unless @p space is NULL, its
+ * space); errors name the point. With @p stoppable (the set-up) SIGINT/SIGTERM ends the
+ * space's enumeration (PRISM_RUNTIME_ERROR_INTERRUPTED); the search's rebuilds of a point
+ * run to the end (its stop hook polls between batches). */
+static gboolean point_build(const PrismGridJobs *j, size_t i, PrismCostModel **cm,
+                            PrismSpace **space, gboolean stoppable, GError **error)
+{
+    const PrismGrid *grid = j->pts->grid;
+    PrismGridPoint p;
+    prism_grid_point(j->pts, i, &p);
+    if (grid != NULL && grid->mem_budget_gib > 0 &&
+        p.training.mem_budget_bytes > p.cluster->mem_bytes) {
+        g_autofree char *label = prism_grid_point_label(j->pts, i);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s: [options] mem_budget %g GiB exceeds the %.1f GiB of a device", label,
+                    grid->mem_budget_gib, p.cluster->mem_bytes / 1073741824.0);
+        return FALSE;
+    }
+    gboolean ok =
+        (grid == NULL ||
+         (prism_training_validate(&p.training, error) &&
+          (j->check == NULL || j->check(&p.training, p.cluster, j->knobs, error)))) &&
+        (*cm = prism_cost_model_new(p.model, p.cluster, &p.training, j->knobs, error)) != NULL &&
+        (space == NULL || (*space = prism_space_new_stoppable(
+                               p.model, &p.training, p.devices, p.n_devices, j->filter,
+                               stoppable ? j->stop : NULL, j->stop_user, error)) != NULL);
+    if (!ok) {
+        g_clear_pointer(cm, prism_cost_model_free);
+        g_autofree char *label = prism_grid_point_label(j->pts, i);
+        if (!g_str_has_prefix((*error)->message, "grid "))
+            g_prefix_error(error, "%s: ", label);
+    }
+    return ok;
+}
+
+/* PrismSearchJobs.get: point @p i's cost model and space, built on demand; the point
+ * made available before is freed (one point's memory at a time). */
+static gboolean grid_get(void *user, size_t i, PrismSearchJob *out, GError **error)
+{
+    PrismGridJobs *j = user;
+    if (j->cm == NULL || j->cur != i) {
+        drop_point(j);
+        if (!point_build(j, i, &j->cm, &j->space, FALSE, error))
+            return FALSE;
+        j->cur = i;
+    }
+    *out = (PrismSearchJob){.cm = j->cm, .space = j->space};
+    return TRUE;
+}
+
+/* Set up point @p i (prism_grid_jobs_setup), adding its space's description to @p sum
+ * (NULL: none). */
+static gboolean setup_point(PrismGridJobs *j, size_t i, GChecksum *sum, GError **error)
+{
+    g_autoptr(PrismCostModel) cm = NULL;
+    g_autoptr(PrismSpace) space = NULL;
+    size_t ci = prism_grid_point_cluster(j->pts, i);
+    if (!point_build(j, i, &cm, ci == 0 ? &space : NULL, TRUE, error)) {
+        if (g_error_matches(*error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED)) {
+            /* the point's label is not the news: a grid names the point (the caller) */
+            g_clear_error(error);
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                        "interrupted while enumerating the strategy space; nothing was written");
+        }
+        return FALSE;
+    }
+    PrismGridPoint p;
+    prism_grid_point(j->pts, i, &p);
+    j->max_levels = MAX(j->max_levels, p.cluster->n_levels);
+    j->constants[i] =
+        (PrismGridConstants){prism_cost_model_flops_per_step(cm), prism_cost_model_peak_flops(cm),
+                             prism_cost_model_tokens_per_step(cm)};
+    if (ci > 0) {
+        size_t k = i - ci * j->pts->per_cluster;
+        j->first[i + 1] = j->first[i] + (j->first[k + 1] - j->first[k]);
+        j->weight[i] = j->weight[k];
+        return TRUE;
+    }
+    PrismSearchJob job = {.cm = cm, .space = space};
+    j->first[i + 1] = j->first[i] + prism_space_size(space);
+    j->weight[i] = prism_search_job_weight(&job);
+    size_t nd = 0;
+    (void)prism_space_devices(space, &nd);
+    j->jobs.multi_devices = j->jobs.multi_devices || nd > 1;
+    if (sum != NULL) {
+        g_autofree char *text = prism_space_describe(space, TRUE);
+        g_checksum_update(sum, (const guchar *)text, (gssize)strlen(text));
+        g_checksum_update(sum, (const guchar *)"\n", 1);
+    }
+    return TRUE;
+}
+
+gboolean prism_grid_jobs_setup(PrismGridJobs *j, PrismGridProgressFn progress, void *progress_user,
+                               GError **error)
+{
+    const size_t n = j->pts->n_points;
+    const PrismGrid *g = j->pts->grid;
+    j->first = g_new0(uint64_t, n + 1);
+    j->weight = g_new0(double, n);
+    j->constants = g_new0(PrismGridConstants, n);
+    j->jobs = (PrismSearchJobs){
+        .n = n, .first = j->first, .weight = j->weight, .get = grid_get, .user = j};
+    if (g == NULL)
+        return setup_point(j, 0, NULL, error);
+    g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+    for (size_t i = 0; i < n; i++) {
+        if (progress != NULL)
+            progress(progress_user, i, n, FALSE);
+        /* a signal between points, or inside a point's enumeration (setup_point) */
+        const gboolean ok =
+            !(j->stop != NULL && j->stop(j->stop_user)) && setup_point(j, i, sum, error);
+        if (!ok && (*error == NULL || g_error_matches(*error, PRISM_RUNTIME_ERROR,
+                                                      PRISM_RUNTIME_ERROR_INTERRUPTED))) {
+            g_clear_error(error);
+            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
+                        "interrupted while setting up grid %s (point %zu of %zu); nothing was "
+                        "written",
+                        g->path, i, n);
+        }
+        if (!ok)
+            return FALSE;
+    }
+    j->space_sum = g_strdup(g_checksum_get_string(sum));
+    if (progress != NULL)
+        progress(progress_user, n, n, TRUE);
     return TRUE;
 }

@@ -49,99 +49,31 @@ static void sweep_options_clear(SweepOptions *o)
 }
 
 /*
- * A sweep: the setups of its points, computed from the point number (a grid point is
- * models x clusters x devices x gbs x seq, in that nesting), and per point only what
- * the search needs of every point at once (PrismSearchJobs): its first row and its
+ * A sweep: the setups of its points, computed from the point number (grid.h: a grid point
+ * is models x clusters x devices x gbs x seq, in that nesting), and per point only what
+ * the search needs of every point at once (PrismGridJobs): its first row and its
  * partition weight, 16 bytes a point, and the 24 bytes of /constants (the constants
- * readers derive mfu and tokens_per_s from), 40 bytes a point in all. The cost model and space of
- * one point at a time are built on demand (sweep_get) and freed when another point is asked for.
+ * readers derive mfu and tokens_per_s from), 40 bytes a point in all. The cost model and
+ * space of one point at a time are built on demand and freed when another point is asked for.
  */
 typedef struct {
     PrismInputs in;
     PrismGrid *grid; /* NULL for a single setup */
     PrismSpaceFilter *filter;
-    uint32_t *devices;                       /* the grid's device counts (a grid point has one) */
-    PrismGridPoints pts;                     /* the points' setups (grid.h) */
-    uint64_t *first;                         /* n_points + 1 */
-    double *weight;                          /* n_points */
-    PrismLandscapePointConstants *constants; /* n_points: the derived columns' constants */
-    char *space_sum; /* SHA-256 of the spaces' descriptions (a grid's space attribute) */
-    PrismSearchJobs jobs;
-    /* the point made available by sweep_get */
-    size_t cur;
-    PrismCostModel *cm;
-    PrismSpace *space;
-    uint32_t max_levels;
-    gboolean progress; /* rank 0 prints grid enumeration progress to stderr */
+    uint32_t *devices;   /* the grid's device counts (a grid point has one) */
+    PrismGridPoints pts; /* the points' setups */
+    PrismGridJobs gj;    /* the points as search jobs */
+    gboolean progress;   /* rank 0 prints grid enumeration progress to stderr */
+    double t0, last;     /* of the progress line */
 } Sweep;
-
-static void sweep_drop_point(Sweep *s)
-{
-    g_clear_pointer(&s->cm, prism_cost_model_free);
-    g_clear_pointer(&s->space, prism_space_free);
-}
 
 static void sweep_clear(Sweep *s)
 {
-    sweep_drop_point(s);
+    prism_grid_jobs_clear(&s->gj);
     g_free(s->devices);
-    g_free(s->first);
-    g_free(s->weight);
-    g_free(s->constants);
-    g_free(s->space_sum);
     prism_space_filter_free(s->filter);
     prism_grid_free(s->grid);
     prism_inputs_clear(&s->in);
-}
-
-/* Validate point @p i and build its cost model (and, unless @p space is NULL, its
- * space); errors name the point. With @p stoppable (the set-up) SIGINT/SIGTERM ends the
- * space's enumeration (PRISM_RUNTIME_ERROR_INTERRUPTED); the search's rebuilds of a point
- * run to the end (its stop hook polls between batches). */
-static gboolean point_build(const Sweep *s, size_t i, PrismCostModel **cm, PrismSpace **space,
-                            gboolean stoppable, GError **error)
-{
-    PrismGridPoint p;
-    prism_grid_point(&s->pts, i, &p);
-    if (s->grid != NULL && s->grid->mem_budget_gib > 0 &&
-        p.training.mem_budget_bytes > p.cluster->mem_bytes) {
-        g_autofree char *label = prism_grid_point_label(&s->pts, i);
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "%s: [options] mem_budget %g GiB exceeds the %.1f GiB of a device", label,
-                    s->grid->mem_budget_gib, p.cluster->mem_bytes / 1073741824.0);
-        return FALSE;
-    }
-    gboolean ok =
-        (s->grid == NULL ||
-         (prism_training_validate(&p.training, error) &&
-          prism_app_check_budget(&p.training, p.cluster, &s->in.knobs, error))) &&
-        (*cm = prism_cost_model_new(p.model, p.cluster, &p.training, &s->in.knobs, error)) !=
-            NULL &&
-        (space == NULL || (*space = prism_space_new_stoppable(
-                               p.model, &p.training, p.devices, p.n_devices, s->filter,
-                               stoppable ? prism_app_stop_requested : NULL, NULL, error)) != NULL);
-    if (!ok) {
-        g_clear_pointer(cm, prism_cost_model_free);
-        g_autofree char *label = prism_grid_point_label(&s->pts, i);
-        if (!g_str_has_prefix((*error)->message, "grid "))
-            g_prefix_error(error, "%s: ", label);
-    }
-    return ok;
-}
-
-/* PrismSearchJobs.get: point @p j's cost model and space, built on demand; the point
- * made available before is freed (one point's memory at a time). */
-static gboolean sweep_get(void *user, size_t j, PrismSearchJob *out, GError **error)
-{
-    Sweep *s = user;
-    if (s->cm == NULL || s->cur != j) {
-        sweep_drop_point(s);
-        if (!point_build(s, j, &s->cm, &s->space, FALSE, error))
-            return FALSE;
-        s->cur = j;
-    }
-    *out = (PrismSearchJob){.cm = s->cm, .space = s->space};
-    return TRUE;
 }
 
 /* Which of the options a grid may also set the command line gave. */
@@ -163,9 +95,11 @@ static PrismGridGiven grid_given(const SweepOptions *o)
 
 /* Rank 0's line on stderr while the grid is enumerated: the first within a second, then
  * every second (a TTY line is rewritten in place; otherwise plain lines). */
-static void grid_progress(const Sweep *s, double t0, double *last, size_t done, size_t total,
-                          gboolean final)
+static void grid_progress(void *user, size_t done, size_t total, gboolean final)
 {
+    Sweep *s = user;
+    const double t0 = s->t0;
+    double *last = &s->last;
     double now = prism_now();
     if (!s->progress || (final ? *last == 0 : now - t0 < 0.5 || now - *last < 1.0))
         return;
@@ -181,59 +115,8 @@ static void grid_progress(const Sweep *s, double t0, double *last, size_t done, 
     *last = now;
 }
 
-/*
- * Set up point @p i: validate it, build its cost model and (for the first cluster: the
- * cluster does not change the space) its space, record its rows and partition weight,
- * and add its space's description to the checksum; then free both. Points of a later
- * cluster take the rows and weight of the same point of the first cluster (the row
- * weight only depends on the model).
- */
-static gboolean setup_point(Sweep *s, size_t i, GChecksum *sum, GError **error)
-{
-    g_autoptr(PrismCostModel) cm = NULL;
-    g_autoptr(PrismSpace) space = NULL;
-    size_t ci = prism_grid_point_cluster(&s->pts, i);
-    if (!point_build(s, i, &cm, ci == 0 ? &space : NULL, TRUE, error)) {
-        if (g_error_matches(*error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED)) {
-            /* the point's label is not the news: a grid names the point (build_grid_points) */
-            g_clear_error(error);
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                        "interrupted while enumerating the strategy space; nothing was written");
-        }
-        return FALSE;
-    }
-    PrismGridPoint p;
-    prism_grid_point(&s->pts, i, &p);
-    s->max_levels = MAX(s->max_levels, p.cluster->n_levels);
-    s->constants[i] = (PrismLandscapePointConstants){prism_cost_model_flops_per_step(cm),
-                                                     prism_cost_model_peak_flops(cm),
-                                                     prism_cost_model_tokens_per_step(cm)};
-    if (ci > 0) {
-        size_t k = i - ci * s->pts.per_cluster;
-        s->first[i + 1] = s->first[i] + (s->first[k + 1] - s->first[k]);
-        s->weight[i] = s->weight[k];
-        return TRUE;
-    }
-    PrismSearchJob job = {.cm = cm, .space = space};
-    s->first[i + 1] = s->first[i] + prism_space_size(space);
-    s->weight[i] = prism_search_job_weight(&job);
-    size_t nd = 0;
-    (void)prism_space_devices(space, &nd);
-    s->jobs.multi_devices = s->jobs.multi_devices || nd > 1;
-    if (sum != NULL) {
-        g_autofree char *text = prism_space_describe(space, TRUE);
-        g_checksum_update(sum, (const guchar *)text, (gssize)strlen(text));
-        g_checksum_update(sum, (const guchar *)"\n", 1);
-    }
-    return TRUE;
-}
-
-/*
- * Set up every point of the grid (models x clusters x device counts x gbs x seq, in that
- * nesting), one at a time: memory does not grow with the points beyond first and weight
- * (16 bytes a point). SIGINT/SIGTERM stops the loop within one point
- * (PRISM_RUNTIME_ERROR_INTERRUPTED).
- */
+/* The points of the grid (models x clusters x device counts x gbs x seq, in that
+ * nesting): the options it may not repeat, its knobs and device counts. */
 static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     PrismGrid *g = s->grid;
@@ -254,28 +137,6 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
     }
     const PrismGridPoint base = s->pts.base;
     prism_grid_points_init(&s->pts, g, &base, s->devices, n_dev);
-    s->first = g_new0(uint64_t, s->pts.n_points + 1);
-    s->weight = g_new0(double, s->pts.n_points);
-    s->constants = g_new0(PrismLandscapePointConstants, s->pts.n_points);
-    g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
-    double t0 = prism_now(), last = 0;
-    for (size_t i = 0; i < s->pts.n_points; i++) {
-        grid_progress(s, t0, &last, i, s->pts.n_points, FALSE);
-        /* a signal between points, or inside a point's enumeration (setup_point) */
-        const gboolean ok = !prism_app_stop_requested(NULL) && setup_point(s, i, sum, error);
-        if (!ok && (*error == NULL || g_error_matches(*error, PRISM_RUNTIME_ERROR,
-                                                      PRISM_RUNTIME_ERROR_INTERRUPTED))) {
-            g_clear_error(error);
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                        "interrupted while setting up grid %s (point %zu of %zu); nothing was "
-                        "written",
-                        g->path, i, s->pts.n_points);
-        }
-        if (!ok)
-            return FALSE;
-    }
-    s->space_sum = g_strdup(g_checksum_get_string(sum));
-    grid_progress(s, t0, &last, s->pts.n_points, s->pts.n_points, TRUE);
     return TRUE;
 }
 
@@ -283,7 +144,6 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
 static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     s->filter = prism_space_filter_new();
-    s->jobs = (PrismSearchJobs){.get = sweep_get, .user = s};
     /* what the framework supports (as prism plan), then the user's filters */
     if (!prism_space_filter_framework(s->filter, s->in.framework, error) ||
         !prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only, NULL,
@@ -307,17 +167,16 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
                                    error) ||
             !build_grid_points(o, s, error))
             return FALSE;
-    } else {
-        s->first = g_new0(uint64_t, 2);
-        s->weight = g_new0(double, 1);
-        s->constants = g_new0(PrismLandscapePointConstants, 1);
-        if (!setup_point(s, 0, NULL, error))
-            return FALSE;
     }
-    s->jobs.n = s->pts.n_points;
-    s->jobs.first = s->first;
-    s->jobs.weight = s->weight;
-    return TRUE;
+    /* SIGINT/SIGTERM stops the set-up within one point (PRISM_RUNTIME_ERROR_INTERRUPTED) */
+    s->gj = (PrismGridJobs){.pts = &s->pts,
+                            .knobs = &s->in.knobs,
+                            .filter = s->filter,
+                            .check = prism_app_check_budget,
+                            .stop = prism_app_stop_requested};
+    s->t0 = prism_now();
+    s->last = 0;
+    return prism_grid_jobs_setup(&s->gj, grid_progress, s, error);
 }
 
 /* Compact JSON text through prism_json_to_string(): json-glib 1.6 alone writes a double
@@ -382,13 +241,13 @@ static char *space_json(Sweep *s)
 {
     if (s->grid == NULL) {
         PrismSearchJob job;
-        if (!sweep_get(s, 0, &job, NULL))
+        if (!s->gj.jobs.get(s->gj.jobs.user, 0, &job, NULL))
             return g_strdup("");
         return prism_space_describe(job.space, TRUE);
     }
     return g_strdup_printf("{\"points\":%zu,\"total\":%" G_GUINT64_FORMAT
                            ",\"descriptions_sha256\":\"%s\"}",
-                           s->pts.n_points, s->first[s->pts.n_points], s->space_sum);
+                           s->pts.n_points, s->gj.first[s->pts.n_points], s->gj.space_sum);
 }
 
 static char *command_line(int argc, char **argv)
@@ -441,8 +300,8 @@ static void grid_point_info(void *user, size_t i, PrismGridPointInfo *out)
                                 p.devices[0],
                                 p.training.gbs,
                                 p.training.seq,
-                                s->first[i],
-                                s->first[i + 1] - s->first[i]};
+                                s->gj.first[i],
+                                s->gj.first[i + 1] - s->gj.first[i]};
 }
 
 static void set_grid_table(PrismLandscape *ls, Sweep *s)
@@ -452,14 +311,20 @@ static void set_grid_table(PrismLandscape *ls, Sweep *s)
 }
 
 /* Per point, the constants from which readers derive mfu and tokens_per_s (recorded by
- * setup_point). */
+ * the set-up, prism_grid_jobs_setup). */
 static void set_constants(PrismLandscape *ls, const Sweep *s)
 {
-    prism_landscape_set_constants(ls, s->constants, s->pts.n_points);
+    const size_t n = s->pts.n_points;
+    g_autofree PrismLandscapePointConstants *c = g_new(PrismLandscapePointConstants, n);
+    for (size_t i = 0; i < n; i++)
+        c[i] = (PrismLandscapePointConstants){s->gj.constants[i].flops_per_step,
+                                              s->gj.constants[i].peak_flops,
+                                              s->gj.constants[i].tokens_per_step};
+    prism_landscape_set_constants(ls, c, n);
 }
 
 /* Search options from the command line, else the grid's [options] (a value given in both
- * is refused by grid_conflicts()). */
+ * is refused by prism_grid_check_given()). */
 static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearchOptions *opt,
                                GError **error)
 {
@@ -557,7 +422,7 @@ static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboole
             PrismLandscapeRow r = {0};
             size_t job = 0;
             r.index = fronts ? prism_front_index(f, i) : prism_topk_index(t, i);
-            if (!prism_search_jobs_row(&s->jobs, r.index, &job, &r.strategy, r.cols, error))
+            if (!prism_search_jobs_row(&s->gj.jobs, r.index, &job, &r.strategy, r.cols, error))
                 return FALSE;
             r.point = (uint32_t)job;
             g_array_append_val(out, r);
@@ -652,7 +517,7 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
 static gboolean disk_check(const SweepOptions *o, const Sweep *s, PrismLandscape *ls,
                            const char *path, FILE *out, GError **error)
 {
-    uint64_t rows = s->first[s->pts.n_points];
+    uint64_t rows = s->gj.first[s->pts.n_points];
     PrismLandscapeDiskPlan plan;
     if (!prism_landscape_disk_plan(ls, rows, &plan, error))
         return FALSE;
@@ -686,8 +551,8 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
                                     GError **error)
 {
     size_t job = prism_diagnose_closest_job(res, s->pts.n_points);
-    g_autoptr(PrismDiagnosis) d = prism_diagnose_run_jobs(comm, &s->jobs, job, res, s->filter, kt,
-                                                          prism_app_stop_requested, NULL, error);
+    g_autoptr(PrismDiagnosis) d = prism_diagnose_run_jobs(
+        comm, &s->gj.jobs, job, res, s->filter, kt, prism_app_stop_requested, NULL, error);
     if (d == NULL)
         return FALSE;
     if (out != NULL && s->grid != NULL) {
@@ -753,7 +618,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     prism_landscape_schema_add_dims(schema);
-    prism_landscape_schema_add_cost(schema, s.max_levels);
+    prism_landscape_schema_add_cost(schema, s.gj.max_levels);
     ls = prism_landscape_new(comm, path, schema, &lo);
     add_attrs(ls, &s, argc, argv);
     set_grid_table(ls, &s);
@@ -765,7 +630,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_landscape_prepare(ls, &local))
         goto done;
     PrismRowSink sink = prism_landscape_sink(ls);
-    res = prism_search_run_jobs(comm, &s.jobs, &opt, &sink, &local);
+    res = prism_search_run_jobs(comm, &s.gj.jobs, &opt, &sink, &local);
     /* From here a signal ends the process at once: the spill records are complete, so
      * the partial output stays resumable whatever happens to the final write. */
     prism_app_stop_release(&guard);

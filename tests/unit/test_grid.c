@@ -313,6 +313,59 @@ static void test_grid_knobs(void)
     g_clear_error(&error);
 }
 
+/* The set-up of small.ini's 8 points: each point's rows (first[i + 1] - first[i]) are the
+ * size of the space jobs.get builds for it (a point of the second cluster, ci = 1, takes
+ * them from the same point of the first: the cluster does not change the space), every
+ * point's tokens per step are its gbs x seq = 64 x 2048 = 131072, and a grid records the
+ * checksum of its spaces. A budget above the device is refused naming the point. */
+static void test_grid_setup(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismGrid) g = load("small.ini", &error);
+    g_autoptr(PrismCluster) a100 = prism_cluster_preset("A100-80GB", NULL);
+    CU_ASSERT_TRUE_FATAL(g != NULL && a100 != NULL);
+    const uint32_t devices[] = {8, 16};
+    PrismGridPoint base = {.cluster = a100, .training = {.gbs = 1, .seq = 1}};
+    PrismGridPoints pts;
+    prism_grid_points_init(&pts, g, &base, devices, 2);
+    PrismKnobs k;
+    CU_ASSERT_TRUE_FATAL(prism_grid_knobs(g, NULL, NULL, NULL, NULL, &k, NULL));
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    PrismGridJobs j = {.pts = &pts, .knobs = &k, .filter = f};
+    gboolean ok = prism_grid_jobs_setup(&j, NULL, NULL, &error);
+    if (!ok)
+        fprintf(stderr, "%s\n", error->message);
+    CU_ASSERT_TRUE_FATAL(ok);
+    CU_ASSERT_EQUAL(j.jobs.n, 8);
+    CU_ASSERT_EQUAL(j.max_levels, 3); /* three-level.ini */
+    CU_ASSERT_PTR_NOT_NULL(j.space_sum);
+    CU_ASSERT_EQUAL(j.first[0], 0);
+    for (size_t i = 0; i < 8; i++) {
+        PrismSearchJob job;
+        CU_ASSERT_TRUE_FATAL(j.jobs.get(j.jobs.user, i, &job, NULL));
+        CU_ASSERT_EQUAL(j.first[i + 1] - j.first[i], prism_space_size(job.space));
+        CU_ASSERT_TRUE(prism_space_size(job.space) > 0);
+        CU_ASSERT_EQUAL(j.constants[i].tokens_per_step, 131072.0);
+        size_t k0 = i % 2 + i / 4 * 4; /* the same point of the first cluster */
+        CU_ASSERT_EQUAL(j.weight[i], j.weight[k0]);
+    }
+    prism_grid_jobs_clear(&j);
+    /* [options] mem_budget 70 GiB on a 40 GB device: the first point is refused */
+    g_autoptr(PrismCluster) a40 = prism_cluster_preset("A100-40GB", NULL);
+    g->n_clusters = 0; /* every point on the base cluster */
+    base.cluster = a40;
+    prism_grid_points_init(&pts, g, &base, devices, 2);
+    PrismGridJobs bad = {.pts = &pts, .knobs = &k, .filter = f};
+    CU_ASSERT_FALSE(prism_grid_jobs_setup(&bad, NULL, NULL, &error));
+    CU_ASSERT_TRUE(g_error_matches(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE) &&
+                   strstr(error->message, "point 0 (gpt3-1.3b on 8 x A100-40GB") != NULL &&
+                   strstr(error->message, "[options] mem_budget 70 GiB exceeds the 40.0 GiB") !=
+                       NULL);
+    g_clear_error(&error);
+    g->n_clusters = 2;
+    prism_grid_jobs_clear(&bad);
+}
+
 static CU_TestInfo tests[] = {
     {"full grid file", test_small_grid},
     {"minimal grid file", test_minimal_grid},
@@ -323,6 +376,7 @@ static CU_TestInfo tests[] = {
     {"nesting of the points", test_point_nesting},
     {"options given twice", test_given_twice},
     {"knobs of a grid run", test_grid_knobs},
+    {"set-up of the points", test_grid_setup},
     CU_TEST_INFO_NULL,
 };
 
