@@ -362,6 +362,8 @@ def check(root, verbose):
 
 
 def append(root, rel, text):
+    if not os.path.isfile(os.path.join(root, rel)):  # a plant must not make a file up
+        raise SystemExit(f"check_includes self-test: {rel} is gone: plant into another file")
     with open(os.path.join(root, rel), "a", encoding="utf-8") as fh:
         fh.write(text)
 
@@ -373,8 +375,8 @@ def self_test(root):
          lambda d: append(d, "cost/cost_ops.c", "#include <prism/search.h>\n")),
         ("cross-house include", "cross-house include: search/dc/dc_summaries.c",
          lambda d: append(d, "search/dc/dc_summaries.c", "#include <prism/front.h>\n")),
-        ("io -> analysis include", "cross-house include: io/io_grid.c",
-         lambda d: append(d, "io/io_grid.c", "#include <prism/validate.h>\n")),
+        ("io -> analysis include", "cross-house include: io/io_where.c",
+         lambda d: append(d, "io/io_where.c", "#include <prism/grid.h>\n")),
         ("analysis -> io include", "cross-house include: search/analysis/validate_order.c",
          lambda d: append(d, "search/analysis/validate_order.c", "#include <prism/io.h>\n")),
         # strategy.h includes model.h; model.c including strategy.h closes a circle inside
