@@ -47,9 +47,8 @@ void prism_framework_free(PrismFramework *fw)
 }
 
 /* Existing folders among: $ENV, <bindir>/SUB, <bindir>/../share/prism/SUB, then the
- * source tree's SOURCE_REL and SOURCE_REL2 (compile-time fallbacks; NULL = none). */
-static char **data_dirs(const char *env_name, const char *sub, const char *source_rel,
-                        const char *source_rel2)
+ * source tree's SOURCE_REL (a compile-time fallback). */
+static char **data_dirs(const char *env_name, const char *sub, const char *source_rel)
 {
     GPtrArray *d = g_ptr_array_new();
     const char *env = g_getenv(env_name);
@@ -62,8 +61,6 @@ static char **data_dirs(const char *env_name, const char *sub, const char *sourc
         g_ptr_array_add(d, g_build_filename(bin, "..", "share", "prism", sub, NULL));
     }
     g_ptr_array_add(d, g_build_filename(PRISM_SOURCE_DIR, source_rel, NULL));
-    if (source_rel2 != NULL)
-        g_ptr_array_add(d, g_build_filename(PRISM_SOURCE_DIR, source_rel2, NULL));
     GPtrArray *out = g_ptr_array_new();
     for (guint i = 0; i < d->len; i++) {
         char *p = g_ptr_array_index(d, i);
@@ -79,14 +76,12 @@ static char **data_dirs(const char *env_name, const char *sub, const char *sourc
 
 char **prism_framework_dirs(void)
 {
-    return data_dirs("PRISM_FRAMEWORKS_DIR", "frameworks", "cost/frameworks", NULL);
+    return data_dirs("PRISM_FRAMEWORKS_DIR", "frameworks", "cost/frameworks");
 }
 
 char **prism_validation_dirs(void)
 {
-    /* the published runs were kept in benchmarks/; the newer ones (and the cluster files
-     * of their sources) are in cost/validation/ */
-    return data_dirs("PRISM_VALIDATION_DIR", "validation", "benchmarks", "cost/validation");
+    return data_dirs("PRISM_VALIDATION_DIR", "validation", "cost/validation");
 }
 
 /* @p basename in the first of @p dirs that holds it, or NULL. */

@@ -129,8 +129,7 @@ char **prism_framework_dirs(void);
  * published runs `prism validate` reads, whose first two the track record of plan and
  * explain summarises, and the cluster files of their sources), in the same order:
  * $PRISM_VALIDATION_DIR, <bindir>/validation, <bindir>/../share/prism/validation, then the
- * source tree's benchmarks/ and cost/validation/. Only existing folders. Ownership:
- * g_strfreev().
+ * source tree's cost/validation/. Only existing folders. Ownership: g_strfreev().
  */
 char **prism_validation_dirs(void);
 /** Path of @p basename ("measured.csv") in the first validation folder holding it, NULL

@@ -23,7 +23,7 @@
  *
  * Reading (PrismLandscapeFile): collective open, columns read by hyperslab.
  *
- * Conventions here: the schema, option, filter (PrismWhere) and grid functions are local
+ * Conventions here: the schema, option and filter (PrismWhere) functions are local
  * (Collective: no), report errors only where a GError parameter says so, and copy what
  * they are given; every function that touches a file says whether it is collective.
  */
@@ -420,38 +420,6 @@ size_t prism_landscape_answer_rank_by(const PrismLandscapeAnswer *a, gboolean *m
 /** The canonical filter text ("" for none). Borrowed. */
 const char *prism_landscape_answer_where(const PrismLandscapeAnswer *a);
 
-/* Grid files (`prism sweep --grid FILE`; format in io/README.md). */
-
-typedef struct PrismGrid {
-    char *path;
-    char **model_names;  /**< as written (NULL-terminated) */
-    PrismModel **models; /**< resolved, n_models */
-    size_t n_models;
-    char **cluster_names; /**< NULL when the file lists none (the CLI's --cluster applies) */
-    PrismCluster **clusters;
-    size_t n_clusters;
-    char *devices;       /**< --devices syntax ("8,16:64"), NULL = the CLI's --devices */
-    uint64_t *gbs, *seq; /**< NULL = the CLI's value */
-    size_t n_gbs, n_seq;
-    char *dtype, *optimizer;     /**< [options], NULL = unset */
-    double mem_budget_gib;       /**< 0 = unset */
-    char **fix, **range, **only; /**< search filters (space.h syntax), NULL = unset */
-    char *objectives, *rank_by;
-    size_t top;   /**< 0 = unset */
-    char **knobs; /**< [knobs] as "name=value", NULL = none */
-} PrismGrid;
-
-/**
- * Load and validate a grid file: [grid] models (required), clusters, devices, gbs, seq
- * as ';'-separated lists; [options] dtype, optimizer, mem_budget (GiB), fix, range,
- * only, objectives, rank_by, top; [knobs] name = value. Models and clusters are
- * resolved (zoo/preset names or files; a relative path is tried next to the grid file
- * first). Not collective. Errors: PRISM_INPUT_ERROR_* naming the file, group, key and
- * value. Ownership: prism_grid_free().
- */
-PrismGrid *prism_grid_load(const char *path, GError **error);
-void prism_grid_free(PrismGrid *grid);
-
 /* Row filters: `--where "tp<=8,pp>=2,schedule=1f1b"`. */
 
 typedef struct PrismWhere PrismWhere;
@@ -478,7 +446,6 @@ gboolean prism_where_accepts(const PrismWhere *w, const double *const *values, s
 char *prism_where_describe(const PrismWhere *w, const PrismLandscapeSchema *schema);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismWhere, prism_where_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismGrid, prism_grid_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscapeAnswer, prism_landscape_answer_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscapeSchema, prism_landscape_schema_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscape, prism_landscape_free)

@@ -211,6 +211,11 @@ gboolean prism_search_jobs_row(const PrismSearchJobs *jobs, uint64_t index, size
  * range. */
 gboolean prism_search_jobs_locate(const PrismSearchJobs *jobs, uint64_t index, size_t *job,
                                   uint64_t *local);
+/** A job array as PrismSearchJobs (what prism_search_run() runs on), for callers above
+ *  the search that take either form. Not collective. Ownership: prism_search_jobs_free()
+ *  (@p jobs stays the caller's and must outlive the result). */
+PrismSearchJobs *prism_search_jobs_new_array(const PrismSearchJob *jobs, size_t n_jobs);
+void prism_search_jobs_free(PrismSearchJobs *jobs);
 /** Total size of the jobs' spaces. */
 uint64_t prism_search_total(const PrismSearchJob *jobs, size_t n_jobs);
 /** Rank @p rank's block [lo, hi) of the weighted partition. Not collective. */

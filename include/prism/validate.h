@@ -145,7 +145,7 @@ const char *prism_validate_metric_name(int metric);
 #define PRISM_VALIDATE_ORDER_TIE 0.01
 
 /**
- * How prism orders runs that differ only in strategy or settings (search_order.c). The
+ * How prism orders runs that differ only in strategy or settings (validate_order.c). The
  * modelled rows of one source with the same model, cluster preset, device count, global
  * batch and sequence length form a group (their strategy, dtype, framework or notes
  * differ). In every pair of a group, prism's predicted order is compared with the measured
@@ -189,7 +189,7 @@ typedef struct PrismValidateOrderPair {
 GArray *prism_validate_order_pairs(const PrismValidateReport *rep, double tie);
 
 /**
- * What a user choosing by prism would feel, per source (search_order.c). Regret: the
+ * What a user choosing by prism would feel, per source (search/analysis/validate_order.c). Regret: the
  * predicted rows of a source that differ only in strategy (same model, cluster preset,
  * device count, global batch, sequence, dtype and framework; measured failures left out)
  * form a group; in the speed metric most of its rows give (step time, else TFLOP/s, else
@@ -234,7 +234,7 @@ typedef struct PrismTrackStat {
 
 /**
  * The track record: how the model did on the shipped published runs of one device
- * family under one framework profile (search_track.c). Each run's errors are the ones
+ * family under one framework profile (validate_track.c). Each run's errors are the ones
  * `prism validate` reports for it, with a sign. Speed: the error of its time metric (the
  * step time when the run gives it, else TFLOP/s, else MFU), positive when the prediction
  * is faster than the measurement. Memory: the peak-memory error (predicted rows only: a

@@ -101,6 +101,72 @@ void prism_common_options_clear(PrismCommonOptions *o)
     g_clear_pointer(&o->framework, g_free);
 }
 
+/* TRUE when every word of @p name ("global-batch") is a word of @p text ("global batch in
+ * sequences (default 1536)"), ignoring ASCII case. */
+static gboolean words_in(const char *name, const char *text)
+{
+    g_auto(GStrv) words = g_strsplit_set(name, "-_", -1);
+    g_auto(GStrv) have = g_strsplit_set(text, " ,:;()", -1);
+    int n = 0;
+    for (char **w = words; *w != NULL; w++) {
+        if (**w == '\0')
+            continue;
+        gboolean found = FALSE;
+        for (char **h = have; *h != NULL && !found; h++)
+            found = g_ascii_strcasecmp(*w, *h) == 0;
+        if (!found)
+            return FALSE;
+        n++;
+    }
+    return n > 0;
+}
+
+/*
+ * "; the closest is --NAME" for GOption's "Unknown option --WORDS[=V]": the long option
+ * whose help text holds every word of WORDS (--global-batch: --gbs, "global batch in
+ * sequences"), else the one nearest in spelling (prism_close_names) when it starts with
+ * the same letter or holds the word; NULL for a short option, when the command has no long
+ * options or none is close. The options are read from the
+ * context's help text, the one list of them GOption gives out.
+ */
+static char *closest_option(GOptionContext *ctx, const char *message)
+{
+    const char *arg = strstr(message, "--");
+    if (arg == NULL)
+        return NULL;
+    g_autofree char *name = g_strndup(arg + 2, strcspn(arg + 2, "= "));
+    if (*name == '\0')
+        return NULL;
+    g_autofree char *help = g_option_context_get_help(ctx, FALSE, NULL);
+    g_auto(GStrv) lines = g_strsplit(help, "\n", -1);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    const char *by_words = NULL;
+    for (char **l = lines; *l != NULL; l++) {
+        const char *t = *l + strspn(*l, " ");
+        if (*t != '-')
+            continue; /* not an option line */
+        const char *o = strstr(t, "--");
+        if (o == NULL)
+            continue;
+        char *opt = g_strndup(o + 2, strcspn(o + 2, "= "));
+        g_ptr_array_add(names, opt);
+        const char *doc = strstr(o, "  ");
+        if (by_words == NULL && doc != NULL && words_in(name, doc))
+            by_words = opt;
+    }
+    if (names->len == 0)
+        return NULL;
+    g_autofree char *near =
+        by_words ? g_strdup(by_words)
+                 : prism_close_names(name, (const char *const *)names->pdata, names->len, 1);
+    /* nearest in spelling only counts when it starts alike or holds the word (--jsn: --json,
+     * --strat: --strategy; --foo has none) */
+    if (by_words == NULL && g_ascii_tolower(near[0]) != g_ascii_tolower(name[0]) &&
+        strstr(near, name) == NULL)
+        return NULL;
+    return g_strdup_printf("; the closest is --%s", near);
+}
+
 gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error)
 {
     /* GOption's own --help prints on every rank and calls exit(), which skips
@@ -121,8 +187,11 @@ gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **
     }
     GError *local = NULL;
     if (!g_option_context_parse(ctx, argc, argv, &local)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s (see --help)",
-                    local->message);
+        g_autofree char *hint = NULL;
+        if (g_error_matches(local, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION))
+            hint = closest_option(ctx, local->message);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s%s (see --help)",
+                    local->message, hint ? hint : "");
         g_error_free(local);
         return FALSE;
     }

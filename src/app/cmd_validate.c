@@ -2,9 +2,9 @@
 /*
  * cmd_validate.c - `prism validate [CSV] [--framework NAME|FILE] [--json]`: predicted
  * versus measured memory, step time, TFLOP/s and MFU for published runs (default:
- * benchmarks/measured.csv of the source tree). search_validate.c (validate.h) does the
- * work and returns data; this file renders it as text or JSON. Collective like every
- * command (planned rows run the search on every rank); rank 0 prints.
+ * cost/validation/measured.csv of the source tree). search/analysis/validate.c (validate.h) does
+ * the work and returns data; this file renders it as text or JSON. Collective like every command
+ * (planned rows run the search on every rank); rank 0 prints.
  */
 #include "app-internal.h"
 
@@ -893,7 +893,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         ctx,
         "Without a CSV every shipped one is read (measured.csv, measured_modern.csv,\n"
         "measured_playbook.csv and measured_playbook_failed.csv of the validation folders: "
-        "$PRISM_VALIDATION_DIR,\nnext to the binary, the source tree's benchmarks/ and "
+        "$PRISM_VALIDATION_DIR,\nnext to the binary, the source tree's "
         "cost/validation/); --explain and --vary read one CSV\n(measured.csv by default). "
         "Several CSVs are reported one after the other, then every source together.\nEach row runs "
         "under a framework profile: its `framework` column, else "

@@ -80,7 +80,13 @@ expect_bad "--mem-budget 0" -- inputs --mem-budget 0 -- "--mem-budget 0"
 expect_bad "--dtype unknown" -- inputs --dtype fp9 -- "'fp9'" "fp32, bf16, fp16, fp8"
 expect_bad "--optimizer unknown" -- inputs --optimizer lion -- "'lion'" "adam"
 expect_bad "--set unknown knob" -- inputs --set nosuch=1 -- "'nosuch'"
-expect_bad "unknown option" -- inputs --modle gpt3-175b -- "--modle"
+expect_bad "unknown option" -- inputs --modle gpt3-175b -- "--modle" "the closest is --model"
+# an option named by its meaning: --gbs's help says "global batch", --seq's "sequence length"
+expect_bad "unknown option named by its words" -- plan --global-batch 64 -- \
+    "Unknown option --global-batch; the closest is --gbs (see --help)"
+expect_bad "  with a value" -- sweep --sequence-length=4096 -- "--sequence-length=4096; the closest is --seq"
+expect_bad "unknown short option: no guess" -- inputs -Q -- "Unknown option -Q (see --help)"
+expect_bad "unknown option spelt like none: no guess" -- version --foo -- "Unknown option --foo (see --help)"
 expect_bad "stray argument" -- inputs gpt3-175b -- "'gpt3-175b'"
 
 # Conflicting options.
@@ -144,4 +150,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((8 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 11 + 4 + 5 + 2 + 1))
+cli_done $((8 + n_hf + n_cluster + 10 + 7 + 17 + 6 + 11 + 4 + 5 + 2 + 1))

@@ -12,10 +12,10 @@ src=${PRISM_SOURCE_DIR:?}
 setup=(-m llama3-8b -c H100-96GB-500W --framework pytorch-fsdp -n 64 --gbs 256 --seq 8192)
 check "plan --json" expect_status 0 plan "${setup[@]}" --json --no-progress
 cp out.txt plan.json
-check "validate measured.csv --json" expect_status 0 validate "$src/benchmarks/measured.csv" --json
+check "validate measured.csv --json" expect_status 0 validate "$src/cost/validation/measured.csv" --json
 cp out.txt v1.json
 check "validate measured_modern.csv --json" expect_status 0 validate \
-    "$src/benchmarks/measured_modern.csv" --json
+    "$src/cost/validation/measured_modern.csv" --json
 cp out.txt v2.json
 # the recomputation: rows of family H100 (cluster name before its first '-') under
 # pytorch-fsdp, predicted or planned, not OOM; speed error from the first of step time

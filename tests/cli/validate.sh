@@ -9,7 +9,7 @@ prism=${PRISM_BINARY:?}
 src=${PRISM_SOURCE_DIR:?}
 . "${PRISM_SOURCE_DIR:?}/tests/support/cli.sh"
 
-check "validate the project copy" expect_status 0 validate "$src/benchmarks/measured.csv"
+check "validate the project copy" expect_status 0 validate "$src/cost/validation/measured.csv"
 check "per-source summary" grep -q "absolute percentage error per source" out.txt
 check "ZB_PP memory is predicted" grep -Eq "^ZB_PP +[0-9.]+% / " out.txt
 check "rows predicted" grep -Eq "^4[0-9] rows predicted" out.txt
@@ -34,22 +34,22 @@ check "no MLM row in the direct statistics" /usr/bin/python3 -c "
 t = open('out.txt').read()
 d = t[t.index('absolute percentage error per source: mean'):t.index(' rows predicted')]
 assert 'MLM' not in d"
-"$prism" validate "$src/benchmarks/measured.csv" > one-rank.txt 2>&1
+"$prism" validate "$src/cost/validation/measured.csv" > one-rank.txt 2>&1
 check "planned mode is the same at 3 ranks" bash -c \
-    "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$src/benchmarks/measured.csv' > three-ranks.txt 2>&1 && cmp -s one-rank.txt three-ranks.txt"
+    "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$src/cost/validation/measured.csv' > three-ranks.txt 2>&1 && cmp -s one-rank.txt three-ranks.txt"
 check "profiles are listed" grep -q "^  megatron-lm-2021: Megatron-LM 2021" out.txt
 check "missing file exits 2" expect_status 2 validate no-such.csv
 check "names the file" grep -q "no-such.csv" err.txt
 printf 'a,b\n1,2\n' > bad-header.csv
 check "missing column exits 2" expect_status 2 validate bad-header.csv
 check "names the column" grep -q "no column 'source_id'" err.txt
-head -1 "$src/benchmarks/measured.csv" > short.csv
+head -1 "$src/cost/validation/measured.csv" > short.csv
 echo "SC21_T1,x,1" >> short.csv
 check "short row exits 2" expect_status 2 validate short.csv
 check "names the line" grep -q "short.csv line 2" err.txt
-check "a knob override applies" expect_status 0 validate "$src/benchmarks/measured.csv" --set compute_efficiency=0.5
+check "a knob override applies" expect_status 0 validate "$src/cost/validation/measured.csv" --set compute_efficiency=0.5
 # the modern CSV: every one of its 134 rows accounted for, none dropped
-check "modern CSV" expect_status 0 validate "$src/benchmarks/measured_modern.csv" --json
+check "modern CSV" expect_status 0 validate "$src/cost/validation/measured_modern.csv" --json
 cp out.txt modern.json # the default run, read again by the order and --vary checks below
 check "--json: every row, kinds, statistics" /usr/bin/python3 - out.txt <<'PY'
 import json, sys
@@ -113,7 +113,7 @@ for st in d["statistics"]:
         checked += 1
 assert checked >= 10, checked
 PY
-check "text: MoE rows counted" bash -c "'$prism' validate '$src/benchmarks/measured_modern.csv' | grep -Eq '^[0-9]+ rows predicted, [0-9]+ planned, [0-9]+ skipped \(93 MoE rows modelled'"
+check "text: MoE rows counted" bash -c "'$prism' validate '$src/cost/validation/measured_modern.csv' | grep -Eq '^[0-9]+ rows predicted, [0-9]+ planned, [0-9]+ skipped \(93 MoE rows modelled'"
 # --framework applies to rows without a framework column
 check "--framework" expect_status 0 validate "$src/tests/data/validation/frameworks.csv" --framework pytorch-fsdp --json
 check "--framework: the fallback row uses it" /usr/bin/python3 -c "
@@ -167,7 +167,7 @@ check "  names the line and the byte" grep -q "nul.csv line 3: a NUL byte (byte 
 check "quoted line break: the next row's line is the editor's" expect_status 2 validate multiline.csv
 check "  line 4, not 3" grep -q "multiline.csv line 4 column num_gpus: 'abc' is malformed" err.txt
 # --explain LINE: one row, its comparison, then prism explain's terms of its strategy
-modern="$src/benchmarks/measured_modern.csv"
+modern="$src/cost/validation/measured_modern.csv"
 check "--explain a predicted row" expect_status 0 validate "$modern" --explain 8
 check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.91 +8\.424 +-18\.0%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.90972 s' out.txt"
 check "--explain --json: the terms give the row's prediction" expect_status 0 validate "$modern" --explain 8 --json
@@ -283,7 +283,7 @@ assert b['framework_unsupported'] == \\\"it is outside the profile's [planning] 
 assert c['framework_unsupported'] is None, c
 \""
 check "  the text says it next to the row" bash -c "'$prism' validate stock.csv --framework megatron-lm-2022 | grep -c '  \[stock megatron-lm-2022 would not run it: ' | grep -qx 2"
-check "  the 12 ZB_PP rows of the A100 CSV" bash -c "'$prism' validate '$src/benchmarks/measured.csv' --json | /usr/bin/python3 -c \"
+check "  the 12 ZB_PP rows of the A100 CSV" bash -c "'$prism' validate '$src/cost/validation/measured.csv' --json | /usr/bin/python3 -c \"
 import json, sys
 rows = json.load(sys.stdin)['rows']
 noted = [r for r in rows if r['framework_unsupported']]
@@ -380,7 +380,7 @@ for p in pairs:
     assert p["lines"][0] < p["lines"][1] and mf != 0, p
     assert p["same_order"] == (0.5 if pf == 0 else 1.0 if (pf > 0) == (mf > 0) else 0.0), p
 PY
-check "order: the text table" bash -c "'$prism' validate '$src/benchmarks/measured.csv' | grep -Eq '^ZB_PP +[0-9]+ +[0-9]+ +[0-9]+  [0-9.]+ % \([0-9.]+ of [0-9]+\) +[0-9]+ of [0-9]+$'"
+check "order: the text table" bash -c "'$prism' validate '$src/cost/validation/measured.csv' | grep -Eq '^ZB_PP +[0-9]+ +[0-9]+ +[0-9]+  [0-9.]+ % \([0-9.]+ of [0-9]+\) +[0-9]+ of [0-9]+$'"
 # fp8_scope from the notes: torchao's MXFP8 "for Linears only" and "for Grouped GEMMs only"
 # rows differ from "Linears + Grouped GEMMs"; --set fp8_scope=0 (over the notes) makes them one
 "$prism" validate "$modern" --json --set fp8_scope=0 > scope0.json 2>&1
@@ -485,12 +485,12 @@ check "unknown profile key exits 2" expect_status 2 plan --framework ./badkey.in
 check "  names file and key" grep -q "badkey.ini \[memory\] context = '1': unknown key" err.txt
 check "missing profile exits 2" expect_status 2 explain --framework no-such-framework -s tp=8
 check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: megatron-core" err.txt
-check "missing profile file exits 2" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./nope.ini
+check "missing profile file exits 2" expect_status 2 validate "$src/cost/validation/measured.csv" --framework ./nope.ini
 # a [planning] only that is no filter: refused where the profile is loaded, by every command
 printf '[profile]\ntitle = x\n[planning]\nonly = schedule=bogus\n' > badonly.ini
 check "bad [planning] only: frameworks FILE exits 2" expect_status 2 frameworks ./badonly.ini
 check "  names file, key, value and what is allowed" grep -q "badonly.ini \[planning\] only = 'schedule=bogus': --only schedule: unknown schedule 'bogus' (allowed: 1f1b," err.txt
-check "  and validate --framework refuses it" expect_status 2 validate "$src/benchmarks/measured.csv" --framework ./badonly.ini
+check "  and validate --framework refuses it" expect_status 2 validate "$src/cost/validation/measured.csv" --framework ./badonly.ini
 /usr/bin/python3 - "$src/tests/data/validation/frameworks.csv" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
@@ -503,20 +503,20 @@ check "  naming the CSV line and the profile's key" grep -q "fwcol.csv line 2 co
 mkdir -p badsrc && cp "$src"/cost/frameworks/*.ini badsrc/
 printf '\n[X_BAD]\nfp8 = fp16\n' >> badsrc/sources.ini
 export PRISM_FRAMEWORKS_DIR=./badsrc
-check "bad sources.ini fp8 exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+check "bad sources.ini fp8 exits 2" expect_status 2 validate "$src/cost/validation/measured.csv"
 check "  names the key and value" grep -q "sources.ini \[X_BAD\] fp8 = 'fp16': unknown key or bad value" err.txt
 cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
 printf '\n[X_BAD]\ncluster = H999\n' >> badsrc/sources.ini
-check "unknown sources.ini cluster exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+check "unknown sources.ini cluster exits 2" expect_status 2 validate "$src/cost/validation/measured.csv"
 check "  names the key and value" grep -q "sources.ini \[X_BAD\] cluster = 'H999'" err.txt
 cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
 printf '\n[X_BAD]\nset = loss_bwd_extra=9\n' >> badsrc/sources.ini
-check "out-of-range sources.ini set exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+check "out-of-range sources.ini set exits 2" expect_status 2 validate "$src/cost/validation/measured.csv"
 check "  names the key and value" grep -q "sources.ini \[X_BAD\] set = 'loss_bwd_extra=9'" err.txt
 for bad in 0 2.5 abc; do
     cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
     printf '\n[X_BAD]\nglobal_batch = %s\n' "$bad" >> badsrc/sources.ini
-    check "sources.ini global_batch = $bad exits 2" expect_status 2 validate "$src/benchmarks/measured.csv"
+    check "sources.ini global_batch = $bad exits 2" expect_status 2 validate "$src/cost/validation/measured.csv"
     check "  names the key and value" grep -q "sources.ini \[X_BAD\] global_batch = '$bad'" err.txt
 done
 unset PRISM_FRAMEWORKS_DIR

@@ -1,5 +1,5 @@
 # Cost-model tests (cost/): hand-derived formulas, kernels against the scalar reference,
-# fast candidate path against every stage, explain/knobs/validate CLI.
+# fast candidate path against every stage, explain/knobs CLI.
 prism_add_unit_test(test_cost_formulas
   SOURCES unit/test_cost_formulas.c unit/test_cost_support.c LABELS cost)
 prism_add_cli_test(cli_explain SCRIPT tests/cli/explain.sh LABELS cost)
@@ -26,10 +26,6 @@ set_tests_properties(test_kernels.candidates PROPERTIES TIMEOUT 300
 # while the walkers build explain's terms), hence the timeout.
 prism_add_unit_test(test_cost_properties
   SOURCES unit/test_cost_properties.c unit/test_cost_support.c LABELS cost TIMEOUT 360)
-prism_add_cli_test(cli_validate SCRIPT tests/cli/validate.sh LABELS cost)
-# `prism validate`: rows predicted/planned/skipped, framework order, defaults, OOM/MoE rows,
-# malformed cells, and the planned rows' search against a brute force at 1-4 ranks.
-prism_add_mpi_test(test_validate SOURCES mpi/test_validate.c unit/test_cost_support.c RANKS 1 2 3 4 LABELS cost TIMEOUT 120)
 # Framework profiles: each shipped profile's values, refusal of bad profile files.
 prism_add_unit_test(test_framework SOURCES unit/test_framework.c LABELS cost)
 # Citations: every knob default, preset attribute, shipped profile and sources.ini key

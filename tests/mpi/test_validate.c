@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_validate.c - `prism validate` (validate.h, search/search_validate.c): what each row
+ * test_validate.c - `prism validate` (validate.h, search/analysis/validate.c): what each row
  * becomes (predicted, planned, skipped), which framework profile it runs under (column,
  * then --framework, then sources.ini), the profile's defaults against the planned dims,
  * OOM rows, MoE rows, malformed cells, and the planned rows' search against an independent

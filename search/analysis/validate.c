@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_validate.c - `prism validate` (validate.h): every row of a CSV of published
+ * validate.c - `prism validate` (validate.h): every row of a CSV of published
  * measurements is predicted, planned or skipped with the reason.
  *
  * Per row: the framework profile (the row's `framework` column, else --framework, else

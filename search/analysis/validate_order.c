@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_order.c - the order statistic of `prism validate` (validate.h): within groups of
+ * validate_order.c - the order statistic of `prism validate` (validate.h): within groups of
  * published runs that share the workload and the hardware, does prism put them in the
  * measured order? A planner is used to choose between strategies, so this is the number
  * that says whether its comparisons can be trusted where its absolute times cannot (the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_diagnose.c - diagnose.h: the closest strategies of a job with nothing feasible,
+ * diagnose.c - diagnose.h: the closest strategies of a job with nothing feasible,
  * and the what-if searches (more devices, no filters) that say what would make room.
  *
  * Collective on comm through prism_search_run(); everything else is computed alike on
@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include <prism/core.h>
-
-#include "search-internal.h"
+#include <prism/search.h>
 
 void prism_diagnosis_free(PrismDiagnosis *d)
 {
@@ -124,11 +123,10 @@ PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, 
                                    const PrismSpaceFilter *filter, const PrismKernelTable *kt,
                                    PrismSearchStopFn stop, void *stop_user, GError **error)
 {
-    PrismArrayJobs a;
-    prism_array_jobs_init_internal(&a, jobs, n_jobs);
+    PrismSearchJobs *a = prism_search_jobs_new_array(jobs, n_jobs);
     PrismDiagnosis *d =
-        prism_diagnose_run_jobs(comm, &a.src, job, res, filter, kt, stop, stop_user, error);
-    prism_array_jobs_clear_internal(&a);
+        prism_diagnose_run_jobs(comm, a, job, res, filter, kt, stop, stop_user, error);
+    prism_search_jobs_free(a);
     return d;
 }
 

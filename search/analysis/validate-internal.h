@@ -1,5 +1,5 @@
 /*
- * validate-internal.h - what search_validate.c and search_validate_input.c share: the CSV
+ * validate-internal.h - what validate.c and validate_input.c share: the CSV
  * row, the sources.ini entries. Not a public header; nothing here is collective.
  */
 #ifndef PRISM_VALIDATE_INTERNAL_H

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_track.c - the track record (validate.h): how the cost model did on the shipped
+ * validate_track.c - the track record (validate.h): how the cost model did on the shipped
  * published runs of one device family under one framework profile. `prism plan` and
  * `prism explain` print it under their answer, so that a prediction is read with the
  * error the model has shown on comparable measured runs. It is a summary of `prism
- * validate` on benchmarks/measured.csv and measured_modern.csv (found next to the binary
+ * validate` on cost/validation/measured.csv and measured_modern.csv (found next to the binary
  * or in the source tree), filtered by device and profile; it changes no prediction.
  * Collective like prism_validate_run (its planned rows search on every rank).
  */

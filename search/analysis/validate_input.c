@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_validate_input.c - the inputs of `prism validate` (validate-internal.h): the CSV
+ * validate_input.c - the inputs of `prism validate` (validate-internal.h): the CSV
  * records, the checks of numeric cells and cost/frameworks/sources.ini. Not collective.
  */
 #include <errno.h>
