@@ -200,6 +200,15 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                 "(PyTorch's context_parallel accumulates dq/dk/dv in fp32 and "
                                 "rotates dK/dV as one fp32 buffer per step): a backward step "
                                 "carries 1 + 4/bytes KV-sized units instead of 2"},
+    /* source: code: NVIDIA/Megatron-LM
+     * megatron/core/distributed/distributed_data_parallel_config.py (core_r0.7.0+), bucket_size
+     * default max(40000000, 1000000 * dp_size); 0 here: only the megatron-core profiles bucket */
+    [PRISM_KNOB_DP_BUCKET_PER_RANK] = {"dp_bucket_per_rank", 0.0, 0.0, 1e9, "params",
+                                       "parameters a DP bucket holds per member of the DP x CP "
+                                       "group when that exceeds dp_bucket: the bucket is "
+                                       "max(dp_bucket, dp_bucket_per_rank x dp x cp) "
+                                       "(Megatron-Core's default max(4e7, 1e6 x dp_cp)); only "
+                                       "with dp_bucket > 0"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

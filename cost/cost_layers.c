@@ -649,6 +649,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->tp_layout_copy = 4.0 * kn[PRISM_KNOB_TP_LAYOUT_COPY];
     k->hsdp = kn[PRISM_KNOB_HSDP];
     k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
+    k->dp_bucket_rank = kn[PRISM_KNOB_DP_BUCKET_PER_RANK];
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];
     k->cp_zigzag = kn[PRISM_KNOB_CP_LOAD_BALANCE];
     k->moe_allgather = kn[PRISM_KNOB_MOE_DISPATCHER] > 0.5 ? 1.0 : 0.0;

@@ -226,7 +226,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_DP] = {"dp_comm", "s/step",
                      "C = P_dense*dp_s_per_param + dp_latency + [MoE] experts; dp_bucket = 0: "
                      "C*(1-dp_overlap); else nw*max(q*C_b, C_b - W_b) + max(q*C_f, C_f - W_f), "
-                     "C_b = C*fb/nw, C_f = C*(1-fb), q = min(1, dp_bucket/P_stage), W = the "
+                     "C_b = C*fb/nw, C_f = C*(1-fb), q = min(1, B/P_stage), B = max(dp_bucket, "
+                     "dp_bucket_per_rank*dp*cp), W = the "
                      "stage's forward / backward per micro-batch"},
     [PRISM_KC_FLOPS] = {"flops", "FLOP/mb", "sum over layers"},
     [PRISM_KC_TP_BYTES] = {"tp_bytes", "B/mb", "sum over layers"},

@@ -972,12 +972,17 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         }
     }
     if (bkt_on > 0.5) {
+        const double bkr = km->dp_bucket_rank;
+        const double *restrict dpl = ln->dp + off, *restrict cpl = ln->cp + off;
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double dcomm = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
             const double nw = dpnw[i], fb = dpfb[i];
             const double pst = ne[i] + ex[i];
-            const double q = pst > bucket ? bucket / (pst > bucket ? pst : 1.0) : 1.0;
+            /* Megatron-Core's bucket: max(dp_bucket, dp_bucket_per_rank x dp x cp) params */
+            const double bgr = bkr * dpl[i] * cpl[i];
+            const double bkt = bgr > bucket ? bgr : bucket;
+            const double q = pst > bkt ? bkt / (pst > bkt ? pst : 1.0) : 1.0;
             const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
             const double w_f = cfw[i];
             const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];

@@ -201,6 +201,8 @@ typedef struct PrismKModel {
                             * boundary on k NICs (knob nic_spread) */
     double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
                             * bucket; 0: the dp_overlap fraction */
+    double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds
+                            * dp_bucket (knob dp_bucket_per_rank; Megatron-Core 1e6) */
     /* context parallelism */
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */

@@ -85,6 +85,8 @@ typedef enum {
     PRISM_KNOB_KV_REPEAT,              /**< 1 = GQA's K/V heads repeated to the query heads
                                             before attention (torchtitan's repeat_kv) */
     PRISM_KNOB_CP_DKV_FP32,            /**< 1 = the CP ring passes dK/dV in fp32 (PyTorch) */
+    PRISM_KNOB_DP_BUCKET_PER_RANK,     /**< params per DP x CP member a DP bucket grows by
+                                            (Megatron-Core max(4e7, 1e6 x dp_cp)) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -521,5 +521,5 @@ a = h5py.File('fw.h5', 'r').attrs
 fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framework']
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
-assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
+assert k['tp_overlap'] == 0.5 and k['dp_bucket'] == 4e7 and k['dp_bucket_per_rank'] == 1e6 and k['flash_attention'] == 1, k"
 cli_done $((123 - ${PRISM_TEST_SANITIZED:-0}))

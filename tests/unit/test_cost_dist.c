@@ -236,6 +236,18 @@ static void test_bucketed_dp(void)
     }
     CU_ASSERT_TRUE(w < C / 3.0);
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], C - w, 1e-9, 0));
+    /* (c) Megatron-Core's bucket grows with the DP x CP group: max(dp_bucket,
+     * dp_bucket_per_rank x dp x cp). In (a)'s long windows the exposed share is q = B/P:
+     * per rank 5e6 x dp 16 = 8e7 > 4e7, so dp_time = 8e7/P C; per rank 1e6 x 16 = 1.6e7 <
+     * 4e7 keeps (a)'s 4e7/P C. */
+    static const char *const grow[] = {"dp_bucket=4e7", "dp_bucket_per_rank=5e6", NULL};
+    static const char *const keep[] = {"dp_bucket=4e7", "dp_bucket_per_rank=1e6", NULL};
+    g_autoptr(PrismCostModel) cg = model_with(128, 2048, grow);
+    g_autoptr(PrismCostModel) ck = model_with(128, 2048, keep);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cg, &sa, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 8e7 / PTOT * C, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(ck, &sa, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 4e7 / PTOT * C, 1e-12, 0));
     /* dp_bucket = 0 keeps the legacy (1 - dp_overlap) C = 0.5 C */
     g_autoptr(PrismCostModel) cl = model_with(16, 128, NULL);
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cl, &sb, c, NULL));
