@@ -209,6 +209,23 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                        "max(dp_bucket, dp_bucket_per_rank x dp x cp) "
                                        "(Megatron-Core's default max(4e7, 1e6 x dp_cp)); only "
                                        "with dp_bucket > 0"},
+    /* source: code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py
+     * initialize_ub get_default_config (TE 1.x-2.x): num_sm 16 for the pipeline and bulk
+     * methods, 1 for ring_exchange; NeMo's tuned configs use 16-24 (nemo/collections/llm/recipes/
+     * tp_overlap_configs/userbuffers.py). 0 here: only the megatron-core profiles run it */
+    [PRISM_KNOB_TP_UB_SMS] = {"tp_ub_sms", 0.0, 0.0, 1024.0, "SMs",
+                              "Transformer Engine userbuffers TP overlap (tp > 1, SP, the "
+                              "tp_overlap dim on): SMs the pipelined reduce-scatter and the "
+                              "bulk overlaps' communication kernels take from the GEMM they "
+                              "run beside; the GEMM loses k/SMs of its rate while that "
+                              "communication runs. 0 = the tp_overlap fraction instead"},
+    /* source: code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py
+     * initialize_ub get_default_config: num_splits 4 for the pipeline method */
+    [PRISM_KNOB_TP_UB_SPLITS] = {"tp_ub_splits", 4.0, 1.0, 64.0, "chunks",
+                                 "chunks of the pipelined userbuffers reduce-scatter (proj and "
+                                 "fc2 forward): each chunk's reduce-scatter runs under the next "
+                                 "chunk's GEMM, the last one after the GEMM (exposed); only "
+                                 "with tp_ub_sms > 0"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

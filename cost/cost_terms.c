@@ -126,8 +126,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                          "sel_gemm*gemm_fwd + the forward elementwise)"},
     [PRISM_KS_WGRAD] = {"weight_grad", "s", "gemm_wgrad + grad_accum (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
-                     "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*(1-tp_overlap), "
-                     "n_coll = 2 fwd (x2 with full recompute) + 2 bwd"},
+                     "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*x, n_coll = 2 fwd (x2 "
+                     "with full recompute) + 2 bwd; x = 1-tp_overlap, or with tp_ub_sms = k "
+                     "(userbuffers) fwd 1/2*k_r/S + 1/2*(1/n + (1-1/n)*k/S), bwd 1/2*(k_r + "
+                     "k)/S, k_r = 1, n = tp_ub_splits, S = SMs"},
     [PRISM_KS_CP] = {"cp_comm", "s",
                      "ring: (c-1)*[max(0, V_kv/BW + LAT - ov*lb*core/c) fwd (+1 if the core "
                      "is recomputed) + max(0, 2(V_kv/BW + LAT) - ov*bwd_ratio*lb*core/c)] + "

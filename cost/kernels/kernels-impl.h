@@ -329,6 +329,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem, xrel = km->exp_param_mem_rel;
     const double tpx = km->tp_exposed, epx = km->ep_exposed, tlc = km->tp_layout_copy;
+    const double tpxb = km->tp_exposed_b;
+    const int tp_split = tpxb != tpx; /* userbuffers: backward exposure differs */
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *restrict tov = ln->tov + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
@@ -499,8 +501,13 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double tp_on = it < 0.75 ? 1.0 : 0.0;
         /* tp_overlap = 0 (strategy.h R12): nothing hidden */
         const double tpx_l = tov[i] > 0.5 ? tpx : 1.0;
-        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx_l + tlc * tp_on * sp[i] * v_tp * hbm;
+        const double tp_raw = v_tp * tpa[i] + tplat[i], tp_lc = tlc * tp_on * sp[i] * v_tp * hbm;
+        const double tp_one = tp_raw * tpx_l + tp_lc;
         o_tp[i] = (cf * (1.0 + full) + c_rs + coll_b) * tp_one;
+        if (tp_split) { /* userbuffers: the backward collectives at their own exposure */
+            const double tp_one_b = tp_raw * (tov[i] > 0.5 ? tpxb : 1.0) + tp_lc;
+            o_tp[i] = (cf * (1.0 + full) + c_rs) * tp_one + coll_b * tp_one_b;
+        }
         o_tpb[i] = (cf * (1.0 + full) + c_rs + coll_b) * v_tp * tpbf[i];
         /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
          * k's exchange of the next K/V chunk overlaps the attention core of chunk k, so

@@ -160,6 +160,8 @@ typedef struct PrismKModel {
     double lvl_lat[PRISM_K_LEVELS];    /* s per message */
     /* knobs */
     double tp_exposed, cp_exposed, ep_exposed, dp_exposed, pp_exposed; /* 1 - overlap */
+    double tp_exposed_b;     /* backward TP collectives' exposed share (= tp_exposed except
+                              * under the userbuffers model, tp_ub_sms > 0) */
     double shared_overlap;   /* 1: shared experts hide the EP all-to-alls of their pass */
     double pp_scatter;       /* 1: p2p sends 1/tp of the activation */
     double zero3_prefetch;   /* layers of gathered parameters held by ZeRO-3 */

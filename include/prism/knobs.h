@@ -87,6 +87,10 @@ typedef enum {
     PRISM_KNOB_CP_DKV_FP32,            /**< 1 = the CP ring passes dK/dV in fp32 (PyTorch) */
     PRISM_KNOB_DP_BUCKET_PER_RANK,     /**< params per DP x CP member a DP bucket grows by
                                             (Megatron-Core max(4e7, 1e6 x dp_cp)) */
+    PRISM_KNOB_TP_UB_SMS,              /**< SMs a pipelined / bulk userbuffers overlap takes
+                                            from its GEMM (TE 16); 0 = the tp_overlap fraction */
+    PRISM_KNOB_TP_UB_SPLITS,           /**< chunks of a pipelined userbuffers reduce-scatter
+                                            (TE num_splits 4); the last one is exposed */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

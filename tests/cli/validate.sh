@@ -453,7 +453,7 @@ check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
 check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vpp=plan, zero_stage=3" out.txt
 check "frameworks --json" expect_status 0 frameworks megatron-core --json
 check "  JSON knobs" /usr/bin/python3 -c "
-import json; d = json.load(open('out.txt')); assert d['knobs']['tp_overlap'] == 0.5 and d['defaults']['zero_stage'] == '1', d"
+import json; d = json.load(open('out.txt')); assert d['knobs']['tp_ub_sms'] == 16 and d['defaults']['zero_stage'] == '1', d"
 check "frameworks --json: the B200 group" expect_status 0 frameworks pytorch-fsdp --json
 check "  device_knobs" /usr/bin/python3 -c "
 import json; d = json.load(open('out.txt')); b = d['device_knobs']['B200']
@@ -521,5 +521,5 @@ a = h5py.File('fw.h5', 'r').attrs
 fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framework']
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
-assert k['tp_overlap'] == 0.5 and k['dp_bucket'] == 4e7 and k['dp_bucket_per_rank'] == 1e6 and k['flash_attention'] == 1, k"
+assert k['tp_ub_sms'] == 16 and k['dp_bucket'] == 4e7 and k['dp_bucket_per_rank'] == 1e6 and k['flash_attention'] == 1, k"
 cli_done $((123 - ${PRISM_TEST_SANITIZED:-0}))

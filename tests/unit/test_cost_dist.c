@@ -402,11 +402,50 @@ static void test_core_flops(void)
     }
 }
 
+/*
+ * TP overlap as Transformer Engine's userbuffers run it (tp_ub_sms = k > 0), tp = 8 with SP
+ * in one node, on a device of S = 128 SMs, no recompute. Per all-reduce-equivalent (an
+ * all-gather and a reduce-scatter of equal time t), forward: the ring-exchange all-gather
+ * is hidden, its GEMM losing k_r/S = 1/128 while it runs; the pipelined reduce-scatter in
+ * n = 4 chunks exposes its last chunk t/4 and hides 3t/4 at k/S = 16/128 of the GEMM:
+ *   x_f = 1/2 (1/128) + 1/2 (1/4 + 3/4 * 16/128) = 0.00390625 + 0.171875 = 0.17578125.
+ * Backward: ring all-gather (1/128) and bulk reduce-scatter (16/128), both hidden:
+ *   x_b = 1/2 (1/128 + 16/128) = 0.06640625.
+ * Every all-reduce-equivalent moves T h bytes (the same time u in every kind); per micro-
+ * batch the 4 blocks have 2 forward + 2 backward, the vocabulary-parallel embedding 1
+ * forward, the head 1 forward (SP gather) + 1 backward: F = 10 u, B = 9 u, R = 19 u exposed
+ * in full (knob tp_overlap = 0). The userbuffers' TP time is (10 x_f + 9 x_b)/19 R =
+ * (1.7578125 + 0.59765625)/19 R = 2.35546875/19 R. With the strategy's tp_overlap dim off
+ * it is R.
+ */
+static void test_userbuffers_tp(void)
+{
+    static const char *const raw[] = {"tp_overlap=0", NULL};
+    static const char *const ub[] = {"tp_ub_sms=16", "tp_ub_splits=4", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    cl->sm_count = 128;
+    g_autoptr(PrismCostModel) cr = test_cost_model_on(m, cl, 16, 2048, PRISM_DTYPE_FP16, raw);
+    g_autoptr(PrismCostModel) cu = test_cost_model_on(m, cl, 16, 2048, PRISM_DTYPE_FP16, ub);
+    PrismStrategy s = test_strategy(cr, 8, "tp=8,sp=1,mbs=1");
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cr, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cu, &s, b, NULL));
+    CU_ASSERT_TRUE(a[PRISM_COL_TIME_TP_COMM] > 0.0);
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_TP_COMM],
+                                    2.35546875 / 19.0 * a[PRISM_COL_TIME_TP_COMM], 1e-12, 0));
+    PrismStrategy off = test_strategy(cu, 8, "tp=8,sp=1,mbs=1,tp_overlap=0");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cu, &off, b, NULL));
+    CU_ASSERT_TRUE(
+        prism_test_close(b[PRISM_COL_TIME_TP_COMM], a[PRISM_COL_TIME_TP_COMM], 1e-12, 0));
+}
+
 static CU_TestInfo dist_tests[] = {
     {"FSDP prefetch overlap: hidden, exposed, no reshard", test_fsdp_overlap},
     {"reshard-after-forward memory", test_reshard_memory},
     {"HSDP bytes per network level", test_hsdp_levels},
     {"distributed optimizer, bucketed overlap", test_bucketed_dp},
+    {"TP overlap: userbuffers' last chunk and SM loss", test_userbuffers_tp},
     {"causal CP: zig-zag vs contiguous chunks", test_cp_load_balance},
     {"CP ring: exposed K/V exchange per step", test_cp_ring_exposed},
     {"CP all-to-all (Ulysses) volumes", test_ulysses},
