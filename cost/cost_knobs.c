@@ -226,6 +226,15 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                  "fc2 forward): each chunk's reduce-scatter runs under the next "
                                  "chunk's GEMM, the last one after the GEMM (exposed); only "
                                  "with tp_ub_sms > 0"},
+    /* source: published: NVIDIA/nccl issue #689 (sjeaugey, 2023): NCCL uses one SM per
+     * channel, 16 SMs on a DGX with 8 NICs, and its CTAs never share an SM with compute */
+    [PRISM_KNOB_NCCL_SMS] = {"nccl_sms", 16.0, 0.0, 1024.0, "SMs",
+                             "SMs an NCCL data-parallel / FSDP collective holds while it runs "
+                             "hidden behind compute (one per channel; NCCL's CTAs never share "
+                             "an SM with compute kernels): the overlapped compute runs at (S - "
+                             "nccl_sms)/S of its rate, so hiding H seconds of such a collective "
+                             "costs H x nccl_sms/S; 0 = no loss. S = the device's sm_count "
+                             "(none given: no loss)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -672,6 +672,12 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->hsdp = kn[PRISM_KNOB_HSDP];
     k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
     k->dp_bucket_rank = kn[PRISM_KNOB_DP_BUCKET_PER_RANK];
+    /* NCCL's SMs (cost/README.md, "NCCL's SMs"): hiding H seconds of a DP/FSDP collective
+     * leaves the compute beside it (S - k)/S of the device, H k/S of compute later */
+    const double nsm = kn[PRISM_KNOB_NCCL_SMS];
+    k->nccl_share = cluster->sm_count > 0
+                        ? (nsm < (double)cluster->sm_count ? nsm / (double)cluster->sm_count : 1.0)
+                        : 0.0;
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];
     k->cp_zigzag = kn[PRISM_KNOB_CP_LOAD_BALANCE];
     k->moe_allgather = kn[PRISM_KNOB_MOE_DISPATCHER] > 0.5 ? 1.0 : 0.0;

@@ -205,6 +205,8 @@ typedef struct PrismKModel {
                             * bucket; 0: the dp_overlap fraction */
     double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds
                             * dp_bucket (knob dp_bucket_per_rank; Megatron-Core 1e6) */
+    double nccl_share;     /* nccl_sms / S (at most 1; 0 without an SM count): the share of
+                            * the SMs a hidden DP/FSDP collective takes from compute */
     /* context parallelism */
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */

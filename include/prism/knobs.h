@@ -91,6 +91,8 @@ typedef enum {
                                             from its GEMM (TE 16); 0 = the tp_overlap fraction */
     PRISM_KNOB_TP_UB_SPLITS,           /**< chunks of a pipelined userbuffers reduce-scatter
                                             (TE num_splits 4); the last one is exposed */
+    PRISM_KNOB_NCCL_SMS,               /**< SMs an NCCL DP/FSDP collective holds while it
+                                            overlaps compute (16 on a DGX with 8 NICs) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

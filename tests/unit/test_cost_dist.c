@@ -440,12 +440,46 @@ static void test_userbuffers_tp(void)
         prism_test_close(b[PRISM_COL_TIME_TP_COMM], a[PRISM_COL_TIME_TP_COMM], 1e-12, 0));
 }
 
+/*
+ * NCCL's SMs: a DP collective hidden behind compute holds nccl_sms = k of the device's S
+ * SMs, so the compute beside it runs at (S - k)/S and hiding H seconds costs H k/S more.
+ * The setup of test_bucketed_dp on a device of S = 128 SMs, k = 16 (k/S = 1/8), ZeRO-1,
+ * dp = 16 over two nodes, C as there:
+ * (a) buckets of 4e7 (q = 4e7/P), long windows: the last buckets q C exposed, (1 - q) C
+ *     hidden: dp_time = q C + (1 - q) C / 8.
+ * (b) the fraction model (dp_bucket = 0, dp_overlap 0.5): 0.5 C + 0.5 C / 8 = 0.5625 C.
+ * (c) nccl_sms = 0: (a) without the loss, q C.
+ */
+static void test_nccl_sms(void)
+{
+    static const char *const bk[] = {"dp_bucket=4e7", "nccl_sms=16", NULL};
+    static const char *const fr[] = {"nccl_sms=16", NULL};
+    static const char *const none[] = {"dp_bucket=4e7", "nccl_sms=0", NULL};
+    const double C = 6.0 * 15.0 / 16.0 * PTOT / BW1 + 2.0 * 15.0 * 10e-6, q = 4e7 / PTOT;
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    cl->sm_count = 128;
+    g_autoptr(PrismCostModel) ca = test_cost_model_on(m, cl, 128, 2048, PRISM_DTYPE_FP16, bk);
+    g_autoptr(PrismCostModel) cb = test_cost_model_on(m, cl, 128, 2048, PRISM_DTYPE_FP16, fr);
+    g_autoptr(PrismCostModel) cc = test_cost_model_on(m, cl, 128, 2048, PRISM_DTYPE_FP16, none);
+    PrismStrategy s = test_strategy(ca, 16, "dp=16,mbs=8,zero=1");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(ca, &s, c, NULL));
+    CU_ASSERT_TRUE(
+        prism_test_close(c[PRISM_COL_TIME_DP_COMM], q * C + (1.0 - q) * C / 8.0, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cb, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 0.5625 * C, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cc, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], q * C, 1e-12, 0));
+}
+
 static CU_TestInfo dist_tests[] = {
     {"FSDP prefetch overlap: hidden, exposed, no reshard", test_fsdp_overlap},
     {"reshard-after-forward memory", test_reshard_memory},
     {"HSDP bytes per network level", test_hsdp_levels},
     {"distributed optimizer, bucketed overlap", test_bucketed_dp},
     {"TP overlap: userbuffers' last chunk and SM loss", test_userbuffers_tp},
+    {"NCCL's SMs: hidden DP collectives slow compute", test_nccl_sms},
     {"causal CP: zig-zag vs contiguous chunks", test_cp_load_balance},
     {"CP ring: exposed K/V exchange per step", test_cp_ring_exposed},
     {"CP all-to-all (Ulysses) volumes", test_ulysses},
