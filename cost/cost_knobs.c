@@ -144,11 +144,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                        "of one micro-batch's full sequence x hidden each, held "
                                        "while tp_overlap is on (tp > 1, SP; Transformer Engine "
                                        "initialize_ub registers 10); only when tp_overlap > 0"},
-    [PRISM_KNOB_NIC_SPREAD] = {"nic_spread", 0.0, 0.0, 1.0, "bool",
+    /* source: published: NVIDIA/nccl issue #601 (NCCL builds one ring per NIC, each through a
+     * different NIC) and nccl-tests issue #319 (~48 GB/s per CX7 NIC aggregated to ~396 GB/s
+     * on H100); the EP all-to-all stays on one NIC: nccl-tests issue #267 */
+    [PRISM_KNOB_NIC_SPREAD] = {"nic_spread", 1.0, 0.0, 1.0, "bool",
                                "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
                                "each node crosses the nodes on their k NICs (NCCL channels): "
                                "1/k of the per-device inter-node time, at least the intra-node "
-                               "link's; 0 = every group at one device's NIC"},
+                               "link's; 0 = every group at one device's NIC. The EP "
+                               "all-to-all always crosses on one NIC per device (it cannot "
+                               "aggregate NICs)"},
     [PRISM_KNOB_SHARED_EXPERT_OVERLAP] = {"shared_expert_overlap", 0.0, 0.0, 1.0, "bool",
                                           "1 = the shared experts run on a side stream beside "
                                           "the EP dispatch and combine (Megatron-Core "

@@ -297,11 +297,13 @@ def reprice(ls, target, prism=None, compute="split"):
             a_d = vol / (bd[ld_] * eff)
             with np.errstate(invalid="ignore", divide="ignore"):
                 lat_ratio[g][rows] = np.where(a_s + l_s > 0, (a_d + l_d) / (a_s + l_s), 1.0)
-        # DP, ZeRO 0-2 of a dense model with dp_overlap (dp_bucket 0, no HSDP): the
-        # per-step reduction of the stage's P parameters, P from params_mem (the peak
-        # stage's: the stage with the most parameters, which also sets dp_comm_max)
+        # DP, ZeRO 0-2 of a dense model with dp_overlap (dp_bucket 0, no HSDP, nic_spread
+        # 0: one NIC per group): the per-step reduction of the stage's P parameters, P from
+        # params_mem (the peak stage's: the stage with the most parameters, which also sets
+        # dp_comm_max)
         dense = not model.get("experts", 0)
-        if dense and not float(knobs.get("dp_bucket", 0) or 0) and not hsdp:
+        spread = float(knobs.get("nic_spread", 0) or 0) > 0.5
+        if dense and not float(knobs.get("dp_bucket", 0) or 0) and not hsdp and not spread:
             z = col["zero"][rows]
             mm = col["m"][rows].astype(np.float64)
             bg = 4.0 if float(knobs.get("grad_fp32", 1)) > 0.5 else bp

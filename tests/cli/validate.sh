@@ -397,8 +397,8 @@ PY
 # --set NAME=V gives on its own (checked on the JSON of both)
 check "--vary a knob" expect_status 0 validate "$modern" --vary nic_spread=0,1 --json
 cp out.txt vary.json
-cp modern.json vary-0.json
-"$prism" validate "$modern" --json --set nic_spread=1 > vary-1.json 2>&1
+cp modern.json vary-1.json
+"$prism" validate "$modern" --json --set nic_spread=0 > vary-0.json 2>&1
 check "  each column == that value's own validate" /usr/bin/python3 - vary.json vary-0.json vary-1.json <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))

@@ -35,14 +35,16 @@
 #define BW1 (25e9 * 0.8)
 #define RATE (312e12 * 0.8)
 
-/* The attention core at the large-GEMM rate RATE (forward fraction 0.8; backward, priced
+/* Every derivation here prices a DP group at one device's NIC (nic_spread = 0; the
+ * multi-NIC rule is test_cost_formulas' "nic_spread").
+ * The attention core at the large-GEMM rate RATE (forward fraction 0.8; backward, priced
  * as 2.5x the forward's matmul FLOPs over fraction 1.0, = bwd_ratio 2 x forward at 0.8), so
  * the hand derivations below can count the core at RATE like the GEMMs. */
 static PrismCostModel *dist_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
                                   const char *const *sets)
 {
-    const char *all[16] = {"attn_fwd_fraction=0.8", "attn_bwd_fraction=1"};
-    size_t n = 2;
+    const char *all[16] = {"attn_fwd_fraction=0.8", "attn_bwd_fraction=1", "nic_spread=0"};
+    size_t n = 3;
     for (const char *const *s = sets; s != NULL && *s != NULL && n < 15; s++)
         all[n++] = *s;
     all[n] = NULL;
@@ -452,9 +454,9 @@ static void test_userbuffers_tp(void)
  */
 static void test_nccl_sms(void)
 {
-    static const char *const bk[] = {"dp_bucket=4e7", "nccl_sms=16", NULL};
-    static const char *const fr[] = {"nccl_sms=16", NULL};
-    static const char *const none[] = {"dp_bucket=4e7", "nccl_sms=0", NULL};
+    static const char *const bk[] = {"dp_bucket=4e7", "nccl_sms=16", "nic_spread=0", NULL};
+    static const char *const fr[] = {"nccl_sms=16", "nic_spread=0", NULL};
+    static const char *const none[] = {"dp_bucket=4e7", "nccl_sms=0", "nic_spread=0", NULL};
     const double C = 6.0 * 15.0 / 16.0 * PTOT / BW1 + 2.0 * 15.0 * 10e-6, q = 4e7 / PTOT;
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCluster) cl = test_cluster();
