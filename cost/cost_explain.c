@@ -71,14 +71,41 @@ void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
     }
 }
 
-/* One overlap option of the explain header: "on, 50 % hidden", "off", or "- (tp = 1)". */
-static char *overlap_choice(const PrismStrategy *s, PrismOverlap bit, double hidden)
+/* One overlap option of the explain header: "on (how)", "off", or "- (tp = 1)". */
+static char *overlap_choice(const PrismStrategy *s, PrismOverlap bit, const char *how)
 {
     if (!prism_strategy_overlap_applies(s, bit))
         return g_strdup("- (nothing to hide)");
     if (s->overlap_off & bit)
         return g_strdup("off (exposed in full)");
-    return g_strdup_printf("on (%g %% hidden)", 100.0 * hidden);
+    return g_strdup_printf("on (%s)", how);
+}
+
+/* How TP overlap prices the collectives: the hidden fraction, or the userbuffers model's
+ * exposed shares (the last pipelined chunk plus the SMs the communication takes). */
+static char *tp_overlap_how(const PrismCostModel *cm)
+{
+    const double *kn = cm->knobs.v;
+    if (kn[PRISM_KNOB_TP_UB_SMS] <= 0.0)
+        return g_strdup_printf("%g %% hidden", 100.0 * kn[PRISM_KNOB_TP_OVERLAP]);
+    return g_strdup_printf("userbuffers: exposed forward %.4g %% = 1/2 (k_r/S) + 1/2 (1/n + (1 - "
+                           "1/n) k/S), backward %.4g %% = 1/2 (k_r/S + k/S); k = %g SMs, k_r = 1, "
+                           "n = %g splits, S = %u SMs",
+                           100.0 * cm->k.tp_exposed, 100.0 * cm->k.tp_exposed_b,
+                           kn[PRISM_KNOB_TP_UB_SMS], kn[PRISM_KNOB_TP_UB_SPLITS],
+                           cm->cluster->sm_count);
+}
+
+/* How DP overlap prices the gradient reduce / parameter gather. */
+static char *dp_overlap_how(const PrismCostModel *cm, const PrismStrategy *s)
+{
+    const double *kn = cm->knobs.v;
+    if (kn[PRISM_KNOB_DP_BUCKET] <= 0.0)
+        return g_strdup_printf("%g %% hidden", 100.0 * kn[PRISM_KNOB_DP_OVERLAP]);
+    const double grow = kn[PRISM_KNOB_DP_BUCKET_PER_RANK] * s->dp * s->cp;
+    return g_strdup_printf("buckets of %g params = max(dp_bucket, dp_bucket_per_rank*dp*cp), "
+                           "the last exposed",
+                           grow > kn[PRISM_KNOB_DP_BUCKET] ? grow : kn[PRISM_KNOB_DP_BUCKET]);
 }
 
 static void text_header(GString *o, const PrismCostModel *cm, const PrismStrategy *s)
@@ -110,10 +137,11 @@ static void text_header(GString *o, const PrismCostModel *cm, const PrismStrateg
                            cl->host_link_GBps, cl->host_mem_bytes / 1073741824.0,
                            cl->host_mem_bw_GBps,
                            cm->k.host_budget > 0 ? "" : "; not given: nothing can be offloaded");
-    g_autofree char *o_tp = overlap_choice(s, PRISM_OVERLAP_TP, cm->knobs.v[PRISM_KNOB_TP_OVERLAP]);
-    g_autofree char *o_dp = overlap_choice(s, PRISM_OVERLAP_DP, cm->knobs.v[PRISM_KNOB_DP_OVERLAP]);
-    g_autofree char *o_pg =
-        overlap_choice(s, PRISM_OVERLAP_PARAM, cm->knobs.v[PRISM_KNOB_DP_OVERLAP]);
+    g_autofree char *h_tp = tp_overlap_how(cm);
+    g_autofree char *h_dp = dp_overlap_how(cm, s);
+    g_autofree char *o_tp = overlap_choice(s, PRISM_OVERLAP_TP, h_tp);
+    g_autofree char *o_dp = overlap_choice(s, PRISM_OVERLAP_DP, h_dp);
+    g_autofree char *o_pg = overlap_choice(s, PRISM_OVERLAP_PARAM, h_dp);
     g_string_append_printf(o,
                            "overlap: tp %s, grad reduce %s, param gather %s; userbuffers %g "
                            "B per token while TP overlap is on\n",

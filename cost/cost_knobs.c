@@ -269,15 +269,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "[seq*mbs/cp, hidden], Megatron-LM megatron/training/initialize.py "
          "_initialize_tp_communicators)"},
     [PRISM_KNOB_NIC_SPREAD] =
-        {"nic_spread", 0.0, 0.0, 1.0, "bool",
+        {"nic_spread", 1.0, 0.0, 1.0, "bool",
          "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
          "each node crosses the nodes on their k NICs (NCCL channels): "
          "1/k of the per-device inter-node time, at least the intra-node "
-         "link's; 0 = every group at one device's NIC",
-         "convention: off = every DP group at one device's NIC. NCCL does spread rings and trees "
-         "over every member's NIC (NVIDIA/nccl#601, #812; nccl-tests#319); it is off because on it "
-         "made some shared validation rows worse (cost/README.md, MoE rows pass 2; issue 37 "
-         "audit): row-chosen, to be replaced by the mechanism"},
+         "link's; 0 = every group at one device's NIC. The EP "
+         "all-to-all always crosses on one NIC per device (it cannot "
+         "aggregate NICs)",
+         "published: NVIDIA/nccl issue #601 (NCCL builds one ring per NIC, each through a "
+         "different NIC) and nccl-tests issue #319 (~48 GB/s per CX7 NIC aggregated to ~396 GB/s "
+         "on H100); the EP all-to-all stays on one NIC: nccl-tests issue #267"},
     [PRISM_KNOB_SHARED_EXPERT_OVERLAP] = {"shared_expert_overlap", 0.0, 0.0, 1.0, "bool",
                                           "1 = the shared experts run on a side stream beside "
                                           "the EP dispatch and combine (Megatron-Core "
@@ -367,15 +368,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                               "published: NVIDIA Technical Blog, A. Gray, 'Getting Started with "
                               "CUDA Graphs' (2019): back-to-back launches of a short kernel take "
                               "3.8 us each (3.4 us as a CUDA graph)"},
-    [PRISM_KNOB_LAYER_KERNELS_FWD] = {"layer_kernels_fwd", 17.0, 0.0, 10000.0, "kernels",
-                                      "kernels one transformer layer launches in forward "
-                                      "(again under full recompute): the host floor's count",
-                                      "count: Megatron-LM megatron/model/transformer.py "
-                                      "ParallelTransformerLayer with fused kernels and TP: layernorm, "
-                                      "QKV GEMM, bias add, baddbmm, scale-mask-softmax, dropout, bmm, "
-                                      "permute copy, proj GEMM, all-reduce, bias-dropout-add, "
-                                      "layernorm, fc1 GEMM, bias-GeLU, fc2 GEMM, all-reduce, "
-                                      "bias-dropout-add = 17"},
+    [PRISM_KNOB_LAYER_KERNELS_FWD] =
+        {"layer_kernels_fwd", 17.0, 0.0, 10000.0, "kernels",
+         "kernels one transformer layer launches in forward "
+         "(again under full recompute): the host floor's count",
+         "count: Megatron-LM megatron/model/transformer.py "
+         "ParallelTransformerLayer with fused kernels and TP: layernorm, "
+         "QKV GEMM, bias add, baddbmm, scale-mask-softmax, dropout, bmm, "
+         "permute copy, proj GEMM, all-reduce, bias-dropout-add, "
+         "layernorm, fc1 GEMM, bias-GeLU, fc2 GEMM, all-reduce, "
+         "bias-dropout-add = 17"},
     [PRISM_KNOB_LAYER_KERNELS_BWD] = {"layer_kernels_bwd", 32.0, 0.0, 10000.0, "kernels",
                                       "kernels one transformer layer launches in backward: "
                                       "the host floor's count",
@@ -384,6 +386,45 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                       "bias-dropout-add backward 2 x 2, residual adds 2, bias-GeLU "
                                       "1, softmax 1, dropout 1, two bmm 2 x 2, permute copy 1, TP "
                                       "all-reduces 2 = 32"},
+    [PRISM_KNOB_DP_BUCKET_PER_RANK] =
+        {"dp_bucket_per_rank", 0.0, 0.0, 1e9, "params",
+         "parameters a DP bucket holds per member of the DP x CP "
+         "group when that exceeds dp_bucket: the bucket is "
+         "max(dp_bucket, dp_bucket_per_rank x dp x cp) "
+         "(Megatron-Core's default max(4e7, 1e6 x dp_cp)); only "
+         "with dp_bucket > 0",
+         "code: NVIDIA/Megatron-LM megatron/core/distributed/distributed_data_parallel_config.py "
+         "(core_r0.7.0+), bucket_size default max(40000000, 1000000 * dp_size); 0 here: only "
+         "the megatron-core profiles bucket"},
+    [PRISM_KNOB_TP_UB_SMS] =
+        {"tp_ub_sms", 0.0, 0.0, 1024.0, "SMs",
+         "Transformer Engine userbuffers TP overlap (tp > 1, SP, the "
+         "tp_overlap dim on): SMs the pipelined reduce-scatter and the "
+         "bulk overlaps' communication kernels take from the GEMM they "
+         "run beside; the GEMM loses k/SMs of its rate while that "
+         "communication runs. 0 = the tp_overlap fraction instead",
+         "code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py initialize_ub "
+         "get_default_config (TE 1.x-2.x): num_sm 16 for the pipeline and bulk methods; NeMo's "
+         "tuned configs use 16-24 (tp_overlap_configs/userbuffers.py). 0 here: only the "
+         "megatron-core profiles run it"},
+    [PRISM_KNOB_TP_UB_SPLITS] =
+        {"tp_ub_splits", 4.0, 1.0, 64.0, "chunks",
+         "chunks of the pipelined userbuffers reduce-scatter (proj and "
+         "fc2 forward): each chunk's reduce-scatter runs under the next "
+         "chunk's GEMM, the last one after the GEMM (exposed); only "
+         "with tp_ub_sms > 0",
+         "code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py initialize_ub "
+         "get_default_config: num_splits 4 for the pipeline method"},
+    [PRISM_KNOB_NCCL_SMS] =
+        {"nccl_sms", 16.0, 0.0, 1024.0, "SMs",
+         "SMs an NCCL data-parallel / FSDP collective holds while it runs "
+         "hidden behind compute (one per channel; NCCL's CTAs never share "
+         "an SM with compute kernels): the overlapped compute runs at (S - "
+         "nccl_sms)/S of its rate, so hiding H seconds of such a collective "
+         "costs H x nccl_sms/S; 0 = no loss. S = the device's sm_count "
+         "(none given: no loss)",
+         "published: NVIDIA/nccl issue #689 (2023): NCCL uses one SM per channel, 16 SMs on a "
+         "DGX with 8 NICs, and its CTAs never share an SM with compute"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -661,6 +661,28 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     compile_compute(cm, peak);
     k->hidden_bytes = kv.bp * (double)model->hidden;
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
+    k->tp_exposed_b = k->tp_exposed;
+    if (kn[PRISM_KNOB_TP_UB_SMS] > 0.0) {
+        /* Transformer Engine's userbuffers (cost/README.md, "TP overlap as userbuffers run
+         * it"), per all-reduce-equivalent (an all-gather and a reduce-scatter of equal time
+         * t). Forward: the ring-exchange all-gather (qkv/fc1 fprop) runs each chunk's
+         * transfer under the previous chunk's GEMM, the local chunk first: nothing exposed,
+         * the GEMM loses k_r/S while it runs; the pipelined reduce-scatter (proj/fc2 fprop)
+         * splits the GEMM in n chunks, each chunk's reduce-scatter under the next chunk's
+         * GEMM, the last one exposed (t/n), the rest hidden at k/S of the GEMM's rate.
+         * Backward: the ring-exchange all-gather (proj/fc2 dgrad) as forward and the bulk
+         * reduce-scatter (qkv/fc1 wgrad) under the weight-gradient GEMM, at k/S. S = 0 (the
+         * device gives no SM count): no SM loss. */
+        /* source: code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py
+         * initialize_ub get_default_config: ring_exchange num_sm 1 */
+        const double k_ring = 1.0;
+        const double sms = cluster->sm_count > 0 ? (double)cluster->sm_count : 0.0;
+        const double inv_s = sms > 0.0 ? 1.0 / sms : 0.0;
+        const double kub = kn[PRISM_KNOB_TP_UB_SMS], n = kn[PRISM_KNOB_TP_UB_SPLITS];
+        const double ring = k_ring * inv_s;
+        k->tp_exposed = 0.5 * ring + 0.5 * (1.0 / n + (1.0 - 1.0 / n) * kub * inv_s);
+        k->tp_exposed_b = 0.5 * ring + 0.5 * kub * inv_s;
+    }
     k->cp_exposed = 1.0; /* cp_overlap is the per-step overlap (cp_ov) */
     k->ep_exposed = 1.0 - kn[PRISM_KNOB_EP_OVERLAP];
     k->shared_overlap = kn[PRISM_KNOB_SHARED_EXPERT_OVERLAP] > 0.5 ? 1.0 : 0.0;
@@ -683,6 +705,13 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->tp_layout_copy = 4.0 * kn[PRISM_KNOB_TP_LAYOUT_COPY];
     k->hsdp = kn[PRISM_KNOB_HSDP];
     k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
+    k->dp_bucket_rank = kn[PRISM_KNOB_DP_BUCKET_PER_RANK];
+    /* NCCL's SMs (cost/README.md, "NCCL's SMs"): hiding H seconds of a DP/FSDP collective
+     * leaves the compute beside it (S - k)/S of the device, H k/S of compute later */
+    const double nsm = kn[PRISM_KNOB_NCCL_SMS];
+    k->nccl_share = cluster->sm_count > 0
+                        ? (nsm < (double)cluster->sm_count ? nsm / (double)cluster->sm_count : 1.0)
+                        : 0.0;
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];
     k->cp_zigzag = kn[PRISM_KNOB_CP_LOAD_BALANCE];
     k->moe_allgather = kn[PRISM_KNOB_MOE_DISPATCHER] > 0.5 ? 1.0 : 0.0;
@@ -703,8 +732,9 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->host_budget = host ? cluster->host_mem_bytes : 0.0;
     /* TP overlap's userbuffers (cost/README.md, "Communication overlap"): only where
      * something is hidden (tp_overlap > 0) */
-    k->ub_bytes =
-        kn[PRISM_KNOB_TP_OVERLAP] > 0.0 ? kn[PRISM_KNOB_TP_OVERLAP_BUFFERS] * k->hidden_bytes : 0.0;
+    k->ub_bytes = kn[PRISM_KNOB_TP_OVERLAP] > 0.0 || kn[PRISM_KNOB_TP_UB_SMS] > 0.0
+                      ? kn[PRISM_KNOB_TP_OVERLAP_BUFFERS] * k->hidden_bytes
+                      : 0.0;
     k->off_keep = 2.0; /* the layer running and the one in transfer (double buffering) */
     /* the CP ring's backward step: K/V (activation dtype) and dK/dV (the same, or fp32) */
     k->cp_bwd_units = 1.0 + (kn[PRISM_KNOB_CP_DKV_FP32] > 0.5 ? 4.0 / k->bytes_act : 1.0);

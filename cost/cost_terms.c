@@ -135,9 +135,11 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                          "sel_gemm*gemm_fwd + the forward elementwise)"},
     [PRISM_KS_WGRAD] = {"weight_grad", "s", "gemm_wgrad + grad_accum (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
-                     "n_coll*min_p(tp_latency_p + T*h*bytes*tp_s_per_byte*inv_eff_p)*"
-                     "(1-tp_overlap), p = Simple (1), LL128 (1/0.92), LL (4), "
-                     "n_coll = 2 fwd (x2 with full recompute) + 2 bwd"},
+                     "n_coll*min_p(tp_latency_p + T*h*bytes*tp_s_per_byte*inv_eff_p)*x, "
+                     "p = Simple (1), LL128 (1/0.92), LL (4), n_coll = 2 fwd (x2 with full "
+                     "recompute) + 2 bwd; x = 1-tp_overlap, or with tp_ub_sms = k "
+                     "(userbuffers) fwd 1/2*k_r/S + 1/2*(1/n + (1-1/n)*k/S), bwd 1/2*(k_r + "
+                     "k)/S, k_r = 1, n = tp_ub_splits, S = SMs"},
     [PRISM_KS_CP] = {"cp_comm", "s",
                      "ring: (c-1)*[max(0, V_kv/BW + LAT - ov*lb*core/c) fwd (+1 if the core "
                      "is recomputed) + max(0, 2(V_kv/BW + LAT) - ov*bwd_ratio*lb*core/c)] + "
@@ -240,7 +242,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_DP] = {"dp_comm", "s/step",
                      "C = P_dense*dp_s_per_param + dp_latency + [MoE] experts; dp_bucket = 0: "
                      "C*(1-dp_overlap); else nw*max(q*C_b, C_b - W_b) + max(q*C_f, C_f - W_f), "
-                     "C_b = C*fb/nw, C_f = C*(1-fb), q = min(1, dp_bucket/P_stage), W = the "
+                     "C_b = C*fb/nw, C_f = C*(1-fb), q = min(1, B/P_stage), B = max(dp_bucket, "
+                     "dp_bucket_per_rank*dp*cp), W = the "
                      "stage's forward / backward per micro-batch"},
     [PRISM_KC_FLOPS] = {"flops", "FLOP/mb", "sum over layers"},
     [PRISM_KC_TP_BYTES] = {"tp_bytes", "B/mb", "sum over layers"},

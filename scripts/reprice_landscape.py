@@ -327,11 +327,13 @@ def reprice(ls, target, prism=None, compute="split"):
                 t_d = a_d + nlat * lad[ld_]
             with np.errstate(invalid="ignore", divide="ignore"):
                 lat_ratio[g][rows] = np.where(t_s > 0, t_d / t_s, 1.0)
-        # DP, ZeRO 0-2 of a dense model with dp_overlap (dp_bucket 0, no HSDP): the
-        # per-step reduction of the stage's P parameters, P from params_mem (the peak
-        # stage's: the stage with the most parameters, which also sets dp_comm_max)
+        # DP, ZeRO 0-2 of a dense model with dp_overlap (dp_bucket 0, no HSDP, nic_spread
+        # 0: one NIC per group): the per-step reduction of the stage's P parameters, P from
+        # params_mem (the peak stage's: the stage with the most parameters, which also sets
+        # dp_comm_max)
         dense = not model.get("experts", 0)
-        if dense and not float(knobs.get("dp_bucket", 0) or 0) and not hsdp:
+        spread = float(knobs.get("nic_spread", 0) or 0) > 0.5
+        if dense and not float(knobs.get("dp_bucket", 0) or 0) and not hsdp and not spread:
             z = col["zero"][rows]
             mm = col["m"][rows].astype(np.float64)
             bg = 4.0 if float(knobs.get("grad_fp32", 1)) > 0.5 else bp

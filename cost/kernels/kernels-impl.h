@@ -366,6 +366,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem, xrel = km->exp_param_mem_rel;
     const double tpx = km->tp_exposed, epx = km->ep_exposed, tlc = km->tp_layout_copy;
+    const double tpxb = km->tp_exposed_b, nsh = km->nccl_share;
+    const int tp_split = tpxb != tpx; /* userbuffers: backward exposure differs */
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *restrict tov = ln->tov + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
@@ -540,9 +542,14 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double tp_on = it < 0.75 ? 1.0 : 0.0;
         /* tp_overlap = 0 (strategy.h R12): nothing hidden */
         const double tpx_l = tov[i] > 0.5 ? tpx : 1.0;
-        const double tp_coll = prism_k_nccl_ring(km, v_tp * tpa[i], tplat[i], tpl128[i], tplll[i]);
-        const double tp_one = tp_coll * tpx_l + tlc * tp_on * sp[i] * v_tp * hbm;
+        const double tp_raw = prism_k_nccl_ring(km, v_tp * tpa[i], tplat[i], tpl128[i], tplll[i]);
+        const double tp_lc = tlc * tp_on * sp[i] * v_tp * hbm;
+        const double tp_one = tp_raw * tpx_l + tp_lc;
         o_tp[i] = (cf * (1.0 + full) + c_rs + coll_b) * tp_one;
+        /* userbuffers: the backward collectives at their own exposure */
+        const double tp_one_b = tp_split ? tp_raw * (tov[i] > 0.5 ? tpxb : 1.0) + tp_lc : tp_one;
+        if (tp_split)
+            o_tp[i] = (cf * (1.0 + full) + c_rs) * tp_one + coll_b * tp_one_b;
         o_tpb[i] = (cf * (1.0 + full) + c_rs + coll_b) * v_tp * tpbf[i];
         /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
          * k's exchange of the next K/V chunk overlaps the attention core of chunk k, so
@@ -633,7 +640,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * (the first gather / last reduce that nothing hides) */
         if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
             const double fwd_comm = cf * tp_one + cp_f + (ep2 - hid_f) + im1;
-            const double bwd_comm = coll_b * tp_one + cp_b + (ep2 - hid_b) + imb_b;
+            const double bwd_comm = coll_b * tp_one_b + cp_b + (ep2 - hid_b) + imb_b;
             const double rc_comm =
                 full * (cf * tp_one + (ep2 - hid_f)) + c_rs * tp_one + rc_core * (cp_f + im1);
             const double w_f = cf_s + fwd_comm;
@@ -652,7 +659,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double ag_x = ag > w_f ? ag - w_f : 0.0, ag_h = ag < w_f ? ag : w_f;
             const double e_pm = ag_x + (cb > w_b ? cb - w_b : 0.0);
             const double l_pm = ag_h + (cb < w_b ? cb : w_b);
-            o_dfs[i] = once * f1 * (ag_x + rs) + (1.0 - once) * e_pm;
+            /* the hidden gathers / reduce-scatters slow the compute beside them by NCCL's
+             * SMs (nsh = nccl_share; the leading unit's tail counted too: an upper bound) */
+            o_dfs[i] = once * f1 * (ag_x + rs + ag_h * nsh) + (1.0 - once) * (e_pm + l_pm * nsh);
             o_dtl[i] = once * f1 * ag_h + (1.0 - once) * l_pm;
             if (dpw > 1) /* the bucketed DP overlap's forward window */
                 o_fw[i] = w_f;
@@ -885,7 +894,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     }
     const double moe = ks->comp_moe[c], bw = ks->bub_w, hid = ks->hide, msh = ks->m_share;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
-    const double rsh = km->fsdp_reshard, bucket = km->dp_bucket;
+    const double rsh = km->fsdp_reshard, bucket = km->dp_bucket, nsh = km->nccl_share;
     const double nos = km->fsdp_pp_nosync * ks->pipelined;
     const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
     const double *dfs = CW(PRISM_KC_DP_FS), *dtl = CW(PRISM_KC_DP_TAIL), *cfw = CW(PRISM_KC_CF);
@@ -956,7 +965,9 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
          * param_overlap the parameter gather (both on: dpx exactly, the same bits) */
         const double dxg = dov[i] > 0.5 ? dpx : 1.0, dxp = pov[i] > 0.5 ? dpx : 1.0;
         const double dxe = dxp + (dxg - dxp) * dpfb[i];
-        dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dxe;
+        const double dcs = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
+        /* the hidden share slows the compute beside it by NCCL's SMs (nsh = nccl_share) */
+        dpt[i] = dcs * dxe + dcs * (1.0 - dxe) * nsh;
     }
     /* the bytes per network level: report columns (skipped when lean). Levels 2 and 3
      * exist only on clusters of more than two levels (lvl_size[1], lvl_size[2] finite);
@@ -1025,12 +1036,17 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         }
     }
     if (bkt_on > 0.5) {
+        const double bkr = km->dp_bucket_rank;
+        const double *restrict dpl = ln->dp + off, *restrict cpl = ln->cp + off;
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double dcomm = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
             const double nw = dpnw[i], fb = dpfb[i];
             const double pst = ne[i] + ex[i];
-            const double q = pst > bucket ? bucket / (pst > bucket ? pst : 1.0) : 1.0;
+            /* Megatron-Core's bucket: max(dp_bucket, dp_bucket_per_rank x dp x cp) params */
+            const double bgr = bkr * dpl[i] * cpl[i];
+            const double bkt = bgr > bucket ? bgr : bucket;
+            const double q = pst > bkt ? bkt / (pst > bkt ? pst : 1.0) : 1.0;
             const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
             const double w_f = cfw[i];
             const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
@@ -1038,7 +1054,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             const double x_f0 = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
             /* an overlap dim off: that share is exposed in full */
             const double x_b = dov[i] > 0.5 ? x_b0 : c_b, x_f = pov[i] > 0.5 ? x_f0 : c_f;
-            dpt[i] = nw * x_b + x_f;
+            /* what is hidden slows the compute beside it by NCCL's SMs */
+            dpt[i] = nw * x_b + x_f + (nw * (c_b - x_b) + (c_f - x_f)) * nsh;
         }
     }
 #undef CW

@@ -160,6 +160,8 @@ typedef struct PrismKModel {
     double lvl_lat[PRISM_K_LEVELS];    /* s per message */
     /* knobs */
     double tp_exposed, cp_exposed, ep_exposed, dp_exposed, pp_exposed; /* 1 - overlap */
+    double tp_exposed_b;     /* backward TP collectives' exposed share (= tp_exposed except
+                              * under the userbuffers model, tp_ub_sms > 0) */
     double shared_overlap;   /* 1: shared experts hide the EP all-to-alls of their pass */
     double pp_scatter;       /* 1: p2p sends 1/tp of the activation */
     double zero3_prefetch;   /* layers of gathered parameters held by ZeRO-3 */
@@ -201,6 +203,10 @@ typedef struct PrismKModel {
                             * boundary on k NICs (knob nic_spread) */
     double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
                             * bucket; 0: the dp_overlap fraction */
+    double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds
+                            * dp_bucket (knob dp_bucket_per_rank; Megatron-Core 1e6) */
+    double nccl_share;     /* nccl_sms / S (at most 1; 0 without an SM count): the share of
+                            * the SMs a hidden DP/FSDP collective takes from compute */
     /* context parallelism */
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */

@@ -90,6 +90,14 @@ typedef enum {
     PRISM_KNOB_LAUNCH_US,              /**< host time to launch one kernel, microseconds */
     PRISM_KNOB_LAYER_KERNELS_FWD,      /**< kernels one transformer layer launches forward */
     PRISM_KNOB_LAYER_KERNELS_BWD,      /**< kernels one transformer layer launches backward */
+    PRISM_KNOB_DP_BUCKET_PER_RANK,     /**< params per DP x CP member a DP bucket grows by
+                                            (Megatron-Core max(4e7, 1e6 x dp_cp)) */
+    PRISM_KNOB_TP_UB_SMS,              /**< SMs a pipelined / bulk userbuffers overlap takes
+                                            from its GEMM (TE 16); 0 = the tp_overlap fraction */
+    PRISM_KNOB_TP_UB_SPLITS,           /**< chunks of a pipelined userbuffers reduce-scatter
+                                            (TE num_splits 4); the last one is exposed */
+    PRISM_KNOB_NCCL_SMS,               /**< SMs an NCCL DP/FSDP collective holds while it
+                                            overlaps compute (16 on a DGX with 8 NICs) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -169,7 +169,7 @@ check "  line 4, not 3" grep -q "multiline.csv line 4 column num_gpus: 'abc' is 
 # --explain LINE: one row, its comparison, then prism explain's terms of its strategy
 modern="$src/cost/validation/measured_modern.csv"
 check "--explain a predicted row" expect_status 0 validate "$modern" --explain 8
-check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.91 +8\.424 +-18\.0%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.90972 s' out.txt"
+check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.928 +8\.424 +-17\.8%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.92821 s' out.txt"
 check "--explain --json: the terms give the row's prediction" expect_status 0 validate "$modern" --explain 8 --json
 check "  explain's step time and MFU == the row's, its strategy == the row's" /usr/bin/python3 - out.txt <<'PY'
 import json, sys
@@ -397,8 +397,8 @@ PY
 # --set NAME=V gives on its own (checked on the JSON of both)
 check "--vary a knob" expect_status 0 validate "$modern" --vary nic_spread=0,1 --json
 cp out.txt vary.json
-cp modern.json vary-0.json
-"$prism" validate "$modern" --json --set nic_spread=1 > vary-1.json 2>&1
+cp modern.json vary-1.json
+"$prism" validate "$modern" --json --set nic_spread=0 > vary-0.json 2>&1
 check "  each column == that value's own validate" /usr/bin/python3 - vary.json vary-0.json vary-1.json <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
@@ -453,7 +453,7 @@ check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
 check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vpp=plan, zero_stage=3" out.txt
 check "frameworks --json" expect_status 0 frameworks megatron-core --json
 check "  JSON knobs" /usr/bin/python3 -c "
-import json; d = json.load(open('out.txt')); assert d['knobs']['tp_overlap'] == 0.5 and d['defaults']['zero_stage'] == '1', d"
+import json; d = json.load(open('out.txt')); assert d['knobs']['tp_ub_sms'] == 16 and d['defaults']['zero_stage'] == '1', d"
 check "frameworks --sources" expect_status 0 frameworks pytorch-fsdp --sources
 check "  a value, its citation and a validation source's" bash -c "grep -Eq '^  \\[knobs.B200\\] mx_cast_efficiency +0.602 +derived: ' out.txt && grep -Eq '^  \\[TORCHAO_B200_DENSE_2025_08\\] set ' out.txt"
 check "frameworks --json --sources" expect_status 0 frameworks megatron-core --json --sources
@@ -528,7 +528,7 @@ a = h5py.File('fw.h5', 'r').attrs
 fw = a['framework'].decode() if isinstance(a['framework'], bytes) else a['framework']
 k = json.loads(a['knobs'])
 assert fw.startswith('megatron-core (') and fw.endswith('megatron-core.ini)'), fw
-assert k['tp_overlap'] == 0.5 and k['dp_overlap'] == 0.9 and k['flash_attention'] == 1, k"
+assert k['tp_ub_sms'] == 16 and k['dp_bucket'] == 4e7 and k['dp_bucket_per_rank'] == 1e6 and k['flash_attention'] == 1, k"
 # What users feel, on tests/data/validation/feel.csv (a tiny model, 2 layers of h 256, and
 # 175B unsharded on 8 GPUs), derived by hand: group A (gbs 8) is one strategy measured three
 # times (10, 8, 12 s): prism predicts them alike and picks the first in file order, 10 s,

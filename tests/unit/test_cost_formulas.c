@@ -495,7 +495,8 @@ static void test_ring_allreduce_tp(void)
 static void test_ring_allreduce_dp(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", NULL};
+    /* one device's NIC, as derived (nic_spread = 1 is test_nic_spread's) */
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=0", NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=16");
     double c[PRISM_COL_COUNT];
@@ -953,7 +954,9 @@ static void test_dualpipe_overlap(void)
  * top_k x cf x h x 2 = 4096 B per token. (e-1)/e = 7/8 leave over the EP group, which
  * spans etp x ep = 16 devices (two nodes: level 1); the ETP group (2 consecutive devices,
  * level 0) then gathers (etp-1) = 1 peer's T/t tokens:
- *   t_a2a = T x 4096 x (7/8/4 / 20e9 + 1/4 / 240e9) + 7 x 10e-6 + 1 x 5e-6.
+ *   t_a2a = T x 4096 x (7/8/4 / 20e9 + 1/4 / 240e9) + 7 x 10e-6 + 1 x 5e-6,
+ * at one device's NIC (20e9) although the EP group has 8 members per node and nic_spread
+ * is 1: an all-to-all cannot aggregate several NICs (NVIDIA/nccl-tests #267).
  * Forward runs a dispatch and a combine: fwd_s(ep_overlap 0) - fwd_s(ep_overlap 1)
  * = 2 t_a2a. All-gather dispatcher: every device gathers the hidden states (h x 2 B) of
  * the other 15 devices' T/t tokens over level 1: t_ag = 15 x T/4 x 2048 / 20e9 + 15 x 10e-6.
@@ -969,8 +972,8 @@ static PrismModel *moe_model(void)
 static void test_folded_moe(void)
 {
     g_autoptr(PrismModel) m = moe_model();
-    static const char *const a0[] = {"grad_fp32=0", "ep_overlap=0", NULL};
-    static const char *const a1[] = {"grad_fp32=0", "ep_overlap=1", NULL};
+    static const char *const a0[] = {"grad_fp32=0", "ep_overlap=0", "nic_spread=1", NULL};
+    static const char *const a1[] = {"grad_fp32=0", "ep_overlap=1", "nic_spread=1", NULL};
     static const char *const g0[] = {"grad_fp32=0", "ep_overlap=0", "moe_dispatcher=1", NULL};
     static const char *const g1[] = {"grad_fp32=0", "ep_overlap=1", "moe_dispatcher=1", NULL};
     g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, a0);

@@ -502,11 +502,14 @@ static gboolean walker_agrees(const PrismCostModel *cm, const PrismStrategy *stp
 static void test_walker(void)
 {
     GRand *rng = g_rand_new_with_seed(11);
-    static const char *const sets[] = {"dp_overlap=1", NULL}; /* the walker has no DP */
+    /* the walker has no DP, prices ZeRO-3's collectives at one device's NIC and hides them
+     * for free (nic_spread and nccl_sms are test_cost_formulas' and test_cost_dist's) */
+    static const char *const sets[] = {"dp_overlap=1", "nic_spread=0", "nccl_sms=0", NULL};
     /* the second shape runs without the backward working set and with half the gradient
      * accumulation exposed (both knobs are read by the walker) */
-    static const char *const sets_alt[] = {"dp_overlap=1", "bwd_working_set=0",
-                                           "grad_accum_exposed=0.5", NULL};
+    static const char *const sets_alt[] = {
+        "dp_overlap=1", "bwd_working_set=0", "grad_accum_exposed=0.5",
+        "nic_spread=0", "nccl_sms=0",        NULL};
     size_t checked = 0, below = 0, lowest = 0, zero3 = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
     const uint32_t shapes[][3] = {{12, 1024, 16}, {21, 768, 12}, {30, 512, 8}};
     for (size_t mi = 0; mi < G_N_ELEMENTS(shapes); mi++) {

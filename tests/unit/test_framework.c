@@ -94,8 +94,12 @@ static void test_shipped(void)
 
     g_autoptr(PrismFramework) c = load("megatron-core");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_TP_OVERLAP], 0.5);
-    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_DP_OVERLAP], 0.9);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_TP_OVERLAP]); /* the userbuffers instead */
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_TP_UB_SMS], 16.0);
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_TP_UB_SPLITS], 4.0);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_DP_OVERLAP]); /* the buckets instead */
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_DP_BUCKET], 4e7);
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_DP_BUCKET_PER_RANK], 1e6);
     CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 1.0);
     CU_ASSERT_EQUAL(c->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
     CU_ASSERT_EQUAL(c->def[PRISM_FW_RECOMPUTE], PRISM_FW_NONE);
@@ -193,7 +197,7 @@ static void test_shipped(void)
     prism_training_default(&t);
     t.optimizer = PRISM_OPTIMIZER_SGD;
     prism_framework_apply(c, NULL, &k, &t);
-    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_TP_OVERLAP], 0.5);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_TP_UB_SMS], 16.0);
     CU_ASSERT_EQUAL(k.v[PRISM_KNOB_COMPUTE_EFFICIENCY], def.v[PRISM_KNOB_COMPUTE_EFFICIENCY]);
     CU_ASSERT_EQUAL(t.optimizer, PRISM_OPTIMIZER_ADAM);
 }
