@@ -189,17 +189,16 @@ typedef struct PrismValidateOrderPair {
 GArray *prism_validate_order_pairs(const PrismValidateReport *rep, double tie);
 
 /**
- * What a user choosing by prism would feel, per source (search/analysis/validate_order.c). Regret: the
- * predicted rows of a source that differ only in strategy (same model, cluster preset,
- * device count, global batch, sequence, dtype and framework; measured failures left out)
- * form a group; in the speed metric most of its rows give (step time, else TFLOP/s, else
- * MFU; ties in that order), prism's pick is the row with the best prediction (the first in
- * file order on ties) and its regret is how much slower it measured than the measured
- * fastest row, in % of the time (step: pick / fastest - 1; TFLOP/s and MFU: fastest /
- * pick - 1). Groups of fewer than two such rows are not counted. Feasibility, both ways,
- * over the modelled rows (predicted and planned; a planned row fits when some strategy
- * within its stated dims does): measured failures (notes "OOM...") predicted infeasible,
- * and measured runs predicted feasible.
+ * What a user choosing by prism would feel, per source (search/analysis/validate_order.c). Regret:
+ * the predicted rows of a source that differ only in strategy (same model, cluster preset, device
+ * count, global batch, sequence, dtype and framework; measured failures left out) form a group; in
+ * the speed metric most of its rows give (step time, else TFLOP/s, else MFU; ties in that order),
+ * prism's pick is the row with the best prediction (the first in file order on ties) and its regret
+ * is how much slower it measured than the measured fastest row, in % of the time (step: pick /
+ * fastest - 1; TFLOP/s and MFU: fastest / pick - 1). Groups of fewer than two such rows are not
+ * counted. Feasibility, both ways, over the modelled rows (predicted and planned; a planned row
+ * fits when some strategy within its stated dims does): measured failures (notes "OOM...")
+ * predicted infeasible, and measured runs predicted feasible.
  */
 typedef struct PrismValidateRegret {
     char *source;              /**< the source id; NULL: several sources together */
