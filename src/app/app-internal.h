@@ -268,6 +268,20 @@ void prism_app_json_strings(JsonBuilder *b, const char *name, const GPtrArray *v
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);
 
+/* --emit and --from (app_fwconfig.c). Not collective. */
+typedef struct PrismRunConfig PrismRunConfig;
+/** Write @p s as framework @p target's configuration to @p out (NULL: check only),
+ *  refusing what the target's profile ([planning] only) or its mapping cannot run.
+ *  Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME, _UNSUPPORTED with the reason. */
+gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s,
+                        const PrismInputs *in, GError **error);
+/** Read --from FILE (fwconfig.h) and lay its batch, sequence, precision and device count
+ *  over @p in. Ownership: prism_run_config_free(). */
+PrismRunConfig *prism_app_from(const char *path, PrismInputs *in, GError **error);
+/** "from FILE (megatron): devices=.., STRATEGY; gbs .." and the ignored keys, as lines.
+ *  Ownership: g_free(). */
+char *prism_app_from_note(const char *path, const PrismRunConfig *c);
+
 /* The subcommands (cmd_<name>.c). */
 gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error);
