@@ -1,5 +1,6 @@
 # Core module tests (src/core): strategy rules, MPI wrapper, the ordered rank tree.
 prism_add_unit_test(test_strategy SOURCES unit/test_strategy.c)
+prism_add_unit_test(test_fwconfig SOURCES unit/test_fwconfig.c)
 prism_add_unit_test(test_json SOURCES unit/test_json.c)
 prism_add_mpi_test(test_comm SOURCES mpi/test_comm.c)
 prism_add_mpi_test(test_comm_reduce SOURCES mpi/test_comm_reduce.c)
