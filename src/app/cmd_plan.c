@@ -17,6 +17,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include <prism/fwconfig.h>
 #include <prism/refine.h>
 
 #include <prism/cost.h>
@@ -30,14 +31,120 @@ typedef struct {
     PrismCommonOptions common;
     PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     gboolean count;
-    gint refine;  /* --refine K: layer split and recompute of the K best (refine.h) */
-    gint threads; /* --threads N: search threads per rank; 0 = the CPUs at 1 rank */
+    gint refine;    /* --refine K: layer split and recompute of the K best (refine.h) */
+    gint threads;   /* --threads N: search threads per rank; 0 = the CPUs at 1 rank */
+    char *emit;     /* --emit FRAMEWORK: the recommendation as its configuration */
+    gint emit_rank; /* --emit-rank K: the K-th of the top list (default 1) */
+    char *baseline; /* --baseline FILE (or --from FILE): the user's configuration, priced */
+    char *from;
 } PlanOptions;
 
 static void plan_options_clear(PlanOptions *o)
 {
     prism_common_options_clear(&o->common);
     prism_search_cli_clear(&o->search);
+    g_free(o->emit);
+    g_free(o->baseline);
+    g_free(o->from);
+}
+
+/* One change of @p key from the baseline's text form to @p best's value, priced alone.
+ * dp and m are left out so they follow from the devices and batch; vpp and schedule move
+ * together (a schedule needs its chunk count). */
+static void print_change(FILE *out, const PrismCostModel *cm, const PrismInputs *in, char **base,
+                         char **best, const char *key, double step0)
+{
+    GString *t = g_string_new(NULL);
+    gboolean pair = strcmp(key, "vpp") == 0 || strcmp(key, "schedule") == 0;
+    for (int i = 0; base[i]; i++) {
+        const char *eq = strchr(base[i], '=');
+        size_t kl = eq ? (size_t)(eq - base[i]) : strlen(base[i]);
+        if ((kl == 2 && (strncmp(base[i], "dp", 2) == 0)) || (kl == 1 && base[i][0] == 'm'))
+            continue;
+        gboolean moved = (strlen(key) == kl && strncmp(base[i], key, kl) == 0) ||
+                         (pair && ((kl == 3 && strncmp(base[i], "vpp", 3) == 0) ||
+                                   (kl == 8 && strncmp(base[i], "schedule", 8) == 0)));
+        if (moved)
+            continue;
+        g_string_append_printf(t, "%s%s", t->len ? "," : "", base[i]);
+    }
+    for (int i = 0; best[i]; i++) {
+        const char *eq = strchr(best[i], '=');
+        size_t kl = eq ? (size_t)(eq - best[i]) : strlen(best[i]);
+        gboolean moved = (strlen(key) == kl && strncmp(best[i], key, kl) == 0) ||
+                         (pair && ((kl == 3 && strncmp(best[i], "vpp", 3) == 0) ||
+                                   (kl == 8 && strncmp(best[i], "schedule", 8) == 0)));
+        if (moved)
+            g_string_append_printf(t, "%s%s", t->len ? "," : "", best[i]);
+    }
+    PrismStrategy s;
+    double c[PRISM_COL_COUNT];
+    GError *e = NULL;
+    if (prism_strategy_parse(t->str, in->devices[0], &in->training, &s, &e) &&
+        prism_strategy_check(&s, in->model, &in->training, &e) &&
+        prism_cost_eval_one(cm, &s, c, &e)) {
+        double st = c[PRISM_COL_TIME_STEP];
+        fprintf(out, "  %-22s step %.4f s (%+.1f%%), peak %.1f GiB%s\n", key, st,
+                step0 > 0 ? 100 * (st - step0) / step0 : 0.0, c[PRISM_COL_MEM_PEAK] / GIB,
+                c[PRISM_COL_FEASIBLE] > 0 ? "" : ", does not fit");
+    } else {
+        fprintf(out, "  %-22s not valid alone: %s\n", key, e ? e->message : "?");
+    }
+    g_clear_error(&e);
+    g_string_free(t, TRUE);
+}
+
+/* --baseline: the user's configuration priced next to the recommendation, and the changes
+ * from one to the other with the gain of each alone. Rank 0. */
+static gboolean print_baseline(FILE *out, const PrismCostModel *cm, const PrismInputs *in,
+                               const char *path, const PrismRunConfig *cfg,
+                               const PrismStrategy *best, const double bc[PRISM_COL_COUNT],
+                               GError **error)
+{
+    double c[PRISM_COL_COUNT];
+    if (!prism_cost_eval_one(cm, &cfg->strategy, c, error))
+        return FALSE;
+    g_autofree char *note = prism_app_from_note(path, cfg);
+    double st0 = c[PRISM_COL_TIME_STEP], st1 = bc[PRISM_COL_TIME_STEP];
+    fprintf(out, "\nBaseline %s", note);
+    fprintf(out, "  baseline:       step %.4f s, MFU %.1f%%, peak %.1f GiB%s\n", st0,
+            100 * c[PRISM_COL_MFU], c[PRISM_COL_MEM_PEAK] / GIB,
+            c[PRISM_COL_FEASIBLE] > 0 ? "" : " (does not fit)");
+    fprintf(out, "  recommendation: step %.4f s, MFU %.1f%%, peak %.1f GiB (%+.1f%% step time)\n",
+            st1, 100 * bc[PRISM_COL_MFU], bc[PRISM_COL_MEM_PEAK] / GIB,
+            st0 > 0 ? 100 * (st1 - st0) / st0 : 0.0);
+    g_autofree char *a = prism_strategy_format(&cfg->strategy);
+    g_autofree char *b = prism_strategy_format(best);
+    g_auto(GStrv) base = g_strsplit(a, ",", -1);
+    g_auto(GStrv) rec = g_strsplit(b, ",", -1);
+    g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
+    for (int pass = 0; pass < 2; pass++) {
+        char **x = pass ? base : rec, **y = pass ? rec : base;
+        for (int i = 0; x[i]; i++) {
+            gboolean found = FALSE;
+            for (int j = 0; y[j] && !found; j++)
+                found = strcmp(x[i], y[j]) == 0;
+            if (found)
+                continue;
+            const char *eq = strchr(x[i], '=');
+            g_autofree char *k = eq ? g_strndup(x[i], (gsize)(eq - x[i])) : g_strdup(x[i]);
+            if (strcmp(k, "dp") == 0 || strcmp(k, "m") == 0 || strcmp(k, "schedule") == 0)
+                continue;
+            gboolean dup = FALSE;
+            for (guint j = 0; j < keys->len && !dup; j++)
+                dup = strcmp(keys->pdata[j], k) == 0;
+            if (!dup)
+                g_ptr_array_add(keys, g_steal_pointer(&k));
+        }
+    }
+    if (keys->len == 0) {
+        fprintf(out, "  the baseline is the recommendation\n");
+        return TRUE;
+    }
+    fprintf(out, "  changes from the baseline to #1, each alone:\n");
+    for (guint i = 0; i < keys->len; i++)
+        print_change(out, cm, in, base, rec, keys->pdata[i], st0);
+    return TRUE;
 }
 
 /* Everything a report needs. */
@@ -411,6 +518,31 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     if (!prism_app_load_inputs(comm, &o->common, &in, error))
         return FALSE;
     gboolean ok = FALSE;
+    g_autoptr(PrismRunConfig) cfg = NULL;
+    const char *base_path = o->baseline ? o->baseline : o->from;
+    if (o->baseline != NULL && o->from != NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--baseline and --from both name the baseline (allowed: one of them)");
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    if (base_path != NULL && in.n_devices != 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--baseline: plan one device count (the file's), not %zu", in.n_devices);
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    /* the baseline's batch, sequence, precision and devices are the plan's */
+    if (base_path != NULL && (cfg = prism_app_from(base_path, &in, error)) == NULL) {
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    if (o->emit_rank < 0 || o->emit_rank > PRISM_APP_TOP_MAX) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--emit-rank %d: must be between 1 and the --top count", o->emit_rank);
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
     g_autoptr(PrismSpaceFilter) filter = prism_space_filter_new();
     g_autoptr(PrismSpace) space = NULL;
     g_autoptr(PrismCostModel) cm = NULL;
@@ -462,6 +594,20 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         (void)report_nothing_fits(comm, out, o->common.json, &r, kt, &local);
         goto done;
     }
+    if (o->emit != NULL) {
+        /* the K-th of the top list as the framework's configuration, and nothing else */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        size_t k = o->emit_rank > 0 ? (size_t)o->emit_rank : 1;
+        PrismStrategy s;
+        double cols[PRISM_COL_COUNT];
+        if (k > prism_topk_size(top))
+            g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--emit-rank %zu: the top list has %zu strategies (see --top)", k,
+                        prism_topk_size(top));
+        else if (row(&r, prism_topk_index(top, k - 1), &s, cols, &local))
+            ok = prism_app_emit(out, o->emit, &s, &in, &local);
+        goto done;
+    }
     if (out != NULL && o->refine > 0) {
         /* the K best of the top list, refined on rank 0 (cheap and deterministic) */
         const PrismTopK *top = prism_search_result_top(res, 0);
@@ -488,6 +634,13 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
                  print_front(out, &r, &local);
             if (ok && refined != NULL)
                 prism_app_refine_text(out, refined);
+            if (ok && cfg != NULL) {
+                const PrismTopK *top = prism_search_result_top(res, 0);
+                PrismStrategy best;
+                double bc[PRISM_COL_COUNT];
+                ok = row(&r, prism_topk_index(top, 0), &best, bc, &local) &&
+                     print_baseline(out, cm, &in, base_path, cfg, &best, bc, &local);
+            }
             if (ok) {
                 g_autofree char *tr = prism_app_track_text(track, "the step times above");
                 fputs(tr, out);
@@ -517,6 +670,18 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "search threads per rank (default 0: every CPU when run as one rank, 1 under mpirun "
          "with more ranks); the result does not depend on it",
          "N"},
+        {"emit", 0, 0, G_OPTION_ARG_STRING, &o.emit,
+         "print the recommended strategy as FRAMEWORK's own configuration (megatron, nemo, "
+         "torchtitan, deepspeed, nanotron) instead of the report",
+         "FRAMEWORK"},
+        {"emit-rank", 0, 0, G_OPTION_ARG_INT, &o.emit_rank,
+         "with --emit: the K-th strategy of the top list (default 1)", "K"},
+        {"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o.baseline,
+         "price a framework configuration (as explain --from reads it) next to the "
+         "recommendation, with the changes from one to the other and the gain of each alone; "
+         "its batch, sequence, precision and devices are the plan's",
+         "FILE"},
+        {"from", 0, 0, G_OPTION_ARG_FILENAME, &o.from, "the same as --baseline", "FILE"},
         G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- search every strategy: top list, Pareto front and why");
