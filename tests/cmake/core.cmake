@@ -12,6 +12,7 @@ prism_add_cli_test(cli_models SCRIPT tests/cli/models.sh)
 prism_add_cli_test(cli_clusters SCRIPT tests/cli/clusters.sh)
 prism_add_cli_test(cli_version SCRIPT tests/cli/version.sh)
 prism_add_cli_test(cli_bad_input SCRIPT tests/cli/bad_input.sh)
+prism_add_cli_test(cli_fwconfig SCRIPT tests/cli/fwconfig.sh)
 prism_add_cli_test(cli_fail_rank SCRIPT tests/cli/fail_rank.sh LABELS mpi)
 prism_add_cli_test(comm_p2p_scan SCRIPT tests/cli/p2p_scan.sh)
 
