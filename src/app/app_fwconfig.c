@@ -44,6 +44,11 @@ PrismRunConfig *prism_app_from(const char *path, PrismInputs *in, GError **error
     if (c == NULL)
         return NULL;
     in->training = c->training;
+    /* an overlap switch the --framework profile has no switch for is the profile's
+     * business (its knobs say how much it hides): the file's silence about it is no
+     * choice (framework.h [planning] overlap) */
+    if (in->framework != NULL)
+        c->strategy.overlap_off &= (uint8_t)in->framework->overlap;
     if (in->n_devices == 1)
         in->devices[0] = c->strategy.devices;
     return c;

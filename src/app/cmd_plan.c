@@ -77,6 +77,16 @@ static void print_change(FILE *out, const PrismCostModel *cm, const PrismInputs 
         if (moved)
             g_string_append_printf(t, "%s%s", t->len ? "," : "", best[i]);
     }
+    /* "mbs 1->4": the key with both values ("-" where the text form leaves it out) */
+    const char *from = "-", *to = "-";
+    size_t klen = strlen(key);
+    for (int i = 0; base[i]; i++)
+        if (strncmp(base[i], key, klen) == 0 && base[i][klen] == '=')
+            from = base[i] + klen + 1;
+    for (int i = 0; best[i]; i++)
+        if (strncmp(best[i], key, klen) == 0 && best[i][klen] == '=')
+            to = best[i] + klen + 1;
+    g_autofree char *label = g_strdup_printf("%s %s->%s", key, from, to);
     PrismStrategy s;
     double c[PRISM_COL_COUNT];
     GError *e = NULL;
@@ -84,11 +94,11 @@ static void print_change(FILE *out, const PrismCostModel *cm, const PrismInputs 
         prism_strategy_check(&s, in->model, &in->training, &e) &&
         prism_cost_eval_one(cm, &s, c, &e)) {
         double st = c[PRISM_COL_TIME_STEP];
-        fprintf(out, "  %-22s step %.4f s (%+.1f%%), peak %.1f GiB%s\n", key, st,
+        fprintf(out, "  %-24s step %.4f s (%+.1f%%), peak %.1f GiB%s\n", label, st,
                 step0 > 0 ? 100 * (st - step0) / step0 : 0.0, c[PRISM_COL_MEM_PEAK] / GIB,
                 c[PRISM_COL_FEASIBLE] > 0 ? "" : ", does not fit");
     } else {
-        fprintf(out, "  %-22s not valid alone: %s\n", key, e ? e->message : "?");
+        fprintf(out, "  %-24s not valid alone: %s\n", label, e ? e->message : "?");
     }
     g_clear_error(&e);
     g_string_free(t, TRUE);

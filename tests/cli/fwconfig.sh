@@ -95,6 +95,18 @@ check "  $want" grep -qF -- ", $want; " out.txt
 # shellcheck disable=SC2086
 check "plan --emit-rank past the list" expect_status 2 plan $fw --emit megatron --emit-rank 5 --top 3 --no-progress
 
+# a published configuration (Korthikanti et al. 2022, the shared validation data's
+# KORTH22_T5 row) as a Megatron-LM launch script: its price, the recommendation, the changes
+pub="-c A100-80GB --framework megatron-lm-2022 --from $names/korthikanti22-gpt3-175b.sh"
+# shellcheck disable=SC2086
+check "published: explain --from" expect_status 0 explain $pub --json
+step=$(/usr/bin/python3 -c "import json; print('%.4f' % json.load(open('out.txt'))['time']['step'])")
+check "published: the row's strategy" /usr/bin/python3 -c "import json; s = json.load(open('out.txt'))['strategy']; assert (s['dp'], s['tp'], s['pp'], s['vpp'], s['sp'], s['mbs'], s['m'], s['recompute']) == (1, 8, 8, 3, 1, 1, 64, 'selective'), s"
+# shellcheck disable=SC2086
+check "published: plan --baseline" expect_status 0 plan ${pub/--from/--baseline} --no-progress --top 3
+check "published: price $step s as explain" grep -qE "^  baseline: +step $step s" out.txt
+check "published: ignored keys listed" grep -qE "^ignored \(not modeled\): .*--lr," out.txt
+
 # refusals and bad files: exit 2, one message naming the file, key and value
 check "torchtitan refuses ZeRO-1" expect_status 2 explain --strategy "tp=8,pp=8,zero=1" --emit torchtitan
 check "  with the reason" grep -q "ZeRO-1" err.txt
@@ -119,4 +131,4 @@ check "micro-batch does not divide the batch" expect_status 2 explain --devices 
 check "  names key and value" grep -q "mbs.txt: train.micro_batch_size=5" err.txt
 check "  one error line" test "$(grep -c 'prism: error:' err.txt)" -eq 1
 
-cli_done 62
+cli_done 67
