@@ -23,7 +23,8 @@ static const char *const target_versions[PRISM_FWC_COUNT] = {
     "Megatron-Bridge (NeMo 2.x) recipe overrides over Megatron-Core 0.14 configs",
     "torchtitan torchtitan/config/job_config.py (2025, torch.distributed.pipelining schedules)",
     "DeepSpeed ds_config (deepspeed/runtime/constants.py, zero/config.py) with "
-    "Megatron-DeepSpeed megatron/arguments.py",
+    "microsoft/Megatron-DeepSpeed megatron/arguments.py (its layout with "
+    "--checkpoint-activations and --zero-stage, before Megatron-LM's sequence parallelism)",
     "nanotron src/nanotron/config/config.py and parallelism_config.py (2025)",
 };
 
@@ -211,9 +212,9 @@ static const McoreNames nemo_names = {"model.tensor_model_parallel_size",
                                       "ddp.use_megatron_fsdp",
                                       "ddp.data_parallel_sharding_strategy",
                                       "optimizer.optimizer_cpu_offload",
-                                      "model.tp_comm_overlap",
-                                      "ddp.overlap_grad_reduce",
-                                      "ddp.overlap_param_gather",
+                                      "comm_overlap.tp_comm_overlap",
+                                      "comm_overlap.overlap_grad_reduce",
+                                      "comm_overlap.overlap_param_gather",
                                       "mixed_precision.bf16",
                                       "mixed_precision.fp16",
                                       "mixed_precision.fp8",
@@ -339,10 +340,9 @@ static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, 
         kvu(o, args, n->etp, etp_of(s));
     }
     kvb(o, args, n->sp, s->sp);
-    if (s->zero == 1)
-        kvb(o, args, n->distopt, TRUE);
-    else if (!args)
-        kvb(o, args, n->distopt, FALSE);
+    kvb(o, args, n->distopt, s->zero == 1);
+    if (!args) /* Megatron-Core's OptimizerConfig has the same switch; they must agree */
+        kvb(o, args, "optimizer.use_distributed_optimizer", s->zero == 1);
     if (s->zero >= 2) {
         kvb(o, args, n->fsdp, TRUE);
         kv(o, args, n->fsdp_strategy, s->zero == 2 ? "optim_grads" : "optim_grads_params");
@@ -367,6 +367,10 @@ static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, 
         break;
     }
     kvb(o, args, n->cpu_offload, (s->offload & PRISM_OFFLOAD_OPTIMIZER) != 0);
+    /* OptimizerConfig.optimizer_offload_fraction defaults to 0.0 (Megatron-LM's
+     * --optimizer-offload-fraction to 1.0): the overrides say the whole state */
+    if (!args && (s->offload & PRISM_OFFLOAD_OPTIMIZER))
+        kv(o, args, "optimizer.optimizer_offload_fraction", "1.0");
     kvb(o, args, n->tp_overlap, overlap_on(s, PRISM_OVERLAP_TP));
     kvb(o, args, n->grad_overlap, overlap_on(s, PRISM_OVERLAP_DP));
     kvb(o, args, n->param_overlap, overlap_on(s, PRISM_OVERLAP_PARAM));
@@ -517,6 +521,16 @@ static gboolean emit_deepspeed(GString *o, const PrismStrategy *s, const PrismTr
                       s->zero);
     if (s->offload & PRISM_OFFLOAD_ACTIVATIONS)
         return refuse(error, t, "activation offload (not mapped for Megatron-DeepSpeed)");
+    if (s->sp)
+        return refuse(error, t,
+                      "sequence parallelism (that arguments.py has no "
+                      "--sequence-parallel)");
+    if (s->recompute == PRISM_RECOMPUTE_SELECTIVE || s->recompute == PRISM_RECOMPUTE_BLOCK)
+        return refuse(error, t, "recompute=%s (--checkpoint-activations recomputes every layer)",
+                      prism_recompute_name((PrismRecompute)s->recompute));
+    if (sh->experts > 0 || (sh->kv_heads != sh->heads && sh->kv_heads > 0))
+        return refuse(error, t, "a %s model (that arguments.py has no such shape arguments)",
+                      sh->experts > 0 ? "mixture-of-experts" : "grouped-query attention");
     if ((s->offload & PRISM_OFFLOAD_OPTIMIZER) && s->zero == 0)
         return refuse(error, t,
                       "optimizer offload without ZeRO (offload_optimizer needs a ZeRO "
@@ -546,27 +560,17 @@ static gboolean emit_deepspeed(GString *o, const PrismStrategy *s, const PrismTr
     kvu(a, TRUE, "--num-layers", sh->blocks);
     kvu(a, TRUE, "--hidden-size", sh->hidden);
     kvu(a, TRUE, "--num-attention-heads", sh->heads);
-    if (sh->kv_heads != sh->heads && sh->kv_heads > 0)
-        kvu(a, TRUE, "--num-key-value-heads", sh->kv_heads);
     if (sh->ffn > 0)
         kvu(a, TRUE, "--ffn-hidden-size", sh->ffn);
     kvu(a, TRUE, "--seq-length", tr->seq);
+    kvu(a, TRUE, "--max-position-embeddings", tr->seq); /* required there, >= seq-length */
     kvu(a, TRUE, "--micro-batch-size", s->mbs);
     kvu(a, TRUE, "--global-batch-size", tr->gbs);
     kvu(a, TRUE, "--tensor-model-parallel-size", s->tp);
     kvu(a, TRUE, "--pipeline-model-parallel-size", s->pp);
     if (s->pp == 1)
         kv(a, TRUE, "--no-pipeline-parallel", NULL);
-    kvb(a, TRUE, "--sequence-parallel", s->sp);
-    if (s->recompute == PRISM_RECOMPUTE_SELECTIVE)
-        kv(a, TRUE, "--recompute-granularity", "selective");
-    else if (s->recompute != PRISM_RECOMPUTE_NONE) {
-        kv(a, TRUE, "--recompute-granularity", "full");
-        kv(a, TRUE, "--recompute-method",
-           s->recompute == PRISM_RECOMPUTE_FULL ? "uniform" : "block");
-        kvu(a, TRUE, "--recompute-num-layers",
-            s->recompute == PRISM_RECOMPUTE_FULL ? 1 : s->rc_layers);
-    }
+    kvb(a, TRUE, "--checkpoint-activations", s->recompute == PRISM_RECOMPUTE_FULL);
     kvu(a, TRUE, "--zero-stage", s->zero);
     kvb(a, TRUE, "--bf16", tr->dtype == PRISM_DTYPE_BF16);
     kvb(a, TRUE, "--fp16", tr->dtype == PRISM_DTYPE_FP16);
@@ -888,12 +892,20 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     if (!get_bool(f, n->sp, &b, NULL, error))
         return FALSE;
     s->sp = (uint8_t)b;
-    gboolean distopt = FALSE, fsdp = FALSE, fsdp2 = FALSE;
-    if (!get_bool(f, n->distopt, &distopt, NULL, error) ||
+    gboolean distopt = FALSE, fsdp = FALSE, fsdp2 = FALSE, ddp_given = FALSE;
+    if (!get_bool(f, n->distopt, &distopt, &ddp_given, error) ||
         !get_bool(f, n->fsdp, &fsdp, NULL, error))
         return FALSE;
-    if (!args && !get_bool(f, "optimizer.use_distributed_optimizer", &distopt, NULL, error))
+    gboolean opt_distopt = distopt, opt_given = FALSE;
+    if (!args &&
+        !get_bool(f, "optimizer.use_distributed_optimizer", &opt_distopt, &opt_given, error))
         return FALSE;
+    if (opt_given && !ddp_given)
+        distopt = opt_distopt;
+    else if (opt_given && opt_distopt != distopt)
+        return conflict(f, "optimizer.use_distributed_optimizer", opt_distopt ? "true" : "false",
+                        error, "ddp.use_distributed_optimizer says %s (allowed: the same)",
+                        distopt ? "true" : "false");
     if (args && !get_bool(f, "--use-torch-fsdp2", &fsdp2, NULL, error))
         return FALSE;
     int shard = get_choice(f, n->fsdp_strategy, mcore_sharding, error);
@@ -912,11 +924,15 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     gboolean rcl_given = FALSE;
     if (!get_u32(f, n->rc_layers, 1, &rcl, &rcl_given, error))
         return FALSE;
-    gboolean legacy_full = FALSE;
-    if (args && (!get_bool(f, "--recompute-activations", &legacy_full, NULL, error) ||
+    /* --recompute-activations is selective recompute (Megatron-LM validate_args); the
+     * older --checkpoint-activations checkpointed every layer (Megatron-LM 2021) */
+    gboolean legacy_sel = FALSE, legacy_full = FALSE;
+    if (args && (!get_bool(f, "--recompute-activations", &legacy_sel, NULL, error) ||
                  !get_bool(f, "--checkpoint-activations", &legacy_full, NULL, error)))
         return FALSE;
-    if (gran == 1 || (gran < 0 && legacy_full))
+    if (gran < 0 && legacy_full && !legacy_sel)
+        gran = 0;
+    if (gran == 1 || (gran < 0 && legacy_sel))
         s->recompute = PRISM_RECOMPUTE_SELECTIVE;
     else if (gran == 0) {
         if (method == 1) {
@@ -938,12 +954,36 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     if (!get_bool(f, n->cpu_offload, &b, NULL, error))
         return FALSE;
     s->offload = b ? PRISM_OFFLOAD_OPTIMIZER : 0;
+    FwEntry *frac =
+        find(f, args ? "--optimizer-offload-fraction" : "optimizer.optimizer_offload_fraction");
+    if (b) {
+        /* Megatron-LM's default is the whole state; Megatron-Core's OptimizerConfig none */
+        double x = args ? 1.0 : 0.0;
+        if (frac != NULL) {
+            char *end = NULL;
+            x = frac->value ? g_ascii_strtod(frac->value, &end) : -1;
+            if (end == NULL || *end != '\0')
+                x = -1;
+        }
+        if (x != 1.0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
+                        "%s: %s=%s: offloading part of the optimizer state is not priced "
+                        "(allowed: 1.0, the whole state)",
+                        f->path, frac ? frac->key : n->cpu_offload,
+                        frac && frac->value ? frac->value : "(default 0.0)");
+            return FALSE;
+        }
+    }
     gboolean tpo = FALSE, gro = FALSE, pgo = FALSE;
+    /* the model/ddp fields the comm_overlap group sets (Megatron-Bridge comm_overlap.py:
+     * CommOverlapConfig.setup copies its values over them) */
+    if (!args && (!get_bool(f, "model.tp_comm_overlap", &tpo, NULL, error) ||
+                  !get_bool(f, "ddp.overlap_grad_reduce", &gro, NULL, error) ||
+                  !get_bool(f, "ddp.overlap_param_gather", &pgo, NULL, error)))
+        return FALSE;
     if (!get_bool(f, n->tp_overlap, &tpo, NULL, error) ||
         !get_bool(f, n->grad_overlap, &gro, NULL, error) ||
         !get_bool(f, n->param_overlap, &pgo, NULL, error))
-        return FALSE;
-    if (!args && !get_bool(f, "comm_overlap.tp_comm_overlap", &tpo, NULL, error))
         return FALSE;
     s->overlap_off = (uint8_t)((tpo ? 0 : PRISM_OVERLAP_TP) | (gro ? 0 : PRISM_OVERLAP_DP) |
                                (pgo ? 0 : PRISM_OVERLAP_PARAM));
@@ -1145,6 +1185,7 @@ static gboolean read_deepspeed(const Flat *f, Parsed *p, const PrismModel *m, co
         !check_shape(f, "--num-key-value-heads", sh->kv_heads, m, error) ||
         !check_shape(f, "--ffn-hidden-size", sh->ffn, m, error))
         return FALSE;
+    (void)find(f, "--max-position-embeddings");
     uint32_t nnodes = 0, ngpus = 0;
     gboolean g1 = FALSE, g2 = FALSE;
     if (!get_u32(f, "--num_nodes", 1, &nnodes, &g1, error) ||
@@ -1175,8 +1216,17 @@ static gboolean read_deepspeed(const Flat *f, Parsed *p, const PrismModel *m, co
     if (g == -2 || me == -2 || !get_u32(f, "--recompute-num-layers", 1, &rcl, NULL, error))
         return FALSE;
     gboolean ckpt = FALSE;
-    if (!get_bool(f, "--checkpoint-activations", &ckpt, NULL, error))
+    uint32_t chunk = 1;
+    if (!get_bool(f, "--checkpoint-activations", &ckpt, NULL, error) ||
+        !get_u32(f, "--checkpoint-num-layers", 1, &chunk, NULL, error))
         return FALSE;
+    if (ckpt && chunk != 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
+                    "%s: --checkpoint-num-layers=%u: checkpointing chunks of several layers is "
+                    "not priced (allowed: 1)",
+                    f->path, chunk);
+        return FALSE;
+    }
     s->recompute = g == 1              ? PRISM_RECOMPUTE_SELECTIVE
                    : g == 0 && me == 1 ? PRISM_RECOMPUTE_BLOCK
                    : (g == 0 || ckpt)  ? PRISM_RECOMPUTE_FULL

@@ -16,7 +16,7 @@ cases=(
   "megatron.txt|megatron|--devices 1024|tp=8,pp=8,vpp=3,sp=1,mbs=1,zero=1,recompute=selective"
   "nemo.txt|nemo|--devices 1024|tp=8,pp=8,vpp=3,sp=1,mbs=1,zero=1,recompute=block:2"
   "torchtitan.toml|torchtitan|$small|tp=2,sp=1,zero=3,recompute=full"
-  "deepspeed.sh|deepspeed|--devices 1024|tp=8,pp=8,sp=1,zero=1,recompute=full"
+  "deepspeed.sh|deepspeed|--devices 1024|tp=8,pp=8,zero=1,recompute=full"
   "nanotron.yaml|nanotron|$small|tp=2,pp=2,sp=1,zero=1,schedule=gpipe"
   "moe-fp8.txt|megatron|-m mixtral-8x7b -c H100-80GB -n 64 --gbs 256 --seq 4096 --dtype fp8|tp=2,ep=8,etp=1,pp=2,vpp=4,sp=1,zero=1,recompute=full,offload=1"
 )

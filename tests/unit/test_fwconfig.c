@@ -153,6 +153,14 @@ static void roundtrip_model(const char *name, int draws)
         /* every target runs a good share of the space, and a varied one */
         g_test_message("%s %s: %d emitted, %d refused", name, prism_fw_target_name(t), emitted,
                        refused);
+        gboolean moe = FALSE;
+        for (uint32_t i = 0; i < m->n_specs; i++)
+            moe |= m->specs[i].mlp.n_experts > 0;
+        if (t == PRISM_FWC_DEEPSPEED && moe) {
+            /* that Megatron-DeepSpeed has no mixture-of-experts shape arguments */
+            CU_ASSERT_EQUAL(emitted, 0);
+            continue;
+        }
         CU_ASSERT_TRUE(emitted >= 5);
         CU_ASSERT_TRUE(refused > 0);
         if (t != PRISM_FWC_DEEPSPEED && t != PRISM_FWC_NANOTRON)

@@ -1,7 +1,7 @@
 # deepspeed configuration written by prism
-# follows DeepSpeed ds_config (deepspeed/runtime/constants.py, zero/config.py) with Megatron-DeepSpeed megatron/arguments.py
+# follows DeepSpeed ds_config (deepspeed/runtime/constants.py, zero/config.py) with microsoft/Megatron-DeepSpeed megatron/arguments.py (its layout with --checkpoint-activations and --zero-stage, before Megatron-LM's sequence parallelism)
 # model gpt3-175b, 1024 devices, gbs 1536, seq 2048, bf16
-# strategy dp=16,tp=8,pp=8,vpp=1,cp=1,ep=1,sp=1,mbs=1,m=96,zero=1,recompute=full,schedule=1f1b
+# strategy dp=16,tp=8,pp=8,vpp=1,cp=1,ep=1,sp=0,mbs=1,m=96,zero=1,recompute=full,schedule=1f1b
 cat > ds_config.json <<'EOF'
 {
   "train_batch_size": 1536,
@@ -19,14 +19,12 @@ deepspeed pretrain_gpt.py \
     --num-attention-heads 96 \
     --ffn-hidden-size 49152 \
     --seq-length 2048 \
+    --max-position-embeddings 2048 \
     --micro-batch-size 1 \
     --global-batch-size 1536 \
     --tensor-model-parallel-size 8 \
     --pipeline-model-parallel-size 8 \
-    --sequence-parallel \
-    --recompute-granularity full \
-    --recompute-method uniform \
-    --recompute-num-layers 1 \
+    --checkpoint-activations \
     --zero-stage 1 \
     --bf16 \
     --deepspeed \
