@@ -977,24 +977,40 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     gboolean tpo = FALSE, gro = FALSE, pgo = FALSE;
     /* the model/ddp fields the comm_overlap group sets (Megatron-Bridge comm_overlap.py:
      * CommOverlapConfig.setup copies its values over them) */
-    if (!args && (!get_bool(f, "model.tp_comm_overlap", &tpo, NULL, error) ||
-                  !get_bool(f, "ddp.overlap_grad_reduce", &gro, NULL, error) ||
-                  !get_bool(f, "ddp.overlap_param_gather", &pgo, NULL, error)))
+    gboolean tp_given = FALSE, gr_given = FALSE, pg_given = FALSE, a1 = FALSE, a2 = FALSE,
+             a3 = FALSE;
+    if (!args && (!get_bool(f, "model.tp_comm_overlap", &tpo, &a1, error) ||
+                  !get_bool(f, "ddp.overlap_grad_reduce", &gro, &a2, error) ||
+                  !get_bool(f, "ddp.overlap_param_gather", &pgo, &a3, error)))
         return FALSE;
-    if (!get_bool(f, n->tp_overlap, &tpo, NULL, error) ||
-        !get_bool(f, n->grad_overlap, &gro, NULL, error) ||
-        !get_bool(f, n->param_overlap, &pgo, NULL, error))
+    if (!get_bool(f, n->tp_overlap, &tpo, &tp_given, error) ||
+        !get_bool(f, n->grad_overlap, &gro, &gr_given, error) ||
+        !get_bool(f, n->param_overlap, &pgo, &pg_given, error))
         return FALSE;
+    tp_given |= a1;
+    gr_given |= a2;
+    pg_given |= a3;
+    /* Megatron-LM's flags are off unless given; Megatron-Bridge overrides change only what
+     * they name (the recipe's settings stand for the rest, and prism takes the option on) */
     s->overlap_off = (uint8_t)((tpo ? 0 : PRISM_OVERLAP_TP) | (gro ? 0 : PRISM_OVERLAP_DP) |
                                (pgo ? 0 : PRISM_OVERLAP_PARAM));
-    gboolean bf16 = FALSE, fp16 = FALSE;
-    if (!get_bool(f, n->bf16, &bf16, NULL, error) || !get_bool(f, n->fp16, &fp16, NULL, error))
+    if (!args)
+        s->overlap_off &=
+            (uint8_t)((tp_given ? PRISM_OVERLAP_TP : 0) | (gr_given ? PRISM_OVERLAP_DP : 0) |
+                      (pg_given ? PRISM_OVERLAP_PARAM : 0));
+    gboolean bf16 = FALSE, fp16 = FALSE, bf_given = FALSE, fp_given = FALSE;
+    if (!get_bool(f, n->bf16, &bf16, &bf_given, error) ||
+        !get_bool(f, n->fp16, &fp16, &fp_given, error))
         return FALSE;
     int fmt = get_choice(f, n->fp8, mcore_fp8, error);
     int recipe = get_choice(f, n->fp8_recipe, mcore_fp8_recipe, error);
     if (fmt == -2 || recipe == -2)
         return FALSE;
-    p->tr.dtype = bf16 ? PRISM_DTYPE_BF16 : fp16 ? PRISM_DTYPE_FP16 : PRISM_DTYPE_FP32;
+    if (bf16 && fp16)
+        return conflict(f, n->fp16, "true", error, "%s is on too (allowed: one of them)", n->bf16);
+    /* overrides that name no precision keep the recipe's: the caller's dtype */
+    if (args || bf_given || fp_given || fmt >= 0)
+        p->tr.dtype = bf16 ? PRISM_DTYPE_BF16 : fp16 ? PRISM_DTYPE_FP16 : PRISM_DTYPE_FP32;
     if (fmt == 0 || fmt == 1) {
         if (recipe == 3) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
@@ -1381,6 +1397,8 @@ static Format format_of(const char *path, const char *text)
         return FMT_YAML;
     if (g_str_has_suffix(path, ".json"))
         return FMT_JSON;
+    if (g_str_has_suffix(path, ".sh") || strstr(text, "<<") != NULL)
+        return FMT_ARGS; /* a launch script */
     const char *p = text;
     while (g_ascii_isspace(*p))
         p++;

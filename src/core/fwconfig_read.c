@@ -374,7 +374,8 @@ static gboolean yaml_node(Yaml *y, yaml_event_t *ev, const char *prefix, int dep
     case YAML_SEQUENCE_START_EVENT: {
         GString *joined = g_string_new(NULL);
         gboolean scalars = FALSE;
-        for (unsigned i = 0;; i++) {
+        unsigned items = 0;
+        for (unsigned i = 0;; i++, items++) {
             yaml_event_t v;
             if (!yaml_next(y, &v, error)) {
                 g_string_free(joined, TRUE);
@@ -399,7 +400,7 @@ static gboolean yaml_node(Yaml *y, yaml_event_t *ev, const char *prefix, int dep
                 return FALSE;
             }
         }
-        if (scalars || !has_key(out, prefix))
+        if (scalars || items == 0) /* scalars joined; an empty list is an empty value */
             add(out, prefix, joined->str, line);
         g_string_free(joined, TRUE);
         return TRUE;

@@ -21,7 +21,7 @@ prism_add_cli_test(comm_p2p_scan SCRIPT tests/cli/p2p_scan.sh)
 # -DPRISM_FUZZ=ON and CC=clang, the libFuzzer targets fuzz_hf, fuzz_cluster and
 # fuzz_framework are built too, with prism_core (and prism_cost, the profile reader's
 # library) instrumented for coverage.
-foreach(reader hf cluster framework)
+foreach(reader hf cluster framework fwconfig)
   set(lib prism_core)
   if(reader STREQUAL "framework")
     set(lib prism_cost)
@@ -32,6 +32,10 @@ foreach(reader hf cluster framework)
   set(seeds "")
   if(reader STREQUAL "framework")
     set(seeds ${CMAKE_SOURCE_DIR}/cost/frameworks)
+  endif()
+  # the goldens of each framework's configuration and the published launch script
+  if(reader STREQUAL "fwconfig")
+    set(seeds ${CMAKE_SOURCE_DIR}/tests/golden/fwconfig ${CMAKE_SOURCE_DIR}/tests/data/fwconfig)
   endif()
   add_test(NAME fuzz_${reader}_replay
     COMMAND fuzz_${reader}_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${reader} ${seeds})
