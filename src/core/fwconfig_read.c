@@ -644,6 +644,7 @@ static gboolean shell_words(const char *text, const char *path, GArray *toks, GP
                 p++;
             if (d->len == 0) {
                 g_string_free(d, TRUE);
+                g_free(pending_heredoc);
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                             "%s: line %u: '<<' without a here-document delimiter", path, line);
                 return FALSE;
