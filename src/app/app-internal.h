@@ -282,6 +282,22 @@ PrismRunConfig *prism_app_from(const char *path, PrismInputs *in, GError **error
  *  Ownership: g_free(). */
 char *prism_app_from_note(const char *path, const PrismRunConfig *c);
 
+/** `plan --baseline`: the user's configuration priced next to the recommendation, and the
+ *  changes that turn one into the other, each priced alone (app_fwconfig.c). */
+typedef struct PrismBaseline PrismBaseline;
+/** Price @p cfg's strategy and each change towards @p best (its row @p best_cols) with
+ *  @p cm. Not collective. Errors: as prism_cost_eval_one(). Ownership:
+ *  prism_app_baseline_free(). */
+PrismBaseline *prism_app_baseline_new(const PrismCostModel *cm, const PrismInputs *in,
+                                      const char *path, const PrismRunConfig *cfg,
+                                      const PrismStrategy *best,
+                                      const double best_cols[PRISM_COL_COUNT], GError **error);
+void prism_app_baseline_free(PrismBaseline *bl);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismBaseline, prism_app_baseline_free)
+/** The "Baseline" paragraph, and the "baseline" member of `plan --json`. */
+void prism_app_baseline_text(FILE *out, const PrismBaseline *bl);
+void prism_app_baseline_json(JsonBuilder *b, const PrismBaseline *bl);
+
 /* The subcommands (cmd_<name>.c). */
 gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error);

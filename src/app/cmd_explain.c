@@ -121,6 +121,17 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         prism_app_track_json_object(b, track);
         JsonObject *root = json_node_get_object(json_parser_get_root(parser));
         json_object_set_member(root, "track_record", json_builder_get_root(b));
+        if (cfg != NULL) {
+            /* where the strategy came from: the file, its framework, the keys not modeled */
+            JsonObject *fo = json_object_new();
+            json_object_set_string_member(fo, "file", from);
+            json_object_set_string_member(fo, "framework", prism_fw_target_name(cfg->target));
+            JsonArray *ig = json_array_new();
+            for (guint i = 0; i < cfg->ignored->len; i++)
+                json_array_add_string_element(ig, cfg->ignored->pdata[i]);
+            json_object_set_array_member(fo, "ignored", ig);
+            json_object_set_object_member(root, "from", fo);
+        }
         if (unsupported != NULL)
             json_object_set_string_member(root, "framework_unsupported", unsupported);
         else

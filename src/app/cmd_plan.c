@@ -48,115 +48,6 @@ static void plan_options_clear(PlanOptions *o)
     g_free(o->from);
 }
 
-/* One change of @p key from the baseline's text form to @p best's value, priced alone.
- * dp and m are left out so they follow from the devices and batch; vpp and schedule move
- * together (a schedule needs its chunk count). */
-static void print_change(FILE *out, const PrismCostModel *cm, const PrismInputs *in, char **base,
-                         char **best, const char *key, double step0)
-{
-    GString *t = g_string_new(NULL);
-    gboolean pair = strcmp(key, "vpp") == 0 || strcmp(key, "schedule") == 0;
-    for (int i = 0; base[i]; i++) {
-        const char *eq = strchr(base[i], '=');
-        size_t kl = eq ? (size_t)(eq - base[i]) : strlen(base[i]);
-        if ((kl == 2 && (strncmp(base[i], "dp", 2) == 0)) || (kl == 1 && base[i][0] == 'm'))
-            continue;
-        gboolean moved = (strlen(key) == kl && strncmp(base[i], key, kl) == 0) ||
-                         (pair && ((kl == 3 && strncmp(base[i], "vpp", 3) == 0) ||
-                                   (kl == 8 && strncmp(base[i], "schedule", 8) == 0)));
-        if (moved)
-            continue;
-        g_string_append_printf(t, "%s%s", t->len ? "," : "", base[i]);
-    }
-    for (int i = 0; best[i]; i++) {
-        const char *eq = strchr(best[i], '=');
-        size_t kl = eq ? (size_t)(eq - best[i]) : strlen(best[i]);
-        gboolean moved = (strlen(key) == kl && strncmp(best[i], key, kl) == 0) ||
-                         (pair && ((kl == 3 && strncmp(best[i], "vpp", 3) == 0) ||
-                                   (kl == 8 && strncmp(best[i], "schedule", 8) == 0)));
-        if (moved)
-            g_string_append_printf(t, "%s%s", t->len ? "," : "", best[i]);
-    }
-    /* "mbs 1->4": the key with both values ("-" where the text form leaves it out) */
-    const char *from = "-", *to = "-";
-    size_t klen = strlen(key);
-    for (int i = 0; base[i]; i++)
-        if (strncmp(base[i], key, klen) == 0 && base[i][klen] == '=')
-            from = base[i] + klen + 1;
-    for (int i = 0; best[i]; i++)
-        if (strncmp(best[i], key, klen) == 0 && best[i][klen] == '=')
-            to = best[i] + klen + 1;
-    g_autofree char *label = g_strdup_printf("%s %s->%s", key, from, to);
-    PrismStrategy s;
-    double c[PRISM_COL_COUNT];
-    GError *e = NULL;
-    if (prism_strategy_parse(t->str, in->devices[0], &in->training, &s, &e) &&
-        prism_strategy_check(&s, in->model, &in->training, &e) &&
-        prism_cost_eval_one(cm, &s, c, &e)) {
-        double st = c[PRISM_COL_TIME_STEP];
-        fprintf(out, "  %-24s step %.4f s (%+.1f%%), peak %.1f GiB%s\n", label, st,
-                step0 > 0 ? 100 * (st - step0) / step0 : 0.0, c[PRISM_COL_MEM_PEAK] / GIB,
-                c[PRISM_COL_FEASIBLE] > 0 ? "" : ", does not fit");
-    } else {
-        fprintf(out, "  %-24s not valid alone: %s\n", label, e ? e->message : "?");
-    }
-    g_clear_error(&e);
-    g_string_free(t, TRUE);
-}
-
-/* --baseline: the user's configuration priced next to the recommendation, and the changes
- * from one to the other with the gain of each alone. Rank 0. */
-static gboolean print_baseline(FILE *out, const PrismCostModel *cm, const PrismInputs *in,
-                               const char *path, const PrismRunConfig *cfg,
-                               const PrismStrategy *best, const double bc[PRISM_COL_COUNT],
-                               GError **error)
-{
-    double c[PRISM_COL_COUNT];
-    if (!prism_cost_eval_one(cm, &cfg->strategy, c, error))
-        return FALSE;
-    g_autofree char *note = prism_app_from_note(path, cfg);
-    double st0 = c[PRISM_COL_TIME_STEP], st1 = bc[PRISM_COL_TIME_STEP];
-    fprintf(out, "\nBaseline %s", note);
-    fprintf(out, "  baseline:       step %.4f s, MFU %.1f%%, peak %.1f GiB%s\n", st0,
-            100 * c[PRISM_COL_MFU], c[PRISM_COL_MEM_PEAK] / GIB,
-            c[PRISM_COL_FEASIBLE] > 0 ? "" : " (does not fit)");
-    fprintf(out, "  recommendation: step %.4f s, MFU %.1f%%, peak %.1f GiB (%+.1f%% step time)\n",
-            st1, 100 * bc[PRISM_COL_MFU], bc[PRISM_COL_MEM_PEAK] / GIB,
-            st0 > 0 ? 100 * (st1 - st0) / st0 : 0.0);
-    g_autofree char *a = prism_strategy_format(&cfg->strategy);
-    g_autofree char *b = prism_strategy_format(best);
-    g_auto(GStrv) base = g_strsplit(a, ",", -1);
-    g_auto(GStrv) rec = g_strsplit(b, ",", -1);
-    g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
-    for (int pass = 0; pass < 2; pass++) {
-        char **x = pass ? base : rec, **y = pass ? rec : base;
-        for (int i = 0; x[i]; i++) {
-            gboolean found = FALSE;
-            for (int j = 0; y[j] && !found; j++)
-                found = strcmp(x[i], y[j]) == 0;
-            if (found)
-                continue;
-            const char *eq = strchr(x[i], '=');
-            g_autofree char *k = eq ? g_strndup(x[i], (gsize)(eq - x[i])) : g_strdup(x[i]);
-            if (strcmp(k, "dp") == 0 || strcmp(k, "m") == 0 || strcmp(k, "schedule") == 0)
-                continue;
-            gboolean dup = FALSE;
-            for (guint j = 0; j < keys->len && !dup; j++)
-                dup = strcmp(keys->pdata[j], k) == 0;
-            if (!dup)
-                g_ptr_array_add(keys, g_steal_pointer(&k));
-        }
-    }
-    if (keys->len == 0) {
-        fprintf(out, "  the baseline is the recommendation\n");
-        return TRUE;
-    }
-    fprintf(out, "  changes from the baseline to #1, each alone:\n");
-    for (guint i = 0; i < keys->len; i++)
-        print_change(out, cm, in, base, rec, keys->pdata[i], st0);
-    return TRUE;
-}
-
 /* Everything a report needs. */
 typedef struct {
     const PrismInputs *in;
@@ -440,7 +331,7 @@ static void json_header(JsonBuilder *b, const Report *r)
 }
 
 static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
-                            const PrismTrackRecord *track, GError **error)
+                            const PrismTrackRecord *track, const PrismBaseline *bl, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
@@ -461,6 +352,8 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
     json_builder_end_array(b);
     if (refined != NULL)
         prism_app_refine_json(b, refined);
+    if (bl != NULL)
+        prism_app_baseline_json(b, bl);
     prism_app_track_json(b, track);
     json_builder_end_object(b);
     prism_app_print_json(out, b);
@@ -529,6 +422,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         return FALSE;
     gboolean ok = FALSE;
     g_autoptr(PrismRunConfig) cfg = NULL;
+    g_autoptr(PrismBaseline) bl = NULL; /* --baseline priced (rank 0) */
     const char *base_path = o->baseline ? o->baseline : o->from;
     if (o->baseline != NULL && o->from != NULL) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
@@ -635,22 +529,26 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     /* how the model did on comparable published runs (collective: every rank) */
     track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
                                    &in.user_knobs);
+    if (out != NULL && cfg != NULL) {
+        /* the baseline next to #1 (rank 0: cheap, one evaluation per change) */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        PrismStrategy best;
+        double bc[PRISM_COL_COUNT];
+        if (!row(&r, prism_topk_index(top, 0), &best, bc, &local) ||
+            (bl = prism_app_baseline_new(cm, &in, base_path, cfg, &best, bc, &local)) == NULL)
+            goto done;
+    }
     if (out != NULL) {
         if (o->common.json) {
-            ok = report_json(out, &r, refined, track, &local);
+            ok = report_json(out, &r, refined, track, bl, &local);
         } else {
             print_header(out, &r);
             ok = print_top(out, &r, &local) && print_why(out, &r, &local) &&
                  print_front(out, &r, &local);
             if (ok && refined != NULL)
                 prism_app_refine_text(out, refined);
-            if (ok && cfg != NULL) {
-                const PrismTopK *top = prism_search_result_top(res, 0);
-                PrismStrategy best;
-                double bc[PRISM_COL_COUNT];
-                ok = row(&r, prism_topk_index(top, 0), &best, bc, &local) &&
-                     print_baseline(out, cm, &in, base_path, cfg, &best, bc, &local);
-            }
+            if (ok && bl != NULL)
+                prism_app_baseline_text(out, bl);
             if (ok) {
                 g_autofree char *tr = prism_app_track_text(track, "the step times above");
                 fputs(tr, out);

@@ -106,6 +106,24 @@ check "published: the row's strategy" /usr/bin/python3 -c "import json; s = json
 check "published: plan --baseline" expect_status 0 plan ${pub/--from/--baseline} --no-progress --top 3
 check "published: price $step s as explain" grep -qE "^  baseline: +step $step s" out.txt
 check "published: ignored keys listed" grep -qE "^ignored \(not modeled\): .*--lr," out.txt
+# shellcheck disable=SC2086
+check "published: explain --from json names the file" expect_status 0 explain $pub --json
+cp out.txt explain.json
+# shellcheck disable=SC2086
+check "published: plan --baseline --json" expect_status 0 plan ${pub/--from/--baseline} --no-progress --top 3 --json
+check "published: the same price, bit for bit" /usr/bin/python3 - explain.json out.txt <<'PY'
+import json, sys
+e, p = (json.load(open(f)) for f in sys.argv[1:3])
+b = p["baseline"]
+assert e["from"]["framework"] == "megatron" and "--lr" in e["from"]["ignored"], e["from"]
+assert b["step_s"] == e["time"]["step"], (b["step_s"], e["time"]["step"])
+assert b["recommendation_step_s"] == p["top"][0]["time"]["step"], b
+assert all(c["dim"] and c["from"] != c["to"] for c in b["changes"]), b["changes"]
+PY
+# the names users type for a framework
+# shellcheck disable=SC2086
+check "--framework torchtitan is pytorch-fsdp" expect_status 0 explain $small --framework torchtitan --strategy "tp=2,pp=2,schedule=dualpipe"
+check "  its note names the profile" grep -q "pytorch-fsdp does not run" out.txt
 
 # refusals and bad files: exit 2, one message naming the file, key and value
 check "torchtitan refuses ZeRO-1" expect_status 2 explain --strategy "tp=8,pp=8,zero=1" --emit torchtitan
@@ -131,4 +149,4 @@ check "micro-batch does not divide the batch" expect_status 2 explain --devices 
 check "  names key and value" grep -q "mbs.txt: train.micro_batch_size=5" err.txt
 check "  one error line" test "$(grep -c 'prism: error:' err.txt)" -eq 1
 
-cli_done 67
+cli_done 72
