@@ -395,6 +395,8 @@ static const struct {
                        {PRISM_SCHEDULE_INTERLEAVED, "Interleaved1F1B"},
                        {PRISM_SCHEDULE_GPIPE, "GPipe"},
                        {PRISM_SCHEDULE_ZB_V, "ZBVZeroBubble"},
+                       /* ZB-H1's split backward, one stage per rank (pytorch-fsdp.ini) */
+                       {PRISM_SCHEDULE_ZB_H1, "InterleavedZeroBubble"},
                        {PRISM_SCHEDULE_DUALPIPE_V, "DualPipeV"}};
 
 static const char *titan_schedule(PrismSchedule s)
@@ -412,7 +414,7 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
     if (s->pp > 1 && titan_schedule((PrismSchedule)s->schedule) == NULL)
         return refuse(error, t,
                       "schedule %s (torch.distributed.pipelining has 1F1B, Interleaved1F1B, "
-                      "GPipe, ZBVZeroBubble and DualPipeV)",
+                      "GPipe, ZBVZeroBubble, InterleavedZeroBubble and DualPipeV)",
                       prism_schedule_name((PrismSchedule)s->schedule));
     if (s->zero == 1)
         return refuse(error, t,
@@ -1088,8 +1090,10 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
     if (rep == 1 && shard_given && shard == 1 && s->cp == 1)
         p->s.zero = 0;
     s->sp = s->tp > 1;
-    static const char *const sched[] = {"1F1B",          "Interleaved1F1B", "GPipe",
-                                        "ZBVZeroBubble", "DualPipeV",       NULL};
+    /* the allowed names are the table's, in its order (sc indexes it) */
+    const char *sched[G_N_ELEMENTS(titan_schedules) + 1] = {NULL};
+    for (size_t i = 0; i < G_N_ELEMENTS(titan_schedules); i++)
+        sched[i] = titan_schedules[i].name;
     int sc = get_choice(f, "parallelism.pipeline_parallel_schedule", sched, error);
     if (sc == -2)
         return FALSE;

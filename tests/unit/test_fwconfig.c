@@ -98,7 +98,7 @@ static void roundtrip_model(const char *name, int draws)
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     GRand *r = g_rand_new_with_seed(20261207u);
     for (int t = 0; t < PRISM_FWC_COUNT; t++) {
-        int emitted = 0, refused = 0, vpp_seen = 0, zero_seen = 0;
+        int emitted = 0, refused = 0, vpp_seen = 0, zero_seen = 0, sched_seen = 0;
         for (int i = 0; i < draws; i++) {
             PrismTraining tr;
             prism_training_default(&tr);
@@ -119,6 +119,7 @@ static void roundtrip_model(const char *name, int draws)
             emitted++;
             vpp_seen |= s.vpp > 1;
             zero_seen |= 1 << s.zero;
+            sched_seen |= 1 << s.schedule;
             PrismTraining other;
             prism_training_default(&other);
             other.gbs = 64; /* the file's batch, sequence and dtype must win */
@@ -151,8 +152,8 @@ static void roundtrip_model(const char *name, int draws)
             g_free(text);
         }
         /* every target runs a good share of the space, and a varied one */
-        g_test_message("%s %s: %d emitted, %d refused", name, prism_fw_target_name(t), emitted,
-                       refused);
+        g_test_message("%s %s: %d emitted, %d refused, schedules 0x%x", name,
+                       prism_fw_target_name(t), emitted, refused, (unsigned)sched_seen);
         gboolean moe = FALSE;
         for (uint32_t i = 0; i < m->n_specs; i++)
             moe |= m->specs[i].mlp.n_experts > 0;
@@ -162,6 +163,11 @@ static void roundtrip_model(const char *name, int draws)
             continue;
         }
         CU_ASSERT_TRUE(emitted >= 5);
+        /* every schedule the target runs came back: Megatron 1F1B and interleaved;
+         * torch.distributed.pipelining all but DualPipe and Seq1F1B; DeepSpeed 1F1B;
+         * nanotron 1F1B and all-forward-all-backward (GPipe) */
+        static const unsigned schedules[PRISM_FWC_COUNT] = {0x3, 0x3, 0x5f, 0x1, 0x5};
+        CU_ASSERT_EQUAL(sched_seen, schedules[t]);
         CU_ASSERT_TRUE(refused > 0);
         if (t != PRISM_FWC_DEEPSPEED && t != PRISM_FWC_NANOTRON)
             CU_ASSERT_TRUE(vpp_seen);
