@@ -285,6 +285,36 @@ void prism_app_json_strings(JsonBuilder *b, const char *name, const GPtrArray *v
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);
 
+/* --emit and --from (app_fwconfig.c). Not collective. */
+typedef struct PrismRunConfig PrismRunConfig;
+/** Write @p s as framework @p target's configuration to @p out (NULL: check only),
+ *  refusing what the target's profile ([planning] only) or its mapping cannot run.
+ *  Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME, _UNSUPPORTED with the reason. */
+gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s,
+                        const PrismInputs *in, GError **error);
+/** Read --from FILE (fwconfig.h) and lay its batch, sequence, precision and device count
+ *  over @p in. Ownership: prism_run_config_free(). */
+PrismRunConfig *prism_app_from(const char *path, PrismInputs *in, GError **error);
+/** "from FILE (megatron): devices=.., STRATEGY; gbs .." and the ignored keys, as lines.
+ *  Ownership: g_free(). */
+char *prism_app_from_note(const char *path, const PrismRunConfig *c);
+
+/** `plan --baseline`: the user's configuration priced next to the recommendation, and the
+ *  changes that turn one into the other, each priced alone (app_fwconfig.c). */
+typedef struct PrismBaseline PrismBaseline;
+/** Price @p cfg's strategy and each change towards @p best (its row @p best_cols) with
+ *  @p cm. Not collective. Errors: as prism_cost_eval_one(). Ownership:
+ *  prism_app_baseline_free(). */
+PrismBaseline *prism_app_baseline_new(const PrismCostModel *cm, const PrismInputs *in,
+                                      const char *path, const PrismRunConfig *cfg,
+                                      const PrismStrategy *best,
+                                      const double best_cols[PRISM_COL_COUNT], GError **error);
+void prism_app_baseline_free(PrismBaseline *bl);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismBaseline, prism_app_baseline_free)
+/** The "Baseline" paragraph, and the "baseline" member of `plan --json`. */
+void prism_app_baseline_text(FILE *out, const PrismBaseline *bl);
+void prism_app_baseline_json(JsonBuilder *b, const PrismBaseline *bl);
+
 /* The subcommands (cmd_<name>.c). */
 gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error);
 gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error);

@@ -9,6 +9,8 @@
  */
 #include "app-internal.h"
 
+#include <prism/fwconfig.h>
+
 #include <signal.h>
 
 #include <prism/search.h>
@@ -64,9 +66,31 @@ fail:
     return FALSE;
 }
 
+/* The names users type for a framework whose profile has another name: the profile of
+ * the --emit target they name (fwconfig.h), and FSDP2's own names. */
+static const char *framework_alias(const char *name)
+{
+    static const char *const fsdp[] = {"fsdp", "fsdp2", "pytorch", "torchtitan"};
+    for (size_t i = 0; i < G_N_ELEMENTS(fsdp); i++)
+        if (g_ascii_strcasecmp(name, fsdp[i]) == 0)
+            return "pytorch-fsdp";
+    PrismFwTarget t;
+    if (prism_fw_target_parse(name, &t, NULL))
+        return prism_fw_target_profile(t);
+    return NULL;
+}
+
 PrismFramework *prism_app_framework_resolve(const char *name_or_path, GError **error)
 {
-    g_autoptr(PrismFramework) fw = prism_framework_resolve(name_or_path, error);
+    GError *local = NULL;
+    g_autoptr(PrismFramework) fw = prism_framework_resolve(name_or_path, &local);
+    const char *alias = name_or_path ? framework_alias(name_or_path) : NULL;
+    if (fw == NULL && alias != NULL && local->code == PRISM_INPUT_ERROR_UNKNOWN_NAME) {
+        g_clear_error(&local);
+        fw = prism_framework_resolve(alias, &local);
+    }
+    if (local != NULL)
+        g_propagate_error(error, local);
     if (fw == NULL || !prism_space_filter_check_only(fw->name, fw->path, fw->only, error))
         return NULL;
     return g_steal_pointer(&fw);

@@ -7,6 +7,7 @@
 #include "app-internal.h"
 
 #include <prism/cost.h>
+#include <prism/fwconfig.h>
 
 /* Why @p fw does not run strategy @p s, as a sentence naming both, NULL when it does or
  * there is no profile: explain prices any strategy, and says so. */
@@ -24,8 +25,17 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
                                      PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
-    char *strategy = NULL;
+    char *strategy = NULL, *emit = NULL, *from = NULL;
     const GOptionEntry entries[] = {
+        {"emit", 0, 0, G_OPTION_ARG_STRING, &emit,
+         "print the strategy, batch, sequence and precision as FRAMEWORK's own configuration "
+         "(megatron, nemo, torchtitan, deepspeed, nanotron) instead of the explanation",
+         "FRAMEWORK"},
+        {"from", 0, 0, G_OPTION_ARG_FILENAME, &from,
+         "read the strategy, batch, sequence and precision from a framework configuration: "
+         "Megatron-LM arguments or launch script, Megatron-Bridge overrides, torchtitan TOML, "
+         "DeepSpeed ds_config.json or launch script, nanotron YAML",
+         "FILE"},
         {"strategy", 's', 0, G_OPTION_ARG_STRING, &strategy,
          "the strategy, e.g. \"dp=8,tp=8,pp=16,sp=1,mbs=1,zero=1,recompute=selective,"
          "schedule=1f1b\" (left-out keys take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0, "
@@ -45,6 +55,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismTrackRecord) track = NULL;
     g_autofree char *unsupported = NULL; /* the framework does not run the strategy: why */
+    g_autoptr(PrismRunConfig) cfg = NULL;
+    g_autofree char *from_note = NULL;
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
     if (argc > 1) {
@@ -52,9 +64,14 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
                     "unexpected argument '%s' (see --help)", argv[1]);
         goto out;
     }
-    if (strategy == NULL) {
+    if (strategy == NULL && from == NULL) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
-                    "--strategy is required, e.g. --strategy \"tp=8,pp=16,sp=1\"");
+                    "--strategy or --from is required, e.g. --strategy \"tp=8,pp=16,sp=1\"");
+        goto out;
+    }
+    if (strategy != NULL && from != NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--strategy and --from both give the strategy (allowed: one of them)");
         goto out;
     }
     if (!prism_app_load_inputs(comm, &o, &in, error))
@@ -65,8 +82,23 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         goto out;
     }
     PrismStrategy s;
-    if (!prism_strategy_parse(strategy, in.devices[0], &in.training, &s, error)) {
+    if (from != NULL) {
+        cfg = prism_app_from(from, &in, error);
+        if (cfg == NULL)
+            goto out;
+        s = cfg->strategy;
+        from_note = prism_app_from_note(from, cfg);
+    } else if (!prism_strategy_parse(strategy, in.devices[0], &in.training, &s, error)) {
         g_prefix_error(error, "--strategy: ");
+        goto out;
+    }
+    if (emit != NULL) {
+        GError *shape = NULL;
+        if (!prism_strategy_check(&s, in.model, &in.training, &shape)) {
+            g_propagate_prefixed_error(error, shape, "--strategy: ");
+            goto out;
+        }
+        ok = prism_app_emit(prism_app_out(comm), emit, &s, &in, error);
         goto out;
     }
     cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error);
@@ -89,6 +121,17 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         prism_app_track_json_object(b, track);
         JsonObject *root = json_node_get_object(json_parser_get_root(parser));
         json_object_set_member(root, "track_record", json_builder_get_root(b));
+        if (cfg != NULL) {
+            /* where the strategy came from: the file, its framework, the keys not modeled */
+            JsonObject *fo = json_object_new();
+            json_object_set_string_member(fo, "file", from);
+            json_object_set_string_member(fo, "framework", prism_fw_target_name(cfg->target));
+            JsonArray *ig = json_array_new();
+            for (guint i = 0; i < cfg->ignored->len; i++)
+                json_array_add_string_element(ig, cfg->ignored->pdata[i]);
+            json_object_set_array_member(fo, "ignored", ig);
+            json_object_set_object_member(root, "from", fo);
+        }
         if (unsupported != NULL)
             json_object_set_string_member(root, "framework_unsupported", unsupported);
         else
@@ -97,6 +140,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         fprintf(f, "%s\n", out_text);
     } else if (f != NULL) {
         g_autofree char *tr = prism_app_track_text(track, "the step time above");
+        if (from_note != NULL)
+            fputs(from_note, f);
         fputs(text, f);
         if (unsupported != NULL)
             fprintf(f, "\nnote: %s\n", unsupported);
@@ -105,6 +150,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     ok = TRUE;
 out:
     g_free(strategy);
+    g_free(emit);
+    g_free(from);
     prism_inputs_clear(&in);
     prism_common_options_clear(&o);
     return ok;

@@ -17,6 +17,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include <prism/fwconfig.h>
 #include <prism/refine.h>
 
 #include <prism/cost.h>
@@ -30,14 +31,21 @@ typedef struct {
     PrismCommonOptions common;
     PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     gboolean count;
-    gint refine;  /* --refine K: layer split and recompute of the K best (refine.h) */
-    gint threads; /* --threads N: search threads per rank; 0 = the CPUs at 1 rank */
+    gint refine;    /* --refine K: layer split and recompute of the K best (refine.h) */
+    gint threads;   /* --threads N: search threads per rank; 0 = the CPUs at 1 rank */
+    char *emit;     /* --emit FRAMEWORK: the recommendation as its configuration */
+    gint emit_rank; /* --emit-rank K: the K-th of the top list (default 1) */
+    char *baseline; /* --baseline FILE (or --from FILE): the user's configuration, priced */
+    char *from;
 } PlanOptions;
 
 static void plan_options_clear(PlanOptions *o)
 {
     prism_common_options_clear(&o->common);
     prism_search_cli_clear(&o->search);
+    g_free(o->emit);
+    g_free(o->baseline);
+    g_free(o->from);
 }
 
 /* Everything a report needs. */
@@ -323,7 +331,7 @@ static void json_header(JsonBuilder *b, const Report *r)
 }
 
 static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
-                            const PrismTrackRecord *track, GError **error)
+                            const PrismTrackRecord *track, const PrismBaseline *bl, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
@@ -344,6 +352,8 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
     json_builder_end_array(b);
     if (refined != NULL)
         prism_app_refine_json(b, refined);
+    if (bl != NULL)
+        prism_app_baseline_json(b, bl);
     prism_app_track_json(b, track);
     json_builder_end_object(b);
     prism_app_print_json(out, b);
@@ -411,6 +421,32 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     if (!prism_app_load_inputs(comm, &o->common, &in, error))
         return FALSE;
     gboolean ok = FALSE;
+    g_autoptr(PrismRunConfig) cfg = NULL;
+    g_autoptr(PrismBaseline) bl = NULL; /* --baseline priced (rank 0) */
+    const char *base_path = o->baseline ? o->baseline : o->from;
+    if (o->baseline != NULL && o->from != NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--baseline and --from both name the baseline (allowed: one of them)");
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    if (base_path != NULL && in.n_devices != 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--baseline: plan one device count (the file's), not %zu", in.n_devices);
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    /* the baseline's batch, sequence, precision and devices are the plan's */
+    if (base_path != NULL && (cfg = prism_app_from(base_path, &in, error)) == NULL) {
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    if (o->emit_rank < 0 || o->emit_rank > PRISM_APP_TOP_MAX) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--emit-rank %d: must be between 1 and the --top count", o->emit_rank);
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
     g_autoptr(PrismSpaceFilter) filter = prism_space_filter_new();
     g_autoptr(PrismSpace) space = NULL;
     g_autoptr(PrismCostModel) cm = NULL;
@@ -462,6 +498,20 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         (void)report_nothing_fits(comm, out, o->common.json, &r, kt, &local);
         goto done;
     }
+    if (o->emit != NULL) {
+        /* the K-th of the top list as the framework's configuration, and nothing else */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        size_t k = o->emit_rank > 0 ? (size_t)o->emit_rank : 1;
+        PrismStrategy s;
+        double cols[PRISM_COL_COUNT];
+        if (k > prism_topk_size(top))
+            g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--emit-rank %zu: the top list has %zu strategies (see --top)", k,
+                        prism_topk_size(top));
+        else if (row(&r, prism_topk_index(top, k - 1), &s, cols, &local))
+            ok = prism_app_emit(out, o->emit, &s, &in, &local);
+        goto done;
+    }
     if (out != NULL && o->refine > 0) {
         /* the K best of the top list, refined on rank 0 (cheap and deterministic) */
         const PrismTopK *top = prism_search_result_top(res, 0);
@@ -479,15 +529,26 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     /* how the model did on comparable published runs (collective: every rank) */
     track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
                                    &in.user_knobs);
+    if (out != NULL && cfg != NULL) {
+        /* the baseline next to #1 (rank 0: cheap, one evaluation per change) */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        PrismStrategy best;
+        double bc[PRISM_COL_COUNT];
+        if (!row(&r, prism_topk_index(top, 0), &best, bc, &local) ||
+            (bl = prism_app_baseline_new(cm, &in, base_path, cfg, &best, bc, &local)) == NULL)
+            goto done;
+    }
     if (out != NULL) {
         if (o->common.json) {
-            ok = report_json(out, &r, refined, track, &local);
+            ok = report_json(out, &r, refined, track, bl, &local);
         } else {
             print_header(out, &r);
             ok = print_top(out, &r, &local) && print_why(out, &r, &local) &&
                  print_front(out, &r, &local);
             if (ok && refined != NULL)
                 prism_app_refine_text(out, refined);
+            if (ok && bl != NULL)
+                prism_app_baseline_text(out, bl);
             if (ok) {
                 g_autofree char *tr = prism_app_track_text(track, "the step times above");
                 fputs(tr, out);
@@ -517,6 +578,18 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "search threads per rank (default 0: every CPU when run as one rank, 1 under mpirun "
          "with more ranks); the result does not depend on it",
          "N"},
+        {"emit", 0, 0, G_OPTION_ARG_STRING, &o.emit,
+         "print the recommended strategy as FRAMEWORK's own configuration (megatron, nemo, "
+         "torchtitan, deepspeed, nanotron) instead of the report",
+         "FRAMEWORK"},
+        {"emit-rank", 0, 0, G_OPTION_ARG_INT, &o.emit_rank,
+         "with --emit: the K-th strategy of the top list (default 1)", "K"},
+        {"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o.baseline,
+         "price a framework configuration (as explain --from reads it) next to the "
+         "recommendation, with the changes from one to the other and the gain of each alone; "
+         "its batch, sequence, precision and devices are the plan's",
+         "FILE"},
+        {"from", 0, 0, G_OPTION_ARG_FILENAME, &o.from, "the same as --baseline", "FILE"},
         G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- search every strategy: top list, Pareto front and why");
