@@ -172,15 +172,16 @@ EOF
 
 # Two landscapes of a MoE space in which every strategy dim of the file varies (20 at
 # schema 5: folded and tied experts, offload, every overlap option of megatron-core-moe,
-# interleaving, block recompute, two device counts), one --set apart. The same space
-# twice, so every row must match the row of its own index: rows that agree in fewer dims
-# (the 14 an older compare keyed on) would collide. The strategy text must be unique per
+# interleaving, block recompute, two device counts), one --set apart (the userbuffers' SMs,
+# which the profile's TP overlap prices). The same space twice, so every row must match the
+# row of its own index: rows that agree in fewer dims (the 14 an older compare keyed on)
+# would collide. The strategy text must be unique per
 # row and prism's for every row `prism pareto` prints with etp = tp.
 moe=(-m deepseek-v2-lite -c H100-SXM -n 4:8 --gbs 8 --seq 2048 --framework megatron-core-moe
     --range mbs=:2,tp=:2,cp=:2,vpp=:2 --no-progress --no-fsync
     --only zero=1,2,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1
     --only tp_overlap=0,1,dp_overlap=0,1,param_overlap=0,1)
-for args in "-o m1.h5" "-o m2.h5 --set tp_overlap=0.25"; do
+for args in "-o m1.h5" "-o m2.h5 --set tp_ub_sms=24"; do
     cli_checks=$((cli_checks + 1))
     # shellcheck disable=SC2086
     cli_run sweep "${moe[@]}" $args
