@@ -16,6 +16,7 @@
 #include <prism/core.h>
 #include <prism/framework.h>
 #include <prism/knobs.h>
+#include <prism/ranges.h>
 
 #include "prism_test_util.h"
 
@@ -69,6 +70,22 @@ static void test_knobs(void)
         const PrismKnobInfo *ki = prism_knob_info((PrismKnobId)i);
         CU_ASSERT_TRUE(cited(ki->name, ki->source));
     }
+}
+
+/* every range of ranges.h cites its ends, names a knob or the clock, and lo <= hi */
+static void test_ranges(void)
+{
+    CU_ASSERT_TRUE(prism_knob_range_count() >= 5);
+    for (size_t i = 0; i < prism_knob_range_count(); i++) {
+        const PrismKnobRange *r = prism_knob_range(i);
+        PrismKnobId id;
+        CU_ASSERT_TRUE(cited(r->name, r->source));
+        CU_ASSERT_TRUE(r->lo <= r->hi);
+        CU_ASSERT_TRUE(prism_knob_lookup(r->name, &id, NULL) || r->kind == PRISM_RANGE_CLOCK);
+        CU_ASSERT_PTR_EQUAL(prism_knob_range_find(r->name), r);
+    }
+    CU_ASSERT_PTR_NULL(prism_knob_range_find("tp_overlap"));
+    CU_ASSERT_PTR_NULL(prism_knob_range(prism_knob_range_count()));
 }
 
 static void test_presets(void)
@@ -207,6 +224,7 @@ static void test_flagged(void)
 static CU_TestInfo sources_tests[] = {
     {"citation text: kinds, WHERE, refusals", test_parse},
     {"every knob default is cited", test_knobs},
+    {"every knob range is cited", test_ranges},
     {"every attribute of every preset is cited", test_presets},
     {"every key of every shipped profile and sources.ini is cited", test_shipped_files},
     {"a profile copy with a missing or bad source line is flagged", test_flagged},
