@@ -152,6 +152,7 @@ gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
         double cols[PRISM_COL_COUNT];
         if (!prism_cost_eval_one(c->cm[i], s, cols, error))
             return FALSE;
+        out->corner[i] = cols[PRISM_COL_TIME_STEP];
         lo = MIN(lo, cols[PRISM_COL_TIME_STEP]);
         hi = MAX(hi, cols[PRISM_COL_TIME_STEP]);
         mem_hi = MAX(mem_hi, cols[PRISM_COL_MEM_PEAK]);

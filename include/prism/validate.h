@@ -229,6 +229,9 @@ typedef struct PrismTrackStat {
     double mean_signed; /**< mean of the signed errors (sign: see PrismTrackRecord) */
     double mean_abs;    /**< mean of their absolute values */
     double worst;       /**< largest absolute value */
+    double sd;          /**< standard deviation of the signed errors (population): the part
+                             of the error not common to the runs (the sum of squares until
+                             prism_track_record_finish) */
 } PrismTrackStat;
 
 /**

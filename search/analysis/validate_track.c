@@ -47,6 +47,7 @@ static void add_error(PrismTrackStat *s, double signed_pct)
     s->mean_signed += signed_pct;
     s->mean_abs += fabs(signed_pct);
     s->worst = MAX(s->worst, fabs(signed_pct));
+    s->sd += signed_pct * signed_pct;
 }
 
 /* The speed error of a row in per cent: `prism validate`'s error of its time metric (the
@@ -110,6 +111,8 @@ void prism_track_record_finish(PrismTrackRecord *t)
         if (s[i]->n > 0) {
             s[i]->mean_signed /= s[i]->n;
             s[i]->mean_abs /= s[i]->n;
+            const double var = s[i]->sd / s[i]->n - s[i]->mean_signed * s[i]->mean_signed;
+            s[i]->sd = var > 0 ? sqrt(var) : 0.0;
         }
 }
 

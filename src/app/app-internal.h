@@ -244,6 +244,9 @@ char *prism_app_strategy_text(const PrismStrategy *s, gboolean with_devices);
  *  and the metric members of `prism explain --json`. */
 void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
                         const PrismStrategy *s, const double cols[PRISM_COL_COUNT]);
+/** The members of prism_app_row_json() into the open object of @p b (more may follow). */
+void prism_app_row_json_members(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
+                                const PrismStrategy *s, const double cols[PRISM_COL_COUNT]);
 /** The "what would make room" lines of a diagnosis (diagnose.h), in print order, naming
  *  the options ("--devices 32"); with @p grid (`prism sweep --grid`) also the grid file's
  *  key beside each ("--devices 32 (or the grid file's devices)"). The JSON of `prism plan`

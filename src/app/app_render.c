@@ -28,6 +28,13 @@ void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index
                         const PrismStrategy *s, const double cols[PRISM_COL_COUNT])
 {
     json_builder_begin_object(b);
+    prism_app_row_json_members(b, cm, index, s, cols);
+    json_builder_end_object(b);
+}
+
+void prism_app_row_json_members(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
+                                const PrismStrategy *s, const double cols[PRISM_COL_COUNT])
+{
     json_builder_set_member_name(b, "index");
     json_builder_add_int_value(b, (gint64)index);
     for (int d = 0; d < PRISM_DIM_COUNT; d++) {
@@ -44,7 +51,6 @@ void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index
     json_builder_set_member_name(b, "strategy");
     json_builder_add_string_value(b, st);
     prism_cost_metrics_to_json(cm, cols, b);
-    json_builder_end_object(b);
 }
 
 /* ---- the "nothing fits" diagnosis ---- */

@@ -93,7 +93,10 @@ static void test_hand(void)
     NEAR(t->speed.mean_signed, (20.0 - 25.0 + 25.0) / 3); /* 6.667: faster on average */
     NEAR(t->speed.mean_abs, (20.0 + 25.0 + 25.0) / 3);
     NEAR(t->speed.worst, 25.0);
+    /* sd of 20, -25, 25 about 20/3: sqrt((400 + 625 + 625) / 3 - (20/3)^2) = sqrt(505.56) */
+    NEAR(t->speed.sd, sqrt(1650.0 / 3 - 400.0 / 9));
     CU_ASSERT_EQUAL(t->mem.n, 1);
+    NEAR(t->mem.sd, 0.0);
     NEAR(t->mem.mean_signed, -10.0);
     NEAR(t->mem.mean_abs, 10.0);
     CU_ASSERT_EQUAL(t->sources->len, 3); /* A, B, C in first-seen order */
