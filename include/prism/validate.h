@@ -68,9 +68,11 @@ typedef struct PrismValidateRow {
     double pred[PRISM_VM_COUNT], meas[PRISM_VM_COUNT], err[PRISM_VM_COUNT]; /**< NAN = none */
     uint32_t devices, tp, pp, cp, ep, dp; /**< as the row gives them; 0 = planned */
     uint64_t gbs, seq;                    /**< stated, else sources.ini's for the source */
-    char *explain; /**< the row of PrismValidateOptions.explain_line, predicted or planned
-                        with a strategy: prism_cost_explain() of that strategy under the
-                        row's cost model (text, or JSON with explain_json); else NULL */
+    double step_lo, step_hi; /**< the predicted step's interval from the knob ranges alone
+                                  (ranges.h corners, no widening); NAN = none */
+    char *explain;           /**< the row of PrismValidateOptions.explain_line, predicted or planned
+                                  with a strategy: prism_cost_explain() of that strategy under the
+                                  row's cost model (text, or JSON with explain_json); else NULL */
 } PrismValidateRow;
 
 /** Absolute percentage errors of one source, over predicted or planned rows. */
@@ -82,6 +84,9 @@ typedef struct PrismValidateStat {
     double signed_sum[PRISM_VM_COUNT]; /**< sum of 100 (predicted - measured) / measured: the
                                             bias, + = predicted higher */
     int n[PRISM_VM_COUNT];
+    int iv_n;        /**< rows with a measured step time and a step interval */
+    int iv_inside;   /**< of those, measured step_lo <= measured <= step_hi */
+    double iv_width; /**< sum of 100 (step_hi - step_lo) / predicted step */
 } PrismValidateStat;
 
 typedef struct PrismValidateReport {

@@ -23,6 +23,7 @@
 
 #include <prism/core.h>
 #include <prism/cost.h>
+#include <prism/ranges.h>
 #include <prism/search.h>
 #include <prism/space.h>
 
@@ -635,6 +636,27 @@ static gboolean explain_row(const PrismCostModel *cm, const PrismStrategy *s,
 }
 
 /* Predict a fully determined row (the ZB_PP 1F1B-I layout when pp*vpp = L + 2). */
+/* The step interval of @p s (layout @p l, NULL: the even one) from the knob ranges alone:
+ * the least and largest step of the point and the two corners (ranges.h), never widened
+ * by the rows (coverage is measured, not fitted). Left NAN where a corner fails. */
+static void step_interval(const PrismCostModel *cm, const PrismStrategy *s, const PrismLayout *l,
+                          PrismValidateRow *o)
+{
+    double lo = o->pred[PRISM_VM_STEP], hi = lo;
+    for (int c = 0; c < PRISM_CORNER_COUNT; c++) {
+        g_autoptr(PrismCostModel) k =
+            prism_cost_model_corner(cm, (PrismCorner)c, TRUE, FALSE, NULL);
+        double cols[PRISM_COL_COUNT];
+        if (k == NULL || !(l != NULL ? prism_cost_eval_layout(k, s, l, cols, NULL)
+                                     : prism_cost_eval_one(k, s, cols, NULL)))
+            return;
+        lo = MIN(lo, cols[PRISM_COL_TIME_STEP]);
+        hi = MAX(hi, cols[PRISM_COL_TIME_STEP]);
+    }
+    o->step_lo = lo;
+    o->step_hi = hi;
+}
+
 static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
                         const SourceInfo *src, int explain, PrismValidateRow *o, GString *why)
 {
@@ -680,6 +702,7 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
     if (!explain_row(cm, &s, l, explain, o, why))
         return FALSE;
     predicted(c, cm, fw, src, d, o);
+    step_interval(cm, &s, l, o);
     /* the rank the row measured (mem_rank): its pipeline stage's peak, not the largest.
      * Ranks are laid out with the pipeline outermost (Megatron's and nanotron's order, tp
      * innermost): global rank g sits on stage g / (devices / pp); rank 0 on the first */
@@ -795,6 +818,7 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     if (!explain_row(cm, &best, NULL, explain, o, why))
         return FALSE;
     predicted(c, cm, fw, src, d, o);
+    step_interval(cm, &best, NULL, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
     /* a stated pp and vpp are fixed, so unequal chunks can come out of the search */
     o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &best);
@@ -876,6 +900,12 @@ static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
         st->signed_sum[k] += 100.0 * (o->pred[k] - o->meas[k]) / o->meas[k];
         st->worst[k] = MAX(st->worst[k], o->err[k]);
         st->n[k]++;
+    }
+    const double m = o->meas[PRISM_VM_STEP];
+    if (!isnan(o->step_lo) && !isnan(m) && o->pred[PRISM_VM_STEP] > 0) {
+        st->iv_n++;
+        st->iv_inside += o->step_lo <= m && m <= o->step_hi ? 1 : 0;
+        st->iv_width += 100.0 * (o->step_hi - o->step_lo) / o->pred[PRISM_VM_STEP];
     }
 }
 
@@ -1110,6 +1140,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                 g_hash_table_insert(r.kv, g_ptr_array_index(header, j),
                                     g_ptr_array_index(r.fields, j));
             PrismValidateRow *o = g_new0(PrismValidateRow, 1);
+            o->step_lo = o->step_hi = NAN;
             g_ptr_array_add(rep->rows, o);
             ok = one_row(comm, rep, &r, opt, &sources, path, o, error);
         }

@@ -73,6 +73,35 @@ static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKin
     }
 }
 
+/* Per source: the share of measured step times inside their intervals (the knob ranges'
+ * corners alone, ranges.h) and the intervals' mean width, predicted and planned rows. */
+static void coverage(GString *o, const PrismValidateReport *rep)
+{
+    int n = 0, in = 0;
+    for (guint i = 0; i < rep->stats->len; i++)
+        n += ((const PrismValidateStat *)g_ptr_array_index(rep->stats, i))->iv_n;
+    if (n == 0)
+        return;
+    g_string_append(o, "\nstep-time intervals per source (every ranged knob at its optimistic and "
+                       "pessimistic published end, prism knobs --sources; not widened):\n");
+    g_string_append_printf(o, "%-31s %-9s %-20s %s\n", "source", "kind", "inside (rows)",
+                           "mean width");
+    double w = 0;
+    for (guint i = 0; i < rep->stats->len; i++) {
+        const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
+        if (st->iv_n == 0)
+            continue;
+        g_autofree char *c = g_strdup_printf("%.0f%% (%d/%d)", 100.0 * st->iv_inside / st->iv_n,
+                                             st->iv_inside, st->iv_n);
+        g_string_append_printf(o, "%-31s %-9s %-20s %.1f%%\n", st->source,
+                               prism_validate_kind_name(st->kind), c, st->iv_width / st->iv_n);
+        in += st->iv_inside;
+        w += st->iv_width;
+    }
+    g_autofree char *c = g_strdup_printf("%.0f%% (%d/%d)", 100.0 * in / n, in, n);
+    g_string_append_printf(o, "%-31s %-9s %-20s %.1f%%\n", "all", "", c, w / n);
+}
+
 /* The track records of this CSV: one per (device family, framework) of its modelled rows,
  * in first-appearance order, as plan and explain would print them for that setup (from
  * this CSV alone). Ownership: g_ptr_array_unref(). */
@@ -307,6 +336,7 @@ static char *render_text(const PrismValidateReport *rep)
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, FALSE);
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, TRUE);
     }
+    coverage(o, rep);
     order_text(o, rep);
     g_autoptr(GPtrArray) feel = prism_validate_regret(rep);
     feel_text(o, feel, "what users feel per source");
@@ -458,6 +488,14 @@ static void json_report(JsonBuilder *b, const PrismValidateReport *rep)
             json_num(b, "worst_pct", st->n[k] ? st->worst[k] : NAN);
             json_builder_end_object(b);
         }
+        json_builder_set_member_name(b, "step_interval");
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "n");
+        json_builder_add_int_value(b, st->iv_n);
+        json_builder_set_member_name(b, "inside");
+        json_builder_add_int_value(b, st->iv_inside);
+        json_num(b, "mean_width_pct", st->iv_n ? st->iv_width / st->iv_n : NAN);
+        json_builder_end_object(b);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
