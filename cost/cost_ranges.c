@@ -26,13 +26,13 @@
 #include <prism/core.h>
 
 static const PrismKnobRange ranges[] = {
-    {"sustained_clock", 1575.0 / 1980.0, 1.0, PRISM_RANGE_CLOCK, FALSE, FALSE,
-     "published: the tensor clock under sustained load between the boost clock (the "
-     "datasheet peak's, 1.0) and a Hopper part pulled from 1980 to 1575 MHz by its power "
-     "limit under GEMMs overlapped with communication (deepseek-ai/DeepGEMM#120: 0.795 of "
-     "boost); an H200 at 700 W cannot hold 1830 MHz under full load and is validated at "
-     "1500 MHz (tile-ai/TileOPs#1587); GEMM throughput differs up to 14 % across nominally "
-     "equal platforms (arXiv:2510.15596)"},
+    {"sustained_clock", 1575.0 / 1830.0, 1980.0 / 1830.0, PRISM_RANGE_CLOCK, FALSE, FALSE,
+     "published: Hopper tensor clocks against the 1830 MHz of the datasheet peak: 1980 MHz "
+     "at the start of a run and 1575 MHz once the power limit pulls it down under GEMMs "
+     "overlapped with communication (deepseek-ai/DeepGEMM#120), so 0.861 to 1.082 of the "
+     "peak's clock; an H200 at 700 W cannot hold 1830 MHz under full load and is validated "
+     "at 1500 MHz (tile-ai/TileOPs#1587); GEMM throughput differs up to 14 % across "
+     "nominally equal platforms (arXiv:2510.15596)"},
     {"compute_efficiency", 1.0, 270.0 / 250.0, PRISM_RANGE_FACTOR, FALSE, FALSE,
      "published: cuBLAS large BF16 GEMMs on A100 reach 250-270 of 312 TFLOP/s across shapes "
      "(the device figures of the cluster presets are the low end): a factor 1 to 270/250 = "

@@ -31,9 +31,10 @@ typedef enum {
     /** the ends are factors of the value in use (for a knob whose default 0 means the
      *  device's figure: compute_efficiency) */
     PRISM_RANGE_FACTOR = 1,
-    /** the ends are fractions of the device's boost clock; the pessimistic corner takes
-     *  the lower of its end and the device's sustained clock, the optimistic one the
-     *  higher (a cluster field, not a knob: key "sustained_clock") */
+    /** the ends are fractions of the clock of the device's datasheet peak
+     *  (boost_clock_mhz); the pessimistic corner takes the lower of its end and the
+     *  device's sustained clock, the optimistic one the higher (a cluster field, not a
+     *  knob: key "sustained_clock") */
     PRISM_RANGE_CLOCK = 2,
 } PrismRangeKind;
 

@@ -17,7 +17,7 @@
 /* Member "range": {"lo", "hi", "scale", "pessimistic"[, "source"]} (ranges.h). */
 static void range_json(JsonBuilder *b, const PrismKnobRange *r, gboolean sources)
 {
-    static const char *const scale[] = {"of the default", "factor", "of the boost clock"};
+    static const char *const scale[] = {"of the default", "factor", "of the peak's clock"};
     json_builder_set_member_name(b, "range");
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "lo");
@@ -36,7 +36,7 @@ static void range_json(JsonBuilder *b, const PrismKnobRange *r, gboolean sources
 /* "      range [lo, hi] ... pessimistic end, source" under a knob's --sources line. */
 static void range_text(FILE *f, const PrismKnobRange *r)
 {
-    static const char *const scale[] = {"", " x the value in use", " x the boost clock"};
+    static const char *const scale[] = {"", " x the value in use", " x the peak's clock"};
     g_autofree char *name = g_strdup_printf("  range [%.4g, %.4g]%s", r->lo, r->hi, scale[r->kind]);
     g_autofree char *end = g_strdup_printf("slow: %s", r->hi_slow ? "hi" : "lo");
     prism_app_source_text(f, name, end, r->source);

@@ -3,6 +3,9 @@
 prism_add_unit_test(test_cost_formulas
   SOURCES unit/test_cost_formulas.c unit/test_cost_support.c LABELS cost)
 prism_add_cli_test(cli_explain SCRIPT tests/cli/explain.sh LABELS cost)
+# Knob ranges, corners and intervals (cost_ranges.c, cost_pick.c): hand-derived corners.
+prism_add_unit_test(test_intervals
+  SOURCES unit/test_intervals.c unit/test_cost_support.c LABELS cost)
 
 # Kernels: one build, one CTest per SIMD ISA this build compiles (PRISM_ISA set; exit 77 =
 # skipped only when the CPU lacks it, never because the build does), plus the

@@ -415,6 +415,53 @@ static void test_memory_counts(void)
     g_rmdir(dir);
 }
 
+/*
+ * Step intervals and their coverage (ranges.h): frameworks.csv line 2 (X_TEST, measured
+ * 1.0 s) gives the row's predicted step and its interval; three copies of the row measured
+ * at the prediction (inside), at step_lo exactly (inside: the ends belong to it) and at
+ * twice step_hi (outside) give 2 of 3 inside and a mean width of 100 (hi - lo) / pred.
+ * The same on every rank count (the test runs at 1-4 ranks).
+ */
+static void test_step_interval(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("prism-val-XXXXXX", NULL);
+    g_autofree char *csvsrc = prism_test_data_path("validation/frameworks.csv");
+    g_autofree char *csvtext = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(csvsrc, &csvtext, NULL, NULL));
+    g_auto(GStrv) lines = g_strsplit(csvtext, "\n", -1);
+    const PrismValidateOptions opt = {0};
+    g_autofree char *path = g_build_filename(dir, "iv.csv", NULL);
+    g_autofree char *one = g_strdup_printf("%s\n%s\n", lines[0], lines[1]);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, one, -1, NULL));
+    g_autoptr(PrismValidateReport) r1 = prism_validate_run(prism_test_comm(), path, &opt, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+    const PrismValidateRow *o = row(r1, 0);
+    const double pred = o->pred[PRISM_VM_STEP], lo = o->step_lo, hi = o->step_hi;
+    CU_ASSERT_TRUE_FATAL(lo < pred && pred < hi);
+    const double meas[3] = {pred, lo, 2 * hi};
+    GString *csv = g_string_new(lines[0]);
+    for (int i = 0; i < 3; i++) {
+        g_autoptr(GString) rw = g_string_new(lines[1]);
+        char v[G_ASCII_DTOSTR_BUF_SIZE];
+        g_ascii_formatd(v, sizeof v, "%.17g", meas[i]);
+        g_autofree char *cell = g_strdup_printf(",,%s,,,,column", v);
+        CU_ASSERT_EQUAL_FATAL(g_string_replace(rw, ",,1.0,,,,column", cell, 1), 1);
+        g_string_append_printf(csv, "\n%s", rw->str);
+    }
+    g_string_append_c(csv, '\n');
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, csv->str, -1, NULL));
+    g_string_free(csv, TRUE);
+    g_autoptr(PrismValidateReport) r = prism_validate_run(prism_test_comm(), path, &opt, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL_FATAL(r->stats->len, 1);
+    const PrismValidateStat *st = g_ptr_array_index(r->stats, 0);
+    CU_ASSERT_EQUAL(st->iv_n, 3);
+    CU_ASSERT_EQUAL(st->iv_inside, 2);
+    CU_ASSERT_TRUE(prism_test_close(st->iv_width / st->iv_n, 100 * (hi - lo) / pred, 1e-12, 0));
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
 /* A malformed numeric cell is bad input naming the file, line and column. */
 static void test_malformed(void)
 {
@@ -456,6 +503,7 @@ static CU_TestInfo validate_tests[] = {
     {"planned rows: the search against a brute force", test_planner_brute_force},
     {"framework column, --framework, sources.ini; OOM, MoE, presets", test_framework_rows},
     {"memory compared as the profile counts it", test_memory_counts},
+    {"step intervals and their coverage", test_step_interval},
     {"malformed numeric cells are bad input", test_malformed},
     CU_TEST_INFO_NULL,
 };
