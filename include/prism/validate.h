@@ -68,11 +68,12 @@ typedef struct PrismValidateRow {
     double pred[PRISM_VM_COUNT], meas[PRISM_VM_COUNT], err[PRISM_VM_COUNT]; /**< NAN = none */
     uint32_t devices, tp, pp, cp, ep, dp; /**< as the row gives them; 0 = planned */
     uint64_t gbs, seq;                    /**< stated, else sources.ini's for the source */
-    double step_lo, step_hi; /**< the predicted step's interval from the knob ranges alone
-                                  (ranges.h corners, no widening); NAN = none */
-    char *explain;           /**< the row of PrismValidateOptions.explain_line, predicted or planned
-                                  with a strategy: prism_cost_explain() of that strategy under the
-                                  row's cost model (text, or JSON with explain_json); else NULL */
+    double step_lo, step_hi;     /**< the predicted step's interval from the knob ranges alone
+                                      (ranges.h corners, no widening); NAN = none */
+    double step_fast, step_slow; /**< the step at the optimistic and pessimistic corner */
+    char *explain; /**< the row of PrismValidateOptions.explain_line, predicted or planned
+                        with a strategy: prism_cost_explain() of that strategy under the
+                        row's cost model (text, or JSON with explain_json); else NULL */
 } PrismValidateRow;
 
 /** Absolute percentage errors of one source, over predicted or planned rows. */
@@ -213,6 +214,11 @@ typedef struct PrismValidateRegret {
     double regret_worst;       /**< the largest, % */
     int oom_rows, oom_flagged; /**< modelled failures, and of those predicted infeasible */
     int ok_rows, ok_feasible;  /**< modelled measured runs, and of those predicted feasible */
+    int simplest_groups;       /**< step-time groups where `plan --pick simplest`'s rule
+                                    applies: the simplest run (default order) of those
+                                    equivalent to the predicted fastest (ranges.h, no
+                                    tolerance) */
+    double simplest_sum, simplest_worst; /**< its regret against the measured fastest, % */
 } PrismValidateRegret;
 
 /** Per source in first-appearance order (no all-sources entry). Ownership:

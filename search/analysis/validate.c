@@ -652,6 +652,10 @@ static void step_interval(const PrismCostModel *cm, const PrismStrategy *s, cons
             return;
         lo = MIN(lo, cols[PRISM_COL_TIME_STEP]);
         hi = MAX(hi, cols[PRISM_COL_TIME_STEP]);
+        if (c == PRISM_CORNER_FAST)
+            o->step_fast = cols[PRISM_COL_TIME_STEP];
+        else
+            o->step_slow = cols[PRISM_COL_TIME_STEP];
     }
     o->step_lo = lo;
     o->step_hi = hi;
@@ -1140,7 +1144,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                 g_hash_table_insert(r.kv, g_ptr_array_index(header, j),
                                     g_ptr_array_index(r.fields, j));
             PrismValidateRow *o = g_new0(PrismValidateRow, 1);
-            o->step_lo = o->step_hi = NAN;
+            o->step_lo = o->step_hi = o->step_fast = o->step_slow = NAN;
             g_ptr_array_add(rep->rows, o);
             ok = one_row(comm, rep, &r, opt, &sources, path, o, error);
         }

@@ -14,6 +14,9 @@
 #include <math.h>
 #include <string.h>
 
+#include <prism/ranges.h>
+#include <prism/training.h>
+
 /* The speeds tried for a pair or a group, in this order. */
 static const int speed_metrics[] = {PRISM_VM_STEP, PRISM_VM_TFLOPS, PRISM_VM_MFU};
 
@@ -230,6 +233,52 @@ static double slower_pct(int k, double pick, double best)
 /* One group (@p m rows at @p idx) of the regret: in the metric most of its rows give,
  * prism's pick (the best prediction, the first in file order on
  * ties) and the measured fastest among the rows with that metric. */
+/* `plan --pick simplest` on a step-time group: the simplest run (the default order of
+ * moving parts) of those whose step is equivalent to the predicted fastest's @p pick
+ * (ranges.h, at the same corners, no tolerance), and its regret against the measured
+ * fastest @p best. Groups whose rows lack corners or a parseable strategy are left out. */
+static void simplest_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
+                            const PrismValidateRow *pick, const PrismValidateRow *best,
+                            PrismValidateRegret *o)
+{
+    PrismSimplicity order;
+    (void)prism_simplicity_parse(NULL, &order, NULL);
+    const PrismValidateRow *chosen = pick;
+    PrismStrategy cs = {0};
+    for (guint pass = 0; pass < 2; pass++)
+        for (guint a = 0; a < m; a++) {
+            const PrismValidateRow *r = pass == 0 ? pick : rows[idx[a]];
+            if (!has_speed(r, PRISM_VM_STEP) || isnan(r->step_fast) || r->strategy == NULL)
+                return;
+            PrismTraining t;
+            prism_training_default(&t);
+            t.gbs = r->gbs;
+            t.seq = r->seq;
+            g_auto(GStrv) w = g_strsplit(r->strategy, " ", 2);
+            PrismStrategy s;
+            if (!prism_strategy_parse(w[0], r->devices, &t, &s, NULL))
+                return;
+            if (pass == 0) {
+                cs = s;
+                break;
+            }
+            const PrismInterval pa = {.step = pick->pred[PRISM_VM_STEP],
+                                      .corner = {pick->step_fast, pick->step_slow}};
+            const PrismInterval pb = {.step = r->pred[PRISM_VM_STEP],
+                                      .corner = {r->step_fast, r->step_slow}};
+            if (r != pick && prism_interval_equivalent(&pa, &pb, 0.0) &&
+                prism_simplicity_cmp(&order, &s, &cs) < 0) {
+                chosen = r;
+                cs = s;
+            }
+        }
+    const double reg =
+        slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
+    o->simplest_groups++;
+    o->simplest_sum += reg;
+    o->simplest_worst = MAX(o->simplest_worst, reg);
+}
+
 static void group_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
                          PrismValidateRegret *o)
 {
@@ -248,6 +297,8 @@ static void group_regret(const PrismValidateRow *const *rows, const guint *idx, 
             best = r;
     }
     const double reg = slower_pct(k, pick->meas[k], best->meas[k]);
+    if (k == PRISM_VM_STEP)
+        simplest_regret(rows, idx, m, pick, best, o);
     o->groups++;
     o->regret_sum += reg;
     o->regret_worst = MAX(o->regret_worst, reg);
@@ -289,6 +340,9 @@ void prism_validate_regret_add(PrismValidateRegret *to, const PrismValidateRegre
     to->oom_flagged += from->oom_flagged;
     to->ok_rows += from->ok_rows;
     to->ok_feasible += from->ok_feasible;
+    to->simplest_groups += from->simplest_groups;
+    to->simplest_sum += from->simplest_sum;
+    to->simplest_worst = MAX(to->simplest_worst, from->simplest_worst);
 }
 
 void prism_validate_regret_collect(const PrismValidateReport *rep, GPtrArray *list)

@@ -610,6 +610,8 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
                                                      prism_app_stop_requested, NULL, error);
     if (d == NULL)
         return FALSE;
+    /* the search keeps PLAN_POOL; the closest list shows the --top count */
+    d->n_closest = MIN(d->n_closest, r->n_show);
     if (out != NULL && json) {
         g_autoptr(JsonBuilder) b = json_builder_new();
         json_builder_begin_object(b);

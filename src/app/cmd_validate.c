@@ -228,6 +228,20 @@ static void feel_text(GString *o, const GPtrArray *feel, const char *title)
                                e->source ? e->source : "all", e->groups, mean, worst, picks, fl,
                                fe);
     }
+    int sg = 0;
+    for (guint i = 0; i < feel->len; i++)
+        sg += ((const PrismValidateRegret *)g_ptr_array_index(feel, i))->simplest_groups;
+    if (sg == 0)
+        return;
+    g_string_append(o, "plan --pick simplest in the step-time groups (the simplest run of those "
+                       "equivalent to the predicted fastest): regret mean / worst (groups)\n");
+    for (guint i = 0; i < feel->len; i++) {
+        const PrismValidateRegret *e = g_ptr_array_index(feel, i);
+        if (e->simplest_groups > 0)
+            g_string_append_printf(
+                o, "  %-31s %.1f %% / %.1f %% (%d)\n", e->source ? e->source : "all",
+                e->simplest_sum / e->simplest_groups, e->simplest_worst, e->simplest_groups);
+    }
 }
 
 /* One list entry as a JSON object (source null: several sources together). */

@@ -287,6 +287,25 @@ PY
         grep -q "^Pareto front (step_time, peak_mem, max:mfu): [1-9][0-9]* strategies" np$np.txt
     check "text $np ranks == 1 rank" cmp -s np1.txt np$np.txt
 done
+# Intervals (ranges.h) in the 1-rank JSON above: every top entry's point step inside its
+# interval, mem_hi above the peak, a memory class; the recommendation names a top-list
+# rank, a rule and what it gives up (>= 0: #1 is the fastest point estimate).
+check "intervals in json" py np1.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["top"] + d["front"]:
+    assert e["step_lo"] <= e["time"]["step"] <= e["step_hi"], e
+    assert e["mem_hi"] >= e["memory"]["peak"] and e["mem_class"] in ("fits", "at risk"), e
+assert d["top"][0]["equivalent"]
+r = d["recommendation"]
+assert r["pick"] == "simplest" and r["rank"] >= 1 and r["gives_up_pct"] >= 0, r
+assert r["simplicity_order"].startswith("offload,schedule,pp") and r["text"], r
+assert "sustained_clock" in d["intervals"]["ranges"], d["intervals"]
+PY
+check "bad --pick exits 2" expect_status 2 plan "${small[@]}" --pick best
+check "  names the rules" grep -q "allowed: fastest, simplest, robust" err.txt
+check "bad --simplicity exits 2" expect_status 2 plan "${small[@]}" --simplicity pp,nope
+check "  names the part" grep -q "'nope' is not a moving part" err.txt
 # Without mpiexec the plan runs on a solo communicator, MPI never started (version.sh):
 # the same JSON as one MPI rank.
 "$prism" plan "${small[@]}" --json --top 7 > solo.json 2> solo.err
