@@ -351,4 +351,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((102 + per_count * ${#counts[@]}))
+cli_done $((107 + per_count * ${#counts[@]}))
