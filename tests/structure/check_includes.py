@@ -67,6 +67,7 @@ HEADER_LAYER = {
     "version.h.in": ("core", "core"),
     "cost.h": ("cost", "cost"),
     "knobs.h": ("cost", "cost"),
+    "ranges.h": ("cost", "cost"),
     "opcost.h": ("cost", "cost"),
     "cost_json.h": ("cost", "cost"),
     "framework.h": ("cost", "cost"),
