@@ -89,7 +89,7 @@ static Shape shape_of(const PrismModel *m)
             continue;
         sh.blocks++;
         const PrismBlockSpec *b = &m->specs[m->layers[i].spec];
-        if (sh.heads == 0) {
+        if (sh.heads == 0 && b->mixer == PRISM_MIXER_ATTENTION) {
             sh.heads = b->attn.n_heads;
             sh.kv_heads = b->attn.n_kv_heads;
         }
