@@ -226,7 +226,17 @@ PrismModel *prism_model_zoo_get(const char *name, GError **error);
 /**
  * Read a Hugging Face config.json (json-glib). Supported model_type: llama, mistral,
  * mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, llama4
- * (its text_config; also llama4_text), gpt2, gpt_neox.
+ * (its text_config; also llama4_text), gpt2, gpt_neox, qwen3_next, nemotron_h.
+ * Hybrid models: qwen3_next reads qwen3_moe's keys plus layer_types ("linear_attention" /
+ * "full_attention") or full_attention_interval, linear_num_key_heads, linear_key_head_dim,
+ * linear_num_value_heads, linear_value_head_dim, linear_conv_kernel_dim (gated attention
+ * and one gated shared expert always); nemotron_h reads hybrid_override_pattern (or
+ * layers_block_type), mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups,
+ * conv_kernel, chunk_size, use_conv_bias, mamba_proj_bias / use_bias, head_dim (or
+ * attention_head_dim), intermediate_size, n_routed_experts, num_experts_per_tok,
+ * moe_intermediate_size, n_shared_experts, moe_shared_expert_intermediate_size (defaults:
+ * NemotronHConfig's); num_nextn_predict_layers > 0 and moe_latent_size are refused.
+ * Python's Infinity / NaN tokens (json.dumps writes them) are read as null.
  * Keys read (llama naming): hidden_size, num_hidden_layers, num_attention_heads,
  * num_key_value_heads, head_dim, intermediate_size, vocab_size, max_position_embeddings,
  * tie_word_embeddings, attention_bias, mlp_bias; MoE: num_local_experts (mixtral),
