@@ -230,6 +230,33 @@ static void member_bool(JsonBuilder *b, const char *name, gboolean v)
     json_builder_add_boolean_value(b, v);
 }
 
+/* The hybrid-model fields of a spec, written only where they differ from a transformer
+ * block (so the JSON of other models is unchanged). */
+static void hybrid_json(JsonBuilder *b, const PrismBlockSpec *sp)
+{
+    static const char *const mixers[] = {"attention", "mamba2", "gated_deltanet", "none"};
+    if (sp->attn.out_gate)
+        member_bool(b, "out_gate", TRUE);
+    if (sp->mixer == PRISM_MIXER_ATTENTION && !sp->no_mlp)
+        return;
+    json_builder_set_member_name(b, "mixer");
+    json_builder_add_string_value(b, mixers[sp->mixer]);
+    member_bool(b, "no_mlp", sp->no_mlp);
+    if (sp->mixer != PRISM_MIXER_MAMBA2 && sp->mixer != PRISM_MIXER_GDN)
+        return;
+    json_builder_set_member_name(b, "ssm");
+    json_builder_begin_object(b);
+    member_int(b, "heads", sp->ssm.n_heads);
+    member_int(b, "head_dim", sp->ssm.head_dim);
+    member_int(b, "state", sp->ssm.state);
+    member_int(b, "groups", sp->ssm.n_groups);
+    member_int(b, "conv_kernel", sp->ssm.conv_kernel);
+    member_int(b, "chunk", sp->ssm.chunk);
+    member_bool(b, "bias", sp->ssm.bias);
+    member_bool(b, "conv_bias", sp->ssm.conv_bias);
+    json_builder_end_object(b);
+}
+
 /* Every field of every block spec: with the sequence, enough to rebuild the IR. */
 static void specs_json(JsonBuilder *b, const PrismModel *m)
 {
@@ -255,7 +282,9 @@ static void specs_json(JsonBuilder *b, const PrismModel *m)
         member_bool(b, "sinks", a->sinks);
         member_bool(b, "qk_norm", a->qk_norm);
         json_builder_set_member_name(b, "mlp");
-        json_builder_add_string_value(b, p->act == PRISM_MLP_SWIGLU ? "swiglu" : "gelu");
+        json_builder_add_string_value(b, p->act == PRISM_MLP_SWIGLU  ? "swiglu"
+                                         : p->act == PRISM_MLP_RELU2 ? "relu2"
+                                                                     : "gelu");
         member_bool(b, "mlp_bias", p->bias);
         member_int(b, "ffn", (gint64)p->ffn_hidden);
         member_int(b, "experts", p->n_experts);
@@ -270,6 +299,7 @@ static void specs_json(JsonBuilder *b, const PrismModel *m)
         json_builder_set_member_name(b, "norm");
         json_builder_add_string_value(b, m->specs[i].norm == PRISM_NORM_RMSNORM ? "rmsnorm"
                                                                                 : "layernorm");
+        hybrid_json(b, &m->specs[i]);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
