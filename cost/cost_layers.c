@@ -161,12 +161,115 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
             k->a_kv += bp * g * d;
             k->e_tp += 2.0 * bp * (a + g) * d;
         }
+        if (at->out_gate) {
+            /* Qwen3-Next's gated attention: q_proj also yields a gate of a d per token
+             * (fused into the qkv GEMM: gemm "qkv" below widened), the output is multiplied
+             * by its sigmoid before o_proj: the gate and the ungated output are kept, the
+             * sigmoid-multiply reads 2 a d and writes a d */
+            k->p_tp += h * a * d;
+            k->f_tp += 2.0 * h * a * d;
+            k->gemm[k->n_gemm - 2].n_tp += a * d;
+            k->a_tp += bp * 2.0 * a * d;
+            k->e_tp += bp * 3.0 * a * d;
+        }
         k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * sw;
     }
     k->inv_g = 1.0 / k->g;
     k->heads = a;
     k->f_core = core * (kv->flash > 0.5 ? causal : 1.0);
     *model_core = core;
+}
+
+/* Mamba-2 (SSD) mixer (Dao & Gu 2024, "Transformers are SSMs", Sec. 6-7; Megatron-Core
+ * megatron/core/ssm/mamba_mixer.py and mamba_context_parallel.py; cost/README.md "State-space
+ * and linear-attention layers"). H heads of P channels (d_inner D = H P), G groups of state
+ * size N, conv of K taps, chunk length Q. Every weight is sharded over tp by heads and
+ * groups (in_proj column-parallel, out_proj row-parallel, conv channels and the per-head
+ * vectors with their heads; tp divides H and G, strategy.h R2). Per token, forward:
+ *   GEMMs   in_proj 2 h (2D + 2GN + H), out_proj 2 D h
+ *   conv    2 K (D + 2GN)
+ *   scan    intra-chunk C B^T 2 Q G N and its product with x 2 Q H P, chunk states B^T x
+ *           2 H P N, the state passing between chunks 2 H P N / Q, the output from the
+ *           states C h 2 H P N: 2 Q (G N + H P) + 4 H P N + 2 H P N / Q
+ * The conv and the scan are priced at the attention core's rates (f_core; both are chunked
+ * matmul kernels, no separate kernel fraction is published). Kept for the backward (bytes
+ * per token, all tp-sharded): in_proj's output z (D), xBC (D + 2GN) and dt (H), the conv's
+ * output xBC (D + 2GN), the scan's output y (D), the gated norm's output (D): 5D + 4GN + H;
+ * the chunk states are recomputed in the backward (mamba_ssm saves none). Elementwise: the
+ * conv reads and writes xBC, the gated RMSNorm reads y and z and writes D. Context
+ * parallelism is Megatron-Core's all-to-all: z, x, B, C and dt in (B and C repeated to cp
+ * copies when G/tp < cp), y out, per pass; tp x cp must divide H. */
+static void mamba_terms(const PrismSsmSpec *ss, double h, const KnobView *kv, PrismKKind *k,
+                        double *core)
+{
+    const double H = ss->n_heads, P = ss->head_dim, N = ss->state, G = ss->n_groups;
+    const double K = ss->conv_kernel, Q = ss->chunk, D = H * P, bp = kv->bp;
+    const double in = 2.0 * D + 2.0 * G * N + H, xbc = D + 2.0 * G * N;
+    k->p_tp += h * in + D * h + xbc * K + 3.0 * H + D + (ss->bias ? in : 0.0) +
+               (ss->conv_bias ? xbc : 0.0);
+    k->p_rep += ss->bias ? h : 0.0;
+    k->f_tp += 2.0 * h * in + 2.0 * D * h;
+    add_gemm(k, "in_proj", in, 0, 0, 0, h, 1);
+    add_gemm(k, "out_proj", 0, 0, h, D, 0, 1);
+    const double conv = 2.0 * K * xbc;
+    const double scan = 2.0 * Q * (G * N + H * P) + 4.0 * H * P * N + 2.0 * H * P * N / Q;
+    k->f_core = conv + scan;
+    *core = conv + scan;
+    k->a_tp += bp * (5.0 * D + 4.0 * G * N + H);
+    k->e_tp += bp * (2.0 * xbc + 3.0 * D);
+    k->g = G;
+    k->inv_g = 1.0 / G;
+    k->heads = H;
+    k->cp_a2a = 1.0;
+    k->cp_qo = bp * (3.0 * D + H); /* z, x, dt in; y out */
+    k->cp_kv = bp * 2.0 * G * N;   /* B and C */
+    k->cp_kvh = bp * 2.0 * N;      /* one group's B and C (repeated to cp copies) */
+}
+
+/* Gated DeltaNet mixer (Yang et al. 2025, "Gated Delta Networks"; Hugging Face
+ * transformers models/qwen3_next/modeling_qwen3_next.py Qwen3NextGatedDeltaNet; Megatron-Core
+ * megatron/core/ssm/gated_delta_net.py; the chunked kernel of flash-linear-attention,
+ * chunk_gated_delta_rule, chunk length C = 64). Hk key heads of dk, Hv value heads of dv
+ * (Hv a multiple of Hk: q and k are repeated to Hv heads before the kernel), conv of K taps.
+ * Weights sharded over tp by heads as Megatron-Core does (in_proj column-, out_proj
+ * row-parallel; tp divides Hk and Hv); the gated norm's weight (dv) is replicated. Per
+ * token, forward:
+ *   GEMMs   in_proj 2 h (2 Hk dk + 2 Hv dv + 2 Hv), out_proj 2 Hv dv h
+ *   conv    2 K (2 Hk dk + Hv dv)
+ *   scan    per value head: K K^T in the chunk 2 C dk, the WY factors w and u 2 C (dk + dv),
+ *           the triangular solve C^2 / 3, the state update (W S and K^T u) 4 dk dv, the
+ *           output from the state 2 dk dv and within the chunk (Q K^T, its product with the
+ *           new values) 2 C (dk + dv): 6 dk dv + 2 C (3 dk + 2 dv) + C^2 / 3
+ * Kept for the backward (bytes per token, tp-sharded): in_proj's output (q, k, v pre-conv,
+ * the gate z, beta and alpha), the conv's output, the l2-normed q and k, the kernel's
+ * inputs (q and k repeated to Hv heads when Hv > Hk; v contiguous), the fp32 decay g and
+ * beta, the inverted chunk matrix A (C per head), the kernel's output and the gated norm's
+ * output. No framework runs context parallelism over these layers at the versions read
+ * (Megatron-Core gated_delta_net.py: "TODO: support CP"): cp > 1 is refused (strategy.h). */
+static void gdn_terms(const PrismSsmSpec *ss, double h, const KnobView *kv, PrismKKind *k,
+                      double *core)
+{
+    const double Hv = ss->n_heads, dv = ss->head_dim, dk = ss->state, Hk = ss->n_groups;
+    const double K = ss->conv_kernel, C = ss->chunk, bp = kv->bp;
+    const double qk = Hk * dk, v = Hv * dv, in = 2.0 * qk + 2.0 * v + 2.0 * Hv;
+    const double rep = Hv > Hk ? 2.0 * Hv * dk : 0.0; /* q, k repeated to the value heads */
+    k->p_tp += h * in + v * h + (2.0 * qk + v) * K + 2.0 * Hv;
+    k->p_rep += dv;
+    k->f_tp += 2.0 * h * in + 2.0 * v * h;
+    add_gemm(k, "in_proj", in, 0, 0, 0, h, 1);
+    add_gemm(k, "out_proj", 0, 0, h, v, 0, 1);
+    const double conv = 2.0 * K * (2.0 * qk + v);
+    const double scan = Hv * (6.0 * dk * dv + 2.0 * C * (3.0 * dk + 2.0 * dv) + C * C / 3.0);
+    k->f_core = conv + scan;
+    *core = conv + scan;
+    k->a_tp += bp * (in + (2.0 * qk + v) + 2.0 * qk + rep + v + Hv + Hv * C + 2.0 * v) + 4.0 * Hv;
+    /* conv read + write, l2norm of q and k read + write, the repeat (read q, k, write the
+     * copies), the gated norm (read o and z, write) */
+    k->e_tp += bp * (2.0 * (2.0 * qk + v) + 4.0 * qk + (rep > 0 ? rep + 2.0 * qk : 0.0) + 3.0 * v);
+    k->g = Hk;
+    k->inv_g = 1.0 / Hk;
+    k->heads = Hv;
+    k->cp_none = 1.0;
 }
 
 /* MLP part (dense or MoE). Returns the forward model FLOPs per token of the MLP. */
@@ -262,8 +365,8 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     k->sel_core = 1.0;
     k->sel_gemm = k->sel_ew = k->sf_tp = k->sf_kv = 0.0;
     if (sp == NULL || mtp || kv->sac < 0.5 || kv->flash < 0.5 ||
-        sp->attn.kind != PRISM_ATTN_STANDARD || sp->attn.qkv_bias || sp->attn.out_bias ||
-        sp->mlp.n_experts > 0 || sp->mlp.bias)
+        sp->mixer != PRISM_MIXER_ATTENTION || sp->no_mlp || sp->attn.kind != PRISM_ATTN_STANDARD ||
+        sp->attn.qkv_bias || sp->attn.out_bias || sp->mlp.n_experts > 0 || sp->mlp.bias)
         return;
     const double a = sp->attn.n_heads, d = sp->attn.head_dim, g = sp->attn.n_kv_heads;
     const double f = (double)sp->mlp.ffn_hidden, bp = kv->bp;
@@ -305,22 +408,38 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
 {
     const double h = (double)m->hidden, bp = kv->bp, V = (double)m->vocab;
     memset(k, 0, sizeof *k);
-    attn_terms(&sp->attn, h, kv, k, core);
+    /* the mixer (attention, Mamba-2, gated DeltaNet or none) and the MLP, each behind its
+     * own norm; a hybrid layer holds one of the two (np = the parts present) */
+    const gboolean attn = sp->mixer == PRISM_MIXER_ATTENTION,
+                   ssm = !attn && sp->mixer != PRISM_MIXER_NONE;
+    double ssm_core = 0.0;
+    *core = 0.0;
+    if (attn) {
+        attn_terms(&sp->attn, h, kv, k, core);
+    } else if (sp->mixer == PRISM_MIXER_MAMBA2) {
+        mamba_terms(&sp->ssm, h, kv, k, &ssm_core);
+    } else if (sp->mixer == PRISM_MIXER_GDN) {
+        gdn_terms(&sp->ssm, h, kv, k, &ssm_core);
+    } else { /* an MLP-only layer: nothing exchanged over CP */
+        k->g = k->inv_g = 1.0;
+        k->cp_none = 1.0;
+    }
     const double attn_gemm = k->f_tp + k->f_kv + k->f_rep;
-    double mm = mlp_terms(&sp->mlp, h, kv, k);
-    k->p_rep += 2.0 * norm_params(sp->norm, h);
-    /* stored per token, Korthikanti et al. Sec. 4.1: inputs of both norms, of the
-     * attention linears and of the first MLP linear (4 x h), two dropout masks */
-    k->a_rep += 4.0 * bp * h + 2.0 * kv->drop * h;
+    double mm = sp->no_mlp ? 0.0 : mlp_terms(&sp->mlp, h, kv, k);
+    const double np = (double)prism_block_norms(sp);
+    k->p_rep += np * norm_params(sp->norm, h);
+    /* stored per token, Korthikanti et al. Sec. 4.1: per part the input of its norm and of
+     * its first linears (attention + MLP: 4 x h), a dropout mask each */
+    k->a_rep += np * (2.0 * bp * h) + np * (kv->drop * h);
     k->a_ckpt = bp * h;
-    /* of these, the attention linears' input and the dense MLP's first linear input are
-     * column-parallel inputs (sp_saves_gathered keeps them gathered) */
-    k->a_spg = (sp->attn.kind == PRISM_ATTN_STANDARD ? bp * h : 0.0) +
-               (sp->mlp.n_experts == 0 ? bp * h : 0.0);
-    /* two norms (read + write h) and two bias-dropout-adds (read 2h, write h, mask) */
-    k->e_rep += (10.0 * bp + 2.0 * kv->drop) * h;
-    k->tp_coll_fwd = 2.0; /* after attention and after the MLP */
-    k->tp_coll_bwd = 2.0;
+    /* of these, the attention linears' (the SSM in_proj's) input and the dense MLP's first
+     * linear input are column-parallel inputs (sp_saves_gathered keeps them gathered) */
+    k->a_spg = ((attn && sp->attn.kind == PRISM_ATTN_STANDARD) || ssm ? bp * h : 0.0) +
+               (!sp->no_mlp && sp->mlp.n_experts == 0 ? bp * h : 0.0);
+    /* per part a norm (read + write h) and a bias-dropout-add (read 2h, write h, mask) */
+    k->e_rep += np * ((5.0 * bp + kv->drop) * h);
+    k->tp_coll_fwd = np; /* after the mixer and after the MLP */
+    k->tp_coll_bwd = np;
     k->tp_bytes = bp * h;
     k->is_layer = 1.0;
     if (mtp) {
@@ -339,16 +458,18 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
     }
     if (kv->eager > 0.5) {
         if (sp->norm == PRISM_NORM_RMSNORM)
-            k->e_rep += 2.0 * eager_norm_extra(bp) * h;
-        if (sp->mlp.act == PRISM_MLP_SWIGLU && sp->mlp.n_experts == 0)
+            k->e_rep += np * eager_norm_extra(bp) * h;
+        if (sp->mlp.act == PRISM_MLP_SWIGLU && sp->mlp.n_experts == 0 && !sp->no_mlp)
             k->e_tp += 2.0 * bp * (double)sp->mlp.ffn_hidden;
         /* RoPE on q and k (k counted as tp-sharded: exact while t <= g) */
-        if (m->pos == PRISM_POS_ROPE && sp->attn.kind == PRISM_ATTN_STANDARD)
+        if (m->pos == PRISM_POS_ROPE && attn && sp->attn.kind == PRISM_ATTN_STANDARD)
             k->e_tp += (2.0 * bp + 16.0) * (double)sp->attn.head_dim *
                        ((double)sp->attn.n_heads + (double)sp->attn.n_kv_heads);
     }
     selective_terms(sp, mtp, h, kv, k);
-    if (kv->moe_act > 0.5 && sp->mlp.n_experts > 0) {
+    if (!attn) /* selective recompute (Megatron-Core core_attn) leaves SSM and MLP layers whole */
+        k->sel_core = 0.0;
+    if (kv->moe_act > 0.5 && sp->mlp.n_experts > 0 && !sp->no_mlp) {
         /* recompute_moe_act (Megatron-Core --recompute-modules moe_act, under selective):
          * the routed experts' activation output, fc2's input (f_e per routed row), is
          * dropped after fc2's forward and the activation runs again in backward from the
@@ -363,6 +484,11 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
      * by the mfu_core knob; top-k experts), and as executed (HFU) */
     *model_flops = attn_gemm + mm + *core * kv->mfu_core;
     *exec_flops = attn_gemm + mm + *core * kv->exec_core;
+    if (ssm) { /* the conv and the scan as counted (no causal half to skip) */
+        *model_flops += ssm_core;
+        *exec_flops += ssm_core;
+        *core = ssm_core;
+    }
 }
 
 static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *k)
@@ -411,6 +537,27 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
 static char *spec_label(const PrismBlockSpec *sp)
 {
     const PrismAttnSpec *a = &sp->attn;
+    if (sp->mixer != PRISM_MIXER_ATTENTION || sp->no_mlp) {
+        const PrismSsmSpec *s = &sp->ssm;
+        g_autofree char *mix =
+            sp->mixer == PRISM_MIXER_MAMBA2
+                ? g_strdup_printf("Mamba-2 %u heads state %u", s->n_heads, s->state)
+            : sp->mixer == PRISM_MIXER_GDN
+                ? g_strdup_printf("gated DeltaNet %u/%u heads", s->n_groups, s->n_heads)
+            : sp->mixer == PRISM_MIXER_NONE
+                ? g_strdup("")
+                : g_strdup_printf("%s", a->n_kv_heads == a->n_heads ? "MHA" : "GQA");
+        if (sp->no_mlp)
+            return g_steal_pointer(&mix);
+        const char *act = sp->mlp.act == PRISM_MLP_SWIGLU  ? "SwiGLU"
+                          : sp->mlp.act == PRISM_MLP_RELU2 ? "ReLU^2"
+                                                           : "GELU";
+        g_autofree char *mlp = sp->mlp.n_experts > 0
+                                   ? g_strdup_printf("MoE %u experts top-%u, %s", sp->mlp.n_experts,
+                                                     sp->mlp.top_k, act)
+                                   : g_strdup_printf("dense %s", act);
+        return mix[0] ? g_strdup_printf("%s, %s", mix, mlp) : g_steal_pointer(&mlp);
+    }
     const char *attn = a->kind == PRISM_ATTN_MLA     ? "MLA"
                        : a->n_kv_heads == a->n_heads ? "MHA"
                        : a->n_kv_heads == 1          ? "MQA"

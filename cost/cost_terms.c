@@ -203,8 +203,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                         "[z3] fsdp_reshard*AG + RS (reduce-scatter + HSDP all-reduce)"},
     [PRISM_KS_CP_IMB] = {"cp_imbalance", "s",
                          "(cp_load_imbalance - 1) * core * (1 + bwd_ratio + rc), part of cp_comm"},
-    [PRISM_KS_CP_ULY] = {"cp_all_to_all", "bool",
-                         "1 if cp_algo = 1 and heads/(t*c) is a whole number >= 1"},
+    [PRISM_KS_CP_ULY] =
+        {"cp_all_to_all", "bool",
+         "1 if cp_algo = 1 (Mamba-2 layers: always) and heads/(t*c) is a whole number >= 1"},
     [PRISM_KS_OFFX] = {"offload_exposed", "s",
                        "[offload activations] X = activations/host_link_BW: max(0, X - "
                        "forward_window) + max(0, X - (compute + recompute + tp + cp + ep - "

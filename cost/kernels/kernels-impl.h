@@ -360,7 +360,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
     const double coll_f = K->tp_coll_fwd, coll_fsp = K->tp_coll_fwd_sp;
     const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes, coll_ssp = K->tp_coll_sel_sp;
-    const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
+    const double cp_tp = K->cp_tp, cp_kv = K->cp_kv;
+    const double cp_pass1 = K->cp_none > 0.5 ? 0.0 : K->is_layer;
     const double cbu = km->cp_bwd_units; /* backward ring step: K/V + dK/dV units */
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
@@ -394,6 +395,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
     const double cp_qo = K->cp_qo, cp_kvh = K->cp_kvh, heads = K->heads;
     const double uly_on = km->cp_ulysses, cp_ov = km->cp_ov, rsh = km->fsdp_reshard;
+    /* all-to-all CP where heads allow: cp_algo, or a kind that has no other (Mamba-2) */
+    const double uly_k = uly_on > 0.5 || K->cp_a2a > 0.5 ? 1.0 : 0.0;
     /* selective: what is kept (as_*) and what runs again (sel_*), per the policy */
     const double as_rep = K->as_rep, as_tp = K->as_tp, as_kv = K->as_kv, as_full = K->as_full;
     const double spg = km->sp_gathered, a_spg = K->a_spg, as_spg = K->as_spg;
@@ -570,7 +573,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
                 const double xh = heads * it * ic;
                 const double xr = (xh + 4503599627370496.0) - 4503599627370496.0;
                 const double dx = xh - xr;
-                uly = uly_on > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
+                uly = uly_k > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
             }
             const double lb = uly > 0.5 ? 1.0 : cplb[i];
             const double v_cp = T * (cp_tp * it + cp_kv * kvs);
@@ -695,8 +698,10 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
      * multiplies every one), as the cpm = 0 path writes */
     const PrismKKind *kk = &km->kinds[sl->kind];
     const int epm = kk->is_moe > 0.5 ? (km->shared_overlap > 0.5 ? 2 : 1) : 0;
-    if (kk->is_layer < 0.5)
+    if (kk->is_layer < 0.5 || kk->cp_none > 0.5)
         cpm = 0;
+    else if (kk->cp_a2a > 0.5 && cpm == 1) /* a kind whose CP is always all-to-all */
+        cpm = 2;
 #define K_SLOT_CASE(D, C, E, R)                                                                    \
     case (D)*18 + (C)*9 + (E)*3 + (R):                                                             \
         k_slot_body(km, sl, ln, off, n, ws, out, 0, D, C, E, R);                                   \

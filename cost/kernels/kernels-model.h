@@ -137,6 +137,12 @@ typedef struct PrismKKind {
     /* backward working set beyond the layer's activations, bytes per token sharded by tp
      * (the head: loss_bwd_extra x logits_bytes x V) */
     double w_tp;
+    /* context parallelism of hybrid models' layers (cost/README.md, "State-space and
+     * linear-attention layers"): cp_a2a 1: the layer's CP is always the all-to-all over its
+     * heads (Mamba-2: Megatron-Core's MambaContextParallel), whatever cp_algo says; cp_none
+     * 1: the layer exchanges nothing over CP (an MLP-only layer; gated DeltaNet, whose
+     * cp > 1 the strategy check refuses) */
+    double cp_a2a, cp_none;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */

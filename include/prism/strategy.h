@@ -12,7 +12,11 @@
  *   R2  tp divides a, hidden, every dense FFN and shared-expert width; etp divides every
  *       routed-expert width; and tp divides g or g divides tp (KV heads are replicated
  *       when tp > g)
- *   R3  cp > 1: seq % (2*cp) == 0 (load-balanced ring attention)
+ *       Hybrid layers: tp divides a Mamba-2 layer's heads and groups, a gated-DeltaNet
+ *       layer's key and value heads (Megatron-Core splits them over tp)
+ *   R3  cp > 1: seq % (2*cp) == 0 (load-balanced ring attention); Mamba-2 layers (their CP
+ *       is Megatron-Core's all-to-all over heads): cp divides heads/tp, and groups/tp and
+ *       cp divide one another; gated-DeltaNet layers: cp == 1 (no framework has CP there)
  *   R4  sp == 1 needs tp > 1 and (seq/cp) % tp == 0
  *   R5  dense model: ep == 1 and etp == tp; MoE: ep divides the routed-expert count and
  *       etp*ep divides tp*cp*dp (parallel folding: the MoE part re-splits the attention
@@ -181,6 +185,14 @@ char *prism_strategy_format(const PrismStrategy *s);
  */
 gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
                               const PrismTraining *training, GError **error);
+
+/**
+ * The R2/R3 rules of one block spec's Mamba-2 or gated-DeltaNet mixer at @p tp and @p cp
+ * (TRUE for other mixers). Shared by prism_strategy_check() and the space enumerator.
+ * Errors: PRISM_INPUT_ERROR_SHAPE naming the rule.
+ */
+gboolean prism_strategy_ssm_ok(const PrismBlockSpec *spec, uint32_t tp, uint32_t cp,
+                               GError **error);
 
 /** Transformer blocks + MTP layers: the layers split over pp*vpp chunks. */
 uint32_t prism_model_split_layers(const PrismModel *model);

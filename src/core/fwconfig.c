@@ -89,7 +89,7 @@ static Shape shape_of(const PrismModel *m)
             continue;
         sh.blocks++;
         const PrismBlockSpec *b = &m->specs[m->layers[i].spec];
-        if (sh.heads == 0) {
+        if (sh.heads == 0 && b->mixer == PRISM_MIXER_ATTENTION) {
             sh.heads = b->attn.n_heads;
             sh.kv_heads = b->attn.n_kv_heads;
         }
@@ -646,6 +646,14 @@ char *prism_fwconfig_emit(PrismFwTarget t, const PrismStrategy *s, const PrismTr
                           const PrismModel *model, GError **error)
 {
     g_return_val_if_fail(s != NULL && training != NULL && model != NULL, NULL);
+    for (uint32_t i = 0; i < model->n_specs; i++)
+        if (model->specs[i].mixer != PRISM_MIXER_ATTENTION || model->specs[i].no_mlp) {
+            refuse(error, t,
+                   "a hybrid model (Mamba-2, gated-DeltaNet or single-part layers): the emitted "
+                   "configurations describe transformer blocks only; give the hybrid layer "
+                   "arguments (e.g. Megatron-LM's --hybrid-override-pattern) by hand");
+            return NULL;
+        }
     Shape sh = shape_of(model);
     GString *o = g_string_new(NULL);
     gboolean ok = FALSE;

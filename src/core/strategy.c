@@ -291,6 +291,33 @@ uint32_t prism_model_split_layers(const PrismModel *model)
         return FALSE;                                                                              \
     } while (0)
 
+gboolean prism_strategy_ssm_ok(const PrismBlockSpec *sp, uint32_t tp, uint32_t cp, GError **error)
+{
+    const PrismSsmSpec *m = &sp->ssm;
+    if (sp->mixer == PRISM_MIXER_MAMBA2) {
+        /* Megatron-Core MambaMixer: heads and groups split over tp; MambaContextParallel:
+         * each cp rank takes heads/(tp cp) heads and groups/tp/cp groups (or, when fewer
+         * groups than cp ranks, cp a multiple of groups/tp and the groups repeated) */
+        if (m->n_heads % tp != 0 || m->n_groups % tp != 0)
+            SHAPE_FAIL("R2: tp=%u must divide the Mamba-2 heads=%u and groups=%u", tp, m->n_heads,
+                       m->n_groups);
+        const uint32_t gl = m->n_groups / tp;
+        if ((m->n_heads / tp) % cp != 0 || (gl % cp != 0 && cp % gl != 0))
+            SHAPE_FAIL("R3: cp=%u with tp=%u: Mamba-2's all-to-all context parallelism needs "
+                       "heads/tp=%u divisible by cp and groups/tp=%u and cp dividing one another",
+                       cp, tp, m->n_heads / tp, gl);
+    } else if (sp->mixer == PRISM_MIXER_GDN) {
+        if (m->n_heads % tp != 0 || m->n_groups % tp != 0)
+            SHAPE_FAIL("R2: tp=%u must divide the gated-DeltaNet key heads=%u and value heads=%u",
+                       tp, m->n_groups, m->n_heads);
+        if (cp > 1)
+            SHAPE_FAIL("R3: cp=%u: no framework runs context parallelism over gated-DeltaNet "
+                       "layers (Megatron-Core's GatedDeltaNet has none); use cp=1",
+                       cp);
+    }
+    return TRUE;
+}
+
 gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
                               const PrismTraining *t, GError **error)
 {
@@ -323,6 +350,8 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         if (p->n_experts > 0 && p->n_shared > 0 && p->shared_hidden % s->tp != 0)
             SHAPE_FAIL("R2: tp=%u does not divide shared_hidden=%" G_GUINT64_FORMAT, s->tp,
                        p->shared_hidden);
+        if (!prism_strategy_ssm_ok(&model->specs[i], s->tp, s->cp, error))
+            return FALSE;
     }
     /* R3 */
     if (s->cp > 1 && t->seq % (2u * s->cp) != 0)

@@ -7,7 +7,7 @@ hf=$PRISM_TEST_DATA/hf
 expect_ok "table lists GPT-3 175B" '^gpt3-175b +gpt +96 +12288 +96 +96 MHA' -- models
 expect_ok "table lists DeepSeek-V3 with MTP" '^deepseek-v3 +deepseek +61\+1 +7168 .* MLA +256/8/1 +671\.03B' -- models
 expect_ok "table lists Mixtral 8x7B experts" '^mixtral-8x7b .* 8/2/0 +46\.70B +12\.88B' -- models
-expect_ok "table counts the zoo" '^56 models' -- models
+expect_ok "table counts the zoo" '^60 models' -- models
 expect_ok "table lists GPT-OSS 120B" '^gpt-oss-120b +gpt-oss +36 +2880 +64 +8 GQA +128/4/0 +116\.83B +5\.71B +116\.83B' -- models
 expect_ok "one model: sliding-window kind" 'sinks, sliding window 128; MoE 32 x SwiGLU 2880' -- models gpt-oss-20b
 expect_ok "config.json: Llama 4 Maverick text model" 'total 400\.712B' -- models "$hf/llama4-maverick.json"

@@ -1439,7 +1439,115 @@ static void test_host_floor(void)
     CU_ASSERT_EQUAL(a[PRISM_COL_TIME_STEP], b[PRISM_COL_TIME_STEP]);
 }
 
+/* A model of one mixer-only block of @p mixer with @p ssm: h 1024, V 1000, RMSNorm. */
+static PrismModel *ssm_model(PrismMixerKind mixer, PrismSsmSpec ssm)
+{
+    PrismModel *m = prism_model_new("test-ssm", "test");
+    m->hidden = 1024;
+    m->vocab = 1000;
+    m->max_positions = 1u << 20;
+    m->final_norm = PRISM_NORM_RMSNORM;
+    PrismBlockSpec s;
+    memset(&s, 0, sizeof s);
+    s.mixer = mixer;
+    s.ssm = ssm;
+    s.no_mlp = TRUE;
+    s.norm = PRISM_NORM_RMSNORM;
+    const uint32_t id = prism_model_add_spec(m, &s);
+    prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
+    prism_model_add_layer(m, PRISM_LAYER_BLOCK, id);
+    prism_model_add_layer(m, PRISM_LAYER_FINAL_NORM, 0);
+    prism_model_add_layer(m, PRISM_LAYER_HEAD, 0);
+    return m;
+}
+
+/*
+ * One Mamba-2 block (cost/README.md "State-space and linear-attention layers"): h 1024,
+ * H 32 heads of P 64 (D 2048), G 4 groups of state N 64, conv K 4, chunk Q 128; bf16, no
+ * dropout, mbs 1, seq 1024 (T = 1024 tokens). Forward FLOPs per token:
+ *   in_proj 2 h (2D + 2GN + H) = 2 x 1024 x 4640        =  9,502,720
+ *   out_proj 2 D h                                        =  4,194,304
+ *   conv 2 K (D + 2GN) = 8 x 2560                         =     20,480
+ *   scan 2Q (GN + HP) + 4 HPN + 2 HPN/Q = 589,824 + 524,288 + 2,048 = 1,116,160
+ *   total 14,833,664 x 1024 tokens = 15,189,671,936 per micro-batch (t = 1; t = 2: half)
+ * Activations per token, bytes: the norm's and in_proj's inputs 2 x 2h = 4,096; z, xBC
+ * before and after the conv, dt, y, the gated norm's output 2 (5D + 4GN + H) = 22,592:
+ * 26,688 x 1024 = 27,328,512 (none and selective: selective recompute leaves the layer
+ * whole); t = 2 with SP: 13,664,256; full recompute: the input 2h x 1024 = 2,097,152.
+ */
+static void test_mamba2_block(void)
+{
+    static const char *const sets[] = {"dropout=0", NULL};
+    const PrismSsmSpec ss = {.n_heads = 32,
+                             .head_dim = 64,
+                             .state = 64,
+                             .n_groups = 4,
+                             .conv_kernel = 4,
+                             .chunk = 128,
+                             .conv_bias = TRUE};
+    g_autoptr(PrismModel) m = ssm_model(PRISM_MIXER_MAMBA2, ss);
+    PrismLayerTerms lt;
+    block_terms(m, 8, 1024, PRISM_DTYPE_BF16, sets, 1, "tp=1,mbs=1", &lt);
+    CU_ASSERT_EQUAL(lt.flops_fwd, 14833664.0 * 1024.0);
+    CU_ASSERT_EQUAL(lt.flops_fwd, 15189671936.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[0], 27328512.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[1], 27328512.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[2], 2097152.0);
+    block_terms(m, 8, 1024, PRISM_DTYPE_BF16, sets, 2, "tp=2,sp=1,mbs=1", &lt);
+    CU_ASSERT_EQUAL(lt.act_bytes[0], 13664256.0);
+    CU_ASSERT_EQUAL(lt.flops_fwd, 15189671936.0 / 2.0);
+    /* CP is Megatron-Core's all-to-all over heads: cp must divide heads/tp = 32/2 and
+     * groups/tp = 2 and cp divide one another (cp 4: 2 divides 4, accepted; cp 8 with tp 8:
+     * heads/tp = 4 not divisible by 8, refused) */
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 1024, PRISM_DTYPE_BF16, sets);
+    PrismStrategy st = test_strategy(cm, 8, "tp=2,cp=4,mbs=1");
+    CU_ASSERT_TRUE(prism_strategy_check(&st, m, prism_cost_model_training(cm), NULL));
+    st = test_strategy(cm, 64, "tp=8,cp=8,mbs=1");
+    GError *error = NULL;
+    CU_ASSERT_FALSE(prism_strategy_check(&st, m, prism_cost_model_training(cm), &error));
+    CU_ASSERT_TRUE(error != NULL && g_str_has_prefix(error->message, "R2:"));
+    g_clear_error(&error);
+}
+
+/*
+ * One gated-DeltaNet block: h 1024, Hk 4 key heads of dk 64, Hv 8 value heads of dv 64
+ * (q and k repeated to 8 heads), conv K 4, chunk C 64; qk = 256, v = 512. Forward FLOPs per
+ * token:
+ *   in_proj 2 h (2 qk + 2 v + 2 Hv) = 2 x 1024 x 1552    =  3,178,496
+ *   out_proj 2 v h                                        =  1,048,576
+ *   conv 2 K (2 qk + v) = 8 x 1024                        =      8,192
+ *   scan Hv (6 dk dv + 2C (3 dk + 2 dv) + C^2/3) = 8 (24,576 + 40,960 + 4096/3)
+ *                                                         =    535,210.67
+ * Activations per token, bytes: inputs 2 x 2h = 4,096; 2 x (in_proj's output 1552, the
+ * conv's 1024, l2-normed q and k 512, the repeated q and k 1024, v 512, beta 8, A 8 x 64
+ * = 512, the kernel's and the norm's outputs 1024) + the fp32 decay 4 x 8 = 12,368:
+ * 16,464 x 1024 = 16,859,136. CP is refused (no framework runs it over these layers).
+ */
+static void test_gdn_block(void)
+{
+    static const char *const sets[] = {"dropout=0", NULL};
+    const PrismSsmSpec ss = {
+        .n_heads = 8, .head_dim = 64, .state = 64, .n_groups = 4, .conv_kernel = 4, .chunk = 64};
+    g_autoptr(PrismModel) m = ssm_model(PRISM_MIXER_GDN, ss);
+    PrismLayerTerms lt;
+    block_terms(m, 8, 1024, PRISM_DTYPE_BF16, sets, 1, "tp=1,mbs=1", &lt);
+    const double per_tok =
+        3178496.0 + 1048576.0 + 8192.0 + 8.0 * (24576.0 + 40960.0 + 4096.0 / 3.0);
+    CU_ASSERT_TRUE(prism_test_close(lt.flops_fwd, per_tok * 1024.0, 1e-12, 0));
+    CU_ASSERT_EQUAL(lt.act_bytes[0], 16859136.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[1], 16859136.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[2], 2097152.0);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 1024, PRISM_DTYPE_BF16, sets);
+    PrismStrategy st = test_strategy(cm, 2, "tp=1,cp=2,mbs=1");
+    GError *error = NULL;
+    CU_ASSERT_FALSE(prism_strategy_check(&st, m, prism_cost_model_training(cm), &error));
+    CU_ASSERT_TRUE(error != NULL && g_str_has_prefix(error->message, "R3:"));
+    g_clear_error(&error);
+}
+
 static CU_TestInfo formula_tests[] = {
+    {"Mamba-2 block by hand", test_mamba2_block},
+    {"gated-DeltaNet block by hand", test_gdn_block},
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
     {"ZeRO static bytes per parameter", test_zero_bytes},

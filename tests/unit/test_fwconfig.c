@@ -272,7 +272,30 @@ static void test_megatron_script(void)
     prism_model_free(m);
 }
 
+/* A hybrid model is refused by every target, with the reason (the emitted files describe
+ * transformer blocks only). */
+static void test_hybrid_refused(void)
+{
+    PrismModel *m = prism_model_zoo_get("nemotron-h-8b", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    PrismTraining tr;
+    prism_training_default(&tr);
+    PrismStrategy s;
+    CU_ASSERT_TRUE_FATAL(prism_strategy_parse("dp=8,tp=1,pp=1,mbs=1", 8, &tr, &s, NULL));
+    for (int t = 0; t < PRISM_FWC_COUNT; t++) {
+        GError *e = NULL;
+        char *text = prism_fwconfig_emit((PrismFwTarget)t, &s, &tr, m, &e);
+        CU_ASSERT_PTR_NULL(text);
+        g_free(text);
+        CU_ASSERT_TRUE(e != NULL && e->code == PRISM_INPUT_ERROR_UNSUPPORTED &&
+                       strstr(e->message, "hybrid model") != NULL);
+        g_clear_error(&e);
+    }
+    prism_model_free(m);
+}
+
 static CU_TestInfo fwconfig_tests[] = {
+    {"a hybrid model is refused", test_hybrid_refused},
     {"round trip, dense", test_roundtrip_dense},
     {"round trip, MoE", test_roundtrip_moe},
     {"bad files", test_bad_files},
