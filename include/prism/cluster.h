@@ -28,18 +28,25 @@ typedef enum {
     PRISM_DTYPE_FP8 = 3,    /**< FP8 linear GEMMs, delayed (amax-history) per-tensor scaling */
     PRISM_DTYPE_FP8_CS = 4, /**< FP8 linear GEMMs, current (just-in-time) per-tensor scaling */
     PRISM_DTYPE_MXFP8 = 5,  /**< MXFP8: FP8 elements with an E8M0 scale per 32-element block */
-    PRISM_DTYPE_COUNT = 6,
+    PRISM_DTYPE_NVFP4 = 6,  /**< NVFP4: E2M1 elements with an E4M3 scale per 16-element block
+                                 and an FP32 scale per tensor (Blackwell tensor cores) */
+    PRISM_DTYPE_COUNT = 7,
 } PrismDtype;
 
-/** "fp32", "bf16", "fp16", "fp8", "fp8-cs", "mxfp8". Static string. */
+/** "fp32", "bf16", "fp16", "fp8", "fp8-cs", "mxfp8", "nvfp4". Static string. */
 const char *prism_dtype_name(PrismDtype dtype);
 /** Parse a dtype name; PRISM_INPUT_ERROR_VALUE lists the allowed names. */
 gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error);
-/** Bytes per element of the GEMM operands: 4, 2, 2, 1, 1, 1. */
+/** Bytes per element of the GEMM operands: 4, 2, 2, 1, 1, 1 and 9/16 for nvfp4 (half a
+ *  byte per element and one 1-byte E4M3 scale per 16 elements; the per-tensor FP32 scale
+ *  is negligible). */
 double prism_dtype_bytes(PrismDtype dtype);
 /** TRUE for the three FP8 recipes (fp8, fp8-cs, mxfp8): the linear layers' GEMMs run in
  *  FP8, everything else (attention core, head, norms, weights, activations) in BF16. */
 gboolean prism_dtype_is_fp8(PrismDtype dtype);
+/** TRUE for the recipes whose linear layers' GEMMs run in a low-precision format: the
+ *  three FP8 recipes and nvfp4 (everything else in BF16, as prism_dtype_is_fp8 says). */
+gboolean prism_dtype_is_lowp(PrismDtype dtype);
 
 /** One level of the network hierarchy. */
 typedef struct PrismNetLevel {
@@ -51,7 +58,11 @@ typedef struct PrismNetLevel {
 
 typedef struct PrismCluster {
     char *name;
-    double mem_bytes;                     /**< device memory in bytes (presets: GiB-based) */
+    char family[32];  /**< the device family (compute die: "H100", "B200"): the framework
+                           profiles' [knobs.FAMILY] groups and the track record key on it;
+                           presets declare it, a cluster file gives it (key `family`) or
+                           inherits its base's; "" = none */
+    double mem_bytes; /**< device memory in bytes (presets: GiB-based) */
     double peak_flops[PRISM_DTYPE_COUNT]; /**< dense peak FLOP/s per dtype (0 = unsupported);
                                                fp32 = plain IEEE fp32, not TF32 */
     uint32_t devices_per_node;

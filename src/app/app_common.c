@@ -36,7 +36,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)", "B"},
         {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
         {"dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
-         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, fp32 (default bf16)", "T"},
+         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4, fp32 (default bf16)", "T"},
         {"optimizer", 0, 0, G_OPTION_ARG_STRING, &o->optimizer,
          "optimizer: adam or sgd (default adam)", "OPT"},
         {"mem-budget", 0, 0, G_OPTION_ARG_DOUBLE, &o->mem_budget_gib,

@@ -145,19 +145,22 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
 
 static void print_table(FILE *out, PrismCluster **cs, size_t n)
 {
-    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s", "/NODE",
-            "FP32", "BF16", "FP16", "FP8", "LEVELS: name(devices) bandwidth latency");
+    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s",
+            "/NODE", "FP32", "BF16", "FP16", "FP8", "NVFP4",
+            "LEVELS: name(devices) bandwidth latency");
     for (size_t i = 0; i < n; i++) {
         const PrismCluster *c = cs[i];
         g_autofree char *f32 = tflops(c->peak_flops[PRISM_DTYPE_FP32]);
         g_autofree char *bf16 = tflops(c->peak_flops[PRISM_DTYPE_BF16]);
         g_autofree char *f16 = tflops(c->peak_flops[PRISM_DTYPE_FP16]);
         g_autofree char *f8 = tflops(c->peak_flops[PRISM_DTYPE_FP8]);
+        g_autofree char *f4 = tflops(c->peak_flops[PRISM_DTYPE_NVFP4]);
         g_autofree char *levels = levels_text(c);
         g_autofree char *hbm =
             c->mem_bw_GBps > 0 ? g_strdup_printf("%.6g", c->mem_bw_GBps) : g_strdup("-");
-        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s  %s\n", c->name,
-                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, levels);
+        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s %7s  %s\n", c->name,
+                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, f4,
+                levels);
     }
     if (n > 1)
         fprintf(out,

@@ -16,9 +16,10 @@
 
 static void test_presets(void)
 {
-    static const char *names[] = {"A100-40GB", "A100-80GB",  "H100-SXM", "H100-96GB-500W",
-                                  "H800",      "H200",       "B200",     "B200-750W",
-                                  "MI300X",    "Ascend-910B"};
+    static const char *names[] = {"A100-40GB",   "A100-80GB",   "H100-SXM",   "H100-96GB-500W",
+                                  "H800",        "H200",        "B200",       "B200-750W",
+                                  "GB200-NVL72", "GB300-NVL72", "B300",       "MI300X",
+                                  "MI325X",      "MI355X",      "Ascend-910B"};
     CU_ASSERT_EQUAL(prism_cluster_preset_count(), G_N_ELEMENTS(names));
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         CU_ASSERT_STRING_EQUAL(prism_cluster_preset_name(i), names[i]);
@@ -26,9 +27,11 @@ static void test_presets(void)
         PrismCluster *c = prism_cluster_preset(names[i], &error);
         CU_ASSERT_PTR_NOT_NULL_FATAL(c);
         CU_ASSERT_TRUE(prism_cluster_validate(c, NULL));
-        CU_ASSERT_EQUAL(c->devices_per_node, 8);
+        /* the NVL72 racks: a compute tray of 4 GPUs, all 72 on the NVLink level 0 */
+        const gboolean rack = g_str_has_suffix(names[i], "-NVL72");
+        CU_ASSERT_EQUAL(c->devices_per_node, rack ? 4 : 8);
         CU_ASSERT_EQUAL(c->n_levels, 2);
-        CU_ASSERT_EQUAL(c->levels[0].size, 8);
+        CU_ASSERT_EQUAL(c->levels[0].size, rack ? 72 : 8);
         CU_ASSERT_EQUAL(c->levels[1].size, 0);
         /* the network is slower than the node's links on every preset */
         CU_ASSERT_TRUE(c->levels[1].bw_GBps < c->levels[0].bw_GBps);
@@ -77,6 +80,45 @@ static void test_presets(void)
     /* MXFP8 (block-scaled) on Blackwell at the FP8 rate; fp8-cs always at the fp8 peak */
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 4500e12);
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8_CS], 4500e12);
+    prism_cluster_free(c);
+    /* the 2026 parts, from the rack and board totals: GB200 NVL72 360 PF BF16 sparse / 72
+     * / 2 = 2.5 PF, FP4 1440 / 72 / 2 = 10 PF; 130 TB/s NVLink / 72 = 1.8 TB/s = 900 per
+     * direction over all 72 GPUs (72 x 1.8 = 129.6, the datasheet rounds); GB300 NVL72 FP4 1080 PF
+     * dense / 72 = 15 PF, ConnectX-8 800 Gb/s = 100 GB/s; HGX B300 FP4 108 PF dense / 8 = 13.5 PF;
+     * MI355X 256 CUs x 4096 x 2.4 GHz = 2516.6 TF BF16 dense, FP8 twice; MI325X the MI300X die with
+     * 256 GB at 6 TB/s. Families: the compute die (knob groups and track record). */
+    c = prism_cluster_preset("GB200-NVL72", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 360e15 / 72 / 2);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 1440e15 / 72 / 2);
+    CU_ASSERT_EQUAL(c->levels[0].size, 72);
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 1.8e3 / 2); /* 130 TB/s = 72 x 1.8 rounded */
+    CU_ASSERT_DOUBLE_EQUAL(148 * 8192.0 * c->boost_clock_mhz * 1e6 / 2.5e15, 1.0, 1e-3);
+    CU_ASSERT_STRING_EQUAL(c->family, "B200");
+    CU_ASSERT_EQUAL(c->host_link_GBps, 900.0 / 2 / 2); /* C2C per superchip, 2 GPUs */
+    prism_cluster_free(c);
+    c = prism_cluster_preset("GB300-NVL72", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 1080e15 / 72);
+    CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 800.0 / 8);
+    CU_ASSERT_STRING_EQUAL(c->family, "B300");
+    prism_cluster_free(c);
+    c = prism_cluster_preset("B300", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 108e15 / 8);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 36e15 / 8 / 2);
+    CU_ASSERT_DOUBLE_EQUAL(160 * 8192.0 * c->boost_clock_mhz * 1e6 / 2.25e15, 1.0, 1e-3);
+    prism_cluster_free(c);
+    c = prism_cluster_preset("MI355X", NULL);
+    CU_ASSERT_DOUBLE_EQUAL(256 * 4096.0 * 2.4e9 / c->peak_flops[PRISM_DTYPE_BF16], 1.0, 1e-4);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 2 * c->peak_flops[PRISM_DTYPE_BF16]);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 0); /* MXFP4, not NVFP4 */
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 1075.2 / 2);
+    prism_cluster_free(c);
+    c = prism_cluster_preset("MI325X", NULL);
+    CU_ASSERT_EQUAL(c->mem_bytes, 256 * GIB);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 6000);
+    CU_ASSERT_STRING_EQUAL(c->family, "MI300X");
+    prism_cluster_free(c);
+    c = prism_cluster_preset("H100-96GB-500W", NULL);
+    CU_ASSERT_STRING_EQUAL(c->family, "H100");
     prism_cluster_free(c);
     /* the GEMM model's device attributes: the BF16 peak is SMs x dense FLOP per SM per
      * clock x the boost clock: A100 108 x 2048 x 1.41 GHz = 311.9 TF, H100 132 x 4096 x
@@ -466,6 +508,12 @@ static void test_device_names(void)
               {"B200", 0, "B200"}, /* never the 750 W variant by default */
               {"b200-750w", 0, "B200-750W"},
               {"AMD Instinct MI300X", 0, "MI300X"},
+              {"NVIDIA GB200", 0, "GB200-NVL72"}, /* nvidia-smi on a GB200 NVL72 tray */
+              {"GB200 NVL72", 0, "GB200-NVL72"},
+              {"NVIDIA GB300", 0, "GB300-NVL72"},
+              {"NVIDIA B300 SXM6 AC", 0, "B300"},
+              {"AMD Instinct MI325X", 0, "MI325X"}, /* rocm-smi --showproductname */
+              {"AMD Instinct MI355X", 0, "MI355X"},
               {"H800", 0, "H800"}};
     gboolean all = TRUE;
     for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
