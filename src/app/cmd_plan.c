@@ -527,8 +527,8 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
             goto done;
     }
     /* how the model did on comparable published runs (collective: every rank) */
-    track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
-                                   &in.user_knobs);
+    track = prism_track_record_run(comm, in.cluster->family,
+                                   in.framework ? in.framework->name : NULL, &in.user_knobs);
     if (out != NULL && cfg != NULL) {
         /* the baseline next to #1 (rank 0: cheap, one evaluation per change) */
         const PrismTopK *top = prism_search_result_top(res, 0);

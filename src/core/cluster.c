@@ -1138,6 +1138,10 @@ char *prism_device_family(const char *cluster_name)
 
 /* Keys of the key file. */
 static const char *const cluster_keys[] = {"name",
+                                           "base",
+                                           "family",
+                                           "nodes",
+                                           "devices",
                                            "memory_gib",
                                            "memory_bandwidth_GBps",
                                            "devices_per_node",
@@ -1368,6 +1372,117 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
     return TRUE;
 }
 
+/* The keys of a preset as a key file gives them: the table's own decimal values, so a
+ * file `base = NAME` and nothing else reads back the preset bit for bit. */
+static void preset_to_keyfile(const Preset *p, GKeyFile *kf)
+{
+    const struct {
+        const char *key;
+        double v;
+    } t[] = {{"memory_gib", p->mem_gib},
+             {"memory_bandwidth_GBps", p->mem_bw_GBps},
+             {"devices_per_node", p->devices_per_node},
+             {"peak_tflops_fp32", p->tflops[P_FP32]},
+             {"peak_tflops_bf16", p->tflops[P_BF16]},
+             {"peak_tflops_fp16", p->tflops[P_FP16]},
+             {"peak_tflops_fp8", p->tflops[P_FP8]},
+             {"peak_tflops_mxfp8", p->tflops[P_MXFP8]},
+             {"peak_tflops_nvfp4", p->tflops[P_NVFP4]},
+             {"boost_clock_mhz", p->dev.boost_mhz},
+             {"sustained_clock_mhz", p->dev.sustained_mhz},
+             {"l2_mib", p->dev.l2_mib},
+             {"gemm_efficiency", p->dev.gemm_eff},
+             {"attn_fwd_fraction", p->dev.attn_fwd},
+             {"attn_bwd_fraction", p->dev.attn_bwd},
+             {"host_link_GBps", p->host.link_GBps},
+             {"host_memory_gib", p->host.mem_gib},
+             {"host_memory_bandwidth_GBps", p->host.mem_bw_GBps}};
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
+        g_key_file_set_value(kf, "cluster", t[i].key, g_ascii_dtostr(buf, sizeof buf, t[i].v));
+    /* counts >= 1 where given (0 = not given: the key stays out) */
+    const struct {
+        const char *key;
+        uint32_t v;
+    } n[] = {
+        {"sm_count", p->dev.sms}, {"gemm_tile_m", p->dev.tile_m}, {"gemm_tile_n", p->dev.tile_n}};
+    for (size_t i = 0; i < G_N_ELEMENTS(n); i++)
+        if (n[i].v > 0)
+            g_key_file_set_integer(kf, "cluster", n[i].key, (gint)n[i].v);
+    g_autofree char *family = prism_device_family(p->name);
+    g_key_file_set_string(kf, "cluster", "family", family);
+    const PrismNetLevel *lv[2] = {&p->intra, &p->inter};
+    for (int i = 0; i < 2; i++) {
+        char group[16];
+        g_snprintf(group, sizeof group, "level.%d", i);
+        g_key_file_set_string(kf, group, "name", lv[i]->name);
+        if (i == 0)
+            g_key_file_set_integer(kf, group, "size", (gint)lv[i]->size);
+        g_key_file_set_value(kf, group, "bandwidth_GBps",
+                             g_ascii_dtostr(buf, sizeof buf, lv[i]->bw_GBps));
+        g_key_file_set_value(kf, group, "latency_us",
+                             g_ascii_dtostr(buf, sizeof buf, lv[i]->latency_us));
+    }
+}
+
+/* A file `base = NAME`: the preset's keys with the file's on top (every group and key the
+ * file gives replaces or adds to the preset's); NULL with an error naming the file, the
+ * key and the presets when NAME is not one. */
+static GKeyFile *merge_base(GKeyFile *kf, const char *path, GError **error)
+{
+    g_autofree char *base = g_key_file_get_value(kf, "cluster", "base", NULL);
+    g_strstrip(base);
+    const Preset *p = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(presets) && p == NULL; i++)
+        if (g_ascii_strcasecmp(base, presets[i].name) == 0)
+            p = &presets[i];
+    if (p == NULL) {
+        g_autoptr(GString) list = g_string_new(NULL);
+        for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+            g_string_append_printf(list, "%s%s", i ? ", " : "", presets[i].name);
+        set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                  "%s: [cluster] base = '%s' is not a preset (allowed: %s)", path, base, list->str);
+        return NULL;
+    }
+    GKeyFile *m = g_key_file_new();
+    preset_to_keyfile(p, m);
+    g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+    for (char **g = groups; *g != NULL; g++) {
+        g_auto(GStrv) keys = g_key_file_get_keys(kf, *g, NULL, NULL);
+        for (char **k = keys; k != NULL && *k != NULL; k++) {
+            if (strcmp(*g, "cluster") == 0 && strcmp(*k, "base") == 0)
+                continue;
+            g_autofree char *v = g_key_file_get_value(kf, *g, *k, NULL);
+            g_key_file_set_value(m, *g, *k, v);
+        }
+    }
+    /* a file that adds an outer level makes the preset's last level an inner one: it
+     * then needs a size, which the file must give (the reader says so) */
+    return m;
+}
+
+/* The keys a file without a base leaves out whose absence the cost model fills with a
+ * generic default (cluster.h, PrismCluster.generic). */
+static void note_generic(GKeyFile *kf, PrismCluster *c)
+{
+    static const char *const keys[] = {"memory_bandwidth_GBps",
+                                       "sm_count",
+                                       "gemm_tile_m",
+                                       "gemm_tile_n",
+                                       "boost_clock_mhz",
+                                       "gemm_efficiency",
+                                       "attn_fwd_fraction",
+                                       "attn_bwd_fraction",
+                                       "host_link_GBps",
+                                       "host_memory_gib",
+                                       "host_memory_bandwidth_GBps"};
+    g_autoptr(GString) s = g_string_new(NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+        if (!g_key_file_has_key(kf, "cluster", keys[i], NULL))
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", keys[i]);
+    g_strlcpy(c->generic, s->str, sizeof c->generic);
+}
+
 /* The key file is loaded; @p path names it in messages. */
 static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError **error)
 {
@@ -1375,6 +1490,16 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         set_error(error, PRISM_INPUT_ERROR_MISSING, "%s: group [cluster] is missing", path);
         return NULL;
     }
+    g_autoptr(GKeyFile) merged = NULL;
+    const gboolean has_base = g_key_file_has_key(kf, "cluster", "base", NULL);
+    if (has_base) {
+        merged = merge_base(kf, path, error);
+        if (merged == NULL)
+            return NULL;
+    }
+    GKeyFile *user = kf; /* the file as written: its keys decide the generic list */
+    if (merged != NULL)
+        kf = merged;
     /* Groups: [cluster] and [level.0] .. [level.K-1], contiguous. */
     int n_levels = 0;
     g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
@@ -1497,6 +1622,38 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         return NULL;
     if (!have_dpn)
         c->devices_per_node = n_levels > 1 ? c->levels[0].size : 1;
+    /* the device family: its own key (a base's when the file gives none), never the name */
+    g_autofree char *family = g_key_file_get_value(kf, "cluster", "family", NULL);
+    if (family != NULL && strlen(g_strstrip(family)) >= sizeof c->family) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] family = '%s' is too long (allowed: up to %zu characters, a "
+                  "device family such as H100 or B200)",
+                  path, family, sizeof c->family - 1);
+        return NULL;
+    }
+    g_strlcpy(c->family, family != NULL ? family : "", sizeof c->family);
+    if (!has_base)
+        note_generic(user, c);
+    /* the device count: `devices`, or `nodes` x devices_per_node; both must agree */
+    uint32_t nodes = 0, devices = 0;
+    gboolean have_nodes = FALSE, have_devices = FALSE;
+    if (!get_count(kf, path, "cluster", "nodes", FALSE, &nodes, &have_nodes, error) ||
+        !get_count(kf, path, "cluster", "devices", FALSE, &devices, &have_devices, error))
+        return NULL;
+    if (have_nodes && have_devices && (uint64_t)nodes * c->devices_per_node != devices) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] devices = %u does not match nodes = %u x devices_per_node = %u "
+                  "(allowed: devices = %" G_GUINT64_FORMAT ", or leave one of the two out)",
+                  path, devices, nodes, c->devices_per_node, (guint64)nodes * c->devices_per_node);
+        return NULL;
+    }
+    if (have_nodes && (uint64_t)nodes * c->devices_per_node > 2147483647u) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] nodes = %u x devices_per_node = %u is too many devices", path,
+                  nodes, c->devices_per_node);
+        return NULL;
+    }
+    c->file_devices = have_devices ? devices : have_nodes ? nodes * c->devices_per_node : 0;
     GError *invalid = NULL;
     if (!prism_cluster_validate(c, &invalid)) {
         set_error(error, invalid->code, "%s: %s", path, invalid->message);

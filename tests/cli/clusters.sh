@@ -31,4 +31,11 @@ expect_ok "--sources: an attribute and its citation" '^  sustained_clock_mhz +16
 expect_json "--sources JSON: 26 cited attributes" 'len(d) == 1 and d[0]["name"] == "H100-SXM" and len(d[0]["sources"]) == 26 and all(s["source"]["kind"] in ("published", "count", "code", "derived", "convention") and s["source"]["where"] for s in d[0]["sources"]) and d[0]["sources"][0] == {"key": "memory_gib", "value": 80, "source": d[0]["sources"][0]["source"]}' -- clusters --json --sources H100-SXM
 expect_json "--sources JSON: every preset" 'len(d) == 15 and all(s["source"]["kind"] != "none" for c in d for s in c["sources"])' -- clusters --json --sources
 expect_json "--sources of a key file without citations" 'd[0]["sources"][1]["key"] == "memory_gib" and all(s["source"]["kind"] == "none" and "no \x27# source" in s["source"]["problem"] for s in d[0]["sources"])' -- clusters --json --sources "$PRISM_TEST_DATA/clusters/three-level.ini"
-cli_done 21
+# the 2026 presets: the NVL72 racks' 72-GPU NVLink level 0 (a node = a compute tray of 4)
+expect_ok "GB200 NVL72 row" '^GB200-NVL72 +186 +8000 +4 +90 +2500 +2500 +5000 +10000 +nvlink5-nvl72\(72\) 900 GB/s' -- clusters
+expect_ok "nvidia-smi name" '^GB300-NVL72 ' -- clusters "NVIDIA GB300"
+# a key file inheriting a preset: its network overridden, its node count, the base's family
+expect_json "base = H100-SXM" 'd["sm_count"] == 132 and d["levels"][1]["bandwidth_GBps"] == 100 and d["levels"][0]["bandwidth_GBps"] == 450 and d["family"] == "H100" and d["devices"] == 32 and d["generic_defaults"] == ""' -- clusters --json "$PRISM_TEST_DATA/clusters/base-h100.ini"
+expect_bad "the file's device count" -- inputs --cluster "$PRISM_TEST_DATA/clusters/base-h100.ini" --devices 16 -- "--devices 16: the cluster file" "describes 32 devices" "allowed: --devices 32"
+expect_bad "nvfp4 on a part without it" -- inputs --cluster H100-SXM --dtype nvfp4 -- "no nvfp4 peak"
+cli_done 26

@@ -545,6 +545,87 @@ static void test_device_names(void)
     }
 }
 
+/* A cluster file that inherits a preset (base = NAME): alone it reads back the preset bit
+ * for bit (the preset's own decimal values go through the reader); a key or a level key
+ * overrides one attribute; the family is a key of its own (the base's by default, none
+ * without a base); a file without base lists the attributes it leaves to generic
+ * defaults; its device count (devices, nodes x devices_per_node) must agree. */
+static void test_file_base(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismCluster) p = prism_cluster_preset("H100-SXM", NULL);
+    static const char only[] = "[cluster]\nbase = H100-SXM\n";
+    g_autoptr(PrismCluster) a = prism_cluster_from_data(only, sizeof only - 1, "a.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_STRING_EQUAL(a->name, "a.ini");
+    CU_ASSERT_STRING_EQUAL(a->family, "H100");
+    CU_ASSERT_STRING_EQUAL(a->generic, "");
+    CU_ASSERT_EQUAL(a->file_devices, 0);
+    CU_ASSERT_EQUAL(memcmp(a->peak_flops, p->peak_flops, sizeof p->peak_flops), 0);
+    CU_ASSERT_EQUAL(memcmp(a->levels, p->levels, sizeof p->levels), 0);
+    CU_ASSERT_EQUAL(a->n_levels, p->n_levels);
+    CU_ASSERT_EQUAL(a->mem_bytes, p->mem_bytes);
+    CU_ASSERT_EQUAL(a->mem_bw_GBps, p->mem_bw_GBps);
+    CU_ASSERT_EQUAL(a->sm_count, p->sm_count);
+    CU_ASSERT_EQUAL(a->gemm_tile_n, p->gemm_tile_n);
+    CU_ASSERT_EQUAL(a->sustained_clock_mhz, p->sustained_clock_mhz);
+    CU_ASSERT_EQUAL(a->gemm_efficiency, p->gemm_efficiency);
+    CU_ASSERT_EQUAL(a->host_mem_bytes, p->host_mem_bytes);
+    CU_ASSERT_EQUAL(a->devices_per_node, p->devices_per_node);
+    /* the network only, 8 nodes: everything else stays the datasheet's */
+    static const char net[] = "[cluster]\nbase = h100-sxm\nname = fast-ib\nfamily = B200\n"
+                              "nodes = 8\n[level.1]\nbandwidth_GBps = 100\n";
+    g_autoptr(PrismCluster) b = prism_cluster_from_data(net, sizeof net - 1, "b.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_STRING_EQUAL(b->name, "fast-ib");
+    CU_ASSERT_STRING_EQUAL(b->family, "B200");
+    CU_ASSERT_EQUAL(b->levels[1].bw_GBps, 100);
+    CU_ASSERT_EQUAL(b->levels[1].latency_us, 8);
+    CU_ASSERT_EQUAL(b->levels[0].bw_GBps, 450);
+    CU_ASSERT_EQUAL(b->sm_count, 132);
+    CU_ASSERT_EQUAL(b->file_devices, 64); /* 8 nodes x 8 */
+    /* no base: a name is no family; the generic attributes listed */
+    static const char bare[] = "[cluster]\nname = H100-mine\nmemory_gib = 80\n"
+                               "peak_tflops_bf16 = 989.4\nsm_count = 132\n"
+                               "[level.0]\nsize = 8\nbandwidth_GBps = 450\nlatency_us = 3\n"
+                               "[level.1]\nbandwidth_GBps = 50\nlatency_us = 8\n";
+    g_autoptr(PrismCluster) c = prism_cluster_from_data(bare, sizeof bare - 1, "c.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(c->family, "");
+    CU_ASSERT_STRING_EQUAL(c->generic,
+                           "memory_bandwidth_GBps, gemm_tile_m, gemm_tile_n, boost_clock_mhz, "
+                           "gemm_efficiency, attn_fwd_fraction, attn_bwd_fraction, "
+                           "host_link_GBps, host_memory_gib, host_memory_bandwidth_GBps");
+    /* refusals: file, key, value and what is allowed */
+    static const struct {
+        const char *text;
+        int code;
+        const char *needle;
+    } refused[] = {
+        {"[cluster]\nbase = H100-PCIe\n", PRISM_INPUT_ERROR_UNKNOWN_NAME,
+         "x.ini: [cluster] base = 'H100-PCIe' is not a preset (allowed: A100-40GB"},
+        {"[cluster]\nbase = H100-SXM\nnodes = 4\ndevices = 30\n", PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [cluster] devices = 30 does not match nodes = 4 x devices_per_node = 8 "
+         "(allowed: devices = 32"},
+        {"[cluster]\nbase = H100-SXM\nnodes = 0\n", PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [cluster] nodes = 0 must be a whole number >= 1"},
+        {"[cluster]\nbase = H100-SXM\n[level.1]\nbandwidth_GBps = -1\n", PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [level.1] bandwidth_GBps = -1 must be > 0"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+        PrismCluster *x =
+            prism_cluster_from_data(refused[i].text, strlen(refused[i].text), "x.ini", &error);
+        CU_ASSERT_PTR_NULL(x);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(error);
+        CU_ASSERT_EQUAL(error->code, refused[i].code);
+        if (strstr(error->message, refused[i].needle) == NULL)
+            fprintf(stderr, "case %zu: %s\n", i, error->message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(error->message, refused[i].needle));
+        g_clear_error(&error);
+        prism_cluster_free(x);
+    }
+}
+
 static CU_TestInfo cluster_tests[] = {
     {"presets: datasheet values", test_presets},
     {"unknown preset lists close names", test_unknown_preset},
@@ -554,6 +635,7 @@ static CU_TestInfo cluster_tests[] = {
     {"key file with the GEMM model's device attributes", test_file_device},
     {"host link, host memory and its bandwidth (offloading)", test_host},
     {"malformed key files", test_bad_files},
+    {"key file inheriting a preset; family, generic defaults, device count", test_file_base},
     {"validate", test_validate},
     {"validate: each rule with its message", test_validate_rules},
     CU_TEST_INFO_NULL,
