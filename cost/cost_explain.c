@@ -434,6 +434,8 @@ static const char *mfu_core_text(const PrismCostModel *cm)
 static const char *fp8_scope_text(const PrismCostModel *cm)
 {
     const double sc = cm->knobs.v[PRISM_KNOB_FP8_SCOPE];
+    if (!prism_dtype_is_fp8(cm->training.dtype))
+        return "";
     return sc < 0.5   ? ""
            : sc < 1.5 ? " (fp8_scope 1: the dense linears; routed experts in bf16)"
                       : " (fp8_scope 2: the routed experts; the other linears in bf16)";
@@ -444,7 +446,7 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
 {
     const PrismCluster *c = cm->cluster;
     const PrismKModel *k = &cm->k;
-    const gboolean fp8 = prism_dtype_is_fp8(cm->training.dtype);
+    const gboolean fp8 = prism_dtype_is_lowp(cm->training.dtype);
     g_string_append_printf(
         o,
         "\ncompute model (cost/README.md \"Compute\"): device %s: %u SMs, tile %ux%u, clock %g of "
@@ -458,9 +460,12 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
         : c->gemm_efficiency > 0                       ? "the cluster's gemm_efficiency"
                                                        : "fallback: no device figure");
     if (fp8)
-        g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (x fp8_gemm_ratio)",
+        g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (%s)",
                                prism_dtype_name(cm->training.dtype), fp8_scope_text(cm),
-                               1e-12 / k->inv_rate);
+                               1e-12 / k->inv_rate,
+                               cm->training.dtype == PRISM_DTYPE_NVFP4
+                                   ? "blended with the BF16 rate over nvfp4_bf16_layers"
+                                   : "x fp8_gemm_ratio");
     g_string_append_printf(o,
                            "; HBM %.4g GB/s achieved.\n  Attention core %s. MFU and HFU are "
                            "against the BF16 dense peak (%.4g TFLOP/s), the published tables' "
@@ -539,7 +544,7 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
                        const PrismStrategy *s)
 {
     const PrismCluster *c = cm->cluster;
-    const gboolean fp8 = prism_dtype_is_fp8(cm->training.dtype);
+    const gboolean fp8 = prism_dtype_is_lowp(cm->training.dtype);
     json_builder_set_member_name(b, "compute_model");
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "mfu_peak");

@@ -414,8 +414,8 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
     return TRUE;
 }
 
-/* A [knobs.FAMILY] group: FAMILY must be the device family of a cluster preset (the name
- * before its first '-': A100, H100, B200, ...), once per profile; the keys follow. */
+/* A [knobs.FAMILY] group: FAMILY must be the device family of a cluster preset (its
+ * compute die: A100, H100, B200, ...; prism_device_family), once per profile. */
 static gboolean add_device(PrismFramework *fw, const char *family, GError **error)
 {
     g_autoptr(GString) allowed = g_string_new(NULL);
@@ -432,7 +432,7 @@ static gboolean add_device(PrismFramework *fw, const char *family, GError **erro
     if (!ok) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                     "framework profile %s: group [knobs.%s]: unknown device family '%s' "
-                    "(allowed: %s: a cluster preset's name before its first '-')",
+                    "(allowed: %s: the cluster presets' device families)",
                     fw->path, family, family, allowed->str);
         return FALSE;
     }

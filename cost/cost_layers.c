@@ -645,6 +645,30 @@ static void compile_latency(PrismCostModel *cm)
     k->host_bwd = kn[PRISM_KNOB_LAYER_KERNELS_BWD] * launch;
 }
 
+/* NVFP4 (cost/README.md, "NVFP4"): one copy of a tensor is half a byte per element and a
+ * 1-byte E4M3 scale per 16 elements = 9/16 byte. A cast reads the BF16 tensor (2 bytes)
+ * and writes the row-wise and the column-wise copies (the wgrad GEMM's operands are the
+ * transposes; NVIDIA's recipe applies its random Hadamard transform in that pass):
+ * 2 + 2 x 9/16 = 3.125 bytes per element. The quantized weight (row-wise for the forward,
+ * column-wise for dgrad) is held from the forward to the backward: 2 x 9/16 = 9/8 byte
+ * per parameter (Transformer Engine keeps the quantized weight as the FP8 recipes'
+ * workspace; arXiv:2509.25149 section 4: 16x16 2D block scaling gives both copies). */
+#define NVFP4_COPY_BYTES (0.5 + 1.0 / 16.0)
+#define NVFP4_CAST_BYTES (2.0 + 2.0 * NVFP4_COPY_BYTES)
+#define NVFP4_WEIGHT_BYTES (2.0 * NVFP4_COPY_BYTES)
+
+/* The share of the linear GEMMs an NVFP4 run keeps in BF16: nvfp4_bf16_layers of the
+ * model's transformer blocks (all when it has no more); 0 for every other dtype. */
+static double nvfp4_bf16_share(const PrismCostModel *cm)
+{
+    const uint32_t blocks = prism_model_n_blocks(cm->model);
+    if (cm->training.dtype != PRISM_DTYPE_NVFP4 || blocks == 0)
+        return 0.0;
+    const double n = cm->knobs.v[PRISM_KNOB_NVFP4_BF16_LAYERS];
+    const double l = (double)blocks;
+    return n >= l ? 1.0 : n / l;
+}
+
 /* The shape-aware compute model's constants (cost/README.md, "Compute"): the device as the
  * GEMM model sees it, the large-GEMM rates per dtype, the attention core's rates and the
  * FP8 recipes' cast traffic and weight copies. Needs k->inv_hbm and k->bwd_ratio. */
@@ -665,7 +689,11 @@ static void compile_compute(PrismCostModel *cm, double peak)
     k->inv_rate_bf16 =
         dt == PRISM_DTYPE_FP32 ? 1.0 / (peak * clk * eff) : 1.0 / (peak16 * clk * eff);
     k->inv_rate = 1.0 / (peak * clk * eff * (fp8 ? kn[PRISM_KNOB_FP8_GEMM_RATIO] : 1.0));
-    k->low_in_bytes = prism_dtype_bytes(dt);
+    /* NVFP4: the share of the linear GEMMs the recipe keeps in BF16 (nvfp4_bf16_layers) */
+    const double bf16_share = nvfp4_bf16_share(cm);
+    if (dt == PRISM_DTYPE_NVFP4)
+        k->inv_rate = (1.0 - bf16_share) * k->inv_rate + bf16_share * k->inv_rate_bf16;
+    k->low_in_bytes = (1.0 - bf16_share) * prism_dtype_bytes(dt) + bf16_share * 2.0;
     PrismKGemmDev *g = &k->gdev;
     const gboolean quant = kn[PRISM_KNOB_GEMM_QUANTISATION] > 0.5 && c->sm_count > 0 &&
                            c->gemm_tile_m > 0 && c->gemm_tile_n > 0;
@@ -710,13 +738,15 @@ static void compile_compute(PrismCostModel *cm, double peak)
     const double cast = dt == PRISM_DTYPE_FP8      ? 4.0
                         : dt == PRISM_DTYPE_FP8_CS ? 6.0
                         : dt == PRISM_DTYPE_MXFP8  ? mx_cast
+                        : dt == PRISM_DTYPE_NVFP4  ? (1.0 - bf16_share) * NVFP4_CAST_BYTES
                                                    : 0.0;
     k->cast_x = cast;
     k->cast_w = cast;
     /* memory: delayed scaling (Transformer Engine) keeps each weight's FP8 copy and its
      * transpose between forward and backward: 2 B per parameter (the amax histories are
      * kilobytes); the current-scaling and MX recipes recast from the BF16 weight */
-    k->bytes_param_mem = k->bytes_param + (dt == PRISM_DTYPE_FP8 ? 2.0 : 0.0);
+    k->bytes_param_mem = k->bytes_param + (dt == PRISM_DTYPE_FP8 ? 2.0 : 0.0) +
+                         (dt == PRISM_DTYPE_NVFP4 ? (1.0 - bf16_share) * NVFP4_WEIGHT_BYTES : 0.0);
     k->exp_param_mem_rel = 1.0;
 }
 

@@ -255,7 +255,7 @@ typedef struct PrismTrackStat {
  * rows (no measurement) and skipped rows are left out. It changes no prediction.
  */
 typedef struct PrismTrackRecord {
-    char *family;       /**< device family: the cluster name before its first '-' ("H100") */
+    char *family;       /**< device family (prism_device_family of the row's cluster, "H100") */
     char *framework;    /**< profile matched; NULL = the runs of every profile */
     GPtrArray *data;    /**< char *: the CSVs read */
     GPtrArray *sources; /**< char *: the source ids of the rows that matched, first seen */

@@ -133,11 +133,11 @@ gboolean prism_grid_knobs(const PrismGrid *g, const PrismFramework *fw, const Pr
                           const char *knobs_file, char *const *set, PrismKnobs *k, GError **error)
 {
     const PrismCluster *first = g->n_clusters ? g->clusters[0] : single;
-    if (!knob_chain(g, fw, knobs_file, set, first->name, k, error))
+    if (!knob_chain(g, fw, knobs_file, set, first->family, k, error))
         return FALSE;
     for (size_t i = 1; fw != NULL && fw->n_dev > 0 && i < g->n_clusters; i++) {
         PrismKnobs other;
-        if (!knob_chain(g, fw, knobs_file, set, g->clusters[i]->name, &other, error))
+        if (!knob_chain(g, fw, knobs_file, set, g->clusters[i]->family, &other, error))
             return FALSE;
         if (memcmp(other.v, k->v, sizeof other.v) != 0) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,

@@ -585,13 +585,13 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     }
     PrismKnobs k;
     prism_knobs_default(&k);
-    prism_framework_apply(fw, cluster->name, &k, &t);
+    prism_framework_apply(fw, cluster->family, &k, &t);
     /* torch.compile as the row's notes state it (the CSV has no column for it), for a
      * profile that sets elementwise_eager (its framework's eager default): a compiled run
      * fuses the elementwise ops, "no torch.compile" keeps them eager, a row that says
      * neither keeps the profile's value */
     const int compiled = notes_compile(prism_validate_col(r, "notes"));
-    if (prism_framework_knob_given(fw, cluster->name, PRISM_KNOB_ELEMENTWISE_EAGER) &&
+    if (prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_ELEMENTWISE_EAGER) &&
         compiled >= 0)
         k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
     /* the GEMMs an FP8 recipe covered, where the notes say (the CSV has no column) */
@@ -1011,7 +1011,7 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
         g_autoptr(GString) ignored = g_string_new(NULL);
         g_autofree char *cl = cluster_name(r, src, ignored);
         g_autoptr(PrismCluster) loaded = cl != NULL ? cluster_load(cl, NULL) : NULL;
-        g_autofree char *fam = loaded != NULL ? prism_device_family(loaded->name) : NULL;
+        g_autofree char *fam = loaded != NULL ? g_strdup(loaded->family) : NULL;
         if (fam == NULL || strcmp(fam, opt->family) != 0)
             g_string_append_printf(why, "not on device family %s", opt->family);
     }

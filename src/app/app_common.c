@@ -36,7 +36,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)", "B"},
         {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
         {"dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
-         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, fp32 (default bf16)", "T"},
+         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4, fp32 (default bf16)", "T"},
         {"optimizer", 0, 0, G_OPTION_ARG_STRING, &o->optimizer,
          "optimizer: adam or sgd (default adam)", "OPT"},
         {"mem-budget", 0, 0, G_OPTION_ARG_DOUBLE, &o->mem_budget_gib,
@@ -323,9 +323,22 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
             return FALSE;
     } else {
         in->devices = g_new(uint32_t, 1);
-        in->devices[0] = PRISM_DEFAULT_DEVICES;
+        in->devices[0] =
+            in->cluster->file_devices > 0 ? in->cluster->file_devices : PRISM_DEFAULT_DEVICES;
         in->n_devices = 1;
     }
+    /* a cluster file that counts its devices (devices, or nodes x devices_per_node) takes
+     * no other count */
+    for (size_t i = 0; in->cluster->file_devices > 0 && i < in->n_devices; i++)
+        if (in->devices[i] != in->cluster->file_devices) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "--devices %u: the cluster file %s describes %u devices ([cluster] "
+                        "devices, or nodes x devices_per_node; allowed: --devices %u, or "
+                        "leave --devices out)",
+                        in->devices[i], o->cluster, in->cluster->file_devices,
+                        in->cluster->file_devices);
+            return FALSE;
+        }
     prism_training_default(&in->training);
     /* Unset options keep the defaults; a given value must be positive. */
     gint64 unset_int = o->unset_markers ? PRISM_OPT_UNSET_INT : 0;
@@ -388,7 +401,7 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         }
         /* the profile's knobs, and its optimizer unless --optimizer was given */
         const PrismOptimizer opt = in->training.optimizer;
-        prism_framework_apply(in->framework, in->cluster->name, &in->knobs, &in->training);
+        prism_framework_apply(in->framework, in->cluster->family, &in->knobs, &in->training);
         if (o->optimizer != NULL)
             in->training.optimizer = opt;
     }
@@ -447,6 +460,13 @@ gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, Pri
     else
         (void)load_local(o, in, error);
     gboolean ok = prism_comm_agree_error(comm, error);
+    /* a cluster file without a base: the attributes it leaves to generic defaults, once */
+    if (ok && comm->rank == 0 && in->cluster->generic[0] != '\0')
+        fprintf(stderr,
+                "prism: warning: cluster file %s leaves these attributes at generic defaults "
+                "(no tile/wave quantisation, GEMM efficiency 0.8, HBM 2000 GB/s, no offloading "
+                "where missing): %s; `base = PRESET` inherits a preset's cited values\n",
+                o->cluster, in->cluster->generic);
     if (!ok)
         prism_inputs_clear(in);
     return ok;

@@ -22,12 +22,20 @@ static const char *const format_help =
     "                               prices memory-bound kernels, gradient accumulation and\n"
     "                               the optimizer step; missing or 0 = not given: the cost\n"
     "                               model assumes 2000 unless --set hbm_GBps=... is used)\n"
+    "  base = H100-SXM             (optional: start from a preset's cited values; every\n"
+    "                               key and [level.N] key below then overrides one)\n"
+    "  family = H100               (optional: the device family the framework profiles'\n"
+    "                               [knobs.FAMILY] groups and the track record key on;\n"
+    "                               default: the base's, else none)\n"
     "  devices_per_node = 8        (optional; default: level 0's size)\n"
+    "  nodes = 64                  (optional: the machine's nodes; devices = nodes x\n"
+    "  devices = 512                devices_per_node, and --devices must match)\n"
     "  peak_tflops_fp32 = 67       (dense peak, TFLOP/s; fp32 = plain IEEE fp32, not TF32)\n"
     "  peak_tflops_bf16 = 989.4    (a missing or 0 peak means the dtype is unsupported;\n"
     "  peak_tflops_fp16 = 989.4     at least one must be > 0)\n"
     "  peak_tflops_fp8 = 1978.9    (fp8-cs runs on it too)\n"
     "  peak_tflops_mxfp8 = 0       (block-scaled MX tensor cores, Blackwell)\n"
+    "  peak_tflops_nvfp4 = 0       (NVFP4 tensor cores, Blackwell)\n"
     "  sm_count = 132              (GEMM model, all optional, missing = not given: SMs / CUs\n"
     "  gemm_tile_m = 128            a GEMM's output tiles spread over, whole numbers >= 1;\n"
     "  gemm_tile_n = 256            without SMs and tile there is no tile/wave quantisation)\n"
@@ -93,6 +101,12 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->mem_bw_GBps);
     json_builder_set_member_name(b, "devices_per_node");
     json_builder_add_int_value(b, c->devices_per_node);
+    json_builder_set_member_name(b, "family");
+    json_builder_add_string_value(b, c->family);
+    json_builder_set_member_name(b, "devices");
+    json_builder_add_int_value(b, c->file_devices);
+    json_builder_set_member_name(b, "generic_defaults");
+    json_builder_add_string_value(b, c->generic);
     json_builder_set_member_name(b, "sm_count");
     json_builder_add_int_value(b, c->sm_count);
     json_builder_set_member_name(b, "boost_clock_mhz");
@@ -145,19 +159,22 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
 
 static void print_table(FILE *out, PrismCluster **cs, size_t n)
 {
-    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s", "/NODE",
-            "FP32", "BF16", "FP16", "FP8", "LEVELS: name(devices) bandwidth latency");
+    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s",
+            "/NODE", "FP32", "BF16", "FP16", "FP8", "NVFP4",
+            "LEVELS: name(devices) bandwidth latency");
     for (size_t i = 0; i < n; i++) {
         const PrismCluster *c = cs[i];
         g_autofree char *f32 = tflops(c->peak_flops[PRISM_DTYPE_FP32]);
         g_autofree char *bf16 = tflops(c->peak_flops[PRISM_DTYPE_BF16]);
         g_autofree char *f16 = tflops(c->peak_flops[PRISM_DTYPE_FP16]);
         g_autofree char *f8 = tflops(c->peak_flops[PRISM_DTYPE_FP8]);
+        g_autofree char *f4 = tflops(c->peak_flops[PRISM_DTYPE_NVFP4]);
         g_autofree char *levels = levels_text(c);
         g_autofree char *hbm =
             c->mem_bw_GBps > 0 ? g_strdup_printf("%.6g", c->mem_bw_GBps) : g_strdup("-");
-        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s  %s\n", c->name,
-                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, levels);
+        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s %7s  %s\n", c->name,
+                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, f4,
+                levels);
     }
     if (n > 1)
         fprintf(out,
@@ -179,6 +196,14 @@ static void print_detail(FILE *out, const PrismCluster *c)
     fprintf(out, "\n%s\n", c->name);
     fprintf(out, "  memory     %.6g GiB per device at %.6g GB/s (HBM), %u devices per node\n",
             c->mem_bytes / 1073741824.0, c->mem_bw_GBps, c->devices_per_node);
+    fprintf(out, "  family     %s\n",
+            c->family[0] ? c->family
+                         : "- (none: no device knobs, no "
+                           "track record)");
+    if (c->file_devices > 0)
+        fprintf(out, "  devices    %u (the file's count; --devices must match)\n", c->file_devices);
+    if (c->generic[0])
+        fprintf(out, "  generic    left at generic defaults: %s\n", c->generic);
     fprintf(out, "  peaks      %s TFLOP/s (dense; - = unsupported)\n", pk->str);
     fprintf(out,
             "  GEMMs      %u SMs, tile %u x %u, clock %.6g MHz sustained of %.6g boost, "

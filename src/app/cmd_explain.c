@@ -109,8 +109,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         goto out;
     unsupported = framework_note(in.framework, in.model, &s); /* after the shape rules: pp >= 1 */
     /* how the model did on comparable published runs (collective: every rank) */
-    track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
-                                   &in.user_knobs);
+    track = prism_track_record_run(comm, in.cluster->family,
+                                   in.framework ? in.framework->name : NULL, &in.user_knobs);
     FILE *f = prism_app_out(comm);
     if (f != NULL && o.json) {
         /* the explanation's object with the "track_record" member added */

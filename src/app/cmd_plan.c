@@ -749,7 +749,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         goto done;
     if (o->robust || o->mem_safety) {
         /* the record widens mem_hi, so it comes first (collective: every rank) */
-        track = prism_track_record_run(comm, in.cluster->name,
+        track = prism_track_record_run(comm, in.cluster->family,
                                        in.framework ? in.framework->name : NULL, &in.user_knobs);
         corner_cm = search_model(cm, o->robust, o->mem_safety, widening(&track->mem), &local);
         if (!prism_comm_agree_error(comm, &local))
@@ -803,7 +803,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     }
     /* how the model did on comparable published runs (collective: every rank) */
     if (track == NULL)
-        track = prism_track_record_run(comm, in.cluster->name,
+        track = prism_track_record_run(comm, in.cluster->family,
                                        in.framework ? in.framework->name : NULL, &in.user_knobs);
     r.track = track;
     /* the intervals of what is shown (rank 0: a few scalar evaluations per row) */

@@ -465,13 +465,13 @@ static GPtrArray *sweep_tracks(PrismComm *comm, const Sweep *s)
     for (size_t i = 0; i < s->pts.n_points; i++) {
         PrismGridPoint p;
         prism_grid_point(&s->pts, i, &p);
-        g_autofree char *fam = prism_device_family(p.cluster->name);
+        g_autofree char *fam = prism_device_family(p.cluster->family);
         gboolean seen = FALSE;
         for (guint j = 0; j < out->len && !seen; j++)
             seen = strcmp(((const PrismTrackRecord *)g_ptr_array_index(out, j))->family, fam) == 0;
         if (!seen)
             g_ptr_array_add(out,
-                            prism_track_record_run(comm, p.cluster->name, fw, &s->in.user_knobs));
+                            prism_track_record_run(comm, p.cluster->family, fw, &s->in.user_knobs));
     }
     return out;
 }

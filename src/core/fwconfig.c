@@ -654,6 +654,12 @@ char *prism_fwconfig_emit(PrismFwTarget t, const PrismStrategy *s, const PrismTr
                    "arguments (e.g. Megatron-LM's --hybrid-override-pattern) by hand");
             return NULL;
         }
+    /* NVFP4: no target's switches are mapped here yet (Megatron-LM's --fp4-format and its
+     * first/last BF16 layers, torchao's NVFP4 converter) */
+    if (training->dtype == PRISM_DTYPE_NVFP4) {
+        refuse(error, t, "dtype nvfp4 (its recipe switches are not mapped for this target)");
+        return NULL;
+    }
     Shape sh = shape_of(model);
     GString *o = g_string_new(NULL);
     gboolean ok = FALSE;

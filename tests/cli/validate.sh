@@ -253,7 +253,7 @@ d = json.load(sys.stdin)
 want = ['no shape (layers/hidden/heads) and no model_name',
         'shape (layers/hidden/heads) incomplete', 'vocab not stated', 'gpu_type not stated',
         \\\"recompute 'partial' unknown (none, selective, full)\\\",
-        \\\"dtype: unknown dtype 'fp4' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8)\\\",
+        \\\"dtype: unknown dtype 'fp4' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4)\\\",
         'dtype not stated and the profile has no default',
         'layers 30 not divisible by pp 4 (equal needs equal stages)']
 rows = d['rows']
@@ -474,9 +474,9 @@ import json; k = json.load(open('out.txt'))['knobs']; assert k['attn_fwd_fractio
 check "--set over the group" expect_status 0 explain --json -m llama3-8b -c B200 -n 8 --framework pytorch-fsdp -s dp=8 --set attn_fwd_fraction=0.4
 check "  the user's value" /usr/bin/python3 -c "
 import json; k = json.load(open('out.txt'))['knobs']; assert k['attn_fwd_fraction'] == 0.4 and k['attn_bwd_fraction'] == 0.418, k"
-printf '[profile]\ntitle = x\n[knobs.B300]\ndropout = 0\n' > badfamily.ini
+printf '[profile]\ntitle = x\n[knobs.X100]\ndropout = 0\n' > badfamily.ini
 check "unknown device family exits 2" expect_status 2 frameworks ./badfamily.ini
-check "  names group and families" grep -q "badfamily.ini: group \[knobs.B300\]: unknown device family 'B300' (allowed: A100, H100" err.txt
+check "  names group and families" grep -q "badfamily.ini: group \[knobs.X100\]: unknown device family 'X100' (allowed: A100, H100" err.txt
 printf '[profile]\ntitle = x\n[knobs]\ntp_overlap = 7\n' > badvalue.ini
 check "bad profile value exits 2" expect_status 2 frameworks ./badvalue.ini
 check "  names file, key, value" grep -q "badvalue.ini \[knobs\] tp_overlap = '7'" err.txt

@@ -40,3 +40,6 @@ prism_add_unit_test(test_gemm SOURCES unit/test_gemm.c unit/test_cost_support.c 
 # Data and context parallelism (FSDP/HSDP/distributed optimizer, CP ring and all-to-all).
 prism_add_unit_test(test_cost_dist
   SOURCES unit/test_cost_dist.c unit/test_cost_support.c LABELS cost)
+# The 2026 machines (NVFP4 memory, the 72-GPU NVLink level) by hand.
+prism_add_unit_test(test_machines
+  SOURCES unit/test_machines.c unit/test_cost_support.c LABELS cost)
