@@ -98,6 +98,12 @@ typedef enum {
                                             (TE num_splits 4); the last one is exposed */
     PRISM_KNOB_NCCL_SMS,               /**< SMs an NCCL DP/FSDP collective holds while it
                                             overlaps compute (16 on a DGX with 8 NICs) */
+    PRISM_KNOB_CUDA_CONTEXT,           /**< bytes of the CUDA context outside the allocator */
+    PRISM_KNOB_NCCL_CHANNELS,          /**< NCCL channels per communicator */
+    PRISM_KNOB_NCCL_CONN_BYTES,        /**< NCCL buffer bytes per channel per peer */
+    PRISM_KNOB_ALLOCATOR_RESERVE,      /**< caching allocator: reserved / allocated - 1
+                                            without expandable segments */
+    PRISM_KNOB_EXPANDABLE_SEGMENTS,    /**< 1 = PYTORCH_CUDA_ALLOC_CONF expandable_segments */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
