@@ -227,7 +227,7 @@ static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, 
     if (strcmp(key, "grad_fp32") == 0)
         return set_knob(fw, &fw->knobs, fw->knob_set, "grad_fp32", v, g, error);
     if (strcmp(key, "context_bytes") == 0)
-        return set_knob(fw, &fw->knobs, fw->knob_set, "runtime_overhead", v, g, error);
+        return set_knob(fw, &fw->knobs, fw->knob_set, "cuda_context", v, g, error);
     if (strcmp(key, "optimizer") == 0) {
         if (!prism_optimizer_parse(v, &fw->optimizer, NULL))
             return bad(error, fw->path, g, key, v, "allowed: adam, sgd");

@@ -7,7 +7,7 @@
  *   [knobs]     any `prism knobs` name = value (overlap features, flash attention, ...)
  *   [memory]    the framework's memory conventions: grad_fp32 (an fp32 gradient buffer),
  *               optimizer (adam: fp32 master copy + two fp32 moments), context_bytes
- *               (CUDA context + library workspaces: the runtime_overhead knob),
+ *               (the CUDA context outside the allocator: the cuda_context knob),
  *               allocator_reserve (the knob: reserved / allocated - 1 of the caching
  *               allocator without expandable segments) and
  *               counts (what its logged "memory" counts: allocated, reserved, or device =
