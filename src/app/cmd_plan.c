@@ -132,7 +132,7 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
     gboolean wide = devices_vary(r);
     fprintf(out, "\nTop %zu by %s:\n", prism_topk_size(top), by);
     fprintf(out, "%3s %10s %6s %9s %17s %6s  %s\n", "#", "step (s)", "MFU", "tokens/s",
-            "peak/usable GiB", "bubble", "strategy");
+            "device/usable GiB", "bubble", "strategy");
     for (size_t i = 0; i < prism_topk_size(top); i++) {
         PrismStrategy s;
         double c[PRISM_COL_COUNT];
@@ -140,8 +140,9 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
             return FALSE;
         g_autofree char *st = prism_app_strategy_text(&s, wide);
         g_autofree char *tok = si_text(c[PRISM_COL_TOKENS_PER_S]);
-        g_autofree char *mem =
-            g_strdup_printf("%.1f/%.1f", c[PRISM_COL_MEM_PEAK] / GIB, r->usable / GIB);
+        PrismMemKinds mk; /* the device-level figure the verdict is on */
+        prism_cost_memory_kinds(r->cm, &s, c[PRISM_COL_MEM_PEAK], &mk);
+        g_autofree char *mem = g_strdup_printf("%.1f/%.1f", mk.device / GIB, r->usable / GIB);
         double step = c[PRISM_COL_TIME_STEP];
         fprintf(out, "%3zu %10.4f %5.1f%% %9s %17s %5.1f%%  %s\n", i + 1, step,
                 100 * c[PRISM_COL_MFU], tok, mem,
@@ -236,11 +237,13 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
                 {"buffers", c[PRISM_COL_MEM_COMM_BUFFERS]}};
     g_autofree char *ts = shares(t, G_N_ELEMENTS(t), c[PRISM_COL_TIME_STEP], 3);
     g_autofree char *ms = shares(m, G_N_ELEMENTS(m), c[PRISM_COL_MEM_PEAK], 2);
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(r->cm, &s1, c[PRISM_COL_MEM_PEAK], &mk);
     g_string_append_printf(line,
                            "); its %.4g s step is %s; it fits with %.1f GiB to spare "
-                           "(peak %.1f GiB: %s).\n",
-                           c[PRISM_COL_TIME_STEP], ts, (r->usable - c[PRISM_COL_MEM_PEAK]) / GIB,
-                           c[PRISM_COL_MEM_PEAK] / GIB, ms);
+                           "(device %.1f GiB; allocated peak %.1f GiB: %s).\n",
+                           c[PRISM_COL_TIME_STEP], ts, (r->usable - mk.device) / GIB,
+                           mk.device / GIB, c[PRISM_COL_MEM_PEAK] / GIB, ms);
     fputs(line->str, out);
     g_string_free(line, TRUE);
     return TRUE;
