@@ -117,6 +117,7 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
                                 "no fitting strategy either");
         break;
     case PRISM_WHAT_IF_MEM_BUDGET:
+        /* (what the closest strategy needs: its device-level figure, diagnose.c) */
         /* the closest strategy already fits the device (the host does not): a device
          * budget would say nothing */
         if (host_bound(d))
@@ -126,14 +127,14 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
                            "--mem-budget %.1f%s: the closest strategy needs %.1f GiB plus "
                            "the %.1f GiB margin (knob mem_margin)",
                            ceil(10 * w->mem_budget / GIB) / 10, iw->budget_end,
-                           d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
+                           (w->mem_budget - d->margin) / GIB, d->margin / GIB);
         else /* no budget can be asked for above the device's memory */
             add_suggestion(out,
                            "a device with %.1f GiB or more (this one has %.1f): the closest "
                            "strategy needs %.1f GiB plus the %.1f GiB margin (knob "
                            "mem_margin)",
                            ceil(10 * w->mem_budget / GIB) / 10, d->device_mem / GIB,
-                           d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
+                           (w->mem_budget - d->margin) / GIB, d->margin / GIB);
         break;
     case PRISM_WHAT_IF_FILTER_DIM:
         add_suggestion(out, "your filter on %s may exclude %s, which saves memory",
