@@ -301,8 +301,8 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
     }
 }
 
-static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
-                      const double *ws, const double *col)
+static void text_step(GString *o, const PrismCostModel *cm, const PrismStrategy *s,
+                      const PrismCostSegment *seg, const double *ws, const double *col)
 {
     const PrismKSegment *ks = &seg->k;
     g_string_append(o, "\nstep\n");
@@ -344,7 +344,7 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_BYTES_L2, "mean over stages"},
         {PRISM_COL_BYTES_L3, "mean over stages"},
         {PRISM_COL_MEM_HOST, "max over stages of host_total"},
-        {PRISM_COL_FEASIBLE, "peak <= budget and host_mem <= host budget"},
+        {PRISM_COL_FEASIBLE, "device <= budget and host_mem <= host budget"},
         {PRISM_COL_REASON, "which part first exceeds the budget (4: the host's)"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
@@ -361,12 +361,28 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
                            cm->k.budget);
     g_string_append_printf(o, "  host budget            %12.6g B      host memory per device\n",
                            cm->k.host_budget);
+    /* memory as each source measures it (prism_cost_memory_kinds), in one unit */
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(cm, s, col[PRISM_COL_MEM_PEAK], &mk);
+    const double gib = 1073741824.0;
+    g_string_append(o, "\nmemory (GiB, the peak stage)\n");
     g_string_append_printf(o,
-                           "\nverdict: %s (%s), peak %.2f GiB of %.2f GiB usable, step %.4g s, "
+                           "  allocated              %12.4f GiB    peak_mem: tensors, workspaces\n",
+                           mk.allocated / gib);
+    g_string_append_printf(o, "  reserved               %12.4f GiB    %s\n", mk.reserved / gib,
+                           cm->knobs.v[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5
+                               ? "allocated + 20 MiB + 2 MiB (expandable segments)"
+                               : "allocated x (1 + allocator_reserve)");
+    g_string_append_printf(o,
+                           "  device                 %12.4f GiB    reserved + cuda_context %.4f + "
+                           "NCCL %.4f (nvidia-smi)\n",
+                           mk.device / gib, mk.context / gib, mk.nccl / gib);
+    g_string_append_printf(o,
+                           "\nverdict: %s (%s), device %.2f GiB of %.2f GiB usable, step %.4g s, "
                            "MFU %.1f%%\n",
                            col[PRISM_COL_FEASIBLE] > 0.5 ? "fits" : "does NOT fit",
                            prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
-                           col[PRISM_COL_MEM_PEAK] / 1073741824.0, cm->k.budget / 1073741824.0,
+                           mk.device / 1073741824.0, cm->k.budget / 1073741824.0,
                            col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
     if (col[PRISM_COL_MEM_HOST] > 0 || col[PRISM_COL_REASON] == (double)PRISM_REASON_MEM_HOST)
         g_string_append_printf(o, "host: %.2f GiB offloaded of %.2f GiB host memory per device\n",
@@ -653,7 +669,7 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
     json_builder_begin_object(b);
     prism_cost_strategy_to_json(s, b);
     json_builder_end_object(b);
-    prism_cost_metrics_to_json(cm, col, b);
+    prism_cost_metrics_to_json(cm, s, col, b);
     json_builder_set_member_name(b, "per_stage");
     json_builder_begin_array(b);
     for (uint32_t st = 0; st < seg->layout->pp; st++) {
@@ -738,7 +754,7 @@ char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s
     text_slots(o, cm, seg, ev->ws);
     text_stages(o, cm, seg, ev->ws, (double)s->m);
     text_gemms(o, cm, seg, s, ev->ws);
-    text_step(o, cm, seg, ev->ws, col);
+    text_step(o, cm, s, seg, ev->ws, col);
     g_string_append(o, "knobs: ");
     g_autofree char *kj = prism_knobs_to_json(&cm->knobs);
     g_string_append(o, kj);

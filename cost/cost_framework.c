@@ -227,7 +227,7 @@ static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, 
     if (strcmp(key, "grad_fp32") == 0)
         return set_knob(fw, &fw->knobs, fw->knob_set, "grad_fp32", v, g, error);
     if (strcmp(key, "context_bytes") == 0)
-        return set_knob(fw, &fw->knobs, fw->knob_set, "runtime_overhead", v, g, error);
+        return set_knob(fw, &fw->knobs, fw->knob_set, "cuda_context", v, g, error);
     if (strcmp(key, "optimizer") == 0) {
         if (!prism_optimizer_parse(v, &fw->optimizer, NULL))
             return bad(error, fw->path, g, key, v, "allowed: adam, sgd");
@@ -246,8 +246,7 @@ static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, 
         double x = g_ascii_strtod(v, &end);
         if (end == v || *end != '\0' || !isfinite(x) || x < 0 || x > 1)
             return bad(error, fw->path, g, key, v, "a fraction between 0 and 1");
-        fw->allocator_reserve = x;
-        return TRUE;
+        return set_knob(fw, &fw->knobs, fw->knob_set, "allocator_reserve", v, g, error);
     }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                 "framework profile %s [memory] %s = '%s': unknown key (allowed: grad_fp32, "

@@ -70,15 +70,20 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "code: NVIDIA/Megatron-LM megatron/training/arguments.py: --bf16 turns on "
          "--accumulate-allreduce-grads-in-fp32 (an fp32 main_grad, 4 B per parameter)"},
     [PRISM_KNOB_MEM_MARGIN] =
-        {"mem_margin", 2.0e9, 0.0, 1e12, "bytes",
-         "bytes kept free on each device (fragmentation, allocator)",
-         "convention: room for the caching allocator's fragmentation (reserved minus allocated, "
-         "typically 1-3 GB); no single published figure"},
+        {"mem_margin", 0.0, 0.0, 1e12, "bytes",
+         "bytes kept free on each device beyond the device-level figure (a "
+         "user's safety room)",
+         "convention: 0: the device-level figure feasibility is decided on already holds the "
+         "caching allocator's reserve (allocator_reserve), the CUDA context (cuda_context) and "
+         "NCCL's buffers (nccl_channels, nccl_conn_bytes)"},
     [PRISM_KNOB_RUNTIME_OVERHEAD] =
-        {"runtime_overhead", 1.0e9, 0.0, 1e12, "bytes",
-         "CUDA context, library workspaces per device",
-         "convention: CUDA context (~0.3-0.5 GB), cuBLAS/cuDNN workspaces and NCCL buffers, summed "
-         "as 1 GB; not a measurement"},
+        {"runtime_overhead", 33554432.0, 0.0, 1e12, "bytes",
+         "library workspaces the caching allocator holds per device (cuBLAS), "
+         "counted in the allocated peak",
+         "code: pytorch/pytorch aten/src/ATen/cuda/CublasHandlePool.cpp (v2.4-v2.5): the cuBLAS "
+         "workspace of the compute stream's handle, 4096 x 8 KiB = 32 MiB on Hopper and later "
+         "(4096 x 2 + 16 x 8 KiB before), allocated from the CUDA caching allocator "
+         "(getNewWorkspace)"},
     [PRISM_KNOB_DROPOUT] = {"dropout", 1.0, 0.0, 1.0, "bool",
                             "1 = dropout masks are stored for backward (1 byte/element)",
                             "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
@@ -434,6 +439,47 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "published: NVIDIA, 'Pretraining Large Language Models with NVFP4' (arXiv:2509.25149) "
          "4.1: the 12B model keeps its first 2 and last 8 blocks in BF16 (about 16 % of its "
          "linear layers); Megatron-LM --first-last-layers-bf16 sets the counts"},
+    /* The device-level memory (cost/README.md, "Memory as each source measures it") */
+    [PRISM_KNOB_CUDA_CONTEXT] =
+        {"cuda_context", 3.0e8, 0.0, 1e11, "bytes",
+         "device memory of the CUDA context (driver state, loaded kernels) outside "
+         "the caching allocator: in the device figure (nvidia-smi), not in "
+         "reserved or allocated",
+         "published: pytorch/pytorch issue #107667 (2023, ptrblck): the CUDA context takes about "
+         "300 MB since CUDA 11.7's lazy module loading (over 1000 MB before)"},
+    [PRISM_KNOB_NCCL_CHANNELS] =
+        {"nccl_channels", 16.0, 0.0, 64.0, "channels",
+         "NCCL channels per communicator; each holds a buffer per peer it "
+         "connects to (2 per ring: the previous and the next rank)",
+         "published: NVIDIA/nccl issue #689 (2023): 16 channels (one SM each) on a DGX with 8 "
+         "NICs"},
+    [PRISM_KNOB_NCCL_CONN_BYTES] =
+        {"nccl_conn_bytes", 9633792.0, 0.0, 1e10, "bytes",
+         "device bytes NCCL allocates per channel per connected peer: the "
+         "buffers of its three protocols (Simple NCCL_BUFFSIZE + LL128 + LL)",
+         "code: NVIDIA/nccl src/init.cc (v2.18-v2.23) computeBuffSizes: DEFAULT_BUFFSIZE 1 << 22 "
+         "= 4,194,304 (Simple, NCCL_BUFFSIZE) + DEFAULT_LL128_BUFFSIZE 120 x 640 x 8 x 8 = "
+         "4,915,200 + DEFAULT_LL_BUFFSIZE 8 x 512 x 8 x 16 = 524,288 = 9,633,792 B"},
+    [PRISM_KNOB_ALLOCATOR_RESERVE] =
+        {"allocator_reserve", 0.29, 0.0, 1.0, "fraction",
+         "PyTorch's caching allocator without expandable segments: peak "
+         "reserved / peak allocated - 1 (blocks rounded to 512 B, large "
+         "ones to 2 MiB in 20 MiB or 2 MiB-rounded segments, freed blocks "
+         "cached per stream and never merged across segments); with "
+         "expandable_segments 1 the segments grow in place and only the "
+         "last 20 MiB large page and 2 MiB small page stay unfilled",
+         "derived: median of the published FSDP peak reserved / peak active of "
+         "meta-llama/llama-cookbook PR #41 (32.67/25.86, 27.36/20.20, 19.36/15.22 GB) and PR #165 "
+         "(19.52/14.93 GB): 1.263, 1.354, 1.272, 1.307, median 1.29; the rounding and segment "
+         "sizes are pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (v2.1-v2.5) kMinBlockSize "
+         "512, kSmallBuffer 2 MiB, kLargeBuffer 20 MiB, kRoundLarge 2 MiB"},
+    [PRISM_KNOB_EXPANDABLE_SEGMENTS] =
+        {"expandable_segments", 0.0, 0.0, 1.0, "bool",
+         "1 = PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: reserved = "
+         "allocated + one 20 MiB large page + one 2 MiB small page; 0 = "
+         "reserved = allocated x (1 + allocator_reserve)",
+         "code: pytorch/pytorch c10/cuda/CUDAAllocatorConfig.cpp (v2.1-v2.5): "
+         "expandable_segments defaults to False"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

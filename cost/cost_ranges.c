@@ -47,10 +47,13 @@ static const PrismKnobRange ranges[] = {
     {"dp_overlap", 0.0, 0.9, PRISM_RANGE_SCALE, FALSE, FALSE,
      "convention: the ends the default's citation names: 0 (no --overlap-grad-reduce, "
      "Megatron-LM 2021/2022) and SAPP-ND's calibrated 0.9 (shared/reference/SEEDS.md 3.2)"},
-    {"runtime_overhead", 1.0e9, 1.6e9, PRISM_RANGE_SCALE, TRUE, TRUE,
-     "derived: the default's 1 GB holds a CUDA context of ~400 MB with lazy module loading "
-     "(pytorch/pytorch#109888); without it (CUDA < 11.7) the context alone takes more than "
-     "1000 MB (pytorch/pytorch#107667): 1.6 GB"},
+    {"cuda_context", 3.0e8, 4.0e8, PRISM_RANGE_SCALE, TRUE, TRUE,
+     "published: the CUDA context with lazy module loading (CUDA >= 11.7, PyTorch's default): "
+     "about 300 MB (pytorch/pytorch#107667) to about 400 MB (pytorch/pytorch#109888)"},
+    {"allocator_reserve", 0.263, 0.354, PRISM_RANGE_SCALE, TRUE, TRUE,
+     "published: the least and the largest of the four FSDP peak reserved / peak active ratios "
+     "whose median is the default (meta-llama/llama-cookbook PR #41: 1.263, 1.354, 1.272; "
+     "PR #165: 1.307)"},
 };
 
 size_t prism_knob_range_count(void)
@@ -126,6 +129,7 @@ PrismCostModel *prism_cost_model_corner(const PrismCostModel *cm, PrismCorner co
 PrismCorners *prism_corners_new(const PrismCostModel *cm, GError **error)
 {
     PrismCorners *c = g_new0(PrismCorners, 1);
+    c->point = cm;
     for (int i = 0; i < PRISM_CORNER_COUNT; i++)
         if ((c->cm[i] = prism_cost_model_corner(cm, (PrismCorner)i, TRUE, TRUE, error)) == NULL) {
             prism_corners_free(c);
@@ -146,7 +150,10 @@ void prism_corners_free(PrismCorners *c)
 gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
                             const double point[PRISM_COL_COUNT], PrismInterval *out, GError **error)
 {
-    double lo = point[PRISM_COL_TIME_STEP], hi = lo, mem = point[PRISM_COL_MEM_PEAK];
+    /* memory as the verdict takes it: the device figure of each model's allocated peak */
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(c->point, s, point[PRISM_COL_MEM_PEAK], &mk);
+    double lo = point[PRISM_COL_TIME_STEP], hi = lo, mem = mk.device;
     double mem_hi = mem;
     for (int i = 0; i < PRISM_CORNER_COUNT; i++) {
         double cols[PRISM_COL_COUNT];
@@ -155,7 +162,8 @@ gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
         out->corner[i] = cols[PRISM_COL_TIME_STEP];
         lo = MIN(lo, cols[PRISM_COL_TIME_STEP]);
         hi = MAX(hi, cols[PRISM_COL_TIME_STEP]);
-        mem_hi = MAX(mem_hi, cols[PRISM_COL_MEM_PEAK]);
+        prism_cost_memory_kinds(c->cm[i], s, cols[PRISM_COL_MEM_PEAK], &mk);
+        mem_hi = MAX(mem_hi, mk.device);
     }
     out->step = point[PRISM_COL_TIME_STEP];
     out->step_lo = lo * (1.0 - c->widen_step);

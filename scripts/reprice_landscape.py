@@ -24,7 +24,8 @@ of the hardware rate it is linear in:
     optimizer_time                x HBM ratio (exact: it is HBM traffic)
     bubble_time                   x the slowest stage's re-priced time / its stored time
     step_time = the sum of the parts; mfu, hfu x step/step' x peak_bf16_src/peak_bf16_dst;
-    tokens_per_s x step/step'; feasible = peak_mem <= the target's memory - mem_margin
+    tokens_per_s x step/step'; feasible = the device-level figure (device_bytes) <= the
+    target's memory - mem_margin
 
 What this ignores (scripts/README.md, "Re-pricing a landscape", has the measured errors):
 the make-up of the compute parts (GEMMs under the HBM roofline, elementwise kernels and
@@ -239,6 +240,21 @@ def differences(src, dst):
     return out
 
 
+def device_bytes(knobs, peak, tp, cp, dp, ep, pp):
+    """The device-level figure prism decides feasibility on (cost.h PrismMemKinds, the
+    kernels' k_final, in their order of operations): the allocated peak x (1 +
+    allocator_reserve), or with expandable_segments + one 20 MiB and one 2 MiB page, +
+    cuda_context + 2 x nccl_channels x nccl_conn_bytes per tp, cp, dp, ep and pp group of
+    more than one rank. Knobs absent from an older landscape count as 0 (its peak)."""
+    k = lambda name: float(knobs.get(name, 0.0) or 0.0)
+    exp = k("expandable_segments") > 0.5
+    scale = 1.0 if exp else 1.0 + k("allocator_reserve")
+    fixed = (20971520.0 + 2097152.0 if exp else 0.0) + k("cuda_context")
+    group = 2.0 * k("nccl_channels") * k("nccl_conn_bytes")
+    comms = ((tp > 1.5).astype(np.float64) + (cp > 1.5) + (dp > 1.5) + (ep > 1.5) + (pp > 1.5))
+    return peak * scale + (fixed + group * comms)
+
+
 def reprice(ls, target, prism=None, compute="split"):
     """Re-priced columns of landscape @ls (a prism_landscape.Landscape) on cluster
     @target (name, key file, JSON file or dict). @compute: "peak" scales the compute
@@ -403,7 +419,8 @@ def reprice(ls, target, prism=None, compute="split"):
     out["tokens_per_s"] = f64("tokens_per_s") * old / step
     host_ok = (off == 0) | ((ls["host_mem"].astype(np.float64) if "host_mem" in ls.names
                              else np.zeros(ls.n)) <= host_budget)
-    out["feasible"] = ((f64("peak_mem") <= budget[point]) & host_ok).astype(np.uint8)
+    out["feasible"] = ((device_bytes(knobs, f64("peak_mem"), t, c, d, e, p) <= budget[point])
+                       & host_ok).astype(np.uint8)
     out["hsdp_row"] = (col["zero"] > 0) & hsdp
     # what the scaling ignores on each row (IGNORED bits); 0 = nothing but the compute
     # parts' split (exact for a network change)

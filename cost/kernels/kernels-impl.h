@@ -1152,6 +1152,14 @@ static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
     }
 }
 
+/* The NCCL communicators a lane's device holds buffers for: each of its tp, cp, dp, ep
+ * and pp groups of more than one rank (@p ppg: 1 when pp > 1). */
+static inline double k_comms(double tp, double cp, double dp, double ep, double ppg)
+{
+    return (tp > 1.5 ? 1.0 : 0.0) + (cp > 1.5 ? 1.0 : 0.0) + (dp > 1.5 ? 1.0 : 0.0) +
+           (ep > 1.5 ? 1.0 : 0.0) + ppg;
+}
+
 static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
                     size_t off, size_t n, double *const *out, double *ws)
 {
@@ -1363,6 +1371,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_mfu = out[PRISM_KO_MFU] + off, *o_hfu = out[PRISM_KO_HFU] + off;
     double *o_tok = out[PRISM_KO_TOKENS_PER_S] + off;
     double *o_feas = out[PRISM_KO_FEASIBLE] + off, *o_why = out[PRISM_KO_REASON] + off;
+    /* the device-level figure (kernels-model.h mem_scale): the peak is the allocated one */
+    const double msc = km->mem_scale, mfx = km->mem_fixed, ngb = km->nccl_group;
+    const double ppg = inv_p < 0.75 ? 1.0 : 0.0;
+    const double *restrict ltp = ln->tp + off, *restrict lcp = ln->cp + off;
+    const double *restrict ldp = ln->dp + off, *restrict lep = ln->ep + off;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double m = mm[i] * msh;
@@ -1381,7 +1394,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* the host's verdict as arithmetic on 0/1 (a combined condition in the select
          * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
          * exact: hout = 1 only when the device fits and the host does not (reason 4) */
-        const double fits = o_peak[i] <= budget ? 1.0 : 0.0;
+        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
+        const double fits = o_peak[i] * msc + fixed <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
         o_feas[i] = fits - hout;
     }
@@ -1401,11 +1415,12 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_b2[i] = o_b2[i] * inv_p;
         o_b3[i] = o_b3[i] * inv_p;
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
-        const double peak = o_peak[i];
-        const double why = peak <= budget             ? 0.0
-                           : stat > budget            ? 1.0
-                           : stat + o_act[i] > budget ? 2.0
-                                                      : 3.0;
+        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
+        const double peak = o_peak[i] * msc + fixed;
+        const double why = peak <= budget                             ? 0.0
+                           : stat * msc + fixed > budget              ? 1.0
+                           : (stat + o_act[i]) * msc + fixed > budget ? 2.0
+                                                                      : 3.0;
         const double fits = peak <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
         o_why[i] = why + 4.0 * hout;

@@ -234,6 +234,10 @@ typedef struct PrismKModel {
      * bytes of the userbuffers per token of a micro-batch (tp_overlap_buffers x h x
      * dtype), held while TP overlap is on for a lane with tp > 1 and SP */
     double ub_bytes;
+    /* the device-level figure feasibility is decided on (cost/README.md, "Memory as each
+     * source measures it"): device = peak x mem_scale + mem_fixed + nccl_group x the
+     * lane's NCCL communicators (its tp, cp, dp, ep and pp groups of more than one rank) */
+    double mem_scale, mem_fixed, nccl_group;
     /* the costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
      * NCCL's ring model for the TP and DP/ZeRO collectives (nccl_on 1; 0: the level's
      * latency_us per step at bus bandwidth), and the host floor of a layer */

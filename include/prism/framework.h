@@ -7,8 +7,9 @@
  *   [knobs]     any `prism knobs` name = value (overlap features, flash attention, ...)
  *   [memory]    the framework's memory conventions: grad_fp32 (an fp32 gradient buffer),
  *               optimizer (adam: fp32 master copy + two fp32 moments), context_bytes
- *               (CUDA context + library workspaces: the runtime_overhead knob),
- *               allocator_reserve (reserved / allocated - 1 of the caching allocator) and
+ *               (the CUDA context outside the allocator: the cuda_context knob),
+ *               allocator_reserve (the knob: reserved / allocated - 1 of the caching
+ *               allocator without expandable segments) and
  *               counts (what its logged "memory" counts: allocated, reserved, or device =
  *               nvidia-smi, reserved plus the CUDA context)
  *   [defaults]  the framework's value for a dim a user may leave unstated: micro_batch
@@ -80,7 +81,6 @@ typedef struct PrismFramework {
     gboolean knob_set[PRISM_KNOB_COUNT]; /**< set by the profile ([knobs] or [memory]) */
     PrismOptimizer optimizer;
     PrismMemCounts counts;
-    double allocator_reserve;        /**< reserved = allocated x (1 + this) */
     int def[PRISM_FW_DIM_COUNT];     /**< PRISM_FW_NONE, a value, or PRISM_FW_MBS_LOCAL */
     gboolean pp_microbatches_stages; /**< m = pp when micro_batch is unstated, pp > 1 */
     gboolean has_dtype;

@@ -100,6 +100,12 @@ typedef enum {
                                             overlaps compute (16 on a DGX with 8 NICs) */
     PRISM_KNOB_NVFP4_BF16_LAYERS,      /**< NVFP4: transformer layers whose linear GEMMs stay
                                             BF16 (NVIDIA's recipe: the first 2 and last 8) */
+    PRISM_KNOB_CUDA_CONTEXT,           /**< bytes of the CUDA context outside the allocator */
+    PRISM_KNOB_NCCL_CHANNELS,          /**< NCCL channels per communicator */
+    PRISM_KNOB_NCCL_CONN_BYTES,        /**< NCCL buffer bytes per channel per peer */
+    PRISM_KNOB_ALLOCATOR_RESERVE,      /**< caching allocator: reserved / allocated - 1
+                                            without expandable segments */
+    PRISM_KNOB_EXPANDABLE_SEGMENTS,    /**< 1 = PYTORCH_CUDA_ALLOC_CONF expandable_segments */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

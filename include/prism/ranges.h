@@ -74,13 +74,15 @@ PrismCostModel *prism_cost_model_corner(const PrismCostModel *cm, PrismCorner co
 
 /** A prediction with its interval. */
 typedef struct PrismInterval {
-    double step, step_lo, step_hi;     /**< s per step: point, optimistic, pessimistic */
-    double mem, mem_hi;                /**< bytes: point peak, pessimistic peak */
+    double step, step_lo, step_hi; /**< s per step: point, optimistic, pessimistic */
+    double mem, mem_hi;            /**< bytes, the device figure (prism_cost_memory_kinds): point,
+                                        pessimistic */
     double corner[PRISM_CORNER_COUNT]; /**< s per step at each corner, not widened */
 } PrismInterval;
 
 /** The two corner models of a point model. Ownership: prism_corners_free(). */
 typedef struct PrismCorners {
+    const PrismCostModel *point; /**< borrowed: the point model (outlives this) */
     PrismCostModel *cm[PRISM_CORNER_COUNT];
     double widen_step; /**< relative widening of step_lo/step_hi (track record), >= 0 */
     double widen_mem;  /**< relative widening of mem_hi, >= 0 */

@@ -131,17 +131,6 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                                         const PrismValidateOptions *opt, GError **error);
 void prism_validate_report_free(PrismValidateReport *r);
 
-/**
- * The memory a framework's figure counts (@p kind) from the modelled allocated peak
- * @p allocated (bytes: tensors, as torch.cuda.max_memory_allocated counts them):
- * allocated as it is; reserved = allocated x (1 + @p reserve), the caching allocator's
- * cache over its live blocks (the profile's allocator_reserve); device (nvidia-smi) =
- * reserved + @p context, the CUDA context and library workspaces outside the allocator
- * (the runtime_overhead knob). Pure.
- */
-double prism_validate_memory_kind(double allocated, double context, double reserve,
-                                  PrismMemCounts kind);
-
 /** Static names: "predicted", "planned", "skipped"; "peak_mem", "step_time", ... */
 const char *prism_validate_kind_name(PrismValidateKind k);
 const char *prism_validate_metric_name(int metric);

@@ -191,7 +191,10 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
         c->index = prism_topk_index(cl, i);
         if (!prism_search_jobs_row(jobs, c->index, NULL, &c->strategy, c->cols, error))
             return NULL;
-        c->over = c->cols[PRISM_COL_MEM_PEAK] - d->usable;
+        /* the device-level figure the verdict is on (prism_cost_memory_kinds) */
+        PrismMemKinds mk;
+        prism_cost_memory_kinds(cm, &c->strategy, c->cols[PRISM_COL_MEM_PEAK], &mk);
+        c->over = mk.device - d->usable;
         c->dominant = dominant_part(c->cols);
     }
     const double *c0 = d->closest[0].cols;
@@ -201,7 +204,7 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
     w = &d->what_ifs[d->n_what_ifs++];
     w->kind = PRISM_WHAT_IF_MEM_BUDGET;
     w->best_step = NAN;
-    w->mem_budget = c0[PRISM_COL_MEM_PEAK] + d->margin;
+    w->mem_budget = d->closest[0].over + d->usable + d->margin;
     for (size_t i = 0; i < G_N_ELEMENTS(savers); i++)
         if (prism_space_filter_restricts(filter, savers[i].dim)) {
             w = &d->what_ifs[d->n_what_ifs++];

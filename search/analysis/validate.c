@@ -10,9 +10,9 @@
  * RoPE, RMSNorm, SwiGLU, no biases). When every strategy dim is stated or defaulted the
  * row is evaluated once (scalar reference); otherwise the search (prism_search_run,
  * collective) picks the rest with the known dims fixed and the framework's support as
- * --only. Memory is compared as the framework counts it: allocated = the model's peak
- * minus the runtime_overhead knob (the CUDA context), reserved = allocated x
- * (1 + allocator_reserve), device = reserved + the context. MFU is against the BF16
+ * --only. Memory is compared as the row, its source or its framework counts it, on the
+ * rank it states (mem_rank N: that rank's pipeline stage; max: the worst stage):
+ * allocated, reserved or device (prism_cost_memory_kinds). MFU is against the BF16
  * dense peak (the published tables' convention).
  */
 #include <prism/validate.h>
@@ -468,39 +468,32 @@ static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *
 /* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
  * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
  * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
-double prism_validate_memory_kind(double allocated, double context, double reserve,
-                                  PrismMemCounts kind)
+/* The memory a row's figure counts, from a stage's modelled allocated peak @p bytes for
+ * strategy @p s (prism_cost_memory_kinds): the row's mem_kind, else its source's
+ * (sources.ini counts), else its profile's; in the source's unit. */
+static double counted_memory(double bytes, const PrismCostModel *cm, const PrismStrategy *s,
+                             const PrismFramework *fw, const SourceInfo *src, const Dims *d)
 {
-    const double reserved = allocated * (1.0 + reserve);
-    return kind == PRISM_MEM_ALLOCATED  ? allocated
-           : kind == PRISM_MEM_RESERVED ? reserved
-                                        : reserved + context;
-}
-
-/* The memory a row's figure counts, from a stage's modelled peak @p bytes (which holds the
- * runtime_overhead knob: the CUDA context and library workspaces): the row's mem_kind,
- * else its source's (sources.ini counts), else its profile's; in the source's unit. */
-static double counted_memory(double bytes, const PrismCostModel *cm, const PrismFramework *fw,
-                             const SourceInfo *src, const Dims *d)
-{
-    const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
     const int counts = d->mem_kind >= 0                  ? d->mem_kind
                        : src != NULL && src->counts >= 0 ? src->counts
                                                          : (int)fw->counts;
-    const double mem =
-        prism_validate_memory_kind(bytes - ro, ro, fw->allocator_reserve, (PrismMemCounts)counts);
+    PrismMemKinds k;
+    prism_cost_memory_kinds(cm, s, bytes, &k);
+    const double mem = counts == PRISM_MEM_ALLOCATED  ? k.allocated
+                       : counts == PRISM_MEM_RESERVED ? k.reserved
+                                                      : k.device;
     return mem / (src != NULL ? src->mem_unit : 1e9);
 }
 
 static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
-                      const PrismFramework *fw, const SourceInfo *src, const Dims *d,
-                      PrismValidateRow *o)
+                      const PrismStrategy *s, const PrismFramework *fw, const SourceInfo *src,
+                      const Dims *d, PrismValidateRow *o)
 {
     const PrismCluster *cl = prism_cost_model_cluster(cm);
     const double peak = cl->peak_flops[PRISM_DTYPE_BF16] > 0
                             ? cl->peak_flops[PRISM_DTYPE_BF16]
                             : cl->peak_flops[prism_cost_model_training(cm)->dtype];
-    o->pred[PRISM_VM_MEM] = counted_memory(c[PRISM_COL_MEM_PEAK], cm, fw, src, d);
+    o->pred[PRISM_VM_MEM] = counted_memory(c[PRISM_COL_MEM_PEAK], cm, s, fw, src, d);
     o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
     o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU];
     o->pred[PRISM_VM_TFLOPS] =
@@ -705,7 +698,7 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
     }
     if (!explain_row(cm, &s, l, explain, o, why))
         return FALSE;
-    predicted(c, cm, fw, src, d, o);
+    predicted(c, cm, &s, fw, src, d, o);
     step_interval(cm, &s, l, o);
     /* the rank the row measured (mem_rank): its pipeline stage's peak, not the largest.
      * Ranks are laid out with the pipeline outermost (Megatron's and nanotron's order, tp
@@ -723,7 +716,7 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
             g_error_free(error);
             return FALSE;
         }
-        o->pred[PRISM_VM_MEM] = counted_memory(peaks[stage], cm, fw, src, d);
+        o->pred[PRISM_VM_MEM] = counted_memory(peaks[stage], cm, &s, fw, src, d);
     }
     /* ZB_PP's empty-ended chunks are the layout its runs used, not a profile's chunks */
     if (l == NULL)
@@ -821,7 +814,7 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     o->strategy = prism_strategy_format(&best);
     if (!explain_row(cm, &best, NULL, explain, o, why))
         return FALSE;
-    predicted(c, cm, fw, src, d, o);
+    predicted(c, cm, &best, fw, src, d, o);
     step_interval(cm, &best, NULL, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
     /* a stated pp and vpp are fixed, so unequal chunks can come out of the search */

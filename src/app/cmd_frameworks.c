@@ -72,10 +72,10 @@ static void show_text(FILE *f, const PrismFramework *fw)
     }
     fprintf(f,
             "memory: optimizer %s, grad_fp32 %g, context %g GB, counts %s, allocator "
-            "reserve %g\n",
+            "reserve %g, expandable segments %g\n",
             prism_optimizer_name(fw->optimizer), fw->knobs.v[PRISM_KNOB_GRAD_FP32],
-            fw->knobs.v[PRISM_KNOB_RUNTIME_OVERHEAD] / 1e9, prism_mem_counts_name(fw->counts),
-            fw->allocator_reserve);
+            fw->knobs.v[PRISM_KNOB_CUDA_CONTEXT] / 1e9, prism_mem_counts_name(fw->counts),
+            fw->knobs.v[PRISM_KNOB_ALLOCATOR_RESERVE], fw->knobs.v[PRISM_KNOB_EXPANDABLE_SEGMENTS]);
     fprintf(f, "defaults (plan = no default: the planner picks it):");
     char buf[32];
     for (int d = 0; d < PRISM_FW_DIM_COUNT; d++)
@@ -125,7 +125,9 @@ static gboolean show_json(JsonBuilder *b, const PrismFramework *fw, gboolean sou
     json_builder_set_member_name(b, "counts");
     json_builder_add_string_value(b, prism_mem_counts_name(fw->counts));
     json_builder_set_member_name(b, "allocator_reserve");
-    json_builder_add_double_value(b, fw->allocator_reserve);
+    json_builder_add_double_value(b, fw->knobs.v[PRISM_KNOB_ALLOCATOR_RESERVE]);
+    json_builder_set_member_name(b, "expandable_segments");
+    json_builder_add_boolean_value(b, fw->knobs.v[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "defaults");
     json_builder_begin_object(b);

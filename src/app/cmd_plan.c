@@ -212,7 +212,7 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
     fprintf(out, "\nTop %zu by %s%s:\n", MIN(r->n_show, prism_topk_size(top)), by,
             r->robust ? " at the pessimistic corner (--robust)" : "");
     fprintf(out, "%4s %10s %15s %6s %9s %17s %7s %6s  %s\n", "#", "step (s)", "interval (s)", "MFU",
-            "tokens/s", "peak/usable GiB", "memory", "bubble", "strategy");
+            "tokens/s", "device/usable GiB", "memory", "bubble", "strategy");
     for (size_t i = 0; i < r->n_top; i++) {
         if (i >= r->n_show && i != r->rec)
             continue;
@@ -221,8 +221,7 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
         const PrismInterval *iv = &r->tiv[i];
         g_autofree char *st = prism_app_strategy_text(s, wide);
         g_autofree char *tok = si_text(c[PRISM_COL_TOKENS_PER_S]);
-        g_autofree char *mem =
-            g_strdup_printf("%.1f/%.1f", c[PRISM_COL_MEM_PEAK] / GIB, r->usable / GIB);
+        g_autofree char *mem = g_strdup_printf("%.1f/%.1f", iv->mem / GIB, r->usable / GIB);
         g_autofree char *in = g_strdup_printf("%.3f-%.3f", iv->step_lo, iv->step_hi);
         double step = c[PRISM_COL_TIME_STEP];
         const PrismMemClass mc = prism_mem_class(iv, r->usable);
@@ -321,11 +320,13 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
                 {"buffers", c[PRISM_COL_MEM_COMM_BUFFERS]}};
     g_autofree char *ts = shares(t, G_N_ELEMENTS(t), c[PRISM_COL_TIME_STEP], 3);
     g_autofree char *ms = shares(m, G_N_ELEMENTS(m), c[PRISM_COL_MEM_PEAK], 2);
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(r->cm, &s1, c[PRISM_COL_MEM_PEAK], &mk);
     g_string_append_printf(line,
                            "); its %.4g s step is %s; it fits with %.1f GiB to spare "
-                           "(peak %.1f GiB: %s).\n",
-                           c[PRISM_COL_TIME_STEP], ts, (r->usable - c[PRISM_COL_MEM_PEAK]) / GIB,
-                           c[PRISM_COL_MEM_PEAK] / GIB, ms);
+                           "(device %.1f GiB; allocated peak %.1f GiB: %s).\n",
+                           c[PRISM_COL_TIME_STEP], ts, (r->usable - mk.device) / GIB,
+                           mk.device / GIB, c[PRISM_COL_MEM_PEAK] / GIB, ms);
     fputs(line->str, out);
     g_string_free(line, TRUE);
     return TRUE;

@@ -93,8 +93,8 @@ expect_bad "stray argument" -- inputs gpt3-175b -- "'gpt3-175b'"
 expect_bad "fp8 on A100" -- inputs --cluster A100-80GB --dtype fp8 -- "--dtype fp8" "A100-80GB"
 expect_bad "fp32 on Ascend" -- inputs --cluster Ascend-910B --dtype fp32 -- "'Ascend-910B'"
 expect_bad "budget above memory" -- inputs --mem-budget 100 -- "--mem-budget 100" "80 GiB"
-# a budget the mem_margin knob (2e9 bytes) eats up: usable memory would be negative
-expect_bad "budget below the margin" -- inputs --mem-budget 1 -- "--mem-budget 1 GiB" "mem_margin"
+# a budget the mem_margin knob (here 2e9 bytes) eats up: usable memory would be negative
+expect_bad "budget below the margin" -- inputs --mem-budget 1 --set mem_margin=2e9 -- "--mem-budget 1 GiB" "mem_margin"
 expect_bad "margin above memory" -- inputs --set mem_margin=1e11 -- "'A100-80GB'" "mem_margin"
 expect_bad "two models" -- models gpt3-175b llama2-7b -- "at most one"
 

@@ -140,9 +140,10 @@ static void test_fsdp_overlap(void)
  * Reshard-after-forward and memory, ZeRO-3 over dp = 8, pp = 1, fp16 parameters:
  *   resharded: parameters 2 P / 8; buffers = (zero3_prefetch 2 gathered units + the
  *     unit's fp16 gradients + its fp32 reduce-scatter input, 4/2 of the unit) x the
- *     largest unit's 2 P_head bytes + runtime_overhead = (2 + 1 + 2) * 2 P_head + 1e9;
+ *     largest unit's 2 P_head bytes + runtime_overhead (the cuBLAS workspace, 32 MiB) =
+ *     (2 + 1 + 2) * 2 P_head + 33,554,432;
  *   kept (fsdp_reshard = 0): parameters 2 P (every unit stays gathered from forward to
- *     backward, ZeRO-2 memory); buffers (1 + 2) * 2 P_head + 1e9.
+ *     backward, ZeRO-2 memory); buffers (1 + 2) * 2 P_head + 33,554,432.
  * Gradients and optimizer are sharded either way: 4 P / 8 and 12 P / 8.
  */
 static void test_reshard_memory(void)
@@ -159,9 +160,9 @@ static void test_reshard_memory(void)
     CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_MEM_GRADS], 4.0 * PTOT / 8.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_GRADS], 4.0 * PTOT / 8.0, 1e-12, 0));
     CU_ASSERT_TRUE(
-        prism_test_close(a[PRISM_COL_MEM_COMM_BUFFERS], 5.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
+        prism_test_close(a[PRISM_COL_MEM_COMM_BUFFERS], 5.0 * 2.0 * PHEAD + 33554432.0, 1e-12, 0));
     CU_ASSERT_TRUE(
-        prism_test_close(b[PRISM_COL_MEM_COMM_BUFFERS], 3.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
+        prism_test_close(b[PRISM_COL_MEM_COMM_BUFFERS], 3.0 * 2.0 * PHEAD + 33554432.0, 1e-12, 0));
 }
 
 /*

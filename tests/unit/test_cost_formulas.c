@@ -326,7 +326,7 @@ static void test_kv_repeat(void)
  *   per micro-batch (0): params 2P/4 = 306,204,672 B, grads 4P/4 = 612,409,344 B;
  *   the optimizer shard (12 B / 4) is the same either way;
  *   buffers (nosync): the stage's send + receive 2 T h bp = 2 * 4096 * 4096 * 2 =
- *   67,108,864 B plus runtime_overhead 1e9 = 1,067,108,864 B.
+ *   67,108,864 B plus runtime_overhead (the cuBLAS workspace) 33,554,432 = 100,663,296 B.
  * Without a pipeline (pp = 1) the knob changes nothing.
  */
 static void nosync_cols(const char *nosync, const char *strategy, double *c)
@@ -351,12 +351,69 @@ static void test_fsdp_pp_nosync(void)
     CU_ASSERT_EQUAL(a[PRISM_COL_MEM_PARAMS], 306204672.0);
     CU_ASSERT_EQUAL(a[PRISM_COL_MEM_GRADS], 612409344.0);
     CU_ASSERT_EQUAL(b[PRISM_COL_MEM_OPTIMIZER], a[PRISM_COL_MEM_OPTIMIZER]);
-    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_COMM_BUFFERS], 1067108864.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_COMM_BUFFERS], 100663296.0);
     CU_ASSERT_TRUE(a[PRISM_COL_MEM_COMM_BUFFERS] > b[PRISM_COL_MEM_COMM_BUFFERS]);
     nosync_cols("fsdp_pp_nosync=0", "dp=8,zero=3,mbs=2", a);
     nosync_cols("fsdp_pp_nosync=1", "dp=8,zero=3,mbs=2", b);
     for (int k = 0; k < PRISM_COL_COUNT; k++)
         CU_ASSERT_EQUAL(b[k], a[k]);
+}
+
+/*
+ * Memory as each source measures it (prism_cost_memory_kinds), by hand, for GPT 4 x 4096
+ * on 8 devices with dp 2, tp 2, pp 2 (three NCCL groups of more than one rank) and the
+ * allocated peak A the kernel gives (the sum of its parts on the peak stage):
+ *   reserved = A x (1 + allocator_reserve 0.29) = 1.29 A;
+ *   NCCL = 3 groups x 2 peers x 16 channels x 9,633,792 B = 924,844,032 B;
+ *   device = 1.29 A + cuda_context 3e8 + 924,844,032 = 1.29 A + 1,224,844,032 B.
+ * With expandable_segments 1: reserved = A + 20 MiB + 2 MiB = A + 23,068,672 B and
+ * device = A + 23,068,672 + 1,224,844,032 B. dp 8 alone holds one group: NCCL 308,281,344 B.
+ * The verdict is on the device figure: a budget 1 MB above it fits, 1 MB below does not.
+ */
+static void kinds_for(const char *const *sets, const char *strategy, double *alloc,
+                      PrismMemKinds *k, double *feasible)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    CU_ASSERT_EQUAL(c[PRISM_COL_MEM_PEAK],
+                    c[PRISM_COL_MEM_PARAMS] + c[PRISM_COL_MEM_GRADS] + c[PRISM_COL_MEM_OPTIMIZER] +
+                        c[PRISM_COL_MEM_ACTIVATIONS] + c[PRISM_COL_MEM_COMM_BUFFERS]);
+    *alloc = c[PRISM_COL_MEM_PEAK];
+    prism_cost_memory_kinds(cm, &s, *alloc, k);
+    if (feasible != NULL)
+        *feasible = c[PRISM_COL_FEASIBLE];
+}
+
+static void test_memory_kinds(void)
+{
+    const char *pp2 = "dp=2,tp=2,pp=2,mbs=1";
+    double a, f;
+    PrismMemKinds k;
+    kinds_for(NULL, pp2, &a, &k, NULL);
+    CU_ASSERT_EQUAL(k.allocated, a);
+    CU_ASSERT_DOUBLE_EQUAL(k.reserved, 1.29 * a, 1e-6 * a);
+    CU_ASSERT_EQUAL(k.nccl, 924844032.0);
+    CU_ASSERT_EQUAL(k.context, 3e8);
+    CU_ASSERT_DOUBLE_EQUAL(k.device, 1.29 * a + 1224844032.0, 1e-6 * a);
+    const char *const exp[] = {"expandable_segments=1", NULL};
+    kinds_for(exp, pp2, &a, &k, NULL);
+    CU_ASSERT_EQUAL(k.reserved, a + 23068672.0);
+    CU_ASSERT_EQUAL(k.device, a + (23068672.0 + 3e8 + 924844032.0));
+    kinds_for(NULL, "dp=8,mbs=1", &a, &k, NULL);
+    CU_ASSERT_EQUAL(k.nccl, 308281344.0);
+    /* the kernels' verdict is on the device figure: usable = memory - mem_margin */
+    kinds_for(NULL, pp2, &a, &k, NULL);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    g_autofree char *fits = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k.device - 1e6);
+    g_autofree char *over = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k.device + 1e6);
+    const char *const s1[] = {fits, NULL}, *const s2[] = {over, NULL};
+    kinds_for(s1, pp2, &a, &k, &f);
+    CU_ASSERT_EQUAL(f, 1.0);
+    kinds_for(s2, pp2, &a, &k, &f);
+    CU_ASSERT_EQUAL(f, 0.0);
 }
 
 static double static_bytes_per_param2(int zero, const char *grad_fp32, const char *other)
@@ -624,6 +681,7 @@ static void test_knobs_json(void)
     PrismKnobs k;
     prism_knobs_default(&k);
     CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "compute_efficiency=0.6", NULL));
+    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "mem_margin=2e9", NULL));
     k.v[PRISM_KNOB_TP_OVERLAP] = 0.1 + 0.2;
     g_autofree char *j = prism_knobs_to_json(&k);
     CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"compute_efficiency\": 0.6,"));
@@ -1574,6 +1632,7 @@ static CU_TestInfo formula_tests[] = {
      test_offload_activations},
     {"tp_layout_copy and per-op SAC's all-gathers", test_tp_layout_copy},
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
+    {"memory kinds: allocated, reserved, device by hand", test_memory_kinds},
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},

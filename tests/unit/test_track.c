@@ -328,19 +328,12 @@ static void test_regret(void)
     g_ptr_array_unref(rows);
 }
 
-/* The memory kinds, by hand: 10 GB allocated, a 0.5 GB context, a 10 % reserve:
- * allocated 10, reserved 10 x 1.1 = 11, device 11 + 0.5 = 11.5. */
-static void test_memory_kind(void)
-{
-    NEAR(prism_validate_memory_kind(10e9, 0.5e9, 0.1, PRISM_MEM_ALLOCATED), 10e9);
-    NEAR(prism_validate_memory_kind(10e9, 0.5e9, 0.1, PRISM_MEM_RESERVED), 11e9);
-    NEAR(prism_validate_memory_kind(10e9, 0.5e9, 0.1, PRISM_MEM_DEVICE), 11.5e9);
-}
-
 static CU_TestInfo track_tests[] = {
-    {"regret and feasibility", test_regret}, {"memory kinds", test_memory_kind},
-    {"device family", test_family},          {"hand-made rows", test_hand},
-    {"order within groups", test_order},     CU_TEST_INFO_NULL,
+    {"regret and feasibility", test_regret},
+    {"device family", test_family},
+    {"hand-made rows", test_hand},
+    {"order within groups", test_order},
+    CU_TEST_INFO_NULL,
 };
 
 CU_SuiteInfo prism_test_suites[] = {
