@@ -425,6 +425,37 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "(none given: no loss)",
          "published: NVIDIA/nccl issue #689 (2023): NCCL uses one SM per channel, 16 SMs on a "
          "DGX with 8 NICs, and its CTAs never share an SM with compute"},
+    [PRISM_KNOB_RECOMPUTE_NORM] =
+        {"recompute_norm", 0.0, 0.0, 1.0, "bool",
+         "1 = recompute = selective also drops the outputs of the two pre-norms (the attention "
+         "and MLP linears' inputs) and runs both norms again in backward (Megatron-Core "
+         "--recompute-modules layernorm; DeepSeek-V3 recomputes every RMSNorm)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py "
+         "recompute_modules (2025): default [\"core_attn\"]; \"layernorm\" recomputes "
+         "input_layernorm and pre_mlp_layernorm with output-discarding checkpointing"},
+    [PRISM_KNOB_RECOMPUTE_MLA_UP] =
+        {"recompute_mla_up", 0.0, 0.0, 1.0, "bool",
+         "1 = recompute = selective also drops MLA's up-projection outputs (Q, K, V) and the "
+         "normed latents they read, and runs the up-projections, their norms and RoPE again "
+         "in backward (Megatron-Core --recompute-modules mla_up_proj; DeepSeek-V3 Sec. 3.2.3)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py "
+         "recompute_modules (2025): default [\"core_attn\"]; \"mla_up_proj\" recomputes the "
+         "MLA up projection and RoPE with output-discarding checkpointing"},
+    [PRISM_KNOB_ACT_CACHE_FP8] =
+        {"act_cache_fp8", 0.0, 0.0, 1.0, "bool",
+         "1 = under recompute = selective the linear layers' kept inputs are cached in FP8 (1 B "
+         "+ a 4 B scale per 128), the attention output in E5M6 (1.5 B + scale), and the MoE "
+         "SwiGLU keeps its inputs in FP8 and recomputes its output (DeepSeek-V3 Sec. 3.3.3); "
+         "0 = kept in the activation dtype",
+         "published: DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv:2412.19437) Sec. "
+         "3.3.3 Low-Precision Activation; the default 0 is the BF16 cache of Megatron-Core's "
+         "recipes"},
+    [PRISM_KNOB_ADAM_MOMENT_BYTES] =
+        {"adam_moment_bytes", 4.0, 1.0, 4.0, "bytes",
+         "bytes per optimizer moment (Adam's two, SGD's momentum): 4 = fp32, 2 = BF16 moments "
+         "(DeepSeek-V3 Sec. 3.3.3); the fp32 master copy is separate",
+         "code: NVIDIA/Megatron-LM megatron/core/optimizer (core_r0.9): Adam's exp_avg and "
+         "exp_avg_sq in fp32 beside the fp32 main params"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -98,6 +98,13 @@ typedef enum {
                                             (TE num_splits 4); the last one is exposed */
     PRISM_KNOB_NCCL_SMS,               /**< SMs an NCCL DP/FSDP collective holds while it
                                             overlaps compute (16 on a DGX with 8 NICs) */
+    PRISM_KNOB_RECOMPUTE_NORM,         /**< 1 = recompute = selective also drops the two
+                                            pre-norms' outputs (--recompute-modules layernorm) */
+    PRISM_KNOB_RECOMPUTE_MLA_UP,       /**< 1 = ... drops MLA's up-projection outputs (Q, K, V)
+                                            and normed latents (--recompute-modules mla_up_proj) */
+    PRISM_KNOB_ACT_CACHE_FP8,          /**< 1 = linear inputs kept in FP8, MoE SwiGLU inputs
+                                            in FP8 with the output recomputed (DeepSeek-V3) */
+    PRISM_KNOB_ADAM_MOMENT_BYTES,      /**< bytes per Adam moment (4 fp32; 2 BF16, DeepSeek-V3) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

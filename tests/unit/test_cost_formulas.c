@@ -1111,6 +1111,68 @@ static void test_recompute_moe_act(void)
     CU_ASSERT_EQUAL(off.fwd_s, on.fwd_s);
 }
 
+/*
+ * DeepSeek-V3's published H800 layout under its report's memory savings (the deepseek-v3
+ * profile's knobs: recompute_norm, recompute_mla_up, act_cache_fp8, adam_moment_bytes 2;
+ * dropout 0; fp8-cs), by hand. 2,048 H800, dp 128, pp 16, ep 64, mbs 1, ZeRO-1, DualPipe,
+ * seq 4096 (T = 4096), gbs 15360. h 7168, 128 heads, MLA q_lora 1536, kv_lora 512, nope
+ * 128, rope 64, v 128; 256 experts top-8, f_e 2048, one shared expert of 2048; SwiGLU.
+ * Stage 1 holds 4 MoE blocks of each direction (8 blocks) and, under DualPipe, p + 1 = 17
+ * micro-batches of a 4-block chunk: 68 block micro-batches.
+ * Kept per token by one MoE block (bp = 2; FP8 cache 1 + 4/128 = 1.03125 B, E5M6 1.53125 B):
+ *   the two norms' inputs 2 x 2 x 7168 = 28672; their outputs: recomputed (0)
+ *   compressed q and kv latents 2 x (1536 + 576) = 4224; their normed copies: recomputed
+ *   router logits fp32 4 x 256 = 1024
+ *   Q, K, V: recomputed (mla_up_proj); attention output E5M6 128 x 128 x 1.53125 = 25088
+ *   shared expert: SwiGLU inputs FP8 2 x 2048 x 1.03125 = 4224; its output recomputed
+ *   routed, 8 rows: SwiGLU inputs FP8 4224 + the output for the combine 2 x 7168 = 14336:
+ *     8 x 18560 = 148480
+ *   permuted expert inputs FP8 8 x 7168 x 1.03125 = 59136
+ *   sum 270,848 B; x 4096 = 1,109,393,408 B per block micro-batch.
+ * The backward working set: the block's none-mode activations less its kept input, per
+ * token 4 x 2 x 7168 + 8320 (MLA latents and normed copies) + 1024 + 2 x (2 x 128 x 192 +
+ * 2 x 128 x 128) + 12288 (shared: 3 x 2048 x 2) + 8 x 2 x (3 x 2048 + 7168) + 8 x 7168 x 2 +
+ * 512 (flash LSE 4 x 128) - 14336 = 556,672; x 4096 = 2,280,128,512 B.
+ *   activations = 68 x 1,109,393,408 + 2,280,128,512 = 77,718,880,256 B.
+ * Parameters per block: MLA 7168 x 1536 + 1536 + 1536 x 128 x 192 + 7168 x 576 + 512 +
+ * 512 x 128 x 256 + 128 x 128 x 7168 = 187,107,328; norms 14,336; router 7168 x 256 =
+ * 1,835,008; shared 3 x 7168 x 2048 = 44,040,192; dense 232,996,864; experts
+ * 256 x 44,040,192 / 64 = 176,160,768; 8 blocks: 1,863,974,912 dense + 1,409,286,144
+ * experts = 3,273,261,056 parameters:
+ *   params 2 B = 6,546,522,112; grads fp32 4 B = 13,093,044,224;
+ *   optimizer (4 B master + 2 x 2 B moments) x (1,863,974,912 / 128 + 1,409,286,144 / 2)
+ *     = 8 x 719,205,376 = 5,753,643,008 B.
+ */
+static void test_deepseek_v3_layout(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismModel) m = prism_model_zoo_get("deepseek-v3", &error);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("H800", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const char *const sets[] = {"recompute_norm=1",    "recompute_mla_up=1", "act_cache_fp8=1",
+                                "adam_moment_bytes=2", "dropout=0",          NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, sets);
+    PrismStrategy s = test_strategy(
+        cm, 2048, "dp=128,pp=16,ep=64,mbs=1,zero=1,recompute=selective,schedule=dualpipe");
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, &error));
+    CU_ASSERT_EQUAL(col[PRISM_COL_PEAK_STAGE], 1.0);
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_ACTIVATIONS], 77718880256.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_PARAMS], 6546522112.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_GRADS], 13093044224.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_OPTIMIZER], 5753643008.0, 1e-12, 0));
+    /* without the savings the same layout keeps 570,496 B per token per block (+ the
+     * working set) and 12 B of optimizer state: the knobs are what moved it */
+    const char *const plain[] = {"dropout=0", NULL};
+    g_autoptr(PrismCostModel) cp = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, plain);
+    double col0[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cp, &s, col0, &error));
+    CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_ACTIVATIONS],
+                                    68.0 * 570496.0 * 4096.0 + 2280128512.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_OPTIMIZER], 12.0 * 719205376.0, 1e-12, 0));
+}
+
 /* The test cluster with a host (offloading): link @p link_GBps per direction, @p host_gib
  * GiB and 50 GB/s of host memory per device. */
 static PrismCostModel *offload_model(const PrismModel *m, double link_GBps, double host_gib,
@@ -1457,6 +1519,7 @@ static CU_TestInfo formula_tests[] = {
     {"parallel folding: expert memory and EP volumes", test_folded_moe},
     {"shared_expert_overlap hides the EP all-to-alls by hand", test_shared_expert_overlap},
     {"recompute_moe_act: the experts' activation by hand", test_recompute_moe_act},
+    {"DeepSeek-V3's H800 layout under its report's savings by hand", test_deepseek_v3_layout},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
