@@ -456,6 +456,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "(DeepSeek-V3 Sec. 3.3.3); the fp32 master copy is separate",
          "code: NVIDIA/Megatron-LM megatron/core/optimizer (core_r0.9): Adam's exp_avg and "
          "exp_avg_sq in fp32 beside the fp32 main params"},
+    [PRISM_KNOB_EP_A2A_OVERLAP] =
+        {"ep_a2a_overlap", 0.0, 0.0, 1.0, "bool",
+         "1 = the forward of one micro-batch and the backward of another run interleaved, "
+         "each one's EP dispatch and combine on a communication stream under the other's "
+         "compute, hidden up to the stage's compute (Megatron-Core "
+         "--overlap-moe-expert-parallel-comm, the combined 1F1B schedule; DualPipe and "
+         "DualPipeV always do this); 0 = the all-to-alls on the critical path",
+         "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
+         "--overlap-moe-expert-parallel-comm (off by default; the combined_1f1b schedule "
+         "interleaves attention, MLP, dispatch and combine of two micro-batches)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -105,6 +105,9 @@ typedef enum {
     PRISM_KNOB_ACT_CACHE_FP8,          /**< 1 = linear inputs kept in FP8, MoE SwiGLU inputs
                                             in FP8 with the output recomputed (DeepSeek-V3) */
     PRISM_KNOB_ADAM_MOMENT_BYTES,      /**< bytes per Adam moment (4 fp32; 2 BF16, DeepSeek-V3) */
+    PRISM_KNOB_EP_A2A_OVERLAP,         /**< 1 = the EP all-to-all runs under another
+                                            micro-batch's compute (Megatron-Core
+                                            --overlap-moe-expert-parallel-comm) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -1079,6 +1079,45 @@ static void test_shared_expert_overlap(void)
 }
 
 /*
+ * ep_a2a_overlap (Megatron-Core --overlap-moe-expert-parallel-comm): the combined 1F1B
+ * runs each micro-batch's dispatch and combine under another micro-batch's compute, as
+ * DualPipe does. shared_model(1024) on dp 8, ep 8 (two MoE blocks, T = 1024 tokens, top-2
+ * rows of h 1024 fp16 = 4096 B per token per all-to-all): off, the EP column is 2 blocks x
+ * 4 all-to-alls x t_a2a, t_a2a = 7/8 x 1024 x 4096 / (B x 0.8) + 7 x 5 us; on, the stage
+ * exposes only what its compute and recompute cannot cover: max(0, EP_off - (compute +
+ * recompute)); the compute itself does not move. At the test cluster's 300 GB/s the
+ * compute covers it all; on a 3 GB/s link only part of it.
+ */
+static void a2a_cols(double link_GBps, const char *on, double col[PRISM_COL_COUNT])
+{
+    g_autoptr(PrismModel) m = shared_model(1024);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    cl->levels[0].bw_GBps = link_GBps;
+    const char *const sets[] = {"hbm_GBps=100000", on, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 8, 1024, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, "dp=8,ep=8");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+}
+
+static void test_ep_a2a_overlap(void)
+{
+    const double links[2] = {300.0, 3.0};
+    for (int i = 0; i < 2; i++) {
+        const double t_a2a = 7.0 / 8.0 * 1024.0 * 4096.0 / (links[i] * 0.8e9) + 7.0 * 5e-6;
+        double off[PRISM_COL_COUNT], on[PRISM_COL_COUNT];
+        a2a_cols(links[i], "ep_a2a_overlap=0", off);
+        a2a_cols(links[i], "ep_a2a_overlap=1", on);
+        const double ep = off[PRISM_COL_TIME_EP_COMM];
+        CU_ASSERT_TRUE(prism_test_close(ep, 8.0 * t_a2a, 1e-9, 0));
+        const double cover = on[PRISM_COL_TIME_COMPUTE] + on[PRISM_COL_TIME_RECOMPUTE];
+        CU_ASSERT_EQUAL(on[PRISM_COL_TIME_COMPUTE], off[PRISM_COL_TIME_COMPUTE]);
+        CU_ASSERT_TRUE(i == 0 ? cover >= ep : cover < ep);
+        CU_ASSERT_TRUE(
+            prism_test_close(on[PRISM_COL_TIME_EP_COMM], ep > cover ? ep - cover : 0.0, 1e-9, 0));
+    }
+}
+
+/*
  * recompute_moe_act (Megatron-Core --recompute-modules moe_act), by hand. moe_model()
  * (E = 16, top_k = 2, f_e = 512, SwiGLU, cf = 1) on one device, seq 1024, mbs 1: the
  * routed rows per token are top_k = 2, so under recompute = selective the experts'
@@ -1519,6 +1558,7 @@ static CU_TestInfo formula_tests[] = {
     {"parallel folding: expert memory and EP volumes", test_folded_moe},
     {"shared_expert_overlap hides the EP all-to-alls by hand", test_shared_expert_overlap},
     {"recompute_moe_act: the experts' activation by hand", test_recompute_moe_act},
+    {"ep_a2a_overlap: the all-to-alls under another micro-batch", test_ep_a2a_overlap},
     {"DeepSeek-V3's H800 layout under its report's savings by hand", test_deepseek_v3_layout},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
