@@ -96,8 +96,10 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "logits, 4sbv/t bytes (4 B per fp32 value)"},
     [PRISM_KNOB_MOE_IMBALANCE] = {"moe_imbalance", 1.0, 1.0, 64.0, "ratio",
                                   "busiest expert's tokens / mean tokens (dropless MoE)",
-                                  "convention: balanced routing (auxiliary loss or force-balanced, "
-                                  "as the published benchmarks run): busiest expert = mean"},
+                                  "code: NVIDIA/Megatron-Bridge DeepSeek-V3 performance recipes "
+                                  "(deepseek_v3_pretrain_256gpu_b200_* and the GB200/GB300 ones, "
+                                  "2025): moe_router_force_load_balancing = True, the published "
+                                  "MoE benchmarks route force-balanced: busiest expert = mean"},
     [PRISM_KNOB_ZERO3_PREFETCH] =
         {"zero3_prefetch", 2.0, 1.0, 64.0, "layers",
          "layers of gathered parameters held at once by ZeRO-3",
