@@ -1153,6 +1153,38 @@ static void test_recompute_moe_act(void)
 }
 
 /*
+ * act_cache_fp8 and recompute_norm on moe_model() (standard attention, 8 heads of 128,
+ * h 1024, E 16 top-2 of f_e 512, SwiGLU, fp16: bp 2), one device, T = 1024, selective.
+ * act_cache_fp8 keeps, per token, the two pre-norm outputs in FP8 (1 + 4/128 = 1.03125 B:
+ * -0.96875 x 2 x 1024 = -1984), the attention output in E5M6 (1.53125 B: -0.46875 x 8 x
+ * 128 = -480), each routed row's fc1 outputs in FP8 and its output in fp16 instead of
+ * gate, up, product and output in fp16 (2 x (3 x 512 + 1024) - (1.03125 x 2 x 512 + 2 x
+ * 1024) = 2016, two rows: -4032) and the permuted inputs in FP8 (-0.96875 x 2 x 1024 =
+ * -1984): -8480 B per token, -8,683,520 B per block; the SwiGLU runs again in backward,
+ * 2 rows x 2 B x 3 x 512 = 6144 B per token at 800 GB/s: +7.864e-6 s.
+ * recompute_norm drops the pre-norm outputs, 2 x 2 x 1024 = 4096 B per token
+ * (-4,194,304 B per block), and runs both norms again, 4 x 2 x 1024 = 8192 B per token:
+ * +1.048576e-5 s. No and full recompute do not move.
+ */
+static void test_act_cache_fp8(void)
+{
+    PrismLayerTerms off, fp8, norm;
+    moe_act_terms("act_cache_fp8=0", &off);
+    moe_act_terms("act_cache_fp8=1", &fp8);
+    moe_act_terms("recompute_norm=1", &norm);
+    const int sel = PRISM_RECOMPUTE_SELECTIVE, none = PRISM_RECOMPUTE_NONE;
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - fp8.act_bytes[sel], 8683520.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(fp8.recompute_s[sel] - off.recompute_s[sel],
+                                    1024.0 * 6144.0 / 800e9, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - norm.act_bytes[sel], 4194304.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(norm.recompute_s[sel] - off.recompute_s[sel],
+                                    1024.0 * 8192.0 / 800e9, 1e-9, 0));
+    CU_ASSERT_EQUAL(off.act_bytes[none], fp8.act_bytes[none]);
+    CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], norm.act_bytes[PRISM_RECOMPUTE_FULL]);
+    CU_ASSERT_EQUAL(off.fwd_s, fp8.fwd_s);
+}
+
+/*
  * DeepSeek-V3's published H800 layout under its report's memory savings (the deepseek-v3
  * profile's knobs: recompute_norm, recompute_mla_up, act_cache_fp8, adam_moment_bytes 2;
  * dropout 0; fp8-cs), by hand. 2,048 H800, dp 128, pp 16, ep 64, mbs 1, ZeRO-1, DualPipe,
@@ -1562,6 +1594,7 @@ static CU_TestInfo formula_tests[] = {
     {"recompute_moe_act: the experts' activation by hand", test_recompute_moe_act},
     {"ep_a2a_overlap: the all-to-alls under another micro-batch", test_ep_a2a_overlap},
     {"DeepSeek-V3's H800 layout under its report's savings by hand", test_deepseek_v3_layout},
+    {"act_cache_fp8 and recompute_norm by hand", test_act_cache_fp8},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
