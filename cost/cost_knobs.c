@@ -101,8 +101,10 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "logits, 4sbv/t bytes (4 B per fp32 value)"},
     [PRISM_KNOB_MOE_IMBALANCE] = {"moe_imbalance", 1.0, 1.0, 64.0, "ratio",
                                   "busiest expert's tokens / mean tokens (dropless MoE)",
-                                  "convention: balanced routing (auxiliary loss or force-balanced, "
-                                  "as the published benchmarks run): busiest expert = mean"},
+                                  "code: NVIDIA/Megatron-Bridge DeepSeek-V3 performance recipes "
+                                  "(deepseek_v3_pretrain_256gpu_b200_* and the GB200/GB300 ones, "
+                                  "2025): moe_router_force_load_balancing = True, the published "
+                                  "MoE benchmarks route force-balanced: busiest expert = mean"},
     [PRISM_KNOB_ZERO3_PREFETCH] =
         {"zero3_prefetch", 2.0, 1.0, 64.0, "layers",
          "layers of gathered parameters held at once by ZeRO-3",
@@ -480,6 +482,47 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "reserved = allocated x (1 + allocator_reserve)",
          "code: pytorch/pytorch c10/cuda/CUDAAllocatorConfig.cpp (v2.1-v2.5): "
          "expandable_segments defaults to False"},
+    [PRISM_KNOB_RECOMPUTE_NORM] =
+        {"recompute_norm", 0.0, 0.0, 1.0, "bool",
+         "1 = recompute = selective also drops the outputs of the two pre-norms (the attention "
+         "and MLP linears' inputs) and runs both norms again in backward (Megatron-Core "
+         "--recompute-modules layernorm; DeepSeek-V3 recomputes every RMSNorm)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py "
+         "recompute_modules (2025): default [\"core_attn\"]; \"layernorm\" recomputes "
+         "input_layernorm and pre_mlp_layernorm with output-discarding checkpointing"},
+    [PRISM_KNOB_RECOMPUTE_MLA_UP] =
+        {"recompute_mla_up", 0.0, 0.0, 1.0, "bool",
+         "1 = recompute = selective also drops MLA's up-projection outputs (Q, K, V) and the "
+         "normed latents they read, and runs the up-projections, their norms and RoPE again "
+         "in backward (Megatron-Core --recompute-modules mla_up_proj; DeepSeek-V3 Sec. 3.2.3)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py "
+         "recompute_modules (2025): default [\"core_attn\"]; \"mla_up_proj\" recomputes the "
+         "MLA up projection and RoPE with output-discarding checkpointing"},
+    [PRISM_KNOB_ACT_CACHE_FP8] =
+        {"act_cache_fp8", 0.0, 0.0, 1.0, "bool",
+         "1 = under recompute = selective the linear layers' kept inputs are cached in FP8 (1 B "
+         "+ a 4 B scale per 128), the attention output in E5M6 (1.5 B + scale), and the MoE "
+         "SwiGLU keeps its inputs in FP8 and recomputes its output (DeepSeek-V3 Sec. 3.3.3); "
+         "0 = kept in the activation dtype",
+         "published: DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv:2412.19437) Sec. "
+         "3.3.3 Low-Precision Activation; the default 0 is the BF16 cache of Megatron-Core's "
+         "recipes"},
+    [PRISM_KNOB_ADAM_MOMENT_BYTES] =
+        {"adam_moment_bytes", 4.0, 1.0, 4.0, "bytes",
+         "bytes per optimizer moment (Adam's two, SGD's momentum): 4 = fp32, 2 = BF16 moments "
+         "(DeepSeek-V3 Sec. 3.3.3); the fp32 master copy is separate",
+         "code: NVIDIA/Megatron-LM megatron/core/optimizer (core_r0.9): Adam's exp_avg and "
+         "exp_avg_sq in fp32 beside the fp32 main params"},
+    [PRISM_KNOB_EP_A2A_OVERLAP] =
+        {"ep_a2a_overlap", 0.0, 0.0, 1.0, "bool",
+         "1 = the forward of one micro-batch and the backward of another run interleaved, "
+         "each one's EP dispatch and combine on a communication stream under the other's "
+         "compute, hidden up to the stage's compute (Megatron-Core "
+         "--overlap-moe-expert-parallel-comm, the combined 1F1B schedule; DualPipe and "
+         "DualPipeV always do this); 0 = the all-to-alls on the critical path",
+         "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
+         "--overlap-moe-expert-parallel-comm (off by default; the combined_1f1b schedule "
+         "interleaves attention, MLP, dispatch and combine of two micro-batches)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -45,6 +45,9 @@ typedef struct KnobView {
     double mfu_core;  /* share of the attention core in the model FLOPs (mfu_core knob) */
     double exec_core; /* share of the attention core that runs (causal flash skips part) */
     double kv_repeat; /* kv_repeat: GQA's K/V heads repeated to the query heads */
+    double rc_norm;   /* recompute_norm: selective recompute drops the pre-norms' outputs */
+    double rc_mla;    /* recompute_mla_up: ... and MLA's up-projection outputs */
+    double fp8_cache; /* act_cache_fp8: linear inputs kept in FP8 (DeepSeek-V3) */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -401,6 +404,73 @@ static double eager_norm_extra(double bp)
     return 2.0 * bp + 28.0;
 }
 
+/* Bytes per element of DeepSeek-V3's FP8 activation cache (its report, Sec. 3.3.2-3.3.3): an
+ * FP8 value plus one fp32 scale per 1 x 128 tile, and the E5M6 format (12 bits) it keeps the
+ * attention output in. */
+#define FP8_CACHE_BYTES (1.0 + 4.0 / 128.0)
+#define E5M6_CACHE_BYTES (1.5 + 4.0 / 128.0)
+
+/* What recompute = selective keeps beyond Korthikanti's policy under Megatron-Core's
+ * output-discarding recompute modules and DeepSeek-V3's FP8 activation cache (cost/README.md
+ * "MoE memory"). recompute_norm ("layernorm"): the two pre-norms' outputs - the inputs of the
+ * attention linears and of the MLP's first linears, 2h per token - are dropped and both norms
+ * run again (read + write h each). recompute_mla_up ("mla_up_proj"): MLA's Q (with a q
+ * LoRA), K and V and the normed latents the up-projections read are dropped; the LoRA norms,
+ * the up-projection GEMMs (their FLOP share of the forward GEMMs) and RoPE run again.
+ * act_cache_fp8 (DeepSeek-V3 Sec. 3.3.3): every kept linear input in FP8 (the pre-norm
+ * outputs, the normed latents, the experts' permuted inputs, a dense MLP's fc2 input), the
+ * attention output in E5M6, and the MoE's SwiGLU (routed and shared) keeps its inputs in FP8
+ * and recomputes its output, as recompute_moe_act does. Q, K, V (the attention's inputs),
+ * the norms' inputs, the router's logits and the experts' outputs stay as they are. */
+static void memory_modules(const PrismBlockSpec *sp, double h, const KnobView *kv, PrismKKind *k)
+{
+    const PrismAttnSpec *at = &sp->attn;
+    const PrismMlpSpec *mp = &sp->mlp;
+    const double bp = kv->bp, q8 = FP8_CACHE_BYTES;
+    const int mla = at->kind == PRISM_ATTN_MLA;
+    const double a = at->n_heads;
+    const double rq = mla ? at->q_lora_rank : 0.0, rkv = mla ? at->kv_lora_rank : 0.0;
+    const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim, dv = at->v_head_dim;
+    const double mats = mlp_mats(mp->act);
+    if (kv->rc_norm > 0.5) {
+        k->as_rep -= 2.0 * bp * h;
+        k->as_spg = 0.0; /* a_spg is part of the pre-norms' outputs */
+        k->se_tp += 4.0 * bp * h;
+    }
+    if (kv->rc_mla > 0.5 && mla) {
+        const double f_up = 2.0 * (rq * a * (dn + dr) + rkv * a * (dn + dv));
+        const double f_all = k->f_tp + k->f_kv + k->f_rep + k->f_exp;
+        k->as_tp -= bp * ((rq > 0 ? a * (dn + dr) : 0.0) + a * (dn + dr) + a * dv);
+        k->as_rep -= bp * (rq + rkv);
+        k->se_tp += 2.0 * bp * (rq + rkv);
+        k->sf_tp += f_up;
+        k->sel_gemm += f_all > 0 ? f_up / f_all : 0.0;
+    }
+    if (kv->fp8_cache < 0.5)
+        return;
+    if (kv->rc_norm < 0.5) {
+        k->as_rep -= (bp - q8) * 2.0 * h;
+        k->as_spg *= q8 / bp;
+    }
+    if (mla && kv->rc_mla < 0.5)
+        k->as_rep -= (bp - q8) * (rq + rkv);
+    k->as_tp -= (bp - E5M6_CACHE_BYTES) * a * (mla ? dv : at->head_dim);
+    if (mp->n_experts == 0) {
+        k->as_tp -= (bp - q8) * (double)mp->ffn_hidden; /* fc2's input */
+        return;
+    }
+    const double cf = mp->capacity_factor > 0 ? mp->capacity_factor : kv->imbal;
+    const double rows = (double)mp->top_k * cf, fe = (double)mp->expert_hidden;
+    const double nsh = mp->n_shared, fs = mp->shared_hidden ? (double)mp->shared_hidden : fe;
+    /* kept per routed row: fc1's outputs in FP8, the output (for the combine) as it was; the
+     * activation's output is recomputed (already so under recompute_moe_act) */
+    const double kept_row = bp * (mats * fe + h) - (kv->moe_act > 0.5 ? bp * fe : 0.0);
+    k->as_tp -= rows * (kept_row - (q8 * (mats - 1.0) * fe + bp * h));
+    k->as_tp -= nsh * (bp * mats - q8 * (mats - 1.0)) * fs;
+    k->as_full -= (bp - q8) * rows * h;
+    k->se_tp += (kv->moe_act > 0.5 ? 0.0 : rows * bp * mats * fe) + nsh * bp * mats * fs;
+}
+
 /* A transformer block (optionally an MTP module around it). */
 static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean mtp,
                        const KnobView *kv, PrismKKind *k, double *model_flops, double *exec_flops,
@@ -480,6 +550,7 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->as_tp -= rows * bp * fe;
         k->se_tp = rows * bp * mlp_mats(mp->act) * fe;
     }
+    memory_modules(sp, h, kv, k);
     /* model FLOPs per token (MFU convention: the attention core as executed, full or half
      * by the mfu_core knob; top-k experts), and as executed (HFU) */
     *model_flops = attn_gemm + mm + *core * kv->mfu_core;
@@ -809,6 +880,9 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
         .moe_act = kn[PRISM_KNOB_RECOMPUTE_MOE_ACT] > 0.5 ? 1.0 : 0.0,
         .kv_repeat = kn[PRISM_KNOB_KV_REPEAT],
+        .rc_norm = kn[PRISM_KNOB_RECOMPUTE_NORM],
+        .rc_mla = kn[PRISM_KNOB_RECOMPUTE_MLA_UP],
+        .fp8_cache = kn[PRISM_KNOB_ACT_CACHE_FP8],
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */
@@ -821,8 +895,10 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->bytes_act = kv.bp;
     k->bytes_param = dbytes < 2.0 ? 2.0 : dbytes; /* fp8: bf16 weights */
     k->bytes_grad = kn[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : k->bytes_param;
+    /* fp32 master copy + the moments (Adam 2, SGD 1) at adam_moment_bytes each */
     k->bytes_opt = (dt == PRISM_DTYPE_FP32 ? 0.0 : 4.0) +
-                   (training->optimizer == PRISM_OPTIMIZER_ADAM ? 8.0 : 4.0);
+                   (training->optimizer == PRISM_OPTIMIZER_ADAM ? 2.0 : 1.0) *
+                       kn[PRISM_KNOB_ADAM_MOMENT_BYTES];
     /* MFU and HFU are against the BF16 dense peak (the published tables' convention, also
      * for FP8 runs); a device without a BF16 peak uses its dtype's */
     const double peak16 = cluster->peak_flops[PRISM_DTYPE_BF16];

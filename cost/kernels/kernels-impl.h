@@ -214,7 +214,15 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double f_ag = (x_ep - 1.0) * it * hb_moe;
         const double ag = agd > 0.5 ? 1.0 : 0.0, a2 = 1.0 - ag;
         epbf[i] = a2 * (f_a2a + f_etp) + ag * f_ag;
-        epa[i] = a2 * (f_a2a * ib_ep + f_etp * ib_x) + ag * f_ag * ib_ep;
+        /* an EP group that spans nodes: each device's slots for the g - 1 peers on its own
+         * node go over the node's links while those for the e - g others cross on its NIC,
+         * concurrently (NCCL's all-to-all: one send/recv per peer; DeepEP's normal
+         * kernels: NVLink and RDMA at once), so the slower share paces it; g = e inside a
+         * node (the whole (e-1)/e at the node's links, as before) */
+        const double g_n = x_ep > s0 ? (s0 > x ? s0 / x : 1.0) : e;
+        const double a2a_in = (g_n - 1.0) * ie * it * ib0, a2a_out = (e - g_n) * ie * it * ib_ep;
+        const double a2a_s = x_ep > s0 ? (a2a_in > a2a_out ? a2a_in : a2a_out) : f_a2a * ib_ep;
+        epa[i] = a2 * (a2a_s + f_etp * ib_x) + ag * f_ag * ib_ep;
         eplat[i] = a2 * ((e - 1.0) * la_ep + (x - 1.0) * la_x) + ag * (x_ep - 1.0) * la_ep;
         eplvl[i] = k_level(x_ep, sz, 0.0, 1.0, 2.0, 3.0);
         /* DP: bytes per parameter per step and latency steps by ZeRO stage:

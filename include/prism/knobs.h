@@ -106,6 +106,16 @@ typedef enum {
     PRISM_KNOB_ALLOCATOR_RESERVE,      /**< caching allocator: reserved / allocated - 1
                                             without expandable segments */
     PRISM_KNOB_EXPANDABLE_SEGMENTS,    /**< 1 = PYTORCH_CUDA_ALLOC_CONF expandable_segments */
+    PRISM_KNOB_RECOMPUTE_NORM,         /**< 1 = recompute = selective also drops the two
+                                            pre-norms' outputs (--recompute-modules layernorm) */
+    PRISM_KNOB_RECOMPUTE_MLA_UP,       /**< 1 = ... drops MLA's up-projection outputs (Q, K, V)
+                                            and normed latents (--recompute-modules mla_up_proj) */
+    PRISM_KNOB_ACT_CACHE_FP8,          /**< 1 = linear inputs kept in FP8, MoE SwiGLU inputs
+                                            in FP8 with the output recomputed (DeepSeek-V3) */
+    PRISM_KNOB_ADAM_MOMENT_BYTES,      /**< bytes per Adam moment (4 fp32; 2 BF16, DeepSeek-V3) */
+    PRISM_KNOB_EP_A2A_OVERLAP,         /**< 1 = the EP all-to-all runs under another
+                                            micro-batch's compute (Megatron-Core
+                                            --overlap-moe-expert-parallel-comm) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

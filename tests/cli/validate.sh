@@ -448,7 +448,7 @@ PY
 check "65,536 layers exit 2" expect_status 2 validate deep.csv
 check "  names the column and the range" grep -q "deep.csv line 2 column layers: '65536' is malformed (a whole number from 1 to 10000" err.txt
 # frameworks: list, show, bad profile files
-check "frameworks lists seven" bash -c "'$prism' frameworks | wc -l | grep -qx 7"
+check "frameworks lists eight" bash -c "'$prism' frameworks | wc -l | grep -qx 8"
 check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
 check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vpp=plan, zero_stage=3" out.txt
 check "frameworks --json" expect_status 0 frameworks megatron-core --json
@@ -484,7 +484,7 @@ printf '[profile]\ntitle = x\n[memory]\ncontext = 1\n' > badkey.ini
 check "unknown profile key exits 2" expect_status 2 plan --framework ./badkey.ini --count
 check "  names file and key" grep -q "badkey.ini \[memory\] context = '1': unknown key" err.txt
 check "missing profile exits 2" expect_status 2 explain --framework no-such-framework -s tp=8
-check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: megatron-core" err.txt
+check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: deepseek-v3, megatron-core" err.txt
 check "missing profile file exits 2" expect_status 2 validate "$src/cost/validation/measured.csv" --framework ./nope.ini
 # a [planning] only that is no filter: refused where the profile is loaded, by every command
 printf '[profile]\ntitle = x\n[planning]\nonly = schedule=bogus\n' > badonly.ini

@@ -1010,10 +1010,12 @@ static void test_dualpipe_overlap(void)
  *     (ZeRO-1: the dense state over dp*cp = 8, the expert state over edp = 2)
  * EP per dispatch (all-to-all dispatcher): T = 1024 tokens, each TP rank sends T/t of them,
  * top_k x cf x h x 2 = 4096 B per token. (e-1)/e = 7/8 leave over the EP group, which
- * spans etp x ep = 16 devices (two nodes: level 1); the ETP group (2 consecutive devices,
- * level 0) then gathers (etp-1) = 1 peer's T/t tokens:
- *   t_a2a = T x 4096 x (7/8/4 / 20e9 + 1/4 / 240e9) + 7 x 10e-6 + 1 x 5e-6,
- * at one device's NIC (20e9) although the EP group has 8 members per node and nic_spread
+ * spans etp x ep = 16 devices (two nodes: level 1) with g = 8/etp = 4 members per node:
+ * 3/8 go to the node's peers (240e9) while 4/8 cross on the NIC (20e9), concurrently, so
+ * the NIC's share paces it; the ETP group (2 consecutive devices, level 0) then gathers
+ * (etp-1) = 1 peer's T/t tokens:
+ *   t_a2a = T x 4096 x (max(3/8/4 / 240e9, 4/8/4 / 20e9) + 1/4 / 240e9) + 7 x 10e-6 + 5e-6,
+ * at one device's NIC (20e9) although the EP group has 4 members per node and nic_spread
  * is 1: an all-to-all cannot aggregate several NICs (NVIDIA/nccl-tests #267).
  * Forward runs a dispatch and a combine: fwd_s(ep_overlap 0) - fwd_s(ep_overlap 1)
  * = 2 t_a2a. All-gather dispatcher: every device gathers the hidden states (h x 2 B) of
@@ -1050,7 +1052,7 @@ static void test_folded_moe(void)
     CU_ASSERT_TRUE(prism_test_close(a.grads_bytes, 5283840.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(a.optimizer_bytes, 11040768.0, 1e-12, 0));
     const double T = 1024.0;
-    const double t_a2a = T * 4096.0 * (7.0 / 8.0 / 4.0 / 20e9 + 0.25 / 240e9) + 7.0 * 10e-6 + 5e-6;
+    const double t_a2a = T * 4096.0 * (4.0 / 8.0 / 4.0 / 20e9 + 0.25 / 240e9) + 7.0 * 10e-6 + 5e-6;
     CU_ASSERT_TRUE(prism_test_close(a.fwd_s - b.fwd_s, 2.0 * t_a2a, 1e-9, 0));
     const double t_ag = 15.0 * T / 4.0 * 2048.0 / 20e9 + 15.0 * 10e-6;
     CU_ASSERT_TRUE(prism_test_close(x.fwd_s - y.fwd_s, 2.0 * t_ag, 1e-9, 0));
@@ -1137,6 +1139,45 @@ static void test_shared_expert_overlap(void)
 }
 
 /*
+ * ep_a2a_overlap (Megatron-Core --overlap-moe-expert-parallel-comm): the combined 1F1B
+ * runs each micro-batch's dispatch and combine under another micro-batch's compute, as
+ * DualPipe does. shared_model(1024) on dp 8, ep 8 (two MoE blocks, T = 1024 tokens, top-2
+ * rows of h 1024 fp16 = 4096 B per token per all-to-all): off, the EP column is 2 blocks x
+ * 4 all-to-alls x t_a2a, t_a2a = 7/8 x 1024 x 4096 / (B x 0.8) + 7 x 5 us; on, the stage
+ * exposes only what its compute and recompute cannot cover: max(0, EP_off - (compute +
+ * recompute)); the compute itself does not move. At the test cluster's 300 GB/s the
+ * compute covers it all; on a 3 GB/s link only part of it.
+ */
+static void a2a_cols(double link_GBps, const char *on, double col[PRISM_COL_COUNT])
+{
+    g_autoptr(PrismModel) m = shared_model(1024);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    cl->levels[0].bw_GBps = link_GBps;
+    const char *const sets[] = {"hbm_GBps=100000", on, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 8, 1024, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, "dp=8,ep=8");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+}
+
+static void test_ep_a2a_overlap(void)
+{
+    const double links[2] = {300.0, 3.0};
+    for (int i = 0; i < 2; i++) {
+        const double t_a2a = 7.0 / 8.0 * 1024.0 * 4096.0 / (links[i] * 0.8e9) + 7.0 * 5e-6;
+        double off[PRISM_COL_COUNT], on[PRISM_COL_COUNT];
+        a2a_cols(links[i], "ep_a2a_overlap=0", off);
+        a2a_cols(links[i], "ep_a2a_overlap=1", on);
+        const double ep = off[PRISM_COL_TIME_EP_COMM];
+        CU_ASSERT_TRUE(prism_test_close(ep, 8.0 * t_a2a, 1e-9, 0));
+        const double cover = on[PRISM_COL_TIME_COMPUTE] + on[PRISM_COL_TIME_RECOMPUTE];
+        CU_ASSERT_EQUAL(on[PRISM_COL_TIME_COMPUTE], off[PRISM_COL_TIME_COMPUTE]);
+        CU_ASSERT_TRUE(i == 0 ? cover >= ep : cover < ep);
+        CU_ASSERT_TRUE(
+            prism_test_close(on[PRISM_COL_TIME_EP_COMM], ep > cover ? ep - cover : 0.0, 1e-9, 0));
+    }
+}
+
+/*
  * recompute_moe_act (Megatron-Core --recompute-modules moe_act), by hand. moe_model()
  * (E = 16, top_k = 2, f_e = 512, SwiGLU, cf = 1) on one device, seq 1024, mbs 1: the
  * routed rows per token are top_k = 2, so under recompute = selective the experts'
@@ -1167,6 +1208,100 @@ static void test_recompute_moe_act(void)
     CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], on.act_bytes[PRISM_RECOMPUTE_FULL]);
     CU_ASSERT_EQUAL(off.recompute_s[PRISM_RECOMPUTE_FULL], on.recompute_s[PRISM_RECOMPUTE_FULL]);
     CU_ASSERT_EQUAL(off.fwd_s, on.fwd_s);
+}
+
+/*
+ * act_cache_fp8 and recompute_norm on moe_model() (standard attention, 8 heads of 128,
+ * h 1024, E 16 top-2 of f_e 512, SwiGLU, fp16: bp 2), one device, T = 1024, selective.
+ * act_cache_fp8 keeps, per token, the two pre-norm outputs in FP8 (1 + 4/128 = 1.03125 B:
+ * -0.96875 x 2 x 1024 = -1984), the attention output in E5M6 (1.53125 B: -0.46875 x 8 x
+ * 128 = -480), each routed row's fc1 outputs in FP8 and its output in fp16 instead of
+ * gate, up, product and output in fp16 (2 x (3 x 512 + 1024) - (1.03125 x 2 x 512 + 2 x
+ * 1024) = 2016, two rows: -4032) and the permuted inputs in FP8 (-0.96875 x 2 x 1024 =
+ * -1984): -8480 B per token, -8,683,520 B per block; the SwiGLU runs again in backward,
+ * 2 rows x 2 B x 3 x 512 = 6144 B per token at 800 GB/s: +7.864e-6 s.
+ * recompute_norm drops the pre-norm outputs, 2 x 2 x 1024 = 4096 B per token
+ * (-4,194,304 B per block), and runs both norms again, 4 x 2 x 1024 = 8192 B per token:
+ * +1.048576e-5 s. No and full recompute do not move.
+ */
+static void test_act_cache_fp8(void)
+{
+    PrismLayerTerms off, fp8, norm;
+    moe_act_terms("act_cache_fp8=0", &off);
+    moe_act_terms("act_cache_fp8=1", &fp8);
+    moe_act_terms("recompute_norm=1", &norm);
+    const int sel = PRISM_RECOMPUTE_SELECTIVE, none = PRISM_RECOMPUTE_NONE;
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - fp8.act_bytes[sel], 8683520.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(fp8.recompute_s[sel] - off.recompute_s[sel],
+                                    1024.0 * 6144.0 / 800e9, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - norm.act_bytes[sel], 4194304.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(norm.recompute_s[sel] - off.recompute_s[sel],
+                                    1024.0 * 8192.0 / 800e9, 1e-9, 0));
+    CU_ASSERT_EQUAL(off.act_bytes[none], fp8.act_bytes[none]);
+    CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], norm.act_bytes[PRISM_RECOMPUTE_FULL]);
+    CU_ASSERT_EQUAL(off.fwd_s, fp8.fwd_s);
+}
+
+/*
+ * DeepSeek-V3's published H800 layout under its report's memory savings (the deepseek-v3
+ * profile's knobs: recompute_norm, recompute_mla_up, act_cache_fp8, adam_moment_bytes 2;
+ * dropout 0; fp8-cs), by hand. 2,048 H800, dp 128, pp 16, ep 64, mbs 1, ZeRO-1, DualPipe,
+ * seq 4096 (T = 4096), gbs 15360. h 7168, 128 heads, MLA q_lora 1536, kv_lora 512, nope
+ * 128, rope 64, v 128; 256 experts top-8, f_e 2048, one shared expert of 2048; SwiGLU.
+ * Stage 1 holds 4 MoE blocks of each direction (8 blocks) and, under DualPipe, p + 1 = 17
+ * micro-batches of a 4-block chunk: 68 block micro-batches.
+ * Kept per token by one MoE block (bp = 2; FP8 cache 1 + 4/128 = 1.03125 B, E5M6 1.53125 B):
+ *   the two norms' inputs 2 x 2 x 7168 = 28672; their outputs: recomputed (0)
+ *   compressed q and kv latents 2 x (1536 + 576) = 4224; their normed copies: recomputed
+ *   router logits fp32 4 x 256 = 1024
+ *   Q, K, V: recomputed (mla_up_proj); attention output E5M6 128 x 128 x 1.53125 = 25088
+ *   shared expert: SwiGLU inputs FP8 2 x 2048 x 1.03125 = 4224; its output recomputed
+ *   routed, 8 rows: SwiGLU inputs FP8 4224 + the output for the combine 2 x 7168 = 14336:
+ *     8 x 18560 = 148480
+ *   permuted expert inputs FP8 8 x 7168 x 1.03125 = 59136
+ *   sum 270,848 B; x 4096 = 1,109,393,408 B per block micro-batch.
+ * The backward working set: the block's none-mode activations less its kept input, per
+ * token 4 x 2 x 7168 + 8320 (MLA latents and normed copies) + 1024 + 2 x (2 x 128 x 192 +
+ * 2 x 128 x 128) + 12288 (shared: 3 x 2048 x 2) + 8 x 2 x (3 x 2048 + 7168) + 8 x 7168 x 2 +
+ * 512 (flash LSE 4 x 128) - 14336 = 556,672; x 4096 = 2,280,128,512 B.
+ *   activations = 68 x 1,109,393,408 + 2,280,128,512 = 77,718,880,256 B.
+ * Parameters per block: MLA 7168 x 1536 + 1536 + 1536 x 128 x 192 + 7168 x 576 + 512 +
+ * 512 x 128 x 256 + 128 x 128 x 7168 = 187,107,328; norms 14,336; router 7168 x 256 =
+ * 1,835,008; shared 3 x 7168 x 2048 = 44,040,192; dense 232,996,864; experts
+ * 256 x 44,040,192 / 64 = 176,160,768; 8 blocks: 1,863,974,912 dense + 1,409,286,144
+ * experts = 3,273,261,056 parameters:
+ *   params 2 B = 6,546,522,112; grads fp32 4 B = 13,093,044,224;
+ *   optimizer (4 B master + 2 x 2 B moments) x (1,863,974,912 / 128 + 1,409,286,144 / 2)
+ *     = 8 x 719,205,376 = 5,753,643,008 B.
+ */
+static void test_deepseek_v3_layout(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismModel) m = prism_model_zoo_get("deepseek-v3", &error);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("H800", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const char *const sets[] = {"recompute_norm=1",    "recompute_mla_up=1", "act_cache_fp8=1",
+                                "adam_moment_bytes=2", "dropout=0",          NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, sets);
+    PrismStrategy s = test_strategy(
+        cm, 2048, "dp=128,pp=16,ep=64,mbs=1,zero=1,recompute=selective,schedule=dualpipe");
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, &error));
+    CU_ASSERT_EQUAL(col[PRISM_COL_PEAK_STAGE], 1.0);
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_ACTIVATIONS], 77718880256.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_PARAMS], 6546522112.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_GRADS], 13093044224.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_OPTIMIZER], 5753643008.0, 1e-12, 0));
+    /* without the savings the same layout keeps 570,496 B per token per block (+ the
+     * working set) and 12 B of optimizer state: the knobs are what moved it */
+    const char *const plain[] = {"dropout=0", NULL};
+    g_autoptr(PrismCostModel) cp = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, plain);
+    double col0[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cp, &s, col0, &error));
+    CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_ACTIVATIONS],
+                                    68.0 * 570496.0 * 4096.0 + 2280128512.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_OPTIMIZER], 12.0 * 719205376.0, 1e-12, 0));
 }
 
 /* The test cluster with a host (offloading): link @p link_GBps per direction, @p host_gib
@@ -1623,6 +1758,9 @@ static CU_TestInfo formula_tests[] = {
     {"parallel folding: expert memory and EP volumes", test_folded_moe},
     {"shared_expert_overlap hides the EP all-to-alls by hand", test_shared_expert_overlap},
     {"recompute_moe_act: the experts' activation by hand", test_recompute_moe_act},
+    {"ep_a2a_overlap: the all-to-alls under another micro-batch", test_ep_a2a_overlap},
+    {"DeepSeek-V3's H800 layout under its report's savings by hand", test_deepseek_v3_layout},
+    {"act_cache_fp8 and recompute_norm by hand", test_act_cache_fp8},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},

@@ -33,8 +33,9 @@ static void test_shipped(void)
 {
     g_auto(GStrv) names = prism_framework_names();
     /* the five profiles of issue 9 item 6, megatron-core-moe (issue 10's validation
-     * rows) and nanotron (the Playbook rows; sources.ini is not a profile) */
-    CU_ASSERT_EQUAL(g_strv_length(names), 7);
+     * rows), nanotron (the Playbook rows) and deepseek-v3 (issue 37: DeepSeek's own
+     * recipe); sources.ini is not a profile */
+    CU_ASSERT_EQUAL(g_strv_length(names), 8);
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "nanotron"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "megatron-lm-2021"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "pytorch-fsdp"));
@@ -85,6 +86,23 @@ static void test_shipped(void)
      * sources whose runs used equal chunks say so in sources.ini */
     CU_ASSERT_TRUE(mo->llama && mo->tied_embeddings == 0 && !mo->uniform_chunks);
     CU_ASSERT_FALSE(mc->uniform_chunks);
+
+    /* deepseek-v3.ini: the report's Sec. 3.2-3.3 - DualPipe, ZeRO-1, no TP/SP, selective
+     * recompute of the norms and MLA up-projections, FP8 activation cache, BF16 moments,
+     * FP32 gradients, online-scaled FP8 */
+    g_autoptr(PrismFramework) ds = load("deepseek-v3");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ds);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_DUALPIPE);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_ZERO], 1);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_SP], 0);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_SELECTIVE);
+    CU_ASSERT_TRUE(ds->has_dtype && ds->dtype == PRISM_DTYPE_FP8_CS);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_NORM], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MLA_UP], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ACT_CACHE_FP8], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ADAM_MOMENT_BYTES], 2.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MOE_ACT], 0.0); /* act_cache_fp8 does it */
+    CU_ASSERT_STRING_EQUAL(ds->only, "schedule=dualpipe");
 
     g_autoptr(PrismFramework) b = load("megatron-lm-2022");
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
