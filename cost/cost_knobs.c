@@ -425,6 +425,15 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "(none given: no loss)",
          "published: NVIDIA/nccl issue #689 (2023): NCCL uses one SM per channel, 16 SMs on a "
          "DGX with 8 NICs, and its CTAs never share an SM with compute"},
+    [PRISM_KNOB_GRAD_REDUCE_BYTES] =
+        {"grad_reduce_bytes", 0.0, 0.0, 8.0, "bytes",
+         "bytes per gradient element the data-parallel / ZeRO gradient "
+         "reduction (all-reduce, reduce-scatter) moves; 0 = the gradient's "
+         "own (4 with grad_fp32, else the dtype's). A stack that reduces "
+         "16-bit gradients and keeps an fp32 main gradient sets 2",
+         "convention: 0 = the reduction moves the gradient buffer as it is held (Megatron-Core's "
+         "grad_reduce_in_fp32 follows --accumulate-allreduce-grads-in-fp32); profiles whose "
+         "code reduces 16-bit gradients beside an fp32 main gradient set 2"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

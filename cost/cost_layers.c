@@ -644,6 +644,10 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->bytes_act = kv.bp;
     k->bytes_param = dbytes < 2.0 ? 2.0 : dbytes; /* fp8: bf16 weights */
     k->bytes_grad = kn[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : k->bytes_param;
+    /* what the DP/ZeRO reduction moves: the held gradient, or the 16-bit copy a stack reduces
+     * beside its fp32 main gradient (grad_reduce_bytes; cost/README.md, "Data parallelism") */
+    k->bytes_grad_comm =
+        kn[PRISM_KNOB_GRAD_REDUCE_BYTES] > 0.0 ? kn[PRISM_KNOB_GRAD_REDUCE_BYTES] : k->bytes_grad;
     k->bytes_opt = (dt == PRISM_DTYPE_FP32 ? 0.0 : 4.0) +
                    (training->optimizer == PRISM_OPTIMIZER_ADAM ? 8.0 : 4.0);
     /* MFU and HFU are against the BF16 dense peak (the published tables' convention, also

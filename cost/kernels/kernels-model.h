@@ -147,6 +147,8 @@ typedef struct PrismKModel {
     double gbs;                                /* sequences per step */
     double bytes_act;                          /* bytes per activation element (dtype) */
     double bytes_param, bytes_grad, bytes_opt; /* per parameter */
+    double bytes_grad_comm;                    /* per gradient the DP/ZeRO reduction moves (knob
+                                                * grad_reduce_bytes; 0 there: bytes_grad) */
     double inv_rate;      /* s per FLOP: 1 / (peak FLOP/s of the dtype x GEMM efficiency) */
     double inv_hbm;       /* s per byte of HBM traffic: 1 / (bandwidth x hbm_efficiency) */
     double opt_traffic;   /* HBM bytes moved per parameter by one optimizer update */

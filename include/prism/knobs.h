@@ -98,6 +98,8 @@ typedef enum {
                                             (TE num_splits 4); the last one is exposed */
     PRISM_KNOB_NCCL_SMS,               /**< SMs an NCCL DP/FSDP collective holds while it
                                             overlaps compute (16 on a DGX with 8 NICs) */
+    PRISM_KNOB_GRAD_REDUCE_BYTES,      /**< bytes per gradient the DP/ZeRO reduction moves
+                                            (0 = the gradient's: 4 with grad_fp32, else dtype) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
