@@ -531,6 +531,9 @@ static void compile_compute(PrismCostModel *cm, double peak)
     g->inv_tn = 1.0 / g->tn;
     g->wave_work = 2.0 * g->sms * g->tm * g->tn;
     g->inv_hbm = k->inv_hbm;
+    /* a tile's fixed time (cost/README.md, "Compute"): only with the tile model */
+    g->tile_s = quant ? kn[PRISM_KNOB_GEMM_TILE_US] * 1e-6 : 0.0;
+    g->ref_k = kn[PRISM_KNOB_GEMM_EFF_K];
     /* attention core: flash attention at the device's published kernel fractions (FA2/FA3;
      * the backward recomputes QK^T: 5 matmuls against the forward's 2 = 2.5x its FLOPs);
      * without flash attention (or without a published fraction) the batched QK^T/AV GEMMs

@@ -100,6 +100,9 @@ typedef enum {
                                             overlaps compute (16 on a DGX with 8 NICs) */
     PRISM_KNOB_GRAD_REDUCE_BYTES,      /**< bytes per gradient the DP/ZeRO reduction moves
                                             (0 = the gradient's: 4 with grad_fp32, else dtype) */
+    PRISM_KNOB_GEMM_TILE_US,           /**< a GEMM tile's fixed time (fill, epilogue), us */
+    PRISM_KNOB_GEMM_EFF_K,             /**< reduction depth of the GEMMs gemm_efficiency was
+                                            measured at */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
