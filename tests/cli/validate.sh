@@ -494,7 +494,7 @@ printf '[profile]\ntitle = x\n[memory]\ncontext = 1\n' > badkey.ini
 check "unknown profile key exits 2" expect_status 2 plan --framework ./badkey.ini --count
 check "  names file and key" grep -q "badkey.ini \[memory\] context = '1': unknown key" err.txt
 check "missing profile exits 2" expect_status 2 explain --framework no-such-framework -s tp=8
-check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: megatron-core" err.txt
+check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: deepspeed-zero, megatron-core" err.txt
 check "missing profile file exits 2" expect_status 2 validate "$src/cost/validation/measured.csv" --framework ./nope.ini
 # a [planning] only that is no filter: refused where the profile is loaded, by every command
 printf '[profile]\ntitle = x\n[planning]\nonly = schedule=bogus\n' > badonly.ini
