@@ -523,6 +523,34 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
          "--overlap-moe-expert-parallel-comm (off by default; the combined_1f1b schedule "
          "interleaves attention, MLP, dispatch and combine of two micro-batches)"},
+    [PRISM_KNOB_GRAD_REDUCE_BYTES] =
+        {"grad_reduce_bytes", 0.0, 0.0, 8.0, "bytes",
+         "bytes per gradient element the data-parallel / ZeRO gradient "
+         "reduction (all-reduce, reduce-scatter) moves; 0 = the gradient's "
+         "own (4 with grad_fp32, else the dtype's). A stack that reduces "
+         "16-bit gradients and keeps an fp32 main gradient sets 2",
+         "convention: 0 = the reduction moves the gradient buffer as it is held (Megatron-Core's "
+         "grad_reduce_in_fp32 follows --accumulate-allreduce-grads-in-fp32); profiles whose "
+         "code reduces 16-bit gradients beside an fp32 main gradient set 2"},
+    [PRISM_KNOB_GEMM_TILE_US] =
+        {"gemm_tile_us", 3.1, 0.0, 1000.0, "us",
+         "a GEMM wave's fixed time beside its main loop (pipeline fill, "
+         "epilogue): a wave costs (main loop + t0) / (1 + t0 / its main loop at "
+         "depth gemm_eff_k), so small-K GEMMs run below the large-GEMM rate; 0 = "
+         "none (with gemm_quantisation only)",
+         "published: K-sweeps fitted to rate ~ K / (K + K0): cuBLAS (aten matmul) BF16 on B200, "
+         "(8192, 8192, K) 714, 839, 915, 959 TFLOP/s at K = 1024-8192 (meta-pytorch/tritonbench"
+         "#1011): K0 = 420 at 1008 TFLOP/s = 6.81 per SM, 128x256 tile: 4.0 us; DeepGEMM FP8 on "
+         "H800, K 512-16384 (deepseek-ai/DeepGEMM#73): K0 = 762 at 1462 TFLOP/s, 128x128 tile: "
+         "2.25 us; their mean 3.1 us"},
+    [PRISM_KNOB_GEMM_EFF_K] =
+        {"gemm_eff_k", 6144.0, 1.0, 1e6, "elements",
+         "reduction depth of the GEMMs the devices' gemm_efficiency was "
+         "measured at: there the tile's fixed cost (gemm_k_overhead) is "
+         "already in the rate",
+         "published: the devices' GEMM efficiencies are square GEMMs of 4096^3-8192^3 (H100: "
+         "zzc0721/torch-performance-test-data#79; B200: pytorch/ao#2427; B200 at 750 W: "
+         "facebookexperimental/triton#854): 6144, their middle"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -777,6 +777,9 @@ static void compile_compute(PrismCostModel *cm, double peak)
     g->inv_tn = 1.0 / g->tn;
     g->wave_work = 2.0 * g->sms * g->tm * g->tn;
     g->inv_hbm = k->inv_hbm;
+    /* a tile's fixed time (cost/README.md, "Compute"): only with the tile model */
+    g->tile_s = quant ? kn[PRISM_KNOB_GEMM_TILE_US] * 1e-6 : 0.0;
+    g->ref_k = kn[PRISM_KNOB_GEMM_EFF_K];
     /* attention core: flash attention at the device's published kernel fractions (FA2/FA3;
      * the backward recomputes QK^T: 5 matmuls against the forward's 2 = 2.5x its FLOPs);
      * without flash attention (or without a published fraction) the batched QK^T/AV GEMMs
@@ -895,6 +898,10 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->bytes_act = kv.bp;
     k->bytes_param = dbytes < 2.0 ? 2.0 : dbytes; /* fp8: bf16 weights */
     k->bytes_grad = kn[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : k->bytes_param;
+    /* what the DP/ZeRO reduction moves: the held gradient, or the 16-bit copy a stack reduces
+     * beside its fp32 main gradient (grad_reduce_bytes; cost/README.md, "Data parallelism") */
+    k->bytes_grad_comm =
+        kn[PRISM_KNOB_GRAD_REDUCE_BYTES] > 0.0 ? kn[PRISM_KNOB_GRAD_REDUCE_BYTES] : k->bytes_grad;
     /* fp32 master copy + the moments (Adam 2, SGD 1) at adam_moment_bytes each */
     k->bytes_opt = (dt == PRISM_DTYPE_FP32 ? 0.0 : 4.0) +
                    (training->optimizer == PRISM_OPTIMIZER_ADAM ? 2.0 : 1.0) *

@@ -76,7 +76,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                  ib3 = km->lvl_inv_bw[3];
     const double la0 = km->lvl_lat[0], la1 = km->lvl_lat[1], la2 = km->lvl_lat[2],
                  la3 = km->lvl_lat[3];
-    const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad;
+    /* bg: the bytes per gradient the DP/ZeRO collectives move (every use below) */
+    const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad_comm;
     const double hb = km->hidden_bytes, moe = km->moe_tok_bytes;
     const double agd = km->moe_allgather, hb_moe = moe > 0.0 ? hb / (moe > 0.0 ? moe : 1.0) : 0.0;
     const double pexp = km->pp_exposed, scat = km->pp_scatter;

@@ -70,6 +70,10 @@ typedef struct PrismKGemmDev {
     double inv_tm, inv_tn;
     double wave_work; /* 2 x SMs x tm x tn: FLOP per unit depth of one full wave */
     double inv_hbm;   /* s per byte of HBM traffic at the achieved bandwidth */
+    double tile_s;    /* a tile's fixed time (pipeline fill, epilogue), s (knob gemm_tile_us;
+                       * 0: none) */
+    double ref_k;     /* the reduction depth the large-GEMM rate was measured at (gemm_eff_k),
+                       * where tile_s is already in the rate */
 } PrismKGemmDev;
 
 /** Per-layer constants of one kind. Element counts are parameters; "bytes per token"
@@ -153,6 +157,8 @@ typedef struct PrismKModel {
     double gbs;                                /* sequences per step */
     double bytes_act;                          /* bytes per activation element (dtype) */
     double bytes_param, bytes_grad, bytes_opt; /* per parameter */
+    double bytes_grad_comm;                    /* per gradient the DP/ZeRO reduction moves (knob
+                                                * grad_reduce_bytes; 0 there: bytes_grad) */
     double inv_rate;      /* s per FLOP: 1 / (peak FLOP/s of the dtype x GEMM efficiency) */
     double inv_hbm;       /* s per byte of HBM traffic: 1 / (bandwidth x hbm_efficiency) */
     double opt_traffic;   /* HBM bytes moved per parameter by one optimizer update */

@@ -116,6 +116,11 @@ typedef enum {
     PRISM_KNOB_EP_A2A_OVERLAP,         /**< 1 = the EP all-to-all runs under another
                                             micro-batch's compute (Megatron-Core
                                             --overlap-moe-expert-parallel-comm) */
+    PRISM_KNOB_GRAD_REDUCE_BYTES,      /**< bytes per gradient the DP/ZeRO reduction moves
+                                            (0 = the gradient's: 4 with grad_fp32, else dtype) */
+    PRISM_KNOB_GEMM_TILE_US,           /**< a GEMM tile's fixed time (fill, epilogue), us */
+    PRISM_KNOB_GEMM_EFF_K,             /**< reduction depth of the GEMMs gemm_efficiency was
+                                            measured at */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -253,8 +253,10 @@ typedef struct PrismTrackRecord {
     PrismTrackStat speed, mem;
     PrismValidateOrder order; /**< the order statistic (prism_validate_order) over the
                                    matching rows, every source together (source NULL) */
-    char *knobs; /**< the user's knobs laid over every run ("hsdp=1, dp_bucket=4e+07", in
-                      knob order); NULL: none (each run under its own profile only) */
+    char *knobs;     /**< the user's knobs laid over every run ("hsdp=1, dp_bucket=4e+07", in
+                          knob order); NULL: none (each run under its own profile only) */
+    int oom_rows;    /**< matching measured failures (notes "OOM...") that were modelled */
+    int oom_flagged; /**< of those, predicted infeasible */
 } PrismTrackRecord;
 
 /** An empty record for @p family and @p framework (NULL: any profile). */
@@ -266,7 +268,8 @@ void prism_track_record_finish(PrismTrackRecord *t);
 
 /**
  * The record of @p cluster_name's family under @p framework (NULL: every profile), from
- * measured.csv and measured_modern.csv in prism_validation_dirs(), each run under its own
+ * every shipped CSV in prism_validation_dirs() (measured.csv, measured_modern.csv,
+ * measured_playbook.csv, measured_playbook_failed.csv), each run under its own
  * profile with @p knobs (the user's --set/--knobs; NULL none) laid over it, as `prism
  * validate --set` does. Collective like prism_validate_run(). Never fails: data that
  * cannot be found or read is reported in `unavailable`. Ownership:

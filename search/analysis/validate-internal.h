@@ -24,6 +24,9 @@ typedef struct SourceInfo {
     char *cluster_file; /* the source's own cluster key file (sources.ini `cluster_file`,
                            found in the validation folders), or NULL */
     char **set;         /* knob assignments "name=value" the source states beyond its profile */
+    char **set_if;      /* per-row settings "COLUMN=VALUE: name=value[,...]" (sources.ini
+                           `set_if`, clauses split at ';'): applied after `set` to the rows
+                           whose COLUMN cell is VALUE */
     int tied;           /* -1 = the profile's */
     gboolean equal_chunks; /* the source's runs used equal model chunks (pp*vpp divides the
                               layers) whatever its profile allows: planned vpp keeps to them */
@@ -43,6 +46,9 @@ GHashTable *prism_validate_load_sources(GError **error);
 void prism_validate_source_free(gpointer p);
 /* One CSV record at *p (RFC 4180 quoting); advances *p. Ownership: g_ptr_array_free. */
 GPtrArray *prism_validate_csv_record(const char **p);
+/* The knob assignments of @p src's `set_if` clauses whose condition row @p r meets, in
+ * order, applied to @p knobs (checked at load). */
+void prism_validate_source_set_if(const SourceInfo *src, const Row *r, PrismKnobs *knobs);
 /* A cell ("" when the column is absent). */
 const char *prism_validate_col(const Row *r, const char *name);
 /* A stated number (cells checked by prism_validate_check_cells); FALSE when empty. */

@@ -594,6 +594,8 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     /* what the source states beyond its profile (sources.ini `set`; checked at load) */
     for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
         prism_knobs_set(&k, *a, NULL);
+    /* and what it states for some of its rows (sources.ini `set_if`) */
+    prism_validate_source_set_if(src, r, &k);
     /* what the row states (its knobs column; checked with the cells), then the user's */
     prism_validate_row_knobs(r, &k, NULL);
     if (*prism_validate_col(r, "knobs") != '\0')

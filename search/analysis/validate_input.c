@@ -26,7 +26,43 @@ void prism_validate_source_free(gpointer p)
     g_free(s->cluster);
     g_free(s->cluster_file);
     g_strfreev(s->set);
+    g_strfreev(s->set_if);
     g_free(s);
+}
+
+/* One `set_if` clause "COLUMN=VALUE: knob=value[,...]": FALSE when it is malformed or an
+ * assignment is not a valid knob value. With @p r, applies the assignments to @p knobs when
+ * the row's COLUMN cell is VALUE (as text, or as equal numbers). */
+static gboolean set_if_clause(const char *clause, const Row *r, PrismKnobs *knobs)
+{
+    const char *colon = strchr(clause, ':');
+    const char *eq = strchr(clause, '=');
+    if (colon == NULL || eq == NULL || eq > colon || eq == clause)
+        return FALSE;
+    g_autofree char *col = g_strstrip(g_strndup(clause, (gsize)(eq - clause)));
+    g_autofree char *want = g_strstrip(g_strndup(eq + 1, (gsize)(colon - eq - 1)));
+    g_auto(GStrv) as = g_strsplit(colon + 1, ",", -1);
+    PrismKnobs scratch;
+    prism_knobs_default(&scratch);
+    gboolean ok = *col != '\0' && *want != '\0' && as[0] != NULL;
+    for (char **a = as; ok && *a; a++)
+        ok = prism_knobs_set(&scratch, g_strstrip(*a), NULL);
+    if (!ok || r == NULL)
+        return ok;
+    const char *have = prism_validate_col(r, col);
+    char *e1 = NULL, *e2 = NULL;
+    const double x = g_ascii_strtod(have, &e1), y = g_ascii_strtod(want, &e2);
+    const gboolean num = *have != '\0' && *e1 == '\0' && *e2 == '\0';
+    if (num ? x == y : strcmp(have, want) == 0)
+        for (char **a = as; *a; a++)
+            prism_knobs_set(knobs, *a, NULL);
+    return TRUE;
+}
+
+void prism_validate_source_set_if(const SourceInfo *src, const Row *r, PrismKnobs *knobs)
+{
+    for (char **c = src != NULL ? src->set_if : NULL; c != NULL && *c; c++)
+        set_if_clause(*c, r, knobs);
 }
 
 /* sources.ini: [sources] ID = profile, [ID] groups with the keys below. */
@@ -108,6 +144,14 @@ GHashTable *prism_validate_load_sources(GError **error)
                     g_strstrip(*a);
                     ok = prism_knobs_set(&scratch, *a, NULL);
                 }
+            } else if (strcmp(k, "set_if") == 0) {
+                /* "COLUMN=VALUE: knob=value[,...][; ...]": each clause's knobs checked */
+                g_strfreev(s->set_if);
+                s->set_if = g_strsplit(v, ";", -1);
+                for (char **c = s->set_if; ok && *c; c++) {
+                    g_strstrip(*c);
+                    ok = set_if_clause(*c, NULL, NULL);
+                }
             } else if (strcmp(k, "tied_embeddings") == 0 &&
                        (!strcmp(v, "true") || !strcmp(v, "false")))
                 s->tied = strcmp(v, "true") == 0;
@@ -122,7 +166,8 @@ GHashTable *prism_validate_load_sources(GError **error)
                             "mfu|hfu, vocab, dtype, global_batch N, seq_len N, fp8 "
                             "fp8|fp8-cs|mxfp8, cluster PRESET, cluster_file FILE (a cluster key "
                             "file in the validation folders), "
-                            "set KNOB=VALUE[,...], tied_embeddings true|false, "
+                            "set KNOB=VALUE[,...], set_if COLUMN=VALUE: KNOB=VALUE[,...][; ...], "
+                            "tied_embeddings true|false, "
                             "equal_chunks true|false)",
                             path, g, k, v);
                 g_hash_table_destroy(t);

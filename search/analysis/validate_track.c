@@ -4,8 +4,9 @@
  * published runs of one device family under one framework profile. `prism plan` and
  * `prism explain` print it under their answer, so that a prediction is read with the
  * error the model has shown on comparable measured runs. It is a summary of `prism
- * validate` on cost/validation/measured.csv and measured_modern.csv (found next to the binary
- * or in the source tree), filtered by device and profile; it changes no prediction.
+ * validate` on every shipped CSV of cost/validation/ (found next to the binary or in the
+ * source tree): the runs' errors and order, and the measured failures predicted infeasible,
+ * filtered by device and profile; it changes no prediction.
  * Collective like prism_validate_run (its planned rows search on every rank).
  */
 #include <prism/validate.h>
@@ -15,8 +16,10 @@
 
 #include <prism/core.h>
 
-/* The shipped CSVs, in this order (both are read when found). */
-static const char *const track_files[] = {"measured.csv", "measured_modern.csv"};
+/* The shipped CSVs, in this order (each is read when found; `prism validate` without a CSV
+ * reads the same). */
+static const char *const track_files[] = {"measured.csv", "measured_modern.csv",
+                                          "measured_playbook.csv", "measured_playbook_failed.csv"};
 
 PrismTrackRecord *prism_track_record_new(const char *family, const char *framework)
 {
@@ -73,7 +76,7 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
     PrismValidateReport view = {.rows = g_ptr_array_new()};
     for (guint i = 0; i < rep->rows->len; i++) {
         PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
-        if (r->kind == PRISM_VALIDATE_SKIPPED || r->cluster == NULL || r->oom)
+        if (r->kind == PRISM_VALIDATE_SKIPPED || r->cluster == NULL)
             continue;
         g_autofree char *fam = prism_device_family(r->cluster);
         if (strcmp(fam, t->family) != 0)
@@ -81,6 +84,11 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
         if (t->framework != NULL &&
             (r->framework == NULL || strcmp(r->framework, t->framework) != 0))
             continue;
+        if (r->oom) { /* a measured failure: flagged when predicted infeasible */
+            t->oom_rows++;
+            t->oom_flagged += !r->fits;
+            continue;
+        }
         g_ptr_array_add(view.rows, r);
         const double te = speed_error(r);
         const double em = r->err[PRISM_VM_MEM];
@@ -149,7 +157,8 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
         prism_track_record_add(t, rep);
     }
     if (t->data->len == 0 && t->unavailable == NULL)
-        t->unavailable = g_strdup("the validation data (measured.csv, measured_modern.csv) was not "
+        t->unavailable = g_strdup("the validation data (measured.csv, measured_modern.csv, "
+                                  "measured_playbook.csv, measured_playbook_failed.csv) was not "
                                   "found; set PRISM_VALIDATION_DIR");
     prism_track_record_finish(t);
     return t;

@@ -434,6 +434,8 @@ char *prism_app_track_line(const PrismTrackRecord *t)
         g_string_append_printf(o, "; order %.1f %% of %d pairs, fastest run found in %d of %d",
                                100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
                                od->fastest_groups);
+    if (t->oom_rows > 0)
+        g_string_append_printf(o, "; failures flagged %d of %d", t->oom_flagged, t->oom_rows);
     if (t->knobs != NULL)
         g_string_append_printf(o, "; knobs laid over every run: %s", t->knobs);
     return g_string_free(o, FALSE);
@@ -474,6 +476,12 @@ char *prism_app_track_text(const PrismTrackRecord *t, const char *times)
                                    "predicted fastest in %d of %d workloads\n",
                                    100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
                                    od->fastest_groups);
+        /* feasibility of the measured failures (out of memory or crashed) */
+        if (t->oom_rows > 0)
+            g_string_append_printf(o,
+                                   "  failures: %d of %d configurations that failed when run "
+                                   "were predicted infeasible\n",
+                                   t->oom_flagged, t->oom_rows);
         /* the reading that follows from the sign, when the bias is larger than the
          * A100 sources' typical error */
         if (t->speed.n > 0 && fabs(t->speed.mean_signed) >= 5.0)
@@ -585,6 +593,8 @@ PrismTrackRecord *prism_app_track_from_json(JsonNode *n)
     track_stat_from_json(o, "speed", &t->speed);
     track_stat_from_json(o, "peak_mem", &t->mem);
     track_order_from_json(o, &t->order);
+    t->oom_rows = (int)json_object_get_int_member_with_default(o, "failures", 0);
+    t->oom_flagged = (int)json_object_get_int_member_with_default(o, "failures_flagged", 0);
     JsonNode *kn = json_object_get_member(o, "knobs");
     if (kn != NULL && JSON_NODE_HOLDS_VALUE(kn))
         t->knobs = g_strdup(json_node_get_string(kn));
@@ -609,6 +619,10 @@ void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t)
     track_stat_json(b, "speed", &t->speed);
     track_stat_json(b, "peak_mem", &t->mem);
     track_order_json(b, &t->order);
+    json_builder_set_member_name(b, "failures");
+    json_builder_add_int_value(b, t->oom_rows);
+    json_builder_set_member_name(b, "failures_flagged");
+    json_builder_add_int_value(b, t->oom_flagged);
     prism_app_json_strings(b, "data", t->data);
     prism_app_json_string(b, "unavailable", t->unavailable);
     prism_app_json_string(b, "knobs", t->knobs);

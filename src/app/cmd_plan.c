@@ -904,7 +904,7 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
              "--framework keeps the space to what that framework runs (its schedules and\n"
              "stages). The answer ends with the track record: how far the model's predictions\n"
              "were from the published runs of the same device family under the same framework\n"
-             "(prism validate on the shipped measured.csv and measured_modern.csv).");
+             "(prism validate on every shipped CSV: its runs and its measured failures).");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_search_options(ctx, &o.search);
     prism_app_add_common_options(ctx, &o.common);

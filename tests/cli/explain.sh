@@ -64,9 +64,11 @@ check "  not without --sources" bash -c "! '$PRISM_BINARY' knobs --json | grep -
 # the compute model for one H100 FP8 strategy: every GEMM's shape, passes and why, the
 # bf16/fp8 split and the MFU convention (text), and the same in JSON. Llama-3 8B, seq 8192,
 # mbs 1, tp 2: fc1 (gate + up) has M 8192 tokens, N 2 x 14336 / 2 = 14336, K 4096; forward
-# with 128 x 256 tiles (8192/128) x (14336/256) = 3584 in ceil(3584/132) = 28 waves (28 full
-# tiles' time); with 128 x 128 tiles 64 x 112 = 7168 in 55 waves (27.5 full tiles' time):
-# the 128 x 128 tile wins, wave efficiency 7168 / (55 x 132) = 0.98733; the logits stay bf16.
+# with 128 x 256 tiles (8192/128) x (14336/256) = 3584 in ceil(3584/132) = 28 waves, 28 (m +
+# t0); with 128 x 128 tiles 64 x 112 = 7168 in 55 waves, 55 (m/2 + t0) = 27.5 m + 55 t0 (m one
+# full wave's main loop at depth 4096: 8,650,752 x 4096 / (1978.9e12 x 0.8 x 0.875) = 25.6 us,
+# t0 = gemm_tile_us 3.1 us): 27 t0 > m/2, so the 128 x 256 tile wins, wave efficiency
+# 3584 / (28 x 132) = 0.96970; the logits stay bf16.
 check "explain fp8" expect_status 0 explain -m llama3-8b -c H100-SXM --devices 64 --gbs 256 \
     --seq 8192 --dtype fp8 --strategy "tp=2,sp=1,mbs=1,zero=1,recompute=selective"
 check "text: the GEMM table" grep -q "fc1 *fp8 *M 8192 *N 14336 *K 4096" out.txt
@@ -82,9 +84,9 @@ assert cm["mfu_peak_flops"] == 989.4e12 and cm["quantisation"] is True
 g = {x["name"]: x for k in cm["kinds"] for x in k["gemms"]}
 f = g["fc1"]
 assert f["dtype"] == "fp8" and (f["M"], f["N"], f["K"]) == (8192, 14336, 4096)
-assert f["fwd"]["tiles"] == 7168 and f["fwd"]["waves"] == 55
-assert (f["fwd"]["tile_m"], f["fwd"]["tile_n"]) == (128, 128)
-assert abs(f["fwd"]["wave_efficiency"] - 7168 / (55 * 132)) < 1e-12
+assert f["fwd"]["tiles"] == 3584 and f["fwd"]["waves"] == 28
+assert (f["fwd"]["tile_m"], f["fwd"]["tile_n"]) == (128, 256)
+assert abs(f["fwd"]["wave_efficiency"] - 3584 / (28 * 132)) < 1e-12
 assert g["logits"]["dtype"] == "bf16"
 assert cm["fp8_scope"] == 0
 PY

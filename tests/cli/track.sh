@@ -160,6 +160,23 @@ assert a == b, (a, b)"
 check "the default example: A100, every profile" expect_status 0 plan --json --no-progress \
     --fix zero=1,schedule=1f1b,offload=0
 check "A100 record = the recomputation" /usr/bin/python3 recompute.py out.txt A100 - 40
+# the Playbook's CSVs are read too: on H100 under nanotron the record holds its runs and
+# its measured failures, flagged when predicted infeasible (an independent count)
+check "validate measured_playbook_failed.csv --json" expect_status 0 validate \
+    "$src/cost/validation/measured_playbook_failed.csv" --json
+cp out.txt v4.json
+check "explain on H100 under nanotron" expect_status 0 explain -m llama3-8b -c H100-SXM -n 8 \
+    -s dp=8 --framework nanotron --json
+check "  failures = the failed CSV's modelled H100 nanotron rows" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["track_record"]
+rows = [r for r in json.load(open("v4.json"))["rows"] if r["kind"] != "skipped" and r["oom_row"]
+        and r["inputs"]["cluster"] and r["inputs"]["cluster"].split("-")[0] == "H100"
+        and r["framework"] == "nanotron"]
+assert t["failures"] == len(rows) > 500, (t["failures"], len(rows))
+assert t["failures_flagged"] == sum(1 for r in rows if not r["fits"]), t
+assert any(f.endswith("measured_playbook.csv") for f in t["data"]) and t["runs"] > 1000, t
+PY
 # the same at 3 ranks (the planned rows' searches are collective)
 cli_run_mpi 3 plan "${setup[@]}" --json --no-progress
 check "3 ranks: exit 0" test "$rc" -eq 0
@@ -214,4 +231,4 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done 30
+cli_done 33

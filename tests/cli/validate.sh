@@ -166,10 +166,20 @@ check "NUL byte: exits 2" expect_status 2 validate nul.csv
 check "  names the line and the byte" grep -q "nul.csv line 3: a NUL byte (byte [0-9]*): not a text file" err.txt
 check "quoted line break: the next row's line is the editor's" expect_status 2 validate multiline.csv
 check "  line 4, not 3" grep -q "multiline.csv line 4 column num_gpus: 'abc' is malformed" err.txt
+# sources.ini set_if: SC21's pp = 1 rows ran torch DDP (25 MiB buckets of fp16 gradients),
+# its pp > 1 rows Megatron's local DDP (no bucketed overlap); both reduce fp16 gradients
+measured="$src/cost/validation/measured.csv"
+"$prism" validate "$measured" --explain 11 --json > sc21-ddp.json 2>&1
+"$prism" validate "$measured" --explain 15 --json > sc21-local.json 2>&1
+check "set_if: the SC21 row's own DDP" /usr/bin/python3 -c "
+import json
+a = json.load(open('sc21-ddp.json'))['explain']['knobs']; b = json.load(open('sc21-local.json'))['explain']['knobs']
+assert a['dp_bucket'] == 13107200 and b['dp_bucket'] == 0, (a['dp_bucket'], b['dp_bucket'])
+assert a['grad_reduce_bytes'] == 2 and b['grad_reduce_bytes'] == 2, (a['grad_reduce_bytes'], b['grad_reduce_bytes'])"
 # --explain LINE: one row, its comparison, then prism explain's terms of its strategy
 modern="$src/cost/validation/measured_modern.csv"
 check "--explain a predicted row" expect_status 0 validate "$modern" --explain 8
-check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.928 +8\.424 +-17\.8%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.92821 s' out.txt"
+check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.921 +8\.424 +-17\.8%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.92111 s' out.txt"
 check "--explain --json: the terms give the row's prediction" expect_status 0 validate "$modern" --explain 8 --json
 check "  explain's step time and MFU == the row's, its strategy == the row's" /usr/bin/python3 - out.txt <<'PY'
 import json, sys
@@ -484,7 +494,7 @@ printf '[profile]\ntitle = x\n[memory]\ncontext = 1\n' > badkey.ini
 check "unknown profile key exits 2" expect_status 2 plan --framework ./badkey.ini --count
 check "  names file and key" grep -q "badkey.ini \[memory\] context = '1': unknown key" err.txt
 check "missing profile exits 2" expect_status 2 explain --framework no-such-framework -s tp=8
-check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: deepseek-v3, megatron-core" err.txt
+check "  lists the profiles" grep -q "unknown framework 'no-such-framework' (available: deepseek-v3, deepspeed-zero, megatron-core" err.txt
 check "missing profile file exits 2" expect_status 2 validate "$src/cost/validation/measured.csv" --framework ./nope.ini
 # a [planning] only that is no filter: refused where the profile is loaded, by every command
 printf '[profile]\ntitle = x\n[planning]\nonly = schedule=bogus\n' > badonly.ini
@@ -513,6 +523,12 @@ cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
 printf '\n[X_BAD]\nset = loss_bwd_extra=9\n' >> badsrc/sources.ini
 check "out-of-range sources.ini set exits 2" expect_status 2 validate "$src/cost/validation/measured.csv"
 check "  names the key and value" grep -q "sources.ini \[X_BAD\] set = 'loss_bwd_extra=9'" err.txt
+for bad in "pp=1 dp_bucket=1" "=1: dp_bucket=1" "pp=1: dp_bucket=-5"; do
+    cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
+    printf '\n[X_BAD]\nset_if = %s\n' "$bad" >> badsrc/sources.ini
+    check "sources.ini set_if = $bad exits 2" expect_status 2 validate "$src/cost/validation/measured.csv"
+    check "  names the key and value" grep -qF "sources.ini [X_BAD] set_if = '$bad'" err.txt
+done
 for bad in 0 2.5 abc; do
     cp "$src"/cost/frameworks/sources.ini badsrc/sources.ini
     printf '\n[X_BAD]\nglobal_batch = %s\n' "$bad" >> badsrc/sources.ini
@@ -580,4 +596,4 @@ assert len(pb) >= 1000 and all(r['framework'] == 'nanotron' and r['inputs']['clu
 e = [x for x in d['feel'] if x['source'] == 'PLAYBOOK_H100'][0]
 assert e['failed_rows'] > 500 and e['measured_rows'] > 1000 and e['groups'] > 0, e
 \""
-cli_done $((138 - ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((145 - ${PRISM_TEST_SANITIZED:-0}))

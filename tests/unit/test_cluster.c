@@ -146,10 +146,22 @@ static void test_presets(void)
         CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.717);
         CU_ASSERT_DOUBLE_EQUAL(1613e12 / c->peak_flops[PRISM_DTYPE_BF16], 0.717, 5e-4);
         CU_ASSERT_EQUAL(c->attn_bwd_fraction, 0.55);
-        /* torch.mm BF16 on B200, 8192^3: 1.42 of 2.25 PFLOP/s (pytorch/ao#2427) */
-        CU_ASSERT_EQUAL(c->gemm_efficiency, 0.631);
         prism_cluster_free(c);
     }
+    /* torch.mm BF16 on B200, 8192^3: 1.42 of 2.25 PFLOP/s (pytorch/ao#2427, power not stated) */
+    c = prism_cluster_preset("B200", NULL);
+    CU_ASSERT_EQUAL(c->gemm_efficiency, 0.631);
+    prism_cluster_free(c);
+    /* at the 750 W cap: the large-GEMM rate peak x sustained/boost x efficiency = 2250 x
+     * 1686/1856 x 0.538 = 1099.6 TFLOP/s, cuBLAS's 1110.1 and 1087.7 at 4096^3 and 8192^3
+     * with the cap locked to 750 W (facebookexperimental/triton#854), mean 1098.9 */
+    c = prism_cluster_preset("B200-750W", NULL);
+    CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1686);
+    const double rate = c->peak_flops[PRISM_DTYPE_BF16] * c->sustained_clock_mhz /
+                        c->boost_clock_mhz * c->gemm_efficiency;
+    CU_ASSERT_DOUBLE_EQUAL(rate, 1099.6e12, 0.1e12);
+    CU_ASSERT_DOUBLE_EQUAL(rate / 1098.9e12, 1.0, 1e-3);
+    prism_cluster_free(c);
     /* the 500 W H100: 1830 x (500/700)^(1/3) = 1635.9 MHz */
     c = prism_cluster_preset("H100-96GB-500W", NULL);
     CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1636);

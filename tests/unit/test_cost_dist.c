@@ -262,6 +262,44 @@ static void test_bucketed_dp(void)
 }
 
 /*
+ * torch DDP as Megatron-LM 2021 ran it for SC21's pp = 1 rows: ZeRO-0, fp16 gradients
+ * reduced (grad_reduce_bytes = 2) beside the fp32 main gradient (grad_fp32 = 1), buckets
+ * of 25 MiB / 2 B = 13,107,200 parameters. dp = 16 over two nodes, mbs 8, seq 2048 (the
+ * long windows of test_bucketed_dp (a)). The ring all-reduce moves 2 (n-1)/n of the
+ * reduced bytes in 2 (n-1) steps:
+ *   C2 = 2 * 2 * 15/16 * P / 20e9 + 2 * 15 * 10e-6 = 0.229952 s (fp16),
+ *   C4 = 2 * 4 * 15/16 * P / 20e9 + 2 * 15 * 10e-6 = 0.459604 s (fp32, grad_reduce_bytes 0).
+ * Without overlap (dp_overlap 0) the whole C is exposed; with the buckets only the last one
+ * (the backward window, > 0.3 s, covers C2 (1 - q)): q C2 with q = 13,107,200 / P =
+ * 0.0107013, 2.46078e-3 s.
+ */
+static void test_ddp_fp16_buckets(void)
+{
+    const double C2 = 4.0 * 15.0 / 16.0 * PTOT / BW1 + 2.0 * 15.0 * 10e-6;
+    const double C4 = 8.0 * 15.0 / 16.0 * PTOT / BW1 + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(C2, 0.229952, 1e-5, 0));
+    static const char *const fp32[] = {"dp_overlap=0", NULL};
+    static const char *const fp16[] = {"dp_overlap=0", "grad_reduce_bytes=2", NULL};
+    static const char *const ddp[] = {"grad_reduce_bytes=2", "dp_bucket=13107200", NULL};
+    g_autoptr(PrismCostModel) c4 = model_with(128, 2048, fp32);
+    g_autoptr(PrismCostModel) c2 = model_with(128, 2048, fp16);
+    g_autoptr(PrismCostModel) cd = model_with(128, 2048, ddp);
+    PrismStrategy s = test_strategy(c4, 16, "dp=16,mbs=8,zero=0");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c4, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], C4, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c2, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], C2, 1e-12, 0));
+    /* the gradient memory stays the fp32 main gradient's: only the reduction is fp16 */
+    double m2 = c[PRISM_COL_MEM_PEAK];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c4, &s, c, NULL));
+    CU_ASSERT_EQUAL(m2, c[PRISM_COL_MEM_PEAK]);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cd, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 13107200.0 / PTOT * C2, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 2.46078e-3, 1e-4, 0));
+}
+
+/*
  * Causal context parallelism, load balance. seq 16384, cp = 4 in one node, mbs 1: each
  * rank holds T = 4096 queries; the executed attention core per token is
  * 4 a d s (1 - causal_skip) = 4*32*128*16384*0.5 = 134,217,728 FLOPs, so one forward core
@@ -487,6 +525,7 @@ static CU_TestInfo dist_tests[] = {
     {"reshard-after-forward memory", test_reshard_memory},
     {"HSDP bytes per network level", test_hsdp_levels},
     {"distributed optimizer, bucketed overlap", test_bucketed_dp},
+    {"torch DDP: fp16 gradient reduce, 25 MiB buckets", test_ddp_fp16_buckets},
     {"TP overlap: userbuffers' last chunk and SM loss", test_userbuffers_tp},
     {"NCCL's SMs: hidden DP collectives slow compute", test_nccl_sms},
     {"causal CP: zig-zag vs contiguous chunks", test_cp_load_balance},

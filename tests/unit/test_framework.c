@@ -33,9 +33,11 @@ static void test_shipped(void)
 {
     g_auto(GStrv) names = prism_framework_names();
     /* the five profiles of issue 9 item 6, megatron-core-moe (issue 10's validation
-     * rows), nanotron (the Playbook rows) and deepseek-v3 (issue 37: DeepSeek's own
-     * recipe); sources.ini is not a profile */
-    CU_ASSERT_EQUAL(g_strv_length(names), 8);
+     * rows), nanotron (the Playbook rows), deepseek-v3 (issue 37: DeepSeek's own recipe)
+     * and deepspeed-zero (DeepSpeed's own engine, issue 37); sources.ini is not a profile */
+    CU_ASSERT_EQUAL(g_strv_length(names), 9);
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "deepspeed-zero"));
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "deepseek-v3"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "nanotron"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "megatron-lm-2021"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "pytorch-fsdp"));
@@ -133,6 +135,25 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(d->has_dtype && d->dtype == PRISM_DTYPE_BF16);
     CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
     CU_ASSERT_STRING_EQUAL(d->only, "schedule=1f1b,vpp=1,zero=0,1");
+
+    /* megatron-lm-2021 reduces fp16 gradients beside its fp32 main gradient */
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_GRAD_REDUCE_BYTES], 2.0);
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
+
+    /* DeepSpeed's engine, fp16 path: fp16 gradients held and reduced, overlap_comm off
+     * (the whole reduce exposed), ZeRO 0 by default, no TP/CP, allocated memory */
+    g_autoptr(PrismFramework) z = load("deepspeed-zero");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+    CU_ASSERT_TRUE(z->has_dtype && z->dtype == PRISM_DTYPE_FP16);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_GRAD_FP32], 0.0);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_GRAD_REDUCE_BYTES], 2.0);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_DP_OVERLAP], 0.0);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_DP_BUCKET], 0.0);
+    CU_ASSERT_EQUAL(z->def[PRISM_FW_ZERO], 0);
+    CU_ASSERT_EQUAL(z->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
+    CU_ASSERT_EQUAL(z->counts, PRISM_MEM_ALLOCATED);
+    CU_ASSERT_STRING_EQUAL(z->only, "tp=1,cp=1,sp=0,schedule=1f1b,vpp=1,zero=0,1,2");
+    CU_ASSERT_FALSE(z->uniform_chunks);
 
     /* nanotron: DDP buckets of ddp_bucket_cap_mb = 25 MiB of bf16 gradients = 25 x 2^20 / 2
      * parameters; fp32 accumulation; the afab engine (gpipe) and no sequence parallelism by
