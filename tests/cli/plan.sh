@@ -85,6 +85,37 @@ check "unsupported schedule message" grep -q "framework megatron-core: only sche
 check "unsupported overlap exits 2" expect_status 2 plan --count --framework megatron-lm-2022 \
     --fix tp_overlap=0
 check "unsupported overlap message" grep -q "exclude every value of tp_overlap: it takes only 1 (on)" err.txt
+# What each framework runs (its profile's [planning]): nothing in the answer outside it.
+# pytorch-fsdp: FSDP2 has no ZeRO-1, no offload prism prices, SP whenever TP, and block
+# recompute only as every N-th layer (32 layers in one chunk: k in {16,10,8,6,5,4,3,2,1});
+# megatron-core (core_r0.8): ZeRO 0 or 1, no activation offload; nanotron: recompute none
+# or full. Llama-3.1-8B on 8 H100, the whole front and top list of each.
+l8=(-m meta-llama/Llama-3.1-8B -c H100-SXM -n 8 --gbs 64 --seq 8192 --no-progress --json --top 50)
+for fw in torchtitan megatron nanotron; do
+  check "domain of $fw" expect_status 0 plan "${l8[@]}" --framework $fw
+  check "  nothing outside it" py out.txt $fw <<'PY'
+import json, sys
+d, fw = json.load(open(sys.argv[1])), sys.argv[2]
+rows = d["top"] + d["front"]
+assert len(rows) > 10, len(rows)
+nth = {16, 10, 8, 6, 5, 4, 3, 2, 1}
+for e in rows:
+    if fw == "torchtitan":
+        assert e["zero"] in (0, 2, 3) and e["offload"] == 0, e["strategy"]
+        assert e["sp"] == (1 if e["tp"] > 1 else 0), e["strategy"]
+        if e["recompute"] == "block" and e["pp"] * e["vpp"] == 1:
+            assert e["rc_layers"] in nth, e["strategy"]
+    if fw == "megatron":
+        assert e["zero"] in (0, 1) and e["offload"] in (0, 1), e["strategy"]
+    if fw == "nanotron":
+        assert e["recompute"] in ("none", "full") and e["offload"] == 0, e["strategy"]
+PY
+done
+# without --framework the text says which conventions it assumed; with one it does not
+check "generic conventions said" expect_status 0 plan "${l8[@]:0:10}" --top 1
+check "  names them" grep -q "^conventions: generic (no --framework): every ZeRO stage" out.txt
+check "a framework: no such line" expect_status 0 plan "${l8[@]:0:10}" --top 1 --framework fsdp2
+check "  none" bash -c '! grep -q "^conventions:" out.txt'
 check "count json" expect_status 0 plan --count --json --fix tp=8 --only schedule=1f1b
 check "count json parses" py out.txt <<'PY'
 import json, sys
@@ -335,4 +366,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((102 + per_count * ${#counts[@]}))
+cli_done $((112 + per_count * ${#counts[@]}))
