@@ -282,7 +282,7 @@ static const struct {
     {"hf-llama4-dense-no-mlp.json",
      PRISM_INPUT_ERROR_MISSING,
      {"'intermediate_size_mlp'", "layer 0"}},
-    {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"cannot read", NULL}},
+    {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"no such file or folder", NULL}},
 };
 
 static void test_bad_configs(void)
