@@ -371,6 +371,16 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
             } else if (strcmp(k, "uniform_chunks") == 0) {
                 if (!parse_bool(v, &fw->uniform_chunks))
                     ok = bad(error, fw->path, group, k, v, "true or false");
+            } else if (strcmp(k, "sequence_parallel") == 0) {
+                if (strcmp(v, "always") == 0 || strcmp(v, "optional") == 0)
+                    fw->sp_always = strcmp(v, "always") == 0;
+                else
+                    ok = bad(error, fw->path, group, k, v, "always or optional");
+            } else if (strcmp(k, "recompute_layers") == 0) {
+                if (strcmp(v, "every_nth") == 0 || strcmp(v, "first_k") == 0)
+                    fw->rc_every_nth = strcmp(v, "every_nth") == 0;
+                else
+                    ok = bad(error, fw->path, group, k, v, "first_k or every_nth");
             } else if (strcmp(k, "overlap") == 0 || strcmp(k, "overlap_search") == 0) {
                 unsigned bits = 0;
                 if (!parse_overlap(v, &bits))
@@ -383,7 +393,8 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
             } else {
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                             "framework profile %s [planning] %s = '%s': unknown key (allowed: "
-                            "only, uniform_chunks, overlap, overlap_search)",
+                            "only, uniform_chunks, overlap, overlap_search, sequence_parallel, "
+                            "recompute_layers)",
                             fw->path, k, v);
                 ok = FALSE;
             }

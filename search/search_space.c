@@ -492,9 +492,11 @@ static void add_recompute_segments(PrismSpace *sp, const PrismSpaceFilter *filte
     for (int rc = 0; rc < PRISM_RECOMPUTE_BLOCK; rc++)
         if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(rc, 0)))
             add_segment(sp, filter, n, pp, vpp, (PrismSchedule)sch, (PrismRecompute)rc, 0, table);
+    const gboolean nth = prism_space_filter_every_nth_internal(filter);
     for (uint32_t k = 1; k < per_chunk && k <= G_MAXUINT16; k++)
         if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(PRISM_RECOMPUTE_BLOCK, k)) &&
-            ACCEPT(PRISM_DIM_RC_LAYERS, k))
+            ACCEPT(PRISM_DIM_RC_LAYERS, k) &&
+            (!nth || prism_recompute_every_nth(per_chunk, vpp, k) != 0))
             add_segment(sp, filter, n, pp, vpp, sch, PRISM_RECOMPUTE_BLOCK, k, table);
 }
 

@@ -23,7 +23,12 @@
  *               overlap (the communication-overlap options the framework can turn off:
  *               a list of tp, dp, param; default none) and overlap_search (the subset
  *               `prism plan` searches without a filter naming the dim; the rest only with
- *               --only/--range/--fix; space.h prism_space_filter_set_overlap)
+ *               --only/--range/--fix; space.h prism_space_filter_set_overlap),
+ *               sequence_parallel ("always": the framework has no switch, sp = 1 wherever
+ *               tp > 1; "optional", the default: searched) and recompute_layers
+ *               ("first_k", the default: recompute=block:k on any k; "every_nth": only the
+ *               k that checkpointing every N-th layer gives, strategy.h
+ *               prism_recompute_every_nth)
  *   [model]     architecture (gpt or llama) and tied_embeddings, for measurement rows
  *               that give only a shape
  * Every value cites its source in a comment in the file. Unknown groups or keys, bad
@@ -87,6 +92,8 @@ typedef struct PrismFramework {
     PrismDtype dtype;
     char *only; /**< [planning] only, NULL = everything */
     gboolean uniform_chunks;
+    gboolean sp_always;        /**< [planning] sequence_parallel = always */
+    gboolean rc_every_nth;     /**< [planning] recompute_layers = every_nth */
     unsigned overlap;          /**< [planning] overlap: PrismOverlap bits that can be off */
     unsigned overlap_search;   /**< [planning] overlap_search: the subset searched by default */
     gboolean llama;            /**< [model] architecture = llama (else gpt) */

@@ -125,6 +125,17 @@ const char *prism_schedule_name(PrismSchedule s);
 gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error);
 /** Static names: "none", "selective", "full", "block". */
 const char *prism_recompute_name(PrismRecompute r);
+/**
+ * Checkpointing every N-th layer as recompute=block:k. torchtitan's
+ * activation_checkpoint.selective_ac_option = "N" counts the blocks a rank builds (its
+ * model chunks in turn) and wraps the N-th, 2N-th, ... in a full checkpoint: a rank of @p vpp
+ * chunks of @p per_chunk layers recomputes floor(per_chunk * vpp / N) of them, which block:k
+ * prices as k per chunk. Returns the smallest N >= 2 with floor(per_chunk * vpp / N) =
+ * k * vpp, or 0 when no N gives k (k = 0, k >= per_chunk, or a count that is no
+ * multiple of vpp). Example: 32 layers in one chunk: k = 16 (N = 2), 10 (N = 3), 8, 6, 5,
+ * 4, 3, 2, 1 (N = 17); k = 7 none.
+ */
+uint32_t prism_recompute_every_nth(uint32_t per_chunk, uint32_t vpp, uint32_t k);
 
 /** One strategy. Plain data; compare with prism_strategy_equal(). */
 typedef struct PrismStrategy {

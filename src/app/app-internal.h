@@ -297,6 +297,17 @@ gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s,
                         const PrismInputs *in, GError **error);
 /** Read --from FILE (fwconfig.h) and lay its batch, sequence, precision and device count
  *  over @p in. Ownership: prism_run_config_free(). */
+/**
+ * prism_strategy_parse() of @p text, the dims it leaves out taken from profile @p fw's
+ * [defaults] (framework.h) where the shape rules allow them: zero where dp*cp > 1, sp where
+ * tp > 1 (or always, [planning] sequence_parallel), recompute, the schedule of a pipeline,
+ * and the micro-batch (a count, the local batch, or one per stage). @p fw NULL: the generic
+ * defaults of prism_strategy_parse(). @p filled (may be NULL) gets the items added
+ * ("zero=1, sp=1"), NULL when none. Errors: as prism_strategy_parse(). Ownership: g_free().
+ */
+gboolean prism_app_strategy_parse(const char *text, const PrismFramework *fw, uint32_t devices,
+                                  const PrismTraining *tr, PrismStrategy *out, char **filled,
+                                  GError **error);
 PrismRunConfig *prism_app_from(const char *path, PrismInputs *in, GError **error);
 /** "from FILE (megatron): devices=.., STRATEGY; gbs .." and the ignored keys, as lines.
  *  Ownership: g_free(). */

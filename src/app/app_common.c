@@ -469,6 +469,16 @@ gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, Pri
                 o->cluster, in->cluster->generic);
     if (!ok)
         prism_inputs_clear(in);
+    /* a sequence past the model's positions: priced as given, but said (rank 0 once) */
+    if (ok && comm->rank == 0 && (o->flags & PRISM_OPT_TRAINING) && in->model != NULL &&
+        in->model->max_positions > 0 && in->training.seq > in->model->max_positions)
+        fprintf(stderr,
+                "prism: warning: --seq %" G_GUINT64_FORMAT " is longer than the %" G_GUINT64_FORMAT
+                " positions of %s (max_position_embeddings); the model needs %s to train at "
+                "that length, and prism prices the sequence as given\n",
+                in->training.seq, in->model->max_positions, in->model->name,
+                in->model->pos == PRISM_POS_LEARNED ? "a longer learned position table"
+                                                    : "its RoPE scaled or extended");
     return ok;
 }
 

@@ -27,7 +27,7 @@ gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s,
         if (why != NULL) {
             g_autofree char *st = prism_strategy_format(s);
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
-                        "--emit %s: %s does not run %s: %s (its profile %s, [planning] only)",
+                        "--emit %s: %s does not run %s: %s (its profile %s, [planning])",
                         prism_fw_target_name(t), prism_fw_target_name(t), st, why, profile);
             return FALSE;
         }
@@ -311,4 +311,84 @@ void prism_app_baseline_json(JsonBuilder *b, const PrismBaseline *bl)
     }
     json_builder_end_array(b);
     json_builder_end_object(b);
+}
+
+/* TRUE when the strategy text @p text states key @p key. */
+static gboolean states(char **items, const char *key)
+{
+    const size_t n = strlen(key);
+    for (char **i = items; *i != NULL; i++) {
+        const char *t = *i;
+        while (*t == ' ')
+            t++;
+        if (strncmp(t, key, n) == 0 && (t[n] == '=' || t[n] == ' ' || t[n] == '\0'))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+static void add_default(GString *text, GString *filled, const char *item)
+{
+    g_string_append_printf(text, "%s%s", text->len ? "," : "", item);
+    g_string_append_printf(filled, "%s%s", filled->len ? ", " : "", item);
+}
+
+gboolean prism_app_strategy_parse(const char *text, const PrismFramework *fw, uint32_t devices,
+                                  const PrismTraining *tr, PrismStrategy *out, char **filled,
+                                  GError **error)
+{
+    if (filled != NULL)
+        *filled = NULL;
+    PrismStrategy s0;
+    if (!prism_strategy_parse(text, devices, tr, &s0, error))
+        return FALSE;
+    *out = s0;
+    if (fw == NULL)
+        return TRUE;
+    g_auto(GStrv) items = g_strsplit(text, ",", -1);
+    g_autoptr(GString) full = g_string_new(text);
+    g_autoptr(GString) got = g_string_new(NULL);
+    char buf[64];
+    const int z = fw->def[PRISM_FW_ZERO];
+    if (!states(items, "zero") && z > 0 && s0.dp * s0.cp > 1) { /* R9: nothing to shard else */
+        g_snprintf(buf, sizeof buf, "zero=%d", z);
+        add_default(full, got, buf);
+    }
+    if (!states(items, "sp") && (fw->def[PRISM_FW_SP] == 1 || fw->sp_always) && s0.tp > 1)
+        add_default(full, got, "sp=1"); /* R4: sp needs tp > 1 */
+    const int rc = fw->def[PRISM_FW_RECOMPUTE];
+    if (!states(items, "recompute") && rc > PRISM_RECOMPUTE_NONE && rc < PRISM_RECOMPUTE_BLOCK) {
+        g_snprintf(buf, sizeof buf, "recompute=%s", prism_recompute_name((PrismRecompute)rc));
+        add_default(full, got, buf);
+    }
+    const int sch = fw->def[PRISM_FW_SCHEDULE];
+    if (!states(items, "schedule") && sch >= 0 && s0.pp > 1 &&
+        (s0.vpp > 1) == (sch == PRISM_SCHEDULE_INTERLEAVED) && sch != s0.schedule) {
+        g_snprintf(buf, sizeof buf, "schedule=%s", prism_schedule_name((PrismSchedule)sch));
+        add_default(full, got, buf);
+    }
+    if (!states(items, "mbs") && !states(items, "m")) {
+        const int mb = fw->def[PRISM_FW_MICRO_BATCH];
+        const gboolean stages = fw->pp_microbatches_stages && s0.pp > 1; /* m = pp */
+        const uint64_t per = (uint64_t)s0.dp * (stages ? s0.pp : 1);
+        uint64_t v = 0;
+        if (mb > 0)
+            v = (uint64_t)mb;
+        else if ((mb == PRISM_FW_MBS_LOCAL || stages) && per > 0 && tr->gbs % per == 0)
+            v = tr->gbs / per;
+        if (v > 1) {
+            g_snprintf(buf, sizeof buf, "mbs=%" G_GUINT64_FORMAT, v);
+            add_default(full, got, buf);
+        }
+    }
+    if (got->len == 0)
+        return TRUE;
+    if (!prism_strategy_parse(full->str, devices, tr, out, error)) {
+        g_prefix_error(error, "with %s's defaults for the dims left out (%s): ", fw->name,
+                       got->str);
+        return FALSE;
+    }
+    if (filled != NULL)
+        *filled = g_string_free(g_steal_pointer(&got), FALSE);
+    return TRUE;
 }

@@ -57,6 +57,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     g_autofree char *unsupported = NULL; /* the framework does not run the strategy: why */
     g_autoptr(PrismRunConfig) cfg = NULL;
     g_autofree char *from_note = NULL;
+    g_autofree char *filled = NULL;        /* the framework defaults added to --strategy */
+    g_autofree char *defaults_note = NULL; /* ... as a sentence */
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
     if (argc > 1) {
@@ -88,9 +90,24 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
             goto out;
         s = cfg->strategy;
         from_note = prism_app_from_note(from, cfg);
-    } else if (!prism_strategy_parse(strategy, in.devices[0], &in.training, &s, error)) {
-        g_prefix_error(error, "--strategy: ");
-        goto out;
+    } else {
+        /* the dims left out: the framework's defaults (--framework, else the --emit
+         * target's profile), as the user runs it */
+        g_autoptr(PrismFramework) target = NULL;
+        PrismFwTarget t;
+        if (in.framework == NULL && emit != NULL && prism_fw_target_parse(emit, &t, NULL) &&
+            prism_fw_target_profile(t) != NULL &&
+            (target = prism_app_framework_resolve(prism_fw_target_profile(t), error)) == NULL)
+            goto out;
+        const PrismFramework *dfw = in.framework ? in.framework : target;
+        if (!prism_app_strategy_parse(strategy, dfw, in.devices[0], &in.training, &s, &filled,
+                                      error)) {
+            g_prefix_error(error, "--strategy: ");
+            goto out;
+        }
+        if (filled != NULL)
+            defaults_note = g_strdup_printf("the dims --strategy leaves out take %s's defaults: %s",
+                                            dfw->name, filled);
     }
     if (emit != NULL) {
         GError *shape = NULL;
@@ -132,6 +149,10 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
             json_object_set_array_member(fo, "ignored", ig);
             json_object_set_object_member(root, "from", fo);
         }
+        if (filled != NULL)
+            json_object_set_string_member(root, "framework_defaults", filled);
+        else
+            json_object_set_null_member(root, "framework_defaults");
         if (unsupported != NULL)
             json_object_set_string_member(root, "framework_unsupported", unsupported);
         else
@@ -143,6 +164,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         if (from_note != NULL)
             fputs(from_note, f);
         fputs(text, f);
+        if (defaults_note != NULL)
+            fprintf(f, "\nnote: %s\n", defaults_note);
         if (unsupported != NULL)
             fprintf(f, "\nnote: %s\n", unsupported);
         fputs(tr, f);

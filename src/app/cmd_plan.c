@@ -187,6 +187,12 @@ static void print_header(FILE *out, const Report *r)
     if (knobs->len > 0)
         fprintf(out, "knobs: %s\n", knobs->str);
     g_string_free(knobs, TRUE);
+    if (r->in->framework == NULL) /* the generic conventions, and that a profile moves them */
+        fprintf(out, "conventions: generic (no --framework): every ZeRO stage, recompute mode, "
+                     "offload and schedule is searched and the knobs keep their defaults "
+                     "(`prism knobs`); a framework runs fewer of them at its own costs, so "
+                     "--framework (torchtitan, megatron, deepspeed, nanotron; `prism "
+                     "frameworks`) changes the answer\n");
     uint64_t total = prism_search_result_total(r->res);
     uint64_t feas = prism_search_result_feasible(r->res);
     size_t nseg = 0;

@@ -1693,8 +1693,15 @@ PrismCluster *prism_cluster_from_file(const char *path, GError **error)
     gsize len = 0;
     GError *local = NULL;
     if (!g_file_get_contents(path, &data, &len, &local)) {
-        set_error(error, PRISM_INPUT_ERROR_FILE, "%s: cannot read cluster file: %s", path,
-                  local->message);
+        if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+            set_error(error, PRISM_INPUT_ERROR_FILE,
+                      "%s: no such file (a name holding '/' or ending in .ini, .conf or "
+                      ".cluster is read as a cluster key file; `prism clusters` lists the "
+                      "presets)",
+                      path);
+        else
+            set_error(error, PRISM_INPUT_ERROR_FILE, "%s: cannot read cluster file: %s", path,
+                      local->message);
         g_error_free(local);
         return NULL;
     }

@@ -427,10 +427,17 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
         return refuse(error, t,
                       "tp > 1 without sequence parallelism (torchtitan's tensor "
                       "parallel plan always shards the norms over the sequence)");
-    if (s->recompute == PRISM_RECOMPUTE_BLOCK)
+    /* the blocks of one rank, all its chunks: what selective_ac_option = "N" counts */
+    const uint32_t per_chunk = (sh->split + s->pp * s->vpp - 1) / (s->pp * s->vpp);
+    const uint32_t nth = s->recompute == PRISM_RECOMPUTE_BLOCK
+                             ? prism_recompute_every_nth(per_chunk, s->vpp, s->rc_layers)
+                             : 0;
+    if (s->recompute == PRISM_RECOMPUTE_BLOCK && nth == 0)
         return refuse(error, t,
-                      "recompute=block:k (torchtitan checkpoints none, all, per-op "
-                      "selective or every N-th layer)");
+                      "recompute=block:%u (torchtitan checkpoints none, all, per-op "
+                      "selective or every N-th layer, and no N gives %u of %u layers per "
+                      "chunk)",
+                      s->rc_layers, s->rc_layers, per_chunk);
     if (s->offload != 0)
         return refuse(error, t,
                       "offload=%u (training.enable_cpu_offload moves parameters, "
@@ -486,11 +493,15 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
         g_string_append_printf(o, "expert_parallel_degree = %u\n", s->ep);
     g_string_append(o, "\n[activation_checkpoint]\n");
     g_string_append_printf(o, "mode = \"%s\"\n",
-                           s->recompute == PRISM_RECOMPUTE_NONE        ? "none"
-                           : s->recompute == PRISM_RECOMPUTE_SELECTIVE ? "selective"
-                                                                       : "full");
+                           s->recompute == PRISM_RECOMPUTE_NONE   ? "none"
+                           : s->recompute == PRISM_RECOMPUTE_FULL ? "full"
+                                                                  : "selective");
     if (s->recompute == PRISM_RECOMPUTE_SELECTIVE)
         g_string_append(o, "selective_ac_option = \"op\"\n");
+    if (s->recompute == PRISM_RECOMPUTE_BLOCK)
+        g_string_append_printf(o,
+                               "selective_ac_option = \"%u\"  # every %u-th layer: %u per chunk\n",
+                               nth, nth, s->rc_layers);
     if (tr->dtype == PRISM_DTYPE_FP8_CS)
         g_string_append(o, "\n[float8]\nrecipe_name = \"tensorwise\"\n");
     if (tr->dtype == PRISM_DTYPE_MXFP8)
@@ -1149,17 +1160,36 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
         return FALSE;
     s->recompute = mode < 0 ? PRISM_RECOMPUTE_SELECTIVE : (uint8_t)mode; /* default selective */
     FwEntry *opt = find(f, "activation_checkpoint.selective_ac_option");
-    if (s->recompute == PRISM_RECOMPUTE_SELECTIVE && opt && opt->value &&
-        strcmp(opt->value, "op") != 0)
-        return bad_value(
-            f, opt, "allowed: op (every-N-th-layer selective checkpointing is not priced)", error);
-    if (s->recompute == PRISM_RECOMPUTE_SELECTIVE && opt == NULL) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
-                    "%s: activation_checkpoint.mode=selective: torchtitan's default "
-                    "selective_ac_option \"2\" (every second layer) is not priced (allowed: "
-                    "selective_ac_option = \"op\", mode = \"full\" or \"none\")",
-                    f->path);
-        return FALSE;
+    if (s->recompute == PRISM_RECOMPUTE_SELECTIVE &&
+        (opt == NULL || opt->value == NULL || strcmp(opt->value, "op") != 0)) {
+        /* every N-th layer: torchtitan's default option is "2" */
+        const char *nv = opt && opt->value ? opt->value : "2";
+        char *end = NULL;
+        errno = 0;
+        unsigned long n = strtoul(nv, &end, 10);
+        if (errno != 0 || end == nv || *end != '\0' || n > G_MAXUINT32)
+            return bad_value(f, opt, "allowed: op or a layer count N (every N-th layer)", error);
+        const uint32_t chunks = s->pp * s->vpp;
+        const uint32_t per_chunk = (sh->split + chunks - 1) / chunks;
+        const uint64_t rank_layers = (uint64_t)per_chunk * s->vpp;
+        const uint64_t kept = n <= 1 ? rank_layers : rank_layers / n; /* 0 and 1: every layer */
+        if (kept >= rank_layers) {
+            s->recompute = PRISM_RECOMPUTE_FULL;
+        } else if (kept == 0) {
+            s->recompute = PRISM_RECOMPUTE_NONE;
+        } else if (kept % s->vpp != 0) {
+            char buf[96];
+            g_snprintf(buf, sizeof buf, "%lu", n);
+            return conflict(f, "activation_checkpoint.selective_ac_option", buf, error,
+                            "every %lu-th of a rank's %" G_GUINT64_FORMAT
+                            " layers is %" G_GUINT64_FORMAT
+                            " layers, not the same count on each of its %u chunks, which prism "
+                            "prices (allowed: an N whose count is a multiple of %u, or op)",
+                            n, rank_layers, kept, s->vpp, s->vpp);
+        } else {
+            s->recompute = PRISM_RECOMPUTE_BLOCK;
+            s->rc_layers = (uint16_t)(kept / s->vpp);
+        }
     }
     gboolean offload = FALSE;
     if (!get_bool(f, "training.enable_cpu_offload", &offload, NULL, error))

@@ -980,8 +980,15 @@ PrismModel *prism_model_from_hf_config(const char *path, GError **error)
         return prism_model_from_hf_config(inner, error);
     }
     if (!g_file_get_contents(path, &data, &len, &local)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
-                    "%s: cannot read config.json: %s", path, local->message);
+        if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                        "%s: no such file or folder (a name holding '/' or ending in .json is "
+                        "read as a Hugging Face config.json or model folder; `prism models` "
+                        "lists the zoo)",
+                        path);
+        else
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                        "%s: cannot read config.json: %s", path, local->message);
         g_error_free(local);
         return NULL;
     }

@@ -1021,7 +1021,21 @@ PrismModel *prism_model_zoo_get(const char *name, GError **error)
     const char *names[G_N_ELEMENTS(zoo)];
     for (size_t i = 0; i < G_N_ELEMENTS(zoo); i++)
         names[i] = zoo[i].name;
-    const size_t found = prism_name_lookup(name, names, G_N_ELEMENTS(names));
+    size_t found = prism_name_lookup(name, names, G_N_ELEMENTS(names));
+    if (found == G_N_ELEMENTS(zoo)) {
+        /* earlier Hugging Face spellings of the same repositories: Meta's "Meta-Llama-3-8B"
+         * and "Meta-Llama-3.1-8B" (renamed "Llama-3.1-8B" in 2024) and Llama 2's "-hf"
+         * conversions ("Llama-2-7b-hf") */
+        const char *n = name;
+        if (g_ascii_strncasecmp(n, "Meta-", 5) == 0)
+            n += 5;
+        g_autofree char *bare = g_strdup(n);
+        const size_t len = strlen(bare);
+        if (len > 3 && g_ascii_strcasecmp(bare + len - 3, "-hf") == 0)
+            bare[len - 3] = '\0';
+        if (strcmp(bare, name) != 0)
+            found = prism_name_lookup(bare, names, G_N_ELEMENTS(names));
+    }
     if (found < G_N_ELEMENTS(zoo)) {
         PrismModelDesc d;
         row_to_desc(&zoo[found], &d);

@@ -26,6 +26,18 @@ const char *prism_recompute_name(PrismRecompute r)
     return (unsigned)r < PRISM_RECOMPUTE_COUNT ? recompute_names[r] : "?";
 }
 
+uint32_t prism_recompute_every_nth(uint32_t per_chunk, uint32_t vpp, uint32_t k)
+{
+    if (vpp == 0 || k == 0 || k >= per_chunk)
+        return 0;
+    /* floor(Ls / N) <= k vpp exactly when N >= floor(Ls / (k vpp + 1)) + 1 */
+    const uint64_t ls = (uint64_t)per_chunk * vpp, kv = (uint64_t)k * vpp;
+    uint64_t n = ls / (kv + 1) + 1;
+    if (n < 2)
+        n = 2;
+    return ls / n == kv && n <= G_MAXUINT32 ? (uint32_t)n : 0;
+}
+
 gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error)
 {
     for (int i = 0; i < PRISM_SCHEDULE_COUNT; i++)

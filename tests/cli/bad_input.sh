@@ -15,6 +15,11 @@ expect_bad "models NAME unknown" -- models mixtral -- "mixtral-8x7b"
 expect_bad "repository id of no zoo model" -- inputs --model mistralai/Mixtral-8x22B-v0.1 -- \
     "mistralai/Mixtral-8x22B-v0.1: no such file or folder" "unknown model 'Mixtral-8x22B-v0.1'" mixtral-8x22b
 expect_bad "clusters NAME unknown" -- clusters A10 -- "A100-80GB"
+# a path-like -c/-m that is no file: "no such file", not an unknown preset or zoo name
+expect_bad "missing cluster file" -- inputs --cluster my-cluster.ini -- \
+    "my-cluster.ini: no such file (a name holding '/' or ending in .ini" "prism clusters"
+expect_bad "missing model file" -- inputs --model ./no/config.json -- \
+    "./no/config.json: no such file or folder (a name holding '/' or ending in .json" "prism models"
 expect_bad "unknown command" -- modles -- "unknown command 'modles'" models
 expect_bad "no command" -- -- "no command given"
 
@@ -57,7 +62,7 @@ expect_bad "cluster tiny peak" -- plan -c "$bad/cluster-tiny-peak.ini" -m gpt3-1
 
 # Unreadable inputs.
 mkdir -p not-a-file
-expect_bad "missing config.json" -- inputs -m ./no-such-config.json -- "./no-such-config.json" "cannot read"
+expect_bad "missing config.json" -- inputs -m ./no-such-config.json -- "./no-such-config.json: no such file or folder"
 expect_bad "folder without config.json" -- inputs -m ./not-a-file -- "not-a-file/config.json"
 # A bare name that is no zoo model but a folder here is a model folder (no ./ needed).
 expect_bad "bare folder without config.json" -- inputs -m not-a-file -- "not-a-file/config.json"
@@ -150,4 +155,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((8 + n_hf + n_cluster + 10 + 7 + 17 + 6 + 11 + 4 + 5 + 2 + 1))
+cli_done $((10 + n_hf + n_cluster + 10 + 7 + 17 + 6 + 11 + 4 + 5 + 2 + 1))

@@ -143,7 +143,17 @@ check "mxfp8 on B200" expect_status 0 explain -m llama3-8b -c B200 --devices 64 
 check "dualpipe under megatron-core" expect_status 0 explain --framework megatron-core \
     --strategy "tp=8,pp=16,sp=1,schedule=dualpipe"
 check "note names the profile's schedules" grep -q \
-    "^note: megatron-core does not run .*schedule=dualpipe: it is outside the profile's \[planning\] only (schedule=1f1b,interleaved)" out.txt
+    "^note: megatron-core does not run .*schedule=dualpipe: its schedule=dualpipe is outside the profile's \[planning\] only (schedule=1f1b,interleaved,zero=0,1,offload=0,1)" out.txt
+# the dims --strategy leaves out take the framework's defaults, said in a note: Megatron-Core's
+# distributed optimizer (zero=1, dp = 8 > 1) and --sequence-parallel (tp = 8 > 1)
+check "  unstated dims take megatron-core's defaults" grep -q \
+    "^note: the dims --strategy leaves out take megatron-core's defaults: zero=1$" out.txt
+check "defaults: sp and zero" expect_status 0 explain --framework megatron --strategy "tp=8,pp=16"
+check "  both filled" grep -q "defaults: zero=1, sp=1$" out.txt
+# torchtitan: FSDP (zero=3), per-op SAC, the local batch split in one micro-batch per stage:
+# 1536 / (dp 16 x pp 8) = 12
+check "defaults under torchtitan" expect_status 0 explain --framework torchtitan --strategy "tp=8,pp=8"
+check "  local batch per stage" grep -q "defaults: zero=3, sp=1, recompute=selective, mbs=12$" out.txt
 check "pp 64 of 96 layers under megatron-lm-2022" expect_status 0 explain \
     --framework megatron-lm-2022 --strategy "tp=8,pp=64"
 check "note says the chunks are unequal" grep -q \
@@ -180,4 +190,4 @@ check "fp8_scope 2 text" expect_status 0 explain -m deepseek-v2-lite -c H100-SXM
     --dtype fp8 --set fp8_scope=2 --strategy "tp=2,ep=8"
 check "  names the routed experts" grep -qF "fp8 linear GEMMs (fp8_scope 2: the routed experts; the other linears in bf16)" out.txt
 
-cli_done 59
+cli_done 64

@@ -179,7 +179,7 @@ EOF
 # row and prism's for every row `prism pareto` prints with etp = tp.
 moe=(-m deepseek-v2-lite -c H100-SXM -n 4:8 --gbs 8 --seq 2048 --framework megatron-core-moe
     --range mbs=:2,tp=:2,cp=:2,vpp=:2 --no-progress --no-fsync
-    --only zero=1,2,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1
+    --only zero=0,1,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1
     --only tp_overlap=0,1,dp_overlap=0,1,param_overlap=0,1)
 for args in "-o m1.h5" "-o m2.h5 --set tp_ub_sms=24"; do
     cli_checks=$((cli_checks + 1))
@@ -198,7 +198,7 @@ with h5py.File("m1.h5", "r") as f:  # the file's own list of columns, read indep
             if f["landscape"][c].dtype.kind == "u"]
 assert a.dims == [c for c in ints if c not in ("point", "peak_stage", "feasible", "reason")]
 assert len(a.dims) == 20 and all(len(np.unique(a[c])) > 1 for c in a.dims), a.dims
-assert d["matched"] == a.n == b.n == 15264 and d["only_a"] == d["only_b"] == 0, d
+assert d["matched"] == a.n == b.n == 11764 and d["only_a"] == d["only_b"] == 0, d
 idx = np.loadtxt("moe.csv", delimiter=",", skiprows=1, usecols=(0, 1), dtype=np.int64)
 assert len(idx) == a.n and (idx[:, 0] == idx[:, 1]).all()
 changed = int((a["step_time"] != b["step_time"]).sum())

@@ -289,7 +289,7 @@ import json, sys
 a, b, c = json.load(sys.stdin)['rows']
 assert all(r['kind'] == 'predicted' and r['predicted']['mfu'] > 0 for r in (a, b, c))
 assert a['framework_unsupported'] == 'its model chunks are unequal (pp*vpp = 4 does not divide the 30 layers, which megatron-lm-2022 asserts)', a
-assert b['framework_unsupported'] == \\\"it is outside the profile's [planning] only (schedule=1f1b,interleaved,zero=0,1)\\\", b
+assert b['framework_unsupported'] == \\\"its zero=3 is outside the profile's [planning] only (schedule=1f1b,interleaved,zero=0,1,offload=0,cp=1,ep=1)\\\", b
 assert c['framework_unsupported'] is None, c
 \""
 check "  the text says it next to the row" bash -c "'$prism' validate stock.csv --framework megatron-lm-2022 | grep -c '  \[stock megatron-lm-2022 would not run it: ' | grep -qx 2"

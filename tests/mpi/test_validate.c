@@ -81,7 +81,7 @@ static void test_planned_rows(void)
     CU_ASSERT_STRING_EQUAL(a->framework_from, "sources.ini");
     CU_ASSERT_STRING_EQUAL(a->fixed,
                            "tp=1,pp=1,cp=1,ep=1,vpp=1,zero=1,sp=0,schedule=1f1b,offload=0");
-    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved");
+    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
     CU_ASSERT_STRING_EQUAL(a->planned, "micro_batch,recompute");
     CU_ASSERT_STRING_EQUAL(a->defaults, "zero=1,sp=0");
     CU_ASSERT_EQUAL(b->kind, PRISM_VALIDATE_PREDICTED);
@@ -91,7 +91,7 @@ static void test_planned_rows(void)
         strstr(b->strategy, "mbs=2,m=2,zero=1,recompute=selective") /* m = 192 / (48 x 2) */);
     CU_ASSERT_EQUAL(c->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1,offload=0");
-    CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved");
+    CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
     CU_ASSERT_STRING_EQUAL(c->planned, "micro_batch,recompute,vpp,schedule");
     CU_ASSERT_EQUAL(d->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(d->fixed, "offload=0");

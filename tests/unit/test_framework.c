@@ -59,7 +59,8 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(a->def[PRISM_FW_SP], 0);
     CU_ASSERT_EQUAL(a->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_1F1B);
     CU_ASSERT_TRUE(a->has_dtype && a->dtype == PRISM_DTYPE_FP16);
-    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved,zero=0,sp=0,recompute=none,full");
+    CU_ASSERT_STRING_EQUAL(
+        a->only, "schedule=1f1b,interleaved,zero=0,sp=0,recompute=none,full,offload=0,cp=1,ep=1");
     CU_ASSERT_TRUE(a->uniform_chunks && !a->llama && a->tied_embeddings == 1);
     /* the overlap options (cost/README.md "Communication overlap"): none in 2021's
      * Megatron-LM; megatron-core can turn all three off and searches tp by default */
@@ -69,6 +70,10 @@ static void test_shipped(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(mc);
     CU_ASSERT_EQUAL(mc->overlap, (unsigned)PRISM_OVERLAP_ALL);
     CU_ASSERT_EQUAL(mc->overlap_search, (unsigned)PRISM_OVERLAP_TP);
+    /* core_r0.8: the distributed optimizer, no custom FSDP (no ZeRO-2/3); --sequence-parallel
+     * is a switch and --recompute-method block takes any k */
+    CU_ASSERT_STRING_EQUAL(mc->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
+    CU_ASSERT_TRUE(!mc->sp_always && !mc->rc_every_nth);
     g_autoptr(PrismFramework) fs = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
     CU_ASSERT_EQUAL(fs->overlap, 0u);
@@ -108,7 +113,7 @@ static void test_shipped(void)
 
     g_autoptr(PrismFramework) b = load("megatron-lm-2022");
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    CU_ASSERT_STRING_EQUAL(b->only, "schedule=1f1b,interleaved,zero=0,1");
+    CU_ASSERT_STRING_EQUAL(b->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,cp=1,ep=1");
     CU_ASSERT_TRUE(b->uniform_chunks);
     CU_ASSERT_EQUAL(b->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 0.0);
 
@@ -134,7 +139,8 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(d->def[PRISM_FW_VPP], 1);
     CU_ASSERT_TRUE(d->has_dtype && d->dtype == PRISM_DTYPE_BF16);
     CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
-    CU_ASSERT_STRING_EQUAL(d->only, "schedule=1f1b,vpp=1,zero=0,1");
+    CU_ASSERT_STRING_EQUAL(
+        d->only, "schedule=1f1b,vpp=1,zero=0,1,recompute=none,full,sp=0,cp=1,ep=1,offload=0,1");
 
     /* megatron-lm-2021 reduces fp16 gradients beside its fp32 main gradient */
     CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_GRAD_REDUCE_BYTES], 2.0);
@@ -172,7 +178,8 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(n->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_NONE);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
     CU_ASSERT_TRUE(n->llama && n->tied_embeddings == 0);
-    CU_ASSERT_STRING_EQUAL(n->only, "schedule=1f1b,gpipe,vpp=1,zero=0,1");
+    CU_ASSERT_STRING_EQUAL(n->only,
+                           "schedule=1f1b,gpipe,vpp=1,zero=0,1,recompute=none,full,offload=0");
 
     g_autoptr(PrismFramework) e = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -186,7 +193,10 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(e->def[PRISM_FW_VPP], PRISM_FW_NONE);
     CU_ASSERT_TRUE(e->llama && e->tied_embeddings == 0);
     /* torch.distributed.pipelining's schedules: no DualPipe (bidirectional), no seq1F1B */
-    CU_ASSERT_STRING_EQUAL(e->only, "schedule=1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe-v");
+    /* FSDP2: no ZeRO-1, no offload prism prices; SP whenever TP; every-N-th-layer AC */
+    CU_ASSERT_STRING_EQUAL(
+        e->only, "schedule=1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe-v,zero=0,2,3,offload=0");
+    CU_ASSERT_TRUE(e->sp_always && e->rc_every_nth);
     /* SDPA's FlashAttention-2 on H100 (FA3 paper Fig. 5/6, head dim 128, 8k): 333 and
      * 318 TFLOP/s over the 989.4 TFLOP/s BF16 peak = 0.337 and 0.321 (rounded there) */
     CU_ASSERT_DOUBLE_EQUAL(e->knobs.v[PRISM_KNOB_ATTN_FWD_FRACTION], 333.0 / 989.4, 5e-4);
@@ -337,7 +347,13 @@ static void test_refused(void)
          {"[planning] uniform_chunks", "'maybe'", "true or false"}},
         {"[planning]\nschedules = 1f1b\n",
          PRISM_INPUT_ERROR_UNKNOWN_NAME,
-         {"[planning] schedules = '1f1b'", "only, uniform_chunks, overlap"}},
+         {"[planning] schedules = '1f1b'", "only, uniform_chunks, overlap", "recompute_layers"}},
+        {"[planning]\nsequence_parallel = never\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] sequence_parallel", "'never'", "always or optional"}},
+        {"[planning]\nrecompute_layers = last_k\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] recompute_layers", "'last_k'", "first_k or every_nth"}},
         {"[model]\narchitecture = mamba\n",
          PRISM_INPUT_ERROR_VALUE,
          {"[model] architecture", "'mamba'", "gpt, llama"}},

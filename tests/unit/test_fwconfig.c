@@ -98,7 +98,7 @@ static void roundtrip_model(const char *name, int draws)
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     GRand *r = g_rand_new_with_seed(20261207u);
     for (int t = 0; t < PRISM_FWC_COUNT; t++) {
-        int emitted = 0, refused = 0, vpp_seen = 0, zero_seen = 0, sched_seen = 0;
+        int emitted = 0, refused = 0, vpp_seen = 0, zero_seen = 0, sched_seen = 0, rc_seen = 0;
         for (int i = 0; i < draws; i++) {
             PrismTraining tr;
             prism_training_default(&tr);
@@ -120,6 +120,7 @@ static void roundtrip_model(const char *name, int draws)
             vpp_seen |= s.vpp > 1;
             zero_seen |= 1 << s.zero;
             sched_seen |= 1 << s.schedule;
+            rc_seen |= 1 << s.recompute;
             PrismTraining other;
             prism_training_default(&other);
             other.gbs = 64; /* the file's batch, sequence and dtype must win */
@@ -168,6 +169,11 @@ static void roundtrip_model(const char *name, int draws)
          * nanotron 1F1B and all-forward-all-backward (GPipe) */
         static const unsigned schedules[PRISM_FWC_COUNT] = {0x3, 0x3, 0x5f, 0x1, 0x5};
         CU_ASSERT_EQUAL(sched_seen, schedules[t]);
+        /* every recompute mode the target runs came back: Megatron's and NeMo's four
+         * (block = --recompute-method block); torchtitan's four (block:k as every N-th
+         * layer, selective_ac_option = "N"); DeepSpeed and nanotron none or every layer */
+        static const unsigned recomputes[PRISM_FWC_COUNT] = {0xf, 0xf, 0xf, 0x5, 0x5};
+        CU_ASSERT_EQUAL(rc_seen, recomputes[t]);
         CU_ASSERT_TRUE(refused > 0);
         if (t != PRISM_FWC_DEEPSPEED && t != PRISM_FWC_NANOTRON)
             CU_ASSERT_TRUE(vpp_seen);

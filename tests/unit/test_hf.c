@@ -325,7 +325,7 @@ static const struct {
      PRISM_INPUT_ERROR_VALUE,
      {"'layer_types'[1]", "sliding_attention"}},
     {"hf-mamba-groups.json", PRISM_INPUT_ERROR_VALUE, {"n_groups", "3"}},
-    {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"cannot read", NULL}},
+    {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"no such file or folder", NULL}},
 };
 
 static void test_bad_configs(void)
