@@ -9,6 +9,55 @@
 #include <prism/cost.h>
 #include <prism/fwconfig.h>
 
+/* The peak stage's memory as frameworks log it (allocated, reserved, device: the figures
+ * `prism validate` compares with a run's log), bytes, from the modelled peak @p peak (which
+ * holds the runtime_overhead knob); @p fw (NULL: none) gives the caching allocator's
+ * reserve and what its log counts. */
+typedef struct {
+    double v[PRISM_MEM_COUNTS_COUNT], overhead, reserve;
+    const char *counts; /* the framework's, NULL without --framework */
+} Counted;
+
+static Counted counted_memory(const PrismCostModel *cm, const PrismFramework *fw, double peak)
+{
+    Counted c = {.overhead = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD],
+                 .reserve = fw != NULL ? fw->allocator_reserve : 0.0,
+                 .counts = fw != NULL ? prism_mem_counts_name(fw->counts) : NULL};
+    for (int k = 0; k < PRISM_MEM_COUNTS_COUNT; k++)
+        c.v[k] =
+            prism_validate_memory_kind(peak - c.overhead, c.overhead, c.reserve, (PrismMemCounts)k);
+    return c;
+}
+
+static void counted_text(FILE *f, const Counted *c)
+{
+    const double gib = 1073741824.0;
+    fprintf(f,
+            "memory as logged (peak stage): allocated %.2f GiB (peak less runtime_overhead "
+            "%.2f GiB), reserved %.2f GiB (allocated x (1 + allocator_reserve %g)), device "
+            "%.2f GiB (reserved + runtime_overhead)",
+            c->v[PRISM_MEM_ALLOCATED] / gib, c->overhead / gib, c->v[PRISM_MEM_RESERVED] / gib,
+            c->reserve, c->v[PRISM_MEM_DEVICE] / gib);
+    if (c->counts != NULL)
+        fprintf(f, "; the framework logs %s (what prism validate compares)\n", c->counts);
+    else
+        fprintf(f, "; --framework gives the allocator's reserve\n");
+}
+
+static void counted_json(JsonObject *root, const Counted *c)
+{
+    JsonObject *o = json_object_new();
+    for (int k = 0; k < PRISM_MEM_COUNTS_COUNT; k++)
+        json_object_set_double_member(o, prism_mem_counts_name((PrismMemCounts)k), c->v[k]);
+    json_object_set_double_member(o, "runtime_overhead", c->overhead);
+    json_object_set_double_member(o, "allocator_reserve", c->reserve);
+    if (c->counts != NULL)
+        json_object_set_string_member(o, "framework_counts", c->counts);
+    else
+        json_object_set_null_member(o, "framework_counts");
+    json_object_set_object_member(root, "memory_logged", o);
+}
+
 /* Why @p fw does not run strategy @p s, as a sentence naming both, NULL when it does or
  * there is no profile: explain prices any strategy, and says so. */
 static char *framework_note(const PrismFramework *fw, const PrismModel *m, const PrismStrategy *s)
@@ -107,6 +156,10 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     text = prism_cost_explain(cm, &s, o.json, error);
     if (text == NULL)
         goto out;
+    double col[PRISM_COL_COUNT];
+    if (!prism_cost_eval_one(cm, &s, col, error))
+        goto out;
+    const Counted logged = counted_memory(cm, in.framework, col[PRISM_COL_MEM_PEAK]);
     unsupported = framework_note(in.framework, in.model, &s); /* after the shape rules: pp >= 1 */
     /* how the model did on comparable published runs (collective: every rank) */
     track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
@@ -121,6 +174,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         prism_app_track_json_object(b, track);
         JsonObject *root = json_node_get_object(json_parser_get_root(parser));
         json_object_set_member(root, "track_record", json_builder_get_root(b));
+        counted_json(root, &logged);
         if (cfg != NULL) {
             /* where the strategy came from: the file, its framework, the keys not modeled */
             JsonObject *fo = json_object_new();
@@ -143,6 +197,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         if (from_note != NULL)
             fputs(from_note, f);
         fputs(text, f);
+        counted_text(f, &logged);
         if (unsupported != NULL)
             fprintf(f, "\nnote: %s\n", unsupported);
         fputs(tr, f);

@@ -249,7 +249,7 @@ static char *render_text(const PrismValidateReport *rep)
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "prism validate: %s\n\n", rep->path);
     g_string_append_printf(o, "%-20s %-15s %-52s %26s %26s %26s %26s\n", "source", "model",
-                           "strategy", "peak GB  pred/meas/err", "step s  pred/meas/err",
+                           "strategy", "peak GiB pred/meas/err", "step s  pred/meas/err",
                            "TFLOP/s  pred/meas/err", "MFU  pred/meas/err");
     for (guint i = 0; i < rep->rows->len; i++) {
         const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
@@ -390,13 +390,18 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
         json_builder_add_null_value(b);
     else
         json_builder_add_boolean_value(b, r->fits);
+    /* what the memory figures count (allocated, reserved, device), null when not modelled */
+    prism_app_json_string(b, "peak_mem_counts",
+                          r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts)
+                                             : NULL);
     static const char *const groups[] = {"predicted", "measured", "error_pct"};
     for (int g = 0; g < 3; g++) {
         const double *v = g == 0 ? r->pred : g == 1 ? r->meas : r->err;
         json_builder_set_member_name(b, groups[g]);
         json_builder_begin_object(b);
-        for (int k = 0; k < PRISM_VM_COUNT; k++)
-            json_num(b, prism_validate_metric_name(k), v[k]);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) /* memory in bytes, as plan and explain */
+            json_num(b, prism_validate_metric_name(k),
+                     k == PRISM_VM_MEM && g < 2 ? v[k] * 1073741824.0 : v[k]);
         json_builder_end_object(b);
     }
     json_builder_end_object(b);
@@ -416,6 +421,16 @@ static void json_report(JsonBuilder *b, const PrismValidateReport *rep)
 {
     json_builder_begin_object(b);
     prism_app_json_string(b, "csv", rep->path);
+    /* the unit of each metric of the rows' predicted and measured members (memory in bytes,
+     * as plan's and explain's JSON; the text prints GiB) */
+    json_builder_set_member_name(b, "units");
+    json_builder_begin_object(b);
+    static const char *const units[PRISM_VM_COUNT] = {"B", "s", "TFLOP/s", "1"};
+    for (int k = 0; k < PRISM_VM_COUNT; k++) {
+        json_builder_set_member_name(b, prism_validate_metric_name(k));
+        json_builder_add_string_value(b, units[k]);
+    }
+    json_builder_end_object(b);
     json_builder_set_member_name(b, "counts");
     json_builder_begin_object(b);
     const struct {
@@ -599,7 +614,7 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
     if (r->kind == PRISM_VALIDATE_PLANNED)
         fprintf(f, "dims planned: %s (fixed %s): the best of %" G_GUINT64_FORMAT " strategies\n",
                 r->planned, r->fixed, r->searched);
-    static const char *const names[] = {"peak memory GB", "step time s", "TFLOP/s per GPU", "MFU"};
+    static const char *const names[] = {"peak memory GiB", "step time s", "TFLOP/s per GPU", "MFU"};
     fprintf(f, "%-16s %12s %12s %8s\n", "", "predicted", "measured", "error");
     for (int k = 0; k < PRISM_VM_COUNT; k++) {
         if (isnan(r->pred[k]) && isnan(r->meas[k]))
@@ -607,7 +622,8 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
         const Cell c = cell_text(r, k, TRUE);
         fprintf(f, "%-16s %12s %12s %8s\n", names[k], c.pred, c.meas, *c.err ? c.err : "-");
     }
-    fprintf(f, "(signed: + = predicted higher; peak memory as the profile counts it)\n\n");
+    fprintf(f, "(signed: + = predicted higher; peak memory as the row counts it: %s)\n\n",
+            r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts) : "-");
     fputs(r->explain, f);
     return TRUE;
 }
