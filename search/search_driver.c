@@ -1009,6 +1009,89 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     return r;
 }
 
+/* prism_search_run_jobs, phase 2: one walker per thread, copies of @p w with their own
+ * bundle (@p n_obj objectives, at least 1) and buffers of w->batch rows. */
+static Walker *walkers_new(const Walker *wp, int nt, size_t n_jobs, size_t n_obj, size_t top_k)
+{
+    const Walker w = *wp;
+    Walker *ws = g_new0(Walker, (size_t)nt);
+    for (int t = 0; t < nt; t++) {
+        ws[t] = w;
+        ws[t].keep_lanes = nt > 1;
+        ws[t].bundle = bundle_new(n_jobs, n_obj, top_k);
+        for (int c = 0; c < PRISM_COL_COUNT; c++)
+            ws[t].out.col[c] = prism_aligned_new(w.batch, sizeof(double));
+        ws[t].keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
+        ws[t].keyidx = g_new(uint64_t, w.batch);
+        if (w.prune) {
+            ws[t].stat = prism_aligned_new(w.batch, sizeof(double));
+            ws[t].cbuf = prism_aligned_new(PRUNE_COLS * w.batch, sizeof(double));
+            ws[t].cgid = g_new(uint32_t, w.batch);
+            ws[t].cskid = g_new(uint32_t, w.batch);
+            ws[t].at = g_new(uint32_t, w.batch);
+            ws[t].learn = g_new(uint8_t, w.batch);
+        }
+    }
+    return ws;
+}
+
+/* Phase 3: this rank's block [@p lo, @p hi) in @p rounds rounds, one allreduce of
+ * {error, stop} per round; *flag gathers FLAG_ERROR and FLAG_STOP. */
+static void run_rounds(PrismComm *comm, Walker *ws, int nt, uint64_t lo, uint64_t hi,
+                       uint64_t rounds, Progress *prog, int *flag, GError **local)
+{
+    const void *space_held = NULL;
+    uint64_t block = hi - lo;
+    for (uint64_t i = 0; i < rounds; i++) {
+        if (*flag == 0) {
+            uint64_t a = lo + block * i / rounds, b = lo + block * (i + 1) / rounds;
+            gboolean stopped = FALSE;
+            if (nt > 1 ? !walk_threads(ws, nt, &space_held, a, b, &stopped, local)
+                       : !walk(&ws[0], a, b, &stopped, local))
+                *flag |= FLAG_ERROR;
+            if (stopped)
+                *flag |= FLAG_STOP;
+        }
+        int any = *flag; /* a solo communicator's "or" over its one rank */
+        if (!prism_comm_is_solo(comm) &&
+            MPI_Allreduce(flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
+            if (*local == NULL)
+                g_set_error(local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
+                            "MPI_Allreduce of the round status failed");
+            *flag |= FLAG_ERROR;
+            break;
+        }
+        if (any != 0) {
+            *flag |= any;
+            break;
+        }
+        if (i + 1 < rounds)
+            progress_update(prog, (double)(i + 1) / (double)rounds, FALSE);
+    }
+}
+
+/* Phase 4: the threads' bundles merged into one (ws[0]'s), the walkers freed. */
+static Bundle *merge_threads(Walker *ws, int nt, size_t n_jobs)
+{
+    /* the threads' results, merged in thread order (any order gives the same result) */
+    Bundle *merged = ws[0].bundle;
+    for (int t = 0; t < nt; t++) {
+        if (t > 0) {
+            for (size_t j = 0; j < n_jobs; j++) {
+                prism_front_finish(merged->front[j]);
+                prism_front_finish(ws[t].bundle->front[j]);
+            }
+            Bundle *m = bundle_merge(merged, ws[t].bundle);
+            bundle_free(merged);
+            bundle_free(ws[t].bundle);
+            merged = m;
+        }
+        walker_clear(&ws[t]);
+    }
+    g_free(ws);
+    return merged;
+}
+
 PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs,
                                          const PrismSearchOptions *opt, const PrismRowSink *sink,
                                          GError **error)
@@ -1054,27 +1137,9 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
         nt = nt < 1 ? 1 : nt > PRISM_SEARCH_THREADS_MAX ? PRISM_SEARCH_THREADS_MAX : nt;
     }
     r->threads = nt;
-    Walker *ws = g_new0(Walker, (size_t)nt);
     /* pruning: only without a row sink (a sink sees every row) */
     w.prune = (sink == NULL || sink->rows == NULL) && !opt->exhaustive;
-    for (int t = 0; t < nt; t++) {
-        ws[t] = w;
-        ws[t].keep_lanes = nt > 1;
-        ws[t].bundle = bundle_new(n_jobs, r->n_obj ? r->n_obj : 1, top_k);
-        for (int c = 0; c < PRISM_COL_COUNT; c++)
-            ws[t].out.col[c] = prism_aligned_new(w.batch, sizeof(double));
-        ws[t].keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
-        ws[t].keyidx = g_new(uint64_t, w.batch);
-        if (w.prune) {
-            ws[t].stat = prism_aligned_new(w.batch, sizeof(double));
-            ws[t].cbuf = prism_aligned_new(PRUNE_COLS * w.batch, sizeof(double));
-            ws[t].cgid = g_new(uint32_t, w.batch);
-            ws[t].cskid = g_new(uint32_t, w.batch);
-            ws[t].at = g_new(uint32_t, w.batch);
-            ws[t].learn = g_new(uint8_t, w.batch);
-        }
-    }
-    const void *space_held = NULL;
+    Walker *ws = walkers_new(&w, nt, n_jobs, r->n_obj ? r->n_obj : 1, top_k);
 
     g_autofree uint64_t *cuts = g_new0(uint64_t, (size_t)comm->size + 1);
     if (!partition_cuts(jobs, comm->size, cuts, local ? NULL : &local)) {
@@ -1097,53 +1162,13 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     prog.start = t0;
     prog.last = t0 - 60; /* the first line comes after 0.5 s, so within a second */
     uint64_t rounds = round_count(cuts, comm->size, opt->round_rows ? opt->round_rows : ROUND_ROWS);
-    uint64_t block = hi - lo;
-    for (uint64_t i = 0; i < rounds; i++) {
-        if (flag == 0) {
-            uint64_t a = lo + block * i / rounds, b = lo + block * (i + 1) / rounds;
-            gboolean stopped = FALSE;
-            if (nt > 1 ? !walk_threads(ws, nt, &space_held, a, b, &stopped, &local)
-                       : !walk(&ws[0], a, b, &stopped, &local))
-                flag |= FLAG_ERROR;
-            if (stopped)
-                flag |= FLAG_STOP;
-        }
-        int any = flag; /* a solo communicator's "or" over its one rank */
-        if (!prism_comm_is_solo(comm) &&
-            MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
-            if (local == NULL)
-                g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
-                            "MPI_Allreduce of the round status failed");
-            flag |= FLAG_ERROR;
-            break;
-        }
-        if (any != 0) {
-            flag |= any;
-            break;
-        }
-        if (i + 1 < rounds)
-            progress_update(&prog, (double)(i + 1) / (double)rounds, FALSE);
-    }
+    run_rounds(comm, ws, nt, lo, hi, rounds, &prog, &flag, &local);
     double mine = prism_now() - t0;
     if ((flag & FLAG_STOP) && local == NULL)
         g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
                     "interrupted: the search stopped on request (SIGINT/SIGTERM or a stop hook)");
     /* the threads' results, merged in thread order (any order gives the same result) */
-    w.bundle = ws[0].bundle;
-    for (int t = 0; t < nt; t++) {
-        if (t > 0) {
-            for (size_t j = 0; j < n_jobs; j++) {
-                prism_front_finish(w.bundle->front[j]);
-                prism_front_finish(ws[t].bundle->front[j]);
-            }
-            Bundle *m = bundle_merge(w.bundle, ws[t].bundle);
-            bundle_free(w.bundle);
-            bundle_free(ws[t].bundle);
-            w.bundle = m;
-        }
-        walker_clear(&ws[t]);
-    }
-    g_free(ws);
+    w.bundle = merge_threads(ws, nt, n_jobs);
     gboolean ok = prism_comm_agree_error(comm, &local);
     if (ok) {
         progress_update(&prog, 1.0, TRUE);

@@ -702,19 +702,15 @@ static const PrismValidateOrder *find_order(const GPtrArray *ord, const char *so
     return NULL;
 }
 
-static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
+/* render_vary, phase 1: the rows of the order table (@p ords: each value's order
+ * entries). */
+static GPtrArray *vary_order_sources(GPtrArray *const *ords, size_t n)
 {
-    if (f == NULL)
-        return TRUE;
-    const PrismValidateReport *r0 = reps[0];
-    GPtrArray *ords[VARY_MAX] = {NULL};
-    for (size_t i = 0; i < v->n; i++)
-        ords[i] = prism_validate_order(reps[i], PRISM_VALIDATE_ORDER_TIE);
     /* the rows of the order table: every source that has an entry at some value, in the
      * first report's order, then the others', then "all" */
-    g_autoptr(GPtrArray) osrc = g_ptr_array_new();
+    GPtrArray *osrc = g_ptr_array_new();
     gboolean any_all = FALSE;
-    for (size_t i = 0; i < v->n; i++) {
+    for (size_t i = 0; i < n; i++) {
         for (guint j = 0; j < ords[i]->len; j++) {
             const PrismValidateOrder *e = g_ptr_array_index(ords[i], j);
             gboolean seen = FALSE;
@@ -728,87 +724,96 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
     }
     if (any_all)
         g_ptr_array_add(osrc, NULL);
-    if (json) {
-        g_autoptr(JsonBuilder) b = json_builder_new();
-        json_builder_begin_object(b);
-        prism_app_json_string(b, "csv", r0->path);
-        prism_app_json_string(b, "knob", v->knob);
-        json_builder_set_member_name(b, "values");
-        json_builder_begin_array(b);
-        for (size_t i = 0; i < v->n; i++)
-            json_builder_add_double_value(b, v->values[i]);
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "oom_flagged");
-        json_builder_begin_array(b);
-        for (size_t i = 0; i < v->n; i++)
-            json_builder_add_int_value(b, reps[i]->n_oom_flagged);
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "statistics");
-        json_builder_begin_array(b);
-        for (guint s = 0; s < r0->stats->len; s++) {
-            const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
-            for (int k = 0; k < PRISM_VM_COUNT; k++) {
-                if (st0->n[k] == 0)
-                    continue;
-                json_builder_begin_object(b);
-                prism_app_json_string(b, "source", st0->source);
-                prism_app_json_string(b, "kind", prism_validate_kind_name(st0->kind));
-                prism_app_json_string(b, "metric", prism_validate_metric_name(k));
-                static const char *const fields[] = {"n", "mean_pct", "mean_signed_pct",
-                                                     "worst_pct"};
-                for (int fi = 0; fi < 4; fi++) {
-                    json_builder_set_member_name(b, fields[fi]);
-                    json_builder_begin_array(b);
-                    for (size_t i = 0; i < v->n; i++) {
-                        const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
-                        const int n = st ? st->n[k] : 0;
-                        if (fi == 0)
-                            json_builder_add_int_value(b, n);
-                        else if (n == 0)
-                            json_builder_add_null_value(b);
-                        else
-                            json_builder_add_double_value(b, fi == 1   ? st->sum[k] / n
-                                                             : fi == 2 ? st->signed_sum[k] / n
-                                                                       : st->worst[k]);
-                    }
-                    json_builder_end_array(b);
-                }
-                json_builder_end_object(b);
-            }
-        }
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "order");
-        json_builder_begin_array(b);
-        for (guint q = 0; q < osrc->len; q++) {
-            const char *src = g_ptr_array_index(osrc, q);
+    return osrc;
+}
+
+/* Phase 2, --json: the statistics and order entries, one array of values per field. */
+static void vary_json(FILE *f, const Vary *v, PrismValidateReport *const *reps,
+                      GPtrArray *const *ords, const GPtrArray *osrc)
+{
+    const PrismValidateReport *r0 = reps[0];
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    prism_app_json_string(b, "csv", r0->path);
+    prism_app_json_string(b, "knob", v->knob);
+    json_builder_set_member_name(b, "values");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < v->n; i++)
+        json_builder_add_double_value(b, v->values[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "oom_flagged");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < v->n; i++)
+        json_builder_add_int_value(b, reps[i]->n_oom_flagged);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "statistics");
+    json_builder_begin_array(b);
+    for (guint s = 0; s < r0->stats->len; s++) {
+        const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) {
+            if (st0->n[k] == 0)
+                continue;
             json_builder_begin_object(b);
-            prism_app_json_string(b, "source", src);
-            static const char *const fields[] = {"pairs", "same_order", "fastest_groups",
-                                                 "fastest_agree"};
+            prism_app_json_string(b, "source", st0->source);
+            prism_app_json_string(b, "kind", prism_validate_kind_name(st0->kind));
+            prism_app_json_string(b, "metric", prism_validate_metric_name(k));
+            static const char *const fields[] = {"n", "mean_pct", "mean_signed_pct", "worst_pct"};
             for (int fi = 0; fi < 4; fi++) {
                 json_builder_set_member_name(b, fields[fi]);
                 json_builder_begin_array(b);
                 for (size_t i = 0; i < v->n; i++) {
-                    const PrismValidateOrder *e = find_order(ords[i], src);
-                    if (fi == 1)
-                        json_builder_add_double_value(b, e ? e->same : 0.0);
+                    const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
+                    const int n = st ? st->n[k] : 0;
+                    if (fi == 0)
+                        json_builder_add_int_value(b, n);
+                    else if (n == 0)
+                        json_builder_add_null_value(b);
                     else
-                        json_builder_add_int_value(b, e == NULL ? 0
-                                                      : fi == 0 ? e->pairs
-                                                      : fi == 2 ? e->fastest_groups
-                                                                : e->fastest_agree);
+                        json_builder_add_double_value(b, fi == 1   ? st->sum[k] / n
+                                                         : fi == 2 ? st->signed_sum[k] / n
+                                                                   : st->worst[k]);
                 }
                 json_builder_end_array(b);
             }
             json_builder_end_object(b);
         }
-        json_builder_end_array(b);
-        json_builder_end_object(b);
-        prism_app_print_json(f, b);
-        for (size_t i = 0; i < v->n; i++)
-            g_ptr_array_unref(ords[i]);
-        return TRUE;
     }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "order");
+    json_builder_begin_array(b);
+    for (guint q = 0; q < osrc->len; q++) {
+        const char *src = g_ptr_array_index(osrc, q);
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "source", src);
+        static const char *const fields[] = {"pairs", "same_order", "fastest_groups",
+                                             "fastest_agree"};
+        for (int fi = 0; fi < 4; fi++) {
+            json_builder_set_member_name(b, fields[fi]);
+            json_builder_begin_array(b);
+            for (size_t i = 0; i < v->n; i++) {
+                const PrismValidateOrder *e = find_order(ords[i], src);
+                if (fi == 1)
+                    json_builder_add_double_value(b, e ? e->same : 0.0);
+                else
+                    json_builder_add_int_value(b, e == NULL ? 0
+                                                  : fi == 0 ? e->pairs
+                                                  : fi == 2 ? e->fastest_groups
+                                                            : e->fastest_agree);
+            }
+            json_builder_end_array(b);
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    prism_app_print_json(f, b);
+}
+
+/* Phase 2, text: one column per value. */
+static void vary_text(FILE *f, const Vary *v, PrismValidateReport *const *reps,
+                      GPtrArray *const *ords, const GPtrArray *osrc)
+{
+    const PrismValidateReport *r0 = reps[0];
     static const char *const names[] = {"peak memory", "step time", "TFLOP/s", "MFU"};
     fprintf(f, "prism validate: %s, knob %s over", r0->path, v->knob);
     for (size_t i = 0; i < v->n; i++)
@@ -853,14 +858,28 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
         }
         fputc('\n', f);
     }
-    for (size_t i = 0; i < v->n; i++)
-        g_ptr_array_unref(ords[i]);
     fprintf(f, "%-54s", "OOM rows flagged");
     for (size_t i = 0; i < v->n; i++) {
         g_autofree char *c = g_strdup_printf("%d of %d", reps[i]->n_oom_flagged, reps[i]->n_oom);
         fprintf(f, " %22s", c);
     }
     fputc('\n', f);
+}
+
+static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
+{
+    if (f == NULL)
+        return TRUE;
+    GPtrArray *ords[VARY_MAX] = {NULL};
+    for (size_t i = 0; i < v->n; i++)
+        ords[i] = prism_validate_order(reps[i], PRISM_VALIDATE_ORDER_TIE);
+    g_autoptr(GPtrArray) osrc = vary_order_sources(ords, v->n);
+    if (json)
+        vary_json(f, v, reps, ords, osrc);
+    else
+        vary_text(f, v, reps, ords, osrc);
+    for (size_t i = 0; i < v->n; i++)
+        g_ptr_array_unref(ords[i]);
     return TRUE;
 }
 
