@@ -23,7 +23,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h> /* isatty */
 
 #include <prism/core.h>
 
@@ -922,41 +921,21 @@ static gboolean walk_threads(Walker *w, int nt, const void **space_held, uint64_
     return TRUE;
 }
 
-/* Rank 0's progress line. */
+/* Rank 0's progress reports (PrismSearchOptions.progress_fn; the line itself is the
+ * caller's). */
 typedef struct {
-    gboolean enabled, tty, printed;
-    double start, last;
-    const char *label;
+    gboolean enabled;
+    double start;
+    const PrismSearchOptions *opt;
     uint64_t total;
 } Progress;
 
-static void progress_update(Progress *p, double frac, gboolean final)
+static void progress_update(const Progress *p, PrismProgressPhase phase, double frac)
 {
-    if (!p->enabled)
+    if (!p->enabled || p->opt->progress_fn == NULL)
         return;
-    double now = prism_now(), el = now - p->start;
-    if (!final && (el < 0.5 || now - p->last < (p->tty ? 0.25 : 10.0)))
-        return;
-    if (final && !p->printed)
-        return;
-    p->last = now;
-    double done = frac * (double)p->total;
-    double rate = el > 0 ? done / el : 0;
-    /* The ETA extrapolates linearly, so it waits for 1 % of the rows: the first rounds can
-     * cost far more per row than the rest (rows that later rounds mostly prune by the
-     * static-memory bound), e.g. "ETA 6520 s" at 1.7 s for a 73 s search. */
-    char eta[48] = "";
-    if (frac >= 0.01)
-        snprintf(eta, sizeof eta, ", ETA %.1f s", el * (1 - frac) / frac);
-    if (final)
-        fprintf(stderr, "%s%s: %.0f strategies in %.2f s (%.3g strategies/s)\n",
-                p->tty ? "\r\033[K" : "", p->label, done, el, rate);
-    else
-        fprintf(stderr, "%s%s: %5.1f%% %.4g of %.4g strategies, %.3g/s%s%s",
-                p->tty ? "\r\033[K" : "", p->label, 100 * frac, done, (double)p->total, rate, eta,
-                p->tty ? "" : "\n");
-    fflush(stderr);
-    p->printed = TRUE;
+    p->opt->progress_fn(p->opt->progress_user, phase, p->opt->label ? p->opt->label : "search",
+                        frac * (double)p->total, p->total, prism_now() - p->start);
 }
 
 /* Resolve defaults into the result's objective list. */
@@ -1038,7 +1017,7 @@ static Walker *walkers_new(const Walker *wp, int nt, size_t n_jobs, size_t n_obj
 /* Phase 3: this rank's block [@p lo, @p hi) in @p rounds rounds, one allreduce of
  * {error, stop} per round; *flag gathers FLAG_ERROR and FLAG_STOP. */
 static void run_rounds(PrismComm *comm, Walker *ws, int nt, uint64_t lo, uint64_t hi,
-                       uint64_t rounds, Progress *prog, int *flag, GError **local)
+                       uint64_t rounds, const Progress *prog, int *flag, GError **local)
 {
     const void *space_held = NULL;
     uint64_t block = hi - lo;
@@ -1066,7 +1045,7 @@ static void run_rounds(PrismComm *comm, Walker *ws, int nt, uint64_t lo, uint64_
             break;
         }
         if (i + 1 < rounds)
-            progress_update(prog, (double)(i + 1) / (double)rounds, FALSE);
+            progress_update(prog, PRISM_PROGRESS_ROUND, (double)(i + 1) / (double)rounds);
     }
 }
 
@@ -1153,14 +1132,11 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
         if (!sink->begin(sink->user, r->total, lo, hi, local ? NULL : &local))
             flag |= FLAG_ERROR;
     }
-    Progress prog = {.enabled = opt->progress && comm->rank == 0,
-                     .tty = isatty(fileno(stderr)),
-                     .label = opt->label ? opt->label : "search",
-                     .total = r->total};
+    Progress prog = {.enabled = opt->progress && comm->rank == 0, .opt = opt, .total = r->total};
     (void)prism_comm_barrier(comm, NULL);
     double t0 = prism_now();
     prog.start = t0;
-    prog.last = t0 - 60; /* the first line comes after 0.5 s, so within a second */
+    progress_update(&prog, PRISM_PROGRESS_START, 0.0);
     uint64_t rounds = round_count(cuts, comm->size, opt->round_rows ? opt->round_rows : ROUND_ROWS);
     run_rounds(comm, ws, nt, lo, hi, rounds, &prog, &flag, &local);
     double mine = prism_now() - t0;
@@ -1171,7 +1147,7 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     w.bundle = merge_threads(ws, nt, n_jobs);
     gboolean ok = prism_comm_agree_error(comm, &local);
     if (ok) {
-        progress_update(&prog, 1.0, TRUE);
+        progress_update(&prog, PRISM_PROGRESS_END, 1.0);
         for (size_t j = 0; j < n_jobs; j++)
             prism_front_finish(w.bundle->front[j]);
         void *obj = w.bundle;
