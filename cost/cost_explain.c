@@ -28,10 +28,11 @@ static char *slot_label(const PrismCostModel *cm, const PrismKSlot *sl)
     return g_strdup_printf("%s [%s]", cm->kind_name[sl->kind], rc_name(sl->mode));
 }
 
-/* Bytes as GB (1e9) with three decimals, for tables. */
+/* Bytes as GiB (2^30) with three decimals, for tables: the unit of plan's and the
+ * verdict's memory. */
 static void add_gb(GString *s, double bytes)
 {
-    g_string_append_printf(s, " %10.3f", bytes * 1e-9);
+    g_string_append_printf(s, " %10.3f", bytes / 1073741824.0);
 }
 
 void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
@@ -285,7 +286,7 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
                                    ti->formula);
         }
     }
-    g_string_append(o, "\nmemory per stage (GB = 1e9 bytes)\n"
+    g_string_append(o, "\nmemory per stage (GiB = 2^30 bytes)\n"
                        "  stage     params      grads  optimizer activations  buffers      "
                        "total\n");
     for (uint32_t s = 0; s < pp; s++) {
@@ -327,14 +328,16 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismStrategy 
         {PRISM_COL_TIME_TP_COMM, "m * tp_comm of the slowest stage"},
         {PRISM_COL_TIME_CP_COMM, "m * cp_comm of the slowest stage"},
         {PRISM_COL_TIME_EP_COMM, "m * ep_comm of the slowest stage"},
-        {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm"},
+        {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm + m * (fsdp_exposed + fsdp_lead) of "
+                                 "the slowest stage (the latter inside T_max)"},
         {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
         {PRISM_COL_TIME_BUBBLE, NULL}, /* the schedule's: schedule_bubble_text */
         {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
         {PRISM_COL_TIME_OFFLOAD,
          "max over stages of offload_transfer + m * offload_slowest (the latter in T_max)"},
         {PRISM_COL_TIME_STEP,
-         "m * T_max + bubble + dp_comm + optimizer + max over stages of offload_transfer"},
+         "m * T_max + bubble + max over stages of dp_comm + optimizer + max over stages of "
+         "offload_transfer"},
         {PRISM_COL_MFU, "model FLOPs per step / (step * N * BF16 dense peak)"},
         {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * BF16 dense peak)"},
         {PRISM_COL_TOKENS_PER_S, "gbs * seq / step"},

@@ -824,25 +824,24 @@ static void compile_compute(PrismCostModel *cm, double peak)
     k->exp_param_mem_rel = 1.0;
 }
 
-PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
-                                     const PrismTraining *training, const PrismKnobs *knobs,
-                                     GError **error)
+/* prism_cost_model_new, phase 1: the inputs the model cannot price (bad user input). */
+static gboolean check_inputs(const PrismModel *model, const PrismCluster *cluster,
+                             const PrismTraining *training, GError **error)
 {
-    g_return_val_if_fail(model != NULL && cluster != NULL && training != NULL, NULL);
     if (!prism_model_validate(model, error) || !prism_training_validate(training, error))
-        return NULL;
+        return FALSE;
     if (cluster->n_levels == 0 || cluster->n_levels > PRISM_MAX_LEVELS) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "cluster '%s': %u network levels (allowed 1..%d)", cluster->name,
                     cluster->n_levels, PRISM_MAX_LEVELS);
-        return NULL;
+        return FALSE;
     }
     for (uint32_t j = 0; j < cluster->n_levels; j++)
         if (!(cluster->levels[j].bw_GBps > 0)) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                         "cluster '%s': level %u (%s) bandwidth %g GB/s must be > 0", cluster->name,
                         j, cluster->levels[j].name, cluster->levels[j].bw_GBps);
-            return NULL;
+            return FALSE;
         }
     const double peak = cluster->peak_flops[training->dtype];
     if (!(peak > 0)) {
@@ -850,23 +849,21 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
                     "cluster '%s' has no %s peak FLOP/s (dtype unsupported by the device; "
                     "use --dtype with a supported one)",
                     cluster->name, prism_dtype_name(training->dtype));
-        return NULL;
+        return FALSE;
     }
     if (model->pos == PRISM_POS_LEARNED && training->seq > model->max_positions) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "--seq %" G_GUINT64_FORMAT
                     " exceeds model '%s' max positions %" G_GUINT64_FORMAT,
                     training->seq, model->name, model->max_positions);
-        return NULL;
+        return FALSE;
     }
-    PrismCostModel *cm = g_new0(PrismCostModel, 1);
-    cm->model = prism_model_copy(model);
-    cm->cluster = prism_cluster_copy(cluster);
-    cm->training = *training;
-    if (knobs != NULL)
-        cm->knobs = *knobs;
-    else
-        prism_knobs_default(&cm->knobs);
+    return TRUE;
+}
+
+/* Phase 2: the knobs the layer kinds read, as one view. */
+static KnobView knob_view(const PrismCostModel *cm, const PrismTraining *training)
+{
     const double *kn = cm->knobs.v;
     const PrismDtype dt = training->dtype;
     const double dbytes = prism_dtype_bytes(dt);
@@ -892,6 +889,19 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     kv.exec_core = kv.flash > 0.5 ? kv.causal : 1.0;
     const double mc = kn[PRISM_KNOB_MFU_CORE];
     kv.mfu_core = mc < 0.5 ? kv.exec_core : mc < 1.5 ? 1.0 : 0.5;
+    return kv;
+}
+
+/* Phase 3: the model's scalars (bytes, rates, exposed shares, budgets) and the network
+ * and latency tables. @p peak: the training dtype's peak FLOP/s. */
+static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
+                            const PrismCluster *cluster, const PrismTraining *training,
+                            const KnobView *kvp, double peak)
+{
+    const double *kn = cm->knobs.v;
+    const PrismDtype dt = training->dtype;
+    const double dbytes = prism_dtype_bytes(dt);
+    const KnobView kv = *kvp;
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;
     k->gbs = (double)training->gbs;
@@ -1001,7 +1011,14 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->cp_bwd_units = 1.0 + (kn[PRISM_KNOB_CP_DKV_FP32] > 0.5 ? 4.0 / k->bytes_act : 1.0);
     compile_network(cm);
     compile_latency(cm);
+}
 
+/* Phase 4: the layer kinds, one per distinct (BLOCK|MTP, spec) and the embedding and
+ * heads; returns the head's FLOPs per token. */
+static double compile_kinds(PrismCostModel *cm, const PrismModel *model, const KnobView *kvp)
+{
+    PrismKModel *k = &cm->k;
+    const KnobView kv = *kvp;
     /* kinds: one per distinct (BLOCK|MTP, spec) in order of first appearance */
     cm->layer_kind = g_new(uint32_t, model->n_layers);
     uint32_t *kind_of_spec[2] = {g_new(uint32_t, model->n_specs), g_new(uint32_t, model->n_specs)};
@@ -1040,6 +1057,16 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     cm->kind_exec_flops[cm->kind_head] = head_flops;
     cm->kind_exec_flops[cm->kind_head_tied] = head_flops;
     cm->exec_core = kv.exec_core;
+    return head_flops;
+}
+
+/* Phase 5: which GEMMs an FP8 recipe runs in FP8 (fp8_scope), the weight copies it keeps,
+ * and whether any GEMM pays casts. */
+static void compile_fp8(PrismCostModel *cm, const PrismTraining *training)
+{
+    const double *kn = cm->knobs.v;
+    const PrismDtype dt = training->dtype;
+    PrismKModel *k = &cm->k;
     /* fp8_scope: which linear GEMMs an FP8 recipe runs in FP8 (cost/README.md, "FP8 as the
      * stacks run it"); 1 keeps the routed experts' grouped GEMMs in BF16, 2 everything but
      * them. BF16/FP16/FP32 training has no FP8 GEMM to move. */
@@ -1070,6 +1097,12 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         for (uint32_t j = 0; j < cm->kinds[q].n_gemm; j++)
             if (cm->kinds[q].gemm[j].low > 0.5 && k->cast_x + k->cast_w > 0.0)
                 k->has_cast = 1.0;
+}
+
+/* Phase 6: the model and executed FLOPs per step. */
+static void compile_step_flops(PrismCostModel *cm, double head_flops)
+{
+    PrismKModel *k = &cm->k;
     double per_token = head_flops, exec_token = head_flops;
     for (uint32_t i = 0; i < cm->n_split; i++) {
         per_token += cm->kind_model_flops[cm->layer_kind[i]];
@@ -1077,6 +1110,29 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     }
     k->model_flops_step = k->gbs * k->seq * (1.0 + k->bwd_ratio) * per_token;
     k->exec_flops_step = k->gbs * k->seq * (1.0 + k->bwd_ratio) * exec_token;
+}
+
+PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
+                                     const PrismTraining *training, const PrismKnobs *knobs,
+                                     GError **error)
+{
+    g_return_val_if_fail(model != NULL && cluster != NULL && training != NULL, NULL);
+    if (!check_inputs(model, cluster, training, error))
+        return NULL;
+    const double peak = cluster->peak_flops[training->dtype];
+    PrismCostModel *cm = g_new0(PrismCostModel, 1);
+    cm->model = prism_model_copy(model);
+    cm->cluster = prism_cluster_copy(cluster);
+    cm->training = *training;
+    if (knobs != NULL)
+        cm->knobs = *knobs;
+    else
+        prism_knobs_default(&cm->knobs);
+    const KnobView kv = knob_view(cm, training);
+    compile_scalars(cm, model, cluster, training, &kv, peak);
+    const double head_flops = compile_kinds(cm, model, &kv);
+    compile_fp8(cm, training);
+    compile_step_flops(cm, head_flops);
     return cm;
 }
 

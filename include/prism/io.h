@@ -175,7 +175,7 @@ PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
                                     const PrismLandscapeOptions *opts);
 /**
  * Free the writer. If it was prepared and never finished, the partial state stays on
- * disk (resumable). Collective: no (handles are closed by finish or on error paths).
+ * disk (resumable). Not collective (handles are closed by finish or on error paths).
  */
 void prism_landscape_free(PrismLandscape *ls);
 
@@ -190,7 +190,8 @@ void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *
 
 /** The grid table (/grid); copied. Call before prism_landscape_finish(). Not collective. */
 void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n);
-/** Point @p i of the grid table in *out (strings borrowed until the next call). */
+/** Point @p i of the grid table in *out (strings borrowed until the next call); called by
+ * rank 0 alone, inside prism_landscape_finish(), so it must not call a collective. */
 typedef void (*PrismGridPointFn)(void *user, size_t i, PrismGridPointInfo *out);
 /**
  * The grid table (/grid) of @p n points, asked of @p fn point by point when
@@ -234,7 +235,7 @@ gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error);
  * to it, skipping rows persisted by an earlier session (local, no collective call);
  * end() writes the last record (collective: agrees on errors).
  */
-PrismRowSink prism_landscape_sink(PrismLandscape *ls);
+PrismRowSink prism_landscape_sink(PrismLandscape *ls); /* the call itself: not collective */
 
 /** The disk a sweep needs and what the output's folder has (prism_landscape_disk_plan). */
 typedef struct PrismLandscapeDiskPlan {
@@ -264,18 +265,19 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
 /** Bytes per row the spill estimate assumes (compressed records; measured in io/README.md). */
 #define PRISM_SPILL_BYTES_PER_ROW 64
 
-/** Rows this rank skipped because an earlier session had persisted them. */
+/** Rows this rank skipped because an earlier session had persisted them. Not collective. */
 uint64_t prism_landscape_rows_skipped(const PrismLandscape *ls);
-/** Rows this rank appended to its spill file in this session. */
+/** Rows this rank appended to its spill file in this session. Not collective. */
 uint64_t prism_landscape_rows_spilled(const PrismLandscape *ls);
 
 /**
- * Write the HDF5 file: /landscape from the spill records (each rank its chunk-aligned
- * hyperslab, collective), /pareto and /topk from @p pareto / @p topk (rows significant on
- * rank 0 only; rank 0 writes them in a collective call where the others select nothing),
- * /grid, root attributes with status "complete"; close, rename NAME.partial to NAME,
- * remove the spill folder. Collective: yes. Errors: PRISM_RUNTIME_ERROR_IO,
- * PRISM_RUNTIME_ERROR_HDF5; on error NAME does not exist and the partial state is kept.
+ * Write the HDF5 file: the ranks exchange the lists of their spill records, and rank 0
+ * alone writes /landscape from them (the records are the file's compressed chunks, copied
+ * as they are), /pareto and /topk from @p pareto / @p topk (rows significant on rank 0
+ * only), /grid, root attributes with status "complete"; close, rename NAME.partial to
+ * NAME, remove the spill folder; every rank agrees on rank 0's verdict. Collective: yes. Errors:
+ * PRISM_RUNTIME_ERROR_IO, PRISM_RUNTIME_ERROR_HDF5; on error NAME does not exist and the partial
+ * state is kept.
  */
 gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *pareto,
                                 size_t n_pareto, const PrismLandscapeRow *topk, size_t n_topk,
@@ -289,7 +291,8 @@ gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *par
  */
 gboolean prism_landscape_unrecoverable(const PrismLandscape *ls);
 
-/** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. */
+/** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. Not
+ * collective. */
 const char *prism_landscape_partial_path(const PrismLandscape *ls);
 
 /**

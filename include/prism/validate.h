@@ -37,7 +37,7 @@ typedef enum {
 
 /** Compared metrics. */
 enum {
-    PRISM_VM_MEM = 0, /**< peak memory in the source's unit, as the framework counts it */
+    PRISM_VM_MEM = 0, /**< peak memory, GiB, as the framework counts it (mem_counts) */
     PRISM_VM_STEP,    /**< step time, s (or from tokens/s) */
     PRISM_VM_TFLOPS,  /**< TFLOP/s per GPU (model FLOPs, or hardware FLOPs for hfu sources) */
     PRISM_VM_MFU,     /**< model FLOPs utilisation against the BF16 dense peak */
@@ -71,9 +71,11 @@ typedef struct PrismValidateRow {
     double step_lo, step_hi;     /**< the predicted step's interval from the knob ranges alone
                                       (ranges.h corners, no widening); NAN = none */
     double step_fast, step_slow; /**< the step at the optimistic and pessimistic corner */
-    char *explain; /**< the row of PrismValidateOptions.explain_line, predicted or planned
-                        with a strategy: prism_cost_explain() of that strategy under the
-                        row's cost model (text, or JSON with explain_json); else NULL */
+    char *explain;  /**< the row of PrismValidateOptions.explain_line, predicted or planned
+                         with a strategy: prism_cost_explain() of that strategy under the
+                         row's cost model (text, or JSON with explain_json); else NULL */
+    int mem_counts; /**< what pred/meas[PRISM_VM_MEM] count (a PrismMemCounts); -1 = not
+                         modelled */
 } PrismValidateRow;
 
 /** Absolute percentage errors of one source, over predicted or planned rows. */

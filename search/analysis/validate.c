@@ -447,14 +447,16 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInf
     return TRUE;
 }
 
-/* Measured values (NAN = not published). */
-static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *o)
+/* Measured values (NAN = not published); memory in GiB, from the source's unit
+ * (sources.ini memory_unit: "GB" is 1e9 bytes unless the source says GiB). */
+static void measured(const Row *r, const Dims *d, double seq, const SourceInfo *src,
+                     PrismValidateRow *o)
 {
     double v;
     for (int k = 0; k < PRISM_VM_COUNT; k++)
         o->meas[k] = NAN;
     if (prism_validate_num(r, "measured_peak_mem_gb", &v))
-        o->meas[PRISM_VM_MEM] = v;
+        o->meas[PRISM_VM_MEM] = v * (src != NULL ? src->mem_unit : 1e9) / 1073741824.0;
     if (prism_validate_num(r, "measured_step_time_s", &v))
         o->meas[PRISM_VM_STEP] = v;
     else if (prism_validate_num(r, "measured_tokens_per_s_per_gpu", &v) && v > 0)
@@ -468,21 +470,28 @@ static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *
 /* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
  * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
  * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
-/* The memory a row's figure counts, from a stage's modelled allocated peak @p bytes for
- * strategy @p s (prism_cost_memory_kinds): the row's mem_kind, else its source's
- * (sources.ini counts), else its profile's; in the source's unit. */
+/* What a row's memory figure counts: the row's mem_kind, else its source's (sources.ini
+ * counts), else its profile's (a PrismMemCounts). */
+static int memory_counts(const PrismFramework *fw, const SourceInfo *src, const Dims *d)
+{
+    return d->mem_kind >= 0                  ? d->mem_kind
+           : src != NULL && src->counts >= 0 ? src->counts
+                                             : (int)fw->counts;
+}
+
+/* The memory a row's figure counts (memory_counts), from a stage's modelled allocated peak
+ * @p bytes for strategy @p s (prism_cost_memory_kinds); in GiB, the unit of plan and
+ * explain (the measured figure is converted to it). */
 static double counted_memory(double bytes, const PrismCostModel *cm, const PrismStrategy *s,
                              const PrismFramework *fw, const SourceInfo *src, const Dims *d)
 {
-    const int counts = d->mem_kind >= 0                  ? d->mem_kind
-                       : src != NULL && src->counts >= 0 ? src->counts
-                                                         : (int)fw->counts;
+    const int counts = memory_counts(fw, src, d);
     PrismMemKinds k;
     prism_cost_memory_kinds(cm, s, bytes, &k);
     const double mem = counts == PRISM_MEM_ALLOCATED  ? k.allocated
                        : counts == PRISM_MEM_RESERVED ? k.reserved
                                                       : k.device;
-    return mem / (src != NULL ? src->mem_unit : 1e9);
+    return mem / 1073741824.0;
 }
 
 static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
@@ -494,6 +503,7 @@ static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
                             ? cl->peak_flops[PRISM_DTYPE_BF16]
                             : cl->peak_flops[prism_cost_model_training(cm)->dtype];
     o->pred[PRISM_VM_MEM] = counted_memory(c[PRISM_COL_MEM_PEAK], cm, s, fw, src, d);
+    o->mem_counts = memory_counts(fw, src, d);
     o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
     o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU];
     o->pred[PRISM_VM_TFLOPS] =
@@ -819,6 +829,7 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     predicted(c, cm, &best, fw, src, d, o);
     step_interval(cm, &best, NULL, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
+    o->mem_counts = -1;
     /* a stated pp and vpp are fixed, so unequal chunks can come out of the search */
     o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &best);
     return TRUE;
@@ -987,6 +998,7 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     o->model = g_strdup(prism_validate_col(r, "model_name"));
     o->oom = g_str_has_prefix(prism_validate_col(r, "notes"), "OOM");
     o->kind = PRISM_VALIDATE_SKIPPED;
+    o->mem_counts = -1;
     for (int k = 0; k < PRISM_VM_COUNT; k++)
         o->pred[k] = o->meas[k] = o->err[k] = NAN;
     g_autoptr(GString) why = g_string_new(NULL);
@@ -1040,7 +1052,7 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
             if (plan(comm, cm, &d, fw, src, explain, o, why))
                 o->kind = PRISM_VALIDATE_PLANNED;
         }
-        measured(r, &d, (double)o->seq, o);
+        measured(r, &d, (double)o->seq, src, o);
     }
     if (o->kind == PRISM_VALIDATE_SKIPPED) {
         o->reason = g_strdup(why->len ? why->str : "not modelled");

@@ -136,6 +136,11 @@ gboolean prism_app_search_options(PrismSearchOptions *opt, const char *objective
                                   const char *objectives_from, const char *rank_by,
                                   const char *rank_by_from, gint top, const char *top_from,
                                   GError **error);
+/* The search's progress line on rank 0's stderr (PrismSearchOptions.progress_fn, which
+ * prism_app_search_options installs): after 0.5 s, a live line rewritten with '\r' on a
+ * TTY (every 0.25 s), plain lines every 10 s otherwise, then the total and rate. */
+void prism_app_progress_line(void *user, PrismProgressPhase phase, const char *label, double done,
+                             uint64_t total, double seconds);
 
 /** SIGINT/SIGTERM handlers saved by prism_app_stop_catch(). */
 typedef struct PrismStopGuard {

@@ -9,6 +9,53 @@
 #include <prism/cost.h>
 #include <prism/fwconfig.h>
 
+/* The peak stage's memory as frameworks log it (allocated, reserved, device: the figures
+ * `prism validate` compares with a run's log, prism_cost_memory_kinds), bytes, from the
+ * modelled allocated peak @p peak of strategy @p s; @p fw (NULL: none) says which one its
+ * log counts. */
+typedef struct {
+    double v[PRISM_MEM_COUNTS_COUNT];
+    const char *fw;        /* the framework's name, NULL without --framework */
+    PrismMemCounts counts; /* what its log counts */
+} Counted;
+
+static Counted counted_memory(const PrismCostModel *cm, const PrismStrategy *s,
+                              const PrismFramework *fw, double peak)
+{
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(cm, s, peak, &mk);
+    Counted c = {.fw = fw != NULL ? fw->name : NULL,
+                 .counts = fw != NULL ? fw->counts : PRISM_MEM_ALLOCATED};
+    c.v[PRISM_MEM_ALLOCATED] = mk.allocated;
+    c.v[PRISM_MEM_RESERVED] = mk.reserved;
+    c.v[PRISM_MEM_DEVICE] = mk.device;
+    return c;
+}
+
+static void counted_text(FILE *f, const Counted *c)
+{
+    if (c->fw != NULL)
+        fprintf(f,
+                "\nmemory as logged: %s logs %s, %.2f GiB on the peak stage (what prism "
+                "validate compares)\n",
+                c->fw, prism_mem_counts_name(c->counts), c->v[c->counts] / 1073741824.0);
+    else
+        fprintf(f, "\nmemory as logged: --framework says which of allocated, reserved and "
+                   "device a run's log shows\n");
+}
+
+static void counted_json(JsonObject *root, const Counted *c)
+{
+    JsonObject *o = json_object_new();
+    for (int k = 0; k < PRISM_MEM_COUNTS_COUNT; k++)
+        json_object_set_double_member(o, prism_mem_counts_name((PrismMemCounts)k), c->v[k]);
+    if (c->fw != NULL)
+        json_object_set_string_member(o, "framework_counts", prism_mem_counts_name(c->counts));
+    else
+        json_object_set_null_member(o, "framework_counts");
+    json_object_set_object_member(root, "memory_logged", o);
+}
+
 /* Why @p fw does not run strategy @p s, as a sentence naming both, NULL when it does or
  * there is no profile: explain prices any strategy, and says so. */
 static char *framework_note(const PrismFramework *fw, const PrismModel *m, const PrismStrategy *s)
@@ -124,6 +171,10 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     text = prism_cost_explain(cm, &s, o.json, error);
     if (text == NULL)
         goto out;
+    double col[PRISM_COL_COUNT];
+    if (!prism_cost_eval_one(cm, &s, col, error))
+        goto out;
+    const Counted logged = counted_memory(cm, &s, in.framework, col[PRISM_COL_MEM_PEAK]);
     unsupported = framework_note(in.framework, in.model, &s); /* after the shape rules: pp >= 1 */
     /* how the model did on comparable published runs (collective: every rank) */
     track = prism_track_record_run(comm, in.cluster->family,
@@ -138,6 +189,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         prism_app_track_json_object(b, track);
         JsonObject *root = json_node_get_object(json_parser_get_root(parser));
         json_object_set_member(root, "track_record", json_builder_get_root(b));
+        counted_json(root, &logged);
         if (cfg != NULL) {
             /* where the strategy came from: the file, its framework, the keys not modeled */
             JsonObject *fo = json_object_new();
@@ -166,6 +218,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         fputs(text, f);
         if (defaults_note != NULL)
             fprintf(f, "\nnote: %s\n", defaults_note);
+        counted_text(f, &logged);
         if (unsupported != NULL)
             fprintf(f, "\nnote: %s\n", unsupported);
         fputs(tr, f);

@@ -292,7 +292,7 @@ static char *render_text(const PrismValidateReport *rep)
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "prism validate: %s\n\n", rep->path);
     g_string_append_printf(o, "%-20s %-15s %-52s %26s %26s %26s %26s\n", "source", "model",
-                           "strategy", "peak GB  pred/meas/err", "step s  pred/meas/err",
+                           "strategy", "peak GiB pred/meas/err", "step s  pred/meas/err",
                            "TFLOP/s  pred/meas/err", "MFU  pred/meas/err");
     for (guint i = 0; i < rep->rows->len; i++) {
         const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
@@ -434,13 +434,18 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
         json_builder_add_null_value(b);
     else
         json_builder_add_boolean_value(b, r->fits);
+    /* what the memory figures count (allocated, reserved, device), null when not modelled */
+    prism_app_json_string(b, "peak_mem_counts",
+                          r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts)
+                                             : NULL);
     static const char *const groups[] = {"predicted", "measured", "error_pct"};
     for (int g = 0; g < 3; g++) {
         const double *v = g == 0 ? r->pred : g == 1 ? r->meas : r->err;
         json_builder_set_member_name(b, groups[g]);
         json_builder_begin_object(b);
-        for (int k = 0; k < PRISM_VM_COUNT; k++)
-            json_num(b, prism_validate_metric_name(k), v[k]);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) /* memory in bytes, as plan and explain */
+            json_num(b, prism_validate_metric_name(k),
+                     k == PRISM_VM_MEM && g < 2 ? v[k] * 1073741824.0 : v[k]);
         json_builder_end_object(b);
     }
     json_builder_end_object(b);
@@ -460,6 +465,16 @@ static void json_report(JsonBuilder *b, const PrismValidateReport *rep)
 {
     json_builder_begin_object(b);
     prism_app_json_string(b, "csv", rep->path);
+    /* the unit of each metric of the rows' predicted and measured members (memory in bytes,
+     * as plan's and explain's JSON; the text prints GiB) */
+    json_builder_set_member_name(b, "units");
+    json_builder_begin_object(b);
+    static const char *const units[PRISM_VM_COUNT] = {"B", "s", "TFLOP/s", "1"};
+    for (int k = 0; k < PRISM_VM_COUNT; k++) {
+        json_builder_set_member_name(b, prism_validate_metric_name(k));
+        json_builder_add_string_value(b, units[k]);
+    }
+    json_builder_end_object(b);
     json_builder_set_member_name(b, "counts");
     json_builder_begin_object(b);
     const struct {
@@ -651,7 +666,7 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
     if (r->kind == PRISM_VALIDATE_PLANNED)
         fprintf(f, "dims planned: %s (fixed %s): the best of %" G_GUINT64_FORMAT " strategies\n",
                 r->planned, r->fixed, r->searched);
-    static const char *const names[] = {"peak memory GB", "step time s", "TFLOP/s per GPU", "MFU"};
+    static const char *const names[] = {"peak memory GiB", "step time s", "TFLOP/s per GPU", "MFU"};
     fprintf(f, "%-16s %12s %12s %8s\n", "", "predicted", "measured", "error");
     for (int k = 0; k < PRISM_VM_COUNT; k++) {
         if (isnan(r->pred[k]) && isnan(r->meas[k]))
@@ -659,7 +674,8 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
         const Cell c = cell_text(r, k, TRUE);
         fprintf(f, "%-16s %12s %12s %8s\n", names[k], c.pred, c.meas, *c.err ? c.err : "-");
     }
-    fprintf(f, "(signed: + = predicted higher; peak memory as the profile counts it)\n\n");
+    fprintf(f, "(signed: + = predicted higher; peak memory as the row counts it: %s)\n\n",
+            r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts) : "-");
     fputs(r->explain, f);
     return TRUE;
 }
@@ -738,19 +754,15 @@ static const PrismValidateOrder *find_order(const GPtrArray *ord, const char *so
     return NULL;
 }
 
-static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
+/* render_vary, phase 1: the rows of the order table (@p ords: each value's order
+ * entries). */
+static GPtrArray *vary_order_sources(GPtrArray *const *ords, size_t n)
 {
-    if (f == NULL)
-        return TRUE;
-    const PrismValidateReport *r0 = reps[0];
-    GPtrArray *ords[VARY_MAX] = {NULL};
-    for (size_t i = 0; i < v->n; i++)
-        ords[i] = prism_validate_order(reps[i], PRISM_VALIDATE_ORDER_TIE);
     /* the rows of the order table: every source that has an entry at some value, in the
      * first report's order, then the others', then "all" */
-    g_autoptr(GPtrArray) osrc = g_ptr_array_new();
+    GPtrArray *osrc = g_ptr_array_new();
     gboolean any_all = FALSE;
-    for (size_t i = 0; i < v->n; i++) {
+    for (size_t i = 0; i < n; i++) {
         for (guint j = 0; j < ords[i]->len; j++) {
             const PrismValidateOrder *e = g_ptr_array_index(ords[i], j);
             gboolean seen = FALSE;
@@ -764,87 +776,96 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
     }
     if (any_all)
         g_ptr_array_add(osrc, NULL);
-    if (json) {
-        g_autoptr(JsonBuilder) b = json_builder_new();
-        json_builder_begin_object(b);
-        prism_app_json_string(b, "csv", r0->path);
-        prism_app_json_string(b, "knob", v->knob);
-        json_builder_set_member_name(b, "values");
-        json_builder_begin_array(b);
-        for (size_t i = 0; i < v->n; i++)
-            json_builder_add_double_value(b, v->values[i]);
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "oom_flagged");
-        json_builder_begin_array(b);
-        for (size_t i = 0; i < v->n; i++)
-            json_builder_add_int_value(b, reps[i]->n_oom_flagged);
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "statistics");
-        json_builder_begin_array(b);
-        for (guint s = 0; s < r0->stats->len; s++) {
-            const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
-            for (int k = 0; k < PRISM_VM_COUNT; k++) {
-                if (st0->n[k] == 0)
-                    continue;
-                json_builder_begin_object(b);
-                prism_app_json_string(b, "source", st0->source);
-                prism_app_json_string(b, "kind", prism_validate_kind_name(st0->kind));
-                prism_app_json_string(b, "metric", prism_validate_metric_name(k));
-                static const char *const fields[] = {"n", "mean_pct", "mean_signed_pct",
-                                                     "worst_pct"};
-                for (int fi = 0; fi < 4; fi++) {
-                    json_builder_set_member_name(b, fields[fi]);
-                    json_builder_begin_array(b);
-                    for (size_t i = 0; i < v->n; i++) {
-                        const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
-                        const int n = st ? st->n[k] : 0;
-                        if (fi == 0)
-                            json_builder_add_int_value(b, n);
-                        else if (n == 0)
-                            json_builder_add_null_value(b);
-                        else
-                            json_builder_add_double_value(b, fi == 1   ? st->sum[k] / n
-                                                             : fi == 2 ? st->signed_sum[k] / n
-                                                                       : st->worst[k]);
-                    }
-                    json_builder_end_array(b);
-                }
-                json_builder_end_object(b);
-            }
-        }
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "order");
-        json_builder_begin_array(b);
-        for (guint q = 0; q < osrc->len; q++) {
-            const char *src = g_ptr_array_index(osrc, q);
+    return osrc;
+}
+
+/* Phase 2, --json: the statistics and order entries, one array of values per field. */
+static void vary_json(FILE *f, const Vary *v, PrismValidateReport *const *reps,
+                      GPtrArray *const *ords, const GPtrArray *osrc)
+{
+    const PrismValidateReport *r0 = reps[0];
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    prism_app_json_string(b, "csv", r0->path);
+    prism_app_json_string(b, "knob", v->knob);
+    json_builder_set_member_name(b, "values");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < v->n; i++)
+        json_builder_add_double_value(b, v->values[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "oom_flagged");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < v->n; i++)
+        json_builder_add_int_value(b, reps[i]->n_oom_flagged);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "statistics");
+    json_builder_begin_array(b);
+    for (guint s = 0; s < r0->stats->len; s++) {
+        const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) {
+            if (st0->n[k] == 0)
+                continue;
             json_builder_begin_object(b);
-            prism_app_json_string(b, "source", src);
-            static const char *const fields[] = {"pairs", "same_order", "fastest_groups",
-                                                 "fastest_agree"};
+            prism_app_json_string(b, "source", st0->source);
+            prism_app_json_string(b, "kind", prism_validate_kind_name(st0->kind));
+            prism_app_json_string(b, "metric", prism_validate_metric_name(k));
+            static const char *const fields[] = {"n", "mean_pct", "mean_signed_pct", "worst_pct"};
             for (int fi = 0; fi < 4; fi++) {
                 json_builder_set_member_name(b, fields[fi]);
                 json_builder_begin_array(b);
                 for (size_t i = 0; i < v->n; i++) {
-                    const PrismValidateOrder *e = find_order(ords[i], src);
-                    if (fi == 1)
-                        json_builder_add_double_value(b, e ? e->same : 0.0);
+                    const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
+                    const int n = st ? st->n[k] : 0;
+                    if (fi == 0)
+                        json_builder_add_int_value(b, n);
+                    else if (n == 0)
+                        json_builder_add_null_value(b);
                     else
-                        json_builder_add_int_value(b, e == NULL ? 0
-                                                      : fi == 0 ? e->pairs
-                                                      : fi == 2 ? e->fastest_groups
-                                                                : e->fastest_agree);
+                        json_builder_add_double_value(b, fi == 1   ? st->sum[k] / n
+                                                         : fi == 2 ? st->signed_sum[k] / n
+                                                                   : st->worst[k]);
                 }
                 json_builder_end_array(b);
             }
             json_builder_end_object(b);
         }
-        json_builder_end_array(b);
-        json_builder_end_object(b);
-        prism_app_print_json(f, b);
-        for (size_t i = 0; i < v->n; i++)
-            g_ptr_array_unref(ords[i]);
-        return TRUE;
     }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "order");
+    json_builder_begin_array(b);
+    for (guint q = 0; q < osrc->len; q++) {
+        const char *src = g_ptr_array_index(osrc, q);
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "source", src);
+        static const char *const fields[] = {"pairs", "same_order", "fastest_groups",
+                                             "fastest_agree"};
+        for (int fi = 0; fi < 4; fi++) {
+            json_builder_set_member_name(b, fields[fi]);
+            json_builder_begin_array(b);
+            for (size_t i = 0; i < v->n; i++) {
+                const PrismValidateOrder *e = find_order(ords[i], src);
+                if (fi == 1)
+                    json_builder_add_double_value(b, e ? e->same : 0.0);
+                else
+                    json_builder_add_int_value(b, e == NULL ? 0
+                                                  : fi == 0 ? e->pairs
+                                                  : fi == 2 ? e->fastest_groups
+                                                            : e->fastest_agree);
+            }
+            json_builder_end_array(b);
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    prism_app_print_json(f, b);
+}
+
+/* Phase 2, text: one column per value. */
+static void vary_text(FILE *f, const Vary *v, PrismValidateReport *const *reps,
+                      GPtrArray *const *ords, const GPtrArray *osrc)
+{
+    const PrismValidateReport *r0 = reps[0];
     static const char *const names[] = {"peak memory", "step time", "TFLOP/s", "MFU"};
     fprintf(f, "prism validate: %s, knob %s over", r0->path, v->knob);
     for (size_t i = 0; i < v->n; i++)
@@ -889,14 +910,28 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
         }
         fputc('\n', f);
     }
-    for (size_t i = 0; i < v->n; i++)
-        g_ptr_array_unref(ords[i]);
     fprintf(f, "%-54s", "OOM rows flagged");
     for (size_t i = 0; i < v->n; i++) {
         g_autofree char *c = g_strdup_printf("%d of %d", reps[i]->n_oom_flagged, reps[i]->n_oom);
         fprintf(f, " %22s", c);
     }
     fputc('\n', f);
+}
+
+static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
+{
+    if (f == NULL)
+        return TRUE;
+    GPtrArray *ords[VARY_MAX] = {NULL};
+    for (size_t i = 0; i < v->n; i++)
+        ords[i] = prism_validate_order(reps[i], PRISM_VALIDATE_ORDER_TIE);
+    g_autoptr(GPtrArray) osrc = vary_order_sources(ords, v->n);
+    if (json)
+        vary_json(f, v, reps, ords, osrc);
+    else
+        vary_text(f, v, reps, ords, osrc);
+    for (size_t i = 0; i < v->n; i++)
+        g_ptr_array_unref(ords[i]);
     return TRUE;
 }
 

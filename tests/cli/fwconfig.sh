@@ -20,13 +20,22 @@ cases=(
   "nanotron.yaml|nanotron|$small|tp=2,pp=2,sp=1,zero=1,schedule=gpipe"
   "moe-fp8.txt|megatron|-m mixtral-8x7b -c H100-80GB -n 64 --gbs 256 --seq 4096 --dtype fp8|tp=2,ep=8,etp=1,pp=2,vpp=4,sp=1,zero=1,recompute=full,offload=1"
 )
+# The sanitizer pass (PRISM_TEST_SANITIZED=1) takes three of the six files, one per reader
+# kind the others share (Megatron's flags, TOML, YAML; test_fwconfig round-trips random
+# strategies of every target and every malformed file under ASan, and the fuzzer replays
+# the readers' corpus), and leaves out the key check, which reads the golden file that the
+# check before it found byte-identical: 21 checks and 6 processes fewer.
+sanitized=${PRISM_TEST_SANITIZED:-0}
 for c in "${cases[@]}"; do
   IFS='|' read -r file target inputs strategy <<<"$c"
+  if ((sanitized)) && [[ $file != megatron.txt && $file != torchtitan.toml && $file != nanotron.yaml ]]; then
+    continue
+  fi
   # shellcheck disable=SC2086
   check "$file: explain --emit $target" expect_status 0 explain $inputs --strategy "$strategy" --emit $target
   cp out.txt "$file"
   check "$file: golden" cmp "$file" "$golden/$file"
-  check "$file: every key from $target's code" /usr/bin/python3 - "$file" "$names/$target.names" "$target" <<'PY'
+  ((sanitized)) || check "$file: every key from $target's code" /usr/bin/python3 - "$file" "$names/$target.names" "$target" <<'PY'
 import json, re, sys
 text, allowed, target = open(sys.argv[1]).read(), set(), sys.argv[3]
 for line in open(sys.argv[2]):
@@ -149,4 +158,4 @@ check "micro-batch does not divide the batch" expect_status 2 explain --devices 
 check "  names key and value" grep -q "mbs.txt: train.micro_batch_size=5" err.txt
 check "  one error line" test "$(grep -c 'prism: error:' err.txt)" -eq 1
 
-cli_done 72
+cli_done $((72 - 21 * ${PRISM_TEST_SANITIZED:-0}))

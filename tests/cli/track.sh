@@ -177,13 +177,17 @@ assert t["failures"] == len(rows) > 500, (t["failures"], len(rows))
 assert t["failures_flagged"] == sum(1 for r in rows if not r["fits"]), t
 assert any(f.endswith("measured_playbook.csv") for f in t["data"]) and t["runs"] > 1000, t
 PY
-# the same at 3 ranks (the planned rows' searches are collective)
-cli_run_mpi 3 plan "${setup[@]}" --json --no-progress
-check "3 ranks: exit 0" test "$rc" -eq 0
-check "3 ranks: the same record" /usr/bin/python3 -c "
+# the same at 3 ranks (the planned rows' searches are collective), in the main pass only:
+# rank invariance is its business, and those searches run under ASan at 1-3 ranks in
+# test_validate (an oversubscribed 3-rank plan cost the sanitizer pass 2.3 CPU-s)
+if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
+    cli_run_mpi 3 plan "${setup[@]}" --json --no-progress
+    check "3 ranks: exit 0" test "$rc" -eq 0
+    check "3 ranks: the same record" /usr/bin/python3 -c "
 import json
 a = json.load(open('cli-stdout.txt'))['track_record']; b = json.load(open('plan.json'))['track_record']
 assert a == b, (a, b)"
+fi
 # a sweep keeps the record in the landscape (root attribute track_record, a list: one per
 # device family of the points), prints it, and prism info shows it
 rm -f tr.h5
@@ -231,4 +235,4 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done 33
+cli_done $((33 - 2 * ${PRISM_TEST_SANITIZED:-0}))

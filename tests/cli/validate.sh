@@ -34,9 +34,13 @@ check "no MLM row in the direct statistics" /usr/bin/python3 -c "
 t = open('out.txt').read()
 d = t[t.index('absolute percentage error per source: mean'):t.index(' rows predicted')]
 assert 'MLM' not in d"
-"$prism" validate "$src/cost/validation/measured.csv" > one-rank.txt 2>&1
-check "planned mode is the same at 3 ranks" bash -c \
-    "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$src/cost/validation/measured.csv' > three-ranks.txt 2>&1 && cmp -s one-rank.txt three-ranks.txt"
+# rank invariance in the main pass only (the sanitizer pass hunts memory errors; the planned
+# rows' collective searches run under ASan at 1-3 ranks in test_validate)
+if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
+    "$prism" validate "$src/cost/validation/measured.csv" > one-rank.txt 2>&1
+    check "planned mode is the same at 3 ranks" bash -c \
+        "\${MPIEXEC:-mpiexec} -n 3 '$prism' validate '$src/cost/validation/measured.csv' > three-ranks.txt 2>&1 && cmp -s one-rank.txt three-ranks.txt"
+fi
 check "profiles are listed" grep -q "^  megatron-lm-2021: Megatron-LM 2021" out.txt
 check "missing file exits 2" expect_status 2 validate no-such.csv
 check "names the file" grep -q "no-such.csv" err.txt
@@ -585,8 +589,11 @@ assert abs(e['regret_mean_pct'] - 12.5) < 1e-9, e
 \""
 check "--explain takes one CSV" expect_status 2 validate "$feel" "$feel" --explain 2
 # without a CSV: every shipped one, the Playbook's runs under nanotron on its own cluster
-# and its failures read as feasibility data
-check "every shipped CSV by default" bash -c "'$prism' validate --json | /usr/bin/python3 -c \"
+# and its failures read as feasibility data. The sanitizer pass reads every 20th row of the
+# two Playbook CSVs instead (the same source, profile, cluster file and failure rows: 9.9
+# of its CPU-s were the Playbook's 1,600 rows again and again under ASan)
+if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
+    check "every shipped CSV by default" bash -c "'$prism' validate --json | /usr/bin/python3 -c \"
 import json, sys
 d = json.load(sys.stdin)
 names = [c['csv'].rsplit('/', 1)[-1] for c in d['csvs']]
@@ -596,4 +603,16 @@ assert len(pb) >= 1000 and all(r['framework'] == 'nanotron' and r['inputs']['clu
 e = [x for x in d['feel'] if x['source'] == 'PLAYBOOK_H100'][0]
 assert e['failed_rows'] > 500 and e['measured_rows'] > 1000 and e['groups'] > 0, e
 \""
-cli_done $((145 - ${PRISM_TEST_SANITIZED:-0}))
+else
+    awk 'NR == 1 || NR % 20 == 2' "$src/cost/validation/measured_playbook.csv" > pb.csv
+    awk 'NR == 1 || NR % 20 == 2' "$src/cost/validation/measured_playbook_failed.csv" > pbf.csv
+    check "the Playbook's rows (every 20th)" bash -c "'$prism' validate pb.csv pbf.csv --json | /usr/bin/python3 -c \"
+import json, sys
+d = json.load(sys.stdin)
+pb = [r for r in d['csvs'][0]['rows'] if r['kind'] == 'predicted']
+assert len(pb) >= 50 and all(r['framework'] == 'nanotron' and r['inputs']['cluster'] == 'H100-EFA-playbook' for r in pb)
+e = [x for x in d['feel'] if x['source'] == 'PLAYBOOK_H100'][0]
+assert e['failed_rows'] > 25 and e['measured_rows'] >= 50 and e['groups'] > 0, e
+\""
+fi
+cli_done $((145 - 2 * ${PRISM_TEST_SANITIZED:-0}))

@@ -15,3 +15,11 @@ set(tu ${CMAKE_CURRENT_BINARY_DIR}/header_analysis_no_json.c)
 file(WRITE ${tu} "#include <prism/validate.h>\n#include <prism/diagnose.h>\n#include <prism/grid.h>\n#ifdef JSON_TYPE_BUILDER\n#error a library header includes json-glib\n#endif\nint prism_header_analysis_no_json_internal(void);\nint prism_header_analysis_no_json_internal(void) { return 0; }\n")
 add_library(test_analysis_headers OBJECT ${tu})
 target_link_libraries(test_analysis_headers PRIVATE prism_analysis prism_warnings)
+# one number, one unit: validate = explain = plan on rows of the shared CSVs, every explain
+# value = its printed formula (tests/cli/one_number.sh)
+prism_add_cli_test(cli_one_number SCRIPT tests/cli/one_number.sh LABELS analysis)
+# Nightly only in a sanitizer build (label slow): CLI plumbing whose C paths (explain,
+# validate --explain, plan --fix) cli_explain, cli_validate and cli_plan run under ASan.
+if(PRISM_SANITIZE)
+  set_property(TEST cli_one_number APPEND PROPERTY LABELS slow)
+endif()
