@@ -99,5 +99,5 @@ assert "memory per stage (GiB = 2^30 bytes)" in text
 tab = text[text.index("memory per stage"):].splitlines()[2:2 + pp]
 for p, line in zip(st, tab):
     assert math.isclose(float(line.split()[-1]), p["peak"] / gib, abs_tol=5e-4), (line, p)
-assert "peak %.2f GiB" % (mem["peak"] / gib) in text
+assert "device %.2f GiB" % (mem["device"] / gib) in text
 print("formulas: %d strategy terms and %d layer kinds checked" % (len(want), len(d["layers"])))

@@ -16,7 +16,7 @@ small=(-m llama3-8b -c H100-80GB -n 8 --gbs 64 --seq 8192)
 # name | schema | arguments (each run's stdout is NAME.json)
 runs=(
     "plan|plan|${small[*]} --framework megatron-core --top 2 --no-progress --baseline base.txt"
-    "plan-nofit|plan|-m gpt3-2.7b -n 8 --mem-budget 4 --no-progress"
+    "plan-nofit|plan|-m gpt3-2.7b -n 8 --mem-budget 2 --no-progress"
     "explain|explain|${small[*]} --from base.txt"
     "validate|validate|$src/tests/data/validation/frameworks.csv"
     "validate-two|validate|$src/tests/data/validation/frameworks.csv $src/cost/validation/measured.csv"

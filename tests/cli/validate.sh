@@ -462,7 +462,7 @@ PY
 check "65,536 layers exit 2" expect_status 2 validate deep.csv
 check "  names the column and the range" grep -q "deep.csv line 2 column layers: '65536' is malformed (a whole number from 1 to 10000" err.txt
 # frameworks: list, show, bad profile files
-check "frameworks lists eight" bash -c "'$prism' frameworks | wc -l | grep -qx 8"
+check "frameworks lists nine" bash -c "'$prism' frameworks | wc -l | grep -qx 9"
 check "frameworks NAME" expect_status 0 frameworks pytorch-fsdp
 check "  shows the defaults" grep -q "micro_batch=local, recompute=selective, vpp=plan, zero_stage=3" out.txt
 check "frameworks --json" expect_status 0 frameworks megatron-core --json
