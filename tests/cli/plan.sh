@@ -259,7 +259,7 @@ check "names a rule" grep -q "R8:" err.txt
 # which gives the same kinds of answer (2x the devices fit, a budget): the what-if
 # searches behind the suggestions of the 175B case took 14-27 s a run under ASan.
 nofit=(--model gpt3-175b --devices 64 --mem-budget 16)
-[[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]] && nofit=(--model gpt3-2.7b --devices 8 --mem-budget 4)
+[[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]] && nofit=(--model gpt3-2.7b --devices 8 --mem-budget 2)
 check "nothing fits" expect_status 2 plan "${nofit[@]}"
 check "message" grep -q "nothing fits: the closest strategy needs .* GiB over the" err.txt
 check "closest listed" grep -q "^Nothing fits in .* Closest strategies" out.txt

@@ -7,6 +7,7 @@
 set -u
 prism=${PRISM_BINARY:?}
 src=${PRISM_SOURCE_DIR:?}
+PRISM_TEST_FULL_DATA=1 # the track record's counts are checked against the whole CSVs
 . "${PRISM_SOURCE_DIR:?}/tests/support/cli.sh"
 
 setup=(-m llama3-8b -c H100-96GB-500W --framework pytorch-fsdp -n 64 --gbs 256 --seq 8192)

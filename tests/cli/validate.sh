@@ -7,6 +7,7 @@
 set -u
 prism=${PRISM_BINARY:?}
 src=${PRISM_SOURCE_DIR:?}
+PRISM_TEST_FULL_DATA=1 # the track record's counts are checked against the whole CSVs
 . "${PRISM_SOURCE_DIR:?}/tests/support/cli.sh"
 
 check "validate the project copy" expect_status 0 validate "$src/cost/validation/measured.csv"
