@@ -7,7 +7,9 @@
 set -u
 prism=${PRISM_BINARY:?}
 src=${PRISM_SOURCE_DIR:?}
-PRISM_TEST_FULL_DATA=1 # the track record's counts are checked against the whole CSVs
+# the main pass checks the record's counts against the whole CSVs, the sanitizer pass against
+# the thinned copy support/cli.sh makes (every 20th Playbook row)
+PRISM_TEST_FULL_DATA=$((1 - ${PRISM_TEST_SANITIZED:-0}))
 . "${PRISM_SOURCE_DIR:?}/tests/support/cli.sh"
 
 setup=(-m llama3-8b -c H100-96GB-500W --framework pytorch-fsdp -n 64 --gbs 256 --seq 8192)
@@ -164,19 +166,20 @@ check "A100 record = the recomputation" /usr/bin/python3 recompute.py out.txt A1
 # the Playbook's CSVs are read too: on H100 under nanotron the record holds its runs and
 # its measured failures, flagged when predicted infeasible (an independent count)
 check "validate measured_playbook_failed.csv --json" expect_status 0 validate \
-    "$src/cost/validation/measured_playbook_failed.csv" --json
+    "${PRISM_VALIDATION_DIR:-$src/cost/validation}/measured_playbook_failed.csv" --json
 cp out.txt v4.json
 check "explain on H100 under nanotron" expect_status 0 explain -m llama3-8b -c H100-SXM -n 8 \
     -s dp=8 --framework nanotron --json
 check "  failures = the failed CSV's modelled H100 nanotron rows" /usr/bin/python3 - out.txt <<'PY'
-import json, sys
+import json, os, sys
+thin = os.environ.get("PRISM_TEST_SANITIZED") == "1"
 t = json.load(open(sys.argv[1]))["track_record"]
 rows = [r for r in json.load(open("v4.json"))["rows"] if r["kind"] != "skipped" and r["oom_row"]
         and r["inputs"]["cluster"] and r["inputs"]["cluster"].split("-")[0] == "H100"
         and r["framework"] == "nanotron"]
-assert t["failures"] == len(rows) > 500, (t["failures"], len(rows))
+assert t["failures"] == len(rows) > (25 if thin else 500), (t["failures"], len(rows))
 assert t["failures_flagged"] == sum(1 for r in rows if not r["fits"]), t
-assert any(f.endswith("measured_playbook.csv") for f in t["data"]) and t["runs"] > 1000, t
+assert any(f.endswith("measured_playbook.csv") for f in t["data"]) and t["runs"] > (50 if thin else 1000), t
 PY
 # the same at 3 ranks (the planned rows' searches are collective), in the main pass only:
 # rank invariance is its business, and those searches run under ASan at 1-3 ranks in
