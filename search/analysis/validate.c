@@ -467,9 +467,6 @@ static void measured(const Row *r, const Dims *d, double seq, const SourceInfo *
         o->meas[PRISM_VM_MFU] = v;
 }
 
-/* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
- * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
- * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
 /* What a row's memory figure counts: the row's mem_kind, else its source's (sources.ini
  * counts), else its profile's (a PrismMemCounts). */
 static int memory_counts(const PrismFramework *fw, const SourceInfo *src, const Dims *d)
@@ -494,6 +491,9 @@ static double counted_memory(double bytes, const PrismCostModel *cm, const Prism
     return mem / 1073741824.0;
 }
 
+/* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
+ * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
+ * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
 static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
                       const PrismStrategy *s, const PrismFramework *fw, const SourceInfo *src,
                       const Dims *d, PrismValidateRow *o)
