@@ -117,6 +117,9 @@ typedef struct PrismValidateOptions {
                                           and evaluated, and its row gets `explain`; no such
                                           row is PRISM_INPUT_ERROR_VALUE */
     gboolean explain_json;           /**< `explain` as JSON (prism_cost_explain's) */
+    gboolean no_interval;            /**< TRUE: the rows' step intervals (step_lo, step_hi,
+                                          step_fast, step_slow) are not priced and stay NAN
+                                          (the track record reads only the point errors) */
 } PrismValidateOptions;
 
 /**
