@@ -507,6 +507,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "published: DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv:2412.19437) Sec. "
          "3.3.3 Low-Precision Activation; the default 0 is the BF16 cache of Megatron-Core's "
          "recipes"},
+    [PRISM_KNOB_MOE_PROBS_IN_ACT] =
+        {"moe_probs_in_act", 0.0, 0.0, 1.0, "bool",
+         "1 = the router's probabilities scale each routed row inside the experts' activation "
+         "(before fc2, which is linear) and the combine sums unweighted, so no expert output "
+         "is kept for the probabilities' gradient; 0 = the combine multiplies the experts' "
+         "outputs by the probabilities and keeps them (h per routed row)",
+         "code: NVIDIA/TransformerEngine PR #1468 (moe_permute_with_probs, 2025-02): 'apply the "
+         "probs to the MoE expert MLP rather than to the unpermutation to avoid saving huge "
+         "input tensor of unpermute function'; the default 0 is the unpermute with probs of "
+         "Megatron-Core core_r0.9 moe_utils.py unpermute and of torchtitan's combine "
+         "(pytorch/torchtitan PR #4095)"},
     [PRISM_KNOB_ADAM_MOMENT_BYTES] =
         {"adam_moment_bytes", 4.0, 1.0, 4.0, "bytes",
          "bytes per optimizer moment (Adam's two, SGD's momentum): 4 = fp32, 2 = BF16 moments "

@@ -1243,6 +1243,38 @@ static void test_act_cache_fp8(void)
 }
 
 /*
+ * moe_probs_in_act on moe_model() (h 1024, E 16 top-2 of f_e 512, SwiGLU, fp16: bp 2), one
+ * device, T = 1024. With the probabilities applied in the experts' activation the combine
+ * keeps no expert output: 2 rows x 1024 x 2 B = 4096 B per token fewer, 4,194,304 B per
+ * block, with no recompute and with selective (with the FP8 cache too: there the output
+ * was kept in fp16 beside the FP8 fc1 outputs); full recompute keeps the block input only
+ * and does not move. The unpermute's multiply by the probabilities (read + write of each
+ * routed row, 2 x 2 x 1024 x 2 = 8192 B per token) leaves the dispatch traffic: the
+ * forward falls by 1024 x 8192 / 800e9 = 1.048576e-5 s at 1000 GB/s x 0.8.
+ */
+static void probs_terms(const char *a, const char *b, PrismLayerTerms *lt)
+{
+    g_autoptr(PrismModel) m = moe_model();
+    const char *const sets[] = {"hbm_GBps=1000", a, b, NULL};
+    block_terms(m, 8, 1024, PRISM_DTYPE_FP16, sets, 1, "mbs=1", lt);
+}
+
+static void test_moe_probs_in_act(void)
+{
+    PrismLayerTerms off, on, off8, on8;
+    probs_terms("moe_probs_in_act=0", "act_cache_fp8=0", &off);
+    probs_terms("moe_probs_in_act=1", "act_cache_fp8=0", &on);
+    probs_terms("moe_probs_in_act=0", "act_cache_fp8=1", &off8);
+    probs_terms("moe_probs_in_act=1", "act_cache_fp8=1", &on8);
+    const int sel = PRISM_RECOMPUTE_SELECTIVE, none = PRISM_RECOMPUTE_NONE;
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[none] - on.act_bytes[none], 4194304.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - on.act_bytes[sel], 4194304.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(off8.act_bytes[sel] - on8.act_bytes[sel], 4194304.0, 1e-12, 0));
+    CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], on.act_bytes[PRISM_RECOMPUTE_FULL]);
+    CU_ASSERT_TRUE(prism_test_close(off.fwd_s - on.fwd_s, 1024.0 * 8192.0 / 800e9, 1e-9, 0));
+}
+
+/*
  * DeepSeek-V3's published H800 layout under its report's memory savings (the deepseek-v3
  * profile's knobs: recompute_norm, recompute_mla_up, act_cache_fp8, adam_moment_bytes 2;
  * dropout 0; fp8-cs), by hand. 2,048 H800, dp 128, pp 16, ep 64, mbs 1, ZeRO-1, DualPipe,
@@ -1273,6 +1305,17 @@ static void test_act_cache_fp8(void)
  *   params 2 B = 6,546,522,112; grads fp32 4 B = 13,093,044,224;
  *   optimizer (4 B master + 2 x 2 B moments) x (1,863,974,912 / 128 + 1,409,286,144 / 2)
  *     = 8 x 719,205,376 = 5,753,643,008 B.
+ * With the profile's moe_probs_in_act (the routing weights applied in the experts' SwiGLU,
+ * the combine unweighted, as DeepEP's training interface and Megatron-Core's weighted
+ * SwiGLU run it) the 8 routed rows keep no output for the combine: 8 x 14336 = 114,688 B
+ * fewer, 156,160 B per token (639,631,360 per block micro-batch), and the working set
+ * loses the same 114,688: 441,984 x 4096 = 1,810,366,464 B;
+ *   activations = 68 x 639,631,360 + 1,810,366,464 = 45,305,298,944 B.
+ * Stage 1 then holds, with the buffers (EP all-to-all 2 x 4096 x 8 x 7168 x 2 =
+ * 939,524,096, PP send + receive 2 x 4096 x 7168 x 2 = 117,440,512, runtime_overhead
+ * 33,554,432: 1,090,519,040), 6,546,522,112 + 13,093,044,224 + 5,753,643,008 +
+ * 45,305,298,944 + 1,090,519,040 = 71,789,027,328 B, and the layout fits its device
+ * (allocator_reserve 0, as the profile's [memory] counts allocated bytes).
  */
 static void test_deepseek_v3_layout(void)
 {
@@ -1302,6 +1345,16 @@ static void test_deepseek_v3_layout(void)
     CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_ACTIVATIONS],
                                     68.0 * 570496.0 * 4096.0 + 2280128512.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_OPTIMIZER], 12.0 * 719205376.0, 1e-12, 0));
+    const char *const full[] = {
+        "recompute_norm=1", "recompute_mla_up=1", "act_cache_fp8=1",     "adam_moment_bytes=2",
+        "dropout=0",        "moe_probs_in_act=1", "allocator_reserve=0", NULL};
+    g_autoptr(PrismCostModel) cf = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, full);
+    double peaks[16], col1[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_stage_peaks(cf, &s, NULL, peaks, &error));
+    CU_ASSERT_TRUE(prism_test_close(peaks[1], 71789027328.0, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cf, &s, col1, &error));
+    CU_ASSERT_EQUAL(col1[PRISM_COL_FEASIBLE], 1.0);
+    CU_ASSERT_EQUAL(col0[PRISM_COL_FEASIBLE], 0.0);
 }
 
 /* The test cluster with a host (offloading): link @p link_GBps per direction, @p host_gib
@@ -1761,6 +1814,7 @@ static CU_TestInfo formula_tests[] = {
     {"ep_a2a_overlap: the all-to-alls under another micro-batch", test_ep_a2a_overlap},
     {"DeepSeek-V3's H800 layout under its report's savings by hand", test_deepseek_v3_layout},
     {"act_cache_fp8 and recompute_norm by hand", test_act_cache_fp8},
+    {"moe_probs_in_act by hand", test_moe_probs_in_act},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},

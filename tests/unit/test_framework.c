@@ -107,6 +107,7 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_NORM], 1.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MLA_UP], 1.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ACT_CACHE_FP8], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_MOE_PROBS_IN_ACT], 1.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ADAM_MOMENT_BYTES], 2.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MOE_ACT], 0.0); /* act_cache_fp8 does it */
     CU_ASSERT_STRING_EQUAL(ds->only, "schedule=dualpipe");
