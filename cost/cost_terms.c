@@ -225,8 +225,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                        "forward_window)); else 0"},
     [PRISM_KS_HOST_GAP] = {"host_gap", "s",
                            "[layers] max(0, launch_us*(layer_kernels_fwd*(1 + full) + "
-                           "layer_kernels_bwd) - (compute + recompute + tp + cp + ep)): the "
-                           "host floor's excess over the device time, in compute"},
+                           "layer_kernels_bwd) - (compute + recompute + tp + cp + ep), "
+                           "launch_us*layer_kernels_fwd - forward): the host floor's excess "
+                           "over the device time (a host-bound forward delays the backward), "
+                           "in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

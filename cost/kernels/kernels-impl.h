@@ -637,11 +637,18 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         /* the host floor (cost/README.md, "Latency-bound work"): a layer's micro-batch
          * takes at least the host's time to launch its kernels, forward (again under full
          * recompute) and backward; the device time beyond it is its compute and exposed
-         * communication. The gap (+0 when the device is slower) is charged as compute */
+         * communication. The host queues ahead of the device, so the pass ends at the
+         * latest of: the device's own time, the host's, and a host-bound forward followed
+         * by the device's backward (the device idles in the forward; its queue only fills
+         * again in the backward): gap = max(0, host - dev, host_f - dev_f). The gap (+0
+         * when the device is slower in both passes) is charged as compute */
         {
             const double host = hf * (1.0 + full) + hb;
             const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];
-            const double gap = host > dev ? host - dev : 0.0;
+            const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + im1;
+            const double gap_all = host > dev ? host - dev : 0.0;
+            const double gap_f = hf > dev_f ? hf - dev_f : 0.0;
+            const double gap = gap_f > gap_all ? gap_f : gap_all;
             o_cmp[i] = o_cmp[i] + gap;
             o_hg[i] = gap;
         }

@@ -1685,6 +1685,36 @@ static void test_host_floor(void)
     CU_ASSERT_EQUAL(a[PRISM_COL_TIME_STEP], b[PRISM_COL_TIME_STEP]);
 }
 
+/*
+ * The host floor of a host-bound forward before a device-bound backward (cost/README.md
+ * "Latency-bound work"): the host queues kernels ahead of the device, so a pass of a
+ * layer ends at max(device, host, host_f + device_b). With F the forward's device time
+ * and B the backward's (the same small block as above, the floor off), one forward
+ * launch of L = (F + (F + B)) / 2 seconds and no backward launches: the host's total L
+ * is below the device's F + B (no gap by the totals), but the forward's L exceeds F, and
+ * the backward cannot start before the host issued it: the pass takes L + B, a gap of
+ * L - F per block and micro-batch (4 blocks, 8 micro-batches).
+ */
+static void test_host_floor_forward(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 256, 4, 1024);
+    const char *const off[] = {"launch_us=0", NULL};
+    g_autoptr(PrismCostModel) coff = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    PrismStrategy s = test_strategy(coff, 1, "mbs=1");
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
+    const double f = lt.fwd_s, b = lt.bwd_s, l = (f + (f + b)) / 2.0;
+    CU_ASSERT_TRUE_FATAL(f < l && l < f + b);
+    g_autofree char *launch = g_strdup_printf("launch_us=%.17g", l * 1e6);
+    const char *const on[] = {launch, "layer_kernels_fwd=1", "layer_kernels_bwd=0", NULL};
+    g_autoptr(PrismCostModel) con = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
+    double a[PRISM_COL_COUNT], c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(coff, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_STEP] - c[PRISM_COL_TIME_STEP],
+                                    8.0 * 4.0 * (l - f), 1e-9, 0));
+}
+
 /* A model of one mixer-only block of @p mixer with @p ssm: h 1024, V 1000, RMSNorm. */
 static PrismModel *ssm_model(PrismMixerKind mixer, PrismSsmSpec ssm)
 {
@@ -1832,6 +1862,7 @@ static CU_TestInfo formula_tests[] = {
     {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},
     {"nccl_model: a 1 MiB and a 1 GiB all-reduce on an 8-GPU NVLink ring", test_nccl_latency_curve},
     {"host floor: launches of a small block by hand", test_host_floor},
+    {"host floor: a host-bound forward before a device-bound backward", test_host_floor_forward},
     CU_TEST_INFO_NULL,
 };
 

@@ -140,6 +140,11 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(d->def[PRISM_FW_VPP], 1);
     CU_ASSERT_TRUE(d->has_dtype && d->dtype == PRISM_DTYPE_BF16);
     CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
+    /* host floor: the layer's 32 backward launches and BF16_Optimizer.update_hp_grads'
+     * cast + add_ for each of its 12 parameter tensors (2 norms' weight and bias, QKV,
+     * proj, fc1, fc2 weight and bias); the forward keeps the default 17 */
+    CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_LAYER_KERNELS_BWD], 32.0 + 12.0 * 2.0);
+    CU_ASSERT_FALSE(d->knob_set[PRISM_KNOB_LAYER_KERNELS_FWD]);
     CU_ASSERT_STRING_EQUAL(
         d->only, "schedule=1f1b,vpp=1,zero=0,1,recompute=none,full,sp=0,cp=1,ep=1,offload=0,1");
 
@@ -205,6 +210,14 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_ATTN_FWD_FRACTION]);
     /* torchtitan's per-op SAC, not Korthikanti's selective */
     CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_SELECTIVE_POLICY], 1.0);
+    /* host floor of an eager Llama block (pytorch-fsdp.ini): forward 2 RMSNorms x 8,
+     * wq/wk/wv 3, rotary 6, repeat_kv 2, SDPA 1, contiguous 1, wo 1, SwiGLU 5, residual
+     * adds 2; backward 7 linears x 2, 2 RMSNorms x 16, SDPA 3, repeat_kv 2, rotary 6,
+     * silu 1, SwiGLU product 2, gradient sums 5 */
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LAYER_KERNELS_FWD],
+                    2.0 * 8.0 + 3.0 + 6.0 + 2.0 + 1.0 + 1.0 + 1.0 + 5.0 + 2.0);
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LAYER_KERNELS_BWD],
+                    7.0 * 2.0 + 2.0 * 16.0 + 3.0 + 2.0 + 6.0 + 1.0 + 2.0 + 5.0);
     /* eager F.cross_entropy: one fp32 logit copy more in the loss backward */
     CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LOSS_BWD_EXTRA], 1.0);
     /* context_parallel_rotate_method "allgather": nothing overlaps the K/V exchange */
