@@ -197,6 +197,8 @@ with h5py.File("m1.h5", "r") as f:  # the file's own list of columns, read indep
     ints = [c for c in f["landscape"].attrs["columns"].split(",")
             if f["landscape"][c].dtype.kind == "u"]
 assert a.dims == [c for c in ints if c not in ("point", "peak_stage", "feasible", "reason")]
+with h5py.File("m1.h5", "r") as f:  # the writer's own list, which the loader reads
+    assert f["landscape"].attrs["dims"].split(",") == a.dims
 assert len(a.dims) == 20 and all(len(np.unique(a[c])) > 1 for c in a.dims), a.dims
 assert d["matched"] == a.n == b.n == 11764 and d["only_a"] == d["only_b"] == 0, d
 idx = np.loadtxt("moe.csv", delimiter=",", skiprows=1, usecols=(0, 1), dtype=np.int64)
