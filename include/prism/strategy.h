@@ -118,6 +118,9 @@ typedef struct PrismStrategy {
 /** The value of @p dim in @p s (schedule/recompute as their codes; an overlap dim 1 when
  *  its option is on; etp and folding as prism_strategy_etp/_folding give them). */
 uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim);
+/** Set the field of @p dim in @p s to @p v, the inverse of prism_strategy_dim() (an overlap
+ *  dim: 1 on, 0 off); a derived dim (folding) is left alone. No check: v is not range-checked. */
+void prism_strategy_set_dim(PrismStrategy *s, PrismDim dim, uint32_t v);
 
 /** TRUE when overlap option @p bit (PrismOverlap) means something for @p s (R12). */
 gboolean prism_strategy_overlap_applies(const PrismStrategy *s, PrismOverlap bit);

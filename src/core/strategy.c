@@ -71,10 +71,18 @@ typedef struct {
     gboolean dp, m, schedule;
 } GivenKeys;
 
-/* Set the field of a numeric dim of the strategy text (prism_strategy_dim reads it). */
-static void set_dim(PrismStrategy *s, PrismDim dim, uint32_t v)
+void prism_strategy_set_dim(PrismStrategy *s, PrismDim dim, uint32_t v)
 {
     switch (dim) {
+    case PRISM_DIM_SCHEDULE:
+        s->schedule = (uint8_t)v;
+        break;
+    case PRISM_DIM_RECOMPUTE:
+        s->recompute = (uint8_t)v;
+        break;
+    case PRISM_DIM_RC_LAYERS:
+        s->rc_layers = (uint16_t)v;
+        break;
     case PRISM_DIM_DEVICES:
         s->devices = v;
         break;
@@ -121,7 +129,7 @@ static void set_dim(PrismStrategy *s, PrismDim dim, uint32_t v)
         s->overlap_off = (uint8_t)(v ? s->overlap_off & ~bit : s->overlap_off | bit);
         break;
     }
-    default: /* schedule, recompute: parse_item; rc_layers, folding: not in the text */
+    default: /* folding: derived */
         break;
     }
 }
@@ -210,7 +218,7 @@ static gboolean parse_item(PrismStrategy *s, const char *key, const char *val, G
                     "strategy key '%s': '%s' must be %s", key, val, info->allowed);
         return FALSE;
     }
-    set_dim(s, dim, v);
+    prism_strategy_set_dim(s, dim, v);
     given->dp |= dim == PRISM_DIM_DP;
     given->m |= dim == PRISM_DIM_M;
     return TRUE;
