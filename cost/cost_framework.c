@@ -318,10 +318,16 @@ static gboolean load_default(PrismFramework *fw, const char *key, const char *v,
         break;
     case PRISM_FW_SCHEDULE: {
         PrismSchedule s;
-        if (!prism_schedule_parse(v, &s, NULL))
-            return bad(error, fw->path, g, key, v,
-                       "allowed: 1f1b, interleaved, gpipe, zb-h1, zb-v, dualpipe, dualpipe-v, "
-                       "seq1f1b or plan");
+        if (!prism_schedule_parse(v, &s, NULL)) {
+            GString *all = g_string_new("allowed: ");
+            for (uint32_t k = 0; k < PRISM_SCHEDULE_COUNT; k++)
+                g_string_append_printf(all, "%s, ", prism_schedule_info(k)->name);
+            g_string_truncate(all, all->len - 2);
+            g_string_append(all, " or plan");
+            gboolean ok = bad(error, fw->path, g, key, v, all->str);
+            g_string_free(all, TRUE);
+            return ok;
+        }
         x = (int)s;
         break;
     }

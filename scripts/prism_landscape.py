@@ -207,10 +207,11 @@ class Landscape:
 
     def strategy(self, i):
         """prism's text form of row i, as `prism pareto` prints it ("devices=8,dp=8,tp=1,
-        ...,schedule=1f1b"): etp only where it differs from tp, offload where it is not 0,
-        an overlap option where it is off (strategy.c, prism_strategy_format). A dim this
-        text does not know (a file of a later schema) is appended as NAME=VALUE, so two
-        different strategies never print alike."""
+        ...,schedule=1f1b"): the file's dims in its column order (the registry's user order,
+        include/prism/registry.h), etp only where it differs from tp, offload where it is not
+        0, an overlap option where it is off (strategy.c, prism_strategy_format). A dim this
+        text does not know (a file of a later schema) stands as NAME=VALUE, so two different
+        strategies never print alike."""
         g = lambda c: int(self[c][i])
         have = set(self.dims)
         text = []
@@ -232,11 +233,6 @@ class Landscape:
                 text.append("%s=%s" % (d, self.codes[d][v]))
             else:
                 text.append("%s=%d" % (d, v))
-        order = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "etp", "sp", "mbs", "m",
-                 "zero", "recompute", "schedule", "offload", "tp_overlap", "dp_overlap",
-                 "param_overlap"]
-        rank = {d: k for k, d in enumerate(order)}
-        text.sort(key=lambda t: rank.get(t.split("=")[0], len(order)))
         return ",".join(text)
 
     def close(self):

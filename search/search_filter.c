@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_filter.c - dimension names and the user filters of the strategy space
- * (--fix, --range, --only). A filter is, per dimension, a list of constraint sets;
+ * search_filter.c - the user filters of the strategy space (--fix, --range, --only; the dims
+ * and their domains are rows of registry.h). A filter is, per dimension, a list of constraint sets;
  * each set is a union of closed intervals and a value must lie in every set.
  * Nothing here is collective; a filter is plain data once built.
  */
@@ -35,114 +35,6 @@ struct PrismSpaceFilter {
      * where dp*cp > 1; -1 = no such rule */
     int def_sp, def_zero;
 };
-
-static const char *const dim_names[PRISM_DIM_COUNT] = {
-    [PRISM_DIM_DEVICES] = "devices",
-    [PRISM_DIM_PP] = "pp",
-    [PRISM_DIM_VPP] = "vpp",
-    [PRISM_DIM_SCHEDULE] = "schedule",
-    [PRISM_DIM_RECOMPUTE] = "recompute",
-    [PRISM_DIM_RC_LAYERS] = "rc_layers",
-    [PRISM_DIM_TP] = "tp",
-    [PRISM_DIM_CP] = "cp",
-    [PRISM_DIM_DP] = "dp",
-    [PRISM_DIM_EP] = "ep",
-    [PRISM_DIM_SP] = "sp",
-    [PRISM_DIM_MBS] = "mbs",
-    [PRISM_DIM_M] = "m",
-    [PRISM_DIM_ZERO] = "zero",
-    [PRISM_DIM_ETP] = "etp",
-    [PRISM_DIM_FOLDING] = "folding",
-    [PRISM_DIM_OFFLOAD] = "offload",
-    [PRISM_DIM_TP_OVERLAP] = "tp_overlap",
-    [PRISM_DIM_DP_OVERLAP] = "dp_overlap",
-    [PRISM_DIM_PARAM_OVERLAP] = "param_overlap",
-};
-
-const char *prism_dim_name(PrismDim dim)
-{
-    return (unsigned)dim < PRISM_DIM_COUNT ? dim_names[dim] : "?";
-}
-
-gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error)
-{
-    for (int i = 0; i < PRISM_DIM_COUNT; i++)
-        if (g_ascii_strcasecmp(name, dim_names[i]) == 0) {
-            *out = (PrismDim)i;
-            return TRUE;
-        }
-    if (g_ascii_strcasecmp(name, "k") == 0) {
-        *out = PRISM_DIM_RC_LAYERS;
-        return TRUE;
-    }
-    if (g_ascii_strcasecmp(name, "n") == 0) {
-        *out = PRISM_DIM_DEVICES;
-        return TRUE;
-    }
-    g_autofree char *close = prism_close_names(name, dim_names, PRISM_DIM_COUNT, 3);
-    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                "unknown dimension '%s' (closest: %s; allowed: devices, pp, vpp, schedule, "
-                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero, etp, folding, offload, "
-                "tp_overlap, dp_overlap, param_overlap)",
-                name, close);
-    return FALSE;
-}
-
-uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
-{
-    switch (dim) {
-    case PRISM_DIM_DEVICES:
-        return s->devices;
-    case PRISM_DIM_PP:
-        return s->pp;
-    case PRISM_DIM_VPP:
-        return s->vpp;
-    case PRISM_DIM_SCHEDULE:
-        return s->schedule;
-    case PRISM_DIM_RECOMPUTE:
-        return s->recompute;
-    case PRISM_DIM_RC_LAYERS:
-        return s->rc_layers;
-    case PRISM_DIM_TP:
-        return s->tp;
-    case PRISM_DIM_CP:
-        return s->cp;
-    case PRISM_DIM_DP:
-        return s->dp;
-    case PRISM_DIM_EP:
-        return s->ep;
-    case PRISM_DIM_SP:
-        return s->sp;
-    case PRISM_DIM_MBS:
-        return s->mbs;
-    case PRISM_DIM_M:
-        return s->m;
-    case PRISM_DIM_ZERO:
-        return s->zero;
-    case PRISM_DIM_ETP:
-        return prism_strategy_etp(s);
-    case PRISM_DIM_FOLDING:
-        return prism_strategy_folding(s);
-    case PRISM_DIM_OFFLOAD:
-        return s->offload;
-    case PRISM_DIM_TP_OVERLAP:
-    case PRISM_DIM_DP_OVERLAP:
-    case PRISM_DIM_PARAM_OVERLAP:
-        return (s->overlap_off & prism_dim_overlap_bit_internal(dim)) ? 0 : 1;
-    case PRISM_DIM_COUNT:
-        break;
-    }
-    return 0;
-}
-
-char *prism_dim_value_text(PrismDim dim, uint64_t value)
-{
-    if (dim == PRISM_DIM_SCHEDULE)
-        return g_strdup(prism_schedule_name((PrismSchedule)value));
-    if (dim == PRISM_DIM_RECOMPUTE)
-        return g_strdup(prism_recompute_name((PrismRecompute)value));
-    return g_strdup_printf("%" G_GUINT64_FORMAT, value);
-}
 
 PrismSpaceFilter *prism_space_filter_new(void)
 {
@@ -192,10 +84,8 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
 
 unsigned prism_dim_overlap_bit_internal(PrismDim dim)
 {
-    return dim == PRISM_DIM_TP_OVERLAP      ? PRISM_OVERLAP_TP
-           : dim == PRISM_DIM_DP_OVERLAP    ? PRISM_OVERLAP_DP
-           : dim == PRISM_DIM_PARAM_OVERLAP ? PRISM_OVERLAP_PARAM
-                                            : 0;
+    const PrismDimInfo *d = prism_dim_info(dim);
+    return d != NULL ? d->overlap_bit : 0;
 }
 
 void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, unsigned searched)
@@ -330,7 +220,7 @@ static const char *const kind_names[] = {"--fix", "--range", "--only"};
 static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, uint64_t *out,
                              GError **error)
 {
-    const char *opt = kind_names[kind], *dn = dim_names[dim];
+    const char *opt = kind_names[kind], *dn = prism_dim_name(dim);
     if (dim == PRISM_DIM_SP) {
         if (g_ascii_strcasecmp(text, "on") == 0 || g_ascii_strcasecmp(text, "true") == 0) {
             *out = 1;
@@ -349,32 +239,9 @@ static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, ui
                     "%s %s=%s: '%s' is not a non-negative integer", opt, dn, text, text);
         return FALSE;
     }
-    uint64_t lo = 1, hi = G_MAXUINT32;
-    const char *allowed = "an integer >= 1";
-    if (dim == PRISM_DIM_ZERO) {
-        lo = 0;
-        hi = 3;
-        allowed = "0, 1, 2 or 3";
-    } else if (dim == PRISM_DIM_SP) {
-        lo = 0;
-        hi = 1;
-        allowed = "0, 1, on or off";
-    } else if (dim == PRISM_DIM_FOLDING) {
-        lo = 0;
-        hi = 1;
-        allowed = "0 (tied: etp = tp, ep divides dp*cp) or 1 (folded)";
-    } else if (prism_dim_overlap_bit_internal(dim) != 0) {
-        lo = 0;
-        hi = 1;
-        allowed = "0 (off) or 1 (on)";
-    } else if (dim == PRISM_DIM_OFFLOAD) {
-        lo = 0;
-        hi = 3;
-        allowed = "0 (none), 1 (optimizer), 2 (activations) or 3 (both)";
-    } else if (dim == PRISM_DIM_RC_LAYERS) {
-        hi = G_MAXUINT16;
-        allowed = "an integer between 1 and 65535";
-    }
+    const PrismDimInfo *info = prism_dim_info(dim);
+    const uint64_t lo = info->lo, hi = info->hi;
+    const char *allowed = info->allowed;
     if (v < lo || v > hi) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "%s %s=%s: out of range (allowed: %s)", opt, dn, text, allowed);
@@ -388,7 +255,7 @@ static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, ui
 static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Interval *out,
                             GError **error)
 {
-    const char *opt = kind_names[kind], *dn = dim_names[dim];
+    const char *opt = kind_names[kind], *dn = prism_dim_name(dim);
     if (*text == '\0') {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s %s: empty value", opt,
                     dn);
@@ -494,7 +361,7 @@ static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *lab
             if (pending[cur] != NULL) {
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
                             "%s %s: the dimension appears twice in one option", opt,
-                            dim_names[cur]);
+                            prism_dim_name(cur));
                 ok = FALSE;
                 break;
             }
@@ -507,7 +374,7 @@ static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *lab
         } else if (kind != FILTER_ONLY) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "%s %s: one value per dimension (use --only %s=A,B,... for a list)", opt,
-                        dim_names[cur], dim_names[cur]);
+                        prism_dim_name(cur), prism_dim_name(cur));
             ok = FALSE;
             break;
         }

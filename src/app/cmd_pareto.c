@@ -83,31 +83,13 @@ static const double *row_of(const Rows *r, uint64_t index, size_t cols)
 
 static char *strategy_text(const PrismLandscapeSchema *schema, const double *row)
 {
+    /* every dim the file holds (registry.h); an overlap column a schema-3 file lacks
+     * leaves its option on, as those files had it */
     PrismStrategy s = {0};
-    uint32_t *u32[] = {&s.devices, &s.dp, &s.tp, &s.pp, &s.vpp, &s.cp, &s.ep, &s.mbs, &s.m};
-    const PrismDim d32[] = {PRISM_DIM_DEVICES, PRISM_DIM_DP,  PRISM_DIM_TP,
-                            PRISM_DIM_PP,      PRISM_DIM_VPP, PRISM_DIM_CP,
-                            PRISM_DIM_EP,      PRISM_DIM_MBS, PRISM_DIM_M};
-    for (size_t i = 0; i < G_N_ELEMENTS(d32); i++) {
-        int c = prism_landscape_schema_find(schema, prism_dim_name(d32[i]));
-        *u32[i] = c >= 0 ? (uint32_t)row[c] : 0;
-    }
-    uint8_t *u8[] = {&s.sp, &s.zero, &s.recompute, &s.schedule, &s.offload};
-    const PrismDim d8[] = {PRISM_DIM_SP, PRISM_DIM_ZERO, PRISM_DIM_RECOMPUTE, PRISM_DIM_SCHEDULE,
-                           PRISM_DIM_OFFLOAD};
-    for (size_t i = 0; i < G_N_ELEMENTS(d8); i++) {
-        int c = prism_landscape_schema_find(schema, prism_dim_name(d8[i]));
-        *u8[i] = c >= 0 ? (uint8_t)row[c] : 0;
-    }
-    int k = prism_landscape_schema_find(schema, prism_dim_name(PRISM_DIM_RC_LAYERS));
-    s.rc_layers = k >= 0 ? (uint16_t)row[k] : 0;
-    /* the overlap options: 0 = off; a file without the column (schema 3) had them on */
-    const PrismDim dov[] = {PRISM_DIM_TP_OVERLAP, PRISM_DIM_DP_OVERLAP, PRISM_DIM_PARAM_OVERLAP};
-    const uint8_t bits[] = {PRISM_OVERLAP_TP, PRISM_OVERLAP_DP, PRISM_OVERLAP_PARAM};
-    for (size_t i = 0; i < G_N_ELEMENTS(dov); i++) {
-        int c = prism_landscape_schema_find(schema, prism_dim_name(dov[i]));
-        if (c >= 0 && row[c] == 0.0)
-            s.overlap_off |= bits[i];
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        int c = prism_landscape_schema_find(schema, prism_dim_name((PrismDim)d));
+        if (c >= 0)
+            prism_strategy_set_dim(&s, (PrismDim)d, (uint32_t)row[c]);
     }
     g_autofree char *t = prism_strategy_format(&s);
     return g_strdup_printf("devices=%u,%s", s.devices, t);
