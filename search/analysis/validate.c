@@ -785,6 +785,7 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     GError *error = NULL;
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     prism_space_filter_set_uniform_chunks(f, equal);
+    prism_space_filter_set_cp_shards(f, fw->cp_shards);
     prism_space_filter_set_default_where_allowed(f, d->sp == -2 ? fw->def[PRISM_FW_SP] : -1,
                                                  d->zero == -2 ? fw->def[PRISM_FW_ZERO] : -1);
     gboolean ok = prism_space_filter_fix(f, o->fixed, &error) &&

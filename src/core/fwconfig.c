@@ -9,6 +9,7 @@
 #include "fwconfig-internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,6 +408,16 @@ static const char *titan_schedule(PrismSchedule s)
     return NULL;
 }
 
+/* Layers of chunk @p j of @p chunks over @p L layers, uneven where they do not divide:
+ * floor(L / chunks) each and one more on chunks 1, 2, ... while the remainder lasts, the
+ * last chunk only when every other has one (torchtitan's generate_split_points, "Middle
+ * stages get an extra layer"; cost.h prism_layout_default, the split prism prices). */
+static uint32_t titan_chunk_layers(uint32_t L, uint32_t chunks, uint32_t j)
+{
+    const uint32_t rem = L % chunks;
+    return L / chunks + (rem > 0 && j >= 1 && j <= rem ? 1u : 0u);
+}
+
 static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraining *tr,
                            const PrismModel *m, const Shape *sh, GError **error)
 {
@@ -419,10 +430,6 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
     if (s->zero == 1)
         return refuse(error, t,
                       "ZeRO-1 (FSDP2 shards parameters and gradients too: zero 0, 2 or 3)");
-    if (s->zero == 0 && s->cp > 1)
-        return refuse(error, t,
-                      "zero 0 with context parallelism (torchtitan applies FSDP over "
-                      "the context-parallel ranks)");
     if (s->tp > 1 && !s->sp)
         return refuse(error, t,
                       "tp > 1 without sequence parallelism (torchtitan's tensor "
@@ -453,11 +460,6 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
                       "dtype %s (torchtitan trains bfloat16 or float32, FP8 with "
                       "tensorwise/rowwise scaling or MXFP8)",
                       prism_dtype_name(tr->dtype));
-    if (s->vpp > 1 && sh->split % (s->pp * s->vpp) != 0)
-        return refuse(error, t,
-                      "vpp=%u on %u layers (pipeline_parallel_layers_per_stage must "
-                      "divide the layers: pp*vpp does not)",
-                      s->vpp, sh->split);
     if (!check_overlap(t, s, 0, error))
         return FALSE;
     header(o, t, s, tr, m, "#");
@@ -484,9 +486,20 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
         g_string_append_printf(o, "pipeline_parallel_schedule = \"%s\"\n",
                                titan_schedule((PrismSchedule)s->schedule));
         g_string_append_printf(o, "pipeline_parallel_microbatch_size = %u\n", s->mbs);
-        if (s->vpp > 1)
+        const uint32_t chunks = s->pp * s->vpp;
+        if (s->vpp > 1 && sh->split % chunks == 0)
             g_string_append_printf(o, "pipeline_parallel_layers_per_stage = %u\n",
-                                   sh->split / (s->pp * s->vpp));
+                                   sh->split / chunks);
+        else if (sh->split % chunks != 0) {
+            /* the uneven split prism prices, as its split points (torchtitan's own
+             * generate_split_points gives the same one) */
+            g_string_append(o, "pipeline_parallel_split_points = [");
+            for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
+                at += titan_chunk_layers(sh->split, chunks, j);
+                g_string_append_printf(o, "%s\"layers.%u\"", j ? ", " : "", at);
+            }
+            g_string_append(o, "]\n");
+        }
     }
     g_string_append_printf(o, "context_parallel_degree = %u\n", s->cp);
     if (sh->experts > 0)
@@ -1064,6 +1077,45 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     return TRUE;
 }
 
+/* parallelism.pipeline_parallel_split_points ("layers.K,..."): the stages the points make
+ * must be a multiple of pp (torchtitan's stage_ids_this_rank asserts it) and hold the
+ * layers as prism splits them (titan_chunk_layers); sets s->vpp. */
+static gboolean read_titan_splits(const Flat *f, const FwEntry *e, PrismStrategy *s,
+                                  const Shape *sh, GError **error)
+{
+    g_auto(GStrv) pts = g_strsplit(e->value, ",", -1);
+    const uint32_t chunks = g_strv_length(pts) + 1;
+    if (chunks % s->pp != 0 || chunks > sh->split)
+        return conflict(f, e->key, e->value, error,
+                        "%u stages on pipeline degree %u over %u layers (allowed: a multiple "
+                        "of %u stages, at most one per layer)",
+                        chunks, s->pp, sh->split, s->pp);
+    for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
+        at += titan_chunk_layers(sh->split, chunks, j);
+        const char *pt = g_strstrip(pts[j]);
+        char *end = NULL;
+        errno = 0;
+        const unsigned long v = g_str_has_prefix(pt, "layers.") && g_ascii_isdigit(pt[7])
+                                    ? strtoul(pt + 7, &end, 10)
+                                    : ULONG_MAX;
+        if (v == ULONG_MAX || errno != 0 || *end != '\0')
+            return bad_value(f, e, "allowed: \"layers.K\" split points", error);
+        if (v != at) {
+            g_autoptr(GString) want = g_string_new(NULL);
+            for (uint32_t i = 0, a = 0; i + 1 < chunks; i++) {
+                a += titan_chunk_layers(sh->split, chunks, i);
+                g_string_append_printf(want, "%slayers.%u", i ? "," : "", a);
+            }
+            return conflict(f, e->key, e->value, error,
+                            "prism prices %u stages as layers split evenly, the remainder one "
+                            "each on the stages after the first (allowed: %s)",
+                            chunks, want->str);
+        }
+    }
+    s->vpp = chunks / s->pp;
+    return TRUE;
+}
+
 static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **error)
 {
     PrismStrategy *s = &p->s;
@@ -1101,6 +1153,16 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
                         "whole data-parallel group (allowed: one of the two degrees 1)",
                         rep, shard);
     }
+    if (rep > 1 && s->cp > 1) {
+        char buf[16];
+        g_snprintf(buf, sizeof buf, "%u", rep);
+        return conflict(f, "parallelism.data_parallel_replicate_degree", buf, error,
+                        "with context_parallel_degree %u torchtitan shards over the context "
+                        "ranks within each replica (HSDP), which is not priced: prism shards "
+                        "over the whole data-parallel group (allowed: 1, with "
+                        "data_parallel_shard_degree the data-parallel size)",
+                        s->cp);
+    }
     if (shard_given)
         p->devices = rep * shard * s->tp * s->pp * s->cp;
     s->dp = shard_given ? rep * shard : 0; /* 0: the leftover, set by the caller's count */
@@ -1129,7 +1191,13 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
     gboolean looped = s->schedule == PRISM_SCHEDULE_INTERLEAVED ||
                       s->schedule == PRISM_SCHEDULE_ZB_V ||
                       s->schedule == PRISM_SCHEDULE_DUALPIPE_V;
-    if (lps_given && s->pp > 1) {
+    FwEntry *spe = find(f, "parallelism.pipeline_parallel_split_points");
+    if (spe != NULL && spe->value != NULL && *spe->value != '\0' && s->pp > 1) {
+        /* split points win over layers per stage (torchtitan: splits = split_points or
+         * generate_split_points(...)); the split must be the one prism prices */
+        if (!read_titan_splits(f, spe, s, sh, error))
+            return FALSE;
+    } else if (lps_given && s->pp > 1) {
         if (sh->split % (s->pp * lps) != 0) {
             char buf[16];
             g_snprintf(buf, sizeof buf, "%u", lps);
