@@ -30,7 +30,7 @@ static const char *const target_versions[PRISM_FWC_COUNT] = {
 };
 
 static const char *const target_profiles[PRISM_FWC_COUNT] = {
-    "megatron-core", "megatron-core", "pytorch-fsdp", "megatron-deepspeed", NULL};
+    "megatron-core", "megatron-core", "pytorch-fsdp", "megatron-deepspeed", "nanotron"};
 
 const char *prism_fw_target_name(PrismFwTarget t)
 {
