@@ -828,6 +828,21 @@ static gboolean conflict(const Flat *f, const char *key, const char *value, GErr
     return FALSE;
 }
 
+/* conflict() with an unsigned value. */
+static gboolean conflict_u(const Flat *f, const char *key, uint64_t value, GError **error,
+                           const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+static gboolean conflict_u(const Flat *f, const char *key, uint64_t value, GError **error,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *why = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    char buf[24];
+    g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, value);
+    return conflict(f, key, buf, error, "%s", why);
+}
+
 /* The file's shape key @p key must match the model's @p have (0 = the model has none). */
 static gboolean check_shape(const Flat *f, const char *key, uint64_t have, const PrismModel *m,
                             GError **error)
@@ -878,10 +893,8 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     if (!get_u32(f, n->groups, 1, &groups, &groups_given, error))
         return FALSE;
     if (groups_given && groups != sh->kv_heads) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%u", groups);
-        return conflict(f, n->groups, buf, error, "model %s has %u KV heads", m->name,
-                        sh->kv_heads);
+        return conflict_u(f, n->groups, groups, error, "model %s has %u KV heads", m->name,
+                          sh->kv_heads);
     }
     if (args)
         (void)find(f, "--group-query-attention");
@@ -918,12 +931,10 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
         return FALSE;
     if (lpvs_given) {
         if (s->pp == 0 || sh->blocks % (s->pp * lpvs) != 0) {
-            char buf[16];
-            g_snprintf(buf, sizeof buf, "%u", lpvs);
-            return conflict(f, "--num-layers-per-virtual-pipeline-stage", buf, error,
-                            "pipeline size %u x %u layers per virtual stage does not divide the "
-                            "%u layers",
-                            s->pp, lpvs, sh->blocks);
+            return conflict_u(f, "--num-layers-per-virtual-pipeline-stage", lpvs, error,
+                              "pipeline size %u x %u layers per virtual stage does not divide the "
+                              "%u layers",
+                              s->pp, lpvs, sh->blocks);
         }
         s->vpp = sh->blocks / (s->pp * lpvs);
     }
@@ -1146,22 +1157,18 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
             return FALSE;
     }
     if (rep > 1 && shard_given && shard > 1) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%u", shard);
-        return conflict(f, "parallelism.data_parallel_shard_degree", buf, error,
-                        "HSDP (replicate %u x shard %u) is not priced: prism shards over the "
-                        "whole data-parallel group (allowed: one of the two degrees 1)",
-                        rep, shard);
+        return conflict_u(f, "parallelism.data_parallel_shard_degree", shard, error,
+                          "HSDP (replicate %u x shard %u) is not priced: prism shards over the "
+                          "whole data-parallel group (allowed: one of the two degrees 1)",
+                          rep, shard);
     }
     if (rep > 1 && s->cp > 1) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%u", rep);
-        return conflict(f, "parallelism.data_parallel_replicate_degree", buf, error,
-                        "with context_parallel_degree %u torchtitan shards over the context "
-                        "ranks within each replica (HSDP), which is not priced: prism shards "
-                        "over the whole data-parallel group (allowed: 1, with "
-                        "data_parallel_shard_degree the data-parallel size)",
-                        s->cp);
+        return conflict_u(f, "parallelism.data_parallel_replicate_degree", rep, error,
+                          "with context_parallel_degree %u torchtitan shards over the context "
+                          "ranks within each replica (HSDP), which is not priced: prism shards "
+                          "over the whole data-parallel group (allowed: 1, with "
+                          "data_parallel_shard_degree the data-parallel size)",
+                          s->cp);
     }
     if (shard_given)
         p->devices = rep * shard * s->tp * s->pp * s->cp;
@@ -1199,12 +1206,10 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
             return FALSE;
     } else if (lps_given && s->pp > 1) {
         if (sh->split % (s->pp * lps) != 0) {
-            char buf[16];
-            g_snprintf(buf, sizeof buf, "%u", lps);
-            return conflict(f, "parallelism.pipeline_parallel_layers_per_stage", buf, error,
-                            "pipeline degree %u x %u layers per stage does not divide the %u "
-                            "layers",
-                            s->pp, lps, sh->split);
+            return conflict_u(f, "parallelism.pipeline_parallel_layers_per_stage", lps, error,
+                              "pipeline degree %u x %u layers per stage does not divide the %u "
+                              "layers",
+                              s->pp, lps, sh->split);
         }
         s->vpp = sh->split / (s->pp * lps);
     } else if (looped && s->pp > 1) {
@@ -1375,23 +1380,17 @@ static gboolean read_deepspeed(const Flat *f, Parsed *p, const PrismModel *m, co
         !get_u64(f, "--zero-stage", 0, &argstage, &arg_g, error))
         return FALSE;
     if (stage > 3) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, stage);
-        return conflict(f, "ds_config.zero_optimization.stage", buf, error, "allowed: 0 to 3");
+        return conflict_u(f, "ds_config.zero_optimization.stage", stage, error, "allowed: 0 to 3");
     }
     if (arg_g && argstage != stage && find(f, "ds_config.zero_optimization.stage")) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, argstage);
-        return conflict(f, "--zero-stage", buf, error,
-                        "ds_config.json says zero_optimization.stage %" G_GUINT64_FORMAT, stage);
+        return conflict_u(f, "--zero-stage", argstage, error,
+                          "ds_config.json says zero_optimization.stage %" G_GUINT64_FORMAT, stage);
     }
     s->zero = (uint8_t)(arg_g && !find(f, "ds_config.zero_optimization.stage") ? argstage : stage);
     if (mbs_g) {
         if (find(f, "--micro-batch-size") && mbs != s->mbs) {
-            char buf[16];
-            g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, mbs);
-            return conflict(f, "ds_config.train_micro_batch_size_per_gpu", buf, error,
-                            "--micro-batch-size says %u", s->mbs);
+            return conflict_u(f, "ds_config.train_micro_batch_size_per_gpu", mbs, error,
+                              "--micro-batch-size says %u", s->mbs);
         }
         s->mbs = (uint32_t)mbs;
     }
@@ -1453,9 +1452,7 @@ static gboolean read_nanotron(const Flat *f, Parsed *p, GError **error)
     if (!get_u64(f, "optimizer.zero_stage", 0, &z, NULL, error))
         return FALSE;
     if (z > 1) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, z);
-        return conflict(f, "optimizer.zero_stage", buf, error, "allowed: 0 or 1");
+        return conflict_u(f, "optimizer.zero_stage", z, error, "allowed: 0 or 1");
     }
     s->zero = (uint8_t)z;
     p->devices = s->dp * s->tp * s->pp * s->cp;
