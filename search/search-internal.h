@@ -31,6 +31,10 @@ gboolean prism_space_filter_uniform_internal(const PrismSpaceFilter *f);
 /* TRUE when @p f keeps block recompute to every-N-th-layer counts
  * (prism_space_filter_set_every_nth). */
 gboolean prism_space_filter_every_nth_internal(const PrismSpaceFilter *f);
+/* The cp-shards rule (prism_space_filter_set_cp_shards) accepts ZeRO stage @p zero at context
+ * parallelism @p cp; TRUE for a NULL filter or one without the rule. */
+gboolean prism_space_filter_cp_shards_internal(const PrismSpaceFilter *f, uint64_t cp,
+                                               uint64_t zero);
 /* The default-where-allowed rule (prism_space_filter_set_default_where_allowed) of @p dim
  * (sp or zero) accepts @p value; @p allowed: the strategy's tp > 1 (sp) or dp*cp > 1
  * (zero). TRUE for other dims, a dim without the rule and a NULL filter. */

@@ -30,6 +30,9 @@ struct PrismSpaceFilter {
     /* block recompute as checkpointing every N-th layer gives it
      * (prism_space_filter_set_every_nth): a rule on the model's layers, as above */
     gboolean every_nth;
+    /* zero > 0 wherever cp > 1 (prism_space_filter_set_cp_shards): the framework shards
+     * parameters over the data and context ranks whenever cp > 1 */
+    gboolean cp_shards;
     /* a framework's default where the shape rules allow it
      * (prism_space_filter_set_default_where_allowed): sp on where tp > 1, the ZeRO stage
      * where dp*cp > 1; -1 = no such rule */
@@ -77,6 +80,7 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
     c->ov_searched = f->ov_searched;
     c->uniform_chunks = f->uniform_chunks;
     c->every_nth = f->every_nth;
+    c->cp_shards = f->cp_shards;
     c->def_sp = f->def_sp;
     c->def_zero = f->def_zero;
     return c;
@@ -112,6 +116,17 @@ void prism_space_filter_set_every_nth(PrismSpaceFilter *f, gboolean on)
 gboolean prism_space_filter_every_nth_internal(const PrismSpaceFilter *f)
 {
     return f != NULL && f->every_nth;
+}
+
+void prism_space_filter_set_cp_shards(PrismSpaceFilter *f, gboolean on)
+{
+    f->cp_shards = on;
+}
+
+gboolean prism_space_filter_cp_shards_internal(const PrismSpaceFilter *f, uint64_t cp,
+                                               uint64_t zero)
+{
+    return f == NULL || !f->cp_shards || cp == 1 || zero > 0;
 }
 
 void prism_space_filter_set_default_where_allowed(PrismSpaceFilter *f, int sp, int zero)
@@ -179,13 +194,14 @@ gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const Pr
     }
     return prism_space_filter_default_internal(f, PRISM_DIM_SP, s->sp, s->tp > 1) &&
            prism_space_filter_default_internal(f, PRISM_DIM_ZERO, s->zero,
-                                               (uint64_t)s->dp * s->cp > 1);
+                                               (uint64_t)s->dp * s->cp > 1) &&
+           prism_space_filter_cp_shards_internal(f, s->cp, s->zero);
 }
 
 char *prism_space_filter_describe(const PrismSpaceFilter *f)
 {
     if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0 && !f->uniform_chunks &&
-                      !f->every_nth && f->def_sp < 0 && f->def_zero < 0))
+                      !f->every_nth && !f->cp_shards && f->def_sp < 0 && f->def_zero < 0))
         return g_strdup("");
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < f->texts->len; i++)
@@ -204,6 +220,8 @@ char *prism_space_filter_describe(const PrismSpaceFilter *f)
     if (f->every_nth) /* the framework's every-N-th-layer checkpointing */
         g_string_append_printf(s, "%srecompute=block:k only as every N-th layer",
                                s->len ? "; " : "");
+    if (f->cp_shards) /* the framework shards whenever cp > 1 */
+        g_string_append_printf(s, "%szero > 0 where cp > 1", s->len ? "; " : "");
     if (f->def_sp >= 0)
         g_string_append_printf(s, "%ssp=%d where tp > 1, else 0", s->len ? "; " : "", f->def_sp);
     if (f->def_zero >= 0)
@@ -489,6 +507,7 @@ gboolean prism_space_filter_framework(PrismSpaceFilter *f, const PrismFramework 
     prism_space_filter_set_overlap(f, fw->overlap, fw->overlap_search);
     prism_space_filter_set_uniform_chunks(f, fw->uniform_chunks);
     prism_space_filter_set_every_nth(f, fw->rc_every_nth);
+    prism_space_filter_set_cp_shards(f, fw->cp_shards);
     if (fw->sp_always) /* no switch: sp wherever tp > 1 (R4 keeps sp = 0 at tp = 1) */
         f->def_sp = 1;
     g_autofree char *label = g_strdup_printf("framework %s: only", fw->name);
@@ -512,6 +531,11 @@ char *prism_space_framework_unsupported(const PrismFramework *fw, const PrismMod
         return g_strdup_printf("it runs tp=%u without sequence parallelism (%s has no switch "
                                "for it, [planning] sequence_parallel = always)",
                                s->tp, fw->name);
+    if (fw->cp_shards && s->cp > 1 && s->zero == 0)
+        return g_strdup_printf("it runs cp=%u with zero=0 (%s shards the parameters over the "
+                               "data and context ranks whenever cp > 1, [planning] "
+                               "context_parallel_sharding = always)",
+                               s->cp, fw->name);
     if (!prism_space_filter_accepts_strategy(f, s)) {
         /* name the first dim the profile's only leaves out */
         for (int d = 0; d < PRISM_DIM_COUNT; d++) {

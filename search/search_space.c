@@ -362,7 +362,8 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                                 continue;
                             if (!ACCEPT(PRISM_DIM_ZERO, z) ||
                                 !prism_space_filter_default_internal(filter, PRISM_DIM_ZERO, z,
-                                                                     dp * cp > 1))
+                                                                     dp * cp > 1) ||
+                                !prism_space_filter_cp_shards_internal(filter, cp, z))
                                 continue;
                             for (size_t x = 0; x < n_etp; x++) {
                                 const uint64_t etp = etps ? etps[x] : tp;

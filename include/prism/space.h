@@ -120,6 +120,13 @@ void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on);
  */
 void prism_space_filter_set_every_nth(PrismSpaceFilter *f, gboolean on);
 /**
+ * Context parallelism always shards (a profile's [planning] context_parallel_sharding =
+ * always, framework.h): the space keeps zero > 0 wherever cp > 1 (torchtitan applies FSDP2
+ * over the data and context ranks whenever cp > 1). Off by default. Checked by
+ * prism_space_filter_accepts_strategy() and shown by prism_space_filter_describe().
+ */
+void prism_space_filter_set_cp_shards(PrismSpaceFilter *f, gboolean on);
+/**
  * A framework's default for sp and the ZeRO stage where the shape rules allow it, for a
  * search whose tp, dp or cp is free (`prism validate` plans a row that leaves its layout
  * unstated under a profile whose [defaults] give them): with @p sp = 1 the space keeps sp

@@ -482,7 +482,8 @@ static int memory_counts(const PrismFramework *fw, const SourceInfo *src, const 
 {
     return d->mem_kind >= 0                  ? d->mem_kind
            : src != NULL && src->counts >= 0 ? src->counts
-                                             : (int)fw->counts;
+           : fw != NULL                      ? (int)fw->counts
+                                             : PRISM_MEM_ALLOCATED;
 }
 
 /* The memory a row's figure counts (memory_counts), from a stage's modelled allocated peak
@@ -675,6 +676,10 @@ static void step_interval(const PrismCostModel *cm, const PrismStrategy *s, cons
     o->step_hi = hi;
 }
 
+static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const PrismLayout *l,
+                       const double c[PRISM_COL_COUNT], const Dims *d, const PrismFramework *fw,
+                       const SourceInfo *src, int explain, PrismValidateRow *o, GString *why);
+
 static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
                         const SourceInfo *src, int explain, gboolean interval, PrismValidateRow *o,
                         GString *why)
@@ -718,6 +723,18 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
         g_error_free(error);
         return FALSE;
     }
+    return priced(cm, &s, l, c, d, fw, src, explain, o, why);
+}
+
+/* The row's prediction from the priced columns @p c of strategy @p s (layout @p l, NULL:
+ * the even one): its explanation, the compared figures, the step interval, the memory of the
+ * rank measured, and whether the profile runs it. */
+static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const PrismLayout *l,
+                       const double c[PRISM_COL_COUNT], const Dims *d, const PrismFramework *fw,
+                       const SourceInfo *src, int explain, PrismValidateRow *o, GString *why)
+{
+    const PrismStrategy s = *sp;
+    GError *error = NULL;
     if (!explain_row(cm, &s, l, explain, o, why))
         return FALSE;
     predicted(c, cm, &s, fw, src, d, o);
@@ -796,6 +813,7 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     GError *error = NULL;
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     prism_space_filter_set_uniform_chunks(f, equal);
+    prism_space_filter_set_cp_shards(f, fw->cp_shards);
     prism_space_filter_set_default_where_allowed(f, d->sp == -2 ? fw->def[PRISM_FW_SP] : -1,
                                                  d->zero == -2 ? fw->def[PRISM_FW_ZERO] : -1);
     gboolean ok = prism_space_filter_fix(f, o->fixed, &error) &&
@@ -898,6 +916,15 @@ const char *prism_validate_metric_name(int metric)
     return metric >= 0 && metric < PRISM_VM_COUNT ? n[metric] : "?";
 }
 
+/* Each metric's absolute percentage error where both figures exist (NAN elsewhere). */
+static void row_errors(PrismValidateRow *o)
+{
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->err[k] = isnan(o->pred[k]) || isnan(o->meas[k]) || o->meas[k] == 0
+                        ? NAN
+                        : 100.0 * fabs(o->pred[k] - o->meas[k]) / o->meas[k];
+}
+
 static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
 {
     PrismValidateStat *st = NULL;
@@ -913,11 +940,10 @@ static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
         g_ptr_array_add(rep->stats, st);
     }
     st->rows++;
+    row_errors(o);
     for (int k = 0; k < PRISM_VM_COUNT; k++) {
-        o->err[k] = NAN;
-        if (isnan(o->pred[k]) || isnan(o->meas[k]) || o->meas[k] == 0)
+        if (isnan(o->err[k]))
             continue;
-        o->err[k] = 100.0 * fabs(o->pred[k] - o->meas[k]) / o->meas[k];
         st->sum[k] += o->err[k];
         st->signed_sum[k] += 100.0 * (o->pred[k] - o->meas[k]) / o->meas[k];
         st->worst[k] = MAX(st->worst[k], o->err[k]);
@@ -1200,4 +1226,48 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
         return NULL;
     }
     return rep;
+}
+
+PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismStrategy *s,
+                                          const PrismFramework *fw, const PrismValidateRun *run,
+                                          GError **error)
+{
+    double c[PRISM_COL_COUNT];
+    if (!prism_cost_eval_one(cm, s, c, error))
+        return NULL;
+    const PrismTraining *t = prism_cost_model_training(cm);
+    PrismValidateRow *o = g_new0(PrismValidateRow, 1);
+    o->source = g_strdup(run->source);
+    o->model = g_strdup(prism_cost_model_model(cm)->name);
+    o->framework = fw != NULL ? g_strdup(fw->name) : NULL;
+    o->framework_from = g_strdup(run->framework_from);
+    o->kind = PRISM_VALIDATE_PREDICTED;
+    o->defaults = g_strdup(""); /* every dim is the file's */
+    o->strategy = prism_strategy_format(s);
+    o->cluster = g_strdup(prism_cost_model_cluster(cm)->name);
+    o->dtype = g_strdup(prism_dtype_name(t->dtype));
+    o->devices = s->devices, o->tp = s->tp, o->pp = s->pp, o->cp = s->cp, o->ep = s->ep;
+    o->dp = s->dp, o->gbs = t->gbs, o->seq = t->seq;
+    o->step_lo = o->step_hi = o->step_fast = o->step_slow = NAN;
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->pred[k] = o->meas[k] = o->err[k] = NAN;
+    /* the run as a row that states every dim: the same pricing as a predicted CSV row */
+    const Dims d = {.n = s->devices, .mem_kind = run->mem_kind, .mem_rank = run->mem_rank};
+    g_autoptr(GString) why = g_string_new(NULL);
+    if (!priced(cm, s, NULL, c, &d, fw, NULL, 0, o, why)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "%s: %s", run->source,
+                    why->str);
+        row_free(o);
+        return NULL;
+    }
+    o->meas[PRISM_VM_STEP] = run->step_s;
+    o->meas[PRISM_VM_MEM] = run->mem_gib;
+    row_errors(o);
+    return o;
+}
+
+void prism_validate_row_free(PrismValidateRow *r)
+{
+    if (r != NULL)
+        row_free(r);
 }

@@ -73,7 +73,7 @@ static void test_shipped(void)
     /* core_r0.8: the distributed optimizer, no custom FSDP (no ZeRO-2/3); --sequence-parallel
      * is a switch and --recompute-method block takes any k */
     CU_ASSERT_STRING_EQUAL(mc->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
-    CU_ASSERT_TRUE(!mc->sp_always && !mc->rc_every_nth);
+    CU_ASSERT_TRUE(!mc->sp_always && !mc->rc_every_nth && !mc->cp_shards);
     g_autoptr(PrismFramework) fs = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
     CU_ASSERT_EQUAL(fs->overlap, 0u);
@@ -203,6 +203,8 @@ static void test_shipped(void)
     CU_ASSERT_STRING_EQUAL(
         e->only, "schedule=1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe-v,zero=0,2,3,offload=0");
     CU_ASSERT_TRUE(e->sp_always && e->rc_every_nth);
+    /* FSDP2 over the data and context ranks whenever cp > 1 (ParallelDims.fsdp_enabled) */
+    CU_ASSERT_TRUE(e->cp_shards);
     /* SDPA's FlashAttention-2 on H100 (FA3 paper Fig. 5/6, head dim 128, 8k): 333 and
      * 318 TFLOP/s over the 989.4 TFLOP/s BF16 peak = 0.337 and 0.321 (rounded there) */
     CU_ASSERT_DOUBLE_EQUAL(e->knobs.v[PRISM_KNOB_ATTN_FWD_FRACTION], 333.0 / 989.4, 5e-4);
@@ -368,6 +370,9 @@ static void test_refused(void)
         {"[planning]\nrecompute_layers = last_k\n",
          PRISM_INPUT_ERROR_VALUE,
          {"[planning] recompute_layers", "'last_k'", "first_k or every_nth"}},
+        {"[planning]\ncontext_parallel_sharding = sometimes\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] context_parallel_sharding", "'sometimes'", "always or optional"}},
         {"[model]\narchitecture = mamba\n",
          PRISM_INPUT_ERROR_VALUE,
          {"[model] architecture", "'mamba'", "gpt, llama"}},
