@@ -678,7 +678,8 @@ static void step_interval(const PrismCostModel *cm, const PrismStrategy *s, cons
 
 static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const PrismLayout *l,
                        const double c[PRISM_COL_COUNT], const Dims *d, const PrismFramework *fw,
-                       const SourceInfo *src, int explain, PrismValidateRow *o, GString *why);
+                       const SourceInfo *src, int explain, gboolean interval, PrismValidateRow *o,
+                       GString *why);
 
 static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
                         const SourceInfo *src, int explain, gboolean interval, PrismValidateRow *o,
@@ -723,7 +724,7 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
         g_error_free(error);
         return FALSE;
     }
-    return priced(cm, &s, l, c, d, fw, src, explain, o, why);
+    return priced(cm, &s, l, c, d, fw, src, explain, interval, o, why);
 }
 
 /* The row's prediction from the priced columns @p c of strategy @p s (layout @p l, NULL:
@@ -731,7 +732,8 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
  * rank measured, and whether the profile runs it. */
 static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const PrismLayout *l,
                        const double c[PRISM_COL_COUNT], const Dims *d, const PrismFramework *fw,
-                       const SourceInfo *src, int explain, PrismValidateRow *o, GString *why)
+                       const SourceInfo *src, int explain, gboolean interval, PrismValidateRow *o,
+                       GString *why)
 {
     const PrismStrategy s = *sp;
     GError *error = NULL;
@@ -1254,7 +1256,7 @@ PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismS
     /* the run as a row that states every dim: the same pricing as a predicted CSV row */
     const Dims d = {.n = s->devices, .mem_kind = run->mem_kind, .mem_rank = run->mem_rank};
     g_autoptr(GString) why = g_string_new(NULL);
-    if (!priced(cm, s, NULL, c, &d, fw, NULL, 0, o, why)) {
+    if (!priced(cm, s, NULL, c, &d, fw, NULL, 0, TRUE, o, why)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "%s: %s", run->source,
                     why->str);
         row_free(o);
