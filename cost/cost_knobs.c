@@ -277,7 +277,7 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "_initialize_tp_communicators)"},
     [PRISM_KNOB_NIC_SPREAD] =
         {"nic_spread", 1.0, 0.0, 1.0, "bool",
-         "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
+         "1 = a DP/ZeRO/FSDP or TP collective whose group has k > 1 members on "
          "each node crosses the nodes on their k NICs (NCCL channels): "
          "1/k of the per-device inter-node time, at least the intra-node "
          "link's; 0 = every group at one device's NIC. The EP "

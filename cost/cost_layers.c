@@ -680,6 +680,10 @@ static void compile_network(PrismCostModel *cm)
         cm->k.lvl_size[j] = last || lv->size == 0 ? HUGE_VAL : (double)lv->size;
         cm->k.lvl_inv_bw[j] = 1.0 / (lv->bw_GBps * 1e9 * eff);
         cm->k.lvl_lat[j] = lv->latency_us * 1e-6;
+        /* all-gather / reduce-scatter: the level's own figure where the cluster gives one */
+        const double gbw = c->gather_bw_GBps[last ? c->n_levels - 1 : j];
+        const double ag = gbw > 0 ? gbw : lv->bw_GBps;
+        cm->k.lvl_inv_bw_ag[j] = 1.0 / (ag * 1e9 * eff);
     }
 }
 

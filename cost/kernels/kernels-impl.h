@@ -74,6 +74,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double sz[3] = {km->lvl_size[0], km->lvl_size[1], km->lvl_size[2]};
     const double ib0 = km->lvl_inv_bw[0], ib1 = km->lvl_inv_bw[1], ib2 = km->lvl_inv_bw[2],
                  ib3 = km->lvl_inv_bw[3];
+    /* all-gather / reduce-scatter per level (lvl_inv_bw_ag: the all-reduce figure unless
+     * the cluster gives its own) */
+    const double ag0 = km->lvl_inv_bw_ag[0], ag1 = km->lvl_inv_bw_ag[1], ag2 = km->lvl_inv_bw_ag[2],
+                 ag3 = km->lvl_inv_bw_ag[3];
     const double la0 = km->lvl_lat[0], la1 = km->lvl_lat[1], la2 = km->lvl_lat[2],
                  la3 = km->lvl_lat[3];
     /* bg: the bytes per gradient the DP/ZeRO collectives move (every use below) */
@@ -166,7 +170,15 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* TP: ring all-reduce 2(t-1)/t of the volume, 2(t-1) latency steps */
         const double x_tp = t;
         tpbf[i] = 2.0 * (t - 1.0) * it;
-        tpa[i] = 2.0 * (t - 1.0) * it * k_level(x_tp, sz, ib0, ib1, ib2, ib3);
+        {
+            /* SP runs each all-reduce-equivalent as a reduce-scatter and an all-gather (the
+             * level's gather figure), without SP one all-reduce; a group of t > s0 devices
+             * has s0 members on each node and crosses on their s0 NICs like any NCCL ring
+             * (nic_spread, stride 1), never faster than the node's own link */
+            const double t_ar = k_nics(k_level(x_tp, sz, ib0, ib1, ib2, ib3), nis, ib0);
+            const double t_ag = k_nics(k_level(x_tp, sz, ag0, ag1, ag2, ag3), nis, ag0);
+            tpa[i] = 2.0 * (t - 1.0) * it * (sp[i] > 0.5 ? t_ag : t_ar);
+        }
         tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, la0, la1, la2, la3);
         tplvl[i] = k_level(x_tp, sz, 0.0, 1.0, 2.0, 3.0);
         {
@@ -251,7 +263,11 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * the node's own links (cost/README.md, "Collectives over several NICs per node").
          * The dense shard group has stride t, the expert data-parallel group x*e; the HSDP
          * replica group (stride t*n_s >= s0) is unchanged. */
-        const double sib = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
+        /* ZeRO >= 1 reduce-scatters and all-gathers (the level's gather figure), ZeRO-0
+         * all-reduces */
+        const double sib_ar = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
+        const double sib_ag = k_nics(k_level(x_s, sz, ag0, ag1, ag2, ag3), t * nis, ag0);
+        const double sib = z > 0.5 ? sib_ag : sib_ar;
         const double sla = k_level(x_s, sz, da0, da1, da2, da3);
         const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
         const double eib = k_nics(dib, x * e * nis, ib0);
