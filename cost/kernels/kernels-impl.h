@@ -927,6 +927,9 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double rsh = km->fsdp_reshard, bucket = km->dp_bucket, nsh = km->nccl_share;
     const double nos = km->fsdp_pp_nosync * ks->pipelined;
     const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
+    /* zero_sync_exposed: with ZeRO >= 1 nothing of the DP time is hidden (as both overlap
+     * dims off) */
+    const double zex = km->zero_exposed;
     const double *dfs = CW(PRISM_KC_DP_FS), *dtl = CW(PRISM_KC_DP_TAIL), *cfw = CW(PRISM_KC_CF);
     const double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
     const double *dpfb = WS(PRISM_KL_DP_FB), *dpnw = WS(PRISM_KL_DP_NW);
@@ -993,7 +996,9 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         unit[i] = u > 0.0 ? u : 0.0;
         /* the overlap dims: dp_overlap hides the gradient share fb of the DP time,
          * param_overlap the parameter gather (both on: dpx exactly, the same bits) */
-        const double dxg = dov[i] > 0.5 ? dpx : 1.0, dxp = pov[i] > 0.5 ? dpx : 1.0;
+        const double zxs = zex > 0.5 && zero[i] > 0.5 ? 1.0 : 0.0; /* zero_sync_exposed */
+        const double dxg = dov[i] > 0.5 && zxs < 0.5 ? dpx : 1.0;
+        const double dxp = pov[i] > 0.5 && zxs < 0.5 ? dpx : 1.0;
         const double dxe = dxp + (dxg - dxp) * dpfb[i];
         const double dcs = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
         /* the hidden share slows the compute beside it by NCCL's SMs (nsh = nccl_share) */
@@ -1082,8 +1087,11 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
             const double x_b0 = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
             const double x_f0 = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
-            /* an overlap dim off: that share is exposed in full */
-            const double x_b = dov[i] > 0.5 ? x_b0 : c_b, x_f = pov[i] > 0.5 ? x_f0 : c_f;
+            /* an overlap dim off, or ZeRO's collectives outside compute (zero_sync_exposed):
+             * that share is exposed in full */
+            const double zxs = zex > 0.5 && zero[i] > 0.5 ? 1.0 : 0.0;
+            const double x_b = dov[i] > 0.5 && zxs < 0.5 ? x_b0 : c_b;
+            const double x_f = pov[i] > 0.5 && zxs < 0.5 ? x_f0 : c_f;
             /* what is hidden slows the compute beside it by NCCL's SMs */
             dpt[i] = nw * x_b + x_f + (nw * (c_b - x_b) + (c_f - x_f)) * nsh;
         }

@@ -217,6 +217,7 @@ typedef struct PrismKModel {
                                            * level (the level's gather_bw_GBps, else its
                                            * all-reduce figure): SP's TP collectives and
                                            * ZeRO's shard-group ones */
+    double zero_exposed;   /* 1: ZeRO >= 1 collectives unhidden (knob zero_sync_exposed) */
     double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
                             * bucket; 0: the dp_overlap fraction */
     double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds

@@ -690,6 +690,38 @@ static void test_tp_nics_and_gather(void)
 }
 
 /*
+ * zero_sync_exposed (nanotron: no DDP under fp32 accumulation and ZeRO-1; the reduce-scatter
+ * after backward, the all-gather after the step). dp 8 in one node of the test cluster
+ * (300 GB/s x 0.8, 5 us per step, nccl_model = 0), ZeRO-1, fp32 gradients (4 B) and fp16
+ * parameters (2 B), DDP-style buckets on (dp_bucket): every byte exposed,
+ *   t = 7/8 * (4 + 2) * P / 240e9 + 7 * 2 * 5e-6,
+ * P = V h + L(12h^2 + 4h) + V h + 2h, as test_ring_allreduce_dp. With the knob off the
+ * buckets hide part of it; ZeRO-0 does not move with the knob.
+ */
+static double zero_sync_time(const char *knob, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {"dp_bucket=1e6", "grad_fp32=1", "nccl_model=0",
+                                "nccl_sms=0",    knob,          NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+    return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static void test_zero_sync_exposed(void)
+{
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    const double t = 7.0 / 8.0 * 6.0 * P / 240e9 + 7.0 * 2.0 * 5e-6;
+    const double on = zero_sync_time("zero_sync_exposed=1", "dp=8,zero=1");
+    CU_ASSERT_TRUE(prism_test_close(on, t, 1e-12, 0));
+    CU_ASSERT_TRUE(zero_sync_time("zero_sync_exposed=0", "dp=8,zero=1") < 0.9 * t);
+    CU_ASSERT_EQUAL(zero_sync_time("zero_sync_exposed=1", "dp=8,zero=0"),
+                    zero_sync_time("zero_sync_exposed=0", "dp=8,zero=0"));
+}
+
+/*
  * Pipeline bubble. 1F1B (Narayanan et al. 2021, Sec. 2.2.1): p - 1 slots of the stage
  * time, fraction (p-1)/m; interleaved with v chunks: (p-1)/(v m). Exactly, prism's
  * bubble is sum_s T_s - max_s T_s (over vpp); with p = 4 and a vocabulary of 8 the head
@@ -1843,6 +1875,7 @@ static CU_TestInfo formula_tests[] = {
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
     {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
      test_tp_nics_and_gather},
+    {"zero_sync_exposed: ZeRO's collectives outside compute", test_zero_sync_exposed},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
