@@ -277,7 +277,7 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "_initialize_tp_communicators)"},
     [PRISM_KNOB_NIC_SPREAD] =
         {"nic_spread", 1.0, 0.0, 1.0, "bool",
-         "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
+         "1 = a DP/ZeRO/FSDP or TP collective whose group has k > 1 members on "
          "each node crosses the nodes on their k NICs (NCCL channels): "
          "1/k of the per-device inter-node time, at least the intra-node "
          "link's; 0 = every group at one device's NIC. The EP "
@@ -562,6 +562,18 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "published: the devices' GEMM efficiencies are square GEMMs of 4096^3-8192^3 (H100: "
          "zzc0721/torch-performance-test-data#79; B200: pytorch/ao#2427; B200 at 750 W: "
          "facebookexperimental/triton#854): 6144, their middle"},
+    [PRISM_KNOB_ZERO_SYNC_EXPOSED] =
+        {"zero_sync_exposed", 0.0, 0.0, 1.0, "bool",
+         "1 = with ZeRO >= 1 the data-parallel collectives run outside any "
+         "compute: the gradient reduce-scatter after the last backward, the "
+         "parameter all-gather after the optimizer step (nanotron with fp32 "
+         "gradient accumulation builds no DDP then); 0 = as dp_bucket or "
+         "dp_overlap hide them",
+         "code: Megatron-Core and DeepSpeed overlap ZeRO's collectives with backward (0); "
+         "huggingface/nanotron src/nanotron/trainer.py make_ddp = dp > 1 and not "
+         "(accumulate_grad_in_fp32 and zero_stage > 0), FP32GradientAccumulator."
+         "sync_gradients_across_dp after backward, ZeroDistributedOptimizer.step "
+         "_all_gather_params (1, the nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

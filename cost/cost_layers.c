@@ -697,6 +697,10 @@ static void compile_network(PrismCostModel *cm)
         cm->k.lvl_size[j] = last || lv->size == 0 ? HUGE_VAL : (double)lv->size;
         cm->k.lvl_inv_bw[j] = 1.0 / (lv->bw_GBps * 1e9 * eff);
         cm->k.lvl_lat[j] = lv->latency_us * 1e-6;
+        /* all-gather / reduce-scatter: the level's own figure where the cluster gives one */
+        const double gbw = c->gather_bw_GBps[last ? c->n_levels - 1 : j];
+        const double ag = gbw > 0 ? gbw : lv->bw_GBps;
+        cm->k.lvl_inv_bw_ag[j] = 1.0 / (ag * 1e9 * eff);
     }
 }
 
@@ -986,6 +990,7 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->fsdp_reshard = kn[PRISM_KNOB_FSDP_RESHARD];
     k->fsdp_pp_nosync = kn[PRISM_KNOB_FSDP_PP_NOSYNC] > 0.5 ? 1.0 : 0.0;
     k->nic_spread = kn[PRISM_KNOB_NIC_SPREAD] > 0.5 ? 1.0 : 0.0;
+    k->zero_exposed = kn[PRISM_KNOB_ZERO_SYNC_EXPOSED] > 0.5 ? 1.0 : 0.0;
     k->sp_gathered = kn[PRISM_KNOB_SP_SAVES_GATHERED] > 0.5 ? 1.0 : 0.0;
     k->zero3_lowp = kn[PRISM_KNOB_ZERO3_LOWP_SHARD] > 0.5 ? 1.0 : 0.0;
     /* one all-reduce-equivalent = an all-gather + a reduce-scatter of T h: each copies the

@@ -124,6 +124,8 @@ typedef enum {
     PRISM_KNOB_GEMM_TILE_US,           /**< a GEMM tile's fixed time (fill, epilogue), us */
     PRISM_KNOB_GEMM_EFF_K,             /**< reduction depth of the GEMMs gemm_efficiency was
                                             measured at */
+    PRISM_KNOB_ZERO_SYNC_EXPOSED,      /**< 1: with ZeRO >= 1 the DP collectives run after
+                                            backward and the optimizer step, unhidden */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

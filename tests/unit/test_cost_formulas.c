@@ -621,6 +621,107 @@ static void test_nic_spread(void)
 }
 
 /*
+ * TP across nodes and the all-gather / reduce-scatter figure (cost/README.md, "Collectives
+ * over several NICs per node"). The test cluster: 8 per node, NVLink 300 GB/s (5 us),
+ * one 25 GB/s NIC per device (10 us), both x net_efficiency 0.8; per-step latency model
+ * (nccl_model = 0). One collective's volume V = s*b*h*2 = 2048*4096*2 bytes; the forward
+ * of a block holds 2 of them, so tp_overlap 0 -> 1 changes it by 2 t.
+ *   tp 16 over 2 nodes, no SP: an all-reduce ring with 8 members on each node crosses on 8
+ *     NICs, 8*25*0.8 = 160 GB/s (under NVLink's 240): t = 2*15/16 * V/160e9 + 2*15*10e-6;
+ *     nic_spread = 0: one NIC, V/20e9.
+ *   tp 8 with SP, gather_bw_GBps[0] = 150: the reduce-scatter + all-gather pair at
+ *     150*0.8 = 120 GB/s: t = 2*7/8 * V/120e9 + 2*7*5e-6; without SP the all-reduce
+ *     keeps 300 GB/s.
+ *   ZeRO-1 (reduce-scatter + all-gather) over dp 8 in a node takes 150 GB/s too: its
+ *     bandwidth term (time less 7*2*5e-6 latency) doubles; ZeRO-0 (all-reduce) does not
+ *     move.
+ */
+static double tp_fwd_delta(PrismCluster *c, const char *spread, uint32_t devices,
+                           const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const ov0[] = {"tp_overlap=0", "nccl_model=0", spread, NULL};
+    const char *const ov1[] = {"tp_overlap=1", "nccl_model=0", spread, NULL};
+    g_autoptr(PrismCostModel) ca = test_cost_model_on(m, c, devices, 2048, PRISM_DTYPE_FP16, ov0);
+    g_autoptr(PrismCostModel) cb = test_cost_model_on(m, c, devices, 2048, PRISM_DTYPE_FP16, ov1);
+    PrismStrategy s = test_strategy(ca, devices, strategy);
+    PrismLayerTerms a, b;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(ca, &s, 1, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cb, &s, 1, &b, NULL));
+    return a.fwd_s - b.fwd_s;
+}
+
+static double zero_dp_time(PrismCluster *c, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nccl_model=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+    return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static void test_tp_nics_and_gather(void)
+{
+    const double V = 2048.0 * 4096.0 * 2.0;
+    g_autoptr(PrismCluster) c = test_cluster();
+    const double t16 = 2.0 * 15.0 / 16.0 * V / 160e9 + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 16, "tp=16"), 2.0 * t16, 1e-9, 0));
+    const double t16_0 = 2.0 * 15.0 / 16.0 * V / 20e9 + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=0", 16, "tp=16"), 2.0 * t16_0, 1e-9, 0));
+    /* no gather figure: SP prices at the all-reduce one */
+    const double t8 = 2.0 * 7.0 / 8.0 * V / 240e9 + 2.0 * 7.0 * 5e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 8, "tp=8,sp=1"), 2.0 * t8, 1e-9, 0));
+    const double z0 = zero_dp_time(c, "dp=8,zero=0"), z1 = zero_dp_time(c, "dp=8,zero=1");
+    c->gather_bw_GBps[0] = 150.0;
+    const double t8g = 2.0 * 7.0 / 8.0 * V / 120e9 + 2.0 * 7.0 * 5e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 8, "tp=8,sp=1"), 2.0 * t8g, 1e-9, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 8, "tp=8,sp=0"), 2.0 * t8, 1e-9, 0));
+    const double lat = 7.0 * 2.0 * 5e-6;
+    CU_ASSERT_EQUAL(zero_dp_time(c, "dp=8,zero=0"), z0);
+    CU_ASSERT_TRUE(
+        prism_test_close((zero_dp_time(c, "dp=8,zero=1") - lat) / (z1 - lat), 2.0, 1e-9, 0));
+}
+
+/*
+ * zero_sync_exposed (nanotron: no DDP under fp32 accumulation and ZeRO-1; the reduce-scatter
+ * after backward, the all-gather after the step). dp 8 in one node of the test cluster
+ * (300 GB/s x 0.8, 5 us per step, nccl_model = 0), ZeRO-1, fp32 gradients (4 B) and fp16
+ * parameters (2 B), DDP-style buckets on (dp_bucket): every byte exposed,
+ *   t = 7/8 * (4 + 2) * P / 240e9 + 7 * 2 * 5e-6,
+ * P = V h + L(12h^2 + 4h) + V h + 2h, as test_ring_allreduce_dp. With the knob off the
+ * buckets hide part of it; ZeRO-0 does not move with the knob.
+ */
+static double zero_sync_time(const char *knob, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {"dp_bucket=1e6", "grad_fp32=1", "nccl_model=0",
+                                "nccl_sms=0",    knob,          NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+    return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static void test_zero_sync_exposed(void)
+{
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    const double t = 7.0 / 8.0 * 6.0 * P / 240e9 + 7.0 * 2.0 * 5e-6;
+    const double on = zero_sync_time("zero_sync_exposed=1", "dp=8,zero=1");
+    CU_ASSERT_TRUE(prism_test_close(on, t, 1e-12, 0));
+    CU_ASSERT_TRUE(zero_sync_time("zero_sync_exposed=0", "dp=8,zero=1") < 0.9 * t);
+    CU_ASSERT_EQUAL(zero_sync_time("zero_sync_exposed=1", "dp=8,zero=0"),
+                    zero_sync_time("zero_sync_exposed=0", "dp=8,zero=0"));
+}
+
+/*
  * Pipeline bubble. 1F1B (Narayanan et al. 2021, Sec. 2.2.1): p - 1 slots of the stage
  * time, fraction (p-1)/m; interleaved with v chunks: (p-1)/(v m). Exactly, prism's
  * bubble is sum_s T_s - max_s T_s (over vpp); with p = 4 and a vocabulary of 8 the head
@@ -1856,6 +1957,9 @@ static CU_TestInfo formula_tests[] = {
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
     {"memory kinds: allocated, reserved, device by hand", test_memory_kinds},
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
+    {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
+     test_tp_nics_and_gather},
+    {"zero_sync_exposed: ZeRO's collectives outside compute", test_zero_sync_exposed},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
