@@ -377,7 +377,89 @@ cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"
 
-# each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
-# the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
-# h5diffs), and "zstd is smaller than none" needs none
-cli_done $((107 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+# Intervals (sweep --intervals, here through --mem-safety; issue 38): the interval columns
+# are the same at every rank count (h5diff), on any ISA (a sampled row against explain's
+# scalar reference), and memory and its class are checked on every row by hand: at the
+# pessimistic corner cuda_context is 300 MB x 400/300 = 400 MB and allocator_reserve 0.29
+# x 0.354/0.29 = 0.354 (cost_ranges.c); no ranged knob moves the allocated peak; NCCL
+# holds 2 x 16 channels x 9,633,792 B = 308,281,344 B per group of more than one rank (tp,
+# cp, dp, ep, pp). The budget of 16 GiB leaves rows of all three classes.
+ivs=(-m gpt3-1.3b -n 8 --gbs 32 --fix offload=0 --mem-budget 16) # 28,734 strategies
+for np in "${ranks[@]}"; do
+    sweep_np "$np" "iv$np.h5" "${ivs[@]}" --mem-safety --hdf5-chunk 4096
+done
+for np in "${ranks[@]:1}"; do
+    check "interval columns of np$np equal np1" h5diff --exclude-attribute / iv1.h5 "iv$np.h5"
+done
+check "interval columns by hand" env PYTHONPATH="$PRISM_SOURCE_DIR/scripts" $py - iv1.h5 <<'PY'
+import sys
+import numpy as np
+import prism_landscape as pl
+ls = pl.load(sys.argv[1])
+step, lo, hi = ls["step_time"], ls["step_lo"], ls["step_hi"]
+assert np.all((lo <= step) & (step <= hi) & (lo < hi)), "step outside its interval"
+groups = sum((ls[d] > 1).astype(float) for d in ("tp", "cp", "dp", "ep", "pp"))
+nccl = 308281344.0 * groups
+alloc = ls["peak_mem"]
+want_hi = alloc * 1.354 + (400e6 + nccl)
+dev = alloc * 1.29 + (300e6 + nccl)
+assert np.allclose(ls["mem_hi"], want_hi, rtol=1e-12, atol=0), "mem_hi"
+usable = 16 * 2.0**30
+risk = np.where(dev > usable, 2, np.where(want_hi > usable, 1, 0))
+near = np.abs(want_hi - usable) < 1e-9 * usable
+assert np.all((ls["mem_risk"] == risk) | near), "mem_risk"
+assert set(np.bincount(ls["mem_risk"]).nonzero()[0]) == {0, 1, 2}, "not all three classes"
+assert ls.code("mem_risk", "at risk") == 1
+assert np.all(ls["feasible"][ls["mem_risk"] == 2] == 0), "a row over the device feasible"
+# --mem-safety: the stored fronts and top lists hold no row at memory risk
+import h5py
+with h5py.File(sys.argv[1], "r") as f:
+    assert f.attrs["intervals"] == "ranges, mem_safety"
+    for g in ("pareto", "topk"):
+        assert len(f[g + "/mem_risk"]) > 0 and not f[g + "/mem_risk"][:].any(), g
+        idx = f[g + "/index"][:]
+        assert np.array_equal(f[g + "/step_hi"][:], hi[idx]), g
+PY
+# the kernels' corners (AVX-512/AVX2 here) against the scalar reference of explain, which
+# widens by the track record: stored x (1 - widen_step) is explain's, bit for bit
+row=$($py -c "import sys; sys.path.insert(0, '$PRISM_SOURCE_DIR/scripts'); import prism_landscape as pl; ls = pl.load('iv1.h5'); i = int(ls['mem_risk'].argmin()); print(i, ls.strategy(i))")
+check "explain the row's strategy" expect_status 0 explain "${ivs[@]:0:6}" --mem-budget 16 --json -s "$(sed 's/^[0-9]* //; s/devices=[0-9]*,//' <<<"$row")"
+check "  the same interval" env PYTHONPATH="$PRISM_SOURCE_DIR/scripts" $py - iv1.h5 out.txt "${row%% *}" <<'PY'
+import json, sys
+import prism_landscape as pl
+ls, e, i = pl.load(sys.argv[1]), json.load(open(sys.argv[2]))["interval"], int(sys.argv[3])
+assert e["step"] == ls["step_time"][i], (e, ls["step_time"][i])
+assert e["step_lo"] == ls["step_lo"][i] * (1.0 - e["widen_step"]), e
+assert e["step_hi"] == ls["step_hi"][i] * (1.0 + e["widen_step"]), e
+assert e["mem_hi"] == ls["mem_hi"][i] * (1.0 + e["widen_mem"]), e
+PY
+# pareto --robust: the front over (step_hi, mem_hi) of the rows that fit without risk,
+# against a brute force
+check "pareto --robust --mem-safety" expect_status 0 pareto iv1.h5 --robust --mem-safety --json
+check "  the brute-force front" env PYTHONPATH="$PRISM_SOURCE_DIR/scripts" $py - iv1.h5 out.txt <<'PY'
+import json, sys
+import numpy as np
+import prism_landscape as pl
+ls, d = pl.load(sys.argv[1]), json.load(open(sys.argv[2]))
+p = d["points"][0]
+ok = (ls["feasible"] == 1) & (ls["mem_risk"] == 0)
+idx = np.nonzero(ok)[0]
+a, b = ls["step_hi"][idx], ls["mem_hi"][idx]
+front = set()
+for k in range(len(idx)):
+    dom = (a <= a[k]) & (b <= b[k]) & ((a < a[k]) | (b < b[k]))
+    if not dom.any():
+        front.add(int(idx[k]))
+got = {e["index"] for e in p["front"]}
+want_keys = {(ls["step_hi"][i], ls["mem_hi"][i]) for i in front}
+assert {(ls["step_hi"][i], ls["mem_hi"][i]) for i in got} == want_keys, (len(got), len(front))
+assert d["objectives"] == ["step_hi", "mem_hi"] and d["rank_by"] == "step_hi", d["objectives"]
+assert p["top"][0]["index"] == int(idx[np.argmin(a)]) or a[np.argmin(a)] == ls["step_hi"][p["top"][0]["index"]]
+PY
+check "pareto --robust on a landscape without intervals exits 2" expect_status 2 pareto np1.h5 --robust
+check "  names the option" grep -q "sweep --intervals" err.txt
+
+# each rank count left out skips 7 checks: the sweep and its h5diff, for one setup, for
+# the grid and with intervals, and `pareto --json` at that count; each codec left out 4
+# (two sweeps, two h5diffs), and "zstd is smaller than none" needs none
+cli_done $((121 - 7 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
