@@ -130,6 +130,35 @@ void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema)
     }
 }
 
+void prism_landscape_schema_add_intervals(PrismLandscapeSchema *schema)
+{
+    static const struct {
+        const char *name, *unit, *doc;
+        PrismStore store;
+    } iv[PRISM_IV_COUNT] = {
+        [PRISM_IV_STEP_LO] = {"step_lo", "s",
+                              "step time at the optimistic corner of the published ranges "
+                              "(the least of it and step_time; not widened by a track record)",
+                              PRISM_STORE_F64},
+        [PRISM_IV_STEP_HI] = {"step_hi", "s",
+                              "step time at the pessimistic corner of the published ranges "
+                              "(the largest of it and step_time; not widened)",
+                              PRISM_STORE_F64},
+        [PRISM_IV_MEM_HI] = {"mem_hi", "bytes",
+                             "device memory (allocated x the allocator's reserve + CUDA context "
+                             "+ NCCL buffers) at the pessimistic corner of the published ranges",
+                             PRISM_STORE_F64},
+        [PRISM_IV_MEM_RISK] = {"mem_risk", "code",
+                               "memory class: fits (mem_hi within the usable memory), at risk "
+                               "(the point's device figure fits, mem_hi does not), does not fit",
+                               PRISM_STORE_U8},
+    };
+    for (unsigned i = 0; i < PRISM_IV_COUNT; i++)
+        prism_landscape_schema_add(schema, iv[i].name, iv[i].unit, iv[i].doc, iv[i].store,
+                                   PRISM_LS_SOURCE_INTERVAL, i);
+    prism_landscape_schema_set_codes(schema, schema->n - 1, "fits,at risk,does not fit");
+}
+
 int prism_landscape_schema_find(const PrismLandscapeSchema *schema, const char *name)
 {
     for (size_t i = 0; i < schema->n; i++)
@@ -342,6 +371,12 @@ void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const Pris
         case PRISM_LS_SOURCE_FLOPS_TIME:
             store_constant(col->store, bufs[c], at, batch->flops_time, n);
             break;
+        case PRISM_LS_SOURCE_INTERVAL: /* a sink without the columns stores NaN (never) */
+            if (batch->iv[col->index] != NULL)
+                store_doubles(col->store, bufs[c], at, batch->iv[col->index] + from, n);
+            else
+                store_constant(col->store, bufs[c], at, col->store == PRISM_STORE_F64 ? NAN : 0, n);
+            break;
         }
     }
 }
@@ -365,6 +400,9 @@ void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismL
             break;
         case PRISM_LS_SOURCE_FLOPS_TIME: /* not in a row; the tables store hfu instead */
             v = NAN;
+            break;
+        case PRISM_LS_SOURCE_INTERVAL:
+            v = row->iv[col->index];
             break;
         }
         store_doubles(col->store, bufs[c], at, &v, 1);

@@ -61,7 +61,7 @@ ALIASES = {"step": "step_time", "time_step": "step_time", "time.step": "step_tim
            "throughput": "tokens_per_s", "tokens": "tokens_per_s", "bubble": "bubble_time"}
 GIB = 1024.0 ** 3
 # Integer columns of /landscape that describe the row, not its strategy.
-_ROW_COLUMNS = ("point", "peak_stage", "feasible", "reason")
+_ROW_COLUMNS = ("point", "peak_stage", "feasible", "reason", "mem_risk")
 
 
 def _text(v):
@@ -120,7 +120,8 @@ class Landscape:
         """The strategy dims of this file, in its column order, as its own schema states
         them: the `dims` attribute of /landscape where the writer stores one, else every
         integer column counted or coded (its `type` u8/u16/u32, its `unit` count or code)
-        but the row's bookkeeping (point, peak_stage, feasible, reason). A file of another
+        but the row's bookkeeping (point, peak_stage, feasible, reason, and the memory
+        class mem_risk of `sweep --intervals`). A file of another
         schema has other dims, so nothing here is a fixed list."""
         if "dims" in group.attrs:
             return [d for d in _text(group.attrs["dims"]).split(",") if d]

@@ -541,6 +541,10 @@ typedef struct {
     PrismLanes cl;   /* the lanes kept, compacted (points into cbuf, cgid, cskid) */
     double *cbuf;    /* PRUNE_COLS x batch */
     uint32_t *cgid, *cskid, *at; /* batch: kept lanes' key ids and their place in the batch */
+    /* intervals (PrismSearchOptions.intervals, with a row sink): the corners, and under
+     * mem_safety the batch's memory class, a row at risk counting as infeasible */
+    PrismSearchCorners *corners;
+    const double *risk;
 } Walker;
 
 /* The lane columns a compacted batch carries (tp .. zero, etp, fold, the three overlaps). */
@@ -561,6 +565,7 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->cgid, g_free);
     g_clear_pointer(&w->cskid, g_free);
     g_clear_pointer(&w->at, g_free);
+    g_clear_pointer(&w->corners, prism_search_corners_free);
 }
 
 /* Fold one evaluated batch into the local results: lane i is row first + i, or
@@ -581,7 +586,7 @@ static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lan
     for (size_t i = 0; i < n; i++) {
         const uint64_t row = first + (at != NULL ? at[i] : i);
         prism_topk_offer(closest, peak[i], row);
-        if (feasible[i] != 1.0)
+        if (feasible[i] != 1.0 || (w->risk != NULL && w->risk[i] != 0))
             continue;
         prism_topk_offer(top, key_value(&rk, i), row);
         for (size_t o = 0; o < w->n_obj; o++)
@@ -618,7 +623,7 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     w->memo_n = 0;
     w->ev = prism_evaluator_new(w->cur.cm, w->kt, w->batch);
     prism_evaluator_set_lean(w->ev, w->lean);
-    return TRUE;
+    return w->corners == NULL || prism_search_corners_job(w->corners, w->cur.cm, w->kt, error);
 }
 
 /* The peak a row must exceed to be left out: the usable memory, and once the closest
@@ -772,7 +777,9 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
             g_clear_pointer(&w->compiled, prism_cost_segment_free);
             w->memo_n = 0;
             w->compiled = prism_cost_segment_new(w->cur.cm, &segs[si].key, FALSE, error);
-            if (w->compiled == NULL)
+            if (w->compiled == NULL ||
+                (w->corners != NULL &&
+                 !prism_search_corners_segment(w->corners, &segs[si].key, error)))
                 return FALSE;
             w->seg = si;
             w->have_seg = TRUE;
@@ -784,11 +791,16 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
         if (n > w->batch)
             n = w->batch;
         PrismLanes lanes;
+        const double *const *iv = NULL;
         prism_space_lanes(space, si, local - seg->first, (size_t)n, &lanes);
         if (w->prune && lanes.skey_id != NULL) {
             prune_batch(w, &seg->key, &lanes, pos);
         } else {
             prism_evaluator_run(w->ev, w->compiled, &lanes, &w->out);
+            if (w->corners != NULL) {
+                iv = prism_search_corners_run(w->corners, &seg->key, &lanes, &w->out);
+                w->risk = w->opt->mem_safety ? iv[PRISM_IV_MEM_RISK] : NULL;
+            }
             collect(w, &seg->key, &lanes, pos, NULL);
         }
         if (w->sink != NULL && w->sink->rows != NULL) { /* never with pruning */
@@ -800,6 +812,8 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
                                .lanes = &lanes,
                                .cols = &w->out,
                                .flops_time = prism_cost_segment_flops_time(w->compiled)};
+            for (int c = 0; c < PRISM_IV_COUNT && iv != NULL; c++)
+                b.iv[c] = iv[c];
             if (!w->sink->rows(w->sink->user, &b, error))
                 return FALSE;
         }
@@ -1010,6 +1024,8 @@ static Walker *walkers_new(const Walker *wp, int nt, size_t n_jobs, size_t n_obj
             ws[t].at = g_new(uint32_t, w.batch);
             ws[t].learn = g_new(uint8_t, w.batch);
         }
+        if (w.sink != NULL && w.sink->rows != NULL && w.opt->intervals)
+            ws[t].corners = prism_search_corners_new(w.batch);
     }
     return ws;
 }

@@ -156,6 +156,13 @@ typedef struct PrismSearchOptions {
      *  exceed the usable memory and the closest list's last peak is counted as evaluated and
      *  infeasible without running the kernel. The result is the same either way. */
     gboolean exhaustive;
+    /** With a row sink: also evaluate every row at both corners of the published ranges
+     *  (ranges.h, prism_cost_model_corner of the job's model) and hand the sink its
+     *  interval columns (sink.h PrismRowBatch.iv): two more kernel runs per row. */
+    gboolean intervals;
+    /** With intervals: a row at memory risk (or over) counts as infeasible for the fronts,
+     *  top-k lists and feasible counts (the stored feasible column stays the point verdict). */
+    gboolean mem_safety;
 } PrismSearchOptions;
 
 #define PRISM_SEARCH_THREADS_MAX 256
