@@ -1047,12 +1047,9 @@ static void run_rounds(PrismComm *comm, Walker *ws, int nt, uint64_t lo, uint64_
             if (stopped)
                 *flag |= FLAG_STOP;
         }
-        int any = *flag; /* a solo communicator's "or" over its one rank */
-        if (!prism_comm_is_solo(comm) &&
-            MPI_Allreduce(flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
-            if (*local == NULL)
-                g_set_error(local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
-                            "MPI_Allreduce of the round status failed");
+        int any = *flag;
+        /* a rank that ends its round first sleeps while it waits (comm.h) */
+        if (!prism_comm_or_idle(comm, *flag, &any, *local == NULL ? local : NULL)) {
             *flag |= FLAG_ERROR;
             break;
         }
