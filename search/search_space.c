@@ -452,16 +452,22 @@ static void add_segment_off(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vp
                             uint32_t table)
 {
     const LaneTable *t = &g_array_index(sp->tables, LaneTable, table);
-    PrismSpaceSegment seg = {.key = {.devices = n,
-                                     .pp = pp,
-                                     .vpp = vpp,
-                                     .schedule = (uint8_t)sch,
-                                     .recompute = (uint8_t)rc,
-                                     .rc_layers = (uint16_t)k,
-                                     .offload = (uint8_t)off},
-                             .first = sp->size,
-                             .count = t->n,
-                             .table = table};
+    /* zeroed first, then set member by member: an initializer leaves the padding bytes
+     * (after the key and the table id) unspecified, and the segments are compared and
+     * copied as bytes (test_space compares two enumerations with memcmp; the sanitizer
+     * build left stack garbage there) */
+    PrismSpaceSegment seg;
+    memset(&seg, 0, sizeof seg);
+    seg.key.devices = n;
+    seg.key.pp = pp;
+    seg.key.vpp = vpp;
+    seg.key.schedule = (uint8_t)sch;
+    seg.key.recompute = (uint8_t)rc;
+    seg.key.rc_layers = (uint16_t)k;
+    seg.key.offload = (uint8_t)off;
+    seg.first = sp->size;
+    seg.count = t->n;
+    seg.table = table;
     g_array_append_val(sp->segs, seg);
     sp->size += t->n;
 }
