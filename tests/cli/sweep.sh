@@ -166,10 +166,13 @@ expect_json "info --json" "d['rows'] == 39626 and d['attributes']['status'] == '
 expect_bad "existing output" -- sweep "${small[@]}" -o np1.h5 -- "np1.h5 exists" "--force"
 sweep_np 2 np1.h5 "${small[@]}" --hdf5-chunk 4096 --force
 check "--force rewrote the same datasets" h5diff --exclude-attribute / np1.h5 "np${ranks[-1]}.h5"
-sweep_np 2 d0.h5 "${small[@]}" --hdf5-deflate 0
-sweep_np 2 d9.h5 "${small[@]}" --hdf5-deflate 9
-check "deflate 0 and 9 hold the same data" h5diff --exclude-attribute / d0.h5 d9.h5
-check "deflate 9 is smaller than deflate 0" test "$(stat -c %s d9.h5)" -lt "$(stat -c %s d0.h5)"
+# (deflate is HDF5's own filter: its levels are checked in the main pass only, as the codecs)
+if [[ " ${codecs[*]} " == *" deflate "* ]]; then
+    sweep_np 2 d0.h5 "${small[@]}" --hdf5-deflate 0
+    sweep_np 2 d9.h5 "${small[@]}" --hdf5-deflate 9
+    check "deflate 0 and 9 hold the same data" h5diff --exclude-attribute / d0.h5 d9.h5
+    check "deflate 9 is smaller than deflate 0" test "$(stat -c %s d9.h5)" -lt "$(stat -c %s d0.h5)"
+fi
 # Every codec: the same datasets as the default (zstd, np1..4 above) at 1 and 3 ranks.
 for codec in "${codecs[@]}"; do
     for np in 1 3; do
@@ -451,4 +454,4 @@ check "  names the option" grep -q "sweep --intervals" err.txt
 # each rank count left out skips 5 checks: the sweep and its h5diff, for one setup and for
 # the grid, and `pareto --json` at that count; each codec left out 4 (two sweeps, two
 # h5diffs), and "zstd is smaller than none" needs none
-cli_done $((113 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - (${#codecs[@]} < 3)))
+cli_done $((113 - 5 * skipped - 4 * (3 - ${#codecs[@]}) - 5 * (${#codecs[@]} < 3)))
