@@ -4,9 +4,9 @@
  * (PrismSearchOptions.intervals): every batch evaluated again at the optimistic and the
  * pessimistic corner of the published ranges (ranges.h), with the same kernels in lean
  * mode (the step time and the allocated peak, bit for bit those of a full run), and the
- * interval formed as prism_corners_eval forms it without widening: step_lo and step_hi
- * the least and largest of the point and both corners, mem_hi the largest device figure
- * (prism_cost_memory_kinds), and the memory class (prism_mem_class). The kernels are
+ * interval formed by prism_corners_form without widening (step_lo and step_hi the least
+ * and largest of the point and both corners, mem_hi the largest device figure), and the
+ * memory class (prism_mem_class). The kernels are
  * bit-identical on every ISA and the columns depend on the row alone, so they are the
  * same for every ISA and rank count. Nothing here is collective.
  */
@@ -17,11 +17,10 @@
 
 struct PrismSearchCorners {
     size_t batch;
-    PrismCostModel *cm[PRISM_CORNER_COUNT];
+    PrismCorners corners; /* the job's point model (borrowed) and its corners; no widening */
     PrismEvaluator *ev[PRISM_CORNER_COUNT];
     PrismCostSegment *seg[PRISM_CORNER_COUNT];
     PrismCostOut out[PRISM_CORNER_COUNT];
-    const PrismCostModel *point; /* the job's model (borrowed) */
     double usable;
     double *iv[PRISM_IV_COUNT];
 };
@@ -43,9 +42,9 @@ static void drop_job(PrismSearchCorners *c)
     for (int k = 0; k < PRISM_CORNER_COUNT; k++) {
         g_clear_pointer(&c->seg[k], prism_cost_segment_free);
         g_clear_pointer(&c->ev[k], prism_evaluator_free);
-        g_clear_pointer(&c->cm[k], prism_cost_model_free);
+        g_clear_pointer(&c->corners.cm[k], prism_cost_model_free);
     }
-    c->point = NULL;
+    c->corners.point = NULL;
 }
 
 void prism_search_corners_free(PrismSearchCorners *c)
@@ -66,15 +65,15 @@ gboolean prism_search_corners_job(PrismSearchCorners *c, const PrismCostModel *c
 {
     drop_job(c);
     for (int k = 0; k < PRISM_CORNER_COUNT; k++) {
-        c->cm[k] = prism_cost_model_corner(cm, (PrismCorner)k, TRUE, TRUE, error);
-        if (c->cm[k] == NULL) {
+        c->corners.cm[k] = prism_cost_model_corner(cm, (PrismCorner)k, TRUE, TRUE, error);
+        if (c->corners.cm[k] == NULL) {
             drop_job(c);
             return FALSE;
         }
-        c->ev[k] = prism_evaluator_new(c->cm[k], kt, c->batch);
+        c->ev[k] = prism_evaluator_new(c->corners.cm[k], kt, c->batch);
         prism_evaluator_set_lean(c->ev[k], TRUE);
     }
-    c->point = cm;
+    c->corners.point = cm;
     c->usable = prism_cost_model_usable(cm);
     return TRUE;
 }
@@ -84,7 +83,7 @@ gboolean prism_search_corners_segment(PrismSearchCorners *c, const PrismSegmentK
 {
     for (int k = 0; k < PRISM_CORNER_COUNT; k++) {
         g_clear_pointer(&c->seg[k], prism_cost_segment_free);
-        if ((c->seg[k] = prism_cost_segment_new(c->cm[k], key, FALSE, error)) == NULL)
+        if ((c->seg[k] = prism_cost_segment_new(c->corners.cm[k], key, FALSE, error)) == NULL)
             return FALSE;
     }
     return TRUE;
@@ -102,26 +101,18 @@ const double *const *prism_search_corners_run(PrismSearchCorners *c, const Prism
         s.cp = (uint32_t)lanes->cp[i];
         s.dp = (uint32_t)lanes->dp[i];
         s.ep = (uint32_t)lanes->ep[i];
-        double cols[PRISM_COL_COUNT] = {0};
+        double cols[PRISM_COL_COUNT] = {0}, step[PRISM_CORNER_COUNT], peak[PRISM_CORNER_COUNT];
         cols[PRISM_COL_TIME_STEP] = point->col[PRISM_COL_TIME_STEP][i];
         cols[PRISM_COL_MEM_PEAK] = point->col[PRISM_COL_MEM_PEAK][i];
-        PrismMemKinds mk;
-        prism_cost_memory_kinds(c->point, &s, cols[PRISM_COL_MEM_PEAK], &mk);
-        PrismInterval iv = {.step = cols[PRISM_COL_TIME_STEP], .mem = mk.device};
-        double lo = iv.step, hi = iv.step, mem_hi = iv.mem;
         for (int k = 0; k < PRISM_CORNER_COUNT; k++) {
-            const double st = c->out[k].col[PRISM_COL_TIME_STEP][i];
-            lo = MIN(lo, st);
-            hi = MAX(hi, st);
-            prism_cost_memory_kinds(c->cm[k], &s, c->out[k].col[PRISM_COL_MEM_PEAK][i], &mk);
-            mem_hi = MAX(mem_hi, mk.device);
+            step[k] = c->out[k].col[PRISM_COL_TIME_STEP][i];
+            peak[k] = c->out[k].col[PRISM_COL_MEM_PEAK][i];
         }
-        iv.step_lo = lo;
-        iv.step_hi = hi;
-        iv.mem_hi = mem_hi;
-        c->iv[PRISM_IV_STEP_LO][i] = lo;
-        c->iv[PRISM_IV_STEP_HI][i] = hi;
-        c->iv[PRISM_IV_MEM_HI][i] = mem_hi;
+        PrismInterval iv;
+        prism_corners_form(&c->corners, &s, cols, step, peak, &iv);
+        c->iv[PRISM_IV_STEP_LO][i] = iv.step_lo;
+        c->iv[PRISM_IV_STEP_HI][i] = iv.step_hi;
+        c->iv[PRISM_IV_MEM_HI][i] = iv.mem_hi;
         c->iv[PRISM_IV_MEM_RISK][i] = (double)prism_mem_class(&iv, c->usable);
     }
     return (const double *const *)c->iv;
