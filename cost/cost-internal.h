@@ -134,12 +134,15 @@ void prism_evaluator_reserve_internal(PrismEvaluator *ev, const PrismCostSegment
 
 /**
  * Evaluate one strategy on an all-stages segment with the scalar kernel and hand back
- * the segment and workspace (explain reads the named terms). Errors: shape rules.
+ * the segment and workspace (explain reads the named terms). With @p own_ws the evaluator
+ * owns its workspace (the caller may evaluate again before reading it); without, it borrows
+ * the thread's one-lane workspace, valid until the thread's next one-lane evaluation.
+ * Errors: shape rules.
  */
 gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,
-                                     const PrismLayout *layout, PrismCostSegment **seg_out,
-                                     PrismEvaluator **ev_out, double cols[PRISM_COL_COUNT],
-                                     GError **error);
+                                     const PrismLayout *layout, gboolean own_ws,
+                                     PrismCostSegment **seg_out, PrismEvaluator **ev_out,
+                                     double cols[PRISM_COL_COUNT], GError **error);
 
 /** The kernel model's device-level memory terms from the knob values @p kn (cost_memory.c):
  *  device = peak x @p scale + @p fixed + @p nccl_group x the lane's communicators. */

@@ -461,17 +461,19 @@ static void one_lane_ws_lend(PrismEvaluator *ev, const PrismCostSegment *seg)
     const size_t need = prism_k_ws_arrays(&seg->k);
     if (need > w->arrays)
         ws_grow(&w->ws, &w->arrays, need, TRUE); /* zeroed */
-    else
-        memset(w->ws, 0, need * PRISM_K_TILE * sizeof(double)); /* as a fresh one is */
+    else /* as a fresh one is where one lane reads: the kernels touch lanes [0, n) of each
+          * array only (prism_cost_kernel_*'s tile loops), and n is 1 here */
+        for (size_t a = 0; a < need; a++)
+            w->ws[a * PRISM_K_TILE] = 0.0;
     ev->ws = w->ws;
     ev->ws_arrays = need;
     ev->ws_borrowed = TRUE;
 }
 
 gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrategy *s,
-                                     const PrismLayout *layout, PrismCostSegment **seg_out,
-                                     PrismEvaluator **ev_out, double out[PRISM_COL_COUNT],
-                                     GError **error)
+                                     const PrismLayout *layout, gboolean own_ws,
+                                     PrismCostSegment **seg_out, PrismEvaluator **ev_out,
+                                     double out[PRISM_COL_COUNT], GError **error)
 {
     if (layout == NULL && !prism_strategy_check(s, cm->model, &cm->training, error))
         return FALSE;
@@ -482,7 +484,7 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
     if (seg == NULL)
         return FALSE;
     g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, prism_kernel_table_scalar_internal(), 1);
-    if (ev_out == NULL) /* explain keeps its evaluator (and reads its workspace) */
+    if (!own_ws)
         one_lane_ws_lend(ev, seg);
     PrismOneLane v;
     PrismLanes lanes;
@@ -501,7 +503,7 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
 gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
                              double out[PRISM_COL_COUNT], GError **error)
 {
-    return prism_cost_run_one_internal(cm, s, NULL, NULL, NULL, out, error);
+    return prism_cost_run_one_internal(cm, s, NULL, FALSE, NULL, NULL, out, error);
 }
 
 void prism_cost_metrics_to_json(const PrismCostModel *cm, const PrismStrategy *s,
@@ -590,7 +592,7 @@ gboolean prism_cost_eval_layout(const PrismCostModel *cm, const PrismStrategy *s
                                 GError **error)
 {
     g_return_val_if_fail(layout != NULL, FALSE);
-    return prism_cost_run_one_internal(cm, s, layout, NULL, NULL, out, error);
+    return prism_cost_run_one_internal(cm, s, layout, FALSE, NULL, NULL, out, error);
 }
 
 gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s, uint32_t layer,

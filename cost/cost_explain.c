@@ -689,7 +689,8 @@ char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s
     double col[PRISM_COL_COUNT];
     g_autoptr(PrismCostSegment) seg = NULL;
     g_autoptr(PrismEvaluator) ev = NULL;
-    if (!prism_cost_run_one_internal(cm, s, layout, &seg, &ev, col, error))
+    /* its own workspace: the rendering below reads it and may price again */
+    if (!prism_cost_run_one_internal(cm, s, layout, TRUE, &seg, &ev, col, error))
         return NULL;
     if (json)
         return explain_json(cm, s, seg, ev->ws, col);
@@ -713,7 +714,8 @@ gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s
     double col[PRISM_COL_COUNT];
     g_autoptr(PrismCostSegment) seg = NULL;
     g_autoptr(PrismEvaluator) ev = NULL;
-    if (!prism_cost_run_one_internal(cm, s, layout, &seg, &ev, col, error))
+    /* the thread's workspace: read below before anything is priced again */
+    if (!prism_cost_run_one_internal(cm, s, layout, FALSE, &seg, &ev, col, error))
         return FALSE;
     /* the total of each stage's largest candidate, as explain's memory table prints it */
     for (uint32_t st = 0; st < seg->layout->pp; st++)

@@ -11,6 +11,8 @@
  */
 #include <prism/validate.h>
 
+#include "track-cache.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -124,6 +126,67 @@ void prism_track_record_finish(PrismTrackRecord *t)
         }
 }
 
+/* The record as bytes (track-cache.h has the layout) and back. */
+static GVariant *strings_value(const GPtrArray *a)
+{
+    return g_variant_new_strv((const char *const *)a->pdata, a->len);
+}
+
+static GBytes *record_to_bytes(const PrismTrackRecord *t)
+{
+    const PrismTrackStat *sp = &t->speed, *me = &t->mem;
+    const PrismValidateOrder *o = &t->order;
+    g_autoptr(GVariant) v = g_variant_ref_sink(g_variant_new(
+        "(sms@as@asmsi(idddd)(idddd)(iiidii)msii)", t->family, t->framework, strings_value(t->data),
+        strings_value(t->sources), t->unavailable, t->rows, sp->n, sp->mean_signed, sp->mean_abs,
+        sp->worst, sp->sd, me->n, me->mean_signed, me->mean_abs, me->worst, me->sd, o->groups,
+        o->pairs, o->ties, o->same, o->fastest_groups, o->fastest_agree, t->knobs, t->oom_rows,
+        t->oom_flagged));
+    return g_variant_get_data_as_bytes(v);
+}
+
+static void strings_into(GVariant *as, GPtrArray *to)
+{
+    gsize n = 0;
+    g_autofree const char **s = g_variant_get_strv(as, &n);
+    for (gsize i = 0; i < n; i++)
+        g_ptr_array_add(to, g_strdup(s[i]));
+}
+
+static gboolean record_from_bytes(GBytes *bytes, PrismTrackRecord *t)
+{
+    /* untrusted: a file of another layout or cut short is not in normal form */
+    g_autoptr(GVariant) v = g_variant_ref_sink(
+        g_variant_new_from_bytes(G_VARIANT_TYPE(PRISM_TRACK_CACHE_TYPE), bytes, FALSE));
+    if (!g_variant_is_normal_form(v))
+        return FALSE;
+    const char *family = NULL, *framework = NULL, *unavailable = NULL, *knobs = NULL;
+    g_autoptr(GVariant) data = NULL, sources = NULL;
+    PrismTrackStat sp, me;
+    PrismValidateOrder o = {0};
+    int rows = 0, oom_rows = 0, oom_flagged = 0;
+    g_variant_get(v, "(&sm&s@as@asm&si(idddd)(idddd)(iiidii)m&sii)", &family, &framework, &data,
+                  &sources, &unavailable, &rows, &sp.n, &sp.mean_signed, &sp.mean_abs, &sp.worst,
+                  &sp.sd, &me.n, &me.mean_signed, &me.mean_abs, &me.worst, &me.sd, &o.groups,
+                  &o.pairs, &o.ties, &o.same, &o.fastest_groups, &o.fastest_agree, &knobs,
+                  &oom_rows, &oom_flagged);
+    if (g_strcmp0(family, t->family) != 0 || g_strcmp0(framework, t->framework) != 0)
+        return FALSE;
+    strings_into(data, t->data);
+    strings_into(sources, t->sources);
+    g_free(t->unavailable);
+    t->unavailable = g_strdup(unavailable);
+    g_free(t->knobs);
+    t->knobs = g_strdup(knobs);
+    t->rows = rows;
+    t->speed = sp;
+    t->mem = me;
+    t->order = o;
+    t->oom_rows = oom_rows;
+    t->oom_flagged = oom_flagged;
+    return TRUE;
+}
+
 PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_name,
                                          const char *framework, const PrismKnobOverrides *knobs)
 {
@@ -137,17 +200,43 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
             g_string_append_printf(laid, "%s%s=%g", laid->len ? ", " : "",
                                    prism_knob_info((PrismKnobId)k)->name, knobs->knobs.v[k]);
     t->knobs = laid->len > 0 ? g_string_free(laid, FALSE) : (g_string_free(laid, TRUE), NULL);
+    /* the shipped CSVs found, in order */
+    g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
+    for (size_t f = 0; f < G_N_ELEMENTS(track_files); f++) {
+        char *path = prism_validation_data_file(track_files[f]);
+        if (path != NULL)
+            g_ptr_array_add(found, path);
+    }
+    /* kept from an earlier run (track_cache.c): rank 0 reads, every rank takes the same
+     * bytes, so all of them price the runs or none */
+    g_autofree char *cache =
+        comm->rank == 0 ? prism_track_cache_path_internal(fam, framework, knobs,
+                                                          (char *const *)found->pdata, found->len)
+                        : NULL;
+    gchar *blob = NULL;
+    gsize blob_n = 0;
+    if (cache != NULL && !g_file_get_contents(cache, &blob, &blob_n, NULL))
+        blob_n = 0;
+    void *buf = blob;
+    size_t n = blob_n;
+    g_autoptr(GError) bcast_error = NULL;
+    const gboolean shared = prism_comm_bcast_blob(comm, &buf, &n, 0, &bcast_error);
+    if (shared && n > 0) {
+        g_autoptr(GBytes) bytes = g_bytes_new_take(buf, n);
+        if (record_from_bytes(bytes, t))
+            return t;
+    } else {
+        g_free(buf);
+    }
     /* only the rows that can match are evaluated */
     const PrismValidateOptions opt = {.user = knobs,
                                       .framework = NULL,
                                       .family = fam,
                                       .only_framework = framework,
                                       .no_interval = TRUE};
-    for (size_t f = 0; f < G_N_ELEMENTS(track_files); f++) {
-        char *path = prism_validation_data_file(track_files[f]);
-        if (path == NULL)
-            continue;
-        g_ptr_array_add(t->data, path);
+    for (guint f = 0; f < found->len; f++) {
+        const char *path = g_ptr_array_index(found, f);
+        g_ptr_array_add(t->data, g_strdup(path));
         /* the same files on every rank: an error is the same everywhere */
         GError *error = NULL;
         g_autoptr(PrismValidateReport) rep = prism_validate_run(comm, path, &opt, &error);
@@ -164,5 +253,9 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
                                   "measured_playbook.csv, measured_playbook_failed.csv) was not "
                                   "found; set PRISM_VALIDATION_DIR");
     prism_track_record_finish(t);
+    if (cache != NULL) { /* best effort: a folder that cannot be written keeps no record */
+        g_autoptr(GBytes) bytes = record_to_bytes(t);
+        prism_track_cache_write_internal(cache, bytes);
+    }
     return t;
 }

@@ -2,8 +2,9 @@
 # track.sh - the track record under `prism plan` and `prism explain`: its numbers equal
 # an independent recomputation from `prism validate --json` over the shipped CSVs
 # (device family and profile filter, signed speed and memory errors, means, worst), text
-# and JSON agree, the same at 1 and 3 ranks, a setup without published runs says so, and
-# unreadable validation data is reported without failing the plan. Counts its checks.
+# and JSON agree, the same at 1 and 3 ranks, a setup without published runs says so,
+# unreadable validation data is reported without failing the plan, and the record kept
+# between runs is read back to the same answer and follows the data. Counts its checks.
 set -u
 prism=${PRISM_BINARY:?}
 src=${PRISM_SOURCE_DIR:?}
@@ -185,7 +186,8 @@ PY
 # rank invariance is its business, and those searches run under ASan at 1-3 ranks in
 # test_validate (an oversubscribed 3-rank plan cost the sanitizer pass 2.3 CPU-s)
 if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
-    cli_run_mpi 3 plan "${setup[@]}" --json --no-progress
+    # the cache off: the record is priced by the 3 ranks together, not read back
+    PRISM_CACHE_DIR= cli_run_mpi 3 plan "${setup[@]}" --json --no-progress
     check "3 ranks: exit 0" test "$rc" -eq 0
     check "3 ranks: the same record" /usr/bin/python3 -c "
 import json
@@ -239,4 +241,46 @@ t = json.load(open('cli-stdout.txt'))['track_record']
 assert 'baddata/measured.csv' in t['unavailable'] and 'no column' in t['unavailable'], t
 assert t['data'][0].endswith('baddata/measured.csv') and t['data'][1].endswith('measured_modern.csv'), t
 assert t['runs'] > 0, t"
-cli_done $((33 - 2 * ${PRISM_TEST_SANITIZED:-0}))
+# The record kept between runs (search/analysis/track_cache.c), on B200 (9 runs: cheap).
+# Kept once, read back to the same bytes, the same with the cache off; a damaged file is
+# replaced; data that changes is a new file whose record moves with it.
+kdir=$PWD/kept
+rm -rf "$kdir" moved
+b200=(explain -m llama3.1-8b -c B200 -n 8 -s tp=1,dp=8,mbs=1 --json)
+kept_files() { find "$kdir" -name 'track-*.gvariant' | wc -l; }
+PRISM_CACHE_DIR=$kdir cli_run "${b200[@]}"
+cp cli-stdout.txt kept1.json
+check "cache: exit 0, one file kept" test "$rc" -eq 0 -a "$(kept_files)" -eq 1
+kfile=$(find "$kdir" -name 'track-*.gvariant')
+ksize=$(stat -c %s "$kfile")
+PRISM_CACHE_DIR=$kdir cli_run "${b200[@]}"
+check "cache: read back, the same answer byte for byte" cmp cli-stdout.txt kept1.json
+PRISM_CACHE_DIR= cli_run "${b200[@]}"
+check "cache off: the same answer, no file added" bash -c \
+    "cmp -s cli-stdout.txt kept1.json && test $(kept_files) -eq 1"
+head -c 24 "$kfile" >cut.bin && cp cut.bin "$kfile"
+PRISM_CACHE_DIR=$kdir cli_run "${b200[@]}"
+check "cache: a cut file is ignored and written again" bash -c \
+    "cmp -s cli-stdout.txt kept1.json && test \$(stat -c %s '$kfile') -eq $ksize"
+mkdir -p moved
+cp "${PRISM_VALIDATION_DIR:-$src/cost/validation}"/* moved/
+/usr/bin/python3 - moved/measured_modern.csv <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+c = rows[0].index("measured_peak_mem_gb")
+r = next(r for r in rows[1:] if r[rows[0].index("gpu_type")] == "B200" and r[c])
+r[c] = str(2 * float(r[c]))  # one B200 run measured twice the memory
+csv.writer(open(sys.argv[1], "w", newline="")).writerows(rows)
+PY
+PRISM_CACHE_DIR=$kdir PRISM_VALIDATION_DIR=$PWD/moved cli_run "${b200[@]}"
+check "cache: changed data is a second file, its record moved" bash -c "test \$(find '$kdir' \
+    -name 'track-*.gvariant' | wc -l) -eq 2 && /usr/bin/python3 -c \"
+import json
+a = json.load(open('cli-stdout.txt'))['track_record']; b = json.load(open('kept1.json'))['track_record']
+assert a['peak_mem']['mean_signed_pct'] != b['peak_mem']['mean_signed_pct'], (a, b)
+assert a['speed'] == b['speed'], (a, b)\""
+if [[ "${PRISM_TEST_SANITIZED:-0}" != 1 ]]; then
+    PRISM_CACHE_DIR=$kdir cli_run_mpi 2 "${b200[@]}"
+    check "cache at 2 ranks: read by rank 0, the same answer" cmp cli-stdout.txt kept1.json
+fi
+cli_done $((39 - 3 * ${PRISM_TEST_SANITIZED:-0}))

@@ -15,17 +15,27 @@ cli_failures=0
 # script needs the shipped data whole (PRISM_TEST_FULL_DATA=1: the main pass of cli_track
 # and cli_validate, which check the record's counts against the whole CSVs) or names its
 # own, it reads the shipped CSVs with every 20th row of the two Playbook files: the same
-# sources, profiles, cluster file and failure rows.
+# sources, profiles, cluster file and failure rows. The copy is one folder of the build
+# (PRISM_TEST_THIN_DIR and the data's checksum), made whole under another name and renamed
+# into place by the first script that needs it, so that every script reads the same files
+# and the record kept in PRISM_CACHE_DIR (the build's test-cache) is priced once for all.
 if [[ "${PRISM_TEST_FULL_DATA:-0}" != 1 && -z "${PRISM_VALIDATION_DIR:-}" &&
     -n "${PRISM_SOURCE_DIR:-}" ]]; then
-    cli_thin=$PWD/validation-thin
-    mkdir -p "$cli_thin"
-    cp "$PRISM_SOURCE_DIR"/cost/validation/measured.csv \
-        "$PRISM_SOURCE_DIR"/cost/validation/measured_modern.csv \
-        "$PRISM_SOURCE_DIR"/cost/validation/*.ini "$cli_thin/"
-    for f in measured_playbook measured_playbook_failed; do
-        awk 'NR == 1 || NR % 20 == 2' "$PRISM_SOURCE_DIR/cost/validation/$f.csv" >"$cli_thin/$f.csv"
-    done
+    # named by the shipped files' checksum: a CSV edited since is a new copy
+    cli_sum=$(cat "$PRISM_SOURCE_DIR"/cost/validation/* | md5sum | cut -c1-12)
+    cli_thin=${PRISM_TEST_THIN_DIR:-$PWD/validation-thin}-$cli_sum
+    if [[ ! -d "$cli_thin" ]]; then
+        cli_part=$(mktemp -d "$cli_thin.part.XXXXXX")
+        cp "$PRISM_SOURCE_DIR"/cost/validation/measured.csv \
+            "$PRISM_SOURCE_DIR"/cost/validation/measured_modern.csv \
+            "$PRISM_SOURCE_DIR"/cost/validation/*.ini "$cli_part/"
+        for f in measured_playbook measured_playbook_failed; do
+            awk 'NR == 1 || NR % 20 == 2' "$PRISM_SOURCE_DIR/cost/validation/$f.csv" \
+                >"$cli_part/$f.csv"
+        done
+        # another script may have renamed its copy first: then this one is not needed
+        mv -T "$cli_part" "$cli_thin" 2>/dev/null || rm -rf "$cli_part"
+    fi
     export PRISM_VALIDATION_DIR=$cli_thin
 fi
 cli_timeout=${PRISM_CLI_TIMEOUT:-60}
