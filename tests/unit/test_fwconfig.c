@@ -162,8 +162,10 @@ static void roundtrip_model(const char *name, int draws)
                         text);
             }
             CU_ASSERT_TRUE(same);
-            /* everything the emitter writes, the reader reads */
+            /* everything the emitter writes, the reader reads; the default split comes
+             * back as the default split (Megatron's uneven first/last stages included) */
             CU_ASSERT_EQUAL(c->ignored->len, 0);
+            CU_ASSERT_PTR_NULL(c->chunk_layers);
             prism_run_config_free(c);
             g_free(text);
         }
@@ -383,6 +385,137 @@ static void test_titan_rules(void)
     prism_model_free(m);
 }
 
+/* Megatron-Core's uneven splits (transformer_config.py: the first/last stage counts, the
+ * middle stages' equal share, every virtual stage alike; or the embedding/loss counted as
+ * a layer), by hand; chunk c of stage s at [c * pp + s]:
+ *  llama3-8b, 32 layers
+ *   a. pp 3, the default split: 32 = 3 x 10 + 2, one more on chunks 1, 2: 10,11,11. The
+ *      first stage differs from the middle one (11), the last does not: first 10 only,
+ *      the 22 left over the 2 other stages, 11 each. Reads back as the default split.
+ *   b. pp 4, refined 7,9,9,7: first 7, last 7, the 18 left over 2 middle stages, 9 each.
+ *   c. pp 2 x vpp 2, refined 6,10,6,10: stage 0 holds 6 + 6 = 12, stage 1 10 + 10 = 20;
+ *      pp 2 has no middle stage: first 12 and last 20.
+ *   d. pp 2 x vpp 3, the default split 32 = 6 x 5 + 2: 5,6,6,5,5,5; stage 1's chunks hold
+ *      6, 5, 5: no setting places it, refused naming the split.
+ *  llama2-13b, 40 layers
+ *   e. pp 2 x vpp 3, the default split 40 = 6 x 6 + 4: 6,7,7,7,7,6 = (40 + 2) / 6 = 7 per
+ *      chunk with the embedding and the loss counted, one fewer on the first and last
+ *      chunk: both account flags, no first/last counts (stage 0's chunks hold 6 and 7).
+ * And as Megatron-Bridge overrides (a): model.num_layers_in_first_pipeline_stage=10. */
+static void test_megatron_split(void)
+{
+    static const struct {
+        const char *model, *strategy;
+        uint32_t chunks[6]; /* {0}: the default split */
+        const char *want[3], *absent;
+    } cases[] = {
+        {"llama3-8b", "pp=3", {0}, {"--decoder-first-pipeline-num-layers 10 "}, "last-pipeline"},
+        {"llama3-8b",
+         "pp=4",
+         {7, 9, 9, 7},
+         {"--decoder-first-pipeline-num-layers 7 ", "--decoder-last-pipeline-num-layers 7 "},
+         "account-for"},
+        {"llama3-8b",
+         "pp=2,vpp=2,schedule=interleaved",
+         {6, 10, 6, 10},
+         {"--decoder-first-pipeline-num-layers 12 ", "--decoder-last-pipeline-num-layers 20 ",
+          "--num-virtual-stages-per-pipeline-rank 2 "},
+         "account-for"},
+        {"llama3-8b",
+         "pp=2,vpp=3,schedule=interleaved",
+         {0},
+         {"5,6,6,5,5,5 in pipeline order"},
+         NULL},
+        {"llama2-13b",
+         "pp=2,vpp=3,schedule=interleaved",
+         {0},
+         {"--account-for-embedding-in-pipeline-split \\",
+          "--account-for-loss-in-pipeline-split \\"},
+         "-pipeline-num-layers"},
+    };
+    PrismTraining tr;
+    prism_training_default(&tr);
+    tr.gbs = 48; /* 24 devices: dp 8, 6 or 12 */
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        PrismModel *m = prism_model_zoo_get(cases[i].model, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        PrismStrategy s;
+        g_autofree char *st = g_strdup_printf("%s,tp=1,mbs=1", cases[i].strategy);
+        CU_ASSERT_TRUE_FATAL(prism_strategy_parse(st, 24, &tr, &s, NULL));
+        const uint32_t *chunks = cases[i].chunks[0] ? cases[i].chunks : NULL;
+        GError *e = NULL;
+        char *text = prism_fwconfig_emit_layout(PRISM_FWC_MEGATRON, &s, chunks, &tr, m, &e);
+        if (cases[i].absent == NULL) { /* refused */
+            CU_ASSERT_PTR_NULL(text);
+            CU_ASSERT_TRUE(e != NULL && e->code == PRISM_INPUT_ERROR_UNSUPPORTED &&
+                           strstr(e->message, cases[i].want[0]) &&
+                           strstr(e->message, "--decoder-first/last-pipeline-num-layers"));
+            g_clear_error(&e);
+            g_free(text);
+            prism_model_free(m);
+            continue;
+        }
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        for (int k = 0; k < 3 && cases[i].want[k]; k++)
+            CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[i].want[k]));
+        CU_ASSERT_PTR_NULL(strstr(text, cases[i].absent));
+        PrismRunConfig *c =
+            prism_fwconfig_from_data(text, strlen(text), "args.txt", 24, &tr, m, &e);
+        if (c == NULL)
+            fprintf(stderr, "\ncase %zu: %s\n%s\n", i, e ? e->message : "?", text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(prism_strategy_equal(&c->strategy, &s));
+        if (chunks == NULL) {
+            CU_ASSERT_PTR_NULL(c->chunk_layers);
+        } else {
+            CU_ASSERT_TRUE(c->chunk_layers != NULL &&
+                           memcmp(c->chunk_layers, chunks, s.pp * s.vpp * sizeof *chunks) == 0);
+        }
+        prism_run_config_free(c);
+        g_free(text);
+        if (i == 0) {
+            text = prism_fwconfig_emit_layout(PRISM_FWC_NEMO, &s, NULL, &tr, m, &e);
+            CU_ASSERT_TRUE(text != NULL &&
+                           strstr(text, "model.num_layers_in_first_pipeline_stage=10\n") &&
+                           strstr(text, "model.num_layers_in_last_pipeline_stage=null\n"));
+            g_free(text);
+        }
+        prism_model_free(m);
+    }
+    /* files Megatron-Core refuses, refused with the setting, its value and what is allowed
+     * (llama3-8b, 32 layers): 32 - 9 = 23 over 2 stages; no flags and 32 over 3 stages;
+     * both forms at once; the older layers-per-virtual-stage spelling with uneven stages */
+    PrismModel *m = prism_model_zoo_get("llama3-8b", NULL);
+    static const struct {
+        const char *text, *needle;
+    } bad[] = {
+        {"--pipeline-model-parallel-size 3 --decoder-first-pipeline-num-layers 9\n",
+         "--decoder-first-pipeline-num-layers=9: the 23 layers left"},
+        {"--pipeline-model-parallel-size 3\n",
+         "--pipeline-model-parallel-size=3: 32 layers do not divide"},
+        {"--pipeline-model-parallel-size 4 --decoder-last-pipeline-num-layers 8 "
+         "--account-for-embedding-in-pipeline-split\n",
+         "--decoder-last-pipeline-num-layers=8: the first/last stage layer counts exclude"},
+        {"--pipeline-model-parallel-size 2 --decoder-first-pipeline-num-layers 12 "
+         "--num-layers-per-virtual-pipeline-stage 2\n",
+         "--num-layers-per-virtual-pipeline-stage=2"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        GError *e = NULL;
+        PrismRunConfig *c =
+            prism_fwconfig_from_data(bad[i].text, strlen(bad[i].text), "a.txt", 24, &tr, m, &e);
+        CU_ASSERT_PTR_NULL(c);
+        prism_run_config_free(c);
+        const gboolean hit = e != NULL && e->domain == PRISM_INPUT_ERROR &&
+                             strstr(e->message, "a.txt") && strstr(e->message, bad[i].needle);
+        if (!hit)
+            fprintf(stderr, "\nbad %zu: %s\n", i, e ? e->message : "(no error)");
+        CU_ASSERT_TRUE(hit);
+        g_clear_error(&e);
+    }
+    prism_model_free(m);
+}
+
 static CU_TestInfo fwconfig_tests[] = {
     {"torchtitan: uneven stages and sharded context parallelism", test_titan_rules},
     {"a hybrid model is refused", test_hybrid_refused},
@@ -390,6 +523,7 @@ static CU_TestInfo fwconfig_tests[] = {
     {"round trip, MoE", test_roundtrip_moe},
     {"bad files", test_bad_files},
     {"a Megatron launch script", test_megatron_script},
+    {"Megatron: uneven first/last stages", test_megatron_split},
     CU_TEST_INFO_NULL,
 };
 
