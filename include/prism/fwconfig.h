@@ -80,8 +80,10 @@ char *prism_fwconfig_emit(PrismFwTarget t, const PrismStrategy *s, const PrismTr
  * (even, the remainder one each on chunks 1, 2, ...: prism_layout_default). Megatron-LM
  * and Megatron-Bridge spell an uneven split as the first and last stages' layer counts
  * (the middle stages equal, every virtual stage alike) or as one layer fewer on the first
- * and/or last chunk (the embedding and loss counted as layers); any other split is
- * refused with the split and what Megatron allows. Errors: as prism_fwconfig_emit().
+ * and/or last chunk (the embedding and loss counted as layers), any other split refused
+ * with the split and what Megatron allows; torchtitan writes any split as its split points;
+ * DeepSpeed and nanotron refuse a split other than the default one. Errors: as
+ * prism_fwconfig_emit().
  */
 char *prism_fwconfig_emit_layout(PrismFwTarget t, const PrismStrategy *s,
                                  const uint32_t *chunk_layers, const PrismTraining *training,

@@ -1096,8 +1096,8 @@ static gboolean validate_from(PrismComm *comm, PrismCommonOptions *o, const From
         /* a row prices the default split; explain --from and plan --baseline price the file's */
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
                     "--from %s: its uneven split of the layers over the pipeline is not priced "
-                    "by validate's rows, which take the even split (allowed: a file without "
-                    "uneven first/last stages; prism explain --from prices this one)",
+                    "by validate's rows, which take the default split (allowed: a file with "
+                    "that split; prism explain --from prices this one)",
                     fr->from);
         goto out;
     }

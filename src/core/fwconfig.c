@@ -569,7 +569,8 @@ static const char *titan_schedule(PrismSchedule s)
 }
 
 static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraining *tr,
-                           const PrismModel *m, const Shape *sh, GError **error)
+                           const PrismModel *m, const Shape *sh, const uint32_t *chunk,
+                           gboolean dflt, GError **error)
 {
     const PrismFwTarget t = PRISM_FWC_TORCHTITAN;
     /* the blocks of one rank, all its chunks: what selective_ac_option = "N" counts */
@@ -618,15 +619,15 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
                                titan_schedule((PrismSchedule)s->schedule));
         g_string_append_printf(o, "pipeline_parallel_microbatch_size = %u\n", s->mbs);
         const uint32_t chunks = s->pp * s->vpp;
-        if (s->vpp > 1 && sh->split % chunks == 0)
+        if (dflt && s->vpp > 1 && sh->split % chunks == 0)
             g_string_append_printf(o, "pipeline_parallel_layers_per_stage = %u\n",
                                    sh->split / chunks);
-        else if (sh->split % chunks != 0) {
-            /* the uneven split prism prices, as its split points (torchtitan's own
-             * generate_split_points gives the same one) */
+        else if (!dflt || sh->split % chunks != 0) {
+            /* an uneven split as its split points: the default one prism prices
+             * (torchtitan's own generate_split_points gives the same) or a refined one */
             g_string_append(o, "pipeline_parallel_split_points = [");
             for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
-                at += prism_fw_chunk_layers(sh->split, chunks, j);
+                at += chunk[j];
                 g_string_append_printf(o, "%s\"layers.%u\"", j ? ", " : "", at);
             }
             g_string_append(o, "]\n");
@@ -799,16 +800,14 @@ char *prism_fwconfig_emit_layout(PrismFwTarget t, const PrismStrategy *s,
                     target_names[t], C, sum, sh.split);
         return NULL;
     }
-    if (chunk_layers != NULL && t != PRISM_FWC_MEGATRON && t != PRISM_FWC_NEMO) {
-        gboolean dflt = TRUE;
-        for (uint32_t j = 0; j < C; j++)
-            dflt &= chunks[j] == prism_fw_chunk_layers(sh.split, C, j);
-        if (!dflt) {
-            refuse(error, t,
-                   "a refined split of the layers over the pipeline (not mapped for "
-                   "this target; --emit megatron or nemo writes one)");
-            return NULL;
-        }
+    gboolean dflt = TRUE;
+    for (uint32_t j = 0; j < C; j++)
+        dflt &= chunks[j] == prism_fw_chunk_layers(sh.split, C, j);
+    if (!dflt && (t == PRISM_FWC_DEEPSPEED || t == PRISM_FWC_NANOTRON)) {
+        refuse(error, t,
+               "a refined split of the layers over the pipeline (not mapped for "
+               "this target; --emit megatron, nemo or torchtitan writes one)");
+        return NULL;
     }
     GString *o = g_string_new(NULL);
     gboolean ok = FALSE;
@@ -820,7 +819,7 @@ char *prism_fwconfig_emit_layout(PrismFwTarget t, const PrismStrategy *s,
         ok = emit_mcore(t, &nemo_names, FALSE, o, s, training, model, &sh, chunks, error);
         break;
     case PRISM_FWC_TORCHTITAN:
-        ok = emit_titan(o, s, training, model, &sh, error);
+        ok = emit_titan(o, s, training, model, &sh, chunks, dflt, error);
         break;
     case PRISM_FWC_DEEPSPEED:
         ok = emit_deepspeed(o, s, training, model, &sh, error);
@@ -1267,11 +1266,13 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
 }
 
 /* parallelism.pipeline_parallel_split_points ("layers.K,..."): the stages the points make
- * must be a multiple of pp (torchtitan's stage_ids_this_rank asserts it) and hold the
- * layers as prism splits them (titan_chunk_layers); sets s->vpp. */
-static gboolean read_titan_splits(const Flat *f, const FwEntry *e, PrismStrategy *s,
-                                  const Shape *sh, GError **error)
+ * must be a multiple of pp (torchtitan's stage_ids_this_rank asserts it), each holding at
+ * least one layer (increasing points inside the layers); sets s->vpp, and p->chunk_layers
+ * when the split is not the default one (prism_fw_chunk_layers). */
+static gboolean read_titan_splits(const Flat *f, const FwEntry *e, Parsed *p, const Shape *sh,
+                                  GError **error)
 {
+    PrismStrategy *s = &p->s;
     g_auto(GStrv) pts = g_strsplit(e->value, ",", -1);
     const uint32_t chunks = g_strv_length(pts) + 1;
     if (chunks % s->pp != 0 || chunks > sh->split)
@@ -1279,29 +1280,35 @@ static gboolean read_titan_splits(const Flat *f, const FwEntry *e, PrismStrategy
                         "%u stages on pipeline degree %u over %u layers (allowed: a multiple "
                         "of %u stages, at most one per layer)",
                         chunks, s->pp, sh->split, s->pp);
-    for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
-        at += prism_fw_chunk_layers(sh->split, chunks, j);
-        const char *pt = g_strstrip(pts[j]);
-        char *end = NULL;
-        errno = 0;
-        const unsigned long v = g_str_has_prefix(pt, "layers.") && g_ascii_isdigit(pt[7])
-                                    ? strtoul(pt + 7, &end, 10)
-                                    : ULONG_MAX;
-        if (v == ULONG_MAX || errno != 0 || *end != '\0')
-            return bad_value(f, e, "allowed: \"layers.K\" split points", error);
-        if (v != at) {
-            g_autoptr(GString) want = g_string_new(NULL);
-            for (uint32_t i = 0, a = 0; i + 1 < chunks; i++) {
-                a += prism_fw_chunk_layers(sh->split, chunks, i);
-                g_string_append_printf(want, "%slayers.%u", i ? "," : "", a);
-            }
-            return conflict(f, e->key, e->value, error,
-                            "prism prices %u stages as layers split evenly, the remainder one "
-                            "each on the stages after the first (allowed: %s)",
-                            chunks, want->str);
+    g_autofree uint32_t *sizes = g_new(uint32_t, chunks);
+    gboolean dflt = TRUE;
+    unsigned long prev = 0;
+    for (uint32_t j = 0; j < chunks; j++) {
+        unsigned long v = sh->split;
+        if (j + 1 < chunks) {
+            const char *pt = g_strstrip(pts[j]);
+            char *end = NULL;
+            errno = 0;
+            v = g_str_has_prefix(pt, "layers.") && g_ascii_isdigit(pt[7])
+                    ? strtoul(pt + 7, &end, 10)
+                    : ULONG_MAX;
+            if (v == ULONG_MAX || errno != 0 || *end != '\0')
+                return bad_value(f, e, "allowed: \"layers.K\" split points", error);
         }
+        if (v <= prev || v > sh->split) {
+            g_autofree char *allowed = g_strdup_printf(
+                "allowed: increasing split points \"layers.K\", 0 < K < %u: every stage holds "
+                "a layer",
+                sh->split);
+            return bad_value(f, e, allowed, error);
+        }
+        sizes[j] = (uint32_t)(v - prev);
+        dflt &= sizes[j] == prism_fw_chunk_layers(sh->split, chunks, j);
+        prev = v;
     }
     s->vpp = chunks / s->pp;
+    if (!dflt)
+        p->chunk_layers = g_steal_pointer(&sizes);
     return TRUE;
 }
 
@@ -1379,8 +1386,8 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
     FwEntry *spe = find(f, "parallelism.pipeline_parallel_split_points");
     if (spe != NULL && spe->value != NULL && *spe->value != '\0' && s->pp > 1) {
         /* split points win over layers per stage (torchtitan: splits = split_points or
-         * generate_split_points(...)); the split must be the one prism prices */
-        if (!read_titan_splits(f, spe, s, sh, error))
+         * generate_split_points(...)) */
+        if (!read_titan_splits(f, spe, p, sh, error))
             return FALSE;
     } else if (lps_given && s->pp > 1) {
         if (sh->split % (s->pp * lps) != 0) {

@@ -323,8 +323,8 @@ static void test_hybrid_refused(void)
 /* torchtitan, the two rules of its profile. (1) pp*vpp stages that do not divide the
  * layers: gpt3-1.3b's 24 layers over pp 2 x vpp 5 = 10 stages are 2 each and one more on
  * stages 1..4 (24 = 10 x 2 + 4): 2,3,3,3,3,2,2,2,2,2, split points after the running sums
- * 2, 5, 8, 11, 14, 16, 18, 20, 22; they read back as vpp 5, another split is refused with
- * the one prism prices. (2) cp > 1 shards: zero=0 with cp 2 is refused by the profile and
+ * 2, 5, 8, 11, 14, 16, 18, 20, 22; they read back as vpp 5, another split as the file's
+ * own split. (2) cp > 1 shards: zero=0 with cp 2 is refused by the profile and
  * a replicated file with cp 2 (HSDP over the context ranks) by the reader. */
 static void test_titan_rules(void)
 {
@@ -354,19 +354,34 @@ static void test_titan_rules(void)
     CU_ASSERT_TRUE_FATAL(c != NULL);
     CU_ASSERT_TRUE(prism_strategy_equal(&c->strategy, &s) && c->strategy.vpp == 5);
     prism_run_config_free(c);
-    static const char *const bad[] = {
-        /* the even split 24/10 cannot be: 2.4 layers; this one moves a layer to stage 0 */
+    /* another split (a layer moved from stage 1 to stage 0: 3,2,3,3,3,2,2,2,2,2) is read
+     * as the file's own split, and written back as the same points */
+    const char *moved =
         "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_schedule = "
-        "\"Interleaved1F1B\"\npipeline_parallel_split_points = [\"layers.3\", \"layers.5\", "
-        "\"layers.8\", \"layers.11\", \"layers.14\", \"layers.16\", \"layers.18\", "
-        "\"layers.20\", \"layers.22\"]\n",
+        "\"Interleaved1F1B\"\npipeline_parallel_split_points = [\"layers.3\", "
+        "\"layers.5\", \"layers.8\", \"layers.11\", \"layers.14\", "
+        "\"layers.16\", \"layers.18\", \"layers.20\", \"layers.22\"]\n"
+        "pipeline_parallel_microbatch_size = 2\n[training]\nglobal_batch_size = 64\n"
+        "[activation_checkpoint]\nmode = \"none\"\n";
+    c = prism_fwconfig_from_data(moved, strlen(moved), "job.toml", 8, &tr, m, &e);
+    CU_ASSERT_TRUE_FATAL(c != NULL && c->chunk_layers != NULL);
+    static const uint32_t want[10] = {3, 2, 3, 3, 3, 2, 2, 2, 2, 2};
+    CU_ASSERT_EQUAL(memcmp(c->chunk_layers, want, sizeof want), 0);
+    g_autofree char *again = prism_fwconfig_emit_layout(PRISM_FWC_TORCHTITAN, &c->strategy,
+                                                        c->chunk_layers, &c->training, m, &e);
+    CU_ASSERT_TRUE(again != NULL && strstr(again, "[\"layers.3\", \"layers.5\", \"layers.8\""));
+    prism_run_config_free(c);
+    static const char *const bad[] = {
+        /* a stage without a layer */
+        "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_split_points = "
+        "[\"layers.8\", \"layers.8\", \"layers.16\"]\n",
         /* 3 stages on pp 2 */
         "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_split_points = "
         "[\"layers.8\", \"layers.16\"]\n",
         /* replicas with context parallelism: HSDP */
         "[parallelism]\ndata_parallel_replicate_degree = 4\ndata_parallel_shard_degree = 1\n"
         "context_parallel_degree = 2\n"};
-    static const char *const needle[] = {"allowed: layers.2,layers.5,layers.8", "multiple of 2",
+    static const char *const needle[] = {"every stage holds a layer", "multiple of 2",
                                          "data_parallel_replicate_degree=4"};
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         c = prism_fwconfig_from_data(bad[i], strlen(bad[i]), "job.toml", 8, &tr, m, &e);
