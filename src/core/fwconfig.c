@@ -1831,10 +1831,13 @@ PrismRunConfig *prism_fwconfig_from_data(const char *data, size_t len, const cha
         s->devices = p.devices ? p.devices : devices;
         uint64_t inner = (uint64_t)s->tp * s->pp * s->cp;
         if (inner == 0 || s->devices % inner != 0) {
+            /* the file's tensor-parallel key names the product (the first factor) */
+            g_autofree char *key =
+                p.key_of[1] ? g_strdup_printf("%s=%u: ", p.key_of[1], s->tp) : g_strdup("");
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
-                        "%s: tensor %u x pipeline %u x context %u = %" G_GUINT64_FORMAT
+                        "%s: %stensor %u x pipeline %u x context %u = %" G_GUINT64_FORMAT
                         " does not divide the %u devices (R1; give --devices the job's GPU count)",
-                        path, s->tp, s->pp, s->cp, inner, s->devices);
+                        path, key, s->tp, s->pp, s->cp, inner, s->devices);
             ok = FALSE;
         } else {
             uint32_t dp = (uint32_t)(s->devices / inner);

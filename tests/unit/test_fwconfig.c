@@ -232,6 +232,8 @@ static void test_bad_files(void)
         {"ds.json", "{\"train_batch_size\": 12,,}", "ds.json", "malformed JSON"},
         {"a.txt", "--tensor-model-parallel-size 64\n", "--tensor-model-parallel-size", "R2: tp=64"},
         {"a.txt", "--tensor-model-parallel-size $TP\n", "$TP", "shell variable"},
+        {"a.txt", "--tensor-model-parallel-size 3\n", "a.txt: --tensor-model-parallel-size=3",
+         "does not divide the 1024 devices (R1"},
         {"a.txt", "--micro-batch-size 5 --global-batch-size 1536\n", "--micro-batch-size=5",
          "does not divide"},
         {"a.txt", "--num-layers 32\n", "--num-layers=32", "has 96"},
