@@ -78,17 +78,23 @@ PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKe
         gboolean extra = rem > 0 && j >= 1 && j <= rem;
         l->chunk_layers[j] = base + (extra ? 1u : 0u);
     }
+    prism_layout_set_recompute(l, (PrismRecompute)key->recompute, key->rc_layers);
+    return l;
+}
+
+void prism_layout_set_recompute(PrismLayout *l, PrismRecompute recompute, uint32_t rc_layers)
+{
     uint32_t at = 0;
-    for (uint32_t j = 0; j < C; j++) {
-        for (uint32_t q = 0; q < l->chunk_layers[j]; q++, at++) {
+    for (uint32_t j = 0; j < l->pp * l->vpp; j++) {
+        for (uint32_t q = 0; q < l->chunk_layers[j] && at < l->n_layers; q++, at++) {
             uint8_t rc;
-            switch (key->recompute) {
+            switch (recompute) {
             case PRISM_RECOMPUTE_BLOCK:
-                rc = q < key->rc_layers ? PRISM_RECOMPUTE_FULL : PRISM_RECOMPUTE_NONE;
+                rc = q < rc_layers ? PRISM_RECOMPUTE_FULL : PRISM_RECOMPUTE_NONE;
                 break;
             case PRISM_RECOMPUTE_SELECTIVE:
             case PRISM_RECOMPUTE_FULL:
-                rc = key->recompute;
+                rc = (uint8_t)recompute;
                 break;
             default:
                 rc = PRISM_RECOMPUTE_NONE;
@@ -97,7 +103,6 @@ PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKe
             l->layer_rc[at] = rc;
         }
     }
-    return l;
 }
 
 /*

@@ -317,6 +317,11 @@ PrismLayout *prism_layout_copy(const PrismLayout *layout);
 PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKey *key,
                                   GError **error);
 
+/** Set every layer's recompute mode of @p l from a strategy's: none, selective or full on
+ *  every layer, block:k full on the first k layers of every chunk (the rule
+ *  prism_layout_default() applies). Not collective. */
+void prism_layout_set_recompute(PrismLayout *l, PrismRecompute recompute, uint32_t rc_layers);
+
 /**
  * Like prism_cost_segment_new() but with an explicit layout (uneven stages, per-layer
  * recompute). key->pp/vpp must match the layout; key->recompute is ignored. The columns

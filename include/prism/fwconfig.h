@@ -56,13 +56,45 @@ const char *prism_fw_target_profile(PrismFwTarget t);
 gboolean prism_fw_target_parse(const char *text, PrismFwTarget *out, GError **error);
 
 /**
+ * The one refusal of every target: PRISM_INPUT_ERROR_UNSUPPORTED, "--emit T: T cannot run
+ * this strategy: @p why". Returns FALSE.
+ */
+gboolean prism_fw_refuse(GError **error, PrismFwTarget t, const char *why);
+
+/**
  * Strategy @p s (already valid for @p model and @p training) as target @p t's
  * configuration text, with comments naming the framework version and the strategy.
- * Errors: PRISM_INPUT_ERROR_UNSUPPORTED with the reason when the target cannot run or
- * express the strategy. Ownership: g_free().
+ * What the target's framework does not run is its profile's to say
+ * (prism_fw_target_profile(), [planning]): the caller refuses that first, as --emit does
+ * (prism_space_framework_unsupported()); this refuses what the profile admits but the
+ * target's settings cannot spell. Errors: PRISM_INPUT_ERROR_UNSUPPORTED with the reason
+ * (prism_fw_refuse()). Ownership: g_free().
  */
 char *prism_fwconfig_emit(PrismFwTarget t, const PrismStrategy *s, const PrismTraining *training,
                           const PrismModel *model, GError **error);
+
+/**
+ * prism_fwconfig_emit() with an explicit split of the layers over the pipeline: @p
+ * chunk_layers holds s->pp * s->vpp counts of split layers (blocks + MTP, in model order),
+ * chunk c of stage s at [c * pp + s] as cost.h's PrismLayout; NULL = the default split
+ * (even, the remainder one each on chunks 1, 2, ...: prism_layout_default). Megatron-LM
+ * and Megatron-Bridge spell an uneven split as the first and last stages' layer counts
+ * (the middle stages equal, every virtual stage alike) or as one layer fewer on the first
+ * and/or last chunk (the embedding and loss counted as layers), any other split refused
+ * with the split and what Megatron allows; torchtitan writes any split as its split points;
+ * DeepSpeed and nanotron refuse a split other than the default one. Errors: as
+ * prism_fwconfig_emit().
+ */
+char *prism_fwconfig_emit_layout(PrismFwTarget t, const PrismStrategy *s,
+                                 const uint32_t *chunk_layers, const PrismTraining *training,
+                                 const PrismModel *model, GError **error);
+
+/**
+ * The default split's layers of chunk @p j of @p chunks over @p layers split layers:
+ * floor(layers / chunks), one more on chunks 1 .. layers mod chunks (prism_layout_default,
+ * torchtitan's generate_split_points).
+ */
+uint32_t prism_fw_chunk_layers(uint32_t layers, uint32_t chunks, uint32_t j);
 
 /** A configuration read back. */
 typedef struct PrismRunConfig {
@@ -70,6 +102,10 @@ typedef struct PrismRunConfig {
     PrismStrategy strategy;
     PrismTraining training; /**< the caller's, with the file's batch, sequence, dtype */
     GPtrArray *ignored;     /**< keys the file states that prism does not model (char *) */
+    /** the file's split of the layers over the pipeline when it is not the default one:
+     *  strategy.pp * strategy.vpp counts as prism_fwconfig_emit_layout() takes them;
+     *  NULL = the default split */
+    uint32_t *chunk_layers;
 } PrismRunConfig;
 
 /**

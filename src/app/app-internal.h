@@ -306,10 +306,17 @@ FILE *prism_app_out(const PrismComm *comm);
 /* --emit and --from (app_fwconfig.c). Not collective. */
 typedef struct PrismRunConfig PrismRunConfig;
 /** Write @p s as framework @p target's configuration to @p out (NULL: check only),
- *  refusing what the target's profile ([planning] only) or its mapping cannot run.
+ *  refusing what the target's profile ([planning] only) or its mapping cannot run, in
+ *  one message form ("--emit T: T cannot run this strategy: why"). @p layout (NULL: the
+ *  default split) is a refined split and per-layer recompute (plan --refine): its modes
+ *  become the strategy's one recompute setting, or it is refused.
  *  Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME, _UNSUPPORTED with the reason. */
 gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s,
-                        const PrismInputs *in, GError **error);
+                        const PrismLayout *layout, const PrismInputs *in, GError **error);
+/** The split a --from file states when it is not the default one (PrismRunConfig
+ *  chunk_layers), each layer recomputed as the file's strategy says; NULL when the file
+ *  keeps the default split. Ownership: prism_layout_free(). */
+PrismLayout *prism_app_from_layout(const PrismRunConfig *c, const PrismModel *model);
 /** Read --from FILE (fwconfig.h) and lay its batch, sequence, precision and device count
  *  over @p in. Ownership: prism_run_config_free(). */
 /**

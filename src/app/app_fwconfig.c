@@ -10,34 +10,75 @@
 
 #include <prism/fwconfig.h>
 
-gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s,
-                        const PrismInputs *in, GError **error)
+/* The strategy recompute that gives every layer of @p l its mode (none, selective or full
+ * on all, block:k = full on the first k of every chunk and none after): the refined
+ * layout's per-layer modes as the one setting a framework takes; FALSE when none does. */
+static gboolean layout_recompute(const PrismLayout *l, PrismStrategy *s)
+{
+    const PrismRecompute modes[] = {PRISM_RECOMPUTE_NONE, PRISM_RECOMPUTE_SELECTIVE,
+                                    PRISM_RECOMPUTE_FULL, PRISM_RECOMPUTE_BLOCK};
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < l->pp * l->vpp; j++)
+        k = MAX(k, l->chunk_layers[j]);
+    g_autoptr(PrismLayout) t = prism_layout_copy(l);
+    for (size_t i = 0; i < G_N_ELEMENTS(modes); i++)
+        for (uint32_t b = modes[i] == PRISM_RECOMPUTE_BLOCK ? 1 : 0;
+             b <= (modes[i] == PRISM_RECOMPUTE_BLOCK ? k : 0); b++) {
+            prism_layout_set_recompute(t, modes[i], b);
+            if (memcmp(t->layer_rc, l->layer_rc, l->n_layers) == 0) {
+                s->recompute = (uint8_t)modes[i];
+                s->rc_layers = (uint16_t)b;
+                return TRUE;
+            }
+        }
+    return FALSE;
+}
+
+gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s0,
+                        const PrismLayout *layout, const PrismInputs *in, GError **error)
 {
     PrismFwTarget t;
     if (!prism_fw_target_parse(target, &t, error)) {
         g_prefix_error(error, "--emit: ");
         return FALSE;
     }
+    PrismStrategy s = *s0;
+    if (layout != NULL && !layout_recompute(layout, &s))
+        return prism_fw_refuse(error, t,
+                               "the refined layout recomputes its layers in a mix no one "
+                               "recompute setting gives (none, selective or full on every "
+                               "layer, or full on the first k layers of every chunk); emit it "
+                               "without --refine");
     const char *profile = prism_fw_target_profile(t);
     if (profile != NULL) {
         g_autoptr(PrismFramework) fw = prism_app_framework_resolve(profile, error);
         if (fw == NULL)
             return FALSE;
-        g_autofree char *why = prism_space_framework_unsupported(fw, in->model, s);
+        g_autofree char *why = prism_space_framework_unsupported(fw, in->model, &s);
         if (why != NULL) {
-            g_autofree char *st = prism_strategy_format(s);
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
-                        "--emit %s: %s does not run %s: %s (its profile %s, [planning])",
-                        prism_fw_target_name(t), prism_fw_target_name(t), st, why, profile);
-            return FALSE;
+            g_autofree char *full =
+                g_strdup_printf("%s (its profile %s, [planning])", why, profile);
+            return prism_fw_refuse(error, t, full);
         }
     }
-    g_autofree char *text = prism_fwconfig_emit(t, s, &in->training, in->model, error);
+    g_autofree char *text = prism_fwconfig_emit_layout(t, &s, layout ? layout->chunk_layers : NULL,
+                                                       &in->training, in->model, error);
     if (text == NULL)
         return FALSE;
     if (out != NULL)
         fputs(text, out);
     return TRUE;
+}
+
+PrismLayout *prism_app_from_layout(const PrismRunConfig *c, const PrismModel *model)
+{
+    if (c->chunk_layers == NULL)
+        return NULL;
+    const PrismStrategy *s = &c->strategy;
+    PrismLayout *l = prism_layout_new(s->pp, s->vpp, prism_model_split_layers(model));
+    memcpy(l->chunk_layers, c->chunk_layers, (size_t)s->pp * s->vpp * sizeof *l->chunk_layers);
+    prism_layout_set_recompute(l, (PrismRecompute)s->recompute, s->rc_layers);
+    return l;
 }
 
 PrismRunConfig *prism_app_from(const char *path, PrismInputs *in, GError **error)
@@ -187,7 +228,11 @@ PrismBaseline *prism_app_baseline_new(const PrismCostModel *cm, const PrismInput
     bl->dtype = cfg->training.dtype;
     memcpy(bl->best_cols, best_cols, sizeof bl->best_cols);
     bl->changes = g_ptr_array_new_with_free_func(change_free);
-    if (!prism_cost_eval_one(cm, &cfg->strategy, bl->cols, error)) {
+    /* the file's own split of the layers (uneven first/last stages) as stated; the changes
+     * below take the default split */
+    g_autoptr(PrismLayout) layout = prism_app_from_layout(cfg, in->model);
+    if (!(layout ? prism_cost_eval_layout(cm, &cfg->strategy, layout, bl->cols, error)
+                 : prism_cost_eval_one(cm, &cfg->strategy, bl->cols, error))) {
         prism_app_baseline_free(bl);
         return NULL;
     }

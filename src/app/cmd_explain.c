@@ -157,6 +157,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     g_autoptr(PrismTrackRecord) track = NULL;
     g_autofree char *unsupported = NULL; /* the framework does not run the strategy: why */
     g_autoptr(PrismRunConfig) cfg = NULL;
+    g_autoptr(PrismLayout) layout = NULL; /* the file's split when not the default one */
     g_autofree char *from_note = NULL;
     g_autofree char *filled = NULL;        /* the framework defaults added to --strategy */
     g_autofree char *defaults_note = NULL; /* ... as a sentence */
@@ -190,6 +191,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         if (cfg == NULL)
             goto out;
         s = cfg->strategy;
+        layout = prism_app_from_layout(cfg, in.model);
         from_note = prism_app_from_note(from, cfg);
     } else {
         /* the dims left out: the framework's defaults (--framework, else the --emit
@@ -216,17 +218,20 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
             g_propagate_prefixed_error(error, shape, "--strategy: ");
             goto out;
         }
-        ok = prism_app_emit(prism_app_out(comm), emit, &s, &in, error);
+        ok = prism_app_emit(prism_app_out(comm), emit, &s, layout, &in, error);
         goto out;
     }
     cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error);
     if (cm == NULL)
         goto out;
-    text = prism_cost_explain(cm, &s, o.json, error);
+    /* a file's own split of the layers (uneven first/last stages) is priced as stated */
+    text = layout ? prism_cost_explain_layout(cm, &s, layout, o.json, error)
+                  : prism_cost_explain(cm, &s, o.json, error);
     if (text == NULL)
         goto out;
     double col[PRISM_COL_COUNT];
-    if (!prism_cost_eval_one(cm, &s, col, error))
+    if (!(layout ? prism_cost_eval_layout(cm, &s, layout, col, error)
+                 : prism_cost_eval_one(cm, &s, col, error)))
         goto out;
     const Counted logged = counted_memory(cm, &s, in.framework, col[PRISM_COL_MEM_PEAK]);
     unsupported = framework_note(in.framework, in.model, &s); /* after the shape rules: pp >= 1 */

@@ -570,6 +570,18 @@ static void json_header(JsonBuilder *b, const Report *r)
     json_builder_add_string_value(b, filt);
 }
 
+/* The refined layout of @p s among --refine's results when it beats the default split,
+ * NULL otherwise (what --emit writes). */
+static const PrismLayout *refined_layout(const GPtrArray *refined, const PrismStrategy *s)
+{
+    for (guint i = 0; refined != NULL && i < refined->len; i++) {
+        const PrismRefineResult *x = refined->pdata[i];
+        if (x->improved && prism_strategy_equal(&x->strategy, s))
+            return x->refined;
+    }
+    return NULL;
+}
+
 static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
                             const PrismTrackRecord *track, const PrismBaseline *bl, GError **error)
 {
@@ -774,22 +786,9 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         (void)report_nothing_fits(comm, out, o->common.json, &r, kt, &local);
         goto done;
     }
-    if (o->emit != NULL && o->emit_rank > 0) {
-        /* the K-th of the top list as the framework's configuration, and nothing else */
-        const PrismTopK *top = prism_search_result_top(res, 0);
-        size_t k = (size_t)o->emit_rank;
-        PrismStrategy s;
-        double cols[PRISM_COL_COUNT];
-        if (k > MIN(r.n_show, prism_topk_size(top)))
-            g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                        "--emit-rank %zu: the top list has %zu strategies (see --top)", k,
-                        MIN(r.n_show, prism_topk_size(top)));
-        else if (row(&r, prism_topk_index(top, k - 1), &s, cols, &local))
-            ok = prism_app_emit(out, o->emit, &s, &in, &local);
-        goto done;
-    }
-    if (out != NULL && o->refine > 0) {
-        /* the K best of the top list, refined on rank 0 (cheap and deterministic) */
+    if ((out != NULL || o->emit != NULL) && o->refine > 0) {
+        /* the K best of the top list, refined on rank 0 (cheap and deterministic; on
+         * every rank under --emit, whose check runs on every rank) */
         const PrismTopK *top = prism_search_result_top(res, 0);
         size_t k = MIN((size_t)o->refine, prism_topk_size(top));
         g_autofree PrismStrategy *best = g_new0(PrismStrategy, k ? k : 1);
@@ -802,6 +801,20 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         if (refined == NULL)
             goto done;
     }
+    if (o->emit != NULL && o->emit_rank > 0) {
+        /* the K-th of the top list as the framework's configuration, and nothing else */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        size_t k = (size_t)o->emit_rank;
+        PrismStrategy s;
+        double cols[PRISM_COL_COUNT];
+        if (k > MIN(r.n_show, prism_topk_size(top)))
+            g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--emit-rank %zu: the top list has %zu strategies (see --top)", k,
+                        MIN(r.n_show, prism_topk_size(top)));
+        else if (row(&r, prism_topk_index(top, k - 1), &s, cols, &local))
+            ok = prism_app_emit(out, o->emit, &s, refined_layout(refined, &s), &in, &local);
+        goto done;
+    }
     /* how the model did on comparable published runs (collective: every rank) */
     if (track == NULL)
         track = prism_track_record_run(comm, in.cluster->family,
@@ -813,7 +826,8 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         goto done;
     if (o->emit != NULL) {
         /* the recommendation (--pick) as the framework's configuration, and nothing else */
-        ok = prism_app_emit(out, o->emit, &r.ts[r.rec], &in, &local);
+        ok = prism_app_emit(out, o->emit, &r.ts[r.rec], refined_layout(refined, &r.ts[r.rec]), &in,
+                            &local);
         goto done;
     }
     if (out != NULL && cfg != NULL) {

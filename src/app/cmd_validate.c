@@ -1092,6 +1092,15 @@ static gboolean validate_from(PrismComm *comm, PrismCommonOptions *o, const From
     }
     if ((cfg = prism_app_from(fr->from, &in, error)) == NULL)
         goto out;
+    if (cfg->chunk_layers != NULL) {
+        /* a row prices the default split; explain --from and plan --baseline price the file's */
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
+                    "--from %s: its uneven split of the layers over the pipeline is not priced "
+                    "by validate's rows, which take the default split (allowed: a file with "
+                    "that split; prism explain --from prices this one)",
+                    fr->from);
+        goto out;
+    }
     /* the profile of the framework the file configures, unless --framework names one */
     const char *profile = prism_fw_target_profile(cfg->target);
     run.framework_from = "--framework";

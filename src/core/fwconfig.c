@@ -102,7 +102,26 @@ static Shape shape_of(const PrismModel *m)
     return sh;
 }
 
+/* floor(L / chunks) each and one more on chunks 1, 2, ... while the remainder lasts, the
+ * last chunk only when every other has one (torchtitan's generate_split_points, "Middle
+ * stages get an extra layer"; cost.h prism_layout_default, the split prism prices). */
+uint32_t prism_fw_chunk_layers(uint32_t layers, uint32_t chunks, uint32_t j)
+{
+    if (chunks == 0)
+        return 0;
+    const uint32_t rem = layers % chunks;
+    return layers / chunks + (rem > 0 && j >= 1 && j <= rem ? 1u : 0u);
+}
+
 /* ------------------------------------------------------------------ emit helpers */
+
+gboolean prism_fw_refuse(GError **error, PrismFwTarget t, const char *why)
+{
+    const char *name = prism_fw_target_name(t);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
+                "--emit %s: %s cannot run this strategy: %s", name, name, why);
+    return FALSE;
+}
 
 static gboolean refuse(GError **error, PrismFwTarget t, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean refuse(GError **error, PrismFwTarget t, const char *fmt, ...)
@@ -111,10 +130,7 @@ static gboolean refuse(GError **error, PrismFwTarget t, const char *fmt, ...)
     va_start(ap, fmt);
     g_autofree char *why = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
-                "--emit %s: %s cannot run this strategy: %s", target_names[t], target_names[t],
-                why);
-    return FALSE;
+    return prism_fw_refuse(error, t, why);
 }
 
 static uint32_t etp_of(const PrismStrategy *s)
@@ -162,7 +178,7 @@ typedef struct {
     const char *tp, *pp, *vpp, *cp, *ep, *etp, *sp, *mbs, *gbs, *seq, *rc_gran, *rc_method,
         *rc_layers, *distopt, *fsdp, *fsdp_strategy, *cpu_offload, *tp_overlap, *grad_overlap,
         *param_overlap, *bf16, *fp16, *fp8, *fp8_recipe, *layers, *hidden, *heads, *groups, *ffn,
-        *experts;
+        *experts, *first, *last, *acc_emb, *acc_loss;
 } McoreNames;
 
 static const McoreNames megatron_names = {"--tensor-model-parallel-size",
@@ -194,7 +210,11 @@ static const McoreNames megatron_names = {"--tensor-model-parallel-size",
                                           "--num-attention-heads",
                                           "--num-query-groups",
                                           "--ffn-hidden-size",
-                                          "--num-experts"};
+                                          "--num-experts",
+                                          "--decoder-first-pipeline-num-layers",
+                                          "--decoder-last-pipeline-num-layers",
+                                          "--account-for-embedding-in-pipeline-split",
+                                          "--account-for-loss-in-pipeline-split"};
 
 static const McoreNames nemo_names = {"model.tensor_model_parallel_size",
                                       "model.pipeline_model_parallel_size",
@@ -225,7 +245,11 @@ static const McoreNames nemo_names = {"model.tensor_model_parallel_size",
                                       "model.num_attention_heads",
                                       "model.num_query_groups",
                                       "model.ffn_hidden_size",
-                                      "model.num_moe_experts"};
+                                      "model.num_moe_experts",
+                                      "model.num_layers_in_first_pipeline_stage",
+                                      "model.num_layers_in_last_pipeline_stage",
+                                      "model.account_for_embedding_in_pipeline_split",
+                                      "model.account_for_loss_in_pipeline_split"};
 
 /* The flags of Megatron-LM (store_true) among the names above and those read back. */
 static const char *const megatron_flags[] = {"--sequence-parallel",
@@ -250,6 +274,8 @@ static const char *const megatron_flags[] = {"--sequence-parallel",
                                              "--use-mcore-models",
                                              "--use-rotary-position-embeddings",
                                              "--mock-data",
+                                             "--account-for-embedding-in-pipeline-split",
+                                             "--account-for-loss-in-pipeline-split",
                                              NULL};
 
 /* Write "name value" (args) or "name=value" (overrides); value NULL = a flag (args) or
@@ -289,20 +315,144 @@ static gboolean is_fp8(PrismDtype d)
     return d == PRISM_DTYPE_FP8 || d == PRISM_DTYPE_FP8_CS || d == PRISM_DTYPE_MXFP8;
 }
 
+/* Megatron-Core's placement of the decoder layers over the pipeline (Megatron-Core 0.14:
+ * transformer_config.py __post_init__ checks, transformer_layer.py
+ * get_transformer_layer_offset, transformer_block.py get_num_layers_to_build). Either
+ *  - num_layers_in_first/last_pipeline_stage: that many layers on the first (last) stage,
+ *    each > 0 and a multiple of vpp, the rest evenly over the middle stages (a multiple of
+ *    their count, and per stage a multiple of vpp; none left over when there is no middle
+ *    stage), each stage's layers evenly over its vpp model chunks, so every virtual stage
+ *    is alike (--num-layers-per-virtual-pipeline-stage refuses them: arguments.py); or
+ *  - account_for_embedding/loss_in_pipeline_split: the embedding (the loss) counted as a
+ *    layer, num_layers + 1 (+ 1) evenly over the pp*vpp chunks, the first (last) chunk
+ *    holding one decoder layer fewer; it cannot be combined with the first/last counts;
+ *  - neither: num_layers evenly over the pp*vpp chunks. */
+typedef struct {
+    uint32_t first, last; /* 0: not given */
+    gboolean emb, loss;
+} McoreSplit;
+
+/* The decoder layers of each of the pp*vpp chunks @p m (chunk c of stage s at c*pp+s) that
+ * @p sp places of @p L; FALSE with what Megatron-Core allows in @p why. */
+static gboolean mcore_split_chunks(const McoreSplit *sp, uint32_t L, uint32_t pp, uint32_t vpp,
+                                   uint32_t *m, GString *why)
+{
+    const uint32_t C = pp * vpp;
+    if (sp->first || sp->last) {
+        const uint32_t mid = pp - (sp->first ? 1 : 0) - (sp->last ? 1 : 0);
+        const uint64_t ends = (uint64_t)sp->first + sp->last;
+        const uint32_t rest = ends <= L ? L - (uint32_t)ends : 0;
+        if (sp->emb || sp->loss)
+            g_string_append(why, "the first/last stage layer counts exclude counting the "
+                                 "embedding or the loss as a layer");
+        else if (pp < 2)
+            g_string_append(why, "first/last stage layer counts need a pipeline size > 1");
+        else if (sp->first % vpp || sp->last % vpp)
+            g_string_append_printf(why,
+                                   "the first/last stage layer counts must be multiples of "
+                                   "the %u virtual stages",
+                                   vpp);
+        else if (ends > L || (mid == 0 && rest != 0) ||
+                 (mid > 0 && (rest == 0 || rest % ((uint64_t)mid * vpp) != 0)))
+            g_string_append_printf(why,
+                                   "the %u layers left for the %u middle stages must be a "
+                                   "positive multiple of %u (%u stages x %u virtual stages)",
+                                   rest, mid, mid * vpp, mid, vpp);
+        if (why->len > 0)
+            return FALSE;
+        for (uint32_t c = 0; c < vpp; c++)
+            for (uint32_t st = 0; st < pp; st++)
+                m[c * pp + st] = (st == 0 && sp->first)       ? sp->first / vpp
+                                 : (st == pp - 1 && sp->last) ? sp->last / vpp
+                                                              : rest / (mid * vpp);
+        return TRUE;
+    }
+    const uint32_t n = L + (sp->emb ? 1 : 0) + (sp->loss ? 1 : 0);
+    if (n % C != 0 || n / C < (uint32_t)(sp->emb && sp->loss && C == 1 ? 2 : 1)) {
+        g_string_append_printf(why,
+                               "%u layers%s do not divide evenly over pp*vpp = %u model chunks", n,
+                               sp->emb || sp->loss ? " (with the embedding/loss counted)" : "", C);
+        return FALSE;
+    }
+    for (uint32_t j = 0; j < C; j++)
+        m[j] = n / C;
+    m[0] -= sp->emb ? 1 : 0;
+    m[C - 1] -= sp->loss ? 1 : 0;
+    return TRUE;
+}
+
+/* What Megatron-Core allows, for refusals. */
+#define MCORE_SPLITS                                                                               \
+    "Megatron-Core places the layers evenly over the pp*vpp model chunks; or with first and "      \
+    "last stage counts (--decoder-first/last-pipeline-num-layers) and equal middle stages, "       \
+    "every virtual stage alike; or with one layer fewer on the first and/or last chunk "           \
+    "(--account-for-embedding/loss-in-pipeline-split); prism does not write the general "          \
+    "--pipeline-model-parallel-layout"
+
+/* The McoreSplit that places the decoder layers @p m (pp*vpp chunks) of @p L; FALSE when
+ * none does. Each candidate is checked by building it (mcore_split_chunks). */
+static gboolean mcore_split_of(const uint32_t *m, uint32_t L, uint32_t pp, uint32_t vpp,
+                               McoreSplit *out)
+{
+    const uint32_t C = pp * vpp;
+    uint32_t big = 0;
+    for (uint32_t j = 0; j < C; j++)
+        big = MAX(big, m[j]);
+    const uint32_t mid = pp > 2 ? m[1] : 0;
+    const McoreSplit cand[] = {
+        {0},
+        {.first = pp == 2 || m[0] != mid ? m[0] * vpp : 0,
+         .last = pp == 2 || m[pp - 1] != mid ? m[pp - 1] * vpp : 0},
+        {.emb = m[0] + 1 == big, .loss = m[C - 1] + 1 == big},
+    };
+    g_autofree uint32_t *got = g_new(uint32_t, C);
+    g_autoptr(GString) why = g_string_new(NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(cand); i++) {
+        g_string_truncate(why, 0);
+        if (pp < 2 && i == 1)
+            continue;
+        if (mcore_split_chunks(&cand[i], L, pp, vpp, got, why) &&
+            memcmp(got, m, C * sizeof *m) == 0) {
+            *out = cand[i];
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+/* The split of @p chunks (split layers per chunk) as Megatron-Core's settings; a refusal
+ * naming the split when none places it. MTP layers sit after the last chunk's decoder
+ * layers (Megatron-Core builds them on the last stage, outside num_layers). */
+static gboolean mcore_split_emit(PrismFwTarget t, const PrismStrategy *s, const Shape *sh,
+                                 const uint32_t *chunks, McoreSplit *out, GError **error)
+{
+    const uint32_t C = s->pp * s->vpp, mtp = sh->split - sh->blocks;
+    g_autofree uint32_t *m = g_memdup2(chunks, C * sizeof *chunks);
+    gboolean ok = m[C - 1] >= mtp;
+    if (ok) {
+        m[C - 1] -= mtp;
+        ok = mcore_split_of(m, sh->blocks, s->pp, s->vpp, out);
+    }
+    if (ok)
+        return TRUE;
+    g_autoptr(GString) list = g_string_new(NULL);
+    for (uint32_t j = 0; j < C; j++)
+        g_string_append_printf(list, "%s%u", j ? "," : "", chunks[j]);
+    return refuse(error, t,
+                  "its split of the %u layers over pp*vpp = %u*%u model chunks, %s in pipeline "
+                  "order (%s)",
+                  sh->split, s->pp, s->vpp, list->str, MCORE_SPLITS);
+}
+
 static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, GString *o,
                            const PrismStrategy *s, const PrismTraining *tr, const PrismModel *m,
-                           const Shape *sh, GError **error)
+                           const Shape *sh, const uint32_t *chunks, GError **error)
 {
-    if (s->schedule != PRISM_SCHEDULE_1F1B && s->schedule != PRISM_SCHEDULE_INTERLEAVED)
-        return refuse(error, t, "schedule %s (Megatron-Core runs 1F1B and interleaved 1F1B only)",
-                      prism_schedule_name((PrismSchedule)s->schedule));
-    if (s->offload & PRISM_OFFLOAD_ACTIVATIONS)
-        return refuse(error, t,
-                      "activation offload of every layer (Megatron-Core offloads at most "
-                      "num_layers - 1 layers, cpu_offloading_num_layers)");
     if (!check_overlap(t, s, PRISM_OVERLAP_ALL, error))
         return FALSE;
-    (void)m;
+    McoreSplit split = {0};
+    if (!mcore_split_emit(t, s, sh, chunks, &split, error))
+        return FALSE;
     const char *cc = "#";
     header(o, t, s, tr, m, cc);
     if (args)
@@ -335,6 +485,16 @@ static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, 
         kvu(o, args, n->vpp, s->vpp);
     else if (!args)
         kv(o, args, n->vpp, "null");
+    if (split.first)
+        kvu(o, args, n->first, split.first);
+    else if (!args) /* a recipe's own uneven split would stand otherwise */
+        kv(o, args, n->first, "null");
+    if (split.last)
+        kvu(o, args, n->last, split.last);
+    else if (!args)
+        kv(o, args, n->last, "null");
+    kvb(o, args, n->acc_emb, split.emb);
+    kvb(o, args, n->acc_loss, split.loss);
     kvu(o, args, n->cp, s->cp);
     if (sh->experts > 0) {
         kvu(o, args, n->ep, s->ep);
@@ -408,48 +568,16 @@ static const char *titan_schedule(PrismSchedule s)
     return NULL;
 }
 
-/* Layers of chunk @p j of @p chunks over @p L layers, uneven where they do not divide:
- * floor(L / chunks) each and one more on chunks 1, 2, ... while the remainder lasts, the
- * last chunk only when every other has one (torchtitan's generate_split_points, "Middle
- * stages get an extra layer"; cost.h prism_layout_default, the split prism prices). */
-static uint32_t titan_chunk_layers(uint32_t L, uint32_t chunks, uint32_t j)
-{
-    const uint32_t rem = L % chunks;
-    return L / chunks + (rem > 0 && j >= 1 && j <= rem ? 1u : 0u);
-}
-
 static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraining *tr,
-                           const PrismModel *m, const Shape *sh, GError **error)
+                           const PrismModel *m, const Shape *sh, const uint32_t *chunk,
+                           gboolean dflt, GError **error)
 {
     const PrismFwTarget t = PRISM_FWC_TORCHTITAN;
-    if (s->pp > 1 && titan_schedule((PrismSchedule)s->schedule) == NULL)
-        return refuse(error, t,
-                      "schedule %s (torch.distributed.pipelining has 1F1B, Interleaved1F1B, "
-                      "GPipe, ZBVZeroBubble, InterleavedZeroBubble and DualPipeV)",
-                      prism_schedule_name((PrismSchedule)s->schedule));
-    if (s->zero == 1)
-        return refuse(error, t,
-                      "ZeRO-1 (FSDP2 shards parameters and gradients too: zero 0, 2 or 3)");
-    if (s->tp > 1 && !s->sp)
-        return refuse(error, t,
-                      "tp > 1 without sequence parallelism (torchtitan's tensor "
-                      "parallel plan always shards the norms over the sequence)");
     /* the blocks of one rank, all its chunks: what selective_ac_option = "N" counts */
     const uint32_t per_chunk = (sh->split + s->pp * s->vpp - 1) / (s->pp * s->vpp);
     const uint32_t nth = s->recompute == PRISM_RECOMPUTE_BLOCK
                              ? prism_recompute_every_nth(per_chunk, s->vpp, s->rc_layers)
                              : 0;
-    if (s->recompute == PRISM_RECOMPUTE_BLOCK && nth == 0)
-        return refuse(error, t,
-                      "recompute=block:%u (torchtitan checkpoints none, all, per-op "
-                      "selective or every N-th layer, and no N gives %u of %u layers per "
-                      "chunk)",
-                      s->rc_layers, s->rc_layers, per_chunk);
-    if (s->offload != 0)
-        return refuse(error, t,
-                      "offload=%u (training.enable_cpu_offload moves parameters, "
-                      "gradients and optimizer state together)",
-                      s->offload);
     if (etp_of(s) != s->tp || prism_strategy_folding(s))
         return refuse(error, t,
                       "folded expert parallelism (etp=%u, ep=%u; torchtitan takes "
@@ -462,6 +590,10 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
                       prism_dtype_name(tr->dtype));
     if (!check_overlap(t, s, 0, error))
         return FALSE;
+    /* what the profile refuses (prism_app_emit checks it first), should a caller skip it */
+    if ((s->pp > 1 && titan_schedule((PrismSchedule)s->schedule) == NULL) ||
+        (s->recompute == PRISM_RECOMPUTE_BLOCK && nth == 0))
+        return refuse(error, t, "it is outside its profile %s ([planning])", target_profiles[t]);
     header(o, t, s, tr, m, "#");
     if (is_fp8(tr->dtype)) {
         g_string_append_printf(o, "\n[model]\nconverters = [\"%s\"]\n",
@@ -487,15 +619,15 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
                                titan_schedule((PrismSchedule)s->schedule));
         g_string_append_printf(o, "pipeline_parallel_microbatch_size = %u\n", s->mbs);
         const uint32_t chunks = s->pp * s->vpp;
-        if (s->vpp > 1 && sh->split % chunks == 0)
+        if (dflt && s->vpp > 1 && sh->split % chunks == 0)
             g_string_append_printf(o, "pipeline_parallel_layers_per_stage = %u\n",
                                    sh->split / chunks);
-        else if (sh->split % chunks != 0) {
-            /* the uneven split prism prices, as its split points (torchtitan's own
-             * generate_split_points gives the same one) */
+        else if (!dflt || sh->split % chunks != 0) {
+            /* an uneven split as its split points: the default one prism prices
+             * (torchtitan's own generate_split_points gives the same) or a refined one */
             g_string_append(o, "pipeline_parallel_split_points = [");
             for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
-                at += titan_chunk_layers(sh->split, chunks, j);
+                at += chunk[j];
                 g_string_append_printf(o, "%s\"layers.%u\"", j ? ", " : "", at);
             }
             g_string_append(o, "]\n");
@@ -528,32 +660,8 @@ static gboolean emit_deepspeed(GString *o, const PrismStrategy *s, const PrismTr
                                const PrismModel *m, const Shape *sh, GError **error)
 {
     const PrismFwTarget t = PRISM_FWC_DEEPSPEED;
-    if (s->schedule != PRISM_SCHEDULE_1F1B || s->vpp != 1)
-        return refuse(error, t,
-                      "schedule %s (DeepSpeed's pipeline engine runs 1F1B, one stage "
-                      "per device)",
-                      prism_schedule_name((PrismSchedule)s->schedule));
-    if (s->cp > 1)
-        return refuse(error, t,
-                      "cp=%u (Megatron-DeepSpeed has Ulysses sequence parallelism, "
-                      "not ring context parallelism)",
-                      s->cp);
-    if (s->ep > 1 || etp_of(s) != s->tp)
+    if (etp_of(s) != s->tp)
         return refuse(error, t, "expert parallelism (not mapped for Megatron-DeepSpeed)");
-    if (s->zero >= 2 && s->pp > 1)
-        return refuse(error, t,
-                      "ZeRO-%u with pipeline parallelism (DeepSpeed's pipeline engine "
-                      "takes ZeRO 0 or 1)",
-                      s->zero);
-    if (s->offload & PRISM_OFFLOAD_ACTIVATIONS)
-        return refuse(error, t, "activation offload (not mapped for Megatron-DeepSpeed)");
-    if (s->sp)
-        return refuse(error, t,
-                      "sequence parallelism (that arguments.py has no "
-                      "--sequence-parallel)");
-    if (s->recompute == PRISM_RECOMPUTE_SELECTIVE || s->recompute == PRISM_RECOMPUTE_BLOCK)
-        return refuse(error, t, "recompute=%s (--checkpoint-activations recomputes every layer)",
-                      prism_recompute_name((PrismRecompute)s->recompute));
     if (sh->experts > 0 || (sh->kv_heads != sh->heads && sh->kv_heads > 0))
         return refuse(error, t, "a %s model (that arguments.py has no such shape arguments)",
                       sh->experts > 0 ? "mixture-of-experts" : "grouped-query attention");
@@ -618,20 +726,6 @@ static gboolean emit_nanotron(GString *o, const PrismStrategy *s, const PrismTra
                               const PrismModel *m, GError **error)
 {
     const PrismFwTarget t = PRISM_FWC_NANOTRON;
-    if (s->pp > 1 && s->schedule != PRISM_SCHEDULE_1F1B && s->schedule != PRISM_SCHEDULE_GPIPE)
-        return refuse(error, t, "schedule %s (nanotron's pp_engine is 1f1b or afab)",
-                      prism_schedule_name((PrismSchedule)s->schedule));
-    if (s->vpp > 1)
-        return refuse(error, t, "vpp=%u (nanotron has no interleaved schedule)", s->vpp);
-    if (s->zero > 1)
-        return refuse(error, t, "ZeRO-%u (nanotron's optimizer.zero_stage is 0 or 1)", s->zero);
-    if (s->recompute == PRISM_RECOMPUTE_SELECTIVE || s->recompute == PRISM_RECOMPUTE_BLOCK)
-        return refuse(error, t,
-                      "recompute=%s (nanotron recomputes every layer or none, "
-                      "parallelism.recompute_layer)",
-                      prism_recompute_name((PrismRecompute)s->recompute));
-    if (s->offload != 0)
-        return refuse(error, t, "offload (nanotron does not offload)");
     if (etp_of(s) != s->tp || prism_strategy_folding(s))
         return refuse(error, t, "folded expert parallelism (etp=%u, ep=%u)", etp_of(s), s->ep);
     if (is_fp8(tr->dtype))
@@ -669,6 +763,13 @@ static gboolean emit_nanotron(GString *o, const PrismStrategy *s, const PrismTra
 char *prism_fwconfig_emit(PrismFwTarget t, const PrismStrategy *s, const PrismTraining *training,
                           const PrismModel *model, GError **error)
 {
+    return prism_fwconfig_emit_layout(t, s, NULL, training, model, error);
+}
+
+char *prism_fwconfig_emit_layout(PrismFwTarget t, const PrismStrategy *s,
+                                 const uint32_t *chunk_layers, const PrismTraining *training,
+                                 const PrismModel *model, GError **error)
+{
     g_return_val_if_fail(s != NULL && training != NULL && model != NULL, NULL);
     for (uint32_t i = 0; i < model->n_specs; i++)
         if (model->specs[i].mixer != PRISM_MIXER_ATTENTION || model->specs[i].no_mlp) {
@@ -685,17 +786,40 @@ char *prism_fwconfig_emit(PrismFwTarget t, const PrismStrategy *s, const PrismTr
         return NULL;
     }
     Shape sh = shape_of(model);
+    const uint32_t C = s->pp * s->vpp;
+    g_autofree uint32_t *chunks = g_new(uint32_t, MAX(C, 1));
+    uint64_t sum = 0;
+    for (uint32_t j = 0; j < C; j++) {
+        chunks[j] = chunk_layers ? chunk_layers[j] : prism_fw_chunk_layers(sh.split, C, j);
+        sum += chunks[j];
+    }
+    if (C == 0 || sum != sh.split) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--emit %s: the layout's %u chunks hold %" G_GUINT64_FORMAT
+                    " layers, the model %u",
+                    target_names[t], C, sum, sh.split);
+        return NULL;
+    }
+    gboolean dflt = TRUE;
+    for (uint32_t j = 0; j < C; j++)
+        dflt &= chunks[j] == prism_fw_chunk_layers(sh.split, C, j);
+    if (!dflt && (t == PRISM_FWC_DEEPSPEED || t == PRISM_FWC_NANOTRON)) {
+        refuse(error, t,
+               "a refined split of the layers over the pipeline (not mapped for "
+               "this target; --emit megatron, nemo or torchtitan writes one)");
+        return NULL;
+    }
     GString *o = g_string_new(NULL);
     gboolean ok = FALSE;
     switch (t) {
     case PRISM_FWC_MEGATRON:
-        ok = emit_mcore(t, &megatron_names, TRUE, o, s, training, model, &sh, error);
+        ok = emit_mcore(t, &megatron_names, TRUE, o, s, training, model, &sh, chunks, error);
         break;
     case PRISM_FWC_NEMO:
-        ok = emit_mcore(t, &nemo_names, FALSE, o, s, training, model, &sh, error);
+        ok = emit_mcore(t, &nemo_names, FALSE, o, s, training, model, &sh, chunks, error);
         break;
     case PRISM_FWC_TORCHTITAN:
-        ok = emit_titan(o, s, training, model, &sh, error);
+        ok = emit_titan(o, s, training, model, &sh, chunks, dflt, error);
         break;
     case PRISM_FWC_DEEPSPEED:
         ok = emit_deepspeed(o, s, training, model, &sh, error);
@@ -868,6 +992,7 @@ typedef struct {
     uint32_t devices; /* 0 = from the caller */
     gboolean gbs_given;
     const char *key_of[16]; /* the file's key per rule, for messages */
+    uint32_t *chunk_layers; /* a split other than the default one (g_free) */
 } Parsed;
 
 static const char *const mcore_recompute[] = {"full", "selective", "null", "none", NULL};
@@ -876,6 +1001,47 @@ static const char *const mcore_fp8[] = {"hybrid", "e4m3", "null", NULL};
 static const char *const mcore_fp8_recipe[] = {"delayed", "tensorwise", "mxfp8", "blockwise", NULL};
 static const char *const mcore_sharding[] = {"no_shard", "optim", "optim_grads",
                                              "optim_grads_params", NULL};
+
+/* get_u32() (minimum 1) where "null" or "None" (an override's unset field) counts as absent. */
+static gboolean get_opt_u32(const Flat *f, const char *key, uint32_t *out, gboolean *given,
+                            GError **error)
+{
+    FwEntry *e = find(f, key);
+    if (e == NULL || (e->value && (strcmp(e->value, "null") == 0 || strcmp(e->value, "None") == 0)))
+        return TRUE;
+    if (given)
+        *given = TRUE;
+    return get_u32(f, key, 1, out, NULL, error);
+}
+
+/* The split the file's settings make (mcore_split_chunks), as p->chunk_layers when it is
+ * not the default one; a split Megatron-Core refuses is refused naming the setting. */
+static gboolean mcore_split_read(const Flat *f, const McoreNames *n, const McoreSplit *split,
+                                 Parsed *p, const Shape *sh, GError **error)
+{
+    const PrismStrategy *s = &p->s;
+    const uint32_t C = s->pp * s->vpp, mtp = sh->split - sh->blocks;
+    g_autofree uint32_t *m = g_new(uint32_t, C);
+    g_autoptr(GString) why = g_string_new(NULL);
+    if (!mcore_split_chunks(split, sh->blocks, s->pp, s->vpp, m, why)) {
+        const char *key = split->first  ? n->first
+                          : split->last ? n->last
+                          : split->emb  ? n->acc_emb
+                          : split->loss ? n->acc_loss
+                                        : n->pp;
+        const uint32_t v = split->first ? split->first : split->last ? split->last : s->pp;
+        if ((split->emb || split->loss) && !split->first && !split->last)
+            return conflict(f, key, "true", error, "%s (allowed: %s)", why->str, MCORE_SPLITS);
+        return conflict_u(f, key, v, error, "%s (allowed: %s)", why->str, MCORE_SPLITS);
+    }
+    m[C - 1] += mtp;
+    for (uint32_t j = 0; j < C; j++)
+        if (m[j] != prism_fw_chunk_layers(sh->split, C, j)) {
+            p->chunk_layers = g_steal_pointer(&m);
+            break;
+        }
+    return TRUE;
+}
 
 static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Parsed *p,
                            const PrismModel *m, const Shape *sh, GError **error)
@@ -919,25 +1085,36 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     s->etp = 0;
     if (!get_u32(f, n->etp, 1, &s->etp, NULL, error))
         return FALSE;
-    FwEntry *ve = find(f, n->vpp);
-    if (ve && !(ve->value && (strcmp(ve->value, "null") == 0 || strcmp(ve->value, "None") == 0)) &&
-        !get_u32(f, n->vpp, 1, &s->vpp, NULL, error))
+    McoreSplit split = {0};
+    if (!get_opt_u32(f, n->vpp, &s->vpp, NULL, error) ||
+        !get_opt_u32(f, n->first, &split.first, NULL, error) ||
+        !get_opt_u32(f, n->last, &split.last, NULL, error) ||
+        !get_bool(f, n->acc_emb, &split.emb, NULL, error) ||
+        !get_bool(f, n->acc_loss, &split.loss, NULL, error))
         return FALSE;
-    /* the older spelling: layers per virtual stage */
+    /* the older spelling: layers per virtual stage (of the layers with the embedding and
+     * loss counted, arguments.py validate_args) */
     uint32_t lpvs = 0;
     gboolean lpvs_given = FALSE;
     if (args &&
         !get_u32(f, "--num-layers-per-virtual-pipeline-stage", 1, &lpvs, &lpvs_given, error))
         return FALSE;
     if (lpvs_given) {
-        if (s->pp == 0 || sh->blocks % (s->pp * lpvs) != 0) {
+        const uint32_t nl = sh->blocks + (split.emb ? 1 : 0) + (split.loss ? 1 : 0);
+        if (split.first || split.last)
+            return conflict_u(f, "--num-layers-per-virtual-pipeline-stage", lpvs, error,
+                              "Megatron-LM asserts uneven first/last stages take "
+                              "--num-virtual-stages-per-pipeline-rank (allowed: that instead)");
+        if (nl % (s->pp * lpvs) != 0) {
             return conflict_u(f, "--num-layers-per-virtual-pipeline-stage", lpvs, error,
                               "pipeline size %u x %u layers per virtual stage does not divide the "
                               "%u layers",
-                              s->pp, lpvs, sh->blocks);
+                              s->pp, lpvs, nl);
         }
-        s->vpp = sh->blocks / (s->pp * lpvs);
+        s->vpp = nl / (s->pp * lpvs);
     }
+    if (!mcore_split_read(f, n, &split, p, sh, error))
+        return FALSE;
     s->schedule = s->vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
     gboolean b = FALSE;
     if (!get_bool(f, n->sp, &b, NULL, error))
@@ -1089,11 +1266,13 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
 }
 
 /* parallelism.pipeline_parallel_split_points ("layers.K,..."): the stages the points make
- * must be a multiple of pp (torchtitan's stage_ids_this_rank asserts it) and hold the
- * layers as prism splits them (titan_chunk_layers); sets s->vpp. */
-static gboolean read_titan_splits(const Flat *f, const FwEntry *e, PrismStrategy *s,
-                                  const Shape *sh, GError **error)
+ * must be a multiple of pp (torchtitan's stage_ids_this_rank asserts it), each holding at
+ * least one layer (increasing points inside the layers); sets s->vpp, and p->chunk_layers
+ * when the split is not the default one (prism_fw_chunk_layers). */
+static gboolean read_titan_splits(const Flat *f, const FwEntry *e, Parsed *p, const Shape *sh,
+                                  GError **error)
 {
+    PrismStrategy *s = &p->s;
     g_auto(GStrv) pts = g_strsplit(e->value, ",", -1);
     const uint32_t chunks = g_strv_length(pts) + 1;
     if (chunks % s->pp != 0 || chunks > sh->split)
@@ -1101,29 +1280,35 @@ static gboolean read_titan_splits(const Flat *f, const FwEntry *e, PrismStrategy
                         "%u stages on pipeline degree %u over %u layers (allowed: a multiple "
                         "of %u stages, at most one per layer)",
                         chunks, s->pp, sh->split, s->pp);
-    for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
-        at += titan_chunk_layers(sh->split, chunks, j);
-        const char *pt = g_strstrip(pts[j]);
-        char *end = NULL;
-        errno = 0;
-        const unsigned long v = g_str_has_prefix(pt, "layers.") && g_ascii_isdigit(pt[7])
-                                    ? strtoul(pt + 7, &end, 10)
-                                    : ULONG_MAX;
-        if (v == ULONG_MAX || errno != 0 || *end != '\0')
-            return bad_value(f, e, "allowed: \"layers.K\" split points", error);
-        if (v != at) {
-            g_autoptr(GString) want = g_string_new(NULL);
-            for (uint32_t i = 0, a = 0; i + 1 < chunks; i++) {
-                a += titan_chunk_layers(sh->split, chunks, i);
-                g_string_append_printf(want, "%slayers.%u", i ? "," : "", a);
-            }
-            return conflict(f, e->key, e->value, error,
-                            "prism prices %u stages as layers split evenly, the remainder one "
-                            "each on the stages after the first (allowed: %s)",
-                            chunks, want->str);
+    g_autofree uint32_t *sizes = g_new(uint32_t, chunks);
+    gboolean dflt = TRUE;
+    unsigned long prev = 0;
+    for (uint32_t j = 0; j < chunks; j++) {
+        unsigned long v = sh->split;
+        if (j + 1 < chunks) {
+            const char *pt = g_strstrip(pts[j]);
+            char *end = NULL;
+            errno = 0;
+            v = g_str_has_prefix(pt, "layers.") && g_ascii_isdigit(pt[7])
+                    ? strtoul(pt + 7, &end, 10)
+                    : ULONG_MAX;
+            if (v == ULONG_MAX || errno != 0 || *end != '\0')
+                return bad_value(f, e, "allowed: \"layers.K\" split points", error);
         }
+        if (v <= prev || v > sh->split) {
+            g_autofree char *allowed = g_strdup_printf(
+                "allowed: increasing split points \"layers.K\", 0 < K < %u: every stage holds "
+                "a layer",
+                sh->split);
+            return bad_value(f, e, allowed, error);
+        }
+        sizes[j] = (uint32_t)(v - prev);
+        dflt &= sizes[j] == prism_fw_chunk_layers(sh->split, chunks, j);
+        prev = v;
     }
     s->vpp = chunks / s->pp;
+    if (!dflt)
+        p->chunk_layers = g_steal_pointer(&sizes);
     return TRUE;
 }
 
@@ -1201,8 +1386,8 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
     FwEntry *spe = find(f, "parallelism.pipeline_parallel_split_points");
     if (spe != NULL && spe->value != NULL && *spe->value != '\0' && s->pp > 1) {
         /* split points win over layers per stage (torchtitan: splits = split_points or
-         * generate_split_points(...)); the split must be the one prism prices */
-        if (!read_titan_splits(f, spe, s, sh, error))
+         * generate_split_points(...)) */
+        if (!read_titan_splits(f, spe, p, sh, error))
             return FALSE;
     } else if (lps_given && s->pp > 1) {
         if (sh->split % (s->pp * lps) != 0) {
@@ -1646,10 +1831,13 @@ PrismRunConfig *prism_fwconfig_from_data(const char *data, size_t len, const cha
         s->devices = p.devices ? p.devices : devices;
         uint64_t inner = (uint64_t)s->tp * s->pp * s->cp;
         if (inner == 0 || s->devices % inner != 0) {
+            /* the file's tensor-parallel key names the product (the first factor) */
+            g_autofree char *key =
+                p.key_of[1] ? g_strdup_printf("%s=%u: ", p.key_of[1], s->tp) : g_strdup("");
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
-                        "%s: tensor %u x pipeline %u x context %u = %" G_GUINT64_FORMAT
+                        "%s: %stensor %u x pipeline %u x context %u = %" G_GUINT64_FORMAT
                         " does not divide the %u devices (R1; give --devices the job's GPU count)",
-                        path, s->tp, s->pp, s->cp, inner, s->devices);
+                        path, key, s->tp, s->pp, s->cp, inner, s->devices);
             ok = FALSE;
         } else {
             uint32_t dp = (uint32_t)(s->devices / inner);
@@ -1708,6 +1896,7 @@ PrismRunConfig *prism_fwconfig_from_data(const char *data, size_t len, const cha
             c->target = t;
             c->strategy = *s;
             c->training = p.tr;
+            c->chunk_layers = g_steal_pointer(&p.chunk_layers);
             c->ignored = g_ptr_array_new_with_free_func(g_free);
             for (guint i = 0; i < f.e->len; i++) {
                 const FwEntry *en = f.e->pdata[i];
@@ -1717,6 +1906,7 @@ PrismRunConfig *prism_fwconfig_from_data(const char *data, size_t len, const cha
         }
     }
     g_ptr_array_unref(f.e);
+    g_free(p.chunk_layers);
     return c;
 }
 
@@ -1742,5 +1932,6 @@ void prism_run_config_free(PrismRunConfig *c)
         return;
     if (c->ignored)
         g_ptr_array_unref(c->ignored);
+    g_free(c->chunk_layers);
     g_free(c);
 }

@@ -181,6 +181,34 @@ if ((!sanitized)); then
   check "  names the value" grep -q "mem-kind peak: unknown" err.txt
 fi
 
+# Megatron's uneven split (test_fwconfig derives more by hand): llama3-8b's 32 layers over
+# pp 3 are 10,11,11 (the remainder on chunks 1 and 2), the first stage 10 and the 22 left
+# 11 each over the other two; a file's own split, first 7 and last 7 over pp 4 (the 18
+# left 9 each on the middle stages, where the even split has 8 everywhere), is priced as
+# stated by explain --from and refused by validate --from's rows; pp 2 x vpp 3 (5,6,6,5,5,5)
+# is no split Megatron places
+# (the sanitizer pass leaves these 10 checks to test_fwconfig's derivations under ASan)
+if ((!sanitized)); then
+  uneven="-m llama3-8b -c H100-80GB -n 24 --gbs 48 --seq 8192"
+  # shellcheck disable=SC2086
+  check "megatron: pp 3 over 32 layers" expect_status 0 explain $uneven --strategy "pp=3,tp=1,mbs=1,zero=1" --emit megatron
+  check "  first stage 10 layers" grep -qx -- "--decoder-first-pipeline-num-layers 10 \\\\" out.txt
+  cp out.txt pp3.txt
+  # shellcheck disable=SC2086
+  check "  read back: the same strategy" expect_status 0 explain $uneven --from pp3.txt
+  check "  $(sed -n 's/^# strategy //p' pp3.txt)" grep -qF -- ", $(sed -n 's/^# strategy //p' pp3.txt); " out.txt
+  printf -- '--pipeline-model-parallel-size 4 --decoder-first-pipeline-num-layers 7\n--decoder-last-pipeline-num-layers 7 --micro-batch-size 1\n' > uneven.txt
+  # shellcheck disable=SC2086
+  check "a file's own split" expect_status 0 explain $uneven --from uneven.txt --json
+  check "  priced as stated: 7,9,9,7" /usr/bin/python3 -c "import json; s = [st['layers'] for st in json.load(open('out.txt'))['per_stage']]; assert s == [[7], [9], [9], [7]], s"
+  # shellcheck disable=SC2086
+  check "  validate --from refuses it" expect_status 2 validate $uneven --from uneven.txt --measured-step 3
+  check "  with the reason" grep -q "uneven.txt: its uneven split" err.txt
+  # shellcheck disable=SC2086
+  check "megatron refuses 5,6,6,5,5,5" expect_status 2 explain $uneven --strategy "pp=2,vpp=3,tp=1,mbs=1,zero=1,schedule=interleaved" --emit megatron
+  check "  naming the split" grep -q "5,6,6,5,5,5 in pipeline order (Megatron-Core places" err.txt
+fi
+
 # refusals and bad files: exit 2, one message naming the file, key and value
 check "torchtitan refuses ZeRO-1" expect_status 2 explain --strategy "tp=8,pp=8,zero=1" --emit torchtitan
 check "  with the reason" grep -q "its zero=1 is outside the profile's \[planning\] only" err.txt
@@ -205,4 +233,4 @@ check "micro-batch does not divide the batch" expect_status 2 explain --devices 
 check "  names key and value" grep -q "mbs.txt: train.micro_batch_size=5" err.txt
 check "  one error line" test "$(grep -c 'prism: error:' err.txt)" -eq 1
 
-cli_done $((74 + 5 + 13 * (1 - sanitized) - 21 * sanitized))
+cli_done $((74 + 5 + 23 * (1 - sanitized) - 21 * sanitized))

@@ -162,8 +162,10 @@ static void roundtrip_model(const char *name, int draws)
                         text);
             }
             CU_ASSERT_TRUE(same);
-            /* everything the emitter writes, the reader reads */
+            /* everything the emitter writes, the reader reads; the default split comes
+             * back as the default split (Megatron's uneven first/last stages included) */
             CU_ASSERT_EQUAL(c->ignored->len, 0);
+            CU_ASSERT_PTR_NULL(c->chunk_layers);
             prism_run_config_free(c);
             g_free(text);
         }
@@ -230,6 +232,8 @@ static void test_bad_files(void)
         {"ds.json", "{\"train_batch_size\": 12,,}", "ds.json", "malformed JSON"},
         {"a.txt", "--tensor-model-parallel-size 64\n", "--tensor-model-parallel-size", "R2: tp=64"},
         {"a.txt", "--tensor-model-parallel-size $TP\n", "$TP", "shell variable"},
+        {"a.txt", "--tensor-model-parallel-size 3\n", "a.txt: --tensor-model-parallel-size=3",
+         "does not divide the 1024 devices (R1"},
         {"a.txt", "--micro-batch-size 5 --global-batch-size 1536\n", "--micro-batch-size=5",
          "does not divide"},
         {"a.txt", "--num-layers 32\n", "--num-layers=32", "has 96"},
@@ -321,8 +325,8 @@ static void test_hybrid_refused(void)
 /* torchtitan, the two rules of its profile. (1) pp*vpp stages that do not divide the
  * layers: gpt3-1.3b's 24 layers over pp 2 x vpp 5 = 10 stages are 2 each and one more on
  * stages 1..4 (24 = 10 x 2 + 4): 2,3,3,3,3,2,2,2,2,2, split points after the running sums
- * 2, 5, 8, 11, 14, 16, 18, 20, 22; they read back as vpp 5, another split is refused with
- * the one prism prices. (2) cp > 1 shards: zero=0 with cp 2 is refused by the profile and
+ * 2, 5, 8, 11, 14, 16, 18, 20, 22; they read back as vpp 5, another split as the file's
+ * own split. (2) cp > 1 shards: zero=0 with cp 2 is refused by the profile and
  * a replicated file with cp 2 (HSDP over the context ranks) by the reader. */
 static void test_titan_rules(void)
 {
@@ -352,19 +356,34 @@ static void test_titan_rules(void)
     CU_ASSERT_TRUE_FATAL(c != NULL);
     CU_ASSERT_TRUE(prism_strategy_equal(&c->strategy, &s) && c->strategy.vpp == 5);
     prism_run_config_free(c);
-    static const char *const bad[] = {
-        /* the even split 24/10 cannot be: 2.4 layers; this one moves a layer to stage 0 */
+    /* another split (a layer moved from stage 1 to stage 0: 3,2,3,3,3,2,2,2,2,2) is read
+     * as the file's own split, and written back as the same points */
+    const char *moved =
         "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_schedule = "
-        "\"Interleaved1F1B\"\npipeline_parallel_split_points = [\"layers.3\", \"layers.5\", "
-        "\"layers.8\", \"layers.11\", \"layers.14\", \"layers.16\", \"layers.18\", "
-        "\"layers.20\", \"layers.22\"]\n",
+        "\"Interleaved1F1B\"\npipeline_parallel_split_points = [\"layers.3\", "
+        "\"layers.5\", \"layers.8\", \"layers.11\", \"layers.14\", "
+        "\"layers.16\", \"layers.18\", \"layers.20\", \"layers.22\"]\n"
+        "pipeline_parallel_microbatch_size = 2\n[training]\nglobal_batch_size = 64\n"
+        "[activation_checkpoint]\nmode = \"none\"\n";
+    c = prism_fwconfig_from_data(moved, strlen(moved), "job.toml", 8, &tr, m, &e);
+    CU_ASSERT_TRUE_FATAL(c != NULL && c->chunk_layers != NULL);
+    static const uint32_t want[10] = {3, 2, 3, 3, 3, 2, 2, 2, 2, 2};
+    CU_ASSERT_EQUAL(memcmp(c->chunk_layers, want, sizeof want), 0);
+    g_autofree char *again = prism_fwconfig_emit_layout(PRISM_FWC_TORCHTITAN, &c->strategy,
+                                                        c->chunk_layers, &c->training, m, &e);
+    CU_ASSERT_TRUE(again != NULL && strstr(again, "[\"layers.3\", \"layers.5\", \"layers.8\""));
+    prism_run_config_free(c);
+    static const char *const bad[] = {
+        /* a stage without a layer */
+        "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_split_points = "
+        "[\"layers.8\", \"layers.8\", \"layers.16\"]\n",
         /* 3 stages on pp 2 */
         "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_split_points = "
         "[\"layers.8\", \"layers.16\"]\n",
         /* replicas with context parallelism: HSDP */
         "[parallelism]\ndata_parallel_replicate_degree = 4\ndata_parallel_shard_degree = 1\n"
         "context_parallel_degree = 2\n"};
-    static const char *const needle[] = {"allowed: layers.2,layers.5,layers.8", "multiple of 2",
+    static const char *const needle[] = {"every stage holds a layer", "multiple of 2",
                                          "data_parallel_replicate_degree=4"};
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         c = prism_fwconfig_from_data(bad[i], strlen(bad[i]), "job.toml", 8, &tr, m, &e);
@@ -383,6 +402,137 @@ static void test_titan_rules(void)
     prism_model_free(m);
 }
 
+/* Megatron-Core's uneven splits (transformer_config.py: the first/last stage counts, the
+ * middle stages' equal share, every virtual stage alike; or the embedding/loss counted as
+ * a layer), by hand; chunk c of stage s at [c * pp + s]:
+ *  llama3-8b, 32 layers
+ *   a. pp 3, the default split: 32 = 3 x 10 + 2, one more on chunks 1, 2: 10,11,11. The
+ *      first stage differs from the middle one (11), the last does not: first 10 only,
+ *      the 22 left over the 2 other stages, 11 each. Reads back as the default split.
+ *   b. pp 4, refined 7,9,9,7: first 7, last 7, the 18 left over 2 middle stages, 9 each.
+ *   c. pp 2 x vpp 2, refined 6,10,6,10: stage 0 holds 6 + 6 = 12, stage 1 10 + 10 = 20;
+ *      pp 2 has no middle stage: first 12 and last 20.
+ *   d. pp 2 x vpp 3, the default split 32 = 6 x 5 + 2: 5,6,6,5,5,5; stage 1's chunks hold
+ *      6, 5, 5: no setting places it, refused naming the split.
+ *  llama2-13b, 40 layers
+ *   e. pp 2 x vpp 3, the default split 40 = 6 x 6 + 4: 6,7,7,7,7,6 = (40 + 2) / 6 = 7 per
+ *      chunk with the embedding and the loss counted, one fewer on the first and last
+ *      chunk: both account flags, no first/last counts (stage 0's chunks hold 6 and 7).
+ * And as Megatron-Bridge overrides (a): model.num_layers_in_first_pipeline_stage=10. */
+static void test_megatron_split(void)
+{
+    static const struct {
+        const char *model, *strategy;
+        uint32_t chunks[6]; /* {0}: the default split */
+        const char *want[3], *absent;
+    } cases[] = {
+        {"llama3-8b", "pp=3", {0}, {"--decoder-first-pipeline-num-layers 10 "}, "last-pipeline"},
+        {"llama3-8b",
+         "pp=4",
+         {7, 9, 9, 7},
+         {"--decoder-first-pipeline-num-layers 7 ", "--decoder-last-pipeline-num-layers 7 "},
+         "account-for"},
+        {"llama3-8b",
+         "pp=2,vpp=2,schedule=interleaved",
+         {6, 10, 6, 10},
+         {"--decoder-first-pipeline-num-layers 12 ", "--decoder-last-pipeline-num-layers 20 ",
+          "--num-virtual-stages-per-pipeline-rank 2 "},
+         "account-for"},
+        {"llama3-8b",
+         "pp=2,vpp=3,schedule=interleaved",
+         {0},
+         {"5,6,6,5,5,5 in pipeline order"},
+         NULL},
+        {"llama2-13b",
+         "pp=2,vpp=3,schedule=interleaved",
+         {0},
+         {"--account-for-embedding-in-pipeline-split \\",
+          "--account-for-loss-in-pipeline-split \\"},
+         "-pipeline-num-layers"},
+    };
+    PrismTraining tr;
+    prism_training_default(&tr);
+    tr.gbs = 48; /* 24 devices: dp 8, 6 or 12 */
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        PrismModel *m = prism_model_zoo_get(cases[i].model, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        PrismStrategy s;
+        g_autofree char *st = g_strdup_printf("%s,tp=1,mbs=1", cases[i].strategy);
+        CU_ASSERT_TRUE_FATAL(prism_strategy_parse(st, 24, &tr, &s, NULL));
+        const uint32_t *chunks = cases[i].chunks[0] ? cases[i].chunks : NULL;
+        GError *e = NULL;
+        char *text = prism_fwconfig_emit_layout(PRISM_FWC_MEGATRON, &s, chunks, &tr, m, &e);
+        if (cases[i].absent == NULL) { /* refused */
+            CU_ASSERT_PTR_NULL(text);
+            CU_ASSERT_TRUE(e != NULL && e->code == PRISM_INPUT_ERROR_UNSUPPORTED &&
+                           strstr(e->message, cases[i].want[0]) &&
+                           strstr(e->message, "--decoder-first/last-pipeline-num-layers"));
+            g_clear_error(&e);
+            g_free(text);
+            prism_model_free(m);
+            continue;
+        }
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        for (int k = 0; k < 3 && cases[i].want[k]; k++)
+            CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[i].want[k]));
+        CU_ASSERT_PTR_NULL(strstr(text, cases[i].absent));
+        PrismRunConfig *c =
+            prism_fwconfig_from_data(text, strlen(text), "args.txt", 24, &tr, m, &e);
+        if (c == NULL)
+            fprintf(stderr, "\ncase %zu: %s\n%s\n", i, e ? e->message : "?", text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(prism_strategy_equal(&c->strategy, &s));
+        if (chunks == NULL) {
+            CU_ASSERT_PTR_NULL(c->chunk_layers);
+        } else {
+            CU_ASSERT_TRUE(c->chunk_layers != NULL &&
+                           memcmp(c->chunk_layers, chunks, s.pp * s.vpp * sizeof *chunks) == 0);
+        }
+        prism_run_config_free(c);
+        g_free(text);
+        if (i == 0) {
+            text = prism_fwconfig_emit_layout(PRISM_FWC_NEMO, &s, NULL, &tr, m, &e);
+            CU_ASSERT_TRUE(text != NULL &&
+                           strstr(text, "model.num_layers_in_first_pipeline_stage=10\n") &&
+                           strstr(text, "model.num_layers_in_last_pipeline_stage=null\n"));
+            g_free(text);
+        }
+        prism_model_free(m);
+    }
+    /* files Megatron-Core refuses, refused with the setting, its value and what is allowed
+     * (llama3-8b, 32 layers): 32 - 9 = 23 over 2 stages; no flags and 32 over 3 stages;
+     * both forms at once; the older layers-per-virtual-stage spelling with uneven stages */
+    PrismModel *m = prism_model_zoo_get("llama3-8b", NULL);
+    static const struct {
+        const char *text, *needle;
+    } bad[] = {
+        {"--pipeline-model-parallel-size 3 --decoder-first-pipeline-num-layers 9\n",
+         "--decoder-first-pipeline-num-layers=9: the 23 layers left"},
+        {"--pipeline-model-parallel-size 3\n",
+         "--pipeline-model-parallel-size=3: 32 layers do not divide"},
+        {"--pipeline-model-parallel-size 4 --decoder-last-pipeline-num-layers 8 "
+         "--account-for-embedding-in-pipeline-split\n",
+         "--decoder-last-pipeline-num-layers=8: the first/last stage layer counts exclude"},
+        {"--pipeline-model-parallel-size 2 --decoder-first-pipeline-num-layers 12 "
+         "--num-layers-per-virtual-pipeline-stage 2\n",
+         "--num-layers-per-virtual-pipeline-stage=2"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        GError *e = NULL;
+        PrismRunConfig *c =
+            prism_fwconfig_from_data(bad[i].text, strlen(bad[i].text), "a.txt", 24, &tr, m, &e);
+        CU_ASSERT_PTR_NULL(c);
+        prism_run_config_free(c);
+        const gboolean hit = e != NULL && e->domain == PRISM_INPUT_ERROR &&
+                             strstr(e->message, "a.txt") && strstr(e->message, bad[i].needle);
+        if (!hit)
+            fprintf(stderr, "\nbad %zu: %s\n", i, e ? e->message : "(no error)");
+        CU_ASSERT_TRUE(hit);
+        g_clear_error(&e);
+    }
+    prism_model_free(m);
+}
+
 static CU_TestInfo fwconfig_tests[] = {
     {"torchtitan: uneven stages and sharded context parallelism", test_titan_rules},
     {"a hybrid model is refused", test_hybrid_refused},
@@ -390,6 +540,7 @@ static CU_TestInfo fwconfig_tests[] = {
     {"round trip, MoE", test_roundtrip_moe},
     {"bad files", test_bad_files},
     {"a Megatron launch script", test_megatron_script},
+    {"Megatron: uneven first/last stages", test_megatron_split},
     CU_TEST_INFO_NULL,
 };
 
