@@ -169,14 +169,15 @@ static void test_shipped(void)
 
     /* nanotron: DDP buckets of ddp_bucket_cap_mb = 25 MiB of bf16 gradients = 25 x 2^20 / 2
      * parameters; fp32 accumulation; the afab engine (gpipe) and no sequence parallelism by
-     * default (ALL_REDUCE), ZeRO 0; allocated memory as its benchmark CSV logs it */
+     * default (ALL_REDUCE), ZeRO 0; reserved memory as the Playbook plots it (its bench CSV's
+     * "Mem Res (GB)") */
     g_autoptr(PrismFramework) n = load("nanotron");
     CU_ASSERT_PTR_NOT_NULL_FATAL(n);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DP_BUCKET], 25.0 * 1048576.0 / 2.0);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DROPOUT], 0.0);
     CU_ASSERT_FALSE(n->knob_set[PRISM_KNOB_TP_OVERLAP]); /* no published hidden share */
-    CU_ASSERT_EQUAL(n->counts, PRISM_MEM_ALLOCATED);
+    CU_ASSERT_EQUAL(n->counts, PRISM_MEM_RESERVED);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_GPIPE);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_SP], 0);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_ZERO], 0);
