@@ -26,6 +26,18 @@ const char *prism_mem_counts_name(PrismMemCounts c)
     return (unsigned)c < PRISM_MEM_COUNTS_COUNT ? counts_names[c] : "?";
 }
 
+gboolean prism_mem_counts_parse(const char *text, PrismMemCounts *out, GError **error)
+{
+    for (int i = 0; i < PRISM_MEM_COUNTS_COUNT; i++)
+        if (strcmp(text, counts_names[i]) == 0) {
+            *out = (PrismMemCounts)i;
+            return TRUE;
+        }
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                "'%s' is not allowed (allocated, reserved or device (nvidia-smi))", text);
+    return FALSE;
+}
+
 const char *prism_framework_dim_name(PrismFrameworkDim d)
 {
     return (unsigned)d < PRISM_FW_DIM_COUNT ? dim_names[d] : "?";
@@ -234,12 +246,10 @@ static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, 
         return TRUE;
     }
     if (strcmp(key, "counts") == 0) {
-        for (int i = 0; i < PRISM_MEM_COUNTS_COUNT; i++)
-            if (strcmp(v, counts_names[i]) == 0) {
-                fw->counts = (PrismMemCounts)i;
-                return TRUE;
-            }
-        return bad(error, fw->path, g, key, v, "allowed: allocated, reserved, device");
+        if (prism_mem_counts_parse(v, &fw->counts, error))
+            return TRUE;
+        g_prefix_error(error, "framework profile %s [%s] %s: ", fw->path, g, key);
+        return FALSE;
     }
     if (strcmp(key, "allocator_reserve") == 0) {
         char *end = NULL;

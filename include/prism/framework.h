@@ -169,6 +169,15 @@ gboolean prism_framework_knob_given(const PrismFramework *fw, const char *cluste
 
 /** Static names: "allocated", "reserved", "device"; the dims' key names. */
 const char *prism_mem_counts_name(PrismMemCounts c);
+
+/**
+ * What a memory figure counts, from its name as prism_mem_counts_name() gives it (exact:
+ * "allocated", "reserved" or "device"): the one parser of a validation CSV's mem_kind
+ * column, `prism validate --mem-kind`, a profile's [memory] counts and a source's counts in
+ * sources.ini. Errors: PRISM_INPUT_ERROR_VALUE "'TEXT' is not allowed (allocated, reserved or
+ * device (nvidia-smi))"; the caller prefixes where TEXT stood (file, line, key). Pure.
+ */
+gboolean prism_mem_counts_parse(const char *text, PrismMemCounts *out, GError **error);
 const char *prism_framework_dim_name(PrismFrameworkDim d);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismFramework, prism_framework_free)

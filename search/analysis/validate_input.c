@@ -101,11 +101,9 @@ GHashTable *prism_validate_load_sources(GError **error)
             else if (strcmp(k, "memory_unit") == 0 && (!strcmp(v, "GB") || !strcmp(v, "GiB")))
                 s->mem_unit = strcmp(v, "GB") == 0 ? 1e9 : 1073741824.0;
             else if (strcmp(k, "counts") == 0) {
-                s->counts = -1;
-                for (int c = 0; c < PRISM_MEM_COUNTS_COUNT; c++)
-                    if (strcmp(v, prism_mem_counts_name((PrismMemCounts)c)) == 0)
-                        s->counts = c;
-                ok = s->counts >= 0;
+                PrismMemCounts c;
+                ok = prism_mem_counts_parse(v, &c, NULL);
+                s->counts = ok ? (int)c : -1;
             } else if (strcmp(k, "tflops") == 0 && (!strcmp(v, "mfu") || !strcmp(v, "hfu")))
                 s->hfu = strcmp(v, "hfu") == 0;
             else if (strcmp(k, "vocab") == 0)
@@ -291,7 +289,6 @@ static const struct {
 } worded[] = {
     {"tied_embeddings", {"0", "1"}, "0 (untied input and output embeddings) or 1 (tied)"},
     {"activation", {"gelu", "swiglu"}, "gelu or swiglu (the MLP's activation)"},
-    {"mem_kind", {"allocated", "reserved", "device"}, "allocated, reserved or device (nvidia-smi)"},
 };
 
 /* The index of @p v among the words of worded[@p i], -1 when none. */
@@ -305,7 +302,8 @@ static int word_index(size_t i, const char *v)
 
 int prism_validate_mem_kind(const Row *r)
 {
-    return word_index(2, prism_validate_col(r, "mem_kind"));
+    PrismMemCounts c;
+    return prism_mem_counts_parse(prism_validate_col(r, "mem_kind"), &c, NULL) ? (int)c : -1;
 }
 
 /* "max" = -2, a whole number >= 0 = that rank, else -1 (empty or malformed) */
@@ -336,6 +334,14 @@ gboolean prism_validate_check_cells(const Row *r, const char *path, GError **err
                         path, r->line, worded[i].name, v, worded[i].allowed);
             return FALSE;
         }
+    }
+    const char *kind = prism_validate_col(r, "mem_kind");
+    PrismMemCounts mk;
+    if (*kind != '\0' && !prism_mem_counts_parse(kind, &mk, error)) {
+        g_prefix_error(error,
+                       "validation CSV %s line %d column mem_kind (empty when not stated): ", path,
+                       r->line);
+        return FALSE;
     }
     const char *sched = prism_validate_col(r, "schedule");
     PrismSchedule ps;

@@ -1060,16 +1060,17 @@ static gboolean validate_from(PrismComm *comm, PrismCommonOptions *o, const From
         return FALSE;
     }
     if (fr->mem_kind != NULL) {
-        for (int k = 0; k < PRISM_MEM_COUNTS_COUNT && run.mem_kind < 0; k++)
-            if (strcmp(fr->mem_kind, prism_mem_counts_name((PrismMemCounts)k)) == 0)
-                run.mem_kind = k;
-        if (run.mem_kind < 0 || isnan(fr->mem)) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "--mem-kind %s: %s",
-                        fr->mem_kind,
-                        run.mem_kind < 0 ? "unknown (allowed: allocated, reserved, device)"
-                                         : "says what --measured-mem counts; give it too");
+        PrismMemCounts mk;
+        if (!prism_mem_counts_parse(fr->mem_kind, &mk, error)) {
+            g_prefix_error(error, "--mem-kind: ");
             return FALSE;
         }
+        if (isnan(fr->mem)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--mem-kind %s says what --measured-mem counts; give it too", fr->mem_kind);
+            return FALSE;
+        }
+        run.mem_kind = (int)mk;
     }
     if (o->model == NULL || o->cluster == NULL) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,

@@ -178,7 +178,7 @@ if ((!sanitized)); then
   check "  says it belongs to --from" grep -q "\-\-model describes the run of --from FILE" err.txt
   # shellcheck disable=SC2086
   check "validate --from: bad --mem-kind" expect_status 2 validate $small --from torchtitan.toml --measured-mem 9 --mem-kind peak
-  check "  names the value" grep -q "mem-kind peak: unknown" err.txt
+  check "  names the value" grep -q "mem-kind: 'peak' is not allowed (allocated, reserved or device" err.txt
 fi
 
 # Megatron's uneven split (test_fwconfig derives more by hand): llama3-8b's 32 layers over

@@ -576,7 +576,7 @@ check "  the text says it" bash -c "'$prism' validate '$feel' | grep -Eq '^FEEL_
 # bad word cells exit 2 naming the file, line, column, value and what is allowed
 sed 's/,allocated,0,group A run 2/,cached,0,group A run 2/' "$feel" > badkind.csv
 check "mem_kind 'cached' exits 2" expect_status 2 validate badkind.csv
-check "  names line, column, value and the kinds" grep -q "badkind.csv line 3 column mem_kind: 'cached' is not allowed (allocated, reserved or device" err.txt
+check "  names line, column, value and the kinds" grep -q "badkind.csv line 3 column mem_kind (empty when not stated): 'cached' is not allowed (allocated, reserved or device" err.txt
 sed 's/,allocated,0,group A run 3/,allocated,first,group A run 3/' "$feel" > badrank.csv
 check "mem_rank 'first' exits 2" expect_status 2 validate badrank.csv
 check "  names line, column, value and max or a rank" grep -q "badrank.csv line 4 column mem_rank: 'first' is not allowed (max, or the global rank" err.txt

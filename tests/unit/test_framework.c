@@ -169,14 +169,15 @@ static void test_shipped(void)
 
     /* nanotron: DDP buckets of ddp_bucket_cap_mb = 25 MiB of bf16 gradients = 25 x 2^20 / 2
      * parameters; fp32 accumulation; the afab engine (gpipe) and no sequence parallelism by
-     * default (ALL_REDUCE), ZeRO 0; allocated memory as its benchmark CSV logs it */
+     * default (ALL_REDUCE), ZeRO 0; reserved memory as the Playbook plots it (its bench CSV's
+     * "Mem Res (GB)") */
     g_autoptr(PrismFramework) n = load("nanotron");
     CU_ASSERT_PTR_NOT_NULL_FATAL(n);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DP_BUCKET], 25.0 * 1048576.0 / 2.0);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DROPOUT], 0.0);
     CU_ASSERT_FALSE(n->knob_set[PRISM_KNOB_TP_OVERLAP]); /* no published hidden share */
-    CU_ASSERT_EQUAL(n->counts, PRISM_MEM_ALLOCATED);
+    CU_ASSERT_EQUAL(n->counts, PRISM_MEM_RESERVED);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_GPIPE);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_SP], 0);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_ZERO], 0);
@@ -499,10 +500,38 @@ static void test_overrides(void)
     prism_framework_free(fw);
 }
 
+/* The one parser of what a memory figure counts: each kind back from its own name, and
+ * anything else (another word, another case, empty) refused with the value and the kinds. */
+static void test_mem_counts_parse(void)
+{
+    for (int k = 0; k < PRISM_MEM_COUNTS_COUNT; k++) {
+        PrismMemCounts got = (PrismMemCounts)-1;
+        CU_ASSERT_TRUE(
+            prism_mem_counts_parse(prism_mem_counts_name((PrismMemCounts)k), &got, NULL));
+        CU_ASSERT_EQUAL(got, (PrismMemCounts)k);
+    }
+    PrismMemCounts got = PRISM_MEM_DEVICE;
+    CU_ASSERT_TRUE(prism_mem_counts_parse("allocated", &got, NULL));
+    CU_ASSERT_EQUAL(got, PRISM_MEM_ALLOCATED);
+    const char *const bad[] = {"cached", "Reserved", "", "device "};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autoptr(GError) e = NULL;
+        got = PRISM_MEM_RESERVED;
+        CU_ASSERT_FALSE(prism_mem_counts_parse(bad[i], &got, &e));
+        CU_ASSERT_EQUAL(got, PRISM_MEM_RESERVED); /* untouched */
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CU_ASSERT_TRUE(g_error_matches(e, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE));
+        g_autofree char *quoted = g_strdup_printf("'%s'", bad[i]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e->message, quoted));
+        CU_ASSERT_PTR_NOT_NULL(strstr(e->message, "allocated, reserved or device"));
+    }
+}
+
 static CU_TestInfo framework_tests[] = {
     {"shipped profiles load with their values", test_shipped},
     {"bad profiles are refused", test_refused},
     {"user knobs over a profile: given at the default still overrides", test_overrides},
+    {"memory kinds parse from their names only", test_mem_counts_parse},
     CU_TEST_INFO_NULL,
 };
 
