@@ -368,31 +368,37 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                "step at the bus bandwidth",
                                "code: NVIDIA/nccl src/graph/tuning.cc @ b6475625: the model NCCL "
                                "itself uses to choose a protocol (cost/kernels/kernels-nccl.h)"},
-    [PRISM_KNOB_LAUNCH_US] = {"launch_us", 3.8, 0.0, 1000.0, "us",
-                              "host time per kernel launch: a layer's micro-batch takes at "
-                              "least layer_kernels_fwd/bwd x launch_us (the host floor); 0 = "
-                              "no host floor (CUDA graphs)",
-                              "published: NVIDIA Technical Blog, A. Gray, 'Getting Started with "
-                              "CUDA Graphs' (2019): back-to-back launches of a short kernel take "
-                              "3.8 us each (3.4 us as a CUDA graph)"},
+    [PRISM_KNOB_LAUNCH_US] = {"launch_us", 8.0, 0.0, 1000.0, "us",
+                              "host time per kernel an eager PyTorch framework launches "
+                              "(Python, dispatcher and the CUDA launch): a layer's "
+                              "micro-batch takes at least its launches x launch_us (the "
+                              "host floor); 3.8 = a bare CUDA launch, 0 = no host floor "
+                              "(CUDA graphs)",
+                              "published: flagos-ai/Torch-FL #27 (2026, A100 host): "
+                              "torch.add on 512x512 CUDA tensors issued back to back from "
+                              "Python through PyTorch's own CUDA dispatch takes 8 us of "
+                              "host time per op (the kernel about 2 us); flagos-ai/FlagGems "
+                              "#4812: about 7 us per eager op on tiny tensors; a bare launch "
+                              "takes 3.8 us (NVIDIA Technical Blog, A. Gray, 'Getting "
+                              "Started with CUDA Graphs', 2019)"},
     [PRISM_KNOB_LAYER_KERNELS_FWD] =
-        {"layer_kernels_fwd", 17.0, 0.0, 10000.0, "kernels",
-         "kernels one transformer layer launches in forward "
-         "(again under full recompute): the host floor's count",
+        {"layer_kernels_fwd", 15.0, 0.0, 10000.0, "kernels",
+         "kernels one transformer layer launches in forward besides its TP "
+         "collectives (again under full recompute): the host floor's count; "
+         "the TP collectives' launches are counted per strategy",
          "count: Megatron-LM megatron/model/transformer.py "
-         "ParallelTransformerLayer with fused kernels and TP: layernorm, "
-         "QKV GEMM, bias add, baddbmm, scale-mask-softmax, dropout, bmm, "
-         "permute copy, proj GEMM, all-reduce, bias-dropout-add, "
-         "layernorm, fc1 GEMM, bias-GeLU, fc2 GEMM, all-reduce, "
-         "bias-dropout-add = 17"},
-    [PRISM_KNOB_LAYER_KERNELS_BWD] = {"layer_kernels_bwd", 32.0, 0.0, 10000.0, "kernels",
-                                      "kernels one transformer layer launches in backward: "
-                                      "the host floor's count",
+         "ParallelTransformerLayer with fused kernels: layernorm, QKV GEMM, "
+         "bias add, baddbmm, scale-mask-softmax, dropout, bmm, permute copy, "
+         "proj GEMM, bias-dropout-add, layernorm, fc1 GEMM, bias-GeLU, fc2 "
+         "GEMM, bias-dropout-add = 15 (+ the 2 TP all-reduces when tp > 1)"},
+    [PRISM_KNOB_LAYER_KERNELS_BWD] = {"layer_kernels_bwd", 30.0, 0.0, 10000.0, "kernels",
+                                      "kernels one transformer layer launches in backward "
+                                      "besides its TP collectives: the host floor's count",
                                       "count: the same layer's autograd backward: 4 linears x "
                                       "(dgrad + wgrad) 8, bias grads 2, layernorm backward 2 x 3, "
                                       "bias-dropout-add backward 2 x 2, residual adds 2, bias-GeLU "
-                                      "1, softmax 1, dropout 1, two bmm 2 x 2, permute copy 1, TP "
-                                      "all-reduces 2 = 32"},
+                                      "1, softmax 1, dropout 1, two bmm 2 x 2, permute copy 1 = 30 "
+                                      "(+ the 2 TP all-reduces when tp > 1)"},
     [PRISM_KNOB_DP_BUCKET_PER_RANK] =
         {"dp_bucket_per_rank", 0.0, 0.0, 1e9, "params",
          "parameters a DP bucket holds per member of the DP x CP "

@@ -735,6 +735,7 @@ static void compile_latency(PrismCostModel *cm)
     const double launch = kn[PRISM_KNOB_LAUNCH_US] * 1e-6;
     k->host_fwd = kn[PRISM_KNOB_LAYER_KERNELS_FWD] * launch;
     k->host_bwd = kn[PRISM_KNOB_LAYER_KERNELS_BWD] * launch;
+    k->host_launch = launch;
 }
 
 /* NVFP4 (cost/README.md, "NVFP4"): one copy of a tensor is half a byte per element and a

@@ -47,6 +47,11 @@ static const PrismKnobRange ranges[] = {
     {"dp_overlap", 0.0, 0.9, PRISM_RANGE_SCALE, FALSE, FALSE,
      "convention: the ends the default's citation names: 0 (no --overlap-grad-reduce, "
      "Megatron-LM 2021/2022) and SAPP-ND's calibrated 0.9 (shared/reference/SEEDS.md 3.2)"},
+    {"launch_us", 3.8, 10.0, PRISM_RANGE_SCALE, TRUE, FALSE,
+     "published: host time per kernel from a bare back-to-back CUDA launch, 3.8 us (NVIDIA "
+     "Technical Blog, A. Gray, 'Getting Started with CUDA Graphs', 2019), to an exposed "
+     "launch with eager Python overhead, up to 10 us (NVIDIA/tacotron2#183, an NVIDIA "
+     "engineer); the default 8 us (flagos-ai/Torch-FL#27) lies between"},
     {"cuda_context", 3.0e8, 4.0e8, PRISM_RANGE_SCALE, TRUE, TRUE,
      "published: the CUDA context with lazy module loading (CUDA >= 11.7, PyTorch's default): "
      "about 300 MB (pytorch/pytorch#107667) to about 400 MB (pytorch/pytorch#109888)"},

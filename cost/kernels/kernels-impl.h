@@ -406,6 +406,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
     /* the host floor: launches of one layer (0 for the embedding and the head) */
     const double hf = km->host_fwd * K->is_layer, hb = km->host_bwd * K->is_layer;
+    const double hl = km->host_launch * K->is_layer;
     double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
     const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
     const double *epa = WS(PRISM_KL_EP_A), *eplat = WS(PRISM_KL_EP_LAT);
@@ -659,11 +660,17 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * again in the backward): gap = max(0, host - dev, host_f - dev_f). The gap (+0
          * when the device is slower in both passes) is charged as compute */
         {
-            const double host = hf * (1.0 + full) + hb;
+            /* and the TP collectives, one launch each (NCCL's channels are blocks of one
+             * kernel), only at tp > 1 (Megatron's mappings return their input at world
+             * size 1); with SP each all-reduce-equivalent is a reduce-scatter and an
+             * all-gather: two launches */
+            const double tpl = tp_on * (1.0 + sp[i]) * hl;
+            const double hf_l = hf + cf * tpl, hb_l = hb + coll_b * tpl;
+            const double host = hf_l * (1.0 + full) + hb_l;
             const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];
             const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + im1;
             const double gap_all = host > dev ? host - dev : 0.0;
-            const double gap_f = hf > dev_f ? hf - dev_f : 0.0;
+            const double gap_f = hf_l > dev_f ? hf_l - dev_f : 0.0;
             const double gap = gap_f > gap_all ? gap_f : gap_all;
             o_cmp[i] = o_cmp[i] + gap;
             o_hg[i] = gap;

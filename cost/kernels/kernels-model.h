@@ -257,6 +257,7 @@ typedef struct PrismKModel {
     double nccl_hop[PRISM_K_LEVELS][3]; /* s per ring step on a level, per protocol */
     double nccl_inv_eff[3];             /* bus-bandwidth divisor per protocol */
     double host_fwd, host_bwd;          /* s of host launches per layer: forward, backward */
+    double host_launch; /* s per launch: the host floor's TP collective launches per lane */
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */

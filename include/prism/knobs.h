@@ -88,8 +88,8 @@ typedef enum {
     PRISM_KNOB_NCCL_MODEL,             /**< 1 = TP and DP/ZeRO collectives priced by NCCL's
                                             tuning model (base + hop latency per protocol) */
     PRISM_KNOB_LAUNCH_US,              /**< host time to launch one kernel, microseconds */
-    PRISM_KNOB_LAYER_KERNELS_FWD,      /**< kernels one transformer layer launches forward */
-    PRISM_KNOB_LAYER_KERNELS_BWD,      /**< kernels one transformer layer launches backward */
+    PRISM_KNOB_LAYER_KERNELS_FWD,      /**< a layer's forward launches, TP aside */
+    PRISM_KNOB_LAYER_KERNELS_BWD,      /**< a layer's backward launches, TP aside */
     PRISM_KNOB_DP_BUCKET_PER_RANK,     /**< params per DP x CP member a DP bucket grows by
                                             (Megatron-Core max(4e7, 1e6 x dp_cp)) */
     PRISM_KNOB_TP_UB_SMS,              /**< SMs a pipelined / bulk userbuffers overlap takes

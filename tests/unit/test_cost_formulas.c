@@ -1750,11 +1750,12 @@ static void test_nccl_latency_curve(void)
 /*
  * The host floor (launch_us x layer_kernels_fwd/bwd, cost/README.md "Latency-bound
  * work"): a small block (h 256, 4 heads, seq 128, mbs 1, tp 1) runs for a few
- * microseconds on the device, while the host needs (17 + 32) x 3.8 us = 186.2 us to
- * launch its kernels. Per block and micro-batch the compute column then grows by
- * 186.2 us - (its device time, fwd_s + bwd_s with the floor off: no communication at
- * tp = dp = 1); 4 blocks, m = 8 micro-batches (gbs 8). The embedding and the head pay
- * no floor. A large block (h 4096, seq 2048) takes longer on the device: no gap.
+ * microseconds on the device, while the host needs (15 + 30) x 8.0 us = 360 us to
+ * launch its kernels (no TP collectives at tp = 1). Per block and micro-batch the compute
+ * column then grows by 360 us - (its device time, fwd_s + bwd_s with the floor off: no
+ * communication at tp = dp = 1); 4 blocks, m = 8 micro-batches (gbs 8). The embedding
+ * and the head pay no floor. A large block (h 4096, seq 2048) takes longer on the
+ * device: no gap.
  */
 static void test_host_floor(void)
 {
@@ -1766,8 +1767,8 @@ static void test_host_floor(void)
     PrismStrategy s = test_strategy(con, 1, "mbs=1");
     PrismLayerTerms lt;
     CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
-    const double host = (17.0 + 32.0) * 3.8e-6, dev = lt.fwd_s + lt.bwd_s;
-    CU_ASSERT_TRUE(prism_test_close(host, 186.2e-6, 1e-12, 0));
+    const double host = (15.0 + 30.0) * 8.0e-6, dev = lt.fwd_s + lt.bwd_s;
+    CU_ASSERT_TRUE(prism_test_close(host, 360.0e-6, 1e-12, 0));
     CU_ASSERT_TRUE_FATAL(dev < host);
     double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
@@ -1784,6 +1785,45 @@ static void test_host_floor(void)
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(bon, &sb, a, NULL));
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(boff, &sb, b, NULL));
     CU_ASSERT_EQUAL(a[PRISM_COL_TIME_STEP], b[PRISM_COL_TIME_STEP]);
+}
+
+/*
+ * The host floor's TP collectives (cost/README.md "Latency-bound work"): Megatron's layer
+ * launches one NCCL kernel per all-reduce, after the attention and after the MLP, in
+ * forward and in backward, and none at tp = 1 (its mappings return their input at world
+ * size 1); with SP each is a reduce-scatter and an all-gather. At launch_us = 100 the
+ * small block above (gbs 8, mbs 1: m = 8; 4 blocks) is host-bound by its totals:
+ *   tp 1:        (15 + 30) x 100 us = 4.5 ms per block and micro-batch
+ *   tp 2:        (15 + 2 + 30 + 2) x 100 us = 4.9 ms
+ *   tp 2, SP:    (15 + 4 + 30 + 4) x 100 us = 5.3 ms
+ * (the forward alone, at most 1.9 ms, stays below the totals' gap because the block's
+ * backward takes far less than the 3.4 ms of backward launches: checked). The step grows
+ * by 8 x 4 x (host - device) over the floor-off model's, the device time read from the
+ * layer's terms.
+ */
+static void test_host_floor_tp(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 256, 4, 1024);
+    const char *const on[] = {"launch_us=100", NULL};
+    const char *const off[] = {"launch_us=0", NULL};
+    g_autoptr(PrismCostModel) con = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
+    g_autoptr(PrismCostModel) coff = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    const char *const strat[] = {"mbs=1", "tp=2,mbs=1", "tp=2,sp=1,mbs=1"};
+    const double launches[] = {15.0 + 30.0, 15.0 + 2.0 + 30.0 + 2.0, 15.0 + 4.0 + 30.0 + 4.0};
+    const double fwd_launches[] = {15.0, 17.0, 19.0};
+    const uint32_t devices[] = {1, 2, 2};
+    for (size_t k = 0; k < G_N_ELEMENTS(strat); k++) {
+        PrismStrategy s = test_strategy(con, devices[k], strat[k]);
+        PrismLayerTerms lt;
+        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
+        const double host = launches[k] * 100e-6, dev = lt.fwd_s + lt.bwd_s;
+        CU_ASSERT_TRUE_FATAL(host - dev > fwd_launches[k] * 100e-6 - lt.fwd_s);
+        double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(coff, &s, b, NULL));
+        CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_STEP] - b[PRISM_COL_TIME_STEP],
+                                        8.0 * 4.0 * (host - dev), 1e-9, 0));
+    }
 }
 
 /*
@@ -1966,6 +2006,7 @@ static CU_TestInfo formula_tests[] = {
     {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},
     {"nccl_model: a 1 MiB and a 1 GiB all-reduce on an 8-GPU NVLink ring", test_nccl_latency_curve},
     {"host floor: launches of a small block by hand", test_host_floor},
+    {"host floor: the TP collectives' launches at tp 1, 2 and with SP", test_host_floor_tp},
     {"host floor: a host-bound forward before a device-bound backward", test_host_floor_forward},
     CU_TEST_INFO_NULL,
 };

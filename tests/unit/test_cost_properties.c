@@ -371,11 +371,17 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
                  * micro-batch takes at least the launches of its kernels, forward again
                  * under full recompute, and a host-bound forward delays the backward by
                  * its launches' excess over the forward's device time; the embedding and
-                 * the head pay none */
+                 * the head pay none. At tp > 1 each part of the block (mixer, MLP) adds
+                 * one TP collective launch per pass, two with SP (reduce-scatter +
+                 * all-gather) */
                 const double launch = kn->v[PRISM_KNOB_LAUNCH_US] * 1e-6;
-                const double host_f = launch * kn->v[PRISM_KNOB_LAYER_KERNELS_FWD];
-                const double host =
-                    host_f * (mode == 2 ? 2.0 : 1.0) + launch * kn->v[PRISM_KNOB_LAYER_KERNELS_BWD];
+                const PrismBlockSpec *bs = &model->specs[model->layers[li].spec];
+                const double tpl =
+                    st->tp > 1 ? launch * (double)prism_block_norms(bs) * (st->sp ? 2.0 : 1.0)
+                               : 0.0;
+                const double host_f = launch * kn->v[PRISM_KNOB_LAYER_KERNELS_FWD] + tpl;
+                const double host = host_f * (mode == 2 ? 2.0 : 1.0) +
+                                    launch * kn->v[PRISM_KNOB_LAYER_KERNELS_BWD] + tpl;
                 const double dev = t.fwd_s + t.bwd_s + t.recompute_s[mode];
                 w->stage_time[s] += MAX(0.0, MAX(host - dev, host_f - t.fwd_s));
             }

@@ -23,10 +23,10 @@
  *   slow: clock min(1830, 1575/1830 x 1830) = 1575 MHz; compute_efficiency 0.8 x 1 = 0.8;
  *         net_efficiency 0.8 x (200/300) / 0.8 = 0.6667; hbm_efficiency 0.8 x 0.8/0.8 = 0.8;
  *         dp_overlap 0.5 x 0 / 0.5 = 0; cuda_context 3e8 x 4e8/3e8 = 4e8;
- *         allocator_reserve 0.29 x 0.354/0.29 = 0.354.
+ *         allocator_reserve 0.29 x 0.354/0.29 = 0.354; launch_us 8 x 10/8 = 10.
  *   fast: clock max(1830, 1980/1830 x 1830) = 1980 MHz; compute_efficiency 0.8 x 1.08 = 0.864;
  *         net_efficiency 0.96; hbm_efficiency 0.9; dp_overlap 0.9; cuda_context 3e8;
- *         allocator_reserve 0.263.
+ *         allocator_reserve 0.263; launch_us 8 x 3.8/8 = 3.8.
  */
 static void test_corner_values(void)
 {
@@ -37,9 +37,9 @@ static void test_corner_values(void)
     NEAR(c0->gemm_efficiency, 0.8);
     const struct {
         PrismCorner corner;
-        double mhz, ce, ne, he, dpo, cc, ar;
-    } want[] = {{PRISM_CORNER_SLOW, 1575, 0.8, 200.0 / 300.0, 0.8, 0.0, 4e8, 0.354},
-                {PRISM_CORNER_FAST, 1980, 0.864, 0.96, 0.9, 0.9, 3e8, 0.263}};
+        double mhz, ce, ne, he, dpo, cc, ar, lu;
+    } want[] = {{PRISM_CORNER_SLOW, 1575, 0.8, 200.0 / 300.0, 0.8, 0.0, 4e8, 0.354, 10.0},
+                {PRISM_CORNER_FAST, 1980, 0.864, 0.96, 0.9, 0.9, 3e8, 0.263, 3.8}};
     for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
         PrismCluster c = *c0;
         PrismKnobs k;
@@ -52,6 +52,7 @@ static void test_corner_values(void)
         CU_ASSERT_TRUE(fabs(k.v[PRISM_KNOB_DP_OVERLAP] - want[i].dpo) <= 1e-12);
         NEAR(k.v[PRISM_KNOB_CUDA_CONTEXT], want[i].cc);
         NEAR(k.v[PRISM_KNOB_ALLOCATOR_RESERVE], want[i].ar);
+        NEAR(k.v[PRISM_KNOB_LAUNCH_US], want[i].lu);
     }
     /* time only: the memory knobs stay */
     PrismCluster c = *c0;
@@ -84,9 +85,11 @@ static void test_corner_steps(void)
                                      "dp_overlap=0",
                                      "allocator_reserve=0.354",
                                      "cuda_context=4e8",
+                                     "launch_us=10",
                                      NULL};
-    const char *const fast_sets[] = {"compute_efficiency=0.864", "net_efficiency=0.96",
-                                     "hbm_efficiency=0.9", "dp_overlap=0.9", NULL};
+    const char *const fast_sets[] = {
+        "compute_efficiency=0.864", "net_efficiency=0.96", "hbm_efficiency=0.9",
+        "dp_overlap=0.9",           "launch_us=3.8",       NULL};
     PrismCluster hs = *h, hf = *h;
     hs.sustained_clock_mhz = 1575;
     hf.sustained_clock_mhz = 1980;
