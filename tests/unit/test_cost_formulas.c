@@ -819,6 +819,31 @@ static void test_bubble_exact(void)
 }
 
 /*
+ * Messages per pipeline transfer (knob pp_p2p_msgs; nanotron: two metadata messages per
+ * tensor, 4.5 per transfer). 1F1B, pp 4 inside a node (level 0: 300 GB/s x 0.8, 5 us),
+ * mbs 1, gbs 16: m = 16 micro-batches, each sending its activation V = s*h*2 =
+ * 2048*4096*2 bytes forward and its gradient back, each transfer at n latencies:
+ *   PP time = 16 * 2 * (V / 240e9 + n * 5e-6);  n = 1: 2.39696e-3 s, n = 4.5: 2.95696e-3 s.
+ */
+static void test_pp_p2p_msgs(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    static const char *const one[] = {"pp_p2p_msgs=1", NULL};
+    static const char *const meta[] = {"pp_p2p_msgs=4.5", NULL};
+    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, one);
+    g_autoptr(PrismCostModel) c2 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, meta);
+    PrismStrategy s = test_strategy(c1, 4, "pp=4,mbs=1");
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c1, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c2, &s, b, NULL));
+    const double V = 2048.0 * 4096.0 * 2.0;
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_PP_COMM],
+                                    16.0 * 2.0 * (V / (300e9 * 0.8) + 5e-6), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_PP_COMM],
+                                    16.0 * 2.0 * (V / (300e9 * 0.8) + 4.5 * 5e-6), 1e-12, 0));
+}
+
+/*
  * prism_knobs_to_json prints the shortest of %.15g/%.16g/%.17g that parses back to the same
  * double: 0.6 (whose %.17g is 0.59999999999999998) prints as 0.6, 2e9 as 2000000000, and
  * 0.1 + 0.2 = 0.30000000000000004 needs all 17 digits. Every value parses back exactly.
@@ -1978,6 +2003,7 @@ static CU_TestInfo formula_tests[] = {
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
     {"every declared network level priced (7 levels)", test_deep_levels},
+    {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
     {"knobs JSON: shortest round-trip numbers", test_knobs_json},
