@@ -572,7 +572,8 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const PrismStrategy *s
     json_builder_add_double_value(b, c[PRISM_COL_FLOPS_PER_DEVICE]);
     json_builder_set_member_name(b, "bytes_per_level");
     json_builder_begin_array(b);
-    for (uint32_t j = 0; j < cm->cluster->n_levels && j < PRISM_K_LEVELS; j++)
+    for (uint32_t j = 0; j < cm->cluster->n_levels && j <= PRISM_COL_BYTES_L3 - PRISM_COL_BYTES_L0;
+         j++)
         json_builder_add_double_value(b, c[PRISM_COL_BYTES_L0 + j]);
     json_builder_end_array(b);
     json_builder_set_member_name(b, "mfu");

@@ -580,6 +580,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "(accumulate_grad_in_fp32 and zero_stage > 0), FP32GradientAccumulator."
          "sync_gradients_across_dp after backward, ZeroDistributedOptimizer.step "
          "_all_gather_params (1, the nanotron profile)"},
+    [PRISM_KNOB_PP_P2P_MSGS] =
+        {"pp_p2p_msgs", 1.0, 1.0, 64.0, "messages",
+         "point-to-point messages each stage-boundary transfer of a micro-batch "
+         "takes, the mean of the forward activation's and the backward "
+         "gradient's; each pays the level's latency, serially (seq1F1B "
+         "multiplies it by its splits)",
+         "code: NVIDIA/Megatron-LM megatron/core/pipeline_parallel/p2p_communication.py sends "
+         "each tensor in one send/recv when the shapes are known (1); huggingface/nanotron "
+         "parallel/pipeline_parallel/p2p.py P2P.send_tensors: two metadata sends and the "
+         "tensor, 3 per tensor; Llama's blocks pass hidden_states and sequence_mask forward, "
+         "the gradient of hidden_states back: (6 + 3) / 2 = 4.5 (the nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -689,8 +689,9 @@ static void compile_network(PrismCostModel *cm)
 {
     const PrismCluster *c = cm->cluster;
     const double eff = cm->knobs.v[PRISM_KNOB_NET_EFFICIENCY];
-    /* At most PRISM_K_LEVELS levels are priced: deeper hierarchies are merged into the
-     * last priced level, at the outermost (slowest) level's bandwidth and latency. */
+    /* Every level the cluster declares is priced (PRISM_K_LEVELS >= PRISM_MAX_LEVELS);
+     * the kernel's levels past the cluster's last repeat it at size +inf. */
+    G_STATIC_ASSERT(PRISM_K_LEVELS >= PRISM_MAX_LEVELS);
     for (uint32_t j = 0; j < PRISM_K_LEVELS; j++) {
         const gboolean last = j + 1 >= c->n_levels || j + 1 == PRISM_K_LEVELS;
         const PrismNetLevel *lv = &c->levels[last ? c->n_levels - 1 : j];

@@ -567,7 +567,8 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     if (cm->knobs.v[PRISM_KNOB_EP_A2A_OVERLAP] > 0.5)
         k->hide = 1.0;
     k->work_scale = seq ? 1.0 / k_seq : 1.0;
-    k->pp_msgs = seq ? k_seq : 1.0;
+    /* messages per transfer: the framework's per tensor (pp_p2p_msgs), seq1F1B's per chunk */
+    k->pp_msgs = (seq ? k_seq : 1.0) * cm->knobs.v[PRISM_KNOB_PP_P2P_MSGS];
     k->off_opt = (key->offload & PRISM_OFFLOAD_OPTIMIZER) ? 1.0 : 0.0;
     k->off_act = (key->offload & PRISM_OFFLOAD_ACTIVATIONS) ? 1.0 : 0.0;
 }

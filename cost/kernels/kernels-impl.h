@@ -44,10 +44,26 @@
 
 /* Value of a network level for a group spanning @p x devices: the innermost level
  * whose size covers it (sizes are increasing; the last is +inf). */
-static inline double k_level(double x, const double *size, double v0, double v1, double v2,
-                             double v3)
+static inline double k_level(double x, const double *size, const double *v)
 {
-    return x <= size[0] ? v0 : x <= size[1] ? v1 : x <= size[2] ? v2 : v3;
+#if PRISM_K_LEVELS != 8
+#error "k_level selects over exactly 8 levels"
+#endif
+    return x <= size[0]   ? v[0]
+           : x <= size[1] ? v[1]
+           : x <= size[2] ? v[2]
+           : x <= size[3] ? v[3]
+           : x <= size[4] ? v[4]
+           : x <= size[5] ? v[5]
+           : x <= size[6] ? v[6]
+                          : v[7];
+}
+
+/* The bytes column of a level index: levels 0..2 their own, level 3 and outward the last
+ * (of four) */
+static inline double k_lv_col(double lvl)
+{
+    return lvl < 3.0 ? lvl : 3.0;
 }
 
 /* Seconds per byte of a collective whose group has a stride of @p rel_stride nodes
@@ -71,15 +87,20 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double *restrict sp = ln->sp + off, *restrict mbs = ln->mbs + off;
     const double *restrict mm = ln->m + off, *restrict zero = ln->zero + off;
     const double *restrict etpv = ln->etp + off;
-    const double sz[3] = {km->lvl_size[0], km->lvl_size[1], km->lvl_size[2]};
-    const double ib0 = km->lvl_inv_bw[0], ib1 = km->lvl_inv_bw[1], ib2 = km->lvl_inv_bw[2],
-                 ib3 = km->lvl_inv_bw[3];
-    /* all-gather / reduce-scatter per level (lvl_inv_bw_ag: the all-reduce figure unless
-     * the cluster gives its own) */
-    const double ag0 = km->lvl_inv_bw_ag[0], ag1 = km->lvl_inv_bw_ag[1], ag2 = km->lvl_inv_bw_ag[2],
-                 ag3 = km->lvl_inv_bw_ag[3];
-    const double la0 = km->lvl_lat[0], la1 = km->lvl_lat[1], la2 = km->lvl_lat[2],
-                 la3 = km->lvl_lat[3];
+    /* per network level (every level the cluster declares; past its last, the last again
+     * at size +inf): size, s/B of all-reduce, of all-gather / reduce-scatter (lvl_inv_bw_ag:
+     * the all-reduce figure unless the cluster gives its own), latency, and the level's
+     * index; copied to locals so the lane loop reads no memory it stores to */
+    double sz[PRISM_K_LEVELS], lv_ib[PRISM_K_LEVELS], lv_ag[PRISM_K_LEVELS];
+    double lv_la[PRISM_K_LEVELS], lv_id[PRISM_K_LEVELS];
+    for (int j = 0; j < PRISM_K_LEVELS; j++) {
+        sz[j] = km->lvl_size[j];
+        lv_ib[j] = km->lvl_inv_bw[j];
+        lv_ag[j] = km->lvl_inv_bw_ag[j];
+        lv_la[j] = km->lvl_lat[j];
+        lv_id[j] = (double)j;
+    }
+    const double ib0 = lv_ib[0], ag0 = lv_ag[0];
     /* bg: the bytes per gradient the DP/ZeRO collectives move (every use below) */
     const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad_comm;
     const double hb = km->hidden_bytes, moe = km->moe_tok_bytes;
@@ -118,15 +139,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double non = km->nccl_on > 0.5 ? 1.0 : 0.0;
     const double nbs = non * km->nccl_base[PRISM_NCCL_SIMPLE];
     const double nb8 = km->nccl_base[PRISM_NCCL_LL128], nbl = km->nccl_base[PRISM_NCCL_LL];
-    const double hs0 = km->nccl_hop[0][PRISM_NCCL_SIMPLE], hs1 = km->nccl_hop[1][PRISM_NCCL_SIMPLE],
-                 hs2 = km->nccl_hop[2][PRISM_NCCL_SIMPLE], hs3 = km->nccl_hop[3][PRISM_NCCL_SIMPLE];
-    const double h80 = km->nccl_hop[0][PRISM_NCCL_LL128], h81 = km->nccl_hop[1][PRISM_NCCL_LL128],
-                 h82 = km->nccl_hop[2][PRISM_NCCL_LL128], h83 = km->nccl_hop[3][PRISM_NCCL_LL128];
-    const double hl0 = km->nccl_hop[0][PRISM_NCCL_LL], hl1 = km->nccl_hop[1][PRISM_NCCL_LL],
-                 hl2 = km->nccl_hop[2][PRISM_NCCL_LL], hl3 = km->nccl_hop[3][PRISM_NCCL_LL];
-    /* per-step latency of the DP/ZeRO collectives: NCCL's Simple hop or the level's */
-    const double da0 = non > 0.5 ? hs0 : la0, da1 = non > 0.5 ? hs1 : la1;
-    const double da2 = non > 0.5 ? hs2 : la2, da3 = non > 0.5 ? hs3 : la3;
+    /* per level: the hop latency of each protocol, and the per-step latency of the
+     * DP/ZeRO collectives (NCCL's Simple hop or the level's) */
+    double lv_hs[PRISM_K_LEVELS], lv_h8[PRISM_K_LEVELS], lv_hl[PRISM_K_LEVELS];
+    double lv_da[PRISM_K_LEVELS];
+    for (int j = 0; j < PRISM_K_LEVELS; j++) {
+        lv_hs[j] = km->nccl_hop[j][PRISM_NCCL_SIMPLE];
+        lv_h8[j] = km->nccl_hop[j][PRISM_NCCL_LL128];
+        lv_hl[j] = km->nccl_hop[j][PRISM_NCCL_LL];
+        lv_da[j] = non > 0.5 ? lv_hs[j] : lv_la[j];
+    }
     const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
     const double nos = km->fsdp_pp_nosync * pipe; /* FSDP under a pipeline: no per-mb sync */
     const double lowp = km->zero3_lowp; /* 0: FSDP2 holds no 16-bit shard (the fp32 master) */
@@ -175,12 +197,12 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
              * level's gather figure), without SP one all-reduce; a group of t > s0 devices
              * has s0 members on each node and crosses on their s0 NICs like any NCCL ring
              * (nic_spread, stride 1), never faster than the node's own link */
-            const double t_ar = k_nics(k_level(x_tp, sz, ib0, ib1, ib2, ib3), nis, ib0);
-            const double t_ag = k_nics(k_level(x_tp, sz, ag0, ag1, ag2, ag3), nis, ag0);
+            const double t_ar = k_nics(k_level(x_tp, sz, lv_ib), nis, ib0);
+            const double t_ag = k_nics(k_level(x_tp, sz, lv_ag), nis, ag0);
             tpa[i] = 2.0 * (t - 1.0) * it * (sp[i] > 0.5 ? t_ag : t_ar);
         }
-        tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, la0, la1, la2, la3);
-        tplvl[i] = k_level(x_tp, sz, 0.0, 1.0, 2.0, 3.0);
+        tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, lv_la);
+        tplvl[i] = k_level(x_tp, sz, lv_id);
         {
             /* NCCL (kernels-nccl.h): one base latency per collective (the all-reduce, or
              * with SP its reduce-scatter and all-gather) and 2(t-1) ring steps at the
@@ -188,9 +210,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
              * fastest is Simple at the old value exactly */
             const double st = 2.0 * (t - 1.0);
             const double nc = (t > 1.5 ? 1.0 : 0.0) * (sp[i] > 0.5 ? 2.0 : 1.0);
-            const double ls = nc * nbs + st * k_level(x_tp, sz, hs0, hs1, hs2, hs3);
-            const double l8 = nc * nb8 + st * k_level(x_tp, sz, h80, h81, h82, h83);
-            const double ll = nc * nbl + st * k_level(x_tp, sz, hl0, hl1, hl2, hl3);
+            const double ls = nc * nbs + st * k_level(x_tp, sz, lv_hs);
+            const double l8 = nc * nb8 + st * k_level(x_tp, sz, lv_h8);
+            const double ll = nc * nbl + st * k_level(x_tp, sz, lv_hl);
             const double lo = tplat[i];
             tplat[i] = non > 0.5 ? ls : lo;
             tpl128[i] = non > 0.5 ? l8 : lo;
@@ -199,12 +221,12 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* CP: ring over t x c devices, c - 1 exchanges per pass; all-to-all (Ulysses)
          * sends (c-1)/c of a tensor in c-1 messages. Causal ring without zig-zag: the
          * last rank computes c - skip of the c(1 - skip) mean blocks and paces the ring */
-        const double x_cp = t * c, cib = k_level(x_cp, sz, ib0, ib1, ib2, ib3);
-        const double cla = k_level(x_cp, sz, la0, la1, la2, la3);
+        const double x_cp = t * c, cib = k_level(x_cp, sz, lv_ib);
+        const double cla = k_level(x_cp, sz, lv_la);
         cpbf[i] = c - 1.0;
         cpa[i] = (c - 1.0) * cib;
         cplat[i] = (c - 1.0) * cla;
-        cplvl[i] = k_level(x_cp, sz, 0.0, 1.0, 2.0, 3.0);
+        cplvl[i] = k_level(x_cp, sz, lv_id);
         cpsa[i] = cib;
         cpsl[i] = cla;
         const double ic = 1.0 / c;
@@ -219,10 +241,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * hidden states of all etp*e devices' tokens, (etp*e - 1) x T/t x h bytes, in
          * units of the routed slot (h / (top_k cf h)). The combine mirrors the dispatch. */
         const double x_ep = x * e;
-        const double ib_ep = k_level(x_ep, sz, ib0, ib1, ib2, ib3);
-        const double la_ep = k_level(x_ep, sz, la0, la1, la2, la3);
-        const double ib_x = k_level(x, sz, ib0, ib1, ib2, ib3);
-        const double la_x = k_level(x, sz, la0, la1, la2, la3);
+        const double ib_ep = k_level(x_ep, sz, lv_ib);
+        const double la_ep = k_level(x_ep, sz, lv_la);
+        const double ib_x = k_level(x, sz, lv_ib);
+        const double la_x = k_level(x, sz, lv_la);
         const double f_a2a = (e - 1.0) * ie * it, f_etp = (x - 1.0) * it;
         const double f_ag = (x_ep - 1.0) * it * hb_moe;
         const double ag = agd > 0.5 ? 1.0 : 0.0, a2 = 1.0 - ag;
@@ -237,7 +259,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double a2a_s = x_ep > s0 ? (a2a_in > a2a_out ? a2a_in : a2a_out) : f_a2a * ib_ep;
         epa[i] = a2 * (a2a_s + f_etp * ib_x) + ag * f_ag * ib_ep;
         eplat[i] = a2 * ((e - 1.0) * la_ep + (x - 1.0) * la_x) + ag * (x_ep - 1.0) * la_ep;
-        eplvl[i] = k_level(x_ep, sz, 0.0, 1.0, 2.0, 3.0);
+        eplvl[i] = k_level(x_ep, sz, lv_id);
         /* DP: bytes per parameter per step and latency steps by ZeRO stage:
          * 0 all-reduce grads; 1 reduce-scatter grads + all-gather params;
          * 2 reduce-scatter every micro-batch + all-gather; 3 per micro-batch
@@ -265,13 +287,13 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * replica group (stride t*n_s >= s0) is unchanged. */
         /* ZeRO >= 1 reduce-scatters and all-gathers (the level's gather figure), ZeRO-0
          * all-reduces */
-        const double sib_ar = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
-        const double sib_ag = k_nics(k_level(x_s, sz, ag0, ag1, ag2, ag3), t * nis, ag0);
+        const double sib_ar = k_nics(k_level(x_s, sz, lv_ib), t * nis, ib0);
+        const double sib_ag = k_nics(k_level(x_s, sz, lv_ag), t * nis, ag0);
         const double sib = z > 0.5 ? sib_ag : sib_ar;
-        const double sla = k_level(x_s, sz, da0, da1, da2, da3);
-        const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
+        const double sla = k_level(x_s, sz, lv_da);
+        const double dib = k_level(x_dp, sz, lv_ib);
         const double eib = k_nics(dib, x * e * nis, ib0);
-        const double dla = k_level(x_dp, sz, da0, da1, da2, da3);
+        const double dla = k_level(x_dp, sz, lv_da);
         /* NCCL: one base latency per collective call of the step (0 when off): z0 the
          * all-reduce, z1 reduce-scatter + all-gather, z2 m reduce-scatters + a gather;
          * the HSDP replicas' nred all-reduces; ZeRO-3 one per unit and pass below */
@@ -288,8 +310,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         dpebf[i] = (n_e - 1.0) * in_e * vol;
         dpea[i] = per_step * (n_e - 1.0) * in_e * vol * eib;
         dpelat[i] = per_step * ((n_e - 1.0) * steps * dla + calls * b_e);
-        dplvl[i] = k_level(x_s, sz, 0.0, 1.0, 2.0, 3.0);
-        dplvlr[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
+        dplvl[i] = k_level(x_s, sz, lv_id);
+        dplvlr[i] = k_level(x_dp, sz, lv_id);
         /* ZeRO-3 per unit and micro-batch (zero for other stages) */
         const double z3 = z > 2.5 ? 1.0 : 0.0;
         fsag[i] = z3 * bp * fs_s * sib;
@@ -308,10 +330,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
         pptime[i] = pipe * 2.0 * vpp *
-                    (v_pp * k_level(x_pp, sz, ib0, ib1, ib2, ib3) +
-                     k_level(x_pp, sz, la0, la1, la2, la3) * pmsg) *
-                    pexp;
-        pplvl[i] = k_level(x_pp, sz, 0.0, 1.0, 2.0, 3.0);
+                    (v_pp * k_level(x_pp, sz, lv_ib) + k_level(x_pp, sz, lv_la) * pmsg) * pexp;
+        pplvl[i] = k_level(x_pp, sz, lv_id);
         ppbuf[i] = pipe * 2.0 * v_pp;
         /* dispatch send + receive buffers: the etp-gathered routed slots (all-to-all) or
          * the etp*e-gathered hidden states (all-gather) */
@@ -1020,7 +1040,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     }
     /* the bytes per network level: report columns (skipped when lean). Levels 2 and 3
      * exist only on clusters of more than two levels (lvl_size[1], lvl_size[2] finite);
-     * on the others no group reaches them and their bytes are exactly +0 */
+     * on the others no group reaches them and their bytes are exactly +0. There are four
+     * columns: the last (level 3) holds the bytes of level 3 and of every level outside it */
 #define K_LEVEL_BYTES(L)                                                                           \
     (m * ((lt == (L) ? tpb[i] : 0.0) + (lc == (L) ? cpb[i] : 0.0) + (le == (L) ? epb[i] : 0.0) +   \
           (lp == (L) ? ppbytes[i] : 0.0)) +                                                        \
@@ -1042,8 +1063,9 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             const double m = mm[i] * msh;
             const double dpbytes = ne[i] * dpbf[i];
             const double dpbytes_r = ne[i] * dpbfr[i] + moe * ex[i] * dpebf[i];
-            const double lt = tplvl[i], lc = cplvl[i], le = eplvl[i], ld = dplvl[i], lp = pplvl[i];
-            const double lr = dplvlr[i];
+            const double lt = k_lv_col(tplvl[i]), lc = k_lv_col(cplvl[i]);
+            const double le = k_lv_col(eplvl[i]), ld = k_lv_col(dplvl[i]);
+            const double lp = k_lv_col(pplvl[i]), lr = k_lv_col(dplvlr[i]);
             bx[i] = K_LEVEL_BYTES(lx);
             by[i] = has_y ? K_LEVEL_BYTES(ly) : 0.0;
         }

@@ -25,7 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PRISM_K_LEVELS 4
+/* Network levels the kernel prices: every level a cluster may declare (PRISM_MAX_LEVELS,
+ * include/prism/cluster.h; cost_layers.c asserts they agree). */
+#define PRISM_K_LEVELS 8
 /* Lanes per internal tile: the workspace holds one tile of every term array. */
 #define PRISM_K_TILE 64
 

@@ -126,6 +126,7 @@ typedef enum {
                                             measured at */
     PRISM_KNOB_ZERO_SYNC_EXPOSED,      /**< 1: with ZeRO >= 1 the DP collectives run after
                                             backward and the optimizer step, unhidden */
+    PRISM_KNOB_PP_P2P_MSGS,            /**< point-to-point messages per pipeline transfer */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

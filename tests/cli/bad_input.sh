@@ -54,6 +54,7 @@ expect_bad "negative size" -- inputs -m "$bad/hf-negative-layers.json" -- "'num_
 expect_bad "cluster non-numeric" -- inputs -c "$bad/cluster-nonnumeric.ini" -- "[level.0] bandwidth_GBps = 'fast'"
 expect_bad "cluster zero size" -- inputs -c "$bad/cluster-zero-size.ini" -- "[level.0] size = 0"
 expect_bad "cluster unknown key" -- inputs -c "$bad/cluster-unknown-key.ini" -- "'bandwith_GBps'" "allowed: name, size, bandwidth_GBps, latency_us"
+expect_bad "cluster nine levels" -- inputs -c "$bad/cluster-nine-levels.ini" -- "cluster-nine-levels.ini: [level.8]: at most 8 levels are supported ([level.0] .. [level.7])"
 # Out-of-range doubles as written in the file (json-glib reads 1e400 as inf, which it
 # writes back as "null"); finite but degenerate device numbers refused with their range.
 expect_bad "overflowing number" -- inputs -m "$bad/hf-overflow.json" -- "'hidden_size' = 1e400 must be a whole number"
@@ -155,4 +156,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((10 + n_hf + n_cluster + 10 + 7 + 17 + 6 + 11 + 4 + 5 + 2 + 1))
+cli_done $((10 + n_hf + n_cluster + 11 + 7 + 17 + 6 + 11 + 4 + 5 + 2 + 1))

@@ -567,6 +567,52 @@ static void test_ring_allreduce_dp(void)
 }
 
 /*
+ * Every level a cluster declares is priced. A seven-level cluster (the shape of the
+ * Playbook's, one level per measured node count): NVLink inside 8 devices (300 GB/s),
+ * then levels joining 16, 32, 64, 128 and 256 devices at 40, 30, 20, 12 and 8 GB/s,
+ * and the whole machine at 5 GB/s; every network level 10 us, x net_efficiency 0.8.
+ * The same model, P and ZeRO-0 fp32 all-reduce as test_ring_allreduce_dp, one NIC per
+ * device (nic_spread = 0) and the per-step latency model (nccl_model = 0):
+ *   dp 128 (16 nodes) is joined by level 4 (size 128, the fifth):
+ *     t = 2*127/128 * 4P / (12e9 * 0.8) + 2*127 * 10e-6;
+ *   dp 512 (64 nodes) by level 6, the last: t = 2*511/512 * 4P / (5e9 * 0.8) + 2*511 * 10e-6.
+ * The bytes of levels 3 and outward are reported in the level-3 column (four columns).
+ */
+static void test_deep_levels(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    static const double size[7] = {8, 16, 32, 64, 128, 256, 0};
+    static const double bw[7] = {300, 40, 30, 20, 12, 8, 5};
+    cl->n_levels = 7;
+    for (uint32_t j = 0; j < 7; j++) {
+        g_strlcpy(cl->levels[j].name, j == 0 ? "nvlink" : "net", sizeof cl->levels[j].name);
+        cl->levels[j].size = (uint32_t)size[j];
+        cl->levels[j].bw_GBps = bw[j];
+        cl->levels[j].latency_us = j == 0 ? 5.0 : 10.0;
+    }
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=0",
+                                       "nccl_model=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 512, 2048, PRISM_DTYPE_FP16, sets);
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    static const double n[2] = {128.0, 512.0}, gbps[2] = {12.0, 5.0};
+    for (int k = 0; k < 2; k++) {
+        const double d = n[k];
+        g_autofree char *dims = g_strdup_printf("dp=%.0f", d);
+        PrismStrategy s = test_strategy(cm, (uint32_t)d, dims);
+        double c[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+        const double t_dp =
+            2.0 * (d - 1.0) / d * 4.0 * P / (gbps[k] * 1e9 * 0.8) + 2.0 * (d - 1.0) * 10e-6;
+        CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], t_dp, 1e-12, 0));
+        CU_ASSERT_TRUE(
+            prism_test_close(c[PRISM_COL_BYTES_L3], 2.0 * (d - 1.0) / d * 4.0 * P, 1e-12, 0));
+        CU_ASSERT_EQUAL(c[PRISM_COL_BYTES_L1], 0.0);
+        CU_ASSERT_EQUAL(c[PRISM_COL_BYTES_L2], 0.0);
+    }
+}
+
+/*
  * nic_spread (cost/README.md, "Collectives over several NICs per node"): a DP group with
  * k = 8/stride members on each node of the test cluster (8 per node, NVLink 300 GB/s and
  * one 25 GB/s NIC per device, both x net_efficiency 0.8) crosses the nodes on k NICs:
@@ -770,6 +816,31 @@ static void test_bubble_exact(void)
     const double t_pp = 2.0 * (2048.0 * 4096.0 * 2.0 / (300e9 * 0.8) + 5e-6);
     const double expect = 3.0 * (2.0 * (lt.fwd_s + lt.bwd_s) + t_pp) + emb.fwd_s + emb.bwd_s;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_BUBBLE], expect, 1e-12, 0));
+}
+
+/*
+ * Messages per pipeline transfer (knob pp_p2p_msgs; nanotron: two metadata messages per
+ * tensor, 4.5 per transfer). 1F1B, pp 4 inside a node (level 0: 300 GB/s x 0.8, 5 us),
+ * mbs 1, gbs 16: m = 16 micro-batches, each sending its activation V = s*h*2 =
+ * 2048*4096*2 bytes forward and its gradient back, each transfer at n latencies:
+ *   PP time = 16 * 2 * (V / 240e9 + n * 5e-6);  n = 1: 2.39696e-3 s, n = 4.5: 2.95696e-3 s.
+ */
+static void test_pp_p2p_msgs(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    static const char *const one[] = {"pp_p2p_msgs=1", NULL};
+    static const char *const meta[] = {"pp_p2p_msgs=4.5", NULL};
+    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, one);
+    g_autoptr(PrismCostModel) c2 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, meta);
+    PrismStrategy s = test_strategy(c1, 4, "pp=4,mbs=1");
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c1, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c2, &s, b, NULL));
+    const double V = 2048.0 * 4096.0 * 2.0;
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_PP_COMM],
+                                    16.0 * 2.0 * (V / (300e9 * 0.8) + 5e-6), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_PP_COMM],
+                                    16.0 * 2.0 * (V / (300e9 * 0.8) + 4.5 * 5e-6), 1e-12, 0));
 }
 
 /*
@@ -1971,6 +2042,8 @@ static CU_TestInfo formula_tests[] = {
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
+    {"every declared network level priced (7 levels)", test_deep_levels},
+    {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
     {"knobs JSON: shortest round-trip numbers", test_knobs_json},
