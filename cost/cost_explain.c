@@ -402,6 +402,16 @@ static const char *fp8_scope_text(const PrismCostModel *cm)
                       : " (fp8_scope 2: the routed experts; the other linears in bf16)";
 }
 
+/* Where the NVFP4 linear GEMMs' rate comes from (text_gemms). */
+static const char *nvfp4_eff_text(const PrismCostModel *cm)
+{
+    const PrismCluster *c = cm->cluster;
+    return !(c->gemm_eff_nvfp4 > 0) ? "no NVFP4 figure: the BF16 efficiency"
+           : cm->knobs.v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0
+               ? "the knob x the cluster's gemm_efficiency_nvfp4 / gemm_efficiency"
+               : "the cluster's gemm_efficiency_nvfp4";
+}
+
 static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
                        const PrismStrategy *s, const double *ws)
 {
@@ -420,13 +430,19 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
         cm->knobs.v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0 ? "the knob"
         : c->gemm_efficiency > 0                       ? "the cluster's gemm_efficiency"
                                                        : "fallback: no device figure");
-    if (fp8)
-        g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (%s)",
+    if (fp8 && cm->training.dtype == PRISM_DTYPE_NVFP4)
+        g_string_append_printf(
+            o,
+            "; nvfp4 linear GEMMs%s %.4g TFLOP/s (NVFP4 peak x clock x "
+            "efficiency %g: %s; blended with the BF16 rate over "
+            "nvfp4_bf16_layers)",
+            fp8_scope_text(cm), 1e-12 / k->inv_rate,
+            prism_knobs_gemm_efficiency_nvfp4(&cm->knobs, c->gemm_efficiency, c->gemm_eff_nvfp4),
+            nvfp4_eff_text(cm));
+    else if (fp8)
+        g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (x fp8_gemm_ratio)",
                                prism_dtype_name(cm->training.dtype), fp8_scope_text(cm),
-                               1e-12 / k->inv_rate,
-                               cm->training.dtype == PRISM_DTYPE_NVFP4
-                                   ? "blended with the BF16 rate over nvfp4_bf16_layers"
-                                   : "x fp8_gemm_ratio");
+                               1e-12 / k->inv_rate);
     g_string_append_printf(o,
                            "; HBM %.4g GB/s achieved.\n  Attention core %s. MFU and HFU are "
                            "against the BF16 dense peak (%.4g TFLOP/s), the published tables' "

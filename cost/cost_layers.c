@@ -783,10 +783,15 @@ static void compile_compute(PrismCostModel *cm, double peak)
     k->inv_rate_bf16 =
         dt == PRISM_DTYPE_FP32 ? 1.0 / (peak * clk * eff) : 1.0 / (peak16 * clk * eff);
     k->inv_rate = 1.0 / (peak * clk * eff * (fp8 ? kn[PRISM_KNOB_FP8_GEMM_RATIO] : 1.0));
-    /* NVFP4: the share of the linear GEMMs the recipe keeps in BF16 (nvfp4_bf16_layers) */
+    /* NVFP4: the device's own large-GEMM efficiency in the dtype (gemm_efficiency_nvfp4,
+     * cost/README.md "NVFP4"), and the share of the linear GEMMs the recipe keeps in BF16
+     * (nvfp4_bf16_layers) */
     const double bf16_share = nvfp4_bf16_share(cm);
-    if (dt == PRISM_DTYPE_NVFP4)
-        k->inv_rate = (1.0 - bf16_share) * k->inv_rate + bf16_share * k->inv_rate_bf16;
+    if (dt == PRISM_DTYPE_NVFP4) {
+        const double eff4 =
+            prism_knobs_gemm_efficiency_nvfp4(&cm->knobs, c->gemm_efficiency, c->gemm_eff_nvfp4);
+        k->inv_rate = (1.0 - bf16_share) / (peak * clk * eff4) + bf16_share * k->inv_rate_bf16;
+    }
     k->low_in_bytes = (1.0 - bf16_share) * prism_dtype_bytes(dt) + bf16_share * 2.0;
     PrismKGemmDev *g = &k->gdev;
     const gboolean quant = kn[PRISM_KNOB_GEMM_QUANTISATION] > 0.5 && c->sm_count > 0 &&

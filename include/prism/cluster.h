@@ -84,6 +84,9 @@ typedef struct PrismCluster {
                                      fraction of the sustained-clock peak (published
                                      measurement; 0 = not given: the compute_efficiency
                                      fallback 0.8) */
+    double gemm_eff_nvfp4;      /**< the same for a large NVFP4 GEMM against the NVFP4 peak
+                                     (key gemm_efficiency_nvfp4; 0 = not given:
+                                     gemm_efficiency) */
     double attn_fwd_fraction;   /**< flash-attention forward: achieved fraction of the BF16
                                      dense peak (published kernel figure; 0 = not given) */
     double attn_bwd_fraction;   /**< ... backward (of its 2.5x-forward matmul FLOPs) */
@@ -195,7 +198,8 @@ const char *prism_cluster_preset_source(const char *name, const char *key);
  * boost_clock_mhz and sustained_clock_mhz (MHz >= 0, 0 = not given; sustained <= boost,
  * missing sustained = boost); l2_mib (>= 0); gemm_efficiency (0..1, 0 = not given: the
  * compute_efficiency knob's fallback 0.8); attn_fwd_fraction and attn_bwd_fraction (0..1,
- * 0 = not given: the attention core runs at the large-GEMM rate). Host (offloading; all
+ * 0 = not given: the attention core runs at the large-GEMM rate); gemm_efficiency_nvfp4
+ * (0..1, needs peak_tflops_nvfp4; 0 = not given: gemm_efficiency). Host (offloading; all
  * optional, >= 0, missing or 0 = not given, and then no strategy can offload):
  * host_link_GBps (the device's link to host memory, per direction, effective GB/s),
  * host_memory_gib (host memory per device, GiB) and host_memory_bandwidth_GBps (host

@@ -172,6 +172,26 @@ static inline double prism_knobs_gemm_efficiency(const PrismKnobs *knobs, double
 }
 
 /**
+ * The large-GEMM efficiency of the NVFP4 GEMMs (cost/README.md, "NVFP4"): the device's
+ * published NVFP4 figure @p device_nvfp4 (PrismCluster gemm_eff_nvfp4, > 0); with the
+ * compute_efficiency knob set, the knob scaled by the device's NVFP4 / BF16 ratio (as
+ * fp8_gemm_ratio scales the FP8 rate); without an NVFP4 figure the BF16 efficiency above.
+ * At most 1.
+ */
+static inline double prism_knobs_gemm_efficiency_nvfp4(const PrismKnobs *knobs, double device_eff,
+                                                       double device_nvfp4)
+{
+    const double k = knobs->v[PRISM_KNOB_COMPUTE_EFFICIENCY];
+    if (!(device_nvfp4 > 0))
+        return prism_knobs_gemm_efficiency(knobs, device_eff);
+    if (!(k > 0))
+        return device_nvfp4;
+    const double bf16 = device_eff > 0 ? device_eff : PRISM_GEMM_EFFICIENCY_FALLBACK;
+    const double r = k * (device_nvfp4 / bf16);
+    return r < 1.0 ? r : 1.0;
+}
+
+/**
  * The knobs a user gave (--set, --knobs) and which ones: what is laid over a framework
  * profile's knobs where the profile is chosen per run (`prism validate`, the track
  * record). A knob set to its default value still overrides the profile's. Plain data.

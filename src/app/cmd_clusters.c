@@ -46,6 +46,8 @@ static const char *const format_help =
     "  gemm_efficiency = 0.8       (a large BF16 GEMM's achieved fraction of the peak at the\n"
     "                               sustained clock, published vendor-library figure, <= 1;\n"
     "                               missing = 0.8, the A100/H100 cuBLAS figure)\n"
+    "  gemm_efficiency_nvfp4 = 0.6 (the same for a large NVFP4 GEMM against the NVFP4 peak,\n"
+    "                               <= 1, needs peak_tflops_nvfp4; missing = gemm_efficiency)\n"
     "  attn_fwd_fraction = 0.75    (flash attention's achieved fraction of the BF16 peak,\n"
     "  attn_bwd_fraction = 0.55     published kernel figures, <= 1; missing = GEMM rate)\n"
     "  host_link_GBps = 50         (offloading, all optional, missing = no host: the device's\n"
@@ -123,6 +125,8 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->l2_mib);
     json_builder_set_member_name(b, "gemm_efficiency");
     json_builder_add_double_value(b, c->gemm_efficiency);
+    json_builder_set_member_name(b, "gemm_efficiency_nvfp4");
+    json_builder_add_double_value(b, c->gemm_eff_nvfp4);
     json_builder_set_member_name(b, "attn_fwd_fraction");
     json_builder_add_double_value(b, c->attn_fwd_fraction);
     json_builder_set_member_name(b, "attn_bwd_fraction");
@@ -212,6 +216,9 @@ static void print_detail(FILE *out, const PrismCluster *c)
             "efficiency %.6g of the peak, L2 %.6g MiB\n",
             c->sm_count, c->gemm_tile_m, c->gemm_tile_n, c->sustained_clock_mhz, c->boost_clock_mhz,
             c->gemm_efficiency, c->l2_mib);
+    if (c->gemm_eff_nvfp4 > 0)
+        fprintf(out, "  NVFP4      efficiency %.6g of the NVFP4 peak (large GEMMs)\n",
+                c->gemm_eff_nvfp4);
     fprintf(out, "  attention  %.6g forward, %.6g backward (achieved fractions of the BF16 peak)\n",
             c->attn_fwd_fraction, c->attn_bwd_fraction);
     fprintf(out,
@@ -260,6 +267,7 @@ static double cited_value(const PrismCluster *c, const char *key)
              {"gemm_tile_n", c->gemm_tile_n},
              {"l2_mib", c->l2_mib},
              {"gemm_efficiency", c->gemm_efficiency},
+             {"gemm_efficiency_nvfp4", c->gemm_eff_nvfp4},
              {"attn_fwd_fraction", c->attn_fwd_fraction},
              {"attn_bwd_fraction", c->attn_bwd_fraction},
              {"host_link_GBps", c->host_link_GBps},

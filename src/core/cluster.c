@@ -42,6 +42,7 @@ typedef struct Device {
     double l2_mib;
     double attn_fwd, attn_bwd; /* flash attention: fraction of the BF16 dense peak */
     double gemm_eff;           /* large BF16 GEMM: fraction of the sustained-clock peak */
+    double gemm_eff_nvfp4;     /* large NVFP4 GEMM: fraction of the NVFP4 peak; 0 = none */
 } Device;
 
 /* The host of a device (offloading): link per direction (effective GB/s), host memory per
@@ -69,6 +70,7 @@ enum {
     S_TILE_N,
     S_L2,
     S_GEMM_EFF,
+    S_GEMM_EFF_NVFP4,
     S_ATTN_FWD,
     S_ATTN_BWD,
     S_HOST_LINK,
@@ -97,6 +99,7 @@ static const char *const source_keys[S_COUNT + 1] = {"memory_gib",
                                                      "gemm_tile_n",
                                                      "l2_mib",
                                                      "gemm_efficiency",
+                                                     "gemm_efficiency_nvfp4",
                                                      "attn_fwd_fraction",
                                                      "attn_bwd_fraction",
                                                      "host_link_GBps",
@@ -316,6 +319,23 @@ typedef struct Preset {
     "published: the Blackwell SM's measurement: torch.mm BF16 median 0.631 of 2.25 PF on B200 "    \
     "(pytorch/ao#2427, benchmarks/float8/bench_matmul.py, 2025-06-23); no figure read for this "   \
     "part"
+/* NVFP4 GEMM efficiency (cost/README.md, "NVFP4"): the B200 run whose BF16 GEMMs give the
+ * B200's gemm_efficiency also timed NVFP4 GEMMs of the same sizes (pytorch/ao#2427,
+ * bench_matmul.py --recipe nvfp4): 4.46, 5.50 and 5.37 PFLOP/s at 4096^3, 6144^3 and 8192^3
+ * of the 9 PF dense FP4 peak = 0.495, 0.611 and 0.597, median 0.597. Cross-checks (not
+ * used): cuBLAS MXF4 (E8M0 scales per 32; the datasheet FP4 peak is the same) 5239 TFLOP/s at
+ * 8192^3 = 0.582 (deepseek-ai/DeepGEMM#348, cublasTest 13.3); vLLM's CUTLASS NVFP4 kernel before
+ * its tuned configs 3904 TFLOP/s at M 16384, N 6144, K 4096 = 0.434 (vllm-project/vllm#20646).
+ * No NVFP4 GEMM measurement of GB200, B300 or GB300 was found: they take the B200's. */
+#define SRC_B200_EFF4                                                                              \
+    "published: NVFP4 GEMMs 4.46, 5.50, 5.37 PFLOP/s at 4096^3, 6144^3, 8192^3 on B200, median "   \
+    "0.597 of 9 PF (pytorch/ao#2427, benchmarks/float8/bench_matmul.py --recipe nvfp4, "           \
+    "2025-06-23; the run of the BF16 figure)"
+#define SRC_BW_EFF4                                                                                \
+    "published: the Blackwell SM's NVFP4 measurement: median 0.597 of 9 PF on B200 "               \
+    "(pytorch/ao#2427, bench_matmul.py --recipe nvfp4, 2025-06-23); no NVFP4 GEMM figure read "    \
+    "for this part"
+#define SRC_NO_EFF4 "convention: 0 = not given: the device has no NVFP4 peak"
 #define SRC_C2C                                                                                    \
     "derived: GB200/GB300 datasheets: NVLink-C2C 900 GB/s total per Grace, shared by its 2 "       \
     "GPUs = 450 per GPU = 225 per direction (the raw rate: no measured share read)"
@@ -359,7 +379,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0},
      {25, 128, 51.2},
      .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 40 GB HBM2 (binary GiB: the part reports "
                        "40960 MiB)",
@@ -397,7 +417,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0},
      {25, 256, 51.2},
      .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 80 GB HBM2e (binary GiB: the part "
                        "reports 81920 MiB)",
@@ -438,7 +458,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H100 datasheet (SXM5): 80 GB HBM3",
              [S_MEM_BW] = "published: NVIDIA H100 datasheet (SXM5): 3.35 TB/s",
@@ -477,7 +497,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8},
+     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: torchtitan's benchmark hardware, 'H100 96GB HBM2e at the "
                        "default 500W' (Meta Grand Teton)",
@@ -519,7 +539,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4-h800", 8, 200, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H800 datasheet (SXM5): 80 GB HBM3, H100 compute",
              [S_MEM_BW] = "published: NVIDIA H800 datasheet (SXM5): 3.35 TB/s",
@@ -559,7 +579,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H200 datasheet (SXM): 141 GB HBM3e",
              [S_MEM_BW] = "published: NVIDIA H200 datasheet (SXM): 4.8 TB/s",
@@ -601,7 +621,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631},
+     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631, 0.597},
      {50, 256, 89.6},
      .src = {[S_MEM] = SRC_B200_MEM,
              [S_MEM_BW] = "published: NVIDIA HGX B200 datasheet: HBM3e 8 TB/s per GPU",
@@ -620,6 +640,7 @@ static const Preset presets[] = {
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_B200_L2,
              [S_GEMM_EFF] = SRC_B200_EFF,
+             [S_GEMM_EFF_NVFP4] = SRC_B200_EFF4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = SRC_GEN5,
@@ -642,7 +663,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.538},
+     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.538, 0.597},
      {50, 256, 89.6},
      .src =
          {[S_MEM] = SRC_B200_MEM,
@@ -670,6 +691,10 @@ static const Preset presets[] = {
               "1087.7 TFLOP/s at 4096^3 and 8192^3 (facebookexperimental/triton#854, "
               "test_blackwell_gemm_perf.py under denoise.sh), mean 1098.9 = 0.538 of the "
               "sustained-clock peak 2250 x 1686/1856 = 2043.9 TFLOP/s",
+          [S_GEMM_EFF_NVFP4] =
+              "published: the B200's NVFP4 GEMMs, median 0.597 of 9 PF (pytorch/ao#2427, "
+              "bench_matmul.py --recipe nvfp4, 2025-06-23; its power limit not stated): no "
+              "NVFP4 figure at the 750 W cap read, the sustained clock prices the cap",
           [S_ATTN_FWD] = SRC_FA4_FWD,
           [S_ATTN_BWD] = SRC_FA4_BWD,
           [S_HOST_LINK] = SRC_GEN5,
@@ -695,7 +720,7 @@ static const Preset presets[] = {
      4,
      {"nvlink5-nvl72", 72, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 2062, 2062, 128, 256, 126, 0.717, 0.55, 0.631},
+     {148, 2062, 2062, 128, 256, 126, 0.717, 0.55, 0.631, 0.597},
      {225, 240, 256},
      .src = {[S_MEM] = "derived: NVIDIA GB200 NVL72 datasheet: 13.4 TB HBM3e per 72 GPUs, 372 GB "
                        "per GB200 superchip of 2 GPUs = 186 GB per GPU (binary GiB)",
@@ -723,6 +748,7 @@ static const Preset presets[] = {
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_B200_L2,
              [S_GEMM_EFF] = SRC_BW_EFF,
+             [S_GEMM_EFF_NVFP4] = SRC_BW_EFF4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = SRC_C2C,
@@ -748,7 +774,7 @@ static const Preset presets[] = {
      4,
      {"nvlink5-nvl72", 72, 900, 3},
      {"ib-xdr", 0, 100, 8},
-     {160, 1907, 1907, 128, 256, 0, 0.717, 0.55, 0.631},
+     {160, 1907, 1907, 128, 256, 0, 0.717, 0.55, 0.631, 0.597},
      {225, 240, 194.4},
      .src = {[S_MEM] = SRC_BU_TABLE ": GB300 279 GB HBM3e per GPU (binary GiB)",
              [S_MEM_BW] = "derived: NVIDIA GB300 NVL72 datasheet: 576 TB/s HBM3e per 72 GPUs = 8 "
@@ -770,6 +796,7 @@ static const Preset presets[] = {
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_BU_L2,
              [S_GEMM_EFF] = SRC_BW_EFF,
+             [S_GEMM_EFF_NVFP4] = SRC_BW_EFF4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = SRC_C2C,
@@ -793,7 +820,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-xdr", 0, 100, 8},
-     {160, 1717, 1717, 128, 256, 0, 0.717, 0.55, 0.631},
+     {160, 1717, 1717, 128, 256, 0, 0.717, 0.55, 0.631, 0.597},
      {50, 256, 102.4},
      .src = {[S_MEM] = SRC_BU_TABLE ": B300 270 GB HBM3e per GPU (binary GiB)",
              [S_MEM_BW] = "published: NVIDIA HGX B300 datasheet: up to 8 TB/s per GPU (as "
@@ -815,6 +842,7 @@ static const Preset presets[] = {
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_BU_L2,
              [S_GEMM_EFF] = SRC_BW_EFF,
+             [S_GEMM_EFF_NVFP4] = SRC_BW_EFF4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = "derived: the DGX B300 host (Intel Xeon 6, PCIe Gen5) links each GPU "
@@ -844,7 +872,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0, 0},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI300X datasheet: 192 GB HBM3",
              [S_MEM_BW] = "published: AMD Instinct MI300X datasheet: 5.3 TB/s",
@@ -886,7 +914,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0, 0},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI325X datasheet: 256 GB HBM3E",
              [S_MEM_BW] = "published: AMD Instinct MI325X datasheet: 6 TB/s",
@@ -932,7 +960,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 537.6, 3},
      {"roce-400g", 0, 50, 8},
-     {256, 2400, 2400, 256, 256, 256, 0, 0, 0},
+     {256, 2400, 2400, 256, 256, 256, 0, 0, 0, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI355X datasheet: 288 GB HBM3E",
              [S_MEM_BW] = "published: AMD Instinct MI355X datasheet: 8 TB/s",
@@ -979,7 +1007,7 @@ static const Preset presets[] = {
      8,
      {"hccs", 8, 196, 3},
      {"roce-200g", 0, 25, 8},
-     {0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
      {0, 0, 0},
      .src =
          {[S_MEM] =
@@ -1074,7 +1102,10 @@ const char *prism_cluster_preset_source(const char *name, const char *key)
         if (g_ascii_strcasecmp(name, presets[i].name) == 0)
             for (int k = 0; k < S_COUNT; k++)
                 if (strcmp(key, source_keys[k]) == 0)
-                    return presets[i].src[k];
+                    return k == S_GEMM_EFF_NVFP4 && presets[i].src[k] == NULL &&
+                                   !(presets[i].tflops[P_NVFP4] > 0)
+                               ? SRC_NO_EFF4
+                               : presets[i].src[k];
     return NULL;
 }
 
@@ -1109,6 +1140,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->attn_fwd_fraction = p->dev.attn_fwd;
         c->attn_bwd_fraction = p->dev.attn_bwd;
         c->gemm_efficiency = p->dev.gemm_eff;
+        c->gemm_eff_nvfp4 = p->dev.gemm_eff_nvfp4;
         c->host_link_GBps = p->host.link_GBps;
         c->host_mem_bytes = p->host.mem_gib * GIB;
         c->host_mem_bw_GBps = p->host.mem_bw_GBps;
@@ -1165,6 +1197,7 @@ static const char *const cluster_keys[] = {"name",
                                            "gemm_tile_n",
                                            "l2_mib",
                                            "gemm_efficiency",
+                                           "gemm_efficiency_nvfp4",
                                            "attn_fwd_fraction",
                                            "attn_bwd_fraction",
                                            "host_link_GBps",
@@ -1367,6 +1400,7 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
         !get_attr(kf, path, "sustained_clock_mhz", 1e5, &c->sustained_clock_mhz, error) ||
         !get_attr(kf, path, "l2_mib", 1e6, &c->l2_mib, error) ||
         !get_attr(kf, path, "gemm_efficiency", 1.0, &c->gemm_efficiency, error) ||
+        !get_attr(kf, path, "gemm_efficiency_nvfp4", 1.0, &c->gemm_eff_nvfp4, error) ||
         !get_attr(kf, path, "attn_fwd_fraction", 1.0, &c->attn_fwd_fraction, error) ||
         !get_attr(kf, path, "attn_bwd_fraction", 1.0, &c->attn_bwd_fraction, error))
         return FALSE;
@@ -1410,6 +1444,7 @@ static void preset_to_keyfile(const Preset *p, GKeyFile *kf)
              {"sustained_clock_mhz", p->dev.sustained_mhz},
              {"l2_mib", p->dev.l2_mib},
              {"gemm_efficiency", p->dev.gemm_eff},
+             {"gemm_efficiency_nvfp4", p->dev.gemm_eff_nvfp4},
              {"attn_fwd_fraction", p->dev.attn_fwd},
              {"attn_bwd_fraction", p->dev.attn_bwd},
              {"host_link_GBps", p->host.link_GBps},
@@ -1855,7 +1890,8 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
     }
     const double dev_attr[] = {c->boost_clock_mhz,   c->sustained_clock_mhz, c->l2_mib,
                                c->attn_fwd_fraction, c->attn_bwd_fraction,   c->host_link_GBps,
-                               c->host_mem_bytes,    c->host_mem_bw_GBps,    c->gemm_efficiency};
+                               c->host_mem_bytes,    c->host_mem_bw_GBps,    c->gemm_efficiency,
+                               c->gemm_eff_nvfp4};
     for (size_t i = 0; i < G_N_ELEMENTS(dev_attr); i++)
         if (!(dev_attr[i] >= 0) || !isfinite(dev_attr[i])) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,
@@ -1873,6 +1909,20 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
         set_error(error, PRISM_INPUT_ERROR_VALUE,
                   "cluster '%s': gemm_efficiency %g must be <= 1 (a fraction of the peak)", name,
                   c->gemm_efficiency);
+        return FALSE;
+    }
+    if (c->gemm_eff_nvfp4 > 1) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "cluster '%s': gemm_efficiency_nvfp4 %g must be <= 1 (a fraction of the NVFP4 "
+                  "peak)",
+                  name, c->gemm_eff_nvfp4);
+        return FALSE;
+    }
+    if (c->gemm_eff_nvfp4 > 0 && !(c->peak_flops[PRISM_DTYPE_NVFP4] > 0)) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "cluster '%s': gemm_efficiency_nvfp4 %g without an NVFP4 peak (give "
+                  "peak_tflops_nvfp4, or leave the efficiency out)",
+                  name, c->gemm_eff_nvfp4);
         return FALSE;
     }
     if (c->sustained_clock_mhz > c->boost_clock_mhz) {

@@ -608,6 +608,25 @@ static void test_file_base(void)
                            "memory_bandwidth_GBps, gemm_tile_m, gemm_tile_n, boost_clock_mhz, "
                            "gemm_efficiency, attn_fwd_fraction, attn_bwd_fraction, "
                            "host_link_GBps, host_memory_gib, host_memory_bandwidth_GBps");
+    /* the NVFP4 GEMM efficiency: inherited from the base (B200: 0.597, pytorch/ao#2427),
+     * overridden by the file; without an NVFP4 peak it is refused */
+    {
+        static const char b2[] = "[cluster]\nbase = B200\n";
+        static const char b3[] = "[cluster]\nbase = B200\ngemm_efficiency_nvfp4 = 0.5\n";
+        static const char h[] = "[cluster]\nbase = H100-SXM\ngemm_efficiency_nvfp4 = 0.5\n";
+        PrismCluster *g = prism_cluster_from_data(b2, strlen(b2), "x.ini", &error);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        CU_ASSERT_EQUAL(g->gemm_eff_nvfp4, 0.597);
+        prism_cluster_free(g);
+        g = prism_cluster_from_data(b3, strlen(b3), "x.ini", &error);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        CU_ASSERT_EQUAL(g->gemm_eff_nvfp4, 0.5);
+        CU_ASSERT_EQUAL(g->gemm_efficiency, 0.631);
+        prism_cluster_free(g);
+        CU_ASSERT_PTR_NULL(prism_cluster_from_data(h, strlen(h), "x.ini", &error));
+        CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "without an NVFP4 peak") : NULL);
+        g_clear_error(&error);
+    }
     /* a level's all-gather / reduce-scatter figure, read beside its all-reduce one */
     {
         static const char text[] =

@@ -2,11 +2,12 @@
 /*
  * test_machines.c - the 2026 machines by hand: NVFP4's memory of a layer and an
  * expert-parallel all-to-all inside and outside a 72-GPU NVLink domain (GB200/GB300
- * NVL72: the domain is level 0).
+ * NVL72: the domain is level 0); one NVFP4 GEMM on B200 at its published rate.
  */
 #include <string.h>
 
 #include <CUnit/CUnit.h>
+#include <json-glib/json-glib.h>
 #include <prism/core.h>
 #include <prism/cost.h>
 
@@ -112,9 +113,98 @@ static void test_a2a_rack_level(void)
     CU_ASSERT_EQUAL(prism_cluster_level_for_extent(rack, 73), 1u);
 }
 
+/* The forward seconds `prism explain --json` gives the GEMM of width @p N and depth @p K of
+ * layer kind 0's first block on @p cm under dp=1, and its dtype in @p dtype. */
+static double gemm_fwd_s(const PrismCostModel *cm, double N, double K, char *dtype, size_t n)
+{
+    const PrismStrategy s = test_strategy(cm, 1, "dp=1");
+    g_autofree char *js = prism_cost_explain(cm, &s, TRUE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+    g_autoptr(JsonParser) p = json_parser_new();
+    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));
+    JsonObject *cmod = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)),
+                                                     "compute_model");
+    JsonArray *kinds = json_object_get_array_member(cmod, "kinds");
+    for (guint i = 0; i < json_array_get_length(kinds); i++) {
+        JsonArray *g =
+            json_object_get_array_member(json_array_get_object_element(kinds, i), "gemms");
+        for (guint q = 0; q < json_array_get_length(g); q++) {
+            JsonObject *o = json_array_get_object_element(g, q);
+            if (json_object_get_double_member(o, "N") == N &&
+                json_object_get_double_member(o, "K") == K) {
+                g_strlcpy(dtype, json_object_get_string_member(o, "dtype"), n);
+                return json_object_get_double_member(json_object_get_object_member(o, "fwd"),
+                                                     "seconds");
+            }
+        }
+    }
+    CU_FAIL("no GEMM of that shape");
+    return 0;
+}
+
+/*
+ * One NVFP4 GEMM on B200 at the published rate. B200: 148 SMs, 128 x 256 tiles, NVFP4 peak
+ * 9e15 FLOP/s at its full clock, gemm_efficiency_nvfp4 0.597 (pytorch/ao#2427: NVFP4 GEMMs
+ * at 4096^3, 6144^3, 8192^3 reached 4.46, 5.50, 5.37 PFLOP/s, median 5.37 = 0.597 of 9 PF).
+ * A block of h 6144 at M = 4736 tokens (seq 4736, mbs 1): its MLP up-projection is M x N x
+ * K = 4736 x 24576 x 6144. Tiles 37 x 96 = 3552 = 24 full waves of 148, no padding; depth K
+ * = 6144 = gemm_eff_k, where a wave costs its main loop exactly (cost/README.md, "A GEMM
+ * wave's fixed time"). Operands 9/16 B per element, output 2 B: 334 MB, 52 us at 8000 GB/s
+ * x 0.8, against 1.43022e12 FLOP: compute bound. So
+ *   t = 2 M N K / (9e15 x 0.597) = 1.43022e12 / 5.373e15 = 2.66187e-4 s,
+ * and the same GEMM in BF16 at 2.25e15 x 0.631: 1.00738e-3 s (3.78x). With
+ * compute_efficiency 0.5 the NVFP4 rate scales by the device's 0.597 / 0.631.
+ */
+static void test_nvfp4_gemm_b200(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(1, 6144, 48, 32000);
+    g_autoptr(PrismCluster) b200 = prism_cluster_preset("B200", NULL);
+    CU_ASSERT_EQUAL(b200->gemm_eff_nvfp4, 0.597);
+    CU_ASSERT_EQUAL(b200->peak_flops[PRISM_DTYPE_NVFP4], 9000e12);
+    const double M = 4736, N = 24576, K = 6144, flop = 2.0 * M * N * K;
+    const char *const all4[] = {"nvfp4_bf16_layers=0", NULL};
+    char dt[16];
+    g_autoptr(PrismCostModel) c4 = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_NVFP4, all4);
+    const double t4 = gemm_fwd_s(c4, N, K, dt, sizeof dt);
+    CU_ASSERT_STRING_EQUAL(dt, "nvfp4");
+    CU_ASSERT_TRUE(prism_test_close(t4, flop / (9e15 * 0.597), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(t4, 2.66187e-4, 1e-5, 0));
+    g_autoptr(PrismCostModel) c16 = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_BF16, NULL);
+    const double t16 = gemm_fwd_s(c16, N, K, dt, sizeof dt);
+    CU_ASSERT_STRING_EQUAL(dt, "bf16");
+    CU_ASSERT_TRUE(prism_test_close(t16, flop / (2.25e15 * 0.631), 1e-12, 0));
+    /* the knob: 0.5 x 0.597 / 0.631 of the NVFP4 peak */
+    const char *const knob[] = {"nvfp4_bf16_layers=0", "compute_efficiency=0.5", NULL};
+    g_autoptr(PrismCostModel) ck = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_NVFP4, knob);
+    CU_ASSERT_TRUE(prism_test_close(gemm_fwd_s(ck, N, K, dt, sizeof dt),
+                                    flop / (9e15 * 0.5 * 0.597 / 0.631), 1e-12, 0));
+    /* a device without an NVFP4 figure prices NVFP4 at its BF16 efficiency */
+    b200->gemm_eff_nvfp4 = 0;
+    g_autoptr(PrismCostModel) c0 = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_NVFP4, all4);
+    CU_ASSERT_TRUE(
+        prism_test_close(gemm_fwd_s(c0, N, K, dt, sizeof dt), flop / (9e15 * 0.631), 1e-12, 0));
+    /* every NVFP4 preset carries the figure; a value above 1 or without an NVFP4 peak is
+     * refused by the cluster check */
+    for (size_t i = 0; i < prism_cluster_preset_count(); i++) {
+        g_autoptr(PrismCluster) c = prism_cluster_preset(prism_cluster_preset_name(i), NULL);
+        CU_ASSERT_EQUAL(c->gemm_eff_nvfp4 > 0, c->peak_flops[PRISM_DTYPE_NVFP4] > 0);
+    }
+    GError *error = NULL;
+    b200->gemm_eff_nvfp4 = 1.2;
+    CU_ASSERT_FALSE(prism_cluster_validate(b200, &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "gemm_efficiency_nvfp4 1.2") : NULL);
+    g_clear_error(&error);
+    g_autoptr(PrismCluster) h100 = prism_cluster_preset("H100-SXM", NULL);
+    h100->gemm_eff_nvfp4 = 0.6;
+    CU_ASSERT_FALSE(prism_cluster_validate(h100, &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "without an NVFP4 peak") : NULL);
+    g_clear_error(&error);
+}
+
 static CU_TestInfo tests[] = {
     {"NVFP4 memory of a layer", test_nvfp4_layer_memory},
     {"all-to-all inside and outside a 72-GPU NVLink level", test_a2a_rack_level},
+    {"one NVFP4 GEMM on B200 at the published rate", test_nvfp4_gemm_b200},
     CU_TEST_INFO_NULL,
 };
 
