@@ -222,7 +222,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error);
     if (cm == NULL)
         goto out;
-    text = prism_cost_explain(cm, &s, o.json, error);
+    text = prism_app_explain(cm, &s, NULL, o.json, error);
     if (text == NULL)
         goto out;
     double col[PRISM_COL_COUNT];
