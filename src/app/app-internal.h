@@ -235,6 +235,12 @@ char *prism_app_explain(const PrismCostModel *cm, const PrismStrategy *s, const 
  *  object, in the registry's JSON order; codes as names, edp after etp. */
 void prism_app_strategy_json(const PrismStrategy *s, JsonBuilder *b);
 
+/** The `prism plan --count` report of @p space (render_space.c): per dimension the count of
+ *  distinct values and a compact list, then segments, lane tables and the total. Text table,
+ *  or JSON {"total":..,"segments":..,"lane_tables":..,"dims":{"tp":{"count":6,"values":[1,
+ *  2,...]},...}}. Not collective. Ownership: g_free(). */
+char *prism_app_space_describe(const PrismSpace *space, gboolean json);
+
 /* Citations of defaults (core.h "KIND: WHERE"; app_sources.c): `--sources` of knobs,
  * clusters and frameworks. Not collective; print on rank 0. */
 
