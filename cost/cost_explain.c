@@ -29,16 +29,6 @@ struct PrismExplain {
     uint32_t n_kinds;
 };
 
-unsigned prism_term_count(PrismTermLevel level)
-{
-    return prism_term_count_internal(level);
-}
-
-const PrismTermInfo *prism_term_info(PrismTermLevel level, unsigned i)
-{
-    return prism_term_info_internal(level, i);
-}
-
 /* Kinds present in the segment, each once, in slot order. */
 static uint32_t segment_kinds(const PrismCostModel *cm, const PrismKSegment *ks, uint32_t *out)
 {
