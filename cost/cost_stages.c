@@ -298,52 +298,26 @@ static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots
 /* The in-flight micro-batches per model chunk of stage st (vpp doubles per state, the
  * stage's chunks as prism_stage_chunk orders them) under the key's schedule in regime r
  * (0: m >= 3pp, 1: m = pp, 2: m = 2pp; only interleaved tells them apart). @p k is
- * seq1F1B's sequence chunks per micro-batch. A new pipeline schedule adds its case here;
- * the derivations are in cost/README.md ("In-flight micro-batches"). */
+ * seq1F1B's sequence chunks per micro-batch. The counts are the schedule's registry row
+ * (registry.h, PrismInflight); interleaved's are a walk of Megatron's order. The
+ * derivations are in cost/README.md ("In-flight micro-batches"). */
 static void schedule_states(const PrismSegmentKey *key, uint32_t pp, uint32_t vpp, uint32_t st,
                             int r, double k, GArray *mu)
 {
-    const double p = (double)pp, s = (double)st;
-    switch (key->schedule) {
-    case PRISM_SCHEDULE_INTERLEAVED: {
+    const PrismScheduleInfo *si = prism_schedule_info(key->schedule);
+    if (si->n_states == 0) {
         static const uint64_t mult_of_pp[3] = {3, 1, 2};
         interleaved_states(pp, vpp, st, mult_of_pp[r] * pp, mu);
         return;
     }
-    case PRISM_SCHEDULE_ZB_V: {
-        /* V order run backward-first in the steady state: after the warm-up
-         * (2p-1-s, s+1); after a steady chunk-0 forward (2p-s, s) */
-        const double a[4] = {2.0 * p - 1.0 - s, s + 1.0, 2.0 * p - s, s};
-        g_array_append_vals(mu, a, 4);
-        return;
-    }
-    case PRISM_SCHEDULE_DUALPIPE_V: {
-        /* the overlapped F0&B1 pair holds one more chunk-0 micro-batch: (2p-s, s+1) */
-        const double a[2] = {2.0 * p - s, s + 1.0};
-        g_array_append_vals(mu, a, 2);
-        return;
-    }
-    case PRISM_SCHEDULE_DUALPIPE: {
-        /* chunk 0 = stage s of direction A (p - s), chunk 1 = stage p-1-s of direction B,
-         * where this device is at position p-1-s (s + 1) */
-        const double a[2] = {p - s, s + 1.0};
-        g_array_append_vals(mu, a, 2);
-        return;
-    }
-    case PRISM_SCHEDULE_SEQ1F1B: {
-        /* 1F1B over sequence chunks of 1/k micro-batch: p - s + k - 1 chunks */
-        const double a = pp == 1 ? 1.0 : (p - s + k - 1.0) / k;
+    const double p = (double)pp, s = (double)st;
+    const uint32_t n = MIN(si->n_states * vpp, (uint32_t)G_N_ELEMENTS(si->states));
+    for (uint32_t i = 0; i < n; i++) {
+        const PrismInflight *f = &si->states[i];
+        const double v = f->p_ * p + f->s_ * s + f->k_ * k + f->one;
+        const double a = f->per_k ? v / k : v;
         g_array_append_val(mu, a);
-        return;
     }
-    default:
-        break;
-    }
-    /* pp = 1: one micro-batch at a time; GPipe (holds_m): m (weight b below); 1F1B and
-     * ZB-H1: pp - s */
-    const double a =
-        pp == 1 || prism_schedule_info(key->schedule)->holds_m ? 1.0 : (double)(pp - st);
-    g_array_append_val(mu, a);
 }
 
 /* Record stage st's regime-0 in-flight counts per chunk in seg->mu_a (weight a) or, for

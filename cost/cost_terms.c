@@ -368,3 +368,14 @@ const double *prism_term_value_internal(const double *ws, const PrismKSegment *k
     }
     return ws + at * PRISM_K_TILE;
 }
+
+/* The public names of the table (explain.h). */
+unsigned prism_term_count(PrismTermLevel level)
+{
+    return prism_term_count_internal(level);
+}
+
+const PrismTermInfo *prism_term_info(PrismTermLevel level, unsigned i)
+{
+    return prism_term_info_internal(level, i);
+}

@@ -48,9 +48,6 @@ gboolean prism_space_filter_accepts_internal(const PrismSpaceFilter *f, PrismDim
 /** Ascending divisors of @p n (n >= 1). Ownership: g_free(); *count set. */
 uint64_t *prism_divisors_internal(uint64_t n, size_t *count);
 
-/** Compact text of an ascending value list ("1..48", "1 2 4 8"), at most ~@p width chars. */
-char *prism_values_compact_internal(PrismDim dim, const uint64_t *v, size_t n, size_t width);
-
 /* The corners of the published ranges during a walk with a row sink
  * (PrismSearchOptions.intervals; search_corners.c): the current job's two corner models,
  * their evaluators and compiled segments, and the batch's interval columns. */

@@ -472,7 +472,7 @@ uint64_t *prism_divisors_internal(uint64_t n, size_t *count)
     return (uint64_t *)(void *)g_array_free(lo, FALSE);
 }
 
-char *prism_values_compact_internal(PrismDim dim, const uint64_t *v, size_t n, size_t width)
+char *prism_space_values_compact(PrismDim dim, const uint64_t *v, size_t n, size_t width)
 {
     GString *s = g_string_new(NULL);
     gboolean numeric = dim != PRISM_DIM_SCHEDULE && dim != PRISM_DIM_RECOMPUTE;

@@ -16,8 +16,6 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include <json-glib/json-glib.h>
-
 #include <prism/core.h>
 
 #include "search-internal.h"
@@ -624,7 +622,7 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
     g_autofree uint64_t *dv = g_new(uint64_t, n_devices);
     for (size_t i = 0; i < n_devices; i++)
         dv[i] = devices[i];
-    g_autofree char *devs = prism_values_compact_internal(PRISM_DIM_DEVICES, dv, n_devices, 60);
+    g_autofree char *devs = prism_space_values_compact(PRISM_DIM_DEVICES, dv, n_devices, 60);
     g_autoptr(PrismSpace) all = space_build(model, training, devices, n_devices, NULL, NULL, NULL);
     if (all->size == 0) {
         /* Show the rule the simplest split (pure data parallelism) breaks. */
@@ -673,7 +671,7 @@ static void explain_empty(const PrismModel *model, const PrismTraining *training
                 any = prism_space_filter_accepts_internal(filter, (PrismDim)d, vals[i]);
         }
         if (!any) {
-            g_autofree char *valid = prism_values_compact_internal((PrismDim)d, vals, n, 60);
+            g_autofree char *valid = prism_space_values_compact((PrismDim)d, vals, n, 60);
             g_autofree char *desc = prism_space_filter_describe(filter);
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                         "the filters (%s) exclude every valid value of %s: the valid values "
@@ -1004,65 +1002,4 @@ const uint32_t *prism_space_devices(const PrismSpace *sp, size_t *n)
 uint32_t prism_space_layers(const PrismSpace *sp)
 {
     return sp->layers;
-}
-
-char *prism_space_describe(const PrismSpace *sp, gboolean json)
-{
-    if (json) {
-        g_autoptr(JsonBuilder) b = json_builder_new();
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "total");
-        json_builder_add_int_value(b, (gint64)sp->size);
-        json_builder_set_member_name(b, "segments");
-        json_builder_add_int_value(b, sp->segs->len);
-        json_builder_set_member_name(b, "lane_tables");
-        json_builder_add_int_value(b, sp->tables->len);
-        json_builder_set_member_name(b, "dims");
-        json_builder_begin_object(b);
-        for (int d = 0; d < PRISM_DIM_COUNT; d++) {
-            size_t n = 0;
-            g_autofree uint64_t *v = prism_space_dim_values(sp, (PrismDim)d, &n);
-            json_builder_set_member_name(b, prism_dim_name((PrismDim)d));
-            json_builder_begin_object(b);
-            json_builder_set_member_name(b, "count");
-            json_builder_add_int_value(b, (gint64)n);
-            json_builder_set_member_name(b, "values");
-            json_builder_begin_array(b);
-            for (size_t i = 0; i < n; i++) {
-                if (d == PRISM_DIM_SCHEDULE || d == PRISM_DIM_RECOMPUTE) {
-                    g_autofree char *t = prism_dim_value_text((PrismDim)d, v[i]);
-                    json_builder_add_string_value(b, t);
-                } else {
-                    json_builder_add_int_value(b, (gint64)v[i]);
-                }
-            }
-            json_builder_end_array(b);
-            json_builder_end_object(b);
-        }
-        json_builder_end_object(b);
-        json_builder_end_object(b);
-        g_autoptr(JsonNode) root = json_builder_get_root(b);
-        return prism_json_to_string(root, FALSE);
-    }
-    GString *s = g_string_new(NULL);
-    int w = (int)strlen("dimension"); /* the first column fits the longest name */
-    for (int d = 0; d < PRISM_DIM_COUNT; d++)
-        w = MAX(w, (int)strlen(prism_dim_name((PrismDim)d)));
-    g_string_append_printf(s, "%-*s %6s  %s\n", w, "dimension", "values", "domain");
-    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
-        size_t n = 0;
-        g_autofree uint64_t *v = prism_space_dim_values(sp, (PrismDim)d, &n);
-        g_autofree char *list = prism_values_compact_internal((PrismDim)d, v, n, 60);
-        g_string_append_printf(
-            s, "%-*s %6zu  %s%s\n", w, prism_dim_name((PrismDim)d), n, list,
-            d == PRISM_DIM_DP || d == PRISM_DIM_M || d == PRISM_DIM_FOLDING ? "  (derived)" : "");
-    }
-    g_string_append_printf(s,
-                           "%-*s %6u  (structural keys: devices, pp, vpp, schedule, "
-                           "recompute, rc_layers, offload)\n",
-                           w, "segments", sp->segs->len);
-    g_string_append_printf(s, "%-*s %6u  (per devices, pp and R8 micro-batch rule)\n", w, "lanes",
-                           sp->tables->len);
-    g_string_append_printf(s, "%-*s %" G_GUINT64_FORMAT " strategies\n", w, "total", sp->size);
-    return g_string_free(s, FALSE);
 }

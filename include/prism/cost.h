@@ -14,8 +14,8 @@
  *                      for a batch of lanes with straight-line arithmetic.
  *
  * The scalar kernel is the reference: every ISA gives bit-identical columns, and
- * `prism explain` evaluates through the same kernel code, so explain and the search
- * always agree exactly. Nothing here is collective; an evaluator is not thread-safe
+ * `prism explain` evaluates through the same kernel code (explain.h), so explain and the
+ * search always agree exactly. Nothing here is collective; an evaluator is not thread-safe
  * (one per worker), models and segments are read-only after creation.
  */
 #ifndef PRISM_COST_H
@@ -275,16 +275,9 @@ void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
 gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
                              double cols[PRISM_COL_COUNT], GError **error);
 
-/* The JSON members of an evaluated row (prism_cost_metrics_to_json,
- * prism_cost_strategy_to_json) are in <prism/cost_json.h>. */
-
-/**
- * `prism explain`: every named term with formula text, unit and value, per stage where
- * it differs. Text or JSON (the JSON keys are documented in cost/README.md).
- * Ownership: g_free(). Errors: PRISM_INPUT_ERROR_SHAPE with the violated rule.
- */
-char *prism_cost_explain(const PrismCostModel *cm, const PrismStrategy *s, gboolean json,
-                         GError **error);
+/* The JSON members of an evaluated row's metrics (prism_cost_metrics_to_json) are in
+ * <prism/cost_json.h>; `prism explain`'s data (every named term, stage and GEMM of one
+ * strategy) in <prism/explain.h>. */
 
 /**
  * An explicit stage layout: how many split layers (transformer blocks + MTP layers, in
@@ -347,18 +340,10 @@ double prism_cost_segment_flops_time(const PrismCostSegment *seg);
  * The peak memory of every pipeline stage of @p s (bytes, as PRISM_COL_MEM_PEAK counts the
  * largest of them: the stage's largest schedule state) under @p layout (NULL = the default)
  * into @p out[0 .. pp-1]. Stage 0 holds the embedding. Not collective. Errors: as
- * prism_cost_explain_layout().
+ * prism_explain_new() (explain.h).
  */
 gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s,
                                 const PrismLayout *layout, double *out, GError **error);
-
-/**
- * prism_cost_explain() with an explicit layout (NULL = the default layout; with a
- * layout the shape rules R6/R10 on layer counts are not applied). Not collective.
- * Ownership: g_free(). Errors: as prism_cost_explain() and prism_cost_segment_new_layout().
- */
-char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s,
-                                const PrismLayout *layout, gboolean json, GError **error);
 
 /** Evaluate one strategy with an explicit layout through the scalar reference (the same
  *  columns and formulas as prism_cost_eval_one()). Not collective.

@@ -1,9 +1,8 @@
 /*
- * cost_json.h - the JSON members of one evaluated strategy: its dims and its metrics,
- * with the keys of `prism explain --json` (cost/README.md). `prism explain` builds its
- * JSON in cost (cost_explain.c, from the kernel's term table) and the CLI renderers
- * (src/app/app_render.c: plan's top, front and closest entries, --refine) add the same
- * members, so the keys cannot drift apart.
+ * cost_json.h - the JSON members of one evaluated strategy's metrics, with the keys of
+ * `prism explain --json` (cost/README.md). The CLI's renderers (src/app/render_explain.c:
+ * explain; src/app/app_render.c: plan's top, front and closest entries, --refine) add the
+ * same members, so the keys cannot drift apart.
  *
  * A header of its own so that only JSON writers see json-glib: cost.h does not include
  * it. Serialise with prism_json_to_string() (core.h), never json_generator_to_data
@@ -29,10 +28,6 @@ G_BEGIN_DECLS
  */
 void prism_cost_metrics_to_json(const PrismCostModel *cm, const PrismStrategy *s,
                                 const double cols[PRISM_COL_COUNT], JsonBuilder *b);
-
-/** Add every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an
- *  open JSON object; recompute and schedule as names. */
-void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b);
 
 G_END_DECLS
 

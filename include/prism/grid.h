@@ -136,6 +136,9 @@ typedef gboolean (*PrismGridCheckFn)(const PrismTraining *t, const PrismCluster 
                                      const PrismKnobs *k, GError **error);
 /** Before each point is set up (@p done of @p total), and once at the end (@p final). */
 typedef void (*PrismGridProgressFn)(void *user, size_t done, size_t total, gboolean final);
+/** The description of a point's space whose text the set-up hashes into space_sum (the
+ *  CLI's `prism plan --count --json` text). Ownership: g_free(). */
+typedef char *(*PrismGridDescribeFn)(const PrismSpace *space);
 
 /**
  * The jobs of a run over its points (PrismSearchJobs): per point only its first row and
@@ -152,11 +155,14 @@ typedef struct PrismGridJobs {
     PrismSearchStopFn stop; /**< polled between points and inside a point's enumeration
                                  during the set-up (PRISM_RUNTIME_ERROR_INTERRUPTED); NULL */
     void *stop_user;
+    PrismGridDescribeFn describe; /**< a grid's: the spaces' description to hash; NULL: no
+                                       space_sum */
     /* set up */
     uint64_t *first;               /**< n_points + 1 */
     double *weight;                /**< n_points */
     PrismGridConstants *constants; /**< n_points */
-    char *space_sum;     /**< a grid's: SHA-256 of the spaces' descriptions; NULL for one setup */
+    char *space_sum;     /**< a grid's: SHA-256 of the spaces' descriptions (describe); NULL
+                              for one setup or without describe */
     uint32_t max_levels; /**< the most network levels of a point's cluster */
     PrismSearchJobs jobs;
     /* the point made available by jobs.get */

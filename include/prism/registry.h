@@ -4,10 +4,10 @@
  *
  * Who reads it: the strategy parser and text form (strategy.c), the shape rules R7/R8
  * (strategy.c) and the space enumerator (search/search_space.c), the filters
- * (search/search_filter.c), explain's JSON (cost/cost_explain.c), the landscape schema
+ * (search/search_filter.c), explain's JSON (src/app/render_explain.c), the landscape schema
  * (io/io_schema.c, which also writes the dim list as the `dims` attribute of /landscape
  * that the Python scripts read), the segment compiler and the kernel view of a segment
- * (cost/cost_stages.c: in-flight placement and bubble coefficients, copied into
+ * (cost/cost_stages.c: in-flight states, placement and bubble coefficients, copied into
  * PrismKSegment once per segment; the kernels read that copy, never this table).
  * src/core/README.md has the how-tos for adding a dim and adding a schedule.
  *
@@ -177,11 +177,21 @@ typedef enum {
     PRISM_BUBBLE_HALF,      /**< 1 / 2 */
 } PrismBubbleScale;
 
+/** An in-flight count of one chunk of stage s at p = pp stages (registry data, read by
+ *  cost/cost_stages.c): (p_ p + s_ s + k_ k + one) / (per_k ? k : 1), k = the knob
+ *  seq1f1b_splits; summed in that order, so the counts are those of the formulas of
+ *  cost/README.md ("In-flight micro-batches") bit for bit. */
+typedef struct PrismInflight {
+    double p_, s_, k_, one;
+    gboolean per_k;
+} PrismInflight;
+
 /**
  * One schedule's row. The step's bubble is
  *     max(0, bub_sum * sum_s u_s - max_s u_s) * scale,   u_s = T_s - bub_w W_s
- * (cost/README.md, "Step"); in-flight counts per stage and chunk are formulas of
- * cost/cost_stages.c (schedule_states), described by @c inflight.
+ * (cost/README.md, "Step"); in-flight counts per stage and chunk are the row's @c states
+ * (or, for Megatron's interleaved order, a walk of cost/cost_stages.c), described by
+ * @c inflight.
  */
 typedef struct PrismScheduleInfo {
     const char *name;       /**< canonical name ("zb-h1") */
@@ -209,6 +219,12 @@ typedef struct PrismScheduleInfo {
     gboolean refined;
     /** Rank among schedules by moving parts (diagnose: plain first). */
     uint8_t moving;
+    /** The in-flight states a stage passes through: n_states states of one count per chunk
+     *  the stage holds (prism_schedule_chunks), chunk 0 first; memory takes the largest.
+     *  0 states: the interleaved order, walked per regime (cost_stages.c,
+     *  interleaved_states). */
+    uint8_t n_states;
+    PrismInflight states[4];
     const char *inflight; /**< explain: in-flight count per (stage s, chunk) */
     const char *bubble;   /**< explain: the bubble formula */
 } PrismScheduleInfo;

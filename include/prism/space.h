@@ -1,6 +1,7 @@
 /*
  * space.h - the strategy space: enumeration, a stable global index (rank/unrank),
- * user filters (--fix, --range, --only) and per-dimension counts (`prism plan --count`).
+ * user filters (--fix, --range, --only) and the values each dimension takes (which
+ * `prism plan --count` prints).
  *
  * Layout of the index (outermost first):
  *   devices N (ascending, from the device list)
@@ -245,12 +246,12 @@ const uint32_t *prism_space_devices(const PrismSpace *space, size_t *n);
 uint32_t prism_space_layers(const PrismSpace *space);
 
 /**
- * The `prism plan --count` report: size per dimension (distinct values and a compact
- * list), segments, lane tables and the total. Text table, or JSON
- * {"total":..,"segments":..,"dims":{"tp":{"count":6,"values":[1,2,...]},...}}.
+ * The compact text of the ascending values @p v[0 .. n-1] of @p dim ("1..48", "1 2 4 8",
+ * schedules and recompute modes by name), cut with " ... LAST" after about @p width
+ * characters: the lists of `prism plan --count` and of the filters' messages.
  * Ownership: g_free().
  */
-char *prism_space_describe(const PrismSpace *space, gboolean json);
+char *prism_space_values_compact(PrismDim dim, const uint64_t *v, size_t n, size_t width);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismSpaceFilter, prism_space_filter_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismSpace, prism_space_free)

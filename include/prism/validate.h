@@ -24,6 +24,7 @@
 
 #include <prism/comm.h>
 #include <prism/cost.h>
+#include <prism/explain.h>
 #include <prism/framework.h>
 #include <prism/knobs.h>
 #include <prism/strategy.h>
@@ -69,12 +70,13 @@ typedef struct PrismValidateRow {
     double pred[PRISM_VM_COUNT], meas[PRISM_VM_COUNT], err[PRISM_VM_COUNT]; /**< NAN = none */
     uint32_t devices, tp, pp, cp, ep, dp; /**< as the row gives them; 0 = planned */
     uint64_t gbs, seq;                    /**< stated, else sources.ini's for the source */
-    double step_lo, step_hi;     /**< the predicted step's interval from the knob ranges alone
-                                      (ranges.h corners, no widening); NAN = none */
-    double step_fast, step_slow; /**< the step at the optimistic and pessimistic corner */
-    char *explain;  /**< the row of PrismValidateOptions.explain_line, predicted or planned
-                         with a strategy: prism_cost_explain() of that strategy under the
-                         row's cost model (text, or JSON with explain_json); else NULL */
+    double step_lo, step_hi;       /**< the predicted step's interval from the knob ranges alone
+                                        (ranges.h corners, no widening); NAN = none */
+    double step_fast, step_slow;   /**< the step at the optimistic and pessimistic corner */
+    PrismExplain *explain;         /**< the row of PrismValidateOptions.explain_line, predicted or
+                                        planned with a strategy: the explanation's data of that
+                                        strategy (explain.h) under the row's cost model; else NULL */
+    PrismCostModel *explain_model; /**< that cost model, owned with @c explain */
     int mem_counts; /**< what pred/meas[PRISM_VM_MEM] count (a PrismMemCounts); -1 = not
                          modelled */
 } PrismValidateRow;
@@ -117,7 +119,6 @@ typedef struct PrismValidateOptions {
     int explain_line;                /**< > 0: only the data row on this CSV line is read
                                           and evaluated, and its row gets `explain`; no such
                                           row is PRISM_INPUT_ERROR_VALUE */
-    gboolean explain_json;           /**< `explain` as JSON (prism_cost_explain's) */
     gboolean no_interval;            /**< TRUE: the rows' step intervals (step_lo, step_hi,
                                           step_fast, step_slow) are not priced and stay NAN
                                           (the track record reads only the point errors) */

@@ -250,8 +250,8 @@ static gboolean setup_point(PrismGridJobs *j, size_t i, GChecksum *sum, GError *
     size_t nd = 0;
     (void)prism_space_devices(space, &nd);
     j->jobs.multi_devices = j->jobs.multi_devices || nd > 1;
-    if (sum != NULL) {
-        g_autofree char *text = prism_space_describe(space, TRUE);
+    if (sum != NULL && j->describe != NULL) {
+        g_autofree char *text = j->describe(space);
         g_checksum_update(sum, (const guchar *)text, (gssize)strlen(text));
         g_checksum_update(sum, (const guchar *)"\n", 1);
     }
@@ -288,7 +288,8 @@ gboolean prism_grid_jobs_setup(PrismGridJobs *j, PrismGridProgressFn progress, v
         if (!ok)
             return FALSE;
     }
-    j->space_sum = g_strdup(g_checksum_get_string(sum));
+    if (j->describe != NULL)
+        j->space_sum = g_strdup(g_checksum_get_string(sum));
     if (progress != NULL)
         progress(progress_user, n, n, TRUE);
     return TRUE;

@@ -632,8 +632,9 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     return cm;
 }
 
-/* With @p explain (1 text, 2 JSON): the explanation of @p s (and @p layout, NULL = the
- * default) into o->explain; FALSE with the reason in @p why. */
+/* With @p explain: the explanation's data of @p s (and @p layout, NULL = the default) into
+ * o->explain (the caller hands it @p cm: o->explain_model); FALSE with the reason in
+ * @p why. */
 static gboolean explain_row(const PrismCostModel *cm, const PrismStrategy *s,
                             const PrismLayout *layout, int explain, PrismValidateRow *o,
                             GString *why)
@@ -641,7 +642,7 @@ static gboolean explain_row(const PrismCostModel *cm, const PrismStrategy *s,
     if (explain == 0)
         return TRUE;
     GError *error = NULL;
-    o->explain = prism_cost_explain_layout(cm, s, layout, explain == 2, &error);
+    o->explain = prism_explain_new(cm, s, layout, &error);
     if (o->explain == NULL) {
         g_string_append(why, error->message);
         g_error_free(error);
@@ -884,7 +885,8 @@ static void row_free(gpointer p)
     g_free(o->planned);
     g_free(o->cluster);
     g_free(o->dtype);
-    g_free(o->explain);
+    prism_explain_free(o->explain);
+    prism_cost_model_free(o->explain_model);
     g_free(o);
 }
 
@@ -1087,7 +1089,7 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
         o->defaults = g_strdup(defs->str);
         g_autoptr(PrismCostModel) cm =
             row_cost_model(r, fw, src, sources->clusters, opt->user, &d, o, why);
-        const int explain = r->line != opt->explain_line ? 0 : opt->explain_json ? 2 : 1;
+        const int explain = r->line == opt->explain_line;
         if (cm != NULL && planned->len == 0 &&
             predict(cm, &d, fw, src, explain, !opt->no_interval, o, why))
             o->kind = PRISM_VALIDATE_PREDICTED;
@@ -1096,6 +1098,8 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
             if (plan(comm, cm, &d, fw, src, explain, !opt->no_interval, o, why))
                 o->kind = PRISM_VALIDATE_PLANNED;
         }
+        if (o->explain != NULL) /* the explanation reads the model it was priced under */
+            o->explain_model = g_steal_pointer(&cm);
         measured(r, &d, (double)o->seq, src, o);
     }
     if (o->kind == PRISM_VALIDATE_SKIPPED) {

@@ -22,6 +22,7 @@
 #include <prism/cluster.h>
 #include <prism/cost.h>
 #include <prism/diagnose.h>
+#include <prism/explain.h>
 #include <prism/framework.h>
 #include <prism/knobs.h>
 #include <prism/model.h>
@@ -220,6 +221,25 @@ gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **
 void prism_app_model_json(JsonBuilder *b, const PrismModel *m);
 /** Append @p c as one JSON object (the `prism clusters NAME --json` object). */
 void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c);
+
+/* `prism explain` (render_explain.c): the data of cost/ (explain.h) as text or JSON. */
+
+/** The explanation of @p ex: text, or the JSON of `prism explain --json`. Not collective.
+ *  Ownership: g_free(). */
+char *prism_app_explain_render(const PrismExplain *ex, gboolean json);
+/** prism_explain_new() of @p s under @p cm (@p layout NULL = the default) and its
+ *  rendering. Errors: as prism_explain_new(). Ownership: g_free(). */
+char *prism_app_explain(const PrismCostModel *cm, const PrismStrategy *s, const PrismLayout *layout,
+                        gboolean json, GError **error);
+/** Every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an open JSON
+ *  object, in the registry's JSON order; codes as names, edp after etp. */
+void prism_app_strategy_json(const PrismStrategy *s, JsonBuilder *b);
+
+/** The `prism plan --count` report of @p space (render_space.c): per dimension the count of
+ *  distinct values and a compact list, then segments, lane tables and the total. Text table,
+ *  or JSON {"total":..,"segments":..,"lane_tables":..,"dims":{"tp":{"count":6,"values":[1,
+ *  2,...]},...}}. Not collective. Ownership: g_free(). */
+char *prism_app_space_describe(const PrismSpace *space, gboolean json);
 
 /* Citations of defaults (core.h "KIND: WHERE"; app_sources.c): `--sources` of knobs,
  * clusters and frameworks. Not collective; print on rank 0. */

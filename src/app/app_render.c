@@ -373,7 +373,7 @@ void prism_app_refine_json(JsonBuilder *b, const GPtrArray *results)
         json_builder_begin_object(b);
         json_builder_set_member_name(b, "strategy");
         json_builder_begin_object(b);
-        prism_cost_strategy_to_json(&r->strategy, b);
+        prism_app_strategy_json(&r->strategy, b);
         json_builder_end_object(b);
         json_builder_set_member_name(b, "uniform");
         layout_json(b, r->uniform, r->uniform_cols);

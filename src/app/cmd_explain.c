@@ -225,8 +225,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     if (cm == NULL)
         goto out;
     /* a file's own split of the layers (uneven first/last stages) is priced as stated */
-    text = layout ? prism_cost_explain_layout(cm, &s, layout, o.json, error)
-                  : prism_cost_explain(cm, &s, o.json, error);
+    text = prism_app_explain(cm, &s, layout, o.json, error);
     if (text == NULL)
         goto out;
     double col[PRISM_COL_COUNT];

@@ -743,7 +743,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     if (o->count) {
-        g_autofree char *text = prism_space_describe(space, o->common.json);
+        g_autofree char *text = prism_app_space_describe(space, o->common.json);
         if (out)
             fprintf(out, "%s%s", text, o->common.json ? "\n" : "");
         ok = TRUE;

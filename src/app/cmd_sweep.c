@@ -142,6 +142,13 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
     return TRUE;
 }
 
+/* A grid point's space as `prism plan --count --json` prints it: the text the set-up
+ * hashes into the file's descriptions_sha256. */
+static char *space_count_json(const PrismSpace *space)
+{
+    return prism_app_space_describe(space, TRUE);
+}
+
 /* Every rank sets up the same points; errors are agreed by the caller. */
 static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
 {
@@ -175,7 +182,8 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
                             .knobs = &s->in.knobs,
                             .filter = s->filter,
                             .check = prism_app_check_budget,
-                            .stop = prism_app_stop_requested};
+                            .stop = prism_app_stop_requested,
+                            .describe = space_count_json};
     s->t0 = prism_now();
     s->last = 0;
     return prism_grid_jobs_setup(&s->gj, grid_progress, s, error);
@@ -245,7 +253,7 @@ static char *space_json(Sweep *s)
         PrismSearchJob job;
         if (!s->gj.jobs.get(s->gj.jobs.user, 0, &job, NULL))
             return g_strdup("");
-        return prism_space_describe(job.space, TRUE);
+        return prism_app_space_describe(job.space, TRUE);
     }
     return g_strdup_printf("{\"points\":%zu,\"total\":%" G_GUINT64_FORMAT
                            ",\"descriptions_sha256\":\"%s\"}",

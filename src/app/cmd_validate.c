@@ -641,9 +641,10 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
     }
     if (f == NULL)
         return TRUE;
+    g_autofree char *text = prism_app_explain_render(r->explain, json);
     if (json) {
         g_autoptr(JsonParser) parser = json_parser_new();
-        if (!json_parser_load_from_data(parser, r->explain, -1, error))
+        if (!json_parser_load_from_data(parser, text, -1, error))
             return FALSE;
         g_autoptr(JsonBuilder) b = json_builder_new();
         json_builder_begin_object(b);
@@ -677,7 +678,7 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
     }
     fprintf(f, "(signed: + = predicted higher; peak memory as the row counts it: %s)\n\n",
             r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts) : "-");
-    fputs(r->explain, f);
+    fputs(text, f);
     return TRUE;
 }
 
@@ -1290,8 +1291,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         ok = render_vary(prism_app_out(comm), &vary, vreps, o.json);
         goto out;
     }
-    const PrismValidateOptions vo = {
-        .user = &k, .framework = fw, .explain_line = explain_line, .explain_json = o.json};
+    const PrismValidateOptions vo = {.user = &k, .framework = fw, .explain_line = explain_line};
     for (guint i = 0; i < paths->len; i++) {
         PrismValidateReport *rep =
             prism_validate_run(comm, g_ptr_array_index(paths, i), &vo, error);

@@ -129,12 +129,12 @@ char *prism_dim_value_text(PrismDim dim, uint64_t value)
     return g_strdup_printf("%" G_GUINT64_FORMAT, value);
 }
 
-/* The schedules. Their in-flight counts per stage and chunk are formulas of
- * cost/cost_stages.c (schedule_states); the derivations and sources are in cost/README.md
- * ("In-flight micro-batches", "Step"). R8's micro-batch rules: 1F1B, GPipe and seq1F1B run
- * any m (Megatron runs 1F1B with m < pp); Megatron's interleaved order needs whole rounds
- * of pp micro-batches; ZB-H1's bubble (pp-1)(F+B-2W) (Qi et al. 2024) fills the cool-down
- * with the W passes of pp-1 micro-batches (m >= pp); ZB-V and DualPipeV fill their V
+/* The schedules. Their in-flight counts per stage s and chunk are the rows' states (p = pp,
+ * k = seq1f1b_splits; interleaved: a walk of cost/cost_stages.c); the derivations and
+ * sources are in cost/README.md ("In-flight micro-batches", "Step"). R8's micro-batch rules: 1F1B,
+ * GPipe and seq1F1B run any m (Megatron runs 1F1B with m < pp); Megatron's interleaved order needs
+ * whole rounds of pp micro-batches; ZB-H1's bubble (pp-1)(F+B-2W) (Qi et al. 2024) fills the
+ * cool-down with the W passes of pp-1 micro-batches (m >= pp); ZB-V and DualPipeV fill their V
  * warm-up with 2(pp-s-1)+s+1 forwards, and DeepSeek's DualPipe / DualPipeV assert
  * num_chunks >= 2 * num_ranks (DualPipe also an even count: half enter from each end). */
 static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
@@ -148,6 +148,8 @@ static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
                              .m_share = 1.0,
                              .refined = TRUE,
                              .moving = 0,
+                             .n_states = 1,
+                             .states = {{.p_ = 1, .s_ = -1}},
                              .inflight = "min(p-s, m)",
                              .bubble = "sum_s u_s - max_s u_s, u_s = T_s"},
     [PRISM_SCHEDULE_INTERLEAVED] = {.name = "interleaved",
@@ -173,6 +175,8 @@ static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
                               .m_share = 1.0,
                               .refined = TRUE,
                               .moving = 1,
+                              .n_states = 1,
+                              .states = {{.one = 1}},
                               .inflight = "m",
                               .bubble = "sum_s u_s - max_s u_s, u_s = T_s"},
     [PRISM_SCHEDULE_ZB_H1] = {.name = "zb-h1",
@@ -186,6 +190,8 @@ static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
                               .m_share = 1.0,
                               .refined = TRUE,
                               .moving = 4,
+                              .n_states = 1,
+                              .states = {{.p_ = 1, .s_ = -1}},
                               .inflight = "min(p-s, m)",
                               .bubble = "sum_s u_s - max_s u_s, u_s = T_s - 2 W_s"},
     [PRISM_SCHEDULE_ZB_V] = {.name = "zb-v",
@@ -198,6 +204,11 @@ static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
                              .bub_scale = PRISM_BUBBLE_HALF,
                              .m_share = 1.0,
                              .moving = 5,
+                             .n_states = 2,
+                             .states = {{.p_ = 2, .s_ = -1, .one = -1},
+                                        {.s_ = 1, .one = 1},
+                                        {.p_ = 2, .s_ = -1},
+                                        {.s_ = 1}},
                              .inflight = "chunks s, 2p-1-s: (2p-1-s, s+1) or (2p-s, s)",
                              .bubble = "max(0, sum_s u_s - max_s u_s) / 2, u_s = T_s - 3 W_s"},
     [PRISM_SCHEDULE_DUALPIPE] = {.name = "dualpipe",
@@ -212,6 +223,8 @@ static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
                                  .m_share = 0.5,
                                  .hide = 1.0,
                                  .moving = 7,
+                                 .n_states = 1,
+                                 .states = {{.p_ = 1, .s_ = -1}, {.s_ = 1, .one = 1}},
                                  .inflight = "stages s, p-1-s of the two directions: (p-s, s+1)",
                                  .bubble =
                                      "max(0, sum_s u_s / 2 - max_s u_s) / 2, u_s = T_s - 3 W_s"},
@@ -226,6 +239,8 @@ static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
                                    .m_share = 1.0,
                                    .hide = 1.0,
                                    .moving = 6,
+                                   .n_states = 1,
+                                   .states = {{.p_ = 2, .s_ = -1}, {.s_ = 1, .one = 1}},
                                    .inflight = "chunks s, 2p-1-s: (2p-s, s+1)",
                                    .bubble =
                                        "max(0, sum_s u_s - max_s u_s) / 2, u_s = T_s - 3 W_s"},
@@ -238,6 +253,8 @@ static const PrismScheduleInfo schedules[PRISM_SCHEDULE_COUNT] = {
                                 .bub_scale = PRISM_BUBBLE_PER_SPLIT,
                                 .m_share = 1.0,
                                 .moving = 3,
+                                .n_states = 1,
+                                .states = {{.p_ = 1, .s_ = -1, .k_ = 1, .one = -1, .per_k = TRUE}},
                                 .inflight = "(p-s+k-1)/k, k = seq1f1b_splits",
                                 .bubble = "(sum_s u_s - max_s u_s) / k, u_s = T_s, k = "
                                           "seq1f1b_splits"},

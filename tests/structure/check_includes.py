@@ -71,6 +71,7 @@ HEADER_LAYER = {
     "ranges.h": ("cost", "cost"),
     "opcost.h": ("cost", "cost"),
     "cost_json.h": ("cost", "cost"),
+    "explain.h": ("cost", "cost"),
     "framework.h": ("cost", "cost"),
     "space.h": ("search", "search"),
     "front.h": ("search", "search"),

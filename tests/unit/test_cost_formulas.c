@@ -15,6 +15,7 @@
 #include <prism/core.h>
 #include <prism/cost.h>
 
+#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -283,7 +284,7 @@ static double kv_cp_bytes_with(const char *repeat, const char *dkv, const char *
     g_autoptr(PrismModel) m = prism_model_zoo_get(model, NULL);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=8,cp=2,tp=1,pp=1,mbs=1");
-    g_autofree char *j = prism_cost_explain(cm, &s, TRUE, NULL);
+    g_autofree char *j = prism_app_explain(cm, &s, NULL, TRUE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     g_autoptr(JsonParser) p = json_parser_new();
     CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, j, -1, NULL));
@@ -979,7 +980,7 @@ static void test_grad_accum(void)
 static void stage_values(const PrismCostModel *cm, const PrismStrategy *s, const char *key,
                          double *out)
 {
-    g_autofree char *js = prism_cost_explain(cm, s, TRUE, NULL);
+    g_autofree char *js = prism_app_explain(cm, s, NULL, TRUE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(js);
     g_autoptr(JsonNode) root = json_from_string(js, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -1131,8 +1132,8 @@ static void test_dualpipe_overlap(void)
     g_autofree char *tz = g_strdup_printf("%s,schedule=zb-v", base);
     g_autofree char *td = g_strdup_printf("%s,schedule=dualpipe-v", base);
     PrismStrategy sz = test_strategy(cm, 64, tz), sd = test_strategy(cm, 64, td);
-    g_autofree char *jz = prism_cost_explain(cm, &sz, TRUE, NULL);
-    g_autofree char *jd = prism_cost_explain(cm, &sd, TRUE, NULL);
+    g_autofree char *jz = prism_app_explain(cm, &sz, NULL, TRUE, NULL);
+    g_autofree char *jd = prism_app_explain(cm, &sd, NULL, TRUE, NULL);
     g_autoptr(JsonNode) rz = json_from_string(jz, NULL);
     g_autoptr(JsonNode) rd = json_from_string(jd, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rz);

@@ -27,6 +27,7 @@
 #include <prism/core.h>
 #include <prism/cost.h>
 
+#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -475,7 +476,7 @@ static gboolean walker_agrees(const PrismCostModel *cm, const PrismStrategy *stp
     const PrismStrategy st = *stp;
     Walk w;
     walk(cm, &st, &w);
-    g_autofree char *js = prism_cost_explain(cm, &st, TRUE, NULL);
+    g_autofree char *js = prism_app_explain(cm, &st, NULL, TRUE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(js);
     GError *jerr = NULL;
     g_autoptr(JsonNode) root = json_from_string(js, &jerr);
@@ -662,7 +663,7 @@ static void test_walker_new_schedules(void)
 /* Sum over stages of explain's per-stage "params" bytes. */
 static double sum_stage_params(const PrismCostModel *cm, const PrismStrategy *st)
 {
-    g_autofree char *js = prism_cost_explain(cm, st, TRUE, NULL);
+    g_autofree char *js = prism_app_explain(cm, st, NULL, TRUE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(js);
     g_autoptr(JsonNode) root = json_from_string(js, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);

@@ -15,6 +15,7 @@
 #include <prism/cost.h>
 
 #include "../../cost/kernels/kernels-gemm.h"
+#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -404,7 +405,7 @@ static double explained_rate(const PrismModel *m, const PrismCluster *c, const P
     g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, t, k, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     const PrismStrategy s = test_strategy(cm, 8, "tp=1,pp=1,mbs=1");
-    g_autofree char *js = prism_cost_explain(cm, &s, TRUE, NULL);
+    g_autofree char *js = prism_app_explain(cm, &s, NULL, TRUE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(js);
     g_autoptr(JsonParser) p = json_parser_new();
     CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));
@@ -621,7 +622,7 @@ static void test_physical_bound(void)
 static void expert_fc1(const PrismCostModel *cm, const PrismStrategy *s, double out[5],
                        double *rate)
 {
-    g_autofree char *js = prism_cost_explain(cm, s, TRUE, NULL);
+    g_autofree char *js = prism_app_explain(cm, s, NULL, TRUE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(js);
     g_autoptr(JsonParser) p = json_parser_new();
     CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));

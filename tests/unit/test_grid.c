@@ -15,6 +15,7 @@
 #include <prism/core.h>
 #include <prism/grid.h>
 
+#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 
 static PrismGrid *load(const char *name, GError **error)
@@ -313,6 +314,12 @@ static void test_grid_knobs(void)
     g_clear_error(&error);
 }
 
+/* The description the set-up hashes: the CLI's `prism plan --count --json` text. */
+static char *space_json(const PrismSpace *space)
+{
+    return prism_app_space_describe(space, TRUE);
+}
+
 /* The set-up of small.ini's 8 points: each point's rows (first[i + 1] - first[i]) are the
  * size of the space jobs.get builds for it (a point of the second cluster, ci = 1, takes
  * them from the same point of the first: the cluster does not change the space), every
@@ -331,7 +338,7 @@ static void test_grid_setup(void)
     PrismKnobs k;
     CU_ASSERT_TRUE_FATAL(prism_grid_knobs(g, NULL, NULL, NULL, NULL, &k, NULL));
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
-    PrismGridJobs j = {.pts = &pts, .knobs = &k, .filter = f};
+    PrismGridJobs j = {.pts = &pts, .knobs = &k, .filter = f, .describe = space_json};
     gboolean ok = prism_grid_jobs_setup(&j, NULL, NULL, &error);
     if (!ok)
         fprintf(stderr, "%s\n", error->message);

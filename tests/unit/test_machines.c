@@ -11,6 +11,7 @@
 #include <prism/core.h>
 #include <prism/cost.h>
 
+#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -118,7 +119,7 @@ static void test_a2a_rack_level(void)
 static double gemm_fwd_s(const PrismCostModel *cm, double N, double K, char *dtype, size_t n)
 {
     const PrismStrategy s = test_strategy(cm, 1, "dp=1");
-    g_autofree char *js = prism_cost_explain(cm, &s, TRUE, NULL);
+    g_autofree char *js = prism_app_explain(cm, &s, NULL, TRUE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(js);
     g_autoptr(JsonParser) p = json_parser_new();
     CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));

@@ -13,6 +13,7 @@
 #include <prism/cost.h>
 #include <prism/space.h>
 
+#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 
 /* A small model: @p blocks dense blocks then @p moe_blocks MoE blocks, + @p mtp MTP. */
@@ -982,12 +983,12 @@ static void test_describe(void)
     PrismTraining t = training(2, 4);
     const uint32_t dev[] = {2};
     g_autoptr(PrismSpace) sp = prism_space_new(m, &t, dev, 1, NULL, NULL);
-    g_autofree char *text = prism_space_describe(sp, FALSE);
+    g_autofree char *text = prism_app_space_describe(sp, FALSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "total         170 strategies"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "offload            2  0 1"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "schedule           4  1f1b gpipe zb-h1 seq1f1b"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "zero               4  0..3"));
-    g_autofree char *json = prism_space_describe(sp, TRUE);
+    g_autofree char *json = prism_app_space_describe(sp, TRUE);
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"total\":170"));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"offload\":{\"count\":2,\"values\":[0,1]}"));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"tp\":{\"count\":2,\"values\":[1,2]}"));
