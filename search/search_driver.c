@@ -43,6 +43,7 @@ typedef struct {
     uint64_t *feasible; /* per job */
     uint64_t evaluated;
     uint64_t pruned; /* of evaluated: decided by the static-memory bound (Walker.prune) */
+    uint64_t proved; /* not evaluated: proved out of every list by their bounds */
 } Bundle;
 
 struct PrismSearchResult {
@@ -99,6 +100,7 @@ static void bundle_serialize(const void *obj, GByteArray *out)
     prism_put_u64_internal(out, b->n_jobs);
     prism_put_u64_internal(out, b->evaluated);
     prism_put_u64_internal(out, b->pruned);
+    prism_put_u64_internal(out, b->proved);
     for (size_t j = 0; j < b->n_jobs; j++) {
         prism_put_u64_internal(out, b->feasible[j]);
         prism_front_serialize(b->front[j], out);
@@ -109,14 +111,15 @@ static void bundle_serialize(const void *obj, GByteArray *out)
 
 static void *bundle_deserialize(const guint8 *data, size_t len, GError **error)
 {
-    uint64_t n_jobs, evaluated, pruned;
-    if (len < 24) {
+    uint64_t n_jobs, evaluated, pruned, proved;
+    if (len < 32) {
         prism_corrupt_internal(error, "search result");
         return NULL;
     }
     memcpy(&n_jobs, data, 8);
     memcpy(&evaluated, data + 8, 8);
     memcpy(&pruned, data + 16, 8);
+    memcpy(&proved, data + 24, 8);
     if (n_jobs > len / 8) {
         prism_corrupt_internal(error, "search result (job count)");
         return NULL;
@@ -125,11 +128,12 @@ static void *bundle_deserialize(const guint8 *data, size_t len, GError **error)
     b->n_jobs = (size_t)n_jobs;
     b->evaluated = evaluated;
     b->pruned = pruned;
+    b->proved = proved;
     b->front = g_new0(PrismFront *, b->n_jobs);
     b->top = g_new0(PrismTopK *, b->n_jobs);
     b->closest = g_new0(PrismTopK *, b->n_jobs);
     b->feasible = g_new0(uint64_t, b->n_jobs);
-    size_t off = 24, used = 0;
+    size_t off = 32, used = 0;
     for (size_t j = 0; j < b->n_jobs; j++) {
         if (len - off < 8) {
             prism_corrupt_internal(error, "search result (truncated)");
@@ -168,6 +172,7 @@ static void *bundle_merge(const void *x, const void *y)
     b->n_jobs = a->n_jobs;
     b->evaluated = a->evaluated + c->evaluated;
     b->pruned = a->pruned + c->pruned;
+    b->proved = a->proved + c->proved;
     b->front = g_new0(PrismFront *, b->n_jobs);
     b->top = g_new0(PrismTopK *, b->n_jobs);
     b->closest = g_new0(PrismTopK *, b->n_jobs);
@@ -542,6 +547,16 @@ typedef struct {
     PrismLanes cl;   /* the lanes kept, compacted (points into cbuf, cgid, cskid) */
     double *cbuf;    /* PRUNE_COLS x batch */
     uint32_t *cgid, *cskid, *at; /* batch: kept lanes' key ids and their place in the batch */
+    /* bounds (search/README.md, "Pruning"): a floor of the step time per GEMM key of the
+     * segment (prism_evaluator_time_floor), with the static bytes a floor of the peak; a
+     * lane whose floors show that it enters neither the top list nor the front, nor the
+     * closest list while the job may have no feasible row, is proved out, not evaluated */
+    gboolean bound;      /* the bounds are used (prune, and every key has a bound) */
+    gboolean seg_bound;  /* bound, and the segment's lanes carry GEMM key ids */
+    gboolean bound_dims; /* some key is a strategy dim (read per lane: no cache) */
+    double *tfloor;      /* per GEMM key id of the segment's lanes */
+    size_t tfloor_cap;
+    double mfu_num, hfu_num, tokens; /* the derived columns' numerators (cost.h) */
 } Walker;
 
 /* The lane columns a compacted batch carries (tp .. zero, etp, fold, the three overlaps). */
@@ -562,6 +577,7 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->cgid, g_free);
     g_clear_pointer(&w->cskid, g_free);
     g_clear_pointer(&w->at, g_free);
+    g_clear_pointer(&w->tfloor, g_free);
 }
 
 /* Fold one evaluated batch into the local results: lane i is row first + i, or
@@ -685,6 +701,93 @@ static void prune_check(const Walker *w, const PrismLanes *lanes)
 }
 #endif
 
+/* A floor of objective @p o's key (signed like the key: a maximised column negated) for
+ * lane @p i of a batch whose step time is >= @p t and peak >= @p mem; -inf where no floor
+ * is known. The derived columns are float32 at most (cost.h): 1e-6 above their ceiling. */
+static double key_floor(const Walker *w, const PrismObjective *o, const KeySource *ks, size_t i,
+                        double t, double mem)
+{
+    if (o->kind == PRISM_COLUMN_DIM)
+        return key_value(ks, i);
+    const double up = 1.0 + 1e-6;
+    if (!o->maximize)
+        return o->id == PRISM_COL_TIME_STEP ? t : o->id == PRISM_COL_MEM_PEAK ? mem : -INFINITY;
+    if (!(t > 0.0))
+        return -INFINITY;
+    switch ((PrismCostCol)o->id) {
+    case PRISM_COL_MFU:
+        return -(w->mfu_num / t) * up;
+    case PRISM_COL_HFU:
+        return -(w->hfu_num / t) * up;
+    case PRISM_COL_TOKENS_PER_S:
+        return -(w->tokens / t) * up;
+    default:
+        return -INFINITY;
+    }
+}
+
+/* Whether a column has a floor in key_floor (a dim always has its value). */
+static gboolean key_has_floor(const PrismObjective *o)
+{
+    if (o->kind == PRISM_COLUMN_DIM)
+        return TRUE;
+    if (!o->maximize)
+        return o->id == PRISM_COL_TIME_STEP || o->id == PRISM_COL_MEM_PEAK;
+    return o->id == PRISM_COL_MFU || o->id == PRISM_COL_HFU || o->id == PRISM_COL_TOKENS_PER_S;
+}
+
+/* A full top list whose last key is below @p floor: a row whose key is >= it cannot enter
+ * (an empty capacity shuts nothing out: there is no list to enter). */
+static gboolean topk_shuts(const PrismTopK *top, double floor)
+{
+    const size_t k = prism_topk_capacity(top);
+    return k == 0 || (prism_topk_size(top) == k && floor > prism_topk_key(top, k - 1));
+}
+
+/* Lane @p i of a batch, whose step time is >= @p t and peak >= @p mem, enters no list of
+ * the walker's job: the closest list (while the job has no feasible row: the list is read
+ * only then, by the diagnosis) is full and its last peak below @p mem, and the row is
+ * infeasible (@p mem above the usable memory) or both the top list (full, its last key
+ * below the rank-by floor) and the front (a point precedes the floors) shut it out. */
+static gboolean proved_out(const Walker *w, const KeySource *ks, const KeySource *rk, size_t i,
+                           double t, double mem)
+{
+    if (isnan(t) || isnan(mem))
+        return FALSE;
+    const size_t j = w->job;
+    if (w->bundle->feasible[j] == 0) {
+        const PrismTopK *cl = w->bundle->closest[j];
+        const size_t k = prism_topk_capacity(cl);
+        if (k > 0 && (prism_topk_size(cl) < k || !(mem > prism_topk_key(cl, k - 1))))
+            return FALSE;
+    }
+    if (mem > w->usable)
+        return TRUE;
+    const double rf = key_floor(w, &w->rank_by, rk, i, t, mem);
+    if (!topk_shuts(w->bundle->top[j], rf))
+        return FALSE;
+    double lb[PRISM_FRONT_MAX_OBJECTIVES];
+    for (size_t o = 0; o < w->n_obj; o++)
+        lb[o] = key_floor(w, &w->obj[o], &ks[o], i, t, mem);
+    return w->n_obj == 0 || prism_front_covers(w->bundle->front[j], lb);
+}
+
+/* The segment's floors of the step time per GEMM key (w->tfloor), when the walk enters it. */
+static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes)
+{
+    if (w->tfloor_cap < lanes->n_gkeys) {
+        g_free(w->tfloor);
+        w->tfloor = g_new(double, lanes->n_gkeys);
+        w->tfloor_cap = lanes->n_gkeys;
+    }
+    prism_evaluator_time_floor(w->ev, w->compiled, lanes, w->tfloor);
+    const PrismCostModel *cm = w->cur.cm;
+    w->mfu_num = prism_cost_model_flops_per_step(cm) /
+                 ((double)key->devices * prism_cost_model_peak_flops(cm));
+    w->hfu_num = prism_cost_segment_flops_time(w->compiled);
+    w->tokens = prism_cost_model_tokens_per_step(cm);
+}
+
 /* Evaluate and collect one batch with pruning (search/README.md, "Pruning"). First the
  * first lane of each static key the segment's memo does not know yet is evaluated and
  * collected, which teaches the memo its bytes; then, of the other lanes, those whose key's
@@ -703,6 +806,9 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         for (uint32_t k = 0; k < lanes->n_skeys; k++)
             w->memo[k] = NAN;
         w->memo_n = lanes->n_skeys;
+        w->seg_bound = w->bound && lanes->gkey_id != NULL && lanes->gkeys != NULL;
+        if (w->seg_bound)
+            bound_segment(w, key, lanes);
     }
     size_t na = 0;
     for (size_t i = 0; i < n; i++) {
@@ -721,30 +827,63 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         collect(w, key, &w->cl, first, w->at);
     }
     const double thr = prune_threshold(w);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        w->at[kept] = (uint32_t)i;
-        kept += !w->learn[i] && !(w->memo[lanes->skey_id[i]] > thr);
+    size_t kept = 0, proved = 0;
+    if (w->seg_bound) {
+        KeySource ks[PRISM_FRONT_MAX_OBJECTIVES], rk;
+        for (size_t o = 0; o < w->n_obj; o++)
+            key_source(&w->obj[o], key, lanes, &w->out, &ks[o]);
+        key_source(&w->rank_by, key, lanes, &w->out, &rk);
+        /* lanes in a row with the same GEMM and static keys have the same floors: one
+         * verdict for them unless a key is a dim */
+        uint32_t last_g = UINT32_MAX, last_s = UINT32_MAX;
+        gboolean out = FALSE;
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t sid = lanes->skey_id[i], gid = lanes->gkey_id[i];
+            const double mem = w->memo[sid];
+            if (w->learn[i] || mem > thr)
+                continue;
+            if (w->bound_dims || gid != last_g || sid != last_s) {
+                out = proved_out(w, ks, &rk, i, w->tfloor[gid], mem);
+                last_g = gid;
+                last_s = sid;
+            }
+            if (out)
+                proved++;
+            else
+                w->at[kept++] = (uint32_t)i;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            w->at[kept] = (uint32_t)i;
+            kept += !w->learn[i] && !(w->memo[lanes->skey_id[i]] > thr);
+        }
     }
-    size_t pruned = n - na - kept;
+    size_t pruned = n - na - kept - proved;
     /* copying a kept lane costs about a fifteenth of evaluating one (benchmarks/README.md):
      * a batch that would leave out less than 1 in 16 is evaluated whole */
     const PrismLanes *run = &w->cl;
     const uint32_t *at = w->at;
-    if (na == 0 && 16 * pruned < n) {
+    if (na == 0 && 16 * (pruned + proved) < n) {
         run = lanes;
         at = NULL;
         pruned = 0;
+        proved = 0;
     } else if (kept > 0) {
         compact(w, lanes, w->at, kept);
     }
     w->bundle->evaluated += pruned;
     w->bundle->pruned += pruned;
+    w->bundle->proved += proved;
     if (kept == 0)
         return;
 #ifndef NDEBUG
     prism_evaluator_run_static(w->ev, w->compiled, run, &w->out, w->stat);
     prune_check(w, run);
+    if (w->seg_bound)
+        for (size_t i = 0; i < run->n; i++)
+            if (!(w->tfloor[run->gkey_id[i]] <= w->out.col[PRISM_COL_TIME_STEP][i]))
+                g_error("search: step time %.17g below its floor %.17g",
+                        w->out.col[PRISM_COL_TIME_STEP][i], w->tfloor[run->gkey_id[i]]);
 #else
     prism_evaluator_run(w->ev, w->compiled, run, &w->out);
 #endif
@@ -1057,6 +1196,12 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     Walker *ws = g_new0(Walker, (size_t)nt);
     /* pruning: only without a row sink (a sink sees every row) */
     w.prune = (sink == NULL || sink->rows == NULL) && !opt->exhaustive;
+    w.bound = w.prune && opt->bound && key_has_floor(&r->rank_by);
+    for (size_t o = 0; o < r->n_obj; o++) {
+        w.bound = w.bound && key_has_floor(&r->obj[o]);
+        w.bound_dims = w.bound_dims || r->obj[o].kind == PRISM_COLUMN_DIM;
+    }
+    w.bound_dims = w.bound_dims || r->rank_by.kind == PRISM_COLUMN_DIM;
     for (int t = 0; t < nt; t++) {
         ws[t] = w;
         ws[t].keep_lanes = nt > 1;
@@ -1206,6 +1351,11 @@ uint64_t prism_search_result_evaluated(const PrismSearchResult *r)
 uint64_t prism_search_result_pruned(const PrismSearchResult *r)
 {
     return r->b.pruned;
+}
+
+uint64_t prism_search_result_proved(const PrismSearchResult *r)
+{
+    return r->b.proved;
 }
 
 uint64_t prism_search_result_feasible(const PrismSearchResult *r)

@@ -76,6 +76,28 @@ size_t prism_front_size(const PrismFront *f)
     return f->n;
 }
 
+gboolean prism_front_covers(const PrismFront *f, const double *lb)
+{
+    const size_t k = f->k;
+    for (size_t d = 0; d < k; d++)
+        if (isnan(lb[d]))
+            return FALSE;
+    for (size_t i = 0; i < f->n; i++) {
+        const double *q = f->keys + i * k;
+        gboolean le = TRUE, lt = FALSE;
+        for (size_t d = 0; d < k && le; d++) {
+            le = q[d] <= lb[d];
+            lt = lt || q[d] < lb[d];
+        }
+        if (le && lt)
+            return TRUE;
+        /* canonical order: the first key only grows from here */
+        if (q[0] > lb[0])
+            return FALSE;
+    }
+    return FALSE;
+}
+
 const double *prism_front_key(const PrismFront *f, size_t i)
 {
     g_return_val_if_fail(f->pn == 0 && i < f->n, NULL);

@@ -232,6 +232,18 @@ void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
                                 const PrismLanes *lanes, PrismCostOut *out, double *stat);
 
 /**
+ * A floor of the step time of the lanes of @p seg, per GEMM key of @p lanes:
+ * floor[g] <= time_step of every lane of @p seg with lanes->gkeys[5 g ...] as its (tp, cp,
+ * mbs, ep, etp), bit for bit (the search's pruning, search/README.md "Pruning"). It is m x
+ * the schedule's micro-batch share x the slowest composition's GEMM time (forward, dgrad,
+ * wgrad, and the forward again under full recompute) from the evaluator's GEMM table, 1e-9
+ * below: every other term of the step is >= 0. @p floor holds lanes->n_gkeys doubles;
+ * lanes->gkeys must be set. Not collective.
+ */
+void prism_evaluator_time_floor(PrismEvaluator *ev, const PrismCostSegment *seg,
+                                const PrismLanes *lanes, double *floor);
+
+/**
  * Evaluate one strategy with the scalar reference (checks shape rules first).
  * @p cols receives PRISM_COL_COUNT values. Errors: PRISM_INPUT_ERROR_SHAPE.
  */

@@ -19,7 +19,17 @@ else
     default=() rows=8190832
 fi
 check "default plan" expect_status 0 plan "${default[@]}"
-check "space size" grep -Eq "^space: $rows strategies \([0-9]+ segments\); evaluated $rows" out.txt
+# (rows proved out by their bounds are not evaluated: evaluated + proved out = the space)
+check "space size" py out.txt $rows <<'PY'
+import re, sys
+line = next(l for l in open(sys.argv[1]) if l.startswith("space: "))
+m = re.match(r"space: (\d+) strategies \(\d+ segments\); evaluated (\d+) .*?"
+             r"(?:; (\d+) \([0-9.]+%\) proved out by their bounds)? on ", line)
+assert m and int(m[1]) == int(sys.argv[2]), line
+assert int(m[2]) + int(m[3] or 0) == int(m[1]), line
+PY
+check "exhaustive plan" expect_status 0 plan "${default[@]}" --exhaustive --top 3
+check "  evaluates every row" grep -Eq "^space: $rows strategies \([0-9]+ segments\); evaluated $rows .*; feasible [0-9]" out.txt
 check "top table" grep -q "^Top 10 by step_time:" out.txt
 check "why line" grep -q "^Why #1: best step_time (" out.txt
 check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" out.txt
@@ -100,9 +110,10 @@ cp out.txt plan.json
 check "json keys and order" py plan.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-for k in ["space_size", "evaluated", "feasible", "isa", "ranks", "top", "front"]:
+for k in ["space_size", "evaluated", "feasible", "proved_out", "isa", "ranks", "top", "front"]:
     assert k in d, k
-assert d["evaluated"] == d["space_size"] > 0 and 0 < d["feasible"] <= d["space_size"]
+assert d["evaluated"] + d["proved_out"] == d["space_size"] > 0
+assert 0 < d["feasible"] <= d["evaluated"]
 assert len(d["top"]) == 5 and len(d["front"]) >= 2
 dims = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "sp", "mbs", "m", "zero",
         "recompute", "rc_layers", "schedule", "offload"]
@@ -254,7 +265,8 @@ check "nothing fits for the host" expect_status 2 plan -m "$PRISM_TEST_DATA/hf/m
 check "  names the host memory" grep -Eq "needs [0-9.]+ of the [0-9.]+ GiB usable per device but [0-9.]+ GiB of host memory per device, over the host's 0.0 GiB \(mem_host\)" err.txt
 check "  no device budget suggested" bash -c "! grep -q -- '--mem-budget [0-9.]* (GiB)' out.txt && grep -q 'the cluster gives no host' out.txt"
 
-# Same output at 1, 2, 3 and 4 ranks (only "ranks" and the timing line may differ). The
+# Same output at 1, 2, 3 and 4 ranks (only "ranks" and the timing line may differ, and the
+# counts: which rows the bounds prove out depends on the walk, search.h). The
 # sanitizer pass (PRISM_TEST_SANITIZED=1) compares 3 ranks with 1 only: it hunts memory
 # errors, and each oversubscribed mpiexec costs it seconds; the main pass runs all four.
 # The text runs (megatron-core, three objectives) repeat the JSON runs' search under another
@@ -271,7 +283,8 @@ for np in "${counts[@]}"; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ranks"] == int(sys.argv[2])
-del d["ranks"]
+for k in ["ranks", "evaluated", "feasible", "proved_out"]:
+    del d[k]
 json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
 PY
     check "json $np ranks == 1 rank" cmp -s np1.json.norm np$np.json.norm
@@ -294,7 +307,8 @@ check "json without MPI (solo)" py solo.json 1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ranks"] == int(sys.argv[2])
-del d["ranks"]
+for k in ["ranks", "evaluated", "feasible", "proved_out"]:
+    del d[k]
 json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
 PY
 check "json solo == 1 MPI rank" cmp -s np1.json.norm solo.json.norm

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_bounds.c - the search with bounds (PrismSearchOptions.bound: rows proved out by a
+ * floor of their step time and peak memory, never evaluated) gives the top list and the
+ * Pareto front of the full walk (exhaustive) bit for bit, and the closest list too where
+ * nothing fits. Over the zoo models (every one with PRISM_TEST_BOUNDS_ALL=1, the slow
+ * variant; every sixth otherwise), each with random device counts, batch, sequence,
+ * memory budget, three knobs drawn from their allowed ranges, one of several objective
+ * sets, and 1 or 3 threads, at whatever rank count the test runs with (1-4 in CTest).
+ * A floor that is not a floor leaves out a row of the answer and fails the comparison;
+ * the test also requires that some rows were proved out (a run that proves nothing out
+ * would pass trivially).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include <prism/core.h>
+#include <prism/search.h>
+
+#include "prism_test_util.h"
+
+/* Objective sets and rank-by columns a plan uses (NULL: the defaults); the last has a key
+ * without a floor (bubble_time): no row may be proved out there. */
+static const char *const objective_sets[][2] = {
+    {NULL, NULL},
+    {"step_time,peak_mem,max:mfu", "max:tokens_per_s"},
+    {"max:tokens_per_s,peak_mem,tp", "peak_mem"},
+    {"step_time,peak_mem,pp,zero", "max:mfu"},
+    {"step_time,bubble_time", NULL},
+};
+
+static uint64_t proved_total;
+
+/* One random case: model @p name, drawn from @p rng (the same draws on every rank). */
+static void check_case(const char *name, GRand *rng, size_t set)
+{
+    static const uint32_t counts[] = {2, 4, 8, 16};
+    static const uint64_t gbss[] = {8, 16, 32, 64};
+    static const uint64_t seqs[] = {1024, 2048, 4096};
+    uint32_t dev[2];
+    size_t nd = 1 + (size_t)g_rand_int_range(rng, 0, 2);
+    dev[0] = counts[g_rand_int_range(rng, 0, 3)];
+    dev[1] = dev[0] * 2;
+    PrismTraining t;
+    prism_training_default(&t);
+    t.gbs = gbss[g_rand_int_range(rng, 0, 4)];
+    t.seq = seqs[g_rand_int_range(rng, 0, 3)];
+    /* 20 to 80 GiB: from nothing fits (the closest list) to most things fit */
+    t.mem_budget_bytes = g_rand_double_range(rng, 20.0, 80.0) * 1073741824.0;
+    PrismKnobs k;
+    prism_knobs_default(&k);
+    PrismKnobs drawn = k;
+    for (int i = 0; i < 3; i++) {
+        const int id = g_rand_int_range(rng, 0, PRISM_KNOB_COUNT);
+        const PrismKnobInfo *info = prism_knob_info((PrismKnobId)id);
+        if (info->max - info->min < 1e6)
+            drawn.v[id] = g_rand_double_range(rng, info->min, info->max);
+    }
+    const int threads = g_rand_boolean(rng) ? 3 : 1;
+    g_autoptr(PrismCluster) cluster = prism_cluster_resolve("H100-SXM", NULL);
+    g_autoptr(PrismModel) model = prism_model_zoo_get(name, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(model);
+    g_autoptr(PrismSpace) space = prism_space_new(model, &t, dev, nd, NULL, NULL);
+    if (space == NULL) /* no strategy on these devices (e.g. heads that tp cannot split) */
+        return;
+    PrismCostModel *cm = prism_cost_model_new(model, cluster, &t, &drawn, NULL);
+    if (cm == NULL) /* a knob combination the model refuses: the defaults then */
+        cm = prism_cost_model_new(model, cluster, &t, &k, NULL);
+    if (cm == NULL) /* a sequence longer than the model allows */
+        return;
+    PrismSearchOptions opt;
+    prism_search_options_init(&opt);
+    opt.top_k = 5;
+    opt.threads = threads;
+    gboolean ok = TRUE;
+    if (objective_sets[set][0] != NULL)
+        ok &=
+            prism_objectives_parse(objective_sets[set][0], opt.objectives, &opt.n_objectives, NULL);
+    if (objective_sets[set][1] != NULL) {
+        ok &= prism_objective_parse(objective_sets[set][1], &opt.rank_by, NULL);
+        opt.rank_by_set = TRUE;
+    }
+    PrismSearchJob job = {.cm = cm, .space = space};
+    PrismSearchOptions full = opt;
+    full.exhaustive = TRUE;
+    opt.bound = TRUE;
+    PrismSearchResult *a = prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL);
+    PrismSearchResult *b = prism_search_run(prism_test_comm(), &job, 1, &full, NULL, NULL);
+    ok &= a != NULL && b != NULL;
+    if (ok) {
+        const uint64_t fa = prism_search_result_feasible(a), fb = prism_search_result_feasible(b);
+        const uint64_t proved = prism_search_result_proved(a);
+        ok = prism_topk_equal(prism_search_result_top(a, 0), prism_search_result_top(b, 0)) &&
+             prism_front_equal(prism_search_result_front(a, 0), prism_search_result_front(b, 0)) &&
+             prism_search_result_evaluated(a) + proved == prism_search_result_total(a) &&
+             prism_search_result_proved(b) == 0 && (fa == 0) == (fb == 0) && fa <= fb;
+        /* where nothing fits the diagnosis reads the closest list: the full walk's */
+        if (fb == 0)
+            ok &= prism_topk_equal(prism_search_result_closest(a, 0),
+                                   prism_search_result_closest(b, 0));
+        if (set + 1 == G_N_ELEMENTS(objective_sets))
+            ok &= proved == 0;
+        proved_total += proved;
+        if (!ok && prism_test_comm()->rank == 0)
+            printf("\n  %s on %u%s devices, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT
+                   ", set %zu, %d threads: differs ",
+                   name, dev[0], nd > 1 ? "+" : "", t.gbs, t.seq, set, threads);
+    }
+    CU_ASSERT_TRUE(prism_test_all(ok));
+    prism_search_result_free(a);
+    prism_search_result_free(b);
+    prism_cost_model_free(cm);
+}
+
+static void test_zoo_identity(void)
+{
+    const gboolean all = g_strcmp0(g_getenv("PRISM_TEST_BOUNDS_ALL"), "1") == 0;
+    g_autoptr(GRand) rng = g_rand_new_with_seed(40);
+    size_t cases = 0;
+    for (size_t i = 0; i < prism_model_zoo_size(); i++) {
+        /* the draws of every model are made, so a model's case is the same in both variants */
+        const size_t set = (size_t)g_rand_int_range(rng, 0, (gint32)G_N_ELEMENTS(objective_sets));
+        const guint32 seed = g_rand_int(rng);
+        if (!all && i % 6 != 0)
+            continue;
+        g_autoptr(GRand) one = g_rand_new_with_seed(seed);
+        check_case(prism_model_zoo_name(i), one, set);
+        cases++;
+    }
+    if (prism_test_comm()->rank == 0)
+        printf("[%zu cases, %" G_GUINT64_FORMAT " rows proved out] ", cases, proved_total);
+    CU_ASSERT_TRUE(proved_total > 0);
+}
+
+static CU_TestInfo bounds_tests[] = {
+    {"the top list and front of the full walk, over the zoo", test_zoo_identity},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"bounds", NULL, NULL, NULL, NULL, bounds_tests},
+    CU_SUITE_INFO_NULL,
+};
