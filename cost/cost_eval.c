@@ -677,50 +677,63 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
     return TRUE;
 }
 
-void prism_evaluator_time_floor(PrismEvaluator *ev, const PrismCostSegment *seg,
-                                const PrismLanes *lanes, double *floor)
+double prism_evaluator_time_floor(PrismEvaluator *ev, const PrismCostSegment *seg,
+                                  const PrismLanes *lanes, uint32_t g)
 {
-    g_return_if_fail(ev != NULL && seg != NULL && lanes != NULL && floor != NULL);
+    g_return_val_if_fail(ev != NULL && seg != NULL && lanes != NULL && g < lanes->n_gkeys, 0.0);
     const PrismKSegment *ks = &seg->k;
     const size_t ns = ks->n_slots;
     const double gbs = (double)ev->cm->training.gbs;
+    const PrismKModel *km = &ev->cm->k;
     /* the kernel's step (kernels-impl.h) is m x m_share x (the slowest composition's time
      * per micro-batch) + bubble + DP + optimizer + offload, every term >= 0; a
      * composition's time sums, per slot, count x (GEMMs forward, dgrad, wgrad + the
      * attention core, element-wise, casts, accumulation >= 0) + recompute (full: the
-     * forward again, >= its GEMMs) + communication >= 0. The floor keeps the GEMMs only
-     * (and the bubble they leave), scaled down by 1e-9 for the rounding of the kernel's
-     * other order of summation. */
-    for (uint32_t g = 0; g < lanes->n_gkeys; g++) {
-        const double *key = lanes->gkeys + (size_t)GKEY * g;
-        const int32_t off = gtab_find(ev, key); /* may move ev->gtab */
-        const double *e = ev->gtab + off;
-        const double tp = key[0], cp = key[1], mbs = key[2];
-        const double dp = ks->devices / (ks->pp * tp * cp);
-        const double m = gbs / (dp * mbs);
-        double worst = 0.0, usum = 0.0;
-        for (uint32_t c = 0; c < ks->n_comp; c++) {
-            double t = 0.0;
-            for (size_t s = 0; s < ns; s++) {
-                const double cnt = ks->count[(size_t)c * ns + s];
-                if (cnt == 0.0)
-                    continue;
-                const double *k = e + (size_t)ks->slots[s].kind * PRISM_KG_COUNT;
-                const double full = ks->slots[s].mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
-                t += cnt * (k[PRISM_KG_FWD] * (1.0 + full) + k[PRISM_KG_DGRAD] + k[PRISM_KG_WGRAD]);
-            }
-            worst = t > worst ? t : worst;
-            usum += ks->mult[c] * t;
+     * forward again) + communication >= 0. The floor keeps the GEMMs, the attention core
+     * and the element-wise passes at their least (and the bubble they leave), scaled down
+     * by 1e-9 for the rounding of the kernel's other order of summation. */
+    const double *key = lanes->gkeys + (size_t)GKEY * g;
+    int32_t *map = gmap_for(ev, lanes);
+    if (map[g] < 0)
+        map[g] = gtab_find(ev, key); /* may move ev->gtab */
+    const double *e = ev->gtab + map[g];
+    const double tp = key[0], cp = key[1], mbs = key[2];
+    const double dp = ks->devices / (ks->pp * tp * cp);
+    const double m = gbs / (dp * mbs);
+    const double T = mbs * km->seq / cp, it = 1.0 / tp;
+    double worst = 0.0, usum = 0.0;
+    for (uint32_t c = 0; c < ks->n_comp; c++) {
+        double t = 0.0;
+        for (size_t s = 0; s < ns; s++) {
+            const double cnt = ks->count[(size_t)c * ns + s];
+            if (cnt == 0.0)
+                continue;
+            const uint32_t kind = ks->slots[s].kind;
+            const double *k = e + (size_t)kind * PRISM_KG_COUNT;
+            const PrismKKind *K = &km->kinds[kind];
+            const double full = ks->slots[s].mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
+            /* the kernel's slot terms (kernels-impl.h, k_slot_body) at their least over the
+             * lanes of the key: the attention core at its rates, and the element-wise passes
+             * with the replicated share r >= 1/tp (SP), MoE dispatch >= 0 left out */
+            const double core = T * K->f_core * it;
+            const double ew = T * (K->e_rep * it + K->e_tp * it + K->e_full) * km->inv_hbm +
+                              T * K->e_score * it * km->inv_hbm;
+            const double fwd = k[PRISM_KG_FWD] + core * km->core_fwd_inv + ew;
+            const double bwd = k[PRISM_KG_DGRAD] + k[PRISM_KG_WGRAD] +
+                               core * km->bwd_ratio * km->core_bwd_inv + ew * km->bwd_ratio;
+            t += cnt * (fwd * (1.0 + full) + bwd);
         }
-        /* the bubble, max(0, bub_sum x sum_c mult_c u_c - max_c u_c) x bub_scale, grows with
-         * every u_c when each bub_sum x mult_c >= 1; u_c is the composition's time (>= t)
-         * unless a zero-bubble schedule takes W passes off it (bub_w > 0: no floor) */
-        gboolean grows = ks->bub_w == 0.0;
-        for (uint32_t c = 0; c < ks->n_comp && grows; c++)
-            grows = ks->bub_sum * ks->mult[c] >= 1.0;
-        const double bx = ks->bub_sum * usum - worst;
-        const double bubble = grows && bx > 0.0 ? bx * ks->bub_scale : 0.0;
-        const double f = (m * ks->m_share * worst + bubble) * (1.0 - 1e-9);
-        floor[g] = f > 0.0 ? f : 0.0;
+        worst = t > worst ? t : worst;
+        usum += ks->mult[c] * t;
     }
+    /* the bubble, max(0, bub_sum x sum_c mult_c u_c - max_c u_c) x bub_scale, grows with
+     * every u_c when each bub_sum x mult_c >= 1; u_c is the composition's time (>= t)
+     * unless a zero-bubble schedule takes W passes off it (bub_w > 0: no floor) */
+    gboolean grows = ks->bub_w == 0.0;
+    for (uint32_t c = 0; c < ks->n_comp && grows; c++)
+        grows = ks->bub_sum * ks->mult[c] >= 1.0;
+    const double bx = ks->bub_sum * usum - worst;
+    const double bubble = grows && bx > 0.0 ? bx * ks->bub_scale : 0.0;
+    const double f = (m * ks->m_share * worst + bubble) * (1.0 - 1e-9);
+    return f > 0.0 ? f : 0.0;
 }

@@ -701,6 +701,33 @@ static void prune_check(const Walker *w, const PrismLanes *lanes)
 }
 #endif
 
+/* Entering a segment: its floors of the step time per GEMM key (w->tfloor, NaN until a
+ * lane of the key needs it: a MoE table holds tens of thousands of keys) and the derived
+ * columns' numerators. */
+static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes)
+{
+    if (w->tfloor_cap < lanes->n_gkeys) {
+        g_free(w->tfloor);
+        w->tfloor = g_new(double, lanes->n_gkeys);
+        w->tfloor_cap = lanes->n_gkeys;
+    }
+    for (uint32_t g = 0; g < lanes->n_gkeys; g++)
+        w->tfloor[g] = NAN;
+    const PrismCostModel *cm = w->cur.cm;
+    w->mfu_num = prism_cost_model_flops_per_step(cm) /
+                 ((double)key->devices * prism_cost_model_peak_flops(cm));
+    w->hfu_num = prism_cost_segment_flops_time(w->compiled);
+    w->tokens = prism_cost_model_tokens_per_step(cm);
+}
+
+/* The floor of the step time of GEMM key @p g of the segment. */
+static double time_floor(Walker *w, const PrismLanes *lanes, uint32_t g)
+{
+    if (isnan(w->tfloor[g]))
+        w->tfloor[g] = prism_evaluator_time_floor(w->ev, w->compiled, lanes, g);
+    return w->tfloor[g];
+}
+
 /* A floor of objective @p o's key (signed like the key: a maximised column negated) for
  * lane @p i of a batch whose step time is >= @p t and peak >= @p mem; -inf where no floor
  * is known. The derived columns are float32 at most (cost.h): 1e-6 above their ceiling. */
@@ -749,10 +776,10 @@ static gboolean topk_shuts(const PrismTopK *top, double floor)
  * only then, by the diagnosis) is full and its last peak below @p mem, and the row is
  * infeasible (@p mem above the usable memory) or both the top list (full, its last key
  * below the rank-by floor) and the front (a point precedes the floors) shut it out. */
-static gboolean proved_out(const Walker *w, const KeySource *ks, const KeySource *rk, size_t i,
-                           double t, double mem)
+static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk,
+                           const PrismLanes *lanes, size_t i, double mem)
 {
-    if (isnan(t) || isnan(mem))
+    if (isnan(mem))
         return FALSE;
     const size_t j = w->job;
     if (w->bundle->feasible[j] == 0) {
@@ -763,6 +790,9 @@ static gboolean proved_out(const Walker *w, const KeySource *ks, const KeySource
     }
     if (mem > w->usable)
         return TRUE;
+    const double t = time_floor(w, lanes, lanes->gkey_id[i]); /* only now: it costs */
+    if (isnan(t))
+        return FALSE;
     const double rf = key_floor(w, &w->rank_by, rk, i, t, mem);
     if (!topk_shuts(w->bundle->top[j], rf))
         return FALSE;
@@ -770,22 +800,6 @@ static gboolean proved_out(const Walker *w, const KeySource *ks, const KeySource
     for (size_t o = 0; o < w->n_obj; o++)
         lb[o] = key_floor(w, &w->obj[o], &ks[o], i, t, mem);
     return w->n_obj == 0 || prism_front_covers(w->bundle->front[j], lb);
-}
-
-/* The segment's floors of the step time per GEMM key (w->tfloor), when the walk enters it. */
-static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes)
-{
-    if (w->tfloor_cap < lanes->n_gkeys) {
-        g_free(w->tfloor);
-        w->tfloor = g_new(double, lanes->n_gkeys);
-        w->tfloor_cap = lanes->n_gkeys;
-    }
-    prism_evaluator_time_floor(w->ev, w->compiled, lanes, w->tfloor);
-    const PrismCostModel *cm = w->cur.cm;
-    w->mfu_num = prism_cost_model_flops_per_step(cm) /
-                 ((double)key->devices * prism_cost_model_peak_flops(cm));
-    w->hfu_num = prism_cost_segment_flops_time(w->compiled);
-    w->tokens = prism_cost_model_tokens_per_step(cm);
 }
 
 /* Evaluate and collect one batch with pruning (search/README.md, "Pruning"). First the
@@ -843,7 +857,7 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
             if (w->learn[i] || mem > thr)
                 continue;
             if (w->bound_dims || gid != last_g || sid != last_s) {
-                out = proved_out(w, ks, &rk, i, w->tfloor[gid], mem);
+                out = proved_out(w, ks, &rk, lanes, i, mem);
                 last_g = gid;
                 last_s = sid;
             }
@@ -881,7 +895,7 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     prune_check(w, run);
     if (w->seg_bound)
         for (size_t i = 0; i < run->n; i++)
-            if (!(w->tfloor[run->gkey_id[i]] <= w->out.col[PRISM_COL_TIME_STEP][i]))
+            if (!(time_floor(w, run, run->gkey_id[i]) <= w->out.col[PRISM_COL_TIME_STEP][i]))
                 g_error("search: step time %.17g below its floor %.17g",
                         w->out.col[PRISM_COL_TIME_STEP][i], w->tfloor[run->gkey_id[i]]);
 #else

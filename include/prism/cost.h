@@ -232,16 +232,16 @@ void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
                                 const PrismLanes *lanes, PrismCostOut *out, double *stat);
 
 /**
- * A floor of the step time of the lanes of @p seg, per GEMM key of @p lanes:
- * floor[g] <= time_step of every lane of @p seg with lanes->gkeys[5 g ...] as its (tp, cp,
- * mbs, ep, etp), bit for bit (the search's pruning, search/README.md "Pruning"). It is m x
- * the schedule's micro-batch share x the slowest composition's GEMM time (forward, dgrad,
- * wgrad, and the forward again under full recompute) from the evaluator's GEMM table, 1e-9
- * below: every other term of the step is >= 0. @p floor holds lanes->n_gkeys doubles;
- * lanes->gkeys must be set. Not collective.
+ * A floor of the step time of the lanes of @p seg whose GEMM key is lanes->gkeys[5 g ...]
+ * (tp, cp, mbs, ep, etp): <= time_step of every such lane, bit for bit (the search's
+ * pruning, search/README.md "Pruning"). It is m x the schedule's micro-batch share x the
+ * slowest composition's GEMMs, attention core and element-wise passes at their least
+ * (the forward again under full recompute), plus the bubble they leave where it can only
+ * grow, 1e-9 below: every other term of the step is >= 0. lanes->gkeys must be set, g <
+ * lanes->n_gkeys. Not collective.
  */
-void prism_evaluator_time_floor(PrismEvaluator *ev, const PrismCostSegment *seg,
-                                const PrismLanes *lanes, double *floor);
+double prism_evaluator_time_floor(PrismEvaluator *ev, const PrismCostSegment *seg,
+                                  const PrismLanes *lanes, uint32_t g);
 
 /**
  * Evaluate one strategy with the scalar reference (checks shape rules first).
