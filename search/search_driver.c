@@ -1139,6 +1139,29 @@ static gboolean resolve_options(const PrismSearchJobs *jobs, const PrismSearchOp
     return TRUE;
 }
 
+/*
+ * The "or" of every rank's round status in *any. A rank that ends its round first waits for
+ * the others in MPI_Test and short sleeps (50 us doubling to 250 us, small next to a round) instead
+ * of a blocking MPI_Allreduce: Open MPI's blocking wait spins on the CPU, which on a machine with
+ * fewer cores than ranks (or shared with other work) is taken from the ranks still walking.
+ */
+static gboolean round_status(PrismComm *comm, int flag, int *any)
+{
+    MPI_Request req;
+    if (MPI_Iallreduce(&flag, any, 1, MPI_INT, MPI_BOR, comm->mpi, &req) != MPI_SUCCESS)
+        return FALSE;
+    gulong pause = 50;
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return FALSE;
+        if (done)
+            return TRUE;
+        g_usleep(pause);
+        pause = pause < 250 ? 2 * pause : 250;
+    }
+}
+
 /* Rounds: the same count on every rank, from the largest block. */
 static uint64_t round_count(const uint64_t *cuts, int size, uint64_t round_rows)
 {
@@ -1268,11 +1291,10 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
                 flag |= FLAG_STOP;
         }
         int any = flag; /* a solo communicator's "or" over its one rank */
-        if (!prism_comm_is_solo(comm) &&
-            MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
+        if (!prism_comm_is_solo(comm) && !round_status(comm, flag, &any)) {
             if (local == NULL)
                 g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
-                            "MPI_Allreduce of the round status failed");
+                            "MPI_Iallreduce of the round status failed");
             flag |= FLAG_ERROR;
             break;
         }
