@@ -701,31 +701,36 @@ double prism_evaluator_time_floor(PrismEvaluator *ev, const PrismCostSegment *se
     const double dp = ks->devices / (ks->pp * tp * cp);
     const double m = gbs / (dp * mbs);
     const double T = mbs * km->seq / cp, it = 1.0 / tp;
+    /* one micro-batch of each slot, then the compositions' sums of them */
+    double unit_buf[64];
+    double *unit = ns <= G_N_ELEMENTS(unit_buf) ? unit_buf : g_new(double, ns);
+    for (size_t s = 0; s < ns; s++) {
+        const uint32_t kind = ks->slots[s].kind;
+        const double *k = e + (size_t)kind * PRISM_KG_COUNT;
+        const PrismKKind *K = &km->kinds[kind];
+        const double full = ks->slots[s].mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
+        /* the kernel's slot terms (kernels-impl.h, k_slot_body) at their least over the
+         * lanes of the key: the attention core at its rates, and the element-wise passes
+         * with the replicated share r >= 1/tp (SP), MoE dispatch >= 0 left out */
+        const double core = T * K->f_core * it;
+        const double ew = T * (K->e_rep * it + K->e_tp * it + K->e_full) * km->inv_hbm +
+                          T * K->e_score * it * km->inv_hbm;
+        const double fwd = k[PRISM_KG_FWD] + core * km->core_fwd_inv + ew;
+        const double bwd = k[PRISM_KG_DGRAD] + k[PRISM_KG_WGRAD] +
+                           core * km->bwd_ratio * km->core_bwd_inv + ew * km->bwd_ratio;
+        unit[s] = fwd * (1.0 + full) + bwd;
+    }
     double worst = 0.0, usum = 0.0;
     for (uint32_t c = 0; c < ks->n_comp; c++) {
         double t = 0.0;
-        for (size_t s = 0; s < ns; s++) {
-            const double cnt = ks->count[(size_t)c * ns + s];
-            if (cnt == 0.0)
-                continue;
-            const uint32_t kind = ks->slots[s].kind;
-            const double *k = e + (size_t)kind * PRISM_KG_COUNT;
-            const PrismKKind *K = &km->kinds[kind];
-            const double full = ks->slots[s].mode == PRISM_K_RC_FULL ? 1.0 : 0.0;
-            /* the kernel's slot terms (kernels-impl.h, k_slot_body) at their least over the
-             * lanes of the key: the attention core at its rates, and the element-wise passes
-             * with the replicated share r >= 1/tp (SP), MoE dispatch >= 0 left out */
-            const double core = T * K->f_core * it;
-            const double ew = T * (K->e_rep * it + K->e_tp * it + K->e_full) * km->inv_hbm +
-                              T * K->e_score * it * km->inv_hbm;
-            const double fwd = k[PRISM_KG_FWD] + core * km->core_fwd_inv + ew;
-            const double bwd = k[PRISM_KG_DGRAD] + k[PRISM_KG_WGRAD] +
-                               core * km->bwd_ratio * km->core_bwd_inv + ew * km->bwd_ratio;
-            t += cnt * (fwd * (1.0 + full) + bwd);
-        }
+        const double *cnt = ks->count + (size_t)c * ns;
+        for (size_t s = 0; s < ns; s++)
+            t += cnt[s] * unit[s];
         worst = t > worst ? t : worst;
         usum += ks->mult[c] * t;
     }
+    if (unit != unit_buf)
+        g_free(unit);
     /* the bubble, max(0, bub_sum x sum_c mult_c u_c - max_c u_c) x bub_scale, grows with
      * every u_c when each bub_sum x mult_c >= 1; u_c is the composition's time (>= t)
      * unless a zero-bubble schedule takes W passes off it (bub_w > 0: no floor) */
