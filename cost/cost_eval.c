@@ -81,7 +81,8 @@ static const PrismColInfo cols[PRISM_COL_COUNT] = {
                             PRISM_STORE_F64},
     [PRISM_COL_BYTES_L3] = {"bytes_l3", "bytes", "bytes per device per step on level 3",
                             PRISM_STORE_F64},
-    [PRISM_COL_FEASIBLE] = {"feasible", "bool", "1 = the peak fits the budget", PRISM_STORE_U8},
+    [PRISM_COL_FEASIBLE] = {"feasible", "bool", "1 = the device-level figure fits the budget",
+                            PRISM_STORE_U8},
     [PRISM_COL_REASON] = {"reason", "code",
                           "0 ok, 1 static memory, 2 activations, 3 buffers exceed the budget, "
                           "4 the offloaded bytes exceed the host memory per device",
@@ -509,8 +510,8 @@ gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
     return prism_cost_run_one_internal(cm, s, NULL, NULL, NULL, out, error);
 }
 
-void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_COL_COUNT],
-                                JsonBuilder *b)
+void prism_cost_metrics_to_json(const PrismCostModel *cm, const PrismStrategy *s,
+                                const double c[PRISM_COL_COUNT], JsonBuilder *b)
 {
     json_builder_set_member_name(b, "memory");
     json_builder_begin_object(b);
@@ -530,6 +531,21 @@ void prism_cost_metrics_to_json(const PrismCostModel *cm, const double c[PRISM_C
     }
     json_builder_set_member_name(b, "peak_stage");
     json_builder_add_int_value(b, (gint64)c[PRISM_COL_PEAK_STAGE]);
+    /* memory as each source measures it, bytes (prism_cost_memory_kinds) */
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(cm, s, c[PRISM_COL_MEM_PEAK], &mk);
+    const struct {
+        const char *key;
+        double v;
+    } kinds[] = {{"allocated", mk.allocated},
+                 {"reserved", mk.reserved},
+                 {"device", mk.device},
+                 {"cuda_context", mk.context},
+                 {"nccl_buffers", mk.nccl}};
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
+        json_builder_set_member_name(b, kinds[i].key);
+        json_builder_add_double_value(b, kinds[i].v);
+    }
     json_builder_set_member_name(b, "budget");
     json_builder_add_double_value(b, cm->k.budget);
     json_builder_set_member_name(b, "host_budget");

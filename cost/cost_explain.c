@@ -28,10 +28,11 @@ static char *slot_label(const PrismCostModel *cm, const PrismKSlot *sl)
     return g_strdup_printf("%s [%s]", cm->kind_name[sl->kind], rc_name(sl->mode));
 }
 
-/* Bytes as GB (1e9) with three decimals, for tables. */
+/* Bytes as GiB (2^30) with three decimals, for tables: the unit of plan's and the
+ * verdict's memory. */
 static void add_gb(GString *s, double bytes)
 {
-    g_string_append_printf(s, " %10.3f", bytes * 1e-9);
+    g_string_append_printf(s, " %10.3f", bytes / 1073741824.0);
 }
 
 void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
@@ -71,14 +72,41 @@ void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
     }
 }
 
-/* One overlap option of the explain header: "on, 50 % hidden", "off", or "- (tp = 1)". */
-static char *overlap_choice(const PrismStrategy *s, PrismOverlap bit, double hidden)
+/* One overlap option of the explain header: "on (how)", "off", or "- (tp = 1)". */
+static char *overlap_choice(const PrismStrategy *s, PrismOverlap bit, const char *how)
 {
     if (!prism_strategy_overlap_applies(s, bit))
         return g_strdup("- (nothing to hide)");
     if (s->overlap_off & bit)
         return g_strdup("off (exposed in full)");
-    return g_strdup_printf("on (%g %% hidden)", 100.0 * hidden);
+    return g_strdup_printf("on (%s)", how);
+}
+
+/* How TP overlap prices the collectives: the hidden fraction, or the userbuffers model's
+ * exposed shares (the last pipelined chunk plus the SMs the communication takes). */
+static char *tp_overlap_how(const PrismCostModel *cm)
+{
+    const double *kn = cm->knobs.v;
+    if (kn[PRISM_KNOB_TP_UB_SMS] <= 0.0)
+        return g_strdup_printf("%g %% hidden", 100.0 * kn[PRISM_KNOB_TP_OVERLAP]);
+    return g_strdup_printf("userbuffers: exposed forward %.4g %% = 1/2 (k_r/S) + 1/2 (1/n + (1 - "
+                           "1/n) k/S), backward %.4g %% = 1/2 (k_r/S + k/S); k = %g SMs, k_r = 1, "
+                           "n = %g splits, S = %u SMs",
+                           100.0 * cm->k.tp_exposed, 100.0 * cm->k.tp_exposed_b,
+                           kn[PRISM_KNOB_TP_UB_SMS], kn[PRISM_KNOB_TP_UB_SPLITS],
+                           cm->cluster->sm_count);
+}
+
+/* How DP overlap prices the gradient reduce / parameter gather. */
+static char *dp_overlap_how(const PrismCostModel *cm, const PrismStrategy *s)
+{
+    const double *kn = cm->knobs.v;
+    if (kn[PRISM_KNOB_DP_BUCKET] <= 0.0)
+        return g_strdup_printf("%g %% hidden", 100.0 * kn[PRISM_KNOB_DP_OVERLAP]);
+    const double grow = kn[PRISM_KNOB_DP_BUCKET_PER_RANK] * s->dp * s->cp;
+    return g_strdup_printf("buckets of %g params = max(dp_bucket, dp_bucket_per_rank*dp*cp), "
+                           "the last exposed",
+                           grow > kn[PRISM_KNOB_DP_BUCKET] ? grow : kn[PRISM_KNOB_DP_BUCKET]);
 }
 
 static void text_header(GString *o, const PrismCostModel *cm, const PrismStrategy *s)
@@ -110,10 +138,11 @@ static void text_header(GString *o, const PrismCostModel *cm, const PrismStrateg
                            cl->host_link_GBps, cl->host_mem_bytes / 1073741824.0,
                            cl->host_mem_bw_GBps,
                            cm->k.host_budget > 0 ? "" : "; not given: nothing can be offloaded");
-    g_autofree char *o_tp = overlap_choice(s, PRISM_OVERLAP_TP, cm->knobs.v[PRISM_KNOB_TP_OVERLAP]);
-    g_autofree char *o_dp = overlap_choice(s, PRISM_OVERLAP_DP, cm->knobs.v[PRISM_KNOB_DP_OVERLAP]);
-    g_autofree char *o_pg =
-        overlap_choice(s, PRISM_OVERLAP_PARAM, cm->knobs.v[PRISM_KNOB_DP_OVERLAP]);
+    g_autofree char *h_tp = tp_overlap_how(cm);
+    g_autofree char *h_dp = dp_overlap_how(cm, s);
+    g_autofree char *o_tp = overlap_choice(s, PRISM_OVERLAP_TP, h_tp);
+    g_autofree char *o_dp = overlap_choice(s, PRISM_OVERLAP_DP, h_dp);
+    g_autofree char *o_pg = overlap_choice(s, PRISM_OVERLAP_PARAM, h_dp);
     g_string_append_printf(o,
                            "overlap: tp %s, grad reduce %s, param gather %s; userbuffers %g "
                            "B per token while TP overlap is on\n",
@@ -257,7 +286,7 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
                                    ti->formula);
         }
     }
-    g_string_append(o, "\nmemory per stage (GB = 1e9 bytes)\n"
+    g_string_append(o, "\nmemory per stage (GiB = 2^30 bytes)\n"
                        "  stage     params      grads  optimizer activations  buffers      "
                        "total\n");
     for (uint32_t s = 0; s < pp; s++) {
@@ -273,8 +302,8 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
     }
 }
 
-static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
-                      const double *ws, const double *col)
+static void text_step(GString *o, const PrismCostModel *cm, const PrismStrategy *s,
+                      const PrismCostSegment *seg, const double *ws, const double *col)
 {
     const PrismKSegment *ks = &seg->k;
     g_string_append(o, "\nstep\n");
@@ -299,14 +328,16 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_TIME_TP_COMM, "m * tp_comm of the slowest stage"},
         {PRISM_COL_TIME_CP_COMM, "m * cp_comm of the slowest stage"},
         {PRISM_COL_TIME_EP_COMM, "m * ep_comm of the slowest stage"},
-        {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm"},
+        {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm + m * (fsdp_exposed + fsdp_lead) of "
+                                 "the slowest stage (the latter inside T_max)"},
         {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
         {PRISM_COL_TIME_BUBBLE, NULL}, /* the schedule's: schedule_bubble_text */
         {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
         {PRISM_COL_TIME_OFFLOAD,
          "max over stages of offload_transfer + m * offload_slowest (the latter in T_max)"},
         {PRISM_COL_TIME_STEP,
-         "m * T_max + bubble + dp_comm + optimizer + max over stages of offload_transfer"},
+         "m * T_max + bubble + max over stages of dp_comm + optimizer + max over stages of "
+         "offload_transfer"},
         {PRISM_COL_MFU, "model FLOPs per step / (step * N * BF16 dense peak)"},
         {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * BF16 dense peak)"},
         {PRISM_COL_TOKENS_PER_S, "gbs * seq / step"},
@@ -316,7 +347,7 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
         {PRISM_COL_BYTES_L2, "mean over stages"},
         {PRISM_COL_BYTES_L3, "mean over stages"},
         {PRISM_COL_MEM_HOST, "max over stages of host_total"},
-        {PRISM_COL_FEASIBLE, "peak <= budget and host_mem <= host budget"},
+        {PRISM_COL_FEASIBLE, "device <= budget and host_mem <= host budget"},
         {PRISM_COL_REASON, "which part first exceeds the budget (4: the host's)"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
@@ -333,12 +364,28 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismCostSegme
                            cm->k.budget);
     g_string_append_printf(o, "  host budget            %12.6g B      host memory per device\n",
                            cm->k.host_budget);
+    /* memory as each source measures it (prism_cost_memory_kinds), in one unit */
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(cm, s, col[PRISM_COL_MEM_PEAK], &mk);
+    const double gib = 1073741824.0;
+    g_string_append(o, "\nmemory (GiB, the peak stage)\n");
     g_string_append_printf(o,
-                           "\nverdict: %s (%s), peak %.2f GiB of %.2f GiB usable, step %.4g s, "
+                           "  allocated              %12.4f GiB    peak_mem: tensors, workspaces\n",
+                           mk.allocated / gib);
+    g_string_append_printf(o, "  reserved               %12.4f GiB    %s\n", mk.reserved / gib,
+                           cm->knobs.v[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5
+                               ? "allocated + 20 MiB + 2 MiB (expandable segments)"
+                               : "allocated x (1 + allocator_reserve)");
+    g_string_append_printf(o,
+                           "  device                 %12.4f GiB    reserved + cuda_context %.4f + "
+                           "NCCL %.4f (nvidia-smi)\n",
+                           mk.device / gib, mk.context / gib, mk.nccl / gib);
+    g_string_append_printf(o,
+                           "\nverdict: %s (%s), device %.2f GiB of %.2f GiB usable, step %.4g s, "
                            "MFU %.1f%%\n",
                            col[PRISM_COL_FEASIBLE] > 0.5 ? "fits" : "does NOT fit",
                            prism_reason_name((PrismReason)(int)col[PRISM_COL_REASON]),
-                           col[PRISM_COL_MEM_PEAK] / 1073741824.0, cm->k.budget / 1073741824.0,
+                           mk.device / 1073741824.0, cm->k.budget / 1073741824.0,
                            col[PRISM_COL_TIME_STEP], 100.0 * col[PRISM_COL_MFU]);
     if (col[PRISM_COL_MEM_HOST] > 0 || col[PRISM_COL_REASON] == (double)PRISM_REASON_MEM_HOST)
         g_string_append_printf(o, "host: %.2f GiB offloaded of %.2f GiB host memory per device\n",
@@ -406,6 +453,8 @@ static const char *mfu_core_text(const PrismCostModel *cm)
 static const char *fp8_scope_text(const PrismCostModel *cm)
 {
     const double sc = cm->knobs.v[PRISM_KNOB_FP8_SCOPE];
+    if (!prism_dtype_is_fp8(cm->training.dtype))
+        return "";
     return sc < 0.5   ? ""
            : sc < 1.5 ? " (fp8_scope 1: the dense linears; routed experts in bf16)"
                       : " (fp8_scope 2: the routed experts; the other linears in bf16)";
@@ -416,7 +465,7 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
 {
     const PrismCluster *c = cm->cluster;
     const PrismKModel *k = &cm->k;
-    const gboolean fp8 = prism_dtype_is_fp8(cm->training.dtype);
+    const gboolean fp8 = prism_dtype_is_lowp(cm->training.dtype);
     g_string_append_printf(
         o,
         "\ncompute model (cost/README.md \"Compute\"): device %s: %u SMs, tile %ux%u, clock %g of "
@@ -430,9 +479,12 @@ static void text_gemms(GString *o, const PrismCostModel *cm, const PrismCostSegm
         : c->gemm_efficiency > 0                       ? "the cluster's gemm_efficiency"
                                                        : "fallback: no device figure");
     if (fp8)
-        g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (x fp8_gemm_ratio)",
+        g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (%s)",
                                prism_dtype_name(cm->training.dtype), fp8_scope_text(cm),
-                               1e-12 / k->inv_rate);
+                               1e-12 / k->inv_rate,
+                               cm->training.dtype == PRISM_DTYPE_NVFP4
+                                   ? "blended with the BF16 rate over nvfp4_bf16_layers"
+                                   : "x fp8_gemm_ratio");
     g_string_append_printf(o,
                            "; HBM %.4g GB/s achieved.\n  Attention core %s. MFU and HFU are "
                            "against the BF16 dense peak (%.4g TFLOP/s), the published tables' "
@@ -511,7 +563,7 @@ static void json_gemms(JsonBuilder *b, const PrismCostModel *cm, const PrismCost
                        const PrismStrategy *s)
 {
     const PrismCluster *c = cm->cluster;
-    const gboolean fp8 = prism_dtype_is_fp8(cm->training.dtype);
+    const gboolean fp8 = prism_dtype_is_lowp(cm->training.dtype);
     json_builder_set_member_name(b, "compute_model");
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "mfu_peak");
@@ -620,7 +672,7 @@ static char *explain_json(const PrismCostModel *cm, const PrismStrategy *s,
     json_builder_begin_object(b);
     prism_cost_strategy_to_json(s, b);
     json_builder_end_object(b);
-    prism_cost_metrics_to_json(cm, col, b);
+    prism_cost_metrics_to_json(cm, s, col, b);
     json_builder_set_member_name(b, "per_stage");
     json_builder_begin_array(b);
     for (uint32_t st = 0; st < seg->layout->pp; st++) {
@@ -705,12 +757,27 @@ char *prism_cost_explain_layout(const PrismCostModel *cm, const PrismStrategy *s
     text_slots(o, cm, seg, ev->ws);
     text_stages(o, cm, seg, ev->ws, (double)s->m);
     text_gemms(o, cm, seg, s, ev->ws);
-    text_step(o, cm, seg, ev->ws, col);
+    text_step(o, cm, s, seg, ev->ws, col);
     g_string_append(o, "knobs: ");
     g_autofree char *kj = prism_knobs_to_json(&cm->knobs);
     g_string_append(o, kj);
     g_string_append_c(o, '\n');
     return g_string_free(o, FALSE);
+}
+
+gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, double *out, GError **error)
+{
+    double col[PRISM_COL_COUNT];
+    g_autoptr(PrismCostSegment) seg = NULL;
+    g_autoptr(PrismEvaluator) ev = NULL;
+    if (!prism_cost_run_one_internal(cm, s, layout, &seg, &ev, col, error))
+        return FALSE;
+    /* the total of each stage's largest candidate, as explain's memory table prints it */
+    for (uint32_t st = 0; st < seg->layout->pp; st++)
+        out[st] = prism_term_value_internal(ev->ws, &seg->k, PRISM_TERM_CAND,
+                                            stage_peak_cand(seg, ev->ws, st), PRISM_KD_TOTAL)[0];
+    return TRUE;
 }
 
 char *prism_cost_explain(const PrismCostModel *cm, const PrismStrategy *s, gboolean json,

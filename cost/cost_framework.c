@@ -47,7 +47,7 @@ void prism_framework_free(PrismFramework *fw)
 }
 
 /* Existing folders among: $ENV, <bindir>/SUB, <bindir>/../share/prism/SUB, then the
- * source tree's SOURCE_REL (compile-time fallback). */
+ * source tree's SOURCE_REL (a compile-time fallback). */
 static char **data_dirs(const char *env_name, const char *sub, const char *source_rel)
 {
     GPtrArray *d = g_ptr_array_new();
@@ -81,7 +81,7 @@ char **prism_framework_dirs(void)
 
 char **prism_validation_dirs(void)
 {
-    return data_dirs("PRISM_VALIDATION_DIR", "validation", "benchmarks");
+    return data_dirs("PRISM_VALIDATION_DIR", "validation", "cost/validation");
 }
 
 /* @p basename in the first of @p dirs that holds it, or NULL. */
@@ -227,7 +227,7 @@ static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, 
     if (strcmp(key, "grad_fp32") == 0)
         return set_knob(fw, &fw->knobs, fw->knob_set, "grad_fp32", v, g, error);
     if (strcmp(key, "context_bytes") == 0)
-        return set_knob(fw, &fw->knobs, fw->knob_set, "runtime_overhead", v, g, error);
+        return set_knob(fw, &fw->knobs, fw->knob_set, "cuda_context", v, g, error);
     if (strcmp(key, "optimizer") == 0) {
         if (!prism_optimizer_parse(v, &fw->optimizer, NULL))
             return bad(error, fw->path, g, key, v, "allowed: adam, sgd");
@@ -246,8 +246,7 @@ static gboolean load_memory(PrismFramework *fw, const char *key, const char *v, 
         double x = g_ascii_strtod(v, &end);
         if (end == v || *end != '\0' || !isfinite(x) || x < 0 || x > 1)
             return bad(error, fw->path, g, key, v, "a fraction between 0 and 1");
-        fw->allocator_reserve = x;
-        return TRUE;
+        return set_knob(fw, &fw->knobs, fw->knob_set, "allocator_reserve", v, g, error);
     }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                 "framework profile %s [memory] %s = '%s': unknown key (allowed: grad_fp32, "
@@ -372,6 +371,16 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
             } else if (strcmp(k, "uniform_chunks") == 0) {
                 if (!parse_bool(v, &fw->uniform_chunks))
                     ok = bad(error, fw->path, group, k, v, "true or false");
+            } else if (strcmp(k, "sequence_parallel") == 0) {
+                if (strcmp(v, "always") == 0 || strcmp(v, "optional") == 0)
+                    fw->sp_always = strcmp(v, "always") == 0;
+                else
+                    ok = bad(error, fw->path, group, k, v, "always or optional");
+            } else if (strcmp(k, "recompute_layers") == 0) {
+                if (strcmp(v, "every_nth") == 0 || strcmp(v, "first_k") == 0)
+                    fw->rc_every_nth = strcmp(v, "every_nth") == 0;
+                else
+                    ok = bad(error, fw->path, group, k, v, "first_k or every_nth");
             } else if (strcmp(k, "overlap") == 0 || strcmp(k, "overlap_search") == 0) {
                 unsigned bits = 0;
                 if (!parse_overlap(v, &bits))
@@ -384,7 +393,8 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
             } else {
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                             "framework profile %s [planning] %s = '%s': unknown key (allowed: "
-                            "only, uniform_chunks, overlap, overlap_search)",
+                            "only, uniform_chunks, overlap, overlap_search, sequence_parallel, "
+                            "recompute_layers)",
                             fw->path, k, v);
                 ok = FALSE;
             }
@@ -414,8 +424,8 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
     return TRUE;
 }
 
-/* A [knobs.FAMILY] group: FAMILY must be the device family of a cluster preset (the name
- * before its first '-': A100, H100, B200, ...), once per profile; the keys follow. */
+/* A [knobs.FAMILY] group: FAMILY must be the device family of a cluster preset (its
+ * compute die: A100, H100, B200, ...; prism_device_family), once per profile. */
 static gboolean add_device(PrismFramework *fw, const char *family, GError **error)
 {
     g_autoptr(GString) allowed = g_string_new(NULL);
@@ -432,7 +442,7 @@ static gboolean add_device(PrismFramework *fw, const char *family, GError **erro
     if (!ok) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                     "framework profile %s: group [knobs.%s]: unknown device family '%s' "
-                    "(allowed: %s: a cluster preset's name before its first '-')",
+                    "(allowed: %s: the cluster presets' device families)",
                     fw->path, family, family, allowed->str);
         return FALSE;
     }

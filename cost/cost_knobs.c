@@ -12,194 +12,545 @@
 #include <prism/core.h>
 
 static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
-    [PRISM_KNOB_COMPUTE_EFFICIENCY] = {"compute_efficiency", 0.0, 0.0, 1.0, "fraction",
-                                       "achieved fraction of the tensor peak at the sustained "
-                                       "clock by a large, perfectly shaped GEMM (tile/wave "
-                                       "quantisation and the HBM roofline come on top; "
-                                       "memory-bound kernels: hbm_*); 0 = the device's "
-                                       "(cluster gemm_efficiency: cuBLAS measurements, A100/"
-                                       "H100 0.8, B200 0.631), 0.8 where it gives none"},
-    [PRISM_KNOB_NET_EFFICIENCY] = {"net_efficiency", 0.8, 0.01, 1.0, "fraction",
-                                   "achieved fraction of link bandwidth"},
+    [PRISM_KNOB_COMPUTE_EFFICIENCY] =
+        {"compute_efficiency", 0.0, 0.0, 1.0, "fraction",
+         "achieved fraction of the tensor peak at the sustained "
+         "clock by a large, perfectly shaped GEMM (tile/wave "
+         "quantisation and the HBM roofline come on top; "
+         "memory-bound kernels: hbm_*); 0 = the device's "
+         "(cluster gemm_efficiency: cuBLAS measurements, A100/"
+         "H100 0.8, B200 0.631), 0.8 where it gives none",
+         "convention: 0 = the device's gemm_efficiency (each cluster preset cites its cuBLAS "
+         "figure); where a device gives none, PRISM_GEMM_EFFICIENCY_FALLBACK 0.8 = cuBLAS on A100 "
+         "(~250-270 of 312 TFLOP/s) and H100 SXM (789-798 of 989 TFLOP/s, "
+         "zzc0721/torch-performance-test-data#79)"},
+    [PRISM_KNOB_NET_EFFICIENCY] =
+        {"net_efficiency", 0.8, 0.01, 1.0, "fraction", "achieved fraction of link bandwidth",
+         "published: nccl-tests all_reduce_perf bus bandwidth, 8x A100 SXM over NVLink ~200-230 of "
+         "300 GB/s (NVIDIA/nccl-tests#149, #178) and 24 of 25 GB/s per HDR NIC "
+         "(NVIDIA/nccl-tests#119): 0.8, one fraction for both"},
     [PRISM_KNOB_TP_OVERLAP] = {"tp_overlap", 0.0, 0.0, 1.0, "fraction",
                                "fraction of TP communication hidden behind compute while the "
-                               "strategy's tp_overlap dim is 1 (0: exposed in full)"},
-    [PRISM_KNOB_CP_OVERLAP] = {"cp_overlap", 1.0, 0.0, 1.0, "fraction",
-                               "fraction of a ring step's attention compute that hides the "
-                               "next K/V chunk's exchange"},
-    [PRISM_KNOB_EP_OVERLAP] = {"ep_overlap", 0.0, 0.0, 1.0, "fraction",
-                               "fraction of EP all-to-all hidden behind compute"},
-    [PRISM_KNOB_DP_OVERLAP] = {"dp_overlap", 0.5, 0.0, 1.0, "fraction",
-                               "fraction of DP/ZeRO communication hidden behind compute: the "
-                               "gradient reduce while dp_overlap is 1, the parameter gather "
-                               "while param_overlap is 1 (0: exposed in full)"},
-    [PRISM_KNOB_PP_OVERLAP] = {"pp_overlap", 0.0, 0.0, 1.0, "fraction",
-                               "fraction of PP point-to-point hidden behind compute"},
+                               "strategy's tp_overlap dim is 1 (0: exposed in full)",
+                               "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
+                               "--tp-comm-overlap off by default: TP collectives on the critical "
+                               "path (Narayanan et al. SC21, arXiv:2104.04473 3.3)"},
+    [PRISM_KNOB_CP_OVERLAP] =
+        {"cp_overlap", 1.0, 0.0, 1.0, "fraction",
+         "fraction of a ring step's attention compute that hides the "
+         "next K/V chunk's exchange",
+         "published: Liu et al. 2023, Ring Attention (arXiv:2310.01889) 3: each block's K/V "
+         "send/receive runs concurrently with the block's attention compute"},
+    [PRISM_KNOB_EP_OVERLAP] =
+        {"ep_overlap", 0.0, 0.0, 1.0, "fraction", "fraction of EP all-to-all hidden behind compute",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/moe/token_dispatcher.py (core_r0.9+): "
+         "the all-to-all dispatcher runs on the compute stream; EP overlap is opt-in"},
+    [PRISM_KNOB_DP_OVERLAP] =
+        {"dp_overlap", 0.5, 0.0, 1.0, "fraction",
+         "fraction of DP/ZeRO communication hidden behind compute: the "
+         "gradient reduce while dp_overlap is 1, the parameter gather "
+         "while param_overlap is 1 (0: exposed in full)",
+         "convention: half of the DP/ZeRO traffic hidden, between 0 (no --overlap-grad-reduce, "
+         "Megatron-LM 2021/2022) and SAPP-ND's calibrated 0.9 (shared/reference/SEEDS.md 3.2, "
+         "fitted on MindFormers step times): no measured figure; to be replaced by the bucketed "
+         "mechanism (issue 37)"},
+    [PRISM_KNOB_PP_OVERLAP] =
+        {"pp_overlap", 0.0, 0.0, 1.0, "fraction",
+         "fraction of PP point-to-point hidden behind compute",
+         "code: NVIDIA/Megatron-LM megatron/core/pipeline_parallel/p2p_communication.py: blocking "
+         "send/recv in 1F1B (--overlap-p2p-comm off by default)"},
     [PRISM_KNOB_FLASH_ATTENTION] = {"flash_attention", 1.0, 0.0, 1.0, "bool",
-                                    "1 = flash attention: no s^2 score activations"},
-    [PRISM_KNOB_GRAD_FP32] = {"grad_fp32", 1.0, 0.0, 1.0, "bool",
-                              "1 = gradients accumulated in fp32 (4 B/param), 0 = in dtype"},
-    [PRISM_KNOB_MEM_MARGIN] = {"mem_margin", 2.0e9, 0.0, 1e12, "bytes",
-                               "bytes kept free on each device (fragmentation, allocator)"},
-    [PRISM_KNOB_RUNTIME_OVERHEAD] = {"runtime_overhead", 1.0e9, 0.0, 1e12, "bytes",
-                                     "CUDA context, library workspaces per device"},
+                                    "1 = flash attention: no s^2 score activations",
+                                    "convention: current stacks run flash or fused attention "
+                                    "(FlashAttention-2, Dao 2023 arXiv:2307.08691; Transformer "
+                                    "Engine DotProductAttention); profiles of older stacks set 0"},
+    [PRISM_KNOB_GRAD_FP32] =
+        {"grad_fp32", 1.0, 0.0, 1.0, "bool",
+         "1 = gradients accumulated in fp32 (4 B/param), 0 = in dtype",
+         "code: NVIDIA/Megatron-LM megatron/training/arguments.py: --bf16 turns on "
+         "--accumulate-allreduce-grads-in-fp32 (an fp32 main_grad, 4 B per parameter)"},
+    [PRISM_KNOB_MEM_MARGIN] =
+        {"mem_margin", 0.0, 0.0, 1e12, "bytes",
+         "bytes kept free on each device beyond the device-level figure (a "
+         "user's safety room)",
+         "convention: 0: the device-level figure feasibility is decided on already holds the "
+         "caching allocator's reserve (allocator_reserve), the CUDA context (cuda_context) and "
+         "NCCL's buffers (nccl_channels, nccl_conn_bytes)"},
+    [PRISM_KNOB_RUNTIME_OVERHEAD] =
+        {"runtime_overhead", 33554432.0, 0.0, 1e12, "bytes",
+         "library workspaces the caching allocator holds per device (cuBLAS), "
+         "counted in the allocated peak",
+         "code: pytorch/pytorch aten/src/ATen/cuda/CublasHandlePool.cpp (v2.4-v2.5): the cuBLAS "
+         "workspace of the compute stream's handle, 4096 x 8 KiB = 32 MiB on Hopper and later "
+         "(4096 x 2 + 16 x 8 KiB before), allocated from the CUDA caching allocator "
+         "(getNewWorkspace)"},
     [PRISM_KNOB_DROPOUT] = {"dropout", 1.0, 0.0, 1.0, "bool",
-                            "1 = dropout masks are stored for backward (1 byte/element)"},
-    [PRISM_KNOB_CAUSAL_SKIP] = {"causal_skip", 0.5, 0.0, 1.0, "fraction",
-                                "attention-core FLOPs skipped by causal flash attention"},
-    [PRISM_KNOB_LOGITS_BYTES] = {"logits_bytes", 4.0, 1.0, 8.0, "bytes",
-                                 "bytes per logit kept for the cross-entropy (fp32 = 4)"},
+                            "1 = dropout masks are stored for backward (1 byte/element)",
+                            "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
+                            "--hidden-dropout 0.1, --attention-dropout 0.1 by default; masks kept "
+                            "at 1 byte/element (Korthikanti et al. 2022, arXiv:2205.05198 4.1)"},
+    [PRISM_KNOB_CAUSAL_SKIP] =
+        {"causal_skip", 0.5, 0.0, 1.0, "fraction",
+         "attention-core FLOPs skipped by causal flash attention",
+         "count: a causal mask leaves the lower triangle, s(s+1)/2 of the s^2 scores (1/2 for s "
+         "much larger than a block); flash kernels skip the masked blocks"},
+    [PRISM_KNOB_LOGITS_BYTES] =
+        {"logits_bytes", 4.0, 1.0, 8.0, "bytes",
+         "bytes per logit kept for the cross-entropy (fp32 = 4)",
+         "published: Korthikanti et al. 2022 (arXiv:2205.05198) 4.3: the cross-entropy keeps fp32 "
+         "logits, 4sbv/t bytes (4 B per fp32 value)"},
     [PRISM_KNOB_MOE_IMBALANCE] = {"moe_imbalance", 1.0, 1.0, 64.0, "ratio",
-                                  "busiest expert's tokens / mean tokens (dropless MoE)"},
-    [PRISM_KNOB_ZERO3_PREFETCH] = {"zero3_prefetch", 2.0, 1.0, 64.0, "layers",
-                                   "layers of gathered parameters held at once by ZeRO-3"},
+                                  "busiest expert's tokens / mean tokens (dropless MoE)",
+                                  "code: NVIDIA/Megatron-Bridge DeepSeek-V3 performance recipes "
+                                  "(deepseek_v3_pretrain_256gpu_b200_* and the GB200/GB300 ones, "
+                                  "2025): moe_router_force_load_balancing = True, the published "
+                                  "MoE benchmarks route force-balanced: busiest expert = mean"},
+    [PRISM_KNOB_ZERO3_PREFETCH] =
+        {"zero3_prefetch", 2.0, 1.0, 64.0, "layers",
+         "layers of gathered parameters held at once by ZeRO-3",
+         "published: Zhao et al. 2023, PyTorch FSDP (arXiv:2304.11277) 4.2: the rate limiter "
+         "allows two all-gathered units in flight (the current and the prefetched one)"},
     [PRISM_KNOB_BWD_RATIO] = {"bwd_ratio", 2.0, 1.0, 4.0, "ratio",
-                              "backward FLOPs / forward FLOPs (dX and dW GEMMs)"},
-    [PRISM_KNOB_PP_SCATTER] = {"pp_scatter", 1.0, 0.0, 1.0, "bool",
-                               "1 = pipeline sends 1/tp of an activation (scatter-gather)"},
-    [PRISM_KNOB_HBM_GBPS] = {"hbm_GBps", 0.0, 0.0, 1e5, "GB/s",
-                             "device memory bandwidth; 0 = the cluster's (memory_bandwidth_GBps)"},
-    [PRISM_KNOB_HBM_EFFICIENCY] = {"hbm_efficiency", 0.8, 0.05, 1.0, "fraction",
-                                   "achieved fraction of memory bandwidth (elementwise, "
-                                   "optimizer)"},
-    [PRISM_KNOB_GRAD_ACCUM_EXPOSED] = {"grad_accum_exposed", 1.0, 0.0, 1.0, "fraction",
-                                       "share of the per-micro-batch gradient accumulation "
-                                       "(read + write of the gradient buffer) not hidden"},
-    [PRISM_KNOB_BWD_WORKING_SET] = {"bwd_working_set", 1.0, 0.0, 1.0, "bool",
-                                    "1 = a layer's backward holds one micro-batch of its "
-                                    "activations' size (gradients); 0 = full recompute only"},
-    [PRISM_KNOB_FP8_GEMM_RATIO] = {"fp8_gemm_ratio", 0.875, 0.1, 1.0, "fraction",
-                                   "large FP8 GEMM throughput / twice the BF16 one (cuBLAS "
-                                   "12.9 on Hopper: FP8 1.75x BF16 on large GEMMs)"},
+                              "backward FLOPs / forward FLOPs (dX and dW GEMMs)",
+                              "published: Narayanan et al. SC21 (arXiv:2104.04473) 5.1: backward = "
+                              "the dX and dW GEMMs, each as large as the forward (2x)"},
+    [PRISM_KNOB_PP_SCATTER] =
+        {"pp_scatter", 1.0, 0.0, 1.0, "bool",
+         "1 = pipeline sends 1/tp of an activation (scatter-gather)",
+         "published: Narayanan et al. SC21 (arXiv:2104.04473) 4.1: scatter/gather of pipeline "
+         "sends over the tp ranks (Megatron-LM default)"},
+    [PRISM_KNOB_HBM_GBPS] =
+        {"hbm_GBps", 0.0, 0.0, 1e5, "GB/s",
+         "device memory bandwidth; 0 = the cluster's (memory_bandwidth_GBps)",
+         "convention: 0 = the cluster's memory_bandwidth_GBps (each preset cites its datasheet)"},
+    [PRISM_KNOB_HBM_EFFICIENCY] =
+        {"hbm_efficiency", 0.8, 0.05, 1.0, "fraction",
+         "achieved fraction of memory bandwidth (elementwise, "
+         "optimizer)",
+         "published: streaming kernels (BabelStream-class) reach about 80-90 % of the datasheet "
+         "HBM bandwidth (cost/README.md, Knobs): the low end"},
+    [PRISM_KNOB_GRAD_ACCUM_EXPOSED] =
+        {"grad_accum_exposed", 1.0, 0.0, 1.0, "fraction",
+         "share of the per-micro-batch gradient accumulation "
+         "(read + write of the gradient buffer) not hidden",
+         "convention: the read + write of the fp32 main_grad per parameter per micro-batch is "
+         "priced whole: Megatron-Core accumulates in its own kernel or the wgrad GEMM's epilogue, "
+         "not overlapped (cost/README.md, Gradient accumulation)"},
+    [PRISM_KNOB_BWD_WORKING_SET] =
+        {"bwd_working_set", 1.0, 0.0, 1.0, "bool",
+         "1 = a layer's backward holds one micro-batch of its "
+         "activations' size (gradients); 0 = full recompute only",
+         "convention: a layer's backward holds gradients of its activations' size beside them "
+         "(SAPP-ND's rule, shared/reference/SEEDS.md 2.7)"},
+    [PRISM_KNOB_FP8_GEMM_RATIO] =
+        {"fp8_gemm_ratio", 0.875, 0.1, 1.0, "fraction",
+         "large FP8 GEMM throughput / twice the BF16 one (cuBLAS "
+         "12.9 on Hopper: FP8 1.75x BF16 on large GEMMs)",
+         "published: NVIDIA technical blog 'Boosting Matrix Multiplication Speed and Flexibility "
+         "with NVIDIA cuBLAS 12.9' (2025): FP8 1.75x BF16 on large Hopper GEMMs, 1.75 / 2"},
     [PRISM_KNOB_GEMM_QUANTISATION] = {"gemm_quantisation", 1.0, 0.0, 1.0, "bool",
                                       "1 = GEMMs pay tile padding and partial last waves over "
-                                      "the device's SMs; 0 = no quantisation"},
+                                      "the device's SMs; 0 = no quantisation",
+                                      "published: NVIDIA Deep Learning Performance Guide, 'Matrix "
+                                      "Multiplication Background' (tile and wave quantization)"},
     [PRISM_KNOB_ATTN_FWD_FRACTION] = {"attn_fwd_fraction", 0.0, 0.0, 1.0, "fraction",
                                       "flash-attention forward: achieved fraction of the BF16 "
                                       "peak; 0 = the device's (cluster attn_fwd_fraction: the "
                                       "FA2/FA3 paper figure); set for another kernel (e.g. FA2 "
-                                      "on Hopper)"},
+                                      "on Hopper)",
+                                      "convention: 0 = the device's attn_fwd_fraction (each "
+                                      "cluster preset cites its flash-attention paper figure)"},
     [PRISM_KNOB_ATTN_BWD_FRACTION] = {"attn_bwd_fraction", 0.0, 0.0, 1.0, "fraction",
                                       "flash-attention backward (of its 2.5x-forward matmul "
-                                      "FLOPs); 0 = the device's"},
-    [PRISM_KNOB_FSDP_RESHARD] = {"fsdp_reshard", 1.0, 0.0, 1.0, "bool",
-                                 "1 = ZeRO-3 frees gathered parameters after forward and "
-                                 "gathers again in backward; 0 = keeps them (ZeRO-2 memory)"},
+                                      "FLOPs); 0 = the device's",
+                                      "convention: 0 = the device's attn_bwd_fraction (each "
+                                      "cluster preset cites its flash-attention paper figure)"},
+    [PRISM_KNOB_FSDP_RESHARD] =
+        {"fsdp_reshard", 1.0, 0.0, 1.0, "bool",
+         "1 = ZeRO-3 frees gathered parameters after forward and "
+         "gathers again in backward; 0 = keeps them (ZeRO-2 memory)",
+         "code: pytorch torch.distributed.fsdp.fully_shard(reshard_after_forward=True) default "
+         "(FSDP2; FULL_SHARD in FSDP1)"},
     [PRISM_KNOB_HSDP] = {"hsdp", 0.0, 0.0, 1.0, "bool",
                          "1 = ZeRO/FSDP shards within a node and replicates across nodes "
-                         "(HSDP: all-reduce of the shard's gradients)"},
+                         "(HSDP: all-reduce of the shard's gradients)",
+                         "code: pytorch torch.distributed.fsdp.fully_shard shards over the whole "
+                         "mesh it is given; HSDP (a 2-D mesh) is opt-in"},
     [PRISM_KNOB_DP_BUCKET] = {"dp_bucket", 0.0, 0.0, 1e12, "params",
                               "ZeRO 0-2: parameters per bucket of the overlapped gradient "
-                              "reduce / parameter gather (Megatron-Core 4e7); 0 = dp_overlap"},
+                              "reduce / parameter gather (Megatron-Core 4e7); 0 = dp_overlap",
+                              "convention: 0 = the dp_overlap fraction. Megatron-Core's own "
+                              "mechanism is buckets of max(4e7, 1e6*dp) parameters "
+                              "(megatron/core/distributed/distributed_data_parallel_config.py "
+                              "bucket_size); it is not the default because it changed the order of "
+                              "2 of 23 validation row groups (cost/README.md, MoE rows pass 2; "
+                              "issue 37 audit): row-chosen, to be replaced by the mechanism"},
     [PRISM_KNOB_CP_ALGO] = {"cp_algo", 0.0, 0.0, 1.0, "code",
                             "0 = ring attention (P2P K/V exchange); 1 = all-to-all "
-                            "(Ulysses) where heads/tp divide by cp, ring elsewhere"},
-    [PRISM_KNOB_CP_LOAD_BALANCE] = {"cp_load_balance", 1.0, 0.0, 1.0, "bool",
-                                    "1 = causal ring with zig-zag chunks (balanced); 0 = "
-                                    "contiguous chunks (the last rank paces the ring)"},
+                            "(Ulysses) where heads/tp divide by cp, ring elsewhere",
+                            "code: NVIDIA/Megatron-LM --cp-comm-type p2p by default (Transformer "
+                            "Engine's ring attention)"},
+    [PRISM_KNOB_CP_LOAD_BALANCE] =
+        {"cp_load_balance", 1.0, 0.0, 1.0, "bool",
+         "1 = causal ring with zig-zag chunks (balanced); 0 = "
+         "contiguous chunks (the last rank paces the ring)",
+         "code: Megatron-Core / Transformer Engine, torchtitan and Llama 3 (arXiv:2407.21783 "
+         "3.3.2) split causal CP into 2c chunks, load-balanced"},
     [PRISM_KNOB_SEQ1F1B_SPLITS] = {"seq1f1b_splits", 4.0, 1.0, 64.0, "chunks",
                                    "sequence chunks per micro-batch under schedule=seq1f1b "
-                                   "(Sun et al. 2024)"},
-    [PRISM_KNOB_MOE_DISPATCHER] = {"moe_dispatcher", 0.0, 0.0, 1.0, "code",
-                                   "MoE token dispatcher: 0 = all-to-all over the EP group, "
-                                   "then all-gather over ETP (Megatron-Core alltoall); 1 = "
-                                   "all-gather of every token over the etp*ep group and "
-                                   "reduce-scatter back (Megatron-Core allgather)"},
-    [PRISM_KNOB_SELECTIVE_POLICY] = {"selective_policy", 0.0, 0.0, 1.0, "code",
-                                     "what recompute=selective keeps: 0 = all but the attention "
-                                     "core (Korthikanti); 1 = per-op SAC: the block input, SDPA's "
-                                     "outputs and every other matmul's output (torchtitan)"},
-    [PRISM_KNOB_LOSS_BWD_EXTRA] = {"loss_bwd_extra", 0.0, 0.0, 4.0, "copies",
-                                   "extra copies of the logits (logits_bytes each) live while "
-                                   "the loss runs backward: 0 = fused in-place cross-entropy "
-                                   "(Megatron), 1 = eager F.cross_entropy (saved log-softmax, "
-                                   "incoming and produced gradient)"},
-    [PRISM_KNOB_ELEMENTWISE_EAGER] = {"elementwise_eager", 0.0, 0.0, 1.0, "bool",
-                                      "1 = eager PyTorch: RMSNorm, RoPE and SwiGLU as separate "
-                                      "ops, each reading its inputs and writing its output; 0 = "
-                                      "fused kernels (Megatron/TE, torch.compile)"},
+                                   "(Sun et al. 2024)",
+                                   "convention: within the 2-8 sequence splits Sun et al. 2024, "
+                                   "Seq1F1B (arXiv:2406.03488) evaluate"},
+    [PRISM_KNOB_MOE_DISPATCHER] =
+        {"moe_dispatcher", 0.0, 0.0, 1.0, "code",
+         "MoE token dispatcher: 0 = all-to-all over the EP group, "
+         "then all-gather over ETP (Megatron-Core alltoall); 1 = "
+         "all-gather of every token over the etp*ep group and "
+         "reduce-scatter back (Megatron-Core allgather)",
+         "code: NVIDIA/Megatron-LM "
+         "tests/functional_tests/test_cases/mixtral/*_release/model_config.yaml: "
+         "--moe-token-dispatcher-type alltoall (the MoE team's release recipes)"},
+    [PRISM_KNOB_SELECTIVE_POLICY] =
+        {"selective_policy", 0.0, 0.0, 1.0, "code",
+         "what recompute=selective keeps: 0 = all but the attention "
+         "core (Korthikanti); 1 = per-op SAC: the block input, SDPA's "
+         "outputs and every other matmul's output (torchtitan)",
+         "published: Korthikanti et al. 2022 (arXiv:2205.05198) 5: selective recompute drops the "
+         "attention core only (Megatron --recompute-granularity selective)"},
+    [PRISM_KNOB_LOSS_BWD_EXTRA] =
+        {"loss_bwd_extra", 0.0, 0.0, 4.0, "copies",
+         "extra copies of the logits (logits_bytes each) live while "
+         "the loss runs backward: 0 = fused in-place cross-entropy "
+         "(Megatron), 1 = eager F.cross_entropy (saved log-softmax, "
+         "incoming and produced gradient)",
+         "code: NVIDIA/Megatron-LM megatron/core/tensor_parallel/cross_entropy.py: the "
+         "vocab-parallel cross-entropy writes its gradient into the softmax buffer (no extra "
+         "copy)"},
+    [PRISM_KNOB_ELEMENTWISE_EAGER] =
+        {"elementwise_eager", 0.0, 0.0, 1.0, "bool",
+         "1 = eager PyTorch: RMSNorm, RoPE and SwiGLU as separate "
+         "ops, each reading its inputs and writing its output; 0 = "
+         "fused kernels (Megatron/TE, torch.compile)",
+         "code: Megatron-Core with Transformer Engine runs fused norm, RoPE and bias-SwiGLU "
+         "kernels (megatron/core/fusions/); eager PyTorch is a profile's setting"},
     [PRISM_KNOB_FSDP_PP_NOSYNC] = {"fsdp_pp_nosync", 0.0, 0.0, 1.0, "bool",
                                    "1 = with pipeline parallelism ZeRO-3/FSDP keeps the stage's "
                                    "parameters gathered and accumulates unsharded gradients "
                                    "over the micro-batches, reduce-scattering once after the "
-                                   "last backward (torch.distributed.pipelining + FSDP2)"},
-    [PRISM_KNOB_TP_LAYOUT_COPY] = {"tp_layout_copy", 0.0, 0.0, 1.0, "bool",
-                                   "1 = every sequence-parallel TP all-gather / reduce-scatter "
-                                   "also copies its full tensor once through HBM (PyTorch "
-                                   "functional collectives on the sequence dim 1 of [b, s, h]: "
-                                   "torch.cat of the chunks); 0 = sequence-first layout "
-                                   "(Megatron [s, b, h])"},
-    [PRISM_KNOB_ZERO3_LOWP_SHARD] = {"zero3_lowp_shard", 1.0, 0.0, 1.0, "bool",
-                                     "1 = ZeRO-3 holds a 16-bit shard of the parameters next "
-                                     "to the optimizer's fp32 master (DeepSpeed ZeRO-3); 0 = the "
-                                     "shard is the fp32 parameter itself, cast to 16 bits only "
-                                     "into the all-gather (FSDP2 MixedPrecisionPolicy)"},
-    [PRISM_KNOB_SP_SAVES_GATHERED] = {"sp_saves_gathered", 0.0, 0.0, 1.0, "bool",
-                                      "1 = with SP the column-parallel linears save their "
-                                      "all-gathered input for backward (PyTorch DTensor "
-                                      "SequenceParallel + ColwiseParallel); 0 = the shard is "
-                                      "kept and gathered again in backward (Megatron)"},
-    [PRISM_KNOB_TP_OVERLAP_BUFFERS] = {"tp_overlap_buffers", 10.0, 0.0, 64.0, "tensors",
-                                       "device memory of TP communication overlap: userbuffers "
-                                       "of one micro-batch's full sequence x hidden each, held "
-                                       "while tp_overlap is on (tp > 1, SP; Transformer Engine "
-                                       "initialize_ub registers 10); only when tp_overlap > 0"},
-    [PRISM_KNOB_NIC_SPREAD] = {"nic_spread", 0.0, 0.0, 1.0, "bool",
-                               "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
-                               "each node crosses the nodes on their k NICs (NCCL channels): "
-                               "1/k of the per-device inter-node time, at least the intra-node "
-                               "link's; 0 = every group at one device's NIC"},
+                                   "last backward (torch.distributed.pipelining + FSDP2)",
+                                   "convention: off; the pytorch-fsdp profile sets "
+                                   "torch.distributed.pipelining + FSDP2's no-sync accumulation"},
+    [PRISM_KNOB_TP_LAYOUT_COPY] =
+        {"tp_layout_copy", 0.0, 0.0, 1.0, "bool",
+         "1 = every sequence-parallel TP all-gather / reduce-scatter "
+         "also copies its full tensor once through HBM (PyTorch "
+         "functional collectives on the sequence dim 1 of [b, s, h]: "
+         "torch.cat of the chunks); 0 = sequence-first layout "
+         "(Megatron [s, b, h])",
+         "code: NVIDIA/Megatron-LM megatron/core/tensor_parallel/mappings.py: sequence-first [s, "
+         "b, h] layout, SP collectives on dim 0 (no reorder copy)"},
+    [PRISM_KNOB_ZERO3_LOWP_SHARD] =
+        {"zero3_lowp_shard", 1.0, 0.0, 1.0, "bool",
+         "1 = ZeRO-3 holds a 16-bit shard of the parameters next "
+         "to the optimizer's fp32 master (DeepSpeed ZeRO-3); 0 = the "
+         "shard is the fp32 parameter itself, cast to 16 bits only "
+         "into the all-gather (FSDP2 MixedPrecisionPolicy)",
+         "code: microsoft/DeepSpeed deepspeed/runtime/zero/stage3.py: a 16-bit parameter partition "
+         "beside the fp32 master of the optimizer"},
+    [PRISM_KNOB_SP_SAVES_GATHERED] =
+        {"sp_saves_gathered", 0.0, 0.0, 1.0, "bool",
+         "1 = with SP the column-parallel linears save their "
+         "all-gathered input for backward (PyTorch DTensor "
+         "SequenceParallel + ColwiseParallel); 0 = the shard is "
+         "kept and gathered again in backward (Megatron)",
+         "published: Korthikanti et al. 2022 (arXiv:2205.05198) 4.2.2: Megatron's SP keeps the "
+         "shard and all-gathers it again in backward"},
+    [PRISM_KNOB_TP_OVERLAP_BUFFERS] =
+        {"tp_overlap_buffers", 10.0, 0.0, 64.0, "tensors",
+         "device memory of TP communication overlap: userbuffers "
+         "of one micro-batch's full sequence x hidden each, held "
+         "while tp_overlap is on (tp > 1, SP; Transformer Engine "
+         "initialize_ub registers 10); only when tp_overlap > 0",
+         "code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py initialize_ub: "
+         "one userbuffer per overlapped GEMM, 4 ring-exchange + 2 pipelined + 4 bulk = 10 (shape "
+         "[seq*mbs/cp, hidden], Megatron-LM megatron/training/initialize.py "
+         "_initialize_tp_communicators)"},
+    [PRISM_KNOB_NIC_SPREAD] =
+        {"nic_spread", 1.0, 0.0, 1.0, "bool",
+         "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
+         "each node crosses the nodes on their k NICs (NCCL channels): "
+         "1/k of the per-device inter-node time, at least the intra-node "
+         "link's; 0 = every group at one device's NIC. The EP "
+         "all-to-all always crosses on one NIC per device (it cannot "
+         "aggregate NICs)",
+         "published: NVIDIA/nccl issue #601 (NCCL builds one ring per NIC, each through a "
+         "different NIC) and nccl-tests issue #319 (~48 GB/s per CX7 NIC aggregated to ~396 GB/s "
+         "on H100); the EP all-to-all stays on one NIC: nccl-tests issue #267"},
     [PRISM_KNOB_SHARED_EXPERT_OVERLAP] = {"shared_expert_overlap", 0.0, 0.0, 1.0, "bool",
                                           "1 = the shared experts run on a side stream beside "
                                           "the EP dispatch and combine (Megatron-Core "
                                           "--moe-shared-expert-overlap): each pass hides up to "
-                                          "the shared experts' GEMM time of its all-to-alls"},
+                                          "the shared experts' GEMM time of its all-to-alls",
+                                          "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
+                                          "--moe-shared-expert-overlap off by default"},
     [PRISM_KNOB_RECOMPUTE_MOE_ACT] = {"recompute_moe_act", 0.0, 0.0, 1.0, "bool",
                                       "1 = recompute = selective also drops the routed experts' "
                                       "activation output (fc2's input) and runs the activation "
                                       "again in backward (Megatron-Core --recompute-modules "
-                                      "moe_act)"},
-    [PRISM_KNOB_MFU_CORE] = {"mfu_core", 0.0, 0.0, 2.0, "code",
-                             "how the model FLOPs of MFU count the attention core: 0 = as "
-                             "executed (causal flash attention skips 1 - causal_skip of it, "
-                             "without flash all of it runs: MFU can then not exceed what the "
-                             "device does); 1 = the full core (Narayanan et al. 2021, "
-                             "torchtitan's 12*L*h*s, Megatron-LM before 2025); 2 = half of it "
-                             "(Megatron-LM's causal-mask count since Megatron-Core 0.12). HFU, "
-                             "times and executed FLOPs do not depend on it"},
-    [PRISM_KNOB_FP8_SCOPE] = {"fp8_scope", 0.0, 0.0, 2.0, "code",
-                              "which linear GEMMs an FP8 recipe (--dtype fp8, fp8-cs, mxfp8) "
-                              "runs in FP8: 0 = every one (Transformer Engine, torchao Float8 on "
-                              "each nn.Linear); 1 = the dense linears only (attention, dense and "
-                              "shared-expert MLPs, MTP projection), routed experts in BF16; 2 = "
-                              "the routed experts' grouped GEMMs only (torchao MoE training's "
-                              "grouped-GEMM recipe). The head, router and attention core stay "
-                              "BF16 in every case"},
-    [PRISM_KNOB_MX_CAST_PASSES] = {"mx_cast_passes", 1.0, 1.0, 2.0, "code",
-                                   "MXFP8 (--dtype mxfp8) casts of inputs, weights and output "
-                                   "gradients: 1 = one fused kernel reads the BF16 tensor once "
-                                   "and writes its row-wise and column-wise MX copies (2 + 2 x "
-                                   "(1 + 1/32) = 4.0625 B per element; Transformer Engine); 2 = "
-                                   "a kernel per layout, each reading the tensor (2 x (2 + 1 + "
-                                   "1/32) = 6.0625 B; torchao's dim0 and dim1 casts)"},
+                                      "moe_act)",
+                                      "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
+                                      "--recompute-modules defaults to core_attn only"},
+    [PRISM_KNOB_MFU_CORE] =
+        {"mfu_core", 0.0, 0.0, 2.0, "code",
+         "how the model FLOPs of MFU count the attention core: 0 = as "
+         "executed (causal flash attention skips 1 - causal_skip of it, "
+         "without flash all of it runs: MFU can then not exceed what the "
+         "device does); 1 = the full core (Narayanan et al. 2021, "
+         "torchtitan's 12*L*h*s, Megatron-LM before 2025); 2 = half of it "
+         "(Megatron-LM's causal-mask count since Megatron-Core 0.12). HFU, "
+         "times and executed FLOPs do not depend on it",
+         "convention: MFU counts the attention core as executed, so it cannot pass what the device "
+         "does (cost/README.md, Knobs); 1 and 2 are the published counts"},
+    [PRISM_KNOB_FP8_SCOPE] =
+        {"fp8_scope", 0.0, 0.0, 2.0, "code",
+         "which linear GEMMs an FP8 recipe (--dtype fp8, fp8-cs, mxfp8) "
+         "runs in FP8: 0 = every one (Transformer Engine, torchao Float8 on "
+         "each nn.Linear); 1 = the dense linears only (attention, dense and "
+         "shared-expert MLPs, MTP projection), routed experts in BF16; 2 = "
+         "the routed experts' grouped GEMMs only (torchao MoE training's "
+         "grouped-GEMM recipe). The head, router and attention core stay "
+         "BF16 in every case",
+         "code: NVIDIA/TransformerEngine fp8_autocast covers every TE linear; pytorch/ao Float8 "
+         "converts every nn.Linear; DeepSeek-V3 (arXiv:2412.19437) 3.3: all linear GEMMs"},
+    [PRISM_KNOB_MX_CAST_PASSES] =
+        {"mx_cast_passes", 1.0, 1.0, 2.0, "code",
+         "MXFP8 (--dtype mxfp8) casts of inputs, weights and output "
+         "gradients: 1 = one fused kernel reads the BF16 tensor once "
+         "and writes its row-wise and column-wise MX copies (2 + 2 x "
+         "(1 + 1/32) = 4.0625 B per element; Transformer Engine); 2 = "
+         "a kernel per layout, each reading the tensor (2 x (2 + 1 + "
+         "1/32) = 6.0625 B; torchao's dim0 and dim1 casts)",
+         "code: NVIDIA/TransformerEngine MXFP8 quantize writes the row-wise and column-wise copies "
+         "from one read of the tensor (transformer_engine/common/util/cast_kernels.cuh)"},
     [PRISM_KNOB_MX_CAST_EFFICIENCY] = {"mx_cast_efficiency", 0.0, 0.0, 1.0, "fraction",
                                        "achieved fraction of the HBM bandwidth by the MXFP8 cast "
                                        "kernels; 0 = hbm_efficiency, as every memory-bound "
-                                       "kernel (torchao on B200: dim0 up to 5.5, dim1 up to 3.9 "
-                                       "of 8 TB/s, 0.57 for their equal bytes)"},
-    [PRISM_KNOB_KV_REPEAT] = {"kv_repeat", 0.0, 0.0, 1.0, "bool",
-                              "1 = a GQA model repeats its K/V heads to the query heads before "
-                              "attention (torchtitan's Llama attention calls repeat_kv before "
-                              "SDPA, torchtitan#1283; removed in #2259, 2026-01): autograd keeps "
-                              "the repeated K and V for the attention backward and context "
-                              "parallelism exchanges them (query heads' worth, sharded by tp "
-                              "like the queries), and the copy is one more read and write"},
-    [PRISM_KNOB_CP_DKV_FP32] = {"cp_dkv_fp32", 0.0, 0.0, 1.0, "bool",
-                                "1 = the backward ring of context parallelism passes the K/V "
-                                "gradients in fp32 beside the K/V in the activation dtype "
-                                "(PyTorch's context_parallel accumulates dq/dk/dv in fp32 and "
-                                "rotates dK/dV as one fp32 buffer per step): a backward step "
-                                "carries 1 + 4/bytes KV-sized units instead of 2"},
+                                       "kernel (torchao on B200: dim0 up to 6.3, dim1 up to 3.9 "
+                                       "of 8 TB/s, 0.602 for their equal bytes)",
+                                       "convention: 0 = hbm_efficiency, as every memory-bound "
+                                       "kernel; profiles give a stack's published cast rate"},
+    [PRISM_KNOB_KV_REPEAT] =
+        {"kv_repeat", 0.0, 0.0, 1.0, "bool",
+         "1 = a GQA model repeats its K/V heads to the query heads before "
+         "attention (torchtitan's Llama attention calls repeat_kv before "
+         "SDPA, torchtitan#1283; removed in #2259, 2026-01): autograd keeps "
+         "the repeated K and V for the attention backward and context "
+         "parallelism exchanges them (query heads' worth, sharded by tp "
+         "like the queries), and the copy is one more read and write",
+         "convention: off: GQA's K/V heads reach the attention kernel as they are (flash and cuDNN "
+         "kernels take GQA natively); the pytorch-fsdp profile sets torchtitan's repeat_kv"},
+    [PRISM_KNOB_CP_DKV_FP32] =
+        {"cp_dkv_fp32", 0.0, 0.0, 1.0, "bool",
+         "1 = the backward ring of context parallelism passes the K/V "
+         "gradients in fp32 beside the K/V in the activation dtype "
+         "(PyTorch's context_parallel accumulates dq/dk/dv in fp32 and "
+         "rotates dK/dV as one fp32 buffer per step): a backward step "
+         "carries 1 + 4/bytes KV-sized units instead of 2",
+         "convention: off: the K/V gradients ride the ring in the activation dtype; the "
+         "pytorch-fsdp profile sets PyTorch context_parallel's fp32 dK/dV buffer"},
+    [PRISM_KNOB_NCCL_MODEL] = {"nccl_model", 1.0, 0.0, 1.0, "bool",
+                               "1 = TP and DP/ZeRO collectives are priced as NCCL's tuning "
+                               "model prices a ring: per collective a base latency and per "
+                               "ring step a hop latency (NVLink inside the node, network "
+                               "outside) for each protocol (LL, LL128, Simple), LL at 1/4 and "
+                               "LL128 at 0.92 of the bus bandwidth, the fastest protocol for "
+                               "the message's size; 0 = the cluster level's latency_us per "
+                               "step at the bus bandwidth",
+                               "code: NVIDIA/nccl src/graph/tuning.cc @ b6475625: the model NCCL "
+                               "itself uses to choose a protocol (cost/kernels/kernels-nccl.h)"},
+    [PRISM_KNOB_LAUNCH_US] = {"launch_us", 3.8, 0.0, 1000.0, "us",
+                              "host time per kernel launch: a layer's micro-batch takes at "
+                              "least layer_kernels_fwd/bwd x launch_us (the host floor); 0 = "
+                              "no host floor (CUDA graphs)",
+                              "published: NVIDIA Technical Blog, A. Gray, 'Getting Started with "
+                              "CUDA Graphs' (2019): back-to-back launches of a short kernel take "
+                              "3.8 us each (3.4 us as a CUDA graph)"},
+    [PRISM_KNOB_LAYER_KERNELS_FWD] =
+        {"layer_kernels_fwd", 17.0, 0.0, 10000.0, "kernels",
+         "kernels one transformer layer launches in forward "
+         "(again under full recompute): the host floor's count",
+         "count: Megatron-LM megatron/model/transformer.py "
+         "ParallelTransformerLayer with fused kernels and TP: layernorm, "
+         "QKV GEMM, bias add, baddbmm, scale-mask-softmax, dropout, bmm, "
+         "permute copy, proj GEMM, all-reduce, bias-dropout-add, "
+         "layernorm, fc1 GEMM, bias-GeLU, fc2 GEMM, all-reduce, "
+         "bias-dropout-add = 17"},
+    [PRISM_KNOB_LAYER_KERNELS_BWD] = {"layer_kernels_bwd", 32.0, 0.0, 10000.0, "kernels",
+                                      "kernels one transformer layer launches in backward: "
+                                      "the host floor's count",
+                                      "count: the same layer's autograd backward: 4 linears x "
+                                      "(dgrad + wgrad) 8, bias grads 2, layernorm backward 2 x 3, "
+                                      "bias-dropout-add backward 2 x 2, residual adds 2, bias-GeLU "
+                                      "1, softmax 1, dropout 1, two bmm 2 x 2, permute copy 1, TP "
+                                      "all-reduces 2 = 32"},
+    [PRISM_KNOB_DP_BUCKET_PER_RANK] =
+        {"dp_bucket_per_rank", 0.0, 0.0, 1e9, "params",
+         "parameters a DP bucket holds per member of the DP x CP "
+         "group when that exceeds dp_bucket: the bucket is "
+         "max(dp_bucket, dp_bucket_per_rank x dp x cp) "
+         "(Megatron-Core's default max(4e7, 1e6 x dp_cp)); only "
+         "with dp_bucket > 0",
+         "code: NVIDIA/Megatron-LM megatron/core/distributed/distributed_data_parallel_config.py "
+         "(core_r0.7.0+), bucket_size default max(40000000, 1000000 * dp_size); 0 here: only "
+         "the megatron-core profiles bucket"},
+    [PRISM_KNOB_TP_UB_SMS] =
+        {"tp_ub_sms", 0.0, 0.0, 1024.0, "SMs",
+         "Transformer Engine userbuffers TP overlap (tp > 1, SP, the "
+         "tp_overlap dim on): SMs the pipelined reduce-scatter and the "
+         "bulk overlaps' communication kernels take from the GEMM they "
+         "run beside; the GEMM loses k/SMs of its rate while that "
+         "communication runs. 0 = the tp_overlap fraction instead",
+         "code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py initialize_ub "
+         "get_default_config (TE 1.x-2.x): num_sm 16 for the pipeline and bulk methods; NeMo's "
+         "tuned configs use 16-24 (tp_overlap_configs/userbuffers.py). 0 here: only the "
+         "megatron-core profiles run it"},
+    [PRISM_KNOB_TP_UB_SPLITS] =
+        {"tp_ub_splits", 4.0, 1.0, 64.0, "chunks",
+         "chunks of the pipelined userbuffers reduce-scatter (proj and "
+         "fc2 forward): each chunk's reduce-scatter runs under the next "
+         "chunk's GEMM, the last one after the GEMM (exposed); only "
+         "with tp_ub_sms > 0",
+         "code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py initialize_ub "
+         "get_default_config: num_splits 4 for the pipeline method"},
+    [PRISM_KNOB_NCCL_SMS] =
+        {"nccl_sms", 16.0, 0.0, 1024.0, "SMs",
+         "SMs an NCCL data-parallel / FSDP collective holds while it runs "
+         "hidden behind compute (one per channel; NCCL's CTAs never share "
+         "an SM with compute kernels): the overlapped compute runs at (S - "
+         "nccl_sms)/S of its rate, so hiding H seconds of such a collective "
+         "costs H x nccl_sms/S; 0 = no loss. S = the device's sm_count "
+         "(none given: no loss)",
+         "published: NVIDIA/nccl issue #689 (2023): NCCL uses one SM per channel, 16 SMs on a "
+         "DGX with 8 NICs, and its CTAs never share an SM with compute"},
+    [PRISM_KNOB_NVFP4_BF16_LAYERS] =
+        {"nvfp4_bf16_layers", 10.0, 0.0, 1e6, "layers",
+         "NVFP4 (--dtype nvfp4): transformer layers whose linear GEMMs stay in BF16 (the "
+         "recipe keeps the first and last blocks in higher precision for stability); the "
+         "share min(1, n / layers) of the linear GEMMs runs at the BF16 rate without casts "
+         "or FP4 weight copies. 0 = every linear GEMM in NVFP4",
+         "published: NVIDIA, 'Pretraining Large Language Models with NVFP4' (arXiv:2509.25149) "
+         "4.1: the 12B model keeps its first 2 and last 8 blocks in BF16 (about 16 % of its "
+         "linear layers); Megatron-LM --first-last-layers-bf16 sets the counts"},
+    /* The device-level memory (cost/README.md, "Memory as each source measures it") */
+    [PRISM_KNOB_CUDA_CONTEXT] =
+        {"cuda_context", 3.0e8, 0.0, 1e11, "bytes",
+         "device memory of the CUDA context (driver state, loaded kernels) outside "
+         "the caching allocator: in the device figure (nvidia-smi), not in "
+         "reserved or allocated",
+         "published: pytorch/pytorch issue #107667 (2023, ptrblck): the CUDA context takes about "
+         "300 MB since CUDA 11.7's lazy module loading (over 1000 MB before)"},
+    [PRISM_KNOB_NCCL_CHANNELS] =
+        {"nccl_channels", 16.0, 0.0, 64.0, "channels",
+         "NCCL channels per communicator; each holds a buffer per peer it "
+         "connects to (2 per ring: the previous and the next rank)",
+         "published: NVIDIA/nccl issue #689 (2023): 16 channels (one SM each) on a DGX with 8 "
+         "NICs"},
+    [PRISM_KNOB_NCCL_CONN_BYTES] =
+        {"nccl_conn_bytes", 9633792.0, 0.0, 1e10, "bytes",
+         "device bytes NCCL allocates per channel per connected peer: the "
+         "buffers of its three protocols (Simple NCCL_BUFFSIZE + LL128 + LL)",
+         "code: NVIDIA/nccl src/init.cc (v2.18-v2.23) computeBuffSizes: DEFAULT_BUFFSIZE 1 << 22 "
+         "= 4,194,304 (Simple, NCCL_BUFFSIZE) + DEFAULT_LL128_BUFFSIZE 120 x 640 x 8 x 8 = "
+         "4,915,200 + DEFAULT_LL_BUFFSIZE 8 x 512 x 8 x 16 = 524,288 = 9,633,792 B"},
+    [PRISM_KNOB_ALLOCATOR_RESERVE] =
+        {"allocator_reserve", 0.29, 0.0, 1.0, "fraction",
+         "PyTorch's caching allocator without expandable segments: peak "
+         "reserved / peak allocated - 1 (blocks rounded to 512 B, large "
+         "ones to 2 MiB in 20 MiB or 2 MiB-rounded segments, freed blocks "
+         "cached per stream and never merged across segments); with "
+         "expandable_segments 1 the segments grow in place and only the "
+         "last 20 MiB large page and 2 MiB small page stay unfilled",
+         "derived: median of the published FSDP peak reserved / peak active of "
+         "meta-llama/llama-cookbook PR #41 (32.67/25.86, 27.36/20.20, 19.36/15.22 GB) and PR #165 "
+         "(19.52/14.93 GB): 1.263, 1.354, 1.272, 1.307, median 1.29; the rounding and segment "
+         "sizes are pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (v2.1-v2.5) kMinBlockSize "
+         "512, kSmallBuffer 2 MiB, kLargeBuffer 20 MiB, kRoundLarge 2 MiB"},
+    [PRISM_KNOB_EXPANDABLE_SEGMENTS] =
+        {"expandable_segments", 0.0, 0.0, 1.0, "bool",
+         "1 = PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: reserved = "
+         "allocated + one 20 MiB large page + one 2 MiB small page; 0 = "
+         "reserved = allocated x (1 + allocator_reserve)",
+         "code: pytorch/pytorch c10/cuda/CUDAAllocatorConfig.cpp (v2.1-v2.5): "
+         "expandable_segments defaults to False"},
+    [PRISM_KNOB_RECOMPUTE_NORM] =
+        {"recompute_norm", 0.0, 0.0, 1.0, "bool",
+         "1 = recompute = selective also drops the outputs of the two pre-norms (the attention "
+         "and MLP linears' inputs) and runs both norms again in backward (Megatron-Core "
+         "--recompute-modules layernorm; DeepSeek-V3 recomputes every RMSNorm)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py "
+         "recompute_modules (2025): default [\"core_attn\"]; \"layernorm\" recomputes "
+         "input_layernorm and pre_mlp_layernorm with output-discarding checkpointing"},
+    [PRISM_KNOB_RECOMPUTE_MLA_UP] =
+        {"recompute_mla_up", 0.0, 0.0, 1.0, "bool",
+         "1 = recompute = selective also drops MLA's up-projection outputs (Q, K, V) and the "
+         "normed latents they read, and runs the up-projections, their norms and RoPE again "
+         "in backward (Megatron-Core --recompute-modules mla_up_proj; DeepSeek-V3 Sec. 3.2.3)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py "
+         "recompute_modules (2025): default [\"core_attn\"]; \"mla_up_proj\" recomputes the "
+         "MLA up projection and RoPE with output-discarding checkpointing"},
+    [PRISM_KNOB_ACT_CACHE_FP8] =
+        {"act_cache_fp8", 0.0, 0.0, 1.0, "bool",
+         "1 = under recompute = selective the linear layers' kept inputs are cached in FP8 (1 B "
+         "+ a 4 B scale per 128), the attention output in E5M6 (1.5 B + scale), and the MoE "
+         "SwiGLU keeps its inputs in FP8 and recomputes its output (DeepSeek-V3 Sec. 3.3.3); "
+         "0 = kept in the activation dtype",
+         "published: DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv:2412.19437) Sec. "
+         "3.3.3 Low-Precision Activation; the default 0 is the BF16 cache of Megatron-Core's "
+         "recipes"},
+    [PRISM_KNOB_ADAM_MOMENT_BYTES] =
+        {"adam_moment_bytes", 4.0, 1.0, 4.0, "bytes",
+         "bytes per optimizer moment (Adam's two, SGD's momentum): 4 = fp32, 2 = BF16 moments "
+         "(DeepSeek-V3 Sec. 3.3.3); the fp32 master copy is separate",
+         "code: NVIDIA/Megatron-LM megatron/core/optimizer (core_r0.9): Adam's exp_avg and "
+         "exp_avg_sq in fp32 beside the fp32 main params"},
+    [PRISM_KNOB_EP_A2A_OVERLAP] =
+        {"ep_a2a_overlap", 0.0, 0.0, 1.0, "bool",
+         "1 = the forward of one micro-batch and the backward of another run interleaved, "
+         "each one's EP dispatch and combine on a communication stream under the other's "
+         "compute, hidden up to the stage's compute (Megatron-Core "
+         "--overlap-moe-expert-parallel-comm, the combined 1F1B schedule; DualPipe and "
+         "DualPipeV always do this); 0 = the all-to-alls on the critical path",
+         "code: NVIDIA/Megatron-LM megatron/training/arguments.py "
+         "--overlap-moe-expert-parallel-comm (off by default; the combined_1f1b schedule "
+         "interleaves attention, MLP, dispatch and combine of two micro-batches)"},
+    [PRISM_KNOB_GRAD_REDUCE_BYTES] =
+        {"grad_reduce_bytes", 0.0, 0.0, 8.0, "bytes",
+         "bytes per gradient element the data-parallel / ZeRO gradient "
+         "reduction (all-reduce, reduce-scatter) moves; 0 = the gradient's "
+         "own (4 with grad_fp32, else the dtype's). A stack that reduces "
+         "16-bit gradients and keeps an fp32 main gradient sets 2",
+         "convention: 0 = the reduction moves the gradient buffer as it is held (Megatron-Core's "
+         "grad_reduce_in_fp32 follows --accumulate-allreduce-grads-in-fp32); profiles whose "
+         "code reduces 16-bit gradients beside an fp32 main gradient set 2"},
+    [PRISM_KNOB_GEMM_TILE_US] =
+        {"gemm_tile_us", 3.1, 0.0, 1000.0, "us",
+         "a GEMM wave's fixed time beside its main loop (pipeline fill, "
+         "epilogue): a wave costs (main loop + t0) / (1 + t0 / its main loop at "
+         "depth gemm_eff_k), so small-K GEMMs run below the large-GEMM rate; 0 = "
+         "none (with gemm_quantisation only)",
+         "published: K-sweeps fitted to rate ~ K / (K + K0): cuBLAS (aten matmul) BF16 on B200, "
+         "(8192, 8192, K) 714, 839, 915, 959 TFLOP/s at K = 1024-8192 (meta-pytorch/tritonbench"
+         "#1011): K0 = 420 at 1008 TFLOP/s = 6.81 per SM, 128x256 tile: 4.0 us; DeepGEMM FP8 on "
+         "H800, K 512-16384 (deepseek-ai/DeepGEMM#73): K0 = 762 at 1462 TFLOP/s, 128x128 tile: "
+         "2.25 us; their mean 3.1 us"},
+    [PRISM_KNOB_GEMM_EFF_K] =
+        {"gemm_eff_k", 6144.0, 1.0, 1e6, "elements",
+         "reduction depth of the GEMMs the devices' gemm_efficiency was "
+         "measured at: there the tile's fixed cost (gemm_k_overhead) is "
+         "already in the rate",
+         "published: the devices' GEMM efficiencies are square GEMMs of 4096^3-8192^3 (H100: "
+         "zzc0721/torch-performance-test-data#79; B200: pytorch/ao#2427; B200 at 750 W: "
+         "facebookexperimental/triton#854): 6144, their middle"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

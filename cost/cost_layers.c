@@ -17,6 +17,7 @@
 
 #include "cost-internal.h"
 #include "kernels/kernels-gemm.h"
+#include "kernels/kernels-nccl.h"
 
 /* One MLP of width f: weight matrices (GELU 2, SwiGLU 3). */
 static double mlp_mats(PrismMlpAct act)
@@ -44,6 +45,9 @@ typedef struct KnobView {
     double mfu_core;  /* share of the attention core in the model FLOPs (mfu_core knob) */
     double exec_core; /* share of the attention core that runs (causal flash skips part) */
     double kv_repeat; /* kv_repeat: GQA's K/V heads repeated to the query heads */
+    double rc_norm;   /* recompute_norm: selective recompute drops the pre-norms' outputs */
+    double rc_mla;    /* recompute_mla_up: ... and MLA's up-projection outputs */
+    double fp8_cache; /* act_cache_fp8: linear inputs kept in FP8 (DeepSeek-V3) */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -160,12 +164,115 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
             k->a_kv += bp * g * d;
             k->e_tp += 2.0 * bp * (a + g) * d;
         }
+        if (at->out_gate) {
+            /* Qwen3-Next's gated attention: q_proj also yields a gate of a d per token
+             * (fused into the qkv GEMM: gemm "qkv" below widened), the output is multiplied
+             * by its sigmoid before o_proj: the gate and the ungated output are kept, the
+             * sigmoid-multiply reads 2 a d and writes a d */
+            k->p_tp += h * a * d;
+            k->f_tp += 2.0 * h * a * d;
+            k->gemm[k->n_gemm - 2].n_tp += a * d;
+            k->a_tp += bp * 2.0 * a * d;
+            k->e_tp += bp * 3.0 * a * d;
+        }
         k->a_score = kv->flash > 0.5 ? 4.0 * a : (2.0 * bp + kv->drop) * a * sw;
     }
     k->inv_g = 1.0 / k->g;
     k->heads = a;
     k->f_core = core * (kv->flash > 0.5 ? causal : 1.0);
     *model_core = core;
+}
+
+/* Mamba-2 (SSD) mixer (Dao & Gu 2024, "Transformers are SSMs", Sec. 6-7; Megatron-Core
+ * megatron/core/ssm/mamba_mixer.py and mamba_context_parallel.py; cost/README.md "State-space
+ * and linear-attention layers"). H heads of P channels (d_inner D = H P), G groups of state
+ * size N, conv of K taps, chunk length Q. Every weight is sharded over tp by heads and
+ * groups (in_proj column-parallel, out_proj row-parallel, conv channels and the per-head
+ * vectors with their heads; tp divides H and G, strategy.h R2). Per token, forward:
+ *   GEMMs   in_proj 2 h (2D + 2GN + H), out_proj 2 D h
+ *   conv    2 K (D + 2GN)
+ *   scan    intra-chunk C B^T 2 Q G N and its product with x 2 Q H P, chunk states B^T x
+ *           2 H P N, the state passing between chunks 2 H P N / Q, the output from the
+ *           states C h 2 H P N: 2 Q (G N + H P) + 4 H P N + 2 H P N / Q
+ * The conv and the scan are priced at the attention core's rates (f_core; both are chunked
+ * matmul kernels, no separate kernel fraction is published). Kept for the backward (bytes
+ * per token, all tp-sharded): in_proj's output z (D), xBC (D + 2GN) and dt (H), the conv's
+ * output xBC (D + 2GN), the scan's output y (D), the gated norm's output (D): 5D + 4GN + H;
+ * the chunk states are recomputed in the backward (mamba_ssm saves none). Elementwise: the
+ * conv reads and writes xBC, the gated RMSNorm reads y and z and writes D. Context
+ * parallelism is Megatron-Core's all-to-all: z, x, B, C and dt in (B and C repeated to cp
+ * copies when G/tp < cp), y out, per pass; tp x cp must divide H. */
+static void mamba_terms(const PrismSsmSpec *ss, double h, const KnobView *kv, PrismKKind *k,
+                        double *core)
+{
+    const double H = ss->n_heads, P = ss->head_dim, N = ss->state, G = ss->n_groups;
+    const double K = ss->conv_kernel, Q = ss->chunk, D = H * P, bp = kv->bp;
+    const double in = 2.0 * D + 2.0 * G * N + H, xbc = D + 2.0 * G * N;
+    k->p_tp += h * in + D * h + xbc * K + 3.0 * H + D + (ss->bias ? in : 0.0) +
+               (ss->conv_bias ? xbc : 0.0);
+    k->p_rep += ss->bias ? h : 0.0;
+    k->f_tp += 2.0 * h * in + 2.0 * D * h;
+    add_gemm(k, "in_proj", in, 0, 0, 0, h, 1);
+    add_gemm(k, "out_proj", 0, 0, h, D, 0, 1);
+    const double conv = 2.0 * K * xbc;
+    const double scan = 2.0 * Q * (G * N + H * P) + 4.0 * H * P * N + 2.0 * H * P * N / Q;
+    k->f_core = conv + scan;
+    *core = conv + scan;
+    k->a_tp += bp * (5.0 * D + 4.0 * G * N + H);
+    k->e_tp += bp * (2.0 * xbc + 3.0 * D);
+    k->g = G;
+    k->inv_g = 1.0 / G;
+    k->heads = H;
+    k->cp_a2a = 1.0;
+    k->cp_qo = bp * (3.0 * D + H); /* z, x, dt in; y out */
+    k->cp_kv = bp * 2.0 * G * N;   /* B and C */
+    k->cp_kvh = bp * 2.0 * N;      /* one group's B and C (repeated to cp copies) */
+}
+
+/* Gated DeltaNet mixer (Yang et al. 2025, "Gated Delta Networks"; Hugging Face
+ * transformers models/qwen3_next/modeling_qwen3_next.py Qwen3NextGatedDeltaNet; Megatron-Core
+ * megatron/core/ssm/gated_delta_net.py; the chunked kernel of flash-linear-attention,
+ * chunk_gated_delta_rule, chunk length C = 64). Hk key heads of dk, Hv value heads of dv
+ * (Hv a multiple of Hk: q and k are repeated to Hv heads before the kernel), conv of K taps.
+ * Weights sharded over tp by heads as Megatron-Core does (in_proj column-, out_proj
+ * row-parallel; tp divides Hk and Hv); the gated norm's weight (dv) is replicated. Per
+ * token, forward:
+ *   GEMMs   in_proj 2 h (2 Hk dk + 2 Hv dv + 2 Hv), out_proj 2 Hv dv h
+ *   conv    2 K (2 Hk dk + Hv dv)
+ *   scan    per value head: K K^T in the chunk 2 C dk, the WY factors w and u 2 C (dk + dv),
+ *           the triangular solve C^2 / 3, the state update (W S and K^T u) 4 dk dv, the
+ *           output from the state 2 dk dv and within the chunk (Q K^T, its product with the
+ *           new values) 2 C (dk + dv): 6 dk dv + 2 C (3 dk + 2 dv) + C^2 / 3
+ * Kept for the backward (bytes per token, tp-sharded): in_proj's output (q, k, v pre-conv,
+ * the gate z, beta and alpha), the conv's output, the l2-normed q and k, the kernel's
+ * inputs (q and k repeated to Hv heads when Hv > Hk; v contiguous), the fp32 decay g and
+ * beta, the inverted chunk matrix A (C per head), the kernel's output and the gated norm's
+ * output. No framework runs context parallelism over these layers at the versions read
+ * (Megatron-Core gated_delta_net.py: "TODO: support CP"): cp > 1 is refused (strategy.h). */
+static void gdn_terms(const PrismSsmSpec *ss, double h, const KnobView *kv, PrismKKind *k,
+                      double *core)
+{
+    const double Hv = ss->n_heads, dv = ss->head_dim, dk = ss->state, Hk = ss->n_groups;
+    const double K = ss->conv_kernel, C = ss->chunk, bp = kv->bp;
+    const double qk = Hk * dk, v = Hv * dv, in = 2.0 * qk + 2.0 * v + 2.0 * Hv;
+    const double rep = Hv > Hk ? 2.0 * Hv * dk : 0.0; /* q, k repeated to the value heads */
+    k->p_tp += h * in + v * h + (2.0 * qk + v) * K + 2.0 * Hv;
+    k->p_rep += dv;
+    k->f_tp += 2.0 * h * in + 2.0 * v * h;
+    add_gemm(k, "in_proj", in, 0, 0, 0, h, 1);
+    add_gemm(k, "out_proj", 0, 0, h, v, 0, 1);
+    const double conv = 2.0 * K * (2.0 * qk + v);
+    const double scan = Hv * (6.0 * dk * dv + 2.0 * C * (3.0 * dk + 2.0 * dv) + C * C / 3.0);
+    k->f_core = conv + scan;
+    *core = conv + scan;
+    k->a_tp += bp * (in + (2.0 * qk + v) + 2.0 * qk + rep + v + Hv + Hv * C + 2.0 * v) + 4.0 * Hv;
+    /* conv read + write, l2norm of q and k read + write, the repeat (read q, k, write the
+     * copies), the gated norm (read o and z, write) */
+    k->e_tp += bp * (2.0 * (2.0 * qk + v) + 4.0 * qk + (rep > 0 ? rep + 2.0 * qk : 0.0) + 3.0 * v);
+    k->g = Hk;
+    k->inv_g = 1.0 / Hk;
+    k->heads = Hv;
+    k->cp_none = 1.0;
 }
 
 /* MLP part (dense or MoE). Returns the forward model FLOPs per token of the MLP. */
@@ -261,8 +368,8 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     k->sel_core = 1.0;
     k->sel_gemm = k->sel_ew = k->sf_tp = k->sf_kv = 0.0;
     if (sp == NULL || mtp || kv->sac < 0.5 || kv->flash < 0.5 ||
-        sp->attn.kind != PRISM_ATTN_STANDARD || sp->attn.qkv_bias || sp->attn.out_bias ||
-        sp->mlp.n_experts > 0 || sp->mlp.bias)
+        sp->mixer != PRISM_MIXER_ATTENTION || sp->no_mlp || sp->attn.kind != PRISM_ATTN_STANDARD ||
+        sp->attn.qkv_bias || sp->attn.out_bias || sp->mlp.n_experts > 0 || sp->mlp.bias)
         return;
     const double a = sp->attn.n_heads, d = sp->attn.head_dim, g = sp->attn.n_kv_heads;
     const double f = (double)sp->mlp.ffn_hidden, bp = kv->bp;
@@ -297,6 +404,73 @@ static double eager_norm_extra(double bp)
     return 2.0 * bp + 28.0;
 }
 
+/* Bytes per element of DeepSeek-V3's FP8 activation cache (its report, Sec. 3.3.2-3.3.3): an
+ * FP8 value plus one fp32 scale per 1 x 128 tile, and the E5M6 format (12 bits) it keeps the
+ * attention output in. */
+#define FP8_CACHE_BYTES (1.0 + 4.0 / 128.0)
+#define E5M6_CACHE_BYTES (1.5 + 4.0 / 128.0)
+
+/* What recompute = selective keeps beyond Korthikanti's policy under Megatron-Core's
+ * output-discarding recompute modules and DeepSeek-V3's FP8 activation cache (cost/README.md
+ * "MoE memory"). recompute_norm ("layernorm"): the two pre-norms' outputs - the inputs of the
+ * attention linears and of the MLP's first linears, 2h per token - are dropped and both norms
+ * run again (read + write h each). recompute_mla_up ("mla_up_proj"): MLA's Q (with a q
+ * LoRA), K and V and the normed latents the up-projections read are dropped; the LoRA norms,
+ * the up-projection GEMMs (their FLOP share of the forward GEMMs) and RoPE run again.
+ * act_cache_fp8 (DeepSeek-V3 Sec. 3.3.3): every kept linear input in FP8 (the pre-norm
+ * outputs, the normed latents, the experts' permuted inputs, a dense MLP's fc2 input), the
+ * attention output in E5M6, and the MoE's SwiGLU (routed and shared) keeps its inputs in FP8
+ * and recomputes its output, as recompute_moe_act does. Q, K, V (the attention's inputs),
+ * the norms' inputs, the router's logits and the experts' outputs stay as they are. */
+static void memory_modules(const PrismBlockSpec *sp, double h, const KnobView *kv, PrismKKind *k)
+{
+    const PrismAttnSpec *at = &sp->attn;
+    const PrismMlpSpec *mp = &sp->mlp;
+    const double bp = kv->bp, q8 = FP8_CACHE_BYTES;
+    const int mla = at->kind == PRISM_ATTN_MLA;
+    const double a = at->n_heads;
+    const double rq = mla ? at->q_lora_rank : 0.0, rkv = mla ? at->kv_lora_rank : 0.0;
+    const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim, dv = at->v_head_dim;
+    const double mats = mlp_mats(mp->act);
+    if (kv->rc_norm > 0.5) {
+        k->as_rep -= 2.0 * bp * h;
+        k->as_spg = 0.0; /* a_spg is part of the pre-norms' outputs */
+        k->se_tp += 4.0 * bp * h;
+    }
+    if (kv->rc_mla > 0.5 && mla) {
+        const double f_up = 2.0 * (rq * a * (dn + dr) + rkv * a * (dn + dv));
+        const double f_all = k->f_tp + k->f_kv + k->f_rep + k->f_exp;
+        k->as_tp -= bp * ((rq > 0 ? a * (dn + dr) : 0.0) + a * (dn + dr) + a * dv);
+        k->as_rep -= bp * (rq + rkv);
+        k->se_tp += 2.0 * bp * (rq + rkv);
+        k->sf_tp += f_up;
+        k->sel_gemm += f_all > 0 ? f_up / f_all : 0.0;
+    }
+    if (kv->fp8_cache < 0.5)
+        return;
+    if (kv->rc_norm < 0.5) {
+        k->as_rep -= (bp - q8) * 2.0 * h;
+        k->as_spg *= q8 / bp;
+    }
+    if (mla && kv->rc_mla < 0.5)
+        k->as_rep -= (bp - q8) * (rq + rkv);
+    k->as_tp -= (bp - E5M6_CACHE_BYTES) * a * (mla ? dv : at->head_dim);
+    if (mp->n_experts == 0) {
+        k->as_tp -= (bp - q8) * (double)mp->ffn_hidden; /* fc2's input */
+        return;
+    }
+    const double cf = mp->capacity_factor > 0 ? mp->capacity_factor : kv->imbal;
+    const double rows = (double)mp->top_k * cf, fe = (double)mp->expert_hidden;
+    const double nsh = mp->n_shared, fs = mp->shared_hidden ? (double)mp->shared_hidden : fe;
+    /* kept per routed row: fc1's outputs in FP8, the output (for the combine) as it was; the
+     * activation's output is recomputed (already so under recompute_moe_act) */
+    const double kept_row = bp * (mats * fe + h) - (kv->moe_act > 0.5 ? bp * fe : 0.0);
+    k->as_tp -= rows * (kept_row - (q8 * (mats - 1.0) * fe + bp * h));
+    k->as_tp -= nsh * (bp * mats - q8 * (mats - 1.0)) * fs;
+    k->as_full -= (bp - q8) * rows * h;
+    k->se_tp += (kv->moe_act > 0.5 ? 0.0 : rows * bp * mats * fe) + nsh * bp * mats * fs;
+}
+
 /* A transformer block (optionally an MTP module around it). */
 static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean mtp,
                        const KnobView *kv, PrismKKind *k, double *model_flops, double *exec_flops,
@@ -304,22 +478,38 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
 {
     const double h = (double)m->hidden, bp = kv->bp, V = (double)m->vocab;
     memset(k, 0, sizeof *k);
-    attn_terms(&sp->attn, h, kv, k, core);
+    /* the mixer (attention, Mamba-2, gated DeltaNet or none) and the MLP, each behind its
+     * own norm; a hybrid layer holds one of the two (np = the parts present) */
+    const gboolean attn = sp->mixer == PRISM_MIXER_ATTENTION,
+                   ssm = !attn && sp->mixer != PRISM_MIXER_NONE;
+    double ssm_core = 0.0;
+    *core = 0.0;
+    if (attn) {
+        attn_terms(&sp->attn, h, kv, k, core);
+    } else if (sp->mixer == PRISM_MIXER_MAMBA2) {
+        mamba_terms(&sp->ssm, h, kv, k, &ssm_core);
+    } else if (sp->mixer == PRISM_MIXER_GDN) {
+        gdn_terms(&sp->ssm, h, kv, k, &ssm_core);
+    } else { /* an MLP-only layer: nothing exchanged over CP */
+        k->g = k->inv_g = 1.0;
+        k->cp_none = 1.0;
+    }
     const double attn_gemm = k->f_tp + k->f_kv + k->f_rep;
-    double mm = mlp_terms(&sp->mlp, h, kv, k);
-    k->p_rep += 2.0 * norm_params(sp->norm, h);
-    /* stored per token, Korthikanti et al. Sec. 4.1: inputs of both norms, of the
-     * attention linears and of the first MLP linear (4 x h), two dropout masks */
-    k->a_rep += 4.0 * bp * h + 2.0 * kv->drop * h;
+    double mm = sp->no_mlp ? 0.0 : mlp_terms(&sp->mlp, h, kv, k);
+    const double np = (double)prism_block_norms(sp);
+    k->p_rep += np * norm_params(sp->norm, h);
+    /* stored per token, Korthikanti et al. Sec. 4.1: per part the input of its norm and of
+     * its first linears (attention + MLP: 4 x h), a dropout mask each */
+    k->a_rep += np * (2.0 * bp * h) + np * (kv->drop * h);
     k->a_ckpt = bp * h;
-    /* of these, the attention linears' input and the dense MLP's first linear input are
-     * column-parallel inputs (sp_saves_gathered keeps them gathered) */
-    k->a_spg = (sp->attn.kind == PRISM_ATTN_STANDARD ? bp * h : 0.0) +
-               (sp->mlp.n_experts == 0 ? bp * h : 0.0);
-    /* two norms (read + write h) and two bias-dropout-adds (read 2h, write h, mask) */
-    k->e_rep += (10.0 * bp + 2.0 * kv->drop) * h;
-    k->tp_coll_fwd = 2.0; /* after attention and after the MLP */
-    k->tp_coll_bwd = 2.0;
+    /* of these, the attention linears' (the SSM in_proj's) input and the dense MLP's first
+     * linear input are column-parallel inputs (sp_saves_gathered keeps them gathered) */
+    k->a_spg = ((attn && sp->attn.kind == PRISM_ATTN_STANDARD) || ssm ? bp * h : 0.0) +
+               (!sp->no_mlp && sp->mlp.n_experts == 0 ? bp * h : 0.0);
+    /* per part a norm (read + write h) and a bias-dropout-add (read 2h, write h, mask) */
+    k->e_rep += np * ((5.0 * bp + kv->drop) * h);
+    k->tp_coll_fwd = np; /* after the mixer and after the MLP */
+    k->tp_coll_bwd = np;
     k->tp_bytes = bp * h;
     k->is_layer = 1.0;
     if (mtp) {
@@ -338,16 +528,18 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
     }
     if (kv->eager > 0.5) {
         if (sp->norm == PRISM_NORM_RMSNORM)
-            k->e_rep += 2.0 * eager_norm_extra(bp) * h;
-        if (sp->mlp.act == PRISM_MLP_SWIGLU && sp->mlp.n_experts == 0)
+            k->e_rep += np * eager_norm_extra(bp) * h;
+        if (sp->mlp.act == PRISM_MLP_SWIGLU && sp->mlp.n_experts == 0 && !sp->no_mlp)
             k->e_tp += 2.0 * bp * (double)sp->mlp.ffn_hidden;
         /* RoPE on q and k (k counted as tp-sharded: exact while t <= g) */
-        if (m->pos == PRISM_POS_ROPE && sp->attn.kind == PRISM_ATTN_STANDARD)
+        if (m->pos == PRISM_POS_ROPE && attn && sp->attn.kind == PRISM_ATTN_STANDARD)
             k->e_tp += (2.0 * bp + 16.0) * (double)sp->attn.head_dim *
                        ((double)sp->attn.n_heads + (double)sp->attn.n_kv_heads);
     }
     selective_terms(sp, mtp, h, kv, k);
-    if (kv->moe_act > 0.5 && sp->mlp.n_experts > 0) {
+    if (!attn) /* selective recompute (Megatron-Core core_attn) leaves SSM and MLP layers whole */
+        k->sel_core = 0.0;
+    if (kv->moe_act > 0.5 && sp->mlp.n_experts > 0 && !sp->no_mlp) {
         /* recompute_moe_act (Megatron-Core --recompute-modules moe_act, under selective):
          * the routed experts' activation output, fc2's input (f_e per routed row), is
          * dropped after fc2's forward and the activation runs again in backward from the
@@ -358,10 +550,16 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         k->as_tp -= rows * bp * fe;
         k->se_tp = rows * bp * mlp_mats(mp->act) * fe;
     }
+    memory_modules(sp, h, kv, k);
     /* model FLOPs per token (MFU convention: the attention core as executed, full or half
      * by the mfu_core knob; top-k experts), and as executed (HFU) */
     *model_flops = attn_gemm + mm + *core * kv->mfu_core;
     *exec_flops = attn_gemm + mm + *core * kv->exec_core;
+    if (ssm) { /* the conv and the scan as counted (no causal half to skip) */
+        *model_flops += ssm_core;
+        *exec_flops += ssm_core;
+        *core = ssm_core;
+    }
 }
 
 static void embedding_kind(const PrismModel *m, const KnobView *kv, PrismKKind *k)
@@ -410,6 +608,27 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
 static char *spec_label(const PrismBlockSpec *sp)
 {
     const PrismAttnSpec *a = &sp->attn;
+    if (sp->mixer != PRISM_MIXER_ATTENTION || sp->no_mlp) {
+        const PrismSsmSpec *s = &sp->ssm;
+        g_autofree char *mix =
+            sp->mixer == PRISM_MIXER_MAMBA2
+                ? g_strdup_printf("Mamba-2 %u heads state %u", s->n_heads, s->state)
+            : sp->mixer == PRISM_MIXER_GDN
+                ? g_strdup_printf("gated DeltaNet %u/%u heads", s->n_groups, s->n_heads)
+            : sp->mixer == PRISM_MIXER_NONE
+                ? g_strdup("")
+                : g_strdup_printf("%s", a->n_kv_heads == a->n_heads ? "MHA" : "GQA");
+        if (sp->no_mlp)
+            return g_steal_pointer(&mix);
+        const char *act = sp->mlp.act == PRISM_MLP_SWIGLU  ? "SwiGLU"
+                          : sp->mlp.act == PRISM_MLP_RELU2 ? "ReLU^2"
+                                                           : "GELU";
+        g_autofree char *mlp = sp->mlp.n_experts > 0
+                                   ? g_strdup_printf("MoE %u experts top-%u, %s", sp->mlp.n_experts,
+                                                     sp->mlp.top_k, act)
+                                   : g_strdup_printf("dense %s", act);
+        return mix[0] ? g_strdup_printf("%s, %s", mix, mlp) : g_steal_pointer(&mlp);
+    }
     const char *attn = a->kind == PRISM_ATTN_MLA     ? "MLA"
                        : a->n_kv_heads == a->n_heads ? "MHA"
                        : a->n_kv_heads == 1          ? "MQA"
@@ -464,6 +683,63 @@ static void compile_network(PrismCostModel *cm)
     }
 }
 
+/* The costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
+ * NCCL's ring latencies per protocol for each priced level (the cluster's level 0, the
+ * node's NVLink, at NCCL's NVLink hop latencies; every outer level at its network ones)
+ * and the host's launch time of one layer. nccl_model = 0 keeps the levels' latency_us. */
+static void compile_latency(PrismCostModel *cm)
+{
+    const PrismCluster *c = cm->cluster;
+    const double *kn = cm->knobs.v;
+    PrismKModel *k = &cm->k;
+    static const double base_us[3] = {PRISM_NCCL_BASE_LL_US, PRISM_NCCL_BASE_LL128_US,
+                                      PRISM_NCCL_BASE_SIMPLE_US};
+    static const double nvl_us[3] = {PRISM_NCCL_HOP_NVLINK_LL_US, PRISM_NCCL_HOP_NVLINK_LL128_US,
+                                     PRISM_NCCL_HOP_NVLINK_SIMPLE_US};
+    static const double net_us[3] = {PRISM_NCCL_HOP_NET_LL_US, PRISM_NCCL_HOP_NET_LL128_US,
+                                     PRISM_NCCL_HOP_NET_SIMPLE_US};
+    static const double inv_eff[3] = {PRISM_NCCL_INV_EFF_LL, PRISM_NCCL_INV_EFF_LL128,
+                                      PRISM_NCCL_INV_EFF_SIMPLE};
+    k->nccl_on = kn[PRISM_KNOB_NCCL_MODEL] > 0.5 ? 1.0 : 0.0;
+    for (uint32_t p = 0; p < 3; p++) {
+        k->nccl_base[p] = base_us[p] * 1e-6;
+        k->nccl_inv_eff[p] = inv_eff[p];
+        for (uint32_t j = 0; j < PRISM_K_LEVELS; j++) {
+            /* the cluster level priced as kernel level j (compile_network) */
+            const gboolean last = j + 1 >= c->n_levels || j + 1 == PRISM_K_LEVELS;
+            const uint32_t idx = last ? c->n_levels - 1 : j;
+            k->nccl_hop[j][p] = (idx == 0 ? nvl_us[p] : net_us[p]) * 1e-6;
+        }
+    }
+    const double launch = kn[PRISM_KNOB_LAUNCH_US] * 1e-6;
+    k->host_fwd = kn[PRISM_KNOB_LAYER_KERNELS_FWD] * launch;
+    k->host_bwd = kn[PRISM_KNOB_LAYER_KERNELS_BWD] * launch;
+}
+
+/* NVFP4 (cost/README.md, "NVFP4"): one copy of a tensor is half a byte per element and a
+ * 1-byte E4M3 scale per 16 elements = 9/16 byte. A cast reads the BF16 tensor (2 bytes)
+ * and writes the row-wise and the column-wise copies (the wgrad GEMM's operands are the
+ * transposes; NVIDIA's recipe applies its random Hadamard transform in that pass):
+ * 2 + 2 x 9/16 = 3.125 bytes per element. The quantized weight (row-wise for the forward,
+ * column-wise for dgrad) is held from the forward to the backward: 2 x 9/16 = 9/8 byte
+ * per parameter (Transformer Engine keeps the quantized weight as the FP8 recipes'
+ * workspace; arXiv:2509.25149 section 4: 16x16 2D block scaling gives both copies). */
+#define NVFP4_COPY_BYTES (0.5 + 1.0 / 16.0)
+#define NVFP4_CAST_BYTES (2.0 + 2.0 * NVFP4_COPY_BYTES)
+#define NVFP4_WEIGHT_BYTES (2.0 * NVFP4_COPY_BYTES)
+
+/* The share of the linear GEMMs an NVFP4 run keeps in BF16: nvfp4_bf16_layers of the
+ * model's transformer blocks (all when it has no more); 0 for every other dtype. */
+static double nvfp4_bf16_share(const PrismCostModel *cm)
+{
+    const uint32_t blocks = prism_model_n_blocks(cm->model);
+    if (cm->training.dtype != PRISM_DTYPE_NVFP4 || blocks == 0)
+        return 0.0;
+    const double n = cm->knobs.v[PRISM_KNOB_NVFP4_BF16_LAYERS];
+    const double l = (double)blocks;
+    return n >= l ? 1.0 : n / l;
+}
+
 /* The shape-aware compute model's constants (cost/README.md, "Compute"): the device as the
  * GEMM model sees it, the large-GEMM rates per dtype, the attention core's rates and the
  * FP8 recipes' cast traffic and weight copies. Needs k->inv_hbm and k->bwd_ratio. */
@@ -484,7 +760,11 @@ static void compile_compute(PrismCostModel *cm, double peak)
     k->inv_rate_bf16 =
         dt == PRISM_DTYPE_FP32 ? 1.0 / (peak * clk * eff) : 1.0 / (peak16 * clk * eff);
     k->inv_rate = 1.0 / (peak * clk * eff * (fp8 ? kn[PRISM_KNOB_FP8_GEMM_RATIO] : 1.0));
-    k->low_in_bytes = prism_dtype_bytes(dt);
+    /* NVFP4: the share of the linear GEMMs the recipe keeps in BF16 (nvfp4_bf16_layers) */
+    const double bf16_share = nvfp4_bf16_share(cm);
+    if (dt == PRISM_DTYPE_NVFP4)
+        k->inv_rate = (1.0 - bf16_share) * k->inv_rate + bf16_share * k->inv_rate_bf16;
+    k->low_in_bytes = (1.0 - bf16_share) * prism_dtype_bytes(dt) + bf16_share * 2.0;
     PrismKGemmDev *g = &k->gdev;
     const gboolean quant = kn[PRISM_KNOB_GEMM_QUANTISATION] > 0.5 && c->sm_count > 0 &&
                            c->gemm_tile_m > 0 && c->gemm_tile_n > 0;
@@ -497,6 +777,9 @@ static void compile_compute(PrismCostModel *cm, double peak)
     g->inv_tn = 1.0 / g->tn;
     g->wave_work = 2.0 * g->sms * g->tm * g->tn;
     g->inv_hbm = k->inv_hbm;
+    /* a tile's fixed time (cost/README.md, "Compute"): only with the tile model */
+    g->tile_s = quant ? kn[PRISM_KNOB_GEMM_TILE_US] * 1e-6 : 0.0;
+    g->ref_k = kn[PRISM_KNOB_GEMM_EFF_K];
     /* attention core: flash attention at the device's published kernel fractions (FA2/FA3;
      * the backward recomputes QK^T: 5 matmuls against the forward's 2 = 2.5x its FLOPs);
      * without flash attention (or without a published fraction) the batched QK^T/AV GEMMs
@@ -529,35 +812,36 @@ static void compile_compute(PrismCostModel *cm, double peak)
     const double cast = dt == PRISM_DTYPE_FP8      ? 4.0
                         : dt == PRISM_DTYPE_FP8_CS ? 6.0
                         : dt == PRISM_DTYPE_MXFP8  ? mx_cast
+                        : dt == PRISM_DTYPE_NVFP4  ? (1.0 - bf16_share) * NVFP4_CAST_BYTES
                                                    : 0.0;
     k->cast_x = cast;
     k->cast_w = cast;
     /* memory: delayed scaling (Transformer Engine) keeps each weight's FP8 copy and its
      * transpose between forward and backward: 2 B per parameter (the amax histories are
      * kilobytes); the current-scaling and MX recipes recast from the BF16 weight */
-    k->bytes_param_mem = k->bytes_param + (dt == PRISM_DTYPE_FP8 ? 2.0 : 0.0);
+    k->bytes_param_mem = k->bytes_param + (dt == PRISM_DTYPE_FP8 ? 2.0 : 0.0) +
+                         (dt == PRISM_DTYPE_NVFP4 ? (1.0 - bf16_share) * NVFP4_WEIGHT_BYTES : 0.0);
     k->exp_param_mem_rel = 1.0;
 }
 
-PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
-                                     const PrismTraining *training, const PrismKnobs *knobs,
-                                     GError **error)
+/* prism_cost_model_new, phase 1: the inputs the model cannot price (bad user input). */
+static gboolean check_inputs(const PrismModel *model, const PrismCluster *cluster,
+                             const PrismTraining *training, GError **error)
 {
-    g_return_val_if_fail(model != NULL && cluster != NULL && training != NULL, NULL);
     if (!prism_model_validate(model, error) || !prism_training_validate(training, error))
-        return NULL;
+        return FALSE;
     if (cluster->n_levels == 0 || cluster->n_levels > PRISM_MAX_LEVELS) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "cluster '%s': %u network levels (allowed 1..%d)", cluster->name,
                     cluster->n_levels, PRISM_MAX_LEVELS);
-        return NULL;
+        return FALSE;
     }
     for (uint32_t j = 0; j < cluster->n_levels; j++)
         if (!(cluster->levels[j].bw_GBps > 0)) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                         "cluster '%s': level %u (%s) bandwidth %g GB/s must be > 0", cluster->name,
                         j, cluster->levels[j].name, cluster->levels[j].bw_GBps);
-            return NULL;
+            return FALSE;
         }
     const double peak = cluster->peak_flops[training->dtype];
     if (!(peak > 0)) {
@@ -565,23 +849,21 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
                     "cluster '%s' has no %s peak FLOP/s (dtype unsupported by the device; "
                     "use --dtype with a supported one)",
                     cluster->name, prism_dtype_name(training->dtype));
-        return NULL;
+        return FALSE;
     }
     if (model->pos == PRISM_POS_LEARNED && training->seq > model->max_positions) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "--seq %" G_GUINT64_FORMAT
                     " exceeds model '%s' max positions %" G_GUINT64_FORMAT,
                     training->seq, model->name, model->max_positions);
-        return NULL;
+        return FALSE;
     }
-    PrismCostModel *cm = g_new0(PrismCostModel, 1);
-    cm->model = prism_model_copy(model);
-    cm->cluster = prism_cluster_copy(cluster);
-    cm->training = *training;
-    if (knobs != NULL)
-        cm->knobs = *knobs;
-    else
-        prism_knobs_default(&cm->knobs);
+    return TRUE;
+}
+
+/* Phase 2: the knobs the layer kinds read, as one view. */
+static KnobView knob_view(const PrismCostModel *cm, const PrismTraining *training)
+{
     const double *kn = cm->knobs.v;
     const PrismDtype dt = training->dtype;
     const double dbytes = prism_dtype_bytes(dt);
@@ -598,20 +880,42 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         .eager = kn[PRISM_KNOB_ELEMENTWISE_EAGER],
         .moe_act = kn[PRISM_KNOB_RECOMPUTE_MOE_ACT] > 0.5 ? 1.0 : 0.0,
         .kv_repeat = kn[PRISM_KNOB_KV_REPEAT],
+        .rc_norm = kn[PRISM_KNOB_RECOMPUTE_NORM],
+        .rc_mla = kn[PRISM_KNOB_RECOMPUTE_MLA_UP],
+        .fp8_cache = kn[PRISM_KNOB_ACT_CACHE_FP8],
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */
     kv.exec_core = kv.flash > 0.5 ? kv.causal : 1.0;
     const double mc = kn[PRISM_KNOB_MFU_CORE];
     kv.mfu_core = mc < 0.5 ? kv.exec_core : mc < 1.5 ? 1.0 : 0.5;
+    return kv;
+}
+
+/* Phase 3: the model's scalars (bytes, rates, exposed shares, budgets) and the network
+ * and latency tables. @p peak: the training dtype's peak FLOP/s. */
+static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
+                            const PrismCluster *cluster, const PrismTraining *training,
+                            const KnobView *kvp, double peak)
+{
+    const double *kn = cm->knobs.v;
+    const PrismDtype dt = training->dtype;
+    const double dbytes = prism_dtype_bytes(dt);
+    const KnobView kv = *kvp;
     PrismKModel *k = &cm->k;
     k->seq = (double)training->seq;
     k->gbs = (double)training->gbs;
     k->bytes_act = kv.bp;
     k->bytes_param = dbytes < 2.0 ? 2.0 : dbytes; /* fp8: bf16 weights */
     k->bytes_grad = kn[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : k->bytes_param;
+    /* what the DP/ZeRO reduction moves: the held gradient, or the 16-bit copy a stack reduces
+     * beside its fp32 main gradient (grad_reduce_bytes; cost/README.md, "Data parallelism") */
+    k->bytes_grad_comm =
+        kn[PRISM_KNOB_GRAD_REDUCE_BYTES] > 0.0 ? kn[PRISM_KNOB_GRAD_REDUCE_BYTES] : k->bytes_grad;
+    /* fp32 master copy + the moments (Adam 2, SGD 1) at adam_moment_bytes each */
     k->bytes_opt = (dt == PRISM_DTYPE_FP32 ? 0.0 : 4.0) +
-                   (training->optimizer == PRISM_OPTIMIZER_ADAM ? 8.0 : 4.0);
+                   (training->optimizer == PRISM_OPTIMIZER_ADAM ? 2.0 : 1.0) *
+                       kn[PRISM_KNOB_ADAM_MOMENT_BYTES];
     /* MFU and HFU are against the BF16 dense peak (the published tables' convention, also
      * for FP8 runs); a device without a BF16 peak uses its dtype's */
     const double peak16 = cluster->peak_flops[PRISM_DTYPE_BF16];
@@ -627,6 +931,28 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     compile_compute(cm, peak);
     k->hidden_bytes = kv.bp * (double)model->hidden;
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
+    k->tp_exposed_b = k->tp_exposed;
+    if (kn[PRISM_KNOB_TP_UB_SMS] > 0.0) {
+        /* Transformer Engine's userbuffers (cost/README.md, "TP overlap as userbuffers run
+         * it"), per all-reduce-equivalent (an all-gather and a reduce-scatter of equal time
+         * t). Forward: the ring-exchange all-gather (qkv/fc1 fprop) runs each chunk's
+         * transfer under the previous chunk's GEMM, the local chunk first: nothing exposed,
+         * the GEMM loses k_r/S while it runs; the pipelined reduce-scatter (proj/fc2 fprop)
+         * splits the GEMM in n chunks, each chunk's reduce-scatter under the next chunk's
+         * GEMM, the last one exposed (t/n), the rest hidden at k/S of the GEMM's rate.
+         * Backward: the ring-exchange all-gather (proj/fc2 dgrad) as forward and the bulk
+         * reduce-scatter (qkv/fc1 wgrad) under the weight-gradient GEMM, at k/S. S = 0 (the
+         * device gives no SM count): no SM loss. */
+        /* source: code: NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py
+         * initialize_ub get_default_config: ring_exchange num_sm 1 */
+        const double k_ring = 1.0;
+        const double sms = cluster->sm_count > 0 ? (double)cluster->sm_count : 0.0;
+        const double inv_s = sms > 0.0 ? 1.0 / sms : 0.0;
+        const double kub = kn[PRISM_KNOB_TP_UB_SMS], n = kn[PRISM_KNOB_TP_UB_SPLITS];
+        const double ring = k_ring * inv_s;
+        k->tp_exposed = 0.5 * ring + 0.5 * (1.0 / n + (1.0 - 1.0 / n) * kub * inv_s);
+        k->tp_exposed_b = 0.5 * ring + 0.5 * kub * inv_s;
+    }
     k->cp_exposed = 1.0; /* cp_overlap is the per-step overlap (cp_ov) */
     k->ep_exposed = 1.0 - kn[PRISM_KNOB_EP_OVERLAP];
     k->shared_overlap = kn[PRISM_KNOB_SHARED_EXPERT_OVERLAP] > 0.5 ? 1.0 : 0.0;
@@ -649,6 +975,13 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->tp_layout_copy = 4.0 * kn[PRISM_KNOB_TP_LAYOUT_COPY];
     k->hsdp = kn[PRISM_KNOB_HSDP];
     k->dp_bucket = kn[PRISM_KNOB_DP_BUCKET];
+    k->dp_bucket_rank = kn[PRISM_KNOB_DP_BUCKET_PER_RANK];
+    /* NCCL's SMs (cost/README.md, "NCCL's SMs"): hiding H seconds of a DP/FSDP collective
+     * leaves the compute beside it (S - k)/S of the device, H k/S of compute later */
+    const double nsm = kn[PRISM_KNOB_NCCL_SMS];
+    k->nccl_share = cluster->sm_count > 0
+                        ? (nsm < (double)cluster->sm_count ? nsm / (double)cluster->sm_count : 1.0)
+                        : 0.0;
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];
     k->cp_zigzag = kn[PRISM_KNOB_CP_LOAD_BALANCE];
     k->moe_allgather = kn[PRISM_KNOB_MOE_DISPATCHER] > 0.5 ? 1.0 : 0.0;
@@ -659,6 +992,7 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     const double mem =
         training->mem_budget_bytes > 0 ? training->mem_budget_bytes : cluster->mem_bytes;
     k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];
+    prism_cost_memory_setup_internal(kn, &k->mem_scale, &k->mem_fixed, &k->nccl_group);
     /* the host (cost/README.md, "Offloading"): usable only when the cluster gives all
      * three numbers; otherwise the host budget is 0 and every offload is infeasible
      * (reason mem_host), priced at zero transfer time so the row stays finite */
@@ -669,13 +1003,22 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     k->host_budget = host ? cluster->host_mem_bytes : 0.0;
     /* TP overlap's userbuffers (cost/README.md, "Communication overlap"): only where
      * something is hidden (tp_overlap > 0) */
-    k->ub_bytes =
-        kn[PRISM_KNOB_TP_OVERLAP] > 0.0 ? kn[PRISM_KNOB_TP_OVERLAP_BUFFERS] * k->hidden_bytes : 0.0;
+    k->ub_bytes = kn[PRISM_KNOB_TP_OVERLAP] > 0.0 || kn[PRISM_KNOB_TP_UB_SMS] > 0.0
+                      ? kn[PRISM_KNOB_TP_OVERLAP_BUFFERS] * k->hidden_bytes
+                      : 0.0;
     k->off_keep = 2.0; /* the layer running and the one in transfer (double buffering) */
     /* the CP ring's backward step: K/V (activation dtype) and dK/dV (the same, or fp32) */
     k->cp_bwd_units = 1.0 + (kn[PRISM_KNOB_CP_DKV_FP32] > 0.5 ? 4.0 / k->bytes_act : 1.0);
     compile_network(cm);
+    compile_latency(cm);
+}
 
+/* Phase 4: the layer kinds, one per distinct (BLOCK|MTP, spec) and the embedding and
+ * heads; returns the head's FLOPs per token. */
+static double compile_kinds(PrismCostModel *cm, const PrismModel *model, const KnobView *kvp)
+{
+    PrismKModel *k = &cm->k;
+    const KnobView kv = *kvp;
     /* kinds: one per distinct (BLOCK|MTP, spec) in order of first appearance */
     cm->layer_kind = g_new(uint32_t, model->n_layers);
     uint32_t *kind_of_spec[2] = {g_new(uint32_t, model->n_specs), g_new(uint32_t, model->n_specs)};
@@ -714,6 +1057,16 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     cm->kind_exec_flops[cm->kind_head] = head_flops;
     cm->kind_exec_flops[cm->kind_head_tied] = head_flops;
     cm->exec_core = kv.exec_core;
+    return head_flops;
+}
+
+/* Phase 5: which GEMMs an FP8 recipe runs in FP8 (fp8_scope), the weight copies it keeps,
+ * and whether any GEMM pays casts. */
+static void compile_fp8(PrismCostModel *cm, const PrismTraining *training)
+{
+    const double *kn = cm->knobs.v;
+    const PrismDtype dt = training->dtype;
+    PrismKModel *k = &cm->k;
     /* fp8_scope: which linear GEMMs an FP8 recipe runs in FP8 (cost/README.md, "FP8 as the
      * stacks run it"); 1 keeps the routed experts' grouped GEMMs in BF16, 2 everything but
      * them. BF16/FP16/FP32 training has no FP8 GEMM to move. */
@@ -744,6 +1097,12 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
         for (uint32_t j = 0; j < cm->kinds[q].n_gemm; j++)
             if (cm->kinds[q].gemm[j].low > 0.5 && k->cast_x + k->cast_w > 0.0)
                 k->has_cast = 1.0;
+}
+
+/* Phase 6: the model and executed FLOPs per step. */
+static void compile_step_flops(PrismCostModel *cm, double head_flops)
+{
+    PrismKModel *k = &cm->k;
     double per_token = head_flops, exec_token = head_flops;
     for (uint32_t i = 0; i < cm->n_split; i++) {
         per_token += cm->kind_model_flops[cm->layer_kind[i]];
@@ -751,6 +1110,29 @@ PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster
     }
     k->model_flops_step = k->gbs * k->seq * (1.0 + k->bwd_ratio) * per_token;
     k->exec_flops_step = k->gbs * k->seq * (1.0 + k->bwd_ratio) * exec_token;
+}
+
+PrismCostModel *prism_cost_model_new(const PrismModel *model, const PrismCluster *cluster,
+                                     const PrismTraining *training, const PrismKnobs *knobs,
+                                     GError **error)
+{
+    g_return_val_if_fail(model != NULL && cluster != NULL && training != NULL, NULL);
+    if (!check_inputs(model, cluster, training, error))
+        return NULL;
+    const double peak = cluster->peak_flops[training->dtype];
+    PrismCostModel *cm = g_new0(PrismCostModel, 1);
+    cm->model = prism_model_copy(model);
+    cm->cluster = prism_cluster_copy(cluster);
+    cm->training = *training;
+    if (knobs != NULL)
+        cm->knobs = *knobs;
+    else
+        prism_knobs_default(&cm->knobs);
+    const KnobView kv = knob_view(cm, training);
+    compile_scalars(cm, model, cluster, training, &kv, peak);
+    const double head_flops = compile_kinds(cm, model, &kv);
+    compile_fp8(cm, training);
+    compile_step_flops(cm, head_flops);
     return cm;
 }
 

@@ -557,6 +557,10 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     /* DualPipe: each chunk of a stage carries half the micro-batches (one direction) */
     k->m_share = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
     k->hide = sch == PRISM_SCHEDULE_DUALPIPE || sch == PRISM_SCHEDULE_DUALPIPE_V ? 1.0 : 0.0;
+    /* Megatron-Core's --overlap-moe-expert-parallel-comm (knob ep_a2a_overlap): the same
+     * forward-with-backward overlap under any schedule (the combined 1F1B) */
+    if (cm->knobs.v[PRISM_KNOB_EP_A2A_OVERLAP] > 0.5)
+        k->hide = 1.0;
     k->work_scale = seq ? 1.0 / k_seq : 1.0;
     k->pp_msgs = seq ? k_seq : 1.0;
     k->off_opt = (key->offload & PRISM_OFFLOAD_OPTIMIZER) ? 1.0 : 0.0;

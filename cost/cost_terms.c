@@ -16,39 +16,56 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_INV_TP] = {"inv_tp", "1", "1/t"},
     [PRISM_KL_REP] = {"sp_share", "1", "r = 1/t with sequence parallelism, else 1"},
     [PRISM_KL_TOKENS] = {"tokens", "tokens", "T = mbs*seq/cp (per micro-batch per device)"},
-    [PRISM_KL_INV_EP] = {"inv_ep", "1", "1/e"},
+    [PRISM_KL_INV_EP] = {"inv_ep", "1", "1/(e*etp): a device's share of the routed experts"},
     [PRISM_KL_PDIV] = {"zero_param_share", "1",
-                       "z >= 3 and fsdp_reshard ? 1/n_s : 1 (n_s = shard group)"},
-    [PRISM_KL_GDIV] = {"zero_grad_share", "1", "z >= 2 ? 1/n_s : 1"},
+                       "z >= 3 and fsdp_reshard ? L/n_s : 1 (n_s = shard group; L = "
+                       "zero3_lowp_shard: 0 when the fp32 master is the only shard); 1 for "
+                       "z >= 3 under fsdp_pp_nosync with pp > 1"},
+    [PRISM_KL_GDIV] = {"zero_grad_share", "1",
+                       "z >= 2 ? 1/n_s : 1; 1 for z >= 3 under fsdp_pp_nosync with pp > 1"},
     [PRISM_KL_ODIV] = {"zero_opt_share", "1", "z >= 1 ? 1/n_s : 1"},
-    [PRISM_KL_PDIV_E] = {"zero_param_share_experts", "1", "z >= 3 ? e/(d*c) : 1"},
-    [PRISM_KL_GDIV_E] = {"zero_grad_share_experts", "1", "z >= 2 ? e/(d*c) : 1"},
-    [PRISM_KL_ODIV_E] = {"zero_opt_share_experts", "1", "z >= 1 ? e/(d*c) : 1"},
+    [PRISM_KL_PDIV_E] = {"zero_param_share_experts", "1",
+                         "z >= 3 ? L*e*etp/(t*d*c) : 1 (L = zero3_lowp_shard); 1 for z >= 3 "
+                         "under fsdp_pp_nosync with pp > 1"},
+    [PRISM_KL_GDIV_E] = {"zero_grad_share_experts", "1",
+                         "z >= 2 ? e*etp/(t*d*c) : 1; 1 for z >= 3 under fsdp_pp_nosync with "
+                         "pp > 1"},
+    [PRISM_KL_ODIV_E] = {"zero_opt_share_experts", "1", "z >= 1 ? e*etp/(t*d*c) : 1"},
     [PRISM_KL_TP_A] = {"tp_s_per_byte", "s/B", "2(t-1)/t / BW(t)  (ring all-reduce)"},
-    [PRISM_KL_TP_LAT] = {"tp_latency", "s", "2(t-1) * LAT(t)"},
+    [PRISM_KL_TP_LAT] = {"tp_latency", "s",
+                         "nccl_model: n_c*base_Simple + 2(t-1)*hop_Simple(t), n_c = 2 with SP "
+                         "(reduce-scatter + all-gather) else 1; else 2(t-1) * LAT(t)"},
     [PRISM_KL_TP_BF] = {"tp_bytes_factor", "1", "2(t-1)/t"},
     [PRISM_KL_TP_LVL] = {"tp_level", "level", "innermost level joining t devices"},
     [PRISM_KL_CP_A] = {"cp_s_per_byte", "s/B", "(c-1) / BW(t*c)  (ring of c-1 exchanges)"},
     [PRISM_KL_CP_LAT] = {"cp_latency", "s", "(c-1) * LAT(t*c)"},
     [PRISM_KL_CP_BF] = {"cp_bytes_factor", "1", "c-1"},
     [PRISM_KL_CP_LVL] = {"cp_level", "level", "level joining t*c devices"},
-    [PRISM_KL_EP_A] = {"ep_s_per_byte", "s/B", "(e-1)/(e*t) / BW(t*e)  (all-to-all, SP share)"},
-    [PRISM_KL_EP_LAT] = {"ep_latency", "s", "(e-1) * LAT(t*e)"},
-    [PRISM_KL_EP_BF] = {"ep_bytes_factor", "1", "(e-1)/(e*t)"},
-    [PRISM_KL_EP_LVL] = {"ep_level", "level", "level joining t*e devices"},
+    [PRISM_KL_EP_A] = {"ep_s_per_byte", "s/B",
+                       "all-to-all: (e-1)/(e*t) / BW(etp*e) + (etp-1)/t / BW(etp); "
+                       "moe_dispatcher 1 (all-gather): (etp*e-1)/t * H/S / BW(etp*e)"},
+    [PRISM_KL_EP_LAT] = {"ep_latency", "s",
+                         "all-to-all: (e-1) * LAT(etp*e) + (etp-1) * LAT(etp); all-gather: "
+                         "(etp*e-1) * LAT(etp*e)"},
+    [PRISM_KL_EP_BF] = {"ep_bytes_factor", "1",
+                        "all-to-all: (e-1)/(e*t) + (etp-1)/t; all-gather: (etp*e-1)/t * H/S "
+                        "(H hidden-state bytes, S routed-slot bytes)"},
+    [PRISM_KL_EP_LVL] = {"ep_level", "level", "level joining etp*e devices"},
     [PRISM_KL_DP_A] =
         {"dp_s_per_param", "s",
          "[z<3] (n_s-1)/n_s * V_z / BWk(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d); BWk = BW, "
          "with nic_spread min(k*BW, BW(node)) for k = node/stride > 1 "
          "members per node (stride t; experts e*etp)"},
     [PRISM_KL_DP_LAT] = {"dp_latency", "s",
-                         "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d)"},
+                         "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d) "
+                         "(+ nccl_model: calls_z*base_Simple + n_red*base_Simple, LAT = "
+                         "NCCL's Simple hop of the level)"},
     [PRISM_KL_DP_BF] = {"dp_bytes_per_param", "B",
                         "(n_s-1)/n_s * V_z; V_z = 2g (z0), g+p (z1), m*g+p (z2), "
                         "m*(g+(1+fsdp_reshard)*p) (z3)"},
-    [PRISM_KL_DPE_A] = {"dp_s_per_param_experts", "s", "as dp_s_per_param with n = d*c/e"},
-    [PRISM_KL_DPE_LAT] = {"dp_latency_experts", "s", "(n-1) * steps_z * LAT, n = d*c/e"},
-    [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = d*c/e"},
+    [PRISM_KL_DPE_A] = {"dp_s_per_param_experts", "s", "as dp_s_per_param with n = t*d*c/(e*etp)"},
+    [PRISM_KL_DPE_LAT] = {"dp_latency_experts", "s", "(n-1) * steps_z * LAT, n = t*d*c/(e*etp)"},
+    [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = t*d*c/(e*etp)"},
     [PRISM_KL_DP_LVL] = {"dp_level", "level", "level joining t*c*d devices"},
     [PRISM_KL_PP_TIME] = {"pp_time_per_microbatch", "s",
                           "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT*msgs) * (1-pp_overlap), "
@@ -72,7 +89,7 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                         "share of the per-step DP bytes reduced during backward (z0: 1; "
                         "z1: g; z2: m*g; over V_z, with the replica all-reduce)"},
     [PRISM_KL_DP_NW] = {"dp_windows", "1",
-                        "backward windows carrying the reduction: m for z2, else 1"},
+                        "backward windows carrying the reduction: m for z >= 2, else 1"},
     [PRISM_KL_FS_AG_A] = {"fsdp_gather_s_per_param", "s",
                           "[z3] p*(n_s-1)/n_s / BWk(t*n_s)  (all-gather, param dtype)"},
     [PRISM_KL_FS_AG_LAT] = {"fsdp_gather_latency", "s", "[z3] (n_s-1) * LAT(t*n_s)"},
@@ -82,10 +99,10 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_FS_RS_LAT] = {"fsdp_reduce_latency", "s",
                             "[z3] (n_s-1)*LAT(t*n_s) + 2(n_r-1)*LAT(t*c*d)"},
     [PRISM_KL_FS_AGE_A] = {"fsdp_gather_s_per_param_experts", "s",
-                           "[z3] p*(n-1)/n / BWk(t*c*d), n = d*c/e"},
+                           "[z3] p*(n-1)/n / BWk(t*c*d), n = t*d*c/(e*etp)"},
     [PRISM_KL_FS_AGE_LAT] = {"fsdp_gather_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
     [PRISM_KL_FS_RSE_A] = {"fsdp_reduce_s_per_param_experts", "s",
-                           "[z3] g*(n-1)/n / BWk(t*c*d), n = d*c/e"},
+                           "[z3] g*(n-1)/n / BWk(t*c*d), n = t*d*c/(e*etp)"},
     [PRISM_KL_FS_RSE_LAT] = {"fsdp_reduce_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
     [PRISM_KL_CP_STEP_A] = {"cp_step_s_per_byte", "s/B", "1 / BW(t*c)  (one ring step)"},
     [PRISM_KL_CP_STEP_LAT] = {"cp_step_latency", "s", "LAT(t*c)"},
@@ -100,6 +117,11 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                           "[z3, pp > 1, fsdp_pp_nosync] 1/m: parameters gathered once per step, "
                           "accumulated gradients reduce-scattered once after the last backward "
                           "(nothing to hide it); else 0 (per micro-batch)"},
+    [PRISM_KL_TP_LAT_LL128] = {"tp_latency_ll128", "s",
+                               "nccl_model: n_c*base_LL128 + 2(t-1)*hop_LL128(t); else "
+                               "tp_latency"},
+    [PRISM_KL_TP_LAT_LL] = {"tp_latency_ll", "s",
+                            "nccl_model: n_c*base_LL + 2(t-1)*hop_LL(t); else tp_latency"},
 };
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
@@ -107,7 +129,7 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_GRADS] = {"grads", "B", "bytes_g*(P_dense*zg + P_exp*zg_e)"},
     [PRISM_KS_OPT] = {"optimizer", "B", "bytes_o*(P_dense*zo + P_exp*zo_e)"},
     [PRISM_KS_NE] = {"dense_params", "params", "P_tp/t + P_kv*kv + P_rep"},
-    [PRISM_KS_EX] = {"expert_params", "params", "P_exp/(t*e)"},
+    [PRISM_KS_EX] = {"expert_params", "params", "P_exp/(etp*e)"},
     [PRISM_KS_ACT] = {"activations", "B",
                       "none: T*(A_rep*r + A_tp/t + A_kv*kv + A_full + A_score/t); "
                       "selective: without A_score (selective_policy 1, per-op SAC: "
@@ -119,15 +141,18 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_COMPUTE] = {"compute", "s",
                           "gemm_fwd + gemm_dgrad + gemm_wgrad + core_fwd + core_bwd + "
                           "(1+bwd_ratio)*elementwise fwd + fp8_cast + fp8_cast_bwd + "
-                          "grad_accum"},
+                          "grad_accum + host_gap"},
     [PRISM_KS_RECOMP] = {"recompute", "s",
                          "full: one forward (gemm_fwd + core_fwd + elementwise + fp8_cast); "
                          "selective: core_fwd + its elementwise (selective_policy 1: "
                          "sel_gemm*gemm_fwd + the forward elementwise)"},
     [PRISM_KS_WGRAD] = {"weight_grad", "s", "gemm_wgrad + grad_accum (ZB-H1 W pass)"},
     [PRISM_KS_TP] = {"tp_comm", "s",
-                     "n_coll*(T*h*bytes*tp_s_per_byte + tp_latency)*(1-tp_overlap), "
-                     "n_coll = 2 fwd (x2 with full recompute) + 2 bwd"},
+                     "n_coll*min_p(tp_latency_p + T*h*bytes*tp_s_per_byte*inv_eff_p)*x, "
+                     "p = Simple (1), LL128 (1/0.92), LL (4), n_coll = 2 fwd (x2 with full "
+                     "recompute) + 2 bwd; x = 1-tp_overlap, or with tp_ub_sms = k "
+                     "(userbuffers) fwd 1/2*k_r/S + 1/2*(1/n + (1-1/n)*k/S), bwd 1/2*(k_r + "
+                     "k)/S, k_r = 1, n = tp_ub_splits, S = SMs"},
     [PRISM_KS_CP] = {"cp_comm", "s",
                      "ring: (c-1)*[max(0, V_kv/BW + LAT - ov*lb*core/c) fwd (+1 if the core "
                      "is recomputed) + max(0, 2(V_kv/BW + LAT) - ov*bwd_ratio*lb*core/c)] + "
@@ -191,12 +216,17 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                         "[z3] fsdp_reshard*AG + RS (reduce-scatter + HSDP all-reduce)"},
     [PRISM_KS_CP_IMB] = {"cp_imbalance", "s",
                          "(cp_load_imbalance - 1) * core * (1 + bwd_ratio + rc), part of cp_comm"},
-    [PRISM_KS_CP_ULY] = {"cp_all_to_all", "bool",
-                         "1 if cp_algo = 1 and heads/(t*c) is a whole number >= 1"},
+    [PRISM_KS_CP_ULY] =
+        {"cp_all_to_all", "bool",
+         "1 if cp_algo = 1 (Mamba-2 layers: always) and heads/(t*c) is a whole number >= 1"},
     [PRISM_KS_OFFX] = {"offload_exposed", "s",
                        "[offload activations] X = activations/host_link_BW: max(0, X - "
                        "forward_window) + max(0, X - (compute + recompute + tp + cp + ep - "
                        "forward_window)); else 0"},
+    [PRISM_KS_HOST_GAP] = {"host_gap", "s",
+                           "[layers] max(0, launch_us*(layer_kernels_fwd*(1 + full) + "
+                           "layer_kernels_bwd) - (compute + recompute + tp + cp + ep)): the "
+                           "host floor's excess over the device time, in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
@@ -226,7 +256,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_DP] = {"dp_comm", "s/step",
                      "C = P_dense*dp_s_per_param + dp_latency + [MoE] experts; dp_bucket = 0: "
                      "C*(1-dp_overlap); else nw*max(q*C_b, C_b - W_b) + max(q*C_f, C_f - W_f), "
-                     "C_b = C*fb/nw, C_f = C*(1-fb), q = min(1, dp_bucket/P_stage), W = the "
+                     "C_b = C*fb/nw, C_f = C*(1-fb), q = min(1, B/P_stage), B = max(dp_bucket, "
+                     "dp_bucket_per_rank*dp*cp), W = the "
                      "stage's forward / backward per micro-batch"},
     [PRISM_KC_FLOPS] = {"flops", "FLOP/mb", "sum over layers"},
     [PRISM_KC_TP_BYTES] = {"tp_bytes", "B/mb", "sum over layers"},

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * io_finish.c - the landscape writer, second half: build the HDF5 file from the spill
+ * io_finish.c - the landscape writer's end: build the HDF5 file from the spill
  * records, add /pareto, /topk and /grid, the root attributes, then rename NAME.partial to
  * NAME and remove the spill folder.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * io_landscape.c - the landscape writer, first half: options, attributes, the output
+ * io_landscape.c - the landscape writer's set-up and row sink: options, attributes, the output
  * path checks and resume state (prepare), and the row sink that appends each rank's
  * rows to its own spill file. The HDF5 file itself is written by io_finish.c.
  *

@@ -5,10 +5,11 @@
     prism sweep -m gpt3-13b -n 64:256 --set tp_overlap=0.5 -o overlap.h5
     scripts/compare_landscapes.py base.h5 overlap.h5 [--by step_time] [--top 20] [--csv rows.csv]
 
-Rows are matched by grid point and strategy dims (devices, dp, tp, pp, vpp, cp, ep, sp,
-mbs, m, zero, recompute, rc_layers, schedule), not by index, so landscapes with
-different filters or grids still line up. For the ranking column (--by, max:COL to
-maximise) every feasible row gets its rank within its grid point in each file; the
+Rows are matched by grid point and every strategy dim the files' schema names (the
+integer columns of /landscape that are counted or coded, read from the file), not by
+index, so landscapes with different filters or grids still line up. For the ranking
+column (--by, max:COL to maximise) every feasible row gets its rank within its grid point
+in each file; the
 report gives the match counts, feasibility flips, the rank correlation, how the top-N
 changed, and the strategies whose rank moved most. --json prints the summary as JSON.
 Needs Debian's python3-h5py and numpy (run with /usr/bin/python3).
@@ -24,8 +25,18 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import prism_landscape as pl  # noqa: E402
 
-DIMS = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "sp", "mbs", "m", "zero", "recompute",
-        "rc_layers", "schedule"]
+
+
+def common_dims(a, b):
+    """The strategy dims both files hold, in A's order; two files of different schemas
+    (one without a dim the other has) cannot be matched row for row."""
+    if set(a.dims) != set(b.dims):
+        only_a = [d for d in a.dims if d not in b.dims]
+        only_b = [d for d in b.dims if d not in a.dims]
+        raise ValueError("%s and %s have different strategy dims (only in A: %s; only in B: "
+                         "%s); compare landscapes of one schema"
+                         % (a.path, b.path, ", ".join(only_a) or "-", ", ".join(only_b) or "-"))
+    return list(a.dims)
 
 
 def point_keys(ls):
@@ -37,14 +48,19 @@ def point_keys(ls):
                                    g["gbs"][p], g["seq"][p]) for p in range(len(g["rows"]))}
 
 
-def row_keys(ls, setup_id):
-    """One structured key per row: the setup (as a shared id) and every strategy dim."""
-    dtype = [("setup", np.int64)] + [(d, np.int64) for d in DIMS]
+def row_keys(ls, setup_id, dims):
+    """One structured key per row: the setup (as a shared id) and every strategy dim.
+    A strategy is its dims, so the keys of one file are unique; a file where they are
+    not is refused rather than matched wrongly."""
+    dtype = [("setup", np.int64)] + [(d, np.int64) for d in dims]
     keys = np.empty(ls.n, dtype=dtype)
     pk = point_keys(ls)
     keys["setup"] = np.array([setup_id[pk[p]] for p in range(max(pk) + 1)])[ls["point"]]
-    for d in DIMS:
+    for d in dims:
         keys[d] = ls[d]
+    if len(np.unique(keys)) != ls.n:
+        raise ValueError("%s: %d rows share their setup and strategy dims (%s)"
+                         % (ls.path, ls.n - len(np.unique(keys)), ",".join(dims)))
     return keys
 
 
@@ -52,7 +68,8 @@ def match(a, b):
     """Indices (ia, ib) of the rows present in both landscapes, matched by key."""
     setups = sorted(set(point_keys(a).values()) | set(point_keys(b).values()))
     setup_id = {s: i for i, s in enumerate(setups)}
-    ka, kb = row_keys(a, setup_id), row_keys(b, setup_id)
+    dims = common_dims(a, b)
+    ka, kb = row_keys(a, setup_id, dims), row_keys(b, setup_id, dims)
     both, ia, ib = np.intersect1d(ka, kb, assume_unique=True, return_indices=True)
     return ia, ib
 

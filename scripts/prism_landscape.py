@@ -60,6 +60,8 @@ ALIASES = {"step": "step_time", "time_step": "step_time", "time.step": "step_tim
            "memory": "peak_mem", "mem_peak": "peak_mem", "memory.peak": "peak_mem",
            "throughput": "tokens_per_s", "tokens": "tokens_per_s", "bubble": "bubble_time"}
 GIB = 1024.0 ** 3
+# Integer columns of /landscape that describe the row, not its strategy.
+_ROW_COLUMNS = ("point", "peak_stage", "feasible", "reason")
 
 
 def _text(v):
@@ -93,6 +95,7 @@ class Landscape:
         self.codes = {c: _text(group[c].attrs["codes"]).split(",")
                       for c in self.names if "codes" in group[c].attrs}
         self.units = {c: _text(group[c].attrs.get("unit", "")) for c in self.names}
+        self.dims = self._strategy_dims(group)
         self.n = group[self.names[0]].shape[0]
         # Schema 3: mfu and tokens_per_s are derived from step_time, devices and the
         # per-point constants of /constants; schema 5: hfu from step_time and the stored
@@ -112,6 +115,18 @@ class Landscape:
             self.grid = {k: g[k][:] for k in g}
             for k in ("model", "cluster"):
                 self.grid[k] = [_text(x) for x in self.grid[k]]
+
+    def _strategy_dims(self, group):
+        """The strategy dims of this file, in its column order, as its own schema states
+        them: the `dims` attribute of /landscape where the writer stores one, else every
+        integer column counted or coded (its `type` u8/u16/u32, its `unit` count or code)
+        but the row's bookkeeping (point, peak_stage, feasible, reason). A file of another
+        schema has other dims, so nothing here is a fixed list."""
+        if "dims" in group.attrs:
+            return [d for d in _text(group.attrs["dims"]).split(",") if d]
+        return [c for c in self.names
+                if _text(group[c].attrs.get("type", "")).startswith("u")
+                and self.units[c] in ("count", "code") and c not in _ROW_COLUMNS]
 
     def column(self, name):
         """Canonical column name for a name or alias; KeyError when unknown."""
@@ -191,16 +206,38 @@ class Landscape:
         return "%s on %s, gbs %s" % (name, cname, gbs)
 
     def strategy(self, i):
-        """prism's text form of row i ("devices=8,dp=8,tp=1,...")."""
+        """prism's text form of row i, as `prism pareto` prints it ("devices=8,dp=8,tp=1,
+        ...,schedule=1f1b"): etp only where it differs from tp, offload where it is not 0,
+        an overlap option where it is off (strategy.c, prism_strategy_format). A dim this
+        text does not know (a file of a later schema) is appended as NAME=VALUE, so two
+        different strategies never print alike."""
         g = lambda c: int(self[c][i])
-        rc = self.codes["recompute"][g("recompute")]
-        if rc == "block":
-            rc = "block:%d" % g("rc_layers")
-        return ("devices=%d,dp=%d,tp=%d,pp=%d,vpp=%d,cp=%d,ep=%d,sp=%d,mbs=%d,m=%d,zero=%d,"
-                "recompute=%s,schedule=%s" % (g("devices"), g("dp"), g("tp"), g("pp"),
-                                              g("vpp"), g("cp"), g("ep"), g("sp"), g("mbs"),
-                                              g("m"), g("zero"), rc,
-                                              self.codes["schedule"][g("schedule")]))
+        have = set(self.dims)
+        text = []
+        for d in self.dims:
+            v = g(d)
+            if d in ("folding", "rc_layers"):
+                continue  # folding follows from etp and ep; rc_layers is in recompute
+            if d == "etp" and v == g("tp"):
+                continue
+            if d == "offload" and v == 0:
+                continue
+            if d.endswith("_overlap") and v == 1:
+                continue
+            if d == "recompute":
+                rc = self.codes[d][v]
+                text.append("recompute=" + (("block:%d" % g("rc_layers"))
+                                            if rc == "block" and "rc_layers" in have else rc))
+            elif d in self.codes:
+                text.append("%s=%s" % (d, self.codes[d][v]))
+            else:
+                text.append("%s=%d" % (d, v))
+        order = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "etp", "sp", "mbs", "m",
+                 "zero", "recompute", "schedule", "offload", "tp_overlap", "dp_overlap",
+                 "param_overlap"]
+        rank = {d: k for k, d in enumerate(order)}
+        text.sort(key=lambda t: rank.get(t.split("=")[0], len(order)))
+        return ",".join(text)
 
     def close(self):
         self._file.close()

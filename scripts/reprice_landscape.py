@@ -17,12 +17,15 @@ of the hardware rate it is linear in:
     tp_time, pp_time, dp_time     per message, bandwidth part x BW ratio and latency part x
                                   latency ratio, split from the row's dims, at the level the
                                   group's extent maps to on each cluster (tp t, pp t*c*d*pp,
-                                  dp t*c*d; dp: ZeRO 0-2 dense rows, else bandwidth only)
+                                  dp t*c*d; dp: ZeRO 0-2 dense rows, else bandwidth only);
+                                  with the knob nccl_model, TP and DP as NCCL's ring model
+                                  prices them on each cluster (nccl_ring below)
     cp_time, ep_time              x BW ratio of the level of t*c, etp*e
     optimizer_time                x HBM ratio (exact: it is HBM traffic)
     bubble_time                   x the slowest stage's re-priced time / its stored time
     step_time = the sum of the parts; mfu, hfu x step/step' x peak_bf16_src/peak_bf16_dst;
-    tokens_per_s x step/step'; feasible = peak_mem <= the target's memory - mem_margin
+    tokens_per_s x step/step'; feasible = the device-level figure (device_bytes) <= the
+    target's memory - mem_margin
 
 What this ignores (scripts/README.md, "Re-pricing a landscape", has the measured errors):
 the make-up of the compute parts (GEMMs under the HBM roofline, elementwise kernels and
@@ -54,7 +57,7 @@ TIME_PARTS = ("compute_time", "recompute_time", "tp_time", "cp_time", "ep_time",
               "pp_time", "bubble_time", "optimizer_time")
 # the per-micro-batch slowest-stage parts (m x T_s): the bubble follows their sum
 STAGE_PARTS = ("compute_time", "recompute_time", "tp_time", "cp_time", "ep_time", "pp_time")
-NEEDED = ("point", "devices", "dp", "tp", "pp", "cp", "ep", "etp", "zero", "mbs", "schedule",
+NEEDED = ("point", "devices", "dp", "tp", "pp", "cp", "ep", "etp", "sp", "zero", "mbs", "schedule",
           "m", "peak_mem", "params_mem", "flops_per_device",
           "step_time", "mfu", "hfu", "tokens_per_s") + TIME_PARTS
 
@@ -106,6 +109,27 @@ def _levels(cl):
     sizes = [float(x["size"]) if i < len(lv) - 1 else np.inf for i, x in enumerate(lv)]
     return (np.array(sizes), np.array([x["bandwidth_GBps"] * 1e9 for x in lv]),
             np.array([x["latency_us"] * 1e-6 for x in lv]))
+
+
+# NCCL's ring model (cost/kernels/kernels-nccl.h, NVIDIA/nccl src/graph/tuning.cc): base
+# latency per collective, hop latency per ring step on NVLink (level 0) or the network, and
+# the bus-bandwidth divisor, for the protocols LL, LL128 and Simple; seconds
+NCCL_BASE = np.array([6.6, 14.0, 8.4]) * 1e-6
+NCCL_HOP_NVLINK = np.array([0.6, 1.9, 3.4]) * 1e-6
+NCCL_HOP_NET = np.array([2.7, 4.0, 14.0]) * 1e-6
+NCCL_INV_EFF = np.array([4.0, 1.0 / 0.92, 1.0])
+
+
+def nccl_ring(x, steps, ncoll, level, protocols=(0, 1, 2)):
+    """Seconds of a ring collective priced as the cost model's nccl_model does: @x its bus
+    bytes at the Simple bandwidth (s), @steps ring steps, @ncoll collectives (base
+    latencies), @level the cluster level index; the fastest of @protocols."""
+    best = None
+    for p in protocols:
+        hop = np.where(level == 0, NCCL_HOP_NVLINK[p], NCCL_HOP_NET[p])
+        t = ncoll * NCCL_BASE[p] + steps * hop + x * NCCL_INV_EFF[p]
+        best = t if best is None else np.minimum(best, t)
+    return best
 
 
 def level_of(extent, sizes):
@@ -216,6 +240,21 @@ def differences(src, dst):
     return out
 
 
+def device_bytes(knobs, peak, tp, cp, dp, ep, pp):
+    """The device-level figure prism decides feasibility on (cost.h PrismMemKinds, the
+    kernels' k_final, in their order of operations): the allocated peak x (1 +
+    allocator_reserve), or with expandable_segments + one 20 MiB and one 2 MiB page, +
+    cuda_context + 2 x nccl_channels x nccl_conn_bytes per tp, cp, dp, ep and pp group of
+    more than one rank. Knobs absent from an older landscape count as 0 (its peak)."""
+    k = lambda name: float(knobs.get(name, 0.0) or 0.0)
+    exp = k("expandable_segments") > 0.5
+    scale = 1.0 if exp else 1.0 + k("allocator_reserve")
+    fixed = (20971520.0 + 2097152.0 if exp else 0.0) + k("cuda_context")
+    group = 2.0 * k("nccl_channels") * k("nccl_conn_bytes")
+    comms = ((tp > 1.5).astype(np.float64) + (cp > 1.5) + (dp > 1.5) + (ep > 1.5) + (pp > 1.5))
+    return peak * scale + (fixed + group * comms)
+
+
 def reprice(ls, target, prism=None, compute="split"):
     """Re-priced columns of landscape @ls (a prism_landscape.Landscape) on cluster
     @target (name, key file, JSON file or dict). @compute: "peak" scales the compute
@@ -288,20 +327,29 @@ def reprice(ls, target, prism=None, compute="split"):
         seq1 = ls.codes["schedule"].index("seq1f1b") if "seq1f1b" in ls.codes["schedule"] else -1
         msgs = np.where(col["schedule"][rows] == seq1, float(knobs.get("seq1f1b_splits", 1)), 1.0)
         scat = float(knobs.get("pp_scatter", 1)) > 0.5
+        nccl = float(knobs.get("nccl_model", 0)) > 0.5
         for g, vol, nlat in (("tp", tok * model["hidden"] * bp * 2 * (tt - 1) / tt, 2 * (tt - 1)),
                              ("pp", tok * model["hidden"] * bp / (tt if scat else 1.0), msgs)):
             ls_, ld_ = level_of(extents[g][rows], ss), level_of(extents[g][rows], sd)
             a_s = vol / (bs[ls_] * eff)
-            l_s = nlat * las[ls_]
-            l_d = nlat * lad[ld_]
             a_d = vol / (bd[ld_] * eff)
+            if g == "tp" and nccl:
+                # one all-reduce, or with SP its reduce-scatter and all-gather
+                nc = np.where(tt > 1, np.where(col["sp"][rows] > 0.5, 2.0, 1.0), 0.0)
+                t_s = nccl_ring(a_s, nlat, nc, ls_)
+                t_d = nccl_ring(a_d, nlat, nc, ld_)
+            else:
+                t_s = a_s + nlat * las[ls_]
+                t_d = a_d + nlat * lad[ld_]
             with np.errstate(invalid="ignore", divide="ignore"):
-                lat_ratio[g][rows] = np.where(a_s + l_s > 0, (a_d + l_d) / (a_s + l_s), 1.0)
-        # DP, ZeRO 0-2 of a dense model with dp_overlap (dp_bucket 0, no HSDP): the
-        # per-step reduction of the stage's P parameters, P from params_mem (the peak
-        # stage's: the stage with the most parameters, which also sets dp_comm_max)
+                lat_ratio[g][rows] = np.where(t_s > 0, t_d / t_s, 1.0)
+        # DP, ZeRO 0-2 of a dense model with dp_overlap (dp_bucket 0, no HSDP, nic_spread
+        # 0: one NIC per group): the per-step reduction of the stage's P parameters, P from
+        # params_mem (the peak stage's: the stage with the most parameters, which also sets
+        # dp_comm_max)
         dense = not model.get("experts", 0)
-        if dense and not float(knobs.get("dp_bucket", 0) or 0) and not hsdp:
+        spread = float(knobs.get("nic_spread", 0) or 0) > 0.5
+        if dense and not float(knobs.get("dp_bucket", 0) or 0) and not hsdp and not spread:
             z = col["zero"][rows]
             mm = col["m"][rows].astype(np.float64)
             bg = 4.0 if float(knobs.get("grad_fp32", 1)) > 0.5 else bp
@@ -314,8 +362,14 @@ def reprice(ls, target, prism=None, compute="split"):
             fs = (nd - 1) / nd
             a_s = P * fs * vol / (bs[lv_s] * eff)
             a_d = P * fs * vol / (bd[lv_d] * eff)
-            l_s = (nd - 1) * steps * las[lv_s]
-            l_d = (nd - 1) * steps * lad[lv_d]
+            if nccl:  # the Simple protocol, one base latency per collective call
+                calls = np.select([z == 0, z == 1, z == 2], [1.0, 2.0, mm + 1.0], 0.0)
+                nc = np.where(nd > 1, calls, 0.0)
+                l_s = nccl_ring(0.0, (nd - 1) * steps, nc, lv_s, (2,))
+                l_d = nccl_ring(0.0, (nd - 1) * steps, nc, lv_d, (2,))
+            else:
+                l_s = (nd - 1) * steps * las[lv_s]
+                l_d = (nd - 1) * steps * lad[lv_d]
             with np.errstate(invalid="ignore", divide="ignore"):
                 r = np.where((z < 3) & (a_s + l_s > 0), (a_d + l_d) / (a_s + l_s), bw_ratio["dp"][rows])
             lat_ratio["dp"][rows] = r
@@ -365,7 +419,8 @@ def reprice(ls, target, prism=None, compute="split"):
     out["tokens_per_s"] = f64("tokens_per_s") * old / step
     host_ok = (off == 0) | ((ls["host_mem"].astype(np.float64) if "host_mem" in ls.names
                              else np.zeros(ls.n)) <= host_budget)
-    out["feasible"] = ((f64("peak_mem") <= budget[point]) & host_ok).astype(np.uint8)
+    out["feasible"] = ((device_bytes(knobs, f64("peak_mem"), t, c, d, e, p) <= budget[point])
+                       & host_ok).astype(np.uint8)
     out["hsdp_row"] = (col["zero"] > 0) & hsdp
     # what the scaling ignores on each row (IGNORED bits); 0 = nothing but the compute
     # parts' split (exact for a network change)

@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(cmake gcc make pkg-config git openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
-          hdf5-tools libglib2.0-dev libjson-glib-dev libcunit1-dev valgrind
+          hdf5-tools libglib2.0-dev libjson-glib-dev libyaml-dev libcunit1-dev valgrind
           libzstd-dev liblz4-dev hdf5-filter-plugin python3-hdf5plugin
           python3-h5py python3-numpy python3-matplotlib python3-munkres)
 case ${1:-} in

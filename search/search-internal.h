@@ -28,6 +28,9 @@ unsigned prism_dim_overlap_bit_internal(PrismDim dim);
 /* The equal-chunks rule is on (prism_space_filter_set_uniform_chunks); a NULL filter has
  * it off. */
 gboolean prism_space_filter_uniform_internal(const PrismSpaceFilter *f);
+/* TRUE when @p f keeps block recompute to every-N-th-layer counts
+ * (prism_space_filter_set_every_nth). */
+gboolean prism_space_filter_every_nth_internal(const PrismSpaceFilter *f);
 /* The default-where-allowed rule (prism_space_filter_set_default_where_allowed) of @p dim
  * (sp or zero) accepts @p value; @p allowed: the strategy's tp > 1 (sp) or dp*cp > 1
  * (zero). TRUE for other dims, a dim without the rule and a NULL filter. */

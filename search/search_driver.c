@@ -23,7 +23,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h> /* isatty */
 
 #include <prism/core.h>
 
@@ -1075,41 +1074,21 @@ static gboolean walk_threads(Walker *w, int nt, const void **space_held, uint64_
     return TRUE;
 }
 
-/* Rank 0's progress line. */
+/* Rank 0's progress reports (PrismSearchOptions.progress_fn; the line itself is the
+ * caller's). */
 typedef struct {
-    gboolean enabled, tty, printed;
-    double start, last;
-    const char *label;
+    gboolean enabled;
+    double start;
+    const PrismSearchOptions *opt;
     uint64_t total;
 } Progress;
 
-static void progress_update(Progress *p, double frac, gboolean final)
+static void progress_update(const Progress *p, PrismProgressPhase phase, double frac)
 {
-    if (!p->enabled)
+    if (!p->enabled || p->opt->progress_fn == NULL)
         return;
-    double now = prism_now(), el = now - p->start;
-    if (!final && (el < 0.5 || now - p->last < (p->tty ? 0.25 : 10.0)))
-        return;
-    if (final && !p->printed)
-        return;
-    p->last = now;
-    double done = frac * (double)p->total;
-    double rate = el > 0 ? done / el : 0;
-    /* The ETA extrapolates linearly, so it waits for 1 % of the rows: the first rounds can
-     * cost far more per row than the rest (rows that later rounds mostly prune by the
-     * static-memory bound), e.g. "ETA 6520 s" at 1.7 s for a 73 s search. */
-    char eta[48] = "";
-    if (frac >= 0.01)
-        snprintf(eta, sizeof eta, ", ETA %.1f s", el * (1 - frac) / frac);
-    if (final)
-        fprintf(stderr, "%s%s: %.0f strategies in %.2f s (%.3g strategies/s)\n",
-                p->tty ? "\r\033[K" : "", p->label, done, el, rate);
-    else
-        fprintf(stderr, "%s%s: %5.1f%% %.4g of %.4g strategies, %.3g/s%s%s",
-                p->tty ? "\r\033[K" : "", p->label, 100 * frac, done, (double)p->total, rate, eta,
-                p->tty ? "" : "\n");
-    fflush(stderr);
-    p->printed = TRUE;
+    p->opt->progress_fn(p->opt->progress_user, phase, p->opt->label ? p->opt->label : "search",
+                        frac * (double)p->total, p->total, prism_now() - p->start);
 }
 
 /* Resolve defaults into the result's objective list. */
@@ -1139,29 +1118,6 @@ static gboolean resolve_options(const PrismSearchJobs *jobs, const PrismSearchOp
     return TRUE;
 }
 
-/*
- * The "or" of every rank's round status in *any. A rank that ends its round first waits for
- * the others in MPI_Test and short sleeps (50 us doubling to 250 us, small next to a round) instead
- * of a blocking MPI_Allreduce: Open MPI's blocking wait spins on the CPU, which on a machine with
- * fewer cores than ranks (or shared with other work) is taken from the ranks still walking.
- */
-static gboolean round_status(PrismComm *comm, int flag, int *any)
-{
-    MPI_Request req;
-    if (MPI_Iallreduce(&flag, any, 1, MPI_INT, MPI_BOR, comm->mpi, &req) != MPI_SUCCESS)
-        return FALSE;
-    gulong pause = 50;
-    for (;;) {
-        int done = 0;
-        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return FALSE;
-        if (done)
-            return TRUE;
-        g_usleep(pause);
-        pause = pause < 250 ? 2 * pause : 250;
-    }
-}
-
 /* Rounds: the same count on every rank, from the largest block. */
 static uint64_t round_count(const uint64_t *cuts, int size, uint64_t round_rows)
 {
@@ -1183,6 +1139,89 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
     PrismSearchResult *r = prism_search_run_jobs(comm, &a.src, opt, sink, error);
     prism_array_jobs_clear_internal(&a);
     return r;
+}
+
+/* prism_search_run_jobs, phase 2: one walker per thread, copies of @p w with their own
+ * bundle (@p n_obj objectives, at least 1) and buffers of w->batch rows. */
+static Walker *walkers_new(const Walker *wp, int nt, size_t n_jobs, size_t n_obj, size_t top_k)
+{
+    const Walker w = *wp;
+    Walker *ws = g_new0(Walker, (size_t)nt);
+    for (int t = 0; t < nt; t++) {
+        ws[t] = w;
+        ws[t].keep_lanes = nt > 1;
+        ws[t].bundle = bundle_new(n_jobs, n_obj, top_k);
+        for (int c = 0; c < PRISM_COL_COUNT; c++)
+            ws[t].out.col[c] = prism_aligned_new(w.batch, sizeof(double));
+        ws[t].keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
+        ws[t].keyidx = g_new(uint64_t, w.batch);
+        if (w.prune) {
+            ws[t].stat = prism_aligned_new(w.batch, sizeof(double));
+            ws[t].cbuf = prism_aligned_new(PRUNE_COLS * w.batch, sizeof(double));
+            ws[t].cgid = g_new(uint32_t, w.batch);
+            ws[t].cskid = g_new(uint32_t, w.batch);
+            ws[t].at = g_new(uint32_t, w.batch);
+            ws[t].learn = g_new(uint8_t, w.batch);
+        }
+    }
+    return ws;
+}
+
+/* Phase 3: this rank's block [@p lo, @p hi) in @p rounds rounds, one allreduce of
+ * {error, stop} per round; *flag gathers FLAG_ERROR and FLAG_STOP. */
+static void run_rounds(PrismComm *comm, Walker *ws, int nt, uint64_t lo, uint64_t hi,
+                       uint64_t rounds, const Progress *prog, int *flag, GError **local)
+{
+    const void *space_held = NULL;
+    uint64_t block = hi - lo;
+    for (uint64_t i = 0; i < rounds; i++) {
+        if (*flag == 0) {
+            uint64_t a = lo + block * i / rounds, b = lo + block * (i + 1) / rounds;
+            gboolean stopped = FALSE;
+            if (nt > 1 ? !walk_threads(ws, nt, &space_held, a, b, &stopped, local)
+                       : !walk(&ws[0], a, b, &stopped, local))
+                *flag |= FLAG_ERROR;
+            if (stopped)
+                *flag |= FLAG_STOP;
+        }
+        int any = *flag; /* a solo communicator's "or" over its one rank */
+        if (!prism_comm_is_solo(comm) &&
+            MPI_Allreduce(flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
+            if (*local == NULL)
+                g_set_error(local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
+                            "MPI_Allreduce of the round status failed");
+            *flag |= FLAG_ERROR;
+            break;
+        }
+        if (any != 0) {
+            *flag |= any;
+            break;
+        }
+        if (i + 1 < rounds)
+            progress_update(prog, PRISM_PROGRESS_ROUND, (double)(i + 1) / (double)rounds);
+    }
+}
+
+/* Phase 4: the threads' bundles merged into one (ws[0]'s), the walkers freed. */
+static Bundle *merge_threads(Walker *ws, int nt, size_t n_jobs)
+{
+    /* the threads' results, merged in thread order (any order gives the same result) */
+    Bundle *merged = ws[0].bundle;
+    for (int t = 0; t < nt; t++) {
+        if (t > 0) {
+            for (size_t j = 0; j < n_jobs; j++) {
+                prism_front_finish(merged->front[j]);
+                prism_front_finish(ws[t].bundle->front[j]);
+            }
+            Bundle *m = bundle_merge(merged, ws[t].bundle);
+            bundle_free(merged);
+            bundle_free(ws[t].bundle);
+            merged = m;
+        }
+        walker_clear(&ws[t]);
+    }
+    g_free(ws);
+    return merged;
 }
 
 PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs *jobs,
@@ -1230,7 +1269,6 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
         nt = nt < 1 ? 1 : nt > PRISM_SEARCH_THREADS_MAX ? PRISM_SEARCH_THREADS_MAX : nt;
     }
     r->threads = nt;
-    Walker *ws = g_new0(Walker, (size_t)nt);
     /* pruning: only without a row sink (a sink sees every row) */
     w.prune = (sink == NULL || sink->rows == NULL) && !opt->exhaustive;
     w.bound = w.prune && opt->bound && key_has_floor(&r->rank_by);
@@ -1239,24 +1277,7 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
         w.bound_dims = w.bound_dims || r->obj[o].kind == PRISM_COLUMN_DIM;
     }
     w.bound_dims = w.bound_dims || r->rank_by.kind == PRISM_COLUMN_DIM;
-    for (int t = 0; t < nt; t++) {
-        ws[t] = w;
-        ws[t].keep_lanes = nt > 1;
-        ws[t].bundle = bundle_new(n_jobs, r->n_obj ? r->n_obj : 1, top_k);
-        for (int c = 0; c < PRISM_COL_COUNT; c++)
-            ws[t].out.col[c] = prism_aligned_new(w.batch, sizeof(double));
-        ws[t].keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
-        ws[t].keyidx = g_new(uint64_t, w.batch);
-        if (w.prune) {
-            ws[t].stat = prism_aligned_new(w.batch, sizeof(double));
-            ws[t].cbuf = prism_aligned_new(PRUNE_COLS * w.batch, sizeof(double));
-            ws[t].cgid = g_new(uint32_t, w.batch);
-            ws[t].cskid = g_new(uint32_t, w.batch);
-            ws[t].at = g_new(uint32_t, w.batch);
-            ws[t].learn = g_new(uint8_t, w.batch);
-        }
-    }
-    const void *space_held = NULL;
+    Walker *ws = walkers_new(&w, nt, n_jobs, r->n_obj ? r->n_obj : 1, top_k);
 
     g_autofree uint64_t *cuts = g_new0(uint64_t, (size_t)comm->size + 1);
     if (!partition_cuts(jobs, comm->size, cuts, local ? NULL : &local)) {
@@ -1270,64 +1291,22 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
         if (!sink->begin(sink->user, r->total, lo, hi, local ? NULL : &local))
             flag |= FLAG_ERROR;
     }
-    Progress prog = {.enabled = opt->progress && comm->rank == 0,
-                     .tty = isatty(fileno(stderr)),
-                     .label = opt->label ? opt->label : "search",
-                     .total = r->total};
+    Progress prog = {.enabled = opt->progress && comm->rank == 0, .opt = opt, .total = r->total};
     (void)prism_comm_barrier(comm, NULL);
     double t0 = prism_now();
     prog.start = t0;
-    prog.last = t0 - 60; /* the first line comes after 0.5 s, so within a second */
+    progress_update(&prog, PRISM_PROGRESS_START, 0.0);
     uint64_t rounds = round_count(cuts, comm->size, opt->round_rows ? opt->round_rows : ROUND_ROWS);
-    uint64_t block = hi - lo;
-    for (uint64_t i = 0; i < rounds; i++) {
-        if (flag == 0) {
-            uint64_t a = lo + block * i / rounds, b = lo + block * (i + 1) / rounds;
-            gboolean stopped = FALSE;
-            if (nt > 1 ? !walk_threads(ws, nt, &space_held, a, b, &stopped, &local)
-                       : !walk(&ws[0], a, b, &stopped, &local))
-                flag |= FLAG_ERROR;
-            if (stopped)
-                flag |= FLAG_STOP;
-        }
-        int any = flag; /* a solo communicator's "or" over its one rank */
-        if (!prism_comm_is_solo(comm) && !round_status(comm, flag, &any)) {
-            if (local == NULL)
-                g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
-                            "MPI_Iallreduce of the round status failed");
-            flag |= FLAG_ERROR;
-            break;
-        }
-        if (any != 0) {
-            flag |= any;
-            break;
-        }
-        if (i + 1 < rounds)
-            progress_update(&prog, (double)(i + 1) / (double)rounds, FALSE);
-    }
+    run_rounds(comm, ws, nt, lo, hi, rounds, &prog, &flag, &local);
     double mine = prism_now() - t0;
     if ((flag & FLAG_STOP) && local == NULL)
         g_set_error(&local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
                     "interrupted: the search stopped on request (SIGINT/SIGTERM or a stop hook)");
     /* the threads' results, merged in thread order (any order gives the same result) */
-    w.bundle = ws[0].bundle;
-    for (int t = 0; t < nt; t++) {
-        if (t > 0) {
-            for (size_t j = 0; j < n_jobs; j++) {
-                prism_front_finish(w.bundle->front[j]);
-                prism_front_finish(ws[t].bundle->front[j]);
-            }
-            Bundle *m = bundle_merge(w.bundle, ws[t].bundle);
-            bundle_free(w.bundle);
-            bundle_free(ws[t].bundle);
-            w.bundle = m;
-        }
-        walker_clear(&ws[t]);
-    }
-    g_free(ws);
+    w.bundle = merge_threads(ws, nt, n_jobs);
     gboolean ok = prism_comm_agree_error(comm, &local);
     if (ok) {
-        progress_update(&prog, 1.0, TRUE);
+        progress_update(&prog, PRISM_PROGRESS_END, 1.0);
         for (size_t j = 0; j < n_jobs; j++)
             prism_front_finish(w.bundle->front[j]);
         void *obj = w.bundle;

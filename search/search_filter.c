@@ -27,6 +27,9 @@ struct PrismSpaceFilter {
     /* equal model chunks (prism_space_filter_set_uniform_chunks): pp*vpp divides the
      * model's split layer count, which the space knows */
     gboolean uniform_chunks;
+    /* block recompute as checkpointing every N-th layer gives it
+     * (prism_space_filter_set_every_nth): a rule on the model's layers, as above */
+    gboolean every_nth;
     /* a framework's default where the shape rules allow it
      * (prism_space_filter_set_default_where_allowed): sp on where tp > 1, the ZeRO stage
      * where dp*cp > 1; -1 = no such rule */
@@ -181,6 +184,7 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
     c->ov_supported = f->ov_supported;
     c->ov_searched = f->ov_searched;
     c->uniform_chunks = f->uniform_chunks;
+    c->every_nth = f->every_nth;
     c->def_sp = f->def_sp;
     c->def_zero = f->def_zero;
     return c;
@@ -208,6 +212,16 @@ void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on)
 gboolean prism_space_filter_uniform_internal(const PrismSpaceFilter *f)
 {
     return f != NULL && f->uniform_chunks;
+}
+
+void prism_space_filter_set_every_nth(PrismSpaceFilter *f, gboolean on)
+{
+    f->every_nth = on;
+}
+
+gboolean prism_space_filter_every_nth_internal(const PrismSpaceFilter *f)
+{
+    return f != NULL && f->every_nth;
 }
 
 void prism_space_filter_set_default_where_allowed(PrismSpaceFilter *f, int sp, int zero)
@@ -281,7 +295,7 @@ gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const Pr
 char *prism_space_filter_describe(const PrismSpaceFilter *f)
 {
     if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0 && !f->uniform_chunks &&
-                      f->def_sp < 0 && f->def_zero < 0))
+                      !f->every_nth && f->def_sp < 0 && f->def_zero < 0))
         return g_strdup("");
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < f->texts->len; i++)
@@ -297,6 +311,9 @@ char *prism_space_filter_describe(const PrismSpaceFilter *f)
     }
     if (f->uniform_chunks) /* the framework's equal model chunks */
         g_string_append_printf(s, "%sequal chunks: pp*vpp divides the layers", s->len ? "; " : "");
+    if (f->every_nth) /* the framework's every-N-th-layer checkpointing */
+        g_string_append_printf(s, "%srecompute=block:k only as every N-th layer",
+                               s->len ? "; " : "");
     if (f->def_sp >= 0)
         g_string_append_printf(s, "%ssp=%d where tp > 1, else 0", s->len ? "; " : "", f->def_sp);
     if (f->def_zero >= 0)
@@ -604,6 +621,9 @@ gboolean prism_space_filter_framework(PrismSpaceFilter *f, const PrismFramework 
         return TRUE;
     prism_space_filter_set_overlap(f, fw->overlap, fw->overlap_search);
     prism_space_filter_set_uniform_chunks(f, fw->uniform_chunks);
+    prism_space_filter_set_every_nth(f, fw->rc_every_nth);
+    if (fw->sp_always) /* no switch: sp wherever tp > 1 (R4 keeps sp = 0 at tp = 1) */
+        f->def_sp = 1;
     g_autofree char *label = g_strdup_printf("framework %s: only", fw->name);
     if (fw->only != NULL && *fw->only != '\0' &&
         !prism_space_filter_only_from(f, label, fw->only, error)) {
@@ -621,12 +641,36 @@ char *prism_space_framework_unsupported(const PrismFramework *fw, const PrismMod
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     if (!prism_space_filter_framework(f, fw, NULL))
         return NULL;
-    if (!prism_space_filter_accepts_strategy(f, s))
+    if (fw->sp_always && s->tp > 1 && !s->sp)
+        return g_strdup_printf("it runs tp=%u without sequence parallelism (%s has no switch "
+                               "for it, [planning] sequence_parallel = always)",
+                               s->tp, fw->name);
+    if (!prism_space_filter_accepts_strategy(f, s)) {
+        /* name the first dim the profile's only leaves out */
+        for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+            uint64_t v = prism_strategy_dim(s, (PrismDim)d);
+            if (d == PRISM_DIM_RECOMPUTE)
+                v = PRISM_RC_CODE(s->recompute, s->rc_layers);
+            if ((d == PRISM_DIM_RC_LAYERS && s->recompute != PRISM_RECOMPUTE_BLOCK) ||
+                f->sets[d] == NULL || prism_space_filter_accepts_internal(f, (PrismDim)d, v))
+                continue;
+            g_autofree char *val = prism_dim_value_text((PrismDim)d, v);
+            return g_strdup_printf("its %s=%s is outside the profile's [planning] only (%s)",
+                                   prism_dim_name((PrismDim)d), val, fw->only);
+        }
         return g_strdup_printf("it is outside the profile's [planning] only (%s)", fw->only);
+    }
     const uint32_t L = prism_model_split_layers(m);
     if (fw->uniform_chunks && L % (s->pp * s->vpp) != 0)
         return g_strdup_printf("its model chunks are unequal (pp*vpp = %u does not divide the "
                                "%u layers, which %s asserts)",
                                s->pp * s->vpp, L, fw->name);
+    const uint32_t per_chunk = (L + s->pp * s->vpp - 1) / (s->pp * s->vpp);
+    if (fw->rc_every_nth && s->recompute == PRISM_RECOMPUTE_BLOCK &&
+        prism_recompute_every_nth(per_chunk, s->vpp, s->rc_layers) == 0)
+        return g_strdup_printf("recompute=block:%u is no every-N-th-layer checkpointing of %u "
+                               "layers per chunk (%s checkpoints every N-th layer, [planning] "
+                               "recompute_layers)",
+                               s->rc_layers, per_chunk, fw->name);
     return NULL;
 }

@@ -75,6 +75,8 @@ typedef struct {
 typedef struct {
     TpSpec *tp_specs;
     uint32_t n_tp_specs;
+    PrismBlockSpec *ssm_specs; /* the specs with a Mamba-2 or gated-DeltaNet mixer (R2, R3) */
+    uint32_t n_ssm_specs;
     uint64_t gbs, seq;
     uint32_t layers;
     uint64_t expert_gcd; /* gcd of routed-expert counts; 0 = dense */
@@ -116,9 +118,20 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
+/* The hybrid layers' R2 (cp 1) and R3 rules at (tp, cp): prism_strategy_ssm_ok. */
+static gboolean ssm_valid(const Facts *fx, uint64_t tp, uint64_t cp)
+{
+    for (uint32_t i = 0; i < fx->n_ssm_specs; i++)
+        if (!prism_strategy_ssm_ok(&fx->ssm_specs[i], (uint32_t)tp, (uint32_t)cp, NULL))
+            return FALSE;
+    return TRUE;
+}
+
 /* R2 for one tp (mirrors prism_strategy_check exactly). */
 static gboolean tp_valid(const Facts *fx, uint64_t tp)
 {
+    if (!ssm_valid(fx, tp, 1))
+        return FALSE;
     for (uint32_t i = 0; i < fx->n_tp_specs; i++) {
         const TpSpec *t = &fx->tp_specs[i];
         if (t->heads % tp != 0 || t->hidden_a % tp != 0 || t->hidden_b % tp != 0)
@@ -136,6 +149,10 @@ static void facts_init(Facts *fx, const PrismModel *m, const PrismTraining *trai
     *fx = (Facts){.gbs = training->gbs, .seq = training->seq, .layers = layers};
     fx->tp_specs = g_new0(TpSpec, m->n_specs ? m->n_specs : 1);
     fx->n_tp_specs = m->n_specs;
+    fx->ssm_specs = g_new0(PrismBlockSpec, m->n_specs ? m->n_specs : 1);
+    for (uint32_t i = 0; i < m->n_specs; i++)
+        if (m->specs[i].mixer == PRISM_MIXER_MAMBA2 || m->specs[i].mixer == PRISM_MIXER_GDN)
+            fx->ssm_specs[fx->n_ssm_specs++] = m->specs[i];
     for (uint32_t i = 0; i < m->n_specs; i++) {
         const PrismAttnSpec *a = &m->specs[i].attn;
         const PrismMlpSpec *p = &m->specs[i].mlp;
@@ -312,7 +329,7 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
         g_autofree uint64_t *cps = prism_divisors_internal(per_pp / tp, &n_cp);
         for (size_t j = 0; j < n_cp; j++) {
             uint64_t cp = cps[j];
-            if (cp > 1 && fx->seq % (2 * cp) != 0) /* R3 */
+            if (cp > 1 && (fx->seq % (2 * cp) != 0 || !ssm_valid(fx, tp, cp))) /* R3 */
                 continue;
             uint64_t dp = per_pp / tp / cp; /* R1 */
             if (!ACCEPT(PRISM_DIM_CP, cp) || !ACCEPT(PRISM_DIM_DP, dp))
@@ -475,9 +492,11 @@ static void add_recompute_segments(PrismSpace *sp, const PrismSpaceFilter *filte
     for (int rc = 0; rc < PRISM_RECOMPUTE_BLOCK; rc++)
         if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(rc, 0)))
             add_segment(sp, filter, n, pp, vpp, (PrismSchedule)sch, (PrismRecompute)rc, 0, table);
+    const gboolean nth = prism_space_filter_every_nth_internal(filter);
     for (uint32_t k = 1; k < per_chunk && k <= G_MAXUINT16; k++)
         if (ACCEPT(PRISM_DIM_RECOMPUTE, PRISM_RC_CODE(PRISM_RECOMPUTE_BLOCK, k)) &&
-            ACCEPT(PRISM_DIM_RC_LAYERS, k))
+            ACCEPT(PRISM_DIM_RC_LAYERS, k) &&
+            (!nth || prism_recompute_every_nth(per_chunk, vpp, k) != 0))
             add_segment(sp, filter, n, pp, vpp, sch, PRISM_RECOMPUTE_BLOCK, k, table);
 }
 
@@ -598,6 +617,7 @@ void prism_space_free(PrismSpace *sp)
     for (int c = 0; c < LT_COUNT; c++)
         g_array_unref(sp->lane_vals[c]);
     g_free(sp->fx.tp_specs);
+    g_free(sp->fx.ssm_specs);
     g_clear_pointer(&sp->filter, prism_space_filter_free);
     g_array_unref(sp->tables);
     g_array_unref(sp->segs);

@@ -13,7 +13,10 @@
  *   in waves = ceil(tiles / SMs); every wave costs one full tile's time on every SM, so the
  *   work actually paid for is waves * SMs * tm * tn * D * 2 FLOP at the device's large-GEMM
  *   rate (peak x sustained/boost clock x compute_efficiency). Its ratio to the useful
- *   2 R C D count FLOP is the quantisation loss (tile padding x partial last wave). The
+ *   2 R C D count FLOP is the quantisation loss (tile padding x partial last wave). Each
+ *   wave also pays a tile's fixed time t0 (pipeline fill, epilogue): a wave costs
+ *   (main loop + t0) / (1 + t0 / main loop at depth K_ref), K_ref the depth at which the
+ *   large-GEMM rate was measured (which holds t0 already): small-K GEMMs run below it. The
  *   roofline bound is the operands' HBM traffic: bytes(A) + bytes(B) + bytes(C) at the
  *   achieved HBM bandwidth; the pass takes the larger of the two.
  * Nothing here is collective or allocates.
@@ -58,7 +61,12 @@ static inline double prism_k_gemm_tiled(const PrismKGemmDev *g, double R, double
 {
     *tiles = count * prism_k_tiles(R, g->inv_tm / sm) * prism_k_tiles(C, g->inv_tn / sn);
     *waves = prism_k_tiles(*tiles, g->inv_sms);
-    return *waves * g->wave_work * sm * sn * D * inv_rate;
+    /* a tile's fixed time t0 on top of its main loop, relative to the large-GEMM rate, which
+     * holds it at the depth ref_k of its measurement (t0 = 0: the main loop exactly) */
+    const double main = g->wave_work * sm * sn * D * inv_rate;
+    const double ref = g->wave_work * g->ref_k * inv_rate;
+    const double norm = g->tile_s > 0.0 ? 1.0 + g->tile_s / (ref > 0.0 ? ref : 1.0) : 1.0;
+    return *waves * (main + g->tile_s) / norm;
 }
 
 /**

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "kernels-model.h"
+#include "kernels-nccl.h"
 
 #ifndef PRISM_KSUFFIX
 #error "define PRISM_KSUFFIX before including kernels-impl.h"
@@ -75,7 +76,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                  ib3 = km->lvl_inv_bw[3];
     const double la0 = km->lvl_lat[0], la1 = km->lvl_lat[1], la2 = km->lvl_lat[2],
                  la3 = km->lvl_lat[3];
-    const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad;
+    /* bg: the bytes per gradient the DP/ZeRO collectives move (every use below) */
+    const double seq = km->seq, bp = km->bytes_param, bg = km->bytes_grad_comm;
     const double hb = km->hidden_bytes, moe = km->moe_tok_bytes;
     const double agd = km->moe_allgather, hb_moe = moe > 0.0 ? hb / (moe > 0.0 ? moe : 1.0) : 0.0;
     const double pexp = km->pp_exposed, scat = km->pp_scatter;
@@ -107,6 +109,20 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
     double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
     double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
+    double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
+    /* NCCL's ring model (kernels-nccl.h; nccl_on 0: the levels' latency_us, no base) */
+    const double non = km->nccl_on > 0.5 ? 1.0 : 0.0;
+    const double nbs = non * km->nccl_base[PRISM_NCCL_SIMPLE];
+    const double nb8 = km->nccl_base[PRISM_NCCL_LL128], nbl = km->nccl_base[PRISM_NCCL_LL];
+    const double hs0 = km->nccl_hop[0][PRISM_NCCL_SIMPLE], hs1 = km->nccl_hop[1][PRISM_NCCL_SIMPLE],
+                 hs2 = km->nccl_hop[2][PRISM_NCCL_SIMPLE], hs3 = km->nccl_hop[3][PRISM_NCCL_SIMPLE];
+    const double h80 = km->nccl_hop[0][PRISM_NCCL_LL128], h81 = km->nccl_hop[1][PRISM_NCCL_LL128],
+                 h82 = km->nccl_hop[2][PRISM_NCCL_LL128], h83 = km->nccl_hop[3][PRISM_NCCL_LL128];
+    const double hl0 = km->nccl_hop[0][PRISM_NCCL_LL], hl1 = km->nccl_hop[1][PRISM_NCCL_LL],
+                 hl2 = km->nccl_hop[2][PRISM_NCCL_LL], hl3 = km->nccl_hop[3][PRISM_NCCL_LL];
+    /* per-step latency of the DP/ZeRO collectives: NCCL's Simple hop or the level's */
+    const double da0 = non > 0.5 ? hs0 : la0, da1 = non > 0.5 ? hs1 : la1;
+    const double da2 = non > 0.5 ? hs2 : la2, da3 = non > 0.5 ? hs3 : la3;
     const double s0 = km->lvl_size[0], hsdp = km->hsdp, rsh = km->fsdp_reshard;
     const double nos = km->fsdp_pp_nosync * pipe; /* FSDP under a pipeline: no per-mb sync */
     const double lowp = km->zero3_lowp; /* 0: FSDP2 holds no 16-bit shard (the fp32 master) */
@@ -153,6 +169,21 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         tpa[i] = 2.0 * (t - 1.0) * it * k_level(x_tp, sz, ib0, ib1, ib2, ib3);
         tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, la0, la1, la2, la3);
         tplvl[i] = k_level(x_tp, sz, 0.0, 1.0, 2.0, 3.0);
+        {
+            /* NCCL (kernels-nccl.h): one base latency per collective (the all-reduce, or
+             * with SP its reduce-scatter and all-gather) and 2(t-1) ring steps at the
+             * protocol's hop latency; off: every protocol gets the level's latency, so the
+             * fastest is Simple at the old value exactly */
+            const double st = 2.0 * (t - 1.0);
+            const double nc = (t > 1.5 ? 1.0 : 0.0) * (sp[i] > 0.5 ? 2.0 : 1.0);
+            const double ls = nc * nbs + st * k_level(x_tp, sz, hs0, hs1, hs2, hs3);
+            const double l8 = nc * nb8 + st * k_level(x_tp, sz, h80, h81, h82, h83);
+            const double ll = nc * nbl + st * k_level(x_tp, sz, hl0, hl1, hl2, hl3);
+            const double lo = tplat[i];
+            tplat[i] = non > 0.5 ? ls : lo;
+            tpl128[i] = non > 0.5 ? l8 : lo;
+            tplll[i] = non > 0.5 ? ll : lo;
+        }
         /* CP: ring over t x c devices, c - 1 exchanges per pass; all-to-all (Ulysses)
          * sends (c-1)/c of a tensor in c-1 messages. Causal ring without zig-zag: the
          * last rank computes c - skip of the c(1 - skip) mean blocks and paces the ring */
@@ -184,7 +215,15 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double f_ag = (x_ep - 1.0) * it * hb_moe;
         const double ag = agd > 0.5 ? 1.0 : 0.0, a2 = 1.0 - ag;
         epbf[i] = a2 * (f_a2a + f_etp) + ag * f_ag;
-        epa[i] = a2 * (f_a2a * ib_ep + f_etp * ib_x) + ag * f_ag * ib_ep;
+        /* an EP group that spans nodes: each device's slots for the g - 1 peers on its own
+         * node go over the node's links while those for the e - g others cross on its NIC,
+         * concurrently (NCCL's all-to-all: one send/recv per peer; DeepEP's normal
+         * kernels: NVLink and RDMA at once), so the slower share paces it; g = e inside a
+         * node (the whole (e-1)/e at the node's links, as before) */
+        const double g_n = x_ep > s0 ? (s0 > x ? s0 / x : 1.0) : e;
+        const double a2a_in = (g_n - 1.0) * ie * it * ib0, a2a_out = (e - g_n) * ie * it * ib_ep;
+        const double a2a_s = x_ep > s0 ? (a2a_in > a2a_out ? a2a_in : a2a_out) : f_a2a * ib_ep;
+        epa[i] = a2 * (a2a_s + f_etp * ib_x) + ag * f_ag * ib_ep;
         eplat[i] = a2 * ((e - 1.0) * la_ep + (x - 1.0) * la_x) + ag * (x_ep - 1.0) * la_ep;
         eplvl[i] = k_level(x_ep, sz, 0.0, 1.0, 2.0, 3.0);
         /* DP: bytes per parameter per step and latency steps by ZeRO stage:
@@ -213,31 +252,38 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * The dense shard group has stride t, the expert data-parallel group x*e; the HSDP
          * replica group (stride t*n_s >= s0) is unchanged. */
         const double sib = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
-        const double sla = k_level(x_s, sz, la0, la1, la2, la3);
+        const double sla = k_level(x_s, sz, da0, da1, da2, da3);
         const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
         const double eib = k_nics(dib, x * e * nis, ib0);
-        const double dla = k_level(x_dp, sz, la0, la1, la2, la3);
+        const double dla = k_level(x_dp, sz, da0, da1, da2, da3);
+        /* NCCL: one base latency per collective call of the step (0 when off): z0 the
+         * all-reduce, z1 reduce-scatter + all-gather, z2 m reduce-scatters + a gather;
+         * the HSDP replicas' nred all-reduces; ZeRO-3 one per unit and pass below */
+        const double calls = z < 0.5 ? 1.0 : z < 1.5 ? 2.0 : m + 1.0;
+        const double b_s = n_s > 1.5 ? nbs : 0.0, b_r = n_r > 1.5 ? nbs : 0.0;
+        const double b_e = n_e > 1.5 ? nbs : 0.0;
         const double fs_s = (n_s - 1.0) * in_s, fs_r = (n_r - 1.0) * in_r;
         const double per_step = z > 2.5 ? 0.0 : 1.0;
         dpbf[i] = fs_s * vol;
         dpbfr[i] = fs_r * vol_r;
         dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib);
-        dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla);
+        dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla +
+                               (calls * b_s + nred * b_r));
         dpebf[i] = (n_e - 1.0) * in_e * vol;
         dpea[i] = per_step * (n_e - 1.0) * in_e * vol * eib;
-        dpelat[i] = per_step * (n_e - 1.0) * steps * dla;
+        dpelat[i] = per_step * ((n_e - 1.0) * steps * dla + calls * b_e);
         dplvl[i] = k_level(x_s, sz, 0.0, 1.0, 2.0, 3.0);
         dplvlr[i] = k_level(x_dp, sz, 0.0, 1.0, 2.0, 3.0);
         /* ZeRO-3 per unit and micro-batch (zero for other stages) */
         const double z3 = z > 2.5 ? 1.0 : 0.0;
         fsag[i] = z3 * bp * fs_s * sib;
-        fsagl[i] = z3 * (n_s - 1.0) * sla;
+        fsagl[i] = z3 * ((n_s - 1.0) * sla + b_s);
         fsrs[i] = z3 * (bg * fs_s * sib + 2.0 * bg * in_s * fs_r * dib);
-        fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla);
+        fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla + (b_s + b_r));
         fsage[i] = z3 * bp * (n_e - 1.0) * in_e * eib;
-        fsagel[i] = z3 * (n_e - 1.0) * dla;
+        fsagel[i] = z3 * ((n_e - 1.0) * dla + b_e);
         fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * eib;
-        fsrsel[i] = z3 * (n_e - 1.0) * dla;
+        fsrsel[i] = z3 * ((n_e - 1.0) * dla + b_e);
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
          * backward (seq1F1B: each in pp_msgs messages, one per sequence chunk); every
          * micro-batch crosses every stage boundary, so the slowest boundary (the level
@@ -323,12 +369,15 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
     const double coll_f = K->tp_coll_fwd, coll_fsp = K->tp_coll_fwd_sp;
     const double coll_b = K->tp_coll_bwd, tpb = K->tp_bytes, coll_ssp = K->tp_coll_sel_sp;
-    const double cp_tp = K->cp_tp, cp_kv = K->cp_kv, cp_pass1 = K->is_layer;
+    const double cp_tp = K->cp_tp, cp_kv = K->cp_kv;
+    const double cp_pass1 = K->cp_none > 0.5 ? 0.0 : K->is_layer;
     const double cbu = km->cp_bwd_units; /* backward ring step: K/V + dK/dV units */
     const double moe = K->is_moe, epb = K->ep_bytes;
     const double bp = km->bytes_param, bg = km->bytes_grad, bo = km->bytes_opt;
     const double bwd = km->bwd_ratio, bpm = km->bytes_param_mem, xrel = km->exp_param_mem_rel;
     const double tpx = km->tp_exposed, epx = km->ep_exposed, tlc = km->tp_layout_copy;
+    const double tpxb = km->tp_exposed_b, nsh = km->nccl_share;
+    const int tp_split = tpxb != tpx; /* userbuffers: backward exposure differs */
     const double *restrict tp = ln->tp + off, *restrict sp = ln->sp + off;
     const double *restrict tov = ln->tov + off;
     const double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP);
@@ -338,6 +387,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *gdive = WS(PRISM_KL_GDIV_E), *odive = WS(PRISM_KL_ODIV_E);
     const double *tpa = WS(PRISM_KL_TP_A), *tplat = WS(PRISM_KL_TP_LAT);
     const double *tpbf = WS(PRISM_KL_TP_BF);
+    const double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
+    /* the host floor: launches of one layer (0 for the embedding and the head) */
+    const double hf = km->host_fwd * K->is_layer, hb = km->host_bwd * K->is_layer;
+    double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
     const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
     const double *epa = WS(PRISM_KL_EP_A), *eplat = WS(PRISM_KL_EP_LAT);
     const double *epbf = WS(PRISM_KL_EP_BF);
@@ -351,6 +404,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *fsrse = WS(PRISM_KL_FS_RSE_A), *fsrsel = WS(PRISM_KL_FS_RSE_LAT);
     const double cp_qo = K->cp_qo, cp_kvh = K->cp_kvh, heads = K->heads;
     const double uly_on = km->cp_ulysses, cp_ov = km->cp_ov, rsh = km->fsdp_reshard;
+    /* all-to-all CP where heads allow: cp_algo, or a kind that has no other (Mamba-2) */
+    const double uly_k = uly_on > 0.5 || K->cp_a2a > 0.5 ? 1.0 : 0.0;
     /* selective: what is kept (as_*) and what runs again (sel_*), per the policy */
     const double as_rep = K->as_rep, as_tp = K->as_tp, as_kv = K->as_kv, as_full = K->as_full;
     const double spg = km->sp_gathered, a_spg = K->a_spg, as_spg = K->as_spg;
@@ -499,8 +554,14 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double tp_on = it < 0.75 ? 1.0 : 0.0;
         /* tp_overlap = 0 (strategy.h R12): nothing hidden */
         const double tpx_l = tov[i] > 0.5 ? tpx : 1.0;
-        const double tp_one = (v_tp * tpa[i] + tplat[i]) * tpx_l + tlc * tp_on * sp[i] * v_tp * hbm;
+        const double tp_raw = prism_k_nccl_ring(km, v_tp * tpa[i], tplat[i], tpl128[i], tplll[i]);
+        const double tp_lc = tlc * tp_on * sp[i] * v_tp * hbm;
+        const double tp_one = tp_raw * tpx_l + tp_lc;
         o_tp[i] = (cf * (1.0 + full) + c_rs + coll_b) * tp_one;
+        /* userbuffers: the backward collectives at their own exposure */
+        const double tp_one_b = tp_split ? tp_raw * (tov[i] > 0.5 ? tpxb : 1.0) + tp_lc : tp_one;
+        if (tp_split)
+            o_tp[i] = (cf * (1.0 + full) + c_rs) * tp_one + coll_b * tp_one_b;
         o_tpb[i] = (cf * (1.0 + full) + c_rs + coll_b) * v_tp * tpbf[i];
         /* CP (cost/README.md, "Context parallelism"). Ring: c - 1 steps per pass; step
          * k's exchange of the next K/V chunk overlaps the attention core of chunk k, so
@@ -521,7 +582,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
                 const double xh = heads * it * ic;
                 const double xr = (xh + 4503599627370496.0) - 4503599627370496.0;
                 const double dx = xh - xr;
-                uly = uly_on > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
+                uly = uly_k > 0.5 && c > 1.5 && xr >= 1.0 && dx < 1e-9 && dx > -1e-9 ? 1.0 : 0.0;
             }
             const double lb = uly > 0.5 ? 1.0 : cplb[i];
             const double v_cp = T * (cp_tp * it + cp_kv * kvs);
@@ -573,6 +634,17 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             o_ep[i] = 0.0;
             o_epb[i] = 0.0;
         }
+        /* the host floor (cost/README.md, "Latency-bound work"): a layer's micro-batch
+         * takes at least the host's time to launch its kernels, forward (again under full
+         * recompute) and backward; the device time beyond it is its compute and exposed
+         * communication. The gap (+0 when the device is slower) is charged as compute */
+        {
+            const double host = hf * (1.0 + full) + hb;
+            const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];
+            const double gap = host > dev ? host - dev : 0.0;
+            o_cmp[i] = o_cmp[i] + gap;
+            o_hg[i] = gap;
+        }
         /* ZeRO-3 / FSDP per unit (one layer; cost/README.md): the all-gather of the next
          * unit overlaps this unit's forward, the backward's gather (when resharded) and
          * reduce-scatter overlap its backward (with recompute); a unit exposes
@@ -580,7 +652,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * (the first gather / last reduce that nothing hides) */
         if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
             const double fwd_comm = cf * tp_one + cp_f + (ep2 - hid_f) + im1;
-            const double bwd_comm = coll_b * tp_one + cp_b + (ep2 - hid_b) + imb_b;
+            const double bwd_comm = coll_b * tp_one_b + cp_b + (ep2 - hid_b) + imb_b;
             const double rc_comm =
                 full * (cf * tp_one + (ep2 - hid_f)) + c_rs * tp_one + rc_core * (cp_f + im1);
             const double w_f = cf_s + fwd_comm;
@@ -599,7 +671,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double ag_x = ag > w_f ? ag - w_f : 0.0, ag_h = ag < w_f ? ag : w_f;
             const double e_pm = ag_x + (cb > w_b ? cb - w_b : 0.0);
             const double l_pm = ag_h + (cb < w_b ? cb : w_b);
-            o_dfs[i] = once * f1 * (ag_x + rs) + (1.0 - once) * e_pm;
+            /* the hidden gathers / reduce-scatters slow the compute beside them by NCCL's
+             * SMs (nsh = nccl_share; the leading unit's tail counted too: an upper bound) */
+            o_dfs[i] = once * f1 * (ag_x + rs + ag_h * nsh) + (1.0 - once) * (e_pm + l_pm * nsh);
             o_dtl[i] = once * f1 * ag_h + (1.0 - once) * l_pm;
             if (dpw > 1) /* the bucketed DP overlap's forward window */
                 o_fw[i] = w_f;
@@ -633,8 +707,10 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
      * multiplies every one), as the cpm = 0 path writes */
     const PrismKKind *kk = &km->kinds[sl->kind];
     const int epm = kk->is_moe > 0.5 ? (km->shared_overlap > 0.5 ? 2 : 1) : 0;
-    if (kk->is_layer < 0.5)
+    if (kk->is_layer < 0.5 || kk->cp_none > 0.5)
         cpm = 0;
+    else if (kk->cp_a2a > 0.5 && cpm == 1) /* a kind whose CP is always all-to-all */
+        cpm = 2;
 #define K_SLOT_CASE(D, C, E, R)                                                                    \
     case (D)*18 + (C)*9 + (E)*3 + (R):                                                             \
         k_slot_body(km, sl, ln, off, n, ws, out, 0, D, C, E, R);                                   \
@@ -832,7 +908,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     }
     const double moe = ks->comp_moe[c], bw = ks->bub_w, hid = ks->hide, msh = ks->m_share;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
-    const double rsh = km->fsdp_reshard, bucket = km->dp_bucket;
+    const double rsh = km->fsdp_reshard, bucket = km->dp_bucket, nsh = km->nccl_share;
     const double nos = km->fsdp_pp_nosync * ks->pipelined;
     const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
     const double *dfs = CW(PRISM_KC_DP_FS), *dtl = CW(PRISM_KC_DP_TAIL), *cfw = CW(PRISM_KC_CF);
@@ -903,7 +979,9 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
          * param_overlap the parameter gather (both on: dpx exactly, the same bits) */
         const double dxg = dov[i] > 0.5 ? dpx : 1.0, dxp = pov[i] > 0.5 ? dpx : 1.0;
         const double dxe = dxp + (dxg - dxp) * dpfb[i];
-        dpt[i] = (ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i])) * dxe;
+        const double dcs = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
+        /* the hidden share slows the compute beside it by NCCL's SMs (nsh = nccl_share) */
+        dpt[i] = dcs * dxe + dcs * (1.0 - dxe) * nsh;
     }
     /* the bytes per network level: report columns (skipped when lean). Levels 2 and 3
      * exist only on clusters of more than two levels (lvl_size[1], lvl_size[2] finite);
@@ -972,12 +1050,17 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         }
     }
     if (bkt_on > 0.5) {
+        const double bkr = km->dp_bucket_rank;
+        const double *restrict dpl = ln->dp + off, *restrict cpl = ln->cp + off;
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double dcomm = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
             const double nw = dpnw[i], fb = dpfb[i];
             const double pst = ne[i] + ex[i];
-            const double q = pst > bucket ? bucket / (pst > bucket ? pst : 1.0) : 1.0;
+            /* Megatron-Core's bucket: max(dp_bucket, dp_bucket_per_rank x dp x cp) params */
+            const double bgr = bkr * dpl[i] * cpl[i];
+            const double bkt = bgr > bucket ? bgr : bucket;
+            const double q = pst > bkt ? bkt / (pst > bkt ? pst : 1.0) : 1.0;
             const double c_b = dcomm * fb / nw, c_f = dcomm * (1.0 - fb);
             const double w_f = cfw[i];
             const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
@@ -985,7 +1068,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             const double x_f0 = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
             /* an overlap dim off: that share is exposed in full */
             const double x_b = dov[i] > 0.5 ? x_b0 : c_b, x_f = pov[i] > 0.5 ? x_f0 : c_f;
-            dpt[i] = nw * x_b + x_f;
+            /* what is hidden slows the compute beside it by NCCL's SMs */
+            dpt[i] = nw * x_b + x_f + (nw * (c_b - x_b) + (c_f - x_f)) * nsh;
         }
     }
 #undef CW
@@ -1075,6 +1159,14 @@ static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
         act[i] += work[i] * wsc;
         tot[i] = par[i] + grd[i] + opt[i] + act[i] + buf[i];
     }
+}
+
+/* The NCCL communicators a lane's device holds buffers for: each of its tp, cp, dp, ep
+ * and pp groups of more than one rank (@p ppg: 1 when pp > 1). */
+static inline double k_comms(double tp, double cp, double dp, double ep, double ppg)
+{
+    return (tp > 1.5 ? 1.0 : 0.0) + (cp > 1.5 ? 1.0 : 0.0) + (dp > 1.5 ? 1.0 : 0.0) +
+           (ep > 1.5 ? 1.0 : 0.0) + ppg;
 }
 
 static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
@@ -1288,6 +1380,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_mfu = out[PRISM_KO_MFU] + off, *o_hfu = out[PRISM_KO_HFU] + off;
     double *o_tok = out[PRISM_KO_TOKENS_PER_S] + off;
     double *o_feas = out[PRISM_KO_FEASIBLE] + off, *o_why = out[PRISM_KO_REASON] + off;
+    /* the device-level figure (kernels-model.h mem_scale): the peak is the allocated one */
+    const double msc = km->mem_scale, mfx = km->mem_fixed, ngb = km->nccl_group;
+    const double ppg = inv_p < 0.75 ? 1.0 : 0.0;
+    const double *restrict ltp = ln->tp + off, *restrict lcp = ln->cp + off;
+    const double *restrict ldp = ln->dp + off, *restrict lep = ln->ep + off;
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double m = mm[i] * msh;
@@ -1306,7 +1403,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* the host's verdict as arithmetic on 0/1 (a combined condition in the select
          * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
          * exact: hout = 1 only when the device fits and the host does not (reason 4) */
-        const double fits = o_peak[i] <= budget ? 1.0 : 0.0;
+        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
+        const double fits = o_peak[i] * msc + fixed <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
         o_feas[i] = fits - hout;
     }
@@ -1326,11 +1424,12 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_b2[i] = o_b2[i] * inv_p;
         o_b3[i] = o_b3[i] * inv_p;
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
-        const double peak = o_peak[i];
-        const double why = peak <= budget             ? 0.0
-                           : stat > budget            ? 1.0
-                           : stat + o_act[i] > budget ? 2.0
-                                                      : 3.0;
+        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
+        const double peak = o_peak[i] * msc + fixed;
+        const double why = peak <= budget                             ? 0.0
+                           : stat * msc + fixed > budget              ? 1.0
+                           : (stat + o_act[i]) * msc + fixed > budget ? 2.0
+                                                                      : 3.0;
         const double fits = peak <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
         o_why[i] = why + 4.0 * hout;

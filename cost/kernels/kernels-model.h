@@ -70,6 +70,10 @@ typedef struct PrismKGemmDev {
     double inv_tm, inv_tn;
     double wave_work; /* 2 x SMs x tm x tn: FLOP per unit depth of one full wave */
     double inv_hbm;   /* s per byte of HBM traffic at the achieved bandwidth */
+    double tile_s;    /* a tile's fixed time (pipeline fill, epilogue), s (knob gemm_tile_us;
+                       * 0: none) */
+    double ref_k;     /* the reduction depth the large-GEMM rate was measured at (gemm_eff_k),
+                       * where tile_s is already in the rate */
 } PrismKGemmDev;
 
 /** Per-layer constants of one kind. Element counts are parameters; "bytes per token"
@@ -137,6 +141,12 @@ typedef struct PrismKKind {
     /* backward working set beyond the layer's activations, bytes per token sharded by tp
      * (the head: loss_bwd_extra x logits_bytes x V) */
     double w_tp;
+    /* context parallelism of hybrid models' layers (cost/README.md, "State-space and
+     * linear-attention layers"): cp_a2a 1: the layer's CP is always the all-to-all over its
+     * heads (Mamba-2: Megatron-Core's MambaContextParallel), whatever cp_algo says; cp_none
+     * 1: the layer exchanges nothing over CP (an MLP-only layer; gated DeltaNet, whose
+     * cp > 1 the strategy check refuses) */
+    double cp_a2a, cp_none;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */
@@ -147,6 +157,8 @@ typedef struct PrismKModel {
     double gbs;                                /* sequences per step */
     double bytes_act;                          /* bytes per activation element (dtype) */
     double bytes_param, bytes_grad, bytes_opt; /* per parameter */
+    double bytes_grad_comm;                    /* per gradient the DP/ZeRO reduction moves (knob
+                                                * grad_reduce_bytes; 0 there: bytes_grad) */
     double inv_rate;      /* s per FLOP: 1 / (peak FLOP/s of the dtype x GEMM efficiency) */
     double inv_hbm;       /* s per byte of HBM traffic: 1 / (bandwidth x hbm_efficiency) */
     double opt_traffic;   /* HBM bytes moved per parameter by one optimizer update */
@@ -160,6 +172,8 @@ typedef struct PrismKModel {
     double lvl_lat[PRISM_K_LEVELS];    /* s per message */
     /* knobs */
     double tp_exposed, cp_exposed, ep_exposed, dp_exposed, pp_exposed; /* 1 - overlap */
+    double tp_exposed_b;     /* backward TP collectives' exposed share (= tp_exposed except
+                              * under the userbuffers model, tp_ub_sms > 0) */
     double shared_overlap;   /* 1: shared experts hide the EP all-to-alls of their pass */
     double pp_scatter;       /* 1: p2p sends 1/tp of the activation */
     double zero3_prefetch;   /* layers of gathered parameters held by ZeRO-3 */
@@ -201,6 +215,10 @@ typedef struct PrismKModel {
                             * boundary on k NICs (knob nic_spread) */
     double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
                             * bucket; 0: the dp_overlap fraction */
+    double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds
+                            * dp_bucket (knob dp_bucket_per_rank; Megatron-Core 1e6) */
+    double nccl_share;     /* nccl_sms / S (at most 1; 0 without an SM count): the share of
+                            * the SMs a hidden DP/FSDP collective takes from compute */
     /* context parallelism */
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */
@@ -222,6 +240,18 @@ typedef struct PrismKModel {
      * bytes of the userbuffers per token of a micro-batch (tp_overlap_buffers x h x
      * dtype), held while TP overlap is on for a lane with tp > 1 and SP */
     double ub_bytes;
+    /* the device-level figure feasibility is decided on (cost/README.md, "Memory as each
+     * source measures it"): device = peak x mem_scale + mem_fixed + nccl_group x the
+     * lane's NCCL communicators (its tp, cp, dp, ep and pp groups of more than one rank) */
+    double mem_scale, mem_fixed, nccl_group;
+    /* the costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
+     * NCCL's ring model for the TP and DP/ZeRO collectives (nccl_on 1; 0: the level's
+     * latency_us per step at bus bandwidth), and the host floor of a layer */
+    double nccl_on;                     /* 1: collectives priced by kernels-nccl.h */
+    double nccl_base[3];                /* s per collective, ring LL / LL128 / Simple */
+    double nccl_hop[PRISM_K_LEVELS][3]; /* s per ring step on a level, per protocol */
+    double nccl_inv_eff[3];             /* bus-bandwidth divisor per protocol */
+    double host_fwd, host_bwd;          /* s of host launches per layer: forward, backward */
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */
@@ -361,13 +391,15 @@ enum {
     PRISM_KL_FS_AGE_LAT,
     PRISM_KL_FS_RSE_A,
     PRISM_KL_FS_RSE_LAT,
-    PRISM_KL_CP_STEP_A,   /* s per byte of one ring step (level of t*c) */
-    PRISM_KL_CP_STEP_LAT, /* latency of one ring step */
-    PRISM_KL_CP_A2A_A,    /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
-    PRISM_KL_CP_LB,       /* slowest rank's attention work / mean (causal ring) */
-    PRISM_KL_CP_INV,      /* 1/c */
-    PRISM_KL_FS_ONCE,     /* ZeRO-3 syncs once per step (fsdp_pp_nosync under a pipeline):
-                           * 1/m, else 0 (every micro-batch) */
+    PRISM_KL_CP_STEP_A,    /* s per byte of one ring step (level of t*c) */
+    PRISM_KL_CP_STEP_LAT,  /* latency of one ring step */
+    PRISM_KL_CP_A2A_A,     /* s per byte of one all-to-all over cp: (c-1)/c / BW(t*c) */
+    PRISM_KL_CP_LB,        /* slowest rank's attention work / mean (causal ring) */
+    PRISM_KL_CP_INV,       /* 1/c */
+    PRISM_KL_FS_ONCE,      /* ZeRO-3 syncs once per step (fsdp_pp_nosync under a pipeline):
+                            * 1/m, else 0 (every micro-batch) */
+    PRISM_KL_TP_LAT_LL128, /* NCCL: a TP collective's latency with LL128 (tp_latency: Simple) */
+    PRISM_KL_TP_LAT_LL,    /* ... with LL */
     PRISM_KL_COUNT
 };
 enum {
@@ -410,6 +442,8 @@ enum {
     PRISM_KS_CP_IMB,       /* detail: s per micro-batch of causal CP load imbalance */
     PRISM_KS_CP_ULY,       /* detail: 1 if the unit's CP runs all-to-all (Ulysses) */
     PRISM_KS_OFFX,         /* s per micro-batch: exposed activation offload copies */
+    PRISM_KS_HOST_GAP,     /* s per micro-batch: host launch time beyond the device time (in
+                            * compute) */
     PRISM_KS_COUNT
 };
 enum {

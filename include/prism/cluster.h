@@ -28,18 +28,25 @@ typedef enum {
     PRISM_DTYPE_FP8 = 3,    /**< FP8 linear GEMMs, delayed (amax-history) per-tensor scaling */
     PRISM_DTYPE_FP8_CS = 4, /**< FP8 linear GEMMs, current (just-in-time) per-tensor scaling */
     PRISM_DTYPE_MXFP8 = 5,  /**< MXFP8: FP8 elements with an E8M0 scale per 32-element block */
-    PRISM_DTYPE_COUNT = 6,
+    PRISM_DTYPE_NVFP4 = 6,  /**< NVFP4: E2M1 elements with an E4M3 scale per 16-element block
+                                 and an FP32 scale per tensor (Blackwell tensor cores) */
+    PRISM_DTYPE_COUNT = 7,
 } PrismDtype;
 
-/** "fp32", "bf16", "fp16", "fp8", "fp8-cs", "mxfp8". Static string. */
+/** "fp32", "bf16", "fp16", "fp8", "fp8-cs", "mxfp8", "nvfp4". Static string. */
 const char *prism_dtype_name(PrismDtype dtype);
 /** Parse a dtype name; PRISM_INPUT_ERROR_VALUE lists the allowed names. */
 gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error);
-/** Bytes per element of the GEMM operands: 4, 2, 2, 1, 1, 1. */
+/** Bytes per element of the GEMM operands: 4, 2, 2, 1, 1, 1 and 9/16 for nvfp4 (half a
+ *  byte per element and one 1-byte E4M3 scale per 16 elements; the per-tensor FP32 scale
+ *  is negligible). */
 double prism_dtype_bytes(PrismDtype dtype);
 /** TRUE for the three FP8 recipes (fp8, fp8-cs, mxfp8): the linear layers' GEMMs run in
  *  FP8, everything else (attention core, head, norms, weights, activations) in BF16. */
 gboolean prism_dtype_is_fp8(PrismDtype dtype);
+/** TRUE for the recipes whose linear layers' GEMMs run in a low-precision format: the
+ *  three FP8 recipes and nvfp4 (everything else in BF16, as prism_dtype_is_fp8 says). */
+gboolean prism_dtype_is_lowp(PrismDtype dtype);
 
 /** One level of the network hierarchy. */
 typedef struct PrismNetLevel {
@@ -51,7 +58,11 @@ typedef struct PrismNetLevel {
 
 typedef struct PrismCluster {
     char *name;
-    double mem_bytes;                     /**< device memory in bytes (presets: GiB-based) */
+    char family[32];  /**< the device family (compute die: "H100", "B200"): the framework
+                           profiles' [knobs.FAMILY] groups and the track record key on it;
+                           presets declare it, a cluster file gives it (key `family`) or
+                           inherits its base's; "" = none */
+    double mem_bytes; /**< device memory in bytes (presets: GiB-based) */
     double peak_flops[PRISM_DTYPE_COUNT]; /**< dense peak FLOP/s per dtype (0 = unsupported);
                                                fp32 = plain IEEE fp32, not TF32 */
     uint32_t devices_per_node;
@@ -83,6 +94,11 @@ typedef struct PrismCluster {
                                   effective (PCIe Gen4 x16 ~25, Gen5 x16 ~50, C2C 450) */
     double host_mem_bytes;   /**< host memory per device in bytes (the node's / devices) */
     double host_mem_bw_GBps; /**< host memory bandwidth per device, GB/s (the node's / devices) */
+    /* What a cluster file says beyond the device (0 / "" for presets). */
+    uint32_t file_devices; /**< the devices the file describes (`devices`, or `nodes` x
+                                devices_per_node); 0 = not given: --devices decides */
+    char generic[384];     /**< the keys a file without `base` left out that the cost model
+                                then takes at generic defaults, ", "-separated ("" = none) */
 } PrismCluster;
 
 void prism_cluster_free(PrismCluster *cluster);
@@ -92,15 +108,19 @@ PrismCluster *prism_cluster_copy(const PrismCluster *cluster);
 size_t prism_cluster_preset_count(void);
 const char *prism_cluster_preset_name(size_t i);
 
-/** "H100" for "H100-SXM" and "H100-96GB-500W": the name before its first '-' (the preset
- *  naming rule); the whole name when it has none. The family a framework profile's
- *  [knobs.FAMILY] group and the track record key on. Ownership: g_free(). */
+/** The device family of a preset's name: the compute die it declares ("B200" for
+ *  GB200-NVL72, "MI300X" for MI325X), else the name before its first '-' ("H100" for
+ *  "H100-SXM"; the whole name when it has none; also for any name that is not a preset).
+ *  The family a framework profile's [knobs.FAMILY] group and the track record key on
+ *  (PrismCluster.family carries a loaded cluster's). Ownership: g_free(). */
 char *prism_device_family(const char *cluster_name);
 
 /**
  * A preset by name (case-insensitive): A100-40GB, A100-80GB, H100-SXM, H100-96GB-500W,
- * H800, H200, B200, B200-750W, MI300X, Ascend-910B: 8 devices per node, two levels
- * (inside a node, between nodes), memory bandwidth and the GEMM model's device attributes
+ * H800, H200, B200, B200-750W, GB200-NVL72, GB300-NVL72, B300, MI300X, MI325X, MI355X,
+ * Ascend-910B: two levels (inside a node, between nodes; on the NVL72 racks level 0 is
+ * the 72-GPU NVLink domain and a node a compute tray of 4 GPUs, 8 devices per node on the
+ * others), memory bandwidth and the GEMM model's device attributes
  * (SMs, clocks, tile, L2, attention fractions) from the datasheets/papers cited there; the
  * host (link, memory, memory bandwidth per device) of the NVIDIA DGX systems of that part
  * where one exists (A100, H100, H800, H200, B200); 0 (not given) for the others.
@@ -110,6 +130,15 @@ char *prism_device_family(const char *cluster_name);
  * Ownership: caller frees with prism_cluster_free().
  */
 PrismCluster *prism_cluster_preset(const char *name, GError **error);
+
+/** The preset attributes that carry a citation, as the key file names them
+ *  ("memory_gib", ..., "host_memory_bandwidth_GBps") and levels as "level.N.KEY" (size,
+ *  bandwidth_GBps, latency_us; a level's name is a label): NULL-terminated, static. */
+const char *const *prism_cluster_source_keys(void);
+/** The citation "KIND: WHERE" (core.h, prism_source_parse) of preset @p name's attribute
+ *  @p key (a prism_cluster_source_keys() entry); NULL when either is unknown. Exact preset
+ *  name, any case. Static string; not collective. */
+const char *prism_cluster_preset_source(const char *name, const char *key);
 
 /**
  * Read a cluster key file (GLib key file; also shown by `prism clusters --help`):
@@ -167,6 +196,17 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  * host_link_GBps (the device's link to host memory, per direction, effective GB/s),
  * host_memory_gib (host memory per device, GiB) and host_memory_bandwidth_GBps (host
  * memory bandwidth per device, GB/s: the node's divided by its devices).
+ * peak_tflops_nvfp4 (optional, devices with NVFP4 tensor cores). Inheriting: base = a
+ * preset's name starts from that preset's values (its levels too); every key and
+ * [level.N] key the file gives replaces the preset's (a file adding a level gives the
+ * former last level a size); an unknown base is PRISM_INPUT_ERROR_UNKNOWN_NAME listing the
+ * presets. family (optional): the device family the framework profiles' [knobs.FAMILY]
+ * groups and the track record key on (default: the base's; none without a base; never
+ * guessed from the name). nodes and devices (optional, whole numbers >= 1): the machine's
+ * size; both given, devices must equal nodes x devices_per_node (PRISM_INPUT_ERROR_VALUE
+ * naming the allowed count); PrismCluster.file_devices holds it and --devices must then
+ * match. A file without base records in PrismCluster.generic the attributes it leaves to
+ * generic defaults (the commands warn once).
  * [level.N], innermost first, up to PRISM_MAX_LEVELS: name (optional); size = devices
  * joined by the level (required, >= 1, except on the last level, which spans the whole
  * machine and takes no size); bandwidth_GBps = per device, per direction, GB/s (1e9 B/s),

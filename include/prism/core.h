@@ -119,6 +119,54 @@ void *prism_keyfile_load(const char *path, const char *label, GError **error);
  *  skip a leading UTF-8 byte order mark. */
 void *prism_keyfile_from_data(const char *data, size_t len, const char *label, GError **error);
 
+/*
+ * Citations. Every shipped default says where it comes from, as the text "KIND: WHERE":
+ * KIND is one of published (a public figure: document and table/section, or repo
+ * path@version), count (a physical count: bytes of an fp32 value), code (a framework's
+ * code at a named version: repo path@version), derived (computed from other cited values,
+ * named in WHERE) or convention (a documented modelling convention with no measured value,
+ * e.g. a switch's default). C tables hold the text in a `source` field; key files in a
+ * comment line `# source: KIND: WHERE` of the comment block directly above the key.
+ */
+typedef enum {
+    PRISM_SOURCE_NONE = 0, /**< no citation, or a malformed one */
+    PRISM_SOURCE_PUBLISHED,
+    PRISM_SOURCE_COUNT,
+    PRISM_SOURCE_CODE,
+    PRISM_SOURCE_DERIVED,
+    PRISM_SOURCE_CONVENTION,
+    PRISM_SOURCE_KIND_COUNT
+} PrismSourceKind;
+
+/** "none", "published", "count", "code", "derived", "convention". Static string. */
+const char *prism_source_kind_name(PrismSourceKind kind);
+
+/**
+ * Parse a citation "KIND: WHERE" (@p text NULL: none). TRUE with @p kind and @p where
+ * (the stripped text after the first ':', non-empty; NULL allowed: not wanted) when KIND
+ * is known; else FALSE, @p kind PRISM_SOURCE_NONE and @p problem (NULL allowed) saying what
+ * is wrong ("no citation", "unknown kind 'x' (allowed: ...)", "no WHERE after 'code:'").
+ * Not collective. Ownership: g_free() @p where and @p problem.
+ */
+gboolean prism_source_parse(const char *text, PrismSourceKind *kind, char **where, char **problem);
+
+/** One key of a key file with its citation (prism_keyfile_citations()). */
+typedef struct PrismCitedKey {
+    char *group, *key, *value; /**< value: the key file's text, stripped */
+    PrismSourceKind kind;      /**< PRISM_SOURCE_NONE when @p problem is set */
+    char *where;               /**< NULL when @p problem is set */
+    char *problem;             /**< NULL = cited; else what is missing or malformed */
+} PrismCitedKey;
+
+/**
+ * Every key of the key file @p path, in file order, with the citation of its `source:`
+ * comment line (the comment block directly above the key, as g_key_file_get_comment
+ * returns it). A key without one, with two, or with an unknown kind carries a @p problem;
+ * the file is still read. Not collective. Errors: as prism_keyfile_load().
+ * Ownership: g_ptr_array_unref() (frees the entries).
+ */
+GPtrArray *prism_keyfile_citations(const char *path, GError **error);
+
 /**
  * Write @p v into @p buf as the shortest of %.15g, %.16g and %.17g that parses back to the
  * same double (0.6, not 0.59999999999999998). @p len >= G_ASCII_DTOSTR_BUF_SIZE.

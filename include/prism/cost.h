@@ -131,9 +131,32 @@ double prism_cost_model_peak_flops(const PrismCostModel *cm);
 double prism_cost_model_tokens_per_step(const PrismCostModel *cm);
 /** Memory budget in bytes (training override or device memory) before the margin. */
 double prism_cost_model_budget(const PrismCostModel *cm);
-/** The bytes the peak is compared with: the budget less the knob mem_margin (a strategy is
- *  feasible when its mem_peak column is <= this, bit for bit). */
+/** The bytes the device-level figure is compared with: the budget less the knob mem_margin
+ *  (a strategy is feasible when prism_cost_memory_kinds' device is <= this, bit for bit). */
 double prism_cost_model_usable(const PrismCostModel *cm);
+/**
+ * Memory as each source measures it (cost/README.md, "Memory as each source measures
+ * it"), for a strategy whose allocated peak (a PRISM_COL_MEM_PEAK value, or one stage's
+ * from prism_cost_stage_peaks) is known. Bytes.
+ */
+typedef struct PrismMemKinds {
+    double allocated; /**< torch.cuda.max_memory_allocated: the modelled peak as given */
+    double reserved;  /**< max_memory_reserved: allocated x (1 + allocator_reserve), or
+                           with expandable_segments allocated + one 20 MiB and one 2 MiB page */
+    double device;    /**< nvidia-smi: reserved + cuda_context + nccl; feasible when it is
+                           <= prism_cost_model_usable (the kernels' verdict, bit for bit) */
+    double context;   /**< of device: the CUDA context (knob cuda_context) */
+    double nccl;      /**< of device: NCCL's buffers, 2 x nccl_channels x nccl_conn_bytes per
+                           tp, cp, dp, ep and pp group of more than one rank */
+} PrismMemKinds;
+
+/** The three kinds of @p allocated for strategy @p s under @p cm's knobs. Pure. */
+void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
+                             PrismMemKinds *out);
+
+/** The largest allocated peak whose device figure fits prism_cost_model_usable for @p s. */
+double prism_cost_allocated_limit(const PrismCostModel *cm, const PrismStrategy *s);
+
 /** Host memory per device that offloading may use, bytes: the cluster's host memory when it
  *  gives the host link, memory and bandwidth, else 0 (nothing can be offloaded). */
 double prism_cost_model_host_budget(const PrismCostModel *cm);
@@ -312,6 +335,15 @@ uint32_t prism_cost_segment_n_candidates(const PrismCostSegment *seg);
  *  numerator of hfu, whose every row is float32(this x (1 / step_time)) as the kernel
  *  forms it. Not collective. */
 double prism_cost_segment_flops_time(const PrismCostSegment *seg);
+
+/**
+ * The peak memory of every pipeline stage of @p s (bytes, as PRISM_COL_MEM_PEAK counts the
+ * largest of them: the stage's largest schedule state) under @p layout (NULL = the default)
+ * into @p out[0 .. pp-1]. Stage 0 holds the embedding. Not collective. Errors: as
+ * prism_cost_explain_layout().
+ */
+gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s,
+                                const PrismLayout *layout, double *out, GError **error);
 
 /**
  * prism_cost_explain() with an explicit layout (NULL = the default layout; with a

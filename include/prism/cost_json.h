@@ -22,12 +22,13 @@
 G_BEGIN_DECLS
 
 /**
- * Add the metric members of `prism explain --json` (memory{...}, time{...},
+ * Add the metric members of `prism explain --json` (memory{...}: the parts, the
+ * allocated peak and its reserved and device figures, prism_cost_memory_kinds; time{...},
  * flops_per_device, bytes_per_level, mfu, hfu, tokens_per_s, feasible, reason) for one
  * row of columns to an open JSON object.
  */
-void prism_cost_metrics_to_json(const PrismCostModel *cm, const double cols[PRISM_COL_COUNT],
-                                JsonBuilder *b);
+void prism_cost_metrics_to_json(const PrismCostModel *cm, const PrismStrategy *s,
+                                const double cols[PRISM_COL_COUNT], JsonBuilder *b);
 
 /** Add every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an
  *  open JSON object; recompute and schedule as names. */

@@ -68,7 +68,7 @@ typedef struct PrismDiagClosest {
     uint64_t index; /**< global index of the search (prism_search_row) */
     PrismStrategy strategy;
     double cols[PRISM_COL_COUNT]; /**< its cost columns (scalar reference) */
-    double over;                  /**< peak - usable, bytes (> 0 for an infeasible row) */
+    double over;                  /**< device-level figure - usable, bytes (> 0: infeasible) */
     PrismCostCol dominant;        /**< the largest of PRISM_COL_MEM_PARAMS .. _COMM_BUFFERS
                                        (the first on ties) */
 } PrismDiagClosest;

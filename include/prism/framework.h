@@ -7,8 +7,9 @@
  *   [knobs]     any `prism knobs` name = value (overlap features, flash attention, ...)
  *   [memory]    the framework's memory conventions: grad_fp32 (an fp32 gradient buffer),
  *               optimizer (adam: fp32 master copy + two fp32 moments), context_bytes
- *               (CUDA context + library workspaces: the runtime_overhead knob),
- *               allocator_reserve (reserved / allocated - 1 of the caching allocator) and
+ *               (the CUDA context outside the allocator: the cuda_context knob),
+ *               allocator_reserve (the knob: reserved / allocated - 1 of the caching
+ *               allocator without expandable segments) and
  *               counts (what its logged "memory" counts: allocated, reserved, or device =
  *               nvidia-smi, reserved plus the CUDA context)
  *   [defaults]  the framework's value for a dim a user may leave unstated: micro_batch
@@ -22,7 +23,12 @@
  *               overlap (the communication-overlap options the framework can turn off:
  *               a list of tp, dp, param; default none) and overlap_search (the subset
  *               `prism plan` searches without a filter naming the dim; the rest only with
- *               --only/--range/--fix; space.h prism_space_filter_set_overlap)
+ *               --only/--range/--fix; space.h prism_space_filter_set_overlap),
+ *               sequence_parallel ("always": the framework has no switch, sp = 1 wherever
+ *               tp > 1; "optional", the default: searched) and recompute_layers
+ *               ("first_k", the default: recompute=block:k on any k; "every_nth": only the
+ *               k that checkpointing every N-th layer gives, strategy.h
+ *               prism_recompute_every_nth)
  *   [model]     architecture (gpt or llama) and tied_embeddings, for measurement rows
  *               that give only a shape
  * Every value cites its source in a comment in the file. Unknown groups or keys, bad
@@ -80,13 +86,14 @@ typedef struct PrismFramework {
     gboolean knob_set[PRISM_KNOB_COUNT]; /**< set by the profile ([knobs] or [memory]) */
     PrismOptimizer optimizer;
     PrismMemCounts counts;
-    double allocator_reserve;        /**< reserved = allocated x (1 + this) */
     int def[PRISM_FW_DIM_COUNT];     /**< PRISM_FW_NONE, a value, or PRISM_FW_MBS_LOCAL */
     gboolean pp_microbatches_stages; /**< m = pp when micro_batch is unstated, pp > 1 */
     gboolean has_dtype;
     PrismDtype dtype;
     char *only; /**< [planning] only, NULL = everything */
     gboolean uniform_chunks;
+    gboolean sp_always;        /**< [planning] sequence_parallel = always */
+    gboolean rc_every_nth;     /**< [planning] recompute_layers = every_nth */
     unsigned overlap;          /**< [planning] overlap: PrismOverlap bits that can be off */
     unsigned overlap_search;   /**< [planning] overlap_search: the subset searched by default */
     gboolean llama;            /**< [model] architecture = llama (else gpt) */
@@ -125,11 +132,11 @@ void prism_framework_free(PrismFramework *fw);
 char **prism_framework_dirs(void);
 
 /**
- * The folders searched for the shipped validation data (measured.csv and
- * measured_modern.csv, the published runs `prism validate` reads and the track record
- * of plan and explain summarises), in the same order: $PRISM_VALIDATION_DIR,
- * <bindir>/validation, <bindir>/../share/prism/validation, then the source tree's
- * benchmarks/. Only existing folders. Ownership: g_strfreev().
+ * The folders searched for the shipped validation data (the measured*.csv files of
+ * published runs `prism validate` reads, whose first two the track record of plan and
+ * explain summarises, and the cluster files of their sources), in the same order:
+ * $PRISM_VALIDATION_DIR, <bindir>/validation, <bindir>/../share/prism/validation, then the
+ * source tree's cost/validation/. Only existing folders. Ownership: g_strfreev().
  */
 char **prism_validation_dirs(void);
 /** Path of @p basename ("measured.csv") in the first validation folder holding it, NULL

@@ -23,7 +23,7 @@
  *
  * Reading (PrismLandscapeFile): collective open, columns read by hyperslab.
  *
- * Conventions here: the schema, option, filter (PrismWhere) and grid functions are local
+ * Conventions here: the schema, option and filter (PrismWhere) functions are local
  * (Collective: no), report errors only where a GError parameter says so, and copy what
  * they are given; every function that touches a file says whether it is collective.
  */
@@ -175,7 +175,7 @@ PrismLandscape *prism_landscape_new(PrismComm *comm, const char *path,
                                     const PrismLandscapeOptions *opts);
 /**
  * Free the writer. If it was prepared and never finished, the partial state stays on
- * disk (resumable). Collective: no (handles are closed by finish or on error paths).
+ * disk (resumable). Not collective (handles are closed by finish or on error paths).
  */
 void prism_landscape_free(PrismLandscape *ls);
 
@@ -190,7 +190,8 @@ void prism_landscape_add_attr(PrismLandscape *ls, const char *name, const char *
 
 /** The grid table (/grid); copied. Call before prism_landscape_finish(). Not collective. */
 void prism_landscape_set_grid(PrismLandscape *ls, const PrismGridPointInfo *points, size_t n);
-/** Point @p i of the grid table in *out (strings borrowed until the next call). */
+/** Point @p i of the grid table in *out (strings borrowed until the next call); called by
+ * rank 0 alone, inside prism_landscape_finish(), so it must not call a collective. */
 typedef void (*PrismGridPointFn)(void *user, size_t i, PrismGridPointInfo *out);
 /**
  * The grid table (/grid) of @p n points, asked of @p fn point by point when
@@ -234,7 +235,7 @@ gboolean prism_landscape_prepare(PrismLandscape *ls, GError **error);
  * to it, skipping rows persisted by an earlier session (local, no collective call);
  * end() writes the last record (collective: agrees on errors).
  */
-PrismRowSink prism_landscape_sink(PrismLandscape *ls);
+PrismRowSink prism_landscape_sink(PrismLandscape *ls); /* the call itself: not collective */
 
 /** The disk a sweep needs and what the output's folder has (prism_landscape_disk_plan). */
 typedef struct PrismLandscapeDiskPlan {
@@ -264,18 +265,19 @@ gboolean prism_landscape_disk_plan(PrismLandscape *ls, uint64_t rows, PrismLands
 /** Bytes per row the spill estimate assumes (compressed records; measured in io/README.md). */
 #define PRISM_SPILL_BYTES_PER_ROW 64
 
-/** Rows this rank skipped because an earlier session had persisted them. */
+/** Rows this rank skipped because an earlier session had persisted them. Not collective. */
 uint64_t prism_landscape_rows_skipped(const PrismLandscape *ls);
-/** Rows this rank appended to its spill file in this session. */
+/** Rows this rank appended to its spill file in this session. Not collective. */
 uint64_t prism_landscape_rows_spilled(const PrismLandscape *ls);
 
 /**
- * Write the HDF5 file: /landscape from the spill records (each rank its chunk-aligned
- * hyperslab, collective), /pareto and /topk from @p pareto / @p topk (rows significant on
- * rank 0 only; rank 0 writes them in a collective call where the others select nothing),
- * /grid, root attributes with status "complete"; close, rename NAME.partial to NAME,
- * remove the spill folder. Collective: yes. Errors: PRISM_RUNTIME_ERROR_IO,
- * PRISM_RUNTIME_ERROR_HDF5; on error NAME does not exist and the partial state is kept.
+ * Write the HDF5 file: the ranks exchange the lists of their spill records, and rank 0
+ * alone writes /landscape from them (the records are the file's compressed chunks, copied
+ * as they are), /pareto and /topk from @p pareto / @p topk (rows significant on rank 0
+ * only), /grid, root attributes with status "complete"; close, rename NAME.partial to
+ * NAME, remove the spill folder; every rank agrees on rank 0's verdict. Collective: yes. Errors:
+ * PRISM_RUNTIME_ERROR_IO, PRISM_RUNTIME_ERROR_HDF5; on error NAME does not exist and the partial
+ * state is kept.
  */
 gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *pareto,
                                 size_t n_pareto, const PrismLandscapeRow *topk, size_t n_topk,
@@ -289,7 +291,8 @@ gboolean prism_landscape_finish(PrismLandscape *ls, const PrismLandscapeRow *par
  */
 gboolean prism_landscape_unrecoverable(const PrismLandscape *ls);
 
-/** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. */
+/** Path of the partial file ("NAME.partial"). Static for the writer's lifetime. Not
+ * collective. */
 const char *prism_landscape_partial_path(const PrismLandscape *ls);
 
 /**
@@ -420,38 +423,6 @@ size_t prism_landscape_answer_rank_by(const PrismLandscapeAnswer *a, gboolean *m
 /** The canonical filter text ("" for none). Borrowed. */
 const char *prism_landscape_answer_where(const PrismLandscapeAnswer *a);
 
-/* Grid files (`prism sweep --grid FILE`; format in io/README.md). */
-
-typedef struct PrismGrid {
-    char *path;
-    char **model_names;  /**< as written (NULL-terminated) */
-    PrismModel **models; /**< resolved, n_models */
-    size_t n_models;
-    char **cluster_names; /**< NULL when the file lists none (the CLI's --cluster applies) */
-    PrismCluster **clusters;
-    size_t n_clusters;
-    char *devices;       /**< --devices syntax ("8,16:64"), NULL = the CLI's --devices */
-    uint64_t *gbs, *seq; /**< NULL = the CLI's value */
-    size_t n_gbs, n_seq;
-    char *dtype, *optimizer;     /**< [options], NULL = unset */
-    double mem_budget_gib;       /**< 0 = unset */
-    char **fix, **range, **only; /**< search filters (space.h syntax), NULL = unset */
-    char *objectives, *rank_by;
-    size_t top;   /**< 0 = unset */
-    char **knobs; /**< [knobs] as "name=value", NULL = none */
-} PrismGrid;
-
-/**
- * Load and validate a grid file: [grid] models (required), clusters, devices, gbs, seq
- * as ';'-separated lists; [options] dtype, optimizer, mem_budget (GiB), fix, range,
- * only, objectives, rank_by, top; [knobs] name = value. Models and clusters are
- * resolved (zoo/preset names or files; a relative path is tried next to the grid file
- * first). Not collective. Errors: PRISM_INPUT_ERROR_* naming the file, group, key and
- * value. Ownership: prism_grid_free().
- */
-PrismGrid *prism_grid_load(const char *path, GError **error);
-void prism_grid_free(PrismGrid *grid);
-
 /* Row filters: `--where "tp<=8,pp>=2,schedule=1f1b"`. */
 
 typedef struct PrismWhere PrismWhere;
@@ -478,7 +449,6 @@ gboolean prism_where_accepts(const PrismWhere *w, const double *const *values, s
 char *prism_where_describe(const PrismWhere *w, const PrismLandscapeSchema *schema);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismWhere, prism_where_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismGrid, prism_grid_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscapeAnswer, prism_landscape_answer_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscapeSchema, prism_landscape_schema_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismLandscape, prism_landscape_free)

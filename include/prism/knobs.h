@@ -1,12 +1,12 @@
 /*
  * knobs.h - every constant of the cost model is a named runtime knob.
  *
- * A knob has a name, a default, a unit, an allowed range and a one-line doc
- * (`prism knobs` lists them). Defaults come from documented physical reasoning or
- * published figures (cost/README.md), never from fitting a row of validation data.
- * Values are overridden with --set name=value (repeatable) and --knobs FILE (a GLib key
- * file with a [knobs] group), and every output records the values used.
- * The knob list itself is defined in cost/cost_knobs.c. Nothing here is collective.
+ * A knob has a name, a default, a unit, an allowed range, a one-line doc and the citation
+ * of its default (`prism knobs` lists them; `prism knobs --sources` the citations). Defaults come
+ * from documented physical reasoning or published figures (cost/README.md), never from fitting a
+ * row of validation data. Values are overridden with --set name=value (repeatable) and --knobs FILE
+ * (a GLib key file with a [knobs] group), and every output records the values used. The knob list
+ * itself is defined in cost/cost_knobs.c. Nothing here is collective.
  */
 #ifndef PRISM_KNOBS_H
 #define PRISM_KNOBS_H
@@ -85,15 +85,52 @@ typedef enum {
     PRISM_KNOB_KV_REPEAT,              /**< 1 = GQA's K/V heads repeated to the query heads
                                             before attention (torchtitan's repeat_kv) */
     PRISM_KNOB_CP_DKV_FP32,            /**< 1 = the CP ring passes dK/dV in fp32 (PyTorch) */
+    PRISM_KNOB_NCCL_MODEL,             /**< 1 = TP and DP/ZeRO collectives priced by NCCL's
+                                            tuning model (base + hop latency per protocol) */
+    PRISM_KNOB_LAUNCH_US,              /**< host time to launch one kernel, microseconds */
+    PRISM_KNOB_LAYER_KERNELS_FWD,      /**< kernels one transformer layer launches forward */
+    PRISM_KNOB_LAYER_KERNELS_BWD,      /**< kernels one transformer layer launches backward */
+    PRISM_KNOB_DP_BUCKET_PER_RANK,     /**< params per DP x CP member a DP bucket grows by
+                                            (Megatron-Core max(4e7, 1e6 x dp_cp)) */
+    PRISM_KNOB_TP_UB_SMS,              /**< SMs a pipelined / bulk userbuffers overlap takes
+                                            from its GEMM (TE 16); 0 = the tp_overlap fraction */
+    PRISM_KNOB_TP_UB_SPLITS,           /**< chunks of a pipelined userbuffers reduce-scatter
+                                            (TE num_splits 4); the last one is exposed */
+    PRISM_KNOB_NCCL_SMS,               /**< SMs an NCCL DP/FSDP collective holds while it
+                                            overlaps compute (16 on a DGX with 8 NICs) */
+    PRISM_KNOB_NVFP4_BF16_LAYERS,      /**< NVFP4: transformer layers whose linear GEMMs stay
+                                            BF16 (NVIDIA's recipe: the first 2 and last 8) */
+    PRISM_KNOB_CUDA_CONTEXT,           /**< bytes of the CUDA context outside the allocator */
+    PRISM_KNOB_NCCL_CHANNELS,          /**< NCCL channels per communicator */
+    PRISM_KNOB_NCCL_CONN_BYTES,        /**< NCCL buffer bytes per channel per peer */
+    PRISM_KNOB_ALLOCATOR_RESERVE,      /**< caching allocator: reserved / allocated - 1
+                                            without expandable segments */
+    PRISM_KNOB_EXPANDABLE_SEGMENTS,    /**< 1 = PYTORCH_CUDA_ALLOC_CONF expandable_segments */
+    PRISM_KNOB_RECOMPUTE_NORM,         /**< 1 = recompute = selective also drops the two
+                                            pre-norms' outputs (--recompute-modules layernorm) */
+    PRISM_KNOB_RECOMPUTE_MLA_UP,       /**< 1 = ... drops MLA's up-projection outputs (Q, K, V)
+                                            and normed latents (--recompute-modules mla_up_proj) */
+    PRISM_KNOB_ACT_CACHE_FP8,          /**< 1 = linear inputs kept in FP8, MoE SwiGLU inputs
+                                            in FP8 with the output recomputed (DeepSeek-V3) */
+    PRISM_KNOB_ADAM_MOMENT_BYTES,      /**< bytes per Adam moment (4 fp32; 2 BF16, DeepSeek-V3) */
+    PRISM_KNOB_EP_A2A_OVERLAP,         /**< 1 = the EP all-to-all runs under another
+                                            micro-batch's compute (Megatron-Core
+                                            --overlap-moe-expert-parallel-comm) */
+    PRISM_KNOB_GRAD_REDUCE_BYTES,      /**< bytes per gradient the DP/ZeRO reduction moves
+                                            (0 = the gradient's: 4 with grad_fp32, else dtype) */
+    PRISM_KNOB_GEMM_TILE_US,           /**< a GEMM tile's fixed time (fill, epilogue), us */
+    PRISM_KNOB_GEMM_EFF_K,             /**< reduction depth of the GEMMs gemm_efficiency was
+                                            measured at */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
 typedef struct PrismKnobInfo {
     const char *name; /**< "compute_efficiency" */
     double def;
-    double min, max;  /**< allowed range, inclusive */
-    const char *unit; /**< "fraction", "bytes", "bool", ... */
-    const char *doc;  /**< one line */
+    double min, max;    /**< allowed range, inclusive */
+    const char *unit;   /**< "fraction", "bytes", "bool", ... */
+    const char *doc;    /**< one line */
+    const char *source; /**< the default's citation, "KIND: WHERE" (core.h, prism_source_parse) */
 } PrismKnobInfo;
 
 /** The values of every knob. Plain data. */

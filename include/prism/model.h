@@ -30,7 +30,16 @@ typedef enum {
 typedef enum {
     PRISM_MLP_GELU = 0,
     PRISM_MLP_SWIGLU = 1,
+    PRISM_MLP_RELU2 = 2, /**< squared ReLU (Nemotron-H): two matrices, as GELU */
 } PrismMlpAct;
+
+/** Token mixer of a block (the part that exchanges information between positions). */
+typedef enum {
+    PRISM_MIXER_ATTENTION = 0, /**< softmax attention, shaped by PrismBlockSpec.attn */
+    PRISM_MIXER_MAMBA2 = 1,    /**< Mamba-2 SSD layer, shaped by PrismBlockSpec.ssm */
+    PRISM_MIXER_GDN = 2,       /**< gated DeltaNet (linear attention), PrismBlockSpec.ssm */
+    PRISM_MIXER_NONE = 3,      /**< no mixer: an MLP-only layer (Nemotron-H '-' and 'E') */
+} PrismMixerKind;
 
 typedef enum {
     PRISM_NORM_LAYERNORM = 0, /**< weight + bias: 2h parameters */
@@ -57,10 +66,36 @@ typedef struct PrismAttnSpec {
     uint32_t qk_rope_head_dim;
     uint32_t v_head_dim;
     /* extras of some families (FALSE / 0 otherwise) */
-    uint32_t window;  /**< sliding window in tokens (gpt-oss, Mistral); 0 = full attention */
-    gboolean sinks;   /**< learned per-head sink logit (gpt-oss): n_heads parameters */
-    gboolean qk_norm; /**< RMSNorm over head_dim on q and k (Qwen3): 2 x head_dim parameters */
+    uint32_t window;   /**< sliding window in tokens (gpt-oss, Mistral); 0 = full attention */
+    gboolean sinks;    /**< learned per-head sink logit (gpt-oss): n_heads parameters */
+    gboolean qk_norm;  /**< RMSNorm over head_dim on q and k (Qwen3): 2 x head_dim parameters */
+    gboolean out_gate; /**< sigmoid output gate from a second q-sized projection (Qwen3-Next
+                            attn_output_gate): h x heads x head_dim parameters */
 } PrismAttnSpec;
+
+/**
+ * Shape of a state-space (Mamba-2) or linear-attention (gated DeltaNet) mixer.
+ * Mamba-2: n_heads SSM heads of head_dim channels (d_inner = n_heads x head_dim), state
+ * size `state`, n_groups B/C groups, a depthwise causal conv of conv_kernel taps (with a
+ * bias when conv_bias) over x, B and C; in_proj h -> 2 d_inner + 2 n_groups state + n_heads,
+ * out_proj d_inner -> h (biases when `bias`), dt_bias, A_log and D per head, a gated
+ * RMSNorm over d_inner.
+ * Gated DeltaNet: n_heads value heads of head_dim, n_groups key heads of `state` (the key
+ * head dim; the state per value head is state x head_dim); in_proj h -> 2 n_groups state +
+ * 2 n_heads head_dim + 2 n_heads (q, k, v, output gate, beta, alpha), conv over q, k, v
+ * (no bias), dt_bias and A_log per value head, a gated RMSNorm over head_dim, out_proj.
+ * chunk: the chunk length of the chunked scan (Mamba-2 chunk_size; FLA's 64 for GDN).
+ */
+typedef struct PrismSsmSpec {
+    uint32_t n_heads;
+    uint32_t head_dim;
+    uint32_t state;
+    uint32_t n_groups;
+    uint32_t conv_kernel;
+    uint32_t chunk;
+    gboolean bias;      /**< Mamba-2 in/out projection biases (mamba_proj_bias / use_bias) */
+    gboolean conv_bias; /**< Mamba-2 conv1d bias (use_conv_bias) */
+} PrismSsmSpec;
 
 /** MLP shape of one block; dense when n_experts == 0. */
 typedef struct PrismMlpSpec {
@@ -77,11 +112,16 @@ typedef struct PrismMlpSpec {
     gboolean shared_gate;   /**< sigmoid gate on the shared experts' output (qwen2_moe): h x 1 */
 } PrismMlpSpec;
 
-/** One distinct block shape ("layer kind"). */
+/** One distinct block shape ("layer kind"). A block is a token mixer and an MLP, each
+ *  behind its own norm; hybrid models have blocks with only one of the two (Nemotron-H:
+ *  a Mamba-2, attention or MLP layer per pattern character). */
 typedef struct PrismBlockSpec {
-    PrismAttnSpec attn;
-    PrismMlpSpec mlp;
-    PrismNormKind norm; /**< the two per-block norms */
+    PrismAttnSpec attn; /**< mixer == ATTENTION (zero otherwise) */
+    PrismMlpSpec mlp;   /**< unless no_mlp */
+    PrismNormKind norm; /**< the per-block norms (one per mixer and MLP present) */
+    PrismMixerKind mixer;
+    PrismSsmSpec ssm; /**< mixer == MAMBA2 or GDN (zero otherwise) */
+    gboolean no_mlp;  /**< the block has no MLP (a mixer-only layer) */
 } PrismBlockSpec;
 
 typedef enum {
@@ -162,6 +202,10 @@ double prism_block_params(const PrismBlockSpec *spec, uint64_t hidden);
 double prism_block_expert_params(const PrismBlockSpec *spec, uint64_t hidden);
 /** Attention parameters of one block spec. */
 double prism_attn_params(const PrismAttnSpec *attn, uint64_t hidden);
+/** Parameters of a Mamba-2 (@p mixer MAMBA2) or gated-DeltaNet (GDN) mixer, norms excluded. */
+double prism_ssm_params(PrismMixerKind mixer, const PrismSsmSpec *ssm, uint64_t hidden);
+/** Norms of a block spec: one per mixer and one per MLP present. */
+uint32_t prism_block_norms(const PrismBlockSpec *spec);
 
 /** Count parameters. Not collective. */
 void prism_model_params(const PrismModel *model, PrismParamCount *out);
@@ -182,7 +226,17 @@ PrismModel *prism_model_zoo_get(const char *name, GError **error);
 /**
  * Read a Hugging Face config.json (json-glib). Supported model_type: llama, mistral,
  * mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, llama4
- * (its text_config; also llama4_text), gpt2, gpt_neox.
+ * (its text_config; also llama4_text), gpt2, gpt_neox, qwen3_next, nemotron_h.
+ * Hybrid models: qwen3_next reads qwen3_moe's keys plus layer_types ("linear_attention" /
+ * "full_attention") or full_attention_interval, linear_num_key_heads, linear_key_head_dim,
+ * linear_num_value_heads, linear_value_head_dim, linear_conv_kernel_dim (gated attention
+ * and one gated shared expert always); nemotron_h reads hybrid_override_pattern (or
+ * layers_block_type), mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups,
+ * conv_kernel, chunk_size, use_conv_bias, mamba_proj_bias / use_bias, head_dim (or
+ * attention_head_dim), intermediate_size, n_routed_experts, num_experts_per_tok,
+ * moe_intermediate_size, n_shared_experts, moe_shared_expert_intermediate_size (defaults:
+ * NemotronHConfig's); num_nextn_predict_layers > 0 and moe_latent_size are refused.
+ * Python's Infinity / NaN tokens (json.dumps writes them) are read as null.
  * Keys read (llama naming): hidden_size, num_hidden_layers, num_attention_heads,
  * num_key_value_heads, head_dim, intermediate_size, vocab_size, max_position_embeddings,
  * tie_word_embeddings, attention_bias, mlp_bias; MoE: num_local_experts (mixtral),

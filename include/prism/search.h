@@ -30,9 +30,9 @@
  * round; all ranks then agree (prism_comm_agree_error), call sink->end(ok = FALSE) and
  * return FALSE with the failing rank's error (a stop is PRISM_RUNTIME_ERROR_INTERRUPTED).
  *
- * Progress: with PrismSearchOptions.progress, rank 0 prints its progress (rows, rate
- * and ETA extrapolated to the whole run) on stderr once the run has taken more than
- * about 2 s: a live line rewritten with '\r' on a TTY, plain lines every 10 s otherwise.
+ * Progress: with PrismSearchOptions.progress and a progress_fn, rank 0 reports the rows
+ * done at the start, after each round but the last, and at the end of a search that
+ * completed; the library prints nothing (the CLI's line: src/app/app_search.c).
  */
 #ifndef PRISM_SEARCH_H
 #define PRISM_SEARCH_H
@@ -116,6 +116,22 @@ typedef struct PrismSearchJobs {
  * the round, as interrupted. Called locally (not collective). */
 typedef gboolean (*PrismSearchStopFn)(void *user);
 
+/** When rank 0 reports progress (PrismSearchOptions.progress_fn). */
+typedef enum {
+    PRISM_PROGRESS_START = 0, /**< the search starts (after its first barrier) */
+    PRISM_PROGRESS_ROUND = 1, /**< a round ended (every one but the last) */
+    PRISM_PROGRESS_END = 2    /**< the search completed on every rank */
+} PrismProgressPhase;
+
+/**
+ * Progress of a search: @p done of @p total rows (a fraction of the whole run, from the
+ * rounds done), @p seconds since the start, @p label the options' label ("search" when
+ * NULL). Called on rank 0 only, by the thread that called the search: it must not call a
+ * collective. Not collective.
+ */
+typedef void (*PrismSearchProgressFn)(void *user, PrismProgressPhase phase, const char *label,
+                                      double done, uint64_t total, double seconds);
+
 typedef struct PrismSearchOptions {
     PrismObjective objectives[PRISM_FRONT_MAX_OBJECTIVES];
     size_t n_objectives; /**< 0: step_time, peak_mem (+ devices when a space has several) */
@@ -127,8 +143,10 @@ typedef struct PrismSearchOptions {
     const PrismKernelTable *kt; /**< NULL: prism_kernel_table_get(NULL, ...) */
     PrismSearchStopFn stop;     /**< NULL: never stops early */
     void *stop_user;
-    gboolean progress; /**< rank 0 prints progress on stderr after ~2 s */
-    const char *label; /**< progress prefix ("plan", "sweep"); NULL = "search" */
+    gboolean progress;                 /**< rank 0 calls progress_fn */
+    const char *label;                 /**< progress prefix ("plan", "sweep"); NULL = "search" */
+    PrismSearchProgressFn progress_fn; /**< NULL: no progress */
+    void *progress_user;
     /** Worker threads of a rank, 1..PRISM_SEARCH_THREADS_MAX; 0 = the online CPUs when the
      *  communicator has one rank, else 1. Used only without a row sink and for jobs given
      *  as an array (prism_search_run); the result does not depend on it. */
@@ -224,6 +242,11 @@ gboolean prism_search_jobs_row(const PrismSearchJobs *jobs, uint64_t index, size
  * range. */
 gboolean prism_search_jobs_locate(const PrismSearchJobs *jobs, uint64_t index, size_t *job,
                                   uint64_t *local);
+/** A job array as PrismSearchJobs (what prism_search_run() runs on), for callers above
+ *  the search that take either form. Not collective. Ownership: prism_search_jobs_free()
+ *  (@p jobs stays the caller's and must outlive the result). */
+PrismSearchJobs *prism_search_jobs_new_array(const PrismSearchJob *jobs, size_t n_jobs);
+void prism_search_jobs_free(PrismSearchJobs *jobs);
 /** Total size of the jobs' spaces. */
 uint64_t prism_search_total(const PrismSearchJob *jobs, size_t n_jobs);
 /** Rank @p rank's block [lo, hi) of the weighted partition. Not collective. */

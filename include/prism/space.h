@@ -151,6 +151,13 @@ void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, uns
  */
 void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on);
 /**
+ * Block recompute as a framework that checkpoints every N-th layer runs it (a profile's
+ * [planning] recompute_layers = every_nth): the space keeps recompute=block:k only where
+ * prism_recompute_every_nth(ceil(L / (pp*vpp)), vpp, k) gives an N. Off by default. A rule on
+ * the model, as prism_space_filter_set_uniform_chunks().
+ */
+void prism_space_filter_set_every_nth(PrismSpaceFilter *f, gboolean on);
+/**
  * A framework's default for sp and the ZeRO stage where the shape rules allow it, for a
  * search whose tp, dp or cp is free (`prism validate` plans a row that leaves its layout
  * unstated under a profile whose [defaults] give them): with @p sp = 1 the space keeps sp

@@ -12,7 +12,11 @@
  *   R2  tp divides a, hidden, every dense FFN and shared-expert width; etp divides every
  *       routed-expert width; and tp divides g or g divides tp (KV heads are replicated
  *       when tp > g)
- *   R3  cp > 1: seq % (2*cp) == 0 (load-balanced ring attention)
+ *       Hybrid layers: tp divides a Mamba-2 layer's heads and groups, a gated-DeltaNet
+ *       layer's key and value heads (Megatron-Core splits them over tp)
+ *   R3  cp > 1: seq % (2*cp) == 0 (load-balanced ring attention); Mamba-2 layers (their CP
+ *       is Megatron-Core's all-to-all over heads): cp divides heads/tp, and groups/tp and
+ *       cp divide one another; gated-DeltaNet layers: cp == 1 (no framework has CP there)
  *   R4  sp == 1 needs tp > 1 and (seq/cp) % tp == 0
  *   R5  dense model: ep == 1 and etp == tp; MoE: ep divides the routed-expert count and
  *       etp*ep divides tp*cp*dp (parallel folding: the MoE part re-splits the attention
@@ -121,6 +125,17 @@ const char *prism_schedule_name(PrismSchedule s);
 gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error);
 /** Static names: "none", "selective", "full", "block". */
 const char *prism_recompute_name(PrismRecompute r);
+/**
+ * Checkpointing every N-th layer as recompute=block:k. torchtitan's
+ * activation_checkpoint.selective_ac_option = "N" counts the blocks a rank builds (its
+ * model chunks in turn) and wraps the N-th, 2N-th, ... in a full checkpoint: a rank of @p vpp
+ * chunks of @p per_chunk layers recomputes floor(per_chunk * vpp / N) of them, which block:k
+ * prices as k per chunk. Returns the smallest N >= 2 with floor(per_chunk * vpp / N) =
+ * k * vpp, or 0 when no N gives k (k = 0, k >= per_chunk, or a count that is no
+ * multiple of vpp). Example: 32 layers in one chunk: k = 16 (N = 2), 10 (N = 3), 8, 6, 5,
+ * 4, 3, 2, 1 (N = 17); k = 7 none.
+ */
+uint32_t prism_recompute_every_nth(uint32_t per_chunk, uint32_t vpp, uint32_t k);
 
 /** One strategy. Plain data; compare with prism_strategy_equal(). */
 typedef struct PrismStrategy {
@@ -181,6 +196,14 @@ char *prism_strategy_format(const PrismStrategy *s);
  */
 gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
                               const PrismTraining *training, GError **error);
+
+/**
+ * The R2/R3 rules of one block spec's Mamba-2 or gated-DeltaNet mixer at @p tp and @p cp
+ * (TRUE for other mixers). Shared by prism_strategy_check() and the space enumerator.
+ * Errors: PRISM_INPUT_ERROR_SHAPE naming the rule.
+ */
+gboolean prism_strategy_ssm_ok(const PrismBlockSpec *spec, uint32_t tp, uint32_t cp,
+                               GError **error);
 
 /** Transformer blocks + MTP layers: the layers split over pp*vpp chunks. */
 uint32_t prism_model_split_layers(const PrismModel *model);

@@ -37,7 +37,7 @@ typedef enum {
 
 /** Compared metrics. */
 enum {
-    PRISM_VM_MEM = 0, /**< peak memory in the source's unit, as the framework counts it */
+    PRISM_VM_MEM = 0, /**< peak memory, GiB, as the framework counts it (mem_counts) */
     PRISM_VM_STEP,    /**< step time, s (or from tokens/s) */
     PRISM_VM_TFLOPS,  /**< TFLOP/s per GPU (model FLOPs, or hardware FLOPs for hfu sources) */
     PRISM_VM_MFU,     /**< model FLOPs utilisation against the BF16 dense peak */
@@ -68,9 +68,14 @@ typedef struct PrismValidateRow {
     double pred[PRISM_VM_COUNT], meas[PRISM_VM_COUNT], err[PRISM_VM_COUNT]; /**< NAN = none */
     uint32_t devices, tp, pp, cp, ep, dp; /**< as the row gives them; 0 = planned */
     uint64_t gbs, seq;                    /**< stated, else sources.ini's for the source */
-    char *explain; /**< the row of PrismValidateOptions.explain_line, predicted or planned
-                        with a strategy: prism_cost_explain() of that strategy under the
-                        row's cost model (text, or JSON with explain_json); else NULL */
+    double step_lo, step_hi;     /**< the predicted step's interval from the knob ranges alone
+                                      (ranges.h corners, no widening); NAN = none */
+    double step_fast, step_slow; /**< the step at the optimistic and pessimistic corner */
+    char *explain;  /**< the row of PrismValidateOptions.explain_line, predicted or planned
+                         with a strategy: prism_cost_explain() of that strategy under the
+                         row's cost model (text, or JSON with explain_json); else NULL */
+    int mem_counts; /**< what pred/meas[PRISM_VM_MEM] count (a PrismMemCounts); -1 = not
+                         modelled */
 } PrismValidateRow;
 
 /** Absolute percentage errors of one source, over predicted or planned rows. */
@@ -82,6 +87,9 @@ typedef struct PrismValidateStat {
     double signed_sum[PRISM_VM_COUNT]; /**< sum of 100 (predicted - measured) / measured: the
                                             bias, + = predicted higher */
     int n[PRISM_VM_COUNT];
+    int iv_n;        /**< rows with a measured step time and a step interval */
+    int iv_inside;   /**< of those, measured step_lo <= measured <= step_hi */
+    double iv_width; /**< sum of 100 (step_hi - step_lo) / predicted step */
 } PrismValidateStat;
 
 typedef struct PrismValidateReport {
@@ -134,7 +142,7 @@ const char *prism_validate_metric_name(int metric);
 #define PRISM_VALIDATE_ORDER_TIE 0.01
 
 /**
- * How prism orders runs that differ only in strategy or settings (search_order.c). The
+ * How prism orders runs that differ only in strategy or settings (validate_order.c). The
  * modelled rows of one source with the same model, cluster preset, device count, global
  * batch and sequence length form a group (their strategy, dtype, framework or notes
  * differ). In every pair of a group, prism's predicted order is compared with the measured
@@ -177,17 +185,60 @@ typedef struct PrismValidateOrderPair {
  *  order, pairs in file order. Ownership: g_array_unref() (the rows stay the report's). */
 GArray *prism_validate_order_pairs(const PrismValidateReport *rep, double tie);
 
+/**
+ * What a user choosing by prism would feel, per source (search/analysis/validate_order.c). Regret:
+ * the predicted rows of a source that differ only in strategy (same model, cluster preset, device
+ * count, global batch, sequence, dtype and framework; measured failures left out) form a group; in
+ * the speed metric most of its rows give (step time, else TFLOP/s, else MFU; ties in that order),
+ * prism's pick is the row with the best prediction (the first in file order on ties) and its regret
+ * is how much slower it measured than the measured fastest row, in % of the time (step: pick /
+ * fastest - 1; TFLOP/s and MFU: fastest / pick - 1). Groups of fewer than two such rows are not
+ * counted. Feasibility, both ways, over the modelled rows (predicted and planned; a planned row
+ * fits when some strategy within its stated dims does): measured failures (notes "OOM...")
+ * predicted infeasible, and measured runs predicted feasible.
+ */
+typedef struct PrismValidateRegret {
+    char *source;              /**< the source id; NULL: several sources together */
+    int groups;                /**< groups with a regret */
+    int picks_fastest;         /**< of those, where prism's pick measured fastest (0 %) */
+    double regret_sum;         /**< sum of the groups' regrets, % (mean = sum / groups) */
+    double regret_worst;       /**< the largest, % */
+    int oom_rows, oom_flagged; /**< modelled failures, and of those predicted infeasible */
+    int ok_rows, ok_feasible;  /**< modelled measured runs, and of those predicted feasible */
+    int simplest_groups;       /**< step-time groups where `plan --pick simplest`'s rule
+                                    applies: the simplest run (default order) of those
+                                    equivalent to the predicted fastest (ranges.h, no
+                                    tolerance) */
+    double simplest_sum, simplest_worst; /**< its regret against the measured fastest, % */
+} PrismValidateRegret;
+
+/** Per source in first-appearance order (no all-sources entry). Ownership:
+ *  g_ptr_array_unref(). */
+GPtrArray *prism_validate_regret(const PrismValidateReport *rep);
+/** An empty list for prism_validate_regret_collect() (frees its entries). */
+GPtrArray *prism_validate_regret_list_new(void);
+/** Add @p rep's groups and rows to @p list's entries (one per source, appended when new):
+ *  several CSVs of one source (its runs and its failures) add up. */
+void prism_validate_regret_collect(const PrismValidateReport *rep, GPtrArray *list);
+/** The entry of @p source (NULL: the all-sources one) in @p list, appended when new. */
+PrismValidateRegret *prism_validate_regret_entry(GPtrArray *list, const char *source);
+/** Add @p from's counts and sums to @p to (the worst is the larger). */
+void prism_validate_regret_add(PrismValidateRegret *to, const PrismValidateRegret *from);
+
 /** Signed and absolute percentage errors of one metric over the rows of a track record. */
 typedef struct PrismTrackStat {
     int n;              /**< rows with this metric */
     double mean_signed; /**< mean of the signed errors (sign: see PrismTrackRecord) */
     double mean_abs;    /**< mean of their absolute values */
     double worst;       /**< largest absolute value */
+    double sd;          /**< standard deviation of the signed errors (population): the part
+                             of the error not common to the runs (the sum of squares until
+                             prism_track_record_finish) */
 } PrismTrackStat;
 
 /**
  * The track record: how the model did on the shipped published runs of one device
- * family under one framework profile (search_track.c). Each run's errors are the ones
+ * family under one framework profile (validate_track.c). Each run's errors are the ones
  * `prism validate` reports for it, with a sign. Speed: the error of its time metric (the
  * step time when the run gives it, else TFLOP/s, else MFU), positive when the prediction
  * is faster than the measurement. Memory: the peak-memory error (predicted rows only: a
@@ -195,7 +246,7 @@ typedef struct PrismTrackStat {
  * rows (no measurement) and skipped rows are left out. It changes no prediction.
  */
 typedef struct PrismTrackRecord {
-    char *family;       /**< device family: the cluster name before its first '-' ("H100") */
+    char *family;       /**< device family (prism_device_family of the row's cluster, "H100") */
     char *framework;    /**< profile matched; NULL = the runs of every profile */
     GPtrArray *data;    /**< char *: the CSVs read */
     GPtrArray *sources; /**< char *: the source ids of the rows that matched, first seen */
@@ -204,8 +255,10 @@ typedef struct PrismTrackRecord {
     PrismTrackStat speed, mem;
     PrismValidateOrder order; /**< the order statistic (prism_validate_order) over the
                                    matching rows, every source together (source NULL) */
-    char *knobs; /**< the user's knobs laid over every run ("hsdp=1, dp_bucket=4e+07", in
-                      knob order); NULL: none (each run under its own profile only) */
+    char *knobs;     /**< the user's knobs laid over every run ("hsdp=1, dp_bucket=4e+07", in
+                          knob order); NULL: none (each run under its own profile only) */
+    int oom_rows;    /**< matching measured failures (notes "OOM...") that were modelled */
+    int oom_flagged; /**< of those, predicted infeasible */
 } PrismTrackRecord;
 
 /** An empty record for @p family and @p framework (NULL: any profile). */
@@ -217,7 +270,8 @@ void prism_track_record_finish(PrismTrackRecord *t);
 
 /**
  * The record of @p cluster_name's family under @p framework (NULL: every profile), from
- * measured.csv and measured_modern.csv in prism_validation_dirs(), each run under its own
+ * every shipped CSV in prism_validation_dirs() (measured.csv, measured_modern.csv,
+ * measured_playbook.csv, measured_playbook_failed.csv), each run under its own
  * profile with @p knobs (the user's --set/--knobs; NULL none) laid over it, as `prism
  * validate --set` does. Collective like prism_validate_run(). Never fails: data that
  * cannot be found or read is reported in `unavailable`. Ownership:

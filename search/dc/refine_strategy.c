@@ -93,9 +93,9 @@ static gboolean build_problem(const PrismCostModel *cm, const PrismStrategy *s,
             mu[st * s->vpp + c] =
                 prism_refine_inflight((PrismSchedule)s->schedule, s->pp, s->vpp, s->m, st, c);
     p->mu = mu;
-    const PrismKnobs *kn = prism_cost_model_knobs(cm);
-    p->budget_bytes = to_b(prism_cost_model_budget(cm) - kn->v[PRISM_KNOB_MEM_MARGIN] -
-                           uniform_cols[PRISM_COL_MEM_COMM_BUFFERS]);
+    /* the allocated bytes whose device-level figure fits (prism_cost_allocated_limit) */
+    p->budget_bytes =
+        to_b(prism_cost_allocated_limit(cm, s) - uniform_cols[PRISM_COL_MEM_COMM_BUFFERS]);
     *layers_out = (PrismRefineLayer *)(void *)g_array_free(g_steal_pointer(&layers), FALSE);
     p->layers = *layers_out;
     *mu_out = mu;

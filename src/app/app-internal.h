@@ -136,6 +136,11 @@ gboolean prism_app_search_options(PrismSearchOptions *opt, const char *objective
                                   const char *objectives_from, const char *rank_by,
                                   const char *rank_by_from, gint top, const char *top_from,
                                   GError **error);
+/* The search's progress line on rank 0's stderr (PrismSearchOptions.progress_fn, which
+ * prism_app_search_options installs): after 0.5 s, a live line rewritten with '\r' on a
+ * TTY (every 0.25 s), plain lines every 10 s otherwise, then the total and rate. */
+void prism_app_progress_line(void *user, PrismProgressPhase phase, const char *label, double done,
+                             uint64_t total, double seconds);
 
 /** SIGINT/SIGTERM handlers saved by prism_app_stop_catch(). */
 typedef struct PrismStopGuard {
@@ -215,6 +220,23 @@ void prism_app_model_json(JsonBuilder *b, const PrismModel *m);
 /** Append @p c as one JSON object (the `prism clusters NAME --json` object). */
 void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c);
 
+/* Citations of defaults (core.h "KIND: WHERE"; app_sources.c): `--sources` of knobs,
+ * clusters and frameworks. Not collective; print on rank 0. */
+
+/** The --sources option (flag @p on) for @p ctx. */
+void prism_app_add_sources_option(GOptionContext *ctx, gboolean *on);
+/** One value and its citation @p source ("KIND: WHERE"; NULL or malformed: "none: WHY"),
+ *  as a text line "  NAME  VALUE  KIND: WHERE". */
+void prism_app_source_text(FILE *f, const char *name, const char *value, const char *source);
+/** Member "source": {"kind", "where"} of @p source (malformed: kind "none", "problem"),
+ *  appended to the open object of @p b. */
+void prism_app_source_json(JsonBuilder *b, const char *source);
+/** The keys of a key file with their citations (prism_keyfile_citations()), as text
+ *  lines "  [GROUP] KEY = VALUE  KIND: WHERE" or as a JSON array of {"group", "key",
+ *  "value", "source"} (@p b non-NULL); groups named in @p skip (NULL-terminated, NULL:
+ *  none) are left out. */
+void prism_app_cited_keys(FILE *f, JsonBuilder *b, const GPtrArray *cited, const char *const *skip);
+
 /** Print the builder's root as pretty JSON plus a newline (the builder is a JsonBuilder *). */
 void prism_app_print_json(FILE *out, void *json_builder);
 
@@ -227,6 +249,9 @@ char *prism_app_strategy_text(const PrismStrategy *s, gboolean with_devices);
  *  and the metric members of `prism explain --json`. */
 void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
                         const PrismStrategy *s, const double cols[PRISM_COL_COUNT]);
+/** The members of prism_app_row_json() into the open object of @p b (more may follow). */
+void prism_app_row_json_members(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
+                                const PrismStrategy *s, const double cols[PRISM_COL_COUNT]);
 /** The "what would make room" lines of a diagnosis (diagnose.h), in print order, naming
  *  the options ("--devices 32"); with @p grid (`prism sweep --grid`) also the grid file's
  *  key beside each ("--devices 32 (or the grid file's devices)"). The JSON of `prism plan`
@@ -267,6 +292,47 @@ void prism_app_json_strings(JsonBuilder *b, const char *name, const GPtrArray *v
 
 /** stdout on rank 0, NULL elsewhere: `if (out) fprintf(out, ...)`. */
 FILE *prism_app_out(const PrismComm *comm);
+
+/* --emit and --from (app_fwconfig.c). Not collective. */
+typedef struct PrismRunConfig PrismRunConfig;
+/** Write @p s as framework @p target's configuration to @p out (NULL: check only),
+ *  refusing what the target's profile ([planning] only) or its mapping cannot run.
+ *  Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME, _UNSUPPORTED with the reason. */
+gboolean prism_app_emit(FILE *out, const char *target, const PrismStrategy *s,
+                        const PrismInputs *in, GError **error);
+/** Read --from FILE (fwconfig.h) and lay its batch, sequence, precision and device count
+ *  over @p in. Ownership: prism_run_config_free(). */
+/**
+ * prism_strategy_parse() of @p text, the dims it leaves out taken from profile @p fw's
+ * [defaults] (framework.h) where the shape rules allow them: zero where dp*cp > 1, sp where
+ * tp > 1 (or always, [planning] sequence_parallel), recompute, the schedule of a pipeline,
+ * and the micro-batch (a count, the local batch, or one per stage). @p fw NULL: the generic
+ * defaults of prism_strategy_parse(). @p filled (may be NULL) gets the items added
+ * ("zero=1, sp=1"), NULL when none. Errors: as prism_strategy_parse(). Ownership: g_free().
+ */
+gboolean prism_app_strategy_parse(const char *text, const PrismFramework *fw, uint32_t devices,
+                                  const PrismTraining *tr, PrismStrategy *out, char **filled,
+                                  GError **error);
+PrismRunConfig *prism_app_from(const char *path, PrismInputs *in, GError **error);
+/** "from FILE (megatron): devices=.., STRATEGY; gbs .." and the ignored keys, as lines.
+ *  Ownership: g_free(). */
+char *prism_app_from_note(const char *path, const PrismRunConfig *c);
+
+/** `plan --baseline`: the user's configuration priced next to the recommendation, and the
+ *  changes that turn one into the other, each priced alone (app_fwconfig.c). */
+typedef struct PrismBaseline PrismBaseline;
+/** Price @p cfg's strategy and each change towards @p best (its row @p best_cols) with
+ *  @p cm. Not collective. Errors: as prism_cost_eval_one(). Ownership:
+ *  prism_app_baseline_free(). */
+PrismBaseline *prism_app_baseline_new(const PrismCostModel *cm, const PrismInputs *in,
+                                      const char *path, const PrismRunConfig *cfg,
+                                      const PrismStrategy *best,
+                                      const double best_cols[PRISM_COL_COUNT], GError **error);
+void prism_app_baseline_free(PrismBaseline *bl);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismBaseline, prism_app_baseline_free)
+/** The "Baseline" paragraph, and the "baseline" member of `plan --json`. */
+void prism_app_baseline_text(FILE *out, const PrismBaseline *bl);
+void prism_app_baseline_json(JsonBuilder *b, const PrismBaseline *bl);
 
 /* The subcommands (cmd_<name>.c). */
 gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error);

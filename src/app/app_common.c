@@ -36,7 +36,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)", "B"},
         {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
         {"dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
-         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, fp32 (default bf16)", "T"},
+         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4, fp32 (default bf16)", "T"},
         {"optimizer", 0, 0, G_OPTION_ARG_STRING, &o->optimizer,
          "optimizer: adam or sgd (default adam)", "OPT"},
         {"mem-budget", 0, 0, G_OPTION_ARG_DOUBLE, &o->mem_budget_gib,
@@ -101,6 +101,72 @@ void prism_common_options_clear(PrismCommonOptions *o)
     g_clear_pointer(&o->framework, g_free);
 }
 
+/* TRUE when every word of @p name ("global-batch") is a word of @p text ("global batch in
+ * sequences (default 1536)"), ignoring ASCII case. */
+static gboolean words_in(const char *name, const char *text)
+{
+    g_auto(GStrv) words = g_strsplit_set(name, "-_", -1);
+    g_auto(GStrv) have = g_strsplit_set(text, " ,:;()", -1);
+    int n = 0;
+    for (char **w = words; *w != NULL; w++) {
+        if (**w == '\0')
+            continue;
+        gboolean found = FALSE;
+        for (char **h = have; *h != NULL && !found; h++)
+            found = g_ascii_strcasecmp(*w, *h) == 0;
+        if (!found)
+            return FALSE;
+        n++;
+    }
+    return n > 0;
+}
+
+/*
+ * "; the closest is --NAME" for GOption's "Unknown option --WORDS[=V]": the long option
+ * whose help text holds every word of WORDS (--global-batch: --gbs, "global batch in
+ * sequences"), else the one nearest in spelling (prism_close_names) when it starts with
+ * the same letter or holds the word; NULL for a short option, when the command has no long
+ * options or none is close. The options are read from the
+ * context's help text, the one list of them GOption gives out.
+ */
+static char *closest_option(GOptionContext *ctx, const char *message)
+{
+    const char *arg = strstr(message, "--");
+    if (arg == NULL)
+        return NULL;
+    g_autofree char *name = g_strndup(arg + 2, strcspn(arg + 2, "= "));
+    if (*name == '\0')
+        return NULL;
+    g_autofree char *help = g_option_context_get_help(ctx, FALSE, NULL);
+    g_auto(GStrv) lines = g_strsplit(help, "\n", -1);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    const char *by_words = NULL;
+    for (char **l = lines; *l != NULL; l++) {
+        const char *t = *l + strspn(*l, " ");
+        if (*t != '-')
+            continue; /* not an option line */
+        const char *o = strstr(t, "--");
+        if (o == NULL)
+            continue;
+        char *opt = g_strndup(o + 2, strcspn(o + 2, "= "));
+        g_ptr_array_add(names, opt);
+        const char *doc = strstr(o, "  ");
+        if (by_words == NULL && doc != NULL && words_in(name, doc))
+            by_words = opt;
+    }
+    if (names->len == 0)
+        return NULL;
+    g_autofree char *near =
+        by_words ? g_strdup(by_words)
+                 : prism_close_names(name, (const char *const *)names->pdata, names->len, 1);
+    /* nearest in spelling only counts when it starts alike or holds the word (--jsn: --json,
+     * --strat: --strategy; --foo has none) */
+    if (by_words == NULL && g_ascii_tolower(near[0]) != g_ascii_tolower(name[0]) &&
+        strstr(near, name) == NULL)
+        return NULL;
+    return g_strdup_printf("; the closest is --%s", near);
+}
+
 gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error)
 {
     /* GOption's own --help prints on every rank and calls exit(), which skips
@@ -121,8 +187,11 @@ gboolean prism_app_parse(GOptionContext *ctx, int *argc, char ***argv, GError **
     }
     GError *local = NULL;
     if (!g_option_context_parse(ctx, argc, argv, &local)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s (see --help)",
-                    local->message);
+        g_autofree char *hint = NULL;
+        if (g_error_matches(local, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION))
+            hint = closest_option(ctx, local->message);
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s%s (see --help)",
+                    local->message, hint ? hint : "");
         g_error_free(local);
         return FALSE;
     }
@@ -254,9 +323,22 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
             return FALSE;
     } else {
         in->devices = g_new(uint32_t, 1);
-        in->devices[0] = PRISM_DEFAULT_DEVICES;
+        in->devices[0] =
+            in->cluster->file_devices > 0 ? in->cluster->file_devices : PRISM_DEFAULT_DEVICES;
         in->n_devices = 1;
     }
+    /* a cluster file that counts its devices (devices, or nodes x devices_per_node) takes
+     * no other count */
+    for (size_t i = 0; in->cluster->file_devices > 0 && i < in->n_devices; i++)
+        if (in->devices[i] != in->cluster->file_devices) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "--devices %u: the cluster file %s describes %u devices ([cluster] "
+                        "devices, or nodes x devices_per_node; allowed: --devices %u, or "
+                        "leave --devices out)",
+                        in->devices[i], o->cluster, in->cluster->file_devices,
+                        in->cluster->file_devices);
+            return FALSE;
+        }
     prism_training_default(&in->training);
     /* Unset options keep the defaults; a given value must be positive. */
     gint64 unset_int = o->unset_markers ? PRISM_OPT_UNSET_INT : 0;
@@ -319,7 +401,7 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         }
         /* the profile's knobs, and its optimizer unless --optimizer was given */
         const PrismOptimizer opt = in->training.optimizer;
-        prism_framework_apply(in->framework, in->cluster->name, &in->knobs, &in->training);
+        prism_framework_apply(in->framework, in->cluster->family, &in->knobs, &in->training);
         if (o->optimizer != NULL)
             in->training.optimizer = opt;
     }
@@ -378,8 +460,25 @@ gboolean prism_app_load_inputs(PrismComm *comm, const PrismCommonOptions *o, Pri
     else
         (void)load_local(o, in, error);
     gboolean ok = prism_comm_agree_error(comm, error);
+    /* a cluster file without a base: the attributes it leaves to generic defaults, once */
+    if (ok && comm->rank == 0 && in->cluster->generic[0] != '\0')
+        fprintf(stderr,
+                "prism: warning: cluster file %s leaves these attributes at generic defaults "
+                "(no tile/wave quantisation, GEMM efficiency 0.8, HBM 2000 GB/s, no offloading "
+                "where missing): %s; `base = PRESET` inherits a preset's cited values\n",
+                o->cluster, in->cluster->generic);
     if (!ok)
         prism_inputs_clear(in);
+    /* a sequence past the model's positions: priced as given, but said (rank 0 once) */
+    if (ok && comm->rank == 0 && (o->flags & PRISM_OPT_TRAINING) && in->model != NULL &&
+        in->model->max_positions > 0 && in->training.seq > in->model->max_positions)
+        fprintf(stderr,
+                "prism: warning: --seq %" G_GUINT64_FORMAT " is longer than the %" G_GUINT64_FORMAT
+                " positions of %s (max_position_embeddings); the model needs %s to train at "
+                "that length, and prism prices the sequence as given\n",
+                in->training.seq, in->model->max_positions, in->model->name,
+                in->model->pos == PRISM_POS_LEARNED ? "a longer learned position table"
+                                                    : "its RoPE scaled or extended");
     return ok;
 }
 

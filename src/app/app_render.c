@@ -28,6 +28,13 @@ void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index
                         const PrismStrategy *s, const double cols[PRISM_COL_COUNT])
 {
     json_builder_begin_object(b);
+    prism_app_row_json_members(b, cm, index, s, cols);
+    json_builder_end_object(b);
+}
+
+void prism_app_row_json_members(JsonBuilder *b, const PrismCostModel *cm, uint64_t index,
+                                const PrismStrategy *s, const double cols[PRISM_COL_COUNT])
+{
     json_builder_set_member_name(b, "index");
     json_builder_add_int_value(b, (gint64)index);
     for (int d = 0; d < PRISM_DIM_COUNT; d++) {
@@ -43,8 +50,7 @@ void prism_app_row_json(JsonBuilder *b, const PrismCostModel *cm, uint64_t index
     g_autofree char *st = prism_strategy_format(s);
     json_builder_set_member_name(b, "strategy");
     json_builder_add_string_value(b, st);
-    prism_cost_metrics_to_json(cm, cols, b);
-    json_builder_end_object(b);
+    prism_cost_metrics_to_json(cm, s, cols, b);
 }
 
 /* ---- the "nothing fits" diagnosis ---- */
@@ -117,6 +123,7 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
                                 "no fitting strategy either");
         break;
     case PRISM_WHAT_IF_MEM_BUDGET:
+        /* (what the closest strategy needs: its device-level figure, diagnose.c) */
         /* the closest strategy already fits the device (the host does not): a device
          * budget would say nothing */
         if (host_bound(d))
@@ -126,14 +133,14 @@ static void what_if_text(GPtrArray *out, const PrismDiagnosis *d, const PrismWha
                            "--mem-budget %.1f%s: the closest strategy needs %.1f GiB plus "
                            "the %.1f GiB margin (knob mem_margin)",
                            ceil(10 * w->mem_budget / GIB) / 10, iw->budget_end,
-                           d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
+                           (w->mem_budget - d->margin) / GIB, d->margin / GIB);
         else /* no budget can be asked for above the device's memory */
             add_suggestion(out,
                            "a device with %.1f GiB or more (this one has %.1f): the closest "
                            "strategy needs %.1f GiB plus the %.1f GiB margin (knob "
                            "mem_margin)",
                            ceil(10 * w->mem_budget / GIB) / 10, d->device_mem / GIB,
-                           d->closest[0].cols[PRISM_COL_MEM_PEAK] / GIB, d->margin / GIB);
+                           (w->mem_budget - d->margin) / GIB, d->margin / GIB);
         break;
     case PRISM_WHAT_IF_FILTER_DIM:
         add_suggestion(out, "your filter on %s may exclude %s, which saves memory",
@@ -187,11 +194,11 @@ void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d, gboolean grid)
             "\nNothing fits in %.1f GiB usable per device. Closest strategies "
             "(lowest peak memory):\n",
             d->usable / GIB);
-    fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "peak GiB", "over GiB", "reason", "strategy");
+    fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "device GiB", "over GiB", "reason", "strategy");
     for (size_t i = 0; i < d->n_closest; i++) {
         const PrismDiagClosest *c = &d->closest[i];
         g_autofree char *st = prism_app_strategy_text(&c->strategy, d->n_device_counts > 1);
-        fprintf(out, "%3zu %10.2f %+10.2f %16s  %s\n", i + 1, c->cols[PRISM_COL_MEM_PEAK] / GIB,
+        fprintf(out, "%3zu %10.2f %+10.2f %16s  %s\n", i + 1, (c->over + d->usable) / GIB,
                 c->over / GIB, prism_reason_name((PrismReason)(int)c->cols[PRISM_COL_REASON]), st);
     }
     const double *c0 = d->closest[0].cols;
@@ -227,14 +234,15 @@ void prism_app_diagnosis_error(const PrismDiagnosis *d, gboolean grid, GError **
                     "nothing fits: the closest strategy needs %.1f of the %.1f GiB usable per "
                     "device but %.1f GiB of host memory per device, over the host's %.1f GiB "
                     "(mem_host); %s",
-                    c0[PRISM_COL_MEM_PEAK] / GIB, d->usable / GIB, c0[PRISM_COL_MEM_HOST] / GIB,
-                    d->host_usable / GIB, (const char *)g_ptr_array_index(sug, 0));
+                    (d->closest[0].over + d->usable) / GIB, d->usable / GIB,
+                    c0[PRISM_COL_MEM_HOST] / GIB, d->host_usable / GIB,
+                    (const char *)g_ptr_array_index(sug, 0));
         return;
     }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_INFEASIBLE,
                 "nothing fits: the closest strategy needs %.1f GiB per device, %.1f GiB over "
                 "the %.1f GiB usable (%s); %s",
-                c0[PRISM_COL_MEM_PEAK] / GIB, d->closest[0].over / GIB, d->usable / GIB,
+                (d->closest[0].over + d->usable) / GIB, d->closest[0].over / GIB, d->usable / GIB,
                 prism_reason_name((PrismReason)(int)c0[PRISM_COL_REASON]),
                 (const char *)g_ptr_array_index(sug, 0));
 }
@@ -426,6 +434,8 @@ char *prism_app_track_line(const PrismTrackRecord *t)
         g_string_append_printf(o, "; order %.1f %% of %d pairs, fastest run found in %d of %d",
                                100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
                                od->fastest_groups);
+    if (t->oom_rows > 0)
+        g_string_append_printf(o, "; failures flagged %d of %d", t->oom_flagged, t->oom_rows);
     if (t->knobs != NULL)
         g_string_append_printf(o, "; knobs laid over every run: %s", t->knobs);
     return g_string_free(o, FALSE);
@@ -466,6 +476,12 @@ char *prism_app_track_text(const PrismTrackRecord *t, const char *times)
                                    "predicted fastest in %d of %d workloads\n",
                                    100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
                                    od->fastest_groups);
+        /* feasibility of the measured failures (out of memory or crashed) */
+        if (t->oom_rows > 0)
+            g_string_append_printf(o,
+                                   "  failures: %d of %d configurations that failed when run "
+                                   "were predicted infeasible\n",
+                                   t->oom_flagged, t->oom_rows);
         /* the reading that follows from the sign, when the bias is larger than the
          * A100 sources' typical error */
         if (t->speed.n > 0 && fabs(t->speed.mean_signed) >= 5.0)
@@ -577,6 +593,8 @@ PrismTrackRecord *prism_app_track_from_json(JsonNode *n)
     track_stat_from_json(o, "speed", &t->speed);
     track_stat_from_json(o, "peak_mem", &t->mem);
     track_order_from_json(o, &t->order);
+    t->oom_rows = (int)json_object_get_int_member_with_default(o, "failures", 0);
+    t->oom_flagged = (int)json_object_get_int_member_with_default(o, "failures_flagged", 0);
     JsonNode *kn = json_object_get_member(o, "knobs");
     if (kn != NULL && JSON_NODE_HOLDS_VALUE(kn))
         t->knobs = g_strdup(json_node_get_string(kn));
@@ -601,6 +619,10 @@ void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t)
     track_stat_json(b, "speed", &t->speed);
     track_stat_json(b, "peak_mem", &t->mem);
     track_order_json(b, &t->order);
+    json_builder_set_member_name(b, "failures");
+    json_builder_add_int_value(b, t->oom_rows);
+    json_builder_set_member_name(b, "failures_flagged");
+    json_builder_add_int_value(b, t->oom_flagged);
     prism_app_json_strings(b, "data", t->data);
     prism_app_json_string(b, "unavailable", t->unavailable);
     prism_app_json_string(b, "knobs", t->knobs);

@@ -9,7 +9,11 @@
  */
 #include "app-internal.h"
 
+#include <prism/fwconfig.h>
+
 #include <signal.h>
+#include <stdio.h>
+#include <unistd.h> /* isatty */
 
 #include <prism/search.h>
 #include <prism/space.h>
@@ -64,9 +68,31 @@ fail:
     return FALSE;
 }
 
+/* The names users type for a framework whose profile has another name: the profile of
+ * the --emit target they name (fwconfig.h), and FSDP2's own names. */
+static const char *framework_alias(const char *name)
+{
+    static const char *const fsdp[] = {"fsdp", "fsdp2", "pytorch", "torchtitan"};
+    for (size_t i = 0; i < G_N_ELEMENTS(fsdp); i++)
+        if (g_ascii_strcasecmp(name, fsdp[i]) == 0)
+            return "pytorch-fsdp";
+    PrismFwTarget t;
+    if (prism_fw_target_parse(name, &t, NULL))
+        return prism_fw_target_profile(t);
+    return NULL;
+}
+
 PrismFramework *prism_app_framework_resolve(const char *name_or_path, GError **error)
 {
-    g_autoptr(PrismFramework) fw = prism_framework_resolve(name_or_path, error);
+    GError *local = NULL;
+    g_autoptr(PrismFramework) fw = prism_framework_resolve(name_or_path, &local);
+    const char *alias = name_or_path ? framework_alias(name_or_path) : NULL;
+    if (fw == NULL && alias != NULL && local->code == PRISM_INPUT_ERROR_UNKNOWN_NAME) {
+        g_clear_error(&local);
+        fw = prism_framework_resolve(alias, &local);
+    }
+    if (local != NULL)
+        g_propagate_error(error, local);
     if (fw == NULL || !prism_space_filter_check_only(fw->name, fw->path, fw->only, error))
         return NULL;
     return g_steal_pointer(&fw);
@@ -99,11 +125,57 @@ gboolean prism_app_search_options(PrismSearchOptions *opt, const char *objective
     }
     opt->top_k = (size_t)top;
     opt->stop = prism_app_stop_requested;
+    opt->progress_fn = prism_app_progress_line;
     return TRUE;
 }
 
+/* The progress line's state: one search runs at a time per process, and each search
+ * starts it afresh (PRISM_PROGRESS_START). */
+typedef struct {
+    gboolean tty, printed;
+    double last; /* seconds into the search of the last line */
+} AppProgress;
+static AppProgress app_progress;
+
+void prism_app_progress_line(void *user, PrismProgressPhase phase, const char *label, double done,
+                             uint64_t total, double el)
+{
+    (void)user;
+    AppProgress *p = &app_progress;
+    if (phase == PRISM_PROGRESS_START) {
+        p->tty = isatty(fileno(stderr));
+        p->printed = FALSE;
+        p->last = -60; /* the first line comes after 0.5 s, so within a second */
+        return;
+    }
+    const gboolean final = phase == PRISM_PROGRESS_END;
+    if (!final && (el < 0.5 || el - p->last < (p->tty ? 0.25 : 10.0)))
+        return;
+    if (final && !p->printed)
+        return;
+    p->last = el;
+    const double frac = total > 0 ? done / (double)total : 1.0;
+    double rate = el > 0 ? done / el : 0;
+    /* The ETA extrapolates linearly, so it waits for 1 % of the rows: the first rounds can
+     * cost far more per row than the rest (rows that later rounds mostly prune by the
+     * static-memory bound), e.g. "ETA 6520 s" at 1.7 s for a 73 s search. */
+    char eta[48] = "";
+    if (frac >= 0.01)
+        snprintf(eta, sizeof eta, ", ETA %.1f s", el * (1 - frac) / frac);
+    if (final)
+        fprintf(stderr, "%s%s: %.0f strategies in %.2f s (%.3g strategies/s)\n",
+                p->tty ? "\r\033[K" : "", label, done, el, rate);
+    else
+        fprintf(stderr, "%s%s: %5.1f%% %.4g of %.4g strategies, %.3g/s%s%s",
+                p->tty ? "\r\033[K" : "", label, 100 * frac, done, (double)total, rate, eta,
+                p->tty ? "" : "\n");
+    fflush(stderr);
+    p->printed = TRUE;
+}
+
 /* Set by SIGINT/SIGTERM (to the signal's number) while caught; a signal handler has no
- * context pointer, hence file-level state (the only process-wide state of the CLI). The
+ * context pointer, hence file-level state (with the progress line's above, the process-wide
+ * state of the CLI). The
  * handler is installed at the start of main (prism_app_stop_early), before MPI_Init and
  * option parsing, so a signal that comes while the process starts up is never lost: a
  * command that polls (plan, sweep) sees it at its first poll, any other command gets the

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_clusters.c - `prism clusters [--json] [NAME|FILE]`: the presets as a table, or one
- * cluster (preset or key file) in full. `--help` documents the key-file format.
+ * cmd_clusters.c - `prism clusters [--json] [--sources] [NAME|FILE]`: the presets as a
+ * table, or one cluster (preset or key file) in full; --sources gives every attribute with
+ * its citation (core.h "KIND: WHERE"). `--help` documents the key-file format.
  * Output on rank 0 only.
  */
 #include "app-internal.h"
+
+#include <string.h>
 
 #include <json-glib/json-glib.h>
 
@@ -19,12 +22,20 @@ static const char *const format_help =
     "                               prices memory-bound kernels, gradient accumulation and\n"
     "                               the optimizer step; missing or 0 = not given: the cost\n"
     "                               model assumes 2000 unless --set hbm_GBps=... is used)\n"
+    "  base = H100-SXM             (optional: start from a preset's cited values; every\n"
+    "                               key and [level.N] key below then overrides one)\n"
+    "  family = H100               (optional: the device family the framework profiles'\n"
+    "                               [knobs.FAMILY] groups and the track record key on;\n"
+    "                               default: the base's, else none)\n"
     "  devices_per_node = 8        (optional; default: level 0's size)\n"
+    "  nodes = 64                  (optional: the machine's nodes; devices = nodes x\n"
+    "  devices = 512                devices_per_node, and --devices must match)\n"
     "  peak_tflops_fp32 = 67       (dense peak, TFLOP/s; fp32 = plain IEEE fp32, not TF32)\n"
     "  peak_tflops_bf16 = 989.4    (a missing or 0 peak means the dtype is unsupported;\n"
     "  peak_tflops_fp16 = 989.4     at least one must be > 0)\n"
     "  peak_tflops_fp8 = 1978.9    (fp8-cs runs on it too)\n"
     "  peak_tflops_mxfp8 = 0       (block-scaled MX tensor cores, Blackwell)\n"
+    "  peak_tflops_nvfp4 = 0       (NVFP4 tensor cores, Blackwell)\n"
     "  sm_count = 132              (GEMM model, all optional, missing = not given: SMs / CUs\n"
     "  gemm_tile_m = 128            a GEMM's output tiles spread over, whole numbers >= 1;\n"
     "  gemm_tile_n = 256            without SMs and tile there is no tile/wave quantisation)\n"
@@ -90,6 +101,12 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->mem_bw_GBps);
     json_builder_set_member_name(b, "devices_per_node");
     json_builder_add_int_value(b, c->devices_per_node);
+    json_builder_set_member_name(b, "family");
+    json_builder_add_string_value(b, c->family);
+    json_builder_set_member_name(b, "devices");
+    json_builder_add_int_value(b, c->file_devices);
+    json_builder_set_member_name(b, "generic_defaults");
+    json_builder_add_string_value(b, c->generic);
     json_builder_set_member_name(b, "sm_count");
     json_builder_add_int_value(b, c->sm_count);
     json_builder_set_member_name(b, "boost_clock_mhz");
@@ -142,19 +159,22 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
 
 static void print_table(FILE *out, PrismCluster **cs, size_t n)
 {
-    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s", "/NODE",
-            "FP32", "BF16", "FP16", "FP8", "LEVELS: name(devices) bandwidth latency");
+    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s",
+            "/NODE", "FP32", "BF16", "FP16", "FP8", "NVFP4",
+            "LEVELS: name(devices) bandwidth latency");
     for (size_t i = 0; i < n; i++) {
         const PrismCluster *c = cs[i];
         g_autofree char *f32 = tflops(c->peak_flops[PRISM_DTYPE_FP32]);
         g_autofree char *bf16 = tflops(c->peak_flops[PRISM_DTYPE_BF16]);
         g_autofree char *f16 = tflops(c->peak_flops[PRISM_DTYPE_FP16]);
         g_autofree char *f8 = tflops(c->peak_flops[PRISM_DTYPE_FP8]);
+        g_autofree char *f4 = tflops(c->peak_flops[PRISM_DTYPE_NVFP4]);
         g_autofree char *levels = levels_text(c);
         g_autofree char *hbm =
             c->mem_bw_GBps > 0 ? g_strdup_printf("%.6g", c->mem_bw_GBps) : g_strdup("-");
-        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s  %s\n", c->name,
-                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, levels);
+        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s %7s  %s\n", c->name,
+                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, f4,
+                levels);
     }
     if (n > 1)
         fprintf(out,
@@ -176,6 +196,14 @@ static void print_detail(FILE *out, const PrismCluster *c)
     fprintf(out, "\n%s\n", c->name);
     fprintf(out, "  memory     %.6g GiB per device at %.6g GB/s (HBM), %u devices per node\n",
             c->mem_bytes / 1073741824.0, c->mem_bw_GBps, c->devices_per_node);
+    fprintf(out, "  family     %s\n",
+            c->family[0] ? c->family
+                         : "- (none: no device knobs, no "
+                           "track record)");
+    if (c->file_devices > 0)
+        fprintf(out, "  devices    %u (the file's count; --devices must match)\n", c->file_devices);
+    if (c->generic[0])
+        fprintf(out, "  generic    left at generic defaults: %s\n", c->generic);
     fprintf(out, "  peaks      %s TFLOP/s (dense; - = unsupported)\n", pk->str);
     fprintf(out,
             "  GEMMs      %u SMs, tile %u x %u, clock %.6g MHz sustained of %.6g boost, "
@@ -199,6 +227,98 @@ static void print_detail(FILE *out, const PrismCluster *c)
     g_string_free(pk, TRUE);
 }
 
+/* The value of cited attribute @p key (prism_cluster_source_keys()) of @p c, in the key
+ * file's unit. */
+static double cited_value(const PrismCluster *c, const char *key)
+{
+    const double gib = 1073741824.0;
+    if (g_str_has_prefix(key, "level.")) {
+        const uint32_t i = (uint32_t)(key[6] - '0');
+        const PrismNetLevel *l = &c->levels[i < c->n_levels ? i : 0];
+        const char *k = key + 8;
+        return strcmp(k, "size") == 0             ? l->size
+               : strcmp(k, "bandwidth_GBps") == 0 ? l->bw_GBps
+                                                  : l->latency_us;
+    }
+    for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
+        g_autofree char *name = g_strdup_printf("peak_tflops_%s", prism_dtype_name((PrismDtype)d));
+        if (strcmp(key, name) == 0)
+            return c->peak_flops[d] / 1e12;
+    }
+    const struct {
+        const char *key;
+        double v;
+    } t[] = {{"memory_gib", c->mem_bytes / gib},
+             {"memory_bandwidth_GBps", c->mem_bw_GBps},
+             {"devices_per_node", c->devices_per_node},
+             {"sm_count", c->sm_count},
+             {"boost_clock_mhz", c->boost_clock_mhz},
+             {"sustained_clock_mhz", c->sustained_clock_mhz},
+             {"gemm_tile_m", c->gemm_tile_m},
+             {"gemm_tile_n", c->gemm_tile_n},
+             {"l2_mib", c->l2_mib},
+             {"gemm_efficiency", c->gemm_efficiency},
+             {"attn_fwd_fraction", c->attn_fwd_fraction},
+             {"attn_bwd_fraction", c->attn_bwd_fraction},
+             {"host_link_GBps", c->host_link_GBps},
+             {"host_memory_gib", c->host_mem_bytes / gib},
+             {"host_memory_bandwidth_GBps", c->host_mem_bw_GBps}};
+    for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
+        if (strcmp(key, t[i].key) == 0)
+            return t[i].v;
+    return 0;
+}
+
+/* A path to a key file, as prism_cluster_resolve() tells one from a preset name. */
+static gboolean is_file(const char *arg)
+{
+    return strchr(arg, '/') != NULL || g_str_has_suffix(arg, ".ini") ||
+           g_str_has_suffix(arg, ".conf") || g_str_has_suffix(arg, ".cluster");
+}
+
+/* Every attribute of cluster @p c with its citation: a preset's from its table, a key
+ * file's (@p path non-NULL) from its `# source:` comment lines. Text to @p out, or a JSON
+ * array to @p b. FALSE with @p error when the key file cannot be read. */
+static gboolean cited(FILE *out, JsonBuilder *b, const PrismCluster *c, const char *path,
+                      GError **error)
+{
+    if (path != NULL) {
+        g_autoptr(GPtrArray) keys = prism_keyfile_citations(path, error);
+        if (keys == NULL)
+            return FALSE;
+        if (out != NULL)
+            fprintf(out, "%s (%s)\n", c->name, path);
+        if (out != NULL || b != NULL)
+            prism_app_cited_keys(out, b, keys, NULL);
+        return TRUE;
+    }
+    if (out == NULL && b == NULL)
+        return TRUE; /* a rank that does not print */
+    if (out != NULL)
+        fprintf(out, "%s\n", c->name);
+    if (b != NULL)
+        json_builder_begin_array(b);
+    for (const char *const *k = prism_cluster_source_keys(); *k != NULL; k++) {
+        const char *src = prism_cluster_preset_source(c->name, *k);
+        char num[G_ASCII_DTOSTR_BUF_SIZE];
+        prism_format_double(num, sizeof num, cited_value(c, *k));
+        if (out != NULL) {
+            prism_app_source_text(out, *k, num, src);
+            continue;
+        }
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "key");
+        json_builder_add_string_value(b, *k);
+        json_builder_set_member_name(b, "value");
+        json_builder_add_double_value(b, cited_value(c, *k));
+        prism_app_source_json(b, src);
+        json_builder_end_object(b);
+    }
+    if (b != NULL)
+        json_builder_end_array(b);
+    return TRUE;
+}
+
 gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **error)
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_JSON};
@@ -207,6 +327,8 @@ gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **err
                                       "name or a cluster key file).");
     g_option_context_set_description(ctx, format_help);
     prism_app_add_common_options(ctx, &o);
+    gboolean sources = FALSE;
+    prism_app_add_sources_option(ctx, &sources);
     gboolean ok = prism_app_parse(ctx, &argc, &argv, error);
     if (ok && argc > 2) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
@@ -230,7 +352,30 @@ gboolean prism_cmd_clusters(PrismComm *comm, int argc, char **argv, GError **err
         }
     }
     FILE *out = prism_app_out(comm);
-    if (ok && out != NULL) {
+    const char *path = argc == 2 && is_file(argv[1]) ? argv[1] : NULL;
+    if (ok && sources && o.json) {
+        /* every rank reads the key file, so a bad one fails everywhere alike */
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        json_builder_begin_array(b);
+        for (size_t i = 0; ok && i < n; i++) {
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "name");
+            json_builder_add_string_value(b, cs[i]->name);
+            json_builder_set_member_name(b, "sources");
+            ok = cited(NULL, b, cs[i], path, error);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+        if (ok && out != NULL)
+            prism_app_print_json(out, b);
+    } else if (ok && sources) {
+        for (size_t i = 0; ok && i < n; i++) {
+            if (i > 0 && out != NULL)
+                fputc('\n', out);
+            ok = cited(out, NULL, cs[i], path, error);
+        }
+    }
+    if (ok && out != NULL && !sources) {
         if (o.json) {
             g_autoptr(JsonBuilder) b = json_builder_new();
             if (argc == 2) {

@@ -7,6 +7,54 @@
 #include "app-internal.h"
 
 #include <prism/cost.h>
+#include <prism/fwconfig.h>
+
+/* The peak stage's memory as frameworks log it (allocated, reserved, device: the figures
+ * `prism validate` compares with a run's log, prism_cost_memory_kinds), bytes, from the
+ * modelled allocated peak @p peak of strategy @p s; @p fw (NULL: none) says which one its
+ * log counts. */
+typedef struct {
+    double v[PRISM_MEM_COUNTS_COUNT];
+    const char *fw;        /* the framework's name, NULL without --framework */
+    PrismMemCounts counts; /* what its log counts */
+} Counted;
+
+static Counted counted_memory(const PrismCostModel *cm, const PrismStrategy *s,
+                              const PrismFramework *fw, double peak)
+{
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(cm, s, peak, &mk);
+    Counted c = {.fw = fw != NULL ? fw->name : NULL,
+                 .counts = fw != NULL ? fw->counts : PRISM_MEM_ALLOCATED};
+    c.v[PRISM_MEM_ALLOCATED] = mk.allocated;
+    c.v[PRISM_MEM_RESERVED] = mk.reserved;
+    c.v[PRISM_MEM_DEVICE] = mk.device;
+    return c;
+}
+
+static void counted_text(FILE *f, const Counted *c)
+{
+    if (c->fw != NULL)
+        fprintf(f,
+                "\nmemory as logged: %s logs %s, %.2f GiB on the peak stage (what prism "
+                "validate compares)\n",
+                c->fw, prism_mem_counts_name(c->counts), c->v[c->counts] / 1073741824.0);
+    else
+        fprintf(f, "\nmemory as logged: --framework says which of allocated, reserved and "
+                   "device a run's log shows\n");
+}
+
+static void counted_json(JsonObject *root, const Counted *c)
+{
+    JsonObject *o = json_object_new();
+    for (int k = 0; k < PRISM_MEM_COUNTS_COUNT; k++)
+        json_object_set_double_member(o, prism_mem_counts_name((PrismMemCounts)k), c->v[k]);
+    if (c->fw != NULL)
+        json_object_set_string_member(o, "framework_counts", prism_mem_counts_name(c->counts));
+    else
+        json_object_set_null_member(o, "framework_counts");
+    json_object_set_object_member(root, "memory_logged", o);
+}
 
 /* Why @p fw does not run strategy @p s, as a sentence naming both, NULL when it does or
  * there is no profile: explain prices any strategy, and says so. */
@@ -24,8 +72,17 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
 {
     PrismCommonOptions o = {.flags = PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING |
                                      PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
-    char *strategy = NULL;
+    char *strategy = NULL, *emit = NULL, *from = NULL;
     const GOptionEntry entries[] = {
+        {"emit", 0, 0, G_OPTION_ARG_STRING, &emit,
+         "print the strategy, batch, sequence and precision as FRAMEWORK's own configuration "
+         "(megatron, nemo, torchtitan, deepspeed, nanotron) instead of the explanation",
+         "FRAMEWORK"},
+        {"from", 0, 0, G_OPTION_ARG_FILENAME, &from,
+         "read the strategy, batch, sequence and precision from a framework configuration: "
+         "Megatron-LM arguments or launch script, Megatron-Bridge overrides, torchtitan TOML, "
+         "DeepSpeed ds_config.json or launch script, nanotron YAML",
+         "FILE"},
         {"strategy", 's', 0, G_OPTION_ARG_STRING, &strategy,
          "the strategy, e.g. \"dp=8,tp=8,pp=16,sp=1,mbs=1,zero=1,recompute=selective,"
          "schedule=1f1b\" (left-out keys take defaults: tp=pp=vpp=cp=ep=mbs=1, sp=0, zero=0, "
@@ -45,6 +102,10 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismTrackRecord) track = NULL;
     g_autofree char *unsupported = NULL; /* the framework does not run the strategy: why */
+    g_autoptr(PrismRunConfig) cfg = NULL;
+    g_autofree char *from_note = NULL;
+    g_autofree char *filled = NULL;        /* the framework defaults added to --strategy */
+    g_autofree char *defaults_note = NULL; /* ... as a sentence */
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
     if (argc > 1) {
@@ -52,9 +113,14 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
                     "unexpected argument '%s' (see --help)", argv[1]);
         goto out;
     }
-    if (strategy == NULL) {
+    if (strategy == NULL && from == NULL) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
-                    "--strategy is required, e.g. --strategy \"tp=8,pp=16,sp=1\"");
+                    "--strategy or --from is required, e.g. --strategy \"tp=8,pp=16,sp=1\"");
+        goto out;
+    }
+    if (strategy != NULL && from != NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--strategy and --from both give the strategy (allowed: one of them)");
         goto out;
     }
     if (!prism_app_load_inputs(comm, &o, &in, error))
@@ -65,8 +131,38 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         goto out;
     }
     PrismStrategy s;
-    if (!prism_strategy_parse(strategy, in.devices[0], &in.training, &s, error)) {
-        g_prefix_error(error, "--strategy: ");
+    if (from != NULL) {
+        cfg = prism_app_from(from, &in, error);
+        if (cfg == NULL)
+            goto out;
+        s = cfg->strategy;
+        from_note = prism_app_from_note(from, cfg);
+    } else {
+        /* the dims left out: the framework's defaults (--framework, else the --emit
+         * target's profile), as the user runs it */
+        g_autoptr(PrismFramework) target = NULL;
+        PrismFwTarget t;
+        if (in.framework == NULL && emit != NULL && prism_fw_target_parse(emit, &t, NULL) &&
+            prism_fw_target_profile(t) != NULL &&
+            (target = prism_app_framework_resolve(prism_fw_target_profile(t), error)) == NULL)
+            goto out;
+        const PrismFramework *dfw = in.framework ? in.framework : target;
+        if (!prism_app_strategy_parse(strategy, dfw, in.devices[0], &in.training, &s, &filled,
+                                      error)) {
+            g_prefix_error(error, "--strategy: ");
+            goto out;
+        }
+        if (filled != NULL)
+            defaults_note = g_strdup_printf("the dims --strategy leaves out take %s's defaults: %s",
+                                            dfw->name, filled);
+    }
+    if (emit != NULL) {
+        GError *shape = NULL;
+        if (!prism_strategy_check(&s, in.model, &in.training, &shape)) {
+            g_propagate_prefixed_error(error, shape, "--strategy: ");
+            goto out;
+        }
+        ok = prism_app_emit(prism_app_out(comm), emit, &s, &in, error);
         goto out;
     }
     cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error);
@@ -75,10 +171,14 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     text = prism_cost_explain(cm, &s, o.json, error);
     if (text == NULL)
         goto out;
+    double col[PRISM_COL_COUNT];
+    if (!prism_cost_eval_one(cm, &s, col, error))
+        goto out;
+    const Counted logged = counted_memory(cm, &s, in.framework, col[PRISM_COL_MEM_PEAK]);
     unsupported = framework_note(in.framework, in.model, &s); /* after the shape rules: pp >= 1 */
     /* how the model did on comparable published runs (collective: every rank) */
-    track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
-                                   &in.user_knobs);
+    track = prism_track_record_run(comm, in.cluster->family,
+                                   in.framework ? in.framework->name : NULL, &in.user_knobs);
     FILE *f = prism_app_out(comm);
     if (f != NULL && o.json) {
         /* the explanation's object with the "track_record" member added */
@@ -89,6 +189,22 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         prism_app_track_json_object(b, track);
         JsonObject *root = json_node_get_object(json_parser_get_root(parser));
         json_object_set_member(root, "track_record", json_builder_get_root(b));
+        counted_json(root, &logged);
+        if (cfg != NULL) {
+            /* where the strategy came from: the file, its framework, the keys not modeled */
+            JsonObject *fo = json_object_new();
+            json_object_set_string_member(fo, "file", from);
+            json_object_set_string_member(fo, "framework", prism_fw_target_name(cfg->target));
+            JsonArray *ig = json_array_new();
+            for (guint i = 0; i < cfg->ignored->len; i++)
+                json_array_add_string_element(ig, cfg->ignored->pdata[i]);
+            json_object_set_array_member(fo, "ignored", ig);
+            json_object_set_object_member(root, "from", fo);
+        }
+        if (filled != NULL)
+            json_object_set_string_member(root, "framework_defaults", filled);
+        else
+            json_object_set_null_member(root, "framework_defaults");
         if (unsupported != NULL)
             json_object_set_string_member(root, "framework_unsupported", unsupported);
         else
@@ -97,7 +213,12 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         fprintf(f, "%s\n", out_text);
     } else if (f != NULL) {
         g_autofree char *tr = prism_app_track_text(track, "the step time above");
+        if (from_note != NULL)
+            fputs(from_note, f);
         fputs(text, f);
+        if (defaults_note != NULL)
+            fprintf(f, "\nnote: %s\n", defaults_note);
+        counted_text(f, &logged);
         if (unsupported != NULL)
             fprintf(f, "\nnote: %s\n", unsupported);
         fputs(tr, f);
@@ -105,6 +226,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     ok = TRUE;
 out:
     g_free(strategy);
+    g_free(emit);
+    g_free(from);
     prism_inputs_clear(&in);
     prism_common_options_clear(&o);
     return ok;

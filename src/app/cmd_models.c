@@ -33,6 +33,11 @@ static char *experts_label(const PrismModel *m)
 /* The attention of the first block (all blocks of a zoo model share it). */
 static const PrismAttnSpec *first_attn(const PrismModel *m)
 {
+    /* the first attention block (hybrid models begin with SSM or MLP layers) */
+    for (uint32_t i = 0; i < m->n_layers; i++)
+        if (m->layers[i].kind == PRISM_LAYER_BLOCK &&
+            m->specs[m->layers[i].spec].mixer == PRISM_MIXER_ATTENTION)
+            return &m->specs[m->layers[i].spec].attn;
     for (uint32_t i = 0; i < m->n_layers; i++)
         if (m->layers[i].kind == PRISM_LAYER_BLOCK)
             return &m->specs[m->layers[i].spec].attn;
@@ -127,7 +132,20 @@ static void spec_text(GString *s, const PrismBlockSpec *sp)
 {
     const PrismAttnSpec *a = &sp->attn;
     const PrismMlpSpec *p = &sp->mlp;
-    if (a->kind == PRISM_ATTN_MLA)
+    const PrismSsmSpec *m = &sp->ssm;
+    if (sp->mixer == PRISM_MIXER_MAMBA2)
+        g_string_append_printf(s, "Mamba-2 %u heads x %u, state %u, %u groups, conv %u, chunk %u",
+                               m->n_heads, m->head_dim, m->state, m->n_groups, m->conv_kernel,
+                               m->chunk);
+    else if (sp->mixer == PRISM_MIXER_GDN)
+        g_string_append_printf(s,
+                               "gated DeltaNet %u key heads x %u, %u value heads x %u, conv %u, "
+                               "chunk %u",
+                               m->n_groups, m->state, m->n_heads, m->head_dim, m->conv_kernel,
+                               m->chunk);
+    else if (sp->mixer == PRISM_MIXER_NONE)
+        g_string_append(s, "no mixer");
+    else if (a->kind == PRISM_ATTN_MLA)
         g_string_append_printf(s, "MLA %u heads (q rank %u, kv rank %u, qk %u+%u, v %u)",
                                a->n_heads, a->q_lora_rank, a->kv_lora_rank, a->qk_nope_head_dim,
                                a->qk_rope_head_dim, a->v_head_dim);
@@ -137,8 +155,14 @@ static void spec_text(GString *s, const PrismBlockSpec *sp)
                                a->qk_norm ? ", q/k norm" : "", a->sinks ? ", sinks" : "");
     if (a->window > 0)
         g_string_append_printf(s, ", sliding window %u", a->window);
-    const char *act = p->act == PRISM_MLP_SWIGLU ? "SwiGLU" : "GELU";
-    if (p->n_experts == 0)
+    if (a->out_gate)
+        g_string_append(s, ", output gate");
+    const char *act = p->act == PRISM_MLP_SWIGLU  ? "SwiGLU"
+                      : p->act == PRISM_MLP_RELU2 ? "ReLU^2"
+                                                  : "GELU";
+    if (sp->no_mlp)
+        g_string_append(s, "; no MLP");
+    else if (p->n_experts == 0)
         g_string_append_printf(s, "; %s MLP %" G_GUINT64_FORMAT, act, p->ffn_hidden);
     else
         g_string_append_printf(s, "; MoE %u x %s %" G_GUINT64_FORMAT ", top-%u, %u shared%s%s",
@@ -206,6 +230,33 @@ static void member_bool(JsonBuilder *b, const char *name, gboolean v)
     json_builder_add_boolean_value(b, v);
 }
 
+/* The hybrid-model fields of a spec, written only where they differ from a transformer
+ * block (so the JSON of other models is unchanged). */
+static void hybrid_json(JsonBuilder *b, const PrismBlockSpec *sp)
+{
+    static const char *const mixers[] = {"attention", "mamba2", "gated_deltanet", "none"};
+    if (sp->attn.out_gate)
+        member_bool(b, "out_gate", TRUE);
+    if (sp->mixer == PRISM_MIXER_ATTENTION && !sp->no_mlp)
+        return;
+    json_builder_set_member_name(b, "mixer");
+    json_builder_add_string_value(b, mixers[sp->mixer]);
+    member_bool(b, "no_mlp", sp->no_mlp);
+    if (sp->mixer != PRISM_MIXER_MAMBA2 && sp->mixer != PRISM_MIXER_GDN)
+        return;
+    json_builder_set_member_name(b, "ssm");
+    json_builder_begin_object(b);
+    member_int(b, "heads", sp->ssm.n_heads);
+    member_int(b, "head_dim", sp->ssm.head_dim);
+    member_int(b, "state", sp->ssm.state);
+    member_int(b, "groups", sp->ssm.n_groups);
+    member_int(b, "conv_kernel", sp->ssm.conv_kernel);
+    member_int(b, "chunk", sp->ssm.chunk);
+    member_bool(b, "bias", sp->ssm.bias);
+    member_bool(b, "conv_bias", sp->ssm.conv_bias);
+    json_builder_end_object(b);
+}
+
 /* Every field of every block spec: with the sequence, enough to rebuild the IR. */
 static void specs_json(JsonBuilder *b, const PrismModel *m)
 {
@@ -231,7 +282,9 @@ static void specs_json(JsonBuilder *b, const PrismModel *m)
         member_bool(b, "sinks", a->sinks);
         member_bool(b, "qk_norm", a->qk_norm);
         json_builder_set_member_name(b, "mlp");
-        json_builder_add_string_value(b, p->act == PRISM_MLP_SWIGLU ? "swiglu" : "gelu");
+        json_builder_add_string_value(b, p->act == PRISM_MLP_SWIGLU  ? "swiglu"
+                                         : p->act == PRISM_MLP_RELU2 ? "relu2"
+                                                                     : "gelu");
         member_bool(b, "mlp_bias", p->bias);
         member_int(b, "ffn", (gint64)p->ffn_hidden);
         member_int(b, "experts", p->n_experts);
@@ -246,6 +299,7 @@ static void specs_json(JsonBuilder *b, const PrismModel *m)
         json_builder_set_member_name(b, "norm");
         json_builder_add_string_value(b, m->specs[i].norm == PRISM_NORM_RMSNORM ? "rmsnorm"
                                                                                 : "layernorm");
+        hybrid_json(b, &m->specs[i]);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

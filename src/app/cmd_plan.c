@@ -17,21 +17,34 @@
 
 #include <json-glib/json-glib.h>
 
+#include <prism/fwconfig.h>
 #include <prism/refine.h>
 
 #include <prism/cost.h>
 #include <prism/diagnose.h>
+#include <prism/ranges.h>
 #include <prism/search.h>
 #include <prism/space.h>
 
 #define GIB 1073741824.0
+/* The strategies the recommendation is chosen among: the best PLAN_POOL by the ranking
+ * (the top list shows the first --top of them). */
+#define PLAN_POOL 100
 
 typedef struct {
     PrismCommonOptions common;
     PrismSearchCli search; /* --fix/--range/--only/--objectives/--rank-by/--top/... */
     gboolean count;
-    gint refine;         /* --refine K: layer split and recompute of the K best (refine.h) */
-    gint threads;        /* --threads N: search threads per rank; 0 = the CPUs at 1 rank */
+    gint refine;    /* --refine K: layer split and recompute of the K best (refine.h) */
+    gint threads;   /* --threads N: search threads per rank; 0 = the CPUs at 1 rank */
+    char *emit;     /* --emit FRAMEWORK: the recommendation as its configuration */
+    gint emit_rank; /* --emit-rank K: the K-th of the top list (default 1) */
+    char *baseline; /* --baseline FILE (or --from FILE): the user's configuration, priced */
+    char *from;
+    char *pick;          /* --pick fastest|simplest|robust (default simplest) */
+    char *simplicity;    /* --simplicity ORDER: the moving parts, simplest first */
+    gboolean robust;     /* --robust: rank by step_hi, front over (step_hi, mem_hi) */
+    gboolean mem_safety; /* --mem-safety: at risk counts as infeasible */
     gboolean exhaustive; /* --exhaustive: evaluate every strategy (no bounds) */
 } PlanOptions;
 
@@ -39,6 +52,11 @@ static void plan_options_clear(PlanOptions *o)
 {
     prism_common_options_clear(&o->common);
     prism_search_cli_clear(&o->search);
+    g_free(o->emit);
+    g_free(o->baseline);
+    g_free(o->from);
+    g_free(o->pick);
+    g_free(o->simplicity);
 }
 
 /* Everything a report needs. */
@@ -49,7 +67,30 @@ typedef struct {
     const PrismSearchJob *job;
     const PrismSearchResult *res;
     double usable; /* budget - margin, bytes */
+    /* intervals (ranges.h; rank 0): the point model (cm is the search's, a corner model
+     * under --robust or --mem-safety), the corners, the top list's rows and the pick */
+    const PrismCostModel *point;
+    PrismCorners *corners;
+    const PrismTrackRecord *track;
+    PrismPick pick;
+    PrismSimplicity simplicity;
+    gboolean robust, mem_safety;
+    size_t n_top, rec; /* rows of the pool; the recommendation's place in it */
+    size_t n_show;     /* rows the top list shows (--top) */
+    PrismStrategy *ts;
+    double (*tc)[PRISM_COL_COUNT];
+    PrismInterval *tiv;
+    gboolean *teq;
 } Report;
+
+static void report_clear(Report *r)
+{
+    prism_corners_free(r->corners);
+    g_free(r->ts);
+    g_free(r->tc);
+    g_free(r->tiv);
+    g_free(r->teq);
+}
 
 static char *si_text(double v)
 {
@@ -66,6 +107,51 @@ static gboolean row(const Report *r, uint64_t index, PrismStrategy *s, double co
                     GError **error)
 {
     return prism_search_row(r->job, 1, index, NULL, s, cols, error);
+}
+
+/* A row as shown: the strategy, its point columns (from the point model when the search
+ * priced with a corner model) and its interval. */
+static gboolean shown(const Report *r, uint64_t index, PrismStrategy *s,
+                      double cols[PRISM_COL_COUNT], PrismInterval *iv, GError **error)
+{
+    if (!row(r, index, s, cols, error))
+        return FALSE;
+    if (r->point != r->cm && !prism_cost_eval_one(r->point, s, cols, error))
+        return FALSE;
+    return prism_corners_eval(r->corners, s, cols, iv, error);
+}
+
+/* The relative widening from a track record's mean absolute error (per cent), kept
+ * below 0.9 so that step_lo stays positive. */
+static double widening(const PrismTrackStat *st)
+{
+    return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
+}
+
+/* The corners, the top list's rows with their intervals and the recommendation. */
+static gboolean plan_intervals(Report *r, GError **error)
+{
+    if ((r->corners = prism_corners_new(r->point, error)) == NULL)
+        return FALSE;
+    r->corners->widen_step = widening(&r->track->speed);
+    r->corners->widen_mem = widening(&r->track->mem);
+    r->corners->tolerance = r->track->speed.n > 1 ? r->track->speed.sd / 100.0 : 0.0;
+    const PrismTopK *top = prism_search_result_top(r->res, 0);
+    size_t n = r->n_top = prism_topk_size(top);
+    r->ts = g_new0(PrismStrategy, MAX(n, 1));
+    r->tc = g_malloc0_n(MAX(n, 1), sizeof *r->tc);
+    r->tiv = g_new0(PrismInterval, MAX(n, 1));
+    r->teq = g_new0(gboolean, MAX(n, 1));
+    for (size_t i = 0; i < n; i++)
+        if (!shown(r, prism_topk_index(top, i), &r->ts[i], r->tc[i], &r->tiv[i], error))
+            return FALSE;
+    g_autofree gboolean *risky = g_new0(gboolean, MAX(n, 1));
+    for (size_t i = 0; i < n; i++)
+        risky[i] = prism_mem_class(&r->tiv[i], r->usable) != PRISM_MEM_FITS;
+    r->rec = n > 0 ? prism_pick(r->pick, &r->simplicity, r->ts, r->tiv, n, r->corners->tolerance,
+                                risky, r->teq)
+                   : 0;
+    return TRUE;
 }
 
 static gboolean devices_vary(const Report *r)
@@ -102,6 +188,12 @@ static void print_header(FILE *out, const Report *r)
     if (knobs->len > 0)
         fprintf(out, "knobs: %s\n", knobs->str);
     g_string_free(knobs, TRUE);
+    if (r->in->framework == NULL) /* the generic conventions, and that a profile moves them */
+        fprintf(out, "conventions: generic (no --framework): every ZeRO stage, recompute mode, "
+                     "offload and schedule is searched and the knobs keep their defaults "
+                     "(`prism knobs`); a framework runs fewer of them at its own costs, so "
+                     "--framework (torchtitan, megatron, deepspeed, nanotron; `prism "
+                     "frameworks`) changes the answer\n");
     uint64_t total = prism_search_result_total(r->res);
     uint64_t feas = prism_search_result_feasible(r->res);
     size_t nseg = 0;
@@ -129,21 +221,29 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
     const PrismTopK *top = prism_search_result_top(r->res, 0);
     g_autofree char *by = prism_objective_name(prism_search_result_rank_by(r->res));
     gboolean wide = devices_vary(r);
-    fprintf(out, "\nTop %zu by %s:\n", prism_topk_size(top), by);
-    fprintf(out, "%3s %10s %6s %9s %17s %6s  %s\n", "#", "step (s)", "MFU", "tokens/s",
-            "peak/usable GiB", "bubble", "strategy");
-    for (size_t i = 0; i < prism_topk_size(top); i++) {
-        PrismStrategy s;
-        double c[PRISM_COL_COUNT];
-        if (!row(r, prism_topk_index(top, i), &s, c, error))
-            return FALSE;
-        g_autofree char *st = prism_app_strategy_text(&s, wide);
+    (void)error;
+    fprintf(out, "\nTop %zu by %s%s:\n", MIN(r->n_show, prism_topk_size(top)), by,
+            r->robust ? " at the pessimistic corner (--robust)" : "");
+    fprintf(out, "%4s %10s %15s %6s %9s %17s %7s %6s  %s\n", "#", "step (s)", "interval (s)", "MFU",
+            "tokens/s", "device/usable GiB", "memory", "bubble", "strategy");
+    for (size_t i = 0; i < r->n_top; i++) {
+        if (i >= r->n_show && i != r->rec)
+            continue;
+        const PrismStrategy *s = &r->ts[i];
+        const double *c = r->tc[i];
+        const PrismInterval *iv = &r->tiv[i];
+        g_autofree char *st = prism_app_strategy_text(s, wide);
         g_autofree char *tok = si_text(c[PRISM_COL_TOKENS_PER_S]);
-        g_autofree char *mem =
-            g_strdup_printf("%.1f/%.1f", c[PRISM_COL_MEM_PEAK] / GIB, r->usable / GIB);
+        g_autofree char *mem = g_strdup_printf("%.1f/%.1f", iv->mem / GIB, r->usable / GIB);
+        g_autofree char *in = g_strdup_printf("%.3f-%.3f", iv->step_lo, iv->step_hi);
         double step = c[PRISM_COL_TIME_STEP];
-        fprintf(out, "%3zu %10.4f %5.1f%% %9s %17s %5.1f%%  %s\n", i + 1, step,
-                100 * c[PRISM_COL_MFU], tok, mem,
+        const PrismMemClass mc = prism_mem_class(iv, r->usable);
+        fprintf(out, "%3zu%c %10.4f %15s %5.1f%% %9s %17s %7s %5.1f%%  %s\n", i + 1,
+                i == r->rec ? '>'
+                : r->teq[i] ? '='
+                            : ' ',
+                step, in, 100 * c[PRISM_COL_MFU], tok, mem,
+                mc == PRISM_MEM_FITS ? "fits" : "at risk",
                 step > 0 ? 100 * c[PRISM_COL_TIME_BUBBLE] / step : 0.0, st);
     }
     return TRUE;
@@ -195,10 +295,10 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
     const PrismTopK *top = prism_search_result_top(r->res, 0);
     if (prism_topk_size(top) == 0)
         return TRUE;
-    PrismStrategy s1, s2;
+    (void)error;
+    PrismStrategy s1 = r->ts[0], s2;
     double c[PRISM_COL_COUNT], c2[PRISM_COL_COUNT];
-    if (!row(r, prism_topk_index(top, 0), &s1, c, error))
-        return FALSE;
+    memcpy(c, r->tc[0], sizeof c);
     const PrismObjective *rb = prism_search_result_rank_by(r->res);
     g_autofree char *by = prism_objective_name(rb);
     GString *line = g_string_new(NULL);
@@ -212,10 +312,8 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
     else
         g_string_append_printf(line, "Why #1: best %s (%.4g", by, v1);
     if (prism_topk_size(top) > 1) {
-        if (!row(r, prism_topk_index(top, 1), &s2, c2, error)) {
-            g_string_free(line, TRUE);
-            return FALSE;
-        }
+        s2 = r->ts[1];
+        memcpy(c2, r->tc[1], sizeof c2);
         double v2 = prism_objective_value(rb, &s2, c2);
         g_autofree char *d = diff_text(&s1, &s2);
         if (v1 != 0 && v2 != v1)
@@ -235,14 +333,95 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
                 {"buffers", c[PRISM_COL_MEM_COMM_BUFFERS]}};
     g_autofree char *ts = shares(t, G_N_ELEMENTS(t), c[PRISM_COL_TIME_STEP], 3);
     g_autofree char *ms = shares(m, G_N_ELEMENTS(m), c[PRISM_COL_MEM_PEAK], 2);
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(r->cm, &s1, c[PRISM_COL_MEM_PEAK], &mk);
     g_string_append_printf(line,
                            "); its %.4g s step is %s; it fits with %.1f GiB to spare "
-                           "(peak %.1f GiB: %s).\n",
-                           c[PRISM_COL_TIME_STEP], ts, (r->usable - c[PRISM_COL_MEM_PEAK]) / GIB,
-                           c[PRISM_COL_MEM_PEAK] / GIB, ms);
+                           "(device %.1f GiB; allocated peak %.1f GiB: %s).\n",
+                           c[PRISM_COL_TIME_STEP], ts, (r->usable - mk.device) / GIB,
+                           mk.device / GIB, c[PRISM_COL_MEM_PEAK] / GIB, ms);
     fputs(line->str, out);
     g_string_free(line, TRUE);
     return TRUE;
+}
+
+/* The recommendation and what it gives up, one paragraph (rank 0). */
+static char *recommendation_text(const Report *r)
+{
+    GString *t = g_string_new(NULL);
+    if (r->n_top == 0)
+        return g_string_free(t, FALSE);
+    size_t n_eq = 0;
+    for (size_t i = 0; i < r->n_top; i++)
+        n_eq += r->teq[i] ? 1 : 0;
+    const PrismInterval *b = &r->tiv[0];
+    const size_t k = r->rec;
+    g_autofree char *st = prism_app_strategy_text(&r->ts[k], devices_vary(r));
+    if (k == 0) {
+        g_string_append_printf(t,
+                               "Recommended (--pick %s): #1. %zu of the best %zu are equivalent "
+                               "to #1 within the model's error (#1: %.3f-%.3f s)",
+                               prism_pick_name(r->pick), n_eq, r->n_top, b->step_lo, b->step_hi);
+        if (r->pick == PRISM_PICK_SIMPLEST && n_eq > 1)
+            g_string_append(t, "; none of them is simpler");
+        else if (r->pick == PRISM_PICK_ROBUST && n_eq > 1)
+            g_string_append(t, "; none has a lower pessimistic step");
+        g_string_append(t, ".\n");
+        return g_string_free(t, FALSE);
+    }
+    g_autofree char *d = diff_text(&r->ts[k], &r->ts[0]);
+    const double s1 = r->tc[0][PRISM_COL_TIME_STEP], sk = r->tc[k][PRISM_COL_TIME_STEP];
+    g_string_append_printf(t,
+                           "#1 is within %.2g %% of #%zu (point estimates %.4g s and %.4g s), "
+                           "inside the model's error (#1: %.3f-%.3f s); #1 differs in %s.\n",
+                           s1 > 0 ? 100 * (sk - s1) / s1 : 0.0, k + 1, s1, sk, b->step_lo,
+                           b->step_hi, d);
+    if (r->pick == PRISM_PICK_SIMPLEST) {
+        g_autofree char *order = prism_simplicity_text(&r->simplicity);
+        g_string_append_printf(
+            t,
+            "Recommended (--pick simplest): #%zu %s, the simplest of the %zu "
+            "strategies equivalent to #1 that fits without memory risk where one "
+            "does (fewer moving parts in the order %s; --pick fastest takes "
+            "#1).\n",
+            k + 1, st, n_eq, order);
+    } else {
+        g_string_append_printf(t,
+                               "Recommended (--pick robust): #%zu %s, the lowest pessimistic step "
+                               "(%.3f s against #1's %.3f s) of the %zu strategies equivalent "
+                               "to #1 (--pick fastest takes #1).\n",
+                               k + 1, st, r->tiv[k].step_hi, b->step_hi, n_eq);
+    }
+    return g_string_free(t, FALSE);
+}
+
+/* How the intervals were formed, and the strategies at memory risk. */
+static void print_intervals(FILE *out, const Report *r)
+{
+    fprintf(out,
+            "Intervals: every ranged knob at its optimistic and its pessimistic published end "
+            "(%zu ranges, prism knobs --sources)",
+            prism_knob_range_count());
+    if (r->corners->widen_step > 0 || r->corners->widen_mem > 0)
+        fprintf(out,
+                ", widened by the track record's mean step error %.1f %% and memory error "
+                "%.1f %%",
+                100 * r->corners->widen_step, 100 * r->corners->widen_mem);
+    fprintf(out, ". '=' marks the strategies equivalent to #1 (the interval of their step ratio to "
+                 "#1's, at the same corners");
+    if (r->corners->tolerance > 0)
+        fprintf(out, " and widened by the record's error spread %.1f %%",
+                100 * r->corners->tolerance);
+    fputs(", holds 1), '>' the recommendation.\n", out);
+    size_t risky = 0;
+    const size_t shown_n = MIN(r->n_show, r->n_top);
+    for (size_t i = 0; i < shown_n; i++)
+        risky += prism_mem_class(&r->tiv[i], r->usable) == PRISM_MEM_AT_RISK ? 1 : 0;
+    if (risky > 0)
+        fprintf(out,
+                "%zu of the top %zu are at memory risk: their pessimistic peak exceeds the "
+                "usable %.1f GiB (--mem-safety counts them as not fitting).\n",
+                risky, shown_n, r->usable / GIB);
 }
 
 #define FRONT_TEXT_MAX 40
@@ -257,7 +436,8 @@ static gboolean print_front(FILE *out, const Report *r, GError **error)
         g_autofree char *nm = prism_objective_name(&obj[o]);
         g_string_append_printf(names, "%s%s", o ? ", " : "", nm);
     }
-    fprintf(out, "\nPareto front (%s): %zu strategies\n", names->str, prism_front_size(f));
+    fprintf(out, "\nPareto front (%s%s): %zu strategies\n", names->str,
+            r->robust ? ", at the pessimistic corner (--robust)" : "", prism_front_size(f));
     g_string_free(names, TRUE);
     fprintf(out, "%3s", "#");
     for (size_t o = 0; o < n_obj; o++) {
@@ -289,15 +469,90 @@ static gboolean print_front(FILE *out, const Report *r, GError **error)
     return TRUE;
 }
 
-/* One JSON entry: the strategy dims, its index and the metrics of `prism explain --json`. */
-static gboolean json_entry(JsonBuilder *b, const Report *r, uint64_t index, GError **error)
+/* The interval members of a JSON entry. */
+static void interval_json(JsonBuilder *b, const Report *r, const PrismInterval *iv)
+{
+    json_builder_set_member_name(b, "step_lo");
+    json_builder_add_double_value(b, iv->step_lo);
+    json_builder_set_member_name(b, "step_hi");
+    json_builder_add_double_value(b, iv->step_hi);
+    json_builder_set_member_name(b, "mem_hi");
+    json_builder_add_double_value(b, iv->mem_hi);
+    json_builder_set_member_name(b, "mem_class");
+    json_builder_add_string_value(b, prism_mem_class_name(prism_mem_class(iv, r->usable)));
+}
+
+/* One JSON entry: the strategy dims, its index, the metrics of `prism explain --json` at
+ * the point values and the interval; @p top >= 0: its place in the top list. */
+static gboolean json_entry(JsonBuilder *b, const Report *r, uint64_t index, long top,
+                           GError **error)
 {
     PrismStrategy s;
     double c[PRISM_COL_COUNT];
-    if (!row(r, index, &s, c, error))
+    PrismInterval iv;
+    if (top >= 0) {
+        s = r->ts[top];
+        memcpy(c, r->tc[top], sizeof c);
+        iv = r->tiv[top];
+    } else if (!shown(r, index, &s, c, &iv, error)) {
         return FALSE;
-    prism_app_row_json(b, r->cm, index, &s, c);
+    }
+    json_builder_begin_object(b);
+    prism_app_row_json_members(b, r->point, index, &s, c);
+    interval_json(b, r, &iv);
+    if (top >= 0) {
+        json_builder_set_member_name(b, "equivalent");
+        json_builder_add_boolean_value(b, r->teq[top]);
+    }
+    json_builder_end_object(b);
     return TRUE;
+}
+
+/* "recommendation": the pick, its place and what it gives up; "intervals": how formed. */
+static void recommendation_json(JsonBuilder *b, const Report *r)
+{
+    json_builder_set_member_name(b, "intervals");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "ranges");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < prism_knob_range_count(); i++)
+        json_builder_add_string_value(b, prism_knob_range(i)->name);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "widen_step");
+    json_builder_add_double_value(b, r->corners->widen_step);
+    json_builder_set_member_name(b, "widen_mem");
+    json_builder_add_double_value(b, r->corners->widen_mem);
+    json_builder_set_member_name(b, "robust");
+    json_builder_add_boolean_value(b, r->robust);
+    json_builder_set_member_name(b, "mem_safety");
+    json_builder_add_boolean_value(b, r->mem_safety);
+    json_builder_end_object(b);
+    if (r->n_top == 0)
+        return;
+    size_t n_eq = 0;
+    for (size_t i = 0; i < r->n_top; i++)
+        n_eq += r->teq[i] ? 1 : 0;
+    const double s1 = r->tc[0][PRISM_COL_TIME_STEP], sk = r->tc[r->rec][PRISM_COL_TIME_STEP];
+    g_autofree char *st = prism_strategy_format(&r->ts[r->rec]);
+    g_autofree char *order = prism_simplicity_text(&r->simplicity);
+    g_autofree char *text = recommendation_text(r);
+    json_builder_set_member_name(b, "recommendation");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "pick");
+    json_builder_add_string_value(b, prism_pick_name(r->pick));
+    json_builder_set_member_name(b, "rank");
+    json_builder_add_int_value(b, (gint64)r->rec + 1);
+    json_builder_set_member_name(b, "strategy");
+    json_builder_add_string_value(b, st);
+    json_builder_set_member_name(b, "equivalent");
+    json_builder_add_int_value(b, (gint64)n_eq);
+    json_builder_set_member_name(b, "gives_up_pct");
+    json_builder_add_double_value(b, s1 > 0 ? 100 * (sk - s1) / s1 : 0.0);
+    json_builder_set_member_name(b, "simplicity_order");
+    json_builder_add_string_value(b, order);
+    json_builder_set_member_name(b, "text");
+    json_builder_add_string_value(b, text);
+    json_builder_end_object(b);
 }
 
 static void json_header(JsonBuilder *b, const Report *r)
@@ -332,7 +587,7 @@ static void json_header(JsonBuilder *b, const Report *r)
 }
 
 static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined,
-                            const PrismTrackRecord *track, GError **error)
+                            const PrismTrackRecord *track, const PrismBaseline *bl, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
@@ -340,19 +595,22 @@ static gboolean report_json(FILE *out, const Report *r, const GPtrArray *refined
     const PrismTopK *top = prism_search_result_top(r->res, 0);
     json_builder_set_member_name(b, "top");
     json_builder_begin_array(b);
-    for (size_t i = 0; i < prism_topk_size(top); i++)
-        if (!json_entry(b, r, prism_topk_index(top, i), error))
+    for (size_t i = 0; i < MIN(r->n_show, prism_topk_size(top)); i++)
+        if (!json_entry(b, r, prism_topk_index(top, i), (long)i, error))
             return FALSE;
     json_builder_end_array(b);
     const PrismFront *f = prism_search_result_front(r->res, 0);
     json_builder_set_member_name(b, "front");
     json_builder_begin_array(b);
     for (size_t i = 0; i < prism_front_size(f); i++)
-        if (!json_entry(b, r, prism_front_index(f, i), error))
+        if (!json_entry(b, r, prism_front_index(f, i), -1, error))
             return FALSE;
     json_builder_end_array(b);
     if (refined != NULL)
         prism_app_refine_json(b, refined);
+    if (bl != NULL)
+        prism_app_baseline_json(b, bl);
+    recommendation_json(b, r);
     prism_app_track_json(b, track);
     json_builder_end_object(b);
     prism_app_print_json(out, b);
@@ -368,6 +626,8 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, gboolean json, c
                                                      prism_app_stop_requested, NULL, error);
     if (d == NULL)
         return FALSE;
+    /* the search keeps PLAN_POOL; the closest list shows the --top count */
+    d->n_closest = MIN(d->n_closest, r->n_show);
     if (out != NULL && json) {
         g_autoptr(JsonBuilder) b = json_builder_new();
         json_builder_begin_object(b);
@@ -407,12 +667,29 @@ static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GE
         return FALSE;
     }
     opt->threads = o->threads;
-    opt->top_k = (size_t)MAX(top, o->refine);
+    opt->top_k = (size_t)MAX(MAX(top, o->refine), PLAN_POOL);
     opt->progress = !c->no_progress;
     opt->label = "plan";
     opt->exhaustive = o->exhaustive;
     opt->bound = !o->exhaustive;
     return TRUE;
+}
+
+/* The model the search prices with under --robust (time ranges at their pessimistic ends)
+ * and --mem-safety (memory ranges at theirs, and a budget whose usable part is the usable
+ * memory / (1 + @p widen_mem), so that fitting means mem_hi <= usable). */
+static PrismCostModel *search_model(const PrismCostModel *cm, gboolean robust, gboolean mem_safety,
+                                    double widen_mem, GError **error)
+{
+    PrismKnobs k = *prism_cost_model_knobs(cm);
+    PrismCluster c = *prism_cost_model_cluster(cm);
+    PrismTraining t = *prism_cost_model_training(cm);
+    prism_corner_apply(PRISM_CORNER_SLOW, robust, mem_safety, &k, &c);
+    if (mem_safety) {
+        const double margin = k.v[PRISM_KNOB_MEM_MARGIN];
+        t.mem_budget_bytes = (prism_cost_model_budget(cm) - margin) / (1.0 + widen_mem) + margin;
+    }
+    return prism_cost_model_new(prism_cost_model_model(cm), &c, &t, &k, error);
 }
 
 static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
@@ -422,12 +699,43 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     if (!prism_app_load_inputs(comm, &o->common, &in, error))
         return FALSE;
     gboolean ok = FALSE;
+    g_autoptr(PrismRunConfig) cfg = NULL;
+    g_autoptr(PrismBaseline) bl = NULL; /* --baseline priced (rank 0) */
+    const char *base_path = o->baseline ? o->baseline : o->from;
+    if (o->baseline != NULL && o->from != NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--baseline and --from both name the baseline (allowed: one of them)");
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    if (base_path != NULL && in.n_devices != 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--baseline: plan one device count (the file's), not %zu", in.n_devices);
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    /* the baseline's batch, sequence, precision and devices are the plan's */
+    if (base_path != NULL && (cfg = prism_app_from(base_path, &in, error)) == NULL) {
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
+    if (o->emit_rank < 0 || o->emit_rank > PRISM_APP_TOP_MAX) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--emit-rank %d: must be between 1 and the --top count", o->emit_rank);
+        prism_inputs_clear(&in);
+        return FALSE;
+    }
     g_autoptr(PrismSpaceFilter) filter = prism_space_filter_new();
     g_autoptr(PrismSpace) space = NULL;
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismSearchResult) res = NULL;
     g_autoptr(GPtrArray) refined = NULL; /* --refine results (rank 0) */
     g_autoptr(PrismTrackRecord) track = NULL;
+    g_autoptr(PrismCostModel) corner_cm = NULL; /* the search's under --robust/--mem-safety */
+    Report r = {.pick = PRISM_PICK_SIMPLEST,
+                .robust = o->robust,
+                .mem_safety = o->mem_safety,
+                .n_show = o->search.top == PRISM_APP_TOP_UNSET ? 10 : (size_t)o->search.top};
     const PrismKernelTable *kt = NULL;
     PrismSearchOptions opt;
     GError *local = NULL;
@@ -447,7 +755,9 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         ok = TRUE;
         goto done;
     }
-    if (search_options(o, &opt, &local)) {
+    if (search_options(o, &opt, &local) &&
+        (o->pick == NULL || prism_pick_parse(o->pick, &r.pick, &local)) &&
+        prism_simplicity_parse(o->simplicity, &r.simplicity, &local)) {
         cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, &local);
         if (cm != NULL)
             kt = prism_kernel_table_get(o->common.isa, &local);
@@ -455,22 +765,44 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
     (void)prism_app_stop_check(&local);
     if (!prism_comm_agree_error(comm, &local))
         goto done;
+    if (o->robust || o->mem_safety) {
+        /* the record widens mem_hi, so it comes first (collective: every rank) */
+        track = prism_track_record_run(comm, in.cluster->family,
+                                       in.framework ? in.framework->name : NULL, &in.user_knobs);
+        corner_cm = search_model(cm, o->robust, o->mem_safety, widening(&track->mem), &local);
+        if (!prism_comm_agree_error(comm, &local))
+            goto done;
+    }
     opt.kt = kt;
-    PrismSearchJob job = {.cm = cm, .space = space};
+    PrismSearchJob job = {.cm = corner_cm ? corner_cm : cm, .space = space};
     res = prism_search_run(comm, &job, 1, &opt, NULL, &local);
     if (res == NULL)
         goto done;
     /* --refine (layer-level divide-and-conquer over the best strategies) plugs in here,
      * between the search and the report. */
-    Report r = {.in = &in,
-                .filter = filter,
-                .cm = cm,
-                .job = &job,
-                .res = res,
-                .usable = prism_cost_model_budget(cm) -
-                          prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN]};
+    r.in = &in;
+    r.filter = filter;
+    r.cm = job.cm;
+    r.point = cm;
+    r.job = &job;
+    r.res = res;
+    r.usable = prism_cost_model_budget(cm) - prism_cost_model_knobs(cm)->v[PRISM_KNOB_MEM_MARGIN];
     if (prism_search_result_feasible(res) == 0) {
         (void)report_nothing_fits(comm, out, o->common.json, &r, kt, &local);
+        goto done;
+    }
+    if (o->emit != NULL) {
+        /* the K-th of the top list as the framework's configuration, and nothing else */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        size_t k = o->emit_rank > 0 ? (size_t)o->emit_rank : 1;
+        PrismStrategy s;
+        double cols[PRISM_COL_COUNT];
+        if (k > MIN(r.n_show, prism_topk_size(top)))
+            g_set_error(&local, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "--emit-rank %zu: the top list has %zu strategies (see --top)", k,
+                        MIN(r.n_show, prism_topk_size(top)));
+        else if (row(&r, prism_topk_index(top, k - 1), &s, cols, &local))
+            ok = prism_app_emit(out, o->emit, &s, &in, &local);
         goto done;
     }
     if (out != NULL && o->refine > 0) {
@@ -488,17 +820,38 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
             goto done;
     }
     /* how the model did on comparable published runs (collective: every rank) */
-    track = prism_track_record_run(comm, in.cluster->name, in.framework ? in.framework->name : NULL,
-                                   &in.user_knobs);
+    if (track == NULL)
+        track = prism_track_record_run(comm, in.cluster->family,
+                                       in.framework ? in.framework->name : NULL, &in.user_knobs);
+    r.track = track;
+    /* the intervals of what is shown (rank 0: a few scalar evaluations per row) */
+    if (out != NULL && !plan_intervals(&r, &local))
+        goto done;
+    if (out != NULL && cfg != NULL) {
+        /* the baseline next to #1 (rank 0: cheap, one evaluation per change) */
+        const PrismTopK *top = prism_search_result_top(res, 0);
+        PrismStrategy best;
+        double bc[PRISM_COL_COUNT];
+        if (!row(&r, prism_topk_index(top, 0), &best, bc, &local) ||
+            (bl = prism_app_baseline_new(cm, &in, base_path, cfg, &best, bc, &local)) == NULL)
+            goto done;
+    }
     if (out != NULL) {
         if (o->common.json) {
-            ok = report_json(out, &r, refined, track, &local);
+            ok = report_json(out, &r, refined, track, bl, &local);
         } else {
             print_header(out, &r);
-            ok = print_top(out, &r, &local) && print_why(out, &r, &local) &&
-                 print_front(out, &r, &local);
+            ok = print_top(out, &r, &local) && print_why(out, &r, &local);
+            if (ok) {
+                g_autofree char *rec = recommendation_text(&r);
+                print_intervals(out, &r);
+                fputs(rec, out);
+                ok = print_front(out, &r, &local);
+            }
             if (ok && refined != NULL)
                 prism_app_refine_text(out, refined);
+            if (ok && bl != NULL)
+                prism_app_baseline_text(out, bl);
             if (ok) {
                 g_autofree char *tr = prism_app_track_text(track, "the step times above");
                 fputs(tr, out);
@@ -510,6 +863,7 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
 done:
     if (local != NULL)
         g_propagate_error(error, local);
+    report_clear(&r);
     prism_inputs_clear(&in);
     return ok && (error == NULL || *error == NULL);
 }
@@ -528,6 +882,35 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "search threads per rank (default 0: every CPU when run as one rank, 1 under mpirun "
          "with more ranks); the result does not depend on it",
          "N"},
+        {"emit", 0, 0, G_OPTION_ARG_STRING, &o.emit,
+         "print the recommended strategy as FRAMEWORK's own configuration (megatron, nemo, "
+         "torchtitan, deepspeed, nanotron) instead of the report",
+         "FRAMEWORK"},
+        {"emit-rank", 0, 0, G_OPTION_ARG_INT, &o.emit_rank,
+         "with --emit: the K-th strategy of the top list (default 1)", "K"},
+        {"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o.baseline,
+         "price a framework configuration (as explain --from reads it) next to the "
+         "recommendation, with the changes from one to the other and the gain of each alone; "
+         "its batch, sequence, precision and devices are the plan's",
+         "FILE"},
+        {"from", 0, 0, G_OPTION_ARG_FILENAME, &o.from, "the same as --baseline", "FILE"},
+        {"pick", 0, 0, G_OPTION_ARG_STRING, &o.pick,
+         "which of the strategies equivalent to #1 (step intervals overlapping #1's) to "
+         "recommend: simplest (default: the fewest moving parts, see --simplicity), fastest "
+         "(#1 itself) or robust (the lowest pessimistic step)",
+         "RULE"},
+        {"simplicity", 0, 0, G_OPTION_ARG_STRING, &o.simplicity,
+         "the order of moving parts --pick simplest compares, fewer first (default "
+         "offload,schedule,pp,vpp,cp,zero,recompute,tp,ep; parts left out follow in it)",
+         "LIST"},
+        {"robust", 0, 0, G_OPTION_ARG_NONE, &o.robust,
+         "rank by the pessimistic step (every ranged knob at its slow end) and build the "
+         "Pareto front over the pessimistic corner",
+         NULL},
+        {"mem-safety", 0, 0, G_OPTION_ARG_NONE, &o.mem_safety,
+         "count a strategy at memory risk (its pessimistic peak, widened by the track "
+         "record's memory error, exceeds the usable memory) as not fitting",
+         NULL},
         {"exhaustive", 0, 0, G_OPTION_ARG_NONE, &o.exhaustive,
          "evaluate every strategy: no row is left out by a bound (the same top list and "
          "front; the feasible count then covers the whole space)",
@@ -542,7 +925,7 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
              "--framework keeps the space to what that framework runs (its schedules and\n"
              "stages). The answer ends with the track record: how far the model's predictions\n"
              "were from the published runs of the same device family under the same framework\n"
-             "(prism validate on the shipped measured.csv and measured_modern.csv).");
+             "(prism validate on every shipped CSV: its runs and its measured failures).");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_search_options(ctx, &o.search);
     prism_app_add_common_options(ctx, &o.common);

@@ -22,6 +22,7 @@
 
 #include <prism/cost.h>
 #include <prism/diagnose.h>
+#include <prism/grid.h>
 #include <prism/io.h>
 #include <prism/search.h>
 #include <prism/space.h>
@@ -47,257 +48,58 @@ static void sweep_options_clear(SweepOptions *o)
     g_clear_pointer(&o->compression, g_free);
 }
 
-/* One point's setup: models and clusters borrowed from the inputs or the grid. No cost
- * model or space: those are built on demand (sweep_get). */
-typedef struct {
-    const PrismModel *model;
-    const PrismCluster *cluster;
-    const char *model_name, *cluster_name;
-    PrismTraining training;
-    const uint32_t *devices; /* borrowed */
-    size_t n_devices;
-} Point;
-
 /*
- * A sweep: the setups of its points, computed from the point number (a grid point is
- * models x clusters x devices x gbs x seq, in that nesting), and per point only what
- * the search needs of every point at once (PrismSearchJobs): its first row and its
+ * A sweep: the setups of its points, computed from the point number (grid.h: a grid point
+ * is models x clusters x devices x gbs x seq, in that nesting), and per point only what
+ * the search needs of every point at once (PrismGridJobs): its first row and its
  * partition weight, 16 bytes a point, and the 24 bytes of /constants (the constants
- * readers derive mfu and tokens_per_s from), 40 bytes a point in all. The cost model and space of
- * one point at a time are built on demand (sweep_get) and freed when another point is asked for.
+ * readers derive mfu and tokens_per_s from), 40 bytes a point in all. The cost model and
+ * space of one point at a time are built on demand and freed when another point is asked for.
  */
 typedef struct {
     PrismInputs in;
     PrismGrid *grid; /* NULL for a single setup */
     PrismSpaceFilter *filter;
-    const char *model_name, *cluster_name; /* of a single setup */
-    uint32_t *devices;                     /* the grid's device counts (a grid point has one) */
-    size_t n_dev, n_cl, n_gbs, n_seq, per_cluster;
-    size_t n_points;
-    uint64_t *first;                         /* n_points + 1 */
-    double *weight;                          /* n_points */
-    PrismLandscapePointConstants *constants; /* n_points: the derived columns' constants */
-    char *space_sum; /* SHA-256 of the spaces' descriptions (a grid's space attribute) */
-    PrismSearchJobs jobs;
-    /* the point made available by sweep_get */
-    size_t cur;
-    PrismCostModel *cm;
-    PrismSpace *space;
-    uint32_t max_levels;
-    gboolean progress; /* rank 0 prints grid enumeration progress to stderr */
+    uint32_t *devices;   /* the grid's device counts (a grid point has one) */
+    PrismGridPoints pts; /* the points' setups */
+    PrismGridJobs gj;    /* the points as search jobs */
+    gboolean progress;   /* rank 0 prints grid enumeration progress to stderr */
+    double t0, last;     /* of the progress line */
 } Sweep;
-
-static void sweep_drop_point(Sweep *s)
-{
-    g_clear_pointer(&s->cm, prism_cost_model_free);
-    g_clear_pointer(&s->space, prism_space_free);
-}
 
 static void sweep_clear(Sweep *s)
 {
-    sweep_drop_point(s);
+    prism_grid_jobs_clear(&s->gj);
     g_free(s->devices);
-    g_free(s->first);
-    g_free(s->weight);
-    g_free(s->constants);
-    g_free(s->space_sum);
     prism_space_filter_free(s->filter);
     prism_grid_free(s->grid);
     prism_inputs_clear(&s->in);
 }
 
-/* The setup of point @p i (no validation). */
-static void point_at(const Sweep *s, size_t i, Point *p)
-{
-    *p = (Point){0};
-    if (s->grid == NULL) {
-        p->model = s->in.model;
-        p->model_name = s->model_name;
-        p->cluster = s->in.cluster;
-        p->cluster_name = s->cluster_name;
-        p->training = s->in.training;
-        p->devices = s->in.devices;
-        p->n_devices = s->in.n_devices;
-        return;
-    }
-    const PrismGrid *g = s->grid;
-    size_t qi = i % s->n_seq, bi = i / s->n_seq % s->n_gbs;
-    size_t di = i / (s->n_seq * s->n_gbs) % s->n_dev;
-    size_t ci = i / s->per_cluster % s->n_cl, mi = i / (s->per_cluster * s->n_cl);
-    p->model = g->models[mi];
-    p->model_name = g->model_names[mi];
-    p->cluster = g->n_clusters ? g->clusters[ci] : s->in.cluster;
-    p->cluster_name = g->n_clusters ? g->cluster_names[ci] : s->in.cluster->name;
-    p->training = s->in.training;
-    if (g->n_gbs)
-        p->training.gbs = g->gbs[bi];
-    if (g->n_seq)
-        p->training.seq = g->seq[qi];
-    /* dtype and optimizer were checked by the grid loader */
-    if (g->dtype)
-        (void)prism_dtype_parse(g->dtype, &p->training.dtype, NULL);
-    if (g->optimizer)
-        (void)prism_optimizer_parse(g->optimizer, &p->training.optimizer, NULL);
-    if (g->mem_budget_gib > 0)
-        p->training.mem_budget_bytes = g->mem_budget_gib * 1073741824.0;
-    p->devices = &s->devices[di];
-    p->n_devices = 1;
-}
-
-static char *point_label(const Sweep *s, size_t i)
-{
-    if (s->grid == NULL)
-        return g_strdup("inputs");
-    Point p;
-    point_at(s, i, &p);
-    return g_strdup_printf("grid %s point %zu (%s on %u x %s, gbs %" G_GUINT64_FORMAT
-                           ", seq %" G_GUINT64_FORMAT ")",
-                           s->grid->path, i, p.model_name, p.devices[0], p.cluster_name,
-                           p.training.gbs, p.training.seq);
-}
-
-/* Validate point @p i and build its cost model (and, unless @p space is NULL, its
- * space); errors name the point. With @p stoppable (the set-up) SIGINT/SIGTERM ends the
- * space's enumeration (PRISM_RUNTIME_ERROR_INTERRUPTED); the search's rebuilds of a point
- * run to the end (its stop hook polls between batches). */
-static gboolean point_build(const Sweep *s, size_t i, PrismCostModel **cm, PrismSpace **space,
-                            gboolean stoppable, GError **error)
-{
-    Point p;
-    point_at(s, i, &p);
-    if (s->grid != NULL && s->grid->mem_budget_gib > 0 &&
-        p.training.mem_budget_bytes > p.cluster->mem_bytes) {
-        g_autofree char *label = point_label(s, i);
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                    "%s: [options] mem_budget %g GiB exceeds the %.1f GiB of a device", label,
-                    s->grid->mem_budget_gib, p.cluster->mem_bytes / 1073741824.0);
-        return FALSE;
-    }
-    gboolean ok =
-        (s->grid == NULL ||
-         (prism_training_validate(&p.training, error) &&
-          prism_app_check_budget(&p.training, p.cluster, &s->in.knobs, error))) &&
-        (*cm = prism_cost_model_new(p.model, p.cluster, &p.training, &s->in.knobs, error)) !=
-            NULL &&
-        (space == NULL || (*space = prism_space_new_stoppable(
-                               p.model, &p.training, p.devices, p.n_devices, s->filter,
-                               stoppable ? prism_app_stop_requested : NULL, NULL, error)) != NULL);
-    if (!ok) {
-        g_clear_pointer(cm, prism_cost_model_free);
-        g_autofree char *label = point_label(s, i);
-        if (!g_str_has_prefix((*error)->message, "grid "))
-            g_prefix_error(error, "%s: ", label);
-    }
-    return ok;
-}
-
-/* PrismSearchJobs.get: point @p j's cost model and space, built on demand; the point
- * made available before is freed (one point's memory at a time). */
-static gboolean sweep_get(void *user, size_t j, PrismSearchJob *out, GError **error)
-{
-    Sweep *s = user;
-    if (s->cm == NULL || s->cur != j) {
-        sweep_drop_point(s);
-        if (!point_build(s, j, &s->cm, &s->space, FALSE, error))
-            return FALSE;
-        s->cur = j;
-    }
-    *out = (PrismSearchJob){.cm = s->cm, .space = s->space};
-    return TRUE;
-}
-
-/* A grid value and the same command-line option may not both be given. */
-static gboolean no_conflict(gboolean in_grid, gboolean on_cli, const char *grid_key,
-                            const char *option, const char *path, GError **error)
-{
-    if (in_grid && on_cli) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
-                    "%s is given twice: by %s and by grid %s %s; keep one", option, option, path,
-                    grid_key);
-        return FALSE;
-    }
-    return TRUE;
-}
-
-static gboolean grid_conflicts(const SweepOptions *o, const PrismGrid *g, GError **error)
+/* Which of the options a grid may also set the command line gave. */
+static PrismGridGiven grid_given(const SweepOptions *o)
 {
     const PrismCommonOptions *c = &o->common;
-    const char *p = g->path;
-    return no_conflict(TRUE, c->model != NULL, "[grid] models", "--model", p, error) &&
-           no_conflict(g->n_clusters > 0, c->cluster != NULL, "[grid] clusters", "--cluster", p,
-                       error) &&
-           no_conflict(g->devices != NULL, c->devices != NULL, "[grid] devices", "--devices", p,
-                       error) &&
-           no_conflict(g->n_gbs > 0, c->gbs != PRISM_OPT_UNSET_INT, "[grid] gbs", "--gbs", p,
-                       error) &&
-           no_conflict(g->n_seq > 0, c->seq != PRISM_OPT_UNSET_INT, "[grid] seq", "--seq", p,
-                       error) &&
-           no_conflict(g->dtype != NULL, c->dtype != NULL, "[options] dtype", "--dtype", p,
-                       error) &&
-           no_conflict(g->optimizer != NULL, c->optimizer != NULL, "[options] optimizer",
-                       "--optimizer", p, error) &&
-           no_conflict(g->mem_budget_gib > 0, c->mem_budget_gib != PRISM_OPT_UNSET_DOUBLE,
-                       "[options] mem_budget", "--mem-budget", p, error) &&
-           no_conflict(g->objectives != NULL, o->search.objectives != NULL, "[options] objectives",
-                       "--objectives", p, error) &&
-           no_conflict(g->rank_by != NULL, o->search.rank_by != NULL, "[options] rank_by",
-                       "--rank-by", p, error) &&
-           no_conflict(g->top > 0, o->search.top != PRISM_APP_TOP_UNSET, "[options] top", "--top",
-                       p, error);
-}
-
-/* The knob chain of a grid run for one cluster: defaults, then the --framework profile's
- * (with its [knobs.FAMILY] group for @p cluster_name), then the grid's [knobs], then
- * --knobs FILE and --set. */
-static gboolean knob_chain(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
-                           const char *cluster_name, PrismKnobs *k, GError **error)
-{
-    prism_knobs_default(k);
-    if (fw != NULL)
-        prism_framework_apply(fw, cluster_name, k, NULL);
-    for (char **s = g->knobs; s && *s; s++)
-        if (!prism_knobs_set(k, *s, error))
-            return FALSE;
-    if (o->common.knobs_file != NULL && !prism_knobs_load_file(k, o->common.knobs_file, error))
-        return FALSE;
-    for (char **s = o->common.set; s && *s; s++)
-        if (!prism_knobs_set(k, *s, error)) {
-            g_prefix_error(error, "--set: ");
-            return FALSE;
-        }
-    return TRUE;
-}
-
-/* Knobs of a grid run (knob_chain): the same for every cluster of the grid, as a landscape
- * records one set of knobs; clusters that a profile's [knobs.FAMILY] groups would price
- * with different knobs are refused. */
-static gboolean grid_knobs(const SweepOptions *o, const PrismGrid *g, const PrismFramework *fw,
-                           const PrismCluster *single, PrismKnobs *k, GError **error)
-{
-    const PrismCluster *first = g->n_clusters ? g->clusters[0] : single;
-    if (!knob_chain(o, g, fw, first->name, k, error))
-        return FALSE;
-    for (size_t i = 1; fw != NULL && fw->n_dev > 0 && i < g->n_clusters; i++) {
-        PrismKnobs other;
-        if (!knob_chain(o, g, fw, g->clusters[i]->name, &other, error))
-            return FALSE;
-        if (memcmp(other.v, k->v, sizeof other.v) != 0) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
-                        "grid %s: [grid] clusters %s and %s take different knobs from "
-                        "framework profile %s ([knobs.FAMILY] groups), and a landscape records "
-                        "one set of knobs: run them as separate grids",
-                        g->path, first->name, g->clusters[i]->name, fw->path);
-            return FALSE;
-        }
-    }
-    return TRUE;
+    return (PrismGridGiven){.model = c->model != NULL,
+                            .cluster = c->cluster != NULL,
+                            .devices = c->devices != NULL,
+                            .gbs = c->gbs != PRISM_OPT_UNSET_INT,
+                            .seq = c->seq != PRISM_OPT_UNSET_INT,
+                            .dtype = c->dtype != NULL,
+                            .optimizer = c->optimizer != NULL,
+                            .mem_budget = c->mem_budget_gib != PRISM_OPT_UNSET_DOUBLE,
+                            .objectives = o->search.objectives != NULL,
+                            .rank_by = o->search.rank_by != NULL,
+                            .top = o->search.top != PRISM_APP_TOP_UNSET};
 }
 
 /* Rank 0's line on stderr while the grid is enumerated: the first within a second, then
  * every second (a TTY line is rewritten in place; otherwise plain lines). */
-static void grid_progress(const Sweep *s, double t0, double *last, size_t done, size_t total,
-                          gboolean final)
+static void grid_progress(void *user, size_t done, size_t total, gboolean final)
 {
+    Sweep *s = user;
+    const double t0 = s->t0;
+    double *last = &s->last;
     double now = prism_now();
     if (!s->progress || (final ? *last == 0 : now - t0 < 0.5 || now - *last < 1.0))
         return;
@@ -313,101 +115,28 @@ static void grid_progress(const Sweep *s, double t0, double *last, size_t done, 
     *last = now;
 }
 
-/*
- * Set up point @p i: validate it, build its cost model and (for the first cluster: the
- * cluster does not change the space) its space, record its rows and partition weight,
- * and add its space's description to the checksum; then free both. Points of a later
- * cluster take the rows and weight of the same point of the first cluster (the row
- * weight only depends on the model).
- */
-static gboolean setup_point(Sweep *s, size_t i, GChecksum *sum, GError **error)
-{
-    g_autoptr(PrismCostModel) cm = NULL;
-    g_autoptr(PrismSpace) space = NULL;
-    size_t ci = s->grid ? i / s->per_cluster % s->n_cl : 0;
-    if (!point_build(s, i, &cm, ci == 0 ? &space : NULL, TRUE, error)) {
-        if (g_error_matches(*error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED)) {
-            /* the point's label is not the news: a grid names the point (build_grid_points) */
-            g_clear_error(error);
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                        "interrupted while enumerating the strategy space; nothing was written");
-        }
-        return FALSE;
-    }
-    Point p;
-    point_at(s, i, &p);
-    s->max_levels = MAX(s->max_levels, p.cluster->n_levels);
-    s->constants[i] = (PrismLandscapePointConstants){prism_cost_model_flops_per_step(cm),
-                                                     prism_cost_model_peak_flops(cm),
-                                                     prism_cost_model_tokens_per_step(cm)};
-    if (ci > 0) {
-        size_t k = i - ci * s->per_cluster;
-        s->first[i + 1] = s->first[i] + (s->first[k + 1] - s->first[k]);
-        s->weight[i] = s->weight[k];
-        return TRUE;
-    }
-    PrismSearchJob job = {.cm = cm, .space = space};
-    s->first[i + 1] = s->first[i] + prism_space_size(space);
-    s->weight[i] = prism_search_job_weight(&job);
-    size_t nd = 0;
-    (void)prism_space_devices(space, &nd);
-    s->jobs.multi_devices = s->jobs.multi_devices || nd > 1;
-    if (sum != NULL) {
-        g_autofree char *text = prism_space_describe(space, TRUE);
-        g_checksum_update(sum, (const guchar *)text, (gssize)strlen(text));
-        g_checksum_update(sum, (const guchar *)"\n", 1);
-    }
-    return TRUE;
-}
-
-/*
- * Set up every point of the grid (models x clusters x device counts x gbs x seq, in that
- * nesting), one at a time: memory does not grow with the points beyond first and weight
- * (16 bytes a point). SIGINT/SIGTERM stops the loop within one point
- * (PRISM_RUNTIME_ERROR_INTERRUPTED).
- */
+/* The points of the grid (models x clusters x device counts x gbs x seq, in that
+ * nesting): the options it may not repeat, its knobs and device counts. */
 static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     PrismGrid *g = s->grid;
-    if (!grid_conflicts(o, g, error) ||
-        !grid_knobs(o, g, s->in.framework, s->in.cluster, &s->in.knobs, error))
+    const PrismGridGiven given = grid_given(o);
+    if (!prism_grid_check_given(g, &given, error) ||
+        !prism_grid_knobs(g, s->in.framework, s->in.cluster, o->common.knobs_file, o->common.set,
+                          &s->in.knobs, error))
         return FALSE;
+    size_t n_dev;
     if (g->devices != NULL) {
-        if (!prism_app_parse_devices(g->devices, &s->devices, &s->n_dev, error)) {
+        if (!prism_app_parse_devices(g->devices, &s->devices, &n_dev, error)) {
             g_prefix_error(error, "grid %s [grid] devices: ", g->path);
             return FALSE;
         }
     } else {
         s->devices = g_memdup2(s->in.devices, s->in.n_devices * sizeof(uint32_t));
-        s->n_dev = s->in.n_devices;
+        n_dev = s->in.n_devices;
     }
-    s->n_cl = g->n_clusters ? g->n_clusters : 1;
-    s->n_gbs = g->n_gbs ? g->n_gbs : 1;
-    s->n_seq = g->n_seq ? g->n_seq : 1;
-    s->per_cluster = s->n_dev * s->n_gbs * s->n_seq;
-    s->n_points = g->n_models * s->n_cl * s->per_cluster;
-    s->first = g_new0(uint64_t, s->n_points + 1);
-    s->weight = g_new0(double, s->n_points);
-    s->constants = g_new0(PrismLandscapePointConstants, s->n_points);
-    g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
-    double t0 = prism_now(), last = 0;
-    for (size_t i = 0; i < s->n_points; i++) {
-        grid_progress(s, t0, &last, i, s->n_points, FALSE);
-        /* a signal between points, or inside a point's enumeration (setup_point) */
-        const gboolean ok = !prism_app_stop_requested(NULL) && setup_point(s, i, sum, error);
-        if (!ok && (*error == NULL || g_error_matches(*error, PRISM_RUNTIME_ERROR,
-                                                      PRISM_RUNTIME_ERROR_INTERRUPTED))) {
-            g_clear_error(error);
-            g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERRUPTED,
-                        "interrupted while setting up grid %s (point %zu of %zu); nothing was "
-                        "written",
-                        g->path, i, s->n_points);
-        }
-        if (!ok)
-            return FALSE;
-    }
-    s->space_sum = g_strdup(g_checksum_get_string(sum));
-    grid_progress(s, t0, &last, s->n_points, s->n_points, TRUE);
+    const PrismGridPoint base = s->pts.base;
+    prism_grid_points_init(&s->pts, g, &base, s->devices, n_dev);
     return TRUE;
 }
 
@@ -415,12 +144,20 @@ static gboolean build_grid_points(const SweepOptions *o, Sweep *s, GError **erro
 static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
 {
     s->filter = prism_space_filter_new();
-    s->jobs = (PrismSearchJobs){.get = sweep_get, .user = s};
     /* what the framework supports (as prism plan), then the user's filters */
     if (!prism_space_filter_framework(s->filter, s->in.framework, error) ||
         !prism_app_add_filters(s->filter, o->search.fix, o->search.range, o->search.only, NULL,
                                error))
         return FALSE;
+    const PrismGridPoint base = {
+        .model = s->in.model,
+        .cluster = s->in.cluster,
+        .model_name = o->common.model ? o->common.model : PRISM_DEFAULT_MODEL,
+        .cluster_name = o->common.cluster ? o->common.cluster : PRISM_DEFAULT_CLUSTER,
+        .training = s->in.training,
+        .devices = s->in.devices,
+        .n_devices = s->in.n_devices};
+    prism_grid_points_init(&s->pts, NULL, &base, NULL, 0);
     if (o->grid != NULL) {
         s->grid = prism_grid_load(o->grid, error);
         if (s->grid == NULL)
@@ -430,20 +167,16 @@ static gboolean build_points(const SweepOptions *o, Sweep *s, GError **error)
                                    error) ||
             !build_grid_points(o, s, error))
             return FALSE;
-    } else {
-        s->model_name = o->common.model ? o->common.model : PRISM_DEFAULT_MODEL;
-        s->cluster_name = o->common.cluster ? o->common.cluster : PRISM_DEFAULT_CLUSTER;
-        s->n_points = 1;
-        s->first = g_new0(uint64_t, 2);
-        s->weight = g_new0(double, 1);
-        s->constants = g_new0(PrismLandscapePointConstants, 1);
-        if (!setup_point(s, 0, NULL, error))
-            return FALSE;
     }
-    s->jobs.n = s->n_points;
-    s->jobs.first = s->first;
-    s->jobs.weight = s->weight;
-    return TRUE;
+    /* SIGINT/SIGTERM stops the set-up within one point (PRISM_RUNTIME_ERROR_INTERRUPTED) */
+    s->gj = (PrismGridJobs){.pts = &s->pts,
+                            .knobs = &s->in.knobs,
+                            .filter = s->filter,
+                            .check = prism_app_check_budget,
+                            .stop = prism_app_stop_requested};
+    s->t0 = prism_now();
+    s->last = 0;
+    return prism_grid_jobs_setup(&s->gj, grid_progress, s, error);
 }
 
 /* Compact JSON text through prism_json_to_string(): json-glib 1.6 alone writes a double
@@ -508,13 +241,13 @@ static char *space_json(Sweep *s)
 {
     if (s->grid == NULL) {
         PrismSearchJob job;
-        if (!sweep_get(s, 0, &job, NULL))
+        if (!s->gj.jobs.get(s->gj.jobs.user, 0, &job, NULL))
             return g_strdup("");
         return prism_space_describe(job.space, TRUE);
     }
     return g_strdup_printf("{\"points\":%zu,\"total\":%" G_GUINT64_FORMAT
                            ",\"descriptions_sha256\":\"%s\"}",
-                           s->n_points, s->first[s->n_points], s->space_sum);
+                           s->pts.n_points, s->gj.first[s->pts.n_points], s->gj.space_sum);
 }
 
 static char *command_line(int argc, char **argv)
@@ -534,8 +267,8 @@ static void add_attrs(PrismLandscape *ls, Sweep *s, int argc, char **argv)
     prism_landscape_add_attr(ls, "command_line", cmd, FALSE);
     g_autofree char *model = inputs_json(s, FALSE);
     g_autofree char *cluster = inputs_json(s, TRUE);
-    Point p;
-    point_at(s, 0, &p);
+    PrismGridPoint p;
+    prism_grid_point(&s->pts, 0, &p);
     g_autoptr(JsonBuilder) tb = json_builder_new();
     add_training(tb, &p.training, s->grid);
     g_autofree char *training = json_text(tb);
@@ -560,32 +293,38 @@ static void add_attrs(PrismLandscape *ls, Sweep *s, int argc, char **argv)
 static void grid_point_info(void *user, size_t i, PrismGridPointInfo *out)
 {
     const Sweep *s = user;
-    Point p;
-    point_at(s, i, &p);
+    PrismGridPoint p;
+    prism_grid_point(&s->pts, i, &p);
     *out = (PrismGridPointInfo){p.model_name,
                                 p.cluster_name,
                                 p.devices[0],
                                 p.training.gbs,
                                 p.training.seq,
-                                s->first[i],
-                                s->first[i + 1] - s->first[i]};
+                                s->gj.first[i],
+                                s->gj.first[i + 1] - s->gj.first[i]};
 }
 
 static void set_grid_table(PrismLandscape *ls, Sweep *s)
 {
     if (s->grid != NULL)
-        prism_landscape_set_grid_fn(ls, s->n_points, grid_point_info, s);
+        prism_landscape_set_grid_fn(ls, s->pts.n_points, grid_point_info, s);
 }
 
 /* Per point, the constants from which readers derive mfu and tokens_per_s (recorded by
- * setup_point). */
+ * the set-up, prism_grid_jobs_setup). */
 static void set_constants(PrismLandscape *ls, const Sweep *s)
 {
-    prism_landscape_set_constants(ls, s->constants, s->n_points);
+    const size_t n = s->pts.n_points;
+    g_autofree PrismLandscapePointConstants *c = g_new(PrismLandscapePointConstants, n);
+    for (size_t i = 0; i < n; i++)
+        c[i] = (PrismLandscapePointConstants){s->gj.constants[i].flops_per_step,
+                                              s->gj.constants[i].peak_flops,
+                                              s->gj.constants[i].tokens_per_step};
+    prism_landscape_set_constants(ls, c, n);
 }
 
 /* Search options from the command line, else the grid's [options] (a value given in both
- * is refused by grid_conflicts()). */
+ * is refused by prism_grid_check_given()). */
 static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearchOptions *opt,
                                GError **error)
 {
@@ -675,7 +414,7 @@ static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *
 static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboolean fronts,
                             GArray *out, GError **error)
 {
-    for (size_t j = 0; j < s->n_points; j++) {
+    for (size_t j = 0; j < s->pts.n_points; j++) {
         const PrismFront *f = fronts ? prism_search_result_front(res, j) : NULL;
         const PrismTopK *t = fronts ? NULL : prism_search_result_top(res, j);
         size_t n = fronts ? prism_front_size(f) : prism_topk_size(t);
@@ -683,7 +422,7 @@ static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboole
             PrismLandscapeRow r = {0};
             size_t job = 0;
             r.index = fronts ? prism_front_index(f, i) : prism_topk_index(t, i);
-            if (!prism_search_jobs_row(&s->jobs, r.index, &job, &r.strategy, r.cols, error))
+            if (!prism_search_jobs_row(&s->gj.jobs, r.index, &job, &r.strategy, r.cols, error))
                 return FALSE;
             r.point = (uint32_t)job;
             g_array_append_val(out, r);
@@ -723,16 +462,16 @@ static GPtrArray *sweep_tracks(PrismComm *comm, const Sweep *s)
 {
     GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)prism_track_record_free);
     const char *fw = s->in.framework ? s->in.framework->name : NULL;
-    for (size_t i = 0; i < s->n_points; i++) {
-        Point p;
-        point_at(s, i, &p);
-        g_autofree char *fam = prism_device_family(p.cluster->name);
+    for (size_t i = 0; i < s->pts.n_points; i++) {
+        PrismGridPoint p;
+        prism_grid_point(&s->pts, i, &p);
+        g_autofree char *fam = prism_device_family(p.cluster->family);
         gboolean seen = FALSE;
         for (guint j = 0; j < out->len && !seen; j++)
             seen = strcmp(((const PrismTrackRecord *)g_ptr_array_index(out, j))->family, fam) == 0;
         if (!seen)
             g_ptr_array_add(out,
-                            prism_track_record_run(comm, p.cluster->name, fw, &s->in.user_knobs));
+                            prism_track_record_run(comm, p.cluster->family, fw, &s->in.user_knobs));
     }
     return out;
 }
@@ -759,8 +498,8 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
     fprintf(out,
             "prism sweep: %s: %" G_GUINT64_FORMAT " rows (%" G_GUINT64_FORMAT
             " feasible) in %u setup%s; %zu Pareto rows, %zu top rows\n",
-            path, rows, prism_search_result_feasible(res), (guint)s->n_points,
-            s->n_points == 1 ? "" : "s", n_pareto, n_top);
+            path, rows, prism_search_result_feasible(res), (guint)s->pts.n_points,
+            s->pts.n_points == 1 ? "" : "s", n_pareto, n_top);
     fprintf(out, "  %d rank%s, %s; search %.2f s, total %.2f s; file %.1f MB",
             prism_search_result_ranks(res), prism_search_result_ranks(res) == 1 ? "" : "s",
             prism_search_result_isa(res), prism_search_result_seconds(res), seconds, bytes / 1e6);
@@ -778,7 +517,7 @@ static void print_summary(FILE *out, const char *path, const PrismLandscapeOptio
 static gboolean disk_check(const SweepOptions *o, const Sweep *s, PrismLandscape *ls,
                            const char *path, FILE *out, GError **error)
 {
-    uint64_t rows = s->first[s->n_points];
+    uint64_t rows = s->gj.first[s->pts.n_points];
     PrismLandscapeDiskPlan plan;
     if (!prism_landscape_disk_plan(ls, rows, &plan, error))
         return FALSE;
@@ -811,15 +550,15 @@ static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
                                     const PrismSearchResult *res, const PrismKernelTable *kt,
                                     GError **error)
 {
-    size_t job = prism_diagnose_closest_job(res, s->n_points);
-    g_autoptr(PrismDiagnosis) d = prism_diagnose_run_jobs(comm, &s->jobs, job, res, s->filter, kt,
-                                                          prism_app_stop_requested, NULL, error);
+    size_t job = prism_diagnose_closest_job(res, s->pts.n_points);
+    g_autoptr(PrismDiagnosis) d = prism_diagnose_run_jobs(
+        comm, &s->gj.jobs, job, res, s->filter, kt, prism_app_stop_requested, NULL, error);
     if (d == NULL)
         return FALSE;
     if (out != NULL && s->grid != NULL) {
-        Point pt;
-        point_at(s, job, &pt);
-        const Point *p = &pt;
+        PrismGridPoint pt;
+        prism_grid_point(&s->pts, job, &pt);
+        const PrismGridPoint *p = &pt;
         fprintf(out,
                 "\nNo point of grid %s has a feasible strategy; the closest is point %zu (%s "
                 "on %u x %s, gbs %" G_GUINT64_FORMAT ", seq %" G_GUINT64_FORMAT "):\n",
@@ -879,7 +618,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_comm_agree_error(comm, &local))
         goto done;
     prism_landscape_schema_add_dims(schema);
-    prism_landscape_schema_add_cost(schema, s.max_levels);
+    prism_landscape_schema_add_cost(schema, s.gj.max_levels);
     ls = prism_landscape_new(comm, path, schema, &lo);
     add_attrs(ls, &s, argc, argv);
     set_grid_table(ls, &s);
@@ -891,7 +630,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
     if (!prism_landscape_prepare(ls, &local))
         goto done;
     PrismRowSink sink = prism_landscape_sink(ls);
-    res = prism_search_run_jobs(comm, &s.jobs, &opt, &sink, &local);
+    res = prism_search_run_jobs(comm, &s.gj.jobs, &opt, &sink, &local);
     /* From here a signal ends the process at once: the spill records are complete, so
      * the partial output stays resumable whatever happens to the final write. */
     prism_app_stop_release(&guard);

@@ -2,9 +2,9 @@
 /*
  * cmd_validate.c - `prism validate [CSV] [--framework NAME|FILE] [--json]`: predicted
  * versus measured memory, step time, TFLOP/s and MFU for published runs (default:
- * benchmarks/measured.csv of the source tree). search_validate.c (validate.h) does the
- * work and returns data; this file renders it as text or JSON. Collective like every
- * command (planned rows run the search on every rank); rank 0 prints.
+ * cost/validation/measured.csv of the source tree). search/analysis/validate.c (validate.h) does
+ * the work and returns data; this file renders it as text or JSON. Collective like every command
+ * (planned rows run the search on every rank); rank 0 prints.
  */
 #include "app-internal.h"
 
@@ -71,6 +71,35 @@ static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKin
         }
         g_string_append_c(o, '\n');
     }
+}
+
+/* Per source: the share of measured step times inside their intervals (the knob ranges'
+ * corners alone, ranges.h) and the intervals' mean width, predicted and planned rows. */
+static void coverage(GString *o, const PrismValidateReport *rep)
+{
+    int n = 0, in = 0;
+    for (guint i = 0; i < rep->stats->len; i++)
+        n += ((const PrismValidateStat *)g_ptr_array_index(rep->stats, i))->iv_n;
+    if (n == 0)
+        return;
+    g_string_append(o, "\nstep-time intervals per source (every ranged knob at its optimistic and "
+                       "pessimistic published end, prism knobs --sources; not widened):\n");
+    g_string_append_printf(o, "%-31s %-9s %-20s %s\n", "source", "kind", "inside (rows)",
+                           "mean width");
+    double w = 0;
+    for (guint i = 0; i < rep->stats->len; i++) {
+        const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
+        if (st->iv_n == 0)
+            continue;
+        g_autofree char *c = g_strdup_printf("%.0f%% (%d/%d)", 100.0 * st->iv_inside / st->iv_n,
+                                             st->iv_inside, st->iv_n);
+        g_string_append_printf(o, "%-31s %-9s %-20s %.1f%%\n", st->source,
+                               prism_validate_kind_name(st->kind), c, st->iv_width / st->iv_n);
+        in += st->iv_inside;
+        w += st->iv_width;
+    }
+    g_autofree char *c = g_strdup_printf("%.0f%% (%d/%d)", 100.0 * in / n, in, n);
+    g_string_append_printf(o, "%-31s %-9s %-20s %.1f%%\n", "all", "", c, w / n);
 }
 
 /* The track records of this CSV: one per (device family, framework) of its modelled rows,
@@ -161,6 +190,89 @@ static void order_text(GString *o, const PrismValidateReport *rep)
     }
 }
 
+static void json_num(JsonBuilder *b, const char *name, double v);
+
+/* "12.5 %" of @p n of @p d, "-" when d is 0. */
+static char *share_text(int n, int d)
+{
+    return d == 0 ? g_strdup("-") : g_strdup_printf("%.1f %% (%d of %d)", 100.0 * n / d, n, d);
+}
+
+/* What a user choosing by prism feels (validate.h, PrismValidateRegret): per source the
+ * regret of prism's pick and the feasibility verdicts both ways. */
+static void feel_text(GString *o, const GPtrArray *feel, const char *title)
+{
+    if (feel->len == 0)
+        return;
+    g_string_append_printf(
+        o,
+        "\n%s: regret (groups of predicted rows that differ only in strategy: same model, "
+        "cluster, devices, batch,\nsequence, dtype and framework; how much slower the run "
+        "prism predicts fastest measured than the measured fastest)\nand feasibility both "
+        "ways (measured failures predicted infeasible; measured runs predicted feasible)\n",
+        title);
+    g_string_append_printf(o, "%-31s %6s %12s %12s  %-16s %-26s %s\n", "source", "groups",
+                           "mean regret", "worst regret", "picks fastest", "failures flagged",
+                           "runs predicted feasible");
+    for (guint i = 0; i < feel->len; i++) {
+        const PrismValidateRegret *e = g_ptr_array_index(feel, i);
+        g_autofree char *mean =
+            e->groups ? g_strdup_printf("%.1f %%", e->regret_sum / e->groups) : g_strdup("-");
+        g_autofree char *worst =
+            e->groups ? g_strdup_printf("%.1f %%", e->regret_worst) : g_strdup("-");
+        g_autofree char *picks =
+            e->groups ? g_strdup_printf("%d of %d", e->picks_fastest, e->groups) : g_strdup("-");
+        g_autofree char *fl = share_text(e->oom_flagged, e->oom_rows);
+        g_autofree char *fe = share_text(e->ok_feasible, e->ok_rows);
+        g_string_append_printf(o, "%-31s %6d %12s %12s  %-16s %-26s %s\n",
+                               e->source ? e->source : "all", e->groups, mean, worst, picks, fl,
+                               fe);
+    }
+    int sg = 0;
+    for (guint i = 0; i < feel->len; i++)
+        sg += ((const PrismValidateRegret *)g_ptr_array_index(feel, i))->simplest_groups;
+    if (sg == 0)
+        return;
+    g_string_append(o, "plan --pick simplest in the step-time groups (the simplest run of those "
+                       "equivalent to the predicted fastest): regret mean / worst (groups)\n");
+    for (guint i = 0; i < feel->len; i++) {
+        const PrismValidateRegret *e = g_ptr_array_index(feel, i);
+        if (e->simplest_groups > 0)
+            g_string_append_printf(
+                o, "  %-31s %.1f %% / %.1f %% (%d)\n", e->source ? e->source : "all",
+                e->simplest_sum / e->simplest_groups, e->simplest_worst, e->simplest_groups);
+    }
+}
+
+/* One list entry as a JSON object (source null: several sources together). */
+static void feel_json(JsonBuilder *b, const GPtrArray *feel)
+{
+    json_builder_begin_array(b);
+    for (guint i = 0; i < feel->len; i++) {
+        const PrismValidateRegret *e = g_ptr_array_index(feel, i);
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "source", e->source);
+        const struct {
+            const char *n;
+            int v;
+        } c[] = {{"groups", e->groups},         {"picks_fastest", e->picks_fastest},
+                 {"failed_rows", e->oom_rows},  {"failed_flagged", e->oom_flagged},
+                 {"measured_rows", e->ok_rows}, {"measured_feasible", e->ok_feasible}};
+        for (size_t j = 0; j < G_N_ELEMENTS(c); j++) {
+            json_builder_set_member_name(b, c[j].n);
+            json_builder_add_int_value(b, c[j].v);
+        }
+        json_num(b, "regret_mean_pct", e->groups ? e->regret_sum / e->groups : NAN);
+        json_num(b, "regret_worst_pct", e->groups ? e->regret_worst : NAN);
+        json_num(b, "failed_flagged_share",
+                 e->oom_rows ? (double)e->oom_flagged / e->oom_rows : NAN);
+        json_num(b, "measured_feasible_share",
+                 e->ok_rows ? (double)e->ok_feasible / e->ok_rows : NAN);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 /* What a row's line ends with, after its numbers: the row's knobs, the profile's note on
  * its strategy, its OOM verdict, and the newline. */
 static void row_tags(GString *o, const PrismValidateRow *r)
@@ -180,7 +292,7 @@ static char *render_text(const PrismValidateReport *rep)
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "prism validate: %s\n\n", rep->path);
     g_string_append_printf(o, "%-20s %-15s %-52s %26s %26s %26s %26s\n", "source", "model",
-                           "strategy", "peak GB  pred/meas/err", "step s  pred/meas/err",
+                           "strategy", "peak GiB pred/meas/err", "step s  pred/meas/err",
                            "TFLOP/s  pred/meas/err", "MFU  pred/meas/err");
     for (guint i = 0; i < rep->rows->len; i++) {
         const PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
@@ -238,7 +350,10 @@ static char *render_text(const PrismValidateReport *rep)
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, FALSE);
         summary(o, rep, PRISM_VALIDATE_PLANNED, three, 3, TRUE);
     }
+    coverage(o, rep);
     order_text(o, rep);
+    g_autoptr(GPtrArray) feel = prism_validate_regret(rep);
+    feel_text(o, feel, "what users feel per source");
     if (rep->n_skipped) {
         g_string_append(o, "\nskipped rows:\n");
         for (guint i = 0; i < rep->rows->len; i++) {
@@ -319,13 +434,18 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
         json_builder_add_null_value(b);
     else
         json_builder_add_boolean_value(b, r->fits);
+    /* what the memory figures count (allocated, reserved, device), null when not modelled */
+    prism_app_json_string(b, "peak_mem_counts",
+                          r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts)
+                                             : NULL);
     static const char *const groups[] = {"predicted", "measured", "error_pct"};
     for (int g = 0; g < 3; g++) {
         const double *v = g == 0 ? r->pred : g == 1 ? r->meas : r->err;
         json_builder_set_member_name(b, groups[g]);
         json_builder_begin_object(b);
-        for (int k = 0; k < PRISM_VM_COUNT; k++)
-            json_num(b, prism_validate_metric_name(k), v[k]);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) /* memory in bytes, as plan and explain */
+            json_num(b, prism_validate_metric_name(k),
+                     k == PRISM_VM_MEM && g < 2 ? v[k] * 1073741824.0 : v[k]);
         json_builder_end_object(b);
     }
     json_builder_end_object(b);
@@ -340,11 +460,21 @@ static void order_json(JsonBuilder *b, const PrismValidateOrder *e)
     json_builder_end_object(b);
 }
 
-static void render_json(FILE *f, const PrismValidateReport *rep)
+/* The report of one CSV as a JSON object. */
+static void json_report(JsonBuilder *b, const PrismValidateReport *rep)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
     prism_app_json_string(b, "csv", rep->path);
+    /* the unit of each metric of the rows' predicted and measured members (memory in bytes,
+     * as plan's and explain's JSON; the text prints GiB) */
+    json_builder_set_member_name(b, "units");
+    json_builder_begin_object(b);
+    static const char *const units[PRISM_VM_COUNT] = {"B", "s", "TFLOP/s", "1"};
+    for (int k = 0; k < PRISM_VM_COUNT; k++) {
+        json_builder_set_member_name(b, prism_validate_metric_name(k));
+        json_builder_add_string_value(b, units[k]);
+    }
+    json_builder_end_object(b);
     json_builder_set_member_name(b, "counts");
     json_builder_begin_object(b);
     const struct {
@@ -387,6 +517,14 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
             json_num(b, "worst_pct", st->n[k] ? st->worst[k] : NAN);
             json_builder_end_object(b);
         }
+        json_builder_set_member_name(b, "step_interval");
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "n");
+        json_builder_add_int_value(b, st->iv_n);
+        json_builder_set_member_name(b, "inside");
+        json_builder_add_int_value(b, st->iv_inside);
+        json_num(b, "mean_width_pct", st->iv_n ? st->iv_width / st->iv_n : NAN);
+        json_builder_end_object(b);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -440,7 +578,47 @@ static void render_json(FILE *f, const PrismValidateReport *rep)
         json_builder_add_string_value(b, fw->name);
     }
     json_builder_end_array(b);
+    g_autoptr(GPtrArray) feel = prism_validate_regret(rep);
+    json_builder_set_member_name(b, "feel");
+    feel_json(b, feel);
     json_builder_end_object(b);
+}
+
+/* Every source of @p reps together: its rows may be split over several CSVs (its runs and
+ * its failures), then a last entry (source null) for all of them when there are two or
+ * more. Ownership: g_ptr_array_unref(). */
+static GPtrArray *feel_all(PrismValidateReport *const *reps, guint n)
+{
+    GPtrArray *feel = prism_validate_regret_list_new();
+    for (guint i = 0; i < n; i++)
+        prism_validate_regret_collect(reps[i], feel);
+    if (feel->len >= 2) {
+        const guint m = feel->len;
+        PrismValidateRegret *all = prism_validate_regret_entry(feel, NULL);
+        for (guint i = 0; i < m; i++)
+            prism_validate_regret_add(all, g_ptr_array_index(feel, i));
+    }
+    return feel;
+}
+
+/* One CSV: its report object; several: {"csvs": [report, ...], "feel": every source}. */
+static void render_json(FILE *f, PrismValidateReport *const *reps, guint n)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    if (n == 1) {
+        json_report(b, reps[0]);
+    } else {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "csvs");
+        json_builder_begin_array(b);
+        for (guint i = 0; i < n; i++)
+            json_report(b, reps[i]);
+        json_builder_end_array(b);
+        g_autoptr(GPtrArray) feel = feel_all(reps, n);
+        json_builder_set_member_name(b, "feel");
+        feel_json(b, feel);
+        json_builder_end_object(b);
+    }
     prism_app_print_json(f, b);
 }
 
@@ -488,7 +666,7 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
     if (r->kind == PRISM_VALIDATE_PLANNED)
         fprintf(f, "dims planned: %s (fixed %s): the best of %" G_GUINT64_FORMAT " strategies\n",
                 r->planned, r->fixed, r->searched);
-    static const char *const names[] = {"peak memory GB", "step time s", "TFLOP/s per GPU", "MFU"};
+    static const char *const names[] = {"peak memory GiB", "step time s", "TFLOP/s per GPU", "MFU"};
     fprintf(f, "%-16s %12s %12s %8s\n", "", "predicted", "measured", "error");
     for (int k = 0; k < PRISM_VM_COUNT; k++) {
         if (isnan(r->pred[k]) && isnan(r->meas[k]))
@@ -496,7 +674,8 @@ static gboolean render_explain(FILE *f, const PrismValidateReport *rep, gboolean
         const Cell c = cell_text(r, k, TRUE);
         fprintf(f, "%-16s %12s %12s %8s\n", names[k], c.pred, c.meas, *c.err ? c.err : "-");
     }
-    fprintf(f, "(signed: + = predicted higher; peak memory as the profile counts it)\n\n");
+    fprintf(f, "(signed: + = predicted higher; peak memory as the row counts it: %s)\n\n",
+            r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts) : "-");
     fputs(r->explain, f);
     return TRUE;
 }
@@ -575,19 +754,15 @@ static const PrismValidateOrder *find_order(const GPtrArray *ord, const char *so
     return NULL;
 }
 
-static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
+/* render_vary, phase 1: the rows of the order table (@p ords: each value's order
+ * entries). */
+static GPtrArray *vary_order_sources(GPtrArray *const *ords, size_t n)
 {
-    if (f == NULL)
-        return TRUE;
-    const PrismValidateReport *r0 = reps[0];
-    GPtrArray *ords[VARY_MAX] = {NULL};
-    for (size_t i = 0; i < v->n; i++)
-        ords[i] = prism_validate_order(reps[i], PRISM_VALIDATE_ORDER_TIE);
     /* the rows of the order table: every source that has an entry at some value, in the
      * first report's order, then the others', then "all" */
-    g_autoptr(GPtrArray) osrc = g_ptr_array_new();
+    GPtrArray *osrc = g_ptr_array_new();
     gboolean any_all = FALSE;
-    for (size_t i = 0; i < v->n; i++) {
+    for (size_t i = 0; i < n; i++) {
         for (guint j = 0; j < ords[i]->len; j++) {
             const PrismValidateOrder *e = g_ptr_array_index(ords[i], j);
             gboolean seen = FALSE;
@@ -601,87 +776,96 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
     }
     if (any_all)
         g_ptr_array_add(osrc, NULL);
-    if (json) {
-        g_autoptr(JsonBuilder) b = json_builder_new();
-        json_builder_begin_object(b);
-        prism_app_json_string(b, "csv", r0->path);
-        prism_app_json_string(b, "knob", v->knob);
-        json_builder_set_member_name(b, "values");
-        json_builder_begin_array(b);
-        for (size_t i = 0; i < v->n; i++)
-            json_builder_add_double_value(b, v->values[i]);
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "oom_flagged");
-        json_builder_begin_array(b);
-        for (size_t i = 0; i < v->n; i++)
-            json_builder_add_int_value(b, reps[i]->n_oom_flagged);
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "statistics");
-        json_builder_begin_array(b);
-        for (guint s = 0; s < r0->stats->len; s++) {
-            const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
-            for (int k = 0; k < PRISM_VM_COUNT; k++) {
-                if (st0->n[k] == 0)
-                    continue;
-                json_builder_begin_object(b);
-                prism_app_json_string(b, "source", st0->source);
-                prism_app_json_string(b, "kind", prism_validate_kind_name(st0->kind));
-                prism_app_json_string(b, "metric", prism_validate_metric_name(k));
-                static const char *const fields[] = {"n", "mean_pct", "mean_signed_pct",
-                                                     "worst_pct"};
-                for (int fi = 0; fi < 4; fi++) {
-                    json_builder_set_member_name(b, fields[fi]);
-                    json_builder_begin_array(b);
-                    for (size_t i = 0; i < v->n; i++) {
-                        const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
-                        const int n = st ? st->n[k] : 0;
-                        if (fi == 0)
-                            json_builder_add_int_value(b, n);
-                        else if (n == 0)
-                            json_builder_add_null_value(b);
-                        else
-                            json_builder_add_double_value(b, fi == 1   ? st->sum[k] / n
-                                                             : fi == 2 ? st->signed_sum[k] / n
-                                                                       : st->worst[k]);
-                    }
-                    json_builder_end_array(b);
-                }
-                json_builder_end_object(b);
-            }
-        }
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "order");
-        json_builder_begin_array(b);
-        for (guint q = 0; q < osrc->len; q++) {
-            const char *src = g_ptr_array_index(osrc, q);
+    return osrc;
+}
+
+/* Phase 2, --json: the statistics and order entries, one array of values per field. */
+static void vary_json(FILE *f, const Vary *v, PrismValidateReport *const *reps,
+                      GPtrArray *const *ords, const GPtrArray *osrc)
+{
+    const PrismValidateReport *r0 = reps[0];
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    prism_app_json_string(b, "csv", r0->path);
+    prism_app_json_string(b, "knob", v->knob);
+    json_builder_set_member_name(b, "values");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < v->n; i++)
+        json_builder_add_double_value(b, v->values[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "oom_flagged");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < v->n; i++)
+        json_builder_add_int_value(b, reps[i]->n_oom_flagged);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "statistics");
+    json_builder_begin_array(b);
+    for (guint s = 0; s < r0->stats->len; s++) {
+        const PrismValidateStat *st0 = g_ptr_array_index(r0->stats, s);
+        for (int k = 0; k < PRISM_VM_COUNT; k++) {
+            if (st0->n[k] == 0)
+                continue;
             json_builder_begin_object(b);
-            prism_app_json_string(b, "source", src);
-            static const char *const fields[] = {"pairs", "same_order", "fastest_groups",
-                                                 "fastest_agree"};
+            prism_app_json_string(b, "source", st0->source);
+            prism_app_json_string(b, "kind", prism_validate_kind_name(st0->kind));
+            prism_app_json_string(b, "metric", prism_validate_metric_name(k));
+            static const char *const fields[] = {"n", "mean_pct", "mean_signed_pct", "worst_pct"};
             for (int fi = 0; fi < 4; fi++) {
                 json_builder_set_member_name(b, fields[fi]);
                 json_builder_begin_array(b);
                 for (size_t i = 0; i < v->n; i++) {
-                    const PrismValidateOrder *e = find_order(ords[i], src);
-                    if (fi == 1)
-                        json_builder_add_double_value(b, e ? e->same : 0.0);
+                    const PrismValidateStat *st = find_stat(reps[i], st0->source, st0->kind);
+                    const int n = st ? st->n[k] : 0;
+                    if (fi == 0)
+                        json_builder_add_int_value(b, n);
+                    else if (n == 0)
+                        json_builder_add_null_value(b);
                     else
-                        json_builder_add_int_value(b, e == NULL ? 0
-                                                      : fi == 0 ? e->pairs
-                                                      : fi == 2 ? e->fastest_groups
-                                                                : e->fastest_agree);
+                        json_builder_add_double_value(b, fi == 1   ? st->sum[k] / n
+                                                         : fi == 2 ? st->signed_sum[k] / n
+                                                                   : st->worst[k]);
                 }
                 json_builder_end_array(b);
             }
             json_builder_end_object(b);
         }
-        json_builder_end_array(b);
-        json_builder_end_object(b);
-        prism_app_print_json(f, b);
-        for (size_t i = 0; i < v->n; i++)
-            g_ptr_array_unref(ords[i]);
-        return TRUE;
     }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "order");
+    json_builder_begin_array(b);
+    for (guint q = 0; q < osrc->len; q++) {
+        const char *src = g_ptr_array_index(osrc, q);
+        json_builder_begin_object(b);
+        prism_app_json_string(b, "source", src);
+        static const char *const fields[] = {"pairs", "same_order", "fastest_groups",
+                                             "fastest_agree"};
+        for (int fi = 0; fi < 4; fi++) {
+            json_builder_set_member_name(b, fields[fi]);
+            json_builder_begin_array(b);
+            for (size_t i = 0; i < v->n; i++) {
+                const PrismValidateOrder *e = find_order(ords[i], src);
+                if (fi == 1)
+                    json_builder_add_double_value(b, e ? e->same : 0.0);
+                else
+                    json_builder_add_int_value(b, e == NULL ? 0
+                                                  : fi == 0 ? e->pairs
+                                                  : fi == 2 ? e->fastest_groups
+                                                            : e->fastest_agree);
+            }
+            json_builder_end_array(b);
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    prism_app_print_json(f, b);
+}
+
+/* Phase 2, text: one column per value. */
+static void vary_text(FILE *f, const Vary *v, PrismValidateReport *const *reps,
+                      GPtrArray *const *ords, const GPtrArray *osrc)
+{
+    const PrismValidateReport *r0 = reps[0];
     static const char *const names[] = {"peak memory", "step time", "TFLOP/s", "MFU"};
     fprintf(f, "prism validate: %s, knob %s over", r0->path, v->knob);
     for (size_t i = 0; i < v->n; i++)
@@ -726,15 +910,53 @@ static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *
         }
         fputc('\n', f);
     }
-    for (size_t i = 0; i < v->n; i++)
-        g_ptr_array_unref(ords[i]);
     fprintf(f, "%-54s", "OOM rows flagged");
     for (size_t i = 0; i < v->n; i++) {
         g_autofree char *c = g_strdup_printf("%d of %d", reps[i]->n_oom_flagged, reps[i]->n_oom);
         fprintf(f, " %22s", c);
     }
     fputc('\n', f);
+}
+
+static gboolean render_vary(FILE *f, const Vary *v, PrismValidateReport *const *reps, gboolean json)
+{
+    if (f == NULL)
+        return TRUE;
+    GPtrArray *ords[VARY_MAX] = {NULL};
+    for (size_t i = 0; i < v->n; i++)
+        ords[i] = prism_validate_order(reps[i], PRISM_VALIDATE_ORDER_TIE);
+    g_autoptr(GPtrArray) osrc = vary_order_sources(ords, v->n);
+    if (json)
+        vary_json(f, v, reps, ords, osrc);
+    else
+        vary_text(f, v, reps, ords, osrc);
+    for (size_t i = 0; i < v->n; i++)
+        g_ptr_array_unref(ords[i]);
     return TRUE;
+}
+
+/* The shipped CSVs (every measured*.csv of the first validation folder holding
+ * measured.csv, and the same names elsewhere; prism_validation_dirs()), in this order;
+ * with @p first only measured.csv (--explain and --vary read one CSV). FALSE (exit
+ * status 2) when none is found. */
+static gboolean shipped_csvs(GPtrArray *paths, gboolean first, GError **error)
+{
+    static const char *const names[] = {"measured.csv", "measured_modern.csv",
+                                        "measured_playbook.csv", "measured_playbook_failed.csv"};
+    for (size_t i = 0; i < (first ? 1 : G_N_ELEMENTS(names)); i++) {
+        char *p = prism_validation_data_file(names[i]);
+        if (p != NULL)
+            g_ptr_array_add(paths, p);
+    }
+    if (paths->len > 0)
+        return TRUE;
+    g_auto(GStrv) dirs = prism_validation_dirs();
+    g_autofree char *list = g_strjoinv(", ", dirs);
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                "no shipped validation CSV found (searched: %s; give a CSV or set "
+                "PRISM_VALIDATION_DIR)",
+                *list ? list : "no validation folder exists");
+    return FALSE;
 }
 
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error)
@@ -753,11 +975,15 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
          "NAME=V1,V2,..."},
         G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
-        g_option_context_new("[CSV] - compare predictions with published measurements");
+        g_option_context_new("[CSV...] - compare predictions with published measurements");
     g_option_context_set_description(
         ctx,
-        "CSV defaults to benchmarks/measured.csv (of the current folder, else of the source "
-        "tree).\nEach row runs under a framework profile: its `framework` column, else "
+        "Without a CSV every shipped one is read (measured.csv, measured_modern.csv,\n"
+        "measured_playbook.csv and measured_playbook_failed.csv of the validation folders: "
+        "$PRISM_VALIDATION_DIR,\nnext to the binary, the source tree's "
+        "cost/validation/); --explain and --vary read one CSV\n(measured.csv by default). "
+        "Several CSVs are reported one after the other, then every source together.\nEach row runs "
+        "under a framework profile: its `framework` column, else "
         "--framework, else its source's\nprofile (cost/frameworks/sources.ini). A dim the "
         "row leaves unstated takes the profile's default; where\nthe profile has none the "
         "row is PLANNED: the known dims are fixed and the search picks the rest\n(reported "
@@ -772,29 +998,39 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         "--set/--knobs override both. The report also gives the order within\neach "
         "workload (rows of a source with the same model, device, device count, batch and "
         "sequence):\nthe share of pairs prism puts in the measured order, and the groups "
-        "whose fastest run it finds.");
+        "whose fastest run it finds; and what users\nfeel: the regret of choosing by prism's "
+        "prediction among runs that differ only in strategy, and the\nfeasibility verdicts "
+        "both ways (measured failures flagged, measured runs predicted to fit).\nOptional "
+        "columns: framework, tied_embeddings (0|1), activation (gelu|swiglu), schedule (a "
+        "pipeline\nschedule), mem_kind (allocated|reserved|device) and mem_rank (max or the "
+        "global rank measured).");
     g_option_context_add_main_entries(ctx, entries, NULL);
     prism_app_add_common_options(ctx, &o);
     gboolean ok = FALSE;
-    g_autoptr(PrismValidateReport) rep = NULL; /* before the first goto: cleaned at every exit */
-    g_autofree char *path = NULL;
+    /* before the first goto: cleaned at every exit */
+    g_autoptr(GPtrArray) reps =
+        g_ptr_array_new_with_free_func((GDestroyNotify)prism_validate_report_free);
+    g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+    const char *path = NULL;
     g_autoptr(PrismFramework) fw = NULL;
     PrismKnobOverrides k;
     Vary vary = {0};
     PrismValidateReport *vreps[VARY_MAX] = {NULL};
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
-    if (argc > 2) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "one CSV at most, got '%s' and '%s'", argv[1], argv[2]);
+    for (int i = 1; i < argc; i++)
+        g_ptr_array_add(paths, g_strdup(argv[i]));
+    if (argc == 1 && !shipped_csvs(paths, explain_line > 0 || vary_arg != NULL, error))
+        goto out;
+    if (paths->len > 1 && (explain_line > 0 || vary_arg != NULL)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--%s takes one CSV, got %u ('%s', '%s', ...)",
+                    explain_line > 0 ? "explain" : "vary", paths->len,
+                    (const char *)g_ptr_array_index(paths, 0),
+                    (const char *)g_ptr_array_index(paths, 1));
         goto out;
     }
-    if (argc == 2)
-        path = g_strdup(argv[1]);
-    else if (g_file_test("benchmarks/measured.csv", G_FILE_TEST_IS_REGULAR))
-        path = g_strdup("benchmarks/measured.csv");
-    else
-        path = g_build_filename(PRISM_SOURCE_DIR, "benchmarks", "measured.csv", NULL);
+    path = g_ptr_array_index(paths, 0);
     if (!prism_app_knob_overrides(&o, &k, error))
         goto out;
     if (o.framework != NULL && (fw = prism_app_framework_resolve(o.framework, error)) == NULL) {
@@ -829,20 +1065,33 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     }
     const PrismValidateOptions vo = {
         .user = &k, .framework = fw, .explain_line = explain_line, .explain_json = o.json};
-    rep = prism_validate_run(comm, path, &vo, error);
-    if (rep == NULL)
-        goto out;
+    for (guint i = 0; i < paths->len; i++) {
+        PrismValidateReport *rep =
+            prism_validate_run(comm, g_ptr_array_index(paths, i), &vo, error);
+        if (rep == NULL)
+            goto out;
+        g_ptr_array_add(reps, rep);
+    }
     FILE *f = prism_app_out(comm);
     if (explain_line > 0) {
         /* every rank decides alike (the report is the same on every rank) */
-        ok = render_explain(f, rep, o.json, error);
+        ok = render_explain(f, g_ptr_array_index(reps, 0), o.json, error);
         goto out;
     }
+    PrismValidateReport *const *rv = (PrismValidateReport *const *)reps->pdata;
     if (f != NULL && o.json)
-        render_json(f, rep);
+        render_json(f, rv, reps->len);
     else if (f != NULL) {
-        g_autofree char *text = render_text(rep);
-        fputs(text, f);
+        for (guint i = 0; i < reps->len; i++) {
+            g_autofree char *text = render_text(rv[i]);
+            fprintf(f, "%s%s", i ? "\n" : "", text);
+        }
+        if (reps->len > 1) {
+            g_autoptr(GString) t = g_string_new(NULL);
+            g_autoptr(GPtrArray) feel = feel_all(rv, reps->len);
+            feel_text(t, feel, "every CSV together: what users feel per source");
+            fputs(t->str, f);
+        }
     }
     ok = TRUE;
 out:

@@ -29,9 +29,9 @@
 #define GIB 1073741824.0
 #define TFLOPS 1e12
 
-/* Peaks in TFLOP/s, in the order fp32, bf16, fp16, fp8, mxfp8 (fp8-cs uses the fp8 peak:
- * the same tensor-core instruction with another way of choosing the scale). */
-enum { P_FP32, P_BF16, P_FP16, P_FP8, P_MXFP8, P_COUNT };
+/* Peaks in TFLOP/s, in the order fp32, bf16, fp16, fp8, mxfp8, nvfp4 (fp8-cs uses the fp8
+ * peak: the same tensor-core instruction with another way of choosing the scale). */
+enum { P_FP32, P_BF16, P_FP16, P_FP8, P_MXFP8, P_NVFP4, P_COUNT };
 
 /* The GEMM model's device attributes (cost/README.md, "Compute"). */
 typedef struct Device {
@@ -50,6 +50,65 @@ typedef struct Host {
     double link_GBps, mem_gib, mem_bw_GBps;
 } Host;
 
+/* The cited attributes of a preset: the key-file keys (cluster.h), levels as level.N.KEY
+ * (a level's name is a label, not a value). */
+enum {
+    S_MEM,
+    S_MEM_BW,
+    S_DPN,
+    S_FP32,
+    S_BF16,
+    S_FP16,
+    S_FP8,
+    S_MXFP8,
+    S_NVFP4,
+    S_SMS,
+    S_BOOST,
+    S_SUSTAINED,
+    S_TILE_M,
+    S_TILE_N,
+    S_L2,
+    S_GEMM_EFF,
+    S_ATTN_FWD,
+    S_ATTN_BWD,
+    S_HOST_LINK,
+    S_HOST_MEM,
+    S_HOST_MEM_BW,
+    S_L0_SIZE,
+    S_L0_BW,
+    S_L0_LAT,
+    S_L1_BW,
+    S_L1_LAT,
+    S_COUNT
+};
+static const char *const source_keys[S_COUNT + 1] = {"memory_gib",
+                                                     "memory_bandwidth_GBps",
+                                                     "devices_per_node",
+                                                     "peak_tflops_fp32",
+                                                     "peak_tflops_bf16",
+                                                     "peak_tflops_fp16",
+                                                     "peak_tflops_fp8",
+                                                     "peak_tflops_mxfp8",
+                                                     "peak_tflops_nvfp4",
+                                                     "sm_count",
+                                                     "boost_clock_mhz",
+                                                     "sustained_clock_mhz",
+                                                     "gemm_tile_m",
+                                                     "gemm_tile_n",
+                                                     "l2_mib",
+                                                     "gemm_efficiency",
+                                                     "attn_fwd_fraction",
+                                                     "attn_bwd_fraction",
+                                                     "host_link_GBps",
+                                                     "host_memory_gib",
+                                                     "host_memory_bandwidth_GBps",
+                                                     "level.0.size",
+                                                     "level.0.bandwidth_GBps",
+                                                     "level.0.latency_us",
+                                                     "level.1.bandwidth_GBps",
+                                                     "level.1.latency_us",
+                                                     NULL};
+
 typedef struct Preset {
     const char *name;
     double mem_gib;
@@ -59,6 +118,9 @@ typedef struct Preset {
     PrismNetLevel intra, inter;
     Device dev;
     Host host;
+    const char *src[S_COUNT]; /* each attribute's citation, "KIND: WHERE" */
+    const char *family;       /* the compute die (knob groups, track record); NULL = the
+                                 name before its first '-' */
 } Preset;
 
 /*
@@ -119,6 +181,172 @@ typedef struct Preset {
  *    GPU. The H100 96GB (Meta Grand Teton), MI300X and Ascend 910B hosts differ by
  *    vendor: not given (0), a cluster file gives them.
  */
+/* Citations shared by several presets ("KIND: WHERE", core.h prism_source_parse). */
+#define SRC_LAT0                                                                                   \
+    "convention: 3 us per message inside a node, an assumed order of magnitude (not a datasheet "  \
+    "figure; a cluster file overrides it)"
+#define SRC_LAT1                                                                                   \
+    "convention: 8 us per message across the network, an assumed order of magnitude (not a "       \
+    "datasheet figure; a cluster file overrides it)"
+#define SRC_NODE8                                                                                  \
+    "published: the vendor's 8-GPU system of the part (DGX/HGX datasheet): 8 devices per node, "   \
+    "all on the node's switch"
+#define SRC_NO_MX "convention: 0 = unsupported: no block-scaled (MX) tensor cores on the part"
+#define SRC_NO_FP4                                                                                 \
+    "convention: 0 = unsupported: no NVFP4 (E2M1 with E4M3 block scales) tensor cores"
+#define SRC_NO_HOST                                                                                \
+    "convention: 0 = not given: the host differs by vendor and no per-device figure was read (a "  \
+    "cluster file gives it)"
+#define SRC_A100_SM "published: NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): 108 SMs"
+#define SRC_A100_CLK                                                                               \
+    "published: A100 whitepaper: 1410 MHz boost, the clock of the 312 TFLOP/s peak (108 x 2048 x " \
+    "1.41 GHz)"
+#define SRC_A100_SUST                                                                              \
+    "derived: boost_clock_mhz: the part at its full rated 400 W, the power the vendor rates the "  \
+    "peak at"
+#define SRC_A100_TILE                                                                              \
+    "code: cuBLAS's large-GEMM kernel on Ampere, ampere_bf16_s16816gemm_..._256x128 (the tile in " \
+    "the kernel name)"
+#define SRC_A100_L2 "published: A100 whitepaper: 40 MB L2"
+#define SRC_A100_EFF                                                                               \
+    "published: cuBLAS large BF16 GEMMs ~250-270 of 312 TFLOP/s on A100 (no single document "      \
+    "read; the H100 measurement zzc0721/torch-performance-test-data#79 gives the same 0.8)"
+#define SRC_FA2_FWD                                                                                \
+    "published: Dao 2023, FlashAttention-2 (arXiv:2307.08691) on A100: forward up to 73 % of the " \
+    "BF16 peak (50-73 % over its benchmarks): 0.70"
+#define SRC_FA2_BWD                                                                                \
+    "published: FlashAttention-2 (arXiv:2307.08691) on A100: backward, the lower part of its "     \
+    "range: 0.60"
+#define SRC_A100_FP32 "published: NVIDIA A100 datasheet: FP32 19.5 TFLOP/s"
+#define SRC_A100_BF16 "published: NVIDIA A100 datasheet: BF16/FP16 tensor 312 TFLOP/s dense"
+#define SRC_A100_FP8 "convention: 0 = unsupported: no FP8 tensor cores on Ampere (A100 datasheet)"
+#define SRC_GEN4                                                                                   \
+    "derived: PCIe Gen4 x16 31.5 GB/s per direction x 0.79, the effective share nvbandwidth "      \
+    "host_to_device_memcpy_ce measures on 8x A100-SXM4-80GB (24.8 GB/s; NVIDIA developer forum "   \
+    "'Asymmetric PCIe bandwidth in bidirectional transfers')"
+#define SRC_A100_HBW                                                                               \
+    "derived: DGX A100 datasheet 2x AMD EPYC 7742, 8 channels DDR4-3200 = 204.8 GB/s per socket "  \
+    "(AMD EPYC 7742 specification): 409.6 / 8 GPUs = 51.2"
+#define SRC_NVL3 "derived: A100 datasheet NVLink 3, 600 GB/s total = 300 per direction"
+#define SRC_HDR "derived: DGX A100 datasheet: one HDR 200 Gb/s InfiniBand port per GPU = 25 GB/s"
+#define SRC_H100_FP32 "published: NVIDIA H100 datasheet (SXM5): FP32 67 TFLOP/s"
+#define SRC_H100_BF16                                                                              \
+    "published: NVIDIA H100 datasheet (SXM5): BF16/FP16 tensor 989.4 TFLOP/s dense (1979 sparse "  \
+    "/ 2)"
+#define SRC_H100_FP8                                                                               \
+    "published: NVIDIA H100 datasheet (SXM5): FP8 tensor 1978.9 TFLOP/s dense (3958 sparse / 2)"
+#define SRC_H100_SM                                                                                \
+    "published: NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022): 132 SMs (SXM5)"
+#define SRC_H100_CLK                                                                               \
+    "published: H100 whitepaper: the tensor peak at 1830 MHz (132 x 4096 x 1.83 GHz = 989.4 TF)"
+#define SRC_H100_SUST                                                                              \
+    "derived: boost_clock_mhz: the part at its full rated 700 W, the power the vendor rates the "  \
+    "peak at"
+#define SRC_H100_TILE                                                                              \
+    "code: NVIDIA/cutlass CUTLASS 3 sm90 warp-specialised default BF16 tile 128x256x64"
+#define SRC_H100_L2 "published: H100 whitepaper: 50 MB L2"
+#define SRC_H100_EFF                                                                               \
+    "published: torch.mm BF16 789 and 798 of 989 TFLOP/s at 4096^3 and 8192^3 on H100 SXM, "       \
+    "PyTorch 2.7 / CUDA 12.8 (zzc0721/torch-performance-test-data#79): 0.8"
+#define SRC_FA3_FWD                                                                                \
+    "published: Shah et al. 2024, FlashAttention-3 (arXiv:2407.08608): forward up to 740 TFLOP/s " \
+    "BF16 on H100 = 0.75"
+#define SRC_FA3_BWD                                                                                \
+    "published: FlashAttention-3 (arXiv:2407.08608): backward 1.5-1.75x FlashAttention-2's on "    \
+    "H100, about 0.55"
+#define SRC_GEN5                                                                                   \
+    "derived: PCIe Gen5 x16 (the SXM boards' host link per their datasheets) 63 GB/s per "         \
+    "direction x 0.79, the Gen4 measurement's effective share"
+#define SRC_DGXH_MEM                                                                               \
+    "derived: DGX H100 / DGX H200 datasheets: 2 TB system memory / 8 GPUs = 256 GiB"
+#define SRC_DGXH_HBW                                                                               \
+    "derived: DGX H100 datasheet 2x Intel Xeon Platinum 8480C, 8 channels DDR5-4800 = 307.2 GB/s " \
+    "per socket (Intel ARK): 614.4 / 8 GPUs = 76.8"
+#define SRC_NVL4 "derived: H100 datasheet NVLink 4, 900 GB/s total = 450 per direction"
+#define SRC_NDR "derived: DGX H100 datasheet: one NDR 400 Gb/s InfiniBand port per GPU = 50 GB/s"
+#define SRC_B200_FP32 "published: NVIDIA HGX B200 datasheet (per GPU, 1000 W): FP32 75 TFLOP/s"
+#define SRC_B200_BF16 "derived: HGX B200 datasheet FP16/BF16 4.5 PFLOP/s sparse / 2 = 2.25 PF dense"
+#define SRC_B200_FP8                                                                               \
+    "derived: HGX B200 datasheet FP8 (block-scaled MXFP8 the same) 9 PFLOP/s sparse / 2 = 4.5 PF " \
+    "dense"
+#define SRC_B200_FP4                                                                               \
+    "derived: HGX B200 datasheet FP4 tensor 18 PFLOP/s sparse per GPU / 2 = 9 PF dense"
+#define SRC_B200_SM                                                                                \
+    "published: B200 148 SMs, two dies of 74, as reported for the part (no whitepaper figure "     \
+    "read)"
+#define SRC_B200_CLK                                                                               \
+    "derived: 2.25e15 / (148 SMs x 8192 dense BF16 FLOP per SM per clock, twice Hopper's) = 1856 " \
+    "MHz"
+#define SRC_B200_TILE "code: NVIDIA/cutlass sm100 1-SM BF16 GEMM tile 128x256"
+#define SRC_B200_L2                                                                                \
+    "published: 126 MB L2 as reported for the Blackwell die pair (informational, not priced)"
+#define SRC_B200_EFF                                                                               \
+    "published: torch.mm BF16 1.41, 1.45, 1.42 PFLOP/s at 4096^3, 6144^3, 8192^3 on B200, median " \
+    "0.631 of 2.25 PF (pytorch/ao#2427, benchmarks/float8/bench_matmul.py, 2025-06-23; power "     \
+    "limit not stated)"
+#define SRC_FA4_FWD                                                                                \
+    "published: Zadouri et al. 2026, FlashAttention-4 (arXiv:2603.05451): up to 1613 TFLOP/s "     \
+    "BF16 on B200 = 0.717"
+#define SRC_FA4_BWD                                                                                \
+    "published: FlashAttention-3's H100 backward fraction (arXiv:2407.08608), about 0.55: "        \
+    "FlashAttention-4's backward peak not read"
+#define SRC_B200_MEM "published: NVIDIA HGX B200 datasheet: 180 GB HBM3e per GPU (binary GiB)"
+#define SRC_B200_HBW                                                                               \
+    "derived: DGX B200 datasheet 2x Intel Xeon Platinum 8570, 8 channels DDR5-5600 = 358.4 GB/s "  \
+    "per socket (Intel ARK): 716.8 / 8 GPUs = 89.6"
+#define SRC_B200_HMEM                                                                              \
+    "derived: DGX B200 datasheet: 2 TB system memory (up to 4 TB) / 8 GPUs = 256 GiB"
+#define SRC_NVL5 "derived: B200 datasheet NVLink 5, 1.8 TB/s total = 900 per direction"
+#define SRC_NDR_B "derived: DGX B200 datasheet: 400 Gb/s per GPU = 50 GB/s"
+
+/* Blackwell rack-scale (NVL72) and Blackwell Ultra citations. */
+#define SRC_NVL72_TRAY                                                                             \
+    "published: NVIDIA GB200/GB300 NVL72 enterprise reference architecture: a compute tray "       \
+    "(the OS node) holds 4 GPUs and 2 Grace CPUs"
+#define SRC_NVL72_SIZE                                                                             \
+    "published: NVIDIA GB200/GB300 NVL72 datasheets: 72 GPUs in one NVLink domain, every GPU "     \
+    "one NVLink switch hop from every other (9 NVLink switch trays)"
+#define SRC_NVL72_BW                                                                               \
+    "derived: NVL72 datasheets: NVLink 5, 130 TB/s per 72 GPUs = 1.8 TB/s total per GPU = 900 "    \
+    "per direction, to any GPU of the rack"
+#define SRC_GB200_FP8                                                                              \
+    "derived: NVIDIA GB200 NVL72 datasheet FP8/FP6 720 PFLOP/s sparse / 72 GPUs / 2 = 5 PF "       \
+    "dense (block-scaled MXFP8 the same)"
+#define SRC_BW_EFF                                                                                 \
+    "published: the Blackwell SM's measurement: torch.mm BF16 median 0.631 of 2.25 PF on B200 "    \
+    "(pytorch/ao#2427, benchmarks/float8/bench_matmul.py, 2025-06-23); no figure read for this "   \
+    "part"
+#define SRC_C2C                                                                                    \
+    "derived: GB200/GB300 datasheets: NVLink-C2C 900 GB/s total per Grace, shared by its 2 "       \
+    "GPUs = 450 per GPU = 225 per direction (the raw rate: no measured share read)"
+#define SRC_GRACE_MEM                                                                              \
+    "derived: GB200/GB300 NVL72 datasheets: up to 17 TB LPDDR5X per 36 Grace CPUs, 480 GB per "    \
+    "Grace / 2 GPUs = 240 GiB"
+#define SRC_BU_TABLE                                                                               \
+    "published: NVIDIA Blackwell Ultra per-GPU specification (as tabulated at "                    \
+    "verda.com/blog/gb300-nvl72-architecture)"
+#define SRC_BU_SM                                                                                  \
+    "published: Blackwell Ultra 160 SMs (20,480 CUDA cores / 128), as reported for the part"
+#define SRC_BU_L2 "convention: 0 = not given: no L2 figure read for Blackwell Ultra (not priced)"
+#define SRC_GB300_BF16                                                                             \
+    "derived: NVIDIA GB300 NVL72 datasheet FP16/BF16 360 PFLOP/s sparse / 72 GPUs / 2 = 2.5 PF "   \
+    "dense"
+#define SRC_GB300_FP8                                                                              \
+    "derived: NVIDIA GB300 NVL72 datasheet FP8/FP6 720 PFLOP/s sparse / 72 GPUs / 2 = 5 PF "       \
+    "dense (block-scaled MXFP8 the same)"
+#define SRC_B300_BF16                                                                              \
+    "derived: NVIDIA HGX B300 datasheet FP16/BF16 36 PFLOP/s sparse / 8 GPUs / 2 = 2.25 PF dense"
+#define SRC_B300_FP8                                                                               \
+    "derived: NVIDIA HGX B300 datasheet FP8/FP6 72 PFLOP/s sparse / 8 GPUs / 2 = 4.5 PF dense "    \
+    "(block-scaled MXFP8 the same)"
+#define SRC_CX8                                                                                    \
+    "published: NVIDIA HGX B300 / GB300 NVL72 datasheets: one ConnectX-8 800 Gb/s NIC per GPU = "  \
+    "100 GB/s"
+#define SRC_MI355_BF16                                                                             \
+    "published: AMD Instinct MI355X datasheet: BF16/FP16 dense 2516.6 TFLOP/s (2.5 PF)"
+#define SRC_MI355_FP8                                                                              \
+    "published: AMD Instinct MI355X datasheet: FP8 dense 5033.2 TFLOP/s (MXFP8 the same rate)"
+
 static const Preset presets[] = {
     /* NVIDIA A100 SXM4 40GB (A100 datasheet): FP32 19.5 TF, BF16/FP16 dense 312 TF, no FP8;
      * HBM2 1,555 GB/s. NVLink 3: 600 GB/s total = 300 GB/s per direction. DGX A100: 8 GPUs,
@@ -132,7 +360,35 @@ static const Preset presets[] = {
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
      {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
-     {25, 128, 51.2}},
+     {25, 128, 51.2},
+     .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 40 GB HBM2 (binary GiB: the part reports "
+                       "40960 MiB)",
+             [S_MEM_BW] = "published: NVIDIA A100 datasheet: 1,555 GB/s (SXM4 40GB)",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_A100_FP32,
+             [S_BF16] = SRC_A100_BF16,
+             [S_FP16] = SRC_A100_BF16,
+             [S_FP8] = SRC_A100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = SRC_A100_SM,
+             [S_BOOST] = SRC_A100_CLK,
+             [S_SUSTAINED] = SRC_A100_SUST,
+             [S_TILE_M] = SRC_A100_TILE,
+             [S_TILE_N] = SRC_A100_TILE,
+             [S_L2] = SRC_A100_L2,
+             [S_GEMM_EFF] = SRC_A100_EFF,
+             [S_ATTN_FWD] = SRC_FA2_FWD,
+             [S_ATTN_BWD] = SRC_FA2_BWD,
+             [S_HOST_LINK] = SRC_GEN4,
+             [S_HOST_MEM] =
+                 "derived: DGX A100 320GB datasheet: 1 TB system memory / 8 GPUs = 128 GiB",
+             [S_HOST_MEM_BW] = SRC_A100_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL3,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_HDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* A100 SXM4 80GB: same compute and links as the 40GB part; HBM2e 2,039 GB/s. */
     {"A100-80GB",
      80,
@@ -142,7 +398,35 @@ static const Preset presets[] = {
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
      {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8},
-     {25, 256, 51.2}},
+     {25, 256, 51.2},
+     .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 80 GB HBM2e (binary GiB: the part "
+                       "reports 81920 MiB)",
+             [S_MEM_BW] = "published: NVIDIA A100 datasheet: 2,039 GB/s (SXM4 80GB)",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_A100_FP32,
+             [S_BF16] = SRC_A100_BF16,
+             [S_FP16] = SRC_A100_BF16,
+             [S_FP8] = SRC_A100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = SRC_A100_SM,
+             [S_BOOST] = SRC_A100_CLK,
+             [S_SUSTAINED] = SRC_A100_SUST,
+             [S_TILE_M] = SRC_A100_TILE,
+             [S_TILE_N] = SRC_A100_TILE,
+             [S_L2] = SRC_A100_L2,
+             [S_GEMM_EFF] = SRC_A100_EFF,
+             [S_ATTN_FWD] = SRC_FA2_FWD,
+             [S_ATTN_BWD] = SRC_FA2_BWD,
+             [S_HOST_LINK] = SRC_GEN4,
+             [S_HOST_MEM] =
+                 "derived: DGX A100 640GB datasheet: 2 TB system memory / 8 GPUs = 256 GiB",
+             [S_HOST_MEM_BW] = SRC_A100_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL3,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_HDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA H100 SXM5 80GB (H100 datasheet): FP32 67 TF, BF16/FP16 dense 989.4 TF, FP8
      * dense 1978.9 TF; HBM3 3.35 TB/s. NVLink 4: 900 GB/s total = 450 per direction.
      * DGX H100: one NDR 400 Gb/s port per GPU = 50 GB/s. 132 SMs, tensor clock 1830 MHz at
@@ -155,7 +439,33 @@ static const Preset presets[] = {
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
-     {50, 256, 76.8}},
+     {50, 256, 76.8},
+     .src = {[S_MEM] = "published: NVIDIA H100 datasheet (SXM5): 80 GB HBM3",
+             [S_MEM_BW] = "published: NVIDIA H100 datasheet (SXM5): 3.35 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = SRC_H100_SM,
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = SRC_H100_SUST,
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = SRC_DGXH_MEM,
+             [S_HOST_MEM_BW] = SRC_DGXH_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL4,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* H100 SXM5 96 GB HBM2e at its default 500 W limit (Meta Grand Teton; torchtitan's
      * benchmark hardware, "H100 96GB HBM2e at the default 500W"): H100 compute; HBM2e
      * 2.41 TB/s (the 94/96 GB HBM2e H100 as measured in arXiv:2604.11391's power-capping
@@ -168,7 +478,36 @@ static const Preset presets[] = {
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8},
-     {0, 0, 0}},
+     {0, 0, 0},
+     .src = {[S_MEM] = "published: torchtitan's benchmark hardware, 'H100 96GB HBM2e at the "
+                       "default 500W' (Meta Grand Teton)",
+             [S_MEM_BW] = "published: arXiv:2604.11391 (power-capping study): the 94/96 GB HBM2e "
+                          "H100 at 2.41 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = SRC_H100_SM,
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = "derived: 1830 x (500/700)^(1/3) = 1636 MHz: dynamic power ~ f^3 in "
+                             "the DVFS range (C V^2 f, V with f), the 500 W limit of 700 W rated",
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_NO_HOST,
+             [S_HOST_MEM] = SRC_NO_HOST,
+             [S_HOST_MEM_BW] = SRC_NO_HOST,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL4,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA H800 SXM5 80GB: H100 compute and HBM3 with NVLink cut to 400 GB/s total = 200
      * per direction (H800 datasheet; DeepSeek-V3 technical report arXiv:2412.19437 §3.1-3.2:
      * 8 GPUs per node, NVLink + NVSwitch inside, one 400 Gb/s = 50 GB/s InfiniBand NIC per
@@ -181,7 +520,36 @@ static const Preset presets[] = {
      {"nvlink4-h800", 8, 200, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
-     {50, 256, 76.8}},
+     {50, 256, 76.8},
+     .src = {[S_MEM] = "published: NVIDIA H800 datasheet (SXM5): 80 GB HBM3, H100 compute",
+             [S_MEM_BW] = "published: NVIDIA H800 datasheet (SXM5): 3.35 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = SRC_H100_SM,
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = SRC_H100_SUST,
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = "derived: H800 systems built as DGX H100: 2 TB / 8 GPUs = 256 GiB",
+             [S_HOST_MEM_BW] =
+                 "derived: as DGX H100: 2x Xeon Platinum 8480C, 614.4 / 8 GPUs = 76.8",
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = "derived: H800 datasheet NVLink 400 GB/s total = 200 per direction "
+                         "(DeepSeek-V3, arXiv:2412.19437 3.1-3.2, measures 160 achieved)",
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = "published: DeepSeek-V3 (arXiv:2412.19437) 3.1: one 400 Gb/s InfiniBand "
+                         "NIC per GPU = 50 GB/s",
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA H200 SXM 141GB (H200 datasheet): H100 compute and NVLink 4; HBM3e 4.8 TB/s;
      * DGX H200 uses the same 400 Gb/s per GPU. Same GH100 die, SMs, clock and L2 as H100. */
     {"H200",
@@ -192,7 +560,34 @@ static const Preset presets[] = {
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
      {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8},
-     {50, 256, 76.8}},
+     {50, 256, 76.8},
+     .src = {[S_MEM] = "published: NVIDIA H200 datasheet (SXM): 141 GB HBM3e",
+             [S_MEM_BW] = "published: NVIDIA H200 datasheet (SXM): 4.8 TB/s",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_H100_FP32,
+             [S_BF16] = SRC_H100_BF16,
+             [S_FP16] = SRC_H100_BF16,
+             [S_FP8] = SRC_H100_FP8,
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = "published: H200 is the GH100 die of the H100 (H200 datasheet; H100 "
+                       "whitepaper: 132 SMs)",
+             [S_BOOST] = SRC_H100_CLK,
+             [S_SUSTAINED] = SRC_H100_SUST,
+             [S_TILE_M] = SRC_H100_TILE,
+             [S_TILE_N] = SRC_H100_TILE,
+             [S_L2] = SRC_H100_L2,
+             [S_GEMM_EFF] = SRC_H100_EFF,
+             [S_ATTN_FWD] = SRC_FA3_FWD,
+             [S_ATTN_BWD] = SRC_FA3_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = SRC_DGXH_MEM,
+             [S_HOST_MEM_BW] = SRC_DGXH_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL4,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR,
+             [S_L1_LAT] = SRC_LAT1}},
     /* NVIDIA B200 in HGX B200 (datasheet, per GPU at 1000 W): 180 GB HBM3e, FP32 75 TF,
      * FP16/BF16 4.5 PF sparse = 2.25 PF dense, FP8 (and MXFP8, block-scaled) 9 PF sparse =
      * 4.5 PF dense; HBM3e 8 TB/s. NVLink 5: 1.8 TB/s total = 900 per direction. DGX B200:
@@ -202,23 +597,239 @@ static const Preset presets[] = {
     {"B200",
      180,
      8000,
-     {75, 2250, 2250, 4500, 4500},
+     {75, 2250, 2250, 4500, 4500, 9000},
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
      {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631},
-     {50, 256, 89.6}},
+     {50, 256, 89.6},
+     .src = {[S_MEM] = SRC_B200_MEM,
+             [S_MEM_BW] = "published: NVIDIA HGX B200 datasheet: HBM3e 8 TB/s per GPU",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = SRC_B200_FP32,
+             [S_BF16] = SRC_B200_BF16,
+             [S_FP16] = SRC_B200_BF16,
+             [S_FP8] = SRC_B200_FP8,
+             [S_MXFP8] = SRC_B200_FP8,
+             [S_NVFP4] = SRC_B200_FP4,
+             [S_SMS] = SRC_B200_SM,
+             [S_BOOST] = SRC_B200_CLK,
+             [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1000 W, the "
+                             "power the vendor rates the peak at",
+             [S_TILE_M] = SRC_B200_TILE,
+             [S_TILE_N] = SRC_B200_TILE,
+             [S_L2] = SRC_B200_L2,
+             [S_GEMM_EFF] = SRC_B200_EFF,
+             [S_ATTN_FWD] = SRC_FA4_FWD,
+             [S_ATTN_BWD] = SRC_FA4_BWD,
+             [S_HOST_LINK] = SRC_GEN5,
+             [S_HOST_MEM] = SRC_B200_HMEM,
+             [S_HOST_MEM_BW] = SRC_B200_HBW,
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL5,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_NDR_B,
+             [S_L1_LAT] = SRC_LAT1}},
     /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
-     * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above). */
+     * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above); large
+     * BF16/FP16 GEMMs at the cap as cuBLAS ran them there (facebookexperimental/triton#854:
+     * 1110 and 1088 TFLOP/s at 4096^3 and 8192^3 with the cap locked to 750 W), 0.538 of the
+     * sustained-clock peak. */
     {"B200-750W",
      180,
      8000,
-     {75, 2250, 2250, 4500, 4500},
+     {75, 2250, 2250, 4500, 4500, 9000},
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.631},
-     {50, 256, 89.6}},
+     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.538},
+     {50, 256, 89.6},
+     .src =
+         {[S_MEM] = SRC_B200_MEM,
+          [S_MEM_BW] = "published: NVIDIA HGX B200 datasheet: HBM3e 8 TB/s per GPU",
+          [S_DPN] =
+              SRC_NODE8,
+          [S_FP32] = SRC_B200_FP32,
+          [S_BF16] = SRC_B200_BF16,
+          [S_FP16] = SRC_B200_BF16,
+          [S_FP8] =
+              SRC_B200_FP8,
+          [S_MXFP8] = SRC_B200_FP8,
+          [S_NVFP4] = SRC_B200_FP4,
+          [S_SMS] =
+              SRC_B200_SM,
+          [S_BOOST] = SRC_B200_CLK,
+          [S_SUSTAINED] =
+              "derived: 1856 x (750/1000)^(1/3) = 1686 MHz: dynamic power ~ f^3 in the DVFS range, "
+              "the 750 W limit of torchao's benchmark hardware ('8 x B200 limited to 750W')",
+          [S_TILE_M] = SRC_B200_TILE,
+          [S_TILE_N] = SRC_B200_TILE,
+          [S_L2] = SRC_B200_L2,
+          [S_GEMM_EFF] =
+              "published: cuBLAS FP16 GEMM on B200 with the power cap locked to 750 W: 1110.1 and "
+              "1087.7 TFLOP/s at 4096^3 and 8192^3 (facebookexperimental/triton#854, "
+              "test_blackwell_gemm_perf.py under denoise.sh), mean 1098.9 = 0.538 of the "
+              "sustained-clock peak 2250 x 1686/1856 = 2043.9 TFLOP/s",
+          [S_ATTN_FWD] = SRC_FA4_FWD,
+          [S_ATTN_BWD] = SRC_FA4_BWD,
+          [S_HOST_LINK] = SRC_GEN5,
+          [S_HOST_MEM] = SRC_B200_HMEM,
+          [S_HOST_MEM_BW] = SRC_B200_HBW,
+          [S_L0_SIZE] = SRC_NODE8,
+          [S_L0_BW] = SRC_NVL5,
+          [S_L0_LAT] = SRC_LAT0,
+          [S_L1_BW] = SRC_NDR_B,
+          [S_L1_LAT] = SRC_LAT1}},
+    /* NVIDIA GB200 NVL72 (GB200 NVL72 datasheet; per GPU = the rack's figures / 72): a
+     * B200 die at 1200 W: 186 GB HBM3e at 8 TB/s; FP16/BF16 360 PF, FP8 720 PF, FP4 1440
+     * PF sparse per rack = 2.5, 5 and 10 PF dense per GPU. All 72 GPUs share one NVLink 5
+     * domain through the NVLink switch trays (1.8 TB/s per GPU, 900 per direction, to every
+     * other GPU of the rack): the domain is level 0; a compute tray (the node the OS sees)
+     * holds 4 GPUs and 2 Grace CPUs. One ConnectX-7 400 Gb/s NIC per GPU. Host: each Grace
+     * (480 GB LPDDR5X at 512 GB/s) serves 2 GPUs over NVLink-C2C, 900 GB/s total per
+     * superchip. */
+    {"GB200-NVL72",
+     186,
+     8000,
+     {90, 2500, 2500, 5000, 5000, 10000},
+     4,
+     {"nvlink5-nvl72", 72, 900, 3},
+     {"ib-ndr", 0, 50, 8},
+     {148, 2062, 2062, 128, 256, 126, 0.717, 0.55, 0.631},
+     {225, 240, 256},
+     .src = {[S_MEM] = "derived: NVIDIA GB200 NVL72 datasheet: 13.4 TB HBM3e per 72 GPUs, 372 GB "
+                       "per GB200 superchip of 2 GPUs = 186 GB per GPU (binary GiB)",
+             [S_MEM_BW] = "derived: NVIDIA GB200 NVL72 datasheet: 576 TB/s HBM3e per 72 GPUs = 8 "
+                          "TB/s per GPU",
+             [S_DPN] = SRC_NVL72_TRAY,
+             [S_FP32] =
+                 "published: NVIDIA Blackwell technical brief, GB200 at 1200 W: FP32 90 "
+                 "TFLOP/s per GPU (as tabulated at glennklockwood.com/garden/processors/B200)",
+             [S_BF16] = "derived: NVIDIA GB200 NVL72 datasheet FP16/BF16 360 PFLOP/s sparse / 72 "
+                        "GPUs / 2 = 2.5 PF dense",
+             [S_FP16] = "derived: NVIDIA GB200 NVL72 datasheet FP16/BF16 360 PFLOP/s sparse / 72 "
+                        "GPUs / 2 = 2.5 PF dense",
+             [S_FP8] = SRC_GB200_FP8,
+             [S_MXFP8] = SRC_GB200_FP8,
+             [S_NVFP4] = "derived: NVIDIA GB200 NVL72 datasheet FP4 tensor 1440 PFLOP/s sparse / "
+                         "72 GPUs / 2 = 10 PF dense",
+             [S_SMS] = "published: the GB200's GPU is the B200 die: 148 SMs, two dies of 74, as "
+                       "reported for the part",
+             [S_BOOST] = "derived: 2.5e15 / (148 SMs x 8192 dense BF16 FLOP per SM per clock) = "
+                         "2062 MHz",
+             [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1200 W, the "
+                             "power the vendor rates the peak at",
+             [S_TILE_M] = SRC_B200_TILE,
+             [S_TILE_N] = SRC_B200_TILE,
+             [S_L2] = SRC_B200_L2,
+             [S_GEMM_EFF] = SRC_BW_EFF,
+             [S_ATTN_FWD] = SRC_FA4_FWD,
+             [S_ATTN_BWD] = SRC_FA4_BWD,
+             [S_HOST_LINK] = SRC_C2C,
+             [S_HOST_MEM] = SRC_GRACE_MEM,
+             [S_HOST_MEM_BW] = "derived: NVIDIA GB200 NVL72 datasheet: LPDDR5X 18.4 TB/s per 36 "
+                               "Grace CPUs = 512 GB/s per Grace / 2 GPUs = 256",
+             [S_L0_SIZE] = SRC_NVL72_SIZE,
+             [S_L0_BW] = SRC_NVL72_BW,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = "published: NVIDIA DGX SuperPOD with DGX GB200 reference architecture: "
+                         "one ConnectX-7 400 Gb/s InfiniBand NIC per GPU = 50 GB/s",
+             [S_L1_LAT] = SRC_LAT1},
+     .family = "B200"},
+    /* NVIDIA GB300 NVL72 (GB300 NVL72 datasheet; per GPU = the rack's / 72): a Blackwell
+     * Ultra (B300) die at 1400 W: 279 GB HBM3e at 8 TB/s; FP16/BF16 2.5 PF, FP8 5 PF, FP4
+     * 15 PF dense (1080 PF per rack). Same NVLink 5 domain of 72 GPUs as the GB200 NVL72;
+     * one ConnectX-8 800 Gb/s NIC per GPU; Grace hosts as in the GB200 NVL72 (LPDDR5X 14
+     * TB/s per rack). 160 SMs. */
+    {"GB300-NVL72",
+     279,
+     8000,
+     {80, 2500, 2500, 5000, 5000, 15000},
+     4,
+     {"nvlink5-nvl72", 72, 900, 3},
+     {"ib-xdr", 0, 100, 8},
+     {160, 1907, 1907, 128, 256, 0, 0.717, 0.55, 0.631},
+     {225, 240, 194.4},
+     .src = {[S_MEM] = SRC_BU_TABLE ": GB300 279 GB HBM3e per GPU (binary GiB)",
+             [S_MEM_BW] = "derived: NVIDIA GB300 NVL72 datasheet: 576 TB/s HBM3e per 72 GPUs = 8 "
+                          "TB/s per GPU",
+             [S_DPN] = SRC_NVL72_TRAY,
+             [S_FP32] = SRC_BU_TABLE ": GB300 FP32 80 TFLOP/s per GPU",
+             [S_BF16] = SRC_GB300_BF16,
+             [S_FP16] = SRC_GB300_BF16,
+             [S_FP8] = SRC_GB300_FP8,
+             [S_MXFP8] = SRC_GB300_FP8,
+             [S_NVFP4] = "derived: NVIDIA GB300 NVL72 datasheet FP4 tensor 1080 PFLOP/s dense "
+                         "(1440 sparse) / 72 GPUs = 15 PF",
+             [S_SMS] = SRC_BU_SM,
+             [S_BOOST] = "derived: 2.5e15 / (160 SMs x 8192 dense BF16 FLOP per SM per clock) = "
+                         "1907 MHz",
+             [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1400 W, the "
+                             "power the vendor rates the peak at",
+             [S_TILE_M] = SRC_B200_TILE,
+             [S_TILE_N] = SRC_B200_TILE,
+             [S_L2] = SRC_BU_L2,
+             [S_GEMM_EFF] = SRC_BW_EFF,
+             [S_ATTN_FWD] = SRC_FA4_FWD,
+             [S_ATTN_BWD] = SRC_FA4_BWD,
+             [S_HOST_LINK] = SRC_C2C,
+             [S_HOST_MEM] = SRC_GRACE_MEM,
+             [S_HOST_MEM_BW] = "derived: NVIDIA GB300 NVL72 datasheet: LPDDR5X 14 TB/s per 72 "
+                               "GPUs = 194.4",
+             [S_L0_SIZE] = SRC_NVL72_SIZE,
+             [S_L0_BW] = SRC_NVL72_BW,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_CX8,
+             [S_L1_LAT] = SRC_LAT1},
+     .family = "B300"},
+    /* NVIDIA B300 in HGX B300 (datasheet, per GPU = the board's / 8): 270 GB HBM3e at 8
+     * TB/s; FP32 600 TF, FP16/BF16 36 PF sparse, FP8 72 PF sparse, FP4 108 PF dense per
+     * board = 75 TF, 2.25, 4.5 and 13.5 PF dense per GPU. NVLink 5 as B200; one ConnectX-8
+     * 800 Gb/s NIC per GPU. DGX B300 host: 2x Intel Xeon 6776P, 2 TB. 160 SMs. */
+    {"B300",
+     270,
+     8000,
+     {75, 2250, 2250, 4500, 4500, 13500},
+     8,
+     {"nvlink5", 8, 900, 3},
+     {"ib-xdr", 0, 100, 8},
+     {160, 1717, 1717, 128, 256, 0, 0.717, 0.55, 0.631},
+     {50, 256, 102.4},
+     .src = {[S_MEM] = SRC_BU_TABLE ": B300 270 GB HBM3e per GPU (binary GiB)",
+             [S_MEM_BW] = "published: NVIDIA HGX B300 datasheet: up to 8 TB/s per GPU (as "
+                          "tabulated at acecloud.ai/blog/nvidia-hgx-b300)",
+             [S_DPN] = SRC_NODE8,
+             [S_FP32] = "derived: NVIDIA HGX B300 datasheet FP32 600 TFLOP/s / 8 GPUs = 75",
+             [S_BF16] = SRC_B300_BF16,
+             [S_FP16] = SRC_B300_BF16,
+             [S_FP8] = SRC_B300_FP8,
+             [S_MXFP8] = SRC_B300_FP8,
+             [S_NVFP4] = "derived: NVIDIA HGX B300 datasheet FP4 tensor 108 PFLOP/s dense (144 "
+                         "sparse) / 8 GPUs = 13.5 PF",
+             [S_SMS] = SRC_BU_SM,
+             [S_BOOST] = "derived: 2.25e15 / (160 SMs x 8192 dense BF16 FLOP per SM per clock) = "
+                         "1717 MHz",
+             [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1100 W, the "
+                             "power the vendor rates the peak at",
+             [S_TILE_M] = SRC_B200_TILE,
+             [S_TILE_N] = SRC_B200_TILE,
+             [S_L2] = SRC_BU_L2,
+             [S_GEMM_EFF] = SRC_BW_EFF,
+             [S_ATTN_FWD] = SRC_FA4_FWD,
+             [S_ATTN_BWD] = SRC_FA4_BWD,
+             [S_HOST_LINK] = "derived: the DGX B300 host (Intel Xeon 6, PCIe Gen5) links each GPU "
+                             "at Gen5 x16: 63 GB/s per direction x 0.79, the Gen4 measurement's "
+                             "effective share",
+             [S_HOST_MEM] = "derived: NVIDIA DGX B300 datasheet: 2 TB system memory / 8 GPUs = "
+                            "256 GiB",
+             [S_HOST_MEM_BW] = "derived: DGX B300 datasheet 2x Intel Xeon 6776P, 8 channels "
+                               "DDR5-6400 = 409.6 GB/s per socket (Intel ARK): 819.2 / 8 GPUs = "
+                               "102.4",
+             [S_L0_SIZE] = SRC_NODE8,
+             [S_L0_BW] = SRC_NVL5,
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = SRC_CX8,
+             [S_L1_LAT] = SRC_LAT1}},
     /* AMD Instinct MI300X (datasheet): 192 GB HBM3 at 5.3 TB/s; FP32 matrix 163.4 TF (IEEE fp32 on
      * matrix cores), BF16/FP16 dense 1307.4 TF, FP8 dense 2614.9 TF. 8-GPU platform with
      * Infinity Fabric: 7 links x 64 GB/s per direction to the 7 peers = 448 GB/s per
@@ -234,7 +845,128 @@ static const Preset presets[] = {
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
      {304, 2100, 2100, 256, 256, 256, 0, 0, 0},
-     {0, 0, 0}},
+     {0, 0, 0},
+     .src = {[S_MEM] = "published: AMD Instinct MI300X datasheet: 192 GB HBM3",
+             [S_MEM_BW] = "published: AMD Instinct MI300X datasheet: 5.3 TB/s",
+             [S_DPN] = "published: AMD Instinct MI300X platform: 8 GPUs on Infinity Fabric",
+             [S_FP32] = "published: AMD Instinct MI300X datasheet: FP32 matrix 163.4 TFLOP/s",
+             [S_BF16] = "published: AMD Instinct MI300X datasheet: BF16/FP16 dense 1307.4 TFLOP/s",
+             [S_FP16] = "published: AMD Instinct MI300X datasheet: BF16/FP16 dense 1307.4 TFLOP/s",
+             [S_FP8] = "published: AMD Instinct MI300X datasheet: FP8 dense 2614.9 TFLOP/s",
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = "published: AMD CDNA3 whitepaper: 304 CUs",
+             [S_BOOST] = "published: AMD CDNA3 whitepaper: 2100 MHz peak engine clock (304 x 2048 "
+                         "x 2.1 GHz = 1307 TF)",
+             [S_SUSTAINED] = "convention: the peak clock: no sustained clock published",
+             [S_TILE_M] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
+             [S_TILE_N] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
+             [S_L2] =
+                 "published: AMD CDNA3 whitepaper: 256 MB Infinity Cache, the last-level cache",
+             [S_GEMM_EFF] = "convention: 0 = not given: no published hipBLASLt figure read (the "
+                            "0.8 fallback applies)",
+             [S_ATTN_FWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_ATTN_BWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_HOST_LINK] = SRC_NO_HOST,
+             [S_HOST_MEM] = SRC_NO_HOST,
+             [S_HOST_MEM_BW] = SRC_NO_HOST,
+             [S_L0_SIZE] = "published: AMD Instinct MI300X platform: 8 GPUs on Infinity Fabric",
+             [S_L0_BW] = "derived: MI300X platform: 7 Infinity Fabric links x 64 GB/s per "
+                         "direction to the 7 peers = 448",
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = "published: MI300X platform: a 400 Gb/s NIC per GPU = 50 GB/s",
+             [S_L1_LAT] = SRC_LAT1}},
+    /* AMD Instinct MI325X (datasheet): the MI300X's CDNA3 compute die (304 CUs at 2100 MHz,
+     * the same peaks) with 256 GB HBM3E at 6 TB/s; the 8-GPU platform's Infinity Fabric as
+     * the MI300X's (7 links x 64 GB/s per direction); a 400 Gb/s NIC per GPU. */
+    {"MI325X",
+     256,
+     6000,
+     {163.4, 1307.4, 1307.4, 2614.9, 0, 0},
+     8,
+     {"infinity-fabric", 8, 448, 3},
+     {"roce-400g", 0, 50, 8},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0},
+     {0, 0, 0},
+     .src = {[S_MEM] = "published: AMD Instinct MI325X datasheet: 256 GB HBM3E",
+             [S_MEM_BW] = "published: AMD Instinct MI325X datasheet: 6 TB/s",
+             [S_DPN] = "published: AMD Instinct MI325X platform: 8 GPUs on Infinity Fabric",
+             [S_FP32] = "published: AMD Instinct MI325X datasheet: FP32 matrix 163.4 TFLOP/s",
+             [S_BF16] = "published: AMD Instinct MI325X datasheet: BF16/FP16 dense 1307.4 TFLOP/s",
+             [S_FP16] = "published: AMD Instinct MI325X datasheet: BF16/FP16 dense 1307.4 TFLOP/s",
+             [S_FP8] = "published: AMD Instinct MI325X datasheet: FP8 dense 2614.9 TFLOP/s",
+             [S_MXFP8] = SRC_NO_MX,
+             [S_NVFP4] = SRC_NO_FP4,
+             [S_SMS] = "published: AMD Instinct MI325X datasheet: 304 CUs (the CDNA3 die of the "
+                       "MI300X)",
+             [S_BOOST] = "published: AMD Instinct MI325X datasheet: 2100 MHz peak engine clock "
+                         "(304 x 2048 x 2.1 GHz = 1307 TF)",
+             [S_SUSTAINED] = "convention: the peak clock: no sustained clock published",
+             [S_TILE_M] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
+             [S_TILE_N] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
+             [S_L2] =
+                 "published: AMD CDNA3 whitepaper: 256 MB Infinity Cache, the last-level cache",
+             [S_GEMM_EFF] = "convention: 0 = not given: no published hipBLASLt figure read (the "
+                            "0.8 fallback applies)",
+             [S_ATTN_FWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_ATTN_BWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_HOST_LINK] = SRC_NO_HOST,
+             [S_HOST_MEM] = SRC_NO_HOST,
+             [S_HOST_MEM_BW] = SRC_NO_HOST,
+             [S_L0_SIZE] = "published: AMD Instinct MI325X platform: 8 GPUs on Infinity Fabric",
+             [S_L0_BW] = "derived: MI325X platform: 7 Infinity Fabric links x 128 GB/s "
+                         "bidirectional = 64 per direction to each of the 7 peers = 448",
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = "convention: a 400 Gb/s NIC per GPU = 50 GB/s, as the MI300X platform",
+             [S_L1_LAT] = SRC_LAT1},
+     .family = "MI300X"},
+    /* AMD Instinct MI355X (datasheet; CDNA4): 288 GB HBM3E at 8 TB/s; 256 CUs at 2400 MHz:
+     * BF16/FP16 dense 2.5 PF (256 x 4096 x 2.4 GHz), FP8 and MXFP8 5 PF (8192 per CU per
+     * clock), MXFP4 10 PF (no NVFP4), FP32 157.3 TF; 256 MB Infinity Cache. 8-GPU
+     * platform: 7 Infinity Fabric links, 1075 GB/s total per GPU = 537.6 per direction; a
+     * Pollara 400 Gb/s NIC per GPU. */
+    {"MI355X",
+     288,
+     8000,
+     {157.3, 2516.6, 2516.6, 5033.2, 5033.2, 0},
+     8,
+     {"infinity-fabric", 8, 537.6, 3},
+     {"roce-400g", 0, 50, 8},
+     {256, 2400, 2400, 256, 256, 256, 0, 0, 0},
+     {0, 0, 0},
+     .src = {[S_MEM] = "published: AMD Instinct MI355X datasheet: 288 GB HBM3E",
+             [S_MEM_BW] = "published: AMD Instinct MI355X datasheet: 8 TB/s",
+             [S_DPN] = "published: AMD Instinct MI355X platform: 8 GPUs on Infinity Fabric",
+             [S_FP32] = "published: AMD Instinct MI355X datasheet: FP32 vector 157.3 TFLOP/s",
+             [S_BF16] = SRC_MI355_BF16,
+             [S_FP16] = SRC_MI355_BF16,
+             [S_FP8] = SRC_MI355_FP8,
+             [S_MXFP8] = SRC_MI355_FP8,
+             [S_NVFP4] = "convention: 0 = unsupported: CDNA4 runs OCP MXFP4 (E8M0 scales per 32 "
+                         "elements, 10 PF dense), not NVFP4",
+             [S_SMS] = "published: AMD Instinct MI355X datasheet: 256 CUs (32 per XCD, ISSCC "
+                       "2026)",
+             [S_BOOST] = "published: AMD Instinct MI355X datasheet: 2400 MHz peak engine clock "
+                         "(256 x 4096 x 2.4 GHz = 2516.6 TF)",
+             [S_SUSTAINED] = "convention: the peak clock: no sustained clock published",
+             [S_TILE_M] = "convention: CDNA3's hipBLASLt macro tile 256x256 (no CDNA4 figure read)",
+             [S_TILE_N] = "convention: CDNA3's hipBLASLt macro tile 256x256 (no CDNA4 figure read)",
+             [S_L2] = "published: AMD CDNA4 whitepaper: 256 MB Infinity Cache, the last-level "
+                      "cache",
+             [S_GEMM_EFF] = "convention: 0 = not given: no published hipBLASLt figure read (the "
+                            "0.8 fallback applies)",
+             [S_ATTN_FWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_ATTN_BWD] = "convention: 0 = not given: the GEMM efficiency applies",
+             [S_HOST_LINK] = SRC_NO_HOST,
+             [S_HOST_MEM] = SRC_NO_HOST,
+             [S_HOST_MEM_BW] = SRC_NO_HOST,
+             [S_L0_SIZE] = "published: AMD Instinct MI355X platform: 8 GPUs on Infinity Fabric",
+             [S_L0_BW] = "derived: AMD Instinct MI355X datasheet: Infinity Fabric 1075.2 GB/s "
+                         "total over 7 links = 537.6 per direction",
+             [S_L0_LAT] = SRC_LAT0,
+             [S_L1_BW] = "published: AMD Instinct MI355X platform: a Pensando Pollara 400 Gb/s "
+                         "NIC per GPU = 50 GB/s",
+             [S_L1_LAT] = SRC_LAT1}},
     /* Huawei Ascend 910B (public Huawei material; less precise than the others): 64 GB
      * HBM2e at about 1.6 TB/s, about 320 TF FP16 (BF16 the same); FP32 and FP8 peaks are
      * not published (0). Atlas 800T A2: 8 NPUs, HCCS 392 GB/s total = 196 per direction,
@@ -248,7 +980,51 @@ static const Preset presets[] = {
      {"hccs", 8, 196, 3},
      {"roce-200g", 0, 25, 8},
      {0, 0, 0, 0, 0, 0, 0, 0, 0},
-     {0, 0, 0}},
+     {0, 0, 0},
+     .src =
+         {[S_MEM] =
+              "published: public Huawei material (Ascend 910B; less precise than the "
+              "datasheets): 64 GB HBM2e",
+          [S_MEM_BW] = "published: public Huawei material (Ascend 910B; less precise than the "
+                       "datasheets): about 1.6 TB/s",
+          [S_DPN] =
+              "published: public Huawei material (Ascend 910B; less precise than the datasheets): "
+              "Atlas 800T A2, 8 NPUs",
+          [S_FP32] = "convention: 0 = not published",
+          [S_BF16] = "published: public Huawei material (Ascend 910B; less precise than the "
+                     "datasheets): about 320 TFLOP/s FP16, BF16 the same",
+          [S_FP16] = "published: public Huawei material (Ascend 910B; less precise than the "
+                     "datasheets): about 320 TFLOP/s FP16",
+          [S_FP8] = "convention: 0 = not published",
+          [S_MXFP8] = SRC_NO_MX,
+          [S_NVFP4] = SRC_NO_FP4,
+          [S_SMS] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_BOOST] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_SUSTAINED] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_TILE_M] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_TILE_N] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_L2] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_GEMM_EFF] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_ATTN_FWD] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_ATTN_BWD] =
+              "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_HOST_LINK] = SRC_NO_HOST,
+          [S_HOST_MEM] = SRC_NO_HOST,
+          [S_HOST_MEM_BW] = SRC_NO_HOST,
+          [S_L0_SIZE] = "published: public Huawei material (Ascend 910B; less precise than the "
+                        "datasheets): Atlas 800T A2, 8 NPUs on HCCS",
+          [S_L0_BW] = "derived: Atlas 800T A2 HCCS 392 GB/s total = 196 per direction",
+          [S_L0_LAT] = SRC_LAT0,
+          [S_L1_BW] = "derived: Atlas 800T A2 8 x 200 GbE RoCE = 25 GB/s per NPU",
+          [S_L1_LAT] = SRC_LAT1}},
 };
 
 static void set_error(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -287,6 +1063,21 @@ const char *prism_cluster_preset_name(size_t i)
     return i < G_N_ELEMENTS(presets) ? presets[i].name : NULL;
 }
 
+const char *const *prism_cluster_source_keys(void)
+{
+    return source_keys;
+}
+
+const char *prism_cluster_preset_source(const char *name, const char *key)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+        if (g_ascii_strcasecmp(name, presets[i].name) == 0)
+            for (int k = 0; k < S_COUNT; k++)
+                if (strcmp(key, source_keys[k]) == 0)
+                    return presets[i].src[k];
+    return NULL;
+}
+
 PrismCluster *prism_cluster_preset(const char *name, GError **error)
 {
     g_return_val_if_fail(name != NULL, NULL);
@@ -306,6 +1097,9 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->peak_flops[PRISM_DTYPE_FP8] = p->tflops[P_FP8] * TFLOPS;
         c->peak_flops[PRISM_DTYPE_FP8_CS] = p->tflops[P_FP8] * TFLOPS;
         c->peak_flops[PRISM_DTYPE_MXFP8] = p->tflops[P_MXFP8] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_NVFP4] = p->tflops[P_NVFP4] * TFLOPS;
+        g_autofree char *fam = prism_device_family(p->name);
+        g_strlcpy(c->family, fam, sizeof c->family);
         c->sm_count = p->dev.sms;
         c->boost_clock_mhz = p->dev.boost_mhz;
         c->sustained_clock_mhz = p->dev.sustained_mhz;
@@ -332,17 +1126,29 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
     return NULL;
 }
 
-/* The device family of a cluster name (cluster.h): the part before its first '-'. */
+/* The part of a name before its first '-' (the preset naming rule; whole when none). */
+static char *name_stem(const char *name)
+{
+    const char *dash = strchr(name, '-');
+    return dash != NULL && dash > name ? g_strndup(name, (gsize)(dash - name)) : g_strdup(name);
+}
+
+/* The device family of a cluster name (cluster.h): a preset's declared family (the
+ * compute die: "B200" for GB200-NVL72), else the part before its first '-'. */
 char *prism_device_family(const char *cluster_name)
 {
-    const char *dash = strchr(cluster_name, '-');
-    return dash != NULL && dash > cluster_name
-               ? g_strndup(cluster_name, (gsize)(dash - cluster_name))
-               : g_strdup(cluster_name);
+    for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+        if (g_ascii_strcasecmp(cluster_name, presets[i].name) == 0 && presets[i].family != NULL)
+            return g_strdup(presets[i].family);
+    return name_stem(cluster_name);
 }
 
 /* Keys of the key file. */
 static const char *const cluster_keys[] = {"name",
+                                           "base",
+                                           "family",
+                                           "nodes",
+                                           "devices",
                                            "memory_gib",
                                            "memory_bandwidth_GBps",
                                            "devices_per_node",
@@ -351,6 +1157,7 @@ static const char *const cluster_keys[] = {"name",
                                            "peak_tflops_fp16",
                                            "peak_tflops_fp8",
                                            "peak_tflops_mxfp8",
+                                           "peak_tflops_nvfp4",
                                            "sm_count",
                                            "boost_clock_mhz",
                                            "sustained_clock_mhz",
@@ -572,6 +1379,117 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
     return TRUE;
 }
 
+/* The keys of a preset as a key file gives them: the table's own decimal values, so a
+ * file `base = NAME` and nothing else reads back the preset bit for bit. */
+static void preset_to_keyfile(const Preset *p, GKeyFile *kf)
+{
+    const struct {
+        const char *key;
+        double v;
+    } t[] = {{"memory_gib", p->mem_gib},
+             {"memory_bandwidth_GBps", p->mem_bw_GBps},
+             {"devices_per_node", p->devices_per_node},
+             {"peak_tflops_fp32", p->tflops[P_FP32]},
+             {"peak_tflops_bf16", p->tflops[P_BF16]},
+             {"peak_tflops_fp16", p->tflops[P_FP16]},
+             {"peak_tflops_fp8", p->tflops[P_FP8]},
+             {"peak_tflops_mxfp8", p->tflops[P_MXFP8]},
+             {"peak_tflops_nvfp4", p->tflops[P_NVFP4]},
+             {"boost_clock_mhz", p->dev.boost_mhz},
+             {"sustained_clock_mhz", p->dev.sustained_mhz},
+             {"l2_mib", p->dev.l2_mib},
+             {"gemm_efficiency", p->dev.gemm_eff},
+             {"attn_fwd_fraction", p->dev.attn_fwd},
+             {"attn_bwd_fraction", p->dev.attn_bwd},
+             {"host_link_GBps", p->host.link_GBps},
+             {"host_memory_gib", p->host.mem_gib},
+             {"host_memory_bandwidth_GBps", p->host.mem_bw_GBps}};
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
+        g_key_file_set_value(kf, "cluster", t[i].key, g_ascii_dtostr(buf, sizeof buf, t[i].v));
+    /* counts >= 1 where given (0 = not given: the key stays out) */
+    const struct {
+        const char *key;
+        uint32_t v;
+    } n[] = {
+        {"sm_count", p->dev.sms}, {"gemm_tile_m", p->dev.tile_m}, {"gemm_tile_n", p->dev.tile_n}};
+    for (size_t i = 0; i < G_N_ELEMENTS(n); i++)
+        if (n[i].v > 0)
+            g_key_file_set_integer(kf, "cluster", n[i].key, (gint)n[i].v);
+    g_autofree char *family = prism_device_family(p->name);
+    g_key_file_set_string(kf, "cluster", "family", family);
+    const PrismNetLevel *lv[2] = {&p->intra, &p->inter};
+    for (int i = 0; i < 2; i++) {
+        char group[16];
+        g_snprintf(group, sizeof group, "level.%d", i);
+        g_key_file_set_string(kf, group, "name", lv[i]->name);
+        if (i == 0)
+            g_key_file_set_integer(kf, group, "size", (gint)lv[i]->size);
+        g_key_file_set_value(kf, group, "bandwidth_GBps",
+                             g_ascii_dtostr(buf, sizeof buf, lv[i]->bw_GBps));
+        g_key_file_set_value(kf, group, "latency_us",
+                             g_ascii_dtostr(buf, sizeof buf, lv[i]->latency_us));
+    }
+}
+
+/* A file `base = NAME`: the preset's keys with the file's on top (every group and key the
+ * file gives replaces or adds to the preset's); NULL with an error naming the file, the
+ * key and the presets when NAME is not one. */
+static GKeyFile *merge_base(GKeyFile *kf, const char *path, GError **error)
+{
+    g_autofree char *base = g_key_file_get_value(kf, "cluster", "base", NULL);
+    g_strstrip(base);
+    const Preset *p = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(presets) && p == NULL; i++)
+        if (g_ascii_strcasecmp(base, presets[i].name) == 0)
+            p = &presets[i];
+    if (p == NULL) {
+        g_autoptr(GString) list = g_string_new(NULL);
+        for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+            g_string_append_printf(list, "%s%s", i ? ", " : "", presets[i].name);
+        set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
+                  "%s: [cluster] base = '%s' is not a preset (allowed: %s)", path, base, list->str);
+        return NULL;
+    }
+    GKeyFile *m = g_key_file_new();
+    preset_to_keyfile(p, m);
+    g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+    for (char **g = groups; *g != NULL; g++) {
+        g_auto(GStrv) keys = g_key_file_get_keys(kf, *g, NULL, NULL);
+        for (char **k = keys; k != NULL && *k != NULL; k++) {
+            if (strcmp(*g, "cluster") == 0 && strcmp(*k, "base") == 0)
+                continue;
+            g_autofree char *v = g_key_file_get_value(kf, *g, *k, NULL);
+            g_key_file_set_value(m, *g, *k, v);
+        }
+    }
+    /* a file that adds an outer level makes the preset's last level an inner one: it
+     * then needs a size, which the file must give (the reader says so) */
+    return m;
+}
+
+/* The keys a file without a base leaves out whose absence the cost model fills with a
+ * generic default (cluster.h, PrismCluster.generic). */
+static void note_generic(GKeyFile *kf, PrismCluster *c)
+{
+    static const char *const keys[] = {"memory_bandwidth_GBps",
+                                       "sm_count",
+                                       "gemm_tile_m",
+                                       "gemm_tile_n",
+                                       "boost_clock_mhz",
+                                       "gemm_efficiency",
+                                       "attn_fwd_fraction",
+                                       "attn_bwd_fraction",
+                                       "host_link_GBps",
+                                       "host_memory_gib",
+                                       "host_memory_bandwidth_GBps"};
+    g_autoptr(GString) s = g_string_new(NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+        if (!g_key_file_has_key(kf, "cluster", keys[i], NULL))
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", keys[i]);
+    g_strlcpy(c->generic, s->str, sizeof c->generic);
+}
+
 /* The key file is loaded; @p path names it in messages. */
 static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError **error)
 {
@@ -579,6 +1497,16 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         set_error(error, PRISM_INPUT_ERROR_MISSING, "%s: group [cluster] is missing", path);
         return NULL;
     }
+    g_autoptr(GKeyFile) merged = NULL;
+    const gboolean has_base = g_key_file_has_key(kf, "cluster", "base", NULL);
+    if (has_base) {
+        merged = merge_base(kf, path, error);
+        if (merged == NULL)
+            return NULL;
+    }
+    GKeyFile *user = kf; /* the file as written: its keys decide the generic list */
+    if (merged != NULL)
+        kf = merged;
     /* Groups: [cluster] and [level.0] .. [level.K-1], contiguous. */
     int n_levels = 0;
     g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
@@ -656,8 +1584,8 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
     c->mem_bw_GBps = mem_bw;
     /* fp8-cs has no key: it runs on the fp8 peak (copied below) */
     static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
-        "peak_tflops_fp32", "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8", NULL,
-        "peak_tflops_mxfp8"};
+        "peak_tflops_fp32",  "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8", NULL,
+        "peak_tflops_mxfp8", "peak_tflops_nvfp4"};
     gboolean any_peak = FALSE;
     for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
         if (peak_keys[d] == NULL)
@@ -680,9 +1608,10 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
     }
     c->peak_flops[PRISM_DTYPE_FP8_CS] = c->peak_flops[PRISM_DTYPE_FP8];
     if (!any_peak) {
-        set_error(error, PRISM_INPUT_ERROR_MISSING,
-                  "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8,mxfp8} > 0",
-                  path);
+        set_error(
+            error, PRISM_INPUT_ERROR_MISSING,
+            "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8,mxfp8,nvfp4} > 0",
+            path);
         return NULL;
     }
     if (!read_device(kf, path, c, error))
@@ -700,6 +1629,38 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         return NULL;
     if (!have_dpn)
         c->devices_per_node = n_levels > 1 ? c->levels[0].size : 1;
+    /* the device family: its own key (a base's when the file gives none), never the name */
+    g_autofree char *family = g_key_file_get_value(kf, "cluster", "family", NULL);
+    if (family != NULL && strlen(g_strstrip(family)) >= sizeof c->family) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] family = '%s' is too long (allowed: up to %zu characters, a "
+                  "device family such as H100 or B200)",
+                  path, family, sizeof c->family - 1);
+        return NULL;
+    }
+    g_strlcpy(c->family, family != NULL ? family : "", sizeof c->family);
+    if (!has_base)
+        note_generic(user, c);
+    /* the device count: `devices`, or `nodes` x devices_per_node; both must agree */
+    uint32_t nodes = 0, devices = 0;
+    gboolean have_nodes = FALSE, have_devices = FALSE;
+    if (!get_count(kf, path, "cluster", "nodes", FALSE, &nodes, &have_nodes, error) ||
+        !get_count(kf, path, "cluster", "devices", FALSE, &devices, &have_devices, error))
+        return NULL;
+    if (have_nodes && have_devices && (uint64_t)nodes * c->devices_per_node != devices) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] devices = %u does not match nodes = %u x devices_per_node = %u "
+                  "(allowed: devices = %" G_GUINT64_FORMAT ", or leave one of the two out)",
+                  path, devices, nodes, c->devices_per_node, (guint64)nodes * c->devices_per_node);
+        return NULL;
+    }
+    if (have_nodes && (uint64_t)nodes * c->devices_per_node > 2147483647u) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] nodes = %u x devices_per_node = %u is too many devices", path,
+                  nodes, c->devices_per_node);
+        return NULL;
+    }
+    c->file_devices = have_devices ? devices : have_nodes ? nodes * c->devices_per_node : 0;
     GError *invalid = NULL;
     if (!prism_cluster_validate(c, &invalid)) {
         set_error(error, invalid->code, "%s: %s", path, invalid->message);
@@ -732,8 +1693,15 @@ PrismCluster *prism_cluster_from_file(const char *path, GError **error)
     gsize len = 0;
     GError *local = NULL;
     if (!g_file_get_contents(path, &data, &len, &local)) {
-        set_error(error, PRISM_INPUT_ERROR_FILE, "%s: cannot read cluster file: %s", path,
-                  local->message);
+        if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+            set_error(error, PRISM_INPUT_ERROR_FILE,
+                      "%s: no such file (a name holding '/' or ending in .ini, .conf or "
+                      ".cluster is read as a cluster key file; `prism clusters` lists the "
+                      "presets)",
+                      path);
+        else
+            set_error(error, PRISM_INPUT_ERROR_FILE, "%s: cannot read cluster file: %s", path,
+                      local->message);
         g_error_free(local);
         return NULL;
     }
@@ -790,7 +1758,7 @@ char *prism_cluster_preset_for_device(const char *device, double mem_gib, GError
         if (g_ascii_strcasecmp(*w, "PCIe") == 0 || g_ascii_strcasecmp(*w, "NVL") == 0)
             variant = *w;
         for (size_t i = 0; i < np && family == NULL; i++) {
-            g_autofree char *fam = prism_device_family(names[i]);
+            g_autofree char *fam = name_stem(names[i]);
             if (g_ascii_strcasecmp(*w, fam) == 0)
                 family = names[i];
         }
@@ -803,7 +1771,7 @@ char *prism_cluster_preset_for_device(const char *device, double mem_gib, GError
                   device, close);
         return NULL;
     }
-    g_autofree char *fam = prism_device_family(family);
+    g_autofree char *fam = name_stem(family);
     if (variant != NULL) {
         set_error(error, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                   "unknown cluster '%s': the %s %s has no preset (its clocks, power and memory "
@@ -816,7 +1784,7 @@ char *prism_cluster_preset_for_device(const char *device, double mem_gib, GError
     const char *best = NULL;
     double best_d = INFINITY;
     for (size_t i = 0; i < np; i++) {
-        g_autofree char *f = prism_device_family(names[i]);
+        g_autofree char *f = name_stem(names[i]);
         if (g_ascii_strcasecmp(f, fam) != 0 || (!(mem > 0) && power_limited(names[i])))
             continue;
         const double d = mem > 0 ? fabs(presets[i].mem_gib - mem) : -presets[i].mem_gib;

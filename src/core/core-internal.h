@@ -62,6 +62,16 @@ typedef struct PrismModelDesc {
     const gboolean *window_mask; /* NULL or n_blocks entries */
     uint32_t n_mtp;
     double published_params;
+    /* hybrid models. pattern: NULL, or n_blocks characters (Nemotron-H's
+     * hybrid_override_pattern), block i holding only the part its character names:
+     * 'M' a Mamba-2 mixer (ssm), '*' attention (attn), '-' a dense MLP (act, ffn), 'E' a
+     * MoE MLP (the expert fields). linear_mask: NULL, or n_blocks entries, TRUE where
+     * block i's mixer is ssm_mixer instead of attention (Qwen3-Next's "linear_attention"
+     * layers; the MLP as above). */
+    const char *pattern;
+    const gboolean *linear_mask;
+    PrismMixerKind ssm_mixer;
+    PrismSsmSpec ssm;
 } PrismModelDesc;
 
 /*

@@ -11,7 +11,15 @@
  *                       SwiGLU/GELU MLP) (+ h for a sigmoid shared-expert gate)
  *   norm                LayerNorm 2h, RMSNorm h
  *   extras              attention sinks a; q/k RMSNorms 2d (one weight vector each, shared
- *                       by the heads); a sliding window has no parameters
+ *                       by the heads); output gate h*a*d; a sliding window has no parameters
+ *   Mamba-2             (H heads of P, d_inner = H P, G groups, state N, conv K taps)
+ *                       in_proj h*(2 d_inner + 2 G N + H), conv (d_inner + 2 G N)*K (+ as
+ *                       many biases), dt_bias, A_log, D: 3H, gated norm d_inner, out_proj
+ *                       d_inner*h (+ projection biases)
+ *   gated DeltaNet      (Hk key heads of dk, Hv value heads of dv, conv K taps)
+ *                       in_proj h*(2 Hk dk + 2 Hv dv + 2 Hv), conv (2 Hk dk + Hv dv)*K,
+ *                       dt_bias, A_log: 2 Hv, gated norm dv, out_proj Hv dv * h
+ *   a block             mixer + MLP + one norm per part present (hybrid layers hold one)
  * Not thread-safe for writes; nothing here is collective.
  */
 #include <prism/model.h>
@@ -61,7 +69,15 @@ static gboolean attn_equal(const PrismAttnSpec *a, const PrismAttnSpec *b)
            !a->out_bias == !b->out_bias && a->q_lora_rank == b->q_lora_rank &&
            a->kv_lora_rank == b->kv_lora_rank && a->qk_nope_head_dim == b->qk_nope_head_dim &&
            a->qk_rope_head_dim == b->qk_rope_head_dim && a->v_head_dim == b->v_head_dim &&
-           a->window == b->window && !a->sinks == !b->sinks && !a->qk_norm == !b->qk_norm;
+           a->window == b->window && !a->sinks == !b->sinks && !a->qk_norm == !b->qk_norm &&
+           !a->out_gate == !b->out_gate;
+}
+
+static gboolean ssm_equal(const PrismSsmSpec *a, const PrismSsmSpec *b)
+{
+    return a->n_heads == b->n_heads && a->head_dim == b->head_dim && a->state == b->state &&
+           a->n_groups == b->n_groups && a->conv_kernel == b->conv_kernel && a->chunk == b->chunk &&
+           !a->bias == !b->bias && !a->conv_bias == !b->conv_bias;
 }
 
 static gboolean mlp_equal(const PrismMlpSpec *a, const PrismMlpSpec *b)
@@ -78,7 +94,8 @@ uint32_t prism_model_add_spec(PrismModel *model, const PrismBlockSpec *spec)
     for (uint32_t i = 0; i < model->n_specs; i++) {
         const PrismBlockSpec *k = &model->specs[i];
         if (attn_equal(&k->attn, &spec->attn) && mlp_equal(&k->mlp, &spec->mlp) &&
-            k->norm == spec->norm)
+            k->norm == spec->norm && k->mixer == spec->mixer && ssm_equal(&k->ssm, &spec->ssm) &&
+            !k->no_mlp == !spec->no_mlp)
             return i;
     }
     model->specs = g_renew(PrismBlockSpec, model->specs, model->n_specs + 1);
@@ -87,6 +104,9 @@ uint32_t prism_model_add_spec(PrismModel *model, const PrismBlockSpec *spec)
     dst->attn = spec->attn;
     dst->mlp = spec->mlp;
     dst->norm = spec->norm;
+    dst->mixer = spec->mixer;
+    dst->ssm = spec->ssm;
+    dst->no_mlp = spec->no_mlp;
     return model->n_specs++;
 }
 
@@ -118,8 +138,38 @@ double prism_attn_params(const PrismAttnSpec *a, uint64_t hidden)
     double d = a->head_dim, g = a->n_kv_heads;
     double w = h * nh * d * 2.0 + h * g * d * 2.0; /* Q, O and K, V */
     double b = (a->qkv_bias ? nh * d + 2.0 * g * d : 0.0) + (a->out_bias ? h : 0.0);
-    double extra = (a->sinks ? nh : 0.0) + (a->qk_norm ? 2.0 * d : 0.0);
+    double extra =
+        (a->sinks ? nh : 0.0) + (a->qk_norm ? 2.0 * d : 0.0) + (a->out_gate ? h * nh * d : 0.0);
     return w + b + extra;
+}
+
+double prism_ssm_params(PrismMixerKind mixer, const PrismSsmSpec *s, uint64_t hidden)
+{
+    const double h = (double)hidden, H = s->n_heads, P = s->head_dim, N = s->state;
+    const double G = s->n_groups, K = s->conv_kernel;
+    if (mixer == PRISM_MIXER_MAMBA2) {
+        const double di = H * P, conv = di + 2.0 * G * N, in = 2.0 * di + 2.0 * G * N + H;
+        return h * in + (s->bias ? in : 0.0) + conv * K + (s->conv_bias ? conv : 0.0) + 3.0 * H +
+               di + di * h + (s->bias ? h : 0.0);
+    }
+    if (mixer == PRISM_MIXER_GDN) {
+        const double qk = G * N, v = H * P; /* key heads x key dim, value heads x value dim */
+        return h * (2.0 * qk + 2.0 * v + 2.0 * H) + (2.0 * qk + v) * K + 2.0 * H + P + v * h;
+    }
+    return 0.0;
+}
+
+uint32_t prism_block_norms(const PrismBlockSpec *s)
+{
+    return (s->mixer != PRISM_MIXER_NONE ? 1u : 0u) + (s->no_mlp ? 0u : 1u);
+}
+
+/* The mixer's parameters (attention or SSM). */
+static double mixer_params(const PrismBlockSpec *s, uint64_t hidden)
+{
+    if (s->mixer == PRISM_MIXER_ATTENTION)
+        return prism_attn_params(&s->attn, hidden);
+    return prism_ssm_params(s->mixer, &s->ssm, hidden);
 }
 
 /* One MLP of width f: GELU up+down, SwiGLU gate+up+down. */
@@ -133,7 +183,7 @@ static double mlp_params(PrismMlpAct act, gboolean bias, double h, double f)
 double prism_block_expert_params(const PrismBlockSpec *s, uint64_t hidden)
 {
     const PrismMlpSpec *m = &s->mlp;
-    if (m->n_experts == 0)
+    if (m->n_experts == 0 || s->no_mlp)
         return 0.0;
     return (double)m->n_experts *
            mlp_params(m->act, m->bias, (double)hidden, (double)m->expert_hidden);
@@ -143,7 +193,9 @@ double prism_block_params(const PrismBlockSpec *s, uint64_t hidden)
 {
     const PrismMlpSpec *m = &s->mlp;
     double h = (double)hidden;
-    double p = prism_attn_params(&s->attn, hidden) + 2.0 * norm_params(s->norm, h);
+    double p = mixer_params(s, hidden) + prism_block_norms(s) * norm_params(s->norm, h);
+    if (s->no_mlp)
+        return p;
     if (m->n_experts == 0)
         return p + mlp_params(m->act, m->bias, h, (double)m->ffn_hidden);
     double shared_f = m->shared_hidden ? (double)m->shared_hidden : (double)m->expert_hidden;
@@ -157,7 +209,7 @@ double prism_block_params(const PrismBlockSpec *s, uint64_t hidden)
 static double block_active_params(const PrismBlockSpec *s, uint64_t hidden)
 {
     const PrismMlpSpec *m = &s->mlp;
-    if (m->n_experts == 0)
+    if (m->n_experts == 0 || s->no_mlp)
         return prism_block_params(s, hidden);
     double per_expert = prism_block_expert_params(s, hidden) / m->n_experts;
     return prism_block_params(s, hidden) - prism_block_expert_params(s, hidden) +
@@ -248,6 +300,36 @@ static gboolean fail(GError **error, const PrismModel *m, const char *field, dou
     return FALSE;
 }
 
+/* The mixer kind and the SSM shape of one spec. */
+static gboolean ssm_validate(const PrismModel *m, const PrismBlockSpec *sp, GError **error)
+{
+    const PrismSsmSpec *s = &sp->ssm;
+    if ((unsigned)sp->mixer > PRISM_MIXER_NONE)
+        return fail(error, m, "mixer", sp->mixer,
+                    "0 attention, 1 Mamba-2, 2 gated DeltaNet, 3 none");
+    if (sp->mixer == PRISM_MIXER_NONE && sp->no_mlp)
+        return fail(error, m, "block", 0, "a block needs a mixer or an MLP");
+    if (sp->mixer != PRISM_MIXER_MAMBA2 && sp->mixer != PRISM_MIXER_GDN)
+        return TRUE;
+    const gboolean mamba = sp->mixer == PRISM_MIXER_MAMBA2;
+    if (s->n_heads == 0)
+        return fail(error, m, mamba ? "mamba_num_heads" : "linear_num_value_heads", 0,
+                    "must be > 0");
+    if (s->head_dim == 0)
+        return fail(error, m, mamba ? "mamba_head_dim" : "linear_value_head_dim", 0, "must be > 0");
+    if (s->state == 0)
+        return fail(error, m, mamba ? "ssm_state_size" : "linear_key_head_dim", 0, "must be > 0");
+    if (s->n_groups == 0 || s->n_heads % s->n_groups != 0)
+        return fail(error, m, mamba ? "n_groups" : "linear_num_key_heads", s->n_groups,
+                    mamba ? "must be > 0 and divide mamba_num_heads"
+                          : "must be > 0 and divide linear_num_value_heads");
+    if (s->conv_kernel == 0)
+        return fail(error, m, mamba ? "conv_kernel" : "linear_conv_kernel_dim", 0, "must be > 0");
+    if (s->chunk == 0)
+        return fail(error, m, "chunk_size", 0, "must be > 0");
+    return TRUE;
+}
+
 gboolean prism_model_validate(const PrismModel *m, GError **error)
 {
     if (m->hidden == 0)
@@ -270,19 +352,26 @@ gboolean prism_model_validate(const PrismModel *m, GError **error)
     for (uint32_t i = 0; i < m->n_specs; i++) {
         const PrismAttnSpec *a = &m->specs[i].attn;
         const PrismMlpSpec *p = &m->specs[i].mlp;
-        if (a->n_heads == 0)
-            return fail(error, m, "num_attention_heads", 0, "must be > 0");
-        if (a->kind == PRISM_ATTN_STANDARD) {
-            if (a->head_dim == 0)
-                return fail(error, m, "head_dim", 0, "must be > 0");
-            if (a->n_kv_heads == 0 || a->n_heads % a->n_kv_heads != 0)
-                return fail(error, m, "num_key_value_heads", a->n_kv_heads,
-                            "must be > 0 and divide num_attention_heads");
-        } else if (a->kv_lora_rank == 0 || a->v_head_dim == 0 ||
-                   a->qk_nope_head_dim + a->qk_rope_head_dim == 0) {
-            return fail(error, m, "kv_lora_rank/v_head_dim/qk_*_head_dim", 0,
-                        "MLA needs kv_lora_rank, v_head_dim and q/k head dims > 0");
+        const PrismBlockSpec *sp = &m->specs[i];
+        if (!ssm_validate(m, sp, error))
+            return FALSE;
+        if (sp->mixer == PRISM_MIXER_ATTENTION) {
+            if (a->n_heads == 0)
+                return fail(error, m, "num_attention_heads", 0, "must be > 0");
+            if (a->kind == PRISM_ATTN_STANDARD) {
+                if (a->head_dim == 0)
+                    return fail(error, m, "head_dim", 0, "must be > 0");
+                if (a->n_kv_heads == 0 || a->n_heads % a->n_kv_heads != 0)
+                    return fail(error, m, "num_key_value_heads", a->n_kv_heads,
+                                "must be > 0 and divide num_attention_heads");
+            } else if (a->kv_lora_rank == 0 || a->v_head_dim == 0 ||
+                       a->qk_nope_head_dim + a->qk_rope_head_dim == 0) {
+                return fail(error, m, "kv_lora_rank/v_head_dim/qk_*_head_dim", 0,
+                            "MLA needs kv_lora_rank, v_head_dim and q/k head dims > 0");
+            }
         }
+        if (sp->no_mlp)
+            continue;
         if (p->n_experts == 0 && p->ffn_hidden == 0)
             return fail(error, m, "intermediate_size", 0, "must be > 0");
         if (p->n_experts > 0) {

@@ -38,17 +38,30 @@ typedef enum {
     HF_DEEPSEEK_V3, /* deepseek_v3: deepseek_v2 + num_nextn_predict_layers (MTP) */
     HF_GPT2,        /* gpt2: learned positions, LayerNorm, GELU, biases, tied */
     HF_GPT_NEOX,    /* gpt_neox: RoPE, LayerNorm, GELU, biases, untied by default */
+    HF_QWEN3_NEXT,  /* qwen3_next: qwen3_moe + gated attention, gated DeltaNet layers */
+    HF_NEMOTRON_H,  /* nemotron_h: Mamba-2 / attention / MLP / MoE layers by pattern */
 } HfArch;
 
 static const struct {
     const char *model_type;
     HfArch arch;
 } hf_types[] = {
-    {"llama", HF_LLAMA},         {"mistral", HF_MISTRAL},         {"mixtral", HF_MIXTRAL},
-    {"qwen2", HF_QWEN2},         {"qwen2_moe", HF_QWEN2_MOE},     {"qwen3", HF_QWEN3},
-    {"qwen3_moe", HF_QWEN3_MOE}, {"deepseek_v2", HF_DEEPSEEK_V2}, {"deepseek_v3", HF_DEEPSEEK_V3},
-    {"gpt_oss", HF_GPT_OSS},     {"llama4", HF_LLAMA4},           {"llama4_text", HF_LLAMA4},
-    {"gpt2", HF_GPT2},           {"gpt_neox", HF_GPT_NEOX},
+    {"llama", HF_LLAMA},
+    {"mistral", HF_MISTRAL},
+    {"mixtral", HF_MIXTRAL},
+    {"qwen2", HF_QWEN2},
+    {"qwen2_moe", HF_QWEN2_MOE},
+    {"qwen3", HF_QWEN3},
+    {"qwen3_moe", HF_QWEN3_MOE},
+    {"deepseek_v2", HF_DEEPSEEK_V2},
+    {"deepseek_v3", HF_DEEPSEEK_V3},
+    {"gpt_oss", HF_GPT_OSS},
+    {"llama4", HF_LLAMA4},
+    {"llama4_text", HF_LLAMA4},
+    {"gpt2", HF_GPT2},
+    {"gpt_neox", HF_GPT_NEOX},
+    {"qwen3_next", HF_QWEN3_NEXT},
+    {"nemotron_h", HF_NEMOTRON_H},
 };
 
 static char *supported_types(void)
@@ -214,8 +227,10 @@ static gboolean read_common(const Hf *hf, HfArch arch, PrismModelDesc *d, GError
         return FALSE;
     /* head_dim: Qwen3 defaults to 128; the others derive it from hidden / heads. */
     gboolean has_head_dim = member(hf, "head_dim") != NULL;
-    if (has_head_dim || arch == HF_QWEN3 || arch == HF_QWEN3_MOE) {
-        if (!get_int(hf, "head_dim", FALSE, 128, 1, MAX_WIDTH, &v, error))
+    if (has_head_dim || arch == HF_QWEN3 || arch == HF_QWEN3_MOE || arch == HF_QWEN3_NEXT) {
+        /* Qwen3NextConfig's default head_dim is 256 */
+        if (!get_int(hf, "head_dim", FALSE, arch == HF_QWEN3_NEXT ? 256 : 128, 1, MAX_WIDTH, &v,
+                     error))
             return FALSE;
         d->attn.head_dim = (uint32_t)v;
     } else if (d->hidden % d->attn.n_heads != 0) {
@@ -234,6 +249,8 @@ static gboolean read_common(const Hf *hf, HfArch arch, PrismModelDesc *d, GError
 typedef struct HfMasks {
     gboolean *dense;  /* forced dense (mlp_only_layers; the complement of moe_layers) */
     gboolean *window; /* sliding-window blocks (layer_types) */
+    gboolean *linear; /* gated-DeltaNet blocks (qwen3_next layer_types) */
+    char *pattern;    /* nemotron_h: one character per block */
 } HfMasks;
 
 /* A list of block indices under @p key as a mask of d->n_blocks entries (NULL if absent). */
@@ -267,8 +284,11 @@ static gboolean read_index_list(const Hf *hf, const char *key, const PrismModelD
     return TRUE;
 }
 
-/* gpt_oss layer_types: one of "sliding_attention" / "full_attention" per block. */
-static gboolean read_layer_types(const Hf *hf, PrismModelDesc *d, gboolean **mask, GError **error)
+/* layer_types: one of "full_attention" / @p other per block (gpt_oss: "sliding_attention",
+ * qwen3_next: "linear_attention"); *mask TRUE where the block is @p other (NULL when the key
+ * is absent). */
+static gboolean read_layer_types(const Hf *hf, const PrismModelDesc *d, const char *other,
+                                 gboolean **mask, GError **error)
 {
     JsonNode *n = member(hf, "layer_types");
     if (n == NULL)
@@ -287,18 +307,15 @@ static gboolean read_layer_types(const Hf *hf, PrismModelDesc *d, gboolean **mas
         const char *t = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING
                             ? json_node_get_string(e)
                             : NULL;
-        if (t == NULL ||
-            (strcmp(t, "sliding_attention") != 0 && strcmp(t, "full_attention") != 0)) {
+        if (t == NULL || (strcmp(t, other) != 0 && strcmp(t, "full_attention") != 0)) {
             g_autofree char *text = node_text(e);
             hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
-                     "key 'layer_types'[%u] = %s is not \"sliding_attention\" or "
-                     "\"full_attention\"",
-                     i, text);
+                     "key 'layer_types'[%u] = %s is not \"%s\" or \"full_attention\"", i, text,
+                     other);
             return FALSE;
         }
-        (*mask)[i] = t[0] == 's';
+        (*mask)[i] = strcmp(t, other) == 0;
     }
-    d->window_mask = *mask;
     return TRUE;
 }
 
@@ -319,7 +336,7 @@ static gboolean read_qwen_moe(const Hf *hf, HfArch arch, PrismModelDesc *d, HfMa
         return FALSE;
     d->moe_step = (uint32_t)v;
     d->moe_phase = 1; /* MoE when (i + 1) % decoder_sparse_step == 0 */
-    if (arch == HF_QWEN2_MOE) {
+    if (arch == HF_QWEN2_MOE || arch == HF_QWEN3_NEXT) {
         /* one shared expert of its own width, behind a sigmoid gate (Linear(h, 1)) */
         if (!get_int(hf, "shared_expert_intermediate_size", FALSE, 0, 0, MAX_WIDTH, &d->shared_ffn,
                      error))
@@ -331,6 +348,214 @@ static gboolean read_qwen_moe(const Hf *hf, HfArch arch, PrismModelDesc *d, HfMa
         return FALSE;
     d->dense_mask = mk->dense;
     return TRUE;
+}
+
+/* The string of a JSON string node, or NULL. */
+static const char *node_string(JsonNode *n)
+{
+    return n != NULL && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+               ? json_node_get_string(n)
+               : NULL;
+}
+
+/* qwen3_next: which blocks are gated-DeltaNet ("linear_attention") blocks - layer_types, or
+ * else every block but those with (i + 1) % full_attention_interval == 0 (default 4), as
+ * Qwen3NextConfig derives it - and the DeltaNet shape (the config class's defaults). */
+static gboolean read_qwen3_next(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GError **error)
+{
+    uint64_t v = 0;
+    d->attn.out_gate = TRUE; /* Qwen3NextAttention: q_proj yields the query and its gate */
+    if (!read_qwen_moe(hf, HF_QWEN3_NEXT, d, mk, error))
+        return FALSE;
+    d->ssm_mixer = PRISM_MIXER_GDN;
+    d->ssm.chunk = 64; /* flash-linear-attention's chunk_gated_delta_rule */
+    static const struct {
+        const char *key;
+        int64_t def;
+        size_t off;
+    } keys[] = {
+        {"linear_num_value_heads", 32, G_STRUCT_OFFSET(PrismSsmSpec, n_heads)},
+        {"linear_value_head_dim", 128, G_STRUCT_OFFSET(PrismSsmSpec, head_dim)},
+        {"linear_key_head_dim", 128, G_STRUCT_OFFSET(PrismSsmSpec, state)},
+        {"linear_num_key_heads", 16, G_STRUCT_OFFSET(PrismSsmSpec, n_groups)},
+        {"linear_conv_kernel_dim", 4, G_STRUCT_OFFSET(PrismSsmSpec, conv_kernel)},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+        if (!get_int(hf, keys[i].key, FALSE, keys[i].def, 1, MAX_WIDTH, &v, error))
+            return FALSE;
+        G_STRUCT_MEMBER(uint32_t, &d->ssm, keys[i].off) = (uint32_t)v;
+    }
+    if (!read_layer_types(hf, d, "linear_attention", &mk->linear, error))
+        return FALSE;
+    if (mk->linear == NULL) { /* Qwen3NextConfig's default layer_types */
+        if (!get_int(hf, "full_attention_interval", FALSE, 4, 1, MAX_LAYERS, &v, error))
+            return FALSE;
+        mk->linear = g_new0(gboolean, d->n_blocks);
+        for (uint32_t i = 0; i < d->n_blocks; i++)
+            mk->linear[i] = (i + 1) % v != 0;
+    }
+    d->linear_mask = mk->linear;
+    return TRUE;
+}
+
+/* nemotron_h's layer kinds: hybrid_override_pattern ('M' Mamba-2, '*' attention, '-' MLP, 'E'
+ * MoE) or layers_block_type (transformers' names for the same, and the older "mamba" and
+ * "attention"); the block count is its length, as NemotronHConfig takes it. */
+static gboolean read_nemotron_pattern(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GError **error)
+{
+    JsonNode *p = member(hf, "hybrid_override_pattern");
+    JsonNode *list = member(hf, "layers_block_type");
+    if (p == NULL && list == NULL) {
+        hf_error(hf, error, PRISM_INPUT_ERROR_MISSING,
+                 "key 'hybrid_override_pattern' (or 'layers_block_type') is missing (needed for "
+                 "model_type 'nemotron_h')");
+        return FALSE;
+    }
+    if (p != NULL) {
+        const char *s = node_string(p);
+        size_t n = s != NULL ? strlen(s) : 0;
+        if (n == 0 || n > MAX_LAYERS || strspn(s, "M*-E") != n) {
+            g_autofree char *text = node_text(p);
+            hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                     "key 'hybrid_override_pattern' = %s must be 1 to %d characters of 'M' "
+                     "(Mamba-2), '*' (attention), '-' (MLP) and 'E' (MoE)",
+                     text, MAX_LAYERS);
+            return FALSE;
+        }
+        mk->pattern = g_strdup(s);
+    } else {
+        static const struct {
+            const char *name;
+            char c;
+        } kinds[] = {{"linear_attention", 'M'}, {"mamba", 'M'}, {"full_attention", '*'},
+                     {"attention", '*'},        {"mlp", '-'},   {"moe", 'E'}};
+        JsonArray *arr = JSON_NODE_HOLDS_ARRAY(list) ? json_node_get_array(list) : NULL;
+        guint n = arr != NULL ? json_array_get_length(arr) : 0;
+        if (n == 0 || n > MAX_LAYERS) {
+            g_autofree char *text = node_text(list);
+            hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                     "key 'layers_block_type' = %s must be a list of 1 to %d layer kinds", text,
+                     MAX_LAYERS);
+            return FALSE;
+        }
+        mk->pattern = g_new0(char, n + 1);
+        for (guint i = 0; i < n; i++) {
+            const char *t = node_string(json_array_get_element(arr, i));
+            for (size_t k = 0; t != NULL && k < G_N_ELEMENTS(kinds); k++)
+                if (strcmp(t, kinds[k].name) == 0)
+                    mk->pattern[i] = kinds[k].c;
+            if (mk->pattern[i] == 0) {
+                g_autofree char *text = node_text(json_array_get_element(arr, i));
+                hf_error(hf, error, PRISM_INPUT_ERROR_VALUE,
+                         "key 'layers_block_type'[%u] = %s is not \"linear_attention\", "
+                         "\"full_attention\", \"mlp\" or \"moe\"",
+                         i, text);
+                return FALSE;
+            }
+        }
+    }
+    d->pattern = mk->pattern;
+    d->n_blocks = (uint32_t)strlen(mk->pattern);
+    return TRUE;
+}
+
+/* An integer read under @p key, or under the older spelling @p alias when only that is
+ * given (NemotronHConfig's backward-compatible names). */
+static gboolean get_int_alias(const Hf *hf, const char *key, const char *alias, int64_t def,
+                              int64_t lo, uint64_t *out, GError **error)
+{
+    const char *k = member(hf, key) == NULL && member(hf, alias) != NULL ? alias : key;
+    return get_int(hf, k, FALSE, def, lo, MAX_WIDTH, out, error);
+}
+
+/* nemotron_h (transformers NemotronHConfig; defaults are its defaults): RMSNorm, squared-ReLU
+ * MLPs, untied; Mamba-2 layers; MoE layers with one shared expert. */
+static gboolean read_nemotron_h(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GError **error)
+{
+    uint64_t v = 0;
+    d->pos = PRISM_POS_ROPE; /* the attention has no positional encoding: no parameters */
+    d->norm = PRISM_NORM_RMSNORM;
+    d->act = PRISM_MLP_RELU2;
+    if (!read_nemotron_pattern(hf, d, mk, error) ||
+        !get_int(hf, "hidden_size", TRUE, 0, 1, MAX_WIDTH, &d->hidden, error) ||
+        !get_int(hf, "vocab_size", FALSE, 131072, 1, MAX_VOCAB, &d->vocab, error) ||
+        !get_int(hf, "max_position_embeddings", FALSE, 4096, 0, MAX_POSITIONS, &d->max_positions,
+                 error) ||
+        !get_int(hf, "num_attention_heads", FALSE, 32, 1, MAX_HEADS, &v, error))
+        return FALSE;
+    d->attn.n_heads = (uint32_t)v;
+    if (!get_int(hf, "num_key_value_heads", FALSE, 8, 1, MAX_HEADS, &v, error))
+        return FALSE;
+    d->attn.n_kv_heads = (uint32_t)v;
+    if (!get_int_alias(hf, "head_dim", "attention_head_dim", 128, 1, &v, error))
+        return FALSE;
+    d->attn.head_dim = (uint32_t)v;
+    gboolean attn_bias = FALSE, proj_bias = FALSE, use_bias = FALSE;
+    if (!get_bool(hf, "tie_word_embeddings", FALSE, &d->tied, error) ||
+        !get_bool(hf, "attention_bias", FALSE, &attn_bias, error) ||
+        !get_bool(hf, "mlp_bias", FALSE, &d->mlp_bias, error) ||
+        !get_bool(hf, "mamba_proj_bias", FALSE, &proj_bias, error) ||
+        !get_bool(hf, "use_bias", FALSE, &use_bias, error))
+        return FALSE;
+    d->attn.qkv_bias = d->attn.out_bias = attn_bias;
+    d->ssm_mixer = PRISM_MIXER_MAMBA2;
+    d->ssm.bias = proj_bias || use_bias;
+    const char *ck = member(hf, "use_conv_bias") == NULL && member(hf, "mamba_conv_bias") != NULL
+                         ? "mamba_conv_bias"
+                         : "use_conv_bias";
+    if (!get_bool(hf, ck, TRUE, &d->ssm.conv_bias, error) ||
+        !get_int(hf, "mamba_num_heads", FALSE, 128, 1, MAX_HEADS, &v, error))
+        return FALSE;
+    d->ssm.n_heads = (uint32_t)v;
+    if (!get_int(hf, "mamba_head_dim", FALSE, 64, 1, MAX_WIDTH, &v, error))
+        return FALSE;
+    d->ssm.head_dim = (uint32_t)v;
+    if (!get_int(hf, "ssm_state_size", FALSE, 128, 1, MAX_WIDTH, &v, error))
+        return FALSE;
+    d->ssm.state = (uint32_t)v;
+    if (!get_int_alias(hf, "n_groups", "mamba_n_groups", 8, 1, &v, error))
+        return FALSE;
+    d->ssm.n_groups = (uint32_t)v;
+    if (!get_int_alias(hf, "conv_kernel", "mamba_d_conv", 4, 1, &v, error))
+        return FALSE;
+    d->ssm.conv_kernel = (uint32_t)v;
+    if (!get_int_alias(hf, "chunk_size", "mamba_chunk_size", 128, 1, &v, error))
+        return FALSE;
+    d->ssm.chunk = (uint32_t)v;
+    if (strchr(d->pattern, '-') != NULL &&
+        !get_int(hf, "intermediate_size", FALSE, 21504, 1, MAX_WIDTH, &d->ffn, error))
+        return FALSE;
+    if (!get_int(hf, "num_nextn_predict_layers", FALSE, 0, 0, 16, &v, error))
+        return FALSE;
+    if (v > 0) {
+        hf_error(hf, error, PRISM_INPUT_ERROR_UNSUPPORTED,
+                 "key 'num_nextn_predict_layers' = %" G_GUINT64_FORMAT
+                 ": nemotron_h's MTP layers are not modelled (0 is supported)",
+                 v);
+        return FALSE;
+    }
+    if (member(hf, "moe_latent_size") != NULL) {
+        g_autofree char *text = node_text(member(hf, "moe_latent_size"));
+        hf_error(hf, error, PRISM_INPUT_ERROR_UNSUPPORTED,
+                 "key 'moe_latent_size' = %s: latent MoE projections are not modelled (null is "
+                 "supported)",
+                 text);
+        return FALSE;
+    }
+    if (strchr(d->pattern, 'E') == NULL)
+        return TRUE;
+    if (!get_int(hf, "n_routed_experts", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->n_experts = (uint32_t)v;
+    if (!get_int(hf, "num_experts_per_tok", TRUE, 0, 1, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->top_k = (uint32_t)v;
+    if (!get_int(hf, "moe_intermediate_size", TRUE, 0, 1, MAX_WIDTH, &d->expert_ffn, error) ||
+        !get_int(hf, "n_shared_experts", FALSE, 1, 0, MAX_EXPERTS, &v, error))
+        return FALSE;
+    d->n_shared = (uint32_t)v;
+    return get_int(hf, "moe_shared_expert_intermediate_size", FALSE, 7688, 1, MAX_WIDTH,
+                   &d->shared_ffn, error);
 }
 
 /* gpt_oss: every block MoE (biased experts and router), sinks, windows per layer_types. */
@@ -355,7 +580,10 @@ static gboolean read_gpt_oss(const Hf *hf, PrismModelDesc *d, HfMasks *mk, GErro
         return FALSE;
     d->window = (uint32_t)v;
     d->window_step = 2; /* transformers' default layer_types: sliding on the even blocks */
-    return read_layer_types(hf, d, &mk->window, error);
+    if (!read_layer_types(hf, d, "sliding_attention", &mk->window, error))
+        return FALSE;
+    d->window_mask = mk->window;
+    return TRUE;
 }
 
 /* llama4 text model: MoE on moe_layers (default: (i + 1) % interleave_moe_layer_step == 0)
@@ -414,7 +642,7 @@ static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, Hf
     /* Qwen2: biases on Q, K, V only */
     d->attn.qkv_bias = attn_bias || arch == HF_QWEN2 || arch == HF_QWEN2_MOE;
     d->attn.out_bias = attn_bias;
-    d->attn.qk_norm = arch == HF_QWEN3 || arch == HF_QWEN3_MOE;
+    d->attn.qk_norm = arch == HF_QWEN3 || arch == HF_QWEN3_MOE || arch == HF_QWEN3_NEXT;
     d->mlp_bias = mlp_bias;
     uint64_t v = 0;
     if (arch == HF_MISTRAL || arch == HF_MIXTRAL) { /* null = full attention */
@@ -437,6 +665,8 @@ static gboolean read_llama_like(const Hf *hf, HfArch arch, PrismModelDesc *d, Hf
     case HF_QWEN2_MOE:
     case HF_QWEN3_MOE:
         return read_qwen_moe(hf, arch, d, mk, error);
+    case HF_QWEN3_NEXT:
+        return read_qwen3_next(hf, d, mk, error);
     case HF_GPT_OSS:
         return read_gpt_oss(hf, d, mk, error);
     case HF_LLAMA4:
@@ -576,6 +806,46 @@ static gboolean nesting_ok(const char *data, size_t len)
     return TRUE;
 }
 
+/* The text with Python's non-standard number tokens Infinity, -Infinity and NaN (outside
+ * strings) written as null: json.dumps writes them, and Mamba-2 and Nemotron-H configs carry
+ * "time_step_limit": [0.0, Infinity], a key prism does not read. NULL when there are none. */
+static GString *python_tokens_as_null(const char *data, size_t len)
+{
+    static const char *const toks[] = {"-Infinity", "Infinity", "NaN"};
+    GString *out = NULL;
+    gboolean in_string = FALSE;
+    size_t copied = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = data[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = FALSE;
+            continue;
+        }
+        if (c == '"') {
+            in_string = TRUE;
+            continue;
+        }
+        for (size_t t = 0; t < G_N_ELEMENTS(toks); t++) {
+            size_t n = strlen(toks[t]);
+            if (n <= len - i && memcmp(data + i, toks[t], n) == 0) {
+                if (out == NULL)
+                    out = g_string_sized_new(len + 16);
+                g_string_append_len(out, data + copied, (gssize)(i - copied));
+                g_string_append(out, "null");
+                copied = i + n;
+                i += n - 1;
+                break;
+            }
+        }
+    }
+    if (out != NULL)
+        g_string_append_len(out, data + copied, (gssize)(len - copied));
+    return out;
+}
+
 PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *label,
                                      GError **error)
 {
@@ -593,6 +863,11 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
         hf_error(&hf, error, PRISM_INPUT_ERROR_PARSE,
                  "malformed JSON: nested deeper than %d levels", MAX_DEPTH);
         return NULL;
+    }
+    g_autoptr(GString) plain = python_tokens_as_null(data, len);
+    if (plain != NULL) {
+        data = hf.data = plain->str;
+        len = hf.len = plain->len;
     }
     g_autoptr(JsonParser) parser = json_parser_new_immutable();
     GError *local = NULL;
@@ -668,15 +943,22 @@ PrismModel *prism_model_from_hf_json(const char *data, size_t len, const char *l
     case HF_GPT_NEOX:
         ok = read_gpt_neox(&hf, &d, error);
         break;
+    case HF_NEMOTRON_H:
+        ok = read_nemotron_h(&hf, &d, &masks, error);
+        break;
     default:
         ok = read_llama_like(&hf, arch, &d, &masks, error);
         break;
     }
     g_autofree gboolean *dense_mask = masks.dense, *window_mask = masks.window;
+    g_autofree gboolean *linear_mask = masks.linear;
+    g_autofree char *pattern = masks.pattern;
     if (!ok)
         return NULL;
     d.dense_mask = dense_mask; /* the readers set them already; the owners are here */
     d.window_mask = window_mask;
+    d.linear_mask = linear_mask;
+    d.pattern = pattern;
     GError *invalid = NULL;
     PrismModel *m = prism_model_build_internal(&d, &invalid);
     if (m == NULL) {
@@ -698,8 +980,15 @@ PrismModel *prism_model_from_hf_config(const char *path, GError **error)
         return prism_model_from_hf_config(inner, error);
     }
     if (!g_file_get_contents(path, &data, &len, &local)) {
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
-                    "%s: cannot read config.json: %s", path, local->message);
+        if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                        "%s: no such file or folder (a name holding '/' or ending in .json is "
+                        "read as a Hugging Face config.json or model folder; `prism models` "
+                        "lists the zoo)",
+                        path);
+        else
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_FILE,
+                        "%s: cannot read config.json: %s", path, local->message);
         g_error_free(local);
         return NULL;
     }

@@ -19,17 +19,25 @@
 
 /* How the rows below map to the IR: the fixed traits of each architecture family. */
 typedef enum {
-    ARCH_GPT,     /* learned positions, LayerNorm, GELU, biases everywhere, tied embeddings */
-    ARCH_BERT,    /* ARCH_GPT + a bias on the (tied) MLM output layer */
-    ARCH_MLM24,   /* ARCH_GPT with RoPE and untied embeddings */
-    ARCH_LLAMA,   /* RoPE, RMSNorm, SwiGLU, no biases, untied embeddings */
-    ARCH_QWEN2,   /* ARCH_LLAMA + biases on Q, K and V; MoE: shared expert with a sigmoid gate */
-    ARCH_QWEN3,   /* ARCH_LLAMA + RMSNorms over head_dim on q and k */
-    ARCH_MLA,     /* ARCH_LLAMA with DeepSeek MLA: nope 128, rope 64, v 128 per head */
-    ARCH_GPT_OSS, /* ARCH_LLAMA + biases on Q, K, V, O, the experts and the router, attention
-                   * sinks, a sliding window on the even blocks */
-    ARCH_LLAMA4,  /* ARCH_LLAMA + one shared expert as wide as a routed one; MoE on the blocks
-                   * i with (i + 1) % moe_step == 0, the others dense with width ffn */
+    ARCH_GPT,        /* learned positions, LayerNorm, GELU, biases everywhere, tied embeddings */
+    ARCH_BERT,       /* ARCH_GPT + a bias on the (tied) MLM output layer */
+    ARCH_MLM24,      /* ARCH_GPT with RoPE and untied embeddings */
+    ARCH_LLAMA,      /* RoPE, RMSNorm, SwiGLU, no biases, untied embeddings */
+    ARCH_QWEN2,      /* ARCH_LLAMA + biases on Q, K and V; MoE: shared expert with a sigmoid gate */
+    ARCH_QWEN3,      /* ARCH_LLAMA + RMSNorms over head_dim on q and k */
+    ARCH_MLA,        /* ARCH_LLAMA with DeepSeek MLA: nope 128, rope 64, v 128 per head */
+    ARCH_GPT_OSS,    /* ARCH_LLAMA + biases on Q, K, V, O, the experts and the router, attention
+                      * sinks, a sliding window on the even blocks */
+    ARCH_LLAMA4,     /* ARCH_LLAMA + one shared expert as wide as a routed one; MoE on the blocks
+                      * i with (i + 1) % moe_step == 0, the others dense with width ffn */
+    ARCH_NEMOTRON_H, /* hybrid by `pattern` ('M' Mamba-2, '*' attention, '-' MLP, 'E' MoE, one
+                      * part per layer); RMSNorm, squared-ReLU MLPs and experts (one shared),
+                      * no biases, untied; Mamba-2 with conv bias, chunk 128, conv 4 (the
+                      * NemotronHConfig defaults); the attention has no positional encoding
+                      * (modelled as RoPE: neither has parameters) */
+    ARCH_QWEN3_NEXT, /* ARCH_QWEN3 + an output gate on attention, one gated shared expert, and
+                      * gated-DeltaNet mixers on the blocks i with (i + 1) % attn_interval != 0
+                      * (conv 4; FLA's chunk 64) */
 } Arch;
 
 /* One zoo row. head_dim 0 means hidden / heads; kv_heads 0 means heads (MHA). */
@@ -52,6 +60,11 @@ typedef struct ZooRow {
     uint32_t q_lora_rank, kv_lora_rank; /* ARCH_MLA */
     uint32_t mtp;
     double published; /* 0: no published total (a derived shape; checked by hand in tests) */
+    /* hybrid models: the layer pattern (ARCH_NEMOTRON_H), the full-attention interval
+     * (ARCH_QWEN3_NEXT), the SSM shape (PrismSsmSpec: heads, head dim, state, groups) */
+    const char *pattern;
+    uint32_t attn_interval;
+    uint32_t ssm_heads, ssm_head_dim, ssm_state, ssm_groups;
 } ZooRow;
 
 static const ZooRow zoo[] = {
@@ -337,6 +350,34 @@ static const ZooRow zoo[] = {
      .top_k = 8,
      .expert_ffn = 768,
      .published = 30.5e9},
+    /* Qwen3-Next-80B-A3B: Hugging Face Qwen/Qwen3-Next-80B-A3B-Instruct config.json (48
+     * layers, h 2048, gated attention 16 heads x 256 with 2 KV heads on every 4th layer,
+     * gated DeltaNet 16 key heads x 128 and 32 value heads x 128 on the others, 512 experts
+     * of 512 top-10 + one gated shared expert of 512, vocab 151936); published "80B total,
+     * 3B activated" (Qwen blog "Qwen3-Next", 2025). The MTP layer of the checkpoint is not
+     * modelled. */
+    {.name = "qwen3-next-80b-a3b",
+     .family = "qwen",
+     .arch = ARCH_QWEN3_NEXT,
+     .layers = 48,
+     .hidden = 2048,
+     .heads = 16,
+     .kv_heads = 2,
+     .head_dim = 256,
+     .ffn = 5120,
+     .vocab = 151936,
+     .positions = 262144,
+     .experts = 512,
+     .top_k = 10,
+     .shared = 1,
+     .expert_ffn = 512,
+     .shared_ffn = 512,
+     .attn_interval = 4,
+     .ssm_heads = 32,
+     .ssm_head_dim = 128,
+     .ssm_state = 128,
+     .ssm_groups = 16,
+     .published = 80e9},
     {.name = "qwen3-235b-a22b",
      .family = "qwen",
      .arch = ARCH_QWEN3,
@@ -700,6 +741,74 @@ static const ZooRow zoo[] = {
      .vocab = 131072,
      .positions = 4096,
      .published = 462e9},
+    /* Nemotron-H (NVIDIA, arXiv 2504.03624; shapes of Megatron-Bridge's
+     * NemotronHModelProvider8B/56B and the Hugging Face configs): GQA 8 KV heads of 128,
+     * Mamba-2 heads of 64 with 8 groups, vocab 131072, context 8192. 8B: 24 Mamba-2 (128
+     * heads, state 128), 24 MLP (21504), 4 attention (32 heads) layers; 56B: 54 Mamba-2 (256
+     * heads, state 256), 54 MLP (32768), 10 attention (64 heads). Published "8B" and "56B"
+     * (model cards, nominal sizes). */
+    {.name = "nemotron-h-8b",
+     .family = "nemotron",
+     .arch = ARCH_NEMOTRON_H,
+     .layers = 52,
+     .hidden = 4096,
+     .heads = 32,
+     .kv_heads = 8,
+     .head_dim = 128,
+     .ffn = 21504,
+     .vocab = 131072,
+     .positions = 8192,
+     .pattern = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
+     .ssm_heads = 128,
+     .ssm_head_dim = 64,
+     .ssm_state = 128,
+     .ssm_groups = 8,
+     .published = 8e9},
+    {.name = "nemotron-h-56b",
+     .family = "nemotron",
+     .arch = ARCH_NEMOTRON_H,
+     .layers = 118,
+     .hidden = 8192,
+     .heads = 64,
+     .kv_heads = 8,
+     .head_dim = 128,
+     .ffn = 32768,
+     .vocab = 131072,
+     .positions = 8192,
+     .pattern = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-"
+                "M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
+     .ssm_heads = 256,
+     .ssm_head_dim = 64,
+     .ssm_state = 256,
+     .ssm_groups = 8,
+     .published = 56e9},
+    /* Nemotron 3 Nano 30B-A3B (Hugging Face nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16
+     * config.json; Megatron-Bridge Nemotron3NanoProvider): 52 layers, h 2688, 23 Mamba-2 (64
+     * heads x 64, state 128, 8 groups), 23 MoE (128 squared-ReLU experts of 1856, top-6, one
+     * shared expert of 3712), 6 attention layers (32 heads, 2 KV heads of 128); published
+     * 31.6B total (model card) */
+    {.name = "nemotron3-nano-30b",
+     .family = "nemotron",
+     .arch = ARCH_NEMOTRON_H,
+     .layers = 52,
+     .hidden = 2688,
+     .heads = 32,
+     .kv_heads = 2,
+     .head_dim = 128,
+     .ffn = 1856,
+     .vocab = 131072,
+     .positions = 262144,
+     .experts = 128,
+     .top_k = 6,
+     .shared = 1,
+     .expert_ffn = 1856,
+     .shared_ffn = 3712,
+     .pattern = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+     .ssm_heads = 64,
+     .ssm_head_dim = 64,
+     .ssm_state = 128,
+     .ssm_groups = 8,
+     .published = 31.6e9},
     /* zbpp-*: Qi et al. ICLR 2024 (zero bubble), Table 3: sequence 1024. The vocabulary
      * is not stated; GPT-2 BPE padded to 50304 (Megatron's default) is assumed. */
     {.name = "zbpp-1.5b",
@@ -760,7 +869,8 @@ static void row_to_desc(const ZooRow *r, PrismModelDesc *d)
     d->attn.head_dim = r->head_dim ? r->head_dim : (uint32_t)(r->hidden / r->heads);
     d->attn.qkv_bias = gpt || r->arch == ARCH_QWEN2 || r->arch == ARCH_GPT_OSS;
     d->attn.out_bias = gpt || r->arch == ARCH_GPT_OSS;
-    d->attn.qk_norm = r->arch == ARCH_QWEN3;
+    d->attn.qk_norm = r->arch == ARCH_QWEN3 || r->arch == ARCH_QWEN3_NEXT;
+    d->attn.out_gate = r->arch == ARCH_QWEN3_NEXT;
     d->attn.sinks = r->arch == ARCH_GPT_OSS;
     d->window = r->window;
     d->window_step = 2; /* gpt-oss: sliding on the even blocks */
@@ -785,7 +895,22 @@ static void row_to_desc(const ZooRow *r, PrismModelDesc *d)
      * the shared width applies */
     d->shared_ffn = r->arch == ARCH_LLAMA4 ? r->expert_ffn : r->shared_ffn;
     d->router_bias = r->arch == ARCH_GPT_OSS;
-    d->shared_gate = r->arch == ARCH_QWEN2 && r->shared > 0;
+    d->shared_gate = (r->arch == ARCH_QWEN2 || r->arch == ARCH_QWEN3_NEXT) && r->shared > 0;
+    if (r->arch == ARCH_NEMOTRON_H) {
+        d->act = PRISM_MLP_RELU2;
+        d->pattern = r->pattern;
+        d->ssm_mixer = PRISM_MIXER_MAMBA2;
+        d->ssm.conv_bias = TRUE;
+        d->ssm.chunk = 128;
+    } else if (r->arch == ARCH_QWEN3_NEXT) {
+        d->ssm_mixer = PRISM_MIXER_GDN;
+        d->ssm.chunk = 64;
+    }
+    d->ssm.n_heads = r->ssm_heads;
+    d->ssm.head_dim = r->ssm_head_dim;
+    d->ssm.state = r->ssm_state;
+    d->ssm.n_groups = r->ssm_groups;
+    d->ssm.conv_kernel = 4;
     d->moe_step = r->moe_step;
     d->moe_phase = 1; /* Llama 4: MoE where (i + 1) % step == 0 */
     d->first_dense = r->first_dense;
@@ -821,6 +946,26 @@ uint32_t prism_model_desc_window_internal(const PrismModelDesc *d, uint32_t i)
     return i % step == 0 ? d->window : 0;
 }
 
+/* Block @p c of a Nemotron-H pattern: one part each ('M' Mamba-2, '*' attention, '-' a
+ * dense MLP, 'E' a MoE MLP); the caller has checked the characters. */
+static void hybrid_block(const PrismModelDesc *d, char c, const PrismBlockSpec *dense,
+                         const PrismBlockSpec *moe, PrismBlockSpec *s)
+{
+    *s = c == 'E' ? *moe : *dense;
+    if (c == 'M' || c == '*') {
+        s->no_mlp = TRUE;
+        memset(&s->mlp, 0, sizeof s->mlp);
+    }
+    if (c == 'M') {
+        s->mixer = d->ssm_mixer;
+        s->ssm = d->ssm;
+    }
+    if (c == '-' || c == 'E')
+        s->mixer = PRISM_MIXER_NONE;
+    if (c != '*')
+        memset(&s->attn, 0, sizeof s->attn);
+}
+
 PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error)
 {
     g_autoptr(PrismModel) m = prism_model_new(d->name, d->family ? d->family : "?");
@@ -851,6 +996,13 @@ PrismModel *prism_model_build_internal(const PrismModelDesc *d, GError **error)
     for (uint32_t i = 0; i < d->n_blocks; i++) {
         PrismBlockSpec s = prism_model_desc_is_moe_internal(d, i) ? moe : dense;
         s.attn.window = prism_model_desc_window_internal(d, i);
+        if (d->pattern != NULL)
+            hybrid_block(d, d->pattern[i], &dense, &moe, &s);
+        else if (d->linear_mask != NULL && d->linear_mask[i]) {
+            s.mixer = d->ssm_mixer;
+            s.ssm = d->ssm;
+            memset(&s.attn, 0, sizeof s.attn);
+        }
         prism_model_add_layer(m, PRISM_LAYER_BLOCK, prism_model_add_spec(m, &s));
     }
     for (uint32_t i = 0; i < d->n_mtp; i++)
@@ -869,10 +1021,31 @@ PrismModel *prism_model_zoo_get(const char *name, GError **error)
     const char *names[G_N_ELEMENTS(zoo)];
     for (size_t i = 0; i < G_N_ELEMENTS(zoo); i++)
         names[i] = zoo[i].name;
-    const size_t found = prism_name_lookup(name, names, G_N_ELEMENTS(names));
+    size_t found = prism_name_lookup(name, names, G_N_ELEMENTS(names));
+    if (found == G_N_ELEMENTS(zoo)) {
+        /* earlier Hugging Face spellings of the same repositories: Meta's "Meta-Llama-3-8B"
+         * and "Meta-Llama-3.1-8B" (renamed "Llama-3.1-8B" in 2024) and Llama 2's "-hf"
+         * conversions ("Llama-2-7b-hf") */
+        const char *n = name;
+        if (g_ascii_strncasecmp(n, "Meta-", 5) == 0)
+            n += 5;
+        g_autofree char *bare = g_strdup(n);
+        const size_t len = strlen(bare);
+        if (len > 3 && g_ascii_strcasecmp(bare + len - 3, "-hf") == 0)
+            bare[len - 3] = '\0';
+        if (strcmp(bare, name) != 0)
+            found = prism_name_lookup(bare, names, G_N_ELEMENTS(names));
+    }
     if (found < G_N_ELEMENTS(zoo)) {
         PrismModelDesc d;
         row_to_desc(&zoo[found], &d);
+        g_autofree gboolean *linear = NULL;
+        if (zoo[found].attn_interval > 0) { /* full attention where (i + 1) % interval == 0 */
+            linear = g_new0(gboolean, d.n_blocks);
+            for (uint32_t i = 0; i < d.n_blocks; i++)
+                linear[i] = (i + 1) % zoo[found].attn_interval != 0;
+            d.linear_mask = linear;
+        }
         return prism_model_build_internal(&d, error);
     }
     g_autofree char *close = prism_close_names(name, names, G_N_ELEMENTS(names), 4);

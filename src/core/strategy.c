@@ -26,6 +26,18 @@ const char *prism_recompute_name(PrismRecompute r)
     return (unsigned)r < PRISM_RECOMPUTE_COUNT ? recompute_names[r] : "?";
 }
 
+uint32_t prism_recompute_every_nth(uint32_t per_chunk, uint32_t vpp, uint32_t k)
+{
+    if (vpp == 0 || k == 0 || k >= per_chunk)
+        return 0;
+    /* floor(Ls / N) <= k vpp exactly when N >= floor(Ls / (k vpp + 1)) + 1 */
+    const uint64_t ls = (uint64_t)per_chunk * vpp, kv = (uint64_t)k * vpp;
+    uint64_t n = ls / (kv + 1) + 1;
+    if (n < 2)
+        n = 2;
+    return ls / n == kv && n <= G_MAXUINT32 ? (uint32_t)n : 0;
+}
+
 gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error)
 {
     for (int i = 0; i < PRISM_SCHEDULE_COUNT; i++)
@@ -98,11 +110,165 @@ static gboolean parse_u32(const char *key, const char *text, uint32_t *out, GErr
     return TRUE;
 }
 
+/* Which of the keys with a default or a derived value the text gave. */
+typedef struct {
+    gboolean dp, m, schedule;
+} GivenKeys;
+
+/* prism_strategy_parse, phase 2: the value of one KEY=VALUE item into @p s. */
+static gboolean parse_item(PrismStrategy *s, const char *key, const char *val, GivenKeys *given,
+                           GError **error)
+{
+    struct {
+        const char *name;
+        uint32_t *dst;
+    } nums[] = {{"dp", &s->dp},           {"tp", &s->tp},  {"pp", &s->pp},   {"vpp", &s->vpp},
+                {"cp", &s->cp},           {"ep", &s->ep},  {"mbs", &s->mbs}, {"m", &s->m},
+                {"devices", &s->devices}, {"etp", &s->etp}};
+    gboolean done = FALSE;
+    for (size_t k = 0; k < G_N_ELEMENTS(nums); k++)
+        if (strcmp(key, nums[k].name) == 0) {
+            if (!parse_u32(key, val, nums[k].dst, error))
+                return FALSE;
+            given->dp |= strcmp(key, "dp") == 0;
+            given->m |= strcmp(key, "m") == 0;
+            done = TRUE;
+        }
+    if (done)
+        return TRUE;
+    uint32_t v = 0;
+    if (strcmp(key, "sp") == 0) {
+        if (g_ascii_strcasecmp(val, "on") == 0 || g_ascii_strcasecmp(val, "true") == 0)
+            v = 1;
+        else if (g_ascii_strcasecmp(val, "off") != 0 && g_ascii_strcasecmp(val, "false") != 0 &&
+                 !parse_u32(key, val, &v, error))
+            return FALSE;
+        if (v > 1) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "strategy key 'sp': '%s' must be 0 or 1", val);
+            return FALSE;
+        }
+        s->sp = (uint8_t)v;
+    } else if (strcmp(key, "zero") == 0) {
+        if (!parse_u32(key, val, &v, error))
+            return FALSE;
+        if (v > 3) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "strategy key 'zero': '%s' must be 0, 1, 2 or 3", val);
+            return FALSE;
+        }
+        s->zero = (uint8_t)v;
+    } else if (strcmp(key, "offload") == 0) {
+        if (!parse_u32(key, val, &v, error))
+            return FALSE;
+        if (v >= PRISM_OFFLOAD_COUNT) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "strategy key 'offload': '%s' must be 0 (none), 1 (optimizer), "
+                        "2 (activations) or 3 (both)",
+                        val);
+            return FALSE;
+        }
+        s->offload = (uint8_t)v;
+    } else if (strcmp(key, "tp_overlap") == 0 || strcmp(key, "dp_overlap") == 0 ||
+               strcmp(key, "param_overlap") == 0) {
+        if (!parse_u32(key, val, &v, error))
+            return FALSE;
+        if (v > 1) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "strategy key '%s': '%s' must be 0 (off) or 1 (on)", key, val);
+            return FALSE;
+        }
+        const unsigned bit = key[0] == 't'   ? PRISM_OVERLAP_TP
+                             : key[0] == 'd' ? PRISM_OVERLAP_DP
+                                             : PRISM_OVERLAP_PARAM;
+        s->overlap_off = (uint8_t)(v ? s->overlap_off & ~bit : s->overlap_off | bit);
+    } else if (strcmp(key, "recompute") == 0) {
+        const char *colon = strchr(val, ':');
+        g_autofree char *mode = colon ? g_strndup(val, (gsize)(colon - val)) : g_strdup(val);
+        int r = -1;
+        for (int i = 0; i < PRISM_RECOMPUTE_COUNT; i++)
+            if (g_ascii_strcasecmp(mode, recompute_names[i]) == 0)
+                r = i;
+        if (r < 0 || (colon != NULL) != (r == PRISM_RECOMPUTE_BLOCK)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "strategy key 'recompute': '%s' is not none, selective, full or "
+                        "block:K",
+                        val);
+            return FALSE;
+        }
+        if (colon != NULL) {
+            if (!parse_u32("recompute", colon + 1, &v, error))
+                return FALSE;
+            if (v > G_MAXUINT16) {
+                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                            "strategy key 'recompute': block:%u is too large", v);
+                return FALSE;
+            }
+        }
+        s->recompute = (uint8_t)r;
+        s->rc_layers = (uint16_t)(colon ? v : 0);
+    } else if (strcmp(key, "schedule") == 0) {
+        PrismSchedule sch;
+        if (!prism_schedule_parse(val, &sch, error))
+            return FALSE;
+        s->schedule = (uint8_t)sch;
+        given->schedule = TRUE;
+    } else {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, etp, sp, "
+                    "mbs, m, zero, recompute, schedule, offload, tp_overlap, dp_overlap, "
+                    "param_overlap, devices)",
+                    key);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* prism_strategy_parse, phase 3: the schedule's default and the derived keys (dp, m) the
+ * text left out. */
+static gboolean derive_keys(PrismStrategy *s, const GivenKeys *given, const PrismTraining *training,
+                            GError **error)
+{
+    if (!given->schedule)
+        s->schedule = s->vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
+    /* The derived keys: a left-out dp or m that does not come out whole is named here,
+     * not later as "dp=0" by the shape rules. */
+    uint64_t inner = (uint64_t)s->tp * s->pp * s->cp;
+    if (!given->dp && inner > 0) {
+        if (s->devices % inner != 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
+                        "dp is left out, and devices=%u is not a multiple of tp*pp*cp = "
+                        "%u*%u*%u = %" G_GUINT64_FORMAT
+                        " (R1: dp*tp*pp*cp = devices); give tp, pp and cp whose product "
+                        "divides %u",
+                        s->devices, s->tp, s->pp, s->cp, inner, s->devices);
+            return FALSE;
+        }
+        s->dp = (uint32_t)(s->devices / inner);
+    }
+    uint64_t per_step = (uint64_t)s->dp * s->mbs;
+    gboolean r1_holds = (uint64_t)s->dp * inner == s->devices; /* else R1 is the message */
+    if (!given->m && per_step > 0 && (r1_holds || training->gbs % per_step == 0)) {
+        if (training->gbs % per_step != 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
+                        "m is left out, and gbs=%" G_GUINT64_FORMAT
+                        " is not a multiple of dp*mbs = %u*%u = %" G_GUINT64_FORMAT
+                        " (R8: dp*mbs*m = gbs); change --gbs, dp or mbs",
+                        training->gbs, s->dp, s->mbs, per_step);
+            return FALSE;
+        }
+        s->m = (uint32_t)(training->gbs / per_step);
+    }
+    return TRUE;
+}
+
+/* Phase 1: the items, each KEY=VALUE and each key once; phase 2 (parse_item) reads each
+ * value, phase 3 (derive_keys) fills in what the text left out. */
 gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTraining *training,
                               PrismStrategy *out, GError **error)
 {
     PrismStrategy s = {.devices = devices, .tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .mbs = 1};
-    gboolean have_dp = FALSE, have_m = FALSE, have_schedule = FALSE;
+    GivenKeys given = {FALSE, FALSE, FALSE};
     g_auto(GStrv) items = g_strsplit(text, ",", -1);
     g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
     for (char **it = items; *it != NULL; it++) {
@@ -122,139 +288,11 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
                         "strategy key '%s' is given twice", key);
             return FALSE;
         }
-        struct {
-            const char *name;
-            uint32_t *dst;
-        } nums[] = {{"dp", &s.dp},           {"tp", &s.tp},  {"pp", &s.pp},   {"vpp", &s.vpp},
-                    {"cp", &s.cp},           {"ep", &s.ep},  {"mbs", &s.mbs}, {"m", &s.m},
-                    {"devices", &s.devices}, {"etp", &s.etp}};
-        gboolean done = FALSE;
-        for (size_t k = 0; k < G_N_ELEMENTS(nums); k++)
-            if (strcmp(key, nums[k].name) == 0) {
-                if (!parse_u32(key, val, nums[k].dst, error))
-                    return FALSE;
-                have_dp |= strcmp(key, "dp") == 0;
-                have_m |= strcmp(key, "m") == 0;
-                done = TRUE;
-            }
-        if (done)
-            continue;
-        uint32_t v = 0;
-        if (strcmp(key, "sp") == 0) {
-            if (g_ascii_strcasecmp(val, "on") == 0 || g_ascii_strcasecmp(val, "true") == 0)
-                v = 1;
-            else if (g_ascii_strcasecmp(val, "off") != 0 && g_ascii_strcasecmp(val, "false") != 0 &&
-                     !parse_u32(key, val, &v, error))
-                return FALSE;
-            if (v > 1) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                            "strategy key 'sp': '%s' must be 0 or 1", val);
-                return FALSE;
-            }
-            s.sp = (uint8_t)v;
-        } else if (strcmp(key, "zero") == 0) {
-            if (!parse_u32(key, val, &v, error))
-                return FALSE;
-            if (v > 3) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                            "strategy key 'zero': '%s' must be 0, 1, 2 or 3", val);
-                return FALSE;
-            }
-            s.zero = (uint8_t)v;
-        } else if (strcmp(key, "offload") == 0) {
-            if (!parse_u32(key, val, &v, error))
-                return FALSE;
-            if (v >= PRISM_OFFLOAD_COUNT) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                            "strategy key 'offload': '%s' must be 0 (none), 1 (optimizer), "
-                            "2 (activations) or 3 (both)",
-                            val);
-                return FALSE;
-            }
-            s.offload = (uint8_t)v;
-        } else if (strcmp(key, "tp_overlap") == 0 || strcmp(key, "dp_overlap") == 0 ||
-                   strcmp(key, "param_overlap") == 0) {
-            if (!parse_u32(key, val, &v, error))
-                return FALSE;
-            if (v > 1) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                            "strategy key '%s': '%s' must be 0 (off) or 1 (on)", key, val);
-                return FALSE;
-            }
-            const unsigned bit = key[0] == 't'   ? PRISM_OVERLAP_TP
-                                 : key[0] == 'd' ? PRISM_OVERLAP_DP
-                                                 : PRISM_OVERLAP_PARAM;
-            s.overlap_off = (uint8_t)(v ? s.overlap_off & ~bit : s.overlap_off | bit);
-        } else if (strcmp(key, "recompute") == 0) {
-            const char *colon = strchr(val, ':');
-            g_autofree char *mode = colon ? g_strndup(val, (gsize)(colon - val)) : g_strdup(val);
-            int r = -1;
-            for (int i = 0; i < PRISM_RECOMPUTE_COUNT; i++)
-                if (g_ascii_strcasecmp(mode, recompute_names[i]) == 0)
-                    r = i;
-            if (r < 0 || (colon != NULL) != (r == PRISM_RECOMPUTE_BLOCK)) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                            "strategy key 'recompute': '%s' is not none, selective, full or "
-                            "block:K",
-                            val);
-                return FALSE;
-            }
-            if (colon != NULL) {
-                if (!parse_u32("recompute", colon + 1, &v, error))
-                    return FALSE;
-                if (v > G_MAXUINT16) {
-                    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                                "strategy key 'recompute': block:%u is too large", v);
-                    return FALSE;
-                }
-            }
-            s.recompute = (uint8_t)r;
-            s.rc_layers = (uint16_t)(colon ? v : 0);
-        } else if (strcmp(key, "schedule") == 0) {
-            PrismSchedule sch;
-            if (!prism_schedule_parse(val, &sch, error))
-                return FALSE;
-            s.schedule = (uint8_t)sch;
-            have_schedule = TRUE;
-        } else {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, etp, sp, "
-                        "mbs, m, zero, recompute, schedule, offload, tp_overlap, dp_overlap, "
-                        "param_overlap, devices)",
-                        key);
+        if (!parse_item(&s, key, val, &given, error))
             return FALSE;
-        }
     }
-    if (!have_schedule)
-        s.schedule = s.vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
-    /* The derived keys: a left-out dp or m that does not come out whole is named here,
-     * not later as "dp=0" by the shape rules. */
-    uint64_t inner = (uint64_t)s.tp * s.pp * s.cp;
-    if (!have_dp && inner > 0) {
-        if (s.devices % inner != 0) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
-                        "dp is left out, and devices=%u is not a multiple of tp*pp*cp = "
-                        "%u*%u*%u = %" G_GUINT64_FORMAT
-                        " (R1: dp*tp*pp*cp = devices); give tp, pp and cp whose product "
-                        "divides %u",
-                        s.devices, s.tp, s.pp, s.cp, inner, s.devices);
-            return FALSE;
-        }
-        s.dp = (uint32_t)(s.devices / inner);
-    }
-    uint64_t per_step = (uint64_t)s.dp * s.mbs;
-    gboolean r1_holds = (uint64_t)s.dp * inner == s.devices; /* else R1 is the message */
-    if (!have_m && per_step > 0 && (r1_holds || training->gbs % per_step == 0)) {
-        if (training->gbs % per_step != 0) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_SHAPE,
-                        "m is left out, and gbs=%" G_GUINT64_FORMAT
-                        " is not a multiple of dp*mbs = %u*%u = %" G_GUINT64_FORMAT
-                        " (R8: dp*mbs*m = gbs); change --gbs, dp or mbs",
-                        training->gbs, s.dp, s.mbs, per_step);
-            return FALSE;
-        }
-        s.m = (uint32_t)(training->gbs / per_step);
-    }
+    if (!derive_keys(&s, &given, training, error))
+        return FALSE;
     *out = s;
     return TRUE;
 }
@@ -291,8 +329,37 @@ uint32_t prism_model_split_layers(const PrismModel *model)
         return FALSE;                                                                              \
     } while (0)
 
-gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
-                              const PrismTraining *t, GError **error)
+gboolean prism_strategy_ssm_ok(const PrismBlockSpec *sp, uint32_t tp, uint32_t cp, GError **error)
+{
+    const PrismSsmSpec *m = &sp->ssm;
+    if (sp->mixer == PRISM_MIXER_MAMBA2) {
+        /* Megatron-Core MambaMixer: heads and groups split over tp; MambaContextParallel:
+         * each cp rank takes heads/(tp cp) heads and groups/tp/cp groups (or, when fewer
+         * groups than cp ranks, cp a multiple of groups/tp and the groups repeated) */
+        if (m->n_heads % tp != 0 || m->n_groups % tp != 0)
+            SHAPE_FAIL("R2: tp=%u must divide the Mamba-2 heads=%u and groups=%u", tp, m->n_heads,
+                       m->n_groups);
+        const uint32_t gl = m->n_groups / tp;
+        if ((m->n_heads / tp) % cp != 0 || (gl % cp != 0 && cp % gl != 0))
+            SHAPE_FAIL("R3: cp=%u with tp=%u: Mamba-2's all-to-all context parallelism needs "
+                       "heads/tp=%u divisible by cp and groups/tp=%u and cp dividing one another",
+                       cp, tp, m->n_heads / tp, gl);
+    } else if (sp->mixer == PRISM_MIXER_GDN) {
+        if (m->n_heads % tp != 0 || m->n_groups % tp != 0)
+            SHAPE_FAIL("R2: tp=%u must divide the gated-DeltaNet key heads=%u and value heads=%u",
+                       tp, m->n_groups, m->n_heads);
+        if (cp > 1)
+            SHAPE_FAIL("R3: cp=%u: no framework runs context parallelism over gated-DeltaNet "
+                       "layers (Megatron-Core's GatedDeltaNet has none); use cp=1",
+                       cp);
+    }
+    return TRUE;
+}
+
+/* prism_strategy_check, phase 1 (R1-R5): how the devices split, and the tensor and
+ * expert shapes each split must divide. */
+static gboolean check_split(const PrismStrategy *s, const PrismModel *model, const PrismTraining *t,
+                            GError **error)
 {
     /* R1 */
     if (s->devices == 0 || s->dp == 0 || s->tp == 0 || s->pp == 0 || s->vpp == 0 || s->cp == 0 ||
@@ -323,6 +390,8 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         if (p->n_experts > 0 && p->n_shared > 0 && p->shared_hidden % s->tp != 0)
             SHAPE_FAIL("R2: tp=%u does not divide shared_hidden=%" G_GUINT64_FORMAT, s->tp,
                        p->shared_hidden);
+        if (!prism_strategy_ssm_ok(&model->specs[i], s->tp, s->cp, error))
+            return FALSE;
     }
     /* R3 */
     if (s->cp > 1 && t->seq % (2u * s->cp) != 0)
@@ -349,8 +418,15 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         SHAPE_FAIL("R5: etp*ep = %u*%u does not divide tp*cp*dp = %u*%u*%u (the expert part "
                    "folds into the attention part's devices)",
                    etp, s->ep, s->tp, s->cp, s->dp);
+    return TRUE;
+}
+
+/* Phase 2 (R6-R8): the pipeline: layers per stage and chunk, the schedule, the
+ * micro-batches it needs. @p L: the model's layers (prism_model_split_layers). */
+static gboolean check_pipeline(const PrismStrategy *s, uint32_t L, const PrismTraining *t,
+                               GError **error)
+{
     /* R6 */
-    uint32_t L = prism_model_split_layers(model);
     if (s->pp > L)
         SHAPE_FAIL("R6: pp=%u exceeds the %u layers", s->pp, L);
     if ((uint64_t)s->pp * s->vpp > L)
@@ -414,6 +490,12 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         SHAPE_FAIL("R8: dualpipe needs an even m (half the micro-batches enter from each end), "
                    "got m=%u",
                    s->m);
+    return TRUE;
+}
+
+/* Phase 3 (R9-R12): the memory and overlap options: ZeRO, recompute, offload, overlap. */
+static gboolean check_options(const PrismStrategy *s, uint32_t L, GError **error)
+{
     /* R9 */
     if (s->zero > 3)
         SHAPE_FAIL("R9: zero=%u must be 0..3", (unsigned)s->zero);
@@ -447,6 +529,14 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
         SHAPE_FAIL("R12: param_overlap=0 needs dp*cp > 1 and zero 1 or 2 (dp=%u, cp=%u, zero=%u)",
                    s->dp, s->cp, (unsigned)s->zero);
     return TRUE;
+}
+
+gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
+                              const PrismTraining *t, GError **error)
+{
+    const uint32_t L = prism_model_split_layers(model);
+    return check_split(s, model, t, error) && check_pipeline(s, L, t, error) &&
+           check_options(s, L, error);
 }
 
 gboolean prism_strategy_overlap_applies(const PrismStrategy *s, PrismOverlap bit)

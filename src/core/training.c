@@ -9,10 +9,13 @@
 /* fp8: FP8 linear GEMMs with delayed scaling (Transformer Engine's default recipe: the scale
  * comes from an amax history); fp8-cs: current per-tensor scaling (the amax of the tensor
  * being cast, torchao's "tensorwise" and TE's Float8CurrentScaling); mxfp8: OCP MX block
- * scaling (one E8M0 scale per 32 elements, Blackwell tensor cores). */
-static const char *const dtype_names[PRISM_DTYPE_COUNT] = {"fp32", "bf16",   "fp16",
-                                                           "fp8",  "fp8-cs", "mxfp8"};
-static const double dtype_bytes[PRISM_DTYPE_COUNT] = {4.0, 2.0, 2.0, 1.0, 1.0, 1.0};
+ * scaling (one E8M0 scale per 32 elements, Blackwell tensor cores); nvfp4: NVIDIA's FP4
+ * (E2M1 elements, one E4M3 scale per 16 elements: 0.5 + 1/16 = 9/16 byte per element, and
+ * one FP32 scale per tensor; NVIDIA, "Pretraining Large Language Models with NVFP4",
+ * arXiv:2509.25149, section 2). */
+static const char *const dtype_names[PRISM_DTYPE_COUNT] = {"fp32",   "bf16",  "fp16", "fp8",
+                                                           "fp8-cs", "mxfp8", "nvfp4"};
+static const double dtype_bytes[PRISM_DTYPE_COUNT] = {4.0, 2.0, 2.0, 1.0, 1.0, 1.0, 9.0 / 16.0};
 static const char *const optimizer_names[PRISM_OPTIMIZER_COUNT] = {"adam", "sgd"};
 
 const char *prism_dtype_name(PrismDtype dtype)
@@ -33,13 +36,18 @@ gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error)
             return TRUE;
         }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                "unknown dtype '%s' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8)", text);
+                "unknown dtype '%s' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4)", text);
     return FALSE;
 }
 
 gboolean prism_dtype_is_fp8(PrismDtype dtype)
 {
     return dtype == PRISM_DTYPE_FP8 || dtype == PRISM_DTYPE_FP8_CS || dtype == PRISM_DTYPE_MXFP8;
+}
+
+gboolean prism_dtype_is_lowp(PrismDtype dtype)
+{
+    return prism_dtype_is_fp8(dtype) || dtype == PRISM_DTYPE_NVFP4;
 }
 
 const char *prism_optimizer_name(PrismOptimizer opt)

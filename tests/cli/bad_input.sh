@@ -15,6 +15,11 @@ expect_bad "models NAME unknown" -- models mixtral -- "mixtral-8x7b"
 expect_bad "repository id of no zoo model" -- inputs --model mistralai/Mixtral-8x22B-v0.1 -- \
     "mistralai/Mixtral-8x22B-v0.1: no such file or folder" "unknown model 'Mixtral-8x22B-v0.1'" mixtral-8x22b
 expect_bad "clusters NAME unknown" -- clusters A10 -- "A100-80GB"
+# a path-like -c/-m that is no file: "no such file", not an unknown preset or zoo name
+expect_bad "missing cluster file" -- inputs --cluster my-cluster.ini -- \
+    "my-cluster.ini: no such file (a name holding '/' or ending in .ini" "prism clusters"
+expect_bad "missing model file" -- inputs --model ./no/config.json -- \
+    "./no/config.json: no such file or folder (a name holding '/' or ending in .json" "prism models"
 expect_bad "unknown command" -- modles -- "unknown command 'modles'" models
 expect_bad "no command" -- -- "no command given"
 
@@ -57,7 +62,7 @@ expect_bad "cluster tiny peak" -- plan -c "$bad/cluster-tiny-peak.ini" -m gpt3-1
 
 # Unreadable inputs.
 mkdir -p not-a-file
-expect_bad "missing config.json" -- inputs -m ./no-such-config.json -- "./no-such-config.json" "cannot read"
+expect_bad "missing config.json" -- inputs -m ./no-such-config.json -- "./no-such-config.json: no such file or folder"
 expect_bad "folder without config.json" -- inputs -m ./not-a-file -- "not-a-file/config.json"
 # A bare name that is no zoo model but a folder here is a model folder (no ./ needed).
 expect_bad "bare folder without config.json" -- inputs -m not-a-file -- "not-a-file/config.json"
@@ -80,15 +85,21 @@ expect_bad "--mem-budget 0" -- inputs --mem-budget 0 -- "--mem-budget 0"
 expect_bad "--dtype unknown" -- inputs --dtype fp9 -- "'fp9'" "fp32, bf16, fp16, fp8"
 expect_bad "--optimizer unknown" -- inputs --optimizer lion -- "'lion'" "adam"
 expect_bad "--set unknown knob" -- inputs --set nosuch=1 -- "'nosuch'"
-expect_bad "unknown option" -- inputs --modle gpt3-175b -- "--modle"
+expect_bad "unknown option" -- inputs --modle gpt3-175b -- "--modle" "the closest is --model"
+# an option named by its meaning: --gbs's help says "global batch", --seq's "sequence length"
+expect_bad "unknown option named by its words" -- plan --global-batch 64 -- \
+    "Unknown option --global-batch; the closest is --gbs (see --help)"
+expect_bad "  with a value" -- sweep --sequence-length=4096 -- "--sequence-length=4096; the closest is --seq"
+expect_bad "unknown short option: no guess" -- inputs -Q -- "Unknown option -Q (see --help)"
+expect_bad "unknown option spelt like none: no guess" -- version --foo -- "Unknown option --foo (see --help)"
 expect_bad "stray argument" -- inputs gpt3-175b -- "'gpt3-175b'"
 
 # Conflicting options.
 expect_bad "fp8 on A100" -- inputs --cluster A100-80GB --dtype fp8 -- "--dtype fp8" "A100-80GB"
 expect_bad "fp32 on Ascend" -- inputs --cluster Ascend-910B --dtype fp32 -- "'Ascend-910B'"
 expect_bad "budget above memory" -- inputs --mem-budget 100 -- "--mem-budget 100" "80 GiB"
-# a budget the mem_margin knob (2e9 bytes) eats up: usable memory would be negative
-expect_bad "budget below the margin" -- inputs --mem-budget 1 -- "--mem-budget 1 GiB" "mem_margin"
+# a budget the mem_margin knob (here 2e9 bytes) eats up: usable memory would be negative
+expect_bad "budget below the margin" -- inputs --mem-budget 1 --set mem_margin=2e9 -- "--mem-budget 1 GiB" "mem_margin"
 expect_bad "margin above memory" -- inputs --set mem_margin=1e11 -- "'A100-80GB'" "mem_margin"
 expect_bad "two models" -- models gpt3-175b llama2-7b -- "at most one"
 
@@ -144,4 +155,4 @@ done
 # And the good path still works with the same loader.
 expect_ok "valid inputs" '^devices +64,128,256' -- inputs -m "$PRISM_TEST_DATA/hf/llama2-70b.json" -c H100-SXM -n 64:256 --gbs 512 --seq 4096
 
-cli_done $((8 + n_hf + n_cluster + 10 + 7 + 13 + 6 + 11 + 4 + 5 + 2 + 1))
+cli_done $((10 + n_hf + n_cluster + 10 + 7 + 17 + 6 + 11 + 4 + 5 + 2 + 1))

@@ -54,13 +54,21 @@ check "knobs shows the set value" grep -q "tp_overlap.*0.25.*(set)" out.txt
 check "knobs json" expect_status 0 knobs --json
 check "knobs json parses" /usr/bin/python3 -c \
     "import json; d=json.load(open('out.txt')); assert any(k['name']=='mem_margin' for k in d)"
+check "knobs --sources" expect_status 0 knobs --sources
+check "  a cited default" grep -Eq "^  logits_bytes +4 +published: Korthikanti et al. 2022" out.txt
+check "knobs --json --sources" expect_status 0 knobs --json --sources
+check "  a source member per knob" /usr/bin/python3 -c \
+    "import json; d=json.load(open('out.txt')); assert all(k['source']['kind'] in ('published', 'count', 'code', 'derived', 'convention') and k['source']['where'] for k in d), d"
+check "  not without --sources" bash -c "! '$PRISM_BINARY' knobs --json | grep -q '\"source\"'"
 
 # the compute model for one H100 FP8 strategy: every GEMM's shape, passes and why, the
 # bf16/fp8 split and the MFU convention (text), and the same in JSON. Llama-3 8B, seq 8192,
 # mbs 1, tp 2: fc1 (gate + up) has M 8192 tokens, N 2 x 14336 / 2 = 14336, K 4096; forward
-# with 128 x 256 tiles (8192/128) x (14336/256) = 3584 in ceil(3584/132) = 28 waves (28 full
-# tiles' time); with 128 x 128 tiles 64 x 112 = 7168 in 55 waves (27.5 full tiles' time):
-# the 128 x 128 tile wins, wave efficiency 7168 / (55 x 132) = 0.98733; the logits stay bf16.
+# with 128 x 256 tiles (8192/128) x (14336/256) = 3584 in ceil(3584/132) = 28 waves, 28 (m +
+# t0); with 128 x 128 tiles 64 x 112 = 7168 in 55 waves, 55 (m/2 + t0) = 27.5 m + 55 t0 (m one
+# full wave's main loop at depth 4096: 8,650,752 x 4096 / (1978.9e12 x 0.8 x 0.875) = 25.6 us,
+# t0 = gemm_tile_us 3.1 us): 27 t0 > m/2, so the 128 x 256 tile wins, wave efficiency
+# 3584 / (28 x 132) = 0.96970; the logits stay bf16.
 check "explain fp8" expect_status 0 explain -m llama3-8b -c H100-SXM --devices 64 --gbs 256 \
     --seq 8192 --dtype fp8 --strategy "tp=2,sp=1,mbs=1,zero=1,recompute=selective"
 check "text: the GEMM table" grep -q "fc1 *fp8 *M 8192 *N 14336 *K 4096" out.txt
@@ -76,9 +84,9 @@ assert cm["mfu_peak_flops"] == 989.4e12 and cm["quantisation"] is True
 g = {x["name"]: x for k in cm["kinds"] for x in k["gemms"]}
 f = g["fc1"]
 assert f["dtype"] == "fp8" and (f["M"], f["N"], f["K"]) == (8192, 14336, 4096)
-assert f["fwd"]["tiles"] == 7168 and f["fwd"]["waves"] == 55
-assert (f["fwd"]["tile_m"], f["fwd"]["tile_n"]) == (128, 128)
-assert abs(f["fwd"]["wave_efficiency"] - 7168 / (55 * 132)) < 1e-12
+assert f["fwd"]["tiles"] == 3584 and f["fwd"]["waves"] == 28
+assert (f["fwd"]["tile_m"], f["fwd"]["tile_n"]) == (128, 256)
+assert abs(f["fwd"]["wave_efficiency"] - 3584 / (28 * 132)) < 1e-12
 assert g["logits"]["dtype"] == "bf16"
 assert cm["fp8_scope"] == 0
 PY
@@ -135,7 +143,17 @@ check "mxfp8 on B200" expect_status 0 explain -m llama3-8b -c B200 --devices 64 
 check "dualpipe under megatron-core" expect_status 0 explain --framework megatron-core \
     --strategy "tp=8,pp=16,sp=1,schedule=dualpipe"
 check "note names the profile's schedules" grep -q \
-    "^note: megatron-core does not run .*schedule=dualpipe: it is outside the profile's \[planning\] only (schedule=1f1b,interleaved)" out.txt
+    "^note: megatron-core does not run .*schedule=dualpipe: its schedule=dualpipe is outside the profile's \[planning\] only (schedule=1f1b,interleaved,zero=0,1,offload=0,1)" out.txt
+# the dims --strategy leaves out take the framework's defaults, said in a note: Megatron-Core's
+# distributed optimizer (zero=1, dp = 8 > 1) and --sequence-parallel (tp = 8 > 1)
+check "  unstated dims take megatron-core's defaults" grep -q \
+    "^note: the dims --strategy leaves out take megatron-core's defaults: zero=1$" out.txt
+check "defaults: sp and zero" expect_status 0 explain --framework megatron --strategy "tp=8,pp=16"
+check "  both filled" grep -q "defaults: zero=1, sp=1$" out.txt
+# torchtitan: FSDP (zero=3), per-op SAC, the local batch split in one micro-batch per stage:
+# 1536 / (dp 16 x pp 8) = 12
+check "defaults under torchtitan" expect_status 0 explain --framework torchtitan --strategy "tp=8,pp=8"
+check "  local batch per stage" grep -q "defaults: zero=3, sp=1, recompute=selective, mbs=12$" out.txt
 check "pp 64 of 96 layers under megatron-lm-2022" expect_status 0 explain \
     --framework megatron-lm-2022 --strategy "tp=8,pp=64"
 check "note says the chunks are unequal" grep -q \
@@ -172,4 +190,4 @@ check "fp8_scope 2 text" expect_status 0 explain -m deepseek-v2-lite -c H100-SXM
     --dtype fp8 --set fp8_scope=2 --strategy "tp=2,ep=8"
 check "  names the routed experts" grep -qF "fp8 linear GEMMs (fp8_scope 2: the routed experts; the other linears in bf16)" out.txt
 
-cli_done 54
+cli_done 64

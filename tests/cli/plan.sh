@@ -66,28 +66,29 @@ check "offload range message" grep -q "offload=4: out of range (allowed: 0 (none
 # SP), --fix tp_overlap=1 leaves the options on, and its filter-only options (dp_overlap,
 # param_overlap) open the full product; a framework that cannot turn an option off
 # refuses the filter (exit 2). A profile also narrows the space to what the framework
-# runs ([planning] only and equal chunks): megatron-core's 1F1B and interleaved, so a
-# pp 8 / vpp 3 slice is the no-framework space with --only schedule=1f1b,interleaved,
-# strategy for strategy count, and DualPipe is refused; megatron-lm-2022 asserts equal
+# runs ([planning] only and equal chunks): megatron-core's 1F1B and interleaved, ZeRO 0
+# and 1 (no custom FSDP at core_r0.8) and offload 0 and 1, so a pp 8 / vpp 3 slice is the
+# no-framework space with --only schedule=1f1b,interleaved,zero=0,1,offload=0,1, strategy
+# for strategy count, and DualPipe is refused; megatron-lm-2022 asserts equal
 # chunks (pp*vpp divides the 96 layers), so pp 64 is refused, saying why.
 check "count again" expect_status 0 plan --count
 check "count overlap default" grep -q "^tp_overlap         1  1" out.txt
 check "count megatron-core" expect_status 0 plan --count --framework megatron-core
-check "megatron-core total" grep -q "^total         6875484 strategies" out.txt
+check "megatron-core total" grep -q "^total         3438492 strategies" out.txt
 check "megatron-core tp_overlap" grep -q "^tp_overlap         2  0 1" out.txt
 check "sweep --count: the same framework domain" expect_status 0 sweep --count \
     --framework megatron-core -o mc.h5
-check "sweep rows == plan's total" grep -q "^prism sweep: 6875484 rows;" out.txt
+check "sweep rows == plan's total" grep -q "^prism sweep: 3438492 rows;" out.txt
 check "megatron-core pinned" expect_status 0 plan --count --framework megatron-core --fix tp_overlap=1
-check "pinned total" grep -q "^total         4744104 strategies" out.txt
+check "pinned total" grep -q "^total         2372552 strategies" out.txt
 check "megatron-core every option" expect_status 0 plan --count --framework megatron-core \
     --only dp_overlap=0,1,param_overlap=0,1
-check "every option total" grep -q "^total         18904956 strategies" out.txt
+check "every option total" grep -q "^total         10312476 strategies" out.txt
 check "megatron-core slice pp 8, vpp 3" expect_status 0 plan --count --framework megatron-core \
     --fix tp_overlap=1,pp=8,vpp=3
 grep "^total" out.txt > slice-framework.txt
 check "the same slice without a framework" expect_status 0 plan --count --fix pp=8,vpp=3 \
-    --only schedule=1f1b,interleaved
+    --only schedule=1f1b,interleaved,zero=0,1,offload=0,1
 grep "^total" out.txt > slice-plain.txt
 check "slice counts agree" cmp -s slice-framework.txt slice-plain.txt
 check "the slice is not empty" grep -q "^total  *[1-9][0-9]* strategies" slice-plain.txt
@@ -95,10 +96,41 @@ check "unequal chunks exit 2" expect_status 2 plan --count --framework megatron-
 check "unequal chunks message" grep -q "leave no valid strategy with equal model chunks: the framework needs pp\*vpp to divide the 96 layers of gpt3-175b" err.txt
 check "unsupported schedule exits 2" expect_status 2 plan --count --framework megatron-core \
     --only schedule=dualpipe
-check "unsupported schedule message" grep -q "framework megatron-core: only schedule=1f1b,interleaved; --only schedule=dualpipe" err.txt
+check "unsupported schedule message" grep -q "framework megatron-core: only schedule=1f1b,interleaved,zero=0,1,offload=0,1; --only schedule=dualpipe" err.txt
 check "unsupported overlap exits 2" expect_status 2 plan --count --framework megatron-lm-2022 \
     --fix tp_overlap=0
 check "unsupported overlap message" grep -q "exclude every value of tp_overlap: it takes only 1 (on)" err.txt
+# What each framework runs (its profile's [planning]): nothing in the answer outside it.
+# pytorch-fsdp: FSDP2 has no ZeRO-1, no offload prism prices, SP whenever TP, and block
+# recompute only as every N-th layer (32 layers in one chunk: k in {16,10,8,6,5,4,3,2,1});
+# megatron-core (core_r0.8): ZeRO 0 or 1, no activation offload; nanotron: recompute none
+# or full. Llama-3.1-8B on 8 H100, the whole front and top list of each.
+l8=(-m meta-llama/Llama-3.1-8B -c H100-SXM -n 8 --gbs 64 --seq 8192 --no-progress --json --top 50)
+for fw in torchtitan megatron nanotron; do
+  check "domain of $fw" expect_status 0 plan "${l8[@]}" --framework $fw
+  check "  nothing outside it" py out.txt $fw <<'PY'
+import json, sys
+d, fw = json.load(open(sys.argv[1])), sys.argv[2]
+rows = d["top"] + d["front"]
+assert len(rows) > 10, len(rows)
+nth = {16, 10, 8, 6, 5, 4, 3, 2, 1}
+for e in rows:
+    if fw == "torchtitan":
+        assert e["zero"] in (0, 2, 3) and e["offload"] == 0, e["strategy"]
+        assert e["sp"] == (1 if e["tp"] > 1 else 0), e["strategy"]
+        if e["recompute"] == "block" and e["pp"] * e["vpp"] == 1:
+            assert e["rc_layers"] in nth, e["strategy"]
+    if fw == "megatron":
+        assert e["zero"] in (0, 1) and e["offload"] in (0, 1), e["strategy"]
+    if fw == "nanotron":
+        assert e["recompute"] in ("none", "full") and e["offload"] == 0, e["strategy"]
+PY
+done
+# without --framework the text says which conventions it assumed; with one it does not
+check "generic conventions said" expect_status 0 plan "${l8[@]:0:10}" --top 1
+check "  names them" grep -q "^conventions: generic (no --framework): every ZeRO stage" out.txt
+check "a framework: no such line" expect_status 0 plan "${l8[@]:0:10}" --top 1 --framework fsdp2
+check "  none" bash -c '! grep -q "^conventions:" out.txt'
 check "count json" expect_status 0 plan --count --json --fix tp=8 --only schedule=1f1b
 check "count json parses" py out.txt <<'PY'
 import json, sys
@@ -251,7 +283,7 @@ check "names a rule" grep -q "R8:" err.txt
 # which gives the same kinds of answer (2x the devices fit, a budget): the what-if
 # searches behind the suggestions of the 175B case took 14-27 s a run under ASan.
 nofit=(--model gpt3-175b --devices 64 --mem-budget 16)
-[[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]] && nofit=(--model gpt3-2.7b --devices 8 --mem-budget 4)
+[[ "${PRISM_TEST_SANITIZED:-0}" == 1 ]] && nofit=(--model gpt3-2.7b --devices 8 --mem-budget 2)
 check "nothing fits" expect_status 2 plan "${nofit[@]}"
 check "message" grep -q "nothing fits: the closest strategy needs .* GiB over the" err.txt
 check "closest listed" grep -q "^Nothing fits in .* Closest strategies" out.txt
@@ -272,9 +304,11 @@ check "nothing fits, huge count" expect_status 2 plan -m gpt3-1.3b --devices 107
 check "largest count tried" grep -q "even 2x the devices (2147483648) fit nothing" err.txt
 # Only offloading fits the device, and the cluster has no host (Ascend-910B gives none):
 # the message says the host is what does not fit (it said "-8.7 GiB over" the device), and
-# no device budget is suggested (the closest strategy already fits the device)
+# no device budget is suggested (the closest strategy already fits the device). The
+# pytorch-fsdp profile with offloading allowed (torchtitan itself offers none prism prices)
+sed 's/^\(only = .*\),offload=0$/\1/' "$PRISM_SOURCE_DIR/cost/frameworks/pytorch-fsdp.ini" > fsdp-offload.ini
 check "nothing fits for the host" expect_status 2 plan -m "$PRISM_TEST_DATA/hf/mixtral-8x7b.json" \
-    -c Ascend-910B -n 4 --gbs 16 --seq 32768 --framework pytorch-fsdp --fix pp=1 --no-progress
+    -c Ascend-910B -n 4 --gbs 16 --seq 32768 --framework ./fsdp-offload.ini --fix pp=1 --no-progress
 check "  names the host memory" grep -Eq "needs [0-9.]+ of the [0-9.]+ GiB usable per device but [0-9.]+ GiB of host memory per device, over the host's 0.0 GiB \(mem_host\)" err.txt
 check "  no device budget suggested" bash -c "! grep -q -- '--mem-budget [0-9.]* (GiB)' out.txt && grep -q 'the cluster gives no host' out.txt"
 
@@ -313,6 +347,25 @@ PY
         grep -q "^Pareto front (step_time, peak_mem, max:mfu): [1-9][0-9]* strategies" np$np.txt
     check "text $np ranks == 1 rank" cmp -s np1.txt np$np.txt
 done
+# Intervals (ranges.h) in the 1-rank JSON above: every top entry's point step inside its
+# interval, mem_hi above the peak, a memory class; the recommendation names a top-list
+# rank, a rule and what it gives up (>= 0: #1 is the fastest point estimate).
+check "intervals in json" py np1.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["top"] + d["front"]:
+    assert e["step_lo"] <= e["time"]["step"] <= e["step_hi"], e
+    assert e["mem_hi"] >= e["memory"]["peak"] and e["mem_class"] in ("fits", "at risk"), e
+assert d["top"][0]["equivalent"]
+r = d["recommendation"]
+assert r["pick"] == "simplest" and r["rank"] >= 1 and r["gives_up_pct"] >= 0, r
+assert r["simplicity_order"].startswith("offload,schedule,pp") and r["text"], r
+assert "sustained_clock" in d["intervals"]["ranges"], d["intervals"]
+PY
+check "bad --pick exits 2" expect_status 2 plan "${small[@]}" --pick best
+check "  names the rules" grep -q "allowed: fastest, simplest, robust" err.txt
+check "bad --simplicity exits 2" expect_status 2 plan "${small[@]}" --simplicity pp,nope
+check "  names the part" grep -q "'nope' is not a moving part" err.txt
 # Without mpiexec the plan runs on a solo communicator, MPI never started (version.sh):
 # the same JSON as one MPI rank.
 "$prism" plan "${small[@]}" --json --top 7 > solo.json 2> solo.err
@@ -359,4 +412,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((104 + per_count * ${#counts[@]}))
+cli_done $((119 + per_count * ${#counts[@]}))

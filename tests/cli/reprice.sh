@@ -37,7 +37,9 @@ $py -c "import h5py, numpy" 2>/dev/null || {
     exit 77
 }
 export PYTHONPATH=$scripts PRISM=$PRISM_BINARY
-small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --no-fsync --force)
+# nic_spread 0: the exact DP path of the re-pricing prices a group at one NIC (scripts/
+# README.md, "dp_time"); with the default 1 dp_time follows the bandwidth ratio only
+small=(-m gpt3-1.3b -n 8:16 --gbs 64 --no-progress --no-fsync --force --set nic_spread=0)
 net3=$PRISM_TEST_DATA/clusters/h100-three-level.ini
 
 for c in A100-80GB A100-40GB H100-SXM H800 H200 "$net3"; do

@@ -340,9 +340,9 @@ if cli_no_crash sweep "${nofit[@]}"; then
     cp "$out" nofit-sweep.txt
     cp "$err" nofit-sweep.err
     ((rc == 2)) && [[ -e nofit.h5 ]] && grep -q "(0 feasible)" nofit-sweep.txt &&
-        grep -q "^Nothing fits in 0.6 GiB usable per device" nofit-sweep.txt &&
+        grep -q "^Nothing fits in 2.5 GiB usable per device" nofit-sweep.txt &&
         grep -q "more devices: even 8x the devices (64) fit nothing" nofit-sweep.txt &&
-        grep -q "error: nothing fits: the closest strategy needs 5.7 GiB" nofit-sweep.err ||
+        grep -q "error: nothing fits: the closest strategy needs 6.8 GiB" nofit-sweep.err ||
         cli_fail "sweep with nothing feasible: exit $rc, wanted 2 with the file and the diagnosis"
 fi
 check "sweep's diagnosis is plan's" expect_status 2 plan "${nofit[@]}" --no-progress
@@ -358,8 +358,8 @@ if cli_no_crash sweep --grid nofit-grid.ini; then
     cp "$out" nofit-grid.txt
     ((rc == 2)) && grep -q "(0 feasible) in 2 setups" nofit-grid.txt &&
         grep -qF "No point of grid nofit-grid.ini has a feasible strategy; the closest is point 1 (gpt3-175b on 16 x A100-40GB, gbs 32, seq 2048):" nofit-grid.txt &&
-        grep -q "^Nothing fits in 38.1 GiB usable per device" nofit-grid.txt &&
-        grep -q "error: nothing fits: the closest strategy needs 62.4 GiB" "$err" &&
+        grep -q "^Nothing fits in 40.0 GiB usable per device" nofit-grid.txt &&
+        grep -q "error: nothing fits: the closest strategy needs 80.0 GiB" "$err" &&
         "$PRISM_BINARY" info nofit-grid.h5 | grep -q "^file: *nofit-grid.h5 (complete)" ||
         cli_fail "grid with nothing feasible: exit $rc, wanted 2, the complete file and the point"
 fi
@@ -368,11 +368,11 @@ check "the grid's diagnosis is plan's for that point" expect_status 2 plan -m gp
 check "  same table" diff <(sed -n '/^Nothing fits/,/^What would/p' nofit-grid.txt) \
     <(sed -n '/^Nothing fits/,/^What would/p' out.txt)
 # the suggestions also name the grid file's key, and no budget above the 40 GiB device
-check "  suggestions in the grid's words" bash -c "grep -qF \"  - more devices: with --devices 32 (or the grid file's devices), \" nofit-grid.txt &&
-    grep -qF '  - a device with 64.4 GiB or more (this one has 40.0): the closest strategy needs 62.4 GiB' nofit-grid.txt &&
+check "  suggestions in the grid's words" bash -c "grep -qF \"  - more devices: with --devices 64 (or the grid file's devices), \" nofit-grid.txt &&
+    grep -qF '  - a device with 80.0 GiB or more (this one has 40.0): the closest strategy needs 80.0 GiB' nofit-grid.txt &&
     ! grep -q -- '--mem-budget' nofit-grid.txt"
-check "  plan's in its options" bash -c "grep -qF '  - more devices: with --devices 32, ' out.txt &&
-    grep -qF '  - a device with 64.4 GiB or more (this one has 40.0)' out.txt"
+check "  plan's in its options" bash -c "grep -qF '  - more devices: with --devices 64, ' out.txt &&
+    grep -qF '  - a device with 80.0 GiB or more (this one has 40.0)' out.txt"
 cli_checks=$((cli_checks + 1))
 [[ ! -e x.h5 && ! -e x.h5.partial && ! -e .partial ]] ||
     cli_fail "a refused sweep left x.h5, x.h5.partial or .partial"

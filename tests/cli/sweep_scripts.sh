@@ -6,7 +6,9 @@
 #  - plot_fronts / plot_heatmap / plot_demo write PNGs, and the heatmap's cells equal the
 #    minimum computed directly;
 #  - compare_landscapes matches rows by strategy, not index (a filtered sweep lines up),
-#    reports no change for a file against itself and the changes of an ablation.
+#    reports no change for a file against itself and the changes of an ablation, and
+#    keys on every dim the file names (a MoE space in which all of them vary);
+#  - Landscape.strategy prints prism's text of a row.
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 source "$PRISM_SOURCE_DIR/tests/cli/sweep_lib.sh"
 py=/usr/bin/python3
@@ -168,6 +170,64 @@ assert d["matched"] == d["rows_b"] == len(z["zero"]) and d["only_b"] == 0
 assert d["only_a"] == 39626 - d["rows_b"] and d["value_changed"] == 0
 EOF
 
+# Two landscapes of a MoE space in which every strategy dim of the file varies (20 at
+# schema 5: folded and tied experts, offload, every overlap option of megatron-core-moe,
+# interleaving, block recompute, two device counts), one --set apart (the userbuffers' SMs,
+# which the profile's TP overlap prices). The same space twice, so every row must match the
+# row of its own index: rows that agree in fewer dims (the 14 an older compare keyed on)
+# would collide. The strategy text must be unique per
+# row and prism's for every row `prism pareto` prints with etp = tp.
+moe=(-m deepseek-v2-lite -c H100-SXM -n 4:8 --gbs 8 --seq 2048 --framework megatron-core-moe
+    --range mbs=:2,tp=:2,cp=:2,vpp=:2 --no-progress --no-fsync
+    --only zero=0,1,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1
+    --only tp_overlap=0,1,dp_overlap=0,1,param_overlap=0,1)
+for args in "-o m1.h5" "-o m2.h5 --set tp_ub_sms=24"; do
+    cli_checks=$((cli_checks + 1))
+    # shellcheck disable=SC2086
+    cli_run sweep "${moe[@]}" $args
+    ((rc == 0)) || cli_fail "sweep $args exited $rc"
+done
+check "compare: every dim varies, rows matched by all of them" $py - "$scripts" <<'EOF'
+import sys, json, subprocess, h5py, numpy as np, prism_landscape as pl
+out = subprocess.run([sys.executable, sys.argv[1] + "/compare_landscapes.py", "m1.h5", "m2.h5",
+                      "--json", "--csv", "moe.csv"], capture_output=True, text=True, check=True)
+d = json.loads(out.stdout)
+a, b = pl.load("m1.h5"), pl.load("m2.h5")
+with h5py.File("m1.h5", "r") as f:  # the file's own list of columns, read independently
+    ints = [c for c in f["landscape"].attrs["columns"].split(",")
+            if f["landscape"][c].dtype.kind == "u"]
+assert a.dims == [c for c in ints if c not in ("point", "peak_stage", "feasible", "reason")]
+assert len(a.dims) == 20 and all(len(np.unique(a[c])) > 1 for c in a.dims), a.dims
+assert d["matched"] == a.n == b.n == 11764 and d["only_a"] == d["only_b"] == 0, d
+idx = np.loadtxt("moe.csv", delimiter=",", skiprows=1, usecols=(0, 1), dtype=np.int64)
+assert len(idx) == a.n and (idx[:, 0] == idx[:, 1]).all()
+changed = int((a["step_time"] != b["step_time"]).sum())
+assert d["value_changed"] == changed > 0, (d["value_changed"], changed)
+EOF
+check "strategy text = prism pareto's, one per row" $py - "$PRISM_BINARY" <<'EOF'
+import sys, json, subprocess, prism_landscape as pl
+a = pl.load("m1.h5")
+texts = [a.strategy(i) for i in range(a.n)]
+assert len(set(texts)) == a.n
+seen = set()
+for where in ("", "tp_overlap=0", "dp_overlap=0", "param_overlap=0", "offload=1", "folding=1"):
+    q = [sys.argv[1], "pareto", "m1.h5", "--json", "--top", "1000"]
+    q += ["--where", where] if where else []
+    d = json.loads(subprocess.run(q, capture_output=True, text=True, check=True).stdout)
+    for p in d["points"]:
+        for e in p["front"] + p["top"]:
+            i = e["index"]
+            if a["etp"][i] == a["tp"][i]:  # prism pareto's text leaves etp out (cmd_pareto.c)
+                assert texts[i] == e["strategy"], (texts[i], e["strategy"])
+                seen.add(e["strategy"])
+for part in (",offload=1", ",tp_overlap=0", ",dp_overlap=0", ",param_overlap=0"):
+    assert any(part in t for t in seen), part
+# etp stands in the text exactly where it differs from tp (prism_strategy_format)
+for i in range(a.n):
+    want = ",etp=%d," % a["etp"][i] if a["etp"][i] != a["tp"][i] else None
+    assert (want in texts[i]) if want else (",etp=" not in texts[i]), texts[i]
+EOF
+
 # Bad input to the scripts: one "SCRIPT: error:" line naming the problem, exit status 2
 # (they printed Python tracebacks).
 script_bad() { # DESCRIPTION NEEDLE -- SCRIPT ARGS...
@@ -240,4 +300,4 @@ assert sorted(a) == sorted(b) and len(b) > 30
 assert all(np.array_equal(a[c][:], b[c][:], equal_nan=True) for c in b)
 \""
 
-cli_done 33
+cli_done 37

@@ -1,5 +1,6 @@
 # Core module tests (src/core): strategy rules, MPI wrapper, the ordered rank tree.
 prism_add_unit_test(test_strategy SOURCES unit/test_strategy.c)
+prism_add_unit_test(test_fwconfig SOURCES unit/test_fwconfig.c)
 prism_add_unit_test(test_json SOURCES unit/test_json.c)
 prism_add_mpi_test(test_comm SOURCES mpi/test_comm.c)
 prism_add_mpi_test(test_comm_reduce SOURCES mpi/test_comm_reduce.c)
@@ -11,6 +12,7 @@ prism_add_cli_test(cli_models SCRIPT tests/cli/models.sh)
 prism_add_cli_test(cli_clusters SCRIPT tests/cli/clusters.sh)
 prism_add_cli_test(cli_version SCRIPT tests/cli/version.sh)
 prism_add_cli_test(cli_bad_input SCRIPT tests/cli/bad_input.sh)
+prism_add_cli_test(cli_fwconfig SCRIPT tests/cli/fwconfig.sh)
 prism_add_cli_test(cli_fail_rank SCRIPT tests/cli/fail_rank.sh LABELS mpi)
 prism_add_cli_test(comm_p2p_scan SCRIPT tests/cli/p2p_scan.sh)
 
@@ -19,7 +21,7 @@ prism_add_cli_test(comm_p2p_scan SCRIPT tests/cli/p2p_scan.sh)
 # -DPRISM_FUZZ=ON and CC=clang, the libFuzzer targets fuzz_hf, fuzz_cluster and
 # fuzz_framework are built too, with prism_core (and prism_cost, the profile reader's
 # library) instrumented for coverage.
-foreach(reader hf cluster framework)
+foreach(reader hf cluster framework fwconfig)
   set(lib prism_core)
   if(reader STREQUAL "framework")
     set(lib prism_cost)
@@ -30,6 +32,10 @@ foreach(reader hf cluster framework)
   set(seeds "")
   if(reader STREQUAL "framework")
     set(seeds ${CMAKE_SOURCE_DIR}/cost/frameworks)
+  endif()
+  # the goldens of each framework's configuration and the published launch script
+  if(reader STREQUAL "fwconfig")
+    set(seeds ${CMAKE_SOURCE_DIR}/tests/golden/fwconfig ${CMAKE_SOURCE_DIR}/tests/data/fwconfig)
   endif()
   add_test(NAME fuzz_${reader}_replay
     COMMAND fuzz_${reader}_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${reader} ${seeds})

@@ -5,7 +5,6 @@ prism_add_mpi_test(test_io_landscape SOURCES mpi/test_io_landscape.c mpi/test_io
 target_include_directories(test_io_landscape PRIVATE ${CMAKE_SOURCE_DIR}/io)
 prism_add_mpi_test(test_io_query SOURCES mpi/test_io_query.c mpi/test_io_synth.c
   LABELS io TIMEOUT 120)
-prism_add_unit_test(test_grid SOURCES unit/test_grid.c LABELS io)
 prism_add_cli_test(cli_sweep SCRIPT tests/cli/sweep.sh LABELS io TIMEOUT 240)
 prism_add_cli_test(cli_sweep_resume SCRIPT tests/cli/sweep_resume.sh LABELS "io;mpi" TIMEOUT 240)
 prism_add_cli_test(cli_sweep_nospace SCRIPT tests/cli/sweep_nospace.sh LABELS "io;mpi" TIMEOUT 180)

@@ -1,8 +1,9 @@
 # Structure of the tree (label `structure`): include layering and circles, and header
 # self-containment.
 
-# Layers core < cost < search (two houses: search/, search/dc/) < io < app; no upward or
-# cross-house include, no include circle between modules, no call circle between .c files.
+# Layers core < cost < search (two houses: search/, search/dc/) < io+analysis (two houses:
+# io/, search/analysis/) < app; no upward or cross-house include, no include circle between
+# modules, no call circle between .c files.
 # The script also plants each kind of violation in temporary copies of the tree and
 # requires it to be reported (tests/structure/check_includes.py).
 add_test(NAME check_includes

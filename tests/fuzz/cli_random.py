@@ -373,7 +373,7 @@ def main():
     src = os.environ.get("PRISM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
     sources = []
     for name in ("measured.csv", "measured_modern.csv"):
-        with open(os.path.join(src, "benchmarks", name), newline="") as f:
+        with open(os.path.join(src, "cost", "validation", name), newline="") as f:
             r = list(csv.reader(f))
         sources.append((r[0], r[1:]))
     lists = (listing(prism, "models"),

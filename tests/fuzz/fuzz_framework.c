@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if ((fw->overlap_search & ~fw->overlap) != 0)
             abort();
-        if (!isfinite(fw->allocator_reserve) || fw->allocator_reserve < 0)
+        if (!isfinite(fw->knobs.v[PRISM_KNOB_ALLOCATOR_RESERVE]) ||
+            fw->knobs.v[PRISM_KNOB_ALLOCATOR_RESERVE] < 0)
             abort();
         for (int i = 0; i < PRISM_FW_DIM_COUNT; i++)
             if (fw->def[i] < 0 && fw->def[i] != PRISM_FW_NONE &&

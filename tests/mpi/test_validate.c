@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_validate.c - `prism validate` (validate.h, search/search_validate.c): what each row
+ * test_validate.c - `prism validate` (validate.h, search/analysis/validate.c): what each row
  * becomes (predicted, planned, skipped), which framework profile it runs under (column,
  * then --framework, then sources.ini), the profile's defaults against the planned dims,
  * OOM rows, MoE rows, malformed cells, and the planned rows' search against an independent
@@ -81,7 +81,7 @@ static void test_planned_rows(void)
     CU_ASSERT_STRING_EQUAL(a->framework_from, "sources.ini");
     CU_ASSERT_STRING_EQUAL(a->fixed,
                            "tp=1,pp=1,cp=1,ep=1,vpp=1,zero=1,sp=0,schedule=1f1b,offload=0");
-    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved");
+    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
     CU_ASSERT_STRING_EQUAL(a->planned, "micro_batch,recompute");
     CU_ASSERT_STRING_EQUAL(a->defaults, "zero=1,sp=0");
     CU_ASSERT_EQUAL(b->kind, PRISM_VALIDATE_PREDICTED);
@@ -91,7 +91,7 @@ static void test_planned_rows(void)
         strstr(b->strategy, "mbs=2,m=2,zero=1,recompute=selective") /* m = 192 / (48 x 2) */);
     CU_ASSERT_EQUAL(c->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(c->fixed, "tp=8,pp=2,cp=1,ep=1,zero=1,sp=1,offload=0");
-    CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved");
+    CU_ASSERT_STRING_EQUAL(c->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
     CU_ASSERT_STRING_EQUAL(c->planned, "micro_batch,recompute,vpp,schedule");
     CU_ASSERT_EQUAL(d->kind, PRISM_VALIDATE_PLANNED);
     CU_ASSERT_STRING_EQUAL(d->fixed, "offload=0");
@@ -238,7 +238,7 @@ static void test_planner_brute_force(void)
  * frameworks.csv, row by row (line = row + 2):
  *   2 gpt-col    framework column megatron-lm-2022: predicted, from "column"
  *   3 gpt-src    ZB_PP, no column: sources.ini -> megatron-lm-2022; memory in GiB, counted
- *                as allocated (the model's peak minus the 1e9 B runtime_overhead)
+ *                as allocated (the model's peak as it is: tensors and the cuBLAS workspace)
  *   4 gpt-none   unknown source, no column: skipped (or --framework's profile)
  *   5 llama-pp   TORCHTITAN source -> pytorch-fsdp: pp 2 and no micro_batch: m = pp =
  *                2, mbs = gbs / (dp m) = 16 / (4 x 2) = 2; recompute selective, zero 3,
@@ -274,7 +274,7 @@ static void test_framework_rows(void)
     CU_ASSERT_STRING_EQUAL(src->dtype, "fp16"); /* the profile's default */
     CU_ASSERT_EQUAL(none->kind, PRISM_VALIDATE_SKIPPED);
     CU_ASSERT_PTR_NOT_NULL(strstr(none->reason, "no profile in sources.ini"));
-    /* ZB_PP memory: (peak - runtime_overhead) / GiB, recomputed from the columns */
+    /* ZB_PP memory: the allocated peak / GiB, recomputed from the columns */
     {
         g_autoptr(PrismFramework) fw = prism_framework_resolve("megatron-lm-2022", NULL);
         g_autoptr(PrismModel) m = gpt(4, 1024, 8, 50304, 1024, TRUE);
@@ -293,7 +293,7 @@ static void test_framework_rows(void)
             .devices = 4, .dp = 1, .tp = 1, .pp = 4, .vpp = 1, .cp = 1, .ep = 1, .mbs = 1, .m = 8};
         double cols[PRISM_COL_COUNT];
         CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, cols, NULL));
-        const double want = (cols[PRISM_COL_MEM_PEAK] - 1e9) / 1073741824.0;
+        const double want = cols[PRISM_COL_MEM_PEAK] / 1073741824.0;
         CU_ASSERT_TRUE(prism_test_close(src->pred[PRISM_VM_MEM], want, 1e-12, 0));
         CU_ASSERT_TRUE(
             prism_test_close(src->err[PRISM_VM_MEM], 100 * fabs(want - 10) / 10, 1e-9, 0));
@@ -345,10 +345,11 @@ static void test_framework_rows(void)
 
 /*
  * Like with like: a profile whose memory counts "device" (nvidia-smi) with an allocator
- * reserve of 0.25 compares ((peak - context) x 1.25 + context) / 1e9 (GB; the source is
- * not in sources.ini). Row: frameworks.csv line 2 (GPT 4 x 1024, 8 heads, vocab 32000, seq
- * 2048, A100-80GB, bf16 as stated, dp 2, tp 2, pp 2, mbs 1, m = 16 / (2 x 1) = 8, full
- * recompute), with its framework column pointing at the profile file.
+ * reserve of 0.25 compares (peak x 1.25 + cuda_context 3e8 + NCCL's buffers) / 1e9 (GB;
+ * the source is not in sources.ini), NCCL's for the tp, dp and pp groups of two ranks:
+ * 3 x 2 peers x 16 channels x 9,633,792 B = 924,844,032 B. Row: frameworks.csv line 2 (GPT 4 x
+ * 1024, 8 heads, vocab 32000, seq 2048, A100-80GB, bf16 as stated, dp 2, tp 2, pp 2, mbs 1, m = 16
+ * / (2 x 1) = 8, full recompute), with its framework column pointing at the profile file.
  */
 static void test_memory_counts(void)
 {
@@ -359,8 +360,7 @@ static void test_memory_counts(void)
     g_autofree char *text = NULL;
     CU_ASSERT_TRUE_FATAL(g_file_get_contents(base->path, &text, NULL, NULL));
     g_autoptr(GString) t = g_string_new(text);
-    g_string_replace(t, "counts = allocated", "counts = device", 1);
-    g_string_replace(t, "allocator_reserve = 0", "allocator_reserve = 0.25", 1);
+    g_string_replace(t, "counts = allocated", "counts = device\nallocator_reserve = 0.25", 1);
     CU_ASSERT_TRUE_FATAL(g_file_set_contents(prof, t->str, -1, NULL));
     g_autofree char *csvsrc = prism_test_data_path("validation/frameworks.csv");
     g_autofree char *csvtext = NULL;
@@ -407,11 +407,59 @@ static void test_memory_counts(void)
                        .recompute = PRISM_RECOMPUTE_FULL};
     double cols[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, cols, NULL));
-    const double ctx = k.v[PRISM_KNOB_RUNTIME_OVERHEAD];
-    const double want = ((cols[PRISM_COL_MEM_PEAK] - ctx) * 1.25 + ctx) / 1e9;
+    /* in GiB, the unit of plan and explain, whatever unit the source publishes */
+    const double want = (cols[PRISM_COL_MEM_PEAK] * 1.25 + (3e8 + 924844032.0)) / 1073741824.0;
     CU_ASSERT_TRUE(prism_test_close(o->pred[PRISM_VM_MEM], want, 1e-12, 0));
+    CU_ASSERT_EQUAL(o->mem_counts, PRISM_MEM_DEVICE);
     g_unlink(path);
     g_unlink(prof);
+    g_rmdir(dir);
+}
+
+/*
+ * Step intervals and their coverage (ranges.h): frameworks.csv line 2 (X_TEST, measured
+ * 1.0 s) gives the row's predicted step and its interval; three copies of the row measured
+ * at the prediction (inside), at step_lo exactly (inside: the ends belong to it) and at
+ * twice step_hi (outside) give 2 of 3 inside and a mean width of 100 (hi - lo) / pred.
+ * The same on every rank count (the test runs at 1-4 ranks).
+ */
+static void test_step_interval(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("prism-val-XXXXXX", NULL);
+    g_autofree char *csvsrc = prism_test_data_path("validation/frameworks.csv");
+    g_autofree char *csvtext = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(csvsrc, &csvtext, NULL, NULL));
+    g_auto(GStrv) lines = g_strsplit(csvtext, "\n", -1);
+    const PrismValidateOptions opt = {0};
+    g_autofree char *path = g_build_filename(dir, "iv.csv", NULL);
+    g_autofree char *one = g_strdup_printf("%s\n%s\n", lines[0], lines[1]);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, one, -1, NULL));
+    g_autoptr(PrismValidateReport) r1 = prism_validate_run(prism_test_comm(), path, &opt, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+    const PrismValidateRow *o = row(r1, 0);
+    const double pred = o->pred[PRISM_VM_STEP], lo = o->step_lo, hi = o->step_hi;
+    CU_ASSERT_TRUE_FATAL(lo < pred && pred < hi);
+    const double meas[3] = {pred, lo, 2 * hi};
+    GString *csv = g_string_new(lines[0]);
+    for (int i = 0; i < 3; i++) {
+        g_autoptr(GString) rw = g_string_new(lines[1]);
+        char v[G_ASCII_DTOSTR_BUF_SIZE];
+        g_ascii_formatd(v, sizeof v, "%.17g", meas[i]);
+        g_autofree char *cell = g_strdup_printf(",,%s,,,,column", v);
+        CU_ASSERT_EQUAL_FATAL(g_string_replace(rw, ",,1.0,,,,column", cell, 1), 1);
+        g_string_append_printf(csv, "\n%s", rw->str);
+    }
+    g_string_append_c(csv, '\n');
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, csv->str, -1, NULL));
+    g_string_free(csv, TRUE);
+    g_autoptr(PrismValidateReport) r = prism_validate_run(prism_test_comm(), path, &opt, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL_FATAL(r->stats->len, 1);
+    const PrismValidateStat *st = g_ptr_array_index(r->stats, 0);
+    CU_ASSERT_EQUAL(st->iv_n, 3);
+    CU_ASSERT_EQUAL(st->iv_inside, 2);
+    CU_ASSERT_TRUE(prism_test_close(st->iv_width / st->iv_n, 100 * (hi - lo) / pred, 1e-12, 0));
+    g_unlink(path);
     g_rmdir(dir);
 }
 
@@ -456,6 +504,7 @@ static CU_TestInfo validate_tests[] = {
     {"planned rows: the search against a brute force", test_planner_brute_force},
     {"framework column, --framework, sources.ini; OOM, MoE, presets", test_framework_rows},
     {"memory compared as the profile counts it", test_memory_counts},
+    {"step intervals and their coverage", test_step_interval},
     {"malformed numeric cells are bad input", test_malformed},
     CU_TEST_INFO_NULL,
 };

@@ -1,4 +1,4 @@
-"""The order statistic of `prism validate` (search/search_order.c), counted again from the
+"""The order statistic of `prism validate` (search/analysis/validate_order.c), counted again from the
 rows of `prism validate --json`, for the CLI tests: rows of one source with the same model,
 cluster, devices, gbs and seq form a group; a pair's speed is the first of step time (lower
 is faster), TFLOP/s and MFU (higher) that both rows give, predicted and measured; measured

@@ -16,9 +16,10 @@
 
 static void test_presets(void)
 {
-    static const char *names[] = {"A100-40GB", "A100-80GB",  "H100-SXM", "H100-96GB-500W",
-                                  "H800",      "H200",       "B200",     "B200-750W",
-                                  "MI300X",    "Ascend-910B"};
+    static const char *names[] = {"A100-40GB",   "A100-80GB",   "H100-SXM",   "H100-96GB-500W",
+                                  "H800",        "H200",        "B200",       "B200-750W",
+                                  "GB200-NVL72", "GB300-NVL72", "B300",       "MI300X",
+                                  "MI325X",      "MI355X",      "Ascend-910B"};
     CU_ASSERT_EQUAL(prism_cluster_preset_count(), G_N_ELEMENTS(names));
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         CU_ASSERT_STRING_EQUAL(prism_cluster_preset_name(i), names[i]);
@@ -26,9 +27,11 @@ static void test_presets(void)
         PrismCluster *c = prism_cluster_preset(names[i], &error);
         CU_ASSERT_PTR_NOT_NULL_FATAL(c);
         CU_ASSERT_TRUE(prism_cluster_validate(c, NULL));
-        CU_ASSERT_EQUAL(c->devices_per_node, 8);
+        /* the NVL72 racks: a compute tray of 4 GPUs, all 72 on the NVLink level 0 */
+        const gboolean rack = g_str_has_suffix(names[i], "-NVL72");
+        CU_ASSERT_EQUAL(c->devices_per_node, rack ? 4 : 8);
         CU_ASSERT_EQUAL(c->n_levels, 2);
-        CU_ASSERT_EQUAL(c->levels[0].size, 8);
+        CU_ASSERT_EQUAL(c->levels[0].size, rack ? 72 : 8);
         CU_ASSERT_EQUAL(c->levels[1].size, 0);
         /* the network is slower than the node's links on every preset */
         CU_ASSERT_TRUE(c->levels[1].bw_GBps < c->levels[0].bw_GBps);
@@ -78,6 +81,45 @@ static void test_presets(void)
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_MXFP8], 4500e12);
     CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8_CS], 4500e12);
     prism_cluster_free(c);
+    /* the 2026 parts, from the rack and board totals: GB200 NVL72 360 PF BF16 sparse / 72
+     * / 2 = 2.5 PF, FP4 1440 / 72 / 2 = 10 PF; 130 TB/s NVLink / 72 = 1.8 TB/s = 900 per
+     * direction over all 72 GPUs (72 x 1.8 = 129.6, the datasheet rounds); GB300 NVL72 FP4 1080 PF
+     * dense / 72 = 15 PF, ConnectX-8 800 Gb/s = 100 GB/s; HGX B300 FP4 108 PF dense / 8 = 13.5 PF;
+     * MI355X 256 CUs x 4096 x 2.4 GHz = 2516.6 TF BF16 dense, FP8 twice; MI325X the MI300X die with
+     * 256 GB at 6 TB/s. Families: the compute die (knob groups and track record). */
+    c = prism_cluster_preset("GB200-NVL72", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 360e15 / 72 / 2);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 1440e15 / 72 / 2);
+    CU_ASSERT_EQUAL(c->levels[0].size, 72);
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 1.8e3 / 2); /* 130 TB/s = 72 x 1.8 rounded */
+    CU_ASSERT_DOUBLE_EQUAL(148 * 8192.0 * c->boost_clock_mhz * 1e6 / 2.5e15, 1.0, 1e-3);
+    CU_ASSERT_STRING_EQUAL(c->family, "B200");
+    CU_ASSERT_EQUAL(c->host_link_GBps, 900.0 / 2 / 2); /* C2C per superchip, 2 GPUs */
+    prism_cluster_free(c);
+    c = prism_cluster_preset("GB300-NVL72", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 1080e15 / 72);
+    CU_ASSERT_EQUAL(c->levels[1].bw_GBps, 800.0 / 8);
+    CU_ASSERT_STRING_EQUAL(c->family, "B300");
+    prism_cluster_free(c);
+    c = prism_cluster_preset("B300", NULL);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 108e15 / 8);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_BF16], 36e15 / 8 / 2);
+    CU_ASSERT_DOUBLE_EQUAL(160 * 8192.0 * c->boost_clock_mhz * 1e6 / 2.25e15, 1.0, 1e-3);
+    prism_cluster_free(c);
+    c = prism_cluster_preset("MI355X", NULL);
+    CU_ASSERT_DOUBLE_EQUAL(256 * 4096.0 * 2.4e9 / c->peak_flops[PRISM_DTYPE_BF16], 1.0, 1e-4);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_FP8], 2 * c->peak_flops[PRISM_DTYPE_BF16]);
+    CU_ASSERT_EQUAL(c->peak_flops[PRISM_DTYPE_NVFP4], 0); /* MXFP4, not NVFP4 */
+    CU_ASSERT_EQUAL(c->levels[0].bw_GBps, 1075.2 / 2);
+    prism_cluster_free(c);
+    c = prism_cluster_preset("MI325X", NULL);
+    CU_ASSERT_EQUAL(c->mem_bytes, 256 * GIB);
+    CU_ASSERT_EQUAL(c->mem_bw_GBps, 6000);
+    CU_ASSERT_STRING_EQUAL(c->family, "MI300X");
+    prism_cluster_free(c);
+    c = prism_cluster_preset("H100-96GB-500W", NULL);
+    CU_ASSERT_STRING_EQUAL(c->family, "H100");
+    prism_cluster_free(c);
     /* the GEMM model's device attributes: the BF16 peak is SMs x dense FLOP per SM per
      * clock x the boost clock: A100 108 x 2048 x 1.41 GHz = 311.9 TF, H100 132 x 4096 x
      * 1.83 GHz = 989.4 TF (within 0.1 %); Hopper has no MX tensor cores */
@@ -104,10 +146,22 @@ static void test_presets(void)
         CU_ASSERT_EQUAL(c->attn_fwd_fraction, 0.717);
         CU_ASSERT_DOUBLE_EQUAL(1613e12 / c->peak_flops[PRISM_DTYPE_BF16], 0.717, 5e-4);
         CU_ASSERT_EQUAL(c->attn_bwd_fraction, 0.55);
-        /* torch.mm BF16 on B200, 8192^3: 1.42 of 2.25 PFLOP/s (pytorch/ao#2427) */
-        CU_ASSERT_EQUAL(c->gemm_efficiency, 0.631);
         prism_cluster_free(c);
     }
+    /* torch.mm BF16 on B200, 8192^3: 1.42 of 2.25 PFLOP/s (pytorch/ao#2427, power not stated) */
+    c = prism_cluster_preset("B200", NULL);
+    CU_ASSERT_EQUAL(c->gemm_efficiency, 0.631);
+    prism_cluster_free(c);
+    /* at the 750 W cap: the large-GEMM rate peak x sustained/boost x efficiency = 2250 x
+     * 1686/1856 x 0.538 = 1099.6 TFLOP/s, cuBLAS's 1110.1 and 1087.7 at 4096^3 and 8192^3
+     * with the cap locked to 750 W (facebookexperimental/triton#854), mean 1098.9 */
+    c = prism_cluster_preset("B200-750W", NULL);
+    CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1686);
+    const double rate = c->peak_flops[PRISM_DTYPE_BF16] * c->sustained_clock_mhz /
+                        c->boost_clock_mhz * c->gemm_efficiency;
+    CU_ASSERT_DOUBLE_EQUAL(rate, 1099.6e12, 0.1e12);
+    CU_ASSERT_DOUBLE_EQUAL(rate / 1098.9e12, 1.0, 1e-3);
+    prism_cluster_free(c);
     /* the 500 W H100: 1830 x (500/700)^(1/3) = 1635.9 MHz */
     c = prism_cluster_preset("H100-96GB-500W", NULL);
     CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1636);
@@ -466,6 +520,12 @@ static void test_device_names(void)
               {"B200", 0, "B200"}, /* never the 750 W variant by default */
               {"b200-750w", 0, "B200-750W"},
               {"AMD Instinct MI300X", 0, "MI300X"},
+              {"NVIDIA GB200", 0, "GB200-NVL72"}, /* nvidia-smi on a GB200 NVL72 tray */
+              {"GB200 NVL72", 0, "GB200-NVL72"},
+              {"NVIDIA GB300", 0, "GB300-NVL72"},
+              {"NVIDIA B300 SXM6 AC", 0, "B300"},
+              {"AMD Instinct MI325X", 0, "MI325X"}, /* rocm-smi --showproductname */
+              {"AMD Instinct MI355X", 0, "MI355X"},
               {"H800", 0, "H800"}};
     gboolean all = TRUE;
     for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
@@ -497,6 +557,87 @@ static void test_device_names(void)
     }
 }
 
+/* A cluster file that inherits a preset (base = NAME): alone it reads back the preset bit
+ * for bit (the preset's own decimal values go through the reader); a key or a level key
+ * overrides one attribute; the family is a key of its own (the base's by default, none
+ * without a base); a file without base lists the attributes it leaves to generic
+ * defaults; its device count (devices, nodes x devices_per_node) must agree. */
+static void test_file_base(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismCluster) p = prism_cluster_preset("H100-SXM", NULL);
+    static const char only[] = "[cluster]\nbase = H100-SXM\n";
+    g_autoptr(PrismCluster) a = prism_cluster_from_data(only, sizeof only - 1, "a.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_STRING_EQUAL(a->name, "a.ini");
+    CU_ASSERT_STRING_EQUAL(a->family, "H100");
+    CU_ASSERT_STRING_EQUAL(a->generic, "");
+    CU_ASSERT_EQUAL(a->file_devices, 0);
+    CU_ASSERT_EQUAL(memcmp(a->peak_flops, p->peak_flops, sizeof p->peak_flops), 0);
+    CU_ASSERT_EQUAL(memcmp(a->levels, p->levels, sizeof p->levels), 0);
+    CU_ASSERT_EQUAL(a->n_levels, p->n_levels);
+    CU_ASSERT_EQUAL(a->mem_bytes, p->mem_bytes);
+    CU_ASSERT_EQUAL(a->mem_bw_GBps, p->mem_bw_GBps);
+    CU_ASSERT_EQUAL(a->sm_count, p->sm_count);
+    CU_ASSERT_EQUAL(a->gemm_tile_n, p->gemm_tile_n);
+    CU_ASSERT_EQUAL(a->sustained_clock_mhz, p->sustained_clock_mhz);
+    CU_ASSERT_EQUAL(a->gemm_efficiency, p->gemm_efficiency);
+    CU_ASSERT_EQUAL(a->host_mem_bytes, p->host_mem_bytes);
+    CU_ASSERT_EQUAL(a->devices_per_node, p->devices_per_node);
+    /* the network only, 8 nodes: everything else stays the datasheet's */
+    static const char net[] = "[cluster]\nbase = h100-sxm\nname = fast-ib\nfamily = B200\n"
+                              "nodes = 8\n[level.1]\nbandwidth_GBps = 100\n";
+    g_autoptr(PrismCluster) b = prism_cluster_from_data(net, sizeof net - 1, "b.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_STRING_EQUAL(b->name, "fast-ib");
+    CU_ASSERT_STRING_EQUAL(b->family, "B200");
+    CU_ASSERT_EQUAL(b->levels[1].bw_GBps, 100);
+    CU_ASSERT_EQUAL(b->levels[1].latency_us, 8);
+    CU_ASSERT_EQUAL(b->levels[0].bw_GBps, 450);
+    CU_ASSERT_EQUAL(b->sm_count, 132);
+    CU_ASSERT_EQUAL(b->file_devices, 64); /* 8 nodes x 8 */
+    /* no base: a name is no family; the generic attributes listed */
+    static const char bare[] = "[cluster]\nname = H100-mine\nmemory_gib = 80\n"
+                               "peak_tflops_bf16 = 989.4\nsm_count = 132\n"
+                               "[level.0]\nsize = 8\nbandwidth_GBps = 450\nlatency_us = 3\n"
+                               "[level.1]\nbandwidth_GBps = 50\nlatency_us = 8\n";
+    g_autoptr(PrismCluster) c = prism_cluster_from_data(bare, sizeof bare - 1, "c.ini", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(c->family, "");
+    CU_ASSERT_STRING_EQUAL(c->generic,
+                           "memory_bandwidth_GBps, gemm_tile_m, gemm_tile_n, boost_clock_mhz, "
+                           "gemm_efficiency, attn_fwd_fraction, attn_bwd_fraction, "
+                           "host_link_GBps, host_memory_gib, host_memory_bandwidth_GBps");
+    /* refusals: file, key, value and what is allowed */
+    static const struct {
+        const char *text;
+        int code;
+        const char *needle;
+    } refused[] = {
+        {"[cluster]\nbase = H100-PCIe\n", PRISM_INPUT_ERROR_UNKNOWN_NAME,
+         "x.ini: [cluster] base = 'H100-PCIe' is not a preset (allowed: A100-40GB"},
+        {"[cluster]\nbase = H100-SXM\nnodes = 4\ndevices = 30\n", PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [cluster] devices = 30 does not match nodes = 4 x devices_per_node = 8 "
+         "(allowed: devices = 32"},
+        {"[cluster]\nbase = H100-SXM\nnodes = 0\n", PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [cluster] nodes = 0 must be a whole number >= 1"},
+        {"[cluster]\nbase = H100-SXM\n[level.1]\nbandwidth_GBps = -1\n", PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [level.1] bandwidth_GBps = -1 must be > 0"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+        PrismCluster *x =
+            prism_cluster_from_data(refused[i].text, strlen(refused[i].text), "x.ini", &error);
+        CU_ASSERT_PTR_NULL(x);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(error);
+        CU_ASSERT_EQUAL(error->code, refused[i].code);
+        if (strstr(error->message, refused[i].needle) == NULL)
+            fprintf(stderr, "case %zu: %s\n", i, error->message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(error->message, refused[i].needle));
+        g_clear_error(&error);
+        prism_cluster_free(x);
+    }
+}
+
 static CU_TestInfo cluster_tests[] = {
     {"presets: datasheet values", test_presets},
     {"unknown preset lists close names", test_unknown_preset},
@@ -506,6 +647,7 @@ static CU_TestInfo cluster_tests[] = {
     {"key file with the GEMM model's device attributes", test_file_device},
     {"host link, host memory and its bandwidth (offloading)", test_host},
     {"malformed key files", test_bad_files},
+    {"key file inheriting a preset; family, generic defaults, device count", test_file_base},
     {"validate", test_validate},
     {"validate: each rule with its message", test_validate_rules},
     CU_TEST_INFO_NULL,

@@ -35,14 +35,20 @@
 #define BW1 (25e9 * 0.8)
 #define RATE (312e12 * 0.8)
 
-/* The attention core at the large-GEMM rate RATE (forward fraction 0.8; backward, priced
+/* Every derivation here prices a DP group at one device's NIC (nic_spread = 0; the
+ * multi-NIC rule is test_cost_formulas' "nic_spread").
+ * The attention core at the large-GEMM rate RATE (forward fraction 0.8; backward, priced
  * as 2.5x the forward's matmul FLOPs over fraction 1.0, = bwd_ratio 2 x forward at 0.8), so
- * the hand derivations below can count the core at RATE like the GEMMs. */
+ * the hand derivations below can count the core at RATE like the GEMMs. The derivations
+ * use the per-step latency model (nccl_model = 0: the level's latency_us per step, no
+ * base latency) and no host floor (launch_us = 0); both are derived by hand in
+ * test_cost_formulas. */
 static PrismCostModel *dist_model(const PrismModel *m, uint64_t gbs, uint64_t seq,
                                   const char *const *sets)
 {
-    const char *all[16] = {"attn_fwd_fraction=0.8", "attn_bwd_fraction=1"};
-    size_t n = 2;
+    const char *all[16] = {"attn_fwd_fraction=0.8", "attn_bwd_fraction=1", "nccl_model=0",
+                           "launch_us=0", "nic_spread=0"};
+    size_t n = 5;
     for (const char *const *s = sets; s != NULL && *s != NULL && n < 15; s++)
         all[n++] = *s;
     all[n] = NULL;
@@ -134,9 +140,10 @@ static void test_fsdp_overlap(void)
  * Reshard-after-forward and memory, ZeRO-3 over dp = 8, pp = 1, fp16 parameters:
  *   resharded: parameters 2 P / 8; buffers = (zero3_prefetch 2 gathered units + the
  *     unit's fp16 gradients + its fp32 reduce-scatter input, 4/2 of the unit) x the
- *     largest unit's 2 P_head bytes + runtime_overhead = (2 + 1 + 2) * 2 P_head + 1e9;
+ *     largest unit's 2 P_head bytes + runtime_overhead (the cuBLAS workspace, 32 MiB) =
+ *     (2 + 1 + 2) * 2 P_head + 33,554,432;
  *   kept (fsdp_reshard = 0): parameters 2 P (every unit stays gathered from forward to
- *     backward, ZeRO-2 memory); buffers (1 + 2) * 2 P_head + 1e9.
+ *     backward, ZeRO-2 memory); buffers (1 + 2) * 2 P_head + 33,554,432.
  * Gradients and optimizer are sharded either way: 4 P / 8 and 12 P / 8.
  */
 static void test_reshard_memory(void)
@@ -153,9 +160,9 @@ static void test_reshard_memory(void)
     CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_MEM_GRADS], 4.0 * PTOT / 8.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_MEM_GRADS], 4.0 * PTOT / 8.0, 1e-12, 0));
     CU_ASSERT_TRUE(
-        prism_test_close(a[PRISM_COL_MEM_COMM_BUFFERS], 5.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
+        prism_test_close(a[PRISM_COL_MEM_COMM_BUFFERS], 5.0 * 2.0 * PHEAD + 33554432.0, 1e-12, 0));
     CU_ASSERT_TRUE(
-        prism_test_close(b[PRISM_COL_MEM_COMM_BUFFERS], 3.0 * 2.0 * PHEAD + 1e9, 1e-12, 0));
+        prism_test_close(b[PRISM_COL_MEM_COMM_BUFFERS], 3.0 * 2.0 * PHEAD + 33554432.0, 1e-12, 0));
 }
 
 /*
@@ -236,10 +243,60 @@ static void test_bucketed_dp(void)
     }
     CU_ASSERT_TRUE(w < C / 3.0);
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], C - w, 1e-9, 0));
+    /* (c) Megatron-Core's bucket grows with the DP x CP group: max(dp_bucket,
+     * dp_bucket_per_rank x dp x cp). In (a)'s long windows the exposed share is q = B/P:
+     * per rank 5e6 x dp 16 = 8e7 > 4e7, so dp_time = 8e7/P C; per rank 1e6 x 16 = 1.6e7 <
+     * 4e7 keeps (a)'s 4e7/P C. */
+    static const char *const grow[] = {"dp_bucket=4e7", "dp_bucket_per_rank=5e6", NULL};
+    static const char *const keep[] = {"dp_bucket=4e7", "dp_bucket_per_rank=1e6", NULL};
+    g_autoptr(PrismCostModel) cg = model_with(128, 2048, grow);
+    g_autoptr(PrismCostModel) ck = model_with(128, 2048, keep);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cg, &sa, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 8e7 / PTOT * C, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(ck, &sa, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 4e7 / PTOT * C, 1e-12, 0));
     /* dp_bucket = 0 keeps the legacy (1 - dp_overlap) C = 0.5 C */
     g_autoptr(PrismCostModel) cl = model_with(16, 128, NULL);
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cl, &sb, c, NULL));
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 0.5 * C, 1e-12, 0));
+}
+
+/*
+ * torch DDP as Megatron-LM 2021 ran it for SC21's pp = 1 rows: ZeRO-0, fp16 gradients
+ * reduced (grad_reduce_bytes = 2) beside the fp32 main gradient (grad_fp32 = 1), buckets
+ * of 25 MiB / 2 B = 13,107,200 parameters. dp = 16 over two nodes, mbs 8, seq 2048 (the
+ * long windows of test_bucketed_dp (a)). The ring all-reduce moves 2 (n-1)/n of the
+ * reduced bytes in 2 (n-1) steps:
+ *   C2 = 2 * 2 * 15/16 * P / 20e9 + 2 * 15 * 10e-6 = 0.229952 s (fp16),
+ *   C4 = 2 * 4 * 15/16 * P / 20e9 + 2 * 15 * 10e-6 = 0.459604 s (fp32, grad_reduce_bytes 0).
+ * Without overlap (dp_overlap 0) the whole C is exposed; with the buckets only the last one
+ * (the backward window, > 0.3 s, covers C2 (1 - q)): q C2 with q = 13,107,200 / P =
+ * 0.0107013, 2.46078e-3 s.
+ */
+static void test_ddp_fp16_buckets(void)
+{
+    const double C2 = 4.0 * 15.0 / 16.0 * PTOT / BW1 + 2.0 * 15.0 * 10e-6;
+    const double C4 = 8.0 * 15.0 / 16.0 * PTOT / BW1 + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(C2, 0.229952, 1e-5, 0));
+    static const char *const fp32[] = {"dp_overlap=0", NULL};
+    static const char *const fp16[] = {"dp_overlap=0", "grad_reduce_bytes=2", NULL};
+    static const char *const ddp[] = {"grad_reduce_bytes=2", "dp_bucket=13107200", NULL};
+    g_autoptr(PrismCostModel) c4 = model_with(128, 2048, fp32);
+    g_autoptr(PrismCostModel) c2 = model_with(128, 2048, fp16);
+    g_autoptr(PrismCostModel) cd = model_with(128, 2048, ddp);
+    PrismStrategy s = test_strategy(c4, 16, "dp=16,mbs=8,zero=0");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c4, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], C4, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c2, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], C2, 1e-12, 0));
+    /* the gradient memory stays the fp32 main gradient's: only the reduction is fp16 */
+    double m2 = c[PRISM_COL_MEM_PEAK];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c4, &s, c, NULL));
+    CU_ASSERT_EQUAL(m2, c[PRISM_COL_MEM_PEAK]);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cd, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 13107200.0 / PTOT * C2, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 2.46078e-3, 1e-4, 0));
 }
 
 /*
@@ -390,11 +447,87 @@ static void test_core_flops(void)
     }
 }
 
+/*
+ * TP overlap as Transformer Engine's userbuffers run it (tp_ub_sms = k > 0), tp = 8 with SP
+ * in one node, on a device of S = 128 SMs, no recompute. Per all-reduce-equivalent (an
+ * all-gather and a reduce-scatter of equal time t), forward: the ring-exchange all-gather
+ * is hidden, its GEMM losing k_r/S = 1/128 while it runs; the pipelined reduce-scatter in
+ * n = 4 chunks exposes its last chunk t/4 and hides 3t/4 at k/S = 16/128 of the GEMM:
+ *   x_f = 1/2 (1/128) + 1/2 (1/4 + 3/4 * 16/128) = 0.00390625 + 0.171875 = 0.17578125.
+ * Backward: ring all-gather (1/128) and bulk reduce-scatter (16/128), both hidden:
+ *   x_b = 1/2 (1/128 + 16/128) = 0.06640625.
+ * Every all-reduce-equivalent moves T h bytes (the same time u in every kind); per micro-
+ * batch the 4 blocks have 2 forward + 2 backward, the vocabulary-parallel embedding 1
+ * forward, the head 1 forward (SP gather) + 1 backward: F = 10 u, B = 9 u, R = 19 u exposed
+ * in full (knob tp_overlap = 0). The userbuffers' TP time is (10 x_f + 9 x_b)/19 R =
+ * (1.7578125 + 0.59765625)/19 R = 2.35546875/19 R. With the strategy's tp_overlap dim off
+ * it is R.
+ */
+static void test_userbuffers_tp(void)
+{
+    static const char *const raw[] = {"tp_overlap=0", NULL};
+    static const char *const ub[] = {"tp_ub_sms=16", "tp_ub_splits=4", NULL};
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    cl->sm_count = 128;
+    g_autoptr(PrismCostModel) cr = test_cost_model_on(m, cl, 16, 2048, PRISM_DTYPE_FP16, raw);
+    g_autoptr(PrismCostModel) cu = test_cost_model_on(m, cl, 16, 2048, PRISM_DTYPE_FP16, ub);
+    PrismStrategy s = test_strategy(cr, 8, "tp=8,sp=1,mbs=1");
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cr, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cu, &s, b, NULL));
+    CU_ASSERT_TRUE(a[PRISM_COL_TIME_TP_COMM] > 0.0);
+    CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_TP_COMM],
+                                    2.35546875 / 19.0 * a[PRISM_COL_TIME_TP_COMM], 1e-12, 0));
+    PrismStrategy off = test_strategy(cu, 8, "tp=8,sp=1,mbs=1,tp_overlap=0");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cu, &off, b, NULL));
+    CU_ASSERT_TRUE(
+        prism_test_close(b[PRISM_COL_TIME_TP_COMM], a[PRISM_COL_TIME_TP_COMM], 1e-12, 0));
+}
+
+/*
+ * NCCL's SMs: a DP collective hidden behind compute holds nccl_sms = k of the device's S
+ * SMs, so the compute beside it runs at (S - k)/S and hiding H seconds costs H k/S more.
+ * The setup of test_bucketed_dp on a device of S = 128 SMs, k = 16 (k/S = 1/8), ZeRO-1,
+ * dp = 16 over two nodes, C as there (the per-step latency model: nccl_model = 0):
+ * (a) buckets of 4e7 (q = 4e7/P), long windows: the last buckets q C exposed, (1 - q) C
+ *     hidden: dp_time = q C + (1 - q) C / 8.
+ * (b) the fraction model (dp_bucket = 0, dp_overlap 0.5): 0.5 C + 0.5 C / 8 = 0.5625 C.
+ * (c) nccl_sms = 0: (a) without the loss, q C.
+ */
+static void test_nccl_sms(void)
+{
+    static const char *const bk[] = {"dp_bucket=4e7", "nccl_sms=16", "nic_spread=0", "nccl_model=0",
+                                     NULL};
+    static const char *const fr[] = {"nccl_sms=16", "nic_spread=0", "nccl_model=0", NULL};
+    static const char *const none[] = {"dp_bucket=4e7", "nccl_sms=0", "nic_spread=0",
+                                       "nccl_model=0", NULL};
+    const double C = 6.0 * 15.0 / 16.0 * PTOT / BW1 + 2.0 * 15.0 * 10e-6, q = 4e7 / PTOT;
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    cl->sm_count = 128;
+    g_autoptr(PrismCostModel) ca = test_cost_model_on(m, cl, 128, 2048, PRISM_DTYPE_FP16, bk);
+    g_autoptr(PrismCostModel) cb = test_cost_model_on(m, cl, 128, 2048, PRISM_DTYPE_FP16, fr);
+    g_autoptr(PrismCostModel) cc = test_cost_model_on(m, cl, 128, 2048, PRISM_DTYPE_FP16, none);
+    PrismStrategy s = test_strategy(ca, 16, "dp=16,mbs=8,zero=1");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(ca, &s, c, NULL));
+    CU_ASSERT_TRUE(
+        prism_test_close(c[PRISM_COL_TIME_DP_COMM], q * C + (1.0 - q) * C / 8.0, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cb, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], 0.5625 * C, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cc, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], q * C, 1e-12, 0));
+}
+
 static CU_TestInfo dist_tests[] = {
     {"FSDP prefetch overlap: hidden, exposed, no reshard", test_fsdp_overlap},
     {"reshard-after-forward memory", test_reshard_memory},
     {"HSDP bytes per network level", test_hsdp_levels},
     {"distributed optimizer, bucketed overlap", test_bucketed_dp},
+    {"torch DDP: fp16 gradient reduce, 25 MiB buckets", test_ddp_fp16_buckets},
+    {"TP overlap: userbuffers' last chunk and SM loss", test_userbuffers_tp},
+    {"NCCL's SMs: hidden DP collectives slow compute", test_nccl_sms},
     {"causal CP: zig-zag vs contiguous chunks", test_cp_load_balance},
     {"CP ring: exposed K/V exchange per step", test_cp_ring_exposed},
     {"CP all-to-all (Ulysses) volumes", test_ulysses},

@@ -326,7 +326,7 @@ static void test_kv_repeat(void)
  *   per micro-batch (0): params 2P/4 = 306,204,672 B, grads 4P/4 = 612,409,344 B;
  *   the optimizer shard (12 B / 4) is the same either way;
  *   buffers (nosync): the stage's send + receive 2 T h bp = 2 * 4096 * 4096 * 2 =
- *   67,108,864 B plus runtime_overhead 1e9 = 1,067,108,864 B.
+ *   67,108,864 B plus runtime_overhead (the cuBLAS workspace) 33,554,432 = 100,663,296 B.
  * Without a pipeline (pp = 1) the knob changes nothing.
  */
 static void nosync_cols(const char *nosync, const char *strategy, double *c)
@@ -351,12 +351,69 @@ static void test_fsdp_pp_nosync(void)
     CU_ASSERT_EQUAL(a[PRISM_COL_MEM_PARAMS], 306204672.0);
     CU_ASSERT_EQUAL(a[PRISM_COL_MEM_GRADS], 612409344.0);
     CU_ASSERT_EQUAL(b[PRISM_COL_MEM_OPTIMIZER], a[PRISM_COL_MEM_OPTIMIZER]);
-    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_COMM_BUFFERS], 1067108864.0);
+    CU_ASSERT_EQUAL(b[PRISM_COL_MEM_COMM_BUFFERS], 100663296.0);
     CU_ASSERT_TRUE(a[PRISM_COL_MEM_COMM_BUFFERS] > b[PRISM_COL_MEM_COMM_BUFFERS]);
     nosync_cols("fsdp_pp_nosync=0", "dp=8,zero=3,mbs=2", a);
     nosync_cols("fsdp_pp_nosync=1", "dp=8,zero=3,mbs=2", b);
     for (int k = 0; k < PRISM_COL_COUNT; k++)
         CU_ASSERT_EQUAL(b[k], a[k]);
+}
+
+/*
+ * Memory as each source measures it (prism_cost_memory_kinds), by hand, for GPT 4 x 4096
+ * on 8 devices with dp 2, tp 2, pp 2 (three NCCL groups of more than one rank) and the
+ * allocated peak A the kernel gives (the sum of its parts on the peak stage):
+ *   reserved = A x (1 + allocator_reserve 0.29) = 1.29 A;
+ *   NCCL = 3 groups x 2 peers x 16 channels x 9,633,792 B = 924,844,032 B;
+ *   device = 1.29 A + cuda_context 3e8 + 924,844,032 = 1.29 A + 1,224,844,032 B.
+ * With expandable_segments 1: reserved = A + 20 MiB + 2 MiB = A + 23,068,672 B and
+ * device = A + 23,068,672 + 1,224,844,032 B. dp 8 alone holds one group: NCCL 308,281,344 B.
+ * The verdict is on the device figure: a budget 1 MB above it fits, 1 MB below does not.
+ */
+static void kinds_for(const char *const *sets, const char *strategy, double *alloc,
+                      PrismMemKinds *k, double *feasible)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    CU_ASSERT_EQUAL(c[PRISM_COL_MEM_PEAK],
+                    c[PRISM_COL_MEM_PARAMS] + c[PRISM_COL_MEM_GRADS] + c[PRISM_COL_MEM_OPTIMIZER] +
+                        c[PRISM_COL_MEM_ACTIVATIONS] + c[PRISM_COL_MEM_COMM_BUFFERS]);
+    *alloc = c[PRISM_COL_MEM_PEAK];
+    prism_cost_memory_kinds(cm, &s, *alloc, k);
+    if (feasible != NULL)
+        *feasible = c[PRISM_COL_FEASIBLE];
+}
+
+static void test_memory_kinds(void)
+{
+    const char *pp2 = "dp=2,tp=2,pp=2,mbs=1";
+    double a, f;
+    PrismMemKinds k;
+    kinds_for(NULL, pp2, &a, &k, NULL);
+    CU_ASSERT_EQUAL(k.allocated, a);
+    CU_ASSERT_DOUBLE_EQUAL(k.reserved, 1.29 * a, 1e-6 * a);
+    CU_ASSERT_EQUAL(k.nccl, 924844032.0);
+    CU_ASSERT_EQUAL(k.context, 3e8);
+    CU_ASSERT_DOUBLE_EQUAL(k.device, 1.29 * a + 1224844032.0, 1e-6 * a);
+    const char *const exp[] = {"expandable_segments=1", NULL};
+    kinds_for(exp, pp2, &a, &k, NULL);
+    CU_ASSERT_EQUAL(k.reserved, a + 23068672.0);
+    CU_ASSERT_EQUAL(k.device, a + (23068672.0 + 3e8 + 924844032.0));
+    kinds_for(NULL, "dp=8,mbs=1", &a, &k, NULL);
+    CU_ASSERT_EQUAL(k.nccl, 308281344.0);
+    /* the kernels' verdict is on the device figure: usable = memory - mem_margin */
+    kinds_for(NULL, pp2, &a, &k, NULL);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    g_autofree char *fits = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k.device - 1e6);
+    g_autofree char *over = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k.device + 1e6);
+    const char *const s1[] = {fits, NULL}, *const s2[] = {over, NULL};
+    kinds_for(s1, pp2, &a, &k, &f);
+    CU_ASSERT_EQUAL(f, 1.0);
+    kinds_for(s2, pp2, &a, &k, &f);
+    CU_ASSERT_EQUAL(f, 0.0);
 }
 
 static double static_bytes_per_param2(int zero, const char *grad_fp32, const char *other)
@@ -468,13 +525,14 @@ static void test_narayanan_flops(void)
  * volume V = s*b*h*2 bytes = 2048*1*4096*2 = 16,777,216:
  *   t_AR = 2*7/8 * V / 240e9 + 2*7 * 5e-6 = 1.2233e-4 + 7e-5 s.
  * The forward of a block has 2 all-reduces (after attention and MLP), so turning TP
- * overlap from 0 to 1 changes the forward time by exactly 2 t_AR.
+ * overlap from 0 to 1 changes the forward time by exactly 2 t_AR. The per-step latency
+ * model (nccl_model = 0); NCCL's is test_nccl_latency_curve.
  */
 static void test_ring_allreduce_tp(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    static const char *const ov0[] = {"tp_overlap=0", NULL};
-    static const char *const ov1[] = {"tp_overlap=1", NULL};
+    static const char *const ov0[] = {"tp_overlap=0", "nccl_model=0", NULL};
+    static const char *const ov1[] = {"tp_overlap=1", "nccl_model=0", NULL};
     PrismLayerTerms a, b;
     pair_terms(m, ov0, ov1, "tp=8", &a, &b);
     const double V = 2048.0 * 4096.0 * 2.0;
@@ -486,19 +544,22 @@ static void test_ring_allreduce_tp(void)
 /*
  * DP gradient all-reduce across nodes: tp = 1, dp = 16 spans 2 nodes (level 1:
  * 25 GB/s x 0.8, 10 us), ZeRO-0, fp32 gradients (4 bytes), pp = 1 so the one stage holds
- * every parameter P = V h (embedding) + L(12h^2 + 4h) + V h + 2h (head + final norm):
- *   t_dp = 2*15/16 * 4P / 20e9 + 2*15 * 10e-6.
+ * every parameter P = V h (embedding) + L(12h^2 + 4h) + V h + 2h (head + final norm).
+ * NCCL's ring (nccl_model = 1, kernels-nccl.h): the Simple protocol's network hop, 14 us,
+ * per step in place of the level's 10 us, and one base latency of 8.4 us for the one
+ * all-reduce: t_dp = 2*15/16 * 4P / 20e9 + 2*15 * 14e-6 + 8.4e-6.
  */
 static void test_ring_allreduce_dp(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", NULL};
+    /* one device's NIC, as derived (nic_spread = 1 is test_nic_spread's) */
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=0", NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=16");
     double c[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
     const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
-    const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 10e-6;
+    const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 14e-6 + 8.4e-6;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], t_dp, 1e-12, 0));
     /* bytes on level 1 per device: 2*15/16 * 4P; nothing on level 0 (tp = pp = 1) */
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L1], 2.0 * 15.0 / 16.0 * 4.0 * P, 1e-12, 0));
@@ -515,11 +576,12 @@ static void test_ring_allreduce_dp(void)
  *     the knob-off one, whatever a TP rank's parameter count;
  *   tp 8, dp 2  (k = 1): as with the knob off.
  * With nic_spread = 0 every group is priced at one device's NIC (test_ring_allreduce_dp).
+ * The per-step latency model (nccl_model = 0): the latency stays the level's 10 us.
  */
 static double dp_time(const char *spread, uint32_t devices, const char *strategy)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", spread, NULL};
+    const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nccl_model=0", spread, NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, devices, strategy);
     double c[PRISM_COL_COUNT];
@@ -548,7 +610,8 @@ static void test_nic_spread(void)
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCluster) c = test_cluster();
     c->levels[1].bw_GBps = 100.0;
-    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=1", NULL};
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=1",
+                                       "nccl_model=0", NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 16, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=16");
     double col[PRISM_COL_COUNT];
@@ -618,6 +681,7 @@ static void test_knobs_json(void)
     PrismKnobs k;
     prism_knobs_default(&k);
     CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "compute_efficiency=0.6", NULL));
+    CU_ASSERT_TRUE_FATAL(prism_knobs_set(&k, "mem_margin=2e9", NULL));
     k.v[PRISM_KNOB_TP_OVERLAP] = 0.1 + 0.2;
     g_autofree char *j = prism_knobs_to_json(&k);
     CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"compute_efficiency\": 0.6,"));
@@ -946,9 +1010,13 @@ static void test_dualpipe_overlap(void)
  *     (ZeRO-1: the dense state over dp*cp = 8, the expert state over edp = 2)
  * EP per dispatch (all-to-all dispatcher): T = 1024 tokens, each TP rank sends T/t of them,
  * top_k x cf x h x 2 = 4096 B per token. (e-1)/e = 7/8 leave over the EP group, which
- * spans etp x ep = 16 devices (two nodes: level 1); the ETP group (2 consecutive devices,
- * level 0) then gathers (etp-1) = 1 peer's T/t tokens:
- *   t_a2a = T x 4096 x (7/8/4 / 20e9 + 1/4 / 240e9) + 7 x 10e-6 + 1 x 5e-6.
+ * spans etp x ep = 16 devices (two nodes: level 1) with g = 8/etp = 4 members per node:
+ * 3/8 go to the node's peers (240e9) while 4/8 cross on the NIC (20e9), concurrently, so
+ * the NIC's share paces it; the ETP group (2 consecutive devices, level 0) then gathers
+ * (etp-1) = 1 peer's T/t tokens:
+ *   t_a2a = T x 4096 x (max(3/8/4 / 240e9, 4/8/4 / 20e9) + 1/4 / 240e9) + 7 x 10e-6 + 5e-6,
+ * at one device's NIC (20e9) although the EP group has 4 members per node and nic_spread
+ * is 1: an all-to-all cannot aggregate several NICs (NVIDIA/nccl-tests #267).
  * Forward runs a dispatch and a combine: fwd_s(ep_overlap 0) - fwd_s(ep_overlap 1)
  * = 2 t_a2a. All-gather dispatcher: every device gathers the hidden states (h x 2 B) of
  * the other 15 devices' T/t tokens over level 1: t_ag = 15 x T/4 x 2048 / 20e9 + 15 x 10e-6.
@@ -964,8 +1032,8 @@ static PrismModel *moe_model(void)
 static void test_folded_moe(void)
 {
     g_autoptr(PrismModel) m = moe_model();
-    static const char *const a0[] = {"grad_fp32=0", "ep_overlap=0", NULL};
-    static const char *const a1[] = {"grad_fp32=0", "ep_overlap=1", NULL};
+    static const char *const a0[] = {"grad_fp32=0", "ep_overlap=0", "nic_spread=1", NULL};
+    static const char *const a1[] = {"grad_fp32=0", "ep_overlap=1", "nic_spread=1", NULL};
     static const char *const g0[] = {"grad_fp32=0", "ep_overlap=0", "moe_dispatcher=1", NULL};
     static const char *const g1[] = {"grad_fp32=0", "ep_overlap=1", "moe_dispatcher=1", NULL};
     g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, a0);
@@ -984,7 +1052,7 @@ static void test_folded_moe(void)
     CU_ASSERT_TRUE(prism_test_close(a.grads_bytes, 5283840.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(a.optimizer_bytes, 11040768.0, 1e-12, 0));
     const double T = 1024.0;
-    const double t_a2a = T * 4096.0 * (7.0 / 8.0 / 4.0 / 20e9 + 0.25 / 240e9) + 7.0 * 10e-6 + 5e-6;
+    const double t_a2a = T * 4096.0 * (4.0 / 8.0 / 4.0 / 20e9 + 0.25 / 240e9) + 7.0 * 10e-6 + 5e-6;
     CU_ASSERT_TRUE(prism_test_close(a.fwd_s - b.fwd_s, 2.0 * t_a2a, 1e-9, 0));
     const double t_ag = 15.0 * T / 4.0 * 2048.0 / 20e9 + 15.0 * 10e-6;
     CU_ASSERT_TRUE(prism_test_close(x.fwd_s - y.fwd_s, 2.0 * t_ag, 1e-9, 0));
@@ -1071,6 +1139,45 @@ static void test_shared_expert_overlap(void)
 }
 
 /*
+ * ep_a2a_overlap (Megatron-Core --overlap-moe-expert-parallel-comm): the combined 1F1B
+ * runs each micro-batch's dispatch and combine under another micro-batch's compute, as
+ * DualPipe does. shared_model(1024) on dp 8, ep 8 (two MoE blocks, T = 1024 tokens, top-2
+ * rows of h 1024 fp16 = 4096 B per token per all-to-all): off, the EP column is 2 blocks x
+ * 4 all-to-alls x t_a2a, t_a2a = 7/8 x 1024 x 4096 / (B x 0.8) + 7 x 5 us; on, the stage
+ * exposes only what its compute and recompute cannot cover: max(0, EP_off - (compute +
+ * recompute)); the compute itself does not move. At the test cluster's 300 GB/s the
+ * compute covers it all; on a 3 GB/s link only part of it.
+ */
+static void a2a_cols(double link_GBps, const char *on, double col[PRISM_COL_COUNT])
+{
+    g_autoptr(PrismModel) m = shared_model(1024);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    cl->levels[0].bw_GBps = link_GBps;
+    const char *const sets[] = {"hbm_GBps=100000", on, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 8, 1024, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, "dp=8,ep=8");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+}
+
+static void test_ep_a2a_overlap(void)
+{
+    const double links[2] = {300.0, 3.0};
+    for (int i = 0; i < 2; i++) {
+        const double t_a2a = 7.0 / 8.0 * 1024.0 * 4096.0 / (links[i] * 0.8e9) + 7.0 * 5e-6;
+        double off[PRISM_COL_COUNT], on[PRISM_COL_COUNT];
+        a2a_cols(links[i], "ep_a2a_overlap=0", off);
+        a2a_cols(links[i], "ep_a2a_overlap=1", on);
+        const double ep = off[PRISM_COL_TIME_EP_COMM];
+        CU_ASSERT_TRUE(prism_test_close(ep, 8.0 * t_a2a, 1e-9, 0));
+        const double cover = on[PRISM_COL_TIME_COMPUTE] + on[PRISM_COL_TIME_RECOMPUTE];
+        CU_ASSERT_EQUAL(on[PRISM_COL_TIME_COMPUTE], off[PRISM_COL_TIME_COMPUTE]);
+        CU_ASSERT_TRUE(i == 0 ? cover >= ep : cover < ep);
+        CU_ASSERT_TRUE(
+            prism_test_close(on[PRISM_COL_TIME_EP_COMM], ep > cover ? ep - cover : 0.0, 1e-9, 0));
+    }
+}
+
+/*
  * recompute_moe_act (Megatron-Core --recompute-modules moe_act), by hand. moe_model()
  * (E = 16, top_k = 2, f_e = 512, SwiGLU, cf = 1) on one device, seq 1024, mbs 1: the
  * routed rows per token are top_k = 2, so under recompute = selective the experts'
@@ -1101,6 +1208,100 @@ static void test_recompute_moe_act(void)
     CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], on.act_bytes[PRISM_RECOMPUTE_FULL]);
     CU_ASSERT_EQUAL(off.recompute_s[PRISM_RECOMPUTE_FULL], on.recompute_s[PRISM_RECOMPUTE_FULL]);
     CU_ASSERT_EQUAL(off.fwd_s, on.fwd_s);
+}
+
+/*
+ * act_cache_fp8 and recompute_norm on moe_model() (standard attention, 8 heads of 128,
+ * h 1024, E 16 top-2 of f_e 512, SwiGLU, fp16: bp 2), one device, T = 1024, selective.
+ * act_cache_fp8 keeps, per token, the two pre-norm outputs in FP8 (1 + 4/128 = 1.03125 B:
+ * -0.96875 x 2 x 1024 = -1984), the attention output in E5M6 (1.53125 B: -0.46875 x 8 x
+ * 128 = -480), each routed row's fc1 outputs in FP8 and its output in fp16 instead of
+ * gate, up, product and output in fp16 (2 x (3 x 512 + 1024) - (1.03125 x 2 x 512 + 2 x
+ * 1024) = 2016, two rows: -4032) and the permuted inputs in FP8 (-0.96875 x 2 x 1024 =
+ * -1984): -8480 B per token, -8,683,520 B per block; the SwiGLU runs again in backward,
+ * 2 rows x 2 B x 3 x 512 = 6144 B per token at 800 GB/s: +7.864e-6 s.
+ * recompute_norm drops the pre-norm outputs, 2 x 2 x 1024 = 4096 B per token
+ * (-4,194,304 B per block), and runs both norms again, 4 x 2 x 1024 = 8192 B per token:
+ * +1.048576e-5 s. No and full recompute do not move.
+ */
+static void test_act_cache_fp8(void)
+{
+    PrismLayerTerms off, fp8, norm;
+    moe_act_terms("act_cache_fp8=0", &off);
+    moe_act_terms("act_cache_fp8=1", &fp8);
+    moe_act_terms("recompute_norm=1", &norm);
+    const int sel = PRISM_RECOMPUTE_SELECTIVE, none = PRISM_RECOMPUTE_NONE;
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - fp8.act_bytes[sel], 8683520.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(fp8.recompute_s[sel] - off.recompute_s[sel],
+                                    1024.0 * 6144.0 / 800e9, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - norm.act_bytes[sel], 4194304.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(norm.recompute_s[sel] - off.recompute_s[sel],
+                                    1024.0 * 8192.0 / 800e9, 1e-9, 0));
+    CU_ASSERT_EQUAL(off.act_bytes[none], fp8.act_bytes[none]);
+    CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], norm.act_bytes[PRISM_RECOMPUTE_FULL]);
+    CU_ASSERT_EQUAL(off.fwd_s, fp8.fwd_s);
+}
+
+/*
+ * DeepSeek-V3's published H800 layout under its report's memory savings (the deepseek-v3
+ * profile's knobs: recompute_norm, recompute_mla_up, act_cache_fp8, adam_moment_bytes 2;
+ * dropout 0; fp8-cs), by hand. 2,048 H800, dp 128, pp 16, ep 64, mbs 1, ZeRO-1, DualPipe,
+ * seq 4096 (T = 4096), gbs 15360. h 7168, 128 heads, MLA q_lora 1536, kv_lora 512, nope
+ * 128, rope 64, v 128; 256 experts top-8, f_e 2048, one shared expert of 2048; SwiGLU.
+ * Stage 1 holds 4 MoE blocks of each direction (8 blocks) and, under DualPipe, p + 1 = 17
+ * micro-batches of a 4-block chunk: 68 block micro-batches.
+ * Kept per token by one MoE block (bp = 2; FP8 cache 1 + 4/128 = 1.03125 B, E5M6 1.53125 B):
+ *   the two norms' inputs 2 x 2 x 7168 = 28672; their outputs: recomputed (0)
+ *   compressed q and kv latents 2 x (1536 + 576) = 4224; their normed copies: recomputed
+ *   router logits fp32 4 x 256 = 1024
+ *   Q, K, V: recomputed (mla_up_proj); attention output E5M6 128 x 128 x 1.53125 = 25088
+ *   shared expert: SwiGLU inputs FP8 2 x 2048 x 1.03125 = 4224; its output recomputed
+ *   routed, 8 rows: SwiGLU inputs FP8 4224 + the output for the combine 2 x 7168 = 14336:
+ *     8 x 18560 = 148480
+ *   permuted expert inputs FP8 8 x 7168 x 1.03125 = 59136
+ *   sum 270,848 B; x 4096 = 1,109,393,408 B per block micro-batch.
+ * The backward working set: the block's none-mode activations less its kept input, per
+ * token 4 x 2 x 7168 + 8320 (MLA latents and normed copies) + 1024 + 2 x (2 x 128 x 192 +
+ * 2 x 128 x 128) + 12288 (shared: 3 x 2048 x 2) + 8 x 2 x (3 x 2048 + 7168) + 8 x 7168 x 2 +
+ * 512 (flash LSE 4 x 128) - 14336 = 556,672; x 4096 = 2,280,128,512 B.
+ *   activations = 68 x 1,109,393,408 + 2,280,128,512 = 77,718,880,256 B.
+ * Parameters per block: MLA 7168 x 1536 + 1536 + 1536 x 128 x 192 + 7168 x 576 + 512 +
+ * 512 x 128 x 256 + 128 x 128 x 7168 = 187,107,328; norms 14,336; router 7168 x 256 =
+ * 1,835,008; shared 3 x 7168 x 2048 = 44,040,192; dense 232,996,864; experts
+ * 256 x 44,040,192 / 64 = 176,160,768; 8 blocks: 1,863,974,912 dense + 1,409,286,144
+ * experts = 3,273,261,056 parameters:
+ *   params 2 B = 6,546,522,112; grads fp32 4 B = 13,093,044,224;
+ *   optimizer (4 B master + 2 x 2 B moments) x (1,863,974,912 / 128 + 1,409,286,144 / 2)
+ *     = 8 x 719,205,376 = 5,753,643,008 B.
+ */
+static void test_deepseek_v3_layout(void)
+{
+    GError *error = NULL;
+    g_autoptr(PrismModel) m = prism_model_zoo_get("deepseek-v3", &error);
+    g_autoptr(PrismCluster) c = prism_cluster_preset("H800", &error);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const char *const sets[] = {"recompute_norm=1",    "recompute_mla_up=1", "act_cache_fp8=1",
+                                "adam_moment_bytes=2", "dropout=0",          NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, sets);
+    PrismStrategy s = test_strategy(
+        cm, 2048, "dp=128,pp=16,ep=64,mbs=1,zero=1,recompute=selective,schedule=dualpipe");
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, &error));
+    CU_ASSERT_EQUAL(col[PRISM_COL_PEAK_STAGE], 1.0);
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_ACTIVATIONS], 77718880256.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_PARAMS], 6546522112.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_GRADS], 13093044224.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col[PRISM_COL_MEM_OPTIMIZER], 5753643008.0, 1e-12, 0));
+    /* without the savings the same layout keeps 570,496 B per token per block (+ the
+     * working set) and 12 B of optimizer state: the knobs are what moved it */
+    const char *const plain[] = {"dropout=0", NULL};
+    g_autoptr(PrismCostModel) cp = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, plain);
+    double col0[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cp, &s, col0, &error));
+    CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_ACTIVATIONS],
+                                    68.0 * 570496.0 * 4096.0 + 2280128512.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_OPTIMIZER], 12.0 * 719205376.0, 1e-12, 0));
 }
 
 /* The test cluster with a host (offloading): link @p link_GBps per direction, @p host_gib
@@ -1254,8 +1455,9 @@ static void test_offload_activations(void)
 static void test_tp_overlap_dim(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    static const char *const half[] = {"tp_overlap=0.5", NULL};
-    static const char *const zero[] = {"tp_overlap=0", NULL};
+    /* the per-step latency model (nccl_model = 0), as test_ring_allreduce_tp */
+    static const char *const half[] = {"tp_overlap=0.5", "nccl_model=0", NULL};
+    static const char *const zero[] = {"tp_overlap=0", "nccl_model=0", NULL};
     g_autoptr(PrismCostModel) c5 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, half);
     g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, zero);
     PrismStrategy on = test_strategy(c5, 8, "tp=8,sp=1");
@@ -1340,7 +1542,205 @@ static void test_dp_overlap_dims(void)
     CU_ASSERT_FALSE(prism_strategy_check(&bad, m, prism_cost_model_training(c9), NULL));
 }
 
+/*
+ * NCCL's ring model (nccl_model = 1, cost/kernels/kernels-nccl.h; the constants of
+ * NVIDIA/nccl src/graph/tuning.cc): one TP all-reduce on t = 8 devices of the test
+ * cluster's NVLink level (300 GB/s x net_efficiency 0.8 = 240 GB/s), 2(t-1) = 14 ring
+ * steps, no SP (one collective, one base latency). x = 2*7/8 * V / 240e9 is the bus bytes
+ * at the Simple protocol's bandwidth; per protocol (us):
+ *   Simple  8.4 + 14 * 3.4 = 56.0   + x
+ *   LL128  14.0 + 14 * 1.9 = 40.6   + x / 0.92
+ *   LL      6.6 + 14 * 0.6 = 15.0   + 4 x
+ * V = 1 MiB (T = 128 tokens x h 4096 x 2 B): x = 7.6460e-6 s; Simple 63.646, LL128
+ *   48.911, LL 45.584 us: LL, 45.584 us (the old model: x + 14 x 5 us = 77.646 us).
+ * V = 1 GiB (T = 131072 tokens: mbs 64, seq 2048): x = 7.829367e-3 s; Simple
+ *   7.885367e-3 s, LL128 8.551e-3, LL 3.13e-2: Simple, 7.885367e-3 s.
+ * The forward of a block runs 2 of them; turning TP overlap from 0 to 1 removes both.
+ * The host floor is off (launch_us = 0): its gap would hide part of the difference.
+ */
+static double nccl_tp_allreduce(uint64_t seq, const char *strategy, const char *model)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const ov0[] = {"tp_overlap=0", "launch_us=0", model, NULL};
+    const char *const ov1[] = {"tp_overlap=1", "launch_us=0", model, NULL};
+    g_autoptr(PrismCostModel) ca = test_cost_model(m, 64, seq, PRISM_DTYPE_FP16, ov0);
+    g_autoptr(PrismCostModel) cb = test_cost_model(m, 64, seq, PRISM_DTYPE_FP16, ov1);
+    PrismStrategy s = test_strategy(ca, 8, strategy);
+    PrismLayerTerms a, b;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(ca, &s, 1, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cb, &s, 1, &b, NULL));
+    return (a.fwd_s - b.fwd_s) / 2.0;
+}
+
+static void test_nccl_latency_curve(void)
+{
+    const double mib = 1048576.0, x1 = 2.0 * 7.0 / 8.0 * mib / 240e9;
+    const double t1 = 15.0e-6 + 4.0 * x1; /* LL */
+    CU_ASSERT_TRUE(prism_test_close(x1, 7.6460e-6, 1e-4, 0));
+    CU_ASSERT_TRUE(prism_test_close(t1, 45.584e-6, 1e-4, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(nccl_tp_allreduce(128, "tp=8,mbs=1", "nccl_model=1"), t1, 1e-9, 0));
+    const double x2 = 2.0 * 7.0 / 8.0 * 1024.0 * mib / 240e9;
+    const double t2 = 56.0e-6 + x2; /* Simple */
+    CU_ASSERT_TRUE(prism_test_close(t2, 7.885367e-3, 1e-6, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(nccl_tp_allreduce(2048, "tp=8,mbs=64", "nccl_model=1"), t2, 1e-9, 0));
+    /* nccl_model = 0: the level's 5 us per step at the bus bandwidth (test cluster) */
+    CU_ASSERT_TRUE(prism_test_close(nccl_tp_allreduce(128, "tp=8,mbs=1", "nccl_model=0"),
+                                    x1 + 14.0 * 5e-6, 1e-9, 0));
+    /* achieved bus bandwidth of the 1 MiB all-reduce: 2*7/8 MiB / 45.584 us = 40.3 GB/s,
+     * 1/6 of the link's 240; the 1 GiB one reaches 238.3 GB/s */
+    CU_ASSERT_TRUE(prism_test_close(2.0 * 7.0 / 8.0 * mib / t1, 40.25e9, 1e-3, 0));
+}
+
+/*
+ * The host floor (launch_us x layer_kernels_fwd/bwd, cost/README.md "Latency-bound
+ * work"): a small block (h 256, 4 heads, seq 128, mbs 1, tp 1) runs for a few
+ * microseconds on the device, while the host needs (17 + 32) x 3.8 us = 186.2 us to
+ * launch its kernels. Per block and micro-batch the compute column then grows by
+ * 186.2 us - (its device time, fwd_s + bwd_s with the floor off: no communication at
+ * tp = dp = 1); 4 blocks, m = 8 micro-batches (gbs 8). The embedding and the head pay
+ * no floor. A large block (h 4096, seq 2048) takes longer on the device: no gap.
+ */
+static void test_host_floor(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 256, 4, 1024);
+    const char *const on[] = {NULL};
+    const char *const off[] = {"launch_us=0", NULL};
+    g_autoptr(PrismCostModel) con = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
+    g_autoptr(PrismCostModel) coff = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    PrismStrategy s = test_strategy(con, 1, "mbs=1");
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
+    const double host = (17.0 + 32.0) * 3.8e-6, dev = lt.fwd_s + lt.bwd_s;
+    CU_ASSERT_TRUE(prism_test_close(host, 186.2e-6, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(dev < host);
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(coff, &s, b, NULL));
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_COMPUTE] - b[PRISM_COL_TIME_COMPUTE],
+                                    8.0 * 4.0 * (host - dev), 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_STEP] - b[PRISM_COL_TIME_STEP],
+                                    8.0 * 4.0 * (host - dev), 1e-9, 0));
+    /* a large block: the device is slower than the host, the columns are the same bits */
+    g_autoptr(PrismModel) big = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) bon = test_cost_model(big, 8, 2048, PRISM_DTYPE_FP16, on);
+    g_autoptr(PrismCostModel) boff = test_cost_model(big, 8, 2048, PRISM_DTYPE_FP16, off);
+    PrismStrategy sb = test_strategy(bon, 1, "mbs=1");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(bon, &sb, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(boff, &sb, b, NULL));
+    CU_ASSERT_EQUAL(a[PRISM_COL_TIME_STEP], b[PRISM_COL_TIME_STEP]);
+}
+
+/* A model of one mixer-only block of @p mixer with @p ssm: h 1024, V 1000, RMSNorm. */
+static PrismModel *ssm_model(PrismMixerKind mixer, PrismSsmSpec ssm)
+{
+    PrismModel *m = prism_model_new("test-ssm", "test");
+    m->hidden = 1024;
+    m->vocab = 1000;
+    m->max_positions = 1u << 20;
+    m->final_norm = PRISM_NORM_RMSNORM;
+    PrismBlockSpec s;
+    memset(&s, 0, sizeof s);
+    s.mixer = mixer;
+    s.ssm = ssm;
+    s.no_mlp = TRUE;
+    s.norm = PRISM_NORM_RMSNORM;
+    const uint32_t id = prism_model_add_spec(m, &s);
+    prism_model_add_layer(m, PRISM_LAYER_EMBEDDING, 0);
+    prism_model_add_layer(m, PRISM_LAYER_BLOCK, id);
+    prism_model_add_layer(m, PRISM_LAYER_FINAL_NORM, 0);
+    prism_model_add_layer(m, PRISM_LAYER_HEAD, 0);
+    return m;
+}
+
+/*
+ * One Mamba-2 block (cost/README.md "State-space and linear-attention layers"): h 1024,
+ * H 32 heads of P 64 (D 2048), G 4 groups of state N 64, conv K 4, chunk Q 128; bf16, no
+ * dropout, mbs 1, seq 1024 (T = 1024 tokens). Forward FLOPs per token:
+ *   in_proj 2 h (2D + 2GN + H) = 2 x 1024 x 4640        =  9,502,720
+ *   out_proj 2 D h                                        =  4,194,304
+ *   conv 2 K (D + 2GN) = 8 x 2560                         =     20,480
+ *   scan 2Q (GN + HP) + 4 HPN + 2 HPN/Q = 589,824 + 524,288 + 2,048 = 1,116,160
+ *   total 14,833,664 x 1024 tokens = 15,189,671,936 per micro-batch (t = 1; t = 2: half)
+ * Activations per token, bytes: the norm's and in_proj's inputs 2 x 2h = 4,096; z, xBC
+ * before and after the conv, dt, y, the gated norm's output 2 (5D + 4GN + H) = 22,592:
+ * 26,688 x 1024 = 27,328,512 (none and selective: selective recompute leaves the layer
+ * whole); t = 2 with SP: 13,664,256; full recompute: the input 2h x 1024 = 2,097,152.
+ */
+static void test_mamba2_block(void)
+{
+    static const char *const sets[] = {"dropout=0", NULL};
+    const PrismSsmSpec ss = {.n_heads = 32,
+                             .head_dim = 64,
+                             .state = 64,
+                             .n_groups = 4,
+                             .conv_kernel = 4,
+                             .chunk = 128,
+                             .conv_bias = TRUE};
+    g_autoptr(PrismModel) m = ssm_model(PRISM_MIXER_MAMBA2, ss);
+    PrismLayerTerms lt;
+    block_terms(m, 8, 1024, PRISM_DTYPE_BF16, sets, 1, "tp=1,mbs=1", &lt);
+    CU_ASSERT_EQUAL(lt.flops_fwd, 14833664.0 * 1024.0);
+    CU_ASSERT_EQUAL(lt.flops_fwd, 15189671936.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[0], 27328512.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[1], 27328512.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[2], 2097152.0);
+    block_terms(m, 8, 1024, PRISM_DTYPE_BF16, sets, 2, "tp=2,sp=1,mbs=1", &lt);
+    CU_ASSERT_EQUAL(lt.act_bytes[0], 13664256.0);
+    CU_ASSERT_EQUAL(lt.flops_fwd, 15189671936.0 / 2.0);
+    /* CP is Megatron-Core's all-to-all over heads: cp must divide heads/tp = 32/2 and
+     * groups/tp = 2 and cp divide one another (cp 4: 2 divides 4, accepted; cp 8 with tp 8:
+     * heads/tp = 4 not divisible by 8, refused) */
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 1024, PRISM_DTYPE_BF16, sets);
+    PrismStrategy st = test_strategy(cm, 8, "tp=2,cp=4,mbs=1");
+    CU_ASSERT_TRUE(prism_strategy_check(&st, m, prism_cost_model_training(cm), NULL));
+    st = test_strategy(cm, 64, "tp=8,cp=8,mbs=1");
+    GError *error = NULL;
+    CU_ASSERT_FALSE(prism_strategy_check(&st, m, prism_cost_model_training(cm), &error));
+    CU_ASSERT_TRUE(error != NULL && g_str_has_prefix(error->message, "R2:"));
+    g_clear_error(&error);
+}
+
+/*
+ * One gated-DeltaNet block: h 1024, Hk 4 key heads of dk 64, Hv 8 value heads of dv 64
+ * (q and k repeated to 8 heads), conv K 4, chunk C 64; qk = 256, v = 512. Forward FLOPs per
+ * token:
+ *   in_proj 2 h (2 qk + 2 v + 2 Hv) = 2 x 1024 x 1552    =  3,178,496
+ *   out_proj 2 v h                                        =  1,048,576
+ *   conv 2 K (2 qk + v) = 8 x 1024                        =      8,192
+ *   scan Hv (6 dk dv + 2C (3 dk + 2 dv) + C^2/3) = 8 (24,576 + 40,960 + 4096/3)
+ *                                                         =    535,210.67
+ * Activations per token, bytes: inputs 2 x 2h = 4,096; 2 x (in_proj's output 1552, the
+ * conv's 1024, l2-normed q and k 512, the repeated q and k 1024, v 512, beta 8, A 8 x 64
+ * = 512, the kernel's and the norm's outputs 1024) + the fp32 decay 4 x 8 = 12,368:
+ * 16,464 x 1024 = 16,859,136. CP is refused (no framework runs it over these layers).
+ */
+static void test_gdn_block(void)
+{
+    static const char *const sets[] = {"dropout=0", NULL};
+    const PrismSsmSpec ss = {
+        .n_heads = 8, .head_dim = 64, .state = 64, .n_groups = 4, .conv_kernel = 4, .chunk = 64};
+    g_autoptr(PrismModel) m = ssm_model(PRISM_MIXER_GDN, ss);
+    PrismLayerTerms lt;
+    block_terms(m, 8, 1024, PRISM_DTYPE_BF16, sets, 1, "tp=1,mbs=1", &lt);
+    const double per_tok =
+        3178496.0 + 1048576.0 + 8192.0 + 8.0 * (24576.0 + 40960.0 + 4096.0 / 3.0);
+    CU_ASSERT_TRUE(prism_test_close(lt.flops_fwd, per_tok * 1024.0, 1e-12, 0));
+    CU_ASSERT_EQUAL(lt.act_bytes[0], 16859136.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[1], 16859136.0);
+    CU_ASSERT_EQUAL(lt.act_bytes[2], 2097152.0);
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 1024, PRISM_DTYPE_BF16, sets);
+    PrismStrategy st = test_strategy(cm, 2, "tp=1,cp=2,mbs=1");
+    GError *error = NULL;
+    CU_ASSERT_FALSE(prism_strategy_check(&st, m, prism_cost_model_training(cm), &error));
+    CU_ASSERT_TRUE(error != NULL && g_str_has_prefix(error->message, "R3:"));
+    g_clear_error(&error);
+}
+
 static CU_TestInfo formula_tests[] = {
+    {"Mamba-2 block by hand", test_mamba2_block},
+    {"gated-DeltaNet block by hand", test_gdn_block},
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
     {"ZeRO static bytes per parameter", test_zero_bytes},
@@ -1358,6 +1758,9 @@ static CU_TestInfo formula_tests[] = {
     {"parallel folding: expert memory and EP volumes", test_folded_moe},
     {"shared_expert_overlap hides the EP all-to-alls by hand", test_shared_expert_overlap},
     {"recompute_moe_act: the experts' activation by hand", test_recompute_moe_act},
+    {"ep_a2a_overlap: the all-to-alls under another micro-batch", test_ep_a2a_overlap},
+    {"DeepSeek-V3's H800 layout under its report's savings by hand", test_deepseek_v3_layout},
+    {"act_cache_fp8 and recompute_norm by hand", test_act_cache_fp8},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
@@ -1367,11 +1770,14 @@ static CU_TestInfo formula_tests[] = {
      test_offload_activations},
     {"tp_layout_copy and per-op SAC's all-gathers", test_tp_layout_copy},
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
+    {"memory kinds: allocated, reserved, device by hand", test_memory_kinds},
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
     {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},
+    {"nccl_model: a 1 MiB and a 1 GiB all-reduce on an 8-GPU NVLink ring", test_nccl_latency_curve},
+    {"host floor: launches of a small block by hand", test_host_floor},
     CU_TEST_INFO_NULL,
 };
 

@@ -366,6 +366,15 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
             if ((mode == 2 || all_work) && t.work_bytes > work)
                 work = t.work_bytes;
             w->stage_time[s] += t.fwd_s + t.bwd_s + t.recompute_s[mode];
+            if (q < L) {
+                /* the host floor (cost/README.md, "Latency-bound work"): a block's
+                 * micro-batch takes at least the launches of its kernels, forward again
+                 * under full recompute; the embedding and the head pay none */
+                const double host = kn->v[PRISM_KNOB_LAUNCH_US] * 1e-6 *
+                                    (kn->v[PRISM_KNOB_LAYER_KERNELS_FWD] * (mode == 2 ? 2.0 : 1.0) +
+                                     kn->v[PRISM_KNOB_LAYER_KERNELS_BWD]);
+                w->stage_time[s] += MAX(0.0, host - (t.fwd_s + t.bwd_s + t.recompute_s[mode]));
+            }
             if (st->zero >= 3) {
                 /* ZeRO-3, rebuilt here: the unit's all-gather (fp16/bf16 parameters) and
                  * reduce-scatter (bytes_g) over the n = dp*cp ring, each (n-1)/n of the
@@ -376,9 +385,20 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
                 const double ib =
                     level_inv_bw(prism_cost_model_cluster(cm), (double)st->tp * st->cp * st->dp,
                                  kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
+                /* nccl_model (NVIDIA/nccl tuning.cc, Simple ring): NCCL's hop latency of
+                 * the level (NVLink 3.4 us on level 0, else network 14 us) in place of the
+                 * level's, and a base latency of 8.4 us per collective */
+                double base = 0.0;
+                if (kn->v[PRISM_KNOB_NCCL_MODEL] > 0.5) {
+                    const uint32_t lv = prism_cluster_level_for_extent(
+                        prism_cost_model_cluster(cm), (double)st->tp * st->cp * st->dp);
+                    lat = lv == 0 ? 3.4e-6 : 14.0e-6;
+                    base = nd > 1.0 ? 8.4e-6 : 0.0;
+                }
                 const double pu = t.params_bytes / bytes_p * unshard;
-                const double ag = bytes_p * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat;
-                const double cb = ag + bytes_g * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat;
+                const double ag = bytes_p * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat + base;
+                const double cb =
+                    ag + bytes_g * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat + base;
                 const double wf = t.fwd_s, wb = t.bwd_s + t.recompute_s[mode];
                 w->stage_time[s] += MAX(0.0, ag - wf) + MAX(0.0, cb - wb);
                 lead = MAX(lead, MIN(ag, wf) + MIN(cb, wb)); /* the stage's leading unit */
@@ -482,11 +502,14 @@ static gboolean walker_agrees(const PrismCostModel *cm, const PrismStrategy *stp
 static void test_walker(void)
 {
     GRand *rng = g_rand_new_with_seed(11);
-    static const char *const sets[] = {"dp_overlap=1", NULL}; /* the walker has no DP */
+    /* the walker has no DP, prices ZeRO-3's collectives at one device's NIC and hides them
+     * for free (nic_spread and nccl_sms are test_cost_formulas' and test_cost_dist's) */
+    static const char *const sets[] = {"dp_overlap=1", "nic_spread=0", "nccl_sms=0", NULL};
     /* the second shape runs without the backward working set and with half the gradient
      * accumulation exposed (both knobs are read by the walker) */
-    static const char *const sets_alt[] = {"dp_overlap=1", "bwd_working_set=0",
-                                           "grad_accum_exposed=0.5", NULL};
+    static const char *const sets_alt[] = {
+        "dp_overlap=1", "bwd_working_set=0", "grad_accum_exposed=0.5",
+        "nic_spread=0", "nccl_sms=0",        NULL};
     size_t checked = 0, below = 0, lowest = 0, zero3 = 0, sched[PRISM_SCHEDULE_COUNT] = {0};
     const uint32_t shapes[][3] = {{12, 1024, 16}, {21, 768, 12}, {30, 512, 8}};
     for (size_t mi = 0; mi < G_N_ELEMENTS(shapes); mi++) {

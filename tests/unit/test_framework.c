@@ -32,9 +32,13 @@ static PrismFramework *load(const char *name)
 static void test_shipped(void)
 {
     g_auto(GStrv) names = prism_framework_names();
-    /* the five profiles of issue 9 item 6 and megatron-core-moe (issue 10's validation
-     * rows; sources.ini is not a profile) */
-    CU_ASSERT_EQUAL(g_strv_length(names), 6);
+    /* the five profiles of issue 9 item 6, megatron-core-moe (issue 10's validation
+     * rows), nanotron (the Playbook rows), deepseek-v3 (issue 37: DeepSeek's own recipe)
+     * and deepspeed-zero (DeepSpeed's own engine, issue 37); sources.ini is not a profile */
+    CU_ASSERT_EQUAL(g_strv_length(names), 9);
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "deepspeed-zero"));
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "deepseek-v3"));
+    CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "nanotron"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "megatron-lm-2021"));
     CU_ASSERT_TRUE(g_strv_contains((const char *const *)names, "pytorch-fsdp"));
     CU_ASSERT_FALSE(g_strv_contains((const char *const *)names, "sources"));
@@ -55,7 +59,8 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(a->def[PRISM_FW_SP], 0);
     CU_ASSERT_EQUAL(a->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_1F1B);
     CU_ASSERT_TRUE(a->has_dtype && a->dtype == PRISM_DTYPE_FP16);
-    CU_ASSERT_STRING_EQUAL(a->only, "schedule=1f1b,interleaved,zero=0,sp=0,recompute=none,full");
+    CU_ASSERT_STRING_EQUAL(
+        a->only, "schedule=1f1b,interleaved,zero=0,sp=0,recompute=none,full,offload=0,cp=1,ep=1");
     CU_ASSERT_TRUE(a->uniform_chunks && !a->llama && a->tied_embeddings == 1);
     /* the overlap options (cost/README.md "Communication overlap"): none in 2021's
      * Megatron-LM; megatron-core can turn all three off and searches tp by default */
@@ -65,6 +70,10 @@ static void test_shipped(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(mc);
     CU_ASSERT_EQUAL(mc->overlap, (unsigned)PRISM_OVERLAP_ALL);
     CU_ASSERT_EQUAL(mc->overlap_search, (unsigned)PRISM_OVERLAP_TP);
+    /* core_r0.8: the distributed optimizer, no custom FSDP (no ZeRO-2/3); --sequence-parallel
+     * is a switch and --recompute-method block takes any k */
+    CU_ASSERT_STRING_EQUAL(mc->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
+    CU_ASSERT_TRUE(!mc->sp_always && !mc->rc_every_nth);
     g_autoptr(PrismFramework) fs = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
     CU_ASSERT_EQUAL(fs->overlap, 0u);
@@ -85,16 +94,37 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(mo->llama && mo->tied_embeddings == 0 && !mo->uniform_chunks);
     CU_ASSERT_FALSE(mc->uniform_chunks);
 
+    /* deepseek-v3.ini: the report's Sec. 3.2-3.3 - DualPipe, ZeRO-1, no TP/SP, selective
+     * recompute of the norms and MLA up-projections, FP8 activation cache, BF16 moments,
+     * FP32 gradients, online-scaled FP8 */
+    g_autoptr(PrismFramework) ds = load("deepseek-v3");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ds);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_DUALPIPE);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_ZERO], 1);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_SP], 0);
+    CU_ASSERT_EQUAL(ds->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_SELECTIVE);
+    CU_ASSERT_TRUE(ds->has_dtype && ds->dtype == PRISM_DTYPE_FP8_CS);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_NORM], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MLA_UP], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ACT_CACHE_FP8], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ADAM_MOMENT_BYTES], 2.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MOE_ACT], 0.0); /* act_cache_fp8 does it */
+    CU_ASSERT_STRING_EQUAL(ds->only, "schedule=dualpipe");
+
     g_autoptr(PrismFramework) b = load("megatron-lm-2022");
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    CU_ASSERT_STRING_EQUAL(b->only, "schedule=1f1b,interleaved,zero=0,1");
+    CU_ASSERT_STRING_EQUAL(b->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,cp=1,ep=1");
     CU_ASSERT_TRUE(b->uniform_chunks);
     CU_ASSERT_EQUAL(b->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 0.0);
 
     g_autoptr(PrismFramework) c = load("megatron-core");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_TP_OVERLAP], 0.5);
-    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_DP_OVERLAP], 0.9);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_TP_OVERLAP]); /* the userbuffers instead */
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_TP_UB_SMS], 16.0);
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_TP_UB_SPLITS], 4.0);
+    CU_ASSERT_FALSE(c->knob_set[PRISM_KNOB_DP_OVERLAP]); /* the buckets instead */
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_DP_BUCKET], 4e7);
+    CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_DP_BUCKET_PER_RANK], 1e6);
     CU_ASSERT_EQUAL(c->knobs.v[PRISM_KNOB_FLASH_ATTENTION], 1.0);
     CU_ASSERT_EQUAL(c->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
     CU_ASSERT_EQUAL(c->def[PRISM_FW_RECOMPUTE], PRISM_FW_NONE);
@@ -109,7 +139,47 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(d->def[PRISM_FW_VPP], 1);
     CU_ASSERT_TRUE(d->has_dtype && d->dtype == PRISM_DTYPE_BF16);
     CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
-    CU_ASSERT_STRING_EQUAL(d->only, "schedule=1f1b,vpp=1,zero=0,1");
+    CU_ASSERT_STRING_EQUAL(
+        d->only, "schedule=1f1b,vpp=1,zero=0,1,recompute=none,full,sp=0,cp=1,ep=1,offload=0,1");
+
+    /* megatron-lm-2021 reduces fp16 gradients beside its fp32 main gradient */
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_GRAD_REDUCE_BYTES], 2.0);
+    CU_ASSERT_EQUAL(a->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
+
+    /* DeepSpeed's engine, fp16 path: fp16 gradients held and reduced, overlap_comm off
+     * (the whole reduce exposed), ZeRO 0 by default, no TP/CP, allocated memory */
+    g_autoptr(PrismFramework) z = load("deepspeed-zero");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+    CU_ASSERT_TRUE(z->has_dtype && z->dtype == PRISM_DTYPE_FP16);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_GRAD_FP32], 0.0);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_GRAD_REDUCE_BYTES], 2.0);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_DP_OVERLAP], 0.0);
+    CU_ASSERT_EQUAL(z->knobs.v[PRISM_KNOB_DP_BUCKET], 0.0);
+    CU_ASSERT_EQUAL(z->def[PRISM_FW_ZERO], 0);
+    CU_ASSERT_EQUAL(z->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
+    CU_ASSERT_EQUAL(z->counts, PRISM_MEM_ALLOCATED);
+    CU_ASSERT_STRING_EQUAL(z->only, "tp=1,cp=1,sp=0,schedule=1f1b,vpp=1,zero=0,1,2");
+    CU_ASSERT_FALSE(z->uniform_chunks);
+
+    /* nanotron: DDP buckets of ddp_bucket_cap_mb = 25 MiB of bf16 gradients = 25 x 2^20 / 2
+     * parameters; fp32 accumulation; the afab engine (gpipe) and no sequence parallelism by
+     * default (ALL_REDUCE), ZeRO 0; allocated memory as its benchmark CSV logs it */
+    g_autoptr(PrismFramework) n = load("nanotron");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DP_BUCKET], 25.0 * 1048576.0 / 2.0);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_DROPOUT], 0.0);
+    CU_ASSERT_FALSE(n->knob_set[PRISM_KNOB_TP_OVERLAP]); /* no published hidden share */
+    CU_ASSERT_EQUAL(n->counts, PRISM_MEM_ALLOCATED);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_SCHEDULE], PRISM_SCHEDULE_GPIPE);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_SP], 0);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_ZERO], 0);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_VPP], 1);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_NONE);
+    CU_ASSERT_EQUAL(n->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
+    CU_ASSERT_TRUE(n->llama && n->tied_embeddings == 0);
+    CU_ASSERT_STRING_EQUAL(n->only,
+                           "schedule=1f1b,gpipe,vpp=1,zero=0,1,recompute=none,full,offload=0");
 
     g_autoptr(PrismFramework) e = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -123,7 +193,10 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(e->def[PRISM_FW_VPP], PRISM_FW_NONE);
     CU_ASSERT_TRUE(e->llama && e->tied_embeddings == 0);
     /* torch.distributed.pipelining's schedules: no DualPipe (bidirectional), no seq1F1B */
-    CU_ASSERT_STRING_EQUAL(e->only, "schedule=1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe-v");
+    /* FSDP2: no ZeRO-1, no offload prism prices; SP whenever TP; every-N-th-layer AC */
+    CU_ASSERT_STRING_EQUAL(
+        e->only, "schedule=1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe-v,zero=0,2,3,offload=0");
+    CU_ASSERT_TRUE(e->sp_always && e->rc_every_nth);
     /* SDPA's FlashAttention-2 on H100 (FA3 paper Fig. 5/6, head dim 128, 8k): 333 and
      * 318 TFLOP/s over the 989.4 TFLOP/s BF16 peak = 0.337 and 0.321 (rounded there) */
     CU_ASSERT_DOUBLE_EQUAL(e->knobs.v[PRISM_KNOB_ATTN_FWD_FRACTION], 333.0 / 989.4, 5e-4);
@@ -173,7 +246,7 @@ static void test_shipped(void)
     prism_training_default(&t);
     t.optimizer = PRISM_OPTIMIZER_SGD;
     prism_framework_apply(c, NULL, &k, &t);
-    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_TP_OVERLAP], 0.5);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_TP_UB_SMS], 16.0);
     CU_ASSERT_EQUAL(k.v[PRISM_KNOB_COMPUTE_EFFICIENCY], def.v[PRISM_KNOB_COMPUTE_EFFICIENCY]);
     CU_ASSERT_EQUAL(t.optimizer, PRISM_OPTIMIZER_ADAM);
 }
@@ -274,7 +347,13 @@ static void test_refused(void)
          {"[planning] uniform_chunks", "'maybe'", "true or false"}},
         {"[planning]\nschedules = 1f1b\n",
          PRISM_INPUT_ERROR_UNKNOWN_NAME,
-         {"[planning] schedules = '1f1b'", "only, uniform_chunks, overlap"}},
+         {"[planning] schedules = '1f1b'", "only, uniform_chunks, overlap", "recompute_layers"}},
+        {"[planning]\nsequence_parallel = never\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] sequence_parallel", "'never'", "always or optional"}},
+        {"[planning]\nrecompute_layers = last_k\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] recompute_layers", "'last_k'", "first_k or every_nth"}},
         {"[model]\narchitecture = mamba\n",
          PRISM_INPUT_ERROR_VALUE,
          {"[model] architecture", "'mamba'", "gpt, llama"}},
@@ -374,7 +453,7 @@ static void test_overrides(void)
         CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_ATTN_FWD_FRACTION], 0.532);
         CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_ATTN_BWD_FRACTION], 0.418);
         CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_MX_CAST_PASSES], 2.0);
-        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_MX_CAST_EFFICIENCY], 0.57);
+        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_MX_CAST_EFFICIENCY], 0.602);
         for (int i = 0; i < PRISM_KNOB_COUNT; i++)
             if (i != PRISM_KNOB_ATTN_FWD_FRACTION && i != PRISM_KNOB_ATTN_BWD_FRACTION &&
                 i != PRISM_KNOB_MX_CAST_PASSES && i != PRISM_KNOB_MX_CAST_EFFICIENCY)

@@ -40,6 +40,39 @@ static double bf16_bytes(double M, double N, double K)
     return 2.0 * (M * K + K * N + M * N);
 }
 
+/* The tile's fixed time (knob gemm_tile_us): t0 = 3.1 us per wave, the rate measured at
+ * depth 6144. At 1 PFLOP/s (inv_rate 1e-15) one 128 x 256 wave of depth D costs
+ * 8,650,752 D 1e-15 s of main loop; at 6144 that is 5.31502e-5 s, so the measured rate
+ * holds norm = 1 + 3.1e-6 / 5.31502e-5 = 1.0583253 of it.
+ * (a) M = N = 4096 (tiles 32 x 16 = 512, waves ceil(512/132) = 4), K = 512: main loop
+ *     4.42919e-6 s per wave, 4 (4.42919e-6 + 3.1e-6) / 1.0583253 = 2.84570e-5 s, 1.606x the
+ *     4 x 4.42919e-6 = 1.77167e-5 s without it.
+ * (b) K = 6144: the wave costs its main loop exactly, (m + t0) / (1 + t0/m) = m.
+ * (c) K = 65536: below the main loop: m' = 65536 x 8,650,752 x 1e-15 = 5.66936e-4 s per
+ *     wave, 4 (5.66936e-4 + 3.1e-6) / 1.0583253 = 2.15448e-3 s < 4 m' = 2.26774e-3 s. */
+static void test_tile_time(void)
+{
+    PrismKGemmDev d = h100(1.0);
+    d.tile_s = 3.1e-6;
+    d.ref_k = 6144.0;
+    double tiles, waves;
+    const double a = prism_k_gemm_tiled(&d, 4096, 4096, 512, 1, 1e-15, 1.0, 1.0, &tiles, &waves);
+    CU_ASSERT_EQUAL(tiles, 512);
+    CU_ASSERT_EQUAL(waves, 4);
+    CU_ASSERT_DOUBLE_EQUAL(
+        a, 4.0 * (8650752.0 * 512e-15 + 3.1e-6) / (1.0 + 3.1e-6 / (8650752.0 * 6144e-15)), 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(a, 2.84570e-5, 1e-10);
+    const double b = prism_k_gemm_tiled(&d, 4096, 4096, 6144, 1, 1e-15, 1.0, 1.0, &tiles, &waves);
+    CU_ASSERT_DOUBLE_EQUAL(b, 4.0 * 8650752.0 * 6144e-15, 1e-18);
+    const double c = prism_k_gemm_tiled(&d, 4096, 4096, 65536, 1, 1e-15, 1.0, 1.0, &tiles, &waves);
+    CU_ASSERT_DOUBLE_EQUAL(c, 2.15448e-3, 1e-8);
+    CU_ASSERT_TRUE(c < 4.0 * 8650752.0 * 65536e-15);
+    /* t0 = 0 (h100(): the knob off): the main loop exactly */
+    const PrismKGemmDev z = h100(1.0);
+    CU_ASSERT_EQUAL(prism_k_gemm_tiled(&z, 4096, 4096, 512, 1, 1e-15, 1.0, 1.0, &tiles, &waves),
+                    4.0 * 8650752.0 * 512.0 * 1e-15);
+}
+
 static void test_wave_tile(void)
 {
     const PrismKGemmDev d = h100(1.0);
@@ -402,9 +435,10 @@ static void test_device_gemm_efficiency(void)
     CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b, &t, &k), 1419.75e12, 1e3);
     /* H100 SXM: 989.4e12 x 0.8 = 791.52e12 (the RATE of the hand-derived shapes above) */
     CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, h, &t, &k), RATE, 1e3);
-    /* the 750 W B200: x 1686/1856 on top of the device's 0.631 */
+    /* the 750 W B200: x 1686/1856 and its own 0.538 (cuBLAS at the cap,
+     * facebookexperimental/triton#854) */
     g_autoptr(PrismCluster) b7 = prism_cluster_preset("B200-750W", NULL);
-    CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b7, &t, &k), 2250e12 * 0.631 * 1686.0 / 1856.0, 1e3);
+    CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b7, &t, &k), 2250e12 * 0.538 * 1686.0 / 1856.0, 1e3);
     /* a device without a figure: the fallback 0.8 */
     b->gemm_efficiency = 0;
     CU_ASSERT_DOUBLE_EQUAL(explained_rate(m, b, &t, &k), 1800e12, 1e3);
@@ -459,10 +493,16 @@ static void test_physical_bound(void)
     cols_init(&a, n);
     size_t lanes = 0, models = 0, mono = 0;
     double worst_mfu = 0, worst_hfu = 0;
+    /* the sanitizer pass (PRISM_TEST_SANITIZED=1) takes every fourth pair, so each model and
+     * each preset still appears; the main pass takes all of them */
+    const char *san = g_getenv("PRISM_TEST_SANITIZED");
+    const size_t every = san != NULL && strcmp(san, "1") == 0 ? 4 : 1;
     for (size_t mi = 0; mi < prism_model_zoo_size(); mi++) {
         g_autoptr(PrismModel) m = prism_model_zoo_get(prism_model_zoo_name(mi), NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
         for (size_t pi = 0; pi < prism_cluster_preset_count(); pi++) {
+            if ((mi + pi) % every != 0)
+                continue;
             g_autoptr(PrismCluster) c = prism_cluster_preset(prism_cluster_preset_name(pi), NULL);
             PrismTraining t;
             prism_training_default(&t);
@@ -658,6 +698,8 @@ static void test_grouped_experts(void)
         CU_ASSERT_EQUAL(g[2], 4096.0);
         CU_ASSERT_EQUAL(g[3], cases[i].count);
         PrismKGemmDev d = h100(1.0);
+        d.tile_s = 3.1e-6; /* the knob defaults gemm_tile_us and gemm_eff_k */
+        d.ref_k = 6144.0;
         const double M = g[0], N = g[1], K = g[2], n = g[3];
         const double want =
             prism_k_gemm_pass(&d, M, N, K, n, 1.0 / rate, 2.0 * (M * K + K * N + M * N) * n);
@@ -669,6 +711,7 @@ static void test_grouped_experts(void)
 
 static CU_TestInfo gemm_tests[] = {
     {"wave and tile quantisation, roofline (hand-derived)", test_wave_tile},
+    {"a small-K GEMM: the tile's fixed time (hand-derived)", test_tile_time},
     {"monotone in tp and in the device, bounded by rate and bandwidth", test_gemm_monotone},
     {"FP8 recipes: split, casts, weight copies, MFU convention", test_fp8_split},
     {"fp8_scope: dense linears and routed experts apart", test_fp8_scope},

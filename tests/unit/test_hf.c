@@ -41,7 +41,9 @@ static gboolean same_ir(const PrismModel *a, const PrismModel *b)
             const PrismBlockSpec *x = &a->specs[a->layers[i].spec];
             const PrismBlockSpec *y = &b->specs[b->layers[i].spec];
             if (memcmp(&x->attn, &y->attn, sizeof x->attn) != 0 ||
-                memcmp(&x->mlp, &y->mlp, sizeof x->mlp) != 0 || x->norm != y->norm)
+                memcmp(&x->mlp, &y->mlp, sizeof x->mlp) != 0 || x->norm != y->norm ||
+                x->mixer != y->mixer || memcmp(&x->ssm, &y->ssm, sizeof x->ssm) != 0 ||
+                x->no_mlp != y->no_mlp)
                 return FALSE;
         }
     }
@@ -66,6 +68,8 @@ static void test_samples_match_zoo(void)
         {"qwen2-57b-a14b.json", "qwen2-57b-a14b"},
         {"llama4-scout.json", "llama4-scout"},
         {"llama4-maverick.json", "llama4-maverick"},
+        {"nemotron-h-56b.json", "nemotron-h-56b"},
+        {"qwen3-next-80b-a3b.json", "qwen3-next-80b-a3b"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
         PrismModel *hf = load(pairs[i].file);
@@ -127,6 +131,39 @@ static void test_samples_by_hand(void)
     CU_ASSERT_EQUAL(c.total, 44 * (4 * h * h + 4 * h + 2 * h * 24576 + 24576 + h + 4 * h) +
                                  2 * 50432 * h + 2 * h);
     CU_ASSERT_EQUAL(c.total, 20554567680.0);
+    prism_model_free(m);
+}
+
+static void test_hybrid_samples(void)
+{
+    /* nemotron_h with layers_block_type (transformers' names) and MoE layers, a synthetic
+     * config: h 64, V 100, pattern M E * - (one part per layer, one RMSNorm h each);
+     * Mamba-2 H 8 x P 16, G 2, N 32, conv 4 with bias: in_proj 64 (256 + 128 + 8) = 25,088,
+     * conv (128 + 128) x 5 = 1,280, 3H = 24, norm 128, out_proj 128 x 64 = 8,192: 34,712;
+     * MoE: router 4 x 64, 4 squared-ReLU experts 2 x 64 x 32, one shared 2 x 64 x 48:
+     * 256 + 16,384 + 6,144 = 22,784; attention 4 heads x 16, 2 KV: 2 x 64 x 64 + 2 x 64 x 32
+     * = 12,288; MLP 2 x 64 x 96 = 12,288. Total 34,712 + 22,784 + 12,288 + 12,288 + 4 x 64
+     * + 2 x 100 x 64 + 64 = 95,192 */
+    PrismModel *m = load("nemotron-h-block-types.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    PrismParamCount c;
+    prism_model_params(m, &c);
+    CU_ASSERT_EQUAL(c.total, 95192.0);
+    CU_ASSERT_EQUAL(c.experts, 16384.0);
+    CU_ASSERT_EQUAL(prism_model_n_blocks(m), 4);
+    CU_ASSERT_EQUAL(m->specs[m->layers[1].spec].mixer, PRISM_MIXER_MAMBA2);
+    CU_ASSERT_EQUAL(m->specs[m->layers[2].spec].mixer, PRISM_MIXER_NONE);
+    CU_ASSERT_EQUAL(m->specs[m->layers[2].spec].mlp.n_experts, 4);
+    CU_ASSERT_EQUAL(m->specs[m->layers[2].spec].mlp.act, PRISM_MLP_RELU2);
+    CU_ASSERT_EQUAL(m->specs[m->layers[3].spec].mixer, PRISM_MIXER_ATTENTION);
+    CU_ASSERT_EQUAL(m->specs[m->layers[4].spec].mixer, PRISM_MIXER_NONE);
+    prism_model_free(m);
+    /* the published 56B config carries "time_step_limit": [0.0, Infinity] (Python's json
+     * token): read as null, the model is the zoo's (test_samples_match_zoo) */
+    m = load("nemotron-h-56b.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    prism_model_params(m, &c);
+    CU_ASSERT_EQUAL(c.total, 56324350464.0);
     prism_model_free(m);
 }
 
@@ -282,7 +319,13 @@ static const struct {
     {"hf-llama4-dense-no-mlp.json",
      PRISM_INPUT_ERROR_MISSING,
      {"'intermediate_size_mlp'", "layer 0"}},
-    {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"cannot read", NULL}},
+    {"hf-nemotron-bad-pattern.json", PRISM_INPUT_ERROR_VALUE, {"'hybrid_override_pattern'", "M-X"}},
+    {"hf-nemotron-mtp.json", PRISM_INPUT_ERROR_UNSUPPORTED, {"'num_nextn_predict_layers'", "= 1"}},
+    {"hf-qwen3-next-layer-types.json",
+     PRISM_INPUT_ERROR_VALUE,
+     {"'layer_types'[1]", "sliding_attention"}},
+    {"hf-mamba-groups.json", PRISM_INPUT_ERROR_VALUE, {"n_groups", "3"}},
+    {"does-not-exist.json", PRISM_INPUT_ERROR_FILE, {"no such file or folder", NULL}},
 };
 
 static void test_bad_configs(void)
@@ -307,6 +350,7 @@ static void test_bad_configs(void)
 
 static CU_TestInfo hf_tests[] = {
     {"samples equal their zoo models", test_samples_match_zoo},
+    {"hybrid samples: nemotron_h layer kinds, Infinity tokens", test_hybrid_samples},
     {"DeepSeek-V3 sample: 671B + MTP", test_deepseek_v3_sample},
     {"mistral, gpt2, gpt_neox by hand", test_samples_by_hand},
     {"qwen3_moe decoder_sparse_step + mlp_only_layers", test_qwen_moe_sparse_step},

@@ -153,6 +153,13 @@ static const struct {
      * model (text 107.77B, -1.1%); test_llama4_by_hand checks text + encoder against the
      * checkpoint's 108.64B within 0.5% */
     {"llama4-scout", 0.012},
+    /* issue 41: hybrid models (each also derived by hand below). Nemotron-H: the model
+     * cards give only the nominal "8B" and "56B" (the IR's 8.10B and 56.32B are the exact
+     * sums of test_nemotron_h_by_hand) */
+    {"nemotron-h-8b", 0.013},
+    {"nemotron-h-56b", 0.006},
+    {"nemotron3-nano-30b", 0.005},
+    {"qwen3-next-80b-a3b", 0.005},
 };
 
 static void test_published_totals(void)
@@ -653,6 +660,9 @@ static void test_spec_dedup_ignores_padding(void)
         s->mlp.router_bias = FALSE;
         s->mlp.shared_gate = FALSE;
         s->norm = PRISM_NORM_RMSNORM;
+        s->mixer = PRISM_MIXER_ATTENTION;
+        s->ssm = (PrismSsmSpec){0};
+        s->no_mlp = FALSE;
     }
     PrismModel *m = prism_model_new("pad", "test");
     const uint32_t ka = prism_model_add_spec(m, &a);
@@ -664,6 +674,110 @@ static void test_spec_dedup_ignores_padding(void)
     b.mlp.top_k = 2;
     b.attn.qk_norm = TRUE;
     CU_ASSERT_EQUAL(prism_model_add_spec(m, &b), 2);
+    prism_model_free(m);
+}
+
+/* Mamba-2 mixer by hand (Megatron-Core / transformers NemotronHMamba2Mixer): d_inner D =
+ * H P; in_proj h (2D + 2GN + H); conv1d (D + 2GN) x K weights + (D + 2GN) biases; dt_bias,
+ * A_log, D: 3H; gated RMSNorm D; out_proj D h; no projection biases. */
+static double mamba_by_hand(double h, double H, double P, double G, double N)
+{
+    const double D = H * P, K = 4;
+    return h * (2 * D + 2 * G * N + H) + (D + 2 * G * N) * (K + 1) + 3 * H + D + D * h;
+}
+
+static void test_nemotron_h_by_hand(void)
+{
+    /* Each pattern character is a layer with one RMSNorm (h) and one part: 'M' Mamba-2,
+     * '-' squared-ReLU MLP 2 h f, '*' GQA 2 h a d + 2 h g d, 'E' MoE; embedding and untied
+     * head V h each, final norm h. V = 131072, d = 128.
+     * 8B: h 4096, 24 M (H 128, P 64, G 8, N 128), 24 '-' (f 21504), 4 '*' (a 32, g 8):
+     *   M = 4096 x 18560 + 10240 x 5 + 384 + 8192 + 8192 x 4096 = 109,635,968
+     *   '-' = 176,160,768; '*' = 41,943,040
+     *   total = 24 (M + h) + 24 ('-' + h) + 4 ('*' + h) + 2 V h + h = 8,100,852,736
+     * 56B: h 8192, 54 M (H 256, N 256), 54 '-' (f 32768), 10 '*' (a 64, g 8):
+     *   total = 56,324,350,464
+     * Nemotron 3 Nano: h 2688, 23 M (H 64, N 128), 23 E (router 128 h, 128 experts of
+     *   2 h 1856, one shared 2 h 3712), 6 '*' (a 32, g 2): total 31,577,937,344, active
+     *   (top-6 + shared + embedding + head) 3,580,... (published 31.6B, "3.6B including
+     *   embeddings") */
+    const double V = 131072, d = 128;
+    static const struct {
+        const char *name;
+        double h, H, G, N, f, a, g, nM, nMlp, nAttn, expect;
+    } rows[] = {
+        {"nemotron-h-8b", 4096, 128, 8, 128, 21504, 32, 8, 24, 24, 4, 8100852736.0},
+        {"nemotron-h-56b", 8192, 256, 8, 256, 32768, 64, 8, 54, 54, 10, 56324350464.0},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+        const double h = rows[i].h;
+        const double M = mamba_by_hand(h, rows[i].H, 64, rows[i].G, rows[i].N);
+        const double mlp = 2 * h * rows[i].f;
+        const double att = 2 * h * rows[i].a * d + 2 * h * rows[i].g * d;
+        const double expect = rows[i].nM * (M + h) + rows[i].nMlp * (mlp + h) +
+                              rows[i].nAttn * (att + h) + 2 * V * h + h;
+        PrismParamCount c;
+        total(rows[i].name, &c);
+        CU_ASSERT_EQUAL(c.total, expect);
+        CU_ASSERT_EQUAL(c.total, rows[i].expect);
+        CU_ASSERT_EQUAL(c.active, c.total);
+    }
+    CU_ASSERT_EQUAL(mamba_by_hand(4096, 128, 64, 8, 128), 109635968.0);
+    {
+        const double h = 2688, E = 128, fe = 1856, fs = 3712;
+        const double M = mamba_by_hand(h, 64, 64, 8, 128);
+        const double moe = h * E + E * 2 * h * fe + 2 * h * fs;
+        const double moe_active = h * E + 6 * 2 * h * fe + 2 * h * fs;
+        const double att = 2 * h * 32 * d + 2 * h * 2 * d;
+        PrismParamCount c;
+        total("nemotron3-nano-30b", &c);
+        CU_ASSERT_EQUAL(c.total, 23 * (M + h) + 23 * (moe + h) + 6 * (att + h) + 2 * V * h + h);
+        CU_ASSERT_EQUAL(c.total, 31577937344.0);
+        CU_ASSERT_EQUAL(c.active,
+                        23 * (M + h) + 23 * (moe_active + h) + 6 * (att + h) + 2 * V * h + h);
+        CU_ASSERT_EQUAL(c.experts, 23 * E * 2 * h * fe);
+    }
+    /* the layer sequence follows the pattern: 8B block 0 'M', 1 '-', 7 '*' */
+    PrismModel *m = zoo("nemotron-h-8b");
+    CU_ASSERT_EQUAL(prism_model_n_blocks(m), 52);
+    CU_ASSERT_EQUAL(m->specs[m->layers[1].spec].mixer, PRISM_MIXER_MAMBA2);
+    CU_ASSERT_TRUE(m->specs[m->layers[1].spec].no_mlp);
+    CU_ASSERT_EQUAL(m->specs[m->layers[2].spec].mixer, PRISM_MIXER_NONE);
+    CU_ASSERT_EQUAL(m->specs[m->layers[8].spec].mixer, PRISM_MIXER_ATTENTION);
+    CU_ASSERT_TRUE(m->specs[m->layers[8].spec].no_mlp);
+    CU_ASSERT_EQUAL(m->n_specs, 3);
+    prism_model_free(m);
+}
+
+static void test_qwen3_next_by_hand(void)
+{
+    /* Qwen3-Next-80B-A3B: h 2048, 48 layers, V 151936, untied. Every layer: two RMSNorms
+     * (2h) and a MoE MLP: router 512 h, 512 SwiGLU experts of 3 h 512, one shared expert
+     * 3 h 512 behind a sigmoid gate (h). Layers i with (i + 1) % 4 == 0 (12): gated
+     * attention q (with the gate) 2 h 16 256, k and v 2 h 2 256, o 16 256 h, q/k norms
+     * 2 x 256. The other 36: gated DeltaNet (Hk 16 x dk 128, Hv 32 x dv 128, conv 4):
+     * in_proj h (2 2048 + 2 4096 + 64), conv (2 2048 + 4096) x 4, dt_bias and A_log 64,
+     * norm 128, out_proj 4096 h.
+     *   GDN = 2048 x 12352 + 8192 x 4 + 64 + 128 + 4096 x 2048 = 33,718,464
+     *   total = 79,674,391,296, active (top-10) 3,874,929,408 */
+    const double h = 2048, V = 151936, E = 512, fe = 512;
+    const double gdn = h * (2 * 2048 + 2 * 4096 + 64) + (2 * 2048 + 4096) * 4 + 64 + 128 + 4096 * h;
+    CU_ASSERT_EQUAL(gdn, 33718464.0);
+    const double att = 2 * h * 16 * 256 + 2 * h * 2 * 256 + 16 * 256 * h + 2 * 256;
+    const double moe = h * E + E * 3 * h * fe + 3 * h * fe + h;
+    const double moe_act = h * E + 10 * 3 * h * fe + 3 * h * fe + h;
+    PrismParamCount c;
+    total("qwen3-next-80b-a3b", &c);
+    CU_ASSERT_EQUAL(c.total, 36 * (gdn + moe + 2 * h) + 12 * (att + moe + 2 * h) + 2 * V * h + h);
+    CU_ASSERT_EQUAL(c.total, 79674391296.0);
+    CU_ASSERT_EQUAL(c.active,
+                    36 * (gdn + moe_act + 2 * h) + 12 * (att + moe_act + 2 * h) + 2 * V * h + h);
+    CU_ASSERT_EQUAL(c.active, 3874929408.0);
+    PrismModel *m = zoo("qwen3-next-80b-a3b");
+    CU_ASSERT_EQUAL(m->specs[m->layers[1].spec].mixer, PRISM_MIXER_GDN);
+    CU_ASSERT_EQUAL(m->specs[m->layers[4].spec].mixer, PRISM_MIXER_ATTENTION);
+    CU_ASSERT_TRUE(m->specs[m->layers[4].spec].attn.out_gate);
+    CU_ASSERT_EQUAL(m->n_specs, 2);
     prism_model_free(m);
 }
 
@@ -684,6 +798,8 @@ static CU_TestInfo zoo_tests[] = {
     {"names: Hugging Face spellings and repository ids", test_hugging_face_names},
     {"validate rejects bad shapes", test_validate_rejects},
     {"block kinds: equal members, any padding, one kind", test_spec_dedup_ignores_padding},
+    {"Nemotron-H 8B/56B and Nemotron 3 Nano by hand (Mamba-2, patterns)", test_nemotron_h_by_hand},
+    {"Qwen3-Next 80B-A3B by hand (gated DeltaNet, gated attention)", test_qwen3_next_by_hand},
     CU_TEST_INFO_NULL,
 };
 

@@ -309,7 +309,9 @@ static void test_deepseek_exact_numbers(void)
         if (r->improved) {
             improved++;
             CU_ASSERT_TRUE(r->refined_cols[PRISM_COL_FEASIBLE] > 0.5);
-            CU_ASSERT_TRUE(r->gain > 0.0 && r->gain < 1.0);
+            /* faster, or made to fit (an infeasible uniform layout: any gain below 1) */
+            CU_ASSERT_TRUE(r->gain < 1.0 &&
+                           (r->gain > 0.0 || r->uniform_cols[PRISM_COL_FEASIBLE] < 0.5));
         }
     }
     CU_ASSERT_TRUE(improved >= 2);

@@ -228,6 +228,22 @@ static void test_brute_dense_prime_layers(void)
     compare_with_brute_force(m, &t, devices, G_N_ELEMENTS(devices));
 }
 
+/* A hybrid model (issue 41): block 1 of 5 is a Mamba-2 layer with 8 heads in 2 groups, so
+ * tp divides 2 (R2) and cp divides 8/tp with 2/tp and cp dividing one another (R3); N = 8. */
+static void test_brute_hybrid(void)
+{
+    g_autoptr(PrismModel) m = small_model(5, 0, 0, 8, 8, 8, 0, 0, 0);
+    PrismBlockSpec mamba = {
+        .mixer = PRISM_MIXER_MAMBA2,
+        .ssm =
+            {.n_heads = 8, .head_dim = 4, .state = 4, .n_groups = 2, .conv_kernel = 4, .chunk = 8},
+        .no_mlp = TRUE};
+    m->layers[2].spec = prism_model_add_spec(m, &mamba);
+    PrismTraining t = training(8, 16);
+    const uint32_t devices[] = {8};
+    compare_with_brute_force(m, &t, devices, G_N_ELEMENTS(devices));
+}
+
 /* The brute-force runs above admit every schedule code (so the comparison covers the
  * rules of each: zb-v/dualpipe-v at vpp = 2 and m >= 2pp, dualpipe at pp = 2 with m even
  * >= 4, seq1f1b). Runs after them (CUnit keeps the order). */
@@ -1238,6 +1254,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: dense GQA", test_brute_dense_gqa},
     {"brute force: prime layers", test_brute_dense_prime_layers},
     {"brute force: MoE + MTP", test_brute_moe},
+    {"brute force: a hybrid model's Mamba-2 TP and CP rules", test_brute_hybrid},
     {"brute force: every schedule admitted", test_brute_every_schedule},
     {"brute force: the whole offload domain, --fix offload=0", test_brute_offload},
     {"brute force: the overlap dims, their default and --fix", test_brute_overlap},

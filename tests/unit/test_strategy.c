@@ -202,6 +202,30 @@ static void test_rules(void)
  *   "" (all defaults): dp = 1024, m = 1536 / 1024 is not whole -> R8;
  *   "dp=512,tp=2,mbs=2": R1 holds (512 * 2 = 1024), but dp*mbs = 1024 does not divide
  *   1536 -> R8. (With R1 broken, m stays 0 and the shape rules report R1 instead.) */
+/* prism_recompute_every_nth: by hand for 32 layers in one chunk (floor(32/N) for N = 2..32:
+ * 16, 10, 8, 6, 5, 4, 4, 3, 3, 2 ... 2 (N <= 16), 1 (N = 17..32)), and against a brute
+ * force over every N for every chunk size, chunk count and k. */
+static void test_every_nth(void)
+{
+    static const uint32_t want[32] = {
+        [1] = 17, [2] = 11, [3] = 9, [4] = 7, [5] = 6, [6] = 5, [8] = 4, [10] = 3, [16] = 2};
+    for (uint32_t k = 0; k < 32; k++)
+        CU_ASSERT_EQUAL(prism_recompute_every_nth(32, 1, k), want[k]);
+    /* 2 chunks of 4 on a rank (8 layers): N = 2 gives 4 = 2 per chunk, N = 3 and 4 give 2
+     * = 1 per chunk (smallest N: 3), N = 5..8 give 1, no whole count per chunk */
+    CU_ASSERT_EQUAL(prism_recompute_every_nth(4, 2, 2), 2u);
+    CU_ASSERT_EQUAL(prism_recompute_every_nth(4, 2, 1), 3u);
+    for (uint32_t pc = 1; pc <= 40; pc++)
+        for (uint32_t v = 1; v <= 4; v++)
+            for (uint32_t k = 0; k <= pc; k++) {
+                uint32_t brute = 0;
+                for (uint32_t n = 2; n <= pc * v && brute == 0; n++)
+                    if ((pc * v) / n == k * v && k >= 1 && k < pc)
+                        brute = n;
+                CU_ASSERT_EQUAL(prism_recompute_every_nth(pc, v, k), brute);
+            }
+}
+
 static void test_parse_derived(void)
 {
     PrismTraining t;
@@ -230,6 +254,7 @@ static void test_parse_derived(void)
 }
 
 static CU_TestInfo strategy_tests[] = {
+    {"every N-th layer as block:k", test_every_nth},
     {"derived keys and repeated keys", test_parse_derived},
     {"parse defaults", test_parse_defaults},
     {"format round trip", test_format_roundtrip},

@@ -93,7 +93,10 @@ static void test_hand(void)
     NEAR(t->speed.mean_signed, (20.0 - 25.0 + 25.0) / 3); /* 6.667: faster on average */
     NEAR(t->speed.mean_abs, (20.0 + 25.0 + 25.0) / 3);
     NEAR(t->speed.worst, 25.0);
+    /* sd of 20, -25, 25 about 20/3: sqrt((400 + 625 + 625) / 3 - (20/3)^2) = sqrt(505.56) */
+    NEAR(t->speed.sd, sqrt(1650.0 / 3 - 400.0 / 9));
     CU_ASSERT_EQUAL(t->mem.n, 1);
+    NEAR(t->mem.sd, 0.0);
     NEAR(t->mem.mean_signed, -10.0);
     NEAR(t->mem.mean_abs, 10.0);
     CU_ASSERT_EQUAL(t->sources->len, 3); /* A, B, C in first-seen order */
@@ -247,7 +250,86 @@ static void test_order(void)
     g_ptr_array_unref(rows);
 }
 
+/* A row of the regret groups: metric @p k predicted and measured, global batch @p gbs (the
+ * group), predicted to fit or not. */
+static PrismValidateRow *feel_row(const char *source, PrismValidateKind kind, int k, double pred,
+                                  double meas, uint64_t gbs, gboolean fits, gboolean oom)
+{
+    PrismValidateRow *r = row(source, "H100-SXM", "fw", kind, k, pred, meas);
+    r->gbs = gbs;
+    r->fits = fits;
+    r->oom = oom;
+    return r;
+}
+
+/* The regret and the feasibility both ways, derived by hand:
+ * source A
+ *   group gbs 1 (step time): predicted 1.0, 2.0, 3.0; measured 3.0, 2.0, 4.0. prism picks
+ *     the first (best prediction 1.0), which measured 3.0; the fastest measured 2.0:
+ *     regret 3.0 / 2.0 - 1 = 50 %. A planned row (predicted 0.5) and a failure in the
+ *     group take no part.
+ *   group gbs 2 (TFLOP/s): predicted 100, 200; measured 300, 250. prism picks the second
+ *     (200), which measured 250; the fastest measured 300: regret 300 / 250 - 1 = 20 %.
+ *   group gbs 3: one row, no regret.
+ *   mean (50 + 20) / 2 = 35 %, worst 50 %, picks the fastest in 0 of 2.
+ *   feasibility: 7 measured runs modelled (3 + 2 + 1 + the planned one), 6 predicted to
+ *   fit (the second of gbs 2 does not); 1 failure, flagged (predicted not to fit).
+ * source B
+ *   group gbs 1 (step): predicted 1.0, 1.0 (a tie: the first in file order), measured 1.0,
+ *   1.5: the pick is the fastest, regret 0; 1 of 1. 2 of 2 runs fit; its failure is
+ *   predicted to fit: 0 of 1 flagged.
+ * A skipped row counts nowhere. */
+static void test_regret(void)
+{
+    PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+    GPtrArray *rows = rep.rows;
+    const int S = PRISM_VM_STEP, T = PRISM_VM_TFLOPS;
+    const PrismValidateKind P = PRISM_VALIDATE_PREDICTED;
+    g_ptr_array_add(rows, feel_row("A", P, S, 1.0, 3.0, 1, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("A", P, S, 2.0, 2.0, 1, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("B", P, S, 1.0, 1.0, 1, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("A", P, S, 3.0, 4.0, 1, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("A", PRISM_VALIDATE_PLANNED, S, 0.5, 10.0, 1, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("A", P, S, 0.1, NAN, 1, FALSE, TRUE));
+    g_ptr_array_add(rows, feel_row("A", P, T, 100, 300, 2, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("A", P, T, 200, 250, 2, FALSE, FALSE));
+    g_ptr_array_add(rows, feel_row("A", P, S, 1.0, 1.0, 3, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("B", P, S, 1.0, 1.5, 1, TRUE, FALSE));
+    g_ptr_array_add(rows, feel_row("B", P, S, 0.1, NAN, 1, TRUE, TRUE));
+    g_ptr_array_add(rows, feel_row("B", PRISM_VALIDATE_SKIPPED, S, 1, 1, 1, FALSE, FALSE));
+    g_autoptr(GPtrArray) feel = prism_validate_regret(&rep);
+    CU_ASSERT_EQUAL_FATAL(feel->len, 2);
+    const PrismValidateRegret *a = g_ptr_array_index(feel, 0), *b = g_ptr_array_index(feel, 1);
+    CU_ASSERT_STRING_EQUAL(a->source, "A");
+    CU_ASSERT_EQUAL(a->groups, 2);
+    NEAR(a->regret_sum / a->groups, 35.0);
+    NEAR(a->regret_worst, 50.0);
+    CU_ASSERT_EQUAL(a->picks_fastest, 0);
+    CU_ASSERT_EQUAL(a->ok_rows, 7);
+    CU_ASSERT_EQUAL(a->ok_feasible, 6);
+    CU_ASSERT_EQUAL(a->oom_rows, 1);
+    CU_ASSERT_EQUAL(a->oom_flagged, 1);
+    CU_ASSERT_STRING_EQUAL(b->source, "B");
+    CU_ASSERT_EQUAL(b->groups, 1);
+    NEAR(b->regret_sum, 0.0);
+    CU_ASSERT_EQUAL(b->picks_fastest, 1);
+    CU_ASSERT_EQUAL(b->ok_rows, 2);
+    CU_ASSERT_EQUAL(b->ok_feasible, 2);
+    CU_ASSERT_EQUAL(b->oom_rows, 1);
+    CU_ASSERT_EQUAL(b->oom_flagged, 0);
+    /* two CSVs of one source add up: A's rows twice give the same means, twice the counts */
+    g_autoptr(GPtrArray) twice = prism_validate_regret_list_new();
+    prism_validate_regret_collect(&rep, twice);
+    prism_validate_regret_collect(&rep, twice);
+    const PrismValidateRegret *a2 = g_ptr_array_index(twice, 0);
+    CU_ASSERT_EQUAL(a2->groups, 4);
+    NEAR(a2->regret_sum / a2->groups, 35.0);
+    CU_ASSERT_EQUAL(a2->oom_rows, 2);
+    g_ptr_array_unref(rows);
+}
+
 static CU_TestInfo track_tests[] = {
+    {"regret and feasibility", test_regret},
     {"device family", test_family},
     {"hand-made rows", test_hand},
     {"order within groups", test_order},

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_diagnose.c - diagnose.h: the closest strategies of a job with nothing feasible,
+ * diagnose.c - diagnose.h: the closest strategies of a job with nothing feasible,
  * and the what-if searches (more devices, no filters) that say what would make room.
  *
  * Collective on comm through prism_search_run(); everything else is computed alike on
@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include <prism/core.h>
-
-#include "search-internal.h"
+#include <prism/search.h>
 
 void prism_diagnosis_free(PrismDiagnosis *d)
 {
@@ -124,11 +123,10 @@ PrismDiagnosis *prism_diagnose_run(PrismComm *comm, const PrismSearchJob *jobs, 
                                    const PrismSpaceFilter *filter, const PrismKernelTable *kt,
                                    PrismSearchStopFn stop, void *stop_user, GError **error)
 {
-    PrismArrayJobs a;
-    prism_array_jobs_init_internal(&a, jobs, n_jobs);
+    PrismSearchJobs *a = prism_search_jobs_new_array(jobs, n_jobs);
     PrismDiagnosis *d =
-        prism_diagnose_run_jobs(comm, &a.src, job, res, filter, kt, stop, stop_user, error);
-    prism_array_jobs_clear_internal(&a);
+        prism_diagnose_run_jobs(comm, a, job, res, filter, kt, stop, stop_user, error);
+    prism_search_jobs_free(a);
     return d;
 }
 
@@ -193,7 +191,10 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
         c->index = prism_topk_index(cl, i);
         if (!prism_search_jobs_row(jobs, c->index, NULL, &c->strategy, c->cols, error))
             return NULL;
-        c->over = c->cols[PRISM_COL_MEM_PEAK] - d->usable;
+        /* the device-level figure the verdict is on (prism_cost_memory_kinds) */
+        PrismMemKinds mk;
+        prism_cost_memory_kinds(cm, &c->strategy, c->cols[PRISM_COL_MEM_PEAK], &mk);
+        c->over = mk.device - d->usable;
         c->dominant = dominant_part(c->cols);
     }
     const double *c0 = d->closest[0].cols;
@@ -203,7 +204,7 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
     w = &d->what_ifs[d->n_what_ifs++];
     w->kind = PRISM_WHAT_IF_MEM_BUDGET;
     w->best_step = NAN;
-    w->mem_budget = c0[PRISM_COL_MEM_PEAK] + d->margin;
+    w->mem_budget = d->closest[0].over + d->usable + d->margin;
     for (size_t i = 0; i < G_N_ELEMENTS(savers); i++)
         if (prism_space_filter_restricts(filter, savers[i].dim)) {
             w = &d->what_ifs[d->n_what_ifs++];

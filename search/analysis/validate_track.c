@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_track.c - the track record (validate.h): how the cost model did on the shipped
+ * validate_track.c - the track record (validate.h): how the cost model did on the shipped
  * published runs of one device family under one framework profile. `prism plan` and
  * `prism explain` print it under their answer, so that a prediction is read with the
  * error the model has shown on comparable measured runs. It is a summary of `prism
- * validate` on benchmarks/measured.csv and measured_modern.csv (found next to the binary
- * or in the source tree), filtered by device and profile; it changes no prediction.
+ * validate` on every shipped CSV of cost/validation/ (found next to the binary or in the
+ * source tree): the runs' errors and order, and the measured failures predicted infeasible,
+ * filtered by device and profile; it changes no prediction.
  * Collective like prism_validate_run (its planned rows search on every rank).
  */
 #include <prism/validate.h>
@@ -15,8 +16,10 @@
 
 #include <prism/core.h>
 
-/* The shipped CSVs, in this order (both are read when found). */
-static const char *const track_files[] = {"measured.csv", "measured_modern.csv"};
+/* The shipped CSVs, in this order (each is read when found; `prism validate` without a CSV
+ * reads the same). */
+static const char *const track_files[] = {"measured.csv", "measured_modern.csv",
+                                          "measured_playbook.csv", "measured_playbook_failed.csv"};
 
 PrismTrackRecord *prism_track_record_new(const char *family, const char *framework)
 {
@@ -47,6 +50,7 @@ static void add_error(PrismTrackStat *s, double signed_pct)
     s->mean_signed += signed_pct;
     s->mean_abs += fabs(signed_pct);
     s->worst = MAX(s->worst, fabs(signed_pct));
+    s->sd += signed_pct * signed_pct;
 }
 
 /* The speed error of a row in per cent: `prism validate`'s error of its time metric (the
@@ -72,7 +76,7 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
     PrismValidateReport view = {.rows = g_ptr_array_new()};
     for (guint i = 0; i < rep->rows->len; i++) {
         PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
-        if (r->kind == PRISM_VALIDATE_SKIPPED || r->cluster == NULL || r->oom)
+        if (r->kind == PRISM_VALIDATE_SKIPPED || r->cluster == NULL)
             continue;
         g_autofree char *fam = prism_device_family(r->cluster);
         if (strcmp(fam, t->family) != 0)
@@ -80,6 +84,11 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
         if (t->framework != NULL &&
             (r->framework == NULL || strcmp(r->framework, t->framework) != 0))
             continue;
+        if (r->oom) { /* a measured failure: flagged when predicted infeasible */
+            t->oom_rows++;
+            t->oom_flagged += !r->fits;
+            continue;
+        }
         g_ptr_array_add(view.rows, r);
         const double te = speed_error(r);
         const double em = r->err[PRISM_VM_MEM];
@@ -110,6 +119,8 @@ void prism_track_record_finish(PrismTrackRecord *t)
         if (s[i]->n > 0) {
             s[i]->mean_signed /= s[i]->n;
             s[i]->mean_abs /= s[i]->n;
+            const double var = s[i]->sd / s[i]->n - s[i]->mean_signed * s[i]->mean_signed;
+            s[i]->sd = var > 0 ? sqrt(var) : 0.0;
         }
 }
 
@@ -146,7 +157,8 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
         prism_track_record_add(t, rep);
     }
     if (t->data->len == 0 && t->unavailable == NULL)
-        t->unavailable = g_strdup("the validation data (measured.csv, measured_modern.csv) was not "
+        t->unavailable = g_strdup("the validation data (measured.csv, measured_modern.csv, "
+                                  "measured_playbook.csv, measured_playbook_failed.csv) was not "
                                   "found; set PRISM_VALIDATION_DIR");
     prism_track_record_finish(t);
     return t;

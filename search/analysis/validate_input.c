@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_validate_input.c - the inputs of `prism validate` (validate-internal.h): the CSV
+ * validate_input.c - the inputs of `prism validate` (validate-internal.h): the CSV
  * records, the checks of numeric cells and cost/frameworks/sources.ini. Not collective.
  */
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <prism/core.h>
 #include <prism/framework.h>
 #include <prism/knobs.h>
+#include <prism/strategy.h>
 
 #include "validate-internal.h"
 
@@ -23,8 +24,45 @@ void prism_validate_source_free(gpointer p)
     g_free(s->dtype);
     g_free(s->fp8);
     g_free(s->cluster);
+    g_free(s->cluster_file);
     g_strfreev(s->set);
+    g_strfreev(s->set_if);
     g_free(s);
+}
+
+/* One `set_if` clause "COLUMN=VALUE: knob=value[,...]": FALSE when it is malformed or an
+ * assignment is not a valid knob value. With @p r, applies the assignments to @p knobs when
+ * the row's COLUMN cell is VALUE (as text, or as equal numbers). */
+static gboolean set_if_clause(const char *clause, const Row *r, PrismKnobs *knobs)
+{
+    const char *colon = strchr(clause, ':');
+    const char *eq = strchr(clause, '=');
+    if (colon == NULL || eq == NULL || eq > colon || eq == clause)
+        return FALSE;
+    g_autofree char *col = g_strstrip(g_strndup(clause, (gsize)(eq - clause)));
+    g_autofree char *want = g_strstrip(g_strndup(eq + 1, (gsize)(colon - eq - 1)));
+    g_auto(GStrv) as = g_strsplit(colon + 1, ",", -1);
+    PrismKnobs scratch;
+    prism_knobs_default(&scratch);
+    gboolean ok = *col != '\0' && *want != '\0' && as[0] != NULL;
+    for (char **a = as; ok && *a; a++)
+        ok = prism_knobs_set(&scratch, g_strstrip(*a), NULL);
+    if (!ok || r == NULL)
+        return ok;
+    const char *have = prism_validate_col(r, col);
+    char *e1 = NULL, *e2 = NULL;
+    const double x = g_ascii_strtod(have, &e1), y = g_ascii_strtod(want, &e2);
+    const gboolean num = *have != '\0' && *e1 == '\0' && *e2 == '\0';
+    if (num ? x == y : strcmp(have, want) == 0)
+        for (char **a = as; *a; a++)
+            prism_knobs_set(knobs, *a, NULL);
+    return TRUE;
+}
+
+void prism_validate_source_set_if(const SourceInfo *src, const Row *r, PrismKnobs *knobs)
+{
+    for (char **c = src != NULL ? src->set_if : NULL; c != NULL && *c; c++)
+        set_if_clause(*c, r, knobs);
 }
 
 /* sources.ini: [sources] ID = profile, [ID] groups with the keys below. */
@@ -91,6 +129,11 @@ GHashTable *prism_validate_load_sources(GError **error)
                 ok = c != NULL;
                 if (ok)
                     s->cluster = g_strdup(v);
+            } else if (strcmp(k, "cluster_file") == 0) {
+                /* a cluster key file in the validation folders, read when a row uses it */
+                g_free(s->cluster_file);
+                s->cluster_file = strchr(v, '/') == NULL ? prism_validation_data_file(v) : NULL;
+                ok = s->cluster_file != NULL;
             } else if (strcmp(k, "set") == 0) {
                 /* "knob=value[,knob=value]": each checked against the knob table */
                 g_strfreev(s->set);
@@ -100,6 +143,14 @@ GHashTable *prism_validate_load_sources(GError **error)
                 for (char **a = s->set; ok && *a; a++) {
                     g_strstrip(*a);
                     ok = prism_knobs_set(&scratch, *a, NULL);
+                }
+            } else if (strcmp(k, "set_if") == 0) {
+                /* "COLUMN=VALUE: knob=value[,...][; ...]": each clause's knobs checked */
+                g_strfreev(s->set_if);
+                s->set_if = g_strsplit(v, ";", -1);
+                for (char **c = s->set_if; ok && *c; c++) {
+                    g_strstrip(*c);
+                    ok = set_if_clause(*c, NULL, NULL);
                 }
             } else if (strcmp(k, "tied_embeddings") == 0 &&
                        (!strcmp(v, "true") || !strcmp(v, "false")))
@@ -113,8 +164,10 @@ GHashTable *prism_validate_load_sources(GError **error)
                             "sources file %s [%s] %s = '%s': unknown key or bad value (keys: "
                             "memory_unit GB|GiB, counts allocated|reserved|device, tflops "
                             "mfu|hfu, vocab, dtype, global_batch N, seq_len N, fp8 "
-                            "fp8|fp8-cs|mxfp8, cluster PRESET, "
-                            "set KNOB=VALUE[,...], tied_embeddings true|false, "
+                            "fp8|fp8-cs|mxfp8, cluster PRESET, cluster_file FILE (a cluster key "
+                            "file in the validation folders), "
+                            "set KNOB=VALUE[,...], set_if COLUMN=VALUE: KNOB=VALUE[,...][; ...], "
+                            "tied_embeddings true|false, "
                             "equal_chunks true|false)",
                             path, g, k, v);
                 g_hash_table_destroy(t);
@@ -230,10 +283,78 @@ gboolean prism_validate_row_knobs(const Row *r, PrismKnobs *knobs, GError **erro
     return TRUE;
 }
 
+/* The word columns: a stated cell must be one of the words (index = its value). */
+static const struct {
+    const char *name;
+    const char *words[4];
+    const char *allowed;
+} worded[] = {
+    {"tied_embeddings", {"0", "1"}, "0 (untied input and output embeddings) or 1 (tied)"},
+    {"activation", {"gelu", "swiglu"}, "gelu or swiglu (the MLP's activation)"},
+    {"mem_kind", {"allocated", "reserved", "device"}, "allocated, reserved or device (nvidia-smi)"},
+};
+
+/* The index of @p v among the words of worded[@p i], -1 when none. */
+static int word_index(size_t i, const char *v)
+{
+    for (int w = 0; w < 4 && worded[i].words[w] != NULL; w++)
+        if (strcmp(v, worded[i].words[w]) == 0)
+            return w;
+    return -1;
+}
+
+int prism_validate_mem_kind(const Row *r)
+{
+    return word_index(2, prism_validate_col(r, "mem_kind"));
+}
+
+/* "max" = -2, a whole number >= 0 = that rank, else -1 (empty or malformed) */
+long prism_validate_mem_rank(const Row *r)
+{
+    const char *v = prism_validate_col(r, "mem_rank");
+    if (strcmp(v, "max") == 0)
+        return -2;
+    char *end = NULL;
+    errno = 0;
+    const guint64 x = g_ascii_strtoull(v, &end, 10);
+    if (*v == '\0' || !g_ascii_isdigit(*v) || *end != '\0' || errno != 0 || x > 2147483647u)
+        return -1;
+    return (long)x;
+}
+
 /* Every stated numeric cell must be a finite number in its range: bad input, never
- * "not stated". The knobs column must hold known knobs at allowed values. */
+ * "not stated". The knobs column must hold known knobs at allowed values, and the word
+ * columns one of their words. */
 gboolean prism_validate_check_cells(const Row *r, const char *path, GError **error)
 {
+    for (size_t i = 0; i < G_N_ELEMENTS(worded); i++) {
+        const char *v = prism_validate_col(r, worded[i].name);
+        if (*v != '\0' && word_index(i, v) < 0) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                        "validation CSV %s line %d column %s: '%s' is not allowed (%s, or empty "
+                        "when not stated)",
+                        path, r->line, worded[i].name, v, worded[i].allowed);
+            return FALSE;
+        }
+    }
+    const char *sched = prism_validate_col(r, "schedule");
+    PrismSchedule ps;
+    GError *bad = NULL;
+    if (*sched != '\0' && !prism_schedule_parse(sched, &ps, &bad)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "validation CSV %s line %d column schedule: %s", path, r->line, bad->message);
+        g_error_free(bad);
+        return FALSE;
+    }
+    const char *rank = prism_validate_col(r, "mem_rank");
+    if (*rank != '\0' && prism_validate_mem_rank(r) == -1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "validation CSV %s line %d column mem_rank: '%s' is not allowed (max, or the "
+                    "global rank measured: a whole number from 0 to 2147483647; empty when not "
+                    "stated)",
+                    path, r->line, rank);
+        return FALSE;
+    }
     PrismKnobs scratch;
     prism_knobs_default(&scratch);
     GError *local = NULL;

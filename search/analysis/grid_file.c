@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * io_grid.c - grid files for `prism sweep --grid FILE` (GLib key files, io/README.md):
+ * grid_file.c - grid files for `prism sweep --grid FILE` (GLib key files, io/README.md):
  * models x clusters x device counts x global batches x sequence lengths, plus fixed
  * options and knob overrides. Models and clusters are resolved here (a relative
  * config path is looked up next to the grid file first), so every error names the
  * file, group, key and value. Not collective (every rank loads the same file).
  */
-#include <prism/io.h>
+#include <prism/grid.h>
 
 #include <errno.h>
 #include <string.h>
 
 #include <prism/core.h>
+#include <prism/space.h>
 
 static const char *const grid_keys[] = {"models", "clusters", "devices", "gbs", "seq", NULL};
 static const char *const option_keys[] = {"dtype", "optimizer",  "mem_budget", "fix", "range",

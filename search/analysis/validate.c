@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_validate.c - `prism validate` (validate.h): every row of a CSV of published
+ * validate.c - `prism validate` (validate.h): every row of a CSV of published
  * measurements is predicted, planned or skipped with the reason.
  *
  * Per row: the framework profile (the row's `framework` column, else --framework, else
@@ -10,9 +10,9 @@
  * RoPE, RMSNorm, SwiGLU, no biases). When every strategy dim is stated or defaulted the
  * row is evaluated once (scalar reference); otherwise the search (prism_search_run,
  * collective) picks the rest with the known dims fixed and the framework's support as
- * --only. Memory is compared as the framework counts it: allocated = the model's peak
- * minus the runtime_overhead knob (the CUDA context), reserved = allocated x
- * (1 + allocator_reserve), device = reserved + the context. MFU is against the BF16
+ * --only. Memory is compared as the row, its source or its framework counts it, on the
+ * rank it states (mem_rank N: that rank's pipeline stage; max: the worst stage):
+ * allocated, reserved or device (prism_cost_memory_kinds). MFU is against the BF16
  * dense peak (the published tables' convention).
  */
 #include <prism/validate.h>
@@ -23,6 +23,7 @@
 
 #include <prism/core.h>
 #include <prism/cost.h>
+#include <prism/ranges.h>
 #include <prism/search.h>
 #include <prism/space.h>
 
@@ -122,7 +123,14 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
         f = 4 * h;
     if (!prism_validate_num(r, "kv_heads", &kv))
         kv = a;
-    int tied = src != NULL && src->tied >= 0 ? src->tied : fw->tied_embeddings;
+    /* the row's tied_embeddings column, else its source's (sources.ini), else the profile's */
+    double tied_cell = -1;
+    int tied = prism_validate_num(r, "tied_embeddings", &tied_cell) ? (int)tied_cell
+               : src != NULL && src->tied >= 0                      ? src->tied
+                                                                    : fw->tied_embeddings;
+    /* the row's activation column, else the profile's architecture's */
+    const char *act = prism_validate_col(r, "activation");
+    const gboolean swiglu = *act != '\0' ? strcmp(act, "swiglu") == 0 : llama;
     PrismModel *m = prism_model_new(prism_validate_col(r, "model_name"), llama ? "llama" : "gpt");
     m->hidden = (uint64_t)h;
     m->vocab = (uint64_t)V;
@@ -138,7 +146,7 @@ static PrismModel *row_model(const Row *r, const PrismFramework *fw, const Sourc
                               .head_dim = (uint32_t)(h / a),
                               .qkv_bias = !llama,
                               .out_bias = !llama};
-    sp.mlp = (PrismMlpSpec){.act = llama ? PRISM_MLP_SWIGLU : PRISM_MLP_GELU,
+    sp.mlp = (PrismMlpSpec){.act = swiglu ? PRISM_MLP_SWIGLU : PRISM_MLP_GELU,
                             .bias = !llama,
                             .ffn_hidden = (uint64_t)f};
     sp.norm = m->final_norm;
@@ -164,6 +172,9 @@ static char *cluster_name(const Row *r, const SourceInfo *src, GString *why)
         g_string_append(why, "gpu_type not stated");
         return NULL;
     }
+    /* the source's own cluster key file (sources.ini `cluster_file`): its path */
+    if (src != NULL && src->cluster_file != NULL)
+        return g_strdup(src->cluster_file);
     /* the part the source states (sources.ini `cluster`, e.g. a power limit in its text) */
     if (src != NULL && src->cluster != NULL && g_ascii_strncasecmp(src->cluster, g, strlen(g)) == 0)
         return g_strdup(src->cluster);
@@ -179,12 +190,21 @@ static char *cluster_name(const Row *r, const SourceInfo *src, GString *why)
     return name;
 }
 
+/* The cluster cluster_name() named: a key file (a path) or a preset. */
+static PrismCluster *cluster_load(const char *name, GError **error)
+{
+    return strchr(name, '/') != NULL ? prism_cluster_from_file(name, error)
+                                     : prism_cluster_preset(name, error);
+}
+
 /* Everything a row gives, with the defaults resolved: -1 = planned. With the layout
  * planned, sp and zero may be -2: the profile's default where the shape rules allow it
  * (prism_space_filter_set_default_where_allowed), and etp -2: tied to tp (folding 0). */
 typedef struct Dims {
     double tp, pp, dp, cp, ep, etp, n, gbs, seq;
     long mbs, rc, vpp, zero, sp, sched;
+    int mem_kind;  /* the row's mem_kind (PrismMemCounts), -1 = not stated */
+    long mem_rank; /* the row's mem_rank: -2 max, -1 not stated, else the global rank */
 } Dims;
 
 /* Append one printf-formatted item to a comma list. */
@@ -295,6 +315,8 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInf
                          GString *defs, GString *planned, GString *why)
 {
     memset(d, 0, sizeof *d);
+    d->mem_kind = prism_validate_mem_kind(r);
+    d->mem_rank = prism_validate_mem_rank(r);
     if (!workload(r, "global_batch", "gbs", src != NULL ? src->gbs : 0, &d->gbs, defs, why) ||
         !workload(r, "seq_len", "seq", src != NULL ? src->seq : 0, &d->seq, defs, why) ||
         !row_layout(r, d, why))
@@ -390,9 +412,15 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInf
             note(defs, simple[i].name, x, NULL);
         }
     }
-    /* schedule: interleaved iff vpp > 1; else the profile's for a pipeline */
+    /* schedule: the row's schedule column (a pipeline's, as the source ran it); else
+     * interleaved iff vpp > 1; else the profile's for a pipeline */
     d->sched = -1;
-    if (d->pp == 1 || d->vpp > 1)
+    const char *sched = prism_validate_col(r, "schedule");
+    PrismSchedule ps;
+    if (*sched != '\0' && d->pp != 1) {
+        prism_schedule_parse(sched, &ps, NULL); /* checked with the cells */
+        d->sched = ps;
+    } else if (d->pp == 1 || d->vpp > 1)
         d->sched = d->vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
     else if (d->vpp == 1)
         d->sched = fw->def[PRISM_FW_SCHEDULE] >= 0 &&
@@ -419,14 +447,16 @@ static gboolean row_dims(const Row *r, const PrismFramework *fw, const SourceInf
     return TRUE;
 }
 
-/* Measured values (NAN = not published). */
-static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *o)
+/* Measured values (NAN = not published); memory in GiB, from the source's unit
+ * (sources.ini memory_unit: "GB" is 1e9 bytes unless the source says GiB). */
+static void measured(const Row *r, const Dims *d, double seq, const SourceInfo *src,
+                     PrismValidateRow *o)
 {
     double v;
     for (int k = 0; k < PRISM_VM_COUNT; k++)
         o->meas[k] = NAN;
     if (prism_validate_num(r, "measured_peak_mem_gb", &v))
-        o->meas[PRISM_VM_MEM] = v;
+        o->meas[PRISM_VM_MEM] = v * (src != NULL ? src->mem_unit : 1e9) / 1073741824.0;
     if (prism_validate_num(r, "measured_step_time_s", &v))
         o->meas[PRISM_VM_STEP] = v;
     else if (prism_validate_num(r, "measured_tokens_per_s_per_gpu", &v) && v > 0)
@@ -437,24 +467,43 @@ static void measured(const Row *r, const Dims *d, double seq, PrismValidateRow *
         o->meas[PRISM_VM_MFU] = v;
 }
 
+/* What a row's memory figure counts: the row's mem_kind, else its source's (sources.ini
+ * counts), else its profile's (a PrismMemCounts). */
+static int memory_counts(const PrismFramework *fw, const SourceInfo *src, const Dims *d)
+{
+    return d->mem_kind >= 0                  ? d->mem_kind
+           : src != NULL && src->counts >= 0 ? src->counts
+                                             : (int)fw->counts;
+}
+
+/* The memory a row's figure counts (memory_counts), from a stage's modelled allocated peak
+ * @p bytes for strategy @p s (prism_cost_memory_kinds); in GiB, the unit of plan and
+ * explain (the measured figure is converted to it). */
+static double counted_memory(double bytes, const PrismCostModel *cm, const PrismStrategy *s,
+                             const PrismFramework *fw, const SourceInfo *src, const Dims *d)
+{
+    const int counts = memory_counts(fw, src, d);
+    PrismMemKinds k;
+    prism_cost_memory_kinds(cm, s, bytes, &k);
+    const double mem = counts == PRISM_MEM_ALLOCATED  ? k.allocated
+                       : counts == PRISM_MEM_RESERVED ? k.reserved
+                                                      : k.device;
+    return mem / 1073741824.0;
+}
+
 /* Predicted values from a column row. The MFU and HFU columns are against the BF16 dense
  * peak for every dtype (cost/README.md "FP8"), the published tables' convention: no
  * rescale, and TFLOP/s = MFU (or HFU) x the BF16 peak. */
 static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
-                      const PrismFramework *fw, const SourceInfo *src, PrismValidateRow *o)
+                      const PrismStrategy *s, const PrismFramework *fw, const SourceInfo *src,
+                      const Dims *d, PrismValidateRow *o)
 {
     const PrismCluster *cl = prism_cost_model_cluster(cm);
     const double peak = cl->peak_flops[PRISM_DTYPE_BF16] > 0
                             ? cl->peak_flops[PRISM_DTYPE_BF16]
                             : cl->peak_flops[prism_cost_model_training(cm)->dtype];
-    const double ro = prism_cost_model_knobs(cm)->v[PRISM_KNOB_RUNTIME_OVERHEAD];
-    const int counts = src != NULL && src->counts >= 0 ? src->counts : (int)fw->counts;
-    double mem = c[PRISM_COL_MEM_PEAK] - ro; /* allocated */
-    if (counts >= PRISM_MEM_RESERVED)
-        mem *= 1.0 + fw->allocator_reserve;
-    if (counts == PRISM_MEM_DEVICE)
-        mem += ro;
-    o->pred[PRISM_VM_MEM] = mem / (src != NULL ? src->mem_unit : 1e9);
+    o->pred[PRISM_VM_MEM] = counted_memory(c[PRISM_COL_MEM_PEAK], cm, s, fw, src, d);
+    o->mem_counts = memory_counts(fw, src, d);
     o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
     o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU];
     o->pred[PRISM_VM_TFLOPS] =
@@ -513,7 +562,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
             g_strdup_printf("model=%s (%s)%s%s", model->name, origin, *was ? "," : "", was);
     }
     GError *error = NULL;
-    g_autoptr(PrismCluster) cluster = prism_cluster_preset(cl, &error);
+    g_autoptr(PrismCluster) cluster = cluster_load(cl, &error);
     double mem;
     if (cluster != NULL && prism_validate_num(r, "gpu_mem_gb", &mem) && mem > 0)
         cluster->mem_bytes = mem * 1073741824.0; /* presets count nominal "GB" as GiB */
@@ -539,13 +588,13 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     }
     PrismKnobs k;
     prism_knobs_default(&k);
-    prism_framework_apply(fw, cluster->name, &k, &t);
+    prism_framework_apply(fw, cluster->family, &k, &t);
     /* torch.compile as the row's notes state it (the CSV has no column for it), for a
      * profile that sets elementwise_eager (its framework's eager default): a compiled run
      * fuses the elementwise ops, "no torch.compile" keeps them eager, a row that says
      * neither keeps the profile's value */
     const int compiled = notes_compile(prism_validate_col(r, "notes"));
-    if (prism_framework_knob_given(fw, cluster->name, PRISM_KNOB_ELEMENTWISE_EAGER) &&
+    if (prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_ELEMENTWISE_EAGER) &&
         compiled >= 0)
         k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
     /* the GEMMs an FP8 recipe covered, where the notes say (the CSV has no column) */
@@ -555,12 +604,14 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
     /* what the source states beyond its profile (sources.ini `set`; checked at load) */
     for (char **a = src != NULL ? src->set : NULL; a != NULL && *a; a++)
         prism_knobs_set(&k, *a, NULL);
+    /* and what it states for some of its rows (sources.ini `set_if`) */
+    prism_validate_source_set_if(src, r, &k);
     /* what the row states (its knobs column; checked with the cells), then the user's */
     prism_validate_row_knobs(r, &k, NULL);
     if (*prism_validate_col(r, "knobs") != '\0')
         o->knobs = g_strdup(prism_validate_col(r, "knobs"));
     prism_knob_overrides_apply(user, &k);
-    o->cluster = g_strdup(cl);
+    o->cluster = g_strdup(cluster->name);
     o->dtype = g_strdup(prism_dtype_name(t.dtype));
     o->seq = t.seq;
     PrismCostModel *cm = prism_cost_model_new(model, cluster, &t, &k, &error);
@@ -590,6 +641,31 @@ static gboolean explain_row(const PrismCostModel *cm, const PrismStrategy *s,
 }
 
 /* Predict a fully determined row (the ZB_PP 1F1B-I layout when pp*vpp = L + 2). */
+/* The step interval of @p s (layout @p l, NULL: the even one) from the knob ranges alone:
+ * the least and largest step of the point and the two corners (ranges.h), never widened
+ * by the rows (coverage is measured, not fitted). Left NAN where a corner fails. */
+static void step_interval(const PrismCostModel *cm, const PrismStrategy *s, const PrismLayout *l,
+                          PrismValidateRow *o)
+{
+    double lo = o->pred[PRISM_VM_STEP], hi = lo;
+    for (int c = 0; c < PRISM_CORNER_COUNT; c++) {
+        g_autoptr(PrismCostModel) k =
+            prism_cost_model_corner(cm, (PrismCorner)c, TRUE, FALSE, NULL);
+        double cols[PRISM_COL_COUNT];
+        if (k == NULL || !(l != NULL ? prism_cost_eval_layout(k, s, l, cols, NULL)
+                                     : prism_cost_eval_one(k, s, cols, NULL)))
+            return;
+        lo = MIN(lo, cols[PRISM_COL_TIME_STEP]);
+        hi = MAX(hi, cols[PRISM_COL_TIME_STEP]);
+        if (c == PRISM_CORNER_FAST)
+            o->step_fast = cols[PRISM_COL_TIME_STEP];
+        else
+            o->step_slow = cols[PRISM_COL_TIME_STEP];
+    }
+    o->step_lo = lo;
+    o->step_hi = hi;
+}
+
 static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
                         const SourceInfo *src, int explain, PrismValidateRow *o, GString *why)
 {
@@ -634,7 +710,26 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
     }
     if (!explain_row(cm, &s, l, explain, o, why))
         return FALSE;
-    predicted(c, cm, fw, src, o);
+    predicted(c, cm, &s, fw, src, d, o);
+    step_interval(cm, &s, l, o);
+    /* the rank the row measured (mem_rank): its pipeline stage's peak, not the largest.
+     * Ranks are laid out with the pipeline outermost (Megatron's and nanotron's order, tp
+     * innermost): global rank g sits on stage g / (devices / pp); rank 0 on the first */
+    if (d->mem_rank >= 0 && s.pp > 1) {
+        if ((uint64_t)d->mem_rank >= s.devices) {
+            g_string_append_printf(why, "mem_rank %ld is not a rank of its %u devices", d->mem_rank,
+                                   s.devices);
+            return FALSE;
+        }
+        const uint32_t stage = (uint32_t)((uint64_t)d->mem_rank / (s.devices / s.pp));
+        g_autofree double *peaks = g_new(double, s.pp);
+        if (!prism_cost_stage_peaks(cm, &s, l, peaks, &error)) {
+            g_string_append(why, error->message);
+            g_error_free(error);
+            return FALSE;
+        }
+        o->pred[PRISM_VM_MEM] = counted_memory(peaks[stage], cm, &s, fw, src, d);
+    }
     /* ZB_PP's empty-ended chunks are the layout its runs used, not a profile's chunks */
     if (l == NULL)
         o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &s);
@@ -731,8 +826,10 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     o->strategy = prism_strategy_format(&best);
     if (!explain_row(cm, &best, NULL, explain, o, why))
         return FALSE;
-    predicted(c, cm, fw, src, o);
+    predicted(c, cm, &best, fw, src, d, o);
+    step_interval(cm, &best, NULL, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
+    o->mem_counts = -1;
     /* a stated pp and vpp are fixed, so unequal chunks can come out of the search */
     o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &best);
     return TRUE;
@@ -813,6 +910,12 @@ static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
         st->signed_sum[k] += 100.0 * (o->pred[k] - o->meas[k]) / o->meas[k];
         st->worst[k] = MAX(st->worst[k], o->err[k]);
         st->n[k]++;
+    }
+    const double m = o->meas[PRISM_VM_STEP];
+    if (!isnan(o->step_lo) && !isnan(m) && o->pred[PRISM_VM_STEP] > 0) {
+        st->iv_n++;
+        st->iv_inside += o->step_lo <= m && m <= o->step_hi ? 1 : 0;
+        st->iv_width += 100.0 * (o->step_hi - o->step_lo) / o->pred[PRISM_VM_STEP];
     }
 }
 
@@ -895,6 +998,7 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     o->model = g_strdup(prism_validate_col(r, "model_name"));
     o->oom = g_str_has_prefix(prism_validate_col(r, "notes"), "OOM");
     o->kind = PRISM_VALIDATE_SKIPPED;
+    o->mem_counts = -1;
     for (int k = 0; k < PRISM_VM_COUNT; k++)
         o->pred[k] = o->meas[k] = o->err[k] = NAN;
     g_autoptr(GString) why = g_string_new(NULL);
@@ -913,7 +1017,8 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     if (fw != NULL && opt->family != NULL) {
         g_autoptr(GString) ignored = g_string_new(NULL);
         g_autofree char *cl = cluster_name(r, src, ignored);
-        g_autofree char *fam = cl != NULL ? prism_device_family(cl) : NULL;
+        g_autoptr(PrismCluster) loaded = cl != NULL ? cluster_load(cl, NULL) : NULL;
+        g_autofree char *fam = loaded != NULL ? g_strdup(loaded->family) : NULL;
         if (fam == NULL || strcmp(fam, opt->family) != 0)
             g_string_append_printf(why, "not on device family %s", opt->family);
     }
@@ -947,7 +1052,7 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
             if (plan(comm, cm, &d, fw, src, explain, o, why))
                 o->kind = PRISM_VALIDATE_PLANNED;
         }
-        measured(r, &d, (double)o->seq, o);
+        measured(r, &d, (double)o->seq, src, o);
     }
     if (o->kind == PRISM_VALIDATE_SKIPPED) {
         o->reason = g_strdup(why->len ? why->str : "not modelled");
@@ -1046,6 +1151,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                 g_hash_table_insert(r.kv, g_ptr_array_index(header, j),
                                     g_ptr_array_index(r.fields, j));
             PrismValidateRow *o = g_new0(PrismValidateRow, 1);
+            o->step_lo = o->step_hi = o->step_fast = o->step_slow = NAN;
             g_ptr_array_add(rep->rows, o);
             ok = one_row(comm, rep, &r, opt, &sources, path, o, error);
         }

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost_memory.c - memory as each source measures it (cost.h, prism_cost_memory_kinds):
+ * the allocated peak the kernels model, the caching allocator's reserved memory and the
+ * device-level figure nvidia-smi shows, which feasibility is decided on. Pure; nothing
+ * here is collective.
+ */
+#include <prism/cost.h>
+
+#include "cost-internal.h"
+
+/* PyTorch's caching allocator with expandable segments maps its segments in pages of
+ * these sizes: the last page of the large and of the small pool may stay unfilled
+ * (c10/cuda/CUDACachingAllocator.cpp, v2.1-v2.5: kLargeBuffer, kSmallBuffer). */
+#define ALLOC_LARGE_PAGE 20971520.0
+#define ALLOC_SMALL_PAGE 2097152.0
+
+void prism_cost_memory_setup_internal(const double *kn, double *scale, double *fixed,
+                                      double *nccl_group)
+{
+    const gboolean exp = kn[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5;
+    *scale = exp ? 1.0 : 1.0 + kn[PRISM_KNOB_ALLOCATOR_RESERVE];
+    *fixed = (exp ? ALLOC_LARGE_PAGE + ALLOC_SMALL_PAGE : 0.0) + kn[PRISM_KNOB_CUDA_CONTEXT];
+    /* a ring connects each rank to two peers (the previous and the next) per channel */
+    *nccl_group = 2.0 * kn[PRISM_KNOB_NCCL_CHANNELS] * kn[PRISM_KNOB_NCCL_CONN_BYTES];
+}
+
+/* The groups of more than one rank of @p s that hold NCCL buffers (kernels-impl.h
+ * k_comms: the same count). */
+static double communicators(const PrismStrategy *s)
+{
+    return (s->tp > 1 ? 1.0 : 0.0) + (s->cp > 1 ? 1.0 : 0.0) + (s->dp > 1 ? 1.0 : 0.0) +
+           (s->ep > 1 ? 1.0 : 0.0) + (s->pp > 1 ? 1.0 : 0.0);
+}
+
+void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
+                             PrismMemKinds *out)
+{
+    const PrismKModel *k = &cm->k;
+    const double *kn = cm->knobs.v;
+    const double pages = k->mem_fixed - kn[PRISM_KNOB_CUDA_CONTEXT];
+    out->allocated = allocated;
+    out->reserved = allocated * k->mem_scale + pages;
+    out->context = kn[PRISM_KNOB_CUDA_CONTEXT];
+    out->nccl = k->nccl_group * communicators(s);
+    /* the kernel's arithmetic, in its order (k_final): the same bits as its verdict */
+    out->device = allocated * k->mem_scale + (k->mem_fixed + out->nccl);
+}
+
+double prism_cost_allocated_limit(const PrismCostModel *cm, const PrismStrategy *s)
+{
+    const PrismKModel *k = &cm->k;
+    return (k->budget - (k->mem_fixed + k->nccl_group * communicators(s))) / k->mem_scale;
+}

@@ -1,0 +1,65 @@
+/*
+ * kernels-nccl.h - the time of one NCCL ring collective as NCCL's own tuning model
+ * predicts it (cost/README.md, "Latency-bound work"), shared by the kernel (every ISA),
+ * the compile step and the tests.
+ *
+ * NCCL (src/graph/tuning.cc, ncclTopoTuneModel and ncclTopoGetAlgoTime) prices a
+ * collective per algorithm and protocol as
+ *
+ *     time_p = latency_p + bytes / algbw_p,  latency_p = baseLat_p + nsteps * hwLat_p(link)
+ *
+ * and runs the protocol with the smallest time. For a ring, nsteps = 2(n-1) for an
+ * all-reduce and n-1 for an all-gather or reduce-scatter, and algbw = busbw * n / nsteps,
+ * so bytes / algbw is the ring's bus bytes (2(n-1)/n S, (n-1)/n S) over the bus bandwidth:
+ * the term prism already computes (x below). The protocols trade latency for bandwidth:
+ * LL moves 8-byte lines carrying 4 bytes of data with a flag (1/4 of the bus bandwidth for
+ * an all-reduce), LL128 128-byte lines with 120 bytes of data (0.92), Simple all of it, at
+ * the largest latency. Small messages therefore run at the latency of LL and large ones
+ * at the bandwidth of Simple, which is the curve nccl-tests' busbw columns show.
+ * Plain C, exact operations only (compares and products): every ISA computes the same bits.
+ */
+#ifndef PRISM_KERNELS_NCCL_H
+#define PRISM_KERNELS_NCCL_H
+
+#include "kernels-model.h"
+
+/* NCCL's constants, microseconds (NVIDIA/nccl src/graph/tuning.cc at commit b6475625,
+ * the 2.19-2.21 series with NVLS and MNNVL; the ring rows of baseLat and hwLat). */
+/* source: code: NVIDIA/nccl src/graph/tuning.cc baseLat, Ring {LL, LL128, Simple} */
+#define PRISM_NCCL_BASE_LL_US 6.6
+#define PRISM_NCCL_BASE_LL128_US 14.0
+#define PRISM_NCCL_BASE_SIMPLE_US 8.4
+/* source: code: NVIDIA/nccl src/graph/tuning.cc hwLat[NCCL_HW_NVLINK] Ring */
+#define PRISM_NCCL_HOP_NVLINK_LL_US 0.6
+#define PRISM_NCCL_HOP_NVLINK_LL128_US 1.9
+#define PRISM_NCCL_HOP_NVLINK_SIMPLE_US 3.4
+/* source: code: NVIDIA/nccl src/graph/tuning.cc hwLat[NCCL_HW_NET] Ring */
+#define PRISM_NCCL_HOP_NET_LL_US 2.7
+#define PRISM_NCCL_HOP_NET_LL128_US 4.0
+#define PRISM_NCCL_HOP_NET_SIMPLE_US 14.0
+/* source: code: NVIDIA/nccl src/graph/tuning.cc: Ring LL busBw x 1/4 (all-reduce or
+ * several nodes), Ring LL128 busBw x 0.92 ("120.0/128.0"); divisors of the bus bandwidth */
+#define PRISM_NCCL_INV_EFF_LL 4.0
+#define PRISM_NCCL_INV_EFF_LL128 (1.0 / 0.92)
+#define PRISM_NCCL_INV_EFF_SIMPLE 1.0
+
+/** Protocol indices of PrismKModel.nccl_base / nccl_hop / nccl_inv_eff. */
+enum { PRISM_NCCL_LL = 0, PRISM_NCCL_LL128 = 1, PRISM_NCCL_SIMPLE = 2 };
+
+/**
+ * Seconds of one ring collective: @p x = its bus bytes at the Simple protocol's bus
+ * bandwidth (s), @p l_s, @p l_128, @p l_ll = its latency with Simple, LL128 and LL (s).
+ * The fastest protocol; a tie keeps Simple, then LL128. With equal latencies (the model
+ * off: every latency is the level's latency_us per step) the result is l_s + x exactly.
+ */
+static inline double prism_k_nccl_ring(const PrismKModel *km, double x, double l_s, double l_128,
+                                       double l_ll)
+{
+    const double t_s = l_s + x;
+    const double t_128 = l_128 + x * km->nccl_inv_eff[PRISM_NCCL_LL128];
+    const double t_ll = l_ll + x * km->nccl_inv_eff[PRISM_NCCL_LL];
+    const double a = t_128 < t_s ? t_128 : t_s;
+    return t_ll < a ? t_ll : a;
+}
+
+#endif /* PRISM_KERNELS_NCCL_H */

@@ -1,0 +1,1 @@
+at--zÙro-stage <ÿÿÿ<<--uat--zero-stage <ÿÿÿ<<

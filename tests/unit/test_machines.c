@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_machines.c - the 2026 machines by hand: NVFP4's memory of a layer and an
+ * expert-parallel all-to-all inside and outside a 72-GPU NVLink domain (GB200/GB300
+ * NVL72: the domain is level 0).
+ */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+#include <prism/core.h>
+#include <prism/cost.h>
+
+#include "prism_test_util.h"
+#include "test_cost_support.h"
+
+/* The static parameter bytes of layer 1 (a block) on one device, no ZeRO. */
+static double layer_param_bytes(PrismDtype dt, const char *bf16_layers)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 1024, 8, 64);
+    g_autoptr(PrismCluster) c = test_cluster();
+    c->peak_flops[PRISM_DTYPE_NVFP4] = 4 * 312e12;
+    const char *const sets[] = {"grad_fp32=0", bf16_layers, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 8, 1024, dt, sets);
+    PrismStrategy s = test_strategy(cm, 1, "dp=1");
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    return lt.params_bytes;
+}
+
+/*
+ * NVFP4 memory of a layer. A block of P parameters holds its BF16 weights (2 B each) and,
+ * from the forward to the backward, the NVFP4 weight in two layouts (row-wise for the
+ * forward, column-wise for dgrad): each half a byte per element plus one 1-byte E4M3
+ * scale per 16 elements = 9/16 B, so 2 x 9/16 = 9/8 B per parameter:
+ *   every linear in NVFP4 (nvfp4_bf16_layers = 0): (2 + 9/8) P = 1.5625 x the BF16 2 P;
+ *   1 of the 4 layers in BF16: the share 3/4 keeps copies: (2 + 3/4 x 9/8) P = 1.421875 x;
+ *   4 of 4 layers in BF16: exactly the BF16 bytes.
+ */
+static void test_nvfp4_layer_memory(void)
+{
+    const double bf16 = layer_param_bytes(PRISM_DTYPE_BF16, "nvfp4_bf16_layers=0");
+    CU_ASSERT_TRUE(bf16 > 0);
+    CU_ASSERT_TRUE(prism_test_close(layer_param_bytes(PRISM_DTYPE_NVFP4, "nvfp4_bf16_layers=0"),
+                                    bf16 * (2.0 + 9.0 / 8.0) / 2.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(layer_param_bytes(PRISM_DTYPE_NVFP4, "nvfp4_bf16_layers=1"),
+                                    bf16 * (2.0 + 0.75 * 9.0 / 8.0) / 2.0, 1e-12, 0));
+    CU_ASSERT_EQUAL(layer_param_bytes(PRISM_DTYPE_NVFP4, "nvfp4_bf16_layers=4"), bf16);
+    /* 9/16 B per element is the dtype's operand size */
+    CU_ASSERT_EQUAL(prism_dtype_bytes(PRISM_DTYPE_NVFP4), 0.5625);
+    /* a device without NVFP4 tensor cores refuses the dtype */
+    g_autoptr(PrismModel) m = test_gpt_model(4, 1024, 8, 64);
+    GError *error = NULL;
+    g_autoptr(PrismCluster) h100 = prism_cluster_preset("H100-SXM", NULL);
+    PrismTraining t;
+    prism_training_default(&t);
+    t.dtype = PRISM_DTYPE_NVFP4;
+    CU_ASSERT_PTR_NULL(prism_cost_model_new(m, h100, &t, NULL, &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "no nvfp4 peak") : NULL);
+    g_clear_error(&error);
+}
+
+/* A first-layer MoE block of 32 experts, top-2, on the test model. */
+static PrismModel *moe32(void)
+{
+    PrismModel *m = test_gpt_model(2, 1024, 8, 64);
+    m->specs[0].mlp =
+        (PrismMlpSpec){.act = PRISM_MLP_SWIGLU, .n_experts = 32, .top_k = 2, .expert_hidden = 512};
+    return m;
+}
+
+/* Forward seconds of layer 1 of dp=32,ep=32 on @p c with ep_overlap @p ov. */
+static double moe_fwd(const PrismCluster *c, const char *ov)
+{
+    g_autoptr(PrismModel) m = moe32();
+    const char *const sets[] = {"grad_fp32=0", ov, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 32, 1024, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 32, "dp=32,ep=32");
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    return lt.fwd_s;
+}
+
+/*
+ * An EP all-to-all of 32 devices inside and outside a 72-GPU NVLink domain. Each device
+ * dispatches its T = 1024 tokens' top_k x h x 2 = 4096 B; (e-1)/e = 31/32 leave it in 31
+ * messages. At net_efficiency 0.8:
+ *   rack (level 0 = 72 GPUs, 900 GB/s, 3 us): t = 1024 x 4096 x 31/32 / 720e9 + 31 x 3e-6
+ *   8-GPU nodes (level 1, 50 GB/s, 8 us): the 7/32 for the node's peers over its 720 GB/s
+ *   and the 24/32 for the others over the NIC run concurrently, the slower paces it:
+ *     t = max(1024 x 4096 x 7/32 / 720e9, 1024 x 4096 x 24/32 / 40e9) + 31 x 8e-6
+ * The forward runs a dispatch and a combine: fwd(ep_overlap 0) - fwd(ep_overlap 1) = 2 t.
+ */
+static void test_a2a_rack_level(void)
+{
+    g_autoptr(PrismCluster) rack = test_cluster();
+    rack->devices_per_node = 4;
+    rack->levels[0] = (PrismNetLevel){"nvlink5-nvl72", 72, 900.0, 3.0};
+    rack->levels[1] = (PrismNetLevel){"ib", 0, 50.0, 8.0};
+    g_autoptr(PrismCluster) hgx = prism_cluster_copy(rack);
+    hgx->devices_per_node = 8;
+    hgx->levels[0].size = 8;
+    const double bytes = 1024.0 * 4096.0 * 31.0 / 32.0;
+    const double in = bytes / 720e9 + 31.0 * 3e-6;
+    const double out = 1024.0 * 4096.0 * 24.0 / 32.0 / 40e9 + 31.0 * 8e-6;
+    const double d_in = moe_fwd(rack, "ep_overlap=0") - moe_fwd(rack, "ep_overlap=1");
+    const double d_out = moe_fwd(hgx, "ep_overlap=0") - moe_fwd(hgx, "ep_overlap=1");
+    CU_ASSERT_TRUE(prism_test_close(d_in, 2.0 * in, 1e-9, 0));
+    CU_ASSERT_TRUE(prism_test_close(d_out, 2.0 * out, 1e-9, 0));
+    /* the level a group of 32 lands on: the rack's NVLink, the nodes' network */
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(rack, 32), 0u);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(hgx, 32), 1u);
+    CU_ASSERT_EQUAL(prism_cluster_level_for_extent(rack, 73), 1u);
+}
+
+static CU_TestInfo tests[] = {
+    {"NVFP4 memory of a layer", test_nvfp4_layer_memory},
+    {"all-to-all inside and outside a 72-GPU NVLink level", test_a2a_rack_level},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo prism_test_suites[] = {
+    {"machines", NULL, NULL, NULL, NULL, tests},
+    CU_SUITE_INFO_NULL,
+};
