@@ -539,6 +539,8 @@ typedef struct {
     gboolean prune;
     double usable;   /* the current job's prism_cost_model_usable */
     double *memo;    /* per static key id of the segment: its static bytes */
+    double *dmemo;   /* the same keys: the device-level figure of those bytes, a floor of
+                      * the figure the verdict is on (prism_cost_memory_kinds) */
     size_t memo_cap; /* doubles allocated */
     uint32_t memo_n; /* keys in memo, NaN = not known yet (0: a new segment, memo unset) */
     double *stat;    /* batch: the evaluated lanes' static bytes */
@@ -570,6 +572,7 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->keys, g_free);
     g_clear_pointer(&w->keyidx, g_free);
     g_clear_pointer(&w->memo, g_free);
+    g_clear_pointer(&w->dmemo, g_free);
     g_clear_pointer(&w->stat, prism_aligned_free);
     g_clear_pointer(&w->learn, g_free);
     g_clear_pointer(&w->cbuf, prism_aligned_free);
@@ -637,19 +640,37 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     return TRUE;
 }
 
-/* The peak a row must exceed to be left out: the usable memory, and once the closest
- * list of the job is full its last peak (a row above both is infeasible and enters no
- * list; prism_topk_offer admits no key above the last). +inf: nothing can be left out. */
-static double prune_threshold(const Walker *w)
+/* The peak a row must exceed to be left out of the closest list of the job: +inf while
+ * the list is not full, -inf when it has no capacity, else its last peak
+ * (prism_topk_offer admits no key above the last). A row is left out by its memory when
+ * its static bytes exceed this and their device-level figure the usable memory (it is
+ * then infeasible: the figure the verdict is on is >= that of the peak >= that of the
+ * static bytes, and it enters no list). */
+static double closest_threshold(const Walker *w)
 {
     const PrismTopK *closest = w->bundle->closest[w->job];
     const size_t k = prism_topk_capacity(closest);
     if (k == 0)
-        return w->usable;
+        return -INFINITY;
     if (prism_topk_size(closest) < k)
         return INFINITY;
-    const double last = prism_topk_key(closest, k - 1);
-    return last > w->usable ? last : w->usable;
+    return prism_topk_key(closest, k - 1);
+}
+
+/* The device-level figure of @p stat static bytes for lane @p i of @p lanes in a segment
+ * of @p pp stages: a floor of the figure feasibility is decided on, in the kernel's
+ * order (prism_cost_memory_kinds). */
+static double device_floor(const Walker *w, const PrismLanes *lanes, size_t i, uint32_t pp,
+                           double stat)
+{
+    PrismStrategy st = {.tp = (uint32_t)lanes->tp[i],
+                        .cp = (uint32_t)lanes->cp[i],
+                        .dp = (uint32_t)lanes->dp[i],
+                        .ep = (uint32_t)lanes->ep[i],
+                        .pp = pp};
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(w->cur.cm, &st, stat, &mk);
+    return mk.device;
 }
 
 /* The addresses of the PRUNE_COLS column pointers of @p l. */
@@ -770,15 +791,16 @@ static gboolean topk_shuts(const PrismTopK *top, double floor)
     return k == 0 || (prism_topk_size(top) == k && floor > prism_topk_key(top, k - 1));
 }
 
-/* Lane @p i of a batch, whose step time is >= @p t and peak >= @p mem, enters no list of
- * the walker's job: the closest list (while the job has no feasible row: the list is read
- * only then, by the diagnosis) is full and its last peak below @p mem, and the row is
- * infeasible (@p mem above the usable memory) or both the top list (full, its last key
- * below the rank-by floor) and the front (a point precedes the floors) shut it out. */
+/* Lane @p i of a batch, whose peak is >= @p mem and device-level figure >= @p dmem, enters
+ * no list of the walker's job: the closest list (while the job has no feasible row: the
+ * list is read only then, by the diagnosis) is full and its last peak below @p mem, and
+ * the row is infeasible (@p dmem above the usable memory) or both the top list (full, its
+ * last key below the rank-by floor) and the front (a point precedes the floors, the step
+ * time's from time_floor) shut it out. */
 static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk,
-                           const PrismLanes *lanes, size_t i, double mem)
+                           const PrismLanes *lanes, size_t i, double mem, double dmem)
 {
-    if (isnan(mem))
+    if (isnan(mem) || isnan(dmem))
         return FALSE;
     const size_t j = w->job;
     if (w->bundle->feasible[j] == 0) {
@@ -787,7 +809,7 @@ static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk,
         if (k > 0 && (prism_topk_size(cl) < k || !(mem > prism_topk_key(cl, k - 1))))
             return FALSE;
     }
-    if (mem > w->usable)
+    if (dmem > w->usable)
         return TRUE;
     const double t = time_floor(w, lanes, lanes->gkey_id[i]); /* only now: it costs */
     if (isnan(t))
@@ -813,7 +835,9 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     if (w->memo_n == 0) {
         if (w->memo_cap < lanes->n_skeys) {
             g_free(w->memo);
+            g_free(w->dmemo);
             w->memo = g_new(double, lanes->n_skeys);
+            w->dmemo = g_new(double, lanes->n_skeys);
             w->memo_cap = lanes->n_skeys;
         }
         for (uint32_t k = 0; k < lanes->n_skeys; k++)
@@ -835,11 +859,13 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     if (na > 0) {
         compact(w, lanes, w->at, na);
         prism_evaluator_run_static(w->ev, w->compiled, &w->cl, &w->out, w->stat);
-        for (size_t k = 0; k < na; k++)
+        for (size_t k = 0; k < na; k++) {
             w->memo[w->cskid[k]] = w->stat[k];
+            w->dmemo[w->cskid[k]] = device_floor(w, &w->cl, k, key->pp, w->stat[k]);
+        }
         collect(w, key, &w->cl, first, w->at);
     }
-    const double thr = prune_threshold(w);
+    const double thr = closest_threshold(w), usable = w->usable;
     size_t kept = 0, proved = 0;
     if (w->seg_bound) {
         KeySource ks[PRISM_FRONT_MAX_OBJECTIVES], rk;
@@ -852,11 +878,11 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         gboolean out = FALSE;
         for (size_t i = 0; i < n; i++) {
             const uint32_t sid = lanes->skey_id[i], gid = lanes->gkey_id[i];
-            const double mem = w->memo[sid];
-            if (w->learn[i] || mem > thr)
+            const double mem = w->memo[sid], dmem = w->dmemo[sid];
+            if (w->learn[i] || (mem > thr && dmem > usable))
                 continue;
             if (w->bound_dims || gid != last_g || sid != last_s) {
-                out = proved_out(w, ks, &rk, lanes, i, mem);
+                out = proved_out(w, ks, &rk, lanes, i, mem, dmem);
                 last_g = gid;
                 last_s = sid;
             }
@@ -867,8 +893,9 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         }
     } else {
         for (size_t i = 0; i < n; i++) {
+            const uint32_t sid = lanes->skey_id[i];
             w->at[kept] = (uint32_t)i;
-            kept += !w->learn[i] && !(w->memo[lanes->skey_id[i]] > thr);
+            kept += !w->learn[i] && !(w->memo[sid] > thr && w->dmemo[sid] > usable);
         }
     }
     size_t pruned = n - na - kept - proved;
