@@ -40,6 +40,20 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["evaluated"] == d["space_size"] > 0 and d["proved_out"] == 0, d["evaluated"]
 PY
+# the bounds change no answer: the top list, the front, the intervals and the --pick
+# recommendation (chosen among the best 100, the pool the bounds keep exact) are those of
+# the full walk; only the counts differ
+check "exhaustive pool" expect_status 0 plan -m gpt3-1.3b -n 32 --exhaustive --json --top 3 \
+    --no-progress
+cp out.txt exhaustive.json
+check "bounded pool" expect_status 0 plan -m gpt3-1.3b -n 32 --json --top 3 --no-progress
+check "  same answer as exhaustive" py out.txt exhaustive.json <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["proved_out"] > 0 and a["evaluated"] + a["proved_out"] == b["evaluated"], a
+for k in ["top", "front", "intervals", "recommendation"]:
+    assert a[k] == b[k], k
+PY
 
 # The header names the knobs that differ from the defaults (--knobs, then --set).
 printf '[knobs]\ncompute_efficiency = 0.6\n' > eff-knobs.ini
@@ -412,4 +426,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((119 + per_count * ${#counts[@]}))
+cli_done $((122 + per_count * ${#counts[@]}))
