@@ -8,7 +8,9 @@
  * command line), then one JSON line per case, then a table on rank 0. Method: one
  * discarded warm-up, then --reps repetitions; barrier outside the timed region, start
  * MIN / stop MAX over ranks; median and min reported. Per-rank loop times give the load
- * imbalance. Each result is checked (every row evaluated, non-empty front).
+ * imbalance, and a line gives the cross-rank merge per tree level (time of the slowest
+ * rank, bytes sent; PrismCommTreeStats) and its broadcast. Each result is checked (every row
+ * evaluated, a front where a row fits).
  *
  *   bench_e2e [--reps N] [--quick] [--threads N] [--exhaustive] [--case SUBSTRING]
  * --threads: search threads per rank (default 1: rank scaling; 0 = prism plan's default,
@@ -46,6 +48,9 @@ static const Case full_cases[] = {
     {"deepseek-v3/1024xH100-SXM", "deepseek-v3", "H100-SXM", 1024, 1536, 2048},
     {"qwen3-235b-a22b/64xH100-SXM", "qwen3-235b-a22b", "H100-SXM", 64, 1536, 2048},
     {"deepseek-v3/64xH100-SXM", "deepseek-v3", "H100-SXM", 64, 1536, 2048},
+    /* issue 40's rank-scaling case and a quarter of it (gbs 4096, seq 4096) */
+    {"deepseek-v3/1024xH100-SXM/gbs4096/seq4096", "deepseek-v3", "H100-SXM", 1024, 4096, 4096},
+    {"deepseek-v3/256xH100-SXM/gbs4096/seq4096", "deepseek-v3", "H100-SXM", 256, 4096, 4096},
 };
 static const Case quick_cases[] = {
     {"gpt3-13b/64xA100-80GB", "gpt3-13b", "A100-80GB", 64, 256, 2048},
@@ -65,6 +70,7 @@ typedef struct {
     double loop_min_s;           /* evaluation loop, min over ranks (load balance) */
     uint64_t rows, feasible, pruned;
     size_t front;
+    PrismCommTreeStats merge; /* this rank's share of the cross-rank merge (comm.h) */
 } Run;
 
 static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable *kt, Run *out,
@@ -93,7 +99,10 @@ static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable 
     opt.kt = kt;
     opt.threads = bench_threads;
     opt.exhaustive = bench_exhaustive;
+    memset(&out->merge, 0, sizeof out->merge);
+    comm->tree_stats = &out->merge;
     g_autoptr(PrismSearchResult) res = prism_search_run(comm, &job, 1, &opt, NULL, error);
+    comm->tree_stats = NULL;
     if (res == NULL)
         return FALSE;
     double t1 = MPI_Wtime(), start = 0, stop = 0, cpu = cpu_now() - c0;
@@ -108,7 +117,8 @@ static gboolean run_case(PrismComm *comm, const Case *c, const PrismKernelTable 
     out->pruned = prism_search_result_pruned(res);
     out->front = prism_front_size(prism_search_result_front(res, 0));
     out->loop_min_s = prism_search_result_seconds_min(res);
-    if (out->rows != prism_space_size(space) || out->front == 0) {
+    /* an empty front is right only when nothing fits (DeepSeek-V3 on 64 devices) */
+    if (out->rows != prism_space_size(space) || (out->front == 0) != (out->feasible == 0)) {
         g_set_error(error, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_INTERNAL,
                     "%s: result check failed", c->name);
         return FALSE;
@@ -173,7 +183,27 @@ int main(int argc, char **argv)
                 csum[i] = r.cpu_sum_s;
             }
         }
+        /* the merge of the last repetition, per tree level: the slowest rank's time
+         * and the bytes sent at that level by all ranks */
+        double lmax[PRISM_COMM_TREE_LEVELS] = {0}, bmax = 0;
+        uint64_t lbytes[PRISM_COMM_TREE_LEVELS] = {0};
+        int levels = 0;
+        while ((1 << levels) < comm->size)
+            levels++;
+        if (status == 0) {
+            MPI_Reduce(r.merge.seconds, lmax, levels, MPI_DOUBLE, MPI_MAX, 0, comm->mpi);
+            MPI_Reduce(r.merge.bytes, lbytes, levels, MPI_UINT64_T, MPI_SUM, 0, comm->mpi);
+            MPI_Reduce(&r.merge.bcast_seconds, &bmax, 1, MPI_DOUBLE, MPI_MAX, 0, comm->mpi);
+        }
         if (status == 0 && comm->rank == 0) {
+            g_autoptr(GString) lv = g_string_new("");
+            for (int l = 0; l < levels; l++)
+                g_string_append_printf(
+                    lv, "%s{\"step\":%d,\"max_s\":%.4g,\"bytes\":%" G_GUINT64_FORMAT "}",
+                    l ? "," : "", 1 << l, lmax[l], lbytes[l]);
+            printf("{\"case\":\"%s\",\"ranks\":%d,\"merge_levels\":[%s],\"merge_bcast_max_s\":%.4g,"
+                   "\"merge_bcast_bytes\":%" G_GUINT64_FORMAT "}\n",
+                   cases[c].name, comm->size, lv->str, bmax, r.merge.bcast_bytes);
             prism_bench_sort(total, (size_t)reps);
             prism_bench_sort(loop, (size_t)reps);
             prism_bench_sort(fast, (size_t)reps);

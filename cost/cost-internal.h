@@ -58,22 +58,18 @@ struct PrismCostSegment {
 };
 
 /* Model chunks one stage (device) holds: vpp, except DualPipe (vpp = 1), whose device s
- * holds stage s of one direction and stage pp-1-s of the other. */
+ * holds stage s of one direction and stage pp-1-s of the other (registry.h). */
 static inline uint32_t prism_stage_chunks(uint32_t schedule, uint32_t vpp)
 {
-    return schedule == PRISM_SCHEDULE_DUALPIPE ? 2u : vpp;
+    return prism_schedule_chunks(schedule, vpp);
 }
 
 /* The virtual chunk (index into PrismLayout.chunk_layers, in model order) that stage s
  * runs as its chunk c: c*pp + s (interleaved order); the V schedules (ZB-V, DualPipeV)
- * run chunks s and 2pp-1-s; DualPipe runs s and pp-1-s. */
+ * run chunks s and 2pp-1-s; DualPipe runs s and pp-1-s (registry.h, placement). */
 static inline uint32_t prism_stage_chunk(uint32_t schedule, uint32_t pp, uint32_t s, uint32_t c)
 {
-    if (schedule == PRISM_SCHEDULE_ZB_V || schedule == PRISM_SCHEDULE_DUALPIPE_V)
-        return c == 0 ? s : 2 * pp - 1 - s;
-    if (schedule == PRISM_SCHEDULE_DUALPIPE)
-        return c == 0 ? s : pp - 1 - s;
-    return c * pp + s;
+    return prism_schedule_place(schedule, pp, s, c);
 }
 
 struct PrismKernelTable {

@@ -475,13 +475,7 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
 {
     if (layout == NULL && !prism_strategy_check(s, cm->model, &cm->training, error))
         return FALSE;
-    const PrismSegmentKey key = {.devices = s->devices,
-                                 .pp = s->pp,
-                                 .vpp = s->vpp,
-                                 .schedule = s->schedule,
-                                 .recompute = s->recompute,
-                                 .rc_layers = s->rc_layers,
-                                 .offload = s->offload};
+    const PrismSegmentKey key = prism_segment_key_of(s);
     g_autoptr(PrismCostSegment) seg =
         layout ? prism_cost_segment_new_layout(cm, &key, layout, TRUE, error)
                : prism_cost_segment_new(cm, &key, TRUE, error);

@@ -37,38 +37,21 @@ static void add_gb(GString *s, double bytes)
 
 void prism_cost_strategy_to_json(const PrismStrategy *s, JsonBuilder *b)
 {
-    static const char *const keys[] = {"devices", "dp",  "tp", "pp",  "vpp", "cp",   "ep",
-                                       "etp",     "edp", "sp", "mbs", "m",   "zero", "folding"};
-    const double vals[] = {s->devices,
-                           s->dp,
-                           s->tp,
-                           s->pp,
-                           s->vpp,
-                           s->cp,
-                           s->ep,
-                           prism_strategy_etp(s),
-                           prism_strategy_edp(s),
-                           s->sp,
-                           s->mbs,
-                           s->m,
-                           s->zero,
-                           prism_strategy_folding(s)};
-    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
-        json_builder_set_member_name(b, keys[i]);
-        json_builder_add_int_value(b, (gint64)vals[i]);
-    }
-    json_builder_set_member_name(b, "recompute");
-    json_builder_add_string_value(b, prism_recompute_name((PrismRecompute)s->recompute));
-    json_builder_set_member_name(b, "rc_layers");
-    json_builder_add_int_value(b, s->rc_layers);
-    json_builder_set_member_name(b, "schedule");
-    json_builder_add_string_value(b, prism_schedule_name((PrismSchedule)s->schedule));
-    json_builder_set_member_name(b, "offload");
-    json_builder_add_int_value(b, s->offload);
-    static const char *const ov[] = {"tp_overlap", "dp_overlap", "param_overlap"};
-    for (int i = 0; i < 3; i++) {
-        json_builder_set_member_name(b, ov[i]);
-        json_builder_add_int_value(b, (s->overlap_off >> i) & 1u ? 0 : 1);
+    /* the registry's dims in its JSON order, code dims by name; edp (not a dim: it follows
+     * from the expert mapping) after etp */
+    for (int i = 0; i < PRISM_DIM_COUNT; i++) {
+        const PrismDim d = prism_dim_json_order[i];
+        const uint64_t v = prism_strategy_dim(s, d);
+        json_builder_set_member_name(b, prism_dim_name(d));
+        if (prism_dim_info(d)->codes != NULL) {
+            g_autofree char *text = prism_dim_value_text(d, v);
+            json_builder_add_string_value(b, text);
+        } else
+            json_builder_add_int_value(b, (gint64)v);
+        if (d == PRISM_DIM_ETP) {
+            json_builder_set_member_name(b, "edp");
+            json_builder_add_int_value(b, prism_strategy_edp(s));
+        }
     }
 }
 
@@ -192,47 +175,6 @@ static uint32_t stage_peak_cand(const PrismCostSegment *seg, const double *ws, u
     return best;
 }
 
-/* The schedule's in-flight count per (stage s, chunk) and its bubble, as formula text
- * (cost/README.md derives them). */
-static const char *schedule_inflight_text(uint32_t schedule)
-{
-    switch (schedule) {
-    case PRISM_SCHEDULE_INTERLEAVED:
-        return "Megatron's interleaved order, every state after a forward";
-    case PRISM_SCHEDULE_GPIPE:
-        return "m";
-    case PRISM_SCHEDULE_ZB_V:
-        return "chunks s, 2p-1-s: (2p-1-s, s+1) or (2p-s, s)";
-    case PRISM_SCHEDULE_DUALPIPE:
-        return "stages s, p-1-s of the two directions: (p-s, s+1)";
-    case PRISM_SCHEDULE_DUALPIPE_V:
-        return "chunks s, 2p-1-s: (2p-s, s+1)";
-    case PRISM_SCHEDULE_SEQ1F1B:
-        return "(p-s+k-1)/k, k = seq1f1b_splits";
-    default:
-        return "min(p-s, m)";
-    }
-}
-
-static const char *schedule_bubble_text(uint32_t schedule)
-{
-    switch (schedule) {
-    case PRISM_SCHEDULE_INTERLEAVED:
-        return "(sum_s u_s - max_s u_s) / vpp, u_s = T_s";
-    case PRISM_SCHEDULE_ZB_H1:
-        return "sum_s u_s - max_s u_s, u_s = T_s - 2 W_s";
-    case PRISM_SCHEDULE_ZB_V:
-    case PRISM_SCHEDULE_DUALPIPE_V:
-        return "max(0, sum_s u_s - max_s u_s) / 2, u_s = T_s - 3 W_s";
-    case PRISM_SCHEDULE_DUALPIPE:
-        return "max(0, sum_s u_s / 2 - max_s u_s) / 2, u_s = T_s - 3 W_s";
-    case PRISM_SCHEDULE_SEQ1F1B:
-        return "(sum_s u_s - max_s u_s) / k, u_s = T_s, k = seq1f1b_splits";
-    default:
-        return "sum_s u_s - max_s u_s, u_s = T_s";
-    }
-}
-
 static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSegment *seg,
                         const double *ws, double m)
 {
@@ -243,7 +185,7 @@ static void text_stages(GString *o, const PrismCostModel *cm, const PrismCostSeg
     g_string_append_printf(o,
                            "\nstages (layers per chunk; in-flight micro-batches per chunk at the "
                            "first steady-state forward: %s)\n",
-                           pp > 1 ? schedule_inflight_text(sch) : "1");
+                           pp > 1 ? prism_schedule_info(sch)->inflight : "1");
     for (uint32_t s = 0; s < pp; s++) {
         gboolean emb = FALSE, head = FALSE;
         g_string_append_printf(o, "  stage %-3u composition %-3u layers [", s, seg->stage_comp[s]);
@@ -331,7 +273,7 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismStrategy 
         {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm + m * (fsdp_exposed + fsdp_lead) of "
                                  "the slowest stage (the latter inside T_max)"},
         {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
-        {PRISM_COL_TIME_BUBBLE, NULL}, /* the schedule's: schedule_bubble_text */
+        {PRISM_COL_TIME_BUBBLE, NULL}, /* the schedule's bubble text (registry.h) */
         {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
         {PRISM_COL_TIME_OFFLOAD,
          "max over stages of offload_transfer + m * offload_slowest (the latter in T_max)"},
@@ -357,7 +299,7 @@ static void text_step(GString *o, const PrismCostModel *cm, const PrismStrategy 
             continue;
         g_string_append_printf(o, "  %-22s %12.6g %-8s %s\n", ci->name, col[rows[i].col], ci->unit,
                                rows[i].formula ? rows[i].formula
-                                               : schedule_bubble_text(seg->key.schedule));
+                                               : prism_schedule_info(seg->key.schedule)->bubble);
     }
     g_string_append_printf(o, "  model FLOPs per step   %12.6g FLOP\n", cm->k.model_flops_step);
     g_string_append_printf(o, "  budget                 %12.6g B      memory - mem_margin\n",

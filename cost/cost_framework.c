@@ -318,10 +318,16 @@ static gboolean load_default(PrismFramework *fw, const char *key, const char *v,
         break;
     case PRISM_FW_SCHEDULE: {
         PrismSchedule s;
-        if (!prism_schedule_parse(v, &s, NULL))
-            return bad(error, fw->path, g, key, v,
-                       "allowed: 1f1b, interleaved, gpipe, zb-h1, zb-v, dualpipe, dualpipe-v, "
-                       "seq1f1b or plan");
+        if (!prism_schedule_parse(v, &s, NULL)) {
+            GString *all = g_string_new("allowed: ");
+            for (uint32_t k = 0; k < PRISM_SCHEDULE_COUNT; k++)
+                g_string_append_printf(all, "%s, ", prism_schedule_info(k)->name);
+            g_string_truncate(all, all->len - 2);
+            g_string_append(all, " or plan");
+            gboolean ok = bad(error, fw->path, g, key, v, all->str);
+            g_string_free(all, TRUE);
+            return ok;
+        }
         x = (int)s;
         break;
     }
@@ -381,6 +387,11 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
                     fw->rc_every_nth = strcmp(v, "every_nth") == 0;
                 else
                     ok = bad(error, fw->path, group, k, v, "first_k or every_nth");
+            } else if (strcmp(k, "context_parallel_sharding") == 0) {
+                if (strcmp(v, "always") == 0 || strcmp(v, "optional") == 0)
+                    fw->cp_shards = strcmp(v, "always") == 0;
+                else
+                    ok = bad(error, fw->path, group, k, v, "always or optional");
             } else if (strcmp(k, "overlap") == 0 || strcmp(k, "overlap_search") == 0) {
                 unsigned bits = 0;
                 if (!parse_overlap(v, &bits))
@@ -394,7 +405,7 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                             "framework profile %s [planning] %s = '%s': unknown key (allowed: "
                             "only, uniform_chunks, overlap, overlap_search, sequence_parallel, "
-                            "recompute_layers)",
+                            "recompute_layers, context_parallel_sharding)",
                             fw->path, k, v);
                 ok = FALSE;
             }

@@ -277,7 +277,7 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "_initialize_tp_communicators)"},
     [PRISM_KNOB_NIC_SPREAD] =
         {"nic_spread", 1.0, 0.0, 1.0, "bool",
-         "1 = a DP/ZeRO/FSDP collective whose group has k > 1 members on "
+         "1 = a DP/ZeRO/FSDP or TP collective whose group has k > 1 members on "
          "each node crosses the nodes on their k NICs (NCCL channels): "
          "1/k of the per-device inter-node time, at least the intra-node "
          "link's; 0 = every group at one device's NIC. The EP "
@@ -507,6 +507,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "published: DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv:2412.19437) Sec. "
          "3.3.3 Low-Precision Activation; the default 0 is the BF16 cache of Megatron-Core's "
          "recipes"},
+    [PRISM_KNOB_MOE_PROBS_IN_ACT] =
+        {"moe_probs_in_act", 0.0, 0.0, 1.0, "bool",
+         "1 = the router's probabilities scale each routed row inside the experts' activation "
+         "(before fc2, which is linear) and the combine sums unweighted, so no expert output "
+         "is kept for the probabilities' gradient; 0 = the combine multiplies the experts' "
+         "outputs by the probabilities and keeps them (h per routed row)",
+         "code: NVIDIA/TransformerEngine PR #1468 (moe_permute_with_probs, 2025-02): 'apply the "
+         "probs to the MoE expert MLP rather than to the unpermutation to avoid saving huge "
+         "input tensor of unpermute function'; the default 0 is the unpermute with probs of "
+         "Megatron-Core core_r0.9 moe_utils.py unpermute and of torchtitan's combine "
+         "(pytorch/torchtitan PR #4095)"},
     [PRISM_KNOB_ADAM_MOMENT_BYTES] =
         {"adam_moment_bytes", 4.0, 1.0, 4.0, "bytes",
          "bytes per optimizer moment (Adam's two, SGD's momentum): 4 = fp32, 2 = BF16 moments "
@@ -551,6 +562,18 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "published: the devices' GEMM efficiencies are square GEMMs of 4096^3-8192^3 (H100: "
          "zzc0721/torch-performance-test-data#79; B200: pytorch/ao#2427; B200 at 750 W: "
          "facebookexperimental/triton#854): 6144, their middle"},
+    [PRISM_KNOB_ZERO_SYNC_EXPOSED] =
+        {"zero_sync_exposed", 0.0, 0.0, 1.0, "bool",
+         "1 = with ZeRO >= 1 the data-parallel collectives run outside any "
+         "compute: the gradient reduce-scatter after the last backward, the "
+         "parameter all-gather after the optimizer step (nanotron with fp32 "
+         "gradient accumulation builds no DDP then); 0 = as dp_bucket or "
+         "dp_overlap hide them",
+         "code: Megatron-Core and DeepSpeed overlap ZeRO's collectives with backward (0); "
+         "huggingface/nanotron src/nanotron/trainer.py make_ddp = dp > 1 and not "
+         "(accumulate_grad_in_fp32 and zero_stage > 0), FP32GradientAccumulator."
+         "sync_gradients_across_dp after backward, ZeroDistributedOptimizer.step "
+         "_all_gather_params (1, the nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

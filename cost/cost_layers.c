@@ -48,6 +48,7 @@ typedef struct KnobView {
     double rc_norm;   /* recompute_norm: selective recompute drops the pre-norms' outputs */
     double rc_mla;    /* recompute_mla_up: ... and MLA's up-projection outputs */
     double fp8_cache; /* act_cache_fp8: linear inputs kept in FP8 (DeepSeek-V3) */
+    double probs_act; /* moe_probs_in_act: probabilities applied in the experts' activation */
 } KnobView;
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
@@ -275,6 +276,18 @@ static void gdn_terms(const PrismSsmSpec *ss, double h, const KnobView *kv, Pris
     k->cp_none = 1.0;
 }
 
+/* Elements per routed row the combine keeps for the probabilities' gradient: the expert's
+ * output (h) when the combine scales the outputs by the probabilities (Megatron-Core's
+ * unpermute with probs, core_r0.9 moe_utils.py; torchtitan's combine), none when the
+ * probabilities scale the experts' activation before fc2 (moe_probs_in_act: TE
+ * moe_permute_with_probs, PR #1468; Megatron-Core GroupedMLP activation_func_with_probs,
+ * TEGroupedMLP weighted_bias_swiglu_impl), whose backward takes d(probs) from the
+ * activation's kept input. */
+static double combine_kept(const KnobView *kv, double h)
+{
+    return kv->probs_act > 0.5 ? 0.0 : h;
+}
+
 /* MLP part (dense or MoE). Returns the forward model FLOPs per token of the MLP. */
 static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, PrismKKind *k)
 {
@@ -320,7 +333,7 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     }
     k->a_rep += 4.0 * E;             /* router logits in fp32 */
     k->a_full += topk * cf * h * bp; /* permuted tokens (expert inputs) */
-    k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + h); /* + expert outputs */
+    k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + combine_kept(kv, h));
     k->ep_bytes = topk * cf * h * bp;
     k->is_moe = 1.0;
     k->e_tp += bp * mats * (nsh * fs + topk * cf * fe); /* activations of the experts */
@@ -332,6 +345,8 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
      * (read + write 4E); the chunk sort and unsort of the received rows (split + cat:
      * read + write, twice) = 4R per etp-gathered row set, when E/ep > 1 */
     k->e_moe += (6.0 * topk * cf + 1.0) * h * bp + 8.0 * E;
+    if (kv->probs_act > 0.5) /* the unpermute's x probs moves into the fused activation */
+        k->e_moe -= 2.0 * topk * cf * h * bp;
     k->e_sort += 4.0 * topk * cf * h * bp;
     k->n_exp = E;
     double gate = 0.0;
@@ -421,7 +436,8 @@ static double eager_norm_extra(double bp)
  * outputs, the normed latents, the experts' permuted inputs, a dense MLP's fc2 input), the
  * attention output in E5M6, and the MoE's SwiGLU (routed and shared) keeps its inputs in FP8
  * and recomputes its output, as recompute_moe_act does. Q, K, V (the attention's inputs),
- * the norms' inputs, the router's logits and the experts' outputs stay as they are. */
+ * the norms' inputs, the router's logits and the experts' outputs kept for the combine
+ * (none under moe_probs_in_act) stay as they are. */
 static void memory_modules(const PrismBlockSpec *sp, double h, const KnobView *kv, PrismKKind *k)
 {
     const PrismAttnSpec *at = &sp->attn;
@@ -462,10 +478,11 @@ static void memory_modules(const PrismBlockSpec *sp, double h, const KnobView *k
     const double cf = mp->capacity_factor > 0 ? mp->capacity_factor : kv->imbal;
     const double rows = (double)mp->top_k * cf, fe = (double)mp->expert_hidden;
     const double nsh = mp->n_shared, fs = mp->shared_hidden ? (double)mp->shared_hidden : fe;
-    /* kept per routed row: fc1's outputs in FP8, the output (for the combine) as it was; the
-     * activation's output is recomputed (already so under recompute_moe_act) */
-    const double kept_row = bp * (mats * fe + h) - (kv->moe_act > 0.5 ? bp * fe : 0.0);
-    k->as_tp -= rows * (kept_row - (q8 * (mats - 1.0) * fe + bp * h));
+    /* kept per routed row: fc1's outputs in FP8, the output for the combine (if any) as it
+     * was; the activation's output is recomputed (already so under recompute_moe_act) */
+    const double out = combine_kept(kv, h);
+    const double kept_row = bp * (mats * fe + out) - (kv->moe_act > 0.5 ? bp * fe : 0.0);
+    k->as_tp -= rows * (kept_row - (q8 * (mats - 1.0) * fe + bp * out));
     k->as_tp -= nsh * (bp * mats - q8 * (mats - 1.0)) * fs;
     k->as_full -= (bp - q8) * rows * h;
     k->se_tp += (kv->moe_act > 0.5 ? 0.0 : rows * bp * mats * fe) + nsh * bp * mats * fs;
@@ -680,6 +697,10 @@ static void compile_network(PrismCostModel *cm)
         cm->k.lvl_size[j] = last || lv->size == 0 ? HUGE_VAL : (double)lv->size;
         cm->k.lvl_inv_bw[j] = 1.0 / (lv->bw_GBps * 1e9 * eff);
         cm->k.lvl_lat[j] = lv->latency_us * 1e-6;
+        /* all-gather / reduce-scatter: the level's own figure where the cluster gives one */
+        const double gbw = c->gather_bw_GBps[last ? c->n_levels - 1 : j];
+        const double ag = gbw > 0 ? gbw : lv->bw_GBps;
+        cm->k.lvl_inv_bw_ag[j] = 1.0 / (ag * 1e9 * eff);
     }
 }
 
@@ -883,6 +904,7 @@ static KnobView knob_view(const PrismCostModel *cm, const PrismTraining *trainin
         .rc_norm = kn[PRISM_KNOB_RECOMPUTE_NORM],
         .rc_mla = kn[PRISM_KNOB_RECOMPUTE_MLA_UP],
         .fp8_cache = kn[PRISM_KNOB_ACT_CACHE_FP8],
+        .probs_act = kn[PRISM_KNOB_MOE_PROBS_IN_ACT] > 0.5 ? 1.0 : 0.0,
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */
@@ -968,6 +990,7 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->fsdp_reshard = kn[PRISM_KNOB_FSDP_RESHARD];
     k->fsdp_pp_nosync = kn[PRISM_KNOB_FSDP_PP_NOSYNC] > 0.5 ? 1.0 : 0.0;
     k->nic_spread = kn[PRISM_KNOB_NIC_SPREAD] > 0.5 ? 1.0 : 0.0;
+    k->zero_exposed = kn[PRISM_KNOB_ZERO_SYNC_EXPOSED] > 0.5 ? 1.0 : 0.0;
     k->sp_gathered = kn[PRISM_KNOB_SP_SAVES_GATHERED] > 0.5 ? 1.0 : 0.0;
     k->zero3_lowp = kn[PRISM_KNOB_ZERO3_LOWP_SHARD] > 0.5 ? 1.0 : 0.0;
     /* one all-reduce-equivalent = an all-gather + a reduce-scatter of T h: each copies the

@@ -44,14 +44,9 @@ const char *prism_moving_part_name(PrismMovingPart p)
 
 uint64_t prism_moving_part_value(PrismMovingPart p, const PrismStrategy *s)
 {
-    /* schedules by their moving parts: plain 1F1B, GPipe (the same stages, more memory),
-     * interleaved chunks, sequence chunks, split backward (zero bubble), V-shaped and
-     * bidirectional placements */
-    static const uint8_t sched[PRISM_SCHEDULE_COUNT] = {
-        [PRISM_SCHEDULE_1F1B] = 0,        [PRISM_SCHEDULE_GPIPE] = 1,
-        [PRISM_SCHEDULE_INTERLEAVED] = 2, [PRISM_SCHEDULE_SEQ1F1B] = 3,
-        [PRISM_SCHEDULE_ZB_H1] = 4,       [PRISM_SCHEDULE_ZB_V] = 5,
-        [PRISM_SCHEDULE_DUALPIPE_V] = 6,  [PRISM_SCHEDULE_DUALPIPE] = 7};
+    /* schedules by their moving parts (registry.h, moving): plain 1F1B, GPipe (the same
+     * stages, more memory), interleaved chunks, sequence chunks, split backward (zero
+     * bubble), V-shaped and bidirectional placements */
     static const uint8_t rc[PRISM_RECOMPUTE_COUNT] = {[PRISM_RECOMPUTE_NONE] = 0,
                                                       [PRISM_RECOMPUTE_SELECTIVE] = 1,
                                                       [PRISM_RECOMPUTE_BLOCK] = 2,
@@ -61,7 +56,9 @@ uint64_t prism_moving_part_value(PrismMovingPart p, const PrismStrategy *s)
         return (uint64_t)((s->offload & PRISM_OFFLOAD_OPTIMIZER) != 0) +
                ((s->offload & PRISM_OFFLOAD_ACTIVATIONS) != 0);
     case PRISM_MOVING_SCHEDULE:
-        return s->pp > 1 && s->schedule < PRISM_SCHEDULE_COUNT ? sched[s->schedule] : 0;
+        return s->pp > 1 && s->schedule < PRISM_SCHEDULE_COUNT
+                   ? prism_schedule_info(s->schedule)->moving
+                   : 0;
     case PRISM_MOVING_PP:
         return s->pp;
     case PRISM_MOVING_VPP:

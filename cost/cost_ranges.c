@@ -150,19 +150,32 @@ void prism_corners_free(PrismCorners *c)
 gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
                             const double point[PRISM_COL_COUNT], PrismInterval *out, GError **error)
 {
+    double step[PRISM_CORNER_COUNT], peak[PRISM_CORNER_COUNT];
+    for (int i = 0; i < PRISM_CORNER_COUNT; i++) {
+        double cols[PRISM_COL_COUNT];
+        if (!prism_cost_eval_one(c->cm[i], s, cols, error))
+            return FALSE;
+        step[i] = cols[PRISM_COL_TIME_STEP];
+        peak[i] = cols[PRISM_COL_MEM_PEAK];
+    }
+    prism_corners_form(c, s, point, step, peak, out);
+    return TRUE;
+}
+
+void prism_corners_form(const PrismCorners *c, const PrismStrategy *s,
+                        const double point[PRISM_COL_COUNT], const double step[PRISM_CORNER_COUNT],
+                        const double peak[PRISM_CORNER_COUNT], PrismInterval *out)
+{
     /* memory as the verdict takes it: the device figure of each model's allocated peak */
     PrismMemKinds mk;
     prism_cost_memory_kinds(c->point, s, point[PRISM_COL_MEM_PEAK], &mk);
     double lo = point[PRISM_COL_TIME_STEP], hi = lo, mem = mk.device;
     double mem_hi = mem;
     for (int i = 0; i < PRISM_CORNER_COUNT; i++) {
-        double cols[PRISM_COL_COUNT];
-        if (!prism_cost_eval_one(c->cm[i], s, cols, error))
-            return FALSE;
-        out->corner[i] = cols[PRISM_COL_TIME_STEP];
-        lo = MIN(lo, cols[PRISM_COL_TIME_STEP]);
-        hi = MAX(hi, cols[PRISM_COL_TIME_STEP]);
-        prism_cost_memory_kinds(c->cm[i], s, cols[PRISM_COL_MEM_PEAK], &mk);
+        out->corner[i] = step[i];
+        lo = MIN(lo, step[i]);
+        hi = MAX(hi, step[i]);
+        prism_cost_memory_kinds(c->cm[i], s, peak[i], &mk);
         mem_hi = MAX(mem_hi, mk.device);
     }
     out->step = point[PRISM_COL_TIME_STEP];
@@ -170,5 +183,4 @@ gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
     out->step_hi = hi * (1.0 + c->widen_step);
     out->mem = mem;
     out->mem_hi = mem_hi * (1.0 + c->widen_mem);
-    return TRUE;
 }

@@ -334,23 +334,23 @@ static void schedule_states(const PrismSegmentKey *key, uint32_t pp, uint32_t vp
     default:
         break;
     }
-    /* pp = 1: one micro-batch at a time; GPipe: m (weight b below); 1F1B and
+    /* pp = 1: one micro-batch at a time; GPipe (holds_m): m (weight b below); 1F1B and
      * ZB-H1: pp - s */
-    const double a = pp == 1                                 ? 1.0
-                     : key->schedule == PRISM_SCHEDULE_GPIPE ? 1.0
-                                                             : (double)(pp - st);
+    const double a =
+        pp == 1 || prism_schedule_info(key->schedule)->holds_m ? 1.0 : (double)(pp - st);
     g_array_append_val(mu, a);
 }
 
 /* Record stage st's regime-0 in-flight counts per chunk in seg->mu_a (weight a) or, for
- * GPipe with pp > 1 (which holds m micro-batches), seg->mu_b (weight b). */
+ * a schedule that holds m micro-batches (GPipe) with pp > 1, seg->mu_b (weight b). */
 static void record_inflight(PrismCostSegment *seg, const PrismSegmentKey *key, uint32_t pp,
                             uint32_t vpp, uint32_t st, const GArray *mu)
 {
+    const gboolean holds_m = prism_schedule_info(key->schedule)->holds_m && pp > 1;
     for (uint32_t c = 0; c < vpp; c++) {
         const double u = g_array_index(mu, double, c);
-        seg->mu_a[st * vpp + c] = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? 0.0 : u;
-        seg->mu_b[st * vpp + c] = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1 ? u : 0.0;
+        seg->mu_a[st * vpp + c] = holds_m ? 0.0 : u;
+        seg->mu_b[st * vpp + c] = holds_m ? u : 0.0;
     }
 }
 
@@ -387,14 +387,15 @@ static void add_stage_candidates(PrismCostSegment *seg, const PrismSegmentKey *k
                                  const size_t nr[3], uint32_t ns, gboolean all_stages, GArray *cw,
                                  GArray *cstage, double *row)
 {
-    const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
+    const PrismScheduleInfo *si = prism_schedule_info(key->schedule);
+    const gboolean inter = si->regimes;
     const size_t first_cand = cstage->len;
     for (int r = 0; r < 3; r++)
         for (size_t k = 0; k < nr[r]; k++) {
             const double *sa = &g_array_index(reg[0], double, (r == 0 ? k : 0) * ns);
             const double *sc = inter ? &g_array_index(reg[1], double, (r == 1 ? k : 0) * ns) : sa;
             const double *sm = inter ? &g_array_index(reg[2], double, (r == 2 ? k : 0) * ns) : sa;
-            const gboolean gpipe = key->schedule == PRISM_SCHEDULE_GPIPE && pp > 1;
+            const gboolean gpipe = si->holds_m && pp > 1;
             /* row layout: a | b | cap | mid; GPipe holds m micro-batches: W = b * m */
             memcpy(row, sa, ns * sizeof(double));
             memcpy(row + ns, sa, ns * sizeof(double));
@@ -430,7 +431,7 @@ static void build_candidates(const PrismCostModel *cm, PrismCostSegment *seg,
                              gboolean all_stages, GArray *cw, GArray *cstage)
 {
     const uint32_t pp = seg->layout->pp, vpp = seg->nch;
-    const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
+    const gboolean inter = prism_schedule_info(key->schedule)->regimes;
     const double k_seq = cm->knobs.v[PRISM_KNOB_SEQ1F1B_SPLITS];
     seg->stage_cand = g_new(uint32_t, pp);
     seg->stage_states = g_new0(uint32_t, pp);
@@ -511,8 +512,8 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
                              double rc_tok, gboolean all_stages)
 {
     const uint32_t pp = seg->layout->pp, vpp = seg->nch;
-    const gboolean inter = key->schedule == PRISM_SCHEDULE_INTERLEAVED;
-    const uint32_t sch = key->schedule;
+    const PrismScheduleInfo *si = prism_schedule_info(key->schedule);
+    const gboolean inter = si->regimes;
     const double dev_peak = (double)key->devices * cm->k.peak_flops;
     PrismKSegment *k = &seg->k;
     k->pp = pp;
@@ -545,18 +546,17 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->w_one = seg->w_one;
     k->cand_work = seg->cand_work;
     /* bubble = max(0, bub_sum * sum_s u_s - max_s u_s) * bub_scale, u_s = T_s - bub_w W_s
-     * (README "Step"): 1F1B/GPipe (p-1)T; interleaved (p-1)T/v; ZB-H1 (p-1)(T-2W);
-     * seq1F1B (p-1)T/k; ZB-V and DualPipeV (p-1)(T-3W)/2; DualPipe (p/2-1)(T-3W)/2 */
-    const gboolean zb3 = sch == PRISM_SCHEDULE_ZB_V || sch == PRISM_SCHEDULE_DUALPIPE ||
-                         sch == PRISM_SCHEDULE_DUALPIPE_V;
+     * (README "Step"), the coefficients of the schedule's registry row: 1F1B/GPipe
+     * (p-1)T; interleaved (p-1)T/v; ZB-H1 (p-1)(T-2W); seq1F1B (p-1)T/k; ZB-V and
+     * DualPipeV (p-1)(T-3W)/2; DualPipe (p/2-1)(T-3W)/2 */
     const double k_seq = cm->knobs.v[PRISM_KNOB_SEQ1F1B_SPLITS];
-    const gboolean seq = sch == PRISM_SCHEDULE_SEQ1F1B && pp > 1;
-    k->bub_sum = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
-    k->bub_scale = seq ? 1.0 / k_seq : zb3 ? 0.5 : 1.0 / vpp;
-    k->bub_w = sch == PRISM_SCHEDULE_ZB_H1 ? 2.0 : zb3 ? 3.0 : 0.0;
+    const gboolean seq = si->bub_scale == PRISM_BUBBLE_PER_SPLIT && pp > 1;
+    k->bub_sum = si->bub_sum;
+    k->bub_scale = seq ? 1.0 / k_seq : si->bub_scale == PRISM_BUBBLE_HALF ? 0.5 : 1.0 / vpp;
+    k->bub_w = si->bub_w;
     /* DualPipe: each chunk of a stage carries half the micro-batches (one direction) */
-    k->m_share = sch == PRISM_SCHEDULE_DUALPIPE ? 0.5 : 1.0;
-    k->hide = sch == PRISM_SCHEDULE_DUALPIPE || sch == PRISM_SCHEDULE_DUALPIPE_V ? 1.0 : 0.0;
+    k->m_share = si->m_share;
+    k->hide = si->hide;
     /* Megatron-Core's --overlap-moe-expert-parallel-comm (knob ep_a2a_overlap): the same
      * forward-with-backward overlap under any schedule (the combined 1F1B) */
     if (cm->knobs.v[PRISM_KNOB_EP_A2A_OVERLAP] > 0.5)

@@ -31,7 +31,10 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                          "z >= 2 ? e*etp/(t*d*c) : 1; 1 for z >= 3 under fsdp_pp_nosync with "
                          "pp > 1"},
     [PRISM_KL_ODIV_E] = {"zero_opt_share_experts", "1", "z >= 1 ? e*etp/(t*d*c) : 1"},
-    [PRISM_KL_TP_A] = {"tp_s_per_byte", "s/B", "2(t-1)/t / BW(t)  (ring all-reduce)"},
+    [PRISM_KL_TP_A] = {"tp_s_per_byte", "s/B",
+                       "2(t-1)/t / BWk(t)  (ring all-reduce; with SP reduce-scatter + all-gather "
+                       "at the level's gather figure); BWk = min(k*BW, BW(node)) for a group "
+                       "over nodes with k members on each (nic_spread)"},
     [PRISM_KL_TP_LAT] = {"tp_latency", "s",
                          "nccl_model: n_c*base_Simple + 2(t-1)*hop_Simple(t), n_c = 2 with SP "
                          "(reduce-scatter + all-gather) else 1; else 2(t-1) * LAT(t)"},
@@ -53,7 +56,8 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_EP_LVL] = {"ep_level", "level", "level joining etp*e devices"},
     [PRISM_KL_DP_A] =
         {"dp_s_per_param", "s",
-         "[z<3] (n_s-1)/n_s * V_z / BWk(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d); BWk = BW, "
+         "[z<3] (n_s-1)/n_s * V_z / BWk(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d); BWk = BW "
+         "(z >= 1: the level's all-gather / reduce-scatter figure), "
          "with nic_spread min(k*BW, BW(node)) for k = node/stride > 1 "
          "members per node (stride t; experts e*etp)"},
     [PRISM_KL_DP_LAT] = {"dp_latency", "s",
@@ -225,8 +229,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                        "forward_window)); else 0"},
     [PRISM_KS_HOST_GAP] = {"host_gap", "s",
                            "[layers] max(0, launch_us*(layer_kernels_fwd*(1 + full) + "
-                           "layer_kernels_bwd) - (compute + recompute + tp + cp + ep)): the "
-                           "host floor's excess over the device time, in compute"},
+                           "layer_kernels_bwd) - (compute + recompute + tp + cp + ep), "
+                           "launch_us*layer_kernels_fwd - forward): the host floor's excess "
+                           "over the device time (a host-bound forward delays the backward), "
+                           "in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

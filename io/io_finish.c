@@ -248,10 +248,12 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GArr
     g_autofree hid_t *dsets = g_new(hid_t, schema->n);
     for (size_t c = 0; c < schema->n; c++)
         dsets[c] = -1;
-    GString *names = g_string_new(NULL);
+    GString *names = g_string_new(NULL), *dims = g_string_new(NULL);
     for (size_t c = 0; c < schema->n && ok; c++) {
         const PrismLandscapeColumn *col = &schema->cols[c];
         g_string_append_printf(names, "%s%s", c ? "," : "", col->name);
+        if (col->source == PRISM_LS_SOURCE_DIM) /* the strategy dims, for readers (scripts/) */
+            g_string_append_printf(dims, "%s%s", dims->len ? "," : "", col->name);
         dsets[c] = prism_h5_dataset_create_internal(group, col->name,
                                                     prism_h5_store_type_internal(col->store), total,
                                                     chunk, ls->opts.codec, ls->opts.level, error);
@@ -268,7 +270,10 @@ static gboolean write_landscape(PrismLandscape *ls, hid_t file, hid_t dxpl, GArr
     }
     if (ok)
         ok = step(ls, prism_h5_attr_string_internal(group, "columns", names->str, error), error);
+    if (ok)
+        ok = step(ls, prism_h5_attr_string_internal(group, "dims", dims->str, error), error);
     g_string_free(names, TRUE);
+    g_string_free(dims, TRUE);
     /* Chunk by chunk, column after column (each column's chunks lie together in the
      * file): a chunk that one record holds whole is copied; any other is gathered from
      * the records that cover it and written through HDF5's filters. */

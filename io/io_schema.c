@@ -12,88 +12,18 @@
 
 #include "io-internal.h"
 
-/* Landscape column order of the dims (the order users read them in, not the index's). */
-static const PrismDim dim_order[PRISM_DIM_COUNT] = {
-    PRISM_DIM_DEVICES,   PRISM_DIM_DP,         PRISM_DIM_TP,         PRISM_DIM_PP,
-    PRISM_DIM_VPP,       PRISM_DIM_CP,         PRISM_DIM_EP,         PRISM_DIM_ETP,
-    PRISM_DIM_SP,        PRISM_DIM_MBS,        PRISM_DIM_M,          PRISM_DIM_ZERO,
-    PRISM_DIM_RECOMPUTE, PRISM_DIM_RC_LAYERS,  PRISM_DIM_SCHEDULE,   PRISM_DIM_FOLDING,
-    PRISM_DIM_OFFLOAD,   PRISM_DIM_TP_OVERLAP, PRISM_DIM_DP_OVERLAP, PRISM_DIM_PARAM_OVERLAP,
-};
-
-/* The compact type of each dim: the width of its field in PrismStrategy, so no value
- * can be truncated; after shuffle + deflate the unused high bytes cost nothing. */
+/* The compact type of each dim: the width of its field in PrismStrategy (registry.h), so
+ * no value can be truncated; after shuffle + deflate the unused high bytes cost nothing. */
 static PrismStore dim_store(PrismDim d)
 {
-    switch (d) {
-    case PRISM_DIM_SP:
-    case PRISM_DIM_ZERO:
-    case PRISM_DIM_FOLDING:
-    case PRISM_DIM_RECOMPUTE:
-    case PRISM_DIM_SCHEDULE:
-    case PRISM_DIM_OFFLOAD:
-    case PRISM_DIM_TP_OVERLAP:
-    case PRISM_DIM_DP_OVERLAP:
-    case PRISM_DIM_PARAM_OVERLAP:
+    switch (prism_dim_info(d)->bytes) {
+    case 1:
         return PRISM_STORE_U8;
-    case PRISM_DIM_RC_LAYERS:
+    case 2:
         return PRISM_STORE_U16;
     default:
         return PRISM_STORE_U32;
     }
-}
-
-static const char *dim_doc(PrismDim d)
-{
-    switch (d) {
-    case PRISM_DIM_DEVICES:
-        return "device count N";
-    case PRISM_DIM_DP:
-        return "data-parallel degree";
-    case PRISM_DIM_TP:
-        return "tensor-parallel degree";
-    case PRISM_DIM_PP:
-        return "pipeline stages";
-    case PRISM_DIM_VPP:
-        return "virtual pipeline chunks per stage";
-    case PRISM_DIM_CP:
-        return "context-parallel degree";
-    case PRISM_DIM_EP:
-        return "expert-parallel degree";
-    case PRISM_DIM_ETP:
-        return "expert tensor-parallel degree (etp; = tp when tied or dense)";
-    case PRISM_DIM_FOLDING:
-        return "parallel folding: 0 tied (etp = tp, ep divides dp*cp), 1 folded";
-    case PRISM_DIM_SP:
-        return "Megatron sequence parallel (0/1)";
-    case PRISM_DIM_MBS:
-        return "micro-batch size in sequences";
-    case PRISM_DIM_M:
-        return "micro-batches per step";
-    case PRISM_DIM_ZERO:
-        return "ZeRO stage 0..3";
-    case PRISM_DIM_RECOMPUTE:
-        return "recompute: 0 none, 1 selective, 2 full, 3 block";
-    case PRISM_DIM_RC_LAYERS:
-        return "k of recompute=block (full on the first k layers per chunk)";
-    case PRISM_DIM_SCHEDULE:
-        return "schedule: 0 1f1b, 1 interleaved, 2 gpipe, 3 zb-h1, 4 zb-v, 5 dualpipe, "
-               "6 dualpipe-v, 7 seq1f1b";
-    case PRISM_DIM_OFFLOAD:
-        return "offload to host memory: 0 none, 1 optimizer state, 2 activations, 3 both";
-    case PRISM_DIM_TP_OVERLAP:
-        return "TP communication overlap: 1 on (tp_overlap knob hidden), 0 off; 1 where "
-               "tp = 1 or sp = 0";
-    case PRISM_DIM_DP_OVERLAP:
-        return "gradient-reduce overlap: 1 on (dp_overlap knob hidden), 0 off; 1 where "
-               "dp*cp = 1 or zero = 3";
-    case PRISM_DIM_PARAM_OVERLAP:
-        return "parameter-gather overlap: 1 on (dp_overlap knob hidden), 0 off; 1 where "
-               "dp*cp = 1 or zero is 0 or 3";
-    case PRISM_DIM_COUNT:
-        break;
-    }
-    return "";
 }
 
 size_t prism_store_size(PrismStore store)
@@ -178,22 +108,55 @@ void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema)
                                "grid point (job) of the row; 0 for a single setup", PRISM_STORE_U32,
                                PRISM_LS_SOURCE_POINT, 0);
     for (size_t i = 0; i < PRISM_DIM_COUNT; i++) {
-        PrismDim d = dim_order[i];
-        gboolean code = d == PRISM_DIM_RECOMPUTE || d == PRISM_DIM_SCHEDULE;
-        prism_landscape_schema_add(schema, prism_dim_name(d), code ? "code" : "count", dim_doc(d),
-                                   dim_store(d), PRISM_LS_SOURCE_DIM, d);
-        if (code) {
-            GString *names = g_string_new(NULL);
-            int n = d == PRISM_DIM_SCHEDULE ? PRISM_SCHEDULE_COUNT : PRISM_RECOMPUTE_COUNT;
-            for (int k = 0; k < n; k++)
-                g_string_append_printf(names, "%s%s", k ? "," : "",
-                                       d == PRISM_DIM_SCHEDULE
-                                           ? prism_schedule_name((PrismSchedule)k)
-                                           : prism_recompute_name((PrismRecompute)k));
-            prism_landscape_schema_set_codes(schema, schema->n - 1, names->str);
-            g_string_free(names, TRUE);
+        const PrismDim d = prism_dim_user_order[i];
+        const PrismDimInfo *info = prism_dim_info(d);
+        if (info->codes == NULL) {
+            prism_landscape_schema_add(schema, info->name, "count", info->doc, dim_store(d),
+                                       PRISM_LS_SOURCE_DIM, d);
+            continue;
         }
+        /* a code dim: its doc lists the codes ("schedule: 0 1f1b, 1 interleaved, ..."), its
+         * codes attribute names them in code order */
+        GString *doc = g_string_new(info->doc), *names = g_string_new(NULL);
+        for (uint32_t k = 0; k < info->n_codes; k++) {
+            g_string_append_printf(doc, "%s%u %s", k ? ", " : ": ", k, info->codes[k]);
+            g_string_append_printf(names, "%s%s", k ? "," : "", info->codes[k]);
+        }
+        prism_landscape_schema_add(schema, info->name, "code", doc->str, dim_store(d),
+                                   PRISM_LS_SOURCE_DIM, d);
+        prism_landscape_schema_set_codes(schema, schema->n - 1, names->str);
+        g_string_free(doc, TRUE);
+        g_string_free(names, TRUE);
     }
+}
+
+void prism_landscape_schema_add_intervals(PrismLandscapeSchema *schema)
+{
+    static const struct {
+        const char *name, *unit, *doc;
+        PrismStore store;
+    } iv[PRISM_IV_COUNT] = {
+        [PRISM_IV_STEP_LO] = {"step_lo", "s",
+                              "step time at the optimistic corner of the published ranges "
+                              "(the least of it and step_time; not widened by a track record)",
+                              PRISM_STORE_F64},
+        [PRISM_IV_STEP_HI] = {"step_hi", "s",
+                              "step time at the pessimistic corner of the published ranges "
+                              "(the largest of it and step_time; not widened)",
+                              PRISM_STORE_F64},
+        [PRISM_IV_MEM_HI] = {"mem_hi", "bytes",
+                             "device memory (allocated x the allocator's reserve + CUDA context "
+                             "+ NCCL buffers) at the pessimistic corner of the published ranges",
+                             PRISM_STORE_F64},
+        [PRISM_IV_MEM_RISK] = {"mem_risk", "code",
+                               "memory class: fits (mem_hi within the usable memory), at risk "
+                               "(the point's device figure fits, mem_hi does not), does not fit",
+                               PRISM_STORE_U8},
+    };
+    for (unsigned i = 0; i < PRISM_IV_COUNT; i++)
+        prism_landscape_schema_add(schema, iv[i].name, iv[i].unit, iv[i].doc, iv[i].store,
+                                   PRISM_LS_SOURCE_INTERVAL, i);
+    prism_landscape_schema_set_codes(schema, schema->n - 1, "fits,at risk,does not fit");
 }
 
 int prism_landscape_schema_find(const PrismLandscapeSchema *schema, const char *name)
@@ -408,6 +371,12 @@ void prism_io_pack_batch_internal(const PrismLandscapeSchema *schema, const Pris
         case PRISM_LS_SOURCE_FLOPS_TIME:
             store_constant(col->store, bufs[c], at, batch->flops_time, n);
             break;
+        case PRISM_LS_SOURCE_INTERVAL: /* a sink without the columns stores NaN (never) */
+            if (batch->iv[col->index] != NULL)
+                store_doubles(col->store, bufs[c], at, batch->iv[col->index] + from, n);
+            else
+                store_constant(col->store, bufs[c], at, col->store == PRISM_STORE_F64 ? NAN : 0, n);
+            break;
         }
     }
 }
@@ -431,6 +400,9 @@ void prism_io_pack_row_internal(const PrismLandscapeSchema *schema, const PrismL
             break;
         case PRISM_LS_SOURCE_FLOPS_TIME: /* not in a row; the tables store hfu instead */
             v = NAN;
+            break;
+        case PRISM_LS_SOURCE_INTERVAL:
+            v = row->iv[col->index];
             break;
         }
         store_doubles(col->store, bufs[c], at, &v, 1);

@@ -61,7 +61,7 @@ ALIASES = {"step": "step_time", "time_step": "step_time", "time.step": "step_tim
            "throughput": "tokens_per_s", "tokens": "tokens_per_s", "bubble": "bubble_time"}
 GIB = 1024.0 ** 3
 # Integer columns of /landscape that describe the row, not its strategy.
-_ROW_COLUMNS = ("point", "peak_stage", "feasible", "reason")
+_ROW_COLUMNS = ("point", "peak_stage", "feasible", "reason", "mem_risk")
 
 
 def _text(v):
@@ -120,7 +120,8 @@ class Landscape:
         """The strategy dims of this file, in its column order, as its own schema states
         them: the `dims` attribute of /landscape where the writer stores one, else every
         integer column counted or coded (its `type` u8/u16/u32, its `unit` count or code)
-        but the row's bookkeeping (point, peak_stage, feasible, reason). A file of another
+        but the row's bookkeeping (point, peak_stage, feasible, reason, and the memory
+        class mem_risk of `sweep --intervals`). A file of another
         schema has other dims, so nothing here is a fixed list."""
         if "dims" in group.attrs:
             return [d for d in _text(group.attrs["dims"]).split(",") if d]
@@ -207,10 +208,11 @@ class Landscape:
 
     def strategy(self, i):
         """prism's text form of row i, as `prism pareto` prints it ("devices=8,dp=8,tp=1,
-        ...,schedule=1f1b"): etp only where it differs from tp, offload where it is not 0,
-        an overlap option where it is off (strategy.c, prism_strategy_format). A dim this
-        text does not know (a file of a later schema) is appended as NAME=VALUE, so two
-        different strategies never print alike."""
+        ...,schedule=1f1b"): the file's dims in its column order (the registry's user order,
+        include/prism/registry.h), etp only where it differs from tp, offload where it is not
+        0, an overlap option where it is off (strategy.c, prism_strategy_format). A dim this
+        text does not know (a file of a later schema) stands as NAME=VALUE, so two different
+        strategies never print alike."""
         g = lambda c: int(self[c][i])
         have = set(self.dims)
         text = []
@@ -232,11 +234,6 @@ class Landscape:
                 text.append("%s=%s" % (d, self.codes[d][v]))
             else:
                 text.append("%s=%d" % (d, v))
-        order = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "etp", "sp", "mbs", "m",
-                 "zero", "recompute", "schedule", "offload", "tp_overlap", "dp_overlap",
-                 "param_overlap"]
-        rank = {d: k for k, d in enumerate(order)}
-        text.sort(key=lambda t: rank.get(t.split("=")[0], len(order)))
         return ",".join(text)
 
     def close(self):

@@ -11,6 +11,8 @@
 #include <glib.h>
 
 #include <prism/comm.h>
+#include <prism/cost.h>
+#include <prism/sink.h>
 #include <prism/search.h>
 #include <prism/space.h>
 
@@ -31,6 +33,10 @@ gboolean prism_space_filter_uniform_internal(const PrismSpaceFilter *f);
 /* TRUE when @p f keeps block recompute to every-N-th-layer counts
  * (prism_space_filter_set_every_nth). */
 gboolean prism_space_filter_every_nth_internal(const PrismSpaceFilter *f);
+/* The cp-shards rule (prism_space_filter_set_cp_shards) accepts ZeRO stage @p zero at context
+ * parallelism @p cp; TRUE for a NULL filter or one without the rule. */
+gboolean prism_space_filter_cp_shards_internal(const PrismSpaceFilter *f, uint64_t cp,
+                                               uint64_t zero);
 /* The default-where-allowed rule (prism_space_filter_set_default_where_allowed) of @p dim
  * (sp or zero) accepts @p value; @p allowed: the strategy's tp > 1 (sp) or dp*cp > 1
  * (zero). TRUE for other dims, a dim without the rule and a NULL filter. */
@@ -44,6 +50,23 @@ uint64_t *prism_divisors_internal(uint64_t n, size_t *count);
 
 /** Compact text of an ascending value list ("1..48", "1 2 4 8"), at most ~@p width chars. */
 char *prism_values_compact_internal(PrismDim dim, const uint64_t *v, size_t n, size_t width);
+
+/* The corners of the published ranges during a walk with a row sink
+ * (PrismSearchOptions.intervals; search_corners.c): the current job's two corner models,
+ * their evaluators and compiled segments, and the batch's interval columns. */
+typedef struct PrismSearchCorners PrismSearchCorners;
+PrismSearchCorners *prism_search_corners_new(size_t batch);
+void prism_search_corners_free(PrismSearchCorners *c);
+/* Make @p cm (a job's point model) current: its corner models and evaluators. */
+gboolean prism_search_corners_job(PrismSearchCorners *c, const PrismCostModel *cm,
+                                  const PrismKernelTable *kt, GError **error);
+/* Compile the current job's corner segments of @p key (a new segment). */
+gboolean prism_search_corners_segment(PrismSearchCorners *c, const PrismSegmentKey *key,
+                                      GError **error);
+/* Evaluate @p lanes at both corners and fill the interval columns from them and the point
+ * columns @p point; returns the PRISM_IV_COUNT columns (valid until the next call). */
+const double *const *prism_search_corners_run(PrismSearchCorners *c, const PrismSegmentKey *key,
+                                              const PrismLanes *lanes, const PrismCostOut *point);
 
 /* A reducible object: search_reduce.c serialises it for the rank tree of core
  * (prism_comm_reduce_ordered()), whose combine step deserialises, merges and frees. */

@@ -558,6 +558,10 @@ typedef struct {
     double *tfloor;      /* per GEMM key id of the segment's lanes */
     size_t tfloor_cap;
     double mfu_num, hfu_num, tokens; /* the derived columns' numerators (cost.h) */
+    /* intervals (PrismSearchOptions.intervals, with a row sink): the corners, and under
+     * mem_safety the batch's memory class, a row at risk counting as infeasible */
+    PrismSearchCorners *corners;
+    const double *risk;
 } Walker;
 
 /* The lane columns a compacted batch carries (tp .. zero, etp, fold, the three overlaps). */
@@ -580,6 +584,7 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->cskid, g_free);
     g_clear_pointer(&w->at, g_free);
     g_clear_pointer(&w->tfloor, g_free);
+    g_clear_pointer(&w->corners, prism_search_corners_free);
 }
 
 /* Fold one evaluated batch into the local results: lane i is row first + i, or
@@ -600,7 +605,7 @@ static void collect(Walker *w, const PrismSegmentKey *key, const PrismLanes *lan
     for (size_t i = 0; i < n; i++) {
         const uint64_t row = first + (at != NULL ? at[i] : i);
         prism_topk_offer(closest, peak[i], row);
-        if (feasible[i] != 1.0)
+        if (feasible[i] != 1.0 || (w->risk != NULL && w->risk[i] != 0))
             continue;
         prism_topk_offer(top, key_value(&rk, i), row);
         for (size_t o = 0; o < w->n_obj; o++)
@@ -637,7 +642,7 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     w->memo_n = 0;
     w->ev = prism_evaluator_new(w->cur.cm, w->kt, w->batch);
     prism_evaluator_set_lean(w->ev, w->lean);
-    return TRUE;
+    return w->corners == NULL || prism_search_corners_job(w->corners, w->cur.cm, w->kt, error);
 }
 
 /* The peak a row must exceed to be left out of the closest list of the job: +inf while
@@ -952,7 +957,9 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
             g_clear_pointer(&w->compiled, prism_cost_segment_free);
             w->memo_n = 0;
             w->compiled = prism_cost_segment_new(w->cur.cm, &segs[si].key, FALSE, error);
-            if (w->compiled == NULL)
+            if (w->compiled == NULL ||
+                (w->corners != NULL &&
+                 !prism_search_corners_segment(w->corners, &segs[si].key, error)))
                 return FALSE;
             w->seg = si;
             w->have_seg = TRUE;
@@ -964,11 +971,16 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
         if (n > w->batch)
             n = w->batch;
         PrismLanes lanes;
+        const double *const *iv = NULL;
         prism_space_lanes(space, si, local - seg->first, (size_t)n, &lanes);
         if (w->prune && lanes.skey_id != NULL) {
             prune_batch(w, &seg->key, &lanes, pos);
         } else {
             prism_evaluator_run(w->ev, w->compiled, &lanes, &w->out);
+            if (w->corners != NULL) {
+                iv = prism_search_corners_run(w->corners, &seg->key, &lanes, &w->out);
+                w->risk = w->opt->mem_safety ? iv[PRISM_IV_MEM_RISK] : NULL;
+            }
             collect(w, &seg->key, &lanes, pos, NULL);
         }
         if (w->sink != NULL && w->sink->rows != NULL) { /* never with pruning */
@@ -980,6 +992,8 @@ static gboolean walk(Walker *w, uint64_t from, uint64_t to, gboolean *stopped, G
                                .lanes = &lanes,
                                .cols = &w->out,
                                .flops_time = prism_cost_segment_flops_time(w->compiled)};
+            for (int c = 0; c < PRISM_IV_COUNT && iv != NULL; c++)
+                b.iv[c] = iv[c];
             if (!w->sink->rows(w->sink->user, &b, error))
                 return FALSE;
         }
@@ -1190,6 +1204,8 @@ static Walker *walkers_new(const Walker *wp, int nt, size_t n_jobs, size_t n_obj
             ws[t].at = g_new(uint32_t, w.batch);
             ws[t].learn = g_new(uint8_t, w.batch);
         }
+        if (w.sink != NULL && w.sink->rows != NULL && w.opt->intervals)
+            ws[t].corners = prism_search_corners_new(w.batch);
     }
     return ws;
 }
@@ -1211,12 +1227,9 @@ static void run_rounds(PrismComm *comm, Walker *ws, int nt, uint64_t lo, uint64_
             if (stopped)
                 *flag |= FLAG_STOP;
         }
-        int any = *flag; /* a solo communicator's "or" over its one rank */
-        if (!prism_comm_is_solo(comm) &&
-            MPI_Allreduce(flag, &any, 1, MPI_INT, MPI_BOR, comm->mpi) != MPI_SUCCESS) {
-            if (*local == NULL)
-                g_set_error(local, PRISM_RUNTIME_ERROR, PRISM_RUNTIME_ERROR_MPI,
-                            "MPI_Allreduce of the round status failed");
+        int any = *flag;
+        /* a rank that ends its round first sleeps while it waits (comm.h) */
+        if (!prism_comm_or_idle(comm, *flag, &any, *local == NULL ? local : NULL)) {
             *flag |= FLAG_ERROR;
             break;
         }

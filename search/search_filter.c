@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * search_filter.c - dimension names and the user filters of the strategy space
- * (--fix, --range, --only). A filter is, per dimension, a list of constraint sets;
+ * search_filter.c - the user filters of the strategy space (--fix, --range, --only; the dims
+ * and their domains are rows of registry.h). A filter is, per dimension, a list of constraint sets;
  * each set is a union of closed intervals and a value must lie in every set.
  * Nothing here is collective; a filter is plain data once built.
  */
@@ -30,119 +30,14 @@ struct PrismSpaceFilter {
     /* block recompute as checkpointing every N-th layer gives it
      * (prism_space_filter_set_every_nth): a rule on the model's layers, as above */
     gboolean every_nth;
+    /* zero > 0 wherever cp > 1 (prism_space_filter_set_cp_shards): the framework shards
+     * parameters over the data and context ranks whenever cp > 1 */
+    gboolean cp_shards;
     /* a framework's default where the shape rules allow it
      * (prism_space_filter_set_default_where_allowed): sp on where tp > 1, the ZeRO stage
      * where dp*cp > 1; -1 = no such rule */
     int def_sp, def_zero;
 };
-
-static const char *const dim_names[PRISM_DIM_COUNT] = {
-    [PRISM_DIM_DEVICES] = "devices",
-    [PRISM_DIM_PP] = "pp",
-    [PRISM_DIM_VPP] = "vpp",
-    [PRISM_DIM_SCHEDULE] = "schedule",
-    [PRISM_DIM_RECOMPUTE] = "recompute",
-    [PRISM_DIM_RC_LAYERS] = "rc_layers",
-    [PRISM_DIM_TP] = "tp",
-    [PRISM_DIM_CP] = "cp",
-    [PRISM_DIM_DP] = "dp",
-    [PRISM_DIM_EP] = "ep",
-    [PRISM_DIM_SP] = "sp",
-    [PRISM_DIM_MBS] = "mbs",
-    [PRISM_DIM_M] = "m",
-    [PRISM_DIM_ZERO] = "zero",
-    [PRISM_DIM_ETP] = "etp",
-    [PRISM_DIM_FOLDING] = "folding",
-    [PRISM_DIM_OFFLOAD] = "offload",
-    [PRISM_DIM_TP_OVERLAP] = "tp_overlap",
-    [PRISM_DIM_DP_OVERLAP] = "dp_overlap",
-    [PRISM_DIM_PARAM_OVERLAP] = "param_overlap",
-};
-
-const char *prism_dim_name(PrismDim dim)
-{
-    return (unsigned)dim < PRISM_DIM_COUNT ? dim_names[dim] : "?";
-}
-
-gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error)
-{
-    for (int i = 0; i < PRISM_DIM_COUNT; i++)
-        if (g_ascii_strcasecmp(name, dim_names[i]) == 0) {
-            *out = (PrismDim)i;
-            return TRUE;
-        }
-    if (g_ascii_strcasecmp(name, "k") == 0) {
-        *out = PRISM_DIM_RC_LAYERS;
-        return TRUE;
-    }
-    if (g_ascii_strcasecmp(name, "n") == 0) {
-        *out = PRISM_DIM_DEVICES;
-        return TRUE;
-    }
-    g_autofree char *close = prism_close_names(name, dim_names, PRISM_DIM_COUNT, 3);
-    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
-                "unknown dimension '%s' (closest: %s; allowed: devices, pp, vpp, schedule, "
-                "recompute, rc_layers, tp, cp, dp, ep, sp, mbs, m, zero, etp, folding, offload, "
-                "tp_overlap, dp_overlap, param_overlap)",
-                name, close);
-    return FALSE;
-}
-
-uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
-{
-    switch (dim) {
-    case PRISM_DIM_DEVICES:
-        return s->devices;
-    case PRISM_DIM_PP:
-        return s->pp;
-    case PRISM_DIM_VPP:
-        return s->vpp;
-    case PRISM_DIM_SCHEDULE:
-        return s->schedule;
-    case PRISM_DIM_RECOMPUTE:
-        return s->recompute;
-    case PRISM_DIM_RC_LAYERS:
-        return s->rc_layers;
-    case PRISM_DIM_TP:
-        return s->tp;
-    case PRISM_DIM_CP:
-        return s->cp;
-    case PRISM_DIM_DP:
-        return s->dp;
-    case PRISM_DIM_EP:
-        return s->ep;
-    case PRISM_DIM_SP:
-        return s->sp;
-    case PRISM_DIM_MBS:
-        return s->mbs;
-    case PRISM_DIM_M:
-        return s->m;
-    case PRISM_DIM_ZERO:
-        return s->zero;
-    case PRISM_DIM_ETP:
-        return prism_strategy_etp(s);
-    case PRISM_DIM_FOLDING:
-        return prism_strategy_folding(s);
-    case PRISM_DIM_OFFLOAD:
-        return s->offload;
-    case PRISM_DIM_TP_OVERLAP:
-    case PRISM_DIM_DP_OVERLAP:
-    case PRISM_DIM_PARAM_OVERLAP:
-        return (s->overlap_off & prism_dim_overlap_bit_internal(dim)) ? 0 : 1;
-    case PRISM_DIM_COUNT:
-        break;
-    }
-    return 0;
-}
-
-char *prism_dim_value_text(PrismDim dim, uint64_t value)
-{
-    if (dim == PRISM_DIM_SCHEDULE)
-        return g_strdup(prism_schedule_name((PrismSchedule)value));
-    if (dim == PRISM_DIM_RECOMPUTE)
-        return g_strdup(prism_recompute_name((PrismRecompute)value));
-    return g_strdup_printf("%" G_GUINT64_FORMAT, value);
-}
 
 PrismSpaceFilter *prism_space_filter_new(void)
 {
@@ -185,6 +80,7 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
     c->ov_searched = f->ov_searched;
     c->uniform_chunks = f->uniform_chunks;
     c->every_nth = f->every_nth;
+    c->cp_shards = f->cp_shards;
     c->def_sp = f->def_sp;
     c->def_zero = f->def_zero;
     return c;
@@ -192,10 +88,8 @@ PrismSpaceFilter *prism_space_filter_copy(const PrismSpaceFilter *f)
 
 unsigned prism_dim_overlap_bit_internal(PrismDim dim)
 {
-    return dim == PRISM_DIM_TP_OVERLAP      ? PRISM_OVERLAP_TP
-           : dim == PRISM_DIM_DP_OVERLAP    ? PRISM_OVERLAP_DP
-           : dim == PRISM_DIM_PARAM_OVERLAP ? PRISM_OVERLAP_PARAM
-                                            : 0;
+    const PrismDimInfo *d = prism_dim_info(dim);
+    return d != NULL ? d->overlap_bit : 0;
 }
 
 void prism_space_filter_set_overlap(PrismSpaceFilter *f, unsigned supported, unsigned searched)
@@ -222,6 +116,17 @@ void prism_space_filter_set_every_nth(PrismSpaceFilter *f, gboolean on)
 gboolean prism_space_filter_every_nth_internal(const PrismSpaceFilter *f)
 {
     return f != NULL && f->every_nth;
+}
+
+void prism_space_filter_set_cp_shards(PrismSpaceFilter *f, gboolean on)
+{
+    f->cp_shards = on;
+}
+
+gboolean prism_space_filter_cp_shards_internal(const PrismSpaceFilter *f, uint64_t cp,
+                                               uint64_t zero)
+{
+    return f == NULL || !f->cp_shards || cp == 1 || zero > 0;
 }
 
 void prism_space_filter_set_default_where_allowed(PrismSpaceFilter *f, int sp, int zero)
@@ -289,13 +194,14 @@ gboolean prism_space_filter_accepts_strategy(const PrismSpaceFilter *f, const Pr
     }
     return prism_space_filter_default_internal(f, PRISM_DIM_SP, s->sp, s->tp > 1) &&
            prism_space_filter_default_internal(f, PRISM_DIM_ZERO, s->zero,
-                                               (uint64_t)s->dp * s->cp > 1);
+                                               (uint64_t)s->dp * s->cp > 1) &&
+           prism_space_filter_cp_shards_internal(f, s->cp, s->zero);
 }
 
 char *prism_space_filter_describe(const PrismSpaceFilter *f)
 {
     if (f == NULL || (f->texts->len == 0 && f->ov_supported == 0 && !f->uniform_chunks &&
-                      !f->every_nth && f->def_sp < 0 && f->def_zero < 0))
+                      !f->every_nth && !f->cp_shards && f->def_sp < 0 && f->def_zero < 0))
         return g_strdup("");
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < f->texts->len; i++)
@@ -314,6 +220,8 @@ char *prism_space_filter_describe(const PrismSpaceFilter *f)
     if (f->every_nth) /* the framework's every-N-th-layer checkpointing */
         g_string_append_printf(s, "%srecompute=block:k only as every N-th layer",
                                s->len ? "; " : "");
+    if (f->cp_shards) /* the framework shards whenever cp > 1 */
+        g_string_append_printf(s, "%szero > 0 where cp > 1", s->len ? "; " : "");
     if (f->def_sp >= 0)
         g_string_append_printf(s, "%ssp=%d where tp > 1, else 0", s->len ? "; " : "", f->def_sp);
     if (f->def_zero >= 0)
@@ -330,7 +238,7 @@ static const char *const kind_names[] = {"--fix", "--range", "--only"};
 static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, uint64_t *out,
                              GError **error)
 {
-    const char *opt = kind_names[kind], *dn = dim_names[dim];
+    const char *opt = kind_names[kind], *dn = prism_dim_name(dim);
     if (dim == PRISM_DIM_SP) {
         if (g_ascii_strcasecmp(text, "on") == 0 || g_ascii_strcasecmp(text, "true") == 0) {
             *out = 1;
@@ -349,32 +257,9 @@ static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, ui
                     "%s %s=%s: '%s' is not a non-negative integer", opt, dn, text, text);
         return FALSE;
     }
-    uint64_t lo = 1, hi = G_MAXUINT32;
-    const char *allowed = "an integer >= 1";
-    if (dim == PRISM_DIM_ZERO) {
-        lo = 0;
-        hi = 3;
-        allowed = "0, 1, 2 or 3";
-    } else if (dim == PRISM_DIM_SP) {
-        lo = 0;
-        hi = 1;
-        allowed = "0, 1, on or off";
-    } else if (dim == PRISM_DIM_FOLDING) {
-        lo = 0;
-        hi = 1;
-        allowed = "0 (tied: etp = tp, ep divides dp*cp) or 1 (folded)";
-    } else if (prism_dim_overlap_bit_internal(dim) != 0) {
-        lo = 0;
-        hi = 1;
-        allowed = "0 (off) or 1 (on)";
-    } else if (dim == PRISM_DIM_OFFLOAD) {
-        lo = 0;
-        hi = 3;
-        allowed = "0 (none), 1 (optimizer), 2 (activations) or 3 (both)";
-    } else if (dim == PRISM_DIM_RC_LAYERS) {
-        hi = G_MAXUINT16;
-        allowed = "an integer between 1 and 65535";
-    }
+    const PrismDimInfo *info = prism_dim_info(dim);
+    const uint64_t lo = info->lo, hi = info->hi;
+    const char *allowed = info->allowed;
     if (v < lo || v > hi) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
                     "%s %s=%s: out of range (allowed: %s)", opt, dn, text, allowed);
@@ -388,7 +273,7 @@ static gboolean parse_number(FilterKind kind, PrismDim dim, const char *text, ui
 static gboolean parse_value(FilterKind kind, PrismDim dim, const char *text, Interval *out,
                             GError **error)
 {
-    const char *opt = kind_names[kind], *dn = dim_names[dim];
+    const char *opt = kind_names[kind], *dn = prism_dim_name(dim);
     if (*text == '\0') {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE, "%s %s: empty value", opt,
                     dn);
@@ -494,7 +379,7 @@ static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *lab
             if (pending[cur] != NULL) {
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
                             "%s %s: the dimension appears twice in one option", opt,
-                            dim_names[cur]);
+                            prism_dim_name(cur));
                 ok = FALSE;
                 break;
             }
@@ -507,7 +392,7 @@ static gboolean filter_add(PrismSpaceFilter *f, FilterKind kind, const char *lab
         } else if (kind != FILTER_ONLY) {
             g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
                         "%s %s: one value per dimension (use --only %s=A,B,... for a list)", opt,
-                        dim_names[cur], dim_names[cur]);
+                        prism_dim_name(cur), prism_dim_name(cur));
             ok = FALSE;
             break;
         }
@@ -622,6 +507,7 @@ gboolean prism_space_filter_framework(PrismSpaceFilter *f, const PrismFramework 
     prism_space_filter_set_overlap(f, fw->overlap, fw->overlap_search);
     prism_space_filter_set_uniform_chunks(f, fw->uniform_chunks);
     prism_space_filter_set_every_nth(f, fw->rc_every_nth);
+    prism_space_filter_set_cp_shards(f, fw->cp_shards);
     if (fw->sp_always) /* no switch: sp wherever tp > 1 (R4 keeps sp = 0 at tp = 1) */
         f->def_sp = 1;
     g_autofree char *label = g_strdup_printf("framework %s: only", fw->name);
@@ -645,6 +531,11 @@ char *prism_space_framework_unsupported(const PrismFramework *fw, const PrismMod
         return g_strdup_printf("it runs tp=%u without sequence parallelism (%s has no switch "
                                "for it, [planning] sequence_parallel = always)",
                                s->tp, fw->name);
+    if (fw->cp_shards && s->cp > 1 && s->zero == 0)
+        return g_strdup_printf("it runs cp=%u with zero=0 (%s shards the parameters over the "
+                               "data and context ranks whenever cp > 1, [planning] "
+                               "context_parallel_sharding = always)",
+                               s->cp, fw->name);
     if (!prism_space_filter_accepts_strategy(f, s)) {
         /* name the first dim the profile's only leaves out */
         for (int d = 0; d < PRISM_DIM_COUNT; d++) {

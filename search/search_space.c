@@ -40,14 +40,9 @@ enum {
     LT_COUNT
 };
 
-/* Which micro-batch counts a lane table admits (R8): any m (1F1B, GPipe, seq1F1B), m a
- * multiple of pp (interleaved), m >= pp (ZB-H1), m >= 2pp (ZB-V, DualPipeV), m even and
- * m >= 2pp (DualPipe). */
-enum { MR_ANY = 0, MR_MULTIPLE = 1, MR_AT_LEAST = 2, MR_AT_LEAST_2PP = 3, MR_EVEN_2PP = 4 };
-
 typedef struct {
     uint32_t devices, pp;
-    uint32_t m_rule; /* MR_* */
+    uint32_t m_rule; /* PrismMRule (registry.h): the micro-batch counts the table admits */
     size_t n;
     double *col[LT_COUNT]; /* 64-byte aligned; NULL once released (rebuilt on demand) */
     /* the lanes' GEMM keys (PrismLanes.gkey_id): per lane the index of its (tp, cp, mbs,
@@ -358,10 +353,7 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                         continue;
                     for (size_t k = 0; k < n_mbs; k++) {
                         uint64_t mbs = mbss[k], m = per_dp / mbs;
-                        if ((t->m_rule == MR_MULTIPLE && m % t->pp != 0) ||
-                            (t->m_rule == MR_AT_LEAST && m < t->pp) ||
-                            (t->m_rule >= MR_AT_LEAST_2PP && m < 2ull * t->pp) ||
-                            (t->m_rule == MR_EVEN_2PP && m % 2 != 0)) /* R8 */
+                        if (!prism_schedule_m_ok((PrismMRule)t->m_rule, m, t->pp)) /* R8 */
                             continue;
                         if (!ACCEPT(PRISM_DIM_MBS, mbs) || !ACCEPT(PRISM_DIM_M, m))
                             continue;
@@ -370,7 +362,8 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                                 continue;
                             if (!ACCEPT(PRISM_DIM_ZERO, z) ||
                                 !prism_space_filter_default_internal(filter, PRISM_DIM_ZERO, z,
-                                                                     dp * cp > 1))
+                                                                     dp * cp > 1) ||
+                                !prism_space_filter_cp_shards_internal(filter, cp, z))
                                 continue;
                             for (size_t x = 0; x < n_etp; x++) {
                                 const uint64_t etp = etps ? etps[x] : tp;
@@ -459,16 +452,22 @@ static void add_segment_off(PrismSpace *sp, uint32_t n, uint32_t pp, uint32_t vp
                             uint32_t table)
 {
     const LaneTable *t = &g_array_index(sp->tables, LaneTable, table);
-    PrismSpaceSegment seg = {.key = {.devices = n,
-                                     .pp = pp,
-                                     .vpp = vpp,
-                                     .schedule = (uint8_t)sch,
-                                     .recompute = (uint8_t)rc,
-                                     .rc_layers = (uint16_t)k,
-                                     .offload = (uint8_t)off},
-                             .first = sp->size,
-                             .count = t->n,
-                             .table = table};
+    /* zeroed first, then set member by member: an initializer leaves the padding bytes
+     * (after the key and the table id) unspecified, and the segments are compared and
+     * copied as bytes (test_space compares two enumerations with memcmp; the sanitizer
+     * build left stack garbage there) */
+    PrismSpaceSegment seg;
+    memset(&seg, 0, sizeof seg);
+    seg.key.devices = n;
+    seg.key.pp = pp;
+    seg.key.vpp = vpp;
+    seg.key.schedule = (uint8_t)sch;
+    seg.key.recompute = (uint8_t)rc;
+    seg.key.rc_layers = (uint16_t)k;
+    seg.key.offload = (uint8_t)off;
+    seg.first = sp->size;
+    seg.count = t->n;
+    seg.table = table;
     g_array_append_val(sp->segs, seg);
     sp->size += t->n;
 }
@@ -516,6 +515,25 @@ static uint32_t table_for(PrismSpace *sp, const Facts *fx, const PrismSpaceFilte
     return id;
 }
 
+/* The segments of (n, pp, vpp): every schedule the registry allows there (R7), in code
+ * order, with the lane table of its micro-batch rule (R8). */
+static void add_schedule_segments(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter *filter,
+                                  uint32_t n, uint32_t pp, uint32_t vpp, GHashTable *ids)
+{
+    for (uint32_t sch = 0; sch < PRISM_SCHEDULE_COUNT; sch++) {
+        const PrismScheduleInfo *si = prism_schedule_info(sch);
+        const gboolean vpp_ok = si->vpp == PRISM_VPP_ONE    ? vpp == 1
+                                : si->vpp == PRISM_VPP_MANY ? vpp > 1
+                                                            : vpp == 2;
+        if (!vpp_ok || (pp == 1 && !si->single_stage) || (si->pp_even && pp % 2 != 0) ||
+            !ACCEPT(PRISM_DIM_SCHEDULE, sch))
+            continue;
+        uint32_t t = table_for(sp, fx, filter, n, pp, si->m, ids);
+        if (g_array_index(sp->tables, LaneTable, t).n > 0)
+            add_recompute_segments(sp, filter, n, pp, vpp, (PrismSchedule)sch, t);
+    }
+}
+
 /* Segments of one device count, in key order (pp, vpp, schedule, recompute, k, offload).
  * R6, R7, R11. */
 static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter *filter,
@@ -530,29 +548,14 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
         uint32_t pp = (uint32_t)pps[i];
         if (pp > sp->layers || !ACCEPT(PRISM_DIM_PP, pp) || (U != 0 && U % pp != 0))
             continue;
-        /* vpp = 1: 1F1B always; GPipe, ZB-H1, DualPipe (pp even) and seq1F1B need a
-         * pipeline. Schedule codes ascend, so segments stay in key order. */
-        if (ACCEPT(PRISM_DIM_VPP, 1)) {
-            static const struct {
-                PrismSchedule sch;
-                uint32_t rule;
-            } plain[] = {{PRISM_SCHEDULE_1F1B, MR_ANY},
-                         {PRISM_SCHEDULE_GPIPE, MR_ANY},
-                         {PRISM_SCHEDULE_ZB_H1, MR_AT_LEAST},
-                         {PRISM_SCHEDULE_DUALPIPE, MR_EVEN_2PP},
-                         {PRISM_SCHEDULE_SEQ1F1B, MR_ANY}};
-            for (size_t s = 0; s < G_N_ELEMENTS(plain); s++) {
-                if ((pp == 1 && plain[s].sch != PRISM_SCHEDULE_1F1B) ||
-                    (plain[s].sch == PRISM_SCHEDULE_DUALPIPE && pp % 2 != 0) ||
-                    !ACCEPT(PRISM_DIM_SCHEDULE, plain[s].sch))
-                    continue;
-                uint32_t t = table_for(sp, fx, filter, n, pp, plain[s].rule, ids);
-                if (g_array_index(sp->tables, LaneTable, t).n > 0)
-                    add_recompute_segments(sp, filter, n, pp, 1, plain[s].sch, t);
-            }
-        }
-        /* vpp > 1: pp > 1, pp*vpp <= L, vpp <= PRISM_VPP_MAX; interleaved at every vpp (m a
-         * multiple of pp), and at vpp = 2 also the V schedules ZB-V and DualPipeV (m >= 2pp). */
+        /* vpp = 1: the schedules of one chunk per device (R7: only single_stage ones at
+         * pp = 1; pp_even ones at even pp). Schedule codes ascend, so segments stay in key
+         * order. */
+        if (ACCEPT(PRISM_DIM_VPP, 1))
+            add_schedule_segments(sp, fx, filter, n, pp, 1, ids);
+        /* vpp > 1: pp > 1, pp*vpp <= L, vpp <= PRISM_VPP_MAX; the schedules of many chunks
+         * at every vpp (interleaved: m a multiple of pp), and at vpp = 2 also the V
+         * schedules (ZB-V, DualPipeV: m >= 2pp). */
         if (pp == 1)
             continue;
         for (uint32_t vpp = 2; (uint64_t)pp * vpp <= sp->layers && vpp <= PRISM_VPP_MAX; vpp++) {
@@ -560,20 +563,7 @@ static void build_device(PrismSpace *sp, const Facts *fx, const PrismSpaceFilter
                 break;
             if (!ACCEPT(PRISM_DIM_VPP, vpp) || (U != 0 && U % (pp * vpp) != 0))
                 continue;
-            static const struct {
-                PrismSchedule sch;
-                uint32_t rule;
-            } multi[] = {{PRISM_SCHEDULE_INTERLEAVED, MR_MULTIPLE},
-                         {PRISM_SCHEDULE_ZB_V, MR_AT_LEAST_2PP},
-                         {PRISM_SCHEDULE_DUALPIPE_V, MR_AT_LEAST_2PP}};
-            for (size_t s = 0; s < G_N_ELEMENTS(multi); s++) {
-                if ((multi[s].sch != PRISM_SCHEDULE_INTERLEAVED && vpp != 2) ||
-                    !ACCEPT(PRISM_DIM_SCHEDULE, multi[s].sch))
-                    continue;
-                uint32_t t = table_for(sp, fx, filter, n, pp, multi[s].rule, ids);
-                if (g_array_index(sp->tables, LaneTable, t).n > 0)
-                    add_recompute_segments(sp, filter, n, pp, vpp, multi[s].sch, t);
-            }
+            add_schedule_segments(sp, fx, filter, n, pp, vpp, ids);
         }
     }
 }
@@ -910,13 +900,7 @@ gboolean prism_space_rank(const PrismSpace *sp, const PrismStrategy *s, uint64_t
         return FALSE;
     /* segment: binary search of the key among this device count's segments */
     const PrismSpaceSegment *segs = (const PrismSpaceSegment *)(const void *)sp->segs->data;
-    PrismSegmentKey want = {.devices = s->devices,
-                            .pp = s->pp,
-                            .vpp = s->vpp,
-                            .schedule = s->schedule,
-                            .recompute = s->recompute,
-                            .rc_layers = s->rc_layers,
-                            .offload = s->offload};
+    PrismSegmentKey want = prism_segment_key_of(s);
     size_t a = sp->dev_first_seg[lo], b = sp->dev_first_seg[lo + 1];
     while (a < b) {
         size_t mid = a + (b - a) / 2;

@@ -74,6 +74,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double sz[3] = {km->lvl_size[0], km->lvl_size[1], km->lvl_size[2]};
     const double ib0 = km->lvl_inv_bw[0], ib1 = km->lvl_inv_bw[1], ib2 = km->lvl_inv_bw[2],
                  ib3 = km->lvl_inv_bw[3];
+    /* all-gather / reduce-scatter per level (lvl_inv_bw_ag: the all-reduce figure unless
+     * the cluster gives its own) */
+    const double ag0 = km->lvl_inv_bw_ag[0], ag1 = km->lvl_inv_bw_ag[1], ag2 = km->lvl_inv_bw_ag[2],
+                 ag3 = km->lvl_inv_bw_ag[3];
     const double la0 = km->lvl_lat[0], la1 = km->lvl_lat[1], la2 = km->lvl_lat[2],
                  la3 = km->lvl_lat[3];
     /* bg: the bytes per gradient the DP/ZeRO collectives move (every use below) */
@@ -166,7 +170,15 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* TP: ring all-reduce 2(t-1)/t of the volume, 2(t-1) latency steps */
         const double x_tp = t;
         tpbf[i] = 2.0 * (t - 1.0) * it;
-        tpa[i] = 2.0 * (t - 1.0) * it * k_level(x_tp, sz, ib0, ib1, ib2, ib3);
+        {
+            /* SP runs each all-reduce-equivalent as a reduce-scatter and an all-gather (the
+             * level's gather figure), without SP one all-reduce; a group of t > s0 devices
+             * has s0 members on each node and crosses on their s0 NICs like any NCCL ring
+             * (nic_spread, stride 1), never faster than the node's own link */
+            const double t_ar = k_nics(k_level(x_tp, sz, ib0, ib1, ib2, ib3), nis, ib0);
+            const double t_ag = k_nics(k_level(x_tp, sz, ag0, ag1, ag2, ag3), nis, ag0);
+            tpa[i] = 2.0 * (t - 1.0) * it * (sp[i] > 0.5 ? t_ag : t_ar);
+        }
         tplat[i] = 2.0 * (t - 1.0) * k_level(x_tp, sz, la0, la1, la2, la3);
         tplvl[i] = k_level(x_tp, sz, 0.0, 1.0, 2.0, 3.0);
         {
@@ -251,7 +263,11 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * the node's own links (cost/README.md, "Collectives over several NICs per node").
          * The dense shard group has stride t, the expert data-parallel group x*e; the HSDP
          * replica group (stride t*n_s >= s0) is unchanged. */
-        const double sib = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
+        /* ZeRO >= 1 reduce-scatters and all-gathers (the level's gather figure), ZeRO-0
+         * all-reduces */
+        const double sib_ar = k_nics(k_level(x_s, sz, ib0, ib1, ib2, ib3), t * nis, ib0);
+        const double sib_ag = k_nics(k_level(x_s, sz, ag0, ag1, ag2, ag3), t * nis, ag0);
+        const double sib = z > 0.5 ? sib_ag : sib_ar;
         const double sla = k_level(x_s, sz, da0, da1, da2, da3);
         const double dib = k_level(x_dp, sz, ib0, ib1, ib2, ib3);
         const double eib = k_nics(dib, x * e * nis, ib0);
@@ -637,11 +653,18 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         /* the host floor (cost/README.md, "Latency-bound work"): a layer's micro-batch
          * takes at least the host's time to launch its kernels, forward (again under full
          * recompute) and backward; the device time beyond it is its compute and exposed
-         * communication. The gap (+0 when the device is slower) is charged as compute */
+         * communication. The host queues ahead of the device, so the pass ends at the
+         * latest of: the device's own time, the host's, and a host-bound forward followed
+         * by the device's backward (the device idles in the forward; its queue only fills
+         * again in the backward): gap = max(0, host - dev, host_f - dev_f). The gap (+0
+         * when the device is slower in both passes) is charged as compute */
         {
             const double host = hf * (1.0 + full) + hb;
             const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];
-            const double gap = host > dev ? host - dev : 0.0;
+            const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + im1;
+            const double gap_all = host > dev ? host - dev : 0.0;
+            const double gap_f = hf > dev_f ? hf - dev_f : 0.0;
+            const double gap = gap_f > gap_all ? gap_f : gap_all;
             o_cmp[i] = o_cmp[i] + gap;
             o_hg[i] = gap;
         }
@@ -911,6 +934,9 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double rsh = km->fsdp_reshard, bucket = km->dp_bucket, nsh = km->nccl_share;
     const double nos = km->fsdp_pp_nosync * ks->pipelined;
     const double bkt_on = bucket > 0.0 ? 1.0 : 0.0;
+    /* zero_sync_exposed: with ZeRO >= 1 nothing of the DP time is hidden (as both overlap
+     * dims off) */
+    const double zex = km->zero_exposed;
     const double *dfs = CW(PRISM_KC_DP_FS), *dtl = CW(PRISM_KC_DP_TAIL), *cfw = CW(PRISM_KC_CF);
     const double *dpbfr = WS(PRISM_KL_DP_BF_R), *dplvlr = WS(PRISM_KL_DP_LVL_R);
     const double *dpfb = WS(PRISM_KL_DP_FB), *dpnw = WS(PRISM_KL_DP_NW);
@@ -977,7 +1003,9 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         unit[i] = u > 0.0 ? u : 0.0;
         /* the overlap dims: dp_overlap hides the gradient share fb of the DP time,
          * param_overlap the parameter gather (both on: dpx exactly, the same bits) */
-        const double dxg = dov[i] > 0.5 ? dpx : 1.0, dxp = pov[i] > 0.5 ? dpx : 1.0;
+        const double zxs = zex > 0.5 && zero[i] > 0.5 ? 1.0 : 0.0; /* zero_sync_exposed */
+        const double dxg = dov[i] > 0.5 && zxs < 0.5 ? dpx : 1.0;
+        const double dxp = pov[i] > 0.5 && zxs < 0.5 ? dpx : 1.0;
         const double dxe = dxp + (dxg - dxp) * dpfb[i];
         const double dcs = ne[i] * dpa[i] + dplat[i] + moe * (ex[i] * dpea[i] + dpelat[i]);
         /* the hidden share slows the compute beside it by NCCL's SMs (nsh = nccl_share) */
@@ -1066,8 +1094,11 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             const double w_b = cmp[i] + rc[i] + tpt[i] + cpt[i] + ept[i] - cfw[i];
             const double x_b0 = c_b - w_b > q * c_b ? c_b - w_b : q * c_b;
             const double x_f0 = c_f - w_f > q * c_f ? c_f - w_f : q * c_f;
-            /* an overlap dim off: that share is exposed in full */
-            const double x_b = dov[i] > 0.5 ? x_b0 : c_b, x_f = pov[i] > 0.5 ? x_f0 : c_f;
+            /* an overlap dim off, or ZeRO's collectives outside compute (zero_sync_exposed):
+             * that share is exposed in full */
+            const double zxs = zex > 0.5 && zero[i] > 0.5 ? 1.0 : 0.0;
+            const double x_b = dov[i] > 0.5 && zxs < 0.5 ? x_b0 : c_b;
+            const double x_f = pov[i] > 0.5 && zxs < 0.5 ? x_f0 : c_f;
             /* what is hidden slows the compute beside it by NCCL's SMs */
             dpt[i] = nw * x_b + x_f + (nw * (c_b - x_b) + (c_f - x_f)) * nsh;
         }

@@ -213,6 +213,11 @@ typedef struct PrismKModel {
     double hsdp;           /* 1: ZeRO shards within the node, replicates across (HSDP) */
     double nic_spread;     /* 1: a DP/ZeRO group with k members per node crosses the node
                             * boundary on k NICs (knob nic_spread) */
+    double lvl_inv_bw_ag[PRISM_K_LEVELS]; /* s per byte of all-gather / reduce-scatter on a
+                                           * level (the level's gather_bw_GBps, else its
+                                           * all-reduce figure): SP's TP collectives and
+                                           * ZeRO's shard-group ones */
+    double zero_exposed;   /* 1: ZeRO >= 1 collectives unhidden (knob zero_sync_exposed) */
     double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
                             * bucket; 0: the dp_overlap fraction */
     double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds

@@ -99,6 +99,10 @@ typedef struct PrismCluster {
                                 devices_per_node); 0 = not given: --devices decides */
     char generic[384];     /**< the keys a file without `base` left out that the cost model
                                 then takes at generic defaults, ", "-separated ("" = none) */
+    double gather_bw_GBps[PRISM_MAX_LEVELS]; /**< per level, the per-device bus bandwidth
+                                NCCL reaches on all-gather and reduce-scatter (a file's
+                                [level.N] gather_bandwidth_GBps), GB/s; 0 = the level's
+                                bw_GBps (the all-reduce figure) */
 } PrismCluster;
 
 void prism_cluster_free(PrismCluster *cluster);

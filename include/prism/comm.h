@@ -36,6 +36,23 @@
 
 G_BEGIN_DECLS
 
+/** Levels of the ordered rank tree that prism_comm_reduce_ordered() records: 2^32 ranks. */
+#define PRISM_COMM_TREE_LEVELS 32
+
+/**
+ * What one rank spent in prism_comm_reduce_ordered(), level by level (benchmarks read it;
+ * each call adds to it). Level l is the tree step s = 2^l: a receiving rank records the
+ * wait and transfer of its child's frame plus the combine, a sending rank its send (the
+ * rank then leaves the tree). The broadcast of the outcome from rank 0 is kept apart.
+ */
+typedef struct PrismCommTreeStats {
+    double seconds[PRISM_COMM_TREE_LEVELS];         /**< receive + combine, or send, at level l */
+    double combine_seconds[PRISM_COMM_TREE_LEVELS]; /**< the combine alone */
+    uint64_t bytes[PRISM_COMM_TREE_LEVELS];         /**< frame bytes received or sent */
+    double bcast_seconds;                           /**< the broadcast of the outcome */
+    uint64_t bcast_bytes;                           /**< its bytes (header and body) */
+} PrismCommTreeStats;
+
 typedef struct PrismComm {
     MPI_Comm mpi; /**< our duplicate; owned */
     int rank;
@@ -43,6 +60,8 @@ typedef struct PrismComm {
     gboolean debug;   /**< PRISM_COMM_DEBUG=1 at prism_comm_new() (agreed by all ranks) */
     size_t max_count; /**< largest count per MPI call: INT_MAX (tests lower it to force
                            chunking); set at prism_comm_new(), change only on all ranks */
+    PrismCommTreeStats *tree_stats; /**< NULL (prism_comm_new()), or where the ordered tree
+                                         adds this rank's figures; not owned */
 } PrismComm;
 
 /**
@@ -108,6 +127,14 @@ gboolean prism_comm_allreduce_u64(PrismComm *comm, uint64_t in, MPI_Op op, uint6
 /** Sum / max / min of one double over all ranks. Collective: yes. */
 gboolean prism_comm_allreduce_f64(PrismComm *comm, double in, MPI_Op op, double *out,
                                   GError **error);
+/**
+ * Bitwise "or" of one int over all ranks, for a status polled between pieces of work:
+ * a rank that arrives before the others sleeps between polls (MPI_Iallreduce and
+ * MPI_Test) instead of spinning in a blocking MPI_Allreduce, so on a node with fewer free
+ * cores than ranks it leaves the CPU to the ranks still working. Adds at most ~0.2 ms to
+ * a wait. Collective: yes. Errors: the MPI error.
+ */
+gboolean prism_comm_or_idle(PrismComm *comm, int in, int *out, GError **error);
 /** Exclusive prefix sum of @p in (0 on rank 0). Collective: yes. */
 gboolean prism_comm_exscan_u64(PrismComm *comm, uint64_t in, uint64_t *out, GError **error);
 /** Broadcast @p n bytes from @p root (n must agree). Collective: yes. */

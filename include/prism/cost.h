@@ -172,6 +172,20 @@ typedef struct PrismSegmentKey {
     uint8_t offload;    /**< PrismOffload bit set (optimizer, activations to host memory) */
 } PrismSegmentKey;
 
+/** The segment key of strategy @p s: its structural dims (registry.h, PRISM_DIM_STRUCTURAL),
+ *  the one projection the cost model, the space and refine use. */
+static inline PrismSegmentKey prism_segment_key_of(const PrismStrategy *s)
+{
+    const PrismSegmentKey k = {.devices = s->devices,
+                               .pp = s->pp,
+                               .vpp = s->vpp,
+                               .schedule = s->schedule,
+                               .recompute = s->recompute,
+                               .rc_layers = s->rc_layers,
+                               .offload = s->offload};
+    return k;
+}
+
 /**
  * Compile a segment: stage/chunk layer composition and in-flight micro-batches.
  * With @p all_stages FALSE only the stages that can set a maximum are kept (fast path

@@ -28,7 +28,9 @@
  *               tp > 1; "optional", the default: searched) and recompute_layers
  *               ("first_k", the default: recompute=block:k on any k; "every_nth": only the
  *               k that checkpointing every N-th layer gives, strategy.h
- *               prism_recompute_every_nth)
+ *               prism_recompute_every_nth) and context_parallel_sharding ("always": the
+ *               framework shards parameters over the data and context ranks whenever cp > 1,
+ *               so zero 0 with cp > 1 is not run; "optional", the default)
  *   [model]     architecture (gpt or llama) and tied_embeddings, for measurement rows
  *               that give only a shape
  * Every value cites its source in a comment in the file. Unknown groups or keys, bad
@@ -94,6 +96,7 @@ typedef struct PrismFramework {
     gboolean uniform_chunks;
     gboolean sp_always;        /**< [planning] sequence_parallel = always */
     gboolean rc_every_nth;     /**< [planning] recompute_layers = every_nth */
+    gboolean cp_shards;        /**< [planning] context_parallel_sharding = always */
     unsigned overlap;          /**< [planning] overlap: PrismOverlap bits that can be off */
     unsigned overlap_search;   /**< [planning] overlap_search: the subset searched by default */
     gboolean llama;            /**< [model] architecture = llama (else gpt) */

@@ -49,7 +49,7 @@ const char *prism_fw_target_name(PrismFwTarget t);
 /** The framework version the target's names follow, one line (static). */
 const char *prism_fw_target_version(PrismFwTarget t);
 /** The framework profile (cost/frameworks/NAME.ini) whose conventions the target runs,
- *  NULL when there is none (nanotron). */
+ *  NULL when there is none. */
 const char *prism_fw_target_profile(PrismFwTarget t);
 /** Parse a target name (also "megatron-lm", "megatron-core", "megatron-bridge",
  *  "megatron-deepspeed"). Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME naming the allowed. */

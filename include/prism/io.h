@@ -64,6 +64,7 @@ typedef enum {
     PRISM_LS_SOURCE_POINT = 2,      /**< the grid point (job id) of the row */
     PRISM_LS_SOURCE_DERIVED = 3,    /**< not stored: computed on read (a PrismCostCol) */
     PRISM_LS_SOURCE_FLOPS_TIME = 4, /**< the batch's flops_time (constant per segment) */
+    PRISM_LS_SOURCE_INTERVAL = 5,   /**< a PrismIntervalCol (sink.h): `sweep --intervals` */
 } PrismLandscapeSource;
 
 typedef struct PrismLandscapeColumn {
@@ -96,6 +97,9 @@ void prism_landscape_schema_set_codes(PrismLandscapeSchema *schema, size_t col, 
  * the order devices, dp, tp, pp, vpp, cp, ep, etp, sp, mbs, m, zero, recompute,
  * rc_layers, schedule, folding.
  */
+/** The interval columns step_lo, step_hi, mem_hi and mem_risk (sink.h PrismIntervalCol:
+ *  the corners of the published ranges, not widened; `prism sweep --intervals`). */
+void prism_landscape_schema_add_intervals(PrismLandscapeSchema *schema);
 void prism_landscape_schema_add_dims(PrismLandscapeSchema *schema);
 /**
  * Append every cost column of prism_col_info() in table order, with its store type;
@@ -153,6 +157,7 @@ typedef struct PrismLandscapeRow {
     uint32_t point; /**< grid point (job id) */
     PrismStrategy strategy;
     double cols[PRISM_COL_COUNT];
+    double iv[PRISM_IV_COUNT]; /**< the interval columns (PrismIntervalCol), when stored */
 } PrismLandscapeRow;
 
 /** One grid point for /grid (row range of the point in the global index). */

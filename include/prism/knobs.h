@@ -112,6 +112,9 @@ typedef enum {
                                             and normed latents (--recompute-modules mla_up_proj) */
     PRISM_KNOB_ACT_CACHE_FP8,          /**< 1 = linear inputs kept in FP8, MoE SwiGLU inputs
                                             in FP8 with the output recomputed (DeepSeek-V3) */
+    PRISM_KNOB_MOE_PROBS_IN_ACT,       /**< 1 = the routing probabilities scale the experts'
+                                            activation (before fc2): the combine keeps no
+                                            expert output (TE moe_permute_with_probs) */
     PRISM_KNOB_ADAM_MOMENT_BYTES,      /**< bytes per Adam moment (4 fp32; 2 BF16, DeepSeek-V3) */
     PRISM_KNOB_EP_A2A_OVERLAP,         /**< 1 = the EP all-to-all runs under another
                                             micro-batch's compute (Megatron-Core
@@ -121,6 +124,8 @@ typedef enum {
     PRISM_KNOB_GEMM_TILE_US,           /**< a GEMM tile's fixed time (fill, epilogue), us */
     PRISM_KNOB_GEMM_EFF_K,             /**< reduction depth of the GEMMs gemm_efficiency was
                                             measured at */
+    PRISM_KNOB_ZERO_SYNC_EXPOSED,      /**< 1: with ZeRO >= 1 the DP collectives run after
+                                            backward and the optimizer step, unhidden */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -103,6 +103,17 @@ void prism_corners_free(PrismCorners *c);
 gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
                             const double point[PRISM_COL_COUNT], PrismInterval *out,
                             GError **error);
+/**
+ * The interval prism_corners_eval forms, from figures already priced: @p point the point
+ * model's columns of @p s (step time and allocated peak), @p step and @p peak each corner
+ * model's. step_lo and step_hi are the least and the largest step, widened by
+ * c->widen_step; mem the device figure (prism_cost_memory_kinds) of the point's peak and
+ * mem_hi the largest of the three, widened by c->widen_mem. The sweep's interval columns
+ * (search_corners.c) form theirs here from batches its kernels priced.
+ */
+void prism_corners_form(const PrismCorners *c, const PrismStrategy *s,
+                        const double point[PRISM_COL_COUNT], const double step[PRISM_CORNER_COUNT],
+                        const double peak[PRISM_CORNER_COUNT], PrismInterval *out);
 
 /* ---- reading intervals: equivalence, the simplest of equals, the memory class ---- */
 

@@ -166,6 +166,13 @@ typedef struct PrismSearchOptions {
      *  (prism_search_result_proved: the others), and depend on the ranks and threads, as
      *  does the closest list of a job with a feasible row. FALSE: every count exact. */
     gboolean bound;
+    /** With a row sink: also evaluate every row at both corners of the published ranges
+     *  (ranges.h, prism_cost_model_corner of the job's model) and hand the sink its
+     *  interval columns (sink.h PrismRowBatch.iv): two more kernel runs per row. */
+    gboolean intervals;
+    /** With intervals: a row at memory risk (or over) counts as infeasible for the fronts,
+     *  top-k lists and feasible counts (the stored feasible column stays the point verdict). */
+    gboolean mem_safety;
 } PrismSearchOptions;
 
 #define PRISM_SEARCH_THREADS_MAX 256

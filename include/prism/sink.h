@@ -26,6 +26,17 @@ G_BEGIN_DECLS
 /* Defined in search.h (which includes this header). */
 typedef struct PrismSearchResult PrismSearchResult;
 
+/** The interval columns a sink receives with PrismSearchOptions.intervals (ranges.h): the
+ *  corners of the published ranges, not widened by a track record. */
+typedef enum {
+    PRISM_IV_STEP_LO = 0, /**< s: the least of the point and both corners' step times */
+    PRISM_IV_STEP_HI,     /**< s: the largest of them */
+    PRISM_IV_MEM_HI,      /**< bytes: the largest device figure (prism_cost_memory_kinds) */
+    PRISM_IV_MEM_RISK,    /**< PrismMemClass of the device figure: 0 fits, 1 at risk,
+                               2 does not fit (prism_mem_class against the usable memory) */
+    PRISM_IV_COUNT
+} PrismIntervalCol;
+
 typedef struct PrismRowBatch {
     uint64_t first_index;       /**< global index of row 0 of this batch */
     size_t n;                   /**< rows in the batch */
@@ -35,6 +46,9 @@ typedef struct PrismRowBatch {
     const PrismLanes *lanes;    /**< per-row dims (tp, cp, dp, ep, sp, mbs, m, zero) */
     const PrismCostOut *cols;   /**< per-row cost columns, PRISM_COL_COUNT of them */
     double flops_time;          /**< the segment's prism_cost_segment_flops_time() */
+    /** per-row interval columns (PrismIntervalCol); NULL without
+     *  PrismSearchOptions.intervals */
+    const double *iv[PRISM_IV_COUNT];
 } PrismRowBatch;
 
 typedef struct PrismRowSink {

@@ -51,45 +51,7 @@
 
 G_BEGIN_DECLS
 
-/** The dimensions of a strategy, in index order (outermost first). Append-only. */
-typedef enum {
-    PRISM_DIM_DEVICES = 0,
-    PRISM_DIM_PP,
-    PRISM_DIM_VPP,
-    PRISM_DIM_SCHEDULE,  /**< values are PrismSchedule codes */
-    PRISM_DIM_RECOMPUTE, /**< values are PrismRecompute codes */
-    PRISM_DIM_RC_LAYERS, /**< k of recompute=block:k (0 for the other modes) */
-    PRISM_DIM_TP,
-    PRISM_DIM_CP,
-    PRISM_DIM_DP, /**< derived: N/(tp*pp*cp) */
-    PRISM_DIM_EP,
-    PRISM_DIM_SP,
-    PRISM_DIM_MBS,
-    PRISM_DIM_M, /**< derived: gbs/(dp*mbs) */
-    PRISM_DIM_ZERO,
-    PRISM_DIM_ETP,           /**< expert tensor parallelism (innermost lane key) */
-    PRISM_DIM_FOLDING,       /**< derived: 0 tied (etp = tp, ep | dp*cp), 1 folded */
-    PRISM_DIM_OFFLOAD,       /**< PrismOffload bit set; in the index the innermost STRUCTURAL key
-                                  (after rc_layers), appended here because this enum is append-only */
-    PRISM_DIM_TP_OVERLAP,    /**< 1 on / 0 off: TP comm overlap (lane key, after etp; R12) */
-    PRISM_DIM_DP_OVERLAP,    /**< 1 on / 0 off: gradient-reduce overlap (lane key; R12) */
-    PRISM_DIM_PARAM_OVERLAP, /**< 1 on / 0 off: parameter-gather overlap (lane key; R12) */
-    PRISM_DIM_COUNT
-} PrismDim;
-
-/** Static names: "devices", "pp", "vpp", "schedule", "recompute", "rc_layers", ... */
-const char *prism_dim_name(PrismDim dim);
-/**
- * Look a dimension up by name ("k" is an alias of rc_layers, "n" of devices).
- * Errors: PRISM_INPUT_ERROR_UNKNOWN_NAME listing the closest names.
- */
-gboolean prism_dim_lookup(const char *name, PrismDim *out, GError **error);
-/** The value of @p dim in @p s (schedule/recompute as their codes). Not collective. */
-uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim);
-/**
- * Text of one value of @p dim ("1f1b", "block", "8"). Ownership: g_free().
- */
-char *prism_dim_value_text(PrismDim dim, uint64_t value);
+/* The dims (PrismDim), their names, domains and value texts: registry.h. */
 
 /**
  * User restrictions of the space. Each option narrows one or more dimensions; options
@@ -157,6 +119,13 @@ void prism_space_filter_set_uniform_chunks(PrismSpaceFilter *f, gboolean on);
  * the model, as prism_space_filter_set_uniform_chunks().
  */
 void prism_space_filter_set_every_nth(PrismSpaceFilter *f, gboolean on);
+/**
+ * Context parallelism always shards (a profile's [planning] context_parallel_sharding =
+ * always, framework.h): the space keeps zero > 0 wherever cp > 1 (torchtitan applies FSDP2
+ * over the data and context ranks whenever cp > 1). Off by default. Checked by
+ * prism_space_filter_accepts_strategy() and shown by prism_space_filter_describe().
+ */
+void prism_space_filter_set_cp_shards(PrismSpaceFilter *f, gboolean on);
 /**
  * A framework's default for sp and the ZeRO stage where the shape rules allow it, for a
  * search whose tp, dp or cp is free (`prism validate` plans a row that leaves its layout

@@ -26,6 +26,7 @@
  *       vpp > 1; zb-v and dualpipe-v need vpp == 2 (two chunks per device in a V);
  *       gpipe, zb-h1, dualpipe and seq1f1b need vpp == 1; dualpipe needs pp even
  *       (device s holds stages s and pp-1-s of the two directions)
+ *       (each schedule's R7 and R8 rules are fields of its row in registry.h)
  *   R8  gbs == dp*mbs*m; interleaved -> m % pp == 0 (so m >= pp); zb-h1 -> m >= pp;
  *       zb-v, dualpipe-v -> m >= 2pp; dualpipe -> m even and m >= 2pp (DeepSeek's
  *       DualPipe asserts both); 1f1b, gpipe and seq1f1b accept m < pp (fewer
@@ -68,6 +69,7 @@
 #include <glib.h>
 
 #include <prism/model.h>
+#include <prism/registry.h>
 #include <prism/training.h>
 
 G_BEGIN_DECLS
@@ -81,50 +83,6 @@ G_BEGIN_DECLS
  */
 #define PRISM_VPP_MAX 64u
 
-typedef enum {
-    PRISM_SCHEDULE_1F1B = 0,
-    PRISM_SCHEDULE_INTERLEAVED = 1, /**< interleaved 1F1B, vpp > 1 */
-    PRISM_SCHEDULE_GPIPE = 2,
-    PRISM_SCHEDULE_ZB_H1 = 3,      /**< zero-bubble ZB-H1 (Qi et al., ICLR 2024) */
-    PRISM_SCHEDULE_ZB_V = 4,       /**< zero-bubble V shape: 2 chunks per device (Qi et al. 2024) */
-    PRISM_SCHEDULE_DUALPIPE = 5,   /**< bidirectional (DeepSeek-V3): 2 stages per device */
-    PRISM_SCHEDULE_DUALPIPE_V = 6, /**< DualPipe cut in half: V shape, 2 chunks per device */
-    PRISM_SCHEDULE_SEQ1F1B = 7,    /**< 1F1B over sequence chunks (Sun et al. 2024) */
-    PRISM_SCHEDULE_COUNT = 8,
-} PrismSchedule;
-
-typedef enum {
-    PRISM_RECOMPUTE_NONE = 0,
-    PRISM_RECOMPUTE_SELECTIVE = 1, /**< attention core recomputed (Korthikanti et al.) */
-    PRISM_RECOMPUTE_FULL = 2,      /**< every layer: only the layer input is kept */
-    PRISM_RECOMPUTE_BLOCK = 3,     /**< full on the first k layers of each model chunk */
-    PRISM_RECOMPUTE_COUNT = 4,
-} PrismRecompute;
-
-/** Offloading to host memory, a bit set (R11). */
-typedef enum {
-    PRISM_OFFLOAD_NONE = 0,
-    PRISM_OFFLOAD_OPTIMIZER = 1,   /**< optimizer state + its update on the host (CPU Adam) */
-    PRISM_OFFLOAD_ACTIVATIONS = 2, /**< kept activations copied to host memory per layer */
-    PRISM_OFFLOAD_BOTH = 3,
-    PRISM_OFFLOAD_COUNT = 4,
-} PrismOffload;
-
-/** Communication-overlap options (R12), as bits of PrismStrategy.overlap_off. The dims
- *  tp_overlap, dp_overlap and param_overlap (space.h) are 1 when the bit is clear. */
-typedef enum {
-    PRISM_OVERLAP_TP = 1,    /**< TP collectives overlapped with GEMMs (TE userbuffers) */
-    PRISM_OVERLAP_DP = 2,    /**< gradient reduce overlapped with backward */
-    PRISM_OVERLAP_PARAM = 4, /**< ZeRO-1/2 parameter all-gather overlapped with forward */
-    PRISM_OVERLAP_ALL = 7,
-} PrismOverlap;
-
-/** Static names: "1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe",
- *  "dualpipe-v", "seq1f1b". */
-const char *prism_schedule_name(PrismSchedule s);
-gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error);
-/** Static names: "none", "selective", "full", "block". */
-const char *prism_recompute_name(PrismRecompute r);
 /**
  * Checkpointing every N-th layer as recompute=block:k. torchtitan's
  * activation_checkpoint.selective_ac_option = "N" counts the blocks a rank builds (its
@@ -156,6 +114,13 @@ typedef struct PrismStrategy {
      *  fractions apply, the behaviour before the overlap dims). */
     uint8_t overlap_off;
 } PrismStrategy;
+
+/** The value of @p dim in @p s (schedule/recompute as their codes; an overlap dim 1 when
+ *  its option is on; etp and folding as prism_strategy_etp/_folding give them). */
+uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim);
+/** Set the field of @p dim in @p s to @p v, the inverse of prism_strategy_dim() (an overlap
+ *  dim: 1 on, 0 off); a derived dim (folding) is left alone. No check: v is not range-checked. */
+void prism_strategy_set_dim(PrismStrategy *s, PrismDim dim, uint32_t v);
 
 /** TRUE when overlap option @p bit (PrismOverlap) means something for @p s (R12). */
 gboolean prism_strategy_overlap_applies(const PrismStrategy *s, PrismOverlap bit);

@@ -23,6 +23,7 @@
 #include <glib.h>
 
 #include <prism/comm.h>
+#include <prism/cost.h>
 #include <prism/framework.h>
 #include <prism/knobs.h>
 #include <prism/strategy.h>
@@ -117,6 +118,9 @@ typedef struct PrismValidateOptions {
                                           and evaluated, and its row gets `explain`; no such
                                           row is PRISM_INPUT_ERROR_VALUE */
     gboolean explain_json;           /**< `explain` as JSON (prism_cost_explain's) */
+    gboolean no_interval;            /**< TRUE: the rows' step intervals (step_lo, step_hi,
+                                          step_fast, step_slow) are not priced and stay NAN
+                                          (the track record reads only the point errors) */
 } PrismValidateOptions;
 
 /**
@@ -132,6 +136,33 @@ typedef struct PrismValidateOptions {
 PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                                         const PrismValidateOptions *opt, GError **error);
 void prism_validate_report_free(PrismValidateReport *r);
+
+/** A run the user measured, for prism_validate_strategy(). */
+typedef struct PrismValidateRun {
+    const char *source;         /**< where the run is described (a file): the row's source */
+    const char *framework_from; /**< how its profile was chosen ("--framework", ...) */
+    double step_s;              /**< measured step time, s; NAN = not measured */
+    double mem_gib;             /**< measured peak memory, GiB; NAN = not measured */
+    int mem_kind;               /**< what mem_gib counts (a PrismMemCounts), -1 = what the
+                                     profile's framework logs (allocated without one) */
+    long mem_rank;              /**< the global rank mem_gib was measured on: its pipeline
+                                     stage's peak; -1 = the peak stage */
+} PrismValidateRun;
+
+/**
+ * One run the user measured, priced as a validation row that states every dim (`prism
+ * validate --from FILE`): strategy @p s under cost model @p cm (built with @p fw's knobs
+ * applied, as a row's) gives the predicted peak memory as @p fw's framework logs it (or
+ * @p run's mem_kind), step time, TFLOP/s and MFU, the step interval of the knob ranges, and
+ * whether @p fw runs the strategy; @p run's figures are the measured ones and the errors
+ * are theirs. @p fw may be NULL (no profile: allocated memory, no framework note). Not
+ * collective. Errors: a strategy the cost model refuses (PRISM_INPUT_ERROR_*).
+ * Ownership: prism_validate_row_free().
+ */
+PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismStrategy *s,
+                                          const PrismFramework *fw, const PrismValidateRun *run,
+                                          GError **error);
+void prism_validate_row_free(PrismValidateRow *r);
 
 /** Static names: "predicted", "planned", "skipped"; "peak_mem", "step_time", ... */
 const char *prism_validate_kind_name(PrismValidateKind k);
@@ -282,6 +313,7 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
 void prism_track_record_free(PrismTrackRecord *t);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismValidateReport, prism_validate_report_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismValidateRow, prism_validate_row_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrismTrackRecord, prism_track_record_free)
 
 G_END_DECLS

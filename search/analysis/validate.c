@@ -190,11 +190,20 @@ static char *cluster_name(const Row *r, const SourceInfo *src, GString *why)
     return name;
 }
 
-/* The cluster cluster_name() named: a key file (a path) or a preset. */
-static PrismCluster *cluster_load(const char *name, GError **error)
+/* The cluster cluster_name() named: a key file (a path) or a preset; a copy of the one
+ * @p cache (name -> PrismCluster, NULL: none) holds, else loaded and kept there. One run
+ * reads the same few clusters for every row (the Playbook's key file 1,642 times for the
+ * track record: parsing it was 40 % of a plan's instructions). */
+static PrismCluster *cluster_load(GHashTable *cache, const char *name, GError **error)
 {
-    return strchr(name, '/') != NULL ? prism_cluster_from_file(name, error)
-                                     : prism_cluster_preset(name, error);
+    const PrismCluster *kept = cache != NULL ? g_hash_table_lookup(cache, name) : NULL;
+    if (kept != NULL)
+        return prism_cluster_copy(kept);
+    PrismCluster *c = strchr(name, '/') != NULL ? prism_cluster_from_file(name, error)
+                                                : prism_cluster_preset(name, error);
+    if (c != NULL && cache != NULL)
+        g_hash_table_insert(cache, g_strdup(name), prism_cluster_copy(c));
+    return c;
 }
 
 /* Everything a row gives, with the defaults resolved: -1 = planned. With the layout
@@ -473,7 +482,8 @@ static int memory_counts(const PrismFramework *fw, const SourceInfo *src, const 
 {
     return d->mem_kind >= 0                  ? d->mem_kind
            : src != NULL && src->counts >= 0 ? src->counts
-                                             : (int)fw->counts;
+           : fw != NULL                      ? (int)fw->counts
+                                             : PRISM_MEM_ALLOCATED;
 }
 
 /* The memory a row's figure counts (memory_counts), from a stage's modelled allocated peak
@@ -546,8 +556,8 @@ static int notes_fp8_scope(const char *notes)
 /* The row's cost model: model, cluster (gpu_mem_gb overrides the memory), training,
  * knobs = defaults + profile + what the user changed. */
 static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, const SourceInfo *src,
-                                      const PrismKnobOverrides *user, const Dims *d,
-                                      PrismValidateRow *o, GString *why)
+                                      GHashTable *clusters, const PrismKnobOverrides *user,
+                                      const Dims *d, PrismValidateRow *o, GString *why)
 {
     g_autofree char *cl = cluster_name(r, src, why);
     if (cl == NULL)
@@ -562,7 +572,7 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
             g_strdup_printf("model=%s (%s)%s%s", model->name, origin, *was ? "," : "", was);
     }
     GError *error = NULL;
-    g_autoptr(PrismCluster) cluster = cluster_load(cl, &error);
+    g_autoptr(PrismCluster) cluster = cluster_load(clusters, cl, &error);
     double mem;
     if (cluster != NULL && prism_validate_num(r, "gpu_mem_gb", &mem) && mem > 0)
         cluster->mem_bytes = mem * 1073741824.0; /* presets count nominal "GB" as GiB */
@@ -666,8 +676,14 @@ static void step_interval(const PrismCostModel *cm, const PrismStrategy *s, cons
     o->step_hi = hi;
 }
 
+static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const PrismLayout *l,
+                       const double c[PRISM_COL_COUNT], const Dims *d, const PrismFramework *fw,
+                       const SourceInfo *src, int explain, gboolean interval, PrismValidateRow *o,
+                       GString *why);
+
 static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFramework *fw,
-                        const SourceInfo *src, int explain, PrismValidateRow *o, GString *why)
+                        const SourceInfo *src, int explain, gboolean interval, PrismValidateRow *o,
+                        GString *why)
 {
     PrismStrategy s = {.devices = (uint32_t)d->n,
                        .dp = (uint32_t)d->dp,
@@ -708,10 +724,24 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
         g_error_free(error);
         return FALSE;
     }
+    return priced(cm, &s, l, c, d, fw, src, explain, interval, o, why);
+}
+
+/* The row's prediction from the priced columns @p c of strategy @p s (layout @p l, NULL:
+ * the even one): its explanation, the compared figures, the step interval, the memory of the
+ * rank measured, and whether the profile runs it. */
+static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const PrismLayout *l,
+                       const double c[PRISM_COL_COUNT], const Dims *d, const PrismFramework *fw,
+                       const SourceInfo *src, int explain, gboolean interval, PrismValidateRow *o,
+                       GString *why)
+{
+    const PrismStrategy s = *sp;
+    GError *error = NULL;
     if (!explain_row(cm, &s, l, explain, o, why))
         return FALSE;
     predicted(c, cm, &s, fw, src, d, o);
-    step_interval(cm, &s, l, o);
+    if (interval)
+        step_interval(cm, &s, l, o);
     /* the rank the row measured (mem_rank): its pipeline stage's peak, not the largest.
      * Ranks are laid out with the pipeline outermost (Megatron's and nanotron's order, tp
      * innermost): global rank g sits on stage g / (devices / pp); rank 0 on the first */
@@ -739,7 +769,7 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
 /* Plan a row: the known dims fixed, the rest searched within the framework's support. */
 static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
                      const PrismFramework *fw, const SourceInfo *src, int explain,
-                     PrismValidateRow *o, GString *why)
+                     gboolean interval, PrismValidateRow *o, GString *why)
 {
     GString *fix = g_string_new(NULL);
     /* the known layout: tp, pp, cp, ep; dp too where some of them are planned (else tp, pp,
@@ -785,6 +815,7 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     GError *error = NULL;
     g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
     prism_space_filter_set_uniform_chunks(f, equal);
+    prism_space_filter_set_cp_shards(f, fw->cp_shards);
     prism_space_filter_set_default_where_allowed(f, d->sp == -2 ? fw->def[PRISM_FW_SP] : -1,
                                                  d->zero == -2 ? fw->def[PRISM_FW_ZERO] : -1);
     gboolean ok = prism_space_filter_fix(f, o->fixed, &error) &&
@@ -827,7 +858,8 @@ static gboolean plan(PrismComm *comm, const PrismCostModel *cm, const Dims *d,
     if (!explain_row(cm, &best, NULL, explain, o, why))
         return FALSE;
     predicted(c, cm, &best, fw, src, d, o);
-    step_interval(cm, &best, NULL, o);
+    if (interval)
+        step_interval(cm, &best, NULL, o);
     o->pred[PRISM_VM_MEM] = NAN; /* the planned strategy's memory is not the measured one's */
     o->mem_counts = -1;
     /* a stated pp and vpp are fixed, so unequal chunks can come out of the search */
@@ -886,6 +918,15 @@ const char *prism_validate_metric_name(int metric)
     return metric >= 0 && metric < PRISM_VM_COUNT ? n[metric] : "?";
 }
 
+/* Each metric's absolute percentage error where both figures exist (NAN elsewhere). */
+static void row_errors(PrismValidateRow *o)
+{
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->err[k] = isnan(o->pred[k]) || isnan(o->meas[k]) || o->meas[k] == 0
+                        ? NAN
+                        : 100.0 * fabs(o->pred[k] - o->meas[k]) / o->meas[k];
+}
+
 static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
 {
     PrismValidateStat *st = NULL;
@@ -901,11 +942,10 @@ static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
         g_ptr_array_add(rep->stats, st);
     }
     st->rows++;
+    row_errors(o);
     for (int k = 0; k < PRISM_VM_COUNT; k++) {
-        o->err[k] = NAN;
-        if (isnan(o->pred[k]) || isnan(o->meas[k]) || o->meas[k] == 0)
+        if (isnan(o->err[k]))
             continue;
-        o->err[k] = 100.0 * fabs(o->pred[k] - o->meas[k]) / o->meas[k];
         st->sum[k] += o->err[k];
         st->signed_sum[k] += 100.0 * (o->pred[k] - o->meas[k]) / o->meas[k];
         st->worst[k] = MAX(st->worst[k], o->err[k]);
@@ -924,6 +964,7 @@ static void add_stats(PrismValidateReport *rep, PrismValidateRow *o)
 typedef struct Sources {
     GHashTable *table;
     GError *error;
+    GHashTable *clusters; /* the run's loaded clusters (cluster_load) */
 } Sources;
 
 static const PrismFramework *row_framework(PrismValidateReport *rep, const Row *r,
@@ -1017,7 +1058,8 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
     if (fw != NULL && opt->family != NULL) {
         g_autoptr(GString) ignored = g_string_new(NULL);
         g_autofree char *cl = cluster_name(r, src, ignored);
-        g_autoptr(PrismCluster) loaded = cl != NULL ? cluster_load(cl, NULL) : NULL;
+        g_autoptr(PrismCluster) loaded =
+            cl != NULL ? cluster_load(sources->clusters, cl, NULL) : NULL;
         g_autofree char *fam = loaded != NULL ? g_strdup(loaded->family) : NULL;
         if (fam == NULL || strcmp(fam, opt->family) != 0)
             g_string_append_printf(why, "not on device family %s", opt->family);
@@ -1043,13 +1085,15 @@ static gboolean one_row(PrismComm *comm, PrismValidateReport *rep, const Row *r,
         o->dp = d.dp > 0 ? (uint32_t)d.dp : 0;
         o->gbs = (uint64_t)d.gbs;
         o->defaults = g_strdup(defs->str);
-        g_autoptr(PrismCostModel) cm = row_cost_model(r, fw, src, opt->user, &d, o, why);
+        g_autoptr(PrismCostModel) cm =
+            row_cost_model(r, fw, src, sources->clusters, opt->user, &d, o, why);
         const int explain = r->line != opt->explain_line ? 0 : opt->explain_json ? 2 : 1;
-        if (cm != NULL && planned->len == 0 && predict(cm, &d, fw, src, explain, o, why))
+        if (cm != NULL && planned->len == 0 &&
+            predict(cm, &d, fw, src, explain, !opt->no_interval, o, why))
             o->kind = PRISM_VALIDATE_PREDICTED;
         else if (cm != NULL && planned->len > 0) {
             o->planned = g_strdup(planned->str);
-            if (plan(comm, cm, &d, fw, src, explain, o, why))
+            if (plan(comm, cm, &d, fw, src, explain, !opt->no_interval, o, why))
                 o->kind = PRISM_VALIDATE_PLANNED;
         }
         measured(r, &d, (double)o->seq, src, o);
@@ -1127,7 +1171,9 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
     rep->rows = g_ptr_array_new_with_free_func(row_free);
     rep->stats = g_ptr_array_new_with_free_func(stat_free);
     rep->frameworks = g_ptr_array_new_with_free_func((GDestroyNotify)prism_framework_free);
-    Sources sources = {NULL, NULL};
+    Sources sources = {
+        NULL, NULL,
+        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)prism_cluster_free)};
     sources.table = prism_validate_load_sources(&sources.error);
     g_autofree char *dir = g_path_get_dirname(path); /* a relative config.json is its */
     int line = 1; /* of the record read last; the next starts after its line breaks */
@@ -1161,6 +1207,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
     if (sources.table != NULL)
         g_hash_table_destroy(sources.table);
     g_clear_error(&sources.error);
+    g_hash_table_destroy(sources.clusters);
     /* predicted statistics first, then planned (stable within each kind) */
     g_autoptr(GPtrArray) sorted = g_ptr_array_new();
     for (int kind = 0; kind < 2; kind++)
@@ -1181,4 +1228,48 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
         return NULL;
     }
     return rep;
+}
+
+PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismStrategy *s,
+                                          const PrismFramework *fw, const PrismValidateRun *run,
+                                          GError **error)
+{
+    double c[PRISM_COL_COUNT];
+    if (!prism_cost_eval_one(cm, s, c, error))
+        return NULL;
+    const PrismTraining *t = prism_cost_model_training(cm);
+    PrismValidateRow *o = g_new0(PrismValidateRow, 1);
+    o->source = g_strdup(run->source);
+    o->model = g_strdup(prism_cost_model_model(cm)->name);
+    o->framework = fw != NULL ? g_strdup(fw->name) : NULL;
+    o->framework_from = g_strdup(run->framework_from);
+    o->kind = PRISM_VALIDATE_PREDICTED;
+    o->defaults = g_strdup(""); /* every dim is the file's */
+    o->strategy = prism_strategy_format(s);
+    o->cluster = g_strdup(prism_cost_model_cluster(cm)->name);
+    o->dtype = g_strdup(prism_dtype_name(t->dtype));
+    o->devices = s->devices, o->tp = s->tp, o->pp = s->pp, o->cp = s->cp, o->ep = s->ep;
+    o->dp = s->dp, o->gbs = t->gbs, o->seq = t->seq;
+    o->step_lo = o->step_hi = o->step_fast = o->step_slow = NAN;
+    for (int k = 0; k < PRISM_VM_COUNT; k++)
+        o->pred[k] = o->meas[k] = o->err[k] = NAN;
+    /* the run as a row that states every dim: the same pricing as a predicted CSV row */
+    const Dims d = {.n = s->devices, .mem_kind = run->mem_kind, .mem_rank = run->mem_rank};
+    g_autoptr(GString) why = g_string_new(NULL);
+    if (!priced(cm, s, NULL, c, &d, fw, NULL, 0, TRUE, o, why)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "%s: %s", run->source,
+                    why->str);
+        row_free(o);
+        return NULL;
+    }
+    o->meas[PRISM_VM_STEP] = run->step_s;
+    o->meas[PRISM_VM_MEM] = run->mem_gib;
+    row_errors(o);
+    return o;
+}
+
+void prism_validate_row_free(PrismValidateRow *r)
+{
+    if (r != NULL)
+        row_free(r);
 }

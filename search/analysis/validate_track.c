@@ -138,8 +138,11 @@ PrismTrackRecord *prism_track_record_run(PrismComm *comm, const char *cluster_na
                                    prism_knob_info((PrismKnobId)k)->name, knobs->knobs.v[k]);
     t->knobs = laid->len > 0 ? g_string_free(laid, FALSE) : (g_string_free(laid, TRUE), NULL);
     /* only the rows that can match are evaluated */
-    const PrismValidateOptions opt = {
-        .user = knobs, .framework = NULL, .family = fam, .only_framework = framework};
+    const PrismValidateOptions opt = {.user = knobs,
+                                      .framework = NULL,
+                                      .family = fam,
+                                      .only_framework = framework,
+                                      .no_interval = TRUE};
     for (size_t f = 0; f < G_N_ELEMENTS(track_files); f++) {
         char *path = prism_validation_data_file(track_files[f]);
         if (path == NULL)

@@ -43,9 +43,10 @@ double prism_refine_inflight(PrismSchedule schedule, uint32_t pp, uint32_t vpp, 
      * the peak state when chunks are even). */
     if (pp == 1)
         return 1.0;
-    if (schedule == PRISM_SCHEDULE_GPIPE)
+    const PrismScheduleInfo *si = prism_schedule_info(schedule);
+    if (si != NULL && si->holds_m)
         return (double)m;
-    if (schedule != PRISM_SCHEDULE_INTERLEAVED)
+    if (si == NULL || !si->regimes)    /* of the refined schedules, all but interleaved */
         return (double)MIN(pp - s, m); /* m < pp (R8 admits it for 1F1B): all m */
     const uint64_t total = (uint64_t)m * vpp, period = (uint64_t)pp * vpp;
     const uint64_t warm = MIN(2ull * (pp - s - 1) + (uint64_t)(vpp - 1) * pp, total);

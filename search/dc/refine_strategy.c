@@ -33,18 +33,6 @@ void prism_refine_result_free(PrismRefineResult *r)
     g_free(r);
 }
 
-static PrismSegmentKey key_of(const PrismStrategy *s)
-{
-    PrismSegmentKey k = {.devices = s->devices,
-                         .pp = s->pp,
-                         .vpp = s->vpp,
-                         .schedule = s->schedule,
-                         .recompute = s->recompute,
-                         .rc_layers = s->rc_layers,
-                         .offload = s->offload};
-    return k;
-}
-
 /* The surrogate problem of strategy @p s. Fills layers (caller frees) and mu. */
 static gboolean build_problem(const PrismCostModel *cm, const PrismStrategy *s,
                               const double uniform_cols[PRISM_COL_COUNT], PrismRefineProblem *p,
@@ -106,7 +94,7 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
                                          GError **error)
 {
     const double t0 = prism_now();
-    PrismSegmentKey key = key_of(s);
+    PrismSegmentKey key = prism_segment_key_of(s);
     g_autoptr(PrismRefineResult) r = g_new0(PrismRefineResult, 1);
     r->strategy = *s;
     r->uniform = prism_layout_default(cm, &key, error);
@@ -122,7 +110,7 @@ PrismRefineResult *prism_refine_strategy(const PrismCostModel *cm, const PrismSt
     /* The surrogate places chunk c of stage s at c*pp + s and knows the in-flight counts
      * of 1F1B, GPipe, ZB-H1 and interleaved only: the V schedules, DualPipe and seq1F1B
      * keep their uniform layout (refined == uniform, not improved). */
-    const gboolean modelled = s->schedule <= PRISM_SCHEDULE_ZB_H1;
+    const gboolean modelled = prism_schedule_info(s->schedule)->refined;
     g_autoptr(PrismRefineSolution) sol =
         modelled ? prism_refine_solve(&p, NULL) : NULL; /* NULL: keep uniform */
     r->refined = prism_layout_copy(r->uniform);

@@ -25,6 +25,7 @@
 #include <prism/framework.h>
 #include <prism/knobs.h>
 #include <prism/model.h>
+#include <prism/ranges.h>
 #include <prism/search.h>
 #include <prism/space.h>
 #include <prism/training.h>
@@ -285,6 +286,15 @@ char *prism_app_track_line(const PrismTrackRecord *t);
 /** A record back from its JSON object (a landscape's track_record attribute); NULL for
  *  anything else. Ownership: prism_track_record_free(). */
 PrismTrackRecord *prism_app_track_from_json(JsonNode *n);
+
+/** The relative widening of an interval from a track record's mean absolute error (per
+ *  cent), kept below 0.9 so that step_lo stays positive; 0 without published runs. */
+double prism_app_widening(const PrismTrackStat *st);
+/** The corners of @p cm (ranges.h) widened as `prism plan` widens them: the record's mean
+ *  step and memory errors, and its step-error spread as the equivalence tolerance. Not
+ *  collective. Ownership: prism_corners_free(). */
+PrismCorners *prism_app_corners_new(const PrismCostModel *cm, const PrismTrackRecord *track,
+                                    GError **error);
 
 /** JSON members: a string, or null for NULL; an array of the strings of @p v. */
 void prism_app_json_string(JsonBuilder *b, const char *name, const char *v);

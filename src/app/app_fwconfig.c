@@ -251,7 +251,7 @@ void prism_app_baseline_text(FILE *out, const PrismBaseline *bl)
         fprintf(out, "  the baseline is the recommendation\n");
         return;
     }
-    fprintf(out, "  changes from the baseline to #1, each alone:\n");
+    fprintf(out, "  changes from the baseline to the recommendation, each alone:\n");
     for (guint i = 0; i < bl->changes->len; i++) {
         const Change *c = bl->changes->pdata[i];
         g_autofree char *label = g_strdup_printf("%s %s->%s", c->key, c->from, c->to);

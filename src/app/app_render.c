@@ -574,6 +574,23 @@ static void track_stat_from_json(JsonObject *o, const char *name, PrismTrackStat
     st->worst = json_object_get_double_member_with_default(so, "worst_pct", 0);
 }
 
+double prism_app_widening(const PrismTrackStat *st)
+{
+    return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
+}
+
+PrismCorners *prism_app_corners_new(const PrismCostModel *cm, const PrismTrackRecord *track,
+                                    GError **error)
+{
+    PrismCorners *c = prism_corners_new(cm, error);
+    if (c == NULL)
+        return NULL;
+    c->widen_step = prism_app_widening(&track->speed);
+    c->widen_mem = prism_app_widening(&track->mem);
+    c->tolerance = track->speed.n > 1 ? track->speed.sd / 100.0 : 0.0;
+    return c;
+}
+
 PrismTrackRecord *prism_app_track_from_json(JsonNode *n)
 {
     if (n == NULL || !JSON_NODE_HOLDS_OBJECT(n))

@@ -57,6 +57,8 @@ static const char *const format_help =
     "  size = 8                    (devices joined by this level, >= 1)\n"
     "  bandwidth_GBps = 450        (per device, per direction, GB/s = 1e9 B/s, > 0)\n"
     "  latency_us = 3              (per message, microseconds, >= 0)\n"
+    "  gather_bandwidth_GBps = 250 (optional: all-gather / reduce-scatter bus bandwidth per\n"
+    "                               device where it differs from the all-reduce figure above)\n"
     "\n"
     "  [level.1]                   (the last level spans the machine: it takes no size)\n"
     "  name = infiniband\n"

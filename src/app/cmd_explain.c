@@ -8,6 +8,7 @@
 
 #include <prism/cost.h>
 #include <prism/fwconfig.h>
+#include <prism/ranges.h>
 
 /* The peak stage's memory as frameworks log it (allocated, reserved, device: the figures
  * `prism validate` compares with a run's log, prism_cost_memory_kinds), bytes, from the
@@ -54,6 +55,59 @@ static void counted_json(JsonObject *root, const Counted *c)
     else
         json_object_set_null_member(o, "framework_counts");
     json_object_set_object_member(root, "memory_logged", o);
+}
+
+/* The strategy's interval (ranges.h) as `prism plan` forms it: both corners, widened by
+ * the track record, and its memory class against the usable memory. */
+typedef struct {
+    PrismInterval iv;
+    double usable, widen_step, widen_mem;
+    PrismMemClass mc;
+} Spread;
+
+static gboolean spread_of(const PrismCostModel *cm, const PrismTrackRecord *track,
+                          const PrismStrategy *s, const double col[PRISM_COL_COUNT], Spread *out,
+                          GError **error)
+{
+    g_autoptr(PrismCorners) c = prism_app_corners_new(cm, track, error);
+    if (c == NULL || !prism_corners_eval(c, s, col, &out->iv, error))
+        return FALSE;
+    out->usable = prism_cost_model_usable(cm);
+    out->widen_step = c->widen_step;
+    out->widen_mem = c->widen_mem;
+    out->mc = prism_mem_class(&out->iv, out->usable);
+    return TRUE;
+}
+
+static void spread_text(FILE *f, const Spread *sp)
+{
+    const double gib = 1073741824.0;
+    fprintf(f,
+            "\ninterval: step %.4g s, %.4g-%.4g s with every ranged knob at its optimistic and "
+            "its pessimistic published end (%zu ranges, prism knobs --sources)",
+            sp->iv.step, sp->iv.step_lo, sp->iv.step_hi, prism_knob_range_count());
+    if (sp->widen_step > 0 || sp->widen_mem > 0)
+        fprintf(f,
+                ", widened by the track record's mean step error %.1f %% and memory error "
+                "%.1f %%",
+                100 * sp->widen_step, 100 * sp->widen_mem);
+    fprintf(f, "; memory %.2f GiB on the device, %.2f GiB pessimistic, of %.2f GiB usable: %s\n",
+            sp->iv.mem / gib, sp->iv.mem_hi / gib, sp->usable / gib, prism_mem_class_name(sp->mc));
+}
+
+static void spread_json(JsonObject *root, const Spread *sp)
+{
+    JsonObject *o = json_object_new();
+    json_object_set_double_member(o, "step", sp->iv.step);
+    json_object_set_double_member(o, "step_lo", sp->iv.step_lo);
+    json_object_set_double_member(o, "step_hi", sp->iv.step_hi);
+    json_object_set_double_member(o, "mem", sp->iv.mem);
+    json_object_set_double_member(o, "mem_hi", sp->iv.mem_hi);
+    json_object_set_double_member(o, "usable", sp->usable);
+    json_object_set_string_member(o, "mem_class", prism_mem_class_name(sp->mc));
+    json_object_set_double_member(o, "widen_step", sp->widen_step);
+    json_object_set_double_member(o, "widen_mem", sp->widen_mem);
+    json_object_set_object_member(root, "interval", o);
 }
 
 /* Why @p fw does not run strategy @p s, as a sentence naming both, NULL when it does or
@@ -180,6 +234,9 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     track = prism_track_record_run(comm, in.cluster->family,
                                    in.framework ? in.framework->name : NULL, &in.user_knobs);
     FILE *f = prism_app_out(comm);
+    Spread spread;
+    if (f != NULL && !spread_of(cm, track, &s, col, &spread, error))
+        goto out;
     if (f != NULL && o.json) {
         /* the explanation's object with the "track_record" member added */
         g_autoptr(JsonParser) parser = json_parser_new();
@@ -190,6 +247,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         JsonObject *root = json_node_get_object(json_parser_get_root(parser));
         json_object_set_member(root, "track_record", json_builder_get_root(b));
         counted_json(root, &logged);
+        spread_json(root, &spread);
         if (cfg != NULL) {
             /* where the strategy came from: the file, its framework, the keys not modeled */
             JsonObject *fo = json_object_new();
@@ -219,6 +277,7 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
         if (defaults_note != NULL)
             fprintf(f, "\nnote: %s\n", defaults_note);
         counted_text(f, &logged);
+        spread_text(f, &spread);
         if (unsupported != NULL)
             fprintf(f, "\nnote: %s\n", unsupported);
         fputs(tr, f);

@@ -248,6 +248,13 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     if (*attr(f, "objectives"))
         fprintf(out, "fronts:     objectives %s; top %s by %s\n", attr(f, "objectives"),
                 attr(f, "top_k"), attr(f, "rank_by"));
+    if (*attr(f, "intervals")) /* sweep --intervals (cost/README.md, "Intervals") */
+        fprintf(out,
+                "intervals:  step_lo, step_hi, mem_hi and mem_risk at the corners of the "
+                "published ranges, not widened by the track record%s\n",
+                strstr(attr(f, "intervals"), "mem_safety") != NULL
+                    ? "; rows at memory risk left out of the fronts and top lists (--mem-safety)"
+                    : "");
     /* how far the model was from published runs of the landscape's device families */
     g_autoptr(JsonNode) tracks = parse_json(prism_landscape_file_attr(f, "track_record"));
     if (tracks != NULL && JSON_NODE_HOLDS_ARRAY(tracks)) {

@@ -25,6 +25,8 @@ typedef struct {
     PrismCommonOptions common;
     char *objectives, *where, *rank_by;
     gint top;
+    gboolean robust;     /* --robust: the front over (step_hi, mem_hi), ranked by step_hi */
+    gboolean mem_safety; /* --mem-safety: rows at memory risk left out (mem_risk == 0) */
 } ParetoOptions;
 
 /* Whole rows of every front and top-list member, read once (rank 0). */
@@ -83,31 +85,13 @@ static const double *row_of(const Rows *r, uint64_t index, size_t cols)
 
 static char *strategy_text(const PrismLandscapeSchema *schema, const double *row)
 {
+    /* every dim the file holds (registry.h); an overlap column a schema-3 file lacks
+     * leaves its option on, as those files had it */
     PrismStrategy s = {0};
-    uint32_t *u32[] = {&s.devices, &s.dp, &s.tp, &s.pp, &s.vpp, &s.cp, &s.ep, &s.mbs, &s.m};
-    const PrismDim d32[] = {PRISM_DIM_DEVICES, PRISM_DIM_DP,  PRISM_DIM_TP,
-                            PRISM_DIM_PP,      PRISM_DIM_VPP, PRISM_DIM_CP,
-                            PRISM_DIM_EP,      PRISM_DIM_MBS, PRISM_DIM_M};
-    for (size_t i = 0; i < G_N_ELEMENTS(d32); i++) {
-        int c = prism_landscape_schema_find(schema, prism_dim_name(d32[i]));
-        *u32[i] = c >= 0 ? (uint32_t)row[c] : 0;
-    }
-    uint8_t *u8[] = {&s.sp, &s.zero, &s.recompute, &s.schedule, &s.offload};
-    const PrismDim d8[] = {PRISM_DIM_SP, PRISM_DIM_ZERO, PRISM_DIM_RECOMPUTE, PRISM_DIM_SCHEDULE,
-                           PRISM_DIM_OFFLOAD};
-    for (size_t i = 0; i < G_N_ELEMENTS(d8); i++) {
-        int c = prism_landscape_schema_find(schema, prism_dim_name(d8[i]));
-        *u8[i] = c >= 0 ? (uint8_t)row[c] : 0;
-    }
-    int k = prism_landscape_schema_find(schema, prism_dim_name(PRISM_DIM_RC_LAYERS));
-    s.rc_layers = k >= 0 ? (uint16_t)row[k] : 0;
-    /* the overlap options: 0 = off; a file without the column (schema 3) had them on */
-    const PrismDim dov[] = {PRISM_DIM_TP_OVERLAP, PRISM_DIM_DP_OVERLAP, PRISM_DIM_PARAM_OVERLAP};
-    const uint8_t bits[] = {PRISM_OVERLAP_TP, PRISM_OVERLAP_DP, PRISM_OVERLAP_PARAM};
-    for (size_t i = 0; i < G_N_ELEMENTS(dov); i++) {
-        int c = prism_landscape_schema_find(schema, prism_dim_name(dov[i]));
-        if (c >= 0 && row[c] == 0.0)
-            s.overlap_off |= bits[i];
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        int c = prism_landscape_schema_find(schema, prism_dim_name((PrismDim)d));
+        if (c >= 0)
+            prism_strategy_set_dim(&s, (PrismDim)d, (uint32_t)row[c]);
     }
     g_autofree char *t = prism_strategy_format(&s);
     return g_strdup_printf("devices=%u,%s", s.devices, t);
@@ -350,10 +334,31 @@ static gboolean pareto_run(PrismComm *comm, ParetoOptions *o, const char *path, 
                     "--top %d: must be between 1 and 100000", o->top);
         return FALSE;
     }
+    if (o->robust && (o->objectives != NULL || o->rank_by != NULL)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                    "--robust sets the objectives (step_hi,mem_hi) and the ranking (step_hi); "
+                    "allowed: --robust or --objectives/--rank-by");
+        return FALSE;
+    }
     PrismLandscapeFile *f = prism_landscape_file_open(comm, path, error);
     if (f == NULL)
         return FALSE;
-    PrismLandscapeQuery q = {o->objectives, o->where, o->rank_by, (size_t)o->top};
+    if ((o->robust || o->mem_safety) &&
+        prism_landscape_schema_find(prism_landscape_file_schema(f), "mem_risk") < 0) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "%s: --%s reads the interval columns (step_hi, mem_hi, mem_risk), which "
+                    "this landscape does not store (allowed: a landscape of prism sweep "
+                    "--intervals)",
+                    path, o->robust ? "robust" : "mem-safety");
+        prism_landscape_file_close(f);
+        return FALSE;
+    }
+    g_autofree char *where = o->mem_safety
+                                 ? g_strdup_printf("%s%smem_risk==0", o->where ? o->where : "",
+                                                   o->where && *o->where ? "," : "")
+                                 : g_strdup(o->where);
+    PrismLandscapeQuery q = {o->robust ? "step_hi,mem_hi" : o->objectives, where,
+                             o->robust ? "step_hi" : o->rank_by, (size_t)o->top};
     PrismLandscapeAnswer *a = prism_landscape_query(f, &q, error);
     Rows r = {0};
     double *grid[3] = {NULL, NULL, NULL};
@@ -403,6 +408,13 @@ gboolean prism_cmd_pareto(PrismComm *comm, int argc, char **argv, GError **error
         {"top", 'k', 0, G_OPTION_ARG_INT, &o.top, "length of the top list (default 10)", "K"},
         {"rank-by", 0, 0, G_OPTION_ARG_STRING, &o.rank_by,
          "column of the top list (default: the file's rank_by, else step_time)", "COL"},
+        {"robust", 0, 0, G_OPTION_ARG_NONE, &o.robust,
+         "the front over the pessimistic corner (step_hi, mem_hi) and the top list by step_hi "
+         "(a landscape of sweep --intervals)",
+         NULL},
+        {"mem-safety", 0, 0, G_OPTION_ARG_NONE, &o.mem_safety,
+         "leave out the rows at memory risk (mem_risk != 0; a landscape of sweep --intervals)",
+         NULL},
         G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("FILE.h5 - Pareto fronts and top lists from a stored landscape");

@@ -121,21 +121,11 @@ static gboolean shown(const Report *r, uint64_t index, PrismStrategy *s,
     return prism_corners_eval(r->corners, s, cols, iv, error);
 }
 
-/* The relative widening from a track record's mean absolute error (per cent), kept
- * below 0.9 so that step_lo stays positive. */
-static double widening(const PrismTrackStat *st)
-{
-    return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
-}
-
 /* The corners, the top list's rows with their intervals and the recommendation. */
 static gboolean plan_intervals(Report *r, GError **error)
 {
-    if ((r->corners = prism_corners_new(r->point, error)) == NULL)
+    if ((r->corners = prism_app_corners_new(r->point, r->track, error)) == NULL)
         return FALSE;
-    r->corners->widen_step = widening(&r->track->speed);
-    r->corners->widen_mem = widening(&r->track->mem);
-    r->corners->tolerance = r->track->speed.n > 1 ? r->track->speed.sd / 100.0 : 0.0;
     const PrismTopK *top = prism_search_result_top(r->res, 0);
     size_t n = r->n_top = prism_topk_size(top);
     r->ts = g_new0(PrismStrategy, MAX(n, 1));
@@ -544,6 +534,9 @@ static void recommendation_json(JsonBuilder *b, const Report *r)
     json_builder_add_int_value(b, (gint64)r->rec + 1);
     json_builder_set_member_name(b, "strategy");
     json_builder_add_string_value(b, st);
+    json_builder_set_member_name(b, "step");
+    json_builder_add_double_value(b, sk);
+    interval_json(b, r, &r->tiv[r->rec]);
     json_builder_set_member_name(b, "equivalent");
     json_builder_add_int_value(b, (gint64)n_eq);
     json_builder_set_member_name(b, "gives_up_pct");
@@ -769,7 +762,8 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         /* the record widens mem_hi, so it comes first (collective: every rank) */
         track = prism_track_record_run(comm, in.cluster->family,
                                        in.framework ? in.framework->name : NULL, &in.user_knobs);
-        corner_cm = search_model(cm, o->robust, o->mem_safety, widening(&track->mem), &local);
+        corner_cm =
+            search_model(cm, o->robust, o->mem_safety, prism_app_widening(&track->mem), &local);
         if (!prism_comm_agree_error(comm, &local))
             goto done;
     }
@@ -791,10 +785,10 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         (void)report_nothing_fits(comm, out, o->common.json, &r, kt, &local);
         goto done;
     }
-    if (o->emit != NULL) {
+    if (o->emit != NULL && o->emit_rank > 0) {
         /* the K-th of the top list as the framework's configuration, and nothing else */
         const PrismTopK *top = prism_search_result_top(res, 0);
-        size_t k = o->emit_rank > 0 ? (size_t)o->emit_rank : 1;
+        size_t k = (size_t)o->emit_rank;
         PrismStrategy s;
         double cols[PRISM_COL_COUNT];
         if (k > MIN(r.n_show, prism_topk_size(top)))
@@ -824,16 +818,20 @@ static gboolean plan_run(PrismComm *comm, PlanOptions *o, GError **error)
         track = prism_track_record_run(comm, in.cluster->family,
                                        in.framework ? in.framework->name : NULL, &in.user_knobs);
     r.track = track;
-    /* the intervals of what is shown (rank 0: a few scalar evaluations per row) */
-    if (out != NULL && !plan_intervals(&r, &local))
+    /* the intervals of what is shown (rank 0: a few scalar evaluations per row; every
+     * rank under --emit, whose check runs on every rank: the results are the same) */
+    if ((out != NULL || o->emit != NULL) && !plan_intervals(&r, &local))
         goto done;
+    if (o->emit != NULL) {
+        /* the recommendation (--pick) as the framework's configuration, and nothing else */
+        ok = prism_app_emit(out, o->emit, &r.ts[r.rec], &in, &local);
+        goto done;
+    }
     if (out != NULL && cfg != NULL) {
-        /* the baseline next to #1 (rank 0: cheap, one evaluation per change) */
-        const PrismTopK *top = prism_search_result_top(res, 0);
-        PrismStrategy best;
-        double bc[PRISM_COL_COUNT];
-        if (!row(&r, prism_topk_index(top, 0), &best, bc, &local) ||
-            (bl = prism_app_baseline_new(cm, &in, base_path, cfg, &best, bc, &local)) == NULL)
+        /* the baseline next to the recommendation (rank 0: cheap, one evaluation per
+         * change); its point columns are the point model's */
+        bl = prism_app_baseline_new(cm, &in, base_path, cfg, &r.ts[r.rec], r.tc[r.rec], &local);
+        if (bl == NULL)
             goto done;
     }
     if (out != NULL) {
@@ -883,11 +881,14 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "with more ranks); the result does not depend on it",
          "N"},
         {"emit", 0, 0, G_OPTION_ARG_STRING, &o.emit,
-         "print the recommended strategy as FRAMEWORK's own configuration (megatron, nemo, "
+         "print the recommended strategy (--pick) as FRAMEWORK's own configuration (megatron, "
+         "nemo, "
          "torchtitan, deepspeed, nanotron) instead of the report",
          "FRAMEWORK"},
         {"emit-rank", 0, 0, G_OPTION_ARG_INT, &o.emit_rank,
-         "with --emit: the K-th strategy of the top list (default 1)", "K"},
+         "with --emit: the K-th strategy of the top list instead of the recommendation "
+         "(--pick)",
+         "K"},
         {"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o.baseline,
          "price a framework configuration (as explain --from reads it) next to the "
          "recommendation, with the changes from one to the other and the gain of each alone; "

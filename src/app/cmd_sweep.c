@@ -38,6 +38,8 @@ typedef struct {
     gint deflate, level; /* UNSET_LEVEL when not given */
     char *compression;
     gint64 chunk, spill_rows, round_rows;
+    gboolean intervals;  /* --intervals: step_lo, step_hi, mem_hi, mem_risk per row */
+    gboolean mem_safety; /* --mem-safety: rows at memory risk count as not fitting */
 } SweepOptions;
 
 static void sweep_options_clear(SweepOptions *o)
@@ -289,6 +291,15 @@ static void add_attrs(PrismLandscape *ls, Sweep *s, int argc, char **argv)
     prism_landscape_add_attr(ls, "framework", fw, FALSE);
 }
 
+/* The interval columns' provenance (sweep --intervals / --mem-safety): part of the run's
+ * identity, since the columns and (with --mem-safety) the fronts depend on it. */
+static void add_interval_attr(PrismLandscape *ls, const SweepOptions *o)
+{
+    if (o->intervals || o->mem_safety)
+        prism_landscape_add_attr(ls, "intervals", o->mem_safety ? "ranges, mem_safety" : "ranges",
+                                 TRUE);
+}
+
 /* /grid, point by point when the landscape is finished (prism_landscape_set_grid_fn). */
 static void grid_point_info(void *user, size_t i, PrismGridPointInfo *out)
 {
@@ -350,6 +361,8 @@ static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearc
         return FALSE;
     opt->progress = !c->no_progress;
     opt->label = "sweep";
+    opt->intervals = o->intervals || o->mem_safety;
+    opt->mem_safety = o->mem_safety;
     if (o->round_rows > 0)
         opt->round_rows = (uint64_t)o->round_rows;
     return TRUE;
@@ -410,10 +423,39 @@ static gboolean landscape_options(const SweepOptions *o, PrismLandscapeOptions *
     return TRUE;
 }
 
-/* The rows of the per-job fronts and top-k lists, re-evaluated by index. */
-static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboolean fronts,
-                            GArray *out, GError **error)
+/* Row @p r's interval columns (sweep --intervals) from the corners of its point's model,
+ * as the search's sink stored them (search_corners.c: the same values, not widened);
+ * @p corners caches the corners of point *@p at. */
+static gboolean row_interval(const Sweep *s, PrismLandscapeRow *r, PrismCorners **corners,
+                             size_t *at, GError **error)
 {
+    PrismSearchJob job;
+    if (!s->gj.jobs.get(s->gj.jobs.user, r->point, &job, error))
+        return FALSE;
+    if (*corners == NULL || *at != r->point) {
+        g_clear_pointer(corners, prism_corners_free);
+        if ((*corners = prism_corners_new(job.cm, error)) == NULL)
+            return FALSE;
+        *at = r->point;
+    }
+    (*corners)->point = job.cm; /* the same point: get() kept its model */
+    PrismInterval iv;
+    if (!prism_corners_eval(*corners, &r->strategy, r->cols, &iv, error))
+        return FALSE;
+    r->iv[PRISM_IV_STEP_LO] = iv.step_lo;
+    r->iv[PRISM_IV_STEP_HI] = iv.step_hi;
+    r->iv[PRISM_IV_MEM_HI] = iv.mem_hi;
+    r->iv[PRISM_IV_MEM_RISK] = prism_mem_class(&iv, prism_cost_model_usable(job.cm));
+    return TRUE;
+}
+
+/* The rows of the per-job fronts and top-k lists, re-evaluated by index (and with
+ * @p intervals their interval columns). */
+static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboolean fronts,
+                            gboolean intervals, GArray *out, GError **error)
+{
+    g_autoptr(PrismCorners) corners = NULL;
+    size_t at = 0;
     for (size_t j = 0; j < s->pts.n_points; j++) {
         const PrismFront *f = fronts ? prism_search_result_front(res, j) : NULL;
         const PrismTopK *t = fronts ? NULL : prism_search_result_top(res, j);
@@ -425,6 +467,8 @@ static gboolean result_rows(const Sweep *s, const PrismSearchResult *res, gboole
             if (!prism_search_jobs_row(&s->gj.jobs, r.index, &job, &r.strategy, r.cols, error))
                 return FALSE;
             r.point = (uint32_t)job;
+            if (intervals && !row_interval(s, &r, &corners, &at, error))
+                return FALSE;
             g_array_append_val(out, r);
         }
     }
@@ -619,8 +663,11 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
         goto done;
     prism_landscape_schema_add_dims(schema);
     prism_landscape_schema_add_cost(schema, s.gj.max_levels);
+    if (opt.intervals)
+        prism_landscape_schema_add_intervals(schema);
     ls = prism_landscape_new(comm, path, schema, &lo);
     add_attrs(ls, &s, argc, argv);
+    add_interval_attr(ls, o);
     set_grid_table(ls, &s);
     set_constants(ls, &s);
     if (!disk_check(o, &s, ls, path, out, &local) || o->count) {
@@ -642,8 +689,8 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
                            prism_landscape_partial_path(ls));
         goto done;
     }
-    if (comm->rank == 0 &&
-        (!result_rows(&s, res, TRUE, pareto, &local) || !result_rows(&s, res, FALSE, top, &local)))
+    if (comm->rank == 0 && (!result_rows(&s, res, TRUE, opt.intervals, pareto, &local) ||
+                            !result_rows(&s, res, FALSE, opt.intervals, top, &local)))
         g_prefix_error(&local, "re-evaluating the front rows: ");
     if (!prism_comm_agree_error(comm, &local))
         goto done;
@@ -689,6 +736,15 @@ gboolean prism_cmd_sweep(PrismComm *comm, int argc, char **argv, GError **error)
          "continue an interrupted run (FILE.partial); starts afresh when there is none", NULL},
         {"no-landscape", 0, 0, G_OPTION_ARG_NONE, &o.no_landscape,
          "store only the fronts, top lists and provenance, not every row", NULL},
+        {"intervals", 0, 0, G_OPTION_ARG_NONE, &o.intervals,
+         "also store each row's interval: step_lo and step_hi at the optimistic and pessimistic "
+         "corners of the published ranges (prism knobs --sources), mem_hi and the memory class "
+         "mem_risk (fits, at risk, does not fit); two more cost evaluations per row",
+         NULL},
+        {"mem-safety", 0, 0, G_OPTION_ARG_NONE, &o.mem_safety,
+         "count a row at memory risk (its pessimistic device memory exceeds the usable memory) "
+         "as not fitting in the fronts, top lists and feasible counts; implies --intervals",
+         NULL},
         {"compression", 0, 0, G_OPTION_ARG_STRING, &o.compression,
          "codec of /landscape: zstd (default), lz4, deflate or none (io/README.md)", "CODEC"},
         {"compression-level", 0, 0, G_OPTION_ARG_INT, &o.level,

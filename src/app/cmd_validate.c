@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <prism/fwconfig.h>
 #include <prism/validate.h>
 
 #ifndef PRISM_SOURCE_DIR
@@ -959,12 +960,195 @@ static gboolean shipped_csvs(GPtrArray *paths, gboolean first, GError **error)
     return FALSE;
 }
 
+/* --from FILE: one run the user measured, described by its framework configuration. */
+typedef struct {
+    char *from;
+    double step, mem; /* NAN = not given */
+    char *mem_kind;
+} FromRun;
+
+/* A measured figure: finite and > 0, else the option, its value and what is allowed. */
+static gboolean measured_ok(const char *opt, double v, GError **error)
+{
+    if (isnan(v) || (isfinite(v) && v > 0))
+        return TRUE;
+    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                "%s %g: out of range (allowed: a number > 0)", opt, v);
+    return FALSE;
+}
+
+static void from_text(FILE *f, const char *note, const PrismValidateRow *r)
+{
+    fprintf(f, "prism validate: %s, %s under %s (%s), %s on %u x %s\n", r->source, r->model,
+            r->framework ? r->framework : "no profile", r->framework_from, r->dtype, r->devices,
+            r->cluster);
+    fputs(note, f);
+    fprintf(f, "strategy: %s\n", r->strategy);
+    static const char *const names[] = {"peak memory GiB", "step time s", "TFLOP/s per GPU", "MFU"};
+    fprintf(f, "%-16s %12s %12s %8s\n", "", "predicted", "measured", "error");
+    for (int k = 0; k < PRISM_VM_COUNT; k++) {
+        const Cell c = cell_text(r, k, TRUE);
+        fprintf(f, "%-16s %12s %12s %8s\n", names[k], c.pred, c.meas, *c.err ? c.err : "-");
+    }
+    fprintf(f, "(signed: + = predicted higher; peak memory: the %s figure)\n",
+            prism_mem_counts_name(r->mem_counts));
+    if (!isnan(r->step_lo)) {
+        fprintf(f,
+                "step-time interval %.4g .. %.4g s (every ranged knob at its optimistic and "
+                "pessimistic published end; not widened)",
+                r->step_lo, r->step_hi);
+        if (!isnan(r->meas[PRISM_VM_STEP]))
+            fprintf(f, ": the measured %.4g s is %s", r->meas[PRISM_VM_STEP],
+                    r->meas[PRISM_VM_STEP] < r->step_lo   ? "below it (faster than the fast end)"
+                    : r->meas[PRISM_VM_STEP] > r->step_hi ? "above it (slower than the slow end)"
+                                                          : "inside");
+        fputc('\n', f);
+    }
+    if (!r->fits)
+        fprintf(f, "note: prism predicts this strategy does not fit the device memory\n");
+    if (r->unsupported != NULL)
+        fprintf(f, "note: stock %s would not run it: %s\n", r->framework, r->unsupported);
+}
+
+static void from_json(FILE *f, const char *path, const PrismRunConfig *cfg,
+                      const PrismValidateRow *r)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "from");
+    json_builder_begin_object(b);
+    prism_app_json_string(b, "file", path);
+    prism_app_json_string(b, "framework", prism_fw_target_name(cfg->target));
+    json_builder_set_member_name(b, "ignored");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < cfg->ignored->len; i++)
+        json_builder_add_string_value(b, cfg->ignored->pdata[i]);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "row");
+    json_row(b, r);
+    json_builder_set_member_name(b, "step_interval");
+    json_builder_begin_object(b);
+    json_num(b, "lo", r->step_lo);
+    json_num(b, "hi", r->step_hi);
+    json_builder_set_member_name(b, "measured_inside");
+    if (isnan(r->step_lo) || isnan(r->meas[PRISM_VM_STEP]))
+        json_builder_add_null_value(b);
+    else
+        json_builder_add_boolean_value(b, r->step_lo <= r->meas[PRISM_VM_STEP] &&
+                                              r->meas[PRISM_VM_STEP] <= r->step_hi);
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+    prism_app_print_json(f, b);
+}
+
+/* validate --from FILE: the run's configuration priced as a row that states every dim,
+ * under its framework's profile (--framework, else the one the file's framework runs), next
+ * to the step time and memory the user measured. Collective like every command. */
+static gboolean validate_from(PrismComm *comm, PrismCommonOptions *o, const FromRun *fr,
+                              GError **error)
+{
+    PrismValidateRun run = {.step_s = fr->step, .mem_gib = fr->mem, .mem_kind = -1, .mem_rank = -1};
+    if (!measured_ok("--measured-step", fr->step, error) ||
+        !measured_ok("--measured-mem", fr->mem, error))
+        return FALSE;
+    if (isnan(fr->step) && isnan(fr->mem)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
+                    "--from %s: give what the run measured: --measured-step SECONDS and/or "
+                    "--measured-mem GIB",
+                    fr->from);
+        return FALSE;
+    }
+    if (fr->mem_kind != NULL) {
+        for (int k = 0; k < PRISM_MEM_COUNTS_COUNT && run.mem_kind < 0; k++)
+            if (strcmp(fr->mem_kind, prism_mem_counts_name((PrismMemCounts)k)) == 0)
+                run.mem_kind = k;
+        if (run.mem_kind < 0 || isnan(fr->mem)) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "--mem-kind %s: %s",
+                        fr->mem_kind,
+                        run.mem_kind < 0 ? "unknown (allowed: allocated, reserved, device)"
+                                         : "says what --measured-mem counts; give it too");
+            return FALSE;
+        }
+    }
+    if (o->model == NULL || o->cluster == NULL) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_MISSING,
+                    "--from %s: give the model and the cluster the run trained (--model, "
+                    "--cluster)",
+                    fr->from);
+        return FALSE;
+    }
+    PrismInputs in = {0};
+    g_autoptr(PrismRunConfig) cfg = NULL;
+    g_autoptr(PrismCostModel) cm = NULL;
+    g_autoptr(PrismFramework) target = NULL;
+    gboolean ok = FALSE;
+    if (!prism_app_load_inputs(comm, o, &in, error))
+        goto out;
+    if (in.n_devices != 1) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
+                    "--devices: validate --from takes one device count, got %zu", in.n_devices);
+        goto out;
+    }
+    if ((cfg = prism_app_from(fr->from, &in, error)) == NULL)
+        goto out;
+    /* the profile of the framework the file configures, unless --framework names one */
+    const char *profile = prism_fw_target_profile(cfg->target);
+    run.framework_from = "--framework";
+    if (in.framework == NULL && profile != NULL) {
+        if ((target = prism_app_framework_resolve(profile, error)) == NULL)
+            goto out;
+        const PrismOptimizer opt = in.training.optimizer;
+        prism_knobs_default(&in.knobs);
+        prism_framework_apply(target, in.cluster->family, &in.knobs, &in.training);
+        if (o->optimizer != NULL)
+            in.training.optimizer = opt;
+        prism_knob_overrides_apply(&in.user_knobs, &in.knobs);
+        run.framework_from = "the file's framework";
+    } else if (in.framework == NULL) {
+        run.framework_from = "none (no profile for this framework)";
+    }
+    const PrismFramework *fw = in.framework != NULL ? in.framework : target;
+    run.source = fr->from;
+    if ((cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error)) == NULL)
+        goto out;
+    g_autoptr(PrismValidateRow) r = prism_validate_strategy(cm, &cfg->strategy, fw, &run, error);
+    if (r == NULL)
+        goto out;
+    FILE *f = prism_app_out(comm);
+    if (f != NULL && o->json)
+        from_json(f, fr->from, cfg, r);
+    else if (f != NULL) {
+        g_autofree char *note = prism_app_from_note(fr->from, cfg);
+        from_text(f, note, r);
+    }
+    ok = TRUE;
+out:
+    prism_inputs_clear(&in);
+    return ok;
+}
+
 gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **error)
 {
-    PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON};
+    PrismCommonOptions o = {.flags = PRISM_OPT_KNOBS | PRISM_OPT_FRAMEWORK | PRISM_OPT_JSON |
+                                     PRISM_OPT_MODEL | PRISM_OPT_CLUSTER | PRISM_OPT_TRAINING};
     int explain_line = 0;
     char *vary_arg = NULL;
+    FromRun fr = {.step = NAN, .mem = NAN};
     const GOptionEntry entries[] = {
+        {"from", 0, 0, G_OPTION_ARG_FILENAME, &fr.from,
+         "instead of a CSV: one run you measured, as its framework configuration (the files "
+         "prism explain --from reads), priced under --model and --cluster and compared with "
+         "--measured-step and --measured-mem",
+         "FILE"},
+        {"measured-step", 0, 0, G_OPTION_ARG_DOUBLE, &fr.step,
+         "with --from: the step time the run measured (one optimizer step)", "SECONDS"},
+        {"measured-mem", 0, 0, G_OPTION_ARG_DOUBLE, &fr.mem,
+         "with --from: the peak memory the run logged, GiB (2^30 bytes)", "GIB"},
+        {"mem-kind", 0, 0, G_OPTION_ARG_STRING, &fr.mem_kind,
+         "with --measured-mem: what it counts, allocated, reserved or device (nvidia-smi); "
+         "default: what the framework's profile says its log shows",
+         "KIND"},
         {"explain", 0, 0, G_OPTION_ARG_INT, &explain_line,
          "only the data row on CSV line LINE (the header is line 1): its comparison and every "
          "cost term of its strategy, as prism explain prints them",
@@ -1018,6 +1202,39 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
     PrismValidateReport *vreps[VARY_MAX] = {NULL};
     if (!prism_app_parse(ctx, &argc, &argv, error))
         goto out;
+    if (fr.from != NULL) {
+        if (argc > 1 || explain_line != 0 || vary_arg != NULL) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "--from %s: one run instead of a CSV (allowed without a CSV, --explain "
+                        "and --vary)",
+                        fr.from);
+            goto out;
+        }
+        ok = validate_from(comm, &o, &fr, error);
+        goto out;
+    }
+    {
+        /* the options that describe a --from run mean nothing to a CSV's rows */
+        const char *given = !isnan(fr.step)                              ? "--measured-step"
+                            : !isnan(fr.mem)                             ? "--measured-mem"
+                            : fr.mem_kind != NULL                        ? "--mem-kind"
+                            : o.model != NULL                            ? "--model"
+                            : o.cluster != NULL                          ? "--cluster"
+                            : o.devices != NULL                          ? "--devices"
+                            : o.gbs != PRISM_OPT_UNSET_INT               ? "--gbs"
+                            : o.seq != PRISM_OPT_UNSET_INT               ? "--seq"
+                            : o.dtype != NULL                            ? "--dtype"
+                            : o.optimizer != NULL                        ? "--optimizer"
+                            : o.mem_budget_gib != PRISM_OPT_UNSET_DOUBLE ? "--mem-budget"
+                                                                         : NULL;
+        if (given != NULL) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
+                        "%s describes the run of --from FILE; a CSV's rows state their own "
+                        "(allowed: with --from)",
+                        given);
+            goto out;
+        }
+    }
     for (int i = 1; i < argc; i++)
         g_ptr_array_add(paths, g_strdup(argv[i]));
     if (argc == 1 && !shipped_csvs(paths, explain_line > 0 || vary_arg != NULL, error))
@@ -1100,6 +1317,8 @@ out:
             prism_validate_report_free(vreps[i]);
     vary_clear(&vary);
     g_free(vary_arg);
+    g_free(fr.from);
+    g_free(fr.mem_kind);
     prism_common_options_clear(&o);
     return ok;
 }

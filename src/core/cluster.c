@@ -1171,7 +1171,8 @@ static const char *const cluster_keys[] = {"name",
                                            "host_memory_gib",
                                            "host_memory_bandwidth_GBps",
                                            NULL};
-static const char *const level_keys[] = {"name", "size", "bandwidth_GBps", "latency_us", NULL};
+static const char *const level_keys[] = {
+    "name", "size", "bandwidth_GBps", "latency_us", "gather_bandwidth_GBps", NULL};
 
 static gboolean in_list(const char *key, const char *const *list)
 {
@@ -1288,7 +1289,7 @@ static int level_index(const char *group)
 }
 
 static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gboolean last,
-                           PrismNetLevel *lv, GError **error)
+                           PrismNetLevel *lv, double *gather_bw, GError **error)
 {
     if (!check_keys(kf, path, group, level_keys, error))
         return FALSE;
@@ -1325,6 +1326,16 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
     }
     if (!in_range(path, group, "latency_us", lv->latency_us, 0, RANGE_LATENCY_US_MAX, FALSE, "us",
                   error))
+        return FALSE;
+    /* optional: the bus bandwidth NCCL reaches on all-gather and reduce-scatter (rings), which
+     * can sit below the all-reduce figure (trees, NVLink SHARP); 0 = bandwidth_GBps */
+    *gather_bw = 0;
+    gboolean have_gather = FALSE;
+    if (!get_number(kf, path, group, "gather_bandwidth_GBps", FALSE, gather_bw, &have_gather,
+                    error))
+        return FALSE;
+    if (have_gather && !in_range(path, group, "gather_bandwidth_GBps", *gather_bw, RANGE_GBPS_MIN,
+                                 RANGE_GBPS_MAX, FALSE, "GB/s", error))
         return FALSE;
     return TRUE;
 }
@@ -1620,7 +1631,8 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
     for (int i = 0; i < n_levels; i++) {
         char group[32];
         g_snprintf(group, sizeof group, "level.%d", i);
-        if (!read_level(kf, path, group, i == n_levels - 1, &c->levels[i], error))
+        if (!read_level(kf, path, group, i == n_levels - 1, &c->levels[i], &c->gather_bw_GBps[i],
+                        error))
             return NULL;
     }
     gboolean have_dpn = FALSE;

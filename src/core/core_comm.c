@@ -130,6 +130,9 @@ static void describe_site(GString *s, const int64_t *v)
     case PRISM_COMM_SITE_BCAST_BLOB:
         g_string_append_printf(s, "prism_comm_bcast_blob(root %" G_GINT64_FORMAT ")", arg);
         break;
+    case PRISM_COMM_SITE_OR_IDLE:
+        g_string_append(s, "prism_comm_or_idle()");
+        break;
     case PRISM_COMM_SITE_BARRIER:
         g_string_append(s, "prism_comm_barrier()");
         break;
@@ -260,6 +263,31 @@ gboolean prism_comm_allreduce_f64(PrismComm *comm, double in, MPI_Op op, double 
     else
         PRISM_MPI_TRY(MPI_Allreduce(&in, out, 1, MPI_DOUBLE, op, comm->mpi), error);
     return TRUE;
+}
+
+gboolean prism_comm_or_idle(PrismComm *comm, int in, int *out, GError **error)
+{
+    if (!prism_comm_check_internal(comm, PRISM_COMM_SITE_OR_IDLE, 0, 1, error))
+        return FALSE;
+    *out = in; /* the "or" over one rank */
+    if (prism_comm_is_solo(comm))
+        return TRUE;
+    /* Open MPI's blocking collectives poll the network without pause while they wait: a
+     * rank that arrives first takes a core from the ranks still working whenever there
+     * are fewer free cores than ranks (a shared node, oversubscription). Here it polls
+     * with MPI_Test and sleeps between polls: 20 us doubling to 200 us, short next to
+     * the work between two calls (a search round is tens of ms). */
+    MPI_Request req;
+    PRISM_MPI_TRY(MPI_Iallreduce(&in, out, 1, MPI_INT, MPI_BOR, comm->mpi, &req), error);
+    gulong pause = 20;
+    for (;;) {
+        int done = 0;
+        PRISM_MPI_TRY(MPI_Test(&req, &done, MPI_STATUS_IGNORE), error);
+        if (done)
+            return TRUE;
+        g_usleep(pause);
+        pause = pause < 100 ? 2 * pause : 200;
+    }
 }
 
 gboolean prism_comm_exscan_u64(PrismComm *comm, uint64_t in, uint64_t *out, GError **error)

@@ -126,15 +126,18 @@ static void take_child_failure(Subtree *t, int src, const GByteArray *body)
 
 /* Receive from child @p src and combine (own, child) into t->acc. */
 static void receive_child(PrismComm *comm, PrismCommTag tag, Subtree *t, int src,
-                          PrismCommCombineFn combine, gpointer user)
+                          PrismCommCombineFn combine, gpointer user, int level)
 {
     uint64_t status = 0;
     GByteArray *body = NULL;
     GError *err = NULL;
+    PrismCommTreeStats *st = comm->tree_stats;
+    const double t0 = st != NULL ? prism_now() : 0.0;
     if (!recv_frame(comm, src, tag, &status, &body, &err)) {
         fail_here(comm, t, err);
         return;
     }
+    const double t1 = st != NULL ? prism_now() : 0.0;
     if (status == FRAME_FAILED) {
         take_child_failure(t, src, body);
     } else if (t->acc != NULL) {
@@ -150,6 +153,12 @@ static void receive_child(PrismComm *comm, PrismCommTag tag, Subtree *t, int src
             fail_here(comm, t, err);
         }
     }
+    if (st != NULL) {
+        const double t2 = prism_now();
+        st->seconds[level] += t2 - t0;
+        st->combine_seconds[level] += t2 - t1;
+        st->bytes[level] += 2 * sizeof(uint64_t) + body->len;
+    }
     g_byte_array_unref(body);
 }
 
@@ -158,22 +167,31 @@ static void run_tree(PrismComm *comm, PrismCommTag tag, Subtree *t, PrismCommCom
                      gpointer user)
 {
     int rank = comm->rank, size = comm->size;
-    for (int s = 1; s < size; s <<= 1) {
+    PrismCommTreeStats *st = comm->tree_stats;
+    for (int s = 1, level = 0; s < size; s <<= 1, level++) {
         if (rank & s) { /* lower bits are 0 here, so rank mod 2s == s */
             GError *err = NULL;
             gboolean sent;
+            const double t0 = st != NULL ? prism_now() : 0.0;
+            size_t len;
             if (t->fail_rank < 0) {
-                sent = send_frame(comm, rank - s, tag, FRAME_OK, t->acc->data, t->acc->len, &err);
+                len = t->acc->len;
+                sent = send_frame(comm, rank - s, tag, FRAME_OK, t->acc->data, len, &err);
             } else {
                 g_autoptr(GByteArray) b = failure_body(t);
-                sent = send_frame(comm, rank - s, tag, FRAME_FAILED, b->data, b->len, &err);
+                len = b->len;
+                sent = send_frame(comm, rank - s, tag, FRAME_FAILED, b->data, len, &err);
+            }
+            if (st != NULL) {
+                st->seconds[level] += prism_now() - t0;
+                st->bytes[level] += 2 * sizeof(uint64_t) + len;
             }
             if (!sent)
                 fail_here(comm, t, err); /* the parent may be lost too: MPI is broken */
             return;
         }
         if (rank + s < size)
-            receive_child(comm, tag, t, rank + s, combine, user);
+            receive_child(comm, tag, t, rank + s, combine, user, level);
     }
 }
 
@@ -261,7 +279,14 @@ gboolean prism_comm_reduce_ordered(PrismComm *comm, PrismCommTag tag, const guin
     run_tree(comm, tag, &t, combine, user);
     GByteArray *body = NULL;
     GError *bcast_error = NULL;
+    const double b0 = comm->tree_stats != NULL ? prism_now() : 0.0;
     gboolean outcome = broadcast_outcome(comm, mode, &t, &body, &bcast_error);
+    if (comm->tree_stats != NULL) {
+        comm->tree_stats->bcast_seconds += prism_now() - b0;
+        comm->tree_stats->bcast_bytes += 3 * sizeof(uint64_t) + (body != NULL ? body->len
+                                                                 : t.fail_msg ? strlen(t.fail_msg)
+                                                                              : 0);
+    }
     if (!outcome && t.own == NULL) {
         t.own = bcast_error;
         t.fail_rank = t.fail_rank < 0 ? comm->rank : t.fail_rank;

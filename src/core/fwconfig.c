@@ -9,6 +9,7 @@
 #include "fwconfig-internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ static const char *const target_versions[PRISM_FWC_COUNT] = {
 };
 
 static const char *const target_profiles[PRISM_FWC_COUNT] = {
-    "megatron-core", "megatron-core", "pytorch-fsdp", "megatron-deepspeed", NULL};
+    "megatron-core", "megatron-core", "pytorch-fsdp", "megatron-deepspeed", "nanotron"};
 
 const char *prism_fw_target_name(PrismFwTarget t)
 {
@@ -407,6 +408,16 @@ static const char *titan_schedule(PrismSchedule s)
     return NULL;
 }
 
+/* Layers of chunk @p j of @p chunks over @p L layers, uneven where they do not divide:
+ * floor(L / chunks) each and one more on chunks 1, 2, ... while the remainder lasts, the
+ * last chunk only when every other has one (torchtitan's generate_split_points, "Middle
+ * stages get an extra layer"; cost.h prism_layout_default, the split prism prices). */
+static uint32_t titan_chunk_layers(uint32_t L, uint32_t chunks, uint32_t j)
+{
+    const uint32_t rem = L % chunks;
+    return L / chunks + (rem > 0 && j >= 1 && j <= rem ? 1u : 0u);
+}
+
 static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraining *tr,
                            const PrismModel *m, const Shape *sh, GError **error)
 {
@@ -419,10 +430,6 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
     if (s->zero == 1)
         return refuse(error, t,
                       "ZeRO-1 (FSDP2 shards parameters and gradients too: zero 0, 2 or 3)");
-    if (s->zero == 0 && s->cp > 1)
-        return refuse(error, t,
-                      "zero 0 with context parallelism (torchtitan applies FSDP over "
-                      "the context-parallel ranks)");
     if (s->tp > 1 && !s->sp)
         return refuse(error, t,
                       "tp > 1 without sequence parallelism (torchtitan's tensor "
@@ -453,11 +460,6 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
                       "dtype %s (torchtitan trains bfloat16 or float32, FP8 with "
                       "tensorwise/rowwise scaling or MXFP8)",
                       prism_dtype_name(tr->dtype));
-    if (s->vpp > 1 && sh->split % (s->pp * s->vpp) != 0)
-        return refuse(error, t,
-                      "vpp=%u on %u layers (pipeline_parallel_layers_per_stage must "
-                      "divide the layers: pp*vpp does not)",
-                      s->vpp, sh->split);
     if (!check_overlap(t, s, 0, error))
         return FALSE;
     header(o, t, s, tr, m, "#");
@@ -484,9 +486,20 @@ static gboolean emit_titan(GString *o, const PrismStrategy *s, const PrismTraini
         g_string_append_printf(o, "pipeline_parallel_schedule = \"%s\"\n",
                                titan_schedule((PrismSchedule)s->schedule));
         g_string_append_printf(o, "pipeline_parallel_microbatch_size = %u\n", s->mbs);
-        if (s->vpp > 1)
+        const uint32_t chunks = s->pp * s->vpp;
+        if (s->vpp > 1 && sh->split % chunks == 0)
             g_string_append_printf(o, "pipeline_parallel_layers_per_stage = %u\n",
-                                   sh->split / (s->pp * s->vpp));
+                                   sh->split / chunks);
+        else if (sh->split % chunks != 0) {
+            /* the uneven split prism prices, as its split points (torchtitan's own
+             * generate_split_points gives the same one) */
+            g_string_append(o, "pipeline_parallel_split_points = [");
+            for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
+                at += titan_chunk_layers(sh->split, chunks, j);
+                g_string_append_printf(o, "%s\"layers.%u\"", j ? ", " : "", at);
+            }
+            g_string_append(o, "]\n");
+        }
     }
     g_string_append_printf(o, "context_parallel_degree = %u\n", s->cp);
     if (sh->experts > 0)
@@ -815,6 +828,21 @@ static gboolean conflict(const Flat *f, const char *key, const char *value, GErr
     return FALSE;
 }
 
+/* conflict() with an unsigned value. */
+static gboolean conflict_u(const Flat *f, const char *key, uint64_t value, GError **error,
+                           const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+static gboolean conflict_u(const Flat *f, const char *key, uint64_t value, GError **error,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *why = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    char buf[24];
+    g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, value);
+    return conflict(f, key, buf, error, "%s", why);
+}
+
 /* The file's shape key @p key must match the model's @p have (0 = the model has none). */
 static gboolean check_shape(const Flat *f, const char *key, uint64_t have, const PrismModel *m,
                             GError **error)
@@ -865,10 +893,8 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     if (!get_u32(f, n->groups, 1, &groups, &groups_given, error))
         return FALSE;
     if (groups_given && groups != sh->kv_heads) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%u", groups);
-        return conflict(f, n->groups, buf, error, "model %s has %u KV heads", m->name,
-                        sh->kv_heads);
+        return conflict_u(f, n->groups, groups, error, "model %s has %u KV heads", m->name,
+                          sh->kv_heads);
     }
     if (args)
         (void)find(f, "--group-query-attention");
@@ -905,12 +931,10 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
         return FALSE;
     if (lpvs_given) {
         if (s->pp == 0 || sh->blocks % (s->pp * lpvs) != 0) {
-            char buf[16];
-            g_snprintf(buf, sizeof buf, "%u", lpvs);
-            return conflict(f, "--num-layers-per-virtual-pipeline-stage", buf, error,
-                            "pipeline size %u x %u layers per virtual stage does not divide the "
-                            "%u layers",
-                            s->pp, lpvs, sh->blocks);
+            return conflict_u(f, "--num-layers-per-virtual-pipeline-stage", lpvs, error,
+                              "pipeline size %u x %u layers per virtual stage does not divide the "
+                              "%u layers",
+                              s->pp, lpvs, sh->blocks);
         }
         s->vpp = sh->blocks / (s->pp * lpvs);
     }
@@ -1064,6 +1088,45 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     return TRUE;
 }
 
+/* parallelism.pipeline_parallel_split_points ("layers.K,..."): the stages the points make
+ * must be a multiple of pp (torchtitan's stage_ids_this_rank asserts it) and hold the
+ * layers as prism splits them (titan_chunk_layers); sets s->vpp. */
+static gboolean read_titan_splits(const Flat *f, const FwEntry *e, PrismStrategy *s,
+                                  const Shape *sh, GError **error)
+{
+    g_auto(GStrv) pts = g_strsplit(e->value, ",", -1);
+    const uint32_t chunks = g_strv_length(pts) + 1;
+    if (chunks % s->pp != 0 || chunks > sh->split)
+        return conflict(f, e->key, e->value, error,
+                        "%u stages on pipeline degree %u over %u layers (allowed: a multiple "
+                        "of %u stages, at most one per layer)",
+                        chunks, s->pp, sh->split, s->pp);
+    for (uint32_t j = 0, at = 0; j + 1 < chunks; j++) {
+        at += titan_chunk_layers(sh->split, chunks, j);
+        const char *pt = g_strstrip(pts[j]);
+        char *end = NULL;
+        errno = 0;
+        const unsigned long v = g_str_has_prefix(pt, "layers.") && g_ascii_isdigit(pt[7])
+                                    ? strtoul(pt + 7, &end, 10)
+                                    : ULONG_MAX;
+        if (v == ULONG_MAX || errno != 0 || *end != '\0')
+            return bad_value(f, e, "allowed: \"layers.K\" split points", error);
+        if (v != at) {
+            g_autoptr(GString) want = g_string_new(NULL);
+            for (uint32_t i = 0, a = 0; i + 1 < chunks; i++) {
+                a += titan_chunk_layers(sh->split, chunks, i);
+                g_string_append_printf(want, "%slayers.%u", i ? "," : "", a);
+            }
+            return conflict(f, e->key, e->value, error,
+                            "prism prices %u stages as layers split evenly, the remainder one "
+                            "each on the stages after the first (allowed: %s)",
+                            chunks, want->str);
+        }
+    }
+    s->vpp = chunks / s->pp;
+    return TRUE;
+}
+
 static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **error)
 {
     PrismStrategy *s = &p->s;
@@ -1094,12 +1157,18 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
             return FALSE;
     }
     if (rep > 1 && shard_given && shard > 1) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%u", shard);
-        return conflict(f, "parallelism.data_parallel_shard_degree", buf, error,
-                        "HSDP (replicate %u x shard %u) is not priced: prism shards over the "
-                        "whole data-parallel group (allowed: one of the two degrees 1)",
-                        rep, shard);
+        return conflict_u(f, "parallelism.data_parallel_shard_degree", shard, error,
+                          "HSDP (replicate %u x shard %u) is not priced: prism shards over the "
+                          "whole data-parallel group (allowed: one of the two degrees 1)",
+                          rep, shard);
+    }
+    if (rep > 1 && s->cp > 1) {
+        return conflict_u(f, "parallelism.data_parallel_replicate_degree", rep, error,
+                          "with context_parallel_degree %u torchtitan shards over the context "
+                          "ranks within each replica (HSDP), which is not priced: prism shards "
+                          "over the whole data-parallel group (allowed: 1, with "
+                          "data_parallel_shard_degree the data-parallel size)",
+                          s->cp);
     }
     if (shard_given)
         p->devices = rep * shard * s->tp * s->pp * s->cp;
@@ -1129,14 +1198,18 @@ static gboolean read_titan(const Flat *f, Parsed *p, const Shape *sh, GError **e
     gboolean looped = s->schedule == PRISM_SCHEDULE_INTERLEAVED ||
                       s->schedule == PRISM_SCHEDULE_ZB_V ||
                       s->schedule == PRISM_SCHEDULE_DUALPIPE_V;
-    if (lps_given && s->pp > 1) {
+    FwEntry *spe = find(f, "parallelism.pipeline_parallel_split_points");
+    if (spe != NULL && spe->value != NULL && *spe->value != '\0' && s->pp > 1) {
+        /* split points win over layers per stage (torchtitan: splits = split_points or
+         * generate_split_points(...)); the split must be the one prism prices */
+        if (!read_titan_splits(f, spe, s, sh, error))
+            return FALSE;
+    } else if (lps_given && s->pp > 1) {
         if (sh->split % (s->pp * lps) != 0) {
-            char buf[16];
-            g_snprintf(buf, sizeof buf, "%u", lps);
-            return conflict(f, "parallelism.pipeline_parallel_layers_per_stage", buf, error,
-                            "pipeline degree %u x %u layers per stage does not divide the %u "
-                            "layers",
-                            s->pp, lps, sh->split);
+            return conflict_u(f, "parallelism.pipeline_parallel_layers_per_stage", lps, error,
+                              "pipeline degree %u x %u layers per stage does not divide the %u "
+                              "layers",
+                              s->pp, lps, sh->split);
         }
         s->vpp = sh->split / (s->pp * lps);
     } else if (looped && s->pp > 1) {
@@ -1307,23 +1380,17 @@ static gboolean read_deepspeed(const Flat *f, Parsed *p, const PrismModel *m, co
         !get_u64(f, "--zero-stage", 0, &argstage, &arg_g, error))
         return FALSE;
     if (stage > 3) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, stage);
-        return conflict(f, "ds_config.zero_optimization.stage", buf, error, "allowed: 0 to 3");
+        return conflict_u(f, "ds_config.zero_optimization.stage", stage, error, "allowed: 0 to 3");
     }
     if (arg_g && argstage != stage && find(f, "ds_config.zero_optimization.stage")) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, argstage);
-        return conflict(f, "--zero-stage", buf, error,
-                        "ds_config.json says zero_optimization.stage %" G_GUINT64_FORMAT, stage);
+        return conflict_u(f, "--zero-stage", argstage, error,
+                          "ds_config.json says zero_optimization.stage %" G_GUINT64_FORMAT, stage);
     }
     s->zero = (uint8_t)(arg_g && !find(f, "ds_config.zero_optimization.stage") ? argstage : stage);
     if (mbs_g) {
         if (find(f, "--micro-batch-size") && mbs != s->mbs) {
-            char buf[16];
-            g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, mbs);
-            return conflict(f, "ds_config.train_micro_batch_size_per_gpu", buf, error,
-                            "--micro-batch-size says %u", s->mbs);
+            return conflict_u(f, "ds_config.train_micro_batch_size_per_gpu", mbs, error,
+                              "--micro-batch-size says %u", s->mbs);
         }
         s->mbs = (uint32_t)mbs;
     }
@@ -1385,9 +1452,7 @@ static gboolean read_nanotron(const Flat *f, Parsed *p, GError **error)
     if (!get_u64(f, "optimizer.zero_stage", 0, &z, NULL, error))
         return FALSE;
     if (z > 1) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, z);
-        return conflict(f, "optimizer.zero_stage", buf, error, "allowed: 0 or 1");
+        return conflict_u(f, "optimizer.zero_stage", z, error, "allowed: 0 or 1");
     }
     s->zero = (uint8_t)z;
     p->devices = s->dp * s->tp * s->pp * s->cp;

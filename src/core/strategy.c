@@ -11,21 +11,6 @@
 
 #include <prism/core.h>
 
-static const char *const schedule_names[PRISM_SCHEDULE_COUNT] = {
-    "1f1b", "interleaved", "gpipe", "zb-h1", "zb-v", "dualpipe", "dualpipe-v", "seq1f1b"};
-static const char *const recompute_names[PRISM_RECOMPUTE_COUNT] = {"none", "selective", "full",
-                                                                   "block"};
-
-const char *prism_schedule_name(PrismSchedule s)
-{
-    return (unsigned)s < PRISM_SCHEDULE_COUNT ? schedule_names[s] : "?";
-}
-
-const char *prism_recompute_name(PrismRecompute r)
-{
-    return (unsigned)r < PRISM_RECOMPUTE_COUNT ? recompute_names[r] : "?";
-}
-
 uint32_t prism_recompute_every_nth(uint32_t per_chunk, uint32_t vpp, uint32_t k)
 {
     if (vpp == 0 || k == 0 || k >= per_chunk)
@@ -36,35 +21,6 @@ uint32_t prism_recompute_every_nth(uint32_t per_chunk, uint32_t vpp, uint32_t k)
     if (n < 2)
         n = 2;
     return ls / n == kv && n <= G_MAXUINT32 ? (uint32_t)n : 0;
-}
-
-gboolean prism_schedule_parse(const char *text, PrismSchedule *out, GError **error)
-{
-    for (int i = 0; i < PRISM_SCHEDULE_COUNT; i++)
-        if (g_ascii_strcasecmp(text, schedule_names[i]) == 0) {
-            *out = (PrismSchedule)i;
-            return TRUE;
-        }
-    static const struct {
-        const char *alias;
-        PrismSchedule s;
-    } aliases[] = {{"zbh1", PRISM_SCHEDULE_ZB_H1},
-                   {"zb_h1", PRISM_SCHEDULE_ZB_H1},
-                   {"zbv", PRISM_SCHEDULE_ZB_V},
-                   {"zb_v", PRISM_SCHEDULE_ZB_V},
-                   {"dualpipev", PRISM_SCHEDULE_DUALPIPE_V},
-                   {"dualpipe_v", PRISM_SCHEDULE_DUALPIPE_V},
-                   {"seq-1f1b", PRISM_SCHEDULE_SEQ1F1B}};
-    for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
-        if (g_ascii_strcasecmp(text, aliases[i].alias) == 0) {
-            *out = aliases[i].s;
-            return TRUE;
-        }
-    g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                "unknown schedule '%s' (allowed: 1f1b, interleaved, gpipe, zb-h1, zb-v, dualpipe, "
-                "dualpipe-v, seq1f1b)",
-                text);
-    return FALSE;
 }
 
 gboolean prism_strategy_equal(const PrismStrategy *a, const PrismStrategy *b)
@@ -115,112 +71,156 @@ typedef struct {
     gboolean dp, m, schedule;
 } GivenKeys;
 
+void prism_strategy_set_dim(PrismStrategy *s, PrismDim dim, uint32_t v)
+{
+    switch (dim) {
+    case PRISM_DIM_SCHEDULE:
+        s->schedule = (uint8_t)v;
+        break;
+    case PRISM_DIM_RECOMPUTE:
+        s->recompute = (uint8_t)v;
+        break;
+    case PRISM_DIM_RC_LAYERS:
+        s->rc_layers = (uint16_t)v;
+        break;
+    case PRISM_DIM_DEVICES:
+        s->devices = v;
+        break;
+    case PRISM_DIM_PP:
+        s->pp = v;
+        break;
+    case PRISM_DIM_VPP:
+        s->vpp = v;
+        break;
+    case PRISM_DIM_TP:
+        s->tp = v;
+        break;
+    case PRISM_DIM_CP:
+        s->cp = v;
+        break;
+    case PRISM_DIM_DP:
+        s->dp = v;
+        break;
+    case PRISM_DIM_EP:
+        s->ep = v;
+        break;
+    case PRISM_DIM_SP:
+        s->sp = (uint8_t)v;
+        break;
+    case PRISM_DIM_MBS:
+        s->mbs = v;
+        break;
+    case PRISM_DIM_M:
+        s->m = v;
+        break;
+    case PRISM_DIM_ZERO:
+        s->zero = (uint8_t)v;
+        break;
+    case PRISM_DIM_ETP:
+        s->etp = v;
+        break;
+    case PRISM_DIM_OFFLOAD:
+        s->offload = (uint8_t)v;
+        break;
+    case PRISM_DIM_TP_OVERLAP:
+    case PRISM_DIM_DP_OVERLAP:
+    case PRISM_DIM_PARAM_OVERLAP: {
+        const unsigned bit = prism_dim_info(dim)->overlap_bit;
+        s->overlap_off = (uint8_t)(v ? s->overlap_off & ~bit : s->overlap_off | bit);
+        break;
+    }
+    default: /* folding: derived */
+        break;
+    }
+}
+
+/* The dim of strategy-text key @p key (registry.h: the rows written in the text). */
+static gboolean text_dim(const char *key, PrismDim *out)
+{
+    for (int d = 0; d < PRISM_DIM_COUNT; d++)
+        if (prism_dim_info((PrismDim)d)->in_text && strcmp(key, prism_dim_name((PrismDim)d)) == 0) {
+            *out = (PrismDim)d;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+/* The value of the recompute key: a mode, or block:K. */
+static gboolean parse_recompute(PrismStrategy *s, const char *val, GError **error)
+{
+    uint32_t v = 0;
+    const char *colon = strchr(val, ':');
+    g_autofree char *mode = colon ? g_strndup(val, (gsize)(colon - val)) : g_strdup(val);
+    int r = -1;
+    for (int i = 0; i < PRISM_RECOMPUTE_COUNT; i++)
+        if (g_ascii_strcasecmp(mode, prism_recompute_name((PrismRecompute)i)) == 0)
+            r = i;
+    if (r < 0 || (colon != NULL) != (r == PRISM_RECOMPUTE_BLOCK)) {
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "strategy key 'recompute': '%s' is not none, selective, full or "
+                    "block:K",
+                    val);
+        return FALSE;
+    }
+    if (colon != NULL) {
+        if (!parse_u32("recompute", colon + 1, &v, error))
+            return FALSE;
+        if (v > G_MAXUINT16) {
+            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                        "strategy key 'recompute': block:%u is too large", v);
+            return FALSE;
+        }
+    }
+    s->recompute = (uint8_t)r;
+    s->rc_layers = (uint16_t)(colon ? v : 0);
+    return TRUE;
+}
+
 /* prism_strategy_parse, phase 2: the value of one KEY=VALUE item into @p s. */
 static gboolean parse_item(PrismStrategy *s, const char *key, const char *val, GivenKeys *given,
                            GError **error)
 {
-    struct {
-        const char *name;
-        uint32_t *dst;
-    } nums[] = {{"dp", &s->dp},           {"tp", &s->tp},  {"pp", &s->pp},   {"vpp", &s->vpp},
-                {"cp", &s->cp},           {"ep", &s->ep},  {"mbs", &s->mbs}, {"m", &s->m},
-                {"devices", &s->devices}, {"etp", &s->etp}};
-    gboolean done = FALSE;
-    for (size_t k = 0; k < G_N_ELEMENTS(nums); k++)
-        if (strcmp(key, nums[k].name) == 0) {
-            if (!parse_u32(key, val, nums[k].dst, error))
-                return FALSE;
-            given->dp |= strcmp(key, "dp") == 0;
-            given->m |= strcmp(key, "m") == 0;
-            done = TRUE;
-        }
-    if (done)
-        return TRUE;
+    PrismDim dim;
+    if (!text_dim(key, &dim)) {
+        GString *all = g_string_new(NULL);
+        for (int i = 0; i < PRISM_DIM_COUNT; i++)
+            if (prism_dim_info(prism_dim_user_order[i])->in_text)
+                g_string_append_printf(all, "%s%s", all->len ? ", " : "",
+                                       prism_dim_name(prism_dim_user_order[i]));
+        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
+                    "unknown strategy key '%s' (allowed: %s)", key, all->str);
+        g_string_free(all, TRUE);
+        return FALSE;
+    }
+    const PrismDimInfo *info = prism_dim_info(dim);
     uint32_t v = 0;
-    if (strcmp(key, "sp") == 0) {
-        if (g_ascii_strcasecmp(val, "on") == 0 || g_ascii_strcasecmp(val, "true") == 0)
-            v = 1;
-        else if (g_ascii_strcasecmp(val, "off") != 0 && g_ascii_strcasecmp(val, "false") != 0 &&
-                 !parse_u32(key, val, &v, error))
-            return FALSE;
-        if (v > 1) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "strategy key 'sp': '%s' must be 0 or 1", val);
-            return FALSE;
-        }
-        s->sp = (uint8_t)v;
-    } else if (strcmp(key, "zero") == 0) {
-        if (!parse_u32(key, val, &v, error))
-            return FALSE;
-        if (v > 3) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "strategy key 'zero': '%s' must be 0, 1, 2 or 3", val);
-            return FALSE;
-        }
-        s->zero = (uint8_t)v;
-    } else if (strcmp(key, "offload") == 0) {
-        if (!parse_u32(key, val, &v, error))
-            return FALSE;
-        if (v >= PRISM_OFFLOAD_COUNT) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "strategy key 'offload': '%s' must be 0 (none), 1 (optimizer), "
-                        "2 (activations) or 3 (both)",
-                        val);
-            return FALSE;
-        }
-        s->offload = (uint8_t)v;
-    } else if (strcmp(key, "tp_overlap") == 0 || strcmp(key, "dp_overlap") == 0 ||
-               strcmp(key, "param_overlap") == 0) {
-        if (!parse_u32(key, val, &v, error))
-            return FALSE;
-        if (v > 1) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "strategy key '%s': '%s' must be 0 (off) or 1 (on)", key, val);
-            return FALSE;
-        }
-        const unsigned bit = key[0] == 't'   ? PRISM_OVERLAP_TP
-                             : key[0] == 'd' ? PRISM_OVERLAP_DP
-                                             : PRISM_OVERLAP_PARAM;
-        s->overlap_off = (uint8_t)(v ? s->overlap_off & ~bit : s->overlap_off | bit);
-    } else if (strcmp(key, "recompute") == 0) {
-        const char *colon = strchr(val, ':');
-        g_autofree char *mode = colon ? g_strndup(val, (gsize)(colon - val)) : g_strdup(val);
-        int r = -1;
-        for (int i = 0; i < PRISM_RECOMPUTE_COUNT; i++)
-            if (g_ascii_strcasecmp(mode, recompute_names[i]) == 0)
-                r = i;
-        if (r < 0 || (colon != NULL) != (r == PRISM_RECOMPUTE_BLOCK)) {
-            g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                        "strategy key 'recompute': '%s' is not none, selective, full or "
-                        "block:K",
-                        val);
-            return FALSE;
-        }
-        if (colon != NULL) {
-            if (!parse_u32("recompute", colon + 1, &v, error))
-                return FALSE;
-            if (v > G_MAXUINT16) {
-                g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                            "strategy key 'recompute': block:%u is too large", v);
-                return FALSE;
-            }
-        }
-        s->recompute = (uint8_t)r;
-        s->rc_layers = (uint16_t)(colon ? v : 0);
-    } else if (strcmp(key, "schedule") == 0) {
+    if (dim == PRISM_DIM_SCHEDULE) {
         PrismSchedule sch;
         if (!prism_schedule_parse(val, &sch, error))
             return FALSE;
         s->schedule = (uint8_t)sch;
         given->schedule = TRUE;
-    } else {
+        return TRUE;
+    }
+    if (dim == PRISM_DIM_RECOMPUTE)
+        return parse_recompute(s, val, error);
+    if (dim == PRISM_DIM_SP &&
+        (g_ascii_strcasecmp(val, "on") == 0 || g_ascii_strcasecmp(val, "true") == 0))
+        v = 1;
+    else if (dim == PRISM_DIM_SP &&
+             (g_ascii_strcasecmp(val, "off") == 0 || g_ascii_strcasecmp(val, "false") == 0))
+        v = 0;
+    else if (!parse_u32(key, val, &v, error))
+        return FALSE;
+    /* a count's zero is left to R1, which names the dims; a bounded domain is checked here */
+    if (v > info->hi) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_PARSE,
-                    "unknown strategy key '%s' (allowed: dp, tp, pp, vpp, cp, ep, etp, sp, "
-                    "mbs, m, zero, recompute, schedule, offload, tp_overlap, dp_overlap, "
-                    "param_overlap, devices)",
-                    key);
+                    "strategy key '%s': '%s' must be %s", key, val, info->allowed);
         return FALSE;
     }
+    prism_strategy_set_dim(s, dim, v);
+    given->dp |= dim == PRISM_DIM_DP;
+    given->m |= dim == PRISM_DIM_M;
     return TRUE;
 }
 
@@ -299,23 +299,69 @@ gboolean prism_strategy_parse(const char *text, uint32_t devices, const PrismTra
 
 char *prism_strategy_format(const PrismStrategy *s)
 {
-    g_autofree char *rc = s->recompute == PRISM_RECOMPUTE_BLOCK
-                              ? g_strdup_printf("block:%u", (unsigned)s->rc_layers)
-                              : g_strdup(prism_recompute_name((PrismRecompute)s->recompute));
-    const uint32_t etp = prism_strategy_etp(s);
-    g_autofree char *etp_text = etp != s->tp ? g_strdup_printf(",etp=%u", etp) : g_strdup("");
-    g_autofree char *off_text =
-        s->offload != 0 ? g_strdup_printf(",offload=%u", (unsigned)s->offload) : g_strdup("");
-    const unsigned ov = s->overlap_off;
-    g_autofree char *ov_text =
-        g_strdup_printf("%s%s%s", ov & PRISM_OVERLAP_TP ? ",tp_overlap=0" : "",
-                        ov & PRISM_OVERLAP_DP ? ",dp_overlap=0" : "",
-                        ov & PRISM_OVERLAP_PARAM ? ",param_overlap=0" : "");
-    return g_strdup_printf("dp=%u,tp=%u,pp=%u,vpp=%u,cp=%u,ep=%u%s,sp=%u,mbs=%u,m=%u,zero=%u,"
-                           "recompute=%s,schedule=%s%s%s",
-                           s->dp, s->tp, s->pp, s->vpp, s->cp, s->ep, etp_text, (unsigned)s->sp,
-                           s->mbs, s->m, (unsigned)s->zero, rc,
-                           prism_schedule_name((PrismSchedule)s->schedule), off_text, ov_text);
+    GString *o = g_string_new(NULL);
+    for (int i = 0; i < PRISM_DIM_COUNT; i++) {
+        const PrismDim d = prism_dim_user_order[i];
+        const PrismDimInfo *info = prism_dim_info(d);
+        const uint64_t v = prism_strategy_dim(s, d);
+        if (!info->in_text || d == PRISM_DIM_DEVICES ||
+            (info->quiet == PRISM_TEXT_UNLESS_0 && v == 0) ||
+            (info->quiet == PRISM_TEXT_UNLESS_1 && v == 1) ||
+            (info->quiet == PRISM_TEXT_UNLESS_TP && v == s->tp))
+            continue;
+        g_autofree char *text = prism_dim_value_text(d, v);
+        g_string_append_printf(o, "%s%s=%s", o->len ? "," : "", info->name, text);
+        if (d == PRISM_DIM_RECOMPUTE && s->recompute == PRISM_RECOMPUTE_BLOCK)
+            g_string_append_printf(o, ":%u", (unsigned)s->rc_layers);
+    }
+    return g_string_free(o, FALSE);
+}
+
+uint64_t prism_strategy_dim(const PrismStrategy *s, PrismDim dim)
+{
+    switch (dim) {
+    case PRISM_DIM_DEVICES:
+        return s->devices;
+    case PRISM_DIM_PP:
+        return s->pp;
+    case PRISM_DIM_VPP:
+        return s->vpp;
+    case PRISM_DIM_SCHEDULE:
+        return s->schedule;
+    case PRISM_DIM_RECOMPUTE:
+        return s->recompute;
+    case PRISM_DIM_RC_LAYERS:
+        return s->rc_layers;
+    case PRISM_DIM_TP:
+        return s->tp;
+    case PRISM_DIM_CP:
+        return s->cp;
+    case PRISM_DIM_DP:
+        return s->dp;
+    case PRISM_DIM_EP:
+        return s->ep;
+    case PRISM_DIM_SP:
+        return s->sp;
+    case PRISM_DIM_MBS:
+        return s->mbs;
+    case PRISM_DIM_M:
+        return s->m;
+    case PRISM_DIM_ZERO:
+        return s->zero;
+    case PRISM_DIM_ETP:
+        return prism_strategy_etp(s);
+    case PRISM_DIM_FOLDING:
+        return prism_strategy_folding(s);
+    case PRISM_DIM_OFFLOAD:
+        return s->offload;
+    case PRISM_DIM_TP_OVERLAP:
+    case PRISM_DIM_DP_OVERLAP:
+    case PRISM_DIM_PARAM_OVERLAP:
+        return (s->overlap_off & prism_dim_info(dim)->overlap_bit) ? 0 : 1;
+    case PRISM_DIM_COUNT:
+        break;
+    }
+    return 0;
 }
 
 uint32_t prism_model_split_layers(const PrismModel *model)
@@ -421,6 +467,23 @@ static gboolean check_split(const PrismStrategy *s, const PrismModel *model, con
     return TRUE;
 }
 
+/* The names of the schedules whose vpp rule is @p vpp (or any, -1) and whose m rule is @p m
+ * (or any, -1), as "a, b and c" with @p last before the last one. Ownership: g_free(). */
+static char *schedule_names(int vpp, int m, const char *last)
+{
+    const char *pick[PRISM_SCHEDULE_COUNT];
+    int n = 0;
+    for (uint32_t i = 0; i < PRISM_SCHEDULE_COUNT; i++) {
+        const PrismScheduleInfo *si = prism_schedule_info(i);
+        if ((vpp < 0 || (int)si->vpp == vpp) && (m < 0 || (int)si->m == m))
+            pick[n++] = si->name;
+    }
+    GString *o = g_string_new(NULL);
+    for (int i = 0; i < n; i++)
+        g_string_append_printf(o, "%s%s", i == 0 ? "" : i == n - 1 ? last : ", ", pick[i]);
+    return g_string_free(o, FALSE);
+}
+
 /* Phase 2 (R6-R8): the pipeline: layers per stage and chunk, the schedule, the
  * micro-batches it needs. @p L: the model's layers (prism_model_split_layers). */
 static gboolean check_pipeline(const PrismStrategy *s, uint32_t L, const PrismTraining *t,
@@ -437,59 +500,54 @@ static gboolean check_pipeline(const PrismStrategy *s, uint32_t L, const PrismTr
         SHAPE_FAIL("R6: vpp=%u exceeds the %u model chunks per stage prism prices", s->vpp,
                    PRISM_VPP_MAX);
     /* R7 */
-    if (s->schedule >= PRISM_SCHEDULE_COUNT)
+    const PrismScheduleInfo *si = prism_schedule_info(s->schedule);
+    if (si == NULL)
         SHAPE_FAIL("R7: unknown schedule code %u", (unsigned)s->schedule);
-    if (s->pp == 1 && s->schedule != PRISM_SCHEDULE_1F1B)
-        SHAPE_FAIL("R7: pp=1 has no pipeline schedule (use schedule=1f1b), got %s",
-                   prism_schedule_name((PrismSchedule)s->schedule));
-    {
-        const PrismSchedule sch = (PrismSchedule)s->schedule;
-        const gboolean v_shape = sch == PRISM_SCHEDULE_ZB_V || sch == PRISM_SCHEDULE_DUALPIPE_V;
-        if (sch == PRISM_SCHEDULE_INTERLEAVED && s->vpp < 2)
-            SHAPE_FAIL("R7: schedule=interleaved needs vpp > 1, got vpp=%u", s->vpp);
-        if (v_shape && s->vpp != 2)
-            SHAPE_FAIL("R7: schedule=%s runs two model chunks per device in a V: vpp must be 2, "
-                       "got vpp=%u",
-                       prism_schedule_name(sch), s->vpp);
-        if (sch != PRISM_SCHEDULE_INTERLEAVED && !v_shape && s->vpp != 1)
-            SHAPE_FAIL("R7: schedule=%s with vpp=%u (vpp > 1 needs interleaved, or vpp = 2 with "
-                       "zb-v or dualpipe-v)",
-                       prism_schedule_name(sch), s->vpp);
-        if (sch == PRISM_SCHEDULE_DUALPIPE && s->pp % 2 != 0)
-            SHAPE_FAIL("R7: schedule=dualpipe needs an even pp (device s holds stages s and "
-                       "pp-1-s), got pp=%u",
-                       s->pp);
+    const char *name = si->name;
+    if (s->pp == 1 && !si->single_stage)
+        SHAPE_FAIL("R7: pp=1 has no pipeline schedule (use schedule=1f1b), got %s", name);
+    if (si->vpp == PRISM_VPP_MANY && s->vpp < 2)
+        SHAPE_FAIL("R7: schedule=%s needs vpp > 1, got vpp=%u", name, s->vpp);
+    if (si->vpp == PRISM_VPP_TWO && s->vpp != 2)
+        SHAPE_FAIL("R7: schedule=%s runs two model chunks per device in a V: vpp must be 2, "
+                   "got vpp=%u",
+                   name, s->vpp);
+    if (si->vpp == PRISM_VPP_ONE && s->vpp != 1) {
+        g_autofree char *many = schedule_names(PRISM_VPP_MANY, -1, ", ");
+        g_autofree char *two = schedule_names(PRISM_VPP_TWO, -1, " or ");
+        SHAPE_FAIL("R7: schedule=%s with vpp=%u (vpp > 1 needs %s, or vpp = 2 with %s)", name,
+                   s->vpp, many, two);
     }
-    /* R8 */
+    if (si->pp_even && s->pp % 2 != 0)
+        SHAPE_FAIL("R7: schedule=%s needs an even pp (device s holds stages s and pp-1-s), got "
+                   "pp=%u",
+                   name, s->pp);
+    /* R8 (the reasons of each rule: registry.c, above the schedules) */
     if ((uint64_t)s->dp * s->mbs * s->m != t->gbs)
         SHAPE_FAIL("R8: dp*mbs*m = %u*%u*%u must equal gbs=%" G_GUINT64_FORMAT, s->dp, s->mbs, s->m,
                    t->gbs);
-    /* 1F1B and GPipe run any m >= 1 (Megatron runs 1F1B with m < pp: the warm-up is
-     * min(pp - s - 1, m) forwards, and stage s holds min(pp - s, m) micro-batches).
-     * Megatron's interleaved order needs whole rounds of pp micro-batches (m % pp == 0,
-     * hence m >= pp). ZB-H1's bubble, (pp-1)(F+B-2W) (Qi et al. 2024), fills the
-     * cool-down with the W passes of pp-1 micro-batches, so it keeps m >= pp. */
-    if (s->schedule == PRISM_SCHEDULE_INTERLEAVED && s->m % s->pp != 0)
-        SHAPE_FAIL("R8: interleaved schedule needs m=%u to be a multiple of pp=%u (so m >= pp); "
-                   "1f1b and gpipe accept any m",
-                   s->m, s->pp);
-    if (s->schedule == PRISM_SCHEDULE_ZB_H1 && s->m < s->pp)
-        SHAPE_FAIL("R8: zb-h1 needs m=%u micro-batches >= pp=%u (its bubble formula fills the "
-                   "cool-down with pp-1 W passes); 1f1b and gpipe accept any m",
-                   s->m, s->pp);
-    /* ZB-V and DualPipeV fill their V warm-up with 2(pp - s - 1) + s + 1 forwards of the
-     * two chunks, and DeepSeek's DualPipe / DualPipeV assert num_chunks >= 2 * num_ranks
-     * (DualPipe also an even count: half the micro-batches enter from each end). */
-    if ((s->schedule == PRISM_SCHEDULE_ZB_V || s->schedule == PRISM_SCHEDULE_DUALPIPE_V ||
-         s->schedule == PRISM_SCHEDULE_DUALPIPE) &&
-        (uint64_t)s->m < 2ull * s->pp)
-        SHAPE_FAIL("R8: %s needs m=%u micro-batches >= 2*pp=%u; 1f1b, gpipe and seq1f1b accept "
-                   "any m",
-                   prism_schedule_name((PrismSchedule)s->schedule), s->m, 2 * s->pp);
-    if (s->schedule == PRISM_SCHEDULE_DUALPIPE && s->m % 2 != 0)
-        SHAPE_FAIL("R8: dualpipe needs an even m (half the micro-batches enter from each end), "
-                   "got m=%u",
-                   s->m);
+    if (!prism_schedule_m_ok(si->m, s->m, s->pp)) {
+        g_autofree char *any = schedule_names(-1, PRISM_M_ANY, " and ");
+        switch (si->m) {
+        case PRISM_M_MULTIPLE_PP:
+            SHAPE_FAIL("R8: %s schedule needs m=%u to be a multiple of pp=%u (so m >= pp); %s "
+                       "accept any m",
+                       name, s->m, s->pp, any);
+        case PRISM_M_AT_LEAST_PP:
+            SHAPE_FAIL("R8: %s needs m=%u micro-batches >= pp=%u (its bubble formula fills the "
+                       "cool-down with pp-1 W passes); %s accept any m",
+                       name, s->m, s->pp, any);
+        case PRISM_M_EVEN_2PP:
+            if ((uint64_t)s->m >= 2ull * s->pp)
+                SHAPE_FAIL("R8: %s needs an even m (half the micro-batches enter from each end), "
+                           "got m=%u",
+                           name, s->m);
+            G_GNUC_FALLTHROUGH;
+        default:
+            SHAPE_FAIL("R8: %s needs m=%u micro-batches >= 2*pp=%u; %s accept any m", name, s->m,
+                       2 * s->pp, any);
+        }
+    }
     return TRUE;
 }
 

@@ -10,6 +10,7 @@ check "explain text" expect_status 0 explain --devices 1024 \
 check "text names the terms" grep -q "bwd_working_set" out.txt
 check "text has per-stage memory" grep -q "memory per stage" out.txt
 check "text has a verdict" grep -q "^verdict: fits" out.txt
+check "text has the interval" grep -qE "^interval: step [0-9.]+ s, [0-9.]+-[0-9.]+ s .*GiB usable: fits$" out.txt
 
 check "explain json" expect_status 0 explain --devices 1024 --json \
     --strategy "dp=8,tp=8,pp=16,vpp=1,cp=1,ep=1,sp=1,mbs=1,zero=1,recompute=selective,schedule=1f1b"
@@ -165,6 +166,21 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["framework_unsupported"] is None and d["track_record"]["framework"] == "megatron-core", d["track_record"]
 PY
+# The interval (ranges.h), hand-derived for memory: the pessimistic corner takes
+# cuda_context 300 MB x 400/300 = 400 MB and allocator_reserve 0.29 x 0.354/0.29 = 0.354
+# (cost_ranges.c), the allocated peak stays (no ranged knob moves it), NCCL's buffers are
+# the device figure less the reserved and the 300 MB context; then widened by the record.
+check "interval: corners and memory class" /usr/bin/python3 - out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+iv, m = d["interval"], d["memory_logged"]
+assert iv["step"] == d["time"]["step"] and iv["mem"] == m["device"], (iv, m)
+assert 0 < iv["step_lo"] < iv["step"] < iv["step_hi"], iv
+nccl = m["device"] - m["reserved"] - 300e6
+want = (m["allocated"] * (1 + 0.354) + 400e6 + nccl) * (1 + iv["widen_mem"])
+assert abs(iv["mem_hi"] - want) <= 1e-9 * want, (iv["mem_hi"], want)
+assert iv["mem_class"] == ("fits" if iv["mem_hi"] <= iv["usable"] else "at risk"), iv
+PY
 
 # MoE layout line, hand-derived: 16 devices, tp 2 -> dp 8; etp 1 x ep 8 leaves edp
 # 16 / 8 = 2; etp != tp, so folded
@@ -190,4 +206,4 @@ check "fp8_scope 2 text" expect_status 0 explain -m deepseek-v2-lite -c H100-SXM
     --dtype fp8 --set fp8_scope=2 --strategy "tp=2,ep=8"
 check "  names the routed experts" grep -qF "fp8 linear GEMMs (fp8_scope 2: the routed experts; the other linears in bf16)" out.txt
 
-cli_done 64
+cli_done 66

@@ -19,8 +19,11 @@ cases=(
   "deepspeed.sh|deepspeed|--devices 1024|tp=8,pp=8,zero=1,recompute=full"
   "nanotron.yaml|nanotron|$small|tp=2,pp=2,sp=1,zero=1,schedule=gpipe"
   "moe-fp8.txt|megatron|-m mixtral-8x7b -c H100-80GB -n 64 --gbs 256 --seq 4096 --dtype fp8|tp=2,ep=8,etp=1,pp=2,vpp=4,sp=1,zero=1,recompute=full,offload=1"
+  "torchtitan-uneven.toml|torchtitan|$small|pp=2,vpp=3,mbs=1,zero=3,recompute=none,schedule=interleaved"
 )
-# The sanitizer pass (PRISM_TEST_SANITIZED=1) takes three of the six files, one per reader
+# (torchtitan-uneven.toml: llama3-8b's 32 layers over pp 2 x vpp 3 = 6 stages, 5 each and
+# one more on stages 1 and 2, as split points after layers 5, 11, 17, 22 and 27.)
+# The sanitizer pass (PRISM_TEST_SANITIZED=1) takes three of the seven files, one per reader
 # kind the others share (Megatron's flags, TOML, YAML; test_fwconfig round-trips random
 # strategies of every target and every malformed file under ASan, and the fuzzer replays
 # the readers' corpus), and leaves out the key check, which reads the golden file that the
@@ -101,6 +104,10 @@ cp out.txt plan.txt
 check "  read back" expect_status 0 explain $fw --from plan.txt
 want=$(sed -n 's/^# strategy //p' plan.txt)
 check "  $want" grep -qF -- ", $want; " out.txt
+# the emitted strategy is the recommendation (--pick simplest), not necessarily #1
+# shellcheck disable=SC2086
+check "plan --json: the recommendation" expect_status 0 plan $fw --no-progress --top 3 --json
+check "  --emit wrote it" /usr/bin/python3 -c "import json, sys; r = json.load(open('out.txt'))['recommendation']; assert r['strategy'] == sys.argv[1], (r, sys.argv[1])" "$want"
 # shellcheck disable=SC2086
 check "plan --emit-rank past the list" expect_status 2 plan $fw --emit megatron --emit-rank 5 --top 3 --no-progress
 
@@ -126,13 +133,53 @@ e, p = (json.load(open(f)) for f in sys.argv[1:3])
 b = p["baseline"]
 assert e["from"]["framework"] == "megatron" and "--lr" in e["from"]["ignored"], e["from"]
 assert b["step_s"] == e["time"]["step"], (b["step_s"], e["time"]["step"])
-assert b["recommendation_step_s"] == p["top"][0]["time"]["step"], b
+assert b["recommendation_step_s"] == p["recommendation"]["step"], b
 assert all(c["dim"] and c["from"] != c["to"] for c in b["changes"]), b["changes"]
 PY
 # the names users type for a framework
 # shellcheck disable=SC2086
 check "--framework torchtitan is pytorch-fsdp" expect_status 0 explain $small --framework torchtitan --strategy "tp=2,pp=2,mbs=1,schedule=dualpipe"
 check "  its note names the profile" grep -q "pytorch-fsdp does not run" out.txt
+
+# validate --from: a run the user measured, priced as a row that states every dim under the
+# profile of the file's framework (torchtitan: pytorch-fsdp): the price is explain --from's
+# under that profile, the errors are 100 |predicted - measured| / measured
+# shellcheck disable=SC2086
+check "validate --from" expect_status 0 validate $small --from torchtitan.toml --measured-step 3 --measured-mem 50 --json
+cp out.txt vfrom.json
+# shellcheck disable=SC2086
+check "  explain --from under pytorch-fsdp" expect_status 0 explain $small --framework pytorch-fsdp --from torchtitan.toml --json
+check "  the same price, its errors and interval" /usr/bin/python3 - vfrom.json out.txt <<'PY'
+import json, sys
+v, e = (json.load(open(f)) for f in sys.argv[1:3])
+r, iv = v["row"], v["step_interval"]
+assert v["from"]["framework"] == "torchtitan" and r["framework"] == "pytorch-fsdp", v["from"]
+p = r["predicted"]["step_time"]
+assert p == e["time"]["step"], (p, e["time"]["step"])
+ml = e["memory_logged"]
+assert r["peak_mem_counts"] == ml["framework_counts"]
+assert r["predicted"]["peak_mem"] == ml[ml["framework_counts"]], (r["predicted"], ml)
+assert r["measured"]["step_time"] == 3 and r["measured"]["peak_mem"] == 50 * 2**30
+assert abs(r["error_pct"]["step_time"] - 100 * abs(p - 3) / 3) < 1e-9, r["error_pct"]
+m = r["predicted"]["peak_mem"] / 2**30
+assert abs(r["error_pct"]["peak_mem"] - 100 * abs(m - 50) / 50) < 1e-9, r["error_pct"]
+assert iv["lo"] <= p <= iv["hi"] and iv["measured_inside"] == (iv["lo"] <= 3 <= iv["hi"]), iv
+PY
+# shellcheck disable=SC2086
+check "validate --from without a measurement" expect_status 2 validate $small --from torchtitan.toml
+check "  says what to give" grep -q "measured-step SECONDS" err.txt
+# (the sanitizer pass leaves out the text and two option checks: 6 checks, 3 processes)
+if ((!sanitized)); then
+  # shellcheck disable=SC2086
+  check "validate --from: text" expect_status 0 validate $small --from torchtitan.toml --measured-step 3
+  check "  the step row" grep -qE "^step time s +[0-9.]+ +3 +[-+][0-9.]+%$" out.txt
+  check "  the interval" grep -q "^step-time interval .* the measured 3 s is" out.txt
+  check "validate CSV with --model" expect_status 2 validate -m llama3-8b
+  check "  says it belongs to --from" grep -q "\-\-model describes the run of --from FILE" err.txt
+  # shellcheck disable=SC2086
+  check "validate --from: bad --mem-kind" expect_status 2 validate $small --from torchtitan.toml --measured-mem 9 --mem-kind peak
+  check "  names the value" grep -q "mem-kind peak: unknown" err.txt
+fi
 
 # refusals and bad files: exit 2, one message naming the file, key and value
 check "torchtitan refuses ZeRO-1" expect_status 2 explain --strategy "tp=8,pp=8,zero=1" --emit torchtitan
@@ -158,4 +205,4 @@ check "micro-batch does not divide the batch" expect_status 2 explain --devices 
 check "  names key and value" grep -q "mbs.txt: train.micro_batch_size=5" err.txt
 check "  one error line" test "$(grep -c 'prism: error:' err.txt)" -eq 1
 
-cli_done $((72 - 21 * ${PRISM_TEST_SANITIZED:-0}))
+cli_done $((74 + 5 + 13 * (1 - sanitized) - 21 * sanitized))

@@ -376,6 +376,17 @@ assert r["pick"] == "simplest" and r["rank"] >= 1 and r["gives_up_pct"] >= 0, r
 assert r["simplicity_order"].startswith("offload,schedule,pp") and r["text"], r
 assert "sustained_clock" in d["intervals"]["ranges"], d["intervals"]
 PY
+# explain prices the recommendation with the same interval, bit for bit (one code path:
+# the corners of the point model widened by the same track record)
+rec=$(/usr/bin/python3 -c "import json; print(json.load(open('np1.json'))['recommendation']['strategy'])")
+check "explain: the recommendation's interval" expect_status 0 explain "${small[@]}" --json -s "$rec"
+check "  equals plan's" /usr/bin/python3 - np1.json out.txt <<'PY'
+import json, sys
+p, e = (json.load(open(f)) for f in sys.argv[1:3])
+r, iv = p["recommendation"], e["interval"]
+got = [iv[k] for k in ("step", "step_lo", "step_hi", "mem_hi", "mem_class")]
+assert got == [r[k] for k in ("step", "step_lo", "step_hi", "mem_hi", "mem_class")], (r, iv)
+PY
 check "bad --pick exits 2" expect_status 2 plan "${small[@]}" --pick best
 check "  names the rules" grep -q "allowed: fastest, simplest, robust" err.txt
 check "bad --simplicity exits 2" expect_status 2 plan "${small[@]}" --simplicity pp,nope
@@ -426,4 +437,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((122 + per_count * ${#counts[@]}))
+cli_done $((124 + per_count * ${#counts[@]}))

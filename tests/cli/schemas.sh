@@ -2,7 +2,7 @@
 # schemas.sh - every command's --json against its schema in src/app/schemas/ (installed in
 # share/prism/schemas): real output of each command, in the shapes its members take (a
 # plan with a baseline and one where nothing fits, explain of a strategy read --from a
-# file, validate of one CSV and of two, info and pareto of a landscape).
+# file, validate of one CSV and of two and of a run read --from a file, info and pareto of a landscape).
 # tests/support/schema_check.py checks the subset of JSON Schema the files use; a member
 # the schema does not name fails, so the schema cannot fall behind the output. Counts its
 # checks.
@@ -21,6 +21,7 @@ runs=(
     "validate|validate|$src/tests/data/validation/frameworks.csv"
     "validate-two|validate|$src/tests/data/validation/frameworks.csv $src/cost/validation/measured.csv"
     "validate-explain|validate-explain|$src/cost/validation/measured_modern.csv --explain 15"
+    "validate-from|validate-from|${small[*]} --from base.txt --measured-step 2.5 --measured-mem 40"
     "info|info|ls.h5"
     "pareto|pareto|ls.h5 --top 2"
     "layouts|layouts|-t 4 --pareto"
@@ -38,6 +39,7 @@ check "a landscape" expect_status 0 sweep -m gpt3-1.3b -n 8 --gbs 8 --fix tp=2,p
 for r in "${runs[@]}"; do
     IFS='|' read -r name schema args <<<"$r"
     cmd=${schema%-explain}
+    cmd=${cmd%-from}
     # exit 0, or 2 for the plan in which nothing fits (its JSON is still printed)
     want=0
     [[ $name == plan-nofit ]] && want=2

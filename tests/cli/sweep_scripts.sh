@@ -175,8 +175,8 @@ EOF
 # interleaving, block recompute, two device counts), one --set apart (the userbuffers' SMs,
 # which the profile's TP overlap prices). The same space twice, so every row must match the
 # row of its own index: rows that agree in fewer dims (the 14 an older compare keyed on)
-# would collide. The strategy text must be unique per
-# row and prism's for every row `prism pareto` prints with etp = tp.
+# would collide. The strategy text must be unique per row and prism pareto's for every row
+# it prints (etp where it differs from tp, as prism_strategy_format).
 moe=(-m deepseek-v2-lite -c H100-SXM -n 4:8 --gbs 8 --seq 2048 --framework megatron-core-moe
     --range mbs=:2,tp=:2,cp=:2,vpp=:2 --no-progress --no-fsync
     --only zero=0,1,recompute=none,block:1,schedule=1f1b,interleaved,offload=0,1
@@ -197,6 +197,8 @@ with h5py.File("m1.h5", "r") as f:  # the file's own list of columns, read indep
     ints = [c for c in f["landscape"].attrs["columns"].split(",")
             if f["landscape"][c].dtype.kind == "u"]
 assert a.dims == [c for c in ints if c not in ("point", "peak_stage", "feasible", "reason")]
+with h5py.File("m1.h5", "r") as f:  # the writer's own list, which the loader reads
+    assert f["landscape"].attrs["dims"].split(",") == a.dims
 assert len(a.dims) == 20 and all(len(np.unique(a[c])) > 1 for c in a.dims), a.dims
 assert d["matched"] == a.n == b.n == 11764 and d["only_a"] == d["only_b"] == 0, d
 idx = np.loadtxt("moe.csv", delimiter=",", skiprows=1, usecols=(0, 1), dtype=np.int64)
@@ -217,10 +219,9 @@ for where in ("", "tp_overlap=0", "dp_overlap=0", "param_overlap=0", "offload=1"
     for p in d["points"]:
         for e in p["front"] + p["top"]:
             i = e["index"]
-            if a["etp"][i] == a["tp"][i]:  # prism pareto's text leaves etp out (cmd_pareto.c)
-                assert texts[i] == e["strategy"], (texts[i], e["strategy"])
-                seen.add(e["strategy"])
-for part in (",offload=1", ",tp_overlap=0", ",dp_overlap=0", ",param_overlap=0"):
+            assert texts[i] == e["strategy"], (texts[i], e["strategy"])
+            seen.add(e["strategy"])
+for part in (",etp=", ",offload=1", ",tp_overlap=0", ",dp_overlap=0", ",param_overlap=0"):
     assert any(part in t for t in seen), part
 # etp stands in the text exactly where it differs from tp (prism_strategy_format)
 for i in range(a.n):

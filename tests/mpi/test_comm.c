@@ -71,6 +71,24 @@ static void test_exscan_and_partition(void)
         }
 }
 
+/* prism_comm_or_idle: the "or" of every rank's bit, also when one rank comes late (the
+ * others sleep in their polls meanwhile) and on a solo communicator. */
+static void test_or_idle(void)
+{
+    PrismComm *comm = prism_test_comm();
+    int any = -1;
+    if (comm->rank == comm->size - 1)
+        g_usleep(20000); /* the others wait for it */
+    CU_ASSERT_TRUE(prism_comm_or_idle(comm, 1 << comm->rank, &any, NULL));
+    CU_ASSERT_EQUAL(any, (1 << comm->size) - 1); /* bits 0 .. size-1 */
+    CU_ASSERT_TRUE(prism_comm_or_idle(comm, 0, &any, NULL));
+    CU_ASSERT_EQUAL(any, 0);
+    PrismComm *solo = prism_comm_new_solo();
+    CU_ASSERT_TRUE(prism_comm_or_idle(solo, 6, &any, NULL));
+    CU_ASSERT_EQUAL(any, 6);
+    prism_comm_free(solo);
+}
+
 /* Parse ARGS with the shared options and load the inputs, as a command does. */
 static gboolean load(PrismComm *comm, const char *const *args, PrismInputs *in, GError **error)
 {
@@ -292,6 +310,7 @@ static CU_TestInfo comm_tests[] = {
     {"agree: one rank fails", test_agree_one_rank_fails},
     {"agree_error: message propagates", test_agree_error_propagates},
     {"exscan and block partition", test_exscan_and_partition},
+    {"or_idle: the or of every rank, a late rank, solo", test_or_idle},
     CU_TEST_INFO_NULL,
 };
 

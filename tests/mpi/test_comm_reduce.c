@@ -438,9 +438,49 @@ static void test_debug_mismatch(void)
     CU_ASSERT_TRUE(prism_test_all(ok));
 }
 
+/*
+ * PrismCommTreeStats: the bytes of every level, derived by hand. Rank r's payload is
+ * "r<r>" (2 bytes for r < 10); at step s = 2^l rank r with r mod 2s == s sends its
+ * partial, the concatenation of ranks r .. min(r+s, P)-1, 2 bytes each, in a frame of
+ * 16 header bytes; its parent r - s receives the same frame. The broadcast carries 24
+ * header bytes and the 2P-byte result.
+ */
+static void test_tree_stats(void)
+{
+    PrismComm *comm = prism_test_comm();
+    PrismCommTreeStats st;
+    memset(&st, 0, sizeof st);
+    comm->tree_stats = &st;
+    g_autofree char *mine = g_strdup_printf("r%d", comm->rank);
+    GError *error = NULL;
+    g_autofree char *all = reduce_string(comm, mine, PRISM_COMM_REDUCE_ALL, &error);
+    comm->tree_stats = NULL;
+    gboolean ok = all != NULL && strlen(all) == 2 * (size_t)comm->size;
+    const int64_t r = comm->rank, size = comm->size;
+    for (int l = 0; l < PRISM_COMM_TREE_LEVELS; l++) {
+        const int64_t s = (int64_t)1 << l;
+        uint64_t want = 0;
+        if (s < size && r % (2 * s) == s) /* sends r .. min(r+s, P)-1 */
+            want = 16 + 2 * (uint64_t)(MIN(r + s, size) - r);
+        else if (s < size && r % (2 * s) == 0 && r + s < size) /* receives from r + s */
+            want = 16 + 2 * (uint64_t)(MIN(r + 2 * s, size) - (r + s));
+        ok =
+            ok && st.bytes[l] == want && st.seconds[l] >= 0.0 && (want > 0 || st.seconds[l] == 0.0);
+    }
+    ok = ok && st.bcast_bytes == 24 + 2 * (uint64_t)size && st.bcast_seconds >= 0.0;
+    if (!ok)
+        fprintf(stderr,
+                "[rank %" G_GINT64_FORMAT "] tree stats: bytes %" G_GUINT64_FORMAT
+                " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT ", bcast %" G_GUINT64_FORMAT " (%s)\n",
+                r, st.bytes[0], st.bytes[1], st.bytes[2], st.bcast_bytes, all ? all : "NULL");
+    g_clear_error(&error);
+    CU_ASSERT_TRUE(prism_test_all(ok));
+}
+
 static CU_TestInfo tree_tests[] = {
     {"concatenation is r0r1..r(P-1) in rank order", test_concat_rank_order},
     {"empty payloads", test_empty_payloads},
+    {"per-level bytes of the tree", test_tree_stats},
     {"matrix product over ranks = sequential fold", test_fold_equality},
     {"large and chunked payloads", test_large_payload},
     {"local failure: every rank FALSE, lowest rank quoted", test_local_failure},

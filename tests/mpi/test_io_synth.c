@@ -153,7 +153,8 @@ gboolean synth_feed(PrismRowSink *sink, uint64_t lo, uint64_t hi, GError **error
         PrismLanes lanes = {lane[0], lane[1], lane[2], lane[3], lane[4],  lane[5],  lane[6],
                             lane[7], n,       lane[8], lane[9], lane[10], lane[11], lane[12],
                             NULL,    NULL,    0,       0,       NULL,     0};
-        PrismRowBatch b = {g, n, row.point, g - (uint64_t)row.point * JOB, &key, &lanes, &out, 0.0};
+        PrismRowBatch b = {g,    n,   row.point, g - (uint64_t)row.point * JOB, &key, &lanes,
+                           &out, 0.0, {NULL}};
         ok = sink->rows(sink->user, &b, error);
         g = stop;
     }

@@ -62,6 +62,7 @@ HEADER_LAYER = {
     "cluster.h": ("core", "core"),
     "training.h": ("core", "core"),
     "strategy.h": ("core", "core"),
+    "registry.h": ("core", "core"),
     "fwconfig.h": ("core", "core"),
     "opgraph.h": ("core", "core"),
     "version.h.in": ("core", "core"),

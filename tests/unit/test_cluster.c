@@ -608,6 +608,16 @@ static void test_file_base(void)
                            "memory_bandwidth_GBps, gemm_tile_m, gemm_tile_n, boost_clock_mhz, "
                            "gemm_efficiency, attn_fwd_fraction, attn_bwd_fraction, "
                            "host_link_GBps, host_memory_gib, host_memory_bandwidth_GBps");
+    /* a level's all-gather / reduce-scatter figure, read beside its all-reduce one */
+    {
+        static const char text[] =
+            "[cluster]\nbase = H100-SXM\n[level.1]\ngather_bandwidth_GBps = 22.5\n";
+        PrismCluster *g = prism_cluster_from_data(text, strlen(text), "x.ini", &error);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        CU_ASSERT_EQUAL(g->gather_bw_GBps[1], 22.5);
+        CU_ASSERT_EQUAL(g->gather_bw_GBps[0], 0.0);
+        prism_cluster_free(g);
+    }
     /* refusals: file, key, value and what is allowed */
     static const struct {
         const char *text;
@@ -623,6 +633,9 @@ static void test_file_base(void)
          "x.ini: [cluster] nodes = 0 must be a whole number >= 1"},
         {"[cluster]\nbase = H100-SXM\n[level.1]\nbandwidth_GBps = -1\n", PRISM_INPUT_ERROR_VALUE,
          "x.ini: [level.1] bandwidth_GBps = -1 must be > 0"},
+        {"[cluster]\nbase = H100-SXM\n[level.1]\ngather_bandwidth_GBps = 0\n",
+         PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [level.1] gather_bandwidth_GBps = 0 is out of range: allowed 0.001 to 1e+06 GB/s"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
         PrismCluster *x =

@@ -621,6 +621,107 @@ static void test_nic_spread(void)
 }
 
 /*
+ * TP across nodes and the all-gather / reduce-scatter figure (cost/README.md, "Collectives
+ * over several NICs per node"). The test cluster: 8 per node, NVLink 300 GB/s (5 us),
+ * one 25 GB/s NIC per device (10 us), both x net_efficiency 0.8; per-step latency model
+ * (nccl_model = 0). One collective's volume V = s*b*h*2 = 2048*4096*2 bytes; the forward
+ * of a block holds 2 of them, so tp_overlap 0 -> 1 changes it by 2 t.
+ *   tp 16 over 2 nodes, no SP: an all-reduce ring with 8 members on each node crosses on 8
+ *     NICs, 8*25*0.8 = 160 GB/s (under NVLink's 240): t = 2*15/16 * V/160e9 + 2*15*10e-6;
+ *     nic_spread = 0: one NIC, V/20e9.
+ *   tp 8 with SP, gather_bw_GBps[0] = 150: the reduce-scatter + all-gather pair at
+ *     150*0.8 = 120 GB/s: t = 2*7/8 * V/120e9 + 2*7*5e-6; without SP the all-reduce
+ *     keeps 300 GB/s.
+ *   ZeRO-1 (reduce-scatter + all-gather) over dp 8 in a node takes 150 GB/s too: its
+ *     bandwidth term (time less 7*2*5e-6 latency) doubles; ZeRO-0 (all-reduce) does not
+ *     move.
+ */
+static double tp_fwd_delta(PrismCluster *c, const char *spread, uint32_t devices,
+                           const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const ov0[] = {"tp_overlap=0", "nccl_model=0", spread, NULL};
+    const char *const ov1[] = {"tp_overlap=1", "nccl_model=0", spread, NULL};
+    g_autoptr(PrismCostModel) ca = test_cost_model_on(m, c, devices, 2048, PRISM_DTYPE_FP16, ov0);
+    g_autoptr(PrismCostModel) cb = test_cost_model_on(m, c, devices, 2048, PRISM_DTYPE_FP16, ov1);
+    PrismStrategy s = test_strategy(ca, devices, strategy);
+    PrismLayerTerms a, b;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(ca, &s, 1, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cb, &s, 1, &b, NULL));
+    return a.fwd_s - b.fwd_s;
+}
+
+static double zero_dp_time(PrismCluster *c, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nccl_model=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+    return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static void test_tp_nics_and_gather(void)
+{
+    const double V = 2048.0 * 4096.0 * 2.0;
+    g_autoptr(PrismCluster) c = test_cluster();
+    const double t16 = 2.0 * 15.0 / 16.0 * V / 160e9 + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 16, "tp=16"), 2.0 * t16, 1e-9, 0));
+    const double t16_0 = 2.0 * 15.0 / 16.0 * V / 20e9 + 2.0 * 15.0 * 10e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=0", 16, "tp=16"), 2.0 * t16_0, 1e-9, 0));
+    /* no gather figure: SP prices at the all-reduce one */
+    const double t8 = 2.0 * 7.0 / 8.0 * V / 240e9 + 2.0 * 7.0 * 5e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 8, "tp=8,sp=1"), 2.0 * t8, 1e-9, 0));
+    const double z0 = zero_dp_time(c, "dp=8,zero=0"), z1 = zero_dp_time(c, "dp=8,zero=1");
+    c->gather_bw_GBps[0] = 150.0;
+    const double t8g = 2.0 * 7.0 / 8.0 * V / 120e9 + 2.0 * 7.0 * 5e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 8, "tp=8,sp=1"), 2.0 * t8g, 1e-9, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(tp_fwd_delta(c, "nic_spread=1", 8, "tp=8,sp=0"), 2.0 * t8, 1e-9, 0));
+    const double lat = 7.0 * 2.0 * 5e-6;
+    CU_ASSERT_EQUAL(zero_dp_time(c, "dp=8,zero=0"), z0);
+    CU_ASSERT_TRUE(
+        prism_test_close((zero_dp_time(c, "dp=8,zero=1") - lat) / (z1 - lat), 2.0, 1e-9, 0));
+}
+
+/*
+ * zero_sync_exposed (nanotron: no DDP under fp32 accumulation and ZeRO-1; the reduce-scatter
+ * after backward, the all-gather after the step). dp 8 in one node of the test cluster
+ * (300 GB/s x 0.8, 5 us per step, nccl_model = 0), ZeRO-1, fp32 gradients (4 B) and fp16
+ * parameters (2 B), DDP-style buckets on (dp_bucket): every byte exposed,
+ *   t = 7/8 * (4 + 2) * P / 240e9 + 7 * 2 * 5e-6,
+ * P = V h + L(12h^2 + 4h) + V h + 2h, as test_ring_allreduce_dp. With the knob off the
+ * buckets hide part of it; ZeRO-0 does not move with the knob.
+ */
+static double zero_sync_time(const char *knob, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {"dp_bucket=1e6", "grad_fp32=1", "nccl_model=0",
+                                "nccl_sms=0",    knob,          NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+    return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static void test_zero_sync_exposed(void)
+{
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    const double t = 7.0 / 8.0 * 6.0 * P / 240e9 + 7.0 * 2.0 * 5e-6;
+    const double on = zero_sync_time("zero_sync_exposed=1", "dp=8,zero=1");
+    CU_ASSERT_TRUE(prism_test_close(on, t, 1e-12, 0));
+    CU_ASSERT_TRUE(zero_sync_time("zero_sync_exposed=0", "dp=8,zero=1") < 0.9 * t);
+    CU_ASSERT_EQUAL(zero_sync_time("zero_sync_exposed=1", "dp=8,zero=0"),
+                    zero_sync_time("zero_sync_exposed=0", "dp=8,zero=0"));
+}
+
+/*
  * Pipeline bubble. 1F1B (Narayanan et al. 2021, Sec. 2.2.1): p - 1 slots of the stage
  * time, fraction (p-1)/m; interleaved with v chunks: (p-1)/(v m). Exactly, prism's
  * bubble is sum_s T_s - max_s T_s (over vpp); with p = 4 and a vocabulary of 8 the head
@@ -1243,6 +1344,38 @@ static void test_act_cache_fp8(void)
 }
 
 /*
+ * moe_probs_in_act on moe_model() (h 1024, E 16 top-2 of f_e 512, SwiGLU, fp16: bp 2), one
+ * device, T = 1024. With the probabilities applied in the experts' activation the combine
+ * keeps no expert output: 2 rows x 1024 x 2 B = 4096 B per token fewer, 4,194,304 B per
+ * block, with no recompute and with selective (with the FP8 cache too: there the output
+ * was kept in fp16 beside the FP8 fc1 outputs); full recompute keeps the block input only
+ * and does not move. The unpermute's multiply by the probabilities (read + write of each
+ * routed row, 2 x 2 x 1024 x 2 = 8192 B per token) leaves the dispatch traffic: the
+ * forward falls by 1024 x 8192 / 800e9 = 1.048576e-5 s at 1000 GB/s x 0.8.
+ */
+static void probs_terms(const char *a, const char *b, PrismLayerTerms *lt)
+{
+    g_autoptr(PrismModel) m = moe_model();
+    const char *const sets[] = {"hbm_GBps=1000", a, b, NULL};
+    block_terms(m, 8, 1024, PRISM_DTYPE_FP16, sets, 1, "mbs=1", lt);
+}
+
+static void test_moe_probs_in_act(void)
+{
+    PrismLayerTerms off, on, off8, on8;
+    probs_terms("moe_probs_in_act=0", "act_cache_fp8=0", &off);
+    probs_terms("moe_probs_in_act=1", "act_cache_fp8=0", &on);
+    probs_terms("moe_probs_in_act=0", "act_cache_fp8=1", &off8);
+    probs_terms("moe_probs_in_act=1", "act_cache_fp8=1", &on8);
+    const int sel = PRISM_RECOMPUTE_SELECTIVE, none = PRISM_RECOMPUTE_NONE;
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[none] - on.act_bytes[none], 4194304.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(off.act_bytes[sel] - on.act_bytes[sel], 4194304.0, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(off8.act_bytes[sel] - on8.act_bytes[sel], 4194304.0, 1e-12, 0));
+    CU_ASSERT_EQUAL(off.act_bytes[PRISM_RECOMPUTE_FULL], on.act_bytes[PRISM_RECOMPUTE_FULL]);
+    CU_ASSERT_TRUE(prism_test_close(off.fwd_s - on.fwd_s, 1024.0 * 8192.0 / 800e9, 1e-9, 0));
+}
+
+/*
  * DeepSeek-V3's published H800 layout under its report's memory savings (the deepseek-v3
  * profile's knobs: recompute_norm, recompute_mla_up, act_cache_fp8, adam_moment_bytes 2;
  * dropout 0; fp8-cs), by hand. 2,048 H800, dp 128, pp 16, ep 64, mbs 1, ZeRO-1, DualPipe,
@@ -1273,6 +1406,17 @@ static void test_act_cache_fp8(void)
  *   params 2 B = 6,546,522,112; grads fp32 4 B = 13,093,044,224;
  *   optimizer (4 B master + 2 x 2 B moments) x (1,863,974,912 / 128 + 1,409,286,144 / 2)
  *     = 8 x 719,205,376 = 5,753,643,008 B.
+ * With the profile's moe_probs_in_act (the routing weights applied in the experts' SwiGLU,
+ * the combine unweighted, as DeepEP's training interface and Megatron-Core's weighted
+ * SwiGLU run it) the 8 routed rows keep no output for the combine: 8 x 14336 = 114,688 B
+ * fewer, 156,160 B per token (639,631,360 per block micro-batch), and the working set
+ * loses the same 114,688: 441,984 x 4096 = 1,810,366,464 B;
+ *   activations = 68 x 639,631,360 + 1,810,366,464 = 45,305,298,944 B.
+ * Stage 1 then holds, with the buffers (EP all-to-all 2 x 4096 x 8 x 7168 x 2 =
+ * 939,524,096, PP send + receive 2 x 4096 x 7168 x 2 = 117,440,512, runtime_overhead
+ * 33,554,432: 1,090,519,040), 6,546,522,112 + 13,093,044,224 + 5,753,643,008 +
+ * 45,305,298,944 + 1,090,519,040 = 71,789,027,328 B, and the layout fits its device
+ * (allocator_reserve 0, as the profile's [memory] counts allocated bytes).
  */
 static void test_deepseek_v3_layout(void)
 {
@@ -1302,6 +1446,16 @@ static void test_deepseek_v3_layout(void)
     CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_ACTIVATIONS],
                                     68.0 * 570496.0 * 4096.0 + 2280128512.0, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(col0[PRISM_COL_MEM_OPTIMIZER], 12.0 * 719205376.0, 1e-12, 0));
+    const char *const full[] = {
+        "recompute_norm=1", "recompute_mla_up=1", "act_cache_fp8=1",     "adam_moment_bytes=2",
+        "dropout=0",        "moe_probs_in_act=1", "allocator_reserve=0", NULL};
+    g_autoptr(PrismCostModel) cf = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, full);
+    double peaks[16], col1[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_stage_peaks(cf, &s, NULL, peaks, &error));
+    CU_ASSERT_TRUE(prism_test_close(peaks[1], 71789027328.0, 1e-12, 0));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cf, &s, col1, &error));
+    CU_ASSERT_EQUAL(col1[PRISM_COL_FEASIBLE], 1.0);
+    CU_ASSERT_EQUAL(col0[PRISM_COL_FEASIBLE], 0.0);
 }
 
 /* The test cluster with a host (offloading): link @p link_GBps per direction, @p host_gib
@@ -1632,6 +1786,36 @@ static void test_host_floor(void)
     CU_ASSERT_EQUAL(a[PRISM_COL_TIME_STEP], b[PRISM_COL_TIME_STEP]);
 }
 
+/*
+ * The host floor of a host-bound forward before a device-bound backward (cost/README.md
+ * "Latency-bound work"): the host queues kernels ahead of the device, so a pass of a
+ * layer ends at max(device, host, host_f + device_b). With F the forward's device time
+ * and B the backward's (the same small block as above, the floor off), one forward
+ * launch of L = (F + (F + B)) / 2 seconds and no backward launches: the host's total L
+ * is below the device's F + B (no gap by the totals), but the forward's L exceeds F, and
+ * the backward cannot start before the host issued it: the pass takes L + B, a gap of
+ * L - F per block and micro-batch (4 blocks, 8 micro-batches).
+ */
+static void test_host_floor_forward(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 256, 4, 1024);
+    const char *const off[] = {"launch_us=0", NULL};
+    g_autoptr(PrismCostModel) coff = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    PrismStrategy s = test_strategy(coff, 1, "mbs=1");
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
+    const double f = lt.fwd_s, b = lt.bwd_s, l = (f + (f + b)) / 2.0;
+    CU_ASSERT_TRUE_FATAL(f < l && l < f + b);
+    g_autofree char *launch = g_strdup_printf("launch_us=%.17g", l * 1e6);
+    const char *const on[] = {launch, "layer_kernels_fwd=1", "layer_kernels_bwd=0", NULL};
+    g_autoptr(PrismCostModel) con = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
+    double a[PRISM_COL_COUNT], c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(coff, &s, c, NULL));
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_STEP] - c[PRISM_COL_TIME_STEP],
+                                    8.0 * 4.0 * (l - f), 1e-9, 0));
+}
+
 /* A model of one mixer-only block of @p mixer with @p ssm: h 1024, V 1000, RMSNorm. */
 static PrismModel *ssm_model(PrismMixerKind mixer, PrismSsmSpec ssm)
 {
@@ -1761,6 +1945,7 @@ static CU_TestInfo formula_tests[] = {
     {"ep_a2a_overlap: the all-to-alls under another micro-batch", test_ep_a2a_overlap},
     {"DeepSeek-V3's H800 layout under its report's savings by hand", test_deepseek_v3_layout},
     {"act_cache_fp8 and recompute_norm by hand", test_act_cache_fp8},
+    {"moe_probs_in_act by hand", test_moe_probs_in_act},
     {"selective policy: per-op SAC", test_selective_policy},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
@@ -1772,12 +1957,16 @@ static CU_TestInfo formula_tests[] = {
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
     {"memory kinds: allocated, reserved, device by hand", test_memory_kinds},
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
+    {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
+     test_tp_nics_and_gather},
+    {"zero_sync_exposed: ZeRO's collectives outside compute", test_zero_sync_exposed},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
     {"dp_overlap and param_overlap dims: the DP time's shares by hand", test_dp_overlap_dims},
     {"nccl_model: a 1 MiB and a 1 GiB all-reduce on an 8-GPU NVLink ring", test_nccl_latency_curve},
     {"host floor: launches of a small block by hand", test_host_floor},
+    {"host floor: a host-bound forward before a device-bound backward", test_host_floor_forward},
     CU_TEST_INFO_NULL,
 };
 

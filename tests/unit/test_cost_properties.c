@@ -369,11 +369,15 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
             if (q < L) {
                 /* the host floor (cost/README.md, "Latency-bound work"): a block's
                  * micro-batch takes at least the launches of its kernels, forward again
-                 * under full recompute; the embedding and the head pay none */
-                const double host = kn->v[PRISM_KNOB_LAUNCH_US] * 1e-6 *
-                                    (kn->v[PRISM_KNOB_LAYER_KERNELS_FWD] * (mode == 2 ? 2.0 : 1.0) +
-                                     kn->v[PRISM_KNOB_LAYER_KERNELS_BWD]);
-                w->stage_time[s] += MAX(0.0, host - (t.fwd_s + t.bwd_s + t.recompute_s[mode]));
+                 * under full recompute, and a host-bound forward delays the backward by
+                 * its launches' excess over the forward's device time; the embedding and
+                 * the head pay none */
+                const double launch = kn->v[PRISM_KNOB_LAUNCH_US] * 1e-6;
+                const double host_f = launch * kn->v[PRISM_KNOB_LAYER_KERNELS_FWD];
+                const double host =
+                    host_f * (mode == 2 ? 2.0 : 1.0) + launch * kn->v[PRISM_KNOB_LAYER_KERNELS_BWD];
+                const double dev = t.fwd_s + t.bwd_s + t.recompute_s[mode];
+                w->stage_time[s] += MAX(0.0, MAX(host - dev, host_f - t.fwd_s));
             }
             if (st->zero >= 3) {
                 /* ZeRO-3, rebuilt here: the unit's all-gather (fp16/bf16 parameters) and

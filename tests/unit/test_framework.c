@@ -73,7 +73,7 @@ static void test_shipped(void)
     /* core_r0.8: the distributed optimizer, no custom FSDP (no ZeRO-2/3); --sequence-parallel
      * is a switch and --recompute-method block takes any k */
     CU_ASSERT_STRING_EQUAL(mc->only, "schedule=1f1b,interleaved,zero=0,1,offload=0,1");
-    CU_ASSERT_TRUE(!mc->sp_always && !mc->rc_every_nth);
+    CU_ASSERT_TRUE(!mc->sp_always && !mc->rc_every_nth && !mc->cp_shards);
     g_autoptr(PrismFramework) fs = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
     CU_ASSERT_EQUAL(fs->overlap, 0u);
@@ -107,6 +107,7 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_NORM], 1.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MLA_UP], 1.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ACT_CACHE_FP8], 1.0);
+    CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_MOE_PROBS_IN_ACT], 1.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_ADAM_MOMENT_BYTES], 2.0);
     CU_ASSERT_EQUAL(ds->knobs.v[PRISM_KNOB_RECOMPUTE_MOE_ACT], 0.0); /* act_cache_fp8 does it */
     CU_ASSERT_STRING_EQUAL(ds->only, "schedule=dualpipe");
@@ -139,6 +140,11 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(d->def[PRISM_FW_VPP], 1);
     CU_ASSERT_TRUE(d->has_dtype && d->dtype == PRISM_DTYPE_BF16);
     CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_GRAD_FP32], 1.0);
+    /* host floor: the layer's 32 backward launches and BF16_Optimizer.update_hp_grads'
+     * cast + add_ for each of its 12 parameter tensors (2 norms' weight and bias, QKV,
+     * proj, fc1, fc2 weight and bias); the forward keeps the default 17 */
+    CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_LAYER_KERNELS_BWD], 32.0 + 12.0 * 2.0);
+    CU_ASSERT_FALSE(d->knob_set[PRISM_KNOB_LAYER_KERNELS_FWD]);
     CU_ASSERT_STRING_EQUAL(
         d->only, "schedule=1f1b,vpp=1,zero=0,1,recompute=none,full,sp=0,cp=1,ep=1,offload=0,1");
 
@@ -197,6 +203,8 @@ static void test_shipped(void)
     CU_ASSERT_STRING_EQUAL(
         e->only, "schedule=1f1b,interleaved,gpipe,zb-h1,zb-v,dualpipe-v,zero=0,2,3,offload=0");
     CU_ASSERT_TRUE(e->sp_always && e->rc_every_nth);
+    /* FSDP2 over the data and context ranks whenever cp > 1 (ParallelDims.fsdp_enabled) */
+    CU_ASSERT_TRUE(e->cp_shards);
     /* SDPA's FlashAttention-2 on H100 (FA3 paper Fig. 5/6, head dim 128, 8k): 333 and
      * 318 TFLOP/s over the 989.4 TFLOP/s BF16 peak = 0.337 and 0.321 (rounded there) */
     CU_ASSERT_DOUBLE_EQUAL(e->knobs.v[PRISM_KNOB_ATTN_FWD_FRACTION], 333.0 / 989.4, 5e-4);
@@ -204,6 +212,14 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(e->knob_set[PRISM_KNOB_ATTN_FWD_FRACTION]);
     /* torchtitan's per-op SAC, not Korthikanti's selective */
     CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_SELECTIVE_POLICY], 1.0);
+    /* host floor of an eager Llama block (pytorch-fsdp.ini): forward 2 RMSNorms x 8,
+     * wq/wk/wv 3, rotary 6, repeat_kv 2, SDPA 1, contiguous 1, wo 1, SwiGLU 5, residual
+     * adds 2; backward 7 linears x 2, 2 RMSNorms x 16, SDPA 3, repeat_kv 2, rotary 6,
+     * silu 1, SwiGLU product 2, gradient sums 5 */
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LAYER_KERNELS_FWD],
+                    2.0 * 8.0 + 3.0 + 6.0 + 2.0 + 1.0 + 1.0 + 1.0 + 5.0 + 2.0);
+    CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LAYER_KERNELS_BWD],
+                    7.0 * 2.0 + 2.0 * 16.0 + 3.0 + 2.0 + 6.0 + 1.0 + 2.0 + 5.0);
     /* eager F.cross_entropy: one fp32 logit copy more in the loss backward */
     CU_ASSERT_EQUAL(e->knobs.v[PRISM_KNOB_LOSS_BWD_EXTRA], 1.0);
     /* context_parallel_rotate_method "allgather": nothing overlaps the K/V exchange */
@@ -354,6 +370,9 @@ static void test_refused(void)
         {"[planning]\nrecompute_layers = last_k\n",
          PRISM_INPUT_ERROR_VALUE,
          {"[planning] recompute_layers", "'last_k'", "first_k or every_nth"}},
+        {"[planning]\ncontext_parallel_sharding = sometimes\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] context_parallel_sharding", "'sometimes'", "always or optional"}},
         {"[model]\narchitecture = mamba\n",
          PRISM_INPUT_ERROR_VALUE,
          {"[model] architecture", "'mamba'", "gpt, llama"}},

@@ -10,7 +10,9 @@
 #include <CUnit/CUnit.h>
 
 #include <prism/core.h>
+#include <prism/framework.h>
 #include <prism/fwconfig.h>
+#include <prism/space.h>
 #include <prism/strategy.h>
 
 #include "prism_test_util.h"
@@ -98,13 +100,24 @@ static void roundtrip_model(const char *name, int draws)
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     GRand *r = g_rand_new_with_seed(20261207u);
     for (int t = 0; t < PRISM_FWC_COUNT; t++) {
+        /* what --emit does: the target's profile refuses what its framework does not run
+         * (plan and sweep never propose it), then the mapping what it cannot spell */
+        const char *pname = prism_fw_target_profile((PrismFwTarget)t);
+        g_autoptr(PrismFramework) fw = pname ? prism_framework_resolve(pname, NULL) : NULL;
+        CU_ASSERT_TRUE(pname == NULL || fw != NULL);
         int emitted = 0, refused = 0, vpp_seen = 0, zero_seen = 0, sched_seen = 0, rc_seen = 0;
+        int uneven_seen = 0, cp_seen = 0;
         for (int i = 0; i < draws; i++) {
             PrismTraining tr;
             prism_training_default(&tr);
             PrismStrategy s;
             if (!random_strategy(r, m, &tr, &s))
                 continue;
+            g_autofree char *why = prism_space_framework_unsupported(fw, m, &s);
+            if (why != NULL) {
+                refused++;
+                continue;
+            }
             GError *e = NULL;
             char *text = prism_fwconfig_emit((PrismFwTarget)t, &s, &tr, m, &e);
             if (text == NULL) {
@@ -118,6 +131,8 @@ static void roundtrip_model(const char *name, int draws)
             }
             emitted++;
             vpp_seen |= s.vpp > 1;
+            uneven_seen |= s.vpp > 1 && prism_model_split_layers(m) % (s.pp * s.vpp) != 0;
+            cp_seen |= s.cp > 1;
             zero_seen |= 1 << s.zero;
             sched_seen |= 1 << s.schedule;
             rc_seen |= 1 << s.recompute;
@@ -177,6 +192,9 @@ static void roundtrip_model(const char *name, int draws)
         CU_ASSERT_TRUE(refused > 0);
         if (t != PRISM_FWC_DEEPSPEED && t != PRISM_FWC_NANOTRON)
             CU_ASSERT_TRUE(vpp_seen);
+        /* torchtitan runs pp*vpp stages that do not divide the layers (split points) */
+        if (t == PRISM_FWC_TORCHTITAN)
+            CU_ASSERT_TRUE(uneven_seen && cp_seen);
         /* at least two ZeRO stages (each target runs 0 and one sharded stage) */
         CU_ASSERT_TRUE((zero_seen & 1) && (zero_seen & 14));
     }
@@ -300,7 +318,73 @@ static void test_hybrid_refused(void)
     prism_model_free(m);
 }
 
+/* torchtitan, the two rules of its profile. (1) pp*vpp stages that do not divide the
+ * layers: gpt3-1.3b's 24 layers over pp 2 x vpp 5 = 10 stages are 2 each and one more on
+ * stages 1..4 (24 = 10 x 2 + 4): 2,3,3,3,3,2,2,2,2,2, split points after the running sums
+ * 2, 5, 8, 11, 14, 16, 18, 20, 22; they read back as vpp 5, another split is refused with
+ * the one prism prices. (2) cp > 1 shards: zero=0 with cp 2 is refused by the profile and
+ * a replicated file with cp 2 (HSDP over the context ranks) by the reader. */
+static void test_titan_rules(void)
+{
+    PrismModel *m = prism_model_zoo_get("gpt3-1.3b", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    PrismTraining tr;
+    prism_training_default(&tr);
+    tr.gbs = 64;
+    tr.seq = 2048;
+    PrismStrategy s;
+    CU_ASSERT_TRUE_FATAL(prism_strategy_parse(
+        "dp=4,pp=2,vpp=5,tp=1,mbs=2,zero=3,recompute=full,schedule=interleaved", 8, &tr, &s, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_strategy_check(&s, m, &tr, NULL));
+    g_autoptr(PrismFramework) fw = prism_framework_resolve("pytorch-fsdp", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fw);
+    g_autofree char *ok = prism_space_framework_unsupported(fw, m, &s);
+    CU_ASSERT_PTR_NULL(ok);
+    GError *e = NULL;
+    g_autofree char *text = prism_fwconfig_emit(PRISM_FWC_TORCHTITAN, &s, &tr, m, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "pipeline_parallel_split_points = [\"layers.2\", "
+                                        "\"layers.5\", \"layers.8\", \"layers.11\", "
+                                        "\"layers.14\", \"layers.16\", \"layers.18\", "
+                                        "\"layers.20\", \"layers.22\"]"));
+    CU_ASSERT_PTR_NULL(strstr(text, "layers_per_stage"));
+    PrismRunConfig *c = prism_fwconfig_from_data(text, strlen(text), "job.toml", 8, &tr, m, &e);
+    CU_ASSERT_TRUE_FATAL(c != NULL);
+    CU_ASSERT_TRUE(prism_strategy_equal(&c->strategy, &s) && c->strategy.vpp == 5);
+    prism_run_config_free(c);
+    static const char *const bad[] = {
+        /* the even split 24/10 cannot be: 2.4 layers; this one moves a layer to stage 0 */
+        "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_schedule = "
+        "\"Interleaved1F1B\"\npipeline_parallel_split_points = [\"layers.3\", \"layers.5\", "
+        "\"layers.8\", \"layers.11\", \"layers.14\", \"layers.16\", \"layers.18\", "
+        "\"layers.20\", \"layers.22\"]\n",
+        /* 3 stages on pp 2 */
+        "[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_split_points = "
+        "[\"layers.8\", \"layers.16\"]\n",
+        /* replicas with context parallelism: HSDP */
+        "[parallelism]\ndata_parallel_replicate_degree = 4\ndata_parallel_shard_degree = 1\n"
+        "context_parallel_degree = 2\n"};
+    static const char *const needle[] = {"allowed: layers.2,layers.5,layers.8", "multiple of 2",
+                                         "data_parallel_replicate_degree=4"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        c = prism_fwconfig_from_data(bad[i], strlen(bad[i]), "job.toml", 8, &tr, m, &e);
+        CU_ASSERT_PTR_NULL(c);
+        prism_run_config_free(c);
+        const gboolean hit = e != NULL && e->domain == PRISM_INPUT_ERROR &&
+                             strstr(e->message, "job.toml") && strstr(e->message, needle[i]);
+        if (!hit)
+            fprintf(stderr, "\ncase %zu: %s\n", i, e ? e->message : "(no error)");
+        CU_ASSERT_TRUE(hit);
+        g_clear_error(&e);
+    }
+    CU_ASSERT_TRUE_FATAL(prism_strategy_parse("dp=4,cp=2,tp=1,mbs=1,zero=0", 8, &tr, &s, NULL));
+    g_autofree char *why = prism_space_framework_unsupported(fw, m, &s);
+    CU_ASSERT_TRUE(why != NULL && strstr(why, "context_parallel_sharding") != NULL);
+    prism_model_free(m);
+}
+
 static CU_TestInfo fwconfig_tests[] = {
+    {"torchtitan: uneven stages and sharded context parallelism", test_titan_rules},
     {"a hybrid model is refused", test_hybrid_refused},
     {"round trip, dense", test_roundtrip_dense},
     {"round trip, MoE", test_roundtrip_moe},

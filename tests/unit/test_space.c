@@ -398,6 +398,50 @@ static void test_brute_uniform(void)
     CU_ASSERT_TRUE(sc != NULL && prism_space_size(sc) == prism_space_size(sp));
 }
 
+/* A framework whose context parallelism always shards (torchtitan: FSDP2 over the data
+ * and context ranks whenever cp > 1): the filtered space is the unfiltered one less the
+ * zero=0, cp>1 strategies, counted by scanning the unfiltered space with that predicate
+ * alone, and each kept strategy ranks back to itself; the 6-layer model on 6 devices
+ * with seq 12 (cp 1, 2, 3 and 6 all allowed by R3), so such strategies exist. */
+static void test_cp_shards(void)
+{
+    g_autoptr(PrismModel) m = small_model(6, 0, 0, 6, 2, 12, 0, 0, 0);
+    PrismTraining t = training(12, 12);
+    const uint32_t devices[] = {6};
+    g_autoptr(PrismSpaceFilter) f = prism_space_filter_new();
+    prism_space_filter_set_cp_shards(f, TRUE);
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_only(f, "recompute=none,schedule=1f1b", NULL));
+    g_autoptr(PrismSpaceFilter) plain = prism_space_filter_new();
+    CU_ASSERT_TRUE_FATAL(prism_space_filter_only(plain, "recompute=none,schedule=1f1b", NULL));
+    g_autoptr(PrismSpace) all = prism_space_new(m, &t, devices, 1, plain, NULL);
+    g_autoptr(PrismSpace) kept = prism_space_new(m, &t, devices, 1, f, NULL);
+    CU_ASSERT_TRUE_FATAL(all != NULL && kept != NULL);
+    uint64_t dropped = 0;
+    for (uint64_t i = 0; i < prism_space_size(all); i++) {
+        PrismStrategy s;
+        CU_ASSERT_TRUE(prism_space_unrank(all, i, &s));
+        dropped += s.cp > 1 && s.zero == 0;
+    }
+    CU_ASSERT_TRUE(dropped > 0);
+    CU_ASSERT_EQUAL(prism_space_size(kept), prism_space_size(all) - dropped);
+    for (uint64_t i = 0; i < prism_space_size(kept); i++) {
+        PrismStrategy k, back;
+        uint64_t idx;
+        CU_ASSERT_TRUE(prism_space_unrank(kept, i, &k) && (k.cp == 1 || k.zero > 0) &&
+                       prism_space_rank(kept, &k, &idx) && idx == i &&
+                       prism_space_unrank(kept, idx, &back) && prism_strategy_equal(&k, &back));
+    }
+    g_autofree char *d = prism_space_filter_describe(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "zero > 0 where cp > 1"));
+    g_autoptr(PrismSpaceFilter) c = prism_space_filter_copy(f); /* a copy keeps the rule */
+    PrismStrategy s;
+    CU_ASSERT_TRUE(prism_space_unrank(all, 0, &s));
+    s.devices = 6, s.dp = 1, s.tp = 1, s.pp = 1, s.cp = 6, s.zero = 0, s.sp = 0;
+    CU_ASSERT_FALSE(prism_space_filter_accepts_strategy(c, &s));
+    s.zero = 2;
+    CU_ASSERT_TRUE(prism_space_filter_accepts_strategy(c, &s));
+}
+
 /* MoE: 1 dense block + 4 MoE blocks (4 experts, 1 shared) + 1 MTP = 6 split layers. */
 static void test_brute_moe(void)
 {
@@ -1259,6 +1303,7 @@ static CU_TestInfo space_tests[] = {
     {"brute force: the whole offload domain, --fix offload=0", test_brute_offload},
     {"brute force: the overlap dims, their default and --fix", test_brute_overlap},
     {"brute force: equal model chunks", test_brute_uniform},
+    {"brute force: context parallelism always shards", test_cp_shards},
     {"parallel folding filters", test_folding_filter},
     {"a framework default where the shape rules allow it", test_default_where_allowed},
     {"gpt3 default space", test_gpt3_default},

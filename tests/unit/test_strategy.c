@@ -253,6 +253,61 @@ static void test_parse_derived(void)
     CU_ASSERT_TRUE(s.dp == 128 && s.m == 12);
 }
 
+/* The registry (registry.h): every dim and schedule found by its names, the strategy text
+ * in the registry's user order with every dim away from its default, R8's micro-batch
+ * rules and the chunk placements, each value derived by hand. */
+static void test_registry(void)
+{
+    for (int d = 0; d < PRISM_DIM_COUNT; d++) {
+        const PrismDimInfo *info = prism_dim_info((PrismDim)d);
+        PrismDim got = PRISM_DIM_COUNT;
+        CU_ASSERT_TRUE(prism_dim_lookup(info->name, &got, NULL) && got == (PrismDim)d);
+        if (info->alias != NULL)
+            CU_ASSERT_TRUE(prism_dim_lookup(info->alias, &got, NULL) && got == (PrismDim)d);
+        CU_ASSERT_TRUE(info->lo <= info->hi && info->allowed != NULL && info->doc != NULL);
+    }
+    CU_ASSERT_PTR_NULL(prism_dim_info(PRISM_DIM_COUNT));
+    for (uint32_t k = 0; k < PRISM_SCHEDULE_COUNT; k++) {
+        const PrismScheduleInfo *si = prism_schedule_info(k);
+        PrismSchedule got = PRISM_SCHEDULE_COUNT;
+        CU_ASSERT_TRUE(prism_schedule_parse(si->name, &got, NULL) && got == (PrismSchedule)k);
+        for (size_t a = 0; a < G_N_ELEMENTS(si->aliases) && si->aliases[a] != NULL; a++)
+            CU_ASSERT_TRUE(prism_schedule_parse(si->aliases[a], &got, NULL) &&
+                           got == (PrismSchedule)k);
+    }
+    /* 64 devices = dp 4 x tp 2 x pp 4 x cp 2; gbs 64 = dp 4 x mbs 2 x m 8 (m = 2pp, as zb-v
+     * needs); etp 1 != tp 2, so folded. Only the text is checked here, not the shape rules. */
+    const PrismTraining t = {.gbs = 64, .seq = 4096};
+    const char *all = "dp=4,tp=2,pp=4,vpp=2,cp=2,ep=2,etp=1,sp=1,mbs=2,m=8,zero=1,"
+                      "recompute=block:1,schedule=zb-v,offload=3,tp_overlap=0,dp_overlap=0,"
+                      "param_overlap=0";
+    PrismStrategy s;
+    CU_ASSERT_TRUE_FATAL(prism_strategy_parse(all, 64, &t, &s, NULL));
+    g_autofree char *text = prism_strategy_format(&s);
+    CU_ASSERT_STRING_EQUAL(text, all);
+    CU_ASSERT_TRUE(s.etp == 1 && s.offload == 3 && s.overlap_off == PRISM_OVERLAP_ALL &&
+                   s.rc_layers == 1 && s.schedule == PRISM_SCHEDULE_ZB_V);
+    CU_ASSERT_EQUAL(prism_strategy_dim(&s, PRISM_DIM_FOLDING), 1); /* etp != tp */
+    CU_ASSERT_EQUAL(prism_strategy_dim(&s, PRISM_DIM_TP_OVERLAP), 0);
+    /* R8 at pp = 4: any m; m % 4 == 0; m >= 4; m >= 8; m >= 8 and even */
+    CU_ASSERT_TRUE(prism_schedule_m_ok(PRISM_M_ANY, 1, 4));
+    CU_ASSERT_TRUE(prism_schedule_m_ok(PRISM_M_MULTIPLE_PP, 8, 4));
+    CU_ASSERT_FALSE(prism_schedule_m_ok(PRISM_M_MULTIPLE_PP, 6, 4));
+    CU_ASSERT_TRUE(prism_schedule_m_ok(PRISM_M_AT_LEAST_PP, 4, 4));
+    CU_ASSERT_FALSE(prism_schedule_m_ok(PRISM_M_AT_LEAST_PP, 3, 4));
+    CU_ASSERT_TRUE(prism_schedule_m_ok(PRISM_M_AT_LEAST_2PP, 9, 4));
+    CU_ASSERT_FALSE(prism_schedule_m_ok(PRISM_M_AT_LEAST_2PP, 7, 4));
+    CU_ASSERT_FALSE(prism_schedule_m_ok(PRISM_M_EVEN_2PP, 9, 4));
+    CU_ASSERT_TRUE(prism_schedule_m_ok(PRISM_M_EVEN_2PP, 10, 4));
+    CU_ASSERT_FALSE(prism_schedule_m_ok(PRISM_M_EVEN_2PP, 6, 4));
+    /* pp = 4, stage 1, chunk 1: loop c*pp+s = 5; V 2pp-1-s = 6; two directions pp-1-s = 2 */
+    CU_ASSERT_EQUAL(prism_schedule_place(PRISM_SCHEDULE_INTERLEAVED, 4, 1, 1), 5);
+    CU_ASSERT_EQUAL(prism_schedule_place(PRISM_SCHEDULE_ZB_V, 4, 1, 1), 6);
+    CU_ASSERT_EQUAL(prism_schedule_place(PRISM_SCHEDULE_DUALPIPE, 4, 1, 1), 2);
+    CU_ASSERT_EQUAL(prism_schedule_chunks(PRISM_SCHEDULE_DUALPIPE, 1), 2);
+    CU_ASSERT_EQUAL(prism_schedule_chunks(PRISM_SCHEDULE_INTERLEAVED, 5), 5);
+}
+
 static CU_TestInfo strategy_tests[] = {
     {"every N-th layer as block:k", test_every_nth},
     {"derived keys and repeated keys", test_parse_derived},
@@ -260,6 +315,7 @@ static CU_TestInfo strategy_tests[] = {
     {"format round trip", test_format_roundtrip},
     {"parse errors", test_parse_errors},
     {"shape rules", test_rules},
+    {"registry of dims and schedules", test_registry},
     CU_TEST_INFO_NULL,
 };
 
