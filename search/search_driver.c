@@ -555,8 +555,13 @@ typedef struct {
     gboolean bound;      /* the bounds are used (prune, and every key has a bound) */
     gboolean seg_bound;  /* bound, and the segment's lanes carry GEMM key ids */
     gboolean bound_dims; /* some key is a strategy dim (read per lane: no cache) */
-    double *tfloor;      /* per GEMM key id of the segment's lanes */
+    double *tfloor;      /* per (GEMM key id, sp, tp_overlap) of the segment: the step time's */
+    double *afloor;      /* floor, and the peak's beyond the static bytes (floor_index) */
     size_t tfloor_cap;
+    double *pbuf;         /* probes (prism_evaluator_floors): PRUNE_COLS x batch columns, */
+    uint32_t *pgid, *pfi; /* their key ids and floor indices, */
+    double *ptime, *pmem; /* their floors, */
+    double *poutbuf;      /* and their scratch columns (PRISM_COL_COUNT x batch) */
     double mfu_num, hfu_num, tokens; /* the derived columns' numerators (cost.h) */
     /* intervals (PrismSearchOptions.intervals, with a row sink): the corners, and under
      * mem_safety the batch's memory class, a row at risk counting as infeasible */
@@ -584,6 +589,13 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->cskid, g_free);
     g_clear_pointer(&w->at, g_free);
     g_clear_pointer(&w->tfloor, g_free);
+    g_clear_pointer(&w->afloor, g_free);
+    g_clear_pointer(&w->pbuf, g_free);
+    g_clear_pointer(&w->pgid, g_free);
+    g_clear_pointer(&w->pfi, g_free);
+    g_clear_pointer(&w->ptime, g_free);
+    g_clear_pointer(&w->pmem, g_free);
+    g_clear_pointer(&w->poutbuf, g_free);
     g_clear_pointer(&w->corners, prism_search_corners_free);
 }
 
@@ -726,18 +738,29 @@ static void prune_check(const Walker *w, const PrismLanes *lanes)
 }
 #endif
 
-/* Entering a segment: its floors of the step time per GEMM key (w->tfloor, NaN until a
- * lane of the key needs it: a MoE table holds tens of thousands of keys) and the derived
- * columns' numerators. */
+/* Entering a segment: its floors of the step time and the peak per GEMM key (w->tfloor,
+ * w->afloor, NaN until a lane of the key needs them: a MoE table holds tens of thousands
+ * of keys) and the derived columns' numerators. */
 static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes)
 {
-    if (w->tfloor_cap < lanes->n_gkeys) {
+    const size_t nf = (size_t)4 * lanes->n_gkeys;
+    if (w->tfloor_cap < nf) {
         g_free(w->tfloor);
-        w->tfloor = g_new(double, lanes->n_gkeys);
-        w->tfloor_cap = lanes->n_gkeys;
+        g_free(w->afloor);
+        w->tfloor = g_new(double, nf);
+        w->afloor = g_new(double, nf);
+        w->tfloor_cap = nf;
     }
-    for (uint32_t g = 0; g < lanes->n_gkeys; g++)
-        w->tfloor[g] = NAN;
+    for (size_t f = 0; f < nf; f++)
+        w->tfloor[f] = NAN;
+    if (w->pbuf == NULL) {
+        w->pbuf = g_new(double, (size_t)PRUNE_COLS * w->batch);
+        w->pgid = g_new(uint32_t, w->batch);
+        w->pfi = g_new(uint32_t, w->batch);
+        w->ptime = g_new(double, w->batch);
+        w->pmem = g_new(double, w->batch);
+        w->poutbuf = g_new(double, (size_t)PRISM_COL_COUNT * w->batch);
+    }
     const PrismCostModel *cm = w->cur.cm;
     w->mfu_num = prism_cost_model_flops_per_step(cm) /
                  ((double)key->devices * prism_cost_model_peak_flops(cm));
@@ -745,12 +768,63 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
     w->tokens = prism_cost_model_tokens_per_step(cm);
 }
 
-/* The floor of the step time of GEMM key @p g of the segment. */
-static double time_floor(Walker *w, const PrismLanes *lanes, uint32_t g)
+/* Lane @p i's place in the floors: its GEMM key, sp and tp_overlap (the lanes that differ
+ * only in zero, the DP overlaps and folding share one probe: cost_floor.c). */
+static size_t floor_index(const PrismLanes *lanes, size_t i)
 {
-    if (isnan(w->tfloor[g]))
-        w->tfloor[g] = prism_evaluator_time_floor(w->ev, w->compiled, lanes, g);
-    return w->tfloor[g];
+    const size_t tov = lanes->tp_ov == NULL || lanes->tp_ov[i] > 0.5 ? 2 : 0;
+    return (size_t)4 * lanes->gkey_id[i] + (lanes->sp[i] > 0.5 ? 1 : 0) + tov;
+}
+
+/* Probe, in one evaluator run, the floors the lanes of a batch that the static bytes did
+ * not rule out need and the segment has not computed yet (w->tfloor NaN: not known). */
+static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double usable)
+{
+    size_t np = 0;
+    double *const *pc = NULL;
+    double *cols[PRUNE_COLS];
+    for (int c = 0; c < PRUNE_COLS; c++)
+        cols[c] = w->pbuf + (size_t)c * w->batch;
+    pc = cols;
+    const double *src[PRUNE_COLS] = {
+        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
+        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
+    for (size_t i = 0; i < lanes->n; i++) {
+        const uint32_t sid = lanes->skey_id[i];
+        if (w->learn[i] || (w->memo[sid] > thr && w->dmemo[sid] > usable))
+            continue;
+        const size_t f = floor_index(lanes, i);
+        if (!isnan(w->tfloor[f]))
+            continue;
+        w->tfloor[f] = -INFINITY; /* queued */
+        for (int c = 0; c < PRUNE_COLS; c++)
+            pc[c][np] = src[c] != NULL ? src[c][i] : c == 8 ? lanes->tp[i] : c == 9 ? 0.0 : 1.0;
+        pc[7][np] = 0.0;  /* zero */
+        pc[11][np] = 1.0; /* dp_overlap */
+        pc[12][np] = 1.0; /* param_overlap */
+        w->pgid[np] = lanes->gkey_id[i];
+        w->pfi[np] = (uint32_t)f;
+        np++;
+    }
+    if (np == 0)
+        return;
+    PrismLanes pl = *lanes;
+    const double **dst[PRUNE_COLS];
+    lane_cols(&pl, dst);
+    for (int c = 0; c < PRUNE_COLS; c++)
+        *dst[c] = pc[c];
+    pl.n = np;
+    pl.gkey_id = w->pgid;
+    pl.skey_id = NULL;
+    pl.n_skeys = 0;
+    PrismCostOut po;
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        po.col[c] = w->poutbuf + (size_t)c * w->batch;
+    prism_evaluator_floors(w->ev, w->compiled, &pl, &po, w->ptime, w->pmem);
+    for (size_t k = 0; k < np; k++) {
+        w->tfloor[w->pfi[k]] = w->ptime[k];
+        w->afloor[w->pfi[k]] = w->pmem[k];
+    }
 }
 
 /* A floor of objective @p o's key (signed like the key: a maximised column negated) for
@@ -802,8 +876,8 @@ static gboolean topk_shuts(const PrismTopK *top, double floor)
  * the row is infeasible (@p dmem above the usable memory) or both the top list (full, its
  * last key below the rank-by floor) and the front (a point precedes the floors, the step
  * time's from time_floor) shut it out. */
-static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk,
-                           const PrismLanes *lanes, size_t i, double mem, double dmem)
+static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk, size_t i,
+                           double mem, double dmem, double t)
 {
     if (isnan(mem) || isnan(dmem))
         return FALSE;
@@ -816,7 +890,6 @@ static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk,
     }
     if (dmem > w->usable)
         return TRUE;
-    const double t = time_floor(w, lanes, lanes->gkey_id[i]); /* only now: it costs */
     if (isnan(t))
         return FALSE;
     const double rf = key_floor(w, &w->rank_by, rk, i, t, mem);
@@ -877,18 +950,25 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         for (size_t o = 0; o < w->n_obj; o++)
             key_source(&w->obj[o], key, lanes, &w->out, &ks[o]);
         key_source(&w->rank_by, key, lanes, &w->out, &rk);
-        /* lanes in a row with the same GEMM and static keys have the same floors: one
-         * verdict for them unless a key is a dim */
-        uint32_t last_g = UINT32_MAX, last_s = UINT32_MAX;
+        probe_batch(w, lanes, thr, usable);
+        /* lanes in a row with the same floors and static key have the same verdict
+         * unless a key is a dim */
+        size_t last_f = SIZE_MAX;
+        uint32_t last_s = UINT32_MAX;
         gboolean out = FALSE;
         for (size_t i = 0; i < n; i++) {
-            const uint32_t sid = lanes->skey_id[i], gid = lanes->gkey_id[i];
+            const uint32_t sid = lanes->skey_id[i];
             const double mem = w->memo[sid], dmem = w->dmemo[sid];
             if (w->learn[i] || (mem > thr && dmem > usable))
                 continue;
-            if (w->bound_dims || gid != last_g || sid != last_s) {
-                out = proved_out(w, ks, &rk, lanes, i, mem, dmem);
-                last_g = gid;
+            const size_t f = floor_index(lanes, i);
+            if (w->bound_dims || f != last_f || sid != last_s) {
+                /* the peak >= the static bytes and >= the probe's activations + buffers */
+                const double a = w->afloor[f], t = w->tfloor[f];
+                out = a > mem
+                          ? proved_out(w, ks, &rk, i, a, device_floor(w, lanes, i, key->pp, a), t)
+                          : proved_out(w, ks, &rk, i, mem, dmem, t);
+                last_f = f;
                 last_s = sid;
             }
             if (out)
@@ -924,11 +1004,16 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
 #ifndef NDEBUG
     prism_evaluator_run_static(w->ev, w->compiled, run, &w->out, w->stat);
     prune_check(w, run);
-    if (w->seg_bound)
-        for (size_t i = 0; i < run->n; i++)
-            if (!(time_floor(w, run, run->gkey_id[i]) <= w->out.col[PRISM_COL_TIME_STEP][i]))
-                g_error("search: step time %.17g below its floor %.17g",
-                        w->out.col[PRISM_COL_TIME_STEP][i], w->tfloor[run->gkey_id[i]]);
+    /* every probed floor is below its lanes' figures (a lane not probed: NaN or queued) */
+    for (size_t i = 0; w->seg_bound && i < run->n; i++) {
+        const size_t f = floor_index(run, i);
+        const double t = w->tfloor[f], a = w->afloor[f];
+        if (isnan(t) || t == -INFINITY)
+            continue;
+        if (!(t <= w->out.col[PRISM_COL_TIME_STEP][i] && a <= w->out.col[PRISM_COL_MEM_PEAK][i]))
+            g_error("search: step time %.17g or peak %.17g below its floor %.17g, %.17g",
+                    w->out.col[PRISM_COL_TIME_STEP][i], w->out.col[PRISM_COL_MEM_PEAK][i], t, a);
+    }
 #else
     prism_evaluator_run(w->ev, w->compiled, run, &w->out);
 #endif
