@@ -548,8 +548,9 @@ typedef struct {
     PrismLanes cl;   /* the lanes kept, compacted (points into cbuf, cgid, cskid) */
     double *cbuf;    /* PRUNE_COLS x batch */
     uint32_t *cgid, *cskid, *at; /* batch: kept lanes' key ids and their place in the batch */
-    /* bounds (search/README.md, "Pruning"): a floor of the step time per GEMM key of the
-     * segment (prism_evaluator_time_floor), with the static bytes a floor of the peak; a
+    /* bounds (search/README.md, "Pruning"): floors of the step time and the peak per
+     * (GEMM key, sp, tp_overlap) of the segment (prism_evaluator_floors) beside the
+     * static bytes; a
      * lane whose floors show that it enters neither the top list nor the front, nor the
      * closest list while the job may have no feasible row, is proved out, not evaluated */
     gboolean bound;      /* the bounds are used (prune, and every key has a bound) */
@@ -875,7 +876,7 @@ static gboolean topk_shuts(const PrismTopK *top, double floor)
  * list is read only then, by the diagnosis) is full and its last peak below @p mem, and
  * the row is infeasible (@p dmem above the usable memory) or both the top list (full, its
  * last key below the rank-by floor) and the front (a point precedes the floors, the step
- * time's from time_floor) shut it out. */
+ * time's @p t) shut it out. */
 static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk, size_t i,
                            double mem, double dmem, double t)
 {

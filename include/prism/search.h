@@ -157,8 +157,8 @@ typedef struct PrismSearchOptions {
      *  infeasible without running the kernel. The result is the same either way. */
     gboolean exhaustive;
     /** TRUE (and not exhaustive, no row sink): also leave out, without evaluating them, the
-     *  rows whose floors (a floor of the step time per GEMM key of a segment,
-     *  prism_evaluator_time_floor, and the static bytes as a floor of the peak) prove that
+     *  rows whose floors (of the step time and the peak per GEMM key, sp and tp_overlap
+     *  of a segment, prism_evaluator_floors, beside the static bytes) prove that
      *  they enter neither the top list nor the front, nor the closest list while the job
      *  has no feasible row yet (search/README.md, "Pruning"). The front and the top list
      *  are those of the full walk, bit for bit, and so is the closest list of a job without
