@@ -42,6 +42,7 @@ typedef struct {
     uint64_t *feasible; /* per job */
     uint64_t evaluated;
     uint64_t pruned; /* of evaluated: decided by the static-memory bound (Walker.prune) */
+    uint64_t proved; /* not evaluated: proved out of every list by their bounds */
 } Bundle;
 
 struct PrismSearchResult {
@@ -98,6 +99,7 @@ static void bundle_serialize(const void *obj, GByteArray *out)
     prism_put_u64_internal(out, b->n_jobs);
     prism_put_u64_internal(out, b->evaluated);
     prism_put_u64_internal(out, b->pruned);
+    prism_put_u64_internal(out, b->proved);
     for (size_t j = 0; j < b->n_jobs; j++) {
         prism_put_u64_internal(out, b->feasible[j]);
         prism_front_serialize(b->front[j], out);
@@ -108,14 +110,15 @@ static void bundle_serialize(const void *obj, GByteArray *out)
 
 static void *bundle_deserialize(const guint8 *data, size_t len, GError **error)
 {
-    uint64_t n_jobs, evaluated, pruned;
-    if (len < 24) {
+    uint64_t n_jobs, evaluated, pruned, proved;
+    if (len < 32) {
         prism_corrupt_internal(error, "search result");
         return NULL;
     }
     memcpy(&n_jobs, data, 8);
     memcpy(&evaluated, data + 8, 8);
     memcpy(&pruned, data + 16, 8);
+    memcpy(&proved, data + 24, 8);
     if (n_jobs > len / 8) {
         prism_corrupt_internal(error, "search result (job count)");
         return NULL;
@@ -124,11 +127,12 @@ static void *bundle_deserialize(const guint8 *data, size_t len, GError **error)
     b->n_jobs = (size_t)n_jobs;
     b->evaluated = evaluated;
     b->pruned = pruned;
+    b->proved = proved;
     b->front = g_new0(PrismFront *, b->n_jobs);
     b->top = g_new0(PrismTopK *, b->n_jobs);
     b->closest = g_new0(PrismTopK *, b->n_jobs);
     b->feasible = g_new0(uint64_t, b->n_jobs);
-    size_t off = 24, used = 0;
+    size_t off = 32, used = 0;
     for (size_t j = 0; j < b->n_jobs; j++) {
         if (len - off < 8) {
             prism_corrupt_internal(error, "search result (truncated)");
@@ -167,6 +171,7 @@ static void *bundle_merge(const void *x, const void *y)
     b->n_jobs = a->n_jobs;
     b->evaluated = a->evaluated + c->evaluated;
     b->pruned = a->pruned + c->pruned;
+    b->proved = a->proved + c->proved;
     b->front = g_new0(PrismFront *, b->n_jobs);
     b->top = g_new0(PrismTopK *, b->n_jobs);
     b->closest = g_new0(PrismTopK *, b->n_jobs);
@@ -534,6 +539,8 @@ typedef struct {
     gboolean prune;
     double usable;   /* the current job's prism_cost_model_usable */
     double *memo;    /* per static key id of the segment: its static bytes */
+    double *dmemo;   /* the same keys: the device-level figure of those bytes, a floor of
+                      * the figure the verdict is on (prism_cost_memory_kinds) */
     size_t memo_cap; /* doubles allocated */
     uint32_t memo_n; /* keys in memo, NaN = not known yet (0: a new segment, memo unset) */
     double *stat;    /* batch: the evaluated lanes' static bytes */
@@ -541,6 +548,22 @@ typedef struct {
     PrismLanes cl;   /* the lanes kept, compacted (points into cbuf, cgid, cskid) */
     double *cbuf;    /* PRUNE_COLS x batch */
     uint32_t *cgid, *cskid, *at; /* batch: kept lanes' key ids and their place in the batch */
+    /* bounds (search/README.md, "Pruning"): floors of the step time and the peak per
+     * (GEMM key, sp, tp_overlap) of the segment (prism_evaluator_floors) beside the
+     * static bytes; a
+     * lane whose floors show that it enters neither the top list nor the front, nor the
+     * closest list while the job may have no feasible row, is proved out, not evaluated */
+    gboolean bound;      /* the bounds are used (prune, and every key has a bound) */
+    gboolean seg_bound;  /* bound, and the segment's lanes carry GEMM key ids */
+    gboolean bound_dims; /* some key is a strategy dim (read per lane: no cache) */
+    double *tfloor;      /* per (GEMM key id, sp, tp_overlap) of the segment: the step time's */
+    double *afloor;      /* floor, and the peak's beyond the static bytes (floor_index) */
+    size_t tfloor_cap;
+    double *pbuf;         /* probes (prism_evaluator_floors): PRUNE_COLS x batch columns, */
+    uint32_t *pgid, *pfi; /* their key ids and floor indices, */
+    double *ptime, *pmem; /* their floors, */
+    double *poutbuf;      /* and their scratch columns (PRISM_COL_COUNT x batch) */
+    double mfu_num, hfu_num, tokens; /* the derived columns' numerators (cost.h) */
     /* intervals (PrismSearchOptions.intervals, with a row sink): the corners, and under
      * mem_safety the batch's memory class, a row at risk counting as infeasible */
     PrismSearchCorners *corners;
@@ -559,12 +582,21 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->keys, g_free);
     g_clear_pointer(&w->keyidx, g_free);
     g_clear_pointer(&w->memo, g_free);
+    g_clear_pointer(&w->dmemo, g_free);
     g_clear_pointer(&w->stat, prism_aligned_free);
     g_clear_pointer(&w->learn, g_free);
     g_clear_pointer(&w->cbuf, prism_aligned_free);
     g_clear_pointer(&w->cgid, g_free);
     g_clear_pointer(&w->cskid, g_free);
     g_clear_pointer(&w->at, g_free);
+    g_clear_pointer(&w->tfloor, g_free);
+    g_clear_pointer(&w->afloor, g_free);
+    g_clear_pointer(&w->pbuf, g_free);
+    g_clear_pointer(&w->pgid, g_free);
+    g_clear_pointer(&w->pfi, g_free);
+    g_clear_pointer(&w->ptime, g_free);
+    g_clear_pointer(&w->pmem, g_free);
+    g_clear_pointer(&w->poutbuf, g_free);
     g_clear_pointer(&w->corners, prism_search_corners_free);
 }
 
@@ -626,19 +658,37 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     return w->corners == NULL || prism_search_corners_job(w->corners, w->cur.cm, w->kt, error);
 }
 
-/* The peak a row must exceed to be left out: the usable memory, and once the closest
- * list of the job is full its last peak (a row above both is infeasible and enters no
- * list; prism_topk_offer admits no key above the last). +inf: nothing can be left out. */
-static double prune_threshold(const Walker *w)
+/* The peak a row must exceed to be left out of the closest list of the job: +inf while
+ * the list is not full, -inf when it has no capacity, else its last peak
+ * (prism_topk_offer admits no key above the last). A row is left out by its memory when
+ * its static bytes exceed this and their device-level figure the usable memory (it is
+ * then infeasible: the figure the verdict is on is >= that of the peak >= that of the
+ * static bytes, and it enters no list). */
+static double closest_threshold(const Walker *w)
 {
     const PrismTopK *closest = w->bundle->closest[w->job];
     const size_t k = prism_topk_capacity(closest);
     if (k == 0)
-        return w->usable;
+        return -INFINITY;
     if (prism_topk_size(closest) < k)
         return INFINITY;
-    const double last = prism_topk_key(closest, k - 1);
-    return last > w->usable ? last : w->usable;
+    return prism_topk_key(closest, k - 1);
+}
+
+/* The device-level figure of @p stat static bytes for lane @p i of @p lanes in a segment
+ * of @p pp stages: a floor of the figure feasibility is decided on, in the kernel's
+ * order (prism_cost_memory_kinds). */
+static double device_floor(const Walker *w, const PrismLanes *lanes, size_t i, uint32_t pp,
+                           double stat)
+{
+    PrismStrategy st = {.tp = (uint32_t)lanes->tp[i],
+                        .cp = (uint32_t)lanes->cp[i],
+                        .dp = (uint32_t)lanes->dp[i],
+                        .ep = (uint32_t)lanes->ep[i],
+                        .pp = pp};
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(w->cur.cm, &st, stat, &mk);
+    return mk.device;
 }
 
 /* The addresses of the PRUNE_COLS column pointers of @p l. */
@@ -689,6 +739,169 @@ static void prune_check(const Walker *w, const PrismLanes *lanes)
 }
 #endif
 
+/* Entering a segment: its floors of the step time and the peak per GEMM key (w->tfloor,
+ * w->afloor, NaN until a lane of the key needs them: a MoE table holds tens of thousands
+ * of keys) and the derived columns' numerators. */
+static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes)
+{
+    const size_t nf = (size_t)4 * lanes->n_gkeys;
+    if (w->tfloor_cap < nf) {
+        g_free(w->tfloor);
+        g_free(w->afloor);
+        w->tfloor = g_new(double, nf);
+        w->afloor = g_new(double, nf);
+        w->tfloor_cap = nf;
+    }
+    for (size_t f = 0; f < nf; f++)
+        w->tfloor[f] = NAN;
+    if (w->pbuf == NULL) {
+        w->pbuf = g_new(double, (size_t)PRUNE_COLS * w->batch);
+        w->pgid = g_new(uint32_t, w->batch);
+        w->pfi = g_new(uint32_t, w->batch);
+        w->ptime = g_new(double, w->batch);
+        w->pmem = g_new(double, w->batch);
+        w->poutbuf = g_new(double, (size_t)PRISM_COL_COUNT * w->batch);
+    }
+    const PrismCostModel *cm = w->cur.cm;
+    w->mfu_num = prism_cost_model_flops_per_step(cm) /
+                 ((double)key->devices * prism_cost_model_peak_flops(cm));
+    w->hfu_num = prism_cost_segment_flops_time(w->compiled);
+    w->tokens = prism_cost_model_tokens_per_step(cm);
+}
+
+/* Lane @p i's place in the floors: its GEMM key, sp and tp_overlap (the lanes that differ
+ * only in zero, the DP overlaps and folding share one probe: cost_floor.c). */
+static size_t floor_index(const PrismLanes *lanes, size_t i)
+{
+    const size_t tov = lanes->tp_ov == NULL || lanes->tp_ov[i] > 0.5 ? 2 : 0;
+    return (size_t)4 * lanes->gkey_id[i] + (lanes->sp[i] > 0.5 ? 1 : 0) + tov;
+}
+
+/* Probe, in one evaluator run, the floors the lanes of a batch that the static bytes did
+ * not rule out need and the segment has not computed yet (w->tfloor NaN: not known). */
+static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double usable)
+{
+    size_t np = 0;
+    double *const *pc = NULL;
+    double *cols[PRUNE_COLS];
+    for (int c = 0; c < PRUNE_COLS; c++)
+        cols[c] = w->pbuf + (size_t)c * w->batch;
+    pc = cols;
+    const double *src[PRUNE_COLS] = {
+        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
+        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
+    for (size_t i = 0; i < lanes->n; i++) {
+        const uint32_t sid = lanes->skey_id[i];
+        if (w->learn[i] || (w->memo[sid] > thr && w->dmemo[sid] > usable))
+            continue;
+        const size_t f = floor_index(lanes, i);
+        if (!isnan(w->tfloor[f]))
+            continue;
+        w->tfloor[f] = -INFINITY; /* queued */
+        for (int c = 0; c < PRUNE_COLS; c++)
+            pc[c][np] = src[c] != NULL ? src[c][i] : c == 8 ? lanes->tp[i] : c == 9 ? 0.0 : 1.0;
+        pc[7][np] = 0.0;  /* zero */
+        pc[11][np] = 1.0; /* dp_overlap */
+        pc[12][np] = 1.0; /* param_overlap */
+        w->pgid[np] = lanes->gkey_id[i];
+        w->pfi[np] = (uint32_t)f;
+        np++;
+    }
+    if (np == 0)
+        return;
+    PrismLanes pl = *lanes;
+    const double **dst[PRUNE_COLS];
+    lane_cols(&pl, dst);
+    for (int c = 0; c < PRUNE_COLS; c++)
+        *dst[c] = pc[c];
+    pl.n = np;
+    pl.gkey_id = w->pgid;
+    pl.skey_id = NULL;
+    pl.n_skeys = 0;
+    PrismCostOut po;
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        po.col[c] = w->poutbuf + (size_t)c * w->batch;
+    prism_evaluator_floors(w->ev, w->compiled, &pl, &po, w->ptime, w->pmem);
+    for (size_t k = 0; k < np; k++) {
+        w->tfloor[w->pfi[k]] = w->ptime[k];
+        w->afloor[w->pfi[k]] = w->pmem[k];
+    }
+}
+
+/* A floor of objective @p o's key (signed like the key: a maximised column negated) for
+ * lane @p i of a batch whose step time is >= @p t and peak >= @p mem; -inf where no floor
+ * is known. The derived columns are float32 at most (cost.h): 1e-6 above their ceiling. */
+static double key_floor(const Walker *w, const PrismObjective *o, const KeySource *ks, size_t i,
+                        double t, double mem)
+{
+    if (o->kind == PRISM_COLUMN_DIM)
+        return key_value(ks, i);
+    const double up = 1.0 + 1e-6;
+    if (!o->maximize)
+        return o->id == PRISM_COL_TIME_STEP ? t : o->id == PRISM_COL_MEM_PEAK ? mem : -INFINITY;
+    if (!(t > 0.0))
+        return -INFINITY;
+    switch ((PrismCostCol)o->id) {
+    case PRISM_COL_MFU:
+        return -(w->mfu_num / t) * up;
+    case PRISM_COL_HFU:
+        return -(w->hfu_num / t) * up;
+    case PRISM_COL_TOKENS_PER_S:
+        return -(w->tokens / t) * up;
+    default:
+        return -INFINITY;
+    }
+}
+
+/* Whether a column has a floor in key_floor (a dim always has its value). */
+static gboolean key_has_floor(const PrismObjective *o)
+{
+    if (o->kind == PRISM_COLUMN_DIM)
+        return TRUE;
+    if (!o->maximize)
+        return o->id == PRISM_COL_TIME_STEP || o->id == PRISM_COL_MEM_PEAK;
+    return o->id == PRISM_COL_MFU || o->id == PRISM_COL_HFU || o->id == PRISM_COL_TOKENS_PER_S;
+}
+
+/* A full top list whose last key is below @p floor: a row whose key is >= it cannot enter
+ * (an empty capacity shuts nothing out: there is no list to enter). */
+static gboolean topk_shuts(const PrismTopK *top, double floor)
+{
+    const size_t k = prism_topk_capacity(top);
+    return k == 0 || (prism_topk_size(top) == k && floor > prism_topk_key(top, k - 1));
+}
+
+/* Lane @p i of a batch, whose peak is >= @p mem and device-level figure >= @p dmem, enters
+ * no list of the walker's job: the closest list (while the job has no feasible row: the
+ * list is read only then, by the diagnosis) is full and its last peak below @p mem, and
+ * the row is infeasible (@p dmem above the usable memory) or both the top list (full, its
+ * last key below the rank-by floor) and the front (a point precedes the floors, the step
+ * time's @p t) shut it out. */
+static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk, size_t i,
+                           double mem, double dmem, double t)
+{
+    if (isnan(mem) || isnan(dmem))
+        return FALSE;
+    const size_t j = w->job;
+    if (w->bundle->feasible[j] == 0) {
+        const PrismTopK *cl = w->bundle->closest[j];
+        const size_t k = prism_topk_capacity(cl);
+        if (k > 0 && (prism_topk_size(cl) < k || !(mem > prism_topk_key(cl, k - 1))))
+            return FALSE;
+    }
+    if (dmem > w->usable)
+        return TRUE;
+    if (isnan(t))
+        return FALSE;
+    const double rf = key_floor(w, &w->rank_by, rk, i, t, mem);
+    if (!topk_shuts(w->bundle->top[j], rf))
+        return FALSE;
+    double lb[PRISM_FRONT_MAX_OBJECTIVES];
+    for (size_t o = 0; o < w->n_obj; o++)
+        lb[o] = key_floor(w, &w->obj[o], &ks[o], i, t, mem);
+    return w->n_obj == 0 || prism_front_covers(w->bundle->front[j], lb);
+}
+
 /* Evaluate and collect one batch with pruning (search/README.md, "Pruning"). First the
  * first lane of each static key the segment's memo does not know yet is evaluated and
  * collected, which teaches the memo its bytes; then, of the other lanes, those whose key's
@@ -701,12 +914,17 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     if (w->memo_n == 0) {
         if (w->memo_cap < lanes->n_skeys) {
             g_free(w->memo);
+            g_free(w->dmemo);
             w->memo = g_new(double, lanes->n_skeys);
+            w->dmemo = g_new(double, lanes->n_skeys);
             w->memo_cap = lanes->n_skeys;
         }
         for (uint32_t k = 0; k < lanes->n_skeys; k++)
             w->memo[k] = NAN;
         w->memo_n = lanes->n_skeys;
+        w->seg_bound = w->bound && lanes->gkey_id != NULL && lanes->gkeys != NULL;
+        if (w->seg_bound)
+            bound_segment(w, key, lanes);
     }
     size_t na = 0;
     for (size_t i = 0; i < n; i++) {
@@ -720,35 +938,83 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     if (na > 0) {
         compact(w, lanes, w->at, na);
         prism_evaluator_run_static(w->ev, w->compiled, &w->cl, &w->out, w->stat);
-        for (size_t k = 0; k < na; k++)
+        for (size_t k = 0; k < na; k++) {
             w->memo[w->cskid[k]] = w->stat[k];
+            w->dmemo[w->cskid[k]] = device_floor(w, &w->cl, k, key->pp, w->stat[k]);
+        }
         collect(w, key, &w->cl, first, w->at);
     }
-    const double thr = prune_threshold(w);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        w->at[kept] = (uint32_t)i;
-        kept += !w->learn[i] && !(w->memo[lanes->skey_id[i]] > thr);
+    const double thr = closest_threshold(w), usable = w->usable;
+    size_t kept = 0, proved = 0;
+    if (w->seg_bound) {
+        KeySource ks[PRISM_FRONT_MAX_OBJECTIVES], rk;
+        for (size_t o = 0; o < w->n_obj; o++)
+            key_source(&w->obj[o], key, lanes, &w->out, &ks[o]);
+        key_source(&w->rank_by, key, lanes, &w->out, &rk);
+        probe_batch(w, lanes, thr, usable);
+        /* lanes in a row with the same floors and static key have the same verdict
+         * unless a key is a dim */
+        size_t last_f = SIZE_MAX;
+        uint32_t last_s = UINT32_MAX;
+        gboolean out = FALSE;
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t sid = lanes->skey_id[i];
+            const double mem = w->memo[sid], dmem = w->dmemo[sid];
+            if (w->learn[i] || (mem > thr && dmem > usable))
+                continue;
+            const size_t f = floor_index(lanes, i);
+            if (w->bound_dims || f != last_f || sid != last_s) {
+                /* the peak >= the static bytes and >= the probe's activations + buffers */
+                const double a = w->afloor[f], t = w->tfloor[f];
+                out = a > mem
+                          ? proved_out(w, ks, &rk, i, a, device_floor(w, lanes, i, key->pp, a), t)
+                          : proved_out(w, ks, &rk, i, mem, dmem, t);
+                last_f = f;
+                last_s = sid;
+            }
+            if (out)
+                proved++;
+            else
+                w->at[kept++] = (uint32_t)i;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t sid = lanes->skey_id[i];
+            w->at[kept] = (uint32_t)i;
+            kept += !w->learn[i] && !(w->memo[sid] > thr && w->dmemo[sid] > usable);
+        }
     }
-    size_t pruned = n - na - kept;
+    size_t pruned = n - na - kept - proved;
     /* copying a kept lane costs about a fifteenth of evaluating one (benchmarks/README.md):
      * a batch that would leave out less than 1 in 16 is evaluated whole */
     const PrismLanes *run = &w->cl;
     const uint32_t *at = w->at;
-    if (na == 0 && 16 * pruned < n) {
+    if (na == 0 && 16 * (pruned + proved) < n) {
         run = lanes;
         at = NULL;
         pruned = 0;
+        proved = 0;
     } else if (kept > 0) {
         compact(w, lanes, w->at, kept);
     }
     w->bundle->evaluated += pruned;
     w->bundle->pruned += pruned;
+    w->bundle->proved += proved;
     if (kept == 0)
         return;
 #ifndef NDEBUG
     prism_evaluator_run_static(w->ev, w->compiled, run, &w->out, w->stat);
     prune_check(w, run);
+    /* every probed floor is below its lanes' figures (a lane not probed: NaN or queued) */
+    for (size_t i = 0; w->seg_bound && i < run->n; i++) {
+        const size_t f = floor_index(run, i);
+        const double t = w->tfloor[f], a = w->afloor[f];
+        if (isnan(t) || t == -INFINITY)
+            continue;
+        if (!(t <= w->out.col[PRISM_COL_TIME_STEP][i] && a <= w->out.col[PRISM_COL_MEM_PEAK][i]))
+            g_error("search: step time %.17g or peak %.17g below its floor %.17g, %.17g",
+                    w->out.col[PRISM_COL_TIME_STEP][i], w->out.col[PRISM_COL_MEM_PEAK][i], t, a);
+    }
 #else
     prism_evaluator_run(w->ev, w->compiled, run, &w->out);
 #endif
@@ -1131,6 +1397,12 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     r->threads = nt;
     /* pruning: only without a row sink (a sink sees every row) */
     w.prune = (sink == NULL || sink->rows == NULL) && !opt->exhaustive;
+    w.bound = w.prune && opt->bound && key_has_floor(&r->rank_by);
+    for (size_t o = 0; o < r->n_obj; o++) {
+        w.bound = w.bound && key_has_floor(&r->obj[o]);
+        w.bound_dims = w.bound_dims || r->obj[o].kind == PRISM_COLUMN_DIM;
+    }
+    w.bound_dims = w.bound_dims || r->rank_by.kind == PRISM_COLUMN_DIM;
     Walker *ws = walkers_new(&w, nt, n_jobs, r->n_obj ? r->n_obj : 1, top_k);
 
     g_autofree uint64_t *cuts = g_new0(uint64_t, (size_t)comm->size + 1);
@@ -1220,6 +1492,11 @@ uint64_t prism_search_result_evaluated(const PrismSearchResult *r)
 uint64_t prism_search_result_pruned(const PrismSearchResult *r)
 {
     return r->b.pruned;
+}
+
+uint64_t prism_search_result_proved(const PrismSearchResult *r)
+{
+    return r->b.proved;
 }
 
 uint64_t prism_search_result_feasible(const PrismSearchResult *r)

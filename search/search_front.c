@@ -76,6 +76,44 @@ size_t prism_front_size(const PrismFront *f)
     return f->n;
 }
 
+gboolean prism_front_covers(const PrismFront *f, const double *lb)
+{
+    const size_t k = f->k;
+    for (size_t d = 0; d < k; d++)
+        if (isnan(lb[d]))
+            return FALSE;
+    if (k == 2) {
+        /* the 2-D staircase (canonical: key 0 ascending, key 1 descending): the last point
+         * with key 0 <= lb[0] has the least key 1 of them */
+        size_t lo = 0, hi = f->n; /* first point with key 0 > lb[0] */
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (f->keys[2 * mid] <= lb[0])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == 0)
+            return FALSE;
+        const double *q = f->keys + 2 * (lo - 1);
+        return q[1] <= lb[1] && (q[0] < lb[0] || q[1] < lb[1]);
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const double *q = f->keys + i * k;
+        gboolean le = TRUE, lt = FALSE;
+        for (size_t d = 0; d < k && le; d++) {
+            le = q[d] <= lb[d];
+            lt = lt || q[d] < lb[d];
+        }
+        if (le && lt)
+            return TRUE;
+        /* canonical order: the first key only grows from here */
+        if (q[0] > lb[0])
+            return FALSE;
+    }
+    return FALSE;
+}
+
 const double *prism_front_key(const PrismFront *f, size_t i)
 {
     g_return_val_if_fail(f->pn == 0 && i < f->n, NULL);

@@ -269,6 +269,22 @@ void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
                                 const PrismLanes *lanes, PrismCostOut *out, double *stat);
 
 /**
+ * Floors of the step time (time[i]) and of the peak memory (mem[i]) of every lane of @p seg
+ * that differs from probe lane i only in zero, dp_overlap, param_overlap and folding
+ * (same tp, cp, dp, ep, etp, sp, mbs, m, tp_overlap): time_step >= time[i] and mem_peak
+ * >= max(mem[i], the lane's static bytes), bit for bit (the search's pruning,
+ * search/README.md "Pruning"). Probes are given at zero = 0 with both DP overlaps on.
+ * time[i] is m x the schedule's micro-batch share x the slowest stage's time per
+ * micro-batch (compute, recompute, the exposed TP, CP, EP and pipeline communication, the
+ * host gap) plus the bubble where it can only grow; mem[i] the largest stage's
+ * activations + buffers; each 1e-9 below (cost_floor.c). Evaluates the probes (n <= the
+ * batch) into @p scratch and overwrites the evaluator's workspace. Not collective.
+ */
+void prism_evaluator_floors(PrismEvaluator *ev, const PrismCostSegment *seg,
+                            const PrismLanes *probes, PrismCostOut *scratch, double *time,
+                            double *mem);
+
+/**
  * Evaluate one strategy with the scalar reference (checks shape rules first).
  * @p cols receives PRISM_COL_COUNT values. Errors: PRISM_INPUT_ERROR_SHAPE.
  */

@@ -65,6 +65,13 @@ void prism_front_offer(PrismFront *f, const double *key, uint64_t index);
  * Collective: no.
  */
 void prism_front_offer_batch(PrismFront *f, size_t n, const double *keys, const uint64_t *idx);
+/**
+ * TRUE when a point of the front (its folded points; the buffered offers are not looked at)
+ * is <= @p lb in every key and < in one: then every point whose keys are each >= @p lb is
+ * preceded and cannot enter (the search's pruning: @p lb holds lower bounds of a row's keys).
+ * NaN in @p lb: FALSE. Collective: no.
+ */
+gboolean prism_front_covers(const PrismFront *f, const double *lb);
 /** Fold the buffered offers into the front (canonical order). Idempotent. */
 void prism_front_finish(PrismFront *f);
 /** prism_front_finish, then free the buffer of offers (it grows again with the next

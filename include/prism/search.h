@@ -156,6 +156,16 @@ typedef struct PrismSearchOptions {
      *  exceed the usable memory and the closest list's last peak is counted as evaluated and
      *  infeasible without running the kernel. The result is the same either way. */
     gboolean exhaustive;
+    /** TRUE (and not exhaustive, no row sink): also leave out, without evaluating them, the
+     *  rows whose floors (of the step time and the peak per GEMM key, sp and tp_overlap
+     *  of a segment, prism_evaluator_floors, beside the static bytes) prove that
+     *  they enter neither the top list nor the front, nor the closest list while the job
+     *  has no feasible row yet (search/README.md, "Pruning"). The front and the top list
+     *  are those of the full walk, bit for bit, and so is the closest list of a job without
+     *  a feasible row; feasible and evaluated then count the evaluated rows only
+     *  (prism_search_result_proved: the others), and depend on the ranks and threads, as
+     *  does the closest list of a job with a feasible row. FALSE: every count exact. */
+    gboolean bound;
     /** With a row sink: also evaluate every row at both corners of the published ranges
      *  (ranges.h, prism_cost_model_corner of the job's model) and hand the sink its
      *  interval columns (sink.h PrismRowBatch.iv): two more kernel runs per row. */
@@ -199,6 +209,9 @@ uint64_t prism_search_result_feasible(const PrismSearchResult *r);
  *  kernel (PrismSearchOptions.exhaustive; search/README.md, "Pruning"). Depends on the
  *  ranks and threads (each walker learns its own bounds); the results do not. */
 uint64_t prism_search_result_pruned(const PrismSearchResult *r);
+/** Rows proved out by their floors without being evaluated (PrismSearchOptions.bound);
+ *  total = evaluated + proved. Depends on the ranks and threads; the results do not. */
+uint64_t prism_search_result_proved(const PrismSearchResult *r);
 /** Feasible rows of job @p job. */
 uint64_t prism_search_result_job_feasible(const PrismSearchResult *r, size_t job);
 /** Wall time of the evaluation loop, max over ranks, in seconds. */

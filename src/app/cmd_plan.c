@@ -45,6 +45,7 @@ typedef struct {
     char *simplicity;    /* --simplicity ORDER: the moving parts, simplest first */
     gboolean robust;     /* --robust: rank by step_hi, front over (step_hi, mem_hi) */
     gboolean mem_safety; /* --mem-safety: at risk counts as infeasible */
+    gboolean exhaustive; /* --exhaustive: evaluate every strategy (no bounds) */
 } PlanOptions;
 
 static void plan_options_clear(PlanOptions *o)
@@ -187,16 +188,22 @@ static void print_header(FILE *out, const Report *r)
     uint64_t feas = prism_search_result_feasible(r->res);
     size_t nseg = 0;
     (void)prism_space_segments(r->job->space, &nseg);
+    uint64_t proved = prism_search_result_proved(r->res);
+    g_autofree char *bounded =
+        proved ? g_strdup_printf("; %" G_GUINT64_FORMAT " (%.1f%%) proved out by their bounds",
+                                 proved, total ? 100.0 * (double)proved / (double)total : 0.0)
+               : g_strdup("");
     fprintf(out,
             "space: %" G_GUINT64_FORMAT " strategies (%zu segments); evaluated %" G_GUINT64_FORMAT
-            " in %.3f s (%.1f%% by the memory bound) on %d rank%s x %d thread%s (%s); feasible "
-            "%" G_GUINT64_FORMAT " (%.1f%%)\n",
+            " in %.3f s (%.1f%% by the memory bound)%s on %d rank%s x %d thread%s (%s); feasible "
+            "%s%" G_GUINT64_FORMAT " (%.1f%%)\n",
             total, nseg, prism_search_result_evaluated(r->res), prism_search_result_seconds(r->res),
             total ? 100.0 * (double)prism_search_result_pruned(r->res) / (double)total : 0.0,
-            prism_search_result_ranks(r->res), prism_search_result_ranks(r->res) == 1 ? "" : "s",
-            prism_search_result_threads(r->res),
+            bounded, prism_search_result_ranks(r->res),
+            prism_search_result_ranks(r->res) == 1 ? "" : "s", prism_search_result_threads(r->res),
             prism_search_result_threads(r->res) == 1 ? "" : "s", prism_search_result_isa(r->res),
-            feas, total ? 100.0 * (double)feas / (double)total : 0.0);
+            proved ? "of the evaluated " : "", feas,
+            total ? 100.0 * (double)feas / (double)total : 0.0);
 }
 
 static gboolean print_top(FILE *out, const Report *r, GError **error)
@@ -549,6 +556,8 @@ static void json_header(JsonBuilder *b, const Report *r)
     json_builder_add_int_value(b, (gint64)prism_search_result_evaluated(r->res));
     json_builder_set_member_name(b, "feasible");
     json_builder_add_int_value(b, (gint64)prism_search_result_feasible(r->res));
+    json_builder_set_member_name(b, "proved_out");
+    json_builder_add_int_value(b, (gint64)prism_search_result_proved(r->res));
     json_builder_set_member_name(b, "isa");
     json_builder_add_string_value(b, prism_search_result_isa(r->res));
     json_builder_set_member_name(b, "ranks");
@@ -666,6 +675,8 @@ static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GE
     opt->top_k = (size_t)MAX(MAX(top, o->refine), PLAN_POOL);
     opt->progress = !c->no_progress;
     opt->label = "plan";
+    opt->exhaustive = o->exhaustive;
+    opt->bound = !o->exhaustive;
     return TRUE;
 }
 
@@ -914,6 +925,10 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
         {"mem-safety", 0, 0, G_OPTION_ARG_NONE, &o.mem_safety,
          "count a strategy at memory risk (its pessimistic peak, widened by the track "
          "record's memory error, exceeds the usable memory) as not fitting",
+         NULL},
+        {"exhaustive", 0, 0, G_OPTION_ARG_NONE, &o.exhaustive,
+         "evaluate every strategy: no row is left out by a bound (the same top list and "
+         "front; the feasible count then covers the whole space)",
          NULL},
         G_OPTION_ENTRY_NULL};
     g_autoptr(GOptionContext) ctx =

@@ -19,12 +19,41 @@ else
     default=() rows=8190832
 fi
 check "default plan" expect_status 0 plan "${default[@]}"
-check "space size" grep -Eq "^space: $rows strategies \([0-9]+ segments\); evaluated $rows" out.txt
+# (rows proved out by their bounds are not evaluated: evaluated + proved out = the space)
+check "space size" py out.txt $rows <<'PY'
+import re, sys
+line = next(l for l in open(sys.argv[1]) if l.startswith("space: "))
+m = re.match(r"space: (\d+) strategies \(\d+ segments\); evaluated (\d+) .*?"
+             r"(?:; (\d+) \([0-9.]+%\) proved out by their bounds)? on ", line)
+assert m and int(m[1]) == int(sys.argv[2]), line
+assert int(m[2]) + int(m[3] or 0) == int(m[1]), line
+PY
 check "top table" grep -q "^Top 10 by step_time:" out.txt
 check "why line" grep -q "^Why #1: best step_time (" out.txt
 check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" out.txt
 # stderr holds nothing but progress lines (a slow, e.g. sanitizer, build may run > 2 s)
 check "stderr is progress only" bash -c '! grep -qv "^plan: " err.txt'
+# --exhaustive evaluates every row (the same top list and front: test_bounds)
+check "exhaustive plan" expect_status 0 plan -m gpt3-1.3b -n 8 --exhaustive --json --top 1
+check "  evaluates every row" py out.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["evaluated"] == d["space_size"] > 0 and d["proved_out"] == 0, d["evaluated"]
+PY
+# the bounds change no answer: the top list, the front, the intervals and the --pick
+# recommendation (chosen among the best 100, the pool the bounds keep exact) are those of
+# the full walk; only the counts differ
+check "exhaustive pool" expect_status 0 plan -m gpt3-1.3b -n 32 --exhaustive --json --top 3 \
+    --no-progress
+cp out.txt exhaustive.json
+check "bounded pool" expect_status 0 plan -m gpt3-1.3b -n 32 --json --top 3 --no-progress
+check "  same answer as exhaustive" py out.txt exhaustive.json <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["proved_out"] > 0 and a["evaluated"] + a["proved_out"] == b["evaluated"], a
+for k in ["top", "front", "intervals", "recommendation"]:
+    assert a[k] == b[k], k
+PY
 
 # The header names the knobs that differ from the defaults (--knobs, then --set).
 printf '[knobs]\ncompute_efficiency = 0.6\n' > eff-knobs.ini
@@ -132,9 +161,10 @@ cp out.txt plan.json
 check "json keys and order" py plan.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-for k in ["space_size", "evaluated", "feasible", "isa", "ranks", "top", "front"]:
+for k in ["space_size", "evaluated", "feasible", "proved_out", "isa", "ranks", "top", "front"]:
     assert k in d, k
-assert d["evaluated"] == d["space_size"] > 0 and 0 < d["feasible"] <= d["space_size"]
+assert d["evaluated"] + d["proved_out"] == d["space_size"] > 0
+assert 0 < d["feasible"] <= d["evaluated"]
 assert len(d["top"]) == 5 and len(d["front"]) >= 2
 dims = ["devices", "dp", "tp", "pp", "vpp", "cp", "ep", "sp", "mbs", "m", "zero",
         "recompute", "rc_layers", "schedule", "offload"]
@@ -247,7 +277,15 @@ check "threads named" grep -q -- "--threads 257: must be between 1 and 256" err.
 check "1 thread" expect_status 0 plan "${small[@]}" --json --top 7 --threads 1
 cp out.txt t1.json
 check "3 threads" expect_status 0 plan "${small[@]}" --json --top 7 --threads 3
-check "3 threads == 1 thread" cmp -s t1.json out.txt
+# (which rows the bounds prove out depends on the threads: the counts may differ)
+check "3 threads == 1 thread" py t1.json out.txt <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    for k in ["evaluated", "feasible", "proved_out"]:
+        del d[k]
+assert a == b
+PY
 check "threads in the space line" expect_status 0 plan "${small[@]}" --top 1 --threads 3 --no-progress
 check "space line" grep -q "^space: .* on 1 rank x 3 threads (" out.txt
 check "stray argument" expect_status 2 plan extra
@@ -288,7 +326,8 @@ check "nothing fits for the host" expect_status 2 plan -m "$PRISM_TEST_DATA/hf/m
 check "  names the host memory" grep -Eq "needs [0-9.]+ of the [0-9.]+ GiB usable per device but [0-9.]+ GiB of host memory per device, over the host's 0.0 GiB \(mem_host\)" err.txt
 check "  no device budget suggested" bash -c "! grep -q -- '--mem-budget [0-9.]* (GiB)' out.txt && grep -q 'the cluster gives no host' out.txt"
 
-# Same output at 1, 2, 3 and 4 ranks (only "ranks" and the timing line may differ). The
+# Same output at 1, 2, 3 and 4 ranks (only "ranks" and the timing line may differ, and the
+# counts: which rows the bounds prove out depends on the walk, search.h). The
 # sanitizer pass (PRISM_TEST_SANITIZED=1) compares 3 ranks with 1 only: it hunts memory
 # errors, and each oversubscribed mpiexec costs it seconds; the main pass runs all four.
 # The text runs (megatron-core, three objectives) repeat the JSON runs' search under another
@@ -305,7 +344,8 @@ for np in "${counts[@]}"; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ranks"] == int(sys.argv[2])
-del d["ranks"]
+for k in ["ranks", "evaluated", "feasible", "proved_out"]:
+    del d[k]
 json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
 PY
     check "json $np ranks == 1 rank" cmp -s np1.json.norm np$np.json.norm
@@ -358,7 +398,8 @@ check "json without MPI (solo)" py solo.json 1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ranks"] == int(sys.argv[2])
-del d["ranks"]
+for k in ["ranks", "evaluated", "feasible", "proved_out"]:
+    del d[k]
 json.dump(d, open(sys.argv[1] + ".norm", "w"), sort_keys=True)
 PY
 check "json solo == 1 MPI rank" cmp -s np1.json.norm solo.json.norm
@@ -396,4 +437,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((119 + per_count * ${#counts[@]}))
+cli_done $((124 + per_count * ${#counts[@]}))
