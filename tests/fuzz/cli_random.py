@@ -296,7 +296,13 @@ def failure(rc, out, err, wants_json):
 
 
 SPACE_TIMING = re.compile(
-    r" in [0-9.]+ s( \([0-9.]+% by the memory bound\))? on \d+ ranks? x \d+ threads?")
+    r" in [0-9.]+ s( \([0-9.]+% by the memory bound\))?(; \d+ \([0-9.]+%\) proved out by their "
+    r"bounds)? on \d+ ranks? x \d+ threads?")
+# the counts a bounded plan leaves to the ranks and threads (plan.schema.json: evaluated,
+# feasible and proved_out); with --exhaustive they are the space's and compared
+SPACE_COUNTS = re.compile(r"evaluated \d+(?=.* proved out by their bounds)|"
+                          r"feasible of the evaluated \d+ \([0-9.]+%\)")
+RUN_KEYS = ("evaluated", "feasible", "proved_out")
 REFINE_TIMING = re.compile(r"(, refined in|\),) [0-9.]+ s$")
 MPI_KINDS = ("plan", "sweep", "grid", "validate")  # the commands that run on every rank
 
@@ -312,15 +318,20 @@ def without_seconds(v):
 
 def normal_stdout(out, wants_json):
     """@p out without what may differ with the rank count: plan's "evaluated N in S s (P% by
-    the memory bound) on R ranks x T threads" (the share the static-memory bound decided
-    depends on ranks and threads, search/README.md), the refine lines' seconds, and in
-    --json "ranks" and "seconds"."""
+    the memory bound; Q proved out by their bounds) on R ranks x T threads" (the shares the
+    static-memory bound and the floors decided depend on ranks and threads, search/README.md,
+    and so do the evaluated and feasible counts of a bounded plan), the refine lines'
+    seconds, and in --json "ranks" and "seconds" (and a bounded plan's counts)."""
     if wants_json:
         try:
-            return json.dumps(without_seconds(json.loads(out)), sort_keys=True)
+            v = without_seconds(json.loads(out))
+            if isinstance(v, dict) and v.get("proved_out"):
+                v = {k: x for k, x in v.items() if k not in RUN_KEYS}
+            return json.dumps(v, sort_keys=True)
         except ValueError:
             return out
-    return "\n".join(REFINE_TIMING.sub(r"\1 (time)", SPACE_TIMING.sub(" (timing)", line))
+    return "\n".join(REFINE_TIMING.sub(r"\1 (time)",
+                                       SPACE_TIMING.sub(" (timing)", SPACE_COUNTS.sub("(count)", line)))
                      for line in out.splitlines())
 
 
