@@ -97,12 +97,19 @@ char *prism_track_cache_path_internal(const char *family, const char *framework,
             g_checksum_update(h, (const guchar *)&k, sizeof k);
             g_checksum_update(h, (const guchar *)&v, sizeof v);
         }
-    /* each CSV's folder whole: the cluster key files its rows name sit beside it */
+    /* each CSV's name, and each of their folders once, whole: the CSVs and the cluster key
+     * files their rows name sit there */
+    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
     for (size_t i = 0; i < n_csvs; i++) {
-        g_autofree char *d = g_path_get_dirname(csvs[i]);
-        hash_file(h, csvs[i]);
-        hash_dir(h, d);
+        g_checksum_update(h, (const guchar *)csvs[i], (gssize)strlen(csvs[i]) + 1);
+        char *d = g_path_get_dirname(csvs[i]);
+        if (g_ptr_array_find_with_equal_func(dirs, d, g_str_equal, NULL))
+            g_free(d);
+        else
+            g_ptr_array_add(dirs, d);
     }
+    for (guint i = 0; i < dirs->len; i++)
+        hash_dir(h, g_ptr_array_index(dirs, i));
     g_auto(GStrv) fw = prism_framework_dirs();
     for (char **d = fw; *d != NULL; d++)
         hash_dir(h, *d);
