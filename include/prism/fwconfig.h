@@ -80,8 +80,10 @@ char *prism_fwconfig_emit(PrismFwTarget t, const PrismStrategy *s, const PrismTr
  * (even, the remainder one each on chunks 1, 2, ...: prism_layout_default). Megatron-LM
  * and Megatron-Bridge spell an uneven split as the first and last stages' layer counts
  * (the middle stages equal, every virtual stage alike) or as one layer fewer on the first
- * and/or last chunk (the embedding and loss counted as layers), any other split refused
- * with the split and what Megatron allows; torchtitan writes any split as its split points;
+ * and/or last chunk (the embedding and loss counted as layers) where these build it, and
+ * any other split as Megatron-Core's pipeline_model_parallel_layout string (Megatron-Core
+ * 0.13 and later); only a split that leaves the MTP layers over several chunks or outside
+ * the last virtual stage is refused; torchtitan writes any split as its split points;
  * DeepSpeed and nanotron refuse a split other than the default one. Errors: as
  * prism_fwconfig_emit().
  */

@@ -178,7 +178,7 @@ typedef struct {
     const char *tp, *pp, *vpp, *cp, *ep, *etp, *sp, *mbs, *gbs, *seq, *rc_gran, *rc_method,
         *rc_layers, *distopt, *fsdp, *fsdp_strategy, *cpu_offload, *tp_overlap, *grad_overlap,
         *param_overlap, *bf16, *fp16, *fp8, *fp8_recipe, *layers, *hidden, *heads, *groups, *ffn,
-        *experts, *first, *last, *acc_emb, *acc_loss;
+        *experts, *first, *last, *acc_emb, *acc_loss, *layout;
 } McoreNames;
 
 static const McoreNames megatron_names = {"--tensor-model-parallel-size",
@@ -214,7 +214,8 @@ static const McoreNames megatron_names = {"--tensor-model-parallel-size",
                                           "--decoder-first-pipeline-num-layers",
                                           "--decoder-last-pipeline-num-layers",
                                           "--account-for-embedding-in-pipeline-split",
-                                          "--account-for-loss-in-pipeline-split"};
+                                          "--account-for-loss-in-pipeline-split",
+                                          "--pipeline-model-parallel-layout"};
 
 static const McoreNames nemo_names = {"model.tensor_model_parallel_size",
                                       "model.pipeline_model_parallel_size",
@@ -249,7 +250,8 @@ static const McoreNames nemo_names = {"model.tensor_model_parallel_size",
                                       "model.num_layers_in_first_pipeline_stage",
                                       "model.num_layers_in_last_pipeline_stage",
                                       "model.account_for_embedding_in_pipeline_split",
-                                      "model.account_for_loss_in_pipeline_split"};
+                                      "model.account_for_loss_in_pipeline_split",
+                                      "model.pipeline_model_parallel_layout"};
 
 /* The flags of Megatron-LM (store_true) among the names above and those read back. */
 static const char *const megatron_flags[] = {"--sequence-parallel",
@@ -386,8 +388,9 @@ static gboolean mcore_split_chunks(const McoreSplit *sp, uint32_t L, uint32_t pp
     "Megatron-Core places the layers evenly over the pp*vpp model chunks; or with first and "      \
     "last stage counts (--decoder-first/last-pipeline-num-layers) and equal middle stages, "       \
     "every virtual stage alike; or with one layer fewer on the first and/or last chunk "           \
-    "(--account-for-embedding/loss-in-pipeline-split); prism does not write the general "          \
-    "--pipeline-model-parallel-layout"
+    "(--account-for-embedding/loss-in-pipeline-split); or any split as "                           \
+    "--pipeline-model-parallel-layout (Megatron-Core 0.13 and later), the MTP layers in the "      \
+    "last virtual stage of a pipeline rank"
 
 /* The McoreSplit that places the decoder layers @p m (pp*vpp chunks) of @p L; FALSE when
  * none does. Each candidate is checked by building it (mcore_split_chunks). */
@@ -420,28 +423,80 @@ static gboolean mcore_split_of(const uint32_t *m, uint32_t L, uint32_t pp, uint3
     return FALSE;
 }
 
-/* The split of @p chunks (split layers per chunk) as Megatron-Core's settings; a refusal
- * naming the split when none places it. MTP layers sit after the last chunk's decoder
- * layers (Megatron-Core builds them on the last stage, outside num_layers). */
+/* Megatron-Core's --pipeline-model-parallel-layout (Megatron-Core 0.13 and later:
+ * megatron/core/transformer/pipeline_parallel_layer_layout.py, parse_str_to_list and
+ * validate_layer_layout) of the pp*vpp chunks in pipeline order: chunk j holds @p dec[j]
+ * decoder layers; the embedding (E) opens chunk 0, the loss (L) closes the last chunk and
+ * the @p mtp MTP layers (m) follow the decoder layers of chunk @p jm. Each chunk is
+ * written "t*k" (k decoder layers), the parts of a chunk joined by the cosmetic ',', the
+ * chunks by '|', and a run of r equal chunks before the last as "(chunk|)*r": pp 2 x vpp 3
+ * over 5,6,6,5,5,5 layers is "E,t*5|(t*6|)*2,(t*5|)*2,t*5,L". */
+static char *mcore_layout_string(const uint32_t *dec, uint32_t C, uint32_t jm, uint32_t mtp)
+{
+    g_autoptr(GPtrArray) tok = g_ptr_array_new_with_free_func(g_free);
+    for (uint32_t j = 0; j < C; j++) {
+        GString *t = g_string_new(j == 0 ? "E" : "");
+        if (dec[j] > 0)
+            g_string_append_printf(t, "%st", t->len ? "," : "");
+        if (dec[j] > 1)
+            g_string_append_printf(t, "*%u", dec[j]);
+        if (j == jm && mtp > 0)
+            g_string_append_printf(t, "%sm", t->len ? "," : "");
+        if (j == jm && mtp > 1)
+            g_string_append_printf(t, "*%u", mtp);
+        if (j == C - 1)
+            g_string_append_printf(t, "%sL", t->len ? "," : "");
+        g_ptr_array_add(tok, g_string_free(t, FALSE));
+    }
+    GString *o = g_string_new(NULL);
+    for (uint32_t j = 0; j < C;) {
+        uint32_t r = 1;
+        while (j + r < C - 1 && strcmp(tok->pdata[j], tok->pdata[j + r]) == 0)
+            r++;
+        const char *t = tok->pdata[j];
+        if (o->len > 0 && o->str[o->len - 1] != '|' && *t)
+            g_string_append_c(o, ','); /* after a run */
+        if (r > 1)
+            g_string_append_printf(o, "(%s|)*%u", t, r);
+        else
+            g_string_append_printf(o, "%s%s", t, j + 1 < C ? "|" : "");
+        j += r;
+    }
+    return g_string_free(o, FALSE);
+}
+
+/* The split of @p chunks (split layers per chunk) as Megatron-Core's settings: the first
+ * and last stage counts or the embedding/loss counted as a layer where they build it
+ * (*out), else as a --pipeline-model-parallel-layout string (*layout, g_free). MTP layers
+ * sit after the decoder layers of the last chunk holding layers (Megatron-Core builds them
+ * outside num_layers; without a layout on the last stage, with one in the last virtual
+ * stage of a pipeline rank); a split that leaves them elsewhere is refused naming it. */
 static gboolean mcore_split_emit(PrismFwTarget t, const PrismStrategy *s, const Shape *sh,
-                                 const uint32_t *chunks, McoreSplit *out, GError **error)
+                                 const uint32_t *chunks, McoreSplit *out, char **layout,
+                                 GError **error)
 {
     const uint32_t C = s->pp * s->vpp, mtp = sh->split - sh->blocks;
     g_autofree uint32_t *m = g_memdup2(chunks, C * sizeof *chunks);
-    gboolean ok = m[C - 1] >= mtp;
-    if (ok) {
-        m[C - 1] -= mtp;
-        ok = mcore_split_of(m, sh->blocks, s->pp, s->vpp, out);
-    }
-    if (ok)
+    uint32_t jm = C - 1;
+    while (mtp > 0 && jm > 0 && m[jm] == 0)
+        jm--;
+    *layout = NULL;
+    if (m[jm] >= mtp && jm >= (s->vpp - 1) * s->pp) {
+        m[jm] -= mtp;
+        if (jm == C - 1 && mcore_split_of(m, sh->blocks, s->pp, s->vpp, out))
+            return TRUE;
+        *layout = mcore_layout_string(m, C, jm, mtp);
         return TRUE;
+    }
     g_autoptr(GString) list = g_string_new(NULL);
     for (uint32_t j = 0; j < C; j++)
         g_string_append_printf(list, "%s%u", j ? "," : "", chunks[j]);
     return refuse(error, t,
                   "its split of the %u layers over pp*vpp = %u*%u model chunks, %s in pipeline "
-                  "order (%s)",
-                  sh->split, s->pp, s->vpp, list->str, MCORE_SPLITS);
+                  "order, puts its %u MTP layers %s (%s)",
+                  sh->split, s->pp, s->vpp, list->str, mtp,
+                  m[jm] < mtp ? "over more than one chunk" : "outside the last virtual stage",
+                  MCORE_SPLITS);
 }
 
 static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, GString *o,
@@ -451,7 +506,8 @@ static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, 
     if (!check_overlap(t, s, PRISM_OVERLAP_ALL, error))
         return FALSE;
     McoreSplit split = {0};
-    if (!mcore_split_emit(t, s, sh, chunks, &split, error))
+    g_autofree char *layout = NULL;
+    if (!mcore_split_emit(t, s, sh, chunks, &split, &layout, error))
         return FALSE;
     const char *cc = "#";
     header(o, t, s, tr, m, cc);
@@ -462,6 +518,13 @@ static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, 
                                s->devices, s->dp, s->tp, s->pp, s->cp);
     else
         g_string_append(o, "# one override per line, for a recipe script's command line\n");
+    if (layout != NULL)
+        g_string_append_printf(o,
+                               "# pipeline layout (Megatron-Core 0.13 and later): the pp*vpp = "
+                               "%u*%u model chunks in pipeline order (virtual stage v of rank r "
+                               "at v*pp + r) split by '|'; E embedding, t decoder layer, m MTP "
+                               "layer, L loss\n",
+                               s->pp, s->vpp);
     kvu(o, args, n->layers, sh->blocks);
     kvu(o, args, n->hidden, sh->hidden);
     kvu(o, args, n->heads, sh->heads);
@@ -481,7 +544,10 @@ static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, 
     kvu(o, args, n->gbs, tr->gbs);
     kvu(o, args, n->tp, s->tp);
     kvu(o, args, n->pp, s->pp);
-    if (s->vpp > 1)
+    /* Megatron-LM takes the virtual stages from the layout alone (arguments.py asserts at
+     * most one of the layout and the virtual-stage arguments); TransformerConfig takes an
+     * equal virtual_pipeline_model_parallel_size with it */
+    if (s->vpp > 1 && !(args && layout != NULL))
         kvu(o, args, n->vpp, s->vpp);
     else if (!args)
         kv(o, args, n->vpp, "null");
@@ -495,6 +561,13 @@ static gboolean emit_mcore(PrismFwTarget t, const McoreNames *n, gboolean args, 
         kv(o, args, n->last, "null");
     kvb(o, args, n->acc_emb, split.emb);
     kvb(o, args, n->acc_loss, split.loss);
+    if (layout != NULL) {
+        /* quoted for the shell ('|', '*' and '(' are its own); an override's value quoted
+         * again for Hydra's override grammar, where ',' and '(' are syntax */
+        g_autofree char *q = g_strdup_printf(args ? "'%s'" : "\"'%s'\"", layout);
+        kv(o, args, n->layout, q);
+    } else if (!args) /* a recipe's own layout would stand otherwise */
+        kv(o, args, n->layout, "null");
     kvu(o, args, n->cp, s->cp);
     if (sh->experts > 0) {
         kvu(o, args, n->ep, s->ep);
@@ -1043,6 +1116,145 @@ static gboolean mcore_split_read(const Flat *f, const McoreNames *n, const Mcore
     return TRUE;
 }
 
+/* What a --pipeline-model-parallel-layout holds, for messages. */
+#define MCORE_LAYOUT_ALLOWED                                                                       \
+    "allowed: Megatron-Core's layout, pp*vpp stages in pipeline order split by '|', each a run "   \
+    "of E (the embedding, first), t (a decoder layer), m (an MTP layer, after the decoder "        \
+    "layers, in the last virtual stage of a pipeline rank) and L (the loss, last); X*n and "       \
+    "(...)*n repeat; ',' is ignored"
+
+/* The count of a "*n" repeat at @p p (a digit), at most @p cap + 1; *@p end past it. */
+static size_t layout_repeat(const char *p, const char **end, size_t cap)
+{
+    size_t n = 0;
+    for (; g_ascii_isdigit(*p); p++)
+        n = MIN(n * 10 + (size_t)(*p - '0'), cap + 1);
+    *end = p;
+    return n;
+}
+
+/* Megatron-Core's parse_str_to_list up to the split on '|' (pipeline_parallel_layer_layout.py):
+ * the ',' removed, then every "(X)*n" (X one or more characters, no ')') replaced by n
+ * copies of X, then every "c*n" by n copies of c, each scan left to right as re.sub does;
+ * FALSE when the text grows past @p cap characters. */
+static gboolean layout_expand(const char *in, GString *out, size_t cap)
+{
+    g_autoptr(GString) a = g_string_new(NULL);
+    for (const char *p = in; *p; p++)
+        if (*p != ',')
+            g_string_append_c(a, *p);
+    g_autoptr(GString) b = g_string_new(NULL);
+    for (const char *p = a->str; *p;) {
+        const char *close = *p == '(' ? strchr(p + 1, ')') : NULL, *end = NULL;
+        if (close != NULL && close > p + 1 && close[1] == '*' && g_ascii_isdigit(close[2])) {
+            const size_t n = layout_repeat(close + 2, &end, cap), w = (size_t)(close - p - 1);
+            if (n > cap || b->len + n * w > cap)
+                return FALSE;
+            for (size_t k = 0; k < n; k++)
+                g_string_append_len(b, p + 1, (gssize)w);
+            p = end;
+        } else
+            g_string_append_c(b, *p++);
+    }
+    g_string_truncate(out, 0);
+    for (const char *p = b->str; *p;) {
+        const char *end = NULL;
+        if (*p != '\n' && p[1] == '*' && g_ascii_isdigit(p[2])) {
+            const size_t n = layout_repeat(p + 2, &end, cap);
+            if (n > cap || out->len + n > cap)
+                return FALSE;
+            for (size_t k = 0; k < n; k++)
+                g_string_append_c(out, *p);
+            p = end;
+        } else
+            g_string_append_c(out, *p++);
+    }
+    return out->len <= cap;
+}
+
+/* A layout string @p e as the split of the layers over its stages, checked as Megatron-Core
+ * checks it (PipelineParallelLayerLayout.__init__ and validate_layer_layout; arguments.py:
+ * the stage count a multiple of the pipeline size, the virtual stages that count over it):
+ * sets s->vpp and p->chunk_layers (decoder and MTP layers per stage) when the split is not
+ * the default one. @p vpp_file: the virtual stages the file states too (0: none); a value
+ * Hydra quoted ('...' or "...") is read inside its quotes. */
+static gboolean mcore_layout_read(const Flat *f, const FwEntry *e, gboolean hydra,
+                                  uint32_t vpp_file, const char *vpp_key, Parsed *p,
+                                  const Shape *sh, GError **error)
+{
+    PrismStrategy *s = &p->s;
+    g_autofree char *text = g_strdup(e->value ? e->value : "");
+    const size_t len = strlen(text);
+    if (hydra && len >= 2 && (text[0] == '\'' || text[0] == '"') && text[len - 1] == text[0]) {
+        memmove(text, text + 1, len - 2);
+        text[len - 2] = '\0';
+    }
+    g_autoptr(GString) x = g_string_new(NULL);
+    if (!layout_expand(text, x, (size_t)1 << 20))
+        return bad_value(f, e, "its repeats expand past 2^20 characters (" MCORE_LAYOUT_ALLOWED ")",
+                         error);
+    const uint32_t mtp = sh->split - sh->blocks;
+    uint32_t C = 1, n_e = 0, n_l = 0, n_t = 0, n_m = 0, mtp_stage = 0;
+    for (const char *q = x->str; *q; q++)
+        C += *q == '|';
+    g_autofree uint32_t *chunk = g_new0(uint32_t, C);
+    g_autoptr(GString) why = g_string_new(NULL);
+    char first = 0, last = 0;
+    for (uint32_t j = 0, k = 0; x->str[k] && why->len == 0; k++) {
+        const char c = x->str[k];
+        if (c == '|') {
+            j++;
+            continue;
+        }
+        first = first ? first : c;
+        last = c;
+        if (c == 'E' || c == 'L')
+            *(c == 'E' ? &n_e : &n_l) += 1;
+        else if (c == 't' && n_m > 0)
+            g_string_append(why, "a decoder layer (t) after an MTP layer (m)");
+        else if (c == 't' || c == 'm') {
+            chunk[j]++;
+            *(c == 't' ? &n_t : &n_m) += 1;
+            if (c == 'm' && n_m > 1 && mtp_stage != j)
+                g_string_append(why, "MTP layers (m) in more than one stage");
+            mtp_stage = j;
+        } else
+            g_string_append_printf(why, "'%c' is no layer", c);
+    }
+    if (why->len > 0)
+        ;
+    else if (C % s->pp != 0)
+        g_string_append_printf(why, "%u stages on pipeline size %u (a multiple of it expected)", C,
+                               s->pp);
+    else if (n_e != 1 || first != 'E')
+        g_string_append(why, "the embedding (E) must come first, once");
+    else if (n_l != 1 || last != 'L')
+        g_string_append(why, "the loss (L) must come last, once");
+    else if (n_t != sh->blocks)
+        g_string_append_printf(why, "%u decoder layers (t), the model has %u", n_t, sh->blocks);
+    else if (n_m != mtp)
+        g_string_append_printf(why, "%u MTP layers (m), the model has %u", n_m, mtp);
+    else if (n_m > 0 && mtp_stage < C - s->pp)
+        g_string_append_printf(why, "the MTP layers in stage %u, not in the last virtual stage",
+                               mtp_stage);
+    if (why->len > 0) {
+        g_autofree char *msg = g_strdup_printf("%s (" MCORE_LAYOUT_ALLOWED ")", why->str);
+        return bad_value(f, e, msg, error);
+    }
+    if (vpp_file != 0 && vpp_file != C / s->pp)
+        return conflict_u(f, vpp_key, vpp_file, error,
+                          "the layout %s holds %u stages, %u per rank of pipeline size %u "
+                          "(allowed: %u, or none)",
+                          e->key, C, C / s->pp, s->pp, C / s->pp);
+    s->vpp = C / s->pp;
+    for (uint32_t j = 0; j < C; j++)
+        if (chunk[j] != prism_fw_chunk_layers(sh->split, C, j)) {
+            p->chunk_layers = g_steal_pointer(&chunk);
+            break;
+        }
+    return TRUE;
+}
+
 static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Parsed *p,
                            const PrismModel *m, const Shape *sh, GError **error)
 {
@@ -1086,7 +1298,8 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     if (!get_u32(f, n->etp, 1, &s->etp, NULL, error))
         return FALSE;
     McoreSplit split = {0};
-    if (!get_opt_u32(f, n->vpp, &s->vpp, NULL, error) ||
+    gboolean vpp_given = FALSE;
+    if (!get_opt_u32(f, n->vpp, &s->vpp, &vpp_given, error) ||
         !get_opt_u32(f, n->first, &split.first, NULL, error) ||
         !get_opt_u32(f, n->last, &split.last, NULL, error) ||
         !get_bool(f, n->acc_emb, &split.emb, NULL, error) ||
@@ -1099,7 +1312,28 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
     if (args &&
         !get_u32(f, "--num-layers-per-virtual-pipeline-stage", 1, &lpvs, &lpvs_given, error))
         return FALSE;
-    if (lpvs_given) {
+    /* the layout places every layer itself: Megatron-Core refuses it with the first/last
+     * counts or the embedding/loss counted (transformer_config.py), Megatron-LM with either
+     * virtual-stage argument (arguments.py) */
+    const FwEntry *lay = find(f, n->layout);
+    const gboolean use_layout = lay != NULL && lay->value != NULL &&
+                                strcmp(lay->value, "null") != 0 && strcmp(lay->value, "None") != 0;
+    if (use_layout) {
+        const char *other = split.first         ? n->first
+                            : split.last        ? n->last
+                            : split.emb         ? n->acc_emb
+                            : split.loss        ? n->acc_loss
+                            : lpvs_given        ? "--num-layers-per-virtual-pipeline-stage"
+                            : args && vpp_given ? n->vpp
+                                                : NULL;
+        if (other != NULL)
+            return conflict(f, n->layout, lay->value, error,
+                            "%s is set too (allowed: the layout alone; it places every layer "
+                            "and gives the virtual stages)",
+                            other);
+        if (!mcore_layout_read(f, lay, !args, vpp_given ? s->vpp : 0, n->vpp, p, sh, error))
+            return FALSE;
+    } else if (lpvs_given) {
         const uint32_t nl = sh->blocks + (split.emb ? 1 : 0) + (split.loss ? 1 : 0);
         if (split.first || split.last)
             return conflict_u(f, "--num-layers-per-virtual-pipeline-stage", lpvs, error,
@@ -1113,7 +1347,7 @@ static gboolean read_mcore(const Flat *f, const McoreNames *n, gboolean args, Pa
         }
         s->vpp = nl / (s->pp * lpvs);
     }
-    if (!mcore_split_read(f, n, &split, p, sh, error))
+    if (!use_layout && !mcore_split_read(f, n, &split, p, sh, error))
         return FALSE;
     s->schedule = s->vpp > 1 ? PRISM_SCHEDULE_INTERLEAVED : PRISM_SCHEDULE_1F1B;
     gboolean b = FALSE;

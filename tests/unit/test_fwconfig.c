@@ -402,6 +402,44 @@ static void test_titan_rules(void)
     prism_model_free(m);
 }
 
+/* @p text ("args.txt", 24 devices) reads back as target @p t's strategy @p s with split
+ * @p chunks (NULL: the default one), every key read. */
+static void reads_back(const char *text, const PrismTraining *tr, const PrismModel *m,
+                       const PrismStrategy *s, const uint32_t *chunks, PrismFwTarget t)
+{
+    GError *e = NULL;
+    PrismRunConfig *c = prism_fwconfig_from_data(text, strlen(text), "args.txt", 24, tr, m, &e);
+    if (c == NULL)
+        fprintf(stderr, "\n%s\n%s\n", e ? e->message : "?", text);
+    g_clear_error(&e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_TRUE(prism_strategy_equal(&c->strategy, s));
+    CU_ASSERT_EQUAL(c->target, t);
+    CU_ASSERT_EQUAL(c->ignored->len, 0);
+    CU_ASSERT_TRUE(chunks == NULL
+                       ? c->chunk_layers == NULL
+                       : c->chunk_layers != NULL &&
+                             memcmp(c->chunk_layers, chunks, s->pp * s->vpp * sizeof *chunks) == 0);
+    prism_run_config_free(c);
+}
+
+/* Megatron file @p text ("a.txt", 24 devices) is refused with one input error naming the
+ * file and holding @p needle. */
+static void refused_file(const char *text, const PrismTraining *tr, const PrismModel *m,
+                         const char *needle)
+{
+    GError *e = NULL;
+    PrismRunConfig *c = prism_fwconfig_from_data(text, strlen(text), "a.txt", 24, tr, m, &e);
+    CU_ASSERT_PTR_NULL(c);
+    prism_run_config_free(c);
+    const gboolean hit = e != NULL && e->domain == PRISM_INPUT_ERROR &&
+                         strstr(e->message, "a.txt") && strstr(e->message, needle);
+    if (!hit)
+        fprintf(stderr, "\n%s: %s\n", text, e ? e->message : "(no error)");
+    CU_ASSERT_TRUE(hit);
+    g_clear_error(&e);
+}
+
 /* Megatron-Core's uneven splits (transformer_config.py: the first/last stage counts, the
  * middle stages' equal share, every virtual stage alike; or the embedding/loss counted as
  * a layer), by hand; chunk c of stage s at [c * pp + s]:
@@ -412,8 +450,8 @@ static void test_titan_rules(void)
  *   b. pp 4, refined 7,9,9,7: first 7, last 7, the 18 left over 2 middle stages, 9 each.
  *   c. pp 2 x vpp 2, refined 6,10,6,10: stage 0 holds 6 + 6 = 12, stage 1 10 + 10 = 20;
  *      pp 2 has no middle stage: first 12 and last 20.
- *   d. pp 2 x vpp 3, the default split 32 = 6 x 5 + 2: 5,6,6,5,5,5; stage 1's chunks hold
- *      6, 5, 5: no setting places it, refused naming the split.
+ *   (pp 2 x vpp 3's default split, 5,6,6,5,5,5, is test_megatron_layout's: no first/last
+ *   or embedding/loss setting places it)
  *  llama2-13b, 40 layers
  *   e. pp 2 x vpp 3, the default split 40 = 6 x 6 + 4: 6,7,7,7,7,6 = (40 + 2) / 6 = 7 per
  *      chunk with the embedding and the loss counted, one fewer on the first and last
@@ -438,11 +476,6 @@ static void test_megatron_split(void)
          {"--decoder-first-pipeline-num-layers 12 ", "--decoder-last-pipeline-num-layers 20 ",
           "--num-virtual-stages-per-pipeline-rank 2 "},
          "account-for"},
-        {"llama3-8b",
-         "pp=2,vpp=3,schedule=interleaved",
-         {0},
-         {"5,6,6,5,5,5 in pipeline order"},
-         NULL},
         {"llama2-13b",
          "pp=2,vpp=3,schedule=interleaved",
          {0},
@@ -462,39 +495,18 @@ static void test_megatron_split(void)
         const uint32_t *chunks = cases[i].chunks[0] ? cases[i].chunks : NULL;
         GError *e = NULL;
         char *text = prism_fwconfig_emit_layout(PRISM_FWC_MEGATRON, &s, chunks, &tr, m, &e);
-        if (cases[i].absent == NULL) { /* refused */
-            CU_ASSERT_PTR_NULL(text);
-            CU_ASSERT_TRUE(e != NULL && e->code == PRISM_INPUT_ERROR_UNSUPPORTED &&
-                           strstr(e->message, cases[i].want[0]) &&
-                           strstr(e->message, "--decoder-first/last-pipeline-num-layers"));
-            g_clear_error(&e);
-            g_free(text);
-            prism_model_free(m);
-            continue;
-        }
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
         for (int k = 0; k < 3 && cases[i].want[k]; k++)
             CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[i].want[k]));
         CU_ASSERT_PTR_NULL(strstr(text, cases[i].absent));
-        PrismRunConfig *c =
-            prism_fwconfig_from_data(text, strlen(text), "args.txt", 24, &tr, m, &e);
-        if (c == NULL)
-            fprintf(stderr, "\ncase %zu: %s\n%s\n", i, e ? e->message : "?", text);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-        CU_ASSERT_TRUE(prism_strategy_equal(&c->strategy, &s));
-        if (chunks == NULL) {
-            CU_ASSERT_PTR_NULL(c->chunk_layers);
-        } else {
-            CU_ASSERT_TRUE(c->chunk_layers != NULL &&
-                           memcmp(c->chunk_layers, chunks, s.pp * s.vpp * sizeof *chunks) == 0);
-        }
-        prism_run_config_free(c);
+        reads_back(text, &tr, m, &s, chunks, PRISM_FWC_MEGATRON);
         g_free(text);
         if (i == 0) {
             text = prism_fwconfig_emit_layout(PRISM_FWC_NEMO, &s, NULL, &tr, m, &e);
             CU_ASSERT_TRUE(text != NULL &&
                            strstr(text, "model.num_layers_in_first_pipeline_stage=10\n") &&
-                           strstr(text, "model.num_layers_in_last_pipeline_stage=null\n"));
+                           strstr(text, "model.num_layers_in_last_pipeline_stage=null\n") &&
+                           strstr(text, "model.pipeline_model_parallel_layout=null\n"));
             g_free(text);
         }
         prism_model_free(m);
@@ -517,19 +529,171 @@ static void test_megatron_split(void)
          "--num-layers-per-virtual-pipeline-stage 2\n",
          "--num-layers-per-virtual-pipeline-stage=2"},
     };
-    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+        refused_file(bad[i].text, &tr, m, bad[i].needle);
+    prism_model_free(m);
+}
+
+/* Splits no first/last count or embedding/loss setting places, written as Megatron-Core's
+ * --pipeline-model-parallel-layout and read back to the same strategy and split; the
+ * strings by hand (stages in pipeline order, chunk c of stage s at c * pp + s; E the
+ * embedding, t a decoder layer, m an MTP layer, L the loss; a run of equal stages before
+ * the last as "(stage|)*r"):
+ *  llama3-8b, 32 layers
+ *   a. pp 2 x vpp 3, the default split 32 = 6 x 5 + 2: 5,6,6,5,5,5. Stage 1's chunks
+ *      (1, 3, 5) hold 6, 5, 5, not alike: no first/last counts; 5 = 6 - 1 on both ends,
+ *      but (32 + 2) / 6 is no whole number: no embedding/loss setting.
+ *      E,t*5 | t*6 | t*6 | t*5 | t*5 | t*5,L -> "E,t*5|(t*6|)*2,(t*5|)*2,t*5,L"; reads back
+ *      as the default split, vpp 3 from the 6 stages.
+ *   b. pp 4, uneven first/last and middle stages, 7,8,9,8: the middle stages differ.
+ *      "E,t*7|t*8|t*9|t*8,L"
+ *   c. pp 2 x vpp 2, 7,9,8,8: stage 0's chunks (0, 2) hold 7 and 8, not alike.
+ *      "E,t*7|t*9|t*8|t*8,L" (the last stage ends with L: no run with the third)
+ *   d. pp 4 x vpp 2, 3,4,4,4,4,4,4,5: stage 0's chunks hold 3 and 4; 3 + 1 != 5.
+ *      "E,t*3|(t*4|)*6,t*5,L"
+ *   e. pp 2 x vpp 2, 0,16,16,0: empty first and last chunks (the first/last counts must
+ *      be > 0). "E|(t*16|)*2,L"
+ *  deepseek-v3, 61 decoder layers + 1 MTP layer = 62 split layers
+ *   f. pp 2 x vpp 2, the default split 62 = 4 x 15 + 2: 15,16,16,15, the MTP layer the last
+ *      of chunk 3 (14 decoder layers and m); the first/last counts 30 and 32 exceed the 61
+ *      decoder layers, and 15 = 16 - 1 on chunk 0 but 14 on chunk 3.
+ *      "E,t*15|(t*16|)*2,t*14,m,L"
+ *   g. pp 2 x vpp 2, 16,16,30,0: the MTP layer ends chunk 2, the last virtual stage of
+ *      rank 0 (chunk 3 holds the loss alone). "E,t*16|t*16|t*29,m|L"
+ *   h. pp 2 x vpp 2, 31,31,0,0: the MTP layer would end chunk 1, in the first virtual
+ *      stage: refused.
+ *   i. pp 4 x vpp 2, 10,10,10,10,10,12,0,0: the MTP layer ends chunk 5, the last virtual
+ *      stage of rank 1 (chunks 4 to 7 are the last virtual stage), chunk 6 empty.
+ *      "E,t*10|(t*10|)*4,t*11,m||L"
+ * Read back from Megatron's own spelling: an MTP layer in chunk 1 of pp 2 x vpp 2, the
+ * first virtual stage of rank 1, is refused. */
+static void test_megatron_layout(void)
+{
+    static const struct {
+        const char *model, *strategy;
+        uint32_t chunks[8]; /* {0}: the default split */
+        const char *layout; /* NULL: refused */
+    } cases[] = {
+        {"llama3-8b", "pp=2,vpp=3", {0}, "E,t*5|(t*6|)*2,(t*5|)*2,t*5,L"},
+        {"llama3-8b", "pp=4", {7, 8, 9, 8}, "E,t*7|t*8|t*9|t*8,L"},
+        {"llama3-8b", "pp=2,vpp=2", {7, 9, 8, 8}, "E,t*7|t*9|t*8|t*8,L"},
+        {"llama3-8b", "pp=4,vpp=2", {3, 4, 4, 4, 4, 4, 4, 5}, "E,t*3|(t*4|)*6,t*5,L"},
+        {"llama3-8b", "pp=2,vpp=2", {0, 16, 16, 0}, "E|(t*16|)*2,L"},
+        {"deepseek-v3", "pp=2,vpp=2", {0}, "E,t*15|(t*16|)*2,t*14,m,L"},
+        {"deepseek-v3", "pp=2,vpp=2", {16, 16, 30, 0}, "E,t*16|t*16|t*29,m|L"},
+        {"deepseek-v3", "pp=2,vpp=2", {31, 31, 0, 0}, NULL},
+        {"deepseek-v3", "pp=4,vpp=2", {10, 10, 10, 10, 10, 12, 0, 0}, "E,t*10|(t*10|)*4,t*11,m||L"},
+    };
+    PrismTraining tr;
+    prism_training_default(&tr);
+    tr.gbs = 48; /* 24 devices: dp 12 or 6 */
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        PrismModel *m = prism_model_zoo_get(cases[i].model, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        PrismStrategy s;
+        g_autofree char *st =
+            g_strdup_printf("%s,tp=1,mbs=1%s", cases[i].strategy,
+                            strstr(cases[i].strategy, "vpp") ? ",schedule=interleaved" : "");
+        CU_ASSERT_TRUE_FATAL(prism_strategy_parse(st, 24, &tr, &s, NULL));
+        const uint32_t *chunks = cases[i].chunks[0] || cases[i].chunks[1] ? cases[i].chunks : NULL;
+        for (int t = PRISM_FWC_MEGATRON; t <= PRISM_FWC_NEMO; t++) {
+            GError *e = NULL;
+            char *text = prism_fwconfig_emit_layout((PrismFwTarget)t, &s, chunks, &tr, m, &e);
+            if (cases[i].layout == NULL) {
+                CU_ASSERT_PTR_NULL(text);
+                CU_ASSERT_TRUE(e != NULL && e->code == PRISM_INPUT_ERROR_UNSUPPORTED &&
+                               strstr(e->message, "31,31,0,0 in pipeline order, puts its 1 MTP "
+                                                  "layers outside the last virtual stage"));
+                g_clear_error(&e);
+                g_free(text);
+                continue;
+            }
+            CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+            /* the layout, shell quoted (and Hydra quoted in an override); the virtual stages
+             * from it alone (Megatron-LM) or equal to it (Megatron-Bridge); no other split
+             * setting */
+            g_autofree char *want =
+                t == PRISM_FWC_MEGATRON
+                    ? g_strdup_printf("\n--pipeline-model-parallel-layout '%s' \\\n",
+                                      cases[i].layout)
+                    : g_strdup_printf("\nmodel.pipeline_model_parallel_layout=\"'%s'\"\n",
+                                      cases[i].layout);
+            g_autofree char *vpp =
+                g_strdup_printf("\nmodel.virtual_pipeline_model_parallel_size=%u\n", s.vpp);
+            const gboolean ok =
+                strstr(text, want) != NULL && strstr(text, "-pipeline-num-layers ") == NULL &&
+                (t == PRISM_FWC_MEGATRON ||
+                 strstr(text, "model.num_layers_in_first_pipeline_stage=null\n") != NULL) &&
+                (t == PRISM_FWC_MEGATRON
+                     ? strstr(text, "--num-virtual-stages-per-pipeline-rank") == NULL &&
+                           strstr(text, "--account-for") == NULL
+                     : (s.vpp == 1 || strstr(text, vpp) != NULL) &&
+                           strstr(text, "_in_pipeline_split=false\n") != NULL);
+            if (!ok)
+                fprintf(stderr, "\ncase %zu %s: want %s\n%s\n", i,
+                        prism_fw_target_name((PrismFwTarget)t), want, text);
+            CU_ASSERT_TRUE(ok);
+            reads_back(text, &tr, m, &s, chunks, (PrismFwTarget)t);
+            g_free(text);
+        }
+        if (i + 1 == G_N_ELEMENTS(cases))
+            refused_file("--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout "
+                         "'Et*30|t*31,m||L'\n",
+                         &tr, m, "the MTP layers in stage 1, not in the last virtual stage");
+        prism_model_free(m);
+    }
+    /* Megatron-Core's own spelling reads the same: its repeats, cosmetic commas anywhere,
+     * a layout of one stage per rank (vpp 1): 10 + 11 + 11 = llama3-8b's default pp 3 */
+    PrismModel *m = prism_model_zoo_get("llama3-8b", NULL);
+    static const char *const same[] = {
+        "--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout "
+        "'Et*5|(t*6|)*2(t*5|)*2t*5L'\n",
+        "--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout "
+        "'E,t,t,t,t,t|t*6|tttttt|t*5|t*5|t,t*4,L'\n",
+        "--pipeline-model-parallel-size 3 --pipeline-model-parallel-layout "
+        "'Et*10|(t*11|)*1t*11L'\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(same); i++) {
         GError *e = NULL;
         PrismRunConfig *c =
-            prism_fwconfig_from_data(bad[i].text, strlen(bad[i].text), "a.txt", 24, &tr, m, &e);
-        CU_ASSERT_PTR_NULL(c);
+            prism_fwconfig_from_data(same[i], strlen(same[i]), "a.txt", 24, &tr, m, &e);
+        if (c == NULL)
+            fprintf(stderr, "\nsame %zu: %s\n", i, e ? e->message : "?");
+        CU_ASSERT_TRUE(c != NULL && c->chunk_layers == NULL &&
+                       c->strategy.vpp == (i < 2 ? 3u : 1u) && c->strategy.pp == (i < 2 ? 2u : 3u));
         prism_run_config_free(c);
-        const gboolean hit = e != NULL && e->domain == PRISM_INPUT_ERROR &&
-                             strstr(e->message, "a.txt") && strstr(e->message, bad[i].needle);
-        if (!hit)
-            fprintf(stderr, "\nbad %zu: %s\n", i, e ? e->message : "(no error)");
-        CU_ASSERT_TRUE(hit);
         g_clear_error(&e);
     }
+    /* malformed layouts and layouts Megatron refuses beside other split settings: one
+     * message naming the file, the key, the value and what is allowed */
+    static const struct {
+        const char *text, *needle;
+    } bad[] = {
+        {"--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout 'E,t*16|t*17,L'\n",
+         "a.txt: --pipeline-model-parallel-layout=E,t*16|t*17,L: 33 decoder layers (t), the "
+         "model has 32 (allowed: Megatron-Core's layout"},
+        {"--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout 'Et*16|x|t*16L'\n",
+         "'x' is no layer (allowed:"},
+        {"--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout 'Et*16|t*8|t*8L'\n",
+         "3 stages on pipeline size 2"},
+        {"--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout 't*16E|t*16L'\n",
+         "the embedding (E) must come first, once"},
+        {"--pipeline-model-parallel-size 2 --pipeline-model-parallel-layout '(t|)*99999999'\n",
+         "its repeats expand past 2^20 characters"},
+        {"--pipeline-model-parallel-size 2 --decoder-first-pipeline-num-layers 16 "
+         "--pipeline-model-parallel-layout 'Et*16|t*16L'\n",
+         "--pipeline-model-parallel-layout=Et*16|t*16L: --decoder-first-pipeline-num-layers is "
+         "set too (allowed: the layout alone"},
+        {"--pipeline-model-parallel-size 2 --num-virtual-stages-per-pipeline-rank 2 "
+         "--pipeline-model-parallel-layout 'Et*8|t*8|t*8|t*8L'\n",
+         "--num-virtual-stages-per-pipeline-rank is set too"},
+        {"model.pipeline_model_parallel_size=2\nmodel.virtual_pipeline_model_parallel_size=3\n"
+         "model.pipeline_model_parallel_layout=\"'Et*8|t*8|t*8|t*8L'\"\n",
+         "a.txt: model.virtual_pipeline_model_parallel_size=3: the layout "
+         "model.pipeline_model_parallel_layout holds 4 stages, 2 per rank"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+        refused_file(bad[i].text, &tr, m, bad[i].needle);
     prism_model_free(m);
 }
 
@@ -541,6 +705,7 @@ static CU_TestInfo fwconfig_tests[] = {
     {"bad files", test_bad_files},
     {"a Megatron launch script", test_megatron_script},
     {"Megatron: uneven first/last stages", test_megatron_split},
+    {"Megatron: any split as a layout string", test_megatron_layout},
     CU_TEST_INFO_NULL,
 };
 
