@@ -156,13 +156,15 @@ typedef struct PrismValidateRun {
  * applied, as a row's) gives the predicted peak memory as @p fw's framework logs it (or
  * @p run's mem_kind), step time, TFLOP/s and MFU, the step interval of the knob ranges, and
  * whether @p fw runs the strategy; @p run's figures are the measured ones and the errors
- * are theirs. @p fw may be NULL (no profile: allocated memory, no framework note). Not
- * collective. Errors: a strategy the cost model refuses (PRISM_INPUT_ERROR_*).
- * Ownership: prism_validate_row_free().
+ * are theirs. @p layout: the run's own split of the layers over the pipeline chunks (its
+ * per-layer recompute modes included), priced as stated (prism_cost_eval_layout()) and
+ * shown in the row's strategy; NULL = the default split. @p fw may be NULL (no profile:
+ * allocated memory, no framework note). Not collective. Errors: a strategy the cost model refuses
+ * (PRISM_INPUT_ERROR_*). Ownership: prism_validate_row_free().
  */
 PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismStrategy *s,
-                                          const PrismFramework *fw, const PrismValidateRun *run,
-                                          GError **error);
+                                          const PrismLayout *layout, const PrismFramework *fw,
+                                          const PrismValidateRun *run, GError **error);
 void prism_validate_row_free(PrismValidateRow *r);
 
 /** Static names: "predicted", "planned", "skipped"; "peak_mem", "step_time", ... */

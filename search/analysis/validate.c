@@ -1235,11 +1235,12 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
 }
 
 PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismStrategy *s,
-                                          const PrismFramework *fw, const PrismValidateRun *run,
-                                          GError **error)
+                                          const PrismLayout *layout, const PrismFramework *fw,
+                                          const PrismValidateRun *run, GError **error)
 {
     double c[PRISM_COL_COUNT];
-    if (!prism_cost_eval_one(cm, s, c, error))
+    if (!(layout != NULL ? prism_cost_eval_layout(cm, s, layout, c, error)
+                         : prism_cost_eval_one(cm, s, c, error)))
         return NULL;
     const PrismTraining *t = prism_cost_model_training(cm);
     PrismValidateRow *o = g_new0(PrismValidateRow, 1);
@@ -1250,6 +1251,15 @@ PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismS
     o->kind = PRISM_VALIDATE_PREDICTED;
     o->defaults = g_strdup(""); /* every dim is the file's */
     o->strategy = prism_strategy_format(s);
+    if (layout != NULL) { /* the run's own split of the layers, as the file states it */
+        GString *st = g_string_new(o->strategy);
+        g_string_append(st, " (layers per chunk:");
+        for (uint32_t j = 0; j < s->pp * s->vpp; j++)
+            g_string_append_printf(st, "%s%u", j ? "," : " ", layout->chunk_layers[j]);
+        g_string_append_c(st, ')');
+        g_free(o->strategy);
+        o->strategy = g_string_free(st, FALSE);
+    }
     o->cluster = g_strdup(prism_cost_model_cluster(cm)->name);
     o->dtype = g_strdup(prism_dtype_name(t->dtype));
     o->devices = s->devices, o->tp = s->tp, o->pp = s->pp, o->cp = s->cp, o->ep = s->ep;
@@ -1260,12 +1270,16 @@ PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismS
     /* the run as a row that states every dim: the same pricing as a predicted CSV row */
     const Dims d = {.n = s->devices, .mem_kind = run->mem_kind, .mem_rank = run->mem_rank};
     g_autoptr(GString) why = g_string_new(NULL);
-    if (!priced(cm, s, NULL, c, &d, fw, NULL, 0, TRUE, o, why)) {
+    if (!priced(cm, s, layout, c, &d, fw, NULL, 0, TRUE, o, why)) {
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE, "%s: %s", run->source,
                     why->str);
         row_free(o);
         return NULL;
     }
+    /* priced() leaves a layout's row unjudged (ZB_PP's empty-ended chunks); a file's split
+     * is one its framework runs, the rest of its strategy is the profile's to judge */
+    if (layout != NULL && o->unsupported == NULL)
+        o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), s);
     o->meas[PRISM_VM_STEP] = run->step_s;
     o->meas[PRISM_VM_MEM] = run->mem_gib;
     row_errors(o);

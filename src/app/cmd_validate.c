@@ -1084,6 +1084,8 @@ static gboolean validate_from(PrismComm *comm, PrismCommonOptions *o, const From
     g_autoptr(PrismRunConfig) cfg = NULL;
     g_autoptr(PrismCostModel) cm = NULL;
     g_autoptr(PrismFramework) target = NULL;
+    g_autoptr(PrismLayout) layout = NULL; /* before the first goto: every path frees them */
+    g_autoptr(PrismValidateRow) r = NULL;
     gboolean ok = FALSE;
     if (!prism_app_load_inputs(comm, o, &in, error))
         goto out;
@@ -1094,15 +1096,6 @@ static gboolean validate_from(PrismComm *comm, PrismCommonOptions *o, const From
     }
     if ((cfg = prism_app_from(fr->from, &in, error)) == NULL)
         goto out;
-    if (cfg->chunk_layers != NULL) {
-        /* a row prices the default split; explain --from and plan --baseline price the file's */
-        g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNSUPPORTED,
-                    "--from %s: its uneven split of the layers over the pipeline is not priced "
-                    "by validate's rows, which take the default split (allowed: a file with "
-                    "that split; prism explain --from prices this one)",
-                    fr->from);
-        goto out;
-    }
     /* the profile of the framework the file configures, unless --framework names one */
     const char *profile = prism_fw_target_profile(cfg->target);
     run.framework_from = "--framework";
@@ -1123,8 +1116,9 @@ static gboolean validate_from(PrismComm *comm, PrismCommonOptions *o, const From
     run.source = fr->from;
     if ((cm = prism_cost_model_new(in.model, in.cluster, &in.training, &in.knobs, error)) == NULL)
         goto out;
-    g_autoptr(PrismValidateRow) r = prism_validate_strategy(cm, &cfg->strategy, fw, &run, error);
-    if (r == NULL)
+    /* the file's own split of the layers (uneven stages, a Megatron layout), as stated */
+    layout = prism_app_from_layout(cfg, in.model);
+    if ((r = prism_validate_strategy(cm, &cfg->strategy, layout, fw, &run, error)) == NULL)
         goto out;
     FILE *f = prism_app_out(comm);
     if (f != NULL && o->json)

@@ -185,8 +185,9 @@ fi
 # pp 3 are 10,11,11 (the remainder on chunks 1 and 2), the first stage 10 and the 22 left
 # 11 each over the other two; a file's own split, first 7 and last 7 over pp 4 (the 18
 # left 9 each on the middle stages, where the even split has 8 everywhere), is priced as
-# stated by explain --from and refused by validate --from's rows; pp 2 x vpp 3 (5,6,6,5,5,5)
-# is no split Megatron places
+# stated by explain --from and validate --from; pp 2 x vpp 3 (5,6,6,5,5,5) is no split the
+# first/last counts or the embedding/loss flags place: a --pipeline-model-parallel-layout,
+# E,t*5 | t*6 | t*6 | t*5 | t*5 | t*5,L with the run of equal stages as (t*6|)*2
 # (the sanitizer pass leaves these 10 checks to test_fwconfig's derivations under ASan)
 if ((!sanitized)); then
   uneven="-m llama3-8b -c H100-80GB -n 24 --gbs 48 --seq 8192"
@@ -202,11 +203,12 @@ if ((!sanitized)); then
   check "a file's own split" expect_status 0 explain $uneven --from uneven.txt --json
   check "  priced as stated: 7,9,9,7" /usr/bin/python3 -c "import json; s = [st['layers'] for st in json.load(open('out.txt'))['per_stage']]; assert s == [[7], [9], [9], [7]], s"
   # shellcheck disable=SC2086
-  check "  validate --from refuses it" expect_status 2 validate $uneven --from uneven.txt --measured-step 3
-  check "  with the reason" grep -q "uneven.txt: its uneven split" err.txt
+  check "  validate --from prices it" expect_status 0 validate $uneven --from uneven.txt --measured-step 3
+  check "  as stated" grep -q "(layers per chunk: 7,9,9,7)" out.txt
   # shellcheck disable=SC2086
-  check "megatron refuses 5,6,6,5,5,5" expect_status 2 explain $uneven --strategy "pp=2,vpp=3,tp=1,mbs=1,zero=1,schedule=interleaved" --emit megatron
-  check "  naming the split" grep -q "5,6,6,5,5,5 in pipeline order (Megatron-Core places" err.txt
+  check "megatron writes 5,6,6,5,5,5 as a layout" expect_status 0 explain $uneven --strategy "pp=2,vpp=3,tp=1,mbs=1,zero=1,schedule=interleaved" --emit megatron
+  check "  E,t*5|(t*6|)*2,(t*5|)*2,t*5,L" grep -qxF -- "--pipeline-model-parallel-layout 'E,t*5|(t*6|)*2,(t*5|)*2,t*5,L' \\" out.txt
+  cp out.txt layout.txt
 fi
 
 # refusals and bad files: exit 2, one message naming the file, key and value
@@ -233,4 +235,11 @@ check "micro-batch does not divide the batch" expect_status 2 explain --devices 
 check "  names key and value" grep -q "mbs.txt: train.micro_batch_size=5" err.txt
 check "  one error line" test "$(grep -c 'prism: error:' err.txt)" -eq 1
 
-cli_done $((74 + 5 + 23 * (1 - sanitized) - 21 * sanitized))
+# the layout read back by validate --from: the strategy it was written for
+if ((!sanitized)); then
+  # shellcheck disable=SC2086
+  check "validate --from a layout" expect_status 0 validate $uneven --from layout.txt --measured-step 3
+  check "  pp 2 x vpp 3 again" grep -qF -- "strategy: $(sed -n 's/^# strategy //p' layout.txt)" out.txt
+fi
+
+cli_done $((74 + 5 + 25 * (1 - sanitized) - 21 * sanitized))
