@@ -591,6 +591,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "parallel/pipeline_parallel/p2p.py P2P.send_tensors: two metadata sends and the "
          "tensor, 3 per tensor; Llama's blocks pass hidden_states and sequence_mask forward, "
          "the gradient of hidden_states back: (6 + 3) / 2 = 4.5 (the nanotron profile)"},
+    [PRISM_KNOB_LOSS_BYTES] =
+        {"loss_bytes", 0.0, 0.0, 1000.0, "bytes",
+         "HBM bytes the cross-entropy moves per logit element, its forward "
+         "and backward together (the logits GEMM's own traffic aside), for a "
+         "loss run op by op; 0 = a fused cross-entropy: read the 16-bit "
+         "logits (activation bytes), write and read the logits_bytes softmax, (2 + 2 x "
+         "logits_bytes) x (1 + bwd_ratio)",
+         "convention: 0, the fused loss (one read of the logits, the softmax written and read "
+         "in each pass); huggingface/nanotron src/nanotron/parallel/tensor_parallel/"
+         "functional.py (00708b80) sharded_cross_entropy / _ShardedCrossEntropy op by op: "
+         "38 forward + 14 backward = 52 (the nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -197,6 +197,10 @@ static void test_shipped(void)
                     1.0 + 4.0 + 3.0 + 2.0 + 6.0 + 1.0 + 2.0 + 1.0 + 2.0);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LAYER_KERNELS_BWD],
                     8.0 + 6.0 + 3.0 + 2.0 + 2.0 + 2.0 + 1.0 + 1.0 + 1.0 + 2.0);
+    /* the loss op by op: fp32 cast 2 + 4, max 4, subtract 4 + 4, exp 4 + 4, sum 4, divide
+     * 4 + 4 (forward 38); gradient product 4 + 4, cast back 4 + 2 (backward 14) */
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LOSS_BYTES],
+                    6.0 + 4.0 + 8.0 + 8.0 + 4.0 + 8.0 + 8.0 + 6.0);
 
     g_autoptr(PrismFramework) e = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
