@@ -602,6 +602,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "in each pass); huggingface/nanotron src/nanotron/parallel/tensor_parallel/"
          "functional.py (00708b80) sharded_cross_entropy / _ShardedCrossEntropy op by op: "
          "38 forward + 14 backward = 52 (the nanotron profile)"},
+    [PRISM_KNOB_LAYOUT_COPIES] =
+        {"layout_copies", 0.0, 0.0, 100.0, "tensors",
+         "query-width tensors (heads x head_dim per token, sharded by tp) an "
+         "attention layer copies only to change their memory layout "
+         "(permute().contiguous(), torch.cat, the backward's stack and cat), "
+         "forward and backward together, each read and written once; 0 = "
+         "none (the fused QKV layouts of Megatron and Transformer Engine)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/attention.py splits the fused QKV "
+         "output by views (0); huggingface/nanotron src/nanotron/models/llama.py (03b83fc8) "
+         "CausalSelfAttention MHA path: 3 + 2 + 2 forward, 2 + 3 + 3 backward = 15 (the "
+         "nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

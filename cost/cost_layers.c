@@ -51,6 +51,7 @@ typedef struct KnobView {
     double probs_act; /* moe_probs_in_act: probabilities applied in the experts' activation */
     double loss;      /* loss_bytes: the loss's bytes per logit element, both passes (0: fused) */
     double bwd;       /* bwd_ratio: the backward's element-wise traffic per forward's */
+    double layout;    /* layout_copies: query-width layout copies per layer, both passes */
 } KnobView;
 
 /* The cross-entropy's HBM traffic per token over V logits, as element-wise bytes of one
@@ -568,6 +569,12 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
             k->e_tp += (2.0 * bp + 16.0) * (double)sp->attn.head_dim *
                        ((double)sp->attn.n_heads + (double)sp->attn.n_kv_heads);
     }
+    /* layout copies (layout_copies; cost/README.md "Elementwise traffic"): query-width
+     * tensors read and written once each, both passes together, so stated per forward as
+     * / (1 + bwd_ratio); sharded by tp with the heads */
+    if (kv->layout > 0.0 && attn && sp->attn.kind == PRISM_ATTN_STANDARD)
+        k->e_tp += kv->layout * 2.0 * bp * (double)sp->attn.head_dim * (double)sp->attn.n_heads /
+                   (1.0 + kv->bwd);
     selective_terms(sp, mtp, h, kv, k);
     if (!attn) /* selective recompute (Megatron-Core core_attn) leaves SSM and MLP layers whole */
         k->sel_core = 0.0;
@@ -929,6 +936,7 @@ static KnobView knob_view(const PrismCostModel *cm, const PrismTraining *trainin
         .probs_act = kn[PRISM_KNOB_MOE_PROBS_IN_ACT] > 0.5 ? 1.0 : 0.0,
         .loss = kn[PRISM_KNOB_LOSS_BYTES],
         .bwd = kn[PRISM_KNOB_BWD_RATIO],
+        .layout = kn[PRISM_KNOB_LAYOUT_COPIES],
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */

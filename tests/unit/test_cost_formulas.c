@@ -1958,6 +1958,34 @@ static void test_loss_bytes(void)
     }
 }
 
+/*
+ * Layout copies (knob layout_copies; cost/README.md "Elementwise traffic"): nanotron's MHA
+ * attention copies the q/k/v output (3 query widths: permute().contiguous()), cats k and v
+ * (2) and makes them contiguous again (2) in forward, and in backward cats the k and v
+ * gradients (2), stacks q, k and v (3) and copies that back to the qkv layout (3): 15
+ * query-width tensors (a x d = h = 1024 here), each read and written at 2 bytes. Two
+ * blocks, T = 128 tokens, m = 8 micro-batches, 1.6e12 B/s (2000 GB/s x 0.8):
+ *   8 x 2 x 128 x 15 x 2 x 2 x 1024 / t / 1.6e12 = 7.864320e-5 s at t = 1, half at t = 2.
+ */
+static void test_layout_copies(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 8, 51200);
+    const char *const none[] = {"launch_us=0", NULL};
+    const char *const nano[] = {"launch_us=0", "layout_copies=15", NULL};
+    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, none);
+    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, nano);
+    const char *const strat[] = {"mbs=1", "tp=2,mbs=1"};
+    for (uint32_t t = 1; t <= 2; t++) {
+        PrismStrategy s = test_strategy(c0, t, strat[t - 1]);
+        double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c0, &s, a, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c1, &s, b, NULL));
+        const double want = 8.0 * 2.0 * 128.0 * 15.0 * 2.0 * 2.0 * 1024.0 / t / 1.6e12;
+        CU_ASSERT_TRUE(
+            prism_test_close(b[PRISM_COL_TIME_STEP] - a[PRISM_COL_TIME_STEP], want, 1e-9, 0));
+    }
+}
+
 /* A model of one mixer-only block of @p mixer with @p ssm: h 1024, V 1000, RMSNorm. */
 static PrismModel *ssm_model(PrismMixerKind mixer, PrismSsmSpec ssm)
 {
@@ -2113,6 +2141,7 @@ static CU_TestInfo formula_tests[] = {
     {"host floor: the TP collectives' launches at tp 1, 2 and with SP", test_host_floor_tp},
     {"host floor: a host-bound forward before a device-bound backward", test_host_floor_forward},
     {"loss_bytes: the cross-entropy run op by op", test_loss_bytes},
+    {"layout_copies: q/k/v permutes and cats", test_layout_copies},
     CU_TEST_INFO_NULL,
 };
 

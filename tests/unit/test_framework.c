@@ -199,6 +199,9 @@ static void test_shipped(void)
                     8.0 + 6.0 + 3.0 + 2.0 + 2.0 + 2.0 + 1.0 + 1.0 + 1.0 + 2.0);
     /* the loss op by op: fp32 cast 2 + 4, max 4, subtract 4 + 4, exp 4 + 4, sum 4, divide
      * 4 + 4 (forward 38); gradient product 4 + 4, cast back 4 + 2 (backward 14) */
+    /* layout copies (query widths): forward permute copy 3, cat 2, permute copy 2; backward
+     * cat 2, stack 3, reshape copy 3 */
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LAYOUT_COPIES], 3.0 + 2.0 + 2.0 + 2.0 + 3.0 + 3.0);
     CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LOSS_BYTES],
                     6.0 + 4.0 + 8.0 + 8.0 + 4.0 + 8.0 + 8.0 + 6.0);
 
