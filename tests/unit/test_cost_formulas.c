@@ -1939,23 +1939,29 @@ static void test_host_floor_forward(void)
  *   8 x 128 x 51200 / t x (52 - 30) / 1.6e12 = 7.2089600e-4 s at t = 1, half at t = 2
  * (each rank holds V/t of the logits). The host floor is off (launch_us 0).
  */
-static void test_loss_bytes(void)
+/* The step time that knob setting @p set adds to the 2-block test model (h 1024, V 51200;
+ * 8 micro-batches of 128 tokens, the host floor off) is @p want1 / t at tp t = 1 and 2. */
+static void check_step_added(const char *set, double want1)
 {
     g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 8, 51200);
-    const char *const fused[] = {"launch_us=0", NULL};
-    const char *const eager[] = {"launch_us=0", "loss_bytes=52", NULL};
-    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, fused);
-    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, eager);
+    const char *const off[] = {"launch_us=0", NULL};
+    const char *const on[] = {"launch_us=0", set, NULL};
+    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
     const char *const strat[] = {"mbs=1", "tp=2,mbs=1"};
     for (uint32_t t = 1; t <= 2; t++) {
         PrismStrategy s = test_strategy(c0, t, strat[t - 1]);
         double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
         CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c0, &s, a, NULL));
         CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c1, &s, b, NULL));
-        const double want = 8.0 * 128.0 * 51200.0 / t * (52.0 - 30.0) / (2000e9 * 0.8);
         CU_ASSERT_TRUE(
-            prism_test_close(b[PRISM_COL_TIME_STEP] - a[PRISM_COL_TIME_STEP], want, 1e-9, 0));
+            prism_test_close(b[PRISM_COL_TIME_STEP] - a[PRISM_COL_TIME_STEP], want1 / t, 1e-9, 0));
     }
+}
+
+static void test_loss_bytes(void)
+{
+    check_step_added("loss_bytes=52", 8.0 * 128.0 * 51200.0 * (52.0 - 30.0) / (2000e9 * 0.8));
 }
 
 /*
@@ -1969,21 +1975,7 @@ static void test_loss_bytes(void)
  */
 static void test_layout_copies(void)
 {
-    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 8, 51200);
-    const char *const none[] = {"launch_us=0", NULL};
-    const char *const nano[] = {"launch_us=0", "layout_copies=15", NULL};
-    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, none);
-    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, nano);
-    const char *const strat[] = {"mbs=1", "tp=2,mbs=1"};
-    for (uint32_t t = 1; t <= 2; t++) {
-        PrismStrategy s = test_strategy(c0, t, strat[t - 1]);
-        double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
-        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c0, &s, a, NULL));
-        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c1, &s, b, NULL));
-        const double want = 8.0 * 2.0 * 128.0 * 15.0 * 2.0 * 2.0 * 1024.0 / t / 1.6e12;
-        CU_ASSERT_TRUE(
-            prism_test_close(b[PRISM_COL_TIME_STEP] - a[PRISM_COL_TIME_STEP], want, 1e-9, 0));
-    }
+    check_step_added("layout_copies=15", 8.0 * 2.0 * 128.0 * 15.0 * 2.0 * 2.0 * 1024.0 / 1.6e12);
 }
 
 /* A model of one mixer-only block of @p mixer with @p ssm: h 1024, V 1000, RMSNorm. */
