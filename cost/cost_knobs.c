@@ -591,6 +591,28 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "parallel/pipeline_parallel/p2p.py P2P.send_tensors: two metadata sends and the "
          "tensor, 3 per tensor; Llama's blocks pass hidden_states and sequence_mask forward, "
          "the gradient of hidden_states back: (6 + 3) / 2 = 4.5 (the nanotron profile)"},
+    [PRISM_KNOB_LOSS_BYTES] =
+        {"loss_bytes", 0.0, 0.0, 1000.0, "bytes",
+         "HBM bytes the cross-entropy moves per logit element, its forward "
+         "and backward together (the logits GEMM's own traffic aside), for a "
+         "loss run op by op; 0 = a fused cross-entropy: read the 16-bit "
+         "logits (activation bytes), write and read the logits_bytes softmax, (2 + 2 x "
+         "logits_bytes) x (1 + bwd_ratio)",
+         "convention: 0, the fused loss (one read of the logits, the softmax written and read "
+         "in each pass); huggingface/nanotron src/nanotron/parallel/tensor_parallel/"
+         "functional.py (00708b80) sharded_cross_entropy / _ShardedCrossEntropy op by op: "
+         "38 forward + 14 backward = 52 (the nanotron profile)"},
+    [PRISM_KNOB_LAYOUT_COPIES] =
+        {"layout_copies", 0.0, 0.0, 100.0, "tensors",
+         "query-width tensors (heads x head_dim per token, sharded by tp) an "
+         "attention layer copies only to change their memory layout "
+         "(permute().contiguous(), torch.cat, the backward's stack and cat), "
+         "forward and backward together, each read and written once; 0 = "
+         "none (the fused QKV layouts of Megatron and Transformer Engine)",
+         "code: NVIDIA/Megatron-LM megatron/core/transformer/attention.py splits the fused QKV "
+         "output by views (0); huggingface/nanotron src/nanotron/models/llama.py (03b83fc8) "
+         "CausalSelfAttention MHA path: 3 + 2 + 2 forward, 2 + 3 + 3 backward = 15 (the "
+         "nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -49,7 +49,23 @@ typedef struct KnobView {
     double rc_mla;    /* recompute_mla_up: ... and MLA's up-projection outputs */
     double fp8_cache; /* act_cache_fp8: linear inputs kept in FP8 (DeepSeek-V3) */
     double probs_act; /* moe_probs_in_act: probabilities applied in the experts' activation */
+    double loss;      /* loss_bytes: the loss's bytes per logit element, both passes (0: fused) */
+    double bwd;       /* bwd_ratio: the backward's element-wise traffic per forward's */
+    double layout;    /* layout_copies: query-width layout copies per layer, both passes */
 } KnobView;
+
+/* The cross-entropy's HBM traffic per token over V logits, as element-wise bytes of one
+ * forward (the kernels scale element-wise work by 1 + bwd_ratio for both passes;
+ * cost/README.md "Elementwise traffic"). Fused (loss_bytes = 0): read the 16-bit logits,
+ * write and read the softmax at logits_bytes. Op by op: loss_bytes per logit element for
+ * both passes together, counted from the framework's code (nanotron's
+ * _ShardedCrossEntropy: 52), stated per forward as loss_bytes / (1 + bwd_ratio). */
+static double loss_traffic(const KnobView *kv, double V)
+{
+    if (kv->loss > 0.0)
+        return kv->loss / (1.0 + kv->bwd) * V;
+    return (kv->bp + 2.0 * kv->logits) * V;
+}
 
 /* Append one GEMM to a kind's list (kernels-model.h, PrismKGemm): output width
  * N = n_tp/t + n_kv*kv + n_rep, depth K = k_tp/t + k_rep; @p low: runs in the linear-layer
@@ -539,8 +555,8 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
         add_gemm(k, "mtp_logits", V, 0, 0, 0, h, 0);     /* shared head, BF16 */
         k->a_rep += bp * (2.0 * h + 2.0 * h + h);
         k->a_tp += kv->logits * V;
-        k->e_rep += bp * 6.0 * h;               /* two norms, concatenation */
-        k->e_tp += (bp + 2.0 * kv->logits) * V; /* cross-entropy over the logits */
+        k->e_rep += bp * 6.0 * h;       /* two norms, concatenation */
+        k->e_tp += loss_traffic(kv, V); /* cross-entropy over the logits */
         mm += 2.0 * 2.0 * h * h + 2.0 * h * V;
     }
     if (kv->eager > 0.5) {
@@ -553,6 +569,12 @@ static void block_kind(const PrismModel *m, const PrismBlockSpec *sp, gboolean m
             k->e_tp += (2.0 * bp + 16.0) * (double)sp->attn.head_dim *
                        ((double)sp->attn.n_heads + (double)sp->attn.n_kv_heads);
     }
+    /* layout copies (layout_copies; cost/README.md "Elementwise traffic"): query-width
+     * tensors read and written once each, both passes together, so stated per forward as
+     * / (1 + bwd_ratio); sharded by tp with the heads */
+    if (kv->layout > 0.0 && attn && sp->attn.kind == PRISM_ATTN_STANDARD)
+        k->e_tp += kv->layout * 2.0 * bp * (double)sp->attn.head_dim * (double)sp->attn.n_heads /
+                   (1.0 + kv->bwd);
     selective_terms(sp, mtp, h, kv, k);
     if (!attn) /* selective recompute (Megatron-Core core_attn) leaves SSM and MLP layers whole */
         k->sel_core = 0.0;
@@ -611,7 +633,7 @@ static void head_kind(const PrismModel *m, const KnobView *kv, gboolean own, Pri
     k->e_rep = 2.0 * bp * h;                 /* final norm */
     if (kv->eager > 0.5 && m->final_norm == PRISM_NORM_RMSNORM)
         k->e_rep += eager_norm_extra(bp) * h;
-    k->e_tp = (bp + 2.0 * kv->logits) * V; /* cross-entropy: read logits, fp32 softmax */
+    k->e_tp = loss_traffic(kv, V); /* cross-entropy: read logits, fp32 softmax */
     /* the loss backward: eager F.cross_entropy holds log-softmax's saved output (the kept
      * logits), the incoming and the produced gradient at once - one copy more than the
      * working set's (cost/README.md "Backward working set") */
@@ -912,6 +934,9 @@ static KnobView knob_view(const PrismCostModel *cm, const PrismTraining *trainin
         .rc_mla = kn[PRISM_KNOB_RECOMPUTE_MLA_UP],
         .fp8_cache = kn[PRISM_KNOB_ACT_CACHE_FP8],
         .probs_act = kn[PRISM_KNOB_MOE_PROBS_IN_ACT] > 0.5 ? 1.0 : 0.0,
+        .loss = kn[PRISM_KNOB_LOSS_BYTES],
+        .bwd = kn[PRISM_KNOB_BWD_RATIO],
+        .layout = kn[PRISM_KNOB_LAYOUT_COPIES],
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */

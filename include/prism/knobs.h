@@ -127,6 +127,10 @@ typedef enum {
     PRISM_KNOB_ZERO_SYNC_EXPOSED,      /**< 1: with ZeRO >= 1 the DP collectives run after
                                             backward and the optimizer step, unhidden */
     PRISM_KNOB_PP_P2P_MSGS,            /**< point-to-point messages per pipeline transfer */
+    PRISM_KNOB_LOSS_BYTES,             /**< HBM bytes the loss moves per logit element, forward
+                                            and backward (0 = a fused cross-entropy's) */
+    PRISM_KNOB_LAYOUT_COPIES,          /**< query-width tensors a layer copies for layout
+                                            (permute + contiguous, cat), both passes */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -1928,6 +1928,56 @@ static void test_host_floor_forward(void)
                                     8.0 * 4.0 * (l - f), 1e-9, 0));
 }
 
+/*
+ * The loss's traffic (knob loss_bytes; cost/README.md "Elementwise traffic"). Fused (0):
+ * (2 + 2 x logits_bytes) = 10 bytes per logit element in forward, x (1 + bwd_ratio) = 30
+ * for both passes. nanotron's _ShardedCrossEntropy op by op, per element of its vocabulary
+ * shard: forward cast to fp32 (read 2, write 4), max (read 4), subtract (4 + 4), exp (4 +
+ * 4), sum (4), divide (4 + 4) = 38; backward multiply (4 + 4), cast back (4 + 2) = 14: 52.
+ * V 51200, T = mbs 1 x seq 128, m = 8 micro-batches, HBM 2000 GB/s (the test cluster gives
+ * none) x hbm_efficiency 0.8; the step grows by
+ *   8 x 128 x 51200 / t x (52 - 30) / 1.6e12 = 7.2089600e-4 s at t = 1, half at t = 2
+ * (each rank holds V/t of the logits). The host floor is off (launch_us 0).
+ */
+/* The step time that knob setting @p set adds to the 2-block test model (h 1024, V 51200;
+ * 8 micro-batches of 128 tokens, the host floor off) is @p want1 / t at tp t = 1 and 2. */
+static void check_step_added(const char *set, double want1)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 8, 51200);
+    const char *const off[] = {"launch_us=0", NULL};
+    const char *const on[] = {"launch_us=0", set, NULL};
+    g_autoptr(PrismCostModel) c0 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    g_autoptr(PrismCostModel) c1 = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
+    const char *const strat[] = {"mbs=1", "tp=2,mbs=1"};
+    for (uint32_t t = 1; t <= 2; t++) {
+        PrismStrategy s = test_strategy(c0, t, strat[t - 1]);
+        double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c0, &s, a, NULL));
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(c1, &s, b, NULL));
+        CU_ASSERT_TRUE(
+            prism_test_close(b[PRISM_COL_TIME_STEP] - a[PRISM_COL_TIME_STEP], want1 / t, 1e-9, 0));
+    }
+}
+
+static void test_loss_bytes(void)
+{
+    check_step_added("loss_bytes=52", 8.0 * 128.0 * 51200.0 * (52.0 - 30.0) / (2000e9 * 0.8));
+}
+
+/*
+ * Layout copies (knob layout_copies; cost/README.md "Elementwise traffic"): nanotron's MHA
+ * attention copies the q/k/v output (3 query widths: permute().contiguous()), cats k and v
+ * (2) and makes them contiguous again (2) in forward, and in backward cats the k and v
+ * gradients (2), stacks q, k and v (3) and copies that back to the qkv layout (3): 15
+ * query-width tensors (a x d = h = 1024 here), each read and written at 2 bytes. Two
+ * blocks, T = 128 tokens, m = 8 micro-batches, 1.6e12 B/s (2000 GB/s x 0.8):
+ *   8 x 2 x 128 x 15 x 2 x 2 x 1024 / t / 1.6e12 = 7.864320e-5 s at t = 1, half at t = 2.
+ */
+static void test_layout_copies(void)
+{
+    check_step_added("layout_copies=15", 8.0 * 2.0 * 128.0 * 15.0 * 2.0 * 2.0 * 1024.0 / 1.6e12);
+}
+
 /* A model of one mixer-only block of @p mixer with @p ssm: h 1024, V 1000, RMSNorm. */
 static PrismModel *ssm_model(PrismMixerKind mixer, PrismSsmSpec ssm)
 {
@@ -2082,6 +2132,8 @@ static CU_TestInfo formula_tests[] = {
     {"host floor: launches of a small block by hand", test_host_floor},
     {"host floor: the TP collectives' launches at tp 1, 2 and with SP", test_host_floor_tp},
     {"host floor: a host-bound forward before a device-bound backward", test_host_floor_forward},
+    {"loss_bytes: the cross-entropy run op by op", test_loss_bytes},
+    {"layout_copies: q/k/v permutes and cats", test_layout_copies},
     CU_TEST_INFO_NULL,
 };
 

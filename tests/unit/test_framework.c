@@ -188,6 +188,22 @@ static void test_shipped(void)
     CU_ASSERT_TRUE(n->llama && n->tied_embeddings == 0);
     CU_ASSERT_STRING_EQUAL(n->only,
                            "schedule=1f1b,gpipe,vpp=1,zero=0,1,recompute=none,full,offload=0");
+    /* the host floor's counts, one LlamaDecoderLayer (the profile's comment itemises them):
+     * forward norm 1 + 4 GEMMs + 3 layout copies (q/k/v, cat, permute) + rotary 2 +
+     * cu_seqlens 6 + flash 1 + 2 residual adds + norm 1 + silu and product 2 = 22;
+     * backward 4 x (dgrad + wgrad) 8 + 2 norms x 3 + flash 3 + rotary 2 + 2 residual sums +
+     * product 2 + silu 1 + split cat 1 + k/v cat 1 + unbind stack and copy 2 = 28 */
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LAYER_KERNELS_FWD],
+                    1.0 + 4.0 + 3.0 + 2.0 + 6.0 + 1.0 + 2.0 + 1.0 + 2.0);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LAYER_KERNELS_BWD],
+                    8.0 + 6.0 + 3.0 + 2.0 + 2.0 + 2.0 + 1.0 + 1.0 + 1.0 + 2.0);
+    /* the loss op by op: fp32 cast 2 + 4, max 4, subtract 4 + 4, exp 4 + 4, sum 4, divide
+     * 4 + 4 (forward 38); gradient product 4 + 4, cast back 4 + 2 (backward 14) */
+    /* layout copies (query widths): forward permute copy 3, cat 2, permute copy 2; backward
+     * cat 2, stack 3, reshape copy 3 */
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LAYOUT_COPIES], 3.0 + 2.0 + 2.0 + 2.0 + 3.0 + 3.0);
+    CU_ASSERT_EQUAL(n->knobs.v[PRISM_KNOB_LOSS_BYTES],
+                    6.0 + 4.0 + 8.0 + 8.0 + 4.0 + 8.0 + 8.0 + 6.0);
 
     g_autoptr(PrismFramework) e = load("pytorch-fsdp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
