@@ -263,9 +263,12 @@ static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_
         }
         res = prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL);
         /* the same result with 1, 3 and 4 threads per rank (each thread walks chunks of
-         * 8 batches of 100 lanes, so these spaces are dealt to every thread) */
-        const int threads[] = {1, 3, 4};
-        for (size_t t = 0; res != NULL && t < G_N_ELEMENTS(threads); t++) {
+         * 8 batches of 100 lanes, so these spaces are dealt to every thread); the sanitizer
+         * pass, which hunts memory errors rather than other answers, takes 3 threads only
+         * (the same dealing code as 4; the run above took one per rank at 2+ ranks) */
+        const int threads[] = {3, 1, 4};
+        const size_t n_threads = prism_test_sanitized() ? 1 : G_N_ELEMENTS(threads);
+        for (size_t t = 0; res != NULL && t < n_threads; t++) {
             opt.threads = threads[t];
             PrismSearchResult *rt = prism_search_run(prism_test_comm(), &job, 1, &opt, NULL, NULL);
             ok = ok && rt != NULL && prism_search_result_threads(rt) == threads[t] &&
