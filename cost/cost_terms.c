@@ -126,6 +126,10 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                                "tp_latency"},
     [PRISM_KL_TP_LAT_LL] = {"tp_latency_ll", "s",
                             "nccl_model: n_c*base_LL + 2(t-1)*hop_LL(t); else tp_latency"},
+    [PRISM_KL_TIE_SYNC] = {"tied_grad_sync", "s",
+                           "[pp>1, tied embeddings] V*h/t * bytes_g / BW(x) + base_Simple + "
+                           "2*hop(x): the first and last stage all-reduce the shared matrix's "
+                           "gradients once per step; x = t*c*d*pp inside a node, else two nodes"},
 };
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {

@@ -135,6 +135,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
     double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
     double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
+    double *tie = WS(PRISM_KL_TIE_SYNC);
+    const double tpar = km->tie_params, ton = tpar > 0.0 ? 1.0 : 0.0;
     /* NCCL's ring model (kernels-nccl.h; nccl_on 0: the levels' latency_us, no base) */
     const double non = km->nccl_on > 0.5 ? 1.0 : 0.0;
     const double nbs = non * km->nccl_base[PRISM_NCCL_SIMPLE];
@@ -333,6 +335,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                     (v_pp * k_level(x_pp, sz, lv_ib) + k_level(x_pp, sz, lv_la) * pmsg) * pexp;
         pplvl[i] = k_level(x_pp, sz, lv_id);
         ppbuf[i] = pipe * 2.0 * v_pp;
+        /* tied embeddings under a pipeline (cost/README.md, "Tied embeddings under a
+         * pipeline"): once per step, after the last backward, the first and the last stage
+         * all-reduce the gradients of the matrix they share (each device its 1/t vocabulary
+         * shard, in the gradient reduce dtype): a group of two, 2(2-1)/2 = 1 of the bytes
+         * and 2 ring steps, nothing beside it. The pair sits in one node when the whole
+         * pipeline does, else on two nodes, one member (one NIC) on each. */
+        const double x_tie = x_pp > s0 ? 2.0 * s0 : x_pp;
+        tie[i] =
+            pipe * ton *
+            (tpar * it * bg * k_level(x_tie, sz, lv_ib) + nbs + 2.0 * k_level(x_tie, sz, lv_da));
         /* dispatch send + receive buffers: the etp-gathered routed slots (all-to-all) or
          * the etp*e-gathered hidden states (all-gather) */
         epbuf[i] = 2.0 * T * it * (a2 * x * moe + ag * x_ep * hb);
@@ -1312,7 +1324,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_b2 = out[PRISM_KO_BYTES_L2] + off, *o_b3 = out[PRISM_KO_BYTES_L3] + off;
     double *o_ost = out[PRISM_KO_TIME_OPTIMIZER] + off;
     double *o_off = out[PRISM_KO_TIME_OFFLOAD] + off, *o_host = out[PRISM_KO_MEM_HOST] + off;
-    const double *pptime = WS(PRISM_KL_PP_TIME);
+    const double *pptime = WS(PRISM_KL_PP_TIME), *tie = WS(PRISM_KL_TIE_SYNC);
     double *fin = cand0 + (size_t)ks->n_cand * PRISM_KD_COUNT * PRISM_K_TILE;
     double *f_tmax = fin + (size_t)PRISM_KF_TMAX * PRISM_K_TILE;
     double *f_usum = fin + (size_t)PRISM_KF_USUM * PRISM_K_TILE;
@@ -1450,11 +1462,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double m = mm[i] * msh;
         const double bx = bsum * f_usum[i] - f_umax[i];
         const double bubble = (bx > 0.0 ? bx : 0.0) * bsc;
-        const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i] + o_off[i];
+        const double step = m * f_tmax[i] + bubble + f_dp[i] + tie[i] + o_ost[i] + o_off[i];
         const double inv_step = 1.0 / step;
         o_pp[i] = m * pptime[i];
         o_bub[i] = bubble;
-        o_dp[i] = f_dp[i] + m * f_fs[i];
+        o_dp[i] = f_dp[i] + m * f_fs[i] + tie[i];
         o_step[i] = step;
         o_mfu[i] = mfu_num * inv_step;
         o_hfu[i] = hfu_num * inv_step;

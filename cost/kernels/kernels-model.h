@@ -220,6 +220,9 @@ typedef struct PrismKModel {
                                            * all-reduce figure): SP's TP collectives and
                                            * ZeRO's shard-group ones */
     double zero_exposed;   /* 1: ZeRO >= 1 collectives unhidden (knob zero_sync_exposed) */
+    double tie_params;     /* tied embeddings: the embedding matrix's parameters (vocab x
+                            * hidden, before TP) whose gradients the first and the last
+                            * pipeline stage all-reduce once per step when pp > 1; else 0 */
     double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
                             * bucket; 0: the dp_overlap fraction */
     double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds
@@ -408,6 +411,8 @@ enum {
                             * 1/m, else 0 (every micro-batch) */
     PRISM_KL_TP_LAT_LL128, /* NCCL: a TP collective's latency with LL128 (tp_latency: Simple) */
     PRISM_KL_TP_LAT_LL,    /* ... with LL */
+    PRISM_KL_TIE_SYNC,     /* tied embeddings under a pipeline: the step's all-reduce of the
+                            * embedding gradients between the first and the last stage */
     PRISM_KL_COUNT
 };
 enum {

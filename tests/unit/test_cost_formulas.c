@@ -845,6 +845,48 @@ static void test_pp_p2p_msgs(void)
 }
 
 /*
+ * Tied embeddings under a pipeline: once per step the first and the last stage all-reduce
+ * the gradients of the matrix they share (Megatron-Core finalize_model_grads
+ * _allreduce_word_embedding_grads; nanotron sync_tied_weights_gradients). A group of two:
+ * 2(2-1)/2 = 1 of the V h / t gradient bytes (fp32: 4 B), 2 ring steps (nccl_model = 0: the
+ * level's latency per step). L = 8, h = 4096, V = 51200, dp 1 so the DP time is this term
+ * alone; untied the same strategy prices none, and pp 1 none either.
+ *   pp 4 in one node (300 GB/s x 0.8, 5 us):
+ *     51200 * 4096 * 4 / 240e9 + 2 * 5e-6 = 3.4952533e-3 + 1e-5 = 3.5052533e-3 s
+ *   tp 2, pp 2, dp 4 on 16 devices: the pair sits on two nodes (25 GB/s x 0.8, 10 us):
+ *     51200 * 4096 / 2 * 4 / 20e9 + 2 * 10e-6 = 2.0971520e-2 + 2e-5 = 2.0991520e-2 s
+ * (the DP all-reduce of dp 4 is the same tied or untied, so the difference is the term).
+ */
+static void tie_cols(gboolean tied, uint32_t n, const char *text, double *col)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    m->tied_embeddings = tied;
+    static const char *const sets[] = {"grad_fp32=1", "nccl_model=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, n, text);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+}
+
+static void test_tied_grad_sync(void)
+{
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    tie_cols(TRUE, 4, "pp=4,mbs=1", a);
+    tie_cols(FALSE, 4, "pp=4,mbs=1", b);
+    const double in_node = 51200.0 * 4096.0 * 4.0 / 240e9 + 2.0 * 5e-6;
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_DP_COMM], in_node, 1e-12, 0));
+    CU_ASSERT_EQUAL(b[PRISM_COL_TIME_DP_COMM], 0.0);
+    CU_ASSERT_TRUE(
+        prism_test_close(a[PRISM_COL_TIME_STEP] - b[PRISM_COL_TIME_STEP], in_node, 1e-9, 0));
+    tie_cols(TRUE, 16, "tp=2,pp=2,mbs=1", a);
+    tie_cols(FALSE, 16, "tp=2,pp=2,mbs=1", b);
+    const double two_nodes = 51200.0 * 4096.0 / 2.0 * 4.0 / 20e9 + 2.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_DP_COMM] - b[PRISM_COL_TIME_DP_COMM],
+                                    two_nodes, 1e-9, 0));
+    tie_cols(TRUE, 1, "pp=1,mbs=1", a);
+    CU_ASSERT_EQUAL(a[PRISM_COL_TIME_DP_COMM], 0.0);
+}
+
+/*
  * prism_knobs_to_json prints the shortest of %.15g/%.16g/%.17g that parses back to the same
  * double: 0.6 (whose %.17g is 0.59999999999999998) prints as 0.6, 2e9 as 2000000000, and
  * 0.1 + 0.2 = 0.30000000000000004 needs all 17 digits. Every value parses back exactly.
@@ -2074,6 +2116,8 @@ static CU_TestInfo formula_tests[] = {
     {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
      test_tp_nics_and_gather},
     {"zero_sync_exposed: ZeRO's collectives outside compute", test_zero_sync_exposed},
+    {"tied embeddings under a pipeline: the step's gradient all-reduce by hand",
+     test_tied_grad_sync},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
