@@ -137,6 +137,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
     double *tie = WS(PRISM_KL_TIE_SYNC);
     const double tpar = km->tie_params, ton = tpar > 0.0 ? 1.0 : 0.0;
+    const double zar = km->zero1_allreduce;
     /* NCCL's ring model (kernels-nccl.h; nccl_on 0: the levels' latency_us, no base) */
     const double non = km->nccl_on > 0.5 ? 1.0 : 0.0;
     const double nbs = non * km->nccl_base[PRISM_NCCL_SIMPLE];
@@ -275,7 +276,11 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                            : z < 1.5 ? bg + bp
                            : z < 2.5 ? m * bg + bp
                                      : m * (bg + nag * bp);
-        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : (1.0 + nag) * m;
+        /* zero1_grad_allreduce: ZeRO-1's gradients all-reduced whole (2(n-1) steps, 2 bg
+         * at the all-reduce figure) before the gather, one more bg than the reduce-scatter;
+         * z1a = 0 leaves every term below with the same bits */
+        const double z1a = z > 0.5 && z < 1.5 ? zar : 0.0;
+        const double steps = z < 1.5 ? 2.0 + z1a : z < 2.5 ? m + 1.0 : (1.0 + nag) * m;
         /* HSDP: all-reduce of the n_s-th shard of the gradients across the replicas,
          * once per reduce-scatter */
         const double nred = z < 1.5 ? 1.0 : m;
@@ -304,9 +309,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double b_e = n_e > 1.5 ? nbs : 0.0;
         const double fs_s = (n_s - 1.0) * in_s, fs_r = (n_r - 1.0) * in_r;
         const double per_step = z > 2.5 ? 0.0 : 1.0;
-        dpbf[i] = fs_s * vol;
+        dpbf[i] = fs_s * vol + z1a * fs_s * bg;
         dpbfr[i] = fs_r * vol_r;
-        dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib);
+        dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib +
+                             z1a * fs_s * bg * (2.0 * sib_ar - sib_ag));
         dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla +
                                (calls * b_s + nred * b_r));
         dpebf[i] = (n_e - 1.0) * in_e * vol;
@@ -379,7 +385,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double z = zero[i], m = mm[i];
-            const double vb = z < 0.5 ? 1.0 : z < 1.5 ? bg / (bg + bp) : m * bg / (m * bg + bp);
+            /* ZeRO-1 with zero1_grad_allreduce: 2 bg of the 2 bg + bp (zar 0: bg + 0 = bg) */
+            const double gz = bg + zar * bg;
+            const double vb = z < 0.5 ? 1.0 : z < 1.5 ? gz / (gz + bp) : m * bg / (m * bg + bp);
             const double num = dpbf[i] * vb + dpbfr[i], den = dpbf[i] + dpbfr[i];
             dpfb[i] = den > 0.0 ? num / (den > 0.0 ? den : 1.0) : 0.0;
             dpnw[i] = z > 1.5 ? m : 1.0;

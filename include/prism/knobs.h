@@ -127,6 +127,8 @@ typedef enum {
     PRISM_KNOB_ZERO_SYNC_EXPOSED,      /**< 1: with ZeRO >= 1 the DP collectives run after
                                             backward and the optimizer step, unhidden */
     PRISM_KNOB_PP_P2P_MSGS,            /**< point-to-point messages per pipeline transfer */
+    PRISM_KNOB_ZERO1_GRAD_ALLREDUCE,   /**< 1: ZeRO-1 all-reduces the whole gradient (not a
+                                            reduce-scatter of the shards) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

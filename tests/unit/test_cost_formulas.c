@@ -769,6 +769,48 @@ static void test_zero_sync_exposed(void)
 }
 
 /*
+ * zero1_grad_allreduce (nanotron: training_step's sync_gradients_across_dp(...,
+ * reduce_scatter=False) all-reduces the whole fp32 gradient buffer, then the optimizer
+ * all-gathers the fp16 parameters). The setting of test_zero_sync_exposed (dp 8 in one node,
+ * 240e9 B/s, 5 us per step, nccl_model = 0, everything exposed; the test cluster gives no
+ * separate gather figure): 2(n-1)/n x 4 B + (n-1)/n x 2 B = 7/8 x 10 B per parameter and
+ * 2(n-1) + (n-1) = 21 steps,
+ *   t = 7/8 * 10 * P / 240e9 + 21 * 5e-6,
+ * against 7/8 * 6 * P / 240e9 + 14 * 5e-6 without; ZeRO-0 and ZeRO-2 do not move.
+ */
+static double zero1_ar_time(const char *knob, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {"dp_bucket=1e6",
+                                "grad_fp32=1",
+                                "nccl_model=0",
+                                "nccl_sms=0",
+                                "zero_sync_exposed=1",
+                                knob,
+                                NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double col[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+    return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static void test_zero1_grad_allreduce(void)
+{
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    const double ar = 7.0 / 8.0 * 10.0 * P / 240e9 + 21.0 * 5e-6;
+    const double rs = 7.0 / 8.0 * 6.0 * P / 240e9 + 14.0 * 5e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(zero1_ar_time("zero1_grad_allreduce=1", "dp=8,zero=1"), ar, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(zero1_ar_time("zero1_grad_allreduce=0", "dp=8,zero=1"), rs, 1e-12, 0));
+    CU_ASSERT_EQUAL(zero1_ar_time("zero1_grad_allreduce=1", "dp=8,zero=0"),
+                    zero1_ar_time("zero1_grad_allreduce=0", "dp=8,zero=0"));
+    CU_ASSERT_EQUAL(zero1_ar_time("zero1_grad_allreduce=1", "dp=8,zero=2"),
+                    zero1_ar_time("zero1_grad_allreduce=0", "dp=8,zero=2"));
+}
+
+/*
  * Pipeline bubble. 1F1B (Narayanan et al. 2021, Sec. 2.2.1): p - 1 slots of the stage
  * time, fraction (p-1)/m; interleaved with v chunks: (p-1)/(v m). Exactly, prism's
  * bubble is sum_s T_s - max_s T_s (over vpp); with p = 4 and a vocabulary of 8 the head
@@ -2116,6 +2158,7 @@ static CU_TestInfo formula_tests[] = {
     {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
      test_tp_nics_and_gather},
     {"zero_sync_exposed: ZeRO's collectives outside compute", test_zero_sync_exposed},
+    {"zero1_grad_allreduce: ZeRO-1's whole-gradient all-reduce by hand", test_zero1_grad_allreduce},
     {"tied embeddings under a pipeline: the step's gradient all-reduce by hand",
      test_tied_grad_sync},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
