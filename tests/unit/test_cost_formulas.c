@@ -745,16 +745,21 @@ static void test_tp_nics_and_gather(void)
  * P = V h + L(12h^2 + 4h) + V h + 2h, as test_ring_allreduce_dp. With the knob off the
  * buckets hide part of it; ZeRO-0 does not move with the knob.
  */
-static double zero_sync_time(const char *knob, const char *strategy)
+static double zero_sync_time2(const char *knob, const char *knob2, const char *strategy)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    const char *const sets[] = {"dp_bucket=1e6", "grad_fp32=1", "nccl_model=0",
-                                "nccl_sms=0",    knob,          NULL};
+    const char *const sets[] = {"dp_bucket=1e6", "grad_fp32=1", "nccl_model=0", "nccl_sms=0", knob,
+                                knob2,           NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 8, strategy);
     double col[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
     return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static double zero_sync_time(const char *knob, const char *strategy)
+{
+    return zero_sync_time2(knob, NULL, strategy);
 }
 
 static void test_zero_sync_exposed(void)
@@ -780,19 +785,7 @@ static void test_zero_sync_exposed(void)
  */
 static double zero1_ar_time(const char *knob, const char *strategy)
 {
-    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    const char *const sets[] = {"dp_bucket=1e6",
-                                "grad_fp32=1",
-                                "nccl_model=0",
-                                "nccl_sms=0",
-                                "zero_sync_exposed=1",
-                                knob,
-                                NULL};
-    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
-    PrismStrategy s = test_strategy(cm, 8, strategy);
-    double col[PRISM_COL_COUNT];
-    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
-    return col[PRISM_COL_TIME_DP_COMM];
+    return zero_sync_time2("zero_sync_exposed=1", knob, strategy);
 }
 
 static void test_zero1_grad_allreduce(void)
