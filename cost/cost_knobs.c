@@ -613,6 +613,18 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "output by views (0); huggingface/nanotron src/nanotron/models/llama.py (03b83fc8) "
          "CausalSelfAttention MHA path: 3 + 2 + 2 forward, 2 + 3 + 3 backward = 15 (the "
          "nanotron profile)"},
+    [PRISM_KNOB_ZERO1_GRAD_ALLREDUCE] =
+        {"zero1_grad_allreduce", 0.0, 0.0, 1.0, "bool",
+         "1 = ZeRO-1 reduces the gradients with an all-reduce of the whole "
+         "gradient buffer, 2(n-1)/n of it at the level's all-reduce figure, "
+         "before the optimizer's parameter all-gather; 0 = a reduce-scatter of "
+         "the shards, (n-1)/n at the all-gather / reduce-scatter figure",
+         "code: Megatron-Core's distributed optimizer reduce-scatters "
+         "(distributed/param_and_grad_buffer.py, 0); huggingface/nanotron src/nanotron/"
+         "trainer.py (004a89ca) training_step calls sync_gradients_across_dp(..., "
+         "reduce_scatter=False) and optim/gradient_accumulator.py (ec8725ac) "
+         "FP32GradientAccumulator.sync_gradients_across_dp then runs dist.all_reduce on "
+         "the contiguous fp32 gradient buffer (1, the nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

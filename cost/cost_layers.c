@@ -1023,6 +1023,10 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->fsdp_pp_nosync = kn[PRISM_KNOB_FSDP_PP_NOSYNC] > 0.5 ? 1.0 : 0.0;
     k->nic_spread = kn[PRISM_KNOB_NIC_SPREAD] > 0.5 ? 1.0 : 0.0;
     k->zero_exposed = kn[PRISM_KNOB_ZERO_SYNC_EXPOSED] > 0.5 ? 1.0 : 0.0;
+    k->zero1_allreduce = kn[PRISM_KNOB_ZERO1_GRAD_ALLREDUCE] > 0.5 ? 1.0 : 0.0;
+    /* tied embeddings (cost/README.md, "Tied embeddings under a pipeline"): the embedding
+     * on the first stage and the head on the last hold one matrix, vocab x hidden */
+    k->tie_params = model->tied_embeddings ? (double)model->vocab * (double)model->hidden : 0.0;
     k->sp_gathered = kn[PRISM_KNOB_SP_SAVES_GATHERED] > 0.5 ? 1.0 : 0.0;
     k->zero3_lowp = kn[PRISM_KNOB_ZERO3_LOWP_SHARD] > 0.5 ? 1.0 : 0.0;
     /* one all-reduce-equivalent = an all-gather + a reduce-scatter of T h: each copies the

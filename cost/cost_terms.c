@@ -57,16 +57,19 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_DP_A] =
         {"dp_s_per_param", "s",
          "[z<3] (n_s-1)/n_s * V_z / BWk(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d); BWk = BW "
-         "(z >= 1: the level's all-gather / reduce-scatter figure), "
+         "(z >= 1: the level's all-gather / reduce-scatter figure; z1 with "
+         "zero1_grad_allreduce: its 2g at the all-reduce figure), "
          "with nic_spread min(k*BW, BW(node)) for k = node/stride > 1 "
          "members per node (stride t; experts e*etp)"},
     [PRISM_KL_DP_LAT] = {"dp_latency", "s",
                          "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d) "
                          "(+ nccl_model: calls_z*base_Simple + n_red*base_Simple, LAT = "
                          "NCCL's Simple hop of the level)"},
-    [PRISM_KL_DP_BF] = {"dp_bytes_per_param", "B",
-                        "(n_s-1)/n_s * V_z; V_z = 2g (z0), g+p (z1), m*g+p (z2), "
-                        "m*(g+(1+fsdp_reshard)*p) (z3)"},
+    [PRISM_KL_DP_BF] =
+        {"dp_bytes_per_param", "B",
+         "(n_s-1)/n_s * V_z; V_z = 2g (z0), g+p (z1; 2g+p with zero1_grad_allreduce), "
+         "m*g+p (z2), "
+         "m*(g+(1+fsdp_reshard)*p) (z3)"},
     [PRISM_KL_DPE_A] = {"dp_s_per_param_experts", "s", "as dp_s_per_param with n = t*d*c/(e*etp)"},
     [PRISM_KL_DPE_LAT] = {"dp_latency_experts", "s", "(n-1) * steps_z * LAT, n = t*d*c/(e*etp)"},
     [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = t*d*c/(e*etp)"},
@@ -126,6 +129,10 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                                "tp_latency"},
     [PRISM_KL_TP_LAT_LL] = {"tp_latency_ll", "s",
                             "nccl_model: n_c*base_LL + 2(t-1)*hop_LL(t); else tp_latency"},
+    [PRISM_KL_TIE_SYNC] = {"tied_grad_sync", "s",
+                           "[pp>1, tied embeddings] V*h/t * bytes_g / BW(x) + base_Simple + "
+                           "2*hop(x): the first and last stage all-reduce the shared matrix's "
+                           "gradients once per step; x = t*c*d*pp inside a node, else two nodes"},
 };
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {

@@ -135,6 +135,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
     double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
     double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
+    double *tie = WS(PRISM_KL_TIE_SYNC);
+    const double tpar = km->tie_params, ton = tpar > 0.0 ? 1.0 : 0.0;
+    const double zar = km->zero1_allreduce;
     /* NCCL's ring model (kernels-nccl.h; nccl_on 0: the levels' latency_us, no base) */
     const double non = km->nccl_on > 0.5 ? 1.0 : 0.0;
     const double nbs = non * km->nccl_base[PRISM_NCCL_SIMPLE];
@@ -273,7 +276,11 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                            : z < 1.5 ? bg + bp
                            : z < 2.5 ? m * bg + bp
                                      : m * (bg + nag * bp);
-        const double steps = z < 1.5 ? 2.0 : z < 2.5 ? m + 1.0 : (1.0 + nag) * m;
+        /* zero1_grad_allreduce: ZeRO-1's gradients all-reduced whole (2(n-1) steps, 2 bg
+         * at the all-reduce figure) before the gather, one more bg than the reduce-scatter;
+         * z1a = 0 leaves every term below with the same bits */
+        const double z1a = z > 0.5 && z < 1.5 ? zar : 0.0;
+        const double steps = z < 1.5 ? 2.0 + z1a : z < 2.5 ? m + 1.0 : (1.0 + nag) * m;
         /* HSDP: all-reduce of the n_s-th shard of the gradients across the replicas,
          * once per reduce-scatter */
         const double nred = z < 1.5 ? 1.0 : m;
@@ -302,9 +309,10 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double b_e = n_e > 1.5 ? nbs : 0.0;
         const double fs_s = (n_s - 1.0) * in_s, fs_r = (n_r - 1.0) * in_r;
         const double per_step = z > 2.5 ? 0.0 : 1.0;
-        dpbf[i] = fs_s * vol;
+        dpbf[i] = fs_s * vol + z1a * fs_s * bg;
         dpbfr[i] = fs_r * vol_r;
-        dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib);
+        dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib +
+                             z1a * fs_s * bg * (2.0 * sib_ar - sib_ag));
         dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla +
                                (calls * b_s + nred * b_r));
         dpebf[i] = (n_e - 1.0) * in_e * vol;
@@ -333,6 +341,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                     (v_pp * k_level(x_pp, sz, lv_ib) + k_level(x_pp, sz, lv_la) * pmsg) * pexp;
         pplvl[i] = k_level(x_pp, sz, lv_id);
         ppbuf[i] = pipe * 2.0 * v_pp;
+        /* tied embeddings under a pipeline (cost/README.md, "Tied embeddings under a
+         * pipeline"): once per step, after the last backward, the first and the last stage
+         * all-reduce the gradients of the matrix they share (each device its 1/t vocabulary
+         * shard, in the gradient reduce dtype): a group of two, 2(2-1)/2 = 1 of the bytes
+         * and 2 ring steps, nothing beside it. The pair sits in one node when the whole
+         * pipeline does, else on two nodes, one member (one NIC) on each. */
+        const double x_tie = x_pp > s0 ? 2.0 * s0 : x_pp;
+        tie[i] =
+            pipe * ton *
+            (tpar * it * bg * k_level(x_tie, sz, lv_ib) + nbs + 2.0 * k_level(x_tie, sz, lv_da));
         /* dispatch send + receive buffers: the etp-gathered routed slots (all-to-all) or
          * the etp*e-gathered hidden states (all-gather) */
         epbuf[i] = 2.0 * T * it * (a2 * x * moe + ag * x_ep * hb);
@@ -367,7 +385,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++) {
             const double z = zero[i], m = mm[i];
-            const double vb = z < 0.5 ? 1.0 : z < 1.5 ? bg / (bg + bp) : m * bg / (m * bg + bp);
+            /* ZeRO-1 with zero1_grad_allreduce: 2 bg of the 2 bg + bp (zar 0: bg + 0 = bg) */
+            const double gz = bg + zar * bg;
+            const double vb = z < 0.5 ? 1.0 : z < 1.5 ? gz / (gz + bp) : m * bg / (m * bg + bp);
             const double num = dpbf[i] * vb + dpbfr[i], den = dpbf[i] + dpbfr[i];
             dpfb[i] = den > 0.0 ? num / (den > 0.0 ? den : 1.0) : 0.0;
             dpnw[i] = z > 1.5 ? m : 1.0;
@@ -1312,7 +1332,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_b2 = out[PRISM_KO_BYTES_L2] + off, *o_b3 = out[PRISM_KO_BYTES_L3] + off;
     double *o_ost = out[PRISM_KO_TIME_OPTIMIZER] + off;
     double *o_off = out[PRISM_KO_TIME_OFFLOAD] + off, *o_host = out[PRISM_KO_MEM_HOST] + off;
-    const double *pptime = WS(PRISM_KL_PP_TIME);
+    const double *pptime = WS(PRISM_KL_PP_TIME), *tie = WS(PRISM_KL_TIE_SYNC);
     double *fin = cand0 + (size_t)ks->n_cand * PRISM_KD_COUNT * PRISM_K_TILE;
     double *f_tmax = fin + (size_t)PRISM_KF_TMAX * PRISM_K_TILE;
     double *f_usum = fin + (size_t)PRISM_KF_USUM * PRISM_K_TILE;
@@ -1450,11 +1470,11 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double m = mm[i] * msh;
         const double bx = bsum * f_usum[i] - f_umax[i];
         const double bubble = (bx > 0.0 ? bx : 0.0) * bsc;
-        const double step = m * f_tmax[i] + bubble + f_dp[i] + o_ost[i] + o_off[i];
+        const double step = m * f_tmax[i] + bubble + f_dp[i] + tie[i] + o_ost[i] + o_off[i];
         const double inv_step = 1.0 / step;
         o_pp[i] = m * pptime[i];
         o_bub[i] = bubble;
-        o_dp[i] = f_dp[i] + m * f_fs[i];
+        o_dp[i] = f_dp[i] + m * f_fs[i] + tie[i];
         o_step[i] = step;
         o_mfu[i] = mfu_num * inv_step;
         o_hfu[i] = hfu_num * inv_step;

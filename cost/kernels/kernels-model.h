@@ -219,13 +219,18 @@ typedef struct PrismKModel {
                                            * level (the level's gather_bw_GBps, else its
                                            * all-reduce figure): SP's TP collectives and
                                            * ZeRO's shard-group ones */
-    double zero_exposed;   /* 1: ZeRO >= 1 collectives unhidden (knob zero_sync_exposed) */
-    double dp_bucket;      /* >0: bucketed overlapped grad-reduce / param-gather, params per
-                            * bucket; 0: the dp_overlap fraction */
-    double dp_bucket_rank; /* params a bucket holds per DP x CP member when that exceeds
-                            * dp_bucket (knob dp_bucket_per_rank; Megatron-Core 1e6) */
-    double nccl_share;     /* nccl_sms / S (at most 1; 0 without an SM count): the share of
-                            * the SMs a hidden DP/FSDP collective takes from compute */
+    double zero_exposed;    /* 1: ZeRO >= 1 collectives unhidden (knob zero_sync_exposed) */
+    double zero1_allreduce; /* 1: ZeRO-1 all-reduces the whole gradient (knob
+                             * zero1_grad_allreduce), else it reduce-scatters the shards */
+    double tie_params;      /* tied embeddings: the embedding matrix's parameters (vocab x
+                             * hidden, before TP) whose gradients the first and the last
+                             * pipeline stage all-reduce once per step when pp > 1; else 0 */
+    double dp_bucket;       /* >0: bucketed overlapped grad-reduce / param-gather, params per
+                             * bucket; 0: the dp_overlap fraction */
+    double dp_bucket_rank;  /* params a bucket holds per DP x CP member when that exceeds
+                             * dp_bucket (knob dp_bucket_per_rank; Megatron-Core 1e6) */
+    double nccl_share;      /* nccl_sms / S (at most 1; 0 without an SM count): the share of
+                             * the SMs a hidden DP/FSDP collective takes from compute */
     /* context parallelism */
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */
@@ -408,6 +413,8 @@ enum {
                             * 1/m, else 0 (every micro-batch) */
     PRISM_KL_TP_LAT_LL128, /* NCCL: a TP collective's latency with LL128 (tp_latency: Simple) */
     PRISM_KL_TP_LAT_LL,    /* ... with LL */
+    PRISM_KL_TIE_SYNC,     /* tied embeddings under a pipeline: the step's all-reduce of the
+                            * embedding gradients between the first and the last stage */
     PRISM_KL_COUNT
 };
 enum {

@@ -131,6 +131,8 @@ typedef enum {
                                             and backward (0 = a fused cross-entropy's) */
     PRISM_KNOB_LAYOUT_COPIES,          /**< query-width tensors a layer copies for layout
                                             (permute + contiguous, cat), both passes */
+    PRISM_KNOB_ZERO1_GRAD_ALLREDUCE,   /**< 1: ZeRO-1 all-reduces the whole gradient (not a
+                                            reduce-scatter of the shards) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

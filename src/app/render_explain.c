@@ -259,15 +259,15 @@ static void text_step(GString *o, const PrismExplain *ex)
         {PRISM_COL_TIME_CP_COMM, "m * cp_comm of the slowest stage"},
         {PRISM_COL_TIME_EP_COMM, "m * ep_comm of the slowest stage"},
         {PRISM_COL_TIME_DP_COMM, "max over stages of dp_comm + m * (fsdp_exposed + fsdp_lead) of "
-                                 "the slowest stage (the latter inside T_max)"},
+                                 "the slowest stage (the latter inside T_max) + tied_grad_sync"},
         {PRISM_COL_TIME_PP_COMM, "m * pp_time_per_microbatch"},
         {PRISM_COL_TIME_BUBBLE, NULL}, /* the schedule's bubble text (registry.h) */
         {PRISM_COL_TIME_OPTIMIZER, "max over stages of optimizer_step"},
         {PRISM_COL_TIME_OFFLOAD,
          "max over stages of offload_transfer + m * offload_slowest (the latter in T_max)"},
         {PRISM_COL_TIME_STEP,
-         "m * T_max + bubble + max over stages of dp_comm + optimizer + max over stages of "
-         "offload_transfer"},
+         "m * T_max + bubble + max over stages of dp_comm + tied_grad_sync + optimizer + max "
+         "over stages of offload_transfer"},
         {PRISM_COL_MFU, "model FLOPs per step / (step * N * BF16 dense peak)"},
         {PRISM_COL_HFU, "(model + recompute FLOPs) / (step * N * BF16 dense peak)"},
         {PRISM_COL_TOKENS_PER_S, "gbs * seq / step"},

@@ -745,16 +745,21 @@ static void test_tp_nics_and_gather(void)
  * P = V h + L(12h^2 + 4h) + V h + 2h, as test_ring_allreduce_dp. With the knob off the
  * buckets hide part of it; ZeRO-0 does not move with the knob.
  */
-static double zero_sync_time(const char *knob, const char *strategy)
+static double zero_sync_time2(const char *knob, const char *knob2, const char *strategy)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    const char *const sets[] = {"dp_bucket=1e6", "grad_fp32=1", "nccl_model=0",
-                                "nccl_sms=0",    knob,          NULL};
+    const char *const sets[] = {"dp_bucket=1e6", "grad_fp32=1", "nccl_model=0", "nccl_sms=0", knob,
+                                knob2,           NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 8, strategy);
     double col[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
     return col[PRISM_COL_TIME_DP_COMM];
+}
+
+static double zero_sync_time(const char *knob, const char *strategy)
+{
+    return zero_sync_time2(knob, NULL, strategy);
 }
 
 static void test_zero_sync_exposed(void)
@@ -766,6 +771,36 @@ static void test_zero_sync_exposed(void)
     CU_ASSERT_TRUE(zero_sync_time("zero_sync_exposed=0", "dp=8,zero=1") < 0.9 * t);
     CU_ASSERT_EQUAL(zero_sync_time("zero_sync_exposed=1", "dp=8,zero=0"),
                     zero_sync_time("zero_sync_exposed=0", "dp=8,zero=0"));
+}
+
+/*
+ * zero1_grad_allreduce (nanotron: training_step's sync_gradients_across_dp(...,
+ * reduce_scatter=False) all-reduces the whole fp32 gradient buffer, then the optimizer
+ * all-gathers the fp16 parameters). The setting of test_zero_sync_exposed (dp 8 in one node,
+ * 240e9 B/s, 5 us per step, nccl_model = 0, everything exposed; the test cluster gives no
+ * separate gather figure): 2(n-1)/n x 4 B + (n-1)/n x 2 B = 7/8 x 10 B per parameter and
+ * 2(n-1) + (n-1) = 21 steps,
+ *   t = 7/8 * 10 * P / 240e9 + 21 * 5e-6,
+ * against 7/8 * 6 * P / 240e9 + 14 * 5e-6 without; ZeRO-0 and ZeRO-2 do not move.
+ */
+static double zero1_ar_time(const char *knob, const char *strategy)
+{
+    return zero_sync_time2("zero_sync_exposed=1", knob, strategy);
+}
+
+static void test_zero1_grad_allreduce(void)
+{
+    const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
+    const double ar = 7.0 / 8.0 * 10.0 * P / 240e9 + 21.0 * 5e-6;
+    const double rs = 7.0 / 8.0 * 6.0 * P / 240e9 + 14.0 * 5e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(zero1_ar_time("zero1_grad_allreduce=1", "dp=8,zero=1"), ar, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(zero1_ar_time("zero1_grad_allreduce=0", "dp=8,zero=1"), rs, 1e-12, 0));
+    CU_ASSERT_EQUAL(zero1_ar_time("zero1_grad_allreduce=1", "dp=8,zero=0"),
+                    zero1_ar_time("zero1_grad_allreduce=0", "dp=8,zero=0"));
+    CU_ASSERT_EQUAL(zero1_ar_time("zero1_grad_allreduce=1", "dp=8,zero=2"),
+                    zero1_ar_time("zero1_grad_allreduce=0", "dp=8,zero=2"));
 }
 
 /*
@@ -842,6 +877,48 @@ static void test_pp_p2p_msgs(void)
                                     16.0 * 2.0 * (V / (300e9 * 0.8) + 5e-6), 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_PP_COMM],
                                     16.0 * 2.0 * (V / (300e9 * 0.8) + 4.5 * 5e-6), 1e-12, 0));
+}
+
+/*
+ * Tied embeddings under a pipeline: once per step the first and the last stage all-reduce
+ * the gradients of the matrix they share (Megatron-Core finalize_model_grads
+ * _allreduce_word_embedding_grads; nanotron sync_tied_weights_gradients). A group of two:
+ * 2(2-1)/2 = 1 of the V h / t gradient bytes (fp32: 4 B), 2 ring steps (nccl_model = 0: the
+ * level's latency per step). L = 8, h = 4096, V = 51200, dp 1 so the DP time is this term
+ * alone; untied the same strategy prices none, and pp 1 none either.
+ *   pp 4 in one node (300 GB/s x 0.8, 5 us):
+ *     51200 * 4096 * 4 / 240e9 + 2 * 5e-6 = 3.4952533e-3 + 1e-5 = 3.5052533e-3 s
+ *   tp 2, pp 2, dp 4 on 16 devices: the pair sits on two nodes (25 GB/s x 0.8, 10 us):
+ *     51200 * 4096 / 2 * 4 / 20e9 + 2 * 10e-6 = 2.0971520e-2 + 2e-5 = 2.0991520e-2 s
+ * (the DP all-reduce of dp 4 is the same tied or untied, so the difference is the term).
+ */
+static void tie_cols(gboolean tied, uint32_t n, const char *text, double *col)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    m->tied_embeddings = tied;
+    static const char *const sets[] = {"grad_fp32=1", "nccl_model=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, n, text);
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, col, NULL));
+}
+
+static void test_tied_grad_sync(void)
+{
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    tie_cols(TRUE, 4, "pp=4,mbs=1", a);
+    tie_cols(FALSE, 4, "pp=4,mbs=1", b);
+    const double in_node = 51200.0 * 4096.0 * 4.0 / 240e9 + 2.0 * 5e-6;
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_DP_COMM], in_node, 1e-12, 0));
+    CU_ASSERT_EQUAL(b[PRISM_COL_TIME_DP_COMM], 0.0);
+    CU_ASSERT_TRUE(
+        prism_test_close(a[PRISM_COL_TIME_STEP] - b[PRISM_COL_TIME_STEP], in_node, 1e-9, 0));
+    tie_cols(TRUE, 16, "tp=2,pp=2,mbs=1", a);
+    tie_cols(FALSE, 16, "tp=2,pp=2,mbs=1", b);
+    const double two_nodes = 51200.0 * 4096.0 / 2.0 * 4.0 / 20e9 + 2.0 * 10e-6;
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_DP_COMM] - b[PRISM_COL_TIME_DP_COMM],
+                                    two_nodes, 1e-9, 0));
+    tie_cols(TRUE, 1, "pp=1,mbs=1", a);
+    CU_ASSERT_EQUAL(a[PRISM_COL_TIME_DP_COMM], 0.0);
 }
 
 /*
@@ -2124,6 +2201,9 @@ static CU_TestInfo formula_tests[] = {
     {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
      test_tp_nics_and_gather},
     {"zero_sync_exposed: ZeRO's collectives outside compute", test_zero_sync_exposed},
+    {"zero1_grad_allreduce: ZeRO-1's whole-gradient all-reduce by hand", test_zero1_grad_allreduce},
+    {"tied embeddings under a pipeline: the step's gradient all-reduce by hand",
+     test_tied_grad_sync},
     {"sp_saves_gathered: DTensor SP keeps the gathered inputs", test_sp_saves_gathered},
     {"kv_repeat: repeated K/V kept and exchanged by CP, by hand", test_kv_repeat},
     {"tp_overlap dim: exposed TP time and userbuffers by hand", test_tp_overlap_dim},
