@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cost_eval.c - the evaluation framework: output column table, evaluators (workspace +
- * kernel table), one-strategy evaluation through the scalar reference, and the metric
- * JSON shared by explain, plan and pareto.
+ * kernel table), one-strategy evaluation through the scalar reference, and per-layer
+ * terms.
  *
  * An evaluator is not thread-safe (one per worker); models and segments are read-only.
  * Nothing here is collective.
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <prism/core.h>
-#include <prism/cost_json.h>
 
 #include "cost-internal.h"
 
@@ -504,88 +503,6 @@ gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
                              double out[PRISM_COL_COUNT], GError **error)
 {
     return prism_cost_run_one_internal(cm, s, NULL, FALSE, NULL, NULL, out, error);
-}
-
-void prism_cost_metrics_to_json(const PrismCostModel *cm, const PrismStrategy *s,
-                                const double c[PRISM_COL_COUNT], JsonBuilder *b)
-{
-    json_builder_set_member_name(b, "memory");
-    json_builder_begin_object(b);
-    static const struct {
-        const char *key;
-        PrismCostCol col;
-    } mem[] = {{"params", PRISM_COL_MEM_PARAMS},
-               {"grads", PRISM_COL_MEM_GRADS},
-               {"optimizer", PRISM_COL_MEM_OPTIMIZER},
-               {"activations", PRISM_COL_MEM_ACTIVATIONS},
-               {"comm_buffers", PRISM_COL_MEM_COMM_BUFFERS},
-               {"peak", PRISM_COL_MEM_PEAK},
-               {"host", PRISM_COL_MEM_HOST}};
-    for (size_t i = 0; i < G_N_ELEMENTS(mem); i++) {
-        json_builder_set_member_name(b, mem[i].key);
-        json_builder_add_double_value(b, c[mem[i].col]);
-    }
-    json_builder_set_member_name(b, "peak_stage");
-    json_builder_add_int_value(b, (gint64)c[PRISM_COL_PEAK_STAGE]);
-    /* memory as each source measures it, bytes (prism_cost_memory_kinds) */
-    PrismMemKinds mk;
-    prism_cost_memory_kinds(cm, s, c[PRISM_COL_MEM_PEAK], &mk);
-    const struct {
-        const char *key;
-        double v;
-    } kinds[] = {{"allocated", mk.allocated},
-                 {"reserved", mk.reserved},
-                 {"device", mk.device},
-                 {"cuda_context", mk.context},
-                 {"nccl_buffers", mk.nccl}};
-    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
-        json_builder_set_member_name(b, kinds[i].key);
-        json_builder_add_double_value(b, kinds[i].v);
-    }
-    json_builder_set_member_name(b, "budget");
-    json_builder_add_double_value(b, cm->k.budget);
-    json_builder_set_member_name(b, "host_budget");
-    json_builder_add_double_value(b, cm->k.host_budget);
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "time");
-    json_builder_begin_object(b);
-    static const struct {
-        const char *key;
-        PrismCostCol col;
-    } tim[] = {{"compute", PRISM_COL_TIME_COMPUTE},
-               {"recompute", PRISM_COL_TIME_RECOMPUTE},
-               {"tp_comm", PRISM_COL_TIME_TP_COMM},
-               {"cp_comm", PRISM_COL_TIME_CP_COMM},
-               {"ep_comm", PRISM_COL_TIME_EP_COMM},
-               {"dp_comm", PRISM_COL_TIME_DP_COMM},
-               {"pp_comm", PRISM_COL_TIME_PP_COMM},
-               {"bubble", PRISM_COL_TIME_BUBBLE},
-               {"optimizer", PRISM_COL_TIME_OPTIMIZER},
-               {"offload", PRISM_COL_TIME_OFFLOAD},
-               {"step", PRISM_COL_TIME_STEP}};
-    for (size_t i = 0; i < G_N_ELEMENTS(tim); i++) {
-        json_builder_set_member_name(b, tim[i].key);
-        json_builder_add_double_value(b, c[tim[i].col]);
-    }
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "flops_per_device");
-    json_builder_add_double_value(b, c[PRISM_COL_FLOPS_PER_DEVICE]);
-    json_builder_set_member_name(b, "bytes_per_level");
-    json_builder_begin_array(b);
-    for (uint32_t j = 0; j < cm->cluster->n_levels && j <= PRISM_COL_BYTES_L3 - PRISM_COL_BYTES_L0;
-         j++)
-        json_builder_add_double_value(b, c[PRISM_COL_BYTES_L0 + j]);
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "mfu");
-    json_builder_add_double_value(b, c[PRISM_COL_MFU]);
-    json_builder_set_member_name(b, "hfu");
-    json_builder_add_double_value(b, c[PRISM_COL_HFU]);
-    json_builder_set_member_name(b, "tokens_per_s");
-    json_builder_add_double_value(b, c[PRISM_COL_TOKENS_PER_S]);
-    json_builder_set_member_name(b, "feasible");
-    json_builder_add_boolean_value(b, c[PRISM_COL_FEASIBLE] > 0.5);
-    json_builder_set_member_name(b, "reason");
-    json_builder_add_string_value(b, prism_reason_name((PrismReason)(int)c[PRISM_COL_REASON]));
 }
 
 gboolean prism_cost_eval_layout(const PrismCostModel *cm, const PrismStrategy *s,

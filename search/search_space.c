@@ -309,6 +309,9 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                         GArray *const *vals, gboolean store)
 {
     LaneBuilder b = {.vals = vals};
+    /* the registry's domains of the two lane dims that are no divisors */
+    const PrismDimInfo *sp_dom = prism_dim_info(PRISM_DIM_SP),
+                       *zero_dom = prism_dim_info(PRISM_DIM_ZERO);
     for (int c = 0; c < LT_COUNT && store; c++)
         b.col[c] = g_array_new(FALSE, FALSE, sizeof(double));
     uint64_t per_pp = t->devices / t->pp;
@@ -343,8 +346,9 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                 uint64_t ep = eps ? eps[e] : one;                  /* R5 */
                 if (per_pp % ep != 0 || !ACCEPT(PRISM_DIM_EP, ep)) /* R5 */
                     continue;
-                for (uint64_t sp = 0; sp <= 1; sp++) {
-                    if (sp == 1 && (tp == 1 || (fx->seq / cp) % tp != 0)) /* R4 */
+                for (uint64_t sp = sp_dom->lo; sp <= sp_dom->hi; sp++) {
+                    if (!prism_strategy_sp_ok((uint32_t)sp, (uint32_t)tp, (uint32_t)cp, fx->seq,
+                                              NULL)) /* R4 */
                         continue;
                     if (!ACCEPT(PRISM_DIM_SP, sp) ||
                         !prism_space_filter_default_internal(filter, PRISM_DIM_SP, sp, tp > 1))
@@ -355,8 +359,8 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
                             continue;
                         if (!ACCEPT(PRISM_DIM_MBS, mbs) || !ACCEPT(PRISM_DIM_M, m))
                             continue;
-                        for (uint64_t z = 0; z <= 3; z++) {
-                            if (z > 0 && dp * cp == 1) /* R9 */
+                        for (uint64_t z = zero_dom->lo; z <= zero_dom->hi; z++) {
+                            if (!prism_strategy_zero_ok((uint32_t)z, dp * cp, NULL)) /* R9 */
                                 continue;
                             if (!ACCEPT(PRISM_DIM_ZERO, z) ||
                                 !prism_space_filter_default_internal(filter, PRISM_DIM_ZERO, z,

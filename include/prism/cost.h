@@ -291,9 +291,8 @@ void prism_evaluator_floors(PrismEvaluator *ev, const PrismCostSegment *seg,
 gboolean prism_cost_eval_one(const PrismCostModel *cm, const PrismStrategy *s,
                              double cols[PRISM_COL_COUNT], GError **error);
 
-/* The JSON members of an evaluated row's metrics (prism_cost_metrics_to_json) are in
- * <prism/cost_json.h>; `prism explain`'s data (every named term, stage and GEMM of one
- * strategy) in <prism/explain.h>. */
+/* `prism explain`'s data (every named term, stage and GEMM of one strategy) is in
+ * <prism/explain.h>; the CLI renders it and an evaluated row's columns (src/app/). */
 
 /**
  * An explicit stage layout: how many split layers (transformer blocks + MTP layers, in

@@ -2,7 +2,7 @@
  * registry.h - the registry of strategy dims and pipeline schedules: one row per dim and
  * one per schedule, the single place their names, domains, texts and schedule facts stand.
  *
- * Who reads it: the strategy parser and text form (strategy.c), the shape rules R7/R8
+ * Who reads it: the strategy parser and text form (strategy.c), the shape rules R4/R7-R9
  * (strategy.c) and the space enumerator (search/search_space.c), the filters
  * (search/search_filter.c), explain's JSON (src/app/render_explain.c), the landscape schema
  * (io/io_schema.c, which also writes the dim list as the `dims` attribute of /landscape

@@ -170,6 +170,15 @@ gboolean prism_strategy_check(const PrismStrategy *s, const PrismModel *model,
 gboolean prism_strategy_ssm_ok(const PrismBlockSpec *spec, uint32_t tp, uint32_t cp,
                                GError **error);
 
+/**
+ * R4: sequence parallelism @p sp (in its registry domain) at @p tp, @p cp and sequence
+ * length @p seq; R9: ZeRO stage @p zero (in its registry domain) with a sharding group of
+ * @p group = dp*cp ranks. Shared by prism_strategy_check() and the space enumerator.
+ * Errors: PRISM_INPUT_ERROR_SHAPE naming the rule.
+ */
+gboolean prism_strategy_sp_ok(uint32_t sp, uint32_t tp, uint32_t cp, uint64_t seq, GError **error);
+gboolean prism_strategy_zero_ok(uint32_t zero, uint64_t group, GError **error);
+
 /** Transformer blocks + MTP layers: the layers split over pp*vpp chunks. */
 uint32_t prism_model_split_layers(const PrismModel *model);
 

@@ -234,6 +234,15 @@ char *prism_app_explain(const PrismCostModel *cm, const PrismStrategy *s, const 
 /** Every dim of @p s (devices, dp, tp, ..., recompute, schedule) as members of an open JSON
  *  object, in the registry's JSON order; codes as names, edp after etp. */
 void prism_app_strategy_json(const PrismStrategy *s, JsonBuilder *b);
+/**
+ * The metric members of `prism explain --json` for one row of columns, into the open
+ * object of @p b: memory{the parts, peak_stage, the allocated peak's reserved and device
+ * figures (prism_cost_memory_kinds), budget (prism_cost_model_usable), host_budget},
+ * time{...}, flops_per_device, bytes_per_level, mfu, hfu, tokens_per_s, feasible, reason.
+ * Explain and plan's rows both add them, so their keys cannot drift apart.
+ */
+void prism_app_metrics_json(const PrismCostModel *cm, const PrismStrategy *s,
+                            const double cols[PRISM_COL_COUNT], JsonBuilder *b);
 
 /** The `prism plan --count` report of @p space (render_space.c): per dimension the count of
  *  distinct values and a compact list, then segments, lane tables and the total. Text table,

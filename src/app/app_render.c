@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdarg.h>
 
-#include <prism/cost_json.h>
 #include <prism/dc.h>
 #include <prism/diagnose.h>
 #include <prism/refine.h>
@@ -50,7 +49,7 @@ void prism_app_row_json_members(JsonBuilder *b, const PrismCostModel *cm, uint64
     g_autofree char *st = prism_strategy_format(s);
     json_builder_set_member_name(b, "strategy");
     json_builder_add_string_value(b, st);
-    prism_cost_metrics_to_json(cm, s, cols, b);
+    prism_app_metrics_json(cm, s, cols, b);
 }
 
 /* ---- the "nothing fits" diagnosis ---- */

@@ -3,12 +3,12 @@
  * render_explain.c - `prism explain`'s text and JSON: every named term of one strategy
  * with its formula, unit and value, per layer kind and per stage, rendered from the data
  * cost/ returns (explain.h: prism_explain_new and its accessors). `prism validate
- * --explain` prints the same. Nothing here is collective.
+ * --explain` prints the same, and `prism plan`'s rows carry its metric members
+ * (prism_app_metrics_json). Nothing here is collective.
  */
 #include <string.h>
 
 #include <prism/core.h>
-#include <prism/cost_json.h>
 #include <prism/explain.h>
 
 #include "app-internal.h"
@@ -49,6 +49,89 @@ void prism_app_strategy_json(const PrismStrategy *s, JsonBuilder *b)
             json_builder_add_int_value(b, prism_strategy_edp(s));
         }
     }
+}
+
+void prism_app_metrics_json(const PrismCostModel *cm, const PrismStrategy *s,
+                            const double c[PRISM_COL_COUNT], JsonBuilder *b)
+{
+    json_builder_set_member_name(b, "memory");
+    json_builder_begin_object(b);
+    static const struct {
+        const char *key;
+        PrismCostCol col;
+    } mem[] = {{"params", PRISM_COL_MEM_PARAMS},
+               {"grads", PRISM_COL_MEM_GRADS},
+               {"optimizer", PRISM_COL_MEM_OPTIMIZER},
+               {"activations", PRISM_COL_MEM_ACTIVATIONS},
+               {"comm_buffers", PRISM_COL_MEM_COMM_BUFFERS},
+               {"peak", PRISM_COL_MEM_PEAK},
+               {"host", PRISM_COL_MEM_HOST}};
+    for (size_t i = 0; i < G_N_ELEMENTS(mem); i++) {
+        json_builder_set_member_name(b, mem[i].key);
+        json_builder_add_double_value(b, c[mem[i].col]);
+    }
+    json_builder_set_member_name(b, "peak_stage");
+    json_builder_add_int_value(b, (gint64)c[PRISM_COL_PEAK_STAGE]);
+    /* memory as each source measures it, bytes (prism_cost_memory_kinds) */
+    PrismMemKinds mk;
+    prism_cost_memory_kinds(cm, s, c[PRISM_COL_MEM_PEAK], &mk);
+    const struct {
+        const char *key;
+        double v;
+    } kinds[] = {{"allocated", mk.allocated},
+                 {"reserved", mk.reserved},
+                 {"device", mk.device},
+                 {"cuda_context", mk.context},
+                 {"nccl_buffers", mk.nccl}};
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
+        json_builder_set_member_name(b, kinds[i].key);
+        json_builder_add_double_value(b, kinds[i].v);
+    }
+    json_builder_set_member_name(b, "budget");
+    json_builder_add_double_value(b, prism_cost_model_usable(cm));
+    json_builder_set_member_name(b, "host_budget");
+    json_builder_add_double_value(b, prism_cost_model_host_budget(cm));
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "time");
+    json_builder_begin_object(b);
+    static const struct {
+        const char *key;
+        PrismCostCol col;
+    } tim[] = {{"compute", PRISM_COL_TIME_COMPUTE},
+               {"recompute", PRISM_COL_TIME_RECOMPUTE},
+               {"tp_comm", PRISM_COL_TIME_TP_COMM},
+               {"cp_comm", PRISM_COL_TIME_CP_COMM},
+               {"ep_comm", PRISM_COL_TIME_EP_COMM},
+               {"dp_comm", PRISM_COL_TIME_DP_COMM},
+               {"pp_comm", PRISM_COL_TIME_PP_COMM},
+               {"bubble", PRISM_COL_TIME_BUBBLE},
+               {"optimizer", PRISM_COL_TIME_OPTIMIZER},
+               {"offload", PRISM_COL_TIME_OFFLOAD},
+               {"step", PRISM_COL_TIME_STEP}};
+    for (size_t i = 0; i < G_N_ELEMENTS(tim); i++) {
+        json_builder_set_member_name(b, tim[i].key);
+        json_builder_add_double_value(b, c[tim[i].col]);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "flops_per_device");
+    json_builder_add_double_value(b, c[PRISM_COL_FLOPS_PER_DEVICE]);
+    json_builder_set_member_name(b, "bytes_per_level");
+    json_builder_begin_array(b);
+    for (uint32_t j = 0;
+         j < prism_cost_model_cluster(cm)->n_levels && j <= PRISM_COL_BYTES_L3 - PRISM_COL_BYTES_L0;
+         j++)
+        json_builder_add_double_value(b, c[PRISM_COL_BYTES_L0 + j]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "mfu");
+    json_builder_add_double_value(b, c[PRISM_COL_MFU]);
+    json_builder_set_member_name(b, "hfu");
+    json_builder_add_double_value(b, c[PRISM_COL_HFU]);
+    json_builder_set_member_name(b, "tokens_per_s");
+    json_builder_add_double_value(b, c[PRISM_COL_TOKENS_PER_S]);
+    json_builder_set_member_name(b, "feasible");
+    json_builder_add_boolean_value(b, c[PRISM_COL_FEASIBLE] > 0.5);
+    json_builder_set_member_name(b, "reason");
+    json_builder_add_string_value(b, prism_reason_name((PrismReason)(int)c[PRISM_COL_REASON]));
 }
 
 /* One overlap option of the explain header: "on (how)", "off", or "- (tp = 1)". */
@@ -582,7 +665,7 @@ static char *explain_json(const PrismExplain *ex)
     json_builder_begin_object(b);
     prism_app_strategy_json(s, b);
     json_builder_end_object(b);
-    prism_cost_metrics_to_json(cm, s, prism_explain_cols(ex), b);
+    prism_app_metrics_json(cm, s, prism_explain_cols(ex), b);
     json_builder_set_member_name(b, "per_stage");
     json_builder_begin_array(b);
     for (uint32_t st = 0; st < l->pp; st++) {

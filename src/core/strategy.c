@@ -402,6 +402,32 @@ gboolean prism_strategy_ssm_ok(const PrismBlockSpec *sp, uint32_t tp, uint32_t c
     return TRUE;
 }
 
+/* The domains are the registry's (sp 0..1, zero 0..3), so the enumerator, which loops over
+ * them, and the parser cannot disagree with this check. */
+gboolean prism_strategy_sp_ok(uint32_t sp, uint32_t tp, uint32_t cp, uint64_t seq, GError **error)
+{
+    const PrismDimInfo *d = prism_dim_info(PRISM_DIM_SP);
+    if (sp < d->lo || sp > d->hi)
+        SHAPE_FAIL("R4: sp=%u must be %" G_GUINT64_FORMAT " or %" G_GUINT64_FORMAT, sp, d->lo,
+                   d->hi);
+    if (sp == 1 && tp == 1)
+        SHAPE_FAIL("R4: sp=1 needs tp > 1");
+    if (sp == 1 && (seq / cp) % tp != 0)
+        SHAPE_FAIL("R4: sp=1 needs seq/cp=%" G_GUINT64_FORMAT " divisible by tp=%u", seq / cp, tp);
+    return TRUE;
+}
+
+gboolean prism_strategy_zero_ok(uint32_t zero, uint64_t group, GError **error)
+{
+    const PrismDimInfo *d = prism_dim_info(PRISM_DIM_ZERO);
+    if (zero < d->lo || zero > d->hi)
+        SHAPE_FAIL("R9: zero=%u must be %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, zero, d->lo,
+                   d->hi);
+    if (zero > 0 && group == 1)
+        SHAPE_FAIL("R9: zero=%u needs a sharding group dp*cp > 1", zero);
+    return TRUE;
+}
+
 /* prism_strategy_check, phase 1 (R1-R5): how the devices split, and the tensor and
  * expert shapes each split must divide. */
 static gboolean check_split(const PrismStrategy *s, const PrismModel *model, const PrismTraining *t,
@@ -442,14 +468,8 @@ static gboolean check_split(const PrismStrategy *s, const PrismModel *model, con
     /* R3 */
     if (s->cp > 1 && t->seq % (2u * s->cp) != 0)
         SHAPE_FAIL("R3: cp=%u needs seq=%" G_GUINT64_FORMAT " divisible by 2*cp", s->cp, t->seq);
-    /* R4 */
-    if (s->sp > 1)
-        SHAPE_FAIL("R4: sp=%u must be 0 or 1", (unsigned)s->sp);
-    if (s->sp == 1 && s->tp == 1)
-        SHAPE_FAIL("R4: sp=1 needs tp > 1");
-    if (s->sp == 1 && (t->seq / s->cp) % s->tp != 0)
-        SHAPE_FAIL("R4: sp=1 needs seq/cp=%" G_GUINT64_FORMAT " divisible by tp=%u", t->seq / s->cp,
-                   s->tp);
+    if (!prism_strategy_sp_ok(s->sp, s->tp, s->cp, t->seq, error))
+        return FALSE;
     /* R5 */
     if (!prism_model_is_moe(model) && s->ep != 1)
         SHAPE_FAIL("R5: ep=%u but the model has no experts (ep must be 1)", s->ep);
@@ -554,11 +574,8 @@ static gboolean check_pipeline(const PrismStrategy *s, uint32_t L, const PrismTr
 /* Phase 3 (R9-R12): the memory and overlap options: ZeRO, recompute, offload, overlap. */
 static gboolean check_options(const PrismStrategy *s, uint32_t L, GError **error)
 {
-    /* R9 */
-    if (s->zero > 3)
-        SHAPE_FAIL("R9: zero=%u must be 0..3", (unsigned)s->zero);
-    if (s->zero > 0 && (uint64_t)s->dp * s->cp == 1)
-        SHAPE_FAIL("R9: zero=%u needs a sharding group dp*cp > 1", (unsigned)s->zero);
+    if (!prism_strategy_zero_ok(s->zero, (uint64_t)s->dp * s->cp, error))
+        return FALSE;
     /* R10 */
     if (s->recompute >= PRISM_RECOMPUTE_COUNT)
         SHAPE_FAIL("R10: unknown recompute code %u", (unsigned)s->recompute);

@@ -11,7 +11,7 @@ prism_add_mpi_test(test_bounds SOURCES mpi/test_bounds.c RANKS 1 2 3 4 TIMEOUT 1
 prism_add_mpi_test(test_rank_invariance SOURCES mpi/test_rank_invariance.c RANKS 1 2 3 4 TIMEOUT 180)
 prism_add_cli_test(cli_plan SCRIPT tests/cli/plan.sh TIMEOUT 300)
 prism_add_unit_test(test_front_golden SOURCES unit/test_front_golden.c LABELS golden)
-# The libraries return data: only cost_json.h (the JSON writers' header) brings json-glib.
+# The libraries return data: no library header brings json-glib.
 # (Self-containment of every header is tests/cmake/structure.cmake.) Built, not run.
 set(tu ${CMAKE_CURRENT_BINARY_DIR}/header_no_json.c)
 file(WRITE ${tu} "#include <prism/cost.h>\n#include <prism/search.h>\n#include <prism/refine.h>\n#ifdef JSON_TYPE_BUILDER\n#error a library header includes json-glib\n#endif\nint prism_header_no_json_internal(void);\nint prism_header_no_json_internal(void) { return 0; }\n")

@@ -70,7 +70,6 @@ HEADER_LAYER = {
     "knobs.h": ("cost", "cost"),
     "ranges.h": ("cost", "cost"),
     "opcost.h": ("cost", "cost"),
-    "cost_json.h": ("cost", "cost"),
     "explain.h": ("cost", "cost"),
     "framework.h": ("cost", "cost"),
     "space.h": ("search", "search"),

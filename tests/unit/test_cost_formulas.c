@@ -15,7 +15,6 @@
 #include <prism/core.h>
 #include <prism/cost.h>
 
-#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -284,15 +283,9 @@ static double kv_cp_bytes_with(const char *repeat, const char *dkv, const char *
     g_autoptr(PrismModel) m = prism_model_zoo_get(model, NULL);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 16, "dp=8,cp=2,tp=1,pp=1,mbs=1");
-    g_autofree char *j = prism_app_explain(cm, &s, NULL, TRUE, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-    g_autoptr(JsonParser) p = json_parser_new();
-    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, j, -1, NULL));
-    JsonArray *layers =
-        json_object_get_array_member(json_node_get_object(json_parser_get_root(p)), "layers");
-    JsonObject *t =
-        json_object_get_object_member(json_array_get_object_element(layers, 1), "terms");
-    return json_object_get_double_member(t, "cp_bytes");
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_SLOT, 1, "cp_bytes");
 }
 
 static void test_kv_repeat(void)
@@ -1053,17 +1046,16 @@ static void test_grad_accum(void)
     CU_ASSERT_DOUBLE_EQUAL(acc16, 5.0335744e-4, 1e-12);
 }
 
-/* explain's per-stage member @p key of strategy @p s */
-static void stage_values(const PrismCostModel *cm, const PrismStrategy *s, const char *key,
-                         double *out)
+/* explain's per-stage activations of strategy @p s (PrismExplainStage) */
+static void stage_activations(const PrismCostModel *cm, const PrismStrategy *s, double *out)
 {
-    g_autofree char *js = prism_app_explain(cm, s, NULL, TRUE, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-    g_autoptr(JsonNode) root = json_from_string(js, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-    JsonArray *a = json_object_get_array_member(json_node_get_object(root), "per_stage");
-    for (uint32_t i = 0; i < s->pp; i++)
-        out[i] = json_object_get_double_member(json_array_get_object_element(a, i), key);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    for (uint32_t i = 0; i < s->pp; i++) {
+        PrismExplainStage sd;
+        prism_explain_stage(ex, i, &sd);
+        out[i] = sd.activations;
+    }
 }
 
 /*
@@ -1154,7 +1146,7 @@ static void test_new_schedules(void)
             kap = 0.0;
             rho = 0.25;
         }
-        stage_values(cm, &s, "activations", act);
+        stage_activations(cm, &s, act);
         double usum = 0, umax = -1e300, tmax = 0;
         for (int i = 0; i < 4; i++) {
             if (!prism_test_close(act[i], want[i], 1e-12, 0))
@@ -1184,6 +1176,14 @@ static void test_new_schedules(void)
     }
 }
 
+/* Term @p key of stage @p st's composition (explain's per_stage[st].terms). */
+static double stage_term(const PrismExplain *ex, uint32_t st, const char *key)
+{
+    PrismExplainStage sd;
+    prism_explain_stage(ex, st, &sd);
+    return test_explain_term(ex, PRISM_TERM_COMP, sd.comp, key);
+}
+
 /*
  * DualPipe(V)'s overlap of the MoE all-to-all: against zb-v (same placement, same in-flight
  * chunk mix but one), every stage's EP time drops by min(ep, compute + recompute) and its
@@ -1209,32 +1209,25 @@ static void test_dualpipe_overlap(void)
     g_autofree char *tz = g_strdup_printf("%s,schedule=zb-v", base);
     g_autofree char *td = g_strdup_printf("%s,schedule=dualpipe-v", base);
     PrismStrategy sz = test_strategy(cm, 64, tz), sd = test_strategy(cm, 64, td);
-    g_autofree char *jz = prism_app_explain(cm, &sz, NULL, TRUE, NULL);
-    g_autofree char *jd = prism_app_explain(cm, &sd, NULL, TRUE, NULL);
-    g_autoptr(JsonNode) rz = json_from_string(jz, NULL);
-    g_autoptr(JsonNode) rd = json_from_string(jd, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(rz);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(rd);
-    JsonArray *az = json_object_get_array_member(json_node_get_object(rz), "per_stage");
-    JsonArray *ad = json_object_get_array_member(json_node_get_object(rd), "per_stage");
+    g_autoptr(PrismExplain) ez = prism_explain_new(cm, &sz, NULL, NULL);
+    g_autoptr(PrismExplain) ed = prism_explain_new(cm, &sd, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ez);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ed);
     double usum = 0, umax = -1e300, tmax = 0, dpmax = 0, opt = 0;
     for (uint32_t i = 0; i < 4; i++) {
-        JsonObject *z =
-            json_object_get_object_member(json_array_get_object_element(az, i), "terms");
-        JsonObject *d =
-            json_object_get_object_member(json_array_get_object_element(ad, i), "terms");
-#define G(o, key) json_object_get_double_member(o, key)
-        const double cr = G(z, "compute") + G(z, "recompute"), ep = G(z, "ep_comm");
+#define G(ex, key) stage_term(ex, i, key)
+        const double cr = G(ez, "compute") + G(ez, "recompute"), ep = G(ez, "ep_comm");
         const double hidden = MIN(ep, cr);
         CU_ASSERT_TRUE(ep > 0.0 && hidden > 0.0);
-        CU_ASSERT_TRUE(prism_test_close(G(d, "ep_comm"), ep - hidden, 1e-12, 1e-15));
-        CU_ASSERT_TRUE(prism_test_close(G(d, "stage_time"), G(z, "stage_time") - hidden, 1e-12, 0));
-        const double td_s = G(d, "stage_time"), u = MAX(td_s - 3.0 * G(d, "weight_grad"), 0.0);
+        CU_ASSERT_TRUE(prism_test_close(G(ed, "ep_comm"), ep - hidden, 1e-12, 1e-15));
+        CU_ASSERT_TRUE(
+            prism_test_close(G(ed, "stage_time"), G(ez, "stage_time") - hidden, 1e-12, 0));
+        const double td_s = G(ed, "stage_time"), u = MAX(td_s - 3.0 * G(ed, "weight_grad"), 0.0);
         usum += u;
         umax = MAX(umax, u);
         tmax = MAX(tmax, td_s);
-        dpmax = MAX(dpmax, G(d, "dp_comm"));
-        opt = MAX(opt, G(d, "optimizer_step"));
+        dpmax = MAX(dpmax, G(ed, "dp_comm"));
+        opt = MAX(opt, G(ed, "optimizer_step"));
 #undef G
     }
     double c[PRISM_COL_COUNT];

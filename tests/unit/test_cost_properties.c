@@ -22,12 +22,10 @@
 #include <string.h>
 
 #include <CUnit/CUnit.h>
-#include <json-glib/json-glib.h>
 
 #include <prism/core.h>
 #include <prism/cost.h>
 
-#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -464,32 +462,20 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
     w->step = share * st->m * tmax + (bub > 0 ? bub : 0.0) * rho + opt;
 }
 
-static JsonObject *stage_obj(JsonNode *root, uint32_t s)
-{
-    JsonArray *a = json_object_get_array_member(json_node_get_object(root), "per_stage");
-    return json_array_get_object_element(a, s);
-}
-
 /* Walk @p st and compare with explain's per-stage memory and the kernel's step time. */
 static gboolean walker_agrees(const PrismCostModel *cm, const PrismStrategy *stp)
 {
     const PrismStrategy st = *stp;
     Walk w;
     walk(cm, &st, &w);
-    g_autofree char *js = prism_app_explain(cm, &st, NULL, TRUE, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-    GError *jerr = NULL;
-    g_autoptr(JsonNode) root = json_from_string(js, &jerr);
-    if (root == NULL)
-        fprintf(stderr, "\n  explain JSON: %s\n%s\n", jerr->message, js);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &st, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
     gboolean ok = TRUE;
     for (uint32_t s = 0; s < st.pp; s++) {
-        JsonObject *o = stage_obj(root, s);
-        const double stat = json_object_get_double_member(o, "params") +
-                            json_object_get_double_member(o, "grads") +
-                            json_object_get_double_member(o, "optimizer");
-        const double act = json_object_get_double_member(o, "activations");
+        PrismExplainStage sd;
+        prism_explain_stage(ex, s, &sd);
+        const double stat = sd.params + sd.grads + sd.optimizer;
+        const double act = sd.activations;
         ok &= prism_test_close(stat, w.stage_static[s], 1e-9, 0);
         ok &= prism_test_close(act, w.stage_act[s], 1e-9, 0);
         if (!ok) {
@@ -663,13 +649,14 @@ static void test_walker_new_schedules(void)
 /* Sum over stages of explain's per-stage "params" bytes. */
 static double sum_stage_params(const PrismCostModel *cm, const PrismStrategy *st)
 {
-    g_autofree char *js = prism_app_explain(cm, st, NULL, TRUE, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-    g_autoptr(JsonNode) root = json_from_string(js, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, st, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
     double sum = 0;
-    for (uint32_t s = 0; s < st->pp; s++)
-        sum += json_object_get_double_member(stage_obj(root, s), "params");
+    for (uint32_t s = 0; s < st->pp; s++) {
+        PrismExplainStage sd;
+        prism_explain_stage(ex, s, &sd);
+        sum += sd.params;
+    }
     return sum;
 }
 

@@ -269,3 +269,13 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     return cm;
 }
+
+double test_explain_term(const PrismExplain *ex, PrismTermLevel level, unsigned index,
+                         const char *name)
+{
+    for (unsigned i = 0; i < prism_term_count(level); i++)
+        if (strcmp(prism_term_info(level, i)->name, name) == 0)
+            return prism_explain_term(ex, level, index, i);
+    CU_FAIL_FATAL("no explain term of that name");
+    return 0;
+}

@@ -7,6 +7,7 @@
 #define PRISM_TEST_COST_SUPPORT_H
 
 #include <prism/cost.h>
+#include <prism/explain.h>
 
 /** GPT-like model: L blocks of hidden h, a heads (head dim h/a), vocab V, ffn 4h. */
 PrismModel *test_gpt_model(uint32_t L, uint64_t h, uint32_t a, uint64_t V);
@@ -25,6 +26,11 @@ PrismCostModel *test_cost_model_on(const PrismModel *m, const PrismCluster *c, u
 
 /** Parse a strategy for @p devices and the model's training; asserts on failure. */
 PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const char *text);
+
+/** Explain's term @p name (its JSON key) of @p level at entry @p index (prism_explain_term);
+ *  asserts that the term exists. */
+double test_explain_term(const PrismExplain *ex, PrismTermLevel level, unsigned index,
+                         const char *name);
 
 #endif /* PRISM_TEST_COST_SUPPORT_H */
 

@@ -9,13 +9,12 @@
 #include <string.h>
 
 #include <CUnit/CUnit.h>
-#include <json-glib/json-glib.h>
 
 #include <prism/core.h>
 #include <prism/cost.h>
+#include <prism/explain.h>
 
 #include "../../cost/kernels/kernels-gemm.h"
-#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -398,21 +397,19 @@ static void test_sustained_clock(void)
     CU_ASSERT_TRUE(lb.fwd_s >= la.fwd_s * 1.05);
 }
 
-/* The large-GEMM BF16 rate `prism explain --json` reports for @p c. */
+/* The large-GEMM BF16 rate explain reports for @p c (PrismExplainModel). */
 static double explained_rate(const PrismModel *m, const PrismCluster *c, const PrismTraining *t,
                              const PrismKnobs *k)
 {
     g_autoptr(PrismCostModel) cm = prism_cost_model_new(m, c, t, k, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     const PrismStrategy s = test_strategy(cm, 8, "tp=1,pp=1,mbs=1");
-    g_autofree char *js = prism_app_explain(cm, &s, NULL, TRUE, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-    g_autoptr(JsonParser) p = json_parser_new();
-    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));
-    JsonObject *cmod = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)),
-                                                     "compute_model");
-    const double eff = json_object_get_double_member(cmod, "gemm_efficiency");
-    const double rate = json_object_get_double_member(cmod, "bf16_gemm_flops");
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    PrismExplainModel em;
+    prism_explain_model(ex, &em);
+    const double eff = prism_knobs_gemm_efficiency(prism_cost_model_knobs(cm), c->gemm_efficiency);
+    const double rate = 1.0 / em.inv_rate_bf16;
     CU_ASSERT_DOUBLE_EQUAL(
         rate, c->peak_flops[PRISM_DTYPE_BF16] * eff * c->sustained_clock_mhz / c->boost_clock_mhz,
         rate * 1e-12);
@@ -618,32 +615,27 @@ static void test_physical_bound(void)
 
 /* ---- grouped expert GEMMs priced by tokens per expert ---- */
 
-/* The expert_fc1 GEMM of block 1 from `prism explain --json`: M, N, K, count, fwd s. */
+/* The first expert_fc1 GEMM of explain's data (PrismExplainGemm): M, N, K, count, fwd s;
+ * and the large-GEMM BF16 rate. */
 static void expert_fc1(const PrismCostModel *cm, const PrismStrategy *s, double out[5],
                        double *rate)
 {
-    g_autofree char *js = prism_app_explain(cm, s, NULL, TRUE, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-    g_autoptr(JsonParser) p = json_parser_new();
-    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));
-    JsonObject *cmod = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)),
-                                                     "compute_model");
-    *rate = json_object_get_double_member(cmod, "bf16_gemm_flops");
-    JsonArray *kinds = json_object_get_array_member(cmod, "kinds");
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    PrismExplainModel em;
+    prism_explain_model(ex, &em);
+    *rate = 1.0 / em.inv_rate_bf16;
     gboolean found = FALSE;
-    for (guint k = 0; k < json_array_get_length(kinds) && !found; k++) {
-        JsonArray *g =
-            json_object_get_array_member(json_array_get_object_element(kinds, k), "gemms");
-        for (guint q = 0; q < json_array_get_length(g) && !found; q++) {
-            JsonObject *o = json_array_get_object_element(g, q);
-            if (strcmp(json_object_get_string_member(o, "name"), "expert_fc1") != 0)
+    for (uint32_t i = 0; i < prism_explain_n_kinds(ex) && !found; i++) {
+        PrismExplainKind k;
+        prism_explain_kind(ex, i, &k);
+        for (uint32_t q = 0; q < k.n_gemm && !found; q++) {
+            PrismExplainGemm g;
+            prism_explain_gemm(ex, i, q, &g);
+            if (strcmp(g.name, "expert_fc1") != 0)
                 continue;
-            out[0] = json_object_get_double_member(o, "M");
-            out[1] = json_object_get_double_member(o, "N");
-            out[2] = json_object_get_double_member(o, "K");
-            out[3] = json_object_get_double_member(o, "count");
-            out[4] =
-                json_object_get_double_member(json_object_get_object_member(o, "fwd"), "seconds");
+            const double v[5] = {g.M, g.N, g.K, g.count, g.pass[0].seconds};
+            memcpy(out, v, sizeof v);
             found = TRUE;
         }
     }

@@ -7,11 +7,10 @@
 #include <string.h>
 
 #include <CUnit/CUnit.h>
-#include <json-glib/json-glib.h>
 #include <prism/core.h>
 #include <prism/cost.h>
+#include <prism/explain.h>
 
-#include "../../src/app/app-internal.h"
 #include "prism_test_util.h"
 #include "test_cost_support.h"
 
@@ -114,28 +113,24 @@ static void test_a2a_rack_level(void)
     CU_ASSERT_EQUAL(prism_cluster_level_for_extent(rack, 73), 1u);
 }
 
-/* The forward seconds `prism explain --json` gives the GEMM of width @p N and depth @p K of
- * layer kind 0's first block on @p cm under dp=1, and its dtype in @p dtype. */
-static double gemm_fwd_s(const PrismCostModel *cm, double N, double K, char *dtype, size_t n)
+/* The forward seconds of the GEMM of width @p N and depth @p K of layer kind 0's first
+ * block on @p cm under dp=1 (explain's data, PrismExplain), and the dtype it runs in
+ * (the training dtype's when it runs in low precision, else BF16). */
+static double gemm_fwd_s(const PrismCostModel *cm, double N, double K, PrismDtype *dtype)
 {
     const PrismStrategy s = test_strategy(cm, 1, "dp=1");
-    g_autofree char *js = prism_app_explain(cm, &s, NULL, TRUE, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-    g_autoptr(JsonParser) p = json_parser_new();
-    CU_ASSERT_TRUE_FATAL(json_parser_load_from_data(p, js, -1, NULL));
-    JsonObject *cmod = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)),
-                                                     "compute_model");
-    JsonArray *kinds = json_object_get_array_member(cmod, "kinds");
-    for (guint i = 0; i < json_array_get_length(kinds); i++) {
-        JsonArray *g =
-            json_object_get_array_member(json_array_get_object_element(kinds, i), "gemms");
-        for (guint q = 0; q < json_array_get_length(g); q++) {
-            JsonObject *o = json_array_get_object_element(g, q);
-            if (json_object_get_double_member(o, "N") == N &&
-                json_object_get_double_member(o, "K") == K) {
-                g_strlcpy(dtype, json_object_get_string_member(o, "dtype"), n);
-                return json_object_get_double_member(json_object_get_object_member(o, "fwd"),
-                                                     "seconds");
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    const PrismDtype td = prism_cost_model_training(cm)->dtype;
+    for (uint32_t i = 0; i < prism_explain_n_kinds(ex); i++) {
+        PrismExplainKind k;
+        prism_explain_kind(ex, i, &k);
+        for (uint32_t q = 0; q < k.n_gemm; q++) {
+            PrismExplainGemm g;
+            prism_explain_gemm(ex, i, q, &g);
+            if (g.N == N && g.K == K) {
+                *dtype = g.low && prism_dtype_is_lowp(td) ? td : PRISM_DTYPE_BF16;
+                return g.pass[0].seconds;
             }
         }
     }
@@ -164,26 +159,25 @@ static void test_nvfp4_gemm_b200(void)
     CU_ASSERT_EQUAL(b200->peak_flops[PRISM_DTYPE_NVFP4], 9000e12);
     const double M = 4736, N = 24576, K = 6144, flop = 2.0 * M * N * K;
     const char *const all4[] = {"nvfp4_bf16_layers=0", NULL};
-    char dt[16];
+    PrismDtype dt;
     g_autoptr(PrismCostModel) c4 = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_NVFP4, all4);
-    const double t4 = gemm_fwd_s(c4, N, K, dt, sizeof dt);
-    CU_ASSERT_STRING_EQUAL(dt, "nvfp4");
+    const double t4 = gemm_fwd_s(c4, N, K, &dt);
+    CU_ASSERT_EQUAL(dt, PRISM_DTYPE_NVFP4);
     CU_ASSERT_TRUE(prism_test_close(t4, flop / (9e15 * 0.597), 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(t4, 2.66187e-4, 1e-5, 0));
     g_autoptr(PrismCostModel) c16 = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_BF16, NULL);
-    const double t16 = gemm_fwd_s(c16, N, K, dt, sizeof dt);
-    CU_ASSERT_STRING_EQUAL(dt, "bf16");
+    const double t16 = gemm_fwd_s(c16, N, K, &dt);
+    CU_ASSERT_EQUAL(dt, PRISM_DTYPE_BF16);
     CU_ASSERT_TRUE(prism_test_close(t16, flop / (2.25e15 * 0.631), 1e-12, 0));
     /* the knob: 0.5 x 0.597 / 0.631 of the NVFP4 peak */
     const char *const knob[] = {"nvfp4_bf16_layers=0", "compute_efficiency=0.5", NULL};
     g_autoptr(PrismCostModel) ck = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_NVFP4, knob);
-    CU_ASSERT_TRUE(prism_test_close(gemm_fwd_s(ck, N, K, dt, sizeof dt),
-                                    flop / (9e15 * 0.5 * 0.597 / 0.631), 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(gemm_fwd_s(ck, N, K, &dt), flop / (9e15 * 0.5 * 0.597 / 0.631), 1e-12, 0));
     /* a device without an NVFP4 figure prices NVFP4 at its BF16 efficiency */
     b200->gemm_eff_nvfp4 = 0;
     g_autoptr(PrismCostModel) c0 = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_NVFP4, all4);
-    CU_ASSERT_TRUE(
-        prism_test_close(gemm_fwd_s(c0, N, K, dt, sizeof dt), flop / (9e15 * 0.631), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(gemm_fwd_s(c0, N, K, &dt), flop / (9e15 * 0.631), 1e-12, 0));
     /* every NVFP4 preset carries the figure; a value above 1 or without an NVFP4 peak is
      * refused by the cluster check */
     for (size_t i = 0; i < prism_cluster_preset_count(); i++) {
