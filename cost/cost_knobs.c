@@ -625,6 +625,43 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "reduce_scatter=False) and optim/gradient_accumulator.py (ec8725ac) "
          "FP32GradientAccumulator.sync_gradients_across_dp then runs dist.all_reduce on "
          "the contiguous fp32 gradient buffer (1, the nanotron profile)"},
+    [PRISM_KNOB_GRAD_LOWP_KEPT] =
+        {"grad_lowp_kept", 0.0, 0.0, 1.0, "bool",
+         "1 = with grad_fp32 the model-dtype gradient of every parameter is held "
+         "beside the fp32 accumulation buffer until the micro-batch's backward "
+         "ends (the whole backward runs, then the gradients are added into the "
+         "fp32 buffer and dropped): the parameter dtype's bytes more per "
+         "parameter, sharded as the gradients; 0 = each gradient is accumulated "
+         "as it is produced",
+         "code: NVIDIA/Megatron-LM megatron/core/distributed (core_r0.9-r0.12): main_grad "
+         "accumulation in the backward hook (0); huggingface/nanotron src/nanotron/optim/"
+         "gradient_accumulator.py (069c21cf) FP32GradientAccumulator.backward: loss.backward() "
+         "first, then _accumulate_grad adds half_param.grad into the fp32 buffer and sets it to "
+         "None (1, the nanotron profile)"},
+    [PRISM_KNOB_DDP_GRAD_COPY] =
+        {"ddp_grad_copy", 0.0, 0.0, 1.0, "bool",
+         "1 = with ZeRO-0 and more than one data-parallel replica, torch "
+         "DistributedDataParallel (gradient_as_bucket_view False, its default) "
+         "holds a flat copy of every gradient in its buckets: the parameter "
+         "dtype's bytes more per parameter; 0 = no such copy (Megatron-Core's "
+         "buffers are the gradients themselves)",
+         "code: pytorch/pytorch torch/nn/parallel/distributed.py (v2.1-v2.5) "
+         "gradient_as_bucket_view=False (\"the saved memory size will be equal to the total "
+         "gradients size\" when True); huggingface/nanotron src/nanotron/trainer.py "
+         "DistributedDataParallel(model, process_group, broadcast_buffers=False, bucket_cap_mb) "
+         "when dp > 1 and not (accumulate_grad_in_fp32 and zero_stage > 0) (1, the nanotron "
+         "profile)"},
+    [PRISM_KNOB_SWIGLU_UNFUSED] =
+        {"swiglu_unfused", 0.0, 0.0, 1.0, "bool",
+         "1 = SwiGLU runs as two eager ops, silu(gate) then the product with up: "
+         "autograd keeps the silu output beside gate, up and the product (4 "
+         "ffn-wide tensors per token instead of 3); 0 = a fused SwiGLU keeps its "
+         "input and fc2 its output",
+         "code: NVIDIA/Megatron-LM megatron/core/fusions/fused_bias_swiglu.py (core_r0.9-r0.12, "
+         "bias_swiglu_fusion on by default): saves the input only (0); huggingface/nanotron "
+         "src/nanotron/models/llama.py GLUActivation.forward: self.act(gate_states) * up_states "
+         "(nn.SiLU keeps gate, the product keeps silu's output and up, down_proj keeps the "
+         "product) (1, the nanotron profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

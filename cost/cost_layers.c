@@ -52,6 +52,7 @@ typedef struct KnobView {
     double loss;      /* loss_bytes: the loss's bytes per logit element, both passes (0: fused) */
     double bwd;       /* bwd_ratio: the backward's element-wise traffic per forward's */
     double layout;    /* layout_copies: query-width layout copies per layer, both passes */
+    double glu_eager; /* swiglu_unfused: silu's output kept beside gate, up and product */
 } KnobView;
 
 /* The cross-entropy's HBM traffic per token over V logits, as element-wise bytes of one
@@ -304,6 +305,13 @@ static double combine_kept(const KnobView *kv, double h)
     return kv->probs_act > 0.5 ? 0.0 : h;
 }
 
+/* ffn-wide tensors per token an eager SwiGLU keeps beyond the fused one's gate, up and
+ * product (swiglu_unfused): silu(gate), which the product saves as its operand. */
+static double swiglu_kept(PrismMlpAct act, const KnobView *kv)
+{
+    return act == PRISM_MLP_SWIGLU ? kv->glu_eager : 0.0;
+}
+
 /* MLP part (dense or MoE). Returns the forward model FLOPs per token of the MLP. */
 static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, PrismKKind *k)
 {
@@ -317,6 +325,7 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
         add_gemm(k, "fc1", (mats - 1.0) * f, 0, 0, 0, h, 1); /* gate + up fused */
         add_gemm(k, "fc2", 0, 0, h, f, 0, 1);
         k->a_tp += bp * mats * f; /* GELU: fc1 out + GELU out; SwiGLU: gate, up, product */
+        k->a_tp += bp * swiglu_kept(mp->act, kv) * f; /* eager SwiGLU: silu's output */
         k->e_tp += bp * mats * f; /* bias-GeLU: read f, write f; SwiGLU: read 2f, write f */
         return 2.0 * mats * h * f;
     }
@@ -350,6 +359,7 @@ static double mlp_terms(const PrismMlpSpec *mp, double h, const KnobView *kv, Pr
     k->a_rep += 4.0 * E;             /* router logits in fp32 */
     k->a_full += topk * cf * h * bp; /* permuted tokens (expert inputs) */
     k->a_tp += nsh * bp * mats * fs + topk * cf * bp * (mats * fe + combine_kept(kv, h));
+    k->a_tp += bp * swiglu_kept(mp->act, kv) * (nsh * fs + topk * cf * fe); /* eager SwiGLU */
     k->ep_bytes = topk * cf * h * bp;
     k->is_moe = 1.0;
     k->e_tp += bp * mats * (nsh * fs + topk * cf * fe); /* activations of the experts */
@@ -937,6 +947,7 @@ static KnobView knob_view(const PrismCostModel *cm, const PrismTraining *trainin
         .loss = kn[PRISM_KNOB_LOSS_BYTES],
         .bwd = kn[PRISM_KNOB_BWD_RATIO],
         .layout = kn[PRISM_KNOB_LAYOUT_COPIES],
+        .glu_eager = kn[PRISM_KNOB_SWIGLU_UNFUSED] > 0.5 ? 1.0 : 0.0,
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */
@@ -962,6 +973,14 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->bytes_act = kv.bp;
     k->bytes_param = dbytes < 2.0 ? 2.0 : dbytes; /* fp8: bf16 weights */
     k->bytes_grad = kn[PRISM_KNOB_GRAD_FP32] > 0.5 ? 4.0 : k->bytes_param;
+    /* the model-dtype gradients beside the fp32 buffer until a micro-batch's backward ends
+     * (grad_lowp_kept, only with grad_fp32: without it they are the held gradients), and
+     * DDP's bucket copy of them (ddp_grad_copy; the kernel holds it with ZeRO-0 over more
+     * than one replica) */
+    k->grad_kept = kn[PRISM_KNOB_GRAD_FP32] > 0.5 && kn[PRISM_KNOB_GRAD_LOWP_KEPT] > 0.5
+                       ? k->bytes_param
+                       : 0.0;
+    k->ddp_copy = kn[PRISM_KNOB_DDP_GRAD_COPY] > 0.5 ? k->bytes_param : 0.0;
     /* what the DP/ZeRO reduction moves: the held gradient, or the 16-bit copy a stack reduces
      * beside its fp32 main gradient (grad_reduce_bytes; cost/README.md, "Data parallelism") */
     k->bytes_grad_comm =

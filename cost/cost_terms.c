@@ -137,7 +137,9 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
 
 static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_PARAMS] = {"params", "B", "bytes_p*(P_dense*zp + P_exp*zp_e)"},
-    [PRISM_KS_GRADS] = {"grads", "B", "bytes_g*(P_dense*zg + P_exp*zg_e)"},
+    [PRISM_KS_GRADS] = {"grads", "B",
+                        "(bytes_g + [ddp_grad_copy, z = 0, d*c > 1] bytes_p)*(P_dense*zg + "
+                        "P_exp*zg_e)"},
     [PRISM_KS_OPT] = {"optimizer", "B", "bytes_o*(P_dense*zo + P_exp*zo_e)"},
     [PRISM_KS_NE] = {"dense_params", "params", "P_tp/t + P_kv*kv + P_rep"},
     [PRISM_KS_EX] = {"expert_params", "params", "P_exp/(etp*e)"},
@@ -245,7 +247,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_PARAMS] = {"params", "B", "bytes_p*(dense_params*zp + expert_params*zp_e)"},
-    [PRISM_KC_GRADS] = {"grads", "B", "bytes_g*(dense_params*zg + expert_params*zg_e)"},
+    [PRISM_KC_GRADS] = {"grads", "B",
+                        "(bytes_g + [ddp_grad_copy, z = 0, d*c > 1] bytes_p)*(dense_params*zg + "
+                        "expert_params*zg_e)"},
     [PRISM_KC_OPT] = {"optimizer", "B", "bytes_o*(dense_params*zo + expert_params*zo_e)"},
     [PRISM_KC_NE] = {"dense_params", "params", "sum over the stage's layers"},
     [PRISM_KC_EX] = {"expert_params", "params", "sum over the stage's layers"},
@@ -300,7 +304,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
 static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {
     [PRISM_KD_ACT] = {"activations", "B",
                       "sum over chunks and layers of in_flight(chunk) * activations + "
-                      "working set"},
+                      "working set; [grad_lowp_kept] + max(0, G - A_one - working set), G = "
+                      "bytes_p*(dense_params + expert_params), A_one = one micro-batch's"},
     [PRISM_KD_WORK] = {"bwd_working_set", "B",
                        "max over the stage's layers that carry one (bwd_working_set)"},
     [PRISM_KD_TOTAL] = {"total", "B", "params + grads + optimizer + activations + buffers"},

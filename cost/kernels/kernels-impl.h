@@ -543,7 +543,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         o_ex[i] = ex;
         if (detail) {
             o_par[i] = bpm * (ne * pdiv[i] + ex * pdive[i] * xrel);
-            o_grd[i] = bg * (ne * gdiv[i] + ex * gdive[i]);
+            /* with DDP's bucket copy (ddp_grad_copy), as k_comp sums it */
+            const double ddp_on =
+                ln->zero[off + i] < 0.5 && ln->dp[off + i] * cp[i] > 1.5 ? km->ddp_copy : 0.0;
+            o_grd[i] = (bg + ddp_on) * (ne * gdiv[i] + ex * gdive[i]);
             o_opt[i] = bo * (ne * odiv[i] + ex * odive[i]);
             o_ost[i] = (ne * odiv[i] + ex * odive[i]) * opt_tr * hbm;
         }
@@ -1007,6 +1010,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *tpb = CW(PRISM_KC_TP_BYTES);
     const double *cpb = CW(PRISM_KC_CP_BYTES), *epb = CW(PRISM_KC_EP_BYTES);
     const double bp = km->bytes_param_mem, bg = km->bytes_grad, bo = km->bytes_opt;
+    const double ddp = km->ddp_copy;
+    const double *restrict gdp = ln->dp + off, *restrict gcp = ln->cp + off;
     const double xrel = km->exp_param_mem_rel;
     const double opt_tr = km->opt_traffic, hbm = km->inv_hbm;
     const double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV);
@@ -1021,7 +1026,10 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     for (size_t i = 0; i < n; i++) {
         /* static bytes: the ZeRO shares are per strategy, so sum parameters first */
         par[i] = bp * (ne[i] * pdiv[i] + ex[i] * pdive[i] * xrel);
-        grd[i] = bg * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
+        /* the held gradients and DDP's bucket copy of them (ddp_grad_copy, with ZeRO-0 over
+         * more than one replica): ddp = 0 leaves bg, the same bits */
+        const double ddp_on = zero[i] < 0.5 && gdp[i] * gcp[i] > 1.5 ? ddp : 0.0;
+        grd[i] = (bg + ddp_on) * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
         opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
         ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;
         /* ZeRO-3 buffers: the gathered current + prefetched units (resharded; otherwise
@@ -1155,6 +1163,44 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
 #undef CW
 }
 
+/* grad_lowp_kept (cost/README.md, "Memory"): a micro-batch's backward ends with the
+ * model-dtype gradients G of every parameter of the stage (whatever the ZeRO stage: the
+ * backward produces them all) held beside the fp32 buffer, while
+ * the other in-flight micro-batches' activations stay, and no layer's backward working
+ * set: the stage peaks at max(A + X, A - A_one + G) = A + X + max(0, G - A_one - X), A its
+ * in-flight activations, A_one one micro-batch's, X the working set (@p work scaled).
+ * Adds max(0, G - A_one - X) to act. */
+static void k_cand_kept(const PrismKModel *km, const PrismKSegment *ks, uint32_t d, size_t n,
+                        const double *slot0, const double *cw, double *restrict act,
+                        const double *work, double wsc)
+{
+    double one[PRISM_K_TILE];
+    const size_t ns = ks->n_slots;
+    const double *ne = cw + (size_t)PRISM_KC_NE * PRISM_K_TILE;
+    const double *ex = cw + (size_t)PRISM_KC_EX * PRISM_K_TILE;
+    const double gkp = km->grad_kept;
+    const int off = ks->off_act > 0.5;
+    for (size_t i = 0; i < n; i++)
+        one[i] = 0.0;
+    for (size_t s = 0; s < ns; s++) {
+        const double wo = ks->w_one[(size_t)d * ns + s];
+        if (wo == 0.0)
+            continue;
+        const double *restrict sa =
+            slot0 + ((size_t)s * PRISM_KS_COUNT + PRISM_KS_ACT) * PRISM_K_TILE;
+        for (size_t i = 0; i < n; i++)
+            one[i] += wo * sa[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        const double g = gkp * (ne[i] + ex[i]);
+        /* activation offload keeps a few layers on the device, not micro-batches: at the
+         * end of a backward it may hold none of them (A_one = A) */
+        const double o = off || one[i] > act[i] ? act[i] : one[i];
+        const double x = g - o - work[i] * wsc;
+        act[i] += x > 0.0 ? x : 0.0;
+    }
+}
+
 static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
                    const PrismKLanes *ln, size_t off, size_t n, double *ws)
 {
@@ -1169,6 +1215,10 @@ static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
     double *restrict tot = dw + (size_t)PRISM_KD_TOTAL * PRISM_K_TILE;
     const double *restrict mm = ln->m + off;
     const double cap = ks->m_cap, mid = ks->m_mid, wsc = ks->work_scale;
+    /* grad_lowp_kept: one micro-batch's activations of the stage (the layers it holds of one
+     * micro-batch, at most m of them), which its backward frees while the model-dtype
+     * gradients fill up (k_cand_kept) */
+    const double gkp = km->grad_kept;
     for (size_t i = 0; i < n; i++) {
         act[i] = 0.0;
         work[i] = 0.0;
@@ -1234,6 +1284,8 @@ static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
             }
         }
     }
+    if (gkp > 0.0)
+        k_cand_kept(km, ks, d, n, slot0, cw, act, work, wsc);
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         act[i] += work[i] * wsc;

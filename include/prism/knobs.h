@@ -133,6 +133,13 @@ typedef enum {
                                             (permute + contiguous, cat), both passes */
     PRISM_KNOB_ZERO1_GRAD_ALLREDUCE,   /**< 1: ZeRO-1 all-reduces the whole gradient (not a
                                             reduce-scatter of the shards) */
+    PRISM_KNOB_GRAD_LOWP_KEPT,         /**< 1 = the model-dtype gradients stay beside the fp32
+                                            accumulation buffer until a micro-batch's backward
+                                            ends (nanotron FP32GradientAccumulator) */
+    PRISM_KNOB_DDP_GRAD_COPY,          /**< 1 = with ZeRO-0 over more than one replica, torch
+                                            DDP's buckets hold a copy of every gradient */
+    PRISM_KNOB_SWIGLU_UNFUSED,         /**< 1 = SwiGLU runs as silu then multiply: the silu
+                                            output is kept beside its input */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

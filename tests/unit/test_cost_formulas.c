@@ -457,6 +457,81 @@ static void test_zero_bytes(void)
 }
 
 /*
+ * ddp_grad_copy (torch DDP without gradient_as_bucket_view: its buckets copy every
+ * gradient in the parameter dtype, 2 B here) with ZeRO-0 over dp = 8: 2 + (4 + 2) + 12 = 20
+ * with fp32 gradients, 2 + (2 + 2) + 12 = 18 without. ZeRO-1 runs no DDP (nanotron builds
+ * none): 2 + 4 + 12/8 = 7.5 as without the knob.
+ */
+static void test_ddp_grad_copy(void)
+{
+    CU_ASSERT_EQUAL(static_bytes_per_param2(0, "grad_fp32=1", "ddp_grad_copy=1"), 20.0);
+    CU_ASSERT_EQUAL(static_bytes_per_param2(0, "grad_fp32=0", "ddp_grad_copy=1"), 18.0);
+    CU_ASSERT_EQUAL(static_bytes_per_param2(1, "grad_fp32=1", "ddp_grad_copy=1"), 7.5);
+}
+
+/*
+ * swiglu_unfused: an eager SwiGLU keeps silu(gate) beside gate, up and the product: one
+ * ffn-wide tensor more per token. The test model with SwiGLU blocks (f = 4h = 16384), fp16,
+ * seq 2048, mbs 1 (T = 2048): + 2 x 16384 x 2048 = 67,108,864 B per layer; with tp = 2 (no
+ * SP) the tensor is split: 33,554,432. A GELU block keeps what it kept.
+ */
+static double swiglu_act(gboolean swiglu, const char *knob, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    if (swiglu)
+        for (uint32_t i = 0; i < m->n_specs; i++)
+            m->specs[i].mlp.act = PRISM_MLP_SWIGLU;
+    const char *const sets[] = {"flash_attention=1", "dropout=0", knob, NULL};
+    PrismLayerTerms lt;
+    block_terms(m, 8, 2048, PRISM_DTYPE_FP16, sets, 8, strategy, &lt);
+    return lt.act_bytes[PRISM_RECOMPUTE_NONE];
+}
+
+static void test_swiglu_unfused(void)
+{
+    const char *on = "swiglu_unfused=1", *off = "swiglu_unfused=0";
+    CU_ASSERT_EQUAL(swiglu_act(TRUE, on, "dp=8,mbs=1") - swiglu_act(TRUE, off, "dp=8,mbs=1"),
+                    67108864.0);
+    CU_ASSERT_EQUAL(swiglu_act(TRUE, on, "dp=4,tp=2,mbs=1") -
+                        swiglu_act(TRUE, off, "dp=4,tp=2,mbs=1"),
+                    33554432.0);
+    CU_ASSERT_EQUAL(swiglu_act(FALSE, on, "dp=8,mbs=1"), swiglu_act(FALSE, off, "dp=8,mbs=1"));
+}
+
+/*
+ * grad_lowp_kept: a micro-batch's backward ends holding the 16-bit gradient of every
+ * parameter of the stage, G = 2 P, while its own activations are gone: the stage peaks at
+ * A + max(0, G - A_one). pp = 1, one micro-batch, no backward working set
+ * (bwd_working_set = 0): A = A_one, so the activation column becomes max(A, G).
+ * P of the test model: 4 blocks x (12 h^2 + 4h) = 805,371,904, embedding and untied head
+ * 2 x 51200 x 4096 = 419,430,400, the final LayerNorm 2h = 8,192: 1,224,810,496; G =
+ * 2,449,620,992 B. At seq 128 the activations are far smaller (about 0.1 GB: the fp32
+ * logits 128 x 51200 x 4 B = 26 MB, four blocks of T h = 0.5M elements x some 30 B):
+ * G is the peak. At seq 2048, mbs 4 they are larger
+ * than G and the column keeps its bits.
+ */
+static double kept_act(const char *knob, uint64_t gbs, uint64_t seq, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {"grad_fp32=1", "bwd_working_set=0", knob, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, gbs, seq, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    return c[PRISM_COL_MEM_ACTIVATIONS];
+}
+
+static void test_grad_lowp_kept(void)
+{
+    const char *on = "grad_lowp_kept=1", *off = "grad_lowp_kept=0";
+    CU_ASSERT(kept_act(off, 8, 128, "dp=8,mbs=1") < 2e8);
+    CU_ASSERT_DOUBLE_EQUAL(kept_act(on, 8, 128, "dp=8,mbs=1"), 2449620992.0, 1.0);
+    const double big = kept_act(off, 32, 2048, "dp=8,mbs=4");
+    CU_ASSERT(big > 2449620992.0);
+    CU_ASSERT_EQUAL(kept_act(on, 32, 2048, "dp=8,mbs=4"), big);
+}
+
+/*
  * Narayanan et al. 2021 (SC21, Sec. 5.1): FLOPs per iteration of a GPT model with L
  * layers, batch B, sequence s, vocabulary V:
  *   without recompute (model FLOPs)  72 B s L h^2 (1 + s/(6h) + V/(12 h L))
@@ -2160,6 +2235,9 @@ static CU_TestInfo formula_tests[] = {
     {"Korthikanti activations per layer", test_korthikanti},
     {"flash attention statistics", test_flash_attention},
     {"ZeRO static bytes per parameter", test_zero_bytes},
+    {"DDP's bucket copy of the gradients", test_ddp_grad_copy},
+    {"eager SwiGLU keeps silu's output", test_swiglu_unfused},
+    {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},

@@ -64,6 +64,7 @@ static void test_monotone(void)
         const PrismModel *model = prism_cost_model_model(cm);
         const PrismTraining *tr = prism_cost_model_training(cm);
         const gboolean sac = prism_cost_model_knobs(cm)->v[PRISM_KNOB_SELECTIVE_POLICY] > 0.5;
+        const gboolean kept = prism_cost_model_knobs(cm)->v[PRISM_KNOB_GRAD_LOWP_KEPT] > 0.5;
         for (int k = 0; k < 6; k++) {
             PrismStrategy s;
             if (!random_strategy(cm, rng, &s))
@@ -107,7 +108,13 @@ static void test_monotone(void)
                 double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
                 if (prism_strategy_check(&sb, model, tr, NULL) &&
                     prism_cost_eval_one(cm, &s, a, NULL) && prism_cost_eval_one(cm, &sb, b, NULL)) {
-                    CU_ASSERT_TRUE(b[PRISM_COL_MEM_PEAK] >= a[PRISM_COL_MEM_PEAK]);
+                    /* grad_lowp_kept: a backward ends holding the 16-bit gradients beside
+                     * the other in-flight micro-batches; with every micro-batch in flight
+                     * (GPipe, or m below the schedule's depth) fewer, larger ones leave
+                     * fewer beside them, so that peak may fall */
+                    const gboolean few =
+                        kept && (s.schedule == PRISM_SCHEDULE_GPIPE || sb.m < 2u * s.pp * s.vpp);
+                    CU_ASSERT_TRUE(few || b[PRISM_COL_MEM_PEAK] >= a[PRISM_COL_MEM_PEAK]);
                     PrismLayerTerms x, y;
                     CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &x, NULL));
                     CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &sb, 1, &y, NULL));

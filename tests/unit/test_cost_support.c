@@ -263,6 +263,11 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     k.v[PRISM_KNOB_LOSS_BWD_EXTRA] = g_rand_int_range(rng, 0, 2);
     /* every FP8 scope (the dense/expert split of the GEMM table and of the weight copies) */
     k.v[PRISM_KNOB_FP8_SCOPE] = g_rand_int_range(rng, 0, 3);
+    /* nanotron's gradient copies and eager SwiGLU (the held 16-bit gradients' peak runs in
+     * a kernel branch of its own) on half the models each */
+    k.v[PRISM_KNOB_GRAD_LOWP_KEPT] = g_rand_int_range(rng, 0, 2);
+    k.v[PRISM_KNOB_DDP_GRAD_COPY] = g_rand_int_range(rng, 0, 2);
+    k.v[PRISM_KNOB_SWIGLU_UNFUSED] = g_rand_int_range(rng, 0, 2);
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
