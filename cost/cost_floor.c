@@ -95,22 +95,22 @@ static void floors_tile(PrismEvaluator *ev, const PrismCostSegment *seg, const P
         const double bubble = grows && bx > 0.0 ? bx * ks->bub_scale : 0.0;
         const double t = (mm * f_tmax[i] + bubble) * (1.0 - 1e-9);
         time[off + i] = t > 0.0 ? t : 0.0; /* NaN: 0 */
-        /* per composition: the largest activations of its candidates (-inf: none) and
-         * its buffers, both >= 0 (NaN: 0) */
-        double *pt = parts + (off + i) * 2 * nc;
-        for (size_t c = 0; c < nc; c++) {
-            pt[2 * c] = -INFINITY;
-            pt[2 * c + 1] = -INFINITY;
-        }
-        for (uint32_t d = 0; d < ks->n_cand; d++) {
-            const uint32_t c = ks->cand_comp[d];
-            const double act =
-                cand0[((size_t)d * PRISM_KD_COUNT + PRISM_KD_ACT) * PRISM_K_TILE + i];
-            const double buf =
-                comp0[((size_t)c * PRISM_KC_COUNT + PRISM_KC_BUFFERS) * PRISM_K_TILE + i];
-            const double a = pt[2 * c] > 0.0 ? pt[2 * c] : 0.0;
-            pt[2 * c] = act > a ? act : a;
-            pt[2 * c + 1] = buf > 0.0 ? buf : 0.0;
+    }
+    /* per composition: the largest activations of its candidates (-inf: none) and its
+     * buffers, both >= 0 (NaN: 0) */
+    const size_t n2 = 2 * nc;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n2; k++)
+            parts[(off + i) * n2 + k] = -INFINITY;
+    for (uint32_t d = 0; d < ks->n_cand; d++) {
+        const uint32_t c = ks->cand_comp[d];
+        const double *act = cand0 + ((size_t)d * PRISM_KD_COUNT + PRISM_KD_ACT) * PRISM_K_TILE;
+        const double *buf = comp0 + ((size_t)c * PRISM_KC_COUNT + PRISM_KC_BUFFERS) * PRISM_K_TILE;
+        double *pt = parts + off * n2 + 2 * c;
+        for (size_t i = 0; i < n; i++) {
+            const double a = pt[i * n2] > 0.0 ? pt[i * n2] : 0.0;
+            pt[i * n2] = act[i] > a ? act[i] : a;
+            pt[i * n2 + 1] = buf[i] > 0.0 ? buf[i] : 0.0;
         }
     }
 }

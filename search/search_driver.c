@@ -564,6 +564,9 @@ typedef struct {
     size_t tfloor_cap, afloor_cap;
     double *pbuf;         /* probes (prism_evaluator_floors): PRUNE_COLS x batch columns, */
     uint32_t *pgid, *pfi; /* their key ids and floor indices, */
+    uint32_t *pat;        /* their lanes in the batch, */
+    uint32_t *lfi;        /* batch: each lane's floor index, UINT32_MAX when the static
+                           * bytes decide it (or it taught them) */
     double *ptime, *pmem; /* their floors (pmem: 2 n_parts a probe), */
     double *spart;        /* batch x n_parts: the learning lanes' static bytes per composition */
     size_t part_cap;      /* n_parts that pmem and spart hold per lane */
@@ -601,6 +604,8 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->pbuf, g_free);
     g_clear_pointer(&w->pgid, g_free);
     g_clear_pointer(&w->pfi, g_free);
+    g_clear_pointer(&w->pat, g_free);
+    g_clear_pointer(&w->lfi, g_free);
     g_clear_pointer(&w->ptime, g_free);
     g_clear_pointer(&w->pmem, g_free);
     g_clear_pointer(&w->poutbuf, g_free);
@@ -768,6 +773,8 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
         w->pbuf = g_new(double, (size_t)PRUNE_COLS * w->batch);
         w->pgid = g_new(uint32_t, w->batch);
         w->pfi = g_new(uint32_t, w->batch);
+        w->pat = g_new(uint32_t, w->batch);
+        w->lfi = g_new(uint32_t, w->batch);
         w->ptime = g_new(double, w->batch);
         w->poutbuf = g_new(double, (size_t)PRISM_COL_COUNT * w->batch);
     }
@@ -794,37 +801,51 @@ static size_t floor_index(const PrismLanes *lanes, size_t i)
 }
 
 /* Probe, in one evaluator run, the floors the lanes of a batch that the static bytes did
- * not rule out need and the segment has not computed yet (w->tfloor NaN: not known). */
+ * not rule out need and the segment has not computed yet (w->tfloor NaN: not known); note
+ * every lane's floor index in w->lfi (UINT32_MAX: the static bytes decide the lane). */
 static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double usable)
 {
     size_t np = 0;
-    double *const *pc = NULL;
-    double *cols[PRUNE_COLS];
-    for (int c = 0; c < PRUNE_COLS; c++)
-        cols[c] = w->pbuf + (size_t)c * w->batch;
-    pc = cols;
-    const double *src[PRUNE_COLS] = {
-        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
-        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
     for (size_t i = 0; i < lanes->n; i++) {
         const uint32_t sid = lanes->skey_id[i];
-        if (w->learn[i] || (w->memo[sid] > thr && w->dmemo[sid] > usable))
+        if (w->learn[i] || (w->memo[sid] > thr && w->dmemo[sid] > usable)) {
+            w->lfi[i] = UINT32_MAX;
             continue;
+        }
         const size_t f = floor_index(lanes, i);
+        w->lfi[i] = (uint32_t)f;
         if (!isnan(w->tfloor[f]))
             continue;
         w->tfloor[f] = -INFINITY; /* queued */
-        for (int c = 0; c < PRUNE_COLS; c++)
-            pc[c][np] = src[c] != NULL ? src[c][i] : c == 8 ? lanes->tp[i] : c == 9 ? 0.0 : 1.0;
-        pc[7][np] = 0.0;  /* zero */
-        pc[11][np] = 1.0; /* dp_overlap */
-        pc[12][np] = 1.0; /* param_overlap */
-        w->pgid[np] = lanes->gkey_id[i];
+        w->pat[np] = (uint32_t)i;
         w->pfi[np] = (uint32_t)f;
         np++;
     }
     if (np == 0)
         return;
+    /* the probes' columns, gathered column by column */
+    double *pc[PRUNE_COLS];
+    const double *src[PRUNE_COLS] = {
+        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
+        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
+    src[8] = src[8] != NULL ? src[8] : lanes->tp; /* etp NULL: etp = tp */
+    for (int c = 0; c < PRUNE_COLS; c++) {
+        pc[c] = w->pbuf + (size_t)c * w->batch;
+        const double *restrict sc = src[c];
+        double *restrict dc = pc[c];
+        const uint32_t *restrict at = w->pat;
+        if (c == 7 || c >= 11 || sc == NULL) {
+            /* zero 0, the DP overlaps on; a NULL column its default (fold 0, tp_overlap 1) */
+            const double v = c == 7 || c == 9 ? 0.0 : 1.0;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = v;
+        } else {
+            for (size_t k = 0; k < np; k++)
+                dc[k] = sc[at[k]];
+        }
+    }
+    for (size_t k = 0; k < np; k++)
+        w->pgid[k] = lanes->gkey_id[w->pat[k]];
     PrismLanes pl = *lanes;
     const double **dst[PRUNE_COLS];
     lane_cols(&pl, dst);
@@ -985,11 +1006,11 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         uint32_t last_s = UINT32_MAX;
         gboolean out = FALSE;
         for (size_t i = 0; i < n; i++) {
+            const size_t f = w->lfi[i];
+            if (f == UINT32_MAX) /* taught the static bytes, or they decide it */
+                continue;
             const uint32_t sid = lanes->skey_id[i];
             const double mem = w->memo[sid], dmem = w->dmemo[sid];
-            if (w->learn[i] || (mem > thr && dmem > usable))
-                continue;
-            const size_t f = floor_index(lanes, i);
             if (w->bound_dims || f != last_f || sid != last_s) {
                 /* the peak >= the static bytes and >= its floor from the parts */
                 const double a = prism_floor_peak(w->n_parts, w->cmemo + (size_t)sid * w->n_parts,
