@@ -537,16 +537,19 @@ typedef struct {
      * segment) exceed both the usable memory and the closest list's last peak can enter
      * no list and is not feasible, so it is counted and not evaluated */
     gboolean prune;
-    double usable;   /* the current job's prism_cost_model_usable */
-    double *memo;    /* per static key id of the segment: its static bytes */
-    double *dmemo;   /* the same keys: the device-level figure of those bytes, a floor of
-                      * the figure the verdict is on (prism_cost_memory_kinds) */
-    size_t memo_cap; /* doubles allocated */
-    uint32_t memo_n; /* keys in memo, NaN = not known yet (0: a new segment, memo unset) */
-    double *stat;    /* batch: the evaluated lanes' static bytes */
-    uint8_t *learn;  /* batch: 1 = the lane teaches the memo its key's bytes */
-    PrismLanes cl;   /* the lanes kept, compacted (points into cbuf, cgid, cskid) */
-    double *cbuf;    /* PRUNE_COLS x batch */
+    double usable;    /* the current job's prism_cost_model_usable */
+    double *memo;     /* per static key id of the segment: its static bytes */
+    double *dmemo;    /* the same keys: the device-level figure of those bytes, a floor of
+                       * the figure the verdict is on (prism_cost_memory_kinds) */
+    double *cmemo;    /* the same keys, bound: each composition's static bytes (n_parts a
+                       * key, prism_evaluator_run_parts) */
+    uint32_t n_parts; /* the segment's compositions (prism_cost_segment_n_parts) */
+    size_t memo_cap;  /* doubles allocated */
+    uint32_t memo_n;  /* keys in memo, NaN = not known yet (0: a new segment, memo unset) */
+    double *stat;     /* batch: the evaluated lanes' static bytes */
+    uint8_t *learn;   /* batch: 1 = the lane teaches the memo its key's bytes */
+    PrismLanes cl;    /* the lanes kept, compacted (points into cbuf, cgid, cskid) */
+    double *cbuf;     /* PRUNE_COLS x batch */
     uint32_t *cgid, *cskid, *at; /* batch: kept lanes' key ids and their place in the batch */
     /* bounds (search/README.md, "Pruning"): floors of the step time and the peak per
      * (GEMM key, sp, tp_overlap) of the segment (prism_evaluator_floors) beside the
@@ -557,11 +560,16 @@ typedef struct {
     gboolean seg_bound;  /* bound, and the segment's lanes carry GEMM key ids */
     gboolean bound_dims; /* some key is a strategy dim (read per lane: no cache) */
     double *tfloor;      /* per (GEMM key id, sp, tp_overlap) of the segment: the step time's */
-    double *afloor;      /* floor, and the peak's beyond the static bytes (floor_index) */
-    size_t tfloor_cap;
+    double *afloor;      /* floor, and the peak's parts (2 n_parts each: floor_index) */
+    size_t tfloor_cap, afloor_cap;
     double *pbuf;         /* probes (prism_evaluator_floors): PRUNE_COLS x batch columns, */
     uint32_t *pgid, *pfi; /* their key ids and floor indices, */
-    double *ptime, *pmem; /* their floors, */
+    uint32_t *pat;        /* their lanes in the batch, */
+    uint32_t *lfi;        /* batch: each lane's floor index, UINT32_MAX when the static
+                           * bytes decide it (or it taught them) */
+    double *ptime, *pmem; /* their floors (pmem: 2 n_parts a probe), */
+    double *spart;        /* batch x n_parts: the learning lanes' static bytes per composition */
+    size_t part_cap;      /* n_parts that pmem and spart hold per lane */
     double *poutbuf;      /* and their scratch columns (PRISM_COL_COUNT x batch) */
     double mfu_num, hfu_num, tokens; /* the derived columns' numerators (cost.h) */
     /* intervals (PrismSearchOptions.intervals, with a row sink): the corners, and under
@@ -583,6 +591,8 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->keyidx, g_free);
     g_clear_pointer(&w->memo, g_free);
     g_clear_pointer(&w->dmemo, g_free);
+    g_clear_pointer(&w->cmemo, g_free);
+    g_clear_pointer(&w->spart, g_free);
     g_clear_pointer(&w->stat, prism_aligned_free);
     g_clear_pointer(&w->learn, g_free);
     g_clear_pointer(&w->cbuf, prism_aligned_free);
@@ -594,6 +604,8 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->pbuf, g_free);
     g_clear_pointer(&w->pgid, g_free);
     g_clear_pointer(&w->pfi, g_free);
+    g_clear_pointer(&w->pat, g_free);
+    g_clear_pointer(&w->lfi, g_free);
     g_clear_pointer(&w->ptime, g_free);
     g_clear_pointer(&w->pmem, g_free);
     g_clear_pointer(&w->poutbuf, g_free);
@@ -744,13 +756,16 @@ static void prune_check(const Walker *w, const PrismLanes *lanes)
  * of keys) and the derived columns' numerators. */
 static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes)
 {
-    const size_t nf = (size_t)4 * lanes->n_gkeys;
+    const size_t nf = (size_t)4 * lanes->n_gkeys, np = w->n_parts;
     if (w->tfloor_cap < nf) {
         g_free(w->tfloor);
-        g_free(w->afloor);
         w->tfloor = g_new(double, nf);
-        w->afloor = g_new(double, nf);
         w->tfloor_cap = nf;
+    }
+    if (w->afloor_cap < nf * 2 * np) {
+        g_free(w->afloor);
+        w->afloor = g_new(double, nf * 2 * np);
+        w->afloor_cap = nf * 2 * np;
     }
     for (size_t f = 0; f < nf; f++)
         w->tfloor[f] = NAN;
@@ -758,9 +773,17 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
         w->pbuf = g_new(double, (size_t)PRUNE_COLS * w->batch);
         w->pgid = g_new(uint32_t, w->batch);
         w->pfi = g_new(uint32_t, w->batch);
+        w->pat = g_new(uint32_t, w->batch);
+        w->lfi = g_new(uint32_t, w->batch);
         w->ptime = g_new(double, w->batch);
-        w->pmem = g_new(double, w->batch);
         w->poutbuf = g_new(double, (size_t)PRISM_COL_COUNT * w->batch);
+    }
+    if (w->part_cap < np) {
+        g_free(w->pmem);
+        g_free(w->spart);
+        w->pmem = g_new(double, 2 * np * w->batch);
+        w->spart = g_new(double, np * w->batch);
+        w->part_cap = np;
     }
     const PrismCostModel *cm = w->cur.cm;
     w->mfu_num = prism_cost_model_flops_per_step(cm) /
@@ -778,37 +801,51 @@ static size_t floor_index(const PrismLanes *lanes, size_t i)
 }
 
 /* Probe, in one evaluator run, the floors the lanes of a batch that the static bytes did
- * not rule out need and the segment has not computed yet (w->tfloor NaN: not known). */
+ * not rule out need and the segment has not computed yet (w->tfloor NaN: not known); note
+ * every lane's floor index in w->lfi (UINT32_MAX: the static bytes decide the lane). */
 static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double usable)
 {
     size_t np = 0;
-    double *const *pc = NULL;
-    double *cols[PRUNE_COLS];
-    for (int c = 0; c < PRUNE_COLS; c++)
-        cols[c] = w->pbuf + (size_t)c * w->batch;
-    pc = cols;
-    const double *src[PRUNE_COLS] = {
-        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
-        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
     for (size_t i = 0; i < lanes->n; i++) {
         const uint32_t sid = lanes->skey_id[i];
-        if (w->learn[i] || (w->memo[sid] > thr && w->dmemo[sid] > usable))
+        if (w->learn[i] || (w->memo[sid] > thr && w->dmemo[sid] > usable)) {
+            w->lfi[i] = UINT32_MAX;
             continue;
+        }
         const size_t f = floor_index(lanes, i);
+        w->lfi[i] = (uint32_t)f;
         if (!isnan(w->tfloor[f]))
             continue;
         w->tfloor[f] = -INFINITY; /* queued */
-        for (int c = 0; c < PRUNE_COLS; c++)
-            pc[c][np] = src[c] != NULL ? src[c][i] : c == 8 ? lanes->tp[i] : c == 9 ? 0.0 : 1.0;
-        pc[7][np] = 0.0;  /* zero */
-        pc[11][np] = 1.0; /* dp_overlap */
-        pc[12][np] = 1.0; /* param_overlap */
-        w->pgid[np] = lanes->gkey_id[i];
+        w->pat[np] = (uint32_t)i;
         w->pfi[np] = (uint32_t)f;
         np++;
     }
     if (np == 0)
         return;
+    /* the probes' columns, gathered column by column */
+    double *pc[PRUNE_COLS];
+    const double *src[PRUNE_COLS] = {
+        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
+        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
+    src[8] = src[8] != NULL ? src[8] : lanes->tp; /* etp NULL: etp = tp */
+    for (int c = 0; c < PRUNE_COLS; c++) {
+        pc[c] = w->pbuf + (size_t)c * w->batch;
+        const double *restrict sc = src[c];
+        double *restrict dc = pc[c];
+        const uint32_t *restrict at = w->pat;
+        if (c == 7 || c >= 11 || sc == NULL) {
+            /* zero 0, the DP overlaps on; a NULL column its default (fold 0, tp_overlap 1) */
+            const double v = c == 7 || c == 9 ? 0.0 : 1.0;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = v;
+        } else {
+            for (size_t k = 0; k < np; k++)
+                dc[k] = sc[at[k]];
+        }
+    }
+    for (size_t k = 0; k < np; k++)
+        w->pgid[k] = lanes->gkey_id[w->pat[k]];
     PrismLanes pl = *lanes;
     const double **dst[PRUNE_COLS];
     lane_cols(&pl, dst);
@@ -822,9 +859,10 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
     for (int c = 0; c < PRISM_COL_COUNT; c++)
         po.col[c] = w->poutbuf + (size_t)c * w->batch;
     prism_evaluator_floors(w->ev, w->compiled, &pl, &po, w->ptime, w->pmem);
+    const size_t n2 = 2 * (size_t)w->n_parts;
     for (size_t k = 0; k < np; k++) {
         w->tfloor[w->pfi[k]] = w->ptime[k];
-        w->afloor[w->pfi[k]] = w->pmem[k];
+        memcpy(w->afloor + w->pfi[k] * n2, w->pmem + k * n2, n2 * sizeof(double));
     }
 }
 
@@ -923,8 +961,12 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
             w->memo[k] = NAN;
         w->memo_n = lanes->n_skeys;
         w->seg_bound = w->bound && lanes->gkey_id != NULL && lanes->gkeys != NULL;
-        if (w->seg_bound)
+        if (w->seg_bound) {
+            w->n_parts = prism_cost_segment_n_parts(w->compiled);
+            g_free(w->cmemo); /* once a segment: a key's bytes per composition */
+            w->cmemo = g_new(double, (size_t)lanes->n_skeys * w->n_parts);
             bound_segment(w, key, lanes);
+        }
     }
     size_t na = 0;
     for (size_t i = 0; i < n; i++) {
@@ -937,10 +979,16 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     }
     if (na > 0) {
         compact(w, lanes, w->at, na);
-        prism_evaluator_run_static(w->ev, w->compiled, &w->cl, &w->out, w->stat);
+        const size_t np = w->n_parts;
+        if (w->seg_bound)
+            prism_evaluator_run_parts(w->ev, w->compiled, &w->cl, &w->out, w->stat, w->spart);
+        else
+            prism_evaluator_run_static(w->ev, w->compiled, &w->cl, &w->out, w->stat);
         for (size_t k = 0; k < na; k++) {
             w->memo[w->cskid[k]] = w->stat[k];
             w->dmemo[w->cskid[k]] = device_floor(w, &w->cl, k, key->pp, w->stat[k]);
+            if (w->seg_bound)
+                memcpy(w->cmemo + (size_t)w->cskid[k] * np, w->spart + k * np, np * sizeof(double));
         }
         collect(w, key, &w->cl, first, w->at);
     }
@@ -958,14 +1006,16 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         uint32_t last_s = UINT32_MAX;
         gboolean out = FALSE;
         for (size_t i = 0; i < n; i++) {
+            const size_t f = w->lfi[i];
+            if (f == UINT32_MAX) /* taught the static bytes, or they decide it */
+                continue;
             const uint32_t sid = lanes->skey_id[i];
             const double mem = w->memo[sid], dmem = w->dmemo[sid];
-            if (w->learn[i] || (mem > thr && dmem > usable))
-                continue;
-            const size_t f = floor_index(lanes, i);
             if (w->bound_dims || f != last_f || sid != last_s) {
-                /* the peak >= the static bytes and >= the probe's activations + buffers */
-                const double a = w->afloor[f], t = w->tfloor[f];
+                /* the peak >= the static bytes and >= its floor from the parts */
+                const double a = prism_floor_peak(w->n_parts, w->cmemo + (size_t)sid * w->n_parts,
+                                                  w->afloor + f * 2 * w->n_parts);
+                const double t = w->tfloor[f];
                 out = a > mem
                           ? proved_out(w, ks, &rk, i, a, device_floor(w, lanes, i, key->pp, a), t)
                           : proved_out(w, ks, &rk, i, mem, dmem, t);
@@ -1008,9 +1058,12 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     /* every probed floor is below its lanes' figures (a lane not probed: NaN or queued) */
     for (size_t i = 0; w->seg_bound && i < run->n; i++) {
         const size_t f = floor_index(run, i);
-        const double t = w->tfloor[f], a = w->afloor[f];
+        const double t = w->tfloor[f];
         if (isnan(t) || t == -INFINITY)
             continue;
+        const double a =
+            prism_floor_peak(w->n_parts, w->cmemo + (size_t)run->skey_id[i] * w->n_parts,
+                             w->afloor + f * 2 * w->n_parts);
         if (!(t <= w->out.col[PRISM_COL_TIME_STEP][i] && a <= w->out.col[PRISM_COL_MEM_PEAK][i]))
             g_error("search: step time %.17g or peak %.17g below its floor %.17g, %.17g",
                     w->out.col[PRISM_COL_TIME_STEP][i], w->out.col[PRISM_COL_MEM_PEAK][i], t, a);

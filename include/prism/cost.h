@@ -269,20 +269,41 @@ void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
                                 const PrismLanes *lanes, PrismCostOut *out, double *stat);
 
 /**
- * Floors of the step time (time[i]) and of the peak memory (mem[i]) of every lane of @p seg
- * that differs from probe lane i only in zero, dp_overlap, param_overlap and folding
- * (same tp, cp, dp, ep, etp, sp, mbs, m, tp_overlap): time_step >= time[i] and mem_peak
- * >= max(mem[i], the lane's static bytes), bit for bit (the search's pruning,
+ * Floors of the step time (time[i]) and of the peak memory of every lane of @p seg that
+ * differs from probe lane i only in zero, dp_overlap, param_overlap and folding (same tp,
+ * cp, dp, ep, etp, sp, mbs, m, tp_overlap), bit for bit (the search's pruning,
  * search/README.md "Pruning"). Probes are given at zero = 0 with both DP overlaps on.
  * time[i] is m x the schedule's micro-batch share x the slowest stage's time per
  * micro-batch (compute, recompute, the exposed TP, CP, EP and pipeline communication, the
- * host gap) plus the bubble where it can only grow; mem[i] the largest stage's
- * activations + buffers; each 1e-9 below (cost_floor.c). Evaluates the probes (n <= the
- * batch) into @p scratch and overwrites the evaluator's workspace. Not collective.
+ * host gap) plus the bubble where it can only grow, 1e-9 below. The peak's floor is in
+ * parts: parts[2 nc i + 2c] is the largest activations of composition c's peak
+ * candidates and parts[2 nc i + 2c + 1] its buffers (nc = prism_cost_segment_n_parts;
+ * both -inf for a composition without candidates); prism_floor_peak adds a lane's static
+ * bytes to them (cost_floor.c). Evaluates the probes (n <= the batch) into @p scratch and
+ * overwrites the evaluator's workspace. Not collective.
  */
 void prism_evaluator_floors(PrismEvaluator *ev, const PrismCostSegment *seg,
                             const PrismLanes *probes, PrismCostOut *scratch, double *time,
-                            double *mem);
+                            double *parts);
+/** The number of stage compositions of @p seg: the parts of the peak's floor. */
+uint32_t prism_cost_segment_n_parts(const PrismCostSegment *seg);
+/**
+ * prism_evaluator_run_static (@p stat non-NULL), and each composition's static bytes
+ * (params + grads + optimizer, summed as the peak's total starts) in sparts[nc i + c]
+ * (nc = prism_cost_segment_n_parts). They depend only on the lane's static key within
+ * one segment, as stat does.
+ */
+void prism_evaluator_run_parts(PrismEvaluator *ev, const PrismCostSegment *seg,
+                               const PrismLanes *lanes, PrismCostOut *out, double *stat,
+                               double *sparts);
+/**
+ * A floor of the peak of a lane whose compositions' static bytes are @p sparts (from
+ * prism_evaluator_run_parts) and whose probe's parts are @p fparts (prism_evaluator_floors):
+ * the largest (static + activations) + buffers over the compositions, 1e-9 below, >= 0.
+ * The kernel sums a candidate's total in that order with the lane's own activations (the
+ * probe's) and buffers (>= the probe's: only ZeRO-3 adds to them), so the peak is >= it.
+ */
+double prism_floor_peak(uint32_t n_parts, const double *sparts, const double *fparts);
 
 /**
  * Evaluate one strategy with the scalar reference (checks shape rules first).
