@@ -601,7 +601,10 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "convention: 0, the fused loss (one read of the logits, the softmax written and read "
          "in each pass); huggingface/nanotron src/nanotron/parallel/tensor_parallel/"
          "functional.py (00708b80) sharded_cross_entropy / _ShardedCrossEntropy op by op: "
-         "38 forward + 14 backward = 52 (the nanotron profile)"},
+         "38 forward + 14 backward = 52 (the nanotron profile); NVIDIA/Megatron-LM "
+         "vocab_parallel_cross_entropy (mpu/cross_entropy.py 2021-2022, core/tensor_parallel/"
+         "cross_entropy.py; --cross-entropy-loss-fusion off by default) the same ops: 52 (the "
+         "Megatron profiles); torchtitan's eager F.cross_entropy over fp32 logits: 36"},
     [PRISM_KNOB_LAYOUT_COPIES] =
         {"layout_copies", 0.0, 0.0, 100.0, "tensors",
          "query-width tensors (heads x head_dim per token, sharded by tp) an "

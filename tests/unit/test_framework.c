@@ -544,11 +544,60 @@ static void test_mem_counts_parse(void)
     }
 }
 
+/*
+ * Each profile's loss_bytes, counted by hand from its framework's loss code: bytes each op
+ * reads and writes per logit element of the rank's vocabulary shard, forward and backward
+ * (16-bit logits, fp32 loss arithmetic; per-token gathers and the small all-reduces left
+ * out). Megatron's vocab-parallel cross-entropy (2021, 2022, Core and its MoE recipes,
+ * Megatron-DeepSpeed's copy; nanotron's _ShardedCrossEntropy does the same ops):
+ *   forward  cast to fp32 2+4, max 4, subtract 4+4, exp 4+4, sum 4, divide 4+4 = 38
+ *   backward multiply by the incoming gradient 4+4, the cast's backward 4+2    = 14
+ * torchtitan's eager F.cross_entropy over .float() logits:
+ *   forward  cast 2+4, log_softmax 4+4                                          = 14
+ *   backward nll_loss_backward's zero-filled gradient 4, log_softmax_backward
+ *            4+4+4, the cast's backward 4+2                                     = 22
+ * A Hugging Face causal LM under DeepSpeed's engine: torchtitan's ops plus the shift's
+ * .contiguous() copy 4+4 in forward and its slice backward (zero-filled gradient and the
+ * copy into it) 4+4+4: 36 + 8 + 12 = 56. DeepSeek-V3: no public code, the fused count (0).
+ */
+static void test_loss_bytes_counts(void)
+{
+    const double megatron = (2 + 4) + 4 + (4 + 4) + (4 + 4) + 4 + (4 + 4) + (4 + 4) + (4 + 2);
+    const double eager = (2 + 4) + (4 + 4) + 4 + (4 + 4 + 4) + (4 + 2);
+    const double hf = eager + (4 + 4) + (4 + 4 + 4);
+    const struct {
+        const char *name;
+        double want;
+    } cases[] = {{"megatron-lm-2021", megatron},
+                 {"megatron-lm-2022", megatron},
+                 {"megatron-core", megatron},
+                 {"megatron-core-moe", megatron},
+                 {"megatron-deepspeed", megatron},
+                 {"nanotron", megatron},
+                 {"pytorch-fsdp", eager},
+                 {"deepspeed-zero", hf},
+                 {"deepseek-v3", 0.0}};
+    CU_ASSERT_EQUAL(megatron, 52.0);
+    CU_ASSERT_EQUAL(eager, 36.0);
+    CU_ASSERT_EQUAL(hf, 56.0);
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        PrismFramework *fw = load(cases[i].name);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fw);
+        PrismKnobs k;
+        prism_knobs_default(&k);
+        prism_framework_apply(fw, NULL, &k, NULL);
+        CU_ASSERT_TRUE(prism_framework_knob_given(fw, NULL, PRISM_KNOB_LOSS_BYTES));
+        CU_ASSERT_EQUAL(k.v[PRISM_KNOB_LOSS_BYTES], cases[i].want);
+        prism_framework_free(fw);
+    }
+}
+
 static CU_TestInfo framework_tests[] = {
     {"shipped profiles load with their values", test_shipped},
     {"bad profiles are refused", test_refused},
     {"user knobs over a profile: given at the default still overrides", test_overrides},
     {"memory kinds parse from their names only", test_mem_counts_parse},
+    {"each profile's loss_bytes is its framework's count", test_loss_bytes_counts},
     CU_TEST_INFO_NULL,
 };
 
