@@ -387,6 +387,11 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
             } else if (strcmp(k, "uniform_chunks") == 0) {
                 if (!parse_bool(v, &fw->uniform_chunks))
                     ok = bad(error, fw->path, group, k, v, "true or false");
+            } else if (strcmp(k, "pipeline_split") == 0) {
+                if (strcmp(v, "even") == 0 || strcmp(v, "cost") == 0)
+                    fw->split_by_cost = strcmp(v, "cost") == 0;
+                else
+                    ok = bad(error, fw->path, group, k, v, "even or cost");
             } else if (strcmp(k, "sequence_parallel") == 0) {
                 if (strcmp(v, "always") == 0 || strcmp(v, "optional") == 0)
                     fw->sp_always = strcmp(v, "always") == 0;
@@ -415,7 +420,7 @@ static gboolean load_group(PrismFramework *fw, GKeyFile *kf, const char *group, 
                 g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_UNKNOWN_NAME,
                             "framework profile %s [planning] %s = '%s': unknown key (allowed: "
                             "only, uniform_chunks, overlap, overlap_search, sequence_parallel, "
-                            "recompute_layers, context_parallel_sharding)",
+                            "recompute_layers, context_parallel_sharding, pipeline_split)",
                             fw->path, k, v);
                 ok = FALSE;
             }

@@ -82,6 +82,46 @@ PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKe
     return l;
 }
 
+PrismLayout *prism_layout_by_cost(const double *block_cost, uint32_t n_blocks, double head_cost,
+                                  uint32_t pp)
+{
+    if (pp == 0)
+        return NULL;
+    double total = head_cost;
+    for (uint32_t i = 0; i < n_blocks; i++)
+        total += block_cost[i];
+    PrismLayout *l = prism_layout_new(pp, 1, n_blocks);
+    double cum = 0; /* the embedding costs 0 and sits on stage 0 */
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < n_blocks; i++) {
+        cum += block_cost[i];
+        l->chunk_layers[s]++; /* placed, then the next block may move on */
+        if (s + 1 < pp && cum >= total * ((double)(s + 1) / pp))
+            s++;
+    }
+    return l;
+}
+
+PrismLayout *prism_layout_nanotron(const PrismModel *model, uint32_t pp)
+{
+    g_autofree double *cost = g_new0(double, model->n_layers);
+    uint32_t n = 0;
+    const double h = (double)model->hidden;
+    for (uint32_t i = 0; i < model->n_layers; i++) {
+        const PrismLayer *ly = &model->layers[i];
+        if (ly->kind == PRISM_LAYER_MTP)
+            return NULL;
+        if (ly->kind != PRISM_LAYER_BLOCK)
+            continue;
+        const PrismBlockSpec *b = &model->specs[ly->spec];
+        if (b->mixer != PRISM_MIXER_ATTENTION || b->no_mlp || b->mlp.n_experts > 0)
+            return NULL;
+        cost[n++] =
+            4.0 * b->attn.n_heads * b->attn.head_dim * h + 3.0 * (double)b->mlp.ffn_hidden * h;
+    }
+    return prism_layout_by_cost(cost, n, (double)model->vocab * h, pp);
+}
+
 void prism_layout_set_recompute(PrismLayout *l, PrismRecompute recompute, uint32_t rc_layers)
 {
     uint32_t at = 0;

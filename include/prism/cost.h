@@ -346,6 +346,27 @@ PrismLayout *prism_layout_copy(const PrismLayout *layout);
 PrismLayout *prism_layout_default(const PrismCostModel *cm, const PrismSegmentKey *key,
                                   GError **error);
 
+/**
+ * nanotron's split of the blocks over @p pp stages (no interleaving) by its compute-cost
+ * estimate (huggingface/nanotron src/nanotron/models/base.py build_model, 01de8d94 and
+ * da4aa258, with models/llama.py get_block_compute_costs, 03b83fc8): the pipeline blocks
+ * in model order cost the embedding 0, decoder block i @p block_cost[i], the final norm 0
+ * and the LM head @p head_cost; each block is placed on the current stage s, then, with C
+ * the running sum up to and including it and T_s = C_total (s + 1) / pp, the next block
+ * moves to stage s + 1 when C reaches T_s. The code compares C > T_s; the Playbook sweep's
+ * runs resolve an exact tie by moving on (C >= T_s): its bench CSV's per-rank parameter
+ * count ("Local Params") of rank 0 is the embedding and 10 of 16 blocks at pp 2 and 5 at
+ * pp 4 for the 1.34 B model, whose costs meet those thresholds exactly, where > gives 11
+ * and 6; the 8.86 B model's 18, 5 and 3 at pp 2, 8 and 16 have no tie. Recompute none on
+ * every layer. NULL when pp is 0. Not collective. Ownership: prism_layout_free().
+ */
+PrismLayout *prism_layout_by_cost(const double *block_cost, uint32_t n_blocks, double head_cost,
+                                  uint32_t pp);
+/** prism_layout_by_cost() for @p model under nanotron's Llama estimate: a block costs
+ *  4 heads head_dim h + 3 ffn h, the head vocab h. NULL when a split layer is not a dense
+ *  attention block (nanotron's Llama has no other) or pp is 0. */
+PrismLayout *prism_layout_nanotron(const PrismModel *model, uint32_t pp);
+
 /** Set every layer's recompute mode of @p l from a strategy's: none, selective or full on
  *  every layer, block:k full on the first k layers of every chunk (the rule
  *  prism_layout_default() applies). Not collective. */

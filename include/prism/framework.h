@@ -94,6 +94,7 @@ typedef struct PrismFramework {
     PrismDtype dtype;
     char *only; /**< [planning] only, NULL = everything */
     gboolean uniform_chunks;
+    gboolean split_by_cost;    /**< [planning] pipeline_split = cost: prism_pipeline_split_cost() */
     gboolean sp_always;        /**< [planning] sequence_parallel = always */
     gboolean rc_every_nth;     /**< [planning] recompute_layers = every_nth */
     gboolean cp_shards;        /**< [planning] context_parallel_sharding = always */

@@ -721,6 +721,19 @@ static gboolean predict(const PrismCostModel *cm, const Dims *d, const PrismFram
             l->layer_rc[i] = s.recompute;
         ok = prism_cost_eval_layout(cm, &s, l, c, &error);
         g_string_append(strat, " (layout: 1 layer/chunk, ends empty)");
+    } else if (fw != NULL && fw->split_by_cost && s.pp > 1 && s.vpp == 1 &&
+               prism_strategy_check(&s, prism_cost_model_model(cm), prism_cost_model_training(cm),
+                                    NULL) &&
+               (l = prism_layout_nanotron(prism_cost_model_model(cm), s.pp)) != NULL) {
+        /* the profile's split of the blocks by its cost estimate (pipeline_split = cost), for
+         * a strategy the even split's rules admit (a stage per block at most, ZeRO over
+         * dp > 1, ...): the layout path checks none of them */
+        prism_layout_set_recompute(l, (PrismRecompute)s.recompute, s.rc_layers);
+        ok = prism_cost_eval_layout(cm, &s, l, c, &error);
+        g_string_append(strat, " (layers per stage:");
+        for (uint32_t j = 0; j < s.pp; j++)
+            g_string_append_printf(strat, "%s%u", j ? "," : " ", l->chunk_layers[j]);
+        g_string_append_c(strat, ')');
     } else {
         ok = prism_cost_eval_one(cm, &s, c, &error);
     }
@@ -766,8 +779,9 @@ static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const 
         }
         o->pred[PRISM_VM_MEM] = counted_memory(peaks[stage], cm, &s, fw, src, d);
     }
-    /* ZB_PP's empty-ended chunks are the layout its runs used, not a profile's chunks */
-    if (l == NULL)
+    /* ZB_PP's empty-ended chunks are the layout its runs used, not a profile's chunks; a
+     * profile's own split by cost is its framework's */
+    if (l == NULL || (fw != NULL && fw->split_by_cost && l->vpp == 1))
         o->unsupported = prism_space_framework_unsupported(fw, prism_cost_model_model(cm), &s);
     return TRUE;
 }

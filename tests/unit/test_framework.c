@@ -12,6 +12,8 @@
 #include <glib/gstdio.h>
 
 #include <prism/core.h>
+#include <prism/cost.h>
+#include <prism/model.h>
 #include <prism/framework.h>
 #include <prism/space.h>
 #include <prism/strategy.h>
@@ -186,6 +188,7 @@ static void test_shipped(void)
     CU_ASSERT_EQUAL(n->def[PRISM_FW_RECOMPUTE], PRISM_RECOMPUTE_NONE);
     CU_ASSERT_EQUAL(n->def[PRISM_FW_MICRO_BATCH], PRISM_FW_NONE);
     CU_ASSERT_TRUE(n->llama && n->tied_embeddings == 0);
+    CU_ASSERT_TRUE(n->split_by_cost); /* build_model's split by its cost estimate */
     CU_ASSERT_STRING_EQUAL(n->only,
                            "schedule=1f1b,gpipe,vpp=1,zero=0,1,recompute=none,full,offload=0");
     /* the host floor's counts, one LlamaDecoderLayer (the profile's comment itemises them):
@@ -379,6 +382,9 @@ static void test_refused(void)
         {"[planning]\nuniform_chunks = maybe\n",
          PRISM_INPUT_ERROR_VALUE,
          {"[planning] uniform_chunks", "'maybe'", "true or false"}},
+        {"[planning]\npipeline_split = balanced\n",
+         PRISM_INPUT_ERROR_VALUE,
+         {"[planning] pipeline_split", "'balanced'", "even or cost"}},
         {"[planning]\nschedules = 1f1b\n",
          PRISM_INPUT_ERROR_UNKNOWN_NAME,
          {"[planning] schedules = '1f1b'", "only, uniform_chunks, overlap", "recompute_layers"}},
@@ -592,12 +598,62 @@ static void test_loss_bytes_counts(void)
     }
 }
 
+/* nanotron's split of the blocks by cost, derived by hand. The Playbook's 1.34 B model (h
+ * 2048, 32 heads of 64, ffn 8192, vocab 131072): a block costs 4 x 32 x 64 x 2048 + 3 x
+ * 8192 x 2048 = 2^24 + 3 x 2^24 = 2^26, the head 131072 x 2048 = 2^28 = 4 blocks; 20
+ * blocks' worth in all. pp 2: T_0 = 10, block 10 reaches it: 10 | 6. pp 4: T = 5, 10, 15:
+ * blocks 5, 10, 15 close their stages: 5 | 5 | 5 | 1. pp 8: T = 2.5 k: the running sums 3,
+ * 5, 8, 10, 13, 15 close stages 0-5 (3, 2, 3, 2, 3, 2 blocks), block 16 (16 < 17.5) is
+ * stage 6's, nothing is left for stage 7: 3,2,3,2,3,2,1,0. The sweep's rank-0 parameter
+ * counts agree: embedding + 10 blocks = 2^28 + 10 x (2^26 + 2 x 2048) = 940 M at pp 2 and
+ * + 5 blocks = 604 M at pp 4 (its bench CSV's "Local Params"). The 8.86 B model (h 4096,
+ * 32 heads of 128, ffn 14336, 32 blocks): a block 4 x 4096^2 + 3 x 14336 x 4096 =
+ * 243,269,632, the head 131072 x 4096 = 536,870,912 = 2.2069 blocks, 34.2069 in all; pp 2:
+ * T_0 = 17.103, block 18 (18 >= 17.103) is the last of stage 0: 18 | 14 (its CSV: 1.23 G
+ * at tp 4 = (2^29 + 18 x 243,277,824) / 4); pp 16: T_0 = 2.138: 3 blocks on stage 0 (1.27 G
+ * at tp 1 = 2^29 + 3 x 243,277,824). */
+static void test_split_by_cost(void)
+{
+    const double b1 = 4.0 * 32 * 64 * 2048 + 3.0 * 8192 * 2048, h1 = 131072.0 * 2048;
+    double c1[16], c8[32];
+    for (int i = 0; i < 16; i++)
+        c1[i] = b1;
+    const uint32_t want2[] = {10, 6}, want4[] = {5, 5, 5, 1}, want8[] = {3, 2, 3, 2, 3, 2, 1, 0};
+    const struct {
+        uint32_t pp;
+        const uint32_t *want;
+    } cases[] = {{2, want2}, {4, want4}, {8, want8}};
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        g_autoptr(PrismLayout) l = prism_layout_by_cost(c1, 16, h1, cases[k].pp);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+        CU_ASSERT_TRUE(l->pp == cases[k].pp && l->vpp == 1 && l->n_layers == 16);
+        for (uint32_t s = 0; s < cases[k].pp; s++)
+            CU_ASSERT_EQUAL(l->chunk_layers[s], cases[k].want[s]);
+    }
+    const double b8 = 4.0 * 4096 * 4096 + 3.0 * 14336 * 4096, h8 = 131072.0 * 4096;
+    for (int i = 0; i < 32; i++)
+        c8[i] = b8;
+    g_autoptr(PrismLayout) l2 = prism_layout_by_cost(c8, 32, h8, 2);
+    g_autoptr(PrismLayout) l16 = prism_layout_by_cost(c8, 32, h8, 16);
+    CU_ASSERT_TRUE(l2->chunk_layers[0] == 18 && l2->chunk_layers[1] == 14);
+    CU_ASSERT_EQUAL(l16->chunk_layers[0], 3);
+    CU_ASSERT_PTR_NULL(prism_layout_by_cost(c8, 32, h8, 0));
+    /* the model's own costs give the same split: the zoo's llama3-8b is the 8.86 B shape
+     * but for its vocabulary (128256: head 2.1595 blocks, T_0 = 17.080 at pp 2, still 18) */
+    g_autoptr(PrismModel) m = prism_model_zoo_get("llama3-8b", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(PrismLayout) lm = prism_layout_nanotron(m, 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lm);
+    CU_ASSERT_TRUE(lm->chunk_layers[0] == 18 && lm->chunk_layers[1] == 14);
+}
+
 static CU_TestInfo framework_tests[] = {
     {"shipped profiles load with their values", test_shipped},
     {"bad profiles are refused", test_refused},
     {"user knobs over a profile: given at the default still overrides", test_overrides},
     {"memory kinds parse from their names only", test_mem_counts_parse},
     {"each profile's loss_bytes is its framework's count", test_loss_bytes_counts},
+    {"nanotron's split of the blocks by cost", test_split_by_cost},
     CU_TEST_INFO_NULL,
 };
 
