@@ -327,6 +327,20 @@ static void print_text(FILE *out, const char *path, PrismLandscapeFile *f, const
     print_verify(out, v);
 }
 
+/* Root attributes whose value is text whatever it looks like (info.schema.json gives them type
+ * string): a revision of twelve digits must not come out as a number. */
+static gboolean attr_is_text(const char *name)
+{
+    static const char *const text[] = {
+        "tool",         "tool_version", "git_revision", "hdf5_version", "created_utc",
+        "command_line", "filters",      "grid_file",    "intervals",    "framework",
+        "objectives",   "rank_by",      "isa",          "landscape",    "status"};
+    for (size_t i = 0; i < G_N_ELEMENTS(text); i++)
+        if (strcmp(name, text[i]) == 0)
+            return TRUE;
+    return FALSE;
+}
+
 static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const Counts *c,
                        gboolean partial_ok, uint64_t persisted, uint64_t total,
                        const PrismLandscapeVerify *ver)
@@ -340,8 +354,10 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const
     for (const char *const *n = prism_landscape_file_attr_names(f); *n != NULL; n++) {
         json_builder_set_member_name(b, *n);
         const char *text = attr(f, *n);
-        JsonNode *v = parse_json(text);
-        if (v != NULL)
+        JsonNode *v = attr_is_text(*n) ? NULL : parse_json(text);
+        if (attr_is_text(*n))
+            json_builder_add_string_value(b, text);
+        else if (v != NULL)
             json_builder_add_value(b, v);
         else if (*text != '\0' && strspn(text, "0123456789") == strlen(text))
             json_builder_add_int_value(b, (gint64)g_ascii_strtoull(text, NULL, 10));
