@@ -605,13 +605,13 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
      * neither keeps the profile's value */
     const int compiled = notes_compile(prism_validate_col(r, "notes"));
     if (prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_ELEMENTWISE_EAGER) &&
-        compiled >= 0)
+        compiled >= 0) {
         k.v[PRISM_KNOB_ELEMENTWISE_EAGER] = compiled ? 0.0 : 1.0;
-    /* ... and its loss: torchtitan compiles the loss with the model (pytorch/torchtitan#642,
-     * 2024-10), so a compiled row runs the fused cross-entropy (loss_bytes 0) */
-    if (prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_ELEMENTWISE_EAGER) &&
-        prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_LOSS_BYTES) && compiled == 1)
-        k.v[PRISM_KNOB_LOSS_BYTES] = 0.0;
+        /* ... and its loss: torchtitan compiles the loss with the model
+         * (pytorch/torchtitan#642, 2024-10), so a compiled row runs the fused cross-entropy */
+        if (compiled && prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_LOSS_BYTES))
+            k.v[PRISM_KNOB_LOSS_BYTES] = 0.0;
+    }
     /* the GEMMs an FP8 recipe covered, where the notes say (the CSV has no column) */
     const int scope = notes_fp8_scope(prism_validate_col(r, "notes"));
     if (scope >= 0 && prism_dtype_is_fp8(t.dtype))

@@ -354,10 +354,10 @@ static void print_json(FILE *out, const char *path, PrismLandscapeFile *f, const
     for (const char *const *n = prism_landscape_file_attr_names(f); *n != NULL; n++) {
         json_builder_set_member_name(b, *n);
         const char *text = attr(f, *n);
-        JsonNode *v = attr_is_text(*n) ? NULL : parse_json(text);
+        JsonNode *v = NULL;
         if (attr_is_text(*n))
             json_builder_add_string_value(b, text);
-        else if (v != NULL)
+        else if ((v = parse_json(text)) != NULL)
             json_builder_add_value(b, v);
         else if (*text != '\0' && strspn(text, "0123456789") == strlen(text))
             json_builder_add_int_value(b, (gint64)g_ascii_strtoull(text, NULL, 10));
