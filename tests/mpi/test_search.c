@@ -2,7 +2,8 @@
 /*
  * test_search.c - the search driver through the real cost model, at 1-4 ranks:
  *  - fronts, top-k and closest lists equal an independent brute force: every row
- *    re-evaluated one by one with prism_cost_eval_one(), O(n^2) dominance, full sorts;
+ *    re-evaluated one by one with prism_cost_eval_one() (once per space: runs over the
+ *    same space with other objectives read the rows kept), O(n^2) dominance, full sorts;
  *  - the sink sees every row of its block once, in order, in batches inside one
  *    segment, with the columns of the scalar reference;
  *  - a sink error or a stop request on one rank fails every rank, with end(FALSE);
@@ -110,24 +111,62 @@ static void note_varied(const PrismObjective *o, const double *first, double v)
         dims_varied |= 1u << o->id;
 }
 
-static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *res)
+/* The rows of the last space brute_check re-evaluated, one by one: runs over the same
+ * space (test_brute_dim_objectives: five objective sets) read them instead of pricing
+ * every row again. A row's strategy and columns do not depend on the objectives; the
+ * space is named by every argument of its setup (run_brute's memo key). */
+static struct {
+    char *key;
+    uint64_t n;
+    PrismStrategy *s;
+    double *c; /* n x PRISM_COL_COUNT */
+} memo;
+
+static void memo_clear(void)
+{
+    g_clear_pointer(&memo.key, g_free);
+    g_clear_pointer(&memo.s, g_free);
+    g_clear_pointer(&memo.c, g_free);
+    memo.n = 0;
+}
+
+/* Every row of @p job's space priced alone, or read from the memo when @p key names the
+ * space it holds. */
+static gboolean memo_rows(const PrismSearchJob *job, const char *key)
+{
+    uint64_t n = prism_space_size(job->space);
+    if (memo.key != NULL && strcmp(memo.key, key) == 0 && memo.n == n)
+        return TRUE;
+    memo_clear();
+    memo.s = g_new(PrismStrategy, n);
+    memo.c = g_new(double, n *PRISM_COL_COUNT);
+    for (uint64_t i = 0; i < n; i++)
+        if (!prism_search_row(job, 1, i, NULL, &memo.s[i], &memo.c[i * PRISM_COL_COUNT], NULL)) {
+            memo_clear();
+            return FALSE;
+        }
+    memo.key = g_strdup(key);
+    memo.n = n;
+    return TRUE;
+}
+
+static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *res,
+                            const char *key)
 {
     uint64_t n = prism_space_size(job->space);
     size_t k = 0;
     const PrismObjective *obj = prism_search_result_objectives(res, &k);
     const PrismObjective *rb = prism_search_result_rank_by(res);
+    if (!memo_rows(job, key))
+        return FALSE;
     Row *rows = g_new0(Row, n);
     uint64_t feasible = 0;
     double first[PRISM_FRONT_MAX_OBJECTIVES + 1]; /* the first feasible row's keys */
     for (size_t o = 0; o <= k; o++)
         first[o] = NAN;
     for (uint64_t i = 0; i < n; i++) {
-        PrismStrategy s;
-        double c[PRISM_COL_COUNT];
-        if (!prism_search_row(job, 1, i, NULL, &s, c, NULL)) {
-            g_free(rows);
-            return FALSE;
-        }
+        const PrismStrategy s = memo.s[i];
+        const double *c = &memo.c[i * PRISM_COL_COUNT];
         Row *r = &rows[i];
         r->idx = i;
         r->feasible = c[PRISM_COL_FEASIBLE] == 1.0;
@@ -248,6 +287,11 @@ static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_
 {
     Setup s;
     gboolean ok = setup_init_budget(&s, model, dev, nd, gbs, seq, only, range, budget_gib);
+    g_autoptr(GString) key = g_string_new(NULL);
+    g_string_printf(key, "%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%s|%s|%.17g|%u|", model,
+                    gbs, seq, only ? only : "", range ? range : "", budget_gib, setup_overlap);
+    for (size_t i = 0; i < nd; i++)
+        g_string_append_printf(key, "%u,", dev[i]);
     PrismSearchResult *res = NULL;
     PrismSearchJob job = {.cm = s.cm, .space = s.space};
     if (ok) {
@@ -297,7 +341,7 @@ static void run_brute(const char *model, const uint32_t *dev, size_t nd, uint64_
     const gboolean same = same_on_all_ranks(res != NULL ? result_digest(res) : 0);
     ok = ok && res != NULL && same && prism_space_size(s.space) < 20000 &&
          prism_search_result_feasible(res) > 0 &&
-         (prism_test_comm()->rank != 0 || brute_check(&job, res));
+         (prism_test_comm()->rank != 0 || brute_check(&job, res, key->str));
     if (!ok)
         fprintf(stderr, "brute force mismatch: %s (%" G_GUINT64_FORMAT " rows)\n", model,
                 s.space ? prism_space_size(s.space) : 0);
@@ -658,7 +702,13 @@ static CU_TestInfo search_tests[] = {
     CU_TEST_INFO_NULL,
 };
 
+static int search_cleanup(void)
+{
+    memo_clear();
+    return 0;
+}
+
 CU_SuiteInfo prism_test_suites[] = {
-    {"search", NULL, NULL, NULL, NULL, search_tests},
+    {"search", NULL, search_cleanup, NULL, NULL, search_tests},
     CU_SUITE_INFO_NULL,
 };
