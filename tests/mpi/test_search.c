@@ -190,14 +190,18 @@ static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *
     }
     gboolean ok =
         feasible == prism_search_result_feasible(res) && n == prism_search_result_evaluated(res);
-    /* front: O(n^2) over feasible rows */
+    /* front: O(n^2) over feasible rows: row i is out iff some row j dominates it (or
+     * equals it with j < i). The row that dominated the previous one is tried first, as
+     * it often dominates the next too; the verdict is the same in any order. */
     GArray *front = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    uint64_t hint = n;
     for (uint64_t i = 0; i < n; i++) {
         if (!rows[i].feasible || rows[i].key_nan)
             continue;
         gboolean dominated = FALSE;
-        for (uint64_t j = 0; j < n && !dominated; j++) {
-            if (j == i || !rows[j].feasible || rows[j].key_nan)
+        for (uint64_t q = 0; q <= n && !dominated; q++) {
+            const uint64_t j = q == 0 ? hint : q - 1;
+            if (j == n || j == i || !rows[j].feasible || rows[j].key_nan)
                 continue;
             gboolean le = TRUE, lt = FALSE;
             for (size_t o = 0; o < k; o++) {
@@ -205,6 +209,8 @@ static gboolean brute_check(const PrismSearchJob *job, const PrismSearchResult *
                 lt |= rows[j].key[o] < rows[i].key[o];
             }
             dominated = le && (lt || j < i);
+            if (dominated)
+                hint = j;
         }
         if (!dominated)
             g_array_append_val(front, i);
