@@ -32,8 +32,6 @@ PrismStrategy test_strategy(const PrismCostModel *cm, uint32_t devices, const ch
 double test_explain_term(const PrismExplain *ex, PrismTermLevel level, unsigned index,
                          const char *name);
 
-#endif /* PRISM_TEST_COST_SUPPORT_H */
-
 /** A batch of random valid strategies that share one segment key (SoA lanes). */
 typedef struct TestBatch {
     PrismSegmentKey key;
@@ -55,3 +53,5 @@ void test_batch_clear(TestBatch *b);
 
 /** A cost model for zoo model @p i with a preset cluster, gbs and seq chosen to suit it. */
 PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng);
+
+#endif /* PRISM_TEST_COST_SUPPORT_H */
