@@ -94,11 +94,13 @@ typedef struct PrismFramework {
     PrismDtype dtype;
     char *only; /**< [planning] only, NULL = everything */
     gboolean uniform_chunks;
-    gboolean split_by_cost;    /**< [planning] pipeline_split = cost: prism_pipeline_split_cost() */
-    gboolean sp_always;        /**< [planning] sequence_parallel = always */
-    gboolean rc_every_nth;     /**< [planning] recompute_layers = every_nth */
-    gboolean cp_shards;        /**< [planning] context_parallel_sharding = always */
-    unsigned overlap;          /**< [planning] overlap: PrismOverlap bits that can be off */
+    gboolean split_by_cost; /**< [planning] pipeline_split = cost: blocks split by the cost estimate
+                               nanotron's build_model uses (prism_layout_nanotron(), the one
+                               framework that splits so); validate only */
+    gboolean sp_always;     /**< [planning] sequence_parallel = always */
+    gboolean rc_every_nth;  /**< [planning] recompute_layers = every_nth */
+    gboolean cp_shards;     /**< [planning] context_parallel_sharding = always */
+    unsigned overlap;       /**< [planning] overlap: PrismOverlap bits that can be off */
     unsigned overlap_search;   /**< [planning] overlap_search: the subset searched by default */
     gboolean llama;            /**< [model] architecture = llama (else gpt) */
     int tied_embeddings;       /**< 1, 0, or -1 = not stated (gpt: tied, llama: untied) */
