@@ -611,6 +611,9 @@ static PrismCostModel *row_cost_model(const Row *r, const PrismFramework *fw, co
          * (pytorch/torchtitan#642, 2024-10), so a compiled row runs the fused cross-entropy */
         if (compiled && prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_LOSS_BYTES))
             k.v[PRISM_KNOB_LOSS_BYTES] = 0.0;
+        /* ... and its SwiGLU: one fused kernel keeps no silu output */
+        if (compiled && prism_framework_knob_given(fw, cluster->family, PRISM_KNOB_SWIGLU_UNFUSED))
+            k.v[PRISM_KNOB_SWIGLU_UNFUSED] = 0.0;
     }
     /* the GEMMs an FP8 recipe covered, where the notes say (the CSV has no column) */
     const int scope = notes_fp8_scope(prism_validate_col(r, "notes"));
