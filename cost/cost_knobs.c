@@ -440,10 +440,10 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "DGX with 8 NICs, and its CTAs never share an SM with compute"},
     [PRISM_KNOB_NVFP4_BF16_LAYERS] =
         {"nvfp4_bf16_layers", 10.0, 0.0, 1e6, "layers",
-         "NVFP4 (--dtype nvfp4): transformer layers whose linear GEMMs stay in BF16 (the "
-         "recipe keeps the first and last blocks in higher precision for stability); the "
-         "share min(1, n / layers) of the linear GEMMs runs at the BF16 rate without casts "
-         "or FP4 weight copies. 0 = every linear GEMM in NVFP4",
+         "NVFP4 and MXFP4 (--dtype nvfp4, mxfp4): transformer layers whose linear GEMMs stay in "
+         "BF16 (the recipe keeps the first and last blocks in higher precision for stability); "
+         "the share min(1, n / layers) of the linear GEMMs runs at the BF16 rate without casts "
+         "or FP4 weight copies. 0 = every linear GEMM in FP4",
          "published: NVIDIA, 'Pretraining Large Language Models with NVFP4' (arXiv:2509.25149) "
          "4.1: the 12B model keeps its first 2 and last 8 blocks in BF16 (about 16 % of its "
          "linear layers); Megatron-LM --first-last-layers-bf16 sets the counts"},

@@ -782,13 +782,22 @@ static void compile_latency(PrismCostModel *cm)
 #define NVFP4_COPY_BYTES (0.5 + 1.0 / 16.0)
 #define NVFP4_CAST_BYTES (2.0 + 2.0 * NVFP4_COPY_BYTES)
 #define NVFP4_WEIGHT_BYTES (2.0 * NVFP4_COPY_BYTES)
+/* MXFP4 (cost/README.md, "MXFP4"): NVFP4's casts and held weight copies with OCP MX blocks,
+ * half a byte per element and a 1-byte E8M0 scale per 32 = 17/32 byte per copy: a cast
+ * 2 + 2 x 17/32 = 3.0625 bytes per element (row-wise and column-wise copies, each with its
+ * own 1-D block scales, as Transformer Engine's MXFP8 cast writes them), the held weight
+ * 2 x 17/32 = 1.0625 bytes per parameter (NVFP4's convention: no MXFP4 training recipe read
+ * says whether the quantized weight is kept or recast). */
+#define MXFP4_COPY_BYTES (0.5 + 1.0 / 32.0)
+#define MXFP4_CAST_BYTES (2.0 + 2.0 * MXFP4_COPY_BYTES)
+#define MXFP4_WEIGHT_BYTES (2.0 * MXFP4_COPY_BYTES)
 
-/* The share of the linear GEMMs an NVFP4 run keeps in BF16: nvfp4_bf16_layers of the
- * model's transformer blocks (all when it has no more); 0 for every other dtype. */
+/* The share of the linear GEMMs an FP4 run (nvfp4, mxfp4) keeps in BF16: nvfp4_bf16_layers
+ * of the model's transformer blocks (all when it has no more); 0 for every other dtype. */
 static double nvfp4_bf16_share(const PrismCostModel *cm)
 {
     const uint32_t blocks = prism_model_n_blocks(cm->model);
-    if (cm->training.dtype != PRISM_DTYPE_NVFP4 || blocks == 0)
+    if (!prism_dtype_is_fp4(cm->training.dtype) || blocks == 0)
         return 0.0;
     const double n = cm->knobs.v[PRISM_KNOB_NVFP4_BF16_LAYERS];
     const double l = (double)blocks;
@@ -819,9 +828,11 @@ static void compile_compute(PrismCostModel *cm, double peak)
      * cost/README.md "NVFP4"), and the share of the linear GEMMs the recipe keeps in BF16
      * (nvfp4_bf16_layers) */
     const double bf16_share = nvfp4_bf16_share(cm);
-    if (dt == PRISM_DTYPE_NVFP4) {
-        const double eff4 =
-            prism_knobs_gemm_efficiency_nvfp4(&cm->knobs, c->gemm_efficiency, c->gemm_eff_nvfp4);
+    if (prism_dtype_is_fp4(dt)) {
+        /* MXFP4 the same with the device's MXFP4 figure (gemm_efficiency_mxfp4) */
+        const double eff4 = prism_knobs_gemm_efficiency_nvfp4(
+            &cm->knobs, c->gemm_efficiency,
+            dt == PRISM_DTYPE_MXFP4 ? c->gemm_eff_mxfp4 : c->gemm_eff_nvfp4);
         k->inv_rate = (1.0 - bf16_share) / (peak * clk * eff4) + bf16_share * k->inv_rate_bf16;
     }
     k->low_in_bytes = (1.0 - bf16_share) * prism_dtype_bytes(dt) + bf16_share * 2.0;
@@ -873,6 +884,7 @@ static void compile_compute(PrismCostModel *cm, double peak)
                         : dt == PRISM_DTYPE_FP8_CS ? 6.0
                         : dt == PRISM_DTYPE_MXFP8  ? mx_cast
                         : dt == PRISM_DTYPE_NVFP4  ? (1.0 - bf16_share) * NVFP4_CAST_BYTES
+                        : dt == PRISM_DTYPE_MXFP4  ? (1.0 - bf16_share) * MXFP4_CAST_BYTES
                                                    : 0.0;
     k->cast_x = cast;
     k->cast_w = cast;
@@ -880,7 +892,8 @@ static void compile_compute(PrismCostModel *cm, double peak)
      * transpose between forward and backward: 2 B per parameter (the amax histories are
      * kilobytes); the current-scaling and MX recipes recast from the BF16 weight */
     k->bytes_param_mem = k->bytes_param + (dt == PRISM_DTYPE_FP8 ? 2.0 : 0.0) +
-                         (dt == PRISM_DTYPE_NVFP4 ? (1.0 - bf16_share) * NVFP4_WEIGHT_BYTES : 0.0);
+                         (dt == PRISM_DTYPE_NVFP4 ? (1.0 - bf16_share) * NVFP4_WEIGHT_BYTES : 0.0) +
+                         (dt == PRISM_DTYPE_MXFP4 ? (1.0 - bf16_share) * MXFP4_WEIGHT_BYTES : 0.0);
     k->exp_param_mem_rel = 1.0;
 }
 

@@ -30,23 +30,28 @@ typedef enum {
     PRISM_DTYPE_MXFP8 = 5,  /**< MXFP8: FP8 elements with an E8M0 scale per 32-element block */
     PRISM_DTYPE_NVFP4 = 6,  /**< NVFP4: E2M1 elements with an E4M3 scale per 16-element block
                                  and an FP32 scale per tensor (Blackwell tensor cores) */
-    PRISM_DTYPE_COUNT = 7,
+    PRISM_DTYPE_MXFP4 = 7,  /**< MXFP4 (OCP MX v1.0): E2M1 elements with an E8M0 scale per
+                                 32-element block (Blackwell tensor cores, AMD CDNA4) */
+    PRISM_DTYPE_COUNT = 8,
 } PrismDtype;
 
-/** "fp32", "bf16", "fp16", "fp8", "fp8-cs", "mxfp8", "nvfp4". Static string. */
+/** "fp32", "bf16", "fp16", "fp8", "fp8-cs", "mxfp8", "nvfp4", "mxfp4". Static string. */
 const char *prism_dtype_name(PrismDtype dtype);
 /** Parse a dtype name; PRISM_INPUT_ERROR_VALUE lists the allowed names. */
 gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error);
-/** Bytes per element of the GEMM operands: 4, 2, 2, 1, 1, 1 and 9/16 for nvfp4 (half a
+/** Bytes per element of the GEMM operands: 4, 2, 2, 1, 1, 1, 9/16 for nvfp4 (half a
  *  byte per element and one 1-byte E4M3 scale per 16 elements; the per-tensor FP32 scale
- *  is negligible). */
+ *  is negligible) and 17/32 for mxfp4 (half a byte and one 1-byte E8M0 scale per 32). */
 double prism_dtype_bytes(PrismDtype dtype);
 /** TRUE for the three FP8 recipes (fp8, fp8-cs, mxfp8): the linear layers' GEMMs run in
  *  FP8, everything else (attention core, head, norms, weights, activations) in BF16. */
 gboolean prism_dtype_is_fp8(PrismDtype dtype);
 /** TRUE for the recipes whose linear layers' GEMMs run in a low-precision format: the
- *  three FP8 recipes and nvfp4 (everything else in BF16, as prism_dtype_is_fp8 says). */
+ *  three FP8 recipes, nvfp4 and mxfp4 (everything else in BF16, as prism_dtype_is_fp8 says). */
 gboolean prism_dtype_is_lowp(PrismDtype dtype);
+/** TRUE for the two FP4 recipes (nvfp4, mxfp4): E2M1 linear GEMMs on the FP4 tensor cores,
+ *  the first and last nvfp4_bf16_layers blocks in BF16 (cost/README.md, "NVFP4", "MXFP4"). */
+gboolean prism_dtype_is_fp4(PrismDtype dtype);
 
 /** One level of the network hierarchy. */
 typedef struct PrismNetLevel {
@@ -86,6 +91,9 @@ typedef struct PrismCluster {
                                      fallback 0.8) */
     double gemm_eff_nvfp4;      /**< the same for a large NVFP4 GEMM against the NVFP4 peak
                                      (key gemm_efficiency_nvfp4; 0 = not given:
+                                     gemm_efficiency) */
+    double gemm_eff_mxfp4;      /**< the same for a large MXFP4 GEMM against the MXFP4 peak
+                                     (key gemm_efficiency_mxfp4; 0 = not given:
                                      gemm_efficiency) */
     double attn_fwd_fraction;   /**< flash-attention forward: achieved fraction of the BF16
                                      dense peak (published kernel figure; 0 = not given) */

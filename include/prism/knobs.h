@@ -98,8 +98,8 @@ typedef enum {
                                             (TE num_splits 4); the last one is exposed */
     PRISM_KNOB_NCCL_SMS,               /**< SMs an NCCL DP/FSDP collective holds while it
                                             overlaps compute (16 on a DGX with 8 NICs) */
-    PRISM_KNOB_NVFP4_BF16_LAYERS,      /**< NVFP4: transformer layers whose linear GEMMs stay
-                                            BF16 (NVIDIA's recipe: the first 2 and last 8) */
+    PRISM_KNOB_NVFP4_BF16_LAYERS,      /**< NVFP4, MXFP4: transformer layers whose linear GEMMs
+                                            stay BF16 (NVIDIA's recipe: the first 2 and last 8) */
     PRISM_KNOB_CUDA_CONTEXT,           /**< bytes of the CUDA context outside the allocator */
     PRISM_KNOB_NCCL_CHANNELS,          /**< NCCL channels per communicator */
     PRISM_KNOB_NCCL_CONN_BYTES,        /**< NCCL buffer bytes per channel per peer */

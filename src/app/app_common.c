@@ -36,7 +36,7 @@ void prism_app_add_common_options(GOptionContext *ctx, PrismCommonOptions *o)
         {"gbs", 0, 0, G_OPTION_ARG_INT64, &o->gbs, "global batch in sequences (default 1536)", "B"},
         {"seq", 0, 0, G_OPTION_ARG_INT64, &o->seq, "sequence length (default 2048)", "S"},
         {"dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
-         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4, fp32 (default bf16)", "T"},
+         "training dtype: bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4, mxfp4, fp32 (default bf16)", "T"},
         {"optimizer", 0, 0, G_OPTION_ARG_STRING, &o->optimizer,
          "optimizer: adam or sgd (default adam)", "OPT"},
         {"mem-budget", 0, 0, G_OPTION_ARG_DOUBLE, &o->mem_budget_gib,
@@ -383,11 +383,17 @@ static gboolean load_local(const PrismCommonOptions *o, PrismInputs *in, GError 
         return FALSE;
     }
     if (in->cluster->peak_flops[in->training.dtype] <= 0) {
+        g_autoptr(GString) has = g_string_new(NULL);
+        for (int d = 0; d < PRISM_DTYPE_COUNT; d++)
+            if (in->cluster->peak_flops[d] > 0)
+                g_string_append_printf(has, "%s%s", has->len ? ", " : "",
+                                       prism_dtype_name((PrismDtype)d));
         g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_CONFLICT,
-                    "--dtype %s: cluster '%s' has no %s peak (peak_tflops_%s = 0); choose "
-                    "another dtype or cluster",
+                    "--dtype %s: cluster '%s' has no %s peak (peak_tflops_%s = 0); allowed on "
+                    "it: %s",
                     prism_dtype_name(in->training.dtype), in->cluster->name,
-                    prism_dtype_name(in->training.dtype), prism_dtype_name(in->training.dtype));
+                    prism_dtype_name(in->training.dtype), prism_dtype_name(in->training.dtype),
+                    has->str);
         return FALSE;
     }
     if (!prism_training_validate(&in->training, error))

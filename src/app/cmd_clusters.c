@@ -36,6 +36,7 @@ static const char *const format_help =
     "  peak_tflops_fp8 = 1978.9    (fp8-cs runs on it too)\n"
     "  peak_tflops_mxfp8 = 0       (block-scaled MX tensor cores, Blackwell)\n"
     "  peak_tflops_nvfp4 = 0       (NVFP4 tensor cores, Blackwell)\n"
+    "  peak_tflops_mxfp4 = 0       (MXFP4 tensor cores, Blackwell and AMD CDNA4)\n"
     "  sm_count = 132              (GEMM model, all optional, missing = not given: SMs / CUs\n"
     "  gemm_tile_m = 128            a GEMM's output tiles spread over, whole numbers >= 1;\n"
     "  gemm_tile_n = 256            without SMs and tile there is no tile/wave quantisation)\n"
@@ -48,6 +49,7 @@ static const char *const format_help =
     "                               missing = 0.8, the A100/H100 cuBLAS figure)\n"
     "  gemm_efficiency_nvfp4 = 0.6 (the same for a large NVFP4 GEMM against the NVFP4 peak,\n"
     "                               <= 1, needs peak_tflops_nvfp4; missing = gemm_efficiency)\n"
+    "  gemm_efficiency_mxfp4 = 0.6 (the same for MXFP4, needs peak_tflops_mxfp4)\n"
     "  attn_fwd_fraction = 0.75    (flash attention's achieved fraction of the BF16 peak,\n"
     "  attn_bwd_fraction = 0.55     published kernel figures, <= 1; missing = GEMM rate)\n"
     "  host_link_GBps = 50         (offloading, all optional, missing = no host: the device's\n"
@@ -127,6 +129,8 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->gemm_efficiency);
     json_builder_set_member_name(b, "gemm_efficiency_nvfp4");
     json_builder_add_double_value(b, c->gemm_eff_nvfp4);
+    json_builder_set_member_name(b, "gemm_efficiency_mxfp4");
+    json_builder_add_double_value(b, c->gemm_eff_mxfp4);
     json_builder_set_member_name(b, "attn_fwd_fraction");
     json_builder_add_double_value(b, c->attn_fwd_fraction);
     json_builder_set_member_name(b, "attn_bwd_fraction");
@@ -165,8 +169,8 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
 
 static void print_table(FILE *out, PrismCluster **cs, size_t n)
 {
-    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s",
-            "/NODE", "FP32", "BF16", "FP16", "FP8", "NVFP4",
+    fprintf(out, "%-16s %7s %8s %5s %7s %7s %7s %7s %7s %7s  %s\n", "NAME", "MEM_GiB", "HBM_GB/s",
+            "/NODE", "FP32", "BF16", "FP16", "FP8", "NVFP4", "MXFP4",
             "LEVELS: name(devices) bandwidth latency");
     for (size_t i = 0; i < n; i++) {
         const PrismCluster *c = cs[i];
@@ -175,11 +179,12 @@ static void print_table(FILE *out, PrismCluster **cs, size_t n)
         g_autofree char *f16 = tflops(c->peak_flops[PRISM_DTYPE_FP16]);
         g_autofree char *f8 = tflops(c->peak_flops[PRISM_DTYPE_FP8]);
         g_autofree char *f4 = tflops(c->peak_flops[PRISM_DTYPE_NVFP4]);
+        g_autofree char *mx4 = tflops(c->peak_flops[PRISM_DTYPE_MXFP4]);
         g_autofree char *levels = levels_text(c);
         g_autofree char *hbm =
             c->mem_bw_GBps > 0 ? g_strdup_printf("%.6g", c->mem_bw_GBps) : g_strdup("-");
-        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s %7s  %s\n", c->name,
-                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, f4,
+        fprintf(out, "%-16s %7.6g %8s %5u %7s %7s %7s %7s %7s %7s  %s\n", c->name,
+                c->mem_bytes / 1073741824.0, hbm, c->devices_per_node, f32, bf16, f16, f8, f4, mx4,
                 levels);
     }
     if (n > 1)
@@ -219,6 +224,9 @@ static void print_detail(FILE *out, const PrismCluster *c)
     if (c->gemm_eff_nvfp4 > 0)
         fprintf(out, "  NVFP4      efficiency %.6g of the NVFP4 peak (large GEMMs)\n",
                 c->gemm_eff_nvfp4);
+    if (c->gemm_eff_mxfp4 > 0)
+        fprintf(out, "  MXFP4      efficiency %.6g of the MXFP4 peak (large GEMMs)\n",
+                c->gemm_eff_mxfp4);
     fprintf(out, "  attention  %.6g forward, %.6g backward (achieved fractions of the BF16 peak)\n",
             c->attn_fwd_fraction, c->attn_bwd_fraction);
     fprintf(out,
@@ -268,6 +276,7 @@ static double cited_value(const PrismCluster *c, const char *key)
              {"l2_mib", c->l2_mib},
              {"gemm_efficiency", c->gemm_efficiency},
              {"gemm_efficiency_nvfp4", c->gemm_eff_nvfp4},
+             {"gemm_efficiency_mxfp4", c->gemm_eff_mxfp4},
              {"attn_fwd_fraction", c->attn_fwd_fraction},
              {"attn_bwd_fraction", c->attn_bwd_fraction},
              {"host_link_GBps", c->host_link_GBps},

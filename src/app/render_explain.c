@@ -443,14 +443,16 @@ static const char *fp8_scope_text(const PrismCostModel *cm)
                       : " (fp8_scope 2: the routed experts; the other linears in bf16)";
 }
 
-/* Where the NVFP4 linear GEMMs' rate comes from (text_gemms). */
-static const char *nvfp4_eff_text(const PrismCostModel *cm)
+/* Where the FP4 linear GEMMs' rate comes from (text_gemms): MXFP4's when @p mx. */
+static const char *fp4_eff_text(const PrismCostModel *cm, gboolean mx)
 {
     const PrismCluster *c = prism_cost_model_cluster(cm);
-    return !(c->gemm_eff_nvfp4 > 0) ? "no NVFP4 figure: the BF16 efficiency"
-           : prism_cost_model_knobs(cm)->v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0
-               ? "the knob x the cluster's gemm_efficiency_nvfp4 / gemm_efficiency"
-               : "the cluster's gemm_efficiency_nvfp4";
+    if (!((mx ? c->gemm_eff_mxfp4 : c->gemm_eff_nvfp4) > 0))
+        return mx ? "no MXFP4 figure: the BF16 efficiency" : "no NVFP4 figure: the BF16 efficiency";
+    if (prism_cost_model_knobs(cm)->v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0)
+        return mx ? "the knob x the cluster's gemm_efficiency_mxfp4 / gemm_efficiency"
+                  : "the knob x the cluster's gemm_efficiency_nvfp4 / gemm_efficiency";
+    return mx ? "the cluster's gemm_efficiency_mxfp4" : "the cluster's gemm_efficiency_nvfp4";
 }
 
 static void text_gemms(GString *o, const PrismExplain *ex)
@@ -474,16 +476,19 @@ static void text_gemms(GString *o, const PrismExplain *ex)
         knobs->v[PRISM_KNOB_COMPUTE_EFFICIENCY] > 0 ? "the knob"
         : c->gemm_efficiency > 0                    ? "the cluster's gemm_efficiency"
                                                     : "fallback: no device figure");
-    if (fp8 && dtype == PRISM_DTYPE_NVFP4)
+    if (prism_dtype_is_fp4(dtype)) {
+        const gboolean mx = dtype == PRISM_DTYPE_MXFP4;
         g_string_append_printf(
             o,
-            "; nvfp4 linear GEMMs%s %.4g TFLOP/s (NVFP4 peak x clock x "
+            "; %s linear GEMMs%s %.4g TFLOP/s (%s peak x clock x "
             "efficiency %g: %s; blended with the BF16 rate over "
             "nvfp4_bf16_layers)",
-            fp8_scope_text(cm), 1e-12 / k->inv_rate,
-            prism_knobs_gemm_efficiency_nvfp4(knobs, c->gemm_efficiency, c->gemm_eff_nvfp4),
-            nvfp4_eff_text(cm));
-    else if (fp8)
+            prism_dtype_name(dtype), fp8_scope_text(cm), 1e-12 / k->inv_rate,
+            mx ? "MXFP4" : "NVFP4",
+            prism_knobs_gemm_efficiency_nvfp4(knobs, c->gemm_efficiency,
+                                              mx ? c->gemm_eff_mxfp4 : c->gemm_eff_nvfp4),
+            fp4_eff_text(cm, mx));
+    } else if (fp8)
         g_string_append_printf(o, "; %s linear GEMMs%s %.4g TFLOP/s (x fp8_gemm_ratio)",
                                prism_dtype_name(dtype), fp8_scope_text(cm), 1e-12 / k->inv_rate);
     g_string_append_printf(o,

@@ -29,9 +29,9 @@
 #define GIB 1073741824.0
 #define TFLOPS 1e12
 
-/* Peaks in TFLOP/s, in the order fp32, bf16, fp16, fp8, mxfp8, nvfp4 (fp8-cs uses the fp8
- * peak: the same tensor-core instruction with another way of choosing the scale). */
-enum { P_FP32, P_BF16, P_FP16, P_FP8, P_MXFP8, P_NVFP4, P_COUNT };
+/* Peaks in TFLOP/s, in the order fp32, bf16, fp16, fp8, mxfp8, nvfp4, mxfp4 (fp8-cs uses the
+ * fp8 peak: the same tensor-core instruction with another way of choosing the scale). */
+enum { P_FP32, P_BF16, P_FP16, P_FP8, P_MXFP8, P_NVFP4, P_MXFP4, P_COUNT };
 
 /* The GEMM model's device attributes (cost/README.md, "Compute"). */
 typedef struct Device {
@@ -43,6 +43,7 @@ typedef struct Device {
     double attn_fwd, attn_bwd; /* flash attention: fraction of the BF16 dense peak */
     double gemm_eff;           /* large BF16 GEMM: fraction of the sustained-clock peak */
     double gemm_eff_nvfp4;     /* large NVFP4 GEMM: fraction of the NVFP4 peak; 0 = none */
+    double gemm_eff_mxfp4;     /* large MXFP4 GEMM: fraction of the MXFP4 peak; 0 = none */
 } Device;
 
 /* The host of a device (offloading): link per direction (effective GB/s), host memory per
@@ -63,6 +64,7 @@ enum {
     S_FP8,
     S_MXFP8,
     S_NVFP4,
+    S_MXFP4,
     S_SMS,
     S_BOOST,
     S_SUSTAINED,
@@ -71,6 +73,7 @@ enum {
     S_L2,
     S_GEMM_EFF,
     S_GEMM_EFF_NVFP4,
+    S_GEMM_EFF_MXFP4,
     S_ATTN_FWD,
     S_ATTN_BWD,
     S_HOST_LINK,
@@ -92,6 +95,7 @@ static const char *const source_keys[S_COUNT + 1] = {"memory_gib",
                                                      "peak_tflops_fp8",
                                                      "peak_tflops_mxfp8",
                                                      "peak_tflops_nvfp4",
+                                                     "peak_tflops_mxfp4",
                                                      "sm_count",
                                                      "boost_clock_mhz",
                                                      "sustained_clock_mhz",
@@ -100,6 +104,7 @@ static const char *const source_keys[S_COUNT + 1] = {"memory_gib",
                                                      "l2_mib",
                                                      "gemm_efficiency",
                                                      "gemm_efficiency_nvfp4",
+                                                     "gemm_efficiency_mxfp4",
                                                      "attn_fwd_fraction",
                                                      "attn_bwd_fraction",
                                                      "host_link_GBps",
@@ -336,6 +341,46 @@ typedef struct Preset {
     "(pytorch/ao#2427, bench_matmul.py --recipe nvfp4, 2025-06-23); no NVFP4 GEMM figure read "    \
     "for this part"
 #define SRC_NO_EFF4 "convention: 0 = not given: the device has no NVFP4 peak"
+/* MXFP4 (cost/README.md, "MXFP4"): OCP MX FP4, E2M1 elements with one E8M0 scale per 32.
+ * Blackwell runs it on the FP4 tensor-core path of NVFP4 (tcgen05 kind::mxf4 and
+ * kind::mxf4nvf4; PTX ISA): a measured MXF4 GEMM above the FP8 peak shows the FP4 rate
+ * (DeepGEMM's SM100_MMA_MXF4_SS kernel 5702 TFLOP/s at 8192^3 on B200, > 4.5 PF FP8;
+ * deepseek-ai/DeepGEMM#348), so the datasheet's dense FP4 figure applies to both formats.
+ * Blackwell Ultra's faster FP4 MMA (K 96 on sm_103) takes both the E4M3 block-16 and the
+ * E8M0 block-32 scales (HazyResearch/ThunderKittens#201), so B300/GB300 take their FP4
+ * figure too. Efficiency: cuBLAS MXF4 on B200 5239 TFLOP/s at 8192^3 = 0.582 of 9 PF
+ * (DeepGEMM#348, cublasTest 13.3; DeepGEMM's own 5702 = 0.634 is not the vendor library);
+ * no MXFP4 GEMM figure of GB200, B300 or GB300 was found: they take the B200's. AMD CDNA4
+ * (MI355X): 2 x 32 x 32 x 64 FLOP per MXFP4 MFMA of 32 cycles (32x32x64, both operands FP4)
+ * on 1024 matrix cores at 2400 MHz = 10066.3 TF dense, twice its FP8 5033.2 (the MFMA
+ * cycle table of AMD's "Matrix Core Programming on CDNA3 and CDNA4" ROCm blog; AMD quotes
+ * 10 PF MXFP4 dense); no hipBLASLt MXFP4 GEMM figure was read (a Triton MXFP4 GEMM on
+ * MI350X, about 3.3 PF, meta-pytorch/MSLK#379, is not the vendor library: not used). */
+#define SRC_NO_MXFP4                                                                               \
+    "convention: 0 = unsupported: no MXFP4 (E2M1 with E8M0 block scales) tensor cores"
+#define SRC_FP4_BOTH                                                                               \
+    "Blackwell's FP4 tensor cores run MXFP4 at the FP4 rate: cuBLAS and DeepGEMM MXF4 GEMMs "      \
+    "above the FP8 peak on B200, deepseek-ai/DeepGEMM#348"
+#define SRC_FP4_BOTH_BU                                                                            \
+    "Blackwell Ultra's FP4 MMA takes E8M0 block-32 scales as E4M3 block-16 ones, "                 \
+    "HazyResearch/ThunderKittens#201; no MXFP4-specific figure published"
+#define SRC_B200_MXFP4                                                                             \
+    "derived: HGX B200 datasheet FP4 tensor 18 PFLOP/s sparse per GPU / 2 = 9 PF dense "           \
+    "(" SRC_FP4_BOTH ")"
+#define SRC_B200_EFF_MX4                                                                           \
+    "published: cuBLAS MXF4 GEMM 5239 TFLOP/s at 8192^3 on B200 = 0.582 of 9 PF "                  \
+    "(deepseek-ai/DeepGEMM#348, cublasTest 13.3, CUDA 12.9)"
+#define SRC_BW_EFF_MX4                                                                             \
+    "published: the Blackwell SM's MXFP4 measurement: cuBLAS MXF4 0.582 of 9 PF at 8192^3 on "     \
+    "B200 (deepseek-ai/DeepGEMM#348); no MXFP4 GEMM figure read for this part"
+#define SRC_MI355_MXFP4                                                                            \
+    "derived: 2 x 32 x 32 x 64 FLOP per 32-cycle MXFP4 MFMA x 1024 matrix cores x 2.4 GHz = "      \
+    "10066.3 TF dense (AMD ROCm blog 'Matrix Core Programming on CDNA3 and CDNA4'; AMD Instinct "  \
+    "MI355X datasheet: MXFP4 10 PF)"
+#define SRC_MI355_EFF_MX4                                                                          \
+    "convention: 0 = not given: no published hipBLASLt MXFP4 figure read (gemm_efficiency "        \
+    "applies)"
+#define SRC_NO_EFF_MX4 "convention: 0 = not given: the device has no MXFP4 peak"
 #define SRC_C2C                                                                                    \
     "derived: GB200/GB300 datasheets: NVLink-C2C 900 GB/s total per Grace, shared by its 2 "       \
     "GPUs = 450 per GPU = 225 per direction (the raw rate: no measured share read)"
@@ -379,7 +424,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0, 0},
      {25, 128, 51.2},
      .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 40 GB HBM2 (binary GiB: the part reports "
                        "40960 MiB)",
@@ -391,6 +436,7 @@ static const Preset presets[] = {
              [S_FP8] = SRC_A100_FP8,
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = SRC_A100_SM,
              [S_BOOST] = SRC_A100_CLK,
              [S_SUSTAINED] = SRC_A100_SUST,
@@ -417,7 +463,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0, 0},
      {25, 256, 51.2},
      .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 80 GB HBM2e (binary GiB: the part "
                        "reports 81920 MiB)",
@@ -429,6 +475,7 @@ static const Preset presets[] = {
              [S_FP8] = SRC_A100_FP8,
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = SRC_A100_SM,
              [S_BOOST] = SRC_A100_CLK,
              [S_SUSTAINED] = SRC_A100_SUST,
@@ -458,7 +505,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H100 datasheet (SXM5): 80 GB HBM3",
              [S_MEM_BW] = "published: NVIDIA H100 datasheet (SXM5): 3.35 TB/s",
@@ -469,6 +516,7 @@ static const Preset presets[] = {
              [S_FP8] = SRC_H100_FP8,
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = SRC_H100_SM,
              [S_BOOST] = SRC_H100_CLK,
              [S_SUSTAINED] = SRC_H100_SUST,
@@ -497,7 +545,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8, 0},
+     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: torchtitan's benchmark hardware, 'H100 96GB HBM2e at the "
                        "default 500W' (Meta Grand Teton)",
@@ -510,6 +558,7 @@ static const Preset presets[] = {
              [S_FP8] = SRC_H100_FP8,
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = SRC_H100_SM,
              [S_BOOST] = SRC_H100_CLK,
              [S_SUSTAINED] = "derived: 1830 x (500/700)^(1/3) = 1636 MHz: dynamic power ~ f^3 in "
@@ -539,7 +588,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4-h800", 8, 200, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H800 datasheet (SXM5): 80 GB HBM3, H100 compute",
              [S_MEM_BW] = "published: NVIDIA H800 datasheet (SXM5): 3.35 TB/s",
@@ -550,6 +599,7 @@ static const Preset presets[] = {
              [S_FP8] = SRC_H100_FP8,
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = SRC_H100_SM,
              [S_BOOST] = SRC_H100_CLK,
              [S_SUSTAINED] = SRC_H100_SUST,
@@ -579,7 +629,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H200 datasheet (SXM): 141 GB HBM3e",
              [S_MEM_BW] = "published: NVIDIA H200 datasheet (SXM): 4.8 TB/s",
@@ -590,6 +640,7 @@ static const Preset presets[] = {
              [S_FP8] = SRC_H100_FP8,
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = "published: H200 is the GH100 die of the H100 (H200 datasheet; H100 "
                        "whitepaper: 132 SMs)",
              [S_BOOST] = SRC_H100_CLK,
@@ -617,11 +668,11 @@ static const Preset presets[] = {
     {"B200",
      180,
      8000,
-     {75, 2250, 2250, 4500, 4500, 9000},
+     {75, 2250, 2250, 4500, 4500, 9000, 9000},
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631, 0.597},
+     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582},
      {50, 256, 89.6},
      .src = {[S_MEM] = SRC_B200_MEM,
              [S_MEM_BW] = "published: NVIDIA HGX B200 datasheet: HBM3e 8 TB/s per GPU",
@@ -632,6 +683,7 @@ static const Preset presets[] = {
              [S_FP8] = SRC_B200_FP8,
              [S_MXFP8] = SRC_B200_FP8,
              [S_NVFP4] = SRC_B200_FP4,
+             [S_MXFP4] = SRC_B200_MXFP4,
              [S_SMS] = SRC_B200_SM,
              [S_BOOST] = SRC_B200_CLK,
              [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1000 W, the "
@@ -641,6 +693,7 @@ static const Preset presets[] = {
              [S_L2] = SRC_B200_L2,
              [S_GEMM_EFF] = SRC_B200_EFF,
              [S_GEMM_EFF_NVFP4] = SRC_B200_EFF4,
+             [S_GEMM_EFF_MXFP4] = SRC_B200_EFF_MX4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = SRC_GEN5,
@@ -659,11 +712,11 @@ static const Preset presets[] = {
     {"B200-750W",
      180,
      8000,
-     {75, 2250, 2250, 4500, 4500, 9000},
+     {75, 2250, 2250, 4500, 4500, 9000, 9000},
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.538, 0.597},
+     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.538, 0.597, 0.582},
      {50, 256, 89.6},
      .src =
          {[S_MEM] = SRC_B200_MEM,
@@ -677,6 +730,7 @@ static const Preset presets[] = {
               SRC_B200_FP8,
           [S_MXFP8] = SRC_B200_FP8,
           [S_NVFP4] = SRC_B200_FP4,
+          [S_MXFP4] = SRC_B200_MXFP4,
           [S_SMS] =
               SRC_B200_SM,
           [S_BOOST] = SRC_B200_CLK,
@@ -695,6 +749,10 @@ static const Preset presets[] = {
               "published: the B200's NVFP4 GEMMs, median 0.597 of 9 PF (pytorch/ao#2427, "
               "bench_matmul.py --recipe nvfp4, 2025-06-23; its power limit not stated): no "
               "NVFP4 figure at the 750 W cap read, the sustained clock prices the cap",
+          [S_GEMM_EFF_MXFP4] =
+              "published: the B200's cuBLAS MXF4 GEMM, 5239 TFLOP/s at 8192^3 = 0.582 of 9 PF "
+              "(deepseek-ai/DeepGEMM#348, cublasTest 13.3; its power limit not stated): no MXFP4 "
+              "figure at the 750 W cap read, the sustained clock prices the cap",
           [S_ATTN_FWD] = SRC_FA4_FWD,
           [S_ATTN_BWD] = SRC_FA4_BWD,
           [S_HOST_LINK] = SRC_GEN5,
@@ -716,11 +774,11 @@ static const Preset presets[] = {
     {"GB200-NVL72",
      186,
      8000,
-     {90, 2500, 2500, 5000, 5000, 10000},
+     {90, 2500, 2500, 5000, 5000, 10000, 10000},
      4,
      {"nvlink5-nvl72", 72, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 2062, 2062, 128, 256, 126, 0.717, 0.55, 0.631, 0.597},
+     {148, 2062, 2062, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582},
      {225, 240, 256},
      .src = {[S_MEM] = "derived: NVIDIA GB200 NVL72 datasheet: 13.4 TB HBM3e per 72 GPUs, 372 GB "
                        "per GB200 superchip of 2 GPUs = 186 GB per GPU (binary GiB)",
@@ -738,6 +796,8 @@ static const Preset presets[] = {
              [S_MXFP8] = SRC_GB200_FP8,
              [S_NVFP4] = "derived: NVIDIA GB200 NVL72 datasheet FP4 tensor 1440 PFLOP/s sparse / "
                          "72 GPUs / 2 = 10 PF dense",
+             [S_MXFP4] = "derived: NVIDIA GB200 NVL72 datasheet FP4 tensor 1440 PFLOP/s sparse / "
+                         "72 GPUs / 2 = 10 PF dense (" SRC_FP4_BOTH ")",
              [S_SMS] = "published: the GB200's GPU is the B200 die: 148 SMs, two dies of 74, as "
                        "reported for the part",
              [S_BOOST] = "derived: 2.5e15 / (148 SMs x 8192 dense BF16 FLOP per SM per clock) = "
@@ -749,6 +809,7 @@ static const Preset presets[] = {
              [S_L2] = SRC_B200_L2,
              [S_GEMM_EFF] = SRC_BW_EFF,
              [S_GEMM_EFF_NVFP4] = SRC_BW_EFF4,
+             [S_GEMM_EFF_MXFP4] = SRC_BW_EFF_MX4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = SRC_C2C,
@@ -770,11 +831,11 @@ static const Preset presets[] = {
     {"GB300-NVL72",
      279,
      8000,
-     {80, 2500, 2500, 5000, 5000, 15000},
+     {80, 2500, 2500, 5000, 5000, 15000, 15000},
      4,
      {"nvlink5-nvl72", 72, 900, 3},
      {"ib-xdr", 0, 100, 8},
-     {160, 1907, 1907, 128, 256, 0, 0.717, 0.55, 0.631, 0.597},
+     {160, 1907, 1907, 128, 256, 0, 0.717, 0.55, 0.631, 0.597, 0.582},
      {225, 240, 194.4},
      .src = {[S_MEM] = SRC_BU_TABLE ": GB300 279 GB HBM3e per GPU (binary GiB)",
              [S_MEM_BW] = "derived: NVIDIA GB300 NVL72 datasheet: 576 TB/s HBM3e per 72 GPUs = 8 "
@@ -787,6 +848,8 @@ static const Preset presets[] = {
              [S_MXFP8] = SRC_GB300_FP8,
              [S_NVFP4] = "derived: NVIDIA GB300 NVL72 datasheet FP4 tensor 1080 PFLOP/s dense "
                          "(1440 sparse) / 72 GPUs = 15 PF",
+             [S_MXFP4] = "derived: NVIDIA GB300 NVL72 datasheet FP4 tensor 1080 PFLOP/s dense "
+                         "(1440 sparse) / 72 GPUs = 15 PF (" SRC_FP4_BOTH_BU ")",
              [S_SMS] = SRC_BU_SM,
              [S_BOOST] = "derived: 2.5e15 / (160 SMs x 8192 dense BF16 FLOP per SM per clock) = "
                          "1907 MHz",
@@ -797,6 +860,7 @@ static const Preset presets[] = {
              [S_L2] = SRC_BU_L2,
              [S_GEMM_EFF] = SRC_BW_EFF,
              [S_GEMM_EFF_NVFP4] = SRC_BW_EFF4,
+             [S_GEMM_EFF_MXFP4] = SRC_BW_EFF_MX4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = SRC_C2C,
@@ -816,11 +880,11 @@ static const Preset presets[] = {
     {"B300",
      270,
      8000,
-     {75, 2250, 2250, 4500, 4500, 13500},
+     {75, 2250, 2250, 4500, 4500, 13500, 13500},
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-xdr", 0, 100, 8},
-     {160, 1717, 1717, 128, 256, 0, 0.717, 0.55, 0.631, 0.597},
+     {160, 1717, 1717, 128, 256, 0, 0.717, 0.55, 0.631, 0.597, 0.582},
      {50, 256, 102.4},
      .src = {[S_MEM] = SRC_BU_TABLE ": B300 270 GB HBM3e per GPU (binary GiB)",
              [S_MEM_BW] = "published: NVIDIA HGX B300 datasheet: up to 8 TB/s per GPU (as "
@@ -833,6 +897,8 @@ static const Preset presets[] = {
              [S_MXFP8] = SRC_B300_FP8,
              [S_NVFP4] = "derived: NVIDIA HGX B300 datasheet FP4 tensor 108 PFLOP/s dense (144 "
                          "sparse) / 8 GPUs = 13.5 PF",
+             [S_MXFP4] = "derived: NVIDIA HGX B300 datasheet FP4 tensor 108 PFLOP/s dense (144 "
+                         "sparse) / 8 GPUs = 13.5 PF (" SRC_FP4_BOTH_BU ")",
              [S_SMS] = SRC_BU_SM,
              [S_BOOST] = "derived: 2.25e15 / (160 SMs x 8192 dense BF16 FLOP per SM per clock) = "
                          "1717 MHz",
@@ -843,6 +909,7 @@ static const Preset presets[] = {
              [S_L2] = SRC_BU_L2,
              [S_GEMM_EFF] = SRC_BW_EFF,
              [S_GEMM_EFF_NVFP4] = SRC_BW_EFF4,
+             [S_GEMM_EFF_MXFP4] = SRC_BW_EFF_MX4,
              [S_ATTN_FWD] = SRC_FA4_FWD,
              [S_ATTN_BWD] = SRC_FA4_BWD,
              [S_HOST_LINK] = "derived: the DGX B300 host (Intel Xeon 6, PCIe Gen5) links each GPU "
@@ -872,7 +939,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI300X datasheet: 192 GB HBM3",
              [S_MEM_BW] = "published: AMD Instinct MI300X datasheet: 5.3 TB/s",
@@ -883,6 +950,7 @@ static const Preset presets[] = {
              [S_FP8] = "published: AMD Instinct MI300X datasheet: FP8 dense 2614.9 TFLOP/s",
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = "published: AMD CDNA3 whitepaper: 304 CUs",
              [S_BOOST] = "published: AMD CDNA3 whitepaper: 2100 MHz peak engine clock (304 x 2048 "
                          "x 2.1 GHz = 1307 TF)",
@@ -914,7 +982,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI325X datasheet: 256 GB HBM3E",
              [S_MEM_BW] = "published: AMD Instinct MI325X datasheet: 6 TB/s",
@@ -925,6 +993,7 @@ static const Preset presets[] = {
              [S_FP8] = "published: AMD Instinct MI325X datasheet: FP8 dense 2614.9 TFLOP/s",
              [S_MXFP8] = SRC_NO_MX,
              [S_NVFP4] = SRC_NO_FP4,
+             [S_MXFP4] = SRC_NO_MXFP4,
              [S_SMS] = "published: AMD Instinct MI325X datasheet: 304 CUs (the CDNA3 die of the "
                        "MI300X)",
              [S_BOOST] = "published: AMD Instinct MI325X datasheet: 2100 MHz peak engine clock "
@@ -956,11 +1025,11 @@ static const Preset presets[] = {
     {"MI355X",
      288,
      8000,
-     {157.3, 2516.6, 2516.6, 5033.2, 5033.2, 0},
+     {157.3, 2516.6, 2516.6, 5033.2, 5033.2, 0, 10066.3},
      8,
      {"infinity-fabric", 8, 537.6, 3},
      {"roce-400g", 0, 50, 8},
-     {256, 2400, 2400, 256, 256, 256, 0, 0, 0, 0},
+     {256, 2400, 2400, 256, 256, 256, 0, 0, 0, 0, 0},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI355X datasheet: 288 GB HBM3E",
              [S_MEM_BW] = "published: AMD Instinct MI355X datasheet: 8 TB/s",
@@ -972,6 +1041,7 @@ static const Preset presets[] = {
              [S_MXFP8] = SRC_MI355_FP8,
              [S_NVFP4] = "convention: 0 = unsupported: CDNA4 runs OCP MXFP4 (E8M0 scales per 32 "
                          "elements, 10 PF dense), not NVFP4",
+             [S_MXFP4] = SRC_MI355_MXFP4,
              [S_SMS] = "published: AMD Instinct MI355X datasheet: 256 CUs (32 per XCD, ISSCC "
                        "2026)",
              [S_BOOST] = "published: AMD Instinct MI355X datasheet: 2400 MHz peak engine clock "
@@ -983,6 +1053,7 @@ static const Preset presets[] = {
                       "cache",
              [S_GEMM_EFF] = "convention: 0 = not given: no published hipBLASLt figure read (the "
                             "0.8 fallback applies)",
+             [S_GEMM_EFF_MXFP4] = SRC_MI355_EFF_MX4,
              [S_ATTN_FWD] = "convention: 0 = not given: the GEMM efficiency applies",
              [S_ATTN_BWD] = "convention: 0 = not given: the GEMM efficiency applies",
              [S_HOST_LINK] = SRC_NO_HOST,
@@ -1007,7 +1078,7 @@ static const Preset presets[] = {
      8,
      {"hccs", 8, 196, 3},
      {"roce-200g", 0, 25, 8},
-     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
      {0, 0, 0},
      .src =
          {[S_MEM] =
@@ -1026,6 +1097,7 @@ static const Preset presets[] = {
           [S_FP8] = "convention: 0 = not published",
           [S_MXFP8] = SRC_NO_MX,
           [S_NVFP4] = SRC_NO_FP4,
+          [S_MXFP4] = SRC_NO_MXFP4,
           [S_SMS] =
               "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
           [S_BOOST] =
@@ -1105,6 +1177,9 @@ const char *prism_cluster_preset_source(const char *name, const char *key)
                     return k == S_GEMM_EFF_NVFP4 && presets[i].src[k] == NULL &&
                                    !(presets[i].tflops[P_NVFP4] > 0)
                                ? SRC_NO_EFF4
+                           : k == S_GEMM_EFF_MXFP4 && presets[i].src[k] == NULL &&
+                                   !(presets[i].tflops[P_MXFP4] > 0)
+                               ? SRC_NO_EFF_MX4
                                : presets[i].src[k];
     return NULL;
 }
@@ -1129,6 +1204,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->peak_flops[PRISM_DTYPE_FP8_CS] = p->tflops[P_FP8] * TFLOPS;
         c->peak_flops[PRISM_DTYPE_MXFP8] = p->tflops[P_MXFP8] * TFLOPS;
         c->peak_flops[PRISM_DTYPE_NVFP4] = p->tflops[P_NVFP4] * TFLOPS;
+        c->peak_flops[PRISM_DTYPE_MXFP4] = p->tflops[P_MXFP4] * TFLOPS;
         g_autofree char *fam = prism_device_family(p->name);
         g_strlcpy(c->family, fam, sizeof c->family);
         c->sm_count = p->dev.sms;
@@ -1141,6 +1217,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->attn_bwd_fraction = p->dev.attn_bwd;
         c->gemm_efficiency = p->dev.gemm_eff;
         c->gemm_eff_nvfp4 = p->dev.gemm_eff_nvfp4;
+        c->gemm_eff_mxfp4 = p->dev.gemm_eff_mxfp4;
         c->host_link_GBps = p->host.link_GBps;
         c->host_mem_bytes = p->host.mem_gib * GIB;
         c->host_mem_bw_GBps = p->host.mem_bw_GBps;
@@ -1190,6 +1267,7 @@ static const char *const cluster_keys[] = {"name",
                                            "peak_tflops_fp8",
                                            "peak_tflops_mxfp8",
                                            "peak_tflops_nvfp4",
+                                           "peak_tflops_mxfp4",
                                            "sm_count",
                                            "boost_clock_mhz",
                                            "sustained_clock_mhz",
@@ -1198,6 +1276,7 @@ static const char *const cluster_keys[] = {"name",
                                            "l2_mib",
                                            "gemm_efficiency",
                                            "gemm_efficiency_nvfp4",
+                                           "gemm_efficiency_mxfp4",
                                            "attn_fwd_fraction",
                                            "attn_bwd_fraction",
                                            "host_link_GBps",
@@ -1401,6 +1480,7 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
         !get_attr(kf, path, "l2_mib", 1e6, &c->l2_mib, error) ||
         !get_attr(kf, path, "gemm_efficiency", 1.0, &c->gemm_efficiency, error) ||
         !get_attr(kf, path, "gemm_efficiency_nvfp4", 1.0, &c->gemm_eff_nvfp4, error) ||
+        !get_attr(kf, path, "gemm_efficiency_mxfp4", 1.0, &c->gemm_eff_mxfp4, error) ||
         !get_attr(kf, path, "attn_fwd_fraction", 1.0, &c->attn_fwd_fraction, error) ||
         !get_attr(kf, path, "attn_bwd_fraction", 1.0, &c->attn_bwd_fraction, error))
         return FALSE;
@@ -1440,11 +1520,13 @@ static void preset_to_keyfile(const Preset *p, GKeyFile *kf)
              {"peak_tflops_fp8", p->tflops[P_FP8]},
              {"peak_tflops_mxfp8", p->tflops[P_MXFP8]},
              {"peak_tflops_nvfp4", p->tflops[P_NVFP4]},
+             {"peak_tflops_mxfp4", p->tflops[P_MXFP4]},
              {"boost_clock_mhz", p->dev.boost_mhz},
              {"sustained_clock_mhz", p->dev.sustained_mhz},
              {"l2_mib", p->dev.l2_mib},
              {"gemm_efficiency", p->dev.gemm_eff},
              {"gemm_efficiency_nvfp4", p->dev.gemm_eff_nvfp4},
+             {"gemm_efficiency_mxfp4", p->dev.gemm_eff_mxfp4},
              {"attn_fwd_fraction", p->dev.attn_fwd},
              {"attn_bwd_fraction", p->dev.attn_bwd},
              {"host_link_GBps", p->host.link_GBps},
@@ -1630,8 +1712,8 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
     c->mem_bw_GBps = mem_bw;
     /* fp8-cs has no key: it runs on the fp8 peak (copied below) */
     static const char *const peak_keys[PRISM_DTYPE_COUNT] = {
-        "peak_tflops_fp32",  "peak_tflops_bf16", "peak_tflops_fp16", "peak_tflops_fp8", NULL,
-        "peak_tflops_mxfp8", "peak_tflops_nvfp4"};
+        "peak_tflops_fp32",  "peak_tflops_bf16",  "peak_tflops_fp16", "peak_tflops_fp8", NULL,
+        "peak_tflops_mxfp8", "peak_tflops_nvfp4", "peak_tflops_mxfp4"};
     gboolean any_peak = FALSE;
     for (int d = 0; d < PRISM_DTYPE_COUNT; d++) {
         if (peak_keys[d] == NULL)
@@ -1654,10 +1736,10 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
     }
     c->peak_flops[PRISM_DTYPE_FP8_CS] = c->peak_flops[PRISM_DTYPE_FP8];
     if (!any_peak) {
-        set_error(
-            error, PRISM_INPUT_ERROR_MISSING,
-            "%s: [cluster] needs at least one peak_tflops_{fp32,bf16,fp16,fp8,mxfp8,nvfp4} > 0",
-            path);
+        set_error(error, PRISM_INPUT_ERROR_MISSING,
+                  "%s: [cluster] needs at least one "
+                  "peak_tflops_{fp32,bf16,fp16,fp8,mxfp8,nvfp4,mxfp4} > 0",
+                  path);
         return NULL;
     }
     if (!read_device(kf, path, c, error))
@@ -1891,7 +1973,7 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
     const double dev_attr[] = {c->boost_clock_mhz,   c->sustained_clock_mhz, c->l2_mib,
                                c->attn_fwd_fraction, c->attn_bwd_fraction,   c->host_link_GBps,
                                c->host_mem_bytes,    c->host_mem_bw_GBps,    c->gemm_efficiency,
-                               c->gemm_eff_nvfp4};
+                               c->gemm_eff_nvfp4,    c->gemm_eff_mxfp4};
     for (size_t i = 0; i < G_N_ELEMENTS(dev_attr); i++)
         if (!(dev_attr[i] >= 0) || !isfinite(dev_attr[i])) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,
@@ -1911,19 +1993,28 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
                   c->gemm_efficiency);
         return FALSE;
     }
-    if (c->gemm_eff_nvfp4 > 1) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE,
-                  "cluster '%s': gemm_efficiency_nvfp4 %g must be <= 1 (a fraction of the NVFP4 "
-                  "peak)",
-                  name, c->gemm_eff_nvfp4);
-        return FALSE;
-    }
-    if (c->gemm_eff_nvfp4 > 0 && !(c->peak_flops[PRISM_DTYPE_NVFP4] > 0)) {
-        set_error(error, PRISM_INPUT_ERROR_VALUE,
-                  "cluster '%s': gemm_efficiency_nvfp4 %g without an NVFP4 peak (give "
-                  "peak_tflops_nvfp4, or leave the efficiency out)",
-                  name, c->gemm_eff_nvfp4);
-        return FALSE;
+    /* the FP4 GEMM efficiencies: fractions of their own peak, given only with it */
+    const struct {
+        const char *key, *label;
+        double eff;
+        PrismDtype dtype;
+    } fp4[] = {{"nvfp4", "NVFP4", c->gemm_eff_nvfp4, PRISM_DTYPE_NVFP4},
+               {"mxfp4", "MXFP4", c->gemm_eff_mxfp4, PRISM_DTYPE_MXFP4}};
+    for (size_t i = 0; i < G_N_ELEMENTS(fp4); i++) {
+        if (fp4[i].eff > 1) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "cluster '%s': gemm_efficiency_%s %g must be <= 1 (a fraction of the %s "
+                      "peak)",
+                      name, fp4[i].key, fp4[i].eff, fp4[i].label);
+            return FALSE;
+        }
+        if (fp4[i].eff > 0 && !(c->peak_flops[fp4[i].dtype] > 0)) {
+            set_error(error, PRISM_INPUT_ERROR_VALUE,
+                      "cluster '%s': gemm_efficiency_%s %g without an %s peak (give "
+                      "peak_tflops_%s, or leave the efficiency out)",
+                      name, fp4[i].key, fp4[i].eff, fp4[i].label, fp4[i].key);
+            return FALSE;
+        }
     }
     if (c->sustained_clock_mhz > c->boost_clock_mhz) {
         set_error(error, PRISM_INPUT_ERROR_VALUE,

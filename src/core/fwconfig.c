@@ -852,10 +852,11 @@ char *prism_fwconfig_emit_layout(PrismFwTarget t, const PrismStrategy *s,
                    "arguments (e.g. Megatron-LM's --hybrid-override-pattern) by hand");
             return NULL;
         }
-    /* NVFP4: no target's switches are mapped here yet (Megatron-LM's --fp4-format and its
-     * first/last BF16 layers, torchao's NVFP4 converter) */
-    if (training->dtype == PRISM_DTYPE_NVFP4) {
-        refuse(error, t, "dtype nvfp4 (its recipe switches are not mapped for this target)");
+    /* NVFP4, MXFP4: no target's switches are mapped here yet (Megatron-LM's --fp4-format and
+     * its first/last BF16 layers, torchao's NVFP4 and MX converters) */
+    if (prism_dtype_is_fp4(training->dtype)) {
+        refuse(error, t, "dtype %s (its recipe switches are not mapped for this target)",
+               prism_dtype_name(training->dtype));
         return NULL;
     }
     Shape sh = shape_of(model);

@@ -12,10 +12,14 @@
  * scaling (one E8M0 scale per 32 elements, Blackwell tensor cores); nvfp4: NVIDIA's FP4
  * (E2M1 elements, one E4M3 scale per 16 elements: 0.5 + 1/16 = 9/16 byte per element, and
  * one FP32 scale per tensor; NVIDIA, "Pretraining Large Language Models with NVFP4",
- * arXiv:2509.25149, section 2). */
-static const char *const dtype_names[PRISM_DTYPE_COUNT] = {"fp32",   "bf16",  "fp16", "fp8",
-                                                           "fp8-cs", "mxfp8", "nvfp4"};
-static const double dtype_bytes[PRISM_DTYPE_COUNT] = {4.0, 2.0, 2.0, 1.0, 1.0, 1.0, 9.0 / 16.0};
+ * arXiv:2509.25149, section 2); mxfp4: OCP MX FP4 (E2M1 elements, one E8M0 scale per 32
+ * elements: 0.5 + 1/32 = 17/32 byte per element; OCP Microscaling Formats (MX)
+ * Specification v1.0, September 2023, its concrete MX-compliant formats: MXFP4 = FP4 E2M1
+ * elements, block size 32, E8M0 shared scale). */
+static const char *const dtype_names[PRISM_DTYPE_COUNT] = {"fp32",   "bf16",  "fp16",  "fp8",
+                                                           "fp8-cs", "mxfp8", "nvfp4", "mxfp4"};
+static const double dtype_bytes[PRISM_DTYPE_COUNT] = {4.0, 2.0, 2.0,        1.0,
+                                                      1.0, 1.0, 9.0 / 16.0, 17.0 / 32.0};
 static const char *const optimizer_names[PRISM_OPTIMIZER_COUNT] = {"adam", "sgd"};
 
 const char *prism_dtype_name(PrismDtype dtype)
@@ -36,7 +40,8 @@ gboolean prism_dtype_parse(const char *text, PrismDtype *out, GError **error)
             return TRUE;
         }
     g_set_error(error, PRISM_INPUT_ERROR, PRISM_INPUT_ERROR_VALUE,
-                "unknown dtype '%s' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4)", text);
+                "unknown dtype '%s' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4, mxfp4)",
+                text);
     return FALSE;
 }
 
@@ -47,7 +52,12 @@ gboolean prism_dtype_is_fp8(PrismDtype dtype)
 
 gboolean prism_dtype_is_lowp(PrismDtype dtype)
 {
-    return prism_dtype_is_fp8(dtype) || dtype == PRISM_DTYPE_NVFP4;
+    return prism_dtype_is_fp8(dtype) || prism_dtype_is_fp4(dtype);
+}
+
+gboolean prism_dtype_is_fp4(PrismDtype dtype)
+{
+    return dtype == PRISM_DTYPE_NVFP4 || dtype == PRISM_DTYPE_MXFP4;
 }
 
 const char *prism_optimizer_name(PrismOptimizer opt)

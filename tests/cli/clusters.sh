@@ -2,7 +2,7 @@
 # clusters.sh - `prism clusters`: presets, a key file, JSON and the --help format text.
 source "$PRISM_SOURCE_DIR/tests/support/cli.sh"
 
-expect_ok "A100-80GB row" '^A100-80GB +80 +2039 +8 +19\.5 +312 +312 +- +- +nvlink3\(8\) 300 GB/s' -- clusters
+expect_ok "A100-80GB row" '^A100-80GB +80 +2039 +8 +19\.5 +312 +312 +- +- +- +nvlink3\(8\) 300 GB/s' -- clusters
 expect_ok "H100-SXM row" '^H100-SXM +80 +3350 +8 +67 +989\.4 +989\.4 +1978\.9' -- clusters
 expect_ok "all ten presets" '^Ascend-910B ' -- clusters
 expect_ok "H800 row (NVLink 400 GB/s total)" '^H800 +80 +3350 +8 .*nvlink4-h800\(8\) 200 GB/s' -- clusters
@@ -28,14 +28,18 @@ check "a key file with a BOM reads as without" bash -c "'$PRISM_BINARY' clusters
 # --sources: every attribute with its citation (core.h "KIND: WHERE"); a key file's from its
 # `# source:` comment lines (none in this test file: kind "none", named)
 expect_ok "--sources: an attribute and its citation" '^  sustained_clock_mhz +1686 +derived: 1856 x \(750/1000\)' -- clusters B200-750W --sources
-expect_json "--sources JSON: 27 cited attributes" 'len(d) == 1 and d[0]["name"] == "H100-SXM" and len(d[0]["sources"]) == 27 and all(s["source"]["kind"] in ("published", "count", "code", "derived", "convention") and s["source"]["where"] for s in d[0]["sources"]) and d[0]["sources"][0] == {"key": "memory_gib", "value": 80, "source": d[0]["sources"][0]["source"]}' -- clusters --json --sources H100-SXM
+expect_json "--sources JSON: 29 cited attributes" 'len(d) == 1 and d[0]["name"] == "H100-SXM" and len(d[0]["sources"]) == 29 and all(s["source"]["kind"] in ("published", "count", "code", "derived", "convention") and s["source"]["where"] for s in d[0]["sources"]) and d[0]["sources"][0] == {"key": "memory_gib", "value": 80, "source": d[0]["sources"][0]["source"]}' -- clusters --json --sources H100-SXM
 expect_json "--sources JSON: every preset" 'len(d) == 15 and all(s["source"]["kind"] != "none" for c in d for s in c["sources"])' -- clusters --json --sources
 expect_json "--sources of a key file without citations" 'd[0]["sources"][1]["key"] == "memory_gib" and all(s["source"]["kind"] == "none" and "no \x27# source" in s["source"]["problem"] for s in d[0]["sources"])' -- clusters --json --sources "$PRISM_TEST_DATA/clusters/three-level.ini"
 # the 2026 presets: the NVL72 racks' 72-GPU NVLink level 0 (a node = a compute tray of 4)
-expect_ok "GB200 NVL72 row" '^GB200-NVL72 +186 +8000 +4 +90 +2500 +2500 +5000 +10000 +nvlink5-nvl72\(72\) 900 GB/s' -- clusters
+expect_ok "GB200 NVL72 row" '^GB200-NVL72 +186 +8000 +4 +90 +2500 +2500 +5000 +10000 +10000 +nvlink5-nvl72\(72\) 900 GB/s' -- clusters
 expect_ok "nvidia-smi name" '^GB300-NVL72 ' -- clusters "NVIDIA GB300"
 # a key file inheriting a preset: its network overridden, its node count, the base's family
 expect_json "base = H100-SXM" 'd["sm_count"] == 132 and d["levels"][1]["bandwidth_GBps"] == 100 and d["levels"][0]["bandwidth_GBps"] == 450 and d["family"] == "H100" and d["devices"] == 32 and d["generic_defaults"] == ""' -- clusters --json "$PRISM_TEST_DATA/clusters/base-h100.ini"
 expect_bad "the file's device count" -- inputs --cluster "$PRISM_TEST_DATA/clusters/base-h100.ini" --devices 16 -- "--devices 16: the cluster file" "describes 32 devices" "allowed: --devices 32"
 expect_bad "nvfp4 on a part without it" -- inputs --cluster H100-SXM --dtype nvfp4 -- "no nvfp4 peak"
-cli_done 26
+# MXFP4: CDNA3 (MI325X) has no FP4 matrix cores; the message names the cluster, the dtype,
+# the key and the dtypes the part has
+expect_bad "mxfp4 on a part without it" -- inputs --cluster MI325X --dtype mxfp4 -- "--dtype mxfp4: cluster 'MI325X' has no mxfp4 peak (peak_tflops_mxfp4 = 0)" "allowed on it: fp32, bf16, fp16, fp8, fp8-cs"
+expect_ok "MXFP4 column: MI355X 10066.3 TF, no NVFP4" '^MI355X +288 +8000 +8 +157.3 +2516.6 +2516.6 +5033.2 +- +10066.3 ' -- clusters
+cli_done 28

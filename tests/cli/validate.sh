@@ -270,7 +270,7 @@ d = json.load(sys.stdin)
 want = ['no shape (layers/hidden/heads) and no model_name',
         'shape (layers/hidden/heads) incomplete', 'vocab not stated', 'gpu_type not stated',
         \\\"recompute 'partial' unknown (none, selective, full)\\\",
-        \\\"dtype: unknown dtype 'fp4' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4)\\\",
+        \\\"dtype: unknown dtype 'fp4' (allowed: fp32, bf16, fp16, fp8, fp8-cs, mxfp8, nvfp4, mxfp4)\\\",
         'dtype not stated and the profile has no default',
         'layers 30 not divisible by pp 4 (equal needs equal stages)']
 rows = d['rows']

@@ -2,7 +2,8 @@
 /*
  * test_machines.c - the 2026 machines by hand: NVFP4's memory of a layer and an
  * expert-parallel all-to-all inside and outside a 72-GPU NVLink domain (GB200/GB300
- * NVL72: the domain is level 0); one NVFP4 GEMM on B200 at its published rate.
+ * NVL72: the domain is level 0); one NVFP4 GEMM on B200 at its published rate; MXFP4's
+ * memory of a layer, its peaks per preset and one MXFP4 GEMM on B200.
  */
 #include <string.h>
 
@@ -20,6 +21,7 @@ static double layer_param_bytes(PrismDtype dt, const char *bf16_layers)
     g_autoptr(PrismModel) m = test_gpt_model(4, 1024, 8, 64);
     g_autoptr(PrismCluster) c = test_cluster();
     c->peak_flops[PRISM_DTYPE_NVFP4] = 4 * 312e12;
+    c->peak_flops[PRISM_DTYPE_MXFP4] = 4 * 312e12;
     const char *const sets[] = {"grad_fp32=0", bf16_layers, NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model_on(m, c, 8, 1024, dt, sets);
     PrismStrategy s = test_strategy(cm, 1, "dp=1");
@@ -196,10 +198,116 @@ static void test_nvfp4_gemm_b200(void)
     g_clear_error(&error);
 }
 
+/*
+ * MXFP4 memory of a layer (OCP MX v1.0: E2M1 elements, one 1-byte E8M0 scale per 32). A
+ * block of P parameters holds its BF16 weights (2 B each) and the MXFP4 weight in two
+ * layouts (as NVFP4's), each half a byte per element plus 1/32 byte of scale = 17/32 B, so
+ * 2 x 17/32 = 17/16 B per parameter:
+ *   every linear in MXFP4 (nvfp4_bf16_layers = 0): (2 + 17/16) P = 1.53125 x the BF16 2 P;
+ *   1 of the 4 layers in BF16: (2 + 3/4 x 17/16) P = 1.3984375 x;
+ *   4 of 4 layers in BF16: exactly the BF16 bytes.
+ * A device without MXFP4 tensor cores (MI325X, CDNA3) refuses the dtype.
+ */
+static void test_mxfp4_layer_memory(void)
+{
+    const double bf16 = layer_param_bytes(PRISM_DTYPE_BF16, "nvfp4_bf16_layers=0");
+    CU_ASSERT_TRUE(bf16 > 0);
+    CU_ASSERT_TRUE(prism_test_close(layer_param_bytes(PRISM_DTYPE_MXFP4, "nvfp4_bf16_layers=0"),
+                                    bf16 * 1.53125, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(layer_param_bytes(PRISM_DTYPE_MXFP4, "nvfp4_bf16_layers=1"),
+                                    bf16 * 1.3984375, 1e-12, 0));
+    CU_ASSERT_EQUAL(layer_param_bytes(PRISM_DTYPE_MXFP4, "nvfp4_bf16_layers=4"), bf16);
+    CU_ASSERT_EQUAL(prism_dtype_bytes(PRISM_DTYPE_MXFP4), 0.53125); /* 4.25 bits */
+    PrismDtype dt;
+    CU_ASSERT_TRUE(prism_dtype_parse("MXFP4", &dt, NULL) && dt == PRISM_DTYPE_MXFP4);
+    CU_ASSERT_STRING_EQUAL(prism_dtype_name(PRISM_DTYPE_MXFP4), "mxfp4");
+    CU_ASSERT_TRUE(prism_dtype_is_lowp(PRISM_DTYPE_MXFP4) && prism_dtype_is_fp4(dt));
+    CU_ASSERT_FALSE(prism_dtype_is_fp8(PRISM_DTYPE_MXFP4));
+    g_autoptr(PrismModel) m = test_gpt_model(4, 1024, 8, 64);
+    GError *error = NULL;
+    g_autoptr(PrismCluster) mi325 = prism_cluster_preset("MI325X", NULL);
+    PrismTraining t;
+    prism_training_default(&t);
+    t.dtype = PRISM_DTYPE_MXFP4;
+    CU_ASSERT_PTR_NULL(prism_cost_model_new(m, mi325, &t, NULL, &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "no mxfp4 peak") : NULL);
+    g_clear_error(&error);
+}
+
+/*
+ * MXFP4 peaks per preset, dense FLOP/s. Blackwell runs MXFP4 on the FP4 tensor cores at
+ * the datasheet's FP4 figure: B200 18 PF sparse / 2 = 9 PF, GB200 NVL72 1440 PF sparse /
+ * 72 / 2 = 10 PF, GB300 NVL72 1080 PF dense / 72 = 15 PF, HGX B300 108 PF dense / 8 = 13.5
+ * PF. MI355X (CDNA4): one 32x32x64 MXFP4 MFMA is 2 x 32 x 32 x 64 = 131072 FLOP in 32
+ * cycles on each of 256 CUs x 4 = 1024 matrix cores at 2.4 GHz: 131072 / 32 x 1024 x 2.4e9
+ * = 10066.3e12, twice its FP8 peak (5033.2e12). No FP4 on CDNA3 (MI300X, MI325X), Hopper,
+ * Ampere or Ascend. Efficiency: cuBLAS MXF4 5239 of 9000 TFLOP/s at 8192^3 on B200 = 0.582
+ * (deepseek-ai/DeepGEMM#348), taken by every Blackwell part; none for MI355X.
+ */
+static void test_mxfp4_peaks(void)
+{
+    static const struct {
+        const char *name;
+        double peak, eff;
+    } want[] = {{"B200", 9e15, 0.582},
+                {"B200-750W", 9e15, 0.582},
+                {"GB200-NVL72", 10e15, 0.582},
+                {"GB300-NVL72", 15e15, 0.582},
+                {"B300", 13.5e15, 0.582},
+                {"MI355X", 131072.0 / 32 * 1024 * 2.4e9, 0},
+                {"MI325X", 0, 0},
+                {"MI300X", 0, 0},
+                {"H100-SXM", 0, 0},
+                {"A100-80GB", 0, 0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_autoptr(PrismCluster) c = prism_cluster_preset(want[i].name, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(prism_test_close(c->peak_flops[PRISM_DTYPE_MXFP4], want[i].peak, 1e-5, 0));
+        CU_ASSERT_EQUAL(c->gemm_eff_mxfp4, want[i].eff);
+    }
+    CU_ASSERT_TRUE(prism_test_close(0.582, 5239.0 / 9000.0, 1e-3, 0));
+    /* every preset: an MXFP4 figure only with an MXFP4 peak, and a cited peak */
+    for (size_t i = 0; i < prism_cluster_preset_count(); i++) {
+        const char *name = prism_cluster_preset_name(i);
+        g_autoptr(PrismCluster) c = prism_cluster_preset(name, NULL);
+        CU_ASSERT_TRUE(!(c->gemm_eff_mxfp4 > 0) || c->peak_flops[PRISM_DTYPE_MXFP4] > 0);
+        CU_ASSERT_PTR_NOT_NULL(prism_cluster_preset_source(name, "peak_tflops_mxfp4"));
+        CU_ASSERT_PTR_NOT_NULL(prism_cluster_preset_source(name, "gemm_efficiency_mxfp4"));
+    }
+    GError *error = NULL;
+    g_autoptr(PrismCluster) h100 = prism_cluster_preset("H100-SXM", NULL);
+    h100->gemm_eff_mxfp4 = 0.6;
+    CU_ASSERT_FALSE(prism_cluster_validate(h100, &error));
+    CU_ASSERT_PTR_NOT_NULL(error ? strstr(error->message, "without an MXFP4 peak") : NULL);
+    g_clear_error(&error);
+}
+
+/*
+ * One MXFP4 GEMM on B200: the NVFP4 test's GEMM (4736 x 24576 x 6144, 24 full waves, depth
+ * gemm_eff_k; operands now 17/32 B per element: still compute bound) at the MXFP4 peak 9e15
+ * x gemm_efficiency_mxfp4 0.582:
+ *   t = 2 M N K / (9e15 x 0.582) = 1.43022e12 / 5.238e15 = 2.73047e-4 s.
+ */
+static void test_mxfp4_gemm_b200(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(1, 6144, 48, 32000);
+    g_autoptr(PrismCluster) b200 = prism_cluster_preset("B200", NULL);
+    const char *const all4[] = {"nvfp4_bf16_layers=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, b200, 1, 4736, PRISM_DTYPE_MXFP4, all4);
+    PrismDtype dt;
+    const double t = gemm_fwd_s(cm, 24576, 6144, &dt);
+    CU_ASSERT_EQUAL(dt, PRISM_DTYPE_MXFP4);
+    CU_ASSERT_TRUE(prism_test_close(t, 2.0 * 4736 * 24576 * 6144 / (9e15 * 0.582), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(t, 2.73047e-4, 1e-5, 0));
+}
+
 static CU_TestInfo tests[] = {
     {"NVFP4 memory of a layer", test_nvfp4_layer_memory},
     {"all-to-all inside and outside a 72-GPU NVLink level", test_a2a_rack_level},
     {"one NVFP4 GEMM on B200 at the published rate", test_nvfp4_gemm_b200},
+    {"MXFP4 memory of a layer", test_mxfp4_layer_memory},
+    {"MXFP4 peaks per preset", test_mxfp4_peaks},
+    {"one MXFP4 GEMM on B200 at the published rate", test_mxfp4_gemm_b200},
     CU_TEST_INFO_NULL,
 };
 
