@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # schemas.sh - every command's --json against its schema in src/app/schemas/ (installed in
 # share/prism/schemas): real output of each command, in the shapes its members take (a
-# plan with a baseline and one where nothing fits, explain of a strategy read --from a
-# file, validate of one CSV and of two and of a run read --from a file, info and pareto of a landscape).
+# plan with a baseline, one where nothing fits and one on a device without published runs
+# (its track record's statistics null), explain of a strategy read --from a file, validate
+# of one CSV and of two and of a run read --from a file, info and pareto of a landscape).
 # tests/support/schema_check.py checks the subset of JSON Schema the files use; a member
 # the schema does not name fails, so the schema cannot fall behind the output. Counts its
 # checks.
@@ -17,6 +18,7 @@ small=(-m llama3-8b -c H100-80GB -n 8 --gbs 64 --seq 8192)
 runs=(
     "plan|plan|${small[*]} --framework megatron-core --top 2 --no-progress --baseline base.txt"
     "plan-nofit|plan|-m gpt3-2.7b -n 8 --mem-budget 2 --no-progress"
+    "plan-norecord|plan|-m llama3-8b -c MI355X -n 8 --gbs 64 --top 1 --no-progress"
     "explain|explain|${small[*]} --from base.txt"
     "validate|validate|$src/tests/data/validation/frameworks.csv"
     "validate-two|validate|$src/tests/data/validation/frameworks.csv $src/cost/validation/measured.csv"
