@@ -665,6 +665,29 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "src/nanotron/models/llama.py GLUActivation.forward: self.act(gate_states) * up_states "
          "(nn.SiLU keeps gate, the product keeps silu's output and up, down_proj keeps the "
          "product) (1, the nanotron profile)"},
+    [PRISM_KNOB_PP_P2P_HOST_SYNCS] =
+        {"pp_p2p_host_syncs", 0.0, 0.0, 10000.0, "syncs",
+         "host synchronisations each stage-boundary transfer of a micro-batch "
+         "makes, the mean of the forward activation's and the backward "
+         "gradient's: reads of device tensors on the host (.item(), a tensor "
+         "used as a Python int or bool) and blocking host-to-device copies. "
+         "Each waits for the device, so the transfer's critical path takes "
+         "(launch_us + host_sync_us) per sync (seq1F1B multiplies it by its "
+         "splits)",
+         "code: NVIDIA/Megatron-LM megatron/core/pipeline_parallel/p2p_communication.py posts "
+         "each send/recv with shapes both sides know, no host read (0); huggingface/nanotron "
+         "parallel/pipeline_parallel/p2p.py (3024b465) P2P._recv_meta, create_empty_storage, "
+         "_send_meta: 10 + 2 x ndim reads per tensor received, 4 per tensor sent; Llama's "
+         "blocks pass hidden_states (3-D) and sequence_mask (2-D) forward, the 3-D gradient "
+         "back: (16 + 14 + 8 + 16 + 4) / 2 = 29 (the nanotron profile)"},
+    [PRISM_KNOB_HOST_SYNC_US] =
+        {"host_sync_us", 6.0, 0.0, 1000.0, "us",
+         "host time of one host synchronisation beyond the eager op that "
+         "asks for it (launch_us): the small blocking copy between host and "
+         "device it waits for; used by pp_p2p_host_syncs",
+         "published: Wu et al. 2026, 'DualPath: Breaking the Storage Bandwidth Bottleneck in "
+         "Agentic LLM Inference', arXiv:2602.21548, section 5.2: a single small "
+         "cudaMemcpyAsync takes about 5-7 us per call (6, the middle)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -583,6 +583,10 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->work_scale = seq ? 1.0 / k_seq : 1.0;
     /* messages per transfer: the framework's per tensor (pp_p2p_msgs), seq1F1B's per chunk */
     k->pp_msgs = (seq ? k_seq : 1.0) * cm->knobs.v[PRISM_KNOB_PP_P2P_MSGS];
+    /* host synchronisations per transfer (pp_p2p_host_syncs), each an eager op's launch
+     * and the blocking copy it waits for (cost/README.md, PP) */
+    k->pp_host = (seq ? k_seq : 1.0) * cm->knobs.v[PRISM_KNOB_PP_P2P_HOST_SYNCS] *
+                 (cm->knobs.v[PRISM_KNOB_LAUNCH_US] + cm->knobs.v[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
     k->off_opt = (key->offload & PRISM_OFFLOAD_OPTIMIZER) ? 1.0 : 0.0;
     k->off_act = (key->offload & PRISM_OFFLOAD_ACTIVATIONS) ? 1.0 : 0.0;
 }

@@ -75,9 +75,10 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = t*d*c/(e*etp)"},
     [PRISM_KL_DP_LVL] = {"dp_level", "level", "level joining t*c*d devices"},
     [PRISM_KL_PP_TIME] = {"pp_time_per_microbatch", "s",
-                          "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT*msgs) * (1-pp_overlap), "
+                          "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT*msgs + H) * (1-pp_overlap), "
                           "V_pp = T*h*bytes/t, vpp = chunks per stage (dualpipe 2), "
-                          "msgs = seq1f1b_splits (seq1f1b) else 1"},
+                          "msgs = pp_p2p_msgs * (seq1f1b_splits (seq1f1b) else 1), "
+                          "H = pp_p2p_host_syncs*(launch_us+host_sync_us) * the same"},
     [PRISM_KL_PP_BYTES] = {"pp_bytes_per_microbatch", "B", "[pp>1] 2*vpp*V_pp"},
     [PRISM_KL_PP_LVL] = {"pp_level", "level",
                          "level joining the whole pipeline (t*c*d*pp): its slowest boundary "

@@ -107,6 +107,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double agd = km->moe_allgather, hb_moe = moe > 0.0 ? hb / (moe > 0.0 ? moe : 1.0) : 0.0;
     const double pexp = km->pp_exposed, scat = km->pp_scatter;
     const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp, pmsg = ks->pp_msgs;
+    const double phost = ks->pp_host;
     double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP), *tok = WS(PRISM_KL_TOKENS);
     double *inv_ep = WS(PRISM_KL_INV_EP);
     double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV), *odiv = WS(PRISM_KL_ODIV);
@@ -338,7 +339,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
         pptime[i] = pipe * 2.0 * vpp *
-                    (v_pp * k_level(x_pp, sz, lv_ib) + k_level(x_pp, sz, lv_la) * pmsg) * pexp;
+                    (v_pp * k_level(x_pp, sz, lv_ib) + k_level(x_pp, sz, lv_la) * pmsg + phost) *
+                    pexp;
         pplvl[i] = k_level(x_pp, sz, lv_id);
         ppbuf[i] = pipe * 2.0 * v_pp;
         /* tied embeddings under a pipeline (cost/README.md, "Tied embeddings under a

@@ -316,6 +316,10 @@ typedef struct PrismKSegment {
      * each paying the latency). Every other schedule: 1, inv_vpp, 0 or 2, 1, 0, 1, 1
      * (bit-identical to before). */
     double bub_sum, bub_scale, bub_w, m_share, hide, work_scale, pp_msgs;
+    /* pp_host: s of host synchronisations on each transfer's critical path
+     * (pp_p2p_host_syncs x (launch_us + host_sync_us), seq1F1B x its splits); 0 when the
+     * framework's p2p reads nothing on the host */
+    double pp_host;
     /* offloading (the key's PrismOffload bits): 1 = the optimizer state / the kept
      * activations live in host memory; both 0: no offload work at all (the same bits) */
     double off_opt, off_act;

@@ -140,6 +140,10 @@ typedef enum {
                                             DDP's buckets hold a copy of every gradient */
     PRISM_KNOB_SWIGLU_UNFUSED,         /**< 1 = SwiGLU runs as silu then multiply: the silu
                                             output is kept beside its input */
+    PRISM_KNOB_PP_P2P_HOST_SYNCS,      /**< host synchronisations (device-to-host reads,
+                                            blocking copies) per pipeline transfer */
+    PRISM_KNOB_HOST_SYNC_US,           /**< us per host synchronisation beyond its eager
+                                            op's launch_us: the blocking copy */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

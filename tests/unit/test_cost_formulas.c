@@ -948,6 +948,43 @@ static void test_pp_p2p_msgs(void)
 }
 
 /*
+ * Host synchronisations per pipeline transfer (knobs pp_p2p_host_syncs, launch_us,
+ * host_sync_us; nanotron's p2p.py reads the received metadata on the host: 29 per
+ * transfer). The setting of test_pp_p2p_msgs (pp 4 in a node: 300 GB/s x 0.8, 5 us; m = 16,
+ * V = 2048*4096*2 B, one message per transfer); each sync costs launch_us + host_sync_us on
+ * the transfer's critical path:
+ *   syncs 29, 8 + 6 us:  16 * 2 * (V / 240e9 + 5e-6 + 29 * 14e-6)
+ *                      = 32 * (6.9905067e-5 + 5e-6 + 4.06e-4) = 1.5388962e-2 s
+ *   syncs 29, 3.8 + 0 us: 32 * (6.9905067e-5 + 5e-6 + 29 * 3.8e-6) = 5.9233621e-3 s
+ *   syncs 0:             32 * (6.9905067e-5 + 5e-6) = 2.3969621e-3 s (as pp_p2p_msgs = 1)
+ */
+static double pp_comm_with(const char *syncs, const char *launch, const char *sync_us)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    const char *const sets[] = {"pp_p2p_msgs=1", syncs, launch, sync_us, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 4, "pp=4,mbs=1");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    return c[PRISM_COL_TIME_PP_COMM];
+}
+
+static void test_pp_p2p_host_syncs(void)
+{
+    const double base = 2048.0 * 4096.0 * 2.0 / (300e9 * 0.8) + 5e-6;
+    CU_ASSERT_TRUE(
+        prism_test_close(pp_comm_with("pp_p2p_host_syncs=29", "launch_us=8", "host_sync_us=6"),
+                         32.0 * (base + 29.0 * 14e-6), 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(pp_comm_with("pp_p2p_host_syncs=29", "launch_us=3.8", "host_sync_us=0"),
+                         32.0 * (base + 29.0 * 3.8e-6), 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(pp_comm_with("pp_p2p_host_syncs=0", "launch_us=8", "host_sync_us=6"),
+                         32.0 * base, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(32.0 * (base + 29.0 * 14e-6), 1.5388962e-2, 1e-7, 0));
+}
+
+/*
  * Tied embeddings under a pipeline: once per step the first and the last stage all-reduce
  * the gradients of the matrix they share (Megatron-Core finalize_model_grads
  * _allreduce_word_embedding_grads; nanotron sync_tied_weights_gradients). A group of two:
@@ -2243,6 +2280,7 @@ static CU_TestInfo formula_tests[] = {
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
+    {"host synchronisations per pipeline transfer (pp_p2p_host_syncs)", test_pp_p2p_host_syncs},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
     {"knobs JSON: shortest round-trip numbers", test_knobs_json},
