@@ -145,9 +145,10 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
                                      double cols[PRISM_COL_COUNT], GError **error);
 
 /** The kernel model's device-level memory terms from the knob values @p kn (cost_memory.c):
- *  device = peak x @p scale + @p fixed + @p nccl_group x the lane's communicators. */
+ *  device = peak + (peak - persistent) x @p reserve + @p fixed + @p nccl_group x the lane's
+ *  communicators; @p scale = 1 + @p reserve. */
 void prism_cost_memory_setup_internal(const double *kn, double *scale, double *fixed,
-                                      double *nccl_group);
+                                      double *nccl_group, double *reserve);
 
 /** Lanes of one strategy (arrays of one double each, owned by the caller). */
 typedef struct PrismOneLane {

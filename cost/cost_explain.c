@@ -267,7 +267,8 @@ void prism_explain_gemm(const PrismExplain *ex, uint32_t i, uint32_t q, PrismExp
 }
 
 gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s,
-                                const PrismLayout *layout, double *out, GError **error)
+                                const PrismLayout *layout, double *out, double *persistent,
+                                GError **error)
 {
     /* the thread's workspace: read below before anything is priced again */
     g_autoptr(PrismExplain) ex = explain_new(cm, s, layout, FALSE, error);
@@ -278,6 +279,8 @@ gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s
         PrismExplainStage sd;
         prism_explain_stage(ex, st, &sd);
         out[st] = sd.total;
+        if (persistent != NULL)
+            persistent[st] = sd.params + sd.grads + sd.optimizer;
     }
     return TRUE;
 }

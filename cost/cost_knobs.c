@@ -469,23 +469,28 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "= 4,194,304 (Simple, NCCL_BUFFSIZE) + DEFAULT_LL128_BUFFSIZE 120 x 640 x 8 x 8 = "
          "4,915,200 + DEFAULT_LL_BUFFSIZE 8 x 512 x 8 x 16 = 524,288 = 9,633,792 B"},
     [PRISM_KNOB_ALLOCATOR_RESERVE] =
-        {"allocator_reserve", 0.29, 0.0, 1.0, "fraction",
-         "PyTorch's caching allocator without expandable segments: peak "
-         "reserved / peak allocated - 1 (blocks rounded to 512 B, large "
+        {"allocator_reserve", 0.343, 0.0, 1.0, "fraction",
+         "PyTorch's caching allocator without expandable segments: reserved "
+         "bytes beyond allocated per transient allocated byte (activations, "
+         "workspaces, communication buffers: blocks rounded to 512 B, large "
          "ones to 2 MiB in 20 MiB or 2 MiB-rounded segments, freed blocks "
-         "cached per stream and never merged across segments); with "
+         "cached per stream and never merged across segments); persistent "
+         "state (parameters, gradients, optimizer state) takes none; with "
          "expandable_segments 1 the segments grow in place and only the "
          "last 20 MiB large page and 2 MiB small page stay unfilled",
-         "derived: median of the published FSDP peak reserved / peak active of "
-         "meta-llama/llama-cookbook PR #41 (32.67/25.86, 27.36/20.20, 19.36/15.22 GB) and PR #165 "
-         "(19.52/14.93 GB): 1.263, 1.354, 1.272, 1.307, median 1.29; the rounding and segment "
-         "sizes are pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (v2.1-v2.5) kMinBlockSize "
-         "512, kSmallBuffer 2 MiB, kLargeBuffer 20 MiB, kRoundLarge 2 MiB"},
+         "derived: (peak reserved - peak active) / (peak active - persistent) of the FSDP "
+         "LoRA runs of meta-llama/llama-cookbook PR #41 (Llama-2-7B, 4 A100, pure bf16: the "
+         "persistent state is the frozen bf16 shard, 6,738,415,616 x 2 B / 4 = 3.138 GiB, the "
+         "adapters' under 0.01 GiB): 6.81/22.72, 7.16/17.06, 4.14/12.08 = 0.300, 0.420, 0.343, "
+         "median 0.343 (GB read as GiB, PyTorch's memory statistics; as 1e9 B: 0.349); PR #165 "
+         "(19.52/14.93 GB) does not state its run's state and is left out; the rounding and "
+         "segment sizes are pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (v2.1-v2.5) "
+         "kMinBlockSize 512, kSmallBuffer 2 MiB, kLargeBuffer 20 MiB, kRoundLarge 2 MiB"},
     [PRISM_KNOB_EXPANDABLE_SEGMENTS] =
         {"expandable_segments", 0.0, 0.0, 1.0, "bool",
          "1 = PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: reserved = "
          "allocated + one 20 MiB large page + one 2 MiB small page; 0 = "
-         "reserved = allocated x (1 + allocator_reserve)",
+         "reserved = allocated + (allocated - persistent) x allocator_reserve",
          "code: pytorch/pytorch c10/cuda/CUDAAllocatorConfig.cpp (v2.1-v2.5): "
          "expandable_segments defaults to False"},
     [PRISM_KNOB_RECOMPUTE_NORM] =

@@ -1083,7 +1083,8 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     const double mem =
         training->mem_budget_bytes > 0 ? training->mem_budget_bytes : cluster->mem_bytes;
     k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];
-    prism_cost_memory_setup_internal(kn, &k->mem_scale, &k->mem_fixed, &k->nccl_group);
+    prism_cost_memory_setup_internal(kn, &k->mem_scale, &k->mem_fixed, &k->nccl_group,
+                                     &k->mem_reserve);
     /* the host (cost/README.md, "Offloading"): usable only when the cluster gives all
      * three numbers; otherwise the host budget is 0 and every offload is infeasible
      * (reason mem_host), priced at zero transfer time so the row stays finite */

@@ -16,10 +16,11 @@
 #define ALLOC_SMALL_PAGE 2097152.0
 
 void prism_cost_memory_setup_internal(const double *kn, double *scale, double *fixed,
-                                      double *nccl_group)
+                                      double *nccl_group, double *reserve)
 {
     const gboolean exp = kn[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5;
-    *scale = exp ? 1.0 : 1.0 + kn[PRISM_KNOB_ALLOCATOR_RESERVE];
+    *reserve = exp ? 0.0 : kn[PRISM_KNOB_ALLOCATOR_RESERVE];
+    *scale = 1.0 + *reserve;
     *fixed = (exp ? ALLOC_LARGE_PAGE + ALLOC_SMALL_PAGE : 0.0) + kn[PRISM_KNOB_CUDA_CONTEXT];
     /* a ring connects each rank to two peers (the previous and the next) per channel */
     *nccl_group = 2.0 * kn[PRISM_KNOB_NCCL_CHANNELS] * kn[PRISM_KNOB_NCCL_CONN_BYTES];
@@ -34,17 +35,20 @@ static double communicators(const PrismStrategy *s)
 }
 
 void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
-                             PrismMemKinds *out)
+                             double persistent, PrismMemKinds *out)
 {
     const PrismKModel *k = &cm->k;
     const double *kn = cm->knobs.v;
     const double pages = k->mem_fixed - kn[PRISM_KNOB_CUDA_CONTEXT];
+    /* the reserve on the transient bytes only: persistent state sits in segments of its
+     * own (kernels-impl.h k_final, the same arithmetic in the same order) */
+    const double res = allocated + (allocated - persistent) * k->mem_reserve;
     out->allocated = allocated;
-    out->reserved = allocated * k->mem_scale + pages;
+    out->reserved = res + pages;
     out->context = kn[PRISM_KNOB_CUDA_CONTEXT];
     out->nccl = k->nccl_group * communicators(s);
     /* the kernel's arithmetic, in its order (k_final): the same bits as its verdict */
-    out->device = allocated * k->mem_scale + (k->mem_fixed + out->nccl);
+    out->device = res + (k->mem_fixed + out->nccl);
 }
 
 double prism_cost_allocated_limit(const PrismCostModel *cm, const PrismStrategy *s)

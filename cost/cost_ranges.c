@@ -55,10 +55,10 @@ static const PrismKnobRange ranges[] = {
     {"cuda_context", 3.0e8, 4.0e8, PRISM_RANGE_SCALE, TRUE, TRUE,
      "published: the CUDA context with lazy module loading (CUDA >= 11.7, PyTorch's default): "
      "about 300 MB (pytorch/pytorch#107667) to about 400 MB (pytorch/pytorch#109888)"},
-    {"allocator_reserve", 0.263, 0.354, PRISM_RANGE_SCALE, TRUE, TRUE,
-     "published: the least and the largest of the four FSDP peak reserved / peak active ratios "
-     "whose median is the default (meta-llama/llama-cookbook PR #41: 1.263, 1.354, 1.272; "
-     "PR #165: 1.307)"},
+    {"allocator_reserve", 0.300, 0.420, PRISM_RANGE_SCALE, TRUE, TRUE,
+     "published: the least and the largest of the three FSDP reserves on transient memory "
+     "whose median is the default ((peak reserved - peak active) / (peak active - persistent), "
+     "meta-llama/llama-cookbook PR #41: 0.300, 0.420, 0.343)"},
 };
 
 size_t prism_knob_range_count(void)
@@ -172,15 +172,17 @@ void prism_corners_form(const PrismCorners *c, const PrismStrategy *s,
                         const double peak[PRISM_CORNER_COUNT], PrismInterval *out)
 {
     /* memory as the verdict takes it: the device figure of each model's allocated peak */
+    /* the ranged knobs (cuda_context, allocator_reserve) do not move the persistent bytes */
+    const double pers = prism_cost_persistent(point);
     PrismMemKinds mk;
-    prism_cost_memory_kinds(c->point, s, point[PRISM_COL_MEM_PEAK], &mk);
+    prism_cost_memory_kinds(c->point, s, point[PRISM_COL_MEM_PEAK], pers, &mk);
     double lo = point[PRISM_COL_TIME_STEP], hi = lo, mem = mk.device;
     double mem_hi = mem;
     for (int i = 0; i < PRISM_CORNER_COUNT; i++) {
         out->corner[i] = step[i];
         lo = MIN(lo, step[i]);
         hi = MAX(hi, step[i]);
-        prism_cost_memory_kinds(c->cm[i], s, peak[i], &mk);
+        prism_cost_memory_kinds(c->cm[i], s, peak[i], pers, &mk);
         mem_hi = MAX(mem_hi, mk.device);
     }
     out->step = point[PRISM_COL_TIME_STEP];

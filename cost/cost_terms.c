@@ -329,6 +329,8 @@ static const PrismTermInfo final_terms[PRISM_KF_COUNT] = {
     [PRISM_KF_OFFX] = {"offload_slowest", "s/mb",
                        "offload_exposed of the slowest stage (offload_time adds m x it)"},
     [PRISM_KF_TOFF] = {"offload_slowest_T", "s/mb", "T_s of that stage (scratch)"},
+    [PRISM_KF_PSTAT] = {"peak_persistent", "B",
+                        "params + grads + optimizer of the peak stage (no allocator reserve)"},
 };
 
 const PrismTermInfo *prism_term_info_internal(PrismTermLevel level, unsigned i)

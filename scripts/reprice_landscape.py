@@ -58,7 +58,7 @@ TIME_PARTS = ("compute_time", "recompute_time", "tp_time", "cp_time", "ep_time",
 # the per-micro-batch slowest-stage parts (m x T_s): the bubble follows their sum
 STAGE_PARTS = ("compute_time", "recompute_time", "tp_time", "cp_time", "ep_time", "pp_time")
 NEEDED = ("point", "devices", "dp", "tp", "pp", "cp", "ep", "etp", "sp", "zero", "mbs", "schedule",
-          "m", "peak_mem", "params_mem", "flops_per_device",
+          "m", "peak_mem", "params_mem", "grads_mem", "optimizer_mem", "flops_per_device",
           "step_time", "mfu", "hfu", "tokens_per_s") + TIME_PARTS
 
 
@@ -240,19 +240,20 @@ def differences(src, dst):
     return out
 
 
-def device_bytes(knobs, peak, tp, cp, dp, ep, pp):
+def device_bytes(knobs, peak, pers, tp, cp, dp, ep, pp):
     """The device-level figure prism decides feasibility on (cost.h PrismMemKinds, the
-    kernels' k_final, in their order of operations): the allocated peak x (1 +
-    allocator_reserve), or with expandable_segments + one 20 MiB and one 2 MiB page, +
+    kernels' k_final, in their order of operations): the allocated peak + (peak - @pers,
+    the peak stage's params + grads + optimizer state, which take no reserve) x
+    allocator_reserve, or with expandable_segments + one 20 MiB and one 2 MiB page, +
     cuda_context + 2 x nccl_channels x nccl_conn_bytes per tp, cp, dp, ep and pp group of
     more than one rank. Knobs absent from an older landscape count as 0 (its peak)."""
     k = lambda name: float(knobs.get(name, 0.0) or 0.0)
     exp = k("expandable_segments") > 0.5
-    scale = 1.0 if exp else 1.0 + k("allocator_reserve")
+    reserve = 0.0 if exp else k("allocator_reserve")
     fixed = (20971520.0 + 2097152.0 if exp else 0.0) + k("cuda_context")
     group = 2.0 * k("nccl_channels") * k("nccl_conn_bytes")
     comms = ((tp > 1.5).astype(np.float64) + (cp > 1.5) + (dp > 1.5) + (ep > 1.5) + (pp > 1.5))
-    return peak * scale + (fixed + group * comms)
+    return (peak + (peak - pers) * reserve) + (fixed + group * comms)
 
 
 def reprice(ls, target, prism=None, compute="split"):
@@ -419,7 +420,9 @@ def reprice(ls, target, prism=None, compute="split"):
     out["tokens_per_s"] = f64("tokens_per_s") * old / step
     host_ok = (off == 0) | ((ls["host_mem"].astype(np.float64) if "host_mem" in ls.names
                              else np.zeros(ls.n)) <= host_budget)
-    out["feasible"] = ((device_bytes(knobs, f64("peak_mem"), t, c, d, e, p) <= budget[point])
+    pers = f64("params_mem") + f64("grads_mem") + f64("optimizer_mem")
+    out["feasible"] = ((device_bytes(knobs, f64("peak_mem"), pers, t, c, d, e, p)
+                        <= budget[point])
                        & host_ok).astype(np.uint8)
     out["hsdp_row"] = (col["zero"] > 0) & hsdp
     # what the scaling ignores on each row (IGNORED bits); 0 = nothing but the compute

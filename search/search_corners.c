@@ -104,6 +104,11 @@ const double *const *prism_search_corners_run(PrismSearchCorners *c, const Prism
         double cols[PRISM_COL_COUNT] = {0}, step[PRISM_CORNER_COUNT], peak[PRISM_CORNER_COUNT];
         cols[PRISM_COL_TIME_STEP] = point->col[PRISM_COL_TIME_STEP][i];
         cols[PRISM_COL_MEM_PEAK] = point->col[PRISM_COL_MEM_PEAK][i];
+        /* the persistent bytes (prism_cost_persistent; the point runs with a row sink, so
+         * it writes them) */
+        cols[PRISM_COL_MEM_PARAMS] = point->col[PRISM_COL_MEM_PARAMS][i];
+        cols[PRISM_COL_MEM_GRADS] = point->col[PRISM_COL_MEM_GRADS][i];
+        cols[PRISM_COL_MEM_OPTIMIZER] = point->col[PRISM_COL_MEM_OPTIMIZER][i];
         for (int k = 0; k < PRISM_CORNER_COUNT; k++) {
             step[k] = c->out[k].col[PRISM_COL_TIME_STEP][i];
             peak[k] = c->out[k].col[PRISM_COL_MEM_PEAK][i];

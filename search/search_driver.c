@@ -689,7 +689,8 @@ static double closest_threshold(const Walker *w)
 
 /* The device-level figure of @p stat static bytes for lane @p i of @p lanes in a segment
  * of @p pp stages: a floor of the figure feasibility is decided on, in the kernel's
- * order (prism_cost_memory_kinds). */
+ * order (prism_cost_memory_kinds: static bytes are persistent and take no reserve; the
+ * peak A >= stat and its figure A + (A - P) x reserve >= A for its stage's P <= A). */
 static double device_floor(const Walker *w, const PrismLanes *lanes, size_t i, uint32_t pp,
                            double stat)
 {
@@ -699,7 +700,7 @@ static double device_floor(const Walker *w, const PrismLanes *lanes, size_t i, u
                         .ep = (uint32_t)lanes->ep[i],
                         .pp = pp};
     PrismMemKinds mk;
-    prism_cost_memory_kinds(w->cur.cm, &st, stat, &mk);
+    prism_cost_memory_kinds(w->cur.cm, &st, stat, stat, &mk);
     return mk.device;
 }
 

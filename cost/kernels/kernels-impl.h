@@ -1303,6 +1303,28 @@ static inline double k_comms(double tp, double cp, double dp, double ep, double 
            (ep > 1.5 ? 1.0 : 0.0) + ppg;
 }
 
+/* The persistent bytes of the peak stage (PRISM_KF_PSTAT): parameters, gradients and
+ * optimizer state, which the caching allocator holds in segments of their own (no reserve),
+ * of the first candidate, then of each strictly larger one (the peak's own selection). */
+static inline void k_pstat_first(const double *restrict par, const double *restrict grd,
+                                 const double *restrict opt, double *restrict f_pst, size_t n)
+{
+    PRISM_KLOOP
+    for (size_t i = 0; i < n; i++)
+        f_pst[i] = par[i] + grd[i] + opt[i];
+}
+
+static inline void k_pstat_next(const double *restrict par, const double *restrict grd,
+                                const double *restrict opt, const double *restrict tot,
+                                const double *restrict peak, double *restrict f_pst, size_t n)
+{
+    PRISM_KLOOP
+    for (size_t i = 0; i < n; i++) {
+        const double st = par[i] + grd[i] + opt[i];
+        f_pst[i] = tot[i] > peak[i] ? st : f_pst[i];
+    }
+}
+
 static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
                     size_t off, size_t n, double *const *out, double *ws)
 {
@@ -1317,6 +1339,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_act = out[PRISM_KO_MEM_ACTIVATIONS] + off;
     double *o_buf = out[PRISM_KO_MEM_COMM_BUFFERS] + off, *o_peak = out[PRISM_KO_MEM_PEAK] + off;
     double *o_stage = out[PRISM_KO_PEAK_STAGE] + off;
+    double *f_pst = cand0 + (size_t)ks->n_cand * PRISM_KD_COUNT * PRISM_K_TILE +
+                    (size_t)PRISM_KF_PSTAT * PRISM_K_TILE;
     /* memory: the first candidate, then strictly larger ones (ties keep the lower
      * stage: candidates are in stage order) */
     {
@@ -1339,6 +1363,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++)
             o_peak[i] = tot[i];
+        k_pstat_first(par, grd, opt, f_pst, n);
     }
     for (uint32_t d = 1; d < ks->n_cand; d++) {
         const uint32_t c = ks->cand_comp[d];
@@ -1358,6 +1383,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
                 o_stage[i] = gt ? st : o_stage[i];
             }
         }
+        k_pstat_next(par, grd, opt, tot, o_peak, f_pst, n);
         PRISM_KLOOP
         for (size_t i = 0; i < n; i++)
             o_peak[i] = tot[i] > o_peak[i] ? tot[i] : o_peak[i];
@@ -1514,8 +1540,9 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *o_mfu = out[PRISM_KO_MFU] + off, *o_hfu = out[PRISM_KO_HFU] + off;
     double *o_tok = out[PRISM_KO_TOKENS_PER_S] + off;
     double *o_feas = out[PRISM_KO_FEASIBLE] + off, *o_why = out[PRISM_KO_REASON] + off;
-    /* the device-level figure (kernels-model.h mem_scale): the peak is the allocated one */
-    const double msc = km->mem_scale, mfx = km->mem_fixed, ngb = km->nccl_group;
+    /* the device-level figure (kernels-model.h mem_reserve): the peak is the allocated one;
+     * the allocator's reserve applies to its transient part, peak - f_pst */
+    const double rsv = km->mem_reserve, mfx = km->mem_fixed, ngb = km->nccl_group;
     const double ppg = inv_p < 0.75 ? 1.0 : 0.0;
     const double *restrict ltp = ln->tp + off, *restrict lcp = ln->cp + off;
     const double *restrict ldp = ln->dp + off, *restrict lep = ln->ep + off;
@@ -1538,7 +1565,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
          * exact: hout = 1 only when the device fits and the host does not (reason 4) */
         const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
-        const double fits = o_peak[i] * msc + fixed <= budget ? 1.0 : 0.0;
+        const double pk = o_peak[i];
+        const double fits = pk + (pk - f_pst[i]) * rsv + fixed <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
         o_feas[i] = fits - hout;
     }
@@ -1559,11 +1587,13 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_b3[i] = o_b3[i] * inv_p;
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
         const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
-        const double peak = o_peak[i] * msc + fixed;
-        const double why = peak <= budget                             ? 0.0
-                           : stat * msc + fixed > budget              ? 1.0
-                           : (stat + o_act[i]) * msc + fixed > budget ? 2.0
-                                                                      : 3.0;
+        const double pk = o_peak[i];
+        const double peak = pk + (pk - f_pst[i]) * rsv + fixed;
+        const double sa = stat + o_act[i];
+        const double why = peak <= budget                            ? 0.0
+                           : stat + fixed > budget                   ? 1.0
+                           : sa + (sa - stat) * rsv + fixed > budget ? 2.0
+                                                                     : 3.0;
         const double fits = peak <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
         o_why[i] = why + 4.0 * hout;

@@ -256,6 +256,10 @@ typedef struct PrismKModel {
      * source measures it"): device = peak x mem_scale + mem_fixed + nccl_group x the
      * lane's NCCL communicators (its tp, cp, dp, ep and pp groups of more than one rank) */
     double mem_scale, mem_fixed, nccl_group;
+    /* the caching allocator's reserve on the transient bytes only (cost/README.md,
+     * "Memory as each source measures it"): reserved = peak + (peak - the peak stage's
+     * parameters, gradients and optimizer state) x mem_reserve; 0 with expandable segments */
+    double mem_reserve;
     /* the costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
      * NCCL's ring model for the TP and DP/ZeRO collectives (nccl_on 1; 0: the level's
      * latency_us per step at bus bandwidth), and the host floor of a layer */
@@ -519,9 +523,10 @@ enum {
     PRISM_KF_USUM,
     PRISM_KF_UMAX,
     PRISM_KF_DPMAX,
-    PRISM_KF_FSDP, /* the slowest stage's ZeRO-3 exposure per micro-batch */
-    PRISM_KF_OFFX, /* the slowest stage's exposed activation copies per micro-batch */
-    PRISM_KF_TOFF, /* scratch: the running slowest stage time of that selection */
+    PRISM_KF_FSDP,  /* the slowest stage's ZeRO-3 exposure per micro-batch */
+    PRISM_KF_OFFX,  /* the slowest stage's exposed activation copies per micro-batch */
+    PRISM_KF_TOFF,  /* scratch: the running slowest stage time of that selection */
+    PRISM_KF_PSTAT, /* the persistent bytes (params + grads + optimizer) of the peak stage */
     PRISM_KF_COUNT
 };
 

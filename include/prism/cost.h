@@ -137,11 +137,13 @@ double prism_cost_model_usable(const PrismCostModel *cm);
 /**
  * Memory as each source measures it (cost/README.md, "Memory as each source measures
  * it"), for a strategy whose allocated peak (a PRISM_COL_MEM_PEAK value, or one stage's
- * from prism_cost_stage_peaks) is known. Bytes.
+ * from prism_cost_stage_peaks) and that stage's persistent bytes (its parameters, gradients
+ * and optimizer state: prism_cost_persistent of a column row) are known. Bytes.
  */
 typedef struct PrismMemKinds {
     double allocated; /**< torch.cuda.max_memory_allocated: the modelled peak as given */
-    double reserved;  /**< max_memory_reserved: allocated x (1 + allocator_reserve), or
+    double reserved;  /**< max_memory_reserved: allocated + (allocated - persistent) x
+                           allocator_reserve (the reserve on the transient bytes only), or
                            with expandable_segments allocated + one 20 MiB and one 2 MiB page */
     double device;    /**< nvidia-smi: reserved + cuda_context + nccl; feasible when it is
                            <= prism_cost_model_usable (the kernels' verdict, bit for bit) */
@@ -150,11 +152,20 @@ typedef struct PrismMemKinds {
                            tp, cp, dp, ep and pp group of more than one rank */
 } PrismMemKinds;
 
-/** The three kinds of @p allocated for strategy @p s under @p cm's knobs. Pure. */
+/** The three kinds of @p allocated, of which @p persistent bytes are persistent state, for
+ *  strategy @p s under @p cm's knobs. Pure. */
 void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
-                             PrismMemKinds *out);
+                             double persistent, PrismMemKinds *out);
 
-/** The largest allocated peak whose device figure fits prism_cost_model_usable for @p s. */
+/** The persistent bytes of a column row's peak stage: PRISM_COL_MEM_PARAMS + _GRADS +
+ *  _OPTIMIZER, summed in the kernel's order (the figure its verdict uses). */
+static inline double prism_cost_persistent(const double *cols)
+{
+    return cols[PRISM_COL_MEM_PARAMS] + cols[PRISM_COL_MEM_GRADS] + cols[PRISM_COL_MEM_OPTIMIZER];
+}
+
+/** The largest allocated peak whose device figure fits prism_cost_model_usable for @p s
+ *  when none of it is persistent (a floor of the limit: persistent bytes take no reserve). */
 double prism_cost_allocated_limit(const PrismCostModel *cm, const PrismStrategy *s);
 
 /** Host memory per device that offloading may use, bytes: the cluster's host memory when it
@@ -396,11 +407,14 @@ double prism_cost_segment_flops_time(const PrismCostSegment *seg);
 /**
  * The peak memory of every pipeline stage of @p s (bytes, as PRISM_COL_MEM_PEAK counts the
  * largest of them: the stage's largest schedule state) under @p layout (NULL = the default)
- * into @p out[0 .. pp-1]. Stage 0 holds the embedding. Not collective. Errors: as
+ * into @p out[0 .. pp-1], and each stage's persistent bytes (parameters + gradients +
+ * optimizer state, prism_cost_memory_kinds) into @p persistent[0 .. pp-1] unless it is NULL.
+ * Stage 0 holds the embedding. Not collective. Errors: as
  * prism_explain_new() (explain.h).
  */
 gboolean prism_cost_stage_peaks(const PrismCostModel *cm, const PrismStrategy *s,
-                                const PrismLayout *layout, double *out, GError **error);
+                                const PrismLayout *layout, double *out, double *persistent,
+                                GError **error);
 
 /** Evaluate one strategy with an explicit layout through the scalar reference (the same
  *  columns and formulas as prism_cost_eval_one()). Not collective.

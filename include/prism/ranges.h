@@ -105,7 +105,8 @@ gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
                             GError **error);
 /**
  * The interval prism_corners_eval forms, from figures already priced: @p point the point
- * model's columns of @p s (step time and allocated peak), @p step and @p peak each corner
+ * model's columns of @p s (step time, allocated peak and its persistent bytes,
+ * prism_cost_persistent), @p step and @p peak each corner
  * model's. step_lo and step_hi are the least and the largest step, widened by
  * c->widen_step; mem the device figure (prism_cost_memory_kinds) of the point's peak and
  * mem_hi the largest of the three, widened by c->widen_mem. The sweep's interval columns

@@ -193,7 +193,8 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
             return NULL;
         /* the device-level figure the verdict is on (prism_cost_memory_kinds) */
         PrismMemKinds mk;
-        prism_cost_memory_kinds(cm, &c->strategy, c->cols[PRISM_COL_MEM_PEAK], &mk);
+        prism_cost_memory_kinds(cm, &c->strategy, c->cols[PRISM_COL_MEM_PEAK],
+                                prism_cost_persistent(c->cols), &mk);
         c->over = mk.device - d->usable;
         c->dominant = dominant_part(c->cols);
     }

@@ -487,14 +487,16 @@ static int memory_counts(const PrismFramework *fw, const SourceInfo *src, const 
 }
 
 /* The memory a row's figure counts (memory_counts), from a stage's modelled allocated peak
- * @p bytes for strategy @p s (prism_cost_memory_kinds); in GiB, the unit of plan and
- * explain (the measured figure is converted to it). */
-static double counted_memory(double bytes, const PrismCostModel *cm, const PrismStrategy *s,
-                             const PrismFramework *fw, const SourceInfo *src, const Dims *d)
+ * @p bytes, of which @p persistent are persistent state, for strategy @p s
+ * (prism_cost_memory_kinds); in GiB, the unit of plan and explain (the measured figure is
+ * converted to it). */
+static double counted_memory(double bytes, double persistent, const PrismCostModel *cm,
+                             const PrismStrategy *s, const PrismFramework *fw,
+                             const SourceInfo *src, const Dims *d)
 {
     const int counts = memory_counts(fw, src, d);
     PrismMemKinds k;
-    prism_cost_memory_kinds(cm, s, bytes, &k);
+    prism_cost_memory_kinds(cm, s, bytes, persistent, &k);
     const double mem = counts == PRISM_MEM_ALLOCATED  ? k.allocated
                        : counts == PRISM_MEM_RESERVED ? k.reserved
                                                       : k.device;
@@ -512,7 +514,8 @@ static void predicted(const double c[PRISM_COL_COUNT], const PrismCostModel *cm,
     const double peak = cl->peak_flops[PRISM_DTYPE_BF16] > 0
                             ? cl->peak_flops[PRISM_DTYPE_BF16]
                             : cl->peak_flops[prism_cost_model_training(cm)->dtype];
-    o->pred[PRISM_VM_MEM] = counted_memory(c[PRISM_COL_MEM_PEAK], cm, s, fw, src, d);
+    o->pred[PRISM_VM_MEM] =
+        counted_memory(c[PRISM_COL_MEM_PEAK], prism_cost_persistent(c), cm, s, fw, src, d);
     o->mem_counts = memory_counts(fw, src, d);
     o->pred[PRISM_VM_STEP] = c[PRISM_COL_TIME_STEP];
     o->pred[PRISM_VM_MFU] = c[PRISM_COL_MFU];
@@ -775,12 +778,13 @@ static gboolean priced(const PrismCostModel *cm, const PrismStrategy *sp, const 
         }
         const uint32_t stage = (uint32_t)((uint64_t)d->mem_rank / (s.devices / s.pp));
         g_autofree double *peaks = g_new(double, s.pp);
-        if (!prism_cost_stage_peaks(cm, &s, l, peaks, &error)) {
+        g_autofree double *pers = g_new(double, s.pp);
+        if (!prism_cost_stage_peaks(cm, &s, l, peaks, pers, &error)) {
             g_string_append(why, error->message);
             g_error_free(error);
             return FALSE;
         }
-        o->pred[PRISM_VM_MEM] = counted_memory(peaks[stage], cm, &s, fw, src, d);
+        o->pred[PRISM_VM_MEM] = counted_memory(peaks[stage], pers[stage], cm, &s, fw, src, d);
     }
     /* ZB_PP's empty-ended chunks are the layout its runs used, not a profile's chunks; a
      * profile's own split by cost is its framework's */

@@ -12,8 +12,8 @@
 
 /* The peak stage's memory as frameworks log it (allocated, reserved, device: the figures
  * `prism validate` compares with a run's log, prism_cost_memory_kinds), bytes, from the
- * modelled allocated peak @p peak of strategy @p s; @p fw (NULL: none) says which one its
- * log counts. */
+ * modelled allocated peak @p peak of strategy @p s, of which @p persistent bytes are
+ * persistent state; @p fw (NULL: none) says which one its log counts. */
 typedef struct {
     double v[PRISM_MEM_COUNTS_COUNT];
     const char *fw;        /* the framework's name, NULL without --framework */
@@ -21,10 +21,10 @@ typedef struct {
 } Counted;
 
 static Counted counted_memory(const PrismCostModel *cm, const PrismStrategy *s,
-                              const PrismFramework *fw, double peak)
+                              const PrismFramework *fw, double peak, double persistent)
 {
     PrismMemKinds mk;
-    prism_cost_memory_kinds(cm, s, peak, &mk);
+    prism_cost_memory_kinds(cm, s, peak, persistent, &mk);
     Counted c = {.fw = fw != NULL ? fw->name : NULL,
                  .counts = fw != NULL ? fw->counts : PRISM_MEM_ALLOCATED};
     c.v[PRISM_MEM_ALLOCATED] = mk.allocated;
@@ -232,7 +232,8 @@ gboolean prism_cmd_explain(PrismComm *comm, int argc, char **argv, GError **erro
     if (!(layout ? prism_cost_eval_layout(cm, &s, layout, col, error)
                  : prism_cost_eval_one(cm, &s, col, error)))
         goto out;
-    const Counted logged = counted_memory(cm, &s, in.framework, col[PRISM_COL_MEM_PEAK]);
+    const Counted logged =
+        counted_memory(cm, &s, in.framework, col[PRISM_COL_MEM_PEAK], prism_cost_persistent(col));
     unsupported = framework_note(in.framework, in.model, &s); /* after the shape rules: pp >= 1 */
     /* how the model did on comparable published runs (collective: every rank) */
     track = prism_track_record_run(comm, in.cluster->family,

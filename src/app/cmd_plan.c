@@ -324,7 +324,7 @@ static gboolean print_why(FILE *out, const Report *r, GError **error)
     g_autofree char *ts = shares(t, G_N_ELEMENTS(t), c[PRISM_COL_TIME_STEP], 3);
     g_autofree char *ms = shares(m, G_N_ELEMENTS(m), c[PRISM_COL_MEM_PEAK], 2);
     PrismMemKinds mk;
-    prism_cost_memory_kinds(r->cm, &s1, c[PRISM_COL_MEM_PEAK], &mk);
+    prism_cost_memory_kinds(r->cm, &s1, c[PRISM_COL_MEM_PEAK], prism_cost_persistent(c), &mk);
     g_string_append_printf(line,
                            "); its %.4g s step is %s; it fits with %.1f GiB to spare "
                            "(device %.1f GiB; allocated peak %.1f GiB: %s).\n",

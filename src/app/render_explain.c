@@ -74,7 +74,7 @@ void prism_app_metrics_json(const PrismCostModel *cm, const PrismStrategy *s,
     json_builder_add_int_value(b, (gint64)c[PRISM_COL_PEAK_STAGE]);
     /* memory as each source measures it, bytes (prism_cost_memory_kinds) */
     PrismMemKinds mk;
-    prism_cost_memory_kinds(cm, s, c[PRISM_COL_MEM_PEAK], &mk);
+    prism_cost_memory_kinds(cm, s, c[PRISM_COL_MEM_PEAK], prism_cost_persistent(c), &mk);
     const struct {
         const char *key;
         double v;
@@ -380,7 +380,7 @@ static void text_step(GString *o, const PrismExplain *ex)
                            prism_cost_model_host_budget(cm));
     /* memory as each source measures it (prism_cost_memory_kinds), in one unit */
     PrismMemKinds mk;
-    prism_cost_memory_kinds(cm, s, col[PRISM_COL_MEM_PEAK], &mk);
+    prism_cost_memory_kinds(cm, s, col[PRISM_COL_MEM_PEAK], prism_cost_persistent(col), &mk);
     const double gib = 1073741824.0;
     g_string_append(o, "\nmemory (GiB, the peak stage)\n");
     g_string_append_printf(o,
@@ -389,7 +389,8 @@ static void text_step(GString *o, const PrismExplain *ex)
     g_string_append_printf(o, "  reserved               %12.4f GiB    %s\n", mk.reserved / gib,
                            knobs->v[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5
                                ? "allocated + 20 MiB + 2 MiB (expandable segments)"
-                               : "allocated x (1 + allocator_reserve)");
+                               : "allocated + (allocated - params, grads, optimizer) x "
+                                 "allocator_reserve");
     g_string_append_printf(o,
                            "  device                 %12.4f GiB    reserved + cuda_context %.4f + "
                            "NCCL %.4f (nvidia-smi)\n",

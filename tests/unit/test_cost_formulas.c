@@ -356,16 +356,21 @@ static void test_fsdp_pp_nosync(void)
 /*
  * Memory as each source measures it (prism_cost_memory_kinds), by hand, for GPT 4 x 4096
  * on 8 devices with dp 2, tp 2, pp 2 (three NCCL groups of more than one rank) and the
- * allocated peak A the kernel gives (the sum of its parts on the peak stage):
- *   reserved = A x (1 + allocator_reserve 0.29) = 1.29 A;
+ * allocated peak A the kernel gives (the sum of its parts on the peak stage), of which P
+ * (parameters, gradients, optimizer state) is persistent and takes no reserve:
+ *   reserved = A + (A - P) x allocator_reserve 0.343;
  *   NCCL = 3 groups x 2 peers x 16 channels x 9,633,792 B = 924,844,032 B;
- *   device = 1.29 A + cuda_context 3e8 + 924,844,032 = 1.29 A + 1,224,844,032 B.
+ *   device = reserved + cuda_context 3e8 + 924,844,032 = reserved + 1,224,844,032 B.
  * With expandable_segments 1: reserved = A + 20 MiB + 2 MiB = A + 23,068,672 B and
  * device = A + 23,068,672 + 1,224,844,032 B. dp 8 alone holds one group: NCCL 308,281,344 B.
+ * dp 8 (ZeRO-0, one stage) holds the whole model persistently: V h (embedding) + 4 blocks x
+ * (12 h^2 + 4 h) + 2 h (final norm) + V h (head) = 419,430,400 + 805,371,904 + 8,192 =
+ * 1,224,810,496 parameters at 2 + 4 (fp32 gradients) + 12 (Adam) = 18 B:
+ * P = 22,046,588,928 B, and only A - P is scaled by 0.343.
  * The verdict is on the device figure: a budget 1 MB above it fits, 1 MB below does not.
  */
 static void kinds_for(const char *const *sets, const char *strategy, double *alloc,
-                      PrismMemKinds *k, double *feasible)
+                      PrismMemKinds *k, double *feasible, double *persistent)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
@@ -376,37 +381,44 @@ static void kinds_for(const char *const *sets, const char *strategy, double *all
                     c[PRISM_COL_MEM_PARAMS] + c[PRISM_COL_MEM_GRADS] + c[PRISM_COL_MEM_OPTIMIZER] +
                         c[PRISM_COL_MEM_ACTIVATIONS] + c[PRISM_COL_MEM_COMM_BUFFERS]);
     *alloc = c[PRISM_COL_MEM_PEAK];
-    prism_cost_memory_kinds(cm, &s, *alloc, k);
+    prism_cost_memory_kinds(cm, &s, *alloc, prism_cost_persistent(c), k);
     if (feasible != NULL)
         *feasible = c[PRISM_COL_FEASIBLE];
+    if (persistent != NULL)
+        *persistent = prism_cost_persistent(c);
 }
 
 static void test_memory_kinds(void)
 {
     const char *pp2 = "dp=2,tp=2,pp=2,mbs=1";
-    double a, f;
+    double a, f, p;
     PrismMemKinds k;
-    kinds_for(NULL, pp2, &a, &k, NULL);
+    kinds_for(NULL, pp2, &a, &k, NULL, &p);
     CU_ASSERT_EQUAL(k.allocated, a);
-    CU_ASSERT_DOUBLE_EQUAL(k.reserved, 1.29 * a, 1e-6 * a);
+    CU_ASSERT_TRUE(p > 0.0 && p < a);
+    CU_ASSERT_DOUBLE_EQUAL(k.reserved, a + 0.343 * (a - p), 1e-9 * a);
     CU_ASSERT_EQUAL(k.nccl, 924844032.0);
     CU_ASSERT_EQUAL(k.context, 3e8);
-    CU_ASSERT_DOUBLE_EQUAL(k.device, 1.29 * a + 1224844032.0, 1e-6 * a);
+    CU_ASSERT_DOUBLE_EQUAL(k.device, a + 0.343 * (a - p) + 1224844032.0, 1e-9 * a);
     const char *const exp[] = {"expandable_segments=1", NULL};
-    kinds_for(exp, pp2, &a, &k, NULL);
+    kinds_for(exp, pp2, &a, &k, NULL, NULL);
     CU_ASSERT_EQUAL(k.reserved, a + 23068672.0);
     CU_ASSERT_EQUAL(k.device, a + (23068672.0 + 3e8 + 924844032.0));
-    kinds_for(NULL, "dp=8,mbs=1", &a, &k, NULL);
+    kinds_for(NULL, "dp=8,mbs=1", &a, &k, NULL, &p);
     CU_ASSERT_EQUAL(k.nccl, 308281344.0);
+    /* the persistent state by hand (above): no reserve on its 22,046,588,928 B */
+    CU_ASSERT_EQUAL(p, 22046588928.0);
+    CU_ASSERT_DOUBLE_EQUAL(k.reserved, a + 0.343 * (a - 22046588928.0), 1e-9 * a);
+    CU_ASSERT_DOUBLE_EQUAL(k.device, k.reserved + 3e8 + 308281344.0, 1e-9 * a);
     /* the kernels' verdict is on the device figure: usable = memory - mem_margin */
-    kinds_for(NULL, pp2, &a, &k, NULL);
+    kinds_for(NULL, pp2, &a, &k, NULL, NULL);
     g_autoptr(PrismCluster) cl = test_cluster();
     g_autofree char *fits = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k.device - 1e6);
     g_autofree char *over = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k.device + 1e6);
     const char *const s1[] = {fits, NULL}, *const s2[] = {over, NULL};
-    kinds_for(s1, pp2, &a, &k, &f);
+    kinds_for(s1, pp2, &a, &k, &f, NULL);
     CU_ASSERT_EQUAL(f, 1.0);
-    kinds_for(s2, pp2, &a, &k, &f);
+    kinds_for(s2, pp2, &a, &k, &f, NULL);
     CU_ASSERT_EQUAL(f, 0.0);
 }
 
@@ -1705,7 +1717,7 @@ static void test_deepseek_v3_layout(void)
         "dropout=0",        "moe_probs_in_act=1", "allocator_reserve=0", NULL};
     g_autoptr(PrismCostModel) cf = test_cost_model_on(m, c, 15360, 4096, PRISM_DTYPE_FP8_CS, full);
     double peaks[16], col1[PRISM_COL_COUNT];
-    CU_ASSERT_TRUE_FATAL(prism_cost_stage_peaks(cf, &s, NULL, peaks, &error));
+    CU_ASSERT_TRUE_FATAL(prism_cost_stage_peaks(cf, &s, NULL, peaks, NULL, &error));
     CU_ASSERT_TRUE(prism_test_close(peaks[1], 71789027328.0, 1e-12, 0));
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cf, &s, col1, &error));
     CU_ASSERT_EQUAL(col1[PRISM_COL_FEASIBLE], 1.0);

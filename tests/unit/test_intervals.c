@@ -23,10 +23,10 @@
  *   slow: clock min(1830, 1575/1830 x 1830) = 1575 MHz; compute_efficiency 0.8 x 1 = 0.8;
  *         net_efficiency 0.8 x (200/300) / 0.8 = 0.6667; hbm_efficiency 0.8 x 0.8/0.8 = 0.8;
  *         dp_overlap 0.5 x 0 / 0.5 = 0; cuda_context 3e8 x 4e8/3e8 = 4e8;
- *         allocator_reserve 0.29 x 0.354/0.29 = 0.354; launch_us 8 x 10/8 = 10.
+ *         allocator_reserve 0.343 x 0.420/0.343 = 0.42; launch_us 8 x 10/8 = 10.
  *   fast: clock max(1830, 1980/1830 x 1830) = 1980 MHz; compute_efficiency 0.8 x 1.08 = 0.864;
  *         net_efficiency 0.96; hbm_efficiency 0.9; dp_overlap 0.9; cuda_context 3e8;
- *         allocator_reserve 0.263; launch_us 8 x 3.8/8 = 3.8.
+ *         allocator_reserve 0.300; launch_us 8 x 3.8/8 = 3.8.
  */
 static void test_corner_values(void)
 {
@@ -38,8 +38,8 @@ static void test_corner_values(void)
     const struct {
         PrismCorner corner;
         double mhz, ce, ne, he, dpo, cc, ar, lu;
-    } want[] = {{PRISM_CORNER_SLOW, 1575, 0.8, 200.0 / 300.0, 0.8, 0.0, 4e8, 0.354, 10.0},
-                {PRISM_CORNER_FAST, 1980, 0.864, 0.96, 0.9, 0.9, 3e8, 0.263, 3.8}};
+    } want[] = {{PRISM_CORNER_SLOW, 1575, 0.8, 200.0 / 300.0, 0.8, 0.0, 4e8, 0.42, 10.0},
+                {PRISM_CORNER_FAST, 1980, 0.864, 0.96, 0.9, 0.9, 3e8, 0.3, 3.8}};
     for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
         PrismCluster c = *c0;
         PrismKnobs k;
@@ -60,16 +60,16 @@ static void test_corner_values(void)
     prism_knobs_default(&k);
     prism_corner_apply(PRISM_CORNER_SLOW, TRUE, FALSE, &k, &c);
     CU_ASSERT_EQUAL(k.v[PRISM_KNOB_CUDA_CONTEXT], 3e8);
-    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_ALLOCATOR_RESERVE], 0.29);
+    CU_ASSERT_EQUAL(k.v[PRISM_KNOB_ALLOCATOR_RESERVE], 0.343);
 }
 
 /*
  * One strategy per schedule (GPT 8 x 1024 on 8 H100, pp 2): each corner's step equals the
  * step of a model built from the hand-derived values above (--set and the clock written
- * by hand), step_lo < step < step_hi. Memory is the device figure A x (1 + allocator_reserve)
- * + cuda_context + NCCL's buffers of the allocated peak A, which the ranged knobs leave
- * alone: mem = A x 1.29 + 3e8 + nccl and mem_hi = A x 1.354 + 4e8 + nccl, so
- * mem_hi - mem = 0.064 A + 1e8.
+ * by hand), step_lo < step < step_hi. Memory is the device figure A + (A - P) x
+ * allocator_reserve + cuda_context + NCCL's buffers of the allocated peak A with P of it
+ * persistent, which the ranged knobs leave alone: mem = A + 0.343 (A - P) + 3e8 + nccl and
+ * mem_hi = A + 0.42 (A - P) + 4e8 + nccl, so mem_hi - mem = 0.077 (A - P) + 1e8.
  */
 static void test_corner_steps(void)
 {
@@ -79,14 +79,10 @@ static void test_corner_steps(void)
     g_autoptr(PrismCostModel) cm = test_cost_model_on(m, h, 64, 2048, PRISM_DTYPE_BF16, NULL);
     g_autoptr(PrismCorners) co = prism_corners_new(cm, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(co);
-    const char *const slow_sets[] = {"compute_efficiency=0.8",
-                                     "net_efficiency=0.66666666666666663",
-                                     "hbm_efficiency=0.8",
-                                     "dp_overlap=0",
-                                     "allocator_reserve=0.354",
-                                     "cuda_context=4e8",
-                                     "launch_us=10",
-                                     NULL};
+    const char *const slow_sets[] = {"compute_efficiency=0.8", "net_efficiency=0.66666666666666663",
+                                     "hbm_efficiency=0.8",     "dp_overlap=0",
+                                     "allocator_reserve=0.42", "cuda_context=4e8",
+                                     "launch_us=10",           NULL};
     const char *const fast_sets[] = {
         "compute_efficiency=0.864", "net_efficiency=0.96", "hbm_efficiency=0.9",
         "dp_overlap=0.9",           "launch_us=3.8",       NULL};
@@ -116,9 +112,9 @@ static void test_corner_steps(void)
         CU_ASSERT_EQUAL(iv.step_hi, iv.corner[PRISM_CORNER_SLOW]); /* no widening */
         CU_ASSERT_EQUAL(ps[PRISM_COL_MEM_PEAK], p[PRISM_COL_MEM_PEAK]);
         PrismMemKinds mk;
-        prism_cost_memory_kinds(cm, &s, p[PRISM_COL_MEM_PEAK], &mk);
+        prism_cost_memory_kinds(cm, &s, p[PRISM_COL_MEM_PEAK], prism_cost_persistent(p), &mk);
         NEAR(iv.mem, mk.device);
-        NEAR(iv.mem_hi, iv.mem + 0.064 * p[PRISM_COL_MEM_PEAK] + 1e8);
+        NEAR(iv.mem_hi, iv.mem + 0.077 * (p[PRISM_COL_MEM_PEAK] - prism_cost_persistent(p)) + 1e8);
     }
     /* widening: step_lo x (1 - w), step_hi x (1 + w), mem_hi x (1 + wm) */
     PrismStrategy s = test_strategy(cm, 8, strategies[0]);
