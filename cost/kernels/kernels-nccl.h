@@ -21,6 +21,8 @@
 #ifndef PRISM_KERNELS_NCCL_H
 #define PRISM_KERNELS_NCCL_H
 
+#include <math.h>
+
 #include "kernels-model.h"
 
 /* NCCL's constants, microseconds (NVIDIA/nccl src/graph/tuning.cc at commit b6475625,
@@ -60,6 +62,40 @@ static inline double prism_k_nccl_ring(const PrismKModel *km, double x, double l
     const double t_ll = l_ll + x * km->nccl_inv_eff[PRISM_NCCL_LL];
     const double a = t_128 < t_s ? t_128 : t_s;
     return t_ll < a ? t_ll : a;
+}
+
+/*
+ * Nodes a collective group of @p n members at a stride of @p stride devices occupies, on a
+ * cluster of 1/@p is0 devices per node (is0 = 0: a one-level cluster, one node): the
+ * n*stride devices from the group's first member span ceil(n*stride/node) nodes, at least
+ * one, and never more than its n members (a stride of a node or more puts each member on
+ * a node of its own). ceil is exact, so every ISA computes the same bits.
+ */
+static inline double prism_k_nccl_nodes(double n, double stride, double is0)
+{
+    const double span = ceil(n * stride * is0);
+    const double a = span > 1.0 ? span : 1.0;
+    return a < n ? a : n;
+}
+
+/*
+ * Latency of the ring steps of one collective over @p n ranks on @p nodes nodes as NCCL's
+ * tuning model counts them (NVIDIA/nccl src/graph/tuning.cc at b6475625,
+ * ncclTopoTuneModel, the ring branch): nsteps = 2(n-1) for an all-reduce (@p ar 1) and n-1
+ * for an all-gather or reduce-scatter (@p ar 0); of them nInterSteps = 2 nNodes for an
+ * all-reduce over several nodes (0 on one node) and nNodes - 1 for a gather or scatter
+ * cross the network at @p inter seconds each, the rest stay inside a node at @p intra
+ * (NCCL's intraLat). NCCL's count is kept as written: a ring of one rank per node prices
+ * an all-reduce at 2n network steps and -2 node steps, as NCCL does. Exact operations
+ * only (compares, products, sums of exact counts).
+ */
+static inline double prism_k_nccl_ring_lat(double n, double nodes, double ar, double intra,
+                                           double inter)
+{
+    const double multi = nodes > 1.5 ? 1.0 : 0.0;
+    const double steps = ar > 0.5 ? 2.0 * (n - 1.0) : n - 1.0;
+    const double cross = ar > 0.5 ? 2.0 * nodes * multi : nodes - 1.0;
+    return (steps - cross) * intra + cross * inter;
 }
 
 #endif /* PRISM_KERNELS_NCCL_H */

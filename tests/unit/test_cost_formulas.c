@@ -614,9 +614,11 @@ static void test_ring_allreduce_tp(void)
  * DP gradient all-reduce across nodes: tp = 1, dp = 16 spans 2 nodes (level 1:
  * 25 GB/s x 0.8, 10 us), ZeRO-0, fp32 gradients (4 bytes), pp = 1 so the one stage holds
  * every parameter P = V h (embedding) + L(12h^2 + 4h) + V h + 2h (head + final norm).
- * NCCL's ring (nccl_model = 1, kernels-nccl.h): the Simple protocol's network hop, 14 us,
- * per step in place of the level's 10 us, and one base latency of 8.4 us for the one
- * all-reduce: t_dp = 2*15/16 * 4P / 20e9 + 2*15 * 14e-6 + 8.4e-6.
+ * NCCL's ring (nccl_model = 1, kernels-nccl.h; NVIDIA/nccl tuning.cc at b6475625): of the
+ * all-reduce's 2(16-1) = 30 ring steps, 2 nNodes = 4 cross the network at the Simple
+ * protocol's network hop (14 us), the other 26 stay on the node's NVLink (Simple hop 3.4 us),
+ * plus one base latency of 8.4 us: 26*3.4 + 4*14 + 8.4 = 88.4 + 56 + 8.4 = 152.8 us, so
+ * t_dp = 2*15/16 * 4P / 20e9 + 152.8e-6 (every step at the network hop gave 428.4 us).
  */
 static void test_ring_allreduce_dp(void)
 {
@@ -628,11 +630,59 @@ static void test_ring_allreduce_dp(void)
     double c[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
     const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
-    const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 14e-6 + 8.4e-6;
+    const double t_dp =
+        2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 26.0 * 3.4e-6 + 4.0 * 14e-6 + 8.4e-6;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], t_dp, 1e-12, 0));
     /* bytes on level 1 per device: 2*15/16 * 4P; nothing on level 0 (tp = pp = 1) */
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L1], 2.0 * 15.0 / 16.0 * 4.0 * P, 1e-12, 0));
     CU_ASSERT_EQUAL(c[PRISM_COL_BYTES_L0], 0.0);
+}
+
+/*
+ * DP collectives of groups that span k nodes, by NCCL's count (NVIDIA/nccl tuning.cc at
+ * b6475625, ncclTopoTuneModel, ring: a gather or reduce-scatter of n ranks takes n-1 steps,
+ * nNodes-1 of them over the network at 14 us (Simple), the rest on NVLink at 3.4 us; each
+ * call adds the base latency 8.4 us). Test cluster: 8 devices per node.
+ * (a) ZeRO-1, tp 2, dp 16: the shard group's 16 ranks sit 4 to a node on 4 nodes; a
+ *     reduce-scatter and a gather of 15 steps each, 3 across nodes:
+ *     2 * (12*3.4 + 3*14) + 2*8.4 = 2 * 82.8 + 16.8 = 182.4 us
+ *     (every step at the network hop: 2*15*14 + 16.8 = 436.8 us).
+ * (b) ZeRO-3, tp 1, dp 32 (4 nodes, 8 ranks each): one unit's gather 28*3.4 + 3*14 + 8.4 =
+ *     95.2 + 42 + 8.4 = 145.6 us; its reduce-scatter the same (no HSDP replicas).
+ * (c) tp 8, dp 4: one rank per node, 4 nodes; ZeRO-1: every one of the 3 steps crosses:
+ *     2 * (0*3.4 + 3*14) + 16.8 = 100.8 us; ZeRO-0 keeps NCCL's all-reduce count as
+ *     written, 2 nNodes = 8 network steps of 2(4-1) = 6: -2*3.4 + 8*14 + 8.4 = 113.6 us.
+ * (d) inside one node (tp 1, dp 8, ZeRO-1) every step is on NVLink: 2*7*3.4 + 16.8 = 64.4 us.
+ */
+static double dp_term(uint32_t devices, uint32_t gbs, const char *strategy, const char *term)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const sets[] = {"nic_spread=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, gbs, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_LANE, 0, term);
+}
+
+static void test_nccl_inter_steps(void)
+{
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 16, "tp=2,dp=16,zero=1", "dp_latency"),
+                                    2.0 * (12.0 * 3.4e-6 + 3.0 * 14e-6) + 2.0 * 8.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(32, 16, "tp=2,dp=16,zero=1", "dp_latency"), 182.4e-6, 1e-12, 0));
+    const double g3 = 28.0 * 3.4e-6 + 3.0 * 14e-6 + 8.4e-6;
+    CU_ASSERT_TRUE(prism_test_close(g3, 145.6e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 32, "tp=1,dp=32,zero=3", "fsdp_gather_latency"), g3,
+                                    1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 32, "tp=1,dp=32,zero=3", "fsdp_reduce_latency"), g3,
+                                    1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(32, 16, "tp=8,dp=4,zero=1", "dp_latency"), 100.8e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 16, "tp=8,dp=4,zero=0", "dp_latency"),
+                                    -2.0 * 3.4e-6 + 8.0 * 14e-6 + 8.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(8, 16, "tp=1,dp=8,zero=1", "dp_latency"), 64.4e-6, 1e-12, 0));
 }
 
 /*
@@ -2241,6 +2291,7 @@ static CU_TestInfo formula_tests[] = {
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
+    {"NCCL's network steps of DP groups over k nodes", test_nccl_inter_steps},
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"bubble fractions 1F1B and interleaved", test_bubble},
