@@ -79,13 +79,15 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
     [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = t*d*c/(e*etp)"},
     [PRISM_KL_DP_LVL] = {"dp_level", "level", "level joining t*c*d devices"},
     [PRISM_KL_PP_TIME] = {"pp_time_per_microbatch", "s",
-                          "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT*msgs) * (1-pp_overlap), "
+                          "[pp>1] 2*vpp*(V_pp/BW(x) + LAT(x)*msgs) * (1-pp_overlap), "
+                          "x = tcd*pp inside a node, else two nodes (point-to-point), "
                           "V_pp = T*h*bytes/t, vpp = chunks per stage (dualpipe 2), "
                           "msgs = seq1f1b_splits (seq1f1b) else 1"},
     [PRISM_KL_PP_BYTES] = {"pp_bytes_per_microbatch", "B", "[pp>1] 2*vpp*V_pp"},
     [PRISM_KL_PP_LVL] = {"pp_level", "level",
-                         "level joining the whole pipeline (t*c*d*pp): its slowest boundary "
-                         "paces every micro-batch"},
+                         "level of the slowest stage boundary, which paces every "
+                         "micro-batch: the node's when the whole pipeline (t*c*d*pp) is in "
+                         "one, else the level joining two nodes (one NIC on each side)"},
     [PRISM_KL_EP_BUF] = {"ep_buffer", "B", "2*T/t*top_k*cf*h*bytes (all-to-all send+recv)"},
     [PRISM_KL_PP_BUF] = {"pp_buffer", "B", "[pp>1] 2*V_pp (send + receive)"},
     [PRISM_KL_SHARD] = {"zero_shard_group", "ranks",

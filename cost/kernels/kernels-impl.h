@@ -357,14 +357,19 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         fsrsel[i] = z3 * (f_e + b_e);
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
          * backward (seq1F1B: each in pp_msgs messages, one per sequence chunk); every
-         * micro-batch crosses every stage boundary, so the slowest boundary (the level
-         * joining the whole pipeline, t*c*d*pp devices) paces it */
+         * micro-batch crosses every stage boundary, so the slowest boundary paces it.
+         * A boundary is point-to-point: each device sends to its peer t*c*d devices on,
+         * over its own link. Inside a node when the whole pipeline is (level 0), else the
+         * slowest boundary joins two nodes, one member (one NIC) on each: the level that
+         * joins two nodes (cost/README.md, "Pipeline boundaries"), not the level of the
+         * whole pipeline, whose figures describe collectives over all its nodes */
         const double x_pp = t * c * d * ppn;
+        const double x_p2p = x_pp > s0 ? 2.0 * s0 : x_pp;
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
         pptime[i] = pipe * 2.0 * vpp *
-                    (v_pp * k_level(x_pp, sz, lv_ib) + k_level(x_pp, sz, lv_la) * pmsg) * pexp;
-        pplvl[i] = k_level(x_pp, sz, lv_id);
+                    (v_pp * k_level(x_p2p, sz, lv_ib) + k_level(x_p2p, sz, lv_la) * pmsg) * pexp;
+        pplvl[i] = k_level(x_p2p, sz, lv_id);
         ppbuf[i] = pipe * 2.0 * v_pp;
         /* tied embeddings under a pipeline (cost/README.md, "Tied embeddings under a
          * pipeline"): once per step, after the last backward, the first and the last stage
@@ -372,7 +377,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * shard, in the gradient reduce dtype): a group of two, 2(2-1)/2 = 1 of the bytes
          * and 2 ring steps, nothing beside it. The pair sits in one node when the whole
          * pipeline does, else on two nodes, one member (one NIC) on each. */
-        const double x_tie = x_pp > s0 ? 2.0 * s0 : x_pp;
+        const double x_tie = x_p2p;
         tie[i] =
             pipe * ton *
             (tpar * it * bg * k_level(x_tie, sz, lv_ib) + nbs + 2.0 * k_level(x_tie, sz, lv_da));

@@ -685,6 +685,24 @@ static void test_nccl_inter_steps(void)
         prism_test_close(dp_term(8, 16, "tp=1,dp=8,zero=1", "dp_latency"), 64.4e-6, 1e-12, 0));
 }
 
+/* The seven-level cluster of test_deep_levels and test_pp_boundary_level: 8 devices per
+ * node (NVLink 300 GB/s, 5 us), then levels of 16, 32, 64, 128 and 256 devices at 40, 30,
+ * 20, 12 and 8 GB/s and the whole machine at 5 GB/s, 10 us each. */
+static PrismCluster *seven_level_cluster(void)
+{
+    PrismCluster *cl = test_cluster();
+    static const double size[7] = {8, 16, 32, 64, 128, 256, 0};
+    static const double bw[7] = {300, 40, 30, 20, 12, 8, 5};
+    cl->n_levels = 7;
+    for (uint32_t j = 0; j < 7; j++) {
+        g_strlcpy(cl->levels[j].name, j == 0 ? "nvlink" : "net", sizeof cl->levels[j].name);
+        cl->levels[j].size = (uint32_t)size[j];
+        cl->levels[j].bw_GBps = bw[j];
+        cl->levels[j].latency_us = j == 0 ? 5.0 : 10.0;
+    }
+    return cl;
+}
+
 /*
  * Every level a cluster declares is priced. A seven-level cluster (the shape of the
  * Playbook's, one level per measured node count): NVLink inside 8 devices (300 GB/s),
@@ -700,16 +718,7 @@ static void test_nccl_inter_steps(void)
 static void test_deep_levels(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    g_autoptr(PrismCluster) cl = test_cluster();
-    static const double size[7] = {8, 16, 32, 64, 128, 256, 0};
-    static const double bw[7] = {300, 40, 30, 20, 12, 8, 5};
-    cl->n_levels = 7;
-    for (uint32_t j = 0; j < 7; j++) {
-        g_strlcpy(cl->levels[j].name, j == 0 ? "nvlink" : "net", sizeof cl->levels[j].name);
-        cl->levels[j].size = (uint32_t)size[j];
-        cl->levels[j].bw_GBps = bw[j];
-        cl->levels[j].latency_us = j == 0 ? 5.0 : 10.0;
-    }
+    g_autoptr(PrismCluster) cl = seven_level_cluster();
     static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=0",
                                        "nccl_model=0", NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 512, 2048, PRISM_DTYPE_FP16, sets);
@@ -995,6 +1004,43 @@ static void test_pp_p2p_msgs(void)
                                     16.0 * 2.0 * (V / (300e9 * 0.8) + 5e-6), 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(b[PRISM_COL_TIME_PP_COMM],
                                     16.0 * 2.0 * (V / (300e9 * 0.8) + 4.5 * 5e-6), 1e-12, 0));
+}
+
+/*
+ * A pipeline stage boundary is point-to-point: each device sends to its peer on the next
+ * stage over its own link, so on a cluster with a level per node count (the seven-level
+ * cluster of test_deep_levels: 8 per node at 300 GB/s, 16 at 40, 32 at 30, 64 at 20, ...,
+ * x net_efficiency 0.8, 5 us inside a node, 10 us outside) a pipeline of 8 nodes is priced
+ * at the level joining two nodes (size 16, 40 GB/s), not at the 8-node level (20 GB/s).
+ * NCCL's send/receive between two nodes keeps one GPU's NIC bandwidth whatever the node
+ * count (NVIDIA/nccl#1272: sendrecv_perf 24.2 GB/s on 2, 4 and 8 nodes).
+ * tp 8, pp 8, mbs 1, gbs 16 (m = 16), seq 2048, h 4096, fp16: each transfer sends 1/t of
+ * the activation (pp_scatter), V = 2048*4096*2/8 = 2,097,152 bytes, one message:
+ *   PP time = 16 * 2 * (V / 32e9 + 10e-6) = 16 * 2 * (65.536e-6 + 10e-6) = 2.417152e-3 s
+ * (the 8-node level would give 16 * 2 * (V / 16e9 + 10e-6) = 4.51428e-3 s).
+ * pp 2 inside one node (tp 4): level 0, V = 2048*4096*2/4 = 4,194,304 bytes:
+ *   16 * 2 * (V / 240e9 + 5e-6) = 16 * 2 * (17.476267e-6 + 5e-6) = 7.19240533e-4 s.
+ */
+static void test_pp_boundary_level(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    g_autoptr(PrismCluster) cl = seven_level_cluster();
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 16, 2048, PRISM_DTYPE_FP16, NULL);
+    PrismStrategy s = test_strategy(cm, 64, "tp=8,pp=8,mbs=1,schedule=1f1b");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    const double V = 2048.0 * 4096.0 * 2.0 / 8.0;
+    CU_ASSERT_TRUE(prism_test_close(16.0 * 2.0 * (V / 32e9 + 10e-6), 2.417152e-3, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_PP_COMM], 2.417152e-3, 1e-12, 0));
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    CU_ASSERT_EQUAL(test_explain_term(ex, PRISM_TERM_LANE, 0, "pp_level"), 1.0);
+    PrismStrategy s2 = test_strategy(cm, 8, "tp=4,pp=2,mbs=1,schedule=1f1b");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s2, c, NULL));
+    const double V2 = 2048.0 * 4096.0 * 2.0 / 4.0;
+    CU_ASSERT_TRUE(
+        prism_test_close(c[PRISM_COL_TIME_PP_COMM], 16.0 * 2.0 * (V2 / 240e9 + 5e-6), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(16.0 * 2.0 * (V2 / 240e9 + 5e-6), 7.19240533e-4, 1e-9, 0));
 }
 
 /*
@@ -2294,6 +2340,7 @@ static CU_TestInfo formula_tests[] = {
     {"NCCL's network steps of DP groups over k nodes", test_nccl_inter_steps},
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
+    {"a pipeline boundary at the level joining two nodes", test_pp_boundary_level},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
     {"knobs JSON: shortest round-trip numbers", test_knobs_json},

@@ -436,9 +436,11 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
         w->stage_act[s] = simulate_peak(st, s, act, k_seq) + wk;
         w->stage_time[s] += lead;
         if (p > 1) { /* two sends of T h bytes / t per chunk per micro-batch */
+            /* point-to-point: inside the node (8 devices) if the pipeline is, else one
+             * device on each of two nodes (16 devices' level) */
+            const double xp = (double)st->tp * st->cp * st->dp * st->pp;
             double lat;
-            const double ib = level_inv_bw(prism_cost_model_cluster(cm),
-                                           (double)st->tp * st->cp * st->dp * st->pp,
+            const double ib = level_inv_bw(prism_cost_model_cluster(cm), xp > 8.0 ? 16.0 : xp,
                                            kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
             const double V = (double)st->mbs * tr->seq / st->cp * model->hidden * 2.0 / st->tp;
             /* seq1F1B sends each activation as k messages, one per sequence chunk */
