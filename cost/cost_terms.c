@@ -37,7 +37,9 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                        "over nodes with k members on each (nic_spread)"},
     [PRISM_KL_TP_LAT] = {"tp_latency", "s",
                          "nccl_model: n_c*base_Simple + 2(t-1)*hop_Simple(t), n_c = 2 with SP "
-                         "(reduce-scatter + all-gather) else 1; else 2(t-1) * LAT(t)"},
+                         "(reduce-scatter + all-gather) else 1; a group over N > 1 nodes: "
+                         "NCCL's count R(t, N) per collective as dp_latency; else "
+                         "2(t-1) * LAT(t)"},
     [PRISM_KL_TP_BF] = {"tp_bytes_factor", "1", "2(t-1)/t"},
     [PRISM_KL_TP_LVL] = {"tp_level", "level", "innermost level joining t devices"},
     [PRISM_KL_CP_A] = {"cp_s_per_byte", "s/B", "(c-1) / BW(t*c)  (ring of c-1 exchanges)"},

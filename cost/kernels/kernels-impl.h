@@ -211,11 +211,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
              * with SP its reduce-scatter and all-gather) and 2(t-1) ring steps at the
              * protocol's hop latency; off: every protocol gets the level's latency, so the
              * fastest is Simple at the old value exactly */
-            const double st = 2.0 * (t - 1.0);
+            /* a group of t > s0 spans nodes: of its ring steps only NCCL's count crosses
+             * them (prism_k_nccl_tp_lat); inside a node the same 2(t-1) hops as before */
             const double nc = (t > 1.5 ? 1.0 : 0.0) * (sp[i] > 0.5 ? 2.0 : 1.0);
-            const double ls = nc * nbs + st * k_level(x_tp, sz, lv_hs);
-            const double l8 = nc * nb8 + st * k_level(x_tp, sz, lv_h8);
-            const double ll = nc * nbl + st * k_level(x_tp, sz, lv_hl);
+            const double nd_t = prism_k_nccl_nodes(t, 1.0, is0), spt = sp[i];
+            const double ls = nc * nbs + prism_k_nccl_tp_lat(t, nd_t, spt, lv_hs[0],
+                                                             k_level(x_tp, sz, lv_hs), 3.0);
+            const double l8 = nc * nb8 + prism_k_nccl_tp_lat(t, nd_t, spt, lv_h8[0],
+                                                             k_level(x_tp, sz, lv_h8), 1.0);
+            const double ll = nc * nbl + prism_k_nccl_tp_lat(t, nd_t, spt, lv_hl[0],
+                                                             k_level(x_tp, sz, lv_hl), 1.0);
             const double lo = tplat[i];
             tplat[i] = non > 0.5 ? ls : lo;
             tpl128[i] = non > 0.5 ? l8 : lo;

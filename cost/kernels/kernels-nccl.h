@@ -98,4 +98,27 @@ static inline double prism_k_nccl_ring_lat(double n, double nodes, double ar, do
     return (steps - cross) * intra + cross * inter;
 }
 
+/* NCCL's network-post overhead, microseconds, raising the node hop of a ring that spans
+ * nodes (intraLat = max(intraLat, overhead), x3 for Simple) */
+/* source: code: NVIDIA/nccl src/graph/tuning.cc at b6475625, getNetOverhead (1 us on Intel
+ * x86 hosts, 2 us on AMD; the cluster does not name its host CPU, so Intel's) */
+#define PRISM_NCCL_NET_OVERHEAD_US 1.0
+
+/*
+ * Latency of the ring steps of one TP all-reduce-equivalent over @p t consecutive devices
+ * on @p nodes nodes: without SP (@p sp 0) one all-reduce, with SP a reduce-scatter and an
+ * all-gather (prism_k_nccl_ring_lat each); @p intra the protocol's NVLink hop, @p inter the
+ * hop of the level joining the group, @p ovh_x the multiple of PRISM_NCCL_NET_OVERHEAD_US
+ * that floors the node hop of a multi-node ring (3 for Simple, 1 otherwise). On one node
+ * 2(t-1) * intra exactly (the counts are exact and the crossing term is 0).
+ */
+static inline double prism_k_nccl_tp_lat(double t, double nodes, double sp, double intra,
+                                         double inter, double ovh_x)
+{
+    const double ovh = ovh_x * PRISM_NCCL_NET_OVERHEAD_US * 1e-6;
+    const double in = nodes > 1.5 && ovh > intra ? ovh : intra;
+    return sp > 0.5 ? 2.0 * prism_k_nccl_ring_lat(t, nodes, 0.0, in, inter)
+                    : prism_k_nccl_ring_lat(t, nodes, 1.0, in, inter);
+}
+
 #endif /* PRISM_KERNELS_NCCL_H */

@@ -665,6 +665,28 @@ static double dp_term(uint32_t devices, uint32_t gbs, const char *strategy, cons
     return test_explain_term(ex, PRISM_TERM_LANE, 0, term);
 }
 
+/*
+ * TP over two nodes (tp 16 on the test cluster), NCCL's count as for DP; NCCL at b6475625
+ * floors the node hop of a multi-node ring at its network-post overhead (1 us on Intel, x3
+ * for Simple), which raises only LL's 0.6 us to 1.0 us. Without SP one all-reduce, 30
+ * steps, 2 nNodes = 4 across:
+ *   Simple 8.4 + 26*3.4 + 4*14.0 = 152.8 us; LL128 14.0 + 26*1.9 + 4*4.0 = 79.4 us;
+ *   LL 6.6 + 26*1.0 + 4*2.7 = 43.4 us.
+ * With SP a reduce-scatter and an all-gather, 15 steps each, 1 across:
+ *   Simple 2*8.4 + 2*(14*3.4 + 14.0) = 140.0 us.
+ */
+static void test_nccl_tp_two_nodes(void)
+{
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=0", "tp_latency"), 152.8e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=0", "tp_latency_ll128"), 79.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=0", "tp_latency_ll"), 43.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=1", "tp_latency"), 140.0e-6, 1e-12, 0));
+}
+
 static void test_nccl_inter_steps(void)
 {
     CU_ASSERT_TRUE(prism_test_close(dp_term(32, 16, "tp=2,dp=16,zero=1", "dp_latency"),
@@ -2338,6 +2360,7 @@ static CU_TestInfo formula_tests[] = {
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
     {"NCCL's network steps of DP groups over k nodes", test_nccl_inter_steps},
+    {"NCCL's network steps of a TP group over two nodes", test_nccl_tp_two_nodes},
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"a pipeline boundary at the level joining two nodes", test_pp_boundary_level},
