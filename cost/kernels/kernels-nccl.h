@@ -21,8 +21,6 @@
 #ifndef PRISM_KERNELS_NCCL_H
 #define PRISM_KERNELS_NCCL_H
 
-#include <math.h>
-
 #include "kernels-model.h"
 
 /* NCCL's constants, microseconds (NVIDIA/nccl src/graph/tuning.cc at commit b6475625,
@@ -64,16 +62,27 @@ static inline double prism_k_nccl_ring(const PrismKModel *km, double x, double l
     return t_ll < a ? t_ll : a;
 }
 
+/* ceil(x) for 0 <= x < 2^52: adding and subtracting 2^52 rounds x to an integer (round to
+ * nearest, exact for the integer part), one step up when that fell below x. Exact in IEEE
+ * double arithmetic (no contraction or reassociation in these kernels). */
+static inline double k_nccl_ceil(double x)
+{
+    const double two52 = 4503599627370496.0;
+    const double r = (x + two52) - two52;
+    return r < x ? r + 1.0 : r;
+}
+
 /*
  * Nodes a collective group of @p n members at a stride of @p stride devices occupies, on a
  * cluster of 1/@p is0 devices per node (is0 = 0: a one-level cluster, one node): the
  * n*stride devices from the group's first member span ceil(n*stride/node) nodes, at least
  * one, and never more than its n members (a stride of a node or more puts each member on
- * a node of its own). ceil is exact, so every ISA computes the same bits.
+ * a node of its own). The ceiling is taken with exact operations (k_nccl_ceil), so every
+ * ISA computes the same bits without a library call.
  */
 static inline double prism_k_nccl_nodes(double n, double stride, double is0)
 {
-    const double span = ceil(n * stride * is0);
+    const double span = k_nccl_ceil(n * stride * is0);
     const double a = span > 1.0 ? span : 1.0;
     return a < n ? a : n;
 }
