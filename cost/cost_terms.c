@@ -37,7 +37,9 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                        "over nodes with k members on each (nic_spread)"},
     [PRISM_KL_TP_LAT] = {"tp_latency", "s",
                          "nccl_model: n_c*base_Simple + 2(t-1)*hop_Simple(t), n_c = 2 with SP "
-                         "(reduce-scatter + all-gather) else 1; else 2(t-1) * LAT(t)"},
+                         "(reduce-scatter + all-gather) else 1; a group over N > 1 nodes: "
+                         "NCCL's count R(t, N) per collective as dp_latency; else "
+                         "2(t-1) * LAT(t)"},
     [PRISM_KL_TP_BF] = {"tp_bytes_factor", "1", "2(t-1)/t"},
     [PRISM_KL_TP_LVL] = {"tp_level", "level", "innermost level joining t devices"},
     [PRISM_KL_CP_A] = {"cp_s_per_byte", "s/B", "(c-1) / BW(t*c)  (ring of c-1 exchanges)"},
@@ -62,27 +64,33 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
          "with nic_spread min(k*BW, BW(node)) for k = node/stride > 1 "
          "members per node (stride t; experts e*etp)"},
     [PRISM_KL_DP_LAT] = {"dp_latency", "s",
-                         "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d) "
-                         "(+ nccl_model: calls_z*base_Simple + n_red*base_Simple, LAT = "
-                         "NCCL's Simple hop of the level)"},
+                         "[z<3] (n_s-1) * steps_z * LAT(t*n_s) + 2*(n_r-1)*n_red*LAT(t*c*d); "
+                         "nccl_model: calls_z*base_Simple + n_red*base_Simple and per ring "
+                         "NCCL's count, R(n, N) = (s - s_x)*hop(NVLink) + s_x*hop(level), "
+                         "s = n-1 (gather, scatter) or 2(n-1) (all-reduce), s_x = N-1 or 2N "
+                         "(N > 1), N = the nodes the n ranks occupy"},
     [PRISM_KL_DP_BF] =
         {"dp_bytes_per_param", "B",
          "(n_s-1)/n_s * V_z; V_z = 2g (z0), g+p (z1; 2g+p with zero1_grad_allreduce), "
          "m*g+p (z2), "
          "m*(g+(1+fsdp_reshard)*p) (z3)"},
     [PRISM_KL_DPE_A] = {"dp_s_per_param_experts", "s", "as dp_s_per_param with n = t*d*c/(e*etp)"},
-    [PRISM_KL_DPE_LAT] = {"dp_latency_experts", "s", "(n-1) * steps_z * LAT, n = t*d*c/(e*etp)"},
+    [PRISM_KL_DPE_LAT] = {"dp_latency_experts", "s",
+                          "(n-1) * steps_z * LAT, n = t*d*c/(e*etp) (nccl_model: R(n, N) "
+                          "per collective as dp_latency, stride e*etp)"},
     [PRISM_KL_DPE_BF] = {"dp_bytes_per_param_experts", "B", "(n-1)/n * V_z, n = t*d*c/(e*etp)"},
     [PRISM_KL_DP_LVL] = {"dp_level", "level", "level joining t*c*d devices"},
     [PRISM_KL_PP_TIME] = {"pp_time_per_microbatch", "s",
-                          "[pp>1] 2*vpp*(V_pp/BW(tcd*pp) + LAT*msgs + H) * (1-pp_overlap), "
+                          "[pp>1] 2*vpp*(V_pp/BW(x) + LAT(x)*msgs + H) * (1-pp_overlap), "
+                          "x = tcd*pp inside a node, else two nodes (point-to-point), "
                           "V_pp = T*h*bytes/t, vpp = chunks per stage (dualpipe 2), "
                           "msgs = pp_p2p_msgs * (seq1f1b_splits (seq1f1b) else 1), "
                           "H = pp_p2p_host_syncs*(launch_us+host_sync_us) * the same"},
     [PRISM_KL_PP_BYTES] = {"pp_bytes_per_microbatch", "B", "[pp>1] 2*vpp*V_pp"},
     [PRISM_KL_PP_LVL] = {"pp_level", "level",
-                         "level joining the whole pipeline (t*c*d*pp): its slowest boundary "
-                         "paces every micro-batch"},
+                         "level of the slowest stage boundary, which paces every "
+                         "micro-batch: the node's when the whole pipeline (t*c*d*pp) is in "
+                         "one, else the level joining two nodes (one NIC on each side)"},
     [PRISM_KL_EP_BUF] = {"ep_buffer", "B", "2*T/t*top_k*cf*h*bytes (all-to-all send+recv)"},
     [PRISM_KL_PP_BUF] = {"pp_buffer", "B", "[pp>1] 2*V_pp (send + receive)"},
     [PRISM_KL_SHARD] = {"zero_shard_group", "ranks",
@@ -100,18 +108,23 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                         "backward windows carrying the reduction: m for z >= 2, else 1"},
     [PRISM_KL_FS_AG_A] = {"fsdp_gather_s_per_param", "s",
                           "[z3] p*(n_s-1)/n_s / BWk(t*n_s)  (all-gather, param dtype)"},
-    [PRISM_KL_FS_AG_LAT] = {"fsdp_gather_latency", "s", "[z3] (n_s-1) * LAT(t*n_s)"},
+    [PRISM_KL_FS_AG_LAT] = {"fsdp_gather_latency", "s",
+                            "[z3] (n_s-1) * LAT(t*n_s) (nccl_model: R(n_s, N) + base_Simple, "
+                            "as dp_latency)"},
     [PRISM_KL_FS_RS_A] = {"fsdp_reduce_s_per_param", "s",
                           "[z3] g*(n_s-1)/n_s / BWk(t*n_s) + 2g/n_s*(n_r-1)/n_r / BW(t*c*d)  "
                           "(reduce-scatter in the reduce dtype + HSDP all-reduce)"},
     [PRISM_KL_FS_RS_LAT] = {"fsdp_reduce_latency", "s",
-                            "[z3] (n_s-1)*LAT(t*n_s) + 2(n_r-1)*LAT(t*c*d)"},
+                            "[z3] (n_s-1)*LAT(t*n_s) + 2(n_r-1)*LAT(t*c*d) (nccl_model: "
+                            "R(n_s, N) + R_allreduce(n_r, N_r) + bases, as dp_latency)"},
     [PRISM_KL_FS_AGE_A] = {"fsdp_gather_s_per_param_experts", "s",
                            "[z3] p*(n-1)/n / BWk(t*c*d), n = t*d*c/(e*etp)"},
-    [PRISM_KL_FS_AGE_LAT] = {"fsdp_gather_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
+    [PRISM_KL_FS_AGE_LAT] = {"fsdp_gather_latency_experts", "s",
+                             "[z3] (n-1) * LAT(t*c*d) (nccl_model: R(n, N), as dp_latency)"},
     [PRISM_KL_FS_RSE_A] = {"fsdp_reduce_s_per_param_experts", "s",
                            "[z3] g*(n-1)/n / BWk(t*c*d), n = t*d*c/(e*etp)"},
-    [PRISM_KL_FS_RSE_LAT] = {"fsdp_reduce_latency_experts", "s", "[z3] (n-1) * LAT(t*c*d)"},
+    [PRISM_KL_FS_RSE_LAT] = {"fsdp_reduce_latency_experts", "s",
+                             "[z3] (n-1) * LAT(t*c*d) (nccl_model: R(n, N), as dp_latency)"},
     [PRISM_KL_CP_STEP_A] = {"cp_step_s_per_byte", "s/B", "1 / BW(t*c)  (one ring step)"},
     [PRISM_KL_CP_STEP_LAT] = {"cp_step_latency", "s", "LAT(t*c)"},
     [PRISM_KL_CP_A2A_A] = {"cp_a2a_s_per_byte", "s/B", "(c-1)/c / BW(t*c)  (all-to-all)"},

@@ -120,16 +120,41 @@ NCCL_HOP_NET = np.array([2.7, 4.0, 14.0]) * 1e-6
 NCCL_INV_EFF = np.array([4.0, 1.0 / 0.92, 1.0])
 
 
-def nccl_ring(x, steps, ncoll, level, protocols=(0, 1, 2)):
-    """Seconds of a ring collective priced as the cost model's nccl_model does: @x its bus
-    bytes at the Simple bandwidth (s), @steps ring steps, @ncoll collectives (base
-    latencies), @level the cluster level index; the fastest of @protocols."""
+# NCCL's network-post overhead (tuning.cc getNetOverhead, Intel hosts), x3 for Simple: the
+# floor of the node hop of a ring that spans nodes
+NCCL_NET_OVERHEAD = np.array([1.0, 1.0, 3.0]) * 1e-6
+
+
+def nccl_nodes(n, stride, node):
+    """Nodes a group of @n ranks at @stride devices occupies on nodes of @node devices
+    (inf: one node), as the kernel's prism_k_nccl_nodes."""
+    span = np.ceil(n * stride / node) if np.isfinite(node) else np.ones_like(n * 1.0)
+    return np.minimum(np.maximum(span, 1.0), n)
+
+
+def nccl_ring(x, n, nodes, ar, ncoll, level, protocols=(0, 1, 2)):
+    """Seconds of ring collectives priced as the cost model's nccl_model does: @x their bus
+    bytes at the Simple bandwidth (s), @ncoll collectives (base latencies) of @n ranks on
+    @nodes nodes, each an all-reduce (@ar 1) or a gather / scatter (@ar 0) whose steps
+    NCCL counts (tuning.cc at b6475625: nNodes-1 or 2 nNodes across nodes at the level's
+    hop, the rest at the NVLink hop, floored by the network-post overhead on several
+    nodes), @level the cluster level index of the group; the fastest of @protocols."""
+    steps = np.where(ar > 0.5, 2.0 * (n - 1), n - 1.0)
+    cross = np.where(ar > 0.5, np.where(nodes > 1.5, 2.0 * nodes, 0.0), nodes - 1.0)
     best = None
     for p in protocols:
-        hop = np.where(level == 0, NCCL_HOP_NVLINK[p], NCCL_HOP_NET[p])
-        t = ncoll * NCCL_BASE[p] + steps * hop + x * NCCL_INV_EFF[p]
+        inter = np.where(level == 0, NCCL_HOP_NVLINK[p], NCCL_HOP_NET[p])
+        intra = np.where(nodes > 1.5, max(NCCL_HOP_NVLINK[p], NCCL_NET_OVERHEAD[p]),
+                         NCCL_HOP_NVLINK[p])
+        t = ncoll * (NCCL_BASE[p] + (steps - cross) * intra + cross * inter) + x * NCCL_INV_EFF[p]
         best = t if best is None else np.minimum(best, t)
     return best
+
+
+def p2p_extent(x_pp, node):
+    """Extent whose level prices a pipeline boundary (the kernel's x_p2p): the whole
+    pipeline inside a node, else two nodes."""
+    return np.where(x_pp > node, 2.0 * node, x_pp)
 
 
 def level_of(extent, sizes):
@@ -317,7 +342,8 @@ def reprice(ls, target, prism=None, compute="split"):
         ss, bs, las = _levels(src)
         for g, ext in extents.items():
             xe = ext[rows]
-            bw_ratio[g][rows] = bs[level_of(xe, ss)] / bd[level_of(xe, sd)]
+            xs, xd = (p2p_extent(xe, ss[0]), p2p_extent(xe, sd[0])) if g == "pp" else (xe, xe)
+            bw_ratio[g][rows] = bs[level_of(xs, ss)] / bd[level_of(xd, sd)]
         # TP and PP: one message's bandwidth and latency parts are known from the row's
         # dims, so the two scale separately (cost/README.md, "Communication")
         model = models[k]
@@ -331,14 +357,18 @@ def reprice(ls, target, prism=None, compute="split"):
         nccl = float(knobs.get("nccl_model", 0)) > 0.5
         for g, vol, nlat in (("tp", tok * model["hidden"] * bp * 2 * (tt - 1) / tt, 2 * (tt - 1)),
                              ("pp", tok * model["hidden"] * bp / (tt if scat else 1.0), msgs)):
-            ls_, ld_ = level_of(extents[g][rows], ss), level_of(extents[g][rows], sd)
+            xe = extents[g][rows]
+            xs, xd = (p2p_extent(xe, ss[0]), p2p_extent(xe, sd[0])) if g == "pp" else (xe, xe)
+            ls_, ld_ = level_of(xs, ss), level_of(xd, sd)
             a_s = vol / (bs[ls_] * eff)
             a_d = vol / (bd[ld_] * eff)
             if g == "tp" and nccl:
                 # one all-reduce, or with SP its reduce-scatter and all-gather
-                nc = np.where(tt > 1, np.where(col["sp"][rows] > 0.5, 2.0, 1.0), 0.0)
-                t_s = nccl_ring(a_s, nlat, nc, ls_)
-                t_d = nccl_ring(a_d, nlat, nc, ld_)
+                sp_ = col["sp"][rows] > 0.5
+                nc = np.where(tt > 1, np.where(sp_, 2.0, 1.0), 0.0)
+                ar = np.where(sp_, 0.0, 1.0)
+                t_s = nccl_ring(a_s, tt, nccl_nodes(tt, 1.0, ss[0]), ar, nc, ls_)
+                t_d = nccl_ring(a_d, tt, nccl_nodes(tt, 1.0, sd[0]), ar, nc, ld_)
             else:
                 t_s = a_s + nlat * las[ls_]
                 t_d = a_d + nlat * lad[ld_]
@@ -366,8 +396,10 @@ def reprice(ls, target, prism=None, compute="split"):
             if nccl:  # the Simple protocol, one base latency per collective call
                 calls = np.select([z == 0, z == 1, z == 2], [1.0, 2.0, mm + 1.0], 0.0)
                 nc = np.where(nd > 1, calls, 0.0)
-                l_s = nccl_ring(0.0, (nd - 1) * steps, nc, lv_s, (2,))
-                l_d = nccl_ring(0.0, (nd - 1) * steps, nc, lv_d, (2,))
+                ar = np.where(z == 0, 1.0, 0.0)  # ZeRO-0 one all-reduce, else gathers/scatters
+                tr_ = t[rows]
+                l_s = nccl_ring(0.0, nd, nccl_nodes(nd, tr_, ss[0]), ar, nc, lv_s, (2,))
+                l_d = nccl_ring(0.0, nd, nccl_nodes(nd, tr_, sd[0]), ar, nc, lv_d, (2,))
             else:
                 l_s = (nd - 1) * steps * las[lv_s]
                 l_d = (nd - 1) * steps * lad[lv_d]

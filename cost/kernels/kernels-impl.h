@@ -212,11 +212,16 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
              * with SP its reduce-scatter and all-gather) and 2(t-1) ring steps at the
              * protocol's hop latency; off: every protocol gets the level's latency, so the
              * fastest is Simple at the old value exactly */
-            const double st = 2.0 * (t - 1.0);
+            /* a group of t > s0 spans nodes: of its ring steps only NCCL's count crosses
+             * them (prism_k_nccl_tp_lat); inside a node the same 2(t-1) hops as before */
             const double nc = (t > 1.5 ? 1.0 : 0.0) * (sp[i] > 0.5 ? 2.0 : 1.0);
-            const double ls = nc * nbs + st * k_level(x_tp, sz, lv_hs);
-            const double l8 = nc * nb8 + st * k_level(x_tp, sz, lv_h8);
-            const double ll = nc * nbl + st * k_level(x_tp, sz, lv_hl);
+            const double nd_t = prism_k_nccl_nodes(t, 1.0, is0), spt = sp[i];
+            const double ls = nc * nbs + prism_k_nccl_tp_lat(t, nd_t, spt, lv_hs[0],
+                                                             k_level(x_tp, sz, lv_hs), 3.0);
+            const double l8 = nc * nb8 + prism_k_nccl_tp_lat(t, nd_t, spt, lv_h8[0],
+                                                             k_level(x_tp, sz, lv_h8), 1.0);
+            const double ll = nc * nbl + prism_k_nccl_tp_lat(t, nd_t, spt, lv_hl[0],
+                                                             k_level(x_tp, sz, lv_hl), 1.0);
             const double lo = tplat[i];
             tplat[i] = non > 0.5 ? ls : lo;
             tpl128[i] = non > 0.5 ? l8 : lo;
@@ -314,34 +319,64 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         dpbfr[i] = fs_r * vol_r;
         dpa[i] = per_step * (fs_s * vol * sib + fs_r * vol_r * dib +
                              z1a * fs_s * bg * (2.0 * sib_ar - sib_ag));
-        dplat[i] = per_step * ((n_s - 1.0) * steps * sla + (n_r - 1.0) * nred * 2.0 * dla +
-                               (calls * b_s + nred * b_r));
+        /* NCCL's count of the ring steps that cross nodes (kernels-nccl.h,
+         * prism_k_nccl_ring_lat): of each collective's steps only those between nodes pay
+         * the level's network hop, the rest the node's NVLink hop (lv_da[0]). The step's
+         * collectives: z0 one all-reduce; z1 a reduce-scatter and a gather (with
+         * zero1_grad_allreduce an all-reduce and a gather); z2 m reduce-scatters and a
+         * gather; the HSDP replicas nred all-reduces. nccl_model 0 keeps every step at
+         * the level's latency_us (the old expression, below). */
+        const double n_ar = z < 0.5 ? 1.0 : z < 1.5 ? z1a : 0.0;
+        const double n_rg = z < 0.5 ? 0.0 : z < 1.5 ? 2.0 - z1a : m + 1.0;
+        const double nd_s = prism_k_nccl_nodes(n_s, t, is0);
+        const double nd_r = prism_k_nccl_nodes(n_r, t * n_s, is0);
+        const double nd_e = prism_k_nccl_nodes(n_e, x * e, is0);
+        const double da0 = lv_da[0];
+        const double lr_s = prism_k_nccl_ring_lat(n_s, nd_s, 0.0, da0, sla);
+        const double la_s = prism_k_nccl_ring_lat(n_s, nd_s, 1.0, da0, sla);
+        const double la_r = prism_k_nccl_ring_lat(n_r, nd_r, 1.0, da0, dla);
+        const double lr_e = prism_k_nccl_ring_lat(n_e, nd_e, 0.0, da0, dla);
+        const double la_e = prism_k_nccl_ring_lat(n_e, nd_e, 1.0, da0, dla);
+        const double st_s = non > 0.5 ? n_ar * la_s + n_rg * lr_s : (n_s - 1.0) * steps * sla;
+        const double st_r = non > 0.5 ? nred * la_r : (n_r - 1.0) * nred * 2.0 * dla;
+        const double st_e = non > 0.5 ? n_ar * la_e + n_rg * lr_e : (n_e - 1.0) * steps * dla;
+        dplat[i] = per_step * (st_s + st_r + (calls * b_s + nred * b_r));
         dpebf[i] = (n_e - 1.0) * in_e * vol;
         dpea[i] = per_step * (n_e - 1.0) * in_e * vol * eib;
-        dpelat[i] = per_step * ((n_e - 1.0) * steps * dla + calls * b_e);
+        dpelat[i] = per_step * (st_e + calls * b_e);
         dplvl[i] = k_level(x_s, sz, lv_id);
         dplvlr[i] = k_level(x_dp, sz, lv_id);
         /* ZeRO-3 per unit and micro-batch (zero for other stages) */
         const double z3 = z > 2.5 ? 1.0 : 0.0;
         fsag[i] = z3 * bp * fs_s * sib;
-        fsagl[i] = z3 * ((n_s - 1.0) * sla + b_s);
+        /* ZeRO-3's per-unit gathers and reduce-scatters (and the HSDP all-reduce) by
+         * NCCL's count as above */
+        const double f_s = non > 0.5 ? lr_s : (n_s - 1.0) * sla;
+        const double f_r = non > 0.5 ? la_r : 2.0 * (n_r - 1.0) * dla;
+        const double f_e = non > 0.5 ? lr_e : (n_e - 1.0) * dla;
+        fsagl[i] = z3 * (f_s + b_s);
         fsrs[i] = z3 * (bg * fs_s * sib + 2.0 * bg * in_s * fs_r * dib);
-        fsrsl[i] = z3 * ((n_s - 1.0) * sla + 2.0 * (n_r - 1.0) * dla + (b_s + b_r));
+        fsrsl[i] = z3 * (f_s + f_r + (b_s + b_r));
         fsage[i] = z3 * bp * (n_e - 1.0) * in_e * eib;
-        fsagel[i] = z3 * ((n_e - 1.0) * dla + b_e);
+        fsagel[i] = z3 * (f_e + b_e);
         fsrse[i] = z3 * bg * (n_e - 1.0) * in_e * eib;
-        fsrsel[i] = z3 * ((n_e - 1.0) * dla + b_e);
+        fsrsel[i] = z3 * (f_e + b_e);
         /* PP: per micro-batch each stage sends vpp activations forward and vpp gradients
          * backward (seq1F1B: each in pp_msgs messages, one per sequence chunk); every
-         * micro-batch crosses every stage boundary, so the slowest boundary (the level
-         * joining the whole pipeline, t*c*d*pp devices) paces it */
+         * micro-batch crosses every stage boundary, so the slowest boundary paces it.
+         * A boundary is point-to-point: each device sends to its peer t*c*d devices on,
+         * over its own link. Inside a node when the whole pipeline is (level 0), else the
+         * slowest boundary joins two nodes, one member (one NIC) on each: the level that
+         * joins two nodes (cost/README.md, "Pipeline boundaries"), not the level of the
+         * whole pipeline, whose figures describe collectives over all its nodes */
         const double x_pp = t * c * d * ppn;
+        const double x_p2p = x_pp > s0 ? 2.0 * s0 : x_pp;
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
         pptime[i] = pipe * 2.0 * vpp *
-                    (v_pp * k_level(x_pp, sz, lv_ib) + k_level(x_pp, sz, lv_la) * pmsg + phost) *
+                    (v_pp * k_level(x_p2p, sz, lv_ib) + k_level(x_p2p, sz, lv_la) * pmsg + phost) *
                     pexp;
-        pplvl[i] = k_level(x_pp, sz, lv_id);
+        pplvl[i] = k_level(x_p2p, sz, lv_id);
         ppbuf[i] = pipe * 2.0 * v_pp;
         /* tied embeddings under a pipeline (cost/README.md, "Tied embeddings under a
          * pipeline"): once per step, after the last backward, the first and the last stage
@@ -349,7 +384,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * shard, in the gradient reduce dtype): a group of two, 2(2-1)/2 = 1 of the bytes
          * and 2 ring steps, nothing beside it. The pair sits in one node when the whole
          * pipeline does, else on two nodes, one member (one NIC) on each. */
-        const double x_tie = x_pp > s0 ? 2.0 * s0 : x_pp;
+        const double x_tie = x_p2p;
         tie[i] =
             pipe * ton *
             (tpar * it * bg * k_level(x_tie, sz, lv_ib) + nbs + 2.0 * k_level(x_tie, sz, lv_da));

@@ -62,4 +62,72 @@ static inline double prism_k_nccl_ring(const PrismKModel *km, double x, double l
     return t_ll < a ? t_ll : a;
 }
 
+/* ceil(x) for 0 <= x < 2^52: adding and subtracting 2^52 rounds x to an integer (round to
+ * nearest, exact for the integer part), one step up when that fell below x. Exact in IEEE
+ * double arithmetic (no contraction or reassociation in these kernels). */
+static inline double k_nccl_ceil(double x)
+{
+    const double two52 = 4503599627370496.0;
+    const double r = (x + two52) - two52;
+    return r < x ? r + 1.0 : r;
+}
+
+/*
+ * Nodes a collective group of @p n members at a stride of @p stride devices occupies, on a
+ * cluster of 1/@p is0 devices per node (is0 = 0: a one-level cluster, one node): the
+ * n*stride devices from the group's first member span ceil(n*stride/node) nodes, at least
+ * one, and never more than its n members (a stride of a node or more puts each member on
+ * a node of its own). The ceiling is taken with exact operations (k_nccl_ceil), so every
+ * ISA computes the same bits without a library call.
+ */
+static inline double prism_k_nccl_nodes(double n, double stride, double is0)
+{
+    const double span = k_nccl_ceil(n * stride * is0);
+    const double a = span > 1.0 ? span : 1.0;
+    return a < n ? a : n;
+}
+
+/*
+ * Latency of the ring steps of one collective over @p n ranks on @p nodes nodes as NCCL's
+ * tuning model counts them (NVIDIA/nccl src/graph/tuning.cc at b6475625,
+ * ncclTopoTuneModel, the ring branch): nsteps = 2(n-1) for an all-reduce (@p ar 1) and n-1
+ * for an all-gather or reduce-scatter (@p ar 0); of them nInterSteps = 2 nNodes for an
+ * all-reduce over several nodes (0 on one node) and nNodes - 1 for a gather or scatter
+ * cross the network at @p inter seconds each, the rest stay inside a node at @p intra
+ * (NCCL's intraLat). NCCL's count is kept as written: a ring of one rank per node prices
+ * an all-reduce at 2n network steps and -2 node steps, as NCCL does. Exact operations
+ * only (compares, products, sums of exact counts).
+ */
+static inline double prism_k_nccl_ring_lat(double n, double nodes, double ar, double intra,
+                                           double inter)
+{
+    const double multi = nodes > 1.5 ? 1.0 : 0.0;
+    const double steps = ar > 0.5 ? 2.0 * (n - 1.0) : n - 1.0;
+    const double cross = ar > 0.5 ? 2.0 * nodes * multi : nodes - 1.0;
+    return (steps - cross) * intra + cross * inter;
+}
+
+/* NCCL's network-post overhead, microseconds, raising the node hop of a ring that spans
+ * nodes (intraLat = max(intraLat, overhead), x3 for Simple) */
+/* source: code: NVIDIA/nccl src/graph/tuning.cc at b6475625, getNetOverhead (1 us on Intel
+ * x86 hosts, 2 us on AMD; the cluster does not name its host CPU, so Intel's) */
+#define PRISM_NCCL_NET_OVERHEAD_US 1.0
+
+/*
+ * Latency of the ring steps of one TP all-reduce-equivalent over @p t consecutive devices
+ * on @p nodes nodes: without SP (@p sp 0) one all-reduce, with SP a reduce-scatter and an
+ * all-gather (prism_k_nccl_ring_lat each); @p intra the protocol's NVLink hop, @p inter the
+ * hop of the level joining the group, @p ovh_x the multiple of PRISM_NCCL_NET_OVERHEAD_US
+ * that floors the node hop of a multi-node ring (3 for Simple, 1 otherwise). On one node
+ * 2(t-1) * intra exactly (the counts are exact and the crossing term is 0).
+ */
+static inline double prism_k_nccl_tp_lat(double t, double nodes, double sp, double intra,
+                                         double inter, double ovh_x)
+{
+    const double ovh = ovh_x * PRISM_NCCL_NET_OVERHEAD_US * 1e-6;
+    const double in = nodes > 1.5 && ovh > intra ? ovh : intra;
+    return sp > 0.5 ? 2.0 * prism_k_nccl_ring_lat(t, nodes, 0.0, in, inter)
+                    : prism_k_nccl_ring_lat(t, nodes, 1.0, in, inter);
+}
+
 #endif /* PRISM_KERNELS_NCCL_H */

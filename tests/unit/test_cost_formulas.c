@@ -626,9 +626,11 @@ static void test_ring_allreduce_tp(void)
  * DP gradient all-reduce across nodes: tp = 1, dp = 16 spans 2 nodes (level 1:
  * 25 GB/s x 0.8, 10 us), ZeRO-0, fp32 gradients (4 bytes), pp = 1 so the one stage holds
  * every parameter P = V h (embedding) + L(12h^2 + 4h) + V h + 2h (head + final norm).
- * NCCL's ring (nccl_model = 1, kernels-nccl.h): the Simple protocol's network hop, 14 us,
- * per step in place of the level's 10 us, and one base latency of 8.4 us for the one
- * all-reduce: t_dp = 2*15/16 * 4P / 20e9 + 2*15 * 14e-6 + 8.4e-6.
+ * NCCL's ring (nccl_model = 1, kernels-nccl.h; NVIDIA/nccl tuning.cc at b6475625): of the
+ * all-reduce's 2(16-1) = 30 ring steps, 2 nNodes = 4 cross the network at the Simple
+ * protocol's network hop (14 us), the other 26 stay on the node's NVLink (Simple hop 3.4 us),
+ * plus one base latency of 8.4 us: 26*3.4 + 4*14 + 8.4 = 88.4 + 56 + 8.4 = 152.8 us, so
+ * t_dp = 2*15/16 * 4P / 20e9 + 152.8e-6 (every step at the network hop gave 428.4 us).
  */
 static void test_ring_allreduce_dp(void)
 {
@@ -640,11 +642,99 @@ static void test_ring_allreduce_dp(void)
     double c[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
     const double P = 51200.0 * H + 4.0 * (12.0 * H * H + 4.0 * H) + 51200.0 * H + 2.0 * H;
-    const double t_dp = 2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 2.0 * 15.0 * 14e-6 + 8.4e-6;
+    const double t_dp =
+        2.0 * 15.0 / 16.0 * 4.0 * P / (25e9 * 0.8) + 26.0 * 3.4e-6 + 4.0 * 14e-6 + 8.4e-6;
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_DP_COMM], t_dp, 1e-12, 0));
     /* bytes on level 1 per device: 2*15/16 * 4P; nothing on level 0 (tp = pp = 1) */
     CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_BYTES_L1], 2.0 * 15.0 / 16.0 * 4.0 * P, 1e-12, 0));
     CU_ASSERT_EQUAL(c[PRISM_COL_BYTES_L0], 0.0);
+}
+
+/*
+ * DP collectives of groups that span k nodes, by NCCL's count (NVIDIA/nccl tuning.cc at
+ * b6475625, ncclTopoTuneModel, ring: a gather or reduce-scatter of n ranks takes n-1 steps,
+ * nNodes-1 of them over the network at 14 us (Simple), the rest on NVLink at 3.4 us; each
+ * call adds the base latency 8.4 us). Test cluster: 8 devices per node.
+ * (a) ZeRO-1, tp 2, dp 16: the shard group's 16 ranks sit 4 to a node on 4 nodes; a
+ *     reduce-scatter and a gather of 15 steps each, 3 across nodes:
+ *     2 * (12*3.4 + 3*14) + 2*8.4 = 2 * 82.8 + 16.8 = 182.4 us
+ *     (every step at the network hop: 2*15*14 + 16.8 = 436.8 us).
+ * (b) ZeRO-3, tp 1, dp 32 (4 nodes, 8 ranks each): one unit's gather 28*3.4 + 3*14 + 8.4 =
+ *     95.2 + 42 + 8.4 = 145.6 us; its reduce-scatter the same (no HSDP replicas).
+ * (c) tp 8, dp 4: one rank per node, 4 nodes; ZeRO-1: every one of the 3 steps crosses:
+ *     2 * (0*3.4 + 3*14) + 16.8 = 100.8 us; ZeRO-0 keeps NCCL's all-reduce count as
+ *     written, 2 nNodes = 8 network steps of 2(4-1) = 6: -2*3.4 + 8*14 + 8.4 = 113.6 us.
+ * (d) inside one node (tp 1, dp 8, ZeRO-1) every step is on NVLink: 2*7*3.4 + 16.8 = 64.4 us.
+ */
+static double dp_term(uint32_t devices, uint32_t gbs, const char *strategy, const char *term)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    static const char *const sets[] = {"nic_spread=0", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, gbs, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_LANE, 0, term);
+}
+
+/*
+ * TP over two nodes (tp 16 on the test cluster), NCCL's count as for DP; NCCL at b6475625
+ * floors the node hop of a multi-node ring at its network-post overhead (1 us on Intel, x3
+ * for Simple), which raises only LL's 0.6 us to 1.0 us. Without SP one all-reduce, 30
+ * steps, 2 nNodes = 4 across:
+ *   Simple 8.4 + 26*3.4 + 4*14.0 = 152.8 us; LL128 14.0 + 26*1.9 + 4*4.0 = 79.4 us;
+ *   LL 6.6 + 26*1.0 + 4*2.7 = 43.4 us.
+ * With SP a reduce-scatter and an all-gather, 15 steps each, 1 across:
+ *   Simple 2*8.4 + 2*(14*3.4 + 14.0) = 140.0 us.
+ */
+static void test_nccl_tp_two_nodes(void)
+{
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=0", "tp_latency"), 152.8e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=0", "tp_latency_ll128"), 79.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=0", "tp_latency_ll"), 43.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(16, 16, "tp=16,sp=1", "tp_latency"), 140.0e-6, 1e-12, 0));
+}
+
+static void test_nccl_inter_steps(void)
+{
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 16, "tp=2,dp=16,zero=1", "dp_latency"),
+                                    2.0 * (12.0 * 3.4e-6 + 3.0 * 14e-6) + 2.0 * 8.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(32, 16, "tp=2,dp=16,zero=1", "dp_latency"), 182.4e-6, 1e-12, 0));
+    const double g3 = 28.0 * 3.4e-6 + 3.0 * 14e-6 + 8.4e-6;
+    CU_ASSERT_TRUE(prism_test_close(g3, 145.6e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 32, "tp=1,dp=32,zero=3", "fsdp_gather_latency"), g3,
+                                    1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 32, "tp=1,dp=32,zero=3", "fsdp_reduce_latency"), g3,
+                                    1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(32, 16, "tp=8,dp=4,zero=1", "dp_latency"), 100.8e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(dp_term(32, 16, "tp=8,dp=4,zero=0", "dp_latency"),
+                                    -2.0 * 3.4e-6 + 8.0 * 14e-6 + 8.4e-6, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(dp_term(8, 16, "tp=1,dp=8,zero=1", "dp_latency"), 64.4e-6, 1e-12, 0));
+}
+
+/* The seven-level cluster of test_deep_levels and test_pp_boundary_level: 8 devices per
+ * node (NVLink 300 GB/s, 5 us), then levels of 16, 32, 64, 128 and 256 devices at 40, 30,
+ * 20, 12 and 8 GB/s and the whole machine at 5 GB/s, 10 us each. */
+static PrismCluster *seven_level_cluster(void)
+{
+    PrismCluster *cl = test_cluster();
+    static const double size[7] = {8, 16, 32, 64, 128, 256, 0};
+    static const double bw[7] = {300, 40, 30, 20, 12, 8, 5};
+    cl->n_levels = 7;
+    for (uint32_t j = 0; j < 7; j++) {
+        g_strlcpy(cl->levels[j].name, j == 0 ? "nvlink" : "net", sizeof cl->levels[j].name);
+        cl->levels[j].size = (uint32_t)size[j];
+        cl->levels[j].bw_GBps = bw[j];
+        cl->levels[j].latency_us = j == 0 ? 5.0 : 10.0;
+    }
+    return cl;
 }
 
 /*
@@ -662,16 +752,7 @@ static void test_ring_allreduce_dp(void)
 static void test_deep_levels(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
-    g_autoptr(PrismCluster) cl = test_cluster();
-    static const double size[7] = {8, 16, 32, 64, 128, 256, 0};
-    static const double bw[7] = {300, 40, 30, 20, 12, 8, 5};
-    cl->n_levels = 7;
-    for (uint32_t j = 0; j < 7; j++) {
-        g_strlcpy(cl->levels[j].name, j == 0 ? "nvlink" : "net", sizeof cl->levels[j].name);
-        cl->levels[j].size = (uint32_t)size[j];
-        cl->levels[j].bw_GBps = bw[j];
-        cl->levels[j].latency_us = j == 0 ? 5.0 : 10.0;
-    }
+    g_autoptr(PrismCluster) cl = seven_level_cluster();
     static const char *const sets[] = {"dp_overlap=0", "grad_fp32=1", "nic_spread=0",
                                        "nccl_model=0", NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 512, 2048, PRISM_DTYPE_FP16, sets);
@@ -994,6 +1075,43 @@ static void test_pp_p2p_host_syncs(void)
         prism_test_close(pp_comm_with("pp_p2p_host_syncs=0", "launch_us=8", "host_sync_us=6"),
                          32.0 * base, 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(32.0 * (base + 29.0 * 14e-6), 1.5388962e-2, 1e-7, 0));
+}
+
+/*
+ * A pipeline stage boundary is point-to-point: each device sends to its peer on the next
+ * stage over its own link, so on a cluster with a level per node count (the seven-level
+ * cluster of test_deep_levels: 8 per node at 300 GB/s, 16 at 40, 32 at 30, 64 at 20, ...,
+ * x net_efficiency 0.8, 5 us inside a node, 10 us outside) a pipeline of 8 nodes is priced
+ * at the level joining two nodes (size 16, 40 GB/s), not at the 8-node level (20 GB/s).
+ * NCCL's send/receive between two nodes keeps one GPU's NIC bandwidth whatever the node
+ * count (NVIDIA/nccl#1272: sendrecv_perf 24.2 GB/s on 2, 4 and 8 nodes).
+ * tp 8, pp 8, mbs 1, gbs 16 (m = 16), seq 2048, h 4096, fp16: each transfer sends 1/t of
+ * the activation (pp_scatter), V = 2048*4096*2/8 = 2,097,152 bytes, one message:
+ *   PP time = 16 * 2 * (V / 32e9 + 10e-6) = 16 * 2 * (65.536e-6 + 10e-6) = 2.417152e-3 s
+ * (the 8-node level would give 16 * 2 * (V / 16e9 + 10e-6) = 4.51428e-3 s).
+ * pp 2 inside one node (tp 4): level 0, V = 2048*4096*2/4 = 4,194,304 bytes:
+ *   16 * 2 * (V / 240e9 + 5e-6) = 16 * 2 * (17.476267e-6 + 5e-6) = 7.19240533e-4 s.
+ */
+static void test_pp_boundary_level(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    g_autoptr(PrismCluster) cl = seven_level_cluster();
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, 16, 2048, PRISM_DTYPE_FP16, NULL);
+    PrismStrategy s = test_strategy(cm, 64, "tp=8,pp=8,mbs=1,schedule=1f1b");
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    const double V = 2048.0 * 4096.0 * 2.0 / 8.0;
+    CU_ASSERT_TRUE(prism_test_close(16.0 * 2.0 * (V / 32e9 + 10e-6), 2.417152e-3, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(c[PRISM_COL_TIME_PP_COMM], 2.417152e-3, 1e-12, 0));
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    CU_ASSERT_EQUAL(test_explain_term(ex, PRISM_TERM_LANE, 0, "pp_level"), 1.0);
+    PrismStrategy s2 = test_strategy(cm, 8, "tp=4,pp=2,mbs=1,schedule=1f1b");
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s2, c, NULL));
+    const double V2 = 2048.0 * 4096.0 * 2.0 / 4.0;
+    CU_ASSERT_TRUE(
+        prism_test_close(c[PRISM_COL_TIME_PP_COMM], 16.0 * 2.0 * (V2 / 240e9 + 5e-6), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(16.0 * 2.0 * (V2 / 240e9 + 5e-6), 7.19240533e-4, 1e-9, 0));
 }
 
 /*
@@ -2290,9 +2408,12 @@ static CU_TestInfo formula_tests[] = {
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
+    {"NCCL's network steps of DP groups over k nodes", test_nccl_inter_steps},
+    {"NCCL's network steps of a TP group over two nodes", test_nccl_tp_two_nodes},
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"host synchronisations per pipeline transfer (pp_p2p_host_syncs)", test_pp_p2p_host_syncs},
+    {"a pipeline boundary at the level joining two nodes", test_pp_boundary_level},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
     {"knobs JSON: shortest round-trip numbers", test_knobs_json},

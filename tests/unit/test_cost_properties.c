@@ -401,20 +401,25 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
                 const double ib =
                     level_inv_bw(prism_cost_model_cluster(cm), (double)st->tp * st->cp * st->dp,
                                  kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
-                /* nccl_model (NVIDIA/nccl tuning.cc, Simple ring): NCCL's hop latency of
-                 * the level (NVLink 3.4 us on level 0, else network 14 us) in place of the
-                 * level's, and a base latency of 8.4 us per collective */
-                double base = 0.0;
+                /* nccl_model (NVIDIA/nccl tuning.cc at b6475625, Simple ring): of the n-1
+                 * steps of a gather or reduce-scatter, nNodes-1 cross the network at 14 us,
+                 * the rest stay on the node's NVLink at 3.4 us; a base latency of 8.4 us
+                 * per collective. nNodes counted here by walking the ring's members (rank
+                 * r of the group is device r*tp, the test cluster has 8 per node). */
+                double base = 0.0, steps_lat = (nd - 1.0) * lat;
                 if (kn->v[PRISM_KNOB_NCCL_MODEL] > 0.5) {
-                    const uint32_t lv = prism_cluster_level_for_extent(
-                        prism_cost_model_cluster(cm), (double)st->tp * st->cp * st->dp);
-                    lat = lv == 0 ? 3.4e-6 : 14.0e-6;
+                    double nodes = 0.0;
+                    for (uint32_t r = 0, last = UINT32_MAX; r < (uint32_t)nd; r++) {
+                        const uint32_t node = r * st->tp / 8u;
+                        nodes += node != last ? 1.0 : 0.0;
+                        last = node;
+                    }
+                    steps_lat = (nd - nodes) * 3.4e-6 + (nodes - 1.0) * 14.0e-6;
                     base = nd > 1.0 ? 8.4e-6 : 0.0;
                 }
                 const double pu = t.params_bytes / bytes_p * unshard;
-                const double ag = bytes_p * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat + base;
-                const double cb =
-                    ag + bytes_g * pu * (nd - 1.0) / nd * ib + (nd - 1.0) * lat + base;
+                const double ag = bytes_p * pu * (nd - 1.0) / nd * ib + steps_lat + base;
+                const double cb = ag + bytes_g * pu * (nd - 1.0) / nd * ib + steps_lat + base;
                 const double wf = t.fwd_s, wb = t.bwd_s + t.recompute_s[mode];
                 w->stage_time[s] += MAX(0.0, ag - wf) + MAX(0.0, cb - wb);
                 lead = MAX(lead, MIN(ag, wf) + MIN(cb, wb)); /* the stage's leading unit */
@@ -431,9 +436,11 @@ static void walk(const PrismCostModel *cm, const PrismStrategy *st, Walk *w)
         w->stage_act[s] = simulate_peak(st, s, act, k_seq) + wk;
         w->stage_time[s] += lead;
         if (p > 1) { /* two sends of T h bytes / t per chunk per micro-batch */
+            /* point-to-point: inside the node (8 devices) if the pipeline is, else one
+             * device on each of two nodes (16 devices' level) */
+            const double xp = (double)st->tp * st->cp * st->dp * st->pp;
             double lat;
-            const double ib = level_inv_bw(prism_cost_model_cluster(cm),
-                                           (double)st->tp * st->cp * st->dp * st->pp,
+            const double ib = level_inv_bw(prism_cost_model_cluster(cm), xp > 8.0 ? 16.0 : xp,
                                            kn->v[PRISM_KNOB_NET_EFFICIENCY], &lat);
             const double V = (double)st->mbs * tr->seq / st->cp * model->hidden * 2.0 / st->tp;
             /* seq1F1B sends each activation as k messages, one per sequence chunk */
