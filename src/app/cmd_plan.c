@@ -236,6 +236,11 @@ static gboolean print_top(FILE *out, const Report *r, GError **error)
                 mc == PRISM_MEM_FITS ? "fits" : "at risk",
                 step > 0 ? 100 * c[PRISM_COL_TIME_BUBBLE] / step : 0.0, st);
     }
+    if (prism_dtype_is_lowp(r->in->training.dtype))
+        fprintf(out,
+                "MFU is against the BF16 dense peak (the published tables' convention, "
+                "cost/README.md): %s GEMMs can take it past 100%%.\n",
+                prism_dtype_name(r->in->training.dtype));
     return TRUE;
 }
 

@@ -33,6 +33,9 @@ check "why line" grep -q "^Why #1: best step_time (" out.txt
 check "front" grep -q "^Pareto front (step_time, peak_mem): [0-9]* strategies" out.txt
 # stderr holds nothing but progress lines (a slow, e.g. sanitizer, build may run > 2 s)
 check "stderr is progress only" bash -c '! grep -qv "^plan: " err.txt'
+check "  bf16: no note on MFU's peak" bash -c '! grep -q "^MFU is against" out.txt'
+check "fp8 plan" expect_status 0 plan -m gpt3-1.3b -c H100-SXM -n 8 --dtype fp8 --top 1 --no-progress
+check "  says MFU is against the BF16 peak" grep -q "^MFU is against the BF16 dense peak .*: fp8 GEMMs" out.txt
 # --exhaustive evaluates every row (the same top list and front: test_bounds)
 check "exhaustive plan" expect_status 0 plan -m gpt3-1.3b -n 8 --exhaustive --json --top 1
 check "  evaluates every row" py out.txt <<'PY'
@@ -437,4 +440,4 @@ sigint_run 0.5 int
 check "SIGINT exits 130" grep -qx 130 int.status
 check "says interrupted" grep -q "interrupted" int.err
 
-cli_done $((124 + per_count * ${#counts[@]}))
+cli_done $((127 + per_count * ${#counts[@]}))
