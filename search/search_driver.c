@@ -837,16 +837,32 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
         const double *restrict sc = src[c];
         double *restrict dc = pc[c];
         const uint32_t *restrict at = w->pat;
+        /* tp, cp, ep, mbs and etp from the GEMM key's entry in the lane table's small key
+         * table (the same doubles: lanes->gkeys), which saves touching those columns of
+         * the lanes (the walk's first touch of a lane column is a cache miss) */
+        const int gcol = c == 0 ? 0 : c == 1 ? 1 : c == 5 ? 2 : c == 3 ? 3 : c == 8 ? 4 : -1;
         if (c == 7 || c >= 11 || sc == NULL) {
             /* zero 0, the DP overlaps on; a NULL column its default (fold 0, tp_overlap 1) */
             const double v = c == 7 || c == 9 ? 0.0 : 1.0;
             for (size_t k = 0; k < np; k++)
                 dc[k] = v;
+        } else if (gcol >= 0) {
+            const double *restrict gk = lanes->gkeys + gcol;
+            const uint32_t *restrict pf = w->pfi;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = gk[(size_t)5 * (pf[k] / 4)];
         } else {
             for (size_t k = 0; k < np; k++)
                 dc[k] = sc[at[k]];
         }
     }
+#ifndef NDEBUG
+    for (int c = 0; c < PRUNE_COLS; c++)
+        for (size_t k = 0; c != 7 && c < 11 && src[c] != NULL && k < np; k++)
+            if (pc[c][k] != src[c][w->pat[k]])
+                g_error("search: probe column %d is %.17g, its lane's %.17g", c, pc[c][k],
+                        src[c][w->pat[k]]);
+#endif
     for (size_t k = 0; k < np; k++)
         w->pgid[k] = lanes->gkey_id[w->pat[k]];
     PrismLanes pl = *lanes;
