@@ -719,22 +719,44 @@ static void lane_cols(PrismLanes *l, const double **col[PRUNE_COLS])
     memcpy(col, c, sizeof c);
 }
 
+/* The place of PRUNE_COLS column @p c (lane_cols' order) in a GEMM key (tp, cp, mbs, ep,
+ * etp: PrismLanes.gkeys), -1 when the key does not hold it. The key table holds the lane
+ * table's own doubles (number_keys), so a column taken from it has the same bits, and the
+ * lane columns it stands for are not touched: the walk's first touch of a lane column is
+ * a cache miss. */
+static int gkey_col(int c)
+{
+    return c == 0 ? 0 : c == 1 ? 1 : c == 5 ? 2 : c == 3 ? 3 : c == 8 ? 4 : -1;
+}
+
 /* Copy lanes at[0 .. k) of @p lanes, in that order, into w->cl. */
 static void compact(Walker *w, const PrismLanes *lanes, const uint32_t *restrict at, size_t k)
 {
     w->cl = *lanes;
     const double **col[PRUNE_COLS];
     lane_cols(&w->cl, col);
+    const uint32_t *restrict gid = lanes->gkey_id, *restrict sid = lanes->skey_id;
     for (int c = 0; c < PRUNE_COLS; c++) {
         if (*col[c] == NULL)
             continue;
         const double *restrict sc = *col[c];
         double *restrict dc = w->cbuf + (size_t)c * w->batch;
+        const int g = gkey_col(c);
+        if (g >= 0 && gid != NULL && lanes->gkeys != NULL) {
+            const double *restrict gk = lanes->gkeys + g;
+            for (size_t i = 0; i < k; i++)
+                dc[i] = gk[(size_t)5 * gid[at[i]]];
+        } else {
+            for (size_t i = 0; i < k; i++)
+                dc[i] = sc[at[i]];
+        }
+#ifndef NDEBUG
         for (size_t i = 0; i < k; i++)
-            dc[i] = sc[at[i]];
+            if (dc[i] != sc[at[i]])
+                g_error("search: column %d is %.17g, its lane's %.17g", c, dc[i], sc[at[i]]);
+#endif
         *col[c] = dc;
     }
-    const uint32_t *restrict gid = lanes->gkey_id, *restrict sid = lanes->skey_id;
     uint32_t *restrict cg = w->cgid, *restrict cs = w->cskid;
     for (size_t i = 0; i < k; i++) {
         cg[i] = gid != NULL ? gid[at[i]] : 0;
@@ -837,10 +859,7 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
         const double *restrict sc = src[c];
         double *restrict dc = pc[c];
         const uint32_t *restrict at = w->pat;
-        /* tp, cp, ep, mbs and etp from the GEMM key's entry in the lane table's small key
-         * table (the same doubles: lanes->gkeys), which saves touching those columns of
-         * the lanes (the walk's first touch of a lane column is a cache miss) */
-        const int gcol = c == 0 ? 0 : c == 1 ? 1 : c == 5 ? 2 : c == 3 ? 3 : c == 8 ? 4 : -1;
+        const int gcol = gkey_col(c); /* tp, cp, mbs, ep, etp: from the key table */
         if (c == 7 || c >= 11 || sc == NULL) {
             /* zero 0, the DP overlaps on; a NULL column its default (fold 0, tp_overlap 1) */
             const double v = c == 7 || c == 9 ? 0.0 : 1.0;
