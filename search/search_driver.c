@@ -788,14 +788,14 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
     const size_t nf = (size_t)4 * lanes->n_gkeys, np = w->n_parts;
     if (w->tfloor_cap < nf) {
         g_free(w->tfloor);
+        g_free(w->aslot);
         w->tfloor = g_new(double, nf);
+        w->aslot = g_new(uint32_t, nf);
         w->tfloor_cap = nf;
     }
     if (w->afloor_cap < nf * 2 * np) {
         g_free(w->afloor);
-        g_free(w->aslot);
         w->afloor = g_new(double, nf * 2 * np);
-        w->aslot = g_new(uint32_t, nf);
         w->afloor_cap = nf * 2 * np;
     }
     w->afloor_n = 0;
