@@ -542,7 +542,12 @@ typedef struct {
     double *dmemo;    /* the same keys: the device-level figure of those bytes, a floor of
                        * the figure the verdict is on (prism_cost_memory_kinds) */
     double *cmemo;    /* the same keys, bound: each composition's static bytes (n_parts a
-                       * key, prism_evaluator_run_parts) */
+                       * key, prism_evaluator_run_parts), in the order learnt: */
+    uint32_t *cslot;  /* per static key, its place in cmemo */
+    uint32_t cmemo_n; /* keys learnt in cmemo this segment */
+    double *nmemo;    /* the same keys: the device figure's constant part, the CUDA context,
+                       * the allocator's pages and the NCCL buffers (device_floor at 0) */
+    double mem_scale; /* the job's allocator scale: device = allocated x this + nmemo */
     uint32_t n_parts; /* the segment's compositions (prism_cost_segment_n_parts) */
     size_t memo_cap;  /* doubles allocated */
     uint32_t memo_n;  /* keys in memo, NaN = not known yet (0: a new segment, memo unset) */
@@ -560,16 +565,16 @@ typedef struct {
     gboolean seg_bound;  /* bound, and the segment's lanes carry GEMM key ids */
     gboolean bound_dims; /* some key is a strategy dim (read per lane: no cache) */
     double *tfloor;      /* per (GEMM key id, sp, tp_overlap) of the segment: the step time's */
-    double *afloor;      /* floor, and the peak's parts (2 n_parts each: floor_index) */
+    double *afloor;      /* floor, and the peak's parts (2 n_parts a probe, in the order probed: */
+    uint32_t *aslot;     /* per floor index, its place in afloor) */
+    uint32_t afloor_n;   /* probes in afloor this segment */
     size_t tfloor_cap, afloor_cap;
     double *pbuf;         /* probes (prism_evaluator_floors): PRUNE_COLS x batch columns, */
     uint32_t *pgid, *pfi; /* their key ids and floor indices, */
     uint32_t *pat;        /* their lanes in the batch, */
     uint32_t *lfi;        /* batch: each lane's floor index, UINT32_MAX when the static
                            * bytes decide it (or it taught them) */
-    double *ptime, *pmem; /* their floors (pmem: 2 n_parts a probe), */
-    double *spart;        /* batch x n_parts: the learning lanes' static bytes per composition */
-    size_t part_cap;      /* n_parts that pmem and spart hold per lane */
+    double *ptime;        /* their step floors, */
     double *poutbuf;      /* and their scratch columns (PRISM_COL_COUNT x batch) */
     double mfu_num, hfu_num, tokens; /* the derived columns' numerators (cost.h) */
     /* intervals (PrismSearchOptions.intervals, with a row sink): the corners, and under
@@ -592,7 +597,8 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->memo, g_free);
     g_clear_pointer(&w->dmemo, g_free);
     g_clear_pointer(&w->cmemo, g_free);
-    g_clear_pointer(&w->spart, g_free);
+    g_clear_pointer(&w->cslot, g_free);
+    g_clear_pointer(&w->nmemo, g_free);
     g_clear_pointer(&w->stat, prism_aligned_free);
     g_clear_pointer(&w->learn, g_free);
     g_clear_pointer(&w->cbuf, prism_aligned_free);
@@ -601,13 +607,13 @@ static void walker_clear(Walker *w)
     g_clear_pointer(&w->at, g_free);
     g_clear_pointer(&w->tfloor, g_free);
     g_clear_pointer(&w->afloor, g_free);
+    g_clear_pointer(&w->aslot, g_free);
     g_clear_pointer(&w->pbuf, g_free);
     g_clear_pointer(&w->pgid, g_free);
     g_clear_pointer(&w->pfi, g_free);
     g_clear_pointer(&w->pat, g_free);
     g_clear_pointer(&w->lfi, g_free);
     g_clear_pointer(&w->ptime, g_free);
-    g_clear_pointer(&w->pmem, g_free);
     g_clear_pointer(&w->poutbuf, g_free);
     g_clear_pointer(&w->corners, prism_search_corners_free);
 }
@@ -664,6 +670,7 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     w->job = j;
     w->job_first = w->jobs->first[j];
     w->usable = prism_cost_model_usable(w->cur.cm);
+    w->mem_scale = prism_cost_model_mem_scale(w->cur.cm);
     w->memo_n = 0;
     w->ev = prism_evaluator_new(w->cur.cm, w->kt, w->batch);
     prism_evaluator_set_lean(w->ev, w->lean);
@@ -713,22 +720,44 @@ static void lane_cols(PrismLanes *l, const double **col[PRUNE_COLS])
     memcpy(col, c, sizeof c);
 }
 
+/* The place of PRUNE_COLS column @p c (lane_cols' order) in a GEMM key (tp, cp, mbs, ep,
+ * etp: PrismLanes.gkeys), -1 when the key does not hold it. The key table holds the lane
+ * table's own doubles (number_keys), so a column taken from it has the same bits, and the
+ * lane columns it stands for are not touched: the walk's first touch of a lane column is
+ * a cache miss. */
+static int gkey_col(int c)
+{
+    return c == 0 ? 0 : c == 1 ? 1 : c == 5 ? 2 : c == 3 ? 3 : c == 8 ? 4 : -1;
+}
+
 /* Copy lanes at[0 .. k) of @p lanes, in that order, into w->cl. */
 static void compact(Walker *w, const PrismLanes *lanes, const uint32_t *restrict at, size_t k)
 {
     w->cl = *lanes;
     const double **col[PRUNE_COLS];
     lane_cols(&w->cl, col);
+    const uint32_t *restrict gid = lanes->gkey_id, *restrict sid = lanes->skey_id;
     for (int c = 0; c < PRUNE_COLS; c++) {
         if (*col[c] == NULL)
             continue;
         const double *restrict sc = *col[c];
         double *restrict dc = w->cbuf + (size_t)c * w->batch;
+        const int g = gkey_col(c);
+        if (g >= 0 && gid != NULL && lanes->gkeys != NULL) {
+            const double *restrict gk = lanes->gkeys + g;
+            for (size_t i = 0; i < k; i++)
+                dc[i] = gk[(size_t)5 * gid[at[i]]];
+        } else {
+            for (size_t i = 0; i < k; i++)
+                dc[i] = sc[at[i]];
+        }
+#ifndef NDEBUG
         for (size_t i = 0; i < k; i++)
-            dc[i] = sc[at[i]];
+            if (dc[i] != sc[at[i]])
+                g_error("search: column %d is %.17g, its lane's %.17g", c, dc[i], sc[at[i]]);
+#endif
         *col[c] = dc;
     }
-    const uint32_t *restrict gid = lanes->gkey_id, *restrict sid = lanes->skey_id;
     uint32_t *restrict cg = w->cgid, *restrict cs = w->cskid;
     for (size_t i = 0; i < k; i++) {
         cg[i] = gid != NULL ? gid[at[i]] : 0;
@@ -760,7 +789,9 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
     const size_t nf = (size_t)4 * lanes->n_gkeys, np = w->n_parts;
     if (w->tfloor_cap < nf) {
         g_free(w->tfloor);
+        g_free(w->aslot);
         w->tfloor = g_new(double, nf);
+        w->aslot = g_new(uint32_t, nf);
         w->tfloor_cap = nf;
     }
     if (w->afloor_cap < nf * 2 * np) {
@@ -768,6 +799,7 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
         w->afloor = g_new(double, nf * 2 * np);
         w->afloor_cap = nf * 2 * np;
     }
+    w->afloor_n = 0;
     for (size_t f = 0; f < nf; f++)
         w->tfloor[f] = NAN;
     if (w->pbuf == NULL) {
@@ -778,13 +810,6 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
         w->lfi = g_new(uint32_t, w->batch);
         w->ptime = g_new(double, w->batch);
         w->poutbuf = g_new(double, (size_t)PRISM_COL_COUNT * w->batch);
-    }
-    if (w->part_cap < np) {
-        g_free(w->pmem);
-        g_free(w->spart);
-        w->pmem = g_new(double, 2 * np * w->batch);
-        w->spart = g_new(double, np * w->batch);
-        w->part_cap = np;
     }
     const PrismCostModel *cm = w->cur.cm;
     w->mfu_num = prism_cost_model_flops_per_step(cm) /
@@ -835,16 +860,29 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
         const double *restrict sc = src[c];
         double *restrict dc = pc[c];
         const uint32_t *restrict at = w->pat;
+        const int gcol = gkey_col(c); /* tp, cp, mbs, ep, etp: from the key table */
         if (c == 7 || c >= 11 || sc == NULL) {
             /* zero 0, the DP overlaps on; a NULL column its default (fold 0, tp_overlap 1) */
             const double v = c == 7 || c == 9 ? 0.0 : 1.0;
             for (size_t k = 0; k < np; k++)
                 dc[k] = v;
+        } else if (gcol >= 0) {
+            const double *restrict gk = lanes->gkeys + gcol;
+            const uint32_t *restrict pf = w->pfi;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = gk[(size_t)5 * (pf[k] / 4)];
         } else {
             for (size_t k = 0; k < np; k++)
                 dc[k] = sc[at[k]];
         }
     }
+#ifndef NDEBUG
+    for (int c = 0; c < PRUNE_COLS; c++)
+        for (size_t k = 0; c != 7 && c < 11 && src[c] != NULL && k < np; k++)
+            if (pc[c][k] != src[c][w->pat[k]])
+                g_error("search: probe column %d is %.17g, its lane's %.17g", c, pc[c][k],
+                        src[c][w->pat[k]]);
+#endif
     for (size_t k = 0; k < np; k++)
         w->pgid[k] = lanes->gkey_id[w->pat[k]];
     PrismLanes pl = *lanes;
@@ -859,12 +897,15 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
     PrismCostOut po;
     for (int c = 0; c < PRISM_COL_COUNT; c++)
         po.col[c] = w->poutbuf + (size_t)c * w->batch;
-    prism_evaluator_floors(w->ev, w->compiled, &pl, &po, w->ptime, w->pmem);
-    const size_t n2 = 2 * (size_t)w->n_parts;
+    /* the peak's parts go straight to the segment's next places in afloor (a floor index
+     * is probed once a segment, so they fit) */
+    prism_evaluator_floors(w->ev, w->compiled, &pl, &po, w->ptime,
+                           w->afloor + (size_t)w->afloor_n * 2 * w->n_parts);
     for (size_t k = 0; k < np; k++) {
         w->tfloor[w->pfi[k]] = w->ptime[k];
-        memcpy(w->afloor + w->pfi[k] * n2, w->pmem + k * n2, n2 * sizeof(double));
+        w->aslot[w->pfi[k]] = w->afloor_n + (uint32_t)k;
     }
+    w->afloor_n += (uint32_t)np;
 }
 
 /* A floor of objective @p o's key (signed like the key: a maximised column negated) for
@@ -902,12 +943,31 @@ static gboolean key_has_floor(const PrismObjective *o)
     return o->id == PRISM_COL_MFU || o->id == PRISM_COL_HFU || o->id == PRISM_COL_TOKENS_PER_S;
 }
 
-/* A full top list whose last key is below @p floor: a row whose key is >= it cannot enter
- * (an empty capacity shuts nothing out: there is no list to enter). */
-static gboolean topk_shuts(const PrismTopK *top, double floor)
+/* What proved_out reads of the job's lists, taken once a batch (they change only when a
+ * batch is collected, never while its verdicts are taken). */
+typedef struct {
+    int closest;     /* 0: no gate (a feasible row, or no closest list); 1: the list is not
+                      * full (nothing is proved out); 2: the peak must exceed cl_last */
+    double cl_last;  /* the closest list's last peak */
+    gboolean shut;   /* no top list: it shuts every row out */
+    gboolean full;   /* the top list is full, */
+    double top_last; /* its last key: a row whose floor exceeds it cannot enter */
+} ListGate;
+
+static void list_gate(const Walker *w, ListGate *g)
 {
-    const size_t k = prism_topk_capacity(top);
-    return k == 0 || (prism_topk_size(top) == k && floor > prism_topk_key(top, k - 1));
+    const size_t j = w->job;
+    const PrismTopK *cl = w->bundle->closest[j], *top = w->bundle->top[j];
+    const size_t kc = prism_topk_capacity(cl), kt = prism_topk_capacity(top);
+    g->closest = 0;
+    g->cl_last = NAN;
+    if (w->bundle->feasible[j] == 0 && kc > 0) {
+        g->closest = prism_topk_size(cl) < kc ? 1 : 2;
+        g->cl_last = g->closest == 2 ? prism_topk_key(cl, kc - 1) : NAN;
+    }
+    g->shut = kt == 0;
+    g->full = kt > 0 && prism_topk_size(top) == kt;
+    g->top_last = g->full ? prism_topk_key(top, kt - 1) : NAN;
 }
 
 /* Lane @p i of a batch, whose peak is >= @p mem and device-level figure >= @p dmem, enters
@@ -916,25 +976,21 @@ static gboolean topk_shuts(const PrismTopK *top, double floor)
  * the row is infeasible (@p dmem above the usable memory) or both the top list (full, its
  * last key below the rank-by floor) and the front (a point precedes the floors, the step
  * time's @p t) shut it out. */
-static gboolean proved_out(Walker *w, const KeySource *ks, const KeySource *rk, size_t i,
-                           double mem, double dmem, double t)
+static gboolean proved_out(const Walker *w, const ListGate *g, const KeySource *ks,
+                           const KeySource *rk, size_t i, double mem, double dmem, double t)
 {
     if (isnan(mem) || isnan(dmem))
         return FALSE;
-    const size_t j = w->job;
-    if (w->bundle->feasible[j] == 0) {
-        const PrismTopK *cl = w->bundle->closest[j];
-        const size_t k = prism_topk_capacity(cl);
-        if (k > 0 && (prism_topk_size(cl) < k || !(mem > prism_topk_key(cl, k - 1))))
-            return FALSE;
-    }
+    if (g->closest == 1 || (g->closest == 2 && !(mem > g->cl_last)))
+        return FALSE;
     if (dmem > w->usable)
         return TRUE;
     if (isnan(t))
         return FALSE;
     const double rf = key_floor(w, &w->rank_by, rk, i, t, mem);
-    if (!topk_shuts(w->bundle->top[j], rf))
+    if (!g->shut && !(g->full && rf > g->top_last))
         return FALSE;
+    const size_t j = w->job;
     double lb[PRISM_FRONT_MAX_OBJECTIVES];
     for (size_t o = 0; o < w->n_obj; o++)
         lb[o] = key_floor(w, &w->obj[o], &ks[o], i, t, mem);
@@ -954,8 +1010,12 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         if (w->memo_cap < lanes->n_skeys) {
             g_free(w->memo);
             g_free(w->dmemo);
+            g_free(w->nmemo);
+            g_free(w->cslot);
             w->memo = g_new(double, lanes->n_skeys);
             w->dmemo = g_new(double, lanes->n_skeys);
+            w->nmemo = g_new(double, lanes->n_skeys);
+            w->cslot = g_new(uint32_t, lanes->n_skeys);
             w->memo_cap = lanes->n_skeys;
         }
         for (uint32_t k = 0; k < lanes->n_skeys; k++)
@@ -966,6 +1026,7 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
             w->n_parts = prism_cost_segment_n_parts(w->compiled);
             g_free(w->cmemo); /* once a segment: a key's bytes per composition */
             w->cmemo = g_new(double, (size_t)lanes->n_skeys * w->n_parts);
+            w->cmemo_n = 0;
             bound_segment(w, key, lanes);
         }
     }
@@ -980,17 +1041,24 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
     }
     if (na > 0) {
         compact(w, lanes, w->at, na);
-        const size_t np = w->n_parts;
+        /* bound: the compositions' bytes go straight to the segment's next places in cmemo
+         * (a static key is learnt once a segment, so they fit) */
         if (w->seg_bound)
-            prism_evaluator_run_parts(w->ev, w->compiled, &w->cl, &w->out, w->stat, w->spart);
+            prism_evaluator_run_parts(w->ev, w->compiled, &w->cl, &w->out, w->stat,
+                                      w->cmemo + (size_t)w->cmemo_n * w->n_parts);
         else
             prism_evaluator_run_static(w->ev, w->compiled, &w->cl, &w->out, w->stat);
         for (size_t k = 0; k < na; k++) {
-            w->memo[w->cskid[k]] = w->stat[k];
-            w->dmemo[w->cskid[k]] = device_floor(w, &w->cl, k, key->pp, w->stat[k]);
-            if (w->seg_bound)
-                memcpy(w->cmemo + (size_t)w->cskid[k] * np, w->spart + k * np, np * sizeof(double));
+            const uint32_t sid = w->cskid[k];
+            w->memo[sid] = w->stat[k];
+            w->dmemo[sid] = device_floor(w, &w->cl, k, key->pp, w->stat[k]);
+            if (w->seg_bound) {
+                w->nmemo[sid] = device_floor(w, &w->cl, k, key->pp, 0.0);
+                w->cslot[sid] = w->cmemo_n + (uint32_t)k;
+            }
         }
+        if (w->seg_bound)
+            w->cmemo_n += (uint32_t)na;
         collect(w, key, &w->cl, first, w->at);
     }
     const double thr = closest_threshold(w), usable = w->usable;
@@ -1001,6 +1069,9 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
             key_source(&w->obj[o], key, lanes, &w->out, &ks[o]);
         key_source(&w->rank_by, key, lanes, &w->out, &rk);
         probe_batch(w, lanes, thr, usable);
+        ListGate g;
+        list_gate(w, &g);
+        const size_t np = w->n_parts;
         /* lanes in a row with the same floors and static key have the same verdict
          * unless a key is a dim */
         size_t last_f = SIZE_MAX;
@@ -1014,12 +1085,19 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
             const double mem = w->memo[sid], dmem = w->dmemo[sid];
             if (w->bound_dims || f != last_f || sid != last_s) {
                 /* the peak >= the static bytes and >= its floor from the parts */
-                const double a = prism_floor_peak(w->n_parts, w->cmemo + (size_t)sid * w->n_parts,
-                                                  w->afloor + f * 2 * w->n_parts);
+                const double a = prism_floor_peak(np, w->cmemo + (size_t)w->cslot[sid] * np,
+                                                  w->afloor + (size_t)w->aslot[f] * 2 * np);
                 const double t = w->tfloor[f];
-                out = a > mem
-                          ? proved_out(w, ks, &rk, i, a, device_floor(w, lanes, i, key->pp, a), t)
-                          : proved_out(w, ks, &rk, i, mem, dmem, t);
+                /* a's device figure as prism_cost_memory_kinds forms it (device_floor),
+                 * allocated x scale + (the context, pages and NCCL buffers) */
+                const double da = a * w->mem_scale + w->nmemo[sid];
+#ifndef NDEBUG
+                if (a > mem && da != device_floor(w, lanes, i, key->pp, a))
+                    g_error("search: device figure %.17g, not %.17g", da,
+                            device_floor(w, lanes, i, key->pp, a));
+#endif
+                out = a > mem ? proved_out(w, &g, ks, &rk, i, a, da, t)
+                              : proved_out(w, &g, ks, &rk, i, mem, dmem, t);
                 last_f = f;
                 last_s = sid;
             }
@@ -1063,8 +1141,8 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         if (isnan(t) || t == -INFINITY)
             continue;
         const double a =
-            prism_floor_peak(w->n_parts, w->cmemo + (size_t)run->skey_id[i] * w->n_parts,
-                             w->afloor + f * 2 * w->n_parts);
+            prism_floor_peak(w->n_parts, w->cmemo + (size_t)w->cslot[run->skey_id[i]] * w->n_parts,
+                             w->afloor + (size_t)w->aslot[f] * 2 * w->n_parts);
         if (!(t <= w->out.col[PRISM_COL_TIME_STEP][i] && a <= w->out.col[PRISM_COL_MEM_PEAK][i]))
             g_error("search: step time %.17g or peak %.17g below its floor %.17g, %.17g",
                     w->out.col[PRISM_COL_TIME_STEP][i], w->out.col[PRISM_COL_MEM_PEAK][i], t, a);
