@@ -693,6 +693,24 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "published: Wu et al. 2026, 'DualPath: Breaking the Storage Bandwidth Bottleneck in "
          "Agentic LLM Inference', arXiv:2602.21548, section 5.2: a single small "
          "cudaMemcpyAsync takes about 5-7 us per call (6, the middle)"},
+    [PRISM_KNOB_ZERO1_GATHER_COPIES] =
+        {"zero1_gather_copies", 0.0, 0.0, 4.0, "copies",
+         "with ZeRO-1/2 over more than one rank, the unsharded flat copies of "
+         "the stage's model-dtype parameters that the all-gather after the "
+         "optimizer step holds, beside a flat copy of the rank's own shard: "
+         "the stage's peak is at least its persistent state + bytes_p x "
+         "params x (copies + 1/shard), transient (the activations are freed by "
+         "then); 0 = the gather writes into the parameters in place",
+         "code: NVIDIA/Megatron-LM megatron/core/distributed/param_and_grad_buffer.py "
+         "(core_r0.12) all-gathers the updated shards into the contiguous parameter buffer "
+         "(0); huggingface/nanotron src/nanotron/optim/zero.py (069c21cf) "
+         "ZeroDistributedOptimizer.step ends in _all_gather_params, whose "
+         "distributed.py all_gather_coalesced flattens the rank's shards "
+         "(_flatten_dense_tensors, 1/shard) and one output per DP rank (1) and calls "
+         "dist.all_gather with that list, which pytorch/pytorch torch/csrc/distributed/c10d/"
+         "ProcessGroupNCCL.cpp allgather (same-sized outputs) gathers into one more flattened "
+         "tensor (flatten_for_scatter_gather / newLikeFlat) before copying out (1): 2, the "
+         "nanotron profile"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -994,6 +994,9 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
                        ? k->bytes_param
                        : 0.0;
     k->ddp_copy = kn[PRISM_KNOB_DDP_GRAD_COPY] > 0.5 ? k->bytes_param : 0.0;
+    /* ZeRO-1/2's flat gather buffers after the optimizer step (zero1_gather_copies) */
+    k->gather_copies = kn[PRISM_KNOB_ZERO1_GATHER_COPIES];
+    k->gather_p = k->gather_copies > 0.0 ? k->bytes_param : 0.0;
     /* what the DP/ZeRO reduction moves: the held gradient, or the 16-bit copy a stack reduces
      * beside its fp32 main gradient (grad_reduce_bytes; cost/README.md, "Data parallelism") */
     k->bytes_grad_comm =

@@ -319,7 +319,9 @@ static const PrismTermInfo cand_terms[PRISM_KD_COUNT] = {
     [PRISM_KD_ACT] = {"activations", "B",
                       "sum over chunks and layers of in_flight(chunk) * activations + "
                       "working set; [grad_lowp_kept] + max(0, G - A_one - working set), G = "
-                      "bytes_p*(dense_params + expert_params), A_one = one micro-batch's"},
+                      "bytes_p*(dense_params + expert_params), A_one = one micro-batch's; "
+                      "[zero1_gather_copies, ZeRO-1/2, shard > 1] at least "
+                      "bytes_p*(dense_params + expert_params)*(copies + 1/shard)"},
     [PRISM_KD_WORK] = {"bwd_working_set", "B",
                        "max over the stage's layers that carry one (bwd_working_set)"},
     [PRISM_KD_TOTAL] = {"total", "B", "params + grads + optimizer + activations + buffers"},

@@ -1238,6 +1238,33 @@ static void k_cand_kept(const PrismKModel *km, const PrismKSegment *ks, uint32_t
     }
 }
 
+/* zero1_gather_copies (cost/README.md, "Memory"): after the optimizer step ZeRO-1/2 (over
+ * more than one rank) gathers the updated parameters through flat buffers: a copy of the
+ * rank's shard and gather_copies unsharded copies of the stage's N parameters, while the
+ * persistent state stays and the step's activations are freed. The stage's peak is the
+ * larger of the schedule's and that phase's, P + bytes_p N (copies + 1/shard): act becomes
+ * max(act, the buffers), transient like it, and the total is summed again. */
+static void k_cand_gather(const PrismKModel *km, const PrismKLanes *ln, size_t off, size_t n,
+                          const double *shard, const double *cw, double *restrict act,
+                          double *restrict tot)
+{
+    const double *ne = cw + (size_t)PRISM_KC_NE * PRISM_K_TILE;
+    const double *ex = cw + (size_t)PRISM_KC_EX * PRISM_K_TILE;
+    const double *par = cw + (size_t)PRISM_KC_PARAMS * PRISM_K_TILE;
+    const double *grd = cw + (size_t)PRISM_KC_GRADS * PRISM_K_TILE;
+    const double *opt = cw + (size_t)PRISM_KC_OPT * PRISM_K_TILE;
+    const double *buf = cw + (size_t)PRISM_KC_BUFFERS * PRISM_K_TILE;
+    const double bp = km->gather_p, cp = km->gather_copies;
+    for (size_t i = 0; i < n; i++) {
+        const double z = ln->zero[off + i], sh = shard[i];
+        const double g =
+            z > 0.5 && z < 2.5 && sh > 1.5 ? bp * (ne[i] + ex[i]) * (cp + 1.0 / sh) : 0.0;
+        const double a = g > act[i] ? g : act[i];
+        act[i] = a;
+        tot[i] = par[i] + grd[i] + opt[i] + a + buf[i];
+    }
+}
+
 static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
                    const PrismKLanes *ln, size_t off, size_t n, double *ws)
 {
@@ -1328,6 +1355,8 @@ static void k_cand(const PrismKModel *km, const PrismKSegment *ks, uint32_t d,
         act[i] += work[i] * wsc;
         tot[i] = par[i] + grd[i] + opt[i] + act[i] + buf[i];
     }
+    if (km->gather_p > 0.0)
+        k_cand_gather(km, ln, off, n, WS(PRISM_KL_SHARD), cw, act, tot);
 }
 
 /* The NCCL communicators a lane's device holds buffers for: each of its tp, cp, dp, ep

@@ -274,6 +274,10 @@ typedef struct PrismKModel {
      * micro-batch's backward ends (grad_lowp_kept), ddp_copy DDP's bucket copy, held with
      * ZeRO-0 over more than one replica (ddp_grad_copy); 0 when off */
     double grad_kept, ddp_copy;
+    /* ZeRO-1/2's gather after the optimizer step (zero1_gather_copies; cost/README.md,
+     * "Memory"): gather_p = bytes_p when on, else 0; gather_copies its unsharded flat copies
+     * of the stage's parameters, beside one of the rank's shard */
+    double gather_p, gather_copies;
 } PrismKModel;
 
 /** One slot: a kind and a recompute mode. */

@@ -144,6 +144,8 @@ typedef enum {
                                             blocking copies) per pipeline transfer */
     PRISM_KNOB_HOST_SYNC_US,           /**< us per host synchronisation beyond its eager
                                             op's launch_us: the blocking copy */
+    PRISM_KNOB_ZERO1_GATHER_COPIES,    /**< unsharded flat copies of the stage's 16-bit
+                                            parameters ZeRO-1/2's post-step gather holds */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -544,6 +544,51 @@ static void test_grad_lowp_kept(void)
 }
 
 /*
+ * zero1_gather_copies: ZeRO-1's all-gather after the optimizer step holds a flat copy of the
+ * rank's shard and `copies` unsharded flat copies of the stage's parameters while the
+ * persistent state stays and the activations are gone: the activation column becomes
+ * max(A, bytes_p N (copies + 1/dp)). The test model at seq 128 (kept_act above: A about
+ * 0.1 GB, N = 1,224,810,496, bytes_p 2), dp 8, ZeRO-1, nanotron's 2 copies:
+ *   2 x 1,224,810,496 x (2 + 1/8) = 2,449,620,992 x 2.125 = 5,205,444,608 B
+ * (4,899,241,984 unsharded + 306,202,624 for the shard). 1 copy: 2,449,620,992 x 1.125 =
+ * 2,755,823,616 B. ZeRO-0 gathers nothing (A stays), nor ZeRO-3 (it gathers layer by layer
+ * in the step, priced as its own state). The peak's other parts
+ * keep their bits: peak - activations is the same with the knob on and off.
+ */
+static void gather_cols(const char *knob, const char *strategy, double *act, double *rest)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {"grad_fp32=1", "bwd_working_set=0", knob, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    *act = c[PRISM_COL_MEM_ACTIVATIONS];
+    *rest = c[PRISM_COL_MEM_PEAK] - c[PRISM_COL_MEM_ACTIVATIONS];
+}
+
+static void test_zero1_gather_copies(void)
+{
+    const char *on = "zero1_gather_copies=2", *off = "zero1_gather_copies=0";
+    double a0, r0, a, r;
+    gather_cols(off, "dp=8,zero=1,mbs=1", &a0, &r0);
+    CU_ASSERT(a0 < 2e8);
+    gather_cols(on, "dp=8,zero=1,mbs=1", &a, &r);
+    CU_ASSERT_EQUAL(a, 5205444608.0);
+    CU_ASSERT_EQUAL(r, r0);
+    gather_cols("zero1_gather_copies=1", "dp=8,zero=1,mbs=1", &a, &r);
+    CU_ASSERT_EQUAL(a, 2755823616.0);
+    /* no post-step gather: ZeRO-0 over 8 ranks, ZeRO-1 over one */
+    gather_cols(off, "dp=8,zero=0,mbs=1", &a0, &r0);
+    gather_cols(on, "dp=8,zero=0,mbs=1", &a, &r);
+    CU_ASSERT_EQUAL(a, a0);
+    CU_ASSERT_EQUAL(r, r0);
+    gather_cols(off, "dp=8,zero=3,mbs=1", &a0, &r0);
+    gather_cols(on, "dp=8,zero=3,mbs=1", &a, &r);
+    CU_ASSERT_EQUAL(a, a0);
+}
+
+/*
  * Narayanan et al. 2021 (SC21, Sec. 5.1): FLOPs per iteration of a GPT model with L
  * layers, batch B, sequence s, vocabulary V:
  *   without recompute (model FLOPs)  72 B s L h^2 (1 + s/(6h) + V/(12 h L))
@@ -2405,6 +2450,7 @@ static CU_TestInfo formula_tests[] = {
     {"DDP's bucket copy of the gradients", test_ddp_grad_copy},
     {"eager SwiGLU keeps silu's output", test_swiglu_unfused},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
+    {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},

@@ -268,6 +268,8 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     k.v[PRISM_KNOB_GRAD_LOWP_KEPT] = g_rand_int_range(rng, 0, 2);
     k.v[PRISM_KNOB_DDP_GRAD_COPY] = g_rand_int_range(rng, 0, 2);
     k.v[PRISM_KNOB_SWIGLU_UNFUSED] = g_rand_int_range(rng, 0, 2);
+    /* ZeRO-1's flat gather buffers (a kernel branch of its own): nanotron's 2 on half */
+    k.v[PRISM_KNOB_ZERO1_GATHER_COPIES] = 2.0 * g_rand_int_range(rng, 0, 2);
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
