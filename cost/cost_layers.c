@@ -1295,11 +1295,6 @@ double prism_cost_model_usable(const PrismCostModel *cm)
     return cm->k.budget;
 }
 
-double prism_cost_model_mem_scale(const PrismCostModel *cm)
-{
-    return cm->k.mem_scale;
-}
-
 double prism_cost_model_host_budget(const PrismCostModel *cm)
 {
     return cm->k.host_budget;

@@ -547,7 +547,6 @@ typedef struct {
     uint32_t cmemo_n; /* keys learnt in cmemo this segment */
     double *nmemo;    /* the same keys: the device figure's constant part, the CUDA context,
                        * the allocator's pages and the NCCL buffers (device_floor at 0) */
-    double mem_scale; /* the job's allocator scale: device = allocated x this + nmemo */
     uint32_t n_parts; /* the segment's compositions (prism_cost_segment_n_parts) */
     size_t memo_cap;  /* doubles allocated */
     uint32_t memo_n;  /* keys in memo, NaN = not known yet (0: a new segment, memo unset) */
@@ -670,7 +669,6 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     w->job = j;
     w->job_first = w->jobs->first[j];
     w->usable = prism_cost_model_usable(w->cur.cm);
-    w->mem_scale = prism_cost_model_mem_scale(w->cur.cm);
     w->memo_n = 0;
     w->ev = prism_evaluator_new(w->cur.cm, w->kt, w->batch);
     prism_evaluator_set_lean(w->ev, w->lean);
@@ -1088,9 +1086,11 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
                 const double a = prism_floor_peak(np, w->cmemo + (size_t)w->cslot[sid] * np,
                                                   w->afloor + (size_t)w->aslot[f] * 2 * np);
                 const double t = w->tfloor[f];
-                /* a's device figure as prism_cost_memory_kinds forms it (device_floor),
-                 * allocated x scale + (the context, pages and NCCL buffers) */
-                const double da = a * w->mem_scale + w->nmemo[sid];
+                /* a's device figure as device_floor forms it: the floor's persistent
+                 * part is unknown and at most a, so it takes no allocator reserve (the
+                 * reserve applies to allocated - persistent >= 0), a + (a - a) x reserve =
+                 * a exactly, plus the context, pages and NCCL buffers of allocated 0 */
+                const double da = a + w->nmemo[sid];
 #ifndef NDEBUG
                 if (a > mem && da != device_floor(w, lanes, i, key->pp, a))
                     g_error("search: device figure %.17g, not %.17g", da,

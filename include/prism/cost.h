@@ -134,11 +134,6 @@ double prism_cost_model_budget(const PrismCostModel *cm);
 /** The bytes the device-level figure is compared with: the budget less the knob mem_margin
  *  (a strategy is feasible when prism_cost_memory_kinds' device is <= this, bit for bit). */
 double prism_cost_model_usable(const PrismCostModel *cm);
-/** The allocator's scale of the device-level figure: prism_cost_memory_kinds' device is
- *  allocated x this + (the CUDA context, the expandable pages and the NCCL buffers), the
- *  last part that of allocated 0, so a caller that keeps it per strategy forms the same
- *  bits. */
-double prism_cost_model_mem_scale(const PrismCostModel *cm);
 /**
  * Memory as each source measures it (cost/README.md, "Memory as each source measures
  * it"), for a strategy whose allocated peak (a PRISM_COL_MEM_PEAK value, or one stage's
