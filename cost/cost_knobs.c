@@ -399,6 +399,21 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
                                       "bias-dropout-add backward 2 x 2, residual adds 2, bias-GeLU "
                                       "1, softmax 1, dropout 1, two bmm 2 x 2, permute copy 1 = 30 "
                                       "(+ the 2 TP all-reduces when tp > 1)"},
+    [PRISM_KNOB_LAYER_KERNELS_SP_FWD] =
+        {"layer_kernels_sp_fwd", 0.0, 0.0, 10000.0, "kernels",
+         "kernels one transformer layer launches in forward under sequence "
+         "parallelism at tp > 1 besides those of layer_kernels_fwd and one "
+         "reduce-scatter and one all-gather per TP collective (again under "
+         "full recompute): a framework's own extra launches, for the host floor",
+         "convention: 0 = no launches beyond the counted ones; a framework "
+         "profile sets its own count from its code (nanotron.ini)"},
+    [PRISM_KNOB_LAYER_KERNELS_SP_BWD] =
+        {"layer_kernels_sp_bwd", 0.0, 0.0, 10000.0, "kernels",
+         "kernels one transformer layer launches in backward under sequence "
+         "parallelism at tp > 1 besides those of layer_kernels_bwd and one "
+         "reduce-scatter and one all-gather per TP collective: a framework's "
+         "own extra launches, for the host floor",
+         "convention: as layer_kernels_sp_fwd"},
     [PRISM_KNOB_DP_BUCKET_PER_RANK] =
         {"dp_bucket_per_rank", 0.0, 0.0, 1e9, "params",
          "parameters a DP bucket holds per member of the DP x CP "

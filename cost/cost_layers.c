@@ -769,6 +769,8 @@ static void compile_latency(PrismCostModel *cm)
     k->host_fwd = kn[PRISM_KNOB_LAYER_KERNELS_FWD] * launch;
     k->host_bwd = kn[PRISM_KNOB_LAYER_KERNELS_BWD] * launch;
     k->host_launch = launch;
+    k->host_sp_fwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_FWD] * launch;
+    k->host_sp_bwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_BWD] * launch;
 }
 
 /* NVFP4 (cost/README.md, "NVFP4"): one copy of a tensor is half a byte per element and a

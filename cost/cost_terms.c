@@ -250,13 +250,15 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                        "[offload activations] X = activations/host_link_BW: max(0, X - "
                        "forward_window) + max(0, X - (compute + recompute + tp + cp + ep - "
                        "forward_window)); else 0"},
-    [PRISM_KS_HOST_GAP] = {"host_gap", "s",
-                           "[layers] max(0, launch_us*((layer_kernels_fwd + n_tp)*(1 + full) + "
-                           "layer_kernels_bwd + n_tp) - (compute + recompute + tp + cp + ep), "
-                           "launch_us*(layer_kernels_fwd + n_tp) - forward), n_tp = [t > 1] "
-                           "TP collectives per pass x (1 + sp): the host floor's excess over "
-                           "the device time (a host-bound forward delays the backward), in "
-                           "compute"},
+    [PRISM_KS_HOST_GAP] =
+        {"host_gap", "s",
+         "[layers] max(0, launch_us*((layer_kernels_fwd + n_tp + n_sp)*(1 + full) + "
+         "layer_kernels_bwd + n_tp + n_sp_b) - (compute + recompute + tp + "
+         "cp + ep), launch_us*(layer_kernels_fwd + n_tp + n_sp) - forward), "
+         "n_tp = [t > 1] TP collectives per pass x (1 + sp), n_sp(_b) = "
+         "[t > 1] sp layer_kernels_sp_fwd (_bwd): the host floor's excess over "
+         "the device time (a host-bound forward delays the backward), in "
+         "compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

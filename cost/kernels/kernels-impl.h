@@ -484,6 +484,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     /* the host floor: launches of one layer (0 for the embedding and the head) */
     const double hf = km->host_fwd * K->is_layer, hb = km->host_bwd * K->is_layer;
     const double hl = km->host_launch * K->is_layer;
+    const double hsf = km->host_sp_fwd * K->is_layer, hsb = km->host_sp_bwd * K->is_layer;
     double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
     const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
     const double *epa = WS(PRISM_KL_EP_A), *eplat = WS(PRISM_KL_EP_LAT);
@@ -745,7 +746,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
              * size 1); with SP each all-reduce-equivalent is a reduce-scatter and an
              * all-gather: two launches */
             const double tpl = tp_on * (1.0 + sp[i]) * hl;
-            const double hf_l = hf + cf * tpl, hb_l = hb + coll_b * tpl;
+            /* the framework's own launches besides them under SP at tp > 1
+             * (layer_kernels_sp_fwd/bwd: nanotron's per-shard GEMMs, its re-gathers) */
+            const double tsp = tp_on * sp[i];
+            const double hf_l = hf + cf * tpl + tsp * hsf, hb_l = hb + coll_b * tpl + tsp * hsb;
             const double host = hf_l * (1.0 + full) + hb_l;
             const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];
             const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + im1;

@@ -90,6 +90,8 @@ typedef enum {
     PRISM_KNOB_LAUNCH_US,              /**< host time to launch one kernel, microseconds */
     PRISM_KNOB_LAYER_KERNELS_FWD,      /**< a layer's forward launches, TP aside */
     PRISM_KNOB_LAYER_KERNELS_BWD,      /**< a layer's backward launches, TP aside */
+    PRISM_KNOB_LAYER_KERNELS_SP_FWD,   /**< forward launches SP at tp > 1 adds per layer */
+    PRISM_KNOB_LAYER_KERNELS_SP_BWD,   /**< backward launches SP at tp > 1 adds per layer */
     PRISM_KNOB_DP_BUCKET_PER_RANK,     /**< params per DP x CP member a DP bucket grows by
                                             (Megatron-Core max(4e7, 1e6 x dp_cp)) */
     PRISM_KNOB_TP_UB_SMS,              /**< SMs a pipelined / bulk userbuffers overlap takes

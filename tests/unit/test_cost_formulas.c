@@ -2230,6 +2230,25 @@ static void test_host_floor(void)
  * by 8 x 4 x (host - device) over the floor-off model's, the device time read from the
  * layer's terms.
  */
+/* The small block of the host-floor tests at launch_us = 100 (@p con; @p coff the same
+ * with the floor off): strategy @p strat on @p devices is host-bound by its @p launches
+ * (@p fwd of them in forward), and its step grows by 8 micro-batches x 4 blocks x
+ * (host - device) over @p coff's, the device time read from the layer's terms. */
+static void check_host_bound(PrismCostModel *con, PrismCostModel *coff, uint32_t devices,
+                             const char *strat, double launches, double fwd)
+{
+    PrismStrategy s = test_strategy(con, devices, strat);
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
+    const double host = launches * 100e-6, dev = lt.fwd_s + lt.bwd_s;
+    CU_ASSERT_TRUE_FATAL(host - dev > fwd * 100e-6 - lt.fwd_s);
+    double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(coff, &s, b, NULL));
+    CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_STEP] - b[PRISM_COL_TIME_STEP],
+                                    8.0 * 4.0 * (host - dev), 1e-9, 0));
+}
+
 static void test_host_floor_tp(void)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 256, 4, 1024);
@@ -2241,18 +2260,35 @@ static void test_host_floor_tp(void)
     const double launches[] = {15.0 + 30.0, 15.0 + 2.0 + 30.0 + 2.0, 15.0 + 4.0 + 30.0 + 4.0};
     const double fwd_launches[] = {15.0, 17.0, 19.0};
     const uint32_t devices[] = {1, 2, 2};
-    for (size_t k = 0; k < G_N_ELEMENTS(strat); k++) {
-        PrismStrategy s = test_strategy(con, devices[k], strat[k]);
-        PrismLayerTerms lt;
-        CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(coff, &s, 1, &lt, NULL));
-        const double host = launches[k] * 100e-6, dev = lt.fwd_s + lt.bwd_s;
-        CU_ASSERT_TRUE_FATAL(host - dev > fwd_launches[k] * 100e-6 - lt.fwd_s);
-        double a[PRISM_COL_COUNT], b[PRISM_COL_COUNT];
-        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(con, &s, a, NULL));
-        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(coff, &s, b, NULL));
-        CU_ASSERT_TRUE(prism_test_close(a[PRISM_COL_TIME_STEP] - b[PRISM_COL_TIME_STEP],
-                                        8.0 * 4.0 * (host - dev), 1e-9, 0));
-    }
+    for (size_t k = 0; k < G_N_ELEMENTS(strat); k++)
+        check_host_bound(con, coff, devices[k], strat[k], launches[k], fwd_launches[k]);
+}
+
+/*
+ * A framework's own launches under SP at tp > 1 (knobs layer_kernels_sp_fwd/bwd,
+ * cost/README.md "Latency-bound work"; nanotron.ini counts 4 and 6 from its TP path).
+ * The small block above at launch_us = 100 with 3 forward and 5 backward extra launches
+ * (values apart from each other and from every other count, so a swapped pass shows):
+ *   tp 2, SP:    (15 + 4 + 3 + 30 + 4 + 5) x 100 us = 6.1 ms per block and micro-batch
+ *   tp 2, no SP: (15 + 2 + 30 + 2) x 100 us = 4.9 ms, as without the knobs (nanotron's
+ *                ALL_REDUCE mode launches the GEMMs of tp = 1)
+ * The forward's 2.2 ms stays below the totals' gap (checked as above); the step grows by
+ * 8 x 4 x (host - device) over the floor-off model's.
+ */
+static void test_host_floor_sp_launches(void)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 256, 4, 1024);
+    const char *const on[] = {"launch_us=100", "layer_kernels_sp_fwd=3", "layer_kernels_sp_bwd=5",
+                              NULL};
+    const char *const off[] = {"launch_us=0", "layer_kernels_sp_fwd=3", "layer_kernels_sp_bwd=5",
+                               NULL};
+    g_autoptr(PrismCostModel) con = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, on);
+    g_autoptr(PrismCostModel) coff = test_cost_model(m, 8, 128, PRISM_DTYPE_FP16, off);
+    const char *const strat[] = {"tp=2,sp=1,mbs=1", "tp=2,mbs=1"};
+    const double launches[] = {15.0 + 4.0 + 3.0 + 30.0 + 4.0 + 5.0, 15.0 + 2.0 + 30.0 + 2.0};
+    const double fwd_launches[] = {22.0, 17.0};
+    for (size_t k = 0; k < G_N_ELEMENTS(strat); k++)
+        check_host_bound(con, coff, 2, strat[k], launches[k], fwd_launches[k]);
 }
 
 /*
@@ -2499,6 +2535,7 @@ static CU_TestInfo formula_tests[] = {
     {"nccl_model: a 1 MiB and a 1 GiB all-reduce on an 8-GPU NVLink ring", test_nccl_latency_curve},
     {"host floor: launches of a small block by hand", test_host_floor},
     {"host floor: the TP collectives' launches at tp 1, 2 and with SP", test_host_floor_tp},
+    {"host floor: a framework's own launches under SP at tp > 1", test_host_floor_sp_launches},
     {"host floor: a host-bound forward before a device-bound backward", test_host_floor_forward},
     {"loss_bytes: the cross-entropy run op by op", test_loss_bytes},
     {"layout_copies: q/k/v permutes and cats", test_layout_copies},
