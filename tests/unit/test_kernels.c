@@ -193,10 +193,10 @@ static void run_isa(size_t target)
 }
 
 /* 10^6 strategies; the sanitizer pass, which looks for memory errors in the same code
- * paths (every model, batch sizes with tails), draws 2*10^5. */
+ * paths (every model, batch sizes with tails), draws 10^5. */
 static void test_isa_bit_identical(void)
 {
-    run_isa(prism_test_sanitized() ? 200000 : 1000000);
+    run_isa(prism_test_sanitized() ? 100000 : 1000000);
 }
 
 /* The fast path keeps only candidate stages; all_stages keeps every stage. */
@@ -213,8 +213,8 @@ static void test_candidates_exact(void)
     for (size_t mi = 0; mi < prism_model_zoo_size(); mi++) {
         g_autoptr(PrismCostModel) cm = test_zoo_cost_model(mi, rng);
         g_autoptr(PrismEvaluator) ev = prism_evaluator_new(cm, ref, max_batch);
-        /* 12 random segments a model; 4 in the sanitizer pass */
-        for (int k = 0; k < (prism_test_sanitized() ? 4 : 12); k++) {
+        /* 12 random segments a model; 2 in the sanitizer pass */
+        for (int k = 0; k < (prism_test_sanitized() ? 2 : 12); k++) {
             TestBatch tb;
             const size_t n = (size_t)g_rand_int_range(rng, 50, (gint32)max_batch);
             if (!test_random_batch(cm, rng, n, &tb))
