@@ -575,7 +575,7 @@ static void track_stat_from_json(JsonObject *o, const char *name, PrismTrackStat
 
 double prism_app_widening(const PrismTrackStat *st)
 {
-    return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
+    return prism_track_widening(st);
 }
 
 PrismCorners *prism_app_corners_new(const PrismCostModel *cm, const PrismTrackRecord *track,
