@@ -80,6 +80,8 @@ typedef struct PrismValidateRow {
     double held_widen;             /**< that widening (prism_track_widening of the record without
                                         the row's source; 0 when no other source has a speed
                                         error); NAN = none */
+    double held_tol;               /**< the tolerance plan's equivalence takes from that record
+                                        (prism_track_tolerance); NAN = none */
     PrismExplain *explain;         /**< the row of PrismValidateOptions.explain_line, predicted or
                                         planned with a strategy: the explanation's data of that
                                         strategy (explain.h) under the row's cost model; else NULL */
@@ -256,6 +258,10 @@ typedef struct PrismValidateRegret {
                                     equivalent to the predicted fastest (ranges.h, no
                                     tolerance) */
     double simplest_sum, simplest_worst; /**< its regret against the measured fastest, % */
+    int simplest_held_groups; /**< the same with plan's tolerance (ranges.h) taken from the
+                                   track record without the group's source (the rows' held_tol,
+                                   set by prism_track_holdout; groups without it are left out) */
+    double simplest_held_sum, simplest_held_worst; /**< its regret, % */
 } PrismValidateRegret;
 
 /** Per source in first-appearance order (no all-sources entry). Ownership:
@@ -317,6 +323,10 @@ void prism_track_record_finish(PrismTrackRecord *t);
 /** The relative widening `prism plan` applies to an interval from a record's statistic
  *  @p st: its mean absolute error / 100, at most 0.9; 0 without rows. */
 double prism_track_widening(const PrismTrackStat *st);
+/** The tolerance `prism plan`'s equivalence (prism_interval_equivalent) takes from a
+ *  record's statistic @p st: the spread of its errors about their mean (sd / 100) with two
+ *  or more rows, else 0. */
+double prism_track_tolerance(const PrismTrackStat *st);
 
 /**
  * The out-of-sample check of the intervals `prism plan` shows: for every row of @p reps
@@ -325,7 +335,8 @@ double prism_track_widening(const PrismTrackStat *st);
  * source left out (PrismTrackRecord.leave_out; prism_track_record_add on every report),
  * its widening (prism_track_widening of the speed statistic) and the interval widened by
  * it as plan widens (step_lo x (1 - w), step_hi x (1 + w)): the rows' held_lo,
- * held_hi and held_widen (NAN for the others), and the ho_* counts of the rows'
+ * held_hi, held_widen and held_tol (plan's equivalence tolerance from the same record; NAN
+ * for the others), and the ho_* counts of the rows'
  * statistics (PrismValidateStat). A row whose family and framework have no other source
  * with a speed error is not widened and counted in ho_bare. Deterministic: the same on
  * every rank. Not collective.

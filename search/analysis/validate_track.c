@@ -134,6 +134,11 @@ double prism_track_widening(const PrismTrackStat *st)
     return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
 }
 
+double prism_track_tolerance(const PrismTrackStat *st)
+{
+    return st->n > 1 ? st->sd / 100.0 : 0.0;
+}
+
 /* The statistic of @p r in @p rep (its kind and source), or NULL. */
 static PrismValidateStat *row_stat(const PrismValidateReport *rep, const PrismValidateRow *r)
 {
@@ -153,7 +158,7 @@ void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
     for (size_t f = 0; f < n; f++) {
         for (guint i = 0; i < reps[f]->rows->len; i++) {
             PrismValidateRow *r = g_ptr_array_index(reps[f]->rows, i);
-            r->held_lo = r->held_hi = r->held_widen = NAN;
+            r->held_lo = r->held_hi = r->held_widen = r->held_tol = NAN;
             const double m = r->meas[PRISM_VM_STEP];
             PrismValidateStat *st = row_stat(reps[f], r);
             /* the rows of the ranges-only coverage (validate.c) */
@@ -176,6 +181,7 @@ void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
             /* as prism_corners_form widens plan's intervals */
             const double w = prism_track_widening(&t->speed);
             r->held_widen = w;
+            r->held_tol = prism_track_tolerance(&t->speed);
             r->held_lo = r->step_lo * (1.0 - w);
             r->held_hi = r->step_hi * (1.0 + w);
             st->ho_n++;

@@ -257,13 +257,24 @@ static void feel_text(GString *o, const GPtrArray *feel, const char *title)
     if (sg == 0)
         return;
     g_string_append(o, "plan --pick simplest in the step-time groups (the simplest run of those "
-                       "equivalent to the predicted fastest): regret mean / worst (groups)\n");
+                       "equivalent to the predicted fastest): regret mean / worst (groups);\n"
+                       "  with no tolerance, and with plan's tolerance from the track record "
+                       "without the group's source (held out)\n");
     for (guint i = 0; i < feel->len; i++) {
         const PrismValidateRegret *e = g_ptr_array_index(feel, i);
-        if (e->simplest_groups > 0)
-            g_string_append_printf(
-                o, "  %-31s %.1f %% / %.1f %% (%d)\n", e->source ? e->source : "all",
-                e->simplest_sum / e->simplest_groups, e->simplest_worst, e->simplest_groups);
+        if (e->simplest_groups == 0)
+            continue;
+        g_autofree char *held =
+            e->simplest_held_groups
+                ? g_strdup_printf("%.1f %% / %.1f %% (%d)",
+                                  e->simplest_held_sum / e->simplest_held_groups,
+                                  e->simplest_held_worst, e->simplest_held_groups)
+                : g_strdup("-");
+        g_autofree char *none =
+            g_strdup_printf("%.1f %% / %.1f %% (%d)", e->simplest_sum / e->simplest_groups,
+                            e->simplest_worst, e->simplest_groups);
+        g_string_append_printf(o, "  %-31s %-26s held out: %s\n", e->source ? e->source : "all",
+                               none, held);
     }
 }
 
@@ -278,9 +289,14 @@ static void feel_json(JsonBuilder *b, const GPtrArray *feel)
         const struct {
             const char *n;
             int v;
-        } c[] = {{"groups", e->groups},         {"picks_fastest", e->picks_fastest},
-                 {"failed_rows", e->oom_rows},  {"failed_flagged", e->oom_flagged},
-                 {"measured_rows", e->ok_rows}, {"measured_feasible", e->ok_feasible}};
+        } c[] = {{"groups", e->groups},
+                 {"picks_fastest", e->picks_fastest},
+                 {"failed_rows", e->oom_rows},
+                 {"failed_flagged", e->oom_flagged},
+                 {"measured_rows", e->ok_rows},
+                 {"measured_feasible", e->ok_feasible},
+                 {"simplest_groups", e->simplest_groups},
+                 {"simplest_held_out_groups", e->simplest_held_groups}};
         for (size_t j = 0; j < G_N_ELEMENTS(c); j++) {
             json_builder_set_member_name(b, c[j].n);
             json_builder_add_int_value(b, c[j].v);
@@ -291,6 +307,12 @@ static void feel_json(JsonBuilder *b, const GPtrArray *feel)
                  e->oom_rows ? (double)e->oom_flagged / e->oom_rows : NAN);
         json_num(b, "measured_feasible_share",
                  e->ok_rows ? (double)e->ok_feasible / e->ok_rows : NAN);
+        /* `plan --pick simplest`'s regret: no tolerance, and plan's from the held-out record */
+        const int sg = e->simplest_groups, hg = e->simplest_held_groups;
+        json_num(b, "simplest_regret_mean_pct", sg ? e->simplest_sum / sg : NAN);
+        json_num(b, "simplest_regret_worst_pct", sg ? e->simplest_worst : NAN);
+        json_num(b, "simplest_held_out_regret_mean_pct", hg ? e->simplest_held_sum / hg : NAN);
+        json_num(b, "simplest_held_out_regret_worst_pct", hg ? e->simplest_held_worst : NAN);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

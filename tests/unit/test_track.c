@@ -26,6 +26,7 @@ static void row_free(gpointer p)
     g_free(r->model);
     g_free(r->cluster);
     g_free(r->framework);
+    g_free(r->strategy);
     g_free(r);
 }
 
@@ -449,10 +450,71 @@ static void test_holdout(void)
     g_ptr_array_unref(two.stats);
 }
 
+/* A row of one step-time group for `plan --pick simplest` (8 devices, gbs 16): strategy
+ * @p strat, the step at the point, the optimistic and the pessimistic corner, measured
+ * @p meas, and the held-out record's tolerance @p tol (NAN: none). */
+static PrismValidateRow *simple_row(GPtrArray *rows, const char *strat, double pred, double fast,
+                                    double slow, double meas, double tol)
+{
+    PrismValidateRow *r =
+        row("S", "H100-SXM", "fw", PRISM_VALIDATE_PREDICTED, PRISM_VM_STEP, pred, meas);
+    r->strategy = g_strdup(strat);
+    r->devices = 8;
+    r->gbs = 16;
+    r->seq = 1024;
+    r->step_fast = fast;
+    r->step_slow = slow;
+    r->held_tol = tol;
+    r->fits = TRUE;
+    g_ptr_array_add(rows, r);
+    return r;
+}
+
+/* `plan --pick simplest` in validate's regret, derived by hand. One group:
+ *   a pp=2: step 1.00 (corners 0.80, 1.30), measured 1.10 - the predicted fastest (pick)
+ *   b pp=1: step 1.02 (0.81, 1.33), measured 1.00 - simpler (fewer pipeline stages)
+ *   c pp=4: step 1.05 (0.79, 1.40), measured 0.95 - the measured fastest
+ * Ratios to a at (point, fast, slow): b 1.02, 1.0125, 1.0231 (least 1.0125: not
+ * equivalent without tolerance, equivalent within 2 %); c 1.05, 0.9875, 1.0769
+ * (equivalent: the order flips at the optimistic corner) but not simpler than a.
+ * No tolerance: a stays, regret 1.10 / 0.95 - 1 = 15.79 %, as the pick's.
+ * Tolerance 2 % (the held-out record's): b, regret 1.00 / 0.95 - 1 = 5.26 %.
+ * Without a held-out tolerance (NAN) no held-out group is counted. */
+static void test_simplest(void)
+{
+    static const char *const tail = ",vpp=1,cp=1,ep=1,sp=0,mbs=1,zero=1,recompute=none,"
+                                    "schedule=1f1b";
+    g_autofree char *sa = g_strconcat("dp=4,tp=1,pp=2", tail, NULL);
+    g_autofree char *sb = g_strconcat("dp=8,tp=1,pp=1", tail, NULL);
+    g_autofree char *sc = g_strconcat("dp=2,tp=1,pp=4", tail, NULL);
+    const double tols[] = {0.02, NAN};
+    for (size_t i = 0; i < G_N_ELEMENTS(tols); i++) {
+        PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+        simple_row(rep.rows, sa, 1.00, 0.80, 1.30, 1.10, tols[i]);
+        simple_row(rep.rows, sb, 1.02, 0.81, 1.33, 1.00, tols[i]);
+        simple_row(rep.rows, sc, 1.05, 0.79, 1.40, 0.95, tols[i]);
+        g_autoptr(GPtrArray) feel = prism_validate_regret(&rep);
+        CU_ASSERT_EQUAL_FATAL(feel->len, 1);
+        const PrismValidateRegret *e = g_ptr_array_index(feel, 0);
+        CU_ASSERT_EQUAL(e->groups, 1);
+        NEAR(e->regret_sum, 100.0 * (1.10 / 0.95 - 1));
+        CU_ASSERT_EQUAL(e->simplest_groups, 1);
+        NEAR(e->simplest_sum, 100.0 * (1.10 / 0.95 - 1));
+        CU_ASSERT_EQUAL(e->simplest_held_groups, isnan(tols[i]) ? 0 : 1);
+        NEAR(e->simplest_held_sum, isnan(tols[i]) ? 0.0 : 100.0 * (1.00 / 0.95 - 1));
+        NEAR(e->simplest_held_worst, e->simplest_held_sum);
+        g_ptr_array_unref(rep.rows);
+    }
+}
+
 static CU_TestInfo track_tests[] = {
-    {"regret and feasibility", test_regret}, {"device family", test_family},
-    {"hand-made rows", test_hand},           {"order within groups", test_order},
-    {"held-out intervals", test_holdout},    CU_TEST_INFO_NULL,
+    {"regret and feasibility", test_regret},
+    {"device family", test_family},
+    {"hand-made rows", test_hand},
+    {"order within groups", test_order},
+    {"held-out intervals", test_holdout},
+    {"the simplest of equals", test_simplest},
+    CU_TEST_INFO_NULL,
 };
 
 CU_SuiteInfo prism_test_suites[] = {
