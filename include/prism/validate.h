@@ -73,6 +73,15 @@ typedef struct PrismValidateRow {
     double step_lo, step_hi;       /**< the predicted step's interval from the knob ranges alone
                                         (ranges.h corners, no widening); NAN = none */
     double step_fast, step_slow;   /**< the step at the optimistic and pessimistic corner */
+    double held_lo, held_hi;       /**< the interval `prism plan` would show for the row with its
+                                        own source left out of the track record: step_lo and
+                                        step_hi widened by held_widen (prism_track_holdout);
+                                        NAN = none */
+    double held_widen;             /**< that widening (prism_track_widening of the record without
+                                        the row's source; 0 when no other source has a speed
+                                        error); NAN = none */
+    double held_tol;               /**< the tolerance plan's equivalence takes from that record
+                                        (prism_track_tolerance); NAN = none */
     PrismExplain *explain;         /**< the row of PrismValidateOptions.explain_line, predicted or
                                         planned with a strategy: the explanation's data of that
                                         strategy (explain.h) under the row's cost model; else NULL */
@@ -93,6 +102,11 @@ typedef struct PrismValidateStat {
     int iv_n;        /**< rows with a measured step time and a step interval */
     int iv_inside;   /**< of those, measured step_lo <= measured <= step_hi */
     double iv_width; /**< sum of 100 (step_hi - step_lo) / predicted step */
+    int ho_n;        /**< rows of iv_n given a held-out interval (prism_track_holdout) */
+    int ho_inside;   /**< of those, held_lo <= measured <= held_hi */
+    int ho_bare;     /**< of those, not widened: no other source of the row's device family
+                          and framework has a speed error */
+    double ho_width; /**< sum of 100 (held_hi - held_lo) / predicted step */
 } PrismValidateStat;
 
 typedef struct PrismValidateReport {
@@ -244,6 +258,10 @@ typedef struct PrismValidateRegret {
                                     equivalent to the predicted fastest (ranges.h, no
                                     tolerance) */
     double simplest_sum, simplest_worst; /**< its regret against the measured fastest, % */
+    int simplest_held_groups; /**< the same with plan's tolerance (ranges.h) taken from the
+                                   track record without the group's source (the rows' held_tol,
+                                   set by prism_track_holdout; groups without it are left out) */
+    double simplest_held_sum, simplest_held_worst; /**< its regret, % */
 } PrismValidateRegret;
 
 /** Per source in first-appearance order (no all-sources entry). Ownership:
@@ -293,6 +311,7 @@ typedef struct PrismTrackRecord {
                           knob order); NULL: none (each run under its own profile only) */
     int oom_rows;    /**< matching measured failures (notes "OOM...") that were modelled */
     int oom_flagged; /**< of those, predicted infeasible */
+    char *leave_out; /**< a source whose rows prism_track_record_add skips (NULL: none) */
 } PrismTrackRecord;
 
 /** An empty record for @p family and @p framework (NULL: any profile). */
@@ -301,6 +320,28 @@ PrismTrackRecord *prism_track_record_new(const char *family, const char *framewo
 void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep);
 /** Turn the sums into means. */
 void prism_track_record_finish(PrismTrackRecord *t);
+/** The relative widening `prism plan` applies to an interval from a record's statistic
+ *  @p st: its mean absolute error / 100, at most 0.9; 0 without rows. */
+double prism_track_widening(const PrismTrackStat *st);
+/** The tolerance `prism plan`'s equivalence (prism_interval_equivalent) takes from a
+ *  record's statistic @p st: the spread of its errors about their mean (sd / 100) with two
+ *  or more rows, else 0. */
+double prism_track_tolerance(const PrismTrackStat *st);
+
+/**
+ * The out-of-sample check of the intervals `prism plan` shows: for every row of @p reps
+ * with a step interval (step_lo, step_hi of the knob ranges) and a measured step time, the
+ * track record of its device family and framework built from @p reps with the row's own
+ * source left out (PrismTrackRecord.leave_out; prism_track_record_add on every report),
+ * its widening (prism_track_widening of the speed statistic) and the interval widened by
+ * it as plan widens (step_lo x (1 - w), step_hi x (1 + w)): the rows' held_lo,
+ * held_hi, held_widen and held_tol (plan's equivalence tolerance from the same record; NAN
+ * for the others), and the ho_* counts of the rows'
+ * statistics (PrismValidateStat). A row whose family and framework have no other source
+ * with a speed error is not widened and counted in ho_bare. Deterministic: the same on
+ * every rank. Not collective.
+ */
+void prism_track_holdout(PrismValidateReport *const *reps, size_t n);
 
 /**
  * The record of @p cluster_name's family under @p framework (NULL: every profile), from

@@ -1228,6 +1228,7 @@ PrismValidateReport *prism_validate_run(PrismComm *comm, const char *path,
                                     g_ptr_array_index(r.fields, j));
             PrismValidateRow *o = g_new0(PrismValidateRow, 1);
             o->step_lo = o->step_hi = o->step_fast = o->step_slow = NAN;
+            o->held_lo = o->held_hi = o->held_widen = o->held_tol = NAN;
             g_ptr_array_add(rep->rows, o);
             ok = one_row(comm, rep, &r, opt, &sources, path, o, error);
         }
@@ -1291,6 +1292,7 @@ PrismValidateRow *prism_validate_strategy(const PrismCostModel *cm, const PrismS
     o->devices = s->devices, o->tp = s->tp, o->pp = s->pp, o->cp = s->cp, o->ep = s->ep;
     o->dp = s->dp, o->gbs = t->gbs, o->seq = t->seq;
     o->step_lo = o->step_hi = o->step_fast = o->step_slow = NAN;
+    o->held_lo = o->held_hi = o->held_widen = o->held_tol = NAN;
     for (int k = 0; k < PRISM_VM_COUNT; k++)
         o->pred[k] = o->meas[k] = o->err[k] = NAN;
     /* the run as a row that states every dim: the same pricing as a predicted CSV row */

@@ -235,11 +235,11 @@ static double slower_pct(int k, double pick, double best)
  * ties) and the measured fastest among the rows with that metric. */
 /* `plan --pick simplest` on a step-time group: the simplest run (the default order of
  * moving parts) of those whose step is equivalent to the predicted fastest's @p pick
- * (ranges.h, at the same corners, no tolerance), and its regret against the measured
- * fastest @p best. Groups whose rows lack corners or a parseable strategy are left out. */
-static void simplest_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
-                            const PrismValidateRow *pick, const PrismValidateRow *best,
-                            PrismValidateRegret *o)
+ * (ranges.h, at the same corners, within @p tolerance), or NULL when a row of the group
+ * lacks corners or a parseable strategy (the group is left out). */
+static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *rows,
+                                               const guint *idx, guint m,
+                                               const PrismValidateRow *pick, double tolerance)
 {
     PrismSimplicity order;
     (void)prism_simplicity_parse(NULL, &order, NULL);
@@ -249,7 +249,7 @@ static void simplest_regret(const PrismValidateRow *const *rows, const guint *id
         for (guint a = 0; a < m; a++) {
             const PrismValidateRow *r = pass == 0 ? pick : rows[idx[a]];
             if (!has_speed(r, PRISM_VM_STEP) || isnan(r->step_fast) || r->strategy == NULL)
-                return;
+                return NULL;
             PrismTraining t;
             prism_training_default(&t);
             t.gbs = r->gbs;
@@ -257,7 +257,7 @@ static void simplest_regret(const PrismValidateRow *const *rows, const guint *id
             g_auto(GStrv) w = g_strsplit(r->strategy, " ", 2);
             PrismStrategy s;
             if (!prism_strategy_parse(w[0], r->devices, &t, &s, NULL))
-                return;
+                return NULL;
             if (pass == 0) {
                 cs = s;
                 break;
@@ -266,17 +266,37 @@ static void simplest_regret(const PrismValidateRow *const *rows, const guint *id
                                       .corner = {pick->step_fast, pick->step_slow}};
             const PrismInterval pb = {.step = r->pred[PRISM_VM_STEP],
                                       .corner = {r->step_fast, r->step_slow}};
-            if (r != pick && prism_interval_equivalent(&pa, &pb, 0.0) &&
+            if (r != pick && prism_interval_equivalent(&pa, &pb, tolerance) &&
                 prism_simplicity_cmp(&order, &s, &cs) < 0) {
                 chosen = r;
                 cs = s;
             }
         }
-    const double reg =
-        slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
+    return chosen;
+}
+
+/* The regret of `plan --pick simplest` against the measured fastest @p best: with no
+ * tolerance, and with the tolerance plan takes from the track record without the group's
+ * source (held_tol, prism_track_holdout; the group's rows share source, family and
+ * framework, so the pick's is theirs) where it was set. */
+static void simplest_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
+                            const PrismValidateRow *pick, const PrismValidateRow *best,
+                            PrismValidateRegret *o)
+{
+    const PrismValidateRow *chosen = simplest_choice(rows, idx, m, pick, 0.0);
+    if (chosen == NULL)
+        return;
+    double reg = slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
     o->simplest_groups++;
     o->simplest_sum += reg;
     o->simplest_worst = MAX(o->simplest_worst, reg);
+    if (isnan(pick->held_tol))
+        return;
+    chosen = simplest_choice(rows, idx, m, pick, pick->held_tol);
+    reg = slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
+    o->simplest_held_groups++;
+    o->simplest_held_sum += reg;
+    o->simplest_held_worst = MAX(o->simplest_held_worst, reg);
 }
 
 static void group_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
@@ -343,6 +363,9 @@ void prism_validate_regret_add(PrismValidateRegret *to, const PrismValidateRegre
     to->simplest_groups += from->simplest_groups;
     to->simplest_sum += from->simplest_sum;
     to->simplest_worst = MAX(to->simplest_worst, from->simplest_worst);
+    to->simplest_held_groups += from->simplest_held_groups;
+    to->simplest_held_sum += from->simplest_held_sum;
+    to->simplest_held_worst = MAX(to->simplest_held_worst, from->simplest_held_worst);
 }
 
 void prism_validate_regret_collect(const PrismValidateReport *rep, GPtrArray *list)

@@ -41,6 +41,7 @@ void prism_track_record_free(PrismTrackRecord *t)
     g_free(t->framework);
     g_free(t->unavailable);
     g_free(t->knobs);
+    g_free(t->leave_out);
     g_ptr_array_unref(t->data);
     g_ptr_array_unref(t->sources);
     g_free(t);
@@ -79,6 +80,8 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
     for (guint i = 0; i < rep->rows->len; i++) {
         PrismValidateRow *r = g_ptr_array_index(rep->rows, i);
         if (r->kind == PRISM_VALIDATE_SKIPPED || r->cluster == NULL)
+            continue;
+        if (t->leave_out != NULL && g_strcmp0(r->source, t->leave_out) == 0)
             continue;
         g_autofree char *fam = prism_device_family(r->cluster);
         if (strcmp(fam, t->family) != 0)
@@ -124,6 +127,69 @@ void prism_track_record_finish(PrismTrackRecord *t)
             const double var = s[i]->sd / s[i]->n - s[i]->mean_signed * s[i]->mean_signed;
             s[i]->sd = var > 0 ? sqrt(var) : 0.0;
         }
+}
+
+double prism_track_widening(const PrismTrackStat *st)
+{
+    return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
+}
+
+double prism_track_tolerance(const PrismTrackStat *st)
+{
+    return st->n > 1 ? st->sd / 100.0 : 0.0;
+}
+
+/* The statistic of @p r in @p rep (its kind and source), or NULL. */
+static PrismValidateStat *row_stat(const PrismValidateReport *rep, const PrismValidateRow *r)
+{
+    for (guint i = 0; i < rep->stats->len; i++) {
+        PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
+        if (st->kind == r->kind && g_strcmp0(st->source, r->source) == 0)
+            return st;
+    }
+    return NULL;
+}
+
+void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
+{
+    /* one record per (family, framework, left-out source): "family\x1fframework\x1fsource" */
+    g_autoptr(GHashTable) records = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                                          (GDestroyNotify)prism_track_record_free);
+    for (size_t f = 0; f < n; f++) {
+        for (guint i = 0; i < reps[f]->rows->len; i++) {
+            PrismValidateRow *r = g_ptr_array_index(reps[f]->rows, i);
+            r->held_lo = r->held_hi = r->held_widen = r->held_tol = NAN;
+            const double m = r->meas[PRISM_VM_STEP];
+            PrismValidateStat *st = row_stat(reps[f], r);
+            /* the rows of the ranges-only coverage (validate.c) */
+            if (isnan(r->step_lo) || isnan(m) || !(r->pred[PRISM_VM_STEP] > 0) ||
+                r->cluster == NULL || st == NULL)
+                continue;
+            g_autofree char *fam = prism_device_family(r->cluster);
+            g_autofree char *key =
+                g_strdup_printf("%s\x1f%s\x1f%s", fam, r->framework ? r->framework : "",
+                                r->source ? r->source : "");
+            PrismTrackRecord *t = g_hash_table_lookup(records, key);
+            if (t == NULL) {
+                t = prism_track_record_new(fam, r->framework);
+                t->leave_out = g_strdup(r->source);
+                for (size_t g = 0; g < n; g++)
+                    prism_track_record_add(t, reps[g]);
+                prism_track_record_finish(t);
+                g_hash_table_insert(records, g_steal_pointer(&key), t);
+            }
+            /* as prism_corners_form widens plan's intervals */
+            const double w = prism_track_widening(&t->speed);
+            r->held_widen = w;
+            r->held_tol = prism_track_tolerance(&t->speed);
+            r->held_lo = r->step_lo * (1.0 - w);
+            r->held_hi = r->step_hi * (1.0 + w);
+            st->ho_n++;
+            st->ho_inside += r->held_lo <= m && m <= r->held_hi ? 1 : 0;
+            st->ho_bare += t->speed.n == 0 ? 1 : 0;
+            st->ho_width += 100.0 * (r->held_hi - r->held_lo) / r->pred[PRISM_VM_STEP];
+        }
+    }
 }
 
 /* The record as bytes (track-cache.h has the layout) and back. */

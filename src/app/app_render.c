@@ -575,7 +575,7 @@ static void track_stat_from_json(JsonObject *o, const char *name, PrismTrackStat
 
 double prism_app_widening(const PrismTrackStat *st)
 {
-    return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
+    return prism_track_widening(st);
 }
 
 PrismCorners *prism_app_corners_new(const PrismCostModel *cm, const PrismTrackRecord *track,
@@ -586,7 +586,7 @@ PrismCorners *prism_app_corners_new(const PrismCostModel *cm, const PrismTrackRe
         return NULL;
     c->widen_step = prism_app_widening(&track->speed);
     c->widen_mem = prism_app_widening(&track->mem);
-    c->tolerance = track->speed.n > 1 ? track->speed.sd / 100.0 : 0.0;
+    c->tolerance = prism_track_tolerance(&track->speed);
     return c;
 }
 

@@ -74,33 +74,55 @@ static void summary(GString *o, const PrismValidateReport *rep, PrismValidateKin
     }
 }
 
+/* "93 % (13/14)", "-" when @p n is 0. */
+static char *inside_text(int in, int n)
+{
+    return n == 0 ? g_strdup("-") : g_strdup_printf("%.0f%% (%d/%d)", 100.0 * in / n, in, n);
+}
+
 /* Per source: the share of measured step times inside their intervals (the knob ranges'
- * corners alone, ranges.h) and the intervals' mean width, predicted and planned rows. */
+ * corners alone, ranges.h) and the intervals' mean width, predicted and planned rows; then
+ * the same for the interval plan would show with the row's source left out of the track
+ * record (prism_track_holdout), and how many of those rows no other source widens. */
 static void coverage(GString *o, const PrismValidateReport *rep)
 {
-    int n = 0, in = 0;
+    int n = 0, in = 0, hn = 0, hin = 0, bare = 0;
     for (guint i = 0; i < rep->stats->len; i++)
         n += ((const PrismValidateStat *)g_ptr_array_index(rep->stats, i))->iv_n;
     if (n == 0)
         return;
-    g_string_append(o, "\nstep-time intervals per source (every ranged knob at its optimistic and "
-                       "pessimistic published end, prism knobs --sources; not widened):\n");
-    g_string_append_printf(o, "%-31s %-9s %-20s %s\n", "source", "kind", "inside (rows)",
-                           "mean width");
-    double w = 0;
+    g_string_append(o, "\nstep-time intervals per source (ranges: every ranged knob at its "
+                       "optimistic and pessimistic published end,\nprism knobs --sources; not "
+                       "widened. held out: the interval plan shows, widened by the track record "
+                       "of the\nrow's device family and framework built from the other sources "
+                       "only; not widened where no other source has one):\n");
+    g_string_append_printf(o, "%-31s %-9s %-16s %-10s %-16s %-10s %s\n", "source", "kind",
+                           "ranges inside", "width", "held out inside", "width", "not widened");
+    double w = 0, hw = 0;
     for (guint i = 0; i < rep->stats->len; i++) {
         const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
         if (st->iv_n == 0)
             continue;
-        g_autofree char *c = g_strdup_printf("%.0f%% (%d/%d)", 100.0 * st->iv_inside / st->iv_n,
-                                             st->iv_inside, st->iv_n);
-        g_string_append_printf(o, "%-31s %-9s %-20s %.1f%%\n", st->source,
-                               prism_validate_kind_name(st->kind), c, st->iv_width / st->iv_n);
+        g_autofree char *c = inside_text(st->iv_inside, st->iv_n);
+        g_autofree char *h = inside_text(st->ho_inside, st->ho_n);
+        g_autofree char *hwid =
+            st->ho_n ? g_strdup_printf("%.1f%%", st->ho_width / st->ho_n) : g_strdup("-");
+        g_autofree char *wid = g_strdup_printf("%.1f%%", st->iv_width / st->iv_n);
+        g_string_append_printf(o, "%-31s %-9s %-16s %-10s %-16s %-10s %d\n", st->source,
+                               prism_validate_kind_name(st->kind), c, wid, h, hwid, st->ho_bare);
         in += st->iv_inside;
         w += st->iv_width;
+        hn += st->ho_n;
+        hin += st->ho_inside;
+        hw += st->ho_width;
+        bare += st->ho_bare;
     }
-    g_autofree char *c = g_strdup_printf("%.0f%% (%d/%d)", 100.0 * in / n, in, n);
-    g_string_append_printf(o, "%-31s %-9s %-20s %.1f%%\n", "all", "", c, w / n);
+    g_autofree char *c = inside_text(in, n);
+    g_autofree char *h = inside_text(hin, hn);
+    g_autofree char *wid = g_strdup_printf("%.1f%%", w / n);
+    g_autofree char *hwid = hn ? g_strdup_printf("%.1f%%", hw / hn) : g_strdup("-");
+    g_string_append_printf(o, "%-31s %-9s %-16s %-10s %-16s %-10s %d\n", "all", "", c, wid, h, hwid,
+                           bare);
 }
 
 /* The track records of this CSV: one per (device family, framework) of its modelled rows,
@@ -235,13 +257,24 @@ static void feel_text(GString *o, const GPtrArray *feel, const char *title)
     if (sg == 0)
         return;
     g_string_append(o, "plan --pick simplest in the step-time groups (the simplest run of those "
-                       "equivalent to the predicted fastest): regret mean / worst (groups)\n");
+                       "equivalent to the predicted fastest): regret mean / worst (groups);\n"
+                       "  with no tolerance, and with plan's tolerance from the track record "
+                       "without the group's source (held out)\n");
     for (guint i = 0; i < feel->len; i++) {
         const PrismValidateRegret *e = g_ptr_array_index(feel, i);
-        if (e->simplest_groups > 0)
-            g_string_append_printf(
-                o, "  %-31s %.1f %% / %.1f %% (%d)\n", e->source ? e->source : "all",
-                e->simplest_sum / e->simplest_groups, e->simplest_worst, e->simplest_groups);
+        if (e->simplest_groups == 0)
+            continue;
+        g_autofree char *held =
+            e->simplest_held_groups
+                ? g_strdup_printf("%.1f %% / %.1f %% (%d)",
+                                  e->simplest_held_sum / e->simplest_held_groups,
+                                  e->simplest_held_worst, e->simplest_held_groups)
+                : g_strdup("-");
+        g_autofree char *none =
+            g_strdup_printf("%.1f %% / %.1f %% (%d)", e->simplest_sum / e->simplest_groups,
+                            e->simplest_worst, e->simplest_groups);
+        g_string_append_printf(o, "  %-31s %-26s held out: %s\n", e->source ? e->source : "all",
+                               none, held);
     }
 }
 
@@ -256,9 +289,14 @@ static void feel_json(JsonBuilder *b, const GPtrArray *feel)
         const struct {
             const char *n;
             int v;
-        } c[] = {{"groups", e->groups},         {"picks_fastest", e->picks_fastest},
-                 {"failed_rows", e->oom_rows},  {"failed_flagged", e->oom_flagged},
-                 {"measured_rows", e->ok_rows}, {"measured_feasible", e->ok_feasible}};
+        } c[] = {{"groups", e->groups},
+                 {"picks_fastest", e->picks_fastest},
+                 {"failed_rows", e->oom_rows},
+                 {"failed_flagged", e->oom_flagged},
+                 {"measured_rows", e->ok_rows},
+                 {"measured_feasible", e->ok_feasible},
+                 {"simplest_groups", e->simplest_groups},
+                 {"simplest_held_out_groups", e->simplest_held_groups}};
         for (size_t j = 0; j < G_N_ELEMENTS(c); j++) {
             json_builder_set_member_name(b, c[j].n);
             json_builder_add_int_value(b, c[j].v);
@@ -269,6 +307,12 @@ static void feel_json(JsonBuilder *b, const GPtrArray *feel)
                  e->oom_rows ? (double)e->oom_flagged / e->oom_rows : NAN);
         json_num(b, "measured_feasible_share",
                  e->ok_rows ? (double)e->ok_feasible / e->ok_rows : NAN);
+        /* `plan --pick simplest`'s regret: no tolerance, and plan's from the held-out record */
+        const int sg = e->simplest_groups, hg = e->simplest_held_groups;
+        json_num(b, "simplest_regret_mean_pct", sg ? e->simplest_sum / sg : NAN);
+        json_num(b, "simplest_regret_worst_pct", sg ? e->simplest_worst : NAN);
+        json_num(b, "simplest_held_out_regret_mean_pct", hg ? e->simplest_held_sum / hg : NAN);
+        json_num(b, "simplest_held_out_regret_worst_pct", hg ? e->simplest_held_worst : NAN);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -435,6 +479,27 @@ static void json_row(JsonBuilder *b, const PrismValidateRow *r)
         json_builder_add_null_value(b);
     else
         json_builder_add_boolean_value(b, r->fits);
+    /* the step interval of the knob ranges alone (with the step at each corner), and the
+     * one plan shows with the row's source left out of the track record (null: none) */
+    json_builder_set_member_name(b, "step_interval");
+    if (isnan(r->step_lo)) {
+        json_builder_add_null_value(b);
+    } else {
+        const struct {
+            const char *n;
+            double v;
+        } iv[] = {{"lo", r->step_lo},
+                  {"hi", r->step_hi},
+                  {"fast", r->step_fast},
+                  {"slow", r->step_slow},
+                  {"held_out_lo", r->held_lo},
+                  {"held_out_hi", r->held_hi},
+                  {"held_out_widen", r->held_widen}};
+        json_builder_begin_object(b);
+        for (size_t i = 0; i < G_N_ELEMENTS(iv); i++)
+            json_num(b, iv[i].n, iv[i].v);
+        json_builder_end_object(b);
+    }
     /* what the memory figures count (allocated, reserved, device), null when not modelled */
     prism_app_json_string(b, "peak_mem_counts",
                           r->mem_counts >= 0 ? prism_mem_counts_name((PrismMemCounts)r->mem_counts)
@@ -525,6 +590,19 @@ static void json_report(JsonBuilder *b, const PrismValidateReport *rep)
         json_builder_set_member_name(b, "inside");
         json_builder_add_int_value(b, st->iv_inside);
         json_num(b, "mean_width_pct", st->iv_n ? st->iv_width / st->iv_n : NAN);
+        /* the interval plan shows, the row's source left out (prism_track_holdout) */
+        json_builder_set_member_name(b, "held_out");
+        json_builder_begin_object(b);
+        const struct {
+            const char *n;
+            int v;
+        } h[] = {{"n", st->ho_n}, {"inside", st->ho_inside}, {"not_widened", st->ho_bare}};
+        for (size_t j = 0; j < G_N_ELEMENTS(h); j++) {
+            json_builder_set_member_name(b, h[j].n);
+            json_builder_add_int_value(b, h[j].v);
+        }
+        json_num(b, "mean_width_pct", st->ho_n ? st->ho_width / st->ho_n : NAN);
+        json_builder_end_object(b);
         json_builder_end_object(b);
         json_builder_end_object(b);
     }
@@ -1189,7 +1267,10 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         "sequence):\nthe share of pairs prism puts in the measured order, and the groups "
         "whose fastest run it finds; and what users\nfeel: the regret of choosing by prism's "
         "prediction among runs that differ only in strategy, and the\nfeasibility verdicts "
-        "both ways (measured failures flagged, measured runs predicted to fit).\nOptional "
+        "both ways (measured failures flagged, measured runs predicted to fit).\nStep-time "
+        "intervals: the share of measured steps inside the interval of the knob ranges alone, "
+        "and inside\nthe interval plan shows when the row's own source is left out of the track "
+        "record (held out).\nOptional "
         "columns: framework, tied_embeddings (0|1), activation (gelu|swiglu), schedule (a "
         "pipeline\nschedule), mem_kind (allocated|reserved|device) and mem_rank (max or the "
         "global rank measured).");
@@ -1300,6 +1381,7 @@ gboolean prism_cmd_validate(PrismComm *comm, int argc, char **argv, GError **err
         goto out;
     }
     PrismValidateReport *const *rv = (PrismValidateReport *const *)reps->pdata;
+    prism_track_holdout((PrismValidateReport *const *)reps->pdata, reps->len);
     if (f != NULL && o.json)
         render_json(f, rv, reps->len);
     else if (f != NULL) {

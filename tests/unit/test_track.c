@@ -26,6 +26,7 @@ static void row_free(gpointer p)
     g_free(r->model);
     g_free(r->cluster);
     g_free(r->framework);
+    g_free(r->strategy);
     g_free(r);
 }
 
@@ -328,11 +329,191 @@ static void test_regret(void)
     g_ptr_array_unref(rows);
 }
 
+/* A row with a measured step time and its ranges-only interval [lo, hi] (validate.c sets
+ * step_lo and step_hi); its statistic (kind, source) is added to @p rep when new. */
+static PrismValidateRow *ival_row(PrismValidateReport *rep, const char *source, const char *cluster,
+                                  const char *fw, double pred, double meas, double lo, double hi)
+{
+    PrismValidateRow *r =
+        row(source, cluster, fw, PRISM_VALIDATE_PREDICTED, PRISM_VM_STEP, pred, meas);
+    r->step_lo = lo;
+    r->step_hi = hi;
+    gboolean seen = FALSE;
+    for (guint i = 0; i < rep->stats->len; i++)
+        seen |=
+            strcmp(((PrismValidateStat *)g_ptr_array_index(rep->stats, i))->source, source) == 0;
+    if (!seen) {
+        PrismValidateStat *st = g_new0(PrismValidateStat, 1);
+        st->source = g_strdup(source);
+        st->kind = PRISM_VALIDATE_PREDICTED;
+        g_ptr_array_add(rep->stats, st);
+    }
+    g_ptr_array_add(rep->rows, r);
+    return r;
+}
+
+static void stat_free(gpointer p)
+{
+    PrismValidateStat *st = p;
+    g_free(st->source);
+    g_free(st);
+}
+
+static const PrismValidateStat *stat_of(const PrismValidateReport *rep, const char *source)
+{
+    for (guint i = 0; i < rep->stats->len; i++) {
+        const PrismValidateStat *st = g_ptr_array_index(rep->stats, i);
+        if (strcmp(st->source, source) == 0)
+            return st;
+    }
+    CU_FAIL("no statistic");
+    return NULL;
+}
+
+/* The interval plan would show for each row with the row's own source left out of the
+ * track record (prism_track_holdout), on two hand-made CSVs, derived by hand.
+ * Speed errors (+ = predicted faster; validate.h):
+ *   r1 A  H100 fw    step 1.0 vs 1.2 measured, ranges [0.90, 1.10]: +16.667
+ *   r2 B  H100 fw    step 2.0 vs 2.5, [1.80, 2.20]: +20
+ *   r3 C  H100 fw    TFLOP/s 300 vs 400 (no step interval): -25
+ *   r4 D  A100 fw    step 1.0 vs 1.05, [0.95, 1.10]: +4.762
+ *   r5 A  H100 other step 1.0 vs 1.5, [0.90, 1.20]: +33.3
+ *   r7 C  H100 fw    step 1.0 vs 2.0, [0.90, 1.10]: +50
+ *   second CSV: r6 B H100 fw step 1.0 vs 0.8, [0.95, 1.05]: -25
+ * Widening w = the mean absolute speed error of the other sources' rows / 100:
+ *   r1 (A out): r2, r3, r6, r7: (20 + 25 + 25 + 50) / 4 = 30 % -> [0.63, 1.43] holds 1.2;
+ *     width 80 %
+ *   r2, r6 (B out): r1, r3, r7: (16.667 + 25 + 50) / 3 = 30.556 % ->
+ *     r2 [1.8 x 0.69444, 2.2 x 1.30556] = [1.25, 2.87222] holds 2.5; width 81.111 %
+ *     r6 [0.65972, 1.37083] holds 0.8; width 71.111 %
+ *   r7 (C out): r1, r2, r6: (16.667 + 20 + 25) / 3 = 20.556 % -> [0.715, 1.32611] misses
+ *     2.0; width 61.111 %
+ *   r4 (A100 fw) and r5 (H100 other): no other source, not widened: r4 [0.95, 1.1] holds
+ *     1.05 (width 15 %), r5 [0.9, 1.2] misses 1.5 (width 30 %).
+ * The ranges alone hold only r4 (1.2 > 1.1, 2.5 > 2.2, 0.8 < 0.95, 2.0 > 1.1, 1.5 > 1.2). */
+static void test_holdout(void)
+{
+    PrismValidateReport one = {.rows = g_ptr_array_new_with_free_func(row_free),
+                               .stats = g_ptr_array_new_with_free_func(stat_free)};
+    PrismValidateReport two = {.rows = g_ptr_array_new_with_free_func(row_free),
+                               .stats = g_ptr_array_new_with_free_func(stat_free)};
+    PrismValidateRow *r1 = ival_row(&one, "A", "H100-SXM", "fw", 1.0, 1.2, 0.9, 1.1);
+    PrismValidateRow *r2 = ival_row(&one, "B", "H100-SXM", "fw", 2.0, 2.5, 1.8, 2.2);
+    PrismValidateRow *r3 =
+        row("C", "H100-96GB-500W", "fw", PRISM_VALIDATE_PREDICTED, PRISM_VM_TFLOPS, 300, 400);
+    r3->step_lo = r3->step_hi = NAN;
+    g_ptr_array_add(one.rows, r3);
+    PrismValidateRow *r4 = ival_row(&one, "D", "A100-80GB", "fw", 1.0, 1.05, 0.95, 1.1);
+    PrismValidateRow *r5 = ival_row(&one, "A", "H100-SXM", "other", 1.0, 1.5, 0.9, 1.2);
+    PrismValidateRow *r7 = ival_row(&one, "C", "H100-SXM", "fw", 1.0, 2.0, 0.9, 1.1);
+    PrismValidateRow *r6 = ival_row(&two, "B", "H100-SXM", "fw", 1.0, 0.8, 0.95, 1.05);
+    PrismValidateReport *reps[] = {&one, &two};
+    prism_track_holdout(reps, 2);
+
+    NEAR(r1->held_widen, 0.3);
+    NEAR(r1->held_lo, 0.63);
+    NEAR(r1->held_hi, 1.43);
+    NEAR(r2->held_widen, 91.6666666666667 / 300);
+    NEAR(r2->held_lo, 1.25);
+    NEAR(r2->held_hi, 2.2 * (1 + 91.6666666666667 / 300));
+    NEAR(r6->held_widen, r2->held_widen);
+    NEAR(r7->held_widen, 61.6666666666667 / 300);
+    NEAR(r7->held_lo, 0.9 * (1 - 61.6666666666667 / 300));
+    NEAR(r4->held_widen, 0.0);
+    NEAR(r4->held_lo, 0.95);
+    NEAR(r5->held_widen, 0.0);
+    NEAR(r5->held_hi, 1.2);
+    CU_ASSERT(isnan(r3->held_widen) && isnan(r3->held_lo));
+
+    const PrismValidateStat *a = stat_of(&one, "A"), *b = stat_of(&one, "B");
+    const PrismValidateStat *c = stat_of(&one, "C"), *d = stat_of(&one, "D");
+    const PrismValidateStat *b2 = stat_of(&two, "B");
+    CU_ASSERT(a->ho_n == 2 && a->ho_inside == 1 && a->ho_bare == 1); /* r1 in, r5 out */
+    NEAR(a->ho_width, 80.0 + 30.0);
+    CU_ASSERT(b->ho_n == 1 && b->ho_inside == 1 && b->ho_bare == 0);
+    NEAR(b->ho_width, 100.0 * (2.2 * (1 + 91.6666666666667 / 300) - 1.25) / 2.0); /* 81.111 */
+    CU_ASSERT(c->ho_n == 1 && c->ho_inside == 0 && c->ho_bare == 0);
+    NEAR(c->ho_width, 100.0 * 1.0 * (1 + 61.6666666666667 / 300) * 1.1 -
+                          100.0 * 0.9 * (1 - 61.6666666666667 / 300)); /* 61.111 */
+    CU_ASSERT(d->ho_n == 1 && d->ho_inside == 1 && d->ho_bare == 1);
+    NEAR(d->ho_width, 15.0);
+    CU_ASSERT(b2->ho_n == 1 && b2->ho_inside == 1 && b2->ho_bare == 0);
+    NEAR(b2->ho_width, 100.0 * (1.05 - 0.95) + 100.0 * (1.05 + 0.95) * 91.6666666666667 / 300);
+
+    /* the widening plan takes from a record: the mean absolute error, at most 90 % */
+    const PrismTrackStat none = {0}, big = {.n = 1, .mean_abs = 95.0};
+    NEAR(prism_track_widening(&none), 0.0);
+    NEAR(prism_track_widening(&big), 0.9);
+    g_ptr_array_unref(one.rows);
+    g_ptr_array_unref(one.stats);
+    g_ptr_array_unref(two.rows);
+    g_ptr_array_unref(two.stats);
+}
+
+/* A row of one step-time group for `plan --pick simplest` (8 devices, gbs 16): strategy
+ * @p strat, the step at the point, the optimistic and the pessimistic corner, measured
+ * @p meas, and the held-out record's tolerance @p tol (NAN: none). */
+static PrismValidateRow *simple_row(GPtrArray *rows, const char *strat, double pred, double fast,
+                                    double slow, double meas, double tol)
+{
+    PrismValidateRow *r =
+        row("S", "H100-SXM", "fw", PRISM_VALIDATE_PREDICTED, PRISM_VM_STEP, pred, meas);
+    r->strategy = g_strdup(strat);
+    r->devices = 8;
+    r->gbs = 16;
+    r->seq = 1024;
+    r->step_fast = fast;
+    r->step_slow = slow;
+    r->held_tol = tol;
+    r->fits = TRUE;
+    g_ptr_array_add(rows, r);
+    return r;
+}
+
+/* `plan --pick simplest` in validate's regret, derived by hand. One group:
+ *   a pp=2: step 1.00 (corners 0.80, 1.30), measured 1.10 - the predicted fastest (pick)
+ *   b pp=1: step 1.02 (0.81, 1.33), measured 1.00 - simpler (fewer pipeline stages)
+ *   c pp=4: step 1.05 (0.79, 1.40), measured 0.95 - the measured fastest
+ * Ratios to a at (point, fast, slow): b 1.02, 1.0125, 1.0231 (least 1.0125: not
+ * equivalent without tolerance, equivalent within 2 %); c 1.05, 0.9875, 1.0769
+ * (equivalent: the order flips at the optimistic corner) but not simpler than a.
+ * No tolerance: a stays, regret 1.10 / 0.95 - 1 = 15.79 %, as the pick's.
+ * Tolerance 2 % (the held-out record's): b, regret 1.00 / 0.95 - 1 = 5.26 %.
+ * Without a held-out tolerance (NAN) no held-out group is counted. */
+static void test_simplest(void)
+{
+    static const char *const tail = ",vpp=1,cp=1,ep=1,sp=0,mbs=1,zero=1,recompute=none,"
+                                    "schedule=1f1b";
+    g_autofree char *sa = g_strconcat("dp=4,tp=1,pp=2", tail, NULL);
+    g_autofree char *sb = g_strconcat("dp=8,tp=1,pp=1", tail, NULL);
+    g_autofree char *sc = g_strconcat("dp=2,tp=1,pp=4", tail, NULL);
+    const double tols[] = {0.02, NAN};
+    for (size_t i = 0; i < G_N_ELEMENTS(tols); i++) {
+        PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+        simple_row(rep.rows, sa, 1.00, 0.80, 1.30, 1.10, tols[i]);
+        simple_row(rep.rows, sb, 1.02, 0.81, 1.33, 1.00, tols[i]);
+        simple_row(rep.rows, sc, 1.05, 0.79, 1.40, 0.95, tols[i]);
+        g_autoptr(GPtrArray) feel = prism_validate_regret(&rep);
+        CU_ASSERT_EQUAL_FATAL(feel->len, 1);
+        const PrismValidateRegret *e = g_ptr_array_index(feel, 0);
+        CU_ASSERT_EQUAL(e->groups, 1);
+        NEAR(e->regret_sum, 100.0 * (1.10 / 0.95 - 1));
+        CU_ASSERT_EQUAL(e->simplest_groups, 1);
+        NEAR(e->simplest_sum, 100.0 * (1.10 / 0.95 - 1));
+        CU_ASSERT_EQUAL(e->simplest_held_groups, isnan(tols[i]) ? 0 : 1);
+        NEAR(e->simplest_held_sum, isnan(tols[i]) ? 0.0 : 100.0 * (1.00 / 0.95 - 1));
+        NEAR(e->simplest_held_worst, e->simplest_held_sum);
+        g_ptr_array_unref(rep.rows);
+    }
+}
+
 static CU_TestInfo track_tests[] = {
     {"regret and feasibility", test_regret},
     {"device family", test_family},
     {"hand-made rows", test_hand},
     {"order within groups", test_order},
+    {"held-out intervals", test_holdout},
+    {"the simplest of equals", test_simplest},
     CU_TEST_INFO_NULL,
 };
 
