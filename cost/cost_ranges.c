@@ -186,8 +186,15 @@ void prism_corners_form(const PrismCorners *c, const PrismStrategy *s,
         mem_hi = MAX(mem_hi, mk.device);
     }
     out->step = point[PRISM_COL_TIME_STEP];
-    out->step_lo = lo * (1.0 - c->widen_step);
-    out->step_hi = hi * (1.0 + c->widen_step);
+    prism_interval_widen(lo, hi, c->widen_step, &out->step_lo, &out->step_hi);
     out->mem = mem;
-    out->mem_hi = mem_hi * (1.0 + c->widen_mem);
+    prism_interval_widen(mem_hi, mem_hi, c->widen_mem, NULL, &out->mem_hi);
+}
+
+void prism_interval_widen(double lo, double hi, double w, double *out_lo, double *out_hi)
+{
+    if (out_lo)
+        *out_lo = lo / (1.0 + w);
+    if (out_hi)
+        *out_hi = hi / (1.0 - w);
 }

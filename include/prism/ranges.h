@@ -97,8 +97,9 @@ void prism_corners_free(PrismCorners *c);
  * The interval of @p s whose point columns are @p point (from the point model): each
  * corner evaluated with the scalar reference (prism_cost_eval_one), step_lo = the least and
  * step_hi = the largest of the point and the two corners (so a term that is not monotone
- * cannot put the point outside), mem_hi likewise; then widened: step_lo x (1 - widen_step),
- * step_hi x (1 + widen_step), mem_hi x (1 + widen_mem). Errors: the shape rules.
+ * cannot put the point outside), mem_hi likewise; then widened (prism_interval_widen):
+ * step_lo / (1 + widen_step), step_hi / (1 - widen_step), mem_hi / (1 - widen_mem).
+ * Errors: the shape rules.
  */
 gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
                             const double point[PRISM_COL_COUNT], PrismInterval *out,
@@ -115,6 +116,14 @@ gboolean prism_corners_eval(const PrismCorners *c, const PrismStrategy *s,
 void prism_corners_form(const PrismCorners *c, const PrismStrategy *s,
                         const double point[PRISM_COL_COUNT], const double step[PRISM_CORNER_COUNT],
                         const double peak[PRISM_CORNER_COUNT], PrismInterval *out);
+
+/**
+ * Widens @p lo and @p hi by a track record's mean relative error @p w (0 <= w < 1): the
+ * record's error is |predicted - measured| / measured, so a prediction e too fast means a
+ * measured time of predicted / (1 - e) and one e too slow predicted / (1 + e). Hence
+ * *out_lo = lo / (1 + w) and *out_hi = hi / (1 - w) (either pointer may be NULL).
+ */
+void prism_interval_widen(double lo, double hi, double w, double *out_lo, double *out_hi);
 
 /* ---- reading intervals: equivalence, the simplest of equals, the memory class ---- */
 

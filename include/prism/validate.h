@@ -334,8 +334,8 @@ double prism_track_tolerance(const PrismTrackStat *st);
  * track record of its device family and framework built from @p reps with the row's own
  * source left out (PrismTrackRecord.leave_out; prism_track_record_add on every report),
  * its widening (prism_track_widening of the speed statistic) and the interval widened by
- * it as plan widens (step_lo x (1 - w), step_hi x (1 + w)): the rows' held_lo,
- * held_hi, held_widen and held_tol (plan's equivalence tolerance from the same record; NAN
+ * it as plan widens (prism_interval_widen: step_lo / (1 + w), step_hi / (1 - w)): the rows'
+ * held_lo, held_hi, held_widen and held_tol (plan's equivalence tolerance from the same record; NAN
  * for the others), and the ho_* counts of the rows'
  * statistics (PrismValidateStat). A row whose family and framework have no other source
  * with a speed error is not widened and counted in ho_bare. Deterministic: the same on

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <prism/core.h>
+#include <prism/ranges.h>
 
 /* The shipped CSVs, in this order (each is read when found; `prism validate` without a CSV
  * reads the same). */
@@ -182,8 +183,7 @@ void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
             const double w = prism_track_widening(&t->speed);
             r->held_widen = w;
             r->held_tol = prism_track_tolerance(&t->speed);
-            r->held_lo = r->step_lo * (1.0 - w);
-            r->held_hi = r->step_hi * (1.0 + w);
+            prism_interval_widen(r->step_lo, r->step_hi, w, &r->held_lo, &r->held_hi);
             st->ho_n++;
             st->ho_inside += r->held_lo <= m && m <= r->held_hi ? 1 : 0;
             st->ho_bare += t->speed.n == 0 ? 1 : 0;

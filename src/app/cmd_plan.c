@@ -687,7 +687,7 @@ static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GE
 
 /* The model the search prices with under --robust (time ranges at their pessimistic ends)
  * and --mem-safety (memory ranges at theirs, and a budget whose usable part is the usable
- * memory / (1 + @p widen_mem), so that fitting means mem_hi <= usable). */
+ * memory x (1 - @p widen_mem), so that fitting means mem_hi <= usable: prism_interval_widen). */
 static PrismCostModel *search_model(const PrismCostModel *cm, gboolean robust, gboolean mem_safety,
                                     double widen_mem, GError **error)
 {
@@ -697,7 +697,7 @@ static PrismCostModel *search_model(const PrismCostModel *cm, gboolean robust, g
     prism_corner_apply(PRISM_CORNER_SLOW, robust, mem_safety, &k, &c);
     if (mem_safety) {
         const double margin = k.v[PRISM_KNOB_MEM_MARGIN];
-        t.mem_budget_bytes = (prism_cost_model_budget(cm) - margin) / (1.0 + widen_mem) + margin;
+        t.mem_budget_bytes = (prism_cost_model_budget(cm) - margin) * (1.0 - widen_mem) + margin;
     }
     return prism_cost_model_new(prism_cost_model_model(cm), &c, &t, &k, error);
 }

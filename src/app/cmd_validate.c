@@ -412,7 +412,7 @@ static char *render_text(const PrismValidateReport *rep)
     if (tracks->len > 0) {
         g_string_append(o, "\ntrack record per device family and framework (signed mean: + = "
                            "predicted faster / more memory; what plan and explain print,\n"
-                           "there from both shipped CSVs):\n");
+                           "there from every shipped CSV):\n");
         for (guint i = 0; i < tracks->len; i++) {
             g_autofree char *line = prism_app_track_line(g_ptr_array_index(tracks, i));
             g_string_append_printf(o, "  %s\n", line);

@@ -479,9 +479,9 @@ static void test_step_interval(void)
     CU_ASSERT_TRUE(prism_test_close(row(r, 0)->held_hi, hi, 1e-15, 0));
     /* a fourth row from another source (Y_TEST) measured at 1.5 x the prediction: a speed
      * error of 100 (1.5 p - p) / 1.5 p = 33.3 % (predicted faster) widens the X_TEST rows by
-     * w = 1/3 to [2/3 lo, 4/3 hi]: pred and lo inside, 2 hi outside. Y_TEST's own interval
-     * is widened by the mean absolute error of the X_TEST rows: (0 + 100 (p - lo) / lo +
-     * 100 (2 hi - p) / 2 hi) / 3 %. */
+     * w = 1/3 to [lo / (4/3), hi / (2/3)] = [3/4 lo, 3/2 hi]: pred and lo inside, 2 hi outside.
+     * Y_TEST's own interval is widened by the mean absolute error of the X_TEST rows: (0 + 100 (p -
+     * lo) / lo + 100 (2 hi - p) / 2 hi) / 3 %. */
     g_autoptr(GString) y = g_string_new(lines[1]);
     g_string_replace(y, "X_TEST", "Y_TEST", 1);
     char v[G_ASCII_DTOSTR_BUF_SIZE];
@@ -501,13 +501,13 @@ static void test_step_interval(void)
     CU_ASSERT(sx->ho_n == 3 && sx->ho_inside == 2 && sx->ho_bare == 0);
     CU_ASSERT_TRUE(prism_test_close(row(r2, 0)->held_widen, 1.0 / 3, 1e-12, 0));
     CU_ASSERT_TRUE(
-        prism_test_close(sx->ho_width / 3, 100 * (4 * hi / 3 - 2 * lo / 3) / pred, 1e-12, 0));
+        prism_test_close(sx->ho_width / 3, 100 * (1.5 * hi - 0.75 * lo) / pred, 1e-12, 0));
     const double wy = ((pred - lo) / lo + (2 * hi - pred) / (2 * hi)) / 3;
     const PrismValidateRow *ry = row(r2, 3);
     CU_ASSERT_TRUE(prism_test_close(ry->held_widen, wy, 1e-12, 0));
-    CU_ASSERT_TRUE(prism_test_close(ry->held_hi, hi * (1 + wy), 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(ry->held_hi, hi / (1 - wy), 1e-12, 0));
     CU_ASSERT(sy->ho_n == 1 && sy->ho_bare == 0);
-    CU_ASSERT_EQUAL(sy->ho_inside, 1.5 * pred <= hi * (1 + wy) ? 1 : 0);
+    CU_ASSERT_EQUAL(sy->ho_inside, 1.5 * pred <= hi / (1 - wy) ? 1 : 0);
     g_unlink(path);
     g_rmdir(dir);
 }

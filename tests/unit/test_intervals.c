@@ -116,7 +116,8 @@ static void test_corner_steps(void)
         NEAR(iv.mem, mk.device);
         NEAR(iv.mem_hi, iv.mem + 0.077 * (p[PRISM_COL_MEM_PEAK] - prism_cost_persistent(p)) + 1e8);
     }
-    /* widening: step_lo x (1 - w), step_hi x (1 + w), mem_hi x (1 + wm) */
+    /* widening by a record's mean |pred - meas| / meas: a run w too fast took pred / (1 - w),
+     * one w too slow pred / (1 + w): step_lo / 1.25, step_hi / 0.75, mem_hi / 0.9 */
     PrismStrategy s = test_strategy(cm, 8, strategies[0]);
     double p[PRISM_COL_COUNT];
     CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, p, NULL));
@@ -125,9 +126,9 @@ static void test_corner_steps(void)
     co->widen_step = 0.25;
     co->widen_mem = 0.1;
     CU_ASSERT_TRUE_FATAL(prism_corners_eval(co, &s, p, &b, NULL));
-    NEAR(b.step_lo, a.step_lo * 0.75);
-    NEAR(b.step_hi, a.step_hi * 1.25);
-    NEAR(b.mem_hi, a.mem_hi * 1.1);
+    NEAR(b.step_lo, a.step_lo / 1.25);
+    NEAR(b.step_hi, a.step_hi / 0.75);
+    NEAR(b.mem_hi, a.mem_hi / 0.9);
 }
 
 static PrismInterval iv3(double step, double fast, double slow)

@@ -380,14 +380,15 @@ static const PrismValidateStat *stat_of(const PrismValidateReport *rep, const ch
  *   r5 A  H100 other step 1.0 vs 1.5, [0.90, 1.20]: +33.3
  *   r7 C  H100 fw    step 1.0 vs 2.0, [0.90, 1.10]: +50
  *   second CSV: r6 B H100 fw step 1.0 vs 0.8, [0.95, 1.05]: -25
- * Widening w = the mean absolute speed error of the other sources' rows / 100:
- *   r1 (A out): r2, r3, r6, r7: (20 + 25 + 25 + 50) / 4 = 30 % -> [0.63, 1.43] holds 1.2;
- *     width 80 %
+ * Widening w = the mean absolute speed error of the other sources' rows / 100, the ends
+ * lo / (1 + w) and hi / (1 - w):
+ *   r1 (A out): r2, r3, r6, r7: (20 + 25 + 25 + 50) / 4 = 30 % -> [0.9 / 1.3, 1.1 / 0.7]
+ *     = [0.69231, 1.57143] holds 1.2; width 87.912 %
  *   r2, r6 (B out): r1, r3, r7: (16.667 + 25 + 50) / 3 = 30.556 % ->
- *     r2 [1.8 x 0.69444, 2.2 x 1.30556] = [1.25, 2.87222] holds 2.5; width 81.111 %
- *     r6 [0.65972, 1.37083] holds 0.8; width 71.111 %
- *   r7 (C out): r1, r2, r6: (16.667 + 20 + 25) / 3 = 20.556 % -> [0.715, 1.32611] misses
- *     2.0; width 61.111 %
+ *     r2 [1.8 / 1.30556, 2.2 / 0.69444] = [1.37872, 3.168] holds 2.5; width 89.464 %
+ *     r6 [0.72766, 1.512] holds 0.8; width 78.434 %
+ *   r7 (C out): r1, r2, r6: (16.667 + 20 + 25) / 3 = 20.556 % -> [0.9 / 1.20556,
+ *     1.1 / 0.79444] = [0.74654, 1.38462] misses 2.0; width 63.807 %
  *   r4 (A100 fw) and r5 (H100 other): no other source, not widened: r4 [0.95, 1.1] holds
  *     1.05 (width 15 %), r5 [0.9, 1.2] misses 1.5 (width 30 %).
  * The ranges alone hold only r4 (1.2 > 1.1, 2.5 > 2.2, 0.8 < 0.95, 2.0 > 1.1, 1.5 > 1.2). */
@@ -411,14 +412,15 @@ static void test_holdout(void)
     prism_track_holdout(reps, 2);
 
     NEAR(r1->held_widen, 0.3);
-    NEAR(r1->held_lo, 0.63);
-    NEAR(r1->held_hi, 1.43);
-    NEAR(r2->held_widen, 91.6666666666667 / 300);
-    NEAR(r2->held_lo, 1.25);
-    NEAR(r2->held_hi, 2.2 * (1 + 91.6666666666667 / 300));
+    NEAR(r1->held_lo, 0.9 / 1.3);
+    NEAR(r1->held_hi, 1.1 / 0.7);
+    const double w2 = 91.6666666666667 / 300, w7 = 61.6666666666667 / 300;
+    NEAR(r2->held_widen, w2);
+    NEAR(r2->held_lo, 1.8 / (1 + w2));
+    NEAR(r2->held_hi, 2.2 / (1 - w2));
     NEAR(r6->held_widen, r2->held_widen);
-    NEAR(r7->held_widen, 61.6666666666667 / 300);
-    NEAR(r7->held_lo, 0.9 * (1 - 61.6666666666667 / 300));
+    NEAR(r7->held_widen, w7);
+    NEAR(r7->held_lo, 0.9 / (1 + w7));
     NEAR(r4->held_widen, 0.0);
     NEAR(r4->held_lo, 0.95);
     NEAR(r5->held_widen, 0.0);
@@ -429,16 +431,15 @@ static void test_holdout(void)
     const PrismValidateStat *c = stat_of(&one, "C"), *d = stat_of(&one, "D");
     const PrismValidateStat *b2 = stat_of(&two, "B");
     CU_ASSERT(a->ho_n == 2 && a->ho_inside == 1 && a->ho_bare == 1); /* r1 in, r5 out */
-    NEAR(a->ho_width, 80.0 + 30.0);
+    NEAR(a->ho_width, 100.0 * (1.1 / 0.7 - 0.9 / 1.3) + 30.0);
     CU_ASSERT(b->ho_n == 1 && b->ho_inside == 1 && b->ho_bare == 0);
-    NEAR(b->ho_width, 100.0 * (2.2 * (1 + 91.6666666666667 / 300) - 1.25) / 2.0); /* 81.111 */
+    NEAR(b->ho_width, 100.0 * (2.2 / (1 - w2) - 1.8 / (1 + w2)) / 2.0); /* 89.464 */
     CU_ASSERT(c->ho_n == 1 && c->ho_inside == 0 && c->ho_bare == 0);
-    NEAR(c->ho_width, 100.0 * 1.0 * (1 + 61.6666666666667 / 300) * 1.1 -
-                          100.0 * 0.9 * (1 - 61.6666666666667 / 300)); /* 61.111 */
+    NEAR(c->ho_width, 100.0 * (1.1 / (1 - w7) - 0.9 / (1 + w7))); /* 63.807 */
     CU_ASSERT(d->ho_n == 1 && d->ho_inside == 1 && d->ho_bare == 1);
     NEAR(d->ho_width, 15.0);
     CU_ASSERT(b2->ho_n == 1 && b2->ho_inside == 1 && b2->ho_bare == 0);
-    NEAR(b2->ho_width, 100.0 * (1.05 - 0.95) + 100.0 * (1.05 + 0.95) * 91.6666666666667 / 300);
+    NEAR(b2->ho_width, 100.0 * (1.05 / (1 - w2) - 0.95 / (1 + w2))); /* 78.434 */
 
     /* the widening plan takes from a record: the mean absolute error, at most 90 % */
     const PrismTrackStat none = {0}, big = {.n = 1, .mean_abs = 95.0};
