@@ -726,6 +726,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "ProcessGroupNCCL.cpp allgather (same-sized outputs) gathers into one more flattened "
          "tensor (flatten_for_scatter_gather / newLikeFlat) before copying out (1): 2, the "
          "nanotron profile"},
+    [PRISM_KNOB_GROUPED_GEMM_RATIO] =
+        {"grouped_gemm_ratio", 1.0, 0.05, 1.0, "fraction",
+         "the routed experts' grouped GEMMs run at this fraction of the dense large-GEMM "
+         "rate of their dtype (the compute-bound time / ratio; the HBM roofline as before): "
+         "1 = a grouped launch is as efficient as one large GEMM (DeepGEMM's and CUTLASS's "
+         "grouped kernels on Hopper, cost/README.md 'Grouped GEMMs against a published "
+         "table'); a framework profile sets what its grouped GEMM reaches on a device",
+         "published: deepseek-ai/DeepGEMM README (Feb 2025, H800 FP8): contiguous grouped "
+         "GEMMs at training shapes 1093-1297 TFLOP/s against 1304 for the dense 4096 x 4096 x "
+         "7168 of the same README, within the dense GEMM's own error of the large-GEMM rate "
+         "(cost/README.md): 1"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

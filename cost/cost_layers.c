@@ -1324,6 +1324,10 @@ void prism_cost_gemm_shape_internal(const PrismCostModel *cm, uint32_t kind, uin
     out->N = G->n_tp * iw + G->n_kv * kvs + G->n_rep;
     out->K = G->k_tp * iw + G->k_rep;
     out->inv_rate = G->low > 0.5 ? k->inv_rate : k->inv_rate_bf16;
+    /* the routed experts' grouped launch at the framework's grouped-GEMM rate
+     * (grouped_gemm_ratio: 1 = the dense large-GEMM rate) */
+    if (ex)
+        out->inv_rate /= cm->knobs.v[PRISM_KNOB_GROUPED_GEMM_RATIO];
     out->in_bytes = G->low > 0.5 ? k->low_in_bytes : 2.0;
     out->peak = G->low > 0.5 ? cm->cluster->peak_flops[cm->training.dtype] : k->peak_flops;
 }

@@ -142,7 +142,9 @@ typedef struct Preset {
  *    vendor rates the tensor peak at that power); a part capped below its rated power runs
  *    at boost x (cap / rated)^(1/3): dynamic power is C V^2 f and, in the DVFS range, the
  *    voltage scales with the frequency, so P ~ f^3 (a physical model, not a datasheet
- *    value; H100 at 500 W of 700 W: 0.894, B200 at 750 W of 1000 W: 0.909).
+ *    value; H100 at 500 W of 700 W: 0.894). Where a rate measured at the cap is published
+ *    the clock is read from it instead (B200 at 750 W: 0.774 of boost from cuBLAS at the
+ *    cap, its entry; the power law would give 0.909).
  *  - Tile: the output tile of the large-GEMM kernels cuBLAS/CUTLASS pick on the
  *    architecture: Ampere "s16816gemm ... 256x128", Hopper warp-specialised 128x256x64
  *    (CUTLASS 3 sm90 default for BF16), Blackwell 1-SM 128x256 (CUTLASS sm100), CDNA3
@@ -155,9 +157,11 @@ typedef struct Preset {
  *    torch.mm BF16 at 4096^3, 6144^3 and 8192^3 on B200 with the mid-2025 PyTorch nightly
  *    (1.41, 1.45 and 1.42 PFLOP/s = 0.627, 0.646 and 0.631 of 2.25 PF; pytorch/ao#2427,
  *    benchmarks/float8/bench_matmul.py, 2025-06-23). The power limit of that B200 is not
- *    stated; the same team's end-to-end B200 runs are capped at 750 W, so the figure may
- *    already hold part of the 750 W preset's clock drop (then the 1000 W part reaches up to
- *    0.631/0.909 = 0.69). MI300X, Ascend: no published figure read (0: the fallback 0.8).
+ *    stated; the same team's end-to-end B200 runs are capped at 750 W, but cuBLAS at a
+ *    locked 750 W cap reaches only 1.10 PFLOP/s on the same shapes (facebookexperimental/
+ *    triton#854), so the 1.42 is read as the full-power figure; the 750 W preset keeps the
+ *    library's 0.631 and prices the cap as clock. MI300X, Ascend: no published figure read
+ *    (0: the fallback 0.8).
  *  - Attention: FlashAttention-2 (Dao 2023, arXiv:2307.08691) on A100: forward ~70 % of the
  *    BF16 peak (up to 73 %, "50-73 %" over its benchmarks), backward ~60 % (its lower part);
  *    FlashAttention-3 (Shah et al. 2024, arXiv:2407.08608) on H100 BF16: forward up to 740
@@ -705,10 +709,14 @@ static const Preset presets[] = {
              [S_L1_BW] = SRC_NDR_B,
              [S_L1_LAT] = SRC_LAT1}},
     /* B200 capped at 750 W (torchao's MXFP8 benchmark hardware, "8 x B200 limited to 750W"):
-     * sustained tensor clock 1856 x (750/1000)^(1/3) = 1686 MHz (power law above); large
-     * BF16/FP16 GEMMs at the cap as cuBLAS ran them there (facebookexperimental/triton#854:
-     * 1110 and 1088 TFLOP/s at 4096^3 and 8192^3 with the cap locked to 750 W), 0.538 of the
-     * sustained-clock peak. */
+     * the clock the cap holds is read from the published rates, not from the power law above.
+     * cuBLAS ran large BF16/FP16 GEMMs at 1110.1 and 1087.7 TFLOP/s at 4096^3 and 8192^3 with
+     * the cap locked to 750 W (facebookexperimental/triton#854, mean 1098.9); the same library
+     * on the part at its full power reaches 0.631 of 2.25 PF (the B200 entry). A large GEMM is
+     * compute-bound, so the library's efficiency is the same at both limits and the cap costs
+     * clock: 1856 x 1098.9 / (2250 x 0.631) = 1436.6 MHz, 0.774 of the boost clock, where the
+     * power law gives 0.909. Every tensor-core kernel at the cap (the attention core, NVFP4 and
+     * MXFP4 GEMMs) runs at that clock. */
     {"B200-750W",
      180,
      8000,
@@ -716,7 +724,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1686, 128, 256, 126, 0.717, 0.55, 0.538, 0.597, 0.582},
+     {148, 1856, 1437, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582},
      {50, 256, 89.6},
      .src =
          {[S_MEM] = SRC_B200_MEM,
@@ -735,16 +743,19 @@ static const Preset presets[] = {
               SRC_B200_SM,
           [S_BOOST] = SRC_B200_CLK,
           [S_SUSTAINED] =
-              "derived: 1856 x (750/1000)^(1/3) = 1686 MHz: dynamic power ~ f^3 in the DVFS range, "
-              "the 750 W limit of torchao's benchmark hardware ('8 x B200 limited to 750W')",
+              "derived: cuBLAS FP16 GEMM on B200 with the power cap locked to 750 W, 1110.1 and "
+              "1087.7 TFLOP/s at 4096^3 and 8192^3 (facebookexperimental/triton#854, "
+              "test_blackwell_gemm_perf.py under denoise.sh), mean 1098.9, at the library's "
+              "full-power efficiency 0.631: 1856 x 1098.9 / (2250 x 0.631) = 1436.6 MHz, the 750 W "
+              "limit of torchao's benchmark hardware ('8 x B200 limited to 750W')",
           [S_TILE_M] = SRC_B200_TILE,
           [S_TILE_N] = SRC_B200_TILE,
           [S_L2] = SRC_B200_L2,
           [S_GEMM_EFF] =
-              "published: cuBLAS FP16 GEMM on B200 with the power cap locked to 750 W: 1110.1 and "
-              "1087.7 TFLOP/s at 4096^3 and 8192^3 (facebookexperimental/triton#854, "
-              "test_blackwell_gemm_perf.py under denoise.sh), mean 1098.9 = 0.538 of the "
-              "sustained-clock peak 2250 x 1686/1856 = 2043.9 TFLOP/s",
+              "published: torch.mm BF16 on B200, median 0.631 of 2.25 PF (pytorch/ao#2427, as the "
+              "B200 entry): the library's efficiency at its own clock, the same under the cap; "
+              "2250 x 1437/1856 x 0.631 = 1099.2 TFLOP/s, cuBLAS's mean 1098.9 at the 750 W cap "
+              "(facebookexperimental/triton#854)",
           [S_GEMM_EFF_NVFP4] =
               "published: the B200's NVFP4 GEMMs, median 0.597 of 9 PF (pytorch/ao#2427, "
               "bench_matmul.py --recipe nvfp4, 2025-06-23; its power limit not stated): no "

@@ -208,5 +208,12 @@ check "  host line" grep -qE "^host: [0-9.]+ GiB offloaded of 256.00 GiB host me
 check "fp8_scope 2 text" expect_status 0 explain -m deepseek-v2-lite -c H100-SXM -n 16 --gbs 64 \
     --dtype fp8 --set fp8_scope=2 --strategy "tp=2,ep=8"
 check "  names the routed experts" grep -qF "fp8 linear GEMMs (fp8_scope 2: the routed experts; the other linears in bf16)" out.txt
+# The attention core at the 750 W cap runs at the clock the cap holds (1437 of 1856 MHz,
+# read from cuBLAS at the cap): Llama 3 8B, seq 8192, mbs 1: per token 4 x 8192 x 4096
+# FLOP (QK^T and PV) x 0.5 (causal) = 6.711e7; 8192 tokens = 5.4976e11 FLOP at FA4's 0.717
+# x 2250e12 x 1437/1856 = 1249.05e12 FLOP/s -> 4.4014e-4 s (at the power law's 1686 MHz it
+# would be 3.752e-4 s)
+expect_json "attention core at the 750 W cap by hand" 'abs(d["layers"][1]["terms"]["core_fwd"] - 4.4014e-4) < 1e-8' -- \
+    explain --json -m llama3-8b -c B200-750W -n 8 --gbs 8 --seq 8192 -s dp=8,mbs=1
 
-cli_done 66
+cli_done 67

@@ -152,15 +152,23 @@ static void test_presets(void)
     c = prism_cluster_preset("B200", NULL);
     CU_ASSERT_EQUAL(c->gemm_efficiency, 0.631);
     prism_cluster_free(c);
-    /* at the 750 W cap: the large-GEMM rate peak x sustained/boost x efficiency = 2250 x
-     * 1686/1856 x 0.538 = 1099.6 TFLOP/s, cuBLAS's 1110.1 and 1087.7 at 4096^3 and 8192^3
-     * with the cap locked to 750 W (facebookexperimental/triton#854), mean 1098.9 */
+    /* at the 750 W cap: cuBLAS's 1110.1 and 1087.7 TFLOP/s at 4096^3 and 8192^3 with the
+     * cap locked to 750 W (facebookexperimental/triton#854), mean 1098.9, at the library's
+     * full-power efficiency 0.631: clock 1856 x 1098.9 / (2250 x 0.631) = 1436.6 -> 1437 MHz
+     * (the power law's (750/1000)^(1/3) would give 1686); the large-GEMM rate peak x
+     * sustained/boost x efficiency = 2250 x 1437/1856 x 0.631 = 1099.2 TFLOP/s */
     c = prism_cluster_preset("B200-750W", NULL);
-    CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1686);
+    CU_ASSERT_EQUAL(c->sustained_clock_mhz, 1437);
+    CU_ASSERT_EQUAL(c->gemm_efficiency, 0.631);
     const double rate = c->peak_flops[PRISM_DTYPE_BF16] * c->sustained_clock_mhz /
                         c->boost_clock_mhz * c->gemm_efficiency;
-    CU_ASSERT_DOUBLE_EQUAL(rate, 1099.6e12, 0.1e12);
+    CU_ASSERT_DOUBLE_EQUAL(rate, 1099.2e12, 0.1e12);
     CU_ASSERT_DOUBLE_EQUAL(rate / 1098.9e12, 1.0, 1e-3);
+    /* the attention core at the cap runs at the same clock: FA4's forward 0.717 x 2250 x
+     * 1437/1856 = 1249.0 TFLOP/s (1464.7 at 1686 MHz under the power law) */
+    CU_ASSERT_DOUBLE_EQUAL(c->attn_fwd_fraction * c->peak_flops[PRISM_DTYPE_BF16] *
+                               c->sustained_clock_mhz / c->boost_clock_mhz,
+                           1249.0e12, 0.1e12);
     prism_cluster_free(c);
     /* the 500 W H100: 1830 x (500/700)^(1/3) = 1635.9 MHz */
     c = prism_cluster_preset("H100-96GB-500W", NULL);
