@@ -211,10 +211,12 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "tests/functional_tests/test_cases/mixtral/*_release/model_config.yaml: "
          "--moe-token-dispatcher-type alltoall (the MoE team's release recipes)"},
     [PRISM_KNOB_SELECTIVE_POLICY] =
-        {"selective_policy", 0.0, 0.0, 1.0, "code",
+        {"selective_policy", 0.0, 0.0, 2.0, "code",
          "what recompute=selective keeps: 0 = all but the attention "
          "core (Korthikanti); 1 = per-op SAC: the block input, SDPA's "
-         "outputs and every other matmul's output (torchtitan)",
+         "outputs and every other matmul's output (torchtitan); 2 = per-op "
+         "SAC whose attention op is not on the save list (cuDNN SDPA before "
+         "torchtitan#2095): SDPA's outputs are not kept and SDPA runs again",
          "published: Korthikanti et al. 2022 (arXiv:2205.05198) 5: selective recompute drops the "
          "attention core only (Megatron --recompute-granularity selective)"},
     [PRISM_KNOB_LOSS_BWD_EXTRA] =

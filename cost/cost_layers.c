@@ -425,6 +425,14 @@ static void selective_terms(const PrismBlockSpec *sp, gboolean mtp, double h, co
     k->sf_kv = 2.0 * h * g * d;                                /* wk */
     k->sel_gemm = (k->sf_tp + k->sf_kv) / (k->f_tp + k->f_kv); /* exact while tp <= g */
     k->sel_ew = 1.0;
+    /* selective_policy 2: the attention kernel's op is not on the save list (torchtitan's
+     * _op_sac_save_list held the flash and memory-efficient SDPA ops but not cuDNN's until
+     * pytorch/torchtitan#2095), so SDPA's output and log-sum-exp are not kept and SDPA
+     * runs again in the recompute (from the kept wq and wv outputs and the recomputed k) */
+    if (kv->sac > 1.5) {
+        k->as_tp -= bp * a * d + 4.0 * a;
+        k->sel_core = 1.0;
+    }
     /* with SP, the policy's save list holds reduce_scatter_tensor but not the all-gathers
      * (torchtitan _save_list): the recomputed wk and w3 need the gathered attention and
      * MLP inputs, so both all-gathers run again - (t-1)/t of T h each, together one
@@ -496,7 +504,8 @@ static void memory_modules(const PrismBlockSpec *sp, double h, const KnobView *k
     }
     if (mla && kv->rc_mla < 0.5)
         k->as_rep -= (bp - q8) * (rq + rkv);
-    k->as_tp -= (bp - E5M6_CACHE_BYTES) * a * (mla ? dv : at->head_dim);
+    if (!(kv->sac > 1.5 && k->sel_ew > 0.5)) /* per-op SAC policy 2 keeps no attention output */
+        k->as_tp -= (bp - E5M6_CACHE_BYTES) * a * (mla ? dv : at->head_dim);
     if (mp->n_experts == 0) {
         k->as_tp -= (bp - q8) * (double)mp->ffn_hidden; /* fc2's input */
         return;

@@ -54,7 +54,8 @@ typedef enum {
     PRISM_KNOB_SEQ1F1B_SPLITS,         /**< sequence chunks per micro-batch (seq1f1b) */
     PRISM_KNOB_MOE_DISPATCHER,         /**< 0 = all-to-all token dispatcher, 1 = all-gather */
     PRISM_KNOB_SELECTIVE_POLICY,       /**< selective recompute: 0 = Korthikanti (attention
-                                            core), 1 = per-op SAC (torchtitan "op") */
+                                            core), 1 = per-op SAC (torchtitan "op"), 2 = per-op
+                                            SAC with SDPA recomputed (not on the list) */
     PRISM_KNOB_LOSS_BWD_EXTRA,         /**< logit copies live in the loss backward beyond
                                             the working set's one (eager cross-entropy 1) */
     PRISM_KNOB_ELEMENTWISE_EAGER,      /**< 1 = eager PyTorch's op-by-op norm/RoPE/SwiGLU

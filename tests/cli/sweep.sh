@@ -320,7 +320,8 @@ expect_bad "a profile's device groups split the grid" -- sweep --grid mixed.ini 
 check "the same grid when --set leaves the groups nothing to change" expect_status 0 sweep \
     --grid mixed.ini --framework pytorch-fsdp --set attn_fwd_fraction=0.4 \
     --set attn_bwd_fraction=0.3 --set mx_cast_passes=1 --set mx_cast_efficiency=0 \
-    --set grouped_gemm_ratio=1 -o mixed.h5
+    --set grouped_gemm_ratio=1 \
+    --set selective_policy=1 -o mixed.h5
 expect_bad "grid and --top" -- sweep --grid "$grid" --top 3 -o x.h5 -- "--top" "[options] top"
 printf '[grid]\nmodels = gpt3-1.3b\nclusters = H100-SXM; A100-40GB\ndevices = 8\ngbs = 64\nseq = 2048\n[options]\nmem_budget = 60\n' > budget.ini
 expect_bad "a grid's memory budget above one point's device" -- sweep --grid budget.ini -o x.h5 -- \

@@ -128,6 +128,24 @@ static void test_selective_policy(void)
 }
 
 /*
+ * selective_policy = 2: per-op SAC whose attention op is not on the save list (cuDNN's SDPA
+ * before torchtitan#2095). SDPA's output (a d = 4096 elements, 2 B) and its fp32
+ * log-sum-exp (4 a = 128 B) are no longer kept: 65,664 - 8,192 - 128 = 57,344 B/token,
+ * x 4096 tokens = 234,881,024 B at t = 1 and a quarter, 58,720,256 B, at t = 4 with SP.
+ * SDPA runs again: the recompute adds the causal flash core, 16,777,216 FLOPs per token
+ * (test_selective_policy), to wk + wo + fc2's 201,326,592: per step
+ * 4 * 16384 * (201,326,592 + 16,777,216) = 1.4293e13.
+ */
+static void test_selective_policy_sdpa_recomputed(void)
+{
+    double a1, a4;
+    const double sac = sac_recompute_flops("selective_policy=2", &a1, &a4);
+    CU_ASSERT_EQUAL(a1, 234881024.0);
+    CU_ASSERT_EQUAL(a4, 58720256.0);
+    CU_ASSERT_DOUBLE_EQUAL(sac / (4.0 * 16384.0 * (201326592.0 + 16777216.0)), 1.0, 1e-9);
+}
+
+/*
  * loss_bwd_extra: the head's backward working set grows by one copy of the logits per
  * extra copy, logits_bytes x V / t per token. V 51200, fp32 logits (4 B), T = 2 x 2048 =
  * 4096 tokens: t = 1: 4 * 51200 * 4096 = 838,860,800 B; t = 4 (+SP): 209,715,200 B. The
@@ -2512,6 +2530,7 @@ static CU_TestInfo formula_tests[] = {
     {"act_cache_fp8 and recompute_norm by hand", test_act_cache_fp8},
     {"moe_probs_in_act by hand", test_moe_probs_in_act},
     {"selective policy: per-op SAC", test_selective_policy},
+    {"selective policy: per-op SAC with SDPA recomputed", test_selective_policy_sdpa_recomputed},
     {"loss backward: eager cross-entropy copy", test_loss_bwd_extra},
     {"eager elementwise: RoPE passes", test_elementwise_eager},
     {"offload: optimizer state to the host (CPU Adam, transfers, mem_host)",

@@ -258,8 +258,9 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     t.seq = m->pos == PRISM_POS_LEARNED && m->max_positions < 4096 ? m->max_positions : 4096;
     PrismKnobs k;
     prism_knobs_default(&k);
-    /* torchtitan's per-op SAC and the eager loss copy on half the models each */
-    k.v[PRISM_KNOB_SELECTIVE_POLICY] = g_rand_int_range(rng, 0, 2);
+    /* every selective policy (per-op SAC with and without SDPA kept) on a third of the
+     * models each, the eager loss copy on half */
+    k.v[PRISM_KNOB_SELECTIVE_POLICY] = g_rand_int_range(rng, 0, 3);
     k.v[PRISM_KNOB_LOSS_BWD_EXTRA] = g_rand_int_range(rng, 0, 2);
     /* every FP8 scope (the dense/expert split of the GEMM table and of the weight copies) */
     k.v[PRISM_KNOB_FP8_SCOPE] = g_rand_int_range(rng, 0, 3);

@@ -485,7 +485,8 @@ static void test_overrides(void)
     prism_knob_overrides_apply(NULL, &applied); /* none: unchanged */
     CU_ASSERT_EQUAL(applied.v[PRISM_KNOB_ATTN_FWD_FRACTION], 0.337);
     /* [knobs.B200] on a B200-family cluster (any case; the 750 W preset too): cuDNN's
-     * attention fractions over [knobs]' Hopper ones, the MX casts; nothing else differs.
+     * attention fractions over [knobs]' Hopper ones, the MX casts, per-op SAC without the
+     * cuDNN attention on its save list; nothing else differs.
      * Other families and no cluster keep [knobs]. User overrides still come last. */
     const char *const b200[] = {"B200", "B200-750W", "b200-750w"};
     for (size_t c = 0; c < G_N_ELEMENTS(b200); c++) {
@@ -500,10 +501,11 @@ static void test_overrides(void)
         /* torch._grouped_mm on B200: 822.0 of the dense 1419.75 TFLOP/s (the profile's
          * comment) */
         CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_GROUPED_GEMM_RATIO], 0.579);
+        CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_SELECTIVE_POLICY], 2.0);
         for (int i = 0; i < PRISM_KNOB_COUNT; i++)
             if (i != PRISM_KNOB_ATTN_FWD_FRACTION && i != PRISM_KNOB_ATTN_BWD_FRACTION &&
                 i != PRISM_KNOB_MX_CAST_PASSES && i != PRISM_KNOB_MX_CAST_EFFICIENCY &&
-                i != PRISM_KNOB_GROUPED_GEMM_RATIO)
+                i != PRISM_KNOB_GROUPED_GEMM_RATIO && i != PRISM_KNOB_SELECTIVE_POLICY)
                 CU_ASSERT_EQUAL(kb.v[i], k.v[i]);
         prism_knob_overrides_apply(&o, &kb);
         CU_ASSERT_EQUAL(kb.v[PRISM_KNOB_CP_OVERLAP], 1.0);
