@@ -219,10 +219,12 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_GEMM_WGRAD] = {"gemm_wgrad", "s", "the same for the K x N output over M"},
     [PRISM_KS_CORE_FWD] = {"core_fwd", "s",
                            "T*F_core/t / (peak_bf16*sustained/boost*attn_fwd_fraction) with "
-                           "flash attention, else at the large-GEMM BF16 rate"},
+                           "flash attention, else max(that at the large-GEMM BF16 rate, "
+                           "T*2*bytes*heads*s/t/(HBM*eff)): the scores written and read"},
     [PRISM_KS_CORE_BWD] = {"core_bwd", "s",
                            "flash: 2.5*T*F_core/t / (peak_bf16*sustained/boost*"
-                           "attn_bwd_fraction); else bwd_ratio x core_fwd"},
+                           "attn_bwd_fraction); else max(bwd_ratio x the forward's FLOP time, "
+                           "T*4*bytes*heads*s/t/(HBM*eff))"},
     [PRISM_KS_FP8_CAST] = {"fp8_cast", "s",
                            "FP8 recipes: (cast_x*M*K + cast_w*K*N)/(HBM*eff) per FP8 GEMM "
                            "(inputs and weights, with transposes and amax)"},

@@ -546,6 +546,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const int32_t *restrict goff = ln->goff + off;
     const double *restrict tb = ln->gtab + (size_t)sl->kind * PRISM_KG_COUNT;
     const double cfi = km->core_fwd_inv, cbi = km->core_bwd_inv;
+    const double c_by_f = K->c_bytes_f, c_by_b = K->c_bytes_b;
     double *o_dfs = out + (size_t)PRISM_KS_DP_FS * PRISM_K_TILE;
     double *o_dtl = out + (size_t)PRISM_KS_DP_TAIL * PRISM_K_TILE;
     double *o_fw = out + (size_t)PRISM_KS_CF * PRISM_K_TILE;
@@ -618,7 +619,11 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;
-        const double c_f = core * cfi, c_b = core * bwd * cbi;
+        /* without flash attention the batched GEMMs stream the scores through HBM: the
+         * slower of their FLOPs and those bytes (+0 bytes with flash: the FLOPs) */
+        const double c_fc = core * cfi, c_bc = core * bwd * cbi;
+        const double c_fm = T * c_by_f * it * hbm, c_bm = T * c_by_b * it * hbm;
+        const double c_f = c_fm > c_fc ? c_fm : c_fc, c_b = c_bm > c_bc ? c_bm : c_bc;
         const double g_f = o_gf[i], g_d = o_gd[i];
         const double g_w = o_gw[i], g_c8 = has_cast > 0.5 ? o_c8[i] : 0.0;
         const double g_c8b = has_cast > 0.5 ? o_c8b[i] : 0.0;

@@ -149,6 +149,12 @@ typedef struct PrismKKind {
      * 1: the layer exchanges nothing over CP (an MLP-only layer; gated DeltaNet, whose
      * cp > 1 the strategy check refuses) */
     double cp_a2a, cp_none;
+    /* the attention core's batched GEMMs without flash attention (cost/README.md,
+     * "Compute"): HBM bytes per token (sharded by tp) of the score matrices they write and
+     * read, forward (QK^T writes the scores, the probabilities' product with V reads them)
+     * and backward (dP written, P read for dV, dS read for dQ and for dK); the core runs no
+     * faster than these bytes at the achieved HBM bandwidth. 0 with flash attention. */
+    double c_bytes_f, c_bytes_b;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */

@@ -511,6 +511,54 @@ static void test_swiglu_unfused(void)
 }
 
 /*
+ * The attention core without flash attention streams its score matrices through HBM
+ * (Megatron's CoreAttention: baddbmm writes the s x s scores, bmm(probs, V) reads them;
+ * backward dP written, P, dS and dS read again) and runs no faster than those bytes. Knobs
+ * for round numbers: HBM 1000 GB/s at efficiency 1, GEMMs at 0.5 of the test cluster's 312
+ * TFLOP/s = 156 TFLOP/s (its clocks are not given: no clock scaling); fp16, seq s = 2048,
+ * mbs 1 (T = 2048 tokens).
+ * h = 1024, a = 16 (head dim 64):
+ *   bytes forward  T x 2 x 2 B x a x s = 2048 x 4 x 16 x 2048 = 268,435,456 B: 268.435456 us
+ *   bytes backward twice that: 536.870912 us
+ *   FLOPs forward  T x 4 s h = 2048 x 4 x 2048 x 1024 = 17,179,869,184: 110.127 us, backward
+ *   2x = 220.254 us: both passes bound by the bytes (intensity d = 64 FLOP/B against the
+ *   ridge 156 FLOP/B).
+ * tp 2 halves the heads per device: 134.217728 and 268.435456 us.
+ * h = 4096, a = 16 (head dim 256): the same bytes, FLOPs 4x = 440.51 us forward, 881.02 us
+ *   backward: the FLOPs bind (intensity 256 > 156), core_fwd = 68,719,476,736 / 156e12 s.
+ * With flash attention no scores reach HBM: the causal half of the FLOPs at the large-GEMM
+ *   rate (the test cluster has no flash fractions): 8,589,934,592 / 156e12 s.
+ */
+static void core_terms(uint64_t h, const char *flash, const char *strategy, double *f, double *b)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, h, 16, 51200);
+    const char *const sets[] = {flash, "hbm_GBps=1000", "hbm_efficiency=1",
+                                "compute_efficiency=0.5", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    *f = test_explain_term(ex, PRISM_TERM_SLOT, 1, "core_fwd");
+    *b = test_explain_term(ex, PRISM_TERM_SLOT, 1, "core_bwd");
+}
+
+static void test_core_score_traffic(void)
+{
+    double f, b;
+    core_terms(1024, "flash_attention=0", "dp=8,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 268.435456e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(b, 536.870912e-6, 1e-15);
+    core_terms(1024, "flash_attention=0", "dp=4,tp=2,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 134.217728e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(b, 268.435456e-6, 1e-15);
+    core_terms(4096, "flash_attention=0", "dp=8,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 68719476736.0 / 156e12, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(b, 2.0 * 68719476736.0 / 156e12, 1e-15);
+    core_terms(1024, "flash_attention=1", "dp=8,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 8589934592.0 / 156e12, 1e-15);
+}
+
+/*
  * grad_lowp_kept: a micro-batch's backward ends holding the 16-bit gradient of every
  * parameter of the stage, G = 2 P, while its own activations are gone: the stage peaks at
  * A + max(0, G - A_one). pp = 1, one micro-batch, no backward working set
@@ -2485,6 +2533,7 @@ static CU_TestInfo formula_tests[] = {
     {"ZeRO static bytes per parameter", test_zero_bytes},
     {"DDP's bucket copy of the gradients", test_ddp_grad_copy},
     {"eager SwiGLU keeps silu's output", test_swiglu_unfused},
+    {"the non-flash attention core streams its scores through HBM", test_core_score_traffic},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
