@@ -111,6 +111,12 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
      * operands, 4 d against 2 s elements, are left out: a lower bound) */
     k->c_bytes_f = kv->flash > 0.5 ? 0.0 : 2.0 * bp * a * sw;
     k->c_bytes_b = kv->flash > 0.5 ? 0.0 : 4.0 * bp * a * sw;
+    /* their backward, counted from the kernels (Megatron's fused
+     * scaled_upper_triang_masked_softmax_backward reads the output gradient and the
+     * probabilities and writes in place: 3 bp; torch's native_dropout_backward reads the
+     * gradient and the bool mask and writes: 2 bp + 1), not bwd_ratio x the forward's
+     * 2 bp + drop (2 bp + 1) */
+    k->e_score_b = kv->flash > 0.5 ? 0.0 : (3.0 * bp + kv->drop * (2.0 * bp + 1.0)) * a * sw;
     if (at->kind == PRISM_ATTN_MLA) {
         const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim;
         const double dv = at->v_head_dim, rq = at->q_lora_rank, rkv = at->kv_lora_rank;

@@ -203,8 +203,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                       "grad_accum + backward tp/cp/ep (exposed)"},
     [PRISM_KS_RC_TIME] = {"recompute_total", "s", "recompute + (full: forward comm again)"},
     [PRISM_KS_ELEMWISE] = {"elementwise", "s",
-                           "(1+bwd_ratio)*T*(E_rep*r + E_tp/t + E_score/t + E_full)/(HBM*eff), "
-                           "part of compute"},
+                           "T*((1+bwd_ratio)*(E_rep*r + E_tp/t + E_full) + (E_score + "
+                           "E_score_b)/t)/(HBM*eff), E_score_b the scores' softmax and dropout "
+                           "backward; part of compute"},
     [PRISM_KS_OPT_STEP] = {"optimizer_step", "s",
                            "(P_dense*zo + P_exp*zo_e) * opt_traffic / (HBM*eff)"},
     [PRISM_KS_GRAD_ACCUM] = {"grad_accum", "s",

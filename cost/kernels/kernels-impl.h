@@ -457,6 +457,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double f_tp = K->f_tp, f_kv = K->f_kv, f_rep = K->f_rep, f_core = K->f_core;
     const double f_exp = K->f_exp;
     const double e_rep = K->e_rep, e_tp = K->e_tp, e_sc = K->e_score, e_full = K->e_full;
+    const double e_sc_b = K->e_score_b;
     const double e_moe = K->e_moe, e_sort = K->e_sort, n_exp = K->n_exp;
     const double *restrict etpl = ln->etp + off;
     const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
@@ -615,7 +616,11 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double sort_on = n_exp * inv_ep[i] * etpl[i] > 1.5 ? etpl[i] : 0.0; /* E/ep */
             ew_rt = ew_rt + (e_moe + e_sort * sort_on) * r;
         }
-        const double ew = T * ew_rt * hbm + ew_sc;
+        const double ew_body = T * ew_rt * hbm;
+        const double ew = ew_body + ew_sc;
+        /* backward: bwd_ratio x the forward's traffic, but the scores' own count (softmax
+         * and dropout backward; +0 with flash attention, which keeps the bits) */
+        const double ew_b = ew_body * bwd + T * e_sc_b * it * hbm;
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;
@@ -633,12 +638,12 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         }
         /* FP8 casts: the forward's inputs and weights, the backward's output gradients */
         const double cf_s = g_f + c_f + ew + g_c8; /* one forward */
-        const double cb_s = g_d + g_w + c_b + ew * bwd + g_c8b;
+        const double cb_s = g_d + g_w + c_b + ew_b + g_c8b;
         /* gradient accumulation: every micro-batch reads and writes the device's gradient
          * buffer once per parameter (weight-gradient pass) */
         const double acc = (ne + ex) * acc_tr * hbm;
         if (detail) {
-            o_ew[i] = ew * (1.0 + bwd);
+            o_ew[i] = ew + ew_b;
             o_acc[i] = acc;
         }
         o_cmp[i] = cf_s + cb_s + acc;

@@ -155,6 +155,12 @@ typedef struct PrismKKind {
      * and backward (dP written, P read for dV, dS read for dQ and for dK); the core runs no
      * faster than these bytes at the achieved HBM bandwidth. 0 with flash attention. */
     double c_bytes_f, c_bytes_b;
+    /* the backward's HBM traffic of the softmax and dropout on the scores, bytes per token
+     * (sharded by tp; 0 with flash attention): softmax backward reads the gradient and the
+     * probabilities and writes one (3 x bytes), dropout backward reads the gradient and
+     * the mask and writes one (2 x bytes + 1); the rest of the backward's elementwise
+     * traffic is bwd_ratio x the forward's */
+    double e_score_b;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */

@@ -542,6 +542,37 @@ static void core_terms(uint64_t h, const char *flash, const char *strategy, doub
     *b = test_explain_term(ex, PRISM_TERM_SLOT, 1, "core_bwd");
 }
 
+/* The block's elementwise seconds (both passes) of the core_terms setup. */
+static double score_elementwise(const char *flash, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 16, 51200);
+    const char *const sets[] = {flash, "dropout=1", "hbm_GBps=1000", "hbm_efficiency=1", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_SLOT, 1, "elementwise");
+}
+
+/*
+ * The softmax and dropout on the scores, per score element (fp16, dropout on): forward
+ * softmax read + write 4 B, dropout read + write + bool mask 5 B = 9; backward counted from
+ * the kernels: the fused softmax backward reads the gradient and the probabilities and
+ * writes 6 B, dropout backward reads the gradient and the mask and writes 5 B = 11 (not
+ * bwd_ratio x 9 = 18). Per token a x s = 16 x 2048 = 32,768 elements; T = 2048 tokens at
+ * 1000 GB/s: 2048 x 32,768 x 20 B = 1,342,177,280 B = 1.34217728 ms over flash attention's
+ * elementwise (which has none of it); tp 2 halves it: 0.67108864 ms.
+ */
+static void test_score_elementwise_backward(void)
+{
+    const double d1 = score_elementwise("flash_attention=0", "dp=8,mbs=1") -
+                      score_elementwise("flash_attention=1", "dp=8,mbs=1");
+    CU_ASSERT_DOUBLE_EQUAL(d1, 1.34217728e-3, 1e-15);
+    const double d2 = score_elementwise("flash_attention=0", "dp=4,tp=2,mbs=1") -
+                      score_elementwise("flash_attention=1", "dp=4,tp=2,mbs=1");
+    CU_ASSERT_DOUBLE_EQUAL(d2, 0.67108864e-3, 1e-15);
+}
+
 static void test_core_score_traffic(void)
 {
     double f, b;
@@ -2534,6 +2565,7 @@ static CU_TestInfo formula_tests[] = {
     {"DDP's bucket copy of the gradients", test_ddp_grad_copy},
     {"eager SwiGLU keeps silu's output", test_swiglu_unfused},
     {"the non-flash attention core streams its scores through HBM", test_core_score_traffic},
+    {"the scores' softmax and dropout backward, counted", test_score_elementwise_backward},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
