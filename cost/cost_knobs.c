@@ -726,6 +726,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "ProcessGroupNCCL.cpp allgather (same-sized outputs) gathers into one more flattened "
          "tensor (flatten_for_scatter_gather / newLikeFlat) before copying out (1): 2, the "
          "nanotron profile"},
+    [PRISM_KNOB_LAYER_HOST_SYNCS] =
+        {"layer_host_syncs", 0.0, 0.0, 1000.0, "syncs",
+         "host synchronisations in each layer's forward: blocking host-to-device "
+         "copies (torch.tensor(value, device=cuda)) and host reads of device "
+         "values. Each drains the device's queue, so the device then waits for "
+         "the host: launch_us + host_sync_us per sync and layer forward (again "
+         "under full recompute), in compute; 0 = none",
+         "code: NVIDIA/Megatron-LM megatron/model/transformer.py ParallelTransformerLayer."
+         "forward creates no device tensor from a host value and reads none (0); "
+         "microsoft/Megatron-DeepSpeed's copy adds two (2, the megatron-deepspeed profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

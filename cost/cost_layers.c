@@ -783,6 +783,8 @@ static void compile_latency(PrismCostModel *cm)
     k->host_fwd = kn[PRISM_KNOB_LAYER_KERNELS_FWD] * launch;
     k->host_bwd = kn[PRISM_KNOB_LAYER_KERNELS_BWD] * launch;
     k->host_launch = launch;
+    k->host_sync = kn[PRISM_KNOB_LAYER_HOST_SYNCS] *
+                   (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
     k->host_sp_fwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_FWD] * launch;
     k->host_sp_bwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_BWD] * launch;
 }

@@ -260,8 +260,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
          "cp + ep), launch_us*(layer_kernels_fwd + n_tp + n_sp) - forward), "
          "n_tp = [t > 1] TP collectives per pass x (1 + sp), n_sp(_b) = "
          "[t > 1] sp layer_kernels_sp_fwd (_bwd): the host floor's excess over "
-         "the device time (a host-bound forward delays the backward), in "
-         "compute"},
+         "the device time (a host-bound forward delays the backward), + "
+         "layer_host_syncs*(launch_us + host_sync_us)*(1 + full): the forward's "
+         "host synchronisations; in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

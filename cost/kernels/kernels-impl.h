@@ -485,6 +485,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     /* the host floor: launches of one layer (0 for the embedding and the head) */
     const double hf = km->host_fwd * K->is_layer, hb = km->host_bwd * K->is_layer;
     const double hl = km->host_launch * K->is_layer;
+    const double hsy = km->host_sync * K->is_layer; /* layer_host_syncs: per forward */
     const double hsf = km->host_sp_fwd * K->is_layer, hsb = km->host_sp_bwd * K->is_layer;
     double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
     const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
@@ -765,7 +766,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + im1;
             const double gap_all = host > dev ? host - dev : 0.0;
             const double gap_f = hf_l > dev_f ? hf_l - dev_f : 0.0;
-            const double gap = gap_f > gap_all ? gap_f : gap_all;
+            /* host synchronisations in the forward (layer_host_syncs): each drains the
+             * queue, and the device waits for the sync and the next launch (+0 without) */
+            const double gap = (gap_f > gap_all ? gap_f : gap_all) + hsy * (1.0 + full);
             o_cmp[i] = o_cmp[i] + gap;
             o_hg[i] = gap;
         }

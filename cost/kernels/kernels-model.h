@@ -281,6 +281,8 @@ typedef struct PrismKModel {
     double nccl_inv_eff[3];             /* bus-bandwidth divisor per protocol */
     double host_fwd, host_bwd;          /* s of host launches per layer: forward, backward */
     double host_launch; /* s per launch: the host floor's TP collective launches per lane */
+    double host_sync;   /* s a layer's forward waits on its host synchronisations
+                         * (layer_host_syncs x (launch_us + host_sync_us)) */
     double host_sp_fwd, host_sp_bwd; /* s of launches SP adds per layer at tp > 1 */
     /* gradient copies beside the held gradients (cost/README.md, "Memory"), bytes per
      * parameter, sharded as the gradients: grad_kept the model-dtype gradients until a

@@ -148,6 +148,8 @@ typedef enum {
                                             op's launch_us: the blocking copy */
     PRISM_KNOB_ZERO1_GATHER_COPIES,    /**< unsharded flat copies of the stage's 16-bit
                                             parameters ZeRO-1/2's post-step gather holds */
+    PRISM_KNOB_LAYER_HOST_SYNCS,       /**< host synchronisations in a layer's forward
+                                            (blocking host-to-device copies, host reads) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -573,6 +573,34 @@ static void test_score_elementwise_backward(void)
     CU_ASSERT_DOUBLE_EQUAL(d2, 0.67108864e-3, 1e-15);
 }
 
+/*
+ * layer_host_syncs: each synchronisation in a layer's forward drains the device's queue and
+ * the device waits for it and the next launch, launch_us + host_sync_us = 8 + 6 = 14 us at
+ * the defaults. Megatron-DeepSpeed's two (torch.tensor(0.0, device=...) twice) cost 28 us per
+ * block per micro-batch, 56 us under full recompute (the forward runs twice); the host floor
+ * itself charges nothing here (h 1024, 2048 tokens: the block's device time, about 1 ms,
+ * outlasts its 45 launches at 8 us = 0.36 ms, the forward's 0.3 ms its 15 launches), so the
+ * syncs are the whole host_gap. 0 syncs: 0.
+ */
+static double sync_gap(const char *syncs, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 16, 51200);
+    const char *const sets[] = {syncs, "launch_us=8", "host_sync_us=6", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_SLOT, 1, "host_gap");
+}
+
+static void test_layer_host_syncs(void)
+{
+    CU_ASSERT_EQUAL(sync_gap("layer_host_syncs=0", "dp=8,mbs=1"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(sync_gap("layer_host_syncs=2", "dp=8,mbs=1"), 28e-6, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(sync_gap("layer_host_syncs=2", "dp=8,mbs=1,recompute=full"), 56e-6,
+                           1e-18);
+}
+
 static void test_core_score_traffic(void)
 {
     double f, b;
@@ -2566,6 +2594,7 @@ static CU_TestInfo formula_tests[] = {
     {"eager SwiGLU keeps silu's output", test_swiglu_unfused},
     {"the non-flash attention core streams its scores through HBM", test_core_score_traffic},
     {"the scores' softmax and dropout backward, counted", test_score_elementwise_backward},
+    {"host synchronisations in a layer's forward", test_layer_host_syncs},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
