@@ -529,29 +529,38 @@ static void test_swiglu_unfused(void)
  * With flash attention no scores reach HBM: the causal half of the FLOPs at the large-GEMM
  *   rate (the test cluster has no flash fractions): 8,589,934,592 / 156e12 s.
  */
-static void core_terms(uint64_t h, const char *flash, const char *strategy, double *f, double *b)
+/* Explain's term @p name of the first block of a GPT-style model (2 layers, hidden @p h,
+ * 16 heads, fp16, seq 2048, gbs 8 on 8 devices) under knobs @p a and @p b. */
+static double block_term(uint64_t h, const char *a, const char *b, const char *strategy,
+                         const char *name)
 {
     g_autoptr(PrismModel) m = test_gpt_model(2, h, 16, 51200);
-    const char *const sets[] = {flash, "hbm_GBps=1000", "hbm_efficiency=1",
-                                "compute_efficiency=0.5", NULL};
+    const char *const sets[] = {a,
+                                b,
+                                "hbm_GBps=1000",
+                                "hbm_efficiency=1",
+                                "compute_efficiency=0.5",
+                                "dropout=1",
+                                "launch_us=8",
+                                "host_sync_us=6",
+                                NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 8, strategy);
     g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
-    *f = test_explain_term(ex, PRISM_TERM_SLOT, 1, "core_fwd");
-    *b = test_explain_term(ex, PRISM_TERM_SLOT, 1, "core_bwd");
+    return test_explain_term(ex, PRISM_TERM_SLOT, 1, name);
 }
 
-/* The block's elementwise seconds (both passes) of the core_terms setup. */
+static void core_terms(uint64_t h, const char *flash, const char *strategy, double *f, double *b)
+{
+    *f = block_term(h, flash, "layer_host_syncs=0", strategy, "core_fwd");
+    *b = block_term(h, flash, "layer_host_syncs=0", strategy, "core_bwd");
+}
+
+/* The block's elementwise seconds (both passes) of the block_term setup. */
 static double score_elementwise(const char *flash, const char *strategy)
 {
-    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 16, 51200);
-    const char *const sets[] = {flash, "dropout=1", "hbm_GBps=1000", "hbm_efficiency=1", NULL};
-    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
-    PrismStrategy s = test_strategy(cm, 8, strategy);
-    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
-    return test_explain_term(ex, PRISM_TERM_SLOT, 1, "elementwise");
+    return block_term(1024, flash, "layer_host_syncs=0", strategy, "elementwise");
 }
 
 /*
@@ -578,19 +587,13 @@ static void test_score_elementwise_backward(void)
  * the device waits for it and the next launch, launch_us + host_sync_us = 8 + 6 = 14 us at
  * the defaults. Megatron-DeepSpeed's two (torch.tensor(0.0, device=...) twice) cost 28 us per
  * block per micro-batch, 56 us under full recompute (the forward runs twice); the host floor
- * itself charges nothing here (h 1024, 2048 tokens: the block's device time, about 1 ms,
+ * itself charges nothing here (h 1024, 2048 tokens: the block's device time, over 1 ms,
  * outlasts its 45 launches at 8 us = 0.36 ms, the forward's 0.3 ms its 15 launches), so the
  * syncs are the whole host_gap. 0 syncs: 0.
  */
 static double sync_gap(const char *syncs, const char *strategy)
 {
-    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 16, 51200);
-    const char *const sets[] = {syncs, "launch_us=8", "host_sync_us=6", NULL};
-    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
-    PrismStrategy s = test_strategy(cm, 8, strategy);
-    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
-    return test_explain_term(ex, PRISM_TERM_SLOT, 1, "host_gap");
+    return block_term(1024, "flash_attention=1", syncs, strategy, "host_gap");
 }
 
 static void test_layer_host_syncs(void)
