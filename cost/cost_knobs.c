@@ -739,6 +739,16 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "GEMMs at training shapes 1093-1297 TFLOP/s against 1304 for the dense 4096 x 4096 x "
          "7168 of the same README, within the dense GEMM's own error of the large-GEMM rate "
          "(cost/README.md): 1"},
+    [PRISM_KNOB_LAYER_HOST_SYNCS] =
+        {"layer_host_syncs", 0.0, 0.0, 1000.0, "syncs",
+         "host synchronisations in each layer's forward: blocking host-to-device "
+         "copies (torch.tensor(value, device=cuda)) and host reads of device "
+         "values. Each drains the device's queue, so the device then waits for "
+         "the host: launch_us + host_sync_us per sync and layer forward (again "
+         "under full recompute), in compute; 0 = none",
+         "code: NVIDIA/Megatron-LM megatron/model/transformer.py ParallelTransformerLayer."
+         "forward creates no device tensor from a host value and reads none (0); "
+         "microsoft/Megatron-DeepSpeed's copy adds two (2, the megatron-deepspeed profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

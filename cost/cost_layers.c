@@ -103,6 +103,20 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
     /* scale-mask-softmax (read + write the scores) and dropout on them (read, write,
      * mask); flash attention keeps them on chip */
     k->e_score = kv->flash > 0.5 ? 0.0 : (2.0 * bp + kv->drop * (2.0 * bp + 1.0)) * a * sw;
+    /* the core's batched GEMMs without flash attention (Megatron's CoreAttention, e.g.
+     * microsoft/Megatron-DeepSpeed megatron/model/transformer.py @ 066632b2: torch.baddbmm
+     * with beta 0 writes the scores, torch.bmm(probs, V) reads them): forward one write and
+     * one read of the s x s scores per head; backward bmm's dP = dO V^T writes, dV = P^T dO
+     * reads P, baddbmm's dQ = dS K and dK = dS^T Q read dS twice (the Q, K, V and output
+     * operands, 4 d against 2 s elements, are left out: a lower bound) */
+    k->c_bytes_f = kv->flash > 0.5 ? 0.0 : 2.0 * bp * a * sw;
+    k->c_bytes_b = kv->flash > 0.5 ? 0.0 : 4.0 * bp * a * sw;
+    /* their backward, counted from the kernels (Megatron's fused
+     * scaled_upper_triang_masked_softmax_backward reads the output gradient and the
+     * probabilities and writes in place: 3 bp; torch's native_dropout_backward reads the
+     * gradient and the bool mask and writes: 2 bp + 1), not bwd_ratio x the forward's
+     * 2 bp + drop (2 bp + 1) */
+    k->e_score_b = kv->flash > 0.5 ? 0.0 : (3.0 * bp + kv->drop * (2.0 * bp + 1.0)) * a * sw;
     if (at->kind == PRISM_ATTN_MLA) {
         const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim;
         const double dv = at->v_head_dim, rq = at->q_lora_rank, rkv = at->kv_lora_rank;
@@ -778,6 +792,8 @@ static void compile_latency(PrismCostModel *cm)
     k->host_fwd = kn[PRISM_KNOB_LAYER_KERNELS_FWD] * launch;
     k->host_bwd = kn[PRISM_KNOB_LAYER_KERNELS_BWD] * launch;
     k->host_launch = launch;
+    k->host_sync = kn[PRISM_KNOB_LAYER_HOST_SYNCS] *
+                   (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
     k->host_sp_fwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_FWD] * launch;
     k->host_sp_bwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_BWD] * launch;
 }

@@ -203,8 +203,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
                       "grad_accum + backward tp/cp/ep (exposed)"},
     [PRISM_KS_RC_TIME] = {"recompute_total", "s", "recompute + (full: forward comm again)"},
     [PRISM_KS_ELEMWISE] = {"elementwise", "s",
-                           "(1+bwd_ratio)*T*(E_rep*r + E_tp/t + E_score/t + E_full)/(HBM*eff), "
-                           "part of compute"},
+                           "T*((1+bwd_ratio)*(E_rep*r + E_tp/t + E_full) + (E_score + "
+                           "E_score_b)/t)/(HBM*eff), E_score_b the scores' softmax and dropout "
+                           "backward; part of compute"},
     [PRISM_KS_OPT_STEP] = {"optimizer_step", "s",
                            "(P_dense*zo + P_exp*zo_e) * opt_traffic / (HBM*eff)"},
     [PRISM_KS_GRAD_ACCUM] = {"grad_accum", "s",
@@ -219,10 +220,12 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_GEMM_WGRAD] = {"gemm_wgrad", "s", "the same for the K x N output over M"},
     [PRISM_KS_CORE_FWD] = {"core_fwd", "s",
                            "T*F_core/t / (peak_bf16*sustained/boost*attn_fwd_fraction) with "
-                           "flash attention, else at the large-GEMM BF16 rate"},
+                           "flash attention, else max(that at the large-GEMM BF16 rate, "
+                           "T*2*bytes*heads*s/t/(HBM*eff)): the scores written and read"},
     [PRISM_KS_CORE_BWD] = {"core_bwd", "s",
                            "flash: 2.5*T*F_core/t / (peak_bf16*sustained/boost*"
-                           "attn_bwd_fraction); else bwd_ratio x core_fwd"},
+                           "attn_bwd_fraction); else max(bwd_ratio x the forward's FLOP time, "
+                           "T*4*bytes*heads*s/t/(HBM*eff))"},
     [PRISM_KS_FP8_CAST] = {"fp8_cast", "s",
                            "FP8 recipes: (cast_x*M*K + cast_w*K*N)/(HBM*eff) per FP8 GEMM "
                            "(inputs and weights, with transposes and amax)"},
@@ -257,8 +260,9 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
          "cp + ep), launch_us*(layer_kernels_fwd + n_tp + n_sp) - forward), "
          "n_tp = [t > 1] TP collectives per pass x (1 + sp), n_sp(_b) = "
          "[t > 1] sp layer_kernels_sp_fwd (_bwd): the host floor's excess over "
-         "the device time (a host-bound forward delays the backward), in "
-         "compute"},
+         "the device time (a host-bound forward delays the backward), + "
+         "layer_host_syncs*(launch_us + host_sync_us)*(1 + full): the forward's "
+         "host synchronisations; in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

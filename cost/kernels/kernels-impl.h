@@ -457,6 +457,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double f_tp = K->f_tp, f_kv = K->f_kv, f_rep = K->f_rep, f_core = K->f_core;
     const double f_exp = K->f_exp;
     const double e_rep = K->e_rep, e_tp = K->e_tp, e_sc = K->e_score, e_full = K->e_full;
+    const double e_sc_b = K->e_score_b;
     const double e_moe = K->e_moe, e_sort = K->e_sort, n_exp = K->n_exp;
     const double *restrict etpl = ln->etp + off;
     const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
@@ -484,6 +485,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     /* the host floor: launches of one layer (0 for the embedding and the head) */
     const double hf = km->host_fwd * K->is_layer, hb = km->host_bwd * K->is_layer;
     const double hl = km->host_launch * K->is_layer;
+    const double hsy = km->host_sync * K->is_layer; /* layer_host_syncs: per forward */
     const double hsf = km->host_sp_fwd * K->is_layer, hsb = km->host_sp_bwd * K->is_layer;
     double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
     const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
@@ -546,6 +548,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const int32_t *restrict goff = ln->goff + off;
     const double *restrict tb = ln->gtab + (size_t)sl->kind * PRISM_KG_COUNT;
     const double cfi = km->core_fwd_inv, cbi = km->core_bwd_inv;
+    const double c_by_f = K->c_bytes_f, c_by_b = K->c_bytes_b;
     double *o_dfs = out + (size_t)PRISM_KS_DP_FS * PRISM_K_TILE;
     double *o_dtl = out + (size_t)PRISM_KS_DP_TAIL * PRISM_K_TILE;
     double *o_fw = out + (size_t)PRISM_KS_CF * PRISM_K_TILE;
@@ -614,11 +617,19 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double sort_on = n_exp * inv_ep[i] * etpl[i] > 1.5 ? etpl[i] : 0.0; /* E/ep */
             ew_rt = ew_rt + (e_moe + e_sort * sort_on) * r;
         }
-        const double ew = T * ew_rt * hbm + ew_sc;
+        const double ew_body = T * ew_rt * hbm;
+        const double ew = ew_body + ew_sc;
+        /* backward: bwd_ratio x the forward's traffic, but the scores' own count (softmax
+         * and dropout backward; +0 with flash attention, which keeps the bits) */
+        const double ew_b = ew_body * bwd + T * e_sc_b * it * hbm;
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;
-        const double c_f = core * cfi, c_b = core * bwd * cbi;
+        /* without flash attention the batched GEMMs stream the scores through HBM: the
+         * slower of their FLOPs and those bytes (+0 bytes with flash: the FLOPs) */
+        const double c_fc = core * cfi, c_bc = core * bwd * cbi;
+        const double c_fm = T * c_by_f * it * hbm, c_bm = T * c_by_b * it * hbm;
+        const double c_f = c_fm > c_fc ? c_fm : c_fc, c_b = c_bm > c_bc ? c_bm : c_bc;
         const double g_f = o_gf[i], g_d = o_gd[i];
         const double g_w = o_gw[i], g_c8 = has_cast > 0.5 ? o_c8[i] : 0.0;
         const double g_c8b = has_cast > 0.5 ? o_c8b[i] : 0.0;
@@ -628,12 +639,12 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         }
         /* FP8 casts: the forward's inputs and weights, the backward's output gradients */
         const double cf_s = g_f + c_f + ew + g_c8; /* one forward */
-        const double cb_s = g_d + g_w + c_b + ew * bwd + g_c8b;
+        const double cb_s = g_d + g_w + c_b + ew_b + g_c8b;
         /* gradient accumulation: every micro-batch reads and writes the device's gradient
          * buffer once per parameter (weight-gradient pass) */
         const double acc = (ne + ex) * acc_tr * hbm;
         if (detail) {
-            o_ew[i] = ew * (1.0 + bwd);
+            o_ew[i] = ew + ew_b;
             o_acc[i] = acc;
         }
         o_cmp[i] = cf_s + cb_s + acc;
@@ -755,7 +766,9 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + im1;
             const double gap_all = host > dev ? host - dev : 0.0;
             const double gap_f = hf_l > dev_f ? hf_l - dev_f : 0.0;
-            const double gap = gap_f > gap_all ? gap_f : gap_all;
+            /* host synchronisations in the forward (layer_host_syncs): each drains the
+             * queue, and the device waits for the sync and the next launch (+0 without) */
+            const double gap = (gap_f > gap_all ? gap_f : gap_all) + hsy * (1.0 + full);
             o_cmp[i] = o_cmp[i] + gap;
             o_hg[i] = gap;
         }

@@ -149,6 +149,18 @@ typedef struct PrismKKind {
      * 1: the layer exchanges nothing over CP (an MLP-only layer; gated DeltaNet, whose
      * cp > 1 the strategy check refuses) */
     double cp_a2a, cp_none;
+    /* the attention core's batched GEMMs without flash attention (cost/README.md,
+     * "Compute"): HBM bytes per token (sharded by tp) of the score matrices they write and
+     * read, forward (QK^T writes the scores, the probabilities' product with V reads them)
+     * and backward (dP written, P read for dV, dS read for dQ and for dK); the core runs no
+     * faster than these bytes at the achieved HBM bandwidth. 0 with flash attention. */
+    double c_bytes_f, c_bytes_b;
+    /* the backward's HBM traffic of the softmax and dropout on the scores, bytes per token
+     * (sharded by tp; 0 with flash attention): softmax backward reads the gradient and the
+     * probabilities and writes one (3 x bytes), dropout backward reads the gradient and
+     * the mask and writes one (2 x bytes + 1); the rest of the backward's elementwise
+     * traffic is bwd_ratio x the forward's */
+    double e_score_b;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */
@@ -269,6 +281,8 @@ typedef struct PrismKModel {
     double nccl_inv_eff[3];             /* bus-bandwidth divisor per protocol */
     double host_fwd, host_bwd;          /* s of host launches per layer: forward, backward */
     double host_launch; /* s per launch: the host floor's TP collective launches per lane */
+    double host_sync;   /* s a layer's forward waits on its host synchronisations
+                         * (layer_host_syncs x (launch_us + host_sync_us)) */
     double host_sp_fwd, host_sp_bwd; /* s of launches SP adds per layer at tp > 1 */
     /* gradient copies beside the held gradients (cost/README.md, "Memory"), bytes per
      * parameter, sharded as the gradients: grad_kept the model-dtype gradients until a

@@ -151,6 +151,8 @@ typedef enum {
                                             parameters ZeRO-1/2's post-step gather holds */
     PRISM_KNOB_GROUPED_GEMM_RATIO,     /**< the routed experts' grouped GEMMs' compute rate
                                             over the dense large-GEMM rate of their dtype */
+    PRISM_KNOB_LAYER_HOST_SYNCS,       /**< host synchronisations in a layer's forward
+                                            (blocking host-to-device copies, host reads) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -501,7 +501,9 @@ static void text_gemms(GString *o, const PrismExplain *ex)
                            k->core_fwd_inv != k->inv_rate_bf16
                                ? "at the flash-attention fractions (device, or the "
                                  "attn_*_fraction knobs)"
-                               : "at the large-GEMM BF16 rate",
+                               : "at the large-GEMM BF16 rate or, when slower, its score matrices' "
+                                 "HBM traffic (2 s x 2 bytes per head and token forward, twice "
+                                 "that backward)",
                            prism_cost_model_peak_flops(cm) * 1e-12, mfu_core_text(ex));
     g_string_append(o, "  per layer per micro-batch, each GEMM: dtype, M rows (tokens the GEMM "
                        "sees), N x K after tp, xcount (grouped);\n  per pass (forward, input "

@@ -529,6 +529,116 @@ static void test_swiglu_unfused(void)
 }
 
 /*
+ * The attention core without flash attention streams its score matrices through HBM
+ * (Megatron's CoreAttention: baddbmm writes the s x s scores, bmm(probs, V) reads them;
+ * backward dP written, P, dS and dS read again) and runs no faster than those bytes. Knobs
+ * for round numbers: HBM 1000 GB/s at efficiency 1, GEMMs at 0.5 of the test cluster's 312
+ * TFLOP/s = 156 TFLOP/s (its clocks are not given: no clock scaling); fp16, seq s = 2048,
+ * mbs 1 (T = 2048 tokens).
+ * h = 1024, a = 16 (head dim 64):
+ *   bytes forward  T x 2 x 2 B x a x s = 2048 x 4 x 16 x 2048 = 268,435,456 B: 268.435456 us
+ *   bytes backward twice that: 536.870912 us
+ *   FLOPs forward  T x 4 s h = 2048 x 4 x 2048 x 1024 = 17,179,869,184: 110.127 us, backward
+ *   2x = 220.254 us: both passes bound by the bytes (intensity d = 64 FLOP/B against the
+ *   ridge 156 FLOP/B).
+ * tp 2 halves the heads per device: 134.217728 and 268.435456 us.
+ * h = 4096, a = 16 (head dim 256): the same bytes, FLOPs 4x = 440.51 us forward, 881.02 us
+ *   backward: the FLOPs bind (intensity 256 > 156), core_fwd = 68,719,476,736 / 156e12 s.
+ * With flash attention no scores reach HBM: the causal half of the FLOPs at the large-GEMM
+ *   rate (the test cluster has no flash fractions): 8,589,934,592 / 156e12 s.
+ */
+/* Explain's term @p name of the first block of a GPT-style model (2 layers, hidden @p h,
+ * 16 heads, fp16, seq 2048, gbs 8 on 8 devices) under knobs @p a and @p b. */
+static double block_term(uint64_t h, const char *a, const char *b, const char *strategy,
+                         const char *name)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, h, 16, 51200);
+    const char *const sets[] = {a,
+                                b,
+                                "hbm_GBps=1000",
+                                "hbm_efficiency=1",
+                                "compute_efficiency=0.5",
+                                "dropout=1",
+                                "launch_us=8",
+                                "host_sync_us=6",
+                                NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_SLOT, 1, name);
+}
+
+static void core_terms(uint64_t h, const char *flash, const char *strategy, double *f, double *b)
+{
+    *f = block_term(h, flash, "layer_host_syncs=0", strategy, "core_fwd");
+    *b = block_term(h, flash, "layer_host_syncs=0", strategy, "core_bwd");
+}
+
+/* The block's elementwise seconds (both passes) of the block_term setup. */
+static double score_elementwise(const char *flash, const char *strategy)
+{
+    return block_term(1024, flash, "layer_host_syncs=0", strategy, "elementwise");
+}
+
+/*
+ * The softmax and dropout on the scores, per score element (fp16, dropout on): forward
+ * softmax read + write 4 B, dropout read + write + bool mask 5 B = 9; backward counted from
+ * the kernels: the fused softmax backward reads the gradient and the probabilities and
+ * writes 6 B, dropout backward reads the gradient and the mask and writes 5 B = 11 (not
+ * bwd_ratio x 9 = 18). Per token a x s = 16 x 2048 = 32,768 elements; T = 2048 tokens at
+ * 1000 GB/s: 2048 x 32,768 x 20 B = 1,342,177,280 B = 1.34217728 ms over flash attention's
+ * elementwise (which has none of it); tp 2 halves it: 0.67108864 ms.
+ */
+static void test_score_elementwise_backward(void)
+{
+    const double d1 = score_elementwise("flash_attention=0", "dp=8,mbs=1") -
+                      score_elementwise("flash_attention=1", "dp=8,mbs=1");
+    CU_ASSERT_DOUBLE_EQUAL(d1, 1.34217728e-3, 1e-15);
+    const double d2 = score_elementwise("flash_attention=0", "dp=4,tp=2,mbs=1") -
+                      score_elementwise("flash_attention=1", "dp=4,tp=2,mbs=1");
+    CU_ASSERT_DOUBLE_EQUAL(d2, 0.67108864e-3, 1e-15);
+}
+
+/*
+ * layer_host_syncs: each synchronisation in a layer's forward drains the device's queue and
+ * the device waits for it and the next launch, launch_us + host_sync_us = 8 + 6 = 14 us at
+ * the defaults. Megatron-DeepSpeed's two (torch.tensor(0.0, device=...) twice) cost 28 us per
+ * block per micro-batch, 56 us under full recompute (the forward runs twice); the host floor
+ * itself charges nothing here (h 1024, 2048 tokens: the block's device time, over 1 ms,
+ * outlasts its 45 launches at 8 us = 0.36 ms, the forward's 0.3 ms its 15 launches), so the
+ * syncs are the whole host_gap. 0 syncs: 0.
+ */
+static double sync_gap(const char *syncs, const char *strategy)
+{
+    return block_term(1024, "flash_attention=1", syncs, strategy, "host_gap");
+}
+
+static void test_layer_host_syncs(void)
+{
+    CU_ASSERT_EQUAL(sync_gap("layer_host_syncs=0", "dp=8,mbs=1"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(sync_gap("layer_host_syncs=2", "dp=8,mbs=1"), 28e-6, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(sync_gap("layer_host_syncs=2", "dp=8,mbs=1,recompute=full"), 56e-6,
+                           1e-18);
+}
+
+static void test_core_score_traffic(void)
+{
+    double f, b;
+    core_terms(1024, "flash_attention=0", "dp=8,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 268.435456e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(b, 536.870912e-6, 1e-15);
+    core_terms(1024, "flash_attention=0", "dp=4,tp=2,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 134.217728e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(b, 268.435456e-6, 1e-15);
+    core_terms(4096, "flash_attention=0", "dp=8,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 68719476736.0 / 156e12, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(b, 2.0 * 68719476736.0 / 156e12, 1e-15);
+    core_terms(1024, "flash_attention=1", "dp=8,mbs=1", &f, &b);
+    CU_ASSERT_DOUBLE_EQUAL(f, 8589934592.0 / 156e12, 1e-15);
+}
+
+/*
  * grad_lowp_kept: a micro-batch's backward ends holding the 16-bit gradient of every
  * parameter of the stage, G = 2 P, while its own activations are gone: the stage peaks at
  * A + max(0, G - A_one). pp = 1, one micro-batch, no backward working set
@@ -2503,6 +2613,9 @@ static CU_TestInfo formula_tests[] = {
     {"ZeRO static bytes per parameter", test_zero_bytes},
     {"DDP's bucket copy of the gradients", test_ddp_grad_copy},
     {"eager SwiGLU keeps silu's output", test_swiglu_unfused},
+    {"the non-flash attention core streams its scores through HBM", test_core_score_traffic},
+    {"the scores' softmax and dropout backward, counted", test_score_elementwise_backward},
+    {"host synchronisations in a layer's forward", test_layer_host_syncs},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},

@@ -271,6 +271,10 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     k.v[PRISM_KNOB_SWIGLU_UNFUSED] = g_rand_int_range(rng, 0, 2);
     /* ZeRO-1's flat gather buffers (a kernel branch of its own): nanotron's 2 on half */
     k.v[PRISM_KNOB_ZERO1_GATHER_COPIES] = 2.0 * g_rand_int_range(rng, 0, 2);
+    /* the attention core without flash attention (its HBM bound and the scores' backward
+     * count) and Megatron-DeepSpeed's two host synchronisations per layer, on half each */
+    k.v[PRISM_KNOB_FLASH_ATTENTION] = g_rand_int_range(rng, 0, 2);
+    k.v[PRISM_KNOB_LAYER_HOST_SYNCS] = 2.0 * g_rand_int_range(rng, 0, 2);
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
