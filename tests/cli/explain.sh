@@ -180,7 +180,7 @@ assert iv["step"] == d["time"]["step"] and iv["mem"] == m["device"], (iv, m)
 assert 0 < iv["step_lo"] < iv["step"] < iv["step_hi"], iv
 nccl = m["device"] - m["reserved"] - 300e6
 trans = (m["reserved"] - m["allocated"]) / 0.343
-want = (m["allocated"] + 0.42 * trans + 400e6 + nccl) * (1 + iv["widen_mem"])
+want = (m["allocated"] + 0.42 * trans + 400e6 + nccl) / (1 - iv["widen_mem"])
 assert abs(iv["mem_hi"] - want) <= 1e-9 * want, (iv["mem_hi"], want)
 assert iv["mem_class"] == ("fits" if iv["mem_hi"] <= iv["usable"] else "at risk"), iv
 PY

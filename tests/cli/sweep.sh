@@ -446,11 +446,11 @@ assert {e["index"] for e in p["front"]} == front, (len(p["front"]), len(front))
 assert d["objectives"] == ["step_hi", "mem_hi"] and d["rank_by"] == "step_hi", d["objectives"]
 i = p["top"][0]["index"]
 assert hi[i] == hi[idx].min(), "top list not by step_hi"
-# explain's interval is the stored one widened: stored x (1 -/+ widen_step), bit for bit
+# explain's interval is the stored one widened: stored / (1 +/- widen_step), bit for bit
 e = json.load(open(sys.argv[3]))["interval"]
-assert e["step"] == step[i] and e["step_lo"] == lo[i] * (1.0 - e["widen_step"]), (e, i)
-assert e["step_hi"] == hi[i] * (1.0 + e["widen_step"]), e
-assert e["mem_hi"] == ls["mem_hi"][i] * (1.0 + e["widen_mem"]), e
+assert e["step"] == step[i] and e["step_lo"] == lo[i] / (1.0 + e["widen_step"]), (e, i)
+assert e["step_hi"] == hi[i] / (1.0 - e["widen_step"]), e
+assert e["mem_hi"] == ls["mem_hi"][i] / (1.0 - e["widen_mem"]), e
 PY
 check "pareto --robust on a landscape without intervals exits 2" expect_status 2 pareto np1.h5 --robust
 check "  names the option" grep -q "sweep --intervals" err.txt
