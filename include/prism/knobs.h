@@ -148,6 +148,10 @@ typedef enum {
                                             op's launch_us: the blocking copy */
     PRISM_KNOB_ZERO1_GATHER_COPIES,    /**< unsharded flat copies of the stage's 16-bit
                                             parameters ZeRO-1/2's post-step gather holds */
+    PRISM_KNOB_MOE_COUNT_SYNC,         /**< 1 = the all-to-all dispatcher all-gathers its
+                                            per-expert token counts over the ETP x EP group
+                                            and reads them on the host, every MoE layer's
+                                            forward */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
