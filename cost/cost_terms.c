@@ -57,8 +57,8 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                         "(H hidden-state bytes, S routed-slot bytes)"},
     [PRISM_KL_EP_LVL] = {"ep_level", "level", "level joining etp*e devices"},
     [PRISM_KL_EP_SYNC] = {"ep_count_sync", "s",
-                          "[moe_count_sync, all-to-all, etp*e > 1] the token counts' "
-                          "all-gather over etp*e (nccl_model: base_LL + R(etp*e, N) at LL "
+                          "[moe_count_sync, all-to-all] the token counts' all-gather "
+                          "(etp*e > 1) over etp*e (nccl_model: base_LL + R(etp*e, N) at LL "
                           "hops; else (etp*e-1) * LAT(etp*e)) + launch_us + host_sync_us, "
                           "once per MoE layer forward"},
     [PRISM_KL_DP_A] =

@@ -283,7 +283,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
             const double l_nc =
                 nbl + prism_k_nccl_ring_lat(x_ep, nd_e, 0.0, h_in, k_level(x_ep, sz, lv_hl));
             const double l_ag = non > 0.5 ? l_nc : (x_ep - 1.0) * la_ep;
-            epsy[i] = x_ep > 1.5 ? msy * a2 * (l_ag + msh) : 0.0;
+            /* one device (etp*e = 1): no all-gather, the host read all the same */
+            epsy[i] = msy * a2 * ((x_ep > 1.5 ? l_ag : 0.0) + msh);
         }
         /* DP: bytes per parameter per step and latency steps by ZeRO stage:
          * 0 all-reduce grads; 1 reduce-scatter grads + all-gather params;

@@ -1607,6 +1607,7 @@ static void test_folded_moe(void)
  *     6.6 + 28 x 1 + 3 x 2.7 = 42.7 us; + 14 = 56.7 us.
  *   nccl_model 0: 31 steps at the level's latency (10 us): 310 + 14 = 324 us.
  * - dp=8, ep=8 (etp 1) on one node: 6.6 + 7 x 0.6 = 10.8 us; + 14 = 24.8 us.
+ * - dp=8, ep=1: every expert on the device, no all-gather; the host read: 14 us.
  * Off (0), or the all-gather dispatcher (moe_dispatcher 1): nothing added.
  */
 static double count_sync_fwd(const char *on, const char *nccl, const char *disp, uint32_t n,
@@ -1637,6 +1638,8 @@ static void test_moe_count_sync(void)
         prism_test_close(count_sync_delta("nccl_model=0", a2a, 32, tied), 324e-6, 1e-9, 0));
     CU_ASSERT_TRUE(
         prism_test_close(count_sync_delta("nccl_model=1", a2a, 8, node), 24.8e-6, 1e-9, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(count_sync_delta("nccl_model=1", a2a, 8, "dp=8,zero=1"), 14e-6, 1e-9, 0));
     CU_ASSERT_EQUAL(count_sync_delta("nccl_model=1", "moe_dispatcher=1", 32, tied), 0.0);
 }
 
