@@ -710,6 +710,21 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "published: Wu et al. 2026, 'DualPath: Breaking the Storage Bandwidth Bottleneck in "
          "Agentic LLM Inference', arXiv:2602.21548, section 5.2: a single small "
          "cudaMemcpyAsync takes about 5-7 us per call (6, the middle)"},
+    [PRISM_KNOB_MOE_COUNT_SYNC] =
+        {"moe_count_sync", 0.0, 0.0, 1.0, "bool",
+         "1 = the all-to-all token dispatcher exchanges the per-expert token "
+         "counts before it moves any token: every MoE layer's forward (again "
+         "under full recompute) all-gathers them over the ETP x EP group (a "
+         "latency-bound collective of E integers, priced at NCCL's LL ring "
+         "latency over the levels it spans) and reads them on the host "
+         "(launch_us + host_sync_us), with the device idle meanwhile; 0 = no "
+         "exchange (counts known in advance, or another dispatcher)",
+         "code: 0 by default (DeepEP and the all-gather dispatcher are not priced by it); "
+         "NVIDIA/Megatron-LM megatron/core/transformer/moe/token_dispatcher.py "
+         "MoEAlltoAllTokenDispatcher.preprocess: gather_from_sequence_parallel_region("
+         "num_local_tokens_per_expert, group=tp_ep_group), then _maybe_dtoh_and_synchronize "
+         "at cuda_sync_point 'before_permutation_1' (capacity factor, no padding) or "
+         "'before_ep_alltoall' (dropless) when ep > 1 (1, the megatron-core-moe profile)"},
     [PRISM_KNOB_ZERO1_GATHER_COPIES] =
         {"zero1_gather_copies", 0.0, 0.0, 4.0, "copies",
          "with ZeRO-1/2 over more than one rank, the unsharded flat copies of "

@@ -1106,6 +1106,9 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->cp_ulysses = kn[PRISM_KNOB_CP_ALGO];
     k->cp_zigzag = kn[PRISM_KNOB_CP_LOAD_BALANCE];
     k->moe_allgather = kn[PRISM_KNOB_MOE_DISPATCHER] > 0.5 ? 1.0 : 0.0;
+    /* the all-to-all dispatcher's token-count exchange (cost/README.md, EP) */
+    k->moe_sync = kn[PRISM_KNOB_MOE_COUNT_SYNC] > 0.5 ? 1.0 : 0.0;
+    k->moe_sync_host = (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
     /* the causal skip is executed only by flash attention; without it every block runs */
     k->cp_skip = kv.flash > 0.5 ? kn[PRISM_KNOB_CAUSAL_SKIP] : 0.0;
     k->cp_inv_run = k->cp_skip < 1.0 ? 1.0 / (1.0 - k->cp_skip) : 0.0;

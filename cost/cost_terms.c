@@ -56,6 +56,11 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                         "all-to-all: (e-1)/(e*t) + (etp-1)/t; all-gather: (etp*e-1)/t * H/S "
                         "(H hidden-state bytes, S routed-slot bytes)"},
     [PRISM_KL_EP_LVL] = {"ep_level", "level", "level joining etp*e devices"},
+    [PRISM_KL_EP_SYNC] = {"ep_count_sync", "s",
+                          "[moe_count_sync, all-to-all] the token counts' all-gather "
+                          "(etp*e > 1) over etp*e (nccl_model: base_LL + R(etp*e, N) at LL "
+                          "hops; else (etp*e-1) * LAT(etp*e)) + launch_us + host_sync_us, "
+                          "once per MoE layer forward"},
     [PRISM_KL_DP_A] =
         {"dp_s_per_param", "s",
          "[z<3] (n_s-1)/n_s * V_z / BWk(t*n_s) + (n_r-1)/n_r * V_r / BW(t*c*d); BWk = BW "

@@ -137,6 +137,8 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     double *cpinv = WS(PRISM_KL_CP_INV), *fsonce = WS(PRISM_KL_FS_ONCE);
     double *tpl128 = WS(PRISM_KL_TP_LAT_LL128), *tplll = WS(PRISM_KL_TP_LAT_LL);
     double *tie = WS(PRISM_KL_TIE_SYNC);
+    double *epsy = WS(PRISM_KL_EP_SYNC);
+    const double msy = km->moe_sync, msh = km->moe_sync_host;
     const double tpar = km->tie_params, ton = tpar > 0.0 ? 1.0 : 0.0;
     const double zar = km->zero1_allreduce;
     /* NCCL's ring model (kernels-nccl.h; nccl_on 0: the levels' latency_us, no base) */
@@ -269,6 +271,21 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         epa[i] = a2 * (a2a_s + f_etp * ib_x) + ag * f_ag * ib_ep;
         eplat[i] = a2 * ((e - 1.0) * la_ep + (x - 1.0) * la_x) + ag * (x_ep - 1.0) * la_ep;
         eplvl[i] = k_level(x_ep, sz, lv_id);
+        /* moe_count_sync (cost/README.md, EP): before any token moves, the all-to-all
+         * dispatcher all-gathers its E token counts over the etp*e group (latency only:
+         * NCCL's LL ring, one base and x_ep - 1 hops, those between nodes at the level's
+         * hop, the node's hop floored by the network overhead as for TP) and reads them on
+         * the host, the device idle until the next launch */
+        {
+            const double nd_e = prism_k_nccl_nodes(x_ep, 1.0, is0);
+            const double ovh = PRISM_NCCL_NET_OVERHEAD_US * 1e-6;
+            const double h_in = nd_e > 1.5 && ovh > lv_hl[0] ? ovh : lv_hl[0];
+            const double l_nc =
+                nbl + prism_k_nccl_ring_lat(x_ep, nd_e, 0.0, h_in, k_level(x_ep, sz, lv_hl));
+            const double l_ag = non > 0.5 ? l_nc : (x_ep - 1.0) * la_ep;
+            /* one device (etp*e = 1): no all-gather, the host read all the same */
+            epsy[i] = msy * a2 * ((x_ep > 1.5 ? l_ag : 0.0) + msh);
+        }
         /* DP: bytes per parameter per step and latency steps by ZeRO stage:
          * 0 all-reduce grads; 1 reduce-scatter grads + all-gather params;
          * 2 reduce-scatter every micro-batch + all-gather; 3 per micro-batch
@@ -491,6 +508,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double *cplat = WS(PRISM_KL_CP_LAT), *cpbf = WS(PRISM_KL_CP_BF);
     const double *epa = WS(PRISM_KL_EP_A), *eplat = WS(PRISM_KL_EP_LAT);
     const double *epbf = WS(PRISM_KL_EP_BF);
+    const double *epsy = WS(PRISM_KL_EP_SYNC);
     const double *restrict cp = ln->cp + off;
     const double *cpsa = WS(PRISM_KL_CP_STEP_A), *cpsl = WS(PRISM_KL_CP_STEP_LAT);
     const double *cpaa = WS(PRISM_KL_CP_A2A_A), *cplb = WS(PRISM_KL_CP_LB);
@@ -726,7 +744,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * all-to-alls and hide up to their own time (0 when off: the same bits) */
         /* @p epm 0 (no routed experts: moe = 0, every EP term is +0) and 1 (shared
          * overlap off: sh_on = 0, nothing hidden) take the values the full path gives */
-        double ep_one = 0.0, ep2 = 0.0, hid_f = 0.0, hid_b = 0.0;
+        double ep_one = 0.0, ep2 = 0.0, hid_f = 0.0, hid_b = 0.0, sy = 0.0;
         if (epm) {
             const double v_ep = T * epb;
             ep_one = moe * (v_ep * epa[i] + eplat[i]) * epx;
@@ -737,7 +755,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
                 hid_f = ep2 < sh_f ? ep2 : sh_f;
                 hid_b = ep2 < sh_b ? ep2 : sh_b;
             }
-            o_ep[i] = (4.0 + 2.0 * full) * ep_one - ((1.0 + full) * hid_f + hid_b);
+            /* moe_count_sync: the count exchange, forward (again under full recompute) */
+            sy = moe * epsy[i];
+            o_ep[i] =
+                (4.0 + 2.0 * full) * ep_one - ((1.0 + full) * hid_f + hid_b) + (1.0 + full) * sy;
             o_epb[i] = (4.0 + 2.0 * full) * moe * v_ep * epbf[i];
         } else {
             o_ep[i] = 0.0;
@@ -761,11 +782,13 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
              * (layer_kernels_sp_fwd/bwd: nanotron's per-shard GEMMs, its re-gathers) */
             const double tsp = tp_on * sp[i];
             const double hf_l = hf + cf * tpl + tsp * hsf, hb_l = hb + coll_b * tpl + tsp * hsb;
-            const double host = hf_l * (1.0 + full) + hb_l;
+            /* moe_count_sync's wait (sy) holds the host as well as the device: on both */
+            const double host = hf_l * (1.0 + full) + hb_l + (1.0 + full) * sy;
             const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];
-            const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + im1;
+            const double dev_f = cf_s + cf * tp_one + cp_f + (ep2 - hid_f) + sy + im1;
+            const double host_f = hf_l + sy;
             const double gap_all = host > dev ? host - dev : 0.0;
-            const double gap_f = hf_l > dev_f ? hf_l - dev_f : 0.0;
+            const double gap_f = host_f > dev_f ? host_f - dev_f : 0.0;
             /* host synchronisations in the forward (layer_host_syncs): each drains the
              * queue, and the device waits for the sync and the next launch (+0 without) */
             const double gap = (gap_f > gap_all ? gap_f : gap_all) + hsy * (1.0 + full);
@@ -778,10 +801,10 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * max(0, comm - compute) and, if it leads its stage, min(comm, compute) more
          * (the first gather / last reduce that nothing hides) */
         if (dpw) { /* else no lane is ZeRO-3 and no bucket window is needed: all 0 */
-            const double fwd_comm = cf * tp_one + cp_f + (ep2 - hid_f) + im1;
+            const double fwd_comm = cf * tp_one + cp_f + (ep2 - hid_f) + sy + im1;
             const double bwd_comm = coll_b * tp_one_b + cp_b + (ep2 - hid_b) + imb_b;
             const double rc_comm =
-                full * (cf * tp_one + (ep2 - hid_f)) + c_rs * tp_one + rc_core * (cp_f + im1);
+                full * (cf * tp_one + (ep2 - hid_f) + sy) + c_rs * tp_one + rc_core * (cp_f + im1);
             const double w_f = cf_s + fwd_comm;
             const double w_b = cb_s + acc + bwd_comm + rc_t + rc_comm;
             double ag = ne * fsag[i] + fsagl[i], rs = ne * fsrs[i] + fsrsl[i];

@@ -247,6 +247,9 @@ typedef struct PrismKModel {
     double cp_ulysses;    /* 1: all-to-all (Ulysses) where heads/tp divide by cp, else ring */
     double cp_zigzag;     /* 1: causal load balancing of the ring (zig-zag chunks) */
     double moe_allgather; /* 1: all-gather token dispatcher (moe_dispatcher = 1) */
+    double moe_sync;      /* moe_count_sync: 1 = the all-to-all dispatcher's token-count
+                           * all-gather and host read, every MoE layer's forward */
+    double moe_sync_host; /* s of that host read: (launch_us + host_sync_us) x 1e-6 */
     double cp_skip;       /* executed-causal skip fraction of the attention core (0 without
                            * flash attention: every block is computed) */
     double cp_inv_run;    /* 1/(1 - cp_skip), 0 when cp_skip = 1 */
@@ -447,6 +450,8 @@ enum {
     PRISM_KL_TP_LAT_LL,    /* ... with LL */
     PRISM_KL_TIE_SYNC,     /* tied embeddings under a pipeline: the step's all-reduce of the
                             * embedding gradients between the first and the last stage */
+    PRISM_KL_EP_SYNC,      /* moe_count_sync: s per MoE layer forward of the token-count
+                            * all-gather over etp x ep and the host read after it */
     PRISM_KL_COUNT
 };
 enum {

@@ -153,6 +153,10 @@ typedef enum {
                                             over the dense large-GEMM rate of their dtype */
     PRISM_KNOB_LAYER_HOST_SYNCS,       /**< host synchronisations in a layer's forward
                                             (blocking host-to-device copies, host reads) */
+    PRISM_KNOB_MOE_COUNT_SYNC,         /**< 1 = the all-to-all dispatcher all-gathers its
+                                            per-expert token counts over the ETP x EP group
+                                            and reads them on the host, every MoE layer's
+                                            forward */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -1724,6 +1724,54 @@ static void test_folded_moe(void)
 }
 
 /*
+ * moe_count_sync (Megatron-Core's alltoall dispatcher: preprocess() all-gathers the
+ * per-expert token counts over the tp_ep group, then reads them on the host), by hand on
+ * moe_model() and the test cluster (8 devices per node). Each MoE layer's forward gains
+ * the all-gather's latency plus launch_us + host_sync_us = 8 + 6 = 14 us:
+ * - tied tp=4, dp=8, ep=8 on 32 devices: the tp_ep group is 32 devices on 4 nodes.
+ *   NCCL's model (nccl_model 1), LL ring all-gather: base 6.6 us, 31 steps, of them
+ *   nodes - 1 = 3 between nodes at the network LL hop 2.7 us and 28 inside a node at the
+ *   NVLink LL hop 0.6 us raised to the network-post overhead 1 us (a ring over nodes):
+ *     6.6 + 28 x 1 + 3 x 2.7 = 42.7 us; + 14 = 56.7 us.
+ *   nccl_model 0: 31 steps at the level's latency (10 us): 310 + 14 = 324 us.
+ * - dp=8, ep=8 (etp 1) on one node: 6.6 + 7 x 0.6 = 10.8 us; + 14 = 24.8 us.
+ * - dp=8, ep=1: every expert on the device, no all-gather; the host read: 14 us.
+ * Off (0), or the all-gather dispatcher (moe_dispatcher 1): nothing added.
+ */
+static double count_sync_fwd(const char *on, const char *nccl, const char *disp, uint32_t n,
+                             const char *strategy)
+{
+    g_autoptr(PrismModel) m = moe_model();
+    const char *const sets[] = {"grad_fp32=0", on, nccl, disp, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 1024, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, n, strategy);
+    PrismLayerTerms lt;
+    CU_ASSERT_TRUE_FATAL(prism_cost_layer_terms(cm, &s, 1, &lt, NULL));
+    return lt.fwd_s;
+}
+
+static double count_sync_delta(const char *nccl, const char *disp, uint32_t n, const char *strategy)
+{
+    return count_sync_fwd("moe_count_sync=1", nccl, disp, n, strategy) -
+           count_sync_fwd("moe_count_sync=0", nccl, disp, n, strategy);
+}
+
+static void test_moe_count_sync(void)
+{
+    const char *tied = "tp=4,dp=8,ep=8,sp=1,zero=1", *node = "dp=8,ep=8,zero=1";
+    const char *a2a = "moe_dispatcher=0";
+    CU_ASSERT_TRUE(
+        prism_test_close(count_sync_delta("nccl_model=1", a2a, 32, tied), 56.7e-6, 1e-9, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(count_sync_delta("nccl_model=0", a2a, 32, tied), 324e-6, 1e-9, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(count_sync_delta("nccl_model=1", a2a, 8, node), 24.8e-6, 1e-9, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(count_sync_delta("nccl_model=1", a2a, 8, "dp=8,zero=1"), 14e-6, 1e-9, 0));
+    CU_ASSERT_EQUAL(count_sync_delta("nccl_model=1", "moe_dispatcher=1", 32, tied), 0.0);
+}
+
+/*
  * Shared-expert overlap (Megatron-Core --moe-shared-expert-overlap), by hand. moe_model()
  * with one shared expert of width fs, on 8 devices of one node: dp=8, ep=8 (tp = etp = 1),
  * seq 1024, gbs 8: T = 1024 tokens per micro-batch. fp16 GEMMs at 312e12 x 0.8 = 249.6e12
@@ -2626,6 +2674,7 @@ static CU_TestInfo formula_tests[] = {
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"host synchronisations per pipeline transfer (pp_p2p_host_syncs)", test_pp_p2p_host_syncs},
+    {"the MoE dispatcher's token-count exchange (moe_count_sync)", test_moe_count_sync},
     {"a pipeline boundary at the level joining two nodes", test_pp_boundary_level},
     {"bubble fractions 1F1B and interleaved", test_bubble},
     {"1F1B bubble exactly", test_bubble_exact},
