@@ -576,6 +576,8 @@ typedef struct {
     double *ptime;        /* their step floors, */
     double *poutbuf;      /* and their scratch columns (PRISM_COL_COUNT x batch) */
     double mfu_num, hfu_num, tokens; /* the derived columns' numerators (cost.h) */
+    double per_pp, gbs;              /* the segment's devices per stage and the global batch: a GEMM
+                                      * key's dp = per_pp / tp / cp and m = gbs / dp / mbs (R1, R8) */
     /* intervals (PrismSearchOptions.intervals, with a row sink): the corners, and under
      * mem_safety the batch's memory class, a row at risk counting as infeasible */
     PrismSearchCorners *corners;
@@ -728,6 +730,16 @@ static int gkey_col(int c)
     return c == 0 ? 0 : c == 1 ? 1 : c == 5 ? 2 : c == 3 ? 3 : c == 8 ? 4 : -1;
 }
 
+/* Column @p c (2: dp, 6: m; lane_cols' order) of the lanes of GEMM key @p g (tp, cp, mbs,
+ * ep, etp) in the walker's segment: dp = per_pp / tp / cp (R1) and m = gbs / dp / mbs
+ * (R8), quotients of integers that divide exactly, so the divisions are exact and give
+ * the lane table's values (debug builds compare them) without touching its columns. */
+static inline double key_dp_m(const Walker *w, const double *g, int c)
+{
+    const double dp = w->per_pp / g[0] / g[1];
+    return c == 2 ? dp : w->gbs / dp / g[2];
+}
+
 /* Copy lanes at[0 .. k) of @p lanes, in that order, into w->cl. */
 static void compact(Walker *w, const PrismLanes *lanes, const uint32_t *restrict at, size_t k)
 {
@@ -745,6 +757,10 @@ static void compact(Walker *w, const PrismLanes *lanes, const uint32_t *restrict
             const double *restrict gk = lanes->gkeys + g;
             for (size_t i = 0; i < k; i++)
                 dc[i] = gk[(size_t)5 * gid[at[i]]];
+        } else if ((c == 2 || c == 6) && gid != NULL && lanes->gkeys != NULL) {
+            /* dp and m from the key (key_dp_m) */
+            for (size_t i = 0; i < k; i++)
+                dc[i] = key_dp_m(w, lanes->gkeys + (size_t)5 * gid[at[i]], c);
         } else {
             for (size_t i = 0; i < k; i++)
                 dc[i] = sc[at[i]];
@@ -859,16 +875,27 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
         double *restrict dc = pc[c];
         const uint32_t *restrict at = w->pat;
         const int gcol = gkey_col(c); /* tp, cp, mbs, ep, etp: from the key table */
-        if (c == 7 || c >= 11 || sc == NULL) {
-            /* zero 0, the DP overlaps on; a NULL column its default (fold 0, tp_overlap 1) */
+        const uint32_t *restrict pf = w->pfi;
+        if (c == 7 || c == 9 || c >= 11 || sc == NULL) {
+            /* zero 0, the DP overlaps on; a NULL column its default (tp_overlap 1); folding
+             * 0: the kernel does not read it (PrismKLanes has no such column, etp is in
+             * the key) */
             const double v = c == 7 || c == 9 ? 0.0 : 1.0;
             for (size_t k = 0; k < np; k++)
                 dc[k] = v;
         } else if (gcol >= 0) {
             const double *restrict gk = lanes->gkeys + gcol;
-            const uint32_t *restrict pf = w->pfi;
             for (size_t k = 0; k < np; k++)
                 dc[k] = gk[(size_t)5 * (pf[k] / 4)];
+        } else if (c == 4 || c == 10) {
+            /* sp and tp_overlap from the floor index (floor_index: both 0 or 1) */
+            const uint32_t bit = c == 4 ? 1 : 2;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = (pf[k] & bit) != 0 ? 1.0 : 0.0;
+        } else if (c == 2 || c == 6) {
+            /* dp and m from the key (key_dp_m) */
+            for (size_t k = 0; k < np; k++)
+                dc[k] = key_dp_m(w, lanes->gkeys + (size_t)5 * (pf[k] / 4), c);
         } else {
             for (size_t k = 0; k < np; k++)
                 dc[k] = sc[at[k]];
@@ -876,7 +903,7 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
     }
 #ifndef NDEBUG
     for (int c = 0; c < PRUNE_COLS; c++)
-        for (size_t k = 0; c != 7 && c < 11 && src[c] != NULL && k < np; k++)
+        for (size_t k = 0; c != 7 && c != 9 && c < 11 && src[c] != NULL && k < np; k++)
             if (pc[c][k] != src[c][w->pat[k]])
                 g_error("search: probe column %d is %.17g, its lane's %.17g", c, pc[c][k],
                         src[c][w->pat[k]]);
@@ -1019,6 +1046,8 @@ static void prune_batch(Walker *w, const PrismSegmentKey *key, const PrismLanes 
         for (uint32_t k = 0; k < lanes->n_skeys; k++)
             w->memo[k] = NAN;
         w->memo_n = lanes->n_skeys;
+        w->per_pp = (double)(key->devices / key->pp);
+        w->gbs = (double)prism_cost_model_training(w->cur.cm)->gbs;
         w->seg_bound = w->bound && lanes->gkey_id != NULL && lanes->gkeys != NULL;
         if (w->seg_bound) {
             w->n_parts = prism_cost_segment_n_parts(w->compiled);
