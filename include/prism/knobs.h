@@ -153,6 +153,8 @@ typedef enum {
                                             over the dense large-GEMM rate of their dtype */
     PRISM_KNOB_LAYER_HOST_SYNCS,       /**< host synchronisations in a layer's forward
                                             (blocking host-to-device copies, host reads) */
+    PRISM_KNOB_FSDP_GATHER_POOL,       /**< ZeRO-3 units' gathered parameters the all-gather
+                                            stream's allocator pool keeps reserved (FSDP2 2) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
