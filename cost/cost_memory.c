@@ -63,8 +63,9 @@ static double gather_pool(const PrismCostModel *cm, const PrismStrategy *s)
     return units * largest;
 }
 
-void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
-                             double persistent, PrismMemKinds *out)
+void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrategy *s,
+                                      double allocated, double persistent, gboolean pool,
+                                      PrismMemKinds *out)
 {
     const PrismKModel *k = &cm->k;
     const double *kn = cm->knobs.v;
@@ -73,12 +74,18 @@ void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, d
      * own (kernels-impl.h k_final, the same arithmetic in the same order) */
     const double res = allocated + (allocated - persistent) * k->mem_reserve;
     out->allocated = allocated;
-    out->gather_pool = gather_pool(cm, s);
+    out->gather_pool = pool ? gather_pool(cm, s) : 0.0;
     out->reserved = res + pages + out->gather_pool;
     out->context = kn[PRISM_KNOB_CUDA_CONTEXT];
     out->nccl = k->nccl_group * communicators(s);
     /* the kernel's arithmetic, in its order (k_final): the same bits as its verdict */
     out->device = res + (k->mem_fixed + out->nccl);
+}
+
+void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
+                             double persistent, PrismMemKinds *out)
+{
+    prism_cost_memory_kinds_internal(cm, s, allocated, persistent, TRUE, out);
 }
 
 double prism_cost_allocated_limit(const PrismCostModel *cm, const PrismStrategy *s)
