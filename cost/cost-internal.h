@@ -149,6 +149,12 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
  *  communicators; @p scale = 1 + @p reserve. */
 void prism_cost_memory_setup_internal(const double *kn, double *scale, double *fixed,
                                       double *nccl_group, double *reserve);
+/* prism_cost_memory_kinds with or without the gather pool (@p pool FALSE: gather_pool 0
+ * and reserved without it, for callers that read only the device figure: it spares the
+ * per-kind evaluations gather_pool takes). */
+void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrategy *s,
+                                      double allocated, double persistent, gboolean pool,
+                                      PrismMemKinds *out);
 
 /** Lanes of one strategy (arrays of one double each, owned by the caller). */
 typedef struct PrismOneLane {

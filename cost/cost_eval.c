@@ -603,6 +603,7 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
     out->flops_fwd = SLOT(0, PRISM_KS_FLOPS) / (1.0 + cm->k.bwd_ratio);
     out->opt_step_s = SLOT(0, PRISM_KS_OPT_STEP);
     out->wgrad_s = SLOT(0, PRISM_KS_WGRAD);
+    out->gather_bytes = SLOT(0, PRISM_KS_GATHER);
 #undef SLOT
     return TRUE;
 }

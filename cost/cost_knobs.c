@@ -764,6 +764,15 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "code: NVIDIA/Megatron-LM megatron/model/transformer.py ParallelTransformerLayer."
          "forward creates no device tensor from a host value and reads none (0); "
          "microsoft/Megatron-DeepSpeed's copy adds two (2, the megatron-deepspeed profile)"},
+    [PRISM_KNOB_FSDP_GATHER_POOL] =
+        {"fsdp_gather_pool", 0.0, 0.0, 64.0, "units",
+         "ZeRO-3: units' gathered parameters that stay reserved in the all-gather stream's "
+         "own pool of the caching allocator, beside the compute stream's peak (the largest "
+         "unit's gathered bytes each, on the reserved figure); 0 = gathered in the compute "
+         "stream's pool (the allocated peak holds them)",
+         "code: pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (v2.5) pools blocks per "
+         "stream: only a stack that allocates its gathered buffers on a side stream keeps "
+         "such a pool; 0 counts none (the pytorch-fsdp profile sets FSDP2's 2)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -25,6 +25,8 @@
 
 #include <prism/core.h>
 
+#include "cost-internal.h"
+
 static const PrismKnobRange ranges[] = {
     {"sustained_clock", 1575.0 / 1830.0, 1980.0 / 1830.0, PRISM_RANGE_CLOCK, FALSE, FALSE,
      "published: Hopper tensor clocks against the 1830 MHz of the datasheet peak: 1980 MHz "
@@ -175,14 +177,15 @@ void prism_corners_form(const PrismCorners *c, const PrismStrategy *s,
     /* the ranged knobs (cuda_context, allocator_reserve) do not move the persistent bytes */
     const double pers = prism_cost_persistent(point);
     PrismMemKinds mk;
-    prism_cost_memory_kinds(c->point, s, point[PRISM_COL_MEM_PEAK], pers, &mk);
+    /* the device figure only: no gather pool to price */
+    prism_cost_memory_kinds_internal(c->point, s, point[PRISM_COL_MEM_PEAK], pers, FALSE, &mk);
     double lo = point[PRISM_COL_TIME_STEP], hi = lo, mem = mk.device;
     double mem_hi = mem;
     for (int i = 0; i < PRISM_CORNER_COUNT; i++) {
         out->corner[i] = step[i];
         lo = MIN(lo, step[i]);
         hi = MAX(hi, step[i]);
-        prism_cost_memory_kinds(c->cm[i], s, peak[i], pers, &mk);
+        prism_cost_memory_kinds_internal(c->cm[i], s, peak[i], pers, FALSE, &mk);
         mem_hi = MAX(mem_hi, mk.device);
     }
     out->step = point[PRISM_COL_TIME_STEP];

@@ -141,15 +141,19 @@ double prism_cost_model_usable(const PrismCostModel *cm);
  * and optimizer state: prism_cost_persistent of a column row) are known. Bytes.
  */
 typedef struct PrismMemKinds {
-    double allocated; /**< torch.cuda.max_memory_allocated: the modelled peak as given */
-    double reserved;  /**< max_memory_reserved: allocated + (allocated - persistent) x
-                           allocator_reserve (the reserve on the transient bytes only), or
-                           with expandable_segments allocated + one 20 MiB and one 2 MiB page */
-    double device;    /**< nvidia-smi: reserved + cuda_context + nccl; feasible when it is
-                           <= prism_cost_model_usable (the kernels' verdict, bit for bit) */
-    double context;   /**< of device: the CUDA context (knob cuda_context) */
-    double nccl;      /**< of device: NCCL's buffers, 2 x nccl_channels x nccl_conn_bytes per
-                           tp, cp, dp, ep and pp group of more than one rank */
+    double allocated;   /**< torch.cuda.max_memory_allocated: the modelled peak as given */
+    double reserved;    /**< max_memory_reserved: allocated + (allocated - persistent) x
+                             allocator_reserve (the reserve on the transient bytes only), or
+                             with expandable_segments allocated + one 20 MiB and one 2 MiB page */
+    double device;      /**< nvidia-smi: the reserved figure without gather_pool + cuda_context
+                             + nccl; feasible when it is <= prism_cost_model_usable (the
+                             kernels' verdict, bit for bit) */
+    double context;     /**< of device: the CUDA context (knob cuda_context) */
+    double nccl;        /**< of device: NCCL's buffers, 2 x nccl_channels x nccl_conn_bytes per
+                             tp, cp, dp, ep and pp group of more than one rank */
+    double gather_pool; /**< of reserved: ZeRO-3's gathered units held in the all-gather
+                             stream's own pool, fsdp_gather_pool x the model's largest unit's
+                             gathered bytes (0 below ZeRO-3); not yet in device */
 } PrismMemKinds;
 
 /** The three kinds of @p allocated, of which @p persistent bytes are persistent state, for
@@ -444,6 +448,8 @@ typedef struct PrismLayerTerms {
                                 per micro-batch (recompute widens the backward window) */
     double fsdp_lead_s[3]; /**< ZeRO-3, by mode: what stays unhidden if the unit leads its
                                 stage (the stage adds the largest once per micro-batch) */
+    double gather_bytes;   /**< ZeRO-3: this unit's gathered parameters on one device, in
+                                the parameter dtype (after TP/EP sharding) */
 } PrismLayerTerms;
 
 /**

@@ -157,6 +157,8 @@ typedef enum {
                                             per-expert token counts over the ETP x EP group
                                             and reads them on the host, every MoE layer's
                                             forward */
+    PRISM_KNOB_FSDP_GATHER_POOL,       /**< ZeRO-3 units' gathered parameters the all-gather
+                                            stream's allocator pool keeps reserved (FSDP2 2) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -386,15 +386,22 @@ static void text_step(GString *o, const PrismExplain *ex)
     g_string_append_printf(o,
                            "  allocated              %12.4f GiB    peak_mem: tensors, workspaces\n",
                            mk.allocated / gib);
-    g_string_append_printf(o, "  reserved               %12.4f GiB    %s\n", mk.reserved / gib,
+    g_string_append_printf(o, "  reserved               %12.4f GiB    %s%s\n", mk.reserved / gib,
                            knobs->v[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5
                                ? "allocated + 20 MiB + 2 MiB (expandable segments)"
                                : "allocated + (allocated - params, grads, optimizer) x "
-                                 "allocator_reserve");
+                                 "allocator_reserve",
+                           mk.gather_pool > 0.0 ? " + gather pool" : "");
+    if (mk.gather_pool > 0.0)
+        g_string_append_printf(o,
+                               "  of which gather pool   %12.4f GiB    fsdp_gather_pool x the "
+                               "largest unit's gathered parameters (all-gather stream)\n",
+                               mk.gather_pool / gib);
     g_string_append_printf(o,
-                           "  device                 %12.4f GiB    reserved + cuda_context %.4f + "
-                           "NCCL %.4f (nvidia-smi)\n",
-                           mk.device / gib, mk.context / gib, mk.nccl / gib);
+                           "  device                 %12.4f GiB    reserved%s + cuda_context %.4f "
+                           "+ NCCL %.4f (nvidia-smi)\n",
+                           mk.device / gib, mk.gather_pool > 0.0 ? " - gather pool" : "",
+                           mk.context / gib, mk.nccl / gib);
     g_string_append_printf(o,
                            "\nverdict: %s (%s), device %.2f GiB of %.2f GiB usable, step %.4g s, "
                            "MFU %.1f%%\n",

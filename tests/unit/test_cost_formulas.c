@@ -440,6 +440,38 @@ static void test_memory_kinds(void)
     CU_ASSERT_EQUAL(f, 0.0);
 }
 
+/*
+ * fsdp_gather_pool (FSDP2: each unit's all-gather output is allocated on the copy-in
+ * stream, whose blocks the caching allocator pools apart from the compute stream's; the
+ * previous unit's output is held until the next one's is allocated: 2) adds, on the
+ * reserved figure only, that many of the model's largest unit's gathered bytes. GPT 4 x
+ * 4096, V 51200, fp16 (2 B per gathered parameter): a block is 12 h^2 + 4 h =
+ * 201,342,976 parameters, the embedding V h = 209,715,200 and the head V h + 2 h (the final
+ * norm is counted in it) = 209,723,392, the largest: 2 x 2 B x 209,723,392 =
+ * 838,893,568 B. Under tp 2 the head's V h is vocab-parallel and its norm whole:
+ * V h / 2 + 2 h = 104,865,792 against a block's 6 h^2 + 4 h = 100,679,680: 2 x 2 x
+ * 104,865,792 = 419,463,168 B. Below ZeRO-3 (nothing gathered per unit) and with the knob
+ * 0 it is 0; allocated and device (the verdict's figure) are the same as without it.
+ */
+static void test_fsdp_gather_pool(void)
+{
+    const char *const pool[] = {"fsdp_gather_pool=2", NULL};
+    const char *const strategies[] = {"dp=8,zero=3,mbs=1", "dp=4,tp=2,zero=3,mbs=1",
+                                      "dp=8,zero=2,mbs=1"};
+    const double want[] = {838893568.0, 419463168.0, 0.0};
+    for (int i = 0; i < 3; i++) {
+        double a0, a2;
+        PrismMemKinds k0, k2;
+        kinds_for(NULL, strategies[i], &a0, &k0, NULL, NULL);
+        kinds_for(pool, strategies[i], &a2, &k2, NULL, NULL);
+        CU_ASSERT_EQUAL(k0.gather_pool, 0.0);
+        CU_ASSERT_EQUAL(k2.gather_pool, want[i]);
+        CU_ASSERT_EQUAL(a2, a0);
+        CU_ASSERT_EQUAL(k2.reserved, k0.reserved + want[i]);
+        CU_ASSERT_EQUAL(k2.device, k0.device);
+    }
+}
+
 static double static_bytes_per_param2(int zero, const char *grad_fp32, const char *other)
 {
     const char *const sets[] = {grad_fp32, other, NULL};
@@ -2702,6 +2734,7 @@ static CU_TestInfo formula_tests[] = {
     {"tp_layout_copy and per-op SAC's all-gathers", test_tp_layout_copy},
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
     {"memory kinds: allocated, reserved, device by hand", test_memory_kinds},
+    {"memory kinds: FSDP2's all-gather stream pool by hand", test_fsdp_gather_pool},
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
     {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
      test_tp_nics_and_gather},
