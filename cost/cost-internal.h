@@ -152,6 +152,9 @@ void prism_cost_memory_setup_internal(const double *kn, double *scale, double *f
 /* prism_cost_memory_kinds with or without the gather pool (@p pool FALSE: gather_pool 0
  * and reserved without it, for callers that read only the device figure: it spares the
  * per-kind evaluations gather_pool takes). */
+/* The groups of more than one rank of @p s that hold NCCL buffers (cost_memory.c; the
+ * kernels' k_comms counts the same). */
+double prism_cost_communicators_internal(const PrismStrategy *s);
 void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrategy *s,
                                       double allocated, double persistent, gboolean pool,
                                       PrismMemKinds *out);

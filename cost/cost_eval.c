@@ -607,3 +607,60 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
 #undef SLOT
     return TRUE;
 }
+
+/* ---- memory as each source measures it (cost_memory.c has the allocator's setup): here
+ * because the gather pool prices layer kinds with prism_cost_layer_terms ---- */
+
+/* ZeRO-3's all-gather stream pool (knob fsdp_gather_pool): that many of the model's
+ * largest units' gathered parameters, for strategy @p s (0 below ZeRO-3 or with the knob
+ * 0). Each distinct layer kind is priced once by the scalar kernel (prism_cost_layer_terms);
+ * the largest unit of the whole model, whichever stage holds it. */
+static double gather_pool(const PrismCostModel *cm, const PrismStrategy *s)
+{
+    const double units = cm->knobs.v[PRISM_KNOB_FSDP_GATHER_POOL];
+    if (units <= 0.0 || s->zero < 3)
+        return 0.0;
+    const PrismModel *model = cm->model;
+    g_autofree gboolean *seen = g_new0(gboolean, cm->n_kinds);
+    double largest = 0.0;
+    for (uint32_t l = 0, q = 0; l < model->n_layers; l++) {
+        const PrismLayerKind lk = model->layers[l].kind;
+        const gboolean block = lk == PRISM_LAYER_BLOCK || lk == PRISM_LAYER_MTP;
+        /* blocks by their split kind; the embedding and the head once each */
+        if (block) {
+            const uint32_t kind = cm->layer_kind[q++];
+            if (seen[kind])
+                continue;
+            seen[kind] = TRUE;
+        }
+        PrismLayerTerms t;
+        if (prism_cost_layer_terms(cm, s, l, &t, NULL) && t.gather_bytes > largest)
+            largest = t.gather_bytes;
+    }
+    return units * largest;
+}
+
+void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrategy *s,
+                                      double allocated, double persistent, gboolean pool,
+                                      PrismMemKinds *out)
+{
+    const PrismKModel *k = &cm->k;
+    const double *kn = cm->knobs.v;
+    const double pages = k->mem_fixed - kn[PRISM_KNOB_CUDA_CONTEXT];
+    /* the reserve on the transient bytes only: persistent state sits in segments of its
+     * own (kernels-impl.h k_final, the same arithmetic in the same order) */
+    const double res = allocated + (allocated - persistent) * k->mem_reserve;
+    out->allocated = allocated;
+    out->gather_pool = pool ? gather_pool(cm, s) : 0.0;
+    out->reserved = res + pages + out->gather_pool;
+    out->context = kn[PRISM_KNOB_CUDA_CONTEXT];
+    out->nccl = k->nccl_group * prism_cost_communicators_internal(s);
+    /* the kernel's arithmetic, in its order (k_final): the same bits as its verdict */
+    out->device = res + (k->mem_fixed + out->nccl);
+}
+
+void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
+                             double persistent, PrismMemKinds *out)
+{
+    prism_cost_memory_kinds_internal(cm, s, allocated, persistent, TRUE, out);
+}
