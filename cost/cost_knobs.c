@@ -773,6 +773,17 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "code: pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (v2.5) pools blocks per "
          "stream: only a stack that allocates its gathered buffers on a side stream keeps "
          "such a pool; 0 counts none (the pytorch-fsdp profile sets FSDP2's 2)"},
+    [PRISM_KNOB_TP_GATHER_BUFFERS] =
+        {"tp_gather_buffers", 0.0, 0.0, 16.0, "tensors",
+         "device memory of persistent TP gather buffers: tensors of one micro-batch's full "
+         "sequence x hidden (activation dtype) that a framework allocates once and keeps for "
+         "the run, on every stage with tp > 1 and sequence parallelism, whatever tp_overlap; "
+         "0 = gathered tensors are transient (Megatron-Core's global memory buffer is "
+         "counted with the activations)",
+         "code: 0 counts none; huggingface/nanotron src/nanotron/parallel/utils.py "
+         "MemoryBuffer (a singleton that only grows) and parallel/tensor_parallel/"
+         "functional.py (00708b80) \"allgather\" and \"allgather2\": the nanotron profile "
+         "sets 2"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -1131,6 +1131,8 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->ub_bytes = kn[PRISM_KNOB_TP_OVERLAP] > 0.0 || kn[PRISM_KNOB_TP_UB_SMS] > 0.0
                       ? kn[PRISM_KNOB_TP_OVERLAP_BUFFERS] * k->hidden_bytes
                       : 0.0;
+    /* persistent TP gather buffers (cost/README.md, "Memory"): whatever the overlap */
+    k->gb_bytes = kn[PRISM_KNOB_TP_GATHER_BUFFERS] * k->hidden_bytes;
     k->off_keep = 2.0; /* the layer running and the one in transfer (double buffering) */
     /* the CP ring's backward step: K/V (activation dtype) and dK/dV (the same, or fp32) */
     k->cp_bwd_units = 1.0 + (kn[PRISM_KNOB_CP_DKV_FP32] > 0.5 ? 4.0 / k->bytes_act : 1.0);

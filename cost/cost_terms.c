@@ -282,7 +282,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_BUFFERS] = {"comm_buffers", "B",
                           "pp_buffer + [MoE] ep_buffer + [z=3] (fsdp_reshard*zero3_prefetch + "
                           "1 + g/p)*gather_max + runtime_overhead + [tp_overlap on, t>1, SP] "
-                          "tp_overlap_buffers*T*h*bytes (TE userbuffers)"},
+                          "tp_overlap_buffers*T*h*bytes (TE userbuffers) + [t>1, SP] "
+                          "tp_gather_buffers*T*h*bytes (persistent gather buffers)"},
     [PRISM_KC_COMPUTE] = {"compute", "s/mb", "sum over layers"},
     [PRISM_KC_RECOMP] = {"recompute", "s/mb", "sum over layers"},
     [PRISM_KC_WGRAD] = {"weight_grad", "s/mb", "sum over layers"},

@@ -1072,6 +1072,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
     const double *restrict pov = ln->pov + off, *restrict spl = ln->sp + off;
     const double *itp = WS(PRISM_KL_INV_TP), *tokl = WS(PRISM_KL_TOKENS);
     const double ubb = km->ub_bytes;
+    const double gbb = km->gb_bytes;
     const double *ppbuf = WS(PRISM_KL_PP_BUF), *epbuf = WS(PRISM_KL_EP_BUF);
     const double *pptime = WS(PRISM_KL_PP_TIME), *ppbytes = WS(PRISM_KL_PP_BYTES);
     const double *dpa = WS(PRISM_KL_DP_A), *dplat = WS(PRISM_KL_DP_LAT);
@@ -1120,6 +1121,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         const double ub = tov[i] > 0.5 && itp[i] < 0.75 && spl[i] > 0.5 ? ubb * tokl[i] : 0.0;
         buf[i] = ppbuf[i] + moe * epbuf[i] +
                  z3 * (1.0 - nos) * (rsh * pre + 1.0 + bg / bp) * gat[i] + rt + ub;
+        /* persistent TP gather buffers (tp > 1, SP; 0 when the knob is 0: the same bits) */
+        buf[i] += itp[i] < 0.75 && spl[i] > 0.5 ? gbb * tokl[i] : 0.0;
         /* DualPipe(V): one micro-batch's EP all-to-all runs under the other micro-batch's
          * compute (overlapped forward & backward), hidden up to that compute; the stage's
          * EP term keeps the exposed rest (hid = 0: the same bits) */

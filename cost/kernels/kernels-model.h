@@ -267,6 +267,10 @@ typedef struct PrismKModel {
      * bytes of the userbuffers per token of a micro-batch (tp_overlap_buffers x h x
      * dtype), held while TP overlap is on for a lane with tp > 1 and SP */
     double ub_bytes;
+    /* persistent TP gather buffers (cost/README.md, "Memory"): device bytes per token of a
+     * micro-batch (tp_gather_buffers x h x dtype), held for a lane with tp > 1 and SP
+     * whatever the overlap */
+    double gb_bytes;
     /* the device-level figure feasibility is decided on (cost/README.md, "Memory as each
      * source measures it"): device = peak x mem_scale + mem_fixed + nccl_group x the
      * lane's NCCL communicators (its tp, cp, dp, ep and pp groups of more than one rank) */

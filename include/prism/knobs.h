@@ -159,6 +159,9 @@ typedef enum {
                                             forward */
     PRISM_KNOB_FSDP_GATHER_POOL,       /**< ZeRO-3 units' gathered parameters the all-gather
                                             stream's allocator pool keeps reserved (FSDP2 2) */
+    PRISM_KNOB_TP_GATHER_BUFFERS,      /**< full-sequence gather buffers a framework keeps
+                                            allocated under TP with SP (nanotron's
+                                            MemoryBuffer: 2) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -749,6 +749,41 @@ static void test_zero1_gather_copies(void)
 }
 
 /*
+ * tp_gather_buffers: nanotron's MemoryBuffer keeps its "allgather" (a column linear's gathered
+ * input) and "allgather2" (a row linear's gathered output gradient) tensors, each one
+ * micro-batch's full sequence x hidden in the activation dtype, for the whole run on every
+ * stage with tp > 1 and SP. The test model (h 4096, seq 2048, fp16) at mbs 1 with 2 buffers:
+ *   2 x 2048 x 4096 x 2 B = 33,554,432 B in the comm-buffers column, and at mbs 2
+ *   2 x 4096 x 4096 x 2 B = 67,108,864 B; nothing without SP, at tp 1 or with the knob 0.
+ * Every other column keeps its bits.
+ */
+static void gb_cols(const char *knob, const char *strategy, double *buf, double *rest)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    const char *const sets[] = {knob, NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    *buf = c[PRISM_COL_MEM_COMM_BUFFERS];
+    *rest = c[PRISM_COL_MEM_PEAK] - c[PRISM_COL_MEM_COMM_BUFFERS];
+}
+
+static void test_tp_gather_buffers(void)
+{
+    const char *const strategies[] = {"dp=4,tp=2,sp=1,mbs=1", "dp=4,tp=2,sp=1,mbs=2",
+                                      "dp=4,tp=2,sp=0,mbs=1", "dp=8,mbs=1"};
+    const double want[] = {33554432.0, 67108864.0, 0.0, 0.0};
+    for (int i = 0; i < 4; i++) {
+        double b0, r0, b2, r2;
+        gb_cols("tp_gather_buffers=0", strategies[i], &b0, &r0);
+        gb_cols("tp_gather_buffers=2", strategies[i], &b2, &r2);
+        CU_ASSERT_EQUAL(b2 - b0, want[i]);
+        CU_ASSERT_EQUAL(r2, r0);
+    }
+}
+
+/*
  * Narayanan et al. 2021 (SC21, Sec. 5.1): FLOPs per iteration of a GPT model with L
  * layers, batch B, sequence s, vocabulary V:
  *   without recompute (model FLOPs)  72 B s L h^2 (1 + s/(6h) + V/(12 h L))
@@ -2698,6 +2733,7 @@ static CU_TestInfo formula_tests[] = {
     {"host synchronisations in a layer's forward", test_layer_host_syncs},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
+    {"nanotron's persistent TP gather buffers by hand", test_tp_gather_buffers},
     {"Narayanan model and hardware FLOPs", test_narayanan_flops},
     {"ring all-reduce, TP in a node", test_ring_allreduce_tp},
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
