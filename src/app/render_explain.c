@@ -398,10 +398,9 @@ static void text_step(GString *o, const PrismExplain *ex)
                                "largest unit's gathered parameters (all-gather stream)\n",
                                mk.gather_pool / gib);
     g_string_append_printf(o,
-                           "  device                 %12.4f GiB    reserved%s + cuda_context %.4f "
+                           "  device                 %12.4f GiB    reserved + cuda_context %.4f "
                            "+ NCCL %.4f (nvidia-smi)\n",
-                           mk.device / gib, mk.gather_pool > 0.0 ? " - gather pool" : "",
-                           mk.context / gib, mk.nccl / gib);
+                           mk.device / gib, mk.context / gib, mk.nccl / gib);
     g_string_append_printf(o,
                            "\nverdict: %s (%s), device %.2f GiB of %.2f GiB usable, step %.4g s, "
                            "MFU %.1f%%\n",
