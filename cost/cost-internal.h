@@ -149,14 +149,17 @@ gboolean prism_cost_run_one_internal(const PrismCostModel *cm, const PrismStrate
  *  communicators; @p scale = 1 + @p reserve. */
 void prism_cost_memory_setup_internal(const double *kn, double *scale, double *fixed,
                                       double *nccl_group, double *reserve);
-/* prism_cost_memory_kinds with or without the gather pool (@p pool FALSE: gather_pool 0
- * and reserved without it, for callers that read only the device figure: it spares the
- * per-kind evaluations gather_pool takes). */
 /* The groups of more than one rank of @p s that hold NCCL buffers (cost_memory.c; the
  * kernels' k_comms counts the same). */
 double prism_cost_communicators_internal(const PrismStrategy *s);
+/* The gathered bytes of the model's largest ZeRO-3 unit for @p s (0 below ZeRO-3 or with
+ * fsdp_gather_pool 0): the per-kind evaluations the gather pool takes. */
+double prism_cost_gather_largest_internal(const PrismCostModel *cm, const PrismStrategy *s);
+/* prism_cost_memory_kinds with the largest unit's bytes given (@p largest, from
+ * prism_cost_gather_largest_internal: callers pricing one strategy under several models
+ * whose knobs do not move the gathered bytes compute it once). */
 void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrategy *s,
-                                      double allocated, double persistent, gboolean pool,
+                                      double allocated, double persistent, double largest,
                                       PrismMemKinds *out);
 
 /** Lanes of one strategy (arrays of one double each, owned by the caller). */

@@ -611,14 +611,14 @@ gboolean prism_cost_layer_terms(const PrismCostModel *cm, const PrismStrategy *s
 /* ---- memory as each source measures it (cost_memory.c has the allocator's setup): here
  * because the gather pool prices layer kinds with prism_cost_layer_terms ---- */
 
-/* ZeRO-3's all-gather stream pool (knob fsdp_gather_pool): that many of the model's
- * largest units' gathered parameters, for strategy @p s (0 below ZeRO-3 or with the knob
- * 0). Each distinct layer kind is priced once by the scalar kernel (prism_cost_layer_terms);
- * the largest unit of the whole model, whichever stage holds it. */
-static double gather_pool(const PrismCostModel *cm, const PrismStrategy *s)
+/* ZeRO-3's all-gather stream pool (knob fsdp_gather_pool): the gathered bytes of the
+ * model's largest unit for strategy @p s (0 below ZeRO-3 or with the knob 0). Each
+ * distinct layer kind is priced once by the scalar kernel (prism_cost_layer_terms); the
+ * largest unit of the whole model, whichever stage holds it (the kernels' PRISM_KF_GPOOL
+ * takes the same maximum). */
+double prism_cost_gather_largest_internal(const PrismCostModel *cm, const PrismStrategy *s)
 {
-    const double units = cm->knobs.v[PRISM_KNOB_FSDP_GATHER_POOL];
-    if (units <= 0.0 || s->zero < 3)
+    if (!(cm->knobs.v[PRISM_KNOB_FSDP_GATHER_POOL] > 0.0) || s->zero < 3)
         return 0.0;
     const PrismModel *model = cm->model;
     g_autofree gboolean *seen = g_new0(gboolean, cm->n_kinds);
@@ -637,11 +637,18 @@ static double gather_pool(const PrismCostModel *cm, const PrismStrategy *s)
         if (prism_cost_layer_terms(cm, s, l, &t, NULL) && t.gather_bytes > largest)
             largest = t.gather_bytes;
     }
-    return units * largest;
+    return largest;
+}
+
+/* fsdp_gather_pool x @p largest (0 below ZeRO-3), in the kernels' order (k_gather_pool). */
+static double gather_pool(const PrismCostModel *cm, const PrismStrategy *s, double largest)
+{
+    const double units = cm->knobs.v[PRISM_KNOB_FSDP_GATHER_POOL];
+    return units > 0.0 && s->zero >= 3 ? units * largest : 0.0;
 }
 
 void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrategy *s,
-                                      double allocated, double persistent, gboolean pool,
+                                      double allocated, double persistent, double largest,
                                       PrismMemKinds *out)
 {
     const PrismKModel *k = &cm->k;
@@ -651,16 +658,27 @@ void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrat
      * own (kernels-impl.h k_final, the same arithmetic in the same order) */
     const double res = allocated + (allocated - persistent) * k->mem_reserve;
     out->allocated = allocated;
-    out->gather_pool = pool ? gather_pool(cm, s) : 0.0;
+    out->gather_pool = gather_pool(cm, s, largest);
     out->reserved = res + pages + out->gather_pool;
     out->context = kn[PRISM_KNOB_CUDA_CONTEXT];
     out->nccl = k->nccl_group * prism_cost_communicators_internal(s);
-    /* the kernel's arithmetic, in its order (k_final): the same bits as its verdict */
-    out->device = res + (k->mem_fixed + out->nccl);
+    /* the kernel's arithmetic, in its order (k_final: fixed = mem_fixed + NCCL + pool):
+     * the same bits as its verdict */
+    out->device = res + (k->mem_fixed + out->nccl + out->gather_pool);
 }
 
 void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,
                              double persistent, PrismMemKinds *out)
 {
-    prism_cost_memory_kinds_internal(cm, s, allocated, persistent, TRUE, out);
+    prism_cost_memory_kinds_internal(cm, s, allocated, persistent,
+                                     prism_cost_gather_largest_internal(cm, s), out);
+}
+
+double prism_cost_allocated_limit(const PrismCostModel *cm, const PrismStrategy *s)
+{
+    const PrismKModel *k = &cm->k;
+    const double pool = gather_pool(cm, s, prism_cost_gather_largest_internal(cm, s));
+    return (k->budget -
+            (k->mem_fixed + k->nccl_group * prism_cost_communicators_internal(s) + pool)) /
+           k->mem_scale;
 }

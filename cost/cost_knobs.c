@@ -768,7 +768,8 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
         {"fsdp_gather_pool", 0.0, 0.0, 64.0, "units",
          "ZeRO-3: units' gathered parameters that stay reserved in the all-gather stream's "
          "own pool of the caching allocator, beside the compute stream's peak (the largest "
-         "unit's gathered bytes each, on the reserved figure); 0 = gathered in the compute "
+         "unit's gathered bytes each, on the reserved and device figures and the verdict); 0 = "
+         "gathered in the compute "
          "stream's pool (the allocated peak holds them)",
          "code: pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (v2.5) pools blocks per "
          "stream: only a stack that allocates its gathered buffers on a side stream keeps "

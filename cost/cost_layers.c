@@ -1118,6 +1118,7 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->budget = mem - kn[PRISM_KNOB_MEM_MARGIN];
     prism_cost_memory_setup_internal(kn, &k->mem_scale, &k->mem_fixed, &k->nccl_group,
                                      &k->mem_reserve);
+    k->gather_units = kn[PRISM_KNOB_FSDP_GATHER_POOL];
     /* the host (cost/README.md, "Offloading"): usable only when the cluster gives all
      * three numbers; otherwise the host budget is 0 and every offload is infeasible
      * (reason mem_host), priced at zero transfer time so the row stays finite */

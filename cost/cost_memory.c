@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cost_memory.c - the caching allocator's setup and the budget as an allocated-peak limit,
- * for memory as each source measures it (cost.h, prism_cost_memory_kinds, which lives in
- * cost_eval.c beside the layer terms its gather pool prices): the allocated peak the
- * kernels model, the allocator's reserved memory and the device-level figure nvidia-smi
- * shows, which feasibility is decided on. Pure; nothing
+ * cost_memory.c - the caching allocator's setup and the count of NCCL communicators, for
+ * memory as each source measures it (cost.h, prism_cost_memory_kinds and
+ * prism_cost_allocated_limit, which live in cost_eval.c beside the layer terms their gather
+ * pool prices): the allocated peak the kernels model, the allocator's reserved memory and
+ * the device-level figure nvidia-smi shows, which feasibility is decided on. Pure; nothing
  * here is collective.
  */
 #include <prism/cost.h>
@@ -34,11 +34,4 @@ double prism_cost_communicators_internal(const PrismStrategy *s)
 {
     return (s->tp > 1 ? 1.0 : 0.0) + (s->cp > 1 ? 1.0 : 0.0) + (s->dp > 1 ? 1.0 : 0.0) +
            (s->ep > 1 ? 1.0 : 0.0) + (s->pp > 1 ? 1.0 : 0.0);
-}
-
-double prism_cost_allocated_limit(const PrismCostModel *cm, const PrismStrategy *s)
-{
-    const PrismKModel *k = &cm->k;
-    return (k->budget - (k->mem_fixed + k->nccl_group * prism_cost_communicators_internal(s))) /
-           k->mem_scale;
 }

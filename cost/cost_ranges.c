@@ -177,15 +177,17 @@ void prism_corners_form(const PrismCorners *c, const PrismStrategy *s,
     /* the ranged knobs (cuda_context, allocator_reserve) do not move the persistent bytes */
     const double pers = prism_cost_persistent(point);
     PrismMemKinds mk;
-    /* the device figure only: no gather pool to price */
-    prism_cost_memory_kinds_internal(c->point, s, point[PRISM_COL_MEM_PEAK], pers, FALSE, &mk);
+    /* the largest ZeRO-3 unit's gathered bytes (the gather pool) once: no ranged knob moves
+     * them, only the pool's units (fsdp_gather_pool) of each model */
+    const double largest = prism_cost_gather_largest_internal(c->point, s);
+    prism_cost_memory_kinds_internal(c->point, s, point[PRISM_COL_MEM_PEAK], pers, largest, &mk);
     double lo = point[PRISM_COL_TIME_STEP], hi = lo, mem = mk.device;
     double mem_hi = mem;
     for (int i = 0; i < PRISM_CORNER_COUNT; i++) {
         out->corner[i] = step[i];
         lo = MIN(lo, step[i]);
         hi = MAX(hi, step[i]);
-        prism_cost_memory_kinds_internal(c->cm[i], s, peak[i], pers, FALSE, &mk);
+        prism_cost_memory_kinds_internal(c->cm[i], s, peak[i], pers, largest, &mk);
         mem_hi = MAX(mem_hi, mk.device);
     }
     out->step = point[PRISM_COL_TIME_STEP];

@@ -358,6 +358,9 @@ static const PrismTermInfo final_terms[PRISM_KF_COUNT] = {
     [PRISM_KF_TOFF] = {"offload_slowest_T", "s/mb", "T_s of that stage (scratch)"},
     [PRISM_KF_PSTAT] = {"peak_persistent", "B",
                         "params + grads + optimizer of the peak stage (no allocator reserve)"},
+    [PRISM_KF_GPOOL] = {"gather_pool", "B",
+                        "ZeRO-3: fsdp_gather_pool x max over every stage of zero3_gather_max "
+                        "(the device figure adds it)"},
 };
 
 const PrismTermInfo *prism_term_info_internal(PrismTermLevel level, unsigned i)

@@ -697,7 +697,8 @@ static double closest_threshold(const Walker *w)
 /* The device-level figure of @p stat static bytes for lane @p i of @p lanes in a segment
  * of @p pp stages: a floor of the figure feasibility is decided on, in the kernel's
  * order (prism_cost_memory_kinds: static bytes are persistent and take no reserve; the
- * peak A >= stat and its figure A + (A - P) x reserve >= A for its stage's P <= A). */
+ * peak A >= stat and its figure A + (A - P) x reserve >= A for its stage's P <= A; the
+ * strategy below leaves zero at 0, so no ZeRO-3 gather pool, which only adds). */
 static double device_floor(const Walker *w, const PrismLanes *lanes, size_t i, uint32_t pp,
                            double stat)
 {

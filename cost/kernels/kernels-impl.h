@@ -1432,6 +1432,35 @@ static inline void k_pstat_next(const double *restrict par, const double *restri
     }
 }
 
+/* FSDP2's all-gather pool of each lane (PRISM_KF_GPOOL; cost/README.md, "FSDP2's
+ * all-gather pool"): at ZeRO-3, gather_units x the largest unit's gathered bytes, the
+ * maximum over every composition of zero3_gather_max (the whole model's largest unit, as
+ * prism_cost_memory_kinds takes it); 0 for other lanes or with the knob at 0. */
+static void k_gather_pool(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
+                          size_t off, size_t n, const double *comp0, double *f_gp)
+{
+    const double units = km->gather_units;
+    if (!(units > 0.0)) {
+        for (size_t i = 0; i < n; i++)
+            f_gp[i] = 0.0;
+        return;
+    }
+    const double *g0 = comp0 + (size_t)PRISM_KC_GATHER * PRISM_K_TILE;
+    PRISM_KLOOP
+    for (size_t i = 0; i < n; i++)
+        f_gp[i] = g0[i];
+    for (uint32_t c = 1; c < ks->n_comp; c++) {
+        const double *g = comp0 + ((size_t)c * PRISM_KC_COUNT + PRISM_KC_GATHER) * PRISM_K_TILE;
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++)
+            f_gp[i] = g[i] > f_gp[i] ? g[i] : f_gp[i];
+    }
+    const double *restrict z = ln->zero + off;
+    PRISM_KLOOP
+    for (size_t i = 0; i < n; i++)
+        f_gp[i] = z[i] > 2.5 ? units * f_gp[i] : 0.0;
+}
+
 static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
                     size_t off, size_t n, double *const *out, double *ws)
 {
@@ -1653,6 +1682,8 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double ppg = inv_p < 0.75 ? 1.0 : 0.0;
     const double *restrict ltp = ln->tp + off, *restrict lcp = ln->cp + off;
     const double *restrict ldp = ln->dp + off, *restrict lep = ln->ep + off;
+    double *f_gp = fin + (size_t)PRISM_KF_GPOOL * PRISM_K_TILE;
+    k_gather_pool(km, ks, ln, off, n, comp0, f_gp);
     PRISM_KLOOP
     for (size_t i = 0; i < n; i++) {
         const double m = mm[i] * msh;
@@ -1671,7 +1702,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         /* the host's verdict as arithmetic on 0/1 (a combined condition in the select
          * chain is control flow to GCC and stops this loop vectorising: AVX2 -50 %);
          * exact: hout = 1 only when the device fits and the host does not (reason 4) */
-        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
+        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg) + f_gp[i];
         const double pk = o_peak[i];
         const double fits = pk + (pk - f_pst[i]) * rsv + fixed <= budget ? 1.0 : 0.0;
         const double hout = o_host[i] > hbudget ? fits : 0.0;
@@ -1693,7 +1724,7 @@ static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         o_b2[i] = o_b2[i] * inv_p;
         o_b3[i] = o_b3[i] * inv_p;
         const double stat = o_par[i] + o_grd[i] + o_opt[i];
-        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg);
+        const double fixed = mfx + ngb * k_comms(ltp[i], lcp[i], ldp[i], lep[i], ppg) + f_gp[i];
         const double pk = o_peak[i];
         const double peak = pk + (pk - f_pst[i]) * rsv + fixed;
         const double sa = stat + o_act[i];

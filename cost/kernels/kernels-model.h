@@ -273,12 +273,17 @@ typedef struct PrismKModel {
     double gb_bytes;
     /* the device-level figure feasibility is decided on (cost/README.md, "Memory as each
      * source measures it"): device = peak x mem_scale + mem_fixed + nccl_group x the
-     * lane's NCCL communicators (its tp, cp, dp, ep and pp groups of more than one rank) */
+     * lane's NCCL communicators (its tp, cp, dp, ep and pp groups of more than one rank)
+     * + the lane's gather pool (gather_units below) */
     double mem_scale, mem_fixed, nccl_group;
     /* the caching allocator's reserve on the transient bytes only (cost/README.md,
      * "Memory as each source measures it"): reserved = peak + (peak - the peak stage's
      * parameters, gradients and optimizer state) x mem_reserve; 0 with expandable segments */
     double mem_reserve;
+    /* FSDP2's all-gather pool on the device figure (cost/README.md, "FSDP2's all-gather
+     * pool"): knob fsdp_gather_pool, the units of the largest gathered unit a ZeRO-3 lane
+     * holds in the all-gather stream's pool (0: none) */
+    double gather_units;
     /* the costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
      * NCCL's ring model for the TP and DP/ZeRO collectives (nccl_on 1; 0: the level's
      * latency_us per step at bus bandwidth), and the host floor of a layer */
@@ -555,6 +560,7 @@ enum {
     PRISM_KF_OFFX,  /* the slowest stage's exposed activation copies per micro-batch */
     PRISM_KF_TOFF,  /* scratch: the running slowest stage time of that selection */
     PRISM_KF_PSTAT, /* the persistent bytes (params + grads + optimizer) of the peak stage */
+    PRISM_KF_GPOOL, /* ZeRO-3: gather_units x the largest unit's gathered bytes (else 0) */
     PRISM_KF_COUNT
 };
 

@@ -145,15 +145,15 @@ typedef struct PrismMemKinds {
     double reserved;    /**< max_memory_reserved: allocated + (allocated - persistent) x
                              allocator_reserve (the reserve on the transient bytes only), or
                              with expandable_segments allocated + one 20 MiB and one 2 MiB page */
-    double device;      /**< nvidia-smi: the reserved figure without gather_pool + cuda_context
+    double device;      /**< nvidia-smi: the reserved figure (with gather_pool) + cuda_context
                              + nccl; feasible when it is <= prism_cost_model_usable (the
                              kernels' verdict, bit for bit) */
     double context;     /**< of device: the CUDA context (knob cuda_context) */
     double nccl;        /**< of device: NCCL's buffers, 2 x nccl_channels x nccl_conn_bytes per
                              tp, cp, dp, ep and pp group of more than one rank */
-    double gather_pool; /**< of reserved: ZeRO-3's gathered units held in the all-gather
-                             stream's own pool, fsdp_gather_pool x the model's largest unit's
-                             gathered bytes (0 below ZeRO-3); not yet in device */
+    double gather_pool; /**< of reserved and device: ZeRO-3's gathered units held in the
+                             all-gather stream's own pool, fsdp_gather_pool x the model's
+                             largest unit's gathered bytes (0 below ZeRO-3) */
 } PrismMemKinds;
 
 /** The three kinds of @p allocated, of which @p persistent bytes are persistent state, for

@@ -78,11 +78,9 @@ void prism_app_metrics_json(const PrismCostModel *cm, const PrismStrategy *s,
     const struct {
         const char *key;
         double v;
-    } kinds[] = {{"allocated", mk.allocated},
-                 {"reserved", mk.reserved},
-                 {"device", mk.device},
-                 {"cuda_context", mk.context},
-                 {"nccl_buffers", mk.nccl}};
+    } kinds[] = {{"allocated", mk.allocated}, {"reserved", mk.reserved},
+                 {"device", mk.device},       {"cuda_context", mk.context},
+                 {"nccl_buffers", mk.nccl},   {"gather_pool", mk.gather_pool}};
     for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
         json_builder_set_member_name(b, kinds[i].key);
         json_builder_add_double_value(b, kinds[i].v);
@@ -398,10 +396,9 @@ static void text_step(GString *o, const PrismExplain *ex)
                                "largest unit's gathered parameters (all-gather stream)\n",
                                mk.gather_pool / gib);
     g_string_append_printf(o,
-                           "  device                 %12.4f GiB    reserved%s + cuda_context %.4f "
+                           "  device                 %12.4f GiB    reserved + cuda_context %.4f "
                            "+ NCCL %.4f (nvidia-smi)\n",
-                           mk.device / gib, mk.gather_pool > 0.0 ? " - gather pool" : "",
-                           mk.context / gib, mk.nccl / gib);
+                           mk.device / gib, mk.context / gib, mk.nccl / gib);
     g_string_append_printf(o,
                            "\nverdict: %s (%s), device %.2f GiB of %.2f GiB usable, step %.4g s, "
                            "MFU %.1f%%\n",

@@ -444,14 +444,20 @@ static void test_memory_kinds(void)
  * fsdp_gather_pool (FSDP2: each unit's all-gather output is allocated on the copy-in
  * stream, whose blocks the caching allocator pools apart from the compute stream's; the
  * previous unit's output is held until the next one's is allocated: 2) adds, on the
- * reserved figure only, that many of the model's largest unit's gathered bytes. GPT 4 x
+ * reserved and the device figure, that many of the model's largest unit's gathered bytes. GPT 4 x
  * 4096, V 51200, fp16 (2 B per gathered parameter): a block is 12 h^2 + 4 h =
  * 201,342,976 parameters, the embedding V h = 209,715,200 and the head V h + 2 h (the final
  * norm is counted in it) = 209,723,392, the largest: 2 x 2 B x 209,723,392 =
  * 838,893,568 B. Under tp 2 the head's V h is vocab-parallel and its norm whole:
  * V h / 2 + 2 h = 104,865,792 against a block's 6 h^2 + 4 h = 100,679,680: 2 x 2 x
  * 104,865,792 = 419,463,168 B. Below ZeRO-3 (nothing gathered per unit) and with the knob
- * 0 it is 0; allocated and device (the verdict's figure) are the same as without it.
+ * 0 it is 0; allocated is the same as without it, device = reserved + context + NCCL gains
+ * the same bytes.
+ * The verdict is on that device figure: with a budget halfway between the device figure
+ * without the pool and with it (dp 8, ZeRO-3: 419,446,784 B above the former), the
+ * strategy fits at fsdp_gather_pool 0 and not at 2; a budget 1 MB above the figure with the
+ * pool fits again. The allocated limit (prism_cost_allocated_limit: (budget - context -
+ * NCCL - pool) / (1 + allocator_reserve 0.343)) drops by 838,893,568 / 1.343 B.
  */
 static void test_fsdp_gather_pool(void)
 {
@@ -468,8 +474,35 @@ static void test_fsdp_gather_pool(void)
         CU_ASSERT_EQUAL(k2.gather_pool, want[i]);
         CU_ASSERT_EQUAL(a2, a0);
         CU_ASSERT_EQUAL(k2.reserved, k0.reserved + want[i]);
-        CU_ASSERT_EQUAL(k2.device, k0.device);
+        /* k0.device + pool and k2.device round once each: within an ulp of 3e10 B */
+        CU_ASSERT_DOUBLE_EQUAL(k2.device, k0.device + want[i], 1e-3);
     }
+    /* the verdict: fits without the pool, not with it */
+    double a, f;
+    PrismMemKinds k0, k2;
+    kinds_for(NULL, strategies[0], &a, &k0, &f, NULL);
+    kinds_for(pool, strategies[0], &a, &k2, &f, NULL);
+    g_autoptr(PrismCluster) cl = test_cluster();
+    g_autofree char *mid =
+        g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k0.device - 419446784.0);
+    g_autofree char *above = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k2.device - 1e6);
+    const char *const mid0[] = {mid, NULL}, *const mid2[] = {mid, pool[0], NULL};
+    const char *const above2[] = {above, pool[0], NULL};
+    kinds_for(mid0, strategies[0], &a, &k0, &f, NULL);
+    CU_ASSERT_EQUAL(f, 1.0);
+    kinds_for(mid2, strategies[0], &a, &k2, &f, NULL);
+    CU_ASSERT_EQUAL(f, 0.0);
+    kinds_for(above2, strategies[0], &a, &k2, &f, NULL);
+    CU_ASSERT_EQUAL(f, 1.0);
+    /* the allocated limit the refinement searches under */
+    g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
+    g_autoptr(PrismCostModel) cm0 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, NULL);
+    g_autoptr(PrismCostModel) cm2 = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, pool);
+    const PrismStrategy s0 = test_strategy(cm0, 8, strategies[0]);
+    const PrismStrategy s2 = test_strategy(cm2, 8, strategies[0]);
+    CU_ASSERT_DOUBLE_EQUAL(prism_cost_allocated_limit(cm0, &s0) -
+                               prism_cost_allocated_limit(cm2, &s2),
+                           838893568.0 / 1.343, 1e-3);
 }
 
 static double static_bytes_per_param2(int zero, const char *grad_fp32, const char *other)

@@ -275,6 +275,9 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
      * count) and Megatron-DeepSpeed's two host synchronisations per layer, on half each */
     k.v[PRISM_KNOB_FLASH_ATTENTION] = g_rand_int_range(rng, 0, 2);
     k.v[PRISM_KNOB_LAYER_HOST_SYNCS] = 2.0 * g_rand_int_range(rng, 0, 2);
+    /* FSDP2's all-gather pool on the device figure (the verdict's PRISM_KF_GPOOL) on every
+     * other model, by its index: no draw from @p rng, so the batches drawn stay the same */
+    k.v[PRISM_KNOB_FSDP_GATHER_POOL] = i % 2 == 1 ? 2.0 : 0.0;
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
