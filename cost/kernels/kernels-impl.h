@@ -278,8 +278,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
          * the host, the device idle until the next launch */
         {
             const double nd_e = prism_k_nccl_nodes(x_ep, 1.0, is0);
-            const double ovh = PRISM_NCCL_NET_OVERHEAD_US * 1e-6;
-            const double h_in = nd_e > 1.5 && ovh > lv_hl[0] ? ovh : lv_hl[0];
+            const double h_in = prism_k_nccl_node_hop(nd_e, lv_hl[0], 1.0);
             const double l_nc =
                 nbl + prism_k_nccl_ring_lat(x_ep, nd_e, 0.0, h_in, k_level(x_ep, sz, lv_hl));
             const double l_ag = non > 0.5 ? l_nc : (x_ep - 1.0) * la_ep;

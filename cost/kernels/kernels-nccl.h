@@ -113,6 +113,14 @@ static inline double prism_k_nccl_ring_lat(double n, double nodes, double ar, do
  * x86 hosts, 2 us on AMD; the cluster does not name its host CPU, so Intel's) */
 #define PRISM_NCCL_NET_OVERHEAD_US 1.0
 
+/* The node hop of a ring over @p nodes nodes: the protocol's NVLink hop @p intra, floored
+ * by @p ovh_x x PRISM_NCCL_NET_OVERHEAD_US when the ring spans nodes. */
+static inline double prism_k_nccl_node_hop(double nodes, double intra, double ovh_x)
+{
+    const double ovh = ovh_x * PRISM_NCCL_NET_OVERHEAD_US * 1e-6;
+    return nodes > 1.5 && ovh > intra ? ovh : intra;
+}
+
 /*
  * Latency of the ring steps of one TP all-reduce-equivalent over @p t consecutive devices
  * on @p nodes nodes: without SP (@p sp 0) one all-reduce, with SP a reduce-scatter and an
@@ -124,8 +132,7 @@ static inline double prism_k_nccl_ring_lat(double n, double nodes, double ar, do
 static inline double prism_k_nccl_tp_lat(double t, double nodes, double sp, double intra,
                                          double inter, double ovh_x)
 {
-    const double ovh = ovh_x * PRISM_NCCL_NET_OVERHEAD_US * 1e-6;
-    const double in = nodes > 1.5 && ovh > intra ? ovh : intra;
+    const double in = prism_k_nccl_node_hop(nodes, intra, ovh_x);
     return sp > 0.5 ? 2.0 * prism_k_nccl_ring_lat(t, nodes, 0.0, in, inter)
                     : prism_k_nccl_ring_lat(t, nodes, 1.0, in, inter);
 }
