@@ -114,6 +114,12 @@ typedef struct PrismCluster {
                                 NCCL reaches on all-gather and reduce-scatter (a file's
                                 [level.N] gather_bandwidth_GBps), GB/s; 0 = the level's
                                 bw_GBps (the all-reduce figure) */
+    double nccl_hop_us[PRISM_MAX_LEVELS][3]; /**< per level, the latency of one NCCL ring
+                                step on it per protocol {LL, LL128, Simple}, microseconds (a
+                                file's [level.N] nccl_hop_ll_us, nccl_hop_ll128_us,
+                                nccl_hop_simple_us; cost/README.md, "Latency-bound work");
+                                0 = NCCL's tuning.cc figure (level 0 its NVLink hop, outer
+                                levels its network hop) */
 } PrismCluster;
 
 void prism_cluster_free(PrismCluster *cluster);
