@@ -762,8 +762,9 @@ static void compile_network(PrismCostModel *cm)
 
 /* The costs small and latency-bound work pays (cost/README.md, "Latency-bound work"):
  * NCCL's ring latencies per protocol for each priced level (the cluster's level 0, the
- * node's NVLink, at NCCL's NVLink hop latencies; every outer level at its network ones)
- * and the host's launch time of one layer. nccl_model = 0 keeps the levels' latency_us. */
+ * node's NVLink, at NCCL's NVLink hop latencies; every outer level at its network ones;
+ * a level's nccl_hop_*_us where the cluster file gives them) and the host's launch time
+ * of one layer. nccl_model = 0 keeps the levels' latency_us. */
 static void compile_latency(PrismCostModel *cm)
 {
     const PrismCluster *c = cm->cluster;
@@ -785,7 +786,9 @@ static void compile_latency(PrismCostModel *cm)
             /* the cluster level priced as kernel level j (compile_network) */
             const gboolean last = j + 1 >= c->n_levels || j + 1 == PRISM_K_LEVELS;
             const uint32_t idx = last ? c->n_levels - 1 : j;
-            k->nccl_hop[j][p] = (idx == 0 ? nvl_us[p] : net_us[p]) * 1e-6;
+            /* a level's own figure where the cluster file gives one (nccl_hop_*_us) */
+            const double own = c->nccl_hop_us[idx][p];
+            k->nccl_hop[j][p] = (own > 0 ? own : idx == 0 ? nvl_us[p] : net_us[p]) * 1e-6;
         }
     }
     const double launch = kn[PRISM_KNOB_LAUNCH_US] * 1e-6;

@@ -114,6 +114,12 @@ typedef struct PrismCluster {
                                 NCCL reaches on all-gather and reduce-scatter (a file's
                                 [level.N] gather_bandwidth_GBps), GB/s; 0 = the level's
                                 bw_GBps (the all-reduce figure) */
+    double nccl_hop_us[PRISM_MAX_LEVELS][3]; /**< per level, the latency of one NCCL ring
+                                step on it per protocol {LL, LL128, Simple}, microseconds (a
+                                file's [level.N] nccl_hop_ll_us, nccl_hop_ll128_us,
+                                nccl_hop_simple_us; cost/README.md, "Latency-bound work");
+                                0 = NCCL's tuning.cc figure (level 0 its NVLink hop, outer
+                                levels its network hop) */
 } PrismCluster;
 
 void prism_cluster_free(PrismCluster *cluster);
@@ -226,7 +232,10 @@ const char *prism_cluster_preset_source(const char *name, const char *key);
  * [level.N], innermost first, up to PRISM_MAX_LEVELS: name (optional); size = devices
  * joined by the level (required, >= 1, except on the last level, which spans the whole
  * machine and takes no size); bandwidth_GBps = per device, per direction, GB/s (1e9 B/s),
- * > 0; latency_us = per message, microseconds, >= 0.
+ * > 0; latency_us = per message, microseconds, >= 0; gather_bandwidth_GBps (optional,
+ * the all-gather / reduce-scatter bus bandwidth); nccl_hop_ll_us, nccl_hop_ll128_us,
+ * nccl_hop_simple_us (optional, microseconds, 0.001 to 1e6; missing or 0 = NCCL's
+ * tuning.cc figure): the latency of one NCCL ring step on the level per protocol.
  * Levels are numbered 0, 1, ... without gaps; each size is a multiple of the previous
  * one. Unknown groups and keys are errors (typos do not pass silently).
  * Errors: PRISM_INPUT_ERROR_FILE (unreadable), _PARSE (malformed file, non-numeric

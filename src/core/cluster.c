@@ -1294,8 +1294,18 @@ static const char *const cluster_keys[] = {"name",
                                            "host_memory_gib",
                                            "host_memory_bandwidth_GBps",
                                            NULL};
-static const char *const level_keys[] = {
-    "name", "size", "bandwidth_GBps", "latency_us", "gather_bandwidth_GBps", NULL};
+static const char *const level_keys[] = {"name",
+                                         "size",
+                                         "bandwidth_GBps",
+                                         "latency_us",
+                                         "gather_bandwidth_GBps",
+                                         "nccl_hop_ll_us",
+                                         "nccl_hop_ll128_us",
+                                         "nccl_hop_simple_us",
+                                         NULL};
+/* the optional per-protocol ring-step latencies of a level, in PrismCluster.nccl_hop_us order */
+static const char *const level_hop_keys[3] = {"nccl_hop_ll_us", "nccl_hop_ll128_us",
+                                              "nccl_hop_simple_us"};
 
 static gboolean in_list(const char *key, const char *const *list)
 {
@@ -1349,6 +1359,8 @@ static gboolean get_number(GKeyFile *kf, const char *path, const char *group, co
 #define RANGE_GBPS_MAX 1e6
 #define RANGE_GIB_MAX 1048576.0
 #define RANGE_LATENCY_US_MAX 1e6
+/* a ring step's latency: at least a nanosecond (0 = NCCL's own figure) */
+#define RANGE_HOP_US_MIN 1e-3
 
 /* @p v within [lo, hi] (or exactly 0 when @p zero_ok); else one message with the range. */
 static gboolean in_range(const char *path, const char *group, const char *key, double v, double lo,
@@ -1412,7 +1424,7 @@ static int level_index(const char *group)
 }
 
 static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gboolean last,
-                           PrismNetLevel *lv, double *gather_bw, GError **error)
+                           PrismNetLevel *lv, double *gather_bw, double *hop_us, GError **error)
 {
     if (!check_keys(kf, path, group, level_keys, error))
         return FALSE;
@@ -1460,6 +1472,16 @@ static gboolean read_level(GKeyFile *kf, const char *path, const char *group, gb
     if (have_gather && !in_range(path, group, "gather_bandwidth_GBps", *gather_bw, RANGE_GBPS_MIN,
                                  RANGE_GBPS_MAX, FALSE, "GB/s", error))
         return FALSE;
+    /* optional: the latency of one NCCL ring step on this level per protocol, where the
+     * fabric's own figure differs from NCCL's (InfiniBand and NVLink) ones; 0 = NCCL's */
+    for (int p = 0; p < 3; p++) {
+        hop_us[p] = 0;
+        if (!get_number(kf, path, group, level_hop_keys[p], FALSE, &hop_us[p], NULL, error))
+            return FALSE;
+        if (!in_range(path, group, level_hop_keys[p], hop_us[p], RANGE_HOP_US_MIN,
+                      RANGE_LATENCY_US_MAX, TRUE, "us", error))
+            return FALSE;
+    }
     return TRUE;
 }
 
@@ -1760,7 +1782,7 @@ static PrismCluster *cluster_from_keyfile(GKeyFile *kf, const char *path, GError
         char group[32];
         g_snprintf(group, sizeof group, "level.%d", i);
         if (!read_level(kf, path, group, i == n_levels - 1, &c->levels[i], &c->gather_bw_GBps[i],
-                        error))
+                        c->nccl_hop_us[i], error))
             return NULL;
     }
     gboolean have_dpn = FALSE;

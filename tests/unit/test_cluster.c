@@ -645,6 +645,20 @@ static void test_file_base(void)
         CU_ASSERT_EQUAL(g->gather_bw_GBps[0], 0.0);
         prism_cluster_free(g);
     }
+    /* a level's own ring-step latencies per protocol {LL, LL128, Simple}; a protocol the
+     * file leaves out and every other level stay at 0 (NCCL's own figure) */
+    {
+        static const char text[] = "[cluster]\nbase = H100-SXM\n[level.1]\nnccl_hop_ll_us = 20\n"
+                                   "nccl_hop_simple_us = 23\n";
+        PrismCluster *g = prism_cluster_from_data(text, strlen(text), "x.ini", &error);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        CU_ASSERT_EQUAL(g->nccl_hop_us[1][0], 20.0);
+        CU_ASSERT_EQUAL(g->nccl_hop_us[1][1], 0.0);
+        CU_ASSERT_EQUAL(g->nccl_hop_us[1][2], 23.0);
+        CU_ASSERT_EQUAL(g->nccl_hop_us[0][0], 0.0);
+        CU_ASSERT_EQUAL(g->nccl_hop_us[0][2], 0.0);
+        prism_cluster_free(g);
+    }
     /* refusals: file, key, value and what is allowed */
     static const struct {
         const char *text;
@@ -663,6 +677,12 @@ static void test_file_base(void)
         {"[cluster]\nbase = H100-SXM\n[level.1]\ngather_bandwidth_GBps = 0\n",
          PRISM_INPUT_ERROR_VALUE,
          "x.ini: [level.1] gather_bandwidth_GBps = 0 is out of range: allowed 0.001 to 1e+06 GB/s"},
+        {"[cluster]\nbase = H100-SXM\n[level.1]\nnccl_hop_ll128_us = -2\n", PRISM_INPUT_ERROR_VALUE,
+         "x.ini: [level.1] nccl_hop_ll128_us = -2 is out of range: allowed 0 (not given) or 0.001 "
+         "to 1e+06 us"},
+        {"[cluster]\nbase = H100-SXM\n[level.0]\nnccl_hop_simple_us = fast\n",
+         PRISM_INPUT_ERROR_PARSE,
+         "x.ini: [level.0] nccl_hop_simple_us = 'fast' is not a finite number"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
         PrismCluster *x =

@@ -939,15 +939,22 @@ static void test_ring_allreduce_dp(void)
  *     written, 2 nNodes = 8 network steps of 2(4-1) = 6: -2*3.4 + 8*14 + 8.4 = 113.6 us.
  * (d) inside one node (tp 1, dp 8, ZeRO-1) every step is on NVLink: 2*7*3.4 + 16.8 = 64.4 us.
  */
-static double dp_term(uint32_t devices, uint32_t gbs, const char *strategy, const char *term)
+static double term_on(const PrismCluster *cl, uint32_t devices, uint32_t gbs, const char *strategy,
+                      const char *term)
 {
     g_autoptr(PrismModel) m = test_gpt_model(4, 4096, 32, 51200);
     static const char *const sets[] = {"nic_spread=0", NULL};
-    g_autoptr(PrismCostModel) cm = test_cost_model(m, gbs, 2048, PRISM_DTYPE_FP16, sets);
+    g_autoptr(PrismCostModel) cm = test_cost_model_on(m, cl, gbs, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, devices, strategy);
     g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
     return test_explain_term(ex, PRISM_TERM_LANE, 0, term);
+}
+
+static double dp_term(uint32_t devices, uint32_t gbs, const char *strategy, const char *term)
+{
+    g_autoptr(PrismCluster) cl = test_cluster();
+    return term_on(cl, devices, gbs, strategy, term);
 }
 
 /*
@@ -970,6 +977,51 @@ static void test_nccl_tp_two_nodes(void)
         prism_test_close(dp_term(16, 16, "tp=16,sp=0", "tp_latency_ll"), 43.4e-6, 1e-12, 0));
     CU_ASSERT_TRUE(
         prism_test_close(dp_term(16, 16, "tp=16,sp=1", "tp_latency"), 140.0e-6, 1e-12, 0));
+}
+
+/*
+ * A level's own ring-step latencies (a cluster file's nccl_hop_*_us): the test cluster's
+ * network level at aws-ofi-nccl's EFA figures (include/nccl_ofi_tuner.h at 3d55c1c3: 20 us
+ * per step that crosses the network, 23 us with Simple's completion), NVLink at NCCL's.
+ * The counts of test_nccl_tp_two_nodes and test_nccl_inter_steps (a):
+ *   tp 16 over two nodes, one all-reduce, 26 node steps and 4 across:
+ *     Simple 8.4 + 26*3.4 + 4*23 = 188.8 us; LL128 14.0 + 26*1.9 + 4*20 = 143.4 us;
+ *     LL 6.6 + 26*1.0 + 4*20 = 112.6 us;
+ *   with SP 2*8.4 + 2*(14*3.4 + 23) = 158.0 us;
+ *   ZeRO-1, tp 2, dp 16 on 4 nodes: 2*(12*3.4 + 3*23) + 2*8.4 = 236.4 us.
+ * Only the network level's hops move: tp 8 inside a node keeps 8.4 + 14*3.4 = 56.0 us.
+ */
+static double efa_term(uint32_t devices, uint32_t gbs, const char *strategy, const char *term)
+{
+    g_autoptr(PrismCluster) cl = test_cluster();
+    /* {LL, LL128, Simple}, the order of PrismCluster.nccl_hop_us */
+    cl->nccl_hop_us[1][0] = 20.0;
+    cl->nccl_hop_us[1][1] = 20.0;
+    cl->nccl_hop_us[1][2] = 23.0;
+    return term_on(cl, devices, gbs, strategy, term);
+}
+
+static void test_nccl_level_hops(void)
+{
+    static const struct {
+        uint32_t devices;
+        const char *strategy, *term;
+        double us;
+    } want[] = {
+        {16, "tp=16,sp=0", "tp_latency", 188.8},
+        {16, "tp=16,sp=0", "tp_latency_ll128", 143.4},
+        {16, "tp=16,sp=0", "tp_latency_ll", 112.6},
+        {16, "tp=16,sp=1", "tp_latency", 158.0},
+        {32, "tp=2,dp=16,zero=1", "dp_latency", 236.4},
+        {8, "tp=8,sp=0", "tp_latency", 56.0},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        const double got = efa_term(want[i].devices, 16, want[i].strategy, want[i].term);
+        if (!prism_test_close(got, want[i].us * 1e-6, 1e-12, 0))
+            fprintf(stderr, "%s %s: %.17g s, want %g us\n", want[i].strategy, want[i].term, got,
+                    want[i].us);
+        CU_ASSERT_TRUE(prism_test_close(got, want[i].us * 1e-6, 1e-12, 0));
+    }
 }
 
 static void test_nccl_inter_steps(void)
@@ -2772,6 +2824,7 @@ static CU_TestInfo formula_tests[] = {
     {"ring all-reduce, DP across nodes", test_ring_allreduce_dp},
     {"NCCL's network steps of DP groups over k nodes", test_nccl_inter_steps},
     {"NCCL's network steps of a TP group over two nodes", test_nccl_tp_two_nodes},
+    {"a level's own ring-step latencies (nccl_hop_*_us, EFA's)", test_nccl_level_hops},
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"host synchronisations per pipeline transfer (pp_p2p_host_syncs)", test_pp_p2p_host_syncs},
