@@ -785,6 +785,19 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "MemoryBuffer (a singleton that only grows) and parallel/tensor_parallel/"
          "functional.py (00708b80) \"allgather\" and \"allgather2\": the nanotron profile "
          "sets 2"},
+    [PRISM_KNOB_SOFTMAX_FUSION_RULE] =
+        {"softmax_fusion_rule", 0.0, 0.0, 1.0, "bool",
+         "without flash attention: 1 = the attention scores' fused scale-mask-softmax "
+         "kernel runs only where Megatron's FusedScaleMaskSoftmax allows it (16 < seq <= "
+         "2048, seq % 4 = 0, micro-batch x heads/tp % 4 = 0, 16-bit scores); elsewhere "
+         "the eager path casts the scores to fp32, scales, masks, takes torch's softmax "
+         "and casts back: 32 more bytes per score element forward, 34 backward, 4 more "
+         "launches per pass (cost/README.md 'The unfused softmax'); 0 = always fused",
+         "code: 0 prices the fused kernel everywhere (a stack without this rule); "
+         "microsoft/Megatron-DeepSpeed megatron/model/fused_softmax.py @ 0782d753 and "
+         "NVIDIA/Megatron-LM megatron/model/fused_softmax.py @ 0cb36de2 "
+         "FusedScaleMaskSoftmax.forward custom_kernel_constraint: the megatron-deepspeed "
+         "and megatron-lm-2021 profiles set 1"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -53,6 +53,7 @@ typedef struct KnobView {
     double bwd;       /* bwd_ratio: the backward's element-wise traffic per forward's */
     double layout;    /* layout_copies: query-width layout copies per layer, both passes */
     double glu_eager; /* swiglu_unfused: silu's output kept beside gate, up and product */
+    double sm_rule;   /* softmax_fusion_rule: 1 = the fused softmax's shape condition */
 } KnobView;
 
 /* The cross-entropy's HBM traffic per token over V logits, as element-wise bytes of one
@@ -87,6 +88,31 @@ static void add_gemm(PrismKKind *k, const char *name, double n_tp, double n_kv, 
                                         .low = low};
 }
 
+/* The unfused softmax (softmax_fusion_rule; cost/README.md, "The unfused softmax"): where
+ * Megatron's FusedScaleMaskSoftmax does not run its fused kernel, forward_torch_softmax
+ * runs op by op over the b x np x sq x sk scores (microsoft/Megatron-DeepSpeed
+ * megatron/model/fused_softmax.py @ 0782d753; softmax_in_fp32 and the layer-number scale
+ * follow from apply_query_key_layer_scaling, on by default). HBM bytes per score element,
+ * bp the 16-bit bytes: input.float() bp + 4, * scale 4 + 4, masked_fill_ in place 4 + 4
+ * (the s x s mask stays in L2), torch softmax 4 + 4, the cast back 4 + bp: 2 bp + 32
+ * against the fused kernel's 2 bp (+32). Backward (autograd, reverse order): the cast's
+ * bp + 4, softmax backward reads the gradient and its fp32 output and writes 12, the
+ * mask's masked_fill 8, the scale's mul 8, the cast's 4 + bp: 2 bp + 36 against 3 bp
+ * (+36 - bp). Saved: torch's fp32 output (4) instead of the fused kernel's (bp). fp32
+ * scores (bp = 4) never take the fused kernel (16-bit input only) and have no casts:
+ * 24 against 2 bp and 28 against 3 bp (+16, +16, nothing more saved). Per token: @p a
+ * heads x @p keys score elements. */
+static void sm_fallback_terms(const KnobView *kv, double a, double keys, PrismKKind *k)
+{
+    const double n = a * keys;
+    const double bp = kv->bp, on = kv->flash > 0.5 || kv->sm_rule < 0.5 ? 0.0 : 1.0;
+    const double casts = bp < 4.0 ? 2.0 * bp + 8.0 : 0.0;
+    k->e_sm_fb = on * (24.0 + casts - 2.0 * bp) * n;
+    k->e_sm_fb_b = on * (28.0 + casts - 3.0 * bp) * n;
+    k->a_sm_fb = on * (bp < 4.0 ? 4.0 - bp : 0.0) * n;
+    k->sm_heads = on * a;
+}
+
 /* Attention part of a block: parameters, activations, FLOPs and CP traffic. A sliding
  * window of w < s tokens is priced as a banded kernel: each query meets sw = w keys
  * instead of s, in the core FLOPs and in the scores it keeps (cost/README.md). */
@@ -117,6 +143,7 @@ static void attn_terms(const PrismAttnSpec *at, double h, const KnobView *kv, Pr
      * gradient and the bool mask and writes: 2 bp + 1), not bwd_ratio x the forward's
      * 2 bp + drop (2 bp + 1) */
     k->e_score_b = kv->flash > 0.5 ? 0.0 : (3.0 * bp + kv->drop * (2.0 * bp + 1.0)) * a * sw;
+    sm_fallback_terms(kv, a, sw, k);
     if (at->kind == PRISM_ATTN_MLA) {
         const double dn = at->qk_nope_head_dim, dr = at->qk_rope_head_dim;
         const double dv = at->v_head_dim, rq = at->q_lora_rank, rkv = at->kv_lora_rank;
@@ -991,6 +1018,7 @@ static KnobView knob_view(const PrismCostModel *cm, const PrismTraining *trainin
         .bwd = kn[PRISM_KNOB_BWD_RATIO],
         .layout = kn[PRISM_KNOB_LAYOUT_COPIES],
         .glu_eager = kn[PRISM_KNOB_SWIGLU_UNFUSED] > 0.5 ? 1.0 : 0.0,
+        .sm_rule = kn[PRISM_KNOB_SOFTMAX_FUSION_RULE] > 0.5 ? 1.0 : 0.0,
     };
     /* the attention core as it runs: causal flash attention skips causal_skip of it,
      * without flash the full s x s scores are computed */
@@ -1049,6 +1077,21 @@ static void compile_scalars(PrismCostModel *cm, const PrismModel *model,
     k->inv_hbm = 1.0 / (hbm * 1e9 * kn[PRISM_KNOB_HBM_EFFICIENCY]);
     compile_compute(cm, peak);
     k->hidden_bytes = kv.bp * (double)model->hidden;
+    /* softmax_fusion_rule (sm_fallback_terms): Megatron's custom_kernel_constraint, key
+     * and query length 16 < s <= 2048 with s % 4 = 0 (self-attention: both the sequence),
+     * 16-bit scores, and the attention batches (micro-batch x heads / tp, tested per lane)
+     * a multiple of 4; each unfused pass launches 4 kernels more than the fused one (cast,
+     * scale, mask, softmax, cast against one; fp32: 2) */
+    {
+        const uint64_t s_seq = (uint64_t)training->seq;
+        const double lch = kn[PRISM_KNOB_LAUNCH_US] * 1e-6;
+        const gboolean seq_ok = s_seq > 16 && s_seq <= 2048 && s_seq % 4 == 0;
+        k->sm_on = kv.sm_rule > 0.5 && kv.flash < 0.5 ? 1.0 : 0.0;
+        k->sm_all = seq_ok && kv.bp < 4.0 ? 0.0 : 1.0;
+        k->sm_inv_bpb = 0.25;
+        k->sm_launch_f = k->sm_on * (kv.bp < 4.0 ? 4.0 : 2.0) * lch;
+        k->sm_launch_b = k->sm_launch_f;
+    }
     k->tp_exposed = 1.0 - kn[PRISM_KNOB_TP_OVERLAP];
     k->tp_exposed_b = k->tp_exposed;
     if (kn[PRISM_KNOB_TP_UB_SMS] > 0.0) {

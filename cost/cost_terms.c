@@ -163,7 +163,7 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_NE] = {"dense_params", "params", "P_tp/t + P_kv*kv + P_rep"},
     [PRISM_KS_EX] = {"expert_params", "params", "P_exp/(etp*e)"},
     [PRISM_KS_ACT] = {"activations", "B",
-                      "none: T*(A_rep*r + A_tp/t + A_kv*kv + A_full + A_score/t); "
+                      "none: T*(A_rep*r + A_tp/t + A_kv*kv + A_full + (A_score + u*A_unf)/t); "
                       "selective: without A_score (selective_policy 1, per-op SAC: "
                       "T*(As_rep*r + As_tp/t + As_kv*kv + As_full)); full: T*h*bytes*r"},
     [PRISM_KS_EXTRA] = {"bwd_working_set", "B",
@@ -209,8 +209,10 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
     [PRISM_KS_RC_TIME] = {"recompute_total", "s", "recompute + (full: forward comm again)"},
     [PRISM_KS_ELEMWISE] = {"elementwise", "s",
                            "T*((1+bwd_ratio)*(E_rep*r + E_tp/t + E_full) + (E_score + "
-                           "E_score_b)/t)/(HBM*eff), E_score_b the scores' softmax and dropout "
-                           "backward; part of compute"},
+                           "E_score_b + u*(E_unf + E_unf_b))/t)/(HBM*eff), E_score_b the scores' "
+                           "softmax and dropout backward, u = 1 where softmax_fusion_rule "
+                           "finds Megatron's fused softmax unavailable (mbs*heads/t % 4 != 0); "
+                           "part of compute"},
     [PRISM_KS_OPT_STEP] = {"optimizer_step", "s",
                            "(P_dense*zo + P_exp*zo_e) * opt_traffic / (HBM*eff)"},
     [PRISM_KS_GRAD_ACCUM] = {"grad_accum", "s",

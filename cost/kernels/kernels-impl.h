@@ -474,6 +474,12 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
     const double f_exp = K->f_exp;
     const double e_rep = K->e_rep, e_tp = K->e_tp, e_sc = K->e_score, e_full = K->e_full;
     const double e_sc_b = K->e_score_b;
+    /* softmax_fusion_rule: the unfused softmax's extra terms and its per-lane test */
+    const double sm_on = km->sm_on * (K->sm_heads > 0.0 ? 1.0 : 0.0), sm_all = km->sm_all;
+    const double sm_h = K->sm_heads, sm_ib = km->sm_inv_bpb;
+    const double e_fb = K->e_sm_fb, e_fb_b = K->e_sm_fb_b, a_fb = K->a_sm_fb;
+    const double sm_lf = km->sm_launch_f * K->is_layer, sm_lb = km->sm_launch_b * K->is_layer;
+    const double *restrict mbl = ln->mbs + off;
     const double e_moe = K->e_moe, e_sort = K->e_sort, n_exp = K->n_exp;
     const double *restrict etpl = ln->etp + off;
     const double hbm = km->inv_hbm, opt_tr = km->opt_traffic, acc_tr = km->accum_traffic;
@@ -614,7 +620,18 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
          * without SP: no change) */
         const double g_sp = spg * (1.0 - r);
         const double a_body = T * (a_rep * r + a_tp * it + a_kv * kvs + a_full + g_sp * a_spg);
-        const double a_score = T * a_sc * it;
+        /* softmax_fusion_rule (cost/README.md, "The unfused softmax"): Megatron's fused
+         * kernel needs mbs x heads/tp attention batches a multiple of 4 (exact: heads/t
+         * rounded to a whole number via 2^52, then a power-of-two scale); 1 = unfused */
+        double sm_fb = 0.0;
+        if (sm_on > 0.5) {
+            const double xh = sm_h * it;
+            const double nh = (xh + 4503599627370496.0) - 4503599627370496.0;
+            const double q = mbl[i] * nh * sm_ib;
+            const double qr = (q + 4503599627370496.0) - 4503599627370496.0;
+            sm_fb = sm_all > 0.5 || q != qr ? 1.0 : 0.0;
+        }
+        const double a_score = T * a_sc * it + sm_fb * (T * a_fb * it);
         const double a_keep = T * a_ck * r;
         const double a_sel = T * (as_rep * r + as_tp * it + as_kv * kvs + as_full + g_sp * as_spg);
         /* one select: sel and keep_score are 0/1 (a nested select stops the vectoriser) */
@@ -626,7 +643,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double rc =
             full > 0.5 ? fl
                        : sel * T * f_core * it * sel_core + sel * T * (sf_tp * it + sf_kv * kvs);
-        const double ew_sc = T * e_sc * it * hbm;
+        const double ew_sc = T * e_sc * it * hbm + sm_fb * (T * e_fb * it * hbm);
         /* MoE dispatch traffic: permute/unpermute on the layer's T*r tokens, chunk sort and
          * unsort on the etp-gathered received rows when a device holds > 1 expert */
         double ew_rt = e_rep * r + e_tp * it + e_full;
@@ -638,7 +655,7 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
         const double ew = ew_body + ew_sc;
         /* backward: bwd_ratio x the forward's traffic, but the scores' own count (softmax
          * and dropout backward; +0 with flash attention, which keeps the bits) */
-        const double ew_b = ew_body * bwd + T * e_sc_b * it * hbm;
+        const double ew_b = ew_body * bwd + T * e_sc_b * it * hbm + sm_fb * (T * e_fb_b * it * hbm);
         /* attention core at its own achieved fractions (flash attention: the FA2/FA3
          * figures of the device; without flash: batched GEMMs at the large-GEMM rate) */
         const double core = T * f_core * it;
@@ -780,7 +797,8 @@ static PRISM_KINLINE void k_slot_body(const PrismKModel *km, const PrismKSlot *s
             /* the framework's own launches besides them under SP at tp > 1
              * (layer_kernels_sp_fwd/bwd: nanotron's per-shard GEMMs, its re-gathers) */
             const double tsp = tp_on * sp[i];
-            const double hf_l = hf + cf * tpl + tsp * hsf, hb_l = hb + coll_b * tpl + tsp * hsb;
+            const double hf_l = hf + cf * tpl + tsp * hsf + sm_fb * sm_lf;
+            const double hb_l = hb + coll_b * tpl + tsp * hsb + sm_fb * sm_lb;
             /* moe_count_sync's wait (sy) holds the host as well as the device: on both */
             const double host = hf_l * (1.0 + full) + hb_l + (1.0 + full) * sy;
             const double dev = o_cmp[i] + rc_t + o_tp[i] + o_cp[i] + o_ep[i];

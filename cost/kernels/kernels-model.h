@@ -161,6 +161,12 @@ typedef struct PrismKKind {
      * the mask and writes one (2 x bytes + 1); the rest of the backward's elementwise
      * traffic is bwd_ratio x the forward's */
     double e_score_b;
+    /* softmax_fusion_rule (cost/README.md, "The unfused softmax"): where Megatron's fused
+     * scale-mask-softmax kernel does not run, the eager fp32 path's extra HBM bytes per
+     * token (sharded by tp) forward and backward and its extra saved bytes (the fp32
+     * probabilities), and the heads the kernel's batch test counts; all 0 with flash
+     * attention or with the rule off */
+    double e_sm_fb, e_sm_fb_b, a_sm_fb, sm_heads;
 } PrismKKind;
 
 /** Model + cluster + training + knobs, compiled. */
@@ -293,8 +299,12 @@ typedef struct PrismKModel {
     double nccl_inv_eff[3];             /* bus-bandwidth divisor per protocol */
     double host_fwd, host_bwd;          /* s of host launches per layer: forward, backward */
     double host_launch; /* s per launch: the host floor's TP collective launches per lane */
-    double host_sync;   /* s a layer's forward waits on its host synchronisations
-                         * (layer_host_syncs x (launch_us + host_sync_us)) */
+    /* softmax_fusion_rule: 1 = test the fused kernel's shape per lane; sm_all 1 when the
+     * sequence alone rules it out; sm_inv_bpb 1 / the attention batches the test divides
+     * by (4); sm_launch_f/_b s of the unfused path's extra launches per pass */
+    double sm_on, sm_all, sm_inv_bpb, sm_launch_f, sm_launch_b;
+    double host_sync;                /* s a layer's forward waits on its host synchronisations
+                                      * (layer_host_syncs x (launch_us + host_sync_us)) */
     double host_sp_fwd, host_sp_bwd; /* s of launches SP adds per layer at tp > 1 */
     /* gradient copies beside the held gradients (cost/README.md, "Memory"), bytes per
      * parameter, sharded as the gradients: grad_kept the model-dtype gradients until a

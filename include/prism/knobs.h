@@ -162,6 +162,9 @@ typedef enum {
     PRISM_KNOB_TP_GATHER_BUFFERS,      /**< full-sequence gather buffers a framework keeps
                                             allocated under TP with SP (nanotron's
                                             MemoryBuffer: 2) */
+    PRISM_KNOB_SOFTMAX_FUSION_RULE,    /**< 1 = Megatron's fused scale-mask-softmax runs only
+                                            where its kernel's shape condition holds, else
+                                            the eager fp32 path (unfused_softmax) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

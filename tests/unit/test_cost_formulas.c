@@ -613,9 +613,10 @@ static void test_swiglu_unfused(void)
  *   rate (the test cluster has no flash fractions): 8,589,934,592 / 156e12 s.
  */
 /* Explain's term @p name of the first block of a GPT-style model (2 layers, hidden @p h,
- * 16 heads, fp16, seq 2048, gbs 8 on 8 devices) under knobs @p a and @p b. */
-static double block_term(uint64_t h, const char *a, const char *b, const char *strategy,
-                         const char *name)
+ * 16 heads, fp16, seq 2048, gbs 8 on 8 devices) under knobs @p a and @p b, and @p c (NULL
+ * or one more, set last: it may override the fixed ones). */
+static double block_term3(uint64_t h, const char *a, const char *b, const char *c,
+                          const char *strategy, const char *name)
 {
     g_autoptr(PrismModel) m = test_gpt_model(2, h, 16, 51200);
     const char *const sets[] = {a,
@@ -626,12 +627,19 @@ static double block_term(uint64_t h, const char *a, const char *b, const char *s
                                 "dropout=1",
                                 "launch_us=8",
                                 "host_sync_us=6",
+                                c,
                                 NULL};
     g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
     PrismStrategy s = test_strategy(cm, 8, strategy);
     g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
     return test_explain_term(ex, PRISM_TERM_SLOT, 1, name);
+}
+
+static double block_term(uint64_t h, const char *a, const char *b, const char *strategy,
+                         const char *name)
+{
+    return block_term3(h, a, b, NULL, strategy, name);
 }
 
 static void core_terms(uint64_t h, const char *flash, const char *strategy, double *f, double *b)
@@ -685,6 +693,49 @@ static void test_layer_host_syncs(void)
     CU_ASSERT_DOUBLE_EQUAL(sync_gap("layer_host_syncs=2", "dp=8,mbs=1"), 28e-6, 1e-18);
     CU_ASSERT_DOUBLE_EQUAL(sync_gap("layer_host_syncs=2", "dp=8,mbs=1,recompute=full"), 56e-6,
                            1e-18);
+}
+
+/*
+ * softmax_fusion_rule: Megatron's FusedScaleMaskSoftmax runs its fused kernel only when the
+ * attention batches, micro-batch x heads/tp, are a multiple of 4 (and 16 < s <= 2048,
+ * s % 4 = 0: s = 2048 passes). The block_term model has 16 heads, fp16 (bp = 2), s = 2048:
+ *   dp 8, mbs 1: 1 x 16 = 16 batches; tp 4, mbs 1: 4; tp 8, mbs 2: 2 x 2 = 4: fused, the
+ *     same bits as with the rule off;
+ *   tp 8, mbs 1: 1 x 2 = 2 batches: unfused. Extra HBM bytes per score element: forward
+ *     cast (2 + 4) + scale (4 + 4) + masked_fill_ (4 + 4) + softmax (4 + 4) + cast back
+ *     (4 + 2) = 36 against the fused 2 + 2: +32; backward cast (2 + 4) + softmax backward
+ *     (4 + 4 + 4) + masked_fill (4 + 4) + scale (4 + 4) + cast (4 + 2) = 40 against the
+ *     fused 2 + 2 + 2: +34; 66 in all. Score elements per device: T x a/t x s = 2048 x 2 x
+ *     2048 = 8,388,608; x 66 B = 553,648,128 B at 1000 GB/s = 553.648128 us of elementwise.
+ *   Saved for backward: torch's fp32 probabilities (4 B) instead of the fused kernel's
+ *     fp16 ones (2 B): + 2 x 8,388,608 = 16,777,216 B of activations.
+ *   Launches: 5 kernels a pass instead of 1, + 8 per block and micro-batch. At launch_us
+ *     1000 the host binds (57 launches at tp 8: 15 + 30, 4 TP all-reduces, 8 unfused; the
+ *     device's block time is a few ms) and host_gap = host - device: + 8 x 1000 us - the
+ *     553.648128 us the device's elementwise grew = 7446.351872 us.
+ */
+static double sm_term(const char *rule, const char *launch, const char *strategy, const char *name)
+{
+    return block_term3(1024, "flash_attention=0", rule, launch, strategy, name);
+}
+
+static double sm_diff(const char *launch, const char *strategy, const char *name)
+{
+    return sm_term("softmax_fusion_rule=1", launch, strategy, name) -
+           sm_term("softmax_fusion_rule=0", launch, strategy, name);
+}
+
+static void test_softmax_fusion_rule(void)
+{
+    const char *l8 = "launch_us=8";
+    CU_ASSERT_EQUAL(sm_diff(l8, "dp=8,mbs=1", "elementwise"), 0.0);
+    CU_ASSERT_EQUAL(sm_diff(l8, "tp=4,dp=2,mbs=1", "elementwise"), 0.0);
+    CU_ASSERT_EQUAL(sm_diff(l8, "tp=8,mbs=2", "elementwise"), 0.0);
+    CU_ASSERT_EQUAL(sm_diff(l8, "tp=8,mbs=2", "activations"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(sm_diff(l8, "tp=8,mbs=1", "elementwise"), 553.648128e-6, 1e-15);
+    CU_ASSERT_EQUAL(sm_diff(l8, "tp=8,mbs=1", "activations"), 16777216.0);
+    CU_ASSERT_DOUBLE_EQUAL(sm_diff("launch_us=1000", "tp=8,mbs=1", "host_gap"), 7446.351872e-6,
+                           1e-12);
 }
 
 static void test_core_score_traffic(void)
@@ -2816,6 +2867,7 @@ static CU_TestInfo formula_tests[] = {
     {"the non-flash attention core streams its scores through HBM", test_core_score_traffic},
     {"the scores' softmax and dropout backward, counted", test_score_elementwise_backward},
     {"host synchronisations in a layer's forward", test_layer_host_syncs},
+    {"the unfused softmax where Megatron's kernel condition fails", test_softmax_fusion_rule},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"nanotron's persistent TP gather buffers by hand", test_tp_gather_buffers},
