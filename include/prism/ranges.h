@@ -128,14 +128,15 @@ void prism_interval_widen(double lo, double hi, double w, double *out_lo, double
 /* ---- reading intervals: equivalence, the simplest of equals, the memory class ---- */
 
 /**
- * TRUE when @p b cannot be told apart from @p a within the model's error: the interval of
+ * TRUE when @p b cannot be told apart from @p a within the model's error: their intervals
+ * overlap (b->step_lo <= a->step_hi and a->step_lo <= b->step_hi) and the interval of
  * their ratio b/a contains 1. The ratio is taken at the same corner (the point and both
  * corners: the same clock and efficiencies price both strategies, so the error they share
- * cancels) and widened by @p tolerance, the relative error left beyond the ranges (the
- * spread of the track record's errors about their mean): min over the corners of
- * b/a <= 1 + tolerance and max >= 1 - tolerance. Absolute intervals overlap far more
- * often, because most of their width is the error both strategies share
- * (cost/README.md, "Intervals").
+ * cancels) and widened by @p tolerance, the relative error of a comparison left beyond the
+ * ranges (the track record's error on the predicted ratio of two strategies of one
+ * workload, prism_track_pair_tolerance): min over the corners of b/a <= 1 + tolerance and
+ * max >= 1 - tolerance. Absolute intervals overlap far more often, because most of their
+ * width is the error both strategies share (cost/README.md, "Intervals").
  */
 gboolean prism_interval_equivalent(const PrismInterval *a, const PrismInterval *b,
                                    double tolerance);

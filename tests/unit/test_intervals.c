@@ -151,6 +151,15 @@ static void test_equivalence(void)
     CU_ASSERT_FALSE(prism_interval_equivalent(&a, &b, 0.007));
     CU_ASSERT_TRUE(prism_interval_equivalent(&a, &c, 0.0));
     CU_ASSERT_TRUE(prism_interval_equivalent(&a, &a, 0.0));
+    /* the intervals must overlap as well: with a's 8-13 s, c's 7.9-13.3 s do, a d of the
+     * same ratios as c whose interval starts at 13.5 s (beyond a's 13) does not */
+    PrismInterval wa = a, wc = c, wd = c;
+    wa.step_lo = 8, wa.step_hi = 13;
+    wc.step_lo = 7.9, wc.step_hi = 13.3;
+    wd.step_lo = 13.5, wd.step_hi = 14;
+    CU_ASSERT_TRUE(prism_interval_equivalent(&wa, &wc, 0.0));
+    CU_ASSERT_FALSE(prism_interval_equivalent(&wa, &wd, 0.0));
+    CU_ASSERT_FALSE(prism_interval_equivalent(&wd, &wa, 0.5));
 }
 
 static void test_simplicity(void)
