@@ -33,8 +33,10 @@ typedef enum {
     PRISM_RANGE_FACTOR = 1,
     /** the ends are fractions of the clock of the device's datasheet peak
      *  (boost_clock_mhz); the pessimistic corner takes the lower of its end and the
-     *  device's sustained clock, the optimistic one the higher (a cluster field, not a
-     *  knob: key "sustained_clock") */
+     *  device's sustained clock, the optimistic one the higher, but no more than the part
+     *  runs under load at its power limit (max_clock_mhz; not given: the boost clock for a
+     *  part held below it, else the end) (a cluster field, not a knob: key
+     *  "sustained_clock") */
     PRISM_RANGE_CLOCK = 2,
 } PrismRangeKind;
 
