@@ -348,8 +348,9 @@ void prism_track_record_finish(PrismTrackRecord *t);
 double prism_track_widening(const PrismTrackStat *st);
 /** The tolerance `prism plan`'s equivalence takes from a record's pairs @p p: the relative
  *  error of a predicted ratio of two strategies one root mean square of d away,
- *  exp(rms / 100) - 1, with one pair or more; 0 without (the ranges alone then separate
- *  two strategies). */
+ *  exp(rms / 100) - 1, with one pair or more, and never less than the measurement tie
+ *  PRISM_VALIDATE_ORDER_TIE (a smaller difference is one no published run can confirm);
+ *  the tie alone without pairs. */
 double prism_track_pair_tolerance(const PrismTrackPairs *p);
 
 /**

@@ -140,7 +140,8 @@ double prism_track_widening(const PrismTrackStat *st)
 
 double prism_track_pair_tolerance(const PrismTrackPairs *p)
 {
-    return p->n > 0 ? expm1(p->rms / 100.0) : 0.0;
+    /* a difference below the measurement tie is one no published run can confirm */
+    return MAX(p->n > 0 ? expm1(p->rms / 100.0) : 0.0, PRISM_VALIDATE_ORDER_TIE);
 }
 
 /* The statistic of @p r in @p rep (its kind and source), or NULL. */

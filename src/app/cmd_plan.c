@@ -404,14 +404,18 @@ static void print_intervals(FILE *out, const Report *r)
                 100 * r->corners->widen_step, 100 * r->corners->widen_mem);
     fprintf(out, ". '=' marks the strategies equivalent to #1: their interval overlaps #1's and "
                  "the interval of their step ratio to #1's, at the same corners");
-    if (r->corners->tolerance > 0)
+    if (r->track->pairs.n > 0 && r->corners->tolerance > PRISM_VALIDATE_ORDER_TIE)
         fprintf(out,
                 " and widened by the record's error on the ratio of two strategies of one "
-                "workload %.1f %%",
+                "workload, %.1f %%",
                 100 * r->corners->tolerance);
     else
-        fputs(" (the record has no pair of runs that differ only in strategy: the ranges alone)",
-              out);
+        fprintf(out, " and widened by the measurement tie %.0f %% (%s)",
+                100 * r->corners->tolerance,
+                r->track->pairs.n > 0 ? "the record's error on the ratio of two strategies is "
+                                        "smaller"
+                                      : "the record has no pair of runs that differ only in "
+                                        "strategy");
     fputs(", holds 1; '>' the recommendation.\n", out);
     size_t risky = 0;
     const size_t shown_n = MIN(r->n_show, r->n_top);
