@@ -253,8 +253,9 @@ typedef struct PrismValidateRegret {
     double regret_worst;       /**< the largest, % */
     int oom_rows, oom_flagged; /**< modelled failures, and of those predicted infeasible */
     int ok_rows, ok_feasible;  /**< modelled measured runs, and of those predicted feasible */
-    int simplest_groups;       /**< step-time groups where `plan --pick simplest`'s rule
-                                    applies: the simplest run (default order) of those
+    int simplest_groups;       /**< groups where `plan --pick simplest`'s rule applies (in
+                                    the group's speed metric; the equivalence on the predicted
+                                    steps' intervals): the simplest run (default order) of those
                                     equivalent to the predicted fastest (ranges.h, no
                                     tolerance) */
     double simplest_sum, simplest_worst; /**< its regret against the measured fastest, % */

@@ -250,13 +250,14 @@ static PrismInterval interval_of(const PrismValidateRow *r, gboolean held)
                            .corner = {r->step_fast, r->step_slow}};
 }
 
-/* `plan --pick simplest` on a step-time group: the simplest run (the default order of
- * moving parts) of those whose step is equivalent to the predicted fastest's @p pick
+/* `plan --pick simplest` on a group in its speed metric @p k (the rows that give it): the
+ * simplest run (the default order of moving parts) of those whose predicted step is
+ * equivalent to the predicted fastest's @p pick
  * (prism_interval_equivalent: the intervals overlap, the ranges' or with @p held the held-out
  * ones, and the ratio at the same corners holds 1 within @p tolerance), or NULL when a row of the
  * group lacks corners or a parseable strategy (the group is left out). */
 static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *rows,
-                                               const guint *idx, guint m,
+                                               const guint *idx, guint m, int k,
                                                const PrismValidateRow *pick, double tolerance,
                                                gboolean held)
 {
@@ -267,7 +268,9 @@ static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *ro
     for (guint pass = 0; pass < 2; pass++)
         for (guint a = 0; a < m; a++) {
             const PrismValidateRow *r = pass == 0 ? pick : rows[idx[a]];
-            if (!has_speed(r, PRISM_VM_STEP) || isnan(r->step_fast) || r->strategy == NULL)
+            if (!has_speed(r, k))
+                continue; /* as group_regret: the rows that give the group's metric */
+            if (!(r->pred[PRISM_VM_STEP] > 0) || isnan(r->step_fast) || r->strategy == NULL)
                 return NULL;
             PrismTraining t;
             prism_training_default(&t);
@@ -295,21 +298,21 @@ static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *ro
  * tolerance, and with the tolerance plan takes from the track record without the group's
  * source (held_tol, prism_track_holdout; the group's rows share source, family and
  * framework, so the pick's is theirs) where it was set. */
-static void simplest_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
+static void simplest_regret(const PrismValidateRow *const *rows, const guint *idx, guint m, int k,
                             const PrismValidateRow *pick, const PrismValidateRow *best,
                             PrismValidateRegret *o)
 {
-    const PrismValidateRow *chosen = simplest_choice(rows, idx, m, pick, 0.0, FALSE);
+    const PrismValidateRow *chosen = simplest_choice(rows, idx, m, k, pick, 0.0, FALSE);
     if (chosen == NULL)
         return;
-    double reg = slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
+    double reg = slower_pct(k, chosen->meas[k], best->meas[k]);
     o->simplest_groups++;
     o->simplest_sum += reg;
     o->simplest_worst = MAX(o->simplest_worst, reg);
     if (isnan(pick->held_tol))
         return;
-    chosen = simplest_choice(rows, idx, m, pick, pick->held_tol, TRUE);
-    reg = slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
+    chosen = simplest_choice(rows, idx, m, k, pick, pick->held_tol, TRUE);
+    reg = slower_pct(k, chosen->meas[k], best->meas[k]);
     o->simplest_held_groups++;
     o->simplest_held_sum += reg;
     o->simplest_held_worst = MAX(o->simplest_held_worst, reg);
@@ -333,8 +336,7 @@ static void group_regret(const PrismValidateRow *const *rows, const guint *idx, 
             best = r;
     }
     const double reg = slower_pct(k, pick->meas[k], best->meas[k]);
-    if (k == PRISM_VM_STEP)
-        simplest_regret(rows, idx, m, pick, best, o);
+    simplest_regret(rows, idx, m, k, pick, best, o);
     o->groups++;
     o->regret_sum += reg;
     o->regret_worst = MAX(o->regret_worst, reg);

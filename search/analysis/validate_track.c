@@ -166,9 +166,10 @@ void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
             r->held_lo = r->held_hi = r->held_widen = r->held_tol = NAN;
             const double m = r->meas[PRISM_VM_STEP];
             PrismValidateStat *st = row_stat(reps[f], r);
-            /* the rows of the ranges-only coverage (validate.c) */
-            if (isnan(r->step_lo) || isnan(m) || !(r->pred[PRISM_VM_STEP] > 0) ||
-                r->cluster == NULL || st == NULL)
+            /* the rows with a step interval; of those, the ones with a measured step are the
+             * rows of the ranges-only coverage (validate.c) */
+            if (isnan(r->step_lo) || !(r->pred[PRISM_VM_STEP] > 0) || r->cluster == NULL ||
+                st == NULL)
                 continue;
             g_autofree char *fam = prism_device_family(r->cluster);
             g_autofree char *key =
@@ -188,6 +189,8 @@ void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
             r->held_widen = w;
             r->held_tol = prism_track_pair_tolerance(&t->pairs);
             prism_interval_widen(r->step_lo, r->step_hi, w, &r->held_lo, &r->held_hi);
+            if (isnan(m))
+                continue;
             st->ho_n++;
             st->ho_inside += r->held_lo <= m && m <= r->held_hi ? 1 : 0;
             st->ho_bare += t->speed.n == 0 ? 1 : 0;

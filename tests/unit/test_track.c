@@ -510,6 +510,41 @@ static void test_simplest(void)
     }
 }
 
+/*
+ * The same rule in a group that gives MFU only (the rows' predicted steps carry the
+ * intervals): a pp=2 predicted MFU 0.50 (measured 0.40), step 1.00 (corners 0.80, 1.30);
+ * b pp=1 0.49 (0.44), step 1.02 (0.79, 1.33). a is the pick; b is simpler and equivalent
+ * without tolerance (0.79 / 0.80 = 0.9875 < 1 at the optimistic corner, the intervals
+ * overlap). Regret: the pick 0.44 / 0.40 - 1 = 10 %; the simplest, b, 0 %.
+ */
+static void test_simplest_mfu(void)
+{
+    static const char *const tail = ",vpp=1,cp=1,ep=1,sp=0,mbs=1,zero=1,recompute=none,"
+                                    "schedule=1f1b";
+    g_autofree char *sa = g_strconcat("dp=4,tp=1,pp=2", tail, NULL);
+    g_autofree char *sb = g_strconcat("dp=8,tp=1,pp=1", tail, NULL);
+    PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+    const struct {
+        const char *s;
+        double mfu, meas, step, fast, slow;
+    } in[] = {{sa, 0.50, 0.40, 1.00, 0.80, 1.30}, {sb, 0.49, 0.44, 1.02, 0.79, 1.33}};
+    for (size_t i = 0; i < G_N_ELEMENTS(in); i++) {
+        PrismValidateRow *r =
+            simple_row(rep.rows, in[i].s, in[i].step, in[i].fast, in[i].slow, NAN, NAN);
+        r->meas[PRISM_VM_STEP] = r->err[PRISM_VM_STEP] = NAN;
+        r->pred[PRISM_VM_MFU] = in[i].mfu;
+        r->meas[PRISM_VM_MFU] = in[i].meas;
+    }
+    g_autoptr(GPtrArray) feel = prism_validate_regret(&rep);
+    CU_ASSERT_EQUAL_FATAL(feel->len, 1);
+    const PrismValidateRegret *e = g_ptr_array_index(feel, 0);
+    CU_ASSERT_EQUAL(e->groups, 1);
+    NEAR(e->regret_sum, 100.0 * (0.44 / 0.40 - 1));
+    CU_ASSERT_EQUAL(e->simplest_groups, 1);
+    NEAR(e->simplest_sum, 0.0);
+    g_ptr_array_unref(rep.rows);
+}
+
 /* A row of a pair of runs (8 devices, seq 1024, dtype bf16) for the pair errors: strategy
  * @p strat, global batch @p gbs, the metric @p k predicted and measured. */
 static void pair_row(GPtrArray *rows, const char *strat, double gbs, int k, double pred,
@@ -561,10 +596,15 @@ static void test_pairs(void)
 }
 
 static CU_TestInfo track_tests[] = {
-    {"regret and feasibility", test_regret}, {"device family", test_family},
-    {"hand-made rows", test_hand},           {"order within groups", test_order},
-    {"held-out intervals", test_holdout},    {"the simplest of equals", test_simplest},
-    {"pairs of strategies", test_pairs},     CU_TEST_INFO_NULL,
+    {"regret and feasibility", test_regret},
+    {"device family", test_family},
+    {"hand-made rows", test_hand},
+    {"order within groups", test_order},
+    {"held-out intervals", test_holdout},
+    {"the simplest of equals", test_simplest},
+    {"pairs of strategies", test_pairs},
+    {"the simplest of equals by MFU", test_simplest_mfu},
+    CU_TEST_INFO_NULL,
 };
 
 CU_SuiteInfo prism_test_suites[] = {
