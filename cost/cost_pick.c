@@ -12,6 +12,9 @@
 
 gboolean prism_interval_equivalent(const PrismInterval *a, const PrismInterval *b, double tolerance)
 {
+    /* the intervals overlap: neither lies wholly beyond the other */
+    if (b->step_lo > a->step_hi || a->step_lo > b->step_hi)
+        return FALSE;
     double lo = b->step / a->step, hi = lo;
     for (int c = 0; c < PRISM_CORNER_COUNT; c++) {
         const double r = b->corner[c] / a->corner[c];

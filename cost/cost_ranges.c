@@ -88,6 +88,17 @@ static double corner_end(const PrismKnobRange *r, PrismCorner corner)
     return slow == r->hi_slow ? r->hi : r->lo;
 }
 
+/* The highest clock the optimistic corner may take on @p cluster, which holds @p held under
+ * load: the part's max_clock_mhz where given; else, for a part held below the clock of its
+ * peak (power-capped), that clock (it runs no faster than at its full rated power); else no
+ * bound (the range's end). */
+static double clock_top(const PrismCluster *cluster, double held)
+{
+    if (cluster->max_clock_mhz > 0)
+        return cluster->max_clock_mhz;
+    return held < cluster->boost_clock_mhz ? cluster->boost_clock_mhz : INFINITY;
+}
+
 void prism_corner_apply(PrismCorner corner, gboolean time, gboolean memory, PrismKnobs *knobs,
                         PrismCluster *cluster)
 {
@@ -102,8 +113,9 @@ void prism_corner_apply(PrismCorner corner, gboolean time, gboolean memory, Pris
             const double held = cluster->sustained_clock_mhz > 0 ? cluster->sustained_clock_mhz
                                                                  : cluster->boost_clock_mhz;
             const double at = end * cluster->boost_clock_mhz;
-            cluster->sustained_clock_mhz =
-                corner == PRISM_CORNER_SLOW ? MIN(held, at) : MAX(held, at);
+            cluster->sustained_clock_mhz = corner == PRISM_CORNER_SLOW
+                                               ? MIN(held, at)
+                                               : MAX(held, MIN(at, clock_top(cluster, held)));
             continue;
         }
         PrismKnobId id;

@@ -82,6 +82,9 @@ typedef struct PrismCluster {
     double boost_clock_mhz;     /**< clock the datasheet tensor peak is computed at */
     double sustained_clock_mhz; /**< clock held under a sustained tensor load at the part's
                                      power limit (<= boost; 0 = the boost clock) */
+    double max_clock_mhz;       /**< the highest clock the part runs under load at its power
+                                     limit (>= sustained; 0 = not given): the optimistic end of
+                                     the clock range (ranges.h) never exceeds it */
     uint32_t gemm_tile_m;       /**< CTA output tile of a large GEMM, rows (tokens) */
     uint32_t gemm_tile_n;       /**< ... columns; 0 = not given (no quantisation) */
     double l2_mib;              /**< L2 cache, MiB (informational: not priced) */
@@ -210,7 +213,9 @@ const char *prism_cluster_preset_source(const char *name, const char *key);
  * fp8 peak). GEMM model (all optional; missing = not given): sm_count and gemm_tile_m/_n
  * (whole numbers >= 1; without all three there is no tile/wave quantisation);
  * boost_clock_mhz and sustained_clock_mhz (MHz >= 0, 0 = not given; sustained <= boost,
- * missing sustained = boost); l2_mib (>= 0); gemm_efficiency (0..1, 0 = not given: the
+ * missing sustained = boost); max_clock_mhz (MHz >= sustained, 0 = not given: the highest
+ * clock the part runs under load at its power limit, the bound of the clock range's
+ * optimistic end); l2_mib (>= 0); gemm_efficiency (0..1, 0 = not given: the
  * compute_efficiency knob's fallback 0.8); attn_fwd_fraction and attn_bwd_fraction (0..1,
  * 0 = not given: the attention core runs at the large-GEMM rate); gemm_efficiency_nvfp4
  * (0..1, needs peak_tflops_nvfp4; 0 = not given: gemm_efficiency). Host (offloading; all

@@ -33,8 +33,10 @@ typedef enum {
     PRISM_RANGE_FACTOR = 1,
     /** the ends are fractions of the clock of the device's datasheet peak
      *  (boost_clock_mhz); the pessimistic corner takes the lower of its end and the
-     *  device's sustained clock, the optimistic one the higher (a cluster field, not a
-     *  knob: key "sustained_clock") */
+     *  device's sustained clock, the optimistic one the higher, but no more than the part
+     *  runs under load at its power limit (max_clock_mhz; not given: the boost clock for a
+     *  part held below it, else the end) (a cluster field, not a knob: key
+     *  "sustained_clock") */
     PRISM_RANGE_CLOCK = 2,
 } PrismRangeKind;
 
@@ -128,14 +130,15 @@ void prism_interval_widen(double lo, double hi, double w, double *out_lo, double
 /* ---- reading intervals: equivalence, the simplest of equals, the memory class ---- */
 
 /**
- * TRUE when @p b cannot be told apart from @p a within the model's error: the interval of
+ * TRUE when @p b cannot be told apart from @p a within the model's error: their intervals
+ * overlap (b->step_lo <= a->step_hi and a->step_lo <= b->step_hi) and the interval of
  * their ratio b/a contains 1. The ratio is taken at the same corner (the point and both
  * corners: the same clock and efficiencies price both strategies, so the error they share
- * cancels) and widened by @p tolerance, the relative error left beyond the ranges (the
- * spread of the track record's errors about their mean): min over the corners of
- * b/a <= 1 + tolerance and max >= 1 - tolerance. Absolute intervals overlap far more
- * often, because most of their width is the error both strategies share
- * (cost/README.md, "Intervals").
+ * cancels) and widened by @p tolerance, the relative error of a comparison left beyond the
+ * ranges (the track record's error on the predicted ratio of two strategies of one
+ * workload, prism_track_pair_tolerance): min over the corners of b/a <= 1 + tolerance and
+ * max >= 1 - tolerance. Absolute intervals overlap far more often, because most of their
+ * width is the error both strategies share (cost/README.md, "Intervals").
  */
 gboolean prism_interval_equivalent(const PrismInterval *a, const PrismInterval *b,
                                    double tolerance);

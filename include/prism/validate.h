@@ -81,7 +81,7 @@ typedef struct PrismValidateRow {
                                         the row's source; 0 when no other source has a speed
                                         error); NAN = none */
     double held_tol;               /**< the tolerance plan's equivalence takes from that record
-                                        (prism_track_tolerance); NAN = none */
+                                        (prism_track_pair_tolerance); NAN = none */
     PrismExplain *explain;         /**< the row of PrismValidateOptions.explain_line, predicted or
                                         planned with a strategy: the explanation's data of that
                                         strategy (explain.h) under the row's cost model; else NULL */
@@ -253,8 +253,9 @@ typedef struct PrismValidateRegret {
     double regret_worst;       /**< the largest, % */
     int oom_rows, oom_flagged; /**< modelled failures, and of those predicted infeasible */
     int ok_rows, ok_feasible;  /**< modelled measured runs, and of those predicted feasible */
-    int simplest_groups;       /**< step-time groups where `plan --pick simplest`'s rule
-                                    applies: the simplest run (default order) of those
+    int simplest_groups;       /**< groups where `plan --pick simplest`'s rule applies (in
+                                    the group's speed metric; the equivalence on the predicted
+                                    steps' intervals): the simplest run (default order) of those
                                     equivalent to the predicted fastest (ranges.h, no
                                     tolerance) */
     double simplest_sum, simplest_worst; /**< its regret against the measured fastest, % */
@@ -289,6 +290,27 @@ typedef struct PrismTrackStat {
 } PrismTrackStat;
 
 /**
+ * The model's error on a comparison (validate_order.c): over the pairs of predicted runs of
+ * one workload that differ only in strategy (prism_validate_regret's groups: same source,
+ * model, cluster, device count, global batch, sequence, dtype and framework; the strategy
+ * differs; measured failures left out), in the first speed metric both runs give, the error
+ * of the predicted time ratio: d = ln(predicted a / predicted b) - ln(measured a /
+ * measured b) (TFLOP/s and MFU as times: their inverse). The error both runs share (the
+ * clock, an efficiency, a setting prism does not price) cancels in d; what is left is what
+ * separates two strategies, the error a choice between them carries.
+ */
+typedef struct PrismTrackPairs {
+    int n;        /**< pairs */
+    double rms;   /**< root mean square of d, in % (100 d; the sum of squares until
+                       prism_track_record_finish) */
+    double worst; /**< largest |d|, in % */
+} PrismTrackPairs;
+
+/** Add the pairs of @p rep (PrismTrackPairs) to @p acc: n, the sum of squares of 100 d in
+ *  acc->rms and the largest |100 d| in acc->worst. Not collective. */
+void prism_validate_pair_errors(const PrismValidateReport *rep, PrismTrackPairs *acc);
+
+/**
  * The track record: how the model did on the shipped published runs of one device
  * family under one framework profile (validate_track.c). Each run's errors are the ones
  * `prism validate` reports for it, with a sign. Speed: the error of its time metric (the
@@ -307,6 +329,8 @@ typedef struct PrismTrackRecord {
     PrismTrackStat speed, mem;
     PrismValidateOrder order; /**< the order statistic (prism_validate_order) over the
                                    matching rows, every source together (source NULL) */
+    PrismTrackPairs pairs;    /**< the error of the predicted ratio of two strategies of
+                                   one workload over the matching rows (PrismTrackPairs) */
     char *knobs;     /**< the user's knobs laid over every run ("hsdp=1, dp_bucket=4e+07", in
                           knob order); NULL: none (each run under its own profile only) */
     int oom_rows;    /**< matching measured failures (notes "OOM...") that were modelled */
@@ -323,10 +347,12 @@ void prism_track_record_finish(PrismTrackRecord *t);
 /** The relative widening `prism plan` applies to an interval from a record's statistic
  *  @p st: its mean absolute error / 100, at most 0.9; 0 without rows. */
 double prism_track_widening(const PrismTrackStat *st);
-/** The tolerance `prism plan`'s equivalence (prism_interval_equivalent) takes from a
- *  record's statistic @p st: the spread of its errors about their mean (sd / 100) with two
- *  or more rows, else 0. */
-double prism_track_tolerance(const PrismTrackStat *st);
+/** The tolerance `prism plan`'s equivalence takes from a record's pairs @p p: the relative
+ *  error of a predicted ratio of two strategies one root mean square of d away,
+ *  exp(rms / 100) - 1, with one pair or more, and never less than the measurement tie
+ *  PRISM_VALIDATE_ORDER_TIE (a smaller difference is one no published run can confirm);
+ *  the tie alone without pairs. */
+double prism_track_pair_tolerance(const PrismTrackPairs *p);
 
 /**
  * The out-of-sample check of the intervals `prism plan` shows: for every row of @p reps
@@ -335,11 +361,10 @@ double prism_track_tolerance(const PrismTrackStat *st);
  * source left out (PrismTrackRecord.leave_out; prism_track_record_add on every report),
  * its widening (prism_track_widening of the speed statistic) and the interval widened by
  * it as plan widens (prism_interval_widen: step_lo / (1 + w), step_hi / (1 - w)): the rows'
- * held_lo, held_hi, held_widen and held_tol (plan's equivalence tolerance from the same record; NAN
- * for the others), and the ho_* counts of the rows'
- * statistics (PrismValidateStat). A row whose family and framework have no other source
- * with a speed error is not widened and counted in ho_bare. Deterministic: the same on
- * every rank. Not collective.
+ * held_lo, held_hi, held_widen and held_tol (plan's equivalence tolerance from the same record's
+ * pairs; NAN for the others), and the ho_* counts of the rows' statistics (PrismValidateStat). A
+ * row whose family and framework have no other source with a speed error is not widened and counted
+ * in ho_bare. Deterministic: the same on every rank. Not collective.
  */
 void prism_track_holdout(PrismValidateReport *const *reps, size_t n);
 

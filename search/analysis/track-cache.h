@@ -13,9 +13,10 @@ G_BEGIN_DECLS
 
 /* The layout of a kept record, in GVariant's type language: family, framework?, data[],
  * sources[], unavailable?, rows, speed and memory (n, mean signed, mean abs, worst, sd), order
- * (groups, pairs, ties, same, fastest groups, fastest agree), knobs?, OOM rows and flagged.
+ * (groups, pairs, ties, same, fastest groups, fastest agree), strategy pairs (n, rms, worst),
+ * knobs?, OOM rows and flagged.
  * Part of the file name's checksum, so another layout is another file. */
-#define PRISM_TRACK_CACHE_TYPE "(smsasasmsi(idddd)(idddd)(iiidii)msii)"
+#define PRISM_TRACK_CACHE_TYPE "(smsasasmsi(idddd)(idddd)(iiidii)(idd)msii)"
 
 /* The file that holds the record of @p family, @p framework (NULL: any) and @p knobs priced on
  * @p csvs, or NULL when the cache is off or the binary cannot be named. */

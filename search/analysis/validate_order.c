@@ -64,6 +64,15 @@ static PrismValidateOrder *entry(GPtrArray *out, const char *source)
     return o;
 }
 
+/* The first speed metric (speed_metrics' order) both @p x and @p y give; -1 when none. */
+static int pair_metric(const PrismValidateRow *x, const PrismValidateRow *y)
+{
+    for (size_t j = 0; j < G_N_ELEMENTS(speed_metrics); j++)
+        if (has_speed(x, speed_metrics[j]) && has_speed(y, speed_metrics[j]))
+            return speed_metrics[j];
+    return -1;
+}
+
 /* The pairs of one group (@p m rows of @p rows at @p idx); each counted one is appended to
  * @p list when it is not NULL. */
 static void group_pairs(const PrismValidateRow *const *rows, const guint *idx, guint m, double tie,
@@ -73,10 +82,7 @@ static void group_pairs(const PrismValidateRow *const *rows, const guint *idx, g
     for (guint a = 0; a < m; a++) {
         for (guint b = a + 1; b < m; b++) {
             const PrismValidateRow *x = rows[idx[a]], *y = rows[idx[b]];
-            int k = -1;
-            for (size_t j = 0; j < G_N_ELEMENTS(speed_metrics) && k < 0; j++)
-                if (has_speed(x, speed_metrics[j]) && has_speed(y, speed_metrics[j]))
-                    k = speed_metrics[j];
+            const int k = pair_metric(x, y);
             if (k < 0)
                 continue;
             const double big = fmax(x->meas[k], y->meas[k]);
@@ -233,13 +239,27 @@ static double slower_pct(int k, double pick, double best)
 /* One group (@p m rows at @p idx) of the regret: in the metric most of its rows give,
  * prism's pick (the best prediction, the first in file order on
  * ties) and the measured fastest among the rows with that metric. */
-/* `plan --pick simplest` on a step-time group: the simplest run (the default order of
- * moving parts) of those whose step is equivalent to the predicted fastest's @p pick
- * (ranges.h, at the same corners, within @p tolerance), or NULL when a row of the group
- * lacks corners or a parseable strategy (the group is left out). */
+/* A row's step interval as plan reads it: the point, the corners and the ranges' ends, or
+ * with @p held the ends widened by the held-out record (held_lo, held_hi) where set. */
+static PrismInterval interval_of(const PrismValidateRow *r, gboolean held)
+{
+    const gboolean w = held && !isnan(r->held_lo) && !isnan(r->held_hi);
+    return (PrismInterval){.step = r->pred[PRISM_VM_STEP],
+                           .step_lo = w ? r->held_lo : r->step_lo,
+                           .step_hi = w ? r->held_hi : r->step_hi,
+                           .corner = {r->step_fast, r->step_slow}};
+}
+
+/* `plan --pick simplest` on a group in its speed metric @p k (the rows that give it): the
+ * simplest run (the default order of moving parts) of those whose predicted step is
+ * equivalent to the predicted fastest's @p pick
+ * (prism_interval_equivalent: the intervals overlap, the ranges' or with @p held the held-out
+ * ones, and the ratio at the same corners holds 1 within @p tolerance), or NULL when a row of the
+ * group lacks corners or a parseable strategy (the group is left out). */
 static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *rows,
-                                               const guint *idx, guint m,
-                                               const PrismValidateRow *pick, double tolerance)
+                                               const guint *idx, guint m, int k,
+                                               const PrismValidateRow *pick, double tolerance,
+                                               gboolean held)
 {
     PrismSimplicity order;
     (void)prism_simplicity_parse(NULL, &order, NULL);
@@ -248,7 +268,9 @@ static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *ro
     for (guint pass = 0; pass < 2; pass++)
         for (guint a = 0; a < m; a++) {
             const PrismValidateRow *r = pass == 0 ? pick : rows[idx[a]];
-            if (!has_speed(r, PRISM_VM_STEP) || isnan(r->step_fast) || r->strategy == NULL)
+            if (!has_speed(r, k))
+                continue; /* as group_regret: the rows that give the group's metric */
+            if (!(r->pred[PRISM_VM_STEP] > 0) || isnan(r->step_fast) || r->strategy == NULL)
                 return NULL;
             PrismTraining t;
             prism_training_default(&t);
@@ -262,10 +284,7 @@ static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *ro
                 cs = s;
                 break;
             }
-            const PrismInterval pa = {.step = pick->pred[PRISM_VM_STEP],
-                                      .corner = {pick->step_fast, pick->step_slow}};
-            const PrismInterval pb = {.step = r->pred[PRISM_VM_STEP],
-                                      .corner = {r->step_fast, r->step_slow}};
+            const PrismInterval pa = interval_of(pick, held), pb = interval_of(r, held);
             if (r != pick && prism_interval_equivalent(&pa, &pb, tolerance) &&
                 prism_simplicity_cmp(&order, &s, &cs) < 0) {
                 chosen = r;
@@ -279,21 +298,21 @@ static const PrismValidateRow *simplest_choice(const PrismValidateRow *const *ro
  * tolerance, and with the tolerance plan takes from the track record without the group's
  * source (held_tol, prism_track_holdout; the group's rows share source, family and
  * framework, so the pick's is theirs) where it was set. */
-static void simplest_regret(const PrismValidateRow *const *rows, const guint *idx, guint m,
+static void simplest_regret(const PrismValidateRow *const *rows, const guint *idx, guint m, int k,
                             const PrismValidateRow *pick, const PrismValidateRow *best,
                             PrismValidateRegret *o)
 {
-    const PrismValidateRow *chosen = simplest_choice(rows, idx, m, pick, 0.0);
+    const PrismValidateRow *chosen = simplest_choice(rows, idx, m, k, pick, 0.0, FALSE);
     if (chosen == NULL)
         return;
-    double reg = slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
+    double reg = slower_pct(k, chosen->meas[k], best->meas[k]);
     o->simplest_groups++;
     o->simplest_sum += reg;
     o->simplest_worst = MAX(o->simplest_worst, reg);
     if (isnan(pick->held_tol))
         return;
-    chosen = simplest_choice(rows, idx, m, pick, pick->held_tol);
-    reg = slower_pct(PRISM_VM_STEP, chosen->meas[PRISM_VM_STEP], best->meas[PRISM_VM_STEP]);
+    chosen = simplest_choice(rows, idx, m, k, pick, pick->held_tol, TRUE);
+    reg = slower_pct(k, chosen->meas[k], best->meas[k]);
     o->simplest_held_groups++;
     o->simplest_held_sum += reg;
     o->simplest_held_worst = MAX(o->simplest_held_worst, reg);
@@ -317,8 +336,7 @@ static void group_regret(const PrismValidateRow *const *rows, const guint *idx, 
             best = r;
     }
     const double reg = slower_pct(k, pick->meas[k], best->meas[k]);
-    if (k == PRISM_VM_STEP)
-        simplest_regret(rows, idx, m, pick, best, o);
+    simplest_regret(rows, idx, m, k, pick, best, o);
     o->groups++;
     o->regret_sum += reg;
     o->regret_worst = MAX(o->regret_worst, reg);
@@ -408,4 +426,45 @@ GPtrArray *prism_validate_regret(const PrismValidateReport *rep)
     GPtrArray *list = prism_validate_regret_list_new();
     prism_validate_regret_collect(rep, list);
     return list;
+}
+
+/* The strategy of a row (the first word of its strategy text; NULL: none) differs from
+ * another's. */
+static gboolean other_strategy(const PrismValidateRow *a, const PrismValidateRow *b)
+{
+    if (a->strategy == NULL || b->strategy == NULL)
+        return FALSE;
+    const size_t la = strcspn(a->strategy, " "), lb = strcspn(b->strategy, " ");
+    return la != lb || strncmp(a->strategy, b->strategy, la) != 0;
+}
+
+/* ln of the time ratio of a run of value @p a to one of @p b in metric @p k: step time as it is,
+ * TFLOP/s and MFU inverted (at one workload the time is inversely proportional to them). */
+static double log_time_ratio(int k, double a, double b)
+{
+    return k == PRISM_VM_STEP ? log(a / b) : log(b / a);
+}
+
+void prism_validate_pair_errors(const PrismValidateReport *rep, PrismTrackPairs *acc)
+{
+    g_return_if_fail(rep != NULL && acc != NULL);
+    const guint n = rep->rows->len;
+    const PrismValidateRow *const *rows = (const PrismValidateRow *const *)rep->rows->pdata;
+    for (guint i = 0; i < n; i++) {
+        if (!candidate(rows[i]))
+            continue;
+        for (guint j = i + 1; j < n; j++) {
+            const PrismValidateRow *x = rows[i], *y = rows[j];
+            if (!candidate(y) || !same_workload(x, y) || !other_strategy(x, y))
+                continue;
+            const int k = pair_metric(x, y);
+            if (k < 0)
+                continue;
+            const double d = 100.0 * (log_time_ratio(k, x->pred[k], y->pred[k]) -
+                                      log_time_ratio(k, x->meas[k], y->meas[k]));
+            acc->n++;
+            acc->rms += d * d;
+            acc->worst = MAX(acc->worst, fabs(d));
+        }
+    }
 }

@@ -115,6 +115,7 @@ void prism_track_record_add(PrismTrackRecord *t, const PrismValidateReport *rep)
     g_autoptr(GPtrArray) ord = prism_validate_order(&view, PRISM_VALIDATE_ORDER_TIE);
     if (ord->len > 0)
         prism_validate_order_add(&t->order, g_ptr_array_index(ord, ord->len - 1));
+    prism_validate_pair_errors(&view, &t->pairs);
     g_ptr_array_unref(view.rows);
 }
 
@@ -128,6 +129,8 @@ void prism_track_record_finish(PrismTrackRecord *t)
             const double var = s[i]->sd / s[i]->n - s[i]->mean_signed * s[i]->mean_signed;
             s[i]->sd = var > 0 ? sqrt(var) : 0.0;
         }
+    if (t->pairs.n > 0)
+        t->pairs.rms = sqrt(t->pairs.rms / t->pairs.n);
 }
 
 double prism_track_widening(const PrismTrackStat *st)
@@ -135,9 +138,10 @@ double prism_track_widening(const PrismTrackStat *st)
     return st->n > 0 ? MIN(st->mean_abs / 100.0, 0.9) : 0.0;
 }
 
-double prism_track_tolerance(const PrismTrackStat *st)
+double prism_track_pair_tolerance(const PrismTrackPairs *p)
 {
-    return st->n > 1 ? st->sd / 100.0 : 0.0;
+    /* a difference below the measurement tie is one no published run can confirm */
+    return MAX(p->n > 0 ? expm1(p->rms / 100.0) : 0.0, PRISM_VALIDATE_ORDER_TIE);
 }
 
 /* The statistic of @p r in @p rep (its kind and source), or NULL. */
@@ -162,9 +166,10 @@ void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
             r->held_lo = r->held_hi = r->held_widen = r->held_tol = NAN;
             const double m = r->meas[PRISM_VM_STEP];
             PrismValidateStat *st = row_stat(reps[f], r);
-            /* the rows of the ranges-only coverage (validate.c) */
-            if (isnan(r->step_lo) || isnan(m) || !(r->pred[PRISM_VM_STEP] > 0) ||
-                r->cluster == NULL || st == NULL)
+            /* the rows with a step interval; of those, the ones with a measured step are the
+             * rows of the ranges-only coverage (validate.c) */
+            if (isnan(r->step_lo) || !(r->pred[PRISM_VM_STEP] > 0) || r->cluster == NULL ||
+                st == NULL)
                 continue;
             g_autofree char *fam = prism_device_family(r->cluster);
             g_autofree char *key =
@@ -182,8 +187,10 @@ void prism_track_holdout(PrismValidateReport *const *reps, size_t n)
             /* as prism_corners_form widens plan's intervals */
             const double w = prism_track_widening(&t->speed);
             r->held_widen = w;
-            r->held_tol = prism_track_tolerance(&t->speed);
+            r->held_tol = prism_track_pair_tolerance(&t->pairs);
             prism_interval_widen(r->step_lo, r->step_hi, w, &r->held_lo, &r->held_hi);
+            if (isnan(m))
+                continue;
             st->ho_n++;
             st->ho_inside += r->held_lo <= m && m <= r->held_hi ? 1 : 0;
             st->ho_bare += t->speed.n == 0 ? 1 : 0;
@@ -202,12 +209,13 @@ static GBytes *record_to_bytes(const PrismTrackRecord *t)
 {
     const PrismTrackStat *sp = &t->speed, *me = &t->mem;
     const PrismValidateOrder *o = &t->order;
-    g_autoptr(GVariant) v = g_variant_ref_sink(g_variant_new(
-        "(sms@as@asmsi(idddd)(idddd)(iiidii)msii)", t->family, t->framework, strings_value(t->data),
-        strings_value(t->sources), t->unavailable, t->rows, sp->n, sp->mean_signed, sp->mean_abs,
-        sp->worst, sp->sd, me->n, me->mean_signed, me->mean_abs, me->worst, me->sd, o->groups,
-        o->pairs, o->ties, o->same, o->fastest_groups, o->fastest_agree, t->knobs, t->oom_rows,
-        t->oom_flagged));
+    g_autoptr(GVariant) v = g_variant_ref_sink(
+        g_variant_new("(sms@as@asmsi(idddd)(idddd)(iiidii)(idd)msii)", t->family, t->framework,
+                      strings_value(t->data), strings_value(t->sources), t->unavailable, t->rows,
+                      sp->n, sp->mean_signed, sp->mean_abs, sp->worst, sp->sd, me->n,
+                      me->mean_signed, me->mean_abs, me->worst, me->sd, o->groups, o->pairs,
+                      o->ties, o->same, o->fastest_groups, o->fastest_agree, t->pairs.n,
+                      t->pairs.rms, t->pairs.worst, t->knobs, t->oom_rows, t->oom_flagged));
     return g_variant_get_data_as_bytes(v);
 }
 
@@ -231,11 +239,12 @@ static gboolean record_from_bytes(GBytes *bytes, PrismTrackRecord *t)
     PrismTrackStat sp, me;
     PrismValidateOrder o = {0};
     int rows = 0, oom_rows = 0, oom_flagged = 0;
-    g_variant_get(v, "(&sm&s@as@asm&si(idddd)(idddd)(iiidii)m&sii)", &family, &framework, &data,
-                  &sources, &unavailable, &rows, &sp.n, &sp.mean_signed, &sp.mean_abs, &sp.worst,
-                  &sp.sd, &me.n, &me.mean_signed, &me.mean_abs, &me.worst, &me.sd, &o.groups,
-                  &o.pairs, &o.ties, &o.same, &o.fastest_groups, &o.fastest_agree, &knobs,
-                  &oom_rows, &oom_flagged);
+    PrismTrackPairs pr = {0};
+    g_variant_get(v, "(&sm&s@as@asm&si(idddd)(idddd)(iiidii)(idd)m&sii)", &family, &framework,
+                  &data, &sources, &unavailable, &rows, &sp.n, &sp.mean_signed, &sp.mean_abs,
+                  &sp.worst, &sp.sd, &me.n, &me.mean_signed, &me.mean_abs, &me.worst, &me.sd,
+                  &o.groups, &o.pairs, &o.ties, &o.same, &o.fastest_groups, &o.fastest_agree, &pr.n,
+                  &pr.rms, &pr.worst, &knobs, &oom_rows, &oom_flagged);
     if (g_strcmp0(family, t->family) != 0 || g_strcmp0(framework, t->framework) != 0)
         return FALSE;
     strings_into(data, t->data);
@@ -248,6 +257,7 @@ static gboolean record_from_bytes(GBytes *bytes, PrismTrackRecord *t)
     t->speed = sp;
     t->mem = me;
     t->order = o;
+    t->pairs = pr;
     t->oom_rows = oom_rows;
     t->oom_flagged = oom_flagged;
     return TRUE;

@@ -475,6 +475,16 @@ char *prism_app_track_text(const PrismTrackRecord *t, const char *times)
                                    "predicted fastest in %d of %d workloads\n",
                                    100.0 * od->same / od->pairs, od->pairs, od->fastest_agree,
                                    od->fastest_groups);
+        /* the error of a comparison (validate.h, PrismTrackPairs): what plan's equivalence
+         * allows beyond the ranges */
+        if (t->pairs.n > 0)
+            g_string_append_printf(o,
+                                   "  comparisons: the predicted ratio of two strategies of one "
+                                   "workload off by %.1f %% (root mean square; worst %.1f %%,\n"
+                                   "  %d pair%s of runs that differ only in strategy)\n",
+                                   100.0 * prism_track_pair_tolerance(&t->pairs),
+                                   100.0 * expm1(t->pairs.worst / 100.0), t->pairs.n,
+                                   t->pairs.n == 1 ? "" : "s");
         /* feasibility of the measured failures (out of memory or crashed) */
         if (t->oom_rows > 0)
             g_string_append_printf(o,
@@ -561,6 +571,35 @@ static void track_order_from_json(JsonObject *o, PrismValidateOrder *od)
     od->fastest_agree = (int)json_object_get_int_member_with_default(so, "fastest_agree", 0);
 }
 
+/* "strategy_pairs": the error of a predicted ratio of two strategies (PrismTrackPairs) */
+static void track_pairs_json(JsonBuilder *b, const PrismTrackPairs *p)
+{
+    json_builder_set_member_name(b, "strategy_pairs");
+    if (p->n == 0) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "pairs");
+    json_builder_add_int_value(b, p->n);
+    json_builder_set_member_name(b, "rms_pct");
+    json_builder_add_double_value(b, p->rms);
+    json_builder_set_member_name(b, "worst_pct");
+    json_builder_add_double_value(b, p->worst);
+    json_builder_end_object(b);
+}
+
+static void track_pairs_from_json(JsonObject *o, PrismTrackPairs *p)
+{
+    JsonNode *n = json_object_get_member(o, "strategy_pairs");
+    if (n == NULL || !JSON_NODE_HOLDS_OBJECT(n))
+        return;
+    JsonObject *so = json_node_get_object(n);
+    p->n = (int)json_object_get_int_member_with_default(so, "pairs", 0);
+    p->rms = json_object_get_double_member_with_default(so, "rms_pct", 0);
+    p->worst = json_object_get_double_member_with_default(so, "worst_pct", 0);
+}
+
 static void track_stat_from_json(JsonObject *o, const char *name, PrismTrackStat *st)
 {
     JsonNode *n = json_object_get_member(o, name);
@@ -586,7 +625,7 @@ PrismCorners *prism_app_corners_new(const PrismCostModel *cm, const PrismTrackRe
         return NULL;
     c->widen_step = prism_app_widening(&track->speed);
     c->widen_mem = prism_app_widening(&track->mem);
-    c->tolerance = prism_track_tolerance(&track->speed);
+    c->tolerance = prism_track_pair_tolerance(&track->pairs);
     return c;
 }
 
@@ -609,6 +648,7 @@ PrismTrackRecord *prism_app_track_from_json(JsonNode *n)
     track_stat_from_json(o, "speed", &t->speed);
     track_stat_from_json(o, "peak_mem", &t->mem);
     track_order_from_json(o, &t->order);
+    track_pairs_from_json(o, &t->pairs);
     t->oom_rows = (int)json_object_get_int_member_with_default(o, "failures", 0);
     t->oom_flagged = (int)json_object_get_int_member_with_default(o, "failures_flagged", 0);
     JsonNode *kn = json_object_get_member(o, "knobs");
@@ -635,6 +675,7 @@ void prism_app_track_json_object(JsonBuilder *b, const PrismTrackRecord *t)
     track_stat_json(b, "speed", &t->speed);
     track_stat_json(b, "peak_mem", &t->mem);
     track_order_json(b, &t->order);
+    track_pairs_json(b, &t->pairs);
     json_builder_set_member_name(b, "failures");
     json_builder_add_int_value(b, t->oom_rows);
     json_builder_set_member_name(b, "failures_flagged");

@@ -43,6 +43,8 @@ static const char *const format_help =
     "  boost_clock_mhz = 1830      (the clock the tensor peak is stated at)\n"
     "  sustained_clock_mhz = 1830  (held under sustained tensor load at the power limit,\n"
     "                               <= boost; missing = boost)\n"
+    "  max_clock_mhz = 1980        (the highest clock under load at the power limit, >=\n"
+    "                               sustained; bounds the clock range; missing = not given)\n"
     "  l2_mib = 50                 (informational)\n"
     "  gemm_efficiency = 0.8       (a large BF16 GEMM's achieved fraction of the peak at the\n"
     "                               sustained clock, published vendor-library figure, <= 1;\n"
@@ -123,6 +125,8 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
     json_builder_add_double_value(b, c->boost_clock_mhz);
     json_builder_set_member_name(b, "sustained_clock_mhz");
     json_builder_add_double_value(b, c->sustained_clock_mhz);
+    json_builder_set_member_name(b, "max_clock_mhz");
+    json_builder_add_double_value(b, c->max_clock_mhz);
     json_builder_set_member_name(b, "gemm_tile_m");
     json_builder_add_int_value(b, c->gemm_tile_m);
     json_builder_set_member_name(b, "gemm_tile_n");
@@ -225,6 +229,11 @@ static void print_detail(FILE *out, const PrismCluster *c)
             "efficiency %.6g of the peak, L2 %.6g MiB\n",
             c->sm_count, c->gemm_tile_m, c->gemm_tile_n, c->sustained_clock_mhz, c->boost_clock_mhz,
             c->gemm_efficiency, c->l2_mib);
+    if (c->max_clock_mhz > 0)
+        fprintf(out,
+                "  clock      at most %.6g MHz under load at the power limit (the clock range's "
+                "optimistic end)\n",
+                c->max_clock_mhz);
     if (c->gemm_eff_nvfp4 > 0)
         fprintf(out, "  NVFP4      efficiency %.6g of the NVFP4 peak (large GEMMs)\n",
                 c->gemm_eff_nvfp4);
@@ -275,6 +284,7 @@ static double cited_value(const PrismCluster *c, const char *key)
              {"sm_count", c->sm_count},
              {"boost_clock_mhz", c->boost_clock_mhz},
              {"sustained_clock_mhz", c->sustained_clock_mhz},
+             {"max_clock_mhz", c->max_clock_mhz},
              {"gemm_tile_m", c->gemm_tile_m},
              {"gemm_tile_n", c->gemm_tile_n},
              {"l2_mib", c->l2_mib},

@@ -402,12 +402,21 @@ static void print_intervals(FILE *out, const Report *r)
                 ", widened by the track record's mean step error %.1f %% and memory error "
                 "%.1f %%",
                 100 * r->corners->widen_step, 100 * r->corners->widen_mem);
-    fprintf(out, ". '=' marks the strategies equivalent to #1 (the interval of their step ratio to "
-                 "#1's, at the same corners");
-    if (r->corners->tolerance > 0)
-        fprintf(out, " and widened by the record's error spread %.1f %%",
+    fprintf(out, ". '=' marks the strategies equivalent to #1: their interval overlaps #1's and "
+                 "the interval of their step ratio to #1's, at the same corners");
+    if (r->track->pairs.n > 0 && r->corners->tolerance > PRISM_VALIDATE_ORDER_TIE)
+        fprintf(out,
+                " and widened by the record's error on the ratio of two strategies of one "
+                "workload, %.1f %%",
                 100 * r->corners->tolerance);
-    fputs(", holds 1), '>' the recommendation.\n", out);
+    else
+        fprintf(out, " and widened by the measurement tie %.0f %% (%s)",
+                100 * r->corners->tolerance,
+                r->track->pairs.n > 0 ? "the record's error on the ratio of two strategies is "
+                                        "smaller"
+                                      : "the record has no pair of runs that differ only in "
+                                        "strategy");
+    fputs(", holds 1; '>' the recommendation.\n", out);
     size_t risky = 0;
     const size_t shown_n = MIN(r->n_show, r->n_top);
     for (size_t i = 0; i < shown_n; i++)
@@ -517,6 +526,8 @@ static void recommendation_json(JsonBuilder *b, const Report *r)
     json_builder_add_double_value(b, r->corners->widen_step);
     json_builder_set_member_name(b, "widen_mem");
     json_builder_add_double_value(b, r->corners->widen_mem);
+    json_builder_set_member_name(b, "tolerance");
+    json_builder_add_double_value(b, r->corners->tolerance);
     json_builder_set_member_name(b, "robust");
     json_builder_add_boolean_value(b, r->robust);
     json_builder_set_member_name(b, "mem_safety");
@@ -915,7 +926,8 @@ gboolean prism_cmd_plan(PrismComm *comm, int argc, char **argv, GError **error)
          "FILE"},
         {"from", 0, 0, G_OPTION_ARG_FILENAME, &o.from, "the same as --baseline", "FILE"},
         {"pick", 0, 0, G_OPTION_ARG_STRING, &o.pick,
-         "which of the strategies equivalent to #1 (step intervals overlapping #1's) to "
+         "which of the strategies equivalent to #1 (step intervals overlapping #1's, their "
+         "ratio to #1's within the model's error on comparisons) to "
          "recommend: simplest (default: the fewest moving parts, see --simplicity), fastest "
          "(#1 itself) or robust (the lowest pessimistic step)",
          "RULE"},

@@ -256,7 +256,7 @@ static void feel_text(GString *o, const GPtrArray *feel, const char *title)
         sg += ((const PrismValidateRegret *)g_ptr_array_index(feel, i))->simplest_groups;
     if (sg == 0)
         return;
-    g_string_append(o, "plan --pick simplest in the step-time groups (the simplest run of those "
+    g_string_append(o, "plan --pick simplest in the groups above (the simplest run of those "
                        "equivalent to the predicted fastest): regret mean / worst (groups);\n"
                        "  with no tolerance, and with plan's tolerance from the track record "
                        "without the group's source (held out)\n");

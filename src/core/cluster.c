@@ -44,6 +44,7 @@ typedef struct Device {
     double gemm_eff;           /* large BF16 GEMM: fraction of the sustained-clock peak */
     double gemm_eff_nvfp4;     /* large NVFP4 GEMM: fraction of the NVFP4 peak; 0 = none */
     double gemm_eff_mxfp4;     /* large MXFP4 GEMM: fraction of the MXFP4 peak; 0 = none */
+    double max_mhz;            /* the highest clock under load at the power limit; 0 = none */
 } Device;
 
 /* The host of a device (offloading): link per direction (effective GB/s), host memory per
@@ -68,6 +69,7 @@ enum {
     S_SMS,
     S_BOOST,
     S_SUSTAINED,
+    S_MAX_CLOCK,
     S_TILE_M,
     S_TILE_N,
     S_L2,
@@ -99,6 +101,7 @@ static const char *const source_keys[S_COUNT + 1] = {"memory_gib",
                                                      "sm_count",
                                                      "boost_clock_mhz",
                                                      "sustained_clock_mhz",
+                                                     "max_clock_mhz",
                                                      "gemm_tile_m",
                                                      "gemm_tile_n",
                                                      "l2_mib",
@@ -216,6 +219,21 @@ typedef struct Preset {
 #define SRC_A100_SUST                                                                              \
     "derived: boost_clock_mhz: the part at its full rated 400 W, the power the vendor rates the "  \
     "peak at"
+#define SRC_A100_MAX                                                                               \
+    "published: nvidia-smi on an A100-SXM4 at its 400 W limit: Max Clocks SM 1410 MHz, the "       \
+    "boost clock (NVIDIA/nvidia-docker#1648)"
+#define SRC_H100_MAX                                                                               \
+    "published: Hopper's tensor clock at the start of a run, 1980 MHz, before the power limit "    \
+    "pulls it down (deepseek-ai/DeepGEMM#120); nvidia-smi Max Clocks 1980 MHz on H200, the same "  \
+    "GH100 die (awslabs/amazon-eks-ami#1985)"
+#define SRC_H800_MAX "derived: the GH100 die's 1980 MHz maximum, as H100-SXM (DeepGEMM#120)"
+#define SRC_H200_MAX                                                                               \
+    "published: nvidia-smi on H200 (P5e): Max Clocks Graphics 1980 MHz "                           \
+    "(awslabs/amazon-eks-ami#1985)"
+#define SRC_AMD_MAX "published: the datasheet's peak engine clock (boost_clock_mhz) is the maximum"
+#define SRC_MAX_NONE                                                                               \
+    "convention: 0 = not given: no maximum clock under load read; the clock range's optimistic "   \
+    "end stands unbounded at full power, at the boost clock below it"
 #define SRC_A100_TILE                                                                              \
     "code: cuBLAS's large-GEMM kernel on Ampere, ampere_bf16_s16816gemm_..._256x128 (the tile in " \
     "the kernel name)"
@@ -428,7 +446,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0, 0},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0, 0, 1410},
      {25, 128, 51.2},
      .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 40 GB HBM2 (binary GiB: the part reports "
                        "40960 MiB)",
@@ -444,6 +462,7 @@ static const Preset presets[] = {
              [S_SMS] = SRC_A100_SM,
              [S_BOOST] = SRC_A100_CLK,
              [S_SUSTAINED] = SRC_A100_SUST,
+             [S_MAX_CLOCK] = SRC_A100_MAX,
              [S_TILE_M] = SRC_A100_TILE,
              [S_TILE_N] = SRC_A100_TILE,
              [S_L2] = SRC_A100_L2,
@@ -467,7 +486,7 @@ static const Preset presets[] = {
      8,
      {"nvlink3", 8, 300, 3},
      {"ib-hdr", 0, 25, 8},
-     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0, 0},
+     {108, 1410, 1410, 256, 128, 40, 0.70, 0.60, 0.8, 0, 0, 1410},
      {25, 256, 51.2},
      .src = {[S_MEM] = "published: NVIDIA A100 datasheet: 80 GB HBM2e (binary GiB: the part "
                        "reports 81920 MiB)",
@@ -483,6 +502,7 @@ static const Preset presets[] = {
              [S_SMS] = SRC_A100_SM,
              [S_BOOST] = SRC_A100_CLK,
              [S_SUSTAINED] = SRC_A100_SUST,
+             [S_MAX_CLOCK] = SRC_A100_MAX,
              [S_TILE_M] = SRC_A100_TILE,
              [S_TILE_N] = SRC_A100_TILE,
              [S_L2] = SRC_A100_L2,
@@ -509,7 +529,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0, 1980},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H100 datasheet (SXM5): 80 GB HBM3",
              [S_MEM_BW] = "published: NVIDIA H100 datasheet (SXM5): 3.35 TB/s",
@@ -524,6 +544,7 @@ static const Preset presets[] = {
              [S_SMS] = SRC_H100_SM,
              [S_BOOST] = SRC_H100_CLK,
              [S_SUSTAINED] = SRC_H100_SUST,
+             [S_MAX_CLOCK] = SRC_H100_MAX,
              [S_TILE_M] = SRC_H100_TILE,
              [S_TILE_N] = SRC_H100_TILE,
              [S_L2] = SRC_H100_L2,
@@ -549,7 +570,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
+     {132, 1830, 1636, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0, 1770},
      {0, 0, 0},
      .src = {[S_MEM] = "published: torchtitan's benchmark hardware, 'H100 96GB HBM2e at the "
                        "default 500W' (Meta Grand Teton)",
@@ -567,6 +588,8 @@ static const Preset presets[] = {
              [S_BOOST] = SRC_H100_CLK,
              [S_SUSTAINED] = "derived: 1830 x (500/700)^(1/3) = 1636 MHz: dynamic power ~ f^3 in "
                              "the DVFS range (C V^2 f, V with f), the 500 W limit of 700 W rated",
+             [S_MAX_CLOCK] = "derived: 1980 x (500/700)^(1/3) = 1770 MHz, the GH100 maximum under "
+                             "the power law of this preset's sustained clock (dynamic power ~ f^3)",
              [S_TILE_M] = SRC_H100_TILE,
              [S_TILE_N] = SRC_H100_TILE,
              [S_L2] = SRC_H100_L2,
@@ -592,7 +615,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4-h800", 8, 200, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0, 1980},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H800 datasheet (SXM5): 80 GB HBM3, H100 compute",
              [S_MEM_BW] = "published: NVIDIA H800 datasheet (SXM5): 3.35 TB/s",
@@ -607,6 +630,7 @@ static const Preset presets[] = {
              [S_SMS] = SRC_H100_SM,
              [S_BOOST] = SRC_H100_CLK,
              [S_SUSTAINED] = SRC_H100_SUST,
+             [S_MAX_CLOCK] = SRC_H800_MAX,
              [S_TILE_M] = SRC_H100_TILE,
              [S_TILE_N] = SRC_H100_TILE,
              [S_L2] = SRC_H100_L2,
@@ -633,7 +657,7 @@ static const Preset presets[] = {
      8,
      {"nvlink4", 8, 450, 3},
      {"ib-ndr", 0, 50, 8},
-     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0},
+     {132, 1830, 1830, 128, 256, 50, 0.75, 0.55, 0.8, 0, 0, 1980},
      {50, 256, 76.8},
      .src = {[S_MEM] = "published: NVIDIA H200 datasheet (SXM): 141 GB HBM3e",
              [S_MEM_BW] = "published: NVIDIA H200 datasheet (SXM): 4.8 TB/s",
@@ -649,6 +673,7 @@ static const Preset presets[] = {
                        "whitepaper: 132 SMs)",
              [S_BOOST] = SRC_H100_CLK,
              [S_SUSTAINED] = SRC_H100_SUST,
+             [S_MAX_CLOCK] = SRC_H200_MAX,
              [S_TILE_M] = SRC_H100_TILE,
              [S_TILE_N] = SRC_H100_TILE,
              [S_L2] = SRC_H100_L2,
@@ -676,7 +701,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582},
+     {148, 1856, 1856, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582, 0},
      {50, 256, 89.6},
      .src = {[S_MEM] = SRC_B200_MEM,
              [S_MEM_BW] = "published: NVIDIA HGX B200 datasheet: HBM3e 8 TB/s per GPU",
@@ -692,6 +717,7 @@ static const Preset presets[] = {
              [S_BOOST] = SRC_B200_CLK,
              [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1000 W, the "
                              "power the vendor rates the peak at",
+             [S_MAX_CLOCK] = SRC_MAX_NONE,
              [S_TILE_M] = SRC_B200_TILE,
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_B200_L2,
@@ -724,7 +750,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 1856, 1437, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582},
+     {148, 1856, 1437, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582, 1451},
      {50, 256, 89.6},
      .src =
          {[S_MEM] = SRC_B200_MEM,
@@ -748,6 +774,10 @@ static const Preset presets[] = {
               "test_blackwell_gemm_perf.py under denoise.sh), mean 1098.9, at the library's "
               "full-power efficiency 0.631: 1856 x 1098.9 / (2250 x 0.631) = 1436.6 MHz, the 750 W "
               "limit of torchao's benchmark hardware ('8 x B200 limited to 750W')",
+          [S_MAX_CLOCK] =
+              "derived: the faster of the two cuBLAS rates at the locked 750 W cap, 1110.1 TFLOP/s "
+              "at 4096^3 (facebookexperimental/triton#854), at the library's full-power efficiency "
+              "0.631: 1856 x 1110.1 / (2250 x 0.631) = 1451 MHz",
           [S_TILE_M] = SRC_B200_TILE,
           [S_TILE_N] = SRC_B200_TILE,
           [S_L2] = SRC_B200_L2,
@@ -789,7 +819,7 @@ static const Preset presets[] = {
      4,
      {"nvlink5-nvl72", 72, 900, 3},
      {"ib-ndr", 0, 50, 8},
-     {148, 2062, 2062, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582},
+     {148, 2062, 2062, 128, 256, 126, 0.717, 0.55, 0.631, 0.597, 0.582, 0},
      {225, 240, 256},
      .src = {[S_MEM] = "derived: NVIDIA GB200 NVL72 datasheet: 13.4 TB HBM3e per 72 GPUs, 372 GB "
                        "per GB200 superchip of 2 GPUs = 186 GB per GPU (binary GiB)",
@@ -815,6 +845,7 @@ static const Preset presets[] = {
                          "2062 MHz",
              [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1200 W, the "
                              "power the vendor rates the peak at",
+             [S_MAX_CLOCK] = SRC_MAX_NONE,
              [S_TILE_M] = SRC_B200_TILE,
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_B200_L2,
@@ -846,7 +877,7 @@ static const Preset presets[] = {
      4,
      {"nvlink5-nvl72", 72, 900, 3},
      {"ib-xdr", 0, 100, 8},
-     {160, 1907, 1907, 128, 256, 0, 0.717, 0.55, 0.631, 0.597, 0.582},
+     {160, 1907, 1907, 128, 256, 0, 0.717, 0.55, 0.631, 0.597, 0.582, 0},
      {225, 240, 194.4},
      .src = {[S_MEM] = SRC_BU_TABLE ": GB300 279 GB HBM3e per GPU (binary GiB)",
              [S_MEM_BW] = "derived: NVIDIA GB300 NVL72 datasheet: 576 TB/s HBM3e per 72 GPUs = 8 "
@@ -866,6 +897,7 @@ static const Preset presets[] = {
                          "1907 MHz",
              [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1400 W, the "
                              "power the vendor rates the peak at",
+             [S_MAX_CLOCK] = SRC_MAX_NONE,
              [S_TILE_M] = SRC_B200_TILE,
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_BU_L2,
@@ -895,7 +927,7 @@ static const Preset presets[] = {
      8,
      {"nvlink5", 8, 900, 3},
      {"ib-xdr", 0, 100, 8},
-     {160, 1717, 1717, 128, 256, 0, 0.717, 0.55, 0.631, 0.597, 0.582},
+     {160, 1717, 1717, 128, 256, 0, 0.717, 0.55, 0.631, 0.597, 0.582, 0},
      {50, 256, 102.4},
      .src = {[S_MEM] = SRC_BU_TABLE ": B300 270 GB HBM3e per GPU (binary GiB)",
              [S_MEM_BW] = "published: NVIDIA HGX B300 datasheet: up to 8 TB/s per GPU (as "
@@ -915,6 +947,7 @@ static const Preset presets[] = {
                          "1717 MHz",
              [S_SUSTAINED] = "derived: boost_clock_mhz: the part at its full rated 1100 W, the "
                              "power the vendor rates the peak at",
+             [S_MAX_CLOCK] = SRC_MAX_NONE,
              [S_TILE_M] = SRC_B200_TILE,
              [S_TILE_N] = SRC_B200_TILE,
              [S_L2] = SRC_BU_L2,
@@ -950,7 +983,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0, 0},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0, 0, 2100},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI300X datasheet: 192 GB HBM3",
              [S_MEM_BW] = "published: AMD Instinct MI300X datasheet: 5.3 TB/s",
@@ -966,6 +999,7 @@ static const Preset presets[] = {
              [S_BOOST] = "published: AMD CDNA3 whitepaper: 2100 MHz peak engine clock (304 x 2048 "
                          "x 2.1 GHz = 1307 TF)",
              [S_SUSTAINED] = "convention: the peak clock: no sustained clock published",
+             [S_MAX_CLOCK] = SRC_AMD_MAX,
              [S_TILE_M] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
              [S_TILE_N] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
              [S_L2] =
@@ -993,7 +1027,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 448, 3},
      {"roce-400g", 0, 50, 8},
-     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0, 0},
+     {304, 2100, 2100, 256, 256, 256, 0, 0, 0, 0, 0, 2100},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI325X datasheet: 256 GB HBM3E",
              [S_MEM_BW] = "published: AMD Instinct MI325X datasheet: 6 TB/s",
@@ -1010,6 +1044,7 @@ static const Preset presets[] = {
              [S_BOOST] = "published: AMD Instinct MI325X datasheet: 2100 MHz peak engine clock "
                          "(304 x 2048 x 2.1 GHz = 1307 TF)",
              [S_SUSTAINED] = "convention: the peak clock: no sustained clock published",
+             [S_MAX_CLOCK] = SRC_AMD_MAX,
              [S_TILE_M] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
              [S_TILE_N] = "code: ROCm/hipBLASLt macro tile 256x256 on CDNA3",
              [S_L2] =
@@ -1040,7 +1075,7 @@ static const Preset presets[] = {
      8,
      {"infinity-fabric", 8, 537.6, 3},
      {"roce-400g", 0, 50, 8},
-     {256, 2400, 2400, 256, 256, 256, 0, 0, 0, 0, 0},
+     {256, 2400, 2400, 256, 256, 256, 0, 0, 0, 0, 0, 2400},
      {0, 0, 0},
      .src = {[S_MEM] = "published: AMD Instinct MI355X datasheet: 288 GB HBM3E",
              [S_MEM_BW] = "published: AMD Instinct MI355X datasheet: 8 TB/s",
@@ -1058,6 +1093,7 @@ static const Preset presets[] = {
              [S_BOOST] = "published: AMD Instinct MI355X datasheet: 2400 MHz peak engine clock "
                          "(256 x 4096 x 2.4 GHz = 2516.6 TF)",
              [S_SUSTAINED] = "convention: the peak clock: no sustained clock published",
+             [S_MAX_CLOCK] = SRC_AMD_MAX,
              [S_TILE_M] = "convention: CDNA3's hipBLASLt macro tile 256x256 (no CDNA4 figure read)",
              [S_TILE_N] = "convention: CDNA3's hipBLASLt macro tile 256x256 (no CDNA4 figure read)",
              [S_L2] = "published: AMD CDNA4 whitepaper: 256 MB Infinity Cache, the last-level "
@@ -1089,7 +1125,7 @@ static const Preset presets[] = {
      8,
      {"hccs", 8, 196, 3},
      {"roce-200g", 0, 25, 8},
-     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
      {0, 0, 0},
      .src =
          {[S_MEM] =
@@ -1115,6 +1151,7 @@ static const Preset presets[] = {
               "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
           [S_SUSTAINED] =
               "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
+          [S_MAX_CLOCK] = SRC_MAX_NONE,
           [S_TILE_M] =
               "convention: 0 = not published precisely: no tile/wave quantisation, fallbacks apply",
           [S_TILE_N] =
@@ -1221,6 +1258,7 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error)
         c->sm_count = p->dev.sms;
         c->boost_clock_mhz = p->dev.boost_mhz;
         c->sustained_clock_mhz = p->dev.sustained_mhz;
+        c->max_clock_mhz = p->dev.max_mhz;
         c->gemm_tile_m = p->dev.tile_m;
         c->gemm_tile_n = p->dev.tile_n;
         c->l2_mib = p->dev.l2_mib;
@@ -1282,6 +1320,7 @@ static const char *const cluster_keys[] = {"name",
                                            "sm_count",
                                            "boost_clock_mhz",
                                            "sustained_clock_mhz",
+                                           "max_clock_mhz",
                                            "gemm_tile_m",
                                            "gemm_tile_n",
                                            "l2_mib",
@@ -1510,6 +1549,7 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
         !get_count(kf, path, "cluster", "gemm_tile_n", FALSE, &c->gemm_tile_n, &have, error) ||
         !get_attr(kf, path, "boost_clock_mhz", 1e5, &c->boost_clock_mhz, error) ||
         !get_attr(kf, path, "sustained_clock_mhz", 1e5, &c->sustained_clock_mhz, error) ||
+        !get_attr(kf, path, "max_clock_mhz", 1e5, &c->max_clock_mhz, error) ||
         !get_attr(kf, path, "l2_mib", 1e6, &c->l2_mib, error) ||
         !get_attr(kf, path, "gemm_efficiency", 1.0, &c->gemm_efficiency, error) ||
         !get_attr(kf, path, "gemm_efficiency_nvfp4", 1.0, &c->gemm_eff_nvfp4, error) ||
@@ -1534,6 +1574,14 @@ static gboolean read_device(GKeyFile *kf, const char *path, PrismCluster *c, GEr
     }
     if (c->sustained_clock_mhz == 0)
         c->sustained_clock_mhz = c->boost_clock_mhz;
+    if (c->max_clock_mhz > 0 && c->max_clock_mhz < c->sustained_clock_mhz) {
+        set_error(error, PRISM_INPUT_ERROR_VALUE,
+                  "%s: [cluster] max_clock_mhz = %g is below the sustained clock %g MHz (allowed: "
+                  "0 = not given, or the highest clock the part runs under load, >= the "
+                  "sustained clock)",
+                  path, c->max_clock_mhz, c->sustained_clock_mhz);
+        return FALSE;
+    }
     return TRUE;
 }
 
@@ -1556,6 +1604,7 @@ static void preset_to_keyfile(const Preset *p, GKeyFile *kf)
              {"peak_tflops_mxfp4", p->tflops[P_MXFP4]},
              {"boost_clock_mhz", p->dev.boost_mhz},
              {"sustained_clock_mhz", p->dev.sustained_mhz},
+             {"max_clock_mhz", p->dev.max_mhz},
              {"l2_mib", p->dev.l2_mib},
              {"gemm_efficiency", p->dev.gemm_eff},
              {"gemm_efficiency_nvfp4", p->dev.gemm_eff_nvfp4},
@@ -2003,10 +2052,10 @@ gboolean prism_cluster_validate(const PrismCluster *c, GError **error)
                   name);
         return FALSE;
     }
-    const double dev_attr[] = {c->boost_clock_mhz,   c->sustained_clock_mhz, c->l2_mib,
-                               c->attn_fwd_fraction, c->attn_bwd_fraction,   c->host_link_GBps,
-                               c->host_mem_bytes,    c->host_mem_bw_GBps,    c->gemm_efficiency,
-                               c->gemm_eff_nvfp4,    c->gemm_eff_mxfp4};
+    const double dev_attr[] = {c->boost_clock_mhz, c->sustained_clock_mhz, c->max_clock_mhz,
+                               c->l2_mib,          c->attn_fwd_fraction,   c->attn_bwd_fraction,
+                               c->host_link_GBps,  c->host_mem_bytes,      c->host_mem_bw_GBps,
+                               c->gemm_efficiency, c->gemm_eff_nvfp4,      c->gemm_eff_mxfp4};
     for (size_t i = 0; i < G_N_ELEMENTS(dev_attr); i++)
         if (!(dev_attr[i] >= 0) || !isfinite(dev_attr[i])) {
             set_error(error, PRISM_INPUT_ERROR_VALUE,

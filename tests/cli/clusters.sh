@@ -28,7 +28,7 @@ check "a key file with a BOM reads as without" bash -c "'$PRISM_BINARY' clusters
 # --sources: every attribute with its citation (core.h "KIND: WHERE"); a key file's from its
 # `# source:` comment lines (none in this test file: kind "none", named)
 expect_ok "--sources: an attribute and its citation" '^  sustained_clock_mhz +1437 +derived: cuBLAS FP16 GEMM on B200 with the power cap locked to 750 W' -- clusters B200-750W --sources
-expect_json "--sources JSON: 29 cited attributes" 'len(d) == 1 and d[0]["name"] == "H100-SXM" and len(d[0]["sources"]) == 29 and all(s["source"]["kind"] in ("published", "count", "code", "derived", "convention") and s["source"]["where"] for s in d[0]["sources"]) and d[0]["sources"][0] == {"key": "memory_gib", "value": 80, "source": d[0]["sources"][0]["source"]}' -- clusters --json --sources H100-SXM
+expect_json "--sources JSON: 30 cited attributes" 'len(d) == 1 and d[0]["name"] == "H100-SXM" and len(d[0]["sources"]) == 30 and all(s["source"]["kind"] in ("published", "count", "code", "derived", "convention") and s["source"]["where"] for s in d[0]["sources"]) and d[0]["sources"][0] == {"key": "memory_gib", "value": 80, "source": d[0]["sources"][0]["source"]}' -- clusters --json --sources H100-SXM
 expect_json "--sources JSON: every preset" 'len(d) == 15 and all(s["source"]["kind"] != "none" for c in d for s in c["sources"])' -- clusters --json --sources
 expect_json "--sources of a key file without citations" 'd[0]["sources"][1]["key"] == "memory_gib" and all(s["source"]["kind"] == "none" and "no \x27# source" in s["source"]["problem"] for s in d[0]["sources"])' -- clusters --json --sources "$PRISM_TEST_DATA/clusters/three-level.ini"
 # the 2026 presets: the NVL72 racks' 72-GPU NVLink level 0 (a node = a compute tray of 4)

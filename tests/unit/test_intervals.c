@@ -64,6 +64,44 @@ static void test_corner_values(void)
 }
 
 /*
+ * The clock range's optimistic end never exceeds what the part runs under load at its
+ * power limit (its high end is 1980/1830 = 1.08197 of the peak's clock):
+ *   B200-750W (peak clock 1856, held 1437, max 1451): fast min(1.08197 x 1856 = 2008.1,
+ *     1451) = 1451; slow min(1437, 1575/1830 x 1856 = 1597.4) = 1437.
+ *   A100-80GB (1410, 1410, max 1410): fast min(1.08197 x 1410 = 1525.6, 1410) = 1410.
+ *   H100-SXM (1830, 1830, max 1980): fast 1980, the range's own end.
+ *   B200-750W without max_clock_mhz: a part held below its peak's clock runs no faster
+ *     than that clock: min(2008.1, 1856) = 1856.
+ *   B200 (1856, 1856, not given): at full power the range's end stands: 1980/1830 x 1856.
+ */
+static void test_clock_max(void)
+{
+    const struct {
+        const char *preset;
+        double max, fast, slow;
+    } want[] = {{"B200-750W", -1, 1451, 1437},
+                {"A100-80GB", -1, 1410, 1575.0 / 1830.0 * 1410},
+                {"H100-SXM", -1, 1980, 1575},
+                {"B200-750W", 0, 1856, 1437},
+                {"B200", -1, 1980.0 / 1830.0 * 1856, 1575.0 / 1830.0 * 1856}};
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_autoptr(PrismCluster) c0 = prism_cluster_preset(want[i].preset, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c0);
+        if (want[i].max >= 0)
+            c0->max_clock_mhz = want[i].max;
+        const PrismCorner corners[] = {PRISM_CORNER_FAST, PRISM_CORNER_SLOW};
+        const double mhz[] = {want[i].fast, want[i].slow};
+        for (size_t j = 0; j < G_N_ELEMENTS(corners); j++) {
+            PrismCluster c = *c0;
+            PrismKnobs k;
+            prism_knobs_default(&k);
+            prism_corner_apply(corners[j], TRUE, FALSE, &k, &c);
+            NEAR(c.sustained_clock_mhz, mhz[j]);
+        }
+    }
+}
+
+/*
  * One strategy per schedule (GPT 8 x 1024 on 8 H100, pp 2): each corner's step equals the
  * step of a model built from the hand-derived values above (--set and the clock written
  * by hand), step_lo < step < step_hi. Memory is the device figure A + (A - P) x
@@ -151,6 +189,15 @@ static void test_equivalence(void)
     CU_ASSERT_FALSE(prism_interval_equivalent(&a, &b, 0.007));
     CU_ASSERT_TRUE(prism_interval_equivalent(&a, &c, 0.0));
     CU_ASSERT_TRUE(prism_interval_equivalent(&a, &a, 0.0));
+    /* the intervals must overlap as well: with a's 8-13 s, c's 7.9-13.3 s do, a d of the
+     * same ratios as c whose interval starts at 13.5 s (beyond a's 13) does not */
+    PrismInterval wa = a, wc = c, wd = c;
+    wa.step_lo = 8, wa.step_hi = 13;
+    wc.step_lo = 7.9, wc.step_hi = 13.3;
+    wd.step_lo = 13.5, wd.step_hi = 14;
+    CU_ASSERT_TRUE(prism_interval_equivalent(&wa, &wc, 0.0));
+    CU_ASSERT_FALSE(prism_interval_equivalent(&wa, &wd, 0.0));
+    CU_ASSERT_FALSE(prism_interval_equivalent(&wd, &wa, 0.5));
 }
 
 static void test_simplicity(void)
@@ -233,6 +280,7 @@ static void test_pick(void)
 
 static CU_TestInfo interval_tests[] = {
     {"corner knob values by hand", test_corner_values},
+    {"the clock's maximum", test_clock_max},
     {"corner steps per schedule", test_corner_steps},
     {"equivalence", test_equivalence},
     {"simplicity order", test_simplicity},

@@ -91,8 +91,8 @@ static void test_ranges(void)
 static void test_presets(void)
 {
     const char *const *keys = prism_cluster_source_keys();
-    /* 24 device keys and 5 of the two levels (a level's name is a label) */
-    CU_ASSERT_EQUAL(g_strv_length((char **)keys), 29);
+    /* 25 device keys and 5 of the two levels (a level's name is a label) */
+    CU_ASSERT_EQUAL(g_strv_length((char **)keys), 30);
     CU_ASSERT_TRUE(prism_cluster_preset_count() >= 15);
     for (size_t p = 0; p < prism_cluster_preset_count(); p++) {
         const char *name = prism_cluster_preset_name(p);

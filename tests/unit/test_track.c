@@ -27,6 +27,7 @@ static void row_free(gpointer p)
     g_free(r->cluster);
     g_free(r->framework);
     g_free(r->strategy);
+    g_free(r->dtype);
     g_free(r);
 }
 
@@ -463,8 +464,9 @@ static PrismValidateRow *simple_row(GPtrArray *rows, const char *strat, double p
     r->devices = 8;
     r->gbs = 16;
     r->seq = 1024;
-    r->step_fast = fast;
-    r->step_slow = slow;
+    r->step_fast = r->step_lo = fast;
+    r->step_slow = r->step_hi = slow;
+    r->held_lo = r->held_hi = NAN;
     r->held_tol = tol;
     r->fits = TRUE;
     g_ptr_array_add(rows, r);
@@ -508,6 +510,91 @@ static void test_simplest(void)
     }
 }
 
+/*
+ * The same rule in a group that gives MFU only (the rows' predicted steps carry the
+ * intervals): a pp=2 predicted MFU 0.50 (measured 0.40), step 1.00 (corners 0.80, 1.30);
+ * b pp=1 0.49 (0.44), step 1.02 (0.79, 1.33). a is the pick; b is simpler and equivalent
+ * without tolerance (0.79 / 0.80 = 0.9875 < 1 at the optimistic corner, the intervals
+ * overlap). Regret: the pick 0.44 / 0.40 - 1 = 10 %; the simplest, b, 0 %.
+ */
+static void test_simplest_mfu(void)
+{
+    static const char *const tail = ",vpp=1,cp=1,ep=1,sp=0,mbs=1,zero=1,recompute=none,"
+                                    "schedule=1f1b";
+    g_autofree char *sa = g_strconcat("dp=4,tp=1,pp=2", tail, NULL);
+    g_autofree char *sb = g_strconcat("dp=8,tp=1,pp=1", tail, NULL);
+    PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+    const struct {
+        const char *s;
+        double mfu, meas, step, fast, slow;
+    } in[] = {{sa, 0.50, 0.40, 1.00, 0.80, 1.30}, {sb, 0.49, 0.44, 1.02, 0.79, 1.33}};
+    for (size_t i = 0; i < G_N_ELEMENTS(in); i++) {
+        PrismValidateRow *r =
+            simple_row(rep.rows, in[i].s, in[i].step, in[i].fast, in[i].slow, NAN, NAN);
+        r->meas[PRISM_VM_STEP] = r->err[PRISM_VM_STEP] = NAN;
+        r->pred[PRISM_VM_MFU] = in[i].mfu;
+        r->meas[PRISM_VM_MFU] = in[i].meas;
+    }
+    g_autoptr(GPtrArray) feel = prism_validate_regret(&rep);
+    CU_ASSERT_EQUAL_FATAL(feel->len, 1);
+    const PrismValidateRegret *e = g_ptr_array_index(feel, 0);
+    CU_ASSERT_EQUAL(e->groups, 1);
+    NEAR(e->regret_sum, 100.0 * (0.44 / 0.40 - 1));
+    CU_ASSERT_EQUAL(e->simplest_groups, 1);
+    NEAR(e->simplest_sum, 0.0);
+    g_ptr_array_unref(rep.rows);
+}
+
+/* A row of a pair of runs (8 devices, seq 1024, dtype bf16) for the pair errors: strategy
+ * @p strat, global batch @p gbs, the metric @p k predicted and measured. */
+static void pair_row(GPtrArray *rows, const char *strat, double gbs, int k, double pred,
+                     double meas)
+{
+    PrismValidateRow *r = row("S", "H100-SXM", "fw", PRISM_VALIDATE_PREDICTED, k, pred, meas);
+    r->strategy = g_strdup(strat);
+    r->devices = 8;
+    r->gbs = gbs;
+    r->seq = 1024;
+    r->dtype = g_strdup("bf16");
+    g_ptr_array_add(rows, r);
+}
+
+/*
+ * The error of a predicted ratio of two strategies, derived by hand. Workload gbs 16 (step
+ * times): a A 1.0 predicted / 1.2 measured, b B 1.1 / 1.1, c A 1.0 / 1.4 (A again: a and c
+ * are no pair, they differ in what prism does not price). Workload gbs 32 (TFLOP/s, read
+ * as inverse times): e A 400 / 300, f B 300 / 300. A row of B at gbs 64 has no partner.
+ *   (a, b): 100 (ln(1.0/1.1) - ln(1.2/1.1)) = 100 ln(1/1.2) = -18.232
+ *   (b, c): 100 (ln(1.1/1.0) - ln(1.1/1.4)) = 100 ln(1.4) = 33.647
+ *   (e, f): 100 (ln(300/400) - ln(300/300)) = -28.768
+ * rms = sqrt((18.232^2 + 33.647^2 + 28.768^2) / 3) = 27.641 %, worst 33.647 %; plan's
+ * tolerance exp(0.27641) - 1 = 0.31839. No pair: the measurement tie, 0.01.
+ */
+static void test_pairs(void)
+{
+    static const char *const sa = "dp=4,tp=2,pp=1,vpp=1,cp=1,ep=1,sp=1,mbs=1,zero=1,"
+                                  "recompute=none,schedule=1f1b";
+    static const char *const sb = "dp=8,tp=1,pp=1,vpp=1,cp=1,ep=1,sp=0,mbs=1,zero=1,"
+                                  "recompute=none,schedule=1f1b";
+    PrismValidateReport rep = {.rows = g_ptr_array_new_with_free_func(row_free)};
+    pair_row(rep.rows, sa, 16, PRISM_VM_STEP, 1.0, 1.2);
+    pair_row(rep.rows, sb, 16, PRISM_VM_STEP, 1.1, 1.1);
+    pair_row(rep.rows, sa, 16, PRISM_VM_STEP, 1.0, 1.4);
+    pair_row(rep.rows, sa, 32, PRISM_VM_TFLOPS, 400, 300);
+    pair_row(rep.rows, sb, 32, PRISM_VM_TFLOPS, 300, 300);
+    pair_row(rep.rows, sb, 64, PRISM_VM_STEP, 1.0, 1.0);
+    g_autoptr(PrismTrackRecord) t = prism_track_record_new("H100", "fw");
+    prism_track_record_add(t, &rep);
+    prism_track_record_finish(t);
+    CU_ASSERT_EQUAL(t->pairs.n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(t->pairs.rms, 27.641496, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(t->pairs.worst, 33.647224, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(prism_track_pair_tolerance(&t->pairs), 0.318395, 1e-6);
+    const PrismTrackPairs none = {0};
+    NEAR(prism_track_pair_tolerance(&none), PRISM_VALIDATE_ORDER_TIE); /* the tie: 1 % */
+    g_ptr_array_unref(rep.rows);
+}
+
 static CU_TestInfo track_tests[] = {
     {"regret and feasibility", test_regret},
     {"device family", test_family},
@@ -515,6 +602,8 @@ static CU_TestInfo track_tests[] = {
     {"order within groups", test_order},
     {"held-out intervals", test_holdout},
     {"the simplest of equals", test_simplest},
+    {"pairs of strategies", test_pairs},
+    {"the simplest of equals by MFU", test_simplest_mfu},
     CU_TEST_INFO_NULL,
 };
 
