@@ -785,6 +785,18 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "MemoryBuffer (a singleton that only grows) and parallel/tensor_parallel/"
          "functional.py (00708b80) \"allgather\" and \"allgather2\": the nanotron profile "
          "sets 2"},
+    [PRISM_KNOB_MB_HOST_SYNCS] =
+        {"mb_host_syncs", 0.0, 0.0, 1000.0, "syncs",
+         "host synchronisations of loading one micro-batch (blocking host-to-device "
+         "copies, host reads of device values), on the stages that load it: the first "
+         "(its embedding) and, with pp > 1, the last (its head; at pp = 1 the one stage "
+         "loads once). Each drains the device's queue: launch_us + host_sync_us per sync "
+         "and micro-batch, in the compute of the embedding and the head; 0 = none",
+         "code: NVIDIA/Megatron-LM megatron/training/utils.py get_batch_on_this_tp_rank "
+         "(core_r0.6+): tokens copied with .cuda(non_blocking=True) and broadcast into shapes "
+         "every rank knows, nothing read back (0); microsoft/Megatron-DeepSpeed pretrain_gpt.py "
+         "(0782d753) get_batch_pipe -> mpu.broadcast_data: the sizes' blocking copy, their "
+         ".cpu() read, the tokens' blocking .cuda() (3, the megatron-deepspeed profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

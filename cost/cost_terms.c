@@ -267,7 +267,8 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
          "[t > 1] sp layer_kernels_sp_fwd (_bwd): the host floor's excess over "
          "the device time (a host-bound forward delays the backward), + "
          "layer_host_syncs*(launch_us + host_sync_us)*(1 + full): the forward's "
-         "host synchronisations; in compute"},
+         "host synchronisations; [embedding; head at pp > 1] mb_host_syncs*(launch_us + "
+         "host_sync_us): loading the micro-batch; in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {

@@ -891,6 +891,19 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
     }
 #undef K_SLOT_MODES
 #undef K_SLOT_CASE
+    /* mb_host_syncs: the stages that load a micro-batch wait on its host synchronisations
+     * (each drains the queue), once per micro-batch: the embedding's stage, and the
+     * head's when pp > 1 (+0 elsewhere, and without the knob: the same bits) */
+    const double mbh = km->mb_host * (kk->loads_first + kk->loads_last * ks->pipelined);
+    if (mbh > 0.0) {
+        double *o_cmp = out + (size_t)PRISM_KS_COMPUTE * PRISM_K_TILE;
+        double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            o_cmp[i] = o_cmp[i] + mbh;
+            o_hg[i] = o_hg[i] + mbh;
+        }
+    }
     if (ks->off_act > 0.5) {
         /* activation offload (cost/README.md, "Offloading"): the layer's kept activations
          * go to the host after its forward and come back before its backward, one

@@ -122,6 +122,10 @@ typedef struct PrismKKind {
     double ep_bytes;       /* bytes per token per all-to-all: top_k x capacity x h x dtype */
     double is_moe;         /* 1 if the kind has routed experts (EP all-to-all, buffers) */
     double is_layer;       /* 1 for blocks/MTP, 0 for embedding and head */
+    /* the stages that load a micro-batch (mb_host_syncs): 1 for the embedding (the first
+     * stage), 1 for the heads (the last stage, charged only when pp > 1: at pp = 1 the
+     * embedding's stage loads once); 0 otherwise */
+    double loads_first, loads_last;
     /* the shape-aware compute model: the kind's GEMMs (their FLOPs add up to
      * f_tp/tp + f_kv kv + f_rep + f_exp/tp per token; checked in test_gemm) */
     uint32_t n_gemm;
@@ -295,6 +299,8 @@ typedef struct PrismKModel {
     double host_launch; /* s per launch: the host floor's TP collective launches per lane */
     double host_sync;   /* s a layer's forward waits on its host synchronisations
                          * (layer_host_syncs x (launch_us + host_sync_us)) */
+    double mb_host;     /* s a loading stage waits per micro-batch on the host synchronisations
+                         * of its load (mb_host_syncs x (launch_us + host_sync_us)) */
     double host_sp_fwd, host_sp_bwd; /* s of launches SP adds per layer at tp > 1 */
     /* gradient copies beside the held gradients (cost/README.md, "Memory"), bytes per
      * parameter, sharded as the gradients: grad_kept the model-dtype gradients until a

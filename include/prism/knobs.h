@@ -162,6 +162,9 @@ typedef enum {
     PRISM_KNOB_TP_GATHER_BUFFERS,      /**< full-sequence gather buffers a framework keeps
                                             allocated under TP with SP (nanotron's
                                             MemoryBuffer: 2) */
+    PRISM_KNOB_MB_HOST_SYNCS,          /**< host synchronisations of loading one micro-batch
+                                            on the stages that load it (the first and the
+                                            last) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -687,6 +687,44 @@ static void test_layer_host_syncs(void)
                            1e-18);
 }
 
+/*
+ * mb_host_syncs: the host synchronisations of loading one micro-batch drain the device's
+ * queue on the stages that load it, launch_us + host_sync_us = 8 + 6 = 14 us each at the
+ * block_term settings. Megatron-DeepSpeed's three (mpu.broadcast_data: the sizes' blocking
+ * copy to the device, their read back after the broadcast, the tokens' blocking copy) add
+ * 3 x 14 = 42 us per micro-batch to the embedding's host_gap (the first stage) and, with
+ * pp > 1, to the head's (the last stage loads the labels); at pp = 1 the one stage loads
+ * once: the head adds nothing. The embedding and the head pay no launch floor (0 without
+ * the knob). Over the step at pp = 1, dp = 8, gbs 8 (m = 1): 42 us more.
+ */
+/* The load's term @p name of slot @p ix, or with @p name NULL the step time. */
+static double load_term(const char *syncs, const char *strategy, unsigned ix, const char *name)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 16, 51200);
+    const char *const sets[] = {syncs, "launch_us=8", "host_sync_us=6", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    if (name == NULL) {
+        double c[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+        return c[PRISM_COL_TIME_STEP];
+    }
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_SLOT, ix, name);
+}
+
+static void test_mb_host_syncs(void)
+{
+    CU_ASSERT_EQUAL(load_term("mb_host_syncs=0", "dp=8,mbs=1", 0, "host_gap"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(load_term("mb_host_syncs=3", "dp=8,mbs=1", 0, "host_gap"), 42e-6, 1e-18);
+    CU_ASSERT_EQUAL(load_term("mb_host_syncs=3", "dp=8,mbs=1", 2, "host_gap"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(load_term("mb_host_syncs=3", "dp=4,pp=2,mbs=1", 2, "host_gap"), 42e-6,
+                           1e-18);
+    const double st0 = load_term("mb_host_syncs=0", "dp=8,mbs=1", 0, NULL);
+    CU_ASSERT_DOUBLE_EQUAL(load_term("mb_host_syncs=3", "dp=8,mbs=1", 0, NULL) - st0, 42e-6, 1e-12);
+}
+
 static void test_core_score_traffic(void)
 {
     double f, b;
@@ -2764,6 +2802,7 @@ static CU_TestInfo formula_tests[] = {
     {"the non-flash attention core streams its scores through HBM", test_core_score_traffic},
     {"the scores' softmax and dropout backward, counted", test_score_elementwise_backward},
     {"host synchronisations in a layer's forward", test_layer_host_syncs},
+    {"host synchronisations of loading a micro-batch (mb_host_syncs)", test_mb_host_syncs},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"nanotron's persistent TP gather buffers by hand", test_tp_gather_buffers},

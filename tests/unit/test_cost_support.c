@@ -278,6 +278,9 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     /* FSDP2's all-gather pool on the device figure (the verdict's PRISM_KF_GPOOL) on every
      * other model, by its index: no draw from @p rng, so the batches drawn stay the same */
     k.v[PRISM_KNOB_FSDP_GATHER_POOL] = i % 2 == 1 ? 2.0 : 0.0;
+    /* Megatron-DeepSpeed's three host synchronisations per micro-batch load (the embedding's
+     * and, pipelined, the head's slot) on the other half, by the index: no draw either */
+    k.v[PRISM_KNOB_MB_HOST_SYNCS] = i % 2 == 0 ? 3.0 : 0.0;
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
