@@ -797,6 +797,18 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "every rank knows, nothing read back (0); microsoft/Megatron-DeepSpeed pretrain_gpt.py "
          "(0782d753) get_batch_pipe -> mpu.broadcast_data: the sizes' blocking copy, their "
          ".cpu() read, the tokens' blocking .cuda() (3, the megatron-deepspeed profile)"},
+    [PRISM_KNOB_STEP_LAYER_SYNCS] =
+        {"step_layer_syncs", 0.0, 0.0, 1000.0, "syncs",
+         "host synchronisations per layer of a stage in each optimizer step (host reads "
+         "of device values: a gradient norm read per parameter tensor), each at launch_us "
+         "+ host_sync_us, added to the stage's optimizer step; the embedding's and the "
+         "head's tensors are not counted; 0 = none",
+         "code: NVIDIA/Megatron-LM megatron/core/optimizer/clip_grads.py get_grad_norm_fp32 "
+         "(core_r0.5+): multi_tensor_l2norm over all gradients, one read of the total (0); "
+         "microsoft/DeepSpeed deepspeed/runtime/utils.py (2ef4fd57) "
+         "get_global_norm_of_tensors: t.data.float().norm(2).item() per tensor, which "
+         "bf16_optimizer.py (06e39a56) BF16_Optimizer.step calls on every parameter tensor: "
+         "a GPT block's 12 (the megatron-deepspeed profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -1069,6 +1069,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             z2[i] = 0.0;
     }
     const double moe = ks->comp_moe[c], bw = ks->bub_w, hid = ks->hide, msh = ks->m_share;
+    const double sth = ks->comp_step_host ? ks->comp_step_host[c] : 0.0;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
     const double rsh = km->fsdp_reshard, bucket = km->dp_bucket, nsh = km->nccl_share;
     const double nos = km->fsdp_pp_nosync * ks->pipelined;
@@ -1121,7 +1122,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         const double ddp_on = zero[i] < 0.5 && gdp[i] * gcp[i] > 1.5 ? ddp : 0.0;
         grd[i] = (bg + ddp_on) * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
         opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
-        ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;
+        /* + step_layer_syncs' host synchronisations (+0 without: the same bits) */
+        ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm + sth;
         /* ZeRO-3 buffers: the gathered current + prefetched units (resharded; otherwise
          * every gathered unit is in params), the unit's unsharded gradients and its
          * reduce-scatter input in the reduce dtype */

@@ -334,6 +334,9 @@ typedef struct PrismKSegment {
     const double *count;    /* layers of each slot in a stage of the composition */
     const double *mult;     /* stages sharing the composition */
     const double *comp_moe; /* 1 if the composition holds a MoE kind */
+    /* NULL, or per composition: s of host synchronisations its optimizer step waits on
+     * (step_layer_syncs x its layers x (launch_us + host_sync_us)) */
+    const double *comp_step_host;
     const uint32_t *cand_comp;
     const double *cand_stage; /* stage index (the peak-stage column) */
     /* in-flight weights: W = m <= m_cap ? w_cap : m <= m_mid ? w_mid : w_a + w_b * m

@@ -165,6 +165,9 @@ typedef enum {
     PRISM_KNOB_MB_HOST_SYNCS,          /**< host synchronisations of loading one micro-batch
                                             on the stages that load it (the first and the
                                             last) */
+    PRISM_KNOB_STEP_LAYER_SYNCS,       /**< host synchronisations per layer of a stage in
+                                            each optimizer step (a gradient norm read per
+                                            parameter tensor) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -725,6 +725,40 @@ static void test_mb_host_syncs(void)
     CU_ASSERT_DOUBLE_EQUAL(load_term("mb_host_syncs=3", "dp=8,mbs=1", 0, NULL) - st0, 42e-6, 1e-12);
 }
 
+/*
+ * step_layer_syncs: each optimizer step waits on that many host synchronisations per layer
+ * of the stage (DeepSpeed's per-tensor gradient norm .item(): 12 per GPT block), at launch_us
+ * + host_sync_us = 14 us each. A 4-layer GPT over pp = 2 holds 2 blocks per stage: 2 x 12 x
+ * 14 us = 336 us more optimizer time per step, and as much more step (the slowest stage's,
+ * both equal here); at pp = 1 the one stage holds 4: 672 us. The embedding and head add
+ * none.
+ */
+static double opt_time(const char *syncs, const char *strategy, int col)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 1024, 16, 51200);
+    const char *const sets[] = {syncs, "launch_us=8", "host_sync_us=6", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    return c[col];
+}
+
+static void test_step_layer_syncs(void)
+{
+    const int o = PRISM_COL_TIME_OPTIMIZER, st = PRISM_COL_TIME_STEP;
+    const char *pp2 = "dp=4,pp=2,mbs=1", *pp1 = "dp=8,mbs=1";
+    CU_ASSERT_DOUBLE_EQUAL(opt_time("step_layer_syncs=12", pp2, o) -
+                               opt_time("step_layer_syncs=0", pp2, o),
+                           336e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(opt_time("step_layer_syncs=12", pp2, st) -
+                               opt_time("step_layer_syncs=0", pp2, st),
+                           336e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(opt_time("step_layer_syncs=12", pp1, o) -
+                               opt_time("step_layer_syncs=0", pp1, o),
+                           672e-6, 1e-12);
+}
+
 static void test_core_score_traffic(void)
 {
     double f, b;
@@ -2803,6 +2837,7 @@ static CU_TestInfo formula_tests[] = {
     {"the scores' softmax and dropout backward, counted", test_score_elementwise_backward},
     {"host synchronisations in a layer's forward", test_layer_host_syncs},
     {"host synchronisations of loading a micro-batch (mb_host_syncs)", test_mb_host_syncs},
+    {"host synchronisations of the optimizer step (step_layer_syncs)", test_step_layer_syncs},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"nanotron's persistent TP gather buffers by hand", test_tp_gather_buffers},
