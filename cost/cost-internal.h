@@ -47,6 +47,7 @@ struct PrismCostSegment {
     PrismLayout *layout;
     PrismKSlot *slots;
     double *count, *mult, *comp_moe, *cand_stage, *w_a, *w_b, *w_cap, *w_mid, *w_one;
+    double *comp_step_host; /* per composition: step_layer_syncs' seconds (kernels-model.h) */
     uint32_t *cand_comp;
     uint8_t *cand_work;
     uint32_t *stage_comp;   /* composition of each stage */

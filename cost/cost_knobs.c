@@ -798,6 +798,30 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "NVIDIA/Megatron-LM megatron/model/fused_softmax.py @ 0cb36de2 "
          "FusedScaleMaskSoftmax.forward custom_kernel_constraint: the megatron-deepspeed "
          "and megatron-lm-2021 profiles set 1"},
+    [PRISM_KNOB_MB_HOST_SYNCS] =
+        {"mb_host_syncs", 0.0, 0.0, 1000.0, "syncs",
+         "host synchronisations of loading one micro-batch (blocking host-to-device "
+         "copies, host reads of device values), on the stages that load it: the first "
+         "(its embedding) and, with pp > 1, the last (its head; at pp = 1 the one stage "
+         "loads once). Each drains the device's queue: launch_us + host_sync_us per sync "
+         "and micro-batch, in the compute of the embedding and the head; 0 = none",
+         "code: NVIDIA/Megatron-LM megatron/training/utils.py get_batch_on_this_tp_rank "
+         "(core_r0.6+): tokens copied with .cuda(non_blocking=True) and broadcast into shapes "
+         "every rank knows, nothing read back (0); microsoft/Megatron-DeepSpeed pretrain_gpt.py "
+         "(0782d753) get_batch_pipe -> mpu.broadcast_data: the sizes' blocking copy, their "
+         ".cpu() read, the tokens' blocking .cuda() (3, the megatron-deepspeed profile)"},
+    [PRISM_KNOB_STEP_LAYER_SYNCS] =
+        {"step_layer_syncs", 0.0, 0.0, 1000.0, "syncs",
+         "host synchronisations per layer of a stage in each optimizer step (host reads "
+         "of device values: a gradient norm read per parameter tensor), each at launch_us "
+         "+ host_sync_us, added to the stage's optimizer step; the embedding's and the "
+         "head's tensors are not counted; 0 = none",
+         "code: NVIDIA/Megatron-LM megatron/core/optimizer/clip_grads.py get_grad_norm_fp32 "
+         "(core_r0.5+): multi_tensor_l2norm over all gradients, one read of the total (0); "
+         "microsoft/DeepSpeed deepspeed/runtime/utils.py (2ef4fd57) "
+         "get_global_norm_of_tensors: t.data.float().norm(2).item() per tensor, which "
+         "bf16_optimizer.py (06e39a56) BF16_Optimizer.step calls on every parameter tensor: "
+         "a GPT block's 12 (the megatron-deepspeed profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

@@ -824,6 +824,8 @@ static void compile_latency(PrismCostModel *cm)
     k->host_launch = launch;
     k->host_sync = kn[PRISM_KNOB_LAYER_HOST_SYNCS] *
                    (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
+    k->mb_host = kn[PRISM_KNOB_MB_HOST_SYNCS] *
+                 (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
     k->host_sp_fwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_FWD] * launch;
     k->host_sp_bwd = kn[PRISM_KNOB_LAYER_KERNELS_SP_BWD] * launch;
 }
@@ -1221,10 +1223,13 @@ static double compile_kinds(PrismCostModel *cm, const PrismModel *model, const K
     g_free(kind_of_spec[1]);
     cm->kind_emb = add_kind(cm, PRISM_KIND_EMBEDDING, g_strdup("embedding"));
     embedding_kind(model, &kv, &cm->kinds[cm->kind_emb]);
+    cm->kinds[cm->kind_emb].loads_first = 1.0;
     cm->kind_head = add_kind(cm, PRISM_KIND_HEAD, g_strdup("head"));
     head_kind(model, &kv, TRUE, &cm->kinds[cm->kind_head]);
     cm->kind_head_tied = add_kind(cm, PRISM_KIND_HEAD_TIED, g_strdup("head (tied weights)"));
     head_kind(model, &kv, FALSE, &cm->kinds[cm->kind_head_tied]);
+    cm->kinds[cm->kind_head].loads_last = 1.0;
+    cm->kinds[cm->kind_head_tied].loads_last = 1.0;
     head_flops = 2.0 * (double)model->hidden * (double)model->vocab;
     cm->kind_model_flops[cm->kind_head] = head_flops;
     cm->kind_model_flops[cm->kind_head_tied] = head_flops;

@@ -315,6 +315,11 @@ static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots
     seg->count = g_new0(double, (size_t)pp *ns);
     seg->mult = g_new0(double, pp);
     seg->comp_moe = g_new0(double, pp);
+    seg->comp_step_host = g_new0(double, pp);
+    const double *kn = cm->knobs.v;
+    /* step_layer_syncs: each layer's share of the optimizer step's host synchronisations */
+    const double sync_s = kn[PRISM_KNOB_STEP_LAYER_SYNCS] *
+                          (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
     uint32_t nc = 0;
     for (uint32_t st = 0; st < pp; st++) {
         uint32_t c = 0;
@@ -327,6 +332,10 @@ static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots
                 if (tot[(size_t)st * ns + q] > 0 &&
                     cm->kinds[g_array_index(slots, PrismKSlot, q).kind].is_moe > 0)
                     seg->comp_moe[c] = 1.0;
+            for (uint32_t q = 0; q < ns; q++)
+                seg->comp_step_host[c] +=
+                    tot[(size_t)st * ns + q] *
+                    cm->kinds[g_array_index(slots, PrismKSlot, q).kind].is_layer * sync_s;
             nc++;
         }
         seg->mult[c] += 1.0;
@@ -554,6 +563,7 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
     k->count = seg->count;
     k->mult = seg->mult;
     k->comp_moe = seg->comp_moe;
+    k->comp_step_host = seg->comp_step_host;
     k->cand_comp = seg->cand_comp;
     k->cand_stage = seg->cand_stage;
     k->w_a = seg->w_a;
@@ -646,6 +656,7 @@ void prism_cost_segment_free(PrismCostSegment *seg)
     g_free(seg->count);
     g_free(seg->mult);
     g_free(seg->comp_moe);
+    g_free(seg->comp_step_host);
     g_free(seg->cand_stage);
     g_free(seg->w_a);
     g_free(seg->w_b);

@@ -269,7 +269,8 @@ static const PrismTermInfo slot_terms[PRISM_KS_COUNT] = {
          "[t > 1] sp layer_kernels_sp_fwd (_bwd): the host floor's excess over "
          "the device time (a host-bound forward delays the backward), + "
          "layer_host_syncs*(launch_us + host_sync_us)*(1 + full): the forward's "
-         "host synchronisations; in compute"},
+         "host synchronisations; [embedding; head at pp > 1] mb_host_syncs*(launch_us + "
+         "host_sync_us): loading the micro-batch; in compute"},
 };
 
 static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
@@ -316,7 +317,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_OPT_STEP] = {"optimizer_step", "s/step",
                            "P_o*opt_traffic/(HBM*eff); [offload optimizer] P_o*opt_traffic/"
                            "host_memory_BW (CPU Adam); P_o = dense_params*zo + "
-                           "expert_params*zo_e"},
+                           "expert_params*zo_e; + step_layer_syncs*layers*(launch_us + "
+                           "host_sync_us) (not with offload)"},
     [PRISM_KC_DP_FS] = {"fsdp_exposed", "s/mb", "sum over layers"},
     [PRISM_KC_DP_TAIL] = {"fsdp_lead", "s/mb", "max over layers"},
     [PRISM_KC_CF] = {"forward_window", "s/mb", "sum over layers"},

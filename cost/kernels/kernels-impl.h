@@ -909,6 +909,19 @@ static void k_slot(const PrismKModel *km, const PrismKSegment *ks, const PrismKS
     }
 #undef K_SLOT_MODES
 #undef K_SLOT_CASE
+    /* mb_host_syncs: the stages that load a micro-batch wait on its host synchronisations
+     * (each drains the queue), once per micro-batch: the embedding's stage, and the
+     * head's when pp > 1 (+0 elsewhere, and without the knob: the same bits) */
+    const double mbh = km->mb_host * (kk->loads_first + kk->loads_last * ks->pipelined);
+    if (mbh > 0.0) {
+        double *o_cmp = out + (size_t)PRISM_KS_COMPUTE * PRISM_K_TILE;
+        double *o_hg = out + (size_t)PRISM_KS_HOST_GAP * PRISM_K_TILE;
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            o_cmp[i] = o_cmp[i] + mbh;
+            o_hg[i] = o_hg[i] + mbh;
+        }
+    }
     if (ks->off_act > 0.5) {
         /* activation offload (cost/README.md, "Offloading"): the layer's kept activations
          * go to the host after its forward and come back before its backward, one
@@ -1074,6 +1087,7 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
             z2[i] = 0.0;
     }
     const double moe = ks->comp_moe[c], bw = ks->bub_w, hid = ks->hide, msh = ks->m_share;
+    const double sth = ks->comp_step_host ? ks->comp_step_host[c] : 0.0;
     const double pre = km->zero3_prefetch, rt = km->runtime_bytes, dpx = km->dp_exposed;
     const double rsh = km->fsdp_reshard, bucket = km->dp_bucket, nsh = km->nccl_share;
     const double nos = km->fsdp_pp_nosync * ks->pipelined;
@@ -1126,7 +1140,8 @@ static void k_comp(const PrismKModel *km, const PrismKSegment *ks, uint32_t c,
         const double ddp_on = zero[i] < 0.5 && gdp[i] * gcp[i] > 1.5 ? ddp : 0.0;
         grd[i] = (bg + ddp_on) * (ne[i] * gdiv[i] + ex[i] * gdive[i]);
         opt[i] = bo * (ne[i] * odiv[i] + ex[i] * odive[i]);
-        ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm;
+        /* + step_layer_syncs' host synchronisations (+0 without: the same bits) */
+        ost[i] = (ne[i] * odiv[i] + ex[i] * odive[i]) * opt_tr * hbm + sth;
         /* ZeRO-3 buffers: the gathered current + prefetched units (resharded; otherwise
          * every gathered unit is in params), the unit's unsharded gradients and its
          * reduce-scatter input in the reduce dtype */

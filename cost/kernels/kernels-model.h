@@ -122,6 +122,10 @@ typedef struct PrismKKind {
     double ep_bytes;       /* bytes per token per all-to-all: top_k x capacity x h x dtype */
     double is_moe;         /* 1 if the kind has routed experts (EP all-to-all, buffers) */
     double is_layer;       /* 1 for blocks/MTP, 0 for embedding and head */
+    /* the stages that load a micro-batch (mb_host_syncs): 1 for the embedding (the first
+     * stage), 1 for the heads (the last stage, charged only when pp > 1: at pp = 1 the
+     * embedding's stage loads once); 0 otherwise */
+    double loads_first, loads_last;
     /* the shape-aware compute model: the kind's GEMMs (their FLOPs add up to
      * f_tp/tp + f_kv kv + f_rep + f_exp/tp per token; checked in test_gemm) */
     uint32_t n_gemm;
@@ -303,8 +307,10 @@ typedef struct PrismKModel {
      * sequence alone rules it out; sm_inv_bpb 1 / the attention batches the test divides
      * by (4); sm_launch_f/_b s of the unfused path's extra launches per pass */
     double sm_on, sm_all, sm_inv_bpb, sm_launch_f, sm_launch_b;
-    double host_sync;                /* s a layer's forward waits on its host synchronisations
-                                      * (layer_host_syncs x (launch_us + host_sync_us)) */
+    double host_sync; /* s a layer's forward waits on its host synchronisations
+                       * (layer_host_syncs x (launch_us + host_sync_us)) */
+    double mb_host;   /* s a loading stage waits per micro-batch on the host synchronisations
+                       * of its load (mb_host_syncs x (launch_us + host_sync_us)) */
     double host_sp_fwd, host_sp_bwd; /* s of launches SP adds per layer at tp > 1 */
     /* gradient copies beside the held gradients (cost/README.md, "Memory"), bytes per
      * parameter, sharded as the gradients: grad_kept the model-dtype gradients until a
@@ -338,6 +344,9 @@ typedef struct PrismKSegment {
     const double *count;    /* layers of each slot in a stage of the composition */
     const double *mult;     /* stages sharing the composition */
     const double *comp_moe; /* 1 if the composition holds a MoE kind */
+    /* NULL, or per composition: s of host synchronisations its optimizer step waits on
+     * (step_layer_syncs x its layers x (launch_us + host_sync_us)) */
+    const double *comp_step_host;
     const uint32_t *cand_comp;
     const double *cand_stage; /* stage index (the peak-stage column) */
     /* in-flight weights: W = m <= m_cap ? w_cap : m <= m_mid ? w_mid : w_a + w_b * m

@@ -165,6 +165,12 @@ typedef enum {
     PRISM_KNOB_SOFTMAX_FUSION_RULE,    /**< 1 = Megatron's fused scale-mask-softmax runs only
                                             where its kernel's shape condition holds, else
                                             the eager fp32 path (unfused_softmax) */
+    PRISM_KNOB_MB_HOST_SYNCS,          /**< host synchronisations of loading one micro-batch
+                                            on the stages that load it (the first and the
+                                            last) */
+    PRISM_KNOB_STEP_LAYER_SYNCS,       /**< host synchronisations per layer of a stage in
+                                            each optimizer step (a gradient norm read per
+                                            parameter tensor) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

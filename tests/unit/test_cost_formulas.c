@@ -736,6 +736,75 @@ static void test_softmax_fusion_rule(void)
     CU_ASSERT_EQUAL(sm_diff(l8, "tp=8,mbs=1", "activations"), 16777216.0);
     CU_ASSERT_DOUBLE_EQUAL(sm_diff("launch_us=1000", "tp=8,mbs=1", "host_gap"), 7446.351872e-6,
                            1e-12);
+ * mb_host_syncs: the host synchronisations of loading one micro-batch drain the device's
+ * queue on the stages that load it, launch_us + host_sync_us = 8 + 6 = 14 us each at the
+ * block_term settings. Megatron-DeepSpeed's three (mpu.broadcast_data: the sizes' blocking
+ * copy to the device, their read back after the broadcast, the tokens' blocking copy) add
+ * 3 x 14 = 42 us per micro-batch to the embedding's host_gap (the first stage) and, with
+ * pp > 1, to the head's (the last stage loads the labels); at pp = 1 the one stage loads
+ * once: the head adds nothing. The embedding and the head pay no launch floor (0 without
+ * the knob). Over the step at pp = 1, dp = 8, gbs 8 (m = 1): 42 us more.
+ */
+/* The load's term @p name of slot @p ix, or with @p name NULL the step time. */
+static double load_term(const char *syncs, const char *strategy, unsigned ix, const char *name)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(2, 1024, 16, 51200);
+    const char *const sets[] = {syncs, "launch_us=8", "host_sync_us=6", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    if (name == NULL) {
+        double c[PRISM_COL_COUNT];
+        CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+        return c[PRISM_COL_TIME_STEP];
+    }
+    g_autoptr(PrismExplain) ex = prism_explain_new(cm, &s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex);
+    return test_explain_term(ex, PRISM_TERM_SLOT, ix, name);
+}
+
+static void test_mb_host_syncs(void)
+{
+    CU_ASSERT_EQUAL(load_term("mb_host_syncs=0", "dp=8,mbs=1", 0, "host_gap"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(load_term("mb_host_syncs=3", "dp=8,mbs=1", 0, "host_gap"), 42e-6, 1e-18);
+    CU_ASSERT_EQUAL(load_term("mb_host_syncs=3", "dp=8,mbs=1", 2, "host_gap"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(load_term("mb_host_syncs=3", "dp=4,pp=2,mbs=1", 2, "host_gap"), 42e-6,
+                           1e-18);
+    const double st0 = load_term("mb_host_syncs=0", "dp=8,mbs=1", 0, NULL);
+    CU_ASSERT_DOUBLE_EQUAL(load_term("mb_host_syncs=3", "dp=8,mbs=1", 0, NULL) - st0, 42e-6, 1e-12);
+}
+
+/*
+ * step_layer_syncs: each optimizer step waits on that many host synchronisations per layer
+ * of the stage (DeepSpeed's per-tensor gradient norm .item(): 12 per GPT block), at launch_us
+ * + host_sync_us = 14 us each. A 4-layer GPT over pp = 2 holds 2 blocks per stage: 2 x 12 x
+ * 14 us = 336 us more optimizer time per step, and as much more step (the slowest stage's,
+ * both equal here); at pp = 1 the one stage holds 4: 672 us. The embedding and head add
+ * none.
+ */
+static double opt_time(const char *syncs, const char *strategy, int col)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(4, 1024, 16, 51200);
+    const char *const sets[] = {syncs, "launch_us=8", "host_sync_us=6", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 8, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, 8, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    return c[col];
+}
+
+static void test_step_layer_syncs(void)
+{
+    const int o = PRISM_COL_TIME_OPTIMIZER, st = PRISM_COL_TIME_STEP;
+    const char *pp2 = "dp=4,pp=2,mbs=1", *pp1 = "dp=8,mbs=1";
+    CU_ASSERT_DOUBLE_EQUAL(opt_time("step_layer_syncs=12", pp2, o) -
+                               opt_time("step_layer_syncs=0", pp2, o),
+                           336e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(opt_time("step_layer_syncs=12", pp2, st) -
+                               opt_time("step_layer_syncs=0", pp2, st),
+                           336e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(opt_time("step_layer_syncs=12", pp1, o) -
+                               opt_time("step_layer_syncs=0", pp1, o),
+                           672e-6, 1e-12);
 }
 
 static void test_core_score_traffic(void)
@@ -2868,6 +2937,8 @@ static CU_TestInfo formula_tests[] = {
     {"the scores' softmax and dropout backward, counted", test_score_elementwise_backward},
     {"host synchronisations in a layer's forward", test_layer_host_syncs},
     {"the unfused softmax where Megatron's kernel condition fails", test_softmax_fusion_rule},
+    {"host synchronisations of loading a micro-batch (mb_host_syncs)", test_mb_host_syncs},
+    {"host synchronisations of the optimizer step (step_layer_syncs)", test_step_layer_syncs},
     {"16-bit gradients held to the end of backward", test_grad_lowp_kept},
     {"ZeRO-1's flat gather buffers after the optimizer step", test_zero1_gather_copies},
     {"nanotron's persistent TP gather buffers by hand", test_tp_gather_buffers},

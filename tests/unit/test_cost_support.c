@@ -281,6 +281,10 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
     /* Megatron's fused-softmax condition (the per-lane attention-batch test and the
      * unfused softmax's terms) on models 2, 3, 6, 7, ...: also by index */
     k.v[PRISM_KNOB_SOFTMAX_FUSION_RULE] = (i / 2) % 2 == 1 ? 1.0 : 0.0;
+    /* Megatron-DeepSpeed's three host synchronisations per micro-batch load (the embedding's
+     * and, pipelined, the head's slot) on the other half, by the index: no draw either */
+    k.v[PRISM_KNOB_MB_HOST_SYNCS] = i % 2 == 0 ? 3.0 : 0.0;
+    k.v[PRISM_KNOB_STEP_LAYER_SYNCS] = i % 2 == 0 ? 12.0 : 0.0;
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);
