@@ -162,6 +162,11 @@ typedef enum {
     PRISM_KNOB_TP_GATHER_BUFFERS,      /**< full-sequence gather buffers a framework keeps
                                             allocated under TP with SP (nanotron's
                                             MemoryBuffer: 2) */
+    PRISM_KNOB_TP_FREED_INPUTS,        /**< full-sequence TP collective inputs a layer frees
+                                            while NCCL still holds them (recordStream;
+                                            nanotron 4) */
+    PRISM_KNOB_LAUNCH_QUEUE,           /**< kernel launches a CUDA stream queues before the
+                                            host blocks (about 1,000) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
