@@ -80,7 +80,8 @@ void prism_app_metrics_json(const PrismCostModel *cm, const PrismStrategy *s,
         double v;
     } kinds[] = {{"allocated", mk.allocated}, {"reserved", mk.reserved},
                  {"device", mk.device},       {"cuda_context", mk.context},
-                 {"nccl_buffers", mk.nccl},   {"gather_pool", mk.gather_pool}};
+                 {"nccl_buffers", mk.nccl},   {"gather_pool", mk.gather_pool},
+                 {"nccl_held", mk.tp_pending}};
     for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
         json_builder_set_member_name(b, kinds[i].key);
         json_builder_add_double_value(b, kinds[i].v);
