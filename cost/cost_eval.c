@@ -647,6 +647,27 @@ static double gather_pool(const PrismCostModel *cm, const PrismStrategy *s, doub
     return units > 0.0 && s->zero >= 3 ? units * largest : 0.0;
 }
 
+/* Freed TP collective inputs that NCCL's recordStream keeps out of reuse while the host
+ * runs ahead (knob tp_freed_inputs; cost/README.md, "Memory as each source measures it"),
+ * bytes: tp_freed_inputs x launch_queue over a layer's launches, x T x h x bytes, at tp > 1
+ * on one stage or where the pipeline's transfers leave the host free; 0 with no launches
+ * counted. */
+static double rs_pending(const PrismCostModel *cm, const PrismStrategy *s)
+{
+    const double *kn = cm->knobs.v;
+    const double freed = kn[PRISM_KNOB_TP_FREED_INPUTS];
+    const gboolean pipe_free = s->pp == 1 || !(kn[PRISM_KNOB_PP_P2P_HOST_SYNCS] > 0.0);
+    if (!(freed > 0.0) || s->tp < 2 || !pipe_free)
+        return 0.0;
+    double launches = kn[PRISM_KNOB_LAYER_KERNELS_FWD] + kn[PRISM_KNOB_LAYER_KERNELS_BWD];
+    if (s->sp)
+        launches += kn[PRISM_KNOB_LAYER_KERNELS_SP_FWD] + kn[PRISM_KNOB_LAYER_KERNELS_SP_BWD];
+    if (!(launches > 0.0))
+        return 0.0;
+    const double tokens = (double)s->mbs * cm->k.seq / (double)s->cp;
+    return freed * kn[PRISM_KNOB_LAUNCH_QUEUE] / launches * tokens * cm->k.hidden_bytes;
+}
+
 void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrategy *s,
                                       double allocated, double persistent, double largest,
                                       PrismMemKinds *out)
@@ -665,6 +686,19 @@ void prism_cost_memory_kinds_internal(const PrismCostModel *cm, const PrismStrat
     /* the kernel's arithmetic, in its order (k_final: fixed = mem_fixed + NCCL + pool):
      * the same bits as its verdict */
     out->device = res + (k->mem_fixed + out->nccl + out->gather_pool);
+    /* the held inputs on top, up to the budget: the allocator syncs their events and frees
+     * them before it fails an allocation (synchronize_and_free_events), so they never
+     * decide the verdict, which stays the kernels' (device <= budget exactly when the
+     * figure without them is) */
+    const double room = k->budget - out->device;
+    const double held = rs_pending(cm, s);
+    out->tp_pending = room > 0.0 ? (held < room ? held : room) : 0.0;
+    if (out->tp_pending > 0.0) {
+        out->reserved += out->tp_pending;
+        out->device = out->device + out->tp_pending;
+        if (out->device > k->budget) /* one rounding step over at the cap */
+            out->device = k->budget;
+    }
 }
 
 void prism_cost_memory_kinds(const PrismCostModel *cm, const PrismStrategy *s, double allocated,

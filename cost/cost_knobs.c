@@ -822,6 +822,31 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "get_global_norm_of_tensors: t.data.float().norm(2).item() per tensor, which "
          "bf16_optimizer.py (06e39a56) BF16_Optimizer.step calls on every parameter tensor: "
          "a GPT block's 12 (the megatron-deepspeed profile)"},
+    [PRISM_KNOB_TP_FREED_INPUTS] =
+        {"tp_freed_inputs", 0.0, 0.0, 64.0, "tensors",
+         "full-sequence x hidden inputs (activation dtype) of TP collectives that a layer "
+         "frees, forward and backward together, while torch's NCCL process group still "
+         "holds them by recordStream: the caching allocator cannot reuse such a block until "
+         "the host sees its collective done, so the blocks of the launches the host runs ahead "
+         "of the device stay reserved. At tp > 1, on one stage or where the pipeline's "
+         "transfers do not wait on the host: tp_freed_inputs x launch_queue / (the layer's "
+         "launches: layer_kernels_fwd + layer_kernels_bwd, + the SP counts under SP) x T x h "
+         "x bytes on the reserved and device figures and the verdict; 0 = none held",
+         "code: 0 counts none; pytorch/pytorch #76861 and pytorch/torchtitan #735 (c10d's "
+         "ProcessGroupNCCL records its inputs on the NCCL stream; TORCH_NCCL_AVOID_RECORD_"
+         "STREAMS=1 avoids it); huggingface/nanotron src/nanotron/parallel/tensor_parallel/"
+         "functional.py (00708b80): _RowLinearAsyncCommunication.forward reduce-scatters "
+         "F.linear's [seq, mbs, h] output (o_proj, down_proj), _ColumnLinearAsyncCommunication."
+         "backward the [seq, mbs, h] grad_tensor (qkv_proj, gate_up_proj): the nanotron "
+         "profile sets 4"},
+    [PRISM_KNOB_LAUNCH_QUEUE] =
+        {"launch_queue", 1000.0, 1.0, 1.0e6, "launches",
+         "kernel launches a CUDA stream holds before the host blocks on the next launch: how "
+         "far a host that launches faster than the device runs ahead (tp_freed_inputs)",
+         "published: NVIDIA developer forums, \"CUDA stream are blocked when launch lots of "
+         "kernels (>1000)\" (2018, thread 68937; stackoverflow.com/questions/53970187): "
+         "launches return in 4-5 us until about 1,000 are queued on a stream, then each "
+         "waits for a kernel to finish"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

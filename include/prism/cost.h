@@ -141,19 +141,25 @@ double prism_cost_model_usable(const PrismCostModel *cm);
  * and optimizer state: prism_cost_persistent of a column row) are known. Bytes.
  */
 typedef struct PrismMemKinds {
-    double allocated;   /**< torch.cuda.max_memory_allocated: the modelled peak as given */
-    double reserved;    /**< max_memory_reserved: allocated + (allocated - persistent) x
-                             allocator_reserve (the reserve on the transient bytes only), or
-                             with expandable_segments allocated + one 20 MiB and one 2 MiB page */
-    double device;      /**< nvidia-smi: the reserved figure (with gather_pool) + cuda_context
-                             + nccl; feasible when it is <= prism_cost_model_usable (the
-                             kernels' verdict, bit for bit) */
+    double allocated; /**< torch.cuda.max_memory_allocated: the modelled peak as given */
+    double reserved;  /**< max_memory_reserved: allocated + (allocated - persistent) x
+                           allocator_reserve (the reserve on the transient bytes only), or
+                           with expandable_segments allocated + one 20 MiB and one 2 MiB page */
+    double
+        device; /**< nvidia-smi: the reserved figure (with gather_pool, tp_pending) + cuda_context
+                     + nccl; feasible when it is <= prism_cost_model_usable (the
+                     kernels' verdict, bit for bit) */
     double context;     /**< of device: the CUDA context (knob cuda_context) */
     double nccl;        /**< of device: NCCL's buffers, 2 x nccl_channels x nccl_conn_bytes per
                              tp, cp, dp, ep and pp group of more than one rank */
     double gather_pool; /**< of reserved and device: ZeRO-3's gathered units held in the
                              all-gather stream's own pool, fsdp_gather_pool x the model's
                              largest unit's gathered bytes (0 below ZeRO-3) */
+    double tp_pending;  /**< of reserved and device: freed TP collective inputs the caching
+                             allocator cannot reuse until the host sees their collective done
+                             (recordStream), tp_freed_inputs x launch_queue / the layer's
+                             launches x T x h x bytes at tp > 1 (0 at pp > 1 when the
+                             pipeline's transfers wait on the host) */
 } PrismMemKinds;
 
 /** The three kinds of @p allocated, of which @p persistent bytes are persistent state, for

@@ -171,6 +171,11 @@ typedef enum {
     PRISM_KNOB_STEP_LAYER_SYNCS,       /**< host synchronisations per layer of a stage in
                                             each optimizer step (a gradient norm read per
                                             parameter tensor) */
+    PRISM_KNOB_TP_FREED_INPUTS,        /**< full-sequence TP collective inputs a layer frees
+                                            while NCCL still holds them (recordStream;
+                                            nanotron 4) */
+    PRISM_KNOB_LAUNCH_QUEUE,           /**< kernel launches a CUDA stream queues before the
+                                            host blocks (about 1,000) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

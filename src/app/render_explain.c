@@ -80,7 +80,8 @@ void prism_app_metrics_json(const PrismCostModel *cm, const PrismStrategy *s,
         double v;
     } kinds[] = {{"allocated", mk.allocated}, {"reserved", mk.reserved},
                  {"device", mk.device},       {"cuda_context", mk.context},
-                 {"nccl_buffers", mk.nccl},   {"gather_pool", mk.gather_pool}};
+                 {"nccl_buffers", mk.nccl},   {"gather_pool", mk.gather_pool},
+                 {"nccl_held", mk.tp_pending}};
     for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
         json_builder_set_member_name(b, kinds[i].key);
         json_builder_add_double_value(b, kinds[i].v);
@@ -384,17 +385,23 @@ static void text_step(GString *o, const PrismExplain *ex)
     g_string_append_printf(o,
                            "  allocated              %12.4f GiB    peak_mem: tensors, workspaces\n",
                            mk.allocated / gib);
-    g_string_append_printf(o, "  reserved               %12.4f GiB    %s%s\n", mk.reserved / gib,
+    g_string_append_printf(o, "  reserved               %12.4f GiB    %s%s%s\n", mk.reserved / gib,
                            knobs->v[PRISM_KNOB_EXPANDABLE_SEGMENTS] > 0.5
                                ? "allocated + 20 MiB + 2 MiB (expandable segments)"
                                : "allocated + (allocated - params, grads, optimizer) x "
                                  "allocator_reserve",
-                           mk.gather_pool > 0.0 ? " + gather pool" : "");
+                           mk.gather_pool > 0.0 ? " + gather pool" : "",
+                           mk.tp_pending > 0.0 ? " + NCCL-held" : "");
     if (mk.gather_pool > 0.0)
         g_string_append_printf(o,
                                "  of which gather pool   %12.4f GiB    fsdp_gather_pool x the "
                                "largest unit's gathered parameters (all-gather stream)\n",
                                mk.gather_pool / gib);
+    if (mk.tp_pending > 0.0)
+        g_string_append_printf(o,
+                               "  of which NCCL-held     %12.4f GiB    tp_freed_inputs x "
+                               "launch_queue / launches per layer x T x h x bytes (recordStream)\n",
+                               mk.tp_pending / gib);
     g_string_append_printf(o,
                            "  device                 %12.4f GiB    reserved + cuda_context %.4f "
                            "+ NCCL %.4f (nvidia-smi)\n",

@@ -441,6 +441,70 @@ static void test_memory_kinds(void)
 }
 
 /*
+ * tp_freed_inputs: full-sequence TP collective inputs a layer frees while NCCL's recordStream
+ * still holds them, reserved for as many launches as the host runs ahead (launch_queue,
+ * 1,000). GPT 4 x 4096, seq 2048, fp16 (T x h x 2 B = 2048 x 4096 x 2 = 16,777,216 B at
+ * mbs 1), 4 inputs per layer, 22 + 28 launches per layer and 4 + 6 more under SP:
+ *   tp 2, SP:    4 x 1000 / 60 x 16,777,216 = 1,118,481,066.67 B;
+ *   tp 2, no SP: 4 x 1000 / 50 x 16,777,216 = 80 x 16,777,216 = 1,342,177,280 B;
+ *   mbs 2 twice the first; tp 1 0; pp 2 0 while the pipeline's transfers wait on the host
+ *   (pp_p2p_host_syncs 29), 1,118,481,066.67 B when they do not (0).
+ * Allocated stays; reserved and device gain the bytes. A budget 1 MB above the figure
+ * without them caps them at that 1 MB (the allocator frees them before it fails) and the
+ * verdict stays the kernels': fits.
+ */
+static void test_tp_freed_inputs(void)
+{
+    const char *const strategies[] = {"dp=4,tp=2,sp=1,mbs=1",      "dp=4,tp=2,sp=0,mbs=1",
+                                      "dp=4,tp=2,sp=1,mbs=2",      "dp=8,mbs=1",
+                                      "dp=2,tp=2,pp=2,sp=1,mbs=1", "dp=2,tp=2,pp=2,sp=1,mbs=1"};
+    const char *const syncs[] = {"pp_p2p_host_syncs=29", "pp_p2p_host_syncs=29",
+                                 "pp_p2p_host_syncs=29", "pp_p2p_host_syncs=29",
+                                 "pp_p2p_host_syncs=29", "pp_p2p_host_syncs=0"};
+    const double want[] = {
+        4000.0 / 60.0 * 16777216.0, 1342177280.0, 8000.0 / 60.0 * 16777216.0, 0.0, 0.0,
+        4000.0 / 60.0 * 16777216.0};
+    for (int i = 0; i < 6; i++) {
+        const char *const k0s[] = {"layer_kernels_fwd=22",
+                                   "layer_kernels_bwd=28",
+                                   "layer_kernels_sp_fwd=4",
+                                   "layer_kernels_sp_bwd=6",
+                                   syncs[i],
+                                   NULL};
+        const char *const k4s[] = {"layer_kernels_fwd=22",
+                                   "layer_kernels_bwd=28",
+                                   "layer_kernels_sp_fwd=4",
+                                   "layer_kernels_sp_bwd=6",
+                                   syncs[i],
+                                   "tp_freed_inputs=4",
+                                   NULL};
+        double a0, a4;
+        PrismMemKinds k0, k4;
+        kinds_for(k0s, strategies[i], &a0, &k0, NULL, NULL);
+        kinds_for(k4s, strategies[i], &a4, &k4, NULL, NULL);
+        CU_ASSERT_EQUAL(a4, a0);
+        CU_ASSERT_EQUAL(k0.tp_pending, 0.0);
+        CU_ASSERT_DOUBLE_EQUAL(k4.tp_pending, want[i], 1e-3);
+        CU_ASSERT_DOUBLE_EQUAL(k4.reserved, k0.reserved + want[i], 1e-3);
+        CU_ASSERT_DOUBLE_EQUAL(k4.device, k0.device + want[i], 1e-3);
+    }
+    /* the cap: 1 MB of room above the figure without them */
+    g_autoptr(PrismCluster) cl = test_cluster();
+    double a, f;
+    PrismMemKinds k;
+    const char *const base[] = {"layer_kernels_fwd=22", "layer_kernels_bwd=28", NULL};
+    kinds_for(base, "dp=4,tp=2,sp=0,mbs=1", &a, &k, NULL, NULL);
+    g_autofree char *room = g_strdup_printf("mem_margin=%.17g", cl->mem_bytes - k.device - 1e6);
+    const char *const capped[] = {"layer_kernels_fwd=22", "layer_kernels_bwd=28",
+                                  "tp_freed_inputs=4", room, NULL};
+    PrismMemKinds kc;
+    kinds_for(capped, "dp=4,tp=2,sp=0,mbs=1", &a, &kc, &f, NULL);
+    CU_ASSERT_DOUBLE_EQUAL(kc.tp_pending, 1e6, 1e-3);
+    CU_ASSERT_DOUBLE_EQUAL(kc.device, k.device + 1e6, 1e-3);
+    CU_ASSERT_EQUAL(f, 1.0);
+}
+
+/*
  * fsdp_gather_pool (FSDP2: each unit's all-gather output is allocated on the copy-in
  * stream, whose blocks the caching allocator pools apart from the compute stream's; the
  * previous unit's output is held until the next one's is allocated: 2) adds, on the
@@ -2980,6 +3044,7 @@ static CU_TestInfo formula_tests[] = {
     {"fsdp_pp_nosync: gathered stage, unsharded gradients", test_fsdp_pp_nosync},
     {"memory kinds: allocated, reserved, device by hand", test_memory_kinds},
     {"memory kinds: FSDP2's all-gather stream pool by hand", test_fsdp_gather_pool},
+    {"memory kinds: TP inputs NCCL's recordStream holds by hand", test_tp_freed_inputs},
     {"nic_spread: a DP group crosses nodes on its members' NICs", test_nic_spread},
     {"nic_spread for TP across nodes; the all-gather / reduce-scatter figure",
      test_tp_nics_and_gather},
