@@ -800,6 +800,9 @@ static void test_softmax_fusion_rule(void)
     CU_ASSERT_EQUAL(sm_diff(l8, "tp=8,mbs=1", "activations"), 16777216.0);
     CU_ASSERT_DOUBLE_EQUAL(sm_diff("launch_us=1000", "tp=8,mbs=1", "host_gap"), 7446.351872e-6,
                            1e-12);
+}
+
+/*
  * mb_host_syncs: the host synchronisations of loading one micro-batch drain the device's
  * queue on the stages that load it, launch_us + host_sync_us = 8 + 6 = 14 us each at the
  * block_term settings. Megatron-DeepSpeed's three (mpu.broadcast_data: the sizes' blocking
@@ -809,6 +812,7 @@ static void test_softmax_fusion_rule(void)
  * once: the head adds nothing. The embedding and the head pay no launch floor (0 without
  * the knob). Over the step at pp = 1, dp = 8, gbs 8 (m = 1): 42 us more.
  */
+
 /* The load's term @p name of slot @p ix, or with @p name NULL the step time. */
 static double load_term(const char *syncs, const char *strategy, unsigned ix, const char *name)
 {
