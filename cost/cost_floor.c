@@ -78,7 +78,11 @@ static void floors_tile(PrismEvaluator *ev, const PrismCostSegment *seg, const P
     const PrismKSegment *ks = &seg->k;
     PrismLanes l;
     tile_lanes(pr, off, n, &l);
+    /* the kernel's final pass forms only the stage-time figures read below
+     * (PrismKLanes.lean 2): no output column of a probe is read */
+    ev->floors = TRUE;
     prism_evaluator_run(ev, seg, &l, scratch);
+    ev->floors = FALSE;
     const size_t nc = ks->n_comp;
     const double *comp0 = ws_comp(ev, ks);
     const double *cand0 = comp0 + nc * PRISM_KC_COUNT * PRISM_K_TILE;
