@@ -104,6 +104,7 @@ struct PrismEvaluator {
     int32_t *goff;      /* per lane of the current batch */
     double *ones;       /* max_batch ones: the overlap options of lanes that give none (on) */
     gboolean lean;      /* prism_evaluator_set_lean */
+    gboolean floors;    /* inside prism_evaluator_floors: PrismKLanes.lean 2 */
 };
 
 /** One GEMM of a kind for one lane key, as the kernel's table prices it: rows M, output

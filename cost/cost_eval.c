@@ -405,7 +405,9 @@ void prism_evaluator_run_static(PrismEvaluator *ev, const PrismCostSegment *seg,
                             lanes->tp_ov != NULL ? lanes->tp_ov : ev->ones,
                             lanes->dp_ov != NULL ? lanes->dp_ov : ev->ones,
                             lanes->param_ov != NULL ? lanes->param_ov : ev->ones,
-                            ev->lean ? 1u : 0u,
+                            ev->floors ? 2u
+                            : ev->lean ? 1u
+                                       : 0u,
                             stat};
     ev->kt->fn(&ev->cm->k, &seg->k, &kl, lanes->n, out->col, ev->ws);
 }

@@ -78,7 +78,11 @@ static void floors_tile(PrismEvaluator *ev, const PrismCostSegment *seg, const P
     const PrismKSegment *ks = &seg->k;
     PrismLanes l;
     tile_lanes(pr, off, n, &l);
+    /* the kernel's final pass forms only the stage-time figures read below
+     * (PrismKLanes.lean 2): no output column of a probe is read */
+    ev->floors = TRUE;
     prism_evaluator_run(ev, seg, &l, scratch);
+    ev->floors = FALSE;
     const size_t nc = ks->n_comp;
     const double *comp0 = ws_comp(ev, ks);
     const double *cand0 = comp0 + nc * PRISM_KC_COUNT * PRISM_K_TILE;
@@ -96,21 +100,28 @@ static void floors_tile(PrismEvaluator *ev, const PrismCostSegment *seg, const P
         const double t = (mm * f_tmax[i] + bubble) * (1.0 - 1e-9);
         time[off + i] = t > 0.0 ? t : 0.0; /* NaN: 0 */
     }
-    /* per composition: the largest activations of its candidates (-inf: none) and its
-     * buffers, both >= 0 (NaN: 0) */
+    /* per composition: the largest activations of its candidates and its buffers, both
+     * >= 0 (NaN: 0), or both -inf when it has no candidate; the candidates' maximum is
+     * formed in a tile array and each part written once */
     const size_t n2 = 2 * nc;
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < n2; k++)
-            parts[(off + i) * n2 + k] = -INFINITY;
-    for (uint32_t d = 0; d < ks->n_cand; d++) {
-        const uint32_t c = ks->cand_comp[d];
-        const double *act = cand0 + ((size_t)d * PRISM_KD_COUNT + PRISM_KD_ACT) * PRISM_K_TILE;
+    double amax[PRISM_K_TILE];
+    for (uint32_t c = 0; c < nc; c++) {
+        gboolean any = FALSE;
+        for (uint32_t d = 0; d < ks->n_cand; d++) {
+            if (ks->cand_comp[d] != c)
+                continue;
+            const double *act = cand0 + ((size_t)d * PRISM_KD_COUNT + PRISM_KD_ACT) * PRISM_K_TILE;
+            for (size_t i = 0; i < n; i++) {
+                const double a = any && amax[i] > 0.0 ? amax[i] : 0.0;
+                amax[i] = act[i] > a ? act[i] : a;
+            }
+            any = TRUE;
+        }
         const double *buf = comp0 + ((size_t)c * PRISM_KC_COUNT + PRISM_KC_BUFFERS) * PRISM_K_TILE;
         double *pt = parts + off * n2 + 2 * c;
         for (size_t i = 0; i < n; i++) {
-            const double a = pt[i * n2] > 0.0 ? pt[i * n2] : 0.0;
-            pt[i * n2] = act[i] > a ? act[i] : a;
-            pt[i * n2 + 1] = buf[i] > 0.0 ? buf[i] : 0.0;
+            pt[i * n2] = any ? amax[i] : -INFINITY;
+            pt[i * n2 + 1] = any ? (buf[i] > 0.0 ? buf[i] : 0.0) : -INFINITY;
         }
     }
 }
@@ -158,14 +169,4 @@ void prism_evaluator_run_parts(PrismEvaluator *ev, const PrismCostSegment *seg,
                 sparts[(off + i) * nc + c] = par[i] + grd[i] + opt[i];
         }
     }
-}
-
-double prism_floor_peak(uint32_t n_parts, const double *sparts, const double *fparts)
-{
-    double a = 0.0;
-    for (uint32_t c = 0; c < n_parts; c++) {
-        const double x = (sparts[c] + fparts[2 * c]) + fparts[2 * c + 1];
-        a = x > a ? x : a; /* NaN: left out */
-    }
-    return a * (1.0 - 1e-9);
 }

@@ -568,6 +568,14 @@ typedef struct {
     uint32_t *aslot;     /* per floor index, its place in afloor) */
     uint32_t afloor_n;   /* probes in afloor this segment */
     size_t tfloor_cap, afloor_cap;
+    /* whose floors tfloor and afloor hold: segment fkey of job fjob, lane set fserial
+     * (PrismLanes.gkey_serial), fparts compositions; an optimizer-offload twin of that
+     * segment keeps them (twin_floors) */
+    gboolean fvalid;
+    size_t fjob;
+    PrismSegmentKey fkey;
+    uint64_t fserial;
+    uint32_t fparts;
     double *pbuf;         /* probes (prism_evaluator_floors): PRUNE_COLS x batch columns, */
     uint32_t *pgid, *pfi; /* their key ids and floor indices, */
     uint32_t *pat;        /* their lanes in the batch, */
@@ -669,6 +677,7 @@ static gboolean enter_job(Walker *w, size_t j, GError **error)
     if (!w->jobs->get(w->jobs->user, j, &w->cur, error))
         return FALSE;
     w->job = j;
+    w->fvalid = FALSE;
     w->job_first = w->jobs->first[j];
     w->usable = prism_cost_model_usable(w->cur.cm);
     w->memo_n = 0;
@@ -796,12 +805,43 @@ static void prune_check(const Walker *w, const PrismLanes *lanes)
 }
 #endif
 
+/* Whether a segment of key @p b has the probes' floors of a segment of key @p a (the
+ * same job and lane set): the same structure but for the optimizer-offload bit. The
+ * kernel reads that bit (PrismKSegment.off_opt, kernels-impl.h) in the optimizer state
+ * (0 on the device: static bytes, learnt per segment, never kept), the optimizer step,
+ * its host-link transfers and the host bytes (no floor holds them); with the same
+ * activation-offload bit it adds the same exposed copies (0 without: tt + 0, the same
+ * value) to a stage's time. So the stage times per micro-batch and per unit (the floor of
+ * the step and the bubble's inputs), every candidate's activations and every
+ * composition's buffers are the twin's bit for bit, and so are the probes' floors. Debug
+ * builds probe the kept floors again (check_kept_floors). */
+static gboolean twin_floors(const PrismSegmentKey *a, const PrismSegmentKey *b)
+{
+    return a->devices == b->devices && a->pp == b->pp && a->vpp == b->vpp &&
+           a->schedule == b->schedule && a->recompute == b->recompute &&
+           a->rc_layers == b->rc_layers &&
+           (a->offload & PRISM_OFFLOAD_ACTIVATIONS) == (b->offload & PRISM_OFFLOAD_ACTIVATIONS);
+}
+
+#ifndef NDEBUG
+static void check_kept_floors(Walker *w, const PrismLanes *lanes);
+#endif
+
 /* Entering a segment: its floors of the step time and the peak per GEMM key (w->tfloor,
  * w->afloor, NaN until a lane of the key needs them: a MoE table holds tens of thousands
- * of keys) and the derived columns' numerators. */
+ * of keys; those of the segment walked before when it is a twin, twin_floors) and the
+ * derived columns' numerators. */
 static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLanes *lanes)
 {
     const size_t nf = (size_t)4 * lanes->n_gkeys, np = w->n_parts;
+    const gboolean keep = w->fvalid && w->fjob == w->job && w->fserial == lanes->gkey_serial &&
+                          w->fparts == w->n_parts && lanes->gkey_serial != 0 &&
+                          twin_floors(&w->fkey, key);
+    w->fvalid = TRUE;
+    w->fjob = w->job;
+    w->fkey = *key;
+    w->fserial = lanes->gkey_serial;
+    w->fparts = w->n_parts;
     if (w->tfloor_cap < nf) {
         g_free(w->tfloor);
         g_free(w->aslot);
@@ -814,9 +854,11 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
         w->afloor = g_new(double, nf * 2 * np);
         w->afloor_cap = nf * 2 * np;
     }
-    w->afloor_n = 0;
-    for (size_t f = 0; f < nf; f++)
-        w->tfloor[f] = NAN;
+    if (!keep) {
+        w->afloor_n = 0;
+        for (size_t f = 0; f < nf; f++)
+            w->tfloor[f] = NAN;
+    }
     if (w->pbuf == NULL) {
         w->pbuf = g_new(double, (size_t)PRUNE_COLS * w->batch);
         w->pgid = g_new(uint32_t, w->batch);
@@ -831,6 +873,10 @@ static void bound_segment(Walker *w, const PrismSegmentKey *key, const PrismLane
                  ((double)key->devices * prism_cost_model_peak_flops(cm));
     w->hfu_num = prism_cost_segment_flops_time(w->compiled);
     w->tokens = prism_cost_model_tokens_per_step(cm);
+#ifndef NDEBUG
+    if (keep)
+        check_kept_floors(w, lanes);
+#endif
 }
 
 /* Lane @p i's place in the floors: its GEMM key, sp and tp_overlap (the lanes that differ
@@ -839,6 +885,70 @@ static size_t floor_index(const PrismLanes *lanes, size_t i)
 {
     const size_t tov = lanes->tp_ov == NULL || lanes->tp_ov[i] > 0.5 ? 2 : 0;
     return (size_t)4 * lanes->gkey_id[i] + (lanes->sp[i] > 0.5 ? 1 : 0) + tov;
+}
+
+/* Run the probes of floor indices w->pfi[0 .. np) (at most a batch) of the segment
+ * whose lanes are @p lanes: their step floors into @p time, the peak's parts into @p parts
+ * (2 n_parts a probe). A probe's columns come from its floor index alone: tp, cp, mbs, ep
+ * and etp from the GEMM key table, dp and m from those (key_dp_m), sp and tp_overlap from
+ * the index, zero 0, the DP overlaps on, folding 0. */
+static void run_probes(Walker *w, const PrismLanes *lanes, size_t np, double *time, double *parts)
+{
+    /* the probes' columns, gathered column by column */
+    double *pc[PRUNE_COLS];
+    const double *src[PRUNE_COLS] = {
+        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
+        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
+    src[8] = src[8] != NULL ? src[8] : lanes->tp; /* etp NULL: etp = tp */
+    for (int c = 0; c < PRUNE_COLS; c++) {
+        pc[c] = w->pbuf + (size_t)c * w->batch;
+        double *restrict dc = pc[c];
+        const int gcol = gkey_col(c); /* tp, cp, mbs, ep, etp: from the key table */
+        const uint32_t *restrict pf = w->pfi;
+        if (c == 7 || c == 9 || c >= 11 || src[c] == NULL) {
+            /* zero 0, the DP overlaps on; a NULL column its default (tp_overlap 1); folding
+             * 0: the kernel does not read it (PrismKLanes has no such column, etp is in
+             * the key) */
+            const double v = c == 7 || c == 9 ? 0.0 : 1.0;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = v;
+        } else if (gcol >= 0) {
+            const double *restrict gk = lanes->gkeys + gcol;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = gk[(size_t)5 * (pf[k] / 4)];
+        } else if (c == 4 || c == 10) {
+            /* sp and tp_overlap from the floor index (floor_index: both 0 or 1) */
+            const uint32_t bit = c == 4 ? 1 : 2;
+            for (size_t k = 0; k < np; k++)
+                dc[k] = (pf[k] & bit) != 0 ? 1.0 : 0.0;
+        } else {
+            /* dp and m (c 2 and 6) from the key (key_dp_m) */
+            for (size_t k = 0; k < np; k++)
+                dc[k] = key_dp_m(w, lanes->gkeys + (size_t)5 * (pf[k] / 4), c);
+        }
+    }
+#ifndef NDEBUG
+    for (int c = 0; c < PRUNE_COLS && w->pat != NULL; c++)
+        for (size_t k = 0; c != 7 && c != 9 && c < 11 && src[c] != NULL && k < np; k++)
+            if (w->pat[k] != UINT32_MAX && pc[c][k] != src[c][w->pat[k]])
+                g_error("search: probe column %d is %.17g, its lane's %.17g", c, pc[c][k],
+                        src[c][w->pat[k]]);
+#endif
+    for (size_t k = 0; k < np; k++)
+        w->pgid[k] = w->pfi[k] / 4;
+    PrismLanes pl = *lanes;
+    const double **dst[PRUNE_COLS];
+    lane_cols(&pl, dst);
+    for (int c = 0; c < PRUNE_COLS; c++)
+        *dst[c] = pc[c];
+    pl.n = np;
+    pl.gkey_id = w->pgid;
+    pl.skey_id = NULL;
+    pl.n_skeys = 0;
+    PrismCostOut po;
+    for (int c = 0; c < PRISM_COL_COUNT; c++)
+        po.col[c] = w->poutbuf + (size_t)c * w->batch;
+    prism_evaluator_floors(w->ev, w->compiled, &pl, &po, time, parts);
 }
 
 /* Probe, in one evaluator run, the floors the lanes of a batch that the static bytes did
@@ -864,75 +974,47 @@ static void probe_batch(Walker *w, const PrismLanes *lanes, double thr, double u
     }
     if (np == 0)
         return;
-    /* the probes' columns, gathered column by column */
-    double *pc[PRUNE_COLS];
-    const double *src[PRUNE_COLS] = {
-        lanes->tp,   lanes->cp,  lanes->dp,   lanes->ep,    lanes->sp,    lanes->mbs,     lanes->m,
-        lanes->zero, lanes->etp, lanes->fold, lanes->tp_ov, lanes->dp_ov, lanes->param_ov};
-    src[8] = src[8] != NULL ? src[8] : lanes->tp; /* etp NULL: etp = tp */
-    for (int c = 0; c < PRUNE_COLS; c++) {
-        pc[c] = w->pbuf + (size_t)c * w->batch;
-        const double *restrict sc = src[c];
-        double *restrict dc = pc[c];
-        const uint32_t *restrict at = w->pat;
-        const int gcol = gkey_col(c); /* tp, cp, mbs, ep, etp: from the key table */
-        const uint32_t *restrict pf = w->pfi;
-        if (c == 7 || c == 9 || c >= 11 || sc == NULL) {
-            /* zero 0, the DP overlaps on; a NULL column its default (tp_overlap 1); folding
-             * 0: the kernel does not read it (PrismKLanes has no such column, etp is in
-             * the key) */
-            const double v = c == 7 || c == 9 ? 0.0 : 1.0;
-            for (size_t k = 0; k < np; k++)
-                dc[k] = v;
-        } else if (gcol >= 0) {
-            const double *restrict gk = lanes->gkeys + gcol;
-            for (size_t k = 0; k < np; k++)
-                dc[k] = gk[(size_t)5 * (pf[k] / 4)];
-        } else if (c == 4 || c == 10) {
-            /* sp and tp_overlap from the floor index (floor_index: both 0 or 1) */
-            const uint32_t bit = c == 4 ? 1 : 2;
-            for (size_t k = 0; k < np; k++)
-                dc[k] = (pf[k] & bit) != 0 ? 1.0 : 0.0;
-        } else if (c == 2 || c == 6) {
-            /* dp and m from the key (key_dp_m) */
-            for (size_t k = 0; k < np; k++)
-                dc[k] = key_dp_m(w, lanes->gkeys + (size_t)5 * (pf[k] / 4), c);
-        } else {
-            for (size_t k = 0; k < np; k++)
-                dc[k] = sc[at[k]];
-        }
-    }
-#ifndef NDEBUG
-    for (int c = 0; c < PRUNE_COLS; c++)
-        for (size_t k = 0; c != 7 && c != 9 && c < 11 && src[c] != NULL && k < np; k++)
-            if (pc[c][k] != src[c][w->pat[k]])
-                g_error("search: probe column %d is %.17g, its lane's %.17g", c, pc[c][k],
-                        src[c][w->pat[k]]);
-#endif
-    for (size_t k = 0; k < np; k++)
-        w->pgid[k] = lanes->gkey_id[w->pat[k]];
-    PrismLanes pl = *lanes;
-    const double **dst[PRUNE_COLS];
-    lane_cols(&pl, dst);
-    for (int c = 0; c < PRUNE_COLS; c++)
-        *dst[c] = pc[c];
-    pl.n = np;
-    pl.gkey_id = w->pgid;
-    pl.skey_id = NULL;
-    pl.n_skeys = 0;
-    PrismCostOut po;
-    for (int c = 0; c < PRISM_COL_COUNT; c++)
-        po.col[c] = w->poutbuf + (size_t)c * w->batch;
     /* the peak's parts go straight to the segment's next places in afloor (a floor index
      * is probed once a segment, so they fit) */
-    prism_evaluator_floors(w->ev, w->compiled, &pl, &po, w->ptime,
-                           w->afloor + (size_t)w->afloor_n * 2 * w->n_parts);
+    run_probes(w, lanes, np, w->ptime, w->afloor + (size_t)w->afloor_n * 2 * w->n_parts);
     for (size_t k = 0; k < np; k++) {
         w->tfloor[w->pfi[k]] = w->ptime[k];
         w->aslot[w->pfi[k]] = w->afloor_n + (uint32_t)k;
     }
     w->afloor_n += (uint32_t)np;
 }
+
+#ifndef NDEBUG
+/* A debug build probes the floors a segment kept from its twin (twin_floors) again, in
+ * this segment, and requires the same bits. */
+static void check_kept_floors(Walker *w, const PrismLanes *lanes)
+{
+    const size_t nf = (size_t)4 * lanes->n_gkeys, n2 = (size_t)2 * w->n_parts;
+    double *parts = g_new(double, w->batch *n2);
+    for (size_t f0 = 0; f0 < nf;) {
+        size_t np = 0;
+        for (; f0 < nf && np < w->batch; f0++)
+            if (!isnan(w->tfloor[f0])) {
+                w->pfi[np] = (uint32_t)f0;
+                w->pat[np++] = UINT32_MAX; /* no lane of this batch */
+            }
+        if (np == 0)
+            continue;
+        run_probes(w, lanes, np, w->ptime, parts);
+        for (size_t k = 0; k < np; k++) {
+            const uint32_t f = w->pfi[k];
+            const double *kept = w->afloor + (size_t)w->aslot[f] * n2;
+            gboolean same = memcmp(&w->ptime[k], &w->tfloor[f], sizeof(double)) == 0;
+            same = same && memcmp(parts + k * n2, kept, n2 * sizeof(double)) == 0;
+            if (!same)
+                g_error("search: floor %u kept from the offload twin is %.17g, probed here "
+                        "%.17g (or its peak's parts differ)",
+                        (unsigned)f, w->tfloor[f], w->ptime[k]);
+        }
+    }
+    g_free(parts);
+}
+#endif
 
 /* A floor of objective @p o's key (signed like the key: a maximised column negated) for
  * lane @p i of a batch whose step time is >= @p t and peak >= @p mem; -inf where no floor

@@ -278,21 +278,23 @@ static void table_clear(LaneTable *t)
 
 #define ACCEPT(dim, v) prism_space_filter_accepts_internal(filter, (dim), (v))
 
-/* Grow-only column builder for one lane table. Without columns (col[0] == NULL) it only
- * counts the lanes and collects each column's distinct values (the set-up of a space:
- * no lane is stored, so its memory does not grow with the rows). */
+/* Column builder for one lane table. Without columns (col[0] == NULL) it only counts the
+ * lanes and collects each column's distinct values (the set-up of a space: no lane is
+ * stored, so its memory does not grow with the rows); with them it writes the lanes into
+ * columns of the count the set-up found (cap), in place. */
 typedef struct {
-    GArray *col[LT_COUNT]; /* double; all NULL when counting only */
-    size_t n;
+    double *col[LT_COUNT]; /* cap doubles each; all NULL when counting only */
+    size_t n, cap;
     GArray *const *vals; /* distinct values per column, or NULL */
     double prev[LT_COUNT];
 } LaneBuilder;
 
 static void lane_push(LaneBuilder *b, const double v[LT_COUNT])
 {
+    g_assert(b->col[0] == NULL || b->n < b->cap);
     for (int c = 0; c < LT_COUNT; c++) {
         if (b->col[c] != NULL)
-            g_array_append_val(b->col[c], v[c]);
+            b->col[c][b->n] = v[c];
         if (b->vals != NULL && (b->n == 0 || v[c] != b->prev[c]))
             set_add(b->vals[c], (uint64_t)v[c]);
         b->prev[c] = v[c];
@@ -312,8 +314,10 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
     /* the registry's domains of the two lane dims that are no divisors */
     const PrismDimInfo *sp_dom = prism_dim_info(PRISM_DIM_SP),
                        *zero_dom = prism_dim_info(PRISM_DIM_ZERO);
+    /* storing: the set-up counted the lanes (t->n) */
+    b.cap = store ? t->n : 0;
     for (int c = 0; c < LT_COUNT && store; c++)
-        b.col[c] = g_array_new(FALSE, FALSE, sizeof(double));
+        b.col[c] = prism_aligned_new(b.cap ? b.cap : 1, sizeof(double));
     uint64_t per_pp = t->devices / t->pp;
     size_t n_tp = 0;
     g_autofree uint64_t *tps = prism_divisors_internal(per_pp, &n_tp);
@@ -407,13 +411,10 @@ static void build_lanes(const Facts *fx, const PrismSpaceFilter *filter, LaneTab
             }
         }
     }
+    g_assert(!store || b.n == b.cap);
     t->n = b.n;
-    for (int c = 0; c < LT_COUNT && store; c++) {
-        t->col[c] = prism_aligned_new(t->n ? t->n : 1, sizeof(double));
-        if (t->n)
-            memcpy(t->col[c], b.col[c]->data, t->n * sizeof(double));
-        g_array_unref(b.col[c]);
-    }
+    for (int c = 0; c < LT_COUNT && store; c++)
+        t->col[c] = b.col[c];
 }
 
 /* Free the lane tables of every (device count, pp) but @p devices x @p pp (0: of all). */
@@ -436,10 +437,8 @@ static const LaneTable *lane_table(const PrismSpace *sp, uint32_t t)
 {
     LaneTable *lt = &g_array_index(sp->tables, LaneTable, t);
     if (lt->col[0] == NULL) {
-        size_t n = lt->n;
         release_tables(sp, lt->devices, lt->pp);
-        build_lanes(&sp->fx, sp->filter, lt, NULL, TRUE);
-        g_assert(lt->n == n);
+        build_lanes(&sp->fx, sp->filter, lt, NULL, TRUE); /* as many lanes as counted */
     }
     return lt;
 }

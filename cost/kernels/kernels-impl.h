@@ -1493,9 +1493,48 @@ static void k_gather_pool(const PrismKModel *km, const PrismKSegment *ks, const 
         f_gp[i] = z[i] > 2.5 ? units * f_gp[i] : 0.0;
 }
 
+/* The final pass of a floors' run (PrismKLanes.lean 2, cost_floor.c): only the slowest
+ * stage's time and the bubble units' sum and maximum (PRISM_KF_TMAX, _USUM, _UMAX), by
+ * k_final's own loops (the same bits); no output column is written. */
+static void k_final_floors(const PrismKSegment *ks, size_t n, double *ws)
+{
+    const size_t ns = ks->n_slots, nc = ks->n_comp;
+    const double *comp0 = WS(PRISM_KL_COUNT + ns * PRISM_KS_COUNT);
+    double *fin = WS(PRISM_KL_COUNT + ns * PRISM_KS_COUNT + nc * PRISM_KC_COUNT +
+                     (size_t)ks->n_cand * PRISM_KD_COUNT);
+    double *f_tmax = fin + (size_t)PRISM_KF_TMAX * PRISM_K_TILE;
+    double *f_usum = fin + (size_t)PRISM_KF_USUM * PRISM_K_TILE;
+    double *f_umax = fin + (size_t)PRISM_KF_UMAX * PRISM_K_TILE;
+    for (uint32_t c = 0; c < nc; c++) {
+        const double mu = ks->mult[c];
+        const double *tim = comp0 + ((size_t)c * PRISM_KC_COUNT + PRISM_KC_TIME) * PRISM_K_TILE;
+        const double *unit = comp0 + ((size_t)c * PRISM_KC_COUNT + PRISM_KC_UNIT) * PRISM_K_TILE;
+        if (c == 0) {
+            PRISM_KLOOP
+            for (size_t i = 0; i < n; i++) {
+                f_tmax[i] = tim[i];
+                f_usum[i] = mu * unit[i];
+                f_umax[i] = unit[i];
+            }
+            continue;
+        }
+        PRISM_KLOOP
+        for (size_t i = 0; i < n; i++) {
+            const int gt = tim[i] > f_tmax[i];
+            f_tmax[i] = gt ? tim[i] : f_tmax[i];
+            f_usum[i] += mu * unit[i];
+            f_umax[i] = unit[i] > f_umax[i] ? unit[i] : f_umax[i];
+        }
+    }
+}
+
 static void k_final(const PrismKModel *km, const PrismKSegment *ks, const PrismKLanes *ln,
                     size_t off, size_t n, double *const *out, double *ws)
 {
+    if (ln->lean > 1) {
+        k_final_floors(ks, n, ws);
+        return;
+    }
     const int lean = (int)ln->lean; /* report columns left unwritten (PrismKLanes.lean) */
     const size_t ns = ks->n_slots, nc = ks->n_comp;
     double *comp0 = WS(PRISM_KL_COUNT + ns * PRISM_KS_COUNT);

@@ -405,7 +405,9 @@ typedef struct PrismKLanes {
     /* 1: write only the columns a search without a row sink reads (prism_evaluator_set_lean:
      * peak memory, step time and its parts pp/bubble/dp/optimizer/offload, MFU, HFU, tokens/s,
      * feasible, host memory); the breakdowns, FLOPs, bytes per level and the reason are not
-     * written. Every written column has the bits of the full run. */
+     * written. Every written column has the bits of the full run. 2: a floors' run
+     * (prism_evaluator_floors): as 1 up to the candidates, then only the final pass's
+     * stage-time figures PRISM_KF_TMAX, _USUM and _UMAX; no output column is written. */
     uint32_t lean;
     /* NULL, or per lane (indexed like the columns): the largest static bytes of a peak
      * candidate, (params + grads) + optimizer, summed as the candidate's total starts
