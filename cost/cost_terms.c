@@ -93,7 +93,7 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                           "H = pp_p2p_host_syncs*(launch_us+host_sync_us) * the same"},
     [PRISM_KL_PP_BYTES] = {"pp_bytes_per_microbatch", "B", "[pp>1] 2*vpp*V_pp"},
     [PRISM_KL_PP_LVL] = {"pp_level", "level",
-                         "level of the slowest stage boundary, which paces every "
+                         "[pp>1] level of the slowest stage boundary, which paces every "
                          "micro-batch: the node's when the whole pipeline (t*c*d*pp) is in "
                          "one, else the level joining two nodes (one NIC on each side)"},
     [PRISM_KL_EP_BUF] = {"ep_buffer", "B", "2*T/t*top_k*cf*h*bytes (all-to-all send+recv)"},

@@ -56,7 +56,7 @@ struct PrismSearchResult {
     PrismObjective rank_by;
 };
 
-static Bundle *bundle_new(size_t n_jobs, size_t n_obj, size_t k)
+static Bundle *bundle_new(size_t n_jobs, size_t n_obj, size_t k, size_t kc)
 {
     Bundle *b = g_new0(Bundle, 1);
     b->n_jobs = n_jobs;
@@ -67,7 +67,7 @@ static Bundle *bundle_new(size_t n_jobs, size_t n_obj, size_t k)
     for (size_t j = 0; j < n_jobs; j++) {
         b->front[j] = n_obj ? prism_front_new(n_obj) : NULL;
         b->top[j] = prism_topk_new(k);
-        b->closest[j] = prism_topk_new(k);
+        b->closest[j] = prism_topk_new(kc);
     }
     return b;
 }
@@ -1514,14 +1514,15 @@ PrismSearchResult *prism_search_run(PrismComm *comm, const PrismSearchJob *jobs,
 
 /* prism_search_run_jobs, phase 2: one walker per thread, copies of @p w with their own
  * bundle (@p n_obj objectives, at least 1) and buffers of w->batch rows. */
-static Walker *walkers_new(const Walker *wp, int nt, size_t n_jobs, size_t n_obj, size_t top_k)
+static Walker *walkers_new(const Walker *wp, int nt, size_t n_jobs, size_t n_obj, size_t top_k,
+                           size_t closest_k)
 {
     const Walker w = *wp;
     Walker *ws = g_new0(Walker, (size_t)nt);
     for (int t = 0; t < nt; t++) {
         ws[t] = w;
         ws[t].keep_lanes = nt > 1;
-        ws[t].bundle = bundle_new(n_jobs, n_obj, top_k);
+        ws[t].bundle = bundle_new(n_jobs, n_obj, top_k, closest_k);
         for (int c = 0; c < PRISM_COL_COUNT; c++)
             ws[t].out.col[c] = prism_aligned_new(w.batch, sizeof(double));
         ws[t].keys = g_new(double, w.batch *PRISM_FRONT_MAX_OBJECTIVES);
@@ -1631,6 +1632,7 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
     }
     r->isa = w.kt ? prism_kernel_table_name(w.kt) : "none";
     size_t top_k = opt->top_k ? opt->top_k : 10;
+    size_t closest_k = opt->closest_k ? opt->closest_k : top_k;
     /* threads: array jobs (their get() only reads) and no row sink (rows in index order) */
     int nt = 1;
     if (sink == NULL && jobs->get == array_get) {
@@ -1647,7 +1649,7 @@ PrismSearchResult *prism_search_run_jobs(PrismComm *comm, const PrismSearchJobs 
         w.bound_dims = w.bound_dims || r->obj[o].kind == PRISM_COLUMN_DIM;
     }
     w.bound_dims = w.bound_dims || r->rank_by.kind == PRISM_COLUMN_DIM;
-    Walker *ws = walkers_new(&w, nt, n_jobs, r->n_obj ? r->n_obj : 1, top_k);
+    Walker *ws = walkers_new(&w, nt, n_jobs, r->n_obj ? r->n_obj : 1, top_k, closest_k);
 
     g_autofree uint64_t *cuts = g_new0(uint64_t, (size_t)comm->size + 1);
     if (!partition_cuts(jobs, comm->size, cuts, local ? NULL : &local)) {

@@ -392,7 +392,9 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         pptime[i] = pipe * 2.0 * vpp *
                     (v_pp * k_level(x_p2p, sz, lv_ib) + k_level(x_p2p, sz, lv_la) * pmsg + phost) *
                     pexp;
-        pplvl[i] = k_level(x_p2p, sz, lv_id);
+        /* no boundary at pp = 1: 0, as every [pp>1] term (explain only; the per-level
+         * bytes take ppbytes, already 0 there) */
+        pplvl[i] = pipe * k_level(x_p2p, sz, lv_id);
         ppbuf[i] = pipe * 2.0 * v_pp;
         /* tied embeddings under a pipeline (cost/README.md, "Tied embeddings under a
          * pipeline"): once per step, after the last backward, the first and the last stage

@@ -39,6 +39,11 @@
 
 G_BEGIN_DECLS
 
+/** The closest rows a search keeps (PrismSearchOptions.closest_k) for the diagnosis to rank
+ *  by the device-level figure: the search keeps them by the allocated peak, which the
+ *  allocator's reserve, the CUDA context and NCCL's buffers can order otherwise. */
+#define PRISM_DIAGNOSE_POOL 100
+
 /** What a what-if changes (see the file comment). Append-only. */
 typedef enum {
     PRISM_WHAT_IF_DEVICES = 0,

@@ -138,6 +138,7 @@ typedef struct PrismSearchOptions {
     PrismObjective rank_by;
     gboolean rank_by_set;       /**< FALSE: top-k by step_time (minimised) */
     size_t top_k;               /**< top-k list length; 0 = 10 */
+    size_t closest_k;           /**< closest list length; 0 = top_k */
     size_t batch;               /**< lanes per batch, 1..4096; 0 = 1024 */
     uint64_t round_rows;        /**< rows of the largest block per round; 0 = 2^18 */
     const PrismKernelTable *kt; /**< NULL: prism_kernel_table_get(NULL, ...) */
@@ -229,7 +230,7 @@ const PrismObjective *prism_search_result_rank_by(const PrismSearchResult *r);
  * minimised (a "max" objective is stored negated).
  *   front:   Pareto front of the feasible rows over the objectives
  *   top:     the top_k feasible rows by the rank-by column
- *   closest: the top_k rows (feasible or not) with the lowest peak memory, for the
+ *   closest: the closest_k rows (feasible or not) with the lowest peak memory, for the
  *            "nothing fits" report
  */
 const PrismFront *prism_search_result_front(const PrismSearchResult *r, size_t job);

@@ -88,6 +88,16 @@ static gboolean what_if_search(PrismComm *comm, const PrismCostModel *cm, const 
     return prism_search_row(&job, 1, prism_topk_index(top, 0), NULL, &w->best, cols, error);
 }
 
+/* Closest entries by their device-level figure, ties by the lower global index (the
+ * search's own tie order): the same on every rank. */
+static int cmp_over(const void *pa, const void *pb)
+{
+    const PrismDiagClosest *a = pa, *b = pb;
+    if (a->over != b->over)
+        return a->over < b->over ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
 /* 2x, 4x, 8x the largest device count, the first that fits ends the scan. */
 static gboolean more_devices(PrismComm *comm, const PrismCostModel *cm,
                              const PrismSpaceFilter *filter, const WhatIfRun *run, uint32_t largest,
@@ -198,6 +208,11 @@ PrismDiagnosis *prism_diagnose_run_jobs(PrismComm *comm, const PrismSearchJobs *
         c->over = mk.device - d->usable;
         c->dominant = dominant_part(c->cols);
     }
+    /* the search keeps the rows of the lowest allocated peak; feasibility is decided on
+     * the device-level figure (over), which adds the allocator's reserve on the transient
+     * bytes, the CUDA context and NCCL's buffers per group, and can order them otherwise:
+     * shown and ranked by that figure, #1 the strategy closest to fitting */
+    qsort(d->closest, d->n_closest, sizeof *d->closest, cmp_over);
     const double *c0 = d->closest[0].cols;
     d->statics = c0[PRISM_COL_MEM_PARAMS] + c0[PRISM_COL_MEM_GRADS] + c0[PRISM_COL_MEM_OPTIMIZER];
     d->statics_exceed = d->statics > d->usable;

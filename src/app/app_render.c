@@ -191,7 +191,7 @@ void prism_app_diagnosis_text(FILE *out, const PrismDiagnosis *d, gboolean grid)
 {
     fprintf(out,
             "\nNothing fits in %.1f GiB usable per device. Closest strategies "
-            "(lowest peak memory):\n",
+            "(lowest device-level memory):\n",
             d->usable / GIB);
     fprintf(out, "%3s %10s %10s %16s  %s\n", "#", "device GiB", "over GiB", "reason", "strategy");
     for (size_t i = 0; i < d->n_closest; i++) {

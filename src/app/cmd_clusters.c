@@ -100,6 +100,41 @@ static char *levels_text(const PrismCluster *c)
     return g_string_free(s, FALSE);
 }
 
+/* The optional [level.N] keys of a cluster file, in its key names: the gather bus bandwidth
+ * and the per-protocol NCCL ring-step latencies, PrismCluster.nccl_hop_us order. */
+static const char *const level_hop_keys[3] = {"nccl_hop_ll_us", "nccl_hop_ll128_us",
+                                              "nccl_hop_simple_us"};
+
+/* Level @p i's optional keys where the file gives them (0 = not given: left out). */
+static void level_optional_json(JsonBuilder *b, const PrismCluster *c, uint32_t i)
+{
+    if (c->gather_bw_GBps[i] > 0) {
+        json_builder_set_member_name(b, "gather_bandwidth_GBps");
+        json_builder_add_double_value(b, c->gather_bw_GBps[i]);
+    }
+    for (int p = 0; p < 3; p++)
+        if (c->nccl_hop_us[i][p] > 0) {
+            json_builder_set_member_name(b, level_hop_keys[p]);
+            json_builder_add_double_value(b, c->nccl_hop_us[i][p]);
+        }
+}
+
+/* Level @p i's optional keys where given, as text after its line ("" = none). */
+static char *level_optional_text(const PrismCluster *c, uint32_t i)
+{
+    static const char *const protocol[3] = {"LL", "LL128", "Simple"};
+    GString *s = g_string_new(NULL);
+    if (c->gather_bw_GBps[i] > 0)
+        g_string_append_printf(s, "; all-gather / reduce-scatter %.6g GB/s", c->gather_bw_GBps[i]);
+    const char *sep = "; NCCL ring step ";
+    for (int p = 0; p < 3; p++)
+        if (c->nccl_hop_us[i][p] > 0) {
+            g_string_append_printf(s, "%s%s %.6g us", sep, protocol[p], c->nccl_hop_us[i][p]);
+            sep = ", ";
+        }
+    return g_string_free(s, FALSE);
+}
+
 void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
 {
     json_builder_begin_object(b);
@@ -169,6 +204,7 @@ void prism_app_cluster_json(JsonBuilder *b, const PrismCluster *c)
         json_builder_add_double_value(b, l->bw_GBps);
         json_builder_set_member_name(b, "latency_us");
         json_builder_add_double_value(b, l->latency_us);
+        level_optional_json(b, c, i);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -250,8 +286,9 @@ static void print_detail(FILE *out, const PrismCluster *c)
         const PrismNetLevel *l = &c->levels[i];
         g_autofree char *size =
             l->size ? g_strdup_printf("%u devices", l->size) : g_strdup("the whole machine");
-        fprintf(out, "  level %u    %s: %s, %.6g GB/s per device per direction, %.6g us\n", i,
-                l->name, size, l->bw_GBps, l->latency_us);
+        g_autofree char *more = level_optional_text(c, i);
+        fprintf(out, "  level %u    %s: %s, %.6g GB/s per device per direction, %.6g us%s\n", i,
+                l->name, size, l->bw_GBps, l->latency_us, more);
     }
     fprintf(out, "(0: not given, the cost model's default applies; `prism clusters --help`)\n");
     g_string_free(pk, TRUE);

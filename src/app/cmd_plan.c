@@ -689,6 +689,7 @@ static gboolean search_options(const PlanOptions *o, PrismSearchOptions *opt, GE
     }
     opt->threads = o->threads;
     opt->top_k = (size_t)MAX(MAX(top, o->refine), PLAN_POOL);
+    opt->closest_k = MAX(opt->top_k, PRISM_DIAGNOSE_POOL);
     opt->progress = !c->no_progress;
     opt->label = "plan";
     opt->exhaustive = o->exhaustive;

@@ -369,6 +369,7 @@ static gboolean search_options(const SweepOptions *o, const Sweep *s, PrismSearc
         return FALSE;
     opt->progress = !c->no_progress;
     opt->label = "sweep";
+    opt->closest_k = PRISM_DIAGNOSE_POOL; /* the pool plan's diagnosis ranks */
     opt->intervals = o->intervals || o->mem_safety;
     opt->mem_safety = o->mem_safety;
     if (o->round_rows > 0)
@@ -600,13 +601,15 @@ static gboolean disk_check(const SweepOptions *o, const Sweep *s, PrismLandscape
  */
 static gboolean report_nothing_fits(PrismComm *comm, FILE *out, const Sweep *s,
                                     const PrismSearchResult *res, const PrismKernelTable *kt,
-                                    GError **error)
+                                    size_t n_show, GError **error)
 {
     size_t job = prism_diagnose_closest_job(res, s->pts.n_points);
     g_autoptr(PrismDiagnosis) d = prism_diagnose_run_jobs(
         comm, &s->gj.jobs, job, res, s->filter, kt, prism_app_stop_requested, NULL, error);
     if (d == NULL)
         return FALSE;
+    /* the search keeps PRISM_DIAGNOSE_POOL; the closest list shows the --top count */
+    d->n_closest = MIN(d->n_closest, n_show);
     if (out != NULL && s->grid != NULL) {
         PrismGridPoint pt;
         prism_grid_point(&s->pts, job, &pt);
@@ -719,7 +722,7 @@ static gboolean sweep_run(PrismComm *comm, SweepOptions *o, int argc, char **arg
         }
     }
     ok = prism_search_result_feasible(res) > 0 ||
-         report_nothing_fits(comm, out, &s, res, opt.kt, &local);
+         report_nothing_fits(comm, out, &s, res, opt.kt, opt.top_k, &local);
 done:
     prism_app_stop_release(&guard); /* idempotent: restores the saved handlers */
     if (ls != NULL && prism_landscape_unrecoverable(ls))

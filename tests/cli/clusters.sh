@@ -42,4 +42,12 @@ expect_bad "nvfp4 on a part without it" -- inputs --cluster H100-SXM --dtype nvf
 # the key and the dtypes the part has
 expect_bad "mxfp4 on a part without it" -- inputs --cluster MI325X --dtype mxfp4 -- "--dtype mxfp4: cluster 'MI325X' has no mxfp4 peak (peak_tflops_mxfp4 = 0)" "allowed on it: fp32, bf16, fp16, fp8, fp8-cs"
 expect_ok "MXFP4 column: MI355X 10066.3 TF, no NVFP4" '^MI355X +288 +8000 +8 +157.3 +2516.6 +2516.6 +5033.2 +- +10066.3 ' -- clusters
-cli_done 28
+# a level's optional keys where the file gives them (cost/validation/h100-efa-playbook.ini:
+# level 0 gather 249.75 GB/s; level 1 gather 22.886 GB/s and ring steps LL 20, LL128 20,
+# Simple 23 us, as every EFA level after it); presets give none
+pb="$PRISM_SOURCE_DIR/cost/validation/h100-efa-playbook.ini"
+expect_ok "one: a level's gather bandwidth" '^  level 0    nvlink4: 8 devices, 436 GB/s per device per direction, 3 us; all-gather / reduce-scatter 249\.75 GB/s$' -- clusters "$pb"
+expect_ok "one: a level's NCCL ring steps" '^  level 1    efa-2-nodes: 16 devices, 45\.2125 GB/s per device per direction, 23 us; all-gather / reduce-scatter 22\.886 GB/s; NCCL ring step LL 20 us, LL128 20 us, Simple 23 us$' -- clusters "$pb"
+expect_json "JSON: a level's optional keys" 'd["levels"][0]["gather_bandwidth_GBps"] == 249.75 and "nccl_hop_ll_us" not in d["levels"][0] and d["levels"][1]["gather_bandwidth_GBps"] == 22.886 and d["levels"][1]["nccl_hop_ll_us"] == 20 and d["levels"][1]["nccl_hop_ll128_us"] == 20 and d["levels"][1]["nccl_hop_simple_us"] == 23' -- clusters --json "$pb"
+expect_json "JSON: presets give none" 'all(set(l) == {"name", "size", "bandwidth_GBps", "latency_us"} for c in d for l in c["levels"])' -- clusters --json
+cli_done 32

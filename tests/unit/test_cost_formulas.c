@@ -1604,6 +1604,8 @@ static void test_pp_p2p_host_syncs(void)
  * (the 8-node level would give 16 * 2 * (V / 16e9 + 10e-6) = 4.51428e-3 s).
  * pp 2 inside one node (tp 4): level 0, V = 2048*4096*2/4 = 4,194,304 bytes:
  *   16 * 2 * (V / 240e9 + 5e-6) = 16 * 2 * (17.476267e-6 + 5e-6) = 7.19240533e-4 s.
+ * pp 1 (tp 8, dp 8 over 8 nodes) has no boundary: pp_level 0 as every [pp>1] term, not
+ * the level joining two nodes (1) that t*c*d = 64 > 8 would otherwise name.
  */
 static void test_pp_boundary_level(void)
 {
@@ -1625,6 +1627,11 @@ static void test_pp_boundary_level(void)
     CU_ASSERT_TRUE(
         prism_test_close(c[PRISM_COL_TIME_PP_COMM], 16.0 * 2.0 * (V2 / 240e9 + 5e-6), 1e-12, 0));
     CU_ASSERT_TRUE(prism_test_close(16.0 * 2.0 * (V2 / 240e9 + 5e-6), 7.19240533e-4, 1e-9, 0));
+    PrismStrategy s1 = test_strategy(cm, 64, "tp=8,pp=1,mbs=1");
+    g_autoptr(PrismExplain) ex1 = prism_explain_new(cm, &s1, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ex1);
+    CU_ASSERT_EQUAL(test_explain_term(ex1, PRISM_TERM_LANE, 0, "pp_level"), 0.0);
+    CU_ASSERT_EQUAL(test_explain_term(ex1, PRISM_TERM_LANE, 0, "pp_time_per_microbatch"), 0.0);
 }
 
 /*
