@@ -33,6 +33,7 @@ runs=(
     "frameworks|frameworks|pytorch-fsdp"
     "models|models|"
     "clusters|clusters|H100-SXM"
+    "clusters-all|clusters|"
     "clusters-file|clusters|$src/cost/validation/h100-efa-playbook.ini"
 )
 check "a strategy file" expect_status 0 explain "${small[@]}" --strategy tp=2,pp=2,sp=1,zero=1 --emit megatron
