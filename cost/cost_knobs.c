@@ -805,9 +805,12 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "(its embedding) and, with pp > 1, the last (its head; at pp = 1 the one stage "
          "loads once). Each drains the device's queue: launch_us + host_sync_us per sync "
          "and micro-batch, in the compute of the embedding and the head; 0 = none",
-         "code: NVIDIA/Megatron-LM megatron/training/utils.py get_batch_on_this_tp_rank "
-         "(core_r0.6+): tokens copied with .cuda(non_blocking=True) and broadcast into shapes "
-         "every rank knows, nothing read back (0); microsoft/Megatron-DeepSpeed pretrain_gpt.py "
+         "code: NVIDIA/Megatron-LM megatron/training/utils.py @ d086a2e3 "
+         "get_batch_on_this_tp_rank: the TP source rank copies the tensors with "
+         ".cuda(non_blocking=True), the others receive them by broadcast into tensors of the "
+         "shapes every rank knows (micro_batch_size x seq_length), nothing read back (0); the "
+         "megatron-lm-2021/2022 profiles' mpu.broadcast_data makes 3; "
+         "microsoft/Megatron-DeepSpeed pretrain_gpt.py "
          "(0782d753) get_batch_pipe -> mpu.broadcast_data: the sizes' blocking copy, their "
          ".cpu() read, the tokens' blocking .cuda() (3, the megatron-deepspeed profile)"},
     [PRISM_KNOB_STEP_LAYER_SYNCS] =
@@ -816,8 +819,10 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "of device values: a gradient norm read per parameter tensor), each at launch_us "
          "+ host_sync_us, added to the stage's optimizer step; the embedding's and the "
          "head's tensors are not counted; 0 = none",
-         "code: NVIDIA/Megatron-LM megatron/core/optimizer/clip_grads.py get_grad_norm_fp32 "
-         "(core_r0.5+): multi_tensor_l2norm over all gradients, one read of the total (0); "
+         "code: NVIDIA/Megatron-LM megatron/core/optimizer/clip_grads.py @ 32f91553 "
+         "clip_grad_norm_fp32: one multi_tensor_l2norm over all gradients, one all-reduce "
+         "and one total_norm.item() per step, none per layer (0; the per-step reads are "
+         "step_host_syncs'); "
          "microsoft/DeepSpeed deepspeed/runtime/utils.py (2ef4fd57) "
          "get_global_norm_of_tensors: t.data.float().norm(2).item() per tensor, which "
          "bf16_optimizer.py (06e39a56) BF16_Optimizer.step calls on every parameter tensor: "
@@ -847,6 +852,20 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "kernels (>1000)\" (2018, thread 68937; stackoverflow.com/questions/53970187): "
          "launches return in 4-5 us until about 1,000 are queued on a stream, then each "
          "waits for a kernel to finish"},
+    [PRISM_KNOB_STEP_HOST_SYNCS] =
+        {"step_host_syncs", 0.0, 0.0, 1000.0, "syncs",
+         "host synchronisations of each stage's optimizer step and training loop, once per "
+         "step whatever the layer count (host reads of device values, blocking host-to-device "
+         "copies), each at launch_us + host_sync_us, added to the stage's optimizer step; "
+         "0 = none",
+         "code: 0 prices none (a stack whose step reads nothing back); NVIDIA/Megatron-LM "
+         "megatron/optimizer/optimizer.py @ d657a3ef "
+         "MixedPrecisionOptimizer._unscale_main_grads_and_check_for_nan: found_inf.item() under "
+         "fp16, "
+         "megatron/optimizer/clip_grads.py @ 82945c1a clip_grad_norm_fp32: "
+         "torch.cuda.IntTensor([0]) and total_norm.item(), megatron/training.py @ 003ad9f5 "
+         "train: optimizer.get_loss_scale().item() per iteration (4, the megatron-lm-2021 and "
+         "megatron-lm-2022 profiles)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

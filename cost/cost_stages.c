@@ -320,6 +320,8 @@ static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots
     /* step_layer_syncs: each layer's share of the optimizer step's host synchronisations */
     const double sync_s = kn[PRISM_KNOB_STEP_LAYER_SYNCS] *
                           (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
+    const double step_sync_s = kn[PRISM_KNOB_STEP_HOST_SYNCS] *
+                               (kn[PRISM_KNOB_LAUNCH_US] + kn[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
     uint32_t nc = 0;
     for (uint32_t st = 0; st < pp; st++) {
         uint32_t c = 0;
@@ -336,6 +338,8 @@ static uint32_t group_compositions(const PrismCostModel *cm, const GArray *slots
                 seg->comp_step_host[c] +=
                     tot[(size_t)st * ns + q] *
                     cm->kinds[g_array_index(slots, PrismKSlot, q).kind].is_layer * sync_s;
+            /* step_host_syncs: the stage's once-per-step host synchronisations */
+            seg->comp_step_host[c] += step_sync_s;
             nc++;
         }
         seg->mult[c] += 1.0;

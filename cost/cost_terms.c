@@ -317,8 +317,8 @@ static const PrismTermInfo comp_terms[PRISM_KC_COUNT] = {
     [PRISM_KC_OPT_STEP] = {"optimizer_step", "s/step",
                            "P_o*opt_traffic/(HBM*eff); [offload optimizer] P_o*opt_traffic/"
                            "host_memory_BW (CPU Adam); P_o = dense_params*zo + "
-                           "expert_params*zo_e; + step_layer_syncs*layers*(launch_us + "
-                           "host_sync_us) (not with offload)"},
+                           "expert_params*zo_e; + (step_layer_syncs*layers + step_host_syncs)*"
+                           "(launch_us + host_sync_us) (not with offload)"},
     [PRISM_KC_DP_FS] = {"fsdp_exposed", "s/mb", "sum over layers"},
     [PRISM_KC_DP_TAIL] = {"fsdp_lead", "s/mb", "max over layers"},
     [PRISM_KC_CF] = {"forward_window", "s/mb", "sum over layers"},

@@ -176,6 +176,9 @@ typedef enum {
                                             nanotron 4) */
     PRISM_KNOB_LAUNCH_QUEUE,           /**< kernel launches a CUDA stream queues before the
                                             host blocks (about 1,000) */
+    PRISM_KNOB_STEP_HOST_SYNCS,        /**< host synchronisations of each stage's optimizer
+                                            step and training loop, per step (Megatron-LM
+                                            2021/2022 under fp16: 4) */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 
