@@ -658,7 +658,8 @@ static double rs_pending(const PrismCostModel *cm, const PrismStrategy *s)
 {
     const double *kn = cm->knobs.v;
     const double freed = kn[PRISM_KNOB_TP_FREED_INPUTS];
-    const gboolean pipe_free = s->pp == 1 || !(kn[PRISM_KNOB_PP_P2P_HOST_SYNCS] > 0.0);
+    const gboolean pipe_free = s->pp == 1 || !(kn[PRISM_KNOB_PP_P2P_HOST_SYNCS] > 0.0 ||
+                                               kn[PRISM_KNOB_PP_TP_PARTITIONED] > 0.5);
     if (!(freed > 0.0) || s->tp < 2 || !pipe_free)
         return 0.0;
     double launches = kn[PRISM_KNOB_LAYER_KERNELS_FWD] + kn[PRISM_KNOB_LAYER_KERNELS_BWD];

@@ -866,6 +866,26 @@ static const PrismKnobInfo table[PRISM_KNOB_COUNT] = {
          "torch.cuda.IntTensor([0]) and total_norm.item(), megatron/training.py @ 003ad9f5 "
          "train: optimizer.get_loss_scale().item() per iteration (4, the megatron-lm-2021 and "
          "megatron-lm-2022 profiles)"},
+    [PRISM_KNOB_PP_TP_PARTITIONED] =
+        {"pp_tp_partitioned", 0.0, 0.0, 1.0, "bool",
+         "1 = at tp > 1 each stage-boundary transfer is a tensor partitioned over the TP "
+         "ranks (DeepSpeed's PipelineEngine with pipe_partitioned and grad_partitioned): "
+         "each rank sends 1/tp of it (as pp_scatter) plus one small meta message built by a "
+         "blocking host-to-device copy (launch_us + host_sync_us), and the receiving stage "
+         "all-gathers the whole activation over its TP group before using it: once for an "
+         "activation, twice for a gradient (the gradient and the stage's own output, freed "
+         "after the send), 1.5 gathers per transfer, each at the TP level's all-gather "
+         "figure and latency; 0 = the transfer is one message, no gather",
+         "code: 0 prices none (Megatron-LM and Megatron-Core send the tensor itself); "
+         "microsoft/DeepSpeed deepspeed/runtime/config.py get_pipeline_config "
+         "(pipe_partitioned and grad_partitioned True by default), "
+         "deepspeed/runtime/pipe/engine.py @ 0050fdad (is_pipe_partitioned = "
+         "is_model_parallel and pipe_partitioned; _exec_forward_pass: PartitionedTensor, "
+         "to_meta, from_meta(...).full() on the receiver; _exec_send_grads; "
+         "_exec_backward_pass: two full() with grad_partitioned), deepspeed/runtime/utils.py "
+         "@ 029615a3 PartitionedTensor.to_meta (torch.LongTensor(meta).to(device)) and full "
+         "(all_gather_into_tensor over the slice-parallel group) (1, the megatron-deepspeed "
+         "profile)"},
 };
 
 const PrismKnobInfo *prism_knob_info(PrismKnobId id)

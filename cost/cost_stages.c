@@ -601,6 +601,14 @@ static void fill_kernel_view(const PrismCostModel *cm, const PrismSegmentKey *ke
      * and the blocking copy it waits for (cost/README.md, PP) */
     k->pp_host = (seq ? k_seq : 1.0) * cm->knobs.v[PRISM_KNOB_PP_P2P_HOST_SYNCS] *
                  (cm->knobs.v[PRISM_KNOB_LAUNCH_US] + cm->knobs.v[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
+    /* DeepSpeed's partitioned transfer (pp_tp_partitioned; cost/README.md, PP), counted in
+     * deepspeed/runtime/pipe/engine.py: per transfer one meta message and the blocking copy
+     * that builds it, and the receiver's all-gathers, 1 forward and 2 backward (1.5) */
+    const double ptp = cm->knobs.v[PRISM_KNOB_PP_TP_PARTITIONED] > 0.5 ? 1.0 : 0.0;
+    k->pp_tp_msgs = ptp;
+    k->pp_tp_host =
+        ptp * (cm->knobs.v[PRISM_KNOB_LAUNCH_US] + cm->knobs.v[PRISM_KNOB_HOST_SYNC_US]) * 1e-6;
+    k->pp_tp_gathers = 1.5 * ptp;
     k->off_opt = (key->offload & PRISM_OFFLOAD_OPTIMIZER) ? 1.0 : 0.0;
     k->off_act = (key->offload & PRISM_OFFLOAD_ACTIVATIONS) ? 1.0 : 0.0;
 }

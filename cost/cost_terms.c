@@ -90,7 +90,9 @@ static const PrismTermInfo lane_terms[PRISM_KL_COUNT] = {
                           "x = tcd*pp inside a node, else two nodes (point-to-point), "
                           "V_pp = T*h*bytes/t, vpp = chunks per stage (dualpipe 2), "
                           "msgs = pp_p2p_msgs * (seq1f1b_splits (seq1f1b) else 1), "
-                          "H = pp_p2p_host_syncs*(launch_us+host_sync_us) * the same"},
+                          "H = pp_p2p_host_syncs*(launch_us+host_sync_us) * the same; "
+                          "pp_tp_partitioned at t>1: + LAT(x) + (launch_us+host_sync_us) + "
+                          "1.5*((t-1)/t*T*h*bytes/BW_ag(t) + LAT_ag(t)) inside the bracket"},
     [PRISM_KL_PP_BYTES] = {"pp_bytes_per_microbatch", "B", "[pp>1] 2*vpp*V_pp"},
     [PRISM_KL_PP_LVL] = {"pp_level", "level",
                          "[pp>1] level of the slowest stage boundary, which paces every "

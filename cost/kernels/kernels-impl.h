@@ -108,6 +108,7 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
     const double pexp = km->pp_exposed, scat = km->pp_scatter;
     const double pipe = ks->pipelined, vpp = ks->vpp, ppn = ks->pp, pmsg = ks->pp_msgs;
     const double phost = ks->pp_host;
+    const double ptm = ks->pp_tp_msgs, pth = ks->pp_tp_host, ptg = ks->pp_tp_gathers;
     double *inv_tp = WS(PRISM_KL_INV_TP), *rep = WS(PRISM_KL_REP), *tok = WS(PRISM_KL_TOKENS);
     double *inv_ep = WS(PRISM_KL_INV_EP);
     double *pdiv = WS(PRISM_KL_PDIV), *gdiv = WS(PRISM_KL_GDIV), *odiv = WS(PRISM_KL_ODIV);
@@ -389,9 +390,29 @@ static void k_lanes(const PrismKModel *km, const PrismKSegment *ks, const PrismK
         const double x_p2p = x_pp > s0 ? 2.0 * s0 : x_pp;
         const double v_pp = T * hb * (scat > 0.5 ? it : 1.0);
         ppbytes[i] = pipe * 2.0 * vpp * v_pp;
-        pptime[i] = pipe * 2.0 * vpp *
-                    (v_pp * k_level(x_p2p, sz, lv_ib) + k_level(x_p2p, sz, lv_la) * pmsg + phost) *
-                    pexp;
+        /* DeepSpeed's partitioned transfer (pp_tp_partitioned; cost/README.md, "Pipeline
+         * boundaries"), at t > 1 only: per transfer pp_tp_msgs more messages at the
+         * boundary's latency, pp_tp_host s of host synchronisation, and pp_tp_gathers
+         * all-gathers of the whole activation (T h bytes) over the t TP devices: (t-1)/t of
+         * it at the TP group's all-gather figure, and one collective's latency (NCCL: the
+         * Simple base and t - 1 ring steps; else t - 1 steps at the level's latency). Off:
+         * 0, so the sum below gains +0.0, the same bits as without it. */
+        double pp_tp;
+        {
+            const double on = t > 1.5 ? 1.0 : 0.0;
+            const double nd_g = prism_k_nccl_nodes(t, 1.0, is0);
+            const double h_g = prism_k_nccl_node_hop(nd_g, lv_hs[0], 3.0);
+            const double l_nc =
+                nbs + prism_k_nccl_ring_lat(t, nd_g, 0.0, h_g, k_level(t, sz, lv_hs));
+            const double l_g = non > 0.5 ? l_nc : (t - 1.0) * k_level(t, sz, lv_la);
+            const double ib_g = k_nics(k_level(t, sz, lv_ag), nis, ag0);
+            const double g_s = (t - 1.0) * it * T * hb * ib_g + l_g;
+            pp_tp = on * (k_level(x_p2p, sz, lv_la) * ptm + pth + ptg * g_s);
+        }
+        pptime[i] =
+            pipe * 2.0 * vpp *
+            (v_pp * k_level(x_p2p, sz, lv_ib) + k_level(x_p2p, sz, lv_la) * pmsg + phost + pp_tp) *
+            pexp;
         /* no boundary at pp = 1: 0, as every [pp>1] term (explain only; the per-level
          * bytes take ppbytes, already 0 there) */
         pplvl[i] = pipe * k_level(x_p2p, sz, lv_id);

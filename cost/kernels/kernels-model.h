@@ -374,6 +374,10 @@ typedef struct PrismKSegment {
      * (pp_p2p_host_syncs x (launch_us + host_sync_us), seq1F1B x its splits); 0 when the
      * framework's p2p reads nothing on the host */
     double pp_host;
+    /* pp_tp_msgs, pp_tp_host, pp_tp_gathers: DeepSpeed's partitioned transfer
+     * (pp_tp_partitioned), applied at tp > 1 only: messages, s of host synchronisations and
+     * all-gathers of the whole activation over TP that each transfer adds; all 0 when off */
+    double pp_tp_msgs, pp_tp_host, pp_tp_gathers;
     /* offloading (the key's PrismOffload bits): 1 = the optimizer state / the kept
      * activations live in host memory; both 0: no offload work at all (the same bits) */
     double off_opt, off_act;

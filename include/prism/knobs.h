@@ -179,6 +179,10 @@ typedef enum {
     PRISM_KNOB_STEP_HOST_SYNCS,        /**< host synchronisations of each stage's optimizer
                                             step and training loop, per step (Megatron-LM
                                             2021/2022 under fp16: 4) */
+    PRISM_KNOB_PP_TP_PARTITIONED,      /**< 1 = at tp > 1 a pipeline transfer is a partitioned
+                                            tensor (DeepSpeed's pipe/grad_partitioned): a
+                                            meta message and its blocking copy more, the
+                                            receiver all-gathers the activation over TP */
     PRISM_KNOB_COUNT
 } PrismKnobId;
 

@@ -1609,6 +1609,47 @@ static void test_pp_p2p_host_syncs(void)
 }
 
 /*
+ * DeepSpeed's partitioned pipeline transfers (knob pp_tp_partitioned; engine.py
+ * PartitionedTensor): at tp > 1 each transfer adds one meta message (LAT), the meta's
+ * blocking copy (launch_us + host_sync_us = 8 + 6 us) and 1.5 all-gathers of the whole
+ * activation over the TP group. pp 4 x tp 2 on one node (level 0: 300 GB/s x 0.8, 5 us,
+ * the all-gather figure the all-reduce's), nccl_model 0 (t - 1 steps at the level's
+ * latency), m = 16, seq 2048, h 4096, fp16; V = 2048*4096*2/2 = 8,388,608 B sent per rank:
+ *   off: 16 * 2 * (V / 240e9 + 5e-6) = 32 * 3.9952533e-5 = 1.27848107e-3 s
+ *   one gather G = (2-1)/2 * 2048*4096*2 / 240e9 + (2-1) * 5e-6 = 3.9952533e-5 s
+ *   on:  32 * (3.9952533e-5 + 5e-6 + 14e-6 + 1.5 * G) = 32 * 1.18881333e-4 = 3.80420267e-3 s
+ * At tp 1 (pp 4 on 4 devices) nothing is partitioned: on = off, both 32 * (2V / 240e9 + 5e-6).
+ */
+static double pp_comm_part(const char *on, uint32_t devices, const char *strategy)
+{
+    g_autoptr(PrismModel) m = test_gpt_model(8, 4096, 32, 51200);
+    const char *const sets[] = {on, "nccl_model=0", "launch_us=8", "host_sync_us=6", NULL};
+    g_autoptr(PrismCostModel) cm = test_cost_model(m, 16, 2048, PRISM_DTYPE_FP16, sets);
+    PrismStrategy s = test_strategy(cm, devices, strategy);
+    double c[PRISM_COL_COUNT];
+    CU_ASSERT_TRUE_FATAL(prism_cost_eval_one(cm, &s, c, NULL));
+    return c[PRISM_COL_TIME_PP_COMM];
+}
+
+static void test_pp_tp_partitioned(void)
+{
+    const double V = 2048.0 * 4096.0 * 2.0 / 2.0, bw = 300e9 * 0.8;
+    const double off = 32.0 * (V / bw + 5e-6);
+    const double G = 0.5 * 2048.0 * 4096.0 * 2.0 / bw + 5e-6;
+    const double on = 32.0 * (V / bw + 5e-6 + 5e-6 + 14e-6 + 1.5 * G);
+    CU_ASSERT_TRUE(prism_test_close(off, 1.27848107e-3, 1e-8, 0));
+    CU_ASSERT_TRUE(prism_test_close(on, 3.80420267e-3, 1e-8, 0));
+    const char *tp2 = "tp=2,pp=4,mbs=1";
+    CU_ASSERT_TRUE(prism_test_close(pp_comm_part("pp_tp_partitioned=0", 8, tp2), off, 1e-12, 0));
+    CU_ASSERT_TRUE(prism_test_close(pp_comm_part("pp_tp_partitioned=1", 8, tp2), on, 1e-12, 0));
+    const double one = 32.0 * (2.0 * V / bw + 5e-6);
+    CU_ASSERT_TRUE(
+        prism_test_close(pp_comm_part("pp_tp_partitioned=0", 4, "pp=4,mbs=1"), one, 1e-12, 0));
+    CU_ASSERT_TRUE(
+        prism_test_close(pp_comm_part("pp_tp_partitioned=1", 4, "pp=4,mbs=1"), one, 1e-12, 0));
+}
+
+/*
  * A pipeline stage boundary is point-to-point: each device sends to its peer on the next
  * stage over its own link, so on a cluster with a level per node count (the seven-level
  * cluster of test_deep_levels: 8 per node at 300 GB/s, 16 at 40, 32 at 30, 64 at 20, ...,
@@ -3045,6 +3086,7 @@ static CU_TestInfo formula_tests[] = {
     {"every declared network level priced (7 levels)", test_deep_levels},
     {"messages per pipeline transfer (pp_p2p_msgs)", test_pp_p2p_msgs},
     {"host synchronisations per pipeline transfer (pp_p2p_host_syncs)", test_pp_p2p_host_syncs},
+    {"DeepSpeed's partitioned pipeline transfers (pp_tp_partitioned)", test_pp_tp_partitioned},
     {"the MoE dispatcher's token-count exchange (moe_count_sync)", test_moe_count_sync},
     {"a pipeline boundary at the level joining two nodes", test_pp_boundary_level},
     {"bubble fractions 1F1B and interleaved", test_bubble},

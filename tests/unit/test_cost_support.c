@@ -285,6 +285,8 @@ PrismCostModel *test_zoo_cost_model(size_t i, GRand *rng)
      * and, pipelined, the head's slot) on the other half, by the index: no draw either */
     k.v[PRISM_KNOB_MB_HOST_SYNCS] = i % 2 == 0 ? 3.0 : 0.0;
     k.v[PRISM_KNOB_STEP_LAYER_SYNCS] = i % 2 == 0 ? 12.0 : 0.0;
+    /* and its partitioned pipeline transfers (the per-lane tp > 1 branch of the PP time) */
+    k.v[PRISM_KNOB_PP_TP_PARTITIONED] = i % 2 == 0 ? 1.0 : 0.0;
     PrismCostModel *cm = prism_cost_model_new(m, c, &t, &k, &error);
     if (cm == NULL)
         fprintf(stderr, "zoo model %s: %s\n", m->name, error->message);

@@ -148,6 +148,9 @@ static void test_shipped(void)
      * the default 15 */
     CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_LAYER_KERNELS_BWD], 30.0 + 12.0 * 2.0);
     CU_ASSERT_FALSE(d->knob_set[PRISM_KNOB_LAYER_KERNELS_FWD]);
+    /* DeepSpeed's pipeline engine partitions its transfers over TP (pipe_partitioned and
+     * grad_partitioned on by default) */
+    CU_ASSERT_EQUAL(d->knobs.v[PRISM_KNOB_PP_TP_PARTITIONED], 1.0);
     CU_ASSERT_STRING_EQUAL(
         d->only, "schedule=1f1b,vpp=1,zero=0,1,recompute=none,full,sp=0,cp=1,ep=1,offload=0,1");
 
