@@ -186,7 +186,7 @@ assert a['grad_reduce_bytes'] == 2 and b['grad_reduce_bytes'] == 2, (a['grad_red
 # --explain LINE: one row, its comparison, then prism explain's terms of its strategy
 modern="$src/cost/validation/measured_modern.csv"
 check "--explain a predicted row" expect_status 0 validate "$modern" --explain 8
-check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.921 +8\.424 +-17\.8%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.92111 s' out.txt"
+check "  the row, then every term" bash -c "grep -q '^prism validate: .* line 8: TORCHTITAN_H100_2024_12 Llama-3.1-8B, predicted under pytorch-fsdp' out.txt && grep -Eq '^step time s +6\.921 +8\.424 +-17\.8%' out.txt && grep -q '^prism explain: Llama-3.1-8B on 8 x H100-96GB-500W' out.txt && grep -Eq '^  step_time +6\.92114 s' out.txt"
 check "--explain --json: the terms give the row's prediction" expect_status 0 validate "$modern" --explain 8 --json
 check "  explain's step time and MFU == the row's, its strategy == the row's" /usr/bin/python3 - out.txt <<'PY'
 import json, sys
