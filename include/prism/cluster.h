@@ -159,6 +159,10 @@ PrismCluster *prism_cluster_preset(const char *name, GError **error);
  *  ("memory_gib", ..., "host_memory_bandwidth_GBps") and levels as "level.N.KEY" (size,
  *  bandwidth_GBps, latency_us; a level's name is a label): NULL-terminated, static. */
 const char *const *prism_cluster_source_keys(void);
+
+/** The cluster-file key of a level's NCCL ring-step latency for protocol @p p (0 LL,
+ *  1 LL128, 2 Simple; the order of PrismCluster.nccl_hop_us), e.g. "nccl_hop_ll_us". */
+const char *prism_cluster_hop_key(unsigned p);
 /** The citation "KIND: WHERE" (core.h, prism_source_parse) of preset @p name's attribute
  *  @p key (a prism_cluster_source_keys() entry); NULL when either is unknown. Exact preset
  *  name, any case. Static string; not collective. */

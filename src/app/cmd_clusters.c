@@ -102,9 +102,6 @@ static char *levels_text(const PrismCluster *c)
 
 /* The optional [level.N] keys of a cluster file, in its key names: the gather bus bandwidth
  * and the per-protocol NCCL ring-step latencies, PrismCluster.nccl_hop_us order. */
-static const char *const level_hop_keys[3] = {"nccl_hop_ll_us", "nccl_hop_ll128_us",
-                                              "nccl_hop_simple_us"};
-
 /* Level @p i's optional keys where the file gives them (0 = not given: left out). */
 static void level_optional_json(JsonBuilder *b, const PrismCluster *c, uint32_t i)
 {
@@ -114,7 +111,7 @@ static void level_optional_json(JsonBuilder *b, const PrismCluster *c, uint32_t 
     }
     for (int p = 0; p < 3; p++)
         if (c->nccl_hop_us[i][p] > 0) {
-            json_builder_set_member_name(b, level_hop_keys[p]);
+            json_builder_set_member_name(b, prism_cluster_hop_key(p));
             json_builder_add_double_value(b, c->nccl_hop_us[i][p]);
         }
 }

@@ -1346,6 +1346,11 @@ static const char *const level_keys[] = {"name",
 static const char *const level_hop_keys[3] = {"nccl_hop_ll_us", "nccl_hop_ll128_us",
                                               "nccl_hop_simple_us"};
 
+const char *prism_cluster_hop_key(unsigned p)
+{
+    return p < 3 ? level_hop_keys[p] : NULL;
+}
+
 static gboolean in_list(const char *key, const char *const *list)
 {
     for (; *list != NULL; list++)
